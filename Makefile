@@ -1,0 +1,136 @@
+# Ringside - build, test, install.
+#
+#   make            build everything (installs missing Debian packages first)
+#   make check      unit tests (plain and with ASan/UBSan) and program tests
+#   make bench      performance figures, one `name value unit` per line
+#   make lint       formatting (clang-format) and the layering rules
+#   make fuzz       libFuzzer harnesses, FUZZ_SECONDS each (default 60)
+#   make install    PREFIX (/usr/local) and DESTDIR are honoured
+#
+# CFLAGS, CPPFLAGS and LDFLAGS from the user are honoured; WERROR=1 (or CI set
+# in the environment) turns warnings into errors.
+
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+CC ?= cc
+CFLAGS ?= -O2 -g
+FUZZ_SECONDS ?= 60
+
+WARN = -Wall -Wextra -Wformat=2 -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+ifneq ($(CI),)
+WERROR ?= 1
+endif
+ifeq ($(WERROR),1)
+WARN += -Werror
+endif
+
+PKGS = gcc make pkg-config check libpcre2-dev
+PCRE_CFLAGS = $(shell pkg-config --cflags libpcre2-8 2>/dev/null)
+PCRE_LIBS = $(shell pkg-config --libs libpcre2-8 2>/dev/null || echo -lpcre2-8)
+CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
+CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null || echo -lcheck)
+
+ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(CPPFLAGS) $(CFLAGS) \
+	-Iengine -Iparse $(PCRE_CFLAGS)
+
+B = build
+ENGINE_SRC = $(wildcard engine/*.c)
+PARSE_SRC = $(wildcard parse/*.c)
+SIM_SRC = $(wildcard sim/*.c)
+TEST_SRC = $(wildcard tests/check_*.c)
+LIB_SRC = $(ENGINE_SRC) $(PARSE_SRC)
+
+LIB_OBJ = $(LIB_SRC:%.c=$(B)/obj/%.o)
+SIM_OBJ = $(SIM_SRC:%.c=$(B)/obj/%.o)
+TEST_OBJ = $(TEST_SRC:%.c=$(B)/obj/%.o)
+ASAN_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+ASAN_LIB_OBJ = $(LIB_SRC:%.c=$(B)/asan/%.o)
+ASAN_TEST_OBJ = $(TEST_SRC:%.c=$(B)/asan/%.o)
+ASAN_SIM_OBJ = $(SIM_SRC:%.c=$(B)/asan/%.o)
+
+SIM = $(B)/ringside-sim
+TESTS = $(B)/check_ringside
+ASAN_TESTS = $(B)/asan/check_ringside
+ASAN_SIM = $(B)/asan/ringside-sim
+BENCH = $(B)/ringside-bench
+DEPS_STAMP = $(B)/.deps-ok
+
+.PHONY: all check unit-tests program-tests bench lint fuzz install uninstall clean deps
+
+all: $(SIM)
+
+deps: $(DEPS_STAMP)
+$(DEPS_STAMP): scripts/deps.sh Makefile
+	@sh scripts/deps.sh $(PKGS)
+	@mkdir -p $(B) && touch $@
+
+$(B)/obj/%.o: %.c $(wildcard */*.h) | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -c -o $@ $<
+
+$(B)/asan/%.o: %.c $(wildcard */*.h) | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) $(ASAN_FLAGS) -c -o $@ $<
+
+$(SIM): $(SIM_OBJ) $(LIB_OBJ)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(PCRE_LIBS) -lm
+
+$(ASAN_SIM): $(ASAN_SIM_OBJ) $(ASAN_LIB_OBJ)
+	$(CC) $(CFLAGS) $(ASAN_FLAGS) $(LDFLAGS) -o $@ $^ $(PCRE_LIBS) -lm
+
+$(TESTS): $(TEST_OBJ) $(LIB_OBJ)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(CHECK_LIBS) $(PCRE_LIBS) -lm
+
+$(ASAN_TESTS): $(ASAN_TEST_OBJ) $(ASAN_LIB_OBJ)
+	$(CC) $(CFLAGS) $(ASAN_FLAGS) $(LDFLAGS) -o $@ $^ $(CHECK_LIBS) $(PCRE_LIBS) -lm
+
+check: unit-tests program-tests
+
+unit-tests: $(TESTS) $(ASAN_TESTS)
+	./$(TESTS)
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ./$(ASAN_TESTS)
+
+program-tests: $(SIM) $(ASAN_SIM)
+	sh tests/sim_test.sh $(SIM)
+	sh tests/sim_test.sh $(ASAN_SIM)
+
+$(BENCH): bench/bench.c $(LIB_OBJ)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(PCRE_LIBS) -lm
+
+bench: $(BENCH) $(SIM)
+	@./$(BENCH)
+	@sh bench/sim_bench.sh $(SIM)
+
+lint:
+	@sh scripts/deps.sh clang-format
+	@sh scripts/lint.sh
+
+FUZZ_CC = clang
+FUZZ_FLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -Iengine -Iparse $(PCRE_CFLAGS) \
+	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+FUZZERS = $(patsubst fuzz/%.c,$(B)/fuzz/%,$(wildcard fuzz/fuzz_*.c))
+
+$(B)/fuzz/%: fuzz/%.c $(LIB_SRC) $(wildcard */*.h) | $(DEPS_STAMP)
+	@sh scripts/deps.sh clang libclang-rt-dev
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(LIB_SRC) $(PCRE_LIBS) -lm
+
+fuzz: $(FUZZERS)
+	@for f in $(FUZZERS); do \
+		name=$$(basename $$f); mkdir -p $(B)/corpus/$$name; \
+		echo "fuzz: $$name for $(FUZZ_SECONDS) s"; \
+		$$f -max_total_time=$(FUZZ_SECONDS) -print_final_stats=0 \
+			$(B)/corpus/$$name fuzz/corpus/$$name 2>$(B)/fuzz/$$name.log \
+			|| { tail -40 $(B)/fuzz/$$name.log; exit 1; }; \
+		grep -E '^#[0-9]+ *DONE' $(B)/fuzz/$$name.log || true; \
+	done
+
+install: $(SIM)
+	install -d $(DESTDIR)$(BINDIR)
+	install -m 755 $(SIM) $(DESTDIR)$(BINDIR)/ringside-sim
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/ringside-sim
+
+clean:
+	rm -rf $(B)

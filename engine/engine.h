@@ -1,0 +1,369 @@
+/*
+ * engine.h - the rules engine: rulesets, bouts and the seeded random state.
+ *
+ * The engine is pure: data in, data out. It does no I/O, reads no clock,
+ * allocates nothing and writes no English. Every random draw comes from a
+ * `struct rng` the caller owns, so a bout is a function of its sheets, its
+ * orders and its seed.
+ *
+ * A bout is driven as: bout_init() once, then bout_round() once per round
+ * until bout.result.over is set. Each call appends what happened to a
+ * `struct events` list; `struct bout` always holds the whole state needed for
+ * the next round (and, for boxing, the detailed figures of the last round).
+ */
+#ifndef RINGSIDE_ENGINE_H
+#define RINGSIDE_ENGINE_H
+
+#include <stdint.h>
+
+#define SIDES      2
+#define JUDGES     3
+#define EVENTS_MAX 128
+
+/* ---------------------------------------------------------------- random */
+
+/* xoshiro256** generator; state is explicit and copyable. */
+struct rng {
+    uint64_t s[4];
+};
+
+/* The two streams of a bout: `outcome` decides everything that changes the
+ * fight; `flavour` only picks presentation (report order, wording), so that
+ * changing commentary never changes a fight. */
+struct bout_rng {
+    struct rng outcome;
+    struct rng flavour;
+};
+
+/* Seeds `r` from (seed, stream) through splitmix64; distinct streams of one
+ * seed are independent. */
+void rng_seed(struct rng *r, uint64_t seed, uint64_t stream);
+uint64_t rng_next(struct rng *r);
+/* A double uniform in [0, 1). */
+double rng_unit(struct rng *r);
+/* A double uniform in [lo, hi). */
+double rng_uniform(struct rng *r, double lo, double hi);
+/* 1 with probability p (p <= 0 never, p >= 1 always; one draw either way). */
+int rng_chance(struct rng *r, double p);
+/* An int uniform in [lo, hi], lo <= hi. */
+int rng_range(struct rng *r, int lo, int hi);
+/* An index in [0, n) drawn with the given non-negative weights (sum > 0). */
+int rng_weighted(struct rng *r, const unsigned *weights, int n);
+/* Seeds both streams of a bout from one seed. */
+void bout_rng_seed(struct bout_rng *br, uint64_t seed);
+
+/* -------------------------------------------------------------- rulesets */
+
+enum rules { RULES_BOXING, RULES_SUGARRAY, RULES_COUNT };
+
+/* --- boxing (seed 000, rules.md section 1) --- */
+
+enum style {
+    STYLE_NONE,
+    STYLE_INSIDE,
+    STYLE_CLINCH,
+    STYLE_FEINT,
+    STYLE_COUNTER,
+    STYLE_RING,
+    STYLE_CUT,
+    STYLE_OUTSIDE,
+    STYLE_ALLOUT,
+    STYLE_COUNT
+};
+
+enum target { TARGET_OPPORTUNISTIC, TARGET_HEAD, TARGET_BODY };
+
+enum injury_loc {
+    INJ_ABOVE_RIGHT_EYE,
+    INJ_ABOVE_LEFT_EYE,
+    INJ_BELOW_RIGHT_EYE,
+    INJ_BELOW_LEFT_EYE,
+    INJ_SWELL_RIGHT_EYE,
+    INJ_SWELL_LEFT_EYE,
+    INJ_NOSE,
+    INJ_JAW,
+    INJ_COUNT
+};
+
+#define BOXING_ABILITY_MIN 1
+#define BOXING_ABILITY_MAX 25
+#define BOXING_ENERGY      20
+#define BOXING_ROUNDS_MIN  3
+#define BOXING_ROUNDS_MAX  15
+
+struct boxing_sheet {
+    int str, spd, agl, tgh, hgt;
+};
+
+struct boxing_order {
+    int agg, pow, def; /* each >= 1, sum <= BOXING_ENERGY */
+    enum target target;
+    int dirty;
+    enum style style;
+    int towel; /* throw in the towel instead of fighting (plans) */
+};
+
+/* One injury per location: a new injury at a location already injured is an
+ * aggravation of it. level 0 means no injury there. */
+struct injury {
+    int level;
+    double damage; /* damage this injury has caused so far */
+    int round;     /* round it happened */
+};
+
+/* One fighter's running state in a boxing bout. */
+struct boxing_fighter {
+    struct boxing_sheet sheet;
+    double end_start; /* 10 x TGH */
+    double endurance;
+    int energy_used; /* energy spent last round (rest excluded) */
+    struct injury inj[INJ_COUNT];
+    int knockdowns;
+    int warnings;
+    int cards[JUDGES]; /* running totals on each judge's card */
+    int rounds_won;    /* rounds at least two judges gave him */
+};
+
+/* What one fighter did and suffered in the last resolved round. */
+struct boxing_side_round {
+    struct boxing_order order;
+    double end_begin;           /* endurance after recovery (step 1) */
+    double str, spd, agl;       /* effective values (after step 4) */
+    int agg;                    /* AGG after clinch/feint/counter */
+    int rest;                   /* AGG points turned into rest */
+    double def_rate;            /* DEF x AGL, at least 1 */
+    int thrown;                 /* 8 x AGG */
+    double landed;              /* punches that landed */
+    int counts[JUDGES];         /* each judge's count of them */
+    double damage;              /* damage dealt to the opponent */
+    double kd_damage;           /* same before head/body multipliers */
+    double injury_damage;       /* damage taken from own injuries */
+    double fatigue;             /* endurance lost at step 12 */
+    double endurance;           /* at the end of the round */
+    int knockdowns;             /* suffered this round */
+    int warned, fouled;         /* dirty warning / unintentional foul */
+    int clinch_penalty;         /* penalised for holding */
+    int cards[JUDGES];          /* points each judge gave him this round */
+    int ko;                     /* knocked out this round */
+};
+
+struct boxing_bout {
+    struct boxing_fighter f[SIDES];
+    struct boxing_side_round last[SIDES];
+};
+
+/* --- sugarray (seed 004, rules.md section 2) --- */
+
+#define SUGARRAY_ROUNDS    5
+#define SUGARRAY_ORDER_MAX 99
+
+struct sugarray_sheet {
+    int skill, endurance;
+};
+
+struct sugarray_order {
+    int attack, defence; /* 0 .. SUGARRAY_ORDER_MAX */
+};
+
+struct sugarray_bout {
+    struct sugarray_sheet sheet[SIDES];
+    int endurance[SIDES];
+    int attack_total[SIDES];
+    struct sugarray_order orders[SUGARRAY_ROUNDS][SIDES];
+    int end_after[SUGARRAY_ROUNDS][SIDES]; /* endurance after each round */
+};
+
+/* --- generic --- */
+
+struct sheet {
+    enum rules rules;
+    union {
+        struct boxing_sheet boxing;
+        struct sugarray_sheet sugarray;
+    } u;
+};
+
+struct order {
+    enum rules rules;
+    union {
+        struct boxing_order boxing;
+        struct sugarray_order sugarray;
+    } u;
+};
+
+enum method {
+    METHOD_NONE,
+    METHOD_KO,
+    METHOD_TKO,
+    METHOD_DQ,
+    METHOD_DECISION, /* boxing: on the cards */
+    METHOD_POINTS,   /* sugarray: more attack points */
+    METHOD_DRAW
+};
+
+enum tko_reason {
+    TKO_NONE,
+    TKO_ENDURANCE,   /* endurance 0 or less from damage */
+    TKO_FATIGUE,     /* endurance 0 or less after fatigue: cannot answer the bell */
+    TKO_INJURY,      /* doctor: level 3-4 injury that caused 7+ damage */
+    TKO_AGGRAVATED,  /* doctor: a level 4 injury aggravated */
+    TKO_BROKEN_JAW,  /* doctor: a broken jaw aggravated */
+    TKO_EYES_SHUT,   /* both eyes swollen shut */
+    TKO_TOWEL        /* the corner threw in the towel */
+};
+
+enum decision { DECISION_NONE, DECISION_UNANIMOUS, DECISION_SPLIT, DECISION_MAJORITY };
+
+/* How a bout ended. winner is 0 or 1, or -1 for a draw; for a draw method is
+ * METHOD_DRAW and `drawn_by` tells how (DECISION, KO/TKO of both, DQ of both,
+ * or POINTS for a sugarray tie). */
+struct result {
+    int over;
+    int winner;
+    enum method method;
+    enum method drawn_by;
+    enum tko_reason reason;
+    enum decision decision;
+    int round;
+    int cards[JUDGES][SIDES]; /* boxing: each judge's totals */
+};
+
+struct bout {
+    enum rules rules;
+    int rounds; /* scheduled */
+    int round;  /* rounds resolved so far */
+    struct result result;
+    union {
+        struct boxing_bout boxing;
+        struct sugarray_bout sugarray;
+    } u;
+};
+
+/* Structured events; `side` is the fighter concerned (0 or 1) or -1. */
+enum event_type {
+    EV_STYLE,          /* a: enum style (boxing) */
+    EV_PUNCHES,        /* a: thrown, x: landed */
+    EV_DAMAGE,         /* x: damage dealt by side */
+    EV_WARNING,        /* a: warnings so far; dirty fighting */
+    EV_FOUL,           /* a: warnings so far; unintentional foul */
+    EV_DQ,             /* disqualified */
+    EV_CLINCH_PENALTY, /* penalised for holding */
+    EV_INJURY,         /* a: enum injury_loc, b: level, x: damage */
+    EV_AGGRAVATED,     /* a: loc, b: new level, c: old level, x: damage */
+    EV_KNOCKDOWN,      /* a: knockdowns this round so far */
+    EV_KO,             /* side knocked out */
+    EV_TKO,            /* a: enum tko_reason */
+    EV_CARD,           /* a: judge, b: side 0 points, c: side 1 points */
+    EV_FATIGUE,        /* x: endurance lost */
+    EV_BLOW,           /* sugarray: a: endurance the opponent lost */
+    EV_RESULT          /* side: winner or -1, a: enum method */
+};
+
+struct event {
+    enum event_type type;
+    int side;
+    int a, b, c;
+    double x;
+};
+
+struct events {
+    int n;
+    int dropped; /* events not recorded because the list was full */
+    struct event ev[EVENTS_MAX];
+};
+
+/* Appends an event; when full, counts it in `dropped`. */
+void events_add(struct events *evs, enum event_type type, int side, int a, int b, int c, double x);
+
+/* A ruleset plugs into the engine through this table. */
+struct ruleset {
+    const char *name;
+    enum rules id;
+    int rounds_default, rounds_min, rounds_max;
+    /* 0 if the sheet is legal for a bout, else -1. */
+    int (*sheet_valid)(const struct sheet *s);
+    /* 0 if the order is legal, else -1. */
+    int (*order_valid)(const struct order *o);
+    /* The order used when nothing else is known (5/5/10, 0/0). */
+    void (*order_default)(struct order *o);
+    void (*bout_init)(struct bout *b, const struct sheet s[SIDES], int rounds);
+    void (*round_resolve)(struct bout *b, const struct order o[SIDES], struct bout_rng *r,
+                          struct events *evs);
+};
+
+/* The ruleset for `id`, or NULL. */
+const struct ruleset *ruleset_get(enum rules id);
+/* The ruleset named `name` ("boxing", "sugarray"), or NULL. */
+const struct ruleset *ruleset_find(const char *name);
+
+/* Starts a bout. rounds 0 means the ruleset's default. Returns -1 (and
+ * leaves b untouched) if a sheet or the round count is not legal. */
+int bout_init(struct bout *b, enum rules rules, const struct sheet s[SIDES], int rounds);
+/* Resolves the next round. `evs` is cleared first. Returns -1 (changing
+ * nothing) if the bout is over or an order is not legal for the ruleset. */
+int bout_round(struct bout *b, const struct order o[SIDES], struct bout_rng *r,
+               struct events *evs);
+
+/* ------------------------------------------------- boxing building blocks */
+
+/* The steps of a boxing round, exposed so each can be checked on its own. */
+
+/* Step 1: endurance after recovery, for a fighter with `endurance` left of
+ * `end_start` who spent `energy_used` points last round. */
+double boxing_recovery(double end_start, double endurance, int energy_used);
+
+/* Abilities inside a round. */
+struct boxing_abilities {
+    double str, spd, agl;
+    int agg;  /* AGG after style reductions */
+    int rest; /* AGG points turned into rest */
+};
+
+/* Injury penalties from earlier rounds applied to the sheet (floored at 1). */
+void boxing_injury_penalties(const struct boxing_fighter *f, struct boxing_abilities *ab);
+/* Step 2: styles, computed simultaneously from `ab` (both sides), floored at
+ * 1; AGG reductions from clinching, feinting and counter-punching. */
+void boxing_styles(struct boxing_abilities ab[SIDES], const struct boxing_order o[SIDES]);
+/* Step 3: the taller fighter's SPD and AGL bonus. */
+void boxing_height(struct boxing_abilities ab[SIDES], const struct boxing_sheet s[SIDES],
+                   const struct boxing_order o[SIDES]);
+/* Step 4: STR, SPD and AGL scaled by endurance / starting endurance. */
+void boxing_scale(struct boxing_abilities *ab, double endurance, double end_start);
+/* Chance in [0, 1] that a holding fighter is penalised (0 unless clinching
+ * with DEF >= 10). */
+double boxing_clinch_penalty_chance(const struct boxing_order *o);
+/* Step 6. */
+double boxing_def_rate(int def, double agl);
+/* Step 7, before the random factor and the 8 x AGG cap. */
+double boxing_expected_landed(int agg, double spd, double opp_def_rate, enum target t);
+/* Step 8, before the random factor and the multipliers. */
+double boxing_base_damage(int pow, double str, int agg, double spd, double opp_def_rate);
+/* Chance in [0, 1] of a new injury for damage `dam` received from an
+ * opponent aiming at `opp_target` (step 9). */
+double boxing_injury_chance(double dam, enum target opp_target);
+/* Step 10: knockdowns (0-2, more only with a KO) and KO (0/1) for `damage`
+ * (before head/body multipliers) against a fighter of `end_start`. */
+void boxing_knockdowns(double damage, double end_start, enum target opp_target, int *knockdowns,
+                       int *ko);
+/* Disqualification chance of the n-th warning for fighting dirty (n >= 1). */
+double boxing_dq_chance(int n);
+/* Training points a result gives `side` (1 for a win, 2 for a win inside the
+ * distance). */
+int boxing_training_points(const struct result *res, int side);
+/* Names used in orders and reports ("inside", "head"...). */
+const char *style_name(enum style s);
+
+/* ---------------------------------------------- sugarray building blocks */
+
+/* Endurance lost to fatigue for 3a + 2d - skill = `fatigue`. */
+int sugarray_fatigue_loss(int fatigue);
+/* The changes after a bout (seed 004): endurance restored, skill for a KO,
+ * endurance for a points win. */
+void sugarray_after_bout(struct sugarray_sheet s[SIDES], const struct result *res);
+
+enum sugarray_training { TRAIN_SKILL, TRAIN_ENDURANCE };
+/* Training between bouts: +1 skill, or +1d5 endurance (drawn from r).
+ * Returns the points gained. */
+int sugarray_train(struct sugarray_sheet *s, enum sugarray_training t, struct rng *r);
+
+#endif

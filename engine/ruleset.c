@@ -1,0 +1,84 @@
+/*
+ * ruleset.c - the table of rulesets and the generic bout driver.
+ *
+ * bout_init and bout_round check what they are given against the ruleset
+ * before any state changes, so a bad sheet or order never half-applies.
+ */
+#include <string.h>
+
+#include "engine.h"
+
+extern const struct ruleset boxing_ruleset;
+extern const struct ruleset sugarray_ruleset;
+
+static const struct ruleset *const rulesets[RULES_COUNT] = {
+    [RULES_BOXING] = &boxing_ruleset,
+    [RULES_SUGARRAY] = &sugarray_ruleset,
+};
+
+const struct ruleset *ruleset_get(enum rules id)
+{
+    if ((int)id < 0 || id >= RULES_COUNT)
+        return NULL;
+    return rulesets[id];
+}
+
+const struct ruleset *ruleset_find(const char *name)
+{
+    for (int i = 0; i < RULES_COUNT; i++)
+        if (strcmp(rulesets[i]->name, name) == 0)
+            return rulesets[i];
+    return NULL;
+}
+
+void events_add(struct events *evs, enum event_type type, int side, int a, int b, int c, double x)
+{
+    if (evs->n >= EVENTS_MAX) {
+        evs->dropped++;
+        return;
+    }
+    struct event *e = &evs->ev[evs->n++];
+    e->type = type;
+    e->side = side;
+    e->a = a;
+    e->b = b;
+    e->c = c;
+    e->x = x;
+}
+
+int bout_init(struct bout *b, enum rules rules, const struct sheet s[SIDES], int rounds)
+{
+    const struct ruleset *rs = ruleset_get(rules);
+
+    if (!rs)
+        return -1;
+    if (rounds == 0)
+        rounds = rs->rounds_default;
+    if (rounds < rs->rounds_min || rounds > rs->rounds_max)
+        return -1;
+    for (int i = 0; i < SIDES; i++)
+        if (s[i].rules != rules || rs->sheet_valid(&s[i]) != 0)
+            return -1;
+    memset(b, 0, sizeof(*b));
+    b->rules = rules;
+    b->rounds = rounds;
+    b->result.winner = -1;
+    rs->bout_init(b, s, rounds);
+    return 0;
+}
+
+int bout_round(struct bout *b, const struct order o[SIDES], struct bout_rng *r,
+               struct events *evs)
+{
+    const struct ruleset *rs = ruleset_get(b->rules);
+
+    if (!rs || b->result.over || b->round >= b->rounds)
+        return -1;
+    for (int i = 0; i < SIDES; i++)
+        if (o[i].rules != b->rules || rs->order_valid(&o[i]) != 0)
+            return -1;
+    evs->n = 0;
+    evs->dropped = 0;
+    rs->round_resolve(b, o, r, evs);
+    return 0;
+}

@@ -1,0 +1,18 @@
+/* check_main.c - runs every unit-test suite; exit status 0 only if all pass. */
+#include <stdlib.h>
+
+#include "tests.h"
+
+int main(void)
+{
+    SRunner *sr = srunner_create(rng_suite());
+
+    srunner_add_suite(sr, boxing_suite());
+    srunner_add_suite(sr, sugarray_suite());
+    srunner_add_suite(sr, parse_suite());
+    srunner_add_suite(sr, invariants_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
