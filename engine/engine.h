@@ -127,24 +127,24 @@ struct boxing_fighter {
 /* What one fighter did and suffered in the last resolved round. */
 struct boxing_side_round {
     struct boxing_order order;
-    double end_begin;           /* endurance after recovery (step 1) */
-    double str, spd, agl;       /* effective values (after step 4) */
-    int agg;                    /* AGG after clinch/feint/counter */
-    int rest;                   /* AGG points turned into rest */
-    double def_rate;            /* DEF x AGL, at least 1 */
-    int thrown;                 /* 8 x AGG */
-    double landed;              /* punches that landed */
-    int counts[JUDGES];         /* each judge's count of them */
-    double damage;              /* damage dealt to the opponent */
-    double kd_damage;           /* same before head/body multipliers */
-    double injury_damage;       /* damage taken from own injuries */
-    double fatigue;             /* endurance lost at step 12 */
-    double endurance;           /* at the end of the round */
-    int knockdowns;             /* suffered this round */
-    int warned, fouled;         /* dirty warning / unintentional foul */
-    int clinch_penalty;         /* penalised for holding */
-    int cards[JUDGES];          /* points each judge gave him this round */
-    int ko;                     /* knocked out this round */
+    double end_begin;     /* endurance after recovery (step 1) */
+    double str, spd, agl; /* effective values (after step 4) */
+    int agg;              /* AGG after clinch/feint/counter */
+    int rest;             /* AGG points turned into rest */
+    double def_rate;      /* DEF x AGL, at least 1 */
+    int thrown;           /* 8 x AGG */
+    double landed;        /* punches that landed */
+    int counts[JUDGES];   /* each judge's count of them */
+    double damage;        /* damage dealt to the opponent */
+    double kd_damage;     /* same before head/body multipliers */
+    double injury_damage; /* damage taken from own injuries */
+    double fatigue;       /* endurance lost at step 12 */
+    double endurance;     /* at the end of the round */
+    int knockdowns;       /* suffered this round */
+    int warned, fouled;   /* dirty warning / unintentional foul */
+    int clinch_penalty;   /* penalised for holding */
+    int cards[JUDGES];    /* points each judge gave him this round */
+    int ko;               /* knocked out this round */
 };
 
 struct boxing_bout {
@@ -203,13 +203,13 @@ enum method {
 
 enum tko_reason {
     TKO_NONE,
-    TKO_ENDURANCE,   /* endurance 0 or less from damage */
-    TKO_FATIGUE,     /* endurance 0 or less after fatigue: cannot answer the bell */
-    TKO_INJURY,      /* doctor: level 3-4 injury that caused 7+ damage */
-    TKO_AGGRAVATED,  /* doctor: a level 4 injury aggravated */
-    TKO_BROKEN_JAW,  /* doctor: a broken jaw aggravated */
-    TKO_EYES_SHUT,   /* both eyes swollen shut */
-    TKO_TOWEL        /* the corner threw in the towel */
+    TKO_ENDURANCE,  /* endurance 0 or less from damage */
+    TKO_FATIGUE,    /* endurance 0 or less after fatigue: cannot answer the bell */
+    TKO_INJURY,     /* doctor: level 3-4 injury that caused 7+ damage */
+    TKO_AGGRAVATED, /* doctor: a level 4 injury aggravated */
+    TKO_BROKEN_JAW, /* doctor: a broken jaw aggravated */
+    TKO_EYES_SHUT,  /* both eyes swollen shut */
+    TKO_TOWEL       /* the corner threw in the towel */
 };
 
 enum decision { DECISION_NONE, DECISION_UNANIMOUS, DECISION_SPLIT, DECISION_MAJORITY };
@@ -301,8 +301,7 @@ const struct ruleset *ruleset_find(const char *name);
 int bout_init(struct bout *b, enum rules rules, const struct sheet s[SIDES], int rounds);
 /* Resolves the next round. `evs` is cleared first. Returns -1 (changing
  * nothing) if the bout is over or an order is not legal for the ruleset. */
-int bout_round(struct bout *b, const struct order o[SIDES], struct bout_rng *r,
-               struct events *evs);
+int bout_round(struct bout *b, const struct order o[SIDES], struct bout_rng *r, struct events *evs);
 
 /* ------------------------------------------------- boxing building blocks */
 
@@ -338,6 +337,11 @@ double boxing_def_rate(int def, double agl);
 double boxing_expected_landed(int agg, double spd, double opp_def_rate, enum target t);
 /* Step 8, before the random factor and the multipliers. */
 double boxing_base_damage(int pow, double str, int agg, double spd, double opp_def_rate);
+/* Step 8's multipliers for a fighter with order `me` against `opp`, warned
+ * or not this round: *kd_mult without the head/body factor (what knockdowns
+ * use), *mult with it (the damage dealt). */
+void boxing_damage_multipliers(const struct boxing_order *me, const struct boxing_order *opp,
+                               int warned, double *kd_mult, double *mult);
 /* Chance in [0, 1] of a new injury for damage `dam` received from an
  * opponent aiming at `opp_target` (step 9). */
 double boxing_injury_chance(double dam, enum target opp_target);
@@ -345,13 +349,22 @@ double boxing_injury_chance(double dam, enum target opp_target);
  * (before head/body multipliers) against a fighter of `end_start`. */
 void boxing_knockdowns(double damage, double end_start, enum target opp_target, int *knockdowns,
                        int *ko);
+/* The random tables of injuries: a location (swellings twice as likely), a
+ * new injury's level (2/3, 2/9, 2/27, 1/27), and the level after an
+ * aggravation of a non-swelling injury (50 % promoted by the seed's table). */
+enum injury_loc boxing_injury_location(struct rng *r);
+int boxing_injury_level(struct rng *r);
+int boxing_injury_promote(int level, struct rng *r);
 /* Disqualification chance of the n-th warning for fighting dirty (n >= 1). */
 double boxing_dq_chance(int n);
 /* Training points a result gives `side` (1 for a win, 2 for a win inside the
  * distance). */
 int boxing_training_points(const struct result *res, int side);
-/* Names used in orders and reports ("inside", "head"...). */
+/* Names used in orders and machine output: "inside", "clinch", ... ("" for
+ * STYLE_NONE). */
 const char *style_name(enum style s);
+/* "above_right_eye", ..., "nose", "jaw". */
+const char *injury_loc_name(enum injury_loc loc);
 
 /* ---------------------------------------------- sugarray building blocks */
 

@@ -67,8 +67,7 @@ int bout_init(struct bout *b, enum rules rules, const struct sheet s[SIDES], int
     return 0;
 }
 
-int bout_round(struct bout *b, const struct order o[SIDES], struct bout_rng *r,
-               struct events *evs)
+int bout_round(struct bout *b, const struct order o[SIDES], struct bout_rng *r, struct events *evs)
 {
     const struct ruleset *rs = ruleset_get(b->rules);
 

@@ -1,0 +1,834 @@
+/*
+ * boxing.c - the boxing ruleset: seed 000 "How a round is resolved", with the
+ * settlements of docs/rules.md (section 1.4 of the design rules).
+ *
+ * A round runs the seed's steps in order: recovery, abilities (sheet ->
+ * injury penalties -> styles -> height -> endurance scaling), warnings,
+ * DEF_RATE, punches, damage, injuries, knockdowns/KO, TKO, fatigue, and the
+ * judges' cards; then the result is settled (two stoppages in one round by
+ * the seed's ratio rule, DQ against (T)KO by the seed's two rules).
+ *
+ * Random draws come from the outcome stream in a fixed order (side 0 before
+ * side 1 in every step), so a bout is a function of sheets, orders and seed.
+ * The flavour stream only decides the order knockdown and KO are reported.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "engine.h"
+
+static const char *const style_names[STYLE_COUNT] = {
+    "", "inside", "clinch", "feint", "counter", "ring", "cut", "outside", "allout",
+};
+
+static const char *const injury_names[INJ_COUNT] = {
+    "above_right_eye",
+    "above_left_eye",
+    "below_right_eye",
+    "below_left_eye",
+    "swelling_right_eye",
+    "swelling_left_eye",
+    "nose",
+    "jaw",
+};
+
+/* Out of 10: swellings are twice as likely as the rest (rules.md 1.4). */
+static const unsigned injury_weights[INJ_COUNT] = {1, 1, 1, 1, 2, 2, 1, 1};
+/* Levels 1-4 of a new injury: 2/3, 2/9, 2/27, 1/27 (out of 27). */
+static const unsigned level_weights[4] = {18, 6, 2, 1};
+/* Promotion of an aggravated injury, indexed by its level: to levels 2-4. */
+static const unsigned promote_from1[3] = {6, 2, 1}; /* 2/3, 2/9, 1/9 */
+static const unsigned promote_from2[2] = {2, 1};    /* to 3: 2/3, to 4: 1/3 */
+
+/* Knockdown, double knockdown and KO thresholds in per mille of the
+ * starting endurance, by what the opponent throws (step 10). */
+static const int kd_permille[3][3] = {
+    [TARGET_OPPORTUNISTIC] = {150, 200, 250},
+    [TARGET_HEAD] = {100, 125, 150},
+    [TARGET_BODY] = {250, 300, 350},
+};
+
+#define DIRTY_WARN_CHANCE 0.5
+#define FOUL_CHANCE       0.015
+#define AGGRAVATE_CAP     0.5
+#define PROMOTE_CHANCE    0.5
+#define DOCTOR_DAMAGE     7.0
+/* "Times" at which stoppages happen inside a round, to settle two in one
+ * round: KO and damage TKO at ratio <= 1, the doctor after the exchange,
+ * fatigue after the bell. */
+#define TIME_TOWEL   0.0
+#define TIME_DOCTOR  1.0
+#define TIME_FATIGUE 2.0
+
+const char *style_name(enum style s)
+{
+    return (int)s >= 0 && s < STYLE_COUNT ? style_names[s] : "";
+}
+
+const char *injury_loc_name(enum injury_loc loc)
+{
+    return (int)loc >= 0 && loc < INJ_COUNT ? injury_names[loc] : "";
+}
+
+static double max0(double x)
+{
+    return x > 0 ? x : 0;
+}
+
+static double floor1(double x)
+{
+    return x < 1 ? 1 : x;
+}
+
+static int is_cut(enum injury_loc loc)
+{
+    return loc <= INJ_BELOW_LEFT_EYE;
+}
+
+static int is_swelling(enum injury_loc loc)
+{
+    return loc == INJ_SWELL_RIGHT_EYE || loc == INJ_SWELL_LEFT_EYE;
+}
+
+double boxing_recovery(double end_start, double endurance, int energy_used)
+{
+    double lost = end_start - endurance;
+
+    if (lost <= 0)
+        return endurance;
+    double gain = 0.15 * lost;
+    if (energy_used < BOXING_ENERGY)
+        gain += (BOXING_ENERGY - energy_used) * 0.02 * lost;
+    return endurance + gain;
+}
+
+void boxing_injury_penalties(const struct boxing_fighter *f, struct boxing_abilities *ab)
+{
+    double spd = f->sheet.spd, agl = f->sheet.agl;
+
+    for (int loc = 0; loc < INJ_COUNT; loc++) {
+        int lv = f->inj[loc].level;
+        if (lv == 0)
+            continue;
+        if (loc == INJ_ABOVE_RIGHT_EYE || loc == INJ_ABOVE_LEFT_EYE) {
+            /* A cut over the eye: 0.5 SPD a level; a serious cut 0.5 AGL,
+             * a gash 1 AGL. Cuts below the eye only bleed. */
+            spd -= 0.5 * lv;
+            agl -= lv == 3 ? 0.5 : lv == 4 ? 1.0 : 0.0;
+        } else if (is_swelling(loc) && lv >= 2) {
+            spd -= lv == 2 ? 1.0 : 2.0;
+            agl -= lv == 2 ? 1.0 : 2.0;
+        }
+    }
+    ab->str = floor1(f->sheet.str);
+    ab->spd = floor1(spd);
+    ab->agl = floor1(agl);
+    ab->agg = 0;
+    ab->rest = 0;
+}
+
+/* AGG after clinching, feinting and counter-punching; lost points from
+ * clinching and counter-punching are rest (rules.md 1.4). */
+static void styles_agg(struct boxing_abilities ab[SIDES], const struct boxing_order o[SIDES])
+{
+    int agg[SIDES];
+
+    for (int i = 0; i < SIDES; i++) {
+        agg[i] = o[i].agg;
+        ab[i].rest = 0;
+        if (o[i].style == STYLE_CLINCH || o[i].style == STYLE_FEINT) {
+            int lost = agg[i] > 1 ? 1 : 0;
+            agg[i] -= lost;
+            if (o[i].style == STYLE_CLINCH)
+                ab[i].rest += lost;
+        }
+    }
+    int both = o[0].style == STYLE_COUNTER && o[1].style == STYLE_COUNTER;
+    int after[SIDES] = {agg[0], agg[1]};
+    for (int i = 0; i < SIDES; i++) {
+        if (o[i].style != STYLE_COUNTER)
+            continue;
+        /* Below the opponent's AGG after his own clinch/feint loss. */
+        int want = both ? agg[i] - 1 : agg[!i] - 1;
+        if (want > agg[i])
+            want = agg[i];
+        if (want < 1)
+            want = 1;
+        ab[i].rest += agg[i] - want;
+        after[i] = want;
+    }
+    for (int i = 0; i < SIDES; i++)
+        ab[i].agg = after[i];
+}
+
+void boxing_styles(struct boxing_abilities ab[SIDES], const struct boxing_order o[SIDES])
+{
+    struct boxing_abilities pre[SIDES] = {ab[0], ab[1]};
+    double dstr[SIDES] = {0, 0}, dspd[SIDES] = {0, 0}, dagl[SIDES] = {0, 0};
+
+    /* Every effect is computed from the pre-style values of both fighters,
+     * then summed: the styles act simultaneously. */
+    for (int i = 0; i < SIDES; i++) {
+        const struct boxing_abilities *me = &pre[i], *op = &pre[!i];
+        switch (o[i].style) {
+        case STYLE_INSIDE:
+            dstr[i] += 1.5 + max0(me->str - op->str) / 2;
+            dagl[i] -= 0.15 * me->agl;
+            break;
+        case STYLE_CLINCH:
+            dagl[i] += 1.5 - max0(me->agl - op->agl) / 2 + max0(me->str - op->str) / 2;
+            break;
+        case STYLE_FEINT:
+            dspd[i] += 1.5 + max0(me->spd - op->spd) / 2;
+            break;
+        case STYLE_COUNTER:
+            if (me->spd > op->spd) {
+                double q = (me->spd - op->spd) / 4;
+                dagl[i] += q;
+                dagl[!i] -= q < op->agl / 2 ? q : op->agl / 2;
+            } else if (me->spd < op->spd) {
+                dagl[i] -= (op->spd - me->spd) / 2;
+            }
+            break;
+        case STYLE_RING:
+            dagl[i] += 1.5 + max0(me->agl - op->agl) / 2;
+            dstr[i] -= 0.15 * me->str;
+            break;
+        case STYLE_CUT:
+            if (me->agl > op->agl) {
+                double cut = me->agl - op->agl;
+                dagl[!i] -= cut < 0.1 * op->agl ? cut : 0.1 * op->agl;
+            }
+            break;
+        case STYLE_OUTSIDE:
+            dstr[i] -= 0.15 * me->str;
+            break;
+        case STYLE_ALLOUT: /* damage and height only */
+        case STYLE_NONE:
+        case STYLE_COUNT:
+            break;
+        }
+    }
+    for (int i = 0; i < SIDES; i++) {
+        ab[i].str = floor1(pre[i].str + dstr[i]);
+        ab[i].spd = floor1(pre[i].spd + dspd[i]);
+        ab[i].agl = floor1(pre[i].agl + dagl[i]);
+    }
+    styles_agg(ab, o);
+}
+
+void boxing_height(struct boxing_abilities ab[SIDES], const struct boxing_sheet s[SIDES],
+                   const struct boxing_order o[SIDES])
+{
+    if (s[0].hgt == s[1].hgt)
+        return;
+    int t = s[0].hgt > s[1].hgt ? 0 : 1;
+    double bonus = (s[t].hgt - s[!t].hgt) / 2.0;
+
+    if (o[t].style == STYLE_INSIDE || o[t].style == STYLE_CLINCH)
+        bonus *= 0.5;
+    else if (o[t].style == STYLE_OUTSIDE)
+        bonus *= 1.5;
+    if (o[!t].style == STYLE_ALLOUT) {
+        ab[t].spd += 2 * bonus;
+    } else {
+        ab[t].spd += bonus;
+        ab[t].agl += bonus;
+    }
+}
+
+void boxing_scale(struct boxing_abilities *ab, double endurance, double end_start)
+{
+    double k = endurance / end_start;
+
+    ab->str = floor1(ab->str * k);
+    ab->spd = floor1(ab->spd * k);
+    ab->agl = floor1(ab->agl * k);
+}
+
+double boxing_clinch_penalty_chance(const struct boxing_order *o)
+{
+    if (o->style != STYLE_CLINCH || o->def < 10)
+        return 0;
+    double pct = o->def * o->def / 4.0;
+    return pct >= 100 ? 1.0 : pct / 100;
+}
+
+double boxing_def_rate(int def, double agl)
+{
+    double r = def * agl;
+    return r < 1 ? 1 : r;
+}
+
+double boxing_expected_landed(int agg, double spd, double opp_def_rate, enum target t)
+{
+    double n = 8.0 * agg * spd / sqrt(3 * opp_def_rate);
+    return t == TARGET_OPPORTUNISTIC ? n : n * 0.85;
+}
+
+double boxing_base_damage(int pow, double str, int agg, double spd, double opp_def_rate)
+{
+    return pow * str * sqrt(agg * spd) / opp_def_rate;
+}
+
+void boxing_damage_multipliers(const struct boxing_order *me, const struct boxing_order *opp,
+                               int warned, double *kd_mult, double *mult)
+{
+    double m = 1;
+
+    if (me->dirty)
+        m *= warned ? 1.05 : 1.10;
+    if (me->style == STYLE_ALLOUT)
+        m *= 2;
+    if (opp->style == STYLE_ALLOUT)
+        m *= 4;
+    *kd_mult = m;
+    if (me->target == TARGET_HEAD)
+        m *= 0.85;
+    else if (me->target == TARGET_BODY)
+        m *= 1.15;
+    *mult = m;
+}
+
+enum injury_loc boxing_injury_location(struct rng *r)
+{
+    return (enum injury_loc)rng_weighted(r, injury_weights, INJ_COUNT);
+}
+
+int boxing_injury_level(struct rng *r)
+{
+    return 1 + rng_weighted(r, level_weights, 4);
+}
+
+int boxing_injury_promote(int level, struct rng *r)
+{
+    if (level >= 4 || !rng_chance(r, PROMOTE_CHANCE))
+        return level;
+    if (level == 1)
+        return 2 + rng_weighted(r, promote_from1, 3);
+    if (level == 2)
+        return 3 + rng_weighted(r, promote_from2, 2);
+    return 4;
+}
+
+double boxing_injury_chance(double dam, enum target opp_target)
+{
+    double p = dam * dam / 1000.0; /* DAM^2 / 10 percent */
+
+    if (opp_target == TARGET_HEAD)
+        p *= 1.5;
+    else if (opp_target == TARGET_BODY)
+        p *= 0.5;
+    return p > 1 ? 1 : p;
+}
+
+void boxing_knockdowns(double damage, double end_start, enum target opp_target, int *knockdowns,
+                       int *ko)
+{
+    const int *pm = kd_permille[opp_target];
+    double one = end_start * pm[0] / 1000.0;
+    double two = end_start * pm[1] / 1000.0;
+    double out = end_start * pm[2] / 1000.0;
+
+    *ko = damage >= out;
+    /* Damage beyond what the KO needed counts again for knockdowns. */
+    double d = *ko ? damage - out : damage;
+    *knockdowns = d >= two ? 2 : d >= one ? 1 : 0;
+}
+
+double boxing_dq_chance(int n)
+{
+    static const double ladder[] = {0.1, 0.2, 0.4, 0.8};
+
+    if (n < 1)
+        return 0;
+    return n <= 4 ? ladder[n - 1] : 1.0;
+}
+
+int boxing_training_points(const struct result *res, int side)
+{
+    if (!res->over || res->winner != side)
+        return 0;
+    return res->method == METHOD_KO || res->method == METHOD_TKO ? 2 : 1;
+}
+
+/* ------------------------------------------------------- the ruleset */
+
+static int sheet_valid(const struct sheet *s)
+{
+    const struct boxing_sheet *b = &s->u.boxing;
+    const int v[5] = {b->str, b->spd, b->agl, b->tgh, b->hgt};
+
+    for (int i = 0; i < 5; i++)
+        if (v[i] < BOXING_ABILITY_MIN || v[i] > BOXING_ABILITY_MAX)
+            return -1;
+    return 0;
+}
+
+static int order_valid(const struct order *o)
+{
+    const struct boxing_order *b = &o->u.boxing;
+
+    if (b->agg < 1 || b->pow < 1 || b->def < 1)
+        return -1;
+    if (b->agg + b->pow + b->def > BOXING_ENERGY)
+        return -1;
+    if ((int)b->target < TARGET_OPPORTUNISTIC || b->target > TARGET_BODY)
+        return -1;
+    if ((int)b->style < STYLE_NONE || b->style >= STYLE_COUNT)
+        return -1;
+    if ((b->dirty != 0 && b->dirty != 1) || (b->towel != 0 && b->towel != 1))
+        return -1;
+    return 0;
+}
+
+static void order_default(struct order *o)
+{
+    memset(o, 0, sizeof(*o));
+    o->rules = RULES_BOXING;
+    o->u.boxing.agg = 5;
+    o->u.boxing.pow = 5;
+    o->u.boxing.def = 10;
+}
+
+static void bout_start(struct bout *b, const struct sheet s[SIDES], int rounds)
+{
+    (void)rounds;
+    for (int i = 0; i < SIDES; i++) {
+        struct boxing_fighter *f = &b->u.boxing.f[i];
+        f->sheet = s[i].u.boxing;
+        f->end_start = 10.0 * f->sheet.tgh;
+        f->endurance = f->end_start;
+        f->energy_used = BOXING_ENERGY;
+    }
+}
+
+/* A stoppage of one fighter in the round being resolved. */
+struct stop {
+    int stopped;
+    enum method method;
+    enum tko_reason reason;
+    double time; /* how early in the round: smaller is earlier */
+};
+
+static void stop_at(struct stop *s, enum method m, enum tko_reason reason, double time)
+{
+    if (s->stopped && s->time <= time)
+        return;
+    s->stopped = 1;
+    s->method = m;
+    s->reason = reason;
+    s->time = time;
+}
+
+/* Everything a round needs besides the bout itself. */
+struct round_ctx {
+    struct bout *b;
+    const struct boxing_order *o;
+    struct rng *rng;
+    struct events *evs;
+    struct stop stop[SIDES];
+    int round;
+};
+
+/* Damage an injury does when it happens and each time it is aggravated. */
+static double injury_damage(enum injury_loc loc, int level)
+{
+    if (is_cut(loc))
+        return level;
+    if (loc == INJ_NOSE)
+        return level >= 2 ? level : 0;
+    if (loc == INJ_JAW)
+        return level == 4 ? 5 : 0;
+    return 0;
+}
+
+static void injury_hurt(struct round_ctx *c, int v, enum injury_loc loc, double dmg)
+{
+    struct boxing_fighter *f = &c->b->u.boxing.f[v];
+
+    f->inj[loc].damage += dmg;
+    f->endurance -= dmg;
+    c->b->u.boxing.last[v].injury_damage += dmg;
+}
+
+static void injury_aggravate(struct round_ctx *c, int v, enum injury_loc loc)
+{
+    struct injury *inj = &c->b->u.boxing.f[v].inj[loc];
+    int old = inj->level;
+
+    if (is_swelling(loc)) {
+        if (inj->level < 3)
+            inj->level++;
+    } else {
+        inj->level = boxing_injury_promote(inj->level, c->rng);
+    }
+    double dmg = injury_damage(loc, inj->level);
+    injury_hurt(c, v, loc, dmg);
+    events_add(c->evs, EV_AGGRAVATED, v, loc, inj->level, old, dmg);
+    if (old == 4)
+        stop_at(&c->stop[v], METHOD_TKO, loc == INJ_JAW ? TKO_BROKEN_JAW : TKO_AGGRAVATED,
+                TIME_DOCTOR);
+}
+
+static void injury_new(struct round_ctx *c, int v)
+{
+    struct injury *inj = c->b->u.boxing.f[v].inj;
+    enum injury_loc loc = boxing_injury_location(c->rng);
+
+    if (inj[loc].level > 0) {
+        /* The same injury again is an aggravation, not a new one. */
+        injury_aggravate(c, v, loc);
+        return;
+    }
+    inj[loc].level = is_swelling(loc) ? 1 : boxing_injury_level(c->rng);
+    inj[loc].damage = 0;
+    inj[loc].round = c->round;
+    double dmg = injury_damage(loc, inj[loc].level);
+    injury_hurt(c, v, loc, dmg);
+    events_add(c->evs, EV_INJURY, v, loc, inj[loc].level, 0, dmg);
+}
+
+/* Step 9 for the fighter on side v, who received `dam` this round. */
+static void injuries(struct round_ctx *c, int v, double dam)
+{
+    struct boxing_fighter *f = &c->b->u.boxing.f[v];
+    double p = boxing_injury_chance(dam, c->o[!v].target);
+    double capped = p < AGGRAVATE_CAP ? p : AGGRAVATE_CAP;
+
+    if (p <= 0)
+        return;
+    for (int loc = 0; loc < INJ_COUNT; loc++)
+        if (f->inj[loc].level > 0 && f->inj[loc].round < c->round && rng_chance(c->rng, capped))
+            injury_aggravate(c, v, (enum injury_loc)loc);
+    if (rng_chance(c->rng, p)) {
+        injury_new(c, v);
+        while (rng_chance(c->rng, capped))
+            injury_new(c, v);
+    }
+}
+
+/* The doctor's look after the exchange (rules.md 1.4). */
+static void doctor(struct round_ctx *c, int v)
+{
+    const struct injury *inj = c->b->u.boxing.f[v].inj;
+
+    for (int loc = 0; loc < INJ_COUNT; loc++)
+        if (inj[loc].level >= 3 && inj[loc].damage >= DOCTOR_DAMAGE)
+            stop_at(&c->stop[v], METHOD_TKO, TKO_INJURY, TIME_DOCTOR);
+    if (inj[INJ_SWELL_RIGHT_EYE].level >= 3 && inj[INJ_SWELL_LEFT_EYE].level >= 3)
+        stop_at(&c->stop[v], METHOD_TKO, TKO_EYES_SHUT, TIME_DOCTOR);
+}
+
+/* Points on one judge's card for the round (rules.md 1.4: counts, then
+ * knockdowns, warnings and clinch penalties). */
+static void score_card(struct boxing_side_round last[SIDES], int j)
+{
+    int c0 = last[0].counts[j], c1 = last[1].counts[j];
+    int p[SIDES] = {c0 >= c1 ? 10 : 9, c1 >= c0 ? 10 : 9};
+
+    for (int i = 0; i < SIDES; i++)
+        p[i] -= last[i].knockdowns + last[i].warned + last[i].fouled;
+    int won[SIDES] = {p[0] > p[1], p[1] > p[0]};
+    for (int i = 0; i < SIDES; i++) {
+        if (!last[i].clinch_penalty)
+            continue;
+        if (won[i])
+            p[!i]++;
+        else
+            p[i]--;
+    }
+    last[0].cards[j] = p[0];
+    last[1].cards[j] = p[1];
+}
+
+static void decide_cards(struct bout *b)
+{
+    int wins[SIDES] = {0, 0};
+
+    for (int j = 0; j < JUDGES; j++) {
+        if (b->result.cards[j][0] > b->result.cards[j][1])
+            wins[0]++;
+        else if (b->result.cards[j][1] > b->result.cards[j][0])
+            wins[1]++;
+    }
+    for (int i = 0; i < SIDES; i++) {
+        if (wins[i] < 2)
+            continue;
+        b->result.winner = i;
+        b->result.method = METHOD_DECISION;
+        b->result.decision = wins[i] == 3    ? DECISION_UNANIMOUS
+                             : wins[!i] == 1 ? DECISION_SPLIT
+                                             : DECISION_MAJORITY;
+        return;
+    }
+    b->result.winner = -1;
+    b->result.method = METHOD_DRAW;
+    b->result.drawn_by = METHOD_DECISION;
+}
+
+static void result_win(struct bout *b, int w, const struct stop *s)
+{
+    b->result.winner = w;
+    b->result.method = s->method;
+    b->result.reason = s->method == METHOD_TKO ? s->reason : TKO_NONE;
+}
+
+static void result_draw(struct bout *b, enum method by)
+{
+    b->result.winner = -1;
+    b->result.method = METHOD_DRAW;
+    b->result.drawn_by = by;
+}
+
+/* Settles the round's stoppages and disqualifications into a result. */
+static void settle(struct round_ctx *c, const int dq[SIDES])
+{
+    struct bout *b = c->b;
+    const struct stop *s = c->stop;
+
+    if (!s[0].stopped && !s[1].stopped) {
+        if (dq[0] && dq[1])
+            result_draw(b, METHOD_DQ);
+        else if (dq[0] || dq[1]) {
+            b->result.winner = dq[0] ? 1 : 0;
+            b->result.method = METHOD_DQ;
+        } else if (b->round >= b->rounds)
+            decide_cards(b);
+        else
+            return;
+    } else {
+        int loser;
+        if (s[0].stopped && s[1].stopped) {
+            if (s[0].time == s[1].time) {
+                /* Stopped at the same moment: a DQ'd fighter takes the
+                 * loss (his (T)KO first), two or none make a draw. */
+                if (dq[0] != dq[1])
+                    result_win(b, dq[0] ? 1 : 0, &s[dq[0] ? 0 : 1]);
+                else
+                    result_draw(b, dq[0] ? METHOD_DQ
+                                   : s[0].method == METHOD_KO && s[1].method == METHOD_KO
+                                       ? METHOD_KO
+                                       : METHOD_TKO);
+                goto over;
+            }
+            loser = s[0].time < s[1].time ? 0 : 1;
+        } else {
+            loser = s[0].stopped ? 0 : 1;
+        }
+        int w = !loser;
+        if (dq[w] && dq[loser])
+            result_draw(b, METHOD_DQ);
+        else if (dq[w]) {
+            /* DQ'd in the round he scores a (T)KO: the (T)KO is void. */
+            b->result.winner = loser;
+            b->result.method = METHOD_DQ;
+        } else {
+            /* DQ'd and (T)KO'd: the (T)KO takes priority. */
+            result_win(b, w, &s[loser]);
+        }
+    }
+over:
+    b->result.over = 1;
+    b->result.round = b->round;
+    events_add(c->evs, EV_RESULT, b->result.winner, b->result.method, b->result.reason,
+               b->result.decision, 0);
+}
+
+static void round_resolve(struct bout *b, const struct order ord[SIDES], struct bout_rng *r,
+                          struct events *evs)
+{
+    struct boxing_bout *bb = &b->u.boxing;
+    struct boxing_order o[SIDES] = {ord[0].u.boxing, ord[1].u.boxing};
+    struct boxing_side_round *last = bb->last;
+    struct round_ctx c = {.b = b, .o = o, .rng = &r->outcome, .evs = evs};
+    struct boxing_abilities ab[SIDES];
+    int dq[SIDES] = {0, 0};
+
+    memset(bb->last, 0, sizeof(bb->last));
+    c.round = ++b->round;
+
+    /* Step 1: recovery between rounds. */
+    for (int i = 0; i < SIDES; i++) {
+        struct boxing_fighter *f = &bb->f[i];
+        if (c.round > 1)
+            f->endurance = boxing_recovery(f->end_start, f->endurance, f->energy_used);
+        last[i].order = o[i];
+        last[i].end_begin = f->endurance;
+    }
+    if (o[0].towel || o[1].towel) {
+        for (int i = 0; i < SIDES; i++) {
+            last[i].endurance = bb->f[i].endurance;
+            if (o[i].towel) {
+                stop_at(&c.stop[i], METHOD_TKO, TKO_TOWEL, TIME_TOWEL);
+                events_add(evs, EV_TKO, i, TKO_TOWEL, 0, 0, 0);
+            }
+        }
+        settle(&c, dq);
+        return;
+    }
+
+    /* Steps 2-4: sheet -> injuries -> styles -> height -> endurance. */
+    struct boxing_sheet sh[SIDES] = {bb->f[0].sheet, bb->f[1].sheet};
+    for (int i = 0; i < SIDES; i++)
+        boxing_injury_penalties(&bb->f[i], &ab[i]);
+    boxing_styles(ab, o);
+    boxing_height(ab, sh, o);
+    for (int i = 0; i < SIDES; i++) {
+        boxing_scale(&ab[i], bb->f[i].endurance, bb->f[i].end_start);
+        last[i].str = ab[i].str;
+        last[i].spd = ab[i].spd;
+        last[i].agl = ab[i].agl;
+        last[i].agg = ab[i].agg;
+        last[i].rest = ab[i].rest;
+        events_add(evs, EV_STYLE, i, o[i].style, 0, 0, 0);
+    }
+
+    /* Step 5: warnings, disqualification, clinch penalties. */
+    for (int i = 0; i < SIDES; i++) {
+        struct boxing_fighter *f = &bb->f[i];
+        if (o[i].dirty) {
+            if (rng_chance(c.rng, DIRTY_WARN_CHANCE)) {
+                last[i].warned = 1;
+                f->warnings++;
+                events_add(evs, EV_WARNING, i, f->warnings, 0, 0, 0);
+                if (rng_chance(c.rng, boxing_dq_chance(f->warnings))) {
+                    dq[i] = 1;
+                    events_add(evs, EV_DQ, i, 0, 0, 0, 0);
+                }
+            }
+        } else if (rng_chance(c.rng, FOUL_CHANCE)) {
+            last[i].fouled = 1;
+            f->warnings++;
+            events_add(evs, EV_FOUL, i, f->warnings, 0, 0, 0);
+        }
+        double pc = boxing_clinch_penalty_chance(&o[i]);
+        if (pc > 0 && rng_chance(c.rng, pc)) {
+            last[i].clinch_penalty = 1;
+            events_add(evs, EV_CLINCH_PENALTY, i, 0, 0, 0, 0);
+        }
+    }
+
+    /* Step 6: DEF_RATE. */
+    for (int i = 0; i < SIDES; i++)
+        last[i].def_rate = boxing_def_rate(o[i].def, ab[i].agl);
+
+    /* Step 7: punches landed and the judges' counts. */
+    for (int i = 0; i < SIDES; i++) {
+        struct boxing_side_round *l = &last[i];
+        l->thrown = 8 * l->agg;
+        l->landed = boxing_expected_landed(l->agg, l->spd, last[!i].def_rate, o[i].target) *
+                    rng_uniform(c.rng, 0.9, 1.1);
+        if (l->landed > l->thrown)
+            l->landed = l->thrown;
+        for (int j = 0; j < JUDGES; j++) {
+            long n = lround(l->landed * rng_uniform(c.rng, 0.95, 1.05));
+            l->counts[j] = n > l->thrown ? l->thrown : (int)n;
+        }
+        events_add(evs, EV_PUNCHES, i, l->thrown, 0, 0, l->landed);
+    }
+
+    /* Step 8: damage. Knockdowns use it before the head/body multiplier. */
+    for (int i = 0; i < SIDES; i++) {
+        struct boxing_side_round *l = &last[i];
+        double d = boxing_base_damage(o[i].pow, l->str, l->agg, l->spd, last[!i].def_rate) *
+                   rng_uniform(c.rng, 0.9, 1.1);
+        double kd_mult, mult;
+        boxing_damage_multipliers(&o[i], &o[!i], l->warned, &kd_mult, &mult);
+        l->kd_damage = d * kd_mult;
+        l->damage = d * mult;
+        events_add(evs, EV_DAMAGE, i, 0, 0, 0, l->damage);
+    }
+    for (int i = 0; i < SIDES; i++)
+        bb->f[i].endurance -= last[!i].damage;
+
+    /* Step 9: injuries, new and aggravated. */
+    for (int v = 0; v < SIDES; v++)
+        injuries(&c, v, last[!v].damage);
+
+    /* Step 10: knockdowns and knockouts. */
+    for (int v = 0; v < SIDES; v++) {
+        const struct boxing_fighter *f = &bb->f[v];
+        int kd, ko;
+        boxing_knockdowns(last[!v].kd_damage, f->end_start, o[!v].target, &kd, &ko);
+        last[v].knockdowns = kd;
+        last[v].ko = ko;
+        bb->f[v].knockdowns += kd;
+        /* Reported in random order; a knockdown after the KO is not. */
+        int ko_first = ko && kd && rng_chance(&r->flavour, 0.5);
+        if (ko_first)
+            events_add(evs, EV_KO, v, 0, 0, 0, 0);
+        for (int k = 0; k < kd && !ko_first; k++)
+            events_add(evs, EV_KNOCKDOWN, v, k + 1, 0, 0, 0);
+        if (ko && !ko_first)
+            events_add(evs, EV_KO, v, 0, 0, 0, 0);
+        if (ko) {
+            double need = f->end_start * kd_permille[o[!v].target][2] / 1000.0;
+            stop_at(&c.stop[v], METHOD_KO, TKO_NONE, need / last[!v].kd_damage);
+        }
+    }
+
+    /* Step 11: TKO on endurance, and the doctor. */
+    for (int v = 0; v < SIDES; v++) {
+        const struct boxing_fighter *f = &bb->f[v];
+        if (f->endurance <= 0) {
+            double taken = last[!v].damage + last[v].injury_damage;
+            stop_at(&c.stop[v], METHOD_TKO, TKO_ENDURANCE, last[v].end_begin / taken);
+        }
+        doctor(&c, v);
+    }
+
+    /* Step 12: fatigue (the cut-off's extra cost is taken here too). */
+    for (int i = 0; i < SIDES; i++) {
+        struct boxing_fighter *f = &bb->f[i];
+        struct boxing_side_round *l = &last[i];
+        double fat = o[i].agg - l->rest;
+        if (f->inj[INJ_NOSE].level > 0)
+            fat += 1;
+        if (o[i].style == STYLE_CUT)
+            fat += 0.25 * l->agg;
+        int was_up = f->endurance > 0;
+        f->endurance -= fat;
+        l->fatigue = fat;
+        l->endurance = f->endurance;
+        f->energy_used = o[i].agg + o[i].pow + o[i].def - l->rest;
+        if (was_up && f->endurance <= 0)
+            stop_at(&c.stop[i], METHOD_TKO, TKO_FATIGUE, TIME_FATIGUE);
+        if (fat > 0)
+            events_add(evs, EV_FATIGUE, i, 0, 0, 0, fat);
+    }
+    for (int i = 0; i < SIDES; i++)
+        if (c.stop[i].stopped && c.stop[i].method == METHOD_TKO)
+            events_add(evs, EV_TKO, i, c.stop[i].reason, 0, 0, 0);
+
+    /* The judges; the round is scored even when it ends the bout. */
+    for (int j = 0; j < JUDGES; j++) {
+        score_card(last, j);
+        for (int i = 0; i < SIDES; i++) {
+            bb->f[i].cards[j] += last[i].cards[j];
+            b->result.cards[j][i] = bb->f[i].cards[j];
+        }
+        events_add(evs, EV_CARD, -1, j, last[0].cards[j], last[1].cards[j], 0);
+    }
+    for (int i = 0; i < SIDES; i++) {
+        int given = 0;
+        for (int j = 0; j < JUDGES; j++)
+            given += last[i].cards[j] > last[!i].cards[j];
+        if (given >= 2)
+            bb->f[i].rounds_won++;
+    }
+    settle(&c, dq);
+}
+
+const struct ruleset boxing_ruleset = {
+    .name = "boxing",
+    .id = RULES_BOXING,
+    .rounds_default = 12,
+    .rounds_min = BOXING_ROUNDS_MIN,
+    .rounds_max = BOXING_ROUNDS_MAX,
+    .sheet_valid = sheet_valid,
+    .order_valid = order_valid,
+    .order_default = order_default,
+    .bout_init = bout_start,
+    .round_resolve = round_resolve,
+};

@@ -1,0 +1,172 @@
+/*
+ * sugarray.c - SUGAR RAY (seed 004): five rounds of attack/defence numbers.
+ *
+ * Each round: fatigue from 3a + 2d - skill, then a KO check, then the
+ * exchange of blows (attack over the opponent's defence costs him twice the
+ * difference), then a KO check. Without a KO the greater attack total wins
+ * on points; equal totals, or two KOs at once, are a tie.
+ */
+#include "engine.h"
+
+static const int fatigue_table[16] = {0, 1, 1, 1, 1, 2, 2, 2, 3, 3, 4, 5, 6, 7, 8, 10};
+
+int sugarray_fatigue_loss(int fatigue)
+{
+    if (fatigue <= 0)
+        return 0;
+    if (fatigue <= 15)
+        return fatigue_table[fatigue];
+    return 2 * (fatigue - 10);
+}
+
+static int sheet_valid(const struct sheet *s)
+{
+    const struct sugarray_sheet *sh = &s->u.sugarray;
+
+    return sh->skill >= 1 && sh->skill <= 99 && sh->endurance >= 1 && sh->endurance <= 999 ? 0 : -1;
+}
+
+static int order_valid(const struct order *o)
+{
+    const struct sugarray_order *so = &o->u.sugarray;
+
+    return so->attack >= 0 && so->attack <= SUGARRAY_ORDER_MAX && so->defence >= 0 &&
+                   so->defence <= SUGARRAY_ORDER_MAX
+               ? 0
+               : -1;
+}
+
+static void order_default(struct order *o)
+{
+    o->rules = RULES_SUGARRAY;
+    o->u.sugarray.attack = 0;
+    o->u.sugarray.defence = 0;
+}
+
+static void bout_start(struct bout *b, const struct sheet s[SIDES], int rounds)
+{
+    struct sugarray_bout *sb = &b->u.sugarray;
+
+    (void)rounds;
+    for (int i = 0; i < SIDES; i++) {
+        sb->sheet[i] = s[i].u.sugarray;
+        sb->endurance[i] = s[i].u.sugarray.endurance;
+    }
+}
+
+/* Ends the bout if a boxer is below 1 endurance; returns 1 if it did. */
+static int knockout_check(struct bout *b, struct events *evs)
+{
+    struct sugarray_bout *sb = &b->u.sugarray;
+    int down0 = sb->endurance[0] < 1, down1 = sb->endurance[1] < 1;
+
+    if (!down0 && !down1)
+        return 0;
+    for (int i = 0; i < SIDES; i++)
+        if (sb->endurance[i] < 1)
+            events_add(evs, EV_KO, i, 0, 0, 0, 0);
+    b->result.over = 1;
+    b->result.round = b->round;
+    if (down0 && down1) {
+        b->result.winner = -1;
+        b->result.method = METHOD_DRAW;
+        b->result.drawn_by = METHOD_KO;
+    } else {
+        b->result.winner = down0 ? 1 : 0;
+        b->result.method = METHOD_KO;
+    }
+    return 1;
+}
+
+static void round_resolve(struct bout *b, const struct order o[SIDES], struct bout_rng *r,
+                          struct events *evs)
+{
+    struct sugarray_bout *sb = &b->u.sugarray;
+    int idx = b->round;
+
+    (void)r;
+    b->round++;
+    for (int i = 0; i < SIDES; i++) {
+        const struct sugarray_order *so = &o[i].u.sugarray;
+        int loss = sugarray_fatigue_loss(3 * so->attack + 2 * so->defence - sb->sheet[i].skill);
+
+        sb->orders[idx][i] = *so;
+        sb->attack_total[i] += so->attack;
+        sb->endurance[i] -= loss;
+        if (loss > 0)
+            events_add(evs, EV_FATIGUE, i, 0, 0, 0, loss);
+    }
+    if (!knockout_check(b, evs)) {
+        int lost[SIDES];
+
+        for (int i = 0; i < SIDES; i++) {
+            int diff = o[i].u.sugarray.attack - o[!i].u.sugarray.defence;
+            lost[!i] = diff > 0 ? 2 * diff : 0;
+        }
+        for (int i = 0; i < SIDES; i++) {
+            sb->endurance[i] -= lost[i];
+            if (lost[i] > 0)
+                events_add(evs, EV_BLOW, !i, lost[i], 0, 0, 0);
+        }
+        knockout_check(b, evs);
+    }
+    for (int i = 0; i < SIDES; i++)
+        sb->end_after[idx][i] = sb->endurance[i];
+
+    if (!b->result.over && b->round == b->rounds) {
+        b->result.over = 1;
+        b->result.round = b->round;
+        if (sb->attack_total[0] == sb->attack_total[1]) {
+            b->result.winner = -1;
+            b->result.method = METHOD_DRAW;
+            b->result.drawn_by = METHOD_POINTS;
+        } else {
+            b->result.winner = sb->attack_total[0] > sb->attack_total[1] ? 0 : 1;
+            b->result.method = METHOD_POINTS;
+        }
+    }
+    if (b->result.over)
+        events_add(evs, EV_RESULT, b->result.winner, b->result.method, 0, 0, 0);
+}
+
+void sugarray_after_bout(struct sugarray_sheet s[SIDES], const struct result *res)
+{
+    /* Endurance in the sheet is the initial one: restoring it is a no-op
+     * here, only the changes below touch the sheets. */
+    if (!res->over || res->winner < 0)
+        return;
+    int w = res->winner, l = !res->winner;
+    if (res->method == METHOD_KO) {
+        s[w].skill++;
+        if (s[l].skill > 1)
+            s[l].skill--;
+    } else if (res->method == METHOD_POINTS) {
+        s[w].endurance++;
+        if (s[l].endurance > 1)
+            s[l].endurance--;
+    }
+}
+
+int sugarray_train(struct sugarray_sheet *s, enum sugarray_training t, struct rng *r)
+{
+    if (t == TRAIN_SKILL) {
+        s->skill++;
+        return 1;
+    }
+    int gain = rng_range(r, 1, 5);
+    s->endurance += gain;
+    return gain;
+}
+
+const struct ruleset sugarray_ruleset = {
+    .name = "sugarray",
+    .id = RULES_SUGARRAY,
+    .rounds_default = SUGARRAY_ROUNDS,
+    .rounds_min = 1,
+    .rounds_max = SUGARRAY_ROUNDS,
+    .sheet_valid = sheet_valid,
+    .order_valid = order_valid,
+    .order_default = order_default,
+    .bout_init = bout_start,
+    .round_resolve = round_resolve,
+};
