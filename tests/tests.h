@@ -4,6 +4,15 @@
 
 #include <check.h>
 
+/* An assertion for hot loops: Check records every passing ck_assert (one
+ * write each), so loops over many bouts assert through this instead, which
+ * costs nothing until it fails. */
+#define REQUIRE(cond)                                                                              \
+    do {                                                                                           \
+        if (!(cond))                                                                               \
+            ck_abort_msg("%s:%d: requirement failed: %s", __FILE__, __LINE__, #cond);              \
+    } while (0)
+
 Suite *rng_suite(void);
 Suite *boxing_suite(void);
 Suite *sugarray_suite(void);

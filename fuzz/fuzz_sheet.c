@@ -1,0 +1,70 @@
+/*
+ * fuzz_sheet.c - libFuzzer harness for sheet_parse.
+ *
+ * For every input and both rulesets: an accepted sheet must be legal for the
+ * engine (the ruleset's sheet_valid and the documented limits); a rejected
+ * one must come with a column inside the text (or 0) and a non-empty reason.
+ * Any breach aborts, which libFuzzer reports as a crash.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parse.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void check(int ok)
+{
+    if (!ok)
+        abort();
+}
+
+/* The limits of rules.md, checked independently of the engine. */
+static int sheet_in_limits(const struct sheet *s)
+{
+    const struct boxing_sheet *b = &s->u.boxing;
+    const int v[5] = {b->str, b->spd, b->agl, b->tgh, b->hgt};
+
+    if (s->rules == RULES_SUGARRAY)
+        return s->u.sugarray.skill >= 1 && s->u.sugarray.skill <= 99 &&
+               s->u.sugarray.endurance >= 1 && s->u.sugarray.endurance <= 999;
+    for (int i = 0; i < 5; i++)
+        if (v[i] < BOXING_ABILITY_MIN || v[i] > BOXING_ABILITY_MAX)
+            return 0;
+    return 1;
+}
+
+static void sheet_check(enum rules rules, const char *text, size_t textlen)
+{
+    struct sheet s;
+    struct parse_error err;
+    char buf[PARSE_REASON_MAX + 32];
+
+    memset(&err, 0, sizeof(err));
+    if (sheet_parse(rules, text, &s, &err) != 0) {
+        size_t n = strnlen(err.reason, PARSE_REASON_MAX);
+        check(n > 0 && n < PARSE_REASON_MAX);
+        check(err.column >= 0 && (size_t)err.column <= textlen + 1);
+        int len = parse_error_format(&err, buf, sizeof(buf));
+        check(len > 0 && (size_t)len == strlen(buf));
+        return;
+    }
+    check(s.rules == rules);
+    check(ruleset_get(rules)->sheet_valid(&s) == 0);
+    check(sheet_in_limits(&s));
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    char *text = malloc(size + 1);
+
+    if (!text)
+        return 0;
+    memcpy(text, data, size);
+    text[size] = '\0';
+    for (int r = 0; r < RULES_COUNT; r++)
+        sheet_check((enum rules)r, text, strlen(text));
+    free(text);
+    return 0;
+}

@@ -1,0 +1,243 @@
+/*
+ * sheet.c - fighter sheets from text: whitespace-separated key=value pairs.
+ *
+ * Each ruleset has a table of keys (case-insensitive, some with an alias)
+ * and their legal ranges. Tokens are read left to right and the first bad
+ * one is reported with its column; keys that never appeared are reported
+ * last, with column 0. Every key must be given exactly once. Whitespace is
+ * what isspace() calls whitespace in the C locale.
+ */
+#include <assert.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "parse.h"
+
+#if defined(__GNUC__)
+#define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
+#else
+#define PRINTF_LIKE(f, a)
+#endif
+
+/* Longest piece of the player's text quoted back in a reason. */
+#define QUOTE_MAX  24
+#define FIELDS_MAX 5
+
+struct sheet_field {
+    const char *name;  /* as written in reasons */
+    const char *alias; /* another accepted spelling, or NULL */
+    int min, max;
+    int example; /* a typical value, for reasons */
+};
+
+struct sheet_layout {
+    const char *rules_name;
+    const char *keys; /* "str, spd, agl, tgh and hgt" */
+    const char *example;
+    int n;
+    struct sheet_field fields[FIELDS_MAX];
+};
+
+static const struct sheet_layout boxing_layout = {
+    "boxing",
+    "str, spd, agl, tgh and hgt",
+    "str=14 spd=12 agl=11 tgh=12 hgt=11",
+    5,
+    {
+        {"str", NULL, BOXING_ABILITY_MIN, BOXING_ABILITY_MAX, 14},
+        {"spd", NULL, BOXING_ABILITY_MIN, BOXING_ABILITY_MAX, 12},
+        {"agl", NULL, BOXING_ABILITY_MIN, BOXING_ABILITY_MAX, 11},
+        {"tgh", NULL, BOXING_ABILITY_MIN, BOXING_ABILITY_MAX, 12},
+        {"hgt", NULL, BOXING_ABILITY_MIN, BOXING_ABILITY_MAX, 11},
+    },
+};
+
+static const struct sheet_layout sugarray_layout = {
+    "sugarray",
+    "skill and end",
+    "skill=12 end=21",
+    2,
+    {
+        {"skill", NULL, 1, 99, 12},
+        {"end", "endurance", 1, 999, 21},
+    },
+};
+
+static int column_at(size_t offset)
+{
+    return offset < (size_t)INT_MAX ? (int)offset + 1 : INT_MAX;
+}
+
+static int is_space(char c)
+{
+    return c == ' ' || (c >= '\t' && c <= '\r');
+}
+
+static char lower(char c)
+{
+    return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
+}
+
+/* Fills *err (when not NULL) and returns -1. */
+PRINTF_LIKE(3, 4)
+static int fail(struct parse_error *err, int column, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (!err)
+        return -1;
+    err->column = column;
+    va_start(ap, fmt);
+    vsnprintf(err->reason, sizeof(err->reason), fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+/* Copies the n bytes at s into out (QUOTE_MAX + 4 bytes) for quoting in a
+ * reason: control bytes become '?', and a longer text is cut, without
+ * splitting a UTF-8 sequence, and ends in "...". */
+static void quote(const char *s, size_t n, char out[QUOTE_MAX + 4])
+{
+    size_t k = n;
+
+    if (k > QUOTE_MAX) {
+        k = QUOTE_MAX;
+        while (k > 0 && ((unsigned char)s[k] & 0xC0) == 0x80)
+            k--;
+    }
+    for (size_t i = 0; i < k; i++) {
+        unsigned char c = (unsigned char)s[i];
+        out[i] = c < 0x20 || c == 0x7F ? '?' : (char)c;
+    }
+    strcpy(out + k, k < n ? "..." : "");
+}
+
+/* 1 if the n bytes at s spell `word` in any case. */
+static int word_is(const char *s, size_t n, const char *word)
+{
+    if (!word || strlen(word) != n)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (lower(s[i]) != word[i])
+            return 0;
+    return 1;
+}
+
+/* The index of the field whose key is the n bytes at s, or -1. */
+static int field_find(const struct sheet_layout *l, const char *s, size_t n)
+{
+    for (int i = 0; i < l->n; i++)
+        if (word_is(s, n, l->fields[i].name) || word_is(s, n, l->fields[i].alias))
+            return i;
+    return -1;
+}
+
+/* Reads the value of field f from the n bytes at s (at `offset` in the
+ * text) into *v; returns 0, or -1 after filling *err. */
+static int field_value(const struct sheet_field *f, const char *s, size_t n, size_t offset, int *v,
+                       struct parse_error *err)
+{
+    char q[QUOTE_MAX + 4];
+    int column = column_at(offset);
+
+    if (n == 0)
+        return fail(err, column, "%s= has no value; write a whole number from %d to %d, e.g. %s=%d",
+                    f->name, f->min, f->max, f->name, f->example);
+    quote(s, n, q);
+    *v = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] < '0' || s[i] > '9')
+            return fail(err, column, "%s=%s is not a whole number from %d to %d", f->name, q,
+                        f->min, f->max);
+        if (*v <= f->max)
+            *v = *v * 10 + (s[i] - '0');
+    }
+    if (*v > f->max)
+        return fail(err, column, "%s=%s is over %d", f->name, q, f->max);
+    if (*v < f->min)
+        return fail(err, column, "%s=%s is under %d", f->name, q, f->min);
+    return 0;
+}
+
+/* Reads the key=value pairs of `text` for layout l into values[]. */
+static int sheet_read(const struct sheet_layout *l, const char *text, int values[FIELDS_MAX],
+                      struct parse_error *err)
+{
+    int seen[FIELDS_MAX] = {0}, tokens = 0;
+    const char *p = text;
+    char q[QUOTE_MAX + 4];
+
+    for (;;) {
+        while (is_space(*p))
+            p++;
+        if (*p == '\0')
+            break;
+        size_t off = (size_t)(p - text), n = 0, klen;
+        while (p[n] && !is_space(p[n]))
+            n++;
+        const char *eq = memchr(p, '=', n);
+        quote(p, n, q);
+        if (!eq || eq == p)
+            return fail(err, column_at(off), "expected key=value, e.g. %s=%d; got \"%s\"",
+                        l->fields[0].name, l->fields[0].example, q);
+        klen = (size_t)(eq - p);
+        int i = field_find(l, p, klen);
+        if (i < 0) {
+            quote(p, klen, q);
+            return fail(err, column_at(off), "unknown key \"%s\"; a %s sheet has %s", q,
+                        l->rules_name, l->keys);
+        }
+        const struct sheet_field *f = &l->fields[i];
+        if (seen[i] && f->alias)
+            return fail(err, column_at(off),
+                        "%s= given twice (%s= and %s= are one key); give each key once", f->name,
+                        f->name, f->alias);
+        if (seen[i])
+            return fail(err, column_at(off), "%s= given twice; give each key once", f->name);
+        if (field_value(f, eq + 1, n - klen - 1, off + klen + 1, &values[i], err) != 0)
+            return -1;
+        seen[i] = 1;
+        tokens++;
+        p += n;
+    }
+    if (tokens == 0)
+        return fail(err, 0, "empty sheet; write e.g. %s", l->example);
+    for (int i = 0; i < l->n; i++)
+        if (!seen[i])
+            return fail(err, 0, "missing %s=; a %s sheet needs %s", l->fields[i].name,
+                        l->rules_name, l->keys);
+    return 0;
+}
+
+int sheet_parse(enum rules rules, const char *text, struct sheet *s, struct parse_error *err)
+{
+    int v[FIELDS_MAX] = {0};
+    struct sheet tmp;
+
+    assert(text && s);
+    memset(&tmp, 0, sizeof(tmp));
+    tmp.rules = rules;
+    switch (rules) {
+    case RULES_BOXING:
+        if (sheet_read(&boxing_layout, text, v, err) != 0)
+            return -1;
+        tmp.u.boxing.str = v[0];
+        tmp.u.boxing.spd = v[1];
+        tmp.u.boxing.agl = v[2];
+        tmp.u.boxing.tgh = v[3];
+        tmp.u.boxing.hgt = v[4];
+        break;
+    case RULES_SUGARRAY:
+        if (sheet_read(&sugarray_layout, text, v, err) != 0)
+            return -1;
+        tmp.u.sugarray.skill = v[0];
+        tmp.u.sugarray.endurance = v[1];
+        break;
+    default:
+        return fail(err, 0, "this ruleset has no sheet to parse");
+    }
+    *s = tmp;
+    return 0;
+}
