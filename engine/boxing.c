@@ -820,6 +820,50 @@ static void round_resolve(struct bout *b, const struct order ord[SIDES], struct 
     settle(&c, dq);
 }
 
+/* 2 over two thirds of the starting endurance, 1 over a third, else 0. */
+static int condition(double endurance, double end_start)
+{
+    return endurance * 3 > end_start * 2 ? 2 : endurance * 3 > end_start ? 1 : 0;
+}
+
+static int cuts(const struct boxing_fighter *f)
+{
+    int sum = 0;
+
+    for (int loc = 0; loc < INJ_COUNT; loc++)
+        sum += f->inj[loc].level;
+    return sum;
+}
+
+/* Endurance at the start of the next round: recovered after round 1. */
+static double next_endurance(const struct bout *b, const struct boxing_fighter *f)
+{
+    if (b->round == 0)
+        return f->endurance;
+    return boxing_recovery(f->end_start, f->endurance, f->energy_used);
+}
+
+static void plan_vars(const struct bout *b, int side, struct plan_vars *v)
+{
+    const struct boxing_fighter *me = &b->u.boxing.f[side], *him = &b->u.boxing.f[!side];
+    double mine = next_endurance(b, me), his = next_endurance(b, him);
+    int diff = 0;
+
+    for (int j = 0; j < JUDGES; j++)
+        diff += me->cards[j] - him->cards[j];
+    v->rounds_won = me->rounds_won;
+    v->rounds_lost = him->rounds_won;
+    v->score = diff / (double)JUDGES;
+    v->endurance = mine;
+    v->endurance_percent = (int)floor(100 * mine / me->end_start);
+    v->opp = condition(his, him->end_start);
+    v->my_cuts = cuts(me);
+    v->his_cuts = cuts(him);
+    v->my_knockdowns = me->knockdowns;
+    v->his_knockdowns = him->knockdowns;
+    v->warnings = me->warnings;
+}
+
 const struct ruleset boxing_ruleset = {
     .name = "boxing",
     .id = RULES_BOXING,
@@ -831,4 +875,5 @@ const struct ruleset boxing_ruleset = {
     .order_default = order_default,
     .bout_init = bout_start,
     .round_resolve = round_resolve,
+    .plan_vars = plan_vars,
 };

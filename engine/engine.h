@@ -275,6 +275,21 @@ struct events {
 /* Appends an event; when full, counts it in `dropped`. */
 void events_add(struct events *evs, enum event_type type, int side, int a, int b, int c, double x);
 
+/* What a fight plan may look at, for one side, at the start of the next
+ * round after the recovery between rounds (docs/plans.md lists them). */
+struct plan_vars {
+    int round; /* the round about to be fought, 1-based */
+    int rounds_won, rounds_lost;
+    double score; /* boxing: my total minus his, averaged over the three
+                   * cards; sugarray: my attack points minus his */
+    double endurance;
+    int endurance_percent; /* whole percent of the starting endurance */
+    int opp;               /* his condition: 2 strong, 1 tired, 0 weak */
+    int my_cuts, his_cuts; /* sums of injury levels */
+    int my_knockdowns, his_knockdowns;
+    int warnings;
+};
+
 /* A ruleset plugs into the engine through this table. */
 struct ruleset {
     const char *name;
@@ -289,6 +304,7 @@ struct ruleset {
     void (*bout_init)(struct bout *b, const struct sheet s[SIDES], int rounds);
     void (*round_resolve)(struct bout *b, const struct order o[SIDES], struct bout_rng *r,
                           struct events *evs);
+    void (*plan_vars)(const struct bout *b, int side, struct plan_vars *v);
 };
 
 /* The ruleset for `id`, or NULL. */
@@ -302,6 +318,10 @@ int bout_init(struct bout *b, enum rules rules, const struct sheet s[SIDES], int
 /* Resolves the next round. `evs` is cleared first. Returns -1 (changing
  * nothing) if the bout is over or an order is not legal for the ruleset. */
 int bout_round(struct bout *b, const struct order o[SIDES], struct bout_rng *r, struct events *evs);
+
+/* Fills *v for `side` (0 or 1) as a plan sees the bout before the next
+ * round. Changes nothing in the bout. */
+void bout_plan_vars(const struct bout *b, int side, struct plan_vars *v);
 
 /* ------------------------------------------------- boxing building blocks */
 

@@ -81,3 +81,10 @@ int bout_round(struct bout *b, const struct order o[SIDES], struct bout_rng *r, 
     rs->round_resolve(b, o, r, evs);
     return 0;
 }
+
+void bout_plan_vars(const struct bout *b, int side, struct plan_vars *v)
+{
+    memset(v, 0, sizeof(*v));
+    v->round = b->round + 1;
+    ruleset_get(b->rules)->plan_vars(b, side, v);
+}

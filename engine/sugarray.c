@@ -158,6 +158,18 @@ int sugarray_train(struct sugarray_sheet *s, enum sugarray_training t, struct rn
     return gain;
 }
 
+static void plan_vars(const struct bout *b, int side, struct plan_vars *v)
+{
+    const struct sugarray_bout *sb = &b->u.sugarray;
+    int mine = sb->endurance[side], his = sb->endurance[!side];
+    int his_start = sb->sheet[!side].endurance;
+
+    v->score = sb->attack_total[side] - sb->attack_total[!side];
+    v->endurance = mine;
+    v->endurance_percent = mine * 100 / sb->sheet[side].endurance;
+    v->opp = his * 3 > his_start * 2 ? 2 : his * 3 > his_start ? 1 : 0;
+}
+
 const struct ruleset sugarray_ruleset = {
     .name = "sugarray",
     .id = RULES_SUGARRAY,
@@ -169,4 +181,5 @@ const struct ruleset sugarray_ruleset = {
     .order_default = order_default,
     .bout_init = bout_start,
     .round_resolve = round_resolve,
+    .plan_vars = plan_vars,
 };

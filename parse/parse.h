@@ -15,6 +15,7 @@
 #define PARSE_REASON_MAX 160
 
 struct parse_error {
+    int line;   /* 1-based line of a plan; 0 for one-line texts */
     int column; /* 1-based; 0 when the error is about the whole text */
     char reason[PARSE_REASON_MAX];
 };
@@ -37,7 +38,47 @@ int order_format(const struct order *o, char *buf, size_t len);
  * Returns 0 and fills *s (s->rules set), or -1 and fills *err. */
 int sheet_parse(enum rules rules, const char *text, struct sheet *s, struct parse_error *err);
 
-/* "column N: reason" (or just the reason when column is 0) into buf. */
+/* "line L, column C: reason" (the parts that are 0 left out) into buf. */
 int parse_error_format(const struct parse_error *err, char *buf, size_t len);
+
+/* ------------------------------------------------------------- plans */
+
+#define PLAN_LINES_MAX 200  /* lines, blank lines and comments included */
+#define PLAN_BYTES_MAX 8192 /* bytes of plan text */
+
+/* A compiled fight plan (docs/plans.md). Opaque; evaluating it needs no
+ * regular expression and no allocation. */
+struct plan;
+
+/* Parses and checks `text` (lines separated by newlines or ';') for
+ * `rules`. Returns the compiled plan (free it with plan_free), or NULL with
+ * *err filled (line, column, reason). */
+struct plan *plan_compile(enum rules rules, const char *text, struct parse_error *err);
+void plan_free(struct plan *p);
+
+/* The orders for the round described by *v: the last line whose round tag
+ * is at most v->round and whose condition holds. Fills *o (a towel line
+ * gives the default order with towel set, boxing only) and returns the
+ * 1-based line number used, or 0 when no line applies and *o is the
+ * ruleset's default order. */
+int plan_eval(const struct plan *p, const struct plan_vars *v, struct order *o);
+
+/* The text of line `line` (1-based) as written, without the separator, or
+ * "" when there is no such line. Valid while the plan lives. */
+const char *plan_line(const struct plan *p, int line);
+
+/* Why line `line` applies under *v, for --explain: its round tag and, for a
+ * conditional, each variable's value, e.g.
+ * "from round 9, endurance_percent = 45 so the condition holds". Returns
+ * the length the full text needs, like snprintf. */
+int plan_explain(const struct plan *p, int line, const struct plan_vars *v, char *buf,
+                 size_t len);
+
+/* For `plan check`: which line each round 1-12 would use with neutral bout
+ * state (full endurance, no score, no injuries, no knockdowns, no warnings;
+ * the opponent strong), written as one short line, e.g.
+ * "rounds 1-5: line 1 (5/5/10); rounds 6-12: line 2 (4/6/10)". Returns the
+ * length the full text needs, like snprintf. */
+int plan_summary(const struct plan *p, char *buf, size_t len);
 
 #endif

@@ -1,0 +1,492 @@
+/*
+ * sim.c - ringside-sim: fights seeded bouts from the command line.
+ *
+ * Arguments are read in full and checked before any bout is fought; any
+ * mistake gives one line on stderr ("ringside-sim: what; how to fix it") and
+ * exit status 2. Bout k of a run uses seed S+k (mod 2^64), so any bout of a
+ * --bouts run can be replayed alone. Per-bout output depends only on the
+ * arguments; the one timed figure (bouts_per_sec) appears only in the text
+ * statistics.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "parse.h"
+#include "report.h"
+
+#define PROGRAM     "ringside-sim"
+#define VERSION     "0.1.0"
+#define BOUTS_MAX   10000000UL
+#define SHOWN_MAX   60
+#define EXIT_USAGE  2
+#define EXIT_FAILED 1
+
+static const char usage_text[] =
+    "usage: ringside-sim [--rules boxing|sugarray] [--seed N] [--rounds N] [--bouts N] [--json]\n"
+    "                    --a 'NAME key=value ...' --b 'NAME key=value ...'\n"
+    "                    [--orders-a LIST] [--orders-b LIST]\n"
+    "\n"
+    "Fights seeded bouts with the Ringside rules engine and reports them.\n"
+    "\n"
+    "  --rules R         boxing (the default) or sugarray\n"
+    "  --seed N          seed of the first bout, 0 to 18446744073709551615 (default 1);\n"
+    "                    bout k of a --bouts run uses N+k, so --seed N+k replays it\n"
+    "  --rounds N        scheduled rounds: boxing 3 to 15 (default 12), sugarray 1 to 5\n"
+    "                    (default 5); 0 means the default\n"
+    "  --bouts N         number of bouts, 1 to 10000000 (default 1); more than one prints\n"
+    "                    statistics instead of reports\n"
+    "  --json            one JSON object per bout, one per line; with more than one bout a\n"
+    "                    last line {\"stats\":{...}}\n"
+    "  --a, --b SHEET    a name (1 to 20 letters, digits, _ - ') and key=value pairs:\n"
+    "                      boxing    'Rocky str=14 spd=12 agl=11 tgh=12 hgt=11'\n"
+    "                      sugarray  'Murphy skill=12 end=21'\n"
+    "  --orders-a LIST   the orders of fighter a, comma-separated, one per round, the\n"
+    "  --orders-b LIST   last one repeating: boxing '5/5/10 (ring),4H/8!/8 (ins)',\n"
+    "                    sugarray '6/0,3/3,3/4'; default 5/5/10 (boxing), 0/0 (sugarray)\n"
+    "  --help            this text\n"
+    "  --version         the version\n"
+    "\n"
+    "Options take their value as the next argument or after '=' (--seed=7).\n"
+    "Exit status: 0 done, 1 output failed, 2 bad arguments.\n";
+
+/* What the command line asked for, before checking against the rules. */
+struct args {
+    const char *rules;
+    const char *seed;
+    const char *rounds;
+    const char *bouts;
+    const char *sheet[SIDES];
+    const char *orders[SIDES];
+    int json;
+};
+
+/* Everything a run needs, checked. */
+struct config {
+    const struct ruleset *rs;
+    uint64_t seed;
+    int rounds; /* scheduled, never 0 */
+    unsigned long bouts;
+    int json;
+    struct report_bout rb;
+    struct order orders[SIDES][REPORT_ROUNDS_MAX];
+    int norders[SIDES];
+};
+
+static const char *const side_opt[SIDES] = {"--a", "--b"};
+static const char *const orders_opt[SIDES] = {"--orders-a", "--orders-b"};
+
+#if defined(__GNUC__)
+#define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
+#else
+#define PRINTF_LIKE(f, a)
+#endif
+
+/* Prints "ringside-sim: <message>" on stderr. */
+PRINTF_LIKE(1, 2) static void fail(const char *fmt, ...);
+
+static void fail(const char *fmt, ...)
+{
+    va_list ap;
+
+    fputs(PROGRAM ": ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+/* User text made safe for a one-line message: control characters become
+ * '?', and long text is cut with "...". Returns buf. */
+static const char *shown(const char *s, char *buf, size_t len)
+{
+    size_t n = 0;
+
+    for (; *s && n + 1 < len; s++) {
+        if (n >= SHOWN_MAX && n + 4 < len) {
+            memcpy(buf + n, "...", 3);
+            n += 3;
+            break;
+        }
+        buf[n++] = (unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s;
+    }
+    buf[n] = '\0';
+    return buf;
+}
+
+/* Parses a whole decimal number (digits only, no sign, no spaces) into *v.
+ * Returns 0, or -1 if it is not one or does not fit in 64 bits. */
+static int parse_u64(const char *s, uint64_t *v)
+{
+    uint64_t x = 0;
+
+    if (*s == '\0')
+        return -1;
+    for (; *s; s++) {
+        if (*s < '0' || *s > '9')
+            return -1;
+        unsigned d = (unsigned)(*s - '0');
+        if (x > (UINT64_MAX - d) / 10)
+            return -1;
+        x = x * 10 + d;
+    }
+    *v = x;
+    return 0;
+}
+
+/* Reads argv into *a. Returns 0 to go on, 1 when --help or --version was
+ * answered (exit 0), -1 after an error message (exit 2). */
+static int args_read(struct args *a, int argc, char **argv)
+{
+    struct {
+        const char *name;
+        const char **value; /* NULL for a flag */
+    } opts[] = {
+        {"--rules", &a->rules},
+        {"--seed", &a->seed},
+        {"--rounds", &a->rounds},
+        {"--bouts", &a->bouts},
+        {"--a", &a->sheet[0]},
+        {"--b", &a->sheet[1]},
+        {"--orders-a", &a->orders[0]},
+        {"--orders-b", &a->orders[1]},
+        {"--json", NULL},
+        {"--help", NULL},
+        {"--version", NULL},
+    };
+    char shown_buf[SHOWN_MAX + 8];
+
+    memset(a, 0, sizeof(*a));
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        const char *eq = strchr(arg, '=');
+        size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
+        int k, nopts = (int)(sizeof(opts) / sizeof(opts[0]));
+
+        if (strncmp(arg, "--", 2) != 0) {
+            fail("unexpected argument \"%s\"; options start with --, see " PROGRAM " --help",
+                 shown(arg, shown_buf, sizeof(shown_buf)));
+            return -1;
+        }
+        for (k = 0; k < nopts; k++)
+            if (strlen(opts[k].name) == len && strncmp(opts[k].name, arg, len) == 0)
+                break;
+        if (k == nopts) {
+            fail("unknown option \"%s\"; see " PROGRAM " --help for the options",
+                 shown(arg, shown_buf, sizeof(shown_buf)));
+            return -1;
+        }
+        const char *name = opts[k].name;
+        if (!opts[k].value) {
+            if (eq) {
+                fail("%s takes no value; write just %s", name, name);
+                return -1;
+            }
+            if (strcmp(name, "--help") == 0) {
+                fputs(usage_text, stdout);
+                return 1;
+            }
+            if (strcmp(name, "--version") == 0) {
+                puts(PROGRAM " " VERSION);
+                return 1;
+            }
+            a->json = 1;
+            continue;
+        }
+        if (eq) {
+            *opts[k].value = eq + 1;
+        } else if (i + 1 < argc) {
+            *opts[k].value = argv[++i];
+        } else {
+            fail("%s needs a value; see " PROGRAM " --help", name);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* Checks a fighter's name: 1 to REPORT_NAME_MAX of [A-Za-z0-9_'-]. */
+static int name_valid(const char *s, size_t len)
+{
+    if (len < 1 || len > REPORT_NAME_MAX)
+        return 0;
+    for (size_t i = 0; i < len; i++) {
+        char c = s[i];
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+              c == '_' || c == '-' || c == '\''))
+            return 0;
+    }
+    return 1;
+}
+
+static int is_space(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
+
+/* Reads "NAME key=value ..." for `side` into c->rb. Returns 0 or -1 (with a
+ * message). */
+static int sheet_read(struct config *c, int side, const char *text)
+{
+    static const char *const example[RULES_COUNT] = {
+        [RULES_BOXING] = "'Rocky str=14 spd=12 agl=11 tgh=12 hgt=11'",
+        [RULES_SUGARRAY] = "'Murphy skill=12 end=21'",
+    };
+    const char *opt = side_opt[side], *ex = example[c->rs->id];
+    char shown_buf[SHOWN_MAX + 8], name_buf[SHOWN_MAX + 8], reason[PARSE_REASON_MAX + 32];
+    struct parse_error err;
+
+    if (!text) {
+        fail("%s is missing; give both fighters' sheets, e.g. %s %s", opt, opt, ex);
+        return -1;
+    }
+    const char *p = text;
+    while (is_space(*p))
+        p++;
+    const char *name = p;
+    while (*p && !is_space(*p))
+        p++;
+    size_t len = (size_t)(p - name);
+    if (len == 0) {
+        fail("%s is empty; give a name and the sheet, e.g. %s %s", opt, opt, ex);
+        return -1;
+    }
+    if (!name_valid(name, len)) {
+        char raw[REPORT_NAME_MAX * 4 + 1];
+        size_t n = len < sizeof(raw) - 1 ? len : sizeof(raw) - 1;
+
+        memcpy(raw, name, n);
+        raw[n] = '\0';
+        fail("%s: the name \"%s\" is not valid; a name is 1 to %d letters, digits, _, - or '"
+             " followed by the sheet, e.g. %s",
+             opt, shown(raw, name_buf, sizeof(name_buf)), REPORT_NAME_MAX, ex);
+        return -1;
+    }
+    memcpy(c->rb.name[side], name, len);
+    c->rb.name[side][len] = '\0';
+    if (sheet_parse(c->rs->id, p, &c->rb.sheet[side], &err) != 0) {
+        if (err.column > 0)
+            err.column += (int)(p - text);
+        parse_error_format(&err, reason, sizeof(reason));
+        fail("%s \"%s\": %s", opt, shown(text, shown_buf, sizeof(shown_buf)), reason);
+        return -1;
+    }
+    if (c->rs->sheet_valid(&c->rb.sheet[side]) != 0) {
+        fail("%s \"%s\": the sheet is not legal for %s; e.g. %s", opt,
+             shown(text, shown_buf, sizeof(shown_buf)), c->rs->name, ex);
+        return -1;
+    }
+    return 0;
+}
+
+/* Reads a comma-separated order list for `side`; NULL gives the ruleset's
+ * default. Every element is checked, but only the first REPORT_ROUNDS_MAX
+ * are kept (no bout is longer). Returns 0 or -1 (with a message). */
+static int orders_read(struct config *c, int side, const char *list)
+{
+    const char *opt = orders_opt[side];
+    char shown_buf[SHOWN_MAX + 8], reason[PARSE_REASON_MAX + 32], item[256];
+    int n = 0;
+
+    if (!list) {
+        c->rs->order_default(&c->orders[side][0]);
+        c->norders[side] = 1;
+        return 0;
+    }
+    for (const char *p = list;; n++) {
+        const char *end = strchr(p, ',');
+        const char *stop = end ? end : p + strlen(p);
+        struct order o;
+        struct parse_error err;
+
+        while (p < stop && is_space(*p))
+            p++;
+        while (stop > p && is_space(stop[-1]))
+            stop--;
+        size_t len = (size_t)(stop - p);
+        if (len >= sizeof(item)) {
+            fail("%s, round %d: the order is too long; give orders like %s", opt, n + 1,
+                 c->rs->id == RULES_BOXING ? "4H/8!/8 (inside)" : "6/0");
+            return -1;
+        }
+        memcpy(item, p, len);
+        item[len] = '\0';
+        if (len == 0) {
+            fail("%s, round %d: the order is empty; separate orders with single commas, e.g. %s",
+                 opt, n + 1, c->rs->id == RULES_BOXING ? "'5/5/10,4H/8!/8 (ins)'" : "'6/0,3/3'");
+            return -1;
+        }
+        if (order_parse(c->rs->id, item, &o, &err) != 0) {
+            parse_error_format(&err, reason, sizeof(reason));
+            fail("%s, round %d \"%s\": %s", opt, n + 1, shown(item, shown_buf, sizeof(shown_buf)),
+                 reason);
+            return -1;
+        }
+        if (c->rs->order_valid(&o) != 0) {
+            fail("%s, round %d \"%s\": the order is not legal for %s", opt, n + 1,
+                 shown(item, shown_buf, sizeof(shown_buf)), c->rs->name);
+            return -1;
+        }
+        if (n < REPORT_ROUNDS_MAX)
+            c->orders[side][n] = o;
+        if (!end)
+            break;
+        p = end + 1;
+    }
+    c->norders[side] = n + 1 < REPORT_ROUNDS_MAX ? n + 1 : REPORT_ROUNDS_MAX;
+    return 0;
+}
+
+/* Turns the raw arguments into a checked configuration. Returns 0, or -1
+ * after printing the first problem. */
+static int config_make(struct config *c, const struct args *a)
+{
+    char shown_buf[SHOWN_MAX + 8];
+    uint64_t v;
+
+    memset(c, 0, sizeof(*c));
+    c->json = a->json;
+    c->rs = ruleset_find(a->rules ? a->rules : "boxing");
+    if (!c->rs) {
+        fail("--rules \"%s\" is not a ruleset; use boxing or sugarray",
+             shown(a->rules, shown_buf, sizeof(shown_buf)));
+        return -1;
+    }
+    c->rb.rules = c->rs->id;
+
+    c->seed = 1;
+    if (a->seed && parse_u64(a->seed, &c->seed) != 0) {
+        fail("--seed \"%s\" is not a seed; give a whole number from 0 to 18446744073709551615",
+             shown(a->seed, shown_buf, sizeof(shown_buf)));
+        return -1;
+    }
+    c->rb.seed = c->seed;
+
+    c->bouts = 1;
+    if (a->bouts) {
+        if (parse_u64(a->bouts, &v) != 0 || v < 1 || v > BOUTS_MAX) {
+            fail("--bouts \"%s\" is out of range; give a whole number from 1 to %lu",
+                 shown(a->bouts, shown_buf, sizeof(shown_buf)), BOUTS_MAX);
+            return -1;
+        }
+        c->bouts = (unsigned long)v;
+    }
+
+    c->rounds = c->rs->rounds_default;
+    if (a->rounds) {
+        if (parse_u64(a->rounds, &v) != 0 ||
+            (v != 0 && (v < (uint64_t)c->rs->rounds_min || v > (uint64_t)c->rs->rounds_max))) {
+            fail("--rounds \"%s\" is out of range for %s; give %d to %d, or 0 for the default (%d)",
+                 shown(a->rounds, shown_buf, sizeof(shown_buf)), c->rs->name, c->rs->rounds_min,
+                 c->rs->rounds_max, c->rs->rounds_default);
+            return -1;
+        }
+        if (v != 0)
+            c->rounds = (int)v;
+    }
+
+    for (int i = 0; i < SIDES; i++)
+        if (sheet_read(c, i, a->sheet[i]) != 0)
+            return -1;
+    for (int i = 0; i < SIDES; i++)
+        if (orders_read(c, i, a->orders[i]) != 0)
+            return -1;
+
+    struct bout probe;
+    if (bout_init(&probe, c->rs->id, c->rb.sheet, c->rounds) != 0) {
+        fail("the engine refused the bout (%s, %d rounds); check the sheets against " PROGRAM
+             " --help",
+             c->rs->name, c->rounds);
+        return -1;
+    }
+    return 0;
+}
+
+/* Fights bout `seed` to its end into *b, recording rounds in `log` unless
+ * it is NULL. Returns 0, or -1 if the engine refused a round (a bug). */
+static int bout_fight(const struct config *c, uint64_t seed, struct bout *b, struct report_log *log)
+{
+    struct bout_rng r;
+    struct events evs;
+
+    bout_rng_seed(&r, seed);
+    if (bout_init(b, c->rs->id, c->rb.sheet, c->rounds) != 0)
+        return -1;
+    if (log)
+        report_log_clear(log);
+    while (!b->result.over) {
+        struct order o[SIDES];
+
+        for (int i = 0; i < SIDES; i++) {
+            int k = b->round < c->norders[i] ? b->round : c->norders[i] - 1;
+            o[i] = c->orders[i][k];
+        }
+        if (bout_round(b, o, &r, &evs) != 0)
+            return -1;
+        if (log && report_log_round(log, b, &evs) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static double seconds_now(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+int main(int argc, char **argv)
+{
+    static struct report_log log;
+    static char outbuf[1 << 16];
+    struct report_stats st;
+    struct config c;
+    struct args a;
+    struct bout b;
+
+    int rc = args_read(&a, argc, argv);
+    if (rc != 0)
+        return rc > 0 ? (fflush(stdout) == 0 && !ferror(stdout) ? 0 : EXIT_FAILED) : EXIT_USAGE;
+    if (config_make(&c, &a) != 0)
+        return EXIT_USAGE;
+
+    setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
+    memset(&st, 0, sizeof(st));
+    int reports = c.json || c.bouts == 1;
+    double t0 = seconds_now();
+    for (unsigned long k = 0; k < c.bouts; k++) {
+        c.rb.seed = c.seed + (uint64_t)k;
+        if (bout_fight(&c, c.rb.seed, &b, reports ? &log : NULL) != 0) {
+            fail("the engine stopped bout %llu (seed %llu) unfinished; this is a bug, please "
+                 "report it with the arguments",
+                 (unsigned long long)k, (unsigned long long)c.rb.seed);
+            return EXIT_FAILED;
+        }
+        report_stats_add(&st, &b.result);
+        if (c.json)
+            report_json(stdout, &c.rb, &b, &log);
+        else if (c.bouts == 1)
+            report_text(stdout, &c.rb, &b, &log);
+        if (ferror(stdout))
+            break;
+    }
+    double elapsed = seconds_now() - t0;
+    if (c.bouts > 1) {
+        if (c.json)
+            report_stats_json(stdout, &st);
+        else
+            report_stats_text(stdout, &c.rb, &st,
+                              elapsed > 0 ? (double)st.bouts / elapsed : (double)st.bouts);
+    }
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fail("could not write the output: %s; check the disk or the pipe", strerror(errno));
+        return EXIT_FAILED;
+    }
+    return 0;
+}
