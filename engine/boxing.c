@@ -693,7 +693,7 @@ static void round_resolve(struct bout *b, const struct order ord[SIDES], struct 
                 f->warnings++;
                 events_add(evs, EV_WARNING, i, f->warnings, 0, 0, 0);
                 if (rng_chance(c.rng, boxing_dq_chance(f->warnings))) {
-                    dq[i] = 1;
+                    dq[i] = last[i].dq = 1;
                     events_add(evs, EV_DQ, i, 0, 0, 0, 0);
                 }
             }

@@ -142,6 +142,7 @@ struct boxing_side_round {
     double endurance;     /* at the end of the round */
     int knockdowns;       /* suffered this round */
     int warned, fouled;   /* dirty warning / unintentional foul */
+    int dq;               /* disqualified this round */
     int clinch_penalty;   /* penalised for holding */
     int cards[JUDGES];    /* points each judge gave him this round */
     int ko;               /* knocked out this round */

@@ -470,9 +470,9 @@ static void json_boxing_side(FILE *out, const struct report_round *rr, int i)
     fprintf(out,
             ",\"damage\":%.4f,\"kd_damage\":%.4f,\"injury_damage\":%.4f,\"fatigue\":%.4f"
             ",\"endurance\":%.4f,\"knockdowns\":%d,\"warnings\":%d,\"warnings_total\":%d"
-            ",\"clinch_penalty\":%d,\"injuries\":[",
+            ",\"disqualified\":%d,\"clinch_penalty\":%d,\"injuries\":[",
             s->damage, s->kd_damage, s->injury_damage, s->fatigue, s->endurance, s->knockdowns,
-            s->warned || s->fouled ? 1 : 0, rr->warnings[i], s->clinch_penalty ? 1 : 0);
+            s->warned || s->fouled ? 1 : 0, rr->warnings[i], s->dq, s->clinch_penalty ? 1 : 0);
     for (int l = 0; l < INJ_COUNT; l++) {
         if (rr->inj[i][l].level <= 0)
             continue;

@@ -522,6 +522,29 @@ def check_boxing(ck, bout):
         ck.bad(where, f"winner {res['winner']} with method {method}")
     if rounds and res["winner"] in SIDES:
         check_stoppage(ck, where, res, rounds[-1], end_start)
+    if rounds:
+        check_disqualification(ck, where, res, rounds[-1])
+
+
+def check_disqualification(ck, where, res, rnd):
+    """A disqualified fighter never wins: he loses by DQ, or by the (T)KO he
+    suffered in that round; both disqualified is a draw."""
+    dq = [x for x in SIDES if rnd[x].get("disqualified")]
+    for x in dq:
+        if not rnd[x]["warnings"]:
+            ck.bad(where, f"{x} disqualified without a warning in that round")
+    if len(dq) == 2:
+        if res["method"] != "draw" or res["drawn_by"] != "DQ":
+            ck.bad(where, f"both disqualified: engine {res['method']}/{res['drawn_by']}, "
+                   "expected a draw by DQ")
+    elif len(dq) == 1:
+        x = dq[0]
+        other = "b" if x == "a" else "a"
+        if res["winner"] != other or res["method"] not in ("DQ", "KO", "TKO"):
+            ck.bad(where, f"{x} disqualified: engine winner {res['winner']} by {res['method']}, "
+                   f"expected {other} by DQ or (T)KO")
+    elif res["method"] == "DQ" or res["drawn_by"] == "DQ":
+        ck.bad(where, "a result by DQ with nobody disqualified in the last round")
 
 
 def check_stoppage(ck, where, res, rnd, end_start):
@@ -537,7 +560,7 @@ def check_stoppage(ck, where, res, rnd, end_start):
         why = None if is_ko else (f"{op['kd_damage']:.4f} damage is under the KO threshold "
                                   f"{KD_THRESHOLDS[tgt][2] * end_start[loser]:.4f}")
     elif method == "DQ":
-        why = None if me["warnings"] == 1 else "the loser was not warned in the last round"
+        why = None if me.get("disqualified") else "the loser was not disqualified in the last round"
     elif method == "TKO" and reason == "endurance":
         left = me["end_begin"] - op["damage"] - me["injury_damage"]
         why = None if left <= 1e-3 else f"endurance {left:.4f} after damage is above 0"

@@ -301,6 +301,9 @@ if command -v python3 >/dev/null 2>&1; then
         --a 'Hagler str=15 spd=12 agl=10 tgh=14 hgt=11' --b 'Hearns str=14 spd=14 agl=9 tgh=10 hgt=15' \
         --orders-a '4/6/10 (counter),3/7/10 (counter),6/7/7 (allout)' \
         --orders-b '4/6/10 (counter),4/4/12 (feint),6/7/7 (allout)'
+    check "dirty fighting, disqualifications" --bouts 200 --seed 5000 \
+        --a 'Dirty str=14 spd=12 agl=11 tgh=12 hgt=11' --b 'Dirtier str=13 spd=14 agl=12 tgh=11 hgt=12' \
+        --orders-a '5/5!/10,6H/7!/7 (inside)' --orders-b '5/5!/10 (clinch),7/7!/6 (allout)'
     check "sugarray" --rules sugarray --bouts 20 \
         --a 'Miller skill=10 end=26' --b 'Murphy skill=12 end=21' --orders-a '2/3,3/0,9/0' --orders-b '6/0,3/3,3/4'
 
