@@ -71,8 +71,7 @@ const char *plan_line(const struct plan *p, int line);
  * conditional, each variable's value, e.g.
  * "from round 9, endurance_percent = 45 so the condition holds". Returns
  * the length the full text needs, like snprintf. */
-int plan_explain(const struct plan *p, int line, const struct plan_vars *v, char *buf,
-                 size_t len);
+int plan_explain(const struct plan *p, int line, const struct plan_vars *v, char *buf, size_t len);
 
 /* For `plan check`: which line each round 1-12 would use with neutral bout
  * state (full endurance, no score, no injuries, no knockdowns, no warnings;
