@@ -24,27 +24,36 @@ ifeq ($(WERROR),1)
 WARN += -Werror
 endif
 
-PKGS = gcc make pkg-config check libpcre2-dev
+# Debian packages: to build and test, and what the bot links with.
+PKGS = gcc make pkg-config check libpcre2-dev libsqlite3-dev libircclient-dev libinih-dev \
+	libcrypt-dev ngircd python3
 PCRE_CFLAGS = $(shell pkg-config --cflags libpcre2-8 2>/dev/null)
 PCRE_LIBS = $(shell pkg-config --libs libpcre2-8 2>/dev/null || echo -lpcre2-8)
 CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null || echo -lcheck)
+# libircclient has no pkg-config file (docs: irc-notes).
+BOT_LIBS = $(shell pkg-config --libs sqlite3 inih libcrypt 2>/dev/null || \
+	echo -lsqlite3 -linih -lcrypt) -lircclient
 
 ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(CPPFLAGS) $(CFLAGS) \
-	-Iengine -Iparse $(PCRE_CFLAGS)
+	-Iengine -Iparse -Idb -Ibot $(PCRE_CFLAGS)
 
 B = build
-ENGINE_SRC = $(wildcard engine/*.c)
-PARSE_SRC = $(wildcard parse/*.c)
+# The core (engine and parsers) is all the simulator needs; the bot adds
+# storage and IRC. Program mains stay out of the libraries.
+CORE_SRC = $(wildcard engine/*.c) $(wildcard parse/*.c)
+BOTLIB_SRC = $(wildcard db/*.c) $(filter-out bot/main.c,$(wildcard bot/*.c))
 SIM_SRC = $(wildcard sim/*.c)
 TEST_SRC = $(wildcard tests/check_*.c)
-LIB_SRC = $(ENGINE_SRC) $(PARSE_SRC)
+LIB_SRC = $(CORE_SRC)
 
-LIB_OBJ = $(LIB_SRC:%.c=$(B)/obj/%.o)
+LIB_OBJ = $(CORE_SRC:%.c=$(B)/obj/%.o)
+BOTLIB_OBJ = $(BOTLIB_SRC:%.c=$(B)/obj/%.o)
 SIM_OBJ = $(SIM_SRC:%.c=$(B)/obj/%.o)
 TEST_OBJ = $(TEST_SRC:%.c=$(B)/obj/%.o)
 ASAN_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
-ASAN_LIB_OBJ = $(LIB_SRC:%.c=$(B)/asan/%.o)
+ASAN_LIB_OBJ = $(CORE_SRC:%.c=$(B)/asan/%.o)
+ASAN_BOTLIB_OBJ = $(BOTLIB_SRC:%.c=$(B)/asan/%.o)
 ASAN_TEST_OBJ = $(TEST_SRC:%.c=$(B)/asan/%.o)
 ASAN_SIM_OBJ = $(SIM_SRC:%.c=$(B)/asan/%.o)
 
@@ -78,17 +87,17 @@ $(SIM): $(SIM_OBJ) $(LIB_OBJ)
 $(ASAN_SIM): $(ASAN_SIM_OBJ) $(ASAN_LIB_OBJ)
 	$(CC) $(CFLAGS) $(ASAN_FLAGS) $(LDFLAGS) -o $@ $^ $(PCRE_LIBS) -lm
 
-$(TESTS): $(TEST_OBJ) $(LIB_OBJ)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(CHECK_LIBS) $(PCRE_LIBS) -lm
+$(TESTS): $(TEST_OBJ) $(BOTLIB_OBJ) $(LIB_OBJ)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(CHECK_LIBS) $(BOT_LIBS) $(PCRE_LIBS) -lm
 
-$(ASAN_TESTS): $(ASAN_TEST_OBJ) $(ASAN_LIB_OBJ)
-	$(CC) $(CFLAGS) $(ASAN_FLAGS) $(LDFLAGS) -o $@ $^ $(CHECK_LIBS) $(PCRE_LIBS) -lm
+$(ASAN_TESTS): $(ASAN_TEST_OBJ) $(ASAN_BOTLIB_OBJ) $(ASAN_LIB_OBJ)
+	$(CC) $(CFLAGS) $(ASAN_FLAGS) $(LDFLAGS) -o $@ $^ $(CHECK_LIBS) $(BOT_LIBS) $(PCRE_LIBS) -lm
 
 check: unit-tests program-tests
 
 unit-tests: $(TESTS) $(ASAN_TESTS)
-	./$(TESTS)
-	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ./$(ASAN_TESTS)
+	$(TESTS)
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 $(ASAN_TESTS)
 
 program-tests: $(SIM) $(ASAN_SIM)
 	sh tests/sim_test.sh $(SIM)
@@ -106,14 +115,14 @@ lint:
 	@sh scripts/lint.sh
 
 FUZZ_CC = clang
-FUZZ_FLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -Iengine -Iparse $(PCRE_CFLAGS) \
+FUZZ_FLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -Iengine -Iparse -Idb -Ibot $(PCRE_CFLAGS) \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 FUZZERS = $(patsubst fuzz/%.c,$(B)/fuzz/%,$(wildcard fuzz/fuzz_*.c))
 
-$(B)/fuzz/%: fuzz/%.c $(LIB_SRC) $(wildcard */*.h) | $(DEPS_STAMP)
+$(B)/fuzz/%: fuzz/%.c $(LIB_SRC) $(BOTLIB_SRC) $(wildcard */*.h) | $(DEPS_STAMP)
 	@sh scripts/deps.sh clang libclang-rt-dev
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(LIB_SRC) $(PCRE_LIBS) -lm
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(LIB_SRC) $(BOTLIB_SRC) $(BOT_LIBS) $(PCRE_LIBS) -lm
 
 fuzz: $(FUZZERS)
 	@for f in $(FUZZERS); do \

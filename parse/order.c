@@ -143,6 +143,7 @@ static int fail(struct parse_error *err, int column, const char *fmt, ...)
 
     if (!err)
         return -1;
+    err->line = 0;
     err->column = column;
     va_start(ap, fmt);
     vsnprintf(err->reason, sizeof(err->reason), fmt, ap);
@@ -469,7 +470,11 @@ int order_format(const struct order *o, char *buf, size_t len)
 int parse_error_format(const struct parse_error *err, char *buf, size_t len)
 {
     assert(err && (buf || len == 0));
-    if (err->column == 0)
-        return snprintf(buf, len, "%s", err->reason);
-    return snprintf(buf, len, "column %d: %s", err->column, err->reason);
+    if (err->line != 0 && err->column != 0)
+        return snprintf(buf, len, "line %d, column %d: %s", err->line, err->column, err->reason);
+    if (err->line != 0)
+        return snprintf(buf, len, "line %d: %s", err->line, err->reason);
+    if (err->column != 0)
+        return snprintf(buf, len, "column %d: %s", err->column, err->reason);
+    return snprintf(buf, len, "%s", err->reason);
 }

@@ -69,11 +69,12 @@ const char *plan_line(const struct plan *p, int line);
 
 /* Why line `line` applies under *v, for --explain: its round tag and, for a
  * conditional, each variable's value, e.g.
- * "from round 9, endurance_percent = 45 so the condition holds". Returns
+ * "from round 9; endurance_percent = 45, so the condition holds". Returns
  * the length the full text needs, like snprintf. */
 int plan_explain(const struct plan *p, int line, const struct plan_vars *v, char *buf, size_t len);
 
-/* For `plan check`: which line each round 1-12 would use with neutral bout
+/* For `plan check`: which line each round would use (rounds 1-12; a
+ * shorter ruleset's own length, e.g. 1-5 in sugarray) with neutral bout
  * state (full endurance, no score, no injuries, no knockdowns, no warnings;
  * the opponent strong), written as one short line, e.g.
  * "rounds 1-5: line 1 (5/5/10); rounds 6-12: line 2 (4/6/10)". Returns the

@@ -88,6 +88,7 @@ static int fail(struct parse_error *err, int column, const char *fmt, ...)
 
     if (!err)
         return -1;
+    err->line = 0;
     err->column = column;
     va_start(ap, fmt);
     vsnprintf(err->reason, sizeof(err->reason), fmt, ap);

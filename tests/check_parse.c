@@ -13,7 +13,7 @@
 static struct boxing_order boxing_ok(const char *text)
 {
     struct order o;
-    struct parse_error err = {0, ""};
+    struct parse_error err = {0, 0, ""};
 
     int rc = order_parse(RULES_BOXING, text, &o, &err);
     ck_assert_msg(rc == 0, "\"%s\" rejected: column %d: %s", text, err.column, err.reason);
@@ -25,11 +25,12 @@ static struct boxing_order boxing_ok(const char *text)
 static void order_bad(enum rules rules, const char *text, int column, const char *reason)
 {
     struct order o;
-    struct parse_error err = {-7, "untouched"};
+    struct parse_error err = {-7, -7, "untouched"};
 
     ck_assert_int_eq(order_parse(rules, text, &o, &err), -1);
     ck_assert_str_eq(err.reason, reason);
     ck_assert_int_eq(err.column, column);
+    ck_assert_int_eq(err.line, 0);
 }
 
 static void boxing_bad(const char *text, int column, const char *reason)
@@ -40,7 +41,7 @@ static void boxing_bad(const char *text, int column, const char *reason)
 static struct sugarray_order sugarray_ok(const char *text)
 {
     struct order o;
-    struct parse_error err = {0, ""};
+    struct parse_error err = {0, 0, ""};
 
     int rc = order_parse(RULES_SUGARRAY, text, &o, &err);
     ck_assert_msg(rc == 0, "\"%s\" rejected: column %d: %s", text, err.column, err.reason);
@@ -56,11 +57,12 @@ static void sugarray_bad(const char *text, int column, const char *reason)
 static void sheet_bad(enum rules rules, const char *text, int column, const char *reason)
 {
     struct sheet s;
-    struct parse_error err = {-7, "untouched"};
+    struct parse_error err = {-7, -7, "untouched"};
 
     ck_assert_int_eq(sheet_parse(rules, text, &s, &err), -1);
     ck_assert_str_eq(err.reason, reason);
     ck_assert_int_eq(err.column, column);
+    ck_assert_int_eq(err.line, 0);
 }
 
 static const char *const shape = "expected A[H|B]/P[!]/D [(style)], e.g. 4H/8!/8 (inside)";
@@ -528,7 +530,7 @@ END_TEST
 
 START_TEST(error_format)
 {
-    struct parse_error err = {7, "unexpected \"xyz\""};
+    struct parse_error err = {0, 7, "unexpected \"xyz\""};
     char buf[64];
 
     ck_assert_int_eq(parse_error_format(&err, buf, sizeof(buf)), 26);
@@ -539,6 +541,27 @@ START_TEST(error_format)
     err.column = 12;
     ck_assert_int_eq(parse_error_format(&err, buf, 10), 27);
     ck_assert_str_eq(buf, "column 12");
+}
+END_TEST
+
+/* A plan's errors carry a line; the parts that are 0 are left out. */
+START_TEST(error_format_lines)
+{
+    struct parse_error err = {3, 7, "bad"};
+    char buf[64];
+
+    ck_assert_int_eq(parse_error_format(&err, buf, sizeof(buf)), 21);
+    ck_assert_str_eq(buf, "line 3, column 7: bad");
+    err.column = 0;
+    ck_assert_int_eq(parse_error_format(&err, buf, sizeof(buf)), 11);
+    ck_assert_str_eq(buf, "line 3: bad");
+    err.line = 0;
+    ck_assert_int_eq(parse_error_format(&err, buf, sizeof(buf)), 3);
+    ck_assert_str_eq(buf, "bad");
+    err.line = 200;
+    err.column = 12;
+    ck_assert_int_eq(parse_error_format(&err, buf, 8), 24);
+    ck_assert_str_eq(buf, "line 20");
 }
 END_TEST
 
@@ -694,6 +717,7 @@ Suite *parse_suite(void)
     tcase_add_test(tc, roundtrip_boxing);
     tcase_add_test(tc, roundtrip_sugarray);
     tcase_add_test(tc, error_format);
+    tcase_add_test(tc, error_format_lines);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("sheets");
