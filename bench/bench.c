@@ -8,9 +8,11 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "engine.h"
+#include "parse.h"
 
 #define BENCH_SECONDS 1.5
 #define POOL          256 /* distinct sheets and order sets */
@@ -118,6 +120,88 @@ static double bench_rules(enum rules rules, double seconds, unsigned long *sink)
     return (double)rounds / elapsed;
 }
 
+/* A 40-line plan with conditionals, as a strong player writes them. */
+static const char bench_plan[] = "1) 5/5/10 (ring)\n"
+                                 "if opp = weak and endurance_percent > 60 then 8/8/4 (allout)\n"
+                                 "if hiscuts >= 3 then 6H/8/6 (inside)\n"
+                                 "if score < -2 and round > 6 then 7/7/6\n"
+                                 "if warnings >= 2 then 5/5/10\n"
+                                 "2) 4/8/8 (ring)\n"
+                                 "if endurance_percent < 40 then 3/3/14 (clinch)\n"
+                                 "if mycuts > 2 or myknockdowns > 0 then 3/5/12 (ring)\n"
+                                 "if roundswon > roundslost + 2 then 4/6/10 (outside)\n"
+                                 "if endurance > 80 and opp is tired then 6B/7/7 (cut)\n"
+                                 "3) 5/6/9\n"
+                                 "if (round - 1) * 4 > 100 - endurance_percent then 4/6/10 (ring)\n"
+                                 "if not (opp = strong) then 6/7/7 (inside)\n"
+                                 "if hisknockdowns >= 1 then 7H/8/5 (allout)\n"
+                                 "if score > 3 then 3/5/12 (outside)\n"
+                                 "4) 5/5/10 (counter)\n"
+                                 "if endurance_percent < 30 and score < 0 then towel\n"
+                                 "if round = 4 or round = 8 then 6/6/8 (feint)\n"
+                                 "if mycuts * 2 + myknockdowns >= 4 then 3/4/13 (clinch)\n"
+                                 "if endurance / 2 > 40 then 5/7/8\n"
+                                 "5) 4/7/9 (ring)\n"
+                                 "if opp = weak then 7/8/5\n"
+                                 "if score <= 0 and roundslost >= 3 then 6H/7/7 (inside)\n"
+                                 "if endurance_percent >= 70 then 5/6/9 (cut)\n"
+                                 "if warnings = 0 and hiscuts > 0 then 5H/7!/8\n"
+                                 "6) 4/6/10\n"
+                                 "if endurance_percent < 50 then 3/5/12 (clinch)\n"
+                                 "if round >= 10 and score < 0 then 7/8/5 (allout)\n"
+                                 "if opp != strong and endurance_percent > 50 then 6/7/7\n"
+                                 "if roundswon >= 5 then 4/5/11 (outside)\n"
+                                 "8) 5/5/10 (ring)\n"
+                                 "if score < -3 then 8/8/4 (allout)\n"
+                                 "if mycuts >= 4 then 3/3/14 (clinch)\n"
+                                 "if endurance_percent < 20 then towel\n"
+                                 "10) 5/6/9\n"
+                                 "if score > 0 then 3/4/13 (outside)\n"
+                                 "if score < 0 and opp <= tired then 7/8/5\n"
+                                 "12) 6/7/7 (allout)\n"
+                                 "if score > 2 then 2/4/14 (clinch)\n"
+                                 "if score < -1 then 8/8/4 (allout)\n";
+
+/* Plan evaluations per second over varied bout states. */
+static double bench_plan_evals(double seconds, unsigned long *sink)
+{
+    struct parse_error err;
+    struct plan *p = plan_compile(RULES_BOXING, bench_plan, &err);
+    struct plan_vars v[64];
+    struct rng g;
+    long evals = 0;
+
+    if (!p) {
+        fprintf(stderr, "bench: the bench plan does not compile: %s\n", err.reason);
+        exit(1);
+    }
+    rng_seed(&g, 42, 0);
+    for (int i = 0; i < 64; i++) {
+        memset(&v[i], 0, sizeof(v[i]));
+        v[i].round = rng_range(&g, 1, 12);
+        v[i].rounds_won = rng_range(&g, 0, 6);
+        v[i].rounds_lost = rng_range(&g, 0, 6);
+        v[i].score = rng_range(&g, -6, 6) / 3.0;
+        v[i].endurance_percent = rng_range(&g, 5, 100);
+        v[i].endurance = v[i].endurance_percent * 1.2;
+        v[i].opp = rng_range(&g, 0, 2);
+        v[i].my_cuts = rng_range(&g, 0, 5);
+        v[i].his_cuts = rng_range(&g, 0, 5);
+        v[i].warnings = rng_range(&g, 0, 2);
+    }
+    double t0 = seconds_now(), t;
+    do {
+        for (int k = 0; k < 10000; k++) {
+            struct order o;
+            *sink += (unsigned long)plan_eval(p, &v[k & 63], &o) + (unsigned long)o.u.boxing.agg;
+        }
+        evals += 10000;
+        t = seconds_now() - t0;
+    } while (t < seconds);
+    plan_free(p);
+    return evals / t;
+}
+
 int main(int argc, char **argv)
 {
     double seconds = BENCH_SECONDS;
@@ -135,6 +219,8 @@ int main(int argc, char **argv)
     printf("engine.boxing.rounds_per_sec %.0f rounds/s\n", boxing);
     double sugarray = bench_rules(RULES_SUGARRAY, seconds, &sink);
     printf("engine.sugarray.rounds_per_sec %.0f rounds/s\n", sugarray);
+    double plans = bench_plan_evals(seconds, &sink);
+    printf("engine.plan.evals_per_sec %.0f evals/s\n", plans);
     /* The digest only keeps the work observable; it is not a figure. */
     if (sink == 0)
         fprintf(stderr, "bench: no bout was fought\n");

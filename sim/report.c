@@ -206,6 +206,8 @@ static int order_text(const struct boxing_order *bo, char *buf, size_t len)
 {
     struct order o;
 
+    if (bo->towel)
+        return snprintf(buf, len, "towel");
     memset(&o, 0, sizeof(o));
     o.rules = RULES_BOXING;
     o.u.boxing = *bo;
@@ -298,6 +300,9 @@ static void text_boxing(FILE *out, const struct report_bout *rb, const struct bo
                     w, rb->name[i], order, s->str, s->spd, s->agl, s->agg, s->landed, s->thrown,
                     s->damage, s->endurance);
         }
+        for (int i = 0; i < SIDES; i++)
+            if (rr->why[i][0])
+                fprintf(out, "  %s's plan: %s\n", rb->name[i], rr->why[i]);
         for (int k = 0; k < rr->evs.n; k++)
             text_event(out, rb, rr, &rr->evs.ev[k]);
         if (rr->evs.dropped > 0)
@@ -344,9 +349,15 @@ static void text_sugarray(FILE *out, const struct report_bout *rb, const struct 
 int report_text(FILE *out, const struct report_bout *rb, const struct bout *b,
                 const struct report_log *log)
 {
-    if (b->rules == RULES_SUGARRAY)
+    if (b->rules == RULES_SUGARRAY) {
         text_sugarray(out, rb, b);
-    else
+        /* The classic lines stay as they are; plans are explained below. */
+        for (int r = 0; r < log->n; r++)
+            for (int i = 0; i < SIDES; i++)
+                if (log->round[r].why[i][0])
+                    fprintf(out, "round %d, %s's plan: %s\n", r + 1, rb->name[i],
+                            log->round[r].why[i]);
+    } else
         text_boxing(out, rb, b, log);
     return ferror(out) ? -1 : 0;
 }
@@ -452,6 +463,19 @@ static void json_result(FILE *out, const struct bout *b)
     fputs("]}", out);
 }
 
+/* ,"line":N and, with --explain, ,"why":"..." of side i. */
+static void json_source(FILE *out, const struct report_round *rr, int i)
+{
+    if (rr->line[i] < 0)
+        fputs(",\"line\":null", out);
+    else
+        fprintf(out, ",\"line\":%d", rr->line[i]);
+    if (rr->why[i][0]) {
+        fputs(",\"why\":", out);
+        json_string(out, rr->why[i]);
+    }
+}
+
 static void json_boxing_side(FILE *out, const struct report_round *rr, int i)
 {
     const struct boxing_side_round *s = &rr->side[i];
@@ -483,6 +507,7 @@ static void json_boxing_side(FILE *out, const struct report_round *rr, int i)
     }
     fputs("],\"cards\":", out);
     json_ints(out, s->cards, JUDGES);
+    json_source(out, rr, i);
     putc('}', out);
 }
 
@@ -507,9 +532,13 @@ int report_json(FILE *out, const struct report_bout *rb, const struct bout *b,
 
         for (int r = 0; r < b->round && r < SUGARRAY_ROUNDS; r++) {
             fprintf(out, "%s{\"round\":%d", r ? "," : "", r + 1);
-            for (int i = 0; i < SIDES; i++)
-                fprintf(out, ",\"%s\":{\"order\":\"%d/%d\",\"endurance\":%d}", i ? "b" : "a",
+            for (int i = 0; i < SIDES; i++) {
+                fprintf(out, ",\"%s\":{\"order\":\"%d/%d\",\"endurance\":%d", i ? "b" : "a",
                         sb->orders[r][i].attack, sb->orders[r][i].defence, sb->end_after[r][i]);
+                if (r < log->n)
+                    json_source(out, &log->round[r], i);
+                putc('}', out);
+            }
             putc('}', out);
         }
     } else {

@@ -17,6 +17,7 @@
 
 #define REPORT_NAME_MAX   20
 #define REPORT_ROUNDS_MAX BOXING_ROUNDS_MAX
+#define REPORT_WHY_MAX    240
 
 /* Who fought, under which rules and seed. */
 struct report_bout {
@@ -33,6 +34,11 @@ struct report_round {
     int warnings[SIDES];                  /* boxing: warnings so far */
     int cards[SIDES][JUDGES];             /* boxing: running totals */
     struct events evs;                    /* what the engine reported */
+    /* Where each side's order came from: a plan line (1..), the default
+     * (0) or the given orders (-1); and, with --explain, why. Set by the
+     * caller after report_log_round. */
+    int line[SIDES];
+    char why[SIDES][REPORT_WHY_MAX];
 };
 
 /* Every round of one bout, in order. */

@@ -29,7 +29,8 @@
 static const char usage_text[] =
     "usage: ringside-sim [--rules boxing|sugarray] [--seed N] [--rounds N] [--bouts N] [--json]\n"
     "                    --a 'NAME key=value ...' --b 'NAME key=value ...'\n"
-    "                    [--orders-a LIST] [--orders-b LIST]\n"
+    "                    [--orders-a LIST] [--orders-b LIST] [--plan-a PLAN] [--plan-b PLAN]\n"
+    "                    [--explain]\n"
     "\n"
     "Fights seeded bouts with the Ringside rules engine and reports them.\n"
     "\n"
@@ -48,6 +49,11 @@ static const char usage_text[] =
     "  --orders-a LIST   the orders of fighter a, comma-separated, one per round, the\n"
     "  --orders-b LIST   last one repeating: boxing '5/5/10 (ring),4H/8!/8 (ins)',\n"
     "                    sugarray '6/0,3/3,3/4'; default 5/5/10 (boxing), 0/0 (sugarray)\n"
+    "  --plan-a PLAN     a fight plan (docs/plans.md): its lines separated by ';', or\n"
+    "  --plan-b PLAN     @FILE to read it from a file. With --orders too, the orders\n"
+    "                    are used for the rounds they list (the last one does not\n"
+    "                    repeat) and the plan answers every later round\n"
+    "  --explain         say, each round, which plan line was used and why\n"
     "  --help            this text\n"
     "  --version         the version\n"
     "\n"
@@ -62,7 +68,9 @@ struct args {
     const char *bouts;
     const char *sheet[SIDES];
     const char *orders[SIDES];
+    const char *plan[SIDES];
     int json;
+    int explain;
 };
 
 /* Everything a run needs, checked. */
@@ -74,11 +82,14 @@ struct config {
     int json;
     struct report_bout rb;
     struct order orders[SIDES][REPORT_ROUNDS_MAX];
-    int norders[SIDES];
+    int norders[SIDES]; /* 0: no orders given */
+    struct plan *plan[SIDES];
+    int explain;
 };
 
 static const char *const side_opt[SIDES] = {"--a", "--b"};
 static const char *const orders_opt[SIDES] = {"--orders-a", "--orders-b"};
+static const char *const plan_opt[SIDES] = {"--plan-a", "--plan-b"};
 
 #if defined(__GNUC__)
 #define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
@@ -154,7 +165,10 @@ static int args_read(struct args *a, int argc, char **argv)
         {"--b", &a->sheet[1]},
         {"--orders-a", &a->orders[0]},
         {"--orders-b", &a->orders[1]},
+        {"--plan-a", &a->plan[0]},
+        {"--plan-b", &a->plan[1]},
         {"--json", NULL},
+        {"--explain", NULL},
         {"--help", NULL},
         {"--version", NULL},
     };
@@ -194,7 +208,10 @@ static int args_read(struct args *a, int argc, char **argv)
                 puts(PROGRAM " " VERSION);
                 return 1;
             }
-            a->json = 1;
+            if (strcmp(name, "--explain") == 0)
+                a->explain = 1;
+            else
+                a->json = 1;
             continue;
         }
         if (eq) {
@@ -293,8 +310,7 @@ static int orders_read(struct config *c, int side, const char *list)
     int n = 0;
 
     if (!list) {
-        c->rs->order_default(&c->orders[side][0]);
-        c->norders[side] = 1;
+        c->norders[side] = 0;
         return 0;
     }
     for (const char *p = list;; n++) {
@@ -341,6 +357,48 @@ static int orders_read(struct config *c, int side, const char *list)
     return 0;
 }
 
+/* Reads --plan-a/--plan-b: the plan text, or @FILE. Returns 0, or -1 after
+ * printing the problem. */
+static int plan_read(struct config *c, int side, const char *arg)
+{
+    static char text[PLAN_BYTES_MAX + 2];
+    const char *opt = plan_opt[side];
+    char reason[PARSE_REASON_MAX + 48];
+    struct parse_error err;
+
+    if (!arg)
+        return 0;
+    if (arg[0] == '@') {
+        FILE *f = fopen(arg + 1, "r");
+        if (!f) {
+            fail("%s: cannot read %s: %s; give the plan text or @FILE of a readable file", opt,
+                 arg + 1, strerror(errno));
+            return -1;
+        }
+        size_t n = fread(text, 1, sizeof(text) - 1, f);
+        int bad = ferror(f);
+        fclose(f);
+        if (bad) {
+            fail("%s: cannot read %s; give the plan text or @FILE of a readable file", opt,
+                 arg + 1);
+            return -1;
+        }
+        if (memchr(text, '\0', n)) {
+            fail("%s: %s is not a text file; a plan is lines of text", opt, arg + 1);
+            return -1;
+        }
+        text[n] = '\0';
+        arg = text; /* over PLAN_BYTES_MAX: plan_compile says so */
+    }
+    c->plan[side] = plan_compile(c->rs->id, arg, &err);
+    if (!c->plan[side]) {
+        parse_error_format(&err, reason, sizeof(reason));
+        fail("%s: %s", opt, reason);
+        return -1;
+    }
+    return 0;
+}
+
 /* Turns the raw arguments into a checked configuration. Returns 0, or -1
  * after printing the first problem. */
 static int config_make(struct config *c, const struct args *a)
@@ -350,6 +408,7 @@ static int config_make(struct config *c, const struct args *a)
 
     memset(c, 0, sizeof(*c));
     c->json = a->json;
+    c->explain = a->explain;
     c->rs = ruleset_find(a->rules ? a->rules : "boxing");
     if (!c->rs) {
         fail("--rules \"%s\" is not a ruleset; use boxing or sugarray",
@@ -393,7 +452,7 @@ static int config_make(struct config *c, const struct args *a)
         if (sheet_read(c, i, a->sheet[i]) != 0)
             return -1;
     for (int i = 0; i < SIDES; i++)
-        if (orders_read(c, i, a->orders[i]) != 0)
+        if (orders_read(c, i, a->orders[i]) != 0 || plan_read(c, i, a->plan[i]) != 0)
             return -1;
 
     struct bout probe;
@@ -406,12 +465,42 @@ static int config_make(struct config *c, const struct args *a)
     return 0;
 }
 
+/* The order of `side` for the round `b` is about to fight: the given
+ * orders for the rounds they list (the last one repeating when there is no
+ * plan), else the plan, else the default. *line gets -1, the plan line, or
+ * 0; `why` (when not NULL) the explanation. */
+static void order_pick(const struct config *c, const struct bout *b, int side, struct order *o,
+                       int *line, char *why, size_t whylen)
+{
+    int n = c->norders[side];
+
+    if (why)
+        why[0] = '\0';
+    if (n > 0 && (b->round < n || !c->plan[side])) {
+        *o = c->orders[side][b->round < n ? b->round : n - 1];
+        *line = -1;
+        return;
+    }
+    if (!c->plan[side]) {
+        c->rs->order_default(o);
+        *line = 0;
+        return;
+    }
+    struct plan_vars v;
+    bout_plan_vars(b, side, &v);
+    *line = plan_eval(c->plan[side], &v, o);
+    if (why)
+        plan_explain(c->plan[side], *line, &v, why, whylen);
+}
+
 /* Fights bout `seed` to its end into *b, recording rounds in `log` unless
  * it is NULL. Returns 0, or -1 if the engine refused a round (a bug). */
 static int bout_fight(const struct config *c, uint64_t seed, struct bout *b, struct report_log *log)
 {
     struct bout_rng r;
     struct events evs;
+    int line[SIDES];
+    char why[SIDES][REPORT_WHY_MAX];
 
     bout_rng_seed(&r, seed);
     if (bout_init(b, c->rs->id, c->rb.sheet, c->rounds) != 0)
@@ -421,14 +510,22 @@ static int bout_fight(const struct config *c, uint64_t seed, struct bout *b, str
     while (!b->result.over) {
         struct order o[SIDES];
 
-        for (int i = 0; i < SIDES; i++) {
-            int k = b->round < c->norders[i] ? b->round : c->norders[i] - 1;
-            o[i] = c->orders[i][k];
-        }
+        for (int i = 0; i < SIDES; i++)
+            order_pick(c, b, i, &o[i], &line[i], c->explain && log ? why[i] : NULL, sizeof(why[i]));
         if (bout_round(b, o, &r, &evs) != 0)
             return -1;
-        if (log && report_log_round(log, b, &evs) != 0)
-            return -1;
+        if (log) {
+            if (report_log_round(log, b, &evs) != 0)
+                return -1;
+            struct report_round *rr = &log->round[log->n - 1];
+            for (int i = 0; i < SIDES; i++) {
+                rr->line[i] = line[i];
+                if (c->explain)
+                    memcpy(rr->why[i], why[i], sizeof(rr->why[i]));
+                else
+                    rr->why[i][0] = '\0';
+            }
+        }
     }
     return 0;
 }
@@ -484,6 +581,8 @@ int main(int argc, char **argv)
             report_stats_text(stdout, &c.rb, &st,
                               elapsed > 0 ? (double)st.bouts / elapsed : (double)st.bouts);
     }
+    for (int i = 0; i < SIDES; i++)
+        plan_free(c.plan[i]);
     if (fflush(stdout) != 0 || ferror(stdout)) {
         fail("could not write the output: %s; check the disk or the pipe", strerror(errno));
         return EXIT_FAILED;

@@ -271,6 +271,73 @@ for args_file in "$GOLDEN"/*.args; do
     fi
 done
 
+# ------------------------------------------------------------ plans
+
+# rounds_lines ARGS...: "a-line,b-line" of every round of a --json bout.
+rounds_lines() {
+    run --json "$@"
+    tr '{' '\n' <"$TMP/out" | grep -o '"line":[0-9a-z]*' | sed 's/"line"://' | tr '\n' ' '
+}
+
+# rules.md 1.3: tags persist: round 1 line 1, rounds 2-5 line 2, 6+ line 3.
+got=$(rounds_lines --seed 5 --rounds 8 --a "$A" --b "$B" --plan-a '1)5/5/10; 2)4/8/8; 6)4/6/10' \
+    --orders-b '5/4/11')
+want="1 null 2 null 2 null 2 null 2 null 3 null 3 null 3 null "
+if [ "$got" = "$want" ]; then pass; else fail "plan tags: lines '$got', want '$want'"; fi
+
+# Orders first, then the plan answers the rounds the orders do not list.
+got=$(rounds_lines --seed 5 --rounds 4 --a "$A" --b "$B" --orders-a '3/3/14,4/4/12' \
+    --plan-a '6/6/8' --orders-b '5/4/11')
+want="null null null null 1 null 1 null "
+if [ "$got" = "$want" ]; then pass; else fail "orders then plan: lines '$got', want '$want'"; fi
+
+# A plan whose condition never holds falls back on the default (line 0).
+got=$(rounds_lines --seed 5 --rounds 3 --a "$A" --b "$B" --plan-a 'if round > 50 then 8/8/4' \
+    --plan-b 'if opp = strong then 4/6/10')
+want="0 1 0 1 0 1 "
+if [ "$got" = "$want" ]; then pass; else fail "default line 0: lines '$got', want '$want'"; fi
+
+# The towel: a TKO by the corner in the round the condition first holds.
+run --seed 9 --a "$A" --b "$B" --plan-a '5/5/10; 3) if round >= 3 then towel' --orders-b '5/4/11'
+if [ $rc -eq 0 ] && grep -q 'Apollo wins by TKO in round 3' "$TMP/out" &&
+    grep -q -i 'towel' "$TMP/out"; then
+    pass
+else fail "towel: exit $rc, '$(tail -n 1 "$TMP/out")'"; fi
+
+# The seed 004 example fought from plans gives the same two lines.
+run --rules sugarray --a 'Miller skill=10 end=26' --b 'Murphy skill=12 end=21' \
+    --plan-a '2/3; 2) 3/0; 3) 2/2; 4) 0/5; 5) 3/1' --plan-b '6/0; 2) 3/3; 3) 3/4; 4) 4/2; 5) 3/3'
+if [ $rc -eq 0 ] && [ "$(sed -n 1p "$TMP/out")" = "Murphy (12,21) 6/0 (15) 3/3 (14) 3/4 (12) 4/2 (11) 3/3 (10) PW" ] &&
+    [ "$(sed -n 2p "$TMP/out")" = "Miller (10,26) 2/3 (19) 3/0 (13) 2/2 (11) 0/5 (11) 3/1 ( 6)" ]; then
+    pass
+else fail "sugarray from plans: '$(first_line "$TMP/out")'"; fi
+
+# --explain says which line and why, every round, for each plan.
+run --seed 5 --rounds 3 --a "$A" --b "$B" --explain \
+    --plan-a '5/5/10; if endurance_percent < 101 then 4/6/10 (ring)' --orders-b '5/4/11'
+if [ $rc -eq 0 ] && [ "$(grep -c "Rocky's plan: line 2 " "$TMP/out")" -eq 3 ] &&
+    grep -q 'endurance_percent = 100, so the condition holds' "$TMP/out" &&
+    ! grep -q "Apollo's plan" "$TMP/out"; then
+    pass
+else fail "--explain: exit $rc, $(grep -c "plan:" "$TMP/out") plan lines"; fi
+
+# A plan from a file, and plan errors with line, column and reason.
+printf '# my plan\n1) 5/5/10\n4) 4/6/10 (ring)\n' >"$TMP/plan"
+got=$(rounds_lines --seed 5 --rounds 4 --a "$A" --b "$B" --plan-a "@$TMP/plan" --orders-b 5/4/11)
+want="2 null 2 null 2 null 3 null "
+if [ "$got" = "$want" ]; then pass; else fail "@file plan: lines '$got', want '$want'"; fi
+run --a "$A" --b "$B" --plan-a '5/5/10; if foo > 1 then 5/5/10'
+if [ $rc -eq 2 ] && grep -q '^ringside-sim: --plan-a: line 2, column 5: unknown word "foo"' "$TMP/err" &&
+    [ "$(wc -l <"$TMP/err")" -eq 1 ] && [ ! -s "$TMP/out" ]; then
+    pass
+else fail "plan error: exit $rc, '$(first_line "$TMP/err")'"; fi
+run --a "$A" --b "$B" --plan-b '8/8/8'
+if [ $rc -eq 2 ] && grep -q -- '--plan-b: line 1, column 1: A+P+D = 24, the most is 20' "$TMP/err"; then
+    pass
+else fail "plan order error: exit $rc, '$(first_line "$TMP/err")'"; fi
+run --a "$A" --b "$B" --plan-a "@$TMP/no-such-plan"
+if [ $rc -eq 2 ] && grep -q 'cannot read' "$TMP/err"; then pass; else fail "missing plan file: exit $rc"; fi
+
 # ------------------------------------------------------------ json_check
 
 if command -v python3 >/dev/null 2>&1; then
