@@ -12,6 +12,7 @@ int main(void)
     srunner_add_suite(sr, parse_suite());
     srunner_add_suite(sr, plan_suite());
     srunner_add_suite(sr, invariants_suite());
+    srunner_add_suite(sr, db_suite());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);

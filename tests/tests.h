@@ -19,5 +19,6 @@ Suite *sugarray_suite(void);
 Suite *parse_suite(void);
 Suite *plan_suite(void);
 Suite *invariants_suite(void);
+Suite *db_suite(void);
 
 #endif

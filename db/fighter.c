@@ -1,0 +1,216 @@
+/*
+ * fighter.c - fighters: owned by an account, unique by key across every
+ * ruleset, with the sheet of their ruleset, their record and their training
+ * points.
+ *
+ * A fighter's ruleset is chosen at creation and never changes. It is stored
+ * as the ruleset's name ("boxing", "sugarray") and read back through
+ * ruleset_find(); the sheet lives in the columns of that ruleset, the others
+ * being NULL (the table's sheet_fits_rules CHECK holds the two together, and
+ * the abilities in range).
+ */
+#include <inttypes.h>
+#include <string.h>
+
+#include "db_internal.h"
+
+/* The name stored for a ruleset that has columns here, or NULL. */
+static const char *rules_name(enum rules rules)
+{
+    switch (rules) {
+    case RULES_BOXING:
+    case RULES_SUGARRAY:
+        return ruleset_get(rules)->name;
+    case RULES_COUNT:
+        break;
+    }
+    return NULL;
+}
+
+/* Binds the state of `f` that save writes (?6-?17: the sheet, the record,
+ * the training points; see the statement table in db.c). Returns nonzero if
+ * a bind failed. The ruleset is one rules_name() knows. */
+static int fighter_bind_state(sqlite3_stmt *st, const struct db_fighter *f)
+{
+    const struct sheet *s = &f->sheet;
+    int bad = 0;
+
+    for (int i = 6; i <= 12; i++)
+        bad |= sqlite3_bind_null(st, i) != SQLITE_OK;
+    switch (s->rules) {
+    case RULES_BOXING:
+        bad |= sqlite3_bind_int(st, 6, s->u.boxing.str) != SQLITE_OK;
+        bad |= sqlite3_bind_int(st, 7, s->u.boxing.spd) != SQLITE_OK;
+        bad |= sqlite3_bind_int(st, 8, s->u.boxing.agl) != SQLITE_OK;
+        bad |= sqlite3_bind_int(st, 9, s->u.boxing.tgh) != SQLITE_OK;
+        bad |= sqlite3_bind_int(st, 10, s->u.boxing.hgt) != SQLITE_OK;
+        break;
+    case RULES_SUGARRAY:
+        bad |= sqlite3_bind_int(st, 11, s->u.sugarray.skill) != SQLITE_OK;
+        bad |= sqlite3_bind_int(st, 12, s->u.sugarray.endurance) != SQLITE_OK;
+        break;
+    case RULES_COUNT:
+        break;
+    }
+    bad |= sqlite3_bind_int(st, 13, f->wins) != SQLITE_OK;
+    bad |= sqlite3_bind_int(st, 14, f->losses) != SQLITE_OK;
+    bad |= sqlite3_bind_int(st, 15, f->draws) != SQLITE_OK;
+    bad |= sqlite3_bind_int(st, 16, f->kos) != SQLITE_OK;
+    bad |= sqlite3_bind_int(st, 17, f->training_points) != SQLITE_OK;
+    return bad;
+}
+
+/* Fills *f from the current row of a statement selecting FIGHTER_COLUMNS. */
+static int fighter_read(struct db *db, sqlite3_stmt *st, struct db_fighter *f)
+{
+    char rules[32];
+
+    memset(f, 0, sizeof(*f));
+    f->id = sqlite3_column_int64(st, 0);
+    f->account_id = sqlite3_column_int64(st, 1);
+    if (db_column_text(db, st, 2, f->owner, sizeof(f->owner), "account name") != DB_OK ||
+        db_column_text(db, st, 3, f->name, sizeof(f->name), "fighter name") != DB_OK ||
+        db_column_text(db, st, 4, rules, sizeof(rules), "ruleset") != DB_OK)
+        return DB_ERROR;
+    const struct ruleset *rs = ruleset_find(rules);
+    if (!rs || !rules_name(rs->id))
+        return db_fail(db, "fighter %" PRId64 " has ruleset %s, which this ringside does not know",
+                       f->id, rules);
+    f->sheet.rules = rs->id;
+    switch (rs->id) {
+    case RULES_BOXING:
+        f->sheet.u.boxing.str = sqlite3_column_int(st, 5);
+        f->sheet.u.boxing.spd = sqlite3_column_int(st, 6);
+        f->sheet.u.boxing.agl = sqlite3_column_int(st, 7);
+        f->sheet.u.boxing.tgh = sqlite3_column_int(st, 8);
+        f->sheet.u.boxing.hgt = sqlite3_column_int(st, 9);
+        break;
+    case RULES_SUGARRAY:
+        f->sheet.u.sugarray.skill = sqlite3_column_int(st, 10);
+        f->sheet.u.sugarray.endurance = sqlite3_column_int(st, 11);
+        break;
+    case RULES_COUNT:
+        break;
+    }
+    f->wins = sqlite3_column_int(st, 12);
+    f->losses = sqlite3_column_int(st, 13);
+    f->draws = sqlite3_column_int(st, 14);
+    f->kos = sqlite3_column_int(st, 15);
+    f->training_points = sqlite3_column_int(st, 16);
+    f->retired = sqlite3_column_int(st, 17) != 0;
+    f->created = sqlite3_column_int64(st, 18);
+    return DB_OK;
+}
+
+int db_fighter_create(struct db *db, const char *key, struct db_fighter *f)
+{
+    const char *rules = rules_name(f->sheet.rules);
+
+    if (db_text_check(db, "fighter key", key, DB_NAME_MAX) != DB_OK ||
+        db_text_check(db, "fighter name", f->name, DB_NAME_MAX) != DB_OK)
+        return DB_ERROR;
+    if (!rules)
+        return db_fail(db, "fighter %s: no storage for ruleset %d", f->name, (int)f->sheet.rules);
+
+    sqlite3_stmt *st = db->st[STMT_FIGHTER_INSERT];
+    int bad = fighter_bind_state(st, f);
+    bad |= sqlite3_bind_int64(st, 2, f->account_id) != SQLITE_OK;
+    bad |= sqlite3_bind_text(st, 3, key, -1, SQLITE_STATIC) != SQLITE_OK;
+    bad |= sqlite3_bind_text(st, 4, f->name, -1, SQLITE_STATIC) != SQLITE_OK;
+    bad |= sqlite3_bind_text(st, 5, rules, -1, SQLITE_STATIC) != SQLITE_OK;
+    bad |= sqlite3_bind_int(st, 18, f->retired != 0) != SQLITE_OK;
+    bad |= sqlite3_bind_int64(st, 19, f->created) != SQLITE_OK;
+    switch (db_run(db, st, bad)) {
+    case SQLITE_DONE:
+        f->id = sqlite3_last_insert_rowid(db->conn);
+        return DB_OK;
+    case SQLITE_CONSTRAINT_UNIQUE:
+        return DB_EXISTS;
+    case SQLITE_CONSTRAINT_FOREIGNKEY:
+        db_fail(db, "no account %" PRId64, f->account_id);
+        return DB_NOTFOUND;
+    default:
+        return DB_ERROR;
+    }
+}
+
+int db_fighter_get(struct db *db, const char *key, struct db_fighter *out)
+{
+    if (db_text_check(db, "fighter key", key, DB_NAME_MAX) != DB_OK)
+        return DB_ERROR;
+
+    sqlite3_stmt *st = db->st[STMT_FIGHTER_GET];
+    int rc = DB_ERROR;
+    if (sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC) != SQLITE_OK) {
+        db_bind_failed(db, st);
+    } else {
+        switch (db_row(db, st)) {
+        case SQLITE_ROW:
+            rc = fighter_read(db, st, out);
+            break;
+        case SQLITE_DONE:
+            rc = DB_NOTFOUND;
+            break;
+        default:
+            break;
+        }
+    }
+    db_stmt_done(st);
+    return rc;
+}
+
+int db_fighter_list(struct db *db, int64_t account_id, int retired, struct db_fighter *out, int max,
+                    int *n)
+{
+    *n = 0;
+    if (max <= 0)
+        return DB_OK;
+
+    sqlite3_stmt *st = db->st[STMT_FIGHTER_LIST];
+    int bad = 0;
+    bad |= sqlite3_bind_int64(st, 1, account_id) != SQLITE_OK;
+    bad |= sqlite3_bind_int(st, 2, retired != 0) != SQLITE_OK;
+    bad |= sqlite3_bind_int(st, 3, max) != SQLITE_OK;
+    if (bad) {
+        db_bind_failed(db, st);
+        db_stmt_done(st);
+        return DB_ERROR;
+    }
+    int count = 0, status = DB_OK, rc = SQLITE_DONE;
+    while (count < max && (rc = db_row(db, st)) == SQLITE_ROW) {
+        if (fighter_read(db, st, &out[count]) != DB_OK) {
+            status = DB_ERROR;
+            break;
+        }
+        count++;
+    }
+    if (status == DB_OK && count < max && rc != SQLITE_DONE)
+        status = DB_ERROR;
+    db_stmt_done(st);
+    *n = status == DB_OK ? count : 0;
+    return status;
+}
+
+int db_fighter_save(struct db *db, const struct db_fighter *f)
+{
+    if (!rules_name(f->sheet.rules))
+        return db_fail(db, "fighter %" PRId64 ": no storage for ruleset %d", f->id,
+                       (int)f->sheet.rules);
+
+    sqlite3_stmt *st = db->st[STMT_FIGHTER_SAVE];
+    int bad = fighter_bind_state(st, f);
+    bad |= sqlite3_bind_int64(st, 1, f->id) != SQLITE_OK;
+    if (db_run(db, st, bad) != SQLITE_DONE)
+        return DB_ERROR;
+    return sqlite3_changes(db->conn) == 0 ? DB_NOTFOUND : DB_OK;
+}
+
+int db_fighter_retire(struct db *db, int64_t id)
+{
+    sqlite3_stmt *st = db->st[STMT_FIGHTER_RETIRE];
+    int bad = sqlite3_bind_int64(st, 1, id) != SQLITE_OK;
+
+    if (db_run(db, st, bad) != SQLITE_DONE)
+        return DB_ERROR;
+    return sqlite3_changes(db->conn) == 0 ? DB_NOTFOUND : DB_OK;
+}
