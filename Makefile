@@ -1,6 +1,7 @@
 # Ringside - build, test, install.
 #
 #   make            build everything (installs missing Debian packages first)
+#   make run        the bot on a private IRC server (CONFIG=file: with your own)
 #   make check      unit tests (plain and with ASan/UBSan) and program tests
 #   make bench      performance figures, one `name value unit` per line
 #   make lint       formatting (clang-format) and the layering rules
@@ -57,6 +58,7 @@ ASAN_BOTLIB_OBJ = $(BOTLIB_SRC:%.c=$(B)/asan/%.o)
 ASAN_TEST_OBJ = $(TEST_SRC:%.c=$(B)/asan/%.o)
 ASAN_SIM_OBJ = $(SIM_SRC:%.c=$(B)/asan/%.o)
 
+BOT = $(B)/ringside
 SIM = $(B)/ringside-sim
 TESTS = $(B)/check_ringside
 ASAN_TESTS = $(B)/asan/check_ringside
@@ -64,9 +66,9 @@ ASAN_SIM = $(B)/asan/ringside-sim
 BENCH = $(B)/ringside-bench
 DEPS_STAMP = $(B)/.deps-ok
 
-.PHONY: all check unit-tests program-tests bench lint fuzz install uninstall clean deps
+.PHONY: all run check unit-tests program-tests bench lint fuzz install uninstall clean deps
 
-all: $(SIM)
+all: $(BOT) $(SIM)
 
 deps: $(DEPS_STAMP)
 $(DEPS_STAMP): scripts/deps.sh Makefile
@@ -84,6 +86,9 @@ $(B)/asan/%.o: %.c $(wildcard */*.h) | $(DEPS_STAMP)
 $(SIM): $(SIM_OBJ) $(LIB_OBJ)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(PCRE_LIBS) -lm
 
+$(BOT): $(B)/obj/bot/main.o $(BOTLIB_OBJ) $(LIB_OBJ)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(BOT_LIBS) $(PCRE_LIBS) -lm
+
 $(ASAN_SIM): $(ASAN_SIM_OBJ) $(ASAN_LIB_OBJ)
 	$(CC) $(CFLAGS) $(ASAN_FLAGS) $(LDFLAGS) -o $@ $^ $(PCRE_LIBS) -lm
 
@@ -92,6 +97,10 @@ $(TESTS): $(TEST_OBJ) $(BOTLIB_OBJ) $(LIB_OBJ)
 
 $(ASAN_TESTS): $(ASAN_TEST_OBJ) $(ASAN_BOTLIB_OBJ) $(ASAN_LIB_OBJ)
 	$(CC) $(CFLAGS) $(ASAN_FLAGS) $(LDFLAGS) -o $@ $^ $(CHECK_LIBS) $(BOT_LIBS) $(PCRE_LIBS) -lm
+
+# The bot on a private ngircd (or alone with CONFIG=file); Ctrl-C stops it.
+run: $(BOT)
+	@bash scripts/run.sh $(BOT) $(CONFIG)
 
 check: unit-tests program-tests
 
@@ -134,7 +143,7 @@ fuzz: $(FUZZERS)
 		grep -E '^#[0-9]+ *DONE' $(B)/fuzz/$$name.log || true; \
 	done
 
-install: $(SIM)
+install: $(BOT) $(SIM)
 	install -d $(DESTDIR)$(BINDIR)
 	install -m 755 $(SIM) $(DESTDIR)$(BINDIR)/ringside-sim
 

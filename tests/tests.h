@@ -20,5 +20,8 @@ Suite *parse_suite(void);
 Suite *plan_suite(void);
 Suite *invariants_suite(void);
 Suite *db_suite(void);
+Suite *bot_text_suite(void);
+Suite *outq_suite(void);
+Suite *config_suite(void);
 
 #endif

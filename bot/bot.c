@@ -1,0 +1,52 @@
+/*
+ * bot.c - small services every bot module shares: the clock, saying
+ * something, admins, channel numbers and database keys of names.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "bot.h"
+
+double bot_clock(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+void bot_say(struct bot *bot, enum outq_kind kind, const char *target, const char *fmt, ...)
+{
+    char text[2048];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof(text), fmt, ap);
+    va_end(ap);
+    outq_msg(bot->q, kind, "PRIVMSG", target, text);
+}
+
+int bot_is_admin(const struct bot *bot, const char *account)
+{
+    if (!account)
+        return 0;
+    for (int i = 0; i < bot->cfg.nadmins; i++)
+        if (irc_casecmp(CASEMAP_RFC1459, bot->cfg.admins[i], account) == 0)
+            return 1;
+    return 0;
+}
+
+int bot_chan_find(const struct bot *bot, const char *name)
+{
+    for (int c = 0; c < USERS_CHANNELS; c++)
+        if (bot->chan[c][0] && irc_casecmp(bot->cm, bot->chan[c], name) == 0)
+            return c;
+    return -1;
+}
+
+void bot_name_key(char *dst, const char *name, size_t len)
+{
+    irc_casefold(CASEMAP_RFC1459, dst, name, len);
+}

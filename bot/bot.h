@@ -1,0 +1,334 @@
+/*
+ * bot.h - the IRC bot: configuration, logging, IRC text rules, the paced
+ * output queue, who is who, the command table and the event loop.
+ *
+ * Layers: bot/ may use db/, parse/ and engine/; it is the only code that
+ * includes libircclient.h (irc.c). Command handlers never touch the socket:
+ * they reply through reply()/bot_say(), which append to the output queue;
+ * only the event loop takes lines off the queue and writes them.
+ */
+#ifndef RINGSIDE_BOT_H
+#define RINGSIDE_BOT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "db.h"
+#include "engine.h"
+
+#define RINGSIDE_VERSION "0.2.0"
+
+#if defined(__GNUC__)
+#define BOT_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define BOT_PRINTF(f, a)
+#endif
+
+/* ------------------------------------------------------------- memory */
+
+/* The one way the bot allocates (util.c): on out-of-memory these print
+ * "ringside: out of memory" on stderr and abort(), so callers never check.
+ * xmalloc(0) and xrealloc(p, 0) return a valid, freeable pointer; xrealloc
+ * keeps the contents like realloc(); xstrdup copies a NUL-terminated string.
+ * Free everything with free(). */
+void *xmalloc(size_t size);
+void *xrealloc(void *ptr, size_t size);
+char *xstrdup(const char *s);
+
+/* ------------------------------------------------------------ logging */
+
+enum log_level { LOG_DEBUG, LOG_INFO, LOG_WARN, LOG_ERROR };
+
+void log_set_level(enum log_level level);
+/* One line on stderr: "2026-11-21T06:00:00Z info message". */
+void log_msg(enum log_level level, const char *fmt, ...) BOT_PRINTF(2, 3);
+/* "debug", "info", "warn", "error" -> level; -1 if unknown. */
+int log_level_parse(const char *name);
+
+/* ------------------------------------------------------ configuration */
+
+#define CONFIG_STR_MAX      256
+#define CONFIG_NICK_MAX     32
+#define CONFIG_CHANNELS_MAX 16
+#define CONFIG_ADMINS_MAX   16
+#define CONFIG_ERR_MAX      512
+
+/* The keys of the INI file (README, config/ringside.conf.example). */
+struct config {
+    /* [irc] */
+    char server[CONFIG_STR_MAX];
+    int port;
+    int tls;
+    char tls_ca_file[CONFIG_STR_MAX];
+    char server_password[CONFIG_STR_MAX];
+    char nick[CONFIG_NICK_MAX];
+    char alt_nick[CONFIG_NICK_MAX];
+    char username[CONFIG_NICK_MAX];
+    char realname[CONFIG_STR_MAX];
+    char channels[CONFIG_CHANNELS_MAX][CONFIG_NICK_MAX * 2];
+    int nchannels;
+    char nickserv_password[CONFIG_STR_MAX];
+    /* [bot] */
+    char prefix[8];
+    char admins[CONFIG_ADMINS_MAX][CONFIG_NICK_MAX];
+    int nadmins;
+    char database[CONFIG_STR_MAX];
+    enum log_level log_level;
+    /* [flood] */
+    int burst;
+    double lines_per_second;
+    /* [bout] */
+    int order_timeout;     /* seconds */
+    int challenge_timeout; /* seconds */
+    int rounds;
+    /* [league] */
+    long turn_interval; /* seconds; 0: turns only by admin command */
+};
+
+/* Fills *c with the defaults. */
+void config_defaults(struct config *c);
+/* Reads the INI file at `path` over the defaults. Unknown sections or keys
+ * and bad values are errors: returns -1 with "FILE:LINE: reason" in err. */
+int config_load(struct config *c, const char *path, char *err, size_t errlen);
+/* The same for INI text in memory; `name` stands for the file in errors. */
+int config_parse(struct config *c, const char *text, const char *name, char *err, size_t errlen);
+
+/* ----------------------------------------------------- IRC text rules */
+
+enum casemapping { CASEMAP_ASCII, CASEMAP_RFC1459, CASEMAP_STRICT_RFC1459 };
+
+/* "ascii", "rfc1459", "strict-rfc1459" (ISUPPORT CASEMAPPING); unknown
+ * names give CASEMAP_RFC1459. */
+enum casemapping irc_casemapping_parse(const char *name);
+/* Lower-cases src into dst (at most len bytes, NUL-terminated) under m. */
+void irc_casefold(enum casemapping m, char *dst, const char *src, size_t len);
+/* strcmp of the two names folded under m. */
+int irc_casecmp(enum casemapping m, const char *a, const char *b);
+/* Turns every CR and LF of s into a space, in place, so that user text
+ * never ends or starts a line on the wire; other text is kept. */
+void irc_sanitize(char *s);
+/* The length of the first piece of `text` (of `len` bytes) that fits in
+ * `max` bytes: cut at the last space that fits, else at a UTF-8 character
+ * boundary; never 0 when len > 0 and max >= 4. */
+size_t irc_split(const char *text, size_t len, size_t max);
+/* 1 if `target` names a channel (starts with one of `chantypes`). */
+int irc_is_channel(const char *target, const char *chantypes);
+
+/* ------------------------------------------------------ output queue */
+
+/* What a line is, which decides its turn: protocol lines first, then
+ * replies to commands (private ones before those in channels), then
+ * channel chatter (bout commentary). Only chatter is ever dropped. */
+enum outq_kind { OUTQ_PROTOCOL, OUTQ_REPLY, OUTQ_CHATTER };
+
+#define OUTQ_LINE_MAX 512
+
+struct outq;
+
+/* A queue sending at most `burst` lines at once, then `lines_per_second`;
+ * a target's chatter backlog over `chatter_max` lines drops the oldest
+ * chatter, leaving one note saying how many lines were dropped. */
+struct outq *outq_new(int burst, double lines_per_second, int chatter_max);
+void outq_free(struct outq *q);
+void outq_set_rate(struct outq *q, int burst, double lines_per_second);
+/* The length of our "nick!user@host" as the server will relay it (the
+ * ':' and the space are added here); messages are split so the relayed
+ * line fits 512 bytes. */
+void outq_set_prefix_len(struct outq *q, size_t len);
+/* Queues `text` to `target` as PRIVMSG or NOTICE (cmd), sanitized and split
+ * into as many lines as needed. */
+void outq_msg(struct outq *q, enum outq_kind kind, const char *cmd, const char *target,
+              const char *text);
+/* Queues a protocol line (no CR/LF; sanitized anyway). */
+void outq_raw(struct outq *q, const char *line);
+/* Takes the next line that may be sent at time `now` (monotonic seconds)
+ * into line (OUTQ_LINE_MAX bytes, without CR LF); 1 if one was taken. */
+int outq_pop(struct outq *q, double now, char *line);
+/* Puts back a line the connection could not take, to go first. */
+void outq_unpop(struct outq *q, const char *line);
+/* Seconds from `now` until a line could be popped; -1 when empty. */
+double outq_wait(const struct outq *q, double now);
+/* Lines waiting. */
+int outq_len(const struct outq *q);
+/* Drops everything (a new connection starts clean). */
+void outq_clear(struct outq *q);
+
+/* ------------------------------------------------------- who is who */
+
+/* The people the bot sees: which of its channels each nick is in, the
+ * account he identified as, and his inbound command rate. An identity ends
+ * when he quits, when he is in none of the bot's channels any more, and
+ * when the bot reconnects (users_reset). Nicks compare under the server's
+ * case mapping. Channels are the bot's own, numbered 0..USERS_CHANNELS-1. */
+
+#define USERS_CHANNELS 32
+
+struct users;
+
+struct users *users_new(void);
+void users_free(struct users *u);
+/* Forgets everyone (a new connection). Keeps the case mapping. */
+void users_reset(struct users *u);
+void users_set_casemap(struct users *u, enum casemapping cm);
+
+/* Membership. `chan` is the bot's channel number. */
+void users_join(struct users *u, const char *nick, int chan);
+/* Returns 1 if this ended the nick's identity (no channel left). */
+int users_part(struct users *u, const char *nick, int chan);
+/* The bot left channel `chan`: everyone leaves it; returns how many
+ * identities ended. */
+int users_chan_gone(struct users *u, int chan);
+/* Returns 1 if an identity ended. */
+int users_quit(struct users *u, const char *nick);
+void users_rename(struct users *u, const char *old_nick, const char *new_nick);
+/* 1 if `nick` shares at least one channel with the bot. */
+int users_present(const struct users *u, const char *nick);
+
+/* Identity. */
+void users_login(struct users *u, const char *nick, int64_t account_id, const char *account);
+void users_logout(struct users *u, const char *nick);
+/* Ends every identity of account `account_id` (a ban); returns how many. */
+int users_logout_account(struct users *u, int64_t account_id);
+/* 1 and fills *account_id / *account (valid until the next users_ call)
+ * if `nick` is identified; else 0. */
+int users_account(const struct users *u, const char *nick, int64_t *account_id,
+                  const char **account);
+
+/* Inbound flood control: at most USERS_RATE_CMDS commands in
+ * USERS_RATE_WINDOW seconds; past that the nick is ignored for
+ * USERS_RATE_PAUSE seconds, and told once. */
+#define USERS_RATE_CMDS   5
+#define USERS_RATE_WINDOW 10.0
+#define USERS_RATE_PAUSE  30.0
+enum users_rate { USERS_RATE_OK, USERS_RATE_WARN, USERS_RATE_IGNORE };
+enum users_rate users_rate(struct users *u, const char *nick, double now);
+
+/* ----------------------------------------------------------- commands */
+
+/* Where a command may be used. */
+enum cmd_where { CMD_CHANNEL = 1, CMD_PRIVATE = 2, CMD_ANYWHERE = 3 };
+/* Who may use it. */
+enum cmd_need { CMD_ANYONE, CMD_ACCOUNT, CMD_ADMIN };
+
+#define CMD_ARGS_MAX 24
+
+struct bot;
+
+/* One command being run. */
+struct cmd_ctx {
+    struct bot *bot;
+    const char *nick;    /* who said it */
+    const char *channel; /* where, or NULL in private */
+    int argc;            /* arguments after the command name */
+    char *argv[CMD_ARGS_MAX];
+    int64_t account_id; /* the identified account, or 0 */
+    const char *account;
+};
+
+/* A command, declared once: the table in cmd.c checks where it may be used,
+ * who may use it and its argument count before `exec` runs, and `help` is
+ * generated from these fields. */
+struct cmd_entry {
+    const char *name;
+    const char *aliases; /* space separated, or NULL */
+    enum cmd_where where;
+    enum cmd_need need;
+    int args_min, args_max; /* -1: no maximum */
+    const char *usage;      /* arguments, e.g. "<name> [rules=boxing] str=.. ..." */
+    const char *help;       /* one line */
+    int secret;             /* carries a password: never logged, never in a channel */
+    int (*exec)(struct cmd_ctx *ctx);
+};
+
+/* A line split into a command and arguments (no allocation; the words
+ * point into `buf`). */
+struct cmd_line {
+    char buf[512];
+    int argc; /* words including the command name */
+    char *argv[CMD_ARGS_MAX + 1];
+};
+
+/* Splits `text` into words if it is a command: in a channel it must start
+ * with `prefix`; in private the prefix is optional. Returns 1 for a command
+ * (words in *out, the name lower-cased), 0 for chat, -1 for a line with more
+ * than CMD_ARGS_MAX arguments (out->argc is then 0). */
+int cmd_parse(const char *text, const char *prefix, int private_msg, struct cmd_line *out);
+/* The entry named or aliased `name` (lower case), or NULL. */
+const struct cmd_entry *cmd_find(const char *name);
+/* All commands, NULL-terminated, in help order. */
+extern const struct cmd_entry *const cmd_table[];
+
+/* Runs one message from `nick`: in `channel`, or in private when channel is
+ * NULL. Replies go through the output queue. */
+void cmd_dispatch(struct bot *bot, const char *nick, const char *channel, const char *text);
+
+/* Replies to whoever ran the command: in private by NOTICE... */
+void reply(struct cmd_ctx *ctx, const char *fmt, ...) BOT_PRINTF(2, 3);
+/* A reply that always goes privately to the nick. */
+void reply_private(struct cmd_ctx *ctx, const char *fmt, ...) BOT_PRINTF(2, 3);
+
+/* The command handlers (cmd-*.c). */
+int cmd_help(struct cmd_ctx *ctx);
+int cmd_version(struct cmd_ctx *ctx);
+int cmd_register(struct cmd_ctx *ctx);
+int cmd_identify(struct cmd_ctx *ctx);
+int cmd_logout(struct cmd_ctx *ctx);
+int cmd_passwd(struct cmd_ctx *ctx);
+int cmd_create(struct cmd_ctx *ctx);
+int cmd_fighter(struct cmd_ctx *ctx);
+int cmd_fighters(struct cmd_ctx *ctx);
+int cmd_train(struct cmd_ctx *ctx);
+int cmd_retire(struct cmd_ctx *ctx);
+int cmd_ban(struct cmd_ctx *ctx);
+int cmd_unban(struct cmd_ctx *ctx);
+
+/* ------------------------------------------------------ the bot itself */
+
+/* Everything the bot's modules share. Owned by main.c; irc.c keeps its
+ * connection state behind `irc`. */
+struct bot {
+    struct config cfg;
+    const char *config_path;
+    struct db *db;
+    struct outq *q;
+    struct users *users;
+    enum casemapping cm;
+    char chantypes[16];
+    char nick[CONFIG_NICK_MAX]; /* the nick we have now */
+    /* The bot's channels, by number (users.h): configured ones get a slot
+     * and keep it; `in` says whether we are in it now. */
+    char chan[USERS_CHANNELS][CONFIG_NICK_MAX * 2];
+    int chan_in[USERS_CHANNELS];
+    double now; /* monotonic seconds, set before each event is handled */
+    struct irc_state *irc;
+};
+
+/* Monotonic seconds. */
+double bot_clock(void);
+/* Queues text to `target` (a channel or a nick) as PRIVMSG. */
+void bot_say(struct bot *bot, enum outq_kind kind, const char *target, const char *fmt, ...)
+    BOT_PRINTF(4, 5);
+/* 1 if `account` is one of the configured admins. */
+int bot_is_admin(const struct bot *bot, const char *account);
+/* The number of channel `name`, or -1 if it is not one of ours. */
+int bot_chan_find(const struct bot *bot, const char *name);
+/* Folds a nick or account name the way the database keys it (RFC 1459,
+ * whatever the server says, so no two keys differ only by []\~ case). */
+void bot_name_key(char *dst, const char *name, size_t len);
+
+/* Passwords (auth.c): yescrypt through libcrypt. */
+#define PASSWORD_MIN 6
+#define PASSWORD_MAX 72
+/* Hashes `password` with a fresh salt into out (DB_HASH_MAX); 0 or -1. */
+int password_hash(const char *password, char *out, size_t len);
+/* 1 if `password` matches `hash`, else 0. */
+int password_check(const char *password, const char *hash);
+
+/* The IRC side (irc.c). */
+/* Runs the event loop until SIGTERM/SIGINT; returns the exit status. */
+int bot_run(struct bot *bot);
+
+/* A target's commentary backlog before the oldest is dropped. */
+#define OUTQ_CHATTER_MAX 40
+
+#endif

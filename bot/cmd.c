@@ -1,0 +1,371 @@
+/*
+ * cmd.c - the command table: parsing a line into words, finding the
+ * command, the checks every command shares (where, who, how many
+ * arguments), `help` generated from the table, and replies.
+ *
+ * A handler runs only after these checks pass; it answers through reply()
+ * with its result or a one-line error saying what was wrong and how to do
+ * it right. Nothing a user typed is ever used as a format string.
+ */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bot.h"
+
+static const struct cmd_entry cmd_help_entry = {
+    .name = "help",
+    .where = CMD_ANYWHERE,
+    .need = CMD_ANYONE,
+    .args_min = 0,
+    .args_max = 1,
+    .usage = "[command]",
+    .help = "lists the commands, or explains one",
+    .exec = cmd_help,
+};
+static const struct cmd_entry cmd_version_entry = {
+    .name = "version",
+    .where = CMD_ANYWHERE,
+    .need = CMD_ANYONE,
+    .args_min = 0,
+    .args_max = 0,
+    .usage = "",
+    .help = "says which Ringside this is",
+    .exec = cmd_version,
+};
+static const struct cmd_entry cmd_register_entry = {
+    .name = "register",
+    .where = CMD_PRIVATE,
+    .need = CMD_ANYONE,
+    .args_min = 1,
+    .args_max = 1,
+    .usage = "<password>",
+    .help = "creates an account named after your nick (in private only)",
+    .secret = 1,
+    .exec = cmd_register,
+};
+static const struct cmd_entry cmd_identify_entry = {
+    .name = "identify",
+    .aliases = "login",
+    .where = CMD_PRIVATE,
+    .need = CMD_ANYONE,
+    .args_min = 1,
+    .args_max = 2,
+    .usage = "[account] <password>",
+    .help = "logs you in to your account until you quit (in private only)",
+    .secret = 1,
+    .exec = cmd_identify,
+};
+static const struct cmd_entry cmd_logout_entry = {
+    .name = "logout",
+    .where = CMD_PRIVATE,
+    .need = CMD_ACCOUNT,
+    .args_min = 0,
+    .args_max = 0,
+    .usage = "",
+    .help = "logs you out",
+    .exec = cmd_logout,
+};
+static const struct cmd_entry cmd_passwd_entry = {
+    .name = "passwd",
+    .where = CMD_PRIVATE,
+    .need = CMD_ACCOUNT,
+    .args_min = 2,
+    .args_max = 2,
+    .usage = "<old password> <new password>",
+    .help = "changes your password (in private only)",
+    .secret = 1,
+    .exec = cmd_passwd,
+};
+static const struct cmd_entry cmd_create_entry = {
+    .name = "create",
+    .where = CMD_ANYWHERE,
+    .need = CMD_ACCOUNT,
+    .args_min = 1,
+    .args_max = 7,
+    .usage = "<name> [rules=boxing] str=N spd=N agl=N tgh=N hgt=N",
+    .help = "creates a fighter: boxing spreads 60 points over the five abilities, each 5 to 20; "
+            "rules=sugarray needs no numbers",
+    .exec = cmd_create,
+};
+static const struct cmd_entry cmd_fighter_entry = {
+    .name = "fighter",
+    .where = CMD_ANYWHERE,
+    .need = CMD_ANYONE,
+    .args_min = 0,
+    .args_max = 1,
+    .usage = "[name]",
+    .help = "shows a fighter's sheet and record (yours when you have one)",
+    .exec = cmd_fighter,
+};
+static const struct cmd_entry cmd_fighters_entry = {
+    .name = "fighters",
+    .where = CMD_ANYWHERE,
+    .need = CMD_ANYONE,
+    .args_min = 0,
+    .args_max = 1,
+    .usage = "[account]",
+    .help = "lists a player's fighters (yours by default)",
+    .exec = cmd_fighters,
+};
+static const struct cmd_entry cmd_train_entry = {
+    .name = "train",
+    .where = CMD_ANYWHERE,
+    .need = CMD_ACCOUNT,
+    .args_min = 1,
+    .args_max = 2,
+    .usage = "<str|spd|agl|tgh|hgt> [fighter]",
+    .help = "spends a training point of your boxer for +1 to an ability (at most 25)",
+    .exec = cmd_train,
+};
+static const struct cmd_entry cmd_retire_entry = {
+    .name = "retire",
+    .where = CMD_ANYWHERE,
+    .need = CMD_ACCOUNT,
+    .args_min = 1,
+    .args_max = 1,
+    .usage = "<fighter>",
+    .help = "retires one of your fighters for good",
+    .exec = cmd_retire,
+};
+static const struct cmd_entry cmd_ban_entry = {
+    .name = "ban",
+    .where = CMD_ANYWHERE,
+    .need = CMD_ADMIN,
+    .args_min = 1,
+    .args_max = 1,
+    .usage = "<account>",
+    .help = "bans an account: it can no longer identify (admins)",
+    .exec = cmd_ban,
+};
+static const struct cmd_entry cmd_unban_entry = {
+    .name = "unban",
+    .where = CMD_ANYWHERE,
+    .need = CMD_ADMIN,
+    .args_min = 1,
+    .args_max = 1,
+    .usage = "<account>",
+    .help = "lifts a ban (admins)",
+    .exec = cmd_unban,
+};
+
+const struct cmd_entry *const cmd_table[] = {
+    &cmd_help_entry,     &cmd_version_entry,
+    &cmd_register_entry, &cmd_identify_entry,
+    &cmd_logout_entry,   &cmd_passwd_entry,
+    &cmd_create_entry,   &cmd_fighter_entry,
+    &cmd_fighters_entry, &cmd_train_entry,
+    &cmd_retire_entry,   &cmd_ban_entry,
+    &cmd_unban_entry,    NULL,
+};
+
+static int word_in(const char *word, const char *list)
+{
+    size_t n = strlen(word);
+
+    while (list && *list) {
+        const char *end = strchr(list, ' ');
+        size_t len = end ? (size_t)(end - list) : strlen(list);
+        if (len == n && strncmp(list, word, n) == 0)
+            return 1;
+        list = end ? end + 1 : NULL;
+    }
+    return 0;
+}
+
+const struct cmd_entry *cmd_find(const char *name)
+{
+    for (int i = 0; cmd_table[i]; i++)
+        if (strcmp(cmd_table[i]->name, name) == 0 || word_in(name, cmd_table[i]->aliases))
+            return cmd_table[i];
+    return NULL;
+}
+
+int cmd_parse(const char *text, const char *prefix, int private_msg, struct cmd_line *out)
+{
+    size_t plen = strlen(prefix);
+
+    out->argc = 0;
+    while (*text == ' ')
+        text++;
+    if (plen && strncmp(text, prefix, plen) == 0)
+        text += plen;
+    else if (!private_msg)
+        return 0;
+    snprintf(out->buf, sizeof(out->buf), "%s", text);
+    char *p = out->buf;
+    for (;;) {
+        while (*p == ' ' || *p == '\t')
+            *p++ = '\0';
+        if (!*p)
+            break;
+        if (out->argc == CMD_ARGS_MAX + 1) {
+            out->argc = 0;
+            return -1;
+        }
+        out->argv[out->argc++] = p;
+        while (*p && *p != ' ' && *p != '\t')
+            p++;
+    }
+    if (out->argc == 0)
+        return 0;
+    for (char *c = out->argv[0]; *c; c++)
+        *c = (char)tolower((unsigned char)*c);
+    return 1;
+}
+
+static void vreply(struct cmd_ctx *ctx, int private_only, const char *fmt, va_list ap)
+{
+    char text[1024];
+
+    vsnprintf(text, sizeof(text), fmt, ap);
+    if (ctx->channel && !private_only)
+        bot_say(ctx->bot, OUTQ_REPLY, ctx->channel, "%s: %s", ctx->nick, text);
+    else
+        bot_say(ctx->bot, OUTQ_REPLY, ctx->nick, "%s", text);
+}
+
+void reply(struct cmd_ctx *ctx, const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    vreply(ctx, 0, fmt, ap);
+    va_end(ap);
+}
+
+void reply_private(struct cmd_ctx *ctx, const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    vreply(ctx, 1, fmt, ap);
+    va_end(ap);
+}
+
+static void usage(struct cmd_ctx *ctx, const struct cmd_entry *e, const char *why)
+{
+    const char *p = ctx->bot->cfg.prefix;
+
+    reply(ctx, "%s; usage: %s%s%s%s", why, ctx->channel ? p : "", e->name, e->usage[0] ? " " : "",
+          e->usage);
+}
+
+void cmd_dispatch(struct bot *bot, const char *nick, const char *channel, const char *text)
+{
+    struct cmd_line line;
+    struct cmd_ctx ctx = {.bot = bot, .nick = nick, .channel = channel};
+    int rc = cmd_parse(text, bot->cfg.prefix, channel == NULL, &line);
+
+    if (rc == 0)
+        return;
+    switch (users_rate(bot->users, nick, bot->now)) {
+    case USERS_RATE_OK:
+        break;
+    case USERS_RATE_WARN:
+        log_msg(LOG_INFO, "flood: ignoring %s for %.0f s", nick, USERS_RATE_PAUSE);
+        reply_private(&ctx,
+                      "too many commands: I will ignore you for %.0f seconds; at most %d "
+                      "commands in %.0f seconds, please",
+                      USERS_RATE_PAUSE, USERS_RATE_CMDS, USERS_RATE_WINDOW);
+        return;
+    case USERS_RATE_IGNORE:
+        return;
+    }
+    if (rc < 0) {
+        reply(&ctx, "too many words: a command takes at most %d arguments; see %shelp",
+              CMD_ARGS_MAX, channel ? bot->cfg.prefix : "");
+        return;
+    }
+    const struct cmd_entry *e = cmd_find(line.argv[0]);
+    if (!e) {
+        char shown[40];
+        snprintf(shown, sizeof(shown), "%s", line.argv[0]);
+        reply(&ctx, "unknown command \"%s\"; say %shelp for the list", shown,
+              channel ? bot->cfg.prefix : "");
+        return;
+    }
+    if (e->secret && channel) {
+        /* Said in public: refused, never logged nor stored. */
+        log_msg(LOG_WARN, "%s said a %s password in %s: refused", nick, e->name, channel);
+        reply(&ctx,
+              "never say a password in a channel; everyone saw it. Use /msg %s %s ... in private%s",
+              bot->nick, e->name,
+              strcmp(e->name, "register") == 0 ? "" : ", and change that password now (passwd)");
+        return;
+    }
+    if (!(e->where & (channel ? CMD_CHANNEL : CMD_PRIVATE))) {
+        reply(&ctx, "%s works only %s; %s", e->name, channel ? "in private" : "in a channel",
+              channel ? "send it with /msg" : "say it in the channel");
+        return;
+    }
+    ctx.argc = line.argc - 1;
+    for (int i = 0; i < ctx.argc; i++)
+        ctx.argv[i] = line.argv[i + 1];
+    users_account(bot->users, nick, &ctx.account_id, &ctx.account);
+    if (e->need != CMD_ANYONE && !ctx.account) {
+        reply(&ctx,
+              "%s needs an account: identify first (/msg %s identify <password>), or "
+              "register one",
+              e->name, bot->nick);
+        return;
+    }
+    if (e->need == CMD_ADMIN && !bot_is_admin(bot, ctx.account)) {
+        reply(&ctx, "%s is for the bot's admins only", e->name);
+        return;
+    }
+    if (ctx.argc < e->args_min) {
+        usage(&ctx, e, "missing arguments");
+        return;
+    }
+    if (e->args_max >= 0 && ctx.argc > e->args_max) {
+        usage(&ctx, e, "too many arguments");
+        return;
+    }
+    if (e->secret)
+        log_msg(LOG_INFO, "%s: %s", nick, e->name);
+    else
+        log_msg(LOG_DEBUG, "%s: %s (%d args)", nick, e->name, ctx.argc);
+    e->exec(&ctx);
+}
+
+int cmd_help(struct cmd_ctx *ctx)
+{
+    const char *p = ctx->channel ? ctx->bot->cfg.prefix : "";
+
+    if (ctx->argc == 1) {
+        char name[32];
+        snprintf(name, sizeof(name), "%s", ctx->argv[0]);
+        for (char *c = name; *c; c++)
+            *c = (char)tolower((unsigned char)*c);
+        const char *n = name[0] == ctx->bot->cfg.prefix[0] ? name + 1 : name;
+        const struct cmd_entry *e = cmd_find(n);
+        if (!e) {
+            reply(ctx, "no command \"%s\"; say %shelp for the list", n, p);
+            return -1;
+        }
+        reply(ctx, "%s%s%s%s: %s%s%s%s", p, e->name, e->usage[0] ? " " : "", e->usage, e->help,
+              e->where == CMD_PRIVATE   ? " [private]"
+              : e->where == CMD_CHANNEL ? " [channel]"
+                                        : "",
+              e->need == CMD_ADMIN     ? " [admin]"
+              : e->need == CMD_ACCOUNT ? " [account]"
+                                       : "",
+              e->aliases ? "" : "");
+        return 0;
+    }
+    char list[400];
+    size_t len = 0;
+    for (int i = 0; cmd_table[i]; i++)
+        len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s", i ? " " : "",
+                                cmd_table[i]->name);
+    reply(ctx, "commands: %s. Say %shelp <command> for one.", list, p);
+    return 0;
+}
+
+int cmd_version(struct cmd_ctx *ctx)
+{
+    reply(ctx, "Ringside " RINGSIDE_VERSION ", an IRC boxing bot (rules: boxing, sugarray)");
+    return 0;
+}

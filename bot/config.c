@@ -1,0 +1,735 @@
+/*
+ * config.c - the INI configuration file (keys and defaults in product.md and
+ * config/ringside.conf.example), read with libinih.
+ *
+ * Strict by design: an unknown section or key, a key given twice, a bad
+ * value, a string too long for its buffer or a line too long for inih is an
+ * error "FILE:LINE: reason" naming what is accepted, never a silent default
+ * or truncation. Section and key names are matched without regard to case.
+ * A section may appear more than once (its keys merge).
+ *
+ * How it uses inih: both config_load and config_parse hand inih the text
+ * through ini_parse_stream with our own line reader, which counts lines (so
+ * the handler knows its line number, which inih does not pass), checks
+ * section headers (so an empty unknown section is still reported), refuses
+ * lines longer than inih's buffer (which it would otherwise cut in two) and
+ * strips leading blanks (so an indented key is a key, not the continuation
+ * of the previous value that inih's multi-line mode would make it). The
+ * first error wins: the handler's, the reader's, or a syntax error inih
+ * reports by line number alone, whose reason we then work out from the line.
+ *
+ * Invariants: on error the caller's struct is untouched (a reload that fails
+ * keeps the running configuration); on success every field holds a value
+ * the rest of the bot may use without checking again (nicks are valid,
+ * channels start with # or &, numbers are in range, strings fit with their
+ * NUL). Passwords never appear in error messages.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <ini.h>
+
+#include "bot.h"
+
+#define CONFIG_FILE_MAX    (1024 * 1024) /* bytes; a config is a few hundred */
+#define CONFIG_CHANNEL_MAX 49            /* bytes of a channel name */
+#define CONFIG_NICKLEN     30
+#define CONFIG_QUOTE_MAX   40 /* bytes of a bad value repeated in an error */
+
+enum key_type {
+    KEY_STRING,   /* any text without control characters */
+    KEY_SECRET,   /* the same, never repeated in errors */
+    KEY_HOST,     /* non-empty, no blanks */
+    KEY_NICK,     /* RFC 2812 nick, at most 30 bytes */
+    KEY_USERNAME, /* printable, no blanks or '@' */
+    KEY_INT,      /* whole number in [min, max] */
+    KEY_PORT,     /* 1-65535 */
+    KEY_BOOL,
+    KEY_RATE, /* decimal number over 0, at most 100 */
+    KEY_LOGLEVEL,
+    KEY_PREFIX,
+    KEY_CHANNELS,
+    KEY_ADMINS,
+    KEY_DURATION
+};
+
+/* Key flags. */
+#define KF_REQUIRED 1 /* must not be empty */
+
+struct key {
+    const char *section;
+    const char *name;
+    enum key_type type;
+    size_t offset; /* of the field in struct config */
+    size_t size;   /* of a string field, NUL included */
+    long min, max; /* KEY_INT */
+    int flags;
+};
+
+#define STR(sec, key, type, flags)                                                                 \
+    {                                                                                              \
+        sec, #key, type, offsetof(struct config, key), sizeof(((struct config *)0)->key), 0, 0,    \
+            flags                                                                                  \
+    }
+#define NUM(sec, key, type, min, max)                                                              \
+    {                                                                                              \
+        sec, #key, type, offsetof(struct config, key), 0, min, max, 0                              \
+    }
+
+static const struct key config_keys[] = {
+    STR("irc", server, KEY_HOST, KF_REQUIRED),
+    NUM("irc", port, KEY_PORT, 1, 65535),
+    NUM("irc", tls, KEY_BOOL, 0, 1),
+    STR("irc", tls_ca_file, KEY_STRING, 0),
+    STR("irc", server_password, KEY_SECRET, 0),
+    STR("irc", nick, KEY_NICK, KF_REQUIRED),
+    STR("irc", alt_nick, KEY_NICK, 0),
+    STR("irc", username, KEY_USERNAME, KF_REQUIRED),
+    STR("irc", realname, KEY_STRING, KF_REQUIRED),
+    NUM("irc", channels, KEY_CHANNELS, 0, 0),
+    STR("irc", nickserv_password, KEY_SECRET, 0),
+    STR("bot", prefix, KEY_PREFIX, KF_REQUIRED),
+    NUM("bot", admins, KEY_ADMINS, 0, 0),
+    STR("bot", database, KEY_STRING, KF_REQUIRED),
+    NUM("bot", log_level, KEY_LOGLEVEL, 0, 0),
+    NUM("flood", burst, KEY_INT, 1, 100),
+    NUM("flood", lines_per_second, KEY_RATE, 0, 0),
+    NUM("bout", order_timeout, KEY_INT, 10, 86400),
+    NUM("bout", challenge_timeout, KEY_INT, 10, 86400),
+    NUM("bout", rounds, KEY_INT, 3, 15),
+    NUM("league", turn_interval, KEY_DURATION, 0, 0),
+};
+
+#define NKEYS ((int)(sizeof(config_keys) / sizeof(config_keys[0])))
+
+static const char *const config_sections[] = {"irc", "bot", "flood", "bout", "league"};
+#define NSECTIONS    ((int)(sizeof(config_sections) / sizeof(config_sections[0])))
+#define SECTION_LIST "irc, bot, flood, bout, league"
+
+/* The state of one parse. */
+struct config_ctx {
+    struct config c;  /* the result, copied out only on success */
+    const char *text; /* the whole input, NUL-terminated */
+    const char *pos;  /* where the reader goes on */
+    int line;         /* of the line last handed to inih */
+    int seen[NKEYS];  /* line where each key was given, 0 if not yet */
+    int err_line;     /* first error found by the reader or handler */
+    char reason[CONFIG_ERR_MAX];
+};
+
+void config_defaults(struct config *c)
+{
+    memset(c, 0, sizeof(*c));
+    strcpy(c->server, "127.0.0.1");
+    c->port = 6667;
+    c->tls = 0;
+    strcpy(c->nick, "ringside");
+    strcpy(c->username, "ringside");
+    strcpy(c->realname, "Ringside boxing bot");
+    strcpy(c->prefix, "!");
+    strcpy(c->database, "ringside.db");
+    c->log_level = LOG_INFO;
+    c->burst = 4;
+    c->lines_per_second = 1.0;
+    c->order_timeout = 120;
+    c->challenge_timeout = 300;
+    c->rounds = 12;
+    c->turn_interval = 0;
+}
+
+/* ------------------------------------------------------------ errors */
+
+/* Records the first error, at the current line. Returns 0 (inih's "error"),
+ * so handlers can `return ctx_fail(...)`. */
+static int ctx_fail(struct config_ctx *x, const char *fmt, ...) BOT_PRINTF(2, 3);
+static int ctx_fail(struct config_ctx *x, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (x->err_line)
+        return 0;
+    x->err_line = x->line;
+    va_start(ap, fmt);
+    vsnprintf(x->reason, sizeof(x->reason), fmt, ap);
+    va_end(ap);
+    return 0;
+}
+
+/* `value` fit to repeat in an error: at most CONFIG_QUOTE_MAX bytes, cut on
+ * a character boundary and marked with "...", control bytes shown as '?'. */
+static const char *quote(char *buf, size_t size, const char *value)
+{
+    size_t len = strlen(value), n = len;
+
+    if (n > CONFIG_QUOTE_MAX) {
+        n = CONFIG_QUOTE_MAX;
+        for (int k = 0; k < 3 && n > 0 && ((unsigned char)value[n] & 0xc0) == 0x80; k++)
+            n--;
+    }
+    if (n + 4 > size)
+        n = size - 4;
+    memcpy(buf, value, n);
+    for (size_t i = 0; i < n; i++)
+        if ((unsigned char)buf[i] < 0x20 || buf[i] == 0x7f)
+            buf[i] = '?';
+    strcpy(buf + n, n < len ? "..." : "");
+    return buf;
+}
+
+/* ------------------------------------------------------ value checks */
+
+static int has_control(const char *s)
+{
+    for (; *s; s++)
+        if ((unsigned char)*s < 0x20 || *s == 0x7f)
+            return 1;
+    return 0;
+}
+
+static int nick_special(char ch)
+{
+    return ch != '\0' && strchr("[]\\`_^{|}", ch) != NULL;
+}
+
+static int ascii_letter(char ch)
+{
+    return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z');
+}
+
+static int ascii_digit(char ch)
+{
+    return ch >= '0' && ch <= '9';
+}
+
+/* RFC 2812: a letter or special first, then letters, digits, specials, '-';
+ * at most CONFIG_NICKLEN bytes. */
+static int nick_valid(const char *s)
+{
+    size_t n = strlen(s);
+
+    if (n == 0 || n > CONFIG_NICKLEN || !(ascii_letter(s[0]) || nick_special(s[0])))
+        return 0;
+    for (size_t i = 1; i < n; i++)
+        if (!(ascii_letter(s[i]) || ascii_digit(s[i]) || nick_special(s[i]) || s[i] == '-'))
+            return 0;
+    return 1;
+}
+
+/* Account names as services give them: the characters of a nick (a digit
+ * may come first), at most CONFIG_NICKLEN bytes. */
+static int account_valid(const char *s)
+{
+    size_t n = strlen(s);
+
+    if (n == 0 || n > CONFIG_NICKLEN)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (!(ascii_letter(s[i]) || ascii_digit(s[i]) || nick_special(s[i]) || s[i] == '-'))
+            return 0;
+    return 1;
+}
+
+/* A whole number of digits only, within [min, max]; -1 if not. */
+static int parse_long(const char *s, long min, long max, long *out)
+{
+    long v = 0;
+
+    if (!ascii_digit(*s))
+        return -1;
+    for (; ascii_digit(*s); s++) {
+        if (v > (LONG_MAX - 9) / 10)
+            return -1;
+        v = v * 10 + (*s - '0');
+    }
+    if (*s || v < min || v > max)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* Digits with an optional fraction ("1", "0.5", ".5", "2."), over 0 and at
+ * most 100. Parsed by hand: strtod would take "inf", "nan", hex and the
+ * locale's decimal point. */
+static int parse_rate(const char *s, double *out)
+{
+    double v = 0, scale = 1;
+    int digits = 0;
+
+    for (; ascii_digit(*s); s++, digits++)
+        if (v <= 1000)
+            v = v * 10 + (*s - '0');
+    if (*s == '.')
+        for (s++; ascii_digit(*s); s++, digits++)
+            v += (*s - '0') * (scale /= 10);
+    if (*s || !digits || !(v > 0) || v > 100)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static int parse_bool(const char *s, int *out)
+{
+    static const char *const yes[] = {"yes", "true", "on", "1"};
+    static const char *const no[] = {"no", "false", "off", "0"};
+
+    for (int i = 0; i < 4; i++) {
+        if (strcasecmp(s, yes[i]) == 0 || strcasecmp(s, no[i]) == 0) {
+            *out = strcasecmp(s, yes[i]) == 0;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+/* "" -> 0; otherwise one or more <number><unit> parts, unit d, h, m or s
+ * (a bare number is seconds): "1d", "12h", "1h30m", "45". At most 366 days. */
+static int parse_duration(const char *s, long *out)
+{
+    const long limit = 366L * 86400;
+    long total = 0;
+
+    while (*s) {
+        long v = 0, unit = 1;
+        if (!ascii_digit(*s))
+            return -1;
+        for (; ascii_digit(*s); s++) {
+            v = v * 10 + (*s - '0');
+            if (v > limit)
+                return -1;
+        }
+        switch (*s) {
+        case 'd':
+        case 'D':
+            unit = 86400;
+            break;
+        case 'h':
+        case 'H':
+            unit = 3600;
+            break;
+        case 'm':
+        case 'M':
+            unit = 60;
+            break;
+        case 's':
+        case 'S':
+        case '\0':
+            break;
+        default:
+            return -1;
+        }
+        if (*s)
+            s++;
+        total += v * unit;
+        if (total > limit)
+            return -1;
+    }
+    *out = total;
+    return 0;
+}
+
+/* Splits a comma separated list in place; items are trimmed of blanks.
+ * Calls item() for each; stops at the first that fails. An empty list
+ * (only blanks) has no items. */
+static int each_item(struct config_ctx *x, const struct key *k, char *list,
+                     int (*item)(struct config_ctx *, const struct key *, char *, int))
+{
+    int count = 0;
+    char *p = list;
+
+    while (*p == ' ' || *p == '\t')
+        p++;
+    if (!*p)
+        return 1;
+    for (;;) {
+        char *end = strchr(p, ',');
+        if (end)
+            *end = '\0';
+        while (*p == ' ' || *p == '\t')
+            p++;
+        size_t n = strlen(p);
+        while (n > 0 && (p[n - 1] == ' ' || p[n - 1] == '\t'))
+            p[--n] = '\0';
+        if (!item(x, k, p, count++))
+            return 0;
+        if (!end)
+            return 1;
+        p = end + 1;
+    }
+}
+
+static int channel_item(struct config_ctx *x, const struct key *k, char *name, int index)
+{
+    char q[CONFIG_QUOTE_MAX + 4];
+    struct config *c = &x->c;
+
+    (void)k;
+    if (!*name)
+        return ctx_fail(x, "channels: an empty name in the list (channels are separated by "
+                           "commas, like \"#ringside, #boxing\")");
+    if (index >= CONFIG_CHANNELS_MAX)
+        return ctx_fail(x, "too many channels (at most %d)", CONFIG_CHANNELS_MAX);
+    if (name[0] != '#' && name[0] != '&')
+        return ctx_fail(x, "channel \"%s\" must start with # or &", quote(q, sizeof(q), name));
+    if (strlen(name) > CONFIG_CHANNEL_MAX)
+        return ctx_fail(x, "channel \"%s\" is too long (at most %d bytes)",
+                        quote(q, sizeof(q), name), CONFIG_CHANNEL_MAX);
+    if (name[1] == '\0')
+        return ctx_fail(x, "channel \"%s\" needs a name after its first character", name);
+    for (const char *p = name; *p; p++)
+        if ((unsigned char)*p < 0x20 || *p == 0x7f || *p == ' ' || *p == ':')
+            return ctx_fail(x,
+                            "channel \"%s\" is not a valid channel name (no spaces, colons, "
+                            "commas or control characters)",
+                            quote(q, sizeof(q), name));
+    for (int i = 0; i < index; i++)
+        if (irc_casecmp(CASEMAP_ASCII, c->channels[i], name) == 0)
+            return ctx_fail(x, "channel \"%s\" is listed twice", name);
+    strcpy(c->channels[index], name);
+    c->nchannels = index + 1;
+    return 1;
+}
+
+static int admin_item(struct config_ctx *x, const struct key *k, char *name, int index)
+{
+    char q[CONFIG_QUOTE_MAX + 4];
+    struct config *c = &x->c;
+
+    (void)k;
+    if (!*name)
+        return ctx_fail(x, "admins: an empty name in the list (account names are separated by "
+                           "commas, like \"alice, bob\")");
+    if (index >= CONFIG_ADMINS_MAX)
+        return ctx_fail(x, "too many admins (at most %d)", CONFIG_ADMINS_MAX);
+    if (!account_valid(name))
+        return ctx_fail(x,
+                        "admin \"%s\" is not a valid account name (letters, digits, "
+                        "[]\\`_^{|} or -, at most %d bytes)",
+                        quote(q, sizeof(q), name), CONFIG_NICKLEN);
+    for (int i = 0; i < index; i++)
+        if (irc_casecmp(CASEMAP_ASCII, c->admins[i], name) == 0)
+            return ctx_fail(x, "admin \"%s\" is listed twice", name);
+    strcpy(c->admins[index], name);
+    c->nadmins = index + 1;
+    return 1;
+}
+
+/* Stores one value; 1 on success, else ctx_fail's 0. */
+static int key_set(struct config_ctx *x, const struct key *k, const char *value)
+{
+    char *field = (char *)&x->c + k->offset;
+    char q[CONFIG_QUOTE_MAX + 4];
+    const char *name = k->name;
+    size_t len = strlen(value);
+    long n;
+
+    quote(q, sizeof(q), value);
+    switch (k->type) {
+    case KEY_STRING:
+    case KEY_SECRET:
+    case KEY_HOST:
+    case KEY_NICK:
+    case KEY_USERNAME:
+    case KEY_PREFIX:
+        if (len == 0) {
+            if (k->flags & KF_REQUIRED)
+                return ctx_fail(x, "%s must not be empty", name);
+            field[0] = '\0';
+            return 1;
+        }
+        if (len >= k->size && k->type != KEY_NICK && k->type != KEY_PREFIX)
+            return ctx_fail(x, "%s is too long (at most %zu bytes)", name, k->size - 1);
+        if (has_control(value))
+            return ctx_fail(x, "%s contains a control character", name);
+        if (k->type == KEY_HOST && strpbrk(value, " \t"))
+            return ctx_fail(x, "%s \"%s\" must not contain blanks", name, q);
+        if (k->type == KEY_NICK && !nick_valid(value))
+            return ctx_fail(x,
+                            "%s \"%s\" is not a valid nick (a letter or one of []\\`_^{|} "
+                            "first, then letters, digits, those or -; at most %d bytes)",
+                            name, q, CONFIG_NICKLEN);
+        if (k->type == KEY_USERNAME && strpbrk(value, " \t@"))
+            return ctx_fail(x, "%s \"%s\" must not contain blanks or @", name, q);
+        if (k->type == KEY_PREFIX) {
+            int ok = len < k->size;
+            for (const char *p = value; ok && *p; p++)
+                ok = *p > ' ' && *p < 0x7f;
+            if (!ok)
+                return ctx_fail(x,
+                                "%s \"%s\" must be 1 to %zu printable ASCII characters "
+                                "without spaces",
+                                name, q, k->size - 1);
+        }
+        memcpy(field, value, len + 1);
+        return 1;
+    case KEY_INT:
+        if (parse_long(value, k->min, k->max, &n) != 0)
+            return ctx_fail(x, "%s \"%s\" must be a whole number from %ld to %ld", name, q, k->min,
+                            k->max);
+        *(int *)(void *)field = (int)n;
+        return 1;
+    case KEY_PORT:
+        if (parse_long(value, k->min, k->max, &n) != 0)
+            return ctx_fail(x, "%s \"%s\" is not a port (%ld-%ld)", name, q, k->min, k->max);
+        *(int *)(void *)field = (int)n;
+        return 1;
+    case KEY_BOOL: {
+        int b;
+        if (parse_bool(value, &b) != 0)
+            return ctx_fail(x, "%s \"%s\" is not a boolean (yes/no, true/false, on/off, 1/0)", name,
+                            q);
+        *(int *)(void *)field = b;
+        return 1;
+    }
+    case KEY_RATE:
+        if (parse_rate(value, &x->c.lines_per_second) != 0)
+            return ctx_fail(x, "%s \"%s\" must be a number over 0 and at most 100", name, q);
+        return 1;
+    case KEY_LOGLEVEL: {
+        int level = log_level_parse(value);
+        if (level < 0)
+            return ctx_fail(x, "%s \"%s\" is not a level (debug, info, warn, error)", name, q);
+        x->c.log_level = (enum log_level)level;
+        return 1;
+    }
+    case KEY_DURATION:
+        if (parse_duration(value, &x->c.turn_interval) != 0)
+            return ctx_fail(x,
+                            "%s \"%s\" is not a duration (like 1d, 12h, 30m or 45s, at "
+                            "most 366d; empty for none)",
+                            name, q);
+        return 1;
+    case KEY_CHANNELS:
+    case KEY_ADMINS: {
+        char list[1024]; /* a value is at most one line: far less */
+        if (len >= sizeof(list))
+            return ctx_fail(x, "%s is too long", name);
+        memcpy(list, value, len + 1);
+        if (k->type == KEY_CHANNELS) {
+            x->c.nchannels = 0;
+            return each_item(x, k, list, channel_item);
+        }
+        x->c.nadmins = 0;
+        return each_item(x, k, list, admin_item);
+    }
+    }
+    return ctx_fail(x, "%s: internal error", name);
+}
+
+/* ------------------------------------------------------ inih glue */
+
+static int section_known(const char *section)
+{
+    for (int i = 0; i < NSECTIONS; i++)
+        if (strcasecmp(section, config_sections[i]) == 0)
+            return 1;
+    return 0;
+}
+
+static int config_handler(void *user, const char *section, const char *name, const char *value)
+{
+    struct config_ctx *x = user;
+    const struct key *other = NULL;
+    char keys[CONFIG_ERR_MAX];
+    char q[CONFIG_QUOTE_MAX + 4];
+    size_t used = 0;
+
+    if (x->err_line)
+        return 1; /* only the first error is reported; stop doing work */
+    quote(q, sizeof(q), name);
+    if (!*section) {
+        for (int i = 0; i < NKEYS; i++)
+            if (strcasecmp(name, config_keys[i].name) == 0)
+                return ctx_fail(x, "key \"%s\" is not in a section; it belongs in [%s]", q,
+                                config_keys[i].section);
+        return ctx_fail(x, "key \"%s\" is not in a section (sections are " SECTION_LIST ")", q);
+    }
+    if (!section_known(section)) {
+        char qs[CONFIG_QUOTE_MAX + 4];
+        return ctx_fail(x, "unknown section [%s]; sections are " SECTION_LIST,
+                        quote(qs, sizeof(qs), section));
+    }
+
+    keys[0] = '\0';
+    for (int i = 0; i < NKEYS; i++) {
+        const struct key *k = &config_keys[i];
+        int here = strcasecmp(section, k->section) == 0;
+        if (strcasecmp(name, k->name) == 0) {
+            if (!here) {
+                other = k;
+                continue;
+            }
+            if (x->seen[i])
+                return ctx_fail(x, "key \"%s\" given twice (first on line %d)", k->name,
+                                x->seen[i]);
+            x->seen[i] = x->line;
+            return key_set(x, k, value);
+        }
+        if (here && used < sizeof(keys)) {
+            int n = snprintf(keys + used, sizeof(keys) - used, "%s%s", used ? ", " : "", k->name);
+            used += n > 0 ? (size_t)n : 0;
+        }
+    }
+    if (other)
+        return ctx_fail(x, "unknown key \"%s\" in [%s] (it belongs in [%s]); keys are %s", q,
+                        section, other->section, keys);
+    return ctx_fail(x, "unknown key \"%s\" in [%s]; keys are %s", q, section, keys);
+}
+
+/* inih's reader: hands over one line at a time, with its leading blanks and
+ * trailing blanks and CR removed and a LF put back. */
+static char *config_reader(char *buf, int num, void *user)
+{
+    struct config_ctx *x = user;
+    const char *p = x->pos;
+    size_t limit = num > 2 ? (size_t)num - 2 : 0; /* room for "\n" and NUL */
+
+    if (!*p)
+        return NULL;
+    x->line++;
+    if (x->line == 1 && strncmp(p, "\xEF\xBB\xBF", 3) == 0)
+        p += 3; /* a UTF-8 byte order mark */
+    const char *eol = strchr(p, '\n');
+    const char *next = eol ? eol + 1 : p + strlen(p);
+    if (!eol)
+        eol = next;
+    x->pos = next;
+
+    while (p < eol && (*p == ' ' || *p == '\t'))
+        p++;
+    while (eol > p && (eol[-1] == ' ' || eol[-1] == '\t' || eol[-1] == '\r'))
+        eol--;
+    size_t n = (size_t)(eol - p);
+    if (n > limit) {
+        ctx_fail(x, "line is too long (at most %zu bytes without its indentation)", limit);
+        n = 0; /* an empty line: inih sees nothing wrong, we already do */
+    }
+    memcpy(buf, p, n);
+    buf[n] = '\n';
+    buf[n + 1] = '\0';
+
+    /* A section header, read as inih reads it: the name runs to the first
+     * ']'. Unknown sections are caught here, even with no keys under them. */
+    if (n > 0 && buf[0] == '[') {
+        char *close = memchr(buf + 1, ']', n - 1);
+        if (close) {
+            *close = '\0';
+            if (!section_known(buf + 1)) {
+                char q[CONFIG_QUOTE_MAX + 4];
+                ctx_fail(x, "unknown section [%s]; sections are " SECTION_LIST,
+                         quote(q, sizeof(q), buf + 1));
+            }
+            *close = ']';
+        }
+    }
+    return buf;
+}
+
+/* Why inih refused line `line` of text (it says only where). */
+static void syntax_reason(const char *text, int line, char *out, size_t size)
+{
+    for (int i = 1; i < line && text; i++) {
+        text = strchr(text, '\n');
+        if (text)
+            text++;
+    }
+    while (text && (*text == ' ' || *text == '\t'))
+        text++;
+    if (text && *text == '[')
+        snprintf(out, size, "a section header needs its closing \"]\", like [irc]");
+    else
+        snprintf(out, size, "expected \"key = value\", a [section] or a comment (; or #)");
+}
+
+/* Parses text (the whole file) into x->c; 0 or -1 with the error in err. */
+static int config_run(struct config_ctx *x, const char *text, const char *name, char *err,
+                      size_t errlen)
+{
+    x->text = x->pos = text;
+    int bad = ini_parse_stream(config_reader, x, config_handler, x);
+
+    if (bad == 0 && x->err_line == 0)
+        return 0;
+    if (bad > 0 && (x->err_line == 0 || bad < x->err_line)) {
+        x->err_line = bad;
+        syntax_reason(text, bad, x->reason, sizeof(x->reason));
+    } else if (bad < 0 && x->err_line == 0) {
+        x->err_line = 1;
+        snprintf(x->reason, sizeof(x->reason), "inih failed (%d)", bad);
+    }
+    if (err && errlen)
+        snprintf(err, errlen, "%s:%d: %s", name, x->err_line, x->reason);
+    return -1;
+}
+
+int config_parse(struct config *c, const char *text, const char *name, char *err, size_t errlen)
+{
+    struct config_ctx *x = xmalloc(sizeof(*x));
+    int rc;
+
+    memset(x, 0, sizeof(*x));
+    config_defaults(&x->c);
+    if (!name)
+        name = "(config)";
+    rc = config_run(x, text ? text : "", name, err, errlen);
+    if (rc == 0)
+        memcpy(c, &x->c, sizeof(*c));
+    free(x);
+    return rc;
+}
+
+int config_load(struct config *c, const char *path, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "rb");
+    char *text;
+    size_t len = 0;
+    int rc;
+
+    if (!f) {
+        if (err && errlen)
+            snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
+        return -1;
+    }
+    text = xmalloc(CONFIG_FILE_MAX + 1);
+    for (;;) {
+        size_t n = fread(text + len, 1, CONFIG_FILE_MAX + 1 - len, f);
+        len += n;
+        if (n == 0 || len > CONFIG_FILE_MAX)
+            break;
+    }
+    if (ferror(f)) {
+        int e = errno;
+        if (err && errlen)
+            snprintf(err, errlen, "cannot read %s: %s", path, strerror(e ? e : EIO));
+        fclose(f);
+        free(text);
+        return -1;
+    }
+    fclose(f);
+    if (len > CONFIG_FILE_MAX) {
+        if (err && errlen)
+            snprintf(err, errlen, "%s: too large for a configuration (over %d bytes)", path,
+                     CONFIG_FILE_MAX);
+        free(text);
+        return -1;
+    }
+    text[len] = '\0';
+    const char *nul = memchr(text, '\0', len);
+    if (nul) {
+        int line = 1;
+        for (const char *p = text; p < nul; p++)
+            line += *p == '\n';
+        if (err && errlen)
+            snprintf(err, errlen, "%s:%d: contains a NUL byte (is it a text file?)", path, line);
+        free(text);
+        return -1;
+    }
+    rc = config_parse(c, text, path, err, errlen);
+    free(text);
+    return rc;
+}

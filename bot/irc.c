@@ -1,0 +1,644 @@
+/*
+ * irc.c - the connection to the IRC server, through libircclient 1.9.
+ *
+ * The only file that includes libircclient.h. It runs its own select()
+ * loop (libircclient's irc_run has no timers): wait for the socket, the
+ * next line the output queue may send, or the next timer, at most 250 ms;
+ * then handle input, timers and output, in that order.
+ *
+ * Connection life: a fresh session for every connection attempt (an old
+ * session's buffers would corrupt the new stream); after a loss, reconnect
+ * after 10 s, doubling to 300 s, back to 10 s once registered. 433 during
+ * registration: the alternative nick (then the nick with _ appended); once
+ * registered, the main nick is asked for again every minute. Silence for 60
+ * s sends a PING; 90 s means the link is dead. Channels are joined after
+ * registration and rejoined 15 s after a kick. Identities end with every
+ * connection.
+ *
+ * Private or channel is decided from the target (CHANTYPES), never from
+ * which libircclient callback fired; names compare under the server's
+ * CASEMAPPING. Every line goes out through the paced queue; libircclient's
+ * own answers to server PINGs are the only lines that bypass it.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/select.h>
+
+#include <libircclient.h>
+#include <libirc_rfcnumeric.h>
+
+#include "bot.h"
+
+#define BACKOFF_MIN      10.0
+#define BACKOFF_MAX      300.0
+#define PING_AFTER       60.0
+#define DEAD_AFTER       90.0
+#define REGISTER_TIMEOUT 60.0
+#define REGAIN_EVERY     60.0
+#define REJOIN_AFTER     15.0
+#define LOOP_MAX_WAIT    0.25
+#define QUIT_FLUSH       2.0
+#define QUIT_MESSAGE     "Ringside is going to sleep; bouts resume when it is back"
+
+struct irc_state {
+    irc_session_t *s;
+    int registered;
+    double started;      /* when the connection attempt began */
+    double last_rx;      /* when the server last said anything */
+    double ping_sent;    /* our PING not yet answered, or 0 */
+    double reconnect_at; /* no session: when to try again */
+    double backoff;
+    double regain_at; /* when to ask for the main nick again */
+    double rejoin_at[USERS_CHANNELS];
+    int nick_tries;
+};
+
+static volatile sig_atomic_t quit_requested;
+static volatile sig_atomic_t reload_requested;
+
+static void on_signal(int sig)
+{
+    if (sig == SIGHUP)
+        reload_requested = 1;
+    else
+        quit_requested = 1;
+}
+
+static struct bot *bot_of(irc_session_t *s)
+{
+    return irc_get_ctx(s);
+}
+
+/* The nick part of "nick!user@host". */
+static void origin_nick(const char *origin, char *nick, size_t len)
+{
+    size_t n = origin ? strcspn(origin, "!@") : 0;
+
+    if (n >= len)
+        n = len - 1;
+    memcpy(nick, origin ? origin : "", n);
+    nick[n] = '\0';
+}
+
+static int is_me(const struct bot *bot, const char *nick)
+{
+    return irc_casecmp(bot->cm, nick, bot->nick) == 0;
+}
+
+/* Called by every callback: the server is alive. */
+static void heard(struct bot *bot)
+{
+    bot->now = bot_clock();
+    bot->irc->last_rx = bot->now;
+    bot->irc->ping_sent = 0;
+}
+
+static void join_all(struct bot *bot)
+{
+    char line[OUTQ_LINE_MAX];
+
+    for (int c = 0; c < USERS_CHANNELS; c++)
+        if (bot->chan[c][0] && !bot->chan_in[c]) {
+            snprintf(line, sizeof(line), "JOIN %s", bot->chan[c]);
+            outq_raw(bot->q, line);
+        }
+}
+
+static void ev_connect(irc_session_t *s, const char *event, const char *origin, const char **params,
+                       unsigned int count)
+{
+    struct bot *bot = bot_of(s);
+    struct irc_state *st = bot->irc;
+
+    (void)event;
+    (void)origin;
+    heard(bot);
+    st->registered = 1;
+    st->backoff = BACKOFF_MIN;
+    if (count >= 1)
+        snprintf(bot->nick, sizeof(bot->nick), "%s", params[0]);
+    st->regain_at = bot->now + REGAIN_EVERY;
+    log_msg(LOG_INFO, "registered on %s:%d as %s", bot->cfg.server, bot->cfg.port, bot->nick);
+    if (bot->cfg.nickserv_password[0]) {
+        char line[OUTQ_LINE_MAX];
+        snprintf(line, sizeof(line), "PRIVMSG NickServ :IDENTIFY %s", bot->cfg.nickserv_password);
+        outq_raw(bot->q, line);
+    }
+    join_all(bot);
+}
+
+/* RPL_ISUPPORT tokens we care about. */
+static void isupport(struct bot *bot, const char **params, unsigned int count)
+{
+    for (unsigned int i = 1; i + 1 < count; i++) {
+        const char *t = params[i];
+        if (strncmp(t, "CASEMAPPING=", 12) == 0) {
+            bot->cm = irc_casemapping_parse(t + 12);
+            users_set_casemap(bot->users, bot->cm);
+        } else if (strncmp(t, "CHANTYPES=", 10) == 0) {
+            snprintf(bot->chantypes, sizeof(bot->chantypes), "%s", t + 10);
+        }
+    }
+}
+
+/* RPL_NAMREPLY: "me = #chan :@op +voice nick". */
+static void names(struct bot *bot, const char **params, unsigned int count)
+{
+    if (count < 4)
+        return;
+    int c = bot_chan_find(bot, params[2]);
+    if (c < 0)
+        return;
+    char list[OUTQ_LINE_MAX];
+    snprintf(list, sizeof(list), "%s", params[3]);
+    for (char *save = NULL, *w = strtok_r(list, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+        w += strspn(w, "~&@%+!");
+        if (*w && !is_me(bot, w))
+            users_join(bot->users, w, c);
+    }
+}
+
+static void try_other_nick(struct bot *bot)
+{
+    struct irc_state *st = bot->irc;
+    char nick[CONFIG_NICK_MAX], line[OUTQ_LINE_MAX];
+
+    st->nick_tries++;
+    if (st->nick_tries == 1 && bot->cfg.alt_nick[0])
+        snprintf(nick, sizeof(nick), "%s", bot->cfg.alt_nick);
+    else
+        snprintf(nick, sizeof(nick), "%.24s%.*s", bot->cfg.nick,
+                 st->nick_tries > 6 ? 6 : st->nick_tries, "______");
+    snprintf(bot->nick, sizeof(bot->nick), "%s", nick);
+    snprintf(line, sizeof(line), "NICK %s", nick);
+    log_msg(LOG_INFO, "nick taken; trying %s", nick);
+    outq_raw(bot->q, line);
+}
+
+static void ev_numeric(irc_session_t *s, unsigned int event, const char *origin,
+                       const char **params, unsigned int count)
+{
+    struct bot *bot = bot_of(s);
+
+    (void)origin;
+    heard(bot);
+    switch (event) {
+    case 5:
+        isupport(bot, params, count);
+        break;
+    case LIBIRC_RFC_RPL_NAMREPLY:
+        names(bot, params, count);
+        break;
+    case LIBIRC_RFC_ERR_NICKNAMEINUSE:
+    case LIBIRC_RFC_ERR_ERRONEUSNICKNAME:
+    case LIBIRC_RFC_ERR_NICKCOLLISION:
+        if (!bot->irc->registered)
+            try_other_nick(bot);
+        break;
+    case LIBIRC_RFC_ERR_NOSUCHCHANNEL:
+    case LIBIRC_RFC_ERR_BANNEDFROMCHAN:
+    case LIBIRC_RFC_ERR_INVITEONLYCHAN:
+    case LIBIRC_RFC_ERR_BADCHANNELKEY:
+    case LIBIRC_RFC_ERR_CHANNELISFULL:
+        log_msg(LOG_WARN, "cannot join %s (numeric %u)", count > 1 ? params[1] : "?", event);
+        break;
+    default:
+        break;
+    }
+}
+
+static void ev_join(irc_session_t *s, const char *event, const char *origin, const char **params,
+                    unsigned int count)
+{
+    struct bot *bot = bot_of(s);
+    char nick[CONFIG_NICK_MAX * 2];
+
+    (void)event;
+    heard(bot);
+    if (count < 1)
+        return;
+    origin_nick(origin, nick, sizeof(nick));
+    int c = bot_chan_find(bot, params[0]);
+    if (c < 0)
+        return;
+    if (is_me(bot, nick)) {
+        bot->chan_in[c] = 1;
+        bot->irc->rejoin_at[c] = 0;
+        /* Our own prefix as others see it: split lines to fit it. */
+        outq_set_prefix_len(bot->q, strlen(origin));
+        log_msg(LOG_INFO, "joined %s", bot->chan[c]);
+    } else {
+        users_join(bot->users, nick, c);
+    }
+}
+
+/* We are out of channel c: everyone's membership there ends. */
+static void left(struct bot *bot, int c)
+{
+    bot->chan_in[c] = 0;
+    int ended = users_chan_gone(bot->users, c);
+    if (ended)
+        log_msg(LOG_INFO, "%d identities ended leaving %s", ended, bot->chan[c]);
+}
+
+static void ev_part(irc_session_t *s, const char *event, const char *origin, const char **params,
+                    unsigned int count)
+{
+    struct bot *bot = bot_of(s);
+    char nick[CONFIG_NICK_MAX * 2];
+
+    (void)event;
+    heard(bot);
+    if (count < 1)
+        return;
+    origin_nick(origin, nick, sizeof(nick));
+    int c = bot_chan_find(bot, params[0]);
+    if (c < 0)
+        return;
+    if (is_me(bot, nick))
+        left(bot, c);
+    else if (users_part(bot->users, nick, c))
+        log_msg(LOG_INFO, "%s left our last shared channel: identity ended", nick);
+}
+
+static void ev_kick(irc_session_t *s, const char *event, const char *origin, const char **params,
+                    unsigned int count)
+{
+    struct bot *bot = bot_of(s);
+
+    (void)event;
+    (void)origin;
+    heard(bot);
+    if (count < 2)
+        return;
+    int c = bot_chan_find(bot, params[0]);
+    if (c < 0)
+        return;
+    if (is_me(bot, params[1])) {
+        log_msg(LOG_WARN, "kicked from %s; rejoining in %.0f s", bot->chan[c], REJOIN_AFTER);
+        left(bot, c);
+        bot->irc->rejoin_at[c] = bot->now + REJOIN_AFTER;
+    } else if (users_part(bot->users, params[1], c)) {
+        log_msg(LOG_INFO, "%s was kicked from our last shared channel: identity ended", params[1]);
+    }
+}
+
+static void ev_quit(irc_session_t *s, const char *event, const char *origin, const char **params,
+                    unsigned int count)
+{
+    struct bot *bot = bot_of(s);
+    char nick[CONFIG_NICK_MAX * 2];
+
+    (void)event;
+    (void)params;
+    (void)count;
+    heard(bot);
+    origin_nick(origin, nick, sizeof(nick));
+    if (users_quit(bot->users, nick))
+        log_msg(LOG_INFO, "%s quit: identity ended", nick);
+    if (irc_casecmp(bot->cm, nick, bot->cfg.nick) == 0)
+        bot->irc->regain_at = bot->now; /* our nick is free */
+}
+
+static void ev_nick(irc_session_t *s, const char *event, const char *origin, const char **params,
+                    unsigned int count)
+{
+    struct bot *bot = bot_of(s);
+    char nick[CONFIG_NICK_MAX * 2];
+
+    (void)event;
+    heard(bot);
+    if (count < 1)
+        return;
+    origin_nick(origin, nick, sizeof(nick));
+    if (is_me(bot, nick)) {
+        snprintf(bot->nick, sizeof(bot->nick), "%s", params[0]);
+        log_msg(LOG_INFO, "now known as %s", bot->nick);
+        return;
+    }
+    users_rename(bot->users, nick, params[0]);
+    if (irc_casecmp(bot->cm, nick, bot->cfg.nick) == 0)
+        bot->irc->regain_at = bot->now;
+}
+
+/* PRIVMSG, wherever libircclient thought it went. */
+static void ev_message(irc_session_t *s, const char *event, const char *origin, const char **params,
+                       unsigned int count)
+{
+    struct bot *bot = bot_of(s);
+    char nick[CONFIG_NICK_MAX * 2];
+
+    (void)event;
+    heard(bot);
+    if (count < 2 || !origin)
+        return;
+    origin_nick(origin, nick, sizeof(nick));
+    if (!nick[0] || is_me(bot, nick))
+        return;
+    if (irc_is_channel(params[0], bot->chantypes)) {
+        int c = bot_chan_find(bot, params[0]);
+        if (c >= 0)
+            cmd_dispatch(bot, nick, bot->chan[c], params[1]);
+    } else {
+        cmd_dispatch(bot, nick, NULL, params[1]);
+    }
+}
+
+static void ev_ctcp(irc_session_t *s, const char *event, const char *origin, const char **params,
+                    unsigned int count)
+{
+    struct bot *bot = bot_of(s);
+    char nick[CONFIG_NICK_MAX * 2], text[128];
+
+    (void)event;
+    heard(bot);
+    if (count < 1 || !origin)
+        return;
+    origin_nick(origin, nick, sizeof(nick));
+    if (users_rate(bot->users, nick, bot->now) != USERS_RATE_OK)
+        return;
+    if (strcmp(params[0], "VERSION") == 0)
+        snprintf(text, sizeof(text), "\001VERSION Ringside " RINGSIDE_VERSION "\001");
+    else if (strncmp(params[0], "PING", 4) == 0 && (params[0][4] == ' ' || !params[0][4]))
+        snprintf(text, sizeof(text), "\001%.100s\001", params[0]);
+    else
+        return;
+    outq_msg(bot->q, OUTQ_REPLY, "NOTICE", nick, text);
+}
+
+static void ev_other(irc_session_t *s, const char *event, const char *origin, const char **params,
+                     unsigned int count)
+{
+    (void)event;
+    (void)origin;
+    (void)params;
+    (void)count;
+    heard(bot_of(s));
+}
+
+static irc_callbacks_t callbacks = {
+    .event_connect = ev_connect,
+    .event_nick = ev_nick,
+    .event_quit = ev_quit,
+    .event_join = ev_join,
+    .event_part = ev_part,
+    .event_mode = ev_other,
+    .event_umode = ev_other,
+    .event_topic = ev_other,
+    .event_kick = ev_kick,
+    .event_channel = ev_message,
+    .event_privmsg = ev_message,
+    .event_notice = ev_other,
+    .event_channel_notice = ev_other,
+    .event_invite = ev_other,
+    .event_ctcp_req = ev_ctcp,
+    .event_ctcp_rep = ev_other,
+    .event_ctcp_action = ev_other,
+    .event_unknown = ev_other,
+    .event_numeric = ev_numeric,
+};
+
+static void session_end(struct bot *bot, const char *why)
+{
+    struct irc_state *st = bot->irc;
+
+    if (!st->s)
+        return;
+    irc_destroy_session(st->s);
+    st->s = NULL;
+    st->registered = 0;
+    users_reset(bot->users);
+    outq_clear(bot->q);
+    for (int c = 0; c < USERS_CHANNELS; c++)
+        bot->chan_in[c] = 0;
+    st->reconnect_at = bot->now + st->backoff;
+    log_msg(LOG_WARN, "disconnected (%s); reconnecting in %.0f s", why, st->backoff);
+    st->backoff = st->backoff * 2 > BACKOFF_MAX ? BACKOFF_MAX : st->backoff * 2;
+}
+
+static void session_start(struct bot *bot)
+{
+    struct irc_state *st = bot->irc;
+    const struct config *c = &bot->cfg;
+
+    st->s = irc_create_session(&callbacks);
+    if (!st->s) {
+        log_msg(LOG_ERROR, "cannot create an IRC session (out of memory?)");
+        st->reconnect_at = bot->now + st->backoff;
+        return;
+    }
+    irc_set_ctx(st->s, bot);
+    snprintf(bot->nick, sizeof(bot->nick), "%s", c->nick);
+    st->nick_tries = 0;
+    st->started = st->last_rx = bot->now;
+    st->ping_sent = 0;
+    bot->cm = CASEMAP_RFC1459;
+    snprintf(bot->chantypes, sizeof(bot->chantypes), "#&");
+    users_set_casemap(bot->users, bot->cm);
+    log_msg(LOG_INFO, "connecting to %s:%d", c->server, c->port);
+    if (irc_connect(st->s, c->server, (unsigned short)c->port,
+                    c->server_password[0] ? c->server_password : NULL, c->nick,
+                    c->username[0] ? c->username : c->nick, c->realname) != 0) {
+        char why[160];
+        snprintf(why, sizeof(why), "connect: %s", irc_strerror(irc_errno(st->s)));
+        session_end(bot, why);
+    }
+}
+
+/* Sends what the queue allows; stops at the first line the socket won't
+ * take (libircclient's 1 KiB buffer answers LIBIRC_ERR_NOMEM). */
+static void drain(struct bot *bot)
+{
+    struct irc_state *st = bot->irc;
+    char line[OUTQ_LINE_MAX];
+
+    if (!st->s || !irc_is_connected(st->s))
+        return;
+    while (outq_pop(bot->q, bot->now, line)) {
+        /* Before registration only protocol lines may go (NICK). */
+        if (irc_send_raw(st->s, "%s", line) != 0) {
+            int e = irc_errno(st->s);
+            outq_unpop(bot->q, line);
+            if (e != LIBIRC_ERR_NOMEM)
+                session_end(bot, irc_strerror(e));
+            return;
+        }
+        log_msg(LOG_DEBUG, ">> %.*s", (int)strcspn(line, " "), line);
+    }
+}
+
+static void timers(struct bot *bot)
+{
+    struct irc_state *st = bot->irc;
+    char line[OUTQ_LINE_MAX];
+
+    if (!st->s)
+        return;
+    if (!st->registered && bot->now - st->started > REGISTER_TIMEOUT) {
+        session_end(bot, "registration timed out");
+        return;
+    }
+    double quiet = bot->now - st->last_rx;
+    if (quiet > DEAD_AFTER) {
+        session_end(bot, "no answer from the server for 90 s");
+        return;
+    }
+    if (st->registered && quiet > PING_AFTER && !st->ping_sent) {
+        snprintf(line, sizeof(line), "PING :ringside");
+        outq_raw(bot->q, line);
+        st->ping_sent = bot->now;
+    }
+    if (st->registered && bot->now >= st->regain_at && !is_me(bot, bot->cfg.nick)) {
+        snprintf(line, sizeof(line), "NICK %s", bot->cfg.nick);
+        outq_raw(bot->q, line);
+        st->regain_at = bot->now + REGAIN_EVERY;
+    }
+    for (int c = 0; c < USERS_CHANNELS; c++)
+        if (st->registered && st->rejoin_at[c] && bot->now >= st->rejoin_at[c]) {
+            st->rejoin_at[c] = 0;
+            if (bot->chan[c][0] && !bot->chan_in[c]) {
+                snprintf(line, sizeof(line), "JOIN %s", bot->chan[c]);
+                outq_raw(bot->q, line);
+            }
+        }
+}
+
+/* SIGHUP: read the file again; on an error keep running as before. */
+static void reload(struct bot *bot)
+{
+    struct config fresh;
+    char err[CONFIG_ERR_MAX], line[OUTQ_LINE_MAX];
+
+    config_defaults(&fresh);
+    if (config_load(&fresh, bot->config_path, err, sizeof(err)) != 0) {
+        log_msg(LOG_ERROR, "reload refused, keeping the running configuration: %s", err);
+        return;
+    }
+    /* Channels no longer listed are parted; new ones get a slot. */
+    for (int c = 0; c < USERS_CHANNELS; c++) {
+        int keep = 0;
+        if (!bot->chan[c][0])
+            continue;
+        for (int i = 0; i < fresh.nchannels; i++)
+            keep |= irc_casecmp(bot->cm, bot->chan[c], fresh.channels[i]) == 0;
+        if (keep)
+            continue;
+        if (bot->chan_in[c]) {
+            snprintf(line, sizeof(line), "PART %s :configuration changed", bot->chan[c]);
+            outq_raw(bot->q, line);
+            left(bot, c);
+        }
+        bot->chan[c][0] = '\0';
+        bot->irc->rejoin_at[c] = 0;
+    }
+    for (int i = 0; i < fresh.nchannels; i++) {
+        if (bot_chan_find(bot, fresh.channels[i]) >= 0)
+            continue;
+        for (int c = 0; c < USERS_CHANNELS; c++)
+            if (!bot->chan[c][0]) {
+                snprintf(bot->chan[c], sizeof(bot->chan[c]), "%s", fresh.channels[i]);
+                break;
+            }
+    }
+    if (strcmp(fresh.server, bot->cfg.server) != 0 || fresh.port != bot->cfg.port ||
+        strcmp(fresh.nick, bot->cfg.nick) != 0)
+        log_msg(LOG_WARN, "server, port and nick changes take effect at the next reconnect");
+    if (strcmp(fresh.database, bot->cfg.database) != 0)
+        log_msg(LOG_WARN, "a new database path takes effect at the next start");
+    snprintf(fresh.database, sizeof(fresh.database), "%s", bot->cfg.database);
+    bot->cfg = fresh;
+    log_set_level(fresh.log_level);
+    outq_set_rate(bot->q, fresh.burst, fresh.lines_per_second);
+    if (bot->irc->registered)
+        join_all(bot);
+    log_msg(LOG_INFO, "configuration reloaded from %s", bot->config_path);
+}
+
+/* Says goodbye: QUIT straight away, then lets the socket drain briefly. */
+static void goodbye(struct bot *bot)
+{
+    struct irc_state *st = bot->irc;
+
+    if (!st->s)
+        return;
+    if (irc_is_connected(st->s)) {
+        log_msg(LOG_INFO, "quitting");
+        irc_send_raw(st->s, "QUIT :%s", QUIT_MESSAGE);
+        double until = bot_clock() + QUIT_FLUSH;
+        while (irc_is_connected(st->s) && bot_clock() < until) {
+            fd_set r, w;
+            int maxfd = 0;
+            struct timeval tv = {0, 100000};
+            FD_ZERO(&r);
+            FD_ZERO(&w);
+            irc_add_select_descriptors(st->s, &r, &w, &maxfd);
+            if (select(maxfd + 1, &r, &w, NULL, &tv) < 0 && errno != EINTR)
+                break;
+            if (irc_process_select_descriptors(st->s, &r, &w) != 0)
+                break;
+        }
+    }
+    irc_destroy_session(st->s);
+    st->s = NULL;
+}
+
+int bot_run(struct bot *bot)
+{
+    struct irc_state st;
+    struct sigaction sa;
+
+    memset(&st, 0, sizeof(st));
+    st.backoff = BACKOFF_MIN;
+    bot->irc = &st;
+    for (int i = 0; i < bot->cfg.nchannels && i < USERS_CHANNELS; i++)
+        snprintf(bot->chan[i], sizeof(bot->chan[i]), "%s", bot->cfg.channels[i]);
+
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+    sa.sa_handler = SIG_IGN;
+    sigaction(SIGPIPE, &sa, NULL);
+
+    while (!quit_requested) {
+        bot->now = bot_clock();
+        if (!st.s && bot->now >= st.reconnect_at)
+            session_start(bot);
+
+        fd_set r, w;
+        int maxfd = 0;
+        FD_ZERO(&r);
+        FD_ZERO(&w);
+        if (st.s)
+            irc_add_select_descriptors(st.s, &r, &w, &maxfd);
+        double wait = LOOP_MAX_WAIT;
+        double q = st.s ? outq_wait(bot->q, bot->now) : -1;
+        if (q >= 0 && q < wait)
+            wait = q;
+        struct timeval tv = {0, (long)(wait * 1e6)};
+        int n = select(maxfd + 1, &r, &w, NULL, &tv);
+        if (n < 0 && errno != EINTR)
+            log_msg(LOG_ERROR, "select: %s", strerror(errno));
+        bot->now = bot_clock();
+        if (st.s && n >= 0) {
+            if (irc_process_select_descriptors(st.s, &r, &w) != 0 || !irc_is_connected(st.s)) {
+                int e = irc_errno(st.s);
+                session_end(bot, e ? irc_strerror(e) : "connection closed");
+            }
+        }
+        timers(bot);
+        drain(bot);
+        if (reload_requested) {
+            reload_requested = 0;
+            reload(bot);
+        }
+    }
+    goodbye(bot);
+    bot->irc = NULL;
+    return 0;
+}

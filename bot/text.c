@@ -1,0 +1,109 @@
+/*
+ * text.c - the rules of IRC text: case mapping of nicks and channel names,
+ * what may never reach the wire, and where a long message may be cut.
+ *
+ * Invariants: nothing here allocates; casefold never writes past `len`
+ * bytes and always terminates; irc_split never returns more than it was
+ * allowed, never cuts a valid UTF-8 sequence in two, and never returns 0 for
+ * non-empty text and max >= 4, whatever bytes the text holds.
+ */
+#include <string.h>
+#include <strings.h>
+
+#include "bot.h"
+
+enum casemapping irc_casemapping_parse(const char *name)
+{
+    if (name && strcasecmp(name, "ascii") == 0)
+        return CASEMAP_ASCII;
+    if (name && strcasecmp(name, "strict-rfc1459") == 0)
+        return CASEMAP_STRICT_RFC1459;
+    return CASEMAP_RFC1459;
+}
+
+/* One byte folded under m. ASCII folds A-Z; RFC 1459 counts []\~ as the
+ * upper case of {}|^, and strict RFC 1459 does so for []\ only. */
+static unsigned char irc_fold(enum casemapping m, unsigned char c)
+{
+    if (c >= 'A' && c <= 'Z')
+        return (unsigned char)(c - 'A' + 'a');
+    if (m == CASEMAP_ASCII)
+        return c;
+    if (c == '[' || c == ']' || c == '\\')
+        return (unsigned char)(c + 32); /* { } | */
+    if (c == '~' && m == CASEMAP_RFC1459)
+        return '^';
+    return c;
+}
+
+/* Works in place too (dst == src). */
+void irc_casefold(enum casemapping m, char *dst, const char *src, size_t len)
+{
+    size_t i = 0;
+
+    if (len == 0)
+        return;
+    for (; i + 1 < len && src[i]; i++)
+        dst[i] = (char)irc_fold(m, (unsigned char)src[i]);
+    dst[i] = '\0';
+}
+
+int irc_casecmp(enum casemapping m, const char *a, const char *b)
+{
+    const unsigned char *p = (const unsigned char *)a, *q = (const unsigned char *)b;
+
+    for (;; p++, q++) {
+        unsigned char x = irc_fold(m, *p), y = irc_fold(m, *q);
+        if (x != y)
+            return x < y ? -1 : 1;
+        if (!x)
+            return 0;
+    }
+}
+
+/* CR and LF each become a space rather than vanish, so that "one\ntwo"
+ * reads "one two" and not "onetwo"; the length never changes. (NUL cannot
+ * occur inside a C string, so it needs no handling here.) */
+void irc_sanitize(char *s)
+{
+    for (; *s; s++)
+        if (*s == '\r' || *s == '\n')
+            *s = ' ';
+}
+
+static int utf8_continuation(unsigned char c)
+{
+    return (c & 0xc0) == 0x80;
+}
+
+size_t irc_split(const char *text, size_t len, size_t max)
+{
+    const unsigned char *t = (const unsigned char *)text;
+
+    if (len <= max)
+        return len;
+    if (max == 0)
+        return 0;
+    /* The last space that fits: text[i] is a space, the piece is [0, i). */
+    for (size_t i = max; i > 0; i--)
+        if (t[i] == ' ')
+            return i;
+    /* Otherwise step back from max to the start of the character that
+     * straddles it; a valid sequence starts at most 3 bytes back. More
+     * continuation bytes than that are not UTF-8: cut anywhere. */
+    size_t cut = max;
+    for (int k = 0; k < 3 && cut > 0 && utf8_continuation(t[cut]); k++)
+        cut--;
+    if (cut == 0 || utf8_continuation(t[cut]))
+        return max;
+    return cut;
+}
+
+int irc_is_channel(const char *target, const char *chantypes)
+{
+    if (!target || !*target)
+        return 0;
+    if (!chantypes || !*chantypes)
+        chantypes = "#&";
+    return strchr(chantypes, *target) != NULL;
+}

@@ -1,0 +1,244 @@
+/*
+ * users.c - who is who: channel membership, identities and inbound rate.
+ *
+ * One entry per nick the bot has reason to remember: someone in one of its
+ * channels, someone identified, or someone whose command rate is being
+ * watched. An identity never outlives the evidence that the same person
+ * still holds the nick: it ends on QUIT, when he is in none of the bot's
+ * channels (the bot would not see him quit), and on every reconnect.
+ *
+ * Entries live in one array searched linearly: an IRC network's worth of
+ * players in a few channels is hundreds of nicks, not millions.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bot.h"
+
+#define NICK_MAX 64
+
+struct user {
+    char nick[NICK_MAX];
+    char key[NICK_MAX]; /* folded nick */
+    uint32_t chans;     /* bit c: in the bot's channel c */
+    int identified;
+    int64_t account_id;
+    char account[DB_NAME_MAX];
+    double stamps[USERS_RATE_CMDS]; /* times of the last commands, a ring */
+    int nstamps, next;
+    double ignore_until;
+    double last_seen;
+};
+
+struct users {
+    struct user *v;
+    int n, cap;
+    enum casemapping cm;
+};
+
+struct users *users_new(void)
+{
+    struct users *u = xmalloc(sizeof(*u));
+
+    memset(u, 0, sizeof(*u));
+    u->cm = CASEMAP_RFC1459;
+    return u;
+}
+
+void users_free(struct users *u)
+{
+    if (!u)
+        return;
+    free(u->v);
+    free(u);
+}
+
+void users_reset(struct users *u)
+{
+    u->n = 0;
+}
+
+void users_set_casemap(struct users *u, enum casemapping cm)
+{
+    u->cm = cm;
+    for (int i = 0; i < u->n; i++)
+        irc_casefold(cm, u->v[i].key, u->v[i].nick, sizeof(u->v[i].key));
+}
+
+static struct user *find(const struct users *u, const char *nick)
+{
+    char key[NICK_MAX];
+
+    irc_casefold(u->cm, key, nick, sizeof(key));
+    for (int i = 0; i < u->n; i++)
+        if (strcmp(u->v[i].key, key) == 0)
+            return &u->v[i];
+    return NULL;
+}
+
+static struct user *get(struct users *u, const char *nick)
+{
+    struct user *e = find(u, nick);
+
+    if (e)
+        return e;
+    if (u->n == u->cap) {
+        u->cap = u->cap ? u->cap * 2 : 64;
+        u->v = xrealloc(u->v, (size_t)u->cap * sizeof(*u->v));
+    }
+    e = &u->v[u->n++];
+    memset(e, 0, sizeof(*e));
+    snprintf(e->nick, sizeof(e->nick), "%s", nick);
+    irc_casefold(u->cm, e->key, nick, sizeof(e->key));
+    return e;
+}
+
+/* Drops an entry that holds nothing worth keeping. */
+static void maybe_drop(struct users *u, struct user *e, double now)
+{
+    if (e->chans || e->identified || e->ignore_until > now)
+        return;
+    if (e->nstamps && now - e->last_seen < USERS_RATE_WINDOW)
+        return;
+    *e = u->v[--u->n];
+}
+
+void users_join(struct users *u, const char *nick, int chan)
+{
+    if (chan < 0 || chan >= USERS_CHANNELS)
+        return;
+    get(u, nick)->chans |= 1u << chan;
+}
+
+static int lose_channels(struct users *u, struct user *e, uint32_t mask)
+{
+    int ended = 0;
+
+    e->chans &= ~mask;
+    if (!e->chans && e->identified) {
+        e->identified = 0;
+        ended = 1;
+    }
+    maybe_drop(u, e, 0);
+    return ended;
+}
+
+int users_part(struct users *u, const char *nick, int chan)
+{
+    struct user *e = find(u, nick);
+
+    if (!e || chan < 0 || chan >= USERS_CHANNELS)
+        return 0;
+    return lose_channels(u, e, 1u << chan);
+}
+
+int users_chan_gone(struct users *u, int chan)
+{
+    int ended = 0;
+
+    if (chan < 0 || chan >= USERS_CHANNELS)
+        return 0;
+    /* Walk backwards: lose_channels may move the last entry into i. */
+    for (int i = u->n - 1; i >= 0; i--)
+        if (u->v[i].chans & (1u << chan))
+            ended += lose_channels(u, &u->v[i], 1u << chan);
+    return ended;
+}
+
+int users_quit(struct users *u, const char *nick)
+{
+    struct user *e = find(u, nick);
+
+    if (!e)
+        return 0;
+    int ended = e->identified;
+    *e = u->v[--u->n];
+    return ended;
+}
+
+void users_rename(struct users *u, const char *old_nick, const char *new_nick)
+{
+    struct user *e = find(u, old_nick);
+
+    if (!e)
+        return;
+    struct user *clash = find(u, new_nick);
+    if (clash && clash != e) {
+        /* A stale entry under the new nick belongs to nobody now. */
+        *clash = u->v[--u->n];
+        e = find(u, old_nick);
+    }
+    snprintf(e->nick, sizeof(e->nick), "%s", new_nick);
+    irc_casefold(u->cm, e->key, new_nick, sizeof(e->key));
+}
+
+int users_present(const struct users *u, const char *nick)
+{
+    const struct user *e = find(u, nick);
+
+    return e && e->chans;
+}
+
+void users_login(struct users *u, const char *nick, int64_t account_id, const char *account)
+{
+    struct user *e = get(u, nick);
+
+    e->identified = 1;
+    e->account_id = account_id;
+    snprintf(e->account, sizeof(e->account), "%s", account);
+}
+
+void users_logout(struct users *u, const char *nick)
+{
+    struct user *e = find(u, nick);
+
+    if (e)
+        e->identified = 0;
+}
+
+int users_logout_account(struct users *u, int64_t account_id)
+{
+    int n = 0;
+
+    for (int i = 0; i < u->n; i++)
+        if (u->v[i].identified && u->v[i].account_id == account_id) {
+            u->v[i].identified = 0;
+            n++;
+        }
+    return n;
+}
+
+int users_account(const struct users *u, const char *nick, int64_t *account_id,
+                  const char **account)
+{
+    const struct user *e = find(u, nick);
+
+    if (!e || !e->identified)
+        return 0;
+    if (account_id)
+        *account_id = e->account_id;
+    if (account)
+        *account = e->account;
+    return 1;
+}
+
+enum users_rate users_rate(struct users *u, const char *nick, double now)
+{
+    struct user *e = get(u, nick);
+
+    e->last_seen = now;
+    if (e->ignore_until > now)
+        return USERS_RATE_IGNORE;
+    if (e->nstamps == USERS_RATE_CMDS && now - e->stamps[e->next] < USERS_RATE_WINDOW) {
+        e->ignore_until = now + USERS_RATE_PAUSE;
+        e->nstamps = 0;
+        e->next = 0;
+        return USERS_RATE_WARN;
+    }
+    e->stamps[e->next] = now;
+    e->next = (e->next + 1) % USERS_RATE_CMDS;
+    if (e->nstamps < USERS_RATE_CMDS)
+        e->nstamps++;
+    return USERS_RATE_OK;
+}

@@ -1,0 +1,295 @@
+/* check_bot_text.c - the bot's log (levels, one escaped line per message)
+ * and the IRC text rules: case mappings, sanitizing, splitting long text on
+ * spaces and UTF-8 boundaries, and channel names. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bot.h"
+#include "tests.h"
+
+/* Runs log_msg calls with stderr sent to a temporary file; returns what was
+ * written (static buffer). */
+static const char *capture_begin_end(int begin)
+{
+    static char out[4096];
+    static int saved = -1;
+    static FILE *tmp;
+
+    if (begin) {
+        fflush(stderr);
+        tmp = tmpfile();
+        ck_assert_ptr_nonnull(tmp);
+        saved = dup(2);
+        ck_assert_int_ge(saved, 0);
+        ck_assert_int_ge(dup2(fileno(tmp), 2), 0);
+        return NULL;
+    }
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    rewind(tmp);
+    size_t n = fread(out, 1, sizeof(out) - 1, tmp);
+    out[n] = '\0';
+    fclose(tmp);
+    return out;
+}
+
+START_TEST(test_log_level_parse)
+{
+    ck_assert_int_eq(log_level_parse("debug"), LOG_DEBUG);
+    ck_assert_int_eq(log_level_parse("info"), LOG_INFO);
+    ck_assert_int_eq(log_level_parse("warn"), LOG_WARN);
+    ck_assert_int_eq(log_level_parse("error"), LOG_ERROR);
+    ck_assert_int_eq(log_level_parse("WARN"), LOG_WARN);
+    ck_assert_int_eq(log_level_parse("warning"), -1);
+    ck_assert_int_eq(log_level_parse(""), -1);
+    ck_assert_int_eq(log_level_parse(NULL), -1);
+}
+END_TEST
+
+START_TEST(test_log_line_format)
+{
+    capture_begin_end(1);
+    log_set_level(LOG_INFO);
+    log_msg(LOG_DEBUG, "hidden %d", 1);
+    log_msg(LOG_WARN, "nick %s said \"%s\"", "bob", "hi\r\nPRIVMSG #x :evil\x1b[2J");
+    log_set_level(LOG_DEBUG);
+    log_msg(LOG_DEBUG, "shown");
+    log_set_level(LOG_INFO);
+    const char *out = capture_begin_end(0);
+
+    /* "YYYY-MM-DDTHH:MM:SSZ level message\n", twice. */
+    ck_assert_msg(strstr(out, "hidden") == NULL, "%s", out);
+    const char *nl = strchr(out, '\n');
+    ck_assert_ptr_nonnull(nl);
+    ck_assert_int_eq(out[4], '-');
+    ck_assert_int_eq(out[10], 'T');
+    ck_assert_int_eq(out[19], 'Z');
+    ck_assert_int_eq(strncmp(out + 20, " warn nick bob said \"hi\\r\\nPRIVMSG #x :evil\\x1b[2J\"\n",
+                             (size_t)(nl - out - 20 + 1)),
+                     0);
+    ck_assert_str_eq(nl + 22, "debug shown\n");
+    ck_assert_int_eq(strlen(nl + 1), 21 + strlen("debug shown\n"));
+}
+END_TEST
+
+START_TEST(test_log_long_message)
+{
+    char big[3000];
+
+    memset(big, 'x', sizeof(big) - 1);
+    big[sizeof(big) - 1] = '\0';
+    capture_begin_end(1);
+    log_msg(LOG_ERROR, "%s|end", big);
+    const char *out = capture_begin_end(0);
+    ck_assert_ptr_nonnull(strstr(out, " error xxx"));
+    ck_assert_ptr_nonnull(strstr(out, "x|end\n"));
+    ck_assert_int_eq(strlen(out), 21 + 6 + sizeof(big) - 1 + 5);
+}
+END_TEST
+
+START_TEST(test_casemapping_parse)
+{
+    ck_assert_int_eq(irc_casemapping_parse("ascii"), CASEMAP_ASCII);
+    ck_assert_int_eq(irc_casemapping_parse("rfc1459"), CASEMAP_RFC1459);
+    ck_assert_int_eq(irc_casemapping_parse("strict-rfc1459"), CASEMAP_STRICT_RFC1459);
+    ck_assert_int_eq(irc_casemapping_parse("rfc7613"), CASEMAP_RFC1459);
+    ck_assert_int_eq(irc_casemapping_parse(""), CASEMAP_RFC1459);
+    ck_assert_int_eq(irc_casemapping_parse(NULL), CASEMAP_RFC1459);
+}
+END_TEST
+
+START_TEST(test_casefold_three_mappings)
+{
+    char out[64];
+    const char *in = "Nick[]\\~^{}|Z09-_`";
+
+    irc_casefold(CASEMAP_ASCII, out, in, sizeof(out));
+    ck_assert_str_eq(out, "nick[]\\~^{}|z09-_`");
+    irc_casefold(CASEMAP_RFC1459, out, in, sizeof(out));
+    ck_assert_str_eq(out, "nick{}|^^{}|z09-_`");
+    irc_casefold(CASEMAP_STRICT_RFC1459, out, in, sizeof(out));
+    ck_assert_str_eq(out, "nick{}|~^{}|z09-_`");
+    /* Bytes over 127 are left alone (no locale). */
+    irc_casefold(CASEMAP_RFC1459, out, "\xc3\x89T\xc3\xa9", sizeof(out));
+    ck_assert_str_eq(out, "\xc3\x89t\xc3\xa9");
+}
+END_TEST
+
+START_TEST(test_casefold_bounds_and_in_place)
+{
+    char out[8];
+    char buf[] = "ABC[D]";
+
+    memset(out, '#', sizeof(out));
+    irc_casefold(CASEMAP_ASCII, out, "ABCDEFGHIJ", 5);
+    ck_assert_str_eq(out, "abcd");
+    ck_assert_int_eq(out[5], '#');
+    irc_casefold(CASEMAP_ASCII, out, "ABC", 1);
+    ck_assert_str_eq(out, "");
+    out[0] = 'q';
+    irc_casefold(CASEMAP_ASCII, out, "ABC", 0); /* writes nothing */
+    ck_assert_int_eq(out[0], 'q');
+    irc_casefold(CASEMAP_RFC1459, buf, buf, sizeof(buf));
+    ck_assert_str_eq(buf, "abc{d}");
+}
+END_TEST
+
+START_TEST(test_casecmp)
+{
+    ck_assert_int_eq(irc_casecmp(CASEMAP_ASCII, "RingSide", "ringside"), 0);
+    ck_assert_int_ne(irc_casecmp(CASEMAP_ASCII, "a[b]", "a{b}"), 0);
+    ck_assert_int_eq(irc_casecmp(CASEMAP_RFC1459, "a[b]\\~", "A{B}|^"), 0);
+    ck_assert_int_ne(irc_casecmp(CASEMAP_STRICT_RFC1459, "a~", "a^"), 0);
+    ck_assert_int_eq(irc_casecmp(CASEMAP_STRICT_RFC1459, "A[\\]", "a{|}"), 0);
+    ck_assert_int_lt(irc_casecmp(CASEMAP_ASCII, "abc", "abd"), 0);
+    ck_assert_int_gt(irc_casecmp(CASEMAP_ASCII, "abcd", "ABC"), 0);
+    ck_assert_int_lt(irc_casecmp(CASEMAP_ASCII, "", "a"), 0);
+    ck_assert_int_gt(irc_casecmp(CASEMAP_ASCII, "\xc3", "a"), 0); /* unsigned bytes */
+    ck_assert_int_eq(irc_casecmp(CASEMAP_RFC1459, "", ""), 0);
+}
+END_TEST
+
+START_TEST(test_sanitize)
+{
+    char a[] = "one\r\ntwo\nthree\rfour";
+    char b[] = "clean text \x02 bold \x01 ctcp";
+    char c[] = "\r\n";
+    char d[] = "";
+
+    irc_sanitize(a);
+    ck_assert_str_eq(a, "one  two three four");
+    irc_sanitize(b);
+    ck_assert_str_eq(b, "clean text \x02 bold \x01 ctcp");
+    irc_sanitize(c);
+    ck_assert_str_eq(c, "  ");
+    irc_sanitize(d);
+    ck_assert_str_eq(d, "");
+}
+END_TEST
+
+START_TEST(test_split_ascii)
+{
+    const char *t = "the quick brown fox";
+    size_t len = strlen(t);
+
+    ck_assert_uint_eq(irc_split(t, len, 100), len);    /* fits */
+    ck_assert_uint_eq(irc_split(t, len, len), len);    /* exact fit */
+    ck_assert_uint_eq(irc_split(t, len, len - 1), 15); /* "the quick brown" */
+    ck_assert_uint_eq(irc_split(t, len, 15), 15);      /* the space right at max */
+    ck_assert_uint_eq(irc_split(t, len, 14), 9);       /* "the quick" */
+    ck_assert_uint_eq(irc_split(t, len, 4), 3);        /* "the" */
+    ck_assert_uint_eq(irc_split(t, len, 3), 3);        /* the space is at 3 */
+    ck_assert_uint_eq(irc_split(t, len, 2), 2);        /* no space fits: cut */
+    ck_assert_uint_eq(irc_split("", 0, 10), 0);
+    ck_assert_uint_eq(irc_split("abc", 3, 0), 0);
+}
+END_TEST
+
+START_TEST(test_split_no_spaces)
+{
+    char t[600];
+
+    memset(t, 'a', sizeof(t) - 1);
+    t[sizeof(t) - 1] = '\0';
+    ck_assert_uint_eq(irc_split(t, 599, 400), 400);
+    ck_assert_uint_eq(irc_split(t, 599, 599), 599);
+    /* A leading space is no place to cut (it would give an empty piece). */
+    t[0] = ' ';
+    ck_assert_uint_eq(irc_split(t, 599, 400), 400);
+}
+END_TEST
+
+START_TEST(test_split_utf8)
+{
+    /* "é" is 2 bytes, "€" 3, "𝄞" 4. */
+    const char *e = "\xc3\xa9\xc3\xa9\xc3\xa9";
+    const char *euro = "\xe2\x82\xac\xe2\x82\xac";
+    const char *clef = "\xf0\x9d\x84\x9e\xf0\x9d\x84\x9e";
+
+    ck_assert_uint_eq(irc_split(e, 6, 5), 4);
+    ck_assert_uint_eq(irc_split(e, 6, 4), 4);
+    ck_assert_uint_eq(irc_split(e, 6, 3), 2);
+    ck_assert_uint_eq(irc_split(euro, 6, 5), 3);
+    ck_assert_uint_eq(irc_split(euro, 6, 4), 3);
+    ck_assert_uint_eq(irc_split(euro, 6, 3), 3);
+    ck_assert_uint_eq(irc_split(clef, 8, 7), 4);
+    ck_assert_uint_eq(irc_split(clef, 8, 5), 4);
+    ck_assert_uint_eq(irc_split(clef, 8, 4), 4);
+    /* A space still wins over a character boundary. */
+    ck_assert_uint_eq(irc_split("ab \xe2\x82\xac\xe2\x82\xac", 9, 7), 2);
+}
+END_TEST
+
+/* Every cut of every prefix of a mixed text lands on a character start. */
+START_TEST(test_split_utf8_everywhere)
+{
+    const char *t = "a\xc3\xa9\xe2\x82\xac\xf0\x9d\x84\x9ez\xc3\xa9\xe2\x82\xac\xf0\x9d\x84\x9e";
+    size_t len = strlen(t);
+
+    for (size_t max = 4; max <= len; max++) {
+        size_t n = irc_split(t, len, max);
+        REQUIRE(n > 0 && n <= max);
+        REQUIRE(((unsigned char)t[n] & 0xc0) != 0x80 || n == len);
+    }
+}
+END_TEST
+
+START_TEST(test_split_invalid_utf8)
+{
+    char cont[64], leads[64];
+
+    memset(cont, 0x80, sizeof(cont)); /* continuation bytes only */
+    memset(leads, 0xf0, sizeof(leads));
+    for (size_t max = 1; max < sizeof(cont); max++) {
+        size_t n = irc_split(cont, sizeof(cont), max);
+        REQUIRE(n > 0 && n <= max);
+        n = irc_split(leads, sizeof(leads), max);
+        REQUIRE(n > 0 && n <= max);
+    }
+    /* A truncated sequence then ASCII: still a piece, still in bounds. */
+    ck_assert_uint_eq(irc_split("ab\xe2\x82xyz", 7, 4), 4);
+    ck_assert_uint_eq(irc_split("\xe2\x82\xac", 3, 2), 2); /* max < 4: best effort */
+    ck_assert_uint_eq(irc_split("a\x82\x82\x82\x82\x82", 6, 4), 4);
+}
+END_TEST
+
+START_TEST(test_is_channel)
+{
+    ck_assert_int_eq(irc_is_channel("#ringside", "#&"), 1);
+    ck_assert_int_eq(irc_is_channel("&local", "#&"), 1);
+    ck_assert_int_eq(irc_is_channel("+modeless", "#&"), 0);
+    ck_assert_int_eq(irc_is_channel("+modeless", "#&+"), 1);
+    ck_assert_int_eq(irc_is_channel("bob", "#&"), 0);
+    ck_assert_int_eq(irc_is_channel("", "#&"), 0);
+    ck_assert_int_eq(irc_is_channel(NULL, "#&"), 0);
+    ck_assert_int_eq(irc_is_channel("#x", NULL), 1); /* default CHANTYPES #& */
+    ck_assert_int_eq(irc_is_channel("&x", ""), 1);
+    ck_assert_int_eq(irc_is_channel("x", ""), 0);
+}
+END_TEST
+
+Suite *bot_text_suite(void)
+{
+    Suite *s = suite_create("bot_text");
+    TCase *tc = tcase_create("core");
+
+    tcase_add_test(tc, test_log_level_parse);
+    tcase_add_test(tc, test_log_line_format);
+    tcase_add_test(tc, test_log_long_message);
+    tcase_add_test(tc, test_casemapping_parse);
+    tcase_add_test(tc, test_casefold_three_mappings);
+    tcase_add_test(tc, test_casefold_bounds_and_in_place);
+    tcase_add_test(tc, test_casecmp);
+    tcase_add_test(tc, test_sanitize);
+    tcase_add_test(tc, test_split_ascii);
+    tcase_add_test(tc, test_split_no_spaces);
+    tcase_add_test(tc, test_split_utf8);
+    tcase_add_test(tc, test_split_utf8_everywhere);
+    tcase_add_test(tc, test_split_invalid_utf8);
+    tcase_add_test(tc, test_is_channel);
+    suite_add_tcase(s, tc);
+    return s;
+}
