@@ -23,5 +23,6 @@ Suite *db_suite(void);
 Suite *bot_text_suite(void);
 Suite *outq_suite(void);
 Suite *config_suite(void);
+Suite *cmd_suite(void);
 
 #endif

@@ -1,0 +1,448 @@
+/* check_cmd.c - the command layer without a server: line parsing, the
+ * table's own consistency, identities (users.c), passwords (auth.c), and
+ * whole commands run through cmd_dispatch against a real SQLite file, with
+ * the replies read back from the real output queue. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bot.h"
+#include "tests.h"
+
+/* ------------------------------------------------------------ parsing */
+
+START_TEST(test_parse_channel_needs_prefix)
+{
+    struct cmd_line l;
+
+    ck_assert_int_eq(cmd_parse("hello there", "!", 0, &l), 0);
+    ck_assert_int_eq(cmd_parse("!HELP create", "!", 0, &l), 1);
+    ck_assert_int_eq(l.argc, 2);
+    ck_assert_str_eq(l.argv[0], "help");
+    ck_assert_str_eq(l.argv[1], "create");
+    ck_assert_int_eq(cmd_parse("  !version  ", "!", 0, &l), 1);
+    ck_assert_str_eq(l.argv[0], "version");
+    ck_assert_int_eq(cmd_parse("!", "!", 0, &l), 0);
+}
+END_TEST
+
+START_TEST(test_parse_private_prefix_optional)
+{
+    struct cmd_line l;
+
+    ck_assert_int_eq(cmd_parse("help", "!", 1, &l), 1);
+    ck_assert_str_eq(l.argv[0], "help");
+    ck_assert_int_eq(cmd_parse("!help", "!", 1, &l), 1);
+    ck_assert_str_eq(l.argv[0], "help");
+    ck_assert_int_eq(cmd_parse("   ", "!", 1, &l), 0);
+    /* Tabs separate words too. */
+    ck_assert_int_eq(cmd_parse("create\tRocky\tstr=12", "!", 1, &l), 1);
+    ck_assert_int_eq(l.argc, 3);
+    ck_assert_str_eq(l.argv[2], "str=12");
+}
+END_TEST
+
+START_TEST(test_parse_too_many_words)
+{
+    struct cmd_line l;
+    char text[400] = "x";
+
+    for (int i = 0; i < CMD_ARGS_MAX; i++)
+        strcat(text, " a");
+    ck_assert_int_eq(cmd_parse(text, "!", 1, &l), 1);
+    ck_assert_int_eq(l.argc, CMD_ARGS_MAX + 1);
+    strcat(text, " a");
+    ck_assert_int_eq(cmd_parse(text, "!", 1, &l), -1);
+    ck_assert_int_eq(l.argc, 0);
+}
+END_TEST
+
+START_TEST(test_table_consistent)
+{
+    int n = 0;
+
+    for (int i = 0; cmd_table[i]; i++, n++) {
+        const struct cmd_entry *e = cmd_table[i];
+        ck_assert_ptr_nonnull(e->exec);
+        ck_assert_ptr_nonnull(e->usage);
+        ck_assert(e->help && strlen(e->help) > 10);
+        ck_assert(e->args_max < 0 || e->args_max >= e->args_min);
+        ck_assert(e->where == CMD_CHANNEL || e->where == CMD_PRIVATE || e->where == CMD_ANYWHERE);
+        ck_assert_ptr_eq(cmd_find(e->name), e);
+        /* Commands that carry passwords are private-only. */
+        if (e->secret)
+            ck_assert_int_eq(e->where, CMD_PRIVATE);
+        for (int j = 0; j < i; j++)
+            ck_assert_str_ne(cmd_table[j]->name, e->name);
+    }
+    ck_assert_int_ge(n, 13);
+    ck_assert_ptr_eq(cmd_find("login"), cmd_find("identify"));
+    ck_assert_ptr_null(cmd_find("nosuch"));
+}
+END_TEST
+
+/* ------------------------------------------------------------ identities */
+
+START_TEST(test_users_identity_lifecycle)
+{
+    struct users *u = users_new();
+    int64_t id;
+    const char *acc;
+
+    users_join(u, "Alice", 0);
+    users_join(u, "Alice", 1);
+    ck_assert_int_eq(users_present(u, "alice"), 1);
+    users_login(u, "Alice", 7, "alice");
+    ck_assert_int_eq(users_account(u, "ALICE", &id, &acc), 1);
+    ck_assert_int_eq(id, 7);
+    ck_assert_str_eq(acc, "alice");
+    /* Leaving one of two shared channels keeps the identity... */
+    ck_assert_int_eq(users_part(u, "alice", 0), 0);
+    ck_assert_int_eq(users_account(u, "alice", NULL, NULL), 1);
+    /* ... and it follows a nick change ... */
+    users_rename(u, "alice", "alice_away");
+    ck_assert_int_eq(users_account(u, "alice", NULL, NULL), 0);
+    ck_assert_int_eq(users_account(u, "alice_away", &id, NULL), 1);
+    /* ... and ends with the last shared channel. */
+    ck_assert_int_eq(users_part(u, "alice_away", 1), 1);
+    ck_assert_int_eq(users_account(u, "alice_away", NULL, NULL), 0);
+    users_free(u);
+}
+END_TEST
+
+START_TEST(test_users_quit_reset_ban_kick)
+{
+    struct users *u = users_new();
+
+    users_join(u, "bob", 0);
+    users_login(u, "bob", 1, "bob");
+    ck_assert_int_eq(users_quit(u, "bob"), 1);
+    ck_assert_int_eq(users_account(u, "bob", NULL, NULL), 0);
+    /* Someone else taking the nick inherits nothing. */
+    users_join(u, "bob", 0);
+    ck_assert_int_eq(users_account(u, "bob", NULL, NULL), 0);
+
+    users_login(u, "bob", 1, "bob");
+    users_join(u, "carol", 0);
+    users_login(u, "carol", 1, "bob"); /* the same account twice */
+    ck_assert_int_eq(users_logout_account(u, 1), 2);
+    ck_assert_int_eq(users_account(u, "carol", NULL, NULL), 0);
+
+    users_login(u, "carol", 2, "carol");
+    ck_assert_int_eq(users_chan_gone(u, 0), 1); /* the bot was kicked */
+    ck_assert_int_eq(users_account(u, "carol", NULL, NULL), 0);
+
+    users_join(u, "dave", 3);
+    users_login(u, "dave", 3, "dave");
+    users_reset(u); /* a reconnect */
+    ck_assert_int_eq(users_account(u, "dave", NULL, NULL), 0);
+    ck_assert_int_eq(users_present(u, "dave"), 0);
+    users_free(u);
+}
+END_TEST
+
+START_TEST(test_users_casemapping)
+{
+    struct users *u = users_new();
+
+    users_set_casemap(u, CASEMAP_RFC1459);
+    users_join(u, "nick[a]", 0);
+    users_login(u, "nick[a]", 5, "x");
+    ck_assert_int_eq(users_account(u, "NICK{A}", NULL, NULL), 1);
+    users_set_casemap(u, CASEMAP_ASCII);
+    ck_assert_int_eq(users_account(u, "NICK{A}", NULL, NULL), 0);
+    ck_assert_int_eq(users_account(u, "NICK[A]", NULL, NULL), 1);
+    users_free(u);
+}
+END_TEST
+
+START_TEST(test_users_rate)
+{
+    struct users *u = users_new();
+    double t = 100;
+
+    for (int i = 0; i < USERS_RATE_CMDS; i++)
+        ck_assert_int_eq(users_rate(u, "f", t + i * 0.1), USERS_RATE_OK);
+    ck_assert_int_eq(users_rate(u, "f", t + 1), USERS_RATE_WARN);
+    ck_assert_int_eq(users_rate(u, "f", t + 2), USERS_RATE_IGNORE);
+    ck_assert_int_eq(users_rate(u, "f", t + 1 + USERS_RATE_PAUSE - 0.5), USERS_RATE_IGNORE);
+    ck_assert_int_eq(users_rate(u, "f", t + 1 + USERS_RATE_PAUSE + 0.1), USERS_RATE_OK);
+    /* Spread out, any number of commands is fine. */
+    for (int i = 0; i < 50; i++)
+        ck_assert_int_eq(users_rate(u, "g", t + i * 2.5), USERS_RATE_OK);
+    users_free(u);
+}
+END_TEST
+
+START_TEST(test_password_hash)
+{
+    char h1[DB_HASH_MAX], h2[DB_HASH_MAX];
+
+    ck_assert_int_eq(password_hash("correct horse", h1, sizeof(h1)), 0);
+    ck_assert_int_eq(password_hash("correct horse", h2, sizeof(h2)), 0);
+    ck_assert(strncmp(h1, "$y$", 3) == 0);
+    ck_assert_str_ne(h1, h2); /* fresh salt every time */
+    ck_assert_ptr_null(strstr(h1, "correct"));
+    ck_assert_int_eq(password_check("correct horse", h1), 1);
+    ck_assert_int_eq(password_check("correct horse", h2), 1);
+    ck_assert_int_eq(password_check("correct hors", h1), 0);
+    ck_assert_int_eq(password_check("", h1), 0);
+    ck_assert_int_eq(password_check("correct horse", "*0"), 0);
+    ck_assert_int_eq(password_hash("x", h1, 8), -1); /* no room */
+}
+END_TEST
+
+/* ------------------------------------------------- commands, for real */
+
+static struct bot bot;
+static char dir[64];
+
+static void bot_setup(void)
+{
+    char path[128], err[256];
+
+    memset(&bot, 0, sizeof(bot));
+    config_defaults(&bot.cfg);
+    bot.cfg.nadmins = 1;
+    snprintf(bot.cfg.admins[0], sizeof(bot.cfg.admins[0]), "boss");
+    snprintf(dir, sizeof(dir), "/tmp/ringside-cmd-XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(path, sizeof(path), "%s/ringside.db", dir);
+    bot.db = db_open(path, err, sizeof(err));
+    ck_assert_msg(bot.db != NULL, "%s", err);
+    bot.q = outq_new(1000, 1000, OUTQ_CHATTER_MAX);
+    bot.users = users_new();
+    bot.cm = CASEMAP_RFC1459;
+    snprintf(bot.nick, sizeof(bot.nick), "ringside");
+    snprintf(bot.chan[0], sizeof(bot.chan[0]), "#ringside");
+    bot.chan_in[0] = 1;
+    bot.now = 1000;
+    log_set_level(LOG_ERROR);
+}
+
+static void bot_teardown(void)
+{
+    char cmd[128];
+
+    users_free(bot.users);
+    outq_free(bot.q);
+    db_close(bot.db);
+    snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+    ck_assert_int_eq(system(cmd), 0);
+}
+
+/* Runs `text` from `nick` (in #ringside when chan, else private) and
+ * returns every line the bot queued, joined by '\n' (static buffer). */
+static const char *run(const char *nick, int chan, const char *text)
+{
+    static char out[8192];
+    char line[OUTQ_LINE_MAX];
+    size_t len = 0;
+
+    bot.now += 3; /* within the inbound rate */
+    cmd_dispatch(&bot, nick, chan ? "#ringside" : NULL, text);
+    out[0] = '\0';
+    while (outq_pop(bot.q, bot.now + 1000, line))
+        len += (size_t)snprintf(out + len, sizeof(out) - len, "%s\n", line);
+    return out;
+}
+
+static void join(const char *nick)
+{
+    users_join(bot.users, nick, 0);
+}
+
+#define HAS(text, needle) ck_assert_msg(strstr((text), (needle)) != NULL, "%s", (text))
+
+START_TEST(test_register_identify_create)
+{
+    join("alice");
+    HAS(run("alice", 0, "register sekrit1"), "PRIVMSG alice :account alice registered");
+    HAS(run("alice", 0, "create Rocky str=14 spd=12 agl=11 tgh=12 hgt=11"),
+        "Rocky (boxing) is ready: STR 14 SPD 12 AGL 11 TGH 12 HGT 11");
+    HAS(run("alice", 1, "!fighter Rocky"), "PRIVMSG #ringside :alice: Rocky (boxing, alice)");
+    HAS(run("bob", 1, "!fighters alice"), "alice's fighters: Rocky (boxing, 0-0-0)");
+    HAS(run("alice", 0, "logout"), "logged out of alice");
+    HAS(run("alice", 0, "create Ivan str=12 spd=12 agl=12 tgh=12 hgt=12"), "needs an account");
+    HAS(run("alice", 0, "identify wrongpw1"), "wrong password for alice");
+    HAS(run("alice", 0, "identify sekrit1"), "you are identified as alice");
+    HAS(run("alice", 0, "passwd sekrit1 newpass2"), "password changed");
+    HAS(run("alice", 0, "logout"), "logged out");
+    HAS(run("alice", 0, "identify sekrit1"), "wrong password");
+    HAS(run("alice", 0, "identify newpass2"), "identified as alice");
+}
+END_TEST
+
+START_TEST(test_create_errors)
+{
+    join("carl");
+    run("carl", 0, "register password9");
+    HAS(run("carl", 0, "create Rocky str=14 spd=12 agl=11 tgh=12 hgt=12"),
+        "add up to 61; spread exactly 60");
+    HAS(run("carl", 0, "create Rocky str=4 spd=12 agl=12 tgh=12 hgt=20"), "str=4");
+    HAS(run("carl", 0, "create Rocky str=12 spd=12 agl=12 tgh=12"), "missing hgt=");
+    HAS(run("carl", 0, "create 9lives str=12 spd=12 agl=12 tgh=12 hgt=12"),
+        "starting with a letter");
+    HAS(run("carl", 0, "create Rocky rules=duel"), "duel is not available yet");
+    HAS(run("carl", 0, "create Rocky rules=sugarray str=12"), "give no numbers");
+    HAS(run("carl", 0, "create Murphy rules=sugarray"), "skill 10, endurance 20");
+    HAS(run("carl", 0, "create murphy rules=sugarray"), "there is a fighter called murphy");
+    HAS(run("carl", 0, "create"), "missing arguments; usage: create <name>");
+    struct db_fighter list[4];
+    int n = 0;
+    struct db_account acc;
+    ck_assert_int_eq(db_account_get(bot.db, "carl", &acc), DB_OK);
+    ck_assert_int_eq(db_fighter_list(bot.db, acc.id, 0, list, 4, &n), DB_OK);
+    ck_assert_int_eq(n, 1); /* only Murphy: every error changed nothing */
+}
+END_TEST
+
+START_TEST(test_passwords_in_channel_refused)
+{
+    join("dora");
+    HAS(run("dora", 1, "!register hunter22"), "never say a password in a channel");
+    HAS(run("dora", 1, "!identify hunter22"), "change that password now");
+    struct db_account acc;
+    ck_assert_int_eq(db_account_get(bot.db, "dora", &acc), DB_NOTFOUND);
+    /* Not in a shared channel: no identity. */
+    HAS(run("ed", 0, "register hunter22"), "join #ringside first");
+    ck_assert_int_eq(db_account_get(bot.db, "ed", &acc), DB_NOTFOUND);
+}
+END_TEST
+
+START_TEST(test_impersonation_after_quit)
+{
+    join("fay");
+    run("fay", 0, "register fayfay1");
+    HAS(run("fay", 0, "create Ali str=12 spd=12 agl=12 tgh=12 hgt=12"), "is ready");
+    users_quit(bot.users, "fay");
+    join("fay"); /* someone else takes the nick */
+    HAS(run("fay", 0, "retire Ali"), "needs an account");
+    HAS(run("fay", 1, "!train str Ali"), "needs an account");
+    join("gus");
+    run("gus", 0, "register gusgus1");
+    HAS(run("gus", 0, "retire Ali"), "Ali belongs to fay, not to you");
+    struct db_fighter f;
+    ck_assert_int_eq(db_fighter_get(bot.db, "ali", &f), DB_OK);
+    ck_assert_int_eq(f.retired, 0);
+}
+END_TEST
+
+START_TEST(test_train_and_retire)
+{
+    struct db_fighter f;
+
+    join("hal");
+    run("hal", 0, "register halhal1");
+    run("hal", 0, "create Joe str=12 spd=12 agl=12 tgh=12 hgt=12");
+    HAS(run("hal", 0, "train str"), "no training points");
+    ck_assert_int_eq(db_fighter_get(bot.db, "joe", &f), DB_OK);
+    f.training_points = 2;
+    f.sheet.u.boxing.spd = 25;
+    ck_assert_int_eq(db_fighter_save(bot.db, &f), DB_OK);
+    HAS(run("hal", 0, "train spd"), "spd is 25, the most");
+    HAS(run("hal", 0, "train str"), "Joe's str is now 13 (1 training point left)");
+    HAS(run("hal", 0, "train hgt Joe"), "Joe's hgt is now 13 (0 training points left)");
+    HAS(run("hal", 0, "train xyz"), "train str, spd, agl, tgh or hgt");
+    HAS(run("hal", 0, "retire Joe"), "Joe retires");
+    HAS(run("hal", 0, "train str Joe"), "Joe is retired");
+    ck_assert_int_eq(db_fighter_get(bot.db, "joe", &f), DB_OK);
+    ck_assert_int_eq(f.retired, 1);
+    ck_assert_int_eq(f.sheet.u.boxing.str, 13);
+}
+END_TEST
+
+START_TEST(test_admin_ban)
+{
+    join("boss");
+    join("ivy");
+    run("boss", 0, "register bossboss");
+    run("ivy", 0, "register ivyivy1");
+    HAS(run("ivy", 1, "!ban boss"), "for the bot's admins only");
+    HAS(run("boss", 1, "!ban ivy"), "ivy is banned and was logged out");
+    HAS(run("ivy", 0, "identify ivyivy1"), "the account ivy is banned");
+    HAS(run("boss", 1, "!ban boss"), "is an admin");
+    HAS(run("boss", 1, "!unban ivy"), "ivy is no longer banned");
+    HAS(run("ivy", 0, "identify ivyivy1"), "identified as ivy");
+    HAS(run("boss", 1, "!ban nobody"), "there is no account nobody");
+}
+END_TEST
+
+START_TEST(test_hostile_input)
+{
+    static const char *const lines[] = {
+        "!fighter %s%n%x%p",
+        "!create %n%n%n str=12 spd=12 agl=12 tgh=12 hgt=12",
+        "!help %s",
+        "!\x01VERSION\x01",
+        "!fighter \xff\xfe\xfd",
+        "!fighters aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+        "!identify",
+        "!a b c d e f g h i j k l m n o p q r s t u v w x y z 1 2 3 4",
+    };
+
+    join("joe");
+    for (unsigned i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+        const char *out = run("joe", 1, lines[i]);
+        /* One line of answer each, never a format directive expanded. */
+        ck_assert_msg(out[0] != '\0', "no answer to %s", lines[i]);
+        ck_assert_ptr_null(strstr(out, "(null)"));
+        ck_assert_ptr_null(strchr(out, '\r'));
+    }
+    HAS(run("joe", 1, "!fighter %s%n%x%p"), "not a fighter's name");
+}
+END_TEST
+
+START_TEST(test_flood_limit_one_notice)
+{
+    int answered = 0, notices = 0;
+
+    join("kim");
+    for (int i = 0; i < 12; i++) {
+        cmd_dispatch(&bot, "kim", "#ringside", "!version");
+        char line[OUTQ_LINE_MAX];
+        while (outq_pop(bot.q, bot.now + 1000, line)) {
+            answered += strstr(line, "Ringside " RINGSIDE_VERSION) != NULL;
+            notices += strstr(line, "too many commands") != NULL;
+        }
+        bot.now += 0.1;
+    }
+    ck_assert_int_eq(answered, USERS_RATE_CMDS);
+    ck_assert_int_eq(notices, 1);
+}
+END_TEST
+
+Suite *cmd_suite(void)
+{
+    Suite *s = suite_create("commands");
+    TCase *p = tcase_create("parsing");
+    TCase *u = tcase_create("identities");
+    TCase *c = tcase_create("commands");
+
+    tcase_add_test(p, test_parse_channel_needs_prefix);
+    tcase_add_test(p, test_parse_private_prefix_optional);
+    tcase_add_test(p, test_parse_too_many_words);
+    tcase_add_test(p, test_table_consistent);
+    suite_add_tcase(s, p);
+
+    tcase_add_test(u, test_users_identity_lifecycle);
+    tcase_add_test(u, test_users_quit_reset_ban_kick);
+    tcase_add_test(u, test_users_casemapping);
+    tcase_add_test(u, test_users_rate);
+    tcase_add_test(u, test_password_hash);
+    suite_add_tcase(s, u);
+
+    tcase_add_checked_fixture(c, bot_setup, bot_teardown);
+    tcase_set_timeout(c, 60);
+    tcase_add_test(c, test_register_identify_create);
+    tcase_add_test(c, test_create_errors);
+    tcase_add_test(c, test_passwords_in_channel_refused);
+    tcase_add_test(c, test_impersonation_after_quit);
+    tcase_add_test(c, test_train_and_retire);
+    tcase_add_test(c, test_admin_ban);
+    tcase_add_test(c, test_hostile_input);
+    tcase_add_test(c, test_flood_limit_one_notice);
+    suite_add_tcase(s, c);
+    return s;
+}
