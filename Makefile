@@ -83,14 +83,15 @@ $(B)/asan/%.o: %.c $(wildcard */*.h) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) $(ASAN_FLAGS) -c -o $@ $<
 
-$(SIM): $(SIM_OBJ) $(LIB_OBJ)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(PCRE_LIBS) -lm
+# The simulator uses the bot's commentary and, for --replay, its database.
+$(SIM): $(SIM_OBJ) $(BOTLIB_OBJ) $(LIB_OBJ)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(BOT_LIBS) $(PCRE_LIBS) -lm
 
 $(BOT): $(B)/obj/bot/main.o $(BOTLIB_OBJ) $(LIB_OBJ)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(BOT_LIBS) $(PCRE_LIBS) -lm
 
-$(ASAN_SIM): $(ASAN_SIM_OBJ) $(ASAN_LIB_OBJ)
-	$(CC) $(CFLAGS) $(ASAN_FLAGS) $(LDFLAGS) -o $@ $^ $(PCRE_LIBS) -lm
+$(ASAN_SIM): $(ASAN_SIM_OBJ) $(ASAN_BOTLIB_OBJ) $(ASAN_LIB_OBJ)
+	$(CC) $(CFLAGS) $(ASAN_FLAGS) $(LDFLAGS) -o $@ $^ $(BOT_LIBS) $(PCRE_LIBS) -lm
 
 $(TESTS): $(TEST_OBJ) $(BOTLIB_OBJ) $(LIB_OBJ)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(CHECK_LIBS) $(BOT_LIBS) $(PCRE_LIBS) -lm

@@ -194,6 +194,10 @@ int users_logout_account(struct users *u, int64_t account_id);
 int users_account(const struct users *u, const char *nick, int64_t *account_id,
                   const char **account);
 
+/* The nick identified as account `account_id` (the first one found), or
+ * NULL when nobody is. Valid until the next users_ call. */
+const char *users_nick_of(const struct users *u, int64_t account_id);
+
 /* Inbound flood control: at most USERS_RATE_CMDS commands in
  * USERS_RATE_WINDOW seconds; past that the nick is ignored for
  * USERS_RATE_PAUSE seconds, and told once. */
@@ -301,6 +305,7 @@ struct bot {
     int chan_in[USERS_CHANNELS];
     double now; /* monotonic seconds, set before each event is handled */
     struct irc_state *irc;
+    struct bouts *bouts;
 };
 
 /* Monotonic seconds. */
@@ -330,5 +335,98 @@ int bot_run(struct bot *bot);
 
 /* A target's commentary backlog before the oldest is dropped. */
 #define OUTQ_CHATTER_MAX 40
+
+/* --------------------------------------------------------- commentary */
+
+/* render.c turns the engine's events into English, for the channel and for
+ * `report`. Wording is picked with the bout's flavour stream only, so it
+ * never changes a fight, and the same bout always reads the same. It needs
+ * nothing of IRC or the database (the simulator links it too). */
+
+#define RENDER_LINE_MAX    400
+#define RENDER_ROUND_LINES 4
+#define RENDER_RESULT_MAX  3
+
+/* One corner of a bout. */
+struct render_corner {
+    char name[DB_NAME_MAX];  /* the fighter */
+    char owner[DB_NAME_MAX]; /* his player's account */
+    struct sheet sheet;
+    int wins, losses, draws, kos;
+};
+
+/* The tale of the tape, said when bout `id` starts: at most `max` lines
+ * (2 or 3 are enough). Returns the count. */
+int render_tape(const struct render_corner c[SIDES], enum rules rules, int rounds, int64_t id,
+                char lines[][RENDER_LINE_MAX], int max);
+/* The channel's commentary of the round `b` has just resolved, from its
+ * events `evs`: at most RENDER_ROUND_LINES lines. Returns the count. */
+int render_round(const struct render_corner c[SIDES], const struct bout *b,
+                 const struct events *evs, struct rng *flavour,
+                 char lines[RENDER_ROUND_LINES][RENDER_LINE_MAX]);
+/* The full blow-by-blow of that round for `report`, lines separated by
+ * '\n', into buf. Returns the length the full text needs, like snprintf. */
+int render_round_report(const struct render_corner c[SIDES], const struct bout *b,
+                        const struct events *evs, char *buf, size_t len);
+/* The result of the finished bout `b`: boxing one line (KO, TKO and its
+ * reason, DQ, a decision with the three cards and its kind, a draw);
+ * sugarray the two classic report lines of seed 004. Returns the count. */
+int render_result(const struct render_corner c[SIDES], const struct bout *b, struct rng *flavour,
+                  char lines[RENDER_RESULT_MAX][RENDER_LINE_MAX]);
+/* The classic SUGAR RAY line of `side` (seed 004): "Murphy (12,21) 6/0
+ * (15) 3/3 (14) ... PW". `tail` is appended (" PW", " KO", " TIE", ""). */
+int render_sugarray_line(const struct render_corner c[SIDES], const struct bout *b, int side,
+                         const char *tail, char *buf, size_t len);
+/* The score so far of a live bout, one line for `score`. */
+int render_score(const struct render_corner c[SIDES], const struct bout *b, char *buf, size_t len);
+
+/* -------------------------------------------------------------- bouts */
+
+/* bout.c keeps the challenges and live bouts. The database is the truth:
+ * a bout, its seed, every acknowledged order and every resolved round are
+ * committed before the bot says so, and the in-memory state of a live bout
+ * is rebuilt at start-up by replaying its stored orders from its seed.
+ *
+ * States: CHALLENGE --accept--> LIVE --last round, KO, TKO, DQ, forfeit-->
+ * OVER; CHALLENGE --decline, withdraw, timeout--> CANCELLED; LIVE --admin
+ * cancel--> CANCELLED. */
+
+#define BOUTS_MAX 2000
+
+struct bouts;
+
+/* Loads every challenge and live bout from the database (replaying live
+ * ones). Returns NULL with a reason in err if the database cannot be read
+ * or a stored bout does not replay. */
+struct bouts *bouts_new(struct bot *bot, char *err, size_t errlen);
+void bouts_free(struct bouts *bs);
+/* The bot (re)registered with the server: deadlines start afresh, the
+ * channels hear which bouts go on, players learn they must identify. */
+void bouts_connected(struct bot *bot);
+/* Timers: challenges expire, reminders, rounds resolved at their deadline.
+ * Called often while registered; deadlines are suspended otherwise. */
+void bouts_tick(struct bot *bot);
+/* 1 if fighter `fighter_id` is in a challenge or a live bout. */
+int bouts_fighter_busy(const struct bouts *bs, int64_t fighter_id);
+/* How many bouts are live (for tests and benchmarks). */
+int bouts_live(const struct bouts *bs);
+/* The order text `text` from `nick` in private, when it is not a command
+ * (e.g. "5H/8!/7 (ins)"): 1 if it was taken as an order (and answered),
+ * 0 if it does not look like one. */
+int bouts_private_order(struct cmd_ctx *ctx, const char *text);
+
+/* The bout commands (bout.c). */
+int cmd_challenge(struct cmd_ctx *ctx);
+int cmd_accept(struct cmd_ctx *ctx);
+int cmd_decline(struct cmd_ctx *ctx);
+int cmd_withdraw(struct cmd_ctx *ctx);
+int cmd_forfeit(struct cmd_ctx *ctx);
+int cmd_order(struct cmd_ctx *ctx);
+int cmd_plan(struct cmd_ctx *ctx);
+int cmd_bouts(struct cmd_ctx *ctx);
+int cmd_score(struct cmd_ctx *ctx);
+int cmd_report(struct cmd_ctx *ctx);
+int cmd_set(struct cmd_ctx *ctx);
+int cmd_cancel(struct cmd_ctx *ctx);
 
 #endif

@@ -72,6 +72,10 @@ static int own_fighter(struct cmd_ctx *ctx, const char *name, struct db_fighter 
         reply(ctx, "%s is retired", f->name);
         return -1;
     }
+    if (ctx->bot->bouts && bouts_fighter_busy(ctx->bot->bouts, f->id)) {
+        reply(ctx, "%s is in a bout or a challenge; wait until it is over", f->name);
+        return -1;
+    }
     return 0;
 }
 
@@ -306,6 +310,10 @@ int cmd_train(struct cmd_ctx *ctx)
                 f = mine[i];
                 boxers++;
             }
+        if (boxers == 1 && ctx->bot->bouts && bouts_fighter_busy(ctx->bot->bouts, f.id)) {
+            reply(ctx, "%s is in a bout or a challenge; train after it", f.name);
+            return -1;
+        }
         if (boxers != 1) {
             reply(ctx,
                   boxers ? "which boxer? train %s <fighter>"

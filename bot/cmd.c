@@ -150,14 +150,144 @@ static const struct cmd_entry cmd_unban_entry = {
     .exec = cmd_unban,
 };
 
+static const struct cmd_entry cmd_challenge_entry = {
+    .name = "challenge",
+    .where = CMD_CHANNEL,
+    .need = CMD_ACCOUNT,
+    .args_min = 1,
+    .args_max = 5,
+    .usage = "<nick> [rules=boxing|sugarray] [rounds=N] [with=<your fighter>] [vs=<his fighter>]",
+    .help = "challenges a player to a bout; he has a few minutes to accept",
+    .exec = cmd_challenge,
+};
+static const struct cmd_entry cmd_accept_entry = {
+    .name = "accept",
+    .where = CMD_CHANNEL,
+    .need = CMD_ACCOUNT,
+    .args_min = 0,
+    .args_max = 1,
+    .usage = "[nick]",
+    .help = "accepts a challenge: the bout starts and both players get asked for orders",
+    .exec = cmd_accept,
+};
+static const struct cmd_entry cmd_decline_entry = {
+    .name = "decline",
+    .where = CMD_CHANNEL,
+    .need = CMD_ACCOUNT,
+    .args_min = 0,
+    .args_max = 1,
+    .usage = "[nick]",
+    .help = "declines a challenge",
+    .exec = cmd_decline,
+};
+static const struct cmd_entry cmd_withdraw_entry = {
+    .name = "withdraw",
+    .where = CMD_CHANNEL,
+    .need = CMD_ACCOUNT,
+    .args_min = 0,
+    .args_max = 1,
+    .usage = "[nick]",
+    .help = "withdraws your challenge",
+    .exec = cmd_withdraw,
+};
+static const struct cmd_entry cmd_forfeit_entry = {
+    .name = "forfeit",
+    .where = CMD_ANYWHERE,
+    .need = CMD_ACCOUNT,
+    .args_min = 0,
+    .args_max = 1,
+    .usage = "[#bout]",
+    .help = "concedes your live bout (you lose by TKO, the towel)",
+    .exec = cmd_forfeit,
+};
+static const struct cmd_entry cmd_order_entry = {
+    .name = "order",
+    .aliases = "orders",
+    .where = CMD_PRIVATE,
+    .need = CMD_ACCOUNT,
+    .args_min = 1,
+    .args_max = -1,
+    .usage = "[#bout] <orders>",
+    .help = "your orders for the next round, e.g. 5H/8!/7 (inside) or 3/2 (just the orders "
+            "work too)",
+    .exec = cmd_order,
+};
+static const struct cmd_entry cmd_plan_entry = {
+    .name = "plan",
+    .where = CMD_PRIVATE,
+    .need = CMD_ACCOUNT,
+    .args_min = 1,
+    .args_max = -1,
+    .usage = "set|show|clear|check [fighter] [lines separated by ;]",
+    .help = "your fighter's plan, which fights the rounds you miss, e.g. plan set 1) 5/5/10; "
+            "if endurance_percent < 40 then 3/3/14 (clinch)",
+    .exec = cmd_plan,
+};
+static const struct cmd_entry cmd_bouts_entry = {
+    .name = "bouts",
+    .where = CMD_ANYWHERE,
+    .need = CMD_ANYONE,
+    .args_min = 0,
+    .args_max = 0,
+    .usage = "",
+    .help = "lists the live bouts",
+    .exec = cmd_bouts,
+};
+static const struct cmd_entry cmd_score_entry = {
+    .name = "score",
+    .where = CMD_ANYWHERE,
+    .need = CMD_ANYONE,
+    .args_min = 0,
+    .args_max = 1,
+    .usage = "[#bout]",
+    .help = "the cards so far of a live bout",
+    .exec = cmd_score,
+};
+static const struct cmd_entry cmd_report_entry = {
+    .name = "report",
+    .where = CMD_ANYWHERE,
+    .need = CMD_ANYONE,
+    .args_min = 1,
+    .args_max = 2,
+    .usage = "<#bout> [round]",
+    .help = "the blow-by-blow of a bout (or one round), sent to you in private",
+    .exec = cmd_report,
+};
+static const struct cmd_entry cmd_set_entry = {
+    .name = "set",
+    .where = CMD_ANYWHERE,
+    .need = CMD_ADMIN,
+    .args_min = 2,
+    .args_max = 12,
+    .usage = "<fighter> key=value ...",
+    .help = "corrects a fighter's sheet or record, e.g. set Rocky str=14 wins=3 (admins; logged)",
+    .exec = cmd_set,
+};
+static const struct cmd_entry cmd_cancel_entry = {
+    .name = "cancel",
+    .where = CMD_ANYWHERE,
+    .need = CMD_ADMIN,
+    .args_min = 1,
+    .args_max = 1,
+    .usage = "<#bout>",
+    .help = "cancels a live bout or a challenge without a result (admins; logged)",
+    .exec = cmd_cancel,
+};
+
 const struct cmd_entry *const cmd_table[] = {
     &cmd_help_entry,     &cmd_version_entry,
     &cmd_register_entry, &cmd_identify_entry,
     &cmd_logout_entry,   &cmd_passwd_entry,
     &cmd_create_entry,   &cmd_fighter_entry,
     &cmd_fighters_entry, &cmd_train_entry,
-    &cmd_retire_entry,   &cmd_ban_entry,
-    &cmd_unban_entry,    NULL,
+    &cmd_retire_entry,   &cmd_challenge_entry,
+    &cmd_accept_entry,   &cmd_decline_entry,
+    &cmd_withdraw_entry, &cmd_forfeit_entry,
+    &cmd_order_entry,    &cmd_plan_entry,
+    &cmd_bouts_entry,    &cmd_score_entry,
+    &cmd_report_entry,   &cmd_ban_entry,
+    &cmd_unban_entry,    &cmd_set_entry,
+    &cmd_cancel_entry,   NULL,
 };
 
 static int word_in(const char *word, const char *list)
@@ -279,6 +409,9 @@ void cmd_dispatch(struct bot *bot, const char *nick, const char *channel, const 
         return;
     }
     const struct cmd_entry *e = cmd_find(line.argv[0]);
+    users_account(bot->users, nick, &ctx.account_id, &ctx.account);
+    if (!e && !channel && bot->bouts && bouts_private_order(&ctx, text))
+        return;
     if (!e) {
         char shown[40];
         snprintf(shown, sizeof(shown), "%s", line.argv[0]);
@@ -303,7 +436,6 @@ void cmd_dispatch(struct bot *bot, const char *nick, const char *channel, const 
     ctx.argc = line.argc - 1;
     for (int i = 0; i < ctx.argc; i++)
         ctx.argv[i] = line.argv[i + 1];
-    users_account(bot->users, nick, &ctx.account_id, &ctx.account);
     if (e->need != CMD_ANYONE && !ctx.account) {
         reply(&ctx,
               "%s needs an account: identify first (/msg %s identify <password>), or "
@@ -345,6 +477,9 @@ int cmd_help(struct cmd_ctx *ctx)
             reply(ctx, "no command \"%s\"; say %shelp for the list", n, p);
             return -1;
         }
+        char aka[64] = "";
+        if (e->aliases)
+            snprintf(aka, sizeof(aka), " (also: %s)", e->aliases);
         reply(ctx, "%s%s%s%s: %s%s%s%s", p, e->name, e->usage[0] ? " " : "", e->usage, e->help,
               e->where == CMD_PRIVATE   ? " [private]"
               : e->where == CMD_CHANNEL ? " [channel]"
@@ -352,7 +487,7 @@ int cmd_help(struct cmd_ctx *ctx)
               e->need == CMD_ADMIN     ? " [admin]"
               : e->need == CMD_ACCOUNT ? " [account]"
                                        : "",
-              e->aliases ? "" : "");
+              aka);
         return 0;
     }
     char list[400];

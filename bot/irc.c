@@ -128,6 +128,7 @@ static void ev_connect(irc_session_t *s, const char *event, const char *origin, 
         outq_raw(bot->q, line);
     }
     join_all(bot);
+    bouts_connected(bot);
 }
 
 /* RPL_ISUPPORT tokens we care about. */
@@ -496,6 +497,8 @@ static void timers(struct bot *bot)
         outq_raw(bot->q, line);
         st->regain_at = bot->now + REGAIN_EVERY;
     }
+    if (st->registered)
+        bouts_tick(bot);
     for (int c = 0; c < USERS_CHANNELS; c++)
         if (st->registered && st->rejoin_at[c] && bot->now >= st->rejoin_at[c]) {
             st->rejoin_at[c] = 0;

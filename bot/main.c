@@ -76,11 +76,17 @@ int main(int argc, char **argv)
     }
     bot.q = outq_new(bot.cfg.burst, bot.cfg.lines_per_second, OUTQ_CHATTER_MAX);
     bot.users = users_new();
+    bot.bouts = bouts_new(&bot, err, sizeof(err));
+    if (!bot.bouts) {
+        fprintf(stderr, "ringside: %s\n", err);
+        return 1;
+    }
     log_msg(LOG_INFO, "ringside %s starting (database %s, schema %d)", RINGSIDE_VERSION,
             bot.cfg.database, db_schema_version(bot.db));
 
     int rc = bot_run(&bot);
 
+    bouts_free(bot.bouts);
     users_free(bot.users);
     outq_free(bot.q);
     db_close(bot.db);

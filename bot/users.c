@@ -223,6 +223,14 @@ int users_account(const struct users *u, const char *nick, int64_t *account_id,
     return 1;
 }
 
+const char *users_nick_of(const struct users *u, int64_t account_id)
+{
+    for (int i = 0; i < u->n; i++)
+        if (u->v[i].identified && u->v[i].account_id == account_id)
+            return u->v[i].nick;
+    return NULL;
+}
+
 enum users_rate users_rate(struct users *u, const char *nick, double now)
 {
     struct user *e = get(u, nick);

@@ -13,8 +13,13 @@
  *
  * Statements: all are prepared in db_open() (SQLITE_PREPARE_PERSISTENT) and
  * finalized in db_close(); parameters are always bound. The only SQL built
- * at run time is "PRAGMA user_version = N" from the migration index.
+ * at run time is "PRAGMA user_version = N" from the migration index (and
+ * db_test_file runs the SQL its tests give it).
+ *
+ * Transactions: db_begin/db_commit/db_rollback, not nested; see db.h and
+ * struct db for a transaction SQLite rolls back on its own.
  */
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,6 +71,75 @@ static const char *const migrations[] = {
     "    ELSE 1 END)"
     ");"
     "CREATE INDEX fighters_account ON fighters(account_id);",
+
+    /* 2: live bouts, their orders and rounds, fighters' plans, the admin
+     * audit log. Enums are stored by name (the tables of names in bout.c
+     * follow these lists, whatever the engine's numbering); `seed` is the
+     * uint64 seed's bit pattern read as a signed 64-bit INTEGER. Rules as in
+     * fighters, 'duel' included for the migration that brings it. A bout's
+     * result columns are checked each on its own: how they go together is
+     * the engine's and the bot's business (a forfeit has no method). */
+    "CREATE TABLE bouts ("
+    "  id INTEGER PRIMARY KEY,"
+    "  rules TEXT NOT NULL CHECK (rules IN ('boxing', 'sugarray', 'duel')),"
+    "  channel TEXT NOT NULL CHECK (channel <> ''),"
+    "  rounds INTEGER NOT NULL CHECK (rounds >= 1),"
+    "  seed INTEGER NOT NULL DEFAULT 0,"
+    "  state TEXT NOT NULL CHECK (state IN ('challenge', 'live', 'over', 'cancelled')),"
+    "  fighter_a INTEGER NOT NULL REFERENCES fighters(id),"
+    "  fighter_b INTEGER NOT NULL REFERENCES fighters(id),"
+    "  round INTEGER NOT NULL DEFAULT 0 CHECK (round BETWEEN 0 AND rounds),"
+    "  winner INTEGER NOT NULL DEFAULT -1 CHECK (winner IN (-1, 0, 1)),"
+    "  method TEXT NOT NULL DEFAULT 'none'"
+    "    CHECK (method IN ('none', 'ko', 'tko', 'dq', 'decision', 'points', 'draw')),"
+    "  drawn_by TEXT NOT NULL DEFAULT 'none'"
+    "    CHECK (drawn_by IN ('none', 'ko', 'tko', 'dq', 'decision', 'points', 'draw')),"
+    "  reason TEXT NOT NULL DEFAULT 'none' CHECK (reason IN ('none', 'endurance', 'fatigue',"
+    "    'injury', 'aggravated', 'broken_jaw', 'eyes_shut', 'towel')),"
+    "  decision TEXT NOT NULL DEFAULT 'none'"
+    "    CHECK (decision IN ('none', 'unanimous', 'split', 'majority')),"
+    "  created INTEGER NOT NULL,"
+    "  started INTEGER NOT NULL DEFAULT 0,"
+    "  ended INTEGER NOT NULL DEFAULT 0,"
+    /* The sheets the bout began with, as the ruleset's numbers separated by
+     * spaces (boxing: str spd agl tgh hgt; sugarray: skill endurance), so a
+     * finished bout replays after the fighters changed. */
+    "  sheet_a TEXT NOT NULL,"
+    "  sheet_b TEXT NOT NULL,"
+    "  CONSTRAINT two_fighters CHECK (fighter_a <> fighter_b)"
+    ");"
+    /* The bot lists bouts by state, oldest first: (state, created, rowid). */
+    "CREATE INDEX bouts_state ON bouts(state, created);"
+    /* A round's orders, one per side; small rows, so without rowid. */
+    "CREATE TABLE orders ("
+    "  bout INTEGER NOT NULL REFERENCES bouts(id),"
+    "  round INTEGER NOT NULL CHECK (round >= 1),"
+    "  side INTEGER NOT NULL CHECK (side IN (0, 1)),"
+    "  text TEXT NOT NULL CHECK (text <> ''),"
+    "  source TEXT NOT NULL CHECK (source IN ('player', 'plan', 'last', 'default')),"
+    "  line INTEGER NOT NULL DEFAULT 0 CHECK (line >= 0),"
+    "  CONSTRAINT line_of_plan CHECK (line = 0 OR source = 'plan'),"
+    "  PRIMARY KEY (bout, round, side)"
+    ") WITHOUT ROWID;"
+    /* Reports run to kilobytes: a rowid table keeps them off the index. */
+    "CREATE TABLE rounds ("
+    "  bout INTEGER NOT NULL REFERENCES bouts(id),"
+    "  round INTEGER NOT NULL CHECK (round >= 1),"
+    "  summary TEXT NOT NULL,"
+    "  report TEXT NOT NULL,"
+    "  PRIMARY KEY (bout, round)"
+    ");"
+    "CREATE TABLE plans ("
+    "  fighter INTEGER PRIMARY KEY REFERENCES fighters(id),"
+    "  text TEXT NOT NULL CHECK (text <> ''),"
+    "  updated INTEGER NOT NULL"
+    ");"
+    "CREATE TABLE audit ("
+    "  id INTEGER PRIMARY KEY,"
+    "  time INTEGER NOT NULL,"
+    "  who TEXT NOT NULL CHECK (who <> ''),"
+    "  what TEXT NOT NULL CHECK (what <> '')"
+    ");",
 };
 
 #define MIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))
@@ -80,6 +154,15 @@ static const char *const migrations[] = {
     "f.id, f.account_id, a.name, f.name, f.rules, f.str, f.spd, f.agl, f.tgh, f.hgt, f.skill,"     \
     " f.endurance, f.wins, f.losses, f.draws, f.kos, f.training_points, f.retired, f.created"      \
     " FROM fighters f JOIN accounts a ON a.id = f.account_id"
+
+/* Bout statements likewise: ?1 id, ?2 rules, ?3 channel, ?4 rounds, ?5
+ * seed, ?6 state, ?7 fighter_a, ?8 fighter_b, ?9 round, ?10 winner, ?11
+ * method, ?12 drawn_by, ?13 reason, ?14 decision, ?15 created, ?16 started,
+ * ?17 ended, ?18 sheet_a, ?19 sheet_b; and BOUT_COLUMNS reads them in that
+ * order, from column 0. */
+#define BOUT_COLUMNS                                                                               \
+    "id, rules, channel, rounds, seed, state, fighter_a, fighter_b, round, winner, method,"        \
+    " drawn_by, reason, decision, created, started, ended, sheet_a, sheet_b FROM bouts"
 
 static const char *const stmt_sql[STMT_COUNT] = {
     /* Table-valued pragmas are evaluated when stepped, not when prepared. */
@@ -105,6 +188,41 @@ static const char *const stmt_sql[STMT_COUNT] = {
                           " skill = ?11, endurance = ?12, wins = ?13, losses = ?14, draws = ?15,"
                           " kos = ?16, training_points = ?17 WHERE id = ?1",
     [STMT_FIGHTER_RETIRE] = "UPDATE fighters SET retired = 1 WHERE id = ?1",
+    [STMT_FIGHTER_GET_ID] = "SELECT " FIGHTER_COLUMNS " WHERE f.id = ?1",
+
+    [STMT_BEGIN] = "BEGIN IMMEDIATE",
+    [STMT_COMMIT] = "COMMIT",
+    [STMT_ROLLBACK] = "ROLLBACK",
+
+    [STMT_BOUT_INSERT] =
+        "INSERT INTO bouts (rules, channel, rounds, seed, state, fighter_a, fighter_b, round,"
+        " winner, method, drawn_by, reason, decision, created, started, ended, sheet_a, sheet_b)"
+        " VALUES (?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,"
+        " ?18, ?19)",
+    [STMT_BOUT_GET] = "SELECT " BOUT_COLUMNS " WHERE id = ?1",
+    [STMT_BOUT_SAVE] = "UPDATE bouts SET seed = ?5, state = ?6, round = ?9, winner = ?10,"
+                       " method = ?11, drawn_by = ?12, reason = ?13, decision = ?14,"
+                       " started = ?16, ended = ?17 WHERE id = ?1",
+    [STMT_BOUT_LIST] = "SELECT " BOUT_COLUMNS " WHERE state = ?1 ORDER BY created, id LIMIT ?2",
+
+    [STMT_ORDER_PUT] = "INSERT INTO orders (bout, round, side, text, source, line)"
+                       " VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT (bout, round, side)"
+                       " DO UPDATE SET text = excluded.text, source = excluded.source,"
+                       " line = excluded.line",
+    [STMT_ORDER_LIST] = "SELECT round, side, text, source, line FROM orders WHERE bout = ?1"
+                        " ORDER BY round, side LIMIT ?2",
+    [STMT_ROUND_PUT] = "INSERT INTO rounds (bout, round, summary, report)"
+                       " VALUES (?1, ?2, ?3, ?4) ON CONFLICT (bout, round)"
+                       " DO UPDATE SET summary = excluded.summary, report = excluded.report",
+    [STMT_ROUND_REPORT] = "SELECT report FROM rounds WHERE bout = ?1 AND round = ?2",
+
+    [STMT_PLAN_SET] = "INSERT INTO plans (fighter, text, updated) VALUES (?1, ?2, ?3)"
+                      " ON CONFLICT (fighter) DO UPDATE SET text = excluded.text,"
+                      " updated = excluded.updated",
+    [STMT_PLAN_GET] = "SELECT text FROM plans WHERE fighter = ?1",
+    [STMT_PLAN_CLEAR] = "DELETE FROM plans WHERE fighter = ?1",
+
+    [STMT_AUDIT] = "INSERT INTO audit (time, who, what) VALUES (?1, ?2, ?3)",
 };
 
 /* --------------------------------------------------------------- helpers */
@@ -131,6 +249,67 @@ int db_text_check(struct db *db, const char *what, const char *s, size_t size)
     return DB_OK;
 }
 
+int db_text_check_len(struct db *db, const char *what, const char *s, size_t size)
+{
+    if (!s)
+        return db_fail(db, "%s is missing", what);
+    size_t n = strlen(s);
+    if (n >= size)
+        return db_fail(db, "%s is %zu bytes, the most is %zu", what, n, size - 1);
+    return DB_OK;
+}
+
+const char *db_rules_name(enum rules rules)
+{
+    switch (rules) {
+    case RULES_BOXING:
+    case RULES_SUGARRAY:
+        return ruleset_get(rules)->name;
+    case RULES_COUNT:
+        break;
+    }
+    return NULL;
+}
+
+int db_rules_find(const char *name)
+{
+    const struct ruleset *rs = name ? ruleset_find(name) : NULL;
+
+    return rs && db_rules_name(rs->id) ? (int)rs->id : -1;
+}
+
+const char *db_name_of(const struct db_names *t, int value)
+{
+    return value >= 0 && value < t->count ? t->names[value] : NULL;
+}
+
+int db_column_name(struct db *db, sqlite3_stmt *st, int col, const struct db_names *t,
+                   const char *row, int64_t id, int *out)
+{
+    const char *s = (const char *)sqlite3_column_text(st, col);
+
+    if (s)
+        for (int i = 0; i < t->count; i++)
+            if (t->names[i] && strcmp(t->names[i], s) == 0) {
+                *out = i;
+                return DB_OK;
+            }
+    if (!s && sqlite3_errcode(db->conn) == SQLITE_NOMEM)
+        return db_fail(db, "out of memory reading the %s of %s %" PRId64, t->what, row, id);
+    return db_fail(db, "%s %" PRId64 " has %s '%s', which this ringside does not know", row, id,
+                   t->what, s ? s : "NULL");
+}
+
+/* A statement while SQLite has rolled back the caller's transaction: refused
+ * (see struct db). Returns nonzero, with the message, when so. */
+static int txn_lost(struct db *db)
+{
+    if (!db->in_txn || !sqlite3_get_autocommit(db->conn))
+        return 0;
+    db_fail(db, "the transaction was rolled back after an earlier error; db_rollback ends it");
+    return 1;
+}
+
 void db_stmt_done(sqlite3_stmt *st)
 {
     sqlite3_reset(st);
@@ -150,6 +329,8 @@ int db_run(struct db *db, sqlite3_stmt *st, int bind_failed)
     if (bind_failed) {
         db_bind_failed(db, st);
         rc = SQLITE_MISUSE;
+    } else if (txn_lost(db)) {
+        rc = SQLITE_ABORT_ROLLBACK;
     } else {
         rc = sqlite3_step(st);
         if (rc == SQLITE_ROW) {
@@ -165,6 +346,9 @@ int db_run(struct db *db, sqlite3_stmt *st, int bind_failed)
 
 int db_row(struct db *db, sqlite3_stmt *st)
 {
+    if (txn_lost(db))
+        return SQLITE_ABORT_ROLLBACK;
+
     int rc = sqlite3_step(st);
 
     if (rc != SQLITE_ROW && rc != SQLITE_DONE)
@@ -178,6 +362,8 @@ int db_column_text(struct db *db, sqlite3_stmt *st, int col, char *dst, size_t s
     const unsigned char *s = sqlite3_column_text(st, col);
     int n = sqlite3_column_bytes(st, col);
 
+    if (size == 0)
+        return db_fail(db, "no room for %s", what);
     if (!s) {
         if (sqlite3_errcode(db->conn) == SQLITE_NOMEM)
             return db_fail(db, "out of memory reading %s", what);
@@ -251,23 +437,26 @@ static int version_read(struct db *db, const char *path, int *version)
     return DB_OK;
 }
 
-/* Applies the migrations the file lacks, each in its own transaction. The
- * version is read again under the write lock, so two processes opening the
- * same old file at once do not both migrate it. */
-static int migrate(struct db *db, const char *path)
+/* Applies the migrations the file lacks up to version `target` (MIGRATIONS
+ * but in db_test_file), each in its own transaction. The version is read
+ * again under the write lock, so two processes opening the same old file at
+ * once do not both migrate it. */
+static int migrate(struct db *db, const char *path, int target)
 {
     int version;
 
     if (version_read(db, path, &version) != DB_OK)
         return DB_ERROR;
-    while (version < MIGRATIONS) {
+    if (version > target)
+        return db_fail(db, "%s has schema version %d, past %d", path, version, target);
+    while (version < target) {
         if (sqlite3_exec(db->conn, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
             return db_fail(db, "cannot open %s: %s", path, sqlite3_errmsg(db->conn));
         if (version_read(db, path, &version) != DB_OK) {
             sqlite3_exec(db->conn, "ROLLBACK", NULL, NULL, NULL);
             return DB_ERROR;
         }
-        if (version == MIGRATIONS) {
+        if (version >= target) {
             sqlite3_exec(db->conn, "ROLLBACK", NULL, NULL, NULL);
             break;
         }
@@ -315,7 +504,7 @@ struct db *db_open(const char *path, char *errbuf, int errlen)
     if (rc != SQLITE_OK)
         db_fail(db, "cannot open %s: %s", path,
                 db->conn ? sqlite3_errmsg(db->conn) : sqlite3_errstr(rc));
-    else if (connection_setup(db, path) == DB_OK && migrate(db, path) == DB_OK &&
+    else if (connection_setup(db, path) == DB_OK && migrate(db, path, MIGRATIONS) == DB_OK &&
              statements_prepare(db, path) == DB_OK)
         return db;
     if (errbuf && errlen > 0)
@@ -334,6 +523,34 @@ void db_close(struct db *db)
      * connection, checkpoints the WAL into the file). */
     sqlite3_close(db->conn);
     free(db);
+}
+
+int db_test_file(const char *path, int version, const char *sql, char *errbuf, int errlen)
+{
+    struct db *db = calloc(1, sizeof(*db));
+    int status = DB_ERROR;
+
+    if (!db) {
+        if (errbuf && errlen > 0)
+            snprintf(errbuf, (size_t)errlen, "%s: out of memory", path);
+        return DB_ERROR;
+    }
+    int rc = sqlite3_open_v2(path, &db->conn, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
+    if (rc != SQLITE_OK)
+        db_fail(db, "cannot open %s: %s", path,
+                db->conn ? sqlite3_errmsg(db->conn) : sqlite3_errstr(rc));
+    else if (version < 0 || version > MIGRATIONS)
+        db_fail(db, "%s: no schema version %d", path, version);
+    else if (connection_setup(db, path) == DB_OK && migrate(db, path, version) == DB_OK) {
+        if (sql && sqlite3_exec(db->conn, sql, NULL, NULL, NULL) != SQLITE_OK)
+            db_fail(db, "%s: %s", path, sqlite3_errmsg(db->conn));
+        else
+            status = DB_OK;
+    }
+    if (status != DB_OK && errbuf && errlen > 0)
+        snprintf(errbuf, (size_t)errlen, "%s", db->err);
+    db_close(db); /* no statement was prepared: finalizing NULL is harmless */
+    return status;
 }
 
 const char *db_errmsg(struct db *db)
@@ -389,4 +606,43 @@ int db_journal_wal(struct db *db)
     }
     db_stmt_done(st);
     return v;
+}
+
+/* ---------------------------------------------------------- transactions */
+
+int db_begin(struct db *db)
+{
+    if (db->in_txn || !sqlite3_get_autocommit(db->conn))
+        return db_fail(db, "db_begin: a transaction is already open (they do not nest)");
+    if (db_run(db, db->st[STMT_BEGIN], 0) != SQLITE_DONE)
+        return DB_ERROR;
+    db->in_txn = 1;
+    return DB_OK;
+}
+
+int db_commit(struct db *db)
+{
+    if (!db->in_txn)
+        return db_fail(db, "db_commit: no transaction is open");
+    /* On failure the transaction is left to db_rollback, which then keeps
+     * this message: the usual "if (... || db_commit() != DB_OK)
+     * db_rollback()" reports why. */
+    if (sqlite3_get_autocommit(db->conn))
+        return db_fail(db, "db_commit: the transaction was rolled back after an earlier error");
+    if (db_run(db, db->st[STMT_COMMIT], 0) != SQLITE_DONE)
+        return DB_ERROR;
+    db->in_txn = 0;
+    return DB_OK;
+}
+
+int db_rollback(struct db *db)
+{
+    if (!db->in_txn)
+        return db_fail(db, "db_rollback: no transaction is open");
+    db->in_txn = 0;
+    /* SQLite may have rolled back already (see struct db), or COMMIT failed
+     * and did: nothing to do, and db->err keeps what went wrong. */
+    if (sqlite3_get_autocommit(db->conn))
+        return DB_OK;
+    return db_run(db, db->st[STMT_ROLLBACK], 0) == SQLITE_DONE ? DB_OK : DB_ERROR;
 }

@@ -17,6 +17,7 @@
 #ifndef RINGSIDE_DB_H
 #define RINGSIDE_DB_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "engine.h"
@@ -112,5 +113,152 @@ int db_fighter_retire(struct db *db, int64_t id);
  * mode is WAL / foreign keys are enforced, 0 if not, -1 on error. */
 int db_journal_wal(struct db *db);
 int db_foreign_keys(struct db *db);
+
+/* Fills *out (owner included) with fighter `id` (bouts refer to fighters by
+ * id), or returns DB_NOTFOUND. */
+int db_fighter_get_id(struct db *db, int64_t id, struct db_fighter *out);
+
+/* ------------------------------------------------------------ transactions */
+
+/* BEGIN IMMEDIATE / COMMIT / ROLLBACK on this connection. Everything a
+ * resolved round changes is written in one transaction, so a crash leaves
+ * either all of it or none:
+ *
+ *     db_begin; db_order_put x2; db_round_put; db_bout_save;
+ *     [db_fighter_save x2 when the bout ends;] db_commit
+ *
+ * Every other function works inside a transaction and outside one; outside,
+ * each call is its own transaction, committed (and so surviving kill -9 of
+ * the process, see db_open's WAL notes in db.c) when it returns DB_OK.
+ *
+ * Not nested: db_begin inside a transaction is DB_ERROR ("a transaction is
+ * already open"), and so are db_commit and db_rollback outside one. db_begin
+ * takes the write lock at once (waiting up to the busy timeout for another
+ * connection). A failed call inside a transaction, db_commit's included,
+ * leaves it to db_rollback, which ends it and keeps db_errmsg()'s message
+ * of that failure. A write refused inside a transaction changed nothing
+ * and the transaction may go on; but if SQLite had to roll it back itself
+ * (an I/O error, say), every call but db_rollback is DB_ERROR until then,
+ * so a transaction is never half written, even by a caller that goes on
+ * after an error. db_close rolls back an open transaction. */
+int db_begin(struct db *db);
+int db_commit(struct db *db);
+int db_rollback(struct db *db);
+
+/* ------------------------------------------------------------------ bouts */
+
+#define DB_CHANNEL_MAX 64              /* a bout's channel, NUL included */
+#define DB_ORDER_MAX   64              /* an order in its normal form, NUL included */
+#define DB_REPORT_MAX  (64 * 1024 + 1) /* a round's summary or report: 64 KiB, and the NUL */
+
+enum db_bout_state { DB_BOUT_CHALLENGE, DB_BOUT_LIVE, DB_BOUT_OVER, DB_BOUT_CANCELLED };
+
+/* Where a round's order came from. */
+enum db_order_source {
+    DB_ORDER_PLAYER,  /* sent by the player */
+    DB_ORDER_PLAN,    /* his fight plan (line says which) */
+    DB_ORDER_LAST,    /* his orders of the round before */
+    DB_ORDER_DEFAULT, /* the ruleset's default */
+};
+
+/* Enums are stored by name, so a value out of range is refused on write
+ * (DB_ERROR), and a row whose stored values this code does not know (a file
+ * edited by hand) is DB_ERROR on read, never garbage. */
+struct db_bout {
+    int64_t id;
+    enum rules rules;
+    char channel[DB_CHANNEL_MAX]; /* non-empty */
+    int rounds;                   /* scheduled, at least 1 */
+    uint64_t seed;                /* set when the bout starts; stored bit for bit */
+    enum db_bout_state state;
+    int64_t fighter[SIDES];    /* side 0 is the challenger; two different fighters */
+    struct sheet sheet[SIDES]; /* the sheets the bout began with (a finished bout replays) */
+    int round;                 /* rounds resolved and stored, 0..rounds */
+    /* The result once over: winner 0/1 or -1, and the engine's enums. */
+    int winner;
+    enum method method;
+    enum method drawn_by;
+    enum tko_reason reason;
+    enum decision decision;
+    int64_t created, started, ended; /* unix times; 0 when not yet */
+};
+
+/* Stores a new bout from every field of *b but id (a challenge: state
+ * DB_BOUT_CHALLENGE, seed 0, round 0, winner -1, the result enums NONE,
+ * started and ended 0); sets b->id. DB_NOTFOUND if a fighter does not
+ * exist; DB_ERROR if a field is out of range (the ruleset one with storage,
+ * channel, rounds, round, winner, the enums, two different fighters). The
+ * bout's ruleset is not checked against its fighters'. */
+int db_bout_create(struct db *db, struct db_bout *b);
+/* Fills *out with bout `id`, or returns DB_NOTFOUND. */
+int db_bout_get(struct db *db, int64_t id, struct db_bout *out);
+/* Writes state, seed, round, the result fields (winner, method, drawn_by,
+ * reason, decision), started and ended of bout b->id (the rest never
+ * changes and is not read). DB_NOTFOUND if there is none. */
+int db_bout_save(struct db *db, const struct db_bout *b);
+/* Fills out[0..max) with the bouts in `state`, oldest first (created, then
+ * id); *n gets how many: at most max even when there are more, 0 on error. */
+int db_bout_list(struct db *db, enum db_bout_state state, struct db_bout *out, int max, int *n);
+
+struct db_order {
+    int round;               /* 1-based */
+    int side;                /* 0 or 1 */
+    char text[DB_ORDER_MAX]; /* normal form (order_format), non-empty */
+    enum db_order_source source;
+    int line; /* plan line for DB_ORDER_PLAN, else 0 */
+};
+
+/* Stores (or replaces: an upsert) the order of o->side for o->round of bout
+ * `bout`. DB_NOTFOUND if there is no such bout; DB_ERROR if a field is out
+ * of range (a line other than 0 for a source other than DB_ORDER_PLAN
+ * included). */
+int db_order_put(struct db *db, int64_t bout, const struct db_order *o);
+/* Fills out[0..max) with the stored orders of a bout, by round then side;
+ * *n gets how many: at most max even when there are more (0 on error, or
+ * for a bout that does not exist). */
+int db_order_list(struct db *db, int64_t bout, struct db_order *out, int max, int *n);
+
+/* Stores (or replaces) a resolved round's texts: `summary` the lines said in
+ * the channel, `report` the full blow-by-blow; both may hold several lines
+ * or be empty, and are at most DB_REPORT_MAX - 1 bytes (else DB_ERROR).
+ * round is 1-based. DB_NOTFOUND if there is no such bout. */
+int db_round_put(struct db *db, int64_t bout, int round, const char *summary, const char *report);
+/* Copies the report text of a round into out (len bytes, NUL included);
+ * DB_NOTFOUND if none, DB_ERROR (out unchanged, no truncation) if it does
+ * not fit: a buffer of DB_REPORT_MAX bytes always does. */
+int db_round_report(struct db *db, int64_t bout, int round, char *out, size_t len);
+
+/* ------------------------------------------------------------------ plans */
+
+#define DB_PLAN_MAX 8200 /* PLAN_BYTES_MAX and the NUL, with room */
+
+/* A fighter's stored plan text: non-empty, at most DB_PLAN_MAX - 1 bytes.
+ * set stores or replaces it (DB_NOTFOUND if there is no such fighter);
+ * get copies it into out (len bytes, NUL included; DB_ERROR, out unchanged,
+ * if it does not fit: DB_PLAN_MAX bytes always do; DB_NOTFOUND when the
+ * fighter has no plan); clear removes it (DB_OK whether or not there was
+ * one). */
+int db_plan_set(struct db *db, int64_t fighter, const char *text, int64_t now);
+int db_plan_get(struct db *db, int64_t fighter, char *out, size_t len);
+int db_plan_clear(struct db *db, int64_t fighter);
+
+/* ------------------------------------------------------------------ audit */
+
+#define DB_AUDIT_MAX 512 /* who or what of an audit entry, NUL included */
+
+/* Records what an admin did (who, what: non-empty, at most DB_AUDIT_MAX - 1
+ * bytes each), for the game master's log: the audit table, read with the
+ * sqlite3 shell. */
+int db_audit(struct db *db, int64_t now, const char *who, const char *what);
+
+/* ------------------------------------------------------------ tests only */
+
+/* For tests, which cannot run SQL: opens (creating if needed) the database
+ * at `path`, migrates it to schema version `version` only (0 to
+ * db_schema_latest(); a file already past it is refused), runs `sql` (any
+ * number of statements, or NULL) and closes it. Makes files of older
+ * versions, and rows the API refuses to write. Returns DB_OK, or DB_ERROR
+ * with a reason in errbuf (which may be NULL). Never used by the bot. */
+int db_test_file(const char *path, int version, const char *sql, char *errbuf, int errlen);
 
 #endif

@@ -7,6 +7,11 @@
  * between two calls of the public functions, is reset with its bindings
  * cleared (so no read transaction stays open and no caller string stays
  * referenced). db->err always holds the message of the last failure.
+ * db->in_txn is 1 between a successful db_begin and its successful
+ * db_commit, or its db_rollback; while it is 1 and SQLite is back in autocommit mode, SQLite
+ * rolled the transaction back itself (after an I/O error, say) and every
+ * statement is refused until db_rollback, so that the rest of the
+ * transaction's writes do not each commit on their own.
  */
 #ifndef RINGSIDE_DB_INTERNAL_H
 #define RINGSIDE_DB_INTERNAL_H
@@ -31,6 +36,23 @@ enum db_stmt {
     STMT_FIGHTER_LIST,
     STMT_FIGHTER_SAVE,
     STMT_FIGHTER_RETIRE,
+    /* Migration 2. */
+    STMT_FIGHTER_GET_ID,
+    STMT_BEGIN,
+    STMT_COMMIT,
+    STMT_ROLLBACK,
+    STMT_BOUT_INSERT,
+    STMT_BOUT_GET,
+    STMT_BOUT_SAVE,
+    STMT_BOUT_LIST,
+    STMT_ORDER_PUT,
+    STMT_ORDER_LIST,
+    STMT_ROUND_PUT,
+    STMT_ROUND_REPORT,
+    STMT_PLAN_SET,
+    STMT_PLAN_GET,
+    STMT_PLAN_CLEAR,
+    STMT_AUDIT,
     STMT_COUNT
 };
 
@@ -38,6 +60,17 @@ struct db {
     sqlite3 *conn;
     sqlite3_stmt *st[STMT_COUNT];
     char err[512]; /* room for a long path in db_open's messages */
+    int in_txn;    /* inside db_begin ... db_commit/db_rollback */
+};
+
+/* How an enum is stored: by name, names[value] for value in [0, count)
+ * (a NULL entry is a value without storage). The names are part of the
+ * schema: once released they never change, whatever the engine's
+ * numbering. */
+struct db_names {
+    const char *what; /* "state", for messages */
+    const char *const *names;
+    int count;
 };
 
 /* Formats a message into db->err and returns DB_ERROR. */
@@ -48,17 +81,37 @@ int db_fail(struct db *db, const char *fmt, ...) __attribute__((format(printf, 2
  * message naming `what` ("fighter name"). */
 int db_text_check(struct db *db, const char *what, const char *s, size_t size);
 
+/* The same, but an empty string is fine (texts that may say nothing). */
+int db_text_check_len(struct db *db, const char *what, const char *s, size_t size);
+
+/* The name a ruleset is stored as ("boxing", "sugarray"), or NULL for one
+ * this code has no storage for; and back, the ruleset of a stored name, or
+ * -1. */
+const char *db_rules_name(enum rules rules);
+int db_rules_find(const char *name);
+
+/* The stored name of `value`, or NULL if it has none. */
+const char *db_name_of(const struct db_names *t, int value);
+
+/* Reads the stored name in column `col` of the current row into *out (its
+ * value). DB_ERROR if it is NULL or a name `t` does not have (the file was
+ * edited by hand): "ROW ID has WHAT 'NAME', which this ringside does not
+ * know", where `row` is e.g. "bout". */
+int db_column_name(struct db *db, sqlite3_stmt *st, int col, const struct db_names *t,
+                   const char *row, int64_t id, int *out);
+
 /* Records that binding the parameters of `st` failed; returns DB_ERROR. */
 int db_bind_failed(struct db *db, sqlite3_stmt *st);
 
 /* Steps `st` once (it is expected to finish: an INSERT or UPDATE), unless
- * `bind_failed`, then resets it and clears its bindings. Returns SQLITE_DONE,
- * or the extended SQLite error code with its message in db->err. */
+ * `bind_failed` or the transaction was lost (see struct db), then resets it
+ * and clears its bindings. Returns SQLITE_DONE, or the extended SQLite error
+ * code with its message in db->err. */
 int db_run(struct db *db, sqlite3_stmt *st, int bind_failed);
 
-/* Steps a query once. Returns SQLITE_ROW (the row is readable until
- * db_stmt_done), SQLITE_DONE, or an extended error code with its message in
- * db->err. The caller calls db_stmt_done() afterwards in every case. */
+/* Steps a query once (unless the transaction was lost). Returns SQLITE_ROW (the row is readable
+ * until db_stmt_done), SQLITE_DONE, or an extended error code with its message in db->err. The
+ * caller calls db_stmt_done() afterwards in every case. */
 int db_row(struct db *db, sqlite3_stmt *st);
 
 /* Resets `st` and clears its bindings. */
@@ -66,7 +119,8 @@ void db_stmt_done(sqlite3_stmt *st);
 
 /* Copies the text of column `col` of the current row into dst (size bytes,
  * NUL included). Returns DB_OK, or DB_ERROR if the value is NULL or too long
- * (the file was edited by hand, or by a newer ringside). */
+ * (the file was edited by hand, or the caller's buffer is too small: texts
+ * are never cut). */
 int db_column_text(struct db *db, sqlite3_stmt *st, int col, char *dst, size_t size,
                    const char *what);
 

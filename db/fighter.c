@@ -1,35 +1,22 @@
 /*
  * fighter.c - fighters: owned by an account, unique by key across every
  * ruleset, with the sheet of their ruleset, their record and their training
- * points.
+ * points. Bouts refer to them by id.
  *
  * A fighter's ruleset is chosen at creation and never changes. It is stored
- * as the ruleset's name ("boxing", "sugarray") and read back through
- * ruleset_find(); the sheet lives in the columns of that ruleset, the others
- * being NULL (the table's sheet_fits_rules CHECK holds the two together, and
- * the abilities in range).
+ * as the ruleset's name ("boxing", "sugarray": db_rules_name) and read back
+ * through db_rules_find(); the sheet lives in the columns of that ruleset,
+ * the others being NULL (the table's sheet_fits_rules CHECK holds the two
+ * together, and the abilities in range).
  */
 #include <inttypes.h>
 #include <string.h>
 
 #include "db_internal.h"
 
-/* The name stored for a ruleset that has columns here, or NULL. */
-static const char *rules_name(enum rules rules)
-{
-    switch (rules) {
-    case RULES_BOXING:
-    case RULES_SUGARRAY:
-        return ruleset_get(rules)->name;
-    case RULES_COUNT:
-        break;
-    }
-    return NULL;
-}
-
 /* Binds the state of `f` that save writes (?6-?17: the sheet, the record,
  * the training points; see the statement table in db.c). Returns nonzero if
- * a bind failed. The ruleset is one rules_name() knows. */
+ * a bind failed. The ruleset is one db_rules_name() knows. */
 static int fighter_bind_state(sqlite3_stmt *st, const struct db_fighter *f)
 {
     const struct sheet *s = &f->sheet;
@@ -72,12 +59,12 @@ static int fighter_read(struct db *db, sqlite3_stmt *st, struct db_fighter *f)
         db_column_text(db, st, 3, f->name, sizeof(f->name), "fighter name") != DB_OK ||
         db_column_text(db, st, 4, rules, sizeof(rules), "ruleset") != DB_OK)
         return DB_ERROR;
-    const struct ruleset *rs = ruleset_find(rules);
-    if (!rs || !rules_name(rs->id))
+    int id = db_rules_find(rules);
+    if (id < 0)
         return db_fail(db, "fighter %" PRId64 " has ruleset %s, which this ringside does not know",
                        f->id, rules);
-    f->sheet.rules = rs->id;
-    switch (rs->id) {
+    f->sheet.rules = (enum rules)id;
+    switch (f->sheet.rules) {
     case RULES_BOXING:
         f->sheet.u.boxing.str = sqlite3_column_int(st, 5);
         f->sheet.u.boxing.spd = sqlite3_column_int(st, 6);
@@ -104,7 +91,7 @@ static int fighter_read(struct db *db, sqlite3_stmt *st, struct db_fighter *f)
 
 int db_fighter_create(struct db *db, const char *key, struct db_fighter *f)
 {
-    const char *rules = rules_name(f->sheet.rules);
+    const char *rules = db_rules_name(f->sheet.rules);
 
     if (db_text_check(db, "fighter key", key, DB_NAME_MAX) != DB_OK ||
         db_text_check(db, "fighter name", f->name, DB_NAME_MAX) != DB_OK)
@@ -134,14 +121,12 @@ int db_fighter_create(struct db *db, const char *key, struct db_fighter *f)
     }
 }
 
-int db_fighter_get(struct db *db, const char *key, struct db_fighter *out)
+/* Runs a query for one fighter whose ?1 is bound (unless `bad`). */
+static int fighter_get_one(struct db *db, sqlite3_stmt *st, int bad, struct db_fighter *out)
 {
-    if (db_text_check(db, "fighter key", key, DB_NAME_MAX) != DB_OK)
-        return DB_ERROR;
-
-    sqlite3_stmt *st = db->st[STMT_FIGHTER_GET];
     int rc = DB_ERROR;
-    if (sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC) != SQLITE_OK) {
+
+    if (bad) {
         db_bind_failed(db, st);
     } else {
         switch (db_row(db, st)) {
@@ -157,6 +142,22 @@ int db_fighter_get(struct db *db, const char *key, struct db_fighter *out)
     }
     db_stmt_done(st);
     return rc;
+}
+
+int db_fighter_get(struct db *db, const char *key, struct db_fighter *out)
+{
+    if (db_text_check(db, "fighter key", key, DB_NAME_MAX) != DB_OK)
+        return DB_ERROR;
+
+    sqlite3_stmt *st = db->st[STMT_FIGHTER_GET];
+    return fighter_get_one(db, st, sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC) != SQLITE_OK,
+                           out);
+}
+
+int db_fighter_get_id(struct db *db, int64_t id, struct db_fighter *out)
+{
+    sqlite3_stmt *st = db->st[STMT_FIGHTER_GET_ID];
+    return fighter_get_one(db, st, sqlite3_bind_int64(st, 1, id) != SQLITE_OK, out);
 }
 
 int db_fighter_list(struct db *db, int64_t account_id, int retired, struct db_fighter *out, int max,
@@ -193,7 +194,7 @@ int db_fighter_list(struct db *db, int64_t account_id, int retired, struct db_fi
 
 int db_fighter_save(struct db *db, const struct db_fighter *f)
 {
-    if (!rules_name(f->sheet.rules))
+    if (!db_rules_name(f->sheet.rules))
         return db_fail(db, "fighter %" PRId64 ": no storage for ruleset %d", f->id,
                        (int)f->sheet.rules);
 

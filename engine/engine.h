@@ -164,6 +164,7 @@ struct sugarray_sheet {
 
 struct sugarray_order {
     int attack, defence; /* 0 .. SUGARRAY_ORDER_MAX */
+    int towel;           /* concede instead of fighting (a forfeit) */
 };
 
 struct sugarray_bout {

@@ -31,7 +31,7 @@ static int order_valid(const struct order *o)
     const struct sugarray_order *so = &o->u.sugarray;
 
     return so->attack >= 0 && so->attack <= SUGARRAY_ORDER_MAX && so->defence >= 0 &&
-                   so->defence <= SUGARRAY_ORDER_MAX
+                   so->defence <= SUGARRAY_ORDER_MAX && (so->towel == 0 || so->towel == 1)
                ? 0
                : -1;
 }
@@ -41,6 +41,7 @@ static void order_default(struct order *o)
     o->rules = RULES_SUGARRAY;
     o->u.sugarray.attack = 0;
     o->u.sugarray.defence = 0;
+    o->u.sugarray.towel = 0;
 }
 
 static void bout_start(struct bout *b, const struct sheet s[SIDES], int rounds)
@@ -86,6 +87,29 @@ static void round_resolve(struct bout *b, const struct order o[SIDES], struct bo
 
     (void)r;
     b->round++;
+    if (o[0].u.sugarray.towel || o[1].u.sugarray.towel) {
+        /* A forfeit: no round is fought; conceding both ways is a tie. */
+        int t0 = o[0].u.sugarray.towel, t1 = o[1].u.sugarray.towel;
+        for (int i = 0; i < SIDES; i++) {
+            sb->orders[idx][i] = (struct sugarray_order){0, 0, o[i].u.sugarray.towel};
+            sb->end_after[idx][i] = sb->endurance[i];
+            if (o[i].u.sugarray.towel)
+                events_add(evs, EV_TKO, i, TKO_TOWEL, 0, 0, 0);
+        }
+        b->result.over = 1;
+        b->result.round = b->round;
+        b->result.reason = TKO_TOWEL;
+        if (t0 && t1) {
+            b->result.winner = -1;
+            b->result.method = METHOD_DRAW;
+            b->result.drawn_by = METHOD_TKO;
+        } else {
+            b->result.winner = t0 ? 1 : 0;
+            b->result.method = METHOD_TKO;
+        }
+        events_add(evs, EV_RESULT, b->result.winner, b->result.method, TKO_TOWEL, 0, 0);
+        return;
+    }
     for (int i = 0; i < SIDES; i++) {
         const struct sugarray_order *so = &o[i].u.sugarray;
         int loss = sugarray_fatigue_loss(3 * so->attack + 2 * so->defence - sb->sheet[i].skill);

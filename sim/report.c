@@ -7,6 +7,7 @@
  */
 #include <string.h>
 
+#include "bot.h"
 #include "parse.h"
 #include "report.h"
 
@@ -319,31 +320,34 @@ static void text_boxing(FILE *out, const struct report_bout *rb, const struct bo
     fprintf(out, "\n%s\n", line);
 }
 
-/* One classic line (seed 004): name, sheet, rounds fought, PW/KO/TIE. */
-static void text_sugarray_line(FILE *out, const struct report_bout *rb, const struct bout *b,
+/* One classic line (seed 004): name, sheet, rounds fought, PW/KO/TIE; the
+ * bot's commentary writes the same line (render_sugarray_line). */
+static void text_sugarray_line(FILE *out, const struct render_corner c[SIDES], const struct bout *b,
                                int side, const char *tail)
 {
-    const struct sugarray_bout *sb = &b->u.sugarray;
-    const struct sugarray_sheet *s = &rb->sheet[side].u.sugarray;
+    char line[RENDER_LINE_MAX];
 
-    fprintf(out, "%s (%d,%d)", rb->name[side], s->skill, s->endurance);
-    for (int r = 0; r < b->round && r < SUGARRAY_ROUNDS; r++)
-        fprintf(out, " %d/%d (%2d)", sb->orders[r][side].attack, sb->orders[r][side].defence,
-                sb->end_after[r][side]);
-    fprintf(out, "%s\n", tail);
+    render_sugarray_line(c, b, side, tail, line, sizeof(line));
+    fprintf(out, "%s\n", line);
 }
 
 static void text_sugarray(FILE *out, const struct report_bout *rb, const struct bout *b)
 {
     const struct result *res = &b->result;
+    struct render_corner c[SIDES];
 
+    memset(c, 0, sizeof(c));
+    for (int i = 0; i < SIDES; i++) {
+        snprintf(c[i].name, sizeof(c[i].name), "%s", rb->name[i]);
+        c[i].sheet = rb->sheet[i];
+    }
     if (res->winner < 0) {
-        text_sugarray_line(out, rb, b, 0, " TIE");
-        text_sugarray_line(out, rb, b, 1, " TIE");
+        text_sugarray_line(out, c, b, 0, " TIE");
+        text_sugarray_line(out, c, b, 1, " TIE");
         return;
     }
-    text_sugarray_line(out, rb, b, res->winner, res->method == METHOD_KO ? " KO" : " PW");
-    text_sugarray_line(out, rb, b, !res->winner, "");
+    text_sugarray_line(out, c, b, res->winner, res->method == METHOD_KO ? " KO" : " PW");
+    text_sugarray_line(out, c, b, !res->winner, "");
 }
 
 int report_text(FILE *out, const struct report_bout *rb, const struct bout *b,

@@ -31,6 +31,7 @@ static const char usage_text[] =
     "                    --a 'NAME key=value ...' --b 'NAME key=value ...'\n"
     "                    [--orders-a LIST] [--orders-b LIST] [--plan-a PLAN] [--plan-b PLAN]\n"
     "                    [--explain]\n"
+    "       ringside-sim --replay DB BOUT\n"
     "\n"
     "Fights seeded bouts with the Ringside rules engine and reports them.\n"
     "\n"
@@ -54,6 +55,8 @@ static const char usage_text[] =
     "                    are used for the rounds they list (the last one does not\n"
     "                    repeat) and the plan answers every later round\n"
     "  --explain         say, each round, which plan line was used and why\n"
+    "  --replay DB BOUT  fights bout BOUT of the bot's database DB again from its seed and\n"
+    "                    orders and says whether every round and the result match\n"
     "  --help            this text\n"
     "  --version         the version\n"
     "\n"
@@ -69,6 +72,7 @@ struct args {
     const char *sheet[SIDES];
     const char *orders[SIDES];
     const char *plan[SIDES];
+    const char *replay_db, *replay_bout;
     int json;
     int explain;
 };
@@ -175,6 +179,16 @@ static int args_read(struct args *a, int argc, char **argv)
     char shown_buf[SHOWN_MAX + 8];
 
     memset(a, 0, sizeof(*a));
+    if (argc > 1 && strcmp(argv[1], "--replay") == 0) {
+        if (argc != 4) {
+            fail("--replay takes a database and a bout, and nothing else: " PROGRAM
+                 " --replay ringside.db 12");
+            return -1;
+        }
+        a->replay_db = argv[2];
+        a->replay_bout = argv[3];
+        return 0;
+    }
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         const char *eq = strchr(arg, '=');
@@ -550,6 +564,8 @@ int main(int argc, char **argv)
     int rc = args_read(&a, argc, argv);
     if (rc != 0)
         return rc > 0 ? (fflush(stdout) == 0 && !ferror(stdout) ? 0 : EXIT_FAILED) : EXIT_USAGE;
+    if (a.replay_db)
+        return sim_replay(a.replay_db, a.replay_bout);
     if (config_make(&c, &a) != 0)
         return EXIT_USAGE;
 

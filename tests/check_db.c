@@ -1,12 +1,17 @@
 /* check_db.c - storage against a real SQLite file in a fresh directory:
- * opening and migrating (WAL, foreign keys, versions old and new), accounts,
- * fighters of both rulesets, names that look like SQL, and a thousand
- * fighters. */
+ * opening and migrating (WAL, foreign keys, versions old and new, a
+ * version-1 file to version 2), accounts, fighters of both rulesets, names
+ * that look like SQL, a thousand fighters; bouts (seeds bit for bit), their
+ * orders and rounds, plans, the audit log, transactions, kill -9 of a
+ * writer, and rows edited by hand that must not read as garbage. */
 #include <dirent.h>
+#include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "db.h"
@@ -691,6 +696,1013 @@ START_TEST(test_thousand_fighters)
 }
 END_TEST
 
+/* ---------------------------------------------------------- migration 2 */
+
+/* Holds when the SQL condition `cond` is true of the file, asked through a
+ * second connection (tests cannot run SQL otherwise): a row that breaks a
+ * CHECK is the way to fail. */
+static void sql_check(const char *cond)
+{
+    char sql[1024], err[512] = "";
+
+    snprintf(sql, sizeof(sql),
+             "CREATE TEMP TABLE holds (x CHECK (x IS 1)); INSERT INTO holds VALUES ((%s));", cond);
+    ck_assert_msg(db_test_file(path, db_schema_latest(), sql, err, sizeof(err)) == DB_OK,
+                  "does not hold: %s (%s)", cond, err);
+}
+
+/* Runs `sql` on the file through a second connection, CHECKs off: rows the
+ * API refuses to write (NOT NULL still holds). */
+static void sql_force(const char *sql)
+{
+    char all[1024], err[512] = "";
+
+    snprintf(all, sizeof(all), "PRAGMA ignore_check_constraints = ON; %s", sql);
+    ck_assert_msg(db_test_file(path, db_schema_latest(), all, err, sizeof(err)) == DB_OK, "%s: %s",
+                  sql, err);
+}
+
+/* Two boxers of a fresh account; their ids in id[0], id[1]. */
+static void two_boxers(int64_t id[SIDES])
+{
+    struct db_fighter f;
+    int64_t owner = account("promoter");
+
+    f = boxer(owner, "Red", 12, 12, 12, 12, 12);
+    ck_assert_int_eq(db_fighter_create(db, "red", &f), DB_OK);
+    id[0] = f.id;
+    f = boxer(owner, "Blue", 13, 13, 13, 13, 13);
+    ck_assert_int_eq(db_fighter_create(db, "blue", &f), DB_OK);
+    id[1] = f.id;
+}
+
+/* A challenge between id[0] and id[1], not yet stored. */
+static struct db_bout challenge(const int64_t id[SIDES])
+{
+    struct db_bout b;
+
+    memset(&b, 0, sizeof(b));
+    b.rules = RULES_BOXING;
+    snprintf(b.channel, sizeof(b.channel), "#ring");
+    b.rounds = 12;
+    b.state = DB_BOUT_CHALLENGE;
+    b.fighter[0] = id[0];
+    b.fighter[1] = id[1];
+    for (int i = 0; i < SIDES; i++) {
+        b.sheet[i].rules = RULES_BOXING;
+        b.sheet[i].u.boxing = (struct boxing_sheet){12 + i, 12, 12, 12, 12 - i};
+    }
+    b.winner = -1;
+    b.created = 3000;
+    return b;
+}
+
+/* A stored challenge between two fresh boxers. */
+static struct db_bout stored_bout(void)
+{
+    int64_t id[SIDES];
+    struct db_bout b;
+
+    two_boxers(id);
+    b = challenge(id);
+    ck_assert_int_eq(db_bout_create(db, &b), DB_OK);
+    ck_assert_int_gt(b.id, 0);
+    return b;
+}
+
+static struct db_order order(int round, int side, const char *text, enum db_order_source source,
+                             int line)
+{
+    struct db_order o;
+
+    memset(&o, 0, sizeof(o));
+    o.round = round;
+    o.side = side;
+    snprintf(o.text, sizeof(o.text), "%s", text);
+    o.source = source;
+    o.line = line;
+    return o;
+}
+
+static void bout_eq(const struct db_bout *a, const struct db_bout *b)
+{
+    ck_assert_int_eq(a->id, b->id);
+    ck_assert_int_eq(a->rules, b->rules);
+    ck_assert_str_eq(a->channel, b->channel);
+    ck_assert_int_eq(a->rounds, b->rounds);
+    ck_assert_uint_eq(a->seed, b->seed);
+    ck_assert_int_eq(a->state, b->state);
+    ck_assert_int_eq(a->fighter[0], b->fighter[0]);
+    ck_assert_int_eq(a->fighter[1], b->fighter[1]);
+    ck_assert_int_eq(a->round, b->round);
+    ck_assert_int_eq(a->winner, b->winner);
+    ck_assert_int_eq(a->method, b->method);
+    ck_assert_int_eq(a->drawn_by, b->drawn_by);
+    ck_assert_int_eq(a->reason, b->reason);
+    ck_assert_int_eq(a->decision, b->decision);
+    ck_assert_int_eq(a->created, b->created);
+    ck_assert_int_eq(a->started, b->started);
+    ck_assert_int_eq(a->ended, b->ended);
+    for (int i = 0; i < SIDES; i++) {
+        ck_assert_int_eq(a->sheet[i].rules, b->sheet[i].rules);
+        if (a->sheet[i].rules == RULES_BOXING)
+            ck_assert_mem_eq(&a->sheet[i].u.boxing, &b->sheet[i].u.boxing,
+                             sizeof(a->sheet[i].u.boxing));
+        else
+            ck_assert_mem_eq(&a->sheet[i].u.sugarray, &b->sheet[i].u.sugarray,
+                             sizeof(a->sheet[i].u.sugarray));
+    }
+}
+
+START_TEST(test_migrate_v1_to_v2)
+{
+    char err[512] = "";
+    struct db_account a;
+    struct db_fighter f;
+
+    ck_assert_int_ge(db_schema_latest(), 2);
+    /* A version-1 file, made by migration 1 alone, with rows as version 1
+     * wrote them. */
+    db_close(db);
+    db = NULL;
+    ck_assert_int_eq(unlink(path), 0);
+    ck_assert_msg(
+        db_test_file(path, 1,
+                     "INSERT INTO accounts (id, key, name, hash, banned, created)"
+                     " VALUES (1, 'bob', 'Bob', '$y$h', 1, 100);"
+                     "INSERT INTO fighters (id, account_id, key, name, rules, str, spd, agl, tgh,"
+                     " hgt, wins, losses, kos, created)"
+                     " VALUES (7, 1, 'iron', 'Iron', 'boxing', 20, 10, 10, 15, 5, 3, 1, 2, 200);"
+                     "INSERT INTO fighters (id, account_id, key, name, rules, str, spd, agl, tgh,"
+                     " hgt, retired, created)"
+                     " VALUES (8, 1, 'stone', 'Stone', 'boxing', 12, 12, 12, 12, 12, 1, 300);"
+                     "INSERT INTO fighters (id, account_id, key, name, rules, skill, endurance,"
+                     " created) VALUES (9, 1, 'murphy', 'Murphy', 'sugarray', 12, 21, 400);",
+                     err, sizeof(err)) == DB_OK,
+        "%s", err);
+    ck_assert_int_eq(header_version(), 1);
+    /* Version 1 has no bouts, and a file is not taken down a version. */
+    ck_assert_int_eq(db_test_file(path, 1, "SELECT * FROM bouts", err, sizeof(err)), DB_ERROR);
+    ck_assert_ptr_nonnull(strstr(err, "no such table: bouts"));
+    ck_assert_int_eq(db_test_file(path, 0, NULL, err, sizeof(err)), DB_ERROR);
+    ck_assert_int_eq(db_test_file(path, db_schema_latest() + 1, NULL, err, sizeof(err)), DB_ERROR);
+    ck_assert_int_eq(header_version(), 1);
+
+    reopen();
+    ck_assert_int_eq(db_schema_version(db), db_schema_latest());
+    ck_assert_int_eq(db_account_get(db, "bob", &a), DB_OK);
+    ck_assert_int_eq(a.id, 1);
+    ck_assert_str_eq(a.name, "Bob");
+    ck_assert_str_eq(a.hash, "$y$h");
+    ck_assert_int_eq(a.banned, 1);
+    ck_assert_int_eq(a.created, 100);
+    ck_assert_int_eq(db_fighter_get(db, "iron", &f), DB_OK);
+    ck_assert_int_eq(f.id, 7);
+    ck_assert_str_eq(f.owner, "Bob");
+    ck_assert_int_eq(f.sheet.u.boxing.str, 20);
+    ck_assert_int_eq(f.sheet.u.boxing.hgt, 5);
+    ck_assert_int_eq(f.wins, 3);
+    ck_assert_int_eq(f.losses, 1);
+    ck_assert_int_eq(f.kos, 2);
+    ck_assert_int_eq(db_fighter_get_id(db, 8, &f), DB_OK);
+    ck_assert_str_eq(f.name, "Stone");
+    ck_assert_int_eq(f.retired, 1);
+    ck_assert_int_eq(db_fighter_get_id(db, 9, &f), DB_OK);
+    ck_assert_int_eq(f.sheet.rules, RULES_SUGARRAY);
+    ck_assert_int_eq(f.sheet.u.sugarray.endurance, 21);
+
+    /* The new tables work with the old rows. */
+    const int64_t id[SIDES] = {7, 8};
+    struct db_bout b = challenge(id), c;
+    ck_assert_int_eq(db_bout_create(db, &b), DB_OK);
+    ck_assert_int_eq(db_bout_get(db, b.id, &c), DB_OK);
+    bout_eq(&b, &c);
+    ck_assert_int_eq(db_plan_set(db, 9, "5/5/10", 500), DB_OK);
+    /* Ids go on after the old rows. */
+    int64_t carol = account("carol");
+    ck_assert_int_eq(carol, 2);
+
+    /* Opening again migrates nothing. */
+    reopen();
+    ck_assert_int_eq(db_bout_get(db, b.id, &c), DB_OK);
+    ck_assert_int_eq(db_schema_version(db), db_schema_latest());
+}
+END_TEST
+
+/* ----------------------------------------------------------------- bouts */
+
+START_TEST(test_fighter_get_id)
+{
+    struct db_fighter f, g;
+    int64_t owner = account("bob");
+
+    f = sugar(owner, "Murphy", 12, 21);
+    ck_assert_int_eq(db_fighter_create(db, "murphy", &f), DB_OK);
+    ck_assert_int_eq(db_fighter_get_id(db, f.id, &g), DB_OK);
+    ck_assert_int_eq(g.id, f.id);
+    ck_assert_int_eq(g.account_id, owner);
+    ck_assert_str_eq(g.owner, "bob");
+    ck_assert_str_eq(g.name, "Murphy");
+    ck_assert_int_eq(g.sheet.rules, RULES_SUGARRAY);
+    ck_assert_int_eq(g.sheet.u.sugarray.skill, 12);
+    ck_assert_int_eq(g.sheet.u.sugarray.endurance, 21);
+    ck_assert_int_eq(db_fighter_get_id(db, f.id + 1, &g), DB_NOTFOUND);
+    ck_assert_int_eq(db_fighter_get_id(db, -1, &g), DB_NOTFOUND);
+}
+END_TEST
+
+START_TEST(test_bout_create_get)
+{
+    int64_t id[SIDES];
+    struct db_bout b, c;
+
+    two_boxers(id);
+    b = challenge(id);
+    ck_assert_int_eq(db_bout_get(db, 1, &c), DB_NOTFOUND);
+    ck_assert_int_eq(db_bout_create(db, &b), DB_OK);
+    ck_assert_int_gt(b.id, 0);
+    ck_assert_int_eq(db_bout_get(db, b.id, &c), DB_OK);
+    bout_eq(&b, &c);
+    ck_assert_int_eq(db_bout_get(db, b.id + 1, &c), DB_NOTFOUND);
+
+    /* Every field as given, a finished SUGAR RAY bout included. */
+    struct db_fighter f;
+    f = sugar(account("alice"), "Murphy", 12, 21);
+    ck_assert_int_eq(db_fighter_create(db, "murphy", &f), DB_OK);
+    struct db_fighter g = sugar(f.account_id, "Miller", 10, 26);
+    ck_assert_int_eq(db_fighter_create(db, "miller", &g), DB_OK);
+    memset(&b, 0, sizeof(b));
+    b.rules = RULES_SUGARRAY;
+    snprintf(b.channel, sizeof(b.channel), "#sugar'ray");
+    b.rounds = 10;
+    b.seed = 0xfedcba9876543210u;
+    b.state = DB_BOUT_OVER;
+    b.fighter[0] = g.id;
+    b.fighter[1] = f.id;
+    b.sheet[0] = g.sheet;
+    b.sheet[1] = f.sheet;
+    b.round = 7;
+    b.winner = 1;
+    b.method = METHOD_TKO;
+    b.drawn_by = METHOD_NONE;
+    b.reason = TKO_BROKEN_JAW;
+    b.decision = DECISION_NONE;
+    b.created = 10;
+    b.started = 20;
+    b.ended = 30;
+    ck_assert_int_eq(db_bout_create(db, &b), DB_OK);
+    ck_assert_int_eq(db_bout_get(db, b.id, &c), DB_OK);
+    bout_eq(&b, &c);
+    /* Enums are stored by name. */
+    char cond[256];
+    snprintf(cond, sizeof(cond),
+             "SELECT state = 'over' AND method = 'tko' AND reason = 'broken_jaw' AND"
+             " rules = 'sugarray' FROM bouts WHERE id = %lld",
+             (long long)b.id);
+    sql_check(cond);
+}
+END_TEST
+
+START_TEST(test_bout_seed_bits)
+{
+    static const uint64_t seeds[] = {
+        0,
+        1,
+        0x7fffffffffffffffu,
+        0x8000000000000000u, /* 2^63 */
+        0x8000000000000001u,
+        0xdeadbeefcafebabeu,
+        0xfffffffffffffffeu,
+        0xffffffffffffffffu, /* 2^64 - 1 */
+    };
+    const int count = (int)(sizeof(seeds) / sizeof(seeds[0]));
+    int64_t id[SIDES], bout[16];
+    struct db_bout b, c;
+
+    two_boxers(id);
+    for (int i = 0; i < count; i++) {
+        /* Stored at creation. */
+        b = challenge(id);
+        b.seed = seeds[i];
+        ck_assert_int_eq(db_bout_create(db, &b), DB_OK);
+        bout[i] = b.id;
+        ck_assert_int_eq(db_bout_get(db, b.id, &c), DB_OK);
+        ck_assert_uint_eq(c.seed, seeds[i]);
+        /* And by a save, over another seed. */
+        b = challenge(id);
+        b.seed = ~seeds[i];
+        ck_assert_int_eq(db_bout_create(db, &b), DB_OK);
+        b.seed = seeds[i];
+        b.state = DB_BOUT_LIVE;
+        ck_assert_int_eq(db_bout_save(db, &b), DB_OK);
+        ck_assert_int_eq(db_bout_get(db, b.id, &c), DB_OK);
+        ck_assert_uint_eq(c.seed, seeds[i]);
+    }
+    /* From the file, in a new connection; as the bit pattern in SQL. */
+    reopen();
+    for (int i = 0; i < count; i++) {
+        ck_assert_int_eq(db_bout_get(db, bout[i], &c), DB_OK);
+        ck_assert_uint_eq(c.seed, seeds[i]);
+    }
+    char cond[128];
+    snprintf(cond, sizeof(cond),
+             "(SELECT seed FROM bouts WHERE id = %lld) = -9223372036854775807 - 1",
+             (long long)bout[3]);
+    sql_check(cond);
+    snprintf(cond, sizeof(cond), "(SELECT seed FROM bouts WHERE id = %lld) = -1",
+             (long long)bout[count - 1]);
+    sql_check(cond);
+}
+END_TEST
+
+START_TEST(test_bout_refused)
+{
+    int64_t id[SIDES];
+    struct db_bout b;
+    char channel[DB_CHANNEL_MAX + 1];
+
+    two_boxers(id);
+    /* A fighter that does not exist. */
+    b = challenge(id);
+    b.fighter[1] = id[1] + 100;
+    ck_assert_int_eq(db_bout_create(db, &b), DB_NOTFOUND);
+    b = challenge(id);
+    b.fighter[0] = 0;
+    ck_assert_int_eq(db_bout_create(db, &b), DB_NOTFOUND);
+    /* Out of range, one at a time. */
+    b = challenge(id);
+    b.fighter[1] = id[0];
+    ck_assert_int_eq(db_bout_create(db, &b), DB_ERROR);
+    ck_assert_ptr_nonnull(strstr(db_errmsg(db), "two_fighters"));
+    b = challenge(id);
+    b.rules = RULES_COUNT;
+    ck_assert_int_eq(db_bout_create(db, &b), DB_ERROR);
+    b = challenge(id);
+    b.channel[0] = '\0';
+    ck_assert_int_eq(db_bout_create(db, &b), DB_ERROR);
+    ck_assert_str_eq(db_errmsg(db), "bout channel is empty");
+    b = challenge(id);
+    b.rounds = 0;
+    ck_assert_int_eq(db_bout_create(db, &b), DB_ERROR);
+    b = challenge(id);
+    b.round = 13;
+    ck_assert_int_eq(db_bout_create(db, &b), DB_ERROR);
+    b = challenge(id);
+    b.round = -1;
+    ck_assert_int_eq(db_bout_create(db, &b), DB_ERROR);
+    b = challenge(id);
+    b.winner = 2;
+    ck_assert_int_eq(db_bout_create(db, &b), DB_ERROR);
+    b = challenge(id);
+    b.state = (enum db_bout_state)4;
+    ck_assert_int_eq(db_bout_create(db, &b), DB_ERROR);
+    ck_assert_str_eq(db_errmsg(db), "bout 0: state 4 is out of range");
+    b = challenge(id);
+    b.state = (enum db_bout_state) - 1;
+    ck_assert_int_eq(db_bout_create(db, &b), DB_ERROR);
+    b = challenge(id);
+    b.method = (enum method)(METHOD_DRAW + 1);
+    ck_assert_int_eq(db_bout_create(db, &b), DB_ERROR);
+    b = challenge(id);
+    b.drawn_by = (enum method)(METHOD_DRAW + 1);
+    ck_assert_int_eq(db_bout_create(db, &b), DB_ERROR);
+    b = challenge(id);
+    b.reason = (enum tko_reason)(TKO_TOWEL + 1);
+    ck_assert_int_eq(db_bout_create(db, &b), DB_ERROR);
+    b = challenge(id);
+    b.decision = (enum decision)(DECISION_MAJORITY + 1);
+    ck_assert_int_eq(db_bout_create(db, &b), DB_ERROR);
+    /* The channel fits its buffer with the NUL, else it is refused. */
+    memset(channel, 'c', sizeof(channel) - 1);
+    channel[sizeof(channel) - 1] = '\0';
+    b = challenge(id);
+    memcpy(b.channel, channel, DB_CHANNEL_MAX - 1);
+    b.channel[DB_CHANNEL_MAX - 1] = '\0';
+    ck_assert_int_eq(db_bout_create(db, &b), DB_OK);
+
+    /* Nothing but the last one was stored. */
+    struct db_bout out[4];
+    int n = -1;
+    ck_assert_int_eq(db_bout_list(db, DB_BOUT_CHALLENGE, out, 4, &n), DB_OK);
+    ck_assert_int_eq(n, 1);
+    ck_assert_int_eq(out[0].id, b.id);
+    ck_assert_int_eq((int)strlen(out[0].channel), DB_CHANNEL_MAX - 1);
+
+    /* A save with out of range values changes nothing. */
+    struct db_bout c = b;
+    c.state = DB_BOUT_LIVE;
+    c.round = 13;
+    ck_assert_int_eq(db_bout_save(db, &c), DB_ERROR);
+    c.round = 1;
+    c.reason = (enum tko_reason)99;
+    ck_assert_int_eq(db_bout_save(db, &c), DB_ERROR);
+    ck_assert_int_eq(db_bout_get(db, b.id, &c), DB_OK);
+    bout_eq(&b, &c);
+}
+END_TEST
+
+START_TEST(test_bout_save)
+{
+    struct db_bout b = stored_bout(), c, d;
+
+    c = b;
+    c.state = DB_BOUT_LIVE;
+    c.seed = 0x8000000000000000u;
+    c.started = 4000;
+    c.round = 3;
+    ck_assert_int_eq(db_bout_save(db, &c), DB_OK);
+    ck_assert_int_eq(db_bout_get(db, b.id, &d), DB_OK);
+    bout_eq(&c, &d);
+
+    c.state = DB_BOUT_OVER;
+    c.round = 12;
+    c.winner = -1;
+    c.method = METHOD_DRAW;
+    c.drawn_by = METHOD_DECISION;
+    c.decision = DECISION_SPLIT;
+    c.ended = 5000;
+    /* What never changes is not written. */
+    struct db_bout e = c;
+    snprintf(e.channel, sizeof(e.channel), "#elsewhere");
+    e.rules = RULES_SUGARRAY;
+    e.rounds = 3;
+    e.fighter[0] = 999;
+    e.created = 1;
+    ck_assert_int_eq(db_bout_save(db, &e), DB_OK);
+    ck_assert_int_eq(db_bout_get(db, b.id, &d), DB_OK);
+    bout_eq(&c, &d);
+    /* Saved again: still found. */
+    ck_assert_int_eq(db_bout_save(db, &c), DB_OK);
+
+    c.id = b.id + 100;
+    ck_assert_int_eq(db_bout_save(db, &c), DB_NOTFOUND);
+}
+END_TEST
+
+START_TEST(test_bout_list)
+{
+    int64_t id[SIDES];
+    struct db_bout b, out[8];
+    /* Created at 30, 10, 20, 10: listed by time, then by id. */
+    const int64_t created[5] = {30, 10, 20, 10, 5};
+    int64_t bid[5];
+    int n = -1;
+
+    two_boxers(id);
+    ck_assert_int_eq(db_bout_list(db, DB_BOUT_CHALLENGE, out, 8, &n), DB_OK);
+    ck_assert_int_eq(n, 0);
+    for (int i = 0; i < 5; i++) {
+        b = challenge(id);
+        b.created = created[i];
+        b.state = i == 4 ? DB_BOUT_LIVE : DB_BOUT_CHALLENGE;
+        ck_assert_int_eq(db_bout_create(db, &b), DB_OK);
+        bid[i] = b.id;
+    }
+    ck_assert_int_eq(db_bout_list(db, DB_BOUT_CHALLENGE, out, 8, &n), DB_OK);
+    ck_assert_int_eq(n, 4);
+    ck_assert_int_eq(out[0].id, bid[1]);
+    ck_assert_int_eq(out[1].id, bid[3]);
+    ck_assert_int_eq(out[2].id, bid[2]);
+    ck_assert_int_eq(out[3].id, bid[0]);
+    ck_assert_int_eq(out[3].created, 30);
+    ck_assert_int_eq(db_bout_list(db, DB_BOUT_LIVE, out, 8, &n), DB_OK);
+    ck_assert_int_eq(n, 1);
+    ck_assert_int_eq(out[0].id, bid[4]);
+    ck_assert_int_eq(out[0].state, DB_BOUT_LIVE);
+    ck_assert_int_eq(db_bout_list(db, DB_BOUT_OVER, out, 8, &n), DB_OK);
+    ck_assert_int_eq(n, 0);
+
+    /* max caps the count. */
+    ck_assert_int_eq(db_bout_list(db, DB_BOUT_CHALLENGE, out, 2, &n), DB_OK);
+    ck_assert_int_eq(n, 2);
+    ck_assert_int_eq(out[1].id, bid[3]);
+    ck_assert_int_eq(db_bout_list(db, DB_BOUT_CHALLENGE, out, 0, &n), DB_OK);
+    ck_assert_int_eq(n, 0);
+
+    /* A bout moves between lists when saved. */
+    ck_assert_int_eq(db_bout_get(db, bid[1], &b), DB_OK);
+    b.state = DB_BOUT_CANCELLED;
+    b.ended = 40;
+    ck_assert_int_eq(db_bout_save(db, &b), DB_OK);
+    ck_assert_int_eq(db_bout_list(db, DB_BOUT_CHALLENGE, out, 8, &n), DB_OK);
+    ck_assert_int_eq(n, 3);
+    ck_assert_int_eq(out[0].id, bid[3]);
+    ck_assert_int_eq(db_bout_list(db, DB_BOUT_CANCELLED, out, 8, &n), DB_OK);
+    ck_assert_int_eq(n, 1);
+    ck_assert_int_eq(out[0].id, bid[1]);
+
+    ck_assert_int_eq(db_bout_list(db, (enum db_bout_state)7, out, 8, &n), DB_ERROR);
+    ck_assert_int_eq(n, 0);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- orders */
+
+START_TEST(test_order_put_list)
+{
+    struct db_bout b = stored_bout();
+    struct db_order o, out[8];
+    int n = -1;
+
+    ck_assert_int_eq(db_order_list(db, b.id, out, 8, &n), DB_OK);
+    ck_assert_int_eq(n, 0);
+    /* Stored out of order, listed by round then side. */
+    o = order(2, 1, "4/6/10", DB_ORDER_PLAN, 3);
+    ck_assert_int_eq(db_order_put(db, b.id, &o), DB_OK);
+    o = order(1, 1, "5/5/10", DB_ORDER_DEFAULT, 0);
+    ck_assert_int_eq(db_order_put(db, b.id, &o), DB_OK);
+    o = order(2, 0, "5H/8!/7 (ins)", DB_ORDER_LAST, 0);
+    ck_assert_int_eq(db_order_put(db, b.id, &o), DB_OK);
+    o = order(1, 0, "6/4/10", DB_ORDER_PLAYER, 0);
+    ck_assert_int_eq(db_order_put(db, b.id, &o), DB_OK);
+    ck_assert_int_eq(db_order_list(db, b.id, out, 8, &n), DB_OK);
+    ck_assert_int_eq(n, 4);
+    ck_assert_int_eq(out[0].round, 1);
+    ck_assert_int_eq(out[0].side, 0);
+    ck_assert_str_eq(out[0].text, "6/4/10");
+    ck_assert_int_eq(out[0].source, DB_ORDER_PLAYER);
+    ck_assert_int_eq(out[1].round, 1);
+    ck_assert_int_eq(out[1].side, 1);
+    ck_assert_int_eq(out[1].source, DB_ORDER_DEFAULT);
+    ck_assert_int_eq(out[2].round, 2);
+    ck_assert_int_eq(out[2].side, 0);
+    ck_assert_str_eq(out[2].text, "5H/8!/7 (ins)");
+    ck_assert_int_eq(out[2].source, DB_ORDER_LAST);
+    ck_assert_int_eq(out[3].round, 2);
+    ck_assert_int_eq(out[3].side, 1);
+    ck_assert_str_eq(out[3].text, "4/6/10");
+    ck_assert_int_eq(out[3].source, DB_ORDER_PLAN);
+    ck_assert_int_eq(out[3].line, 3);
+
+    /* An upsert: the same round and side replace what was there. */
+    o = order(2, 1, "3/7/10", DB_ORDER_PLAYER, 0);
+    ck_assert_int_eq(db_order_put(db, b.id, &o), DB_OK);
+    ck_assert_int_eq(db_order_list(db, b.id, out, 8, &n), DB_OK);
+    ck_assert_int_eq(n, 4);
+    ck_assert_str_eq(out[3].text, "3/7/10");
+    ck_assert_int_eq(out[3].source, DB_ORDER_PLAYER);
+    ck_assert_int_eq(out[3].line, 0);
+    /* max caps the count. */
+    ck_assert_int_eq(db_order_list(db, b.id, out, 3, &n), DB_OK);
+    ck_assert_int_eq(n, 3);
+    ck_assert_int_eq(out[2].round, 2);
+    ck_assert_int_eq(out[2].side, 0);
+    ck_assert_int_eq(db_order_list(db, b.id, out, 0, &n), DB_OK);
+    ck_assert_int_eq(n, 0);
+
+    /* Each bout has its own. */
+    struct db_bout c = b;
+    ck_assert_int_eq(db_bout_create(db, &c), DB_OK);
+    o = order(1, 0, "1/9/10", DB_ORDER_PLAYER, 0);
+    ck_assert_int_eq(db_order_put(db, c.id, &o), DB_OK);
+    ck_assert_int_eq(db_order_list(db, c.id, out, 8, &n), DB_OK);
+    ck_assert_int_eq(n, 1);
+    ck_assert_str_eq(out[0].text, "1/9/10");
+    ck_assert_int_eq(db_order_list(db, b.id, out, 8, &n), DB_OK);
+    ck_assert_int_eq(n, 4);
+    ck_assert_int_eq(db_order_list(db, c.id + 100, out, 8, &n), DB_OK);
+    ck_assert_int_eq(n, 0);
+}
+END_TEST
+
+START_TEST(test_order_refused)
+{
+    struct db_bout b = stored_bout();
+    struct db_order o, out[4];
+    char longest[DB_ORDER_MAX];
+    int n = -1;
+
+    o = order(1, 0, "5/5/10", DB_ORDER_PLAYER, 0);
+    ck_assert_int_eq(db_order_put(db, b.id + 100, &o), DB_NOTFOUND);
+    o = order(0, 0, "5/5/10", DB_ORDER_PLAYER, 0);
+    ck_assert_int_eq(db_order_put(db, b.id, &o), DB_ERROR);
+    o = order(1, 2, "5/5/10", DB_ORDER_PLAYER, 0);
+    ck_assert_int_eq(db_order_put(db, b.id, &o), DB_ERROR);
+    o = order(1, -1, "5/5/10", DB_ORDER_PLAYER, 0);
+    ck_assert_int_eq(db_order_put(db, b.id, &o), DB_ERROR);
+    o = order(1, 0, "", DB_ORDER_PLAYER, 0);
+    ck_assert_int_eq(db_order_put(db, b.id, &o), DB_ERROR);
+    ck_assert_str_eq(db_errmsg(db), "order text is empty");
+    o = order(1, 0, "5/5/10", (enum db_order_source)4, 0);
+    ck_assert_int_eq(db_order_put(db, b.id, &o), DB_ERROR);
+    o = order(1, 0, "5/5/10", DB_ORDER_PLAYER, 2);
+    ck_assert_int_eq(db_order_put(db, b.id, &o), DB_ERROR);
+    ck_assert_ptr_nonnull(strstr(db_errmsg(db), "line_of_plan"));
+    o = order(1, 0, "5/5/10", DB_ORDER_PLAN, -1);
+    ck_assert_int_eq(db_order_put(db, b.id, &o), DB_ERROR);
+    /* The longest text that fits the struct (a longer one cannot). */
+    memset(longest, 'o', sizeof(longest) - 1);
+    longest[sizeof(longest) - 1] = '\0';
+    o = order(1, 0, longest, DB_ORDER_PLAYER, 0);
+    ck_assert_int_eq(db_order_put(db, b.id, &o), DB_OK);
+    ck_assert_int_eq(db_order_list(db, b.id, out, 4, &n), DB_OK);
+    ck_assert_int_eq(n, 1);
+    ck_assert_str_eq(out[0].text, longest);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- rounds */
+
+START_TEST(test_round_put_report)
+{
+    struct db_bout b = stored_bout();
+    char out[DB_REPORT_MAX], small[8];
+    static char big[DB_REPORT_MAX + 1];
+
+    ck_assert_int_eq(db_round_report(db, b.id, 1, out, sizeof(out)), DB_NOTFOUND);
+    ck_assert_int_eq(db_round_put(db, b.id, 1, "Red lands.\nBlue sways.", "line 1\nline 2\n"),
+                     DB_OK);
+    ck_assert_int_eq(db_round_report(db, b.id, 1, out, sizeof(out)), DB_OK);
+    ck_assert_str_eq(out, "line 1\nline 2\n");
+    ck_assert_int_eq(db_round_report(db, b.id, 2, out, sizeof(out)), DB_NOTFOUND);
+    ck_assert_int_eq(db_round_report(db, b.id + 1, 1, out, sizeof(out)), DB_NOTFOUND);
+    /* Replaced. */
+    ck_assert_int_eq(db_round_put(db, b.id, 1, "again", "the second\n"), DB_OK);
+    ck_assert_int_eq(db_round_report(db, b.id, 1, out, sizeof(out)), DB_OK);
+    ck_assert_str_eq(out, "the second\n");
+    char cond[128];
+    snprintf(cond, sizeof(cond),
+             "SELECT count(*) = 1 AND max(summary) = 'again' FROM rounds WHERE bout = %lld",
+             (long long)b.id);
+    sql_check(cond);
+
+    /* Never cut: a buffer too small is an error, and is left alone. */
+    memcpy(small, "unset", 6);
+    ck_assert_int_eq(db_round_report(db, b.id, 1, small, sizeof(small)), DB_ERROR);
+    ck_assert_str_eq(small, "unset");
+    ck_assert_int_eq(db_round_report(db, b.id, 1, small, 0), DB_ERROR);
+    ck_assert_int_eq(db_round_report(db, b.id, 1, out, strlen("the second\n") + 1), DB_OK);
+    ck_assert_int_eq(db_round_report(db, b.id, 1, out, strlen("the second\n")), DB_ERROR);
+
+    /* 64 KiB fit; a byte more does not. Empty texts are fine. */
+    memset(big, 'r', sizeof(big) - 1);
+    big[sizeof(big) - 1] = '\0';
+    ck_assert_int_eq(db_round_put(db, b.id, 2, "", big), DB_ERROR);
+    ck_assert_int_eq(db_round_put(db, b.id, 2, big, ""), DB_ERROR);
+    big[DB_REPORT_MAX - 1] = '\0';
+    ck_assert_int_eq(strlen(big), 64 * 1024);
+    ck_assert_int_eq(db_round_put(db, b.id, 2, "", big), DB_OK);
+    ck_assert_int_eq(db_round_report(db, b.id, 2, out, sizeof(out)), DB_OK);
+    ck_assert_int_eq(strlen(out), 64 * 1024);
+    ck_assert_int_eq(memcmp(out, big, sizeof(out)), 0);
+    ck_assert_int_eq(db_round_put(db, b.id, 3, "said", ""), DB_OK);
+    ck_assert_int_eq(db_round_report(db, b.id, 3, out, sizeof(out)), DB_OK);
+    ck_assert_str_eq(out, "");
+
+    ck_assert_int_eq(db_round_put(db, b.id + 100, 1, "x", "y"), DB_NOTFOUND);
+    ck_assert_int_eq(db_round_put(db, b.id, 0, "x", "y"), DB_ERROR);
+    ck_assert_int_eq(db_round_put(db, b.id, 1, NULL, "y"), DB_ERROR);
+    ck_assert_int_eq(db_round_put(db, b.id, 1, "x", NULL), DB_ERROR);
+}
+END_TEST
+
+/* ----------------------------------------------------------------- plans */
+
+START_TEST(test_plan)
+{
+    struct db_fighter f;
+    char out[DB_PLAN_MAX], small[4];
+    static char big[DB_PLAN_MAX + 1];
+    const char *evil = "R1: 5/5/10\n'); DROP TABLE plans;--\nR2-12: 4/6/10 (ins)";
+
+    f = boxer(account("bob"), "Red", 12, 12, 12, 12, 12);
+    ck_assert_int_eq(db_fighter_create(db, "red", &f), DB_OK);
+    ck_assert_int_eq(db_plan_get(db, f.id, out, sizeof(out)), DB_NOTFOUND);
+    ck_assert_int_eq(db_plan_clear(db, f.id), DB_OK);
+    ck_assert_int_eq(db_plan_set(db, f.id, "5/5/10", 100), DB_OK);
+    ck_assert_int_eq(db_plan_get(db, f.id, out, sizeof(out)), DB_OK);
+    ck_assert_str_eq(out, "5/5/10");
+    ck_assert_int_eq(db_plan_set(db, f.id, evil, 200), DB_OK);
+    ck_assert_int_eq(db_plan_get(db, f.id, out, sizeof(out)), DB_OK);
+    ck_assert_str_eq(out, evil);
+    char cond[128];
+    snprintf(cond, sizeof(cond), "SELECT count(*) = 1 AND max(updated) = 200 FROM plans");
+    sql_check(cond);
+
+    memcpy(small, "abc", 4);
+    ck_assert_int_eq(db_plan_get(db, f.id, small, sizeof(small)), DB_ERROR);
+    ck_assert_str_eq(small, "abc");
+
+    /* The longest fits; longer, empty or missing texts are refused. */
+    memset(big, 'p', sizeof(big) - 1);
+    big[sizeof(big) - 1] = '\0';
+    ck_assert_int_eq(db_plan_set(db, f.id, big, 300), DB_ERROR);
+    ck_assert_int_eq(db_plan_set(db, f.id, "", 300), DB_ERROR);
+    ck_assert_int_eq(db_plan_set(db, f.id, NULL, 300), DB_ERROR);
+    ck_assert_int_eq(db_plan_get(db, f.id, out, sizeof(out)), DB_OK);
+    ck_assert_str_eq(out, evil);
+    big[DB_PLAN_MAX - 1] = '\0';
+    ck_assert_int_eq(db_plan_set(db, f.id, big, 300), DB_OK);
+    ck_assert_int_eq(db_plan_get(db, f.id, out, sizeof(out)), DB_OK);
+    ck_assert_str_eq(out, big);
+
+    ck_assert_int_eq(db_plan_set(db, f.id + 100, "5/5/10", 1), DB_NOTFOUND);
+    ck_assert_int_eq(db_plan_clear(db, f.id), DB_OK);
+    ck_assert_int_eq(db_plan_get(db, f.id, out, sizeof(out)), DB_NOTFOUND);
+    /* Cleared again, or never set: nothing to do. */
+    ck_assert_int_eq(db_plan_clear(db, f.id), DB_OK);
+    ck_assert_int_eq(db_plan_clear(db, f.id + 100), DB_OK);
+}
+END_TEST
+
+START_TEST(test_audit)
+{
+    char what[DB_AUDIT_MAX + 1];
+
+    ck_assert_int_eq(db_audit(db, 100, "admin", "ban bob"), DB_OK);
+    ck_assert_int_eq(db_audit(db, 101, "admin", "cancel 7 'x'; --"), DB_OK);
+    sql_check("SELECT count(*) = 2 AND min(time) = 100 AND max(what) = 'cancel 7 ''x''; --'"
+              " FROM audit");
+    memset(what, 'w', sizeof(what) - 1);
+    what[sizeof(what) - 1] = '\0';
+    ck_assert_int_eq(db_audit(db, 102, "admin", what), DB_ERROR);
+    ck_assert_int_eq(db_audit(db, 102, "", "x"), DB_ERROR);
+    ck_assert_int_eq(db_audit(db, 102, "admin", NULL), DB_ERROR);
+    what[DB_AUDIT_MAX - 1] = '\0';
+    ck_assert_int_eq(db_audit(db, 102, "admin", what), DB_OK);
+    sql_check("SELECT count(*) = 3 FROM audit");
+}
+END_TEST
+
+/* ---------------------------------------------------------- transactions */
+
+START_TEST(test_transaction_rollback_commit)
+{
+    struct db_bout b = stored_bout(), c;
+    struct db_order o, out[8];
+    struct db_fighter f;
+    char text[64], err[256];
+    int n = -1;
+    struct db *other = db_open(path, err, sizeof(err));
+
+    ck_assert_msg(other != NULL, "%s", err);
+    /* Rolled back: none of it. Everything works inside, and sees it. */
+    ck_assert_int_eq(db_begin(db), DB_OK);
+    o = order(1, 0, "6/4/10", DB_ORDER_PLAYER, 0);
+    ck_assert_int_eq(db_order_put(db, b.id, &o), DB_OK);
+    o = order(1, 1, "5/5/10", DB_ORDER_PLAN, 1);
+    ck_assert_int_eq(db_order_put(db, b.id, &o), DB_OK);
+    ck_assert_int_eq(db_round_put(db, b.id, 1, "summary", "report"), DB_OK);
+    c = b;
+    c.state = DB_BOUT_LIVE;
+    c.round = 1;
+    c.seed = 42;
+    ck_assert_int_eq(db_bout_save(db, &c), DB_OK);
+    ck_assert_int_eq(db_fighter_get_id(db, b.fighter[0], &f), DB_OK);
+    f.wins = 9;
+    ck_assert_int_eq(db_fighter_save(db, &f), DB_OK);
+    ck_assert_int_eq(db_plan_set(db, f.id, "5/5/10", 1), DB_OK);
+    ck_assert_int_eq(db_audit(db, 1, "admin", "x"), DB_OK);
+    ck_assert_int_eq(db_order_list(db, b.id, out, 8, &n), DB_OK);
+    ck_assert_int_eq(n, 2);
+    ck_assert_int_eq(db_round_report(db, b.id, 1, text, sizeof(text)), DB_OK);
+    ck_assert_int_eq(db_bout_get(db, b.id, &c), DB_OK);
+    ck_assert_int_eq(c.state, DB_BOUT_LIVE);
+    ck_assert_int_eq(db_fighter_get_id(db, f.id, &f), DB_OK);
+    ck_assert_int_eq(f.wins, 9);
+    /* Another connection sees none of it yet. */
+    ck_assert_int_eq(db_order_list(other, b.id, out, 8, &n), DB_OK);
+    ck_assert_int_eq(n, 0);
+    ck_assert_int_eq(db_rollback(db), DB_OK);
+
+    ck_assert_int_eq(db_order_list(db, b.id, out, 8, &n), DB_OK);
+    ck_assert_int_eq(n, 0);
+    ck_assert_int_eq(db_round_report(db, b.id, 1, text, sizeof(text)), DB_NOTFOUND);
+    ck_assert_int_eq(db_bout_get(db, b.id, &c), DB_OK);
+    bout_eq(&b, &c);
+    ck_assert_int_eq(db_fighter_get_id(db, f.id, &f), DB_OK);
+    ck_assert_int_eq(f.wins, 0);
+    ck_assert_int_eq(db_plan_get(db, f.id, text, sizeof(text)), DB_NOTFOUND);
+    sql_check("SELECT count(*) = 0 FROM audit");
+
+    /* Committed: all of it, a refused write in the middle changing nothing
+     * else. */
+    ck_assert_int_eq(db_begin(db), DB_OK);
+    o = order(1, 0, "6/4/10", DB_ORDER_PLAYER, 0);
+    ck_assert_int_eq(db_order_put(db, b.id, &o), DB_OK);
+    ck_assert_int_eq(db_order_put(db, b.id + 100, &o), DB_NOTFOUND);
+    o = order(1, 1, "5/5/10", DB_ORDER_PLAN, 1);
+    ck_assert_int_eq(db_order_put(db, b.id, &o), DB_OK);
+    ck_assert_int_eq(db_round_put(db, b.id, 1, "summary", "report"), DB_OK);
+    c = b;
+    c.state = DB_BOUT_OVER;
+    c.round = 1;
+    c.winner = 0;
+    c.method = METHOD_KO;
+    ck_assert_int_eq(db_bout_save(db, &c), DB_OK);
+    f.wins = 1;
+    f.kos = 1;
+    ck_assert_int_eq(db_fighter_save(db, &f), DB_OK);
+    ck_assert_int_eq(db_commit(db), DB_OK);
+
+    ck_assert_int_eq(db_order_list(other, b.id, out, 8, &n), DB_OK);
+    ck_assert_int_eq(n, 2);
+    ck_assert_int_eq(db_round_report(other, b.id, 1, text, sizeof(text)), DB_OK);
+    ck_assert_str_eq(text, "report");
+    ck_assert_int_eq(db_bout_get(other, b.id, &c), DB_OK);
+    ck_assert_int_eq(c.state, DB_BOUT_OVER);
+    ck_assert_int_eq(c.method, METHOD_KO);
+    ck_assert_int_eq(db_fighter_get_id(other, f.id, &f), DB_OK);
+    ck_assert_int_eq(f.kos, 1);
+    db_close(other);
+    reopen();
+    ck_assert_int_eq(db_order_list(db, b.id, out, 8, &n), DB_OK);
+    ck_assert_int_eq(n, 2);
+
+    /* Outside a transaction, each call commits on its own. */
+    o = order(2, 0, "7/3/10", DB_ORDER_PLAYER, 0);
+    ck_assert_int_eq(db_order_put(db, b.id, &o), DB_OK);
+    ck_assert_int_eq(db_rollback(db), DB_ERROR);
+    ck_assert_int_eq(db_order_list(db, b.id, out, 8, &n), DB_OK);
+    ck_assert_int_eq(n, 3);
+}
+END_TEST
+
+START_TEST(test_transaction_misuse)
+{
+    struct db_bout b = stored_bout();
+    struct db_order o = order(1, 0, "6/4/10", DB_ORDER_PLAYER, 0), out[2];
+    int n = -1;
+
+    ck_assert_int_eq(db_commit(db), DB_ERROR);
+    ck_assert_str_eq(db_errmsg(db), "db_commit: no transaction is open");
+    ck_assert_int_eq(db_rollback(db), DB_ERROR);
+    ck_assert_str_eq(db_errmsg(db), "db_rollback: no transaction is open");
+
+    ck_assert_int_eq(db_begin(db), DB_OK);
+    ck_assert_int_eq(db_order_put(db, b.id, &o), DB_OK);
+    /* Not nested: refused, and the transaction goes on. */
+    ck_assert_int_eq(db_begin(db), DB_ERROR);
+    ck_assert_str_eq(db_errmsg(db), "db_begin: a transaction is already open (they do not nest)");
+    o.round = 2;
+    ck_assert_int_eq(db_order_put(db, b.id, &o), DB_OK);
+    ck_assert_int_eq(db_rollback(db), DB_OK);
+    ck_assert_int_eq(db_order_list(db, b.id, out, 2, &n), DB_OK);
+    ck_assert_int_eq(n, 0);
+    ck_assert_int_eq(db_rollback(db), DB_ERROR);
+    ck_assert_int_eq(db_commit(db), DB_ERROR);
+
+    /* After a failure inside, db_rollback ends it and keeps the message. */
+    char want[64];
+    snprintf(want, sizeof(want), "no bout %lld", (long long)(b.id + 1));
+    ck_assert_int_eq(db_begin(db), DB_OK);
+    ck_assert_int_eq(db_order_put(db, b.id, &o), DB_OK);
+    ck_assert_int_eq(db_order_put(db, b.id + 1, &o), DB_NOTFOUND);
+    ck_assert_str_eq(db_errmsg(db), want);
+    ck_assert_int_eq(db_rollback(db), DB_OK);
+    ck_assert_str_eq(db_errmsg(db), want);
+    ck_assert_int_eq(db_order_list(db, b.id, out, 2, &n), DB_OK);
+    ck_assert_int_eq(n, 0);
+
+    /* A connection closed inside a transaction leaves nothing of it. */
+    ck_assert_int_eq(db_begin(db), DB_OK);
+    ck_assert_int_eq(db_order_put(db, b.id, &o), DB_OK);
+    reopen();
+    ck_assert_int_eq(db_order_list(db, b.id, out, 2, &n), DB_OK);
+    ck_assert_int_eq(n, 0);
+    /* And the new connection starts outside one. */
+    ck_assert_int_eq(db_begin(db), DB_OK);
+    ck_assert_int_eq(db_commit(db), DB_OK);
+}
+END_TEST
+
+/* ------------------------------------------------------------- kill -9 */
+
+START_TEST(test_kill9_keeps_what_was_acknowledged)
+{
+    struct db_bout b = stored_bout();
+    struct db_order out[8];
+    char text[64], wal[256];
+    int status = 0, n = -1;
+
+    /* The parent's connection is closed before the fork: a child must not
+     * use, or close, a connection it inherited. */
+    db_close(db);
+    db = NULL;
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        struct db *c = db_open(path, NULL, 0);
+        struct db_order o;
+        if (!c)
+            _exit(2);
+        /* Acknowledged: an order on its own... */
+        o = order(1, 0, "6/4/10", DB_ORDER_PLAYER, 0);
+        if (db_order_put(c, b.id, &o) != DB_OK)
+            _exit(3);
+        /* ...and a resolved round, in one transaction... */
+        o = order(1, 1, "5/5/10", DB_ORDER_DEFAULT, 0);
+        if (db_begin(c) != DB_OK || db_order_put(c, b.id, &o) != DB_OK ||
+            db_round_put(c, b.id, 1, "summary", "report 1") != DB_OK || db_commit(c) != DB_OK)
+            _exit(4);
+        /* ...but not a round killed half way. */
+        o = order(2, 0, "7/3/10", DB_ORDER_PLAYER, 0);
+        if (db_begin(c) != DB_OK || db_order_put(c, b.id, &o) != DB_OK ||
+            db_round_put(c, b.id, 2, "summary", "report 2") != DB_OK)
+            _exit(5);
+        kill(getpid(), SIGKILL);
+        _exit(6);
+    }
+    ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+    ck_assert_msg(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL,
+                  "the child was not killed: status %d", status);
+    /* The commits are in the WAL, not yet in the database file. */
+    snprintf(wal, sizeof(wal), "%s-wal", path);
+    ck_assert_int_eq(access(wal, F_OK), 0);
+
+    reopen();
+    ck_assert_int_eq(db_order_list(db, b.id, out, 8, &n), DB_OK);
+    ck_assert_int_eq(n, 2);
+    ck_assert_str_eq(out[0].text, "6/4/10");
+    ck_assert_int_eq(out[1].side, 1);
+    ck_assert_int_eq(out[1].source, DB_ORDER_DEFAULT);
+    ck_assert_int_eq(db_round_report(db, b.id, 1, text, sizeof(text)), DB_OK);
+    ck_assert_str_eq(text, "report 1");
+    ck_assert_int_eq(db_round_report(db, b.id, 2, text, sizeof(text)), DB_NOTFOUND);
+    /* The file takes writes again. */
+    ck_assert_int_eq(db_begin(db), DB_OK);
+    ck_assert_int_eq(db_round_put(db, b.id, 2, "s", "r"), DB_OK);
+    ck_assert_int_eq(db_commit(db), DB_OK);
+}
+END_TEST
+
+/* ---------------------------------------------------- rows made by hand */
+
+START_TEST(test_bad_rows_refused)
+{
+    struct db_bout b = stored_bout(), c, list[4];
+    struct db_order o = order(1, 0, "6/4/10", DB_ORDER_PLAYER, 0), out[4];
+    char sql[256], want[128];
+    int n = -1;
+    static const struct {
+        const char *set, *message;
+    } bad[] = {
+        {"state = 'paused'", "has state 'paused', which this ringside does not know"},
+        {"state = 1", "has state '1', which this ringside does not know"},
+        {"method = 'nc'", "has method 'nc', which"},
+        {"drawn_by = 'KO'", "has drawn_by 'KO', which"},
+        {"reason = 'cut'", "has reason 'cut', which"},
+        {"decision = 'technical'", "has decision 'technical', which"},
+        {"rules = 'duel'", "has ruleset duel, which"},
+        {"winner = 2", "has winner 2, which is not -1, 0 or 1"},
+        {"round = 13", "has 13 of 12 rounds, out of range"},
+    };
+
+    ck_assert_int_eq(db_order_put(db, b.id, &o), DB_OK);
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        snprintf(sql, sizeof(sql), "UPDATE bouts SET %s WHERE id = %lld", bad[i].set,
+                 (long long)b.id);
+        sql_force(sql);
+        ck_assert_int_eq(db_bout_get(db, b.id, &c), DB_ERROR);
+        ck_assert_msg(strstr(db_errmsg(db), bad[i].message), "%s: %s", bad[i].set, db_errmsg(db));
+        /* Listed with the other challenges, unless its state is the bad
+         * value (then it is in no list). */
+        n = -1;
+        ck_assert_int_eq(db_bout_list(db, DB_BOUT_CHALLENGE, list, 4, &n),
+                         strncmp(bad[i].set, "state", 5) == 0 ? DB_OK : DB_ERROR);
+        ck_assert_int_eq(n, 0);
+        /* Put right again, the row reads. */
+        snprintf(sql, sizeof(sql),
+                 "UPDATE bouts SET state = 'challenge', method = 'none', drawn_by = 'none',"
+                 " reason = 'none', decision = 'none', rules = 'boxing', winner = -1,"
+                 " round = 0, channel = '#ring' WHERE id = %lld",
+                 (long long)b.id);
+        sql_force(sql);
+        ck_assert_int_eq(db_bout_get(db, b.id, &c), DB_OK);
+        bout_eq(&b, &c);
+    }
+    snprintf(want, sizeof(want), "bout %lld has state 'paused'", (long long)b.id);
+    sql_force("UPDATE bouts SET state = 'paused'");
+    ck_assert_int_eq(db_bout_get(db, b.id, &c), DB_ERROR);
+    ck_assert_ptr_nonnull(strstr(db_errmsg(db), want));
+
+    /* Orders likewise. */
+    static const struct {
+        const char *set, *message;
+    } bad_orders[] = {
+        {"source = 'whim'", "has source 'whim', which"},
+        {"side = 2", "side 2"},
+        {"round = 0", "round 0"},
+        {"line = -1", "line -1"},
+        {"text = '0123456789012345678901234567890123456789012345678901234567890123'",
+         "order text is 64 bytes in the database, the most is 63"},
+    };
+    for (size_t i = 0; i < sizeof(bad_orders) / sizeof(bad_orders[0]); i++) {
+        snprintf(sql, sizeof(sql), "UPDATE orders SET %s", bad_orders[i].set);
+        sql_force(sql);
+        n = -1;
+        ck_assert_int_eq(db_order_list(db, b.id, out, 4, &n), DB_ERROR);
+        ck_assert_int_eq(n, 0);
+        ck_assert_msg(strstr(db_errmsg(db), bad_orders[i].message), "%s: %s", bad_orders[i].set,
+                      db_errmsg(db));
+        sql_force("UPDATE orders SET source = 'player', side = 0, round = 1, line = 0,"
+                  " text = '6/4/10'");
+        ck_assert_int_eq(db_order_list(db, b.id, out, 4, &n), DB_OK);
+        ck_assert_int_eq(n, 1);
+    }
+}
+END_TEST
+
 Suite *db_suite(void)
 {
     Suite *s = suite_create("db");
@@ -716,6 +1728,28 @@ Suite *db_suite(void)
     tcase_add_test(tc, test_fighter_retire);
     tcase_add_test(tc, test_names_that_look_like_sql);
     tcase_add_test(tc, test_thousand_fighters);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("bouts");
+    tcase_add_unchecked_fixture(tc, suite_setup, suite_teardown);
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_migrate_v1_to_v2);
+    tcase_add_test(tc, test_fighter_get_id);
+    tcase_add_test(tc, test_bout_create_get);
+    tcase_add_test(tc, test_bout_seed_bits);
+    tcase_add_test(tc, test_bout_refused);
+    tcase_add_test(tc, test_bout_save);
+    tcase_add_test(tc, test_bout_list);
+    tcase_add_test(tc, test_order_put_list);
+    tcase_add_test(tc, test_order_refused);
+    tcase_add_test(tc, test_round_put_report);
+    tcase_add_test(tc, test_plan);
+    tcase_add_test(tc, test_audit);
+    tcase_add_test(tc, test_transaction_rollback_commit);
+    tcase_add_test(tc, test_transaction_misuse);
+    tcase_add_test(tc, test_kill9_keeps_what_was_acknowledged);
+    tcase_add_test(tc, test_bad_rows_refused);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -130,7 +130,8 @@ START_TEST(test_sugarray_invariants)
             struct order o[SIDES];
             for (int i = 0; i < SIDES; i++) {
                 o[i].rules = RULES_SUGARRAY;
-                o[i].u.sugarray = (struct sugarray_order){rng_range(&g, 0, 8), rng_range(&g, 0, 8)};
+                o[i].u.sugarray =
+                    (struct sugarray_order){rng_range(&g, 0, 8), rng_range(&g, 0, 8), 0};
             }
             REQUIRE(bout_round(&b, o, &br, &ev) == 0);
             for (int i = 0; i < ev.n; i++)

@@ -461,7 +461,7 @@ START_TEST(format_sugarray)
     char buf[16];
 
     ck_assert_str_eq(format(&o, buf, sizeof(buf)), "6/0");
-    o.u.sugarray = (struct sugarray_order){99, 99};
+    o.u.sugarray = (struct sugarray_order){99, 99, 0};
     ck_assert_str_eq(format(&o, buf, sizeof(buf)), "99/99");
 }
 END_TEST
@@ -519,7 +519,7 @@ START_TEST(roundtrip_sugarray)
 
     for (int a = 0; a <= SUGARRAY_ORDER_MAX; a++)
         for (int d = 0; d <= SUGARRAY_ORDER_MAX; d++) {
-            o.u.sugarray = (struct sugarray_order){a, d};
+            o.u.sugarray = (struct sugarray_order){a, d, 0};
             order_format(&o, buf, sizeof(buf));
             ck_assert_int_eq(order_parse(RULES_SUGARRAY, buf, &back, &err), 0);
             ck_assert_int_eq(back.u.sugarray.attack, a);

@@ -13,8 +13,8 @@ static void sheets(struct sheet s[SIDES], int sk0, int en0, int sk1, int en1)
 static void orders(struct order o[SIDES], int a0, int d0, int a1, int d1)
 {
     o[0].rules = o[1].rules = RULES_SUGARRAY;
-    o[0].u.sugarray = (struct sugarray_order){a0, d0};
-    o[1].u.sugarray = (struct sugarray_order){a1, d1};
+    o[0].u.sugarray = (struct sugarray_order){a0, d0, 0};
+    o[1].u.sugarray = (struct sugarray_order){a1, d1, 0};
 }
 
 START_TEST(test_fatigue_table)
@@ -211,6 +211,32 @@ START_TEST(test_bad_orders_refused)
 }
 END_TEST
 
+START_TEST(test_towel_is_forfeit)
+{
+    struct sheet s[SIDES];
+    struct order o[SIDES];
+    struct bout b;
+    struct bout_rng br;
+    struct events ev;
+
+    sheets(s, 10, 20, 12, 21);
+    ck_assert_int_eq(bout_init(&b, RULES_SUGARRAY, s, 0), 0);
+    bout_rng_seed(&br, 1);
+    orders(o, 3, 3, 3, 3);
+    ck_assert_int_eq(bout_round(&b, o, &br, &ev), 0);
+    o[1].u.sugarray.towel = 1;
+    ck_assert_int_eq(bout_round(&b, o, &br, &ev), 0);
+    ck_assert_int_eq(b.result.over, 1);
+    ck_assert_int_eq(b.result.winner, 0);
+    ck_assert_int_eq(b.result.method, METHOD_TKO);
+    ck_assert_int_eq(b.result.reason, TKO_TOWEL);
+    ck_assert_int_eq(b.result.round, 2);
+    /* Nothing was fought in the towel round. */
+    ck_assert_int_eq(b.u.sugarray.end_after[1][0], b.u.sugarray.end_after[0][0]);
+    ck_assert_int_eq(b.u.sugarray.attack_total[0], 3);
+}
+END_TEST
+
 Suite *sugarray_suite(void)
 {
     Suite *s = suite_create("sugarray");
@@ -225,6 +251,7 @@ Suite *sugarray_suite(void)
     tcase_add_test(tc, test_after_bout_changes);
     tcase_add_test(tc, test_training);
     tcase_add_test(tc, test_bad_orders_refused);
+    tcase_add_test(tc, test_towel_is_forfeit);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -24,5 +24,6 @@ Suite *bot_text_suite(void);
 Suite *outq_suite(void);
 Suite *config_suite(void);
 Suite *cmd_suite(void);
+Suite *render_suite(void);
 
 #endif

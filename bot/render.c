@@ -1,0 +1,1282 @@
+/*
+ * render.c - commentary: the engine's events in English, short and varied
+ * for the channel, complete and plain for `report`.
+ *
+ * Invariants: nothing here allocates, does I/O or touches IRC or the
+ * database. Every line written is NUL-terminated, holds no CR or LF and
+ * fits RENDER_LINE_MAX; a channel line stays within SAY_MAX bytes, one IRC
+ * message. Wording is picked from the flavour stream only, and how many
+ * draws a call makes depends only on the bout and its events, so a replayed
+ * bout reads the same. Facts (figures, cards, results) never depend on the
+ * draws: a different flavour seed changes words, not what is said.
+ *
+ * Names in a struct render_corner are NUL-terminated strings (DB_NAME_MAX).
+ */
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bot.h"
+#include "parse.h"
+
+/* A channel line's budget: well inside one IRC message once the server
+ * adds our prefix and the target. */
+#define SAY_MAX 300
+
+/* ----------------------------------------------------------- text buffer */
+
+/* Appends into buf[len] like snprintf: `n` is the length the full text
+ * needs, the buffer holds as much of it as fits, always terminated. */
+struct text {
+    char *buf;
+    size_t len;
+    size_t n;
+};
+
+static void text_init(struct text *t, char *buf, size_t len)
+{
+    t->buf = buf;
+    t->len = len;
+    t->n = 0;
+    if (len > 0)
+        buf[0] = '\0';
+}
+
+static void text_add(struct text *t, const char *fmt, ...) BOT_PRINTF(2, 3);
+
+static void text_add(struct text *t, const char *fmt, ...)
+{
+    va_list ap;
+    int w;
+
+    va_start(ap, fmt);
+    if (t->n < t->len)
+        w = vsnprintf(t->buf + t->n, t->len - t->n, fmt, ap);
+    else
+        w = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (w > 0)
+        t->n += (size_t)w;
+}
+
+/* Appends the `n` bytes at s. */
+static void text_put(struct text *t, const char *s, size_t n)
+{
+    if (t->n + 1 < t->len) {
+        size_t room = t->len - 1 - t->n;
+        size_t k = n < room ? n : room;
+
+        memcpy(t->buf + t->n, s, k);
+        t->buf[t->n + k] = '\0';
+    }
+    t->n += n;
+}
+
+/* The length the full text needs, as an int (snprintf's contract). */
+static int text_result(const struct text *t)
+{
+    return t->n > (size_t)INT_MAX ? INT_MAX : (int)t->n;
+}
+
+/* Appends template `tpl` with "$1".."$9" replaced by arg[0..8] ("$$" is a
+ * dollar). Templates keep their placeholders in any order, which printf
+ * formats from a table could not do without -Wformat-nonliteral noise. */
+static void text_tpl(struct text *t, const char *tpl, const char *const arg[], int nargs)
+{
+    const char *run = tpl, *p = tpl;
+
+    for (; *p; p++) {
+        if (p[0] != '$')
+            continue;
+        if (p[1] >= '1' && p[1] <= '9' && p[1] - '1' < nargs) {
+            text_put(t, run, (size_t)(p - run));
+            text_put(t, arg[p[1] - '1'], strlen(arg[p[1] - '1']));
+            run = ++p + 1;
+        } else if (p[1] == '$') {
+            text_put(t, run, (size_t)(p - run) + 1);
+            run = ++p + 1;
+        }
+    }
+    text_put(t, run, (size_t)(p - run));
+}
+
+/* One of `n` variants, drawn from the flavour stream (one draw). */
+static const char *pick(struct rng *flavour, const char *const *v, int n)
+{
+    return v[rng_range(flavour, 0, n - 1)];
+}
+
+#define PICK(r, v) pick((r), (v), (int)(sizeof(v) / sizeof((v)[0])))
+
+/* A channel line as it goes out: CR and LF never reach it, whatever a name
+ * holds, and it is cut (on a UTF-8 character boundary) at SAY_MAX bytes,
+ * which the wording never reaches with names of DB_NAME_MAX. */
+static void line_clean(char *s)
+{
+    size_t n = strlen(s);
+
+    if (n > SAY_MAX) {
+        n = SAY_MAX;
+        while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
+            n--;
+        s[n] = '\0';
+    }
+    for (; *s; s++)
+        if (*s == '\r' || *s == '\n')
+            *s = ' ';
+}
+
+/* ------------------------------------------------------------- words */
+
+static const char *const loc_words[INJ_COUNT] = {
+    [INJ_ABOVE_RIGHT_EYE] = "above the right eye",
+    [INJ_ABOVE_LEFT_EYE] = "above the left eye",
+    [INJ_BELOW_RIGHT_EYE] = "below the right eye",
+    [INJ_BELOW_LEFT_EYE] = "below the left eye",
+    [INJ_SWELL_RIGHT_EYE] = "right eye",
+    [INJ_SWELL_LEFT_EYE] = "left eye",
+    [INJ_NOSE] = "nose",
+    [INJ_JAW] = "jaw",
+};
+
+static int is_swelling(int loc)
+{
+    return loc == INJ_SWELL_RIGHT_EYE || loc == INJ_SWELL_LEFT_EYE;
+}
+
+/* The seed's name of an injury at `loc` of `level`, without an article:
+ * "minor cut above the left eye", "fractured nose", "swelling of the right
+ * eye", "right eye swollen shut", "broken jaw". Like snprintf. */
+static int injury_name(int loc, int level, char *buf, size_t len)
+{
+    static const char *const cut[4] = {"minor cut", "cut", "serious cut", "gash"};
+
+    level = level < 1 ? 1 : level > 4 ? 4 : level;
+    if (loc < 0 || loc >= INJ_COUNT)
+        return snprintf(buf, len, "injury");
+    if (loc <= INJ_BELOW_LEFT_EYE)
+        return snprintf(buf, len, "%s %s", cut[level - 1], loc_words[loc]);
+    if (is_swelling(loc)) {
+        if (level >= 3)
+            return snprintf(buf, len, "%s swollen shut", loc_words[loc]);
+        return snprintf(buf, len, "%sswelling of the %s", level == 2 ? "heavy " : "",
+                        loc_words[loc]);
+    }
+    if (loc == INJ_NOSE)
+        return snprintf(buf, len, "%s nose",
+                        level == 1   ? "bloody"
+                        : level == 4 ? "broken"
+                                     : "fractured");
+    return snprintf(buf, len, "%s jaw", level == 4 ? "broken" : "injured");
+}
+
+/* The same with an article: "a cut ...", "an injured jaw", "the right eye
+ * swollen shut". */
+static int injury_phrase(int loc, int level, char *buf, size_t len)
+{
+    char name[48];
+
+    injury_name(loc, level, name, sizeof(name));
+    if (is_swelling(loc) && level >= 3)
+        return snprintf(buf, len, "the %s", name);
+    return snprintf(buf, len, "%s %s", strchr("aeiou", name[0]) ? "an" : "a", name);
+}
+
+/* The injury a doctor's stoppage of kind `reason` is about, in `inj`; -1
+ * when none fits. */
+static int doctor_loc(enum tko_reason reason, const struct injury inj[INJ_COUNT])
+{
+    for (int i = 0; i < INJ_COUNT; i++) {
+        if (reason == TKO_INJURY && inj[i].level >= 3 && inj[i].damage >= 7 - 1e-9)
+            return i;
+        if (reason == TKO_AGGRAVATED && inj[i].level >= 4)
+            return i;
+    }
+    return -1;
+}
+
+/* Why a fighter with injuries `inj` (NULL: unknown) was stopped, e.g.
+ * "the doctor stopped it: gash above the left eye". Like snprintf. */
+static int tko_words(enum tko_reason reason, const struct injury *inj, char *buf, size_t len)
+{
+    char what[64];
+    int loc = inj ? doctor_loc(reason, inj) : -1;
+
+    switch (reason) {
+    case TKO_ENDURANCE:
+        return snprintf(buf, len, "no endurance left");
+    case TKO_FATIGUE:
+        return snprintf(buf, len, "could not answer the bell");
+    case TKO_INJURY:
+        if (loc < 0)
+            return snprintf(buf, len, "the doctor stopped it: an injury");
+        injury_name(loc, inj[loc].level, what, sizeof(what));
+        return snprintf(buf, len, "the doctor stopped it: %s", what);
+    case TKO_AGGRAVATED:
+        if (loc < 0)
+            return snprintf(buf, len, "the doctor stopped it: an injury aggravated");
+        injury_name(loc, inj[loc].level, what, sizeof(what));
+        return snprintf(buf, len, "the doctor stopped it: %s aggravated", what);
+    case TKO_BROKEN_JAW:
+        return snprintf(buf, len, "the doctor stopped it: broken jaw aggravated");
+    case TKO_EYES_SHUT:
+        return snprintf(buf, len, "both eyes swollen shut");
+    case TKO_TOWEL:
+        return snprintf(buf, len, "the corner threw in the towel");
+    default:
+        return snprintf(buf, len, "stopped");
+    }
+}
+
+/* What a fighter does in a round, said of one ([0]) and of both ([1]). */
+static const char *const style_words[STYLE_COUNT][2] = {
+    [STYLE_NONE] = {"covers up", "cover up"},
+    [STYLE_INSIDE] = {"works inside", "work inside"},
+    [STYLE_CLINCH] = {"clinches", "clinch"},
+    [STYLE_FEINT] = {"feints", "feint"},
+    [STYLE_COUNTER] = {"counter-punches", "counter-punch"},
+    [STYLE_RING] = {"uses the ring", "use the ring"},
+    [STYLE_CUT] = {"cuts off the ring", "cut off the ring"},
+    [STYLE_OUTSIDE] = {"jabs from outside", "jab from outside"},
+    [STYLE_ALLOUT] = {"goes all out", "go all out"},
+};
+
+static const char *style_say(enum style s, int both)
+{
+    return style_words[(int)s >= 0 && s < STYLE_COUNT ? s : STYLE_NONE][both];
+}
+
+static const char *decision_word(enum decision d)
+{
+    switch (d) {
+    case DECISION_UNANIMOUS:
+        return "unanimous";
+    case DECISION_SPLIT:
+        return "split";
+    case DECISION_MAJORITY:
+        return "majority";
+    default:
+        return NULL;
+    }
+}
+
+/* "a-b, a-b, a-b" from per-judge pairs, side `first` first. */
+static void cards_add(struct text *t, const int cards[JUDGES][SIDES], int first)
+{
+    for (int j = 0; j < JUDGES; j++)
+        text_add(t, "%s%d-%d", j ? ", " : "", cards[j][first], cards[j][!first]);
+}
+
+/* The result of `b` in one plain sentence (no flavour). */
+static void result_add(struct text *t, const struct render_corner c[SIDES], const struct bout *b)
+{
+    const struct result *res = &b->result;
+    int w = res->winner;
+
+    if (!res->over) {
+        text_add(t, "No result yet.");
+        return;
+    }
+    if (w < 0) {
+        switch (res->drawn_by) {
+        case METHOD_KO:
+            text_add(t, "Draw: %s and %s knock each other out in round %d!", c[0].name, c[1].name,
+                     res->round);
+            return;
+        case METHOD_TKO:
+            text_add(t, "Draw: %s and %s are both stopped in round %d!", c[0].name, c[1].name,
+                     res->round);
+            return;
+        case METHOD_DQ:
+            text_add(t, "Draw: %s and %s are both disqualified in round %d!", c[0].name, c[1].name,
+                     res->round);
+            return;
+        case METHOD_POINTS:
+            text_add(t, "Draw on points, %d-%d.", b->u.sugarray.attack_total[0],
+                     b->u.sugarray.attack_total[1]);
+            return;
+        default: {
+            int won[SIDES] = {0, 0};
+
+            for (int j = 0; j < JUDGES; j++)
+                if (res->cards[j][0] != res->cards[j][1])
+                    won[res->cards[j][1] > res->cards[j][0]]++;
+            text_add(t, "A %s draw (",
+                     won[0] + won[1] == 0 ? "unanimous"
+                     : won[0] == won[1]   ? "split"
+                                          : "majority");
+            cards_add(t, res->cards, 0);
+            text_add(t, ").");
+            return;
+        }
+        }
+    }
+    const char *name = c[w].name;
+    switch (res->method) {
+    case METHOD_KO:
+        text_add(t, "%s wins by KO in round %d!", name, res->round);
+        return;
+    case METHOD_TKO: {
+        char why[128];
+
+        tko_words(res->reason, b->rules == RULES_BOXING ? b->u.boxing.f[!w].inj : NULL, why,
+                  sizeof(why));
+        text_add(t, "%s wins by TKO in round %d (%s)!", name, res->round, why);
+        return;
+    }
+    case METHOD_DQ:
+        text_add(t, "%s wins by DQ in round %d (%s disqualified)!", name, res->round, c[!w].name);
+        return;
+    case METHOD_POINTS:
+        text_add(t, "%s wins on points, %d-%d.", name, b->u.sugarray.attack_total[w],
+                 b->u.sugarray.attack_total[!w]);
+        return;
+    default: {
+        const char *d = decision_word(res->decision);
+
+        if (d)
+            text_add(t, "%s wins a %s decision (", name, d);
+        else
+            text_add(t, "%s wins on the cards (", name);
+        cards_add(t, res->cards, w);
+        text_add(t, ").");
+        return;
+    }
+    }
+}
+
+/* ------------------------------------------------------------ the tape */
+
+static void corner_add(struct text *t, const struct render_corner *c, enum rules rules)
+{
+    text_add(t, "%s", c->name);
+    if (c->owner[0])
+        text_add(t, " (%s)", c->owner);
+    if (rules == RULES_SUGARRAY) {
+        text_add(t, " skill %d, endurance %d", c->sheet.u.sugarray.skill,
+                 c->sheet.u.sugarray.endurance);
+    } else {
+        const struct boxing_sheet *s = &c->sheet.u.boxing;
+
+        text_add(t, " STR %d SPD %d AGL %d TGH %d HGT %d", s->str, s->spd, s->agl, s->tgh, s->hgt);
+    }
+    text_add(t, ", %d-%d-%d", c->wins, c->losses, c->draws);
+    if (c->kos > 0)
+        text_add(t, " (%d KO%s)", c->kos, c->kos == 1 ? "" : "s");
+}
+
+int render_tape(const struct render_corner c[SIDES], enum rules rules, int rounds, int64_t id,
+                char lines[][RENDER_LINE_MAX], int max)
+{
+    const struct ruleset *rs = ruleset_get(rules);
+    struct text t;
+
+    if (max <= 0)
+        return 0;
+    text_init(&t, lines[0], RENDER_LINE_MAX);
+    text_add(&t, "Bout #%lld, %s, %d rounds: ", (long long)id, rs ? rs->name : "?", rounds);
+    corner_add(&t, &c[0], rules);
+    if (max == 1) {
+        text_add(&t, " vs ");
+        corner_add(&t, &c[1], rules);
+        line_clean(lines[0]);
+        return 1;
+    }
+    text_init(&t, lines[1], RENDER_LINE_MAX);
+    text_add(&t, "vs ");
+    corner_add(&t, &c[1], rules);
+    line_clean(lines[0]);
+    line_clean(lines[1]);
+    return 2;
+}
+
+/* ------------------------------------------------- boxing: the channel */
+
+/* One thing worth saying about a round: a sentence for the channel and a
+ * short fragment for when sentences do not fit. */
+struct item {
+    int side;
+    int injury; /* a new or aggravated injury (folded first when short) */
+    int level;  /* its level, to name the worst */
+    int loc;
+    char full[SAY_MAX];
+    char brief[96];
+};
+
+struct items {
+    int n;
+    struct item it[EVENTS_MAX];
+};
+
+static struct item *item_new(struct items *is, int side)
+{
+    struct item *it = &is->it[is->n++];
+
+    memset(it, 0, sizeof(*it));
+    it->side = side;
+    it->loc = -1;
+    return it;
+}
+
+/* The arguments of an item's templates: $1 the fighter concerned, $2 his
+ * opponent, $3 and $4 as each table says. */
+#define ITEM_ARGS 4
+
+static void item_say(struct item *it, struct rng *flavour, const char *const *v, int nv,
+                     const char *const arg[ITEM_ARGS])
+{
+    struct text t;
+
+    text_init(&t, it->full, sizeof(it->full));
+    text_tpl(&t, pick(flavour, v, nv), arg, ITEM_ARGS);
+}
+
+#define SAY(it, r, v, arg) item_say((it), (r), (v), (int)(sizeof(v) / sizeof((v)[0])), (arg))
+
+/* $1 the fighter concerned, $2 his opponent; $3.. as noted. */
+static const char *const say_warning[] = {
+    "$1 is warned for fighting dirty and loses a point (warning $3).",
+    "The referee takes a point from $1 for dirty work (warning $3).",
+    "Dirty work from $1: warned, one point deducted (warning $3).",
+    "$1 is docked a point for fighting dirty (warning $3).",
+};
+static const char *const say_foul[] = {
+    "$1 is warned for an accidental foul: one point off (warning $3).",
+    "An unintentional foul costs $1 a point (warning $3).",
+    "$1 fouls without meaning to: warned, a point off (warning $3).",
+};
+static const char *const say_dq[] = {
+    "$1 is disqualified!",
+    "The referee has seen enough: $1 is disqualified!",
+    "That's it for $1: disqualified for fighting dirty!",
+};
+static const char *const say_clinch[] = {
+    "$1 is penalised for holding.",
+    "The referee penalises $1 for holding.",
+    "Too much holding: $1 is penalised.",
+};
+static const char *const say_down1[] = {
+    "Down goes $1!",       "$2 drops $1!", "$1 hits the canvas!", "$2 puts $1 on the floor!",
+    "$1 is knocked down!",
+};
+static const char *const say_down2[] = {
+    "$1 is down twice!",
+    "$2 floors $1 twice!",
+    "$1 goes down, gets up, and goes down again!",
+};
+static const char *const say_downn[] = {
+    "$1 is down $3 times!",
+    "$2 floors $1 $3 times!",
+    "$1 hits the canvas $3 times!",
+};
+static const char *const say_ko[] = {
+    "$1 is knocked out!", "$2 knocks $1 out cold!",
+    "$1 is counted out!", "$1 can't beat the count: knocked out!",
+    "Lights out for $1!",
+};
+static const char *const say_ko_late[] = {
+    "$1 is out on his feet too, but $2 went first!",
+    "$1 is nearly out too, but $2 was stopped first!",
+};
+static const char *const say_injury[] = {
+    "$2 leaves $1 with $3.",
+    "$1 comes away with $3.",
+    "$1 is hurt: $3.",
+    "Trouble for $1: $3.",
+};
+static const char *const say_worse[] = {
+    "$1's $3 gets worse: now $4.",
+    "$2 goes to work on $1's $3: now $4.",
+    "$1's $3 is aggravated, now $4.",
+};
+static const char *const say_again[] = {
+    "$2 finds $1's $3 again.",
+    "$1's $3 takes more punishment.",
+    "$1's $3 is aggravated.",
+};
+static const char *const say_shut[] = {
+    "$1's $3 is swollen shut!",
+    "$2 closes $1's $3!",
+    "$1's $3 closes completely: swollen shut!",
+};
+static const char *const say_tko_endurance[] = {
+    "$1 has nothing left: the referee stops it!",
+    "The referee steps in: $1 is spent!",
+    "$1 is out on his feet and the referee waves it off!",
+};
+static const char *const say_tko_fatigue[] = {
+    "$1 can't answer the bell!",
+    "$1 stays on his stool: he can't go on!",
+    "Exhausted, $1 can't come out for the next round!",
+};
+static const char *const say_tko_doctor[] = {
+    "The doctor stops it: $1's $3!",
+    "The doctor has seen enough of $1's $3!",
+    "The doctor waves it off: $1's $3!",
+};
+static const char *const say_tko_eyes[] = {
+    "$1 can't see out of either eye: the doctor stops it!",
+    "Both of $1's eyes are swollen shut: the doctor stops it!",
+};
+static const char *const say_towel[] = {
+    "$1's corner throws in the towel!",
+    "In comes the towel from $1's corner!",
+    "$1's corner has seen enough: the towel comes in!",
+};
+static const char *const say_tko_other[] = {
+    "$1 is stopped!",
+    "The referee stops it: $1 is done!",
+};
+
+/* The sentence and fragment of a TKO of side `v` for `reason`. */
+static void item_tko(struct item *it, const struct bout *b, int v, enum tko_reason reason,
+                     const char *arg[ITEM_ARGS], struct rng *flavour)
+{
+    const struct injury *inj = b->u.boxing.f[v].inj;
+    char what[64], why[80];
+    int loc = doctor_loc(reason, inj);
+
+    tko_words(reason, inj, why, sizeof(why));
+    snprintf(it->brief, sizeof(it->brief), "stopped (%s)", why);
+    switch (reason) {
+    case TKO_ENDURANCE:
+        SAY(it, flavour, say_tko_endurance, arg);
+        break;
+    case TKO_FATIGUE:
+        SAY(it, flavour, say_tko_fatigue, arg);
+        break;
+    case TKO_INJURY:
+    case TKO_AGGRAVATED:
+    case TKO_BROKEN_JAW:
+        if (reason == TKO_BROKEN_JAW)
+            snprintf(what, sizeof(what), "broken jaw, aggravated");
+        else if (loc < 0)
+            snprintf(what, sizeof(what), "injuries");
+        else {
+            char name[48];
+
+            injury_name(loc, inj[loc].level, name, sizeof(name));
+            snprintf(what, sizeof(what), "%s%s", name,
+                     reason == TKO_AGGRAVATED ? ", aggravated" : "");
+        }
+        arg[2] = what;
+        SAY(it, flavour, say_tko_doctor, arg);
+        break;
+    case TKO_EYES_SHUT:
+        SAY(it, flavour, say_tko_eyes, arg);
+        break;
+    case TKO_TOWEL:
+        SAY(it, flavour, say_towel, arg);
+        break;
+    default:
+        SAY(it, flavour, say_tko_other, arg);
+        break;
+    }
+}
+
+/* 1 if side v won the bout by a KO or TKO this round: a stoppage of his own
+ * came later than his opponent's, so it did not count. */
+static int stopped_but_won(const struct bout *b, int v)
+{
+    const struct result *res = &b->result;
+
+    return res->over && res->winner == v && (res->method == METHOD_KO || res->method == METHOD_TKO);
+}
+
+/* The items of a round's events, in the order they happened. */
+static void items_collect(struct items *is, const struct render_corner c[SIDES],
+                          const struct bout *b, const struct events *evs, struct rng *flavour)
+{
+    int downs_said[SIDES] = {0, 0};
+
+    is->n = 0;
+    for (int k = 0; k < evs->n; k++) {
+        const struct event *e = &evs->ev[k];
+        int v = e->side;
+        char num[16], old[64], now[64];
+        const char *arg[ITEM_ARGS];
+        struct item *it;
+
+        if (v < 0 || v >= SIDES)
+            continue;
+        arg[0] = c[v].name;
+        arg[1] = c[!v].name;
+        arg[2] = num;
+        arg[3] = now;
+        snprintf(num, sizeof(num), "%d", e->a);
+        switch (e->type) {
+        case EV_WARNING:
+            it = item_new(is, v);
+            SAY(it, flavour, say_warning, arg);
+            snprintf(it->brief, sizeof(it->brief), "warned (%d)", e->a);
+            break;
+        case EV_FOUL:
+            it = item_new(is, v);
+            SAY(it, flavour, say_foul, arg);
+            snprintf(it->brief, sizeof(it->brief), "warned for a foul (%d)", e->a);
+            break;
+        case EV_DQ:
+            it = item_new(is, v);
+            SAY(it, flavour, say_dq, arg);
+            snprintf(it->brief, sizeof(it->brief), "disqualified");
+            break;
+        case EV_CLINCH_PENALTY:
+            it = item_new(is, v);
+            SAY(it, flavour, say_clinch, arg);
+            snprintf(it->brief, sizeof(it->brief), "penalised for holding");
+            break;
+        case EV_INJURY:
+            it = item_new(is, v);
+            it->injury = 1;
+            it->loc = e->a;
+            it->level = e->b;
+            injury_phrase(e->a, e->b, now, sizeof(now));
+            arg[2] = now;
+            SAY(it, flavour, say_injury, arg);
+            injury_name(e->a, e->b, it->brief, sizeof(it->brief));
+            break;
+        case EV_AGGRAVATED:
+            it = item_new(is, v);
+            it->injury = 1;
+            it->loc = e->a;
+            it->level = e->b;
+            injury_name(e->a, e->c, old, sizeof(old));
+            arg[2] = old;
+            if (is_swelling(e->a) && e->b >= 3) {
+                /* "right eye swollen shut" reads badly as a noun. */
+                arg[2] = loc_words[e->a];
+                if (e->c < 3)
+                    SAY(it, flavour, say_shut, arg);
+                else
+                    SAY(it, flavour, say_again, arg);
+            } else if (e->b != e->c) {
+                injury_phrase(e->a, e->b, now, sizeof(now));
+                SAY(it, flavour, say_worse, arg);
+            } else {
+                SAY(it, flavour, say_again, arg);
+            }
+            injury_name(e->a, e->b, now, sizeof(now));
+            snprintf(it->brief, sizeof(it->brief), "%s (worse)", now);
+            break;
+        case EV_KNOCKDOWN: {
+            /* One sentence for all of a side's knockdowns this round. */
+            int n = 0;
+
+            if (downs_said[v])
+                break;
+            downs_said[v] = 1;
+            for (int m = k; m < evs->n; m++)
+                if (evs->ev[m].type == EV_KNOCKDOWN && evs->ev[m].side == v && evs->ev[m].a > n)
+                    n = evs->ev[m].a;
+            snprintf(num, sizeof(num), "%d", n);
+            it = item_new(is, v);
+            if (n == 1)
+                SAY(it, flavour, say_down1, arg);
+            else if (n == 2)
+                SAY(it, flavour, say_down2, arg);
+            else
+                SAY(it, flavour, say_downn, arg);
+            if (n == 1)
+                snprintf(it->brief, sizeof(it->brief), "knocked down");
+            else
+                snprintf(it->brief, sizeof(it->brief), "knocked down %d times", n);
+            break;
+        }
+        case EV_KO:
+            it = item_new(is, v);
+            if (stopped_but_won(b, v)) {
+                SAY(it, flavour, say_ko_late, arg);
+                snprintf(it->brief, sizeof(it->brief), "knocked out too, but later");
+            } else {
+                SAY(it, flavour, say_ko, arg);
+                snprintf(it->brief, sizeof(it->brief), "knocked out");
+            }
+            break;
+        case EV_TKO:
+            it = item_new(is, v);
+            if (stopped_but_won(b, v) && e->a != TKO_TOWEL) {
+                SAY(it, flavour, say_ko_late, arg);
+                snprintf(it->brief, sizeof(it->brief), "nearly stopped too, but later");
+            } else {
+                item_tko(it, b, v, (enum tko_reason)e->a, arg, flavour);
+            }
+            break;
+        default:
+            break;
+        }
+    }
+}
+
+/* Packs the items' sentences into at most `max` lines of SAY_MAX bytes.
+ * Returns the count, or -1 if they do not fit. */
+static int pack_full(const struct items *is, char lines[][RENDER_LINE_MAX], int max)
+{
+    int nl = 0;
+    size_t used = 0;
+
+    for (int i = 0; i < is->n; i++) {
+        size_t w = strlen(is->it[i].full);
+
+        if (nl > 0 && used + 1 + w < SAY_MAX) {
+            lines[nl - 1][used] = ' ';
+            memcpy(lines[nl - 1] + used + 1, is->it[i].full, w + 1);
+            used += 1 + w;
+            continue;
+        }
+        if (nl == max || w >= SAY_MAX)
+            return -1;
+        memcpy(lines[nl], is->it[i].full, w + 1);
+        used = w;
+        nl++;
+    }
+    return nl;
+}
+
+/* One line of side v's items as fragments ("Apollo: warned (1), knocked
+ * down, cut above the left eye."); with `fold`, injuries become a count
+ * and the worst of them. */
+static void side_summary(const struct items *is, const struct render_corner c[SIDES], int v,
+                         int fold, char *line)
+{
+    struct text t;
+    int first = 1, injuries = 0, worst = -1;
+
+    text_init(&t, line, RENDER_LINE_MAX);
+    text_add(&t, "%s: ", c[v].name);
+    for (int i = 0; i < is->n; i++) {
+        const struct item *it = &is->it[i];
+
+        if (it->side != v)
+            continue;
+        if (fold && it->injury) {
+            injuries++;
+            if (worst < 0 || it->level > is->it[worst].level)
+                worst = i;
+            continue;
+        }
+        text_add(&t, "%s%s", first ? "" : ", ", it->brief);
+        first = 0;
+    }
+    if (injuries > 0) {
+        char name[64];
+
+        injury_name(is->it[worst].loc, is->it[worst].level, name, sizeof(name));
+        text_add(&t, "%s%d injur%s, the worst %s", first ? "" : ", ", injuries,
+                 injuries == 1 ? "y" : "ies", name);
+    }
+    text_add(&t, ".");
+}
+
+/* The items in at most two lines: sentences when they fit, else a line of
+ * fragments per side. Returns the count. */
+static int items_lines(const struct items *is, const struct render_corner c[SIDES],
+                       char lines[][RENDER_LINE_MAX])
+{
+    int nl = pack_full(is, lines, 2);
+
+    if (nl >= 0)
+        return nl;
+    nl = 0;
+    for (int v = 0; v < SIDES; v++) {
+        int has = 0;
+
+        for (int i = 0; i < is->n; i++)
+            has |= is->it[i].side == v;
+        if (!has)
+            continue;
+        side_summary(is, c, v, 0, lines[nl]);
+        if (strlen(lines[nl]) >= SAY_MAX)
+            side_summary(is, c, v, 1, lines[nl]);
+        nl++;
+    }
+    return nl;
+}
+
+/* $1 the one who landed more, $2 his count, $3 the other, $4 his count. */
+static const char *const say_even[] = {
+    "Nothing between them: $2 landed apiece.",
+    "They trade evenly, $2 landed each.",
+    "An even round: $1 and $3 land $2 each.",
+    "Honours even, $2 punches landed each.",
+};
+static const char *const say_close[] = {
+    "$1 edges it, $2 landed to $4.",
+    "$1 just shades it, $2 to $4.",
+    "A close one: $1 lands $2, $3 $4.",
+    "$1 nicks it, $2 landed to $4.",
+};
+static const char *const say_clear[] = {
+    "$1 has the better of it, $2 landed to $4.",
+    "$1 outworks $3, $2 to $4.",
+    "$1 lands $2 to $3's $4.",
+    "$1 takes control, $2 landed to $4.",
+};
+static const char *const say_wide[] = {
+    "$1 dominates, $2 landed to $4!",
+    "$1 gives $3 a beating, $2 to $4!",
+    "One-way traffic: $1 lands $2, $3 only $4!",
+    "$1 is all over $3, $2 landed to $4!",
+};
+
+/* Line 1: the round, the styles and who landed more. */
+static void action_line(const struct render_corner c[SIDES], const struct bout *b,
+                        struct rng *flavour, char *line)
+{
+    const struct boxing_side_round *l = b->u.boxing.last;
+    enum style s0 = l[0].order.style, s1 = l[1].order.style;
+    long n[SIDES] = {lround(l[0].landed), lround(l[1].landed)};
+    char num[SIDES][24];
+    struct text t;
+
+    text_init(&t, line, RENDER_LINE_MAX);
+    text_add(&t, "\002Round %d\002: ", b->round);
+    if (s0 == s1)
+        text_add(&t, "%s and %s both %s. ", c[0].name, c[1].name, style_say(s0, 1));
+    else
+        text_add(&t, "%s %s, %s %s. ", c[0].name, style_say(s0, 0), c[1].name, style_say(s1, 0));
+    int w = n[1] > n[0];
+    snprintf(num[0], sizeof(num[0]), "%ld", n[w]);
+    snprintf(num[1], sizeof(num[1]), "%ld", n[!w]);
+    const char *arg[4] = {c[w].name, num[0], c[!w].name, num[1]};
+    const char *tpl;
+    if (n[0] == n[1])
+        tpl = PICK(flavour, say_even);
+    else if (n[w] * 5 < n[!w] * 6)
+        tpl = PICK(flavour, say_close);
+    else if (n[w] < n[!w] * 2)
+        tpl = PICK(flavour, say_clear);
+    else
+        tpl = PICK(flavour, say_wide);
+    text_tpl(&t, tpl, arg, 4);
+}
+
+/* The last line: the round's cards and the totals. */
+static void cards_line(const struct render_corner c[SIDES], const struct bout *b, int scored,
+                       char *line)
+{
+    const struct boxing_bout *bb = &b->u.boxing;
+    struct text t;
+
+    text_init(&t, line, RENDER_LINE_MAX);
+    if (scored) {
+        text_add(&t, "Cards (%s-%s) ", c[0].name, c[1].name);
+        for (int j = 0; j < JUDGES; j++)
+            text_add(&t, "%s%d-%d", j ? ", " : "", bb->last[0].cards[j], bb->last[1].cards[j]);
+        text_add(&t, "; totals ");
+    } else {
+        text_add(&t, "Not scored; totals (%s-%s) ", c[0].name, c[1].name);
+    }
+    for (int j = 0; j < JUDGES; j++)
+        text_add(&t, "%s%d-%d", j ? ", " : "", bb->f[0].cards[j], bb->f[1].cards[j]);
+}
+
+static int round_boxing(const struct render_corner c[SIDES], const struct bout *b,
+                        const struct events *evs, struct rng *flavour,
+                        char lines[RENDER_ROUND_LINES][RENDER_LINE_MAX])
+{
+    const struct boxing_side_round *l = b->u.boxing.last;
+    struct items is;
+    int nl = 0;
+
+    if (l[0].order.towel || l[1].order.towel) {
+        /* No fighting: the towel is all there is to say. */
+        struct text t;
+
+        text_init(&t, lines[0], RENDER_LINE_MAX);
+        text_add(&t, "\002Round %d\002:", b->round);
+        items_collect(&is, c, b, evs, flavour);
+        for (int i = 0; i < is.n; i++)
+            text_add(&t, " %s", is.it[i].full);
+        if (is.n == 0)
+            text_add(&t, " no fighting.");
+        cards_line(c, b, 0, lines[1]);
+        return 2;
+    }
+    action_line(c, b, flavour, lines[nl++]);
+    items_collect(&is, c, b, evs, flavour);
+    nl += items_lines(&is, c, lines + nl);
+    cards_line(c, b, 1, lines[nl++]);
+    return nl;
+}
+
+/* ----------------------------------------------- sugarray: the channel */
+
+static const char *const say_blows_both[] = {
+    "$1 gets through for $2, $3 for $4.",
+    "$1 hurts $3 for $2, $3 answers for $4.",
+    "They trade: $1 takes $2 off $3, $3 takes $4 off $1.",
+};
+static const char *const say_blows_one[] = {
+    "$1 gets through for $2.",
+    "$1 breaks through: $3 loses $2.",
+    "$1's attack finds $3 for $2.",
+};
+static const char *const say_blows_none[] = {
+    "Nothing gets through.",
+    "Both defences hold.",
+    "No blows land.",
+};
+static const char *const say_sr_ko[] = {
+    "$1 is knocked out!",
+    "$1 goes down and stays down!",
+    "$1 is counted out!",
+};
+static const char *const say_sr_collapse[] = {
+    "$1 collapses from exhaustion!",
+    "$1 runs out of steam and goes down!",
+    "Exhausted, $1 can't go on!",
+};
+
+static int round_sugarray(const struct render_corner c[SIDES], const struct bout *b,
+                          const struct events *evs, struct rng *flavour,
+                          char lines[RENDER_ROUND_LINES][RENDER_LINE_MAX])
+{
+    const struct sugarray_bout *sb = &b->u.sugarray;
+    int r = b->round - 1;
+    int blow[SIDES] = {0, 0}, blows = 0;
+    char num[SIDES][16];
+    struct text t;
+
+    if (r < 0 || r >= SUGARRAY_ROUNDS)
+        return 0;
+    if (sb->orders[r][0].towel || sb->orders[r][1].towel) {
+        /* A forfeit: nothing was fought. */
+        text_init(&t, lines[0], RENDER_LINE_MAX);
+        text_add(&t, "\002Round %d\002:", b->round);
+        for (int i = 0; i < SIDES; i++)
+            if (sb->orders[r][i].towel) {
+                const char *who[1] = {c[i].name};
+                text_add(&t, " ");
+                text_tpl(&t, PICK(flavour, say_towel), who, 1);
+            }
+        text_init(&t, lines[1], RENDER_LINE_MAX);
+        text_add(&t, "Endurance %s %d, %s %d; attack totals %d-%d.", c[0].name, sb->endurance[0],
+                 c[1].name, sb->endurance[1], sb->attack_total[0], sb->attack_total[1]);
+        return 2;
+    }
+    for (int k = 0; k < evs->n; k++)
+        if (evs->ev[k].type == EV_BLOW && evs->ev[k].side >= 0 && evs->ev[k].side < SIDES) {
+            blow[evs->ev[k].side] += evs->ev[k].a;
+            blows = 1;
+        }
+    text_init(&t, lines[0], RENDER_LINE_MAX);
+    text_add(&t, "\002Round %d\002: %s %d/%d, %s %d/%d. ", b->round, c[0].name,
+             sb->orders[r][0].attack, sb->orders[r][0].defence, c[1].name, sb->orders[r][1].attack,
+             sb->orders[r][1].defence);
+    int w = blow[1] > blow[0];
+    snprintf(num[0], sizeof(num[0]), "%d", blow[w]);
+    snprintf(num[1], sizeof(num[1]), "%d", blow[!w]);
+    const char *arg[4] = {c[w].name, num[0], c[!w].name, num[1]};
+    if (blow[0] > 0 && blow[1] > 0)
+        text_tpl(&t, PICK(flavour, say_blows_both), arg, 4);
+    else if (blow[w] > 0)
+        text_tpl(&t, PICK(flavour, say_blows_one), arg, 4);
+    else
+        text_tpl(&t, PICK(flavour, say_blows_none), arg, 4);
+
+    text_init(&t, lines[1], RENDER_LINE_MAX);
+    for (int k = 0; k < evs->n; k++) {
+        const struct event *e = &evs->ev[k];
+
+        if (e->type != EV_KO || e->side < 0 || e->side >= SIDES)
+            continue;
+        const char *who[1] = {c[e->side].name};
+        text_tpl(&t, blows ? PICK(flavour, say_sr_ko) : PICK(flavour, say_sr_collapse), who, 1);
+        text_add(&t, " ");
+    }
+    text_add(&t, "Endurance %s %d, %s %d; attack totals %d-%d.", c[0].name, sb->endurance[0],
+             c[1].name, sb->endurance[1], sb->attack_total[0], sb->attack_total[1]);
+    return 2;
+}
+
+int render_round(const struct render_corner c[SIDES], const struct bout *b,
+                 const struct events *evs, struct rng *flavour,
+                 char lines[RENDER_ROUND_LINES][RENDER_LINE_MAX])
+{
+    int n;
+
+    if (b->round < 1)
+        return 0;
+    if (b->rules == RULES_SUGARRAY)
+        n = round_sugarray(c, b, evs, flavour, lines);
+    else
+        n = round_boxing(c, b, evs, flavour, lines);
+    for (int i = 0; i < n; i++)
+        line_clean(lines[i]);
+    return n;
+}
+
+/* ------------------------------------------------------- the report */
+
+static void order_add(struct text *t, const struct order *o)
+{
+    char buf[64];
+
+    if (o->rules == RULES_BOXING && o->u.boxing.towel) {
+        text_add(t, "towel");
+        return;
+    }
+    order_format(o, buf, sizeof(buf));
+    text_add(t, "%s", buf);
+}
+
+/* One event in plain words, one line. */
+static void report_event(struct text *t, const struct render_corner c[SIDES], const struct bout *b,
+                         const struct event *e)
+{
+    const char *name = e->side >= 0 && e->side < SIDES ? c[e->side].name : "-";
+    char what[64], was[64], why[128];
+
+    switch (e->type) {
+    case EV_STYLE:
+        text_add(t, "%s %s.", name, style_say((enum style)e->a, 0));
+        break;
+    case EV_PUNCHES:
+        text_add(t, "%s throws %d and lands %.2f.", name, e->a, e->x);
+        break;
+    case EV_DAMAGE:
+        text_add(t, "%s deals %.2f damage.", name, e->x);
+        break;
+    case EV_WARNING:
+        text_add(t, "%s is warned for fighting dirty (warning %d, one point deducted).", name,
+                 e->a);
+        break;
+    case EV_FOUL:
+        text_add(t, "%s is warned for a foul (warning %d, one point deducted).", name, e->a);
+        break;
+    case EV_DQ:
+        text_add(t, "%s is disqualified.", name);
+        break;
+    case EV_CLINCH_PENALTY:
+        text_add(t, "%s is penalised for holding.", name);
+        break;
+    case EV_INJURY:
+        injury_name(e->a, e->b, what, sizeof(what));
+        text_add(t, "%s is injured: %s (level %d, %.2f damage).", name, what, e->b, e->x);
+        break;
+    case EV_AGGRAVATED:
+        injury_name(e->a, e->b, what, sizeof(what));
+        injury_name(e->a, e->c, was, sizeof(was));
+        if (e->b != e->c)
+            text_add(t, "%s's %s is aggravated: now %s (level %d, %.2f damage).", name, was, what,
+                     e->b, e->x);
+        else
+            text_add(t, "%s's %s is aggravated (level %d, %.2f damage).", name, what, e->b, e->x);
+        break;
+    case EV_KNOCKDOWN:
+        if (e->a > 1)
+            text_add(t, "%s is knocked down again (%d this round).", name, e->a);
+        else
+            text_add(t, "%s is knocked down.", name);
+        break;
+    case EV_KO:
+        text_add(t, "%s is knocked out.", name);
+        break;
+    case EV_TKO:
+        tko_words((enum tko_reason)e->a,
+                  b->rules == RULES_BOXING && e->side >= 0 && e->side < SIDES
+                      ? b->u.boxing.f[e->side].inj
+                      : NULL,
+                  why, sizeof(why));
+        text_add(t, "%s is stopped (%s).", name, why);
+        break;
+    case EV_CARD:
+        text_add(t, "Judge %d: %d-%d.", e->a + 1, e->b, e->c);
+        break;
+    case EV_FATIGUE:
+        /* Sugarray endurance is whole points. */
+        if (b->rules == RULES_SUGARRAY)
+            text_add(t, "%s loses %.0f endurance to fatigue.", name, e->x);
+        else
+            text_add(t, "%s loses %.2f endurance to fatigue.", name, e->x);
+        break;
+    case EV_BLOW:
+        text_add(t, "%s's attack costs %s %d endurance.", name,
+                 e->side >= 0 && e->side < SIDES ? c[!e->side].name : "-", e->a);
+        break;
+    case EV_RESULT:
+        text_add(t, "Result: ");
+        result_add(t, c, b);
+        break;
+    default:
+        text_add(t, "Event %d.", (int)e->type);
+        break;
+    }
+}
+
+int render_round_report(const struct render_corner c[SIDES], const struct bout *b,
+                        const struct events *evs, char *buf, size_t len)
+{
+    struct text t;
+
+    text_init(&t, buf, len);
+    text_add(&t, "Round %d of %d", b->round, b->rounds);
+    if (b->rules == RULES_SUGARRAY) {
+        const struct sugarray_bout *sb = &b->u.sugarray;
+        int r = b->round - 1;
+
+        for (int i = 0; r >= 0 && r < SUGARRAY_ROUNDS && i < SIDES; i++) {
+            struct order o = {.rules = RULES_SUGARRAY, .u.sugarray = sb->orders[r][i]};
+
+            text_add(&t, "\n%s: ", c[i].name);
+            order_add(&t, &o);
+            text_add(&t, "; endurance %d; attack total %d", sb->end_after[r][i],
+                     sb->attack_total[i]);
+        }
+    } else {
+        const struct boxing_bout *bb = &b->u.boxing;
+
+        for (int i = 0; i < SIDES; i++) {
+            const struct boxing_side_round *l = &bb->last[i];
+            struct order o = {.rules = RULES_BOXING, .u.boxing = l->order};
+
+            text_add(&t, "\n%s: ", c[i].name);
+            order_add(&t, &o);
+            text_add(&t,
+                     "; STR %.2f SPD %.2f AGL %.2f AGG %d (rest %d); landed %.2f of %d, "
+                     "judges count %d, %d, %d; damage dealt %.2f; endurance %.2f to %.2f",
+                     l->str, l->spd, l->agl, l->agg, l->rest, l->landed, l->thrown, l->counts[0],
+                     l->counts[1], l->counts[2], l->damage, l->end_begin, l->endurance);
+        }
+    }
+    for (int k = 0; k < evs->n; k++) {
+        text_add(&t, "\n  ");
+        report_event(&t, c, b, &evs->ev[k]);
+    }
+    if (evs->dropped > 0)
+        text_add(&t, "\n  (%d more events not recorded)", evs->dropped);
+    if (b->rules == RULES_BOXING) {
+        const struct boxing_bout *bb = &b->u.boxing;
+
+        text_add(&t, "\nCards (%s-%s) ", c[0].name, c[1].name);
+        for (int j = 0; j < JUDGES; j++)
+            text_add(&t, "%s%d-%d", j ? ", " : "", bb->last[0].cards[j], bb->last[1].cards[j]);
+        text_add(&t, "; totals ");
+        for (int j = 0; j < JUDGES; j++)
+            text_add(&t, "%s%d-%d", j ? ", " : "", bb->f[0].cards[j], bb->f[1].cards[j]);
+    }
+    return text_result(&t);
+}
+
+/* ------------------------------------------------------- the result */
+
+int render_sugarray_line(const struct render_corner c[SIDES], const struct bout *b, int side,
+                         const char *tail, char *buf, size_t len)
+{
+    const struct sugarray_bout *sb = &b->u.sugarray;
+    /* The bout keeps the sheets it started with; the corner's may have
+     * changed since (training, the changes after a bout). */
+    const struct sugarray_sheet *s = &sb->sheet[side];
+    struct text t;
+
+    text_init(&t, buf, len);
+    text_add(&t, "%s (%d,%d)", c[side].name, s->skill, s->endurance);
+    for (int r = 0; r < b->round && r < SUGARRAY_ROUNDS; r++) {
+        const struct sugarray_order *o = &sb->orders[r][side];
+
+        /* A conceded round was not fought: it has no orders to show. */
+        if (o->towel)
+            text_add(&t, " towel (%2d)", sb->end_after[r][side]);
+        else
+            text_add(&t, " %d/%d (%2d)", o->attack, o->defence, sb->end_after[r][side]);
+    }
+    text_add(&t, "%s", tail ? tail : "");
+    return text_result(&t);
+}
+
+static const char *const say_stopped[] = {
+    "",
+    "It's all over! ",
+    "That's the fight! ",
+    "And that's it! ",
+};
+static const char *const say_decided[] = {
+    "",
+    "The judges have spoken: ",
+    "On the cards: ",
+    "After the final bell: ",
+};
+
+int render_result(const struct render_corner c[SIDES], const struct bout *b, struct rng *flavour,
+                  char lines[RENDER_RESULT_MAX][RENDER_LINE_MAX])
+{
+    const struct result *res = &b->result;
+    struct text t;
+
+    if (b->rules == RULES_SUGARRAY) {
+        int first = res->over && res->winner >= 0 ? res->winner : 0;
+        /* The seed knows PW, KO and TIE; a forfeit (towel) says TKO. */
+        const char *tail = !res->over                  ? ""
+                           : res->winner < 0           ? " TIE"
+                           : res->method == METHOD_KO  ? " KO"
+                           : res->method == METHOD_TKO ? " TKO"
+                                                       : " PW";
+
+        render_sugarray_line(c, b, first, tail, lines[0], RENDER_LINE_MAX);
+        render_sugarray_line(c, b, !first, res->over && res->winner < 0 ? " TIE" : "", lines[1],
+                             RENDER_LINE_MAX);
+        line_clean(lines[0]);
+        line_clean(lines[1]);
+        return 2;
+    }
+    int decided = res->method == METHOD_DECISION ||
+                  (res->method == METHOD_DRAW && res->drawn_by == METHOD_DECISION);
+    const char *lead = decided ? PICK(flavour, say_decided) : PICK(flavour, say_stopped);
+
+    text_init(&t, lines[0], RENDER_LINE_MAX);
+    if (res->over)
+        text_add(&t, "%s", lead);
+    result_add(&t, c, b);
+    line_clean(lines[0]);
+    return 1;
+}
+
+/* -------------------------------------------------------- the score */
+
+int render_score(const struct render_corner c[SIDES], const struct bout *b, char *buf, size_t len)
+{
+    struct text t;
+
+    text_init(&t, buf, len);
+    if (b->round == 0)
+        text_add(&t, "Round 1 of %d to come: ", b->rounds);
+    else
+        text_add(&t, "%s round %d of %d: ", b->result.over ? "Final, after" : "After", b->round,
+                 b->rounds);
+    if (b->rules == RULES_SUGARRAY) {
+        const struct sugarray_bout *sb = &b->u.sugarray;
+        int a0 = sb->attack_total[0], a1 = sb->attack_total[1];
+
+        text_add(&t, "endurance %s %d, %s %d; attack totals %d-%d", c[0].name, sb->endurance[0],
+                 c[1].name, sb->endurance[1], a0, a1);
+        if (a0 != a1)
+            text_add(&t, " (%s ahead)", c[a1 > a0].name);
+        else
+            text_add(&t, " (level)");
+        return text_result(&t);
+    }
+    const struct boxing_bout *bb = &b->u.boxing;
+    int ahead[SIDES] = {0, 0};
+
+    if (b->round == 0) {
+        text_add(&t, "no cards yet");
+        return text_result(&t);
+    }
+    text_add(&t, "(%s-%s) ", c[0].name, c[1].name);
+    for (int j = 0; j < JUDGES; j++) {
+        text_add(&t, "%s%d-%d", j ? ", " : "", bb->f[0].cards[j], bb->f[1].cards[j]);
+        if (bb->f[0].cards[j] != bb->f[1].cards[j])
+            ahead[bb->f[1].cards[j] > bb->f[0].cards[j]]++;
+    }
+    int w = ahead[1] > ahead[0];
+    static const char *const count[] = {"no", "one card", "two cards", "all three cards"};
+    if (ahead[0] == 0 && ahead[1] == 0)
+        text_add(&t, " (all even)");
+    else if (ahead[0] == ahead[1])
+        text_add(&t, " (one card each)");
+    else
+        text_add(&t, " (%s ahead on %s)", c[w].name, count[ahead[w]]);
+    return text_result(&t);
+}

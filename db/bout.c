@@ -1,0 +1,463 @@
+/*
+ * bout.c - bouts, the orders of their rounds, and the texts of the rounds
+ * resolved (migration 2).
+ *
+ * A bout's enums are stored by name, from the tables below: designated
+ * initializers tie each name to its enum constant, so a renumbering of the
+ * engine's enums changes nothing stored. The names are the schema's (the
+ * CHECKs of migration 2 list them) and never change once released. A value
+ * without a name is refused on write, and a name without a value (a file
+ * edited by hand) on read: DB_ERROR either way, never garbage.
+ *
+ * The seed is a uint64 stored in a signed 64-bit INTEGER bit for bit: seeds
+ * from 2^63 up read as negative numbers in the file.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "db_internal.h"
+
+/* ----------------------------------------------------------- enum names */
+
+static const char *const state_names[] = {
+    [DB_BOUT_CHALLENGE] = "challenge",
+    [DB_BOUT_LIVE] = "live",
+    [DB_BOUT_OVER] = "over",
+    [DB_BOUT_CANCELLED] = "cancelled",
+};
+static const char *const method_names[] = {
+    [METHOD_NONE] = "none",         [METHOD_KO] = "ko",
+    [METHOD_TKO] = "tko",           [METHOD_DQ] = "dq",
+    [METHOD_DECISION] = "decision", [METHOD_POINTS] = "points",
+    [METHOD_DRAW] = "draw",
+};
+static const char *const reason_names[] = {
+    [TKO_NONE] = "none",           [TKO_ENDURANCE] = "endurance",   [TKO_FATIGUE] = "fatigue",
+    [TKO_INJURY] = "injury",       [TKO_AGGRAVATED] = "aggravated", [TKO_BROKEN_JAW] = "broken_jaw",
+    [TKO_EYES_SHUT] = "eyes_shut", [TKO_TOWEL] = "towel",
+};
+static const char *const decision_names[] = {
+    [DECISION_NONE] = "none",
+    [DECISION_UNANIMOUS] = "unanimous",
+    [DECISION_SPLIT] = "split",
+    [DECISION_MAJORITY] = "majority",
+};
+static const char *const source_names[] = {
+    [DB_ORDER_PLAYER] = "player",
+    [DB_ORDER_PLAN] = "plan",
+    [DB_ORDER_LAST] = "last",
+    [DB_ORDER_DEFAULT] = "default",
+};
+
+#define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+static const struct db_names states = {"state", state_names, COUNT(state_names)};
+static const struct db_names methods = {"method", method_names, COUNT(method_names)};
+static const struct db_names drawn_bys = {"drawn_by", method_names, COUNT(method_names)};
+static const struct db_names reasons = {"reason", reason_names, COUNT(reason_names)};
+static const struct db_names decisions = {"decision", decision_names, COUNT(decision_names)};
+static const struct db_names sources = {"source", source_names, COUNT(source_names)};
+
+/* The tables end at these constants. A constant the engine adds later has
+ * no name (db_name_of gives NULL): it is refused on write until a migration
+ * lets the CHECKs take its name and the table here gets it. */
+_Static_assert(COUNT(state_names) == DB_BOUT_CANCELLED + 1, "bout states");
+_Static_assert(COUNT(method_names) == METHOD_DRAW + 1, "methods");
+_Static_assert(COUNT(reason_names) == TKO_TOWEL + 1, "TKO reasons");
+_Static_assert(COUNT(decision_names) == DECISION_MAJORITY + 1, "decisions");
+_Static_assert(COUNT(source_names) == DB_ORDER_DEFAULT + 1, "order sources");
+
+/* The seed's bit pattern as an int64 and back, without implementation-
+ * defined conversions. */
+static int64_t seed_store(uint64_t u)
+{
+    return u <= (uint64_t)INT64_MAX ? (int64_t)u
+                                    : (int64_t)(u - (uint64_t)INT64_MAX - 1) + INT64_MIN;
+}
+
+static uint64_t seed_load(int64_t i)
+{
+    return (uint64_t)i; /* modulo 2^64: the bit pattern */
+}
+
+/* ----------------------------------------------------------------- bouts */
+
+/* The stored names of the enums of *b, or DB_ERROR naming the first one
+ * that has none. */
+struct bout_names {
+    const char *state, *method, *drawn_by, *reason, *decision;
+};
+
+static int bout_names(struct db *db, const struct db_bout *b, struct bout_names *n)
+{
+    const struct {
+        const struct db_names *t;
+        int value;
+        const char **out;
+    } f[] = {
+        {&states, (int)b->state, &n->state},          {&methods, (int)b->method, &n->method},
+        {&drawn_bys, (int)b->drawn_by, &n->drawn_by}, {&reasons, (int)b->reason, &n->reason},
+        {&decisions, (int)b->decision, &n->decision},
+    };
+
+    for (int i = 0; i < COUNT(f); i++) {
+        *f[i].out = db_name_of(f[i].t, f[i].value);
+        if (!*f[i].out)
+            return db_fail(db, "bout %" PRId64 ": %s %d is out of range", b->id, f[i].t->what,
+                           f[i].value);
+    }
+    return DB_OK;
+}
+
+/* Binds what db_bout_save writes (?5, ?6, ?9-?14, ?16, ?17; see the
+ * statement table in db.c). Returns nonzero if a bind failed. */
+static int bout_bind_state(sqlite3_stmt *st, const struct db_bout *b, const struct bout_names *n)
+{
+    int bad = 0;
+
+    bad |= sqlite3_bind_int64(st, 5, seed_store(b->seed)) != SQLITE_OK;
+    bad |= sqlite3_bind_text(st, 6, n->state, -1, SQLITE_STATIC) != SQLITE_OK;
+    bad |= sqlite3_bind_int(st, 9, b->round) != SQLITE_OK;
+    bad |= sqlite3_bind_int(st, 10, b->winner) != SQLITE_OK;
+    bad |= sqlite3_bind_text(st, 11, n->method, -1, SQLITE_STATIC) != SQLITE_OK;
+    bad |= sqlite3_bind_text(st, 12, n->drawn_by, -1, SQLITE_STATIC) != SQLITE_OK;
+    bad |= sqlite3_bind_text(st, 13, n->reason, -1, SQLITE_STATIC) != SQLITE_OK;
+    bad |= sqlite3_bind_text(st, 14, n->decision, -1, SQLITE_STATIC) != SQLITE_OK;
+    bad |= sqlite3_bind_int64(st, 16, b->started) != SQLITE_OK;
+    bad |= sqlite3_bind_int64(st, 17, b->ended) != SQLITE_OK;
+    return bad;
+}
+
+/* A sheet as stored in a bout: its ruleset's numbers separated by spaces. */
+static void sheet_store(const struct sheet *sh, char *buf, size_t len)
+{
+    if (sh->rules == RULES_BOXING)
+        snprintf(buf, len, "%d %d %d %d %d", sh->u.boxing.str, sh->u.boxing.spd, sh->u.boxing.agl,
+                 sh->u.boxing.tgh, sh->u.boxing.hgt);
+    else
+        snprintf(buf, len, "%d %d", sh->u.sugarray.skill, sh->u.sugarray.endurance);
+}
+
+static int sheet_load(struct db *db, sqlite3_stmt *st, int col, const struct db_bout *b,
+                      struct sheet *sh)
+{
+    char text[64];
+    int v[5], n;
+
+    if (db_column_text(db, st, col, text, sizeof(text), "bout sheet") != DB_OK)
+        return DB_ERROR;
+    memset(sh, 0, sizeof(*sh));
+    sh->rules = b->rules;
+    if (b->rules == RULES_BOXING &&
+        sscanf(text, "%d %d %d %d %d%n", &v[0], &v[1], &v[2], &v[3], &v[4], &n) == 5 &&
+        text[n] == '\0') {
+        sh->u.boxing = (struct boxing_sheet){v[0], v[1], v[2], v[3], v[4]};
+        return DB_OK;
+    }
+    if (b->rules == RULES_SUGARRAY && sscanf(text, "%d %d%n", &v[0], &v[1], &n) == 2 &&
+        text[n] == '\0') {
+        sh->u.sugarray = (struct sugarray_sheet){v[0], v[1]};
+        return DB_OK;
+    }
+    return db_fail(db, "bout %" PRId64 " has a sheet \"%s\" that does not fit its ruleset", b->id,
+                   text);
+}
+
+/* Fills *b from the current row of a statement selecting BOUT_COLUMNS. */
+static int bout_read(struct db *db, sqlite3_stmt *st, struct db_bout *b)
+{
+    char rules[32];
+    int v[5];
+
+    memset(b, 0, sizeof(*b));
+    b->id = sqlite3_column_int64(st, 0);
+    if (db_column_text(db, st, 1, rules, sizeof(rules), "ruleset") != DB_OK ||
+        db_column_text(db, st, 2, b->channel, sizeof(b->channel), "bout channel") != DB_OK)
+        return DB_ERROR;
+    int r = db_rules_find(rules);
+    if (r < 0)
+        return db_fail(db, "bout %" PRId64 " has ruleset %s, which this ringside does not know",
+                       b->id, rules);
+    b->rules = (enum rules)r;
+    b->rounds = sqlite3_column_int(st, 3);
+    b->seed = seed_load(sqlite3_column_int64(st, 4));
+    b->fighter[0] = sqlite3_column_int64(st, 6);
+    b->fighter[1] = sqlite3_column_int64(st, 7);
+    b->round = sqlite3_column_int(st, 8);
+    b->winner = sqlite3_column_int(st, 9);
+    b->created = sqlite3_column_int64(st, 14);
+    b->started = sqlite3_column_int64(st, 15);
+    b->ended = sqlite3_column_int64(st, 16);
+    if (db_column_name(db, st, 5, &states, "bout", b->id, &v[0]) != DB_OK ||
+        db_column_name(db, st, 10, &methods, "bout", b->id, &v[1]) != DB_OK ||
+        db_column_name(db, st, 11, &drawn_bys, "bout", b->id, &v[2]) != DB_OK ||
+        db_column_name(db, st, 12, &reasons, "bout", b->id, &v[3]) != DB_OK ||
+        db_column_name(db, st, 13, &decisions, "bout", b->id, &v[4]) != DB_OK)
+        return DB_ERROR;
+    if (sheet_load(db, st, 17, b, &b->sheet[0]) != DB_OK ||
+        sheet_load(db, st, 18, b, &b->sheet[1]) != DB_OK)
+        return DB_ERROR;
+    b->state = (enum db_bout_state)v[0];
+    b->method = (enum method)v[1];
+    b->drawn_by = (enum method)v[2];
+    b->reason = (enum tko_reason)v[3];
+    b->decision = (enum decision)v[4];
+    if (b->winner < -1 || b->winner > 1)
+        return db_fail(db, "bout %" PRId64 " has winner %d, which is not -1, 0 or 1", b->id,
+                       b->winner);
+    if (b->rounds < 1 || b->round < 0 || b->round > b->rounds)
+        return db_fail(db, "bout %" PRId64 " has %d of %d rounds, out of range", b->id, b->round,
+                       b->rounds);
+    return DB_OK;
+}
+
+int db_bout_create(struct db *db, struct db_bout *b)
+{
+    const char *rules = db_rules_name(b->rules);
+    struct bout_names n;
+
+    if (db_text_check(db, "bout channel", b->channel, DB_CHANNEL_MAX) != DB_OK ||
+        bout_names(db, b, &n) != DB_OK)
+        return DB_ERROR;
+    if (!rules)
+        return db_fail(db, "bout in %s: no storage for ruleset %d", b->channel, (int)b->rules);
+
+    sqlite3_stmt *st = db->st[STMT_BOUT_INSERT];
+    char sheets[SIDES][64];
+    for (int i = 0; i < SIDES; i++) {
+        if (b->sheet[i].rules != b->rules)
+            return db_fail(db, "bout in %s: sheet %d is not a %s sheet", b->channel, i, rules);
+        sheet_store(&b->sheet[i], sheets[i], sizeof(sheets[i]));
+    }
+    int bad = bout_bind_state(st, b, &n);
+    bad |= sqlite3_bind_text(st, 18, sheets[0], -1, SQLITE_STATIC) != SQLITE_OK;
+    bad |= sqlite3_bind_text(st, 19, sheets[1], -1, SQLITE_STATIC) != SQLITE_OK;
+    bad |= sqlite3_bind_text(st, 2, rules, -1, SQLITE_STATIC) != SQLITE_OK;
+    bad |= sqlite3_bind_text(st, 3, b->channel, -1, SQLITE_STATIC) != SQLITE_OK;
+    bad |= sqlite3_bind_int(st, 4, b->rounds) != SQLITE_OK;
+    bad |= sqlite3_bind_int64(st, 7, b->fighter[0]) != SQLITE_OK;
+    bad |= sqlite3_bind_int64(st, 8, b->fighter[1]) != SQLITE_OK;
+    bad |= sqlite3_bind_int64(st, 15, b->created) != SQLITE_OK;
+    switch (db_run(db, st, bad)) {
+    case SQLITE_DONE:
+        b->id = sqlite3_last_insert_rowid(db->conn);
+        return DB_OK;
+    case SQLITE_CONSTRAINT_FOREIGNKEY:
+        db_fail(db, "no fighter %" PRId64 " or no fighter %" PRId64, b->fighter[0], b->fighter[1]);
+        return DB_NOTFOUND;
+    default:
+        return DB_ERROR;
+    }
+}
+
+int db_bout_get(struct db *db, int64_t id, struct db_bout *out)
+{
+    sqlite3_stmt *st = db->st[STMT_BOUT_GET];
+    int rc = DB_ERROR;
+
+    if (sqlite3_bind_int64(st, 1, id) != SQLITE_OK) {
+        db_bind_failed(db, st);
+    } else {
+        switch (db_row(db, st)) {
+        case SQLITE_ROW:
+            rc = bout_read(db, st, out);
+            break;
+        case SQLITE_DONE:
+            db_fail(db, "no bout %" PRId64, id);
+            rc = DB_NOTFOUND;
+            break;
+        default:
+            break;
+        }
+    }
+    db_stmt_done(st);
+    return rc;
+}
+
+int db_bout_save(struct db *db, const struct db_bout *b)
+{
+    struct bout_names n;
+
+    if (bout_names(db, b, &n) != DB_OK)
+        return DB_ERROR;
+
+    sqlite3_stmt *st = db->st[STMT_BOUT_SAVE];
+    int bad = bout_bind_state(st, b, &n);
+    bad |= sqlite3_bind_int64(st, 1, b->id) != SQLITE_OK;
+    if (db_run(db, st, bad) != SQLITE_DONE)
+        return DB_ERROR;
+    if (sqlite3_changes(db->conn) == 0) {
+        db_fail(db, "no bout %" PRId64, b->id);
+        return DB_NOTFOUND;
+    }
+    return DB_OK;
+}
+
+/* Reads up to `max` rows of `st` (bound, unless `bad`) with `read` into
+ * out[i * size]; *n the count, 0 on error. `id` is passed on to `read`, for
+ * its messages. */
+static int read_rows(struct db *db, sqlite3_stmt *st, int bad, void *out, size_t size, int max,
+                     int *n, int (*read)(struct db *, sqlite3_stmt *, int64_t, void *), int64_t id)
+{
+    int count = 0, status = DB_OK, rc = SQLITE_DONE;
+
+    if (bad) {
+        db_bind_failed(db, st);
+        status = DB_ERROR;
+    }
+    while (status == DB_OK && count < max && (rc = db_row(db, st)) == SQLITE_ROW) {
+        if (read(db, st, id, (char *)out + (size_t)count * size) != DB_OK)
+            status = DB_ERROR;
+        else
+            count++;
+    }
+    if (status == DB_OK && count < max && rc != SQLITE_DONE)
+        status = DB_ERROR;
+    db_stmt_done(st);
+    *n = status == DB_OK ? count : 0;
+    return status;
+}
+
+static int bout_read_row(struct db *db, sqlite3_stmt *st, int64_t unused, void *out)
+{
+    (void)unused;
+    return bout_read(db, st, out);
+}
+
+int db_bout_list(struct db *db, enum db_bout_state state, struct db_bout *out, int max, int *n)
+{
+    const char *name = db_name_of(&states, (int)state);
+
+    *n = 0;
+    if (!name)
+        return db_fail(db, "bout state %d is out of range", (int)state);
+    if (max <= 0)
+        return DB_OK;
+
+    sqlite3_stmt *st = db->st[STMT_BOUT_LIST];
+    int bad = sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC) != SQLITE_OK;
+    bad |= sqlite3_bind_int(st, 2, max) != SQLITE_OK;
+    return read_rows(db, st, bad, out, sizeof(*out), max, n, bout_read_row, 0);
+}
+
+/* ---------------------------------------------------------------- orders */
+
+int db_order_put(struct db *db, int64_t bout, const struct db_order *o)
+{
+    const char *source = db_name_of(&sources, (int)o->source);
+
+    if (db_text_check(db, "order text", o->text, DB_ORDER_MAX) != DB_OK)
+        return DB_ERROR;
+    if (!source)
+        return db_fail(db, "order source %d is out of range", (int)o->source);
+    if (o->round < 1 || o->side < 0 || o->side >= SIDES)
+        return db_fail(db, "order of side %d for round %d: no such side or round", o->side,
+                       o->round);
+
+    sqlite3_stmt *st = db->st[STMT_ORDER_PUT];
+    int bad = 0;
+    bad |= sqlite3_bind_int64(st, 1, bout) != SQLITE_OK;
+    bad |= sqlite3_bind_int(st, 2, o->round) != SQLITE_OK;
+    bad |= sqlite3_bind_int(st, 3, o->side) != SQLITE_OK;
+    bad |= sqlite3_bind_text(st, 4, o->text, -1, SQLITE_STATIC) != SQLITE_OK;
+    bad |= sqlite3_bind_text(st, 5, source, -1, SQLITE_STATIC) != SQLITE_OK;
+    bad |= sqlite3_bind_int(st, 6, o->line) != SQLITE_OK;
+    switch (db_run(db, st, bad)) {
+    case SQLITE_DONE:
+        return DB_OK;
+    case SQLITE_CONSTRAINT_FOREIGNKEY:
+        db_fail(db, "no bout %" PRId64, bout);
+        return DB_NOTFOUND;
+    default:
+        return DB_ERROR;
+    }
+}
+
+/* Fills *out (a struct db_order) from the current row of STMT_ORDER_LIST. */
+static int order_read(struct db *db, sqlite3_stmt *st, int64_t bout, void *out)
+{
+    struct db_order *o = out;
+    int source;
+
+    memset(o, 0, sizeof(*o));
+    o->round = sqlite3_column_int(st, 0);
+    o->side = sqlite3_column_int(st, 1);
+    o->line = sqlite3_column_int(st, 4);
+    if (db_column_text(db, st, 2, o->text, sizeof(o->text), "order text") != DB_OK ||
+        db_column_name(db, st, 3, &sources, "an order of bout", bout, &source) != DB_OK)
+        return DB_ERROR;
+    o->source = (enum db_order_source)source;
+    if (o->round < 1 || o->side < 0 || o->side >= SIDES || o->line < 0)
+        return db_fail(db,
+                       "an order of bout %" PRId64 " has round %d, side %d, line %d: out of range",
+                       bout, o->round, o->side, o->line);
+    return DB_OK;
+}
+
+int db_order_list(struct db *db, int64_t bout, struct db_order *out, int max, int *n)
+{
+    *n = 0;
+    if (max <= 0)
+        return DB_OK;
+
+    sqlite3_stmt *st = db->st[STMT_ORDER_LIST];
+    int bad = sqlite3_bind_int64(st, 1, bout) != SQLITE_OK;
+    bad |= sqlite3_bind_int(st, 2, max) != SQLITE_OK;
+    return read_rows(db, st, bad, out, sizeof(*out), max, n, order_read, bout);
+}
+
+/* ---------------------------------------------------------------- rounds */
+
+int db_round_put(struct db *db, int64_t bout, int round, const char *summary, const char *report)
+{
+    if (db_text_check_len(db, "round summary", summary, DB_REPORT_MAX) != DB_OK ||
+        db_text_check_len(db, "round report", report, DB_REPORT_MAX) != DB_OK)
+        return DB_ERROR;
+    if (round < 1)
+        return db_fail(db, "round %d of bout %" PRId64 ": rounds count from 1", round, bout);
+
+    sqlite3_stmt *st = db->st[STMT_ROUND_PUT];
+    int bad = 0;
+    bad |= sqlite3_bind_int64(st, 1, bout) != SQLITE_OK;
+    bad |= sqlite3_bind_int(st, 2, round) != SQLITE_OK;
+    bad |= sqlite3_bind_text(st, 3, summary, -1, SQLITE_STATIC) != SQLITE_OK;
+    bad |= sqlite3_bind_text(st, 4, report, -1, SQLITE_STATIC) != SQLITE_OK;
+    switch (db_run(db, st, bad)) {
+    case SQLITE_DONE:
+        return DB_OK;
+    case SQLITE_CONSTRAINT_FOREIGNKEY:
+        db_fail(db, "no bout %" PRId64, bout);
+        return DB_NOTFOUND;
+    default:
+        return DB_ERROR;
+    }
+}
+
+int db_round_report(struct db *db, int64_t bout, int round, char *out, size_t len)
+{
+    sqlite3_stmt *st = db->st[STMT_ROUND_REPORT];
+    int rc = DB_ERROR;
+    int bad = sqlite3_bind_int64(st, 1, bout) != SQLITE_OK;
+
+    bad |= sqlite3_bind_int(st, 2, round) != SQLITE_OK;
+    if (bad) {
+        db_bind_failed(db, st);
+    } else {
+        char what[96];
+        switch (db_row(db, st)) {
+        case SQLITE_ROW:
+            snprintf(what, sizeof(what), "the report of round %d of bout %" PRId64, round, bout);
+            rc = db_column_text(db, st, 0, out, len, what);
+            break;
+        case SQLITE_DONE:
+            db_fail(db, "no report of round %d of bout %" PRId64, round, bout);
+            rc = DB_NOTFOUND;
+            break;
+        default:
+            break;
+        }
+    }
+    db_stmt_done(st);
+    return rc;
+}
