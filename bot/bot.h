@@ -12,6 +12,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "db.h"
 #include "engine.h"
@@ -414,6 +415,13 @@ int bouts_live(const struct bouts *bs);
  * (e.g. "5H/8!/7 (ins)"): 1 if it was taken as an order (and answered),
  * 0 if it does not look like one. */
 int bouts_private_order(struct cmd_ctx *ctx, const char *text);
+
+/* Fights stored bout `id` again from its seed, stored sheets and orders
+ * (replay.c) and writes to `out`, round by round, whether each rebuilt
+ * report and the result match what is stored. Returns 0 when all match, 1
+ * when something differs, 2 when the bout cannot be replayed (not found,
+ * never fought). */
+int bout_replay(struct db *db, int64_t id, FILE *out);
 
 /* The bout commands (bout.c). */
 int cmd_challenge(struct cmd_ctx *ctx);

@@ -511,7 +511,10 @@ void bouts_tick(struct bot *bot)
                 i--;
             continue;
         }
-        if (!lv->reminded && left <= REMIND_BEFORE && bot->cfg.order_timeout > 2 * REMIND_BEFORE) {
+        /* The reminder: 30 s before the end, or a third of a short timeout. */
+        double remind = bot->cfg.order_timeout / 3.0 < REMIND_BEFORE ? bot->cfg.order_timeout / 3.0
+                                                                     : REMIND_BEFORE;
+        if (!lv->reminded && left <= remind) {
             lv->reminded = 1;
             for (int s = 0; s < SIDES; s++)
                 if (!lv->have[s])

@@ -93,10 +93,10 @@ int report_stats_text(FILE *out, const struct report_bout *rb, const struct repo
  * the text but no timing, so the output is reproducible. Returns 0 or -1. */
 int report_stats_json(FILE *out, const struct report_stats *st);
 
-/* --replay DB BOUT (replay.c): fights stored bout BOUT of database DB again
- * from its seed, sheets and orders, prints for every round and the result
- * whether it matches what is stored, and returns 0 when everything does,
- * 1 when something differs, 2 when the bout cannot be read. */
+/* --replay DB BOUT (replay.c): the bot's bout_replay of bout BOUT of
+ * database DB, on stdout. Returns the exit status: 0 every round and the
+ * result match, 1 something differs, 2 the bout or database cannot be read
+ * (with a one-line error on stderr). */
 int sim_replay(const char *path, const char *bout);
 
 #endif

@@ -17,6 +17,7 @@ int main(void)
     srunner_add_suite(sr, outq_suite());
     srunner_add_suite(sr, config_suite());
     srunner_add_suite(sr, cmd_suite());
+    srunner_add_suite(sr, bout_suite());
     srunner_add_suite(sr, render_suite());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);

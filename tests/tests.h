@@ -24,6 +24,7 @@ Suite *bot_text_suite(void);
 Suite *outq_suite(void);
 Suite *config_suite(void);
 Suite *cmd_suite(void);
+Suite *bout_suite(void);
 Suite *render_suite(void);
 
 #endif

@@ -1,0 +1,445 @@
+/* check_bout.c - live bouts without a server: challenges, orders, rounds,
+ * deadlines, plans and forfeits run through cmd_dispatch against a real
+ * SQLite file; a "crash" (everything in memory dropped, the database
+ * reopened, the bouts rebuilt) in the middle of bouts; and every finished
+ * bout replayed from the database to the same rounds and result. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bot.h"
+#include "tests.h"
+
+static struct bot bot;
+static char dir[64], path[128];
+static char said[65536]; /* every line queued by the last run() */
+
+static void open_all(void)
+{
+    char err[256];
+
+    bot.db = db_open(path, err, sizeof(err));
+    ck_assert_msg(bot.db != NULL, "%s", err);
+    bot.q = outq_new(100000, 100000, 1000);
+    bot.users = users_new();
+    bot.bouts = bouts_new(&bot, err, sizeof(err));
+    ck_assert_msg(bot.bouts != NULL, "%s", err);
+}
+
+static void close_all(void)
+{
+    bouts_free(bot.bouts);
+    users_free(bot.users);
+    outq_free(bot.q);
+    db_close(bot.db);
+}
+
+static void setup(void)
+{
+    memset(&bot, 0, sizeof(bot));
+    config_defaults(&bot.cfg);
+    bot.cfg.rounds = 3;
+    bot.cfg.nadmins = 1;
+    snprintf(bot.cfg.admins[0], sizeof(bot.cfg.admins[0]), "boss");
+    snprintf(dir, sizeof(dir), "/tmp/ringside-bout-XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(path, sizeof(path), "%s/ringside.db", dir);
+    bot.cm = CASEMAP_RFC1459;
+    snprintf(bot.nick, sizeof(bot.nick), "ringside");
+    snprintf(bot.chan[0], sizeof(bot.chan[0]), "#ringside");
+    bot.chan_in[0] = 1;
+    bot.now = 1000;
+    log_set_level(LOG_ERROR);
+    open_all();
+}
+
+static void teardown(void)
+{
+    char cmd[128];
+
+    close_all();
+    snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+    ck_assert_int_eq(system(cmd), 0);
+}
+
+/* Everything queued so far, into `said`. */
+static const char *flush(void)
+{
+    char line[OUTQ_LINE_MAX];
+    size_t len = 0;
+
+    said[0] = '\0';
+    while (outq_pop(bot.q, bot.now + 1e6, line))
+        len += (size_t)snprintf(said + len, sizeof(said) - len, "%s\n", line);
+    return said;
+}
+
+static const char *run(const char *nick, int chan, const char *text)
+{
+    bot.now += 3;
+    cmd_dispatch(&bot, nick, chan ? "#ringside" : NULL, text);
+    return flush();
+}
+
+#define HAS(text, needle) ck_assert_msg(strstr((text), (needle)) != NULL, "%s", (text))
+
+/* Lines of `text` sent to `target`. */
+static int lines_to(const char *text, const char *target)
+{
+    char pat[64];
+    int n = 0;
+
+    snprintf(pat, sizeof(pat), "PRIVMSG %s :", target);
+    for (const char *p = text; (p = strstr(p, pat)); p += strlen(pat))
+        n++;
+    return n;
+}
+
+static void player(const char *nick, const char *create)
+{
+    char line[160];
+
+    users_join(bot.users, nick, 0);
+    snprintf(line, sizeof(line), "register %s-pw1", nick);
+    HAS(run(nick, 0, line), "registered");
+    HAS(run(nick, 0, create), "is ready");
+}
+
+static void identify(const char *nick)
+{
+    char line[160];
+
+    users_join(bot.users, nick, 0);
+    snprintf(line, sizeof(line), "identify %s-pw1", nick);
+    HAS(run(nick, 0, line), "identified");
+}
+
+/* Drops everything in memory, as kill -9 would, and starts again from the
+ * database file. */
+static void crash_and_restart(void)
+{
+    close_all();
+    open_all();
+    bot.now += 10;
+    bouts_connected(&bot);
+}
+
+static int replay_ok(int64_t id)
+{
+    FILE *f = tmpfile();
+    int rc = bout_replay(bot.db, id, f);
+
+    fclose(f);
+    return rc == 0;
+}
+
+START_TEST(test_whole_boxing_bout)
+{
+    player("alice", "create Rocky str=14 spd=12 agl=11 tgh=12 hgt=11");
+    player("bob", "create Apollo str=13 spd=14 agl=12 tgh=11 hgt=10");
+    const char *out = run("alice", 1, "!challenge bob");
+    HAS(out, "alice challenges bob: Rocky vs Apollo, boxing, 3 rounds (bout #1)");
+    out = run("bob", 1, "!accept");
+    HAS(out, "PRIVMSG #ringside :Bout #1, boxing, 3 rounds: Rocky (alice)");
+    HAS(out, "PRIVMSG alice :Bout #1, round 1 of 3");
+    HAS(out, "PRIVMSG bob :Bout #1, round 1 of 3");
+    for (int r = 1; r <= 3; r++) {
+        out = run("alice", 0, "5/5/10 (ring)");
+        HAS(out, "orders stored for Rocky: 5/5/10 (ring)");
+        ck_assert_int_eq(lines_to(out, "#ringside"), 0); /* nothing before both */
+        out = run("bob", 0, "4H/6/10");
+        HAS(out, "orders stored for Apollo: 4H/6/10");
+        /* The round, at most four lines, then the result after the last. */
+        int said_lines = lines_to(out, "#ringside");
+        ck_assert_int_ge(said_lines, 2);
+        ck_assert_int_le(said_lines, r < 3 ? 4 : 4 + RENDER_RESULT_MAX);
+        /* The opponent never saw alice's orders privately. */
+        for (const char *p = out; (p = strstr(p, "PRIVMSG bob :")); p++) {
+            size_t n = strcspn(p, "\n");
+            char line[512];
+            snprintf(line, sizeof(line), "%.*s", (int)n, p);
+            ck_assert_msg(!strstr(line, "5/5/10"), "%s", line);
+        }
+    }
+    HAS(out, "PRIVMSG #ringside :");
+    struct db_bout b;
+    ck_assert_int_eq(db_bout_get(bot.db, 1, &b), DB_OK);
+    ck_assert_int_eq(b.state, DB_BOUT_OVER);
+    ck_assert_int_eq(b.round, 3);
+    ck_assert(replay_ok(1));
+    /* The records moved, and the fighters are free again. */
+    struct db_fighter f[2];
+    ck_assert_int_eq(db_fighter_get(bot.db, "rocky", &f[0]), DB_OK);
+    ck_assert_int_eq(db_fighter_get(bot.db, "apollo", &f[1]), DB_OK);
+    ck_assert_int_eq(f[0].wins + f[0].losses + f[0].draws, 1);
+    ck_assert_int_eq(f[1].wins + f[1].losses + f[1].draws, 1);
+    ck_assert_int_eq(bouts_live(bot.bouts), 0);
+    HAS(run("alice", 1, "!bouts"), "no live bouts");
+}
+END_TEST
+
+START_TEST(test_orders_stored_before_ack_and_replaceable)
+{
+    struct db_order o[8];
+    int n = 0;
+
+    player("alice", "create Rocky str=14 spd=12 agl=11 tgh=12 hgt=11");
+    player("bob", "create Apollo str=13 spd=14 agl=12 tgh=11 hgt=10");
+    run("alice", 1, "!challenge bob");
+    run("bob", 1, "!accept");
+    HAS(run("alice", 0, "5/5/10"), "round 1 orders stored");
+    ck_assert_int_eq(db_order_list(bot.db, 1, o, 8, &n), DB_OK);
+    ck_assert_int_eq(n, 1);
+    ck_assert_str_eq(o[0].text, "5/5/10");
+    HAS(run("alice", 0, "order 6H/7!/7 (cou)"),
+        "round 1 orders stored for Rocky: 6H/7!/7 (counter)");
+    ck_assert_int_eq(db_order_list(bot.db, 1, o, 8, &n), DB_OK);
+    ck_assert_int_eq(n, 1);
+    ck_assert_str_eq(o[0].text, "6H/7!/7 (counter)");
+    /* A bad order: the precise error, nothing changed. */
+    HAS(run("alice", 0, "8/8/8"), "not stored: column 1: A+P+D = 24, the most is 20");
+    ck_assert_int_eq(db_order_list(bot.db, 1, o, 8, &n), DB_OK);
+    ck_assert_str_eq(o[0].text, "6H/7!/7 (counter)");
+}
+END_TEST
+
+START_TEST(test_third_user_refused)
+{
+    player("alice", "create Rocky str=14 spd=12 agl=11 tgh=12 hgt=11");
+    player("bob", "create Apollo str=13 spd=14 agl=12 tgh=11 hgt=10");
+    player("carol", "create Ivan str=12 spd=12 agl=12 tgh=12 hgt=12");
+    run("alice", 1, "!challenge bob");
+    run("bob", 1, "!accept");
+    HAS(run("carol", 0, "5/5/10"), "you have no live bout");
+    HAS(run("carol", 0, "order #1 5/5/10"), "bout #1 is not yours");
+    HAS(run("dave", 0, "5/5/10"), "identify first");
+    struct db_order o[4];
+    int n = 0;
+    ck_assert_int_eq(db_order_list(bot.db, 1, o, 4, &n), DB_OK);
+    ck_assert_int_eq(n, 0);
+    /* And nobody can challenge a fighter who is busy. */
+    HAS(run("carol", 1, "!challenge alice"), "already in a bout");
+    HAS(run("alice", 0, "train str"), "in a bout");
+}
+END_TEST
+
+START_TEST(test_crash_mid_bout_loses_nothing)
+{
+    player("alice", "create Rocky str=14 spd=12 agl=11 tgh=12 hgt=11");
+    player("bob", "create Apollo str=13 spd=14 agl=12 tgh=11 hgt=10");
+    run("alice", 1, "!challenge bob rounds=4");
+    run("bob", 1, "!accept");
+    run("alice", 0, "5/5/10 (ring)");
+    run("bob", 0, "6/6/8");
+    /* Round 2: alice's order acknowledged, then the bot dies. */
+    HAS(run("alice", 0, "4H/8/8 (inside)"), "round 2 orders stored");
+    crash_and_restart();
+    const char *out = flush();
+    HAS(out, "PRIVMSG #ringside :Bout #1, Rocky vs Apollo, goes on: round 2 of 4 is next.");
+    HAS(out, "your orders for it are in already");
+    /* Identities ended with the crash. */
+    HAS(run("bob", 0, "6/6/8"), "identify first");
+    identify("bob");
+    out = run("bob", 0, "6/6/8");
+    HAS(out, "round 2 orders stored for Apollo");
+    HAS(out, "PRIVMSG #ringside :"); /* alice's stored order was used: the round ran */
+    struct db_order o[16];
+    int n = 0;
+    ck_assert_int_eq(db_order_list(bot.db, 1, o, 16, &n), DB_OK);
+    ck_assert_str_eq(o[2].text, "4H/8/8 (inside)");
+    ck_assert_int_eq(o[2].source, DB_ORDER_PLAYER);
+    /* Crash again between rounds, with nothing pending. */
+    crash_and_restart();
+    identify("alice");
+    identify("bob");
+    struct db_bout b;
+    for (int r = 3; r <= 4; r++) {
+        ck_assert_int_eq(db_bout_get(bot.db, 1, &b), DB_OK);
+        if (b.state == DB_BOUT_OVER)
+            break;
+        run("alice", 0, "5/5/10");
+        run("bob", 0, "5/5/10");
+    }
+    ck_assert_int_eq(db_bout_get(bot.db, 1, &b), DB_OK);
+    ck_assert_int_eq(b.state, DB_BOUT_OVER);
+    ck_assert(replay_ok(1));
+}
+END_TEST
+
+START_TEST(test_deadline_uses_plan_then_last_orders)
+{
+    struct db_order o[8];
+    int n = 0;
+
+    bot.cfg.order_timeout = 60;
+    player("alice", "create Rocky str=14 spd=12 agl=11 tgh=12 hgt=11");
+    player("bob", "create Apollo str=13 spd=14 agl=12 tgh=11 hgt=10");
+    HAS(run("bob", 0, "plan set 1) 3/3/14 (clinch); 2) 6/7/7"), "Apollo's plan stored");
+    HAS(run("bob", 0, "plan show"), "1) 3/3/14 (clinch); 2) 6/7/7");
+    HAS(run("bob", 0, "plan check if foo > 1 then 5/5/10"), "unknown word \"foo\"");
+    run("alice", 1, "!challenge bob");
+    run("bob", 1, "!accept");
+    run("alice", 0, "5/5/10");
+    bot.now += 45;
+    bouts_tick(&bot);
+    HAS(flush(), "PRIVMSG bob :Bout #1: 12 seconds left for your round 1 orders"); /* reminded */
+    ck_assert_int_eq(db_order_list(bot.db, 1, o, 8, &n), DB_OK);
+    ck_assert_int_eq(n, 1);
+    bot.now += 20;
+    bouts_tick(&bot); /* the deadline: bob's plan fights */
+    ck_assert_int_eq(db_order_list(bot.db, 1, o, 8, &n), DB_OK);
+    ck_assert_int_eq(n, 2);
+    ck_assert_str_eq(o[1].text, "3/3/14 (clinch)");
+    ck_assert_int_eq(o[1].source, DB_ORDER_PLAN);
+    ck_assert_int_eq(o[1].line, 1);
+    /* Round 2: nobody answers; alice's last orders, bob's plan line 2. */
+    HAS(run("bob", 0, "plan clear"), "cleared");
+    bot.now += 61;
+    bouts_tick(&bot);
+    ck_assert_int_eq(db_order_list(bot.db, 1, o, 8, &n), DB_OK);
+    ck_assert_int_eq(n, 4);
+    ck_assert_str_eq(o[2].text, "5/5/10");
+    ck_assert_int_eq(o[2].source, DB_ORDER_LAST);
+    ck_assert_str_eq(o[3].text, "3/3/14 (clinch)");
+    ck_assert_int_eq(o[3].source, DB_ORDER_LAST);
+    ck_assert(replay_ok(1)); /* a live bout replays too */
+}
+END_TEST
+
+START_TEST(test_two_bouts_one_channel)
+{
+    player("alice", "create Rocky str=14 spd=12 agl=11 tgh=12 hgt=11");
+    player("bob", "create Apollo str=13 spd=14 agl=12 tgh=11 hgt=10");
+    player("carol", "create Ivan str=12 spd=12 agl=12 tgh=12 hgt=12");
+    player("dan", "create Clubber str=15 spd=10 agl=10 tgh=13 hgt=12");
+    run("alice", 1, "!challenge bob");
+    run("bob", 1, "!accept");
+    run("carol", 1, "!challenge dan");
+    run("dan", 1, "!accept");
+    HAS(run("eve", 1, "!bouts"), "2 live");
+    run("alice", 0, "5/5/10");
+    run("carol", 0, "6/6/8");
+    const char *out = run("dan", 0, "4/6/10");
+    /* Bout #2's round: only its own fighters in the commentary. */
+    ck_assert_int_ge(lines_to(out, "#ringside"), 2);
+    ck_assert_ptr_nonnull(strstr(out, "Ivan"));
+    ck_assert_ptr_null(strstr(out, "Rocky"));
+    ck_assert_ptr_null(strstr(out, "Apollo"));
+    out = run("bob", 0, "5/5/10");
+    ck_assert_ptr_nonnull(strstr(out, "Rocky"));
+    ck_assert_ptr_null(strstr(out, "Ivan"));
+    ck_assert_ptr_null(strstr(out, "Clubber"));
+    HAS(run("eve", 1, "!score 2"), "After round 1 of 3");
+}
+END_TEST
+
+START_TEST(test_sugarray_example_bout)
+{
+    static const char *const miller[] = {"2/3", "3/0", "2/2", "0/5", "3/1"};
+    static const char *const murphy[] = {"6/0", "3/3", "3/4", "4/2", "3/3"};
+    struct db_fighter f;
+    const char *out = NULL;
+
+    player("mill", "create Miller rules=sugarray");
+    player("murf", "create Murphy rules=sugarray");
+    /* The seed's sheets, set by the game master. */
+    users_join(bot.users, "boss", 0);
+    HAS(run("boss", 0, "register boss-pw1"), "registered");
+    HAS(run("boss", 1, "!set Miller skill=10 end=26"), "done");
+    HAS(run("boss", 1, "!set Murphy skill=12 end=21"), "done");
+    run("mill", 1, "!challenge murf rules=sugarray");
+    run("murf", 1, "!accept");
+    for (int r = 0; r < 5; r++) {
+        run("mill", 0, miller[r]);
+        out = run("murf", 0, murphy[r]);
+    }
+    HAS(out, "PRIVMSG #ringside :Murphy (12,21) 6/0 (15) 3/3 (14) 3/4 (12) 4/2 (11) 3/3 (10) PW\n"
+             "PRIVMSG #ringside :Miller (10,26) 2/3 (19) 3/0 (13) 2/2 (11) 0/5 (11) 3/1 ( 6)\n");
+    /* The changes after the bout: a points win is an endurance point. */
+    ck_assert_int_eq(db_fighter_get(bot.db, "murphy", &f), DB_OK);
+    ck_assert_int_eq(f.sheet.u.sugarray.endurance, 22);
+    ck_assert_int_eq(f.wins, 1);
+    ck_assert_int_eq(db_fighter_get(bot.db, "miller", &f), DB_OK);
+    ck_assert_int_eq(f.sheet.u.sugarray.endurance, 25);
+    ck_assert(replay_ok(1));
+}
+END_TEST
+
+START_TEST(test_forfeit_decline_expire_cancel)
+{
+    struct db_bout b;
+
+    player("alice", "create Rocky str=14 spd=12 agl=11 tgh=12 hgt=11");
+    player("bob", "create Apollo str=13 spd=14 agl=12 tgh=11 hgt=10");
+    HAS(run("alice", 1, "!challenge alice"), "cannot challenge yourself");
+    HAS(run("alice", 1, "!challenge nobody"), "has no account");
+    HAS(run("alice", 1, "!challenge bob rules=sugarray"), "no sugarray fighter");
+    run("alice", 1, "!challenge bob");
+    HAS(run("bob", 1, "!decline"), "bob declines the challenge");
+    run("alice", 1, "!challenge bob");
+    HAS(run("alice", 1, "!withdraw"), "alice withdraws");
+    run("alice", 1, "!challenge bob");
+    bot.now += bot.cfg.challenge_timeout + 1;
+    bouts_tick(&bot);
+    HAS(flush(), "expired unanswered");
+    ck_assert_int_eq(db_bout_get(bot.db, 3, &b), DB_OK);
+    ck_assert_int_eq(b.state, DB_BOUT_CANCELLED);
+
+    run("alice", 1, "!challenge bob");
+    run("bob", 1, "!accept");
+    HAS(run("bob", 1, "!forfeit"), "Rocky wins by TKO");
+    ck_assert_int_eq(db_bout_get(bot.db, 4, &b), DB_OK);
+    ck_assert_int_eq(b.state, DB_BOUT_OVER);
+    ck_assert_int_eq(b.winner, 0);
+    ck_assert_int_eq(b.reason, TKO_TOWEL);
+    ck_assert(replay_ok(4));
+
+    run("alice", 1, "!challenge bob");
+    run("bob", 1, "!accept");
+    users_join(bot.users, "boss", 0);
+    run("boss", 0, "register boss-pw1");
+    HAS(run("alice", 1, "!cancel 5"), "for the bot's admins only");
+    HAS(run("boss", 1, "!cancel 5"), "is cancelled by boss");
+    ck_assert_int_eq(db_bout_get(bot.db, 5, &b), DB_OK);
+    ck_assert_int_eq(b.state, DB_BOUT_CANCELLED);
+    ck_assert_int_eq(bouts_live(bot.bouts), 0);
+}
+END_TEST
+
+START_TEST(test_report_private)
+{
+    player("alice", "create Rocky str=14 spd=12 agl=11 tgh=12 hgt=11");
+    player("bob", "create Apollo str=13 spd=14 agl=12 tgh=11 hgt=10");
+    run("alice", 1, "!challenge bob");
+    run("bob", 1, "!accept");
+    run("alice", 0, "5/5/10");
+    run("bob", 0, "5/5/10");
+    const char *out = run("eve", 1, "!report 1");
+    HAS(out, "PRIVMSG eve :Report of bout #1, rounds 1 to 1");
+    ck_assert_int_eq(lines_to(out, "#ringside"), 0);
+    ck_assert_int_ge(lines_to(out, "eve"), 4);
+    HAS(run("eve", 1, "!report 1 7"), "rounds 1 to 1 so far");
+    HAS(run("eve", 1, "!report 99"), "there is no bout 99");
+}
+END_TEST
+
+Suite *bout_suite(void)
+{
+    Suite *s = suite_create("bouts");
+    TCase *tc = tcase_create("live");
+
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_whole_boxing_bout);
+    tcase_add_test(tc, test_orders_stored_before_ack_and_replaceable);
+    tcase_add_test(tc, test_third_user_refused);
+    tcase_add_test(tc, test_crash_mid_bout_loses_nothing);
+    tcase_add_test(tc, test_deadline_uses_plan_then_last_orders);
+    tcase_add_test(tc, test_two_bouts_one_channel);
+    tcase_add_test(tc, test_sugarray_example_bout);
+    tcase_add_test(tc, test_forfeit_decline_expire_cancel);
+    tcase_add_test(tc, test_report_private);
+    suite_add_tcase(s, tc);
+    return s;
+}
