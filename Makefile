@@ -116,9 +116,13 @@ program-tests: $(SIM) $(ASAN_SIM)
 $(BENCH): bench/bench.c $(LIB_OBJ)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(PCRE_LIBS) -lm
 
-bench: $(BENCH) $(SIM)
-	@./$(BENCH)
+$(B)/ringside-bench-bot: bench/bench_bot.c $(BOTLIB_OBJ) $(LIB_OBJ)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(BOT_LIBS) $(PCRE_LIBS) -lm
+
+bench: $(BENCH) $(SIM) $(B)/ringside-bench-bot
+	@$(BENCH)
 	@sh bench/sim_bench.sh $(SIM)
+	@$(B)/ringside-bench-bot
 
 lint:
 	@sh scripts/deps.sh clang-format

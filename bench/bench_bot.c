@@ -1,0 +1,186 @@
+/*
+ * bench_bot.c - the bot's live-bout figures, without a server:
+ *
+ *   bot.round_latency_1_median_ms, _p99_ms      one bout at a time
+ *   bot.round_latency_200_median_ms, _p99_ms    200 bouts at once
+ *   bot.rss_200_bouts_kb                        resident memory then
+ *
+ * The latency is the time from the second order of a round arriving (the
+ * private message handed to the command layer) to the first commentary
+ * line of that round being in the output queue: validation, storing the
+ * order, the engine, the commentary and the round's transaction on a real
+ * SQLite file. The IRC wire is not part of it.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bot.h"
+
+#define ROUNDS 12
+
+static struct bot bot;
+static char dir[64];
+
+static double now_ms(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static void drain(void)
+{
+    char line[OUTQ_LINE_MAX];
+
+    while (outq_pop(bot.q, bot.now + 1e9, line))
+        ;
+}
+
+static void fail(const char *what)
+{
+    fprintf(stderr, "bench_bot: %s\n", what);
+    exit(1);
+}
+
+/* A player with one boxer, identified, without hashing a password. */
+static void player(int i)
+{
+    char nick[32], hash[DB_HASH_MAX], key[DB_NAME_MAX];
+    struct db_fighter f;
+    int64_t id;
+
+    snprintf(nick, sizeof(nick), "p%d", i);
+    if (i == 0 && password_hash("benchpass", hash, sizeof(hash)) != 0)
+        fail("hash");
+    static char first[DB_HASH_MAX];
+    if (i == 0)
+        memcpy(first, hash, sizeof(first));
+    if (db_account_create(bot.db, nick, nick, first, 0, &id) != DB_OK)
+        fail(db_errmsg(bot.db));
+    users_join(bot.users, nick, 0);
+    users_login(bot.users, nick, id, nick);
+    memset(&f, 0, sizeof(f));
+    f.account_id = id;
+    snprintf(f.name, sizeof(f.name), "Boxer%d", i);
+    f.sheet.rules = RULES_BOXING;
+    f.sheet.u.boxing = (struct boxing_sheet){12 + i % 3, 12, 12 - i % 3, 12, 12};
+    bot_name_key(key, f.name, sizeof(key));
+    if (db_fighter_create(bot.db, key, &f) != DB_OK)
+        fail(db_errmsg(bot.db));
+}
+
+static void say(int i, const char *channel, const char *text)
+{
+    char nick[32];
+
+    snprintf(nick, sizeof(nick), "p%d", i);
+    bot.now += 3; /* keep every player under the inbound rate */
+    cmd_dispatch(&bot, nick, channel, text);
+}
+
+static int cmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static long rss_kb(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    long kb = -1;
+
+    while (f && fgets(line, sizeof(line), f))
+        if (strncmp(line, "VmRSS:", 6) == 0)
+            kb = strtol(line + 6, NULL, 10);
+    if (f)
+        fclose(f);
+    return kb;
+}
+
+/* Fights `n` bouts at once between players first..first+2n-1, round by
+ * round; fills lat[] with each round's latency and returns how many were
+ * measured. *rss gets the resident memory once every bout is live. */
+static int run(int n, int first, double *lat, long *rss)
+{
+    static const char *const orders[] = {"5/5/10 (ring)", "4H/8/8 (inside)", "6/6/8",
+                                         "3/5/12 (clinch)", "5B/7/8 (cut)"};
+    int m = 0;
+
+    for (int b = 0; b < n; b++) {
+        char line[64];
+        snprintf(line, sizeof(line), "!challenge p%d", first + 2 * b + 1);
+        say(first + 2 * b, "#ringside", line);
+        say(first + 2 * b + 1, "#ringside", "!accept");
+    }
+    drain();
+    if (bouts_live(bot.bouts) != n)
+        fail("the bouts did not start");
+    *rss = rss_kb();
+    for (int r = 0; r < ROUNDS && bouts_live(bot.bouts) > 0; r++) {
+        for (int b = 0; b < n; b++)
+            say(first + 2 * b, NULL, orders[(b + r) % 5]);
+        drain();
+        for (int b = 0; b < n; b++) {
+            int before = outq_len(bot.q);
+            double t0 = now_ms();
+            say(first + 2 * b + 1, NULL, orders[(b + 2 * r + 1) % 5]);
+            double t1 = now_ms();
+            if (outq_len(bot.q) > before + 1) /* the ack, then the commentary */
+                lat[m++] = t1 - t0;
+        }
+        drain();
+    }
+    return m;
+}
+
+int main(void)
+{
+    char path[128], err[256];
+    static double lat[200 * ROUNDS + 20 * ROUNDS];
+
+    snprintf(dir, sizeof(dir), "/tmp/ringside-bench-XXXXXX");
+    if (!mkdtemp(dir))
+        fail("mkdtemp");
+    snprintf(path, sizeof(path), "%s/ringside.db", dir);
+    config_defaults(&bot.cfg);
+    bot.db = db_open(path, err, sizeof(err));
+    if (!bot.db)
+        fail(err);
+    bot.q = outq_new(1000000, 1e6, 1000000);
+    bot.users = users_new();
+    bot.bouts = bouts_new(&bot, err, sizeof(err));
+    if (!bot.bouts)
+        fail(err);
+    snprintf(bot.nick, sizeof(bot.nick), "ringside");
+    snprintf(bot.chan[0], sizeof(bot.chan[0]), "#ringside");
+    bot.chan_in[0] = 1;
+    log_set_level(LOG_ERROR);
+    for (int i = 0; i < 402; i++)
+        player(i);
+
+    long rss;
+    int m = 0;
+    for (int k = 0; k < 20; k++) /* one bout at a time, twenty in a row */
+        m += run(1, 0, lat + m, &rss);
+    qsort(lat, (size_t)m, sizeof(lat[0]), cmp);
+    printf("bot.round_latency_1_median_ms %.3f ms\n", lat[m / 2]);
+    printf("bot.round_latency_1_p99_ms %.3f ms\n", lat[(m * 99) / 100]);
+    m = run(200, 2, lat, &rss);
+    qsort(lat, (size_t)m, sizeof(lat[0]), cmp);
+    printf("bot.round_latency_200_median_ms %.3f ms\n", lat[m / 2]);
+    printf("bot.round_latency_200_p99_ms %.3f ms\n", lat[(m * 99) / 100]);
+    printf("bot.rss_200_bouts_kb %ld kB\n", rss);
+
+    bouts_free(bot.bouts);
+    users_free(bot.users);
+    outq_free(bot.q);
+    db_close(bot.db);
+    char cmd[128];
+    snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+    return system(cmd) == 0 ? 0 : 1;
+}
