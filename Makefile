@@ -63,10 +63,11 @@ SIM = $(B)/ringside-sim
 TESTS = $(B)/check_ringside
 ASAN_TESTS = $(B)/asan/check_ringside
 ASAN_SIM = $(B)/asan/ringside-sim
+ASAN_BOT = $(B)/asan/ringside
 BENCH = $(B)/ringside-bench
 DEPS_STAMP = $(B)/.deps-ok
 
-.PHONY: all run check unit-tests program-tests bench lint fuzz install uninstall clean deps
+.PHONY: all run check unit-tests program-tests e2e-tests bench lint fuzz install uninstall clean deps
 
 all: $(BOT) $(SIM)
 
@@ -90,6 +91,9 @@ $(SIM): $(SIM_OBJ) $(BOTLIB_OBJ) $(LIB_OBJ)
 $(BOT): $(B)/obj/bot/main.o $(BOTLIB_OBJ) $(LIB_OBJ)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(BOT_LIBS) $(PCRE_LIBS) -lm
 
+$(ASAN_BOT): $(B)/asan/bot/main.o $(ASAN_BOTLIB_OBJ) $(ASAN_LIB_OBJ)
+	$(CC) $(CFLAGS) $(ASAN_FLAGS) $(LDFLAGS) -o $@ $^ $(BOT_LIBS) $(PCRE_LIBS) -lm
+
 $(ASAN_SIM): $(ASAN_SIM_OBJ) $(ASAN_BOTLIB_OBJ) $(ASAN_LIB_OBJ)
 	$(CC) $(CFLAGS) $(ASAN_FLAGS) $(LDFLAGS) -o $@ $^ $(BOT_LIBS) $(PCRE_LIBS) -lm
 
@@ -103,7 +107,7 @@ $(ASAN_TESTS): $(ASAN_TEST_OBJ) $(ASAN_BOTLIB_OBJ) $(ASAN_LIB_OBJ)
 run: $(BOT)
 	@bash scripts/run.sh $(BOT) $(CONFIG)
 
-check: unit-tests program-tests
+check: unit-tests program-tests e2e-tests
 
 unit-tests: $(TESTS) $(ASAN_TESTS)
 	$(TESTS)
@@ -112,6 +116,11 @@ unit-tests: $(TESTS) $(ASAN_TESTS)
 program-tests: $(SIM) $(ASAN_SIM)
 	sh tests/sim_test.sh $(SIM)
 	sh tests/sim_test.sh $(ASAN_SIM)
+
+# A real ngircd on a free loopback port, the bot built with ASan/UBSan, and
+# real client connections (tests/e2e).
+e2e-tests: $(ASAN_BOT)
+	python3 tests/e2e/e2e.py $(ASAN_BOT)
 
 $(BENCH): bench/bench.c $(LIB_OBJ)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(PCRE_LIBS) -lm

@@ -112,6 +112,13 @@ void irc_sanitize(char *s);
  * `max` bytes: cut at the last space that fits, else at a UTF-8 character
  * boundary; never 0 when len > 0 and max >= 4. */
 size_t irc_split(const char *text, size_t len, size_t max);
+/* Copies at most `max` bytes of `src` into dst (dstlen > max), never
+ * cutting a UTF-8 character in two; returns dst. For quoting what a user
+ * typed back to him. */
+char *irc_clip(char *dst, size_t dstlen, const char *src, size_t max);
+/* irc_clip into a temporary that lives until the end of the enclosing
+ * block: reply(ctx, "no fighter %s", CLIP(name, 20)). `n` is a constant. */
+#define CLIP(s, n) irc_clip((char[(n) + 1]){0}, (n) + 1, (s), (n))
 /* 1 if `target` names a channel (starts with one of `chantypes`). */
 int irc_is_channel(const char *target, const char *chantypes);
 

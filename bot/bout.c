@@ -634,7 +634,7 @@ int cmd_challenge(struct cmd_ctx *ctx)
         if (strncasecmp(a, "rules=", 6) == 0) {
             const struct ruleset *rs = ruleset_find(a + 6);
             if (!rs) {
-                reply(ctx, "rules=%.20s: use rules=boxing or rules=sugarray", a + 6);
+                reply(ctx, "rules=%s: use rules=boxing or rules=sugarray", CLIP(a + 6, 20));
                 return -1;
             }
             rules = rs->id;
@@ -642,7 +642,7 @@ int cmd_challenge(struct cmd_ctx *ctx)
             char *end;
             long v = strtol(a + 7, &end, 10);
             if (*end || v < BOXING_ROUNDS_MIN || v > BOXING_ROUNDS_MAX) {
-                reply(ctx, "rounds=%.20s: a boxing bout has %d to %d rounds", a + 7,
+                reply(ctx, "rounds=%s: a boxing bout has %d to %d rounds", CLIP(a + 7, 20),
                       BOXING_ROUNDS_MIN, BOXING_ROUNDS_MAX);
                 return -1;
             }
@@ -653,9 +653,9 @@ int cmd_challenge(struct cmd_ctx *ctx)
             vs = a + 3;
         } else {
             reply(ctx,
-                  "I don't understand \"%.30s\"; usage: challenge <nick> [rules=boxing|"
+                  "I don't understand \"%s\"; usage: challenge <nick> [rules=boxing|"
                   "sugarray] [rounds=N] [with=<your fighter>] [vs=<his fighter>]",
-                  a);
+                  CLIP(a, 30));
             return -1;
         }
     }
@@ -675,7 +675,7 @@ int cmd_challenge(struct cmd_ctx *ctx)
     if (!users_account(bot->users, target, &opp_id, &opp_name)) {
         if (strlen(target) >= DB_NAME_MAX ||
             (bot_name_key(key, target, sizeof(key)), db_account_get(bot->db, key, &acc)) != DB_OK) {
-            reply(ctx, "%.30s has no account here: he must register first", target);
+            reply(ctx, "%s has no account here: he must register first", CLIP(target, 30));
             return -1;
         }
         opp_id = acc.id;
@@ -1099,7 +1099,7 @@ int cmd_report(struct cmd_ctx *ctx)
     static char text[REPORT_MAX];
 
     if (*end || id <= 0 || db_bout_get(bot->db, id, &rec) != DB_OK) {
-        reply(ctx, "there is no bout %.20s; bouts lists the live ones", ctx->argv[0]);
+        reply(ctx, "there is no bout %s; bouts lists the live ones", CLIP(ctx->argv[0], 20));
         return -1;
     }
     int from = 1, to = rec.round;
@@ -1134,7 +1134,7 @@ int cmd_set(struct cmd_ctx *ctx)
     char key[DB_NAME_MAX], what[400];
 
     if (strlen(ctx->argv[0]) >= DB_NAME_MAX) {
-        reply(ctx, "there is no fighter %.31s", ctx->argv[0]);
+        reply(ctx, "there is no fighter %s", CLIP(ctx->argv[0], 31));
         return -1;
     }
     bot_name_key(key, ctx->argv[0], sizeof(key));
@@ -1152,7 +1152,7 @@ int cmd_set(struct cmd_ctx *ctx)
         char *end;
         long v = eq ? strtol(eq + 1, &end, 10) : 0;
         if (!eq || eq == a || !eq[1] || *end) {
-            reply(ctx, "\"%.30s\" is not key=number; e.g. set %s str=14 wins=3", a, f.name);
+            reply(ctx, "\"%s\" is not key=number; e.g. set %s str=14 wins=3", CLIP(a, 30), f.name);
             return -1;
         }
         size_t k = (size_t)(eq - a);
@@ -1190,9 +1190,9 @@ int cmd_set(struct cmd_ctx *ctx)
         }
         if (!found) {
             reply(ctx,
-                  "%.*s is not a key for a %s fighter; keys: %s, wins, losses, draws, kos, "
+                  "%s is not a key for a %s fighter; keys: %s, wins, losses, draws, kos, "
                   "training",
-                  (int)(k < 20 ? k : 20), a, rules_name(f.sheet.rules),
+                  irc_clip((char[21]){0}, 21, a, k < 20 ? k : 20), rules_name(f.sheet.rules),
                   f.sheet.rules == RULES_BOXING ? "str, spd, agl, tgh, hgt" : "skill, end");
             return -1;
         }
@@ -1226,7 +1226,7 @@ int cmd_cancel(struct cmd_ctx *ctx)
     struct live *lv = *end ? NULL : find_id(bot->bouts, id);
 
     if (!lv) {
-        reply(ctx, "there is no live bout or challenge %.20s", ctx->argv[0]);
+        reply(ctx, "there is no live bout or challenge %s", CLIP(ctx->argv[0], 20));
         return -1;
     }
     struct db_bout rec = lv->rec;

@@ -97,7 +97,7 @@ int cmd_identify(struct cmd_ctx *ctx)
     if (present(ctx) != 0)
         return -1;
     if (strlen(name) >= DB_NAME_MAX) {
-        reply(ctx, "no account %.*s...; account names have at most %d characters", 20, name,
+        reply(ctx, "no account %s...; account names have at most %d characters", CLIP(name, 20),
               DB_NAME_MAX - 1);
         return -1;
     }

@@ -16,7 +16,7 @@ static int set_ban(struct cmd_ctx *ctx, int banned)
     const char *name = ctx->argv[0];
 
     if (strlen(name) >= DB_NAME_MAX) {
-        reply(ctx, "there is no account %.31s", name);
+        reply(ctx, "there is no account %s", CLIP(name, 31));
         return -1;
     }
     bot_name_key(key, name, sizeof(key));

@@ -41,8 +41,8 @@ static int fighter_find(struct cmd_ctx *ctx, const char *name, struct db_fighter
     char key[DB_NAME_MAX];
 
     if (!name_valid(name)) {
-        reply(ctx, "\"%.20s\" is not a fighter's name; names have 2 to 20 letters, digits, _ - '",
-              name);
+        reply(ctx, "\"%s\" is not a fighter's name; names have 2 to 20 letters, digits, _ - '",
+              CLIP(name, 20));
         return -1;
     }
     bot_name_key(key, name, sizeof(key));
@@ -257,7 +257,7 @@ int cmd_fighters(struct cmd_ctx *ctx)
     }
     if (strlen(who) >= DB_NAME_MAX ||
         db_account_get(bot->db, (bot_name_key(key, who, sizeof(key)), key), &acc) != DB_OK) {
-        reply(ctx, "there is no account %.31s", who);
+        reply(ctx, "there is no account %s", CLIP(who, 31));
         return -1;
     }
     struct db_fighter list[FIGHTERS_PER_OWNER];

@@ -413,15 +413,13 @@ void cmd_dispatch(struct bot *bot, const char *nick, const char *channel, const 
     if (!e && !channel && bot->bouts && bouts_private_order(&ctx, text))
         return;
     if (!e) {
-        char shown[40];
-        snprintf(shown, sizeof(shown), "%s", line.argv[0]);
-        reply(&ctx, "unknown command \"%s\"; say %shelp for the list", shown,
+        reply(&ctx, "unknown command \"%s\"; say %shelp for the list", CLIP(line.argv[0], 39),
               channel ? bot->cfg.prefix : "");
         return;
     }
     if (e->secret && channel) {
         /* Said in public: refused, never logged nor stored. */
-        log_msg(LOG_WARN, "%s said a %s password in %s: refused", nick, e->name, channel);
+        log_msg(LOG_WARN, "%s said a password in %s (%s): refused", nick, channel, e->name);
         reply(&ctx,
               "never say a password in a channel; everyone saw it. Use /msg %s %s ... in private%s",
               bot->nick, e->name,
@@ -468,7 +466,7 @@ int cmd_help(struct cmd_ctx *ctx)
 
     if (ctx->argc == 1) {
         char name[32];
-        snprintf(name, sizeof(name), "%s", ctx->argv[0]);
+        irc_clip(name, sizeof(name), ctx->argv[0], sizeof(name) - 1);
         for (char *c = name; *c; c++)
             *c = (char)tolower((unsigned char)*c);
         const char *n = name[0] == ctx->bot->cfg.prefix[0] ? name + 1 : name;

@@ -364,7 +364,7 @@ static void ev_ctcp(irc_session_t *s, const char *event, const char *origin, con
     if (strcmp(params[0], "VERSION") == 0)
         snprintf(text, sizeof(text), "\001VERSION Ringside " RINGSIDE_VERSION "\001");
     else if (strncmp(params[0], "PING", 4) == 0 && (params[0][4] == ' ' || !params[0][4]))
-        snprintf(text, sizeof(text), "\001%.100s\001", params[0]);
+        snprintf(text, sizeof(text), "\001%s\001", CLIP(params[0], 100));
     else
         return;
     outq_msg(bot->q, OUTQ_REPLY, "NOTICE", nick, text);

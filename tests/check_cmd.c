@@ -82,6 +82,20 @@ START_TEST(test_table_consistent)
 }
 END_TEST
 
+START_TEST(test_clip_keeps_characters_whole)
+{
+    char buf[16];
+
+    /* "Ж" is two bytes: a cut after 5 bytes keeps two of them whole. */
+    ck_assert_str_eq(irc_clip(buf, sizeof(buf), "\xd0\x96\xd0\x96\xd0\x96", 5), "\xd0\x96\xd0\x96");
+    ck_assert_str_eq(irc_clip(buf, sizeof(buf), "abc", 5), "abc");
+    ck_assert_str_eq(irc_clip(buf, sizeof(buf), "abcdefghijklmnopqrstuvwxyz", 40),
+                     "abcdefghijklmno");
+    ck_assert_str_eq(CLIP("x\xe2\x82\xac\xe2\x82\xac", 3), "x");
+    ck_assert_str_eq(CLIP("x\xe2\x82\xac\xe2\x82\xac", 4), "x\xe2\x82\xac");
+}
+END_TEST
+
 /* ------------------------------------------------------------ identities */
 
 START_TEST(test_users_identity_lifecycle)
@@ -424,6 +438,7 @@ Suite *cmd_suite(void)
     tcase_add_test(p, test_parse_private_prefix_optional);
     tcase_add_test(p, test_parse_too_many_words);
     tcase_add_test(p, test_table_consistent);
+    tcase_add_test(p, test_clip_keeps_characters_whole);
     suite_add_tcase(s, p);
 
     tcase_add_test(u, test_users_identity_lifecycle);

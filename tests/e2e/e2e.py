@@ -1,0 +1,1231 @@
+#!/usr/bin/env python3
+"""e2e.py - Ringside's end-to-end tests: the real bot against a real IRC server.
+
+    python3 tests/e2e/e2e.py BOT        (from the repository root; BOT e.g. build/ringside)
+
+Starts an IRC server on a free loopback port (ngircd; E2E_SERVER=inspircd for
+InspIRCd 3), starts the bot with a configuration and a database in a temporary
+directory, and drives it with IRC clients speaking the protocol over raw
+sockets. Every scenario prints one line, `ok - NAME` or `FAIL - NAME: why`
+(details follow as `#` lines, with the tail of the bot's log); the last line is
+`N passed, N failed`, and the exit status is 1 if anything failed.
+
+After every scenario the database is opened read-only and inspected, the bot
+must still be running, its log must hold no password used in the run and no
+sanitizer report. Processes are always stopped, even on failure or Ctrl-C.
+
+Environment:
+  E2E_SERVER=ngircd|inspircd   the IRC server (default ngircd)
+  E2E_ONLY=name,name           run only these scenarios (by name, function name
+                               without s_, or number 1-11; SIGTERM is the last)
+  E2E_KEEP=1                   keep the temporary directory (it is kept anyway on failure)
+  E2E_VERBOSE=1                print every line the clients receive from the bot
+
+Python 3 standard library only. The bot's inbound flood limit is 5 commands in
+10 s per nick (then 30 s ignored): every client paces its commands below that.
+"""
+
+import collections
+import os
+import re
+import shutil
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import traceback
+
+BOT_NICK = "ringside"
+CHANNEL = "#ringside"
+CHANNEL2 = "#second"
+ADMIN = "boss"
+# The bot's defaults ([flood] is left out of the generated configuration).
+PACING_BURST = 4
+PACING_RATE = 1.0
+# The bot's inbound flood limit (bot.h), and the pace our clients keep.
+RATE_CMDS = 5
+RATE_WINDOW_SAFE = 11.0
+# Generous: shared, slow machines.
+TIMEOUT = 20.0
+RECONNECT_TIMEOUT = 45.0
+
+VERBOSE = os.environ.get("E2E_VERBOSE") == "1"
+# Invalid UTF-8 from the bot (user text cut inside a character) is only noted
+# for now; True makes it a failure.
+STRICT_UTF8 = True
+
+
+class Failure(Exception):
+    """A scenario's check failed: `args[0]` one line, `detail` more lines."""
+
+    def __init__(self, msg, detail=""):
+        super().__init__(msg)
+        self.detail = detail
+
+
+def check(cond, msg, detail=""):
+    if not cond:
+        raise Failure(msg, detail)
+
+
+def fold(name):
+    """The bot's database key of a name: RFC 1459 case folding."""
+    return name.lower().translate(str.maketrans("[]\\~", "{}|^"))
+
+
+def free_port():
+    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+def port_open(port):
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=1).close()
+        return True
+    except OSError:
+        return False
+
+
+# ------------------------------------------------------------------ IRC client
+
+
+class Msg:
+    """One line received: arrival time, prefix, command, parameters."""
+
+    __slots__ = ("t", "raw", "prefix", "nick", "cmd", "params", "utf8")
+
+    def __init__(self, raw, t):
+        self.t = t
+        self.raw = raw
+        try:
+            line = raw.decode("utf-8")
+            self.utf8 = True
+        except UnicodeDecodeError:
+            line = raw.decode("utf-8", "replace")
+            self.utf8 = False
+        self.prefix = self.nick = ""
+        if line.startswith(":"):
+            self.prefix, _, line = line[1:].partition(" ")
+            self.nick = re.split(r"[!@]", self.prefix, 1)[0]
+        trailing = None
+        if " :" in line:
+            line, trailing = line.split(" :", 1)
+        elif line.startswith(":"):
+            line, trailing = "", line[1:]
+        words = line.split()
+        self.cmd = words[0].upper() if words else ""
+        self.params = words[1:] + ([trailing] if trailing is not None else [])
+
+    @property
+    def text(self):
+        return self.params[-1] if self.params else ""
+
+    @property
+    def target(self):
+        return self.params[0] if self.params else ""
+
+    def __repr__(self):
+        return self.raw.decode("utf-8", "replace")
+
+
+class Client:
+    """An IRC client over a raw socket; a thread reads, answers PING and keeps
+    every line with its arrival time."""
+
+    def __init__(self, env, nick, channels=(), wait_welcome=True):
+        self.env = env
+        self.nick = nick
+        self.lines = []
+        self.cond = threading.Condition()
+        self.wlock = threading.Lock()
+        self.closed = False
+        self.cursor = 0
+        self.sent = collections.deque()
+        self.sock = socket.create_connection(("127.0.0.1", env.port), timeout=10)
+        self.sock.settimeout(None)
+        env.clients.append(self)
+        self.thread = threading.Thread(target=self._reader, daemon=True)
+        self.thread.start()
+        self.raw("NICK " + nick)
+        self.raw("USER %s 0 * :e2e test client" % nick[:10])
+        if wait_welcome:
+            m = self.wait(lambda m: m.cmd in ("001", "432", "433", "ERROR"),
+                          "the server's welcome (001) for %s" % nick)
+            check(m.cmd == "001", "%s could not register with the server: %r" % (nick, m))
+        for ch in channels:
+            self.join(ch)
+
+    def _reader(self):
+        buf = b""
+        while True:
+            try:
+                data = self.sock.recv(65536)
+            except OSError:
+                break
+            if not data:
+                break
+            t = time.monotonic()
+            buf += data
+            while b"\n" in buf:
+                raw, buf = buf.split(b"\n", 1)
+                raw = raw.rstrip(b"\r")
+                if not raw:
+                    continue
+                m = Msg(raw, t)
+                if m.cmd == "PING":
+                    try:
+                        self.raw("PONG :" + m.text)
+                    except OSError:
+                        pass
+                if VERBOSE and m.nick.lower() == BOT_NICK:
+                    print("#   %.2f [%s] %r" % (t % 1000, self.nick, m), flush=True)
+                with self.cond:
+                    self.lines.append(m)
+                    self.cond.notify_all()
+        with self.cond:
+            self.closed = True
+            self.cond.notify_all()
+
+    # -- sending
+
+    def raw(self, line):
+        """Sends one line (str or bytes) with CR LF."""
+        data = line.encode("utf-8") if isinstance(line, str) else line
+        with self.wlock:
+            self.sock.sendall(data + b"\r\n")
+
+    def raw_bytes(self, data):
+        with self.wlock:
+            self.sock.sendall(data)
+
+    def pace(self):
+        """Waits so that this nick never sends more than RATE_CMDS commands in
+        RATE_WINDOW_SAFE seconds (the bot allows 5 in 10)."""
+        now = time.monotonic()
+        if len(self.sent) >= RATE_CMDS:
+            wait = self.sent[0] + RATE_WINDOW_SAFE - now
+            if wait > 0:
+                time.sleep(wait)
+            self.sent.popleft()
+        self.sent.append(time.monotonic())
+
+    def cmd(self, text, chan=None, pace=True):
+        """A command to the bot: in private, or in `chan` with the prefix."""
+        if pace:
+            self.pace()
+        if chan:
+            self.raw("PRIVMSG %s :!%s" % (chan, text))
+        else:
+            self.raw("PRIVMSG %s :%s" % (BOT_NICK, text))
+
+    def join(self, chan):
+        self.raw("JOIN " + chan)
+        self.wait(lambda m: m.cmd == "366" and len(m.params) > 1 and
+                  m.params[1].lower() == chan.lower(), "joining %s" % chan)
+
+    def quit(self, why="bye"):
+        try:
+            self.raw("QUIT :" + why)
+        except OSError:
+            pass
+        self.wait_closed(10)
+        self.close()
+
+    def close(self):
+        try:
+            self.sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+        self.sock.close()
+        if self in self.env.clients:
+            self.env.clients.remove(self)
+
+    # -- receiving
+
+    def wait(self, pred, desc, timeout=TIMEOUT, start=None, fail=True):
+        """The first line from `start` (default: all) matching pred."""
+        deadline = time.monotonic() + timeout
+        i = 0 if start is None else start
+        with self.cond:
+            while True:
+                while i < len(self.lines):
+                    if pred(self.lines[i]):
+                        return self.lines[i]
+                    i += 1
+                left = deadline - time.monotonic()
+                if left <= 0 or self.closed:
+                    if not fail:
+                        return None
+                    raise Failure("%s: timed out after %.0f s waiting for %s" %
+                                  (self.nick, timeout, desc) if not self.closed else
+                                  "%s: connection closed while waiting for %s" % (self.nick, desc),
+                                  self.recent())
+                self.cond.wait(min(left, 0.5))
+
+    def wait_closed(self, timeout):
+        deadline = time.monotonic() + timeout
+        with self.cond:
+            while not self.closed and time.monotonic() < deadline:
+                self.cond.wait(0.2)
+            return self.closed
+
+    def recent(self, n=12):
+        with self.cond:
+            tail = self.lines[-n:]
+        return "\n".join("%s received: %r" % (self.nick, m) for m in tail) or \
+            "%s received nothing" % self.nick
+
+    def from_bot(self, m):
+        return m.cmd in ("PRIVMSG", "NOTICE") and m.nick.lower() == BOT_NICK
+
+    def to_me(self, m):
+        """The text of a bot message meant for this client (privately, or in a
+        channel starting with "nick: "), else None."""
+        if not self.from_bot(m):
+            return None
+        if m.target.lower() == self.nick.lower():
+            return m.text
+        lead = self.nick + ": "
+        if m.target.startswith(("#", "&")) and m.text.startswith(lead):
+            return m.text[len(lead):]
+        return None
+
+    def bot_replies(self, start=0):
+        with self.cond:
+            return [m for m in self.lines[start:] if self.to_me(m) is not None]
+
+    def expect(self, regex, timeout=TIMEOUT, strict=True, where=None):
+        """Waits for a message from the bot to this client matching regex and
+        returns its text (without the "nick: " of channel replies). strict: any
+        other bot message to this client arriving first is a failure (so every
+        command gets exactly its one line). where: "private" or a channel."""
+        rx = re.compile(regex)
+        deadline = time.monotonic() + timeout
+        seen = []
+        with self.cond:
+            while True:
+                while self.cursor < len(self.lines):
+                    m = self.lines[self.cursor]
+                    self.cursor += 1
+                    text = self.to_me(m)
+                    if text is None:
+                        continue
+                    place_ok = where is None or \
+                        (where == "private" and m.target.lower() == self.nick.lower()) or \
+                        (m.target.lower() == str(where).lower())
+                    if rx.search(text) and place_ok:
+                        return text
+                    seen.append(m)
+                    if strict:
+                        raise Failure("%s: expected /%s/%s from the bot, got %r" %
+                                      (self.nick, regex, " in " + where if where else "", m),
+                                      self.recent())
+                left = deadline - time.monotonic()
+                if left <= 0 or self.closed:
+                    got = "; ".join(repr(m) for m in seen[-4:]) or "nothing from the bot"
+                    raise Failure("%s: no /%s/ from the bot within %.0f s%s; got: %s" %
+                                  (self.nick, regex, timeout,
+                                   " (connection closed)" if self.closed else "", got),
+                                  self.recent())
+                self.cond.wait(min(left, 0.5))
+
+    def saw(self, regex, where=None, start=0, timeout=TIMEOUT):
+        """Waits for a bot message to this client matching regex, from line
+        `start` on, in any order with others (expect's cursor stays)."""
+        rx = re.compile(regex)
+
+        def ok(m):
+            text = self.to_me(m)
+            return text is not None and rx.search(text) and \
+                (where is None or m.target.lower() ==
+                 (self.nick.lower() if where == "private" else where.lower()))
+        return self.wait(ok, "/%s/ from the bot" % regex, timeout=timeout, start=start)
+
+    def ask(self, text, regex, chan=None, **kw):
+        """cmd + expect; in a channel the reply must come in that channel."""
+        self.cmd(text, chan)
+        return self.expect(regex, where=chan or "private", **kw)
+
+    def skip(self):
+        """Forgets what arrived so far (for expect)."""
+        with self.cond:
+            self.cursor = len(self.lines)
+
+
+# ------------------------------------------------------------------ servers
+
+
+def ngircd_config(env):
+    return """\
+# Generated by tests/e2e/e2e.py
+[Global]
+Name = e2e.ringside.test
+Info = Ringside end-to-end tests
+Listen = 127.0.0.1
+Ports = {port}
+MotdPhrase = Ringside e2e
+[Limits]
+MaxConnectionsIP = 0
+MaxNickLength = 30
+[Options]
+DNS = no
+Ident = no
+PAM = no
+""".format(port=env.port)
+
+
+def inspircd_config(env):
+    d = env.dir
+    return """\
+<config format="xml">
+<server name="e2e.ringside.test" description="Ringside e2e" network="RingsideE2E">
+<admin name="e2e" nick="e2e" email="e2e@ringside.test">
+<bind address="127.0.0.1" port="{port}" type="clients">
+<connect allow="*" name="main" maxchans="50" timeout="30" pingfreq="120" hardsendq="1048576"
+  softsendq="8192" recvq="8192" threshold="10" commandrate="1000" fakelag="on" localmax="1000"
+  globalmax="1000" useident="no" limit="5000">
+<class name="Everything" commands="*" privs="*" usermodes="*" chanmodes="*">
+<type name="NetAdmin" classes="Everything">
+<pid file="{d}/inspircd.pid">
+<files motd="{d}/motd.txt">
+<dns timeout="1">
+<options prefixquit="" suffixquit="" fixedquit="" hostintopic="yes" defaultmodes="nt">
+<security hidesplits="no" hideulines="no" announceinvites="dynamic" flatlinks="no" hidewhois=""
+  userstats="Pu" customversion="" runasuser="" runasgroup="">
+<performance netbuffersize="10240" somaxconn="128" softlimit="1024" clonesonconnect="no"
+  timeskipwarn="2s" quietbursts="yes" nouserdns="yes">
+<limits maxnick="30" maxchan="64" maxmodes="20" maxident="11" maxhost="64" maxquit="255"
+  maxtopic="307" maxkick="255" maxreal="128" maxgecos="128" maxaway="200">
+<log method="file" type="* -USERINPUT -USEROUTPUT" level="default" target="{d}/inspircd-file.log">
+""".format(port=env.port, d=d)
+
+
+# ------------------------------------------------------------------ the harness
+
+
+class Env:
+    def __init__(self, bot_path, server):
+        self.bot_path = os.path.abspath(bot_path)
+        self.server = server
+        self.keep = os.environ.get("E2E_KEEP") == "1"
+        self.dir = tempfile.mkdtemp(prefix="ringside-e2e-")
+        self.port = free_port()
+        self.ircd = None
+        self.bot = None
+        self.clients = []
+        self.secrets = set()  # every password used: never in the log or the database
+        self.bot_conf = os.path.join(self.dir, "ringside.conf")
+        self.db_path = os.path.join(self.dir, "ringside.db")
+        self.bot_log = os.path.join(self.dir, "bot.log")
+        self.ircd_log = os.path.join(self.dir, "ircd.log")
+        self.bot_starts = 0
+
+    # -- the IRC server
+
+    def start_server(self):
+        if self.server == "inspircd":
+            conf = os.path.join(self.dir, "inspircd.conf")
+            with open(conf, "w") as f:
+                f.write(inspircd_config(self))
+            with open(os.path.join(self.dir, "motd.txt"), "w") as f:
+                f.write("Ringside e2e\n")
+            argv = [shutil.which("inspircd") or "/usr/sbin/inspircd", "--nofork",
+                    "--config", conf]
+            if os.geteuid() == 0:
+                argv.append("--runasroot")
+        else:
+            conf = os.path.join(self.dir, "ngircd.conf")
+            with open(conf, "w") as f:
+                f.write(ngircd_config(self))
+            argv = [shutil.which("ngircd") or "/usr/sbin/ngircd", "-n", "-f", conf]
+        log = open(self.ircd_log, "ab")
+        self.ircd = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=log,
+                                     stderr=subprocess.STDOUT, start_new_session=True)
+        log.close()
+        deadline = time.monotonic() + TIMEOUT
+        while not port_open(self.port):
+            if self.ircd.poll() is not None or time.monotonic() > deadline:
+                raise Failure("the IRC server (%s) did not start on port %d" %
+                              (self.server, self.port), tail(self.ircd_log, 20))
+            time.sleep(0.1)
+
+    def stop_server(self):
+        if self.ircd and self.ircd.poll() is None:
+            self.ircd.terminate()
+            try:
+                self.ircd.wait(10)
+            except subprocess.TimeoutExpired:
+                self.ircd.kill()
+                self.ircd.wait()
+        self.ircd = None
+
+    # -- the bot
+
+    def write_bot_config(self, channels=(CHANNEL,), extra=""):
+        with open(self.bot_conf, "w") as f:
+            f.write("""\
+; Generated by tests/e2e/e2e.py
+[irc]
+server = 127.0.0.1
+port = {port}
+nick = {nick}
+channels = {channels}
+
+[bot]
+admins = {admin}
+database = {db}
+log_level = debug
+{extra}""".format(port=self.port, nick=BOT_NICK, channels=",".join(channels), admin=ADMIN,
+                  db=self.db_path, extra=extra))
+
+    def start_bot(self):
+        self.write_bot_config()
+        env = dict(os.environ)
+        env.setdefault("ASAN_OPTIONS", "detect_leaks=1")
+        env.setdefault("UBSAN_OPTIONS", "print_stacktrace=1")
+        log = open(self.bot_log, "ab")
+        self.bot = subprocess.Popen([self.bot_path, "-c", self.bot_conf], cwd=self.dir, env=env,
+                                    stdin=subprocess.DEVNULL, stdout=log, stderr=log,
+                                    start_new_session=True)
+        log.close()
+        self.bot_starts += 1
+        self.wait_bot_in(CHANNEL)
+
+    def bot_alive(self):
+        return self.bot is not None and self.bot.poll() is None
+
+    def stop_bot(self):
+        if self.bot and self.bot.poll() is None:
+            self.bot.terminate()
+            try:
+                self.bot.wait(10)
+            except subprocess.TimeoutExpired:
+                self.bot.kill()
+                self.bot.wait()
+
+    def wait_bot_in(self, chan, timeout=TIMEOUT, nick="e2ewait"):
+        """Waits until the bot is in `chan`: a client joins and sees it in
+        NAMES, or sees it join."""
+        deadline = time.monotonic() + timeout
+        c = None
+        try:
+            c = Client(self, nick)
+            start = len(c.lines)
+            c.raw("JOIN " + chan)
+            def bot_there(m):
+                return (m.cmd == "353" and BOT_NICK in
+                        [w.lstrip("~&@%+!").lower() for w in m.text.split()]) or \
+                    (m.cmd == "JOIN" and m.nick.lower() == BOT_NICK)
+            while True:
+                m = c.wait(bot_there, "the bot in %s" % chan, start=start, fail=False,
+                           timeout=max(0.1, min(3, deadline - time.monotonic())))
+                if m:
+                    return
+                if self.bot is not None and not self.bot_alive():
+                    raise Failure("the bot exited (status %s) before joining %s" %
+                                  (self.bot.returncode, chan), tail(self.bot_log, 20))
+                if time.monotonic() > deadline:
+                    raise Failure("the bot did not join %s within %.0f s" % (chan, timeout),
+                                  tail(self.bot_log, 20))
+                c.raw("NAMES " + chan)
+        finally:
+            if c:
+                c.quit()
+
+    # -- the log and the database
+
+    def log_text(self, since=0):
+        with open(self.bot_log, "rb") as f:
+            f.seek(since)
+            return f.read().decode("utf-8", "replace")
+
+    def log_size(self):
+        try:
+            return os.path.getsize(self.bot_log)
+        except OSError:
+            return 0
+
+    def wait_log(self, regex, since, timeout=TIMEOUT):
+        deadline = time.monotonic() + timeout
+        rx = re.compile(regex, re.M)
+        while True:
+            m = rx.search(self.log_text(since))
+            if m:
+                return m
+            if time.monotonic() > deadline:
+                raise Failure("the bot's log never said /%s/ within %.0f s" % (regex, timeout),
+                              tail(self.bot_log, 15))
+            time.sleep(0.2)
+
+    def db(self):
+        return sqlite3.connect("file:%s?mode=ro" % self.db_path, uri=True, timeout=10)
+
+    def query(self, sql, args=()):
+        con = self.db()
+        try:
+            return con.execute(sql, args).fetchall()
+        finally:
+            con.close()
+
+    def account(self, name):
+        rows = self.query("SELECT id, name, hash, banned FROM accounts WHERE key = ?",
+                          (fold(name),))
+        return dict(zip(("id", "name", "hash", "banned"), rows[0])) if rows else None
+
+    def fighter(self, name):
+        con = self.db()
+        con.row_factory = sqlite3.Row
+        try:
+            row = con.execute("SELECT f.*, a.name AS owner FROM fighters f JOIN accounts a "
+                              "ON a.id = f.account_id WHERE f.key = ?", (fold(name),)).fetchone()
+            return dict(row) if row else None
+        finally:
+            con.close()
+
+    def snapshot(self):
+        """Every row of every table, to compare."""
+        con = self.db()
+        try:
+            out = {}
+            for (t,) in con.execute("SELECT name FROM sqlite_master WHERE type = 'table' "
+                                    "AND name NOT LIKE 'sqlite_%' ORDER BY name"):
+                out[t] = con.execute('SELECT * FROM "%s" ORDER BY 1' % t).fetchall()
+            return out
+        finally:
+            con.close()
+
+    def common_checks(self, log_from, expect_alive=True):
+        """After every scenario: the bot runs, its log holds no password and no
+        sanitizer report, the database is sound and holds no password."""
+        if expect_alive:
+            check(self.bot_alive(), "the bot is not running any more (exit status %s)" %
+                  (self.bot.returncode if self.bot else None), tail(self.bot_log, 30))
+        log = self.log_text(log_from)
+        for pat in ("AddressSanitizer", "LeakSanitizer", "runtime error:",
+                    "ringside: out of memory"):
+            check(pat not in log, "the bot's log has a report: %s" % pat, tail(self.bot_log, 40))
+        full = self.log_text()
+        for s in self.secrets:
+            check(s not in full, "the bot's log contains the password %r" % s)
+        con = self.db()
+        try:
+            ok = con.execute("PRAGMA integrity_check").fetchone()[0]
+            check(ok == "ok", "database integrity_check: %s" % ok)
+            dump = "\n".join(con.iterdump())
+            for (h,) in con.execute("SELECT hash FROM accounts"):
+                check(h.startswith("$y$"), "an account's hash is not yescrypt: %r" % h[:8])
+        finally:
+            con.close()
+        for s in self.secrets:
+            check(s not in dump, "the database contains the password %r" % s)
+
+    def cleanup(self):
+        for c in list(self.clients):
+            try:
+                c.close()
+            except OSError:
+                pass
+        self.stop_bot()
+        self.stop_server()
+
+
+def tail(path, n):
+    try:
+        with open(path, "rb") as f:
+            lines = f.read().decode("utf-8", "replace").splitlines()
+    except OSError as e:
+        return "(no %s: %s)" % (path, e)
+    return "\n".join(lines[-n:])
+
+
+def secret(env, pw):
+    env.secrets.add(pw)
+    return pw
+
+
+# ------------------------------------------------------------------ scenarios
+#
+# Each uses its own nicks, so the bot's per-nick flood limit of one scenario
+# never spills into the next.
+
+
+CORE_COMMANDS = {"help", "version", "register", "identify", "logout", "passwd", "create",
+                 "fighter", "fighters", "train", "retire", "ban", "unban"}
+
+
+def s_help(env):
+    before = env.snapshot()
+    c = Client(env, "helper1", [CHANNEL])
+    for chan, p in ((CHANNEL, "!"), (None, "")):
+        text = c.ask("help", r"^commands: [a-z ]+\. Say %shelp <command> for one\.$" % p,
+                     chan=chan)
+        listed = set(text[len("commands: "):text.index(".")].split())
+        check(CORE_COMMANDS <= listed, "help does not list %s" % sorted(CORE_COMMANDS - listed),
+              text)
+    c.ask("help create", r"^create <name> .*str=N spd=N agl=N tgh=N hgt=N: creates a fighter"
+          r".*\[account\]$")
+    c.ask("version", r"^Ringside \d+\.\d+\.\d+\b", chan=CHANNEL)
+    c.ask("frobnicate", r'^unknown command "frobnicate"; say !help for the list$', chan=CHANNEL)
+    # Nothing more comes: each command was answered by one line.
+    time.sleep(1.5)
+    extra = c.bot_replies(c.cursor)
+    check(not extra, "more replies than commands: %r" % extra)
+    c.quit()
+    check(env.snapshot() == before, "help and version changed the database")
+
+
+def s_register(env):
+    pw = secret(env, "correct-horse-42")
+    wrong = secret(env, "wrong-horse-43")
+    c = Client(env, "boxer2", [CHANNEL])
+    c.ask("register " + pw, r"^account boxer2 registered, and you are identified\.")
+    c.ask("create Apollo str=14 spd=12 agl=11 tgh=12 hgt=11",
+          r"^Apollo \(boxing\) is ready: STR 14 SPD 12 AGL 11 TGH 12 HGT 11$")
+    # Bad sheets: one line each, and no fighter.
+    c.ask("create Drago str=15 spd=12 agl=11 tgh=12 hgt=11",
+          r"^the abilities add up to 61; spread exactly 60 points$")
+    c.ask("create Drago str=4 spd=20 agl=20 tgh=8 hgt=8",
+          r"^str=4: a new boxer's abilities are each 5 to 20$")
+    c.ask("create Drago str=15 spd=15 agl=15 tgh=15", r"^missing hgt=")
+    check(env.fighter("Drago") is None, "a refused sheet left a fighter in the database",
+          repr(env.fighter("Drago")))
+    look = Client(env, "looker2", [CHANNEL])
+    look.ask("fighter Apollo", r"^Apollo \(boxing, boxer2\): STR 14 SPD 12 AGL 11 TGH 12 HGT 11; "
+             r"record 0-0-0, 0 by KO$", chan=CHANNEL)
+    look.ask("fighters boxer2", r"^boxer2's fighters: Apollo \(boxing, 0-0-0\)$")
+    look.quit()
+    c.ask("fighters", r"^boxer2's fighters: Apollo \(boxing, 0-0-0\)$")
+    c.ask("logout", r"^logged out of boxer2$")
+    c.ask("create Drago str=12 spd=12 agl=12 tgh=12 hgt=12", r"^create needs an account")
+    c.ask("identify " + wrong, r"^wrong password for boxer2$")
+    c.ask("identify " + pw, r"^you are identified as boxer2 ")
+    c.quit()
+
+    acc = env.account("boxer2")
+    check(acc is not None, "no accounts row for boxer2")
+    check(acc["name"] == "boxer2" and acc["banned"] == 0, "accounts row: %r" % acc)
+    check(acc["hash"].startswith("$y$"), "the hash is not yescrypt: %r" % acc["hash"][:10])
+    check(pw not in acc["hash"], "the hash contains the password")
+    f = env.fighter("Apollo")
+    check(f is not None, "no fighters row for Apollo")
+    got = (f["name"], f["rules"], f["str"], f["spd"], f["agl"], f["tgh"], f["hgt"], f["owner"],
+           f["retired"], f["wins"], f["losses"])
+    check(got == ("Apollo", "boxing", 14, 12, 11, 12, 11, "boxer2", 0, 0, 0),
+          "fighters row for Apollo: %r" % (got,))
+    mine = env.query("SELECT f.name FROM fighters f JOIN accounts a ON a.id = f.account_id "
+                     "WHERE a.key = 'boxer2'")
+    check(mine == [("Apollo",)], "boxer2's fighters in the database: %r" % mine)
+
+
+def s_impersonation(env):
+    pw = secret(env, "alice-secret-9")
+    a = Client(env, "alice", [CHANNEL])
+    a.ask("register " + pw, r"^account alice registered")
+    a.ask("create Rocky str=14 spd=12 agl=11 tgh=12 hgt=11", r"^Rocky \(boxing\) is ready")
+    before = env.snapshot()
+    since = env.log_size()
+    a.quit("gone fishing")
+    env.wait_log(r"alice quit: identity ended", since)
+
+    m = Client(env, "alice", [CHANNEL])
+    m.ask("create Xerxes str=12 spd=12 agl=12 tgh=12 hgt=12", r"^create needs an account: "
+          r"identify first")
+    m.ask("retire Rocky", r"^retire needs an account", chan=CHANNEL)
+    m.ask("train str Rocky", r"^train needs an account")
+    m.ask("passwd a b", r"^passwd needs an account")
+    m.ask("logout", r"^logout needs an account")
+    m.quit()
+
+    after = env.snapshot()
+    check(after == before, "the database changed under an impostor",
+          "before: %r\nafter:  %r" % (before, after))
+    f = env.fighter("Rocky")
+    check(f and f["retired"] == 0 and f["str"] == 14 and f["owner"] == "alice",
+          "Rocky changed: %r" % f)
+    check(env.fighter("Xerxes") is None, "the impostor created Xerxes")
+
+
+def s_password_in_channel(env):
+    pw = secret(env, "hunter22")
+    pw2 = secret(env, "hunter23")
+    since = env.log_size()
+    c = Client(env, "leaky", [CHANNEL])
+    w = Client(env, "watcher4", [CHANNEL])
+    c.ask("register " + pw, r"^never say a password in a channel; everyone saw it\. "
+          r"Use /msg ringside register \.\.\. in private$", chan=CHANNEL)
+    c.ask("identify " + pw, r"^never say a password in a channel.*change that password now",
+          chan=CHANNEL)
+    c.ask("passwd %s %s" % (pw, pw2), r"^never say a password in a channel.*change that "
+          r"password now", chan=CHANNEL)
+    c.ask("passwd a b", r"^never say a password in a channel", chan=CHANNEL)
+    # The warning is public: the others see it too.
+    w.wait(lambda m: w.from_bot(m) and m.text.startswith("leaky: never say a password"),
+           "the warning in the channel")
+    c.quit()
+    w.quit()
+    check(env.account("leaky") is None, "an account was created from a channel: %r" %
+          env.account("leaky"))
+    log = env.log_text(since)
+    check(pw not in log and pw2 not in log, "the log shows the password")
+    check(re.search(r"leaky said a password in #ringside \(register\): refused", log),
+          "the log does not note the refusal", tail(env.bot_log, 10))
+
+
+def s_hostile(env):
+    pw = secret(env, "hostile-pw-77")
+    by = Client(env, "bystander", [CHANNEL])
+    h = Client(env, "hostile", [CHANNEL])
+    h.ask("register " + pw, r"^account hostile registered")
+    h.ask("create Punchbag str=12 spd=12 agl=12 tgh=12 hgt=12", r"^Punchbag \(boxing\) is ready")
+    before = env.snapshot()
+    notes = []
+
+    # Format strings, in the channel and in private, identified.
+    h.ask("fighter %s%n%x%p", r'^"%s%n%x%p" is not a fighter\'s name', chan=CHANNEL)
+    h.ask("create %n%n%n str=%s%s spd=%x agl=%p tgh=12 hgt=12", r"^a fighter's name has 2 to 20")
+    h.ask("create Evil %n%n%n str=%s spd=12 agl=12 tgh=12 hgt=12",
+          r'^expected key=value, e\.g\. str=\d+; got "%n%n%n"$')
+
+    # Very long words, unicode, control characters, 30 arguments.
+    h2 = Client(env, "hostile2", [CHANNEL])
+    h2.ask("fighter " + "x" * 400, r'^"x{20}" is not a fighter\'s name', chan=CHANNEL)
+    h2.ask("x" * 450, r'^unknown command "x+"; say help for the list$')
+    h2.ask("fighter Ромео", r"^there is no fighter Ромео|is not a fighter's name",
+           chan=CHANNEL)
+    h2.ask("fighter xЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖ", r"is not a fighter's name")
+    h2.ask("fighter \x01\x02\x03\x07\x1b[31mred\x0f", r"is not a fighter's name", chan=CHANNEL)
+    h3 = Client(env, "hostile3", [CHANNEL])
+    h3.ask("fighter " + " ".join("a%d" % i for i in range(30)),
+           r"^too many words: a command takes at most 24 arguments; see !help$", chan=CHANNEL)
+    h3.ask("create " + " ".join("w%d" % i for i in range(24)), r"^create needs an account")
+    h3.ask("🥊🥊🥊 ümlaut 💥", r'^unknown command "🥊🥊🥊"')
+    by.ask("Ж" * 30, r'^unknown command "Ж+')
+    by.ask("fighters " + "Ж" * 30, r"^there is no account Ж+", chan=CHANNEL)
+    h.ask("create Evil2 str=%d%d%d spd=12 agl=12 tgh=12 hgt=12",
+          r"^str=%d%d%d is not a whole number", chan=CHANNEL)
+    h.ask("help %s%s%s%s%s%s%n", r'^no command "%s%s%s%s%s%s%n"; say help for the list$')
+
+    # Bot output must be valid UTF-8 (a cut inside a character is a bug to report).
+    bad = list({m.raw: m for cl in (h, h2, h3, by) for m in cl.lines
+                if cl.from_bot(m) and not m.utf8}.values())
+    if bad and STRICT_UTF8:
+        raise Failure("the bot sent invalid UTF-8", "\n".join(repr(m) for m in bad))
+    for m in bad:
+        notes.append("note: the bot sent invalid UTF-8 (a character cut in two): %r" % m)
+
+    # Embedded CR and LF. ngircd cuts the line at a lone CR, so what follows
+    # is a command of the client's own (here QUIT: this client goes) and the
+    # bot gets "help"; InspIRCd relays the CR inside the message, so the bot
+    # gets "help\rQUIT :split by CR" as one command.
+    h4 = Client(env, "hostile4", [CHANNEL])
+    since = env.log_size()
+    h4.raw_bytes(b"PRIVMSG ringside :help\rQUIT :split by CR\r\n")
+    if h4.wait_closed(5):
+        env.wait_log(r" hostile4: help \(0 args\)$", since)
+    else:
+        h4.expect(r'^unknown command "help', strict=False)
+        h4.quit()
+    h4.close()
+    h5 = Client(env, "hostile5", [CHANNEL])
+    # (Private replies go before channel ones: any order.)
+    h5.raw_bytes(b"PRIVMSG #ringside :!version\nPRIVMSG ringside :help fighter\r\n")
+    h5.saw(r"^Ringside ", where=CHANNEL)
+    h5.saw(r"^fighter \[name\]: shows ", where="private")
+    start = len(h5.lines)
+    h5.raw_bytes(b"PRIVMSG #ringside :!fighter Punchbag\rPRIVMSG #ringside :!version\r\n")
+    # (InspIRCd passes the CR on: one command with too many arguments.)
+    h5.saw(r"^Punchbag \(boxing|^too many arguments; usage: !fighter", where=CHANNEL, start=start)
+    h5.quit()
+
+    # A 600-byte line: the server may drop the client that sends it (ngircd
+    # does); the bot must not notice anything.
+    h6 = Client(env, "hostile6", [CHANNEL])
+    h6.raw("PRIVMSG #ringside :!fighter " + "A" * 580)
+    h6.raw("PRIVMSG ringside :help " + "B" * 580)
+    h6.wait_closed(3)
+    h6.close()
+    # A NUL byte: ngircd stops reading that client at the NUL (nothing it
+    # sends afterwards is ever processed); other servers may cut the line
+    # there. Either way the bot must not care.
+    h7 = Client(env, "hostile7", [CHANNEL])
+    h7.raw_bytes(b"PRIVMSG ringside :version \x00QUIT\r\nPRIVMSG #ringside :!help\x00x\r\n")
+    time.sleep(1)
+    h7.close()
+
+    # Nothing the bot sent held a CR or a NUL (the reader splits at LF).
+    for cl in (h, h2, h3, h5, by):
+        for m in cl.lines:
+            check(not (cl.from_bot(m) and (b"\r" in m.raw or b"\0" in m.raw)),
+                  "the bot sent a CR or NUL inside a line: %r" % m.raw)
+    by.ask("version", r"^Ringside \d", chan=CHANNEL)
+    by.ask("fighter Punchbag", r"^Punchbag \(boxing, hostile\): STR 12 ", chan=CHANNEL)
+    for cl in (h, h2, h3):
+        cl.quit()
+    by.quit()
+    check(env.bot_alive(), "the bot died", tail(env.bot_log, 30))
+    after = env.snapshot()
+    check(after == before, "hostile input changed the database",
+          "before: %r\nafter:  %r" % (before, after))
+    return notes
+
+
+def s_identity(env):
+    """An identity follows its nick through a change and ends when its owner
+    leaves the bot's channels; the old nick carries nothing. Someone in none
+    of the bot's channels cannot register. CTCP VERSION and PING answer."""
+    pw = secret(env, "carol-pw-314")
+    a = Client(env, "carol", [CHANNEL])
+    a.ask("register " + pw, r"^account carol registered")
+    a.ask("create Carla str=12 spd=12 agl=12 tgh=12 hgt=12", r"^Carla \(boxing\) is ready")
+    a.raw("NICK carol_away")
+    a.wait(lambda m: m.cmd == "NICK" and m.text == "carol_away", "the nick change")
+    a.nick = "carol_away"
+    m = Client(env, "carol", [CHANNEL])
+    m.ask("retire Carla", r"^retire needs an account", chan=CHANNEL)
+    m.quit()
+    a.ask("fighter", r"^Carla \(boxing, carol\): STR 12 ")
+    start = len(a.lines)
+    a.raw("PART %s :brb" % CHANNEL)
+    a.wait(lambda m: m.cmd == "PART", "leaving the channel", start=start)
+    a.ask("fighter", r"^which fighter\? fighter <name> \(or identify to see yours\)$")
+    a.join(CHANNEL)
+    a.ask("train str", r"^train needs an account")
+    a.quit()
+    check(env.fighter("Carla")["retired"] == 0, "Carla was retired")
+
+    o = Client(env, "outsider", [])
+    o.ask("register " + secret(env, "outsider-pw-1"), r"^join #ringside first: I only keep you identified while "
+          r"we share a channel$")
+    check(env.account("outsider") is None, "an account was made for someone outside")
+    o.pace()
+    o.raw("PRIVMSG %s :\x01VERSION\x01" % BOT_NICK)
+    o.expect(r"^\x01VERSION Ringside \d+\.\d+\.\d+\x01$")
+    o.pace()
+    o.raw("PRIVMSG %s :\x01PING 1234567\x01" % BOT_NICK)
+    o.expect(r"^\x01PING 1234567\x01$")
+    o.quit()
+
+
+def s_restart(env):
+    pw = secret(env, "sleeper-pw-5")
+    c = Client(env, "sleeper", [CHANNEL])
+    c.ask("register " + pw, r"^account sleeper registered, and you are identified")
+    c.ask("create Sleepy str=12 spd=12 agl=12 tgh=12 hgt=12", r"^Sleepy \(boxing\) is ready")
+    since = env.log_size()
+    t0 = time.monotonic()
+    env.stop_server()
+    c.wait_closed(10)
+    c.close()
+    env.wait_log(r"disconnected \(", since, timeout=10)
+    env.start_server()
+    env.wait_bot_in(CHANNEL, timeout=RECONNECT_TIMEOUT)
+    took = time.monotonic() - t0
+    log = env.log_text(since)
+    check(re.search(r"registered on 127\.0\.0\.1:%d as ringside" % env.port, log),
+          "no new registration in the log", tail(env.bot_log, 10))
+    c = Client(env, "sleeper", [CHANNEL])
+    c.ask("version", r"^Ringside \d", chan=CHANNEL)
+    # The identity did not survive the reconnection; the account did.
+    c.ask("create Sleepier str=12 spd=12 agl=12 tgh=12 hgt=12", r"^create needs an account")
+    c.ask("identify " + pw, r"^you are identified as sleeper ")
+    c.ask("fighter", r"^Sleepy \(boxing, sleeper\): STR 12 ")
+    c.quit()
+    check(env.fighter("Sleepy") is not None, "Sleepy is gone from the database")
+    check(env.fighter("Sleepier") is None, "Sleepier was created without an identity")
+    return ["reconnected and rejoined %.1f s after the server stopped" % took]
+
+
+def s_burst(env):
+    """50 commands as fast as possible from two nicks; the bot answers 5 each,
+    warns each once, paces its output and stays connected."""
+    since = env.log_size()
+    before = env.snapshot()
+    w = Client(env, "observer7", [CHANNEL])
+    f1 = Client(env, "flood1", [CHANNEL])
+    f2 = Client(env, "flood2", [CHANNEL])
+    t0 = time.monotonic()
+    f1.raw_bytes(b"".join(b"PRIVMSG #ringside :!version\r\n" for _ in range(25)))
+    f2.raw_bytes(b"".join(b"PRIVMSG ringside :help\r\n" for _ in range(25)))
+
+    # Lines from the bot: channel ones as the observer saw them, private ones
+    # as their addressee saw them.
+    def bot_lines():
+        out = []
+        for m in w.lines:
+            if w.from_bot(m) and m.target.lower() == CHANNEL:
+                out.append(m)
+        for cl in (f1, f2):
+            for m in list(cl.lines):
+                if cl.from_bot(m) and m.target.lower() == cl.nick:
+                    out.append(m)
+        return sorted((m for m in out if m.t >= t0), key=lambda m: m.t)
+
+    # Wait for the answers: 5 replies + 1 notice per nick at most; stop when
+    # 12 came or nothing came for 6 s.
+    deadline = t0 + 60
+    last_n, last_change = 0, time.monotonic()
+    while time.monotonic() < deadline:
+        n = len(bot_lines())
+        if n != last_n:
+            last_n, last_change = n, time.monotonic()
+        if n >= 12 or (n and time.monotonic() - last_change > 6):
+            break
+        time.sleep(0.2)
+    time.sleep(2)  # anything late still counts below
+    lines = bot_lines()
+    detail = "\n".join("%+.2f s %r" % (m.t - t0, m) for m in lines)
+
+    def count(pred):
+        return sum(1 for m in lines if pred(m))
+    r1 = count(lambda m: m.target.lower() == CHANNEL and m.text.startswith("flood1: Ringside"))
+    n1 = count(lambda m: m.target == "flood1" and m.text.startswith("too many commands"))
+    r2 = count(lambda m: m.target == "flood2" and m.text.startswith("commands: "))
+    n2 = count(lambda m: m.target == "flood2" and m.text.startswith("too many commands"))
+    other = len(lines) - r1 - n1 - r2 - n2
+    check(other == 0, "%d unexpected lines from the bot" % other, detail)
+    check(1 <= r1 <= RATE_CMDS and 1 <= r2 <= RATE_CMDS,
+          "replies per flooding nick: flood1 %d, flood2 %d (want 1 to %d)" % (r1, r2, RATE_CMDS),
+          detail)
+    check(n1 == 1 and n2 == 1, "'too many commands' notices: flood1 %d, flood2 %d (want 1 each)"
+          % (n1, n2), detail)
+    check(lines[-1].t - t0 < 40, "the last reply came %.1f s after the burst" %
+          (lines[-1].t - t0), detail)
+    # Pacing: any 10 s window holds at most burst + 10 lines; and, looser
+    # than a token bucket by 3 lines of jitter, any shorter window too.
+    times = [m.t for m in lines]
+    for i in range(len(times)):
+        for j in range(i, len(times)):
+            span, k = times[j] - times[i], j - i + 1
+            if span <= 10:
+                check(k <= PACING_BURST + 10, "%d lines within 10 s" % k, detail)
+            check(k <= PACING_BURST + PACING_RATE * span + 3,
+                  "%d lines within %.2f s: faster than the pacing (burst %d, %g/s)" %
+                  (k, span, PACING_BURST, PACING_RATE), detail)
+    # Still connected, still in the channel, still answering.
+    log = env.log_text(since)
+    check("disconnected" not in log, "the bot was disconnected during the burst",
+          tail(env.bot_log, 20))
+    fresh = Client(env, "fresh7", [CHANNEL])
+    names = fresh.wait(lambda m: m.cmd == "353", "NAMES of #ringside")
+    check(BOT_NICK in [x.lstrip("~&@%+!") for x in names.text.split()],
+          "the bot is not in #ringside after the burst: %r" % names)
+    fresh.ask("version", r"^Ringside \d", chan=CHANNEL)
+    for cl in (fresh, f1, f2, w):
+        cl.quit()
+    check(env.snapshot() == before, "the burst changed the database")
+    spread = lines[-1].t - lines[0].t
+    return ["burst: %d lines from the bot over %.1f s (flood1 %d+%d, flood2 %d+%d)" %
+            (len(lines), spread, r1, n1, r2, n2)]
+
+
+def s_admin(env):
+    bpw = secret(env, "boss-pw-2024")
+    vpw = secret(env, "victim-pw-11")
+    boss = Client(env, ADMIN, [CHANNEL])
+    v = Client(env, "victim", [CHANNEL])
+    boss.ask("register " + bpw, r"^account boss registered")
+    v.ask("register " + vpw, r"^account victim registered")
+    v.ask("ban boss", r"^ban is for the bot's admins only$", chan=CHANNEL)
+    boss.ask("ban victim", r"^victim is banned and was logged out$", chan=CHANNEL)
+    check(env.account("victim")["banned"] == 1, "victim is not banned in the database")
+    v.ask("create Vic str=12 spd=12 agl=12 tgh=12 hgt=12", r"^create needs an account")
+    v.ask("identify " + vpw, r"^the account victim is banned; ask an admin$")
+    boss.ask("unban victim", r"^victim is no longer banned$")
+    check(env.account("victim")["banned"] == 0, "victim is still banned in the database")
+    v.ask("identify " + vpw, r"^you are identified as victim ")
+    boss.ask("ban nobody-here", r"^there is no account nobody-here$")
+    boss.ask("unban boss", r"^boss is not banned$", chan=CHANNEL)
+    o = Client(env, "outsider8", [CHANNEL])
+    o.ask("ban victim", r"^ban needs an account", chan=CHANNEL)
+    for cl in (boss, v, o):
+        cl.quit()
+    check(env.account("victim")["banned"] == 0 and env.account("boss")["banned"] == 0,
+          "ban flags: %r %r" % (env.account("victim"), env.account("boss")))
+
+
+def s_sighup(env):
+    c = Client(env, "hupper", [CHANNEL2])
+    since = env.log_size()
+    env.write_bot_config(channels=(CHANNEL, CHANNEL2))
+    start = len(c.lines)
+    env.bot.send_signal(signal.SIGHUP)
+    c.wait(lambda m: m.cmd == "JOIN" and m.nick.lower() == BOT_NICK and
+           m.text.lower() == CHANNEL2, "the bot joining %s after SIGHUP" % CHANNEL2, start=start)
+    env.wait_log(r"configuration reloaded", since)
+    c.ask("version", r"^Ringside \d", chan=CHANNEL2)
+
+    # A bad file: refused, the bot keeps running as it was.
+    since = env.log_size()
+    with open(env.bot_conf, "w") as f:
+        f.write("[irc]\nserver = 127.0.0.1\nno_such_key = 1\n[bot]\nlog_level = loud\n")
+    env.bot.send_signal(signal.SIGHUP)
+    env.wait_log(r" error reload refused, keeping the running configuration: .*no_such_key", since)
+    time.sleep(0.5)
+    check(env.bot_alive(), "the bot died on a bad configuration", tail(env.bot_log, 20))
+    c.ask("help version", r"^!version: says which Ringside this is$", chan=CHANNEL2)
+
+    # The first configuration again: the bot leaves #second.
+    env.write_bot_config()
+    start = len(c.lines)
+    env.bot.send_signal(signal.SIGHUP)
+    c.wait(lambda m: m.cmd == "PART" and m.nick.lower() == BOT_NICK,
+           "the bot leaving %s after SIGHUP" % CHANNEL2, start=start)
+    c.quit()
+
+
+def s_sigterm(env):
+    c = Client(env, "closer", [CHANNEL])
+    start = len(c.lines)
+    t0 = time.monotonic()
+    env.bot.send_signal(signal.SIGTERM)
+    m = c.wait(lambda m: m.cmd == "QUIT" and m.nick.lower() == BOT_NICK,
+               "the bot's QUIT", start=start, timeout=10)
+    try:
+        rc = env.bot.wait(15)
+    except subprocess.TimeoutExpired:
+        raise Failure("the bot still runs 15 s after SIGTERM", tail(env.bot_log, 10))
+    took = time.monotonic() - t0
+    c.quit()
+    check(rc == 0, "the bot exited with status %d after SIGTERM" % rc, tail(env.bot_log, 30))
+    check(took < 8, "the bot took %.1f s to exit" % took)
+    check(re.search(r"going to sleep", m.text), "QUIT message: %r" % m)
+    check(re.search(r" info stopped$", env.log_text(), re.M), "the log does not end with 'stopped'",
+          tail(env.bot_log, 5))
+    return ["exited 0 %.1f s after SIGTERM" % took]
+
+
+SCENARIOS = [
+    ("help", s_help),
+    ("register, identify, create, look up", s_register),
+    ("impersonation after quit", s_impersonation),
+    ("password said in a channel", s_password_in_channel),
+    ("hostile input", s_hostile),
+    ("server restart and reconnection", s_restart),
+    ("burst of 50 commands", s_burst),
+    ("admin ban and unban", s_admin),
+    ("SIGHUP reload", s_sighup),
+    ("nick change, part, outsider, CTCP", s_identity),
+    ("SIGTERM goodbye", s_sigterm),
+]
+s_sigterm_name = SCENARIOS[-1][0]
+
+
+def selected():
+    only = os.environ.get("E2E_ONLY", "").strip()
+    if not only:
+        return SCENARIOS
+    want = [w.strip() for w in only.split(",") if w.strip()]
+    out = []
+    for i, (name, fn) in enumerate(SCENARIOS, 1):
+        if str(i) in want or name in want or fn.__name__ in want or fn.__name__[2:] in want:
+            out.append((name, fn))
+    return out
+
+
+def main(argv):
+    if len(argv) != 2:
+        print("usage: python3 tests/e2e/e2e.py BOT   (e.g. build/ringside)", file=sys.stderr)
+        return 2
+    bot = argv[1]
+    if not os.access(bot, os.X_OK):
+        print("e2e: %s is not an executable; run make first" % bot, file=sys.stderr)
+        return 2
+    server = os.environ.get("E2E_SERVER", "ngircd")
+    if server not in ("ngircd", "inspircd"):
+        print("e2e: E2E_SERVER must be ngircd or inspircd", file=sys.stderr)
+        return 2
+    exe = "inspircd" if server == "inspircd" else "ngircd"
+    if not shutil.which(exe) and not os.path.exists("/usr/sbin/" + exe):
+        print("e2e: %s is missing; apt-get install -y %s" % (exe, exe), file=sys.stderr)
+        return 2
+
+    def on_term(sig, frame):
+        raise KeyboardInterrupt
+    signal.signal(signal.SIGTERM, on_term)
+    signal.signal(signal.SIGINT, on_term)  # even when started with SIGINT ignored
+
+    env = Env(bot, server)
+    passed = failed = 0
+    t_start = time.monotonic()
+    print("# e2e: %s against %s, files in %s" % (bot, server, env.dir), flush=True)
+
+    def report_failure(name, e, t):
+        print("FAIL - %s: %s" % (name, e if isinstance(e, Failure) else
+                                  "%s: %s" % (type(e).__name__, e)), flush=True)
+        detail = e.detail if isinstance(e, Failure) else traceback.format_exc()
+        if env.bot is not None and env.bot.poll() is not None and name != s_sigterm_name:
+            print("#   the bot is not running: exit status %s" % env.bot.returncode)
+        for line in (detail or "").splitlines():
+            print("#   " + line)
+        print("#   bot log (last lines):")
+        for line in tail(env.bot_log, 25).splitlines():
+            print("#   | " + line)
+        print("#   (%.1f s)" % (time.monotonic() - t), flush=True)
+
+    try:
+        t = time.monotonic()
+        try:
+            for attempt in range(3):
+                try:
+                    env.start_server()
+                    break
+                except Failure:
+                    # Someone may have taken the free port meanwhile.
+                    if attempt == 2:
+                        raise
+                    env.stop_server()
+                    env.port = free_port()
+            print("# %s on 127.0.0.1:%d" % (server, env.port), flush=True)
+            env.start_bot()
+            started = True
+        except Exception as e:
+            report_failure("start", e, t)
+            failed += 1
+            started = False
+        for name, fn in selected() if started else []:
+            t = time.monotonic()
+            log_from = env.log_size()
+            try:
+                # A scenario before may have left the server or the bot down.
+                if env.ircd is None or env.ircd.poll() is not None:
+                    print("#   (the IRC server was down: started it again)")
+                    env.start_server()
+                if not env.bot_alive():
+                    print("#   (the bot was not running: started it again)")
+                    env.start_bot()
+                notes = fn(env)
+                env.common_checks(log_from, expect_alive=fn is not s_sigterm)
+                passed += 1
+                print("ok - %s" % name, flush=True)
+                for n in notes or []:
+                    print("#   %s" % n)
+                print("#   (%.1f s)" % (time.monotonic() - t), flush=True)
+            except Exception as e:  # a failed check, or a broken test: report, go on
+                failed += 1
+                report_failure(name, e, t)
+            finally:
+                for c in list(env.clients):
+                    c.close()
+    except KeyboardInterrupt:
+        print("# interrupted", flush=True)
+        failed += 1
+    finally:
+        env.cleanup()
+        if failed or env.keep:
+            print("# files kept in %s" % env.dir)
+        else:
+            shutil.rmtree(env.dir, ignore_errors=True)
+    print("# total %.1f s" % (time.monotonic() - t_start))
+    print("%d passed, %d failed" % (passed, failed), flush=True)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
