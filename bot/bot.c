@@ -5,7 +5,9 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <fcntl.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "bot.h"
 
@@ -49,4 +51,24 @@ int bot_chan_find(const struct bot *bot, const char *name)
 void bot_name_key(char *dst, const char *name, size_t len)
 {
     irc_casefold(CASEMAP_RFC1459, dst, name, len);
+}
+
+uint64_t bot_seed(void)
+{
+    uint64_t seed = 0;
+    int fd = open("/dev/urandom", O_RDONLY);
+
+    if (fd >= 0) {
+        if (read(fd, &seed, sizeof(seed)) != (ssize_t)sizeof(seed))
+            seed = 0;
+        close(fd);
+    }
+    if (seed == 0) {
+        /* No /dev/urandom: the clock and the pid, mixed. */
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        seed = (uint64_t)ts.tv_nsec * 0x9e3779b97f4a7c15ULL ^ (uint64_t)ts.tv_sec ^
+               (uint64_t)getpid() << 32;
+    }
+    return seed;
 }

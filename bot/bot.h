@@ -318,6 +318,8 @@ struct bot {
 
 /* Monotonic seconds. */
 double bot_clock(void);
+/* A fresh random seed for a bout or a league turn (/dev/urandom). */
+uint64_t bot_seed(void);
 /* Queues text to `target` (a channel or a nick) as PRIVMSG. */
 void bot_say(struct bot *bot, enum outq_kind kind, const char *target, const char *fmt, ...)
     BOT_PRINTF(4, 5);
@@ -443,5 +445,30 @@ int cmd_score(struct cmd_ctx *ctx);
 int cmd_report(struct cmd_ctx *ctx);
 int cmd_set(struct cmd_ctx *ctx);
 int cmd_cancel(struct cmd_ctx *ctx);
+
+/* ------------------------------------------------------------- leagues */
+
+/* league.c: league turns (fought from stored plans, all in one database
+ * transaction), the title bout, standings, and the turn schedule. */
+
+#define LEAGUE_SUMMARY_LINES 8
+
+/* Runs a league turn of `rules` now, with the bout seeds drawn from `seed`:
+ * every bout, the records, moves, gold records, the title and the turn are
+ * written in one transaction, or nothing is. On 0, lines[0..*n) is the
+ * channel's summary (never one line per bout). On -1, err says why. */
+int league_turn(struct bot *bot, enum rules rules, uint64_t seed,
+                char lines[LEAGUE_SUMMARY_LINES][RENDER_LINE_MAX], int *n, char *err,
+                size_t errlen);
+/* The schedule ([league] turn_interval): runs the turns that are due and
+ * says their summaries in the bot's channels. Called often while
+ * registered; due times come from the database, so they survive restarts. */
+void league_tick(struct bot *bot);
+
+int cmd_turn(struct cmd_ctx *ctx);
+int cmd_standings(struct cmd_ctx *ctx);
+int cmd_champion(struct cmd_ctx *ctx);
+int cmd_league(struct cmd_ctx *ctx);
+int cmd_pause(struct cmd_ctx *ctx);
 
 #endif

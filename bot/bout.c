@@ -93,25 +93,6 @@ static int order_from_text(enum rules rules, const char *text, struct order *o)
     return order_parse(rules, text, o, &err);
 }
 
-static uint64_t seed_new(void)
-{
-    uint64_t seed = 0;
-    int fd = open("/dev/urandom", O_RDONLY);
-
-    if (fd >= 0) {
-        if (read(fd, &seed, sizeof(seed)) != (ssize_t)sizeof(seed))
-            seed = 0;
-        close(fd);
-    }
-    if (seed == 0) {
-        struct timespec ts;
-        clock_gettime(CLOCK_REALTIME, &ts);
-        seed = (uint64_t)ts.tv_nsec * 0x9e3779b97f4a7c15ULL ^ (uint64_t)ts.tv_sec ^
-               (uint64_t)getpid() << 32;
-    }
-    return seed;
-}
-
 static void corner_fill(struct render_corner *c, const struct db_fighter *f)
 {
     memset(c, 0, sizeof(*c));
@@ -699,6 +680,8 @@ int cmd_challenge(struct cmd_ctx *ctx)
     snprintf(rec.channel, sizeof(rec.channel), "%s", ctx->channel);
     rec.rounds = rounds;
     rec.state = DB_BOUT_CHALLENGE;
+    rec.kind = DB_BOUT_EXHIBITION; /* friends' bouts count in records only */
+    rec.league = -1;
     rec.fighter[0] = mine.id;
     rec.fighter[1] = theirs.id;
     rec.sheet[0] = mine.sheet;
@@ -774,7 +757,7 @@ int cmd_accept(struct cmd_ctx *ctx)
     }
     struct db_bout rec = lv->rec;
     rec.state = DB_BOUT_LIVE;
-    rec.seed = seed_new();
+    rec.seed = bot_seed();
     rec.started = (int64_t)time(NULL);
     if (bout_init(&lv->b, rec.rules, rec.sheet, rec.rounds) != 0) {
         reply(ctx, "sorry, the engine refused these fighters (internal error)");

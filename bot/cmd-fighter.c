@@ -280,6 +280,76 @@ int cmd_fighters(struct cmd_ctx *ctx)
     return 0;
 }
 
+/* SUGAR RAY training: once between league turns, not for the champion,
+ * nor after a missed turn (rules.md section 2). */
+static int train_sugarray(struct cmd_ctx *ctx)
+{
+    struct db_fighter list[FIGHTERS_PER_OWNER], f;
+    int n = 0, found = 0;
+    int skill = strcasecmp(ctx->argv[0], "skill") == 0;
+
+    if (ctx->argc == 2) {
+        if (own_fighter(ctx, ctx->argv[1], &f) != 0)
+            return -1;
+        found = 1;
+    } else {
+        if (db_fighter_list(ctx->bot->db, ctx->account_id, 0, list, FIGHTERS_PER_OWNER, &n) !=
+            DB_OK) {
+            reply(ctx, "sorry, I could not look that up (database error)");
+            return -1;
+        }
+        for (int i = 0; i < n; i++)
+            if (list[i].sheet.rules == RULES_SUGARRAY) {
+                f = list[i];
+                found++;
+            }
+        if (found != 1) {
+            reply(ctx,
+                  found ? "which boxer? train %s <fighter>"
+                        : "you have no SUGAR RAY boxer; create one: create <name> "
+                          "rules=sugarray%.0s",
+                  ctx->argv[0]);
+            return -1;
+        }
+        if (ctx->bot->bouts && bouts_fighter_busy(ctx->bot->bouts, f.id)) {
+            reply(ctx, "%s is in a bout or a challenge; train after it", f.name);
+            return -1;
+        }
+    }
+    if (f.sheet.rules != RULES_SUGARRAY) {
+        reply(ctx, "%s is a boxing fighter: train str, spd, agl, tgh or hgt", f.name);
+        return -1;
+    }
+    int64_t champ = 0;
+    int defences;
+    if (db_champion_get(ctx->bot->db, RULES_SUGARRAY, &champ, &defences) == DB_OK &&
+        champ == f.id) {
+        reply(ctx, "%s is the International Champion: no training, he spends his time partying",
+              f.name);
+        return -1;
+    }
+    if (f.missed) {
+        reply(ctx, "%s missed the last turn (no plan): no training until the next turn", f.name);
+        return -1;
+    }
+    if (f.trained) {
+        reply(ctx, "%s has trained since the last turn already; once between turns", f.name);
+        return -1;
+    }
+    struct rng r;
+    rng_seed(&r, bot_seed(), 0);
+    int gain = sugarray_train(&f.sheet.u.sugarray, skill ? TRAIN_SKILL : TRAIN_ENDURANCE, &r);
+    f.trained = 1;
+    if (db_fighter_save(ctx->bot->db, &f) != DB_OK) {
+        reply(ctx, "sorry, I could not save that (database error); nothing changed");
+        return -1;
+    }
+    reply(ctx, "%s trains %s: +%d, now skill %d, endurance %d", f.name,
+          skill ? "skill" : "endurance", gain, f.sheet.u.sugarray.skill,
+          f.sheet.u.sugarray.endurance);
+    return 0;
+}
+
 int cmd_train(struct cmd_ctx *ctx)
 {
     static const char *const names[5] = {"str", "spd", "agl", "tgh", "hgt"};
@@ -289,9 +359,11 @@ int cmd_train(struct cmd_ctx *ctx)
     for (int i = 0; i < 5; i++)
         if (strcasecmp(ctx->argv[0], names[i]) == 0)
             which = i;
+    if (strcasecmp(ctx->argv[0], "skill") == 0 || strcasecmp(ctx->argv[0], "endurance") == 0)
+        return train_sugarray(ctx);
     if (which < 0) {
-        reply(ctx, "train what? train str, spd, agl, tgh or hgt (SUGAR RAY training comes with "
-                   "the leagues)");
+        reply(ctx, "train what? boxing: train str, spd, agl, tgh or hgt; SUGAR RAY: train skill "
+                   "or train endurance");
         return -1;
     }
     if (ctx->argc == 2) {

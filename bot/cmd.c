@@ -115,8 +115,9 @@ static const struct cmd_entry cmd_train_entry = {
     .need = CMD_ACCOUNT,
     .args_min = 1,
     .args_max = 2,
-    .usage = "<str|spd|agl|tgh|hgt> [fighter]",
-    .help = "spends a training point of your boxer for +1 to an ability (at most 25)",
+    .usage = "<str|spd|agl|tgh|hgt|skill|endurance> [fighter]",
+    .help = "boxing: spends a training point for +1 to an ability (at most 25); SUGAR RAY: once "
+            "between league turns, skill +1 or endurance +1d5",
     .exec = cmd_train,
 };
 static const struct cmd_entry cmd_retire_entry = {
@@ -274,20 +275,90 @@ static const struct cmd_entry cmd_cancel_entry = {
     .exec = cmd_cancel,
 };
 
+static const struct cmd_entry cmd_turn_entry = {
+    .name = "turn",
+    .where = CMD_ANYWHERE,
+    .need = CMD_ADMIN,
+    .args_min = 0,
+    .args_max = 1,
+    .usage = "[rules=boxing|sugarray]",
+    .help = "runs a league turn now: every league bout from the plans, moves, the title bout "
+            "(admins)",
+    .exec = cmd_turn,
+};
+static const struct cmd_entry cmd_standings_entry = {
+    .name = "standings",
+    .where = CMD_ANYWHERE,
+    .need = CMD_ANYONE,
+    .args_min = 0,
+    .args_max = 2,
+    .usage = "[gold|silver|bronze] [rules=boxing|sugarray]",
+    .help = "a league's table: position, fighter, owner, record, gold record",
+    .exec = cmd_standings,
+};
+static const struct cmd_entry cmd_champion_entry = {
+    .name = "champion",
+    .where = CMD_ANYWHERE,
+    .need = CMD_ANYONE,
+    .args_min = 0,
+    .args_max = 1,
+    .usage = "[rules=boxing|sugarray]",
+    .help = "the International Champion and his defences",
+    .exec = cmd_champion,
+};
+static const struct cmd_entry cmd_league_entry = {
+    .name = "league",
+    .where = CMD_ANYWHERE,
+    .need = CMD_ANYONE,
+    .args_min = 0,
+    .args_max = 1,
+    .usage = "[fighter]",
+    .help = "a fighter's league and gold record",
+    .exec = cmd_league,
+};
+static const struct cmd_entry cmd_pause_entry = {
+    .name = "pause",
+    .where = CMD_ANYWHERE,
+    .need = CMD_ACCOUNT,
+    .args_min = 1,
+    .args_max = 2,
+    .usage = "<turns> [fighter]",
+    .help = "your fighter sits out that many league turns (0 to come back)",
+    .exec = cmd_pause,
+};
+
 const struct cmd_entry *const cmd_table[] = {
-    &cmd_help_entry,     &cmd_version_entry,
-    &cmd_register_entry, &cmd_identify_entry,
-    &cmd_logout_entry,   &cmd_passwd_entry,
-    &cmd_create_entry,   &cmd_fighter_entry,
-    &cmd_fighters_entry, &cmd_train_entry,
-    &cmd_retire_entry,   &cmd_challenge_entry,
-    &cmd_accept_entry,   &cmd_decline_entry,
-    &cmd_withdraw_entry, &cmd_forfeit_entry,
-    &cmd_order_entry,    &cmd_plan_entry,
-    &cmd_bouts_entry,    &cmd_score_entry,
-    &cmd_report_entry,   &cmd_ban_entry,
-    &cmd_unban_entry,    &cmd_set_entry,
-    &cmd_cancel_entry,   NULL,
+    &cmd_help_entry,
+    &cmd_version_entry,
+    &cmd_register_entry,
+    &cmd_identify_entry,
+    &cmd_logout_entry,
+    &cmd_passwd_entry,
+    &cmd_create_entry,
+    &cmd_fighter_entry,
+    &cmd_fighters_entry,
+    &cmd_train_entry,
+    &cmd_retire_entry,
+    &cmd_challenge_entry,
+    &cmd_accept_entry,
+    &cmd_decline_entry,
+    &cmd_withdraw_entry,
+    &cmd_forfeit_entry,
+    &cmd_order_entry,
+    &cmd_plan_entry,
+    &cmd_bouts_entry,
+    &cmd_score_entry,
+    &cmd_report_entry,
+    &cmd_standings_entry,
+    &cmd_champion_entry,
+    &cmd_league_entry,
+    &cmd_pause_entry,
+    &cmd_ban_entry,
+    &cmd_unban_entry,
+    &cmd_set_entry,
+    &cmd_cancel_entry,
+    &cmd_turn_entry,
+    NULL,
 };
 
 static int word_in(const char *word, const char *list)

@@ -497,8 +497,10 @@ static void timers(struct bot *bot)
         outq_raw(bot->q, line);
         st->regain_at = bot->now + REGAIN_EVERY;
     }
-    if (st->registered)
+    if (st->registered) {
         bouts_tick(bot);
+        league_tick(bot);
+    }
     for (int c = 0; c < USERS_CHANNELS; c++)
         if (st->registered && st->rejoin_at[c] && bot->now >= st->rejoin_at[c]) {
             st->rejoin_at[c] = 0;

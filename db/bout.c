@@ -11,6 +11,12 @@
  *
  * The seed is a uint64 stored in a signed 64-bit INTEGER bit for bit: seeds
  * from 2^63 up read as negative numbers in the file.
+ *
+ * What a bout counts for (migration 3): its kind decides which of turn and
+ * league it has. An exhibition has neither (turn 0, league NULL: -1), a
+ * title bout a turn, a league bout a turn and a league; create stores that
+ * and sets *b to match, so a caller that zeroes a challenge gets an
+ * exhibition without naming a league.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -43,6 +49,11 @@ static const char *const decision_names[] = {
     [DECISION_SPLIT] = "split",
     [DECISION_MAJORITY] = "majority",
 };
+static const char *const kind_names[] = {
+    [DB_BOUT_EXHIBITION] = "exhibition",
+    [DB_BOUT_LEAGUE] = "league",
+    [DB_BOUT_TITLE] = "title",
+};
 static const char *const source_names[] = {
     [DB_ORDER_PLAYER] = "player",
     [DB_ORDER_PLAN] = "plan",
@@ -58,6 +69,7 @@ static const struct db_names drawn_bys = {"drawn_by", method_names, COUNT(method
 static const struct db_names reasons = {"reason", reason_names, COUNT(reason_names)};
 static const struct db_names decisions = {"decision", decision_names, COUNT(decision_names)};
 static const struct db_names sources = {"source", source_names, COUNT(source_names)};
+static const struct db_names kinds = {"kind", kind_names, COUNT(kind_names)};
 
 /* The tables end at these constants. A constant the engine adds later has
  * no name (db_name_of gives NULL): it is refused on write until a migration
@@ -67,6 +79,7 @@ _Static_assert(COUNT(method_names) == METHOD_DRAW + 1, "methods");
 _Static_assert(COUNT(reason_names) == TKO_TOWEL + 1, "TKO reasons");
 _Static_assert(COUNT(decision_names) == DECISION_MAJORITY + 1, "decisions");
 _Static_assert(COUNT(source_names) == DB_ORDER_DEFAULT + 1, "order sources");
+_Static_assert(COUNT(kind_names) == DB_BOUT_TITLE + 1, "bout kinds");
 
 /* The seed's bit pattern as an int64 and back, without implementation-
  * defined conversions. */
@@ -198,6 +211,21 @@ static int bout_read(struct db *db, sqlite3_stmt *st, struct db_bout *b)
     if (sheet_load(db, st, 17, b, &b->sheet[0]) != DB_OK ||
         sheet_load(db, st, 18, b, &b->sheet[1]) != DB_OK)
         return DB_ERROR;
+    int kind;
+    if (db_column_name(db, st, 19, &kinds, "bout", b->id, &kind) != DB_OK)
+        return DB_ERROR;
+    b->kind = (enum db_bout_kind)kind;
+    b->turn = sqlite3_column_int(st, 20);
+    b->league = -1;
+    if (sqlite3_column_type(st, 21) != SQLITE_NULL &&
+        db_column_name(db, st, 21, &db_leagues, "bout", b->id, &b->league) != DB_OK)
+        return DB_ERROR;
+    if (b->turn < 0 || (b->kind == DB_BOUT_EXHIBITION) != (b->turn == 0) ||
+        (b->kind == DB_BOUT_LEAGUE) != (b->league >= 0))
+        return db_fail(db,
+                       "bout %" PRId64
+                       " is a %s bout with turn %d and league %d, which do not go together",
+                       b->id, kind_names[b->kind], b->turn, b->league);
     b->state = (enum db_bout_state)v[0];
     b->method = (enum method)v[1];
     b->drawn_by = (enum method)v[2];
@@ -212,13 +240,41 @@ static int bout_read(struct db *db, sqlite3_stmt *st, struct db_bout *b)
     return DB_OK;
 }
 
+/* What db_bout_create stores of kind, turn and league: the kind's name in
+ * *kind, the turn in *turn and the league's name or NULL in *league; or
+ * DB_ERROR when the kind or the league is out of range, or a title or league
+ * bout has no turn (turns count from 1). */
+static int bout_kind(struct db *db, const struct db_bout *b, const char **kind, int *turn,
+                     const char **league)
+{
+    *kind = db_name_of(&kinds, (int)b->kind);
+    *turn = 0;
+    *league = NULL;
+    if (!*kind)
+        return db_fail(db, "bout in %s: kind %d is out of range", b->channel, (int)b->kind);
+    if (b->kind == DB_BOUT_EXHIBITION)
+        return DB_OK;
+    if (b->turn < 1)
+        return db_fail(db, "%s bout in %s: turn %d, but turns count from 1", *kind, b->channel,
+                       b->turn);
+    *turn = b->turn;
+    if (b->kind == DB_BOUT_TITLE)
+        return DB_OK;
+    *league = db_name_of(&db_leagues, b->league);
+    if (!*league)
+        return db_fail(db, "league bout in %s: league %d is out of range", b->channel, b->league);
+    return DB_OK;
+}
+
 int db_bout_create(struct db *db, struct db_bout *b)
 {
     const char *rules = db_rules_name(b->rules);
+    const char *kind, *league;
+    int turn;
     struct bout_names n;
 
     if (db_text_check(db, "bout channel", b->channel, DB_CHANNEL_MAX) != DB_OK ||
-        bout_names(db, b, &n) != DB_OK)
+        bout_names(db, b, &n) != DB_OK || bout_kind(db, b, &kind, &turn, &league) != DB_OK)
         return DB_ERROR;
     if (!rules)
         return db_fail(db, "bout in %s: no storage for ruleset %d", b->channel, (int)b->rules);
@@ -239,9 +295,16 @@ int db_bout_create(struct db *db, struct db_bout *b)
     bad |= sqlite3_bind_int64(st, 7, b->fighter[0]) != SQLITE_OK;
     bad |= sqlite3_bind_int64(st, 8, b->fighter[1]) != SQLITE_OK;
     bad |= sqlite3_bind_int64(st, 15, b->created) != SQLITE_OK;
+    bad |= sqlite3_bind_text(st, 20, kind, -1, SQLITE_STATIC) != SQLITE_OK;
+    bad |= sqlite3_bind_int(st, 21, turn) != SQLITE_OK;
+    bad |= (league ? sqlite3_bind_text(st, 22, league, -1, SQLITE_STATIC)
+                   : sqlite3_bind_null(st, 22)) != SQLITE_OK;
     switch (db_run(db, st, bad)) {
     case SQLITE_DONE:
         b->id = sqlite3_last_insert_rowid(db->conn);
+        b->turn = turn;
+        if (!league)
+            b->league = -1;
         return DB_OK;
     case SQLITE_CONSTRAINT_FOREIGNKEY:
         db_fail(db, "no fighter %" PRId64 " or no fighter %" PRId64, b->fighter[0], b->fighter[1]);

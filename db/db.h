@@ -1,11 +1,11 @@
 /*
  * db.h - Ringside's storage: the only code that talks to SQLite.
  *
- * One SQLite file holds accounts and fighters (and, later, bouts and
- * leagues). db_open() applies the schema migrations in order, each in its
- * own transaction, indexed by PRAGMA user_version; WAL, foreign keys and a
- * busy timeout are on. Every statement is prepared once, at open, and
- * parameters are always bound, never spliced into SQL.
+ * One SQLite file holds accounts and fighters, bouts and leagues. db_open()
+ * applies the schema migrations in order, each in its own transaction,
+ * indexed by PRAGMA user_version; WAL, foreign keys and a busy timeout are
+ * on. Every statement is prepared once, at open, and parameters are always
+ * bound, never spliced into SQL.
  *
  * Names: accounts and fighters are looked up by a key the caller folds
  * (the bot folds with RFC 1459 case mapping), and keep the name as typed
@@ -47,6 +47,12 @@ struct db_fighter {
     int training_points;
     int retired;
     int64_t created;
+    /* Leagues (migration 3): new fighters are in BRONZE with nothing else. */
+    int league;      /* enum league */
+    int gold_record; /* 3 x league wins in GOLD + ties in GOLD, since reset */
+    int paused;      /* league turns still to sit out */
+    int trained;     /* sugarray: trained since the last turn */
+    int missed;      /* missed his last turn (no plan): no training until next */
 };
 
 /* Opens (creating if needed) the database at `path` and migrates it to the
@@ -89,9 +95,12 @@ int db_account_set_banned(struct db *db, int64_t id, int banned);
  * at creation and never changes. */
 
 /* Stores a new fighter from *f: account_id, name, sheet (its ruleset and
- * the abilities in range, else DB_ERROR), record, training points, retired
- * and created. On DB_OK sets f->id. DB_EXISTS if `key` is taken, DB_NOTFOUND
- * if account f->account_id does not exist. f->owner is not read. */
+ * the abilities in range, else DB_ERROR), record, training points, retired,
+ * created and the league fields (league an enum league, gold_record and
+ * paused not negative, else DB_ERROR; trained and missed any nonzero is 1: a
+ * zeroed struct is a BRONZE fighter with nothing else). On DB_OK sets
+ * f->id. DB_EXISTS if `key` is taken, DB_NOTFOUND if account f->account_id
+ * does not exist. f->owner is not read. */
 int db_fighter_create(struct db *db, const char *key, struct db_fighter *f);
 /* Fills *out (owner included) with the fighter of `key`, or returns
  * DB_NOTFOUND. */
@@ -103,8 +112,9 @@ int db_fighter_get(struct db *db, const char *key, struct db_fighter *out);
 int db_fighter_list(struct db *db, int64_t account_id, int retired, struct db_fighter *out, int max,
                     int *n);
 /* Writes the sheet (every field of its ruleset; the ruleset itself must be
- * the stored one, else DB_ERROR), the record (wins, losses, draws, kos) and
- * the training points of fighter f->id. DB_NOTFOUND if there is none. */
+ * the stored one, else DB_ERROR), the record (wins, losses, draws, kos), the
+ * training points and the league fields (checked as by create) of fighter
+ * f->id. DB_NOTFOUND if there is none. */
 int db_fighter_save(struct db *db, const struct db_fighter *f);
 /* Marks fighter `id` retired (again: no change). DB_NOTFOUND if none. */
 int db_fighter_retire(struct db *db, int64_t id);
@@ -153,6 +163,10 @@ int db_rollback(struct db *db);
 
 enum db_bout_state { DB_BOUT_CHALLENGE, DB_BOUT_LIVE, DB_BOUT_OVER, DB_BOUT_CANCELLED };
 
+/* What a bout counts for: a challenge between friends (records only), a
+ * league bout of a turn, or a title bout. */
+enum db_bout_kind { DB_BOUT_EXHIBITION, DB_BOUT_LEAGUE, DB_BOUT_TITLE };
+
 /* Where a round's order came from. */
 enum db_order_source {
     DB_ORDER_PLAYER,  /* sent by the player */
@@ -173,6 +187,9 @@ struct db_bout {
     enum db_bout_state state;
     int64_t fighter[SIDES];    /* side 0 is the challenger; two different fighters */
     struct sheet sheet[SIDES]; /* the sheets the bout began with (a finished bout replays) */
+    enum db_bout_kind kind;    /* migration 3; exhibition by default */
+    int turn;                  /* league and title bouts: the turn's number, else 0 */
+    int league;                /* league bouts: enum league, else -1 */
     int round;                 /* rounds resolved and stored, 0..rounds */
     /* The result once over: winner 0/1 or -1, and the engine's enums. */
     int winner;
@@ -188,7 +205,12 @@ struct db_bout {
  * started and ended 0); sets b->id. DB_NOTFOUND if a fighter does not
  * exist; DB_ERROR if a field is out of range (the ruleset one with storage,
  * channel, rounds, round, winner, the enums, two different fighters). The
- * bout's ruleset is not checked against its fighters'. */
+ * bout's ruleset is not checked against its fighters'.
+ * The kind decides what of turn and league is stored, and *b is set to
+ * match: an exhibition stores turn 0 and league -1 whatever *b holds (a
+ * zeroed challenge is an exhibition); a title bout its turn (at least 1,
+ * else DB_ERROR) and league -1; a league bout its turn (at least 1) and its
+ * league (an enum league), else DB_ERROR. */
 int db_bout_create(struct db *db, struct db_bout *b);
 /* Fills *out with bout `id`, or returns DB_NOTFOUND. */
 int db_bout_get(struct db *db, int64_t id, struct db_bout *out);
@@ -260,5 +282,28 @@ int db_audit(struct db *db, int64_t now, const char *who, const char *what);
  * versions, and rows the API refuses to write. Returns DB_OK, or DB_ERROR
  * with a reason in errbuf (which may be NULL). Never used by the bot. */
 int db_test_file(const char *path, int version, const char *sql, char *errbuf, int errlen);
+
+/* ---------------------------------------------------------------- leagues */
+
+/* Fills out[0..max) with every active (not retired) fighter of ruleset
+ * `rules` (owner included), by id; *n gets how many: at most max even when
+ * there are more (0 on error). DB_ERROR for a ruleset without storage.
+ * db_fighter_save writes the league fields too. */
+int db_fighter_list_rules(struct db *db, enum rules rules, struct db_fighter *out, int max, int *n);
+
+/* The International Champion of a ruleset and his successful defences:
+ * DB_NOTFOUND (nothing written) when the title is vacant. */
+int db_champion_get(struct db *db, enum rules rules, int64_t *fighter, int *defences);
+/* Sets the champion (fighter 0: vacant, with no defences) and his
+ * successful defences (not negative). DB_NOTFOUND if there is no such
+ * fighter, DB_ERROR if he fights another ruleset. The time he won the
+ * title is `now` for a new champion, kept for the same one again. */
+int db_champion_set(struct db *db, enum rules rules, int64_t fighter, int defences, int64_t now);
+
+/* League turns, numbered per ruleset from 1: records one run at `now` and
+ * gives its number (the last + 1; a turn rolled back frees its number). */
+int db_turn_add(struct db *db, enum rules rules, int64_t now, int *number);
+/* The last turn of a ruleset: DB_NOTFOUND when none ran yet. */
+int db_turn_last(struct db *db, enum rules rules, int *number, int64_t *when);
 
 #endif

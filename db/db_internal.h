@@ -53,6 +53,12 @@ enum db_stmt {
     STMT_PLAN_GET,
     STMT_PLAN_CLEAR,
     STMT_AUDIT,
+    /* Migration 3. */
+    STMT_FIGHTER_LIST_RULES,
+    STMT_CHAMPION_GET,
+    STMT_CHAMPION_SET,
+    STMT_TURN_ADD,
+    STMT_TURN_LAST,
     STMT_COUNT
 };
 
@@ -72,6 +78,9 @@ struct db_names {
     const char *const *names;
     int count;
 };
+
+/* Leagues by name: "bronze", "silver", "gold" (enum league). */
+extern const struct db_names db_leagues;
 
 /* Formats a message into db->err and returns DB_ERROR. */
 int db_fail(struct db *db, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -8,15 +8,33 @@
  * through db_rules_find(); the sheet lives in the columns of that ruleset,
  * the others being NULL (the table's sheet_fits_rules CHECK holds the two
  * together, and the abilities in range).
+ *
+ * Leagues (migration 3): the league is stored by name (db_leagues), the gold
+ * record and the turns still to sit out as counts that are never negative,
+ * trained and missed as 0 or 1 (any nonzero value written is 1). Create and
+ * save write them; a value out of range is DB_ERROR before any SQL runs.
  */
 #include <inttypes.h>
 #include <string.h>
 
 #include "db_internal.h"
 
+/* Checks the league fields of `f` before they are written: DB_OK, or
+ * DB_ERROR naming the first out of range. */
+static int fighter_league_check(struct db *db, const struct db_fighter *f)
+{
+    if (!db_name_of(&db_leagues, f->league))
+        return db_fail(db, "fighter %s: league %d is out of range", f->name, f->league);
+    if (f->gold_record < 0 || f->paused < 0)
+        return db_fail(db, "fighter %s: gold record %d, paused %d: neither may be negative",
+                       f->name, f->gold_record, f->paused);
+    return DB_OK;
+}
+
 /* Binds the state of `f` that save writes (?6-?17: the sheet, the record,
- * the training points; see the statement table in db.c). Returns nonzero if
- * a bind failed. The ruleset is one db_rules_name() knows. */
+ * the training points; ?20-?24 the league fields; see the statement table in
+ * db.c). Returns nonzero if a bind failed. The ruleset is one
+ * db_rules_name() knows and fighter_league_check() passed. */
 static int fighter_bind_state(sqlite3_stmt *st, const struct db_fighter *f)
 {
     const struct sheet *s = &f->sheet;
@@ -44,6 +62,12 @@ static int fighter_bind_state(sqlite3_stmt *st, const struct db_fighter *f)
     bad |= sqlite3_bind_int(st, 15, f->draws) != SQLITE_OK;
     bad |= sqlite3_bind_int(st, 16, f->kos) != SQLITE_OK;
     bad |= sqlite3_bind_int(st, 17, f->training_points) != SQLITE_OK;
+    bad |= sqlite3_bind_text(st, 20, db_name_of(&db_leagues, f->league), -1, SQLITE_STATIC) !=
+           SQLITE_OK;
+    bad |= sqlite3_bind_int(st, 21, f->gold_record) != SQLITE_OK;
+    bad |= sqlite3_bind_int(st, 22, f->paused) != SQLITE_OK;
+    bad |= sqlite3_bind_int(st, 23, f->trained != 0) != SQLITE_OK;
+    bad |= sqlite3_bind_int(st, 24, f->missed != 0) != SQLITE_OK;
     return bad;
 }
 
@@ -86,6 +110,15 @@ static int fighter_read(struct db *db, sqlite3_stmt *st, struct db_fighter *f)
     f->training_points = sqlite3_column_int(st, 16);
     f->retired = sqlite3_column_int(st, 17) != 0;
     f->created = sqlite3_column_int64(st, 18);
+    if (db_column_name(db, st, 19, &db_leagues, "fighter", f->id, &f->league) != DB_OK)
+        return DB_ERROR;
+    f->gold_record = sqlite3_column_int(st, 20);
+    f->paused = sqlite3_column_int(st, 21);
+    f->trained = sqlite3_column_int(st, 22) != 0;
+    f->missed = sqlite3_column_int(st, 23) != 0;
+    if (f->gold_record < 0 || f->paused < 0)
+        return db_fail(db, "fighter %" PRId64 " has gold record %d, paused %d: out of range", f->id,
+                       f->gold_record, f->paused);
     return DB_OK;
 }
 
@@ -98,6 +131,8 @@ int db_fighter_create(struct db *db, const char *key, struct db_fighter *f)
         return DB_ERROR;
     if (!rules)
         return db_fail(db, "fighter %s: no storage for ruleset %d", f->name, (int)f->sheet.rules);
+    if (fighter_league_check(db, f) != DB_OK)
+        return DB_ERROR;
 
     sqlite3_stmt *st = db->st[STMT_FIGHTER_INSERT];
     int bad = fighter_bind_state(st, f);
@@ -160,18 +195,11 @@ int db_fighter_get_id(struct db *db, int64_t id, struct db_fighter *out)
     return fighter_get_one(db, st, sqlite3_bind_int64(st, 1, id) != SQLITE_OK, out);
 }
 
-int db_fighter_list(struct db *db, int64_t account_id, int retired, struct db_fighter *out, int max,
-                    int *n)
+/* Reads up to `max` rows of a fighter query (bound, unless `bad`) into
+ * out; *n the count, 0 on error. */
+static int fighter_rows(struct db *db, sqlite3_stmt *st, int bad, struct db_fighter *out, int max,
+                        int *n)
 {
-    *n = 0;
-    if (max <= 0)
-        return DB_OK;
-
-    sqlite3_stmt *st = db->st[STMT_FIGHTER_LIST];
-    int bad = 0;
-    bad |= sqlite3_bind_int64(st, 1, account_id) != SQLITE_OK;
-    bad |= sqlite3_bind_int(st, 2, retired != 0) != SQLITE_OK;
-    bad |= sqlite3_bind_int(st, 3, max) != SQLITE_OK;
     if (bad) {
         db_bind_failed(db, st);
         db_stmt_done(st);
@@ -192,11 +220,44 @@ int db_fighter_list(struct db *db, int64_t account_id, int retired, struct db_fi
     return status;
 }
 
+int db_fighter_list(struct db *db, int64_t account_id, int retired, struct db_fighter *out, int max,
+                    int *n)
+{
+    *n = 0;
+    if (max <= 0)
+        return DB_OK;
+
+    sqlite3_stmt *st = db->st[STMT_FIGHTER_LIST];
+    int bad = 0;
+    bad |= sqlite3_bind_int64(st, 1, account_id) != SQLITE_OK;
+    bad |= sqlite3_bind_int(st, 2, retired != 0) != SQLITE_OK;
+    bad |= sqlite3_bind_int(st, 3, max) != SQLITE_OK;
+    return fighter_rows(db, st, bad, out, max, n);
+}
+
+int db_fighter_list_rules(struct db *db, enum rules rules, struct db_fighter *out, int max, int *n)
+{
+    const char *name = db_rules_name(rules);
+
+    *n = 0;
+    if (!name)
+        return db_fail(db, "no storage for ruleset %d", (int)rules);
+    if (max <= 0)
+        return DB_OK;
+
+    sqlite3_stmt *st = db->st[STMT_FIGHTER_LIST_RULES];
+    int bad = sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC) != SQLITE_OK;
+    bad |= sqlite3_bind_int(st, 2, max) != SQLITE_OK;
+    return fighter_rows(db, st, bad, out, max, n);
+}
+
 int db_fighter_save(struct db *db, const struct db_fighter *f)
 {
     if (!db_rules_name(f->sheet.rules))
         return db_fail(db, "fighter %" PRId64 ": no storage for ruleset %d", f->id,
                        (int)f->sheet.rules);
+    if (fighter_league_check(db, f) != DB_OK)
+        return DB_ERROR;
 
     sqlite3_stmt *st = db->st[STMT_FIGHTER_SAVE];
     int bad = fighter_bind_state(st, f);

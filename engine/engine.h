@@ -401,4 +401,35 @@ enum sugarray_training { TRAIN_SKILL, TRAIN_ENDURANCE };
  * Returns the points gained. */
 int sugarray_train(struct sugarray_sheet *s, enum sugarray_training t, struct rng *r);
 
+/* ------------------------------------------------------------- leagues */
+
+/* Leagues, champions and gold records (seed 004, rules.md section 3): the
+ * same for every ruleset, each ruleset with its own ladder. */
+
+enum league { LEAGUE_BRONZE, LEAGUE_SILVER, LEAGUE_GOLD, LEAGUE_COUNT };
+
+enum league_move { LEAGUE_STAY, LEAGUE_UP, LEAGUE_DOWN };
+
+/* "GOLD", "SILVER", "BRONZE". */
+const char *league_name(enum league l);
+/* The league named `name` (any case: "gold", "Silver"...), or -1. */
+int league_find(const char *name);
+/* A turn's pairing of `n` fighters of one league: put in a random cycle,
+ * each fights his two neighbours, so everybody has two bouts against
+ * different opponents (n >= 3: n bouts); two fighters meet twice; one
+ * fighter has a bye (no bout). Fills pairs[k][0..1] with indices in
+ * 0..n-1 (pairs must hold n entries, at least 2) and returns the number of
+ * bouts. */
+int league_pairing(int n, struct rng *r, int pairs[][2]);
+/* What a turn's results mean for a fighter in league `l`: two wins, or a
+ * win and a tie, go up; two losses, or a loss and a tie, go down; GOLD does
+ * not go up and BRONZE does not go down; anything else stays. */
+enum league_move league_move(enum league l, int wins, int losses, int ties);
+/* Gold record points of one league bout fought in GOLD: 3 for a win, 1 for
+ * a tie, 0 for a loss. */
+int league_gold_points(int won, int tied);
+/* The index of the highest of n gold records, ties broken at random with
+ * r; `exclude` (or -1) is not eligible. -1 when nobody is. */
+int league_top(const int *gold, int n, int exclude, struct rng *r);
+
 #endif

@@ -5,8 +5,10 @@
  * drained from the output queue and checked: no CR or LF on the wire, no
  * line over 510 bytes, and something answered for every command.
  *
- * Commands that hash passwords (register, identify, passwd) go through
- * cmd_parse only: yescrypt is slow by design and would starve the fuzzer.
+ * The bot is set up as main.c sets it up (database, queue, identities,
+ * bouts). Commands that hash passwords (register, identify, passwd) go
+ * through cmd_parse only: yescrypt is slow by design and would starve the
+ * fuzzer.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -30,6 +32,9 @@ static void setup(void)
         abort();
     bot.q = outq_new(1000000, 1e6, OUTQ_CHATTER_MAX);
     bot.users = users_new();
+    bot.bouts = bouts_new(&bot, err, sizeof(err));
+    if (!bot.bouts)
+        abort();
     strcpy(bot.nick, "ringside");
     strcpy(bot.chan[0], "#ringside");
     bot.chan_in[0] = 1;

@@ -1,9 +1,12 @@
 /* check_db.c - storage against a real SQLite file in a fresh directory:
  * opening and migrating (WAL, foreign keys, versions old and new, a
- * version-1 file to version 2), accounts, fighters of both rulesets, names
- * that look like SQL, a thousand fighters; bouts (seeds bit for bit), their
- * orders and rounds, plans, the audit log, transactions, kill -9 of a
- * writer, and rows edited by hand that must not read as garbage. */
+ * version-1 file to version 2, a version-2 file to version 3), accounts,
+ * fighters of both rulesets, names that look like SQL, a thousand fighters;
+ * bouts (seeds bit for bit), their orders and rounds, plans, the audit log,
+ * transactions, kill -9 of a writer, and rows edited by hand that must not
+ * read as garbage; leagues: the fighters' league fields, bout kinds, the
+ * fighters of a ruleset, champions, turns, and a league turn of thousands
+ * of fighters in one transaction. */
 #include <dirent.h>
 #include <signal.h>
 #include <stdint.h>
@@ -803,6 +806,9 @@ static void bout_eq(const struct db_bout *a, const struct db_bout *b)
     ck_assert_int_eq(a->created, b->created);
     ck_assert_int_eq(a->started, b->started);
     ck_assert_int_eq(a->ended, b->ended);
+    ck_assert_int_eq(a->kind, b->kind);
+    ck_assert_int_eq(a->turn, b->turn);
+    ck_assert_int_eq(a->league, b->league);
     for (int i = 0; i < SIDES; i++) {
         ck_assert_int_eq(a->sheet[i].rules, b->sheet[i].rules);
         if (a->sheet[i].rules == RULES_BOXING)
@@ -1703,6 +1709,701 @@ START_TEST(test_bad_rows_refused)
 }
 END_TEST
 
+/* --------------------------------------------------------------- leagues */
+
+START_TEST(test_fighter_league_defaults)
+{
+    struct db_fighter f, g;
+    int64_t owner = account("bob");
+
+    f = sugar(owner, "Rookie", 10, 20);
+    ck_assert_int_eq(db_fighter_create(db, "rookie", &f), DB_OK);
+    ck_assert_int_eq(db_fighter_get(db, "rookie", &g), DB_OK);
+    ck_assert_int_eq(g.league, LEAGUE_BRONZE);
+    ck_assert_int_eq(g.gold_record + g.paused + g.trained + g.missed, 0);
+    sql_check("SELECT league = 'bronze' AND gold_record = 0 AND paused = 0 AND trained = 0"
+              " AND missed = 0 FROM fighters WHERE key = 'rookie'");
+    /* A row written without them (as version 2 wrote) gets the same. */
+    sql_force("INSERT INTO fighters (account_id, key, name, rules, skill, endurance, created)"
+              " SELECT id, 'old', 'Old', 'sugarray', 10, 20, 5 FROM accounts WHERE key = 'bob'");
+    ck_assert_int_eq(db_fighter_get(db, "old", &g), DB_OK);
+    ck_assert_int_eq(g.league, LEAGUE_BRONZE);
+    ck_assert_int_eq(g.gold_record + g.paused + g.trained + g.missed, 0);
+}
+END_TEST
+
+/* The league fields of fighter `id` as read by every read. */
+static void league_fields_are(int64_t id, const char *key, int league, int gold, int paused,
+                              int trained, int missed)
+{
+    struct db_fighter g, out[64];
+    int n = 0, found = 0;
+
+    ck_assert_int_eq(db_fighter_get_id(db, id, &g), DB_OK);
+    for (int pass = 0; pass < 4; pass++) {
+        if (pass == 1)
+            ck_assert_int_eq(db_fighter_get(db, key, &g), DB_OK);
+        if (pass == 2) {
+            ck_assert_int_eq(db_fighter_list(db, g.account_id, 1, out, 64, &n), DB_OK);
+            for (int i = 0; i < n; i++)
+                if (out[i].id == id)
+                    g = out[i], found++;
+        }
+        if (pass == 3 && !g.retired) {
+            ck_assert_int_eq(db_fighter_list_rules(db, g.sheet.rules, out, 64, &n), DB_OK);
+            for (int i = 0; i < n; i++)
+                if (out[i].id == id)
+                    g = out[i], found++;
+        }
+        ck_assert_int_eq(g.id, id);
+        ck_assert_int_eq(g.league, league);
+        ck_assert_int_eq(g.gold_record, gold);
+        ck_assert_int_eq(g.paused, paused);
+        ck_assert_int_eq(g.trained, trained);
+        ck_assert_int_eq(g.missed, missed);
+    }
+    ck_assert_int_eq(found, g.retired ? 1 : 2);
+}
+
+START_TEST(test_fighter_league_round_trip)
+{
+    struct db_fighter f, g;
+    int64_t owner = account("bob");
+
+    /* Written by create. */
+    f = sugar(owner, "Miller", 10, 26);
+    f.league = LEAGUE_GOLD;
+    f.gold_record = 7;
+    f.paused = 2;
+    f.trained = 5; /* any nonzero is 1 */
+    f.missed = 1;
+    ck_assert_int_eq(db_fighter_create(db, "miller", &f), DB_OK);
+    league_fields_are(f.id, "miller", LEAGUE_GOLD, 7, 2, 1, 1);
+    sql_check("SELECT league = 'gold' AND trained = 1 FROM fighters WHERE key = 'miller'");
+
+    /* And by save, with the rest of the fighter. */
+    f.league = LEAGUE_SILVER;
+    f.gold_record = 0;
+    f.paused = 0;
+    f.trained = 0;
+    f.missed = 0;
+    f.wins = 4;
+    ck_assert_int_eq(db_fighter_save(db, &f), DB_OK);
+    league_fields_are(f.id, "miller", LEAGUE_SILVER, 0, 0, 0, 0);
+    ck_assert_int_eq(db_fighter_get(db, "miller", &g), DB_OK);
+    ck_assert_int_eq(g.wins, 4);
+    sql_check("SELECT league = 'silver' FROM fighters WHERE key = 'miller'");
+    f.league = LEAGUE_BRONZE;
+    f.paused = 52;
+    f.missed = -1;
+    ck_assert_int_eq(db_fighter_save(db, &f), DB_OK);
+    league_fields_are(f.id, "miller", LEAGUE_BRONZE, 0, 52, 0, 1);
+    sql_check("SELECT league = 'bronze' AND missed = 1 FROM fighters WHERE key = 'miller'");
+
+    /* A boxer too; a retired one keeps them. */
+    f = boxer(owner, "Ali", 12, 12, 12, 12, 12);
+    f.league = LEAGUE_GOLD;
+    f.gold_record = 300;
+    ck_assert_int_eq(db_fighter_create(db, "ali", &f), DB_OK);
+    league_fields_are(f.id, "ali", LEAGUE_GOLD, 300, 0, 0, 0);
+    ck_assert_int_eq(db_fighter_retire(db, f.id), DB_OK);
+    league_fields_are(f.id, "ali", LEAGUE_GOLD, 300, 0, 0, 0);
+
+    /* Out of range: refused by create and save, nothing written. */
+    static const struct {
+        int league, gold, paused;
+        const char *message;
+    } bad[] = {
+        {LEAGUE_COUNT, 0, 0, "league 3 is out of range"},
+        {-1, 0, 0, "league -1 is out of range"},
+        {LEAGUE_GOLD, -3, 0, "gold record -3"},
+        {LEAGUE_GOLD, 0, -1, "paused -1"},
+    };
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        g = sugar(owner, "Bad", 10, 20);
+        g.league = bad[i].league;
+        g.gold_record = bad[i].gold;
+        g.paused = bad[i].paused;
+        ck_assert_int_eq(db_fighter_create(db, "bad", &g), DB_ERROR);
+        ck_assert_msg(strstr(db_errmsg(db), bad[i].message), "%s", db_errmsg(db));
+        ck_assert_int_eq(db_fighter_get(db, "bad", &g), DB_NOTFOUND);
+        ck_assert_int_eq(db_fighter_get(db, "miller", &g), DB_OK);
+        g.league = bad[i].league;
+        g.gold_record = bad[i].gold;
+        g.paused = bad[i].paused;
+        g.wins = 99;
+        ck_assert_int_eq(db_fighter_save(db, &g), DB_ERROR);
+        ck_assert_msg(strstr(db_errmsg(db), bad[i].message), "%s", db_errmsg(db));
+        ck_assert_int_eq(db_fighter_get(db, "miller", &g), DB_OK);
+        ck_assert_int_eq(g.wins, 4);
+        ck_assert_int_eq(g.league, LEAGUE_BRONZE);
+    }
+}
+END_TEST
+
+/* A league or title bout between id[0] and id[1], not yet stored. */
+static struct db_bout turn_bout(const int64_t id[SIDES], enum db_bout_kind kind, int turn,
+                                int league)
+{
+    struct db_bout b = challenge(id);
+
+    b.kind = kind;
+    b.turn = turn;
+    b.league = league;
+    return b;
+}
+
+START_TEST(test_bout_kind_round_trip)
+{
+    int64_t id[SIDES];
+    struct db_bout b, c, out[8];
+    int n = 0;
+
+    two_boxers(id);
+    /* An exhibition has no turn and no league, whatever *b said. */
+    b = turn_bout(id, DB_BOUT_EXHIBITION, 9, LEAGUE_GOLD);
+    ck_assert_int_eq(db_bout_create(db, &b), DB_OK);
+    ck_assert_int_eq(b.turn, 0);
+    ck_assert_int_eq(b.league, -1);
+    ck_assert_int_eq(db_bout_get(db, b.id, &c), DB_OK);
+    bout_eq(&b, &c);
+    ck_assert_int_eq(c.kind, DB_BOUT_EXHIBITION);
+    ck_assert_int_eq(c.league, -1);
+    /* A zeroed challenge is one. */
+    b = challenge(id);
+    ck_assert_int_eq(b.league, 0);
+    ck_assert_int_eq(db_bout_create(db, &b), DB_OK);
+    ck_assert_int_eq(b.league, -1);
+    ck_assert_int_eq(db_bout_get(db, b.id, &c), DB_OK);
+    bout_eq(&b, &c);
+    int64_t exhibition = b.id;
+
+    /* League bouts, in each league. */
+    int64_t league[LEAGUE_COUNT];
+    for (int l = 0; l < LEAGUE_COUNT; l++) {
+        b = turn_bout(id, DB_BOUT_LEAGUE, 3 + l, l);
+        ck_assert_int_eq(db_bout_create(db, &b), DB_OK);
+        ck_assert_int_eq(db_bout_get(db, b.id, &c), DB_OK);
+        bout_eq(&b, &c);
+        ck_assert_int_eq(c.kind, DB_BOUT_LEAGUE);
+        ck_assert_int_eq(c.turn, 3 + l);
+        ck_assert_int_eq(c.league, l);
+        league[l] = b.id;
+    }
+    /* A title bout has a turn but no league. */
+    b = turn_bout(id, DB_BOUT_TITLE, 12, LEAGUE_GOLD);
+    ck_assert_int_eq(db_bout_create(db, &b), DB_OK);
+    ck_assert_int_eq(b.league, -1);
+    ck_assert_int_eq(db_bout_get(db, b.id, &c), DB_OK);
+    bout_eq(&b, &c);
+    ck_assert_int_eq(c.kind, DB_BOUT_TITLE);
+    ck_assert_int_eq(c.turn, 12);
+    int64_t title = b.id;
+
+    /* Stored by name. */
+    char cond[256];
+    snprintf(cond, sizeof(cond),
+             "SELECT kind = 'league' AND turn = 5 AND league = 'gold' FROM bouts WHERE id = %lld",
+             (long long)league[LEAGUE_GOLD]);
+    sql_check(cond);
+    snprintf(cond, sizeof(cond),
+             "SELECT kind = 'title' AND turn = 12 AND league IS NULL FROM bouts WHERE id = %lld",
+             (long long)title);
+    sql_check(cond);
+    snprintf(cond, sizeof(cond),
+             "SELECT kind = 'exhibition' AND turn = 0 AND league IS NULL FROM bouts"
+             " WHERE id = %lld",
+             (long long)exhibition);
+    sql_check(cond);
+
+    /* Save does not change them; list reads them. */
+    ck_assert_int_eq(db_bout_get(db, league[LEAGUE_SILVER], &c), DB_OK);
+    struct db_bout d = c;
+    d.kind = DB_BOUT_EXHIBITION;
+    d.turn = 0;
+    d.league = -1;
+    d.state = DB_BOUT_OVER;
+    d.winner = 1;
+    d.method = METHOD_KO;
+    ck_assert_int_eq(db_bout_save(db, &d), DB_OK);
+    ck_assert_int_eq(db_bout_get(db, c.id, &d), DB_OK);
+    ck_assert_int_eq(d.state, DB_BOUT_OVER);
+    ck_assert_int_eq(d.kind, DB_BOUT_LEAGUE);
+    ck_assert_int_eq(d.turn, 4);
+    ck_assert_int_eq(d.league, LEAGUE_SILVER);
+    ck_assert_int_eq(db_bout_list(db, DB_BOUT_OVER, out, 8, &n), DB_OK);
+    ck_assert_int_eq(n, 1);
+    bout_eq(&d, &out[0]);
+    ck_assert_int_eq(db_bout_list(db, DB_BOUT_CHALLENGE, out, 8, &n), DB_OK);
+    ck_assert_int_eq(n, 5);
+    ck_assert_int_eq(out[4].kind, DB_BOUT_TITLE);
+
+    /* Refused: nothing stored. */
+    static const struct {
+        int kind, turn, league;
+        const char *message;
+    } bad[] = {
+        {3, 1, LEAGUE_GOLD, "kind 3 is out of range"},
+        {-1, 0, -1, "kind -1 is out of range"},
+        {DB_BOUT_LEAGUE, 0, LEAGUE_GOLD, "turn 0, but turns count from 1"},
+        {DB_BOUT_LEAGUE, -2, LEAGUE_GOLD, "turn -2"},
+        {DB_BOUT_TITLE, 0, -1, "title bout in #ring: turn 0"},
+        {DB_BOUT_LEAGUE, 1, -1, "league -1 is out of range"},
+        {DB_BOUT_LEAGUE, 1, LEAGUE_COUNT, "league 3 is out of range"},
+    };
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        b = turn_bout(id, (enum db_bout_kind)bad[i].kind, bad[i].turn, bad[i].league);
+        ck_assert_int_eq(db_bout_create(db, &b), DB_ERROR);
+        ck_assert_msg(strstr(db_errmsg(db), bad[i].message), "%zu: %s", i, db_errmsg(db));
+    }
+    ck_assert_int_eq(db_bout_list(db, DB_BOUT_CHALLENGE, out, 8, &n), DB_OK);
+    ck_assert_int_eq(n, 5);
+}
+END_TEST
+
+START_TEST(test_fighter_list_rules)
+{
+    struct db_fighter f, out[16];
+    int64_t bob = account("bob"), carol = account("carol");
+    int64_t sugar_id[6];
+    int n = -1;
+
+    ck_assert_int_eq(db_fighter_list_rules(db, RULES_SUGARRAY, out, 16, &n), DB_OK);
+    ck_assert_int_eq(n, 0);
+    /* Sugarray and boxing fighters of two owners, interleaved; creation
+     * times decreasing, so the order by id is not the order by time. */
+    for (int i = 0; i < 6; i++) {
+        char key[16];
+        snprintf(key, sizeof(key), "s%d", i);
+        f = sugar(i % 2 ? bob : carol, key, 10 + i, 20 + i);
+        f.created = 100 - i;
+        f.league = i % LEAGUE_COUNT;
+        ck_assert_int_eq(db_fighter_create(db, key, &f), DB_OK);
+        sugar_id[i] = f.id;
+        snprintf(key, sizeof(key), "b%d", i);
+        f = boxer(bob, key, 12, 12, 12, 12, 12);
+        ck_assert_int_eq(db_fighter_create(db, key, &f), DB_OK);
+    }
+    ck_assert_int_eq(db_fighter_retire(db, sugar_id[2]), DB_OK);
+
+    ck_assert_int_eq(db_fighter_list_rules(db, RULES_SUGARRAY, out, 16, &n), DB_OK);
+    ck_assert_int_eq(n, 5);
+    for (int i = 0, k = 0; i < 6; i++) {
+        if (i == 2)
+            continue;
+        ck_assert_int_eq(out[k].id, sugar_id[i]);
+        ck_assert_int_eq(out[k].sheet.rules, RULES_SUGARRAY);
+        ck_assert_int_eq(out[k].sheet.u.sugarray.skill, 10 + i);
+        ck_assert_int_eq(out[k].league, i % LEAGUE_COUNT);
+        ck_assert_int_eq(out[k].retired, 0);
+        ck_assert_str_eq(out[k].owner, i % 2 ? "bob" : "carol");
+        k++;
+    }
+    ck_assert_int_eq(db_fighter_list_rules(db, RULES_BOXING, out, 16, &n), DB_OK);
+    ck_assert_int_eq(n, 6);
+    for (int i = 1; i < n; i++)
+        ck_assert_int_gt(out[i].id, out[i - 1].id);
+    for (int i = 0; i < n; i++)
+        ck_assert_int_eq(out[i].sheet.rules, RULES_BOXING);
+
+    /* max caps the count. */
+    ck_assert_int_eq(db_fighter_list_rules(db, RULES_SUGARRAY, out, 2, &n), DB_OK);
+    ck_assert_int_eq(n, 2);
+    ck_assert_int_eq(out[1].id, sugar_id[1]);
+    ck_assert_int_eq(db_fighter_list_rules(db, RULES_SUGARRAY, out, 0, &n), DB_OK);
+    ck_assert_int_eq(n, 0);
+    n = -1;
+    ck_assert_int_eq(db_fighter_list_rules(db, RULES_COUNT, out, 16, &n), DB_ERROR);
+    ck_assert_int_eq(n, 0);
+}
+END_TEST
+
+START_TEST(test_champion)
+{
+    struct db_fighter f;
+    int64_t owner = account("bob"), champ = 0, sugar_id[3], boxer_id;
+    int defences = -1;
+
+    for (int i = 0; i < 3; i++) {
+        char key[16];
+        snprintf(key, sizeof(key), "s%d", i);
+        f = sugar(owner, key, 10, 20);
+        ck_assert_int_eq(db_fighter_create(db, key, &f), DB_OK);
+        sugar_id[i] = f.id;
+    }
+    f = boxer(owner, "Ali", 12, 12, 12, 12, 12);
+    ck_assert_int_eq(db_fighter_create(db, "ali", &f), DB_OK);
+    boxer_id = f.id;
+
+    /* Vacant in a new file. */
+    for (int r = 0; r < RULES_COUNT; r++)
+        ck_assert_int_eq(db_champion_get(db, (enum rules)r, &champ, &defences), DB_NOTFOUND);
+    ck_assert_int_eq(champ, 0);
+    ck_assert_int_eq(defences, -1);
+
+    /* Set, defended (the date he won it kept), replaced, vacated. */
+    ck_assert_int_eq(db_champion_set(db, RULES_SUGARRAY, sugar_id[0], 0, 100), DB_OK);
+    ck_assert_int_eq(db_champion_get(db, RULES_SUGARRAY, &champ, &defences), DB_OK);
+    ck_assert_int_eq(champ, sugar_id[0]);
+    ck_assert_int_eq(defences, 0);
+    ck_assert_int_eq(db_champion_get(db, RULES_BOXING, &champ, &defences), DB_NOTFOUND);
+    ck_assert_int_eq(db_champion_set(db, RULES_SUGARRAY, sugar_id[0], 1, 200), DB_OK);
+    ck_assert_int_eq(db_champion_get(db, RULES_SUGARRAY, &champ, &defences), DB_OK);
+    ck_assert_int_eq(champ, sugar_id[0]);
+    ck_assert_int_eq(defences, 1);
+    sql_check("SELECT since = 100 FROM champions WHERE rules = 'sugarray'");
+    ck_assert_int_eq(db_champion_set(db, RULES_SUGARRAY, sugar_id[1], 0, 300), DB_OK);
+    ck_assert_int_eq(db_champion_get(db, RULES_SUGARRAY, &champ, &defences), DB_OK);
+    ck_assert_int_eq(champ, sugar_id[1]);
+    ck_assert_int_eq(defences, 0);
+    sql_check("SELECT since = 300 FROM champions WHERE rules = 'sugarray'");
+
+    /* Each ruleset its own. */
+    ck_assert_int_eq(db_champion_set(db, RULES_BOXING, boxer_id, 4, 400), DB_OK);
+    ck_assert_int_eq(db_champion_get(db, RULES_BOXING, &champ, &defences), DB_OK);
+    ck_assert_int_eq(champ, boxer_id);
+    ck_assert_int_eq(defences, 4);
+    ck_assert_int_eq(db_champion_get(db, RULES_SUGARRAY, &champ, &defences), DB_OK);
+    ck_assert_int_eq(champ, sugar_id[1]);
+
+    /* Refused: no such fighter, another ruleset's, out of range; the
+     * champion is still there. */
+    ck_assert_int_eq(db_champion_set(db, RULES_SUGARRAY, boxer_id + 100, 0, 500), DB_NOTFOUND);
+    ck_assert_int_eq(db_champion_set(db, RULES_SUGARRAY, boxer_id, 0, 500), DB_ERROR);
+    ck_assert_msg(strstr(db_errmsg(db), "cannot hold the sugarray title"), "%s", db_errmsg(db));
+    ck_assert_int_eq(db_champion_set(db, RULES_SUGARRAY, sugar_id[2], -1, 500), DB_ERROR);
+    ck_assert_int_eq(db_champion_set(db, RULES_SUGARRAY, -5, 0, 500), DB_ERROR);
+    ck_assert_int_eq(db_champion_set(db, RULES_COUNT, sugar_id[2], 0, 500), DB_ERROR);
+    ck_assert_int_eq(db_champion_get(db, RULES_COUNT, &champ, &defences), DB_ERROR);
+    ck_assert_int_eq(db_champion_get(db, RULES_SUGARRAY, &champ, &defences), DB_OK);
+    ck_assert_int_eq(champ, sugar_id[1]);
+    ck_assert_int_eq(defences, 0);
+
+    /* Vacated: not found, the other ruleset's kept; and back. */
+    ck_assert_int_eq(db_champion_set(db, RULES_SUGARRAY, 0, 3, 600), DB_OK);
+    ck_assert_int_eq(db_champion_get(db, RULES_SUGARRAY, &champ, &defences), DB_NOTFOUND);
+    sql_check("SELECT fighter IS NULL AND defences = 0 FROM champions WHERE rules = 'sugarray'");
+    ck_assert_int_eq(db_champion_set(db, RULES_SUGARRAY, 0, 0, 650), DB_OK);
+    ck_assert_int_eq(db_champion_get(db, RULES_BOXING, &champ, &defences), DB_OK);
+    ck_assert_int_eq(champ, boxer_id);
+    ck_assert_int_eq(db_champion_set(db, RULES_SUGARRAY, sugar_id[2], 0, 700), DB_OK);
+    reopen();
+    ck_assert_int_eq(db_champion_get(db, RULES_SUGARRAY, &champ, &defences), DB_OK);
+    ck_assert_int_eq(champ, sugar_id[2]);
+    sql_check("SELECT since = 700 FROM champions WHERE rules = 'sugarray'");
+}
+END_TEST
+
+START_TEST(test_turns)
+{
+    int number = -1;
+    int64_t when = -1;
+    char err[256];
+
+    ck_assert_int_eq(db_turn_last(db, RULES_SUGARRAY, &number, &when), DB_NOTFOUND);
+    ck_assert_int_eq(number, -1);
+    for (int i = 1; i <= 5; i++) {
+        ck_assert_int_eq(db_turn_add(db, RULES_SUGARRAY, 1000 + i, &number), DB_OK);
+        ck_assert_int_eq(number, i);
+        ck_assert_int_eq(db_turn_last(db, RULES_SUGARRAY, &number, &when), DB_OK);
+        ck_assert_int_eq(number, i);
+        ck_assert_int_eq(when, 1000 + i);
+    }
+    /* Numbered per ruleset. */
+    ck_assert_int_eq(db_turn_last(db, RULES_BOXING, &number, &when), DB_NOTFOUND);
+    ck_assert_int_eq(db_turn_add(db, RULES_BOXING, 2000, &number), DB_OK);
+    ck_assert_int_eq(number, 1);
+    ck_assert_int_eq(db_turn_add(db, RULES_SUGARRAY, 1010, &number), DB_OK);
+    ck_assert_int_eq(number, 6);
+
+    /* A turn rolled back leaves its number to the next. */
+    ck_assert_int_eq(db_begin(db), DB_OK);
+    ck_assert_int_eq(db_turn_add(db, RULES_SUGARRAY, 1020, &number), DB_OK);
+    ck_assert_int_eq(number, 7);
+    ck_assert_int_eq(db_turn_last(db, RULES_SUGARRAY, &number, &when), DB_OK);
+    ck_assert_int_eq(number, 7);
+    ck_assert_int_eq(db_rollback(db), DB_OK);
+    ck_assert_int_eq(db_turn_last(db, RULES_SUGARRAY, &number, &when), DB_OK);
+    ck_assert_int_eq(number, 6);
+    ck_assert_int_eq(when, 1010);
+
+    /* Committed by itself outside a transaction: another connection sees it. */
+    struct db *other = db_open(path, err, sizeof(err));
+    ck_assert_msg(other != NULL, "%s", err);
+    ck_assert_int_eq(db_turn_add(other, RULES_SUGARRAY, 1030, &number), DB_OK);
+    ck_assert_int_eq(number, 7);
+    ck_assert_int_eq(db_turn_add(db, RULES_SUGARRAY, 1040, &number), DB_OK);
+    ck_assert_int_eq(number, 8);
+    db_close(other);
+    reopen();
+    ck_assert_int_eq(db_turn_last(db, RULES_SUGARRAY, &number, &when), DB_OK);
+    ck_assert_int_eq(number, 8);
+    ck_assert_int_eq(when, 1040);
+    ck_assert_int_eq(db_turn_last(db, RULES_BOXING, &number, &when), DB_OK);
+    ck_assert_int_eq(number, 1);
+    ck_assert_int_eq(when, 2000);
+    ck_assert_int_eq(db_turn_add(db, RULES_COUNT, 1, &number), DB_ERROR);
+    ck_assert_int_eq(db_turn_last(db, RULES_COUNT, &number, &when), DB_ERROR);
+}
+END_TEST
+
+/* A league turn as the bot runs it, in one transaction: thousands of
+ * fighters listed, each saved, a bout each with its orders and rounds. */
+#define TURN_FIGHTERS 3000
+
+START_TEST(test_league_turn_bulk)
+{
+    static struct db_fighter out[TURN_FIGHTERS + 10];
+    struct db_fighter f;
+    int64_t owner = account("bob");
+    int n = 0, number = 0;
+
+    ck_assert_int_eq(db_begin(db), DB_OK);
+    for (int i = 0, active = 0; active < TURN_FIGHTERS; i++) {
+        char key[16];
+        snprintf(key, sizeof(key), "f%05d", i);
+        /* Boxers among them, and retired sugarray fighters. */
+        f = i % 16 == 5 ? boxer(owner, key, 12, 12, 12, 12, 12) : sugar(owner, key, 10, 20);
+        f.league = i % LEAGUE_COUNT;
+        f.retired = i % 32 == 7;
+        active += f.sheet.rules == RULES_SUGARRAY && !f.retired;
+        REQUIRE(db_fighter_create(db, key, &f) == DB_OK);
+    }
+    ck_assert_int_eq(db_commit(db), DB_OK);
+
+    ck_assert_int_eq(db_fighter_list_rules(db, RULES_SUGARRAY, out, TURN_FIGHTERS + 10, &n), DB_OK);
+    ck_assert_int_eq(n, TURN_FIGHTERS);
+    for (int i = 0; i < n; i++) {
+        REQUIRE(out[i].sheet.rules == RULES_SUGARRAY && !out[i].retired);
+        REQUIRE(i == 0 || out[i].id > out[i - 1].id);
+        REQUIRE(out[i].league == (int)((out[i].id - 1) % LEAGUE_COUNT));
+    }
+
+    ck_assert_int_eq(db_begin(db), DB_OK);
+    ck_assert_int_eq(db_turn_add(db, RULES_SUGARRAY, 5000, &number), DB_OK);
+    for (int i = 0; i < n; i++) {
+        struct db_fighter *a = &out[i], *b = &out[(i + 1) % n];
+        struct db_bout bt;
+
+        memset(&bt, 0, sizeof(bt));
+        bt.rules = RULES_SUGARRAY;
+        snprintf(bt.channel, sizeof(bt.channel), "#league");
+        bt.rounds = SUGARRAY_ROUNDS;
+        bt.state = DB_BOUT_OVER;
+        bt.kind = DB_BOUT_LEAGUE;
+        bt.turn = number;
+        bt.league = a->league;
+        bt.fighter[0] = a->id;
+        bt.fighter[1] = b->id;
+        bt.sheet[0] = a->sheet;
+        bt.sheet[1] = b->sheet;
+        bt.round = SUGARRAY_ROUNDS;
+        bt.winner = 0;
+        bt.method = METHOD_POINTS;
+        bt.created = bt.started = bt.ended = 5000;
+        REQUIRE(db_bout_create(db, &bt) == DB_OK);
+        for (int r = 1; r <= SUGARRAY_ROUNDS; r++) {
+            for (int side = 0; side < SIDES; side++) {
+                struct db_order o = order(r, side, "3/3", DB_ORDER_PLAN, 1);
+                REQUIRE(db_order_put(db, bt.id, &o) == DB_OK);
+            }
+            REQUIRE(db_round_put(db, bt.id, r, "summary", "report of the round") == DB_OK);
+        }
+        a->league = (a->league + 1) % LEAGUE_COUNT;
+        a->gold_record = i % 7;
+        a->trained = 1;
+        a->wins++;
+        REQUIRE(db_fighter_save(db, a) == DB_OK);
+    }
+    ck_assert_int_eq(db_commit(db), DB_OK);
+
+    static struct db_fighter again[TURN_FIGHTERS];
+    ck_assert_int_eq(db_fighter_list_rules(db, RULES_SUGARRAY, again, TURN_FIGHTERS, &n), DB_OK);
+    ck_assert_int_eq(n, TURN_FIGHTERS);
+    for (int i = 0; i < n; i++) {
+        REQUIRE(again[i].id == out[i].id);
+        REQUIRE(again[i].league == out[i].league);
+        REQUIRE(again[i].gold_record == i % 7);
+        REQUIRE(again[i].trained == 1 && again[i].wins == 1);
+    }
+    char cond[128];
+    snprintf(cond, sizeof(cond),
+             "(SELECT count(*) FROM bouts WHERE kind = 'league' AND turn = %d) = %d", number,
+             TURN_FIGHTERS);
+    sql_check(cond);
+    sql_check("(SELECT count(*) FROM orders) = 10 * 3000");
+}
+END_TEST
+
+/* A version-2 file (made by migrations 1 and 2 alone, with rows as version 2
+ * wrote them) keeps everything at version 3. */
+START_TEST(test_migrate_v2_to_v3)
+{
+    char err[512] = "";
+    struct db_fighter f, out[8];
+    struct db_bout b, c;
+    struct db_order o[4];
+    char text[64];
+    int n = 0;
+
+    ck_assert_int_ge(db_schema_latest(), 3);
+    db_close(db);
+    db = NULL;
+    ck_assert_int_eq(unlink(path), 0);
+    ck_assert_msg(
+        db_test_file(
+            path, 2,
+            "INSERT INTO accounts (id, key, name, hash, created) VALUES (1, 'bob', 'Bob', 'h', 1);"
+            "INSERT INTO fighters (id, account_id, key, name, rules, str, spd, agl, tgh, hgt,"
+            " wins, created) VALUES (7, 1, 'iron', 'Iron', 'boxing', 20, 10, 10, 15, 5, 3, 2);"
+            "INSERT INTO fighters (id, account_id, key, name, rules, skill, endurance, losses,"
+            " created) VALUES (8, 1, 'murphy', 'Murphy', 'sugarray', 12, 21, 2, 3);"
+            "INSERT INTO fighters (id, account_id, key, name, rules, skill, endurance, retired,"
+            " created) VALUES (9, 1, 'miller', 'Miller', 'sugarray', 10, 26, 1, 4);"
+            "INSERT INTO fighters (id, account_id, key, name, rules, skill, endurance,"
+            " created) VALUES (10, 1, 'moe', 'Moe', 'sugarray', 11, 22, 5);"
+            "INSERT INTO bouts (id, rules, channel, rounds, seed, state, fighter_a, fighter_b,"
+            " round, winner, method, created, started, ended, sheet_a, sheet_b) VALUES (3,"
+            " 'sugarray', '#ring', 5, -1, 'over', 8, 10, 5, 0, 'points', 10, 11, 12,"
+            " '12 21', '11 22');"
+            "INSERT INTO orders VALUES (3, 1, 0, '6/0', 'player', 0);"
+            "INSERT INTO orders VALUES (3, 1, 1, '2/3', 'plan', 2);"
+            "INSERT INTO rounds VALUES (3, 1, 'said', 'blow by blow');"
+            "INSERT INTO plans VALUES (8, '6/0', 13);"
+            "INSERT INTO audit (time, who, what) VALUES (14, 'admin', 'set');",
+            err, sizeof(err)) == DB_OK,
+        "%s", err);
+    ck_assert_int_eq(header_version(), 2);
+    ck_assert_int_eq(db_test_file(path, 2, "SELECT * FROM champions", err, sizeof(err)), DB_ERROR);
+    ck_assert_ptr_nonnull(strstr(err, "no such table: champions"));
+
+    reopen();
+    ck_assert_int_eq(db_schema_version(db), db_schema_latest());
+    ck_assert_int_eq(db_fighter_get(db, "iron", &f), DB_OK);
+    ck_assert_int_eq(f.id, 7);
+    ck_assert_str_eq(f.owner, "Bob");
+    ck_assert_int_eq(f.sheet.u.boxing.str, 20);
+    ck_assert_int_eq(f.wins, 3);
+    ck_assert_int_eq(f.league, LEAGUE_BRONZE);
+    ck_assert_int_eq(f.gold_record + f.paused + f.trained + f.missed, 0);
+    ck_assert_int_eq(db_fighter_list(db, 1, 1, out, 8, &n), DB_OK);
+    ck_assert_int_eq(n, 4);
+    for (int i = 0; i < n; i++) {
+        ck_assert_int_eq(out[i].league, LEAGUE_BRONZE);
+        ck_assert_int_eq(out[i].gold_record + out[i].paused + out[i].trained + out[i].missed, 0);
+    }
+    ck_assert_int_eq(db_fighter_list_rules(db, RULES_SUGARRAY, out, 8, &n), DB_OK);
+    ck_assert_int_eq(n, 2);
+    ck_assert_int_eq(out[0].id, 8);
+    ck_assert_int_eq(out[0].losses, 2);
+    ck_assert_int_eq(out[1].id, 10);
+
+    ck_assert_int_eq(db_bout_get(db, 3, &b), DB_OK);
+    ck_assert_int_eq(b.kind, DB_BOUT_EXHIBITION);
+    ck_assert_int_eq(b.turn, 0);
+    ck_assert_int_eq(b.league, -1);
+    ck_assert_uint_eq(b.seed, UINT64_MAX);
+    ck_assert_int_eq(b.state, DB_BOUT_OVER);
+    ck_assert_int_eq(b.method, METHOD_POINTS);
+    ck_assert_int_eq(b.sheet[1].u.sugarray.endurance, 22);
+    ck_assert_int_eq(db_order_list(db, 3, o, 4, &n), DB_OK);
+    ck_assert_int_eq(n, 2);
+    ck_assert_str_eq(o[1].text, "2/3");
+    ck_assert_int_eq(o[1].line, 2);
+    ck_assert_int_eq(db_round_report(db, 3, 1, text, sizeof(text)), DB_OK);
+    ck_assert_str_eq(text, "blow by blow");
+    ck_assert_int_eq(db_plan_get(db, 8, text, sizeof(text)), DB_OK);
+    ck_assert_str_eq(text, "6/0");
+    sql_check("(SELECT count(*) FROM audit) = 1");
+    sql_check("(SELECT count(*) FROM sqlite_master WHERE type = 'index'"
+              " AND name = 'fighters_rules') = 1");
+
+    /* The new columns and tables work with the old rows. */
+    ck_assert_int_eq(db_fighter_get(db, "murphy", &f), DB_OK);
+    f.league = LEAGUE_GOLD;
+    f.gold_record = 4;
+    ck_assert_int_eq(db_fighter_save(db, &f), DB_OK);
+    ck_assert_int_eq(db_champion_set(db, RULES_SUGARRAY, 10, 0, 20), DB_OK);
+    ck_assert_int_eq(db_turn_add(db, RULES_SUGARRAY, 20, &n), DB_OK);
+    ck_assert_int_eq(n, 1);
+    const int64_t id[SIDES] = {8, 10};
+    b = challenge(id);
+    b.rules = RULES_SUGARRAY;
+    b.rounds = 5;
+    b.sheet[0] = f.sheet;
+    b.sheet[1] = out[1].sheet;
+    b.kind = DB_BOUT_LEAGUE;
+    b.turn = 1;
+    b.league = LEAGUE_GOLD;
+    ck_assert_int_eq(db_bout_create(db, &b), DB_OK);
+    ck_assert_int_eq(b.id, 4);
+
+    /* Opening again migrates nothing. */
+    reopen();
+    ck_assert_int_eq(db_bout_get(db, b.id, &c), DB_OK);
+    bout_eq(&b, &c);
+    ck_assert_int_eq(db_fighter_get_id(db, 8, &f), DB_OK);
+    ck_assert_int_eq(f.league, LEAGUE_GOLD);
+    ck_assert_int_eq(f.gold_record, 4);
+    ck_assert_int_eq(db_schema_version(db), db_schema_latest());
+}
+END_TEST
+
+/* League fields edited by hand (CHECKs off) read as errors, never garbage. */
+START_TEST(test_league_bad_rows_refused)
+{
+    struct db_fighter f, out[4];
+    struct db_bout b = stored_bout(), c;
+    char sql[256];
+    int n = -1;
+
+    static const struct {
+        const char *set, *message;
+    } bad_fighters[] = {
+        {"league = 'platinum'", "has league 'platinum', which this ringside does not know"},
+        {"league = 'GOLD'", "has league 'GOLD'"},
+        {"gold_record = -1", "gold record -1"},
+        {"paused = -2", "paused -2"},
+    };
+    for (size_t i = 0; i < sizeof(bad_fighters) / sizeof(bad_fighters[0]); i++) {
+        snprintf(sql, sizeof(sql), "UPDATE fighters SET %s WHERE key = 'red'", bad_fighters[i].set);
+        sql_force(sql);
+        ck_assert_int_eq(db_fighter_get(db, "red", &f), DB_ERROR);
+        ck_assert_msg(strstr(db_errmsg(db), bad_fighters[i].message), "%s: %s", bad_fighters[i].set,
+                      db_errmsg(db));
+        n = -1;
+        ck_assert_int_eq(db_fighter_list_rules(db, RULES_BOXING, out, 4, &n), DB_ERROR);
+        ck_assert_int_eq(n, 0);
+        sql_force("UPDATE fighters SET league = 'bronze', gold_record = 0, paused = 0");
+        ck_assert_int_eq(db_fighter_get(db, "red", &f), DB_OK);
+        ck_assert_int_eq(db_fighter_list_rules(db, RULES_BOXING, out, 4, &n), DB_OK);
+        ck_assert_int_eq(n, 2);
+    }
+
+    static const struct {
+        const char *set, *message;
+    } bad_bouts[] = {
+        {"kind = 'friendly'", "has kind 'friendly', which this ringside does not know"},
+        {"kind = 'league', turn = 1", "league bout with turn 1 and league -1"},
+        {"league = 'gold'", "exhibition bout with turn 0 and league 2"},
+        {"turn = 3", "exhibition bout with turn 3"},
+        {"kind = 'title'", "title bout with turn 0"},
+        {"kind = 'league', turn = 2, league = 'tin'", "has league 'tin'"},
+    };
+    for (size_t i = 0; i < sizeof(bad_bouts) / sizeof(bad_bouts[0]); i++) {
+        snprintf(sql, sizeof(sql), "UPDATE bouts SET %s WHERE id = %lld", bad_bouts[i].set,
+                 (long long)b.id);
+        sql_force(sql);
+        ck_assert_int_eq(db_bout_get(db, b.id, &c), DB_ERROR);
+        ck_assert_msg(strstr(db_errmsg(db), bad_bouts[i].message), "%s: %s", bad_bouts[i].set,
+                      db_errmsg(db));
+        sql_force("UPDATE bouts SET kind = 'exhibition', turn = 0, league = NULL");
+        ck_assert_int_eq(db_bout_get(db, b.id, &c), DB_OK);
+        bout_eq(&b, &c);
+    }
+}
+END_TEST
+
 Suite *db_suite(void)
 {
     Suite *s = suite_create("db");
@@ -1750,6 +2451,21 @@ Suite *db_suite(void)
     tcase_add_test(tc, test_transaction_misuse);
     tcase_add_test(tc, test_kill9_keeps_what_was_acknowledged);
     tcase_add_test(tc, test_bad_rows_refused);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("leagues");
+    tcase_add_unchecked_fixture(tc, suite_setup, suite_teardown);
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_fighter_league_defaults);
+    tcase_add_test(tc, test_fighter_league_round_trip);
+    tcase_add_test(tc, test_bout_kind_round_trip);
+    tcase_add_test(tc, test_fighter_list_rules);
+    tcase_add_test(tc, test_champion);
+    tcase_add_test(tc, test_turns);
+    tcase_add_test(tc, test_league_turn_bulk);
+    tcase_add_test(tc, test_migrate_v2_to_v3);
+    tcase_add_test(tc, test_league_bad_rows_refused);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -25,6 +25,8 @@ Suite *outq_suite(void);
 Suite *config_suite(void);
 Suite *cmd_suite(void);
 Suite *bout_suite(void);
+Suite *turn_suite(void);
 Suite *render_suite(void);
+Suite *league_suite(void);
 
 #endif

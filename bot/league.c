@@ -1,0 +1,715 @@
+/*
+ * league.c - league turns, the International Champion and the standings.
+ *
+ * A turn of one ruleset (rules.md section 3, seed 004):
+ *   1. The active fighters, less the champion and the paused ones (whose
+ *      pause counts down), are grouped by league; in each league a random
+ *      cycle gives everybody two bouts against different opponents.
+ *   2. Every bout is fought from the fighters' stored plans, with the
+ *      sheets they had when the turn began (the first bout has no influence
+ *      on the second). A fighter without a plan fights the default order; in
+ *      SUGAR RAY that is 0/0, and he gets no training and sits out the next
+ *      turn.
+ *   3. Records, training points and the SUGAR RAY changes are applied;
+ *      then the moves: two wins or a win and a tie up, two losses or a loss
+ *      and a tie down (GOLD does not go up, BRONZE does not go down). Gold
+ *      records gain 3 a win and 1 a tie in GOLD, and go to 0 on relegation.
+ *   4. The title bout: the champion against the GOLD fighter with the
+ *      highest gold record (ties at random); a vacant title goes to the
+ *      winner between the two highest. Challengers' gold records go to 0. A
+ *      champion who loses goes to GOLD.
+ * All of it, every bout with its orders and reports included, is written in
+ * one transaction: a turn happens entirely or not at all.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "bot.h"
+#include "parse.h"
+
+#define LIST_START    1024
+#define REPORT_BUF    DB_REPORT_MAX
+#define SCHEDULE_POLL 30.0 /* seconds between looks at the schedule */
+#define PAUSE_MAX     52
+#define NAMES_SHOWN   6
+
+/* One fighter's turn. */
+struct entry {
+    struct db_fighter f;       /* as it will be saved */
+    struct sheet start;        /* the sheet the turn began with */
+    struct plan *plan;         /* NULL: no plan */
+    int in_turn;               /* paired this turn */
+    int from;                  /* his league when the turn began */
+    int wins, losses, ties;    /* league bouts of this turn */
+    struct sugarray_sheet dsr; /* sugarray changes to add after the turn */
+    int changed;
+};
+
+struct turn {
+    struct bot *bot;
+    enum rules rules;
+    int number;
+    struct rng rng;
+    struct entry *e;
+    int n;
+    int bouts;
+    char channel[DB_CHANNEL_MAX];
+    char report[REPORT_BUF];
+};
+
+static const char *rules_name(enum rules r)
+{
+    return ruleset_get(r)->name;
+}
+
+/* Every active fighter of the ruleset, however many. */
+static struct db_fighter *all_fighters(struct db *db, enum rules rules, int *n)
+{
+    int max = LIST_START;
+
+    for (;;) {
+        struct db_fighter *v = xmalloc((size_t)max * sizeof(*v));
+        if (db_fighter_list_rules(db, rules, v, max, n) != DB_OK) {
+            free(v);
+            return NULL;
+        }
+        if (*n < max)
+            return v;
+        free(v);
+        max *= 2;
+    }
+}
+
+/* The order of entry `x` for the next round of `b` (side `side`). */
+static void plan_order(const struct entry *x, const struct bout *b, int side, struct order *o,
+                       struct db_order *dbo)
+{
+    if (x->plan) {
+        struct plan_vars v;
+        bout_plan_vars(b, side, &v);
+        dbo->line = plan_eval(x->plan, &v, o);
+        dbo->source = DB_ORDER_PLAN;
+    } else {
+        ruleset_get(b->rules)->order_default(o);
+        dbo->line = 0;
+        dbo->source = DB_ORDER_DEFAULT;
+    }
+    if (b->rules == RULES_BOXING && o->u.boxing.towel)
+        snprintf(dbo->text, sizeof(dbo->text), "towel");
+    else
+        order_format(o, dbo->text, sizeof(dbo->text));
+}
+
+/* Fights one bout between entries a and b from their plans, stores it,
+ * and applies its result to both. Returns the result (winner 0 = a), or
+ * NULL on a database error. */
+static const struct result *fight(struct turn *t, int a, int b, enum db_bout_kind kind, int league)
+{
+    static struct bout bt;
+    struct entry *x[SIDES] = {&t->e[a], &t->e[b]};
+    struct sheet sheets[SIDES] = {x[0]->start, x[1]->start};
+    struct render_corner corner[SIDES];
+    struct db_bout rec;
+    struct bout_rng r;
+    struct events evs;
+
+    memset(&rec, 0, sizeof(rec));
+    rec.rules = t->rules;
+    snprintf(rec.channel, sizeof(rec.channel), "%s", t->channel);
+    rec.rounds = ruleset_get(t->rules)->rounds_default;
+    rec.seed = rng_next(&t->rng);
+    rec.state = DB_BOUT_LIVE;
+    rec.kind = kind;
+    rec.turn = t->number;
+    rec.league = league;
+    rec.winner = -1;
+    rec.created = rec.started = (int64_t)time(NULL);
+    for (int s = 0; s < SIDES; s++) {
+        rec.fighter[s] = x[s]->f.id;
+        rec.sheet[s] = sheets[s];
+        memset(&corner[s], 0, sizeof(corner[s]));
+        snprintf(corner[s].name, sizeof(corner[s].name), "%s", x[s]->f.name);
+        snprintf(corner[s].owner, sizeof(corner[s].owner), "%s", x[s]->f.owner);
+        corner[s].sheet = sheets[s];
+    }
+    if (bout_init(&bt, t->rules, sheets, rec.rounds) != 0 ||
+        db_bout_create(t->bot->db, &rec) != DB_OK)
+        return NULL;
+    bout_rng_seed(&r, rec.seed);
+    while (!bt.result.over) {
+        struct order o[SIDES];
+        struct db_order dbo[SIDES];
+        char lines[RENDER_ROUND_LINES][RENDER_LINE_MAX];
+        for (int s = 0; s < SIDES; s++) {
+            memset(&dbo[s], 0, sizeof(dbo[s]));
+            dbo[s].round = bt.round + 1;
+            dbo[s].side = s;
+            plan_order(x[s], &bt, s, &o[s], &dbo[s]);
+        }
+        if (bout_round(&bt, o, &r, &evs) != 0)
+            return NULL;
+        /* The wording draws come in the same order as in a live bout, so
+         * the stored report replays. */
+        render_round(corner, &bt, &evs, &r.flavour, lines);
+        render_round_report(corner, &bt, &evs, t->report, sizeof(t->report));
+        if (db_order_put(t->bot->db, rec.id, &dbo[0]) != DB_OK ||
+            db_order_put(t->bot->db, rec.id, &dbo[1]) != DB_OK ||
+            db_round_put(t->bot->db, rec.id, bt.round, "", t->report) != DB_OK)
+            return NULL;
+    }
+    const struct result *res = &bt.result;
+    rec.state = DB_BOUT_OVER;
+    rec.round = bt.round;
+    rec.winner = res->winner;
+    rec.method = res->method;
+    rec.drawn_by = res->drawn_by;
+    rec.reason = res->reason;
+    rec.decision = res->decision;
+    rec.ended = rec.created;
+    if (db_bout_save(t->bot->db, &rec) != DB_OK)
+        return NULL;
+
+    /* Records, training points and the SUGAR RAY changes. */
+    struct sugarray_sheet sr[SIDES] = {sheets[0].u.sugarray, sheets[1].u.sugarray};
+    if (t->rules == RULES_SUGARRAY)
+        sugarray_after_bout(sr, res);
+    for (int s = 0; s < SIDES; s++) {
+        struct db_fighter *f = &x[s]->f;
+        if (res->winner < 0) {
+            f->draws++;
+            x[s]->ties++;
+        } else if (res->winner == s) {
+            f->wins++;
+            f->kos += res->method == METHOD_KO || res->method == METHOD_TKO;
+            x[s]->wins++;
+        } else {
+            f->losses++;
+            x[s]->losses++;
+        }
+        if (t->rules == RULES_BOXING)
+            f->training_points += boxing_training_points(res, s);
+        else {
+            x[s]->dsr.skill += sr[s].skill - sheets[s].u.sugarray.skill;
+            x[s]->dsr.endurance += sr[s].endurance - sheets[s].u.sugarray.endurance;
+        }
+        if (kind == DB_BOUT_LEAGUE && league == LEAGUE_GOLD)
+            f->gold_record += league_gold_points(res->winner == s, res->winner < 0);
+        x[s]->changed = 1;
+    }
+    t->bouts++;
+    return res;
+}
+
+/* "Rocky, Apollo and 3 more" of the entries flagged in `which`. */
+static void names(const struct turn *t, const int *which, char *buf, size_t len)
+{
+    size_t at = 0;
+    int shown = 0, total = 0;
+
+    buf[0] = '\0';
+    for (int i = 0; i < t->n; i++) {
+        if (!which[i])
+            continue;
+        total++;
+        if (shown < NAMES_SHOWN && at < len) {
+            at += (size_t)snprintf(buf + at, len - at, "%s%s", shown ? ", " : "", t->e[i].f.name);
+            shown++;
+        }
+    }
+    if (total > shown && at < len)
+        snprintf(buf + at, len - at, " and %d more", total - shown);
+}
+
+static const char *method_words(const struct result *res)
+{
+    switch (res->method) {
+    case METHOD_KO:
+        return "by KO";
+    case METHOD_TKO:
+        return "by TKO";
+    case METHOD_DQ:
+        return "by DQ";
+    case METHOD_POINTS:
+        return "on points";
+    default:
+        return "on the cards";
+    }
+}
+
+/* The title bout of the turn. `champ` is the champion's entry or -1. */
+static int title(struct turn *t, int champ, int defences, char *line, size_t len)
+{
+    int *gold = xmalloc((size_t)(t->n ? t->n : 1) * sizeof(int));
+    int ok = 0;
+
+    /* The contenders fought in GOLD this turn and are still there: not the
+     * paused, not the promoted, not the relegated. */
+    for (int i = 0; i < t->n; i++)
+        gold[i] = i != champ && t->e[i].in_turn && t->e[i].from == LEAGUE_GOLD &&
+                          t->e[i].f.league == LEAGUE_GOLD
+                      ? t->e[i].f.gold_record
+                      : -1;
+    int top = league_top(gold, t->n, -1, &t->rng);
+    if (top >= 0 && gold[top] < 0)
+        top = -1;
+    int a = champ, b = top;
+    if (champ < 0 && top >= 0) {
+        int second = league_top(gold, t->n, top, &t->rng);
+        b = second >= 0 && gold[second] >= 0 ? second : -1;
+        a = top;
+    }
+    free(gold);
+    int64_t now = (int64_t)time(NULL);
+    if (a < 0 || b < 0) {
+        snprintf(line, len,
+                 champ >= 0 ? "No title bout: %s keeps the title, nobody in GOLD to "
+                              "challenge him."
+                            : "The title stays vacant: GOLD needs two fighters.",
+                 champ >= 0 ? t->e[champ].f.name : "");
+        return 0;
+    }
+    const struct result *res = fight(t, a, b, DB_BOUT_TITLE, -1);
+    if (!res)
+        return -1;
+    struct entry *ea = &t->e[a], *eb = &t->e[b];
+    ea->f.gold_record = champ >= 0 ? ea->f.gold_record : 0;
+    eb->f.gold_record = 0; /* a challenger's gold record is spent */
+    if (champ < 0) {
+        ea->f.gold_record = 0;
+        if (res->winner < 0) {
+            snprintf(line, len, "Title bout: %s and %s draw; the title stays vacant.", ea->f.name,
+                     eb->f.name);
+            ok = db_champion_set(t->bot->db, t->rules, 0, 0, now) == DB_OK;
+        } else {
+            struct entry *w = res->winner == 0 ? ea : eb, *l = res->winner == 0 ? eb : ea;
+            snprintf(line, len, "Title bout: %s beats %s %s and is the new International Champion!",
+                     w->f.name, l->f.name, method_words(res));
+            ok = db_champion_set(t->bot->db, t->rules, w->f.id, 0, now) == DB_OK;
+        }
+    } else if (res->winner == 1) {
+        snprintf(line, len, "Title bout: %s beats the champion %s %s and takes the title!",
+                 eb->f.name, ea->f.name, method_words(res));
+        ea->f.league = LEAGUE_GOLD;
+        ok = db_champion_set(t->bot->db, t->rules, eb->f.id, 0, now) == DB_OK;
+    } else {
+        if (res->winner == 0)
+            snprintf(line, len, "Title bout: the champion %s beats %s %s (defence %d).", ea->f.name,
+                     eb->f.name, method_words(res), defences + 1);
+        else
+            snprintf(line, len,
+                     "Title bout: the champion %s draws with %s and keeps the title "
+                     "(defence %d).",
+                     ea->f.name, eb->f.name, defences + 1);
+        ok = db_champion_set(t->bot->db, t->rules, ea->f.id, defences + 1, now) == DB_OK;
+    }
+    return ok ? 0 : -1;
+}
+
+static void turn_free(struct turn *t)
+{
+    for (int i = 0; i < t->n; i++)
+        plan_free(t->e[i].plan);
+    free(t->e);
+}
+
+int league_turn(struct bot *bot, enum rules rules, uint64_t seed,
+                char lines[LEAGUE_SUMMARY_LINES][RENDER_LINE_MAX], int *nlines, char *err,
+                size_t errlen)
+{
+    static struct turn t;
+    static char plan_text[DB_PLAN_MAX];
+    int n = 0;
+
+    *nlines = 0;
+    memset(&t, 0, sizeof(t));
+    t.bot = bot;
+    t.rules = rules;
+    rng_seed(&t.rng, seed, 7);
+    snprintf(t.channel, sizeof(t.channel), "%s", bot->chan[0][0] ? bot->chan[0] : "#league");
+
+    struct db_fighter *all = all_fighters(bot->db, rules, &n);
+    if (!all) {
+        snprintf(err, errlen, "cannot read the fighters: %s", db_errmsg(bot->db));
+        return -1;
+    }
+    t.e = xmalloc((size_t)(n ? n : 1) * sizeof(*t.e));
+    t.n = n;
+    int64_t champ_id = 0;
+    int defences = 0, champ = -1;
+    if (db_champion_get(bot->db, rules, &champ_id, &defences) != DB_OK)
+        champ_id = 0;
+    for (int i = 0; i < n; i++) {
+        struct entry *x = &t.e[i];
+        memset(x, 0, sizeof(*x));
+        x->f = all[i];
+        x->start = all[i].sheet;
+        x->from = all[i].league;
+        if (x->f.id == champ_id)
+            champ = i;
+        if (db_plan_get(bot->db, x->f.id, plan_text, sizeof(plan_text)) == DB_OK) {
+            struct parse_error perr;
+            x->plan = plan_compile(rules, plan_text, &perr);
+        }
+    }
+    free(all);
+    if (champ_id && champ < 0)
+        champ_id = 0; /* the champion retired: the title is vacant */
+
+    if (db_begin(bot->db) != DB_OK) {
+        snprintf(err, errlen, "cannot start the turn: %s", db_errmsg(bot->db));
+        turn_free(&t);
+        return -1;
+    }
+    int ok = db_turn_add(bot->db, rules, (int64_t)time(NULL), &t.number) == DB_OK;
+
+    /* Who fights: everybody but the champion and the paused. */
+    int *idx = xmalloc((size_t)(n ? n : 1) * sizeof(int));
+    int(*pairs)[2] = xmalloc((size_t)(n > 2 ? n : 2) * sizeof(*pairs));
+    int moved[2][LEAGUE_COUNT] = {{0}};
+    int *up = xmalloc((size_t)(n ? n : 1) * sizeof(int));
+    int *down = xmalloc((size_t)(n ? n : 1) * sizeof(int));
+    memset(up, 0, (size_t)(n ? n : 1) * sizeof(int));
+    memset(down, 0, (size_t)(n ? n : 1) * sizeof(int));
+    for (int l = LEAGUE_GOLD; ok && l >= LEAGUE_BRONZE; l--) {
+        int m = 0;
+        for (int i = 0; i < n; i++) {
+            struct entry *x = &t.e[i];
+            if (i == champ || x->f.league != l)
+                continue;
+            if (x->f.paused > 0) {
+                x->f.paused--;
+                x->changed = 1;
+                continue;
+            }
+            x->in_turn = 1;
+            idx[m++] = i;
+        }
+        int bouts = league_pairing(m, &t.rng, pairs);
+        for (int k = 0; ok && k < bouts; k++)
+            ok = fight(&t, idx[pairs[k][0]], idx[pairs[k][1]], DB_BOUT_LEAGUE, l) != NULL;
+    }
+    /* Moves, gold record resets, the SUGAR RAY rules for a missed plan. */
+    for (int i = 0; ok && i < n; i++) {
+        struct entry *x = &t.e[i];
+        if (!x->in_turn)
+            continue;
+        enum league_move mv = league_move((enum league)x->f.league, x->wins, x->losses, x->ties);
+        if (mv == LEAGUE_UP) {
+            moved[0][x->f.league]++;
+            up[i] = 1;
+            x->f.league++;
+        } else if (mv == LEAGUE_DOWN) {
+            moved[1][x->f.league]++;
+            down[i] = 1;
+            if (x->f.league == LEAGUE_GOLD)
+                x->f.gold_record = 0;
+            x->f.league--;
+        }
+        if (rules == RULES_SUGARRAY) {
+            x->f.sheet.u.sugarray.skill += x->dsr.skill;
+            x->f.sheet.u.sugarray.endurance += x->dsr.endurance;
+            if (x->f.sheet.u.sugarray.skill < 1)
+                x->f.sheet.u.sugarray.skill = 1;
+            if (x->f.sheet.u.sugarray.endurance < 1)
+                x->f.sheet.u.sugarray.endurance = 1;
+            x->f.missed = x->plan == NULL;
+            if (x->f.missed)
+                x->f.paused = 1; /* on the pausing list for the next turn */
+        }
+        x->changed = 1;
+    }
+    if (rules == RULES_SUGARRAY)
+        for (int i = 0; i < n; i++)
+            if (t.e[i].f.trained) {
+                t.e[i].f.trained = 0; /* a new turn: training again */
+                t.e[i].changed = 1;
+            }
+    char title_line[RENDER_LINE_MAX] = "";
+    if (ok)
+        ok = title(&t, champ, defences, title_line, sizeof(title_line)) == 0;
+    for (int i = 0; ok && i < n; i++)
+        if (t.e[i].changed)
+            ok = db_fighter_save(bot->db, &t.e[i].f) == DB_OK;
+    if (!ok || db_commit(bot->db) != DB_OK) {
+        snprintf(err, errlen, "the turn was not stored (%s); nothing changed", db_errmsg(bot->db));
+        db_rollback(bot->db);
+        free(idx);
+        free(pairs);
+        free(up);
+        free(down);
+        turn_free(&t);
+        return -1;
+    }
+
+    /* The summary: a line for the turn, one per league, the title. */
+    int k = 0;
+    snprintf(lines[k++], RENDER_LINE_MAX, "League turn %d (%s): %d bouts fought from the plans.",
+             t.number, rules_name(rules), t.bouts);
+    for (int l = LEAGUE_GOLD; l >= LEAGUE_BRONZE && k < LEAGUE_SUMMARY_LINES - 1; l--) {
+        int members = 0;
+        int *is_up = xmalloc((size_t)(n ? n : 1) * sizeof(int));
+        int *is_down = xmalloc((size_t)(n ? n : 1) * sizeof(int));
+        for (int i = 0; i < n; i++) {
+            /* Where they were when the turn began. */
+            int from = t.e[i].from;
+            is_up[i] = up[i] && from == l;
+            is_down[i] = down[i] && from == l;
+            members += t.e[i].in_turn && from == l;
+        }
+        if (members) {
+            char u[160], d[160];
+            names(&t, is_up, u, sizeof(u));
+            names(&t, is_down, d, sizeof(d));
+            snprintf(lines[k++], RENDER_LINE_MAX, "%s: %d fighting%s%s%s%s.",
+                     league_name((enum league)l), members, u[0] ? "; up: " : "", u,
+                     d[0] ? "; down: " : "", d);
+        }
+        free(is_up);
+        free(is_down);
+    }
+    if (title_line[0] && k < LEAGUE_SUMMARY_LINES)
+        snprintf(lines[k++], RENDER_LINE_MAX, "%s", title_line);
+    *nlines = k;
+    log_msg(LOG_INFO, "league turn %d of %s: %d bouts", t.number, rules_name(rules), t.bouts);
+    free(idx);
+    free(pairs);
+    free(up);
+    free(down);
+    turn_free(&t);
+    return 0;
+}
+
+/* Runs a turn and says its summary to `target`. */
+static int turn_announce(struct bot *bot, enum rules rules, const char *target)
+{
+    char lines[LEAGUE_SUMMARY_LINES][RENDER_LINE_MAX], err[256];
+    int n = 0;
+
+    if (league_turn(bot, rules, bot_seed(), lines, &n, err, sizeof(err)) != 0) {
+        log_msg(LOG_ERROR, "league turn of %s: %s", rules_name(rules), err);
+        if (target)
+            bot_say(bot, OUTQ_REPLY, target, "The %s league turn failed: %s", rules_name(rules),
+                    err);
+        return -1;
+    }
+    for (int i = 0; i < n && target; i++)
+        bot_say(bot, OUTQ_CHATTER, target, "%s", lines[i]);
+    return 0;
+}
+
+void league_tick(struct bot *bot)
+{
+    static double next_look;
+    static int64_t started;
+
+    if (bot->cfg.turn_interval <= 0 || bot->now < next_look)
+        return;
+    next_look = bot->now + SCHEDULE_POLL;
+    int64_t now = (int64_t)time(NULL);
+    if (!started)
+        started = now;
+    for (int r = 0; r < RULES_COUNT; r++) {
+        int number;
+        int64_t last;
+        if (db_turn_last(bot->db, (enum rules)r, &number, &last) != DB_OK)
+            last = started; /* the first turn: one interval after start-up */
+        if (now - last < bot->cfg.turn_interval)
+            continue;
+        int c = 0;
+        while (c < USERS_CHANNELS && !bot->chan_in[c])
+            c++;
+        turn_announce(bot, (enum rules)r, c < USERS_CHANNELS ? bot->chan[c] : NULL);
+    }
+}
+
+/* ------------------------------------------------------------ commands */
+
+/* rules=... among the arguments (default boxing); -1 after a reply. */
+static int rules_arg(struct cmd_ctx *ctx, int *rules, const char **league)
+{
+    *rules = RULES_BOXING;
+    if (league)
+        *league = NULL;
+    for (int i = 0; i < ctx->argc; i++) {
+        const char *a = ctx->argv[i];
+        if (strncasecmp(a, "rules=", 6) == 0) {
+            const struct ruleset *rs = ruleset_find(a + 6);
+            if (!rs) {
+                reply(ctx, "rules=%s: use rules=boxing or rules=sugarray", CLIP(a + 6, 20));
+                return -1;
+            }
+            *rules = rs->id;
+        } else if (league && league_find(a) >= 0) {
+            *league = a;
+        } else {
+            reply(ctx, "I don't understand \"%s\"; give %srules=boxing or rules=sugarray",
+                  CLIP(a, 30), league ? "a league (gold, silver, bronze) or " : "");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int cmd_turn(struct cmd_ctx *ctx)
+{
+    int rules;
+
+    if (rules_arg(ctx, &rules, NULL) != 0)
+        return -1;
+    const char *target = ctx->channel ? ctx->channel : ctx->nick;
+    log_msg(LOG_INFO, "admin %s runs a %s league turn", ctx->account, rules_name(rules));
+    char what[64];
+    snprintf(what, sizeof(what), "league turn of %s", rules_name(rules));
+    db_audit(ctx->bot->db, (int64_t)time(NULL), ctx->account, what);
+    return turn_announce(ctx->bot, (enum rules)rules, target);
+}
+
+static int cmp_standing(const void *pa, const void *pb)
+{
+    const struct db_fighter *a = pa, *b = pb;
+
+    if (a->gold_record != b->gold_record)
+        return b->gold_record - a->gold_record;
+    if (a->wins - a->losses != b->wins - b->losses)
+        return (b->wins - b->losses) - (a->wins - a->losses);
+    return a->id < b->id ? -1 : a->id > b->id;
+}
+
+int cmd_standings(struct cmd_ctx *ctx)
+{
+    int rules, n = 0;
+    const char *lname;
+
+    if (rules_arg(ctx, &rules, &lname) != 0)
+        return -1;
+    int league = lname ? league_find(lname) : LEAGUE_GOLD;
+    struct db_fighter *all = all_fighters(ctx->bot->db, (enum rules)rules, &n);
+    if (!all) {
+        reply(ctx, "sorry, I could not read the standings (database error)");
+        return -1;
+    }
+    int64_t champ = 0;
+    int defences;
+    if (db_champion_get(ctx->bot->db, (enum rules)rules, &champ, &defences) != DB_OK)
+        champ = 0;
+    int m = 0;
+    for (int i = 0; i < n; i++)
+        if (all[i].league == league && all[i].id != champ)
+            all[m++] = all[i];
+    qsort(all, (size_t)m, sizeof(all[0]), cmp_standing);
+    char text[440];
+    size_t at = 0;
+    int shown = 0;
+    for (int i = 0; i < m && at < 360; i++, shown++)
+        at += (size_t)snprintf(text + at, sizeof(text) - at, "%s%d. %s (%s) %d-%d-%d gold %d%s",
+                               i ? "; " : "", i + 1, all[i].name, all[i].owner, all[i].wins,
+                               all[i].losses, all[i].draws, all[i].gold_record,
+                               all[i].paused ? " (paused)" : "");
+    if (m == 0)
+        reply(ctx, "%s (%s) is empty", league_name((enum league)league), rules_name(rules));
+    else
+        reply(ctx, "%s (%s): %s%s", league_name((enum league)league), rules_name(rules), text,
+              shown < m ? "; ..." : "");
+    free(all);
+    return 0;
+}
+
+int cmd_champion(struct cmd_ctx *ctx)
+{
+    int rules;
+    int64_t id;
+    int defences;
+    struct db_fighter f;
+
+    if (rules_arg(ctx, &rules, NULL) != 0)
+        return -1;
+    if (db_champion_get(ctx->bot->db, (enum rules)rules, &id, &defences) != DB_OK ||
+        db_fighter_get_id(ctx->bot->db, id, &f) != DB_OK) {
+        reply(ctx, "the %s title is vacant: the two best of GOLD fight for it at the next turn",
+              rules_name(rules));
+        return 0;
+    }
+    reply(ctx, "International Champion (%s): %s (%s), %d-%d-%d, %d successful defence%s",
+          rules_name(rules), f.name, f.owner, f.wins, f.losses, f.draws, defences,
+          defences == 1 ? "" : "s");
+    return 0;
+}
+
+/* The fighter named by argument `i`, or the caller's only one. */
+static int some_fighter(struct cmd_ctx *ctx, int i, struct db_fighter *f)
+{
+    char key[DB_NAME_MAX];
+
+    if (i < ctx->argc) {
+        if (strlen(ctx->argv[i]) >= DB_NAME_MAX) {
+            reply(ctx, "there is no fighter %s", CLIP(ctx->argv[i], 31));
+            return -1;
+        }
+        bot_name_key(key, ctx->argv[i], sizeof(key));
+        if (db_fighter_get(ctx->bot->db, key, f) != DB_OK) {
+            reply(ctx, "there is no fighter %s", ctx->argv[i]);
+            return -1;
+        }
+        return 0;
+    }
+    struct db_fighter mine[16];
+    int n = 0;
+    if (!ctx->account || db_fighter_list(ctx->bot->db, ctx->account_id, 0, mine, 16, &n) != DB_OK ||
+        n != 1) {
+        reply(ctx, "which fighter? give his name");
+        return -1;
+    }
+    *f = mine[0];
+    return 0;
+}
+
+int cmd_league(struct cmd_ctx *ctx)
+{
+    struct db_fighter f;
+    int64_t champ = 0;
+    int defences;
+
+    if (some_fighter(ctx, 0, &f) != 0)
+        return -1;
+    if (db_champion_get(ctx->bot->db, f.sheet.rules, &champ, &defences) == DB_OK && champ == f.id) {
+        reply(ctx, "%s is the International Champion (%s), %d defence%s", f.name,
+              rules_name(f.sheet.rules), defences, defences == 1 ? "" : "s");
+        return 0;
+    }
+    reply(ctx, "%s is in %s (%s): record %d-%d-%d, gold record %d%s%s", f.name,
+          league_name((enum league)f.league), rules_name(f.sheet.rules), f.wins, f.losses, f.draws,
+          f.gold_record, f.paused ? ", paused" : "",
+          f.paused ? (f.paused == 1 ? " for 1 turn" : " for some turns") : "");
+    return 0;
+}
+
+int cmd_pause(struct cmd_ctx *ctx)
+{
+    struct db_fighter f;
+    char *end;
+    long turns = strtol(ctx->argv[0], &end, 10);
+
+    if (*end || turns < 0 || turns > PAUSE_MAX) {
+        reply(ctx, "pause <turns> [fighter]: 0 to %d turns (0 ends a pause)", PAUSE_MAX);
+        return -1;
+    }
+    if (some_fighter(ctx, 1, &f) != 0)
+        return -1;
+    if (f.account_id != ctx->account_id) {
+        reply(ctx, "%s belongs to %s, not to you", f.name, f.owner);
+        return -1;
+    }
+    f.paused = (int)turns;
+    if (db_fighter_save(ctx->bot->db, &f) != DB_OK) {
+        reply(ctx, "sorry, nothing changed (database error)");
+        return -1;
+    }
+    if (turns)
+        reply(ctx, "%s sits out the next %ld league turn%s", f.name, turns, turns == 1 ? "" : "s");
+    else
+        reply(ctx, "%s fights in the next league turn", f.name);
+    return 0;
+}

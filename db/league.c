@@ -1,0 +1,179 @@
+/*
+ * league.c - what leagues keep beyond the fighters' own columns (migration
+ * 3): each ruleset's International Champion, and the turns run so far.
+ *
+ * The champion is one row per ruleset, whose `fighter` is NULL while the
+ * title is vacant (a file that never had a champion has no row: vacant
+ * too). The champion is a fighter of that ruleset; db_champion_set checks
+ * it. `since` is when he won the title: setting the same champion again (a
+ * successful defence) keeps it.
+ *
+ * Turns are numbered per ruleset from 1, without gaps: the INSERT takes the
+ * next number itself (STMT_TURN_ADD), so a turn added in a transaction that
+ * is rolled back leaves its number free for the next.
+ */
+#include <inttypes.h>
+
+#include "db_internal.h"
+
+/* The stored name of `rules`, or NULL with the message in db->err. */
+static const char *rules_stored(struct db *db, enum rules rules)
+{
+    const char *name = db_rules_name(rules);
+
+    if (!name)
+        db_fail(db, "no storage for ruleset %d", (int)rules);
+    return name;
+}
+
+/* ------------------------------------------------------------- champions */
+
+int db_champion_get(struct db *db, enum rules rules, int64_t *fighter, int *defences)
+{
+    const char *name = rules_stored(db, rules);
+
+    if (!name)
+        return DB_ERROR;
+
+    sqlite3_stmt *st = db->st[STMT_CHAMPION_GET];
+    int rc = DB_ERROR;
+
+    if (sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC) != SQLITE_OK) {
+        db_bind_failed(db, st);
+    } else {
+        switch (db_row(db, st)) {
+        case SQLITE_ROW:
+            if (sqlite3_column_type(st, 0) == SQLITE_NULL) {
+                db_fail(db, "the %s title is vacant", name);
+                rc = DB_NOTFOUND;
+                break;
+            }
+            *fighter = sqlite3_column_int64(st, 0);
+            *defences = sqlite3_column_int(st, 1);
+            rc = *defences >= 0 ? DB_OK
+                                : db_fail(db, "the %s champion has %d defences", name, *defences);
+            break;
+        case SQLITE_DONE:
+            db_fail(db, "the %s title is vacant", name);
+            rc = DB_NOTFOUND;
+            break;
+        default:
+            break;
+        }
+    }
+    db_stmt_done(st);
+    return rc;
+}
+
+int db_champion_set(struct db *db, enum rules rules, int64_t fighter, int defences, int64_t now)
+{
+    const char *name = rules_stored(db, rules);
+
+    if (!name)
+        return DB_ERROR;
+    if (fighter < 0 || defences < 0)
+        return db_fail(db, "%s champion %" PRId64 " with %d defences: out of range", name, fighter,
+                       defences);
+    if (fighter > 0) {
+        struct db_fighter f;
+        int rc = db_fighter_get_id(db, fighter, &f);
+
+        if (rc == DB_NOTFOUND)
+            db_fail(db, "no fighter %" PRId64, fighter);
+        if (rc != DB_OK)
+            return rc;
+        if (f.sheet.rules != rules)
+            return db_fail(db, "fighter %s cannot hold the %s title: he fights %s", f.name, name,
+                           db_rules_name(f.sheet.rules));
+    } else {
+        defences = 0; /* a vacant title has none */
+    }
+
+    sqlite3_stmt *st = db->st[STMT_CHAMPION_SET];
+    int bad = sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC) != SQLITE_OK;
+    bad |=
+        (fighter > 0 ? sqlite3_bind_int64(st, 2, fighter) : sqlite3_bind_null(st, 2)) != SQLITE_OK;
+    bad |= sqlite3_bind_int(st, 3, defences) != SQLITE_OK;
+    bad |= sqlite3_bind_int64(st, 4, now) != SQLITE_OK;
+    switch (db_run(db, st, bad)) {
+    case SQLITE_DONE:
+        return DB_OK;
+    case SQLITE_CONSTRAINT_FOREIGNKEY:
+        db_fail(db, "no fighter %" PRId64, fighter);
+        return DB_NOTFOUND;
+    default:
+        return DB_ERROR;
+    }
+}
+
+/* ----------------------------------------------------------------- turns */
+
+int db_turn_add(struct db *db, enum rules rules, int64_t now, int *number)
+{
+    const char *name = rules_stored(db, rules);
+
+    if (!name)
+        return DB_ERROR;
+
+    sqlite3_stmt *st = db->st[STMT_TURN_ADD];
+    int bad = sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC) != SQLITE_OK;
+    bad |= sqlite3_bind_int64(st, 2, now) != SQLITE_OK;
+    if (bad) {
+        db_bind_failed(db, st);
+        db_stmt_done(st);
+        return DB_ERROR;
+    }
+    /* RETURNING gives the row; stepping on to SQLITE_DONE ends the
+     * statement, and so commits it outside a transaction. */
+    int rc = DB_ERROR, got = 0, step = db_row(db, st);
+    if (step == SQLITE_DONE)
+        db_fail(db, "adding a turn returned no number");
+    if (step == SQLITE_ROW) {
+        got = sqlite3_column_int(st, 0);
+        switch (db_row(db, st)) {
+        case SQLITE_DONE:
+            rc = DB_OK;
+            break;
+        case SQLITE_ROW:
+            db_fail(db, "adding a turn returned more than one row");
+            break;
+        default:
+            break;
+        }
+    }
+    db_stmt_done(st);
+    if (rc == DB_OK)
+        *number = got;
+    return rc;
+}
+
+int db_turn_last(struct db *db, enum rules rules, int *number, int64_t *when)
+{
+    const char *name = rules_stored(db, rules);
+
+    if (!name)
+        return DB_ERROR;
+
+    sqlite3_stmt *st = db->st[STMT_TURN_LAST];
+    int rc = DB_ERROR;
+
+    if (sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC) != SQLITE_OK) {
+        db_bind_failed(db, st);
+    } else {
+        switch (db_row(db, st)) {
+        case SQLITE_ROW:
+            *number = sqlite3_column_int(st, 0);
+            *when = sqlite3_column_int64(st, 1);
+            rc = DB_OK;
+            break;
+        case SQLITE_DONE:
+            db_fail(db, "no %s turn has run yet", name);
+            rc = DB_NOTFOUND;
+            break;
+        default:
+            break;
+        }
+    }
+    db_stmt_done(st);
+    return rc;
+}

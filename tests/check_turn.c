@@ -1,0 +1,391 @@
+/* check_turn.c - league turns run by the bot against a real SQLite file.
+ *
+ * SUGAR RAY bouts are deterministic given the orders, so plans decide them:
+ * an attacker (plan 4/0) beats a defender (plan 0/3) on points, two
+ * attackers knock each other out (a tie), two defenders tie on points. That
+ * lets every rule of a turn be checked exactly: pairing, moves, gold
+ * records and their resets, the title (held and vacant), pauses, missed
+ * plans, and a turn of 1,000 fighters in one transaction. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bot.h"
+#include "tests.h"
+
+#define ATTACK "4/0"
+#define DEFEND "0/3"
+
+static struct bot bot;
+static char dir[64];
+static char lines[LEAGUE_SUMMARY_LINES][RENDER_LINE_MAX];
+static int nlines;
+static int64_t owner;
+
+static void setup(void)
+{
+    char path[128], err[256];
+
+    memset(&bot, 0, sizeof(bot));
+    config_defaults(&bot.cfg);
+    snprintf(dir, sizeof(dir), "/tmp/ringside-turn-XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(path, sizeof(path), "%s/ringside.db", dir);
+    bot.db = db_open(path, err, sizeof(err));
+    ck_assert_msg(bot.db != NULL, "%s", err);
+    bot.q = outq_new(100000, 100000, 1000);
+    bot.users = users_new();
+    bot.bouts = bouts_new(&bot, err, sizeof(err));
+    ck_assert_ptr_nonnull(bot.bouts);
+    snprintf(bot.chan[0], sizeof(bot.chan[0]), "#ringside");
+    log_set_level(LOG_ERROR);
+    ck_assert_int_eq(db_account_create(bot.db, "gm", "gm", "$y$x", 0, &owner), DB_OK);
+}
+
+static void teardown(void)
+{
+    char cmd[128];
+
+    bouts_free(bot.bouts);
+    users_free(bot.users);
+    outq_free(bot.q);
+    db_close(bot.db);
+    snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+    ck_assert_int_eq(system(cmd), 0);
+}
+
+/* A SUGAR RAY boxer in `league` with `plan` (NULL: none) and endurance
+ * `end` (an attacker with more endurance KOs an attacker with less). */
+static int64_t boxer_end(const char *name, int league, const char *plan, int end)
+{
+    struct db_fighter f;
+    char key[DB_NAME_MAX];
+
+    memset(&f, 0, sizeof(f));
+    f.account_id = owner;
+    snprintf(f.name, sizeof(f.name), "%s", name);
+    f.sheet.rules = RULES_SUGARRAY;
+    f.sheet.u.sugarray = (struct sugarray_sheet){10, end};
+    f.league = league;
+    bot_name_key(key, name, sizeof(key));
+    ck_assert_int_eq(db_fighter_create(bot.db, key, &f), DB_OK);
+    if (plan)
+        ck_assert_int_eq(db_plan_set(bot.db, f.id, plan, 0), DB_OK);
+    return f.id;
+}
+
+static int64_t boxer(const char *name, int league, const char *plan)
+{
+    return boxer_end(name, league, plan, 20);
+}
+
+static struct db_fighter get(const char *name)
+{
+    struct db_fighter f;
+    char key[DB_NAME_MAX];
+
+    bot_name_key(key, name, sizeof(key));
+    ck_assert_int_eq(db_fighter_get(bot.db, key, &f), DB_OK);
+    return f;
+}
+
+static void turn(uint64_t seed)
+{
+    char err[256];
+
+    ck_assert_msg(league_turn(&bot, RULES_SUGARRAY, seed, lines, &nlines, err, sizeof(err)) == 0,
+                  "%s", err);
+}
+
+/* League bouts of the last turn per fighter id, via the database. */
+static int bouts_of(int64_t id, int turn_no, int kind)
+{
+    static struct db_bout list[4096];
+    int n = 0, count = 0;
+
+    ck_assert_int_eq(db_bout_list(bot.db, DB_BOUT_OVER, list, 4096, &n), DB_OK);
+    for (int i = 0; i < n; i++)
+        if (list[i].turn == turn_no && (int)list[i].kind == kind &&
+            (list[i].fighter[0] == id || list[i].fighter[1] == id))
+            count++;
+    return count;
+}
+
+START_TEST(test_promotion_relegation_table)
+{
+    /* BRONZE: the attacker beats both defenders (up); the defenders tie
+     * with each other (a loss and a tie: BRONZE does not go down). */
+    boxer("Ali", LEAGUE_BRONZE, ATTACK);
+    boxer("Bo", LEAGUE_BRONZE, DEFEND);
+    boxer("Cy", LEAGUE_BRONZE, DEFEND);
+    /* SILVER: two attackers (a tie between them, a win each over the
+     * defender: up), the defender loses twice (down). */
+    boxer("Dee", LEAGUE_SILVER, ATTACK);
+    boxer("Eve", LEAGUE_SILVER, ATTACK);
+    boxer("Fay", LEAGUE_SILVER, DEFEND);
+    turn(1);
+    ck_assert_int_eq(get("Ali").league, LEAGUE_SILVER);
+    ck_assert_int_eq(get("Bo").league, LEAGUE_BRONZE);
+    ck_assert_int_eq(get("Cy").league, LEAGUE_BRONZE);
+    ck_assert_int_eq(get("Dee").league, LEAGUE_GOLD);
+    ck_assert_int_eq(get("Eve").league, LEAGUE_GOLD);
+    ck_assert_int_eq(get("Fay").league, LEAGUE_BRONZE);
+    struct db_fighter f = get("Ali");
+    ck_assert_int_eq(f.wins, 2);
+    ck_assert_int_eq(f.losses, 0);
+    /* Points wins are worth an endurance point each (seed 004). */
+    ck_assert_int_eq(f.sheet.u.sugarray.endurance, 22);
+    ck_assert_int_eq(get("Bo").sheet.u.sugarray.endurance, 19);
+    /* The summary: a few lines, never one per bout. */
+    ck_assert_int_le(nlines, 5);
+    ck_assert_ptr_nonnull(strstr(lines[0], "League turn 1 (sugarray): 6 bouts"));
+}
+END_TEST
+
+START_TEST(test_pairing_two_bouts_each)
+{
+    int64_t id[7];
+    char name[16];
+
+    for (int i = 0; i < 7; i++) {
+        snprintf(name, sizeof(name), "Box%d", i);
+        id[i] = boxer(name, LEAGUE_BRONZE, DEFEND);
+    }
+    int64_t pair[2] = {boxer("Pa", LEAGUE_SILVER, DEFEND), boxer("Pb", LEAGUE_SILVER, DEFEND)};
+    int64_t alone = boxer("Solo", LEAGUE_GOLD, DEFEND);
+    turn(5);
+    for (int i = 0; i < 7; i++)
+        ck_assert_int_eq(bouts_of(id[i], 1, DB_BOUT_LEAGUE), 2);
+    /* Two in a league meet twice; one alone has a bye. */
+    ck_assert_int_eq(bouts_of(pair[0], 1, DB_BOUT_LEAGUE), 2);
+    ck_assert_int_eq(bouts_of(pair[1], 1, DB_BOUT_LEAGUE), 2);
+    ck_assert_int_eq(bouts_of(alone, 1, DB_BOUT_LEAGUE), 0);
+    ck_assert_int_eq(get("Solo").wins + get("Solo").losses + get("Solo").draws, 0);
+}
+END_TEST
+
+START_TEST(test_gold_record_and_title)
+{
+    /* GOLD: Gil (attacker, endurance 30) knocks out Hal (attacker, 20) and
+     * outpoints Ian: 3 + 3 = 6; Hal beats Ian: 3; Ian loses twice and goes
+     * down. The title is vacant: the two best gold records fight for it. */
+    boxer_end("Gil", LEAGUE_GOLD, ATTACK, 30);
+    boxer("Hal", LEAGUE_GOLD, ATTACK);
+    boxer("Ian", LEAGUE_GOLD, DEFEND);
+    turn(3);
+    ck_assert_int_eq(get("Ian").league, LEAGUE_SILVER);
+    int64_t champ;
+    int defences;
+    ck_assert_int_eq(db_champion_get(bot.db, RULES_SUGARRAY, &champ, &defences), DB_OK);
+    ck_assert_int_eq(champ, get("Gil").id);
+    ck_assert_int_eq(defences, 0);
+    /* Both contenders' gold records are spent. */
+    ck_assert_int_eq(get("Gil").gold_record, 0);
+    ck_assert_int_eq(get("Hal").gold_record, 0);
+    ck_assert_int_eq(bouts_of(champ, 1, DB_BOUT_TITLE), 1);
+    int found = 0;
+    for (int i = 0; i < nlines; i++)
+        found |= strstr(lines[i], "new International Champion") != NULL;
+    ck_assert(found);
+
+    /* Next turn: the champion does not fight in GOLD; he defends against
+     * the top gold record and wins again. */
+    turn(4);
+    ck_assert_int_eq(bouts_of(champ, 2, DB_BOUT_LEAGUE), 0);
+    ck_assert_int_eq(bouts_of(champ, 2, DB_BOUT_TITLE), 1);
+    ck_assert_int_eq(db_champion_get(bot.db, RULES_SUGARRAY, &champ, &defences), DB_OK);
+    ck_assert_int_eq(champ, get("Gil").id);
+    ck_assert_int_eq(defences, 1);
+}
+END_TEST
+
+START_TEST(test_champion_loses)
+{
+    int64_t champ_id = boxer("King", LEAGUE_GOLD, DEFEND);
+    ck_assert_int_eq(db_champion_set(bot.db, RULES_SUGARRAY, champ_id, 4, 0), DB_OK);
+    boxer("Jab", LEAGUE_GOLD, ATTACK);
+    boxer("Kid", LEAGUE_GOLD, DEFEND);
+    turn(9);
+    /* Jab beats Kid twice (6): he challenges and beats the champion. */
+    int64_t champ;
+    int defences;
+    ck_assert_int_eq(db_champion_get(bot.db, RULES_SUGARRAY, &champ, &defences), DB_OK);
+    ck_assert_int_eq(champ, get("Jab").id);
+    ck_assert_int_eq(defences, 0);
+    ck_assert_int_eq(get("Jab").gold_record, 0);
+    ck_assert_int_eq(get("King").league, LEAGUE_GOLD);
+}
+END_TEST
+
+START_TEST(test_relegation_resets_gold_record)
+{
+    boxer("Lou", LEAGUE_GOLD, DEFEND);
+    boxer("Max", LEAGUE_GOLD, ATTACK);
+    boxer("Ned", LEAGUE_GOLD, ATTACK);
+    struct db_fighter f = get("Lou");
+    f.gold_record = 12;
+    ck_assert_int_eq(db_fighter_save(bot.db, &f), DB_OK);
+    /* Lou has the best gold record but loses both bouts: relegated, so
+     * his record is 0 and he cannot be the title's contender. */
+    turn(2);
+    f = get("Lou");
+    ck_assert_int_eq(f.league, LEAGUE_SILVER);
+    ck_assert_int_eq(f.gold_record, 0);
+    ck_assert_int_eq(bouts_of(f.id, 1, DB_BOUT_TITLE), 0);
+}
+END_TEST
+
+START_TEST(test_paused_and_missed)
+{
+    boxer("Oz", LEAGUE_BRONZE, ATTACK);
+    boxer("Pip", LEAGUE_BRONZE, ATTACK);
+    int64_t sleepy = boxer("Quin", LEAGUE_BRONZE, ATTACK);
+    int64_t lazy = boxer("Rex", LEAGUE_BRONZE, NULL); /* no plan */
+    struct db_fighter f = get("Quin");
+    f.paused = 2;
+    ck_assert_int_eq(db_fighter_save(bot.db, &f), DB_OK);
+    turn(7);
+    ck_assert_int_eq(bouts_of(sleepy, 1, DB_BOUT_LEAGUE), 0);
+    ck_assert_int_eq(get("Quin").paused, 1);
+    /* Rex fought 0/0, and goes on the pausing list without training. */
+    ck_assert_int_eq(bouts_of(lazy, 1, DB_BOUT_LEAGUE), 2);
+    f = get("Rex");
+    ck_assert_int_eq(f.missed, 1);
+    ck_assert_int_eq(f.paused, 1);
+    struct db_order o[16];
+    int n = 0;
+    struct db_bout list[16];
+    int nb = 0;
+    ck_assert_int_eq(db_bout_list(bot.db, DB_BOUT_OVER, list, 16, &nb), DB_OK);
+    for (int i = 0; i < nb; i++) {
+        int side = list[i].fighter[0] == lazy ? 0 : list[i].fighter[1] == lazy ? 1 : -1;
+        if (side < 0)
+            continue;
+        ck_assert_int_eq(db_order_list(bot.db, list[i].id, o, 16, &n), DB_OK);
+        for (int k = 0; k < n; k++)
+            if (o[k].side == side) {
+                ck_assert_str_eq(o[k].text, "0/0");
+                ck_assert_int_eq(o[k].source, DB_ORDER_DEFAULT);
+            }
+    }
+    turn(8);
+    ck_assert_int_eq(bouts_of(sleepy, 2, DB_BOUT_LEAGUE), 0);
+    ck_assert_int_eq(bouts_of(lazy, 2, DB_BOUT_LEAGUE), 0); /* sat out */
+    ck_assert_int_eq(get("Quin").paused, 0);
+}
+END_TEST
+
+START_TEST(test_bouts_replay_and_report)
+{
+    boxer("Sam", LEAGUE_BRONZE, "1) 3/2; 3) 4/1");
+    boxer("Tom", LEAGUE_BRONZE, DEFEND);
+    boxer("Ugo", LEAGUE_BRONZE, ATTACK);
+    turn(11);
+    struct db_bout list[8];
+    int n = 0;
+    char report[DB_REPORT_MAX];
+    ck_assert_int_eq(db_bout_list(bot.db, DB_BOUT_OVER, list, 8, &n), DB_OK);
+    ck_assert_int_eq(n, 3);
+    for (int i = 0; i < n; i++) {
+        FILE *f = tmpfile();
+        ck_assert_int_eq(bout_replay(bot.db, list[i].id, f), 0);
+        fclose(f);
+        ck_assert_int_eq(db_round_report(bot.db, list[i].id, 1, report, sizeof(report)), DB_OK);
+        ck_assert_int_gt((int)strlen(report), 20);
+    }
+}
+END_TEST
+
+START_TEST(test_thousand_fighters_one_transaction)
+{
+    char name[16];
+
+    ck_assert_int_eq(db_begin(bot.db), DB_OK);
+    for (int i = 0; i < 1000; i++) {
+        snprintf(name, sizeof(name), "F%d", i);
+        boxer(name, i % 3, i % 2 ? ATTACK : DEFEND);
+    }
+    ck_assert_int_eq(db_commit(bot.db), DB_OK);
+    turn(13);
+    struct db_bout *list = malloc(2000 * sizeof(*list));
+    int n = 0;
+    ck_assert_int_eq(db_bout_list(bot.db, DB_BOUT_OVER, list, 2000, &n), DB_OK);
+    /* A cycle in each league: as many league bouts as fighters, plus the
+     * vacant title's bout. */
+    int league = 0, title_bouts = 0;
+    for (int i = 0; i < n; i++) {
+        REQUIRE(list[i].turn == 1);
+        league += list[i].kind == DB_BOUT_LEAGUE;
+        title_bouts += list[i].kind == DB_BOUT_TITLE;
+    }
+    ck_assert_int_eq(league, 1000);
+    ck_assert_int_eq(title_bouts, 1);
+    int number;
+    int64_t when;
+    ck_assert_int_eq(db_turn_last(bot.db, RULES_SUGARRAY, &number, &when), DB_OK);
+    ck_assert_int_eq(number, 1);
+    free(list);
+}
+END_TEST
+
+START_TEST(test_commands)
+{
+    struct cmd_ctx ctx;
+    char line[OUTQ_LINE_MAX], said[8192];
+    size_t len = 0;
+
+    boxer_end("Vic", LEAGUE_GOLD, ATTACK, 30);
+    boxer("Wes", LEAGUE_GOLD, ATTACK);
+    boxer("Xan", LEAGUE_GOLD, DEFEND);
+    users_join(bot.users, "gm", 0);
+    users_login(bot.users, "gm", owner, "gm");
+    snprintf(bot.cfg.admins[0], sizeof(bot.cfg.admins[0]), "gm");
+    bot.cfg.nadmins = 1;
+    bot.chan_in[0] = 1;
+    memset(&ctx, 0, sizeof(ctx));
+    static const char *const cmds[] = {
+        "!standings gold rules=sugarray",
+        "!turn rules=sugarray",
+        "!standings gold rules=sugarray",
+        "!champion rules=sugarray",
+        "!league Wes",
+        "!pause 2 Wes",
+        "!league Wes",
+        "!standings platinum",
+    };
+    for (unsigned i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+        bot.now += 3;
+        cmd_dispatch(&bot, "gm", "#ringside", cmds[i]);
+        while (outq_pop(bot.q, bot.now + 1e6, line))
+            len += (size_t)snprintf(said + len, sizeof(said) - len, "%s\n", line);
+    }
+    ck_assert_ptr_nonnull(strstr(said, "GOLD (sugarray): 1. Vic (gm) 0-0-0 gold 0"));
+    ck_assert_ptr_nonnull(strstr(said, "League turn 1 (sugarray)"));
+    ck_assert_ptr_nonnull(strstr(said, "International Champion (sugarray): Vic"));
+    ck_assert_ptr_nonnull(strstr(said, "Wes is in GOLD (sugarray)"));
+    ck_assert_ptr_nonnull(strstr(said, "Wes sits out the next 2 league turns"));
+    ck_assert_ptr_nonnull(strstr(said, "paused"));
+    ck_assert_ptr_nonnull(strstr(said, "I don't understand \"platinum\""));
+}
+END_TEST
+
+Suite *turn_suite(void)
+{
+    Suite *s = suite_create("league turns");
+    TCase *tc = tcase_create("turns");
+
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 300);
+    tcase_add_test(tc, test_promotion_relegation_table);
+    tcase_add_test(tc, test_pairing_two_bouts_each);
+    tcase_add_test(tc, test_gold_record_and_title);
+    tcase_add_test(tc, test_champion_loses);
+    tcase_add_test(tc, test_relegation_resets_gold_record);
+    tcase_add_test(tc, test_paused_and_missed);
+    tcase_add_test(tc, test_bouts_replay_and_report);
+    tcase_add_test(tc, test_thousand_fighters_one_transaction);
+    tcase_add_test(tc, test_commands);
+    suite_add_tcase(s, tc);
+    return s;
+}
