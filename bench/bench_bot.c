@@ -4,6 +4,8 @@
  *   bot.round_latency_1_median_ms, _p99_ms      one bout at a time
  *   bot.round_latency_200_median_ms, _p99_ms    200 bouts at once
  *   bot.rss_200_bouts_kb                        resident memory then
+ *   league.turn_1000_fighters_ms                a league turn, 1,000 boxers
+ *   league.turn_10000_fighters_ms               and 10,000
  *
  * The latency is the time from the second order of a round arriving (the
  * private message handed to the command layer) to the first commentary
@@ -138,6 +140,54 @@ static int run(int n, int first, double *lat, long *rss)
     return m;
 }
 
+/* A league turn of `n` boxers with plans, in a fresh database; returns its
+ * time in milliseconds. */
+static double league_bench(int n)
+{
+    static const char *const plans[] = {
+        "1) 5/5/10 (ring); 4) 4H/8/8 (inside); if endurance_percent < 40 then 3/3/14 (clinch)",
+        "6/6/8; if opp = weak then 8/8/4 (allout)",
+        "5/4/11 (counter); 6) 5B/7/8 (cut)",
+    };
+    struct bot lb;
+    char path[160], err[256], key[DB_NAME_MAX];
+    char lines[LEAGUE_SUMMARY_LINES][RENDER_LINE_MAX];
+    int64_t owner;
+    int nlines;
+
+    memset(&lb, 0, sizeof(lb));
+    config_defaults(&lb.cfg);
+    snprintf(path, sizeof(path), "%s/league%d.db", dir, n);
+    lb.db = db_open(path, err, sizeof(err));
+    if (!lb.db)
+        fail(err);
+    snprintf(lb.chan[0], sizeof(lb.chan[0]), "#ringside");
+    if (db_account_create(lb.db, "gm", "gm", "$y$x", 0, &owner) != DB_OK ||
+        db_begin(lb.db) != DB_OK)
+        fail(db_errmsg(lb.db));
+    for (int i = 0; i < n; i++) {
+        struct db_fighter f;
+        memset(&f, 0, sizeof(f));
+        f.account_id = owner;
+        snprintf(f.name, sizeof(f.name), "L%d", i);
+        f.sheet.rules = RULES_BOXING;
+        f.sheet.u.boxing = (struct boxing_sheet){10 + i % 5, 12, 14 - i % 5, 12, 12};
+        f.league = i % LEAGUE_COUNT;
+        bot_name_key(key, f.name, sizeof(key));
+        if (db_fighter_create(lb.db, key, &f) != DB_OK ||
+            db_plan_set(lb.db, f.id, plans[i % 3], 0) != DB_OK)
+            fail(db_errmsg(lb.db));
+    }
+    if (db_commit(lb.db) != DB_OK)
+        fail(db_errmsg(lb.db));
+    double t0 = now_ms();
+    if (league_turn(&lb, RULES_BOXING, 42, lines, &nlines, err, sizeof(err)) != 0)
+        fail(err);
+    double t = now_ms() - t0;
+    db_close(lb.db);
+    return t;
+}
+
 int main(void)
 {
     char path[128], err[256];
@@ -175,6 +225,8 @@ int main(void)
     printf("bot.round_latency_200_median_ms %.3f ms\n", lat[m / 2]);
     printf("bot.round_latency_200_p99_ms %.3f ms\n", lat[(m * 99) / 100]);
     printf("bot.rss_200_bouts_kb %ld kB\n", rss);
+    printf("league.turn_1000_fighters_ms %.0f ms\n", league_bench(1000));
+    printf("league.turn_10000_fighters_ms %.0f ms\n", league_bench(10000));
 
     bouts_free(bot.bouts);
     users_free(bot.users);
