@@ -1101,6 +1101,59 @@ def s_sigterm(env):
     return ["exited 0 %.1f s after SIGTERM" % took]
 
 
+def s_league(env):
+    """An admin runs a SUGAR RAY league turn in the channel; standings,
+    league and report show its effect. The plans decide the bouts: the
+    attacker (4/0) outpoints both defenders (0/3), who draw each other."""
+    bpw = secret(env, "boss-pw-2024")
+    boss = Client(env, ADMIN, [CHANNEL])
+    boss.cmd("register " + bpw)
+    boss.expect(r"^(account boss registered|the account boss exists already)")
+    if env.account("boss") is not None:
+        boss.ask("identify " + bpw, r"^you are identified as boss |^you are already")
+    players = []
+    for nick, fighter, plan in (("lg_att", "Attila", "4/0"), ("lg_def1", "Doris", "0/3"),
+                                ("lg_def2", "Dora", "0/3")):
+        c = Client(env, nick, [CHANNEL])
+        c.ask("register " + secret(env, nick + "-pw-99"), r"^account %s registered" % nick)
+        c.ask("create %s rules=sugarray" % fighter, r"^%s \(sugarray\) is ready" % fighter)
+        c.ask("plan set " + plan, r"^%s's plan stored" % fighter)
+        c.ask("league " + fighter, r"^%s is in BRONZE \(sugarray\)" % fighter)
+        players.append(c)
+    watcher = players[0]
+    before = len(watcher.lines)
+
+    def said(regex):
+        rx = re.compile(regex)
+        return watcher.wait(lambda m: watcher.from_bot(m) and m.target.lower() == CHANNEL.lower()
+                            and rx.search(m.text), "/%s/ in %s" % (regex, CHANNEL), start=before)
+    boss.cmd("turn rules=sugarray", CHANNEL)
+    said(r"^League turn \d+ \(sugarray\): \d+ bouts fought from the plans\.$")
+    said(r"^BRONZE: \d+ fighting; up: [^;]*Attila")
+    # The summary is a few lines, never one per bout.
+    time.sleep(3)
+    summary = [m for m in watcher.lines[before:]
+               if watcher.from_bot(m) and m.target.lower() == CHANNEL.lower()]
+    check(len(summary) <= 5, "the turn's summary has %d lines" % len(summary),
+          "\n".join(repr(m) for m in summary))
+    watcher.skip()
+    watcher.ask("standings silver rules=sugarray", r"^SILVER \(sugarray\): .*Attila \(lg_att\) 2-0-0",
+                chan=CHANNEL)
+    watcher.ask("league Attila", r"^Attila is in SILVER \(sugarray\): record 2-0-0")
+    row = env.fighter("Attila")
+    check(row is not None and row["league"] == "silver" and row["wins"] == 2,
+          "Attila in the database: %r" % (dict(row) if row else None,))
+    bouts = env.query("SELECT b.id FROM bouts b JOIN fighters f ON f.id IN (b.fighter_a, b.fighter_b)"
+                      " WHERE f.name = 'Attila' AND b.kind = 'league' AND b.state = 'over'")
+    check(len(bouts) == 2, "Attila's league bouts in the database: %r" % (bouts,))
+    # Asked in the channel, the report comes in private.
+    watcher.cmd("report %d" % bouts[0][0], CHANNEL)
+    watcher.expect(r"^Report of bout #%d, rounds 1 to \d+:" % bouts[0][0], where="private")
+    watcher.expect(r"^Round 1 of 5", where="private")
+    for c in players + [boss]:
+        c.quit()
+
+
 SCENARIOS = [
     ("help", s_help),
     ("register, identify, create, look up", s_register),
@@ -1112,6 +1165,7 @@ SCENARIOS = [
     ("admin ban and unban", s_admin),
     ("SIGHUP reload", s_sighup),
     ("nick change, part, outsider, CTCP", s_identity),
+    ("league turn by an admin, standings", s_league),
     ("SIGTERM goodbye", s_sigterm),
 ]
 s_sigterm_name = SCENARIOS[-1][0]
