@@ -378,6 +378,15 @@ int render_round(const struct render_corner c[SIDES], const struct bout *b,
  * '\n', into buf. Returns the length the full text needs, like snprintf. */
 int render_round_report(const struct render_corner c[SIDES], const struct bout *b,
                         const struct events *evs, char *buf, size_t len);
+/* One event of `b`'s bouts in the report's plain words (no flavour), e.g.
+ * "Duran is injured: a cut above the right eye (level 2, 2.00 damage).";
+ * `b` gives the injuries a doctor's stoppage names. Like snprintf. */
+int render_event(const struct render_corner c[SIDES], const struct bout *b, const struct event *e,
+                 char *buf, size_t len);
+/* The result of the finished bout `b` in plain words, without the
+ * announcer's opening: "Rocky wins by KO in round 5!". Like snprintf. */
+int render_result_text(const struct render_corner c[SIDES], const struct bout *b, char *buf,
+                       size_t len);
 /* The result of the finished bout `b`: boxing one line (KO, TKO and its
  * reason, DQ, a decision with the three cards and its kind, a draw);
  * sugarray the two classic report lines of seed 004. Returns the count. */
@@ -424,6 +433,12 @@ int bouts_live(const struct bouts *bs);
  * (e.g. "5H/8!/7 (ins)"): 1 if it was taken as an order (and answered),
  * 0 if it does not look like one. */
 int bouts_private_order(struct cmd_ctx *ctx, const char *text);
+
+/* An order as the database keeps it: its normal form (order_format), or
+ * "towel"; and back. bout_order_read returns 0, or -1 for a text that is
+ * neither. */
+void bout_order_text(const struct order *o, char *buf, size_t len);
+int bout_order_read(enum rules rules, const char *text, struct order *o);
 
 /* Fights stored bout `id` again from its seed, stored sheets and orders
  * (replay.c) and writes to `out`, round by round, whether each rebuilt

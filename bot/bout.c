@@ -67,8 +67,7 @@ static const char *rules_name(enum rules r)
     return ruleset_get(r)->name;
 }
 
-/* An order as stored: its normal form, or "towel". */
-static void order_text(const struct order *o, char *buf, size_t len)
+void bout_order_text(const struct order *o, char *buf, size_t len)
 {
     int towel = o->rules == RULES_BOXING ? o->u.boxing.towel : o->u.sugarray.towel;
 
@@ -78,7 +77,7 @@ static void order_text(const struct order *o, char *buf, size_t len)
         order_format(o, buf, len);
 }
 
-static int order_from_text(enum rules rules, const char *text, struct order *o)
+int bout_order_read(enum rules rules, const char *text, struct order *o)
 {
     struct parse_error err;
 
@@ -202,7 +201,7 @@ static struct live *live_load(struct bot *bot, const struct db_bout *rec, char *
         int got = 0;
         for (int k = 0; k < n; k++)
             if (ords[k].round == r &&
-                order_from_text(rec->rules, ords[k].text, &o[ords[k].side]) == 0)
+                bout_order_read(rec->rules, ords[k].text, &o[ords[k].side]) == 0)
                 got |= 1 << ords[k].side;
         struct events evs;
         char lines[RENDER_ROUND_LINES][RENDER_LINE_MAX];
@@ -220,7 +219,7 @@ static struct live *live_load(struct bot *bot, const struct db_bout *rec, char *
     }
     for (int k = 0; k < n; k++)
         if (ords[k].round == rec->round + 1 && ords[k].source == DB_ORDER_PLAYER &&
-            order_from_text(rec->rules, ords[k].text, &lv->next[ords[k].side]) == 0)
+            bout_order_read(rec->rules, ords[k].text, &lv->next[ords[k].side]) == 0)
             lv->have[ords[k].side] = 1;
     return lv;
 }
@@ -386,7 +385,7 @@ static int resolve(struct bot *bot, struct live *lv)
         } else {
             order_fallback(bot, lv, s, &o[s], &dbo[s]);
         }
-        order_text(&o[s], dbo[s].text, sizeof(dbo[s].text));
+        bout_order_text(&o[s], dbo[s].text, sizeof(dbo[s].text));
     }
     if (bout_round(&nb, o, &nr, &evs) != 0) {
         log_msg(LOG_ERROR, "bout %lld round %d: the engine refused the orders %s / %s",
@@ -853,7 +852,7 @@ static int order_take(struct cmd_ctx *ctx, struct live *lv, int side, const char
         return -1;
     }
     struct db_order dbo = {.round = lv->rec.round + 1, .side = side, .source = DB_ORDER_PLAYER};
-    order_text(&o, dbo.text, sizeof(dbo.text));
+    bout_order_text(&o, dbo.text, sizeof(dbo.text));
     if (db_order_put(bot->db, lv->rec.id, &dbo) != DB_OK) {
         log_msg(LOG_ERROR, "bout %lld: order not stored: %s", (long long)lv->rec.id,
                 db_errmsg(bot->db));

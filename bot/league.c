@@ -97,10 +97,7 @@ static void plan_order(const struct entry *x, const struct bout *b, int side, st
         dbo->line = 0;
         dbo->source = DB_ORDER_DEFAULT;
     }
-    if (b->rules == RULES_BOXING && o->u.boxing.towel)
-        snprintf(dbo->text, sizeof(dbo->text), "towel");
-    else
-        order_format(o, dbo->text, sizeof(dbo->text));
+    bout_order_text(o, dbo->text, sizeof(dbo->text));
 }
 
 /* Fights one bout between entries a and b from their plans, stores it,

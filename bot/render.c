@@ -1106,6 +1106,26 @@ static void report_event(struct text *t, const struct render_corner c[SIDES], co
     }
 }
 
+int render_event(const struct render_corner c[SIDES], const struct bout *b, const struct event *e,
+                 char *buf, size_t len)
+{
+    struct text t;
+
+    text_init(&t, buf, len);
+    report_event(&t, c, b, e);
+    return text_result(&t);
+}
+
+int render_result_text(const struct render_corner c[SIDES], const struct bout *b, char *buf,
+                       size_t len)
+{
+    struct text t;
+
+    text_init(&t, buf, len);
+    result_add(&t, c, b);
+    return text_result(&t);
+}
+
 int render_round_report(const struct render_corner c[SIDES], const struct bout *b,
                         const struct events *evs, char *buf, size_t len)
 {

@@ -23,21 +23,6 @@
 
 static const char *const state_names[] = {"a challenge", "live", "over", "cancelled"};
 
-static int order_read(enum rules rules, const char *text, struct order *o)
-{
-    struct parse_error err;
-
-    if (strcmp(text, "towel") == 0) {
-        ruleset_get(rules)->order_default(o);
-        if (rules == RULES_BOXING)
-            o->u.boxing.towel = 1;
-        else
-            o->u.sugarray.towel = 1;
-        return 0;
-    }
-    return order_parse(rules, text, o, &err);
-}
-
 /* Prints the first difference between two texts, line by line. */
 static void first_difference(FILE *out, const char *want, const char *got)
 {
@@ -103,7 +88,7 @@ int bout_replay(struct db *db, int64_t id, FILE *out)
         int got = 0;
         for (int k = 0; k < n; k++)
             if (ords[k].round == round &&
-                order_read(rec.rules, ords[k].text, &o[ords[k].side]) == 0)
+                bout_order_read(rec.rules, ords[k].text, &o[ords[k].side]) == 0)
                 got |= 1 << ords[k].side;
         struct events evs;
         char lines[RENDER_ROUND_LINES][RENDER_LINE_MAX];

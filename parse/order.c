@@ -28,13 +28,7 @@
 
 #include <pcre2.h>
 
-#include "parse.h"
-
-#if defined(__GNUC__)
-#define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
-#else
-#define PRINTF_LIKE(f, a)
-#endif
+#include "parse_internal.h"
 
 /* Longest piece of the player's text quoted back in a reason. */
 #define QUOTE_MAX 24
@@ -115,59 +109,9 @@ static pcre2_code *pattern_get(pcre2_code **cache, const char *pattern)
     return *cache;
 }
 
-static int column_at(size_t offset)
-{
-    return offset < (size_t)INT_MAX ? (int)offset + 1 : INT_MAX;
-}
-
-static int is_space(char c)
-{
-    return c == ' ' || (c >= '\t' && c <= '\r');
-}
-
 static int is_letter(char c)
 {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-}
-
-static char lower(char c)
-{
-    return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
-}
-
-/* Fills *err (when not NULL) and returns -1. */
-PRINTF_LIKE(3, 4)
-static int fail(struct parse_error *err, int column, const char *fmt, ...)
-{
-    va_list ap;
-
-    if (!err)
-        return -1;
-    err->line = 0;
-    err->column = column;
-    va_start(ap, fmt);
-    vsnprintf(err->reason, sizeof(err->reason), fmt, ap);
-    va_end(ap);
-    return -1;
-}
-
-/* Copies the n bytes at s into out (QUOTE_MAX + 4 bytes) for quoting in a
- * reason: control bytes become '?', and a longer text is cut, without
- * splitting a UTF-8 sequence, and ends in "...". */
-static void quote(const char *s, size_t n, char out[QUOTE_MAX + 4])
-{
-    size_t k = n;
-
-    if (k > QUOTE_MAX) {
-        k = QUOTE_MAX;
-        while (k > 0 && ((unsigned char)s[k] & 0xC0) == 0x80)
-            k--;
-    }
-    for (size_t i = 0; i < k; i++) {
-        unsigned char c = (unsigned char)s[i];
-        out[i] = c < 0x20 || c == 0x7F ? '?' : (char)c;
-    }
-    strcpy(out + k, k < n ? "..." : "");
 }
 
 /* Length of the run of non-whitespace bytes at s. */
@@ -175,7 +119,7 @@ static size_t token_length(const char *s)
 {
     size_t n = 0;
 
-    while (s[n] && !is_space(s[n]))
+    while (s[n] && !parse_is_space(s[n]))
         n++;
     return n;
 }
@@ -227,7 +171,7 @@ static int groups_match(pcre2_code *code, const char *text, pcre2_match_data *md
 
 static int text_blank(const char *text)
 {
-    while (is_space(*text))
+    while (parse_is_space(*text))
         text++;
     return *text == '\0';
 }
@@ -237,14 +181,15 @@ static int text_blank(const char *text)
 static int boxing_number(const struct groups *g, int i, const char *name, struct parse_error *err)
 {
     int v = group_number(g, i, BOXING_ENERGY);
-    int column = column_at(group_start(g, i));
+    int column = parse_column(group_start(g, i));
     char q[QUOTE_MAX + 4];
 
     if (v < 1)
-        return fail(err, column, "%s must be at least 1", name);
+        return parse_fail(err, 0, column, "%s must be at least 1", name);
     if (v > BOXING_ENERGY) {
-        quote(g->text + group_start(g, i), group_length(g, i), q);
-        return fail(err, column, "%s %s is too big; A+P+D is at most %d", name, q, BOXING_ENERGY);
+        parse_quote(g->text + group_start(g, i), group_length(g, i), QUOTE_MAX, QUOTE_MAX, q);
+        return parse_fail(err, 0, column, "%s %s is too big; A+P+D is at most %d", name, q,
+                          BOXING_ENERGY);
     }
     return v;
 }
@@ -257,38 +202,41 @@ static int boxing_style(const struct groups *g, enum style *style, struct parse_
     const char *w = g->text + at;
     char q[QUOTE_MAX + 4];
 
-    while (n > 0 && is_space(*w)) {
+    while (n > 0 && parse_is_space(*w)) {
         w++;
         at++;
         n--;
     }
-    while (n > 0 && is_space(w[n - 1]))
+    while (n > 0 && parse_is_space(w[n - 1]))
         n--;
     if (n == 0)
-        return fail(err, column_at(group_start(g, BOX_OPEN)),
-                    "empty style \"()\"; put a style in the parentheses, e.g. (inside)");
-    quote(w, n, q);
+        return parse_fail(err, 0, parse_column(group_start(g, BOX_OPEN)),
+                          "empty style \"()\"; put a style in the parentheses, e.g. (inside)");
+    parse_quote(w, n, QUOTE_MAX, QUOTE_MAX, q);
     for (size_t i = 0; i < n; i++)
         if (!is_letter(w[i]) && w[i] != '-')
-            return fail(err, column_at(at),
-                        "unknown style \"%s\"; use inside, clinch, feint, counter, ring, cut, "
-                        "outside or allout",
-                        q);
+            return parse_fail(
+                err, 0, parse_column(at),
+                "unknown style \"%s\"; use inside, clinch, feint, counter, ring, cut, "
+                "outside or allout",
+                q);
     if (n < 3)
-        return fail(err, column_at(at),
-                    "style \"%s\" is too short; give at least its first 3 letters, e.g. (ins)", q);
+        return parse_fail(
+            err, 0, parse_column(at),
+            "style \"%s\" is too short; give at least its first 3 letters, e.g. (ins)", q);
     for (size_t i = 0; i < sizeof(style_words) / sizeof(style_words[0]); i++) {
         const char *p = style_words[i].prefix;
 
-        if (lower(w[0]) == p[0] && lower(w[1]) == p[1] && lower(w[2]) == p[2]) {
+        if (parse_lower(w[0]) == p[0] && parse_lower(w[1]) == p[1] && parse_lower(w[2]) == p[2]) {
             *style = style_words[i].style;
             return 0;
         }
     }
-    return fail(err, column_at(at),
-                "unknown style \"%s\"; use inside, clinch, feint, counter, ring, cut, outside or "
-                "allout",
-                q);
+    return parse_fail(
+        err, 0, parse_column(at),
+        "unknown style \"%s\"; use inside, clinch, feint, counter, ring, cut, outside or "
+        "allout",
+        q);
 }
 
 /* Checks what follows DEF: nothing, or one (style) and nothing after it. */
@@ -299,21 +247,23 @@ static int boxing_tail(const struct groups *g, struct parse_error *err)
 
     if (g->end < len) {
         const char *rest = g->text + g->end;
-        int column = column_at(g->end);
+        int column = parse_column(g->end);
 
-        quote(rest, token_length(rest), q);
+        parse_quote(rest, token_length(rest), QUOTE_MAX, QUOTE_MAX, q);
         if (group_set(g, BOX_CLOSE))
-            return fail(err, column,
-                        "unexpected \"%s\" after the style; the order ends with (style)", q);
+            return parse_fail(err, 0, column,
+                              "unexpected \"%s\" after the style; the order ends with (style)", q);
         if (group_set(g, BOX_OPEN))
-            return fail(err, column,
-                        "unexpected \"(\" inside the style; write the style as e.g. (inside)");
-        return fail(err, column,
-                    "unexpected \"%s\" after DEF; a style goes in parentheses, e.g. (inside)", q);
+            return parse_fail(
+                err, 0, column,
+                "unexpected \"(\" inside the style; write the style as e.g. (inside)");
+        return parse_fail(err, 0, column,
+                          "unexpected \"%s\" after DEF; a style goes in parentheses, e.g. (inside)",
+                          q);
     }
     if (group_set(g, BOX_OPEN) && !group_set(g, BOX_CLOSE))
-        return fail(err, column_at(group_start(g, BOX_OPEN)),
-                    "\"(\" is never closed; write the style as e.g. (inside)");
+        return parse_fail(err, 0, parse_column(group_start(g, BOX_OPEN)),
+                          "\"(\" is never closed; write the style as e.g. (inside)");
     return 0;
 }
 
@@ -329,14 +279,14 @@ static int boxing_parse(const char *text, struct order *o, struct parse_error *e
     if (!md)
         abort();
     if (groups_match(code, text, md, &g) != 0) {
-        rc = fail(err, 0, "could not read the order; " BOXING_SHAPE);
+        rc = parse_fail(err, 0, 0, "could not read the order; " BOXING_SHAPE);
         goto out;
     }
     if (!group_set(&g, BOX_DEF)) {
         if (text_blank(text))
-            rc = fail(err, 0, "empty order; write A/P/D, e.g. 5/5/10");
+            rc = parse_fail(err, 0, 0, "empty order; write A/P/D, e.g. 5/5/10");
         else
-            rc = fail(err, column_at(g.end), BOXING_SHAPE);
+            rc = parse_fail(err, 0, parse_column(g.end), BOXING_SHAPE);
         goto out;
     }
     if ((bo->agg = boxing_number(&g, BOX_AGG, "AGG", err)) < 0 ||
@@ -344,8 +294,8 @@ static int boxing_parse(const char *text, struct order *o, struct parse_error *e
         (bo->def = boxing_number(&g, BOX_DEF, "DEF", err)) < 0)
         goto out;
     if (bo->agg + bo->pow + bo->def > BOXING_ENERGY) {
-        rc = fail(err, column_at(group_start(&g, BOX_AGG)), "A+P+D = %d, the most is %d",
-                  bo->agg + bo->pow + bo->def, BOXING_ENERGY);
+        rc = parse_fail(err, 0, parse_column(group_start(&g, BOX_AGG)),
+                        "A+P+D = %d, the most is %d", bo->agg + bo->pow + bo->def, BOXING_ENERGY);
         goto out;
     }
     bo->style = STYLE_NONE;
@@ -355,7 +305,8 @@ static int boxing_parse(const char *text, struct order *o, struct parse_error *e
         goto out;
     bo->target = TARGET_OPPORTUNISTIC;
     if (group_set(&g, BOX_TARGET))
-        bo->target = lower(text[group_start(&g, BOX_TARGET)]) == 'h' ? TARGET_HEAD : TARGET_BODY;
+        bo->target =
+            parse_lower(text[group_start(&g, BOX_TARGET)]) == 'h' ? TARGET_HEAD : TARGET_BODY;
     bo->dirty = group_set(&g, BOX_DIRTY);
     bo->towel = 0;
     rc = 0;
@@ -372,9 +323,9 @@ static int sugarray_number(const struct groups *g, int i, const char *name, stru
     char q[QUOTE_MAX + 4];
 
     if (v > SUGARRAY_ORDER_MAX) {
-        quote(g->text + group_start(g, i), group_length(g, i), q);
-        return fail(err, column_at(group_start(g, i)), "%s %s is over %d", name, q,
-                    SUGARRAY_ORDER_MAX);
+        parse_quote(g->text + group_start(g, i), group_length(g, i), QUOTE_MAX, QUOTE_MAX, q);
+        return parse_fail(err, 0, parse_column(group_start(g, i)), "%s %s is over %d", name, q,
+                          SUGARRAY_ORDER_MAX);
     }
     return v;
 }
@@ -392,22 +343,23 @@ static int sugarray_parse(const char *text, struct order *o, struct parse_error 
     if (!md)
         abort();
     if (groups_match(code, text, md, &g) != 0) {
-        rc = fail(err, 0, "could not read the order; " SUGARRAY_SHAPE);
+        rc = parse_fail(err, 0, 0, "could not read the order; " SUGARRAY_SHAPE);
         goto out;
     }
     if (!group_set(&g, SUG_DEFENCE)) {
         if (text_blank(text))
-            rc = fail(err, 0, "empty order; write attack/defence, e.g. 3/2");
+            rc = parse_fail(err, 0, 0, "empty order; write attack/defence, e.g. 3/2");
         else
-            rc = fail(err, column_at(g.end), SUGARRAY_SHAPE);
+            rc = parse_fail(err, 0, parse_column(g.end), SUGARRAY_SHAPE);
         goto out;
     }
     if ((so->attack = sugarray_number(&g, SUG_ATTACK, "attack", err)) < 0 ||
         (so->defence = sugarray_number(&g, SUG_DEFENCE, "defence", err)) < 0)
         goto out;
     if (text[g.end] != '\0') {
-        quote(text + g.end, token_length(text + g.end), q);
-        rc = fail(err, column_at(g.end), "unexpected \"%s\" after defence; " SUGARRAY_SHAPE, q);
+        parse_quote(text + g.end, token_length(text + g.end), QUOTE_MAX, QUOTE_MAX, q);
+        rc = parse_fail(err, 0, parse_column(g.end),
+                        "unexpected \"%s\" after defence; " SUGARRAY_SHAPE, q);
         goto out;
     }
     rc = 0;
@@ -432,7 +384,7 @@ int order_parse(enum rules rules, const char *text, struct order *o, struct pars
         rc = sugarray_parse(text, &tmp, err);
         break;
     default:
-        rc = fail(err, 0, "this ruleset has no orders");
+        rc = parse_fail(err, 0, 0, "this ruleset has no orders");
         break;
     }
     if (rc == 0)

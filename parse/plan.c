@@ -27,13 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "parse.h"
-
-#if defined(__GNUC__)
-#define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
-#else
-#define PRINTF_LIKE(f, a)
-#endif
+#include "parse_internal.h"
 
 #define TAG_MAX        99      /* highest round tag */
 #define NUMBER_MAX     1000000 /* largest number written in a condition */
@@ -184,16 +178,6 @@ struct cond {
 
 /* ---------------------------------------------------------------- helpers */
 
-static int column_at(size_t offset)
-{
-    return offset < (size_t)INT_MAX ? (int)offset + 1 : INT_MAX;
-}
-
-static int is_space(char c)
-{
-    return c == ' ' || (c >= '\t' && c <= '\r');
-}
-
 static int is_digit(char c)
 {
     return c >= '0' && c <= '9';
@@ -209,18 +193,13 @@ static int is_word_char(char c)
     return is_word_start(c) || is_digit(c);
 }
 
-static char lower(char c)
-{
-    return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
-}
-
 /* 1 if the n bytes at s spell `word` (lower case) in any case. */
 static int word_is(const char *s, size_t n, const char *word)
 {
     if (strlen(word) != n)
         return 0;
     for (size_t i = 0; i < n; i++)
-        if (lower(s[i]) != word[i])
+        if (parse_lower(s[i]) != word[i])
             return 0;
     return 1;
 }
@@ -240,44 +219,9 @@ static size_t token_length(const char *s)
 {
     size_t n = 0;
 
-    while (s[n] && !is_space(s[n]))
+    while (s[n] && !parse_is_space(s[n]))
         n++;
     return n;
-}
-
-/* Copies the n bytes at s into out (max + 4 bytes) for quoting: control
- * bytes become '?', and a longer text is cut to at most `max` bytes,
- * without splitting a UTF-8 sequence, and ends in "...". */
-static void quote(const char *s, size_t n, size_t max, char *out)
-{
-    size_t k = n;
-
-    if (k > max) {
-        k = max - 3;
-        while (k > 0 && ((unsigned char)s[k] & 0xC0) == 0x80)
-            k--;
-    }
-    for (size_t i = 0; i < k; i++) {
-        unsigned char c = (unsigned char)s[i];
-        out[i] = c < 0x20 || c == 0x7F ? '?' : (char)c;
-    }
-    strcpy(out + k, k < n ? "..." : "");
-}
-
-/* Fills *err (when not NULL) and returns -1. */
-PRINTF_LIKE(4, 5)
-static int fail(struct parse_error *err, int line, int column, const char *fmt, ...)
-{
-    va_list ap;
-
-    if (!err)
-        return -1;
-    err->line = line;
-    err->column = column;
-    va_start(ap, fmt);
-    vsnprintf(err->reason, sizeof(err->reason), fmt, ap);
-    va_end(ap);
-    return -1;
 }
 
 static void *plan_alloc(size_t n)
@@ -318,8 +262,8 @@ static int lex_number(struct cond *c)
     }
     if (s[i] == '.') {
         if (!is_digit(s[i + 1]))
-            return fail(c->err, c->line, column_at(i),
-                        "expected a digit after \".\"; write decimals as e.g. 2.5");
+            return parse_fail(c->err, c->line, parse_column(i),
+                              "expected a digit after \".\"; write decimals as e.g. 2.5");
         i++;
         for (int k = 0; is_digit(s[i]); i++, k++)
             if (k < FRACTION_MAX) {
@@ -328,14 +272,14 @@ static int lex_number(struct cond *c)
             }
     }
     if (is_word_char(s[i])) {
-        quote(s + start, token_length(s + start), QUOTE_MAX, q);
-        return fail(c->err, c->line, column_at(start),
-                    "\"%s\" is not a number; put a space or an operator after a number", q);
+        parse_quote(s + start, token_length(s + start), QUOTE_MAX, QUOTE_MAX - 3, q);
+        return parse_fail(c->err, c->line, parse_column(start),
+                          "\"%s\" is not a number; put a space or an operator after a number", q);
     }
     if (whole > NUMBER_MAX) {
-        quote(s + start, i - start, QUOTE_MAX, q);
-        return fail(c->err, c->line, column_at(start), "number %s is too big; the most is %d", q,
-                    NUMBER_MAX);
+        parse_quote(s + start, i - start, QUOTE_MAX, QUOTE_MAX - 3, q);
+        return parse_fail(c->err, c->line, parse_column(start),
+                          "number %s is too big; the most is %d", q, NUMBER_MAX);
     }
     c->tok.type = TOK_NUMBER;
     c->tok.num = whole + frac / scale;
@@ -350,7 +294,7 @@ static int lex_next(struct cond *c)
     size_t i = c->pos;
     char q[QUOTE_MAX + 4];
 
-    while (is_space(s[i]))
+    while (parse_is_space(s[i]))
         i++;
     c->pos = i;
     c->tok.at = i;
@@ -406,8 +350,9 @@ static int lex_next(struct cond *c)
 
             while (((unsigned char)s[i + n] & 0xC0) == 0x80)
                 n++;
-            quote(s + i, n, QUOTE_MAX, q);
-            return fail(c->err, c->line, column_at(i), "unexpected \"%s\" in the condition", q);
+            parse_quote(s + i, n, QUOTE_MAX, QUOTE_MAX - 3, q);
+            return parse_fail(c->err, c->line, parse_column(i),
+                              "unexpected \"%s\" in the condition", q);
         }
         break;
     }
@@ -447,11 +392,11 @@ static int expected_operand(struct cond *c)
     char q[QUOTE_MAX + 4];
 
     if (c->tok.type == TOK_END)
-        return fail(c->err, c->line, column_at(c->tok.at),
-                    "expected a number, a variable or \"(\" at the end of the line");
-    quote(c->s + c->tok.at, c->tok.len, QUOTE_MAX, q);
-    return fail(c->err, c->line, column_at(c->tok.at),
-                "expected a number, a variable or \"(\" at \"%s\"", q);
+        return parse_fail(c->err, c->line, parse_column(c->tok.at),
+                          "expected a number, a variable or \"(\" at the end of the line");
+    parse_quote(c->s + c->tok.at, c->tok.len, QUOTE_MAX, QUOTE_MAX - 3, q);
+    return parse_fail(c->err, c->line, parse_column(c->tok.at),
+                      "expected a number, a variable or \"(\" at \"%s\"", q);
 }
 
 static int parse_or(struct cond *c);
@@ -477,21 +422,21 @@ static int parse_primary(struct cond *c)
                     emit(c, OP_VAR, w, 0);
                 return lex_next(c);
             }
-        quote(c->s + c->tok.at, c->tok.len, WORD_QUOTE_MAX, q);
-        return fail(c->err, c->line, column_at(c->tok.at),
-                    "unknown word \"%s\"; variables are " VARIABLE_LIST, q);
+        parse_quote(c->s + c->tok.at, c->tok.len, WORD_QUOTE_MAX, WORD_QUOTE_MAX - 3, q);
+        return parse_fail(c->err, c->line, parse_column(c->tok.at),
+                          "unknown word \"%s\"; variables are " VARIABLE_LIST, q);
     case TOK_OPEN: {
         size_t open = c->tok.at;
 
         if (c->depth >= PLAN_DEPTH_MAX)
-            return fail(c->err, c->line, column_at(open),
-                        "parentheses nested too deep; the most is %d", PLAN_DEPTH_MAX);
+            return parse_fail(c->err, c->line, parse_column(open),
+                              "parentheses nested too deep; the most is %d", PLAN_DEPTH_MAX);
         c->depth++;
         if (lex_next(c) != 0 || parse_or(c) != 0)
             return -1;
         if (c->tok.type != TOK_CLOSE)
-            return fail(c->err, c->line, column_at(open),
-                        "unbalanced parenthesis: this \"(\" is never closed");
+            return parse_fail(c->err, c->line, parse_column(open),
+                              "unbalanced parenthesis: this \"(\" is never closed");
         c->depth--;
         return lex_next(c);
     }
@@ -589,8 +534,8 @@ static int parse_cmp(struct cond *c)
         return -1;
     emit(c, (enum op_code)op, 0, 0);
     if (comparison(c) >= 0)
-        return fail(c->err, c->line, column_at(c->tok.at),
-                    "comparisons do not chain; write e.g. \"round > 3 and round < 8\"");
+        return parse_fail(c->err, c->line, parse_column(c->tok.at),
+                          "comparisons do not chain; write e.g. \"round > 3 and round < 8\"");
     return 0;
 }
 
@@ -658,7 +603,7 @@ static int line_order(struct compiler *k, int line, const char *s, size_t at, st
     if (k->err) {
         *k->err = oerr;
         k->err->line = line;
-        k->err->column = column_at(at + (size_t)(oerr.column > 0 ? oerr.column - 1 : 0));
+        k->err->column = parse_column(at + (size_t)(oerr.column > 0 ? oerr.column - 1 : 0));
     }
     return -1;
 }
@@ -674,7 +619,7 @@ static int line_conditional(struct compiler *k, int line, const char *s, size_t 
     memset(&c, 0, sizeof(c));
     c.s = s;
     c.trimmed = strlen(s);
-    while (c.trimmed > 0 && is_space(s[c.trimmed - 1]))
+    while (c.trimmed > 0 && parse_is_space(s[c.trimmed - 1]))
         c.trimmed--;
     c.pos = at;
     c.code = k->p->code + k->ops;
@@ -684,36 +629,38 @@ static int line_conditional(struct compiler *k, int line, const char *s, size_t 
     if (lex_next(&c) != 0 || parse_or(&c) != 0)
         return -1;
     if (c.tok.type == TOK_CLOSE)
-        return fail(k->err, line, column_at(c.tok.at),
-                    "unbalanced parenthesis: this \")\" has no \"(\"");
+        return parse_fail(k->err, line, parse_column(c.tok.at),
+                          "unbalanced parenthesis: this \")\" has no \"(\"");
     if (!tok_is(&c, "then"))
-        return fail(k->err, line, column_at(c.tok.at), "missing \"then\" after the condition");
+        return parse_fail(k->err, line, parse_column(c.tok.at),
+                          "missing \"then\" after the condition");
     if (c.sp != 1 || c.sp_max > PLAN_STACK_MAX)
-        return fail(k->err, line, column_at(at), "condition too complex; split it up");
+        return parse_fail(k->err, line, parse_column(at), "condition too complex; split it up");
     e->cond_at = k->ops;
     e->cond_len = c.n;
     k->ops += c.n;
 
     size_t then = c.tok.at + c.tok.len, rest = then;
-    while (is_space(s[rest]))
+    while (parse_is_space(s[rest]))
         rest++;
     if (s[rest] == '\0')
-        return fail(k->err, line, column_at(then), "nothing after \"then\"; write an order like %s",
-                    k->p->rules == RULES_BOXING ? "5/5/10 or \"towel\"" : "3/3");
+        return parse_fail(k->err, line, parse_column(then),
+                          "nothing after \"then\"; write an order like %s",
+                          k->p->rules == RULES_BOXING ? "5/5/10 or \"towel\"" : "3/3");
     size_t n = word_length(s + rest);
     if (word_is(s + rest, n, "towel")) {
         size_t after = rest + n;
 
         if (k->p->rules != RULES_BOXING)
-            return fail(k->err, line, column_at(rest),
-                        "\"towel\" is for boxing; a %s plan cannot throw in the towel",
-                        ruleset_get(k->p->rules)->name);
-        while (is_space(s[after]))
+            return parse_fail(k->err, line, parse_column(rest),
+                              "\"towel\" is for boxing; a %s plan cannot throw in the towel",
+                              ruleset_get(k->p->rules)->name);
+        while (parse_is_space(s[after]))
             after++;
         if (s[after] != '\0') {
-            quote(s + after, token_length(s + after), QUOTE_MAX, q);
-            return fail(k->err, line, column_at(after),
-                        "unexpected \"%s\" after \"towel\"; the line ends with towel", q);
+            parse_quote(s + after, token_length(s + after), QUOTE_MAX, QUOTE_MAX - 3, q);
+            return parse_fail(k->err, line, parse_column(after),
+                              "unexpected \"%s\" after \"towel\"; the line ends with towel", q);
         }
         e->kind = LINE_TOWEL;
         return 0;
@@ -732,7 +679,7 @@ static int line_compile(struct compiler *k, int line, const char *s, struct plan
     char q[QUOTE_MAX + 4];
 
     e->kind = LINE_NONE;
-    while (is_space(s[i]))
+    while (parse_is_space(s[i]))
         i++;
     if (s[i] == '\0')
         return 0;
@@ -746,18 +693,19 @@ static int line_compile(struct compiler *k, int line, const char *s, struct plan
             j++;
         }
         after = j;
-        while (is_space(s[after]))
+        while (parse_is_space(s[after]))
             after++;
         if (s[after] == ')') {
             if (tag == 0)
-                return fail(k->err, line, column_at(i), "round tag 0: rounds start at 1");
+                return parse_fail(k->err, line, parse_column(i), "round tag 0: rounds start at 1");
             if (tag > TAG_MAX) {
-                quote(s + i, j - i, QUOTE_MAX, q);
-                return fail(k->err, line, column_at(i), "round tag %s is over %d", q, TAG_MAX);
+                parse_quote(s + i, j - i, QUOTE_MAX, QUOTE_MAX - 3, q);
+                return parse_fail(k->err, line, parse_column(i), "round tag %s is over %d", q,
+                                  TAG_MAX);
             }
             k->tag = tag;
             i = after + 1;
-            while (is_space(s[i]))
+            while (parse_is_space(s[i]))
                 i++;
             if (s[i] == '\0')
                 return 0;
@@ -769,11 +717,11 @@ static int line_compile(struct compiler *k, int line, const char *s, struct plan
         return line_conditional(k, line, s, i + n, e);
     if (word_is(s + i, n, "towel")) {
         if (k->p->rules != RULES_BOXING)
-            return fail(k->err, line, column_at(i),
-                        "\"towel\" is for boxing; a %s plan cannot throw in the towel",
-                        ruleset_get(k->p->rules)->name);
-        return fail(k->err, line, column_at(i),
-                    "\"towel\" needs a condition: write \"if <condition> then towel\"");
+            return parse_fail(k->err, line, parse_column(i),
+                              "\"towel\" is for boxing; a %s plan cannot throw in the towel",
+                              ruleset_get(k->p->rules)->name);
+        return parse_fail(k->err, line, parse_column(i),
+                          "\"towel\" needs a condition: write \"if <condition> then towel\"");
     }
     if (line_order(k, line, s, i, &e->order) != 0)
         return -1;
@@ -814,12 +762,12 @@ struct plan *plan_compile(enum rules rules, const char *text, struct parse_error
 
     assert(text);
     if (!ruleset_get(rules)) {
-        fail(err, 0, 0, "this ruleset has no plans");
+        parse_fail(err, 0, 0, "this ruleset has no plans");
         return NULL;
     }
     len = strlen(text);
     if (len > PLAN_BYTES_MAX) {
-        fail(err, 0, 0, "plan is %zu bytes, the most is %d", len, PLAN_BYTES_MAX);
+        parse_fail(err, 0, 0, "plan is %zu bytes, the most is %d", len, PLAN_BYTES_MAX);
         return NULL;
     }
 
@@ -829,7 +777,7 @@ struct plan *plan_compile(enum rules rules, const char *text, struct parse_error
     memcpy(p->text, text, len + 1);
     lines = plan_split(p, len);
     if (lines > PLAN_LINES_MAX) {
-        fail(err, 0, 0, "plan has %d lines, the most is %d", lines, PLAN_LINES_MAX);
+        parse_fail(err, 0, 0, "plan has %d lines, the most is %d", lines, PLAN_LINES_MAX);
         plan_free(p);
         return NULL;
     }
@@ -854,8 +802,8 @@ struct plan *plan_compile(enum rules rules, const char *text, struct parse_error
             orders++;
     }
     if (orders == 0) {
-        fail(err, 0, 0, "the plan has no orders; write at least one line like %s",
-             rules == RULES_SUGARRAY ? "3/3" : "5/5/10");
+        parse_fail(err, 0, 0, "the plan has no orders; write at least one line like %s",
+                   rules == RULES_SUGARRAY ? "3/3" : "5/5/10");
         plan_free(p);
         return NULL;
     }
@@ -1028,7 +976,7 @@ struct out {
     size_t len, need;
 };
 
-PRINTF_LIKE(2, 3)
+PARSE_PRINTF(2, 3)
 static void out_printf(struct out *w, const char *fmt, ...)
 {
     va_list ap;
@@ -1103,13 +1051,13 @@ int plan_explain(const struct plan *p, int line, const struct plan_vars *v, char
     const char *s = p->line[line - 1];
     size_t n = strlen(s);
 
-    while (is_space(*s)) {
+    while (parse_is_space(*s)) {
         s++;
         n--;
     }
-    while (n > 0 && is_space(s[n - 1]))
+    while (n > 0 && parse_is_space(s[n - 1]))
         n--;
-    quote(s, n, EXPLAIN_QUOTE, text);
+    parse_quote(s, n, EXPLAIN_QUOTE, EXPLAIN_QUOTE - 3, text);
     if (e->kind == LINE_NONE) {
         out_printf(&w, "line %d \"%s\" has no order", line, text);
         return out_done(&w);

@@ -13,13 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "parse.h"
-
-#if defined(__GNUC__)
-#define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
-#else
-#define PRINTF_LIKE(f, a)
-#endif
+#include "parse_internal.h"
 
 /* Longest piece of the player's text quoted back in a reason. */
 #define QUOTE_MAX  24
@@ -65,63 +59,13 @@ static const struct sheet_layout sugarray_layout = {
     },
 };
 
-static int column_at(size_t offset)
-{
-    return offset < (size_t)INT_MAX ? (int)offset + 1 : INT_MAX;
-}
-
-static int is_space(char c)
-{
-    return c == ' ' || (c >= '\t' && c <= '\r');
-}
-
-static char lower(char c)
-{
-    return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
-}
-
-/* Fills *err (when not NULL) and returns -1. */
-PRINTF_LIKE(3, 4)
-static int fail(struct parse_error *err, int column, const char *fmt, ...)
-{
-    va_list ap;
-
-    if (!err)
-        return -1;
-    err->line = 0;
-    err->column = column;
-    va_start(ap, fmt);
-    vsnprintf(err->reason, sizeof(err->reason), fmt, ap);
-    va_end(ap);
-    return -1;
-}
-
-/* Copies the n bytes at s into out (QUOTE_MAX + 4 bytes) for quoting in a
- * reason: control bytes become '?', and a longer text is cut, without
- * splitting a UTF-8 sequence, and ends in "...". */
-static void quote(const char *s, size_t n, char out[QUOTE_MAX + 4])
-{
-    size_t k = n;
-
-    if (k > QUOTE_MAX) {
-        k = QUOTE_MAX;
-        while (k > 0 && ((unsigned char)s[k] & 0xC0) == 0x80)
-            k--;
-    }
-    for (size_t i = 0; i < k; i++) {
-        unsigned char c = (unsigned char)s[i];
-        out[i] = c < 0x20 || c == 0x7F ? '?' : (char)c;
-    }
-    strcpy(out + k, k < n ? "..." : "");
-}
-
 /* 1 if the n bytes at s spell `word` in any case. */
 static int word_is(const char *s, size_t n, const char *word)
 {
     if (!word || strlen(word) != n)
         return 0;
     for (size_t i = 0; i < n; i++)
-        if (lower(s[i]) != word[i])
+        if (parse_lower(s[i]) != word[i])
             return 0;
     return 1;
 }
@@ -141,24 +85,25 @@ static int field_value(const struct sheet_field *f, const char *s, size_t n, siz
                        struct parse_error *err)
 {
     char q[QUOTE_MAX + 4];
-    int column = column_at(offset);
+    int column = parse_column(offset);
 
     if (n == 0)
-        return fail(err, column, "%s= has no value; write a whole number from %d to %d, e.g. %s=%d",
-                    f->name, f->min, f->max, f->name, f->example);
-    quote(s, n, q);
+        return parse_fail(err, 0, column,
+                          "%s= has no value; write a whole number from %d to %d, e.g. %s=%d",
+                          f->name, f->min, f->max, f->name, f->example);
+    parse_quote(s, n, QUOTE_MAX, QUOTE_MAX, q);
     *v = 0;
     for (size_t i = 0; i < n; i++) {
         if (s[i] < '0' || s[i] > '9')
-            return fail(err, column, "%s=%s is not a whole number from %d to %d", f->name, q,
-                        f->min, f->max);
+            return parse_fail(err, 0, column, "%s=%s is not a whole number from %d to %d", f->name,
+                              q, f->min, f->max);
         if (*v <= f->max)
             *v = *v * 10 + (s[i] - '0');
     }
     if (*v > f->max)
-        return fail(err, column, "%s=%s is over %d", f->name, q, f->max);
+        return parse_fail(err, 0, column, "%s=%s is over %d", f->name, q, f->max);
     if (*v < f->min)
-        return fail(err, column, "%s=%s is under %d", f->name, q, f->min);
+        return parse_fail(err, 0, column, "%s=%s is under %d", f->name, q, f->min);
     return 0;
 }
 
@@ -171,32 +116,34 @@ static int sheet_read(const struct sheet_layout *l, const char *text, int values
     char q[QUOTE_MAX + 4];
 
     for (;;) {
-        while (is_space(*p))
+        while (parse_is_space(*p))
             p++;
         if (*p == '\0')
             break;
         size_t off = (size_t)(p - text), n = 0, klen;
-        while (p[n] && !is_space(p[n]))
+        while (p[n] && !parse_is_space(p[n]))
             n++;
         const char *eq = memchr(p, '=', n);
-        quote(p, n, q);
+        parse_quote(p, n, QUOTE_MAX, QUOTE_MAX, q);
         if (!eq || eq == p)
-            return fail(err, column_at(off), "expected key=value, e.g. %s=%d; got \"%s\"",
-                        l->fields[0].name, l->fields[0].example, q);
+            return parse_fail(err, 0, parse_column(off),
+                              "expected key=value, e.g. %s=%d; got \"%s\"", l->fields[0].name,
+                              l->fields[0].example, q);
         klen = (size_t)(eq - p);
         int i = field_find(l, p, klen);
         if (i < 0) {
-            quote(p, klen, q);
-            return fail(err, column_at(off), "unknown key \"%s\"; a %s sheet has %s", q,
-                        l->rules_name, l->keys);
+            parse_quote(p, klen, QUOTE_MAX, QUOTE_MAX, q);
+            return parse_fail(err, 0, parse_column(off), "unknown key \"%s\"; a %s sheet has %s", q,
+                              l->rules_name, l->keys);
         }
         const struct sheet_field *f = &l->fields[i];
         if (seen[i] && f->alias)
-            return fail(err, column_at(off),
-                        "%s= given twice (%s= and %s= are one key); give each key once", f->name,
-                        f->name, f->alias);
+            return parse_fail(err, 0, parse_column(off),
+                              "%s= given twice (%s= and %s= are one key); give each key once",
+                              f->name, f->name, f->alias);
         if (seen[i])
-            return fail(err, column_at(off), "%s= given twice; give each key once", f->name);
+            return parse_fail(err, 0, parse_column(off), "%s= given twice; give each key once",
+                              f->name);
         if (field_value(f, eq + 1, n - klen - 1, off + klen + 1, &values[i], err) != 0)
             return -1;
         seen[i] = 1;
@@ -204,11 +151,11 @@ static int sheet_read(const struct sheet_layout *l, const char *text, int values
         p += n;
     }
     if (tokens == 0)
-        return fail(err, 0, "empty sheet; write e.g. %s", l->example);
+        return parse_fail(err, 0, 0, "empty sheet; write e.g. %s", l->example);
     for (int i = 0; i < l->n; i++)
         if (!seen[i])
-            return fail(err, 0, "missing %s=; a %s sheet needs %s", l->fields[i].name,
-                        l->rules_name, l->keys);
+            return parse_fail(err, 0, 0, "missing %s=; a %s sheet needs %s", l->fields[i].name,
+                              l->rules_name, l->keys);
     return 0;
 }
 
@@ -237,7 +184,7 @@ int sheet_parse(enum rules rules, const char *text, struct sheet *s, struct pars
         tmp.u.sugarray.endurance = v[1];
         break;
     default:
-        return fail(err, 0, "this ruleset has no sheet to parse");
+        return parse_fail(err, 0, 0, "this ruleset has no sheet to parse");
     }
     *s = tmp;
     return 0;

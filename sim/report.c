@@ -43,162 +43,22 @@ int report_log_round(struct report_log *log, const struct bout *b, const struct 
     return 0;
 }
 
-/* ---------------------------------------------------------------- words */
-
-static const char *const loc_words[INJ_COUNT] = {
-    [INJ_ABOVE_RIGHT_EYE] = "above the right eye",
-    [INJ_ABOVE_LEFT_EYE] = "above the left eye",
-    [INJ_BELOW_RIGHT_EYE] = "below the right eye",
-    [INJ_BELOW_LEFT_EYE] = "below the left eye",
-    [INJ_SWELL_RIGHT_EYE] = "right eye",
-    [INJ_SWELL_LEFT_EYE] = "left eye",
-    [INJ_NOSE] = "nose",
-    [INJ_JAW] = "jaw",
-};
-
-/* The seed's name for an injury at `loc` of `level` ("serious cut above the
- * left eye", "fractured nose", "right eye swollen shut"), like snprintf. */
-static int injury_words(int loc, int level, char *buf, size_t len)
+/* The corners the commentary module wants, from the simulator's names. */
+static void corners(const struct report_bout *rb, struct render_corner c[SIDES])
 {
-    static const char *const cut[4] = {"minor cut", "cut", "serious cut", "gash"};
-
-    if (level < 1)
-        level = 1;
-    if (level > 4)
-        level = 4;
-    switch (loc) {
-    case INJ_ABOVE_RIGHT_EYE:
-    case INJ_ABOVE_LEFT_EYE:
-    case INJ_BELOW_RIGHT_EYE:
-    case INJ_BELOW_LEFT_EYE:
-        return snprintf(buf, len, "%s %s", cut[level - 1], loc_words[loc]);
-    case INJ_SWELL_RIGHT_EYE:
-    case INJ_SWELL_LEFT_EYE:
-        if (level >= 3)
-            return snprintf(buf, len, "%s swollen shut", loc_words[loc]);
-        return snprintf(buf, len, "%sswelling of the %s", level == 2 ? "heavy " : "",
-                        loc_words[loc]);
-    case INJ_NOSE:
-        return snprintf(buf, len, "%s nose",
-                        level == 1   ? "bloody"
-                        : level == 4 ? "broken"
-                                     : "fractured");
-    case INJ_JAW:
-        return snprintf(buf, len, level == 4 ? "broken jaw" : "injured jaw");
-    default:
-        return snprintf(buf, len, "injury");
+    for (int i = 0; i < SIDES; i++) {
+        memset(&c[i], 0, sizeof(c[i]));
+        snprintf(c[i].name, sizeof(c[i].name), "%s", rb->name[i]);
+        c[i].sheet = rb->sheet[i];
     }
-}
-
-/* No injuries: for a stoppage with no injury list at hand. */
-static const struct injury no_injuries[INJ_COUNT];
-
-/* Why a fighter with injuries `inj` was stopped, for "(...)", like snprintf. */
-static int tko_words(enum tko_reason reason, const struct injury inj[INJ_COUNT], char *buf,
-                     size_t len)
-{
-    char what[64];
-    int loc = -1;
-
-    switch (reason) {
-    case TKO_ENDURANCE:
-        return snprintf(buf, len, "no endurance left");
-    case TKO_FATIGUE:
-        return snprintf(buf, len, "exhausted: could not answer the bell");
-    case TKO_INJURY:
-        for (int i = 0; i < INJ_COUNT && loc < 0; i++)
-            if (inj[i].level >= 3 && inj[i].damage >= 7 - 1e-9)
-                loc = i;
-        if (loc < 0)
-            return snprintf(buf, len, "injury: stopped by the doctor");
-        injury_words(loc, inj[loc].level, what, sizeof(what));
-        return snprintf(buf, len, "%s: stopped by the doctor", what);
-    case TKO_AGGRAVATED:
-        for (int i = 0; i < INJ_COUNT && loc < 0; i++)
-            if (inj[i].level >= 4)
-                loc = i;
-        if (loc < 0)
-            return snprintf(buf, len, "injury aggravated: stopped by the doctor");
-        injury_words(loc, inj[loc].level, what, sizeof(what));
-        return snprintf(buf, len, "%s aggravated: stopped by the doctor", what);
-    case TKO_BROKEN_JAW:
-        return snprintf(buf, len, "broken jaw aggravated: stopped by the doctor");
-    case TKO_EYES_SHUT:
-        return snprintf(buf, len, "both eyes swollen shut");
-    case TKO_TOWEL:
-        return snprintf(buf, len, "the corner threw in the towel");
-    default:
-        return snprintf(buf, len, "stopped");
-    }
-}
-
-static const char *decision_word(enum decision d)
-{
-    switch (d) {
-    case DECISION_UNANIMOUS:
-        return "unanimous";
-    case DECISION_SPLIT:
-        return "split";
-    case DECISION_MAJORITY:
-        return "majority";
-    default:
-        return NULL;
-    }
-}
-
-/* Appends "(a-b, a-b, a-b)" with side `first`'s score first. */
-static int cards_words(const struct result *res, int first, char *buf, size_t len)
-{
-    int o = !first;
-
-    return snprintf(buf, len, "(%d-%d, %d-%d, %d-%d)", res->cards[0][first], res->cards[0][o],
-                    res->cards[1][first], res->cards[1][o], res->cards[2][first], res->cards[2][o]);
 }
 
 int report_result_line(const struct report_bout *rb, const struct bout *b, char *buf, size_t len)
 {
-    const struct result *res = &b->result;
-    char cards[96], why[128];
-    int w = res->winner;
+    struct render_corner c[SIDES];
 
-    if (!res->over)
-        return snprintf(buf, len, "No result.");
-    if (w < 0) {
-        switch (res->drawn_by) {
-        case METHOD_KO:
-            return snprintf(buf, len, "Draw: both fighters knocked out in round %d.", res->round);
-        case METHOD_TKO:
-            return snprintf(buf, len, "Draw: both fighters stopped in round %d.", res->round);
-        case METHOD_DQ:
-            return snprintf(buf, len, "Draw: both fighters disqualified in round %d.", res->round);
-        case METHOD_POINTS:
-            return snprintf(buf, len, "Draw on points.");
-        default:
-            cards_words(res, 0, cards, sizeof(cards));
-            return snprintf(buf, len, "Draw %s.", cards);
-        }
-    }
-    const char *name = rb->name[w];
-    switch (res->method) {
-    case METHOD_KO:
-        return snprintf(buf, len, "%s wins by KO in round %d.", name, res->round);
-    case METHOD_TKO:
-        tko_words(res->reason, b->rules == RULES_BOXING ? b->u.boxing.f[!w].inj : no_injuries, why,
-                  sizeof(why));
-        return snprintf(buf, len, "%s wins by TKO in round %d (%s).", name, res->round, why);
-    case METHOD_DQ:
-        return snprintf(buf, len, "%s wins by DQ in round %d.", name, res->round);
-    case METHOD_POINTS:
-        return snprintf(buf, len, "%s wins on points.", name);
-    default: {
-        const char *d = decision_word(res->decision);
-
-        cards_words(res, w, cards, sizeof(cards));
-        if (d)
-            return snprintf(buf, len, "%s wins a %s decision %s.", name, d, cards);
-        return snprintf(buf, len, "%s wins on the cards %s.", name, cards);
-    }
-    }
+    corners(rb, c);
+    return render_result_text(c, b, buf, len);
 }
 
 /* ----------------------------------------------------------------- text */
@@ -215,64 +75,34 @@ static int order_text(const struct boxing_order *bo, char *buf, size_t len)
     return order_format(&o, buf, len);
 }
 
-/* One line per event worth reading; figures are printed elsewhere. */
-static void text_event(FILE *out, const struct report_bout *rb, const struct report_round *rr,
+/* One line per event worth reading, in the commentary's own report words;
+ * the figures (styles, punches, damage, cards) are in the table. */
+static void text_event(FILE *out, const struct render_corner c[SIDES], const struct bout *b,
                        const struct event *e)
 {
-    const char *name = e->side >= 0 && e->side < SIDES ? rb->name[e->side] : "?";
-    char what[64], was[64];
+    char line[RENDER_LINE_MAX];
 
     switch (e->type) {
-    case EV_WARNING:
-        fprintf(out, "  %s is warned for fighting dirty (warning %d, one point deducted).\n", name,
-                e->a);
-        break;
-    case EV_FOUL:
-        fprintf(out, "  %s is warned for a foul (warning %d, one point deducted).\n", name, e->a);
-        break;
-    case EV_DQ:
-        fprintf(out, "  %s is disqualified.\n", name);
-        break;
-    case EV_CLINCH_PENALTY:
-        fprintf(out, "  %s is penalised for holding.\n", name);
-        break;
-    case EV_INJURY:
-        injury_words(e->a, e->b, what, sizeof(what));
-        fprintf(out, "  %s is injured: %s (level %d, %.2f damage).\n", name, what, e->b, e->x);
-        break;
-    case EV_AGGRAVATED:
-        injury_words(e->a, e->b, what, sizeof(what));
-        injury_words(e->a, e->c, was, sizeof(was));
-        if (e->b != e->c)
-            fprintf(out, "  %s's %s is aggravated: now %s (level %d, %.2f damage).\n", name, was,
-                    what, e->b, e->x);
-        else
-            fprintf(out, "  %s's %s is aggravated (level %d, %.2f damage).\n", name, what, e->b,
-                    e->x);
-        break;
-    case EV_KNOCKDOWN:
-        if (e->a > 1)
-            fprintf(out, "  %s is knocked down again (%d this round).\n", name, e->a);
-        else
-            fprintf(out, "  %s is knocked down.\n", name);
-        break;
-    case EV_KO:
-        fprintf(out, "  %s is knocked out.\n", name);
-        break;
-    case EV_TKO:
-        tko_words((enum tko_reason)e->a,
-                  e->side >= 0 && e->side < SIDES ? rr->inj[e->side] : no_injuries, what,
-                  sizeof(what));
-        fprintf(out, "  %s is stopped (%s).\n", name, what);
-        break;
+    case EV_STYLE:
+    case EV_PUNCHES:
+    case EV_DAMAGE:
+    case EV_CARD:
+    case EV_FATIGUE:
+    case EV_BLOW:
+    case EV_RESULT:
+        return;
     default:
-        break;
+        render_event(c, b, e, line, sizeof(line));
+        fprintf(out, "  %s\n", line);
     }
 }
 
 static void text_boxing(FILE *out, const struct report_bout *rb, const struct bout *b,
                         const struct report_log *log)
 {
+    struct render_corner c[SIDES];
+
+    corners(rb, c);
     int w = (int)strlen(rb->name[0]);
     char line[256];
 
@@ -305,7 +135,7 @@ static void text_boxing(FILE *out, const struct report_bout *rb, const struct bo
             if (rr->why[i][0])
                 fprintf(out, "  %s's plan: %s\n", rb->name[i], rr->why[i]);
         for (int k = 0; k < rr->evs.n; k++)
-            text_event(out, rb, rr, &rr->evs.ev[k]);
+            text_event(out, c, b, &rr->evs.ev[k]);
         if (rr->evs.dropped > 0)
             fprintf(out, "  (%d more events not recorded)\n", rr->evs.dropped);
         fprintf(out, "  Cards %s-%s:", rb->name[0], rb->name[1]);
@@ -445,10 +275,25 @@ static void json_sheet(FILE *out, const struct sheet *s)
                 s->u.boxing.spd, s->u.boxing.agl, s->u.boxing.tgh, s->u.boxing.hgt);
 }
 
+/* The JSON name of a decision, or NULL when there is none. */
+static const char *decision_json(enum decision d)
+{
+    switch (d) {
+    case DECISION_UNANIMOUS:
+        return "unanimous";
+    case DECISION_SPLIT:
+        return "split";
+    case DECISION_MAJORITY:
+        return "majority";
+    default:
+        return NULL;
+    }
+}
+
 static void json_result(FILE *out, const struct bout *b)
 {
     const struct result *res = &b->result;
-    const char *d = decision_word(res->decision);
+    const char *d = decision_json(res->decision);
 
     fprintf(out, "{\"winner\":%s,\"method\":%s,\"drawn_by\":%s,\"reason\":%s,\"decision\":",
             res->winner == 0   ? "\"a\""

@@ -1,0 +1,55 @@
+/*
+ * util.c - the small helpers every parser of parse/ shares: columns,
+ * C-locale character classes, errors, and quoting a user's text back.
+ */
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "parse_internal.h"
+
+int parse_column(size_t offset)
+{
+    return offset < (size_t)INT_MAX ? (int)offset + 1 : INT_MAX;
+}
+
+int parse_is_space(char c)
+{
+    return c == ' ' || (c >= '\t' && c <= '\r');
+}
+
+char parse_lower(char c)
+{
+    return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
+}
+
+int parse_fail(struct parse_error *err, int line, int column, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (!err)
+        return -1;
+    err->line = line;
+    err->column = column;
+    va_start(ap, fmt);
+    vsnprintf(err->reason, sizeof(err->reason), fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+void parse_quote(const char *s, size_t n, size_t max, size_t keep, char *out)
+{
+    size_t k = n;
+
+    if (k > max) {
+        k = keep;
+        while (k > 0 && ((unsigned char)s[k] & 0xC0) == 0x80)
+            k--;
+    }
+    for (size_t i = 0; i < k; i++) {
+        unsigned char c = (unsigned char)s[i];
+        out[i] = c < 0x20 || c == 0x7F ? '?' : (char)c;
+    }
+    strcpy(out + k, k < n ? "..." : "");
+}
