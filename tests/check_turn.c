@@ -370,6 +370,36 @@ START_TEST(test_commands)
 }
 END_TEST
 
+START_TEST(test_schedule_from_database)
+{
+    int number;
+    int64_t when;
+
+    boxer("Yul", LEAGUE_BRONZE, ATTACK);
+    boxer("Zed", LEAGUE_BRONZE, DEFEND);
+    bot.cfg.turn_interval = 1;
+    bot.chan_in[0] = 1;
+    bot.now = 1000;
+    league_tick(&bot); /* the schedule starts: nothing is due yet */
+    ck_assert_int_eq(db_turn_last(bot.db, RULES_SUGARRAY, &number, &when), DB_NOTFOUND);
+    sleep(2);
+    bot.now += 31;
+    league_tick(&bot); /* one interval later: a turn for each ruleset */
+    ck_assert_int_eq(db_turn_last(bot.db, RULES_SUGARRAY, &number, &when), DB_OK);
+    ck_assert_int_eq(number, 1);
+    ck_assert_int_eq(get("Yul").wins, 2);
+    bot.now += 31;
+    league_tick(&bot); /* due again only an interval after the stored turn */
+    ck_assert_int_eq(db_turn_last(bot.db, RULES_SUGARRAY, &number, &when), DB_OK);
+    ck_assert_int_le(number, 2);
+    char line[OUTQ_LINE_MAX];
+    int said = 0;
+    while (outq_pop(bot.q, bot.now + 1e6, line))
+        said += strstr(line, "PRIVMSG #ringside :League turn") != NULL;
+    ck_assert_int_ge(said, 1);
+}
+END_TEST
+
 Suite *turn_suite(void)
 {
     Suite *s = suite_create("league turns");
@@ -386,6 +416,7 @@ Suite *turn_suite(void)
     tcase_add_test(tc, test_bouts_replay_and_report);
     tcase_add_test(tc, test_thousand_fighters_one_transaction);
     tcase_add_test(tc, test_commands);
+    tcase_add_test(tc, test_schedule_from_database);
     suite_add_tcase(s, tc);
     return s;
 }
