@@ -119,8 +119,9 @@ program-tests: $(SIM) $(ASAN_SIM)
 
 # A real ngircd on a free loopback port, the bot built with ASan/UBSan, and
 # real client connections (tests/e2e).
-e2e-tests: $(ASAN_BOT)
+e2e-tests: $(ASAN_BOT) $(SIM)
 	python3 tests/e2e/e2e.py $(ASAN_BOT)
+	python3 tests/e2e/e2e_bouts.py $(ASAN_BOT) $(SIM)
 
 $(BENCH): bench/bench.c $(LIB_OBJ)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(PCRE_LIBS) -lm

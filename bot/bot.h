@@ -126,10 +126,13 @@ int irc_is_channel(const char *target, const char *chantypes);
 
 /* What a line is, which decides its turn: protocol lines first, then
  * replies to commands (private ones before those in channels), then
- * channel chatter (bout commentary). Only chatter is ever dropped. */
+ * channel chatter (bout commentary); but while chatter waits, at most
+ * OUTQ_REPLY_RUN replies go before one chatter line, so commentary is never
+ * starved. Only chatter is ever dropped. */
 enum outq_kind { OUTQ_PROTOCOL, OUTQ_REPLY, OUTQ_CHATTER };
 
-#define OUTQ_LINE_MAX 512
+#define OUTQ_LINE_MAX  512
+#define OUTQ_REPLY_RUN 3
 
 struct outq;
 

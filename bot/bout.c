@@ -55,9 +55,20 @@ struct live {
     int reminded;
 };
 
+/* A round whose commentary is in the output queue but not yet marked said
+ * in the database. */
+struct unsaid {
+    int64_t id;
+    int round;
+};
+
+#define UNSAID_MAX 4096
+
 struct bouts {
     struct live *v[BOUTS_MAX];
     int n;
+    struct unsaid unsaid[UNSAID_MAX];
+    int nunsaid;
 };
 
 /* ------------------------------------------------------------- helpers */
@@ -275,10 +286,65 @@ int bouts_live(const struct bouts *bs)
     return n;
 }
 
+/* The commentary of bout `id` up to `round` is queued: once the queue has
+ * sent it, the database learns it was said. */
+static void said_later(struct bot *bot, int64_t id, int round)
+{
+    struct bouts *bs = bot->bouts;
+
+    if (bs->nunsaid == UNSAID_MAX) {
+        db_bout_said(bot->db, id, round); /* a flood: do not lose track */
+        return;
+    }
+    bs->unsaid[bs->nunsaid++] = (struct unsaid){id, round};
+}
+
+/* Marks said what the queue has sent (everything, once it is empty). */
+static void said_flush(struct bot *bot)
+{
+    struct bouts *bs = bot->bouts;
+
+    if (!bs->nunsaid || outq_len(bot->q) > 0)
+        return;
+    for (int i = 0; i < bs->nunsaid; i++)
+        if (db_bout_said(bot->db, bs->unsaid[i].id, bs->unsaid[i].round) == DB_ERROR)
+            log_msg(LOG_WARN, "bout %lld: could not record its commentary as said: %s",
+                    (long long)bs->unsaid[i].id, db_errmsg(bot->db));
+    bs->nunsaid = 0;
+}
+
+/* Says again the commentary of rounds that were stored but never said: the
+ * bot stopped (or lost the server) between the two. */
+static void say_unsaid(struct bot *bot)
+{
+    static int64_t ids[256];
+    static int said[256];
+    static char text[SUMMARY_MAX];
+    int n = 0;
+
+    if (db_bout_unsaid(bot->db, ids, said, 256, &n) != DB_OK)
+        return;
+    for (int i = 0; i < n; i++) {
+        struct db_bout rec;
+        if (db_bout_get(bot->db, ids[i], &rec) != DB_OK)
+            continue;
+        bot_say(bot, OUTQ_CHATTER, rec.channel,
+                "Bout #%lld: what I had not said yet when I stopped:", (long long)rec.id);
+        for (int r = said[i] + 1; r <= rec.round; r++) {
+            if (db_round_summary(bot->db, rec.id, r, text, sizeof(text)) != DB_OK)
+                continue;
+            for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n"))
+                bot_say(bot, OUTQ_CHATTER, rec.channel, "%s", line);
+        }
+        said_later(bot, rec.id, rec.round);
+    }
+}
+
 void bouts_connected(struct bot *bot)
 {
     struct bouts *bs = bot->bouts;
 
+    say_unsaid(bot);
     for (int i = 0; i < bs->n; i++) {
         struct live *lv = bs->v[i];
         lv->deadline = bot->now + (lv->rec.state == DB_BOUT_LIVE ? bot->cfg.order_timeout
@@ -440,6 +506,7 @@ static int resolve(struct bot *bot, struct live *lv)
         bot_say(bot, OUTQ_CHATTER, rec.channel, "%s", lines[i]);
     for (int i = 0; i < nres; i++)
         bot_say(bot, OUTQ_CHATTER, rec.channel, "%s", result[i]);
+    said_later(bot, rec.id, round);
     if (nb.result.over) {
         log_msg(LOG_INFO, "bout %lld over after round %d", (long long)rec.id, round);
         for (int s = 0; s < SIDES; s++)
@@ -462,6 +529,7 @@ void bouts_tick(struct bot *bot)
 {
     struct bouts *bs = bot->bouts;
 
+    said_flush(bot);
     for (int i = 0; i < bs->n; i++) {
         struct live *lv = bs->v[i];
         if (!lv->deadline)

@@ -93,6 +93,7 @@ struct outq {
     struct fifo retry, protocol, reply_private, reply_channel;
     struct chatter *chat;
     int nchat, chat_cap;
+    int reply_run; /* replies sent in a row while chatter waited */
 };
 
 /* ------------------------------------------------------------ lists */
@@ -442,24 +443,17 @@ void outq_unpop(struct outq *q, const char *line)
 /* ------------------------------------------------------------ taking */
 
 /* Takes the next line off the queues, in the order of the file comment. */
-static struct oline *outq_take(struct outq *q)
+/* The oldest chatter line of any target, or NULL. */
+static struct oline *chatter_take(struct outq *q)
 {
-    struct fifo *order[] = {&q->retry, &q->protocol, &q->reply_private, &q->reply_channel};
-    struct oline *l;
-
-    for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
-        if ((l = order[i]->head)) {
-            fifo_unlink(order[i], l);
-            return l;
-        }
-    }
     struct chatter *best = NULL;
+
     for (int i = 0; i < q->nchat; i++)
         if (q->chat[i].lines.head && (!best || q->chat[i].lines.head->seq < best->lines.head->seq))
             best = &q->chat[i];
     if (!best)
         return NULL;
-    l = best->lines.head;
+    struct oline *l = best->lines.head;
     fifo_unlink(&best->lines, l);
     if (l->note)
         best->skipped = 0;
@@ -467,6 +461,44 @@ static struct oline *outq_take(struct outq *q)
         best->count--;
     chatter_forget_if_empty(q, best);
     return l;
+}
+
+static int chatter_waiting(const struct outq *q)
+{
+    for (int i = 0; i < q->nchat; i++)
+        if (q->chat[i].lines.head)
+            return 1;
+    return 0;
+}
+
+/* The next line: put-back lines, protocol, replies (private first), then
+ * chatter; but while chatter waits, at most OUTQ_REPLY_RUN replies go
+ * before one chatter line, so a stream of replies never starves a bout's
+ * commentary. */
+static struct oline *outq_take(struct outq *q)
+{
+    struct fifo *first[] = {&q->retry, &q->protocol};
+    struct fifo *replies[] = {&q->reply_private, &q->reply_channel};
+    struct oline *l;
+
+    for (size_t i = 0; i < sizeof(first) / sizeof(first[0]); i++) {
+        if ((l = first[i]->head)) {
+            fifo_unlink(first[i], l);
+            return l;
+        }
+    }
+    int waiting = chatter_waiting(q);
+    if (!(waiting && q->reply_run >= OUTQ_REPLY_RUN)) {
+        for (size_t i = 0; i < sizeof(replies) / sizeof(replies[0]); i++) {
+            if ((l = replies[i]->head)) {
+                fifo_unlink(replies[i], l);
+                q->reply_run = waiting ? q->reply_run + 1 : 0;
+                return l;
+            }
+        }
+    }
+    q->reply_run = 0;
+    return chatter_take(q);
 }
 
 int outq_pop(struct outq *q, double now, char *line)

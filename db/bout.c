@@ -497,9 +497,11 @@ int db_round_put(struct db *db, int64_t bout, int round, const char *summary, co
     }
 }
 
-int db_round_report(struct db *db, int64_t bout, int round, char *out, size_t len)
+/* The text column of round `round` of `bout` from statement `which`. */
+static int round_text(struct db *db, int which, const char *name, int64_t bout, int round,
+                      char *out, size_t len)
 {
-    sqlite3_stmt *st = db->st[STMT_ROUND_REPORT];
+    sqlite3_stmt *st = db->st[which];
     int rc = DB_ERROR;
     int bad = sqlite3_bind_int64(st, 1, bout) != SQLITE_OK;
 
@@ -510,11 +512,11 @@ int db_round_report(struct db *db, int64_t bout, int round, char *out, size_t le
         char what[96];
         switch (db_row(db, st)) {
         case SQLITE_ROW:
-            snprintf(what, sizeof(what), "the report of round %d of bout %" PRId64, round, bout);
+            snprintf(what, sizeof(what), "the %s of round %d of bout %" PRId64, name, round, bout);
             rc = db_column_text(db, st, 0, out, len, what);
             break;
         case SQLITE_DONE:
-            db_fail(db, "no report of round %d of bout %" PRId64, round, bout);
+            db_fail(db, "no %s of round %d of bout %" PRId64, name, round, bout);
             rc = DB_NOTFOUND;
             break;
         default:
@@ -523,4 +525,52 @@ int db_round_report(struct db *db, int64_t bout, int round, char *out, size_t le
     }
     db_stmt_done(st);
     return rc;
+}
+
+int db_round_report(struct db *db, int64_t bout, int round, char *out, size_t len)
+{
+    return round_text(db, STMT_ROUND_REPORT, "report", bout, round, out, len);
+}
+
+int db_round_summary(struct db *db, int64_t bout, int round, char *out, size_t len)
+{
+    return round_text(db, STMT_ROUND_SUMMARY, "commentary", bout, round, out, len);
+}
+
+int db_bout_said(struct db *db, int64_t id, int round)
+{
+    sqlite3_stmt *st = db->st[STMT_BOUT_SAID];
+    int bad = sqlite3_bind_int64(st, 1, id) != SQLITE_OK;
+
+    bad |= sqlite3_bind_int(st, 2, round) != SQLITE_OK;
+    if (db_run(db, st, bad) != SQLITE_DONE)
+        return DB_ERROR;
+    if (sqlite3_changes(db->conn) == 0) {
+        db_fail(db, "no bout %" PRId64, id);
+        return DB_NOTFOUND;
+    }
+    return DB_OK;
+}
+
+int db_bout_unsaid(struct db *db, int64_t *ids, int *said, int max, int *n)
+{
+    sqlite3_stmt *st = db->st[STMT_BOUT_UNSAID];
+    int count = 0, rc = SQLITE_DONE;
+
+    *n = 0;
+    if (sqlite3_bind_int(st, 1, max) != SQLITE_OK) {
+        db_bind_failed(db, st);
+        db_stmt_done(st);
+        return DB_ERROR;
+    }
+    while (count < max && (rc = db_row(db, st)) == SQLITE_ROW) {
+        ids[count] = sqlite3_column_int64(st, 0);
+        said[count] = sqlite3_column_int(st, 1);
+        count++;
+    }
+    db_stmt_done(st);
+    if (count < max && rc != SQLITE_DONE)
+        return DB_ERROR;
+    *n = count;
+    return DB_OK;
 }

@@ -168,6 +168,11 @@ static const char *const migrations[] = {
     "ALTER TABLE bouts ADD COLUMN league TEXT"
     "  CHECK (CASE kind WHEN 'league' THEN coalesce(league IN ('bronze', 'silver', 'gold'), 0)"
     "    ELSE league IS NULL END);"
+    /* The rounds of a bout whose commentary has gone out: a crash between
+     * storing a round and saying it leaves said < round, and the bot says
+     * it after the restart. Bouts stored before had been said. */
+    "ALTER TABLE bouts ADD COLUMN said INTEGER NOT NULL DEFAULT 0 CHECK (said >= 0);"
+    "UPDATE bouts SET said = round;"
     "CREATE TABLE champions ("
     "  rules TEXT PRIMARY KEY CHECK (rules IN ('boxing', 'sugarray', 'duel')),"
     "  fighter INTEGER REFERENCES fighters(id),"
@@ -264,6 +269,10 @@ static const char *const stmt_sql[STMT_COUNT] = {
                        " VALUES (?1, ?2, ?3, ?4) ON CONFLICT (bout, round)"
                        " DO UPDATE SET summary = excluded.summary, report = excluded.report",
     [STMT_ROUND_REPORT] = "SELECT report FROM rounds WHERE bout = ?1 AND round = ?2",
+    [STMT_ROUND_SUMMARY] = "SELECT summary FROM rounds WHERE bout = ?1 AND round = ?2",
+    [STMT_BOUT_SAID] = "UPDATE bouts SET said = max(said, ?2) WHERE id = ?1",
+    [STMT_BOUT_UNSAID] = "SELECT id, said FROM bouts WHERE kind = 'exhibition' AND said < round"
+                         " ORDER BY id LIMIT ?1",
 
     [STMT_PLAN_SET] = "INSERT INTO plans (fighter, text, updated) VALUES (?1, ?2, ?3)"
                       " ON CONFLICT (fighter) DO UPDATE SET text = excluded.text,"
@@ -593,6 +602,41 @@ struct db *db_open(const char *path, char *errbuf, int errlen)
     else if (connection_setup(db, path) == DB_OK && migrate(db, path, MIGRATIONS) == DB_OK &&
              statements_prepare(db, path) == DB_OK)
         return db;
+    if (errbuf && errlen > 0)
+        snprintf(errbuf, (size_t)errlen, "%s", db->err);
+    db_close(db);
+    return NULL;
+}
+
+struct db *db_open_readonly(const char *path, char *errbuf, int errlen)
+{
+    struct db *db = calloc(1, sizeof(*db));
+    int version = 0;
+
+    if (!db) {
+        if (errbuf && errlen > 0)
+            snprintf(errbuf, (size_t)errlen, "cannot open %s: out of memory", path);
+        return NULL;
+    }
+    /* No CREATE, no migration, no pragma that writes: the file is only read,
+     * even while the bot has it open. */
+    int rc = sqlite3_open_v2(path, &db->conn, SQLITE_OPEN_READONLY, NULL);
+    if (rc != SQLITE_OK)
+        db_fail(db, "cannot open %s: %s", path,
+                db->conn ? sqlite3_errmsg(db->conn) : sqlite3_errstr(rc));
+    else {
+        sqlite3_extended_result_codes(db->conn, 1);
+        sqlite3_busy_timeout(db->conn, DB_BUSY_MS);
+        if (version_read(db, path, &version) == DB_OK) {
+            if (version != MIGRATIONS)
+                db_fail(db,
+                        "%s has schema version %d and this program reads version %d; use the "
+                        "ringside that wrote it",
+                        path, version, MIGRATIONS);
+            else if (statements_prepare(db, path) == DB_OK)
+                return db;
+        }
+    }
     if (errbuf && errlen > 0)
         snprintf(errbuf, (size_t)errlen, "%s", db->err);
     db_close(db);

@@ -63,6 +63,11 @@ struct db_fighter {
  * The caller owns the result and frees it with db_close(). */
 struct db *db_open(const char *path, char *errbuf, int errlen);
 /* Finalizes every statement and closes the file; NULL is harmless. */
+/* Opens an existing database for reading only: nothing is created,
+ * migrated or written (ringside-sim --replay reads the bot's file while it
+ * runs). The file must be at this program's schema version. NULL with a
+ * reason in errbuf otherwise. */
+struct db *db_open_readonly(const char *path, char *errbuf, int errlen);
 void db_close(struct db *db);
 /* The message of this connection's last failure (an SQLite message or one
  * of db/'s own, such as "fighter name is 40 bytes, the most is 31"); valid
@@ -249,6 +254,14 @@ int db_round_put(struct db *db, int64_t bout, int round, const char *summary, co
  * DB_NOTFOUND if none, DB_ERROR (out unchanged, no truncation) if it does
  * not fit: a buffer of DB_REPORT_MAX bytes always does. */
 int db_round_report(struct db *db, int64_t bout, int round, char *out, size_t len);
+/* The commentary said in the channel for a round (its summary), into out;
+ * DB_NOTFOUND if none. */
+int db_round_summary(struct db *db, int64_t bout, int round, char *out, size_t len);
+/* Records that the commentary of bout `id` has gone out up to `round`. */
+int db_bout_said(struct db *db, int64_t id, int round);
+/* Exhibition bouts with rounds stored but not said (a crash came between):
+ * ids[] and said[] (the last round said) of up to max, oldest first. */
+int db_bout_unsaid(struct db *db, int64_t *ids, int *said, int max, int *n);
 
 /* ------------------------------------------------------------------ plans */
 

@@ -20,7 +20,7 @@ int sim_replay(const char *path, const char *bout)
                 bout);
         return 2;
     }
-    struct db *db = db_open(path, err, sizeof(err));
+    struct db *db = db_open_readonly(path, err, sizeof(err));
     if (!db) {
         fprintf(stderr, "ringside-sim: --replay: %s\n", err);
         return 2;

@@ -267,6 +267,35 @@ START_TEST(test_crash_mid_bout_loses_nothing)
 }
 END_TEST
 
+START_TEST(test_unsaid_commentary_said_after_restart)
+{
+    player("alice", "create Rocky str=14 spd=12 agl=11 tgh=12 hgt=11");
+    player("bob", "create Apollo str=13 spd=14 agl=12 tgh=11 hgt=10");
+    run("alice", 1, "!challenge bob");
+    run("bob", 1, "!accept");
+    run("alice", 0, "5/5/10");
+    const char *out = run("bob", 0, "5/5/10");
+    HAS(out, "PRIVMSG #ringside :");
+    /* Round 1 is stored and queued; the bot dies before the queue has
+     * been seen empty by the timers: after the restart it says it again. */
+    crash_and_restart();
+    out = flush();
+    HAS(out, "PRIVMSG #ringside :Bout #1: what I had not said yet when I stopped:");
+    HAS(out, "Round 1"); /* the commentary itself (in IRC bold) */
+    /* Now the queue is empty and the timers record it as said. */
+    bouts_tick(&bot);
+    identify("alice");
+    identify("bob");
+    run("alice", 0, "5/5/10");
+    run("bob", 0, "5/5/10");
+    bouts_tick(&bot); /* the queue was emptied by run(): round 2 said */
+    crash_and_restart();
+    out = flush();
+    ck_assert_ptr_null(strstr(out, "what I had not said yet"));
+    HAS(out, "goes on: round 3 of 3 is next.");
+}
+END_TEST
+
 START_TEST(test_deadline_uses_plan_then_last_orders)
 {
     struct db_order o[8];
@@ -435,6 +464,7 @@ Suite *bout_suite(void)
     tcase_add_test(tc, test_orders_stored_before_ack_and_replaceable);
     tcase_add_test(tc, test_third_user_refused);
     tcase_add_test(tc, test_crash_mid_bout_loses_nothing);
+    tcase_add_test(tc, test_unsaid_commentary_said_after_restart);
     tcase_add_test(tc, test_deadline_uses_plan_then_last_orders);
     tcase_add_test(tc, test_two_bouts_one_channel);
     tcase_add_test(tc, test_sugarray_example_bout);

@@ -165,14 +165,40 @@ START_TEST(test_priorities)
     outq_msg(q, OUTQ_REPLY, "PRIVMSG", "alice", "welcome");
     ck_assert_int_eq(outq_len(q), 8);
     ck_assert_int_eq(drain(q, &now, all, sizeof(all)), 8);
+    /* Protocol, then replies (private first), but with chatter waiting
+     * only OUTQ_REPLY_RUN (3) replies pass it before a chatter line. */
     ck_assert_str_eq(all, "PONG :server\n"
                           "NOTICE carol :\x01VERSION ringside\x01\n"
                           "NOTICE bob :your orders are in\n"
                           "PRIVMSG alice :welcome\n"
                           "PRIVMSG #ring :bob: challenge sent\n"
-                          "PRIVMSG &local :a reply in a & channel\n"
                           "PRIVMSG #ring :round 1: jab\n"
+                          "PRIVMSG &local :a reply in a & channel\n"
                           "PRIVMSG #other :round 2: hook\n");
+    outq_free(q);
+}
+END_TEST
+
+/* A flood of replies cannot starve a bout's commentary. */
+START_TEST(test_chatter_not_starved)
+{
+    struct outq *q = outq_new(1000, 1000, 50);
+    char line[OUTQ_LINE_MAX], text[32];
+    double now = 0;
+
+    for (int i = 0; i < 100; i++) {
+        snprintf(text, sizeof(text), "reply %d", i);
+        outq_msg(q, OUTQ_REPLY, "PRIVMSG", "bob", text);
+    }
+    outq_msg(q, OUTQ_CHATTER, "PRIVMSG", "#ring", "Round 1: a jab");
+    for (int i = 0; i < OUTQ_REPLY_RUN; i++) {
+        ck_assert_int_eq(outq_pop(q, now, line), 1);
+        ck_assert_ptr_nonnull(strstr(line, "PRIVMSG bob :reply"));
+    }
+    ck_assert_int_eq(outq_pop(q, now, line), 1);
+    ck_assert_str_eq(line, "PRIVMSG #ring :Round 1: a jab");
+    ck_assert_int_eq(outq_pop(q, now, line), 1);
+    ck_assert_str_eq(line, "PRIVMSG bob :reply 3");
     outq_free(q);
 }
 END_TEST
@@ -194,7 +220,11 @@ START_TEST(test_fifo_per_target)
         outq_msg(q, t == 2 || t == 4 || i % 3 == 0 ? OUTQ_REPLY : OUTQ_CHATTER, "PRIVMSG",
                  targets[t], text);
     }
-    int last_chatter = -1, chatter_seen = 0;
+    int last_chatter = -1, chatter_seen = 0, chatter_total = 0, run = 0;
+    for (int i = 0; i < 500; i++) {
+        int t = (i * 7) % 5;
+        chatter_total += !(t == 2 || t == 4 || i % 3 == 0);
+    }
     while (outq_len(q) > 0) {
         now += outq_wait(q, now);
         REQUIRE(outq_pop(q, now, line));
@@ -211,8 +241,10 @@ START_TEST(test_fifo_per_target)
             REQUIRE(i > last_chatter); /* chatter across targets: queue order */
             last_chatter = i;
             chatter_seen++;
-        } else {
-            REQUIRE(chatter_seen == 0); /* all replies before any chatter */
+            run = 0;
+        } else if (chatter_seen < chatter_total) {
+            /* Replies first, but never more than 3 in a row past chatter. */
+            REQUIRE(++run <= OUTQ_REPLY_RUN);
         }
         seq++;
     }
@@ -610,6 +642,7 @@ Suite *outq_suite(void)
     tcase_add_test(tc, test_burst_then_rate);
     tcase_add_test(tc, test_rate_and_set_rate);
     tcase_add_test(tc, test_priorities);
+    tcase_add_test(tc, test_chatter_not_starved);
     tcase_add_test(tc, test_fifo_per_target);
     tcase_add_test(tc, test_split_long_message);
     tcase_add_test(tc, test_split_no_spaces_utf8);

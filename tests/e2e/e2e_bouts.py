@@ -22,7 +22,8 @@ Scenarios:
   5. two bouts at once in one channel: commentary not mixed, bouts, score;
   6. kill -9 twice in a bout (right after an acknowledged order, and in the
      middle of a later round), restarts, the bout finished: no acknowledged
-     order lost, and the bout replays identically.
+     order lost, and the bout replays identically;
+  and always last: SIGTERM, exit status 0 and no sanitizer report at exit.
 
 Output as e2e.py: `ok - NAME` or `FAIL - NAME: why` (with `#` detail lines and
 the tail of the bot's log), then `N passed, N failed`; exit status 1 if
@@ -128,17 +129,32 @@ order_timeout = {timeout}
         return rows[0][0] if rows else None
 
     def replay(self, bout_id):
-        """SIM --replay: must exit 0 and say that the replay matches."""
+        """SIM --replay: must exit 0 and say that the replay matches. It runs
+        on a consistent copy of the database (SQLite's backup), because
+        ringside-sim opens its file read-write and applies the migrations it
+        knows: a simulator built from a newer tree would upgrade the running
+        bot's database under it."""
+        copy = os.path.join(self.dir, "replay.db")
+        for suffix in ("", "-wal", "-shm", "-journal"):
+            if os.path.exists(copy + suffix):
+                os.unlink(copy + suffix)
+        src = self.db()
+        dst = e2e.sqlite3.connect(copy)
         try:
-            p = subprocess.run([self.sim_path, "--replay", self.db_path, str(bout_id)],
+            src.backup(dst)
+        finally:
+            dst.close()
+            src.close()
+        try:
+            p = subprocess.run([self.sim_path, "--replay", copy, str(bout_id)],
                                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                stderr=subprocess.STDOUT, timeout=60)
         except subprocess.TimeoutExpired:
-            raise Failure("%s --replay %s %d took over 60 s" % (self.sim_path, self.db_path,
-                                                                 bout_id))
+            raise Failure("%s --replay %s %d took over 60 s" % (self.sim_path, copy, bout_id))
         out = p.stdout.decode("utf-8", "replace")
         check(p.returncode == 0 and "replay matches the stored bout" in out,
-              "ringside-sim --replay DB %d exited %d" % (bout_id, p.returncode), out)
+              "ringside-sim --replay DB %d exited %d (on a copy of the database, kept as %s)" %
+              (bout_id, p.returncode, copy), out)
         return out
 
 
@@ -228,7 +244,8 @@ def challenge(env, a, b, args, fa, fb):
     m = wait_chan(a, r"^%s challenges %s: %s vs %s, " % (a.nick, b.nick, fa, fb) +
                   r".*\(bout #(\d+)\)\. %s: say !accept or !decline" % b.nick, start)
     bout_id = int(re.search(r"\(bout #(\d+)\)", m.text).group(1))
-    check(env.bout(bout_id)["state"] == "challenge", "bout %d is not stored as a challenge" % bout_id)
+    check(env.bout(bout_id)["state"] == "challenge",
+          "bout %d is not stored as a challenge" % bout_id)
     start_b = len(b.lines)
     start = len(a.lines)
     b.cmd("accept", CHANNEL)
@@ -344,13 +361,12 @@ def s_boxing(env):
     w = Client(env, "ringwatch1", [CHANNEL])
     a = player(env, "alice1", "create Rocky str=14 spd=12 agl=11 tgh=12 hgt=11")
     b = player(env, "bob1", "create Apollo str=13 spd=14 agl=12 tgh=11 hgt=10")
-    a_start, b_start = len(a.lines), len(b.lines)
     wstart = len(w.lines)
     bout_id = challenge(env, a, b, "rounds=3", "Rocky", "Apollo")
     tape = [m.text for _, m in chan_from(w, wstart)]
-    check(len(tape) >= 3 and tape[1].startswith("Bout #%d, boxing, 3 rounds: Rocky (alice1) "
-                                                "STR 14 SPD 12 AGL 11 TGH 12 HGT 11, 0-0-0" % bout_id)
-          and tape[2] == "vs Apollo (bob1) STR 13 SPD 14 AGL 12 TGH 11 HGT 10, 0-0-0",
+    want = ["Bout #%d, boxing, 3 rounds: Rocky (alice1) STR 14 SPD 12 AGL 11 TGH 12 HGT 11, "
+            "0-0-0" % bout_id, "vs Apollo (bob1) STR 13 SPD 14 AGL 12 TGH 11 HGT 10, 0-0-0"]
+    check(tape[1:3] == want,
           "the tale of the tape as the channel saw it", "\n".join(tape))
     check(env.bout(bout_id)["rounds"] == 3, "bout %d is not of 3 rounds" % bout_id)
     orders_a = ["5/5/10 (ring)", "6H/6/8 (ins)", "5/6/9 (cou)"]
@@ -384,7 +400,7 @@ def s_boxing(env):
 
     check_secrecy(a, b, acks)
     # Both were asked for every round, privately.
-    for c, start in ((a, a_start), (b, b_start)):
+    for c in (a, b):
         for r in range(1, rounds + 1):
             check(any(t.startswith("Bout #%d, round %d of 3: your orders for " % (bout_id, r))
                       for t in private_texts(c)), "%s was not asked for round %d" % (c.nick, r))
@@ -481,7 +497,8 @@ def s_deadline(env):
               "the player whose orders were in was reminded too")
         rows = env.orders(bout_id)
         check(rows.get((1, 1)) == ("3/3/14 (clinch)", "plan", 1),
-              "the silent player's round 1 order: %r (want the plan's line 1)" % (rows.get((1, 1)),),
+              "the silent player's round 1 order: %r (want the plan's line 1)" %
+              (rows.get((1, 1)),),
               repr(rows))
         check(rows.get((1, 0)) == ("6/6/8", "player", 0), "the other's: %r" % (rows.get((1, 0)),))
         check(len(rows) == 2, "order rows: %r" % rows)
@@ -547,7 +564,8 @@ def s_two_bouts(env):
     d = player(env, "clubber6", "create Clubber str=15 spd=10 agl=10 tgh=13 hgt=12")
     x = challenge(env, a, b, "rounds=3", "Tyson", "Holmes")
     y = challenge(env, c, d, "rounds=3", "Ivan", "Clubber")
-    names = {x: ("Tyson", "Holmes", "tyson6", "holmes6"), y: ("Ivan", "Clubber", "ivan6", "clubber6")}
+    names = {x: ("Tyson", "Holmes", "tyson6", "holmes6"),
+             y: ("Ivan", "Clubber", "ivan6", "clubber6")}
     tell(w, "bouts", r"^2 live: #%d Tyson vs Holmes \(boxing, round 1/3, #ringside\); #%d Ivan vs "
          r"Clubber \(boxing, round 1/3, #ringside\)$" % (x, y), CHANNEL)
     tell(w, "score", r"^2 bouts are live here; say which: score <bout>$", CHANNEL)
@@ -635,7 +653,7 @@ def s_kill(env):
                 rx = r"; identify again first \(identify <password>\)$"
             wait_private(c, r"^Bout #%d, round %d of 4: your orders for %s .*%s" %
                          (bout_id, rnd, f, rx), s)
-        notes.append("killed pid %d in round %d; back and telling the channel %.1f s later" %
+        notes.append("killed pid %d in round %d; back and telling the channel %.2f s later" %
                      (pid, rnd, time.monotonic() - t0))
         # Identities ended with the bot: orders are refused until identify.
         if rnd == 2:
@@ -683,6 +701,22 @@ def s_kill(env):
                     (bout_id, row["round"], len(acks))]
 
 
+def s_stop(env):
+    """The last: SIGTERM; the bot exits 0, and (built with ASan) reports no
+    leak or error at exit, after all those bouts and restarts."""
+    since = env.log_size()
+    env.bot.send_signal(signal.SIGTERM)
+    try:
+        rc = env.bot.wait(20)
+    except subprocess.TimeoutExpired:
+        raise Failure("the bot still runs 20 s after SIGTERM", tail(env.bot_log, 10))
+    log = env.log_text(since)
+    check(rc == 0, "the bot exited with status %d after SIGTERM" % rc, tail(env.bot_log, 40))
+    for pat in ("AddressSanitizer", "LeakSanitizer", "runtime error:"):
+        check(pat not in log, "the bot's log has a report at exit: %s" % pat,
+              tail(env.bot_log, 40))
+
+
 SCENARIOS = [
     ("a whole boxing bout", s_boxing),
     ("the SUGAR RAY example bout", s_sugarray),
@@ -691,15 +725,17 @@ SCENARIOS = [
     ("two bouts at once in one channel", s_two_bouts),
     ("kill -9 in a bout, twice", s_kill),
 ]
+STOP = ("SIGTERM at the end: exit 0, no sanitizer report", s_stop)
 
 
 def selected():
     only = os.environ.get("E2E_ONLY", "").strip()
     if not only:
-        return SCENARIOS
+        return SCENARIOS + [STOP]
     want = [x.strip() for x in only.split(",") if x.strip()]
     return [(name, fn) for i, (name, fn) in enumerate(SCENARIOS, 1)
-            if str(i) in want or name in want or fn.__name__ in want or fn.__name__[2:] in want]
+            if str(i) in want or name in want or fn.__name__ in want or
+            fn.__name__[2:] in want] + [STOP]
 
 
 def main(argv):
@@ -765,12 +801,12 @@ def main(argv):
                 if env.ircd is None or env.ircd.poll() is not None:
                     print("#   (the IRC server was down: started it again)")
                     env.start_server()
-                if not env.bot_alive():
+                if not env.bot_alive() and fn is not s_stop:
                     print("#   (the bot was not running: started it again)")
                     env.order_timeout = ORDER_TIMEOUT
                     env.start_bot()
                 notes = fn(env)
-                env.common_checks(log_from)
+                env.common_checks(log_from, expect_alive=fn is not s_stop)
                 passed += 1
                 print("ok - %s" % name, flush=True)
                 for n in notes or []:
