@@ -128,11 +128,15 @@ int irc_is_channel(const char *target, const char *chantypes);
  * replies to commands (private ones before those in channels), then
  * channel chatter (bout commentary); but while chatter waits, at most
  * OUTQ_REPLY_RUN replies go before one chatter line, so commentary is never
- * starved. Only chatter is ever dropped. */
+ * starved; and a target that has had OUTQ_TARGET_RUN replies in a row lets
+ * another target's reply go first, so a long answer to one player never
+ * holds up the others. Lines to one target keep their order. Only chatter is
+ * ever dropped. */
 enum outq_kind { OUTQ_PROTOCOL, OUTQ_REPLY, OUTQ_CHATTER };
 
-#define OUTQ_LINE_MAX  512
-#define OUTQ_REPLY_RUN 3
+#define OUTQ_LINE_MAX   512
+#define OUTQ_REPLY_RUN  3
+#define OUTQ_TARGET_RUN 2
 
 struct outq;
 

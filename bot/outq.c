@@ -93,7 +93,9 @@ struct outq {
     struct fifo retry, protocol, reply_private, reply_channel;
     struct chatter *chat;
     int nchat, chat_cap;
-    int reply_run; /* replies sent in a row while chatter waited */
+    int reply_run;        /* replies sent in a row while chatter waited */
+    char last_target[64]; /* the target of the last reply sent */
+    int target_run;       /* replies in a row to last_target */
 };
 
 /* ------------------------------------------------------------ lists */
@@ -471,6 +473,49 @@ static int chatter_waiting(const struct outq *q)
     return 0;
 }
 
+/* The target of a queued "PRIVMSG target :text" line into buf. */
+static void line_target(const struct oline *l, char *buf, size_t len)
+{
+    const char *t = strchr(l->text, ' ');
+    size_t n = t ? strcspn(t + 1, " ") : 0;
+
+    if (n >= len)
+        n = len - 1;
+    memcpy(buf, t ? t + 1 : "", n);
+    buf[n] = '\0';
+}
+
+/* Takes the reply to send from `f`: its head, unless the head's target has
+ * just had OUTQ_TARGET_RUN replies in a row and another target waits; then
+ * the first line of another target (each target keeps its own order). A
+ * long answer to one player (a report) never holds up everybody else. */
+static struct oline *reply_take(struct outq *q, struct fifo *f)
+{
+    struct oline *l = f->head;
+    char target[64];
+
+    line_target(l, target, sizeof(target));
+    if (q->target_run >= OUTQ_TARGET_RUN && strcmp(target, q->last_target) == 0) {
+        for (struct oline *o = l->next; o; o = o->next) {
+            char other[64];
+            line_target(o, other, sizeof(other));
+            if (strcmp(other, q->last_target) != 0) {
+                l = o;
+                memcpy(target, other, sizeof(target));
+                break;
+            }
+        }
+    }
+    fifo_unlink(f, l);
+    if (strcmp(target, q->last_target) == 0) {
+        q->target_run++;
+    } else {
+        memcpy(q->last_target, target, sizeof(q->last_target));
+        q->target_run = 1;
+    }
+    return l;
+}
+
 /* The next line: put-back lines, protocol, replies (private first), then
  * chatter; but while chatter waits, at most OUTQ_REPLY_RUN replies go
  * before one chatter line, so a stream of replies never starves a bout's
@@ -490,10 +535,9 @@ static struct oline *outq_take(struct outq *q)
     int waiting = chatter_waiting(q);
     if (!(waiting && q->reply_run >= OUTQ_REPLY_RUN)) {
         for (size_t i = 0; i < sizeof(replies) / sizeof(replies[0]); i++) {
-            if ((l = replies[i]->head)) {
-                fifo_unlink(replies[i], l);
+            if (replies[i]->head) {
                 q->reply_run = waiting ? q->reply_run + 1 : 0;
-                return l;
+                return reply_take(q, replies[i]);
             }
         }
     }

@@ -203,6 +203,34 @@ START_TEST(test_chatter_not_starved)
 }
 END_TEST
 
+/* A long answer to one player (a report) does not hold up the others. */
+START_TEST(test_long_reply_not_blocking)
+{
+    struct outq *q = outq_new(1000, 1000, 50);
+    char line[OUTQ_LINE_MAX], text[64];
+    double now = 0;
+    int bob = 0, carol_at = -1;
+
+    for (int i = 0; i < 50; i++) {
+        snprintf(text, sizeof(text), "report line %d", i);
+        outq_msg(q, OUTQ_REPLY, "PRIVMSG", "bob", text);
+    }
+    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "carol", "version 1");
+    for (int k = 0; outq_pop(q, now, line); k++) {
+        if (strncmp(line, "PRIVMSG carol :", 15) == 0) {
+            carol_at = k;
+            continue;
+        }
+        /* bob's lines keep their order. */
+        snprintf(text, sizeof(text), "PRIVMSG bob :report line %d", bob++);
+        ck_assert_str_eq(line, text);
+    }
+    ck_assert_int_eq(bob, 50);
+    ck_assert_int_eq(carol_at, OUTQ_TARGET_RUN);
+    outq_free(q);
+}
+END_TEST
+
 /* Lines to one target keep their order within a kind, however they are
  * interleaved with lines to others; chatter to several channels keeps the
  * order it was queued in. */
@@ -643,6 +671,7 @@ Suite *outq_suite(void)
     tcase_add_test(tc, test_rate_and_set_rate);
     tcase_add_test(tc, test_priorities);
     tcase_add_test(tc, test_chatter_not_starved);
+    tcase_add_test(tc, test_long_reply_not_blocking);
     tcase_add_test(tc, test_fifo_per_target);
     tcase_add_test(tc, test_split_long_message);
     tcase_add_test(tc, test_split_no_spaces_utf8);

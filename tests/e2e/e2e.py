@@ -1080,6 +1080,80 @@ def s_sighup(env):
     c.quit()
 
 
+def s_kick_rejoin(env):
+    """Kicked by a channel operator, the bot comes back after its delay;
+    identities held only through that channel end with the kick."""
+    chan = "#kickme"
+    op = Client(env, "kickop", [chan])  # first in: a channel operator
+    pw = secret(env, "kicked-pw-77")
+    env.write_bot_config(channels=(CHANNEL, chan))
+    start = len(op.lines)
+    env.bot.send_signal(signal.SIGHUP)
+    op.wait(lambda m: m.cmd == "JOIN" and m.nick.lower() == BOT_NICK and m.text.lower() == chan,
+            "the bot joining %s" % chan, start=start)
+    op.ask("register " + pw, r"^account kickop registered")
+    since = env.log_size()
+    kicked_at = time.monotonic()
+    start = len(op.lines)
+    op.raw("KICK %s %s :testing the rejoin" % (chan, BOT_NICK))
+    env.wait_log(r"kicked from #kickme; rejoining in 15 s", since)
+    # kickop shared only #kickme with the bot: his identity ended.
+    op.ask("create Kicky str=12 spd=12 agl=12 tgh=12 hgt=12", r"^create needs an account")
+    op.wait(lambda m: m.cmd == "JOIN" and m.nick.lower() == BOT_NICK and m.text.lower() == chan,
+            "the bot rejoining %s" % chan, start=start, timeout=40)
+    waited = time.monotonic() - kicked_at
+    check(waited >= 14, "the bot rejoined after %.1f s, before its 15 s delay" % waited)
+    op.ask("version", r"^Ringside \d", chan=chan)
+    env.write_bot_config()
+    env.bot.send_signal(signal.SIGHUP)
+    op.quit()
+    return ["rejoined %.1f s after the kick" % waited]
+
+
+def s_nick_regain(env):
+    """Someone holds the bot's nick when it connects: it takes the
+    alternative, answers under it, and takes its nick back when it frees."""
+    env.stop_bot()
+    # In the channel, so the bot sees him quit (else it retries each minute).
+    # The server may take a moment to free the nick of the bot that quit.
+    for attempt in range(20):
+        try:
+            squatter = Client(env, BOT_NICK, [CHANNEL])
+            break
+        except Failure:
+            if attempt == 19:
+                raise
+            time.sleep(0.5)
+    env.write_bot_config()
+    # The alternative nick goes in [irc].
+    with open(env.bot_conf) as f:
+        conf = f.read()
+    conf = conf.replace("nick = %s\n" % BOT_NICK, "nick = %s\nalt_nick = ringside_alt\n" % BOT_NICK)
+    with open(env.bot_conf, "w") as f:
+        f.write(conf)
+    since = env.log_size()
+    envvars = dict(os.environ)
+    envvars.setdefault("ASAN_OPTIONS", "detect_leaks=1")
+    log = open(env.bot_log, "ab")
+    env.bot = subprocess.Popen([env.bot_path, "-c", env.bot_conf], cwd=env.dir, env=envvars,
+                               stdin=subprocess.DEVNULL, stdout=log, stderr=log,
+                               start_new_session=True)
+    log.close()
+    env.wait_log(r"registered on .* as ringside_alt", since)
+    c = Client(env, "regainer", [CHANNEL])
+    c.raw("PRIVMSG ringside_alt :version")
+    c.wait(lambda m: m.cmd == "PRIVMSG" and m.nick.lower() == "ringside_alt" and
+           m.text.startswith("Ringside "), "a reply from ringside_alt")
+    since = env.log_size()
+    squatter.quit()
+    env.wait_log(r"now known as ringside$", since, timeout=30)
+    c.ask("version", r"^Ringside \d", chan=CHANNEL)
+    c.quit()
+    # Back to the usual configuration for what follows.
+    env.stop_bot()
+    env.start_bot()
+
+
 def s_sigterm(env):
     c = Client(env, "closer", [CHANNEL])
     start = len(c.lines)
@@ -1166,6 +1240,8 @@ SCENARIOS = [
     ("SIGHUP reload", s_sighup),
     ("nick change, part, outsider, CTCP", s_identity),
     ("league turn by an admin, standings", s_league),
+    ("kicked, then back after the delay", s_kick_rejoin),
+    ("nick in use: alternative nick, then regained", s_nick_regain),
     ("SIGTERM goodbye", s_sigterm),
 ]
 s_sigterm_name = SCENARIOS[-1][0]
