@@ -1244,53 +1244,40 @@ SCENARIOS = [
     ("nick in use: alternative nick, then regained", s_nick_regain),
     ("SIGTERM goodbye", s_sigterm),
 ]
-s_sigterm_name = SCENARIOS[-1][0]
 
 
-def selected():
+def selected(scenarios):
+    """The scenarios E2E_ONLY names (numbers, names or function names), in
+    their order; all of them when it is not set."""
     only = os.environ.get("E2E_ONLY", "").strip()
     if not only:
-        return SCENARIOS
+        return list(scenarios)
     want = [w.strip() for w in only.split(",") if w.strip()]
-    out = []
-    for i, (name, fn) in enumerate(SCENARIOS, 1):
-        if str(i) in want or name in want or fn.__name__ in want or fn.__name__[2:] in want:
-            out.append((name, fn))
-    return out
+    return [(name, fn) for i, (name, fn) in enumerate(scenarios, 1)
+            if str(i) in want or name in want or fn.__name__ in want or fn.__name__[2:] in want]
 
 
-def main(argv):
-    if len(argv) != 2:
-        print("usage: python3 tests/e2e/e2e.py BOT   (e.g. build/ringside)", file=sys.stderr)
-        return 2
-    bot = argv[1]
-    if not os.access(bot, os.X_OK):
-        print("e2e: %s is not an executable; run make first" % bot, file=sys.stderr)
-        return 2
-    server = os.environ.get("E2E_SERVER", "ngircd")
-    if server not in ("ngircd", "inspircd"):
-        print("e2e: E2E_SERVER must be ngircd or inspircd", file=sys.stderr)
-        return 2
-    exe = "inspircd" if server == "inspircd" else "ngircd"
-    if not shutil.which(exe) and not os.path.exists("/usr/sbin/" + exe):
-        print("e2e: %s is missing; apt-get install -y %s" % (exe, exe), file=sys.stderr)
-        return 2
-
+def run_suite(env, scenarios, label, stopping=None, before_restart=None):
+    """Runs `scenarios` against `env` (server and bot started first),
+    reporting each as ok/FAIL and, last, "N passed, N failed"; returns the
+    exit status. `stopping` is the scenario that stops the bot on purpose;
+    `before_restart(env)` runs before the bot is started again after a
+    scenario left it down. Processes are always cleaned up."""
     def on_term(sig, frame):
         raise KeyboardInterrupt
     signal.signal(signal.SIGTERM, on_term)
     signal.signal(signal.SIGINT, on_term)  # even when started with SIGINT ignored
 
-    env = Env(bot, server)
     passed = failed = 0
     t_start = time.monotonic()
-    print("# e2e: %s against %s, files in %s" % (bot, server, env.dir), flush=True)
+    stop_names = {n for n, f in scenarios if f is stopping}
+    print("# %s, files in %s" % (label, env.dir), flush=True)
 
     def report_failure(name, e, t):
         print("FAIL - %s: %s" % (name, e if isinstance(e, Failure) else
                                   "%s: %s" % (type(e).__name__, e)), flush=True)
         detail = e.detail if isinstance(e, Failure) else traceback.format_exc()
-        if env.bot is not None and env.bot.poll() is not None and name != s_sigterm_name:
+        if env.bot is not None and env.bot.poll() is not None and name not in stop_names:
             print("#   the bot is not running: exit status %s" % env.bot.returncode)
         for line in (detail or "").splitlines():
             print("#   " + line)
@@ -1312,14 +1299,14 @@ def main(argv):
                         raise
                     env.stop_server()
                     env.port = free_port()
-            print("# %s on 127.0.0.1:%d" % (server, env.port), flush=True)
+            print("# %s on 127.0.0.1:%d" % (env.server, env.port), flush=True)
             env.start_bot()
             started = True
         except Exception as e:
             report_failure("start", e, t)
             failed += 1
             started = False
-        for name, fn in selected() if started else []:
+        for name, fn in scenarios if started else []:
             t = time.monotonic()
             log_from = env.log_size()
             try:
@@ -1327,11 +1314,13 @@ def main(argv):
                 if env.ircd is None or env.ircd.poll() is not None:
                     print("#   (the IRC server was down: started it again)")
                     env.start_server()
-                if not env.bot_alive():
+                if not env.bot_alive() and fn is not stopping:
                     print("#   (the bot was not running: started it again)")
+                    if before_restart:
+                        before_restart(env)
                     env.start_bot()
                 notes = fn(env)
-                env.common_checks(log_from, expect_alive=fn is not s_sigterm)
+                env.common_checks(log_from, expect_alive=fn is not stopping)
                 passed += 1
                 print("ok - %s" % name, flush=True)
                 for n in notes or []:
@@ -1355,6 +1344,27 @@ def main(argv):
     print("# total %.1f s" % (time.monotonic() - t_start))
     print("%d passed, %d failed" % (passed, failed), flush=True)
     return 1 if failed else 0
+
+
+def main(argv):
+    if len(argv) != 2:
+        print("usage: python3 tests/e2e/e2e.py BOT   (e.g. build/ringside)", file=sys.stderr)
+        return 2
+    bot = argv[1]
+    if not os.access(bot, os.X_OK):
+        print("e2e: %s is not an executable; run make first" % bot, file=sys.stderr)
+        return 2
+    server = os.environ.get("E2E_SERVER", "ngircd")
+    if server not in ("ngircd", "inspircd"):
+        print("e2e: E2E_SERVER must be ngircd or inspircd", file=sys.stderr)
+        return 2
+    exe = "inspircd" if server == "inspircd" else "ngircd"
+    if not shutil.which(exe) and not os.path.exists("/usr/sbin/" + exe):
+        print("e2e: %s is missing; apt-get install -y %s" % (exe, exe), file=sys.stderr)
+        return 2
+    env = Env(bot, server)
+    return run_suite(env, selected(SCENARIOS), "e2e: %s against %s" % (bot, server),
+                     stopping=s_sigterm)
 
 
 if __name__ == "__main__":

@@ -40,7 +40,6 @@ import signal
 import subprocess
 import sys
 import time
-import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import e2e  # noqa: E402
@@ -728,16 +727,6 @@ SCENARIOS = [
 STOP = ("SIGTERM at the end: exit 0, no sanitizer report", s_stop)
 
 
-def selected():
-    only = os.environ.get("E2E_ONLY", "").strip()
-    if not only:
-        return SCENARIOS + [STOP]
-    want = [x.strip() for x in only.split(",") if x.strip()]
-    return [(name, fn) for i, (name, fn) in enumerate(SCENARIOS, 1)
-            if str(i) in want or name in want or fn.__name__ in want or
-            fn.__name__[2:] in want] + [STOP]
-
-
 def main(argv):
     if len(argv) != 3:
         print("usage: python3 tests/e2e/e2e_bouts.py BOT SIM   (e.g. build/asan/ringside "
@@ -750,86 +739,15 @@ def main(argv):
     if not shutil.which("ngircd") and not os.path.exists("/usr/sbin/ngircd"):
         print("e2e_bouts: ngircd is missing; apt-get install -y ngircd", file=sys.stderr)
         return 2
-
-    def on_term(sig, frame):
-        raise KeyboardInterrupt
-    signal.signal(signal.SIGTERM, on_term)
-    signal.signal(signal.SIGINT, on_term)
-
     env = BoutEnv(argv[1], argv[2])
-    passed = failed = 0
-    t_start = time.monotonic()
-    print("# e2e_bouts: %s and %s against ngircd, files in %s" % (argv[1], argv[2], env.dir),
-          flush=True)
 
-    def report_failure(name, e, t):
-        print("FAIL - %s: %s" % (name, e if isinstance(e, Failure) else
-                                  "%s: %s" % (type(e).__name__, e)), flush=True)
-        detail = e.detail if isinstance(e, Failure) else traceback.format_exc()
-        if env.bot is not None and env.bot.poll() is not None:
-            print("#   the bot is not running: exit status %s" % env.bot.returncode)
-        for line in (detail or "").splitlines():
-            print("#   " + line)
-        print("#   bot log (last lines):")
-        for line in tail(env.bot_log, 25).splitlines():
-            print("#   | " + line)
-        print("#   (%.1f s)" % (time.monotonic() - t), flush=True)
+    def before_restart(e):
+        e.order_timeout = ORDER_TIMEOUT
 
-    try:
-        t = time.monotonic()
-        try:
-            for attempt in range(3):
-                try:
-                    env.start_server()
-                    break
-                except Failure:
-                    if attempt == 2:
-                        raise
-                    env.stop_server()
-                    env.port = e2e.free_port()
-            print("# ngircd on 127.0.0.1:%d" % env.port, flush=True)
-            env.start_bot()
-            started = True
-        except Exception as e:
-            report_failure("start", e, t)
-            failed += 1
-            started = False
-        for name, fn in selected() if started else []:
-            t = time.monotonic()
-            log_from = env.log_size()
-            try:
-                if env.ircd is None or env.ircd.poll() is not None:
-                    print("#   (the IRC server was down: started it again)")
-                    env.start_server()
-                if not env.bot_alive() and fn is not s_stop:
-                    print("#   (the bot was not running: started it again)")
-                    env.order_timeout = ORDER_TIMEOUT
-                    env.start_bot()
-                notes = fn(env)
-                env.common_checks(log_from, expect_alive=fn is not s_stop)
-                passed += 1
-                print("ok - %s" % name, flush=True)
-                for n in notes or []:
-                    print("#   %s" % n)
-                print("#   (%.1f s)" % (time.monotonic() - t), flush=True)
-            except Exception as e:
-                failed += 1
-                report_failure(name, e, t)
-            finally:
-                for c in list(env.clients):
-                    c.close()
-    except KeyboardInterrupt:
-        print("# interrupted", flush=True)
-        failed += 1
-    finally:
-        env.cleanup()
-        if failed or env.keep:
-            print("# files kept in %s" % env.dir)
-        else:
-            shutil.rmtree(env.dir, ignore_errors=True)
-    print("# total %.1f s" % (time.monotonic() - t_start))
-    print("%d passed, %d failed" % (passed, failed), flush=True)
-    return 1 if failed else 0
+    # The clean stop always comes last, whatever E2E_ONLY picks.
+    return e2e.run_suite(env, e2e.selected(SCENARIOS) + [STOP],
+                         "e2e_bouts: %s and %s against ngircd" % (argv[1], argv[2]),
+                         stopping=s_stop, before_restart=before_restart)
 
 
 if __name__ == "__main__":
