@@ -209,6 +209,8 @@ int users_logout_account(struct users *u, int64_t account_id);
 int users_account(const struct users *u, const char *nick, int64_t *account_id,
                   const char **account);
 
+/* How many nicks are remembered (for tests and diagnostics). */
+int users_count(const struct users *u);
 /* The nick identified as account `account_id` (the first one found), or
  * NULL when nobody is. Valid until the next users_ call. */
 const char *users_nick_of(const struct users *u, int64_t account_id);

@@ -889,7 +889,10 @@ int cmd_forfeit(struct cmd_ctx *ctx)
     if (!lv)
         return -1;
     /* The corner throws in the towel: an order like any other, so the bout
-     * still replays from its stored orders. */
+     * still replays from its stored orders. If it cannot be stored, the
+     * orders the player had sent stand as they were. */
+    struct order kept = lv->next[side];
+    int had = lv->have[side];
     ruleset_get(lv->rec.rules)->order_default(&lv->next[side]);
     if (lv->rec.rules == RULES_BOXING)
         lv->next[side].u.boxing.towel = 1;
@@ -898,7 +901,8 @@ int cmd_forfeit(struct cmd_ctx *ctx)
     lv->have[side] = 1;
     long long id = (long long)lv->rec.id;
     if (resolve(ctx->bot, lv) != 0) {
-        lv->have[side] = 0;
+        lv->next[side] = kept;
+        lv->have[side] = had;
         reply(ctx, "sorry, I could not record that (database error); try again");
         return -1;
     }

@@ -94,14 +94,20 @@ static struct user *get(struct users *u, const char *nick)
     return e;
 }
 
-/* Drops an entry that holds nothing worth keeping. */
-static void maybe_drop(struct users *u, struct user *e, double now)
+/* Drops an entry that holds nothing worth keeping at time `now`: no
+ * channel, no identity, no pause, no recent command. */
+static int stale(const struct user *e, double now)
 {
-    if (e->chans || e->identified || e->ignore_until > now)
-        return;
-    if (e->nstamps && now - e->last_seen < USERS_RATE_WINDOW)
-        return;
-    *e = u->v[--u->n];
+    return !e->chans && !e->identified && e->ignore_until <= now &&
+           (!e->nstamps || now - e->last_seen >= USERS_RATE_WINDOW);
+}
+
+/* Forgets every stale entry (walking back: the last one moves into i). */
+static void sweep(struct users *u, double now)
+{
+    for (int i = u->n - 1; i >= 0; i--)
+        if (stale(&u->v[i], now))
+            u->v[i] = u->v[--u->n];
 }
 
 void users_join(struct users *u, const char *nick, int chan)
@@ -111,7 +117,7 @@ void users_join(struct users *u, const char *nick, int chan)
     get(u, nick)->chans |= 1u << chan;
 }
 
-static int lose_channels(struct users *u, struct user *e, uint32_t mask)
+static int lose_channels(struct user *e, uint32_t mask)
 {
     int ended = 0;
 
@@ -120,7 +126,7 @@ static int lose_channels(struct users *u, struct user *e, uint32_t mask)
         e->identified = 0;
         ended = 1;
     }
-    maybe_drop(u, e, 0);
+    /* Kept while his command rate still matters; users_rate sweeps it. */
     return ended;
 }
 
@@ -130,7 +136,7 @@ int users_part(struct users *u, const char *nick, int chan)
 
     if (!e || chan < 0 || chan >= USERS_CHANNELS)
         return 0;
-    return lose_channels(u, e, 1u << chan);
+    return lose_channels(e, 1u << chan);
 }
 
 int users_chan_gone(struct users *u, int chan)
@@ -139,10 +145,9 @@ int users_chan_gone(struct users *u, int chan)
 
     if (chan < 0 || chan >= USERS_CHANNELS)
         return 0;
-    /* Walk backwards: lose_channels may move the last entry into i. */
     for (int i = u->n - 1; i >= 0; i--)
         if (u->v[i].chans & (1u << chan))
-            ended += lose_channels(u, &u->v[i], 1u << chan);
+            ended += lose_channels(&u->v[i], 1u << chan);
     return ended;
 }
 
@@ -223,6 +228,11 @@ int users_account(const struct users *u, const char *nick, int64_t *account_id,
     return 1;
 }
 
+int users_count(const struct users *u)
+{
+    return u->n;
+}
+
 const char *users_nick_of(const struct users *u, int64_t account_id)
 {
     for (int i = 0; i < u->n; i++)
@@ -233,6 +243,10 @@ const char *users_nick_of(const struct users *u, int64_t account_id)
 
 enum users_rate users_rate(struct users *u, const char *nick, double now)
 {
+    /* Nicks that only ever messaged the bot would pile up: before the
+     * array grows, the stale ones go. */
+    if (u->n == u->cap && !find(u, nick))
+        sweep(u, now);
     struct user *e = get(u, nick);
 
     e->last_seen = now;

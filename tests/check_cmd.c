@@ -189,6 +189,31 @@ START_TEST(test_users_rate)
 }
 END_TEST
 
+START_TEST(test_users_bounded)
+{
+    struct users *u = users_new();
+    char nick[32];
+
+    /* 20,000 nicks that only ever message the bot, one every 10 ms: only
+     * those within the rate window (about 1,000) need remembering. */
+    for (int i = 0; i < 20000; i++) {
+        snprintf(nick, sizeof(nick), "passer%d", i);
+        REQUIRE(users_rate(u, nick, i * 0.01) == USERS_RATE_OK);
+    }
+    ck_assert_int_lt(users_count(u), 4096);
+    /* Someone in a channel, or identified, is never swept. */
+    users_join(u, "stays", 0);
+    users_login(u, "stays", 9, "stays");
+    for (int i = 0; i < 20000; i++) {
+        snprintf(nick, sizeof(nick), "later%d", i);
+        REQUIRE(users_rate(u, nick, 1000 + i * 0.01) == USERS_RATE_OK);
+    }
+    ck_assert_int_eq(users_account(u, "stays", NULL, NULL), 1);
+    ck_assert_int_lt(users_count(u), 4096);
+    users_free(u);
+}
+END_TEST
+
 START_TEST(test_password_hash)
 {
     char h1[DB_HASH_MAX], h2[DB_HASH_MAX];
@@ -445,6 +470,7 @@ Suite *cmd_suite(void)
     tcase_add_test(u, test_users_quit_reset_ban_kick);
     tcase_add_test(u, test_users_casemapping);
     tcase_add_test(u, test_users_rate);
+    tcase_add_test(u, test_users_bounded);
     tcase_add_test(u, test_password_hash);
     suite_add_tcase(s, u);
 
