@@ -4,14 +4,20 @@
  *   bot.round_latency_1_median_ms, _p99_ms      one bout at a time
  *   bot.round_latency_200_median_ms, _p99_ms    200 bouts at once
  *   bot.rss_200_bouts_kb                        resident memory then
+ *   bot.round_latency_500_median_ms, _p99_ms    500 bouts at once
+ *   bot.rss_500_bouts_kb                        resident memory then
  *   league.turn_1000_fighters_ms                a league turn, 1,000 boxers
- *   league.turn_10000_fighters_ms               and 10,000
+ *   league.turn_10000_fighters_ms               10,000
+ *   league.turn_100000_fighters_ms              and 100,000
  *
  * The latency is the time from the second order of a round arriving (the
  * private message handed to the command layer) to the first commentary
  * line of that round being in the output queue: validation, storing the
  * order, the engine, the commentary and the round's transaction on a real
  * SQLite file. The IRC wire is not part of it.
+ *
+ * League turns run through the game alone (game/), with an io that says
+ * nothing: no bot, no IRC.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,7 +27,8 @@
 
 #include "bot.h"
 
-#define ROUNDS 12
+#define ROUNDS  12
+#define PLAYERS (2 + 2 * 200 + 2 * 500) /* one bout, then 200, then 500 at once */
 
 static struct bot bot;
 static char dir[64];
@@ -120,10 +127,10 @@ static int run(int n, int first, double *lat, long *rss)
         say(first + 2 * b + 1, "#ringside", "!accept");
     }
     drain();
-    if (bouts_live(bot.bouts) != n)
+    if (game_live(bot.game) != n)
         fail("the bouts did not start");
     *rss = rss_kb();
-    for (int r = 0; r < ROUNDS && bouts_live(bot.bouts) > 0; r++) {
+    for (int r = 0; r < ROUNDS && game_live(bot.game) > 0; r++) {
         for (int b = 0; b < n; b++)
             say(first + 2 * b, NULL, orders[(b + r) % 5]);
         drain();
@@ -140,6 +147,55 @@ static int run(int n, int first, double *lat, long *rss)
     return m;
 }
 
+/* The league's io: nothing to say, a fixed clock. */
+static void quiet_say(void *ctx, enum game_voice voice, const char *target, const char *text)
+{
+    (void)ctx, (void)voice, (void)target, (void)text;
+}
+
+static const char *quiet_nick(void *ctx, int64_t account_id)
+{
+    (void)ctx, (void)account_id;
+    return NULL;
+}
+
+static int quiet_same(void *ctx, const char *a, const char *b)
+{
+    (void)ctx;
+    return strcmp(a, b) == 0;
+}
+
+static double quiet_clock(void *ctx)
+{
+    (void)ctx;
+    return 1000.0;
+}
+
+static int64_t quiet_wall(void *ctx)
+{
+    (void)ctx;
+    return 1700000000;
+}
+
+static uint64_t quiet_seed(void *ctx)
+{
+    (void)ctx;
+    return 42;
+}
+
+static int quiet_pending(void *ctx)
+{
+    (void)ctx;
+    return 0;
+}
+
+static void quiet_log(void *ctx, enum game_log level, const char *text)
+{
+    (void)ctx;
+    if (level >= GAME_LOG_ERROR)
+        fprintf(stderr, "bench_bot: %s\n", text);
+}
+
 /* A league turn of `n` boxers with plans, in a fresh database; returns its
  * time in milliseconds. */
 static double league_bench(int n)
@@ -149,22 +205,28 @@ static double league_bench(int n)
         "6/6/8; if opp = weak then 8/8/4 (allout)",
         "5/4/11 (counter); 6) 5B/7/8 (cut)",
     };
-    struct bot lb;
+    const struct game_io io = {
+        .say = quiet_say,
+        .nick_of = quiet_nick,
+        .same_name = quiet_same,
+        .clock = quiet_clock,
+        .wall = quiet_wall,
+        .seed = quiet_seed,
+        .pending = quiet_pending,
+        .log = quiet_log,
+    };
+    const struct game_config gc = {.order_timeout = 120, .challenge_timeout = 300, .rounds = 12};
     char path[160], err[256], key[DB_NAME_MAX];
     char lines[LEAGUE_SUMMARY_LINES][RENDER_LINE_MAX];
     int64_t owner;
     int nlines;
 
-    memset(&lb, 0, sizeof(lb));
-    config_defaults(&lb.cfg);
     snprintf(path, sizeof(path), "%s/league%d.db", dir, n);
-    lb.db = db_open(path, err, sizeof(err));
-    if (!lb.db)
+    struct db *db = db_open(path, err, sizeof(err));
+    if (!db)
         fail(err);
-    snprintf(lb.chan[0], sizeof(lb.chan[0]), "#ringside");
-    if (db_account_create(lb.db, "gm", "gm", "$y$x", 0, &owner) != DB_OK ||
-        db_begin(lb.db) != DB_OK)
-        fail(db_errmsg(lb.db));
+    if (db_account_create(db, "gm", "gm", "$y$x", 0, &owner) != DB_OK || db_begin(db) != DB_OK)
+        fail(db_errmsg(db));
     for (int i = 0; i < n; i++) {
         struct db_fighter f;
         memset(&f, 0, sizeof(f));
@@ -174,28 +236,58 @@ static double league_bench(int n)
         f.sheet.u.boxing = (struct boxing_sheet){10 + i % 5, 12, 14 - i % 5, 12, 12};
         f.league = i % LEAGUE_COUNT;
         bot_name_key(key, f.name, sizeof(key));
-        if (db_fighter_create(lb.db, key, &f) != DB_OK ||
-            db_plan_set(lb.db, f.id, plans[i % 3], 0) != DB_OK)
-            fail(db_errmsg(lb.db));
+        if (db_fighter_create(db, key, &f) != DB_OK ||
+            db_plan_set(db, f.id, plans[i % 3], 0) != DB_OK)
+            fail(db_errmsg(db));
     }
-    if (db_commit(lb.db) != DB_OK)
-        fail(db_errmsg(lb.db));
+    if (db_commit(db) != DB_OK)
+        fail(db_errmsg(db));
+    struct game *g = game_new(db, &io, &gc, err, sizeof(err));
+    if (!g)
+        fail(err);
     double t0 = now_ms();
-    if (league_turn(&lb, RULES_BOXING, 42, lines, &nlines, err, sizeof(err)) != 0)
+    if (league_turn(g, RULES_BOXING, 42, "#ringside", lines, &nlines, err, sizeof(err)) != 0)
         fail(err);
     double t = now_ms() - t0;
-    db_close(lb.db);
+    game_free(g);
+    db_close(db);
+    unlink(path);
     return t;
 }
 
-int main(void)
+static void latency(int n, int first, double *lat, const char *what)
+{
+    long rss;
+    int m = run(n, first, lat, &rss);
+
+    if (m == 0)
+        fail("no round was measured");
+    qsort(lat, (size_t)m, sizeof(lat[0]), cmp);
+    printf("bot.round_latency_%s_median_ms %.3f ms\n", what, lat[m / 2]);
+    printf("bot.round_latency_%s_p99_ms %.3f ms\n", what, lat[(m * 99) / 100]);
+    printf("bot.rss_%s_bouts_kb %ld kB\n", what, rss);
+}
+
+int main(int argc, char **argv)
 {
     char path[128], err[256];
-    static double lat[200 * ROUNDS + 20 * ROUNDS];
+    static double lat[PLAYERS * ROUNDS];
 
     snprintf(dir, sizeof(dir), "/tmp/ringside-bench-XXXXXX");
     if (!mkdtemp(dir))
         fail("mkdtemp");
+    /* `ringside-bench-bot league N`: one turn of N fighters alone, to
+     * profile it. */
+    if (argc == 3 && strcmp(argv[1], "league") == 0) {
+        int n = atoi(argv[2]);
+        if (n < 2 || n > 1000000)
+            fail("usage: ringside-bench-bot [league FIGHTERS]");
+        printf("league.turn_%d_fighters_ms %.0f ms\n", n, league_bench(n));
+        rmdir(dir);
+        return 0;
+    }
+    if (argc != 1)
+        fail("usage: ringside-bench-bot [league FIGHTERS]");
     snprintf(path, sizeof(path), "%s/ringside.db", dir);
     config_defaults(&bot.cfg);
     bot.db = db_open(path, err, sizeof(err));
@@ -203,14 +295,18 @@ int main(void)
         fail(err);
     bot.q = outq_new(1000000, 1e6, 1000000);
     bot.users = users_new();
-    bot.bouts = bouts_new(&bot, err, sizeof(err));
-    if (!bot.bouts)
+    struct game_io io;
+    struct game_config gc;
+    bot_game_io(&bot, &io);
+    bot_game_config(&bot.cfg, &gc);
+    bot.game = game_new(bot.db, &io, &gc, err, sizeof(err));
+    if (!bot.game)
         fail(err);
     snprintf(bot.nick, sizeof(bot.nick), "ringside");
     snprintf(bot.chan[0], sizeof(bot.chan[0]), "#ringside");
     bot.chan_in[0] = 1;
     log_set_level(LOG_ERROR);
-    for (int i = 0; i < 402; i++)
+    for (int i = 0; i < PLAYERS; i++)
         player(i);
 
     long rss;
@@ -220,15 +316,16 @@ int main(void)
     qsort(lat, (size_t)m, sizeof(lat[0]), cmp);
     printf("bot.round_latency_1_median_ms %.3f ms\n", lat[m / 2]);
     printf("bot.round_latency_1_p99_ms %.3f ms\n", lat[(m * 99) / 100]);
-    m = run(200, 2, lat, &rss);
-    qsort(lat, (size_t)m, sizeof(lat[0]), cmp);
-    printf("bot.round_latency_200_median_ms %.3f ms\n", lat[m / 2]);
-    printf("bot.round_latency_200_p99_ms %.3f ms\n", lat[(m * 99) / 100]);
-    printf("bot.rss_200_bouts_kb %ld kB\n", rss);
+    latency(200, 2, lat, "200");
+    latency(500, 402, lat, "500");
+    fflush(stdout);
     printf("league.turn_1000_fighters_ms %.0f ms\n", league_bench(1000));
+    fflush(stdout);
     printf("league.turn_10000_fighters_ms %.0f ms\n", league_bench(10000));
+    fflush(stdout);
+    printf("league.turn_100000_fighters_ms %.0f ms\n", league_bench(100000));
 
-    bouts_free(bot.bouts);
+    game_free(bot.game);
     users_free(bot.users);
     outq_free(bot.q);
     db_close(bot.db);

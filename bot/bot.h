@@ -2,8 +2,8 @@
  * bot.h - the IRC bot: configuration, logging, IRC text rules, the paced
  * output queue, who is who, the command table and the event loop.
  *
- * Layers: bot/ may use db/, parse/ and engine/; it is the only code that
- * includes libircclient.h (irc.c). Command handlers never touch the socket:
+ * Layers: bot/ may use game/, db/, parse/ and engine/; it is the only code
+ * that includes libircclient.h (irc.c). Command handlers never touch the socket:
  * they reply through reply()/bot_say(), which append to the output queue;
  * only the event loop takes lines off the queue and writes them.
  */
@@ -16,6 +16,7 @@
 
 #include "db.h"
 #include "engine.h"
+#include "game.h"
 
 #define RINGSIDE_VERSION "0.2.0"
 
@@ -24,17 +25,6 @@
 #else
 #define BOT_PRINTF(f, a)
 #endif
-
-/* ------------------------------------------------------------- memory */
-
-/* The one way the bot allocates (util.c): on out-of-memory these print
- * "ringside: out of memory" on stderr and abort(), so callers never check.
- * xmalloc(0) and xrealloc(p, 0) return a valid, freeable pointer; xrealloc
- * keeps the contents like realloc(); xstrdup copies a NUL-terminated string.
- * Free everything with free(). */
-void *xmalloc(size_t size);
-void *xrealloc(void *ptr, size_t size);
-char *xstrdup(const char *s);
 
 /* ------------------------------------------------------------ logging */
 
@@ -112,13 +102,6 @@ void irc_sanitize(char *s);
  * `max` bytes: cut at the last space that fits, else at a UTF-8 character
  * boundary; never 0 when len > 0 and max >= 4. */
 size_t irc_split(const char *text, size_t len, size_t max);
-/* Copies at most `max` bytes of `src` into dst (dstlen > max), never
- * cutting a UTF-8 character in two; returns dst. For quoting what a user
- * typed back to him. */
-char *irc_clip(char *dst, size_t dstlen, const char *src, size_t max);
-/* irc_clip into a temporary that lives until the end of the enclosing
- * block: reply(ctx, "no fighter %s", CLIP(name, 20)). `n` is a constant. */
-#define CLIP(s, n) irc_clip((char[(n) + 1]){0}, (n) + 1, (s), (n))
 /* 1 if `target` names a channel (starts with one of `chantypes`). */
 int irc_is_channel(const char *target, const char *chantypes);
 
@@ -322,7 +305,7 @@ struct bot {
     int chan_in[USERS_CHANNELS];
     double now; /* monotonic seconds, set before each event is handled */
     struct irc_state *irc;
-    struct bouts *bouts;
+    struct game *game; /* NULL until the database is open */
 };
 
 /* Monotonic seconds. */
@@ -355,108 +338,25 @@ int bot_run(struct bot *bot);
 /* A target's commentary backlog before the oldest is dropped. */
 #define OUTQ_CHATTER_MAX 40
 
-/* --------------------------------------------------------- commentary */
+/* ---------------------------------------------------- the game over IRC */
 
-/* render.c turns the engine's events into English, for the channel and for
- * `report`. Wording is picked with the bout's flavour stream only, so it
- * never changes a fight, and the same bout always reads the same. It needs
- * nothing of IRC or the database (the simulator links it too). */
+/* game.c: the game's io (game.h) over this bot: lines go to the output
+ * queue, names compare under the server's case mapping, players are found
+ * by their identified nick. */
+void bot_game_io(struct bot *bot, struct game_io *io);
+/* The game's settings from the bot's configuration. */
+void bot_game_config(const struct config *cfg, struct game_config *gc);
+/* A game_caller for the command being run: answers go through reply(). */
+void bot_caller(struct cmd_ctx *ctx, struct game_caller *who);
+/* The channel league bouts are recorded in and announced to: the first
+ * one the bot is in, or NULL. */
+const char *bot_league_channel(const struct bot *bot);
+/* The order text `text` from the caller in private, when it is not a
+ * command (e.g. "5H/8!/7 (ins)"): 1 if it was taken as an order (and
+ * answered), 0 if it does not look like one. */
+int bot_private_order(struct cmd_ctx *ctx, const char *text);
 
-#define RENDER_LINE_MAX    400
-#define RENDER_ROUND_LINES 4
-#define RENDER_RESULT_MAX  3
-
-/* One corner of a bout. */
-struct render_corner {
-    char name[DB_NAME_MAX];  /* the fighter */
-    char owner[DB_NAME_MAX]; /* his player's account */
-    struct sheet sheet;
-    int wins, losses, draws, kos;
-};
-
-/* The tale of the tape, said when bout `id` starts: at most `max` lines
- * (2 or 3 are enough). Returns the count. */
-int render_tape(const struct render_corner c[SIDES], enum rules rules, int rounds, int64_t id,
-                char lines[][RENDER_LINE_MAX], int max);
-/* The channel's commentary of the round `b` has just resolved, from its
- * events `evs`: at most RENDER_ROUND_LINES lines. Returns the count. */
-int render_round(const struct render_corner c[SIDES], const struct bout *b,
-                 const struct events *evs, struct rng *flavour,
-                 char lines[RENDER_ROUND_LINES][RENDER_LINE_MAX]);
-/* The full blow-by-blow of that round for `report`, lines separated by
- * '\n', into buf. Returns the length the full text needs, like snprintf. */
-int render_round_report(const struct render_corner c[SIDES], const struct bout *b,
-                        const struct events *evs, char *buf, size_t len);
-/* One event of `b`'s bouts in the report's plain words (no flavour), e.g.
- * "Duran is injured: a cut above the right eye (level 2, 2.00 damage).";
- * `b` gives the injuries a doctor's stoppage names. Like snprintf. */
-int render_event(const struct render_corner c[SIDES], const struct bout *b, const struct event *e,
-                 char *buf, size_t len);
-/* The result of the finished bout `b` in plain words, without the
- * announcer's opening: "Rocky wins by KO in round 5!". Like snprintf. */
-int render_result_text(const struct render_corner c[SIDES], const struct bout *b, char *buf,
-                       size_t len);
-/* The result of the finished bout `b`: boxing one line (KO, TKO and its
- * reason, DQ, a decision with the three cards and its kind, a draw);
- * sugarray the two classic report lines of seed 004. Returns the count. */
-int render_result(const struct render_corner c[SIDES], const struct bout *b, struct rng *flavour,
-                  char lines[RENDER_RESULT_MAX][RENDER_LINE_MAX]);
-/* The classic SUGAR RAY line of `side` (seed 004): "Murphy (12,21) 6/0
- * (15) 3/3 (14) ... PW". `tail` is appended (" PW", " KO", " TIE", ""). */
-int render_sugarray_line(const struct render_corner c[SIDES], const struct bout *b, int side,
-                         const char *tail, char *buf, size_t len);
-/* The score so far of a live bout, one line for `score`. */
-int render_score(const struct render_corner c[SIDES], const struct bout *b, char *buf, size_t len);
-
-/* -------------------------------------------------------------- bouts */
-
-/* bout.c keeps the challenges and live bouts. The database is the truth:
- * a bout, its seed, every acknowledged order and every resolved round are
- * committed before the bot says so, and the in-memory state of a live bout
- * is rebuilt at start-up by replaying its stored orders from its seed.
- *
- * States: CHALLENGE --accept--> LIVE --last round, KO, TKO, DQ, forfeit-->
- * OVER; CHALLENGE --decline, withdraw, timeout--> CANCELLED; LIVE --admin
- * cancel--> CANCELLED. */
-
-#define BOUTS_MAX 2000
-
-struct bouts;
-
-/* Loads every challenge and live bout from the database (replaying live
- * ones). Returns NULL with a reason in err if the database cannot be read
- * or a stored bout does not replay. */
-struct bouts *bouts_new(struct bot *bot, char *err, size_t errlen);
-void bouts_free(struct bouts *bs);
-/* The bot (re)registered with the server: deadlines start afresh, the
- * channels hear which bouts go on, players learn they must identify. */
-void bouts_connected(struct bot *bot);
-/* Timers: challenges expire, reminders, rounds resolved at their deadline.
- * Called often while registered; deadlines are suspended otherwise. */
-void bouts_tick(struct bot *bot);
-/* 1 if fighter `fighter_id` is in a challenge or a live bout. */
-int bouts_fighter_busy(const struct bouts *bs, int64_t fighter_id);
-/* How many bouts are live (for tests and benchmarks). */
-int bouts_live(const struct bouts *bs);
-/* The order text `text` from `nick` in private, when it is not a command
- * (e.g. "5H/8!/7 (ins)"): 1 if it was taken as an order (and answered),
- * 0 if it does not look like one. */
-int bouts_private_order(struct cmd_ctx *ctx, const char *text);
-
-/* An order as the database keeps it: its normal form (order_format), or
- * "towel"; and back. bout_order_read returns 0, or -1 for a text that is
- * neither. */
-void bout_order_text(const struct order *o, char *buf, size_t len);
-int bout_order_read(enum rules rules, const char *text, struct order *o);
-
-/* Fights stored bout `id` again from its seed, stored sheets and orders
- * (replay.c) and writes to `out`, round by round, whether each rebuilt
- * report and the result match what is stored. Returns 0 when all match, 1
- * when something differs, 2 when the bout cannot be replayed (not found,
- * never fought). */
-int bout_replay(struct db *db, int64_t id, FILE *out);
-
-/* The bout commands (bout.c). */
+/* The game's commands (cmd-bout.c, cmd-plan.c, cmd-league.c, cmd-admin.c). */
 int cmd_challenge(struct cmd_ctx *ctx);
 int cmd_accept(struct cmd_ctx *ctx);
 int cmd_decline(struct cmd_ctx *ctx);
@@ -469,26 +369,6 @@ int cmd_score(struct cmd_ctx *ctx);
 int cmd_report(struct cmd_ctx *ctx);
 int cmd_set(struct cmd_ctx *ctx);
 int cmd_cancel(struct cmd_ctx *ctx);
-
-/* ------------------------------------------------------------- leagues */
-
-/* league.c: league turns (fought from stored plans, all in one database
- * transaction), the title bout, standings, and the turn schedule. */
-
-#define LEAGUE_SUMMARY_LINES 8
-
-/* Runs a league turn of `rules` now, with the bout seeds drawn from `seed`:
- * every bout, the records, moves, gold records, the title and the turn are
- * written in one transaction, or nothing is. On 0, lines[0..*n) is the
- * channel's summary (never one line per bout). On -1, err says why. */
-int league_turn(struct bot *bot, enum rules rules, uint64_t seed,
-                char lines[LEAGUE_SUMMARY_LINES][RENDER_LINE_MAX], int *n, char *err,
-                size_t errlen);
-/* The schedule ([league] turn_interval): runs the turns that are due and
- * says their summaries in the bot's channels. Called often while
- * registered; due times come from the database, so they survive restarts. */
-void league_tick(struct bot *bot);
-
 int cmd_turn(struct cmd_ctx *ctx);
 int cmd_standings(struct cmd_ctx *ctx);
 int cmd_champion(struct cmd_ctx *ctx);

@@ -1,10 +1,17 @@
 /*
- * cmd-admin.c - ban and unban (admins only; the table checks that).
+ * cmd-admin.c - ban, unban and set (admins only; the table checks that).
  *
  * A ban ends every identity of the account at once and stops it from
- * identifying again; it keeps its fighters and records.
+ * identifying again; it keeps its fighters and records. `set` corrects a
+ * fighter's sheet or record, never during a bout, and is audited. (The
+ * admin's cancel is a bout command, in cmd-bout.c; turn is in
+ * cmd-league.c.)
  */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <time.h>
 
 #include "bot.h"
 
@@ -52,4 +59,95 @@ int cmd_ban(struct cmd_ctx *ctx)
 int cmd_unban(struct cmd_ctx *ctx)
 {
     return set_ban(ctx, 0);
+}
+
+int cmd_set(struct cmd_ctx *ctx)
+{
+    struct bot *bot = ctx->bot;
+    struct db_fighter f;
+    char key[DB_NAME_MAX], what[400];
+
+    if (strlen(ctx->argv[0]) >= DB_NAME_MAX) {
+        reply(ctx, "there is no fighter %s", CLIP(ctx->argv[0], 31));
+        return -1;
+    }
+    bot_name_key(key, ctx->argv[0], sizeof(key));
+    if (db_fighter_get(bot->db, key, &f) != DB_OK) {
+        reply(ctx, "there is no fighter %s", ctx->argv[0]);
+        return -1;
+    }
+    if (game_fighter_busy(bot->game, f.id)) {
+        reply(ctx, "%s is in a bout or a challenge; set his sheet after it", f.name);
+        return -1;
+    }
+    struct db_fighter nf = f;
+    for (int i = 1; i < ctx->argc; i++) {
+        const char *a = ctx->argv[i], *eq = strchr(a, '=');
+        char *end;
+        long v = eq ? strtol(eq + 1, &end, 10) : 0;
+        if (!eq || eq == a || !eq[1] || *end) {
+            reply(ctx, "\"%s\" is not key=number; e.g. set %s str=14 wins=3", CLIP(a, 30), f.name);
+            return -1;
+        }
+        size_t k = (size_t)(eq - a);
+        struct {
+            const char *name;
+            int *field;
+            enum rules rules; /* RULES_COUNT: any */
+            long lo, hi;
+        } keys[] = {
+            {"str", &nf.sheet.u.boxing.str, RULES_BOXING, BOXING_ABILITY_MIN, BOXING_ABILITY_MAX},
+            {"spd", &nf.sheet.u.boxing.spd, RULES_BOXING, BOXING_ABILITY_MIN, BOXING_ABILITY_MAX},
+            {"agl", &nf.sheet.u.boxing.agl, RULES_BOXING, BOXING_ABILITY_MIN, BOXING_ABILITY_MAX},
+            {"tgh", &nf.sheet.u.boxing.tgh, RULES_BOXING, BOXING_ABILITY_MIN, BOXING_ABILITY_MAX},
+            {"hgt", &nf.sheet.u.boxing.hgt, RULES_BOXING, BOXING_ABILITY_MIN, BOXING_ABILITY_MAX},
+            {"skill", &nf.sheet.u.sugarray.skill, RULES_SUGARRAY, 1, 99},
+            {"end", &nf.sheet.u.sugarray.endurance, RULES_SUGARRAY, 1, 999},
+            {"wins", &nf.wins, RULES_COUNT, 0, 100000},
+            {"losses", &nf.losses, RULES_COUNT, 0, 100000},
+            {"draws", &nf.draws, RULES_COUNT, 0, 100000},
+            {"kos", &nf.kos, RULES_COUNT, 0, 100000},
+            {"training", &nf.training_points, RULES_COUNT, 0, 1000},
+        };
+        int found = 0;
+        for (unsigned j = 0; j < sizeof(keys) / sizeof(keys[0]); j++) {
+            if (strlen(keys[j].name) != k || strncasecmp(keys[j].name, a, k) != 0)
+                continue;
+            if (keys[j].rules != RULES_COUNT && keys[j].rules != f.sheet.rules)
+                break;
+            if (v < keys[j].lo || v > keys[j].hi) {
+                reply(ctx, "%s must be %ld to %ld", keys[j].name, keys[j].lo, keys[j].hi);
+                return -1;
+            }
+            *keys[j].field = (int)v;
+            found = 1;
+        }
+        if (!found) {
+            reply(ctx,
+                  "%s is not a key for a %s fighter; keys: %s, wins, losses, draws, kos, "
+                  "training",
+                  text_clip((char[21]){0}, 21, a, k < 20 ? k : 20),
+                  ruleset_get(f.sheet.rules)->name,
+                  f.sheet.rules == RULES_BOXING ? "str, spd, agl, tgh, hgt" : "skill, end");
+            return -1;
+        }
+    }
+    if (ctx->argc < 2) {
+        reply(ctx, "set what? e.g. set %s str=14 wins=3", f.name);
+        return -1;
+    }
+    size_t len = (size_t)snprintf(what, sizeof(what), "set %s:", f.name);
+    for (int i = 1; i < ctx->argc && len < sizeof(what); i++)
+        len += (size_t)snprintf(what + len, sizeof(what) - len, " %s", ctx->argv[i]);
+    if (db_begin(bot->db) != DB_OK || db_fighter_save(bot->db, &nf) != DB_OK ||
+        db_audit(bot->db, (int64_t)time(NULL), ctx->account, what) != DB_OK ||
+        db_commit(bot->db) != DB_OK) {
+        log_msg(LOG_ERROR, "set %s: %s", f.name, db_errmsg(bot->db));
+        db_rollback(bot->db);
+        reply(ctx, "sorry, nothing changed (database error)");
+        return -1;
+    }
+    log_msg(LOG_INFO, "admin %s: %s", ctx->account, what);
+    reply(ctx, "done: %s", what);
+    return 0;
 }

@@ -72,7 +72,7 @@ static int own_fighter(struct cmd_ctx *ctx, const char *name, struct db_fighter 
         reply(ctx, "%s is retired", f->name);
         return -1;
     }
-    if (ctx->bot->bouts && bouts_fighter_busy(ctx->bot->bouts, f->id)) {
+    if (ctx->bot->game && game_fighter_busy(ctx->bot->game, f->id)) {
         reply(ctx, "%s is in a bout or a challenge; wait until it is over", f->name);
         return -1;
     }
@@ -311,7 +311,7 @@ static int train_sugarray(struct cmd_ctx *ctx)
                   ctx->argv[0]);
             return -1;
         }
-        if (ctx->bot->bouts && bouts_fighter_busy(ctx->bot->bouts, f.id)) {
+        if (ctx->bot->game && game_fighter_busy(ctx->bot->game, f.id)) {
             reply(ctx, "%s is in a bout or a challenge; train after it", f.name);
             return -1;
         }
@@ -382,7 +382,7 @@ int cmd_train(struct cmd_ctx *ctx)
                 f = mine[i];
                 boxers++;
             }
-        if (boxers == 1 && ctx->bot->bouts && bouts_fighter_busy(ctx->bot->bouts, f.id)) {
+        if (boxers == 1 && ctx->bot->game && game_fighter_busy(ctx->bot->game, f.id)) {
             reply(ctx, "%s is in a bout or a challenge; train after it", f.name);
             return -1;
         }

@@ -8,7 +8,6 @@
  * it right. Nothing a user typed is ever used as a format string.
  */
 #include <ctype.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -416,35 +415,6 @@ int cmd_parse(const char *text, const char *prefix, int private_msg, struct cmd_
     return 1;
 }
 
-static void vreply(struct cmd_ctx *ctx, int private_only, const char *fmt, va_list ap)
-{
-    char text[1024];
-
-    vsnprintf(text, sizeof(text), fmt, ap);
-    if (ctx->channel && !private_only)
-        bot_say(ctx->bot, OUTQ_REPLY, ctx->channel, "%s: %s", ctx->nick, text);
-    else
-        bot_say(ctx->bot, OUTQ_REPLY, ctx->nick, "%s", text);
-}
-
-void reply(struct cmd_ctx *ctx, const char *fmt, ...)
-{
-    va_list ap;
-
-    va_start(ap, fmt);
-    vreply(ctx, 0, fmt, ap);
-    va_end(ap);
-}
-
-void reply_private(struct cmd_ctx *ctx, const char *fmt, ...)
-{
-    va_list ap;
-
-    va_start(ap, fmt);
-    vreply(ctx, 1, fmt, ap);
-    va_end(ap);
-}
-
 static void usage(struct cmd_ctx *ctx, const struct cmd_entry *e, const char *why)
 {
     const char *p = ctx->bot->cfg.prefix;
@@ -481,7 +451,7 @@ void cmd_dispatch(struct bot *bot, const char *nick, const char *channel, const 
     }
     const struct cmd_entry *e = cmd_find(line.argv[0]);
     users_account(bot->users, nick, &ctx.account_id, &ctx.account);
-    if (!e && !channel && bot->bouts && bouts_private_order(&ctx, text))
+    if (!e && !channel && bot->game && bot_private_order(&ctx, text))
         return;
     if (!e) {
         reply(&ctx, "unknown command \"%s\"; say %shelp for the list", CLIP(line.argv[0], 39),
@@ -537,7 +507,7 @@ int cmd_help(struct cmd_ctx *ctx)
 
     if (ctx->argc == 1) {
         char name[32];
-        irc_clip(name, sizeof(name), ctx->argv[0], sizeof(name) - 1);
+        text_clip(name, sizeof(name), ctx->argv[0], sizeof(name) - 1);
         for (char *c = name; *c; c++)
             *c = (char)tolower((unsigned char)*c);
         const char *n = name[0] == ctx->bot->cfg.prefix[0] ? name + 1 : name;

@@ -128,7 +128,7 @@ static void ev_connect(irc_session_t *s, const char *event, const char *origin, 
         outq_raw(bot->q, line);
     }
     join_all(bot);
-    bouts_connected(bot);
+    game_connected(bot->game);
 }
 
 /* RPL_ISUPPORT tokens we care about. */
@@ -498,8 +498,7 @@ static void timers(struct bot *bot)
         st->regain_at = bot->now + REGAIN_EVERY;
     }
     if (st->registered) {
-        bouts_tick(bot);
-        league_tick(bot);
+        game_tick(bot->game, bot_league_channel(bot));
     }
     for (int c = 0; c < USERS_CHANNELS; c++)
         if (st->registered && st->rejoin_at[c] && bot->now >= st->rejoin_at[c]) {
@@ -559,6 +558,9 @@ static void reload(struct bot *bot)
     outq_set_rate(bot->q, fresh.burst, fresh.lines_per_second);
     if (bot->irc->registered)
         join_all(bot);
+    struct game_config gc;
+    bot_game_config(&bot->cfg, &gc);
+    game_set_config(bot->game, &gc);
     log_msg(LOG_INFO, "configuration reloaded from %s", bot->config_path);
 }
 

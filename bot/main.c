@@ -76,8 +76,13 @@ int main(int argc, char **argv)
     }
     bot.q = outq_new(bot.cfg.burst, bot.cfg.lines_per_second, OUTQ_CHATTER_MAX);
     bot.users = users_new();
-    bot.bouts = bouts_new(&bot, err, sizeof(err));
-    if (!bot.bouts) {
+    struct game_io io;
+    struct game_config gc;
+    bot_game_io(&bot, &io);
+    bot_game_config(&bot.cfg, &gc);
+    bot.now = bot_clock();
+    bot.game = game_new(bot.db, &io, &gc, err, sizeof(err));
+    if (!bot.game) {
         fprintf(stderr, "ringside: %s\n", err);
         return 1;
     }
@@ -86,7 +91,7 @@ int main(int argc, char **argv)
 
     int rc = bot_run(&bot);
 
-    bouts_free(bot.bouts);
+    game_free(bot.game);
     users_free(bot.users);
     outq_free(bot.q);
     db_close(bot.db);

@@ -107,21 +107,3 @@ int irc_is_channel(const char *target, const char *chantypes)
         chantypes = "#&";
     return strchr(chantypes, *target) != NULL;
 }
-
-char *irc_clip(char *dst, size_t dstlen, const char *src, size_t max)
-{
-    size_t n = strlen(src);
-
-    if (max >= dstlen)
-        max = dstlen - 1;
-    if (n > max) {
-        n = max;
-        /* The byte at the cut is a continuation: its character began
-         * earlier, so it goes whole. */
-        while (n > 0 && ((unsigned char)src[n] & 0xC0) == 0x80)
-            n--;
-    }
-    memcpy(dst, src, n);
-    dst[n] = '\0';
-    return dst;
-}

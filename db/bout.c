@@ -123,7 +123,7 @@ static int bout_names(struct db *db, const struct db_bout *b, struct bout_names 
     return DB_OK;
 }
 
-/* Binds what db_bout_save writes (?5, ?6, ?9-?14, ?16, ?17; see the
+/* Binds what db_bout_save writes (?5, ?6, ?9-?14, ?16, ?17, ?23; see the
  * statement table in db.c). Returns nonzero if a bind failed. */
 static int bout_bind_state(sqlite3_stmt *st, const struct db_bout *b, const struct bout_names *n)
 {
@@ -139,6 +139,8 @@ static int bout_bind_state(sqlite3_stmt *st, const struct db_bout *b, const stru
     bad |= sqlite3_bind_text(st, 14, n->decision, -1, SQLITE_STATIC) != SQLITE_OK;
     bad |= sqlite3_bind_int64(st, 16, b->started) != SQLITE_OK;
     bad |= sqlite3_bind_int64(st, 17, b->ended) != SQLITE_OK;
+    bad |= (b->has_digest ? sqlite3_bind_int64(st, 23, seed_store(b->digest))
+                          : sqlite3_bind_null(st, 23)) != SQLITE_OK;
     return bad;
 }
 
@@ -226,6 +228,10 @@ static int bout_read(struct db *db, sqlite3_stmt *st, struct db_bout *b)
                        "bout %" PRId64
                        " is a %s bout with turn %d and league %d, which do not go together",
                        b->id, kind_names[b->kind], b->turn, b->league);
+    if (sqlite3_column_type(st, 22) != SQLITE_NULL) {
+        b->digest = seed_load(sqlite3_column_int64(st, 22));
+        b->has_digest = 1;
+    }
     b->state = (enum db_bout_state)v[0];
     b->method = (enum method)v[1];
     b->drawn_by = (enum method)v[2];
@@ -472,11 +478,8 @@ int db_order_list(struct db *db, int64_t bout, struct db_order *out, int max, in
 
 /* ---------------------------------------------------------------- rounds */
 
-int db_round_put(struct db *db, int64_t bout, int round, const char *summary, const char *report)
+int db_round_put(struct db *db, int64_t bout, int round, uint64_t digest)
 {
-    if (db_text_check_len(db, "round summary", summary, DB_REPORT_MAX) != DB_OK ||
-        db_text_check_len(db, "round report", report, DB_REPORT_MAX) != DB_OK)
-        return DB_ERROR;
     if (round < 1)
         return db_fail(db, "round %d of bout %" PRId64 ": rounds count from 1", round, bout);
 
@@ -484,8 +487,7 @@ int db_round_put(struct db *db, int64_t bout, int round, const char *summary, co
     int bad = 0;
     bad |= sqlite3_bind_int64(st, 1, bout) != SQLITE_OK;
     bad |= sqlite3_bind_int(st, 2, round) != SQLITE_OK;
-    bad |= sqlite3_bind_text(st, 3, summary, -1, SQLITE_STATIC) != SQLITE_OK;
-    bad |= sqlite3_bind_text(st, 4, report, -1, SQLITE_STATIC) != SQLITE_OK;
+    bad |= sqlite3_bind_int64(st, 3, seed_store(digest)) != SQLITE_OK;
     switch (db_run(db, st, bad)) {
     case SQLITE_DONE:
         return DB_OK;
@@ -495,6 +497,38 @@ int db_round_put(struct db *db, int64_t bout, int round, const char *summary, co
     default:
         return DB_ERROR;
     }
+}
+
+int db_round_digest(struct db *db, int64_t bout, int round, uint64_t *digest)
+{
+    sqlite3_stmt *st = db->st[STMT_ROUND_DIGEST];
+    int rc = DB_ERROR;
+    int bad = sqlite3_bind_int64(st, 1, bout) != SQLITE_OK;
+
+    bad |= sqlite3_bind_int(st, 2, round) != SQLITE_OK;
+    if (bad) {
+        db_bind_failed(db, st);
+    } else {
+        switch (db_row(db, st)) {
+        case SQLITE_ROW:
+            if (sqlite3_column_type(st, 0) == SQLITE_NULL) {
+                db_fail(db, "round %d of bout %" PRId64 " has no digest", round, bout);
+                rc = DB_NOTFOUND;
+            } else {
+                *digest = seed_load(sqlite3_column_int64(st, 0));
+                rc = DB_OK;
+            }
+            break;
+        case SQLITE_DONE:
+            db_fail(db, "no round %d of bout %" PRId64, round, bout);
+            rc = DB_NOTFOUND;
+            break;
+        default:
+            break;
+        }
+    }
+    db_stmt_done(st);
+    return rc;
 }
 
 /* The text column of round `round` of `bout` from statement `which`. */
@@ -530,11 +564,6 @@ static int round_text(struct db *db, int which, const char *name, int64_t bout, 
 int db_round_report(struct db *db, int64_t bout, int round, char *out, size_t len)
 {
     return round_text(db, STMT_ROUND_REPORT, "report", bout, round, out, len);
-}
-
-int db_round_summary(struct db *db, int64_t bout, int round, char *out, size_t len)
-{
-    return round_text(db, STMT_ROUND_SUMMARY, "commentary", bout, round, out, len);
 }
 
 int db_bout_said(struct db *db, int64_t id, int round)

@@ -185,6 +185,98 @@ static const char *const migrations[] = {
     "  ran_at INTEGER NOT NULL,"
     "  PRIMARY KEY (rules, number)"
     ") WITHOUT ROWID;",
+
+    /* 4: reports are derived, not stored. A bout replays from its seed,
+     * sheets and orders, so the texts of its rounds are rebuilt when asked;
+     * what is stored instead is a digest of what the engine reported (the
+     * uint64's bit pattern as a signed INTEGER, like the seed): with each
+     * round of a live bout, and with each bout once over or as far as it
+     * went. Rows stored before keep their texts (a replay compares them);
+     * new rounds store empty texts and a digest, league bouts no round rows
+     * at all. NULL: no digest (stored before this migration).
+     *
+     * Bouts and orders are the rows a league turn writes by the thousand,
+     * so both tables are rebuilt with their CHECKs spelled as comparisons,
+     * which SQLite tests in place, where an IN list opens a temporary b-tree
+     * for every row written. Same columns, same rows, same rules. The new
+     * tables are filled beside the old ones, with orders and rounds
+     * referring to the new bouts; the old ones are dropped children first,
+     * and renaming the new bouts to `bouts` renames it in those references
+     * too. */
+    "CREATE TABLE bouts4 ("
+    "  id INTEGER PRIMARY KEY,"
+    "  rules TEXT NOT NULL CHECK (rules = 'boxing' OR rules = 'sugarray' OR rules = 'duel'),"
+    "  channel TEXT NOT NULL CHECK (channel <> ''),"
+    "  rounds INTEGER NOT NULL CHECK (rounds >= 1),"
+    "  seed INTEGER NOT NULL DEFAULT 0,"
+    "  state TEXT NOT NULL CHECK (state = 'challenge' OR state = 'live' OR state = 'over'"
+    "    OR state = 'cancelled'),"
+    "  fighter_a INTEGER NOT NULL REFERENCES fighters(id),"
+    "  fighter_b INTEGER NOT NULL REFERENCES fighters(id),"
+    "  round INTEGER NOT NULL DEFAULT 0 CHECK (round BETWEEN 0 AND rounds),"
+    "  winner INTEGER NOT NULL DEFAULT -1 CHECK (winner = -1 OR winner = 0 OR winner = 1),"
+    "  method TEXT NOT NULL DEFAULT 'none' CHECK (method = 'none' OR method = 'ko'"
+    "    OR method = 'tko' OR method = 'dq' OR method = 'decision' OR method = 'points'"
+    "    OR method = 'draw'),"
+    "  drawn_by TEXT NOT NULL DEFAULT 'none' CHECK (drawn_by = 'none' OR drawn_by = 'ko'"
+    "    OR drawn_by = 'tko' OR drawn_by = 'dq' OR drawn_by = 'decision'"
+    "    OR drawn_by = 'points' OR drawn_by = 'draw'),"
+    "  reason TEXT NOT NULL DEFAULT 'none' CHECK (reason = 'none' OR reason = 'endurance'"
+    "    OR reason = 'fatigue' OR reason = 'injury' OR reason = 'aggravated'"
+    "    OR reason = 'broken_jaw' OR reason = 'eyes_shut' OR reason = 'towel'),"
+    "  decision TEXT NOT NULL DEFAULT 'none' CHECK (decision = 'none'"
+    "    OR decision = 'unanimous' OR decision = 'split' OR decision = 'majority'),"
+    "  created INTEGER NOT NULL,"
+    "  started INTEGER NOT NULL DEFAULT 0,"
+    "  ended INTEGER NOT NULL DEFAULT 0,"
+    "  sheet_a TEXT NOT NULL,"
+    "  sheet_b TEXT NOT NULL,"
+    "  kind TEXT NOT NULL DEFAULT 'exhibition' CHECK (kind = 'exhibition' OR kind = 'league'"
+    "    OR kind = 'title'),"
+    "  turn INTEGER NOT NULL DEFAULT 0"
+    "    CHECK (CASE kind WHEN 'exhibition' THEN turn = 0 ELSE turn >= 1 END),"
+    "  league TEXT CHECK (CASE kind WHEN 'league' THEN coalesce(league = 'bronze'"
+    "    OR league = 'silver' OR league = 'gold', 0) ELSE league IS NULL END),"
+    "  said INTEGER NOT NULL DEFAULT 0 CHECK (said >= 0),"
+    "  digest INTEGER,"
+    "  CONSTRAINT two_fighters CHECK (fighter_a <> fighter_b)"
+    ");"
+    "INSERT INTO bouts4 (id, rules, channel, rounds, seed, state, fighter_a, fighter_b, round,"
+    "  winner, method, drawn_by, reason, decision, created, started, ended, sheet_a, sheet_b,"
+    "  kind, turn, league, said)"
+    "  SELECT id, rules, channel, rounds, seed, state, fighter_a, fighter_b, round, winner,"
+    "  method, drawn_by, reason, decision, created, started, ended, sheet_a, sheet_b, kind,"
+    "  turn, league, said FROM bouts;"
+    "CREATE TABLE orders4 ("
+    "  bout INTEGER NOT NULL REFERENCES bouts4(id),"
+    "  round INTEGER NOT NULL CHECK (round >= 1),"
+    "  side INTEGER NOT NULL CHECK (side = 0 OR side = 1),"
+    "  text TEXT NOT NULL CHECK (text <> ''),"
+    "  source TEXT NOT NULL CHECK (source = 'player' OR source = 'plan' OR source = 'last'"
+    "    OR source = 'default'),"
+    "  line INTEGER NOT NULL DEFAULT 0 CHECK (line >= 0),"
+    "  CONSTRAINT line_of_plan CHECK (line = 0 OR source = 'plan'),"
+    "  PRIMARY KEY (bout, round, side)"
+    ") WITHOUT ROWID;"
+    "INSERT INTO orders4 (bout, round, side, text, source, line)"
+    "  SELECT bout, round, side, text, source, line FROM orders;"
+    "CREATE TABLE rounds4 ("
+    "  bout INTEGER NOT NULL REFERENCES bouts4(id),"
+    "  round INTEGER NOT NULL CHECK (round >= 1),"
+    "  summary TEXT NOT NULL,"
+    "  report TEXT NOT NULL,"
+    "  digest INTEGER,"
+    "  PRIMARY KEY (bout, round)"
+    ");"
+    "INSERT INTO rounds4 (bout, round, summary, report)"
+    "  SELECT bout, round, summary, report FROM rounds;"
+    "DROP TABLE orders;"
+    "DROP TABLE rounds;"
+    "DROP TABLE bouts;"
+    "ALTER TABLE bouts4 RENAME TO bouts;"
+    "ALTER TABLE orders4 RENAME TO orders;"
+    "ALTER TABLE rounds4 RENAME TO rounds;"
+    "CREATE INDEX bouts_state ON bouts(state, created);",
 };
 
 #define MIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))
@@ -206,12 +298,13 @@ static const char *const migrations[] = {
 /* Bout statements likewise: ?1 id, ?2 rules, ?3 channel, ?4 rounds, ?5
  * seed, ?6 state, ?7 fighter_a, ?8 fighter_b, ?9 round, ?10 winner, ?11
  * method, ?12 drawn_by, ?13 reason, ?14 decision, ?15 created, ?16 started,
- * ?17 ended, ?18 sheet_a, ?19 sheet_b, ?20 kind, ?21 turn, ?22 league; and
+ * ?17 ended, ?18 sheet_a, ?19 sheet_b, ?20 kind, ?21 turn, ?22 league, ?23
+ * digest; and
  * BOUT_COLUMNS reads them in that order, from column 0. */
 #define BOUT_COLUMNS                                                                               \
     "id, rules, channel, rounds, seed, state, fighter_a, fighter_b, round, winner, method,"        \
-    " drawn_by, reason, decision, created, started, ended, sheet_a, sheet_b, kind, turn, league"   \
-    " FROM bouts"
+    " drawn_by, reason, decision, created, started, ended, sheet_a, sheet_b, kind, turn, league,"  \
+    " digest FROM bouts"
 
 static const char *const stmt_sql[STMT_COUNT] = {
     /* Table-valued pragmas are evaluated when stepped, not when prepared. */
@@ -250,13 +343,13 @@ static const char *const stmt_sql[STMT_COUNT] = {
     [STMT_BOUT_INSERT] =
         "INSERT INTO bouts (rules, channel, rounds, seed, state, fighter_a, fighter_b, round,"
         " winner, method, drawn_by, reason, decision, created, started, ended, sheet_a, sheet_b,"
-        " kind, turn, league)"
+        " kind, turn, league, digest)"
         " VALUES (?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,"
-        " ?18, ?19, ?20, ?21, ?22)",
+        " ?18, ?19, ?20, ?21, ?22, ?23)",
     [STMT_BOUT_GET] = "SELECT " BOUT_COLUMNS " WHERE id = ?1",
     [STMT_BOUT_SAVE] = "UPDATE bouts SET seed = ?5, state = ?6, round = ?9, winner = ?10,"
                        " method = ?11, drawn_by = ?12, reason = ?13, decision = ?14,"
-                       " started = ?16, ended = ?17 WHERE id = ?1",
+                       " started = ?16, ended = ?17, digest = ?23 WHERE id = ?1",
     [STMT_BOUT_LIST] = "SELECT " BOUT_COLUMNS " WHERE state = ?1 ORDER BY created, id LIMIT ?2",
 
     [STMT_ORDER_PUT] = "INSERT INTO orders (bout, round, side, text, source, line)"
@@ -265,11 +358,11 @@ static const char *const stmt_sql[STMT_COUNT] = {
                        " line = excluded.line",
     [STMT_ORDER_LIST] = "SELECT round, side, text, source, line FROM orders WHERE bout = ?1"
                         " ORDER BY round, side LIMIT ?2",
-    [STMT_ROUND_PUT] = "INSERT INTO rounds (bout, round, summary, report)"
-                       " VALUES (?1, ?2, ?3, ?4) ON CONFLICT (bout, round)"
-                       " DO UPDATE SET summary = excluded.summary, report = excluded.report",
+    [STMT_ROUND_PUT] = "INSERT INTO rounds (bout, round, summary, report, digest)"
+                       " VALUES (?1, ?2, '', '', ?3) ON CONFLICT (bout, round)"
+                       " DO UPDATE SET summary = '', report = '', digest = excluded.digest",
     [STMT_ROUND_REPORT] = "SELECT report FROM rounds WHERE bout = ?1 AND round = ?2",
-    [STMT_ROUND_SUMMARY] = "SELECT summary FROM rounds WHERE bout = ?1 AND round = ?2",
+    [STMT_ROUND_DIGEST] = "SELECT digest FROM rounds WHERE bout = ?1 AND round = ?2",
     [STMT_BOUT_SAID] = "UPDATE bouts SET said = max(said, ?2) WHERE id = ?1",
     [STMT_BOUT_UNSAID] = "SELECT id, said FROM bouts WHERE kind = 'exhibition' AND said < round"
                          " ORDER BY id LIMIT ?1",

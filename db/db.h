@@ -203,6 +203,10 @@ struct db_bout {
     enum tko_reason reason;
     enum decision decision;
     int64_t created, started, ended; /* unix times; 0 when not yet */
+    /* Migration 4: the digest of the rounds fought so far (bout_digest),
+     * written by db_bout_save; has_digest 0 for bouts fought before. */
+    uint64_t digest;
+    int has_digest;
 };
 
 /* Stores a new bout from every field of *b but id (a challenge: state
@@ -245,18 +249,18 @@ int db_order_put(struct db *db, int64_t bout, const struct db_order *o);
  * for a bout that does not exist). */
 int db_order_list(struct db *db, int64_t bout, struct db_order *out, int max, int *n);
 
-/* Stores (or replaces) a resolved round's texts: `summary` the lines said in
- * the channel, `report` the full blow-by-blow; both may hold several lines
- * or be empty, and are at most DB_REPORT_MAX - 1 bytes (else DB_ERROR).
- * round is 1-based. DB_NOTFOUND if there is no such bout. */
-int db_round_put(struct db *db, int64_t bout, int round, const char *summary, const char *report);
-/* Copies the report text of a round into out (len bytes, NUL included);
- * DB_NOTFOUND if none, DB_ERROR (out unchanged, no truncation) if it does
- * not fit: a buffer of DB_REPORT_MAX bytes always does. */
+/* Stores (or replaces) the digest of a resolved round (round is 1-based;
+ * see bout_digest in game/). DB_NOTFOUND if there is no such bout. */
+int db_round_put(struct db *db, int64_t bout, int round, uint64_t digest);
+/* The digest stored with a round into *digest; DB_NOTFOUND when the round
+ * has no row, or a row stored before digests (schema 3, which kept its
+ * report instead). */
+int db_round_digest(struct db *db, int64_t bout, int round, uint64_t *digest);
+/* Copies the report text a round stored before schema 4 into out (len
+ * bytes, NUL included); "" for rounds stored since (reports are derived
+ * now); DB_NOTFOUND if no row, DB_ERROR (out unchanged) if it does not fit:
+ * a buffer of DB_REPORT_MAX bytes always does. */
 int db_round_report(struct db *db, int64_t bout, int round, char *out, size_t len);
-/* The commentary said in the channel for a round (its summary), into out;
- * DB_NOTFOUND if none. */
-int db_round_summary(struct db *db, int64_t bout, int round, char *out, size_t len);
 /* Records that the commentary of bout `id` has gone out up to `round`. */
 int db_bout_said(struct db *db, int64_t id, int round);
 /* Exhibition bouts with rounds stored but not said (a crash came between):

@@ -32,8 +32,12 @@ static void setup(void)
         abort();
     bot.q = outq_new(1000000, 1e6, OUTQ_CHATTER_MAX);
     bot.users = users_new();
-    bot.bouts = bouts_new(&bot, err, sizeof(err));
-    if (!bot.bouts)
+    struct game_io io;
+    struct game_config gc;
+    bot_game_io(&bot, &io);
+    bot_game_config(&bot.cfg, &gc);
+    bot.game = game_new(bot.db, &io, &gc, err, sizeof(err));
+    if (!bot.game)
         abort();
     strcpy(bot.nick, "ringside");
     strcpy(bot.chan[0], "#ringside");

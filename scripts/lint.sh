@@ -3,6 +3,12 @@
 #
 # engine/ is pure: no stdio, no clock, no SQLite, no IRC and no rand().
 # Only db/ may include sqlite3.h; only bot/ may include libircclient.h.
+# The layers, dependencies pointing down only: engine/ (1), parse/ (2),
+# db/ (2), game/ (3), and the front doors bot/ and sim/ (4). A file may
+# include a project header only from its own folder or a lower layer (so
+# nothing below game/ includes a game/ or bot/ header, and game/ no bot/
+# header), front doors never include each other's headers, and a folder's
+# *_internal.h stays in its folder.
 set -u
 cd "$(dirname "$0")/.."
 status=0
@@ -42,6 +48,36 @@ for f in $files; do
         echo "lint: $f includes libircclient.h; only bot/ may"
         status=1
     fi
+done
+# layer FOLDER: its number (0: not a layer of the product).
+layer() {
+    case "$1" in
+    engine) echo 1 ;;
+    parse | db) echo 2 ;;
+    game) echo 3 ;;
+    bot | sim) echo 4 ;;
+    *) echo 0 ;;
+    esac
+}
+for f in $files; do
+    dir=${f%%/*}
+    mine=$(layer "$dir")
+    [ "$mine" -gt 0 ] || continue
+    for h in $(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f"); do
+        home=$(ls -d engine/"$h" parse/"$h" db/"$h" game/"$h" bot/"$h" sim/"$h" 2>/dev/null | head -1)
+        [ -n "$home" ] || continue
+        hdir=${home%%/*}
+        theirs=$(layer "$hdir")
+        [ "$hdir" = "$dir" ] && continue
+        if [ "$theirs" -ge "$mine" ]; then
+            echo "lint: $f includes $home: $dir/ (layer $mine) may include only lower layers"
+            status=1
+        fi
+        case "$h" in *_internal.h)
+            echo "lint: $f includes $home: a folder's internal header stays in its folder"
+            status=1 ;;
+        esac
+    done
 done
 [ $status -eq 0 ] && echo "lint: ok"
 exit $status

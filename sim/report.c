@@ -7,7 +7,7 @@
  */
 #include <string.h>
 
-#include "bot.h"
+#include "game.h"
 #include "parse.h"
 #include "report.h"
 

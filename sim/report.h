@@ -99,4 +99,12 @@ int report_stats_json(FILE *out, const struct report_stats *st);
  * (with a one-line error on stderr). */
 int sim_replay(const char *path, const char *bout);
 
+/* --report / --commentary DB BOUT [ROUND] (replay.c): the report (report
+ * nonzero) or the channel's commentary of bout BOUT, or of round ROUND
+ * only (NULL: every round), derived from the stored seed and orders, on
+ * stdout. Returns the exit status: 0, 1 when writing failed, 2 when the
+ * arguments, the database or the bout cannot be used (a one-line error on
+ * stderr). */
+int sim_derive(const char *path, const char *bout, const char *round, int report);
+
 #endif

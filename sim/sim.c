@@ -32,6 +32,8 @@ static const char usage_text[] =
     "                    [--orders-a LIST] [--orders-b LIST] [--plan-a PLAN] [--plan-b PLAN]\n"
     "                    [--explain]\n"
     "       ringside-sim --replay DB BOUT\n"
+    "       ringside-sim --report DB BOUT [ROUND]\n"
+    "       ringside-sim --commentary DB BOUT [ROUND]\n"
     "\n"
     "Fights seeded bouts with the Ringside rules engine and reports them.\n"
     "\n"
@@ -57,6 +59,12 @@ static const char usage_text[] =
     "  --explain         say, each round, which plan line was used and why\n"
     "  --replay DB BOUT  fights bout BOUT of the bot's database DB again from its seed and\n"
     "                    orders and says whether every round and the result match\n"
+    "  --report DB BOUT [ROUND]\n"
+    "                    the blow-by-blow of bout BOUT (or of one round), rebuilt from\n"
+    "                    its seed and stored orders\n"
+    "  --commentary DB BOUT [ROUND]\n"
+    "                    what the channel was told of bout BOUT (or of one round),\n"
+    "                    rebuilt likewise, word for word\n"
     "  --help            this text\n"
     "  --version         the version\n"
     "\n"
@@ -73,6 +81,7 @@ struct args {
     const char *orders[SIDES];
     const char *plan[SIDES];
     const char *replay_db, *replay_bout;
+    const char *derive, *derive_round; /* "--report" or "--commentary" */
     int json;
     int explain;
 };
@@ -187,6 +196,20 @@ static int args_read(struct args *a, int argc, char **argv)
         }
         a->replay_db = argv[2];
         a->replay_bout = argv[3];
+        return 0;
+    }
+    if (argc > 1 && (strcmp(argv[1], "--report") == 0 || strcmp(argv[1], "--commentary") == 0)) {
+        if (argc != 4 && argc != 5) {
+            fprintf(stderr,
+                    PROGRAM ": %s takes a database, a bout and maybe a round, and nothing "
+                            "else: " PROGRAM " %s ringside.db 12 [3]\n",
+                    argv[1], argv[1]);
+            return -1;
+        }
+        a->derive = argv[1];
+        a->replay_db = argv[2];
+        a->replay_bout = argv[3];
+        a->derive_round = argc == 5 ? argv[4] : NULL;
         return 0;
     }
     for (int i = 1; i < argc; i++) {
@@ -564,6 +587,9 @@ int main(int argc, char **argv)
     int rc = args_read(&a, argc, argv);
     if (rc != 0)
         return rc > 0 ? (fflush(stdout) == 0 && !ferror(stdout) ? 0 : EXIT_FAILED) : EXIT_USAGE;
+    if (a.derive)
+        return sim_derive(a.replay_db, a.replay_bout, a.derive_round,
+                          strcmp(a.derive, "--report") == 0);
     if (a.replay_db)
         return sim_replay(a.replay_db, a.replay_bout);
     if (config_make(&c, &a) != 0)

@@ -23,13 +23,26 @@ static void open_all(void)
     ck_assert_msg(bot.db != NULL, "%s", err);
     bot.q = outq_new(100000, 100000, 1000);
     bot.users = users_new();
-    bot.bouts = bouts_new(&bot, err, sizeof(err));
-    ck_assert_msg(bot.bouts != NULL, "%s", err);
+    struct game_io io;
+    struct game_config gc;
+    bot_game_io(&bot, &io);
+    bot_game_config(&bot.cfg, &gc);
+    bot.game = game_new(bot.db, &io, &gc, err, sizeof(err));
+    ck_assert_msg(bot.game != NULL, "%s", err);
+}
+
+/* The bot's configuration changed: the game learns it, as on SIGHUP. */
+static void sync_config(void)
+{
+    struct game_config gc;
+
+    bot_game_config(&bot.cfg, &gc);
+    game_set_config(bot.game, &gc);
 }
 
 static void close_all(void)
 {
-    bouts_free(bot.bouts);
+    game_free(bot.game);
     users_free(bot.users);
     outq_free(bot.q);
     db_close(bot.db);
@@ -122,7 +135,7 @@ static void crash_and_restart(void)
     close_all();
     open_all();
     bot.now += 10;
-    bouts_connected(&bot);
+    game_connected(bot.game);
 }
 
 static int replay_ok(int64_t id)
@@ -174,7 +187,7 @@ START_TEST(test_whole_boxing_bout)
     ck_assert_int_eq(db_fighter_get(bot.db, "apollo", &f[1]), DB_OK);
     ck_assert_int_eq(f[0].wins + f[0].losses + f[0].draws, 1);
     ck_assert_int_eq(f[1].wins + f[1].losses + f[1].draws, 1);
-    ck_assert_int_eq(bouts_live(bot.bouts), 0);
+    ck_assert_int_eq(game_live(bot.game), 0);
     HAS(run("alice", 1, "!bouts"), "no live bouts");
 }
 END_TEST
@@ -283,12 +296,12 @@ START_TEST(test_unsaid_commentary_said_after_restart)
     HAS(out, "PRIVMSG #ringside :Bout #1: what I had not said yet when I stopped:");
     HAS(out, "Round 1"); /* the commentary itself (in IRC bold) */
     /* Now the queue is empty and the timers record it as said. */
-    bouts_tick(&bot);
+    game_tick(bot.game, NULL);
     identify("alice");
     identify("bob");
     run("alice", 0, "5/5/10");
     run("bob", 0, "5/5/10");
-    bouts_tick(&bot); /* the queue was emptied by run(): round 2 said */
+    game_tick(bot.game, NULL); /* the queue was emptied by run(): round 2 said */
     crash_and_restart();
     out = flush();
     ck_assert_ptr_null(strstr(out, "what I had not said yet"));
@@ -302,6 +315,7 @@ START_TEST(test_deadline_uses_plan_then_last_orders)
     int n = 0;
 
     bot.cfg.order_timeout = 60;
+    sync_config();
     player("alice", "create Rocky str=14 spd=12 agl=11 tgh=12 hgt=11");
     player("bob", "create Apollo str=13 spd=14 agl=12 tgh=11 hgt=10");
     HAS(run("bob", 0, "plan set 1) 3/3/14 (clinch); 2) 6/7/7"), "Apollo's plan stored");
@@ -311,12 +325,12 @@ START_TEST(test_deadline_uses_plan_then_last_orders)
     run("bob", 1, "!accept");
     run("alice", 0, "5/5/10");
     bot.now += 45;
-    bouts_tick(&bot);
+    game_tick(bot.game, NULL);
     HAS(flush(), "PRIVMSG bob :Bout #1: 12 seconds left for your round 1 orders"); /* reminded */
     ck_assert_int_eq(db_order_list(bot.db, 1, o, 8, &n), DB_OK);
     ck_assert_int_eq(n, 1);
     bot.now += 20;
-    bouts_tick(&bot); /* the deadline: bob's plan fights */
+    game_tick(bot.game, NULL); /* the deadline: bob's plan fights */
     ck_assert_int_eq(db_order_list(bot.db, 1, o, 8, &n), DB_OK);
     ck_assert_int_eq(n, 2);
     ck_assert_str_eq(o[1].text, "3/3/14 (clinch)");
@@ -325,7 +339,7 @@ START_TEST(test_deadline_uses_plan_then_last_orders)
     /* Round 2: nobody answers; alice's last orders, bob's plan line 2. */
     HAS(run("bob", 0, "plan clear"), "cleared");
     bot.now += 61;
-    bouts_tick(&bot);
+    game_tick(bot.game, NULL);
     ck_assert_int_eq(db_order_list(bot.db, 1, o, 8, &n), DB_OK);
     ck_assert_int_eq(n, 4);
     ck_assert_str_eq(o[2].text, "5/5/10");
@@ -410,7 +424,7 @@ START_TEST(test_forfeit_decline_expire_cancel)
     HAS(run("alice", 1, "!withdraw"), "alice withdraws");
     run("alice", 1, "!challenge bob");
     bot.now += bot.cfg.challenge_timeout + 1;
-    bouts_tick(&bot);
+    game_tick(bot.game, NULL);
     HAS(flush(), "expired unanswered");
     ck_assert_int_eq(db_bout_get(bot.db, 3, &b), DB_OK);
     ck_assert_int_eq(b.state, DB_BOUT_CANCELLED);
@@ -432,7 +446,7 @@ START_TEST(test_forfeit_decline_expire_cancel)
     HAS(run("boss", 1, "!cancel 5"), "is cancelled by boss");
     ck_assert_int_eq(db_bout_get(bot.db, 5, &b), DB_OK);
     ck_assert_int_eq(b.state, DB_BOUT_CANCELLED);
-    ck_assert_int_eq(bouts_live(bot.bouts), 0);
+    ck_assert_int_eq(game_live(bot.game), 0);
 }
 END_TEST
 

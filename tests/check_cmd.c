@@ -87,9 +87,10 @@ START_TEST(test_clip_keeps_characters_whole)
     char buf[16];
 
     /* "Ж" is two bytes: a cut after 5 bytes keeps two of them whole. */
-    ck_assert_str_eq(irc_clip(buf, sizeof(buf), "\xd0\x96\xd0\x96\xd0\x96", 5), "\xd0\x96\xd0\x96");
-    ck_assert_str_eq(irc_clip(buf, sizeof(buf), "abc", 5), "abc");
-    ck_assert_str_eq(irc_clip(buf, sizeof(buf), "abcdefghijklmnopqrstuvwxyz", 40),
+    ck_assert_str_eq(text_clip(buf, sizeof(buf), "\xd0\x96\xd0\x96\xd0\x96", 5),
+                     "\xd0\x96\xd0\x96");
+    ck_assert_str_eq(text_clip(buf, sizeof(buf), "abc", 5), "abc");
+    ck_assert_str_eq(text_clip(buf, sizeof(buf), "abcdefghijklmnopqrstuvwxyz", 40),
                      "abcdefghijklmno");
     ck_assert_str_eq(CLIP("x\xe2\x82\xac\xe2\x82\xac", 3), "x");
     ck_assert_str_eq(CLIP("x\xe2\x82\xac\xe2\x82\xac", 4), "x\xe2\x82\xac");

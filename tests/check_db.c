@@ -1309,56 +1309,54 @@ END_TEST
 
 /* ---------------------------------------------------------------- rounds */
 
-START_TEST(test_round_put_report)
+START_TEST(test_round_digest)
 {
-    struct db_bout b = stored_bout();
-    char out[DB_REPORT_MAX], small[8];
-    static char big[DB_REPORT_MAX + 1];
+    struct db_bout b = stored_bout(), c;
+    char out[DB_REPORT_MAX];
+    uint64_t d = 7;
 
-    ck_assert_int_eq(db_round_report(db, b.id, 1, out, sizeof(out)), DB_NOTFOUND);
-    ck_assert_int_eq(db_round_put(db, b.id, 1, "Red lands.\nBlue sways.", "line 1\nline 2\n"),
-                     DB_OK);
-    ck_assert_int_eq(db_round_report(db, b.id, 1, out, sizeof(out)), DB_OK);
-    ck_assert_str_eq(out, "line 1\nline 2\n");
-    ck_assert_int_eq(db_round_report(db, b.id, 2, out, sizeof(out)), DB_NOTFOUND);
-    ck_assert_int_eq(db_round_report(db, b.id + 1, 1, out, sizeof(out)), DB_NOTFOUND);
-    /* Replaced. */
-    ck_assert_int_eq(db_round_put(db, b.id, 1, "again", "the second\n"), DB_OK);
-    ck_assert_int_eq(db_round_report(db, b.id, 1, out, sizeof(out)), DB_OK);
-    ck_assert_str_eq(out, "the second\n");
+    ck_assert_int_eq(db_round_digest(db, b.id, 1, &d), DB_NOTFOUND);
+    ck_assert_uint_eq(d, 7); /* untouched */
+    ck_assert_int_eq(db_round_put(db, b.id, 1, 0x0123456789abcdefULL), DB_OK);
+    ck_assert_int_eq(db_round_digest(db, b.id, 1, &d), DB_OK);
+    ck_assert_uint_eq(d, 0x0123456789abcdefULL);
+    /* Bit for bit, the high bit included; replaced by a second put. */
+    ck_assert_int_eq(db_round_put(db, b.id, 1, UINT64_MAX - 1), DB_OK);
+    ck_assert_int_eq(db_round_digest(db, b.id, 1, &d), DB_OK);
+    ck_assert_uint_eq(d, UINT64_MAX - 1);
     char cond[128];
     snprintf(cond, sizeof(cond),
-             "SELECT count(*) = 1 AND max(summary) = 'again' FROM rounds WHERE bout = %lld",
+             "SELECT count(*) = 1 AND max(report) = '' FROM rounds WHERE bout = %lld",
              (long long)b.id);
     sql_check(cond);
-
-    /* Never cut: a buffer too small is an error, and is left alone. */
-    memcpy(small, "unset", 6);
-    ck_assert_int_eq(db_round_report(db, b.id, 1, small, sizeof(small)), DB_ERROR);
-    ck_assert_str_eq(small, "unset");
-    ck_assert_int_eq(db_round_report(db, b.id, 1, small, 0), DB_ERROR);
-    ck_assert_int_eq(db_round_report(db, b.id, 1, out, strlen("the second\n") + 1), DB_OK);
-    ck_assert_int_eq(db_round_report(db, b.id, 1, out, strlen("the second\n")), DB_ERROR);
-
-    /* 64 KiB fit; a byte more does not. Empty texts are fine. */
-    memset(big, 'r', sizeof(big) - 1);
-    big[sizeof(big) - 1] = '\0';
-    ck_assert_int_eq(db_round_put(db, b.id, 2, "", big), DB_ERROR);
-    ck_assert_int_eq(db_round_put(db, b.id, 2, big, ""), DB_ERROR);
-    big[DB_REPORT_MAX - 1] = '\0';
-    ck_assert_int_eq(strlen(big), 64 * 1024);
-    ck_assert_int_eq(db_round_put(db, b.id, 2, "", big), DB_OK);
-    ck_assert_int_eq(db_round_report(db, b.id, 2, out, sizeof(out)), DB_OK);
-    ck_assert_int_eq(strlen(out), 64 * 1024);
-    ck_assert_int_eq(memcmp(out, big, sizeof(out)), 0);
-    ck_assert_int_eq(db_round_put(db, b.id, 3, "said", ""), DB_OK);
-    ck_assert_int_eq(db_round_report(db, b.id, 3, out, sizeof(out)), DB_OK);
+    /* A round stored since schema 4 has no report text: it is derived. */
+    ck_assert_int_eq(db_round_report(db, b.id, 1, out, sizeof(out)), DB_OK);
     ck_assert_str_eq(out, "");
+    ck_assert_int_eq(db_round_digest(db, b.id, 2, &d), DB_NOTFOUND);
+    ck_assert_int_eq(db_round_digest(db, b.id + 1, 1, &d), DB_NOTFOUND);
+    ck_assert_int_eq(db_round_put(db, b.id + 100, 1, 1), DB_NOTFOUND);
+    ck_assert_int_eq(db_round_put(db, b.id, 0, 1), DB_ERROR);
 
-    ck_assert_int_eq(db_round_put(db, b.id + 100, 1, "x", "y"), DB_NOTFOUND);
-    ck_assert_int_eq(db_round_put(db, b.id, 0, "x", "y"), DB_ERROR);
-    ck_assert_int_eq(db_round_put(db, b.id, 1, NULL, "y"), DB_ERROR);
-    ck_assert_int_eq(db_round_put(db, b.id, 1, "x", NULL), DB_ERROR);
+    /* A round stored before (schema 3) has its report and no digest. */
+    snprintf(cond, sizeof(cond),
+             "INSERT INTO rounds (bout, round, summary, report) VALUES (%lld, 2, 's', 'r');",
+             (long long)b.id);
+    sql_force(cond);
+    ck_assert_int_eq(db_round_digest(db, b.id, 2, &d), DB_NOTFOUND);
+    ck_assert_int_eq(db_round_report(db, b.id, 2, out, sizeof(out)), DB_OK);
+    ck_assert_str_eq(out, "r");
+
+    /* The bout's own digest: none until saved with one, then bit for bit. */
+    ck_assert_int_eq(db_bout_get(db, b.id, &c), DB_OK);
+    ck_assert_int_eq(c.has_digest, 0);
+    c.state = DB_BOUT_LIVE;
+    c.round = 1;
+    c.digest = UINT64_MAX;
+    c.has_digest = 1;
+    ck_assert_int_eq(db_bout_save(db, &c), DB_OK);
+    ck_assert_int_eq(db_bout_get(db, b.id, &c), DB_OK);
+    ck_assert_int_eq(c.has_digest, 1);
+    ck_assert_uint_eq(c.digest, UINT64_MAX);
 }
 END_TEST
 
@@ -1439,6 +1437,7 @@ START_TEST(test_transaction_rollback_commit)
     struct db_fighter f;
     char text[64], err[256];
     int n = -1;
+    uint64_t digest;
     struct db *other = db_open(path, err, sizeof(err));
 
     ck_assert_msg(other != NULL, "%s", err);
@@ -1448,7 +1447,7 @@ START_TEST(test_transaction_rollback_commit)
     ck_assert_int_eq(db_order_put(db, b.id, &o), DB_OK);
     o = order(1, 1, "5/5/10", DB_ORDER_PLAN, 1);
     ck_assert_int_eq(db_order_put(db, b.id, &o), DB_OK);
-    ck_assert_int_eq(db_round_put(db, b.id, 1, "summary", "report"), DB_OK);
+    ck_assert_int_eq(db_round_put(db, b.id, 1, 11), DB_OK);
     c = b;
     c.state = DB_BOUT_LIVE;
     c.round = 1;
@@ -1461,7 +1460,7 @@ START_TEST(test_transaction_rollback_commit)
     ck_assert_int_eq(db_audit(db, 1, "admin", "x"), DB_OK);
     ck_assert_int_eq(db_order_list(db, b.id, out, 8, &n), DB_OK);
     ck_assert_int_eq(n, 2);
-    ck_assert_int_eq(db_round_report(db, b.id, 1, text, sizeof(text)), DB_OK);
+    ck_assert_int_eq(db_round_digest(db, b.id, 1, &digest), DB_OK);
     ck_assert_int_eq(db_bout_get(db, b.id, &c), DB_OK);
     ck_assert_int_eq(c.state, DB_BOUT_LIVE);
     ck_assert_int_eq(db_fighter_get_id(db, f.id, &f), DB_OK);
@@ -1473,7 +1472,7 @@ START_TEST(test_transaction_rollback_commit)
 
     ck_assert_int_eq(db_order_list(db, b.id, out, 8, &n), DB_OK);
     ck_assert_int_eq(n, 0);
-    ck_assert_int_eq(db_round_report(db, b.id, 1, text, sizeof(text)), DB_NOTFOUND);
+    ck_assert_int_eq(db_round_digest(db, b.id, 1, &digest), DB_NOTFOUND);
     ck_assert_int_eq(db_bout_get(db, b.id, &c), DB_OK);
     bout_eq(&b, &c);
     ck_assert_int_eq(db_fighter_get_id(db, f.id, &f), DB_OK);
@@ -1489,7 +1488,7 @@ START_TEST(test_transaction_rollback_commit)
     ck_assert_int_eq(db_order_put(db, b.id + 100, &o), DB_NOTFOUND);
     o = order(1, 1, "5/5/10", DB_ORDER_PLAN, 1);
     ck_assert_int_eq(db_order_put(db, b.id, &o), DB_OK);
-    ck_assert_int_eq(db_round_put(db, b.id, 1, "summary", "report"), DB_OK);
+    ck_assert_int_eq(db_round_put(db, b.id, 1, 12), DB_OK);
     c = b;
     c.state = DB_BOUT_OVER;
     c.round = 1;
@@ -1503,8 +1502,8 @@ START_TEST(test_transaction_rollback_commit)
 
     ck_assert_int_eq(db_order_list(other, b.id, out, 8, &n), DB_OK);
     ck_assert_int_eq(n, 2);
-    ck_assert_int_eq(db_round_report(other, b.id, 1, text, sizeof(text)), DB_OK);
-    ck_assert_str_eq(text, "report");
+    ck_assert_int_eq(db_round_digest(other, b.id, 1, &digest), DB_OK);
+    ck_assert_uint_eq(digest, 12);
     ck_assert_int_eq(db_bout_get(other, b.id, &c), DB_OK);
     ck_assert_int_eq(c.state, DB_BOUT_OVER);
     ck_assert_int_eq(c.method, METHOD_KO);
@@ -1578,8 +1577,9 @@ START_TEST(test_kill9_keeps_what_was_acknowledged)
 {
     struct db_bout b = stored_bout();
     struct db_order out[8];
-    char text[64], wal[256];
+    char wal[256];
     int status = 0, n = -1;
+    uint64_t digest;
 
     /* The parent's connection is closed before the fork: a child must not
      * use, or close, a connection it inherited. */
@@ -1599,12 +1599,12 @@ START_TEST(test_kill9_keeps_what_was_acknowledged)
         /* ...and a resolved round, in one transaction... */
         o = order(1, 1, "5/5/10", DB_ORDER_DEFAULT, 0);
         if (db_begin(c) != DB_OK || db_order_put(c, b.id, &o) != DB_OK ||
-            db_round_put(c, b.id, 1, "summary", "report 1") != DB_OK || db_commit(c) != DB_OK)
+            db_round_put(c, b.id, 1, 101) != DB_OK || db_commit(c) != DB_OK)
             _exit(4);
         /* ...but not a round killed half way. */
         o = order(2, 0, "7/3/10", DB_ORDER_PLAYER, 0);
         if (db_begin(c) != DB_OK || db_order_put(c, b.id, &o) != DB_OK ||
-            db_round_put(c, b.id, 2, "summary", "report 2") != DB_OK)
+            db_round_put(c, b.id, 2, 102) != DB_OK)
             _exit(5);
         kill(getpid(), SIGKILL);
         _exit(6);
@@ -1622,12 +1622,12 @@ START_TEST(test_kill9_keeps_what_was_acknowledged)
     ck_assert_str_eq(out[0].text, "6/4/10");
     ck_assert_int_eq(out[1].side, 1);
     ck_assert_int_eq(out[1].source, DB_ORDER_DEFAULT);
-    ck_assert_int_eq(db_round_report(db, b.id, 1, text, sizeof(text)), DB_OK);
-    ck_assert_str_eq(text, "report 1");
-    ck_assert_int_eq(db_round_report(db, b.id, 2, text, sizeof(text)), DB_NOTFOUND);
+    ck_assert_int_eq(db_round_digest(db, b.id, 1, &digest), DB_OK);
+    ck_assert_uint_eq(digest, 101);
+    ck_assert_int_eq(db_round_digest(db, b.id, 2, &digest), DB_NOTFOUND);
     /* The file takes writes again. */
     ck_assert_int_eq(db_begin(db), DB_OK);
-    ck_assert_int_eq(db_round_put(db, b.id, 2, "s", "r"), DB_OK);
+    ck_assert_int_eq(db_round_put(db, b.id, 2, 102), DB_OK);
     ck_assert_int_eq(db_commit(db), DB_OK);
 }
 END_TEST
@@ -2207,7 +2207,7 @@ START_TEST(test_league_turn_bulk)
                 struct db_order o = order(r, side, "3/3", DB_ORDER_PLAN, 1);
                 REQUIRE(db_order_put(db, bt.id, &o) == DB_OK);
             }
-            REQUIRE(db_round_put(db, bt.id, r, "summary", "report of the round") == DB_OK);
+            REQUIRE(db_round_put(db, bt.id, r, (uint64_t)r) == DB_OK);
         }
         a->league = (a->league + 1) % LEAGUE_COUNT;
         a->gold_record = i % 7;
@@ -2312,6 +2312,10 @@ START_TEST(test_migrate_v2_to_v3)
     ck_assert_int_eq(o[1].line, 2);
     ck_assert_int_eq(db_round_report(db, 3, 1, text, sizeof(text)), DB_OK);
     ck_assert_str_eq(text, "blow by blow");
+    /* Migration 4 keeps the old texts, and adds no digest to them. */
+    uint64_t digest;
+    ck_assert_int_eq(b.has_digest, 0);
+    ck_assert_int_eq(db_round_digest(db, 3, 1, &digest), DB_NOTFOUND);
     ck_assert_int_eq(db_plan_get(db, 8, text, sizeof(text)), DB_OK);
     ck_assert_str_eq(text, "6/0");
     sql_check("(SELECT count(*) FROM audit) = 1");
@@ -2444,7 +2448,7 @@ Suite *db_suite(void)
     tcase_add_test(tc, test_bout_list);
     tcase_add_test(tc, test_order_put_list);
     tcase_add_test(tc, test_order_refused);
-    tcase_add_test(tc, test_round_put_report);
+    tcase_add_test(tc, test_round_digest);
     tcase_add_test(tc, test_plan);
     tcase_add_test(tc, test_audit);
     tcase_add_test(tc, test_transaction_rollback_commit);

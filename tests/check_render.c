@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bot.h"
+#include "game.h"
 #include "parse.h"
 #include "tests.h"
 

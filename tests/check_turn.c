@@ -36,8 +36,12 @@ static void setup(void)
     ck_assert_msg(bot.db != NULL, "%s", err);
     bot.q = outq_new(100000, 100000, 1000);
     bot.users = users_new();
-    bot.bouts = bouts_new(&bot, err, sizeof(err));
-    ck_assert_ptr_nonnull(bot.bouts);
+    struct game_io io;
+    struct game_config gc;
+    bot_game_io(&bot, &io);
+    bot_game_config(&bot.cfg, &gc);
+    bot.game = game_new(bot.db, &io, &gc, err, sizeof(err));
+    ck_assert_ptr_nonnull(bot.game);
     snprintf(bot.chan[0], sizeof(bot.chan[0]), "#ringside");
     log_set_level(LOG_ERROR);
     ck_assert_int_eq(db_account_create(bot.db, "gm", "gm", "$y$x", 0, &owner), DB_OK);
@@ -47,7 +51,7 @@ static void teardown(void)
 {
     char cmd[128];
 
-    bouts_free(bot.bouts);
+    game_free(bot.game);
     users_free(bot.users);
     outq_free(bot.q);
     db_close(bot.db);
@@ -94,7 +98,8 @@ static void turn(uint64_t seed)
 {
     char err[256];
 
-    ck_assert_msg(league_turn(&bot, RULES_SUGARRAY, seed, lines, &nlines, err, sizeof(err)) == 0,
+    ck_assert_msg(league_turn(bot.game, RULES_SUGARRAY, seed, "#ringside", lines, &nlines, err,
+                              sizeof(err)) == 0,
                   "%s", err);
 }
 
@@ -284,15 +289,22 @@ START_TEST(test_bouts_replay_and_report)
     turn(11);
     struct db_bout list[8];
     int n = 0;
-    char report[DB_REPORT_MAX];
+    char err[256], *report;
+    uint64_t digest;
     ck_assert_int_eq(db_bout_list(bot.db, DB_BOUT_OVER, list, 8, &n), DB_OK);
     ck_assert_int_eq(n, 3);
     for (int i = 0; i < n; i++) {
         FILE *f = tmpfile();
         ck_assert_int_eq(bout_replay(bot.db, list[i].id, f), 0);
         fclose(f);
-        ck_assert_int_eq(db_round_report(bot.db, list[i].id, 1, report, sizeof(report)), DB_OK);
+        /* No report and no round row is stored: the bout's digest is. */
+        ck_assert_int_eq(list[i].has_digest, 1);
+        ck_assert_int_eq(db_round_digest(bot.db, list[i].id, 1, &digest), DB_NOTFOUND);
+        report = bout_report(bot.db, list[i].id, 1, 0, err, sizeof(err));
+        ck_assert_msg(report != NULL, "%s", err);
+        ck_assert_ptr_nonnull(strstr(report, "Round 1 of 5"));
         ck_assert_int_gt((int)strlen(report), 20);
+        free(report);
     }
 }
 END_TEST
@@ -378,18 +390,22 @@ START_TEST(test_schedule_from_database)
     boxer("Yul", LEAGUE_BRONZE, ATTACK);
     boxer("Zed", LEAGUE_BRONZE, DEFEND);
     bot.cfg.turn_interval = 1;
+    struct game_config gc;
+    bot_game_config(&bot.cfg, &gc);
+    game_set_config(bot.game, &gc);
     bot.chan_in[0] = 1;
     bot.now = 1000;
-    league_tick(&bot); /* the schedule starts: nothing is due yet */
+    game_tick(bot.game, bot_league_channel(&bot)); /* the schedule starts: nothing is due yet */
     ck_assert_int_eq(db_turn_last(bot.db, RULES_SUGARRAY, &number, &when), DB_NOTFOUND);
     sleep(2);
     bot.now += 31;
-    league_tick(&bot); /* one interval later: a turn for each ruleset */
+    game_tick(bot.game, bot_league_channel(&bot)); /* one interval later: a turn for each ruleset */
     ck_assert_int_eq(db_turn_last(bot.db, RULES_SUGARRAY, &number, &when), DB_OK);
     ck_assert_int_eq(number, 1);
     ck_assert_int_eq(get("Yul").wins, 2);
     bot.now += 31;
-    league_tick(&bot); /* due again only an interval after the stored turn */
+    game_tick(bot.game,
+              bot_league_channel(&bot)); /* due again only an interval after the stored turn */
     ck_assert_int_eq(db_turn_last(bot.db, RULES_SUGARRAY, &number, &when), DB_OK);
     ck_assert_int_le(number, 2);
     char line[OUTQ_LINE_MAX];

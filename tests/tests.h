@@ -28,5 +28,6 @@ Suite *bout_suite(void);
 Suite *turn_suite(void);
 Suite *render_suite(void);
 Suite *league_suite(void);
+Suite *game_suite(void);
 
 #endif

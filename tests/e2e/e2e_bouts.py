@@ -124,15 +124,18 @@ order_timeout = {timeout}
         return {(r, s): (t, src, ln) for r, s, t, src, ln in rows}
 
     def summary(self, bout_id, rnd):
-        rows = self.query("SELECT summary FROM rounds WHERE bout = ? AND round = ?", (bout_id, rnd))
-        return rows[0][0] if rows else None
+        """What the channel must have heard of round `rnd`: the commentary
+        that SIM --commentary derives from the stored seed and orders (no
+        text of it is stored)."""
+        p, out, copy = self.sim("--commentary", bout_id, rnd)
+        check(p.returncode == 0, "ringside-sim --commentary DB %d %d exited %d (on a copy of "
+              "the database, kept as %s)" % (bout_id, rnd, p.returncode, copy), out)
+        return out.rstrip("\n")
 
-    def replay(self, bout_id):
-        """SIM --replay: must exit 0 and say that the replay matches. It runs
-        on a consistent copy of the database (SQLite's backup), because
-        ringside-sim opens its file read-write and applies the migrations it
-        knows: a simulator built from a newer tree would upgrade the running
-        bot's database under it."""
+    def sim(self, option, bout_id, *more):
+        """Runs SIM option DB BOUT [more...] on a consistent copy of the
+        database (SQLite's backup), so the simulator never reads a file the
+        bot is writing; returns (the process, its output, the copy)."""
         copy = os.path.join(self.dir, "replay.db")
         for suffix in ("", "-wal", "-shm", "-journal"):
             if os.path.exists(copy + suffix):
@@ -145,12 +148,17 @@ order_timeout = {timeout}
             dst.close()
             src.close()
         try:
-            p = subprocess.run([self.sim_path, "--replay", copy, str(bout_id)],
+            p = subprocess.run([self.sim_path, option, copy, str(bout_id)] +
+                               [str(m) for m in more],
                                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                stderr=subprocess.STDOUT, timeout=60)
         except subprocess.TimeoutExpired:
-            raise Failure("%s --replay %s %d took over 60 s" % (self.sim_path, copy, bout_id))
-        out = p.stdout.decode("utf-8", "replace")
+            raise Failure("%s %s %s %d took over 60 s" % (self.sim_path, option, copy, bout_id))
+        return p, p.stdout.decode("utf-8", "replace"), copy
+
+    def replay(self, bout_id):
+        """SIM --replay: must exit 0 and say that the replay matches."""
+        p, out, copy = self.sim("--replay", bout_id)
         check(p.returncode == 0 and "replay matches the stored bout" in out,
               "ringside-sim --replay DB %d exited %d (on a copy of the database, kept as %s)" %
               (bout_id, p.returncode, copy), out)
@@ -268,7 +276,7 @@ def order(c, text, rnd, fighter, acks=None, side=None):
 
 def await_round(env, bout_id, rnd, watcher, start, timeout=TIMEOUT):
     """Waits for round `rnd` of the bout in the database, then for exactly its
-    stored summary in the channel (as `watcher` sees it), from watcher line
+    commentary (derived from the database) in the channel (as `watcher` sees it), from watcher line
     `start` on. Returns (the lines said, the watcher index after them, the
     bout's row)."""
     deadline = time.monotonic() + timeout
@@ -282,7 +290,7 @@ def await_round(env, bout_id, rnd, watcher, start, timeout=TIMEOUT):
                           tail(env.bot_log, 15))
         time.sleep(0.1)
     summary = env.summary(bout_id, rnd)
-    check(summary, "bout %d round %d: no summary in the rounds table" % (bout_id, rnd))
+    check(summary, "bout %d round %d: no commentary derived from the database" % (bout_id, rnd))
     want = summary.split("\n")
     while True:
         said = chan_from(watcher, start, chatter=True)
@@ -291,11 +299,11 @@ def await_round(env, bout_id, rnd, watcher, start, timeout=TIMEOUT):
         if time.monotonic() > deadline:
             raise Failure("bout %d round %d: %d of its %d lines said in the channel within "
                           "%.0f s" % (bout_id, rnd, len(said), len(want), timeout),
-                          "stored:\n%s\nsaid:\n%s" % (summary, "\n".join(m.text for _, m in said)))
+                          "derived:\n%s\nsaid:\n%s" % (summary, "\n".join(m.text for _, m in said)))
         time.sleep(0.05)
     got = [m.text for _, m in said[:len(want)]]
-    check(got == want, "bout %d round %d: the channel did not get the stored summary" %
-          (bout_id, rnd), "stored:\n%s\nsaid:\n%s" % (summary, "\n".join(got)))
+    check(got == want, "bout %d round %d: the channel did not get the derived commentary" %
+          (bout_id, rnd), "derived:\n%s\nsaid:\n%s" % (summary, "\n".join(got)))
     return got, said[len(want) - 1][0] + 1, b
 
 

@@ -18,7 +18,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bot.h"
+#include "game.h"
 #include "parse.h"
 
 /* A channel line's budget: well inside one IRC message once the server
@@ -44,7 +44,7 @@ static void text_init(struct text *t, char *buf, size_t len)
         buf[0] = '\0';
 }
 
-static void text_add(struct text *t, const char *fmt, ...) BOT_PRINTF(2, 3);
+static void text_add(struct text *t, const char *fmt, ...) GAME_PRINTF(2, 3);
 
 static void text_add(struct text *t, const char *fmt, ...)
 {
@@ -1299,4 +1299,16 @@ int render_score(const struct render_corner c[SIDES], const struct bout *b, char
     else
         text_add(&t, " (%s ahead on %s)", c[w].name, count[ahead[w]]);
     return text_result(&t);
+}
+
+void render_corner_fill(struct render_corner *c, const struct db_fighter *f)
+{
+    memset(c, 0, sizeof(*c));
+    snprintf(c->name, sizeof(c->name), "%s", f->name);
+    snprintf(c->owner, sizeof(c->owner), "%s", f->owner);
+    c->sheet = f->sheet;
+    c->wins = f->wins;
+    c->losses = f->losses;
+    c->draws = f->draws;
+    c->kos = f->kos;
 }

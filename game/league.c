@@ -18,22 +18,25 @@
  *      highest gold record (ties at random); a vacant title goes to the
  *      winner between the two highest. Challengers' gold records go to 0. A
  *      champion who loses goes to GOLD.
- * All of it, every bout with its orders and reports included, is written in
- * one transaction: a turn happens entirely or not at all.
+ * All of it, every bout with its orders and digest included, is written in
+ * one transaction: a turn happens entirely or not at all. No report is
+ * written: a league bout's report is derived from its seed, sheets and
+ * orders when someone asks, and nobody hears its rounds, so no words are
+ * drawn for them (the flavour stream serves the engine alone; replay.c
+ * knows).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <time.h>
 
-#include "bot.h"
+#include "game.h"
+#include "game_internal.h"
 #include "parse.h"
 
 #define LIST_START    1024
-#define REPORT_BUF    DB_REPORT_MAX
 #define SCHEDULE_POLL 30.0 /* seconds between looks at the schedule */
-#define PAUSE_MAX     52
+#define ORDERS_MAX    (SIDES * BOXING_ROUNDS_MAX)
 #define NAMES_SHOWN   6
 
 /* One fighter's turn. */
@@ -49,7 +52,7 @@ struct entry {
 };
 
 struct turn {
-    struct bot *bot;
+    struct game *g;
     enum rules rules;
     int number;
     struct rng rng;
@@ -57,7 +60,6 @@ struct turn {
     int n;
     int bouts;
     char channel[DB_CHANNEL_MAX];
-    char report[REPORT_BUF];
 };
 
 static const char *rules_name(enum rules r)
@@ -106,40 +108,39 @@ static void plan_order(const struct entry *x, const struct bout *b, int side, st
 static const struct result *fight(struct turn *t, int a, int b, enum db_bout_kind kind, int league)
 {
     static struct bout bt;
+    static struct db_order ords[ORDERS_MAX];
     struct entry *x[SIDES] = {&t->e[a], &t->e[b]};
     struct sheet sheets[SIDES] = {x[0]->start, x[1]->start};
-    struct render_corner corner[SIDES];
     struct db_bout rec;
     struct bout_rng r;
     struct events evs;
+    uint64_t digest = 0;
 
     memset(&rec, 0, sizeof(rec));
     rec.rules = t->rules;
     snprintf(rec.channel, sizeof(rec.channel), "%s", t->channel);
     rec.rounds = ruleset_get(t->rules)->rounds_default;
     rec.seed = rng_next(&t->rng);
-    rec.state = DB_BOUT_LIVE;
     rec.kind = kind;
     rec.turn = t->number;
     rec.league = league;
     rec.winner = -1;
-    rec.created = rec.started = (int64_t)time(NULL);
+    rec.created = rec.started = game_wall(t->g);
     for (int s = 0; s < SIDES; s++) {
         rec.fighter[s] = x[s]->f.id;
         rec.sheet[s] = sheets[s];
-        memset(&corner[s], 0, sizeof(corner[s]));
-        snprintf(corner[s].name, sizeof(corner[s].name), "%s", x[s]->f.name);
-        snprintf(corner[s].owner, sizeof(corner[s].owner), "%s", x[s]->f.owner);
-        corner[s].sheet = sheets[s];
     }
-    if (bout_init(&bt, t->rules, sheets, rec.rounds) != 0 ||
-        db_bout_create(t->bot->db, &rec) != DB_OK)
+    if (bout_init(&bt, t->rules, sheets, rec.rounds) != 0)
         return NULL;
+    /* Fought first, then stored in one go: the bout (finished), then its
+     * orders. */
     bout_rng_seed(&r, rec.seed);
+    int nords = 0;
     while (!bt.result.over) {
         struct order o[SIDES];
-        struct db_order dbo[SIDES];
-        char lines[RENDER_ROUND_LINES][RENDER_LINE_MAX];
+        struct db_order *dbo = &ords[nords];
+        if (nords + SIDES > ORDERS_MAX)
+            return NULL;
         for (int s = 0; s < SIDES; s++) {
             memset(&dbo[s], 0, sizeof(dbo[s]));
             dbo[s].round = bt.round + 1;
@@ -148,14 +149,8 @@ static const struct result *fight(struct turn *t, int a, int b, enum db_bout_kin
         }
         if (bout_round(&bt, o, &r, &evs) != 0)
             return NULL;
-        /* The wording draws come in the same order as in a live bout, so
-         * the stored report replays. */
-        render_round(corner, &bt, &evs, &r.flavour, lines);
-        render_round_report(corner, &bt, &evs, t->report, sizeof(t->report));
-        if (db_order_put(t->bot->db, rec.id, &dbo[0]) != DB_OK ||
-            db_order_put(t->bot->db, rec.id, &dbo[1]) != DB_OK ||
-            db_round_put(t->bot->db, rec.id, bt.round, "", t->report) != DB_OK)
-            return NULL;
+        nords += SIDES;
+        digest = bout_digest(digest, &bt, &evs);
     }
     const struct result *res = &bt.result;
     rec.state = DB_BOUT_OVER;
@@ -166,8 +161,13 @@ static const struct result *fight(struct turn *t, int a, int b, enum db_bout_kin
     rec.reason = res->reason;
     rec.decision = res->decision;
     rec.ended = rec.created;
-    if (db_bout_save(t->bot->db, &rec) != DB_OK)
+    rec.digest = digest;
+    rec.has_digest = 1;
+    if (db_bout_create(t->g->db, &rec) != DB_OK)
         return NULL;
+    for (int k = 0; k < nords; k++)
+        if (db_order_put(t->g->db, rec.id, &ords[k]) != DB_OK)
+            return NULL;
 
     /* Records, training points and the SUGAR RAY changes. */
     struct sugarray_sheet sr[SIDES] = {sheets[0].u.sugarray, sheets[1].u.sugarray};
@@ -259,7 +259,7 @@ static int title(struct turn *t, int champ, int defences, char *line, size_t len
         a = top;
     }
     free(gold);
-    int64_t now = (int64_t)time(NULL);
+    int64_t now = game_wall(t->g);
     if (a < 0 || b < 0) {
         snprintf(line, len,
                  champ >= 0 ? "No title bout: %s keeps the title, nobody in GOLD to "
@@ -279,18 +279,18 @@ static int title(struct turn *t, int champ, int defences, char *line, size_t len
         if (res->winner < 0) {
             snprintf(line, len, "Title bout: %s and %s draw; the title stays vacant.", ea->f.name,
                      eb->f.name);
-            ok = db_champion_set(t->bot->db, t->rules, 0, 0, now) == DB_OK;
+            ok = db_champion_set(t->g->db, t->rules, 0, 0, now) == DB_OK;
         } else {
             struct entry *w = res->winner == 0 ? ea : eb, *l = res->winner == 0 ? eb : ea;
             snprintf(line, len, "Title bout: %s beats %s %s and is the new International Champion!",
                      w->f.name, l->f.name, method_words(res));
-            ok = db_champion_set(t->bot->db, t->rules, w->f.id, 0, now) == DB_OK;
+            ok = db_champion_set(t->g->db, t->rules, w->f.id, 0, now) == DB_OK;
         }
     } else if (res->winner == 1) {
         snprintf(line, len, "Title bout: %s beats the champion %s %s and takes the title!",
                  eb->f.name, ea->f.name, method_words(res));
         ea->f.league = LEAGUE_GOLD;
-        ok = db_champion_set(t->bot->db, t->rules, eb->f.id, 0, now) == DB_OK;
+        ok = db_champion_set(t->g->db, t->rules, eb->f.id, 0, now) == DB_OK;
     } else {
         if (res->winner == 0)
             snprintf(line, len, "Title bout: the champion %s beats %s %s (defence %d).", ea->f.name,
@@ -300,7 +300,7 @@ static int title(struct turn *t, int champ, int defences, char *line, size_t len
                      "Title bout: the champion %s draws with %s and keeps the title "
                      "(defence %d).",
                      ea->f.name, eb->f.name, defences + 1);
-        ok = db_champion_set(t->bot->db, t->rules, ea->f.id, defences + 1, now) == DB_OK;
+        ok = db_champion_set(t->g->db, t->rules, ea->f.id, defences + 1, now) == DB_OK;
     }
     return ok ? 0 : -1;
 }
@@ -312,7 +312,7 @@ static void turn_free(struct turn *t)
     free(t->e);
 }
 
-int league_turn(struct bot *bot, enum rules rules, uint64_t seed,
+int league_turn(struct game *g, enum rules rules, uint64_t seed, const char *channel,
                 char lines[LEAGUE_SUMMARY_LINES][RENDER_LINE_MAX], int *nlines, char *err,
                 size_t errlen)
 {
@@ -322,21 +322,21 @@ int league_turn(struct bot *bot, enum rules rules, uint64_t seed,
 
     *nlines = 0;
     memset(&t, 0, sizeof(t));
-    t.bot = bot;
+    t.g = g;
     t.rules = rules;
     rng_seed(&t.rng, seed, 7);
-    snprintf(t.channel, sizeof(t.channel), "%s", bot->chan[0][0] ? bot->chan[0] : "#league");
+    snprintf(t.channel, sizeof(t.channel), "%s", channel && channel[0] ? channel : "#league");
 
-    struct db_fighter *all = all_fighters(bot->db, rules, &n);
+    struct db_fighter *all = all_fighters(g->db, rules, &n);
     if (!all) {
-        snprintf(err, errlen, "cannot read the fighters: %s", db_errmsg(bot->db));
+        snprintf(err, errlen, "cannot read the fighters: %s", db_errmsg(g->db));
         return -1;
     }
     t.e = xmalloc((size_t)(n ? n : 1) * sizeof(*t.e));
     t.n = n;
     int64_t champ_id = 0;
     int defences = 0, champ = -1;
-    if (db_champion_get(bot->db, rules, &champ_id, &defences) != DB_OK)
+    if (db_champion_get(g->db, rules, &champ_id, &defences) != DB_OK)
         champ_id = 0;
     for (int i = 0; i < n; i++) {
         struct entry *x = &t.e[i];
@@ -346,7 +346,7 @@ int league_turn(struct bot *bot, enum rules rules, uint64_t seed,
         x->from = all[i].league;
         if (x->f.id == champ_id)
             champ = i;
-        if (db_plan_get(bot->db, x->f.id, plan_text, sizeof(plan_text)) == DB_OK) {
+        if (db_plan_get(g->db, x->f.id, plan_text, sizeof(plan_text)) == DB_OK) {
             struct parse_error perr;
             x->plan = plan_compile(rules, plan_text, &perr);
         }
@@ -355,12 +355,12 @@ int league_turn(struct bot *bot, enum rules rules, uint64_t seed,
     if (champ_id && champ < 0)
         champ_id = 0; /* the champion retired: the title is vacant */
 
-    if (db_begin(bot->db) != DB_OK) {
-        snprintf(err, errlen, "cannot start the turn: %s", db_errmsg(bot->db));
+    if (db_begin(g->db) != DB_OK) {
+        snprintf(err, errlen, "cannot start the turn: %s", db_errmsg(g->db));
         turn_free(&t);
         return -1;
     }
-    int ok = db_turn_add(bot->db, rules, (int64_t)time(NULL), &t.number) == DB_OK;
+    int ok = db_turn_add(g->db, rules, game_wall(g), &t.number) == DB_OK;
 
     /* Who fights: everybody but the champion and the paused. */
     int *idx = xmalloc((size_t)(n ? n : 1) * sizeof(int));
@@ -429,10 +429,10 @@ int league_turn(struct bot *bot, enum rules rules, uint64_t seed,
         ok = title(&t, champ, defences, title_line, sizeof(title_line)) == 0;
     for (int i = 0; ok && i < n; i++)
         if (t.e[i].changed)
-            ok = db_fighter_save(bot->db, &t.e[i].f) == DB_OK;
-    if (!ok || db_commit(bot->db) != DB_OK) {
-        snprintf(err, errlen, "the turn was not stored (%s); nothing changed", db_errmsg(bot->db));
-        db_rollback(bot->db);
+            ok = db_fighter_save(g->db, &t.e[i].f) == DB_OK;
+    if (!ok || db_commit(g->db) != DB_OK) {
+        snprintf(err, errlen, "the turn was not stored (%s); nothing changed", db_errmsg(g->db));
+        db_rollback(g->db);
         free(idx);
         free(pairs);
         free(up);
@@ -470,7 +470,8 @@ int league_turn(struct bot *bot, enum rules rules, uint64_t seed,
     if (title_line[0] && k < LEAGUE_SUMMARY_LINES)
         snprintf(lines[k++], RENDER_LINE_MAX, "%s", title_line);
     *nlines = k;
-    log_msg(LOG_INFO, "league turn %d of %s: %d bouts", t.number, rules_name(rules), t.bouts);
+    game_log(g, GAME_LOG_INFO, "league turn %d of %s: %d bouts", t.number, rules_name(rules),
+             t.bouts);
     free(idx);
     free(pairs);
     free(up);
@@ -479,89 +480,40 @@ int league_turn(struct bot *bot, enum rules rules, uint64_t seed,
     return 0;
 }
 
-/* Runs a turn and says its summary to `target`. */
-static int turn_announce(struct bot *bot, enum rules rules, const char *target)
+int league_turn_announce(struct game *g, enum rules rules, const char *channel, const char *target)
 {
     char lines[LEAGUE_SUMMARY_LINES][RENDER_LINE_MAX], err[256];
     int n = 0;
 
-    if (league_turn(bot, rules, bot_seed(), lines, &n, err, sizeof(err)) != 0) {
-        log_msg(LOG_ERROR, "league turn of %s: %s", rules_name(rules), err);
+    if (league_turn(g, rules, g->io.seed(g->io.ctx), channel, lines, &n, err, sizeof(err)) != 0) {
+        game_log(g, GAME_LOG_ERROR, "league turn of %s: %s", rules_name(rules), err);
         if (target)
-            bot_say(bot, OUTQ_REPLY, target, "The %s league turn failed: %s", rules_name(rules),
-                    err);
+            game_say(g, GAME_REPLY, target, "The %s league turn failed: %s", rules_name(rules),
+                     err);
         return -1;
     }
     for (int i = 0; i < n && target; i++)
-        bot_say(bot, OUTQ_CHATTER, target, "%s", lines[i]);
+        game_say(g, GAME_CHATTER, target, "%s", lines[i]);
     return 0;
 }
 
-void league_tick(struct bot *bot)
+void league_tick(struct game *g, const char *channel)
 {
-    static double next_look;
-    static int64_t started;
-
-    if (bot->cfg.turn_interval <= 0 || bot->now < next_look)
+    if (g->cfg.turn_interval <= 0 || game_now(g) < g->next_look)
         return;
-    next_look = bot->now + SCHEDULE_POLL;
-    int64_t now = (int64_t)time(NULL);
-    if (!started)
-        started = now;
+    g->next_look = game_now(g) + SCHEDULE_POLL;
+    int64_t now = game_wall(g);
+    if (!g->started)
+        g->started = now;
     for (int r = 0; r < RULES_COUNT; r++) {
         int number;
         int64_t last;
-        if (db_turn_last(bot->db, (enum rules)r, &number, &last) != DB_OK)
-            last = started; /* the first turn: one interval after start-up */
-        if (now - last < bot->cfg.turn_interval)
+        if (db_turn_last(g->db, (enum rules)r, &number, &last) != DB_OK)
+            last = g->started; /* the first turn: one interval after start-up */
+        if (now - last < g->cfg.turn_interval)
             continue;
-        int c = 0;
-        while (c < USERS_CHANNELS && !bot->chan_in[c])
-            c++;
-        turn_announce(bot, (enum rules)r, c < USERS_CHANNELS ? bot->chan[c] : NULL);
+        league_turn_announce(g, (enum rules)r, channel, channel);
     }
-}
-
-/* ------------------------------------------------------------ commands */
-
-/* rules=... among the arguments (default boxing); -1 after a reply. */
-static int rules_arg(struct cmd_ctx *ctx, int *rules, const char **league)
-{
-    *rules = RULES_BOXING;
-    if (league)
-        *league = NULL;
-    for (int i = 0; i < ctx->argc; i++) {
-        const char *a = ctx->argv[i];
-        if (strncasecmp(a, "rules=", 6) == 0) {
-            const struct ruleset *rs = ruleset_find(a + 6);
-            if (!rs) {
-                reply(ctx, "rules=%s: use rules=boxing or rules=sugarray", CLIP(a + 6, 20));
-                return -1;
-            }
-            *rules = rs->id;
-        } else if (league && league_find(a) >= 0) {
-            *league = a;
-        } else {
-            reply(ctx, "I don't understand \"%s\"; give %srules=boxing or rules=sugarray",
-                  CLIP(a, 30), league ? "a league (gold, silver, bronze) or " : "");
-            return -1;
-        }
-    }
-    return 0;
-}
-
-int cmd_turn(struct cmd_ctx *ctx)
-{
-    int rules;
-
-    if (rules_arg(ctx, &rules, NULL) != 0)
-        return -1;
-    const char *target = ctx->channel ? ctx->channel : ctx->nick;
-    log_msg(LOG_INFO, "admin %s runs a %s league turn", ctx->account, rules_name(rules));
-    char what[64];
-    snprintf(what, sizeof(what), "league turn of %s", rules_name(rules));
-    db_audit(ctx->bot->db, (int64_t)time(NULL), ctx->account, what);
-    return turn_announce(ctx->bot, (enum rules)rules, target);
 }
 
 static int cmp_standing(const void *pa, const void *pb)
@@ -575,138 +527,21 @@ static int cmp_standing(const void *pa, const void *pb)
     return a->id < b->id ? -1 : a->id > b->id;
 }
 
-int cmd_standings(struct cmd_ctx *ctx)
+struct db_fighter *league_standings(struct game *g, enum rules rules, int league, int *n)
 {
-    int rules, n = 0;
-    const char *lname;
+    int all = 0;
+    struct db_fighter *v = all_fighters(g->db, rules, &all);
 
-    if (rules_arg(ctx, &rules, &lname) != 0)
-        return -1;
-    int league = lname ? league_find(lname) : LEAGUE_GOLD;
-    struct db_fighter *all = all_fighters(ctx->bot->db, (enum rules)rules, &n);
-    if (!all) {
-        reply(ctx, "sorry, I could not read the standings (database error)");
-        return -1;
-    }
+    *n = 0;
+    if (!v)
+        return NULL;
     int64_t champ = 0;
     int defences;
-    if (db_champion_get(ctx->bot->db, (enum rules)rules, &champ, &defences) != DB_OK)
+    if (db_champion_get(g->db, rules, &champ, &defences) != DB_OK)
         champ = 0;
-    int m = 0;
-    for (int i = 0; i < n; i++)
-        if (all[i].league == league && all[i].id != champ)
-            all[m++] = all[i];
-    qsort(all, (size_t)m, sizeof(all[0]), cmp_standing);
-    char text[440];
-    size_t at = 0;
-    int shown = 0;
-    for (int i = 0; i < m && at < 360; i++, shown++)
-        at += (size_t)snprintf(text + at, sizeof(text) - at, "%s%d. %s (%s) %d-%d-%d gold %d%s",
-                               i ? "; " : "", i + 1, all[i].name, all[i].owner, all[i].wins,
-                               all[i].losses, all[i].draws, all[i].gold_record,
-                               all[i].paused ? " (paused)" : "");
-    if (m == 0)
-        reply(ctx, "%s (%s) is empty", league_name((enum league)league), rules_name(rules));
-    else
-        reply(ctx, "%s (%s): %s%s", league_name((enum league)league), rules_name(rules), text,
-              shown < m ? "; ..." : "");
-    free(all);
-    return 0;
-}
-
-int cmd_champion(struct cmd_ctx *ctx)
-{
-    int rules;
-    int64_t id;
-    int defences;
-    struct db_fighter f;
-
-    if (rules_arg(ctx, &rules, NULL) != 0)
-        return -1;
-    if (db_champion_get(ctx->bot->db, (enum rules)rules, &id, &defences) != DB_OK ||
-        db_fighter_get_id(ctx->bot->db, id, &f) != DB_OK) {
-        reply(ctx, "the %s title is vacant: the two best of GOLD fight for it at the next turn",
-              rules_name(rules));
-        return 0;
-    }
-    reply(ctx, "International Champion (%s): %s (%s), %d-%d-%d, %d successful defence%s",
-          rules_name(rules), f.name, f.owner, f.wins, f.losses, f.draws, defences,
-          defences == 1 ? "" : "s");
-    return 0;
-}
-
-/* The fighter named by argument `i`, or the caller's only one. */
-static int some_fighter(struct cmd_ctx *ctx, int i, struct db_fighter *f)
-{
-    char key[DB_NAME_MAX];
-
-    if (i < ctx->argc) {
-        if (strlen(ctx->argv[i]) >= DB_NAME_MAX) {
-            reply(ctx, "there is no fighter %s", CLIP(ctx->argv[i], 31));
-            return -1;
-        }
-        bot_name_key(key, ctx->argv[i], sizeof(key));
-        if (db_fighter_get(ctx->bot->db, key, f) != DB_OK) {
-            reply(ctx, "there is no fighter %s", ctx->argv[i]);
-            return -1;
-        }
-        return 0;
-    }
-    struct db_fighter mine[16];
-    int n = 0;
-    if (!ctx->account || db_fighter_list(ctx->bot->db, ctx->account_id, 0, mine, 16, &n) != DB_OK ||
-        n != 1) {
-        reply(ctx, "which fighter? give his name");
-        return -1;
-    }
-    *f = mine[0];
-    return 0;
-}
-
-int cmd_league(struct cmd_ctx *ctx)
-{
-    struct db_fighter f;
-    int64_t champ = 0;
-    int defences;
-
-    if (some_fighter(ctx, 0, &f) != 0)
-        return -1;
-    if (db_champion_get(ctx->bot->db, f.sheet.rules, &champ, &defences) == DB_OK && champ == f.id) {
-        reply(ctx, "%s is the International Champion (%s), %d defence%s", f.name,
-              rules_name(f.sheet.rules), defences, defences == 1 ? "" : "s");
-        return 0;
-    }
-    reply(ctx, "%s is in %s (%s): record %d-%d-%d, gold record %d%s%s", f.name,
-          league_name((enum league)f.league), rules_name(f.sheet.rules), f.wins, f.losses, f.draws,
-          f.gold_record, f.paused ? ", paused" : "",
-          f.paused ? (f.paused == 1 ? " for 1 turn" : " for some turns") : "");
-    return 0;
-}
-
-int cmd_pause(struct cmd_ctx *ctx)
-{
-    struct db_fighter f;
-    char *end;
-    long turns = strtol(ctx->argv[0], &end, 10);
-
-    if (*end || turns < 0 || turns > PAUSE_MAX) {
-        reply(ctx, "pause <turns> [fighter]: 0 to %d turns (0 ends a pause)", PAUSE_MAX);
-        return -1;
-    }
-    if (some_fighter(ctx, 1, &f) != 0)
-        return -1;
-    if (f.account_id != ctx->account_id) {
-        reply(ctx, "%s belongs to %s, not to you", f.name, f.owner);
-        return -1;
-    }
-    f.paused = (int)turns;
-    if (db_fighter_save(ctx->bot->db, &f) != DB_OK) {
-        reply(ctx, "sorry, nothing changed (database error)");
-        return -1;
-    }
-    if (turns)
-        reply(ctx, "%s sits out the next %ld league turn%s", f.name, turns, turns == 1 ? "" : "s");
-    else
-        reply(ctx, "%s fights in the next league turn", f.name);
-    return 0;
+    for (int i = 0; i < all; i++)
+        if (v[i].league == league && v[i].id != champ)
+            v[(*n)++] = v[i];
+    qsort(v, (size_t)*n, sizeof(v[0]), cmp_standing);
+    return v;
 }

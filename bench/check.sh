@@ -1,0 +1,19 @@
+#!/bin/sh
+# check.sh - every figure `make bench` must print is there, once, as
+# `name number unit`. Figures are never compared with targets here: the
+# machines are shared and noisy; the figures are for people to read.
+#
+# Usage: sh bench/check.sh bench/figures.txt OUTPUT
+set -u
+list=${1:?usage: sh bench/check.sh FIGURES OUTPUT}
+out=${2:?usage: sh bench/check.sh FIGURES OUTPUT}
+status=0
+for name in $(grep -v '^#' "$list"); do
+    n=$(awk -v n="$name" '$1 == n && NF == 3 && $2 ~ /^[0-9]+(\.[0-9]+)?$/' "$out" | wc -l)
+    if [ "$n" -ne 1 ]; then
+        echo "bench-check: $name: expected one line \"$name NUMBER UNIT\", found $n"
+        status=1
+    fi
+done
+[ $status -eq 0 ] && echo "bench-check: all $(grep -vc '^#' "$list") figures present"
+exit $status

@@ -1,0 +1,187 @@
+/*
+ * cmd-bout.c - the bout commands: challenge, accept, decline, withdraw,
+ * forfeit, orders, and what spectators ask (bouts, score, report), and an
+ * admin's cancel. Each reads its words, finds who is meant on IRC (a nick
+ * identified as an account), and hands the rest to the game (game/bout.c),
+ * which answers the caller.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "bot.h"
+
+#define ORDER_TEXT_MAX 256
+
+/* The account identified under nick `nick`, or 0. */
+static int64_t account_of_nick(struct cmd_ctx *ctx, const char *nick)
+{
+    int64_t id;
+    const char *name;
+
+    return users_account(ctx->bot->users, nick, &id, &name) ? id : 0;
+}
+
+int cmd_challenge(struct cmd_ctx *ctx)
+{
+    struct bot *bot = ctx->bot;
+    const char *target = ctx->argv[0], *with = NULL, *vs = NULL;
+    enum rules rules = RULES_BOXING;
+    int rounds = 0;
+    int64_t opp_id;
+    const char *opp_name;
+    struct db_account acc;
+    char key[DB_NAME_MAX];
+
+    for (int i = 1; i < ctx->argc; i++) {
+        const char *a = ctx->argv[i];
+        if (strncasecmp(a, "rules=", 6) == 0) {
+            const struct ruleset *rs = ruleset_find(a + 6);
+            if (!rs) {
+                reply(ctx, "rules=%s: use rules=boxing or rules=sugarray", CLIP(a + 6, 20));
+                return -1;
+            }
+            rules = rs->id;
+        } else if (strncasecmp(a, "rounds=", 7) == 0) {
+            char *end;
+            long v = strtol(a + 7, &end, 10);
+            if (*end || v < BOXING_ROUNDS_MIN || v > BOXING_ROUNDS_MAX) {
+                reply(ctx, "rounds=%s: a boxing bout has %d to %d rounds", CLIP(a + 7, 20),
+                      BOXING_ROUNDS_MIN, BOXING_ROUNDS_MAX);
+                return -1;
+            }
+            rounds = (int)v;
+        } else if (strncasecmp(a, "with=", 5) == 0) {
+            with = a + 5;
+        } else if (strncasecmp(a, "vs=", 3) == 0) {
+            vs = a + 3;
+        } else {
+            reply(ctx,
+                  "I don't understand \"%s\"; usage: challenge <nick> [rules=boxing|"
+                  "sugarray] [rounds=N] [with=<your fighter>] [vs=<his fighter>]",
+                  CLIP(a, 30));
+            return -1;
+        }
+    }
+    /* The opponent: whoever is identified under that nick, else the
+     * account of that name (he can identify before accepting). */
+    if (!users_account(bot->users, target, &opp_id, &opp_name)) {
+        if (strlen(target) >= DB_NAME_MAX ||
+            (bot_name_key(key, target, sizeof(key)), db_account_get(bot->db, key, &acc)) != DB_OK) {
+            reply(ctx, "%s has no account here: he must register first", CLIP(target, 30));
+            return -1;
+        }
+        opp_id = acc.id;
+        opp_name = acc.name;
+    }
+    struct game_caller who;
+    bot_caller(ctx, &who);
+    return game_challenge(bot->game, &who, opp_id, opp_name, rules, rounds, with, vs);
+}
+
+static int answer(struct cmd_ctx *ctx, enum game_answer what)
+{
+    const char *other = ctx->argc ? ctx->argv[0] : NULL;
+    struct game_caller who;
+
+    bot_caller(ctx, &who);
+    return game_answer(ctx->bot->game, &who, what, other, other ? account_of_nick(ctx, other) : 0);
+}
+
+int cmd_accept(struct cmd_ctx *ctx)
+{
+    return answer(ctx, GAME_ACCEPT);
+}
+
+int cmd_decline(struct cmd_ctx *ctx)
+{
+    return answer(ctx, GAME_DECLINE);
+}
+
+int cmd_withdraw(struct cmd_ctx *ctx)
+{
+    return answer(ctx, GAME_WITHDRAW);
+}
+
+int cmd_forfeit(struct cmd_ctx *ctx)
+{
+    struct game_caller who;
+
+    bot_caller(ctx, &who);
+    return game_forfeit(ctx->bot->game, &who, ctx->argc ? ctx->argv[0] : NULL);
+}
+
+int cmd_order(struct cmd_ctx *ctx)
+{
+    char text[ORDER_TEXT_MAX];
+    const char *bout = NULL;
+    int first = 0;
+    struct game_caller who;
+
+    if (ctx->argv[0][0] == '#') {
+        bout = ctx->argv[0];
+        first = 1;
+    }
+    if (first >= ctx->argc) {
+        reply(ctx, "which orders? e.g. order 5H/8!/7 (inside)");
+        return -1;
+    }
+    size_t len = 0;
+    for (int i = first; i < ctx->argc && len < sizeof(text); i++)
+        len += (size_t)snprintf(text + len, sizeof(text) - len, "%s%s", i > first ? " " : "",
+                                ctx->argv[i]);
+    bot_caller(ctx, &who);
+    return game_order(ctx->bot->game, &who, bout, text);
+}
+
+int bot_private_order(struct cmd_ctx *ctx, const char *text)
+{
+    struct game_caller who;
+
+    while (*text == ' ')
+        text++;
+    if (!isdigit((unsigned char)text[0]))
+        return 0;
+    if (!ctx->account) {
+        reply(ctx, "identify first (/msg %s identify <password>), then send your orders",
+              ctx->bot->nick);
+        return 1;
+    }
+    bot_caller(ctx, &who);
+    game_order(ctx->bot->game, &who, NULL, text);
+    return 1;
+}
+
+int cmd_bouts(struct cmd_ctx *ctx)
+{
+    struct game_caller who;
+
+    bot_caller(ctx, &who);
+    return game_bouts(ctx->bot->game, &who);
+}
+
+int cmd_score(struct cmd_ctx *ctx)
+{
+    struct game_caller who;
+
+    bot_caller(ctx, &who);
+    return game_score(ctx->bot->game, &who, ctx->argc ? ctx->argv[0] : NULL);
+}
+
+int cmd_report(struct cmd_ctx *ctx)
+{
+    struct game_caller who;
+
+    bot_caller(ctx, &who);
+    return game_report(ctx->bot->game, &who, ctx->argv[0], ctx->argc == 2 ? ctx->argv[1] : NULL);
+}
+
+int cmd_cancel(struct cmd_ctx *ctx)
+{
+    struct game_caller who;
+
+    bot_caller(ctx, &who);
+    return game_cancel(ctx->bot->game, &who, ctx->argv[0]);
+}

@@ -1,0 +1,188 @@
+/*
+ * cmd-league.c - the league commands: an admin's turn, the standings, the
+ * champion, a fighter's league and a pause. The turns themselves are the
+ * game's (game/league.c).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "bot.h"
+
+#define PAUSE_MAX 52
+
+static const char *rules_name(enum rules r)
+{
+    return ruleset_get(r)->name;
+}
+
+/* rules=... among the arguments (default boxing); -1 after a reply. */
+static int rules_arg(struct cmd_ctx *ctx, int *rules, const char **league)
+{
+    *rules = RULES_BOXING;
+    if (league)
+        *league = NULL;
+    for (int i = 0; i < ctx->argc; i++) {
+        const char *a = ctx->argv[i];
+        if (strncasecmp(a, "rules=", 6) == 0) {
+            const struct ruleset *rs = ruleset_find(a + 6);
+            if (!rs) {
+                reply(ctx, "rules=%s: use rules=boxing or rules=sugarray", CLIP(a + 6, 20));
+                return -1;
+            }
+            *rules = rs->id;
+        } else if (league && league_find(a) >= 0) {
+            *league = a;
+        } else {
+            reply(ctx, "I don't understand \"%s\"; give %srules=boxing or rules=sugarray",
+                  CLIP(a, 30), league ? "a league (gold, silver, bronze) or " : "");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int cmd_turn(struct cmd_ctx *ctx)
+{
+    int rules;
+
+    if (rules_arg(ctx, &rules, NULL) != 0)
+        return -1;
+    const char *target = ctx->channel ? ctx->channel : ctx->nick;
+    log_msg(LOG_INFO, "admin %s runs a %s league turn", ctx->account, rules_name(rules));
+    char what[64];
+    snprintf(what, sizeof(what), "league turn of %s", rules_name(rules));
+    db_audit(ctx->bot->db, (int64_t)time(NULL), ctx->account, what);
+    return league_turn_announce(ctx->bot->game, (enum rules)rules, bot_league_channel(ctx->bot),
+                                target);
+}
+
+int cmd_standings(struct cmd_ctx *ctx)
+{
+    int rules;
+    const char *lname;
+
+    if (rules_arg(ctx, &rules, &lname) != 0)
+        return -1;
+    int league = lname ? league_find(lname) : LEAGUE_GOLD;
+    int m = 0;
+    struct db_fighter *all = league_standings(ctx->bot->game, (enum rules)rules, league, &m);
+    if (!all) {
+        reply(ctx, "sorry, I could not read the standings (database error)");
+        return -1;
+    }
+    char text[440];
+    size_t at = 0;
+    int shown = 0;
+    for (int i = 0; i < m && at < 360; i++, shown++)
+        at += (size_t)snprintf(text + at, sizeof(text) - at, "%s%d. %s (%s) %d-%d-%d gold %d%s",
+                               i ? "; " : "", i + 1, all[i].name, all[i].owner, all[i].wins,
+                               all[i].losses, all[i].draws, all[i].gold_record,
+                               all[i].paused ? " (paused)" : "");
+    if (m == 0)
+        reply(ctx, "%s (%s) is empty", league_name((enum league)league), rules_name(rules));
+    else
+        reply(ctx, "%s (%s): %s%s", league_name((enum league)league), rules_name(rules), text,
+              shown < m ? "; ..." : "");
+    free(all);
+    return 0;
+}
+
+int cmd_champion(struct cmd_ctx *ctx)
+{
+    int rules;
+    int64_t id;
+    int defences;
+    struct db_fighter f;
+
+    if (rules_arg(ctx, &rules, NULL) != 0)
+        return -1;
+    if (db_champion_get(ctx->bot->db, (enum rules)rules, &id, &defences) != DB_OK ||
+        db_fighter_get_id(ctx->bot->db, id, &f) != DB_OK) {
+        reply(ctx, "the %s title is vacant: the two best of GOLD fight for it at the next turn",
+              rules_name(rules));
+        return 0;
+    }
+    reply(ctx, "International Champion (%s): %s (%s), %d-%d-%d, %d successful defence%s",
+          rules_name(rules), f.name, f.owner, f.wins, f.losses, f.draws, defences,
+          defences == 1 ? "" : "s");
+    return 0;
+}
+
+/* The fighter named by argument `i`, or the caller's only one. */
+static int some_fighter(struct cmd_ctx *ctx, int i, struct db_fighter *f)
+{
+    char key[DB_NAME_MAX];
+
+    if (i < ctx->argc) {
+        if (strlen(ctx->argv[i]) >= DB_NAME_MAX) {
+            reply(ctx, "there is no fighter %s", CLIP(ctx->argv[i], 31));
+            return -1;
+        }
+        bot_name_key(key, ctx->argv[i], sizeof(key));
+        if (db_fighter_get(ctx->bot->db, key, f) != DB_OK) {
+            reply(ctx, "there is no fighter %s", ctx->argv[i]);
+            return -1;
+        }
+        return 0;
+    }
+    struct db_fighter mine[16];
+    int n = 0;
+    if (!ctx->account || db_fighter_list(ctx->bot->db, ctx->account_id, 0, mine, 16, &n) != DB_OK ||
+        n != 1) {
+        reply(ctx, "which fighter? give his name");
+        return -1;
+    }
+    *f = mine[0];
+    return 0;
+}
+
+int cmd_league(struct cmd_ctx *ctx)
+{
+    struct db_fighter f;
+    int64_t champ = 0;
+    int defences;
+
+    if (some_fighter(ctx, 0, &f) != 0)
+        return -1;
+    if (db_champion_get(ctx->bot->db, f.sheet.rules, &champ, &defences) == DB_OK && champ == f.id) {
+        reply(ctx, "%s is the International Champion (%s), %d defence%s", f.name,
+              rules_name(f.sheet.rules), defences, defences == 1 ? "" : "s");
+        return 0;
+    }
+    reply(ctx, "%s is in %s (%s): record %d-%d-%d, gold record %d%s%s", f.name,
+          league_name((enum league)f.league), rules_name(f.sheet.rules), f.wins, f.losses, f.draws,
+          f.gold_record, f.paused ? ", paused" : "",
+          f.paused ? (f.paused == 1 ? " for 1 turn" : " for some turns") : "");
+    return 0;
+}
+
+int cmd_pause(struct cmd_ctx *ctx)
+{
+    struct db_fighter f;
+    char *end;
+    long turns = strtol(ctx->argv[0], &end, 10);
+
+    if (*end || turns < 0 || turns > PAUSE_MAX) {
+        reply(ctx, "pause <turns> [fighter]: 0 to %d turns (0 ends a pause)", PAUSE_MAX);
+        return -1;
+    }
+    if (some_fighter(ctx, 1, &f) != 0)
+        return -1;
+    if (f.account_id != ctx->account_id) {
+        reply(ctx, "%s belongs to %s, not to you", f.name, f.owner);
+        return -1;
+    }
+    f.paused = (int)turns;
+    if (db_fighter_save(ctx->bot->db, &f) != DB_OK) {
+        reply(ctx, "sorry, nothing changed (database error)");
+        return -1;
+    }
+    if (turns)
+        reply(ctx, "%s sits out the next %ld league turn%s", f.name, turns, turns == 1 ? "" : "s");
+    else
+        reply(ctx, "%s fights in the next league turn", f.name);
+    return 0;
+}

@@ -1,0 +1,125 @@
+/*
+ * game.c - the game (game/) over IRC: its io table implemented with the
+ * bot's output queue, identities and case mapping, and a command's caller
+ * answered through reply().
+ */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "bot.h"
+
+static void io_say(void *ctx, enum game_voice voice, const char *target, const char *text)
+{
+    struct bot *bot = ctx;
+
+    outq_msg(bot->q, voice == GAME_CHATTER ? OUTQ_CHATTER : OUTQ_REPLY, "PRIVMSG", target, text);
+}
+
+static const char *io_nick_of(void *ctx, int64_t account_id)
+{
+    struct bot *bot = ctx;
+
+    return users_nick_of(bot->users, account_id);
+}
+
+static int io_same_name(void *ctx, const char *a, const char *b)
+{
+    struct bot *bot = ctx;
+
+    return irc_casecmp(bot->cm, a, b) == 0;
+}
+
+/* The bot's clock is read once per event (bot->now), so everything one
+ * event does happens at one time. */
+static double io_clock(void *ctx)
+{
+    struct bot *bot = ctx;
+
+    return bot->now;
+}
+
+static int64_t io_wall(void *ctx)
+{
+    (void)ctx;
+    return (int64_t)time(NULL);
+}
+
+static uint64_t io_seed(void *ctx)
+{
+    (void)ctx;
+    return bot_seed();
+}
+
+static int io_pending(void *ctx)
+{
+    struct bot *bot = ctx;
+
+    return outq_len(bot->q);
+}
+
+static void io_log(void *ctx, enum game_log level, const char *text)
+{
+    static const enum log_level levels[] = {
+        [GAME_LOG_DEBUG] = LOG_DEBUG,
+        [GAME_LOG_INFO] = LOG_INFO,
+        [GAME_LOG_WARN] = LOG_WARN,
+        [GAME_LOG_ERROR] = LOG_ERROR,
+    };
+
+    (void)ctx;
+    log_msg(levels[level], "%s", text);
+}
+
+void bot_game_io(struct bot *bot, struct game_io *io)
+{
+    *io = (struct game_io){
+        .ctx = bot,
+        .say = io_say,
+        .nick_of = io_nick_of,
+        .same_name = io_same_name,
+        .clock = io_clock,
+        .wall = io_wall,
+        .seed = io_seed,
+        .pending = io_pending,
+        .log = io_log,
+    };
+}
+
+void bot_game_config(const struct config *cfg, struct game_config *gc)
+{
+    memset(gc, 0, sizeof(*gc));
+    gc->order_timeout = cfg->order_timeout;
+    gc->challenge_timeout = cfg->challenge_timeout;
+    gc->rounds = cfg->rounds;
+    gc->turn_interval = cfg->turn_interval;
+    snprintf(gc->prefix, sizeof(gc->prefix), "%s", cfg->prefix);
+}
+
+static void caller_reply(void *ctx, int private_only, const char *text)
+{
+    if (private_only)
+        reply_private(ctx, "%s", text);
+    else
+        reply(ctx, "%s", text);
+}
+
+void bot_caller(struct cmd_ctx *ctx, struct game_caller *who)
+{
+    *who = (struct game_caller){
+        .account_id = ctx->account_id,
+        .account = ctx->account,
+        .nick = ctx->nick,
+        .channel = ctx->channel,
+        .answer = caller_reply,
+        .ctx = ctx,
+    };
+}
+
+const char *bot_league_channel(const struct bot *bot)
+{
+    for (int c = 0; c < USERS_CHANNELS; c++)
+        if (bot->chan_in[c])
+            return bot->chan[c];
+    return NULL;
+}

@@ -1,0 +1,957 @@
+/*
+ * bout.c - challenges and live bouts: the state machine, orders, rounds,
+ * deadlines, and rebuilding everything after a restart.
+ *
+ * States: CHALLENGE --accept--> LIVE --last round, KO, TKO, DQ, forfeit-->
+ * OVER; CHALLENGE --decline, withdraw, timeout--> CANCELLED; LIVE --admin
+ * cancel--> CANCELLED.
+ *
+ * The database is the truth. A challenge is stored before it is announced;
+ * an order is stored before it is acknowledged; a round is resolved on
+ * copies of the engine state, written in one transaction (both orders, the
+ * round's digest, the bout, and at the end the fighters' records), and only
+ * then said and adopted. If the write fails nothing is said, the state
+ * stays as it was, and the round is tried again.
+ *
+ * At start-up every live bout is rebuilt by replaying its stored orders
+ * from its seed through the engine and the commentary (so even the wording
+ * of later rounds stays the same); orders already stored for the next round
+ * are kept, and players are asked only for the missing ones. Deadlines run
+ * only while the game is connected (game_connected): every (re)connection
+ * starts them afresh.
+ *
+ * A fighter is in at most one challenge or live bout at a time; while he
+ * is, his sheet and record do not change (training and the admin's set wait
+ * until the bout is over), so the stored sheet is the one the bout started
+ * with.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "game.h"
+#include "game_internal.h"
+#include "parse.h"
+
+#define REMIND_BEFORE   30.0 /* seconds before a deadline */
+#define RETRY_AFTER     5.0  /* seconds before a failed write is tried again */
+#define ORDERS_STORED   (2 * BOXING_ROUNDS_MAX + 4)
+#define MY_FIGHTERS_MAX 16
+
+/* ------------------------------------------------------------- helpers */
+
+static const char *rules_name(enum rules r)
+{
+    return ruleset_get(r)->name;
+}
+
+static int same_name(const struct game *g, const char *a, const char *b)
+{
+    return g->io.same_name(g->io.ctx, a, b);
+}
+
+static struct live *find_id(struct game *g, int64_t id)
+{
+    for (int i = 0; i < g->n; i++)
+        if (g->v[i]->rec.id == id)
+            return g->v[i];
+    return NULL;
+}
+
+/* The bout (challenge or live) fighter `fid` is in, or NULL. */
+static struct live *find_fighter(const struct game *g, int64_t fid)
+{
+    for (int i = 0; i < g->n; i++)
+        for (int s = 0; s < SIDES; s++)
+            if (g->v[i]->rec.fighter[s] == fid)
+                return g->v[i];
+    return NULL;
+}
+
+/* The side account `acc` owns in `lv`, or -1. */
+static int side_of(const struct live *lv, int64_t acc)
+{
+    for (int s = 0; s < SIDES; s++)
+        if (lv->f[s].account_id == acc)
+            return s;
+    return -1;
+}
+
+static void forget(struct game *g, struct live *lv)
+{
+    for (int i = 0; i < g->n; i++)
+        if (g->v[i] == lv) {
+            g->v[i] = g->v[--g->n];
+            break;
+        }
+    free(lv);
+}
+
+/* Where to tell a player something privately: his identified nick, else
+ * his account name (accounts are named after nicks). */
+static const char *player_nick(const struct game *g, const struct db_fighter *f)
+{
+    const char *nick = g->io.nick_of(g->io.ctx, f->account_id);
+    return nick ? nick : f->owner;
+}
+
+static void ask_orders(struct game *g, struct live *lv, int side, const char *extra)
+{
+    int round = lv->rec.round + 1;
+    const char *example = lv->rec.rules == RULES_BOXING ? "5H/8!/7 (inside)" : "3/2";
+
+    game_say(g, GAME_REPLY, player_nick(g, &lv->f[side]),
+             "Bout #%lld, round %d of %d: your orders for %s (e.g. %s) within %d seconds%s%s",
+             (long long)lv->rec.id, round, lv->rec.rounds, lv->f[side].name, example,
+             g->cfg.order_timeout, extra ? "; " : ".", extra ? extra : "");
+}
+
+/* --------------------------------------------------------------- loading */
+
+/* Rebuilds a live bout from the database: fighters, then the stored orders
+ * of every resolved round replayed from the seed. Returns NULL with err. */
+static struct live *live_load(struct game *g, const struct db_bout *rec, char *err, size_t errlen)
+{
+    struct live *lv = xmalloc(sizeof(*lv));
+    struct sheet sheets[SIDES];
+    struct db_order ords[ORDERS_STORED];
+    int n = 0;
+
+    memset(lv, 0, sizeof(*lv));
+    lv->rec = *rec;
+    for (int s = 0; s < SIDES; s++) {
+        if (db_fighter_get_id(g->db, rec->fighter[s], &lv->f[s]) != DB_OK) {
+            snprintf(err, errlen, "bout %lld: fighter %lld is missing", (long long)rec->id,
+                     (long long)rec->fighter[s]);
+            free(lv);
+            return NULL;
+        }
+        render_corner_fill(&lv->corner[s], &lv->f[s]);
+        /* The bout fights with the sheets it began with. */
+        lv->corner[s].sheet = rec->sheet[s];
+        sheets[s] = rec->sheet[s];
+    }
+    if (rec->state != DB_BOUT_LIVE)
+        return lv;
+    if (bout_init(&lv->b, rec->rules, sheets, rec->rounds) != 0 ||
+        db_order_list(g->db, rec->id, ords, ORDERS_STORED, &n) != DB_OK) {
+        snprintf(err, errlen, "bout %lld cannot be rebuilt: %s", (long long)rec->id,
+                 db_errmsg(g->db));
+        free(lv);
+        return NULL;
+    }
+    bout_rng_seed(&lv->rng, rec->seed);
+    for (int r = 1; r <= rec->round; r++) {
+        struct order o[SIDES];
+        int got = 0;
+        for (int k = 0; k < n; k++)
+            if (ords[k].round == r &&
+                bout_order_read(rec->rules, ords[k].text, &o[ords[k].side]) == 0)
+                got |= 1 << ords[k].side;
+        struct events evs;
+        char lines[RENDER_ROUND_LINES][RENDER_LINE_MAX];
+        if (got != 3 || bout_round(&lv->b, o, &lv->rng, &evs) != 0) {
+            snprintf(err, errlen, "bout %lld: the orders of round %d do not replay",
+                     (long long)rec->id, r);
+            free(lv);
+            return NULL;
+        }
+        /* The wording draws of every round, as when it was said. */
+        render_round(lv->corner, &lv->b, &evs, &lv->rng.flavour, lines);
+        lv->digest = bout_digest(lv->digest, &lv->b, &evs);
+        for (int s = 0; s < SIDES; s++) {
+            lv->last[s] = o[s];
+            lv->has_last[s] = 1;
+        }
+    }
+    for (int k = 0; k < n; k++)
+        if (ords[k].round == rec->round + 1 && ords[k].source == DB_ORDER_PLAYER &&
+            bout_order_read(rec->rules, ords[k].text, &lv->next[ords[k].side]) == 0)
+            lv->have[ords[k].side] = 1;
+    return lv;
+}
+
+struct game *game_new(struct db *db, const struct game_io *io, const struct game_config *cfg,
+                      char *err, size_t errlen)
+{
+    struct game *g = xmalloc(sizeof(*g));
+    static struct db_bout recs[BOUTS_MAX];
+    static const enum db_bout_state states[] = {DB_BOUT_CHALLENGE, DB_BOUT_LIVE};
+
+    memset(g, 0, sizeof(*g));
+    g->db = db;
+    g->io = *io;
+    g->cfg = *cfg;
+    for (unsigned k = 0; k < sizeof(states) / sizeof(states[0]); k++) {
+        int n = 0;
+        if (db_bout_list(db, states[k], recs, BOUTS_MAX - g->n, &n) != DB_OK) {
+            snprintf(err, errlen, "cannot read the bouts: %s", db_errmsg(db));
+            game_free(g);
+            return NULL;
+        }
+        for (int i = 0; i < n; i++) {
+            struct live *lv = live_load(g, &recs[i], err, errlen);
+            if (!lv) {
+                game_free(g);
+                return NULL;
+            }
+            g->v[g->n++] = lv;
+        }
+    }
+    if (g->n)
+        game_log(g, GAME_LOG_INFO, "%d challenges and live bouts restored", g->n);
+    return g;
+}
+
+void game_free(struct game *g)
+{
+    if (!g)
+        return;
+    for (int i = 0; i < g->n; i++)
+        free(g->v[i]);
+    free(g);
+}
+
+void game_set_config(struct game *g, const struct game_config *cfg)
+{
+    g->cfg = *cfg;
+}
+
+int game_fighter_busy(const struct game *g, int64_t fighter_id)
+{
+    return find_fighter(g, fighter_id) != NULL;
+}
+
+int game_live(const struct game *g)
+{
+    int n = 0;
+
+    for (int i = 0; i < g->n; i++)
+        n += g->v[i]->rec.state == DB_BOUT_LIVE;
+    return n;
+}
+
+/* The commentary of bout `id` up to `round` is said: once the output has
+ * delivered it, the database learns it was said. */
+static void said_later(struct game *g, int64_t id, int round)
+{
+    if (g->nunsaid == UNSAID_MAX) {
+        db_bout_said(g->db, id, round); /* a flood: do not lose track */
+        return;
+    }
+    g->unsaid[g->nunsaid++] = (struct unsaid){id, round};
+}
+
+/* Marks said what the output has delivered (everything, once nothing is
+ * pending). */
+static void said_flush(struct game *g)
+{
+    if (!g->nunsaid || g->io.pending(g->io.ctx) > 0)
+        return;
+    for (int i = 0; i < g->nunsaid; i++)
+        if (db_bout_said(g->db, g->unsaid[i].id, g->unsaid[i].round) == DB_ERROR)
+            game_log(g, GAME_LOG_WARN, "bout %lld: could not record its commentary as said: %s",
+                     (long long)g->unsaid[i].id, db_errmsg(g->db));
+    g->nunsaid = 0;
+}
+
+/* Says the lines of `text` ('\n' between them) to `target`. */
+static void say_lines(struct game *g, enum game_voice voice, const char *target, char *text)
+{
+    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n"))
+        game_say(g, voice, target, "%s", line);
+}
+
+/* Says again the commentary of rounds that were stored but never said: the
+ * game stopped (or lost the server) between the two. The words come from a
+ * replay of the bout, the same as when the rounds were fought. */
+static void say_unsaid(struct game *g)
+{
+    static int64_t ids[256];
+    static int said[256];
+    int n = 0;
+    char err[256];
+
+    if (db_bout_unsaid(g->db, ids, said, 256, &n) != DB_OK)
+        return;
+    for (int i = 0; i < n; i++) {
+        struct db_bout rec;
+        if (db_bout_get(g->db, ids[i], &rec) != DB_OK)
+            continue;
+        char *text = bout_commentary(g->db, rec.id, said[i] + 1, rec.round, err, sizeof(err));
+        if (!text) {
+            game_log(g, GAME_LOG_WARN, "bout %lld: %s", (long long)rec.id, err);
+            continue;
+        }
+        game_say(g, GAME_CHATTER, rec.channel,
+                 "Bout #%lld: what I had not said yet when I stopped:", (long long)rec.id);
+        say_lines(g, GAME_CHATTER, rec.channel, text);
+        free(text);
+        said_later(g, rec.id, rec.round);
+    }
+}
+
+void game_connected(struct game *g)
+{
+    double now = game_now(g);
+
+    say_unsaid(g);
+    for (int i = 0; i < g->n; i++) {
+        struct live *lv = g->v[i];
+        lv->deadline =
+            now + (lv->rec.state == DB_BOUT_LIVE ? g->cfg.order_timeout : g->cfg.challenge_timeout);
+        lv->reminded = 0;
+        if (lv->rec.state != DB_BOUT_LIVE)
+            continue;
+        game_say(g, GAME_CHATTER, lv->rec.channel,
+                 "Bout #%lld, %s vs %s, goes on: round %d of %d is next.", (long long)lv->rec.id,
+                 lv->f[0].name, lv->f[1].name, lv->rec.round + 1, lv->rec.rounds);
+        for (int s = 0; s < SIDES; s++)
+            ask_orders(g, lv, s,
+                       lv->have[s] ? "your orders for it are in already; to change them, "
+                                     "identify again first (identify <password>)"
+                                   : "identify again first (identify <password>)");
+    }
+}
+
+/* ------------------------------------------------------------ resolving */
+
+/* The order of `side` for the next round when he sent none: his plan, his
+ * last orders, or the default. */
+static void order_fallback(struct game *g, struct live *lv, int side, struct order *o,
+                           struct db_order *dbo)
+{
+    static char text[DB_PLAN_MAX];
+    struct parse_error err;
+
+    dbo->line = 0;
+    if (db_plan_get(g->db, lv->f[side].id, text, sizeof(text)) == DB_OK) {
+        struct plan *p = plan_compile(lv->rec.rules, text, &err);
+        if (p) {
+            struct plan_vars v;
+            bout_plan_vars(&lv->b, side, &v);
+            dbo->line = plan_eval(p, &v, o);
+            plan_free(p);
+            dbo->source = DB_ORDER_PLAN;
+            return;
+        }
+        game_log(g, GAME_LOG_WARN, "the stored plan of %s no longer compiles: %s", lv->f[side].name,
+                 err.reason);
+    }
+    if (lv->has_last[side]) {
+        *o = lv->last[side];
+        dbo->source = DB_ORDER_LAST;
+        return;
+    }
+    ruleset_get(lv->rec.rules)->order_default(o);
+    dbo->source = DB_ORDER_DEFAULT;
+}
+
+/* The records after the finished bout `b`, into f[] (copies). */
+static void records_apply(const struct bout *b, struct db_fighter f[SIDES])
+{
+    const struct result *res = &b->result;
+
+    for (int s = 0; s < SIDES; s++) {
+        if (res->winner < 0) {
+            f[s].draws++;
+        } else if (res->winner == s) {
+            f[s].wins++;
+            f[s].kos += res->method == METHOD_KO || res->method == METHOD_TKO;
+        } else {
+            f[s].losses++;
+        }
+        if (b->rules == RULES_BOXING)
+            f[s].training_points += boxing_training_points(res, s);
+    }
+    if (b->rules == RULES_SUGARRAY) {
+        struct sugarray_sheet sh[SIDES] = {f[0].sheet.u.sugarray, f[1].sheet.u.sugarray};
+        sugarray_after_bout(sh, res);
+        f[0].sheet.u.sugarray = sh[0];
+        f[1].sheet.u.sugarray = sh[1];
+    }
+}
+
+/* Resolves the next round of `lv`. Returns 0, or -1 (nothing changed) if
+ * it could not be stored. */
+static int resolve(struct game *g, struct live *lv)
+{
+    struct order o[SIDES];
+    struct db_order dbo[SIDES];
+    struct bout nb = lv->b;
+    struct bout_rng nr = lv->rng;
+    struct events evs;
+    char lines[RENDER_ROUND_LINES][RENDER_LINE_MAX], result[RENDER_RESULT_MAX][RENDER_LINE_MAX];
+    int round = lv->rec.round + 1, nres = 0;
+
+    for (int s = 0; s < SIDES; s++) {
+        memset(&dbo[s], 0, sizeof(dbo[s]));
+        dbo[s].round = round;
+        dbo[s].side = s;
+        if (lv->have[s]) {
+            o[s] = lv->next[s];
+            dbo[s].source = DB_ORDER_PLAYER;
+        } else {
+            order_fallback(g, lv, s, &o[s], &dbo[s]);
+        }
+        bout_order_text(&o[s], dbo[s].text, sizeof(dbo[s].text));
+    }
+    if (bout_round(&nb, o, &nr, &evs) != 0) {
+        game_log(g, GAME_LOG_ERROR, "bout %lld round %d: the engine refused the orders %s / %s",
+                 (long long)lv->rec.id, round, dbo[0].text, dbo[1].text);
+        return -1;
+    }
+    int n = render_round(lv->corner, &nb, &evs, &nr.flavour, lines);
+    if (nb.result.over)
+        nres = render_result(lv->corner, &nb, &nr.flavour, result);
+    uint64_t digest = bout_digest(lv->digest, &nb, &evs);
+
+    struct db_bout rec = lv->rec;
+    struct db_fighter f[SIDES] = {lv->f[0], lv->f[1]};
+    rec.round = nb.round;
+    rec.digest = digest;
+    rec.has_digest = 1;
+    if (nb.result.over) {
+        rec.state = DB_BOUT_OVER;
+        rec.winner = nb.result.winner;
+        rec.method = nb.result.method;
+        rec.drawn_by = nb.result.drawn_by;
+        rec.reason = nb.result.reason;
+        rec.decision = nb.result.decision;
+        rec.ended = game_wall(g);
+        records_apply(&nb, f);
+    }
+    int ok = db_begin(g->db) == DB_OK && db_order_put(g->db, rec.id, &dbo[0]) == DB_OK &&
+             db_order_put(g->db, rec.id, &dbo[1]) == DB_OK &&
+             db_round_put(g->db, rec.id, round, digest) == DB_OK &&
+             db_bout_save(g->db, &rec) == DB_OK &&
+             (!nb.result.over ||
+              (db_fighter_save(g->db, &f[0]) == DB_OK && db_fighter_save(g->db, &f[1]) == DB_OK));
+    if (!ok || db_commit(g->db) != DB_OK) {
+        game_log(g, GAME_LOG_ERROR, "bout %lld round %d not stored (%s); trying again",
+                 (long long)rec.id, round, db_errmsg(g->db));
+        db_rollback(g->db);
+        lv->deadline = game_now(g) + RETRY_AFTER;
+        return -1;
+    }
+
+    /* Stored: now it happened. */
+    lv->b = nb;
+    lv->rng = nr;
+    lv->rec = rec;
+    lv->digest = digest;
+    for (int s = 0; s < SIDES; s++) {
+        lv->last[s] = o[s];
+        lv->has_last[s] = 1;
+        lv->have[s] = 0;
+        lv->f[s] = f[s];
+    }
+    for (int i = 0; i < n; i++)
+        game_say(g, GAME_CHATTER, rec.channel, "%s", lines[i]);
+    for (int i = 0; i < nres; i++)
+        game_say(g, GAME_CHATTER, rec.channel, "%s", result[i]);
+    said_later(g, rec.id, round);
+    if (nb.result.over) {
+        game_log(g, GAME_LOG_INFO, "bout %lld over after round %d", (long long)rec.id, round);
+        for (int s = 0; s < SIDES; s++)
+            if (rec.rules == RULES_BOXING && boxing_training_points(&nb.result, s))
+                game_say(g, GAME_REPLY, player_nick(g, &f[s]),
+                         "%s earned %d training point%s: train <ability> %s", f[s].name,
+                         boxing_training_points(&nb.result, s),
+                         boxing_training_points(&nb.result, s) == 1 ? "" : "s", f[s].name);
+        forget(g, lv);
+        return 0;
+    }
+    lv->deadline = game_now(g) + g->cfg.order_timeout;
+    lv->reminded = 0;
+    for (int s = 0; s < SIDES; s++)
+        ask_orders(g, lv, s, NULL);
+    return 0;
+}
+
+void game_tick(struct game *g, const char *league_channel)
+{
+    double now = game_now(g);
+
+    said_flush(g);
+    for (int i = 0; i < g->n; i++) {
+        struct live *lv = g->v[i];
+        if (!lv->deadline)
+            continue;
+        if (lv->rec.state == DB_BOUT_CHALLENGE) {
+            if (now < lv->deadline)
+                continue;
+            lv->rec.state = DB_BOUT_CANCELLED;
+            lv->rec.ended = game_wall(g);
+            if (db_bout_save(g->db, &lv->rec) != DB_OK) {
+                lv->rec.state = DB_BOUT_CHALLENGE;
+                lv->deadline = now + RETRY_AFTER;
+                continue;
+            }
+            game_say(g, GAME_CHATTER, lv->rec.channel,
+                     "%s's challenge to %s (bout #%lld) expired unanswered.", lv->f[0].owner,
+                     lv->f[1].owner, (long long)lv->rec.id);
+            forget(g, lv);
+            i--;
+            continue;
+        }
+        double left = lv->deadline - now;
+        if (left <= 0) {
+            int before = g->n;
+            resolve(g, lv);
+            if (g->n < before)
+                i--;
+            continue;
+        }
+        /* The reminder: 30 s before the end, or a third of a short timeout. */
+        double remind =
+            g->cfg.order_timeout / 3.0 < REMIND_BEFORE ? g->cfg.order_timeout / 3.0 : REMIND_BEFORE;
+        if (!lv->reminded && left <= remind) {
+            lv->reminded = 1;
+            for (int s = 0; s < SIDES; s++)
+                if (!lv->have[s])
+                    game_say(g, GAME_REPLY, player_nick(g, &lv->f[s]),
+                             "Bout #%lld: %.0f seconds left for your round %d orders; without "
+                             "them your plan (or your last orders) will fight",
+                             (long long)lv->rec.id, left, lv->rec.round + 1);
+        }
+    }
+    league_tick(g, league_channel);
+}
+
+/* ------------------------------------------------------ finding things */
+
+/* A fighter of account `acc` for `rules`: the one named `name` (NULL: the
+ * first free one). `whose` names the player in errors. */
+static int pick_fighter(struct game *g, const struct game_caller *who, int64_t acc,
+                        const char *whose, enum rules rules, const char *name,
+                        struct db_fighter *out)
+{
+    struct db_fighter list[MY_FIGHTERS_MAX];
+    int n = 0, busy = 0;
+
+    if (db_fighter_list(g->db, acc, 0, list, MY_FIGHTERS_MAX, &n) != DB_OK) {
+        game_reply(who, "sorry, I could not look that up (database error)");
+        return -1;
+    }
+    for (int i = 0; i < n; i++) {
+        if (list[i].sheet.rules != rules)
+            continue;
+        if (name && strcasecmp(list[i].name, name) != 0)
+            continue;
+        if (find_fighter(g, list[i].id)) {
+            busy++;
+            continue;
+        }
+        *out = list[i];
+        return 0;
+    }
+    if (name)
+        game_reply(
+            who, busy ? "%s is already in a bout or a challenge" : "%s has no %s fighter called %s",
+            busy ? name : whose, rules_name(rules), name);
+    else if (busy)
+        game_reply(who, "every %s fighter of %s is already in a bout or a challenge",
+                   rules_name(rules), whose);
+    else
+        game_reply(who, "%s has no %s fighter; create one: create <name> %s", whose,
+                   rules_name(rules),
+                   rules == RULES_BOXING ? "str=12 spd=12 agl=12 tgh=12 hgt=12" : "rules=sugarray");
+    return -1;
+}
+
+/* The caller's live bout: the one numbered by `arg` (may be NULL, or "#12"
+ * or "12"), else his only one. */
+static struct live *my_live(struct game *g, const struct game_caller *who, const char *arg,
+                            int *side)
+{
+    struct live *found = NULL;
+    int count = 0;
+
+    if (arg) {
+        char *end;
+        long long id = strtoll(arg[0] == '#' ? arg + 1 : arg, &end, 10);
+        struct live *lv = *end == '\0' ? find_id(g, id) : NULL;
+        if (!lv || lv->rec.state != DB_BOUT_LIVE) {
+            game_reply(who, "there is no live bout %s; bouts lists them", CLIP(arg, 20));
+            return NULL;
+        }
+        if ((*side = side_of(lv, who->account_id)) < 0) {
+            game_reply(who, "bout #%lld is not yours: only its two players may act in it", id);
+            return NULL;
+        }
+        return lv;
+    }
+    for (int i = 0; i < g->n; i++)
+        if (g->v[i]->rec.state == DB_BOUT_LIVE && side_of(g->v[i], who->account_id) >= 0) {
+            found = g->v[i];
+            count++;
+        }
+    if (count == 0) {
+        game_reply(who, "you have no live bout; challenge someone in the channel first");
+        return NULL;
+    }
+    if (count > 1) {
+        game_reply(who, "you are in %d bouts; say which: e.g. order #%lld 5/5/10", count,
+                   (long long)found->rec.id);
+        return NULL;
+    }
+    *side = side_of(found, who->account_id);
+    return found;
+}
+
+/* ------------------------------------------------------------ commands */
+
+int game_challenge(struct game *g, const struct game_caller *who, int64_t opp_id,
+                   const char *opp_name, enum rules rules, int rounds, const char *with,
+                   const char *vs)
+{
+    if (rules == RULES_SUGARRAY && rounds && rounds != SUGARRAY_ROUNDS) {
+        game_reply(who, "a SUGAR RAY bout always has %d rounds; leave rounds= out",
+                   SUGARRAY_ROUNDS);
+        return -1;
+    }
+    if (!rounds)
+        rounds = rules == RULES_BOXING ? g->cfg.rounds : SUGARRAY_ROUNDS;
+    if (g->n >= BOUTS_MAX) {
+        game_reply(who, "there are %d bouts and challenges going on, the most; try again later",
+                   g->n);
+        return -1;
+    }
+    if (opp_id == who->account_id) {
+        game_reply(who, "you cannot challenge yourself; challenge another player");
+        return -1;
+    }
+    char opp[DB_NAME_MAX];
+    snprintf(opp, sizeof(opp), "%s", opp_name);
+
+    struct db_fighter mine, theirs;
+    if (pick_fighter(g, who, who->account_id, "you", rules, with, &mine) != 0 ||
+        pick_fighter(g, who, opp_id, opp, rules, vs, &theirs) != 0)
+        return -1;
+
+    struct db_bout rec;
+    memset(&rec, 0, sizeof(rec));
+    rec.rules = rules;
+    snprintf(rec.channel, sizeof(rec.channel), "%s", who->channel);
+    rec.rounds = rounds;
+    rec.state = DB_BOUT_CHALLENGE;
+    rec.kind = DB_BOUT_EXHIBITION; /* friends' bouts count in records only */
+    rec.league = -1;
+    rec.fighter[0] = mine.id;
+    rec.fighter[1] = theirs.id;
+    rec.sheet[0] = mine.sheet;
+    rec.sheet[1] = theirs.sheet;
+    rec.winner = -1;
+    rec.created = game_wall(g);
+    if (db_bout_create(g->db, &rec) != DB_OK) {
+        game_log(g, GAME_LOG_ERROR, "challenge: %s", db_errmsg(g->db));
+        game_reply(who, "sorry, I could not store the challenge (database error)");
+        return -1;
+    }
+    char err[256];
+    struct live *lv = live_load(g, &rec, err, sizeof(err));
+    if (!lv) {
+        game_log(g, GAME_LOG_ERROR, "challenge: %s", err);
+        game_reply(who, "sorry, I could not set up the challenge (internal error)");
+        return -1;
+    }
+    lv->deadline = game_now(g) + g->cfg.challenge_timeout;
+    g->v[g->n++] = lv;
+    game_log(g, GAME_LOG_INFO, "bout %lld: %s challenges %s", (long long)rec.id, who->account, opp);
+    game_say(g, GAME_REPLY, who->channel,
+             "%s challenges %s: %s vs %s, %s, %d rounds (bout #%lld). %s: say %saccept or "
+             "%sdecline within %d minutes.",
+             who->account, opp, mine.name, theirs.name, rules_name(rules), rounds,
+             (long long)rec.id, opp, g->cfg.prefix, g->cfg.prefix,
+             (g->cfg.challenge_timeout + 59) / 60);
+    return 0;
+}
+
+/* The pending challenge to (challenged) or from (challenger) the caller,
+ * from/to the player `other` (account name or nick, identified as
+ * other_id) when given. */
+static struct live *my_challenge(struct game *g, const struct game_caller *who, int challenged,
+                                 const char *other, int64_t other_id)
+{
+    struct live *found = NULL;
+    int count = 0;
+
+    for (int i = 0; i < g->n; i++) {
+        struct live *lv = g->v[i];
+        if (lv->rec.state != DB_BOUT_CHALLENGE)
+            continue;
+        const struct db_fighter *me = &lv->f[challenged ? 1 : 0];
+        const struct db_fighter *them = &lv->f[challenged ? 0 : 1];
+        if (me->account_id != who->account_id)
+            continue;
+        if (other && !same_name(g, them->owner, other) &&
+            !(other_id && other_id == them->account_id))
+            continue;
+        found = lv;
+        count++;
+    }
+    if (count == 0)
+        game_reply(who,
+                   challenged ? "nobody has challenged you%s%s" : "you have no open challenge%s%s",
+                   other ? (challenged ? ": not " : " to ") : "", other ? CLIP(other, 30) : "");
+    else if (count > 1)
+        game_reply(who, "%d challenges are open; say whose: %s <nick>", count,
+                   challenged ? "accept" : "withdraw");
+    return count == 1 ? found : NULL;
+}
+
+static int accept(struct game *g, const struct game_caller *who, struct live *lv)
+{
+    if (!who->channel || !same_name(g, lv->rec.channel, who->channel)) {
+        game_reply(who, "that challenge was made in %s; accept it there", lv->rec.channel);
+        return -1;
+    }
+    struct db_bout rec = lv->rec;
+    rec.state = DB_BOUT_LIVE;
+    rec.seed = g->io.seed(g->io.ctx);
+    rec.started = game_wall(g);
+    if (bout_init(&lv->b, rec.rules, rec.sheet, rec.rounds) != 0) {
+        game_reply(who, "sorry, the engine refused these fighters (internal error)");
+        return -1;
+    }
+    if (db_bout_save(g->db, &rec) != DB_OK) {
+        game_log(g, GAME_LOG_ERROR, "accept: %s", db_errmsg(g->db));
+        game_reply(who, "sorry, I could not start the bout (database error); try again");
+        return -1;
+    }
+    lv->rec = rec;
+    bout_rng_seed(&lv->rng, rec.seed);
+    lv->digest = 0;
+    lv->deadline = game_now(g) + g->cfg.order_timeout;
+    lv->reminded = 0;
+    game_log(g, GAME_LOG_INFO, "bout %lld starts", (long long)rec.id);
+
+    char tape[3][RENDER_LINE_MAX];
+    int n = render_tape(lv->corner, rec.rules, rec.rounds, rec.id, tape, 3);
+    for (int i = 0; i < n; i++)
+        game_say(g, GAME_REPLY, rec.channel, "%s", tape[i]);
+    for (int s = 0; s < SIDES; s++)
+        ask_orders(g, lv, s, "send them here, in private");
+    return 0;
+}
+
+static int cancel_challenge(struct game *g, const struct game_caller *who, struct live *lv,
+                            const char *verb)
+{
+    lv->rec.state = DB_BOUT_CANCELLED;
+    lv->rec.ended = game_wall(g);
+    if (db_bout_save(g->db, &lv->rec) != DB_OK) {
+        lv->rec.state = DB_BOUT_CHALLENGE;
+        game_reply(who, "sorry, I could not do that (database error)");
+        return -1;
+    }
+    game_say(g, GAME_REPLY, lv->rec.channel, "%s %s the challenge (bout #%lld, %s vs %s).",
+             who->account, verb, (long long)lv->rec.id, lv->f[0].name, lv->f[1].name);
+    forget(g, lv);
+    return 0;
+}
+
+int game_answer(struct game *g, const struct game_caller *who, enum game_answer answer,
+                const char *other, int64_t other_id)
+{
+    struct live *lv = my_challenge(g, who, answer != GAME_WITHDRAW, other, other_id);
+
+    if (!lv)
+        return -1;
+    switch (answer) {
+    case GAME_ACCEPT:
+        return accept(g, who, lv);
+    case GAME_DECLINE:
+        return cancel_challenge(g, who, lv, "declines");
+    default:
+        return cancel_challenge(g, who, lv, "withdraws");
+    }
+}
+
+int game_forfeit(struct game *g, const struct game_caller *who, const char *bout)
+{
+    int side;
+    struct live *lv = my_live(g, who, bout, &side);
+
+    if (!lv)
+        return -1;
+    /* The corner throws in the towel: an order like any other, so the bout
+     * still replays from its stored orders. If it cannot be stored, the
+     * orders the player had sent stand as they were. */
+    struct order kept = lv->next[side];
+    int had = lv->have[side];
+    bout_order_towel(lv->rec.rules, &lv->next[side]);
+    lv->have[side] = 1;
+    long long id = (long long)lv->rec.id;
+    if (resolve(g, lv) != 0) {
+        lv->next[side] = kept;
+        lv->have[side] = had;
+        game_reply(who, "sorry, I could not record that (database error); try again");
+        return -1;
+    }
+    game_reply_private(who, "you conceded bout #%lld", id); /* lv is gone now */
+    return 0;
+}
+
+int game_order(struct game *g, const struct game_caller *who, const char *bout, const char *text)
+{
+    struct parse_error err;
+    struct order o;
+    char reason[PARSE_REASON_MAX + 32];
+    int side;
+    struct live *lv = my_live(g, who, bout, &side);
+
+    if (!lv)
+        return -1;
+    if (order_parse(lv->rec.rules, text, &o, &err) != 0) {
+        parse_error_format(&err, reason, sizeof(reason));
+        game_reply(who, "not stored: %s", reason);
+        return -1;
+    }
+    struct db_order dbo = {.round = lv->rec.round + 1, .side = side, .source = DB_ORDER_PLAYER};
+    bout_order_text(&o, dbo.text, sizeof(dbo.text));
+    if (db_order_put(g->db, lv->rec.id, &dbo) != DB_OK) {
+        game_log(g, GAME_LOG_ERROR, "bout %lld: order not stored: %s", (long long)lv->rec.id,
+                 db_errmsg(g->db));
+        game_reply(who, "sorry, your orders were NOT stored (database error); send them again");
+        return -1;
+    }
+    lv->next[side] = o;
+    lv->have[side] = 1;
+    game_reply(who, "round %d orders stored for %s: %s%s", dbo.round, lv->f[side].name, dbo.text,
+               lv->have[!side] ? "" : " (you may change them until the round is fought)");
+    if (lv->have[0] && lv->have[1])
+        resolve(g, lv);
+    return 0;
+}
+
+/* ------------------------------------------------------- spectators */
+
+int game_bouts(struct game *g, const struct game_caller *who)
+{
+    char text[440];
+    size_t len = 0;
+    int shown = 0, live = 0;
+
+    for (int i = 0; i < g->n; i++) {
+        const struct live *lv = g->v[i];
+        if (lv->rec.state != DB_BOUT_LIVE)
+            continue;
+        live++;
+        if (len < 360) {
+            len += (size_t)snprintf(
+                text + len, sizeof(text) - len, "%s#%lld %s vs %s (%s, round %d/%d, %s)",
+                shown ? "; " : "", (long long)lv->rec.id, lv->f[0].name, lv->f[1].name,
+                rules_name(lv->rec.rules), lv->rec.round + 1, lv->rec.rounds, lv->rec.channel);
+            shown++;
+        }
+    }
+    if (!live)
+        game_reply(who, "no live bouts; challenge someone: challenge <nick>");
+    else
+        game_reply(who, "%d live: %s%s", live, text, shown < live ? "; ..." : "");
+    return 0;
+}
+
+int game_score(struct game *g, const struct game_caller *who, const char *bout)
+{
+    struct live *lv = NULL;
+    char line[RENDER_LINE_MAX];
+
+    if (bout) {
+        const char *a = bout[0] == '#' ? bout + 1 : bout;
+        char *end;
+        long long id = strtoll(a, &end, 10);
+        lv = *end ? NULL : find_id(g, id);
+    } else {
+        int live = 0;
+        for (int i = 0; i < g->n; i++)
+            if (g->v[i]->rec.state == DB_BOUT_LIVE &&
+                (!who->channel || same_name(g, g->v[i]->rec.channel, who->channel))) {
+                lv = g->v[i];
+                live++;
+            }
+        if (live > 1) {
+            game_reply(who, "%d bouts are live here; say which: score <bout>", live);
+            return -1;
+        }
+    }
+    if (!lv || lv->rec.state != DB_BOUT_LIVE) {
+        game_reply(who, "no such live bout; bouts lists them, report <bout> tells a finished one");
+        return -1;
+    }
+    render_score(lv->corner, &lv->b, line, sizeof(line));
+    game_reply(who, "%s", line);
+    return 0;
+}
+
+int game_report(struct game *g, const struct game_caller *who, const char *bout, const char *round)
+{
+    const char *a = bout[0] == '#' ? bout + 1 : bout;
+    char *end, err[256];
+    long long id = strtoll(a, &end, 10);
+    struct db_bout rec;
+
+    if (*end || id <= 0 || db_bout_get(g->db, id, &rec) != DB_OK) {
+        game_reply(who, "there is no bout %s; bouts lists the live ones", CLIP(bout, 20));
+        return -1;
+    }
+    int from = 1, to = rec.round;
+    if (round) {
+        long r = strtol(round, &end, 10);
+        if (*end || r < 1 || r > rec.round) {
+            game_reply(who, "bout #%lld has rounds 1 to %d so far", id, rec.round);
+            return -1;
+        }
+        from = to = (int)r;
+    }
+    if (rec.round == 0) {
+        game_reply(who, "bout #%lld has no round fought yet", id);
+        return 0;
+    }
+    char *text = bout_report(g->db, id, from, to, err, sizeof(err));
+    if (!text) {
+        game_log(g, GAME_LOG_ERROR, "report of bout %lld: %s", id, err);
+        game_reply(who, "sorry, I could not rebuild the report of bout #%lld (%s)", id, err);
+        return -1;
+    }
+    game_reply_private(who, "Report of bout #%lld, rounds %d to %d:", id, from, to);
+    say_lines(g, GAME_REPLY, who->nick, text);
+    free(text);
+    return 0;
+}
+
+/* --------------------------------------------------------------- admin */
+
+int game_cancel(struct game *g, const struct game_caller *who, const char *bout)
+{
+    const char *a = bout[0] == '#' ? bout + 1 : bout;
+    char *end, what[128];
+    long long id = strtoll(a, &end, 10);
+    struct live *lv = *end ? NULL : find_id(g, id);
+
+    if (!lv) {
+        game_reply(who, "there is no live bout or challenge %s", CLIP(bout, 20));
+        return -1;
+    }
+    struct db_bout rec = lv->rec;
+    rec.state = DB_BOUT_CANCELLED;
+    rec.ended = game_wall(g);
+    snprintf(what, sizeof(what), "cancel bout %lld", id);
+    if (db_begin(g->db) != DB_OK || db_bout_save(g->db, &rec) != DB_OK ||
+        db_audit(g->db, rec.ended, who->account, what) != DB_OK || db_commit(g->db) != DB_OK) {
+        db_rollback(g->db);
+        game_reply(who, "sorry, nothing changed (database error)");
+        return -1;
+    }
+    game_log(g, GAME_LOG_INFO, "admin %s: %s", who->account, what);
+    game_say(g, GAME_REPLY, rec.channel, "Bout #%lld (%s vs %s) is cancelled by %s: no result.", id,
+             lv->f[0].name, lv->f[1].name, who->account);
+    if (!who->channel || !same_name(g, who->channel, rec.channel))
+        game_reply(who, "bout #%lld cancelled", id);
+    forget(g, lv);
+    return 0;
+}

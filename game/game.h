@@ -1,0 +1,285 @@
+/*
+ * game.h - the game without IRC: challenges, live bouts, league turns,
+ * replays, and the commentary and reports that turn engine events into
+ * English.
+ *
+ * Layers: game/ uses db/, parse/ and engine/ and nothing above them. It
+ * reaches the outside world only through a `struct game_io` its user fills
+ * in (say a line to a channel or a player, the clocks, a fresh seed, the
+ * log): bot/ implements it over IRC, the tests with a fake clock and a list
+ * of lines. A command's caller is a `struct game_caller`, through which the
+ * game answers him.
+ *
+ * The database is the truth. A bout, its seed, every acknowledged order and
+ * every resolved round are committed before the game says so; a live bout
+ * is rebuilt at start-up by replaying its stored orders from its seed. The
+ * reports of rounds are never stored: they are derived from the seed, the
+ * start sheets and the orders whenever someone asks (game_report).
+ */
+#ifndef RINGSIDE_GAME_H
+#define RINGSIDE_GAME_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "db.h"
+#include "engine.h"
+
+#if defined(__GNUC__)
+#define GAME_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define GAME_PRINTF(f, a)
+#endif
+
+/* ------------------------------------------------------------- memory */
+
+/* The one way Ringside allocates (util.c): on out-of-memory these print
+ * "ringside: out of memory" on stderr and abort(), so callers never check.
+ * xmalloc(0) and xrealloc(p, 0) return a valid, freeable pointer; xrealloc
+ * keeps the contents like realloc(); xstrdup copies a NUL-terminated string.
+ * Free everything with free(). */
+void *xmalloc(size_t size);
+void *xrealloc(void *ptr, size_t size);
+char *xstrdup(const char *s);
+
+/* Copies at most `max` bytes of `src` into dst (dstlen > max), never
+ * cutting a UTF-8 character in two; returns dst. For quoting what a user
+ * typed back to him. */
+char *text_clip(char *dst, size_t dstlen, const char *src, size_t max);
+/* text_clip into a temporary that lives until the end of the enclosing
+ * block: reply(ctx, "no fighter %s", CLIP(name, 20)). `n` is a constant. */
+#define CLIP(s, n) text_clip((char[(n) + 1]){0}, (n) + 1, (s), (n))
+
+/* ------------------------------------------------------ the outside */
+
+/* How a line to a channel is meant: an answer to someone's command, or
+ * commentary (which the output may pace behind answers, or drop in a
+ * flood). Lines to a player are always answers. */
+enum game_voice { GAME_REPLY, GAME_CHATTER };
+
+enum game_log { GAME_LOG_DEBUG, GAME_LOG_INFO, GAME_LOG_WARN, GAME_LOG_ERROR };
+
+/* What the game needs of the world. Every function is called with `ctx`. */
+struct game_io {
+    void *ctx;
+    /* Says one line (no CR/LF) to `target`: a channel, or a player's nick. */
+    void (*say)(void *ctx, enum game_voice voice, const char *target, const char *text);
+    /* The nick the player of account `account_id` is identified under now,
+     * or NULL (the game then uses the account's name). */
+    const char *(*nick_of)(void *ctx, int64_t account_id);
+    /* 1 if two channel or nick names are the same under the network's case
+     * rules. */
+    int (*same_name)(void *ctx, const char *a, const char *b);
+    /* Monotonic seconds (deadlines), and unix time (what is stored). */
+    double (*clock)(void *ctx);
+    int64_t (*wall)(void *ctx);
+    /* A fresh random seed for a bout or a league turn. */
+    uint64_t (*seed)(void *ctx);
+    /* Lines said but not yet delivered: 0 once everything went out (the
+     * game then marks the commentary said). */
+    int (*pending)(void *ctx);
+    void (*log)(void *ctx, enum game_log level, const char *text);
+};
+
+/* The settings of the game ([bout], [league] and the command prefix). */
+struct game_config {
+    int order_timeout;     /* seconds */
+    int challenge_timeout; /* seconds */
+    int rounds;            /* a boxing challenge's default */
+    long turn_interval;    /* seconds; 0: league turns only by command */
+    char prefix[8];        /* how commands start in a channel, for hints */
+};
+
+/* Who runs a command, and how to answer him: answer(ctx, 0, text) answers
+ * where he asked (the channel, or in private), answer(ctx, 1, text) always
+ * in private. */
+struct game_caller {
+    int64_t account_id; /* his identified account, or 0 */
+    const char *account;
+    const char *nick;
+    const char *channel; /* NULL: a private message */
+    void (*answer)(void *ctx, int private_only, const char *text);
+    void *ctx;
+};
+
+/* Formats and sends one answer to the caller (see struct game_caller). */
+void game_reply(const struct game_caller *who, const char *fmt, ...) GAME_PRINTF(2, 3);
+void game_reply_private(const struct game_caller *who, const char *fmt, ...) GAME_PRINTF(2, 3);
+
+/* ------------------------------------------------------- commentary */
+
+/* render.c turns the engine's events into English, for the channel and for
+ * reports. Wording is picked with the bout's flavour stream only, so it
+ * never changes a fight, and the same bout always reads the same. */
+
+#define RENDER_LINE_MAX    400
+#define RENDER_ROUND_LINES 4
+#define RENDER_RESULT_MAX  3
+
+/* One corner of a bout. */
+struct render_corner {
+    char name[DB_NAME_MAX];  /* the fighter */
+    char owner[DB_NAME_MAX]; /* his player's account */
+    struct sheet sheet;
+    int wins, losses, draws, kos;
+};
+
+/* The corner of fighter `f` (his name, owner, sheet and record). */
+void render_corner_fill(struct render_corner *c, const struct db_fighter *f);
+/* The tale of the tape, said when bout `id` starts: at most `max` lines
+ * (2 or 3 are enough). Returns the count. */
+int render_tape(const struct render_corner c[SIDES], enum rules rules, int rounds, int64_t id,
+                char lines[][RENDER_LINE_MAX], int max);
+/* The channel's commentary of the round `b` has just resolved, from its
+ * events `evs`: at most RENDER_ROUND_LINES lines. Returns the count. */
+int render_round(const struct render_corner c[SIDES], const struct bout *b,
+                 const struct events *evs, struct rng *flavour,
+                 char lines[RENDER_ROUND_LINES][RENDER_LINE_MAX]);
+/* The full blow-by-blow of that round for `report`, lines separated by
+ * '\n', into buf. Returns the length the full text needs, like snprintf. */
+int render_round_report(const struct render_corner c[SIDES], const struct bout *b,
+                        const struct events *evs, char *buf, size_t len);
+/* One event of `b`'s bouts in the report's plain words (no flavour), e.g.
+ * "Duran is injured: a cut above the right eye (level 2, 2.00 damage).";
+ * `b` gives the injuries a doctor's stoppage names. Like snprintf. */
+int render_event(const struct render_corner c[SIDES], const struct bout *b, const struct event *e,
+                 char *buf, size_t len);
+/* The result of the finished bout `b` in plain words, without the
+ * announcer's opening: "Rocky wins by KO in round 5!". Like snprintf. */
+int render_result_text(const struct render_corner c[SIDES], const struct bout *b, char *buf,
+                       size_t len);
+/* The result of the finished bout `b`: boxing one line (KO, TKO and its
+ * reason, DQ, a decision with the three cards and its kind, a draw);
+ * sugarray the two classic report lines of seed 004. Returns the count. */
+int render_result(const struct render_corner c[SIDES], const struct bout *b, struct rng *flavour,
+                  char lines[RENDER_RESULT_MAX][RENDER_LINE_MAX]);
+/* The classic SUGAR RAY line of `side` (seed 004): "Murphy (12,21) 6/0
+ * (15) 3/3 (14) ... PW". `tail` is appended (" PW", " KO", " TIE", ""). */
+int render_sugarray_line(const struct render_corner c[SIDES], const struct bout *b, int side,
+                         const char *tail, char *buf, size_t len);
+/* The score so far of a live bout, one line for `score`. */
+int render_score(const struct render_corner c[SIDES], const struct bout *b, char *buf, size_t len);
+
+/* ------------------------------------------------- stored bouts (replay.c) */
+
+/* An order as the database keeps it: its normal form (order_format), or
+ * "towel"; and back. bout_order_read returns 0, or -1 for a text that is
+ * neither. */
+void bout_order_text(const struct order *o, char *buf, size_t len);
+int bout_order_read(enum rules rules, const char *text, struct order *o);
+/* The forfeit order of `rules`: the corner throws in the towel. */
+void bout_order_towel(enum rules rules, struct order *o);
+
+/* The digest of a round: a 64-bit hash of everything the engine reported
+ * (its events and the result so far), chained from the digest of the round
+ * before (`prev`, 0 before round 1). Stored with each round and each
+ * finished bout, so a replay proves it fought the same fight without
+ * storing a report. */
+uint64_t bout_digest(uint64_t prev, const struct bout *b, const struct events *evs);
+
+/* Fights stored bout `id` again from its seed, stored sheets and orders and
+ * writes to `out`, round by round, whether each round's digest (or, for
+ * rounds stored before digests, its stored report) and the result match
+ * what is stored. Returns 0 when all match, 1 when something differs, 2
+ * when the bout cannot be replayed (not found, never fought). */
+int bout_replay(struct db *db, int64_t id, FILE *out);
+
+/* The report of stored bout `id`, rounds `from` to `to` (1-based,
+ * inclusive; to = 0: every round fought), derived from its seed, sheets and
+ * orders: a header line, the blow-by-blow of each round, and the result
+ * once over, lines separated by '\n'. Returns an allocated string (free()),
+ * or NULL with a reason in err when the bout does not exist, has no round
+ * in that range, or does not replay. */
+char *bout_report(struct db *db, int64_t id, int from, int to, char *err, size_t errlen);
+
+/* The channel's commentary of rounds `from` to `to` of stored bout `id`,
+ * exactly as said when they were fought (the flavour stream replays), with
+ * the result lines after the last round of a finished bout; '\n' between
+ * lines. Allocated, or NULL with err. */
+char *bout_commentary(struct db *db, int64_t id, int from, int to, char *err, size_t errlen);
+
+/* ------------------------------------------------------------ the game */
+
+#define BOUTS_MAX 2000
+
+struct game;
+
+/* Loads every challenge and live bout from `db` (replaying live ones).
+ * `db` and `io` stay the caller's and must outlive the game. Returns NULL
+ * with a reason in err if the database cannot be read or a stored bout
+ * does not replay. */
+struct game *game_new(struct db *db, const struct game_io *io, const struct game_config *cfg,
+                      char *err, size_t errlen);
+void game_free(struct game *g);
+/* New settings (a configuration reload): they apply to the next deadline. */
+void game_set_config(struct game *g, const struct game_config *cfg);
+/* The bot (re)registered with the server: deadlines start afresh, the
+ * channels hear which bouts go on and what was not said before a stop,
+ * players learn they must identify. */
+void game_connected(struct game *g);
+/* Timers: challenges expire, reminders, rounds resolved at their deadline,
+ * commentary marked said once delivered, and the league schedule (whose
+ * bouts are recorded in and summaries said to `league_channel`, or
+ * nowhere when NULL). Call often while connected; deadlines are suspended
+ * otherwise. */
+void game_tick(struct game *g, const char *league_channel);
+/* 1 if fighter `fighter_id` is in a challenge or a live bout. */
+int game_fighter_busy(const struct game *g, int64_t fighter_id);
+/* How many bouts are live. */
+int game_live(const struct game *g);
+
+/* The commands of the game. Each answers the caller (a result, or one line
+ * saying what was wrong and how to do it right) and returns 0, or -1 when
+ * nothing was done. Arguments are the caller's words, unchecked. */
+
+/* `who` (identified, in a channel) challenges the player of account
+ * opp_id (named opp_name) to a bout of `rules` with `rounds` (0: the
+ * default), with his fighter `with` against `vs` (NULL: the first free). */
+int game_challenge(struct game *g, const struct game_caller *who, int64_t opp_id,
+                   const char *opp_name, enum rules rules, int rounds, const char *with,
+                   const char *vs);
+/* Answers to a challenge: the challenged accepts or declines, the
+ * challenger withdraws. `other` names the other player (his account name
+ * or nick; NULL: the only open challenge) and other_id is the account
+ * identified under that nick (0 if none). */
+enum game_answer { GAME_ACCEPT, GAME_DECLINE, GAME_WITHDRAW };
+int game_answer(struct game *g, const struct game_caller *who, enum game_answer answer,
+                const char *other, int64_t other_id);
+/* Orders `text` for the caller's live bout (`bout`: "#12" or "12", or
+ * NULL: his only one), stored before they are acknowledged. */
+int game_order(struct game *g, const struct game_caller *who, const char *bout, const char *text);
+/* The caller concedes his live bout (`bout` as for game_order). */
+int game_forfeit(struct game *g, const struct game_caller *who, const char *bout);
+/* Lists the live bouts; the cards of one (`bout` NULL: the one in the
+ * caller's channel); the report of a bout (rounds `round` only, or every
+ * round when NULL), in private. */
+int game_bouts(struct game *g, const struct game_caller *who);
+int game_score(struct game *g, const struct game_caller *who, const char *bout);
+int game_report(struct game *g, const struct game_caller *who, const char *bout, const char *round);
+/* An admin cancels a live bout or a challenge (logged in the audit). */
+int game_cancel(struct game *g, const struct game_caller *who, const char *bout);
+
+/* ------------------------------------------------------------- leagues */
+
+#define LEAGUE_SUMMARY_LINES 8
+
+/* Runs a league turn of `rules` now, with the bout seeds drawn from `seed`;
+ * its bouts are recorded as fought in `channel`. Every bout, the records,
+ * moves, gold records, the title and the turn are written in one
+ * transaction, or nothing is. On 0, lines[0..*n) is the channel's summary
+ * (never one line per bout). On -1, err says why. */
+int league_turn(struct game *g, enum rules rules, uint64_t seed, const char *channel,
+                char lines[LEAGUE_SUMMARY_LINES][RENDER_LINE_MAX], int *n, char *err,
+                size_t errlen);
+/* Runs a turn with a fresh seed, its bouts recorded in `channel` (NULL:
+ * "#league"), and says its summary to `target` (a channel or a nick; a
+ * failure too, with its reason; NULL: nobody). Returns 0 or -1. */
+int league_turn_announce(struct game *g, enum rules rules, const char *channel, const char *target);
+/* Every active fighter of `rules` in league `league` but the champion, in
+ * standings order (gold record, then wins minus losses, then age). Returns
+ * an allocated array (free()) and its length in *n, or NULL on a database
+ * error. */
+struct db_fighter *league_standings(struct game *g, enum rules rules, int league, int *n);
+
+#endif

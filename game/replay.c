@@ -1,0 +1,372 @@
+/*
+ * replay.c - stored bouts fought again: orders as the database keeps them,
+ * round digests, `ringside-sim --replay`, and the reports and commentary
+ * derived from a bout's seed, start sheets and stored orders.
+ *
+ * A bout is a function of its sheets, its orders and its seed, so nothing
+ * but those is stored; every text about a bout is rebuilt when asked. The
+ * commentary's wording is drawn from the flavour stream in the same order as
+ * when the bout was fought (render_round for every round, render_result
+ * after the last), so even the words come out the same.
+ *
+ * What proves a replay right is the digest: a hash of everything the
+ * engine reported, chained round by round, stored with every round of a
+ * live bout and with every finished bout. Rounds stored before digests
+ * existed (schema 3) kept their report text instead, and are compared with
+ * the rebuilt report byte for byte.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "game.h"
+#include "game_internal.h"
+#include "parse.h"
+
+#define REPLAY_ORDERS (2 * BOXING_ROUNDS_MAX + 4)
+#define REPORT_MAX    DB_REPORT_MAX
+
+static const char *const state_names[] = {"a challenge", "live", "over", "cancelled"};
+
+/* ---------------------------------------------------- orders as stored */
+
+void bout_order_towel(enum rules rules, struct order *o)
+{
+    ruleset_get(rules)->order_default(o);
+    if (rules == RULES_BOXING)
+        o->u.boxing.towel = 1;
+    else
+        o->u.sugarray.towel = 1;
+}
+
+void bout_order_text(const struct order *o, char *buf, size_t len)
+{
+    int towel = o->rules == RULES_BOXING ? o->u.boxing.towel : o->u.sugarray.towel;
+
+    if (towel)
+        snprintf(buf, len, "towel");
+    else
+        order_format(o, buf, len);
+}
+
+int bout_order_read(enum rules rules, const char *text, struct order *o)
+{
+    struct parse_error err;
+
+    if (strcmp(text, "towel") == 0) {
+        bout_order_towel(rules, o);
+        return 0;
+    }
+    return order_parse(rules, text, o, &err);
+}
+
+/* ------------------------------------------------------------ digests */
+
+/* One 64-bit value into the hash: a multiply-xorshift step over the
+ * value itself (not its bytes in memory), so a digest is the same on every
+ * machine. */
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+    h = (h ^ v) * 0x9e3779b97f4a7c15ULL;
+    return h ^ (h >> 29);
+}
+
+static uint64_t mix_double(uint64_t h, double x)
+{
+    uint64_t bits;
+
+    memcpy(&bits, &x, sizeof(bits));
+    return mix(h, bits);
+}
+
+uint64_t bout_digest(uint64_t prev, const struct bout *b, const struct events *evs)
+{
+    uint64_t h = prev ? prev : 0xcbf29ce484222325ULL;
+    const struct result *res = &b->result;
+
+    h = mix(h, (uint64_t)b->round);
+    for (int k = 0; k < evs->n; k++) {
+        const struct event *e = &evs->ev[k];
+        h = mix(h, (uint64_t)e->type);
+        h = mix(h, (uint64_t)(int64_t)e->side);
+        h = mix(h, (uint64_t)(int64_t)e->a);
+        h = mix(h, (uint64_t)(int64_t)e->b);
+        h = mix(h, (uint64_t)(int64_t)e->c);
+        h = mix_double(h, e->x);
+    }
+    h = mix(h, (uint64_t)evs->dropped);
+    h = mix(h, (uint64_t)res->over);
+    if (res->over) {
+        h = mix(h, (uint64_t)(int64_t)res->winner);
+        h = mix(h, (uint64_t)res->method);
+        h = mix(h, (uint64_t)res->drawn_by);
+        h = mix(h, (uint64_t)res->reason);
+        h = mix(h, (uint64_t)res->decision);
+        for (int j = 0; j < JUDGES; j++)
+            for (int s = 0; s < SIDES; s++)
+                h = mix(h, (uint64_t)(int64_t)res->cards[j][s]);
+    }
+    return h ? h : 1; /* 0 stands for "before round 1" */
+}
+
+/* ------------------------------------------------------ the replayer */
+
+int bout_words(const struct db_bout *rec)
+{
+    /* League bouts fought before schema 4 drew the words of a commentary
+     * nobody heard; those since draw none. */
+    return rec->kind == DB_BOUT_EXHIBITION || !rec->has_digest;
+}
+
+/* A stored bout being fought again. */
+struct replayer {
+    struct db_bout rec;
+    struct render_corner corner[SIDES];
+    struct db_order ords[REPLAY_ORDERS];
+    int nords;
+    struct bout b;
+    struct bout_rng r;
+    struct events evs;
+    uint64_t digest;
+    int words; /* the commentary's words are drawn (see bout_words) */
+};
+
+/* Loads bout `id` for a replay. Returns 0; or 2 (with err) when it cannot
+ * be replayed: not found, never fought, a fighter or its orders missing. */
+static int replayer_open(struct replayer *rp, struct db *db, int64_t id, char *err, size_t errlen)
+{
+    memset(rp, 0, sizeof(*rp));
+    if (db_bout_get(db, id, &rp->rec) != DB_OK) {
+        snprintf(err, errlen, "there is no bout %lld", (long long)id);
+        return 2;
+    }
+    if (rp->rec.state != DB_BOUT_LIVE && rp->rec.state != DB_BOUT_OVER) {
+        snprintf(err, errlen, "bout %lld is %s: nothing was fought", (long long)id,
+                 state_names[rp->rec.state]);
+        return 2;
+    }
+    for (int s = 0; s < SIDES; s++) {
+        struct db_fighter f;
+        if (db_fighter_get_id(db, rp->rec.fighter[s], &f) != DB_OK) {
+            snprintf(err, errlen, "fighter %lld of bout %lld is missing",
+                     (long long)rp->rec.fighter[s], (long long)id);
+            return 2;
+        }
+        render_corner_fill(&rp->corner[s], &f);
+        rp->corner[s].sheet = rp->rec.sheet[s];
+    }
+    if (bout_init(&rp->b, rp->rec.rules, rp->rec.sheet, rp->rec.rounds) != 0 ||
+        db_order_list(db, id, rp->ords, REPLAY_ORDERS, &rp->nords) != DB_OK) {
+        snprintf(err, errlen, "bout %lld cannot be set up again", (long long)id);
+        return 2;
+    }
+    bout_rng_seed(&rp->r, rp->rec.seed);
+    rp->words = bout_words(&rp->rec);
+    return 0;
+}
+
+/* Fights the next round from its stored orders, drawing the commentary's
+ * words into lines[] (and, when the bout ends, the result's into result[],
+ * *nres of them) as the live bout did. Returns the number of commentary
+ * lines (0 for a bout without words), or -1 when the round's orders are
+ * missing or do not replay. */
+static int replayer_round(struct replayer *rp, char lines[RENDER_ROUND_LINES][RENDER_LINE_MAX],
+                          char result[RENDER_RESULT_MAX][RENDER_LINE_MAX], int *nres)
+{
+    struct order o[SIDES];
+    int round = rp->b.round + 1, got = 0;
+
+    *nres = 0;
+    for (int k = 0; k < rp->nords; k++)
+        if (rp->ords[k].round == round &&
+            bout_order_read(rp->rec.rules, rp->ords[k].text, &o[rp->ords[k].side]) == 0)
+            got |= 1 << rp->ords[k].side;
+    if (got != 3 || rp->b.result.over || bout_round(&rp->b, o, &rp->r, &rp->evs) != 0)
+        return -1;
+    rp->digest = bout_digest(rp->digest, &rp->b, &rp->evs);
+    if (!rp->words)
+        return 0;
+    int n = render_round(rp->corner, &rp->b, &rp->evs, &rp->r.flavour, lines);
+    if (rp->b.result.over)
+        *nres = render_result(rp->corner, &rp->b, &rp->r.flavour, result);
+    return n;
+}
+
+/* ------------------------------------------------------------- replay */
+
+/* Prints the first difference between two texts, line by line. */
+static void first_difference(FILE *out, const char *want, const char *got)
+{
+    int line = 1;
+
+    while (*want && *got) {
+        size_t a = strcspn(want, "\n"), b = strcspn(got, "\n");
+        if (a != b || memcmp(want, got, a) != 0) {
+            fprintf(out, "  line %d stored:   %.*s\n  line %d replayed: %.*s\n", line, (int)a, want,
+                    line, (int)b, got);
+            return;
+        }
+        want += a + (want[a] == '\n');
+        got += b + (got[b] == '\n');
+        line++;
+    }
+    fprintf(out, "  one text is longer (line %d)\n", line);
+}
+
+/* Checks the round just replayed against what is stored for it: its
+ * digest, or the report of a round stored before digests. Returns 1 for a
+ * mismatch, 0 for a match, 2 when nothing is stored for it (a league
+ * round: the bout's digest covers it). */
+static int check_round(FILE *out, struct db *db, struct replayer *rp, int round)
+{
+    static char stored[REPORT_MAX], again[REPORT_MAX];
+    uint64_t digest;
+    int rc = db_round_digest(db, rp->rec.id, round, &digest);
+
+    if (rc == DB_OK) {
+        if (digest != rp->digest) {
+            fprintf(out, "round %d: MISMATCH: digest %016llx stored, %016llx replayed\n", round,
+                    (unsigned long long)digest, (unsigned long long)rp->digest);
+            return 1;
+        }
+        fprintf(out, "round %d: match\n", round);
+        return 0;
+    }
+    if (db_round_report(db, rp->rec.id, round, stored, sizeof(stored)) == DB_OK && stored[0]) {
+        render_round_report(rp->corner, &rp->b, &rp->evs, again, sizeof(again));
+        if (strcmp(stored, again) != 0) {
+            fprintf(out, "round %d: MISMATCH\n", round);
+            first_difference(out, stored, again);
+            return 1;
+        }
+        fprintf(out, "round %d: match\n", round);
+        return 0;
+    }
+    fprintf(out, "round %d: replayed\n", round);
+    return 2;
+}
+
+int bout_replay(struct db *db, int64_t id, FILE *out)
+{
+    static struct replayer rp;
+    char err[256], lines[RENDER_ROUND_LINES][RENDER_LINE_MAX];
+    char result[RENDER_RESULT_MAX][RENDER_LINE_MAX];
+    int bad = 0, unchecked = 0, nres;
+
+    int rc = replayer_open(&rp, db, id, err, sizeof(err));
+    if (rc != 0) {
+        fprintf(out, "%s\n", err);
+        return rc;
+    }
+    const struct db_bout *rec = &rp.rec;
+    fprintf(out, "bout %lld: %s vs %s, %s, %d rounds, seed %llu, %d rounds stored\n", (long long)id,
+            rp.corner[0].name, rp.corner[1].name, ruleset_get(rec->rules)->name, rec->rounds,
+            (unsigned long long)rec->seed, rec->round);
+    for (int round = 1; round <= rec->round; round++) {
+        if (replayer_round(&rp, lines, result, &nres) < 0) {
+            fprintf(out, "round %d: MISMATCH: its orders are missing or do not replay\n", round);
+            bad++;
+            break;
+        }
+        int seen = check_round(out, db, &rp, round);
+        bad += seen == 1;
+        unchecked += seen == 2;
+    }
+    /* League bouts store one digest for the whole bout, not one a round. */
+    if (!bad && unchecked && rec->has_digest) {
+        int same = rec->digest == rp.digest;
+        fprintf(out, "digest: %s\n", same ? "match" : "MISMATCH");
+        bad += !same;
+    }
+    if (rec->state == DB_BOUT_OVER) {
+        const struct result *res = &rp.b.result;
+        int same = res->over && res->winner == rec->winner && res->method == rec->method &&
+                   res->reason == rec->reason && res->decision == rec->decision &&
+                   res->round == rec->round;
+        fprintf(out, "result: %s\n", same ? "match" : "MISMATCH");
+        bad += !same;
+    } else if (rp.b.result.over) {
+        fprintf(out, "result: MISMATCH: the replay ended the bout, the database says it is live\n");
+        bad++;
+    }
+    fprintf(out, "%s\n",
+            bad ? "replay differs from the stored bout" : "replay matches the stored bout");
+    return bad ? 1 : 0;
+}
+
+/* ------------------------------------------------- derived texts */
+
+/* A growing text. */
+struct textbuf {
+    char *s;
+    size_t len, cap;
+};
+
+static void textbuf_add(struct textbuf *b, const char *text)
+{
+    size_t n = strlen(text);
+
+    if (b->len + n + 2 > b->cap) {
+        b->cap = (b->len + n + 2) * 2;
+        b->s = xrealloc(b->s, b->cap);
+    }
+    if (b->len)
+        b->s[b->len++] = '\n';
+    memcpy(b->s + b->len, text, n + 1);
+    b->len += n;
+}
+
+/* Replays bout `id` through round `to` (0: every round stored) and
+ * collects, for rounds from..to, its report (report != 0) or its
+ * commentary. */
+static char *derive(struct db *db, int64_t id, int from, int to, int report, char *err,
+                    size_t errlen)
+{
+    static struct replayer rp;
+    static char text[REPORT_MAX];
+    char lines[RENDER_ROUND_LINES][RENDER_LINE_MAX];
+    char result[RENDER_RESULT_MAX][RENDER_LINE_MAX];
+    struct textbuf b = {0};
+
+    if (replayer_open(&rp, db, id, err, errlen) != 0)
+        return NULL;
+    if (to <= 0 || to > rp.rec.round)
+        to = rp.rec.round;
+    if (from < 1 || from > to) {
+        snprintf(err, errlen, "bout %lld has no round %d", (long long)id, from);
+        return NULL;
+    }
+    for (int round = 1; round <= to; round++) {
+        int nres, n = replayer_round(&rp, lines, result, &nres);
+        if (n < 0) {
+            snprintf(err, errlen, "bout %lld: the orders of round %d do not replay", (long long)id,
+                     round);
+            free(b.s);
+            return NULL;
+        }
+        if (round < from)
+            continue;
+        if (report) {
+            render_round_report(rp.corner, &rp.b, &rp.evs, text, sizeof(text));
+            textbuf_add(&b, text);
+            continue;
+        }
+        for (int i = 0; i < n; i++)
+            textbuf_add(&b, lines[i]);
+        for (int i = 0; i < nres; i++)
+            textbuf_add(&b, result[i]);
+    }
+    if (!b.s)
+        textbuf_add(&b, "");
+    return b.s;
+}
+
+char *bout_report(struct db *db, int64_t id, int from, int to, char *err, size_t errlen)
+{
+    return derive(db, id, from, to, 1, err, errlen);
+}
+
+char *bout_commentary(struct db *db, int64_t id, int from, int to, char *err, size_t errlen)
+{
+    return derive(db, id, from, to, 0, err, errlen);
+}

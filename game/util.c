@@ -1,0 +1,111 @@
+/*
+ * util.c - what every part of Ringside shares: the allocation wrappers,
+ * clipping user text, and answering a command's caller.
+ *
+ * Out of memory is not an error Ringside can recover from: it is reported
+ * once on stderr and the process aborts, so no caller ever sees NULL.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "game.h"
+#include "game_internal.h"
+
+static void oom(void)
+{
+    fputs("ringside: out of memory\n", stderr);
+    abort();
+}
+
+void *xmalloc(size_t size)
+{
+    void *p = malloc(size ? size : 1);
+
+    if (!p)
+        oom();
+    return p;
+}
+
+void *xrealloc(void *ptr, size_t size)
+{
+    void *p = realloc(ptr, size ? size : 1);
+
+    if (!p)
+        oom();
+    return p;
+}
+
+char *xstrdup(const char *s)
+{
+    size_t n = strlen(s) + 1;
+
+    return memcpy(xmalloc(n), s, n);
+}
+
+char *text_clip(char *dst, size_t dstlen, const char *src, size_t max)
+{
+    size_t n = strlen(src);
+
+    if (max >= dstlen)
+        max = dstlen - 1;
+    if (n > max) {
+        n = max;
+        /* The byte at the cut is a continuation: its character began
+         * earlier, so it goes whole. */
+        while (n > 0 && ((unsigned char)src[n] & 0xC0) == 0x80)
+            n--;
+    }
+    memcpy(dst, src, n);
+    dst[n] = '\0';
+    return dst;
+}
+
+static void vanswer(const struct game_caller *who, int private_only, const char *fmt, va_list ap)
+{
+    char text[1024];
+
+    vsnprintf(text, sizeof(text), fmt, ap);
+    who->answer(who->ctx, private_only, text);
+}
+
+void game_reply(const struct game_caller *who, const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    vanswer(who, 0, fmt, ap);
+    va_end(ap);
+}
+
+void game_reply_private(const struct game_caller *who, const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    vanswer(who, 1, fmt, ap);
+    va_end(ap);
+}
+
+void game_say(struct game *g, enum game_voice voice, const char *target, const char *fmt, ...)
+{
+    char text[2048];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof(text), fmt, ap);
+    va_end(ap);
+    g->io.say(g->io.ctx, voice, target, text);
+}
+
+void game_log(struct game *g, enum game_log level, const char *fmt, ...)
+{
+    char text[1024];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof(text), fmt, ap);
+    va_end(ap);
+    g->io.log(g->io.ctx, level, text);
+}

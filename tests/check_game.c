@@ -1,0 +1,461 @@
+/* check_game.c - the game alone, without the bot or IRC: its io is a fake
+ * clock and a list of the lines it said, its callers answer into the same
+ * list. Whole bouts (orders, deadlines, forfeits), a "crash" and restart
+ * with commentary not yet delivered, reports and commentary derived from
+ * the database matching what was said word for word, and league turns. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "game.h"
+#include "tests.h"
+
+#define SAID_MAX 65536
+
+static struct db *db;
+static struct game *game;
+static char dir[64], path[128];
+static char said[SAID_MAX]; /* "target|voice|text\n" for every line */
+static size_t said_len;
+static double clock_now;
+static int64_t wall_now;
+static uint64_t next_seed;
+static int pending_lines; /* what the fake output has not delivered */
+
+static void note(const char *target, const char *voice, const char *text)
+{
+    said_len += (size_t)snprintf(said + said_len, sizeof(said) - said_len, "%s|%s|%s\n", target,
+                                 voice, text);
+    ck_assert_uint_lt(said_len, sizeof(said));
+}
+
+static void io_say(void *ctx, enum game_voice voice, const char *target, const char *text)
+{
+    (void)ctx;
+    note(target, voice == GAME_CHATTER ? "chatter" : "reply", text);
+}
+
+static const char *io_nick_of(void *ctx, int64_t account_id)
+{
+    (void)ctx;
+    (void)account_id;
+    return NULL; /* players are told under their account names */
+}
+
+static int io_same_name(void *ctx, const char *a, const char *b)
+{
+    (void)ctx;
+    return strcmp(a, b) == 0;
+}
+
+static double io_clock(void *ctx)
+{
+    (void)ctx;
+    return clock_now;
+}
+
+static int64_t io_wall(void *ctx)
+{
+    (void)ctx;
+    return wall_now;
+}
+
+static uint64_t io_seed(void *ctx)
+{
+    (void)ctx;
+    return next_seed++;
+}
+
+static int io_pending(void *ctx)
+{
+    (void)ctx;
+    return pending_lines;
+}
+
+static void io_log(void *ctx, enum game_log level, const char *text)
+{
+    (void)ctx;
+    if (level >= GAME_LOG_ERROR)
+        note("log", "error", text);
+}
+
+static const struct game_io io = {
+    .say = io_say,
+    .nick_of = io_nick_of,
+    .same_name = io_same_name,
+    .clock = io_clock,
+    .wall = io_wall,
+    .seed = io_seed,
+    .pending = io_pending,
+    .log = io_log,
+};
+
+static const struct game_config cfg = {
+    .order_timeout = 60, .challenge_timeout = 300, .rounds = 3, .prefix = "!"};
+
+static void answer(void *ctx, int private_only, const char *text)
+{
+    note((const char *)ctx, private_only ? "private" : "answer", text);
+}
+
+/* A caller: account `name` (id `id`) in #ring, or in private when
+ * channel is 0. */
+static struct game_caller caller(const char *name, int64_t id, int channel)
+{
+    return (struct game_caller){.account_id = id,
+                                .account = name,
+                                .nick = name,
+                                .channel = channel ? "#ring" : NULL,
+                                .answer = answer,
+                                .ctx = (void *)name};
+}
+
+static void start_game(void)
+{
+    char err[256];
+
+    game = game_new(db, &io, &cfg, err, sizeof(err));
+    ck_assert_msg(game != NULL, "%s", err);
+}
+
+static void setup(void)
+{
+    char err[256];
+
+    snprintf(dir, sizeof(dir), "/tmp/ringside-game-XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(path, sizeof(path), "%s/ringside.db", dir);
+    db = db_open(path, err, sizeof(err));
+    ck_assert_msg(db != NULL, "%s", err);
+    said_len = 0;
+    said[0] = '\0';
+    clock_now = 1000;
+    wall_now = 1700000000;
+    next_seed = 77;
+    pending_lines = 0;
+    start_game();
+}
+
+static void teardown(void)
+{
+    char cmd[128];
+
+    game_free(game);
+    db_close(db);
+    snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+    ck_assert_int_eq(system(cmd), 0);
+}
+
+/* Forgets what was said so far. */
+static void hush(void)
+{
+    said_len = 0;
+    said[0] = '\0';
+}
+
+#define HAS(needle) ck_assert_msg(strstr(said, (needle)) != NULL, "no \"%s\" in:\n%s", needle, said)
+
+/* An account and one fighter of `rules`; returns the account id. */
+static int64_t player(const char *name, const char *fighter, const struct sheet *sheet)
+{
+    int64_t id;
+    char key[DB_NAME_MAX];
+    struct db_fighter f;
+
+    ck_assert_int_eq(db_account_create(db, name, name, "$y$hash", 1, &id), DB_OK);
+    memset(&f, 0, sizeof(f));
+    f.account_id = id;
+    snprintf(f.name, sizeof(f.name), "%s", fighter);
+    f.sheet = *sheet;
+    snprintf(key, sizeof(key), "%s", fighter);
+    for (char *c = key; *c; c++)
+        *c = (char)(*c >= 'A' && *c <= 'Z' ? *c + 32 : *c);
+    ck_assert_int_eq(db_fighter_create(db, key, &f), DB_OK);
+    return id;
+}
+
+static const struct sheet rocky = {.rules = RULES_BOXING, .u.boxing = {14, 12, 11, 12, 11}};
+static const struct sheet apollo = {.rules = RULES_BOXING, .u.boxing = {13, 14, 12, 11, 10}};
+
+/* The lines said to `target` with `voice`, joined by '\n', into out. */
+static void lines_of(const char *target, const char *voice, char *out, size_t len)
+{
+    char pat[96];
+    size_t at = 0;
+
+    out[0] = '\0';
+    snprintf(pat, sizeof(pat), "%s|%s|", target, voice);
+    for (const char *p = said; *p;) {
+        const char *nl = strchr(p, '\n');
+        if (strncmp(p, pat, strlen(pat)) == 0)
+            at += (size_t)snprintf(out + at, len - at, "%s%.*s", at ? "\n" : "",
+                                   (int)(nl - p - strlen(pat)), p + strlen(pat));
+        p = nl + 1;
+    }
+}
+
+/* alice challenges bob in #ring and bob accepts: bout 1 is live. */
+static void live_bout(int64_t *a, int64_t *b)
+{
+    *a = player("alice", "Rocky", &rocky);
+    *b = player("bob", "Apollo", &apollo);
+    struct game_caller ca = caller("alice", *a, 1), cb = caller("bob", *b, 1);
+    ck_assert_int_eq(game_challenge(game, &ca, *b, "bob", RULES_BOXING, 0, NULL, NULL), 0);
+    HAS("#ring|reply|alice challenges bob: Rocky vs Apollo, boxing, 3 rounds (bout #1)");
+    ck_assert_int_eq(game_answer(game, &cb, GAME_ACCEPT, NULL, 0), 0);
+    HAS("#ring|reply|Bout #1, boxing, 3 rounds: Rocky (alice)");
+    HAS("alice|reply|Bout #1, round 1 of 3: your orders for Rocky");
+    ck_assert_int_eq(game_live(game), 1);
+}
+
+static int replay_ok(int64_t id)
+{
+    FILE *f = tmpfile();
+    int rc = bout_replay(db, id, f);
+
+    fclose(f);
+    return rc == 0;
+}
+
+START_TEST(test_whole_bout_through_the_game)
+{
+    int64_t a, b;
+    char chatter[8192], derived_err[256];
+
+    live_bout(&a, &b);
+    hush();
+    struct game_caller pa = caller("alice", a, 0), pb = caller("bob", b, 0);
+    for (int r = 1; r <= 3; r++) {
+        ck_assert_int_eq(game_order(game, &pa, NULL, "5/5/10 (ring)"), 0);
+        ck_assert_int_eq(game_order(game, &pb, NULL, "4H/6/10"), 0);
+    }
+    HAS("alice|answer|round 1 orders stored for Rocky: 5/5/10 (ring)");
+    HAS("bob|answer|round 3 orders stored for Apollo: 4H/6/10");
+    ck_assert_int_eq(game_live(game), 0);
+    struct db_bout rec;
+    ck_assert_int_eq(db_bout_get(db, 1, &rec), DB_OK);
+    ck_assert_int_eq(rec.state, DB_BOUT_OVER);
+    ck_assert_int_eq(rec.round, 3);
+    ck_assert_int_eq(rec.has_digest, 1);
+    ck_assert(replay_ok(1));
+
+    /* What the channel heard is exactly what the database rebuilds. */
+    lines_of("#ring", "chatter", chatter, sizeof(chatter));
+    char *derived = bout_commentary(db, 1, 1, 0, derived_err, sizeof(derived_err));
+    ck_assert_msg(derived != NULL, "%s", derived_err);
+    ck_assert_str_eq(derived, chatter);
+    free(derived);
+
+    /* The report is derived too, and sent in private. */
+    hush();
+    struct game_caller spectator = caller("eve", 0, 1);
+    ck_assert_int_eq(game_report(game, &spectator, "#1", "2"), 0);
+    HAS("eve|private|Report of bout #1, rounds 2 to 2:");
+    HAS("eve|reply|Round 2 of 3");
+    HAS("eve|reply|Cards (Rocky-Apollo)");
+    ck_assert_int_eq(game_report(game, &spectator, "#1", "4"), -1);
+    HAS("eve|answer|bout #1 has rounds 1 to 3 so far");
+    ck_assert_int_eq(game_report(game, &spectator, "#99", NULL), -1);
+    HAS("eve|answer|there is no bout #99");
+}
+END_TEST
+
+START_TEST(test_deadline_reminder_and_fallback)
+{
+    int64_t a, b;
+    struct db_order o[8];
+    int n = 0;
+
+    live_bout(&a, &b);
+    struct game_caller pa = caller("alice", a, 0);
+    ck_assert_int_eq(game_order(game, &pa, NULL, "6/6/8"), 0);
+    hush();
+    clock_now += 35; /* 25 s left: not yet (a third of 60 s) */
+    game_tick(game, NULL);
+    ck_assert_int_eq((int)said_len, 0);
+    clock_now += 10; /* 15 s left: the reminder, to bob only */
+    game_tick(game, NULL);
+    HAS("bob|reply|Bout #1: 15 seconds left for your round 1 orders");
+    ck_assert_ptr_null(strstr(said, "alice|reply|Bout #1: 15 seconds"));
+    clock_now += 16; /* past the deadline: bob's default fights */
+    game_tick(game, NULL);
+    HAS("#ring|chatter|");
+    ck_assert_int_eq(db_order_list(db, 1, o, 8, &n), DB_OK);
+    ck_assert_int_eq(n, 2);
+    ck_assert_str_eq(o[1].text, "5/5/10");
+    ck_assert_int_eq(o[1].source, DB_ORDER_DEFAULT);
+    /* Round 2 at its deadline: both fall back on their last orders. */
+    clock_now += 61;
+    game_tick(game, NULL);
+    ck_assert_int_eq(db_order_list(db, 1, o, 8, &n), DB_OK);
+    ck_assert_int_eq(n, 4);
+    ck_assert_str_eq(o[2].text, "6/6/8");
+    ck_assert_int_eq(o[2].source, DB_ORDER_LAST);
+    ck_assert(replay_ok(1));
+}
+END_TEST
+
+START_TEST(test_crash_with_commentary_not_delivered)
+{
+    int64_t a, b;
+    char before[4096], after[4096];
+
+    live_bout(&a, &b);
+    struct game_caller pa = caller("alice", a, 0), pb = caller("bob", b, 0);
+    ck_assert_int_eq(game_order(game, &pa, NULL, "5/5/10"), 0);
+    ck_assert_int_eq(game_order(game, &pb, NULL, "4/6/10"), 0);
+    ck_assert_int_eq(game_live(game), 1);
+    /* Round 1 is stored and said, but the output still holds it. */
+    lines_of("#ring", "chatter", before, sizeof(before));
+    ck_assert_int_gt((int)strlen(before), 0);
+    pending_lines = 3;
+    game_tick(game, NULL);
+    /* Round 2: alice's orders are stored, then everything in memory is
+     * lost. */
+    ck_assert_int_eq(game_order(game, &pa, NULL, "3/3/14 (clinch)"), 0);
+    game_free(game);
+    hush();
+    pending_lines = 0;
+    start_game();
+    ck_assert_int_eq(game_live(game), 1);
+    game_connected(game);
+    HAS("#ring|chatter|Bout #1: what I had not said yet when I stopped:");
+    HAS("#ring|chatter|Bout #1, Rocky vs Apollo, goes on: round 2 of 3 is next.");
+    HAS("alice|reply|Bout #1, round 2 of 3: your orders for Rocky (e.g. 5H/8!/7 (inside)) within "
+        "60 seconds; your orders for it are in already");
+    /* What is said again is what was said, word for word. */
+    lines_of("#ring", "chatter", after, sizeof(after));
+    const char *again = strchr(after, '\n') + 1;
+    ck_assert_int_eq(strncmp(again, before, strlen(before)), 0);
+    /* The bout goes on from the stored orders: bob's completes round 2. */
+    hush();
+    ck_assert_int_eq(game_order(game, &pb, NULL, "5/5/10"), 0);
+    HAS("#ring|chatter|");
+    ck_assert(replay_ok(1));
+    /* Delivered now: nothing is said again at the next connection. */
+    game_tick(game, NULL);
+    hush();
+    game_connected(game);
+    ck_assert_ptr_null(strstr(said, "what I had not said yet"));
+}
+END_TEST
+
+START_TEST(test_forfeit_and_bad_orders)
+{
+    int64_t a, b;
+
+    live_bout(&a, &b);
+    struct game_caller pa = caller("alice", a, 0), eve = caller("eve", 0, 0);
+    hush();
+    ck_assert_int_eq(game_order(game, &pa, NULL, "9/9/9"), -1);
+    HAS("alice|answer|not stored:");
+    ck_assert_int_eq(game_order(game, &eve, "#1", "5/5/10"), -1);
+    HAS("eve|answer|bout #1 is not yours");
+    ck_assert_int_eq(game_forfeit(game, &pa, NULL), 0);
+    HAS("alice|private|you conceded bout #1");
+    struct db_bout rec;
+    ck_assert_int_eq(db_bout_get(db, 1, &rec), DB_OK);
+    ck_assert_int_eq(rec.state, DB_BOUT_OVER);
+    ck_assert_int_eq(rec.winner, 1);
+    ck_assert_int_eq(rec.reason, TKO_TOWEL);
+    ck_assert(replay_ok(1));
+}
+END_TEST
+
+START_TEST(test_league_turn_through_the_game)
+{
+    static const char *const plans[] = {"5/5/10 (ring)", "6/6/8; 4) 4H/8/8 (inside)",
+                                        "3/5/12 (clinch); if endurance_percent < 40 then 5/5/10"};
+    char lines[LEAGUE_SUMMARY_LINES][RENDER_LINE_MAX], err[256];
+    int n = 0;
+    struct sheet s = {.rules = RULES_BOXING};
+
+    for (int i = 0; i < 9; i++) {
+        char name[16], fighter[16];
+        snprintf(name, sizeof(name), "p%d", i);
+        snprintf(fighter, sizeof(fighter), "Boxer%d", i);
+        s.u.boxing = (struct boxing_sheet){10 + i % 5, 12, 14 - i % 5, 12, 12};
+        int64_t id = player(name, fighter, &s);
+        struct db_fighter list[1];
+        int m = 0;
+        ck_assert_int_eq(db_fighter_list(db, id, 0, list, 1, &m), DB_OK);
+        ck_assert_int_eq(db_plan_set(db, list[0].id, plans[i % 3], 1), DB_OK);
+    }
+    hush();
+    ck_assert_msg(league_turn(game, RULES_BOXING, 5, "#ring", lines, &n, err, sizeof(err)) == 0,
+                  "%s", err);
+    ck_assert_int_ge(n, 2);
+    ck_assert_ptr_nonnull(strstr(lines[0], "League turn 1 (boxing): 9 bouts fought"));
+    ck_assert_int_eq((int)said_len, 0); /* the caller says the summary */
+
+    struct db_bout list[16];
+    int m = 0;
+    ck_assert_int_eq(db_bout_list(db, DB_BOUT_OVER, list, 16, &m), DB_OK);
+    ck_assert_int_eq(m, 9); /* BRONZE only: nobody in GOLD, no title bout */
+    for (int i = 0; i < m; i++) {
+        uint64_t digest;
+        ck_assert_int_eq(list[i].kind, DB_BOUT_LEAGUE);
+        ck_assert_int_eq(list[i].has_digest, 1);
+        ck_assert_int_eq(db_round_digest(db, list[i].id, 1, &digest), DB_NOTFOUND);
+        ck_assert(replay_ok(list[i].id));
+        char *report = bout_report(db, list[i].id, 1, 0, err, sizeof(err));
+        ck_assert_msg(report != NULL, "%s", err);
+        ck_assert_ptr_nonnull(strstr(report, "Round 1 of 12"));
+        free(report);
+    }
+
+    /* A tampered order no longer replays to the stored digest. */
+    struct db_order o = {.round = 1, .side = 0, .source = DB_ORDER_PLAN, .line = 1};
+    snprintf(o.text, sizeof(o.text), "8/8/4 (allout)");
+    ck_assert_int_eq(db_order_put(db, list[0].id, &o), DB_OK);
+    ck_assert(!replay_ok(list[0].id));
+
+    /* The announcement and the standings, through the game. */
+    hush();
+    ck_assert_int_eq(league_turn_announce(game, RULES_BOXING, "#ring", "#ring"), 0);
+    HAS("#ring|chatter|League turn 2 (boxing): ");
+    struct db_fighter *st = league_standings(game, RULES_BOXING, LEAGUE_SILVER, &n);
+    ck_assert_ptr_nonnull(st);
+    for (int i = 1; i < n; i++)
+        ck_assert_int_ge(st[i - 1].gold_record, st[i].gold_record);
+    free(st);
+}
+END_TEST
+
+START_TEST(test_challenge_expires_on_the_fake_clock)
+{
+    int64_t a = player("alice", "Rocky", &rocky), b = player("bob", "Apollo", &apollo);
+    struct game_caller ca = caller("alice", a, 1), cb = caller("bob", b, 1);
+
+    ck_assert_int_eq(game_challenge(game, &ca, b, "bob", RULES_BOXING, 0, NULL, NULL), 0);
+    ck_assert(game_fighter_busy(game, 1));
+    clock_now += 299;
+    game_tick(game, NULL);
+    ck_assert(game_fighter_busy(game, 1));
+    clock_now += 2;
+    hush();
+    game_tick(game, NULL);
+    HAS("#ring|chatter|alice's challenge to bob (bout #1) expired unanswered.");
+    ck_assert(!game_fighter_busy(game, 1));
+    ck_assert_int_eq(game_answer(game, &cb, GAME_ACCEPT, NULL, 0), -1);
+    HAS("bob|answer|nobody has challenged you");
+}
+END_TEST
+
+Suite *game_suite(void)
+{
+    Suite *s = suite_create("game");
+    TCase *tc = tcase_create("game");
+
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_whole_bout_through_the_game);
+    tcase_add_test(tc, test_deadline_reminder_and_fallback);
+    tcase_add_test(tc, test_crash_with_commentary_not_delivered);
+    tcase_add_test(tc, test_forfeit_and_bad_orders);
+    tcase_add_test(tc, test_league_turn_through_the_game);
+    tcase_add_test(tc, test_challenge_expires_on_the_fake_clock);
+    suite_add_tcase(s, tc);
+    return s;
+}
