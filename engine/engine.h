@@ -54,7 +54,13 @@ void bout_rng_seed(struct bout_rng *br, uint64_t seed);
 
 /* -------------------------------------------------------------- rulesets */
 
-enum rules { RULES_BOXING, RULES_SUGARRAY, RULES_COUNT };
+/* RULES_BOXING, RULES_SUGARRAY, ... in the order of rulesets.h. */
+enum rules {
+#define RULESET(name, NAME) RULES_##NAME,
+#include "rulesets.h"
+#undef RULESET
+    RULES_COUNT
+};
 
 /* --- boxing (seed 000, rules.md section 1) --- */
 

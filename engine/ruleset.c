@@ -8,12 +8,14 @@
 
 #include "engine.h"
 
-extern const struct ruleset boxing_ruleset;
-extern const struct ruleset sugarray_ruleset;
+#define RULESET(name, NAME) extern const struct ruleset name##_ruleset;
+#include "rulesets.h"
+#undef RULESET
 
 static const struct ruleset *const rulesets[RULES_COUNT] = {
-    [RULES_BOXING] = &boxing_ruleset,
-    [RULES_SUGARRAY] = &sugarray_ruleset,
+#define RULESET(name, NAME) [RULES_##NAME] = &name##_ruleset,
+#include "rulesets.h"
+#undef RULESET
 };
 
 const struct ruleset *ruleset_get(enum rules id)
