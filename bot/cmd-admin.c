@@ -81,40 +81,48 @@ int cmd_set(struct cmd_ctx *ctx)
         return -1;
     }
     struct db_fighter nf = f;
+    const struct ruleset *rs = ruleset_get(f.sheet.rules);
+    char ability_keys[128] = "", example[48];
+    for (int j = 0, at = 0; j < rs->nfields && at < (int)sizeof(ability_keys); j++)
+        at += snprintf(ability_keys + at, sizeof(ability_keys) - (size_t)at, "%s%s", j ? ", " : "",
+                       rs->fields[j].key);
+    snprintf(example, sizeof(example), "%s=14 wins=3", rs->fields[0].key);
     for (int i = 1; i < ctx->argc; i++) {
         const char *a = ctx->argv[i], *eq = strchr(a, '=');
         char *end;
         long v = eq ? strtol(eq + 1, &end, 10) : 0;
         if (!eq || eq == a || !eq[1] || *end) {
-            reply(ctx, "\"%s\" is not key=number; e.g. set %s str=14 wins=3", CLIP(a, 30), f.name);
+            reply(ctx, "\"%s\" is not key=number; e.g. set %s %s", CLIP(a, 30), f.name, example);
             return -1;
         }
         size_t k = (size_t)(eq - a);
+        /* The abilities of his ruleset's sheet, then the record. */
+        int found = 0;
+        for (int j = 0; j < rs->nfields && !found; j++) {
+            const struct ruleset_field *fd = &rs->fields[j];
+            if (strlen(fd->key) != k || strncasecmp(fd->key, a, k) != 0)
+                continue;
+            if (v < fd->lo || v > fd->hi) {
+                reply(ctx, "%s must be %d to %d", fd->key, fd->lo, fd->hi);
+                return -1;
+            }
+            sheet_field_set(&nf.sheet, j, (int)v);
+            found = 1;
+        }
         struct {
             const char *name;
             int *field;
-            enum rules rules; /* RULES_COUNT: any */
             long lo, hi;
         } keys[] = {
-            {"str", &nf.sheet.u.boxing.str, RULES_BOXING, BOXING_ABILITY_MIN, BOXING_ABILITY_MAX},
-            {"spd", &nf.sheet.u.boxing.spd, RULES_BOXING, BOXING_ABILITY_MIN, BOXING_ABILITY_MAX},
-            {"agl", &nf.sheet.u.boxing.agl, RULES_BOXING, BOXING_ABILITY_MIN, BOXING_ABILITY_MAX},
-            {"tgh", &nf.sheet.u.boxing.tgh, RULES_BOXING, BOXING_ABILITY_MIN, BOXING_ABILITY_MAX},
-            {"hgt", &nf.sheet.u.boxing.hgt, RULES_BOXING, BOXING_ABILITY_MIN, BOXING_ABILITY_MAX},
-            {"skill", &nf.sheet.u.sugarray.skill, RULES_SUGARRAY, 1, 99},
-            {"end", &nf.sheet.u.sugarray.endurance, RULES_SUGARRAY, 1, 999},
-            {"wins", &nf.wins, RULES_COUNT, 0, 100000},
-            {"losses", &nf.losses, RULES_COUNT, 0, 100000},
-            {"draws", &nf.draws, RULES_COUNT, 0, 100000},
-            {"kos", &nf.kos, RULES_COUNT, 0, 100000},
-            {"training", &nf.training_points, RULES_COUNT, 0, 1000},
+            {"wins", &nf.wins, 0, 100000},
+            {"losses", &nf.losses, 0, 100000},
+            {"draws", &nf.draws, 0, 100000},
+            {"kos", &nf.kos, 0, 100000},
+            {"training", &nf.training_points, 0, 1000},
         };
-        int found = 0;
-        for (unsigned j = 0; j < sizeof(keys) / sizeof(keys[0]); j++) {
+        for (unsigned j = 0; j < sizeof(keys) / sizeof(keys[0]) && !found; j++) {
             if (strlen(keys[j].name) != k || strncasecmp(keys[j].name, a, k) != 0)
                 continue;
-            if (keys[j].rules != RULES_COUNT && keys[j].rules != f.sheet.rules)
-                break;
             if (v < keys[j].lo || v > keys[j].hi) {
                 reply(ctx, "%s must be %ld to %ld", keys[j].name, keys[j].lo, keys[j].hi);
                 return -1;
@@ -126,14 +134,12 @@ int cmd_set(struct cmd_ctx *ctx)
             reply(ctx,
                   "%s is not a key for a %s fighter; keys: %s, wins, losses, draws, kos, "
                   "training",
-                  text_clip((char[21]){0}, 21, a, k < 20 ? k : 20),
-                  ruleset_get(f.sheet.rules)->name,
-                  f.sheet.rules == RULES_BOXING ? "str, spd, agl, tgh, hgt" : "skill, end");
+                  text_clip((char[21]){0}, 21, a, k < 20 ? k : 20), rs->name, ability_keys);
             return -1;
         }
     }
     if (ctx->argc < 2) {
-        reply(ctx, "set what? e.g. set %s str=14 wins=3", f.name);
+        reply(ctx, "set what? e.g. set %s %s", f.name, example);
         return -1;
     }
     size_t len = (size_t)snprintf(what, sizeof(what), "set %s:", f.name);

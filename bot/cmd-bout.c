@@ -30,6 +30,7 @@ int cmd_challenge(struct cmd_ctx *ctx)
     const char *target = ctx->argv[0], *with = NULL, *vs = NULL;
     enum rules rules = RULES_BOXING;
     int rounds = 0;
+    const char *rounds_arg = NULL;
     int64_t opp_id;
     const char *opp_name;
     struct db_account acc;
@@ -45,14 +46,7 @@ int cmd_challenge(struct cmd_ctx *ctx)
             }
             rules = rs->id;
         } else if (strncasecmp(a, "rounds=", 7) == 0) {
-            char *end;
-            long v = strtol(a + 7, &end, 10);
-            if (*end || v < BOXING_ROUNDS_MIN || v > BOXING_ROUNDS_MAX) {
-                reply(ctx, "rounds=%s: a boxing bout has %d to %d rounds", CLIP(a + 7, 20),
-                      BOXING_ROUNDS_MIN, BOXING_ROUNDS_MAX);
-                return -1;
-            }
-            rounds = (int)v;
+            rounds_arg = a + 7;
         } else if (strncasecmp(a, "with=", 5) == 0) {
             with = a + 5;
         } else if (strncasecmp(a, "vs=", 3) == 0) {
@@ -64,6 +58,19 @@ int cmd_challenge(struct cmd_ctx *ctx)
                   CLIP(a, 30));
             return -1;
         }
+    }
+    /* Checked once the ruleset is known; a ruleset whose bouts always have
+     * the same rounds is the game's to explain. */
+    const struct ruleset *rs = ruleset_get(rules);
+    if (rounds_arg) {
+        char *end;
+        long v = strtol(rounds_arg, &end, 10);
+        if (!rs->rounds_fixed && (*end || v < rs->rounds_min || v > rs->rounds_max)) {
+            reply(ctx, "rounds=%s: a %s bout has %d to %d rounds", CLIP(rounds_arg, 20), rs->name,
+                  rs->rounds_min, rs->rounds_max);
+            return -1;
+        }
+        rounds = *end || v < 1 || v > 99 ? 99 : (int)v;
     }
     /* The opponent: whoever is identified under that nick, else the
      * account of that name (he can identify before accepting). */

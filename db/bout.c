@@ -61,8 +61,6 @@ static const char *const source_names[] = {
     [DB_ORDER_DEFAULT] = "default",
 };
 
-#define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
-
 static const struct db_names states = {"state", state_names, COUNT(state_names)};
 static const struct db_names methods = {"method", method_names, COUNT(method_names)};
 static const struct db_names drawn_bys = {"drawn_by", method_names, COUNT(method_names)};
@@ -144,39 +142,41 @@ static int bout_bind_state(sqlite3_stmt *st, const struct db_bout *b, const stru
     return bad;
 }
 
-/* A sheet as stored in a bout: its ruleset's numbers separated by spaces. */
+/* A sheet as stored in a bout: its ruleset's abilities in order, separated
+ * by spaces (boxing "str spd agl tgh hgt", sugarray "skill endurance"). */
 static void sheet_store(const struct sheet *sh, char *buf, size_t len)
 {
-    if (sh->rules == RULES_BOXING)
-        snprintf(buf, len, "%d %d %d %d %d", sh->u.boxing.str, sh->u.boxing.spd, sh->u.boxing.agl,
-                 sh->u.boxing.tgh, sh->u.boxing.hgt);
-    else
-        snprintf(buf, len, "%d %d", sh->u.sugarray.skill, sh->u.sugarray.endurance);
+    const struct ruleset *rs = ruleset_get(sh->rules);
+    size_t at = 0;
+
+    buf[0] = '\0';
+    for (int k = 0; k < rs->nfields && at < len; k++)
+        at += (size_t)snprintf(buf + at, len - at, "%s%d", k ? " " : "", sheet_field_get(sh, k));
 }
 
 static int sheet_load(struct db *db, sqlite3_stmt *st, int col, const struct db_bout *b,
                       struct sheet *sh)
 {
     char text[64];
-    int v[5], n;
+    const struct ruleset *rs = ruleset_get(b->rules);
+    const char *p = text;
 
     if (db_column_text(db, st, col, text, sizeof(text), "bout sheet") != DB_OK)
         return DB_ERROR;
     memset(sh, 0, sizeof(*sh));
     sh->rules = b->rules;
-    if (b->rules == RULES_BOXING &&
-        sscanf(text, "%d %d %d %d %d%n", &v[0], &v[1], &v[2], &v[3], &v[4], &n) == 5 &&
-        text[n] == '\0') {
-        sh->u.boxing = (struct boxing_sheet){v[0], v[1], v[2], v[3], v[4]};
-        return DB_OK;
+    for (int k = 0; k < rs->nfields; k++) {
+        int v, n;
+        if (sscanf(p, k ? " %d%n" : "%d%n", &v, &n) != 1 || (k && p[0] != ' '))
+            return db_fail(db, "bout %" PRId64 " has a sheet \"%s\" that does not fit its ruleset",
+                           b->id, text);
+        sheet_field_set(sh, k, v);
+        p += n;
     }
-    if (b->rules == RULES_SUGARRAY && sscanf(text, "%d %d%n", &v[0], &v[1], &n) == 2 &&
-        text[n] == '\0') {
-        sh->u.sugarray = (struct sugarray_sheet){v[0], v[1]};
-        return DB_OK;
-    }
-    return db_fail(db, "bout %" PRId64 " has a sheet \"%s\" that does not fit its ruleset", b->id,
-                   text);
+    if (*p != '\0')
+        return db_fail(db, "bout %" PRId64 " has a sheet \"%s\" that does not fit its ruleset",
+                       b->id, text);
+    return DB_OK;
 }
 
 /* Fills *b from the current row of a statement selecting BOUT_COLUMNS. */

@@ -440,14 +440,9 @@ int db_text_check_len(struct db *db, const char *what, const char *s, size_t siz
 
 const char *db_rules_name(enum rules rules)
 {
-    switch (rules) {
-    case RULES_BOXING:
-    case RULES_SUGARRAY:
-        return ruleset_get(rules)->name;
-    case RULES_COUNT:
-        break;
-    }
-    return NULL;
+    const struct ruleset *rs = ruleset_get(rules);
+
+    return rs ? rs->name : NULL;
 }
 
 int db_rules_find(const char *name)

@@ -22,6 +22,9 @@
 
 #include "db.h"
 
+/* The number of elements of an array. */
+#define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
 /* The prepared statements; their SQL is the table in db.c. */
 enum db_stmt {
     STMT_USER_VERSION,

@@ -19,6 +19,21 @@
 
 #include "db_internal.h"
 
+/* The fighters table's sheet columns, in the order of the statements'
+ * parameters (?6 on) and of FIGHTER_COLUMNS (column 5 on): a ruleset's
+ * abilities name theirs (struct ruleset_field.column), and a ruleset with
+ * an ability not listed here needs a migration that adds its column. */
+static const char *const sheet_columns[] = {"str", "spd",   "agl",      "tgh",
+                                            "hgt", "skill", "endurance"};
+
+/* The index of column `name` in sheet_columns, or -1. */
+static int sheet_column(const char *name)
+{
+    for (int i = 0; i < COUNT(sheet_columns); i++)
+        if (strcmp(sheet_columns[i], name) == 0)
+            return i;
+    return -1;
+}
 /* Checks the league fields of `f` before they are written: DB_OK, or
  * DB_ERROR naming the first out of range. */
 static int fighter_league_check(struct db *db, const struct db_fighter *f)
@@ -40,22 +55,12 @@ static int fighter_bind_state(sqlite3_stmt *st, const struct db_fighter *f)
     const struct sheet *s = &f->sheet;
     int bad = 0;
 
-    for (int i = 6; i <= 12; i++)
-        bad |= sqlite3_bind_null(st, i) != SQLITE_OK;
-    switch (s->rules) {
-    case RULES_BOXING:
-        bad |= sqlite3_bind_int(st, 6, s->u.boxing.str) != SQLITE_OK;
-        bad |= sqlite3_bind_int(st, 7, s->u.boxing.spd) != SQLITE_OK;
-        bad |= sqlite3_bind_int(st, 8, s->u.boxing.agl) != SQLITE_OK;
-        bad |= sqlite3_bind_int(st, 9, s->u.boxing.tgh) != SQLITE_OK;
-        bad |= sqlite3_bind_int(st, 10, s->u.boxing.hgt) != SQLITE_OK;
-        break;
-    case RULES_SUGARRAY:
-        bad |= sqlite3_bind_int(st, 11, s->u.sugarray.skill) != SQLITE_OK;
-        bad |= sqlite3_bind_int(st, 12, s->u.sugarray.endurance) != SQLITE_OK;
-        break;
-    case RULES_COUNT:
-        break;
+    for (int i = 0; i < COUNT(sheet_columns); i++)
+        bad |= sqlite3_bind_null(st, 6 + i) != SQLITE_OK;
+    const struct ruleset *rs = ruleset_get(s->rules);
+    for (int k = 0; rs && k < rs->nfields; k++) {
+        int i = sheet_column(rs->fields[k].column);
+        bad |= i < 0 || sqlite3_bind_int(st, 6 + i, sheet_field_get(s, k)) != SQLITE_OK;
     }
     bad |= sqlite3_bind_int(st, 13, f->wins) != SQLITE_OK;
     bad |= sqlite3_bind_int(st, 14, f->losses) != SQLITE_OK;
@@ -88,20 +93,13 @@ static int fighter_read(struct db *db, sqlite3_stmt *st, struct db_fighter *f)
         return db_fail(db, "fighter %" PRId64 " has ruleset %s, which this ringside does not know",
                        f->id, rules);
     f->sheet.rules = (enum rules)id;
-    switch (f->sheet.rules) {
-    case RULES_BOXING:
-        f->sheet.u.boxing.str = sqlite3_column_int(st, 5);
-        f->sheet.u.boxing.spd = sqlite3_column_int(st, 6);
-        f->sheet.u.boxing.agl = sqlite3_column_int(st, 7);
-        f->sheet.u.boxing.tgh = sqlite3_column_int(st, 8);
-        f->sheet.u.boxing.hgt = sqlite3_column_int(st, 9);
-        break;
-    case RULES_SUGARRAY:
-        f->sheet.u.sugarray.skill = sqlite3_column_int(st, 10);
-        f->sheet.u.sugarray.endurance = sqlite3_column_int(st, 11);
-        break;
-    case RULES_COUNT:
-        break;
+    const struct ruleset *rs = ruleset_get(f->sheet.rules);
+    for (int k = 0; k < rs->nfields; k++) {
+        int i = sheet_column(rs->fields[k].column);
+        if (i < 0)
+            return db_fail(db, "fighter %" PRId64 ": no column for %s's %s", f->id, rs->name,
+                           rs->fields[k].key);
+        sheet_field_set(&f->sheet, k, sqlite3_column_int(st, 5 + i));
     }
     f->wins = sqlite3_column_int(st, 12);
     f->losses = sqlite3_column_int(st, 13);

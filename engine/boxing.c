@@ -13,6 +13,7 @@
  * The flavour stream only decides the order knockdown and KO are reported.
  */
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "engine.h"
@@ -864,8 +865,38 @@ static void plan_vars(const struct bout *b, int side, struct plan_vars *v)
     v->warnings = me->warnings;
 }
 
+static void order_towel(struct order *o)
+{
+    order_default(o);
+    o->u.boxing.towel = 1;
+}
+
+static int order_is_towel(const struct order *o)
+{
+    return o->u.boxing.towel;
+}
+
+static void after_bout(const struct result *res, struct sheet s[SIDES], int points[SIDES])
+{
+    (void)s;
+    for (int i = 0; i < SIDES; i++)
+        points[i] = boxing_training_points(res, i);
+}
+
+/* The abilities, 1 to 25 for life (training stops at 25). */
+#define ABILITY(k, label)                                                                          \
+    {                                                                                              \
+#k, label, #k, offsetof(struct sheet, u.boxing.k), BOXING_ABILITY_MIN, BOXING_ABILITY_MAX  \
+    }
+
+static const struct ruleset_field fields[] = {
+    ABILITY(str, "STR"), ABILITY(spd, "SPD"), ABILITY(agl, "AGL"),
+    ABILITY(tgh, "TGH"), ABILITY(hgt, "HGT"),
+};
+
 const struct ruleset boxing_ruleset = {
     .name = "boxing",
+    .title = "boxing",
     .id = RULES_BOXING,
     .rounds_default = 12,
     .rounds_min = BOXING_ROUNDS_MIN,
@@ -876,4 +907,10 @@ const struct ruleset boxing_ruleset = {
     .bout_init = bout_start,
     .round_resolve = round_resolve,
     .plan_vars = plan_vars,
+    .order_towel = order_towel,
+    .order_is_towel = order_is_towel,
+    .after_bout = after_bout,
+    .fields = fields,
+    .nfields = sizeof(fields) / sizeof(fields[0]),
+    .field_sep = " ",
 };

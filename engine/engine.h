@@ -298,9 +298,25 @@ struct plan_vars {
     int warnings;
 };
 
+/* One ability of a ruleset's sheet, so that what is done with sheets
+ * (storing them, showing them, an admin's corrections) needs no code per
+ * ruleset: its key in commands ("str", "end"), its label when a sheet is
+ * shown ("STR", "endurance"), its column in the fighters table, where its
+ * int sits in struct sheet (offsetof), and the range an admin may set. */
+#define SHEET_FIELDS_MAX 8 /* abilities of a sheet, at most */
+
+struct ruleset_field {
+    const char *key;
+    const char *label;
+    const char *column;
+    unsigned offset;
+    int lo, hi;
+};
+
 /* A ruleset plugs into the engine through this table. */
 struct ruleset {
-    const char *name;
+    const char *name;  /* in commands and storage: "boxing", "sugarray" */
+    const char *title; /* as people write it: "boxing", "SUGAR RAY" */
     enum rules id;
     int rounds_default, rounds_min, rounds_max;
     /* 0 if the sheet is legal for a bout, else -1. */
@@ -313,6 +329,27 @@ struct ruleset {
     void (*round_resolve)(struct bout *b, const struct order o[SIDES], struct bout_rng *r,
                           struct events *evs);
     void (*plan_vars)(const struct bout *b, int side, struct plan_vars *v);
+    /* The forfeit: fills *o with the order that throws in the towel (legal,
+     * so a conceded bout replays from its orders); and whether an order is
+     * one. */
+    void (*order_towel)(struct order *o);
+    int (*order_is_towel)(const struct order *o);
+    /* What the finished bout leaves its fighters: s[] (the sheets they
+     * fought with) changed in place as the rules say, and the training
+     * points each earned in points[]. */
+    void (*after_bout)(const struct result *res, struct sheet s[SIDES], int points[SIDES]);
+    /* The sheet's abilities (at most SHEET_FIELDS_MAX), in the order they
+     * are stored and shown;
+     * `field_sep` goes between them when a sheet is shown ("STR 14 SPD 12",
+     * "skill 12, endurance 21"). */
+    const struct ruleset_field *fields;
+    int nfields;
+    const char *field_sep;
+    /* A challenge always fights rounds_default rounds (no rounds=). */
+    int rounds_fixed;
+    /* League turns (seed 004): a fighter trains between turns; one
+     * without a plan gets no training and sits out the next turn. */
+    int turn_training;
 };
 
 /* The ruleset for `id`, or NULL. */
@@ -330,6 +367,10 @@ int bout_round(struct bout *b, const struct order o[SIDES], struct bout_rng *r, 
 /* Fills *v for `side` (0 or 1) as a plan sees the bout before the next
  * round. Changes nothing in the bout. */
 void bout_plan_vars(const struct bout *b, int side, struct plan_vars *v);
+/* Ability `i` (0 .. nfields-1 of its ruleset) of sheet `s`, and setting it
+ * (nothing else changes). */
+int sheet_field_get(const struct sheet *s, int i);
+void sheet_field_set(struct sheet *s, int i, int value);
 
 /* ------------------------------------------------- boxing building blocks */
 

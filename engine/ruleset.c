@@ -4,6 +4,7 @@
  * bout_init and bout_round check what they are given against the ruleset
  * before any state changes, so a bad sheet or order never half-applies.
  */
+#include <stddef.h>
 #include <string.h>
 
 #include "engine.h"
@@ -89,4 +90,23 @@ void bout_plan_vars(const struct bout *b, int side, struct plan_vars *v)
     memset(v, 0, sizeof(*v));
     v->round = b->round + 1;
     ruleset_get(b->rules)->plan_vars(b, side, v);
+}
+
+/* The int of field `i` in sheet `s`: the fields name their offsets in
+ * struct sheet, so this is the one place that reads a sheet generically. */
+static int *field_at(const struct sheet *s, int i)
+{
+    const struct ruleset *rs = ruleset_get(s->rules);
+
+    return (int *)(void *)((char *)(void *)s + rs->fields[i].offset);
+}
+
+int sheet_field_get(const struct sheet *s, int i)
+{
+    return *field_at(s, i);
+}
+
+void sheet_field_set(struct sheet *s, int i, int value)
+{
+    *field_at(s, i) = value;
 }

@@ -6,6 +6,8 @@
  * difference), then a KO check. Without a KO the greater attack total wins
  * on points; equal totals, or two KOs at once, are a tie.
  */
+#include <stddef.h>
+
 #include "engine.h"
 
 static const int fatigue_table[16] = {0, 1, 1, 1, 1, 2, 2, 2, 3, 3, 4, 5, 6, 7, 8, 10};
@@ -194,8 +196,38 @@ static void plan_vars(const struct bout *b, int side, struct plan_vars *v)
     v->opp = his * 3 > his_start * 2 ? 2 : his * 3 > his_start ? 1 : 0;
 }
 
+static void order_towel(struct order *o)
+{
+    order_default(o);
+    o->u.sugarray.towel = 1;
+}
+
+static int order_is_towel(const struct order *o)
+{
+    return o->u.sugarray.towel;
+}
+
+static void after_bout(const struct result *res, struct sheet s[SIDES], int points[SIDES])
+{
+    struct sugarray_sheet sh[SIDES] = {s[0].u.sugarray, s[1].u.sugarray};
+
+    sugarray_after_bout(sh, res);
+    for (int i = 0; i < SIDES; i++) {
+        s[i].u.sugarray = sh[i];
+        points[i] = 0;
+    }
+}
+
+/* No ceiling: bouts and training raise skill and endurance without one;
+ * an admin may set them up to these. */
+static const struct ruleset_field fields[] = {
+    {"skill", "skill", "skill", offsetof(struct sheet, u.sugarray.skill), 1, 99},
+    {"end", "endurance", "endurance", offsetof(struct sheet, u.sugarray.endurance), 1, 999},
+};
+
 const struct ruleset sugarray_ruleset = {
     .name = "sugarray",
+    .title = "SUGAR RAY",
     .id = RULES_SUGARRAY,
     .rounds_default = SUGARRAY_ROUNDS,
     .rounds_min = 1,
@@ -206,4 +238,12 @@ const struct ruleset sugarray_ruleset = {
     .bout_init = bout_start,
     .round_resolve = round_resolve,
     .plan_vars = plan_vars,
+    .order_towel = order_towel,
+    .order_is_towel = order_is_towel,
+    .after_bout = after_bout,
+    .fields = fields,
+    .nfields = sizeof(fields) / sizeof(fields[0]),
+    .field_sep = ", ",
+    .rounds_fixed = 1,
+    .turn_training = 1,
 };

@@ -349,11 +349,15 @@ static void order_fallback(struct game *g, struct live *lv, int side, struct ord
     dbo->source = DB_ORDER_DEFAULT;
 }
 
-/* The records after the finished bout `b`, into f[] (copies). */
-static void records_apply(const struct bout *b, struct db_fighter f[SIDES])
+/* The records after the finished bout `b`, into f[] (copies): wins,
+ * losses, draws and KOs, and what the ruleset says the bout leaves (sheet
+ * changes, training points, which go into points[]). */
+static void records_apply(const struct bout *b, struct db_fighter f[SIDES], int points[SIDES])
 {
     const struct result *res = &b->result;
+    struct sheet sh[SIDES] = {f[0].sheet, f[1].sheet};
 
+    ruleset_get(b->rules)->after_bout(res, sh, points);
     for (int s = 0; s < SIDES; s++) {
         if (res->winner < 0) {
             f[s].draws++;
@@ -363,14 +367,8 @@ static void records_apply(const struct bout *b, struct db_fighter f[SIDES])
         } else {
             f[s].losses++;
         }
-        if (b->rules == RULES_BOXING)
-            f[s].training_points += boxing_training_points(res, s);
-    }
-    if (b->rules == RULES_SUGARRAY) {
-        struct sugarray_sheet sh[SIDES] = {f[0].sheet.u.sugarray, f[1].sheet.u.sugarray};
-        sugarray_after_bout(sh, res);
-        f[0].sheet.u.sugarray = sh[0];
-        f[1].sheet.u.sugarray = sh[1];
+        f[s].sheet = sh[s];
+        f[s].training_points += points[s];
     }
 }
 
@@ -384,7 +382,7 @@ static int resolve(struct game *g, struct live *lv)
     struct bout_rng nr = lv->rng;
     struct events evs;
     char lines[RENDER_ROUND_LINES][RENDER_LINE_MAX], result[RENDER_RESULT_MAX][RENDER_LINE_MAX];
-    int round = lv->rec.round + 1, nres = 0;
+    int round = lv->rec.round + 1, nres = 0, points[SIDES] = {0, 0};
 
     for (int s = 0; s < SIDES; s++) {
         memset(&dbo[s], 0, sizeof(dbo[s]));
@@ -421,7 +419,7 @@ static int resolve(struct game *g, struct live *lv)
         rec.reason = nb.result.reason;
         rec.decision = nb.result.decision;
         rec.ended = game_wall(g);
-        records_apply(&nb, f);
+        records_apply(&nb, f, points);
     }
     int ok = db_begin(g->db) == DB_OK && db_order_put(g->db, rec.id, &dbo[0]) == DB_OK &&
              db_order_put(g->db, rec.id, &dbo[1]) == DB_OK &&
@@ -456,11 +454,10 @@ static int resolve(struct game *g, struct live *lv)
     if (nb.result.over) {
         game_log(g, GAME_LOG_INFO, "bout %lld over after round %d", (long long)rec.id, round);
         for (int s = 0; s < SIDES; s++)
-            if (rec.rules == RULES_BOXING && boxing_training_points(&nb.result, s))
+            if (points[s])
                 game_say(g, GAME_REPLY, player_nick(g, &f[s]),
-                         "%s earned %d training point%s: train <ability> %s", f[s].name,
-                         boxing_training_points(&nb.result, s),
-                         boxing_training_points(&nb.result, s) == 1 ? "" : "s", f[s].name);
+                         "%s earned %d training point%s: train <ability> %s", f[s].name, points[s],
+                         points[s] == 1 ? "" : "s", f[s].name);
         forget(g, lv);
         return 0;
     }
@@ -608,13 +605,19 @@ int game_challenge(struct game *g, const struct game_caller *who, int64_t opp_id
                    const char *opp_name, enum rules rules, int rounds, const char *with,
                    const char *vs)
 {
-    if (rules == RULES_SUGARRAY && rounds && rounds != SUGARRAY_ROUNDS) {
-        game_reply(who, "a SUGAR RAY bout always has %d rounds; leave rounds= out",
-                   SUGARRAY_ROUNDS);
+    const struct ruleset *rs = ruleset_get(rules);
+    if (rs->rounds_fixed && rounds && rounds != rs->rounds_default) {
+        game_reply(who, "a %s bout always has %d rounds; leave rounds= out", rs->title,
+                   rs->rounds_default);
+        return -1;
+    }
+    if (rounds && (rounds < rs->rounds_min || rounds > rs->rounds_max)) {
+        game_reply(who, "rounds=%d: a %s bout has %d to %d rounds", rounds, rs->name,
+                   rs->rounds_min, rs->rounds_max);
         return -1;
     }
     if (!rounds)
-        rounds = rules == RULES_BOXING ? g->cfg.rounds : SUGARRAY_ROUNDS;
+        rounds = rs->rounds_fixed ? rs->rounds_default : g->cfg.rounds;
     if (g->n >= BOUTS_MAX) {
         game_reply(who, "there are %d bouts and challenges going on, the most; try again later",
                    g->n);

@@ -7,10 +7,11 @@
  *      cycle gives everybody two bouts against different opponents.
  *   2. Every bout is fought from the fighters' stored plans, with the
  *      sheets they had when the turn began (the first bout has no influence
- *      on the second). A fighter without a plan fights the default order; in
- *      SUGAR RAY that is 0/0, and he gets no training and sits out the next
- *      turn.
- *   3. Records, training points and the SUGAR RAY changes are applied;
+ *      on the second). A fighter without a plan fights the default order;
+ *      where fighters train between turns (SUGAR RAY: the ruleset's
+ *      turn_training), he gets no training and sits out the next turn.
+ *   3. Records, training points and the sheet changes (SUGAR RAY's after
+ *      a bout; the ruleset's after_bout) are applied;
  *      then the moves: two wins or a win and a tie up, two losses or a loss
  *      and a tie down (GOLD does not go up, BRONZE does not go down). Gold
  *      records gain 3 a win and 1 a tie in GOLD, and go to 0 on relegation.
@@ -41,13 +42,13 @@
 
 /* One fighter's turn. */
 struct entry {
-    struct db_fighter f;       /* as it will be saved */
-    struct sheet start;        /* the sheet the turn began with */
-    struct plan *plan;         /* NULL: no plan */
-    int in_turn;               /* paired this turn */
-    int from;                  /* his league when the turn began */
-    int wins, losses, ties;    /* league bouts of this turn */
-    struct sugarray_sheet dsr; /* sugarray changes to add after the turn */
+    struct db_fighter f;         /* as it will be saved */
+    struct sheet start;          /* the sheet the turn began with */
+    struct plan *plan;           /* NULL: no plan */
+    int in_turn;                 /* paired this turn */
+    int from;                    /* his league when the turn began */
+    int wins, losses, ties;      /* league bouts of this turn */
+    int delta[SHEET_FIELDS_MAX]; /* sheet changes to add after the turn */
     int changed;
 };
 
@@ -169,10 +170,12 @@ static const struct result *fight(struct turn *t, int a, int b, enum db_bout_kin
         if (db_order_put(t->g->db, rec.id, &ords[k]) != DB_OK)
             return NULL;
 
-    /* Records, training points and the SUGAR RAY changes. */
-    struct sugarray_sheet sr[SIDES] = {sheets[0].u.sugarray, sheets[1].u.sugarray};
-    if (t->rules == RULES_SUGARRAY)
-        sugarray_after_bout(sr, res);
+    /* Records, training points and the sheet changes, which wait for the
+     * end of the turn: both bouts are fought with the turn's first sheets. */
+    const struct ruleset *rs = ruleset_get(t->rules);
+    struct sheet after[SIDES] = {sheets[0], sheets[1]};
+    int points[SIDES] = {0, 0};
+    rs->after_bout(res, after, points);
     for (int s = 0; s < SIDES; s++) {
         struct db_fighter *f = &x[s]->f;
         if (res->winner < 0) {
@@ -186,12 +189,9 @@ static const struct result *fight(struct turn *t, int a, int b, enum db_bout_kin
             f->losses++;
             x[s]->losses++;
         }
-        if (t->rules == RULES_BOXING)
-            f->training_points += boxing_training_points(res, s);
-        else {
-            x[s]->dsr.skill += sr[s].skill - sheets[s].u.sugarray.skill;
-            x[s]->dsr.endurance += sr[s].endurance - sheets[s].u.sugarray.endurance;
-        }
+        f->training_points += points[s];
+        for (int i = 0; i < rs->nfields && i < SHEET_FIELDS_MAX; i++)
+            x[s]->delta[i] += sheet_field_get(&after[s], i) - sheet_field_get(&sheets[s], i);
         if (kind == DB_BOUT_LEAGUE && league == LEAGUE_GOLD)
             f->gold_record += league_gold_points(res->winner == s, res->winner < 0);
         x[s]->changed = 1;
@@ -388,7 +388,10 @@ int league_turn(struct game *g, enum rules rules, uint64_t seed, const char *cha
         for (int k = 0; ok && k < bouts; k++)
             ok = fight(&t, idx[pairs[k][0]], idx[pairs[k][1]], DB_BOUT_LEAGUE, l) != NULL;
     }
-    /* Moves, gold record resets, the SUGAR RAY rules for a missed plan. */
+    /* Moves, gold record resets, the sheet changes of the turn (never below
+     * an ability's floor), and where fighters train between turns (SUGAR
+     * RAY), the rules for a missed plan. */
+    const struct ruleset *rs = ruleset_get(rules);
     for (int i = 0; ok && i < n; i++) {
         struct entry *x = &t.e[i];
         if (!x->in_turn)
@@ -405,20 +408,18 @@ int league_turn(struct game *g, enum rules rules, uint64_t seed, const char *cha
                 x->f.gold_record = 0;
             x->f.league--;
         }
-        if (rules == RULES_SUGARRAY) {
-            x->f.sheet.u.sugarray.skill += x->dsr.skill;
-            x->f.sheet.u.sugarray.endurance += x->dsr.endurance;
-            if (x->f.sheet.u.sugarray.skill < 1)
-                x->f.sheet.u.sugarray.skill = 1;
-            if (x->f.sheet.u.sugarray.endurance < 1)
-                x->f.sheet.u.sugarray.endurance = 1;
+        for (int k = 0; k < rs->nfields && k < SHEET_FIELDS_MAX; k++) {
+            int v = sheet_field_get(&x->f.sheet, k) + x->delta[k];
+            sheet_field_set(&x->f.sheet, k, v < rs->fields[k].lo ? rs->fields[k].lo : v);
+        }
+        if (rs->turn_training) {
             x->f.missed = x->plan == NULL;
             if (x->f.missed)
                 x->f.paused = 1; /* on the pausing list for the next turn */
         }
         x->changed = 1;
     }
-    if (rules == RULES_SUGARRAY)
+    if (rs->turn_training)
         for (int i = 0; i < n; i++)
             if (t.e[i].f.trained) {
                 t.e[i].f.trained = 0; /* a new turn: training again */

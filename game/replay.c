@@ -32,18 +32,12 @@ static const char *const state_names[] = {"a challenge", "live", "over", "cancel
 
 void bout_order_towel(enum rules rules, struct order *o)
 {
-    ruleset_get(rules)->order_default(o);
-    if (rules == RULES_BOXING)
-        o->u.boxing.towel = 1;
-    else
-        o->u.sugarray.towel = 1;
+    ruleset_get(rules)->order_towel(o);
 }
 
 void bout_order_text(const struct order *o, char *buf, size_t len)
 {
-    int towel = o->rules == RULES_BOXING ? o->u.boxing.towel : o->u.sugarray.towel;
-
-    if (towel)
+    if (ruleset_get(o->rules)->order_is_towel(o))
         snprintf(buf, len, "towel");
     else
         order_format(o, buf, len);

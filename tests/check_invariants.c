@@ -150,6 +150,65 @@ START_TEST(test_sugarray_invariants)
 }
 END_TEST
 
+/* What every ruleset's entry promises the layers above, which use it
+ * instead of code per ruleset. */
+START_TEST(test_ruleset_entries)
+{
+    for (int r = 0; r < RULES_COUNT; r++) {
+        const struct ruleset *rs = ruleset_get((enum rules)r);
+        struct sheet s;
+        struct order o;
+        struct result res;
+        int points[SIDES];
+
+        ck_assert_ptr_nonnull(rs);
+        ck_assert_int_eq(rs->id, r);
+        ck_assert_ptr_eq(ruleset_find(rs->name), rs);
+        ck_assert_ptr_nonnull(rs->title);
+        /* Abilities: a few, distinct, each read and written alone. */
+        ck_assert_int_ge(rs->nfields, 1);
+        ck_assert_int_le(rs->nfields, SHEET_FIELDS_MAX);
+        memset(&s, 0, sizeof(s));
+        s.rules = (enum rules)r;
+        for (int k = 0; k < rs->nfields; k++) {
+            ck_assert_int_le(rs->fields[k].lo, rs->fields[k].hi);
+            sheet_field_set(&s, k, 100 + k);
+        }
+        for (int k = 0; k < rs->nfields; k++)
+            ck_assert_int_eq(sheet_field_get(&s, k), 100 + k);
+        for (int k = 0; k < rs->nfields; k++)
+            sheet_field_set(&s, k, rs->fields[k].lo);
+        ck_assert_int_eq(rs->sheet_valid(&s), 0);
+        /* The towel: a legal order, recognised as one; the default is not. */
+        rs->order_towel(&o);
+        ck_assert_int_eq(o.rules, r);
+        ck_assert_int_eq(rs->order_valid(&o), 0);
+        ck_assert(rs->order_is_towel(&o));
+        rs->order_default(&o);
+        ck_assert(!rs->order_is_towel(&o));
+        /* After a bout: points never negative, sheets still legal. */
+        memset(&res, 0, sizeof(res));
+        res.over = 1;
+        res.winner = 0;
+        res.method = METHOD_KO;
+        struct sheet sh[SIDES] = {s, s};
+        rs->after_bout(&res, sh, points);
+        for (int i = 0; i < SIDES; i++) {
+            ck_assert_int_ge(points[i], 0);
+            ck_assert_int_eq(rs->sheet_valid(&sh[i]), 0);
+        }
+    }
+    /* Boxing: a KO earns the winner two training points, the loser none. */
+    struct result ko = {.over = 1, .winner = 1, .method = METHOD_KO};
+    struct sheet sh[SIDES];
+    memset(sh, 0, sizeof(sh));
+    int points[SIDES];
+    ruleset_get(RULES_BOXING)->after_bout(&ko, sh, points);
+    ck_assert_int_eq(points[0], 0);
+    ck_assert_int_eq(points[1], 2);
+}
+END_TEST
+
 Suite *invariants_suite(void)
 {
     Suite *s = suite_create("invariants");
@@ -158,6 +217,7 @@ Suite *invariants_suite(void)
     tcase_set_timeout(tc, 600);
     tcase_add_test(tc, test_boxing_invariants);
     tcase_add_test(tc, test_sugarray_invariants);
+    tcase_add_test(tc, test_ruleset_entries);
     suite_add_tcase(s, tc);
     return s;
 }
