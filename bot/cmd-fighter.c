@@ -79,15 +79,17 @@ static int own_fighter(struct cmd_ctx *ctx, const char *name, struct db_fighter 
     return 0;
 }
 
+/* The sheet as its ruleset shows it: "STR 14 SPD 12 ...", "skill 12,
+ * endurance 21". */
 static void sheet_text(const struct db_fighter *f, char *buf, size_t len)
 {
-    const struct sheet *s = &f->sheet;
+    const struct ruleset *rs = ruleset_get(f->sheet.rules);
+    size_t at = 0;
 
-    if (s->rules == RULES_BOXING)
-        snprintf(buf, len, "STR %d SPD %d AGL %d TGH %d HGT %d", s->u.boxing.str, s->u.boxing.spd,
-                 s->u.boxing.agl, s->u.boxing.tgh, s->u.boxing.hgt);
-    else
-        snprintf(buf, len, "skill %d, endurance %d", s->u.sugarray.skill, s->u.sugarray.endurance);
+    buf[0] = '\0';
+    for (int k = 0; k < rs->nfields && at < len; k++)
+        at += (size_t)snprintf(buf + at, len - at, "%s%s %d", k ? rs->field_sep : "",
+                               rs->fields[k].label, sheet_field_get(&f->sheet, k));
 }
 
 int cmd_create(struct cmd_ctx *ctx)

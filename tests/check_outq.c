@@ -667,6 +667,10 @@ Suite *outq_suite(void)
     Suite *s = suite_create("outq");
     TCase *tc = tcase_create("core");
 
+    /* A guard against hangs, not a speed test: ten thousand lines through
+     * the ASan build take seconds on a loaded machine. */
+    tcase_set_timeout(tc, 60);
+
     tcase_add_test(tc, test_burst_then_rate);
     tcase_add_test(tc, test_rate_and_set_rate);
     tcase_add_test(tc, test_priorities);
