@@ -41,7 +41,8 @@ int cmd_challenge(struct cmd_ctx *ctx)
         if (strncasecmp(a, "rules=", 6) == 0) {
             const struct ruleset *rs = ruleset_find(a + 6);
             if (!rs) {
-                reply(ctx, "rules=%s: use rules=boxing or rules=sugarray", CLIP(a + 6, 20));
+                reply(ctx, "rules=%s: use %s", CLIP(a + 6, 20),
+                      rules_list((char[128]){0}, 128, "rules=", ", ", " or "));
                 return -1;
             }
             rules = rs->id;
@@ -53,9 +54,9 @@ int cmd_challenge(struct cmd_ctx *ctx)
             vs = a + 3;
         } else {
             reply(ctx,
-                  "I don't understand \"%s\"; usage: challenge <nick> [rules=boxing|"
-                  "sugarray] [rounds=N] [with=<your fighter>] [vs=<his fighter>]",
-                  CLIP(a, 30));
+                  "I don't understand \"%s\"; usage: challenge <nick> [rules=%s] [rounds=N] "
+                  "[with=<your fighter>] [vs=<his fighter>]",
+                  CLIP(a, 30), rules_list((char[128]){0}, 128, "", "|", "|"));
             return -1;
         }
     }

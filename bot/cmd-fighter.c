@@ -18,9 +18,6 @@
 #define FIGHTER_NAME_MIN   2
 #define FIGHTER_NAME_MAX   20
 #define FIGHTERS_PER_OWNER 10
-#define NEW_BOXER_POINTS   60
-#define NEW_ABILITY_MIN    5
-#define NEW_ABILITY_MAX    20
 
 /* A fighter name: a letter, then letters, digits, _ - ' (2 to 20). */
 static int name_valid(const char *s)
@@ -92,6 +89,63 @@ static void sheet_text(const struct db_fighter *f, char *buf, size_t len)
                                rs->fields[k].label, sheet_field_get(&f->sheet, k));
 }
 
+/* How many, in words, for "give the five abilities". */
+static const char *count_word(int n)
+{
+    static const char *const words[] = {"no",   "one", "two",   "three", "four",
+                                        "five", "six", "seven", "eight"};
+
+    return n >= 0 && n < (int)(sizeof(words) / sizeof(words[0])) ? words[n] : "all the";
+}
+
+/* The sheet of a new fighter of ruleset `rs` from the player's `stats`
+ * (key=value words, or "" when he gave none): the ruleset's fixed start,
+ * or the abilities he spread as its rules say. Replies and returns -1 when
+ * they do not. */
+static int new_sheet(struct cmd_ctx *ctx, const struct ruleset *rs, const char *name,
+                     const char *stats, struct sheet *s)
+{
+    struct parse_error err;
+    char shown[96];
+
+    if (rs->start) {
+        if (stats[0]) {
+            struct db_fighter start = {.sheet = *rs->start};
+            sheet_text(&start, shown, sizeof(shown));
+            reply(ctx, "a new %s %s starts at %s: give no numbers, just create %s rules=%s",
+                  rs->title, rs->fighter, shown, name, rs->name);
+            return -1;
+        }
+        *s = *rs->start;
+        return 0;
+    }
+    if (!stats[0]) {
+        reply(ctx, "give the %s abilities, %d points in all, each %d to %d: e.g. create %s %s",
+              count_word(rs->nfields), rs->new_points, rs->new_lo, rs->new_hi, name,
+              grammar_get(rs->id)->create_example);
+        return -1;
+    }
+    if (sheet_parse(rs->id, stats, s, &err) != 0) {
+        reply(ctx, "%s", err.reason);
+        return -1;
+    }
+    int sum = 0;
+    for (int k = 0; k < rs->nfields; k++) {
+        int v = sheet_field_get(s, k);
+        if (v < rs->new_lo || v > rs->new_hi) {
+            reply(ctx, "%s=%d: a new %s's abilities are each %d to %d", rs->fields[k].key, v,
+                  rs->fighter, rs->new_lo, rs->new_hi);
+            return -1;
+        }
+        sum += v;
+    }
+    if (sum != rs->new_points) {
+        reply(ctx, "the abilities add up to %d; spread exactly %d points", sum, rs->new_points);
+        return -1;
+    }
+    return 0;
+}
+
 int cmd_create(struct cmd_ctx *ctx)
 {
     struct bot *bot = ctx->bot;
@@ -100,7 +154,6 @@ int cmd_create(struct cmd_ctx *ctx)
     char stats[256] = "", key[DB_NAME_MAX];
     size_t len = 0;
     struct db_fighter f;
-    struct parse_error err;
 
     if (!name_valid(name)) {
         reply(ctx, "a fighter's name has 2 to 20 letters, digits, _ - ', starting with a letter");
@@ -111,62 +164,23 @@ int cmd_create(struct cmd_ctx *ctx)
         if (strncasecmp(a, "rules=", 6) == 0) {
             rs = ruleset_find(a + 6);
             if (!rs) {
-                reply(ctx, "%s is not a ruleset: %s",
+                reply(ctx, "%s is not a ruleset: use %s",
                       strcasecmp(a + 6, "duel") == 0 ? "duel is not available yet, and it" : "that",
-                      "use rules=boxing or rules=sugarray");
+                      rules_list((char[128]){0}, 128, "rules=", ", ", " or "));
                 return -1;
             }
             continue;
         }
         len += (size_t)snprintf(stats + len, sizeof(stats) - len, "%s%s", len ? " " : "", a);
         if (len >= sizeof(stats)) {
-            reply(ctx, "too long; give str=N spd=N agl=N tgh=N hgt=N");
+            reply(ctx, "too long; a sheet is a few key=N words, e.g. %s",
+                  grammar_get(rs->id)->create_example);
             return -1;
         }
     }
     memset(&f, 0, sizeof(f));
-    if (rs->id == RULES_SUGARRAY) {
-        if (stats[0]) {
-            reply(ctx,
-                  "a new SUGAR RAY boxer starts at skill 10 and endurance 20: give no "
-                  "numbers, just create %s rules=sugarray",
-                  name);
-            return -1;
-        }
-        f.sheet.rules = RULES_SUGARRAY;
-        f.sheet.u.sugarray = (struct sugarray_sheet){10, 20};
-    } else {
-        char reason[PARSE_REASON_MAX + 32];
-        if (!stats[0]) {
-            reply(ctx,
-                  "give the five abilities, 60 points in all, each 5 to 20: e.g. create %s "
-                  "str=12 spd=12 agl=12 tgh=12 hgt=12",
-                  name);
-            return -1;
-        }
-        if (sheet_parse(RULES_BOXING, stats, &f.sheet, &err) != 0) {
-            snprintf(reason, sizeof(reason), "%s", err.reason);
-            reply(ctx, "%s", reason);
-            return -1;
-        }
-        const struct boxing_sheet *b = &f.sheet.u.boxing;
-        const int v[5] = {b->str, b->spd, b->agl, b->tgh, b->hgt};
-        static const char *const names[5] = {"str", "spd", "agl", "tgh", "hgt"};
-        int sum = 0;
-        for (int i = 0; i < 5; i++) {
-            if (v[i] < NEW_ABILITY_MIN || v[i] > NEW_ABILITY_MAX) {
-                reply(ctx, "%s=%d: a new boxer's abilities are each %d to %d", names[i], v[i],
-                      NEW_ABILITY_MIN, NEW_ABILITY_MAX);
-                return -1;
-            }
-            sum += v[i];
-        }
-        if (sum != NEW_BOXER_POINTS) {
-            reply(ctx, "the abilities add up to %d; spread exactly %d points", sum,
-                  NEW_BOXER_POINTS);
-            return -1;
-        }
-    }
+    if (new_sheet(ctx, rs, name, stats, &f.sheet) != 0)
+        return -1;
 
     struct db_fighter mine[FIGHTERS_PER_OWNER];
     int n = 0;
@@ -208,7 +222,7 @@ static void fighter_show(struct cmd_ctx *ctx, const struct db_fighter *f)
     reply(ctx, "%s (%s, %s)%s: %s; record %d-%d-%d, %d by KO%s", f->name,
           ruleset_get(f->sheet.rules)->name, f->owner, f->retired ? ", retired" : "", sheet,
           f->wins, f->losses, f->draws, f->kos, "");
-    if (f->sheet.rules == RULES_BOXING && f->training_points > 0 && !f->retired &&
+    if (ruleset_get(f->sheet.rules)->train_points && f->training_points > 0 && !f->retired &&
         f->account_id == ctx->account_id)
         reply(ctx, "%s has %d training point%s: train <ability> %s", f->name, f->training_points,
               f->training_points == 1 ? "" : "s", f->name);
@@ -282,145 +296,160 @@ int cmd_fighters(struct cmd_ctx *ctx)
     return 0;
 }
 
-/* SUGAR RAY training: once between league turns, not for the champion,
- * nor after a missed turn (rules.md section 2). */
-static int train_sugarray(struct cmd_ctx *ctx)
+/* The ability `word` names in ruleset `rs` (its key or its label, any
+ * case: "str", "end", "endurance"), or -1. */
+static int ability_of(const struct ruleset *rs, const char *word)
 {
-    struct db_fighter list[FIGHTERS_PER_OWNER], f;
-    int n = 0, found = 0;
-    int skill = strcasecmp(ctx->argv[0], "skill") == 0;
+    for (int k = 0; k < rs->nfields; k++)
+        if (strcasecmp(rs->fields[k].key, word) == 0 || strcasecmp(rs->fields[k].label, word) == 0)
+            return k;
+    return -1;
+}
 
-    if (ctx->argc == 2) {
-        if (own_fighter(ctx, ctx->argv[1], &f) != 0)
-            return -1;
-        found = 1;
-    } else {
-        if (db_fighter_list(ctx->bot->db, ctx->account_id, 0, list, FIGHTERS_PER_OWNER, &n) !=
-            DB_OK) {
-            reply(ctx, "sorry, I could not look that up (database error)");
-            return -1;
-        }
-        for (int i = 0; i < n; i++)
-            if (list[i].sheet.rules == RULES_SUGARRAY) {
-                f = list[i];
-                found++;
-            }
-        if (found != 1) {
-            reply(ctx,
-                  found ? "which boxer? train %s <fighter>"
-                        : "you have no SUGAR RAY boxer; create one: create <name> "
-                          "rules=sugarray%.0s",
-                  ctx->argv[0]);
-            return -1;
-        }
-        if (ctx->bot->game && game_fighter_busy(ctx->bot->game, f.id)) {
-            reply(ctx, "%s is in a bout or a challenge; train after it", f.name);
-            return -1;
-        }
-    }
-    if (f.sheet.rules != RULES_SUGARRAY) {
-        reply(ctx, "%s is a boxing fighter: train str, spd, agl, tgh or hgt", f.name);
+/* An ability's name as `train` shows it: its label in lower case. */
+static const char *ability_word(const struct ruleset *rs, int k, char *buf, size_t len)
+{
+    size_t i = 0;
+
+    for (const char *p = rs->fields[k].label; *p && i + 1 < len; p++)
+        buf[i++] = (char)tolower((unsigned char)*p);
+    buf[i] = '\0';
+    return buf;
+}
+
+/* "str, spd, agl, tgh or hgt": what `train` takes in ruleset `rs`. */
+static void ability_words(const struct ruleset *rs, const char *sep, char *buf, size_t len)
+{
+    size_t at = 0;
+    char w[32];
+
+    buf[0] = '\0';
+    for (int k = 0; k < rs->nfields && at < len; k++)
+        at += (size_t)snprintf(buf + at, len - at, "%s%s",
+                               k == 0                 ? ""
+                               : k == rs->nfields - 1 ? " or "
+                                                      : sep,
+                               ability_word(rs, k, w, sizeof(w)));
+}
+
+/* Why fighter `f` may not train now under his ruleset's rules (a point
+ * each, or once between league turns, not for the champion nor after a
+ * missed turn: rules.md section 2), after a reply; 0 when he may. */
+static int train_refused(struct cmd_ctx *ctx, const struct ruleset *rs, const struct db_fighter *f)
+{
+    if (rs->train_points && f->training_points < 1) {
+        reply(ctx, "%s has no training points; a win earns 1, a win inside the distance 2",
+              f->name);
         return -1;
     }
+    if (!rs->turn_training)
+        return 0;
     int64_t champ = 0;
     int defences;
-    if (db_champion_get(ctx->bot->db, RULES_SUGARRAY, &champ, &defences) == DB_OK &&
-        champ == f.id) {
+    if (db_champion_get(ctx->bot->db, rs->id, &champ, &defences) == DB_OK && champ == f->id) {
         reply(ctx, "%s is the International Champion: no training, he spends his time partying",
-              f.name);
+              f->name);
         return -1;
     }
-    if (f.missed) {
-        reply(ctx, "%s missed the last turn (no plan): no training until the next turn", f.name);
+    if (f->missed) {
+        reply(ctx, "%s missed the last turn (no plan): no training until the next turn", f->name);
         return -1;
     }
-    if (f.trained) {
-        reply(ctx, "%s has trained since the last turn already; once between turns", f.name);
+    if (f->trained) {
+        reply(ctx, "%s has trained since the last turn already; once between turns", f->name);
         return -1;
     }
-    struct rng r;
-    rng_seed(&r, bot_seed(), 0);
-    int gain = sugarray_train(&f.sheet.u.sugarray, skill ? TRAIN_SKILL : TRAIN_ENDURANCE, &r);
-    f.trained = 1;
-    if (db_fighter_save(ctx->bot->db, &f) != DB_OK) {
-        reply(ctx, "sorry, I could not save that (database error); nothing changed");
-        return -1;
-    }
-    reply(ctx, "%s trains %s: +%d, now skill %d, endurance %d", f.name,
-          skill ? "skill" : "endurance", gain, f.sheet.u.sugarray.skill,
-          f.sheet.u.sugarray.endurance);
     return 0;
 }
 
 int cmd_train(struct cmd_ctx *ctx)
 {
-    static const char *const names[5] = {"str", "spd", "agl", "tgh", "hgt"};
+    const char *word = ctx->argv[0];
     struct db_fighter f;
-    int which = -1;
+    char list[160], w[32];
+    int ability = -1, rulesets_with = 0;
 
-    for (int i = 0; i < 5; i++)
-        if (strcasecmp(ctx->argv[0], names[i]) == 0)
-            which = i;
-    if (strcasecmp(ctx->argv[0], "skill") == 0 || strcasecmp(ctx->argv[0], "endurance") == 0)
-        return train_sugarray(ctx);
-    if (which < 0) {
-        reply(ctx, "train what? boxing: train str, spd, agl, tgh or hgt; SUGAR RAY: train skill "
-                   "or train endurance");
+    /* The rulesets that have an ability of that name. */
+    for (int r = 0; r < RULES_COUNT; r++)
+        rulesets_with += ability_of(ruleset_get((enum rules)r), word) >= 0;
+    if (!rulesets_with) {
+        size_t at = (size_t)snprintf(list, sizeof(list), "train what?");
+        for (int r = 0; r < RULES_COUNT && at < sizeof(list); r++) {
+            const struct ruleset *rs = ruleset_get((enum rules)r);
+            char words[96];
+            ability_words(rs, ", ", words, sizeof(words));
+            at += (size_t)snprintf(list + at, sizeof(list) - at, "%s %s: train %s", r ? ";" : "",
+                                   rs->title, words);
+        }
+        reply(ctx, "%s", list);
         return -1;
     }
     if (ctx->argc == 2) {
         if (own_fighter(ctx, ctx->argv[1], &f) != 0)
             return -1;
     } else {
+        /* His only active fighter of a ruleset with that ability. */
         struct db_fighter mine[FIGHTERS_PER_OWNER];
-        int n = 0, boxers = 0;
+        int n = 0, found = 0;
         if (db_fighter_list(ctx->bot->db, ctx->account_id, 0, mine, FIGHTERS_PER_OWNER, &n) !=
             DB_OK) {
             reply(ctx, "sorry, I could not look that up (database error)");
             return -1;
         }
         for (int i = 0; i < n; i++)
-            if (mine[i].sheet.rules == RULES_BOXING) {
+            if (ability_of(ruleset_get(mine[i].sheet.rules), word) >= 0) {
                 f = mine[i];
-                boxers++;
+                found++;
             }
-        if (boxers == 1 && ctx->bot->game && game_fighter_busy(ctx->bot->game, f.id)) {
+        if (found == 1 && ctx->bot->game && game_fighter_busy(ctx->bot->game, f.id)) {
             reply(ctx, "%s is in a bout or a challenge; train after it", f.name);
             return -1;
         }
-        if (boxers != 1) {
+        if (found != 1) {
             reply(ctx,
-                  boxers ? "which boxer? train %s <fighter>"
-                         : "you have no boxer to train; create one first%.0s",
-                  names[which]);
+                  found ? "which fighter? train %s <fighter>"
+                        : "you have no fighter to train %s; create one first",
+                  CLIP(word, 20));
             return -1;
         }
     }
-    if (f.sheet.rules != RULES_BOXING) {
-        reply(ctx, "%s is a %s fighter; training abilities is for boxing fighters", f.name,
-              ruleset_get(f.sheet.rules)->name);
+    const struct ruleset *rs = ruleset_get(f.sheet.rules);
+    ability = ability_of(rs, word);
+    if (ability < 0) {
+        ability_words(rs, ", ", list, sizeof(list));
+        reply(ctx, "%s is a %s fighter: train %s", f.name, rs->name, list);
         return -1;
     }
-    if (f.training_points < 1) {
-        reply(ctx, "%s has no training points; a win earns 1, a win inside the distance 2", f.name);
+    if (train_refused(ctx, rs, &f) != 0)
+        return -1;
+    struct rng r;
+    rng_seed(&r, bot_seed(), 0);
+    int was = sheet_field_get(&f.sheet, ability);
+    int gain = rs->train(&f.sheet, ability, &r);
+    if (!gain) {
+        reply(ctx, "%s's %s is %d, the most; train another ability", f.name,
+              rs->fields[ability].key, was);
         return -1;
     }
-    struct boxing_sheet *b = &f.sheet.u.boxing;
-    int *v[5] = {&b->str, &b->spd, &b->agl, &b->tgh, &b->hgt};
-    if (*v[which] >= BOXING_ABILITY_MAX) {
-        reply(ctx, "%s's %s is %d, the most; train another ability", f.name, names[which],
-              *v[which]);
-        return -1;
-    }
-    (*v[which])++;
-    f.training_points--;
+    if (rs->train_points)
+        f.training_points--;
+    if (rs->turn_training)
+        f.trained = 1;
     if (db_fighter_save(ctx->bot->db, &f) != DB_OK) {
         log_msg(LOG_ERROR, "train %s: %s", f.name, db_errmsg(ctx->bot->db));
         reply(ctx, "sorry, I could not save that (database error); nothing changed");
         return -1;
     }
-    reply(ctx, "%s's %s is now %d (%d training point%s left)", f.name, names[which], *v[which],
-          f.training_points, f.training_points == 1 ? "" : "s");
+    if (rs->train_points) {
+        reply(ctx, "%s's %s is now %d (%d training point%s left)", f.name, rs->fields[ability].key,
+              sheet_field_get(&f.sheet, ability), f.training_points,
+              f.training_points == 1 ? "" : "s");
+    } else {
+        char sheet[96];
+        sheet_text(&f, sheet, sizeof(sheet));
+        reply(ctx, "%s trains %s: +%d, now %s", f.name, ability_word(rs, ability, w, sizeof(w)),
+              gain, sheet);
+    }
     return 0;
 }
 

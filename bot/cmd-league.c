@@ -29,15 +29,17 @@ static int rules_arg(struct cmd_ctx *ctx, int *rules, const char **league)
         if (strncasecmp(a, "rules=", 6) == 0) {
             const struct ruleset *rs = ruleset_find(a + 6);
             if (!rs) {
-                reply(ctx, "rules=%s: use rules=boxing or rules=sugarray", CLIP(a + 6, 20));
+                reply(ctx, "rules=%s: use %s", CLIP(a + 6, 20),
+                      rules_list((char[128]){0}, 128, "rules=", ", ", " or "));
                 return -1;
             }
             *rules = rs->id;
         } else if (league && league_find(a) >= 0) {
             *league = a;
         } else {
-            reply(ctx, "I don't understand \"%s\"; give %srules=boxing or rules=sugarray",
-                  CLIP(a, 30), league ? "a league (gold, silver, bronze) or " : "");
+            reply(ctx, "I don't understand \"%s\"; give %s%s", CLIP(a, 30),
+                  league ? "a league (gold, silver, bronze) or " : "",
+                  rules_list((char[128]){0}, 128, "rules=", ", ", " or "));
             return -1;
         }
     }

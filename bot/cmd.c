@@ -156,7 +156,7 @@ static const struct cmd_entry cmd_challenge_entry = {
     .need = CMD_ACCOUNT,
     .args_min = 1,
     .args_max = 5,
-    .usage = "<nick> [rules=boxing|sugarray] [rounds=N] [with=<your fighter>] [vs=<his fighter>]",
+    .usage = "<nick> [rules={rules}] [rounds=N] [with=<your fighter>] [vs=<his fighter>]",
     .help = "challenges a player to a bout; he has a few minutes to accept",
     .exec = cmd_challenge,
 };
@@ -280,7 +280,7 @@ static const struct cmd_entry cmd_turn_entry = {
     .need = CMD_ADMIN,
     .args_min = 0,
     .args_max = 1,
-    .usage = "[rules=boxing|sugarray]",
+    .usage = "[rules={rules}]",
     .help = "runs a league turn now: every league bout from the plans, moves, the title bout "
             "(admins)",
     .exec = cmd_turn,
@@ -291,7 +291,7 @@ static const struct cmd_entry cmd_standings_entry = {
     .need = CMD_ANYONE,
     .args_min = 0,
     .args_max = 2,
-    .usage = "[gold|silver|bronze] [rules=boxing|sugarray]",
+    .usage = "[gold|silver|bronze] [rules={rules}]",
     .help = "a league's table: position, fighter, owner, record, gold record",
     .exec = cmd_standings,
 };
@@ -301,7 +301,7 @@ static const struct cmd_entry cmd_champion_entry = {
     .need = CMD_ANYONE,
     .args_min = 0,
     .args_max = 1,
-    .usage = "[rules=boxing|sugarray]",
+    .usage = "[rules={rules}]",
     .help = "the International Champion and his defences",
     .exec = cmd_champion,
 };
@@ -415,12 +415,32 @@ int cmd_parse(const char *text, const char *prefix, int private_msg, struct cmd_
     return 1;
 }
 
+#define CMD_USAGE_MAX 256
+
+/* The usage line of `e` with "{rules}" spelled out as the rulesets there
+ * are ("boxing|sugarray"), into buf. Returns buf. */
+static const char *usage_text(const struct cmd_entry *e, char *buf, size_t len)
+{
+    const char *at = strstr(e->usage, "{rules}");
+    char names[128];
+
+    if (!at) {
+        snprintf(buf, len, "%s", e->usage);
+        return buf;
+    }
+    snprintf(buf, len, "%.*s%s%s", (int)(at - e->usage), e->usage,
+             rules_list(names, sizeof(names), "", "|", "|"), at + strlen("{rules}"));
+    return buf;
+}
+
 static void usage(struct cmd_ctx *ctx, const struct cmd_entry *e, const char *why)
 {
     const char *p = ctx->bot->cfg.prefix;
 
+    char use[CMD_USAGE_MAX];
+
     reply(ctx, "%s; usage: %s%s%s%s", why, ctx->channel ? p : "", e->name, e->usage[0] ? " " : "",
-          e->usage);
+          usage_text(e, use, sizeof(use)));
 }
 
 void cmd_dispatch(struct bot *bot, const char *nick, const char *channel, const char *text)
@@ -519,7 +539,9 @@ int cmd_help(struct cmd_ctx *ctx)
         char aka[64] = "";
         if (e->aliases)
             snprintf(aka, sizeof(aka), " (also: %s)", e->aliases);
-        reply(ctx, "%s%s%s%s: %s%s%s%s", p, e->name, e->usage[0] ? " " : "", e->usage, e->help,
+        char use[CMD_USAGE_MAX];
+        reply(ctx, "%s%s%s%s: %s%s%s%s", p, e->name, e->usage[0] ? " " : "",
+              usage_text(e, use, sizeof(use)), e->help,
               e->where == CMD_PRIVATE   ? " [private]"
               : e->where == CMD_CHANNEL ? " [channel]"
                                         : "",
@@ -540,6 +562,9 @@ int cmd_help(struct cmd_ctx *ctx)
 
 int cmd_version(struct cmd_ctx *ctx)
 {
-    reply(ctx, "Ringside " RINGSIDE_VERSION ", an IRC boxing bot (rules: boxing, sugarray)");
+    char names[128];
+
+    reply(ctx, "Ringside " RINGSIDE_VERSION ", an IRC boxing bot (rules: %s)",
+          rules_list(names, sizeof(names), "", ", ", ", "));
     return 0;
 }

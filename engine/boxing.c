@@ -883,6 +883,18 @@ static void after_bout(const struct result *res, struct sheet s[SIDES], int poin
         points[i] = boxing_training_points(res, i);
 }
 
+/* A training point raises an ability by one, up to 25. */
+static int train(struct sheet *s, int field, struct rng *r)
+{
+    int v = sheet_field_get(s, field);
+
+    (void)r;
+    if (v >= BOXING_ABILITY_MAX)
+        return 0;
+    sheet_field_set(s, field, v + 1);
+    return 1;
+}
+
 /* The abilities, 1 to 25 for life (training stops at 25). */
 #define ABILITY(k, label)                                                                          \
     {                                                                                              \
@@ -913,4 +925,10 @@ const struct ruleset boxing_ruleset = {
     .fields = fields,
     .nfields = sizeof(fields) / sizeof(fields[0]),
     .field_sep = " ",
+    .new_points = 60,
+    .new_lo = 5,
+    .new_hi = 20,
+    .fighter = "boxer",
+    .train = train,
+    .train_points = 1,
 };

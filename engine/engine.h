@@ -347,6 +347,18 @@ struct ruleset {
     const char *field_sep;
     /* A challenge always fights rounds_default rounds (no rounds=). */
     int rounds_fixed;
+    /* A new fighter: the fixed sheet `start` (nothing to choose), or, when
+     * it is NULL, exactly `new_points` spread over the abilities, each
+     * new_lo to new_hi. `fighter` names one in messages ("boxer"). */
+    const struct sheet *start;
+    int new_points, new_lo, new_hi;
+    const char *fighter;
+    /* Training ability `field` of s: raises it (drawing from r where the
+     * rules roll a die) and returns the gain, or 0 (nothing changed) when
+     * it is at its most. Each costs a training point (train_points), or
+     * it is once between league turns (turn_training). */
+    int (*train)(struct sheet *s, int field, struct rng *r);
+    int train_points;
     /* League turns (seed 004): a fighter trains between turns; one
      * without a plan gets no training and sits out the next turn. */
     int turn_training;

@@ -3,7 +3,13 @@
  *
  * Each line RULESET(name, NAME) names a ruleset whose parts live in its own
  * files, one per layer, each defining one descriptor called after it:
- *   engine/NAME.c   const struct ruleset name_ruleset    (the rules)
+ *   engine/name.c          const struct ruleset name_ruleset   the rules, its
+ *                          sheet's abilities, creation, training, the towel
+ *   parse/name.c           const struct grammar name_grammar   its orders and
+ *                          sheets as text, and the examples hints quote
+ *   game/render_name.c     const struct words name_words       its commentary
+ *   sim/report_name.c      const struct report_rules name_report  its
+ *                          simulator report and JSON fields
  *
  * Every layer builds its table from this list with an X-macro:
  *

@@ -218,6 +218,15 @@ static void after_bout(const struct result *res, struct sheet s[SIDES], int poin
     }
 }
 
+/* Field 0 is skill, 1 endurance (the order of `fields`). */
+static int train(struct sheet *s, int field, struct rng *r)
+{
+    return sugarray_train(&s->u.sugarray, field == 0 ? TRAIN_SKILL : TRAIN_ENDURANCE, r);
+}
+
+/* Every new boxer starts the same (seed 004). */
+static const struct sheet start = {.rules = RULES_SUGARRAY, .u.sugarray = {10, 20}};
+
 /* No ceiling: bouts and training raise skill and endurance without one;
  * an admin may set them up to these. */
 static const struct ruleset_field fields[] = {
@@ -246,4 +255,7 @@ const struct ruleset sugarray_ruleset = {
     .field_sep = ", ",
     .rounds_fixed = 1,
     .turn_training = 1,
+    .start = &start,
+    .fighter = "boxer",
+    .train = train,
 };

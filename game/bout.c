@@ -100,7 +100,7 @@ static const char *player_nick(const struct game *g, const struct db_fighter *f)
 static void ask_orders(struct game *g, struct live *lv, int side, const char *extra)
 {
     int round = lv->rec.round + 1;
-    const char *example = lv->rec.rules == RULES_BOXING ? "5H/8!/7 (inside)" : "3/2";
+    const char *example = grammar_get(lv->rec.rules)->order_example;
 
     game_say(g, GAME_REPLY, player_nick(g, &lv->f[side]),
              "Bout #%lld, round %d of %d: your orders for %s (e.g. %s) within %d seconds%s%s",
@@ -554,8 +554,7 @@ static int pick_fighter(struct game *g, const struct game_caller *who, int64_t a
                    rules_name(rules), whose);
     else
         game_reply(who, "%s has no %s fighter; create one: create <name> %s", whose,
-                   rules_name(rules),
-                   rules == RULES_BOXING ? "str=12 spd=12 agl=12 tgh=12 hgt=12" : "rules=sugarray");
+                   rules_name(rules), grammar_get(rules)->create_example);
     return -1;
 }
 

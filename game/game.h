@@ -103,6 +103,12 @@ struct game_caller {
     void *ctx;
 };
 
+/* The rulesets by name, for messages and usage lines: each name with
+ * `prefix` before it, `sep` between them and `last` before the last one
+ * (rules_list(buf, len, "rules=", ", ", " or ") gives "rules=boxing or
+ * rules=sugarray"). Returns buf. */
+char *rules_list(char *buf, size_t len, const char *prefix, const char *sep, const char *last);
+
 /* Formats and sends one answer to the caller (see struct game_caller). */
 void game_reply(const struct game_caller *who, const char *fmt, ...) GAME_PRINTF(2, 3);
 void game_reply_private(const struct game_caller *who, const char *fmt, ...) GAME_PRINTF(2, 3);

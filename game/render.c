@@ -2,6 +2,13 @@
  * render.c - commentary: the engine's events in English, short and varied
  * for the channel, complete and plain for `report`.
  *
+ * This file holds what every ruleset shares: the text builder, flavour
+ * picking, the words of the generic events (warnings, injuries,
+ * knockdowns, KOs, stoppages, cards), the generic result sentence, and the
+ * public render_* functions, which dispatch to the ruleset's own words
+ * (struct words, game/render_NAME.c) through a table built from
+ * engine/rulesets.h. It names no ruleset.
+ *
  * Invariants: nothing here allocates, does I/O or touches IRC or the
  * database. Every line written is NUL-terminated, holds no CR or LF and
  * fits RENDER_LINE_MAX; a channel line stays within SAY_MAX bytes, one IRC
@@ -13,29 +20,42 @@
  * Names in a struct render_corner are NUL-terminated strings (DB_NAME_MAX).
  */
 #include <limits.h>
-#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "game.h"
 #include "parse.h"
+#include "render_internal.h"
 
-/* A channel line's budget: well inside one IRC message once the server
- * adds our prefix and the target. */
-#define SAY_MAX 300
+/* Every ruleset's words, in the order of enum rules. */
+static const struct words *const words_table[RULES_COUNT] = {
+#define RULESET(name, NAME) [RULES_##NAME] = &name##_words,
+#include "rulesets.h"
+#undef RULESET
+};
+
+/* The words of ruleset `rules`, or NULL for no ruleset. */
+static const struct words *words_of(enum rules rules)
+{
+    if ((int)rules < 0 || rules >= RULES_COUNT)
+        return NULL;
+    return words_table[rules];
+}
+
+/* The injuries of `side` in `b` a doctor's stoppage names, or NULL (no
+ * such side, or a ruleset without injuries). */
+static const struct injury *injuries_of(const struct bout *b, int side)
+{
+    const struct words *w = words_of(b->rules);
+
+    if (!w || !w->injuries || side < 0 || side >= SIDES)
+        return NULL;
+    return w->injuries(b, side);
+}
 
 /* ----------------------------------------------------------- text buffer */
 
-/* Appends into buf[len] like snprintf: `n` is the length the full text
- * needs, the buffer holds as much of it as fits, always terminated. */
-struct text {
-    char *buf;
-    size_t len;
-    size_t n;
-};
-
-static void text_init(struct text *t, char *buf, size_t len)
+void text_init(struct text *t, char *buf, size_t len)
 {
     t->buf = buf;
     t->len = len;
@@ -44,9 +64,7 @@ static void text_init(struct text *t, char *buf, size_t len)
         buf[0] = '\0';
 }
 
-static void text_add(struct text *t, const char *fmt, ...) GAME_PRINTF(2, 3);
-
-static void text_add(struct text *t, const char *fmt, ...)
+void text_add(struct text *t, const char *fmt, ...)
 {
     va_list ap;
     int w;
@@ -74,16 +92,14 @@ static void text_put(struct text *t, const char *s, size_t n)
     t->n += n;
 }
 
-/* The length the full text needs, as an int (snprintf's contract). */
-static int text_result(const struct text *t)
+int text_result(const struct text *t)
 {
     return t->n > (size_t)INT_MAX ? INT_MAX : (int)t->n;
 }
 
-/* Appends template `tpl` with "$1".."$9" replaced by arg[0..8] ("$$" is a
- * dollar). Templates keep their placeholders in any order, which printf
- * formats from a table could not do without -Wformat-nonliteral noise. */
-static void text_tpl(struct text *t, const char *tpl, const char *const arg[], int nargs)
+/* Templates keep their placeholders in any order, which printf formats
+ * from a table could not do without -Wformat-nonliteral noise. */
+void text_tpl(struct text *t, const char *tpl, const char *const arg[], int nargs)
 {
     const char *run = tpl, *p = tpl;
 
@@ -102,13 +118,10 @@ static void text_tpl(struct text *t, const char *tpl, const char *const arg[], i
     text_put(t, run, (size_t)(p - run));
 }
 
-/* One of `n` variants, drawn from the flavour stream (one draw). */
-static const char *pick(struct rng *flavour, const char *const *v, int n)
+const char *render_pick(struct rng *flavour, const char *const *v, int n)
 {
     return v[rng_range(flavour, 0, n - 1)];
 }
-
-#define PICK(r, v) pick((r), (v), (int)(sizeof(v) / sizeof((v)[0])))
 
 /* A channel line as it goes out: CR and LF never reach it, whatever a name
  * holds, and it is cut (on a UTF-8 character boundary) at SAY_MAX bytes,
@@ -128,7 +141,7 @@ static void line_clean(char *s)
             *s = ' ';
 }
 
-/* ------------------------------------------------------------- words */
+/* ------------------------------------------------------------- injuries */
 
 static const char *const loc_words[INJ_COUNT] = {
     [INJ_ABOVE_RIGHT_EYE] = "above the right eye",
@@ -184,11 +197,11 @@ static int injury_phrase(int loc, int level, char *buf, size_t len)
     return snprintf(buf, len, "%s %s", strchr("aeiou", name[0]) ? "an" : "a", name);
 }
 
-/* The injury a doctor's stoppage of kind `reason` is about, in `inj`; -1
- * when none fits. */
-static int doctor_loc(enum tko_reason reason, const struct injury inj[INJ_COUNT])
+/* The injury a doctor's stoppage of kind `reason` is about, in `inj`
+ * (NULL: none known); -1 when none fits. */
+static int doctor_loc(enum tko_reason reason, const struct injury *inj)
 {
-    for (int i = 0; i < INJ_COUNT; i++) {
+    for (int i = 0; inj && i < INJ_COUNT; i++) {
         if (reason == TKO_INJURY && inj[i].level >= 3 && inj[i].damage >= 7 - 1e-9)
             return i;
         if (reason == TKO_AGGRAVATED && inj[i].level >= 4)
@@ -202,7 +215,7 @@ static int doctor_loc(enum tko_reason reason, const struct injury inj[INJ_COUNT]
 static int tko_words(enum tko_reason reason, const struct injury *inj, char *buf, size_t len)
 {
     char what[64];
-    int loc = inj ? doctor_loc(reason, inj) : -1;
+    int loc = doctor_loc(reason, inj);
 
     switch (reason) {
     case TKO_ENDURANCE:
@@ -230,49 +243,26 @@ static int tko_words(enum tko_reason reason, const struct injury *inj, char *buf
     }
 }
 
-/* What a fighter does in a round, said of one ([0]) and of both ([1]). */
-static const char *const style_words[STYLE_COUNT][2] = {
-    [STYLE_NONE] = {"covers up", "cover up"},
-    [STYLE_INSIDE] = {"works inside", "work inside"},
-    [STYLE_CLINCH] = {"clinches", "clinch"},
-    [STYLE_FEINT] = {"feints", "feint"},
-    [STYLE_COUNTER] = {"counter-punches", "counter-punch"},
-    [STYLE_RING] = {"uses the ring", "use the ring"},
-    [STYLE_CUT] = {"cuts off the ring", "cut off the ring"},
-    [STYLE_OUTSIDE] = {"jabs from outside", "jab from outside"},
-    [STYLE_ALLOUT] = {"goes all out", "go all out"},
-};
+/* ---------------------------------------------------------- plain words */
 
-static const char *style_say(enum style s, int both)
-{
-    return style_words[(int)s >= 0 && s < STYLE_COUNT ? s : STYLE_NONE][both];
-}
-
-static const char *decision_word(enum decision d)
-{
-    switch (d) {
-    case DECISION_UNANIMOUS:
-        return "unanimous";
-    case DECISION_SPLIT:
-        return "split";
-    case DECISION_MAJORITY:
-        return "majority";
-    default:
-        return NULL;
-    }
-}
-
-/* "a-b, a-b, a-b" from per-judge pairs, side `first` first. */
-static void cards_add(struct text *t, const int cards[JUDGES][SIDES], int first)
+void cards_add(struct text *t, const int a[JUDGES], const int b[JUDGES])
 {
     for (int j = 0; j < JUDGES; j++)
-        text_add(t, "%s%d-%d", j ? ", " : "", cards[j][first], cards[j][!first]);
+        text_add(t, "%s%d-%d", j ? ", " : "", a[j], b[j]);
 }
 
-/* The result of `b` in one plain sentence (no flavour). */
-static void result_add(struct text *t, const struct render_corner c[SIDES], const struct bout *b)
+void order_add(struct text *t, const struct order *o)
+{
+    char buf[64];
+
+    order_format(o, buf, sizeof(buf));
+    text_add(t, "%s", buf);
+}
+
+void result_add(struct text *t, const struct render_corner c[SIDES], const struct bout *b)
 {
     const struct result *res = &b->result;
+    const struct words *words = words_of(b->rules);
     int w = res->winner;
 
     if (!res->over) {
@@ -293,122 +283,37 @@ static void result_add(struct text *t, const struct render_corner c[SIDES], cons
             text_add(t, "Draw: %s and %s are both disqualified in round %d!", c[0].name, c[1].name,
                      res->round);
             return;
-        case METHOD_POINTS:
-            text_add(t, "Draw on points, %d-%d.", b->u.sugarray.attack_total[0],
-                     b->u.sugarray.attack_total[1]);
-            return;
-        default: {
-            int won[SIDES] = {0, 0};
-
-            for (int j = 0; j < JUDGES; j++)
-                if (res->cards[j][0] != res->cards[j][1])
-                    won[res->cards[j][1] > res->cards[j][0]]++;
-            text_add(t, "A %s draw (",
-                     won[0] + won[1] == 0 ? "unanimous"
-                     : won[0] == won[1]   ? "split"
-                                          : "majority");
-            cards_add(t, res->cards, 0);
-            text_add(t, ").");
-            return;
+        default:
+            break;
         }
-        }
-    }
-    const char *name = c[w].name;
-    switch (res->method) {
-    case METHOD_KO:
-        text_add(t, "%s wins by KO in round %d!", name, res->round);
-        return;
-    case METHOD_TKO: {
-        char why[128];
-
-        tko_words(res->reason, b->rules == RULES_BOXING ? b->u.boxing.f[!w].inj : NULL, why,
-                  sizeof(why));
-        text_add(t, "%s wins by TKO in round %d (%s)!", name, res->round, why);
-        return;
-    }
-    case METHOD_DQ:
-        text_add(t, "%s wins by DQ in round %d (%s disqualified)!", name, res->round, c[!w].name);
-        return;
-    case METHOD_POINTS:
-        text_add(t, "%s wins on points, %d-%d.", name, b->u.sugarray.attack_total[w],
-                 b->u.sugarray.attack_total[!w]);
-        return;
-    default: {
-        const char *d = decision_word(res->decision);
-
-        if (d)
-            text_add(t, "%s wins a %s decision (", name, d);
-        else
-            text_add(t, "%s wins on the cards (", name);
-        cards_add(t, res->cards, w);
-        text_add(t, ").");
-        return;
-    }
-    }
-}
-
-/* ------------------------------------------------------------ the tape */
-
-static void corner_add(struct text *t, const struct render_corner *c, enum rules rules)
-{
-    text_add(t, "%s", c->name);
-    if (c->owner[0])
-        text_add(t, " (%s)", c->owner);
-    if (rules == RULES_SUGARRAY) {
-        text_add(t, " skill %d, endurance %d", c->sheet.u.sugarray.skill,
-                 c->sheet.u.sugarray.endurance);
     } else {
-        const struct boxing_sheet *s = &c->sheet.u.boxing;
+        const char *name = c[w].name;
 
-        text_add(t, " STR %d SPD %d AGL %d TGH %d HGT %d", s->str, s->spd, s->agl, s->tgh, s->hgt);
+        switch (res->method) {
+        case METHOD_KO:
+            text_add(t, "%s wins by KO in round %d!", name, res->round);
+            return;
+        case METHOD_TKO: {
+            char why[128];
+
+            tko_words(res->reason, injuries_of(b, !w), why, sizeof(why));
+            text_add(t, "%s wins by TKO in round %d (%s)!", name, res->round, why);
+            return;
+        }
+        case METHOD_DQ:
+            text_add(t, "%s wins by DQ in round %d (%s disqualified)!", name, res->round,
+                     c[!w].name);
+            return;
+        default:
+            break;
+        }
     }
-    text_add(t, ", %d-%d-%d", c->wins, c->losses, c->draws);
-    if (c->kos > 0)
-        text_add(t, " (%d KO%s)", c->kos, c->kos == 1 ? "" : "s");
+    /* Neither stopped nor disqualified: a verdict in the ruleset's terms. */
+    if (words)
+        words->verdict_add(t, c, b);
 }
 
-int render_tape(const struct render_corner c[SIDES], enum rules rules, int rounds, int64_t id,
-                char lines[][RENDER_LINE_MAX], int max)
-{
-    const struct ruleset *rs = ruleset_get(rules);
-    struct text t;
-
-    if (max <= 0)
-        return 0;
-    text_init(&t, lines[0], RENDER_LINE_MAX);
-    text_add(&t, "Bout #%lld, %s, %d rounds: ", (long long)id, rs ? rs->name : "?", rounds);
-    corner_add(&t, &c[0], rules);
-    if (max == 1) {
-        text_add(&t, " vs ");
-        corner_add(&t, &c[1], rules);
-        line_clean(lines[0]);
-        return 1;
-    }
-    text_init(&t, lines[1], RENDER_LINE_MAX);
-    text_add(&t, "vs ");
-    corner_add(&t, &c[1], rules);
-    line_clean(lines[0]);
-    line_clean(lines[1]);
-    return 2;
-}
-
-/* ------------------------------------------------- boxing: the channel */
-
-/* One thing worth saying about a round: a sentence for the channel and a
- * short fragment for when sentences do not fit. */
-struct item {
-    int side;
-    int injury; /* a new or aggravated injury (folded first when short) */
-    int level;  /* its level, to name the worst */
-    int loc;
-    char full[SAY_MAX];
-    char brief[96];
-};
-
-struct items {
-    int n;
-    struct item it[EVENTS_MAX];
-};
+/* ------------------------------------ a round's events, for the channel */
 
 static struct item *item_new(struct items *is, int side)
 {
@@ -430,7 +335,7 @@ static void item_say(struct item *it, struct rng *flavour, const char *const *v,
     struct text t;
 
     text_init(&t, it->full, sizeof(it->full));
-    text_tpl(&t, pick(flavour, v, nv), arg, ITEM_ARGS);
+    text_tpl(&t, render_pick(flavour, v, nv), arg, ITEM_ARGS);
 }
 
 #define SAY(it, r, v, arg) item_say((it), (r), (v), (int)(sizeof(v) / sizeof((v)[0])), (arg))
@@ -530,11 +435,16 @@ static const char *const say_tko_other[] = {
     "The referee stops it: $1 is done!",
 };
 
+const char *render_towel(struct rng *flavour)
+{
+    return PICK(flavour, say_towel);
+}
+
 /* The sentence and fragment of a TKO of side `v` for `reason`. */
 static void item_tko(struct item *it, const struct bout *b, int v, enum tko_reason reason,
                      const char *arg[ITEM_ARGS], struct rng *flavour)
 {
-    const struct injury *inj = b->u.boxing.f[v].inj;
+    const struct injury *inj = injuries_of(b, v);
     char what[64], why[80];
     int loc = doctor_loc(reason, inj);
 
@@ -586,8 +496,8 @@ static int stopped_but_won(const struct bout *b, int v)
 }
 
 /* The items of a round's events, in the order they happened. */
-static void items_collect(struct items *is, const struct render_corner c[SIDES],
-                          const struct bout *b, const struct events *evs, struct rng *flavour)
+void items_collect(struct items *is, const struct render_corner c[SIDES], const struct bout *b,
+                   const struct events *evs, struct rng *flavour)
 {
     int downs_said[SIDES] = {0, 0};
 
@@ -771,8 +681,8 @@ static void side_summary(const struct items *is, const struct render_corner c[SI
 
 /* The items in at most two lines: sentences when they fit, else a line of
  * fragments per side. Returns the count. */
-static int items_lines(const struct items *is, const struct render_corner c[SIDES],
-                       char lines[][RENDER_LINE_MAX])
+int items_lines(const struct items *is, const struct render_corner c[SIDES],
+                char lines[][RENDER_LINE_MAX])
 {
     int nl = pack_full(is, lines, 2);
 
@@ -794,215 +704,58 @@ static int items_lines(const struct items *is, const struct render_corner c[SIDE
     return nl;
 }
 
-/* $1 the one who landed more, $2 his count, $3 the other, $4 his count. */
-static const char *const say_even[] = {
-    "Nothing between them: $2 landed apiece.",
-    "They trade evenly, $2 landed each.",
-    "An even round: $1 and $3 land $2 each.",
-    "Honours even, $2 punches landed each.",
-};
-static const char *const say_close[] = {
-    "$1 edges it, $2 landed to $4.",
-    "$1 just shades it, $2 to $4.",
-    "A close one: $1 lands $2, $3 $4.",
-    "$1 nicks it, $2 landed to $4.",
-};
-static const char *const say_clear[] = {
-    "$1 has the better of it, $2 landed to $4.",
-    "$1 outworks $3, $2 to $4.",
-    "$1 lands $2 to $3's $4.",
-    "$1 takes control, $2 landed to $4.",
-};
-static const char *const say_wide[] = {
-    "$1 dominates, $2 landed to $4!",
-    "$1 gives $3 a beating, $2 to $4!",
-    "One-way traffic: $1 lands $2, $3 only $4!",
-    "$1 is all over $3, $2 landed to $4!",
-};
+/* ------------------------------------------------------------ the tape */
 
-/* Line 1: the round, the styles and who landed more. */
-static void action_line(const struct render_corner c[SIDES], const struct bout *b,
-                        struct rng *flavour, char *line)
+static void corner_add(struct text *t, const struct render_corner *c, const struct words *w)
 {
-    const struct boxing_side_round *l = b->u.boxing.last;
-    enum style s0 = l[0].order.style, s1 = l[1].order.style;
-    long n[SIDES] = {lround(l[0].landed), lround(l[1].landed)};
-    char num[SIDES][24];
-    struct text t;
-
-    text_init(&t, line, RENDER_LINE_MAX);
-    text_add(&t, "\002Round %d\002: ", b->round);
-    if (s0 == s1)
-        text_add(&t, "%s and %s both %s. ", c[0].name, c[1].name, style_say(s0, 1));
-    else
-        text_add(&t, "%s %s, %s %s. ", c[0].name, style_say(s0, 0), c[1].name, style_say(s1, 0));
-    int w = n[1] > n[0];
-    snprintf(num[0], sizeof(num[0]), "%ld", n[w]);
-    snprintf(num[1], sizeof(num[1]), "%ld", n[!w]);
-    const char *arg[4] = {c[w].name, num[0], c[!w].name, num[1]};
-    const char *tpl;
-    if (n[0] == n[1])
-        tpl = PICK(flavour, say_even);
-    else if (n[w] * 5 < n[!w] * 6)
-        tpl = PICK(flavour, say_close);
-    else if (n[w] < n[!w] * 2)
-        tpl = PICK(flavour, say_clear);
-    else
-        tpl = PICK(flavour, say_wide);
-    text_tpl(&t, tpl, arg, 4);
+    text_add(t, "%s", c->name);
+    if (c->owner[0])
+        text_add(t, " (%s)", c->owner);
+    if (w)
+        w->sheet_add(t, &c->sheet);
+    text_add(t, ", %d-%d-%d", c->wins, c->losses, c->draws);
+    if (c->kos > 0)
+        text_add(t, " (%d KO%s)", c->kos, c->kos == 1 ? "" : "s");
 }
 
-/* The last line: the round's cards and the totals. */
-static void cards_line(const struct render_corner c[SIDES], const struct bout *b, int scored,
-                       char *line)
+int render_tape(const struct render_corner c[SIDES], enum rules rules, int rounds, int64_t id,
+                char lines[][RENDER_LINE_MAX], int max)
 {
-    const struct boxing_bout *bb = &b->u.boxing;
+    const struct ruleset *rs = ruleset_get(rules);
+    const struct words *w = words_of(rules);
     struct text t;
 
-    text_init(&t, line, RENDER_LINE_MAX);
-    if (scored) {
-        text_add(&t, "Cards (%s-%s) ", c[0].name, c[1].name);
-        for (int j = 0; j < JUDGES; j++)
-            text_add(&t, "%s%d-%d", j ? ", " : "", bb->last[0].cards[j], bb->last[1].cards[j]);
-        text_add(&t, "; totals ");
-    } else {
-        text_add(&t, "Not scored; totals (%s-%s) ", c[0].name, c[1].name);
-    }
-    for (int j = 0; j < JUDGES; j++)
-        text_add(&t, "%s%d-%d", j ? ", " : "", bb->f[0].cards[j], bb->f[1].cards[j]);
-}
-
-static int round_boxing(const struct render_corner c[SIDES], const struct bout *b,
-                        const struct events *evs, struct rng *flavour,
-                        char lines[RENDER_ROUND_LINES][RENDER_LINE_MAX])
-{
-    const struct boxing_side_round *l = b->u.boxing.last;
-    struct items is;
-    int nl = 0;
-
-    if (l[0].order.towel || l[1].order.towel) {
-        /* No fighting: the towel is all there is to say. */
-        struct text t;
-
-        text_init(&t, lines[0], RENDER_LINE_MAX);
-        text_add(&t, "\002Round %d\002:", b->round);
-        items_collect(&is, c, b, evs, flavour);
-        for (int i = 0; i < is.n; i++)
-            text_add(&t, " %s", is.it[i].full);
-        if (is.n == 0)
-            text_add(&t, " no fighting.");
-        cards_line(c, b, 0, lines[1]);
-        return 2;
-    }
-    action_line(c, b, flavour, lines[nl++]);
-    items_collect(&is, c, b, evs, flavour);
-    nl += items_lines(&is, c, lines + nl);
-    cards_line(c, b, 1, lines[nl++]);
-    return nl;
-}
-
-/* ----------------------------------------------- sugarray: the channel */
-
-static const char *const say_blows_both[] = {
-    "$1 gets through for $2, $3 for $4.",
-    "$1 hurts $3 for $2, $3 answers for $4.",
-    "They trade: $1 takes $2 off $3, $3 takes $4 off $1.",
-};
-static const char *const say_blows_one[] = {
-    "$1 gets through for $2.",
-    "$1 breaks through: $3 loses $2.",
-    "$1's attack finds $3 for $2.",
-};
-static const char *const say_blows_none[] = {
-    "Nothing gets through.",
-    "Both defences hold.",
-    "No blows land.",
-};
-static const char *const say_sr_ko[] = {
-    "$1 is knocked out!",
-    "$1 goes down and stays down!",
-    "$1 is counted out!",
-};
-static const char *const say_sr_collapse[] = {
-    "$1 collapses from exhaustion!",
-    "$1 runs out of steam and goes down!",
-    "Exhausted, $1 can't go on!",
-};
-
-static int round_sugarray(const struct render_corner c[SIDES], const struct bout *b,
-                          const struct events *evs, struct rng *flavour,
-                          char lines[RENDER_ROUND_LINES][RENDER_LINE_MAX])
-{
-    const struct sugarray_bout *sb = &b->u.sugarray;
-    int r = b->round - 1;
-    int blow[SIDES] = {0, 0}, blows = 0;
-    char num[SIDES][16];
-    struct text t;
-
-    if (r < 0 || r >= SUGARRAY_ROUNDS)
+    if (max <= 0)
         return 0;
-    if (sb->orders[r][0].towel || sb->orders[r][1].towel) {
-        /* A forfeit: nothing was fought. */
-        text_init(&t, lines[0], RENDER_LINE_MAX);
-        text_add(&t, "\002Round %d\002:", b->round);
-        for (int i = 0; i < SIDES; i++)
-            if (sb->orders[r][i].towel) {
-                const char *who[1] = {c[i].name};
-                text_add(&t, " ");
-                text_tpl(&t, PICK(flavour, say_towel), who, 1);
-            }
-        text_init(&t, lines[1], RENDER_LINE_MAX);
-        text_add(&t, "Endurance %s %d, %s %d; attack totals %d-%d.", c[0].name, sb->endurance[0],
-                 c[1].name, sb->endurance[1], sb->attack_total[0], sb->attack_total[1]);
-        return 2;
-    }
-    for (int k = 0; k < evs->n; k++)
-        if (evs->ev[k].type == EV_BLOW && evs->ev[k].side >= 0 && evs->ev[k].side < SIDES) {
-            blow[evs->ev[k].side] += evs->ev[k].a;
-            blows = 1;
-        }
     text_init(&t, lines[0], RENDER_LINE_MAX);
-    text_add(&t, "\002Round %d\002: %s %d/%d, %s %d/%d. ", b->round, c[0].name,
-             sb->orders[r][0].attack, sb->orders[r][0].defence, c[1].name, sb->orders[r][1].attack,
-             sb->orders[r][1].defence);
-    int w = blow[1] > blow[0];
-    snprintf(num[0], sizeof(num[0]), "%d", blow[w]);
-    snprintf(num[1], sizeof(num[1]), "%d", blow[!w]);
-    const char *arg[4] = {c[w].name, num[0], c[!w].name, num[1]};
-    if (blow[0] > 0 && blow[1] > 0)
-        text_tpl(&t, PICK(flavour, say_blows_both), arg, 4);
-    else if (blow[w] > 0)
-        text_tpl(&t, PICK(flavour, say_blows_one), arg, 4);
-    else
-        text_tpl(&t, PICK(flavour, say_blows_none), arg, 4);
-
-    text_init(&t, lines[1], RENDER_LINE_MAX);
-    for (int k = 0; k < evs->n; k++) {
-        const struct event *e = &evs->ev[k];
-
-        if (e->type != EV_KO || e->side < 0 || e->side >= SIDES)
-            continue;
-        const char *who[1] = {c[e->side].name};
-        text_tpl(&t, blows ? PICK(flavour, say_sr_ko) : PICK(flavour, say_sr_collapse), who, 1);
-        text_add(&t, " ");
+    text_add(&t, "Bout #%lld, %s, %d rounds: ", (long long)id, rs ? rs->name : "?", rounds);
+    corner_add(&t, &c[0], w);
+    if (max == 1) {
+        text_add(&t, " vs ");
+        corner_add(&t, &c[1], w);
+        line_clean(lines[0]);
+        return 1;
     }
-    text_add(&t, "Endurance %s %d, %s %d; attack totals %d-%d.", c[0].name, sb->endurance[0],
-             c[1].name, sb->endurance[1], sb->attack_total[0], sb->attack_total[1]);
+    text_init(&t, lines[1], RENDER_LINE_MAX);
+    text_add(&t, "vs ");
+    corner_add(&t, &c[1], w);
+    line_clean(lines[0]);
+    line_clean(lines[1]);
     return 2;
 }
+
+/* ---------------------------------------------------------- the channel */
 
 int render_round(const struct render_corner c[SIDES], const struct bout *b,
                  const struct events *evs, struct rng *flavour,
                  char lines[RENDER_ROUND_LINES][RENDER_LINE_MAX])
 {
+    const struct words *w = words_of(b->rules);
     int n;
 
-    if (b->round < 1)
+    if (b->round < 1 || !w)
         return 0;
-    if (b->rules == RULES_SUGARRAY)
-        n = round_sugarray(c, b, evs, flavour, lines);
-    else
-        n = round_boxing(c, b, evs, flavour, lines);
+    n = w->round(c, b, evs, flavour, lines);
     for (int i = 0; i < n; i++)
         line_clean(lines[i]);
     return n;
@@ -1010,29 +763,17 @@ int render_round(const struct render_corner c[SIDES], const struct bout *b,
 
 /* ------------------------------------------------------- the report */
 
-static void order_add(struct text *t, const struct order *o)
-{
-    char buf[64];
-
-    if (o->rules == RULES_BOXING && o->u.boxing.towel) {
-        text_add(t, "towel");
-        return;
-    }
-    order_format(o, buf, sizeof(buf));
-    text_add(t, "%s", buf);
-}
-
 /* One event in plain words, one line. */
 static void report_event(struct text *t, const struct render_corner c[SIDES], const struct bout *b,
                          const struct event *e)
 {
+    const struct words *words = words_of(b->rules);
     const char *name = e->side >= 0 && e->side < SIDES ? c[e->side].name : "-";
     char what[64], was[64], why[128];
 
+    if (words && words->event_add && words->event_add(t, c, b, e))
+        return;
     switch (e->type) {
-    case EV_STYLE:
-        text_add(t, "%s %s.", name, style_say((enum style)e->a, 0));
-        break;
     case EV_PUNCHES:
         text_add(t, "%s throws %d and lands %.2f.", name, e->a, e->x);
         break;
@@ -1075,26 +816,14 @@ static void report_event(struct text *t, const struct render_corner c[SIDES], co
         text_add(t, "%s is knocked out.", name);
         break;
     case EV_TKO:
-        tko_words((enum tko_reason)e->a,
-                  b->rules == RULES_BOXING && e->side >= 0 && e->side < SIDES
-                      ? b->u.boxing.f[e->side].inj
-                      : NULL,
-                  why, sizeof(why));
+        tko_words((enum tko_reason)e->a, injuries_of(b, e->side), why, sizeof(why));
         text_add(t, "%s is stopped (%s).", name, why);
         break;
     case EV_CARD:
         text_add(t, "Judge %d: %d-%d.", e->a + 1, e->b, e->c);
         break;
     case EV_FATIGUE:
-        /* Sugarray endurance is whole points. */
-        if (b->rules == RULES_SUGARRAY)
-            text_add(t, "%s loses %.0f endurance to fatigue.", name, e->x);
-        else
-            text_add(t, "%s loses %.2f endurance to fatigue.", name, e->x);
-        break;
-    case EV_BLOW:
-        text_add(t, "%s's attack costs %s %d endurance.", name,
-                 e->side >= 0 && e->side < SIDES ? c[!e->side].name : "-", e->a);
+        text_add(t, "%s loses %.2f endurance to fatigue.", name, e->x);
         break;
     case EV_RESULT:
         text_add(t, "Result: ");
@@ -1129,134 +858,45 @@ int render_result_text(const struct render_corner c[SIDES], const struct bout *b
 int render_round_report(const struct render_corner c[SIDES], const struct bout *b,
                         const struct events *evs, char *buf, size_t len)
 {
+    const struct words *w = words_of(b->rules);
     struct text t;
 
     text_init(&t, buf, len);
     text_add(&t, "Round %d of %d", b->round, b->rounds);
-    if (b->rules == RULES_SUGARRAY) {
-        const struct sugarray_bout *sb = &b->u.sugarray;
-        int r = b->round - 1;
-
-        for (int i = 0; r >= 0 && r < SUGARRAY_ROUNDS && i < SIDES; i++) {
-            struct order o = {.rules = RULES_SUGARRAY, .u.sugarray = sb->orders[r][i]};
-
-            text_add(&t, "\n%s: ", c[i].name);
-            order_add(&t, &o);
-            text_add(&t, "; endurance %d; attack total %d", sb->end_after[r][i],
-                     sb->attack_total[i]);
-        }
-    } else {
-        const struct boxing_bout *bb = &b->u.boxing;
-
-        for (int i = 0; i < SIDES; i++) {
-            const struct boxing_side_round *l = &bb->last[i];
-            struct order o = {.rules = RULES_BOXING, .u.boxing = l->order};
-
-            text_add(&t, "\n%s: ", c[i].name);
-            order_add(&t, &o);
-            text_add(&t,
-                     "; STR %.2f SPD %.2f AGL %.2f AGG %d (rest %d); landed %.2f of %d, "
-                     "judges count %d, %d, %d; damage dealt %.2f; endurance %.2f to %.2f",
-                     l->str, l->spd, l->agl, l->agg, l->rest, l->landed, l->thrown, l->counts[0],
-                     l->counts[1], l->counts[2], l->damage, l->end_begin, l->endurance);
-        }
-    }
+    if (w)
+        w->report_head(&t, c, b);
     for (int k = 0; k < evs->n; k++) {
         text_add(&t, "\n  ");
         report_event(&t, c, b, &evs->ev[k]);
     }
     if (evs->dropped > 0)
         text_add(&t, "\n  (%d more events not recorded)", evs->dropped);
-    if (b->rules == RULES_BOXING) {
-        const struct boxing_bout *bb = &b->u.boxing;
-
-        text_add(&t, "\nCards (%s-%s) ", c[0].name, c[1].name);
-        for (int j = 0; j < JUDGES; j++)
-            text_add(&t, "%s%d-%d", j ? ", " : "", bb->last[0].cards[j], bb->last[1].cards[j]);
-        text_add(&t, "; totals ");
-        for (int j = 0; j < JUDGES; j++)
-            text_add(&t, "%s%d-%d", j ? ", " : "", bb->f[0].cards[j], bb->f[1].cards[j]);
-    }
+    if (w && w->report_tail)
+        w->report_tail(&t, c, b);
     return text_result(&t);
 }
 
 /* ------------------------------------------------------- the result */
 
-int render_sugarray_line(const struct render_corner c[SIDES], const struct bout *b, int side,
-                         const char *tail, char *buf, size_t len)
-{
-    const struct sugarray_bout *sb = &b->u.sugarray;
-    /* The bout keeps the sheets it started with; the corner's may have
-     * changed since (training, the changes after a bout). */
-    const struct sugarray_sheet *s = &sb->sheet[side];
-    struct text t;
-
-    text_init(&t, buf, len);
-    text_add(&t, "%s (%d,%d)", c[side].name, s->skill, s->endurance);
-    for (int r = 0; r < b->round && r < SUGARRAY_ROUNDS; r++) {
-        const struct sugarray_order *o = &sb->orders[r][side];
-
-        /* A conceded round was not fought: it has no orders to show. */
-        if (o->towel)
-            text_add(&t, " towel (%2d)", sb->end_after[r][side]);
-        else
-            text_add(&t, " %d/%d (%2d)", o->attack, o->defence, sb->end_after[r][side]);
-    }
-    text_add(&t, "%s", tail ? tail : "");
-    return text_result(&t);
-}
-
-static const char *const say_stopped[] = {
-    "",
-    "It's all over! ",
-    "That's the fight! ",
-    "And that's it! ",
-};
-static const char *const say_decided[] = {
-    "",
-    "The judges have spoken: ",
-    "On the cards: ",
-    "After the final bell: ",
-};
-
 int render_result(const struct render_corner c[SIDES], const struct bout *b, struct rng *flavour,
                   char lines[RENDER_RESULT_MAX][RENDER_LINE_MAX])
 {
-    const struct result *res = &b->result;
-    struct text t;
+    const struct words *w = words_of(b->rules);
+    int n;
 
-    if (b->rules == RULES_SUGARRAY) {
-        int first = res->over && res->winner >= 0 ? res->winner : 0;
-        /* The seed knows PW, KO and TIE; a forfeit (towel) says TKO. */
-        const char *tail = !res->over                  ? ""
-                           : res->winner < 0           ? " TIE"
-                           : res->method == METHOD_KO  ? " KO"
-                           : res->method == METHOD_TKO ? " TKO"
-                                                       : " PW";
-
-        render_sugarray_line(c, b, first, tail, lines[0], RENDER_LINE_MAX);
-        render_sugarray_line(c, b, !first, res->over && res->winner < 0 ? " TIE" : "", lines[1],
-                             RENDER_LINE_MAX);
-        line_clean(lines[0]);
-        line_clean(lines[1]);
-        return 2;
-    }
-    int decided = res->method == METHOD_DECISION ||
-                  (res->method == METHOD_DRAW && res->drawn_by == METHOD_DECISION);
-    const char *lead = decided ? PICK(flavour, say_decided) : PICK(flavour, say_stopped);
-
-    text_init(&t, lines[0], RENDER_LINE_MAX);
-    if (res->over)
-        text_add(&t, "%s", lead);
-    result_add(&t, c, b);
-    line_clean(lines[0]);
-    return 1;
+    if (!w)
+        return 0;
+    n = w->result(c, b, flavour, lines);
+    for (int i = 0; i < n; i++)
+        line_clean(lines[i]);
+    return n;
 }
 
 /* -------------------------------------------------------- the score */
 
 int render_score(const struct render_corner c[SIDES], const struct bout *b, char *buf, size_t len)
 {
+    const struct words *w = words_of(b->rules);
     struct text t;
 
     text_init(&t, buf, len);
@@ -1265,39 +905,8 @@ int render_score(const struct render_corner c[SIDES], const struct bout *b, char
     else
         text_add(&t, "%s round %d of %d: ", b->result.over ? "Final, after" : "After", b->round,
                  b->rounds);
-    if (b->rules == RULES_SUGARRAY) {
-        const struct sugarray_bout *sb = &b->u.sugarray;
-        int a0 = sb->attack_total[0], a1 = sb->attack_total[1];
-
-        text_add(&t, "endurance %s %d, %s %d; attack totals %d-%d", c[0].name, sb->endurance[0],
-                 c[1].name, sb->endurance[1], a0, a1);
-        if (a0 != a1)
-            text_add(&t, " (%s ahead)", c[a1 > a0].name);
-        else
-            text_add(&t, " (level)");
-        return text_result(&t);
-    }
-    const struct boxing_bout *bb = &b->u.boxing;
-    int ahead[SIDES] = {0, 0};
-
-    if (b->round == 0) {
-        text_add(&t, "no cards yet");
-        return text_result(&t);
-    }
-    text_add(&t, "(%s-%s) ", c[0].name, c[1].name);
-    for (int j = 0; j < JUDGES; j++) {
-        text_add(&t, "%s%d-%d", j ? ", " : "", bb->f[0].cards[j], bb->f[1].cards[j]);
-        if (bb->f[0].cards[j] != bb->f[1].cards[j])
-            ahead[bb->f[1].cards[j] > bb->f[0].cards[j]]++;
-    }
-    int w = ahead[1] > ahead[0];
-    static const char *const count[] = {"no", "one card", "two cards", "all three cards"};
-    if (ahead[0] == 0 && ahead[1] == 0)
-        text_add(&t, " (all even)");
-    else if (ahead[0] == ahead[1])
-        text_add(&t, " (one card each)");
-    else
-        text_add(&t, " (%s ahead on %s)", c[w].name, count[ahead[w]]);
+    if (w)
+        w->score_add(&t, c, b);
     return text_result(&t);
 }
 

@@ -62,6 +62,20 @@ char *text_clip(char *dst, size_t dstlen, const char *src, size_t max)
     return dst;
 }
 
+char *rules_list(char *buf, size_t len, const char *prefix, const char *sep, const char *last)
+{
+    size_t at = 0;
+
+    buf[0] = '\0';
+    for (int r = 0; r < RULES_COUNT && at < len; r++)
+        at += (size_t)snprintf(buf + at, len - at, "%s%s%s",
+                               r == 0                 ? ""
+                               : r == RULES_COUNT - 1 ? last
+                                                      : sep,
+                               prefix, ruleset_get((enum rules)r)->name);
+    return buf;
+}
+
 static void vanswer(const struct game_caller *who, int private_only, const char *fmt, va_list ap)
 {
     char text[1024];

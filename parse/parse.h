@@ -1,9 +1,14 @@
 /*
- * parse.h - text to engine structures: one-line orders and fighter sheets.
+ * parse.h - text to engine structures: one-line orders, fighter sheets and
+ * fight plans, and each ruleset's grammar.
  *
  * Parsers never print: on bad input they return -1 and fill a
  * `struct parse_error` with the 1-based column where the problem starts and
  * a one-line reason a player can act on. Nothing is changed on error.
+ *
+ * Each ruleset of engine/rulesets.h has its grammar in parse/NAME.c; the
+ * functions below dispatch on `rules` (or o->rules) through grammar_get,
+ * and a value no grammar has is rejected, never a crash.
  */
 #ifndef RINGSIDE_PARSE_H
 #define RINGSIDE_PARSE_H
@@ -20,26 +25,90 @@ struct parse_error {
     char reason[PARSE_REASON_MAX];
 };
 
-/* Parses one order for `rules`:
+/* Parses one order in the grammar of `rules` (parse/NAME.c), e.g.:
  *   boxing    A[H|B]/P[!]/D [(style)]   e.g. "4H/8!/8 (inside)", "6b/7/7(cou)"
  *   sugarray  attack/defence or "attack defence", each 0..99
- * Returns 0 and fills *o (o->rules set), or -1 and fills *err. */
+ * Returns 0 and fills *o (o->rules set), or -1 and fills *err (also when
+ * `rules` is no ruleset). */
 int order_parse(enum rules rules, const char *text, struct order *o, struct parse_error *err);
 
-/* Writes the normal form of `o` into buf (always NUL-terminated when
- * len > 0): boxing "A[H|B]/P[!]/D" plus " (style)" when there is one
- * (full style name, e.g. "4H/8!/8 (inside)"), sugarray "A/D".
- * Returns the length the full text needs, like snprintf. */
+/* Writes the normal form of `o` in its ruleset's grammar into buf (always
+ * NUL-terminated when len > 0), e.g. boxing "A[H|B]/P[!]/D" plus
+ * " (style)" when there is one (full style name, e.g. "4H/8!/8 (inside)"),
+ * sugarray "A/D". Returns the length the full text needs, like snprintf,
+ * or -1 (buf "") when o->rules is no ruleset. */
 int order_format(const struct order *o, char *buf, size_t len);
 
-/* Parses a sheet given as whitespace-separated key=value pairs:
+/* Parses a sheet given as whitespace-separated key=value pairs, with the
+ * keys of the grammar of `rules`, e.g.:
  *   boxing    str= spd= agl= tgh= hgt=   (all five, each 1..25)
  *   sugarray  skill= end= (or endurance=) (skill 1..99, end 1..999)
- * Returns 0 and fills *s (s->rules set), or -1 and fills *err. */
+ * Returns 0 and fills *s (s->rules set), or -1 and fills *err (also when
+ * `rules` is no ruleset). */
 int sheet_parse(enum rules rules, const char *text, struct sheet *s, struct parse_error *err);
 
 /* "line L, column C: reason" (the parts that are 0 left out) into buf. */
 int parse_error_format(const struct parse_error *err, char *buf, size_t len);
+
+/* ---------------------------------------------------------- grammars */
+
+/* A ruleset's text forms: defined once per ruleset, as
+ * `const struct grammar NAME_grammar` in parse/NAME.c, and listed from
+ * engine/rulesets.h. Every field is set (no NULL) unless it says so.
+ *
+ * The example texts are for the hints and usage lines other layers print,
+ * so that no other layer spells a ruleset's syntax itself. Each is one
+ * line of plain ASCII text, never empty, and holds what its comment
+ * promises (tests/check_parse.c checks it). */
+struct grammar {
+    /* One order as a player types it to the bot, accepted by order_parse
+     * and given back unchanged by order_format: e.g. boxing
+     * "5H/8!/7 (inside)", sugarray "3/2". */
+    const char *order_example;
+    /* Another such order, for ringside-sim's hints: e.g. boxing
+     * "4H/8!/8 (inside)", sugarray "6/0". */
+    const char *order_example_sim;
+    /* Orders separated by commas inside single quotes, as ringside-sim's
+     * --orders takes them; each is accepted by order_parse: e.g. boxing
+     * "'5/5/10,4H/8!/8 (ins)'", sugarray "'6/0,3/3'". */
+    const char *orders_example;
+    /* A fighter's name, a space and a sheet sheet_parse accepts, inside
+     * single quotes, as ringside-sim's --a and --b take them: e.g.
+     * sugarray "'Murphy skill=12 end=21'", boxing
+     * "'Rocky str=14 spd=12 agl=11 tgh=12 hgt=11'". */
+    const char *sheet_example;
+    /* What follows "create <name> " in the bot's command to create a
+     * fighter of this ruleset: e.g. boxing
+     * "str=12 spd=12 agl=12 tgh=12 hgt=12", sugarray "rules=sugarray". */
+    const char *create_example;
+    /* An order for a plan's reasons ("write an order like ..."), accepted
+     * by order_parse: e.g. boxing "5/5/10", sugarray "3/3". */
+    const char *plan_example;
+
+    /* The hooks below are parse/'s own: other layers call order_parse,
+     * order_format and sheet_parse, which check `rules` first. */
+
+    /* Reads one order from `text` into *o, which comes zeroed with
+     * o->rules set; returns 0, or -1 after filling *err (when not NULL).
+     * *o may be partly written on error (order_parse discards it). */
+    int (*order_parse)(const char *text, struct order *o, struct parse_error *err);
+    /* Writes the normal form of *o (of this ruleset) into buf, like
+     * snprintf (NUL-terminated when len > 0); returns the length the full
+     * text needs. */
+    int (*order_format)(const struct order *o, char *buf, size_t len);
+    /* Reads a sheet from `text` into *s, which comes zeroed with s->rules
+     * set; returns 0, or -1 after filling *err (when not NULL). *s may be
+     * partly written on error (sheet_parse discards it). */
+    int (*sheet_parse)(const char *text, struct sheet *s, struct parse_error *err);
+    /* Turns *o, this ruleset's default order, into a towel thrown in.
+     * NULL when this ruleset's plans cannot throw in the towel: then a
+     * "towel" line is rejected. */
+    void (*order_towel)(struct order *o);
+};
+
+/* The grammar of `rules`, or NULL when `rules` is no ruleset. Valid for
+ * the life of the process. */
+const struct grammar *grammar_get(enum rules rules);
 
 /* ------------------------------------------------------------- plans */
 
@@ -58,7 +127,8 @@ void plan_free(struct plan *p);
 
 /* The orders for the round described by *v: the last line whose round tag
  * is at most v->round and whose condition holds. Fills *o (a towel line
- * gives the default order with towel set, boxing only) and returns the
+ * gives the default order with towel set, in a ruleset whose grammar has
+ * order_towel, e.g. boxing) and returns the
  * 1-based line number used, or 0 when no line applies and *o is the
  * ruleset's default order. */
 int plan_eval(const struct plan *p, const struct plan_vars *v, struct order *o);

@@ -117,7 +117,7 @@ struct plan_op {
 enum line_kind {
     LINE_NONE,  /* blank, comment or tag only: never used */
     LINE_ORDER, /* gives `order` */
-    LINE_TOWEL  /* throws in the towel (boxing) */
+    LINE_TOWEL  /* throws in the towel (a grammar with order_towel) */
 };
 
 struct plan_entry {
@@ -130,6 +130,7 @@ struct plan_entry {
 
 struct plan {
     enum rules rules;
+    const struct grammar *grammar; /* of `rules` */
     int lines;
     char *text;           /* the plan's text, each line NUL-terminated */
     struct plan_op *code; /* the conditions of all lines */
@@ -214,16 +215,6 @@ static size_t word_length(const char *s)
     return n;
 }
 
-/* Length of the run of non-whitespace bytes at s. */
-static size_t token_length(const char *s)
-{
-    size_t n = 0;
-
-    while (s[n] && !parse_is_space(s[n]))
-        n++;
-    return n;
-}
-
 static void *plan_alloc(size_t n)
 {
     void *p = calloc(1, n ? n : 1);
@@ -272,7 +263,7 @@ static int lex_number(struct cond *c)
             }
     }
     if (is_word_char(s[i])) {
-        parse_quote(s + start, token_length(s + start), QUOTE_MAX, QUOTE_MAX - 3, q);
+        parse_quote(s + start, parse_token_length(s + start), QUOTE_MAX, QUOTE_MAX - 3, q);
         return parse_fail(c->err, c->line, parse_column(start),
                           "\"%s\" is not a number; put a space or an operator after a number", q);
     }
@@ -608,6 +599,33 @@ static int line_order(struct compiler *k, int line, const char *s, size_t at, st
     return -1;
 }
 
+/* Rejects a towel at byte `at` of line `line`, the plan's grammar having
+ * no towel: the reason names the rulesets whose plans may throw it in
+ * ("boxing", "a, b and c"). Returns -1. */
+static int towel_refused(struct compiler *k, int line, size_t at)
+{
+    char names[PARSE_REASON_MAX] = "";
+    int have = 0, seen = 0;
+
+    for (int r = 0; r < RULES_COUNT; r++)
+        have += grammar_get((enum rules)r)->order_towel != NULL;
+    for (int r = 0; r < RULES_COUNT; r++) {
+        size_t used = strlen(names);
+        const char *sep = ", ";
+
+        if (!grammar_get((enum rules)r)->order_towel)
+            continue;
+        if (++seen == 1)
+            sep = "";
+        else if (seen == have)
+            sep = " and ";
+        snprintf(names + used, sizeof(names) - used, "%s%s", sep, ruleset_get((enum rules)r)->name);
+    }
+    return parse_fail(k->err, line, parse_column(at), "%s%s%sa %s plan cannot throw in the towel",
+                      have ? "\"towel\" is for " : "", names, have ? "; " : "",
+                      ruleset_get(k->p->rules)->name);
+}
+
 /* Compiles "if <condition> then <order line or towel>", s + at being just
  * after "if". */
 static int line_conditional(struct compiler *k, int line, const char *s, size_t at,
@@ -644,21 +662,19 @@ static int line_conditional(struct compiler *k, int line, const char *s, size_t 
     while (parse_is_space(s[rest]))
         rest++;
     if (s[rest] == '\0')
-        return parse_fail(k->err, line, parse_column(then),
-                          "nothing after \"then\"; write an order like %s",
-                          k->p->rules == RULES_BOXING ? "5/5/10 or \"towel\"" : "3/3");
+        return parse_fail(
+            k->err, line, parse_column(then), "nothing after \"then\"; write an order like %s%s",
+            k->p->grammar->plan_example, k->p->grammar->order_towel ? " or \"towel\"" : "");
     size_t n = word_length(s + rest);
     if (word_is(s + rest, n, "towel")) {
         size_t after = rest + n;
 
-        if (k->p->rules != RULES_BOXING)
-            return parse_fail(k->err, line, parse_column(rest),
-                              "\"towel\" is for boxing; a %s plan cannot throw in the towel",
-                              ruleset_get(k->p->rules)->name);
+        if (!k->p->grammar->order_towel)
+            return towel_refused(k, line, rest);
         while (parse_is_space(s[after]))
             after++;
         if (s[after] != '\0') {
-            parse_quote(s + after, token_length(s + after), QUOTE_MAX, QUOTE_MAX - 3, q);
+            parse_quote(s + after, parse_token_length(s + after), QUOTE_MAX, QUOTE_MAX - 3, q);
             return parse_fail(k->err, line, parse_column(after),
                               "unexpected \"%s\" after \"towel\"; the line ends with towel", q);
         }
@@ -716,10 +732,8 @@ static int line_compile(struct compiler *k, int line, const char *s, struct plan
     if (word_is(s + i, n, "if"))
         return line_conditional(k, line, s, i + n, e);
     if (word_is(s + i, n, "towel")) {
-        if (k->p->rules != RULES_BOXING)
-            return parse_fail(k->err, line, parse_column(i),
-                              "\"towel\" is for boxing; a %s plan cannot throw in the towel",
-                              ruleset_get(k->p->rules)->name);
+        if (!k->p->grammar->order_towel)
+            return towel_refused(k, line, i);
         return parse_fail(k->err, line, parse_column(i),
                           "\"towel\" needs a condition: write \"if <condition> then towel\"");
     }
@@ -761,7 +775,7 @@ struct plan *plan_compile(enum rules rules, const char *text, struct parse_error
     char buf[PLAN_BYTES_MAX + 1];
 
     assert(text);
-    if (!ruleset_get(rules)) {
+    if (!grammar_get(rules)) {
         parse_fail(err, 0, 0, "this ruleset has no plans");
         return NULL;
     }
@@ -773,6 +787,7 @@ struct plan *plan_compile(enum rules rules, const char *text, struct parse_error
 
     struct plan *p = plan_alloc(sizeof(*p));
     p->rules = rules;
+    p->grammar = grammar_get(rules);
     p->text = plan_alloc(len + 1);
     memcpy(p->text, text, len + 1);
     lines = plan_split(p, len);
@@ -803,7 +818,7 @@ struct plan *plan_compile(enum rules rules, const char *text, struct parse_error
     }
     if (orders == 0) {
         parse_fail(err, 0, 0, "the plan has no orders; write at least one line like %s",
-                   rules == RULES_SUGARRAY ? "3/3" : "5/5/10");
+                   p->grammar->plan_example);
         plan_free(p);
         return NULL;
     }
@@ -938,9 +953,10 @@ static void entry_order(const struct plan *p, const struct plan_entry *e, struct
         *o = e->order;
         return;
     }
+    assert(p->grammar->order_towel); /* LINE_TOWEL only where it has one */
     memset(o, 0, sizeof(*o));
     ruleset_get(p->rules)->order_default(o);
-    o->u.boxing.towel = 1;
+    p->grammar->order_towel(o);
 }
 
 int plan_eval(const struct plan *p, const struct plan_vars *v, struct order *o)

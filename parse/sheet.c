@@ -1,63 +1,17 @@
 /*
  * sheet.c - fighter sheets from text: whitespace-separated key=value pairs.
  *
- * Each ruleset has a table of keys (case-insensitive, some with an alias)
- * and their legal ranges. Tokens are read left to right and the first bad
+ * Each ruleset's grammar describes its sheet with a `struct sheet_layout`
+ * (keys, case-insensitive, some with an alias, and their legal ranges) and
+ * reads it with sheet_read. Tokens are read left to right and the first bad
  * one is reported with its column; keys that never appeared are reported
  * last, with column 0. Every key must be given exactly once. Whitespace is
  * what isspace() calls whitespace in the C locale.
  */
 #include <assert.h>
-#include <limits.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "parse_internal.h"
-
-/* Longest piece of the player's text quoted back in a reason. */
-#define QUOTE_MAX  24
-#define FIELDS_MAX 5
-
-struct sheet_field {
-    const char *name;  /* as written in reasons */
-    const char *alias; /* another accepted spelling, or NULL */
-    int min, max;
-    int example; /* a typical value, for reasons */
-};
-
-struct sheet_layout {
-    const char *rules_name;
-    const char *keys; /* "str, spd, agl, tgh and hgt" */
-    const char *example;
-    int n;
-    struct sheet_field fields[FIELDS_MAX];
-};
-
-static const struct sheet_layout boxing_layout = {
-    "boxing",
-    "str, spd, agl, tgh and hgt",
-    "str=14 spd=12 agl=11 tgh=12 hgt=11",
-    5,
-    {
-        {"str", NULL, BOXING_ABILITY_MIN, BOXING_ABILITY_MAX, 14},
-        {"spd", NULL, BOXING_ABILITY_MIN, BOXING_ABILITY_MAX, 12},
-        {"agl", NULL, BOXING_ABILITY_MIN, BOXING_ABILITY_MAX, 11},
-        {"tgh", NULL, BOXING_ABILITY_MIN, BOXING_ABILITY_MAX, 12},
-        {"hgt", NULL, BOXING_ABILITY_MIN, BOXING_ABILITY_MAX, 11},
-    },
-};
-
-static const struct sheet_layout sugarray_layout = {
-    "sugarray",
-    "skill and end",
-    "skill=12 end=21",
-    2,
-    {
-        {"skill", NULL, 1, 99, 12},
-        {"end", "endurance", 1, 999, 21},
-    },
-};
 
 /* 1 if the n bytes at s spell `word` in any case. */
 static int word_is(const char *s, size_t n, const char *word)
@@ -84,14 +38,14 @@ static int field_find(const struct sheet_layout *l, const char *s, size_t n)
 static int field_value(const struct sheet_field *f, const char *s, size_t n, size_t offset, int *v,
                        struct parse_error *err)
 {
-    char q[QUOTE_MAX + 4];
+    char q[PARSE_QUOTE_MAX + 4];
     int column = parse_column(offset);
 
     if (n == 0)
         return parse_fail(err, 0, column,
                           "%s= has no value; write a whole number from %d to %d, e.g. %s=%d",
                           f->name, f->min, f->max, f->name, f->example);
-    parse_quote(s, n, QUOTE_MAX, QUOTE_MAX, q);
+    parse_quote(s, n, PARSE_QUOTE_MAX, PARSE_QUOTE_MAX, q);
     *v = 0;
     for (size_t i = 0; i < n; i++) {
         if (s[i] < '0' || s[i] > '9')
@@ -107,13 +61,12 @@ static int field_value(const struct sheet_field *f, const char *s, size_t n, siz
     return 0;
 }
 
-/* Reads the key=value pairs of `text` for layout l into values[]. */
-static int sheet_read(const struct sheet_layout *l, const char *text, int values[FIELDS_MAX],
-                      struct parse_error *err)
+int sheet_read(const struct sheet_layout *l, const char *text, int values[SHEET_FIELDS_MAX],
+               struct parse_error *err)
 {
-    int seen[FIELDS_MAX] = {0}, tokens = 0;
+    int seen[SHEET_FIELDS_MAX] = {0}, tokens = 0;
     const char *p = text;
-    char q[QUOTE_MAX + 4];
+    char q[PARSE_QUOTE_MAX + 4];
 
     for (;;) {
         while (parse_is_space(*p))
@@ -124,7 +77,7 @@ static int sheet_read(const struct sheet_layout *l, const char *text, int values
         while (p[n] && !parse_is_space(p[n]))
             n++;
         const char *eq = memchr(p, '=', n);
-        parse_quote(p, n, QUOTE_MAX, QUOTE_MAX, q);
+        parse_quote(p, n, PARSE_QUOTE_MAX, PARSE_QUOTE_MAX, q);
         if (!eq || eq == p)
             return parse_fail(err, 0, parse_column(off),
                               "expected key=value, e.g. %s=%d; got \"%s\"", l->fields[0].name,
@@ -132,7 +85,7 @@ static int sheet_read(const struct sheet_layout *l, const char *text, int values
         klen = (size_t)(eq - p);
         int i = field_find(l, p, klen);
         if (i < 0) {
-            parse_quote(p, klen, QUOTE_MAX, QUOTE_MAX, q);
+            parse_quote(p, klen, PARSE_QUOTE_MAX, PARSE_QUOTE_MAX, q);
             return parse_fail(err, 0, parse_column(off), "unknown key \"%s\"; a %s sheet has %s", q,
                               l->rules_name, l->keys);
         }
@@ -161,31 +114,16 @@ static int sheet_read(const struct sheet_layout *l, const char *text, int values
 
 int sheet_parse(enum rules rules, const char *text, struct sheet *s, struct parse_error *err)
 {
-    int v[FIELDS_MAX] = {0};
+    const struct grammar *g = grammar_get(rules);
     struct sheet tmp;
 
     assert(text && s);
+    if (!g)
+        return parse_fail(err, 0, 0, "this ruleset has no sheet to parse");
     memset(&tmp, 0, sizeof(tmp));
     tmp.rules = rules;
-    switch (rules) {
-    case RULES_BOXING:
-        if (sheet_read(&boxing_layout, text, v, err) != 0)
-            return -1;
-        tmp.u.boxing.str = v[0];
-        tmp.u.boxing.spd = v[1];
-        tmp.u.boxing.agl = v[2];
-        tmp.u.boxing.tgh = v[3];
-        tmp.u.boxing.hgt = v[4];
-        break;
-    case RULES_SUGARRAY:
-        if (sheet_read(&sugarray_layout, text, v, err) != 0)
-            return -1;
-        tmp.u.sugarray.skill = v[0];
-        tmp.u.sugarray.endurance = v[1];
-        break;
-    default:
-        return parse_fail(err, 0, 0, "this ruleset has no sheet to parse");
-    }
+    if (g->sheet_parse(text, &tmp, err) != 0)
+        return -1;
     *s = tmp;
     return 0;
 }

@@ -1,6 +1,7 @@
 /*
  * util.c - the small helpers every parser of parse/ shares: columns,
- * C-locale character classes, errors, and quoting a user's text back.
+ * C-locale character classes and tokens, errors, and quoting a user's text
+ * back.
  */
 #include <limits.h>
 #include <stdarg.h>
@@ -22,6 +23,22 @@ int parse_is_space(char c)
 char parse_lower(char c)
 {
     return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
+}
+
+size_t parse_token_length(const char *s)
+{
+    size_t n = 0;
+
+    while (s[n] && !parse_is_space(s[n]))
+        n++;
+    return n;
+}
+
+int parse_blank(const char *text)
+{
+    while (parse_is_space(*text))
+        text++;
+    return *text == '\0';
 }
 
 int parse_fail(struct parse_error *err, int line, int column, const char *fmt, ...)

@@ -63,15 +63,17 @@ void report_log_clear(struct report_log *log);
  * nothing) when the log is full, else 0. */
 int report_log_round(struct report_log *log, const struct bout *b, const struct events *evs);
 
-/* Writes the text report of the finished bout `b`:
- *   sugarray  the two classic lines of seed 004, winner first;
- *   boxing    a header, every round of `log`, and the result line.
- * Returns 0, or -1 if writing to `out` failed. */
+/* Writes the text report of the finished bout `b` in its ruleset's own
+ * form (sim/report_NAME.c): for boxing a header, every round of `log` and
+ * the result line; for sugarray the two classic lines of seed 004, winner
+ * first. Returns 0, or -1 if writing to `out` failed. */
 int report_text(FILE *out, const struct report_bout *rb, const struct bout *b,
                 const struct report_log *log);
 
-/* Writes the finished bout `b` as one JSON object on one line (JSON Lines).
- * For boxing the rounds come from `log`; for sugarray from `b` itself.
+/* Writes the finished bout `b` as one JSON object on one line (JSON Lines):
+ * what every ruleset has (rules, seed, names, the result, each round's
+ * plan line) and its ruleset's own fields (sim/report_NAME.c), whose rounds
+ * come from `log` (boxing) or from `b` itself (sugarray).
  * Returns 0, or -1 if writing to `out` failed. */
 int report_json(FILE *out, const struct report_bout *rb, const struct bout *b,
                 const struct report_log *log);

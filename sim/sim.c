@@ -286,11 +286,7 @@ static int is_space(char c)
  * message). */
 static int sheet_read(struct config *c, int side, const char *text)
 {
-    static const char *const example[RULES_COUNT] = {
-        [RULES_BOXING] = "'Rocky str=14 spd=12 agl=11 tgh=12 hgt=11'",
-        [RULES_SUGARRAY] = "'Murphy skill=12 end=21'",
-    };
-    const char *opt = side_opt[side], *ex = example[c->rs->id];
+    const char *opt = side_opt[side], *ex = grammar_get(c->rs->id)->sheet_example;
     char shown_buf[SHOWN_MAX + 8], name_buf[SHOWN_MAX + 8], reason[PARSE_REASON_MAX + 32];
     struct parse_error err;
 
@@ -363,14 +359,14 @@ static int orders_read(struct config *c, int side, const char *list)
         size_t len = (size_t)(stop - p);
         if (len >= sizeof(item)) {
             fail("%s, round %d: the order is too long; give orders like %s", opt, n + 1,
-                 c->rs->id == RULES_BOXING ? "4H/8!/8 (inside)" : "6/0");
+                 grammar_get(c->rs->id)->order_example_sim);
             return -1;
         }
         memcpy(item, p, len);
         item[len] = '\0';
         if (len == 0) {
             fail("%s, round %d: the order is empty; separate orders with single commas, e.g. %s",
-                 opt, n + 1, c->rs->id == RULES_BOXING ? "'5/5/10,4H/8!/8 (ins)'" : "'6/0,3/3'");
+                 opt, n + 1, grammar_get(c->rs->id)->orders_example);
             return -1;
         }
         if (order_parse(c->rs->id, item, &o, &err) != 0) {

@@ -369,6 +369,48 @@ START_TEST(test_impersonation_after_quit)
 }
 END_TEST
 
+START_TEST(test_create_and_train_sugarray)
+{
+    struct db_fighter f;
+
+    join("ivy");
+    run("ivy", 0, "register ivyivy1");
+    HAS(run("ivy", 0, "create Murphy rules=sugarray skill=12"),
+        "a new SUGAR RAY boxer starts at skill 10, endurance 20: give no numbers, just create "
+        "Murphy rules=sugarray");
+    HAS(run("ivy", 0, "create Murphy rules=sugarray"),
+        "Murphy (sugarray) is ready: skill 10, endurance 20");
+    HAS(run("ivy", 0, "train str"), "you have no fighter to train str");
+    HAS(run("ivy", 0, "train skill"), "Murphy trains skill: +1, now skill 11, endurance 20");
+    HAS(run("ivy", 0, "train endurance"), "once between turns");
+    ck_assert_int_eq(db_fighter_get(bot.db, "murphy", &f), DB_OK);
+    ck_assert_int_eq(f.sheet.u.sugarray.skill, 11);
+    ck_assert_int_eq(f.trained, 1);
+    /* A new turn: training again; "end" names endurance too (a die, 1 to 5). */
+    f.trained = 0;
+    ck_assert_int_eq(db_fighter_save(bot.db, &f), DB_OK);
+    HAS(run("ivy", 0, "train end"), "Murphy trains endurance: +");
+    ck_assert_int_eq(db_fighter_get(bot.db, "murphy", &f), DB_OK);
+    ck_assert_int_ge(f.sheet.u.sugarray.endurance, 21);
+    ck_assert_int_le(f.sheet.u.sugarray.endurance, 25);
+    /* A missed turn: no training. */
+    f.trained = 0;
+    f.missed = 1;
+    ck_assert_int_eq(db_fighter_save(bot.db, &f), DB_OK);
+    HAS(run("ivy", 0, "train skill"), "missed the last turn");
+    /* A boxer and a SUGAR RAY boxer: each trains what his rules have. */
+    run("ivy", 0, "create Joe str=12 spd=12 agl=12 tgh=12 hgt=12");
+    HAS(run("ivy", 0, "train skill Joe"),
+        "Joe is a boxing fighter: train str, spd, agl, tgh or hgt");
+    HAS(run("ivy", 0, "train xyz"), "train what? boxing: train str, spd, agl, tgh or hgt; SUGAR "
+                                    "RAY: train skill or endurance");
+    HAS(run("ivy", 0, "create Kid rules=boxing"),
+        "give the five abilities, 60 points in all, each 5 to 20: e.g. create Kid str=12 spd=12 "
+        "agl=12 tgh=12 hgt=12");
+    HAS(run("ivy", 0, "fighter Murphy"), "Murphy (sugarray, ivy): skill 11");
+}
+END_TEST
+
 START_TEST(test_train_and_retire)
 {
     struct db_fighter f;
@@ -482,6 +524,7 @@ Suite *cmd_suite(void)
     tcase_add_test(c, test_passwords_in_channel_refused);
     tcase_add_test(c, test_impersonation_after_quit);
     tcase_add_test(c, test_train_and_retire);
+    tcase_add_test(c, test_create_and_train_sugarray);
     tcase_add_test(c, test_admin_ban);
     tcase_add_test(c, test_hostile_input);
     tcase_add_test(c, test_flood_limit_one_notice);

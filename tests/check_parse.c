@@ -1,7 +1,8 @@
 /*
  * check_parse.c - unit tests of parse/: one-line orders for both rulesets
  * (values, style words, spacing, every error reason and its column), their
- * normal form and round trips, error formatting and fighter sheets.
+ * normal form and round trips, error formatting, fighter sheets, and the
+ * grammar descriptors' examples.
  */
 #include <stdio.h>
 #include <string.h>
@@ -677,6 +678,118 @@ START_TEST(sheet_error_leaves_sheet_alone)
 }
 END_TEST
 
+/* ------------------------------------------------------------ grammars */
+
+START_TEST(grammar_examples)
+{
+    const struct grammar *b = grammar_get(RULES_BOXING), *s = grammar_get(RULES_SUGARRAY);
+
+    ck_assert_ptr_nonnull(b);
+    ck_assert_ptr_nonnull(s);
+    ck_assert_str_eq(b->order_example, "5H/8!/7 (inside)");
+    ck_assert_str_eq(s->order_example, "3/2");
+    ck_assert_str_eq(b->orders_example, "'5/5/10,4H/8!/8 (ins)'");
+    ck_assert_str_eq(s->orders_example, "'6/0,3/3'");
+    ck_assert_str_eq(b->order_example_sim, "4H/8!/8 (inside)");
+    ck_assert_str_eq(s->order_example_sim, "6/0");
+    ck_assert_str_eq(b->sheet_example, "'Rocky str=14 spd=12 agl=11 tgh=12 hgt=11'");
+    ck_assert_str_eq(s->sheet_example, "'Murphy skill=12 end=21'");
+    ck_assert_str_eq(b->create_example, "str=12 spd=12 agl=12 tgh=12 hgt=12");
+    ck_assert_str_eq(s->create_example, "rules=sugarray");
+    ck_assert_str_eq(b->plan_example, "5/5/10");
+    ck_assert_str_eq(s->plan_example, "3/3");
+    ck_assert_ptr_nonnull(b->order_towel);
+    ck_assert_ptr_null(s->order_towel);
+}
+END_TEST
+
+START_TEST(grammar_unknown_rules)
+{
+    ck_assert_ptr_null(grammar_get(RULES_COUNT));
+    ck_assert_ptr_null(grammar_get((enum rules)(RULES_COUNT + 1)));
+    ck_assert_ptr_null(grammar_get((enum rules) - 1));
+}
+END_TEST
+
+/* A one-line, non-empty, printable ASCII example. */
+static void example_plain(const char *text)
+{
+    ck_assert_ptr_nonnull(text);
+    ck_assert_msg(text[0] != '\0', "empty example");
+    for (const char *c = text; *c; c++)
+        ck_assert_msg(*c >= 0x20 && *c < 0x7f, "\"%s\": not plain text", text);
+}
+
+/* The order `text` must be accepted for `rules`; with `same`, its normal
+ * form must be `text` itself. */
+static void example_order(enum rules rules, const char *text, size_t n, int same)
+{
+    char buf[64], order[64];
+    struct order o;
+    struct parse_error err = {0, 0, ""};
+
+    ck_assert_uint_lt(n, sizeof(buf));
+    memcpy(buf, text, n);
+    buf[n] = '\0';
+    ck_assert_msg(order_parse(rules, buf, &o, &err) == 0, "\"%s\" rejected: %s", buf, err.reason);
+    order_format(&o, order, sizeof(order));
+    if (same)
+        ck_assert_str_eq(order, buf);
+}
+
+/* Each grammar's examples hold what struct grammar promises. */
+START_TEST(grammar_examples_hold)
+{
+    enum rules rules = (enum rules)_i;
+    const struct grammar *g = grammar_get(rules);
+    struct sheet sh;
+    struct parse_error err = {0, 0, ""};
+
+    ck_assert_ptr_nonnull(g);
+    ck_assert_ptr_nonnull(g->order_parse);
+    ck_assert_ptr_nonnull(g->order_format);
+    ck_assert_ptr_nonnull(g->sheet_parse);
+    example_plain(g->order_example);
+    example_plain(g->order_example_sim);
+    example_plain(g->orders_example);
+    example_plain(g->sheet_example);
+    example_plain(g->create_example);
+    example_plain(g->plan_example);
+    example_order(rules, g->order_example, strlen(g->order_example), 1);
+    example_order(rules, g->order_example_sim, strlen(g->order_example_sim), 1);
+    example_order(rules, g->plan_example, strlen(g->plan_example), 0);
+
+    const char *list = g->orders_example;
+    size_t len = strlen(list);
+    ck_assert_uint_ge(len, 3);
+    ck_assert_int_eq(list[0], '\'');
+    ck_assert_int_eq(list[len - 1], '\'');
+    for (const char *p = list + 1, *end = list + len - 1; p < end;) {
+        const char *comma = memchr(p, ',', (size_t)(end - p));
+        size_t n = comma ? (size_t)(comma - p) : (size_t)(end - p);
+
+        example_order(rules, p, n, 0);
+        p += n + 1;
+    }
+
+    /* 'Name key=value ...': the sheet is what follows the first space,
+     * without the closing quote. */
+    const char *sheet = g->sheet_example, *space = strchr(sheet, ' ');
+    char buf[128];
+    len = strlen(sheet);
+    ck_assert_uint_lt(len, sizeof(buf));
+    ck_assert_int_eq(sheet[0], '\'');
+    ck_assert_int_eq(sheet[len - 1], '\'');
+    ck_assert_ptr_nonnull(space);
+    ck_assert_ptr_ne(space, sheet + 1);
+    size_t n = strlen(space + 1) - 1;
+    memcpy(buf, space + 1, n);
+    buf[n] = '\0';
+    ck_assert_msg(sheet_parse(rules, buf, &sh, &err) == 0, "\"%s\" rejected: %s", buf, err.reason);
+    ck_assert_int_eq(sh.rules, rules);
+}
+END_TEST
+
 Suite *parse_suite(void)
 {
     Suite *s = suite_create("parse");
@@ -729,6 +842,12 @@ Suite *parse_suite(void)
     tcase_add_test(tc, sheet_error_values);
     tcase_add_test(tc, sheet_error_not_a_pair);
     tcase_add_test(tc, sheet_error_leaves_sheet_alone);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("grammars");
+    tcase_add_test(tc, grammar_examples);
+    tcase_add_test(tc, grammar_unknown_rules);
+    tcase_add_loop_test(tc, grammar_examples_hold, 0, RULES_COUNT);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,0 +1,334 @@
+/*
+ * render_boxing.c - boxing's words (seed 000): the round's channel lines
+ * (the styles and who landed more, the events, the cards), the corner's
+ * figures on the tape, the report's per-round figures and cards, decisions
+ * on the cards, the result line and the score on the cards. Registered as
+ * `boxing_words` through engine/rulesets.h.
+ *
+ * The rules of render.c hold: nothing allocates or does I/O, and the
+ * flavour draws are, per round, one for the action line (unless a towel
+ * came in) and then one per item of the events; one per result.
+ */
+#include <math.h>
+#include <stdio.h>
+
+#include "render_internal.h"
+
+/* What a fighter does in a round, said of one ([0]) and of both ([1]). */
+static const char *const style_words[STYLE_COUNT][2] = {
+    [STYLE_NONE] = {"covers up", "cover up"},
+    [STYLE_INSIDE] = {"works inside", "work inside"},
+    [STYLE_CLINCH] = {"clinches", "clinch"},
+    [STYLE_FEINT] = {"feints", "feint"},
+    [STYLE_COUNTER] = {"counter-punches", "counter-punch"},
+    [STYLE_RING] = {"uses the ring", "use the ring"},
+    [STYLE_CUT] = {"cuts off the ring", "cut off the ring"},
+    [STYLE_OUTSIDE] = {"jabs from outside", "jab from outside"},
+    [STYLE_ALLOUT] = {"goes all out", "go all out"},
+};
+
+static const char *style_say(enum style s, int both)
+{
+    return style_words[(int)s >= 0 && s < STYLE_COUNT ? s : STYLE_NONE][both];
+}
+
+static const char *decision_word(enum decision d)
+{
+    switch (d) {
+    case DECISION_UNANIMOUS:
+        return "unanimous";
+    case DECISION_SPLIT:
+        return "split";
+    case DECISION_MAJORITY:
+        return "majority";
+    default:
+        return NULL;
+    }
+}
+
+/* The result's cards, "a-b, a-b, a-b", side `first` first. */
+static void result_cards_add(struct text *t, const struct result *res, int first)
+{
+    int a[JUDGES], b[JUDGES];
+
+    for (int j = 0; j < JUDGES; j++) {
+        a[j] = res->cards[j][first];
+        b[j] = res->cards[j][!first];
+    }
+    cards_add(t, a, b);
+}
+
+/* ------------------------------------------------------------- the tape */
+
+static void sheet_add(struct text *t, const struct sheet *sheet)
+{
+    const struct boxing_sheet *s = &sheet->u.boxing;
+
+    text_add(t, " STR %d SPD %d AGL %d TGH %d HGT %d", s->str, s->spd, s->agl, s->tgh, s->hgt);
+}
+
+/* ---------------------------------------------------------- the channel */
+
+/* $1 the one who landed more, $2 his count, $3 the other, $4 his count. */
+static const char *const say_even[] = {
+    "Nothing between them: $2 landed apiece.",
+    "They trade evenly, $2 landed each.",
+    "An even round: $1 and $3 land $2 each.",
+    "Honours even, $2 punches landed each.",
+};
+static const char *const say_close[] = {
+    "$1 edges it, $2 landed to $4.",
+    "$1 just shades it, $2 to $4.",
+    "A close one: $1 lands $2, $3 $4.",
+    "$1 nicks it, $2 landed to $4.",
+};
+static const char *const say_clear[] = {
+    "$1 has the better of it, $2 landed to $4.",
+    "$1 outworks $3, $2 to $4.",
+    "$1 lands $2 to $3's $4.",
+    "$1 takes control, $2 landed to $4.",
+};
+static const char *const say_wide[] = {
+    "$1 dominates, $2 landed to $4!",
+    "$1 gives $3 a beating, $2 to $4!",
+    "One-way traffic: $1 lands $2, $3 only $4!",
+    "$1 is all over $3, $2 landed to $4!",
+};
+
+/* Line 1: the round, the styles and who landed more. */
+static void action_line(const struct render_corner c[SIDES], const struct bout *b,
+                        struct rng *flavour, char *line)
+{
+    const struct boxing_side_round *l = b->u.boxing.last;
+    enum style s0 = l[0].order.style, s1 = l[1].order.style;
+    long n[SIDES] = {lround(l[0].landed), lround(l[1].landed)};
+    char num[SIDES][24];
+    struct text t;
+
+    text_init(&t, line, RENDER_LINE_MAX);
+    text_add(&t, "\002Round %d\002: ", b->round);
+    if (s0 == s1)
+        text_add(&t, "%s and %s both %s. ", c[0].name, c[1].name, style_say(s0, 1));
+    else
+        text_add(&t, "%s %s, %s %s. ", c[0].name, style_say(s0, 0), c[1].name, style_say(s1, 0));
+    int w = n[1] > n[0];
+    snprintf(num[0], sizeof(num[0]), "%ld", n[w]);
+    snprintf(num[1], sizeof(num[1]), "%ld", n[!w]);
+    const char *arg[4] = {c[w].name, num[0], c[!w].name, num[1]};
+    const char *tpl;
+    if (n[0] == n[1])
+        tpl = PICK(flavour, say_even);
+    else if (n[w] * 5 < n[!w] * 6)
+        tpl = PICK(flavour, say_close);
+    else if (n[w] < n[!w] * 2)
+        tpl = PICK(flavour, say_clear);
+    else
+        tpl = PICK(flavour, say_wide);
+    text_tpl(&t, tpl, arg, 4);
+}
+
+/* The last line: the round's cards and the totals. */
+static void cards_line(const struct render_corner c[SIDES], const struct bout *b, int scored,
+                       char *line)
+{
+    const struct boxing_bout *bb = &b->u.boxing;
+    struct text t;
+
+    text_init(&t, line, RENDER_LINE_MAX);
+    if (scored) {
+        text_add(&t, "Cards (%s-%s) ", c[0].name, c[1].name);
+        cards_add(&t, bb->last[0].cards, bb->last[1].cards);
+        text_add(&t, "; totals ");
+    } else {
+        text_add(&t, "Not scored; totals (%s-%s) ", c[0].name, c[1].name);
+    }
+    cards_add(&t, bb->f[0].cards, bb->f[1].cards);
+}
+
+/* The action line, the events' sentences (or a line of fragments per
+ * side), the cards; after a towel, only what happened and the totals. */
+static int round_lines(const struct render_corner c[SIDES], const struct bout *b,
+                       const struct events *evs, struct rng *flavour,
+                       char lines[RENDER_ROUND_LINES][RENDER_LINE_MAX])
+{
+    const struct boxing_side_round *l = b->u.boxing.last;
+    struct items is;
+    int nl = 0;
+
+    if (l[0].order.towel || l[1].order.towel) {
+        /* No fighting: the towel is all there is to say. */
+        struct text t;
+
+        text_init(&t, lines[0], RENDER_LINE_MAX);
+        text_add(&t, "\002Round %d\002:", b->round);
+        items_collect(&is, c, b, evs, flavour);
+        for (int i = 0; i < is.n; i++)
+            text_add(&t, " %s", is.it[i].full);
+        if (is.n == 0)
+            text_add(&t, " no fighting.");
+        cards_line(c, b, 0, lines[1]);
+        return 2;
+    }
+    action_line(c, b, flavour, lines[nl++]);
+    items_collect(&is, c, b, evs, flavour);
+    nl += items_lines(&is, c, lines + nl);
+    cards_line(c, b, 1, lines[nl++]);
+    return nl;
+}
+
+/* ----------------------------------------------------------- the report */
+
+/* Each corner's order and what came of it: the effective abilities, the
+ * punches, the judges' counts, the damage and the endurance. */
+static void report_head(struct text *t, const struct render_corner c[SIDES], const struct bout *b)
+{
+    const struct boxing_bout *bb = &b->u.boxing;
+
+    for (int i = 0; i < SIDES; i++) {
+        const struct boxing_side_round *l = &bb->last[i];
+        struct order o = {.rules = RULES_BOXING, .u.boxing = l->order};
+
+        text_add(t, "\n%s: ", c[i].name);
+        if (l->order.towel)
+            text_add(t, "towel");
+        else
+            order_add(t, &o);
+        text_add(t,
+                 "; STR %.2f SPD %.2f AGL %.2f AGG %d (rest %d); landed %.2f of %d, "
+                 "judges count %d, %d, %d; damage dealt %.2f; endurance %.2f to %.2f",
+                 l->str, l->spd, l->agl, l->agg, l->rest, l->landed, l->thrown, l->counts[0],
+                 l->counts[1], l->counts[2], l->damage, l->end_begin, l->endurance);
+    }
+}
+
+/* The round's cards and the totals. */
+static void report_tail(struct text *t, const struct render_corner c[SIDES], const struct bout *b)
+{
+    const struct boxing_bout *bb = &b->u.boxing;
+
+    text_add(t, "\nCards (%s-%s) ", c[0].name, c[1].name);
+    cards_add(t, bb->last[0].cards, bb->last[1].cards);
+    text_add(t, "; totals ");
+    cards_add(t, bb->f[0].cards, bb->f[1].cards);
+}
+
+/* The styles are boxing's alone. */
+static int event_add(struct text *t, const struct render_corner c[SIDES], const struct bout *b,
+                     const struct event *e)
+{
+    const char *name = e->side >= 0 && e->side < SIDES ? c[e->side].name : "-";
+
+    (void)b;
+    if (e->type != EV_STYLE)
+        return 0;
+    text_add(t, "%s %s.", name, style_say((enum style)e->a, 0));
+    return 1;
+}
+
+/* ----------------------------------------------------------- the result */
+
+/* A decision on the cards, or a draw on them. */
+static void verdict_add(struct text *t, const struct render_corner c[SIDES], const struct bout *b)
+{
+    const struct result *res = &b->result;
+    int w = res->winner;
+
+    if (w < 0) {
+        int won[SIDES] = {0, 0};
+
+        for (int j = 0; j < JUDGES; j++)
+            if (res->cards[j][0] != res->cards[j][1])
+                won[res->cards[j][1] > res->cards[j][0]]++;
+        text_add(t, "A %s draw (",
+                 won[0] + won[1] == 0 ? "unanimous"
+                 : won[0] == won[1]   ? "split"
+                                      : "majority");
+        result_cards_add(t, res, 0);
+        text_add(t, ").");
+        return;
+    }
+    const char *d = decision_word(res->decision);
+
+    if (d)
+        text_add(t, "%s wins a %s decision (", c[w].name, d);
+    else
+        text_add(t, "%s wins on the cards (", c[w].name);
+    result_cards_add(t, res, w);
+    text_add(t, ").");
+}
+
+static const char *const say_stopped[] = {
+    "",
+    "It's all over! ",
+    "That's the fight! ",
+    "And that's it! ",
+};
+static const char *const say_decided[] = {
+    "",
+    "The judges have spoken: ",
+    "On the cards: ",
+    "After the final bell: ",
+};
+
+/* One line, led by an announcer's words (one draw, even before the end). */
+static int result_lines(const struct render_corner c[SIDES], const struct bout *b,
+                        struct rng *flavour, char lines[RENDER_RESULT_MAX][RENDER_LINE_MAX])
+{
+    const struct result *res = &b->result;
+    struct text t;
+    int decided = res->method == METHOD_DECISION ||
+                  (res->method == METHOD_DRAW && res->drawn_by == METHOD_DECISION);
+    const char *lead = decided ? PICK(flavour, say_decided) : PICK(flavour, say_stopped);
+
+    text_init(&t, lines[0], RENDER_LINE_MAX);
+    if (res->over)
+        text_add(&t, "%s", lead);
+    result_add(&t, c, b);
+    return 1;
+}
+
+/* ------------------------------------------------------------ the score */
+
+/* The running totals of the three cards and who leads on how many. */
+static void score_add(struct text *t, const struct render_corner c[SIDES], const struct bout *b)
+{
+    static const char *const count[] = {"no", "one card", "two cards", "all three cards"};
+    const struct boxing_bout *bb = &b->u.boxing;
+    int ahead[SIDES] = {0, 0};
+
+    if (b->round == 0) {
+        text_add(t, "no cards yet");
+        return;
+    }
+    text_add(t, "(%s-%s) ", c[0].name, c[1].name);
+    cards_add(t, bb->f[0].cards, bb->f[1].cards);
+    for (int j = 0; j < JUDGES; j++)
+        if (bb->f[0].cards[j] != bb->f[1].cards[j])
+            ahead[bb->f[1].cards[j] > bb->f[0].cards[j]]++;
+    int w = ahead[1] > ahead[0];
+    if (ahead[0] == 0 && ahead[1] == 0)
+        text_add(t, " (all even)");
+    else if (ahead[0] == ahead[1])
+        text_add(t, " (one card each)");
+    else
+        text_add(t, " (%s ahead on %s)", c[w].name, count[ahead[w]]);
+}
+
+/* Every location of the fighter's injuries so far. */
+static const struct injury *injuries(const struct bout *b, int side)
+{
+    return b->u.boxing.f[side].inj;
+}
+
+/* Boxing's words, registered through engine/rulesets.h. */
+const struct words boxing_words = {
+    .sheet_add = sheet_add,
+    .round = round_lines,
+    .report_head = report_head,
+    .report_tail = report_tail,
+    .event_add = event_add,
+    .verdict_add = verdict_add,
+    .result = result_lines,
+    .score_add = score_add,
+    .injuries = injuries,
+};

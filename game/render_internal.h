@@ -1,0 +1,147 @@
+/*
+ * render_internal.h - what the files of the commentary share: the text
+ * builder, flavour picking, the channel's sentences of a round's events,
+ * the generic result sentence, and `struct words`, the descriptor through
+ * which each ruleset says what only it can say. Only game/render*.c
+ * include it.
+ *
+ * One ruleset, one place: a ruleset's words live in game/render_NAME.c,
+ * which defines `const struct words NAME_words`; render.c builds its table
+ * from engine/rulesets.h and dispatches through it, so it never names a
+ * ruleset. The rules of render.c hold here too: nothing allocates or does
+ * I/O, every flavour draw is made in the same order for the same bout and
+ * events (stored bouts are replayed and their words compared), and facts
+ * never depend on the draws.
+ */
+#ifndef RINGSIDE_RENDER_INTERNAL_H
+#define RINGSIDE_RENDER_INTERNAL_H
+
+#include <stddef.h>
+
+#include "game.h"
+
+/* A channel line's budget: well inside one IRC message once the server
+ * adds our prefix and the target. */
+#define SAY_MAX 300
+
+/* ---------------------------------------------------------- text buffer */
+
+/* Appends into buf[len] like snprintf: `n` is the length the full text
+ * needs, the buffer holds as much of it as fits, always terminated. */
+struct text {
+    char *buf;
+    size_t len;
+    size_t n;
+};
+
+/* Starts an empty text in buf[len] (len 0: nothing is written, only
+ * counted). */
+void text_init(struct text *t, char *buf, size_t len);
+/* Appends printf-style. */
+void text_add(struct text *t, const char *fmt, ...) GAME_PRINTF(2, 3);
+/* Appends template `tpl` with "$1".."$9" replaced by arg[0..nargs) ("$$"
+ * is a dollar; a placeholder past nargs stays as written). */
+void text_tpl(struct text *t, const char *tpl, const char *const arg[], int nargs);
+/* The length the full text needs, as an int (snprintf's contract). */
+int text_result(const struct text *t);
+
+/* -------------------------------------------------------------- flavour */
+
+/* One of the `n` (> 0) variants v[], drawn from the flavour stream: always
+ * exactly one draw. */
+const char *render_pick(struct rng *flavour, const char *const *v, int n);
+
+#define PICK(r, v) render_pick((r), (v), (int)(sizeof(v) / sizeof((v)[0])))
+
+/* One sentence of a corner throwing in the towel, $1 his fighter (one
+ * draw): the channel's words for it in every ruleset. */
+const char *render_towel(struct rng *flavour);
+
+/* ------------------------------------ a round's events, for the channel */
+
+/* One thing worth saying about a round: a sentence for the channel and a
+ * short fragment for when sentences do not fit. */
+struct item {
+    int side;
+    int injury; /* a new or aggravated injury (folded first when short) */
+    int level;  /* its level, to name the worst */
+    int loc;
+    char full[SAY_MAX];
+    char brief[96];
+};
+
+struct items {
+    int n;
+    struct item it[EVENTS_MAX];
+};
+
+/* The items of the round's events `evs` of bout `b` (warnings, fouls, DQs,
+ * holding, injuries, knockdowns, KOs and stoppages), in the order they
+ * happened; one flavour draw per item. Other events are left to the
+ * ruleset's own lines. */
+void items_collect(struct items *is, const struct render_corner c[SIDES], const struct bout *b,
+                   const struct events *evs, struct rng *flavour);
+/* The items in at most two lines: sentences when they fit, else a line of
+ * fragments per side. No draws. Returns the count (0 to 2). */
+int items_lines(const struct items *is, const struct render_corner c[SIDES],
+                char lines[][RENDER_LINE_MAX]);
+
+/* ---------------------------------------------------------- plain words */
+
+/* Appends "a[0]-b[0], a[1]-b[1], a[2]-b[2]": one pair per judge. */
+void cards_add(struct text *t, const int a[JUDGES], const int b[JUDGES]);
+/* Appends order `o` in its normal form (order_format). */
+void order_add(struct text *t, const struct order *o);
+/* Appends the result of `b` in one plain sentence, no flavour: "No result
+ * yet.", a KO, TKO (and why) or DQ, a draw by them, or else the ruleset's
+ * words (struct words' verdict_add). */
+void result_add(struct text *t, const struct render_corner c[SIDES], const struct bout *b);
+
+/* ---------------------------------------------------- a ruleset's words */
+
+/* What a ruleset says in its own words. `c` are the corners, `b` a bout of
+ * that ruleset; every function but those marked optional is set. */
+struct words {
+    /* Appends a corner's figures to the tale of the tape, after his name
+     * and owner (" STR 12 SPD ..."); `s` is read as this ruleset's sheet. */
+    void (*sheet_add)(struct text *t, const struct sheet *s);
+    /* The channel's lines of the round `b` has just resolved (b->round >=
+     * 1) from its events `evs`: at most RENDER_ROUND_LINES, not yet
+     * cleaned (render_round does that). Returns the count. */
+    int (*round)(const struct render_corner c[SIDES], const struct bout *b,
+                 const struct events *evs, struct rng *flavour,
+                 char lines[RENDER_ROUND_LINES][RENDER_LINE_MAX]);
+    /* The report's figures of each corner for that round, appended after
+     * "Round r of n", each corner on a line of its own ("\n..."). */
+    void (*report_head)(struct text *t, const struct render_corner c[SIDES], const struct bout *b);
+    /* Optional: what the report says after the round's events (the
+     * cards), starting with "\n". */
+    void (*report_tail)(struct text *t, const struct render_corner c[SIDES], const struct bout *b);
+    /* Optional: appends event `e` in the report's plain words when it is
+     * this ruleset's own and returns 1; returns 0 (appending nothing) to
+     * leave it to the generic words. */
+    int (*event_add)(struct text *t, const struct render_corner c[SIDES], const struct bout *b,
+                     const struct event *e);
+    /* Appends the result of the finished bout `b` when no stoppage decided
+     * it (no KO, TKO or DQ, and no draw by them): a decision, points, or a
+     * draw on them. */
+    void (*verdict_add)(struct text *t, const struct render_corner c[SIDES], const struct bout *b);
+    /* The result lines of bout `b` for the channel (at most
+     * RENDER_RESULT_MAX, not yet cleaned); draws from `flavour` as the
+     * ruleset always has. Returns the count. */
+    int (*result)(const struct render_corner c[SIDES], const struct bout *b, struct rng *flavour,
+                  char lines[RENDER_RESULT_MAX][RENDER_LINE_MAX]);
+    /* Appends the score of a live bout after "After round r of n: " (or
+     * "Round 1 of n to come: "). */
+    void (*score_add)(struct text *t, const struct render_corner c[SIDES], const struct bout *b);
+    /* Optional: the injuries of `side` (0 or 1) in `b`, INJ_COUNT of them,
+     * that a doctor's stoppage names; NULL when the ruleset has none. */
+    const struct injury *(*injuries)(const struct bout *b, int side);
+};
+
+/* The descriptors, one per line of engine/rulesets.h. */
+#define RULESET(name, NAME) extern const struct words name##_words;
+#include "rulesets.h"
+#undef RULESET
+
+#endif

@@ -1,0 +1,242 @@
+/*
+ * render_sugarray.c - SUGAR RAY's words (seed 004): the round's channel
+ * lines (the orders, the blows, knockouts, the endurance and attack
+ * totals), the corner's figures on the tape, the report's per-round
+ * figures, fatigue and blows in plain words, points results, the two
+ * classic result lines and the score. Registered as `sugarray_words`
+ * through engine/rulesets.h.
+ *
+ * The rules of render.c hold: nothing allocates or does I/O, and the
+ * flavour draws of a round are one per towel thrown in, or one for the
+ * blows and one per knockout; the result lines draw nothing.
+ */
+#include <stdio.h>
+
+#include "render_internal.h"
+
+/* ------------------------------------------------------------- the tape */
+
+static void sheet_add(struct text *t, const struct sheet *sheet)
+{
+    text_add(t, " skill %d, endurance %d", sheet->u.sugarray.skill, sheet->u.sugarray.endurance);
+}
+
+/* ---------------------------------------------------------- the channel */
+
+static const char *const say_blows_both[] = {
+    "$1 gets through for $2, $3 for $4.",
+    "$1 hurts $3 for $2, $3 answers for $4.",
+    "They trade: $1 takes $2 off $3, $3 takes $4 off $1.",
+};
+static const char *const say_blows_one[] = {
+    "$1 gets through for $2.",
+    "$1 breaks through: $3 loses $2.",
+    "$1's attack finds $3 for $2.",
+};
+static const char *const say_blows_none[] = {
+    "Nothing gets through.",
+    "Both defences hold.",
+    "No blows land.",
+};
+static const char *const say_ko[] = {
+    "$1 is knocked out!",
+    "$1 goes down and stays down!",
+    "$1 is counted out!",
+};
+static const char *const say_collapse[] = {
+    "$1 collapses from exhaustion!",
+    "$1 runs out of steam and goes down!",
+    "Exhausted, $1 can't go on!",
+};
+
+/* The orders and the blows; then knockouts, endurance and attack totals. A
+ * forfeit has only the towels and the totals. */
+static int round_lines(const struct render_corner c[SIDES], const struct bout *b,
+                       const struct events *evs, struct rng *flavour,
+                       char lines[RENDER_ROUND_LINES][RENDER_LINE_MAX])
+{
+    const struct sugarray_bout *sb = &b->u.sugarray;
+    int r = b->round - 1;
+    int blow[SIDES] = {0, 0}, blows = 0;
+    char num[SIDES][16];
+    struct text t;
+
+    if (r < 0 || r >= SUGARRAY_ROUNDS)
+        return 0;
+    if (sb->orders[r][0].towel || sb->orders[r][1].towel) {
+        /* A forfeit: nothing was fought. */
+        text_init(&t, lines[0], RENDER_LINE_MAX);
+        text_add(&t, "\002Round %d\002:", b->round);
+        for (int i = 0; i < SIDES; i++)
+            if (sb->orders[r][i].towel) {
+                const char *who[1] = {c[i].name};
+                text_add(&t, " ");
+                text_tpl(&t, render_towel(flavour), who, 1);
+            }
+        text_init(&t, lines[1], RENDER_LINE_MAX);
+        text_add(&t, "Endurance %s %d, %s %d; attack totals %d-%d.", c[0].name, sb->endurance[0],
+                 c[1].name, sb->endurance[1], sb->attack_total[0], sb->attack_total[1]);
+        return 2;
+    }
+    for (int k = 0; k < evs->n; k++)
+        if (evs->ev[k].type == EV_BLOW && evs->ev[k].side >= 0 && evs->ev[k].side < SIDES) {
+            blow[evs->ev[k].side] += evs->ev[k].a;
+            blows = 1;
+        }
+    text_init(&t, lines[0], RENDER_LINE_MAX);
+    text_add(&t, "\002Round %d\002: %s %d/%d, %s %d/%d. ", b->round, c[0].name,
+             sb->orders[r][0].attack, sb->orders[r][0].defence, c[1].name, sb->orders[r][1].attack,
+             sb->orders[r][1].defence);
+    int w = blow[1] > blow[0];
+    snprintf(num[0], sizeof(num[0]), "%d", blow[w]);
+    snprintf(num[1], sizeof(num[1]), "%d", blow[!w]);
+    const char *arg[4] = {c[w].name, num[0], c[!w].name, num[1]};
+    if (blow[0] > 0 && blow[1] > 0)
+        text_tpl(&t, PICK(flavour, say_blows_both), arg, 4);
+    else if (blow[w] > 0)
+        text_tpl(&t, PICK(flavour, say_blows_one), arg, 4);
+    else
+        text_tpl(&t, PICK(flavour, say_blows_none), arg, 4);
+
+    text_init(&t, lines[1], RENDER_LINE_MAX);
+    for (int k = 0; k < evs->n; k++) {
+        const struct event *e = &evs->ev[k];
+
+        if (e->type != EV_KO || e->side < 0 || e->side >= SIDES)
+            continue;
+        const char *who[1] = {c[e->side].name};
+        text_tpl(&t, blows ? PICK(flavour, say_ko) : PICK(flavour, say_collapse), who, 1);
+        text_add(&t, " ");
+    }
+    text_add(&t, "Endurance %s %d, %s %d; attack totals %d-%d.", c[0].name, sb->endurance[0],
+             c[1].name, sb->endurance[1], sb->attack_total[0], sb->attack_total[1]);
+    return 2;
+}
+
+/* ----------------------------------------------------------- the report */
+
+/* Each corner's orders, his endurance after the round and his attack
+ * total (nothing while no round was fought). */
+static void report_head(struct text *t, const struct render_corner c[SIDES], const struct bout *b)
+{
+    const struct sugarray_bout *sb = &b->u.sugarray;
+    int r = b->round - 1;
+
+    for (int i = 0; r >= 0 && r < SUGARRAY_ROUNDS && i < SIDES; i++) {
+        struct order o = {.rules = RULES_SUGARRAY, .u.sugarray = sb->orders[r][i]};
+
+        text_add(t, "\n%s: ", c[i].name);
+        order_add(t, &o);
+        text_add(t, "; endurance %d; attack total %d", sb->end_after[r][i], sb->attack_total[i]);
+    }
+}
+
+/* Blows are SUGAR RAY's alone, and its endurance is whole points. */
+static int event_add(struct text *t, const struct render_corner c[SIDES], const struct bout *b,
+                     const struct event *e)
+{
+    int known = e->side >= 0 && e->side < SIDES;
+    const char *name = known ? c[e->side].name : "-";
+
+    (void)b;
+    switch (e->type) {
+    case EV_FATIGUE:
+        text_add(t, "%s loses %.0f endurance to fatigue.", name, e->x);
+        return 1;
+    case EV_BLOW:
+        text_add(t, "%s's attack costs %s %d endurance.", name, known ? c[!e->side].name : "-",
+                 e->a);
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* ----------------------------------------------------------- the result */
+
+/* A win on attack points, or a tie on them. */
+static void verdict_add(struct text *t, const struct render_corner c[SIDES], const struct bout *b)
+{
+    const struct sugarray_bout *sb = &b->u.sugarray;
+    int w = b->result.winner;
+
+    if (w < 0)
+        text_add(t, "Draw on points, %d-%d.", sb->attack_total[0], sb->attack_total[1]);
+    else
+        text_add(t, "%s wins on points, %d-%d.", c[w].name, sb->attack_total[w],
+                 sb->attack_total[!w]);
+}
+
+int render_sugarray_line(const struct render_corner c[SIDES], const struct bout *b, int side,
+                         const char *tail, char *buf, size_t len)
+{
+    const struct sugarray_bout *sb = &b->u.sugarray;
+    /* The bout keeps the sheets it started with; the corner's may have
+     * changed since (training, the changes after a bout). */
+    const struct sugarray_sheet *s = &sb->sheet[side];
+    struct text t;
+
+    text_init(&t, buf, len);
+    text_add(&t, "%s (%d,%d)", c[side].name, s->skill, s->endurance);
+    for (int r = 0; r < b->round && r < SUGARRAY_ROUNDS; r++) {
+        const struct sugarray_order *o = &sb->orders[r][side];
+
+        /* A conceded round was not fought: it has no orders to show. */
+        if (o->towel)
+            text_add(&t, " towel (%2d)", sb->end_after[r][side]);
+        else
+            text_add(&t, " %d/%d (%2d)", o->attack, o->defence, sb->end_after[r][side]);
+    }
+    text_add(&t, "%s", tail ? tail : "");
+    return text_result(&t);
+}
+
+/* The two classic report lines, the winner's first. No draws. */
+static int result_lines(const struct render_corner c[SIDES], const struct bout *b,
+                        struct rng *flavour, char lines[RENDER_RESULT_MAX][RENDER_LINE_MAX])
+{
+    const struct result *res = &b->result;
+    int first = res->over && res->winner >= 0 ? res->winner : 0;
+    /* The seed knows PW, KO and TIE; a forfeit (towel) says TKO. */
+    const char *tail = !res->over                  ? ""
+                       : res->winner < 0           ? " TIE"
+                       : res->method == METHOD_KO  ? " KO"
+                       : res->method == METHOD_TKO ? " TKO"
+                                                   : " PW";
+
+    (void)flavour;
+    render_sugarray_line(c, b, first, tail, lines[0], RENDER_LINE_MAX);
+    render_sugarray_line(c, b, !first, res->over && res->winner < 0 ? " TIE" : "", lines[1],
+                         RENDER_LINE_MAX);
+    return 2;
+}
+
+/* ------------------------------------------------------------ the score */
+
+/* Endurance, attack totals and who leads on them. */
+static void score_add(struct text *t, const struct render_corner c[SIDES], const struct bout *b)
+{
+    const struct sugarray_bout *sb = &b->u.sugarray;
+    int a0 = sb->attack_total[0], a1 = sb->attack_total[1];
+
+    text_add(t, "endurance %s %d, %s %d; attack totals %d-%d", c[0].name, sb->endurance[0],
+             c[1].name, sb->endurance[1], a0, a1);
+    if (a0 != a1)
+        text_add(t, " (%s ahead)", c[a1 > a0].name);
+    else
+        text_add(t, " (level)");
+}
+
+/* SUGAR RAY's words, registered through engine/rulesets.h: no cards after
+ * the report's events, no injuries. */
+const struct words sugarray_words = {
+    .sheet_add = sheet_add,
+    .round = round_lines,
+    .report_head = report_head,
+    .report_tail = NULL,
+    .event_add = event_add,
+    .verdict_add = verdict_add,
+    .result = result_lines,
+    .score_add = score_add,
+    .injuries = NULL,
+};
