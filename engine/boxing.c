@@ -41,6 +41,61 @@ static const unsigned level_weights[4] = {18, 6, 2, 1};
 static const unsigned promote_from1[3] = {6, 2, 1}; /* 2/3, 2/9, 1/9 */
 static const unsigned promote_from2[2] = {2, 1};    /* to 3: 2/3, to 4: 1/3 */
 
+/* Factors that depend on the orders are looked up rather than branched on:
+ * orders change from round to round, so such a branch is a coin toss for
+ * the processor, and a factor of 1 (or a term of 0) changes no figure. */
+/* Step 7: aimed punches land 15 % less; by "is opportunistic". */
+static const double landed_aim[2] = {0.85, 1.0};
+/* Step 8: dirty fighting (by dirty, then by warned this round), an all-out
+ * assault by the fighter, and one by his opponent. */
+static const double damage_dirty[2][2] = {{1.0, 1.0}, {1.10, 1.05}};
+static const double damage_allout[2] = {1.0, 2.0};
+static const double damage_opp_allout[2] = {1.0, 4.0};
+/* Step 8, by target: head 0.85, body 1.15. */
+static const double damage_target[3] = {
+    [TARGET_OPPORTUNISTIC] = 1.0,
+    [TARGET_HEAD] = 0.85,
+    [TARGET_BODY] = 1.15,
+};
+/* Step 9, by the opponent's target: head 1.5, body 0.5. */
+static const double injury_target[3] = {
+    [TARGET_OPPORTUNISTIC] = 1.0,
+    [TARGET_HEAD] = 1.5,
+    [TARGET_BODY] = 0.5,
+};
+/* Step 3: the taller fighter's bonus is halved inside or clinching, and
+ * half as much again from outside. */
+static const double height_style[STYLE_COUNT] = {
+    [STYLE_NONE] = 1.0,  [STYLE_INSIDE] = 0.5,  [STYLE_CLINCH] = 0.5,
+    [STYLE_FEINT] = 1.0, [STYLE_COUNTER] = 1.0, [STYLE_RING] = 1.0,
+    [STYLE_CUT] = 1.0,   [STYLE_OUTSIDE] = 1.5, [STYLE_ALLOUT] = 1.0,
+};
+/* Step 3, by the shorter fighter's all-out assault: then all of the bonus
+ * goes to SPD, twice. */
+static const double height_allout_spd[2] = {1.0, 2.0};
+static const double height_allout_agl[2] = {1.0, 0.0};
+/* Step 12: the cut-off's extra fatigue per point of AGG; by "cuts off". */
+static const double fatigue_cut[2] = {0.0, 0.25};
+
+/* Injuries, by level (0, none, to 4), for the same reason: they come and
+ * go from bout to bout. A cut over the eye takes AGL from level 3; a
+ * swelling takes SPD and AGL from level 2 (levels 3 and up: shut). */
+static const double cut_agl[5] = {0, 0, 0, 0.5, 1.0};
+static const double swelling_penalty[4] = {0, 0, 1.0, 2.0};
+/* Damage an injury does when it happens and each time it is aggravated:
+ * a cut its level, the nose its level from level 2, the jaw 5 at level 4
+ * (broken); swellings none. */
+static const double injury_dmg[INJ_COUNT][5] = {
+    [INJ_ABOVE_RIGHT_EYE] = {0, 1, 2, 3, 4},
+    [INJ_ABOVE_LEFT_EYE] = {0, 1, 2, 3, 4},
+    [INJ_BELOW_RIGHT_EYE] = {0, 1, 2, 3, 4},
+    [INJ_BELOW_LEFT_EYE] = {0, 1, 2, 3, 4},
+    [INJ_SWELL_RIGHT_EYE] = {0, 0, 0, 0, 0},
+    [INJ_SWELL_LEFT_EYE] = {0, 0, 0, 0, 0},
+    [INJ_NOSE] = {0, 0, 2, 3, 4},
+    [INJ_JAW] = {0, 0, 0, 0, 5},
+};
+
 /* Knockdown, double knockdown and KO thresholds in per mille of the
  * starting endurance, by what the opponent throws (step 10). */
 static const int kd_permille[3][3] = {
@@ -71,9 +126,11 @@ const char *injury_loc_name(enum injury_loc loc)
     return (int)loc >= 0 && loc < INJ_COUNT ? injury_names[loc] : "";
 }
 
+/* x if positive, else 0; without a branch (which way a gap between two
+ * fighters goes is a coin toss): x + |x| is exactly 2x or 0. */
 static double max0(double x)
 {
-    return x > 0 ? x : 0;
+    return (x + fabs(x)) * 0.5;
 }
 
 static double floor1(double x)
@@ -81,14 +138,39 @@ static double floor1(double x)
     return x < 1 ? 1 : x;
 }
 
-static int is_cut(enum injury_loc loc)
-{
-    return loc <= INJ_BELOW_LEFT_EYE;
-}
-
 static int is_swelling(enum injury_loc loc)
 {
     return loc == INJ_SWELL_RIGHT_EYE || loc == INJ_SWELL_LEFT_EYE;
+}
+
+/* lround() without the library call: x to the nearest integer, halves away
+ * from zero. Exact for |x| < 2^63: x minus its truncation is computed
+ * without rounding (Sterbenz), so the comparisons with one half are too.
+ * Without branches: which way a count rounds is a coin toss. */
+static inline long round_half_away(double x)
+{
+    long n = (long)x;
+    double frac = x - (double)n;
+
+    return n + (frac >= 0.5) - (frac <= -0.5);
+}
+
+/* events_add(), inlined: a round adds a dozen events and the call was a
+ * measurable share of it. Same fields, same count of dropped events. */
+static inline void add_event(struct events *evs, enum event_type type, int side, int a, int b,
+                             int c, double x)
+{
+    if (evs->n >= EVENTS_MAX) {
+        evs->dropped++;
+        return;
+    }
+    struct event *e = &evs->ev[evs->n++];
+    e->type = type;
+    e->side = side;
+    e->a = a;
+    e->b = b;
+    e->c = c;
+    e->x = x;
 }
 
 double boxing_recovery(double end_start, double endurance, int energy_used)
@@ -98,28 +180,32 @@ double boxing_recovery(double end_start, double endurance, int energy_used)
     if (lost <= 0)
         return endurance;
     double gain = 0.15 * lost;
-    if (energy_used < BOXING_ENERGY)
-        gain += (BOXING_ENERGY - energy_used) * 0.02 * lost;
+    /* Unspent energy adds 2 % a point; none adds 0 (no branch on it). */
+    int unspent = BOXING_ENERGY - energy_used;
+    gain += (unspent > 0) * unspent * 0.02 * lost;
     return endurance + gain;
 }
 
-void boxing_injury_penalties(const struct boxing_fighter *f, struct boxing_abilities *ab)
+/* Only cuts over the eyes and swellings slow a fighter; cuts below the eye,
+ * the nose and the jaw only bleed. The penalties are taken location by
+ * location in injury_loc order (right eye first), as the rules list them. */
+static inline void injury_penalties(const struct boxing_fighter *f, struct boxing_abilities *ab)
 {
     double spd = f->sheet.spd, agl = f->sheet.agl;
 
-    for (int loc = 0; loc < INJ_COUNT; loc++) {
+    /* Without a branch on the level: no injury takes off 0. */
+    for (int loc = INJ_ABOVE_RIGHT_EYE; loc <= INJ_ABOVE_LEFT_EYE; loc++) {
         int lv = f->inj[loc].level;
-        if (lv == 0)
-            continue;
-        if (loc == INJ_ABOVE_RIGHT_EYE || loc == INJ_ABOVE_LEFT_EYE) {
-            /* A cut over the eye: 0.5 SPD a level; a serious cut 0.5 AGL,
-             * a gash 1 AGL. Cuts below the eye only bleed. */
-            spd -= 0.5 * lv;
-            agl -= lv == 3 ? 0.5 : lv == 4 ? 1.0 : 0.0;
-        } else if (is_swelling(loc) && lv >= 2) {
-            spd -= lv == 2 ? 1.0 : 2.0;
-            agl -= lv == 2 ? 1.0 : 2.0;
-        }
+        /* A cut over the eye: 0.5 SPD a level; a serious cut 0.5 AGL, a
+         * gash 1 AGL. */
+        spd -= 0.5 * lv;
+        agl -= (unsigned)lv <= 4 ? cut_agl[lv] : 0.0;
+    }
+    for (int loc = INJ_SWELL_RIGHT_EYE; loc <= INJ_SWELL_LEFT_EYE; loc++) {
+        int lv = f->inj[loc].level;
+        double pen = swelling_penalty[lv < 0 ? 0 : lv > 3 ? 3 : lv];
+        spd -= pen;
+        agl -= pen;
     }
     ab->str = floor1(f->sheet.str);
     ab->spd = floor1(spd);
@@ -128,87 +214,88 @@ void boxing_injury_penalties(const struct boxing_fighter *f, struct boxing_abili
     ab->rest = 0;
 }
 
+void boxing_injury_penalties(const struct boxing_fighter *f, struct boxing_abilities *ab)
+{
+    injury_penalties(f, ab);
+}
+
 /* AGG after clinching, feinting and counter-punching; lost points from
  * clinching and counter-punching are rest (rules.md 1.4). */
 static void styles_agg(struct boxing_abilities ab[SIDES], const struct boxing_order o[SIDES])
 {
     int agg[SIDES];
 
+    /* Computed for every style and kept or not, rather than branched on
+     * the style: see landed_aim. */
     for (int i = 0; i < SIDES; i++) {
-        agg[i] = o[i].agg;
-        ab[i].rest = 0;
-        if (o[i].style == STYLE_CLINCH || o[i].style == STYLE_FEINT) {
-            int lost = agg[i] > 1 ? 1 : 0;
-            agg[i] -= lost;
-            if (o[i].style == STYLE_CLINCH)
-                ab[i].rest += lost;
-        }
+        int clinch = o[i].style == STYLE_CLINCH, feint = o[i].style == STYLE_FEINT;
+        int lost = (clinch | feint) & (o[i].agg > 1);
+        agg[i] = o[i].agg - lost;
+        ab[i].rest = clinch & lost;
     }
-    int both = o[0].style == STYLE_COUNTER && o[1].style == STYLE_COUNTER;
-    int after[SIDES] = {agg[0], agg[1]};
+    int both = (o[0].style == STYLE_COUNTER) & (o[1].style == STYLE_COUNTER);
     for (int i = 0; i < SIDES; i++) {
-        if (o[i].style != STYLE_COUNTER)
-            continue;
-        /* Below the opponent's AGG after his own clinch/feint loss. */
-        int want = both ? agg[i] - 1 : agg[!i] - 1;
+        /* Below the opponent's AGG after his own clinch/feint loss; only a
+         * counter-puncher holds back, the points held back are rest. */
+        int want = (both ? agg[i] : agg[!i]) - 1;
         if (want > agg[i])
             want = agg[i];
         if (want < 1)
             want = 1;
-        ab[i].rest += agg[i] - want;
-        after[i] = want;
+        int held = (o[i].style == STYLE_COUNTER) * (agg[i] - want);
+        ab[i].rest += held;
+        ab[i].agg = agg[i] - held;
     }
-    for (int i = 0; i < SIDES; i++)
-        ab[i].agg = after[i];
 }
 
-void boxing_styles(struct boxing_abilities ab[SIDES], const struct boxing_order o[SIDES])
+/* Step 2 from `pre`, both fighters' abilities before styles, into `ab`.
+ * The round hands `pre` over as the injury penalties left it; copying it
+ * first (as boxing_styles() must) costs the round a stall. */
+static void styles(const struct boxing_abilities pre[SIDES], struct boxing_abilities ab[SIDES],
+                   const struct boxing_order o[SIDES])
 {
-    struct boxing_abilities pre[SIDES] = {ab[0], ab[1]};
     double dstr[SIDES] = {0, 0}, dspd[SIDES] = {0, 0}, dagl[SIDES] = {0, 0};
 
     /* Every effect is computed from the pre-style values of both fighters,
-     * then summed: the styles act simultaneously. */
+     * then summed: the styles act simultaneously. What each style would do
+     * is worked out and the fighter's own is picked by his style, rather
+     * than branched to (see landed_aim); what a style does not do is 0,
+     * which changes nothing. */
     for (int i = 0; i < SIDES; i++) {
         const struct boxing_abilities *me = &pre[i], *op = &pre[!i];
-        switch (o[i].style) {
-        case STYLE_INSIDE:
-            dstr[i] += 1.5 + max0(me->str - op->str) / 2;
-            dagl[i] -= 0.15 * me->agl;
-            break;
-        case STYLE_CLINCH:
-            dagl[i] += 1.5 - max0(me->agl - op->agl) / 2 + max0(me->str - op->str) / 2;
-            break;
-        case STYLE_FEINT:
-            dspd[i] += 1.5 + max0(me->spd - op->spd) / 2;
-            break;
-        case STYLE_COUNTER:
-            if (me->spd > op->spd) {
-                double q = (me->spd - op->spd) / 4;
-                dagl[i] += q;
-                dagl[!i] -= q < op->agl / 2 ? q : op->agl / 2;
-            } else if (me->spd < op->spd) {
-                dagl[i] -= (op->spd - me->spd) / 2;
-            }
-            break;
-        case STYLE_RING:
-            dagl[i] += 1.5 + max0(me->agl - op->agl) / 2;
-            dstr[i] -= 0.15 * me->str;
-            break;
-        case STYLE_CUT:
-            if (me->agl > op->agl) {
-                double cut = me->agl - op->agl;
-                dagl[!i] -= cut < 0.1 * op->agl ? cut : 0.1 * op->agl;
-            }
-            break;
-        case STYLE_OUTSIDE:
-            dstr[i] -= 0.15 * me->str;
-            break;
-        case STYLE_ALLOUT: /* damage and height only */
-        case STYLE_NONE:
-        case STYLE_COUNT:
-            break;
-        }
+        /* Half his leads over the opponent (0 where he is behind). */
+        double str_lead = max0(me->str - op->str) / 2;
+        double spd_lead = max0(me->spd - op->spd) / 2;
+        double agl_lead = max0(me->agl - op->agl) / 2;
+        /* Counter-punching: faster, a quarter of the gap in AGL and as much
+         * (at most half his AGL) off the opponent; slower, half the gap off
+         * his own. One of the two is 0. */
+        double faster = max0(me->spd - op->spd) / 4, slower = max0(op->spd - me->spd) / 2;
+        double agl_gap = max0(me->agl - op->agl);
+        /* By style: his STR, SPD and AGL, and what he takes off the
+         * opponent's AGL. All-out acts on damage and height only. */
+        const double str[STYLE_COUNT] = {
+            [STYLE_INSIDE] = 1.5 + str_lead,
+            [STYLE_RING] = -(0.15 * me->str),
+            [STYLE_OUTSIDE] = -(0.15 * me->str),
+        };
+        const double spd[STYLE_COUNT] = {[STYLE_FEINT] = 1.5 + spd_lead};
+        const double agl[STYLE_COUNT] = {
+            [STYLE_INSIDE] = -(0.15 * me->agl),
+            [STYLE_CLINCH] = 1.5 - agl_lead + str_lead,
+            [STYLE_COUNTER] = faster - slower,
+            [STYLE_RING] = 1.5 + agl_lead,
+        };
+        const double opp_agl[STYLE_COUNT] = {
+            [STYLE_COUNTER] = faster < op->agl / 2 ? faster : op->agl / 2,
+            [STYLE_CUT] = agl_gap < 0.1 * op->agl ? agl_gap : 0.1 * op->agl,
+        };
+        int st = (unsigned)o[i].style < STYLE_COUNT ? (int)o[i].style : STYLE_NONE;
+
+        dstr[i] += str[st];
+        dspd[i] += spd[st];
+        dagl[i] += agl[st];
+        dagl[!i] -= opp_agl[st];
     }
     for (int i = 0; i < SIDES; i++) {
         ab[i].str = floor1(pre[i].str + dstr[i]);
@@ -218,24 +305,31 @@ void boxing_styles(struct boxing_abilities ab[SIDES], const struct boxing_order 
     styles_agg(ab, o);
 }
 
-void boxing_height(struct boxing_abilities ab[SIDES], const struct boxing_sheet s[SIDES],
-                   const struct boxing_order o[SIDES])
+void boxing_styles(struct boxing_abilities ab[SIDES], const struct boxing_order o[SIDES])
+{
+    const struct boxing_abilities pre[SIDES] = {ab[0], ab[1]};
+
+    styles(pre, ab, o);
+}
+
+static inline void height(struct boxing_abilities ab[SIDES], const struct boxing_sheet s[SIDES],
+                          const struct boxing_order o[SIDES])
 {
     if (s[0].hgt == s[1].hgt)
         return;
     int t = s[0].hgt > s[1].hgt ? 0 : 1;
     double bonus = (s[t].hgt - s[!t].hgt) / 2.0;
 
-    if (o[t].style == STYLE_INSIDE || o[t].style == STYLE_CLINCH)
-        bonus *= 0.5;
-    else if (o[t].style == STYLE_OUTSIDE)
-        bonus *= 1.5;
-    if (o[!t].style == STYLE_ALLOUT) {
-        ab[t].spd += 2 * bonus;
-    } else {
-        ab[t].spd += bonus;
-        ab[t].agl += bonus;
-    }
+    bonus *= height_style[(unsigned)o[t].style < STYLE_COUNT ? o[t].style : STYLE_NONE];
+    int allout = o[!t].style == STYLE_ALLOUT;
+    ab[t].spd += bonus * height_allout_spd[allout];
+    ab[t].agl += bonus * height_allout_agl[allout];
+}
+
+void boxing_height(struct boxing_abilities ab[SIDES], const struct boxing_sheet s[SIDES],
+                   const struct boxing_order o[SIDES])
+{
+    height(ab, s, o);
 }
 
 void boxing_scale(struct boxing_abilities *ab, double endurance, double end_start)
@@ -264,7 +358,7 @@ double boxing_def_rate(int def, double agl)
 double boxing_expected_landed(int agg, double spd, double opp_def_rate, enum target t)
 {
     double n = 8.0 * agg * spd / sqrt(3 * opp_def_rate);
-    return t == TARGET_OPPORTUNISTIC ? n : n * 0.85;
+    return n * landed_aim[t == TARGET_OPPORTUNISTIC];
 }
 
 double boxing_base_damage(int pow, double str, int agg, double spd, double opp_def_rate)
@@ -277,17 +371,11 @@ void boxing_damage_multipliers(const struct boxing_order *me, const struct boxin
 {
     double m = 1;
 
-    if (me->dirty)
-        m *= warned ? 1.05 : 1.10;
-    if (me->style == STYLE_ALLOUT)
-        m *= 2;
-    if (opp->style == STYLE_ALLOUT)
-        m *= 4;
+    m *= damage_dirty[me->dirty != 0][warned != 0];
+    m *= damage_allout[me->style == STYLE_ALLOUT];
+    m *= damage_opp_allout[opp->style == STYLE_ALLOUT];
     *kd_mult = m;
-    if (me->target == TARGET_HEAD)
-        m *= 0.85;
-    else if (me->target == TARGET_BODY)
-        m *= 1.15;
+    m *= damage_target[me->target];
     *mult = m;
 }
 
@@ -312,14 +400,19 @@ int boxing_injury_promote(int level, struct rng *r)
     return 4;
 }
 
-double boxing_injury_chance(double dam, enum target opp_target)
+/* boxing_injury_chance() before the cap at 1, all a draw needs: a chance
+ * of 1 or more never fails either way. */
+static double injury_odds(double dam, enum target opp_target)
 {
     double p = dam * dam / 1000.0; /* DAM^2 / 10 percent */
 
-    if (opp_target == TARGET_HEAD)
-        p *= 1.5;
-    else if (opp_target == TARGET_BODY)
-        p *= 0.5;
+    return p * injury_target[opp_target];
+}
+
+double boxing_injury_chance(double dam, enum target opp_target)
+{
+    double p = injury_odds(dam, opp_target);
+
     return p > 1 ? 1 : p;
 }
 
@@ -333,8 +426,9 @@ void boxing_knockdowns(double damage, double end_start, enum target opp_target, 
 
     *ko = damage >= out;
     /* Damage beyond what the KO needed counts again for knockdowns. */
-    double d = *ko ? damage - out : damage;
-    *knockdowns = d >= two ? 2 : d >= one ? 1 : 0;
+    double d = damage - out * *ko;
+    /* one <= two (for end_start >= 0): counted without a branch. */
+    *knockdowns = (d >= one) + (d >= two);
 }
 
 double boxing_dq_chance(int n)
@@ -429,19 +523,15 @@ struct round_ctx {
     struct rng *rng;
     struct events *evs;
     struct stop stop[SIDES];
+    int hurt[SIDES]; /* injuries new or aggravated this round */
     int round;
 };
 
-/* Damage an injury does when it happens and each time it is aggravated. */
+/* Damage an injury does when it happens and each time it is aggravated
+ * (level 1-4). */
 static double injury_damage(enum injury_loc loc, int level)
 {
-    if (is_cut(loc))
-        return level;
-    if (loc == INJ_NOSE)
-        return level >= 2 ? level : 0;
-    if (loc == INJ_JAW)
-        return level == 4 ? 5 : 0;
-    return 0;
+    return injury_dmg[loc][level];
 }
 
 static void injury_hurt(struct round_ctx *c, int v, enum injury_loc loc, double dmg)
@@ -451,6 +541,7 @@ static void injury_hurt(struct round_ctx *c, int v, enum injury_loc loc, double 
     f->inj[loc].damage += dmg;
     f->endurance -= dmg;
     c->b->u.boxing.last[v].injury_damage += dmg;
+    c->hurt[v]++;
 }
 
 static void injury_aggravate(struct round_ctx *c, int v, enum injury_loc loc)
@@ -466,7 +557,7 @@ static void injury_aggravate(struct round_ctx *c, int v, enum injury_loc loc)
     }
     double dmg = injury_damage(loc, inj->level);
     injury_hurt(c, v, loc, dmg);
-    events_add(c->evs, EV_AGGRAVATED, v, loc, inj->level, old, dmg);
+    add_event(c->evs, EV_AGGRAVATED, v, loc, inj->level, old, dmg);
     if (old == 4)
         stop_at(&c->stop[v], METHOD_TKO, loc == INJ_JAW ? TKO_BROKEN_JAW : TKO_AGGRAVATED,
                 TIME_DOCTOR);
@@ -487,14 +578,14 @@ static void injury_new(struct round_ctx *c, int v)
     inj[loc].round = c->round;
     double dmg = injury_damage(loc, inj[loc].level);
     injury_hurt(c, v, loc, dmg);
-    events_add(c->evs, EV_INJURY, v, loc, inj[loc].level, 0, dmg);
+    add_event(c->evs, EV_INJURY, v, loc, inj[loc].level, 0, dmg);
 }
 
 /* Step 9 for the fighter on side v, who received `dam` this round. */
 static void injuries(struct round_ctx *c, int v, double dam)
 {
     struct boxing_fighter *f = &c->b->u.boxing.f[v];
-    double p = boxing_injury_chance(dam, c->o[!v].target);
+    double p = injury_odds(dam, c->o[!v].target);
     double capped = p < AGGRAVATE_CAP ? p : AGGRAVATE_CAP;
 
     if (p <= 0)
@@ -509,11 +600,16 @@ static void injuries(struct round_ctx *c, int v, double dam)
     }
 }
 
-/* The doctor's look after the exchange (rules.md 1.4). */
+/* The doctor's look after the exchange (rules.md 1.4). Only a round with
+ * injuries new or aggravated can call him in: an injury he would have
+ * stopped the fight for in an earlier round did stop it then (every
+ * stoppage ends the bout). */
 static void doctor(struct round_ctx *c, int v)
 {
     const struct injury *inj = c->b->u.boxing.f[v].inj;
 
+    if (!c->hurt[v])
+        return;
     for (int loc = 0; loc < INJ_COUNT; loc++)
         if (inj[loc].level >= 3 && inj[loc].damage >= DOCTOR_DAMAGE)
             stop_at(&c->stop[v], METHOD_TKO, TKO_INJURY, TIME_DOCTOR);
@@ -525,8 +621,12 @@ static void doctor(struct round_ctx *c, int v)
  * knockdowns, warnings and clinch penalties). */
 static void score_card(struct boxing_side_round last[SIDES], int j)
 {
+    /* 10 points each, 9 for the man outpunched; looked up by who landed
+     * more, which is a coin toss for a branch. */
+    static const int outpunched[3][SIDES] = {{9, 10}, {10, 10}, {10, 9}};
     int c0 = last[0].counts[j], c1 = last[1].counts[j];
-    int p[SIDES] = {c0 >= c1 ? 10 : 9, c1 >= c0 ? 10 : 9};
+    const int *base = outpunched[1 + (c0 > c1) - (c0 < c1)];
+    int p[SIDES] = {base[0], base[1]};
 
     for (int i = 0; i < SIDES; i++)
         p[i] -= last[i].knockdowns + last[i].warned + last[i].fouled;
@@ -632,8 +732,8 @@ static void settle(struct round_ctx *c, const int dq[SIDES])
 over:
     b->result.over = 1;
     b->result.round = b->round;
-    events_add(c->evs, EV_RESULT, b->result.winner, b->result.method, b->result.reason,
-               b->result.decision, 0);
+    add_event(c->evs, EV_RESULT, b->result.winner, b->result.method, b->result.reason,
+              b->result.decision, 0);
 }
 
 static void round_resolve(struct bout *b, const struct order ord[SIDES], struct bout_rng *r,
@@ -646,15 +746,18 @@ static void round_resolve(struct bout *b, const struct order ord[SIDES], struct 
     struct boxing_abilities ab[SIDES];
     int dq[SIDES] = {0, 0};
 
-    memset(bb->last, 0, sizeof(bb->last));
     c.round = ++b->round;
+    /* A towel leaves every figure of `last` but a few at 0; a fought
+     * round sets them all (see below). */
+    if (o[0].towel || o[1].towel)
+        memset(bb->last, 0, sizeof(bb->last));
 
     /* Step 1: recovery between rounds. */
     for (int i = 0; i < SIDES; i++) {
         struct boxing_fighter *f = &bb->f[i];
         if (c.round > 1)
             f->endurance = boxing_recovery(f->end_start, f->endurance, f->energy_used);
-        last[i].order = o[i];
+        last[i].order = ord[i].u.boxing;
         last[i].end_begin = f->endurance;
     }
     if (o[0].towel || o[1].towel) {
@@ -662,19 +765,28 @@ static void round_resolve(struct bout *b, const struct order ord[SIDES], struct 
             last[i].endurance = bb->f[i].endurance;
             if (o[i].towel) {
                 stop_at(&c.stop[i], METHOD_TKO, TKO_TOWEL, TIME_TOWEL);
-                events_add(evs, EV_TKO, i, TKO_TOWEL, 0, 0, 0);
+                add_event(evs, EV_TKO, i, TKO_TOWEL, 0, 0, 0);
             }
         }
         settle(&c, dq);
         return;
     }
 
+    /* A fought round sets every figure of `last` below, in one step or
+     * another; these are the ones only set when something happens, or
+     * added to. */
+    for (int i = 0; i < SIDES; i++) {
+        last[i].injury_damage = 0;
+        last[i].warned = last[i].fouled = last[i].dq = last[i].clinch_penalty = 0;
+    }
+
     /* Steps 2-4: sheet -> injuries -> styles -> height -> endurance. */
     struct boxing_sheet sh[SIDES] = {bb->f[0].sheet, bb->f[1].sheet};
+    struct boxing_abilities pre[SIDES];
     for (int i = 0; i < SIDES; i++)
-        boxing_injury_penalties(&bb->f[i], &ab[i]);
-    boxing_styles(ab, o);
-    boxing_height(ab, sh, o);
+        injury_penalties(&bb->f[i], &pre[i]);
+    styles(pre, ab, o);
+    height(ab, sh, o);
     for (int i = 0; i < SIDES; i++) {
         boxing_scale(&ab[i], bb->f[i].endurance, bb->f[i].end_start);
         last[i].str = ab[i].str;
@@ -682,31 +794,32 @@ static void round_resolve(struct bout *b, const struct order ord[SIDES], struct 
         last[i].agl = ab[i].agl;
         last[i].agg = ab[i].agg;
         last[i].rest = ab[i].rest;
-        events_add(evs, EV_STYLE, i, o[i].style, 0, 0, 0);
+        add_event(evs, EV_STYLE, i, o[i].style, 0, 0, 0);
     }
 
     /* Step 5: warnings, disqualification, clinch penalties. */
     for (int i = 0; i < SIDES; i++) {
         struct boxing_fighter *f = &bb->f[i];
-        if (o[i].dirty) {
-            if (rng_chance(c.rng, DIRTY_WARN_CHANCE)) {
+        /* One draw either way: warned for fighting dirty, or an
+         * unintentional foul by a clean fighter. */
+        if (rng_chance(c.rng, o[i].dirty ? DIRTY_WARN_CHANCE : FOUL_CHANCE)) {
+            f->warnings++;
+            if (o[i].dirty) {
                 last[i].warned = 1;
-                f->warnings++;
-                events_add(evs, EV_WARNING, i, f->warnings, 0, 0, 0);
+                add_event(evs, EV_WARNING, i, f->warnings, 0, 0, 0);
                 if (rng_chance(c.rng, boxing_dq_chance(f->warnings))) {
                     dq[i] = last[i].dq = 1;
-                    events_add(evs, EV_DQ, i, 0, 0, 0, 0);
+                    add_event(evs, EV_DQ, i, 0, 0, 0, 0);
                 }
+            } else {
+                last[i].fouled = 1;
+                add_event(evs, EV_FOUL, i, f->warnings, 0, 0, 0);
             }
-        } else if (rng_chance(c.rng, FOUL_CHANCE)) {
-            last[i].fouled = 1;
-            f->warnings++;
-            events_add(evs, EV_FOUL, i, f->warnings, 0, 0, 0);
         }
         double pc = boxing_clinch_penalty_chance(&o[i]);
         if (pc > 0 && rng_chance(c.rng, pc)) {
             last[i].clinch_penalty = 1;
-            events_add(evs, EV_CLINCH_PENALTY, i, 0, 0, 0, 0);
+            add_event(evs, EV_CLINCH_PENALTY, i, 0, 0, 0, 0);
         }
     }
 
@@ -723,10 +836,10 @@ static void round_resolve(struct bout *b, const struct order ord[SIDES], struct 
         if (l->landed > l->thrown)
             l->landed = l->thrown;
         for (int j = 0; j < JUDGES; j++) {
-            long n = lround(l->landed * rng_uniform(c.rng, 0.95, 1.05));
+            long n = round_half_away(l->landed * rng_uniform(c.rng, 0.95, 1.05));
             l->counts[j] = n > l->thrown ? l->thrown : (int)n;
         }
-        events_add(evs, EV_PUNCHES, i, l->thrown, 0, 0, l->landed);
+        add_event(evs, EV_PUNCHES, i, l->thrown, 0, 0, l->landed);
     }
 
     /* Step 8: damage. Knockdowns use it before the head/body multiplier. */
@@ -738,7 +851,7 @@ static void round_resolve(struct bout *b, const struct order ord[SIDES], struct 
         boxing_damage_multipliers(&o[i], &o[!i], l->warned, &kd_mult, &mult);
         l->kd_damage = d * kd_mult;
         l->damage = d * mult;
-        events_add(evs, EV_DAMAGE, i, 0, 0, 0, l->damage);
+        add_event(evs, EV_DAMAGE, i, 0, 0, 0, l->damage);
     }
     for (int i = 0; i < SIDES; i++)
         bb->f[i].endurance -= last[!i].damage;
@@ -758,11 +871,11 @@ static void round_resolve(struct bout *b, const struct order ord[SIDES], struct 
         /* Reported in random order; a knockdown after the KO is not. */
         int ko_first = ko && kd && rng_chance(&r->flavour, 0.5);
         if (ko_first)
-            events_add(evs, EV_KO, v, 0, 0, 0, 0);
+            add_event(evs, EV_KO, v, 0, 0, 0, 0);
         for (int k = 0; k < kd && !ko_first; k++)
-            events_add(evs, EV_KNOCKDOWN, v, k + 1, 0, 0, 0);
+            add_event(evs, EV_KNOCKDOWN, v, k + 1, 0, 0, 0);
         if (ko && !ko_first)
-            events_add(evs, EV_KO, v, 0, 0, 0, 0);
+            add_event(evs, EV_KO, v, 0, 0, 0, 0);
         if (ko) {
             double need = f->end_start * kd_permille[o[!v].target][2] / 1000.0;
             stop_at(&c.stop[v], METHOD_KO, TKO_NONE, need / last[!v].kd_damage);
@@ -783,11 +896,9 @@ static void round_resolve(struct bout *b, const struct order ord[SIDES], struct 
     for (int i = 0; i < SIDES; i++) {
         struct boxing_fighter *f = &bb->f[i];
         struct boxing_side_round *l = &last[i];
-        double fat = o[i].agg - l->rest;
-        if (f->inj[INJ_NOSE].level > 0)
-            fat += 1;
-        if (o[i].style == STYLE_CUT)
-            fat += 0.25 * l->agg;
+        /* 1 more with an injured nose. */
+        double fat = o[i].agg - l->rest + (f->inj[INJ_NOSE].level > 0);
+        fat += fatigue_cut[o[i].style == STYLE_CUT] * l->agg;
         int was_up = f->endurance > 0;
         f->endurance -= fat;
         l->fatigue = fat;
@@ -796,28 +907,27 @@ static void round_resolve(struct bout *b, const struct order ord[SIDES], struct 
         if (was_up && f->endurance <= 0)
             stop_at(&c.stop[i], METHOD_TKO, TKO_FATIGUE, TIME_FATIGUE);
         if (fat > 0)
-            events_add(evs, EV_FATIGUE, i, 0, 0, 0, fat);
+            add_event(evs, EV_FATIGUE, i, 0, 0, 0, fat);
     }
     for (int i = 0; i < SIDES; i++)
         if (c.stop[i].stopped && c.stop[i].method == METHOD_TKO)
-            events_add(evs, EV_TKO, i, c.stop[i].reason, 0, 0, 0);
+            add_event(evs, EV_TKO, i, c.stop[i].reason, 0, 0, 0);
 
     /* The judges; the round is scored even when it ends the bout. */
+    int given[SIDES] = {0, 0}; /* judges who gave each the round */
     for (int j = 0; j < JUDGES; j++) {
         score_card(last, j);
+        int p0 = last[0].cards[j], p1 = last[1].cards[j];
         for (int i = 0; i < SIDES; i++) {
             bb->f[i].cards[j] += last[i].cards[j];
             b->result.cards[j][i] = bb->f[i].cards[j];
         }
-        events_add(evs, EV_CARD, -1, j, last[0].cards[j], last[1].cards[j], 0);
+        given[0] += p0 > p1;
+        given[1] += p1 > p0;
+        add_event(evs, EV_CARD, -1, j, p0, p1, 0);
     }
-    for (int i = 0; i < SIDES; i++) {
-        int given = 0;
-        for (int j = 0; j < JUDGES; j++)
-            given += last[i].cards[j] > last[!i].cards[j];
-        if (given >= 2)
-            bb->f[i].rounds_won++;
-    }
+    for (int i = 0; i < SIDES; i++)
+        bb->f[i].rounds_won += given[i] >= 2;
     settle(&c, dq);
 }
 

@@ -38,17 +38,86 @@ struct bout_rng {
 /* Seeds `r` from (seed, stream) through splitmix64; distinct streams of one
  * seed are independent. */
 void rng_seed(struct rng *r, uint64_t seed, uint64_t stream);
-uint64_t rng_next(struct rng *r);
+
+/* The draws below are inline definitions (C99 `inline`): a boxing round
+ * makes a score of them, the calls were a measurable share of it, and with
+ * constant weights the compiler turns rng_weighted's divisions into
+ * multiplications. rng.c holds their external definitions, so they stay
+ * ordinary functions for every other purpose. */
+
+inline uint64_t rng_next(struct rng *r)
+{
+    uint64_t *s = r->s;
+    uint64_t x = s[1] * 5;
+    uint64_t result = ((x << 7) | (x >> 57)) * 9; /* rotl(s[1] * 5, 7) * 9 */
+    uint64_t t = s[1] << 17;
+
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = (s[3] << 45) | (s[3] >> 19); /* rotl(s[3], 45) */
+    return result;
+}
+
 /* A double uniform in [0, 1). */
-double rng_unit(struct rng *r);
+inline double rng_unit(struct rng *r)
+{
+    /* The top 53 bits give every double in [0, 1) on a 2^-53 grid. */
+    return (double)(rng_next(r) >> 11) * 0x1.0p-53;
+}
+
 /* A double uniform in [lo, hi). */
-double rng_uniform(struct rng *r, double lo, double hi);
+inline double rng_uniform(struct rng *r, double lo, double hi)
+{
+    return lo + (hi - lo) * rng_unit(r);
+}
+
 /* 1 with probability p (p <= 0 never, p >= 1 always; one draw either way). */
-int rng_chance(struct rng *r, double p);
+inline int rng_chance(struct rng *r, double p)
+{
+    return rng_unit(r) < p;
+}
+
 /* An int uniform in [lo, hi], lo <= hi. */
-int rng_range(struct rng *r, int lo, int hi);
+inline int rng_range(struct rng *r, int lo, int hi)
+{
+    uint64_t span = (uint64_t)((int64_t)hi - lo) + 1;
+    uint64_t x = rng_next(r);
+
+    /* Rejection keeps the draw unbiased for any span: draws at or above
+     * limit = UINT64_MAX - UINT64_MAX % span are drawn again. The limit is
+     * above UINT64_MAX - span, so it is only worked out (a division) for the
+     * few draws above that. */
+    if (x > UINT64_MAX - span) {
+        uint64_t limit = UINT64_MAX - UINT64_MAX % span;
+        while (x >= limit)
+            x = rng_next(r);
+    }
+    return (int)((int64_t)lo + (int64_t)(x % span));
+}
+
 /* An index in [0, n) drawn with the given non-negative weights (sum > 0). */
-int rng_weighted(struct rng *r, const unsigned *weights, int n);
+inline int rng_weighted(struct rng *r, const unsigned *weights, int n)
+{
+    unsigned total = 0;
+
+    for (int i = 0; i < n; i++)
+        total += weights[i];
+    int pick = rng_range(r, 0, (int)total - 1);
+    /* The first index whose running total exceeds the pick (the last one if
+     * none does), counted without a branch on the pick: the running totals
+     * only grow, so those at or below it come first. */
+    int index = 0;
+    unsigned upto = 0;
+    for (int i = 0; i < n - 1; i++) {
+        upto += weights[i];
+        index += (unsigned)pick >= upto;
+    }
+    return index;
+}
+
 /* Seeds both streams of a bout from one seed. */
 void bout_rng_seed(struct bout_rng *br, uint64_t seed);
 
