@@ -348,6 +348,9 @@ void bot_game_io(struct bot *bot, struct game_io *io);
 void bot_game_config(const struct config *cfg, struct game_config *gc);
 /* A game_caller for the command being run: answers go through reply(). */
 void bot_caller(struct cmd_ctx *ctx, struct game_caller *who);
+/* A command's word "rules=NAME": 1 with *rules set, or -1 after telling the
+ * caller which rulesets there are; 0 when `word` is not rules=. */
+int bot_rules_word(struct cmd_ctx *ctx, const char *word, enum rules *rules);
 /* The channel league bouts are recorded in and announced to: the first
  * one the bot is in, or NULL. */
 const char *bot_league_channel(const struct bot *bot);

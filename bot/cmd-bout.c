@@ -38,14 +38,11 @@ int cmd_challenge(struct cmd_ctx *ctx)
 
     for (int i = 1; i < ctx->argc; i++) {
         const char *a = ctx->argv[i];
-        if (strncasecmp(a, "rules=", 6) == 0) {
-            const struct ruleset *rs = ruleset_find(a + 6);
-            if (!rs) {
-                reply(ctx, "rules=%s: use %s", CLIP(a + 6, 20),
-                      rules_list((char[128]){0}, 128, "rules=", ", ", " or "));
-                return -1;
-            }
-            rules = rs->id;
+        int got = bot_rules_word(ctx, a, &rules);
+        if (got < 0)
+            return -1;
+        if (got) {
+            continue;
         } else if (strncasecmp(a, "rounds=", 7) == 0) {
             rounds_arg = a + 7;
         } else if (strncasecmp(a, "with=", 5) == 0) {

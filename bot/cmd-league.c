@@ -21,19 +21,18 @@ static const char *rules_name(enum rules r)
 /* rules=... among the arguments (default boxing); -1 after a reply. */
 static int rules_arg(struct cmd_ctx *ctx, int *rules, const char **league)
 {
-    *rules = RULES_BOXING;
+    enum rules r = RULES_BOXING;
+
+    *rules = r;
     if (league)
         *league = NULL;
     for (int i = 0; i < ctx->argc; i++) {
         const char *a = ctx->argv[i];
-        if (strncasecmp(a, "rules=", 6) == 0) {
-            const struct ruleset *rs = ruleset_find(a + 6);
-            if (!rs) {
-                reply(ctx, "rules=%s: use %s", CLIP(a + 6, 20),
-                      rules_list((char[128]){0}, 128, "rules=", ", ", " or "));
-                return -1;
-            }
-            *rules = rs->id;
+        int got = bot_rules_word(ctx, a, &r);
+        if (got < 0)
+            return -1;
+        if (got) {
+            *rules = r;
         } else if (league && league_find(a) >= 0) {
             *league = a;
         } else {

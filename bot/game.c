@@ -5,6 +5,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include "bot.h"
@@ -114,6 +115,21 @@ void bot_caller(struct cmd_ctx *ctx, struct game_caller *who)
         .answer = caller_reply,
         .ctx = ctx,
     };
+}
+
+int bot_rules_word(struct cmd_ctx *ctx, const char *word, enum rules *rules)
+{
+    if (strncasecmp(word, "rules=", 6) != 0)
+        return 0;
+    const struct ruleset *rs = ruleset_find(word + 6);
+    if (!rs) {
+        char names[128];
+        reply(ctx, "rules=%s: use %s", CLIP(word + 6, 20),
+              rules_list(names, sizeof(names), "rules=", ", ", " or "));
+        return -1;
+    }
+    *rules = rs->id;
+    return 1;
 }
 
 const char *bot_league_channel(const struct bot *bot)
