@@ -271,20 +271,37 @@ void reply(struct cmd_ctx *ctx, const char *fmt, ...) BOT_PRINTF(2, 3);
 /* A reply that always goes privately to the nick. */
 void reply_private(struct cmd_ctx *ctx, const char *fmt, ...) BOT_PRINTF(2, 3);
 
-/* The command handlers (cmd-*.c). */
-int cmd_help(struct cmd_ctx *ctx);
-int cmd_version(struct cmd_ctx *ctx);
-int cmd_register(struct cmd_ctx *ctx);
-int cmd_identify(struct cmd_ctx *ctx);
-int cmd_logout(struct cmd_ctx *ctx);
-int cmd_passwd(struct cmd_ctx *ctx);
-int cmd_create(struct cmd_ctx *ctx);
-int cmd_fighter(struct cmd_ctx *ctx);
-int cmd_fighters(struct cmd_ctx *ctx);
-int cmd_train(struct cmd_ctx *ctx);
-int cmd_retire(struct cmd_ctx *ctx);
-int cmd_ban(struct cmd_ctx *ctx);
-int cmd_unban(struct cmd_ctx *ctx);
+/* The commands, one family a file (cmd-account.c, cmd-fighter.c,
+ * cmd-bout.c, cmd-plan.c, cmd-league.c, cmd-admin.c; help and version in
+ * cmd.c), each declared once as an entry that cmd_table lists. */
+extern const struct cmd_entry cmd_register_entry;
+extern const struct cmd_entry cmd_identify_entry;
+extern const struct cmd_entry cmd_logout_entry;
+extern const struct cmd_entry cmd_passwd_entry;
+extern const struct cmd_entry cmd_create_entry;
+extern const struct cmd_entry cmd_fighter_entry;
+extern const struct cmd_entry cmd_fighters_entry;
+extern const struct cmd_entry cmd_train_entry;
+extern const struct cmd_entry cmd_retire_entry;
+extern const struct cmd_entry cmd_challenge_entry;
+extern const struct cmd_entry cmd_accept_entry;
+extern const struct cmd_entry cmd_decline_entry;
+extern const struct cmd_entry cmd_withdraw_entry;
+extern const struct cmd_entry cmd_forfeit_entry;
+extern const struct cmd_entry cmd_order_entry;
+extern const struct cmd_entry cmd_plan_entry;
+extern const struct cmd_entry cmd_bouts_entry;
+extern const struct cmd_entry cmd_score_entry;
+extern const struct cmd_entry cmd_report_entry;
+extern const struct cmd_entry cmd_standings_entry;
+extern const struct cmd_entry cmd_champion_entry;
+extern const struct cmd_entry cmd_league_entry;
+extern const struct cmd_entry cmd_pause_entry;
+extern const struct cmd_entry cmd_ban_entry;
+extern const struct cmd_entry cmd_unban_entry;
+extern const struct cmd_entry cmd_set_entry;
+extern const struct cmd_entry cmd_cancel_entry;
+extern const struct cmd_entry cmd_turn_entry;
 
 /* ------------------------------------------------------ the bot itself */
 
@@ -358,24 +375,5 @@ const char *bot_league_channel(const struct bot *bot);
  * command (e.g. "5H/8!/7 (ins)"): 1 if it was taken as an order (and
  * answered), 0 if it does not look like one. */
 int bot_private_order(struct cmd_ctx *ctx, const char *text);
-
-/* The game's commands (cmd-bout.c, cmd-plan.c, cmd-league.c, cmd-admin.c). */
-int cmd_challenge(struct cmd_ctx *ctx);
-int cmd_accept(struct cmd_ctx *ctx);
-int cmd_decline(struct cmd_ctx *ctx);
-int cmd_withdraw(struct cmd_ctx *ctx);
-int cmd_forfeit(struct cmd_ctx *ctx);
-int cmd_order(struct cmd_ctx *ctx);
-int cmd_plan(struct cmd_ctx *ctx);
-int cmd_bouts(struct cmd_ctx *ctx);
-int cmd_score(struct cmd_ctx *ctx);
-int cmd_report(struct cmd_ctx *ctx);
-int cmd_set(struct cmd_ctx *ctx);
-int cmd_cancel(struct cmd_ctx *ctx);
-int cmd_turn(struct cmd_ctx *ctx);
-int cmd_standings(struct cmd_ctx *ctx);
-int cmd_champion(struct cmd_ctx *ctx);
-int cmd_league(struct cmd_ctx *ctx);
-int cmd_pause(struct cmd_ctx *ctx);
 
 #endif

@@ -41,7 +41,7 @@ static int present(struct cmd_ctx *ctx)
     return -1;
 }
 
-int cmd_register(struct cmd_ctx *ctx)
+static int cmd_register(struct cmd_ctx *ctx)
 {
     struct bot *bot = ctx->bot;
     const char *pw = ctx->argv[0];
@@ -86,7 +86,19 @@ int cmd_register(struct cmd_ctx *ctx)
     return 0;
 }
 
-int cmd_identify(struct cmd_ctx *ctx)
+const struct cmd_entry cmd_register_entry = {
+    .name = "register",
+    .where = CMD_PRIVATE,
+    .need = CMD_ANYONE,
+    .args_min = 1,
+    .args_max = 1,
+    .usage = "<password>",
+    .help = "creates an account named after your nick (in private only)",
+    .secret = 1,
+    .exec = cmd_register,
+};
+
+static int cmd_identify(struct cmd_ctx *ctx)
 {
     struct bot *bot = ctx->bot;
     const char *name = ctx->argc == 2 ? ctx->argv[0] : ctx->nick;
@@ -127,14 +139,38 @@ int cmd_identify(struct cmd_ctx *ctx)
     return 0;
 }
 
-int cmd_logout(struct cmd_ctx *ctx)
+const struct cmd_entry cmd_identify_entry = {
+    .name = "identify",
+    .aliases = "login",
+    .where = CMD_PRIVATE,
+    .need = CMD_ANYONE,
+    .args_min = 1,
+    .args_max = 2,
+    .usage = "[account] <password>",
+    .help = "logs you in to your account until you quit (in private only)",
+    .secret = 1,
+    .exec = cmd_identify,
+};
+
+static int cmd_logout(struct cmd_ctx *ctx)
 {
     users_logout(ctx->bot->users, ctx->nick);
     reply(ctx, "logged out of %s", ctx->account);
     return 0;
 }
 
-int cmd_passwd(struct cmd_ctx *ctx)
+const struct cmd_entry cmd_logout_entry = {
+    .name = "logout",
+    .where = CMD_PRIVATE,
+    .need = CMD_ACCOUNT,
+    .args_min = 0,
+    .args_max = 0,
+    .usage = "",
+    .help = "logs you out",
+    .exec = cmd_logout,
+};
+
+static int cmd_passwd(struct cmd_ctx *ctx)
 {
     struct bot *bot = ctx->bot;
     struct db_account acc;
@@ -161,3 +197,15 @@ int cmd_passwd(struct cmd_ctx *ctx)
     reply(ctx, "password changed");
     return 0;
 }
+
+const struct cmd_entry cmd_passwd_entry = {
+    .name = "passwd",
+    .where = CMD_PRIVATE,
+    .need = CMD_ACCOUNT,
+    .args_min = 2,
+    .args_max = 2,
+    .usage = "<old password> <new password>",
+    .help = "changes your password (in private only)",
+    .secret = 1,
+    .exec = cmd_passwd,
+};

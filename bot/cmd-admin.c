@@ -51,17 +51,39 @@ static int set_ban(struct cmd_ctx *ctx, int banned)
     return 0;
 }
 
-int cmd_ban(struct cmd_ctx *ctx)
+static int cmd_ban(struct cmd_ctx *ctx)
 {
     return set_ban(ctx, 1);
 }
 
-int cmd_unban(struct cmd_ctx *ctx)
+const struct cmd_entry cmd_ban_entry = {
+    .name = "ban",
+    .where = CMD_ANYWHERE,
+    .need = CMD_ADMIN,
+    .args_min = 1,
+    .args_max = 1,
+    .usage = "<account>",
+    .help = "bans an account: it can no longer identify (admins)",
+    .exec = cmd_ban,
+};
+
+static int cmd_unban(struct cmd_ctx *ctx)
 {
     return set_ban(ctx, 0);
 }
 
-int cmd_set(struct cmd_ctx *ctx)
+const struct cmd_entry cmd_unban_entry = {
+    .name = "unban",
+    .where = CMD_ANYWHERE,
+    .need = CMD_ADMIN,
+    .args_min = 1,
+    .args_max = 1,
+    .usage = "<account>",
+    .help = "lifts a ban (admins)",
+    .exec = cmd_unban,
+};
+
+static int cmd_set(struct cmd_ctx *ctx)
 {
     struct bot *bot = ctx->bot;
     struct db_fighter f;
@@ -157,3 +179,14 @@ int cmd_set(struct cmd_ctx *ctx)
     reply(ctx, "done: %s", what);
     return 0;
 }
+
+const struct cmd_entry cmd_set_entry = {
+    .name = "set",
+    .where = CMD_ANYWHERE,
+    .need = CMD_ADMIN,
+    .args_min = 2,
+    .args_max = 12,
+    .usage = "<fighter> key=value ...",
+    .help = "corrects a fighter's sheet or record, e.g. set Rocky str=14 wins=3 (admins; logged)",
+    .exec = cmd_set,
+};

@@ -24,7 +24,7 @@ static int64_t account_of_nick(struct cmd_ctx *ctx, const char *nick)
     return users_account(ctx->bot->users, nick, &id, &name) ? id : 0;
 }
 
-int cmd_challenge(struct cmd_ctx *ctx)
+static int cmd_challenge(struct cmd_ctx *ctx)
 {
     struct bot *bot = ctx->bot;
     const char *target = ctx->argv[0], *with = NULL, *vs = NULL;
@@ -86,6 +86,17 @@ int cmd_challenge(struct cmd_ctx *ctx)
     return game_challenge(bot->game, &who, opp_id, opp_name, rules, rounds, with, vs);
 }
 
+const struct cmd_entry cmd_challenge_entry = {
+    .name = "challenge",
+    .where = CMD_CHANNEL,
+    .need = CMD_ACCOUNT,
+    .args_min = 1,
+    .args_max = 5,
+    .usage = "<nick> [rules={rules}] [rounds=N] [with=<your fighter>] [vs=<his fighter>]",
+    .help = "challenges a player to a bout; he has a few minutes to accept",
+    .exec = cmd_challenge,
+};
+
 static int answer(struct cmd_ctx *ctx, enum game_answer what)
 {
     const char *other = ctx->argc ? ctx->argv[0] : NULL;
@@ -95,22 +106,55 @@ static int answer(struct cmd_ctx *ctx, enum game_answer what)
     return game_answer(ctx->bot->game, &who, what, other, other ? account_of_nick(ctx, other) : 0);
 }
 
-int cmd_accept(struct cmd_ctx *ctx)
+static int cmd_accept(struct cmd_ctx *ctx)
 {
     return answer(ctx, GAME_ACCEPT);
 }
 
-int cmd_decline(struct cmd_ctx *ctx)
+const struct cmd_entry cmd_accept_entry = {
+    .name = "accept",
+    .where = CMD_CHANNEL,
+    .need = CMD_ACCOUNT,
+    .args_min = 0,
+    .args_max = 1,
+    .usage = "[nick]",
+    .help = "accepts a challenge: the bout starts and both players get asked for orders",
+    .exec = cmd_accept,
+};
+
+static int cmd_decline(struct cmd_ctx *ctx)
 {
     return answer(ctx, GAME_DECLINE);
 }
 
-int cmd_withdraw(struct cmd_ctx *ctx)
+const struct cmd_entry cmd_decline_entry = {
+    .name = "decline",
+    .where = CMD_CHANNEL,
+    .need = CMD_ACCOUNT,
+    .args_min = 0,
+    .args_max = 1,
+    .usage = "[nick]",
+    .help = "declines a challenge",
+    .exec = cmd_decline,
+};
+
+static int cmd_withdraw(struct cmd_ctx *ctx)
 {
     return answer(ctx, GAME_WITHDRAW);
 }
 
-int cmd_forfeit(struct cmd_ctx *ctx)
+const struct cmd_entry cmd_withdraw_entry = {
+    .name = "withdraw",
+    .where = CMD_CHANNEL,
+    .need = CMD_ACCOUNT,
+    .args_min = 0,
+    .args_max = 1,
+    .usage = "[nick]",
+    .help = "withdraws your challenge",
+    .exec = cmd_withdraw,
+};
+
+static int cmd_forfeit(struct cmd_ctx *ctx)
 {
     struct game_caller who;
 
@@ -118,7 +162,18 @@ int cmd_forfeit(struct cmd_ctx *ctx)
     return game_forfeit(ctx->bot->game, &who, ctx->argc ? ctx->argv[0] : NULL);
 }
 
-int cmd_order(struct cmd_ctx *ctx)
+const struct cmd_entry cmd_forfeit_entry = {
+    .name = "forfeit",
+    .where = CMD_ANYWHERE,
+    .need = CMD_ACCOUNT,
+    .args_min = 0,
+    .args_max = 1,
+    .usage = "[#bout]",
+    .help = "concedes your live bout (you lose by TKO, the towel)",
+    .exec = cmd_forfeit,
+};
+
+static int cmd_order(struct cmd_ctx *ctx)
 {
     char text[ORDER_TEXT_MAX];
     const char *bout = NULL;
@@ -141,6 +196,19 @@ int cmd_order(struct cmd_ctx *ctx)
     return game_order(ctx->bot->game, &who, bout, text);
 }
 
+const struct cmd_entry cmd_order_entry = {
+    .name = "order",
+    .aliases = "orders",
+    .where = CMD_PRIVATE,
+    .need = CMD_ACCOUNT,
+    .args_min = 1,
+    .args_max = -1,
+    .usage = "[#bout] <orders>",
+    .help = "your orders for the next round, e.g. 5H/8!/7 (inside) or 3/2 (just the orders "
+            "work too)",
+    .exec = cmd_order,
+};
+
 int bot_private_order(struct cmd_ctx *ctx, const char *text)
 {
     struct game_caller who;
@@ -159,7 +227,7 @@ int bot_private_order(struct cmd_ctx *ctx, const char *text)
     return 1;
 }
 
-int cmd_bouts(struct cmd_ctx *ctx)
+static int cmd_bouts(struct cmd_ctx *ctx)
 {
     struct game_caller who;
 
@@ -167,7 +235,18 @@ int cmd_bouts(struct cmd_ctx *ctx)
     return game_bouts(ctx->bot->game, &who);
 }
 
-int cmd_score(struct cmd_ctx *ctx)
+const struct cmd_entry cmd_bouts_entry = {
+    .name = "bouts",
+    .where = CMD_ANYWHERE,
+    .need = CMD_ANYONE,
+    .args_min = 0,
+    .args_max = 0,
+    .usage = "",
+    .help = "lists the live bouts",
+    .exec = cmd_bouts,
+};
+
+static int cmd_score(struct cmd_ctx *ctx)
 {
     struct game_caller who;
 
@@ -175,7 +254,18 @@ int cmd_score(struct cmd_ctx *ctx)
     return game_score(ctx->bot->game, &who, ctx->argc ? ctx->argv[0] : NULL);
 }
 
-int cmd_report(struct cmd_ctx *ctx)
+const struct cmd_entry cmd_score_entry = {
+    .name = "score",
+    .where = CMD_ANYWHERE,
+    .need = CMD_ANYONE,
+    .args_min = 0,
+    .args_max = 1,
+    .usage = "[#bout]",
+    .help = "the cards so far of a live bout",
+    .exec = cmd_score,
+};
+
+static int cmd_report(struct cmd_ctx *ctx)
 {
     struct game_caller who;
 
@@ -183,10 +273,32 @@ int cmd_report(struct cmd_ctx *ctx)
     return game_report(ctx->bot->game, &who, ctx->argv[0], ctx->argc == 2 ? ctx->argv[1] : NULL);
 }
 
-int cmd_cancel(struct cmd_ctx *ctx)
+const struct cmd_entry cmd_report_entry = {
+    .name = "report",
+    .where = CMD_ANYWHERE,
+    .need = CMD_ANYONE,
+    .args_min = 1,
+    .args_max = 2,
+    .usage = "<#bout> [round]",
+    .help = "the blow-by-blow of a bout (or one round), sent to you in private",
+    .exec = cmd_report,
+};
+
+static int cmd_cancel(struct cmd_ctx *ctx)
 {
     struct game_caller who;
 
     bot_caller(ctx, &who);
     return game_cancel(ctx->bot->game, &who, ctx->argv[0]);
 }
+
+const struct cmd_entry cmd_cancel_entry = {
+    .name = "cancel",
+    .where = CMD_ANYWHERE,
+    .need = CMD_ADMIN,
+    .args_min = 1,
+    .args_max = 1,
+    .usage = "<#bout>",
+    .help = "cancels a live bout or a challenge without a result (admins; logged)",
+    .exec = cmd_cancel,
+};

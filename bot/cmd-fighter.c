@@ -146,7 +146,7 @@ static int new_sheet(struct cmd_ctx *ctx, const struct ruleset *rs, const char *
     return 0;
 }
 
-int cmd_create(struct cmd_ctx *ctx)
+static int cmd_create(struct cmd_ctx *ctx)
 {
     struct bot *bot = ctx->bot;
     const char *name = ctx->argv[0];
@@ -214,6 +214,18 @@ int cmd_create(struct cmd_ctx *ctx)
     return 0;
 }
 
+const struct cmd_entry cmd_create_entry = {
+    .name = "create",
+    .where = CMD_ANYWHERE,
+    .need = CMD_ACCOUNT,
+    .args_min = 1,
+    .args_max = 7,
+    .usage = "<name> [rules=boxing] str=N spd=N agl=N tgh=N hgt=N",
+    .help = "creates a fighter: boxing spreads 60 points over the five abilities, each 5 to 20; "
+            "rules=sugarray needs no numbers",
+    .exec = cmd_create,
+};
+
 static void fighter_show(struct cmd_ctx *ctx, const struct db_fighter *f)
 {
     char sheet[96];
@@ -228,7 +240,7 @@ static void fighter_show(struct cmd_ctx *ctx, const struct db_fighter *f)
               f->training_points == 1 ? "" : "s", f->name);
 }
 
-int cmd_fighter(struct cmd_ctx *ctx)
+static int cmd_fighter(struct cmd_ctx *ctx)
 {
     struct db_fighter f;
 
@@ -260,7 +272,18 @@ int cmd_fighter(struct cmd_ctx *ctx)
     return 0;
 }
 
-int cmd_fighters(struct cmd_ctx *ctx)
+const struct cmd_entry cmd_fighter_entry = {
+    .name = "fighter",
+    .where = CMD_ANYWHERE,
+    .need = CMD_ANYONE,
+    .args_min = 0,
+    .args_max = 1,
+    .usage = "[name]",
+    .help = "shows a fighter's sheet and record (yours when you have one)",
+    .exec = cmd_fighter,
+};
+
+static int cmd_fighters(struct cmd_ctx *ctx)
 {
     struct bot *bot = ctx->bot;
     struct db_account acc;
@@ -295,6 +318,17 @@ int cmd_fighters(struct cmd_ctx *ctx)
     reply(ctx, "%s's fighters: %s", acc.name, text);
     return 0;
 }
+
+const struct cmd_entry cmd_fighters_entry = {
+    .name = "fighters",
+    .where = CMD_ANYWHERE,
+    .need = CMD_ANYONE,
+    .args_min = 0,
+    .args_max = 1,
+    .usage = "[account]",
+    .help = "lists a player's fighters (yours by default)",
+    .exec = cmd_fighters,
+};
 
 /* The ability `word` names in ruleset `rs` (its key or its label, any
  * case: "str", "end", "endurance"), or -1. */
@@ -362,7 +396,7 @@ static int train_refused(struct cmd_ctx *ctx, const struct ruleset *rs, const st
     return 0;
 }
 
-int cmd_train(struct cmd_ctx *ctx)
+static int cmd_train(struct cmd_ctx *ctx)
 {
     const char *word = ctx->argv[0];
     struct db_fighter f;
@@ -453,7 +487,19 @@ int cmd_train(struct cmd_ctx *ctx)
     return 0;
 }
 
-int cmd_retire(struct cmd_ctx *ctx)
+const struct cmd_entry cmd_train_entry = {
+    .name = "train",
+    .where = CMD_ANYWHERE,
+    .need = CMD_ACCOUNT,
+    .args_min = 1,
+    .args_max = 2,
+    .usage = "<str|spd|agl|tgh|hgt|skill|endurance> [fighter]",
+    .help = "boxing: spends a training point for +1 to an ability (at most 25); SUGAR RAY: once "
+            "between league turns, skill +1 or endurance +1d5",
+    .exec = cmd_train,
+};
+
+static int cmd_retire(struct cmd_ctx *ctx)
 {
     struct db_fighter f;
 
@@ -467,3 +513,14 @@ int cmd_retire(struct cmd_ctx *ctx)
     reply(ctx, "%s retires with a record of %d-%d-%d", f.name, f.wins, f.losses, f.draws);
     return 0;
 }
+
+const struct cmd_entry cmd_retire_entry = {
+    .name = "retire",
+    .where = CMD_ANYWHERE,
+    .need = CMD_ACCOUNT,
+    .args_min = 1,
+    .args_max = 1,
+    .usage = "<fighter>",
+    .help = "retires one of your fighters for good",
+    .exec = cmd_retire,
+};

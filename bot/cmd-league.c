@@ -45,7 +45,7 @@ static int rules_arg(struct cmd_ctx *ctx, int *rules, const char **league)
     return 0;
 }
 
-int cmd_turn(struct cmd_ctx *ctx)
+static int cmd_turn(struct cmd_ctx *ctx)
 {
     int rules;
 
@@ -60,7 +60,19 @@ int cmd_turn(struct cmd_ctx *ctx)
                                 target);
 }
 
-int cmd_standings(struct cmd_ctx *ctx)
+const struct cmd_entry cmd_turn_entry = {
+    .name = "turn",
+    .where = CMD_ANYWHERE,
+    .need = CMD_ADMIN,
+    .args_min = 0,
+    .args_max = 1,
+    .usage = "[rules={rules}]",
+    .help = "runs a league turn now: every league bout from the plans, moves, the title bout "
+            "(admins)",
+    .exec = cmd_turn,
+};
+
+static int cmd_standings(struct cmd_ctx *ctx)
 {
     int rules;
     const char *lname;
@@ -91,7 +103,18 @@ int cmd_standings(struct cmd_ctx *ctx)
     return 0;
 }
 
-int cmd_champion(struct cmd_ctx *ctx)
+const struct cmd_entry cmd_standings_entry = {
+    .name = "standings",
+    .where = CMD_ANYWHERE,
+    .need = CMD_ANYONE,
+    .args_min = 0,
+    .args_max = 2,
+    .usage = "[gold|silver|bronze] [rules={rules}]",
+    .help = "a league's table: position, fighter, owner, record, gold record",
+    .exec = cmd_standings,
+};
+
+static int cmd_champion(struct cmd_ctx *ctx)
 {
     int rules;
     int64_t id;
@@ -111,6 +134,17 @@ int cmd_champion(struct cmd_ctx *ctx)
           defences == 1 ? "" : "s");
     return 0;
 }
+
+const struct cmd_entry cmd_champion_entry = {
+    .name = "champion",
+    .where = CMD_ANYWHERE,
+    .need = CMD_ANYONE,
+    .args_min = 0,
+    .args_max = 1,
+    .usage = "[rules={rules}]",
+    .help = "the International Champion and his defences",
+    .exec = cmd_champion,
+};
 
 /* The fighter named by argument `i`, or the caller's only one. */
 static int some_fighter(struct cmd_ctx *ctx, int i, struct db_fighter *f)
@@ -140,7 +174,7 @@ static int some_fighter(struct cmd_ctx *ctx, int i, struct db_fighter *f)
     return 0;
 }
 
-int cmd_league(struct cmd_ctx *ctx)
+static int cmd_league(struct cmd_ctx *ctx)
 {
     struct db_fighter f;
     int64_t champ = 0;
@@ -160,7 +194,18 @@ int cmd_league(struct cmd_ctx *ctx)
     return 0;
 }
 
-int cmd_pause(struct cmd_ctx *ctx)
+const struct cmd_entry cmd_league_entry = {
+    .name = "league",
+    .where = CMD_ANYWHERE,
+    .need = CMD_ANYONE,
+    .args_min = 0,
+    .args_max = 1,
+    .usage = "[fighter]",
+    .help = "a fighter's league and gold record",
+    .exec = cmd_league,
+};
+
+static int cmd_pause(struct cmd_ctx *ctx)
 {
     struct db_fighter f;
     char *end;
@@ -187,3 +232,14 @@ int cmd_pause(struct cmd_ctx *ctx)
         reply(ctx, "%s fights in the next league turn", f.name);
     return 0;
 }
+
+const struct cmd_entry cmd_pause_entry = {
+    .name = "pause",
+    .where = CMD_ANYWHERE,
+    .need = CMD_ACCOUNT,
+    .args_min = 1,
+    .args_max = 2,
+    .usage = "<turns> [fighter]",
+    .help = "your fighter sits out that many league turns (0 to come back)",
+    .exec = cmd_pause,
+};

@@ -48,7 +48,7 @@ static int plan_fighter(struct cmd_ctx *ctx, struct db_fighter *f)
     return -1;
 }
 
-int cmd_plan(struct cmd_ctx *ctx)
+static int cmd_plan(struct cmd_ctx *ctx)
 {
     struct bot *bot = ctx->bot;
     const char *sub = ctx->argv[0];
@@ -117,3 +117,15 @@ int cmd_plan(struct cmd_ctx *ctx)
     reply(ctx, "%s's plan stored: %s", f.name, summary);
     return 0;
 }
+
+const struct cmd_entry cmd_plan_entry = {
+    .name = "plan",
+    .where = CMD_PRIVATE,
+    .need = CMD_ACCOUNT,
+    .args_min = 1,
+    .args_max = -1,
+    .usage = "set|show|clear|check [fighter] [lines separated by ;]",
+    .help = "your fighter's plan, which fights the rounds you miss, e.g. plan set 1) 5/5/10; "
+            "if endurance_percent < 40 then 3/3/14 (clinch)",
+    .exec = cmd_plan,
+};

@@ -1,7 +1,8 @@
 /*
  * cmd.c - the command table: parsing a line into words, finding the
  * command, the checks every command shares (where, who, how many
- * arguments), `help` generated from the table, and replies.
+ * arguments), and `help` generated from the table. Each command family
+ * declares its entries in its own cmd-*.c file; replies go through reply.c.
  *
  * A handler runs only after these checks pass; it answers through reply()
  * with its result or a one-line error saying what was wrong and how to do
@@ -12,6 +13,9 @@
 #include <string.h>
 
 #include "bot.h"
+
+static int cmd_help(struct cmd_ctx *ctx);
+static int cmd_version(struct cmd_ctx *ctx);
 
 static const struct cmd_entry cmd_help_entry = {
     .name = "help",
@@ -32,298 +36,6 @@ static const struct cmd_entry cmd_version_entry = {
     .usage = "",
     .help = "says which Ringside this is",
     .exec = cmd_version,
-};
-static const struct cmd_entry cmd_register_entry = {
-    .name = "register",
-    .where = CMD_PRIVATE,
-    .need = CMD_ANYONE,
-    .args_min = 1,
-    .args_max = 1,
-    .usage = "<password>",
-    .help = "creates an account named after your nick (in private only)",
-    .secret = 1,
-    .exec = cmd_register,
-};
-static const struct cmd_entry cmd_identify_entry = {
-    .name = "identify",
-    .aliases = "login",
-    .where = CMD_PRIVATE,
-    .need = CMD_ANYONE,
-    .args_min = 1,
-    .args_max = 2,
-    .usage = "[account] <password>",
-    .help = "logs you in to your account until you quit (in private only)",
-    .secret = 1,
-    .exec = cmd_identify,
-};
-static const struct cmd_entry cmd_logout_entry = {
-    .name = "logout",
-    .where = CMD_PRIVATE,
-    .need = CMD_ACCOUNT,
-    .args_min = 0,
-    .args_max = 0,
-    .usage = "",
-    .help = "logs you out",
-    .exec = cmd_logout,
-};
-static const struct cmd_entry cmd_passwd_entry = {
-    .name = "passwd",
-    .where = CMD_PRIVATE,
-    .need = CMD_ACCOUNT,
-    .args_min = 2,
-    .args_max = 2,
-    .usage = "<old password> <new password>",
-    .help = "changes your password (in private only)",
-    .secret = 1,
-    .exec = cmd_passwd,
-};
-static const struct cmd_entry cmd_create_entry = {
-    .name = "create",
-    .where = CMD_ANYWHERE,
-    .need = CMD_ACCOUNT,
-    .args_min = 1,
-    .args_max = 7,
-    .usage = "<name> [rules=boxing] str=N spd=N agl=N tgh=N hgt=N",
-    .help = "creates a fighter: boxing spreads 60 points over the five abilities, each 5 to 20; "
-            "rules=sugarray needs no numbers",
-    .exec = cmd_create,
-};
-static const struct cmd_entry cmd_fighter_entry = {
-    .name = "fighter",
-    .where = CMD_ANYWHERE,
-    .need = CMD_ANYONE,
-    .args_min = 0,
-    .args_max = 1,
-    .usage = "[name]",
-    .help = "shows a fighter's sheet and record (yours when you have one)",
-    .exec = cmd_fighter,
-};
-static const struct cmd_entry cmd_fighters_entry = {
-    .name = "fighters",
-    .where = CMD_ANYWHERE,
-    .need = CMD_ANYONE,
-    .args_min = 0,
-    .args_max = 1,
-    .usage = "[account]",
-    .help = "lists a player's fighters (yours by default)",
-    .exec = cmd_fighters,
-};
-static const struct cmd_entry cmd_train_entry = {
-    .name = "train",
-    .where = CMD_ANYWHERE,
-    .need = CMD_ACCOUNT,
-    .args_min = 1,
-    .args_max = 2,
-    .usage = "<str|spd|agl|tgh|hgt|skill|endurance> [fighter]",
-    .help = "boxing: spends a training point for +1 to an ability (at most 25); SUGAR RAY: once "
-            "between league turns, skill +1 or endurance +1d5",
-    .exec = cmd_train,
-};
-static const struct cmd_entry cmd_retire_entry = {
-    .name = "retire",
-    .where = CMD_ANYWHERE,
-    .need = CMD_ACCOUNT,
-    .args_min = 1,
-    .args_max = 1,
-    .usage = "<fighter>",
-    .help = "retires one of your fighters for good",
-    .exec = cmd_retire,
-};
-static const struct cmd_entry cmd_ban_entry = {
-    .name = "ban",
-    .where = CMD_ANYWHERE,
-    .need = CMD_ADMIN,
-    .args_min = 1,
-    .args_max = 1,
-    .usage = "<account>",
-    .help = "bans an account: it can no longer identify (admins)",
-    .exec = cmd_ban,
-};
-static const struct cmd_entry cmd_unban_entry = {
-    .name = "unban",
-    .where = CMD_ANYWHERE,
-    .need = CMD_ADMIN,
-    .args_min = 1,
-    .args_max = 1,
-    .usage = "<account>",
-    .help = "lifts a ban (admins)",
-    .exec = cmd_unban,
-};
-
-static const struct cmd_entry cmd_challenge_entry = {
-    .name = "challenge",
-    .where = CMD_CHANNEL,
-    .need = CMD_ACCOUNT,
-    .args_min = 1,
-    .args_max = 5,
-    .usage = "<nick> [rules={rules}] [rounds=N] [with=<your fighter>] [vs=<his fighter>]",
-    .help = "challenges a player to a bout; he has a few minutes to accept",
-    .exec = cmd_challenge,
-};
-static const struct cmd_entry cmd_accept_entry = {
-    .name = "accept",
-    .where = CMD_CHANNEL,
-    .need = CMD_ACCOUNT,
-    .args_min = 0,
-    .args_max = 1,
-    .usage = "[nick]",
-    .help = "accepts a challenge: the bout starts and both players get asked for orders",
-    .exec = cmd_accept,
-};
-static const struct cmd_entry cmd_decline_entry = {
-    .name = "decline",
-    .where = CMD_CHANNEL,
-    .need = CMD_ACCOUNT,
-    .args_min = 0,
-    .args_max = 1,
-    .usage = "[nick]",
-    .help = "declines a challenge",
-    .exec = cmd_decline,
-};
-static const struct cmd_entry cmd_withdraw_entry = {
-    .name = "withdraw",
-    .where = CMD_CHANNEL,
-    .need = CMD_ACCOUNT,
-    .args_min = 0,
-    .args_max = 1,
-    .usage = "[nick]",
-    .help = "withdraws your challenge",
-    .exec = cmd_withdraw,
-};
-static const struct cmd_entry cmd_forfeit_entry = {
-    .name = "forfeit",
-    .where = CMD_ANYWHERE,
-    .need = CMD_ACCOUNT,
-    .args_min = 0,
-    .args_max = 1,
-    .usage = "[#bout]",
-    .help = "concedes your live bout (you lose by TKO, the towel)",
-    .exec = cmd_forfeit,
-};
-static const struct cmd_entry cmd_order_entry = {
-    .name = "order",
-    .aliases = "orders",
-    .where = CMD_PRIVATE,
-    .need = CMD_ACCOUNT,
-    .args_min = 1,
-    .args_max = -1,
-    .usage = "[#bout] <orders>",
-    .help = "your orders for the next round, e.g. 5H/8!/7 (inside) or 3/2 (just the orders "
-            "work too)",
-    .exec = cmd_order,
-};
-static const struct cmd_entry cmd_plan_entry = {
-    .name = "plan",
-    .where = CMD_PRIVATE,
-    .need = CMD_ACCOUNT,
-    .args_min = 1,
-    .args_max = -1,
-    .usage = "set|show|clear|check [fighter] [lines separated by ;]",
-    .help = "your fighter's plan, which fights the rounds you miss, e.g. plan set 1) 5/5/10; "
-            "if endurance_percent < 40 then 3/3/14 (clinch)",
-    .exec = cmd_plan,
-};
-static const struct cmd_entry cmd_bouts_entry = {
-    .name = "bouts",
-    .where = CMD_ANYWHERE,
-    .need = CMD_ANYONE,
-    .args_min = 0,
-    .args_max = 0,
-    .usage = "",
-    .help = "lists the live bouts",
-    .exec = cmd_bouts,
-};
-static const struct cmd_entry cmd_score_entry = {
-    .name = "score",
-    .where = CMD_ANYWHERE,
-    .need = CMD_ANYONE,
-    .args_min = 0,
-    .args_max = 1,
-    .usage = "[#bout]",
-    .help = "the cards so far of a live bout",
-    .exec = cmd_score,
-};
-static const struct cmd_entry cmd_report_entry = {
-    .name = "report",
-    .where = CMD_ANYWHERE,
-    .need = CMD_ANYONE,
-    .args_min = 1,
-    .args_max = 2,
-    .usage = "<#bout> [round]",
-    .help = "the blow-by-blow of a bout (or one round), sent to you in private",
-    .exec = cmd_report,
-};
-static const struct cmd_entry cmd_set_entry = {
-    .name = "set",
-    .where = CMD_ANYWHERE,
-    .need = CMD_ADMIN,
-    .args_min = 2,
-    .args_max = 12,
-    .usage = "<fighter> key=value ...",
-    .help = "corrects a fighter's sheet or record, e.g. set Rocky str=14 wins=3 (admins; logged)",
-    .exec = cmd_set,
-};
-static const struct cmd_entry cmd_cancel_entry = {
-    .name = "cancel",
-    .where = CMD_ANYWHERE,
-    .need = CMD_ADMIN,
-    .args_min = 1,
-    .args_max = 1,
-    .usage = "<#bout>",
-    .help = "cancels a live bout or a challenge without a result (admins; logged)",
-    .exec = cmd_cancel,
-};
-
-static const struct cmd_entry cmd_turn_entry = {
-    .name = "turn",
-    .where = CMD_ANYWHERE,
-    .need = CMD_ADMIN,
-    .args_min = 0,
-    .args_max = 1,
-    .usage = "[rules={rules}]",
-    .help = "runs a league turn now: every league bout from the plans, moves, the title bout "
-            "(admins)",
-    .exec = cmd_turn,
-};
-static const struct cmd_entry cmd_standings_entry = {
-    .name = "standings",
-    .where = CMD_ANYWHERE,
-    .need = CMD_ANYONE,
-    .args_min = 0,
-    .args_max = 2,
-    .usage = "[gold|silver|bronze] [rules={rules}]",
-    .help = "a league's table: position, fighter, owner, record, gold record",
-    .exec = cmd_standings,
-};
-static const struct cmd_entry cmd_champion_entry = {
-    .name = "champion",
-    .where = CMD_ANYWHERE,
-    .need = CMD_ANYONE,
-    .args_min = 0,
-    .args_max = 1,
-    .usage = "[rules={rules}]",
-    .help = "the International Champion and his defences",
-    .exec = cmd_champion,
-};
-static const struct cmd_entry cmd_league_entry = {
-    .name = "league",
-    .where = CMD_ANYWHERE,
-    .need = CMD_ANYONE,
-    .args_min = 0,
-    .args_max = 1,
-    .usage = "[fighter]",
-    .help = "a fighter's league and gold record",
-    .exec = cmd_league,
-};
-static const struct cmd_entry cmd_pause_entry = {
-    .name = "pause",
-    .where = CMD_ANYWHERE,
-    .need = CMD_ACCOUNT,
-    .args_min = 1,
-    .args_max = 2,
-    .usage = "<turns> [fighter]",
-    .help = "your fighter sits out that many league turns (0 to come back)",
-    .exec = cmd_pause,
 };
 
 const struct cmd_entry *const cmd_table[] = {
@@ -521,7 +233,7 @@ void cmd_dispatch(struct bot *bot, const char *nick, const char *channel, const 
     e->exec(&ctx);
 }
 
-int cmd_help(struct cmd_ctx *ctx)
+static int cmd_help(struct cmd_ctx *ctx)
 {
     const char *p = ctx->channel ? ctx->bot->cfg.prefix : "";
 
@@ -560,7 +272,7 @@ int cmd_help(struct cmd_ctx *ctx)
     return 0;
 }
 
-int cmd_version(struct cmd_ctx *ctx)
+static int cmd_version(struct cmd_ctx *ctx)
 {
     char names[128];
 
