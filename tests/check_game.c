@@ -2,7 +2,9 @@
  * clock and a list of the lines it said, its callers answer into the same
  * list. Whole bouts (orders, deadlines, forfeits), a "crash" and restart
  * with commentary not yet delivered, reports and commentary derived from
- * the database matching what was said word for word, and league turns. */
+ * the database matching what was said word for word, and league turns; and
+ * a database written by the Ringside before reports were derived (schema
+ * 3), migrated, replayed word for word, its live bout carried on. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -443,6 +445,136 @@ START_TEST(test_challenge_expires_on_the_fake_clock)
 }
 END_TEST
 
+/* ------------------------------------------------- a schema 3 file */
+
+/* tests/data/schema3.db was written by the Ringside of commit 0e50685
+ * (schema 3, reports and commentary stored with every round): a finished
+ * boxing exhibition (bout 1), a finished SUGAR RAY one (2), a live boxing
+ * bout after two rounds with one order of round 3 stored (3), and a league
+ * turn of each ruleset (4-13 boxing, 14-21 SUGAR RAY). */
+#define SCHEMA3_BOUTS 21
+
+/* Holds when SQL condition `cond` is true of the file at `path`. */
+static int sql_holds(const char *cond)
+{
+    size_t len = strlen(cond) + 128;
+    char *sql = malloc(len), err[512] = "";
+
+    snprintf(sql, len,
+             "CREATE TEMP TABLE holds (x CHECK (x IS 1)); INSERT INTO holds VALUES ((%s));", cond);
+    int rc = db_test_file(path, db_schema_latest(), sql, err, sizeof(err));
+    free(sql);
+    return rc == DB_OK;
+}
+
+/* `text` as an SQL string literal (quotes doubled), allocated. */
+static char *sql_quote(const char *text)
+{
+    char *q = malloc(2 * strlen(text) + 3), *p = q;
+
+    *p++ = '\'';
+    for (; *text; text++) {
+        if (*text == '\'')
+            *p++ = '\'';
+        *p++ = *text;
+    }
+    *p++ = '\'';
+    *p = '\0';
+    return q;
+}
+
+static void schema3_setup(void)
+{
+    char err[256], cmd[256];
+
+    snprintf(dir, sizeof(dir), "/tmp/ringside-game3-XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(path, sizeof(path), "%s/ringside.db", dir);
+    snprintf(cmd, sizeof(cmd), "cp tests/data/schema3.db %s", path);
+    ck_assert_int_eq(system(cmd), 0);
+    db = db_open(path, err, sizeof(err)); /* migrates it */
+    ck_assert_msg(db != NULL, "%s", err);
+    said_len = 0;
+    said[0] = '\0';
+    clock_now = 1000;
+    wall_now = 1700000000;
+    next_seed = 77;
+    pending_lines = 0;
+    start_game();
+}
+
+START_TEST(test_schema3_replays_word_for_word)
+{
+    char err[256], buf[8192];
+
+    ck_assert_int_eq(db_schema_version(db), db_schema_latest());
+    /* Every stored bout replays: its stored reports rebuilt byte for byte. */
+    for (int id = 1; id <= SCHEMA3_BOUTS; id++) {
+        FILE *f = tmpfile();
+        ck_assert_msg(bout_replay(db, id, f) == 0, "bout %d does not replay", id);
+        rewind(f);
+        size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+        buf[n] = '\0';
+        fclose(f);
+        ck_assert_msg(strstr(buf, "round 1: match") != NULL, "bout %d:\n%s", id, buf);
+        ck_assert_msg(strstr(buf, "replayed\n") == NULL, "bout %d:\n%s", id, buf);
+    }
+    /* The commentary derived now is what the old bot said (its stored
+     * summaries), round by round, the result lines included. */
+    for (int id = 1; id <= 3; id++) {
+        struct db_bout rec;
+        ck_assert_int_eq(db_bout_get(db, id, &rec), DB_OK);
+        for (int r = 1; r <= rec.round; r++) {
+            char *text = bout_commentary(db, id, r, r, err, sizeof(err));
+            ck_assert_msg(text != NULL, "%s", err);
+            char *q = sql_quote(text);
+            size_t len = strlen(q) + 128;
+            char *cond = malloc(len);
+            snprintf(cond, len, "SELECT summary = %s FROM rounds WHERE bout = %d AND round = %d", q,
+                     id, r);
+            ck_assert_msg(sql_holds(cond), "bout %d round %d: derived\n%s", id, r, text);
+            free(cond);
+            free(q);
+            free(text);
+        }
+    }
+}
+END_TEST
+
+START_TEST(test_schema3_live_bout_goes_on)
+{
+    struct db_bout rec;
+    struct db_fighter c, d;
+
+    /* Bout 3 was live: it is restored, cora's round 3 order kept. */
+    ck_assert_int_eq(game_live(game), 1);
+    ck_assert_int_eq(db_fighter_get(db, "duran", &c), DB_OK);
+    ck_assert_int_eq(db_fighter_get(db, "hagler", &d), DB_OK);
+    game_connected(game);
+    HAS("#ringside|chatter|Bout #3, Duran vs Hagler, goes on: round 3 of 6 is next.");
+    HAS("cora|reply|Bout #3, round 3 of 6: your orders for Duran (e.g. 5H/8!/7 (inside)) within "
+        "60 seconds; your orders for it are in already");
+    struct game_caller pc = caller("cora", c.account_id, 0), pd = caller("dave", d.account_id, 0);
+    for (int r = 3; r <= 6 && game_live(game); r++) {
+        if (r > 3)
+            ck_assert_int_eq(game_order(game, &pc, NULL, "5/5/10"), 0);
+        ck_assert_int_eq(game_order(game, &pd, NULL, "4/6/10 (ring)"), 0);
+    }
+    ck_assert_int_eq(game_live(game), 0);
+    ck_assert_int_eq(db_bout_get(db, 3, &rec), DB_OK);
+    ck_assert_int_eq(rec.state, DB_BOUT_OVER);
+    /* Rounds 1-2 replay against their old reports, the rest their digests. */
+    FILE *f = tmpfile();
+    ck_assert_int_eq(bout_replay(db, 3, f), 0);
+    fclose(f);
+    char err[256], *report = bout_report(db, 3, 1, 0, err, sizeof(err));
+    ck_assert_msg(report != NULL, "%s", err);
+    ck_assert_ptr_nonnull(strstr(report, "Round 1 of 6"));
+    ck_assert_ptr_nonnull(strstr(report, "Round 6 of 6"));
+    free(report);
+}
+END_TEST
+
 Suite *game_suite(void)
 {
     Suite *s = suite_create("game");
@@ -456,6 +588,13 @@ Suite *game_suite(void)
     tcase_add_test(tc, test_forfeit_and_bad_orders);
     tcase_add_test(tc, test_league_turn_through_the_game);
     tcase_add_test(tc, test_challenge_expires_on_the_fake_clock);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("schema 3");
+    tcase_add_checked_fixture(tc, schema3_setup, teardown);
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_schema3_replays_word_for_word);
+    tcase_add_test(tc, test_schema3_live_bout_goes_on);
     suite_add_tcase(s, tc);
     return s;
 }
