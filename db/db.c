@@ -716,7 +716,12 @@ struct db *db_open_readonly(const char *path, char *errbuf, int errlen)
         sqlite3_extended_result_codes(db->conn, 1);
         sqlite3_busy_timeout(db->conn, DB_BUSY_MS);
         if (version_read(db, path, &version) == DB_OK) {
-            if (version != MIGRATIONS)
+            if (version < MIGRATIONS)
+                db_fail(db,
+                        "%s has schema version %d and this program reads version %d; start "
+                        "this version's bot on it once (it migrates the file), then try again",
+                        path, version, MIGRATIONS);
+            else if (version != MIGRATIONS)
                 db_fail(db,
                         "%s has schema version %d and this program reads version %d; use the "
                         "ringside that wrote it",
