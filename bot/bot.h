@@ -371,9 +371,10 @@ int bot_rules_word(struct cmd_ctx *ctx, const char *word, enum rules *rules);
 /* The channel league bouts are recorded in and announced to: the first
  * one the bot is in, or NULL. */
 const char *bot_league_channel(const struct bot *bot);
-/* The order text `text` from the caller in private, when it is not a
- * command (e.g. "5H/8!/7 (ins)"): 1 if it was taken as an order (and
- * answered), 0 if it does not look like one. */
+/* The text of a message that is not a command, when it looks like orders
+ * ("5H/8!/7 (ins)", or "#7 3/2" for bout 7): in private they are taken (and
+ * answered), in a channel refused with a hint to send them privately.
+ * Returns 1 when answered, 0 when `text` does not look like orders. */
 int bot_private_order(struct cmd_ctx *ctx, const char *text);
 
 #endif

@@ -3,7 +3,9 @@
  * forfeit, orders, and what spectators ask (bouts, score, report), and an
  * admin's cancel. Each reads its words, finds who is meant on IRC (a nick
  * identified as an account), and hands the rest to the game (game/bout.c),
- * which answers the caller.
+ * which answers the caller. Orders may come without the command word
+ * ("5/5/10", "#7 3/2"); said in a channel they are refused (they are
+ * secret).
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -212,18 +214,39 @@ const struct cmd_entry cmd_order_entry = {
 int bot_private_order(struct cmd_ctx *ctx, const char *text)
 {
     struct game_caller who;
+    char bout[24] = "";
+
+    const char *prefix = ctx->bot->cfg.prefix;
 
     while (*text == ' ')
         text++;
-    if (!isdigit((unsigned char)text[0]))
+    if (ctx->channel && prefix[0] && strncmp(text, prefix, strlen(prefix)) == 0)
+        text += strlen(prefix);
+    const char *order = text;
+    if (text[0] == '#' && isdigit((unsigned char)text[1])) {
+        /* "#7 3/2": the short form of "order #7 3/2". */
+        size_t n = strspn(text + 1, "0123456789") + 1;
+        if (n >= sizeof(bout) || text[n] != ' ')
+            return 0;
+        memcpy(bout, text, n);
+        bout[n] = '\0';
+        order = text + n + strspn(text + n, " ");
+    }
+    if (!isdigit((unsigned char)order[0]))
         return 0;
+    if (ctx->channel) {
+        /* Orders are secret: the opponent must not see them. */
+        reply(ctx, "send your orders to me in private, not here: /msg %s %s", ctx->bot->nick,
+              CLIP(text, 40));
+        return 1;
+    }
     if (!ctx->account) {
         reply(ctx, "identify first (/msg %s identify <password>), then send your orders",
               ctx->bot->nick);
         return 1;
     }
     bot_caller(ctx, &who);
-    game_order(ctx->bot->game, &who, NULL, text);
+    game_order(ctx->bot->game, &who, bout[0] ? bout : NULL, order);
     return 1;
 }
 

@@ -183,7 +183,7 @@ void cmd_dispatch(struct bot *bot, const char *nick, const char *channel, const 
     }
     const struct cmd_entry *e = cmd_find(line.argv[0]);
     users_account(bot->users, nick, &ctx.account_id, &ctx.account);
-    if (!e && !channel && bot->game && bot_private_order(&ctx, text))
+    if (!e && bot->game && bot_private_order(&ctx, text))
         return;
     if (!e) {
         reply(&ctx, "unknown command \"%s\"; say %shelp for the list", CLIP(line.argv[0], 39),

@@ -558,10 +558,37 @@ static int pick_fighter(struct game *g, const struct game_caller *who, int64_t a
     return -1;
 }
 
+/* Tells the caller he has no live bout: that a challenge of his is still
+ * to be answered, or how to get one. */
+static void no_live_bout(struct game *g, const struct game_caller *who)
+{
+    for (int i = 0; i < g->n; i++) {
+        const struct live *lv = g->v[i];
+        if (lv->rec.state != DB_BOUT_CHALLENGE)
+            continue;
+        if (lv->f[0].account_id == who->account_id) {
+            game_reply(who,
+                       "your bout #%lld has not started: %s has not accepted your challenge "
+                       "yet",
+                       (long long)lv->rec.id, lv->f[1].owner);
+            return;
+        }
+        if (lv->f[1].account_id == who->account_id) {
+            game_reply(who,
+                       "your bout #%lld has not started: %s challenged you; say %saccept in %s "
+                       "first",
+                       (long long)lv->rec.id, lv->f[0].owner, g->cfg.prefix, lv->rec.channel);
+            return;
+        }
+    }
+    game_reply(who, "you have no live bout; challenge someone in the channel first");
+}
+
 /* The caller's live bout: the one numbered by `arg` (may be NULL, or "#12"
- * or "12"), else his only one. */
+ * or "12"), else his only one. `verb` is the command, for the hint when he
+ * must say which ("order", "forfeit"). */
 static struct live *my_live(struct game *g, const struct game_caller *who, const char *arg,
-                            int *side)
+                            const char *verb, int *side)
 {
     struct live *found = NULL;
     int count = 0;
@@ -586,12 +613,14 @@ static struct live *my_live(struct game *g, const struct game_caller *who, const
             count++;
         }
     if (count == 0) {
-        game_reply(who, "you have no live bout; challenge someone in the channel first");
+        no_live_bout(g, who);
         return NULL;
     }
     if (count > 1) {
-        game_reply(who, "you are in %d bouts; say which: e.g. order #%lld 5/5/10", count,
-                   (long long)found->rec.id);
+        int orders = strcmp(verb, "order") == 0;
+        game_reply(who, "you are in %d bouts; say which: e.g. %s #%lld%s%s", count, verb,
+                   (long long)found->rec.id, orders ? " " : "",
+                   orders ? grammar_get(found->rec.rules)->order_example : "");
         return NULL;
     }
     *side = side_of(found, who->account_id);
@@ -776,7 +805,7 @@ int game_answer(struct game *g, const struct game_caller *who, enum game_answer 
 int game_forfeit(struct game *g, const struct game_caller *who, const char *bout)
 {
     int side;
-    struct live *lv = my_live(g, who, bout, &side);
+    struct live *lv = my_live(g, who, bout, "forfeit", &side);
 
     if (!lv)
         return -1;
@@ -804,7 +833,7 @@ int game_order(struct game *g, const struct game_caller *who, const char *bout, 
     struct order o;
     char reason[PARSE_REASON_MAX + 32];
     int side;
-    struct live *lv = my_live(g, who, bout, &side);
+    struct live *lv = my_live(g, who, bout, "order", &side);
 
     if (!lv)
         return -1;

@@ -350,6 +350,40 @@ START_TEST(test_deadline_uses_plan_then_last_orders)
 }
 END_TEST
 
+/* Orders where a newcomer sends them: before the bout started, in the
+ * channel, with the bout's number in front, and in two bouts at once of
+ * different rulesets (the hints quote the right ruleset). */
+START_TEST(test_orders_where_newcomers_send_them)
+{
+    player("alice", "create Rocky str=14 spd=12 agl=11 tgh=12 hgt=11");
+    player("bob", "create Apollo str=13 spd=14 agl=12 tgh=11 hgt=10");
+    run("alice", 1, "!challenge bob");
+    HAS(run("alice", 0, "5/5/10"),
+        "your bout #1 has not started: bob has not accepted your challenge yet");
+    HAS(run("bob", 0, "5/5/10"),
+        "your bout #1 has not started: alice challenged you; say !accept in #ringside first");
+    run("bob", 1, "!accept");
+    /* Said in the channel: refused, not stored, the opponent warned off. */
+    HAS(run("alice", 1, "!5/5/10 (ring)"),
+        "alice: send your orders to me in private, not here: /msg ringside 5/5/10 (ring)");
+    struct db_order o[4];
+    int n = -1;
+    ck_assert_int_eq(db_order_list(bot.db, 1, o, 4, &n), DB_OK);
+    ck_assert_int_eq(n, 0);
+    /* "#1 6/6/8" is "order #1 6/6/8". */
+    HAS(run("alice", 0, "#1 6/6/8"), "round 1 orders stored for Rocky: 6/6/8");
+    HAS(run("alice", 0, "#2 6/6/8"), "there is no live bout #2");
+    /* A SUGAR RAY bout beside it: the hint names the bout and its ruleset. */
+    HAS(run("alice", 0, "create Murphy rules=sugarray"), "is ready");
+    player("carol", "create Miller rules=sugarray");
+    run("carol", 1, "!challenge alice rules=sugarray");
+    run("alice", 1, "!accept");
+    HAS(run("alice", 0, "3/2"), "you are in 2 bouts; say which: e.g. order #2 3/2");
+    HAS(run("alice", 0, "forfeit"), "you are in 2 bouts; say which: e.g. forfeit #2");
+    HAS(run("alice", 0, "#2 3/2"), "round 1 orders stored for Murphy: 3/2");
+}
+END_TEST
+
 START_TEST(test_two_bouts_one_channel)
 {
     player("alice", "create Rocky str=14 spd=12 agl=11 tgh=12 hgt=11");
@@ -481,6 +515,7 @@ Suite *bout_suite(void)
     tcase_add_test(tc, test_unsaid_commentary_said_after_restart);
     tcase_add_test(tc, test_deadline_uses_plan_then_last_orders);
     tcase_add_test(tc, test_two_bouts_one_channel);
+    tcase_add_test(tc, test_orders_where_newcomers_send_them);
     tcase_add_test(tc, test_sugarray_example_bout);
     tcase_add_test(tc, test_forfeit_decline_expire_cancel);
     tcase_add_test(tc, test_report_private);
