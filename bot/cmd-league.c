@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "bot.h"
+#include "parse.h"
 
 #define PAUSE_MAX 52
 
@@ -72,34 +73,72 @@ const struct cmd_entry cmd_turn_entry = {
     .exec = cmd_turn,
 };
 
+#define STANDINGS_TOP 3 /* fighters a league shows when none is named */
+
+/* "1. Rocky (alice) 3-1-0 gold 9; 2. ..." of the first `max` fighters of
+ * v[0..n) into buf, with "; ..." when there are more. Returns the length. */
+static size_t table_text(const struct db_fighter *v, int n, int max, char *buf, size_t len)
+{
+    size_t at = 0;
+    int shown = 0;
+
+    buf[0] = '\0';
+    for (int i = 0; i < n && shown < max && at < len; i++, shown++)
+        at += (size_t)snprintf(buf + at, len - at, "%s%d. %s (%s) %d-%d-%d gold %d%s",
+                               i ? "; " : "", i + 1, v[i].name, v[i].owner, v[i].wins, v[i].losses,
+                               v[i].draws, v[i].gold_record, v[i].paused ? " (paused)" : "");
+    if (shown < n && at < len)
+        at += (size_t)snprintf(buf + at, len - at, "; ...");
+    return at < len ? at : len - 1;
+}
+
 static int cmd_standings(struct cmd_ctx *ctx)
 {
-    int rules;
+    int rules, m = 0;
     const char *lname;
+    char text[440];
 
     if (rules_arg(ctx, &rules, &lname) != 0)
         return -1;
-    int league = lname ? league_find(lname) : LEAGUE_GOLD;
-    int m = 0;
-    struct db_fighter *all = league_standings(ctx->bot->game, (enum rules)rules, league, &m);
-    if (!all) {
-        reply(ctx, "sorry, I could not read the standings (database error)");
-        return -1;
+    if (lname) {
+        int league = league_find(lname);
+        struct db_fighter *v = league_standings(ctx->bot->game, (enum rules)rules, league, &m);
+        if (!v) {
+            reply(ctx, "sorry, I could not read the standings (database error)");
+            return -1;
+        }
+        table_text(v, m, 12, text, 360);
+        if (m == 0)
+            reply(ctx,
+                  "%s (%s) is empty; %sstandings rules=%s shows the leagues that have fighters",
+                  league_name((enum league)league), rules_name(rules),
+                  ctx->channel ? ctx->bot->cfg.prefix : "", rules_name(rules));
+        else
+            reply(ctx, "%s (%s): %s", league_name((enum league)league), rules_name(rules), text);
+        free(v);
+        return 0;
     }
-    char text[440];
+    /* No league named: the top of every league that has fighters. */
     size_t at = 0;
-    int shown = 0;
-    for (int i = 0; i < m && at < 360; i++, shown++)
-        at += (size_t)snprintf(text + at, sizeof(text) - at, "%s%d. %s (%s) %d-%d-%d gold %d%s",
-                               i ? "; " : "", i + 1, all[i].name, all[i].owner, all[i].wins,
-                               all[i].losses, all[i].draws, all[i].gold_record,
-                               all[i].paused ? " (paused)" : "");
-    if (m == 0)
-        reply(ctx, "%s (%s) is empty", league_name((enum league)league), rules_name(rules));
+    for (int l = LEAGUE_GOLD; l >= LEAGUE_BRONZE; l--) {
+        struct db_fighter *v = league_standings(ctx->bot->game, (enum rules)rules, l, &m);
+        if (!v) {
+            reply(ctx, "sorry, I could not read the standings (database error)");
+            return -1;
+        }
+        if (m > 0 && at < sizeof(text)) {
+            at += (size_t)snprintf(text + at, sizeof(text) - at, "%s%s: ", at ? " | " : "",
+                                   league_name((enum league)l));
+            if (at < sizeof(text))
+                at += table_text(v, m, STANDINGS_TOP, text + at, sizeof(text) - at);
+        }
+        free(v);
+    }
+    if (at == 0)
+        reply(ctx, "no %s fighter is in a league yet; create one: create <name> %s",
+              rules_name(rules), grammar_get((enum rules)rules)->create_example);
     else
-        reply(ctx, "%s (%s): %s%s", league_name((enum league)league), rules_name(rules), text,
-              shown < m ? "; ..." : "");
-    free(all);
+        reply(ctx, "Standings (%s): %s", rules_name(rules), text);
     return 0;
 }
 
@@ -110,7 +149,8 @@ const struct cmd_entry cmd_standings_entry = {
     .args_min = 0,
     .args_max = 2,
     .usage = "[gold|silver|bronze] [rules={rules}]",
-    .help = "a league's table: position, fighter, owner, record, gold record",
+    .help = "a league's table (position, fighter, owner, record, gold record); with no league, "
+            "the top of each league that has fighters",
     .exec = cmd_standings,
 };
 

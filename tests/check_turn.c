@@ -365,6 +365,9 @@ START_TEST(test_commands)
         "!pause 2 Wes",
         "!league Wes",
         "!standings platinum",
+        "!standings rules=sugarray",
+        "!standings bronze rules=sugarray",
+        "!standings",
     };
     for (unsigned i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
         bot.now += 3;
@@ -379,6 +382,12 @@ START_TEST(test_commands)
     ck_assert_ptr_nonnull(strstr(said, "Wes sits out the next 2 league turns"));
     ck_assert_ptr_nonnull(strstr(said, "paused"));
     ck_assert_ptr_nonnull(strstr(said, "I don't understand \"platinum\""));
+    /* No league named: every league that has fighters, never an empty one. */
+    ck_assert_ptr_nonnull(strstr(said, "Standings (sugarray): GOLD: 1. "));
+    ck_assert_ptr_null(strstr(said, "BRONZE: "));
+    ck_assert_ptr_nonnull(
+        strstr(said, "BRONZE (sugarray) is empty; !standings rules=sugarray shows the leagues"));
+    ck_assert_ptr_nonnull(strstr(said, "no boxing fighter is in a league yet; create one"));
 }
 END_TEST
 
