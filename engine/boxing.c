@@ -6,7 +6,11 @@
  * injury penalties -> styles -> height -> endurance scaling), warnings,
  * DEF_RATE, punches, damage, injuries, knockdowns/KO, TKO, fatigue, and the
  * judges' cards; then the result is settled (two stoppages in one round by
- * the seed's ratio rule, DQ against (T)KO by the seed's two rules).
+ * the seed's ratio rule, DQ against (T)KO by the seed's two rules). A few
+ * figures are worked out ahead of their step where nothing between changes
+ * them (DEF_RATE with the abilities, the knockdown thresholds at the start,
+ * the knockdown counts before the injuries), for speed; the draws, the
+ * figures and the events are those of the steps in order.
  *
  * Random draws come from the outcome stream in a fixed order (side 0 before
  * side 1 in every step), so a bout is a function of sheets, orders and seed.
@@ -33,13 +37,38 @@ static const char *const injury_names[INJ_COUNT] = {
     "jaw",
 };
 
-/* Out of 10: swellings are twice as likely as the rest (rules.md 1.4). */
-static const unsigned injury_weights[INJ_COUNT] = {1, 1, 1, 1, 2, 2, 1, 1};
-/* Levels 1-4 of a new injury: 2/3, 2/9, 2/27, 1/27 (out of 27). */
-static const unsigned level_weights[4] = {18, 6, 2, 1};
-/* Promotion of an aggravated injury, indexed by its level: to levels 2-4. */
-static const unsigned promote_from1[3] = {6, 2, 1}; /* 2/3, 2/9, 1/9 */
-static const unsigned promote_from2[2] = {2, 1};    /* to 3: 2/3, to 4: 1/3 */
+/* The random tables of injuries, as the faces of a die: one face is drawn
+ * with rng_range() and looked up. Each face stands for the weight of one
+ * answer, in order, so the draw and the answer are those of rng_weighted()
+ * with the weights (its pick is the face), without its loop. */
+/* A location, out of 10: swellings are twice as likely as the rest
+ * (rules.md 1.4); weights 1, 1, 1, 1, 2, 2, 1, 1. */
+static const unsigned char location_faces[10] = {
+    INJ_ABOVE_RIGHT_EYE,
+    INJ_ABOVE_LEFT_EYE,
+    INJ_BELOW_RIGHT_EYE,
+    INJ_BELOW_LEFT_EYE,
+    INJ_SWELL_RIGHT_EYE,
+    INJ_SWELL_RIGHT_EYE,
+    INJ_SWELL_LEFT_EYE,
+    INJ_SWELL_LEFT_EYE,
+    INJ_NOSE,
+    INJ_JAW,
+};
+/* Levels 1-4 of a new injury: 2/3, 2/9, 2/27, 1/27 (out of 27: weights 18,
+ * 6, 2, 1). */
+static const unsigned char level_faces[27] = {
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 18 */
+    2, 2, 2, 2, 2, 2,                                     /* 6 */
+    3, 3,                                                 /* 2 */
+    4,                                                    /* 1 */
+};
+/* Promotion of an aggravated injury from level 1: to 2, 3, 4 with 2/3, 2/9,
+ * 1/9 (weights 6, 2, 1); from level 2: to 3, 4 with 2/3, 1/3 (2, 1). */
+static const unsigned char promote1_faces[9] = {2, 2, 2, 2, 2, 2, 3, 3, 4};
+static const unsigned char promote2_faces[3] = {3, 3, 4};
+
+#define FACES(t) ((int)(sizeof(t) / sizeof((t)[0])))
 
 /* Factors that depend on the orders are looked up rather than branched on:
  * orders change from round to round, so such a branch is a coin toss for
@@ -143,16 +172,14 @@ static int is_swelling(enum injury_loc loc)
     return loc == INJ_SWELL_RIGHT_EYE || loc == INJ_SWELL_LEFT_EYE;
 }
 
-/* lround() without the library call: x to the nearest integer, halves away
- * from zero. Exact for |x| < 2^63: x minus its truncation is computed
- * without rounding (Sterbenz), so the comparisons with one half are too.
- * Without branches: which way a count rounds is a coin toss. */
-static inline long round_half_away(double x)
+/* lround() for 0 <= x < 2^52, without the library call: x to the nearest
+ * integer, halves up. From 0.5 on, x + 0.5 is exact, or rounded only in
+ * its fraction, so truncating it is exact; below 0.5 the answer is 0 (and
+ * x + 0.5 may round up to 1 there). A count's chain of conversions is
+ * shorter this way than through x's fraction. */
+static inline long round_nonneg(double x)
 {
-    long n = (long)x;
-    double frac = x - (double)n;
-
-    return n + (frac >= 0.5) - (frac <= -0.5);
+    return x < 0.5 ? 0 : (long)(x + 0.5);
 }
 
 /* events_add(), inlined: a round adds a dozen events and the call was a
@@ -219,33 +246,109 @@ void boxing_injury_penalties(const struct boxing_fighter *f, struct boxing_abili
     injury_penalties(f, ab);
 }
 
+/* AGG after a fighter's own clinching or feinting (a point less, if he has
+ * more than one); the point lost clinching is rest, put in *rest. Computed
+ * for every style and kept or not, rather than branched on the style: see
+ * landed_aim. */
+static inline int agg_own(const struct boxing_order *o, int *rest)
+{
+    int clinch = o->style == STYLE_CLINCH, feint = o->style == STYLE_FEINT;
+    int lost = (clinch | feint) & (o->agg > 1);
+
+    *rest = clinch & lost;
+    return o->agg - lost;
+}
+
+/* A counter-puncher's AGG `agg` held back below `below` (at least 1, and
+ * never above his own); the points held back are rest. Other styles hold
+ * nothing back. */
+static inline void agg_counter(struct boxing_abilities *ab, const struct boxing_order *o, int agg,
+                               int below)
+{
+    int want = below - 1;
+
+    if (want > agg)
+        want = agg;
+    if (want < 1)
+        want = 1;
+    int held = (o->style == STYLE_COUNTER) * (agg - want);
+    ab->rest += held;
+    ab->agg = agg - held;
+}
+
 /* AGG after clinching, feinting and counter-punching; lost points from
  * clinching and counter-punching are rest (rules.md 1.4). */
 static void styles_agg(struct boxing_abilities ab[SIDES], const struct boxing_order o[SIDES])
 {
-    int agg[SIDES];
-
-    /* Computed for every style and kept or not, rather than branched on
-     * the style: see landed_aim. */
-    for (int i = 0; i < SIDES; i++) {
-        int clinch = o[i].style == STYLE_CLINCH, feint = o[i].style == STYLE_FEINT;
-        int lost = (clinch | feint) & (o[i].agg > 1);
-        agg[i] = o[i].agg - lost;
-        ab[i].rest = clinch & lost;
-    }
+    int agg0 = agg_own(&o[0], &ab[0].rest), agg1 = agg_own(&o[1], &ab[1].rest);
+    /* Below the opponent's AGG after his own clinch/feint loss; two
+     * counter-punchers, each below his own. */
     int both = (o[0].style == STYLE_COUNTER) & (o[1].style == STYLE_COUNTER);
-    for (int i = 0; i < SIDES; i++) {
-        /* Below the opponent's AGG after his own clinch/feint loss; only a
-         * counter-puncher holds back, the points held back are rest. */
-        int want = (both ? agg[i] : agg[!i]) - 1;
-        if (want > agg[i])
-            want = agg[i];
-        if (want < 1)
-            want = 1;
-        int held = (o[i].style == STYLE_COUNTER) * (agg[i] - want);
-        ab[i].rest += held;
-        ab[i].agg = agg[i] - held;
-    }
+
+    agg_counter(&ab[0], &o[0], agg0, both ? agg0 : agg1);
+    agg_counter(&ab[1], &o[1], agg1, both ? agg1 : agg0);
+}
+
+/* Step 2's effects by style, as the candidate (1, 2, ...) worked out in
+ * styles() that each style takes for the fighter's STR, SPD and AGL and off
+ * the opponent's AGL; 0 is none. All-out acts on damage and height only. */
+static const struct style_effect {
+    unsigned char str, spd, agl, opp_agl;
+} style_effects[STYLE_COUNT] = {
+    [STYLE_INSIDE] = {.str = 1, .agl = 1},
+    [STYLE_CLINCH] = {.agl = 2},
+    [STYLE_FEINT] = {.spd = 1},
+    [STYLE_COUNTER] = {.agl = 3, .opp_agl = 1},
+    [STYLE_RING] = {.str = 2, .agl = 4},
+    [STYLE_CUT] = {.opp_agl = 2},
+    [STYLE_OUTSIDE] = {.str = 2},
+};
+
+/* What one fighter's style does in step 2: to his STR, SPD and AGL, and off
+ * the opponent's AGL. */
+struct style_deltas {
+    double str, spd, agl, opp_agl;
+};
+
+/* Step 2's effects of style `style` for a fighter of abilities `me`
+ * against `op`, both before styles. What the styles would do is worked out
+ * and his own is picked by his style, rather than branched to (see
+ * landed_aim); what a style does not do is 0, which changes nothing. */
+static inline struct style_deltas style_deltas(const struct boxing_abilities *me,
+                                               const struct boxing_abilities *op, enum style style)
+{
+    /* Half his leads over the opponent (0 where he is behind). */
+    double str_lead = max0(me->str - op->str) / 2;
+    double spd_lead = max0(me->spd - op->spd) / 2;
+    double agl_lead = max0(me->agl - op->agl) / 2;
+    /* Counter-punching: faster, a quarter of the gap in AGL and as much
+     * (at most half his AGL) off the opponent; slower, half the gap off
+     * his own. One of the two is 0. */
+    double faster = max0(me->spd - op->spd) / 4, slower = max0(op->spd - me->spd) / 2;
+    double agl_gap = max0(me->agl - op->agl);
+    /* The candidates of style_effects. */
+    const double str[3] = {
+        0, 1.5 + str_lead, /* inside */
+        -(0.15 * me->str), /* ring, outside */
+    };
+    const double spd[2] = {
+        0, 1.5 + spd_lead, /* feint */
+    };
+    const double agl[5] = {
+        0,
+        -(0.15 * me->agl),         /* inside */
+        1.5 - agl_lead + str_lead, /* clinch */
+        faster - slower,           /* counter */
+        1.5 + agl_lead,            /* ring */
+    };
+    const double opp_agl[3] = {
+        0, faster < op->agl / 2 ? faster : op->agl / 2,    /* counter */
+        agl_gap < 0.1 * op->agl ? agl_gap : 0.1 * op->agl, /* cut */
+    };
+    const struct style_effect *e =
+        &style_effects[(unsigned)style < STYLE_COUNT ? (int)style : STYLE_NONE];
+
+    return (struct style_deltas){str[e->str], spd[e->spd], agl[e->agl], opp_agl[e->opp_agl]};
 }
 
 /* Step 2 from `pre`, both fighters' abilities before styles, into `ab`.
@@ -254,54 +357,20 @@ static void styles_agg(struct boxing_abilities ab[SIDES], const struct boxing_or
 static void styles(const struct boxing_abilities pre[SIDES], struct boxing_abilities ab[SIDES],
                    const struct boxing_order o[SIDES])
 {
-    double dstr[SIDES] = {0, 0}, dspd[SIDES] = {0, 0}, dagl[SIDES] = {0, 0};
+    /* Both worked out from the abilities before styles, then summed: the
+     * styles act simultaneously. Each sum starts from 0, side 0's effects
+     * first, as the rules list them. */
+    struct style_deltas d0 = style_deltas(&pre[0], &pre[1], o[0].style);
+    struct style_deltas d1 = style_deltas(&pre[1], &pre[0], o[1].style);
+    double dagl0 = 0.0 + d0.agl - d1.opp_agl;
+    double dagl1 = 0.0 - d0.opp_agl + d1.agl;
 
-    /* Every effect is computed from the pre-style values of both fighters,
-     * then summed: the styles act simultaneously. What each style would do
-     * is worked out and the fighter's own is picked by his style, rather
-     * than branched to (see landed_aim); what a style does not do is 0,
-     * which changes nothing. */
-    for (int i = 0; i < SIDES; i++) {
-        const struct boxing_abilities *me = &pre[i], *op = &pre[!i];
-        /* Half his leads over the opponent (0 where he is behind). */
-        double str_lead = max0(me->str - op->str) / 2;
-        double spd_lead = max0(me->spd - op->spd) / 2;
-        double agl_lead = max0(me->agl - op->agl) / 2;
-        /* Counter-punching: faster, a quarter of the gap in AGL and as much
-         * (at most half his AGL) off the opponent; slower, half the gap off
-         * his own. One of the two is 0. */
-        double faster = max0(me->spd - op->spd) / 4, slower = max0(op->spd - me->spd) / 2;
-        double agl_gap = max0(me->agl - op->agl);
-        /* By style: his STR, SPD and AGL, and what he takes off the
-         * opponent's AGL. All-out acts on damage and height only. */
-        const double str[STYLE_COUNT] = {
-            [STYLE_INSIDE] = 1.5 + str_lead,
-            [STYLE_RING] = -(0.15 * me->str),
-            [STYLE_OUTSIDE] = -(0.15 * me->str),
-        };
-        const double spd[STYLE_COUNT] = {[STYLE_FEINT] = 1.5 + spd_lead};
-        const double agl[STYLE_COUNT] = {
-            [STYLE_INSIDE] = -(0.15 * me->agl),
-            [STYLE_CLINCH] = 1.5 - agl_lead + str_lead,
-            [STYLE_COUNTER] = faster - slower,
-            [STYLE_RING] = 1.5 + agl_lead,
-        };
-        const double opp_agl[STYLE_COUNT] = {
-            [STYLE_COUNTER] = faster < op->agl / 2 ? faster : op->agl / 2,
-            [STYLE_CUT] = agl_gap < 0.1 * op->agl ? agl_gap : 0.1 * op->agl,
-        };
-        int st = (unsigned)o[i].style < STYLE_COUNT ? (int)o[i].style : STYLE_NONE;
-
-        dstr[i] += str[st];
-        dspd[i] += spd[st];
-        dagl[i] += agl[st];
-        dagl[!i] -= opp_agl[st];
-    }
-    for (int i = 0; i < SIDES; i++) {
-        ab[i].str = floor1(pre[i].str + dstr[i]);
-        ab[i].spd = floor1(pre[i].spd + dspd[i]);
-        ab[i].agl = floor1(pre[i].agl + dagl[i]);
-    }
+    ab[0].str = floor1(pre[0].str + (0.0 + d0.str));
+    ab[0].spd = floor1(pre[0].spd + (0.0 + d0.spd));
+    ab[0].agl = floor1(pre[0].agl + dagl0);
+    ab[1].str = floor1(pre[1].str + (0.0 + d1.str));
+    ab[1].spd = floor1(pre[1].spd + (0.0 + d1.spd));
+    ab[1].agl = floor1(pre[1].agl + dagl1);
     styles_agg(ab, o);
 }
 
@@ -381,12 +450,12 @@ void boxing_damage_multipliers(const struct boxing_order *me, const struct boxin
 
 enum injury_loc boxing_injury_location(struct rng *r)
 {
-    return (enum injury_loc)rng_weighted(r, injury_weights, INJ_COUNT);
+    return (enum injury_loc)location_faces[rng_range(r, 0, FACES(location_faces) - 1)];
 }
 
 int boxing_injury_level(struct rng *r)
 {
-    return 1 + rng_weighted(r, level_weights, 4);
+    return level_faces[rng_range(r, 0, FACES(level_faces) - 1)];
 }
 
 int boxing_injury_promote(int level, struct rng *r)
@@ -394,9 +463,9 @@ int boxing_injury_promote(int level, struct rng *r)
     if (level >= 4 || !rng_chance(r, PROMOTE_CHANCE))
         return level;
     if (level == 1)
-        return 2 + rng_weighted(r, promote_from1, 3);
+        return promote1_faces[rng_range(r, 0, FACES(promote1_faces) - 1)];
     if (level == 2)
-        return 3 + rng_weighted(r, promote_from2, 2);
+        return promote2_faces[rng_range(r, 0, FACES(promote2_faces) - 1)];
     return 4;
 }
 
@@ -416,19 +485,39 @@ double boxing_injury_chance(double dam, enum target opp_target)
     return p > 1 ? 1 : p;
 }
 
+/* Step 10's thresholds for a fighter of `end_start` against a man aiming
+ * at `opp_target`: a knockdown, a second one, and a KO (the damage a KO
+ * needs). */
+struct kd_thresholds {
+    double one, two, out;
+};
+
+static inline void kd_thresholds(double end_start, enum target opp_target, struct kd_thresholds *t)
+{
+    const int *pm = kd_permille[opp_target];
+
+    t->one = end_start * pm[0] / 1000.0;
+    t->two = end_start * pm[1] / 1000.0;
+    t->out = end_start * pm[2] / 1000.0;
+}
+
+static inline void count_knockdowns(double damage, const struct kd_thresholds *t, int *knockdowns,
+                                    int *ko)
+{
+    *ko = damage >= t->out;
+    /* Damage beyond what the KO needed counts again for knockdowns. */
+    double d = damage - t->out * *ko;
+    /* one <= two (for end_start >= 0): counted without a branch. */
+    *knockdowns = (d >= t->one) + (d >= t->two);
+}
+
 void boxing_knockdowns(double damage, double end_start, enum target opp_target, int *knockdowns,
                        int *ko)
 {
-    const int *pm = kd_permille[opp_target];
-    double one = end_start * pm[0] / 1000.0;
-    double two = end_start * pm[1] / 1000.0;
-    double out = end_start * pm[2] / 1000.0;
+    struct kd_thresholds t;
 
-    *ko = damage >= out;
-    /* Damage beyond what the KO needed counts again for knockdowns. */
-    double d = damage - out * *ko;
-    /* one <= two (for end_start >= 0): counted without a branch. */
-    *knockdowns = (d >= one) + (d >= two);
+    kd_thresholds(end_start, opp_target, &t);
+    count_knockdowns(damage, &t, knockdowns, ko);
 }
 
 double boxing_dq_chance(int n)
@@ -449,14 +538,21 @@ int boxing_training_points(const struct result *res, int side)
 
 /* ------------------------------------------------------- the ruleset */
 
+/* Whether v is outside lo..hi: one unsigned comparison, as a value below
+ * the range wraps around above it. */
+static int outside(int v, int lo, int hi)
+{
+    return (unsigned)v - (unsigned)lo > (unsigned)(hi - lo);
+}
+
 static int sheet_valid(const struct sheet *s)
 {
     const struct boxing_sheet *b = &s->u.boxing;
-    const int v[5] = {b->str, b->spd, b->agl, b->tgh, b->hgt};
+    const int lo = BOXING_ABILITY_MIN, hi = BOXING_ABILITY_MAX;
 
-    for (int i = 0; i < 5; i++)
-        if (v[i] < BOXING_ABILITY_MIN || v[i] > BOXING_ABILITY_MAX)
-            return -1;
+    if (outside(b->str, lo, hi) || outside(b->spd, lo, hi) || outside(b->agl, lo, hi) ||
+        outside(b->tgh, lo, hi) || outside(b->hgt, lo, hi))
+        return -1;
     return 0;
 }
 
@@ -581,6 +677,17 @@ static void injury_new(struct round_ctx *c, int v)
     add_event(c->evs, EV_INJURY, v, loc, inj[loc].level, 0, dmg);
 }
 
+/* Whether any location is injured. The levels are never negative, so any
+ * above 0 makes their OR nonzero; written out, as a loop of eight costs
+ * more than the test saves. */
+static int injured(const struct injury inj[INJ_COUNT])
+{
+    return (inj[INJ_ABOVE_RIGHT_EYE].level | inj[INJ_ABOVE_LEFT_EYE].level |
+            inj[INJ_BELOW_RIGHT_EYE].level | inj[INJ_BELOW_LEFT_EYE].level |
+            inj[INJ_SWELL_RIGHT_EYE].level | inj[INJ_SWELL_LEFT_EYE].level | inj[INJ_NOSE].level |
+            inj[INJ_JAW].level) != 0;
+}
+
 /* Step 9 for the fighter on side v, who received `dam` this round. */
 static void injuries(struct round_ctx *c, int v, double dam)
 {
@@ -590,9 +697,11 @@ static void injuries(struct round_ctx *c, int v, double dam)
 
     if (p <= 0)
         return;
-    for (int loc = 0; loc < INJ_COUNT; loc++)
-        if (f->inj[loc].level > 0 && f->inj[loc].round < c->round && rng_chance(c->rng, capped))
-            injury_aggravate(c, v, (enum injury_loc)loc);
+    /* Most fighters have no injury to aggravate: one test for those. */
+    if (injured(f->inj))
+        for (int loc = 0; loc < INJ_COUNT; loc++)
+            if (f->inj[loc].level > 0 && f->inj[loc].round < c->round && rng_chance(c->rng, capped))
+                injury_aggravate(c, v, (enum injury_loc)loc);
     if (rng_chance(c->rng, p)) {
         injury_new(c, v);
         while (rng_chance(c->rng, capped))
@@ -618,26 +727,28 @@ static void doctor(struct round_ctx *c, int v)
 }
 
 /* Points on one judge's card for the round (rules.md 1.4: counts, then
- * knockdowns, warnings and clinch penalties). */
-static void score_card(struct boxing_side_round last[SIDES], int j)
+ * knockdowns, warnings and clinch penalties). `off` is what every judge
+ * takes off each for knockdowns, warnings and fouls; `held` whether either
+ * was penalised for holding. */
+static void score_card(struct boxing_side_round last[SIDES], int j, const int off[SIDES], int held)
 {
     /* 10 points each, 9 for the man outpunched; looked up by who landed
      * more, which is a coin toss for a branch. */
     static const int outpunched[3][SIDES] = {{9, 10}, {10, 10}, {10, 9}};
     int c0 = last[0].counts[j], c1 = last[1].counts[j];
     const int *base = outpunched[1 + (c0 > c1) - (c0 < c1)];
-    int p[SIDES] = {base[0], base[1]};
+    int p[SIDES] = {base[0] - off[0], base[1] - off[1]};
 
-    for (int i = 0; i < SIDES; i++)
-        p[i] -= last[i].knockdowns + last[i].warned + last[i].fouled;
-    int won[SIDES] = {p[0] > p[1], p[1] > p[0]};
-    for (int i = 0; i < SIDES; i++) {
-        if (!last[i].clinch_penalty)
-            continue;
-        if (won[i])
-            p[!i]++;
-        else
-            p[i]--;
+    if (held) {
+        int won[SIDES] = {p[0] > p[1], p[1] > p[0]};
+        for (int i = 0; i < SIDES; i++) {
+            if (!last[i].clinch_penalty)
+                continue;
+            if (won[i])
+                p[!i]++;
+            else
+                p[i]--;
+        }
     }
     last[0].cards[j] = p[0];
     last[1].cards[j] = p[1];
@@ -736,6 +847,119 @@ over:
               b->result.decision, 0);
 }
 
+/* Steps 4 and 6's figures of one side, into `last`. */
+static inline void keep_abilities(struct boxing_side_round *l, const struct boxing_abilities *a,
+                                  double rate)
+{
+    l->str = a->str;
+    l->spd = a->spd;
+    l->agl = a->agl;
+    l->agg = a->agg;
+    l->rest = a->rest;
+    l->def_rate = rate;
+}
+
+/* Step 7 for one side, fighting with `a` against DEF_RATE `opp_rate`. */
+static inline void punches(struct boxing_side_round *l, const struct boxing_abilities *a,
+                           double opp_rate, enum target t, struct rng *rng)
+{
+    int thrown = 8 * a->agg;
+    double landed =
+        boxing_expected_landed(a->agg, a->spd, opp_rate, t) * rng_uniform(rng, 0.9, 1.1);
+
+    if (landed > thrown)
+        landed = thrown;
+    l->thrown = thrown;
+    l->landed = landed;
+    for (int j = 0; j < JUDGES; j++) {
+        /* landed is above 0 and at most thrown (below 200). */
+        long n = round_nonneg(landed * rng_uniform(rng, 0.95, 1.05));
+        l->counts[j] = n > thrown ? thrown : (int)n;
+    }
+}
+
+/* Step 8 for one side: the damage dealt (also in `l`, with the damage
+ * before the head/body multiplier that knockdowns use). */
+static inline double damage(struct boxing_side_round *l, const struct boxing_abilities *a,
+                            double opp_rate, const struct boxing_order *me,
+                            const struct boxing_order *opp, struct rng *rng)
+{
+    double d =
+        boxing_base_damage(me->pow, a->str, a->agg, a->spd, opp_rate) * rng_uniform(rng, 0.9, 1.1);
+    double kd_mult, mult;
+
+    boxing_damage_multipliers(me, opp, l->warned, &kd_mult, &mult);
+    l->kd_damage = d * kd_mult;
+    l->damage = d * mult;
+    return l->damage;
+}
+
+/* Step 1 for fighter f before round `round`; and the endurance he starts
+ * it with, in `l`. */
+static inline void recover(struct boxing_fighter *f, struct boxing_side_round *l, int round)
+{
+    if (round > 1)
+        f->endurance = boxing_recovery(f->end_start, f->endurance, f->energy_used);
+    l->end_begin = f->endurance;
+}
+
+/* The figures of `l` that a fought round only sets when something happens,
+ * or adds to. */
+static inline void clear_occasional(struct boxing_side_round *l)
+{
+    l->injury_damage = 0;
+    l->warned = l->fouled = l->dq = l->clinch_penalty = 0;
+}
+
+/* Step 10's counts for the fighter of `l` and `f`, who took
+ * `opp_kd_damage`. */
+static inline void knockdowns(struct boxing_side_round *l, struct boxing_fighter *f,
+                              double opp_kd_damage, const struct kd_thresholds *t)
+{
+    count_knockdowns(opp_kd_damage, t, &l->knockdowns, &l->ko);
+    f->knockdowns += l->knockdowns;
+}
+
+/* Step 10's events and stoppage for side v. */
+static inline void report_knockdowns(struct round_ctx *c, int v, const struct kd_thresholds *t,
+                                     struct rng *flavour)
+{
+    const struct boxing_side_round *l = &c->b->u.boxing.last[v];
+    int kd = l->knockdowns, ko = l->ko;
+    /* Reported in random order; a knockdown after the KO is not. */
+    int ko_first = ko && kd && rng_chance(flavour, 0.5);
+
+    if (ko_first)
+        add_event(c->evs, EV_KO, v, 0, 0, 0, 0);
+    for (int k = 0; k < kd && !ko_first; k++)
+        add_event(c->evs, EV_KNOCKDOWN, v, k + 1, 0, 0, 0);
+    if (ko && !ko_first)
+        add_event(c->evs, EV_KO, v, 0, 0, 0, 0);
+    if (ko)
+        stop_at(&c->stop[v], METHOD_KO, TKO_NONE, t->out / c->b->u.boxing.last[!v].kd_damage);
+}
+
+/* Step 12 for side i. */
+static inline void fatigue(struct round_ctx *c, int i)
+{
+    struct boxing_fighter *f = &c->b->u.boxing.f[i];
+    struct boxing_side_round *l = &c->b->u.boxing.last[i];
+    const struct boxing_order *o = &c->o[i];
+    /* 1 more with an injured nose. */
+    double fat = o->agg - l->rest + (f->inj[INJ_NOSE].level > 0);
+
+    fat += fatigue_cut[o->style == STYLE_CUT] * l->agg;
+    int was_up = f->endurance > 0;
+    f->endurance -= fat;
+    l->fatigue = fat;
+    l->endurance = f->endurance;
+    f->energy_used = o->agg + o->pow + o->def - l->rest;
+    if (was_up && f->endurance <= 0)
+        stop_at(&c->stop[i], METHOD_TKO, TKO_FATIGUE, TIME_FATIGUE);
+    if (fat > 0)
+        add_event(c->evs, EV_FATIGUE, i, 0, 0, 0, fat);
+}
+
 static void round_resolve(struct bout *b, const struct order ord[SIDES], struct bout_rng *r,
                           struct events *evs)
 {
@@ -752,14 +976,18 @@ static void round_resolve(struct bout *b, const struct order ord[SIDES], struct 
     if (o[0].towel || o[1].towel)
         memset(bb->last, 0, sizeof(bb->last));
 
+    /* Step 10's thresholds, which the round's figures do not change: the
+     * divisions are long, and the sooner they start, the less step 10
+     * waits for them. */
+    struct kd_thresholds kdt[SIDES];
+    kd_thresholds(bb->f[0].end_start, o[1].target, &kdt[0]);
+    kd_thresholds(bb->f[1].end_start, o[0].target, &kdt[1]);
+
     /* Step 1: recovery between rounds. */
-    for (int i = 0; i < SIDES; i++) {
-        struct boxing_fighter *f = &bb->f[i];
-        if (c.round > 1)
-            f->endurance = boxing_recovery(f->end_start, f->endurance, f->energy_used);
-        last[i].order = ord[i].u.boxing;
-        last[i].end_begin = f->endurance;
-    }
+    recover(&bb->f[0], &last[0], c.round);
+    recover(&bb->f[1], &last[1], c.round);
+    last[0].order = o[0];
+    last[1].order = o[1];
     if (o[0].towel || o[1].towel) {
         for (int i = 0; i < SIDES; i++) {
             last[i].endurance = bb->f[i].endurance;
@@ -775,27 +1003,28 @@ static void round_resolve(struct bout *b, const struct order ord[SIDES], struct 
     /* A fought round sets every figure of `last` below, in one step or
      * another; these are the ones only set when something happens, or
      * added to. */
-    for (int i = 0; i < SIDES; i++) {
-        last[i].injury_damage = 0;
-        last[i].warned = last[i].fouled = last[i].dq = last[i].clinch_penalty = 0;
-    }
+    clear_occasional(&last[0]);
+    clear_occasional(&last[1]);
 
     /* Steps 2-4: sheet -> injuries -> styles -> height -> endurance. */
     struct boxing_sheet sh[SIDES] = {bb->f[0].sheet, bb->f[1].sheet};
     struct boxing_abilities pre[SIDES];
-    for (int i = 0; i < SIDES; i++)
-        injury_penalties(&bb->f[i], &pre[i]);
+    injury_penalties(&bb->f[0], &pre[0]);
+    injury_penalties(&bb->f[1], &pre[1]);
     styles(pre, ab, o);
     height(ab, sh, o);
-    for (int i = 0; i < SIDES; i++) {
-        boxing_scale(&ab[i], bb->f[i].endurance, bb->f[i].end_start);
-        last[i].str = ab[i].str;
-        last[i].spd = ab[i].spd;
-        last[i].agl = ab[i].agl;
-        last[i].agg = ab[i].agg;
-        last[i].rest = ab[i].rest;
-        add_event(evs, EV_STYLE, i, o[i].style, 0, 0, 0);
-    }
+    /* The figures the exchange is fought with are kept at hand, side by
+     * side, rather than read back from `last`: they are the long chain of
+     * the round (endurance -> damage -> endurance). Step 6 depends on
+     * nothing drawn in step 5, so it is worked out here too. */
+    struct boxing_abilities a0 = ab[0], a1 = ab[1];
+    boxing_scale(&a0, bb->f[0].endurance, bb->f[0].end_start);
+    boxing_scale(&a1, bb->f[1].endurance, bb->f[1].end_start);
+    double rate0 = boxing_def_rate(o[0].def, a0.agl), rate1 = boxing_def_rate(o[1].def, a1.agl);
+    keep_abilities(&last[0], &a0, rate0);
+    keep_abilities(&last[1], &a1, rate1);
+    add_event(evs, EV_STYLE, 0, o[0].style, 0, 0, 0);
+    add_event(evs, EV_STYLE, 1, o[1].style, 0, 0, 0);
 
     /* Step 5: warnings, disqualification, clinch penalties. */
     for (int i = 0; i < SIDES; i++) {
@@ -823,64 +1052,33 @@ static void round_resolve(struct bout *b, const struct order ord[SIDES], struct 
         }
     }
 
-    /* Step 6: DEF_RATE. */
-    for (int i = 0; i < SIDES; i++)
-        last[i].def_rate = boxing_def_rate(o[i].def, ab[i].agl);
-
     /* Step 7: punches landed and the judges' counts. */
-    for (int i = 0; i < SIDES; i++) {
-        struct boxing_side_round *l = &last[i];
-        l->thrown = 8 * l->agg;
-        l->landed = boxing_expected_landed(l->agg, l->spd, last[!i].def_rate, o[i].target) *
-                    rng_uniform(c.rng, 0.9, 1.1);
-        if (l->landed > l->thrown)
-            l->landed = l->thrown;
-        for (int j = 0; j < JUDGES; j++) {
-            long n = round_half_away(l->landed * rng_uniform(c.rng, 0.95, 1.05));
-            l->counts[j] = n > l->thrown ? l->thrown : (int)n;
-        }
-        add_event(evs, EV_PUNCHES, i, l->thrown, 0, 0, l->landed);
-    }
+    punches(&last[0], &a0, rate1, o[0].target, c.rng);
+    punches(&last[1], &a1, rate0, o[1].target, c.rng);
+    add_event(evs, EV_PUNCHES, 0, last[0].thrown, 0, 0, last[0].landed);
+    add_event(evs, EV_PUNCHES, 1, last[1].thrown, 0, 0, last[1].landed);
 
     /* Step 8: damage. Knockdowns use it before the head/body multiplier. */
-    for (int i = 0; i < SIDES; i++) {
-        struct boxing_side_round *l = &last[i];
-        double d = boxing_base_damage(o[i].pow, l->str, l->agg, l->spd, last[!i].def_rate) *
-                   rng_uniform(c.rng, 0.9, 1.1);
-        double kd_mult, mult;
-        boxing_damage_multipliers(&o[i], &o[!i], l->warned, &kd_mult, &mult);
-        l->kd_damage = d * kd_mult;
-        l->damage = d * mult;
-        add_event(evs, EV_DAMAGE, i, 0, 0, 0, l->damage);
-    }
-    for (int i = 0; i < SIDES; i++)
-        bb->f[i].endurance -= last[!i].damage;
+    double dam0 = damage(&last[0], &a0, rate1, &o[0], &o[1], c.rng);
+    double dam1 = damage(&last[1], &a1, rate0, &o[1], &o[0], c.rng);
+    add_event(evs, EV_DAMAGE, 0, 0, 0, 0, dam0);
+    add_event(evs, EV_DAMAGE, 1, 0, 0, 0, dam1);
+    bb->f[0].endurance -= dam1;
+    bb->f[1].endurance -= dam0;
+
+    /* Step 10's counts, worked out before step 9 (and reported after it):
+     * they do not depend on the injuries, whose draws the processor often
+     * mispredicts, which would hold this work up until they are settled. */
+    knockdowns(&last[0], &bb->f[0], last[1].kd_damage, &kdt[0]);
+    knockdowns(&last[1], &bb->f[1], last[0].kd_damage, &kdt[1]);
 
     /* Step 9: injuries, new and aggravated. */
     for (int v = 0; v < SIDES; v++)
         injuries(&c, v, last[!v].damage);
 
-    /* Step 10: knockdowns and knockouts. */
-    for (int v = 0; v < SIDES; v++) {
-        const struct boxing_fighter *f = &bb->f[v];
-        int kd, ko;
-        boxing_knockdowns(last[!v].kd_damage, f->end_start, o[!v].target, &kd, &ko);
-        last[v].knockdowns = kd;
-        last[v].ko = ko;
-        bb->f[v].knockdowns += kd;
-        /* Reported in random order; a knockdown after the KO is not. */
-        int ko_first = ko && kd && rng_chance(&r->flavour, 0.5);
-        if (ko_first)
-            add_event(evs, EV_KO, v, 0, 0, 0, 0);
-        for (int k = 0; k < kd && !ko_first; k++)
-            add_event(evs, EV_KNOCKDOWN, v, k + 1, 0, 0, 0);
-        if (ko && !ko_first)
-            add_event(evs, EV_KO, v, 0, 0, 0, 0);
-        if (ko) {
-            double need = f->end_start * kd_permille[o[!v].target][2] / 1000.0;
-            stop_at(&c.stop[v], METHOD_KO, TKO_NONE, need / last[!v].kd_damage);
-        }
-    }
+    /* Step 10: knockdowns and knockouts, reported. */
+    for (int v = 0; v < SIDES; v++)
+        report_knockdowns(&c, v, &kdt[v], &r->flavour);
 
     /* Step 11: TKO on endurance, and the doctor. */
     for (int v = 0; v < SIDES; v++) {
@@ -893,41 +1091,29 @@ static void round_resolve(struct bout *b, const struct order ord[SIDES], struct 
     }
 
     /* Step 12: fatigue (the cut-off's extra cost is taken here too). */
-    for (int i = 0; i < SIDES; i++) {
-        struct boxing_fighter *f = &bb->f[i];
-        struct boxing_side_round *l = &last[i];
-        /* 1 more with an injured nose. */
-        double fat = o[i].agg - l->rest + (f->inj[INJ_NOSE].level > 0);
-        fat += fatigue_cut[o[i].style == STYLE_CUT] * l->agg;
-        int was_up = f->endurance > 0;
-        f->endurance -= fat;
-        l->fatigue = fat;
-        l->endurance = f->endurance;
-        f->energy_used = o[i].agg + o[i].pow + o[i].def - l->rest;
-        if (was_up && f->endurance <= 0)
-            stop_at(&c.stop[i], METHOD_TKO, TKO_FATIGUE, TIME_FATIGUE);
-        if (fat > 0)
-            add_event(evs, EV_FATIGUE, i, 0, 0, 0, fat);
-    }
+    fatigue(&c, 0);
+    fatigue(&c, 1);
     for (int i = 0; i < SIDES; i++)
         if (c.stop[i].stopped && c.stop[i].method == METHOD_TKO)
             add_event(evs, EV_TKO, i, c.stop[i].reason, 0, 0, 0);
 
-    /* The judges; the round is scored even when it ends the bout. */
+    /* The judges; the round is scored even when it ends the bout. Every
+     * judge takes the same off each for knockdowns, warnings and fouls. */
     int given[SIDES] = {0, 0}; /* judges who gave each the round */
+    int off[SIDES] = {last[0].knockdowns + last[0].warned + last[0].fouled,
+                      last[1].knockdowns + last[1].warned + last[1].fouled};
+    int held = last[0].clinch_penalty | last[1].clinch_penalty;
     for (int j = 0; j < JUDGES; j++) {
-        score_card(last, j);
+        score_card(last, j, off, held);
         int p0 = last[0].cards[j], p1 = last[1].cards[j];
-        for (int i = 0; i < SIDES; i++) {
-            bb->f[i].cards[j] += last[i].cards[j];
-            b->result.cards[j][i] = bb->f[i].cards[j];
-        }
+        b->result.cards[j][0] = bb->f[0].cards[j] += p0;
+        b->result.cards[j][1] = bb->f[1].cards[j] += p1;
         given[0] += p0 > p1;
         given[1] += p1 > p0;
         add_event(evs, EV_CARD, -1, j, p0, p1, 0);
     }
-    for (int i = 0; i < SIDES; i++)
-        bb->f[i].rounds_won += given[i] >= 2;
+    bb->f[0].rounds_won += given[0] >= 2;
+    bb->f[1].rounds_won += given[1] >= 2;
     settle(&c, dq);
 }
 
