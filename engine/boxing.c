@@ -182,24 +182,6 @@ static inline long round_nonneg(double x)
     return x < 0.5 ? 0 : (long)(x + 0.5);
 }
 
-/* events_add(), inlined: a round adds a dozen events and the call was a
- * measurable share of it. Same fields, same count of dropped events. */
-static inline void add_event(struct events *evs, enum event_type type, int side, int a, int b,
-                             int c, double x)
-{
-    if (evs->n >= EVENTS_MAX) {
-        evs->dropped++;
-        return;
-    }
-    struct event *e = &evs->ev[evs->n++];
-    e->type = type;
-    e->side = side;
-    e->a = a;
-    e->b = b;
-    e->c = c;
-    e->x = x;
-}
-
 double boxing_recovery(double end_start, double endurance, int energy_used)
 {
     double lost = end_start - endurance;
@@ -653,7 +635,7 @@ static void injury_aggravate(struct round_ctx *c, int v, enum injury_loc loc)
     }
     double dmg = injury_damage(loc, inj->level);
     injury_hurt(c, v, loc, dmg);
-    add_event(c->evs, EV_AGGRAVATED, v, loc, inj->level, old, dmg);
+    events_add(c->evs, EV_AGGRAVATED, v, loc, inj->level, old, dmg);
     if (old == 4)
         stop_at(&c->stop[v], METHOD_TKO, loc == INJ_JAW ? TKO_BROKEN_JAW : TKO_AGGRAVATED,
                 TIME_DOCTOR);
@@ -674,7 +656,7 @@ static void injury_new(struct round_ctx *c, int v)
     inj[loc].round = c->round;
     double dmg = injury_damage(loc, inj[loc].level);
     injury_hurt(c, v, loc, dmg);
-    add_event(c->evs, EV_INJURY, v, loc, inj[loc].level, 0, dmg);
+    events_add(c->evs, EV_INJURY, v, loc, inj[loc].level, 0, dmg);
 }
 
 /* Whether any location is injured. The levels are never negative, so any
@@ -843,8 +825,8 @@ static void settle(struct round_ctx *c, const int dq[SIDES])
 over:
     b->result.over = 1;
     b->result.round = b->round;
-    add_event(c->evs, EV_RESULT, b->result.winner, b->result.method, b->result.reason,
-              b->result.decision, 0);
+    events_add(c->evs, EV_RESULT, b->result.winner, b->result.method, b->result.reason,
+               b->result.decision, 0);
 }
 
 /* Steps 4 and 6's figures of one side, into `last`. */
@@ -930,11 +912,11 @@ static inline void report_knockdowns(struct round_ctx *c, int v, const struct kd
     int ko_first = ko && kd && rng_chance(flavour, 0.5);
 
     if (ko_first)
-        add_event(c->evs, EV_KO, v, 0, 0, 0, 0);
+        events_add(c->evs, EV_KO, v, 0, 0, 0, 0);
     for (int k = 0; k < kd && !ko_first; k++)
-        add_event(c->evs, EV_KNOCKDOWN, v, k + 1, 0, 0, 0);
+        events_add(c->evs, EV_KNOCKDOWN, v, k + 1, 0, 0, 0);
     if (ko && !ko_first)
-        add_event(c->evs, EV_KO, v, 0, 0, 0, 0);
+        events_add(c->evs, EV_KO, v, 0, 0, 0, 0);
     if (ko)
         stop_at(&c->stop[v], METHOD_KO, TKO_NONE, t->out / c->b->u.boxing.last[!v].kd_damage);
 }
@@ -957,7 +939,7 @@ static inline void fatigue(struct round_ctx *c, int i)
     if (was_up && f->endurance <= 0)
         stop_at(&c->stop[i], METHOD_TKO, TKO_FATIGUE, TIME_FATIGUE);
     if (fat > 0)
-        add_event(c->evs, EV_FATIGUE, i, 0, 0, 0, fat);
+        events_add(c->evs, EV_FATIGUE, i, 0, 0, 0, fat);
 }
 
 static void round_resolve(struct bout *b, const struct order ord[SIDES], struct bout_rng *r,
@@ -993,7 +975,7 @@ static void round_resolve(struct bout *b, const struct order ord[SIDES], struct 
             last[i].endurance = bb->f[i].endurance;
             if (o[i].towel) {
                 stop_at(&c.stop[i], METHOD_TKO, TKO_TOWEL, TIME_TOWEL);
-                add_event(evs, EV_TKO, i, TKO_TOWEL, 0, 0, 0);
+                events_add(evs, EV_TKO, i, TKO_TOWEL, 0, 0, 0);
             }
         }
         settle(&c, dq);
@@ -1023,8 +1005,8 @@ static void round_resolve(struct bout *b, const struct order ord[SIDES], struct 
     double rate0 = boxing_def_rate(o[0].def, a0.agl), rate1 = boxing_def_rate(o[1].def, a1.agl);
     keep_abilities(&last[0], &a0, rate0);
     keep_abilities(&last[1], &a1, rate1);
-    add_event(evs, EV_STYLE, 0, o[0].style, 0, 0, 0);
-    add_event(evs, EV_STYLE, 1, o[1].style, 0, 0, 0);
+    events_add(evs, EV_STYLE, 0, o[0].style, 0, 0, 0);
+    events_add(evs, EV_STYLE, 1, o[1].style, 0, 0, 0);
 
     /* Step 5: warnings, disqualification, clinch penalties. */
     for (int i = 0; i < SIDES; i++) {
@@ -1035,34 +1017,34 @@ static void round_resolve(struct bout *b, const struct order ord[SIDES], struct 
             f->warnings++;
             if (o[i].dirty) {
                 last[i].warned = 1;
-                add_event(evs, EV_WARNING, i, f->warnings, 0, 0, 0);
+                events_add(evs, EV_WARNING, i, f->warnings, 0, 0, 0);
                 if (rng_chance(c.rng, boxing_dq_chance(f->warnings))) {
                     dq[i] = last[i].dq = 1;
-                    add_event(evs, EV_DQ, i, 0, 0, 0, 0);
+                    events_add(evs, EV_DQ, i, 0, 0, 0, 0);
                 }
             } else {
                 last[i].fouled = 1;
-                add_event(evs, EV_FOUL, i, f->warnings, 0, 0, 0);
+                events_add(evs, EV_FOUL, i, f->warnings, 0, 0, 0);
             }
         }
         double pc = boxing_clinch_penalty_chance(&o[i]);
         if (pc > 0 && rng_chance(c.rng, pc)) {
             last[i].clinch_penalty = 1;
-            add_event(evs, EV_CLINCH_PENALTY, i, 0, 0, 0, 0);
+            events_add(evs, EV_CLINCH_PENALTY, i, 0, 0, 0, 0);
         }
     }
 
     /* Step 7: punches landed and the judges' counts. */
     punches(&last[0], &a0, rate1, o[0].target, c.rng);
     punches(&last[1], &a1, rate0, o[1].target, c.rng);
-    add_event(evs, EV_PUNCHES, 0, last[0].thrown, 0, 0, last[0].landed);
-    add_event(evs, EV_PUNCHES, 1, last[1].thrown, 0, 0, last[1].landed);
+    events_add(evs, EV_PUNCHES, 0, last[0].thrown, 0, 0, last[0].landed);
+    events_add(evs, EV_PUNCHES, 1, last[1].thrown, 0, 0, last[1].landed);
 
     /* Step 8: damage. Knockdowns use it before the head/body multiplier. */
     double dam0 = damage(&last[0], &a0, rate1, &o[0], &o[1], c.rng);
     double dam1 = damage(&last[1], &a1, rate0, &o[1], &o[0], c.rng);
-    add_event(evs, EV_DAMAGE, 0, 0, 0, 0, dam0);
-    add_event(evs, EV_DAMAGE, 1, 0, 0, 0, dam1);
+    events_add(evs, EV_DAMAGE, 0, 0, 0, 0, dam0);
+    events_add(evs, EV_DAMAGE, 1, 0, 0, 0, dam1);
     bb->f[0].endurance -= dam1;
     bb->f[1].endurance -= dam0;
 
@@ -1095,7 +1077,7 @@ static void round_resolve(struct bout *b, const struct order ord[SIDES], struct 
     fatigue(&c, 1);
     for (int i = 0; i < SIDES; i++)
         if (c.stop[i].stopped && c.stop[i].method == METHOD_TKO)
-            add_event(evs, EV_TKO, i, c.stop[i].reason, 0, 0, 0);
+            events_add(evs, EV_TKO, i, c.stop[i].reason, 0, 0, 0);
 
     /* The judges; the round is scored even when it ends the bout. Every
      * judge takes the same off each for knockdowns, warnings and fouls. */
@@ -1110,7 +1092,7 @@ static void round_resolve(struct bout *b, const struct order ord[SIDES], struct 
         b->result.cards[j][1] = bb->f[1].cards[j] += p1;
         given[0] += p0 > p1;
         given[1] += p1 > p0;
-        add_event(evs, EV_CARD, -1, j, p0, p1, 0);
+        events_add(evs, EV_CARD, -1, j, p0, p1, 0);
     }
     bb->f[0].rounds_won += given[0] >= 2;
     bb->f[1].rounds_won += given[1] >= 2;

@@ -349,8 +349,24 @@ struct events {
     struct event ev[EVENTS_MAX];
 };
 
-/* Appends an event; when full, counts it in `dropped`. */
-void events_add(struct events *evs, enum event_type type, int side, int a, int b, int c, double x);
+/* Appends an event; when full, counts it in `dropped`. An inline
+ * definition like the draws above (a round adds a dozen events); the
+ * external one is in ruleset.c. */
+inline void events_add(struct events *evs, enum event_type type, int side, int a, int b, int c,
+                       double x)
+{
+    if (evs->n >= EVENTS_MAX) {
+        evs->dropped++;
+        return;
+    }
+    struct event *e = &evs->ev[evs->n++];
+    e->type = type;
+    e->side = side;
+    e->a = a;
+    e->b = b;
+    e->c = c;
+    e->x = x;
+}
 
 /* What a fight plan may look at, for one side, at the start of the next
  * round after the recovery between rounds (docs/plans.md lists them). */
@@ -513,6 +529,9 @@ int boxing_training_points(const struct result *res, int side);
 /* Names used in orders and machine output: "inside", "clinch", ... ("" for
  * STYLE_NONE). */
 const char *style_name(enum style s);
+/* The kind of a decision in machine output and words: "unanimous",
+ * "split", "majority"; NULL for DECISION_NONE. */
+const char *decision_name(enum decision d);
 /* "above_right_eye", ..., "nose", "jaw". */
 const char *injury_loc_name(enum injury_loc loc);
 

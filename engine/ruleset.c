@@ -34,20 +34,9 @@ const struct ruleset *ruleset_find(const char *name)
     return NULL;
 }
 
-void events_add(struct events *evs, enum event_type type, int side, int a, int b, int c, double x)
-{
-    if (evs->n >= EVENTS_MAX) {
-        evs->dropped++;
-        return;
-    }
-    struct event *e = &evs->ev[evs->n++];
-    e->type = type;
-    e->side = side;
-    e->a = a;
-    e->b = b;
-    e->c = c;
-    e->x = x;
-}
+/* The external definition of events_add, which engine.h defines inline. */
+extern inline void events_add(struct events *evs, enum event_type type, int side, int a, int b,
+                              int c, double x);
 
 int bout_init(struct bout *b, enum rules rules, const struct sheet s[SIDES], int rounds)
 {
@@ -109,4 +98,18 @@ int sheet_field_get(const struct sheet *s, int i)
 void sheet_field_set(struct sheet *s, int i, int value)
 {
     *field_at(s, i) = value;
+}
+
+const char *decision_name(enum decision d)
+{
+    switch (d) {
+    case DECISION_UNANIMOUS:
+        return "unanimous";
+    case DECISION_SPLIT:
+        return "split";
+    case DECISION_MAJORITY:
+        return "majority";
+    default:
+        return NULL;
+    }
 }

@@ -32,20 +32,6 @@ static const char *style_say(enum style s, int both)
     return style_words[(int)s >= 0 && s < STYLE_COUNT ? s : STYLE_NONE][both];
 }
 
-static const char *decision_word(enum decision d)
-{
-    switch (d) {
-    case DECISION_UNANIMOUS:
-        return "unanimous";
-    case DECISION_SPLIT:
-        return "split";
-    case DECISION_MAJORITY:
-        return "majority";
-    default:
-        return NULL;
-    }
-}
-
 /* The result's cards, "a-b, a-b, a-b", side `first` first. */
 static void result_cards_add(struct text *t, const struct result *res, int first)
 {
@@ -247,7 +233,7 @@ static void verdict_add(struct text *t, const struct render_corner c[SIDES], con
         text_add(t, ").");
         return;
     }
-    const char *d = decision_word(res->decision);
+    const char *d = decision_name(res->decision);
 
     if (d)
         text_add(t, "%s wins a %s decision (", c[w].name, d);

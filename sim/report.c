@@ -145,25 +145,10 @@ static const char *reason_json(enum tko_reason r)
     }
 }
 
-/* The JSON name of a decision, or NULL when there is none. */
-static const char *decision_json(enum decision d)
-{
-    switch (d) {
-    case DECISION_UNANIMOUS:
-        return "unanimous";
-    case DECISION_SPLIT:
-        return "split";
-    case DECISION_MAJORITY:
-        return "majority";
-    default:
-        return NULL;
-    }
-}
-
 static void json_result(FILE *out, const struct bout *b)
 {
     const struct result *res = &b->result;
-    const char *d = decision_json(res->decision);
+    const char *d = decision_name(res->decision);
     const struct report_rules *rules = rules_get(b->rules);
 
     fprintf(out, "{\"winner\":%s,\"method\":%s,\"drawn_by\":%s,\"reason\":%s,\"decision\":",

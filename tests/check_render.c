@@ -1,4 +1,4 @@
-/* check_render.c - commentary (bot/render.c) on real bouts: the channel's
+/* check_render.c - commentary (game/render.c) on real bouts: the channel's
  * limits (four lines, one IRC message each, no CR/LF) over thousands of
  * random bouts, every knockdown, KO, injury, warning and DQ said, the cards
  * line against the engine's figures, replays reading the same, flavour
