@@ -47,6 +47,13 @@ static const char *rules_name(enum rules r)
     return ruleset_get(r)->name;
 }
 
+/* How the caller types a command where he is: with the prefix in a
+ * channel ("!bouts"), bare in private. */
+static const char *typed(const struct game *g, const struct game_caller *who)
+{
+    return who->channel ? g->cfg.prefix : "";
+}
+
 static int same_name(const struct game *g, const char *a, const char *b)
 {
     return g->io.same_name(g->io.ctx, a, b);
@@ -598,7 +605,8 @@ static struct live *my_live(struct game *g, const struct game_caller *who, const
         long long id = strtoll(arg[0] == '#' ? arg + 1 : arg, &end, 10);
         struct live *lv = *end == '\0' ? find_id(g, id) : NULL;
         if (!lv || lv->rec.state != DB_BOUT_LIVE) {
-            game_reply(who, "there is no live bout %s; bouts lists them", CLIP(arg, 20));
+            game_reply(who, "there is no live bout %s; %sbouts lists them", CLIP(arg, 20),
+                       typed(g, who));
             return NULL;
         }
         if ((*side = side_of(lv, who->account_id)) < 0) {
@@ -881,7 +889,7 @@ int game_bouts(struct game *g, const struct game_caller *who)
         }
     }
     if (!live)
-        game_reply(who, "no live bouts; challenge someone: challenge <nick>");
+        game_reply(who, "no live bouts; challenge someone: %schallenge <nick>", typed(g, who));
     else
         game_reply(who, "%d live: %s%s", live, text, shown < live ? "; ..." : "");
     return 0;
@@ -906,12 +914,15 @@ int game_score(struct game *g, const struct game_caller *who, const char *bout)
                 live++;
             }
         if (live > 1) {
-            game_reply(who, "%d bouts are live here; say which: score <bout>", live);
+            game_reply(who, "%d bouts are live here; say which: %sscore <bout>", live,
+                       typed(g, who));
             return -1;
         }
     }
     if (!lv || lv->rec.state != DB_BOUT_LIVE) {
-        game_reply(who, "no such live bout; bouts lists them, report <bout> tells a finished one");
+        game_reply(who,
+                   "no such live bout; %sbouts lists them, %sreport <bout> tells a finished one",
+                   typed(g, who), typed(g, who));
         return -1;
     }
     render_score(lv->corner, &lv->b, line, sizeof(line));
@@ -927,7 +938,8 @@ int game_report(struct game *g, const struct game_caller *who, const char *bout,
     struct db_bout rec;
 
     if (*end || id <= 0 || db_bout_get(g->db, id, &rec) != DB_OK) {
-        game_reply(who, "there is no bout %s; bouts lists the live ones", CLIP(bout, 20));
+        game_reply(who, "there is no bout %s; %sbouts lists the live ones", CLIP(bout, 20),
+                   typed(g, who));
         return -1;
     }
     int from = 1, to = rec.round;

@@ -188,7 +188,10 @@ START_TEST(test_whole_boxing_bout)
     ck_assert_int_eq(f[0].wins + f[0].losses + f[0].draws, 1);
     ck_assert_int_eq(f[1].wins + f[1].losses + f[1].draws, 1);
     ck_assert_int_eq(game_live(bot.game), 0);
-    HAS(run("alice", 1, "!bouts"), "no live bouts");
+    /* Commands named in a reply are typed as the caller would type them. */
+    HAS(run("alice", 1, "!bouts"), "no live bouts; challenge someone: !challenge <nick>");
+    HAS(run("alice", 0, "bouts"), "no live bouts; challenge someone: challenge <nick>");
+    HAS(run("alice", 1, "!score #9"), "no such live bout; !bouts lists them, !report <bout>");
 }
 END_TEST
 

@@ -575,7 +575,7 @@ def s_two_bouts(env):
              y: ("Ivan", "Clubber", "ivan6", "clubber6")}
     tell(w, "bouts", r"^2 live: #%d Tyson vs Holmes \(boxing, round 1/3, #ringside\); #%d Ivan vs "
          r"Clubber \(boxing, round 1/3, #ringside\)$" % (x, y), CHANNEL)
-    tell(w, "score", r"^2 bouts are live here; say which: score <bout>$", CHANNEL)
+    tell(w, "score", r"^2 bouts are live here; say which: !score <bout>$", CHANNEL)
     orders = {x: (["5/5/10", "6/5/9", "5/6/9"], ["4H/6/10", "4/6/10", "5/5/10 (ring)"]),
               y: (["6/6/8", "5/7/8", "6/5/9"], ["4/6/10", "3H/7/10", "5/5/10"])}
     players = {x: (a, b), y: (c, d)}
