@@ -193,16 +193,17 @@ int bout_replay(struct db *db, int64_t id, FILE *out);
 
 /* The report of stored bout `id`, rounds `from` to `to` (1-based,
  * inclusive; to = 0: every round fought), derived from its seed, sheets and
- * orders: a header line, the blow-by-blow of each round, and the result
- * once over, lines separated by '\n'. Returns an allocated string (free()),
- * or NULL with a reason in err when the bout does not exist, has no round
- * in that range, or does not replay. */
+ * orders: the blow-by-blow of each round as render_round_report writes it,
+ * lines separated by '\n'. Returns an allocated string (free()), or NULL
+ * with a reason in err when the bout does not exist, has no round in that
+ * range, or does not replay. */
 char *bout_report(struct db *db, int64_t id, int from, int to, char *err, size_t errlen);
 
 /* The channel's commentary of rounds `from` to `to` of stored bout `id`,
  * exactly as said when they were fought (the flavour stream replays), with
  * the result lines after the last round of a finished bout; '\n' between
- * lines. Allocated, or NULL with err. */
+ * lines; "" for a league bout fought since schema 4, whose rounds nobody
+ * heard. Allocated, or NULL with err. */
 char *bout_commentary(struct db *db, int64_t id, int from, int to, char *err, size_t errlen);
 
 /* ------------------------------------------------------------ the game */
