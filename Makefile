@@ -127,10 +127,13 @@ program-tests: $(SIM) $(ASAN_SIM)
 	sh tests/sim_test.sh $(ASAN_SIM)
 
 # A real ngircd on a free loopback port, the bot built with ASan/UBSan, and
-# real client connections (tests/e2e).
+# real client connections (tests/e2e); e2e_wire.py also runs ircd-hybrid 8
+# (tests/e2e/hybrid.sh prepares it beside ngircd), both at their default
+# flood settings.
 e2e-tests: $(ASAN_BOT) $(SIM)
 	python3 tests/e2e/e2e.py $(ASAN_BOT)
 	python3 tests/e2e/e2e_bouts.py $(ASAN_BOT) $(SIM)
+	python3 tests/e2e/e2e_wire.py $(ASAN_BOT) $(SIM)
 
 $(BENCH): bench/bench.c $(LIB_OBJ) | $(DEPS_STAMP)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(PCRE_LIBS) -lm
@@ -138,15 +141,18 @@ $(BENCH): bench/bench.c $(LIB_OBJ) | $(DEPS_STAMP)
 $(B)/ringside-bench-bot: bench/bench_bot.c $(BOTLIB_OBJ) $(LIB_OBJ) | $(DEPS_STAMP)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(BOT_LIBS) $(PCRE_LIBS) -lm
 
-bench: $(BENCH) $(SIM) $(B)/ringside-bench-bot
+# The wire figures come from a real ngircd at its default flood settings and
+# the bot at its default pacing (bench/wire_bench.py).
+bench: $(BENCH) $(SIM) $(B)/ringside-bench-bot $(BOT)
 	@$(BENCH)
 	@sh bench/sim_bench.sh $(SIM)
 	@$(B)/ringside-bench-bot
+	@python3 bench/wire_bench.py $(BOT) $(SIM)
 
 # The benchmarks in a quick mode, failing when a figure is missing (CI runs
 # it, so they cannot rot unnoticed); the figures are printed, never judged.
-bench-check: $(BENCH) $(SIM) $(B)/ringside-bench-bot
-	@BENCH_SECONDS=0.2 SIM_BENCH_SECONDS=0.2 $(MAKE) --no-print-directory -s bench \
+bench-check: $(BENCH) $(SIM) $(B)/ringside-bench-bot $(BOT)
+	@BENCH_SECONDS=0.2 SIM_BENCH_SECONDS=0.2 WIRE_BENCH_QUICK=1 $(MAKE) --no-print-directory -s bench \
 		> $(B)/bench.txt || { cat $(B)/bench.txt; echo "bench-check: make bench failed"; exit 1; }
 	@cat $(B)/bench.txt
 	@sh bench/check.sh bench/figures.txt $(B)/bench.txt

@@ -45,8 +45,8 @@ static void drain(void)
 {
     char line[OUTQ_LINE_MAX];
 
-    while (outq_pop(bot.q, bot.now + 1e9, line))
-        ;
+    for (double t = bot.now + 1e9; outq_len(bot.q) > 0; t += 1)
+        outq_pop(bot.q, t, line);
 }
 
 static void fail(const char *what)
@@ -183,10 +183,17 @@ static uint64_t quiet_seed(void *ctx)
     return 42;
 }
 
-static int quiet_pending(void *ctx)
+static unsigned long quiet_mark(void *ctx)
 {
     (void)ctx;
     return 0;
+}
+
+static int quiet_delivered(void *ctx, unsigned long mark)
+{
+    (void)ctx;
+    (void)mark;
+    return 1;
 }
 
 static void quiet_log(void *ctx, enum game_log level, const char *text)
@@ -212,7 +219,8 @@ static double league_bench(int n)
         .clock = quiet_clock,
         .wall = quiet_wall,
         .seed = quiet_seed,
-        .pending = quiet_pending,
+        .mark = quiet_mark,
+        .delivered = quiet_delivered,
         .log = quiet_log,
     };
     const struct game_config gc = {.order_timeout = 120, .challenge_timeout = 300, .rounds = 12};
@@ -293,7 +301,7 @@ int main(int argc, char **argv)
     bot.db = db_open(path, err, sizeof(err));
     if (!bot.db)
         fail(err);
-    bot.q = outq_new(1000000, 1e6, 1000000);
+    bot.q = outq_new(1000000, 1e6);
     bot.users = users_new();
     struct game_io io;
     struct game_config gc;

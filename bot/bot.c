@@ -19,17 +19,6 @@ double bot_clock(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-void bot_say(struct bot *bot, enum outq_kind kind, const char *target, const char *fmt, ...)
-{
-    char text[2048];
-    va_list ap;
-
-    va_start(ap, fmt);
-    vsnprintf(text, sizeof(text), fmt, ap);
-    va_end(ap);
-    outq_msg(bot->q, kind, "PRIVMSG", target, text);
-}
-
 int bot_is_admin(const struct bot *bot, const char *account)
 {
     if (!account)

@@ -43,6 +43,8 @@ int log_level_parse(const char *name);
 #define CONFIG_CHANNELS_MAX 16
 #define CONFIG_ADMINS_MAX   16
 #define CONFIG_ERR_MAX      512
+#define CONFIG_SAFE_RATE    1.0 /* lines/s every common server takes */
+#define CONFIG_SAFE_BURST   5   /* lines at once */
 
 /* The keys of the INI file (README, config/ringside.conf.example). */
 struct config {
@@ -68,6 +70,8 @@ struct config {
     /* [flood] */
     int burst;
     double lines_per_second;
+    int exempt; /* the network exempts the bot: pacing past the safe limits */
+    int commands, commands_seconds, ignore_seconds; /* the inbound limit */
     /* [bout] */
     int order_timeout;     /* seconds */
     int challenge_timeout; /* seconds */
@@ -107,48 +111,76 @@ int irc_is_channel(const char *target, const char *chantypes);
 
 /* ------------------------------------------------------ output queue */
 
-/* What a line is, which decides its turn: protocol lines first, then
- * replies to commands (private ones before those in channels), then
- * channel chatter (bout commentary); but while chatter waits, at most
- * OUTQ_REPLY_RUN replies go before one chatter line, so commentary is never
- * starved; and a target that has had OUTQ_TARGET_RUN replies in a row lets
- * another target's reply go first, so a long answer to one player never
- * holds up the others. Lines to one target keep their order. Only chatter is
- * ever dropped. */
-enum outq_kind { OUTQ_PROTOCOL, OUTQ_REPLY, OUTQ_CHATTER };
+/* What a line is, which decides its turn (outq.c says it all): protocol
+ * lines first; then a live bout's traffic (commentary, prompts,
+ * acknowledgements: channel lines first, and no private line before the
+ * commentary said ahead of it); then replies; then bulk (long answers).
+ * While replies wait at most OUTQ_LIVE_RUN live lines go in a row, and
+ * while bulk waits at most OUTQ_REPLY_RUN replies. Replies and bulk are
+ * queued per owner, the owner served least lately first. Lines to one
+ * target keep their order within a kind. */
+enum outq_kind { OUTQ_PROTOCOL, OUTQ_LIVE, OUTQ_ROUND, OUTQ_REPLY, OUTQ_BULK };
 
-#define OUTQ_LINE_MAX   512
-#define OUTQ_REPLY_RUN  3
-#define OUTQ_TARGET_RUN 2
+#define OUTQ_LINE_MAX        512
+#define OUTQ_LIVE_RUN        3
+#define OUTQ_REPLY_RUN       3
+#define OUTQ_CHANNEL_BURST   3    /* lines back to back to one channel */
+#define OUTQ_SLOW_MIN        0.25 /* lines/s: the slowest a throttled target gets */
+#define OUTQ_SLOW_HOLD       30.0 /* seconds before a throttled target speeds up again */
+#define OUTQ_SERVED_TAU      30.0 /* seconds: how fast an owner's count of lines wears off */
+#define OUTQ_LIVE_OWNER_MAX  40  /* an owner's recent lines before his live lines wait as replies */
+#define OUTQ_REPLY_OWNER_MAX 15  /* ... before his replies wait as bulk */
+#define OUTQ_BULK_OWNER_MAX  400 /* bulk lines waiting for one owner */
+#define OUTQ_MARK_EVERY      8   /* lines between two delivery markers */
 
 struct outq;
 
-/* A queue sending at most `burst` lines at once, then `lines_per_second`;
- * a target's chatter backlog over `chatter_max` lines drops the oldest
- * chatter, leaving one note saying how many lines were dropped. */
-struct outq *outq_new(int burst, double lines_per_second, int chatter_max);
+/* A queue sending at most `burst` lines at once, then `lines_per_second`. */
+struct outq *outq_new(int burst, double lines_per_second);
 void outq_free(struct outq *q);
 void outq_set_rate(struct outq *q, int burst, double lines_per_second);
 /* The length of our "nick!user@host" as the server will relay it (the
  * ':' and the space are added here); messages are split so the relayed
  * line fits 512 bytes. */
 void outq_set_prefix_len(struct outq *q, size_t len);
+/* Delivery markers on (1) or off: with them, lines popped are kept until a
+ * PONG to our "PING :rsN" confirms them. */
+void outq_set_markers(struct outq *q, int on);
+/* While held (1), only protocol lines go (before registration). */
+void outq_hold(struct outq *q, int on);
 /* Queues `text` to `target` as PRIVMSG or NOTICE (cmd), sanitized and split
- * into as many lines as needed. */
+ * into as many lines as needed; `owner` is whose answer it is (NULL: the
+ * target's). */
 void outq_msg(struct outq *q, enum outq_kind kind, const char *cmd, const char *target,
-              const char *text);
+              const char *owner, const char *text);
 /* Queues a protocol line (no CR/LF; sanitized anyway). */
 void outq_raw(struct outq *q, const char *line);
 /* Takes the next line that may be sent at time `now` (monotonic seconds)
  * into line (OUTQ_LINE_MAX bytes, without CR LF); 1 if one was taken. */
 int outq_pop(struct outq *q, double now, char *line);
-/* Puts back a line the connection could not take, to go first. */
-void outq_unpop(struct outq *q, const char *line);
-/* Seconds from `now` until a line could be popped; -1 when empty. */
-double outq_wait(const struct outq *q, double now);
-/* Lines waiting. */
-int outq_len(const struct outq *q);
-/* Drops everything (a new connection starts clean). */
+/* Puts back the line just popped (the connection could not take it), to
+ * go first. */
+void outq_unpop(struct outq *q);
+/* Seconds from `now` until a line could be popped; -1 when nothing waits. */
+double outq_wait(struct outq *q, double now);
+/* Lines waiting (a delivery marker due included). */
+int outq_len(struct outq *q);
+/* A mark of everything queued so far, and whether all of it was sent and
+ * (with markers) confirmed. */
+unsigned long outq_mark(const struct outq *q);
+int outq_delivered(const struct outq *q, unsigned long mark);
+/* The server's PONG with `token`: 1 if it was one of our markers. */
+int outq_pong(struct outq *q, const char *token);
+/* Someone flooded the bot: his replies waiting, and those for `seconds`
+ * more, go as bulk. */
+void outq_demote(struct outq *q, const char *owner, double seconds);
+/* The server said it dropped a line to `target` (a throttle notice). */
+void outq_throttled(struct outq *q, const char *target, double now);
+/* The connection dropped: live lines, replies and bulk not confirmed wait
+ * to go again; protocol lines and a round's lines (OUTQ_ROUND: live lines
+ * the game says again after a reconnection) are dropped. */
+void outq_disconnected(struct outq *q);
+/* Drops everything. */
 void outq_clear(struct outq *q);
 
 /* ------------------------------------------------------- who is who */
@@ -198,13 +230,17 @@ int users_count(const struct users *u);
  * NULL when nobody is. Valid until the next users_ call. */
 const char *users_nick_of(const struct users *u, int64_t account_id);
 
-/* Inbound flood control: at most USERS_RATE_CMDS commands in
- * USERS_RATE_WINDOW seconds; past that the nick is ignored for
- * USERS_RATE_PAUSE seconds, and told once. */
-#define USERS_RATE_CMDS   5
-#define USERS_RATE_WINDOW 10.0
-#define USERS_RATE_PAUSE  30.0
+/* Inbound flood control ([flood] commands, commands_seconds,
+ * ignore_seconds): at most `cmds` commands in `window` seconds; past that
+ * the nick is ignored for `pause` seconds, and told once. The defaults are
+ * Limnoria's (12 commands a minute), with a shorter pause. Orders for the
+ * player's own live bout are never counted (cmd.c). */
+#define USERS_RATE_CMDS     12
+#define USERS_RATE_WINDOW   60.0
+#define USERS_RATE_PAUSE    60.0
+#define USERS_RATE_CMDS_MAX 100
 enum users_rate { USERS_RATE_OK, USERS_RATE_WARN, USERS_RATE_IGNORE };
+void users_set_rate(struct users *u, int cmds, double window, double pause);
 enum users_rate users_rate(struct users *u, const char *nick, double now);
 
 /* ----------------------------------------------------------- commands */
@@ -227,6 +263,8 @@ struct cmd_ctx {
     char *argv[CMD_ARGS_MAX];
     int64_t account_id; /* the identified account, or 0 */
     const char *account;
+    int lines; /* lines answered so far */
+    int live;  /* 1: answers are a live bout's traffic (orders) */
 };
 
 /* A command, declared once: the table in cmd.c checks where it may be used,
@@ -329,9 +367,6 @@ struct bot {
 double bot_clock(void);
 /* A fresh random seed for a bout or a league turn (/dev/urandom). */
 uint64_t bot_seed(void);
-/* Queues text to `target` (a channel or a nick) as PRIVMSG. */
-void bot_say(struct bot *bot, enum outq_kind kind, const char *target, const char *fmt, ...)
-    BOT_PRINTF(4, 5);
 /* 1 if `account` is one of the configured admins. */
 int bot_is_admin(const struct bot *bot, const char *account);
 /* The number of channel `name`, or -1 if it is not one of ours. */
@@ -351,9 +386,6 @@ int password_check(const char *password, const char *hash);
 /* The IRC side (irc.c). */
 /* Runs the event loop until SIGTERM/SIGINT; returns the exit status. */
 int bot_run(struct bot *bot);
-
-/* A target's commentary backlog before the oldest is dropped. */
-#define OUTQ_CHATTER_MAX 40
 
 /* ---------------------------------------------------- the game over IRC */
 
@@ -376,5 +408,7 @@ const char *bot_league_channel(const struct bot *bot);
  * answered), in a channel refused with a hint to send them privately.
  * Returns 1 when answered, 0 when `text` does not look like orders. */
 int bot_private_order(struct cmd_ctx *ctx, const char *text);
+/* 1 if a private message `text` looks like orders (bot_private_order). */
+int bot_looks_like_order(const char *text);
 
 #endif

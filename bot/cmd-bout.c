@@ -211,6 +211,34 @@ const struct cmd_entry cmd_order_entry = {
     .exec = cmd_order,
 };
 
+/* Where the orders of `text` start ("5/5/10", "#7 3/2"), with the bout
+ * ("#7") into bout (len bytes, "" for none); NULL if text is no orders. */
+static const char *order_start(const char *text, char *bout, size_t len)
+{
+    const char *order = text;
+
+    bout[0] = '\0';
+    if (text[0] == '#' && isdigit((unsigned char)text[1])) {
+        /* "#7 3/2": the short form of "order #7 3/2". */
+        size_t n = strspn(text + 1, "0123456789") + 1;
+        if (n >= len || text[n] != ' ')
+            return NULL;
+        memcpy(bout, text, n);
+        bout[n] = '\0';
+        order = text + n + strspn(text + n, " ");
+    }
+    return isdigit((unsigned char)order[0]) ? order : NULL;
+}
+
+int bot_looks_like_order(const char *text)
+{
+    char bout[24];
+
+    while (*text == ' ')
+        text++;
+    return order_start(text, bout, sizeof(bout)) != NULL;
+}
+
 int bot_private_order(struct cmd_ctx *ctx, const char *text)
 {
     struct game_caller who;
@@ -222,17 +250,8 @@ int bot_private_order(struct cmd_ctx *ctx, const char *text)
         text++;
     if (ctx->channel && prefix[0] && strncmp(text, prefix, strlen(prefix)) == 0)
         text += strlen(prefix);
-    const char *order = text;
-    if (text[0] == '#' && isdigit((unsigned char)text[1])) {
-        /* "#7 3/2": the short form of "order #7 3/2". */
-        size_t n = strspn(text + 1, "0123456789") + 1;
-        if (n >= sizeof(bout) || text[n] != ' ')
-            return 0;
-        memcpy(bout, text, n);
-        bout[n] = '\0';
-        order = text + n + strspn(text + n, " ");
-    }
-    if (!isdigit((unsigned char)order[0]))
+    const char *order = order_start(text, bout, sizeof(bout));
+    if (!order)
         return 0;
     if (ctx->channel) {
         /* Orders are secret: the opponent must not see them. */

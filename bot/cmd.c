@@ -163,15 +163,25 @@ void cmd_dispatch(struct bot *bot, const char *nick, const char *channel, const 
 
     if (rc == 0)
         return;
-    switch (users_rate(bot->users, nick, bot->now)) {
+    /* Orders for one's own live bout are never limited: a player answering
+     * as fast as the bot asks must never be ignored in his own bout. */
+    const struct cmd_entry *e = rc > 0 ? cmd_find(line.argv[0]) : NULL;
+    int own_order = 0;
+    if (!channel && bot->game && (!e || e == &cmd_order_entry)) {
+        users_account(bot->users, nick, &ctx.account_id, &ctx.account);
+        own_order = ctx.account_id && game_account_live(bot->game, ctx.account_id) &&
+                    (e || bot_looks_like_order(text));
+    }
+    switch (own_order ? USERS_RATE_OK : users_rate(bot->users, nick, bot->now)) {
     case USERS_RATE_OK:
         break;
     case USERS_RATE_WARN:
-        log_msg(LOG_INFO, "flood: ignoring %s for %.0f s", nick, USERS_RATE_PAUSE);
+        log_msg(LOG_INFO, "flood: ignoring %s for %d s", nick, bot->cfg.ignore_seconds);
+        outq_demote(bot->q, nick, bot->cfg.ignore_seconds);
         reply_private(&ctx,
-                      "too many commands: I will ignore you for %.0f seconds; at most %d "
-                      "commands in %.0f seconds, please",
-                      USERS_RATE_PAUSE, USERS_RATE_CMDS, USERS_RATE_WINDOW);
+                      "too many commands: I will ignore you for %d seconds; at most %d commands "
+                      "in %d seconds, please (orders for your own bout are always taken)",
+                      bot->cfg.ignore_seconds, bot->cfg.commands, bot->cfg.commands_seconds);
         return;
     case USERS_RATE_IGNORE:
         return;
@@ -181,7 +191,6 @@ void cmd_dispatch(struct bot *bot, const char *nick, const char *channel, const 
               CMD_ARGS_MAX, channel ? bot->cfg.prefix : "");
         return;
     }
-    const struct cmd_entry *e = cmd_find(line.argv[0]);
     users_account(bot->users, nick, &ctx.account_id, &ctx.account);
     if (!e && bot->game && bot_private_order(&ctx, text))
         return;

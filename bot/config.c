@@ -100,6 +100,10 @@ static const struct key config_keys[] = {
     NUM("bot", log_level, KEY_LOGLEVEL, 0, 0),
     NUM("flood", burst, KEY_INT, 1, 100),
     NUM("flood", lines_per_second, KEY_RATE, 0, 0),
+    NUM("flood", exempt, KEY_BOOL, 0, 1),
+    NUM("flood", commands, KEY_INT, 1, USERS_RATE_CMDS_MAX),
+    NUM("flood", commands_seconds, KEY_INT, 1, 3600),
+    NUM("flood", ignore_seconds, KEY_INT, 0, 86400),
     NUM("bout", order_timeout, KEY_INT, 10, 86400),
     NUM("bout", challenge_timeout, KEY_INT, 10, 86400),
     NUM("bout", rounds, KEY_INT, 3, 15),
@@ -137,6 +141,9 @@ void config_defaults(struct config *c)
     c->log_level = LOG_INFO;
     c->burst = 4;
     c->lines_per_second = 1.0;
+    c->commands = USERS_RATE_CMDS;
+    c->commands_seconds = (int)USERS_RATE_WINDOW;
+    c->ignore_seconds = (int)USERS_RATE_PAUSE;
     c->order_timeout = 120;
     c->challenge_timeout = 300;
     c->rounds = 12;
@@ -646,6 +653,38 @@ static void syntax_reason(const char *text, int line, char *out, size_t size)
         snprintf(out, size, "expected \"key = value\", a [section] or a comment (; or #)");
 }
 
+/* The line key `name` of [flood] was given on (1 if not given). */
+static int flood_line(const struct config_ctx *x, const char *name)
+{
+    for (int i = 0; i < NKEYS; i++)
+        if (strcmp(config_keys[i].section, "flood") == 0 && strcmp(config_keys[i].name, name) == 0)
+            return x->seen[i] ? x->seen[i] : 1;
+    return 1;
+}
+
+/* A pacing faster than the common servers let a client send gets the bot
+ * killed for flooding: only with exempt = yes. */
+static void pacing_check(struct config_ctx *x)
+{
+    if (x->c.exempt)
+        return;
+    if (x->c.lines_per_second > CONFIG_SAFE_RATE + 1e-9) {
+        x->line = flood_line(x, "lines_per_second");
+        ctx_fail(x,
+                 "lines_per_second = %g is faster than IRC servers let a client send (ircd-hybrid "
+                 "kills at 1.5, InspIRCd at 3): use at most %g, or add exempt = yes to [flood] "
+                 "if your network exempts the bot from flood limits",
+                 x->c.lines_per_second, CONFIG_SAFE_RATE);
+    } else if (x->c.burst > CONFIG_SAFE_BURST) {
+        x->line = flood_line(x, "burst");
+        ctx_fail(x,
+                 "burst = %d is more lines at once than IRC servers take from a client: use at "
+                 "most %d, or add exempt = yes to [flood] if your network exempts the bot from "
+                 "flood limits",
+                 x->c.burst, CONFIG_SAFE_BURST);
+    }
+}
+
 /* Parses text (the whole file) into x->c; 0 or -1 with the error in err. */
 static int config_run(struct config_ctx *x, const char *text, const char *name, char *err,
                       size_t errlen)
@@ -653,6 +692,8 @@ static int config_run(struct config_ctx *x, const char *text, const char *name, 
     x->text = x->pos = text;
     int bad = ini_parse_stream(config_reader, x, config_handler, x);
 
+    if (bad == 0 && x->err_line == 0)
+        pacing_check(x);
     if (bad == 0 && x->err_line == 0)
         return 0;
     if (bad > 0 && (x->err_line == 0 || bad < x->err_line)) {

@@ -12,9 +12,13 @@
 
 static void io_say(void *ctx, enum game_voice voice, const char *target, const char *text)
 {
+    static const enum outq_kind kinds[] = {
+        [GAME_REPLY] = OUTQ_REPLY, [GAME_CHATTER] = OUTQ_REPLY, [GAME_LIVE] = OUTQ_LIVE,
+        [GAME_ROUND] = OUTQ_ROUND, [GAME_BULK] = OUTQ_BULK,
+    };
     struct bot *bot = ctx;
 
-    outq_msg(bot->q, voice == GAME_CHATTER ? OUTQ_CHATTER : OUTQ_REPLY, "PRIVMSG", target, text);
+    outq_msg(bot->q, kinds[voice], "PRIVMSG", target, NULL, text);
 }
 
 static const char *io_nick_of(void *ctx, int64_t account_id)
@@ -52,11 +56,18 @@ static uint64_t io_seed(void *ctx)
     return bot_seed();
 }
 
-static int io_pending(void *ctx)
+static unsigned long io_mark(void *ctx)
 {
     struct bot *bot = ctx;
 
-    return outq_len(bot->q);
+    return outq_mark(bot->q);
+}
+
+static int io_delivered(void *ctx, unsigned long mark)
+{
+    struct bot *bot = ctx;
+
+    return outq_delivered(bot->q, mark);
 }
 
 static void io_log(void *ctx, enum game_log level, const char *text)
@@ -82,7 +93,8 @@ void bot_game_io(struct bot *bot, struct game_io *io)
         .clock = io_clock,
         .wall = io_wall,
         .seed = io_seed,
-        .pending = io_pending,
+        .mark = io_mark,
+        .delivered = io_delivered,
         .log = io_log,
     };
 }
@@ -97,12 +109,17 @@ void bot_game_config(const struct config *cfg, struct game_config *gc)
     snprintf(gc->prefix, sizeof(gc->prefix), "%s", cfg->prefix);
 }
 
-static void caller_reply(void *ctx, int private_only, const char *text)
+static void caller_reply(void *ctx, int how, const char *text)
 {
-    if (private_only)
-        reply_private(ctx, "%s", text);
+    struct cmd_ctx *c = ctx;
+    int live = c->live;
+
+    c->live = (how & GAME_ANSWER_LIVE) != 0;
+    if (how & GAME_ANSWER_PRIVATE)
+        reply_private(c, "%s", text);
     else
-        reply(ctx, "%s", text);
+        reply(c, "%s", text);
+    c->live = live;
 }
 
 void bot_caller(struct cmd_ctx *ctx, struct game_caller *who)

@@ -20,6 +20,7 @@
  * CASEMAPPING. Every line goes out through the paced queue; libircclient's
  * own answers to server PINGs are the only lines that bypass it.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -122,6 +123,8 @@ static void ev_connect(irc_session_t *s, const char *event, const char *origin, 
         snprintf(bot->nick, sizeof(bot->nick), "%s", params[0]);
     st->regain_at = bot->now + REGAIN_EVERY;
     log_msg(LOG_INFO, "registered on %s:%d as %s", bot->cfg.server, bot->cfg.port, bot->nick);
+    outq_hold(bot->q, 0);
+    outq_set_markers(bot->q, 1);
     if (bot->cfg.nickserv_password[0]) {
         char line[OUTQ_LINE_MAX];
         snprintf(line, sizeof(line), "PRIVMSG NickServ :IDENTIFY %s", bot->cfg.nickserv_password);
@@ -339,6 +342,10 @@ static void ev_message(irc_session_t *s, const char *event, const char *origin, 
     origin_nick(origin, nick, sizeof(nick));
     if (!nick[0] || is_me(bot, nick))
         return;
+    /* A CTCP libircclient did not take as one (text after its closing
+     * \001): not for us, and never echoed. */
+    if (params[1][0] == '\001')
+        return;
     if (irc_is_channel(params[0], bot->chantypes)) {
         int c = bot_chan_find(bot, params[0]);
         if (c >= 0)
@@ -367,7 +374,73 @@ static void ev_ctcp(irc_session_t *s, const char *event, const char *origin, con
         snprintf(text, sizeof(text), "\001%s\001", CLIP(params[0], 100));
     else
         return;
-    outq_msg(bot->q, OUTQ_REPLY, "NOTICE", nick, text);
+    outq_msg(bot->q, OUTQ_REPLY, "NOTICE", nick, nick, text);
+}
+
+/* "*** Message to #chan throttled due to flooding" (ircd-hybrid and its
+ * kin), from the server itself (a nick!user@host origin is a user's text
+ * and is ignored): the line was dropped. */
+static void ev_notice(irc_session_t *s, const char *event, const char *origin, const char **params,
+                      unsigned int count)
+{
+    struct bot *bot = bot_of(s);
+    char target[CONFIG_NICK_MAX * 2];
+
+    (void)event;
+    heard(bot);
+    if (count < 2 || !origin || strchr(origin, '!') || strchr(origin, '@'))
+        return;
+    const char *m = strstr(params[1], "Message to ");
+    if (!m || !strstr(m, " throttled"))
+        return;
+    m += strlen("Message to ");
+    size_t n = strcspn(m, " ");
+    if (n == 0 || n >= sizeof(target) || strncmp(m + n, " throttled", 10) != 0)
+        return;
+    memcpy(target, m, n);
+    target[n] = '\0';
+    outq_throttled(bot->q, target, bot->now);
+}
+
+/* After the server closed the link for flooding, the bot sends at most
+ * the safe pacing (or half what it was, if it already was that slow). */
+static void flood_closed(struct bot *bot, const char *why)
+{
+    int burst = bot->cfg.burst > CONFIG_SAFE_BURST - 1 ? CONFIG_SAFE_BURST - 1 : bot->cfg.burst;
+    double rate = bot->cfg.lines_per_second > CONFIG_SAFE_RATE ? CONFIG_SAFE_RATE
+                                                               : bot->cfg.lines_per_second / 2;
+
+    if (rate < 0.25)
+        rate = 0.25;
+    bot->cfg.burst = burst;
+    bot->cfg.lines_per_second = rate;
+    outq_set_rate(bot->q, burst, rate);
+    log_msg(LOG_WARN,
+            "the server closed the link for flooding (%s); sending at most %d lines at once and "
+            "%.2f lines/s from now on (until a reload)",
+            CLIP(why, 120), burst, rate);
+}
+
+/* PONG to our markers, and ERROR before a close. */
+static void ev_unknown(irc_session_t *s, const char *event, const char *origin, const char **params,
+                       unsigned int count)
+{
+    struct bot *bot = bot_of(s);
+
+    (void)origin;
+    heard(bot);
+    if (strcmp(event, "PONG") == 0 && count >= 1) {
+        outq_pong(bot->q, params[count - 1]);
+    } else if (strcmp(event, "ERROR") == 0 && count >= 1) {
+        log_msg(LOG_WARN, "the server says: %s", CLIP(params[0], 200));
+        char low[256];
+        size_t i = 0;
+        for (; params[0][i] && i + 1 < sizeof(low); i++)
+            low[i] = (char)tolower((unsigned char)params[0][i]);
+        low[i] = '\0';
+        if (strstr(low, "flood") || strstr(low, "recvq exceeded"))
+            flood_closed(bot, params[0]);
+    }
 }
 
 static void ev_other(irc_session_t *s, const char *event, const char *origin, const char **params,
@@ -392,13 +465,13 @@ static irc_callbacks_t callbacks = {
     .event_kick = ev_kick,
     .event_channel = ev_message,
     .event_privmsg = ev_message,
-    .event_notice = ev_other,
+    .event_notice = ev_notice,
     .event_channel_notice = ev_other,
     .event_invite = ev_other,
     .event_ctcp_req = ev_ctcp,
     .event_ctcp_rep = ev_other,
     .event_ctcp_action = ev_other,
-    .event_unknown = ev_other,
+    .event_unknown = ev_unknown,
     .event_numeric = ev_numeric,
 };
 
@@ -412,7 +485,8 @@ static void session_end(struct bot *bot, const char *why)
     st->s = NULL;
     st->registered = 0;
     users_reset(bot->users);
-    outq_clear(bot->q);
+    outq_disconnected(bot->q);
+    outq_hold(bot->q, 1);
     for (int c = 0; c < USERS_CHANNELS; c++)
         bot->chan_in[c] = 0;
     st->reconnect_at = bot->now + st->backoff;
@@ -432,6 +506,7 @@ static void session_start(struct bot *bot)
         return;
     }
     irc_set_ctx(st->s, bot);
+    outq_hold(bot->q, 1); /* only registration until 001 */
     snprintf(bot->nick, sizeof(bot->nick), "%s", c->nick);
     st->nick_tries = 0;
     st->started = st->last_rx = bot->now;
@@ -462,7 +537,7 @@ static void drain(struct bot *bot)
         /* Before registration only protocol lines may go (NICK). */
         if (irc_send_raw(st->s, "%s", line) != 0) {
             int e = irc_errno(st->s);
-            outq_unpop(bot->q, line);
+            outq_unpop(bot->q);
             if (e != LIBIRC_ERR_NOMEM)
                 session_end(bot, irc_strerror(e));
             return;
@@ -508,6 +583,17 @@ static void timers(struct bot *bot)
                 outq_raw(bot->q, line);
             }
         }
+}
+
+/* The pacing taken, said when it is past the safe limits. */
+static void pacing_note(const struct bot *bot)
+{
+    if (bot->cfg.exempt &&
+        (bot->cfg.lines_per_second > CONFIG_SAFE_RATE || bot->cfg.burst > CONFIG_SAFE_BURST))
+        log_msg(LOG_WARN,
+                "[flood] exempt = yes: sending %d lines at once and %.2f lines/s, past what IRC "
+                "servers take from a client; the network must exempt the bot from flood limits",
+                bot->cfg.burst, bot->cfg.lines_per_second);
 }
 
 /* SIGHUP: read the file again; on an error keep running as before. */
@@ -556,6 +642,8 @@ static void reload(struct bot *bot)
     bot->cfg = fresh;
     log_set_level(fresh.log_level);
     outq_set_rate(bot->q, fresh.burst, fresh.lines_per_second);
+    users_set_rate(bot->users, fresh.commands, fresh.commands_seconds, fresh.ignore_seconds);
+    pacing_note(bot);
     if (bot->irc->registered)
         join_all(bot);
     struct game_config gc;
@@ -599,6 +687,7 @@ int bot_run(struct bot *bot)
 
     memset(&st, 0, sizeof(st));
     st.backoff = BACKOFF_MIN;
+    pacing_note(bot);
     bot->irc = &st;
     for (int i = 0; i < bot->cfg.nchannels && i < USERS_CHANNELS; i++)
         snprintf(bot->chan[i], sizeof(bot->chan[i]), "%s", bot->cfg.channels[i]);

@@ -74,8 +74,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "ringside: %s\n", err);
         return 1;
     }
-    bot.q = outq_new(bot.cfg.burst, bot.cfg.lines_per_second, OUTQ_CHATTER_MAX);
+    bot.q = outq_new(bot.cfg.burst, bot.cfg.lines_per_second);
     bot.users = users_new();
+    users_set_rate(bot.users, bot.cfg.commands, bot.cfg.commands_seconds, bot.cfg.ignore_seconds);
     struct game_io io;
     struct game_config gc;
     bot_game_io(&bot, &io);

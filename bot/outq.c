@@ -1,49 +1,82 @@
 /*
  * outq.c - the paced output queue: every line the bot sends waits here
- * until the token bucket lets it go.
+ * until the token bucket lets it go, and stays known until the server has
+ * shown it took it.
  *
  * Pacing: a bucket of `burst` tokens, refilled at `lines_per_second` up to
  * `burst`; each line popped costs one token. The caller passes the time
- * (monotonic seconds), so tests drive the queue with a fake clock.
+ * (monotonic seconds), so tests drive the queue with a fake clock; lines
+ * queued are dated by the latest time given to outq_pop or outq_wait. A target
+ * may also have its own, slower bucket: every channel is held to
+ * OUTQ_CHANNEL_BURST lines back to back (so the bot never spends the whole
+ * of a channel's flood budget, which ircd-hybrid shares between all its
+ * members), and a target the server said it throttled (outq_throttled) is
+ * slowed down further: its rate halves (down to OUTQ_SLOW_MIN) and comes
+ * back doubling every OUTQ_SLOW_HOLD seconds without a new complaint.
  *
- * Order: lines put back by outq_unpop first (the last one put back first),
- * then protocol lines, then replies to private targets, then replies to
- * channels, then chatter. Each of these is first in, first out, so lines to
- * one target keep their order within a kind. Chatter is kept per target and
- * interleaved across targets in the order it was queued.
+ * Order: lines put back (outq_unpop) first, then protocol lines, then the
+ * three kinds of messages:
+ *   live   - a live bout's traffic (commentary, prompts, acknowledgements):
+ *            one queue in the order said, but a round's private lines
+ *            (OUTQ_ROUND: prompts) wait for every channel line, and no
+ *            private line passes a channel line said before it, so nobody
+ *            is asked for round r+1 before round r is said;
+ *   reply  - answers to commands and announcements;
+ *   bulk   - long answers (reports, help, lists) and the replies of whoever
+ *            asks too much.
+ * Live lines go first, but while replies wait at most OUTQ_LIVE_RUN live
+ * lines go in a row; replies go before bulk, at most OUTQ_REPLY_RUN in a
+ * row while bulk waits. Bulk never passes live lines. Replies and bulk are
+ * kept per owner (the nick the answer is for; announcements: their
+ * target), and the owner served least lately (a count of lines decaying
+ * with OUTQ_SERVED_TAU) goes first, so a flooder, a long report or a busy
+ * spectator never holds up anybody else. An owner's live private lines
+ * over OUTQ_LIVE_OWNER_MAX lately are queued as replies, his replies over
+ * OUTQ_REPLY_OWNER_MAX (or all of them, while the bot ignores him for
+ * flooding: outq_demote) as bulk; bulk goes only while the bucket is full,
+ * so it streams at the full rate yet leaves the burst to whatever comes
+ * next; his bulk is capped at OUTQ_BULK_OWNER_MAX
+ * lines waiting (and the queue at OUTQ_TOTAL_MAX): past that his new bulk
+ * lines are dropped with one note. Live lines, replies and protocol lines
+ * are never dropped. Lines to one target keep their order within a kind.
  *
- * Dropping: only chatter is ever dropped. When a target's chatter waiting
- * exceeds chatter_max lines, its oldest lines go and one note line takes the
- * place of the first one dropped: "(12 lines of commentary skipped to keep
- * up)"; later drops update that note while it waits (the note is not counted
- * in chatter_max, which is at least 1). The queue also holds at most OUTQ_TOTAL_MAX lines: over
- * that, the oldest chatter of any target is dropped the same way, and a new
- * chatter line with no chatter left to drop is itself dropped. Protocol
- * lines, replies and lines put back are never dropped, even over the total:
- * they come from commands that the server already paces, so they cannot
- * grow without bound.
+ * Delivery: with markers on (outq_set_markers, once registered), a line
+ * popped is kept in a window until the server confirms it: after
+ * OUTQ_MARK_EVERY lines, or at once (without a token) when nothing else
+ * waits, the queue sends "PING :rsN", and the server's PONG (outq_pong)
+ * confirms every line sent
+ * before it, in order. A throttle notice (outq_throttled) seen before that
+ * PONG means a line to that target was dropped: when the PONG comes, the
+ * lines sent to it since the marker before go again, first. From the
+ * first notice on (strict), a channel or a throttled target gets its next
+ * line only once the last one is confirmed, with a marker right after
+ * each: a notice then names exactly one line, and order is kept. outq_delivered tells whether every
+ * line said up to a mark was confirmed. When the connection drops (outq_disconnected), replies and
+ * bulk not yet confirmed go back to their queues to be sent after
+ * reconnecting, and so do live lines; a round's lines (OUTQ_ROUND, live in
+ * every other way) and protocol lines are dropped: the game says a bout's
+ * commentary again from its database, and asks for orders again.
  *
  * Wire limits: a message is cut so that the line the server relays,
  * ":" + origin + " " + "PRIVMSG " + target + " :" + piece + CR LF, fits 512
  * bytes, where prefix_len is the length of the origin "nick!user@host" as
- * the server reports it (outq adds the colon and the space itself, so a
- * caller that counts them too only loses 2 bytes, never overflows). Until
+ * the server reports it (outq adds the colon and the space itself). Until
  * outq_set_prefix_len is called, OUTQ_PREFIX_DEFAULT assumes the worst the
  * bot is likely to meet: nick 30 + "!" + user 10 (+ "~") + "@" + host 63 =
- * 106 bytes. Lines already queued are not cut again when the prefix length
- * changes. Text is sanitized (CR and LF become spaces) before it is cut;
+ * 106 bytes. Text is sanitized (CR and LF become spaces) before it is cut;
  * targets and commands are never user text, and a target with blanks or
- * control characters is refused.
+ * control characters is refused. Protocol lines and lines put back are cut
+ * to 510 bytes (on a character boundary), with a warning in the log.
  *
  * Bad arguments are clamped, not trusted: burst under 1 becomes 1, a rate
  * that is not over 0 becomes 1 line a second. Empty text queues nothing.
- * Targets are told apart byte for byte (the bot spells its targets one way).
- * Protocol lines and lines put back are cut to 510 bytes (on a character
- * boundary), with a warning in the log.
+ * Targets and owners are told apart byte for byte (the bot spells them one
+ * way).
  *
- * Memory: every line is its own allocation (xmalloc); outq_free and
- * outq_clear release them all.
+ * Memory: every line is its own allocation (xmalloc); owners and targets
+ * with nothing waiting are forgotten once their counts have decayed.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,29 +88,50 @@
 #define OUTQ_WIRE_MAX       512                 /* bytes of a line with its CR LF */
 #define OUTQ_TEXT_MAX       (OUTQ_WIRE_MAX - 2) /* without CR LF */
 #define OUTQ_PIECE_MIN      16                  /* refuse messages that leave less room than this */
+#define OUTQ_NAME_MAX       64
 #define OUTQ_EPSILON        1e-9
+#define OUTQ_WINDOW_MAX     400  /* lines kept unconfirmed at most (a server that never answers) */
+#define OUTQ_STRICT_POLL    0.25 /* seconds: look again for a confirmation */
 /* Targets that are channels, whatever the server's CHANTYPES: a nick can
  * never start with any of these. */
 #define OUTQ_CHANTYPES "#&+!"
 
+struct owner;
+
 struct oline {
     struct oline *next, *prev;
-    unsigned long seq; /* chatter: the order lines were queued in */
-    int note;          /* 1: a "lines skipped" note */
-    char text[];       /* the line, without CR LF */
+    unsigned long seq;        /* the order lines were said in, from 1 */
+    enum outq_kind kind;      /* OUTQ_PROTOCOL for markers and raw lines */
+    struct owner *own;        /* replies and bulk: whose queue */
+    unsigned marker;          /* in the window: the marker sent after it */
+    unsigned char toff, tlen; /* the target inside text; tlen 0: none */
+    int note;                 /* a "lines dropped" note */
+    char text[];              /* the line, without CR LF */
 };
 
 struct fifo {
     struct oline *head, *tail;
 };
 
-/* The chatter waiting for one target. If a note waits, it is the head. */
-struct chatter {
-    char *target;
-    char cmd[16]; /* of the last line queued, for the note */
-    struct fifo lines;
-    int count;   /* lines waiting, the note not counted */
-    int skipped; /* lines the waiting note tells of; 0: no note */
+/* Whose replies and bulk lines these are. */
+struct owner {
+    char name[OUTQ_NAME_MAX];
+    struct fifo q[2]; /* [0] replies, [1] bulk */
+    int waiting[2];
+    double served, served_at; /* lines sent lately, decayed to served_at */
+    int dropped;              /* a note about dropped bulk waits */
+    double demoted_until;     /* his replies are bulk until then */
+};
+
+/* A target with its own pacing: every channel, and whoever the server said
+ * it throttled. */
+struct paced {
+    char name[OUTQ_NAME_MAX];
+    int channel;
+    double tokens, last;
+    double slow;       /* 0: not slowed; else its own rate in lines/s */
+    double slow_until; /* when the slow rate doubles again */
+    int notices;       /* throttle notices not yet matched to a line */
 };
 
 struct outq {
@@ -86,16 +140,26 @@ struct outq {
     double tokens;
     double last; /* when tokens was last brought up to date */
     int started; /* 0 until the first pop: the bucket is full */
-    int chatter_max;
     size_t prefix_len;
-    int total; /* lines waiting, notes included */
+    int total; /* lines waiting, in every queue */
     unsigned long seq;
-    struct fifo retry, protocol, reply_private, reply_channel;
-    struct chatter *chat;
-    int nchat, chat_cap;
-    int reply_run;        /* replies sent in a row while chatter waited */
-    char last_target[64]; /* the target of the last reply sent */
-    int target_run;       /* replies in a row to last_target */
+    struct fifo retry, protocol, live;
+    struct owner **own;
+    int nown, own_cap;
+    struct paced *tg;
+    int ntg, tg_cap;
+    int live_run, reply_run;
+    /* delivery */
+    int markers;
+    int strict;           /* the server throttles: stop and wait for channels */
+    int mark_now;         /* strict: a marker goes next */
+    int held;             /* only protocol lines may go */
+    double now;           /* the latest time the caller gave */
+    unsigned marker_next; /* the id of the next marker */
+    int since_marker;     /* lines sent since the last marker */
+    struct fifo window;   /* sent, not yet confirmed, in the order sent */
+    int nwindow;
+    struct oline *popped; /* the last line popped, until the next pop */
 };
 
 /* ------------------------------------------------------------ lists */
@@ -104,9 +168,7 @@ static struct oline *oline_new(const char *text, size_t len)
 {
     struct oline *l = xmalloc(sizeof(*l) + len + 1);
 
-    l->next = l->prev = NULL;
-    l->seq = 0;
-    l->note = 0;
+    memset(l, 0, sizeof(*l));
     memcpy(l->text, text, len);
     l->text[len] = '\0';
     return l;
@@ -147,25 +209,45 @@ static void fifo_unlink(struct fifo *f, struct oline *l)
     l->next = l->prev = NULL;
 }
 
-static void fifo_free(struct fifo *f)
+static int fifo_free(struct fifo *f)
 {
+    int n = 0;
+
     for (struct oline *l = f->head, *next; l; l = next) {
         next = l->next;
         free(l);
+        n++;
     }
     f->head = f->tail = NULL;
+    return n;
 }
 
-/* ------------------------------------------------------------ bucket */
+/* The target of a "CMD target :text" line into buf ("" for none). */
+static void line_target(const struct oline *l, char *buf)
+{
+    memcpy(buf, l->text + l->toff, l->tlen);
+    buf[l->tlen] = '\0';
+}
+
+static int is_channel(const char *name)
+{
+    return irc_is_channel(name, OUTQ_CHANTYPES);
+}
+
+/* ------------------------------------------------------------ buckets */
+
+static double bucket(double tokens, double last, int started, double now, double rate, double cap)
+{
+    if (!started)
+        return cap;
+    if (now > last)
+        tokens += (now - last) * rate;
+    return tokens > cap ? cap : tokens;
+}
 
 static double outq_tokens(const struct outq *q, double now)
 {
-    if (!q->started)
-        return q->burst;
-    double t = q->tokens;
-    if (now > q->last)
-        t += (now - q->last) * q->rate;
-    return t > q->burst ? q->burst : t;
+    return bucket(q->tokens, q->last, q->started, now, q->rate, q->burst);
 }
 
 static void outq_rate_clamp(int *burst, double *rate)
@@ -176,7 +258,183 @@ static void outq_rate_clamp(int *burst, double *rate)
         *rate = 1;
 }
 
-struct outq *outq_new(int burst, double lines_per_second, int chatter_max)
+static struct paced *target_find(struct outq *q, const char *name, int create)
+{
+    for (int i = 0; i < q->ntg; i++)
+        if (strcmp(q->tg[i].name, name) == 0)
+            return &q->tg[i];
+    if (!create)
+        return NULL;
+    if (q->ntg == q->tg_cap) {
+        q->tg_cap = q->tg_cap ? q->tg_cap * 2 : 8;
+        q->tg = xrealloc(q->tg, (size_t)q->tg_cap * sizeof(*q->tg));
+    }
+    struct paced *t = &q->tg[q->ntg++];
+    memset(t, 0, sizeof(*t));
+    snprintf(t->name, sizeof(t->name), "%s", name);
+    t->channel = is_channel(name);
+    t->tokens = -1; /* full at first use */
+    return t;
+}
+
+/* The rate and burst of target t (0 rate: only the global bucket). */
+static double target_rate(const struct outq *q, const struct paced *t)
+{
+    if (t->slow > 0)
+        return t->slow < q->rate ? t->slow : q->rate;
+    return t->channel ? q->rate : 0;
+}
+
+static int target_burst(const struct outq *q, const struct paced *t)
+{
+    if (t->slow > 0)
+        return 1;
+    return t->channel && q->burst > OUTQ_CHANNEL_BURST ? OUTQ_CHANNEL_BURST : q->burst;
+}
+
+/* A slowed target gets its rate back, doubling every OUTQ_SLOW_HOLD s. */
+static void target_relax(const struct outq *q, struct paced *t, double now)
+{
+    while (t->slow > 0 && now >= t->slow_until && !t->notices) {
+        t->slow *= 2;
+        t->slow_until += OUTQ_SLOW_HOLD;
+        if (t->slow >= q->rate)
+            t->slow = 0;
+    }
+}
+
+static double target_tokens(const struct outq *q, const struct paced *t, double now)
+{
+    int cap = target_burst(q, t);
+    double rate = target_rate(q, t);
+
+    if (t->tokens < 0)
+        return cap;
+    return bucket(t->tokens, t->last, 1, now, rate, cap);
+}
+
+/* Seconds until a line to target t may go (0: now). */
+static double target_wait(const struct outq *q, const struct paced *t, double now)
+{
+    if (!t || target_rate(q, t) <= 0)
+        return 0;
+    double tok = target_tokens(q, t, now);
+    return tok >= 1 - OUTQ_EPSILON ? 0 : (1 - tok) / target_rate(q, t);
+}
+
+/* 1 if l goes to a channel or a target the server throttled. */
+static int paced_line(struct outq *q, const struct oline *l)
+{
+    char name[OUTQ_NAME_MAX];
+
+    if (!l->tlen)
+        return 0;
+    line_target(l, name);
+    const struct paced *t = target_find(q, name, 0);
+    return is_channel(name) || (t && t->slow > 0);
+}
+
+/* Strict: a line to l's target is still unconfirmed. */
+static int unconfirmed(const struct outq *q, const struct oline *l)
+{
+    for (const struct oline *w = q->window.head; w; w = w->next)
+        if (w->tlen == l->tlen && memcmp(w->text + w->toff, l->text + l->toff, l->tlen) == 0)
+            return 1;
+    return 0;
+}
+
+static double line_wait(struct outq *q, const struct oline *l, double now)
+{
+    char name[OUTQ_NAME_MAX];
+
+    if (!l->tlen)
+        return 0;
+    /* On a server that throttles, a channel (or a throttled target) gets
+     * its next line once the last one is confirmed: a notice then names
+     * one line, and the lines keep their order. */
+    if (q->strict && paced_line(q, l) && unconfirmed(q, l))
+        return OUTQ_STRICT_POLL;
+    line_target(l, name);
+    struct paced *t = target_find(q, name, 0);
+    if (t)
+        target_relax(q, t, now);
+    return target_wait(q, t, now);
+}
+
+static void target_spend(struct outq *q, const struct oline *l, double now)
+{
+    char name[OUTQ_NAME_MAX];
+
+    if (!l->tlen)
+        return;
+    line_target(l, name);
+    struct paced *t = target_find(q, name, 0);
+    if (!t && is_channel(name))
+        t = target_find(q, name, 1);
+    if (!t || target_rate(q, t) <= 0)
+        return;
+    double tok = target_tokens(q, t, now) - 1;
+    t->tokens = tok < 0 ? 0 : tok;
+    t->last = now;
+}
+
+/* ------------------------------------------------------------ owners */
+
+static double decayed(const struct owner *o, double now)
+{
+    if (now <= o->served_at)
+        return o->served;
+    return o->served * exp(-(now - o->served_at) / OUTQ_SERVED_TAU);
+}
+
+static struct owner *owner_find(struct outq *q, const char *name)
+{
+    for (int i = 0; i < q->nown; i++)
+        if (strcmp(q->own[i]->name, name) == 0)
+            return q->own[i];
+    if (q->nown == q->own_cap) {
+        q->own_cap = q->own_cap ? q->own_cap * 2 : 8;
+        q->own = xrealloc(q->own, (size_t)q->own_cap * sizeof(*q->own));
+    }
+    struct owner *o = xmalloc(sizeof(*o));
+    memset(o, 0, sizeof(*o));
+    snprintf(o->name, sizeof(o->name), "%s", name);
+    q->own[q->nown++] = o;
+    return o;
+}
+
+/* Forgets owners with nothing waiting whose count has worn off. */
+static void owners_tidy(struct outq *q, double now)
+{
+    for (int i = 0; i < q->nown; i++) {
+        struct owner *o = q->own[i];
+        if (o->waiting[0] || o->waiting[1] || decayed(o, now) > 0.05 || now < o->demoted_until)
+            continue;
+        free(o);
+        q->own[i--] = q->own[--q->nown];
+    }
+}
+
+void outq_demote(struct outq *q, const char *owner, double seconds)
+{
+    if (!owner || !*owner || strlen(owner) >= OUTQ_NAME_MAX)
+        return;
+    struct owner *o = owner_find(q, owner);
+    o->demoted_until = q->now + seconds;
+    /* His replies waiting now go behind everybody else's. */
+    while (o->q[0].tail) {
+        struct oline *l = o->q[0].tail;
+        fifo_unlink(&o->q[0], l);
+        o->waiting[0]--;
+        l->kind = OUTQ_BULK;
+        fifo_push_front(&o->q[1], l);
+        o->waiting[1]++;
+    }
+}
+
+/* ------------------------------------------------------------ creating */
+
+struct outq *outq_new(int burst, double lines_per_second)
 {
     struct outq *q = xmalloc(sizeof(*q));
 
@@ -185,8 +443,8 @@ struct outq *outq_new(int burst, double lines_per_second, int chatter_max)
     q->burst = burst;
     q->rate = lines_per_second;
     q->tokens = burst;
-    q->chatter_max = chatter_max < 1 ? 1 : chatter_max;
     q->prefix_len = OUTQ_PREFIX_DEFAULT;
+    q->marker_next = 1;
     return q;
 }
 
@@ -195,7 +453,10 @@ void outq_free(struct outq *q)
     if (!q)
         return;
     outq_clear(q);
-    free(q->chat);
+    for (int i = 0; i < q->nown; i++)
+        free(q->own[i]);
+    free(q->own);
+    free(q->tg);
     free(q);
 }
 
@@ -215,146 +476,81 @@ void outq_set_prefix_len(struct outq *q, size_t len)
     q->prefix_len = len;
 }
 
-/* ------------------------------------------------------------ chatter */
-
-static struct chatter *chatter_find(struct outq *q, const char *target, int create)
+void outq_set_markers(struct outq *q, int on)
 {
-    for (int i = 0; i < q->nchat; i++)
-        if (strcmp(q->chat[i].target, target) == 0)
-            return &q->chat[i];
-    if (!create)
-        return NULL;
-    if (q->nchat == q->chat_cap) {
-        q->chat_cap = q->chat_cap ? q->chat_cap * 2 : 8;
-        q->chat = xrealloc(q->chat, (size_t)q->chat_cap * sizeof(*q->chat));
-    }
-    struct chatter *c = &q->chat[q->nchat++];
-    memset(c, 0, sizeof(*c));
-    c->target = xstrdup(target);
-    return c;
+    q->markers = on;
 }
 
-/* Forgets a target with nothing waiting (keeps the array small). */
-static void chatter_forget_if_empty(struct outq *q, struct chatter *c)
+void outq_hold(struct outq *q, int on)
 {
-    if (c->lines.head)
-        return;
-    free(c->target);
-    *c = q->chat[--q->nchat];
-}
-
-static struct oline *note_new(const struct chatter *c, int skipped)
-{
-    char buf[OUTQ_TEXT_MAX + 1];
-    int n = snprintf(buf, sizeof(buf), "%s %s :(%d line%s of commentary skipped to keep up)",
-                     c->cmd, c->target, skipped, skipped == 1 ? "" : "s");
-
-    if (n < 0 || (size_t)n >= sizeof(buf))
-        n = (int)strlen(buf);
-    struct oline *l = oline_new(buf, (size_t)n);
-    l->note = 1;
-    return l;
-}
-
-/* The oldest line of c that may be dropped (never the note). */
-static struct oline *chatter_oldest(const struct chatter *c)
-{
-    struct oline *l = c->lines.head;
-
-    return l && l->note ? l->next : l;
-}
-
-/* Drops the oldest line of c; the note at the head takes its place or
- * counts it. */
-static void chatter_drop_oldest(struct outq *q, struct chatter *c)
-{
-    struct oline *old = chatter_oldest(c);
-    struct oline *note;
-
-    if (!old)
-        return;
-    if (c->skipped) {
-        note = note_new(c, c->skipped + 1);
-        note->seq = c->lines.head->seq;
-        struct oline *prev_note = c->lines.head; /* replaced: total unchanged */
-        fifo_unlink(&c->lines, prev_note);
-        free(prev_note);
-    } else {
-        note = note_new(c, 1);
-        note->seq = old->seq;
-        q->total++;
-    }
-    c->skipped++;
-    fifo_unlink(&c->lines, old);
-    free(old);
-    c->count--;
-    q->total--;
-    fifo_push_front(&c->lines, note);
-}
-
-/* Drops the oldest droppable chatter line of all; 0 if there is none. */
-static int chatter_drop_any(struct outq *q)
-{
-    struct chatter *best = NULL;
-
-    for (int i = 0; i < q->nchat; i++) {
-        struct oline *l = chatter_oldest(&q->chat[i]);
-        if (l && (!best || l->seq < chatter_oldest(best)->seq))
-            best = &q->chat[i];
-    }
-    if (!best)
-        return 0;
-    chatter_drop_oldest(q, best);
-    return 1;
+    q->held = on;
 }
 
 /* ------------------------------------------------------------ queueing */
 
-/* Drops chatter until the total is under OUTQ_TOTAL_MAX, or no chatter is
- * left to drop (notes stay). Each round removes a line or turns one into a
- * note, so it ends. */
-static void outq_make_room(struct outq *q)
+static void owner_push(struct outq *q, struct owner *o, int bulk, struct oline *l)
 {
-    while (q->total >= OUTQ_TOTAL_MAX && chatter_drop_any(q)) {
-    }
+    l->kind = bulk ? OUTQ_BULK : OUTQ_REPLY;
+    l->own = o;
+    fifo_push(&o->q[bulk], l);
+    o->waiting[bulk]++;
+    q->total++;
 }
 
-static void outq_add(struct outq *q, enum outq_kind kind, const char *cmd, const char *target,
-                     const char *text, size_t len)
+/* Queues one message line of `kind` for owner `who` at time `now`. */
+static void outq_add(struct outq *q, enum outq_kind kind, const char *who, struct oline *l,
+                     double now)
 {
-    struct oline *l = oline_new(text, len);
-
-    switch (kind) {
-    case OUTQ_PROTOCOL:
-        outq_make_room(q);
+    l->seq = ++q->seq;
+    if (kind == OUTQ_PROTOCOL) {
+        l->kind = OUTQ_PROTOCOL;
         fifo_push(&q->protocol, l);
-        break;
-    case OUTQ_REPLY:
-        outq_make_room(q);
-        fifo_push(irc_is_channel(target, OUTQ_CHANTYPES) ? &q->reply_channel : &q->reply_private,
-                  l);
-        break;
-    case OUTQ_CHATTER:
-    default: {
-        struct chatter *c = chatter_find(q, target, 1);
-        snprintf(c->cmd, sizeof(c->cmd), "%s", cmd);
-        outq_make_room(q);
-        if (q->total >= OUTQ_TOTAL_MAX) {
-            free(l);
-            chatter_forget_if_empty(q, c);
-            log_msg(LOG_WARN, "outq: %d lines waiting; commentary to %s dropped", q->total, target);
-            return;
-        }
-        l->seq = q->seq++;
-        fifo_push(&c->lines, l);
-        c->count++;
         q->total++;
-        while (c->count > q->chatter_max)
-            chatter_drop_oldest(q, c);
         return;
     }
+    struct owner *o = owner_find(q, who);
+    double served = decayed(o, now);
+    if ((kind == OUTQ_LIVE || kind == OUTQ_ROUND) && !is_channel(who) &&
+        served > OUTQ_LIVE_OWNER_MAX) {
+        owner_push(q, o, 0, l); /* a reply: never further down */
+        return;
     }
-    q->total++;
+    if (kind == OUTQ_LIVE || kind == OUTQ_ROUND) {
+        l->kind = kind;
+        l->own = o;
+        fifo_push(&q->live, l);
+        q->total++;
+        return;
+    }
+    if (kind == OUTQ_REPLY &&
+        (served + o->waiting[0] > OUTQ_REPLY_OWNER_MAX || now < o->demoted_until))
+        kind = OUTQ_BULK;
+    if (kind == OUTQ_REPLY) {
+        owner_push(q, o, 0, l);
+        return;
+    }
+    if (o->waiting[1] >= OUTQ_BULK_OWNER_MAX || q->total >= OUTQ_TOTAL_MAX) {
+        if (!o->dropped) {
+            char buf[OUTQ_TEXT_MAX + 1], target[OUTQ_NAME_MAX];
+            line_target(l, target);
+            int n = snprintf(buf, sizeof(buf),
+                             "PRIVMSG %s :(the rest is cut: more was asked than I can send; "
+                             "ask again in a while)",
+                             target);
+            struct oline *note = oline_new(buf, (size_t)n);
+            note->seq = l->seq;
+            note->toff = l->toff;
+            note->tlen = l->tlen;
+            note->note = 1;
+            owner_push(q, o, 1, note);
+            o->dropped = 1;
+            log_msg(LOG_WARN, "outq: %d lines waiting for %s; dropping the rest of an answer",
+                    o->waiting[1], o->name);
+        }
+        free(l);
+        return;
+    }
+    owner_push(q, o, 1, l);
 }
 
 /* 1 if s is usable as a command or target word on the wire. */
@@ -369,15 +565,19 @@ static int wire_word(const char *s)
 }
 
 void outq_msg(struct outq *q, enum outq_kind kind, const char *cmd, const char *target,
-              const char *text)
+              const char *owner, const char *text)
 {
+    double now = q->now;
     char line[OUTQ_LINE_MAX];
 
-    if (!wire_word(cmd) || !wire_word(target) || strlen(cmd) >= 16) {
+    if (!wire_word(cmd) || !wire_word(target) || strlen(cmd) >= 16 ||
+        strlen(target) >= OUTQ_NAME_MAX) {
         log_msg(LOG_ERROR, "outq: refused a message with command \"%s\" to \"%s\"",
                 cmd ? cmd : "(null)", target ? target : "(null)");
         return;
     }
+    if (!owner || !*owner || strlen(owner) >= OUTQ_NAME_MAX)
+        owner = target;
     size_t head = strlen(cmd) + 1 + strlen(target) + 2; /* "PRIVMSG target :" */
     size_t fixed = 1 + q->prefix_len + 1 + head + 2;    /* ":origin " ... CR LF */
     if (fixed + OUTQ_PIECE_MIN > OUTQ_WIRE_MAX) {
@@ -394,7 +594,10 @@ void outq_msg(struct outq *q, enum outq_kind kind, const char *cmd, const char *
     while (left > 0) {
         size_t n = irc_split(p, left, room);
         int len = snprintf(line, sizeof(line), "%s %s :%.*s", cmd, target, (int)n, p);
-        outq_add(q, kind, cmd, target, line, (size_t)len);
+        struct oline *l = oline_new(line, (size_t)len);
+        l->toff = (unsigned char)(strlen(cmd) + 1);
+        l->tlen = (unsigned char)strlen(target);
+        outq_add(q, kind, owner, l, now);
         p += n;
         left -= n;
         /* irc_split cut at a space (a cut on a character boundary never
@@ -428,131 +631,180 @@ static struct oline *outq_line_from(const char *line)
 
 void outq_raw(struct outq *q, const char *line)
 {
-    outq_make_room(q);
-    fifo_push(&q->protocol, outq_line_from(line ? line : ""));
-    q->total++;
-}
-
-/* The token spent on the failed attempt is not given back: a full send
- * buffer means the bot is sending too fast, so waiting one more token is
- * right. The line keeps no kind: it is never dropped. */
-void outq_unpop(struct outq *q, const char *line)
-{
-    fifo_push_front(&q->retry, outq_line_from(line ? line : ""));
-    q->total++;
+    outq_add(q, OUTQ_PROTOCOL, NULL, outq_line_from(line ? line : ""), q->now);
 }
 
 /* ------------------------------------------------------------ taking */
 
-/* Takes the next line off the queues, in the order of the file comment. */
-/* The oldest chatter line of any target, or NULL. */
-static struct oline *chatter_take(struct outq *q)
+/* The live line to send now, or NULL: in the order said, but a round's
+ * private lines (prompts) wait for every channel line, and no private line
+ * passes a channel line said before it. So an acknowledgement goes as soon
+ * as its turn comes, and the commentary of every bout goes before the next
+ * prompts. */
+static struct oline *live_pick(struct outq *q, double now)
 {
-    struct chatter *best = NULL;
+    struct oline *prompt = NULL;
+    int chan_seen = 0;
 
-    for (int i = 0; i < q->nchat; i++)
-        if (q->chat[i].lines.head && (!best || q->chat[i].lines.head->seq < best->lines.head->seq))
-            best = &q->chat[i];
-    if (!best)
-        return NULL;
-    struct oline *l = best->lines.head;
-    fifo_unlink(&best->lines, l);
-    if (l->note)
-        best->skipped = 0;
-    else
-        best->count--;
-    chatter_forget_if_empty(q, best);
-    return l;
-}
-
-static int chatter_waiting(const struct outq *q)
-{
-    for (int i = 0; i < q->nchat; i++)
-        if (q->chat[i].lines.head)
-            return 1;
-    return 0;
-}
-
-/* The target of a queued "PRIVMSG target :text" line into buf. */
-static void line_target(const struct oline *l, char *buf, size_t len)
-{
-    const char *t = strchr(l->text, ' ');
-    size_t n = t ? strcspn(t + 1, " ") : 0;
-
-    if (n >= len)
-        n = len - 1;
-    memcpy(buf, t ? t + 1 : "", n);
-    buf[n] = '\0';
-}
-
-/* Takes the reply to send from `f`: its head, unless the head's target has
- * just had OUTQ_TARGET_RUN replies in a row and another target waits; then
- * the first line of another target (each target keeps its own order). A
- * long answer to one player (a report) never holds up everybody else. */
-static struct oline *reply_take(struct outq *q, struct fifo *f)
-{
-    struct oline *l = f->head;
-    char target[64];
-
-    line_target(l, target, sizeof(target));
-    if (q->target_run >= OUTQ_TARGET_RUN && strcmp(target, q->last_target) == 0) {
-        for (struct oline *o = l->next; o; o = o->next) {
-            char other[64];
-            line_target(o, other, sizeof(other));
-            if (strcmp(other, q->last_target) != 0) {
-                l = o;
-                memcpy(target, other, sizeof(target));
-                break;
-            }
+    for (struct oline *l = q->live.head; l; l = l->next) {
+        char name[OUTQ_NAME_MAX];
+        line_target(l, name);
+        if (is_channel(name)) {
+            if (line_wait(q, l, now) <= 0)
+                return l;
+            chan_seen = 1;
+        } else if (!chan_seen && line_wait(q, l, now) <= 0) {
+            if (l->kind == OUTQ_LIVE)
+                return l;
+            if (!prompt)
+                prompt = l;
         }
     }
-    fifo_unlink(f, l);
-    if (strcmp(target, q->last_target) == 0) {
-        q->target_run++;
-    } else {
-        memcpy(q->last_target, target, sizeof(q->last_target));
-        q->target_run = 1;
+    return prompt;
+}
+
+/* The reply (bulk 0) or bulk (1) line to send now: the head of the owner
+ * served least lately whose target may take it. */
+static struct oline *owner_pick(struct outq *q, int bulk, double now)
+{
+    struct oline *best = NULL;
+    double best_served = 0;
+
+    for (int i = 0; i < q->nown; i++) {
+        struct owner *o = q->own[i];
+        struct oline *l = o->q[bulk].head;
+        if (!l || line_wait(q, l, now) > 0)
+            continue;
+        double s = decayed(o, now);
+        if (!best || s < best_served - OUTQ_EPSILON ||
+            (s < best_served + OUTQ_EPSILON && l->seq < best->seq)) {
+            best = l;
+            best_served = s;
+        }
     }
+    return best;
+}
+
+/* A marker is due: lines were sent since the last one, and either enough
+ * of them or nothing else waits. */
+static int marker_due(const struct outq *q)
+{
+    return q->markers && q->since_marker > 0 &&
+           (q->since_marker >= OUTQ_MARK_EVERY || q->total == 0 || q->mark_now);
+}
+
+static struct oline *marker_new(struct outq *q)
+{
+    char buf[32];
+    int n = snprintf(buf, sizeof(buf), "PING :rs%u", q->marker_next);
+    struct oline *l = oline_new(buf, (size_t)n);
+
+    l->kind = OUTQ_PROTOCOL;
+    l->note = 2; /* a marker */
+    q->marker_next++;
+    q->since_marker = 0;
+    q->mark_now = 0;
+    q->total++; /* taken at once */
     return l;
 }
 
-/* The next line: put-back lines, protocol, replies (private first), then
- * chatter; but while chatter waits, at most OUTQ_REPLY_RUN replies go
- * before one chatter line, so a stream of replies never starves a bout's
- * commentary. */
-static struct oline *outq_take(struct outq *q)
+/* Takes the next line off the queues, in the order of the file comment,
+ * or NULL when nothing may go now. */
+static struct oline *outq_take(struct outq *q, double now)
 {
-    struct fifo *first[] = {&q->retry, &q->protocol};
-    struct fifo *replies[] = {&q->reply_private, &q->reply_channel};
     struct oline *l;
 
-    for (size_t i = 0; i < sizeof(first) / sizeof(first[0]); i++) {
-        if ((l = first[i]->head)) {
-            fifo_unlink(first[i], l);
-            return l;
-        }
+    if ((l = q->retry.head) && (!q->held || l->kind == OUTQ_PROTOCOL) &&
+        (l->kind == OUTQ_PROTOCOL || line_wait(q, l, now) <= 0)) {
+        fifo_unlink(&q->retry, l);
+        return l;
     }
-    int waiting = chatter_waiting(q);
-    if (!(waiting && q->reply_run >= OUTQ_REPLY_RUN)) {
-        for (size_t i = 0; i < sizeof(replies) / sizeof(replies[0]); i++) {
-            if (replies[i]->head) {
-                q->reply_run = waiting ? q->reply_run + 1 : 0;
-                return reply_take(q, replies[i]);
-            }
-        }
+    if (!q->held && q->markers && q->since_marker > 0 &&
+        (q->since_marker >= OUTQ_MARK_EVERY || q->mark_now))
+        return marker_new(q);
+    if ((l = q->protocol.head)) {
+        fifo_unlink(&q->protocol, l);
+        return l;
     }
-    q->reply_run = 0;
-    return chatter_take(q);
+    if (q->held)
+        return NULL;
+    struct oline *live = live_pick(q, now);
+    struct oline *rep = owner_pick(q, 0, now);
+    /* Bulk goes only with the burst in reserve: a report streams at the
+     * full rate, yet a round or a reply that comes finds tokens waiting. */
+    struct oline *bulk =
+        outq_tokens(q, now) >= q->burst - OUTQ_EPSILON ? owner_pick(q, 1, now) : NULL;
+    if (live && (!rep || q->live_run < OUTQ_LIVE_RUN)) {
+        q->live_run = rep ? q->live_run + 1 : 0;
+        fifo_unlink(&q->live, live);
+        return live;
+    }
+    q->live_run = 0;
+    if (rep && (!bulk || q->reply_run < OUTQ_REPLY_RUN)) {
+        q->reply_run = bulk ? q->reply_run + 1 : 0;
+        l = rep;
+    } else if (bulk) {
+        q->reply_run = 0;
+        l = bulk;
+    } else {
+        return marker_due(q) ? marker_new(q) : NULL;
+    }
+    struct owner *o = l->own;
+    int k = l->kind == OUTQ_BULK;
+    fifo_unlink(&o->q[k], l);
+    o->waiting[k]--;
+    if (!o->waiting[1])
+        o->dropped = 0;
+    return l;
+}
+
+/* The line popped before is now on its way: into the window, or gone. */
+static void popped_settle(struct outq *q)
+{
+    struct oline *l = q->popped;
+
+    q->popped = NULL;
+    if (!l)
+        return;
+    if (!q->markers || l->note == 2 || l->kind == OUTQ_PROTOCOL) {
+        free(l);
+        return;
+    }
+    l->marker = q->marker_next;
+    fifo_push(&q->window, l);
+    q->since_marker++;
+    if (q->strict && paced_line(q, l))
+        q->mark_now = 1;
+    if (++q->nwindow > OUTQ_WINDOW_MAX) {
+        /* The server never answers our markers: assume the oldest went. */
+        struct oline *old = q->window.head;
+        fifo_unlink(&q->window, old);
+        free(old);
+        q->nwindow--;
+    }
 }
 
 int outq_pop(struct outq *q, double now, char *line)
 {
-    if (q->total == 0)
+    if (now > q->now)
+        q->now = now;
+    popped_settle(q);
+    if (q->total == 0 && !marker_due(q))
         return 0;
+    if (q->total == 0 && !q->held) {
+        /* The queue ran dry: the marker goes at once, without a token (a
+         * few bytes, at most one per message line), so what was said is
+         * confirmed soon. */
+        struct oline *m = marker_new(q);
+        q->total--;
+        snprintf(line, OUTQ_LINE_MAX, "%s", m->text);
+        q->popped = m;
+        return 1;
+    }
     double tokens = outq_tokens(q, now);
     if (tokens < 1 - OUTQ_EPSILON)
         return 0;
-    struct oline *l = outq_take(q);
+    struct oline *l = outq_take(q, now);
     if (!l)
         return 0;
     q->tokens = tokens - 1 < 0 ? 0 : tokens - 1;
@@ -560,39 +812,266 @@ int outq_pop(struct outq *q, double now, char *line)
         q->last = now;
     q->started = 1;
     q->total--;
+    if (l->own && l->kind != OUTQ_PROTOCOL) {
+        l->own->served = decayed(l->own, now) + 1;
+        l->own->served_at = now;
+    }
+    target_spend(q, l, now);
     snprintf(line, OUTQ_LINE_MAX, "%s", l->text);
-    free(l);
+    q->popped = l;
+    if (q->nown > 32)
+        owners_tidy(q, now);
     return 1;
 }
 
-double outq_wait(const struct outq *q, double now)
+/* The token spent on the failed attempt is not given back: a full send
+ * buffer means the bot is sending too fast, so waiting one more token is
+ * right. */
+void outq_unpop(struct outq *q)
 {
-    if (q->total == 0)
-        return -1;
-    double tokens = outq_tokens(q, now);
-    if (tokens >= 1 - OUTQ_EPSILON)
-        return 0;
-    return (1 - tokens) / q->rate;
+    struct oline *l = q->popped;
+
+    if (!l)
+        return;
+    q->popped = NULL;
+    if (l->note == 2) {
+        q->marker_next--; /* that marker was never sent: send it again later */
+        q->since_marker = OUTQ_MARK_EVERY;
+        free(l);
+        return;
+    }
+    fifo_push_front(&q->retry, l);
+    q->total++;
 }
 
-int outq_len(const struct outq *q)
+double outq_wait(struct outq *q, double now)
 {
-    return q->total;
+    if (now > q->now)
+        q->now = now;
+    popped_settle(q);
+    if (q->held ? !q->protocol.head : q->total == 0 && !marker_due(q))
+        return -1;
+    if (!q->held && q->total == 0)
+        return 0; /* the marker of a queue run dry goes at once */
+    double tokens = outq_tokens(q, now);
+    double w = tokens >= 1 - OUTQ_EPSILON ? 0 : (1 - tokens) / q->rate;
+    if (q->held || q->protocol.head || marker_due(q))
+        return w;
+    /* Every waiting line may be held by its target's own bucket; a live
+     * private line also by the channel lines said before it. */
+    double best = -1;
+    int chan_seen = 0;
+    if (q->retry.head)
+        best = q->retry.head->kind == OUTQ_PROTOCOL ? 0 : line_wait(q, q->retry.head, now);
+    for (struct oline *l = q->live.head; l; l = l->next) {
+        char name[OUTQ_NAME_MAX];
+        line_target(l, name);
+        int chan = is_channel(name);
+        if (!chan && chan_seen)
+            continue;
+        chan_seen |= chan;
+        double t = line_wait(q, l, now);
+        if (best < 0 || t < best)
+            best = t;
+    }
+    /* Bulk also waits for the bucket to be full. */
+    double full = tokens >= q->burst - OUTQ_EPSILON ? 0 : (q->burst - tokens) / q->rate;
+    for (int i = 0; i < q->nown; i++)
+        for (int k = 0; k < 2; k++)
+            if (q->own[i]->q[k].head) {
+                double t = line_wait(q, q->own[i]->q[k].head, now);
+                if (k == 1 && t < full)
+                    t = full;
+                if (best < 0 || t < best)
+                    best = t;
+            }
+    return best > w ? best : w;
+}
+
+int outq_len(struct outq *q)
+{
+    popped_settle(q);
+    return q->total + marker_due(q);
+}
+
+/* ------------------------------------------------------------ delivery */
+
+unsigned long outq_mark(const struct outq *q)
+{
+    return q->seq;
+}
+
+int outq_delivered(const struct outq *q, unsigned long mark)
+{
+    const struct fifo *all[] = {&q->retry, &q->live, &q->window};
+
+    for (size_t k = 0; k < sizeof(all) / sizeof(all[0]); k++)
+        for (const struct oline *l = all[k]->head; l; l = l->next)
+            if (l->seq && l->seq <= mark && l->kind != OUTQ_PROTOCOL)
+                return 0;
+    for (int i = 0; i < q->nown; i++)
+        for (int k = 0; k < 2; k++)
+            if (q->own[i]->q[k].head && q->own[i]->q[k].head->seq <= mark)
+                return 0;
+    if (q->popped && q->markers && q->popped->kind != OUTQ_PROTOCOL && q->popped->seq <= mark)
+        return 0;
+    return 1;
+}
+
+/* Puts line l (from the window) back to be sent first. */
+static void resend(struct outq *q, struct oline *l)
+{
+    fifo_push_front(&q->retry, l);
+    q->total++;
+}
+
+int outq_pong(struct outq *q, const char *token)
+{
+    char *end;
+
+    if (!token || strncmp(token, "rs", 2) != 0 || token[2] < '0' || token[2] > '9')
+        return 0;
+    unsigned long id = strtoul(token + 2, &end, 10);
+    if (*end || id == 0 || id >= q->marker_next)
+        return 0;
+    /* The lines sent before marker `id`: throttled ones (the last ones to a
+     * target that had notices) go again, the others are confirmed. */
+    struct fifo again = {0};
+    for (int i = 0; i < q->ntg; i++) {
+        struct paced *t = &q->tg[i];
+        if (!t->notices)
+            continue;
+        /* With one line to the target in the window (a strict queue), the
+         * notice names it; with more, which one is unknown: all of them
+         * go again (a line twice rather than a line lost). */
+        for (struct oline *l = q->window.tail, *prev; l; l = prev) {
+            prev = l->prev;
+            char name[OUTQ_NAME_MAX];
+            line_target(l, name);
+            if (l->marker > id || strcmp(name, t->name) != 0)
+                continue;
+            fifo_unlink(&q->window, l);
+            q->nwindow--;
+            fifo_push_front(&again, l);
+        }
+        t->notices = 0;
+    }
+    for (struct oline *l = again.tail, *prev; l; l = prev) {
+        prev = l->prev;
+        fifo_unlink(&again, l);
+        log_msg(LOG_INFO, "outq: sending again a line the server dropped: %.60s", l->text);
+        resend(q, l);
+    }
+    int confirmed = 0;
+    while (q->window.head && q->window.head->marker <= id) {
+        struct oline *l = q->window.head;
+        fifo_unlink(&q->window, l);
+        q->nwindow--;
+        free(l);
+        confirmed++;
+    }
+    log_msg(LOG_DEBUG, "outq: marker %lu answered, %d lines confirmed", id, confirmed);
+    return 1;
+}
+
+void outq_throttled(struct outq *q, const char *target, double now)
+{
+    if (!target || !*target || strlen(target) >= OUTQ_NAME_MAX)
+        return;
+    struct paced *t = target_find(q, target, 1);
+    double before = t->slow > 0 ? t->slow : q->rate;
+    t->slow = before / 2 < OUTQ_SLOW_MIN ? OUTQ_SLOW_MIN : before / 2;
+    t->slow_until = now + OUTQ_SLOW_HOLD;
+    t->tokens = 0;
+    t->last = now;
+    t->notices++;
+    if (!q->strict && q->markers)
+        log_msg(LOG_INFO, "outq: this server throttles; a marker goes between two lines to one "
+                          "target from now on");
+    q->strict = 1;
+    log_msg(LOG_WARN, "outq: the server throttled a line to %s; sending to it at %.2f lines/s",
+            target, t->slow);
+    if (!q->markers) {
+        t->notices = 0; /* nothing kept to send again */
+    }
+}
+
+/* Live lines, replies and bulk from the window and the retry list go back
+ * to the front of their queues (in the order they were sent); the rest
+ * goes. */
+static void requeue(struct outq *q, struct fifo *f)
+{
+    for (struct oline *l = f->tail, *prev; l; l = prev) {
+        prev = l->prev;
+        fifo_unlink(f, l);
+        if (l->kind == OUTQ_LIVE) {
+            fifo_push_front(&q->live, l);
+            q->total++;
+        } else if ((l->kind == OUTQ_REPLY || l->kind == OUTQ_BULK) && l->own) {
+            int k = l->kind == OUTQ_BULK;
+            fifo_push_front(&l->own->q[k], l);
+            l->own->waiting[k]++;
+            q->total++;
+        } else {
+            free(l);
+        }
+    }
+}
+
+void outq_disconnected(struct outq *q)
+{
+    if (q->popped && q->popped->note != 2 && q->popped->kind != OUTQ_PROTOCOL)
+        fifo_push(&q->window, q->popped);
+    else
+        free(q->popped);
+    q->popped = NULL;
+    q->total -= fifo_free(&q->protocol);
+    for (struct oline *l = q->live.head, *next; l; l = next) {
+        next = l->next;
+        if (l->kind == OUTQ_ROUND) {
+            fifo_unlink(&q->live, l);
+            free(l);
+            q->total--;
+        }
+    }
+    /* Lines put back were never sent; the window's may not have arrived. */
+    struct oline *l;
+    while ((l = q->retry.head)) {
+        fifo_unlink(&q->retry, l);
+        q->total--;
+        fifo_push(&q->window, l);
+    }
+    int n = q->nwindow;
+    requeue(q, &q->window);
+    q->nwindow = 0;
+    if (n)
+        log_msg(LOG_INFO, "outq: %d lines not confirmed by the server will be sent again", n);
+    q->since_marker = 0;
+    q->tokens = q->burst;
+    q->started = 0;
+    q->live_run = q->reply_run = 0;
+    for (int i = 0; i < q->ntg; i++)
+        q->tg[i].notices = 0;
 }
 
 /* Also refills the bucket: a new connection starts with a full burst. */
 void outq_clear(struct outq *q)
 {
+    free(q->popped);
+    q->popped = NULL;
     fifo_free(&q->retry);
     fifo_free(&q->protocol);
-    fifo_free(&q->reply_private);
-    fifo_free(&q->reply_channel);
-    for (int i = 0; i < q->nchat; i++) {
-        fifo_free(&q->chat[i].lines);
-        free(q->chat[i].target);
+    fifo_free(&q->live);
+    fifo_free(&q->window);
+    q->nwindow = 0;
+    for (int i = 0; i < q->nown; i++) {
+        fifo_free(&q->own[i]->q[0]);
+        fifo_free(&q->own[i]->q[1]);
+        q->own[i]->waiting[0] = q->own[i]->waiting[1] = 0;
+        q->own[i]->dropped = 0;
     }
-    q->nchat = 0;
     q->total = 0;
+    q->since_marker = 0;
     q->tokens = q->burst;
     q->started = 0;
 }

@@ -25,7 +25,7 @@ struct user {
     int identified;
     int64_t account_id;
     char account[DB_NAME_MAX];
-    double stamps[USERS_RATE_CMDS]; /* times of the last commands, a ring */
+    double stamps[USERS_RATE_CMDS_MAX]; /* times of the last commands, a ring */
     int nstamps, next;
     double ignore_until;
     double last_seen;
@@ -35,6 +35,8 @@ struct users {
     struct user *v;
     int n, cap;
     enum casemapping cm;
+    int cmds;             /* the inbound limit: cmds commands in window s */
+    double window, pause; /* then ignored for pause s */
 };
 
 struct users *users_new(void)
@@ -43,7 +45,19 @@ struct users *users_new(void)
 
     memset(u, 0, sizeof(*u));
     u->cm = CASEMAP_RFC1459;
+    users_set_rate(u, USERS_RATE_CMDS, USERS_RATE_WINDOW, USERS_RATE_PAUSE);
     return u;
+}
+
+/* Bad values are clamped: 1 to USERS_RATE_CMDS_MAX commands, a window of at
+ * least 1 s, a pause of at least 0 s. Counts already kept start afresh. */
+void users_set_rate(struct users *u, int cmds, double window, double pause)
+{
+    u->cmds = cmds < 1 ? 1 : cmds > USERS_RATE_CMDS_MAX ? USERS_RATE_CMDS_MAX : cmds;
+    u->window = window >= 1 ? window : 1;
+    u->pause = pause >= 0 ? pause : 0;
+    for (int i = 0; i < u->n; i++)
+        u->v[i].nstamps = u->v[i].next = 0;
 }
 
 void users_free(struct users *u)
@@ -96,17 +110,17 @@ static struct user *get(struct users *u, const char *nick)
 
 /* Drops an entry that holds nothing worth keeping at time `now`: no
  * channel, no identity, no pause, no recent command. */
-static int stale(const struct user *e, double now)
+static int stale(const struct users *u, const struct user *e, double now)
 {
     return !e->chans && !e->identified && e->ignore_until <= now &&
-           (!e->nstamps || now - e->last_seen >= USERS_RATE_WINDOW);
+           (!e->nstamps || now - e->last_seen >= u->window);
 }
 
 /* Forgets every stale entry (walking back: the last one moves into i). */
 static void sweep(struct users *u, double now)
 {
     for (int i = u->n - 1; i >= 0; i--)
-        if (stale(&u->v[i], now))
+        if (stale(u, &u->v[i], now))
             u->v[i] = u->v[--u->n];
 }
 
@@ -252,15 +266,15 @@ enum users_rate users_rate(struct users *u, const char *nick, double now)
     e->last_seen = now;
     if (e->ignore_until > now)
         return USERS_RATE_IGNORE;
-    if (e->nstamps == USERS_RATE_CMDS && now - e->stamps[e->next] < USERS_RATE_WINDOW) {
-        e->ignore_until = now + USERS_RATE_PAUSE;
+    if (e->nstamps == u->cmds && now - e->stamps[e->next] < u->window) {
+        e->ignore_until = now + u->pause;
         e->nstamps = 0;
         e->next = 0;
         return USERS_RATE_WARN;
     }
     e->stamps[e->next] = now;
-    e->next = (e->next + 1) % USERS_RATE_CMDS;
-    if (e->nstamps < USERS_RATE_CMDS)
+    e->next = (e->next + 1) % u->cmds;
+    if (e->nstamps < u->cmds)
         e->nstamps++;
     return USERS_RATE_OK;
 }

@@ -30,7 +30,7 @@ static void setup(void)
     bot.db = db_open(":memory:", err, sizeof(err));
     if (!bot.db)
         abort();
-    bot.q = outq_new(1000000, 1e6, OUTQ_CHATTER_MAX);
+    bot.q = outq_new(1000000, 1e6);
     bot.users = users_new();
     struct game_io io;
     struct game_config gc;
@@ -76,15 +76,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                     strcmp(cl.argv[0], "login") == 0 || strcmp(cl.argv[0], "passwd") == 0))
         return 0;
 
-    bot.now += 3; /* stay under the inbound rate */
+    bot.now += USERS_RATE_WINDOW / USERS_RATE_CMDS + 0.1; /* stay under the inbound rate */
     cmd_dispatch(&bot, "fuzzer", in_channel ? "#ringside" : NULL, text);
     int lines = 0;
-    while (outq_pop(bot.q, bot.now + 1e6, line)) {
-        size_t n = strlen(line);
-        if (n > 510 || strchr(line, '\r') || strchr(line, '\n'))
-            abort();
-        lines++;
-    }
+    for (double t_ = bot.now + 1e6; outq_len(bot.q) > 0; t_ += 1)
+        if (outq_pop(bot.q, t_, line)) {
+            size_t n = strlen(line);
+            if (n > 510 || strchr(line, '\r') || strchr(line, '\n'))
+                abort();
+            lines++;
+        }
     if (rc != 0 && lines == 0)
         abort(); /* every command answers */
     /* Keep the fuzzer identified whatever it did (logout, ...). */

@@ -109,7 +109,7 @@ static void ask_orders(struct game *g, struct live *lv, int side, const char *ex
     int round = lv->rec.round + 1;
     const char *example = grammar_get(lv->rec.rules)->order_example;
 
-    game_say(g, GAME_REPLY, player_nick(g, &lv->f[side]),
+    game_say(g, GAME_ROUND, player_nick(g, &lv->f[side]),
              "Bout #%lld, round %d of %d: your orders for %s (e.g. %s) within %d seconds%s%s",
              (long long)lv->rec.id, round, lv->rec.rounds, lv->f[side].name, example,
              g->cfg.order_timeout, extra ? "; " : ".", extra ? extra : "");
@@ -231,6 +231,14 @@ int game_fighter_busy(const struct game *g, int64_t fighter_id)
     return find_fighter(g, fighter_id) != NULL;
 }
 
+int game_account_live(const struct game *g, int64_t account_id)
+{
+    for (int i = 0; i < g->n; i++)
+        if (g->v[i]->rec.state == DB_BOUT_LIVE && side_of(g->v[i], account_id) >= 0)
+            return 1;
+    return 0;
+}
+
 int game_live(const struct game *g)
 {
     int n = 0;
@@ -248,20 +256,24 @@ static void said_later(struct game *g, int64_t id, int round)
         db_bout_said(g->db, id, round); /* a flood: do not lose track */
         return;
     }
-    g->unsaid[g->nunsaid++] = (struct unsaid){id, round};
+    g->unsaid[g->nunsaid++] = (struct unsaid){id, round, g->io.mark(g->io.ctx)};
 }
 
-/* Marks said what the output has delivered (everything, once nothing is
- * pending). */
+/* Marks said what the output has delivered, in the order it was said. */
 static void said_flush(struct game *g)
 {
-    if (!g->nunsaid || g->io.pending(g->io.ctx) > 0)
-        return;
-    for (int i = 0; i < g->nunsaid; i++)
-        if (db_bout_said(g->db, g->unsaid[i].id, g->unsaid[i].round) == DB_ERROR)
+    int done = 0;
+
+    while (done < g->nunsaid && g->io.delivered(g->io.ctx, g->unsaid[done].mark)) {
+        const struct unsaid *u = &g->unsaid[done++];
+        if (db_bout_said(g->db, u->id, u->round) == DB_ERROR)
             game_log(g, GAME_LOG_WARN, "bout %lld: could not record its commentary as said: %s",
-                     (long long)g->unsaid[i].id, db_errmsg(g->db));
-    g->nunsaid = 0;
+                     (long long)u->id, db_errmsg(g->db));
+    }
+    if (done) {
+        memmove(g->unsaid, g->unsaid + done, (size_t)(g->nunsaid - done) * sizeof(g->unsaid[0]));
+        g->nunsaid -= done;
+    }
 }
 
 /* Says the lines of `text` ('\n' between them) to `target`. */
@@ -269,6 +281,41 @@ static void say_lines(struct game *g, enum game_voice voice, const char *target,
 {
     for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n"))
         game_say(g, voice, target, "%s", line);
+}
+
+/* Says a report compactly: each round ("Round 3 of 12" and the lines up to
+ * the next round) as one message, blanks squeezed, " | " between its lines
+ * (the output cuts it to fit IRC lines). */
+static void say_packed(struct game *g, enum game_voice voice, const char *target, const char *text)
+{
+    size_t cap = strlen(text) + 1, at = 0;
+    char *msg = xmalloc(cap);
+
+    for (const char *p = text; *p;) {
+        size_t n = strcspn(p, "\n");
+        if (strncmp(p, "Round ", 6) == 0 && at) {
+            game_say(g, voice, target, "%s", msg);
+            at = 0;
+        }
+        if (at && at + 3 < cap) {
+            memcpy(msg + at, " | ", 3);
+            at += 3;
+        }
+        for (size_t i = 0; i < n && at + 1 < cap; i++) {
+            if (p[i] == ' ' && (at == 0 || msg[at - 1] == ' '))
+                continue;
+            msg[at++] = p[i];
+        }
+        while (at && msg[at - 1] == ' ')
+            at--;
+        msg[at] = '\0';
+        p += n;
+        if (*p)
+            p++;
+    }
+    if (at)
+        game_say(g, voice, target, "%s", msg);
+    free(msg);
 }
 
 /* Says again the commentary of rounds that were stored but never said: the
@@ -292,9 +339,9 @@ static void say_unsaid(struct game *g)
             game_log(g, GAME_LOG_WARN, "bout %lld: %s", (long long)rec.id, err);
             continue;
         }
-        game_say(g, GAME_CHATTER, rec.channel,
+        game_say(g, GAME_ROUND, rec.channel,
                  "Bout #%lld: what I had not said yet when I stopped:", (long long)rec.id);
-        say_lines(g, GAME_CHATTER, rec.channel, text);
+        say_lines(g, GAME_ROUND, rec.channel, text);
         free(text);
         said_later(g, rec.id, rec.round);
     }
@@ -304,6 +351,9 @@ void game_connected(struct game *g)
 {
     double now = game_now(g);
 
+    /* What was said before is in the database; whatever the output lost
+     * with the connection is said again from there. */
+    g->nunsaid = 0;
     say_unsaid(g);
     for (int i = 0; i < g->n; i++) {
         struct live *lv = g->v[i];
@@ -312,7 +362,7 @@ void game_connected(struct game *g)
         lv->reminded = 0;
         if (lv->rec.state != DB_BOUT_LIVE)
             continue;
-        game_say(g, GAME_CHATTER, lv->rec.channel,
+        game_say(g, GAME_ROUND, lv->rec.channel,
                  "Bout #%lld, %s vs %s, goes on: round %d of %d is next.", (long long)lv->rec.id,
                  lv->f[0].name, lv->f[1].name, lv->rec.round + 1, lv->rec.rounds);
         for (int s = 0; s < SIDES; s++)
@@ -379,9 +429,37 @@ static void records_apply(const struct bout *b, struct db_fighter f[SIDES], int 
     }
 }
 
-/* Resolves the next round of `lv`. Returns 0, or -1 (nothing changed) if
- * it could not be stored. */
-static int resolve(struct game *g, struct live *lv)
+/* Live bouts in `channel`. */
+static int live_in(const struct game *g, const char *channel)
+{
+    int n = 0;
+
+    for (int i = 0; i < g->n; i++)
+        n += g->v[i]->rec.state == DB_BOUT_LIVE && same_name(g, g->v[i]->rec.channel, channel);
+    return n;
+}
+
+/* Says n lines to `channel` as one message: "[#7] " and the lines, a space
+ * between them. */
+static void say_joined(struct game *g, const char *channel, int64_t id,
+                       char lines[][RENDER_LINE_MAX], int n)
+{
+    char text[RENDER_ROUND_LINES * RENDER_LINE_MAX + 32];
+    size_t at = 0;
+
+    if (n <= 0)
+        return;
+    at = (size_t)snprintf(text, sizeof(text), "[#%lld]", (long long)id);
+    for (int i = 0; i < n && at < sizeof(text); i++)
+        at += (size_t)snprintf(text + at, sizeof(text) - at, " %s", lines[i]);
+    game_say(g, GAME_ROUND, channel, "%s", text);
+}
+
+/* Resolves the next round of `lv`. The player of side `acked` (-1: none)
+ * is told `ack` with his next prompt (or alone after the last round): the
+ * acknowledgement of the orders that completed the round. Returns 0, or -1
+ * (nothing changed, nothing said) if it could not be stored. */
+static int resolve(struct game *g, struct live *lv, int acked, const char *ack)
 {
     struct order o[SIDES];
     struct db_order dbo[SIDES];
@@ -443,6 +521,7 @@ static int resolve(struct game *g, struct live *lv)
     }
 
     /* Stored: now it happened. */
+    int packed = live_in(g, rec.channel) > 1; /* this bout counted */
     lv->b = nb;
     lv->rng = nr;
     lv->rec = rec;
@@ -453,13 +532,23 @@ static int resolve(struct game *g, struct live *lv)
         lv->have[s] = 0;
         lv->f[s] = f[s];
     }
-    for (int i = 0; i < n; i++)
-        game_say(g, GAME_CHATTER, rec.channel, "%s", lines[i]);
-    for (int i = 0; i < nres; i++)
-        game_say(g, GAME_CHATTER, rec.channel, "%s", result[i]);
+    if (packed) {
+        /* Several bouts share the channel: a round is one message, tagged
+         * with its bout, and so is the result. */
+        say_joined(g, rec.channel, rec.id, lines, n);
+        say_joined(g, rec.channel, rec.id, result, nres);
+    } else {
+        for (int i = 0; i < n; i++)
+            game_say(g, GAME_ROUND, rec.channel, "%s", lines[i]);
+        for (int i = 0; i < nres; i++)
+            game_say(g, GAME_ROUND, rec.channel, "%s", result[i]);
+    }
     said_later(g, rec.id, round);
     if (nb.result.over) {
         game_log(g, GAME_LOG_INFO, "bout %lld over after round %d", (long long)rec.id, round);
+        if (acked >= 0)
+            game_say(g, GAME_LIVE, player_nick(g, &f[acked]), "Bout #%lld: %s.", (long long)rec.id,
+                     ack);
         for (int s = 0; s < SIDES; s++)
             if (points[s])
                 game_say(g, GAME_REPLY, player_nick(g, &f[s]),
@@ -471,7 +560,7 @@ static int resolve(struct game *g, struct live *lv)
     lv->deadline = game_now(g) + g->cfg.order_timeout;
     lv->reminded = 0;
     for (int s = 0; s < SIDES; s++)
-        ask_orders(g, lv, s, NULL);
+        ask_orders(g, lv, s, s == acked ? ack : NULL);
     return 0;
 }
 
@@ -504,7 +593,7 @@ void game_tick(struct game *g, const char *league_channel)
         double left = lv->deadline - now;
         if (left <= 0) {
             int before = g->n;
-            resolve(g, lv);
+            resolve(g, lv, -1, NULL);
             if (g->n < before)
                 i--;
             continue;
@@ -516,7 +605,7 @@ void game_tick(struct game *g, const char *league_channel)
             lv->reminded = 1;
             for (int s = 0; s < SIDES; s++)
                 if (!lv->have[s])
-                    game_say(g, GAME_REPLY, player_nick(g, &lv->f[s]),
+                    game_say(g, GAME_ROUND, player_nick(g, &lv->f[s]),
                              "Bout #%lld: %.0f seconds left for your round %d orders; without "
                              "them your plan (or your last orders) will fight",
                              (long long)lv->rec.id, left, lv->rec.round + 1);
@@ -700,7 +789,7 @@ int game_challenge(struct game *g, const struct game_caller *who, int64_t opp_id
     lv->deadline = game_now(g) + g->cfg.challenge_timeout;
     g->v[g->n++] = lv;
     game_log(g, GAME_LOG_INFO, "bout %lld: %s challenges %s", (long long)rec.id, who->account, opp);
-    game_say(g, GAME_REPLY, who->channel,
+    game_say(g, GAME_LIVE, who->channel,
              "%s challenges %s: %s vs %s, %s, %d rounds (bout #%lld). %s: say %saccept or "
              "%sdecline within %d minutes.",
              who->account, opp, mine.name, theirs.name, rules_name(rules), rounds,
@@ -771,7 +860,7 @@ static int accept(struct game *g, const struct game_caller *who, struct live *lv
     char tape[3][RENDER_LINE_MAX];
     int n = render_tape(lv->corner, rec.rules, rec.rounds, rec.id, tape, 3);
     for (int i = 0; i < n; i++)
-        game_say(g, GAME_REPLY, rec.channel, "%s", tape[i]);
+        game_say(g, GAME_LIVE, rec.channel, "%s", tape[i]);
     for (int s = 0; s < SIDES; s++)
         ask_orders(g, lv, s, "send them here, in private");
     return 0;
@@ -787,7 +876,7 @@ static int cancel_challenge(struct game *g, const struct game_caller *who, struc
         game_reply(who, "sorry, I could not do that (database error)");
         return -1;
     }
-    game_say(g, GAME_REPLY, lv->rec.channel, "%s %s the challenge (bout #%lld, %s vs %s).",
+    game_say(g, GAME_LIVE, lv->rec.channel, "%s %s the challenge (bout #%lld, %s vs %s).",
              who->account, verb, (long long)lv->rec.id, lv->f[0].name, lv->f[1].name);
     forget(g, lv);
     return 0;
@@ -825,7 +914,7 @@ int game_forfeit(struct game *g, const struct game_caller *who, const char *bout
     bout_order_towel(lv->rec.rules, &lv->next[side]);
     lv->have[side] = 1;
     long long id = (long long)lv->rec.id;
-    if (resolve(g, lv) != 0) {
+    if (resolve(g, lv, -1, NULL) != 0) {
         lv->next[side] = kept;
         lv->have[side] = had;
         game_reply(who, "sorry, I could not record that (database error); try again");
@@ -860,10 +949,18 @@ int game_order(struct game *g, const struct game_caller *who, const char *bout, 
     }
     lv->next[side] = o;
     lv->have[side] = 1;
-    game_reply(who, "round %d orders stored for %s: %s%s", dbo.round, lv->f[side].name, dbo.text,
-               lv->have[!side] ? "" : " (you may change them until the round is fought)");
-    if (lv->have[0] && lv->have[1])
-        resolve(g, lv);
+    if (lv->have[!side]) {
+        /* The round is fought now: the acknowledgement rides on the next
+         * prompt. */
+        char ack[160];
+        snprintf(ack, sizeof(ack), "your round %d orders for %s (%s) are in and fought", dbo.round,
+                 lv->f[side].name, dbo.text);
+        if (resolve(g, lv, side, ack) == 0)
+            return 0;
+    }
+    game_reply_live(who, "round %d orders stored for %s: %s%s", dbo.round, lv->f[side].name,
+                    dbo.text,
+                    lv->have[!side] ? "" : " (you may change them until the round is fought)");
     return 0;
 }
 
@@ -962,7 +1059,7 @@ int game_report(struct game *g, const struct game_caller *who, const char *bout,
         return -1;
     }
     game_reply_private(who, "Report of bout #%lld, rounds %d to %d:", id, from, to);
-    say_lines(g, GAME_REPLY, who->nick, text);
+    say_packed(g, GAME_BULK, who->nick, text);
     free(text);
     return 0;
 }

@@ -56,7 +56,12 @@ char *text_clip(char *dst, size_t dstlen, const char *src, size_t max);
 /* How a line to a channel is meant: an answer to someone's command, or
  * commentary (which the output may pace behind answers, or drop in a
  * flood). Lines to a player are always answers. */
-enum game_voice { GAME_REPLY, GAME_CHATTER };
+/* How a line is said, which decides when it goes out: GAME_LIVE is a live
+ * bout's traffic (challenges, the tale of the tape, acknowledgements) and
+ * GAME_ROUND its rounds (commentary, prompts: what game_connected says again
+ * after a lost connection), first of all; GAME_REPLY and GAME_CHATTER
+ * (announcements) next; GAME_BULK (long texts) when there is time. */
+enum game_voice { GAME_REPLY, GAME_CHATTER, GAME_LIVE, GAME_ROUND, GAME_BULK };
 
 enum game_log { GAME_LOG_DEBUG, GAME_LOG_INFO, GAME_LOG_WARN, GAME_LOG_ERROR };
 
@@ -76,9 +81,10 @@ struct game_io {
     int64_t (*wall)(void *ctx);
     /* A fresh random seed for a bout or a league turn. */
     uint64_t (*seed)(void *ctx);
-    /* Lines said but not yet delivered: 0 once everything went out (the
-     * game then marks the commentary said). */
-    int (*pending)(void *ctx);
+    /* A mark of everything said so far, and 1 once all of it up to `mark`
+     * was delivered (the game then marks the commentary said). */
+    unsigned long (*mark)(void *ctx);
+    int (*delivered)(void *ctx, unsigned long mark);
     void (*log)(void *ctx, enum game_log level, const char *text);
 };
 
@@ -92,14 +98,16 @@ struct game_config {
 };
 
 /* Who runs a command, and how to answer him: answer(ctx, 0, text) answers
- * where he asked (the channel, or in private), answer(ctx, 1, text) always
- * in private. */
+ * where he asked (the channel, or in private), with GAME_ANSWER_PRIVATE
+ * always in private; GAME_ANSWER_LIVE marks it a live bout's traffic. */
+#define GAME_ANSWER_PRIVATE 1
+#define GAME_ANSWER_LIVE    2
 struct game_caller {
     int64_t account_id; /* his identified account, or 0 */
     const char *account;
     const char *nick;
-    const char *channel; /* NULL: a private message */
-    void (*answer)(void *ctx, int private_only, const char *text);
+    const char *channel;                                  /* NULL: a private message */
+    void (*answer)(void *ctx, int how, const char *text); /* GAME_ANSWER_* */
     void *ctx;
 };
 
@@ -112,6 +120,8 @@ char *rules_list(char *buf, size_t len, const char *prefix, const char *sep, con
 /* Formats and sends one answer to the caller (see struct game_caller). */
 void game_reply(const struct game_caller *who, const char *fmt, ...) GAME_PRINTF(2, 3);
 void game_reply_private(const struct game_caller *who, const char *fmt, ...) GAME_PRINTF(2, 3);
+/* An answer that is a live bout's traffic (an order's acknowledgement). */
+void game_reply_live(const struct game_caller *who, const char *fmt, ...) GAME_PRINTF(2, 3);
 
 /* ------------------------------------------------------- commentary */
 
@@ -235,6 +245,8 @@ void game_tick(struct game *g, const char *league_channel);
 int game_fighter_busy(const struct game *g, int64_t fighter_id);
 /* How many bouts are live. */
 int game_live(const struct game *g);
+/* 1 if account `account_id` has a fighter in a live bout. */
+int game_account_live(const struct game *g, int64_t account_id);
 
 /* The commands of the game. Each answers the caller (a result, or one line
  * saying what was wrong and how to do it right) and returns 0, or -1 when

@@ -30,6 +30,7 @@ struct live {
 struct unsaid {
     int64_t id;
     int round;
+    unsigned long mark; /* the output's mark after its last line */
 };
 
 struct game {

@@ -76,12 +76,12 @@ char *rules_list(char *buf, size_t len, const char *prefix, const char *sep, con
     return buf;
 }
 
-static void vanswer(const struct game_caller *who, int private_only, const char *fmt, va_list ap)
+static void vanswer(const struct game_caller *who, int how, const char *fmt, va_list ap)
 {
     char text[1024];
 
     vsnprintf(text, sizeof(text), fmt, ap);
-    who->answer(who->ctx, private_only, text);
+    who->answer(who->ctx, how, text);
 }
 
 void game_reply(const struct game_caller *who, const char *fmt, ...)
@@ -98,7 +98,16 @@ void game_reply_private(const struct game_caller *who, const char *fmt, ...)
     va_list ap;
 
     va_start(ap, fmt);
-    vanswer(who, 1, fmt, ap);
+    vanswer(who, GAME_ANSWER_PRIVATE, fmt, ap);
+    va_end(ap);
+}
+
+void game_reply_live(const struct game_caller *who, const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    vanswer(who, GAME_ANSWER_LIVE, fmt, ap);
     va_end(ap);
 }
 

@@ -21,7 +21,7 @@ static void open_all(void)
 
     bot.db = db_open(path, err, sizeof(err));
     ck_assert_msg(bot.db != NULL, "%s", err);
-    bot.q = outq_new(100000, 100000, 1000);
+    bot.q = outq_new(100000, 100000);
     bot.users = users_new();
     struct game_io io;
     struct game_config gc;
@@ -83,8 +83,9 @@ static const char *flush(void)
     size_t len = 0;
 
     said[0] = '\0';
-    while (outq_pop(bot.q, bot.now + 1e6, line))
-        len += (size_t)snprintf(said + len, sizeof(said) - len, "%s\n", line);
+    for (double t_ = bot.now + 1e6; outq_len(bot.q) > 0; t_ += 1)
+        if (outq_pop(bot.q, t_, line))
+            len += (size_t)snprintf(said + len, sizeof(said) - len, "%s\n", line);
     return said;
 }
 
@@ -162,7 +163,7 @@ START_TEST(test_whole_boxing_bout)
         HAS(out, "orders stored for Rocky: 5/5/10 (ring)");
         ck_assert_int_eq(lines_to(out, "#ringside"), 0); /* nothing before both */
         out = run("bob", 0, "4H/6/10");
-        HAS(out, "orders stored for Apollo: 4H/6/10");
+        HAS(out, "orders for Apollo (4H/6/10) are in and fought");
         /* The round, at most four lines, then the result after the last. */
         int said_lines = lines_to(out, "#ringside");
         ck_assert_int_ge(said_lines, 2);
@@ -258,7 +259,7 @@ START_TEST(test_crash_mid_bout_loses_nothing)
     HAS(run("bob", 0, "6/6/8"), "identify first");
     identify("bob");
     out = run("bob", 0, "6/6/8");
-    HAS(out, "round 2 orders stored for Apollo");
+    HAS(out, "round 2 orders for Apollo (6/6/8) are in and fought");
     HAS(out, "PRIVMSG #ringside :"); /* alice's stored order was used: the round ran */
     struct db_order o[16];
     int n = 0;
@@ -401,8 +402,10 @@ START_TEST(test_two_bouts_one_channel)
     run("alice", 0, "5/5/10");
     run("carol", 0, "6/6/8");
     const char *out = run("dan", 0, "4/6/10");
-    /* Bout #2's round: only its own fighters in the commentary. */
-    ck_assert_int_ge(lines_to(out, "#ringside"), 2);
+    /* Bout #2's round: only its own fighters in the commentary, one line
+     * tagged with the bout (two bouts share the channel). */
+    ck_assert_int_eq(lines_to(out, "#ringside"), 1);
+    HAS(out, "PRIVMSG #ringside :[#2] ");
     ck_assert_ptr_nonnull(strstr(out, "Ivan"));
     ck_assert_ptr_null(strstr(out, "Rocky"));
     ck_assert_ptr_null(strstr(out, "Apollo"));
@@ -487,6 +490,39 @@ START_TEST(test_forfeit_decline_expire_cancel)
 }
 END_TEST
 
+/* A player answering as fast as he likes is never ignored in his own bout:
+ * orders do not count against the inbound limit; other commands do. */
+START_TEST(test_orders_never_limited)
+{
+    char text[64];
+
+    player("alice", "create Rocky str=14 spd=12 agl=11 tgh=12 hgt=11");
+    player("bob", "create Apollo str=13 spd=14 agl=12 tgh=11 hgt=10");
+    run("alice", 1, "!challenge bob rounds=12");
+    run("bob", 1, "!accept");
+    for (int i = 0; i < 3 * USERS_RATE_CMDS; i++) {
+        bot.now += 0.05;
+        snprintf(text, sizeof(text), i % 3 ? "order %d/5/%d" : "#1 %d/5/%d", 5 + i % 3, 10 - i % 3);
+        cmd_dispatch(&bot, "alice", NULL, text);
+        const char *out = flush();
+        HAS(out, "orders stored for Rocky");
+        ck_assert_ptr_null(strstr(out, "too many commands"));
+    }
+    /* Other commands are limited as ever. */
+    int limited = 0;
+    for (int i = 0; i < USERS_RATE_CMDS + 2; i++) {
+        bot.now += 0.05;
+        cmd_dispatch(&bot, "alice", NULL, "score");
+        limited += strstr(flush(), "too many commands") != NULL;
+    }
+    ck_assert_int_eq(limited, 1);
+    /* Ignored for other commands, his orders still count. */
+    bot.now += 0.05;
+    cmd_dispatch(&bot, "alice", NULL, "4/6/10");
+    HAS(flush(), "orders stored for Rocky: 4/6/10");
+}
+END_TEST
+
 START_TEST(test_report_private)
 {
     player("alice", "create Rocky str=14 spd=12 agl=11 tgh=12 hgt=11");
@@ -498,7 +534,9 @@ START_TEST(test_report_private)
     const char *out = run("eve", 1, "!report 1");
     HAS(out, "PRIVMSG eve :Report of bout #1, rounds 1 to 1");
     ck_assert_int_eq(lines_to(out, "#ringside"), 0);
-    ck_assert_int_ge(lines_to(out, "eve"), 4);
+    /* The header, then the round packed into as few lines as fit. */
+    ck_assert_int_ge(lines_to(out, "eve"), 2);
+    HAS(out, "PRIVMSG eve :Round 1 of 3 | Rocky: 5/5/10; STR ");
     HAS(run("eve", 1, "!report 1 7"), "rounds 1 to 1 so far");
     HAS(run("eve", 1, "!report 99"), "there is no bout 99");
 }
@@ -521,6 +559,7 @@ Suite *bout_suite(void)
     tcase_add_test(tc, test_orders_where_newcomers_send_them);
     tcase_add_test(tc, test_sugarray_example_bout);
     tcase_add_test(tc, test_forfeit_decline_expire_cancel);
+    tcase_add_test(tc, test_orders_never_limited);
     tcase_add_test(tc, test_report_private);
     suite_add_tcase(s, tc);
     return s;

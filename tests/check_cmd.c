@@ -185,7 +185,25 @@ START_TEST(test_users_rate)
     ck_assert_int_eq(users_rate(u, "f", t + 1 + USERS_RATE_PAUSE + 0.1), USERS_RATE_OK);
     /* Spread out, any number of commands is fine. */
     for (int i = 0; i < 50; i++)
-        ck_assert_int_eq(users_rate(u, "g", t + i * 2.5), USERS_RATE_OK);
+        ck_assert_int_eq(users_rate(u, "g", t + i * (USERS_RATE_WINDOW / USERS_RATE_CMDS + 0.01)),
+                         USERS_RATE_OK);
+    /* The limit is configuration: 3 in 10 s, then 20 s ignored. */
+    users_set_rate(u, 3, 10, 20);
+    t = 1000;
+    for (int i = 0; i < 3; i++)
+        ck_assert_int_eq(users_rate(u, "h", t + i), USERS_RATE_OK);
+    ck_assert_int_eq(users_rate(u, "h", t + 3), USERS_RATE_WARN);
+    ck_assert_int_eq(users_rate(u, "h", t + 22.9), USERS_RATE_IGNORE);
+    ck_assert_int_eq(users_rate(u, "h", t + 23.1), USERS_RATE_OK);
+    /* Bad values are clamped, never trusted. */
+    users_set_rate(u, 0, 0, -5);
+    ck_assert_int_eq(users_rate(u, "k", t), USERS_RATE_OK);
+    ck_assert_int_eq(users_rate(u, "k", t + 0.5), USERS_RATE_WARN);
+    ck_assert_int_eq(users_rate(u, "k", t + 0.6), USERS_RATE_OK);
+    users_set_rate(u, 1000000, 60, 60);
+    for (int i = 0; i < USERS_RATE_CMDS_MAX; i++)
+        ck_assert_int_eq(users_rate(u, "m", t + i * 0.01), USERS_RATE_OK);
+    ck_assert_int_eq(users_rate(u, "m", t + 2), USERS_RATE_WARN);
     users_free(u);
 }
 END_TEST
@@ -196,7 +214,8 @@ START_TEST(test_users_bounded)
     char nick[32];
 
     /* 20,000 nicks that only ever message the bot, one every 10 ms: only
-     * those within the rate window (about 1,000) need remembering. */
+     * those within the rate window (10 s: about 1,000) need remembering. */
+    users_set_rate(u, 5, 10, 30);
     for (int i = 0; i < 20000; i++) {
         snprintf(nick, sizeof(nick), "passer%d", i);
         REQUIRE(users_rate(u, nick, i * 0.01) == USERS_RATE_OK);
@@ -251,7 +270,7 @@ static void bot_setup(void)
     snprintf(path, sizeof(path), "%s/ringside.db", dir);
     bot.db = db_open(path, err, sizeof(err));
     ck_assert_msg(bot.db != NULL, "%s", err);
-    bot.q = outq_new(1000, 1000, OUTQ_CHATTER_MAX);
+    bot.q = outq_new(1000, 1000);
     bot.users = users_new();
     bot.cm = CASEMAP_RFC1459;
     snprintf(bot.nick, sizeof(bot.nick), "ringside");
@@ -280,11 +299,12 @@ static const char *run(const char *nick, int chan, const char *text)
     char line[OUTQ_LINE_MAX];
     size_t len = 0;
 
-    bot.now += 3; /* within the inbound rate */
+    bot.now += USERS_RATE_WINDOW / USERS_RATE_CMDS + 0.1; /* within the inbound rate */
     cmd_dispatch(&bot, nick, chan ? "#ringside" : NULL, text);
     out[0] = '\0';
-    while (outq_pop(bot.q, bot.now + 1000, line))
-        len += (size_t)snprintf(out + len, sizeof(out) - len, "%s\n", line);
+    for (double t_ = bot.now + 1000; outq_len(bot.q) > 0; t_ += 1)
+        if (outq_pop(bot.q, t_, line))
+            len += (size_t)snprintf(out + len, sizeof(out) - len, "%s\n", line);
     return out;
 }
 
@@ -481,13 +501,14 @@ START_TEST(test_flood_limit_one_notice)
     int answered = 0, notices = 0;
 
     join("kim");
-    for (int i = 0; i < 12; i++) {
+    for (int i = 0; i < USERS_RATE_CMDS + 7; i++) {
         cmd_dispatch(&bot, "kim", "#ringside", "!version");
         char line[OUTQ_LINE_MAX];
-        while (outq_pop(bot.q, bot.now + 1000, line)) {
-            answered += strstr(line, "Ringside " RINGSIDE_VERSION) != NULL;
-            notices += strstr(line, "too many commands") != NULL;
-        }
+        for (double t_ = bot.now + 1000; outq_len(bot.q) > 0; t_ += 1)
+            if (outq_pop(bot.q, t_, line)) {
+                answered += strstr(line, "Ringside " RINGSIDE_VERSION) != NULL;
+                notices += strstr(line, "too many commands") != NULL;
+            }
         bot.now += 0.1;
     }
     ck_assert_int_eq(answered, USERS_RATE_CMDS);

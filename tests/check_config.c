@@ -55,6 +55,10 @@ static void check_defaults(const struct config *c)
     ck_assert_int_eq(c->log_level, LOG_INFO);
     ck_assert_int_eq(c->burst, 4);
     ck_assert_double_eq(c->lines_per_second, 1.0);
+    ck_assert_int_eq(c->exempt, 0);
+    ck_assert_int_eq(c->commands, 12);
+    ck_assert_int_eq(c->commands_seconds, 60);
+    ck_assert_int_eq(c->ignore_seconds, 60);
     ck_assert_int_eq(c->order_timeout, 120);
     ck_assert_int_eq(c->challenge_timeout, 300);
     ck_assert_int_eq(c->rounds, 12);
@@ -101,6 +105,10 @@ START_TEST(test_every_key)
                   "[flood]\n"
                   "burst = 10\n"
                   "lines_per_second = 2.5\n"
+                  "exempt = yes\n"
+                  "commands = 20\n"
+                  "commands_seconds = 30\n"
+                  "ignore_seconds = 0\n"
                   "[bout]\n"
                   "order_timeout = 600\n"
                   "challenge_timeout = 86400\n"
@@ -130,6 +138,10 @@ START_TEST(test_every_key)
     ck_assert_int_eq(c.log_level, LOG_DEBUG);
     ck_assert_int_eq(c.burst, 10);
     ck_assert_double_eq(c.lines_per_second, 2.5);
+    ck_assert_int_eq(c.exempt, 1);
+    ck_assert_int_eq(c.commands, 20);
+    ck_assert_int_eq(c.commands_seconds, 30);
+    ck_assert_int_eq(c.ignore_seconds, 0);
     ck_assert_int_eq(c.order_timeout, 600);
     ck_assert_int_eq(c.challenge_timeout, 86400);
     ck_assert_int_eq(c.rounds, 3);
@@ -168,7 +180,8 @@ START_TEST(test_value_forms)
         ck_assert_int_eq(c.turn_interval, durations[i].seconds);
     }
     for (size_t i = 0; i < sizeof(rates) / sizeof(rates[0]); i++) {
-        snprintf(text, sizeof(text), "[flood]\nlines_per_second = %s\n", rates[i].text);
+        snprintf(text, sizeof(text), "[flood]\nlines_per_second = %s\nexempt = yes\n",
+                 rates[i].text);
         EXPECT_OK(&c, text);
         ck_assert_double_eq_tol(c.lines_per_second, rates[i].rate, 1e-12);
     }
@@ -179,7 +192,7 @@ START_TEST(test_value_forms)
         ck_assert_int_eq(c.log_level, level);
     }
     /* Bounds are inclusive. */
-    EXPECT_OK(&c, "[irc]\nport = 1\n[flood]\nburst = 100\n[bout]\nrounds = 15\n"
+    EXPECT_OK(&c, "[irc]\nport = 1\n[flood]\nburst = 100\nexempt = on\n[bout]\nrounds = 15\n"
                   "order_timeout = 10\nchallenge_timeout = 10\n");
     ck_assert_int_eq(c.port, 1);
     ck_assert_int_eq(c.burst, 100);
@@ -295,6 +308,21 @@ START_TEST(test_bad_values)
                "t.conf:2: burst \"101\" must be a whole number from 1 to 100");
     EXPECT_ERR("[flood]\nlines_per_second = 0\n",
                "t.conf:2: lines_per_second \"0\" must be a number over 0 and at most 100");
+    /* Faster than servers take, only when the network exempts the bot. */
+    EXPECT_ERR("[flood]\nburst = 4\n\nlines_per_second = 1.5\n",
+               "t.conf:4: lines_per_second = 1.5 is faster than IRC servers let a client send "
+               "(ircd-hybrid kills at 1.5, InspIRCd at 3): use at most 1, or add exempt = yes to "
+               "[flood] if your network exempts the bot from flood limits");
+    EXPECT_ERR("[flood]\nexempt = no\nburst = 6\n",
+               "t.conf:3: burst = 6 is more lines at once than IRC servers take from a client: use "
+               "at most 5, or add exempt = yes to [flood] if your network exempts the bot from "
+               "flood limits");
+    EXPECT_ERR("[flood]\ncommands = 0\n",
+               "t.conf:2: commands \"0\" must be a whole number from 1 to 100");
+    EXPECT_ERR("[flood]\ncommands_seconds = 3601\n",
+               "t.conf:2: commands_seconds \"3601\" must be a whole number from 1 to 3600");
+    EXPECT_ERR("[flood]\nignore_seconds = -1\n",
+               "t.conf:2: ignore_seconds \"-1\" must be a whole number from 0 to 86400");
     EXPECT_ERR("[flood]\nlines_per_second = 100.5\n",
                "t.conf:2: lines_per_second \"100.5\" must be a number over 0 and at most 100");
     EXPECT_ERR("[flood]\nlines_per_second = nan\n",
@@ -372,8 +400,10 @@ START_TEST(test_unknown_and_repeated)
                "t.conf:4: unknown key \"nikc\" in [irc]; keys are server, port, tls, tls_ca_file, "
                "server_password, nick, alt_nick, username, realname, channels, "
                "nickserv_password");
-    EXPECT_ERR("[flood]\nrate = 3\n",
-               "t.conf:2: unknown key \"rate\" in [flood]; keys are burst, lines_per_second");
+    EXPECT_ERR(
+        "[flood]\nrate = 3\n",
+        "t.conf:2: unknown key \"rate\" in [flood]; keys are burst, lines_per_second, exempt, "
+        "commands, commands_seconds, ignore_seconds");
     EXPECT_ERR("[irc]\nburst = 3\n",
                "t.conf:2: unknown key \"burst\" in [irc] (it belongs in [flood]); keys are "
                "server, port, tls, tls_ca_file, server_password, nick, alt_nick, username, "

@@ -1,7 +1,8 @@
 /* check_outq.c - the paced output queue, driven by a fake clock: burst then
- * rate, the order of kinds and targets, splitting to 512-byte wire lines,
- * sanitizing, dropping chatter (never replies) with a note, unpop, clear and
- * the wait times the event loop sleeps on. */
+ * rate, the order of kinds, owners and targets, channel and throttle
+ * pacing, splitting to 512-byte wire lines, sanitizing, capping bulk (never
+ * replies or live lines), unpop, clear, delivery markers, a lost connection
+ * and the wait times the event loop sleeps on. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,7 +82,7 @@ static int drain(struct outq *q, double *now, char *out, size_t outlen)
 
 START_TEST(test_burst_then_rate)
 {
-    struct outq *q = outq_new(4, 1, 50);
+    struct outq *q = outq_new(4, 1);
     char line[OUTQ_LINE_MAX];
 
     ck_assert_double_eq(outq_wait(q, 100), -1);
@@ -121,7 +122,7 @@ END_TEST
 
 START_TEST(test_rate_and_set_rate)
 {
-    struct outq *q = outq_new(1, 2, 50);
+    struct outq *q = outq_new(1, 2);
     char line[OUTQ_LINE_MAX];
     double now = 0;
 
@@ -151,107 +152,244 @@ END_TEST
 
 START_TEST(test_priorities)
 {
-    struct outq *q = outq_new(100, 1, 50);
+    struct outq *q = outq_new(100, 1);
     char all[4096];
     double now = 0;
 
-    outq_msg(q, OUTQ_CHATTER, "PRIVMSG", "#ring", "round 1: jab");
-    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "#ring", "bob: challenge sent");
-    outq_msg(q, OUTQ_REPLY, "NOTICE", "bob", "your orders are in");
+    outq_msg(q, OUTQ_BULK, "PRIVMSG", "dave", NULL, "report line");
+    outq_msg(q, OUTQ_LIVE, "PRIVMSG", "#ring", NULL, "round 1: jab");
+    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "#ring", "bob", "bob: challenge sent");
+    outq_msg(q, OUTQ_ROUND, "NOTICE", "bob", NULL, "round 2: your orders");
     outq_raw(q, "PONG :server");
-    outq_msg(q, OUTQ_CHATTER, "PRIVMSG", "#other", "round 2: hook");
-    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "&local", "a reply in a & channel");
-    outq_msg(q, OUTQ_PROTOCOL, "NOTICE", "carol", "\x01VERSION ringside\x01");
-    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "alice", "welcome");
+    outq_msg(q, OUTQ_LIVE, "PRIVMSG", "#other", NULL, "round 2: hook");
+    outq_msg(q, OUTQ_PROTOCOL, "NOTICE", "carol", NULL, "\x01VERSION ringside\x01");
+    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "alice", NULL, "welcome");
     ck_assert_int_eq(outq_len(q), 8);
     ck_assert_int_eq(drain(q, &now, all, sizeof(all)), 8);
-    /* Protocol, then replies (private first), but with chatter waiting
-     * only OUTQ_REPLY_RUN (3) replies pass it before a chatter line. */
+    /* Protocol; then live lines, the channels' first, at most
+     * OUTQ_LIVE_RUN (3) in a row while replies wait; replies; bulk last. */
     ck_assert_str_eq(all, "PONG :server\n"
                           "NOTICE carol :\x01VERSION ringside\x01\n"
-                          "NOTICE bob :your orders are in\n"
-                          "PRIVMSG alice :welcome\n"
-                          "PRIVMSG #ring :bob: challenge sent\n"
                           "PRIVMSG #ring :round 1: jab\n"
-                          "PRIVMSG &local :a reply in a & channel\n"
-                          "PRIVMSG #other :round 2: hook\n");
+                          "PRIVMSG #other :round 2: hook\n"
+                          "NOTICE bob :round 2: your orders\n"
+                          "PRIVMSG alice :welcome\n" /* bob was just served */
+                          "PRIVMSG #ring :bob: challenge sent\n"
+                          "PRIVMSG dave :report line\n");
     outq_free(q);
 }
 END_TEST
 
-/* A flood of replies cannot starve a bout's commentary. */
-START_TEST(test_chatter_not_starved)
+/* Nobody is asked for the next round before the channel has the last one:
+ * a private live line never passes a channel line said before it, even
+ * when the channel must wait for its own bucket. */
+START_TEST(test_prompt_after_commentary)
 {
-    struct outq *q = outq_new(1000, 1000, 50);
+    struct outq *q = outq_new(5, 1);
+    char all[4096], text[32];
+    double now = 0;
+
+    outq_msg(q, OUTQ_LIVE, "PRIVMSG", "bob", NULL, "ack before");
+    for (int i = 1; i <= 5; i++) {
+        snprintf(text, sizeof(text), "round 1 line %d", i);
+        outq_msg(q, OUTQ_LIVE, "PRIVMSG", "#ring", NULL, text);
+    }
+    outq_msg(q, OUTQ_ROUND, "PRIVMSG", "alice", NULL, "round 2 prompt");
+    outq_msg(q, OUTQ_ROUND, "PRIVMSG", "bob", NULL, "round 2 prompt");
+    drain(q, &now, all, sizeof(all));
+    ck_assert_str_eq(all, "PRIVMSG bob :ack before\n" /* said first: goes first */
+                          "PRIVMSG #ring :round 1 line 1\n"
+                          "PRIVMSG #ring :round 1 line 2\n"
+                          "PRIVMSG #ring :round 1 line 3\n"
+                          "PRIVMSG #ring :round 1 line 4\n"
+                          "PRIVMSG #ring :round 1 line 5\n"
+                          "PRIVMSG alice :round 2 prompt\n"
+                          "PRIVMSG bob :round 2 prompt\n");
+    outq_free(q);
+}
+END_TEST
+
+/* However long the commentary, replies get a turn. */
+START_TEST(test_replies_not_starved)
+{
+    struct outq *q = outq_new(1000, 1000);
     char line[OUTQ_LINE_MAX], text[32];
     double now = 0;
 
     for (int i = 0; i < 100; i++) {
-        snprintf(text, sizeof(text), "reply %d", i);
-        outq_msg(q, OUTQ_REPLY, "PRIVMSG", "bob", text);
+        snprintf(text, sizeof(text), "blow %d", i);
+        outq_msg(q, OUTQ_LIVE, "PRIVMSG", i % 2 ? "#a" : "#b", NULL, text);
     }
-    outq_msg(q, OUTQ_CHATTER, "PRIVMSG", "#ring", "Round 1: a jab");
-    for (int i = 0; i < OUTQ_REPLY_RUN; i++) {
+    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "bob", NULL, "version 1");
+    outq_msg(q, OUTQ_BULK, "PRIVMSG", "carol", NULL, "help line");
+    int bob_at = -1, carol_at = -1;
+    for (int k = 0; k < 102; k++) {
+        now += 1;
         ck_assert_int_eq(outq_pop(q, now, line), 1);
-        ck_assert_ptr_nonnull(strstr(line, "PRIVMSG bob :reply"));
+        if (strstr(line, "bob :"))
+            bob_at = k;
+        if (strstr(line, "carol :"))
+            carol_at = k;
     }
-    ck_assert_int_eq(outq_pop(q, now, line), 1);
-    ck_assert_str_eq(line, "PRIVMSG #ring :Round 1: a jab");
-    ck_assert_int_eq(outq_pop(q, now, line), 1);
-    ck_assert_str_eq(line, "PRIVMSG bob :reply 3");
+    ck_assert_int_eq(bob_at, OUTQ_LIVE_RUN);
+    ck_assert_int_eq(carol_at, 101); /* bulk waits for the live lines */
     outq_free(q);
 }
 END_TEST
 
-/* A long answer to one player (a report) does not hold up the others. */
-START_TEST(test_long_reply_not_blocking)
+/* A long answer to one player (a report) or a flooder's replies do not
+ * hold up anybody else: the owner served least lately goes first. */
+START_TEST(test_owners_take_turns)
 {
-    struct outq *q = outq_new(1000, 1000, 50);
+    struct outq *q = outq_new(1, 1);
     char line[OUTQ_LINE_MAX], text[64];
     double now = 0;
-    int bob = 0, carol_at = -1;
+    int bob = 0;
 
     for (int i = 0; i < 50; i++) {
         snprintf(text, sizeof(text), "report line %d", i);
-        outq_msg(q, OUTQ_REPLY, "PRIVMSG", "bob", text);
+        outq_msg(q, OUTQ_BULK, "PRIVMSG", "bob", NULL, text);
     }
-    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "carol", "version 1");
-    for (int k = 0; outq_pop(q, now, line); k++) {
-        if (strncmp(line, "PRIVMSG carol :", 15) == 0) {
-            carol_at = k;
-            continue;
+    for (int i = 0; i < 10; i++)
+        outq_msg(q, OUTQ_REPLY, "PRIVMSG", "mallory", NULL, "unknown command");
+    /* Ten seconds later a bystander asks in the channel. */
+    for (int k = 0; k < 10; k++) {
+        now += 1;
+        ck_assert_int_eq(outq_pop(q, now, line), 1);
+        if (strncmp(line, "PRIVMSG bob :", 13) == 0) {
+            snprintf(text, sizeof(text), "PRIVMSG bob :report line %d", bob++);
+            ck_assert_str_eq(line, text);
         }
-        /* bob's lines keep their order. */
-        snprintf(text, sizeof(text), "PRIVMSG bob :report line %d", bob++);
-        ck_assert_str_eq(line, text);
+    }
+    ck_assert_int_gt(bob, 0);
+    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "#ring", "carol", "carol: Ringside 1.0");
+    now += 1;
+    ck_assert_int_eq(outq_pop(q, now, line), 1);
+    ck_assert_str_eq(line, "PRIVMSG #ring :carol: Ringside 1.0");
+    /* bob's lines keep their order, whatever came between. */
+    while (outq_len(q) > 0) {
+        now += outq_wait(q, now);
+        REQUIRE(outq_pop(q, now, line));
+        if (strncmp(line, "PRIVMSG bob :", 13) == 0) {
+            snprintf(text, sizeof(text), "PRIVMSG bob :report line %d", bob++);
+            ck_assert_str_eq(line, text);
+        }
     }
     ck_assert_int_eq(bob, 50);
-    ck_assert_int_eq(carol_at, OUTQ_TARGET_RUN);
+    outq_free(q);
+}
+END_TEST
+
+/* An owner served a lot lately gets his replies as bulk, and his live
+ * lines as replies. */
+START_TEST(test_flooder_demoted)
+{
+    struct outq *q = outq_new(100, 100);
+    char line[OUTQ_LINE_MAX];
+    double now = 0;
+
+    for (int i = 0; i < OUTQ_REPLY_OWNER_MAX + 5; i++) {
+        outq_msg(q, OUTQ_REPLY, "PRIVMSG", "mallory", NULL, "x");
+        now += 0.01;
+        ck_assert_int_eq(outq_pop(q, now, line), 1);
+    }
+    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "mallory", NULL, "now bulk");
+    outq_msg(q, OUTQ_BULK, "PRIVMSG", "dave", NULL, "dave's help");
+    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "erin", NULL, "erin's reply");
+    ck_assert_int_eq(outq_pop(q, now, line), 1);
+    ck_assert_str_eq(line, "PRIVMSG erin :erin's reply");
+    now += 2; /* bulk waits for a full bucket */
+    ck_assert_int_eq(outq_pop(q, now, line), 1);
+    ck_assert_str_eq(line, "PRIVMSG dave :dave's help"); /* served less */
+    now += 2;
+    ck_assert_int_eq(outq_pop(q, now, line), 1);
+    ck_assert_str_eq(line, "PRIVMSG mallory :now bulk");
+    /* His count wears off (the queue's time is the last it was given). */
+    now += 10 * OUTQ_SERVED_TAU;
+    ck_assert_double_eq(outq_wait(q, now), -1);
+    outq_msg(q, OUTQ_BULK, "PRIVMSG", "dave", NULL, "more help");
+    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "mallory", NULL, "a reply again");
+    ck_assert_int_eq(outq_pop(q, now, line), 1);
+    ck_assert_str_eq(line, "PRIVMSG mallory :a reply again");
+    outq_free(q);
+}
+END_TEST
+
+/* The bot ignores a flooder: his replies waiting go behind everybody's. */
+START_TEST(test_demoted_flooder)
+{
+    struct outq *q = outq_new(1, 1);
+    char line[OUTQ_LINE_MAX];
+    double now = 0;
+
+    for (int i = 0; i < 5; i++)
+        outq_msg(q, OUTQ_REPLY, "PRIVMSG", "mallory", NULL, "answer");
+    ck_assert_int_eq(outq_pop(q, now, line), 1);
+    outq_demote(q, "mallory", 60);
+    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "mallory", NULL, "too many commands");
+    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "#ring", "carol", "carol: Ringside");
+    now += 1;
+    ck_assert_int_eq(outq_pop(q, now, line), 1);
+    ck_assert_str_eq(line, "PRIVMSG #ring :carol: Ringside");
+    int left = 0;
+    while (outq_len(q) > 0) {
+        now += outq_wait(q, now);
+        REQUIRE(outq_pop(q, now, line));
+        left++;
+    }
+    ck_assert_int_eq(left, 5);
+    ck_assert_str_eq(line, "PRIVMSG mallory :too many commands");
+    outq_free(q);
+}
+END_TEST
+
+/* A report streams at the full rate, but the burst stays in reserve: a
+ * round said meanwhile goes at once. */
+START_TEST(test_bulk_keeps_burst)
+{
+    struct outq *q = outq_new(4, 1);
+    char line[OUTQ_LINE_MAX], text[32];
+    double now = 0;
+    int sent = 0;
+
+    for (int i = 0; i < 100; i++) {
+        snprintf(text, sizeof(text), "report %d", i);
+        outq_msg(q, OUTQ_BULK, "PRIVMSG", "dave", NULL, text);
+    }
+    while (now < 30) {
+        now += outq_wait(q, now);
+        REQUIRE(outq_pop(q, now, line));
+        sent++;
+    }
+    ck_assert_int_ge(sent, 29); /* about a line a second */
+    for (int i = 0; i < 3; i++)
+        outq_msg(q, OUTQ_ROUND, "PRIVMSG", "#ring", NULL, "round 3");
+    outq_msg(q, OUTQ_ROUND, "PRIVMSG", "alice", NULL, "round 4: your orders");
+    for (int i = 0; i < 3; i++) {
+        ck_assert_int_eq(outq_pop(q, now, line), 1);
+        ck_assert_ptr_null(strstr(line, "report"));
+    }
+    now += 1;
+    ck_assert_int_eq(outq_pop(q, now, line), 1);
+    ck_assert_str_eq(line, "PRIVMSG alice :round 4: your orders");
     outq_free(q);
 }
 END_TEST
 
 /* Lines to one target keep their order within a kind, however they are
- * interleaved with lines to others; chatter to several channels keeps the
- * order it was queued in. */
+ * interleaved with lines to others. */
 START_TEST(test_fifo_per_target)
 {
-    struct outq *q = outq_new(3, 10, 1000);
+    struct outq *q = outq_new(3, 10);
     char line[OUTQ_LINE_MAX], text[32];
     const char *targets[] = {"#a", "#b", "bob", "#c", "alice"};
-    int next_chatter[5] = {0}, next_reply[5] = {0}, seq = 0;
+    static const enum outq_kind kinds[] = {OUTQ_LIVE, OUTQ_REPLY, OUTQ_BULK};
+    int next[3][5] = {{0}}, seen = 0;
     double now = 0;
 
     for (int i = 0; i < 500; i++) {
-        int t = (i * 7) % 5;
         snprintf(text, sizeof(text), "%d", i);
-        outq_msg(q, t == 2 || t == 4 || i % 3 == 0 ? OUTQ_REPLY : OUTQ_CHATTER, "PRIVMSG",
-                 targets[t], text);
-    }
-    int last_chatter = -1, chatter_seen = 0, chatter_total = 0, run = 0;
-    for (int i = 0; i < 500; i++) {
-        int t = (i * 7) % 5;
-        chatter_total += !(t == 2 || t == 4 || i % 3 == 0);
+        outq_msg(q, kinds[i % 3], "PRIVMSG", targets[(i * 7) % 5], NULL, text);
     }
     while (outq_len(q) > 0) {
         now += outq_wait(q, now);
@@ -261,22 +399,36 @@ START_TEST(test_fifo_per_target)
         REQUIRE(sscanf(line, "PRIVMSG %15s :%d", target, &i) == 2);
         int t = (i * 7) % 5;
         REQUIRE(strcmp(target, targets[t]) == 0);
-        int reply = t == 2 || t == 4 || i % 3 == 0;
-        int *next = reply ? next_reply : next_chatter;
-        REQUIRE(i >= next[t]);
-        next[t] = i + 1;
-        if (!reply) {
-            REQUIRE(i > last_chatter); /* chatter across targets: queue order */
-            last_chatter = i;
-            chatter_seen++;
-            run = 0;
-        } else if (chatter_seen < chatter_total) {
-            /* Replies first, but never more than 3 in a row past chatter. */
-            REQUIRE(++run <= OUTQ_REPLY_RUN);
-        }
-        seq++;
+        /* Owners over their share are demoted, never promoted: compare
+         * within the kind the line was said in. */
+        REQUIRE(i >= next[i % 3][t]);
+        next[i % 3][t] = i + 1;
+        seen++;
     }
-    ck_assert_int_eq(seq, 500);
+    ck_assert_int_eq(seen, 500);
+    outq_free(q);
+}
+END_TEST
+
+/* At most OUTQ_CHANNEL_BURST lines back to back to one channel: the rest
+ * of a channel's flood budget is left to its members. */
+START_TEST(test_channel_burst)
+{
+    struct outq *q = outq_new(5, 1);
+    char line[OUTQ_LINE_MAX];
+
+    for (int i = 0; i < 6; i++)
+        outq_msg(q, OUTQ_LIVE, "PRIVMSG", "#ring", NULL, "commentary");
+    for (int i = 0; i < OUTQ_CHANNEL_BURST; i++)
+        ck_assert_int_eq(outq_pop(q, 10, line), 1);
+    ck_assert_int_eq(outq_pop(q, 10, line), 0);
+    ck_assert_double_eq_tol(outq_wait(q, 10), 1.0, 1e-9);
+    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "bob", NULL, "private");
+    ck_assert_double_eq(outq_wait(q, 10), 0);
+    ck_assert_int_eq(outq_pop(q, 10, line), 1);
+    ck_assert_str_eq(line, "PRIVMSG bob :private");
+    ck_assert_int_eq(outq_pop(q, 11, line), 1);
+    ck_assert_str_eq(line, "PRIVMSG #ring :commentary");
     outq_free(q);
 }
 END_TEST
@@ -302,11 +454,11 @@ START_TEST(test_split_long_message)
         strcat(text, words[(i * 5) % 9]);
     }
     for (size_t p = 0; p < sizeof(prefixes) / sizeof(prefixes[0]); p++) {
-        struct outq *q = outq_new(4, 1, 1000);
+        struct outq *q = outq_new(4, 1);
         size_t prefix = prefixes[p] ? prefixes[p] : DEFAULT_PREFIX;
         if (prefixes[p])
             outq_set_prefix_len(q, prefixes[p]);
-        outq_msg(q, OUTQ_CHATTER, "PRIVMSG", "#ringside", text);
+        outq_msg(q, OUTQ_LIVE, "PRIVMSG", "#ringside", NULL, text);
         int n = drain(q, &now, all, sizeof(all));
         char joined[2100] = "";
         size_t shortest = 512;
@@ -336,7 +488,7 @@ END_TEST
 /* 2000 bytes with no space: cuts fall between characters, never inside. */
 START_TEST(test_split_no_spaces_utf8)
 {
-    struct outq *q = outq_new(4, 1, 1000);
+    struct outq *q = outq_new(4, 1);
     char text[2010], all[8192], joined[2100] = "";
     double now = 0;
     int full = 0;
@@ -345,7 +497,7 @@ START_TEST(test_split_no_spaces_utf8)
     while (strlen(text) < 2000)
         strcat(text, "\xe2\x82\xac"
                      "a\xc3\xa9");
-    outq_msg(q, OUTQ_REPLY, "NOTICE", "somebody", text);
+    outq_msg(q, OUTQ_REPLY, "NOTICE", "somebody", NULL, text);
     int n = drain(q, &now, all, sizeof(all));
     ck_assert_int_ge(n, 5);
     for (char *l = strtok(all, "\n"); l; l = strtok(NULL, "\n")) {
@@ -365,20 +517,20 @@ END_TEST
  * relayed; one byte more makes two. */
 START_TEST(test_split_exact_fit)
 {
-    struct outq *q = outq_new(10, 1, 50);
+    struct outq *q = outq_new(10, 1);
     char text[600], line[OUTQ_LINE_MAX];
     size_t room = 512 - WIRE(40, "PRIVMSG #r :");
 
     outq_set_prefix_len(q, 40);
     memset(text, 'x', room);
     text[room] = '\0';
-    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "#r", text);
+    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "#r", NULL, text);
     ck_assert_int_eq(outq_len(q), 1);
     ck_assert_int_eq(outq_pop(q, 0, line), 1);
     ck_assert_uint_eq(WIRE(40, line), 512);
     text[room] = 'y';
     text[room + 1] = '\0';
-    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "#r", text);
+    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "#r", NULL, text);
     ck_assert_int_eq(outq_len(q), 2);
     ck_assert_int_eq(outq_pop(q, 0, line), 1);
     ck_assert_uint_eq(WIRE(40, line), 512);
@@ -387,7 +539,7 @@ START_TEST(test_split_exact_fit)
     /* A prefix that leaves no room for text refuses the message. */
     outq_set_prefix_len(q, 490);
     log_begin();
-    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "#r", "hello");
+    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "#r", NULL, "hello");
     ck_assert_ptr_nonnull(strstr(log_end(), "outq: no room for text to #r"));
     ck_assert_int_eq(outq_len(q), 0);
     outq_free(q);
@@ -396,28 +548,28 @@ END_TEST
 
 START_TEST(test_sanitized)
 {
-    struct outq *q = outq_new(10, 1, 50);
+    struct outq *q = outq_new(10, 1);
     char all[2048];
     double now = 0;
 
-    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "bob", "hi\r\nQUIT :pwned");
+    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "bob", NULL, "hi\r\nQUIT :pwned");
     outq_raw(q, "PRIVMSG #c :one\r\nQUIT\n");
-    outq_unpop(q, "NOTICE x :a\rb");
+    outq_raw(q, "NOTICE x :a\rb");
     log_begin();
-    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "", "empty target");
-    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "bob\r\nQUIT", "bad target");
-    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "bob x", "target with a space");
-    outq_msg(q, OUTQ_REPLY, "PRIV MSG", "bob", "bad command");
-    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "bob", ""); /* nothing to send */
-    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "bob", NULL);
+    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "", NULL, "empty target");
+    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "bob\r\nQUIT", NULL, "bad target");
+    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "bob x", NULL, "target with a space");
+    outq_msg(q, OUTQ_REPLY, "PRIV MSG", "bob", NULL, "bad command");
+    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "bob", NULL, ""); /* nothing to send */
+    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "bob", NULL, NULL);
     const char *log = log_end();
     ck_assert_int_eq(count(log, "outq: refused a message"), 4);
     ck_assert_int_eq(count(log, "\n"), 4);
     ck_assert_ptr_nonnull(strstr(log, "to \"bob\\r\\nQUIT\"")); /* escaped in the log */
     ck_assert_int_eq(outq_len(q), 3);
     drain(q, &now, all, sizeof(all));
-    ck_assert_str_eq(all, "NOTICE x :a b\n"
-                          "PRIVMSG #c :one  QUIT \n"
+    ck_assert_str_eq(all, "PRIVMSG #c :one  QUIT \n"
+                          "NOTICE x :a b\n"
                           "PRIVMSG bob :hi  QUIT :pwned\n");
     outq_free(q);
 }
@@ -425,7 +577,7 @@ END_TEST
 
 START_TEST(test_raw_too_long)
 {
-    struct outq *q = outq_new(10, 1, 50);
+    struct outq *q = outq_new(10, 1);
     char big[700], line[OUTQ_LINE_MAX];
 
     memset(big, 'x', sizeof(big) - 1);
@@ -440,137 +592,63 @@ START_TEST(test_raw_too_long)
 }
 END_TEST
 
-/* A target's chatter over chatter_max: the oldest go, one note in their
- * place, updated while it waits. */
-START_TEST(test_chatter_dropped_with_note)
+/* A flood of bulk for one owner: capped, with one note; the queue stays
+ * bounded, and replies and live lines all come through in order. */
+START_TEST(test_bulk_capped)
 {
-    struct outq *q = outq_new(1, 1, 5);
-    char all[4096], text[32];
+    struct outq *q = outq_new(4, 1);
+    char line[OUTQ_LINE_MAX], text[64];
+    int notes = 0, bulk = 0, replies = 0, live = 0;
     double now = 0;
 
-    outq_msg(q, OUTQ_CHATTER, "PRIVMSG", "#b", "b0");
-    for (int i = 1; i <= 12; i++) {
-        snprintf(text, sizeof(text), "a%d", i);
-        outq_msg(q, OUTQ_CHATTER, "PRIVMSG", "#a", text);
-    }
-    outq_msg(q, OUTQ_CHATTER, "PRIVMSG", "#b", "b1");
-    ck_assert_int_eq(outq_len(q), 1 + 6 + 1);
-    drain(q, &now, all, sizeof(all));
-    ck_assert_str_eq(all, "PRIVMSG #b :b0\n"
-                          "PRIVMSG #a :(7 lines of commentary skipped to keep up)\n"
-                          "PRIVMSG #a :a8\n"
-                          "PRIVMSG #a :a9\n"
-                          "PRIVMSG #a :a10\n"
-                          "PRIVMSG #a :a11\n"
-                          "PRIVMSG #a :a12\n"
-                          "PRIVMSG #b :b1\n");
-
-    /* Once the note has gone out, the next overflow gets a new one. */
-    for (int i = 1; i <= 6; i++) {
-        snprintf(text, sizeof(text), "c%d", i);
-        outq_msg(q, OUTQ_CHATTER, "NOTICE", "#a", text);
-    }
-    char line[OUTQ_LINE_MAX];
-    now += 10;
-    ck_assert_int_eq(outq_pop(q, now, line), 1);
-    ck_assert_str_eq(line, "NOTICE #a :(1 line of commentary skipped to keep up)");
-    ck_assert_int_eq(outq_pop(q, now, line), 0);
-    outq_msg(q, OUTQ_CHATTER, "NOTICE", "#a", "c7");
-    ck_assert_int_eq(outq_len(q), 6);
-    drain(q, &now, all, sizeof(all));
-    ck_assert_str_eq(all, "NOTICE #a :(1 line of commentary skipped to keep up)\n"
-                          "NOTICE #a :c3\n"
-                          "NOTICE #a :c4\n"
-                          "NOTICE #a :c5\n"
-                          "NOTICE #a :c6\n"
-                          "NOTICE #a :c7\n");
-    outq_free(q);
-}
-END_TEST
-
-/* A flood of chatter to many channels: replies all come through, in order,
- * and the queue stays bounded. */
-/* Reply number r goes to bob (even r) or #c1 (odd r): each target's replies
- * must come out complete and in order. */
-static void reply_seen(const char *line, int next[2])
-{
-    int r;
-
-    if (sscanf(line, "PRIVMSG %*s :reply %d", &r) == 1) {
-        REQUIRE(r == next[r % 2]);
-        REQUIRE(strncmp(line, r % 2 ? "PRIVMSG #c1 " : "PRIVMSG bob ", 12) == 0);
-        next[r % 2] = r + 2;
-    }
-}
-
-START_TEST(test_replies_never_dropped)
-{
-    struct outq *q = outq_new(4, 1, 1000000);
-    char line[OUTQ_LINE_MAX], text[64], target[16];
-    int next[2] = {0, 1}, max_len = 0, notes = 0, chatter = 0;
-    double now = 0;
-
-    for (int i = 0; i < 30000; i++) {
-        snprintf(target, sizeof(target), "#c%d", i % 7);
-        snprintf(text, sizeof(text), "blow %d", i);
-        outq_msg(q, OUTQ_CHATTER, "PRIVMSG", target, text);
+    log_begin();
+    for (int i = 0; i < 3000; i++) {
+        snprintf(text, sizeof(text), "bulk %d", i);
+        outq_msg(q, OUTQ_BULK, "PRIVMSG", "mallory", NULL, text);
         if (i % 10 == 0) {
             snprintf(text, sizeof(text), "reply %d", i / 10);
-            outq_msg(q, OUTQ_REPLY, "PRIVMSG", (i / 10) % 2 ? "#c1" : "bob", text);
+            outq_msg(q, OUTQ_REPLY, "PRIVMSG", "bob", NULL, text);
+            snprintf(text, sizeof(text), "live %d", i / 10);
+            outq_msg(q, OUTQ_LIVE, "PRIVMSG", "#ring", NULL, text);
         }
-        if (outq_len(q) > max_len)
-            max_len = outq_len(q);
-        if (i % 5 == 0 && outq_pop(q, now, line))
-            reply_seen(line, next);
-        now += 0.01;
     }
+    ck_assert_ptr_nonnull(strstr(log_end(), "dropping the rest of an answer"));
+    ck_assert_int_eq(outq_len(q), OUTQ_BULK_OWNER_MAX + 1 + 300 + 300);
     while (outq_len(q) > 0) {
         now += outq_wait(q, now);
         REQUIRE(outq_pop(q, now, line));
-        if (strstr(line, "skipped to keep up"))
+        int k;
+        if (strstr(line, "the rest is cut"))
             notes++;
-        else if (strstr(line, ":blow "))
-            chatter++;
-        reply_seen(line, next);
+        else if (sscanf(line, "PRIVMSG mallory :bulk %d", &k) == 1)
+            REQUIRE(k == bulk++);
+        else if (sscanf(line, "PRIVMSG bob :reply %d", &k) == 1)
+            REQUIRE(k == replies++);
+        else if (sscanf(line, "PRIVMSG #ring :live %d", &k) == 1)
+            REQUIRE(k == live++);
     }
-    ck_assert_int_eq(next[0], 3000);
-    ck_assert_int_eq(next[1], 3001);
-    ck_assert_int_le(max_len, 10000);
-    ck_assert_int_gt(notes, 0);
-    ck_assert_int_le(notes, 7);
-    ck_assert_int_gt(chatter, 5000);
-    outq_free(q);
-}
-END_TEST
-
-/* Replies over the total bound are kept even with no chatter to drop. */
-START_TEST(test_replies_beyond_total)
-{
-    struct outq *q = outq_new(4, 1, 10);
-    double now = 0;
-
-    for (int i = 0; i < 10500; i++)
-        outq_msg(q, OUTQ_REPLY, "PRIVMSG", "bob", "x");
-    log_begin();
-    outq_msg(q, OUTQ_CHATTER, "PRIVMSG", "#a", "dropped: no room and no chatter to drop");
-    ck_assert_ptr_nonnull(strstr(log_end(), "10500 lines waiting; commentary to #a dropped"));
-    ck_assert_int_eq(outq_len(q), 10500);
-    ck_assert_int_eq(drain(q, &now, NULL, 0), 10500);
+    ck_assert_int_eq(notes, 1);
+    ck_assert_int_eq(bulk, OUTQ_BULK_OWNER_MAX);
+    ck_assert_int_eq(replies, 300);
+    ck_assert_int_eq(live, 300);
+    /* Once his queue is empty he may ask again. */
+    outq_msg(q, OUTQ_BULK, "PRIVMSG", "mallory", NULL, "bulk again");
+    ck_assert_int_eq(outq_len(q), 1);
     outq_free(q);
 }
 END_TEST
 
 START_TEST(test_unpop)
 {
-    struct outq *q = outq_new(1, 1, 10);
+    struct outq *q = outq_new(1, 1);
     char line[OUTQ_LINE_MAX];
 
-    outq_msg(q, OUTQ_CHATTER, "PRIVMSG", "#a", "chatter");
-    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "bob", "first");
+    outq_msg(q, OUTQ_LIVE, "PRIVMSG", "#a", NULL, "commentary");
+    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "bob", NULL, "first");
     outq_raw(q, "PING :p");
     ck_assert_int_eq(outq_pop(q, 0, line), 1);
     ck_assert_str_eq(line, "PING :p");
-    outq_unpop(q, line);
+    outq_unpop(q);
     ck_assert_int_eq(outq_len(q), 3);
     /* The token went on the failed attempt: the retry waits for the next. */
     ck_assert_int_eq(outq_pop(q, 0, line), 0);
@@ -578,41 +656,31 @@ START_TEST(test_unpop)
     ck_assert_int_eq(outq_pop(q, 1, line), 1);
     ck_assert_str_eq(line, "PING :p");
     ck_assert_int_eq(outq_pop(q, 2, line), 1);
-    ck_assert_str_eq(line, "PRIVMSG bob :first");
-    /* Unpopped chatter goes first, before protocol lines, and is never
-     * dropped by later chatter. */
+    ck_assert_str_eq(line, "PRIVMSG #a :commentary");
+    /* A line put back goes before protocol lines. */
     ck_assert_int_eq(outq_pop(q, 3, line), 1);
-    ck_assert_str_eq(line, "PRIVMSG #a :chatter");
-    outq_unpop(q, line);
+    ck_assert_str_eq(line, "PRIVMSG bob :first");
+    outq_unpop(q);
+    outq_unpop(q); /* nothing more to put back */
     outq_raw(q, "PONG :x");
-    for (int i = 0; i < 30; i++)
-        outq_msg(q, OUTQ_CHATTER, "PRIVMSG", "#a", "more");
     ck_assert_int_eq(outq_pop(q, 4, line), 1);
-    ck_assert_str_eq(line, "PRIVMSG #a :chatter");
+    ck_assert_str_eq(line, "PRIVMSG bob :first");
     ck_assert_int_eq(outq_pop(q, 5, line), 1);
     ck_assert_str_eq(line, "PONG :x");
-    /* The last put back goes first. */
-    outq_unpop(q, "two");
-    outq_unpop(q, "one");
-    ck_assert_int_eq(outq_pop(q, 6, line), 1);
-    ck_assert_str_eq(line, "one");
-    ck_assert_int_eq(outq_pop(q, 7, line), 1);
-    ck_assert_str_eq(line, "two");
     outq_free(q);
 }
 END_TEST
 
 START_TEST(test_clear)
 {
-    struct outq *q = outq_new(2, 1, 3);
+    struct outq *q = outq_new(2, 1);
     char line[OUTQ_LINE_MAX];
 
     for (int i = 0; i < 10; i++) {
-        outq_msg(q, OUTQ_CHATTER, "PRIVMSG", "#a", "blow");
-        outq_msg(q, OUTQ_REPLY, "PRIVMSG", "bob", "reply");
+        outq_msg(q, OUTQ_LIVE, "PRIVMSG", "#a", NULL, "blow");
+        outq_msg(q, OUTQ_REPLY, "PRIVMSG", "bob", NULL, "reply");
     }
     outq_raw(q, "PING :x");
-    outq_unpop(q, "PRIVMSG x :y");
     ck_assert_int_eq(outq_pop(q, 0, line), 1);
     ck_assert_int_eq(outq_pop(q, 0, line), 1);
     ck_assert_int_eq(outq_pop(q, 0, line), 0);
@@ -628,18 +696,159 @@ START_TEST(test_clear)
     ck_assert_str_eq(line, "NICK ringside");
     ck_assert_int_eq(outq_pop(q, 0, line), 1);
     ck_assert_int_eq(outq_pop(q, 0, line), 0);
-    /* Chatter after a clear starts afresh too (no stale note). */
-    outq_clear(q);
-    for (int i = 0; i < 3; i++)
-        outq_msg(q, OUTQ_CHATTER, "PRIVMSG", "#a", "x");
-    ck_assert_int_eq(outq_len(q), 3);
+    outq_free(q);
+}
+END_TEST
+
+/* With markers: lines are kept until the server's PONG; marks tell what
+ * was delivered. */
+START_TEST(test_markers_confirm)
+{
+    struct outq *q = outq_new(100, 100);
+    char all[8192], text[32];
+    double now = 0;
+
+    outq_set_markers(q, 1);
+    for (int i = 0; i < 10; i++) {
+        snprintf(text, sizeof(text), "line %d", i);
+        outq_msg(q, OUTQ_REPLY, "PRIVMSG", "bob", NULL, text);
+    }
+    unsigned long mark = outq_mark(q);
+    ck_assert(!outq_delivered(q, mark));
+    drain(q, &now, all, sizeof(all));
+    /* A marker after OUTQ_MARK_EVERY lines, and one when the queue ran dry. */
+    ck_assert_int_eq(count(all, "PING :rs1\n"), 1);
+    ck_assert_int_eq(count(all, "PING :rs2\n"), 1);
+    ck_assert_ptr_nonnull(strstr(all, "PRIVMSG bob :line 7\nPING :rs1\n"));
+    ck_assert(!outq_delivered(q, mark));
+    ck_assert_int_eq(outq_pong(q, "rs1"), 1);
+    ck_assert(!outq_delivered(q, mark));
+    ck_assert_int_eq(outq_pong(q, "ringside"), 0); /* not ours */
+    ck_assert_int_eq(outq_pong(q, "rs99"), 0);     /* never sent */
+    ck_assert_int_eq(outq_pong(q, "rs2"), 1);
+    ck_assert(outq_delivered(q, mark));
+    ck_assert_int_eq(outq_len(q), 0);
+    outq_free(q);
+}
+END_TEST
+
+/* A throttle notice before the PONG: the last line to that target goes
+ * again, and the target is slowed down. */
+START_TEST(test_throttled_resent)
+{
+    struct outq *q = outq_new(4, 1);
+    char line[OUTQ_LINE_MAX];
+    double now = 0;
+
+    outq_set_markers(q, 1);
+    outq_msg(q, OUTQ_LIVE, "PRIVMSG", "#ring", NULL, "round 1");
+    outq_msg(q, OUTQ_LIVE, "PRIVMSG", "#ring", NULL, "round 2");
+    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "bob", NULL, "hello");
+    ck_assert_int_eq(outq_pop(q, now, line), 1);
+    ck_assert_int_eq(outq_pop(q, now, line), 1);
+    ck_assert_int_eq(outq_pop(q, now, line), 1);
+    ck_assert_int_eq(outq_pop(q, now, line), 1);
+    ck_assert_str_eq(line, "PING :rs1");
+    log_begin();
+    outq_throttled(q, "#ring", now);
+    ck_assert_ptr_nonnull(strstr(log_end(), "throttled a line to #ring"));
+    unsigned long mark = outq_mark(q);
+    log_begin();
+    ck_assert_int_eq(outq_pong(q, "rs1"), 1);
+    ck_assert_ptr_nonnull(strstr(log_end(), "sending again"));
+    ck_assert(!outq_delivered(q, mark));
+    /* Which of the two was dropped is unknown: both go again, and from now
+     * on a channel gets its next line once the last one is confirmed, with
+     * a marker right after each. */
+    now += 5;
+    ck_assert_int_eq(outq_pop(q, now, line), 1);
+    ck_assert_str_eq(line, "PRIVMSG #ring :round 1");
+    ck_assert_int_eq(outq_pop(q, now, line), 1);
+    ck_assert_str_eq(line, "PING :rs2");
+    now += 5;
+    ck_assert_int_eq(outq_pop(q, now, line), 0); /* round 1 not confirmed yet */
+    ck_assert_double_gt(outq_wait(q, now), 0);
+    ck_assert_int_eq(outq_pong(q, "rs2"), 1);
+    ck_assert_int_eq(outq_pop(q, now, line), 1);
+    ck_assert_str_eq(line, "PRIVMSG #ring :round 2");
+    ck_assert_int_eq(outq_pop(q, now, line), 1);
+    ck_assert_str_eq(line, "PING :rs3");
+    /* Now a notice names one line exactly. */
+    log_begin();
+    outq_throttled(q, "#ring", now);
+    ck_assert_int_eq(outq_pong(q, "rs3"), 1);
+    const char *log = log_end();
+    ck_assert_int_eq(count(log, "sending again"), 1);
+    ck_assert_ptr_nonnull(
+        strstr(log, "sending again a line the server dropped: PRIVMSG #ring :round 2"));
+    now += 5;
+    ck_assert_int_eq(outq_pop(q, now, line), 1);
+    ck_assert_str_eq(line, "PRIVMSG #ring :round 2");
+    ck_assert_int_eq(outq_pop(q, now, line), 1);
+    ck_assert_str_eq(line, "PING :rs4");
+    ck_assert_int_eq(outq_pong(q, "rs4"), 1);
+    ck_assert(outq_delivered(q, mark));
+    /* The channel is slowed: a quarter line a second now, one at a time. */
+    outq_msg(q, OUTQ_LIVE, "PRIVMSG", "#ring", NULL, "round 3");
+    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "bob", NULL, "meanwhile");
+    now += 1;
+    ck_assert_int_eq(outq_pop(q, now, line), 1);
+    ck_assert_str_eq(line, "PRIVMSG bob :meanwhile");
+    ck_assert_double_eq_tol(outq_wait(q, now), 3.0, 1e-6); /* 0.25 of a token earned */
+    now += 3;
+    ck_assert_int_eq(outq_pop(q, now, line), 1);
+    ck_assert_str_eq(line, "PRIVMSG #ring :round 3");
+    outq_free(q);
+}
+END_TEST
+
+/* A lost connection: live lines, replies and bulk not confirmed wait to go
+ * again after registration; a round's lines and protocol lines go (the game
+ * says them again). */
+START_TEST(test_disconnected)
+{
+    struct outq *q = outq_new(100, 100);
+    char line[OUTQ_LINE_MAX], all[4096];
+    double now = 0;
+
+    outq_set_markers(q, 1);
+    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "bob", NULL, "confirmed");
+    ck_assert_int_eq(outq_pop(q, now, line), 1);
+    ck_assert_int_eq(outq_pop(q, now, line), 1);
+    ck_assert_str_eq(line, "PING :rs1");
+    ck_assert_int_eq(outq_pong(q, "rs1"), 1);
+    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "bob", NULL, "sent, not confirmed");
+    outq_msg(q, OUTQ_ROUND, "PRIVMSG", "#ring", NULL, "commentary sent");
+    ck_assert_int_eq(outq_pop(q, now, line), 1);
+    ck_assert_int_eq(outq_pop(q, now, line), 1);
+    outq_msg(q, OUTQ_BULK, "PRIVMSG", "carol", NULL, "waiting");
+    outq_msg(q, OUTQ_ROUND, "PRIVMSG", "#ring", NULL, "commentary waiting");
+    outq_msg(q, OUTQ_LIVE, "PRIVMSG", "#ring", NULL, "bob accepts");
+    outq_raw(q, "PING :keepalive");
+    unsigned long mark = outq_mark(q);
+    log_begin();
+    outq_disconnected(q);
+    ck_assert_ptr_nonnull(strstr(log_end(), "1 lines not confirmed"));
+    outq_hold(q, 1);
+    ck_assert_double_eq(outq_wait(q, now), -1);
+    outq_raw(q, "NICK ringside");
+    ck_assert_int_eq(outq_pop(q, now, line), 1);
+    ck_assert_str_eq(line, "NICK ringside");
+    ck_assert_int_eq(outq_pop(q, now, line), 0);
+    outq_hold(q, 0);
+    outq_set_markers(q, 0);
+    drain(q, &now, all, sizeof(all));
+    ck_assert_str_eq(all, "PRIVMSG #ring :bob accepts\n"
+                          "PRIVMSG bob :sent, not confirmed\n"
+                          "PRIVMSG carol :waiting\n");
+    ck_assert(outq_delivered(q, mark));
     outq_free(q);
 }
 END_TEST
 
 START_TEST(test_wait_times)
 {
-    struct outq *q = outq_new(2, 4, 10);
+    struct outq *q = outq_new(2, 4);
     char line[OUTQ_LINE_MAX];
 
     ck_assert_double_eq(outq_wait(q, 0), -1);
@@ -674,19 +883,25 @@ Suite *outq_suite(void)
     tcase_add_test(tc, test_burst_then_rate);
     tcase_add_test(tc, test_rate_and_set_rate);
     tcase_add_test(tc, test_priorities);
-    tcase_add_test(tc, test_chatter_not_starved);
-    tcase_add_test(tc, test_long_reply_not_blocking);
+    tcase_add_test(tc, test_prompt_after_commentary);
+    tcase_add_test(tc, test_replies_not_starved);
+    tcase_add_test(tc, test_owners_take_turns);
+    tcase_add_test(tc, test_flooder_demoted);
+    tcase_add_test(tc, test_demoted_flooder);
+    tcase_add_test(tc, test_bulk_keeps_burst);
     tcase_add_test(tc, test_fifo_per_target);
+    tcase_add_test(tc, test_channel_burst);
     tcase_add_test(tc, test_split_long_message);
     tcase_add_test(tc, test_split_no_spaces_utf8);
     tcase_add_test(tc, test_split_exact_fit);
     tcase_add_test(tc, test_sanitized);
     tcase_add_test(tc, test_raw_too_long);
-    tcase_add_test(tc, test_chatter_dropped_with_note);
-    tcase_add_test(tc, test_replies_never_dropped);
-    tcase_add_test(tc, test_replies_beyond_total);
+    tcase_add_test(tc, test_bulk_capped);
     tcase_add_test(tc, test_unpop);
     tcase_add_test(tc, test_clear);
+    tcase_add_test(tc, test_markers_confirm);
+    tcase_add_test(tc, test_throttled_resent);
+    tcase_add_test(tc, test_disconnected);
     tcase_add_test(tc, test_wait_times);
     suite_add_tcase(s, tc);
     return s;

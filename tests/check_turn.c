@@ -34,7 +34,7 @@ static void setup(void)
     snprintf(path, sizeof(path), "%s/ringside.db", dir);
     bot.db = db_open(path, err, sizeof(err));
     ck_assert_msg(bot.db != NULL, "%s", err);
-    bot.q = outq_new(100000, 100000, 1000);
+    bot.q = outq_new(100000, 100000);
     bot.users = users_new();
     struct game_io io;
     struct game_config gc;
@@ -372,8 +372,9 @@ START_TEST(test_commands)
     for (unsigned i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
         bot.now += 3;
         cmd_dispatch(&bot, "gm", "#ringside", cmds[i]);
-        while (outq_pop(bot.q, bot.now + 1e6, line))
-            len += (size_t)snprintf(said + len, sizeof(said) - len, "%s\n", line);
+        for (double t_ = bot.now + 1e6; outq_len(bot.q) > 0; t_ += 1)
+            if (outq_pop(bot.q, t_, line))
+                len += (size_t)snprintf(said + len, sizeof(said) - len, "%s\n", line);
     }
     ck_assert_ptr_nonnull(strstr(said, "GOLD (sugarray): 1. Vic (gm) 0-0-0 gold 0"));
     ck_assert_ptr_nonnull(strstr(said, "League turn 1 (sugarray)"));
@@ -419,8 +420,9 @@ START_TEST(test_schedule_from_database)
     ck_assert_int_le(number, 2);
     char line[OUTQ_LINE_MAX];
     int said = 0;
-    while (outq_pop(bot.q, bot.now + 1e6, line))
-        said += strstr(line, "PRIVMSG #ringside :League turn") != NULL;
+    for (double t_ = bot.now + 1e6; outq_len(bot.q) > 0; t_ += 1)
+        if (outq_pop(bot.q, t_, line))
+            said += strstr(line, "PRIVMSG #ringside :League turn") != NULL;
     ck_assert_int_ge(said, 1);
 }
 END_TEST

@@ -8,8 +8,31 @@ several real client connections playing whole bouts.
 
 Reuses tests/e2e/e2e.py (its IRC client, its Env that runs ngircd and the bot
 in a temporary directory, its checks after every scenario) with a faster
-configuration: the bot's [flood] burst = 10, lines_per_second = 5, and ngircd
-with [Limits] MaxPenaltyTime = 0 so that it does not throttle the bot.
+configuration: the bot's [flood] burst = 10, lines_per_second = 5 (with
+exempt = yes: the test server exempts it), and ngircd with [Limits]
+MaxPenaltyTime = 0 so that it does not throttle the bot.
+
+What the bot says, as these tests check it:
+  - orders that do not complete a round get a reply at once: "round R orders
+    stored for NAME: ORDER (you may change them until the round is fought)";
+    the orders that complete it (the second of the two) get no reply of their
+    own: the round is fought, and the acknowledgement rides on that player's
+    next prompt ("Bout #N, round R+1 of M: your orders for NAME (e.g. ...)
+    within S seconds; your round R orders for NAME (ORDER) are in and
+    fought"), or comes alone once the bout is over ("Bout #N: your round R
+    orders for NAME (ORDER) are in and fought."); the other player's prompt
+    acknowledges nothing ("... within S seconds.");
+  - a player is in the channel too, and on his own connection the round's
+    commentary always comes before his prompt for the next round (or his
+    acknowledgement alone), and the tale of the tape before his prompt for
+    round 1; the channel reaches other connections in its own time, so a
+    test that saw a private line still waits for the channel's;
+  - a round is said in the channel exactly as SIM --commentary derives it
+    from the database: line by line while the bout is alone in the channel;
+    while other bouts are live there (as the round is resolved), as one
+    message "[#ID] " + its lines joined by spaces, and after the last round
+    the result lines as another such message (a long message may come cut,
+    at spaces, into several IRC lines).
 
 Scenarios:
   1. a whole boxing bout (3 rounds), checked in the channel, in private, in
@@ -19,11 +42,16 @@ Scenarios:
   3. a round resolved at the deadline (order_timeout = 10, set by SIGHUP) from
      the silent player's stored plan;
   4. a third, identified user cannot give orders in someone else's bout;
-  5. two bouts at once in one channel: commentary not mixed, bouts, score;
+  5. two bouts at once in one channel: each round one tagged message, not
+     mixed with the other bout's, bouts, score;
   6. kill -9 twice in a bout (right after an acknowledged order, and in the
      middle of a later round), restarts, the bout finished: no acknowledged
      order lost, and the bout replays identically;
   and always last: SIGTERM, exit status 0 and no sanitizer report at exit.
+
+The scenarios share one bot and one channel, and each finishes its bouts
+(a scenario that fails midway may leave its bout live: then the rounds of
+later ones come packed, and await_round, told by the database, expects so).
 
 Output as e2e.py: `ok - NAME` or `FAIL - NAME: why` (with `#` detail lines and
 the tail of the bot's log), then `N passed, N failed`; exit status 1 if
@@ -51,9 +79,21 @@ RATE = 5
 ORDER_TIMEOUT = 120
 SHORT_TIMEOUT = 10  # scenario 3's, set by SIGHUP
 
-# Private messages that come by themselves (not replies to a command).
+# Private messages that come by themselves (not replies to a command):
+# prompts for orders (with or without an acknowledgement on them), reminders,
+# the acknowledgement of a bout's last orders, training points.
 UNASKED = re.compile(r"^(Bout #\d+[,:]|\S+ earned \d+ training points?:)")
-ACK = r"^round %s orders stored for %s: (.+?)( \(you may change them until the round is fought\))?$"
+# The reply to orders that do not complete their round (round, fighter).
+STORED = r"^round %s orders stored for %s: (.+) \(you may change them until the round is fought\)$"
+# The acknowledgement of the orders that complete a round (round, fighter):
+# on the player's next prompt, or alone after the last round.
+FOUGHT = r"your round %s orders for %s \((.+)\) are in and fought"
+# A prompt for orders (bout, round, rounds, fighter), up to what follows the
+# seconds: "." (nothing acknowledged), "; " and an acknowledgement, or
+# "; send them here, in private" (round 1), or more after a restart.
+PROMPT = r"^Bout #%s, round %s of %s: your orders for %s \(e\.g\. .+\) within \d+ seconds"
+# The lines of a finished bout's result, by rules (render_result).
+RESULT_LINES = {"boxing": 1, "sugarray": 2}
 # A boxing result line (render.c: result_add, after an optional lead).
 RESULT = re.compile(r"\bwins (by (KO|TKO|DQ) in round \d+|a \w+ decision \(|on the cards \(|"
                     r"on points)|\bdraw \(|^(.*! )?Draw[: ]")
@@ -84,11 +124,9 @@ class BoutEnv(e2e.Env):
         self.order_timeout = ORDER_TIMEOUT
 
     def write_bot_config(self, channels=(CHANNEL,), extra=""):
+        self.flood = "burst = %d\nlines_per_second = %d\nexempt = yes\n%s" % (
+            BURST, RATE, e2e.INBOUND_LIMIT)
         super().write_bot_config(channels, """
-[flood]
-burst = {burst}
-lines_per_second = {rate}
-
 [bout]
 order_timeout = {timeout}
 {extra}""".format(burst=BURST, rate=RATE, timeout=self.order_timeout, extra=extra))
@@ -193,9 +231,10 @@ def tell(c, text, regex, chan=None, timeout=TIMEOUT):
     return got
 
 
-# Lines the bot says in the channel as replies (outq's reply queue), which
-# may go ahead of commentary still waiting: challenges and the tale of the
-# tape. Replies to a command start with "nick: ".
+# Lines the bot says in the channel that are no round's commentary: the
+# challenge, the tale of the tape, a cancelled challenge (a bout's live
+# traffic, like the commentary), and replies to commands, which start with
+# "nick: " and may come between a round's lines.
 CHANNEL_REPLY = re.compile(r"^(\S+ challenges \S+: .*\(bout #\d+\)\. |Bout #\d+, \w+, \d+ rounds: |"
                            r"vs \S+ \(\S+\) |Bout #\d+ \(.*\) is cancelled by |"
                            r"\S+ (declines|withdraws) the challenge \(bout #\d+)")
@@ -221,12 +260,44 @@ def wait_chan(c, regex, start=0, timeout=TIMEOUT):
                   "/%s/ from the bot in %s" % (regex, CHANNEL), timeout=timeout, start=start)
 
 
-def wait_private(c, regex, start=0, timeout=TIMEOUT):
-    """The first private message from the bot to `c` from `start` matching regex."""
+def index_of(c, m, start=0):
+    """Where message m is among c's lines."""
+    with c.cond:
+        for i in range(start, len(c.lines)):
+            if c.lines[i] is m:
+                return i
+    raise Failure("test error: %r is not among %s's lines from %d" % (m, c.nick, start))
+
+
+def wait_private_at(c, regex, start=0, timeout=TIMEOUT):
+    """(index, message): the first private message from the bot to `c` from
+    `start` matching regex."""
     rx = re.compile(regex)
     m = c.wait(lambda m: c.from_bot(m) and m.target.lower() == c.nick.lower() and
                rx.search(m.text), "/%s/ in private" % regex, timeout=timeout, start=start)
-    return m.text
+    return index_of(c, m, start), m
+
+
+def wait_private(c, regex, start=0, timeout=TIMEOUT):
+    """The first private message from the bot to `c` from `start` matching regex."""
+    return wait_private_at(c, regex, start, timeout)[1].text
+
+
+def norm(text):
+    """Whitespace collapsed (how the pieces of a message cut at spaces are
+    compared with the message)."""
+    return " ".join(text.split())
+
+
+class Told:
+    """A private line the bot sent a player by itself: the client, the index
+    of his lines we looked from (`start`), where it came (`index`), its text;
+    for an acknowledgement, the order it names (`stored`) and whether it came
+    alone, the bout over (`over`)."""
+
+    def __init__(self, client, start, index, text, stored=None, over=False):
+        self.client, self.start, self.index, self.text = client, start, index, text
+        self.stored, self.over = stored, over
 
 
 def private_texts(c):
@@ -245,7 +316,10 @@ def player(env, nick, create):
 
 def challenge(env, a, b, args, fa, fb):
     """a challenges b in the channel, b accepts; returns the bout's number.
-    Checks the announcement and the tale of the tape in the channel."""
+    Checks the announcement, the tale of the tape in the channel (its two
+    lines), and both players' prompts for round 1, each only after the tape
+    on the player's own connection (he is in the channel). Returns when both
+    prompts came: the channel may not have reached anybody else yet."""
     start = len(a.lines)
     a.cmd("challenge %s %s" % (b.nick, args), CHANNEL)
     m = wait_chan(a, r"^%s challenges %s: %s vs %s, " % (a.nick, b.nick, fa, fb) +
@@ -253,32 +327,108 @@ def challenge(env, a, b, args, fa, fb):
     bout_id = int(re.search(r"\(bout #(\d+)\)", m.text).group(1))
     check(env.bout(bout_id)["state"] == "challenge",
           "bout %d is not stored as a challenge" % bout_id)
-    start_b = len(b.lines)
-    start = len(a.lines)
+    starts = [(a, fa, len(a.lines)), (b, fb, len(b.lines))]
     b.cmd("accept", CHANNEL)
-    wait_chan(a, r"^Bout #%d, \w+, \d+ rounds: %s \(%s\) " % (bout_id, fa, a.nick), start)
-    wait_chan(a, r"^vs %s \(%s\) " % (fb, b.nick), start)
-    for c, f, s in ((a, fa, start), (b, fb, start_b)):
-        wait_private(c, r"^Bout #%d, round 1 of \d+: your orders for %s \(e\.g\. .*\) within "
-                     r"\d+ seconds; send them here, in private$" % (bout_id, f), s)
+    for c, f, s in starts:
+        t1 = index_of(c, wait_chan(c, r"^Bout #%d, \w+, \d+ rounds: %s \(%s\) " %
+                                   (bout_id, fa, a.nick), s), s)
+        t2 = index_of(c, wait_chan(c, r"^vs %s \(%s\) " % (fb, b.nick), s), s)
+        p, _ = wait_private_at(c, r"^Bout #%d, round 1 of \d+: your orders for %s \(e\.g\. .*\) "
+                               r"within \d+ seconds; send them here, in private$" % (bout_id, f), s)
+        check(t1 < t2 < p, "bout %d: %s got the tale of the tape (his lines %d and %d) and his "
+              "prompt for round 1 (line %d) out of order" % (bout_id, c.nick, t1, t2, p),
+              c.recent())
     check(env.bout(bout_id)["state"] == "live", "bout %d is not live after accept" % bout_id)
     return bout_id
 
 
 def order(c, text, rnd, fighter, acks=None, side=None):
-    """Private orders for round `rnd`; returns the text acknowledged."""
-    got = tell(c, text, ACK % (rnd, re.escape(fighter)))
-    stored = re.match(ACK % (rnd, re.escape(fighter)), got).group(1)
+    """Private orders for round `rnd` that do not complete it (the other
+    side's are not in): the bot replies at once that they are stored, and
+    may change until the round is fought. Returns the text acknowledged (the
+    orders' normal form)."""
+    rx = STORED % (rnd, re.escape(fighter))
+    got = tell(c, text, rx)
+    stored = re.match(rx, got).group(1)
     if acks is not None:
-        acks.append((rnd, side, stored, c.nick))
+        acks.append((rnd, side, stored, c.nick, "stored"))
     return stored
 
 
-def await_round(env, bout_id, rnd, watcher, start, timeout=TIMEOUT):
+def order_last(env, c, text, rnd, fighter, bout_id, acks=None, side=None, timeout=TIMEOUT):
+    """Private orders that complete round `rnd` (the other side's are in):
+    they get no reply of their own; the round is fought, and the
+    acknowledgement rides on c's prompt for the next round, or, the bout
+    over, comes alone ("Bout #N: your round R orders for NAME (ORDER) are
+    in and fought."), both after the round's commentary. Any other answer
+    first (a reply that they are stored, an error) is a failure, and so is
+    a prompt for the next round that does not acknowledge them. Returns a
+    Told (stored: the orders' normal form; over: the acknowledgement came
+    alone)."""
+    rounds = env.bout(bout_id)["rounds"]
+    fought = FOUGHT % (rnd, re.escape(fighter))
+    on_prompt = re.compile(PROMPT % (bout_id, rnd + 1, rounds, re.escape(fighter)) +
+                           "; " + fought + "$")
+    alone = re.compile(r"^Bout #%d: %s\.$" % (bout_id, fought))
+    # Anything that could be meant as this acknowledgement (to fail on it if
+    # it is wrong), or is not a message the bot sends by itself.
+    near = re.compile(r"^Bout #%d, round %d of |are in and fought" % (bout_id, rnd + 1))
+    start = len(c.lines)
+    c.cmd(text)
+
+    def pred(m):
+        if not c.from_bot(m) or m.target.lower() != c.nick.lower():
+            return False
+        return bool(near.search(m.text)) or not UNASKED.search(m.text)
+    m = c.wait(pred, "the acknowledgement of %s's round %d orders %r (bout #%d)" %
+               (fighter, rnd, text, bout_id), timeout=timeout, start=start)
+    got = on_prompt.search(m.text) or alone.search(m.text)
+    check(got, "%s sent the orders %r that complete round %d of bout #%d and got %r, not their "
+          "acknowledgement on the prompt for round %d, nor alone" %
+          (c.nick, text, rnd, bout_id, m.text, rnd + 1), c.recent())
+    stored = got.group(1)
+    if acks is not None:
+        acks.append((rnd, side, stored, c.nick, "fought"))
+    return Told(c, start, index_of(c, m, start), m.text, stored, bool(alone.search(m.text)))
+
+
+def prompt(env, c, bout_id, rnd, fighter, start=0, timeout=TIMEOUT):
+    """c's prompt for round `rnd` of the bout, which must acknowledge
+    nothing (his orders did not complete the round before): "... within S
+    seconds." Returns a Told."""
+    rounds = env.bout(bout_id)["rounds"]
+    i, m = wait_private_at(c, r"^Bout #%d, round %d of " % (bout_id, rnd), start, timeout)
+    rx = PROMPT % (bout_id, rnd, rounds, re.escape(fighter)) + r"\.$"
+    check(re.search(rx, m.text), "%s's prompt for round %d of bout #%d: %r, not /%s/" %
+          (c.nick, rnd, bout_id, m.text, rx))
+    return Told(c, start, i, m.text)
+
+
+def live_others(env, bout_id):
+    """How many other bouts of the channel are live (in the database)."""
+    return env.query("SELECT count(*) FROM bouts WHERE state = 'live' AND lower(channel) = "
+                     "lower(?) AND id <> ?", (CHANNEL, bout_id))[0][0]
+
+
+def await_round(env, bout_id, rnd, watcher, start, timeout=TIMEOUT, packed=None, heard=()):
     """Waits for round `rnd` of the bout in the database, then for exactly its
-    commentary (derived from the database) in the channel (as `watcher` sees it), from watcher line
-    `start` on. Returns (the lines said, the watcher index after them, the
-    bout's row)."""
+    commentary (derived from the database) in the channel (as `watcher` sees
+    it; the bot's replies there left out), from watcher line `start` on.
+
+    Alone in the channel, the bout's lines come one by one, each its own IRC
+    line, exactly as derived. `packed` (None: worked out from the database:
+    another bout of the channel is live): other bouts were live in the
+    channel as the round was resolved, so the round is one message, "[#ID] "
+    and its lines joined by spaces, and after the last round the result
+    lines are another such message; the output may cut a message at spaces
+    into several IRC lines, whose texts joined (whitespace collapsed) must be
+    the message, nothing more.
+
+    `heard`: Told prompts or acknowledgements the round's commentary must
+    have come before, whole, on the player's own connection.
+
+    Returns (the derived lines, which the channel got; the watcher index
+    after them; the bout's row)."""
     deadline = time.monotonic() + timeout
     while True:
         b = env.bout(bout_id)
@@ -292,19 +442,47 @@ def await_round(env, bout_id, rnd, watcher, start, timeout=TIMEOUT):
     summary = env.summary(bout_id, rnd)
     check(summary, "bout %d round %d: no commentary derived from the database" % (bout_id, rnd))
     want = summary.split("\n")
-    while True:
-        said = chan_from(watcher, start, chatter=True)
-        if len(said) >= len(want):
-            break
-        if time.monotonic() > deadline:
-            raise Failure("bout %d round %d: %d of its %d lines said in the channel within "
-                          "%.0f s" % (bout_id, rnd, len(said), len(want), timeout),
-                          "derived:\n%s\nsaid:\n%s" % (summary, "\n".join(m.text for _, m in said)))
-        time.sleep(0.05)
-    got = [m.text for _, m in said[:len(want)]]
-    check(got == want, "bout %d round %d: the channel did not get the derived commentary" %
-          (bout_id, rnd), "derived:\n%s\nsaid:\n%s" % (summary, "\n".join(got)))
-    return got, said[len(want) - 1][0] + 1, b
+    nres = RESULT_LINES[b["rules"]] if b["state"] == "over" and b["round"] == rnd else 0
+    check(len(want) > nres, "bout %d round %d: %d lines derived, and %d result lines" %
+          (bout_id, rnd, len(want), nres), summary)
+    if packed is None:
+        packed = live_others(env, bout_id) > 0
+    if packed:
+        msgs = ["[#%d] %s" % (bout_id, " ".join(want[:len(want) - nres]))]
+        if nres:
+            msgs.append("[#%d] %s" % (bout_id, " ".join(want[len(want) - nres:])))
+    else:
+        msgs = list(want)
+    pos, got = start, []
+
+    def detail():
+        return "derived%s:\n%s\nsaid:\n%s" % (" (packed)" if packed else "", "\n".join(msgs),
+                                               "\n".join(" / ".join(p) for p in got))
+    for msg in msgs:
+        pieces = []
+        got.append(pieces)
+        while not pieces or (packed and len(norm(" ".join(pieces))) < len(norm(msg))):
+            said = chan_from(watcher, pos, chatter=True)
+            if not said:
+                if time.monotonic() > deadline:
+                    raise Failure("bout %d round %d: %d of its %d messages said in the channel "
+                                  "within %.0f s" % (bout_id, rnd, len(got) - 1, len(msgs),
+                                                     timeout), detail())
+                time.sleep(0.05)
+                continue
+            pos = said[0][0] + 1
+            pieces.append(said[0][1].text)
+        ok = norm(" ".join(pieces)) == norm(msg) if packed else pieces == [msg]
+        check(ok, "bout %d round %d: the channel did not get the derived commentary%s" %
+              (bout_id, rnd, " packed" if packed else ""), detail())
+    whole = norm(" ".join(msgs))
+    for h in heard:
+        before = [m.text for i, m in chan_from(h.client, h.start, chatter=True) if i < h.index]
+        check(whole in norm(" ".join(before)), "bout %d round %d: %s got %r before the round's "
+              "commentary in the channel" % (bout_id, rnd, h.client.nick, h.text),
+              "derived:\n%s\n%s had in the channel:\n%s" % ("\n".join(msgs), h.client.nick,
+                                                           "\n".join(before)))
+    return want, pos, b
 
 
 def quiet(c, start, secs=1.5):
@@ -336,7 +514,7 @@ def check_acks(env, bout_id, acks):
     player (the last acknowledgement of a round counts)."""
     rows = env.orders(bout_id)
     last = {}
-    for rnd, side, text, nick in acks:
+    for rnd, side, text, nick, _ in acks:
         last[(rnd, side)] = (text, nick)
     for (rnd, side), (text, nick) in sorted(last.items()):
         row = rows.get((rnd, side))
@@ -346,18 +524,35 @@ def check_acks(env, bout_id, acks):
 
 
 def check_secrecy(a, b, acks):
-    """Neither player was ever told the other's orders in private."""
+    """Neither player was ever told the other's orders in private; and each
+    had exactly one acknowledgement of every order he gave: a reply that it
+    was stored for each that did not complete its round, "are in and fought"
+    (on a prompt, or alone) for each that did."""
     for c, mine in ((a, 0), (b, 1)):
-        theirs = set(t for (_, side, t, _) in acks if side != mine) - \
-            set(t for (_, side, t, _) in acks if side == mine)
+        theirs = set(t for (_, side, t, _, _) in acks if side != mine) - \
+            set(t for (_, side, t, _, _) in acks if side == mine)
+        n = {"stored": 0, "fought": 0}
         for text in private_texts(c):
-            m = re.match(ACK % (r"\d+", r"\S+"), text)
+            m = re.match(STORED % (r"\d+", r"\S+"), text)
             if m:  # his own acknowledgement: exactly one order, his
+                n["stored"] += 1
                 check(m.group(1) not in theirs, "%s was told his opponent's order %r: %r" %
                       (c.nick, m.group(1), text))
                 continue
+            m = re.search(FOUGHT % (r"\d+", r"\S+"), text)
+            if m:  # his own, on a prompt or alone; the rest must not tell
+                n["fought"] += 1
+                check(m.group(1) not in theirs, "%s was told his opponent's order %r: %r" %
+                      (c.nick, m.group(1), text))
+                text = text[:m.start()] + text[m.end():]
             for o in theirs:
                 check(o not in text, "%s was told his opponent's order %r: %r" % (c.nick, o, text))
+        want = {k: sum(1 for (_, side, _, _, how) in acks if side == mine and how == k)
+                for k in n}
+        check(n == want, "%s had %d replies that his orders were stored and %d acknowledgements "
+              "that they were fought, for %d and %d such orders" %
+              (c.nick, n["stored"], n["fought"], want["stored"], want["fought"]),
+              "\n".join(private_texts(c)))
 
 
 # ------------------------------------------------------------------ scenarios
@@ -370,11 +565,16 @@ def s_boxing(env):
     b = player(env, "bob1", "create Apollo str=13 spd=14 agl=12 tgh=11 hgt=10")
     wstart = len(w.lines)
     bout_id = challenge(env, a, b, "rounds=3", "Rocky", "Apollo")
-    tape = [m.text for _, m in chan_from(w, wstart)]
+    # challenge() returns on the players' prompts; the watcher's copy of the
+    # channel comes in its own time: wait for the tape's last line.
+    last = index_of(w, wait_chan(w, r"^vs Apollo \(bob1\) ", wstart), wstart)
+    tape = [m.text for i, m in chan_from(w, wstart) if i <= last]
     want = ["Bout #%d, boxing, 3 rounds: Rocky (alice1) STR 14 SPD 12 AGL 11 TGH 12 HGT 11, "
             "0-0-0" % bout_id, "vs Apollo (bob1) STR 13 SPD 14 AGL 12 TGH 11 HGT 10, 0-0-0"]
-    check(tape[1:3] == want,
-          "the tale of the tape as the channel saw it", "\n".join(tape))
+    check(len(tape) == 3 and tape[0].startswith("alice1 challenges bob1: Rocky vs Apollo, ") and
+          tape[1:] == want,
+          "the tale of the tape as the channel saw it (the challenge, then the tape)",
+          "\n".join(tape))
     check(env.bout(bout_id)["rounds"] == 3, "bout %d is not of 3 rounds" % bout_id)
     orders_a = ["5/5/10 (ring)", "6H/6/8 (ins)", "5/6/9 (cou)"]
     orders_b = ["4H/6/10", "4/7/9", "3H/7/10"]
@@ -383,16 +583,26 @@ def s_boxing(env):
     rounds = 0
     for r in range(1, 4):
         n_before = len(chan_from(w, wpos))
+        astart = len(a.lines)
         oa = order(a, orders_a[r - 1], r, "Rocky", acks, 0)
         # Nothing in the channel before both orders are in.
         time.sleep(0.3)
         check(len(chan_from(w, wpos)) == n_before, "round %d: the channel heard something before "
               "both orders were in" % r, "\n".join(m.text for _, m in chan_from(w, wpos)))
-        ob = order(b, orders_b[r - 1], r, "Apollo", acks, 1)
+        # Apollo's orders complete the round: acknowledged on his prompt for
+        # the next round (alone if the bout is over); Rocky's prompt
+        # acknowledges nothing; both after the round in the channel.
+        told = order_last(env, b, orders_b[r - 1], r, "Apollo", bout_id, acks, 1)
+        ob = told.stored
         check(oa != ob, "test error: both sides sent %r" % oa)
-        said, wpos, row = await_round(env, bout_id, r, w, wpos)
+        heard = [told]
+        if not told.over:
+            heard.append(prompt(env, a, bout_id, r + 1, "Rocky", astart))
+        said, wpos, row = await_round(env, bout_id, r, w, wpos, heard=heard)
         rounds = r
         over = row["state"] == "over"
+        check(told.over == over, "round %d: the bout is %s, and Apollo's acknowledgement came %s" %
+              (r, row["state"], "alone" if told.over else "on a prompt"), told.text)
         commentary = said[:-1] if over else said
         check(1 <= len(commentary) <= 4, "round %d: %d lines of commentary (1 to 4)" %
               (r, len(commentary)), "\n".join(said))
@@ -400,8 +610,6 @@ def s_boxing(env):
             check(RESULT.search(said[-1]), "the last line is not a result: %r" % said[-1],
                   "\n".join(said))
             break
-        for c, f in ((a, "Rocky"), (b, "Apollo")):
-            wait_private(c, r"^Bout #%d, round %d of 3: your orders for %s " % (bout_id, r + 1, f))
     rest = quiet(w, wpos)
     check(not rest, "the bot said more in the channel after the result", "\n".join(rest))
 
@@ -452,16 +660,21 @@ def s_sugarray(env):
     wpos = len(w.lines)
     for r in range(1, 6):
         order(mill, miller[r - 1], r, "Miller", acks, 0)
-        order(murf, murphy[r - 1], r, "Murphy", acks, 1)
-        said, wpos, row = await_round(env, bout_id, r, w, wpos)
+        told = order_last(env, murf, murphy[r - 1], r, "Murphy", bout_id, acks, 1)
+        said, wpos, row = await_round(env, bout_id, r, w, wpos, heard=[told])
         check(row["state"] == ("over" if r == 5 else "live"), "after round %d the bout is %s" %
               (r, row["state"]))
-    time.sleep(1.5)
-    chan = [m.text for _, m in chan_from(w)]
+        check(told.over == (r == 5), "round %d: Murphy's acknowledgement came %s" %
+              (r, "alone" if told.over else "on a prompt"), told.text)
+    # The channel got the last round and its result as derived (await_round),
+    # and nothing after; the result is the example's two lines.
+    rest = quiet(w, wpos)
+    check(not rest, "the bot said more in the channel after the result", "\n".join(rest))
     want = ["Murphy (12,21) 6/0 (15) 3/3 (14) 3/4 (12) 4/2 (11) 3/3 (10) PW",
             "Miller (10,26) 2/3 (19) 3/0 (13) 2/2 (11) 0/5 (11) 3/1 ( 6)"]
-    check(chan[-2:] == want, "the channel does not end with the example's two lines",
-          "\n".join(chan[-6:]))
+    check(said[-2:] == want, "the bout does not end with the example's two lines",
+          "\n".join(said))
+    check_secrecy(mill, murf, acks)
     row = check_records(env, bout_id, ("Miller", "Murphy"))
     check(row["winner"] == 1 and row["method"] == "points", "bout row: %r" % row)
     check_acks(env, bout_id, acks)
@@ -491,9 +704,15 @@ def s_deadline(env):
         t0 = wait_chan(w, r"^Bout #%d, boxing" % bout_id, wstart).t
         wait_private(sil, r"within %d seconds" % SHORT_TIMEOUT, sstart)
         acks = []
+        astart, sstart1 = len(act.lines), len(sil.lines)
         order(act, "6/6/8", 1, "Hare", acks, 0)
         wpos0 = len(w.lines)
-        said, wpos, row = await_round(env, bout_id, 1, w, wpos0, timeout=SHORT_TIMEOUT + 15)
+        # The deadline fights the round: no orders completed it, so neither
+        # prompt for round 2 acknowledges anything; both come after the round.
+        heard = [prompt(env, act, bout_id, 2, "Hare", astart, timeout=SHORT_TIMEOUT + 15),
+                 prompt(env, sil, bout_id, 2, "Tortoise", sstart1, timeout=SHORT_TIMEOUT + 15)]
+        said, wpos, row = await_round(env, bout_id, 1, w, wpos0, timeout=SHORT_TIMEOUT + 15,
+                                      heard=heard)
         took = chan_from(w, wpos0)[0][1].t - t0
         check(SHORT_TIMEOUT - 2 <= took <= SHORT_TIMEOUT + 8,
               "round 1 was said %.1f s after the tape (deadline %d s)" % (took, SHORT_TIMEOUT))
@@ -515,6 +734,11 @@ def s_deadline(env):
         check(row["state"] == "over" and row["winner"] == 1 and row["method"] == "tko" and
               row["reason"] == "towel", "after the forfeit: %r" % row)
         check(env.orders(bout_id).get((2, 0), ("",))[0] == "towel", "no towel order for round 2")
+        # Hare's order was acknowledged once, as stored; the plan's and the
+        # towel are nobody's orders to acknowledge (a moment for anything
+        # wrongly sent after the round to come).
+        time.sleep(1.0)
+        check_secrecy(act, sil, acks)
         env.replay(bout_id)
         for c in (act, sil, w):
             c.quit()
@@ -548,8 +772,9 @@ def s_third_user(env):
     check(env.bout(bout_id)["round"] == 0, "a round was fought")
     # The bout goes on as if nothing happened; then Leonard concedes.
     apos = len(a.lines)
-    order(b, "4/6/10", 1, "Leonard", acks, 1)
-    await_round(env, bout_id, 1, a, apos)
+    told = order_last(env, b, "4/6/10", 1, "Leonard", bout_id, acks, 1)
+    check(not told.over, "the bout ended in round 1", told.text)
+    await_round(env, bout_id, 1, a, apos, heard=[told, prompt(env, a, bout_id, 2, "Duran", apos)])
     check_acks(env, bout_id, acks)
     apos = len(a.lines)
     tell(b, "forfeit", r"^you conceded bout #%d$" % bout_id)
@@ -558,6 +783,7 @@ def s_third_user(env):
           "after the forfeit: %r" % row)
     check(RESULT.search(said[-1]) and said[-1].find("Duran wins by TKO in round 2") >= 0,
           "the result after the forfeit: %r" % said[-1], "\n".join(said))
+    check_secrecy(a, b, acks)
     for c in (a, b, t, o):
         c.quit()
 
@@ -582,17 +808,31 @@ def s_two_bouts(env):
     live = {x: True, y: True}
     acks = {x: [], y: []}
     blocks = {x: [], y: []}
+    n_packed = 0
     for r in range(1, 4):
         wpos = len(w.lines)
         # Both first orders in, then bout y's second, then bout x's: y's
-        # round is fought first, x's right after.
+        # round is fought first (its acknowledgement, on the prompt, comes
+        # after its commentary), x's right after.
         first = [bt for bt in (x, y) if live[bt]]
         for bt in first:
             order(players[bt][0], orders[bt][0][r - 1], r, names[bt][0], acks[bt], 0)
+        told = {}
         for bt in sorted(first, key=lambda bt: bt != y):
-            order(players[bt][1], orders[bt][1][r - 1], r, names[bt][1], acks[bt], 1)
+            told[bt] = order_last(env, players[bt][1], orders[bt][1][r - 1], r, names[bt][1], bt,
+                                  acks[bt], 1)
+        # A round is packed when the other bout was live as it was fought:
+        # for y, x (its round still to come) if it had orders this round;
+        # for x, y if y's round did not end it.
+        packed = {y: x in first, x: y in first and not told[y].over}
         for bt in sorted(first, key=lambda bt: bt != y):
-            said, wpos, row = await_round(env, bt, r, w, wpos)
+            said, wpos, row = await_round(env, bt, r, w, wpos, packed=packed[bt],
+                                          heard=[told[bt]])
+            n_packed += packed[bt]
+            check(told[bt].over == (row["state"] == "over"), "bout %d round %d: the bout is %s, "
+                  "and the acknowledgement came %s" % (bt, r, row["state"], "alone" if
+                                                       told[bt].over else "on a prompt"),
+                  told[bt].text)
             blocks[bt].append(said)
             other = names[x if bt == y else y]
             text = "\n".join(said)
@@ -623,8 +863,9 @@ def s_two_bouts(env):
     tell(w, "bouts", r"^no live bouts", CHANNEL)
     for cl in (a, b, c, d, w):
         cl.quit()
-    return ["bouts #%d and #%d: %d and %d rounds, each round's lines its own" %
-            (x, y, len(blocks[x]), len(blocks[y]))]
+    check(n_packed >= 2, "test error: %d rounds packed" % n_packed)
+    return ["bouts #%d and #%d: %d and %d rounds, %d of them one tagged message each, not "
+            "mixed" % (x, y, len(blocks[x]), len(blocks[y]), n_packed)]
 
 
 def s_kill(env):
@@ -640,8 +881,8 @@ def s_kill(env):
     notes = []
     wpos = len(w.lines)
     order(a, oa[0], 1, "Liston", acks, 0)
-    order(b, ob[0], 1, "Frazier", acks, 1)
-    _, wpos, row = await_round(env, bout_id, 1, w, wpos)
+    told = order_last(env, b, ob[0], 1, "Frazier", bout_id, acks, 1)
+    _, wpos, row = await_round(env, bout_id, 1, w, wpos, heard=[told])
     check(row["state"] == "live", "the bout ended in round 1: %r" % row)
 
     def restart(rnd, have):
@@ -675,8 +916,8 @@ def s_kill(env):
     check(rows.get((2, 0)) == (ack2, "player", 0), "after the restart Liston's round 2 order is "
           "stored as %r, acknowledged %r" % (rows.get((2, 0)), ack2))
     wpos = len(w.lines)
-    order(b, ob[1], 2, "Frazier", acks, 1)
-    _, wpos, row = await_round(env, bout_id, 2, w, wpos)
+    told = order_last(env, b, ob[1], 2, "Frazier", bout_id, acks, 1)
+    _, wpos, row = await_round(env, bout_id, 2, w, wpos, heard=[told])
     rows = env.orders(bout_id)
     check(rows.get((2, 0)) == (ack2, "player", 0), "round 2 was fought with Liston's %r, not the "
           "acknowledged %r" % (rows.get((2, 0)), ack2))
@@ -687,12 +928,13 @@ def s_kill(env):
     time.sleep(0.5)
     restart(3, {0})
     wpos = len(w.lines)
-    order(b, ob[2], 3, "Frazier", acks, 1)
-    _, wpos, row = await_round(env, bout_id, 3, w, wpos)
+    told = order_last(env, b, ob[2], 3, "Frazier", bout_id, acks, 1)
+    _, wpos, row = await_round(env, bout_id, 3, w, wpos, heard=[told])
     if row["state"] == "live":
         order(a, oa[3], 4, "Liston", acks, 0)
-        order(b, ob[3], 4, "Frazier", acks, 1)
-        _, wpos, row = await_round(env, bout_id, 4, w, wpos)
+        told = order_last(env, b, ob[3], 4, "Frazier", bout_id, acks, 1)
+        _, wpos, row = await_round(env, bout_id, 4, w, wpos, heard=[told])
+    check(told.over, "the last acknowledgement came on a prompt: %r" % told.text)
     check(row["state"] == "over", "the bout is %s after round %d" % (row["state"], row["round"]))
     check_acks(env, bout_id, acks)
     rows = env.orders(bout_id)

@@ -1,0 +1,898 @@
+#!/usr/bin/env python3
+"""e2e_wire.py - the bot on the wire: real IRC servers at their DEFAULT flood
+settings (ngircd, and ircd-hybrid 8 which drops and kills), the bot at its
+default pacing, several bouts and long answers at once.
+
+    python3 tests/e2e/e2e_wire.py BOT SIM    (from the repository root; BOT e.g.
+                                              build/asan/ringside, SIM build/ringside-sim)
+
+Reuses tests/e2e/e2e.py (clients, Env, checks after every scenario) and
+tests/e2e/e2e_bouts.py (helpers), but not e2e_bouts' relaxed servers: here
+ngircd keeps its penalties and ircd-hybrid runs as tests/e2e/hybrid.sh
+prepares it (see e2e.py, E2E_SERVER=hybrid). Every scenario runs on each of
+its servers in a fresh environment of its own (server, bot, database), as a
+child process of this one; up to E2E_JOBS of them at once (default 4: the
+bot's pacing, not the CPU, makes them slow). A client `chanhold` joins the
+channel before the bot, so the bot is never a channel operator (hybrid counts
+only non-operators' messages against a channel's flood budget).
+
+ircd-hybrid 8.2.43 at its defaults, as measured here: a channel takes at most
+8 messages from its non-operators in a window that opens with the first and
+closes one to two whole seconds later, and drops the rest, telling the
+sender "*** Message to #chan throttled due to flooding"; a user (the bot)
+likewise receives at most 8 private messages from everybody per window; a
+client's own lines are read at about 1 a second once a burst of about 5 is
+spent, and one whose unread lines overflow its receive queue (a few KB) is
+killed ("Excess Flood"). So on hybrid every private message a test client
+sends the bot is paced (Inbox: at most 7 in any 2.2 s), and so is what the
+players say in the channel (Gate, counting what the channel shows).
+
+Scenarios (server: n = ngircd, h = hybrid):
+  1. five_bouts (n, h): 10 players, 5 boxing bouts of 3 rounds at once in the
+     channel; challenges and accepts paced (the bot's inbound limit, and on
+     hybrid Gate and Inbox); once all 5 are live every player
+     sends each round's orders the moment he is asked (round 1's all at once).
+     Every bout ends, every order is acknowledged, and all of each bout's
+     commentary (SIM --commentary) was said in the channel, in order.
+  2. report_during_bout (n, h): a spectator asks the report of a finished
+     12-round league bout (about 200 lines, 9 KB) while two players fight a
+     live 4-round bout, each order sent the moment it is asked; no order
+     waits more than 5 s for its acknowledgement ("round R orders stored",
+     or, for the order that completes a round, the round itself in the
+     channel or "your round R orders ... are in and fought" on the next
+     prompt, whichever comes first; bench/wire_bench.py gives the figure);
+     the
+     report arrives whole (compared with SIM --report) within 60 s plus 1.5 s
+     per 400 bytes of it (what one packed IRC line carries at 1 line a
+     second).
+  3. throttled_resend (h): before each round's last order, 12 clients flood
+     the channel for 9 s (about 16 lines a second), so hybrid drops what the
+     bot says meanwhile; every commentary line still arrives, in order, and
+     the bot's log mentions the throttling (which proves a line of its was
+     dropped at least once).
+  4. flood_kill (h): the bot with [flood] exempt = yes, burst = 20,
+     lines_per_second = 5; reports and two bouts' traffic make hybrid kill it
+     ("Excess Flood"); it reconnects, the players identify again when asked,
+     both bouts end, all their commentary was said; the log says it was
+     killed for flooding and slowed down.
+  5. ctcp_trailing (n, h): "\\x01VERSION\\x01 hello" and "\\x01PING 123\\x01xyz" in
+     private get no "unknown command" and no echo of the trailing text.
+
+Commentary and reports are compared robustly, since the bot may pack several
+lines into one message ("[#7] line line", or "Round 3 | line | line" in a
+report) and split a long message over several IRC lines: the bot's messages
+are stripped of IRC formatting and of a leading bout tag, joined, and all
+whitespace (and, for reports, "|") removed; each derived line, normalised
+the same way, must occur in that text, in order, per bout.
+
+Output as e2e.py: `ok - NAME (SERVER)` or `FAIL - NAME (SERVER): why` with `#`
+details, then `N passed, N failed`; exit status 1 if anything failed.
+
+Environment: E2E_ONLY=name,... (scenario names, function names or numbers
+1-5), E2E_SERVER=ngircd|hybrid (only that server), E2E_JOBS=N (1: one at a
+time), E2E_KEEP=1, E2E_VERBOSE=1. Python 3 standard library only.
+"""
+
+import os
+import re
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import e2e  # noqa: E402
+
+_ngircd_default = e2e.ngircd_config
+import e2e_bouts  # noqa: E402
+
+# e2e_bouts relaxes ngircd (MaxPenaltyTime = 0) when imported: not here.
+e2e.ngircd_config = _ngircd_default
+from e2e import ADMIN, CHANNEL, TIMEOUT, Client, Failure, check, secret, tail  # noqa: E402
+from e2e_bouts import chan_from, tell, wait_chan, wait_private  # noqa: E402
+
+KEEPER = "chanhold"
+DEFAULT_ORDER_TIMEOUT = 120
+# The bot's pacing in flood_kill: far past what hybrid takes from a client.
+FLOOD_EXEMPT = "exempt = yes\nburst = 20\nlines_per_second = 5\n"
+ACK_LIMIT = 5.0  # seconds an order may wait for its acknowledgement (target: 2)
+# How long a report may take to arrive whole: this, plus so much per 400
+# bytes of it (what one IRC line carries, packed; the bot sends 1 line a
+# second). A 12-round report is about 200 lines and 9 KB.
+REPORT_GRACE = 60
+REPORT_PER_400 = 1.5
+
+PROMPT = re.compile(r"^Bout #(\d+), round (\d+) of (\d+): your orders for (\S+) ")
+# "round 2 orders stored for Ali: 5/5/10 ..." or, riding on the next prompt
+# (or alone after the last round), "your round 2 orders for Ali (5/5/10) are in".
+ACK_ALONE = re.compile(r"^round (\d+) orders stored for (\S+): ")
+ACK_RIDING = re.compile(r"\byour round (\d+) orders for (\S+) \(.*?\) are in\b")
+FORMATTING = re.compile(r"\x03(\d{1,2}(,\d{1,2})?)?|[\x02\x0f\x16\x1d\x1e\x1f]")
+BOUT_TAG = re.compile(r"^\s*(\[#\d+\]|#\d+:)(?=\s)")
+KILLED_RX = r"(?i)(excess flood|closed the link for flooding|killed .*flood)"
+SLOWED_RX = r"(?i)(slow(ing|ed)? down|sending at most .*lines/s|lines/s from now on)"
+
+
+# ------------------------------------------------------------------ comparing
+
+
+def squash(text, bars=False):
+    """A message as compared: no IRC formatting, no leading bout tag, no
+    whitespace (and no "|" with bars)."""
+    text = BOUT_TAG.sub("", FORMATTING.sub("", text))
+    if bars:
+        text = text.replace("|", "")
+    return "".join(text.split())
+
+
+def missing_in_order(haystack, lines, bars=False):
+    """(index, line) of the first of `lines` not found in `haystack` after
+    the previous one, or None when all are there in order."""
+    pos = 0
+    for i, line in enumerate(lines):
+        needle = squash(line, bars)
+        if not needle:
+            continue
+        j = haystack.find(needle, pos)
+        if j < 0:
+            return i, line
+        pos = j + len(needle)
+    return None
+
+
+def said_in_channel(w, start):
+    """Everything the bot said in the channel from watcher line `start`, squashed."""
+    return "".join(squash(m.text) for _, m in chan_from(w, start))
+
+
+def derived(env, option, bout_id):
+    """SIM --commentary or --report DB BOUT: its non-empty lines."""
+    p, out, copy = env.sim(option, bout_id)
+    check(p.returncode == 0, "ringside-sim %s DB %d exited %d (copy kept as %s)" %
+          (option, bout_id, p.returncode, copy), out)
+    return [x for x in out.split("\n") if x.strip()]
+
+
+def await_commentary(env, w, start, bouts, timeout):
+    """Waits until every bout in `bouts` (ids) is over and all its derived
+    commentary was said in the channel (as `w` saw it from line `start`), in
+    order. Returns {bout: number of lines}."""
+    deadline = time.monotonic() + timeout
+    want = {}
+    while True:
+        for b in bouts:
+            if b not in want and env.bout(b)["state"] == "over":
+                want[b] = derived(env, "--commentary", b)
+        text = said_in_channel(w, start)
+        gaps = {b: missing_in_order(text, want[b]) for b in want}
+        if len(want) == len(bouts) and not any(gaps.values()):
+            return {b: len(want[b]) for b in bouts}
+        if time.monotonic() > deadline:
+            lines = []
+            for b in bouts:
+                row = env.bout(b)
+                if b not in want:
+                    lines.append("bout #%d is %s after round %d" % (b, row["state"], row["round"]))
+                elif gaps[b]:
+                    i, line = gaps[b]
+                    lines.append("bout #%d: commentary line %d of %d never said (in order): %r" %
+                                 (b, i + 1, len(want[b]), line))
+            said = [m.text for _, m in chan_from(w, start)]
+            raise Failure("; ".join(lines) + " (%.0f s)" % timeout,
+                          "the bot said in %s (last 25 of %d messages):\n%s" %
+                          (CHANNEL, len(said), "\n".join(said[-25:])))
+        time.sleep(0.5)
+
+
+# ------------------------------------------------------------------ the environment
+
+
+class WireEnv(e2e_bouts.BoutEnv):
+    """e2e's Env on any server, the bot at its default pacing unless `flood`
+    says otherwise, and a channel operator that is not the bot."""
+
+    def __init__(self, bot_path, sim_path, server, flood="", order_timeout=DEFAULT_ORDER_TIMEOUT):
+        e2e.Env.__init__(self, bot_path, server)
+        self.sim_path = os.path.abspath(sim_path)
+        self.flood = flood  # the [flood] keys: none, the bot's defaults
+        self.order_timeout = order_timeout
+        self.keeper = None
+        self.inbox = Inbox(self)
+
+    def write_bot_config(self, channels=(CHANNEL,), extra=""):
+        e2e.Env.write_bot_config(self, channels, "\n[bout]\norder_timeout = %d\n%s" %
+                                 (self.order_timeout, extra))
+
+    def start_bot(self):
+        # First in the channel, so the bot is not its operator; kept out of
+        # env.clients, which are closed after every scenario.
+        if self.keeper is None or self.keeper.closed:
+            self.keeper = Client(self, KEEPER, [CHANNEL])
+            self.clients.remove(self.keeper)
+        e2e.Env.start_bot(self)
+
+    def cleanup(self):
+        if self.keeper is not None:
+            self.keeper.close()
+        e2e.Env.cleanup(self)
+
+
+class Inbox:
+    """On hybrid, paces every private message to the bot. hybrid counts what
+    a user receives from everybody in a window that starts with the first
+    message and ends after one to two whole seconds (floodtime 1); past 8
+    (measured) it drops the rest ("Message to ringside throttled due to
+    flooding"). Here: at most `limit` in any `window` seconds."""
+
+    def __init__(self, env, limit=7, window=2.2):
+        self.env, self.limit, self.window = env, limit, window
+        self.sent = []
+        self.lock = e2e.threading.Lock()
+        self.waited = 0.0
+
+    def wait(self):
+        if self.env.server != "hybrid":
+            return
+        with self.lock:
+            while True:
+                now = time.monotonic()
+                self.sent = [t for t in self.sent if t > now - self.window]
+                if len(self.sent) < self.limit:
+                    self.sent.append(now)
+                    return
+                pause = self.sent[0] + self.window - now + 0.01
+                self.waited += pause
+                time.sleep(pause)
+
+
+class WClient(Client):
+    """A client whose private messages to the bot keep within hybrid's
+    budget for what the bot receives (env.inbox)."""
+
+    def cmd(self, text, chan=None, pace=True):
+        if pace:
+            self.pace()
+        if not chan:
+            self.env.inbox.wait()
+        Client.cmd(self, text, chan, pace=False)
+
+    def to_bot(self, text):
+        """A raw private message to the bot, paced as commands are."""
+        self.pace()
+        self.env.inbox.wait()
+        self.raw("PRIVMSG %s :%s" % (e2e.BOT_NICK, text))
+
+
+class Gate:
+    """On hybrid, waits before a client speaks in the channel: hybrid counts
+    the messages of all non-operators in a channel in windows of one to two
+    seconds and drops those past 8 (measured). The messages `w` saw in the
+    channel in the last `window` seconds, this one and `then` lines of the
+    bot's answer must stay within `limit`."""
+
+    def __init__(self, env, w, limit=7, window=2.2):
+        self.env, self.w, self.limit, self.window = env, w, limit, window
+        self.waited = 0.0
+
+    def recent(self):
+        since = time.monotonic() - self.window
+        with self.w.cond:
+            return sum(1 for m in self.w.lines if m.t > since and
+                       m.cmd in ("PRIVMSG", "NOTICE") and m.target.lower() == CHANNEL)
+
+    def wait(self, then=2):
+        if self.env.server != "hybrid":
+            return
+        t0 = time.monotonic()
+        while self.recent() + 1 + then > self.limit:
+            time.sleep(0.2)
+        self.waited += time.monotonic() - t0
+
+
+def send(c, text, chan=None):
+    """Sends a command; returns the index to look for its answer from."""
+    start = len(c.lines)
+    c.cmd(text, chan)
+    return start
+
+
+def answer(c, start, text, regex, chan=None, timeout=TIMEOUT):
+    """The answer to `text` (sent at line `start`), as e2e_bouts.tell checks it."""
+    rx = re.compile(regex)
+
+    def pred(m):
+        t = c.to_me(m)
+        if t is None:
+            return False
+        if (chan is None) != (m.target.lower() == c.nick.lower()):
+            return False
+        return bool(rx.search(t)) or not e2e_bouts.UNASKED.search(t)
+    m = c.wait(pred, "/%s/ in reply to %r" % (regex, text), timeout=timeout, start=start)
+    got = c.to_me(m)
+    check(rx.search(got), "%s sent %r%s and got %r, not /%s/" %
+          (c.nick, text, " in " + chan if chan else " privately", got, regex), c.recent())
+    return got
+
+
+def batch(items, per_line=1.5):
+    """[(client, text, regex)]: sends all, then waits for every answer (the
+    bot's pacing sends them at about 1 a second)."""
+    started = [(c, send(c, text), text, rx) for c, text, rx in items]
+    for i, (c, start, text, rx) in enumerate(started):
+        answer(c, start, text, rx, timeout=TIMEOUT + per_line * (i + 1))
+
+
+def players(env, specs):
+    """[(nick, fighter, sheet)] -> clients in the channel, registered, each
+    with his boxer (c.fighter, c.pw)."""
+    cs = []
+    for nick, fighter, sheet in specs:
+        c = WClient(env, nick, [CHANNEL])
+        c.pw = secret(env, "%s-pw-%d" % (nick, os.getpid() % 1000))
+        c.fighter = fighter
+        c.sheet = sheet
+        cs.append(c)
+    batch([(c, "register " + c.pw, r"^account %s registered, and you are identified" % c.nick)
+           for c in cs])
+    batch([(c, "create %s %s" % (c.fighter, c.sheet), r"^%s \(boxing\) is ready" % c.fighter)
+           for c in cs])
+    return cs
+
+
+def start_bout(env, a, b, w, gate, rounds=3):
+    """a challenges b in the channel, b accepts; waits for both players'
+    round 1 prompts. Returns the bout's number."""
+    gate.wait(then=1)
+    start = len(w.lines)
+    a.cmd("challenge %s rounds=%d" % (b.nick, rounds), CHANNEL)
+    m = wait_chan(w, r"^%s challenges %s: .*\(bout #(\d+)\)" % (a.nick, b.nick), start)
+    bout_id = int(re.search(r"\(bout #(\d+)\)", m.text).group(1))
+    gate.wait()
+    sa, sb = len(a.lines), len(b.lines)
+    b.cmd("accept", CHANNEL)
+    for c, s in ((a, sa), (b, sb)):
+        wait_private(c, r"^Bout #%d, round 1 of %d: your orders for %s " %
+                     (bout_id, rounds, c.fighter), s, timeout=TIMEOUT + 20)
+    check(env.bout(bout_id)["state"] == "live", "bout %d is not live after accept" % bout_id)
+    return bout_id
+
+
+class Referee:
+    """Plays the players' side of live bouts: each round's orders sent the
+    moment the bot asks (identifying first when it says so), every
+    acknowledgement timed."""
+
+    def __init__(self, env, cs, orders):
+        self.env = env
+        self.cs = cs
+        self.orders = orders  # (client, round) -> order text
+        for c in cs:
+            c.seen = getattr(c, "seen", 0)
+            c.osent = {}   # round -> time the orders went
+            c.oacks = {}   # round -> delay
+            c.ochan = {}   # round -> delay of the first channel line after the order
+            c.prompts = 0
+        self.identified = 0
+
+    def step(self):
+        for c in self.cs:
+            with c.cond:
+                new = c.lines[c.seen:]
+                c.seen = len(c.lines)
+            for m in new:
+                if c.from_bot(m) and m.target.lower() == CHANNEL.lower():
+                    for r, t in c.osent.items():
+                        if r not in c.ochan and m.t >= t:
+                            c.ochan[r] = m.t - t
+                if not (c.from_bot(m) and m.target.lower() == c.nick.lower()):
+                    continue
+                for rx in (ACK_ALONE, ACK_RIDING):
+                    a = rx.search(m.text)
+                    if a and a.group(2) == c.fighter:
+                        r = int(a.group(1))
+                        if r in c.osent and r not in c.oacks:
+                            c.oacks[r] = m.t - c.osent[r]
+                            # The order that completes a round is answered
+                            # by the round itself in the channel (he is
+                            # there); its acknowledgement rides on the next
+                            # prompt, after the round: the earlier counts.
+                            if rx is ACK_RIDING and r in c.ochan:
+                                c.oacks[r] = min(c.oacks[r], c.ochan[r])
+                p = PROMPT.match(m.text)
+                if not p or p.group(4) != c.fighter:
+                    continue
+                c.prompts += 1
+                r = int(p.group(2))
+                again = "identify again" in m.text
+                if again:
+                    c.cmd("identify " + c.pw)
+                    self.identified += 1
+                    if "are in already" in m.text:
+                        continue
+                if r in c.osent and not again:
+                    continue
+                c.cmd(self.orders(c, r))
+                c.osent[r] = time.monotonic()
+
+    def play(self, bouts, timeout):
+        """Until every bout in `bouts` is over in the database."""
+        deadline = time.monotonic() + timeout
+        while True:
+            self.step()
+            rows = {b: self.env.bout(b) for b in bouts}
+            if all(r["state"] == "over" for r in rows.values()):
+                return rows
+            if time.monotonic() > deadline:
+                raise Failure("bouts not over after %.0f s: %s" % (timeout, ", ".join(
+                    "#%d %s round %d/%d" % (b, r["state"], r["round"], r["rounds"])
+                    for b, r in rows.items() if r["state"] != "over")), self.tails())
+            time.sleep(0.1)
+
+    def finish(self, timeout=30):
+        """Waits for the acknowledgements still on their way."""
+        deadline = time.monotonic() + timeout
+        while self.unacked() and time.monotonic() < deadline:
+            self.step()
+            time.sleep(0.2)
+        self.step()
+
+    def delays(self):
+        return [d for c in self.cs for d in c.oacks.values()]
+
+    def unacked(self):
+        return ["%s round %d" % (c.nick, r) for c in self.cs for r in sorted(c.osent)
+                if r not in c.oacks]
+
+    def tails(self):
+        return "\n".join(c.recent(4) for c in self.cs)
+
+
+ORDERS = ["5/5/10", "6/6/8", "4H/7/9", "5/6/9 (ins)", "6B/5/9", "4/6/10 (ring)", "7/6/7 (cou)",
+          "3/4/13 (clinch)", "5/5/10 (feint)", "6H/6/8"]
+
+
+def default_orders(c, r):
+    return ORDERS[(c.index + r) % len(ORDERS)]
+
+
+# ------------------------------------------------------------------ scenarios
+
+
+FIVE = [("Ali", "str=13 spd=13 agl=12 tgh=11 hgt=11"), ("Frazier", "str=14 spd=12 agl=11 tgh=12 hgt=11"),
+        ("Foreman", "str=15 spd=10 agl=10 tgh=13 hgt=12"), ("Norton", "str=12 spd=12 agl=12 tgh=12 hgt=12"),
+        ("Holmes", "str=12 spd=13 agl=12 tgh=12 hgt=11"), ("Spinks", "str=11 spd=14 agl=13 tgh=11 hgt=11"),
+        ("Tyson", "str=15 spd=13 agl=10 tgh=12 hgt=10"), ("Douglas", "str=12 spd=12 agl=11 tgh=12 hgt=13"),
+        ("Lewis", "str=13 spd=11 agl=11 tgh=12 hgt=13"), ("Klitschko", "str=13 spd=11 agl=10 tgh=13 hgt=13")]
+
+
+def s_five_bouts(env):
+    """10 players, 5 bouts of 3 rounds at once in one channel."""
+    t0 = time.monotonic()
+    w = WClient(env, "fivewatch", [CHANNEL])
+    wstart = len(w.lines)
+    cs = players(env, [("five%d%s" % (i // 2 + 1, "ab"[i % 2]), name, sheet)
+                       for i, (name, sheet) in enumerate(FIVE)])
+    for i, c in enumerate(cs):
+        c.index = i
+    t_setup = time.monotonic() - t0
+    gate = Gate(env, w)
+    bouts = []
+    for i in range(5):
+        bouts.append(start_bout(env, cs[2 * i], cs[2 * i + 1], w, gate))
+    t_live = time.monotonic()
+    # All five live: every player answers every prompt at once from now on
+    # (round 1's prompts are already there).
+    ref = Referee(env, cs, default_orders)
+    rows = ref.play(bouts, timeout=300)
+    t_over = time.monotonic()
+    counts = await_commentary(env, w, wstart, bouts, timeout=120)
+    t_said = time.monotonic()
+    ref.finish()
+    check(not ref.unacked(), "orders never acknowledged: %s" % ", ".join(ref.unacked()),
+          ref.tails())
+    d = ref.delays()
+    for c in cs:
+        c.quit()
+    w.quit()
+    return ["setup %.0f s, 5 bouts started in %.0f s (%.0f s waiting for the channel's budget), "
+            "fought in %.0f s, all said %.0f s later" % (t_setup, t_live - t0 - t_setup,
+                                                        gate.waited, t_over - t_live,
+                                                        t_said - t_over),
+            "bouts %s: %s commentary lines; %d orders, acknowledged after %.1f s at most "
+            "(median %.1f s)" % (", ".join("#%d" % b for b in bouts),
+                                 "+".join(str(counts[b]) for b in bouts), len(d),
+                                 max(d) if d else 0, statistics.median(d) if d else 0),
+            "results: " + "; ".join("#%d side %d by %s in round %d" %
+                                    (b, r["winner"], r["method"], r["round"])
+                                    for b, r in rows.items())]
+
+
+def league_bouts(env, boss, a, b):
+    """An admin's league turn (boxing) with two fighters whose plans go the
+    distance: two finished 12-round bouts. Returns their numbers."""
+    start = len(boss.lines)
+    boss.cmd("turn rules=boxing", CHANNEL)
+    wait_chan(boss, r"League turn \d+ \(boxing\): \d+ bouts fought from the plans", start,
+              timeout=TIMEOUT + 20)
+    rows = env.query("SELECT b.id FROM bouts b JOIN fighters f ON f.id IN (b.fighter_a, b.fighter_b)"
+                     " WHERE f.name = ? AND b.kind = 'league' AND b.state = 'over' ORDER BY b.id",
+                     (a.fighter,))
+    check(len(rows) == 2, "%s's league bouts in the database: %r" % (a.fighter, rows))
+    return [r[0] for r in rows]
+
+
+def s_report_during_bout(env):
+    """Reports of 100+ lines stream while a live bout is fought: every
+    order is acknowledged within ACK_LIMIT seconds; the reports arrive whole."""
+    boss = WClient(env, ADMIN, [CHANNEL])
+    tell(boss, "register " + secret(env, "boss-wire-pw-1"), r"^account %s registered" % ADMIN)
+    # The league first, with its two fighters only; gentle plans: no
+    # stoppage, twelve full rounds to report.
+    la, lb = players(env, [("leaguea", "Marciano", "str=12 spd=12 agl=12 tgh=12 hgt=12"),
+                           ("leagueb", "Walcott", "str=12 spd=12 agl=12 tgh=12 hgt=12")])
+    batch([(c, "plan set 3/3/14 (clinch)", r"^%s's plan stored" % c.fighter) for c in (la, lb)])
+    league = league_bouts(env, boss, la, lb)[:1]
+    pa, pb = players(env, [("livea", "Robinson", "str=13 spd=13 agl=12 tgh=11 hgt=11"),
+                           ("liveb", "LaMotta", "str=13 spd=11 agl=11 tgh=13 hgt=12")])
+    spec = WClient(env, "reader", [CHANNEL])
+    reports = {b: derived(env, "--report", b) for b in league}
+    total = sum(len(v) for v in reports.values())
+    size = sum(len(x) for v in reports.values() for x in v)
+    check(total >= 100, "the league bout's report has only %d lines" % total)
+    for b in league:
+        check(env.bout(b)["round"] == 12, "league bout %d ended in round %d, not 12" %
+              (b, env.bout(b)["round"]))
+    w = WClient(env, "reportwatch", [CHANNEL])
+    pa.index, pb.index = 0, 5
+    bout_id = start_bout(env, pa, pb, w, Gate(env, w), rounds=4)
+    # The reports are asked, then orders flow while they stream.
+    rstart = len(spec.lines)
+    t_asked = time.monotonic()
+    for b in league:
+        spec.cmd("report %d" % b)
+    ref = Referee(env, [pa, pb], default_orders)
+    problems = []
+    try:
+        ref.play([bout_id], timeout=240)
+    except Failure as e:
+        problems.append(str(e))
+    ref.finish()
+    d = ref.delays()
+    slow = ["%s round %d: %.1f s" % (c.nick, r, c.oacks[r]) for c in (pa, pb)
+            for r in sorted(c.oacks) if c.oacks[r] > ACK_LIMIT]
+    if slow:
+        problems.append("acknowledgements over %.0f s: %s" % (ACK_LIMIT, "; ".join(slow)))
+    if ref.unacked():
+        problems.append("orders never acknowledged: %s" % ", ".join(ref.unacked()))
+    # The reports, whole and in order, in private to the reader.
+    deadline = t_asked + REPORT_GRACE + REPORT_PER_400 * (size // 400 + 1)
+    while True:
+        with spec.cond:
+            text = "".join(squash(m.text, bars=True) for m in spec.lines[rstart:]
+                           if spec.from_bot(m) and m.target.lower() == spec.nick.lower())
+        gaps = {b: missing_in_order(text, reports[b], bars=True) for b in league}
+        if not any(gaps.values()):
+            t_done = time.monotonic() - t_asked
+            break
+        if time.monotonic() > deadline:
+            problems.append("; ".join("report of bout #%d (%d lines, %d bytes): line %d not there "
+                                      "(in order) %.0f s after asking: %r" %
+                                      (b, len(reports[b]), size, g[0] + 1,
+                                       time.monotonic() - t_asked, g[1])
+                                      for b, g in gaps.items() if g))
+            t_done = None
+            break
+        time.sleep(0.5)
+    if problems:
+        raise Failure(" | ".join(problems), "acknowledgement delays: %s\n%s" % (
+            ", ".join("%s r%d %.1f s" % (c.nick, r, c.oacks[r]) for c in (pa, pb)
+                      for r in sorted(c.oacks)), ref.tails()))
+    for c in (boss, la, lb, pa, pb, spec, w):
+        c.quit()
+    return ["report of bout %s: %d lines, %d bytes (SIM --report), whole %.0f s after asking" %
+            (" and ".join("#%d" % b for b in league), total, size, t_done),
+            "live bout #%d: %d orders acknowledged after %.1f s at most (median %.1f s)" %
+            (bout_id, len(d), max(d), statistics.median(d))]
+
+
+class Flood:
+    """In the background, `clients` say things in the channel, together
+    about `rate` lines a second, for `secs` seconds."""
+
+    def __init__(self, clients, rate, secs):
+        self.clients, self.rate, self.secs = clients, rate, secs
+        self.thread = e2e.threading.Thread(target=self._run, daemon=True)
+        self.sent = 0
+        self.thread.start()
+
+    def _run(self):
+        end = time.monotonic() + self.secs
+        while time.monotonic() < end:
+            c = self.clients[self.sent % len(self.clients)]
+            try:
+                c.raw("PRIVMSG %s :flood line %d" % (CHANNEL, self.sent))
+            except OSError:
+                pass
+            self.sent += 1
+            time.sleep(1.0 / self.rate)
+
+    def join(self):
+        self.thread.join()
+
+
+FLOODERS = 12      # hybrid reads each about 1 line a second once its burst is spent
+FLOOD_SECS = 8     # how long the channel is kept saturated after the round's last order
+
+
+def s_throttled_resend(env):
+    """hybrid drops the bot's commentary while the channel is flooded; the
+    bot sends it again."""
+    since = env.log_size()
+    w = WClient(env, "throtwatch", [CHANNEL])
+    wstart = len(w.lines)
+    a, b = players(env, [("throta", "Duran", "str=13 spd=13 agl=12 tgh=11 hgt=11"),
+                         ("throtb", "Leonard", "str=11 spd=14 agl=13 tgh=11 hgt=11")])
+    a.index, b.index = 0, 3
+    floods = [WClient(env, "flooder%d" % i, [CHANNEL]) for i in range(1, FLOODERS + 1)]
+    bout_id = start_bout(env, a, b, w, Gate(env, w))
+    flooded = 0
+    rnd = 1
+    while True:
+        row = env.bout(bout_id)
+        if row["state"] == "over":
+            break
+        check(rnd <= 3, "bout %d still %s after round 3" % (bout_id, row["state"]))
+        if rnd > 1:
+            for c in (a, b):
+                wait_private(c, r"^Bout #%d, round %d of 3: " % (bout_id, rnd), timeout=90)
+        tell(a, default_orders(a, rnd), r"^round %d orders stored for Duran: " % rnd)
+        # b's order goes in the middle of the flood: any wait is taken now.
+        b.pace()
+        env.inbox.wait()
+        flood = Flood(floods, 1.3 * FLOODERS, FLOOD_SECS + 1)
+        time.sleep(1)
+        b.raw("PRIVMSG %s :%s" % (e2e.BOT_NICK, default_orders(b, rnd)))
+        flood.join()
+        flooded += 1
+        deadline = time.monotonic() + 30
+        while env.bout(bout_id)["round"] < rnd:
+            check(time.monotonic() < deadline, "round %d not fought 30 s after both orders" % rnd)
+            time.sleep(0.2)
+        rnd += 1
+    notices = sum(1 for f in floods for m in list(f.lines)
+                  if m.cmd == "NOTICE" and "throttled due to flooding" in m.text)
+    check(notices, "the flood never made hybrid throttle the channel")
+    counts = await_commentary(env, w, wstart, [bout_id], timeout=90)
+    log = env.log_text(since)
+    check(re.search(r"(?i)throttl", log), "the bot's log never mentions being throttled (the "
+          "flooders were throttled %d times)" % notices, tail(env.bot_log, 20))
+    for c in [a, b, w] + floods:
+        c.quit()
+    return ["bout #%d: %d rounds fought in a flooded channel (the flooders were throttled %d "
+            "times); all %d commentary lines arrived" % (bout_id, flooded, notices,
+                                                          counts[bout_id])] + \
+        ["log: " + x for x in re.findall(r"^.*throttl.*$", log, re.M | re.I)[:4]]
+
+
+def s_flood_kill(env):
+    """The bot told it is exempt, at 20 lines at once and 5 a second: hybrid
+    kills it; it comes back slower, and every bout ends with all its
+    commentary said."""
+    since = env.log_size()
+    w = WClient(env, "killwatch", [CHANNEL])
+    wstart = len(w.lines)
+    check(re.search(r"(?i)exempt", env.log_text()), "the bot's log does not say it runs exempt",
+          tail(env.bot_log, 10))
+    boss = WClient(env, ADMIN, [CHANNEL])
+    tell(boss, "register " + secret(env, "boss-wire-pw-2"), r"^account %s registered" % ADMIN)
+    cs = players(env, [("killa", "Hagler", "str=14 spd=11 agl=11 tgh=13 hgt=11"),
+                       ("killb", "Hearns", "str=13 spd=13 agl=12 tgh=10 hgt=12"),
+                       ("killc", "Benitez", "str=11 spd=14 agl=13 tgh=11 hgt=11"),
+                       ("killd", "Arguello", "str=13 spd=12 agl=12 tgh=11 hgt=12")])
+    spec = WClient(env, "killspec", [CHANNEL])
+    for i, c in enumerate(cs):
+        c.index = i
+    league = league_bouts(env, boss, cs[0], cs[1])
+    gate = Gate(env, w)
+    bouts = [start_bout(env, cs[0], cs[1], w, gate), start_bout(env, cs[2], cs[3], w, gate)]
+    # Long answers and both bouts' traffic at once.
+    kstart = len(w.lines)
+    for b in league:
+        spec.cmd("report %d" % b)
+    spec.cmd("help")
+    ref = Referee(env, cs, default_orders)
+    ref.step()
+    quit_msg = w.wait(lambda m: m.cmd == "QUIT" and m.nick.lower() == e2e.BOT_NICK,
+                      "the bot's QUIT (killed by hybrid)", start=kstart, timeout=60, fail=False)
+    killed_at = time.monotonic()
+    check(quit_msg is not None, "hybrid never killed the bot at 20 lines at once, 5 a second",
+          tail(env.bot_log, 15))
+    # Back: it joins again (its backoff starts at 10 s).
+    w.wait(lambda m: m.cmd == "JOIN" and m.nick.lower() == e2e.BOT_NICK,
+           "the bot joining again after it was killed", start=kstart, timeout=60)
+    back = time.monotonic() - killed_at
+    ref.play(bouts, timeout=240)
+    counts = await_commentary(env, w, wstart, bouts, timeout=150)
+    ref.finish()
+    log = env.log_text(since)
+    check(re.search(KILLED_RX, log), "the bot's log does not say it was killed for flooding",
+          tail(env.bot_log, 25))
+    check(re.search(SLOWED_RX, log), "the bot's log does not say it slowed down",
+          tail(env.bot_log, 25))
+    for c in cs + [spec, boss, w]:
+        c.quit()
+    return ["hybrid: %r; the bot back in %s %.0f s later" % (quit_msg.text, CHANNEL, back),
+            "bouts %s over, %s commentary lines all said; players identified again %d times" %
+            (", ".join("#%d" % b for b in bouts), "+".join(str(counts[b]) for b in bouts),
+             ref.identified)] + \
+        ["log: " + m.group(0) for m in re.finditer(r"(?im)^.*(flood|lines/s).*$", log)][:4]
+
+
+def s_ctcp_trailing(env):
+    """CTCP with text after its closing \\x01: no "unknown command", no echo."""
+    c = WClient(env, "ctcper", [CHANNEL])
+    start = len(c.lines)
+    c.to_bot("\x01VERSION\x01 hello")
+    c.to_bot("\x01PING 123\x01xyz")
+    time.sleep(4)  # anything the bot answers comes within its pacing
+    got = [m for m in c.lines[start:] if c.from_bot(m)]
+    bad = []
+    for m in got:
+        t = m.text
+        if "unknown command" in t:
+            bad.append("an \"unknown command\" reply: %r" % m)
+        elif "hello" in t or "xyz" in t:
+            bad.append("an echo of the trailing text: %r" % m)
+        elif "\x01" in t and not (m.cmd == "NOTICE" and
+                                  re.match(r"^\x01(VERSION Ringside \S+|PING 123)\x01$", t)):
+            bad.append("a CTCP that is not a proper reply: %r" % m)
+    check(not bad, "; ".join(bad), "\n".join(repr(m) for m in got))
+    # Still answering, and nothing more came.
+    c.ask("version", r"^Ringside \d", chan=CHANNEL, strict=False)
+    c.quit()
+    return ["the bot answered: %s" % (", ".join(repr(m.text) for m in got) or "nothing")]
+
+
+SCENARIOS = [
+    ("five_bouts", s_five_bouts, ("ngircd", "hybrid"), {}),
+    ("report_during_bout", s_report_during_bout, ("ngircd", "hybrid"), {}),
+    ("throttled_resend", s_throttled_resend, ("hybrid",), {}),
+    ("flood_kill", s_flood_kill, ("hybrid",), {"flood": FLOOD_EXEMPT, "order_timeout": 30}),
+    ("ctcp_trailing", s_ctcp_trailing, ("ngircd", "hybrid"), {}),
+]
+
+
+# ------------------------------------------------------------------ running
+
+
+def jobs():
+    """(name, server) of every scenario E2E_ONLY and E2E_SERVER pick."""
+    only = [w.strip() for w in os.environ.get("E2E_ONLY", "").split(",") if w.strip()]
+    server = os.environ.get("E2E_SERVER", "").strip()
+    out = []
+    for i, (name, fn, servers, _) in enumerate(SCENARIOS, 1):
+        if only and not (str(i) in only or name in only or fn.__name__ in only):
+            continue
+        for s in servers:
+            if not server or s == server:
+                out.append((name, s))
+    return out
+
+
+def run_one(bot, sim, name, server):
+    """In a child: one scenario on one server, in its own environment."""
+    _, fn, _, opts = next(s for s in SCENARIOS if s[0] == name)
+    env = WireEnv(bot, sim, server, **opts)
+    return e2e.run_suite(env, [("%s (%s)" % (name, server), fn)],
+                         "e2e_wire: %s on %s" % (name, server))
+
+
+def run_all(argv, todo):
+    """Runs every job as a child process, E2E_JOBS at once; prints their
+    reports in order, then the total."""
+    n_jobs = max(1, int(os.environ.get("E2E_JOBS", "4")))
+    t0 = time.monotonic()
+    outdir = tempfile.mkdtemp(prefix="ringside-wire-")
+    pending = list(todo)
+    running = {}  # index -> (process, output file, start)
+    done = {}     # index -> (exit status, output path, seconds)
+    passed = failed = 0
+    next_print = 0
+    print("# e2e_wire: %s and %s; %d jobs, %d at once" % (argv[1], argv[2], len(todo), n_jobs),
+          flush=True)
+    try:
+        while next_print < len(todo):
+            while pending and len(running) < n_jobs:
+                i = len(todo) - len(pending)
+                name, server = pending.pop(0)
+                path = os.path.join(outdir, "%d-%s-%s.txt" % (i, name, server))
+                out = open(path, "wb")
+                env = dict(os.environ, E2E_WIRE_JOB="%s@%s" % (name, server))
+                p = subprocess.Popen([sys.executable, os.path.abspath(__file__)] + argv[1:3],
+                                     stdin=subprocess.DEVNULL, stdout=out,
+                                     stderr=subprocess.STDOUT, env=env)
+                out.close()
+                running[i] = (p, path, time.monotonic())
+            for i, (p, path, t) in list(running.items()):
+                if p.poll() is not None:
+                    done[i] = (p.returncode, path, time.monotonic() - t)
+                    del running[i]
+            while next_print in done:
+                rc, path, secs = done.pop(next_print)
+                name, server = todo[next_print]
+                with open(path, "rb") as f:
+                    lines = f.read().decode("utf-8", "replace").splitlines()
+                results = 0
+                for line in lines:
+                    if re.match(r"^\d+ passed, \d+ failed$", line):
+                        continue
+                    if line.startswith("FAIL - start:"):
+                        line = "FAIL - %s (%s): could not start:%s" % (
+                            name, server, line[len("FAIL - start:"):])
+                    if line.startswith("ok - "):
+                        passed += 1
+                        results += 1
+                    elif line.startswith("FAIL - "):
+                        failed += 1
+                        results += 1
+                    print(line)
+                if not results:
+                    failed += 1
+                    print("FAIL - %s (%s): the test process exited %d without a result" %
+                          (name, server, rc))
+                print("# %s (%s): %.1f s" % (name, server, secs), flush=True)
+                next_print += 1
+            time.sleep(0.2)
+    except KeyboardInterrupt:
+        print("# interrupted", flush=True)
+        failed += 1
+    finally:
+        for p, _, _ in running.values():
+            if p.poll() is None:
+                p.send_signal(signal.SIGTERM)
+        for p, _, _ in running.values():
+            try:
+                p.wait(30)
+            except subprocess.TimeoutExpired:
+                p.kill()
+        shutil.rmtree(outdir, ignore_errors=True)
+    print("# total %.1f s" % (time.monotonic() - t0))
+    print("%d passed, %d failed" % (passed, failed), flush=True)
+    return 1 if failed else 0
+
+
+def main(argv):
+    if len(argv) != 3:
+        print("usage: python3 tests/e2e/e2e_wire.py BOT SIM   (e.g. build/asan/ringside "
+              "build/ringside-sim)", file=sys.stderr)
+        return 2
+    for path in argv[1:]:
+        if not os.access(path, os.X_OK):
+            print("e2e_wire: %s is not an executable; run make first" % path, file=sys.stderr)
+            return 2
+    job = os.environ.get("E2E_WIRE_JOB")
+    if job:
+        name, _, server = job.partition("@")
+        return run_one(argv[1], argv[2], name, server)
+    todo = jobs()
+    if not todo:
+        print("e2e_wire: E2E_ONLY/E2E_SERVER pick nothing", file=sys.stderr)
+        return 2
+    if any(s == "ngircd" for _, s in todo) and not shutil.which("ngircd") and \
+            not os.path.exists("/usr/sbin/ngircd"):
+        print("e2e_wire: ngircd is missing; apt-get install -y ngircd", file=sys.stderr)
+        return 2
+    if any(s == "hybrid" for _, s in todo):
+        try:
+            e2e.hybrid_binary()  # prepared once, before the children start
+        except Failure as e:
+            print("e2e_wire: %s\n%s" % (e, e.detail), file=sys.stderr)
+            return 2
+    return run_all(argv, todo)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
