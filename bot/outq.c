@@ -989,6 +989,10 @@ void outq_throttled(struct outq *q, const char *target, double now)
         log_msg(LOG_INFO, "outq: this server throttles; a marker goes between two lines to one "
                           "target from now on");
     q->strict = 1;
+    /* Lines sent since the last marker wait for a confirmation: ask for it
+     * now, or a strict channel would wait for a marker that never goes. */
+    if (q->since_marker > 0)
+        q->mark_now = 1;
     log_msg(LOG_WARN, "outq: the server throttled a line to %s; sending to it at %.2f lines/s",
             target, t->slow);
     if (!q->markers) {

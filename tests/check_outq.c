@@ -802,6 +802,47 @@ START_TEST(test_throttled_resent)
 }
 END_TEST
 
+/* The first notice comes while lines sent without a marker after them are
+ * in the window and more wait for the channel: a marker goes at once, so
+ * the queue never stalls waiting for a confirmation nobody asked for. */
+START_TEST(test_throttled_unmarked)
+{
+    struct outq *q = outq_new(4, 1);
+    char line[OUTQ_LINE_MAX];
+    double now = 0;
+
+    outq_set_markers(q, 1);
+    for (int i = 1; i <= 6; i++) {
+        char text[32];
+        snprintf(text, sizeof(text), "round %d", i);
+        outq_msg(q, OUTQ_LIVE, "PRIVMSG", "#ring", NULL, text);
+    }
+    ck_assert_int_eq(outq_pop(q, now, line), 1);
+    ck_assert_int_eq(outq_pop(q, now, line), 1);
+    ck_assert_int_eq(outq_pop(q, now, line), 1);
+    ck_assert_str_eq(line, "PRIVMSG #ring :round 3");
+    ck_assert_int_eq(outq_len(q), 3); /* round 3 is on its way, unmarked */
+    outq_throttled(q, "#ring", now);
+    now += 2;
+    ck_assert_int_eq(outq_pop(q, now, line), 1);
+    ck_assert_str_eq(line, "PING :rs1");
+    ck_assert_int_eq(outq_pong(q, "rs1"), 1);
+    /* All three go again (which one was dropped is unknown), one at a time. */
+    for (int i = 1; i <= 6; i++) {
+        char want[32];
+        snprintf(want, sizeof(want), "PRIVMSG #ring :round %d", i);
+        now += 10;
+        ck_assert_int_eq(outq_pop(q, now, line), 1);
+        ck_assert_str_eq(line, want);
+        ck_assert_int_eq(outq_pop(q, now, line), 1);
+        ck_assert_int_eq(strncmp(line, "PING :rs", 8), 0);
+        ck_assert_int_eq(outq_pong(q, line + 6), 1);
+    }
+    ck_assert_int_eq(outq_len(q), 0);
+    outq_free(q);
+}
+END_TEST
+
 /* A lost connection: live lines, replies and bulk not confirmed wait to go
  * again after registration; a round's lines and protocol lines go (the game
  * says them again). */
@@ -901,6 +942,7 @@ Suite *outq_suite(void)
     tcase_add_test(tc, test_clear);
     tcase_add_test(tc, test_markers_confirm);
     tcase_add_test(tc, test_throttled_resent);
+    tcase_add_test(tc, test_throttled_unmarked);
     tcase_add_test(tc, test_disconnected);
     tcase_add_test(tc, test_wait_times);
     suite_add_tcase(s, tc);
