@@ -35,8 +35,9 @@
 #include "game_internal.h"
 #include "parse.h"
 
-#define REMIND_BEFORE   30.0 /* seconds before a deadline */
-#define RETRY_AFTER     5.0  /* seconds before a failed write is tried again */
+#define REMIND_BEFORE   30.0  /* seconds before a deadline */
+#define ASK_WAIT_MAX    300.0 /* seconds a deadline waits for its question to go out */
+#define RETRY_AFTER     5.0   /* seconds before a failed write is tried again */
 #define ORDERS_STORED   (2 * BOXING_ROUNDS_MAX + 4)
 #define MY_FIGHTERS_MAX 16
 
@@ -108,11 +109,30 @@ static void ask_orders(struct game *g, struct live *lv, int side, const char *ex
 {
     int round = lv->rec.round + 1;
     const char *example = grammar_get(lv->rec.rules)->order_example;
+    char corner[RENDER_LINE_MAX];
 
+    render_corner_report(lv->corner, &lv->b, side, corner, sizeof(corner));
     game_say(g, GAME_ROUND, player_nick(g, &lv->f[side]),
-             "Bout #%lld, round %d of %d: your orders for %s (e.g. %s) within %d seconds%s%s",
+             "Bout #%lld, round %d of %d: your orders for %s (e.g. %s) within %s%s%s%s%s%s",
              (long long)lv->rec.id, round, lv->rec.rounds, lv->f[side].name, example,
-             g->cfg.order_timeout, extra ? "; " : ".", extra ? extra : "");
+             DURATION(g->cfg.order_timeout), extra ? "; " : ".", extra ? extra : "",
+             extra && corner[0] ? "." : "", corner[0] ? " " : "", corner);
+}
+
+/* The answer lv waits for (orders, an accept) is due `seconds` after what
+ * asks for it, said just now, is delivered (game_tick starts the clock). */
+static void clock_start(struct game *g, struct live *lv, int seconds)
+{
+    double now = game_now(g);
+
+    lv->asking = 1;
+    lv->asked = g->io.mark(g->io.ctx);
+    lv->asked_at = now;
+    lv->timeout = seconds;
+    lv->deadline = now + seconds; /* running; set again once delivered */
+    lv->reminded = 0;
+    if (g->io.delivered(g->io.ctx, lv->asked))
+        lv->asking = 0; /* gone already */
 }
 
 /* --------------------------------------------------------------- loading */
@@ -334,7 +354,7 @@ static void say_unsaid(struct game *g)
         struct db_bout rec;
         if (db_bout_get(g->db, ids[i], &rec) != DB_OK)
             continue;
-        char *text = bout_commentary(g->db, rec.id, said[i] + 1, rec.round, err, sizeof(err));
+        char *text = bout_commentary_again(g->db, rec.id, said[i] + 1, rec.round, err, sizeof(err));
         if (!text) {
             game_log(g, GAME_LOG_WARN, "bout %lld: %s", (long long)rec.id, err);
             continue;
@@ -349,7 +369,6 @@ static void say_unsaid(struct game *g)
 
 void game_connected(struct game *g)
 {
-    double now = game_now(g);
 
     /* What was said before is in the database; whatever the output lost
      * with the connection is said again from there. */
@@ -357,11 +376,10 @@ void game_connected(struct game *g)
     say_unsaid(g);
     for (int i = 0; i < g->n; i++) {
         struct live *lv = g->v[i];
-        lv->deadline =
-            now + (lv->rec.state == DB_BOUT_LIVE ? g->cfg.order_timeout : g->cfg.challenge_timeout);
-        lv->reminded = 0;
-        if (lv->rec.state != DB_BOUT_LIVE)
+        if (lv->rec.state != DB_BOUT_LIVE) {
+            clock_start(g, lv, g->cfg.challenge_timeout);
             continue;
+        }
         game_say(g, GAME_ROUND, lv->rec.channel,
                  "Bout #%lld, %s vs %s, goes on: round %d of %d is next.", (long long)lv->rec.id,
                  lv->f[0].name, lv->f[1].name, lv->rec.round + 1, lv->rec.rounds);
@@ -370,6 +388,7 @@ void game_connected(struct game *g)
                        lv->have[s] ? "your orders for it are in already; to change them, "
                                      "identify again first (identify <password>)"
                                    : "identify again first (identify <password>)");
+        clock_start(g, lv, g->cfg.order_timeout);
     }
 }
 
@@ -455,6 +474,60 @@ static void say_joined(struct game *g, const char *channel, int64_t id,
     game_say(g, GAME_ROUND, channel, "%s", text);
 }
 
+/* Tells the player of side `s` privately what bout `lv` (just over) changed
+ * for him: the result as it touches him, his fighter's record `f` (after
+ * the bout), the training points it earned and how to spend them. `ack`:
+ * the acknowledgement of his orders that fought the last round, or NULL. */
+static void say_over(struct game *g, const struct live *lv, int s, const struct db_fighter *f,
+                     int points, const char *ack)
+{
+    const struct ruleset *rs = ruleset_get(lv->rec.rules);
+    const struct result *res = &lv->b.result;
+    char text[RENDER_LINE_MAX * 2], how[RENDER_LINE_MAX];
+    size_t at = 0;
+
+    render_result_text(lv->corner, &lv->b, how, sizeof(how));
+    at +=
+        (size_t)snprintf(text + at, sizeof(text) - at, "Bout #%lld%s%s%s is over, and %s: %s",
+                         (long long)lv->rec.id, ack ? ": " : "", ack ? ack : "", ack ? ". It" : "",
+                         res->winner < 0    ? "it is a draw"
+                         : res->winner == s ? "you won"
+                                            : "you lost",
+                         how);
+    if (at < sizeof(text))
+        at += (size_t)snprintf(text + at, sizeof(text) - at, " %s is now %d-%d-%d", f->name,
+                               f->wins, f->losses, f->draws);
+    if (rs->train_points && f->training_points > 0 && at < sizeof(text)) {
+        char list[128];
+        size_t l = 0;
+        list[0] = '\0';
+        for (int i = 0; i < rs->nfields && l < sizeof(list); i++)
+            l += (size_t)snprintf(list + l, sizeof(list) - l, "%s%s",
+                                  i == 0                 ? ""
+                                  : i == rs->nfields - 1 ? " or "
+                                                         : ", ",
+                                  rs->fields[i].key);
+        const char *pl = f->training_points == 1 ? "" : "s";
+        if (points > 0 && points == f->training_points)
+            at += (size_t)snprintf(text + at, sizeof(text) - at, " and earned %d training point%s",
+                                   points, pl);
+        else if (points > 0)
+            at += (size_t)snprintf(text + at, sizeof(text) - at,
+                                   " and earned %d training point%s (%d in all)", points,
+                                   points == 1 ? "" : "s", f->training_points);
+        else
+            at += (size_t)snprintf(text + at, sizeof(text) - at, " and has %d training point%s",
+                                   f->training_points, pl);
+        if (at < sizeof(text))
+            at += (size_t)snprintf(text + at, sizeof(text) - at,
+                                   ": spend %s with train <ability> %s (<ability>: %s)",
+                                   f->training_points == 1 ? "it" : "each", f->name, list);
+    }
+    if (at < sizeof(text))
+        snprintf(text + at, sizeof(text) - at, ".");
+    game_say(g, GAME_LIVE, player_nick(g, f), "%s", text);
+}
+
 /* Resolves the next round of `lv`. The player of side `acked` (-1: none)
  * is told `ack` with his next prompt (or alone after the last round): the
  * acknowledgement of the orders that completed the round. Returns 0, or -1
@@ -466,7 +539,7 @@ static int resolve(struct game *g, struct live *lv, int acked, const char *ack)
     struct bout nb = lv->b;
     struct bout_rng nr = lv->rng;
     struct events evs;
-    char lines[RENDER_ROUND_LINES][RENDER_LINE_MAX], result[RENDER_RESULT_MAX][RENDER_LINE_MAX];
+    char lines[RENDER_ROUND_LINES][RENDER_LINE_MAX], result[RENDER_RESULT_MAX + 1][RENDER_LINE_MAX];
     int round = lv->rec.round + 1, nres = 0, points[SIDES] = {0, 0};
 
     for (int s = 0; s < SIDES; s++) {
@@ -532,6 +605,14 @@ static int resolve(struct game *g, struct live *lv, int acked, const char *ack)
         lv->have[s] = 0;
         lv->f[s] = f[s];
     }
+    struct render_corner after[SIDES];
+    if (nb.result.over) {
+        /* The end said in full: who won where the result lines do not say
+         * it, what changed, both records. */
+        for (int s = 0; s < SIDES; s++)
+            render_corner_fill(&after[s], &f[s]);
+        render_aftermath(lv->corner, after, &nb, result[nres++], RENDER_LINE_MAX);
+    }
     if (packed) {
         /* Several bouts share the channel: a round is one message, tagged
          * with its bout, and so is the result. */
@@ -546,21 +627,14 @@ static int resolve(struct game *g, struct live *lv, int acked, const char *ack)
     said_later(g, rec.id, round);
     if (nb.result.over) {
         game_log(g, GAME_LOG_INFO, "bout %lld over after round %d", (long long)rec.id, round);
-        if (acked >= 0)
-            game_say(g, GAME_LIVE, player_nick(g, &f[acked]), "Bout #%lld: %s.", (long long)rec.id,
-                     ack);
         for (int s = 0; s < SIDES; s++)
-            if (points[s])
-                game_say(g, GAME_REPLY, player_nick(g, &f[s]),
-                         "%s earned %d training point%s: train <ability> %s", f[s].name, points[s],
-                         points[s] == 1 ? "" : "s", f[s].name);
+            say_over(g, lv, s, &f[s], points[s], s == acked ? ack : NULL);
         forget(g, lv);
         return 0;
     }
-    lv->deadline = game_now(g) + g->cfg.order_timeout;
-    lv->reminded = 0;
     for (int s = 0; s < SIDES; s++)
         ask_orders(g, lv, s, s == acked ? ack : NULL);
+    clock_start(g, lv, g->cfg.order_timeout);
     return 0;
 }
 
@@ -573,6 +647,14 @@ void game_tick(struct game *g, const char *league_channel)
         struct live *lv = g->v[i];
         if (!lv->deadline)
             continue;
+        if (lv->asking) {
+            /* The clock runs from when the question went out (or, if the
+             * output never says so, from a while after it was asked). */
+            if (!g->io.delivered(g->io.ctx, lv->asked) && now - lv->asked_at < ASK_WAIT_MAX)
+                continue;
+            lv->asking = 0;
+            lv->deadline = now + lv->timeout;
+        }
         if (lv->rec.state == DB_BOUT_CHALLENGE) {
             if (now < lv->deadline)
                 continue;
@@ -786,15 +868,15 @@ int game_challenge(struct game *g, const struct game_caller *who, int64_t opp_id
         game_reply(who, "sorry, I could not set up the challenge (internal error)");
         return -1;
     }
-    lv->deadline = game_now(g) + g->cfg.challenge_timeout;
     g->v[g->n++] = lv;
     game_log(g, GAME_LOG_INFO, "bout %lld: %s challenges %s", (long long)rec.id, who->account, opp);
     game_say(g, GAME_LIVE, who->channel,
              "%s challenges %s: %s vs %s, %s, %d rounds (bout #%lld). %s: say %saccept or "
-             "%sdecline within %d minutes.",
+             "%sdecline within %s.",
              who->account, opp, mine.name, theirs.name, rules_name(rules), rounds,
              (long long)rec.id, opp, g->cfg.prefix, g->cfg.prefix,
-             (g->cfg.challenge_timeout + 59) / 60);
+             DURATION(g->cfg.challenge_timeout));
+    clock_start(g, lv, g->cfg.challenge_timeout);
     return 0;
 }
 
@@ -853,8 +935,6 @@ static int accept(struct game *g, const struct game_caller *who, struct live *lv
     lv->rec = rec;
     bout_rng_seed(&lv->rng, rec.seed);
     lv->digest = 0;
-    lv->deadline = game_now(g) + g->cfg.order_timeout;
-    lv->reminded = 0;
     game_log(g, GAME_LOG_INFO, "bout %lld starts", (long long)rec.id);
 
     char tape[3][RENDER_LINE_MAX];
@@ -863,6 +943,7 @@ static int accept(struct game *g, const struct game_caller *who, struct live *lv
         game_say(g, GAME_LIVE, rec.channel, "%s", tape[i]);
     for (int s = 0; s < SIDES; s++)
         ask_orders(g, lv, s, "send them here, in private");
+    clock_start(g, lv, g->cfg.order_timeout);
     return 0;
 }
 

@@ -116,6 +116,10 @@ struct game_caller {
  * (rules_list(buf, len, "rules=", ", ", " or ") gives "rules=boxing or
  * rules=sugarray"). Returns buf. */
 char *rules_list(char *buf, size_t len, const char *prefix, const char *sep, const char *last);
+/* A time as people say it: "1 minute", "3 minutes", "90 seconds",
+ * "1 second". Returns buf. */
+char *game_duration(char *buf, size_t len, int seconds);
+#define DURATION(s) game_duration((char[32]){0}, 32, (s))
 
 /* Formats and sends one answer to the caller (see struct game_caller). */
 void game_reply(const struct game_caller *who, const char *fmt, ...) GAME_PRINTF(2, 3);
@@ -174,6 +178,21 @@ int render_result(const struct render_corner c[SIDES], const struct bout *b, str
  * (15) 3/3 (14) ... PW". `tail` is appended (" PW", " KO", " TIE", ""). */
 int render_sugarray_line(const struct render_corner c[SIDES], const struct bout *b, int side,
                          const char *tail, char *buf, size_t len);
+/* The end of the finished bout `b` for the channel, after its result
+ * lines: the plain result where those lines do not say who won (SUGAR
+ * RAY's classic lines), what the bout changed in the sheets, and both
+ * records after it. `before` are the corners as the bout began, `after` as
+ * it left them. Like snprintf. */
+int render_aftermath(const struct render_corner before[SIDES],
+                     const struct render_corner after[SIDES], const struct bout *b, char *buf,
+                     size_t len);
+/* What side `side`'s corner sees before the next round of live bout `b`,
+ * for his prompt: his endurance (and percent of the start), injuries,
+ * knockdowns and warnings; how his opponent looks as a plan sees it, and
+ * his visible injuries; the score. Nothing of the opponent's orders or
+ * plan. Empty before round 1. Like snprintf. */
+int render_corner_report(const struct render_corner c[SIDES], const struct bout *b, int side,
+                         char *buf, size_t len);
 /* The score so far of a live bout, one line for `score`. */
 int render_score(const struct render_corner c[SIDES], const struct bout *b, char *buf, size_t len);
 
@@ -215,6 +234,9 @@ char *bout_report(struct db *db, int64_t id, int from, int to, char *err, size_t
  * lines; "" for a league bout fought since schema 4, whose rounds nobody
  * heard. Allocated, or NULL with err. */
 char *bout_commentary(struct db *db, int64_t id, int from, int to, char *err, size_t errlen);
+/* The same, as the game says it again after a crash: a finished bout's end
+ * (render_aftermath) follows its result, with the records as they stand. */
+char *bout_commentary_again(struct db *db, int64_t id, int from, int to, char *err, size_t errlen);
 
 /* ------------------------------------------------------------ the game */
 

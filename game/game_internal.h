@@ -23,6 +23,12 @@ struct live {
     int has_last[SIDES];
     double deadline; /* monotonic; 0 while not running */
     int reminded;
+    /* The clock of a deadline starts once what asks for an answer (the
+     * prompts, the challenge) is delivered: the output's mark after it. */
+    int asking;
+    unsigned long asked;
+    double asked_at;
+    int timeout; /* seconds, from then */
 };
 
 /* A round whose commentary is said but not yet marked said in the

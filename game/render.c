@@ -921,3 +921,109 @@ void render_corner_fill(struct render_corner *c, const struct db_fighter *f)
     c->draws = f->draws;
     c->kos = f->kos;
 }
+
+/* ------------------------------------------------------ the aftermath */
+
+/* A corner's record: "5-1-0 (3 KOs)". */
+static void record_add(struct text *t, const struct render_corner *c)
+{
+    text_add(t, "%s %d-%d-%d", c->name, c->wins, c->losses, c->draws);
+    if (c->kos > 0)
+        text_add(t, " (%d KO%s)", c->kos, c->kos == 1 ? "" : "s");
+}
+
+int render_aftermath(const struct render_corner before[SIDES],
+                     const struct render_corner after[SIDES], const struct bout *b, char *buf,
+                     size_t len)
+{
+    const struct words *w = words_of(b->rules);
+    const struct ruleset *rs = ruleset_get(b->rules);
+    struct text t;
+    int changes = 0;
+
+    text_init(&t, buf, len);
+    if (w && !w->result_plain) {
+        result_add(&t, before, b);
+        text_add(&t, " ");
+    }
+    /* The winner first. */
+    int first = b->result.winner > 0 ? 1 : 0;
+    for (int k = 0; k < SIDES && rs; k++)
+        for (int i = 0, s = k ^ first; i < rs->nfields; i++) {
+            int was = sheet_field_get(&before[s].sheet, i),
+                now = sheet_field_get(&after[s].sheet, i);
+            if (was == now)
+                continue;
+            text_add(&t, "%s%s's %s goes %s to %d", changes ? "; " : "", after[s].name,
+                     rs->fields[i].label, now > was ? "up" : "down", now);
+            changes++;
+        }
+    if (changes)
+        text_add(&t, ". ");
+    text_add(&t, "Records now: ");
+    record_add(&t, &after[first]);
+    text_add(&t, ", ");
+    record_add(&t, &after[!first]);
+    text_add(&t, ".");
+    line_clean(buf);
+    return text_result(&t);
+}
+
+/* -------------------------------------------------------- the corner */
+
+/* The injuries of `side` so far, ", a cut ..., a fractured nose" after
+ * `lead` (nothing when none). */
+static void injuries_add(struct text *t, const struct bout *b, int side, const char *lead)
+{
+    const struct injury *inj = injuries_of(b, side);
+    int n = 0;
+
+    for (int loc = 0; inj && loc < INJ_COUNT; loc++) {
+        char what[64];
+        if (inj[loc].level <= 0)
+            continue;
+        injury_phrase(loc, inj[loc].level, what, sizeof(what));
+        text_add(t, "%s%s", n++ ? ", " : lead, what);
+    }
+}
+
+static const char *times_words(int n)
+{
+    static const char *const w[] = {"", "once", "twice", "three times"};
+    return n >= 0 && n <= 3 ? w[n] : "many times";
+}
+
+int render_corner_report(const struct render_corner c[SIDES], const struct bout *b, int side,
+                         char *buf, size_t len)
+{
+    static const char *const looks[] = {"weak", "tired", "strong"};
+    const struct words *w = words_of(b->rules);
+    struct plan_vars v;
+    struct text t;
+
+    text_init(&t, buf, len);
+    if (b->round == 0 || b->result.over || side < 0 || side >= SIDES) {
+        buf[0] = '\0';
+        return 0;
+    }
+    bout_plan_vars(b, side, &v);
+    text_add(&t, "Your corner: %s has %d endurance (%d%% of the start)", c[side].name,
+             (int)v.endurance, v.endurance_percent);
+    injuries_add(&t, b, side, ", ");
+    if (v.my_knockdowns > 0)
+        text_add(&t, ", was down %s", times_words(v.my_knockdowns));
+    if (v.warnings > 0)
+        text_add(&t, ", %d warning%s", v.warnings, v.warnings == 1 ? "" : "s");
+    text_add(&t, "; %s looks %s", c[!side].name, looks[v.opp < 0 ? 0 : v.opp > 2 ? 2 : v.opp]);
+    injuries_add(&t, b, !side, ", with ");
+    if (v.his_knockdowns > 0)
+        text_add(&t, ", down %s", times_words(v.his_knockdowns));
+    text_add(&t, ". ");
+    if (w && w->score_add) {
+        text_add(&t, "Score: ");
+        w->score_add(&t, c, b);
+        text_add(&t, ".");
+    }
+    line_clean(buf);
+    return text_result(&t);
+}

@@ -315,6 +315,7 @@ const struct words boxing_words = {
     .event_add = event_add,
     .verdict_add = verdict_add,
     .result = result_lines,
+    .result_plain = 1,
     .score_add = score_add,
     .injuries = injuries,
 };

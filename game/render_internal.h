@@ -131,6 +131,10 @@ struct words {
      * ruleset always has. Returns the count. */
     int (*result)(const struct render_corner c[SIDES], const struct bout *b, struct rng *flavour,
                   char lines[RENDER_RESULT_MAX][RENDER_LINE_MAX]);
+    /* 1 when those lines say who won in words (boxing's announcer); 0 when
+     * they do not (SUGAR RAY's classic lines), so the end of the bout says
+     * it plainly too. */
+    int result_plain;
     /* Appends the score of a live bout after "After round r of n: " (or
      * "Round 1 of n to come: "). */
     void (*score_add)(struct text *t, const struct render_corner c[SIDES], const struct bout *b);

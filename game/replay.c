@@ -311,8 +311,8 @@ static void textbuf_add(struct textbuf *b, const char *text)
 }
 
 /* Replays bout `id` through round `to` (0: every round stored) and
- * collects, for rounds from..to, its report (report != 0) or its
- * commentary. */
+ * collects, for rounds from..to, its report (report 1) or its commentary
+ * (0; 2: with the end of a finished bout as the live bout said it). */
 static char *derive(struct db *db, int64_t id, int from, int to, int report, char *err,
                     size_t errlen)
 {
@@ -340,7 +340,7 @@ static char *derive(struct db *db, int64_t id, int from, int to, int report, cha
         }
         if (round < from)
             continue;
-        if (report) {
+        if (report == 1) {
             render_round_report(rp.corner, &rp.b, &rp.evs, text, sizeof(text));
             textbuf_add(&b, text);
             continue;
@@ -349,6 +349,20 @@ static char *derive(struct db *db, int64_t id, int from, int to, int report, cha
             textbuf_add(&b, lines[i]);
         for (int i = 0; i < nres; i++)
             textbuf_add(&b, result[i]);
+        if (report == 2 && nres > 0) {
+            /* Said again: the end as the live bout said it, with the
+             * records as they stand and the sheets the bout left. */
+            struct render_corner after[SIDES];
+            struct sheet sh[SIDES] = {rp.rec.sheet[0], rp.rec.sheet[1]};
+            int points[SIDES];
+            ruleset_get(rp.rec.rules)->after_bout(&rp.b.result, sh, points);
+            for (int s = 0; s < SIDES; s++) {
+                after[s] = rp.corner[s];
+                after[s].sheet = sh[s];
+            }
+            render_aftermath(rp.corner, after, &rp.b, text, sizeof(text));
+            textbuf_add(&b, text);
+        }
     }
     if (!b.s)
         textbuf_add(&b, "");
@@ -363,4 +377,9 @@ char *bout_report(struct db *db, int64_t id, int from, int to, char *err, size_t
 char *bout_commentary(struct db *db, int64_t id, int from, int to, char *err, size_t errlen)
 {
     return derive(db, id, from, to, 0, err, errlen);
+}
+
+char *bout_commentary_again(struct db *db, int64_t id, int from, int to, char *err, size_t errlen)
+{
+    return derive(db, id, from, to, 2, err, errlen);
 }

@@ -62,6 +62,15 @@ char *text_clip(char *dst, size_t dstlen, const char *src, size_t max)
     return dst;
 }
 
+char *game_duration(char *buf, size_t len, int seconds)
+{
+    if (seconds >= 60 && seconds % 60 == 0)
+        snprintf(buf, len, "%d minute%s", seconds / 60, seconds == 60 ? "" : "s");
+    else
+        snprintf(buf, len, "%d second%s", seconds, seconds == 1 ? "" : "s");
+    return buf;
+}
+
 char *rules_list(char *buf, size_t len, const char *prefix, const char *sep, const char *last)
 {
     size_t at = 0;

@@ -167,7 +167,15 @@ START_TEST(test_whole_boxing_bout)
         /* The round, at most four lines, then the result after the last. */
         int said_lines = lines_to(out, "#ringside");
         ck_assert_int_ge(said_lines, 2);
-        ck_assert_int_le(said_lines, r < 3 ? 4 : 4 + RENDER_RESULT_MAX);
+        ck_assert_int_le(said_lines, r < 3 ? 4 : 4 + RENDER_RESULT_MAX + 1);
+        /* From round 2 on, the prompt says what the corner sees. */
+        if (r < 3) {
+            HAS(out, "PRIVMSG alice :Bout #1, round ");
+            HAS(out, "Your corner: Rocky has ");
+            HAS(out, "% of the start)");
+            HAS(out, "; Apollo looks ");
+            HAS(out, ". Score: (Rocky-Apollo) ");
+        }
         /* The opponent never saw alice's orders privately. */
         for (const char *p = out; (p = strstr(p, "PRIVMSG bob :")); p++) {
             size_t n = strcspn(p, "\n");
@@ -188,6 +196,36 @@ START_TEST(test_whole_boxing_bout)
     ck_assert_int_eq(db_fighter_get(bot.db, "apollo", &f[1]), DB_OK);
     ck_assert_int_eq(f[0].wins + f[0].losses + f[0].draws, 1);
     ck_assert_int_eq(f[1].wins + f[1].losses + f[1].draws, 1);
+    /* The end said in full (the seed is random: whoever won): the records
+     * in the channel, and each player told what the bout changed for him
+     * and how to spend his points. */
+    char want[512];
+    snprintf(want, sizeof(want), "PRIVMSG #ringside :Records now: %s %d-%d-%d",
+             f[b.winner > 0].name, f[b.winner > 0].wins, f[b.winner > 0].losses,
+             f[b.winner > 0].draws);
+    HAS(out, want);
+    if (b.winner >= 0) {
+        int w = b.winner, p = f[w].training_points;
+        snprintf(want, sizeof(want), "PRIVMSG %s :%s is over, and you won: %s wins ",
+                 w ? "bob" : "alice",
+                 w ? "Bout #1: your round 3 orders for Apollo (4H/6/10) are in and fought. It"
+                   : "Bout #1",
+                 f[w].name);
+        HAS(out, want);
+        snprintf(want, sizeof(want),
+                 "%s is now 1-0-0 and earned %d training point%s: spend %s with train <ability> "
+                 "%s (<ability>: str, spd, agl, tgh or hgt).\n",
+                 f[w].name, p, p == 1 ? "" : "s", p == 1 ? "it" : "each", f[w].name);
+        HAS(out, want);
+        snprintf(want, sizeof(want), "%s :%s is over, and you lost: %s wins ", w ? "alice" : "bob",
+                 w ? "Bout #1"
+                   : "Bout #1: your round 3 orders for Apollo (4H/6/10) are in and "
+                     "fought. It",
+                 f[w].name);
+        HAS(out, want);
+        snprintf(want, sizeof(want), "%s is now 0-1-0.\n", f[!w].name);
+        HAS(out, want);
+    }
     ck_assert_int_eq(game_live(bot.game), 0);
     /* Commands named in a reply are typed as the caller would type them. */
     HAS(run("alice", 1, "!bouts"), "no live bouts; challenge someone: !challenge <nick>");
@@ -310,6 +348,15 @@ START_TEST(test_unsaid_commentary_said_after_restart)
     out = flush();
     ck_assert_ptr_null(strstr(out, "what I had not said yet"));
     HAS(out, "goes on: round 3 of 3 is next.");
+    /* The last round stored but not said: its end too, records and all. */
+    identify("alice");
+    identify("bob");
+    run("alice", 0, "5/5/10");
+    run("bob", 0, "5/5/10");
+    crash_and_restart();
+    out = flush();
+    HAS(out, "PRIVMSG #ringside :Bout #1: what I had not said yet when I stopped:");
+    HAS(out, "PRIVMSG #ringside :Records now: ");
 }
 END_TEST
 
@@ -327,6 +374,7 @@ START_TEST(test_deadline_uses_plan_then_last_orders)
     HAS(run("bob", 0, "plan check if foo > 1 then 5/5/10"), "unknown word \"foo\"");
     run("alice", 1, "!challenge bob");
     run("bob", 1, "!accept");
+    game_tick(bot.game, NULL); /* the prompts went out: the clock runs */
     run("alice", 0, "5/5/10");
     bot.now += 45;
     game_tick(bot.game, NULL);
@@ -342,6 +390,7 @@ START_TEST(test_deadline_uses_plan_then_last_orders)
     ck_assert_int_eq(o[1].line, 1);
     /* Round 2: nobody answers; alice's last orders, bob's plan line 2. */
     HAS(run("bob", 0, "plan clear"), "cleared");
+    game_tick(bot.game, NULL); /* round 2's prompts went out: its clock runs */
     bot.now += 61;
     game_tick(bot.game, NULL);
     ck_assert_int_eq(db_order_list(bot.db, 1, o, 8, &n), DB_OK);
@@ -436,9 +485,23 @@ START_TEST(test_sugarray_example_bout)
     for (int r = 0; r < 5; r++) {
         run("mill", 0, miller[r]);
         out = run("murf", 0, murphy[r]);
+        if (r == 1) /* the corner: both endurances and the attack totals */
+            HAS(out,
+                "PRIVMSG mill :Bout #1, round 3 of 5: your orders for Miller (e.g. 3/2) within "
+                "2 minutes. Your corner: Miller has 13 endurance (50% of the start); Murphy "
+                "looks tired. Score: endurance Miller 13, Murphy 14; attack totals 5-9 "
+                "(Murphy ahead).\n");
     }
     HAS(out, "PRIVMSG #ringside :Murphy (12,21) 6/0 (15) 3/3 (14) 3/4 (12) 4/2 (11) 3/3 (10) PW\n"
              "PRIVMSG #ringside :Miller (10,26) 2/3 (19) 3/0 (13) 2/2 (11) 0/5 (11) 3/1 ( 6)\n");
+    /* Then who won in plain words, what changed and the records; and each
+     * player privately. */
+    HAS(out, "PRIVMSG #ringside :Murphy wins on points, 19-10. Murphy's endurance goes up to 22; "
+             "Miller's endurance goes down to 25. Records now: Murphy 1-0-0, Miller 0-1-0.\n");
+    HAS(out, "PRIVMSG murf :Bout #1: your round 5 orders for Murphy (3/3) are in and fought. It is "
+             "over, and you won: Murphy wins on points, 19-10. Murphy is now 1-0-0.\n");
+    HAS(out, "PRIVMSG mill :Bout #1 is over, and you lost: Murphy wins on points, 19-10. Miller is "
+             "now 0-1-0.\n");
     /* The changes after the bout: a points win is an endurance point. */
     ck_assert_int_eq(db_fighter_get(bot.db, "murphy", &f), DB_OK);
     ck_assert_int_eq(f.sheet.u.sugarray.endurance, 22);
@@ -463,6 +526,7 @@ START_TEST(test_forfeit_decline_expire_cancel)
     run("alice", 1, "!challenge bob");
     HAS(run("alice", 1, "!withdraw"), "alice withdraws");
     run("alice", 1, "!challenge bob");
+    game_tick(bot.game, NULL); /* the challenge went out: the clock runs */
     bot.now += bot.cfg.challenge_timeout + 1;
     game_tick(bot.game, NULL);
     HAS(flush(), "expired unanswered");

@@ -225,6 +225,7 @@ static void live_bout(int64_t *a, int64_t *b)
     HAS("#ring|chatter|Bout #1, boxing, 3 rounds: Rocky (alice)");
     HAS("alice|live|Bout #1, round 1 of 3: your orders for Rocky");
     ck_assert_int_eq(game_live(game), 1);
+    game_tick(game, NULL); /* the prompts went out: the clock runs */
 }
 
 static int replay_ok(int64_t id)
@@ -251,8 +252,9 @@ START_TEST(test_whole_bout_through_the_game)
     HAS("alice|answer|round 1 orders stored for Rocky: 5/5/10 (ring)");
     /* The orders that complete a round are acknowledged with the next
      * prompt, or alone after the last round. */
-    HAS("bob|live|Bout #1, round 2 of 3: your orders for Apollo (e.g. 5H/8!/7 (inside)) within 60 "
-        "seconds; your round 1 orders for Apollo (4H/6/10) are in and fought");
+    HAS("bob|live|Bout #1, round 2 of 3: your orders for Apollo (e.g. 5H/8!/7 (inside)) within 1 "
+        "minute;"
+        " your round 1 orders for Apollo (4H/6/10) are in and fought");
     HAS("bob|live|Bout #1: your round 3 orders for Apollo (4H/6/10) are in and fought.");
     ck_assert_int_eq(game_live(game), 0);
     struct db_bout rec;
@@ -262,9 +264,10 @@ START_TEST(test_whole_bout_through_the_game)
     ck_assert_int_eq(rec.has_digest, 1);
     ck_assert(replay_ok(1));
 
-    /* What the channel heard is exactly what the database rebuilds. */
+    /* What the channel heard is exactly what the database rebuilds, the
+     * end (records) included when it is said again. */
     lines_of("#ring", "chatter", chatter, sizeof(chatter));
-    char *derived = bout_commentary(db, 1, 1, 0, derived_err, sizeof(derived_err));
+    char *derived = bout_commentary_again(db, 1, 1, 0, derived_err, sizeof(derived_err));
     ck_assert_msg(derived != NULL, "%s", derived_err);
     ck_assert_str_eq(derived, chatter);
     free(derived);
@@ -349,7 +352,7 @@ START_TEST(test_crash_with_commentary_not_delivered)
     HAS("#ring|chatter|Bout #1: what I had not said yet when I stopped:");
     HAS("#ring|chatter|Bout #1, Rocky vs Apollo, goes on: round 2 of 3 is next.");
     HAS("alice|live|Bout #1, round 2 of 3: your orders for Rocky (e.g. 5H/8!/7 (inside)) within "
-        "60 seconds; your orders for it are in already");
+        "1 minute; your orders for it are in already");
     /* What is said again is what was said, word for word. */
     lines_of("#ring", "chatter", after, sizeof(after));
     const char *again = strchr(after, '\n') + 1;
@@ -453,6 +456,35 @@ START_TEST(test_league_turn_through_the_game)
 }
 END_TEST
 
+/* The deadline runs from when the prompts went out, not from when the
+ * round was resolved: a slow output does not eat the players' time. */
+START_TEST(test_deadline_from_the_prompt)
+{
+    int64_t a = player("alice", "Rocky", &rocky), b = player("bob", "Apollo", &apollo);
+    struct game_caller ca = caller("alice", a, 1), cb = caller("bob", b, 1);
+
+    ck_assert_int_eq(game_challenge(game, &ca, b, "bob", RULES_BOXING, 0, NULL, NULL), 0);
+    pending_lines = 5; /* the output is slow: the prompts wait */
+    ck_assert_int_eq(game_answer(game, &cb, GAME_ACCEPT, NULL, 0), 0);
+    clock_now += 100;
+    game_tick(game, NULL);
+    ck_assert_int_eq(game_live(game), 1);
+    hush();
+    pending_lines = 0; /* the prompts are out now: 60 s from here */
+    game_tick(game, NULL);
+    clock_now += 45;
+    game_tick(game, NULL);
+    HAS("alice|live|Bout #1: 15 seconds left for your round 1 orders");
+    struct db_bout rec;
+    ck_assert_int_eq(db_bout_get(db, 1, &rec), DB_OK);
+    ck_assert_int_eq(rec.round, 0);
+    clock_now += 16;
+    game_tick(game, NULL);
+    ck_assert_int_eq(db_bout_get(db, 1, &rec), DB_OK);
+    ck_assert_int_eq(rec.round, 1);
+}
+END_TEST
+
 START_TEST(test_challenge_expires_on_the_fake_clock)
 {
     int64_t a = player("alice", "Rocky", &rocky), b = player("bob", "Apollo", &apollo);
@@ -460,6 +492,7 @@ START_TEST(test_challenge_expires_on_the_fake_clock)
 
     ck_assert_int_eq(game_challenge(game, &ca, b, "bob", RULES_BOXING, 0, NULL, NULL), 0);
     ck_assert(game_fighter_busy(game, 1));
+    game_tick(game, NULL); /* the challenge went out: the clock runs */
     clock_now += 299;
     game_tick(game, NULL);
     ck_assert(game_fighter_busy(game, 1));
@@ -581,7 +614,7 @@ START_TEST(test_schema3_live_bout_goes_on)
     game_connected(game);
     HAS("#ringside|chatter|Bout #3, Duran vs Hagler, goes on: round 3 of 6 is next.");
     HAS("cora|live|Bout #3, round 3 of 6: your orders for Duran (e.g. 5H/8!/7 (inside)) within "
-        "60 seconds; your orders for it are in already");
+        "1 minute; your orders for it are in already");
     struct game_caller pc = caller("cora", c.account_id, 0), pd = caller("dave", d.account_id, 0);
     for (int r = 3; r <= 6 && game_live(game); r++) {
         if (r > 3)
@@ -616,6 +649,7 @@ Suite *game_suite(void)
     tcase_add_test(tc, test_forfeit_and_bad_orders);
     tcase_add_test(tc, test_league_turn_through_the_game);
     tcase_add_test(tc, test_challenge_expires_on_the_fake_clock);
+    tcase_add_test(tc, test_deadline_from_the_prompt);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("schema 3");

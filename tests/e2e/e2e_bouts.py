@@ -82,7 +82,7 @@ SHORT_TIMEOUT = 10  # scenario 3's, set by SIGHUP
 # Private messages that come by themselves (not replies to a command):
 # prompts for orders (with or without an acknowledgement on them), reminders,
 # the acknowledgement of a bout's last orders, training points.
-UNASKED = re.compile(r"^(Bout #\d+[,:]|\S+ earned \d+ training points?:)")
+UNASKED = re.compile(r"^Bout #\d+[,: ]")
 # The reply to orders that do not complete their round (round, fighter).
 STORED = r"^round %s orders stored for %s: (.+) \(you may change them until the round is fought\)$"
 # The acknowledgement of the orders that complete a round (round, fighter):
@@ -91,7 +91,14 @@ FOUGHT = r"your round %s orders for %s \((.+)\) are in and fought"
 # A prompt for orders (bout, round, rounds, fighter), up to what follows the
 # seconds: "." (nothing acknowledged), "; " and an acknowledgement, or
 # "; send them here, in private" (round 1), or more after a restart.
-PROMPT = r"^Bout #%s, round %s of %s: your orders for %s \(e\.g\. .+\) within \d+ seconds"
+PROMPT = (r"^Bout #%s, round %s of %s: your orders for %s \(e\.g\. .+\) within "
+          r"\d+ (?:seconds?|minutes?)")
+# What the corner sees, on every prompt after round 1 (render_corner_report).
+CORNER = r"(\. Your corner: .+ has \d+ endurance \(\d+% of the start\).* looks (strong|tired|weak).*" \
+         r" Score: .+\.)?"
+# A finished bout's end after its result (render_aftermath): the plain
+# winner where the result lines do not name him, changes, the records.
+AFTERMATH = re.compile(r"^(.+ )?Records now: .+\.$")
 # The lines of a finished bout's result, by rules (render_result).
 RESULT_LINES = {"boxing": 1, "sugarray": 2}
 # A boxing result line (render.c: result_add, after an optional lead).
@@ -334,7 +341,8 @@ def challenge(env, a, b, args, fa, fb):
                                    (bout_id, fa, a.nick), s), s)
         t2 = index_of(c, wait_chan(c, r"^vs %s \(%s\) " % (fb, b.nick), s), s)
         p, _ = wait_private_at(c, r"^Bout #%d, round 1 of \d+: your orders for %s \(e\.g\. .*\) "
-                               r"within \d+ seconds; send them here, in private$" % (bout_id, f), s)
+                               r"within \d+ (?:seconds?|minutes?); send them here, in private$" %
+                               (bout_id, f), s)
         check(t1 < t2 < p, "bout %d: %s got the tale of the tape (his lines %d and %d) and his "
               "prompt for round 1 (line %d) out of order" % (bout_id, c.nick, t1, t2, p),
               c.recent())
@@ -360,7 +368,7 @@ def order_last(env, c, text, rnd, fighter, bout_id, acks=None, side=None, timeou
     they get no reply of their own; the round is fought, and the
     acknowledgement rides on c's prompt for the next round, or, the bout
     over, comes alone ("Bout #N: your round R orders for NAME (ORDER) are
-    in and fought."), both after the round's commentary. Any other answer
+    in and fought. It is over, and you won: ..."), both after the round's commentary. Any other answer
     first (a reply that they are stored, an error) is a failure, and so is
     a prompt for the next round that does not acknowledge them. Returns a
     Told (stored: the orders' normal form; over: the acknowledgement came
@@ -368,8 +376,9 @@ def order_last(env, c, text, rnd, fighter, bout_id, acks=None, side=None, timeou
     rounds = env.bout(bout_id)["rounds"]
     fought = FOUGHT % (rnd, re.escape(fighter))
     on_prompt = re.compile(PROMPT % (bout_id, rnd + 1, rounds, re.escape(fighter)) +
-                           "; " + fought + "$")
-    alone = re.compile(r"^Bout #%d: %s\.$" % (bout_id, fought))
+                           "; " + fought + CORNER + "$")
+    alone = re.compile(r"^Bout #%d: %s\. It is over, and (you won|you lost|it is a draw): .+\.$" %
+                       (bout_id, fought))
     # Anything that could be meant as this acknowledgement (to fail on it if
     # it is wrong), or is not a message the bot sends by itself.
     near = re.compile(r"^Bout #%d, round %d of |are in and fought" % (bout_id, rnd + 1))
@@ -398,7 +407,8 @@ def prompt(env, c, bout_id, rnd, fighter, start=0, timeout=TIMEOUT):
     seconds." Returns a Told."""
     rounds = env.bout(bout_id)["rounds"]
     i, m = wait_private_at(c, r"^Bout #%d, round %d of " % (bout_id, rnd), start, timeout)
-    rx = PROMPT % (bout_id, rnd, rounds, re.escape(fighter)) + r"\.$"
+    rx = PROMPT % (bout_id, rnd, rounds, re.escape(fighter)) + \
+        (r"\.$" if rnd == 1 else CORNER[:-1] + "$")  # the corner required after round 1
     check(re.search(rx, m.text), "%s's prompt for round %d of bout #%d: %r, not /%s/" %
           (c.nick, rnd, bout_id, m.text, rx))
     return Told(c, start, i, m.text)
@@ -473,8 +483,34 @@ def await_round(env, bout_id, rnd, watcher, start, timeout=TIMEOUT, packed=None,
             pos = said[0][0] + 1
             pieces.append(said[0][1].text)
         ok = norm(" ".join(pieces)) == norm(msg) if packed else pieces == [msg]
+        if packed and nres and msg is msgs[-1]:
+            # The result's message ends with the aftermath: wait for all of it.
+            while not AFTERMATH.match(norm(" ".join(pieces))):
+                said = chan_from(watcher, pos, chatter=True)
+                if not said:
+                    if time.monotonic() > deadline:
+                        break
+                    time.sleep(0.05)
+                    continue
+                pos = said[0][0] + 1
+                pieces.append(said[0][1].text)
+            joined = norm(" ".join(pieces))
+            ok = joined.startswith(norm(msg)) and AFTERMATH.match(joined[len(norm(msg)):].strip())
         check(ok, "bout %d round %d: the channel did not get the derived commentary%s" %
               (bout_id, rnd, " packed" if packed else ""), detail())
+    if nres and not packed:
+        # After the result: the end said in full (records).
+        while True:
+            said = chan_from(watcher, pos, chatter=True)
+            if said:
+                break
+            if time.monotonic() > deadline:
+                raise Failure("bout %d: no records line after the result within %.0f s" %
+                              (bout_id, timeout), detail())
+            time.sleep(0.05)
+        pos = said[0][0] + 1
+        check(AFTERMATH.match(said[0][1].text), "bout %d: after the result, not its end: %r" %
+              (bout_id, said[0][1].text), detail())
     whole = norm(" ".join(msgs))
     for h in heard:
         before = [m.text for i, m in chan_from(h.client, h.start, chatter=True) if i < h.index]
@@ -632,7 +668,9 @@ def s_boxing(env):
     if row["winner"] >= 0:
         wc = (a, b)[row["winner"]]
         wn = ("Rocky", "Apollo")[row["winner"]]
-        wait_private(wc, r"^%s earned [12] training points?: train <ability> %s$" % (wn, wn))
+        wait_private(wc, r"^Bout #%d(: .*\. It)? is over, and you won: .* %s is now 1-0-0 and earned "
+                     r"[12] training points?: spend (it|each) with train <ability> %s "
+                     r"\(<ability>: str, spd, agl, tgh or hgt\)\.$" % (bout_id, wn, wn))
     env.replay(bout_id)
     for c in (a, b, w):
         c.quit()
@@ -898,7 +936,7 @@ def s_kill(env):
             if side in have:
                 rx = r"your orders for it are in already; to change them, identify again first"
             else:
-                rx = r"; identify again first \(identify <password>\)$"
+                rx = r"; identify again first \(identify <password>\)" + CORNER + "$"
             wait_private(c, r"^Bout #%d, round %d of 4: your orders for %s .*%s" %
                          (bout_id, rnd, f, rx), s)
         notes.append("killed pid %d in round %d; back and telling the channel %.2f s later" %
