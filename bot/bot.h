@@ -267,6 +267,10 @@ struct cmd_ctx {
     int live;  /* 1: answers are a live bout's traffic (orders) */
 };
 
+/* How the caller types a command where he is: the prefix in a channel
+ * ("!bouts"), nothing in private. */
+const char *cmd_typed(const struct cmd_ctx *ctx);
+
 /* A command, declared once: the table in cmd.c checks where it may be used,
  * who may use it and its argument count before `exec` runs, and `help` is
  * generated from these fields. */
@@ -280,6 +284,9 @@ struct cmd_entry {
     const char *help;       /* one line */
     int secret;             /* carries a password: never logged, never in a channel */
     int (*exec)(struct cmd_ctx *ctx);
+    /* Optional: what `help <name>` says after its line (each ruleset's
+     * orders explained, its abilities). */
+    void (*help_more)(struct cmd_ctx *ctx);
 };
 
 /* A line split into a command and arguments (no allocation; the words

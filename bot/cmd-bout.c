@@ -14,6 +14,7 @@
 #include <strings.h>
 
 #include "bot.h"
+#include "parse.h"
 
 #define ORDER_TEXT_MAX 256
 
@@ -77,7 +78,10 @@ static int cmd_challenge(struct cmd_ctx *ctx)
     if (!users_account(bot->users, target, &opp_id, &opp_name)) {
         if (strlen(target) >= DB_NAME_MAX ||
             (bot_name_key(key, target, sizeof(key)), db_account_get(bot->db, key, &acc)) != DB_OK) {
-            reply(ctx, "%s has no account here: he must register first", CLIP(target, 30));
+            reply(ctx,
+                  "%s has no account here yet: %s must register first (/msg %s register "
+                  "<password>)",
+                  CLIP(target, 30), CLIP(target, 30), bot->nick);
             return -1;
         }
         opp_id = acc.id;
@@ -198,6 +202,14 @@ static int cmd_order(struct cmd_ctx *ctx)
     return game_order(ctx->bot->game, &who, bout, text);
 }
 
+/* `help order`: each ruleset's order line explained. */
+static void order_help(struct cmd_ctx *ctx)
+{
+    for (int r = 0; r < RULES_COUNT; r++)
+        if (grammar_get((enum rules)r)->order_help)
+            reply(ctx, "%s", grammar_get((enum rules)r)->order_help);
+}
+
 const struct cmd_entry cmd_order_entry = {
     .name = "order",
     .aliases = "orders",
@@ -209,6 +221,7 @@ const struct cmd_entry cmd_order_entry = {
     .help = "your orders for the next round, e.g. 5H/8!/7 (inside) or 3/2 (just the orders "
             "work too)",
     .exec = cmd_order,
+    .help_more = order_help,
 };
 
 /* Where the orders of `text` start ("5/5/10", "#7 3/2"), with the bout

@@ -45,7 +45,8 @@ static int fighter_find(struct cmd_ctx *ctx, const char *name, struct db_fighter
     bot_name_key(key, name, sizeof(key));
     int rc = db_fighter_get(ctx->bot->db, key, f);
     if (rc == DB_NOTFOUND) {
-        reply(ctx, "there is no fighter %s; fighters <account> lists a player's fighters", name);
+        reply(ctx, "there is no fighter %s; %sfighters <account> lists a player's fighters", name,
+              cmd_typed(ctx));
         return -1;
     }
     if (rc != DB_OK) {
@@ -120,8 +121,8 @@ static int new_sheet(struct cmd_ctx *ctx, const struct ruleset *rs, const char *
         return 0;
     }
     if (!stats[0]) {
-        reply(ctx, "give the %s abilities, %d points in all, each %d to %d: e.g. create %s %s",
-              count_word(rs->nfields), rs->new_points, rs->new_lo, rs->new_hi, name,
+        reply(ctx, "give the %s abilities, %d points in all, each %d to %d: e.g. %screate %s %s",
+              count_word(rs->nfields), rs->new_points, rs->new_lo, rs->new_hi, cmd_typed(ctx), name,
               grammar_get(rs->id)->create_example);
         return -1;
     }
@@ -214,6 +215,14 @@ static int cmd_create(struct cmd_ctx *ctx)
     return 0;
 }
 
+/* `help create`: what each ruleset's abilities do. */
+static void create_help(struct cmd_ctx *ctx)
+{
+    for (int r = 0; r < RULES_COUNT; r++)
+        if (grammar_get((enum rules)r)->sheet_help)
+            reply(ctx, "%s", grammar_get((enum rules)r)->sheet_help);
+}
+
 const struct cmd_entry cmd_create_entry = {
     .name = "create",
     .where = CMD_ANYWHERE,
@@ -224,6 +233,7 @@ const struct cmd_entry cmd_create_entry = {
     .help = "creates a fighter: boxing spreads 60 points over the five abilities, each 5 to 20; "
             "rules=sugarray needs no numbers",
     .exec = cmd_create,
+    .help_more = create_help,
 };
 
 static void fighter_show(struct cmd_ctx *ctx, const struct db_fighter *f)
@@ -261,7 +271,8 @@ static int cmd_fighter(struct cmd_ctx *ctx)
         return -1;
     }
     if (n == 0) {
-        reply(ctx, "you have no fighter yet: create <name> str=12 spd=12 agl=12 tgh=12 hgt=12");
+        reply(ctx, "you have no fighter yet: %screate <name> str=12 spd=12 agl=12 tgh=12 hgt=12",
+              cmd_typed(ctx));
         return -1;
     }
     if (n > 1) {
@@ -412,8 +423,8 @@ static int cmd_train(struct cmd_ctx *ctx)
             const struct ruleset *rs = ruleset_get((enum rules)r);
             char words[96];
             ability_words(rs, ", ", words, sizeof(words));
-            at += (size_t)snprintf(list + at, sizeof(list) - at, "%s %s: train %s", r ? ";" : "",
-                                   rs->title, words);
+            at += (size_t)snprintf(list + at, sizeof(list) - at, "%s %s: %strain %s", r ? ";" : "",
+                                   rs->title, cmd_typed(ctx), words);
         }
         reply(ctx, "%s", list);
         return -1;

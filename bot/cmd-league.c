@@ -207,7 +207,7 @@ static int some_fighter(struct cmd_ctx *ctx, int i, struct db_fighter *f)
     int n = 0;
     if (!ctx->account || db_fighter_list(ctx->bot->db, ctx->account_id, 0, mine, 16, &n) != DB_OK ||
         n != 1) {
-        reply(ctx, "which fighter? give his name");
+        reply(ctx, "which fighter? give the fighter's name");
         return -1;
     }
     *f = mine[0];
@@ -267,7 +267,10 @@ static int cmd_pause(struct cmd_ctx *ctx)
         return -1;
     }
     if (turns)
-        reply(ctx, "%s sits out the next %ld league turn%s", f.name, turns, turns == 1 ? "" : "s");
+        reply(ctx,
+              turns == 1 ? "%s sits out the next league turn%.0ld"
+                         : "%s sits out the next %ld league turns",
+              f.name, turns);
     else
         reply(ctx, "%s fights in the next league turn", f.name);
     return 0;

@@ -60,7 +60,7 @@ static int cmd_plan(struct cmd_ctx *ctx)
     if (strcasecmp(sub, "set") && strcasecmp(sub, "show") && strcasecmp(sub, "clear") &&
         strcasecmp(sub, "check")) {
         reply(ctx, "plan set <lines separated by ;>, plan show, plan clear, or plan check "
-                   "<lines>; see docs/plans.md");
+                   "<lines>; help plan explains them");
         return -1;
     }
     int at = plan_fighter(ctx, &f);

@@ -209,8 +209,11 @@ void cmd_dispatch(struct bot *bot, const char *nick, const char *channel, const 
         return;
     }
     if (!(e->where & (channel ? CMD_CHANNEL : CMD_PRIVATE))) {
-        reply(&ctx, "%s works only %s; %s", e->name, channel ? "in private" : "in a channel",
-              channel ? "send it with /msg" : "say it in the channel");
+        if (channel)
+            reply(&ctx, "%s works only in private: /msg %s %s ...", e->name, bot->nick, e->name);
+        else
+            reply(&ctx, "%s works only in a channel: say %s%s there", e->name, bot->cfg.prefix,
+                  e->name);
         return;
     }
     ctx.argc = line.argc - 1;
@@ -260,16 +263,20 @@ static int cmd_help(struct cmd_ctx *ctx)
         char aka[64] = "";
         if (e->aliases)
             snprintf(aka, sizeof(aka), " (also: %s)", e->aliases);
-        char use[CMD_USAGE_MAX];
-        reply(ctx, "%s%s%s%s: %s%s%s%s", p, e->name, e->usage[0] ? " " : "",
-              usage_text(e, use, sizeof(use)), e->help,
-              e->where == CMD_PRIVATE   ? " [private]"
-              : e->where == CMD_CHANNEL ? " [channel]"
-                                        : "",
-              e->need == CMD_ADMIN     ? " [admin]"
-              : e->need == CMD_ACCOUNT ? " [account]"
-                                       : "",
-              aka);
+        char use[CMD_USAGE_MAX], where[96];
+        snprintf(where, sizeof(where), "%s%s",
+                 e->where == CMD_PRIVATE   ? "in private: /msg "
+                 : e->where == CMD_CHANNEL ? "in a channel"
+                                           : "",
+                 e->where == CMD_PRIVATE ? ctx->bot->nick : "");
+        const char *need = e->need == CMD_ADMIN     ? "admins only"
+                           : e->need == CMD_ACCOUNT ? "identify first"
+                                                    : "";
+        reply(ctx, "%s%s%s%s: %s%s%s%s%s%s%s", p, e->name, e->usage[0] ? " " : "",
+              usage_text(e, use, sizeof(use)), e->help, where[0] || need[0] ? " (" : "", where,
+              where[0] && need[0] ? "; " : "", need, where[0] || need[0] ? ")" : "", aka);
+        if (e->help_more)
+            e->help_more(ctx);
         return 0;
     }
     char list[400];

@@ -46,3 +46,8 @@ void reply_private(struct cmd_ctx *ctx, const char *fmt, ...)
     vreply(ctx, 1, fmt, ap);
     va_end(ap);
 }
+
+const char *cmd_typed(const struct cmd_ctx *ctx)
+{
+    return ctx->channel ? ctx->bot->cfg.prefix : "";
+}

@@ -117,6 +117,13 @@ static void ask_orders(struct game *g, struct live *lv, int side, const char *ex
              (long long)lv->rec.id, round, lv->rec.rounds, lv->f[side].name, example,
              DURATION(g->cfg.order_timeout), extra ? "; " : ".", extra ? extra : "",
              extra && corner[0] ? "." : "", corner[0] ? " " : "", corner);
+    const struct db_fighter *f = &lv->f[side];
+    if (round == 1 && f->wins + f->losses + f->draws == 0) {
+        /* His first bout: what an order line means. */
+        const char *help = grammar_get(lv->rec.rules)->order_help;
+        if (help)
+            game_say(g, GAME_ROUND, player_nick(g, f), "%s", help);
+    }
 }
 
 /* The answer lv waits for (orders, an accept) is due `seconds` after what
@@ -476,8 +483,9 @@ static void say_joined(struct game *g, const char *channel, int64_t id,
 
 /* Tells the player of side `s` privately what bout `lv` (just over) changed
  * for him: the result as it touches him, his fighter's record `f` (after
- * the bout), the training points it earned and how to spend them. `ack`:
- * the acknowledgement of his orders that fought the last round, or NULL. */
+ * the bout), the training points it earned and how to spend them. `ack`
+ * (or NULL) goes first: the acknowledgement of his orders that fought the
+ * last round, or what fought it for him. */
 static void say_over(struct game *g, const struct live *lv, int s, const struct db_fighter *f,
                      int points, const char *ack)
 {
@@ -593,7 +601,25 @@ static int resolve(struct game *g, struct live *lv, int acked, const char *ack)
         return -1;
     }
 
-    /* Stored: now it happened. */
+    /* Stored: now it happened. A player whose orders did not come is told
+     * what fought for him, with his next prompt. */
+    char fell[SIDES][256];
+    for (int s = 0; s < SIDES; s++) {
+        fell[s][0] = '\0';
+        if (dbo[s].source == DB_ORDER_PLAN && dbo[s].line > 0)
+            snprintf(fell[s], sizeof(fell[s]), "your plan's line %d (%s) fought round %d for you",
+                     dbo[s].line, dbo[s].text, round);
+        else if (dbo[s].source == DB_ORDER_PLAN)
+            snprintf(fell[s], sizeof(fell[s]),
+                     "no line of your plan applied: its default (%s) fought round %d for you",
+                     dbo[s].text, round);
+        else if (dbo[s].source == DB_ORDER_LAST)
+            snprintf(fell[s], sizeof(fell[s]), "your last orders (%s) fought round %d for you",
+                     dbo[s].text, round);
+        else if (dbo[s].source == DB_ORDER_DEFAULT)
+            snprintf(fell[s], sizeof(fell[s]), "the default orders (%s) fought round %d for you",
+                     dbo[s].text, round);
+    }
     int packed = live_in(g, rec.channel) > 1; /* this bout counted */
     lv->b = nb;
     lv->rng = nr;
@@ -628,12 +654,12 @@ static int resolve(struct game *g, struct live *lv, int acked, const char *ack)
     if (nb.result.over) {
         game_log(g, GAME_LOG_INFO, "bout %lld over after round %d", (long long)rec.id, round);
         for (int s = 0; s < SIDES; s++)
-            say_over(g, lv, s, &f[s], points[s], s == acked ? ack : NULL);
+            say_over(g, lv, s, &f[s], points[s], s == acked ? ack : fell[s][0] ? fell[s] : NULL);
         forget(g, lv);
         return 0;
     }
     for (int s = 0; s < SIDES; s++)
-        ask_orders(g, lv, s, s == acked ? ack : NULL);
+        ask_orders(g, lv, s, s == acked ? ack : fell[s][0] ? fell[s] : NULL);
     clock_start(g, lv, g->cfg.order_timeout);
     return 0;
 }
@@ -723,16 +749,22 @@ static int pick_fighter(struct game *g, const struct game_caller *who, int64_t a
         *out = list[i];
         return 0;
     }
-    if (name)
-        game_reply(
-            who, busy ? "%s is already in a bout or a challenge" : "%s has no %s fighter called %s",
-            busy ? name : whose, rules_name(rules), name);
+    /* The caller is "you" (you have); anyone else a third person (has). */
+    int you = acc == who->account_id;
+    if (name && busy)
+        game_reply(who, "%s is already in a bout or a challenge", name);
+    else if (name)
+        game_reply(who, "%s %s no %s fighter called %s", you ? "you" : whose, you ? "have" : "has",
+                   rules_name(rules), name);
     else if (busy)
         game_reply(who, "every %s fighter of %s is already in a bout or a challenge",
-                   rules_name(rules), whose);
+                   rules_name(rules), you ? "yours" : whose);
+    else if (you)
+        game_reply(who, "you have no %s fighter yet: %screate <name> %s makes one",
+                   rules_name(rules), typed(g, who), grammar_get(rules)->create_example);
     else
-        game_reply(who, "%s has no %s fighter; create one: create <name> %s", whose,
-                   rules_name(rules), grammar_get(rules)->create_example);
+        game_reply(who, "%s has no %s fighter yet; ask %s to create one, or challenge someone else",
+                   whose, rules_name(rules), whose);
     return -1;
 }
 
@@ -759,7 +791,8 @@ static void no_live_bout(struct game *g, const struct game_caller *who)
             return;
         }
     }
-    game_reply(who, "you have no live bout; challenge someone in the channel first");
+    game_reply(who, "you have no live bout; say %schallenge <nick> in the channel first",
+               g->cfg.prefix);
 }
 
 /* The caller's live bout: the one numbered by `arg` (may be NULL, or "#12"
@@ -905,8 +938,11 @@ static struct live *my_challenge(struct game *g, const struct game_caller *who, 
     }
     if (count == 0)
         game_reply(who,
-                   challenged ? "nobody has challenged you%s%s" : "you have no open challenge%s%s",
-                   other ? (challenged ? ": not " : " to ") : "", other ? CLIP(other, 30) : "");
+                   !other       ? (challenged ? "nobody has challenged you%.0s"
+                                              : "you have no open challenge%.0s")
+                   : challenged ? "%s has not challenged you"
+                                : "you have no open challenge to %s",
+                   other ? CLIP(other, 30) : "");
     else if (count > 1)
         game_reply(who, "%d challenges are open; say whose: %s <nick>", count,
                    challenged ? "accept" : "withdraw");

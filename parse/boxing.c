@@ -1,5 +1,5 @@
 /*
- * boxing.c - the boxing grammar: orders A[H|B]/P[!]/D [(style)] to and from
+ * boxing.c - the boxing grammar: orders AGG[H|B]/POW[!]/DEF [(style)] to and from
  * text, the five-ability sheet, the towel in plans, and the examples other
  * layers show.
  *
@@ -20,10 +20,10 @@
 
 #include "parse_internal.h"
 
-#define BOXING_SHAPE "expected A[H|B]/P[!]/D [(style)], e.g. 4H/8!/8 (inside)"
+#define BOXING_SHAPE "expected AGG[H|B]/POW[!]/DEF [(style)], e.g. 4H/8!/8 (inside)"
 
 /*
- * A[H|B]/P[!]/D [(style)]. Possessive quantifiers keep matching linear in
+ * AGG[H|B]/POW[!]/DEF [(style)]. Possessive quantifiers keep matching linear in
  * the length of the text; the style's inside is taken as anything up to a
  * parenthesis and judged in C.
  */
@@ -96,7 +96,7 @@ static int boxing_number(const struct match *m, int i, const char *name, struct 
     if (v > BOXING_ENERGY) {
         parse_quote(m->text + match_start(m, i), match_length(m, i), PARSE_QUOTE_MAX,
                     PARSE_QUOTE_MAX, q);
-        return parse_fail(err, 0, column, "%s %s is too big; A+P+D is at most %d", name, q,
+        return parse_fail(err, 0, column, "%s %s is too big; AGG+POW+DEF is at most %d", name, q,
                           BOXING_ENERGY);
     }
     return v;
@@ -184,7 +184,7 @@ static int boxing_order_parse(const char *text, struct order *o, struct parse_er
         return parse_fail(err, 0, 0, "could not read the order; " BOXING_SHAPE);
     if (!match_set(&m, BOX_DEF)) {
         if (parse_blank(text))
-            return parse_fail(err, 0, 0, "empty order; write A/P/D, e.g. 5/5/10");
+            return parse_fail(err, 0, 0, "empty order; write AGG/POW/DEF, e.g. 5/5/10");
         return parse_fail(err, 0, parse_column(m.end), BOXING_SHAPE);
     }
     if ((bo->agg = boxing_number(&m, BOX_AGG, "AGG", err)) < 0 ||
@@ -193,7 +193,8 @@ static int boxing_order_parse(const char *text, struct order *o, struct parse_er
         return -1;
     if (bo->agg + bo->pow + bo->def > BOXING_ENERGY)
         return parse_fail(err, 0, parse_column(match_start(&m, BOX_AGG)),
-                          "A+P+D = %d, the most is %d", bo->agg + bo->pow + bo->def, BOXING_ENERGY);
+                          "AGG+POW+DEF = %d, the most is %d", bo->agg + bo->pow + bo->def,
+                          BOXING_ENERGY);
     bo->style = STYLE_NONE;
     if (match_set(&m, BOX_CLOSE) && boxing_style(&m, &bo->style, err) != 0)
         return -1;
@@ -249,6 +250,17 @@ const struct grammar boxing_grammar = {
     .sheet_example = "'Rocky str=14 spd=12 agl=11 tgh=12 hgt=11'",
     .create_example = "str=12 spd=12 agl=12 tgh=12 hgt=12",
     .plan_example = "5/5/10",
+    .order_help =
+        "Boxing orders are AGG/POW/DEF, e.g. 5H/8!/7 (inside): AGG is how many punches you throw "
+        "(8 for each point), POW how hard they are, DEF how well you guard; each is at least 1 "
+        "and AGG+POW+DEF is at most 20. Optional: H (head) or B (body) after AGG aims the "
+        "punches; ! after POW fights dirty (harder, but the referee may warn and disqualify); a "
+        "style in parentheses after DEF: inside, clinch, feint, counter, ring, cut, outside or "
+        "allout.",
+    .sheet_help = "Boxing abilities, 60 points over five, each 5 to 20: str (strength: how hard "
+                  "punches hurt), spd (speed: how many land), agl (agility: how many you avoid), "
+                  "tgh (toughness: endurance, 10 for each point) and hgt (height: a taller "
+                  "fighter gets extra speed and agility).",
     .order_parse = boxing_order_parse,
     .order_format = boxing_order_format,
     .sheet_parse = boxing_sheet_parse,

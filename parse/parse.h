@@ -26,14 +26,14 @@ struct parse_error {
 };
 
 /* Parses one order in the grammar of `rules` (parse/NAME.c), e.g.:
- *   boxing    A[H|B]/P[!]/D [(style)]   e.g. "4H/8!/8 (inside)", "6b/7/7(cou)"
+ *   boxing    AGG[H|B]/POW[!]/DEF [(style)]   e.g. "4H/8!/8 (inside)", "6b/7/7(cou)"
  *   sugarray  attack/defence or "attack defence", each 0..99
  * Returns 0 and fills *o (o->rules set), or -1 and fills *err (also when
  * `rules` is no ruleset). */
 int order_parse(enum rules rules, const char *text, struct order *o, struct parse_error *err);
 
 /* Writes the normal form of `o` in its ruleset's grammar into buf (always
- * NUL-terminated when len > 0), e.g. boxing "A[H|B]/P[!]/D" plus
+ * NUL-terminated when len > 0), e.g. boxing "AGG[H|B]/POW[!]/DEF" plus
  * " (style)" when there is one (full style name, e.g. "4H/8!/8 (inside)"),
  * sugarray "A/D". Returns the length the full text needs, like snprintf,
  * or -1 (buf "") when o->rules is no ruleset. */
@@ -84,6 +84,12 @@ struct grammar {
     /* An order for a plan's reasons ("write an order like ..."), accepted
      * by order_parse: e.g. boxing "5/5/10", sugarray "3/3". */
     const char *plan_example;
+    /* The order line explained to a newcomer, every part with its
+     * meaning, in the words the parser's errors use (for `help orders`
+     * and the first prompt of a player's first bout). */
+    const char *order_help;
+    /* What each ability of the sheet does (for `help create`). */
+    const char *sheet_help;
 
     /* The hooks below are parse/'s own: other layers call order_parse,
      * order_format and sheet_parse, which check `rules` first. */

@@ -1139,5 +1139,34 @@ int plan_summary(const struct plan *p, char *buf, size_t len)
             out_printf(&w, "default (%s)", order);
         r = last + 1;
     }
+    /* Lines the table never shows: a condition keeps them for when it
+     * holds (fatigue, injuries, the score...). */
+    for (int i = 0; i < p->lines; i++) {
+        const struct plan_entry *e = &p->entry[i];
+        int shown = 0;
+
+        if (e->kind == LINE_NONE)
+            continue;
+        for (int r = 1; r <= rounds; r++)
+            shown |= used[r] == i + 1;
+        if (shown)
+            continue;
+        char text[EXPLAIN_QUOTE + 4];
+        const char *s = p->line[i];
+        size_t n = strlen(s);
+        while (parse_is_space(*s)) {
+            s++;
+            n--;
+        }
+        while (n > 0 && parse_is_space(s[n - 1]))
+            n--;
+        parse_quote(s, n, EXPLAIN_QUOTE, EXPLAIN_QUOTE - 3, text);
+        if (e->from > rounds)
+            out_printf(&w, "; from round %d (longer bouts): line %d (%s)", e->from, i + 1, text);
+        else if (e->cond_len > 0)
+            out_printf(&w, "; line %d when its condition holds: %s", i + 1, text);
+        else
+            out_printf(&w, "; line %d never fights (a later line always applies): %s", i + 1, text);
+    }
     return out_done(&w);
 }

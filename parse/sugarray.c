@@ -99,6 +99,15 @@ const struct grammar sugarray_grammar = {
     .sheet_example = "'Murphy skill=12 end=21'",
     .create_example = "rules=sugarray",
     .plan_example = "3/3",
+    .order_help =
+        "SUGAR RAY orders are attack/defence, e.g. 3/2, each 0 to 99: an attack above the "
+        "opponent's defence takes twice the difference off his endurance; every round costs you "
+        "endurance for 3 x attack + 2 x defence - skill. Whoever is not knocked out and has the "
+        "larger total of attack wins on points.",
+    .sheet_help = "SUGAR RAY boxers start alike (skill 10, endurance 20; create <name> "
+                  "rules=sugarray): skill lowers the endurance each round costs you, endurance is "
+                  "what blows and fatigue take away; a KO win adds a skill point, a points win an "
+                  "endurance point.",
     .order_parse = sugarray_order_parse,
     .order_format = sugarray_order_format,
     .sheet_parse = sugarray_sheet_parse,

@@ -3,6 +3,7 @@
  * SQLite file; a "crash" (everything in memory dropped, the database
  * reopened, the bouts rebuilt) in the middle of bouts; and every finished
  * bout replayed from the database to the same rounds and result. */
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -158,6 +159,9 @@ START_TEST(test_whole_boxing_bout)
     HAS(out, "PRIVMSG #ringside :Bout #1, boxing, 3 rounds: Rocky (alice)");
     HAS(out, "PRIVMSG alice :Bout #1, round 1 of 3");
     HAS(out, "PRIVMSG bob :Bout #1, round 1 of 3");
+    /* Their first bout: the order line explained. */
+    HAS(out, "PRIVMSG alice :Boxing orders are AGG/POW/DEF, e.g. 5H/8!/7 (inside): ");
+    HAS(out, "PRIVMSG bob :Boxing orders are AGG/POW/DEF");
     for (int r = 1; r <= 3; r++) {
         out = run("alice", 0, "5/5/10 (ring)");
         HAS(out, "orders stored for Rocky: 5/5/10 (ring)");
@@ -253,7 +257,7 @@ START_TEST(test_orders_stored_before_ack_and_replaceable)
     ck_assert_int_eq(n, 1);
     ck_assert_str_eq(o[0].text, "6H/7!/7 (counter)");
     /* A bad order: the precise error, nothing changed. */
-    HAS(run("alice", 0, "8/8/8"), "not stored: column 1: A+P+D = 24, the most is 20");
+    HAS(run("alice", 0, "8/8/8"), "not stored: column 1: AGG+POW+DEF = 24, the most is 20");
     ck_assert_int_eq(db_order_list(bot.db, 1, o, 8, &n), DB_OK);
     ck_assert_str_eq(o[0].text, "6H/7!/7 (counter)");
 }
@@ -388,6 +392,10 @@ START_TEST(test_deadline_uses_plan_then_last_orders)
     ck_assert_str_eq(o[1].text, "3/3/14 (clinch)");
     ck_assert_int_eq(o[1].source, DB_ORDER_PLAN);
     ck_assert_int_eq(o[1].line, 1);
+    /* bob's next prompt says what fought for him. */
+    HAS(flush(), "PRIVMSG bob :Bout #1, round 2 of 3: your orders for Apollo (e.g. 5H/8!/7 "
+                 "(inside)) within 1 minute; your plan's line 1 (3/3/14 (clinch)) fought round 1 "
+                 "for you. Your corner: Apollo has ");
     /* Round 2: nobody answers; alice's last orders, bob's plan line 2. */
     HAS(run("bob", 0, "plan clear"), "cleared");
     game_tick(bot.game, NULL); /* round 2's prompts went out: its clock runs */
@@ -399,6 +407,11 @@ START_TEST(test_deadline_uses_plan_then_last_orders)
     ck_assert_int_eq(o[2].source, DB_ORDER_LAST);
     ck_assert_str_eq(o[3].text, "3/3/14 (clinch)");
     ck_assert_int_eq(o[3].source, DB_ORDER_LAST);
+    const char *out = flush();
+    HAS(out, "PRIVMSG alice :Bout #1, round 3 of 3: your orders for Rocky (e.g. 5H/8!/7 (inside)) "
+             "within 1 minute; your last orders (5/5/10) fought round 2 for you. Your corner: ");
+    HAS(out, "PRIVMSG bob :Bout #1, round 3 of 3: your orders for Apollo (e.g. 5H/8!/7 (inside)) "
+             "within 1 minute; your last orders (3/3/14 (clinch)) fought round 2 for you. ");
     ck_assert(replay_ok(1)); /* a live bout replays too */
 }
 END_TEST
@@ -463,6 +476,118 @@ START_TEST(test_two_bouts_one_channel)
     ck_assert_ptr_null(strstr(out, "Ivan"));
     ck_assert_ptr_null(strstr(out, "Clubber"));
     HAS(run("eve", 1, "!score 2"), "After round 1 of 3");
+}
+END_TEST
+
+/* Every reply template of every command, swept: each command with no
+ * arguments and with typical wrong and right ones, by an identified player
+ * and by a stranger, in the channel and in private, with counts of one and
+ * of two; then every line the bot said is read for grammar a player would
+ * trip on. */
+static char *sweep;
+static size_t sweep_len, sweep_cap;
+
+static void swept(const char *text)
+{
+    size_t n = strlen(text);
+
+    if (sweep_len + n + 1 > sweep_cap) {
+        sweep_cap = (sweep_len + n + 1) * 2;
+        sweep = realloc(sweep, sweep_cap);
+        ck_assert_ptr_nonnull(sweep);
+    }
+    memcpy(sweep + sweep_len, text, n + 1);
+    sweep_len += n;
+}
+
+/* Fails on the first line of `text` matching `rx` (extended, any case when
+ * icase), naming `why`; lines to the channel only when chan_only. */
+static void no_line_matches(const char *text, const char *rx, int icase, int chan_only,
+                            const char *why)
+{
+    regex_t re;
+
+    ck_assert_int_eq(regcomp(&re, rx, REG_EXTENDED | REG_NOSUB | (icase ? REG_ICASE : 0)), 0);
+    for (const char *p = text; *p;) {
+        size_t n = strcspn(p, "\n");
+        char line[1024];
+        snprintf(line, sizeof(line), "%.*s", (int)n, p);
+        if (!chan_only || strncmp(line, "PRIVMSG #", 9) == 0)
+            ck_assert_msg(regexec(&re, line, 0, NULL, 0) != 0, "%s: %s", why, line);
+        p += n + (p[n] == '\n');
+    }
+    regfree(&re);
+}
+
+START_TEST(test_grammar_sweep)
+{
+    static const char *const args[] = {
+        "", "nobody", "1", "#9", "Rocky", "bob", "rules=sugarray", "Rocky str",
+    };
+    static const char *const nicks[] = {"alice", "carol"};
+
+    player("alice", "create Rocky str=14 spd=12 agl=11 tgh=12 hgt=11");
+    player("bob", "create Apollo str=13 spd=14 agl=12 tgh=11 hgt=10");
+    HAS(run("bob", 0, "create Murphy rules=sugarray"), "is ready");
+    users_join(bot.users, "dave", 0);
+    HAS(run("dave", 0, "register dave-pw1"), "registered");
+    users_join(bot.users, "carol", 0);
+    /* Counts of one and two, you and a third person. */
+    swept(run("alice", 1, "!fighters"));
+    swept(run("alice", 1, "!fighters bob"));
+    swept(run("alice", 1, "!challenge dave"));
+    swept(run("alice", 1, "!challenge bob rules=sugarray"));
+    swept(run("dave", 1, "!challenge alice"));
+    swept(run("alice", 1, "!challenge carol"));
+    swept(run("alice", 1, "!accept bob"));
+    swept(run("alice", 1, "!withdraw bob"));
+    swept(run("alice", 1, "!challenge bob"));
+    swept(run("bob", 1, "!accept"));
+    for (int r = 0; r < 3; r++) {
+        swept(run("alice", 0, "5/5/10"));
+        swept(run("bob", 0, "6/6/8"));
+    }
+    swept(run("alice", 1, "!fighter Rocky"));
+    swept(run("alice", 1, "!fighter Apollo"));
+    /* Every command, every way. */
+    for (int i = 0; cmd_table[i]; i++) {
+        const struct cmd_entry *e = cmd_table[i];
+        if (strcmp(e->name, "logout") == 0 || strcmp(e->name, "retire") == 0 ||
+            strcmp(e->name, "passwd") == 0)
+            continue;
+        for (unsigned a = 0; a < sizeof(args) / sizeof(args[0]); a++)
+            for (unsigned k = 0; k < sizeof(nicks) / sizeof(nicks[0]); k++)
+                for (int chan = 0; chan < 2; chan++) {
+                    char line[128];
+                    snprintf(line, sizeof(line), "%s%s%s%s", chan ? "!" : "", e->name,
+                             args[a][0] ? " " : "", args[a]);
+                    swept(run(nicks[k], chan, line));
+                }
+    }
+    ck_assert_int_gt((int)sweep_len, 1000);
+    no_line_matches(sweep, "\\byou (has|is|was|does)\\b", 1, 0,
+                    "\"you\" with a third person's verb");
+    no_line_matches(sweep, "\\b(he|she|him|her|his) (must|has|is|was|does)\\b", 1, 0,
+                    "a player's gender guessed");
+    no_line_matches(sweep,
+                    "(^|[^a-z0-9])1 (rounds|points|minutes|seconds|fighters|bouts|challenges|"
+                    "lines|commands|warnings|times|wins|losses|draws|KOs)\\b",
+                    0, 0, "a plural after 1");
+    no_line_matches(sweep, "\\(s\\)", 0, 0, "a lazy plural");
+    no_line_matches(sweep, "\\[(private|channel|admin)\\]", 0, 0, "an unexplained tag");
+    no_line_matches(sweep,
+                    " (say|use|try|see|with|lists them|one:|first:|e\\.g\\.|yet:|RAY:|boxing:)"
+                    " (help|bouts|score|report|challenge|accept|decline|create|fighter|fighters|"
+                    "train|standings|plan|order)( |$|[;,.)])",
+                    0, 1, "a command named in a channel without its prefix");
+    no_line_matches(sweep,
+                    "; (help|bouts|score|report|challenge|accept|decline|create|fighter|fighters|"
+                    "train|standings|plan|order) (<|#|lists|tells|shows)",
+                    0, 1, "a command named in a channel without its prefix");
+    no_line_matches(sweep, "\\(null\\)|%[sdn]", 0, 0, "a format directive");
+    free(sweep);
+    sweep = NULL;
+    sweep_len = sweep_cap = 0;
 }
 END_TEST
 
@@ -622,6 +747,7 @@ Suite *bout_suite(void)
     tcase_add_test(tc, test_two_bouts_one_channel);
     tcase_add_test(tc, test_orders_where_newcomers_send_them);
     tcase_add_test(tc, test_sugarray_example_bout);
+    tcase_add_test(tc, test_grammar_sweep);
     tcase_add_test(tc, test_forfeit_decline_expire_cancel);
     tcase_add_test(tc, test_orders_never_limited);
     tcase_add_test(tc, test_report_private);

@@ -471,6 +471,27 @@ START_TEST(test_admin_ban)
 }
 END_TEST
 
+/* help explains: each ruleset's orders and abilities in plain words, where
+ * a command works and what it needs, with the prefix in a channel. */
+START_TEST(test_help_teaches)
+{
+    join("newbie");
+    const char *out = run("newbie", 0, "help order");
+    HAS(out, "PRIVMSG newbie :order [#bout] <orders>: your orders for the next round");
+    HAS(out, "(in private: /msg ringside; identify first)");
+    HAS(out, "PRIVMSG newbie :Boxing orders are AGG/POW/DEF, e.g. 5H/8!/7 (inside): AGG is how "
+             "many punches you throw");
+    HAS(out, "SUGAR RAY orders are attack/defence, e.g. 3/2");
+    ck_assert_ptr_null(strstr(out, "[private]"));
+    out = run("newbie", 1, "!help create");
+    HAS(out, "!create <name>");
+    HAS(out, "str (strength: how hard punches hurt), spd (speed: how many land)");
+    HAS(out, "skill lowers the endurance each round costs you");
+    HAS(run("newbie", 1, "!help ban"), "(admins only)");
+    ck_assert_ptr_null(strstr(run("newbie", 1, "!help version"), "("));
+}
+END_TEST
+
 START_TEST(test_hostile_input)
 {
     static const char *const lines[] = {
@@ -548,6 +569,7 @@ Suite *cmd_suite(void)
     tcase_add_test(c, test_create_and_train_sugarray);
     tcase_add_test(c, test_admin_ban);
     tcase_add_test(c, test_hostile_input);
+    tcase_add_test(c, test_help_teaches);
     tcase_add_test(c, test_flood_limit_one_notice);
     suite_add_tcase(s, c);
     return s;

@@ -66,7 +66,7 @@ static void sheet_bad(enum rules rules, const char *text, int column, const char
     ck_assert_int_eq(err.line, 0);
 }
 
-static const char *const shape = "expected A[H|B]/P[!]/D [(style)], e.g. 4H/8!/8 (inside)";
+static const char *const shape = "expected AGG[H|B]/POW[!]/DEF [(style)], e.g. 4H/8!/8 (inside)";
 static const char *const unknown_tail =
     "; use inside, clinch, feint, counter, ring, cut, outside or allout";
 
@@ -233,9 +233,9 @@ END_TEST
 
 START_TEST(boxing_error_sum)
 {
-    boxing_bad("8/8/8", 1, "A+P+D = 24, the most is 20");
-    boxing_bad("  10/5/6 (ring)", 3, "A+P+D = 21, the most is 20");
-    boxing_bad("19/1/1", 1, "A+P+D = 21, the most is 20");
+    boxing_bad("8/8/8", 1, "AGG+POW+DEF = 24, the most is 20");
+    boxing_bad("  10/5/6 (ring)", 3, "AGG+POW+DEF = 21, the most is 20");
+    boxing_bad("19/1/1", 1, "AGG+POW+DEF = 21, the most is 20");
 }
 END_TEST
 
@@ -250,10 +250,10 @@ END_TEST
 
 START_TEST(boxing_error_too_big)
 {
-    boxing_bad("99999999999/1/1", 1, "AGG 99999999999 is too big; A+P+D is at most 20");
-    boxing_bad("1/21/1", 3, "POW 21 is too big; A+P+D is at most 20");
+    boxing_bad("99999999999/1/1", 1, "AGG 99999999999 is too big; AGG+POW+DEF is at most 20");
+    boxing_bad("1/21/1", 3, "POW 21 is too big; AGG+POW+DEF is at most 20");
     boxing_bad("1/1/12345678901234567890123456789012345678901234567890", 5,
-               "DEF 123456789012345678901234... is too big; A+P+D is at most 20");
+               "DEF 123456789012345678901234... is too big; AGG+POW+DEF is at most 20");
 }
 END_TEST
 
@@ -304,8 +304,8 @@ END_TEST
 
 START_TEST(boxing_error_empty)
 {
-    boxing_bad("", 0, "empty order; write A/P/D, e.g. 5/5/10");
-    boxing_bad("   \t ", 0, "empty order; write A/P/D, e.g. 5/5/10");
+    boxing_bad("", 0, "empty order; write AGG/POW/DEF, e.g. 5/5/10");
+    boxing_bad("   \t ", 0, "empty order; write AGG/POW/DEF, e.g. 5/5/10");
 }
 END_TEST
 

@@ -194,7 +194,7 @@ END_TEST
 
 START_TEST(worked_rejected_sum)
 {
-    boxing_bad("8/8/8", 1, 1, "A+P+D = 24, the most is 20");
+    boxing_bad("8/8/8", 1, 1, "AGG+POW+DEF = 24, the most is 20");
 }
 END_TEST
 
@@ -618,17 +618,18 @@ static const struct {
     {RULES_BOXING, "5/5/10\n3) 4/8/8 xyz", 2, 10,
      "unexpected \"xyz\" after DEF; a style goes in parentheses, e.g. (inside)"},
     {RULES_BOXING, "5/5/10; 3) if round > 2 then 8/8/8 (ring)", 2, 23,
-     "A+P+D = 24, the most is 20"},
+     "AGG+POW+DEF = 24, the most is 20"},
     {RULES_BOXING, "if round > 3 then 4/8/8 (xyz)", 1, 26,
      "unknown style \"xyz\"; use inside, clinch, feint, counter, ring, cut, outside or allout"},
     {RULES_BOXING, "2) 5/0/5 # no power", 1, 6, "POW must be at least 1"},
-    {RULES_BOXING, "5/5", 1, 4, "expected A[H|B]/P[!]/D [(style)], e.g. 4H/8!/8 (inside)"},
-    {RULES_BOXING, "3/3", 1, 4, "expected A[H|B]/P[!]/D [(style)], e.g. 4H/8!/8 (inside)"},
+    {RULES_BOXING, "5/5", 1, 4, "expected AGG[H|B]/POW[!]/DEF [(style)], e.g. 4H/8!/8 (inside)"},
+    {RULES_BOXING, "3/3", 1, 4, "expected AGG[H|B]/POW[!]/DEF [(style)], e.g. 4H/8!/8 (inside)"},
     {RULES_BOXING, "when round > 3 then 5/5/10", 1, 1,
-     "expected A[H|B]/P[!]/D [(style)], e.g. 4H/8!/8 (inside)"},
+     "expected AGG[H|B]/POW[!]/DEF [(style)], e.g. 4H/8!/8 (inside)"},
     {RULES_BOXING, "if round > 3 then if round > 4 then 5/5/10", 1, 19,
-     "expected A[H|B]/P[!]/D [(style)], e.g. 4H/8!/8 (inside)"},
-    {RULES_BOXING, "1) 2) 5/5/10", 1, 5, "expected A[H|B]/P[!]/D [(style)], e.g. 4H/8!/8 (inside)"},
+     "expected AGG[H|B]/POW[!]/DEF [(style)], e.g. 4H/8!/8 (inside)"},
+    {RULES_BOXING, "1) 2) 5/5/10", 1, 5,
+     "expected AGG[H|B]/POW[!]/DEF [(style)], e.g. 4H/8!/8 (inside)"},
     {RULES_SUGARRAY, "3/3\n\n4) 120/3", 3, 4, "attack 120 is over 99"},
     {RULES_SUGARRAY, "if score < 0 then 6/0 x", 1, 23,
      "unexpected \"x\" after defence; expected attack/defence, e.g. 3/2"},
@@ -718,7 +719,7 @@ static const struct {
     {RULES_SUGARRAY, " ; ;", 0, 0, "the plan has no orders; write at least one line like 3/3"},
     {RULES_COUNT, "5/5/10", 0, 0, "this ruleset has no plans"},
     /* the first error wins */
-    {RULES_BOXING, "8/8/8; if foo then 0/1/1", 1, 1, "A+P+D = 24, the most is 20"},
+    {RULES_BOXING, "8/8/8; if foo then 0/1/1", 1, 1, "AGG+POW+DEF = 24, the most is 20"},
     {RULES_BOXING, "5/5/10\n\n# x\nif foo then 0/1/1; 8/8/8", 4, 4, NULL},
 };
 #define ERROR_CASES ((int)(sizeof(error_cases) / sizeof(error_cases[0])))
@@ -1031,11 +1032,13 @@ START_TEST(summary)
     summary_is(RULES_BOXING, "4) 4H/8!/8 (ins); 12) 9/9/2",
                "rounds 1-3: default (5/5/10); rounds 4-11: line 1 (4H/8!/8 (inside)); round 12: "
                "line 2 (9/9/2)");
-    summary_is(RULES_BOXING, "13) 9/9/2", "rounds 1-12: default (5/5/10)");
+    summary_is(RULES_BOXING, "13) 9/9/2",
+               "rounds 1-12: default (5/5/10); from round 13 (longer bouts): line 1 (13) 9/9/2)");
     summary_is(RULES_BOXING,
                "5/5/10; if round >= 10 then towel; if endurance_percent < 50 then "
                "towel",
-               "rounds 1-9: line 1 (5/5/10); rounds 10-12: line 2 (towel)");
+               "rounds 1-9: line 1 (5/5/10); rounds 10-12: line 2 (towel); line 3 when its "
+               "condition holds: if endurance_percent < 50 then towel");
     summary_is(RULES_BOXING, "if round = 1 or round = 3 then 4/8/8; 2) 6/6/8",
                "round 1: line 1 (4/8/8); rounds 2-12: line 2 (6/6/8)");
     summary_is(RULES_BOXING, "if round = 1 or round = 3 then 4/8/8; 2) if round = 2 then 6/6/8",
@@ -1047,7 +1050,11 @@ START_TEST(summary)
                "warnings = 0 then 3/3/3",
                "rounds 1-12: line 1 (3/3/3)");
     summary_is(RULES_SUGARRAY, "1) 3/3; 4) if score < 0 then 6/0; 5) 9/0",
-               "rounds 1-4: line 1 (3/3); round 5: line 3 (9/0)");
+               "rounds 1-4: line 1 (3/3); round 5: line 3 (9/0); line 2 when its condition holds: "
+               "4) if score < 0 then 6/0");
+    summary_is(RULES_BOXING, "5/5/10; 6/6/8",
+               "rounds 1-12: line 2 (6/6/8); line 1 never fights (a later line always applies): "
+               "5/5/10");
 }
 END_TEST
 

@@ -119,7 +119,7 @@ error "rounds too many" '--rounds "16" is out of range for boxing' --rounds 16 -
 error "sugarray rounds" '--rounds "6" is out of range for sugarray' --rules sugarray --rounds 6 \
     --a 'Miller skill=10 end=26' --b 'Murphy skill=12 end=21'
 error "rounds negative" '--rounds "-3"' --rounds -3 --a "$A" --b "$B"
-error "bad order" 'ringside-sim: --orders-a, round 2 "8/8/8": column 1: A+P+D = 24, the most is 20' \
+error "bad order" 'ringside-sim: --orders-a, round 2 "8/8/8": column 1: AGG+POW+DEF = 24, the most is 20' \
     --a "$A" --b "$B" --orders-a '5/5/10,8/8/8'
 error "bad order b" '--orders-b, round 3 "4/8/8 xyz": column ' \
     --a "$A" --b "$B" --orders-b '5/5/10, 4/4/12 (clinch), 4/8/8 xyz'
@@ -332,7 +332,7 @@ if [ $rc -eq 2 ] && grep -q '^ringside-sim: --plan-a: line 2, column 5: unknown 
     pass
 else fail "plan error: exit $rc, '$(first_line "$TMP/err")'"; fi
 run --a "$A" --b "$B" --plan-b '8/8/8'
-if [ $rc -eq 2 ] && grep -q -- '--plan-b: line 1, column 1: A+P+D = 24, the most is 20' "$TMP/err"; then
+if [ $rc -eq 2 ] && grep -q -- '--plan-b: line 1, column 1: AGG+POW+DEF = 24, the most is 20' "$TMP/err"; then
     pass
 else fail "plan order error: exit $rc, '$(first_line "$TMP/err")'"; fi
 run --a "$A" --b "$B" --plan-a "@$TMP/no-such-plan"

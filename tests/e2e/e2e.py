@@ -762,10 +762,13 @@ def s_help(env):
         check(CORE_COMMANDS <= listed, "help does not list %s" % sorted(CORE_COMMANDS - listed),
               text)
     c.ask("help create", r"^create <name> .*str=N spd=N agl=N tgh=N hgt=N: creates a fighter"
-          r".*\[account\]$")
+          r".*\(identify first\)$")
+    # ... and what each ruleset's abilities do, a line each.
+    c.expect(r"^Boxing abilities, 60 points over five, each 5 to 20: str \(strength: ", where="private")
+    c.expect(r"^SUGAR RAY boxers start alike ", where="private")
     c.ask("version", r"^Ringside \d+\.\d+\.\d+\b", chan=CHANNEL)
     c.ask("frobnicate", r'^unknown command "frobnicate"; say !help for the list$', chan=CHANNEL)
-    # Nothing more comes: each command was answered by one line.
+    # Nothing more comes: each command was answered by its lines.
     time.sleep(1.5)
     extra = c.bot_replies(c.cursor)
     check(not extra, "more replies than commands: %r" % extra)

@@ -81,8 +81,8 @@ SHORT_TIMEOUT = 10  # scenario 3's, set by SIGHUP
 
 # Private messages that come by themselves (not replies to a command):
 # prompts for orders (with or without an acknowledgement on them), reminders,
-# the acknowledgement of a bout's last orders, training points.
-UNASKED = re.compile(r"^Bout #\d+[,: ]")
+# the end of a bout, and the order line explained in a player's first bout.
+UNASKED = re.compile(r"^(Bout #\d+[,: ]|Boxing orders are |SUGAR RAY orders are )")
 # The reply to orders that do not complete their round (round, fighter).
 STORED = r"^round %s orders stored for %s: (.+) \(you may change them until the round is fought\)$"
 # The acknowledgement of the orders that complete a round (round, fighter):
@@ -93,6 +93,9 @@ FOUGHT = r"your round %s orders for %s \((.+)\) are in and fought"
 # "; send them here, in private" (round 1), or more after a restart.
 PROMPT = (r"^Bout #%s, round %s of %s: your orders for %s \(e\.g\. .+\) within "
           r"\d+ (?:seconds?|minutes?)")
+# What fought a round for a player who sent no orders, on his next prompt.
+FELL = r"(; (your plan's line \d+|no line of your plan applied: its default|your last orders|" \
+       r"the default orders) \(.+\) fought round \d+ for you)?"
 # What the corner sees, on every prompt after round 1 (render_corner_report).
 CORNER = r"(\. Your corner: .+ has \d+ endurance \(\d+% of the start\).* looks (strong|tired|weak).*" \
          r" Score: .+\.)?"
@@ -407,7 +410,7 @@ def prompt(env, c, bout_id, rnd, fighter, start=0, timeout=TIMEOUT):
     seconds." Returns a Told."""
     rounds = env.bout(bout_id)["rounds"]
     i, m = wait_private_at(c, r"^Bout #%d, round %d of " % (bout_id, rnd), start, timeout)
-    rx = PROMPT % (bout_id, rnd, rounds, re.escape(fighter)) + \
+    rx = PROMPT % (bout_id, rnd, rounds, re.escape(fighter)) + FELL + \
         (r"\.$" if rnd == 1 else CORNER[:-1] + "$")  # the corner required after round 1
     check(re.search(rx, m.text), "%s's prompt for round %d of bout #%d: %r, not /%s/" %
           (c.nick, rnd, bout_id, m.text, rx))
@@ -795,7 +798,7 @@ def s_third_user(env):
     acks = []
     order(a, "5/5/10", 1, "Duran", acks, 0)
     before = env.snapshot()
-    tell(t, "5/5/10", r"^you have no live bout; challenge someone")
+    tell(t, "5/5/10", r"^you have no live bout; say !challenge <nick> in the channel first$")
     tell(t, "order #%d 5/5/10" % bout_id,
          r"^bout #%d is not yours: only its two players may act in it$" % bout_id)
     tell(t, "forfeit #%d" % bout_id, r"^bout #%d is not yours" % bout_id)

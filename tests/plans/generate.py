@@ -34,7 +34,7 @@ STYLES = [  # word as written -> normal name
 ]
 VARIABLE_LIST = ("round, roundswon, roundslost, score, end, endurance_percent, opp, mycuts, "
                  "hiscuts, myknockdowns, hisknockdowns, warnings")
-SHAPE = "expected A[H|B]/P[!]/D [(style)], e.g. 4H/8!/8 (inside)"
+SHAPE = "expected AGG[H|B]/POW[!]/DEF [(style)], e.g. 4H/8!/8 (inside)"
 UNKNOWN_STYLE = "; use inside, clinch, feint, counter, ring, cut, outside or allout"
 
 
@@ -367,8 +367,8 @@ def word_quote(w):
 # round tag may go in front.
 BOXING_BAD = [
     ("^0/10/10", "AGG must be at least 1", True),
-    ("^8/8/8", "A+P+D = 24, the most is 20", True),
-    ("^10/5/6 (ring)", "A+P+D = 21, the most is 20", True),
+    ("^8/8/8", "AGG+POW+DEF = 24, the most is 20", True),
+    ("^10/5/6 (ring)", "AGG+POW+DEF = 21, the most is 20", True),
     ("4/8/8 ^xyz", "unexpected \"xyz\" after DEF; a style goes in parentheses, e.g. (inside)",
      True),
     ("5/^0/5", "POW must be at least 1", True),
@@ -379,7 +379,7 @@ BOXING_BAD = [
     ("4/8/8 (ring) ^x", "unexpected \"x\" after the style; the order ends with (style)", True),
     ("5/5^", SHAPE, True),
     ("IF OPP IS WEAK THEN 4^X/8/8", SHAPE, True),
-    ("if round > 3 then ^8/8/8", "A+P+D = 24, the most is 20", True),
+    ("if round > 3 then ^8/8/8", "AGG+POW+DEF = 24, the most is 20", True),
     ("if ^foo > 1 then 5/5/10", None, True),
     ("if opp = ^strongest then 5/5/10", None, True),
     ("if ^myknockdown > 0 then 5/5/10", None, True),
