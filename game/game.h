@@ -177,6 +177,13 @@ int render_sugarray_line(const struct render_corner c[SIDES], const struct bout 
 /* The score so far of a live bout, one line for `score`. */
 int render_score(const struct render_corner c[SIDES], const struct bout *b, char *buf, size_t len);
 
+/* The ways a bout of `rules` is won, as results name them, ending with
+ * METHOD_NONE: boxing KO, TKO, DQ, decision; SUGAR RAY KO, points. */
+const enum method *render_methods(enum rules rules);
+/* A method as statistics name it: "KO", "TKO", "DQ", "decision",
+ * "points", "draw"; "" for none. */
+const char *render_method_name(enum method m);
+
 /* ------------------------------------------------- stored bouts (replay.c) */
 
 /* An order as the database keeps it: its normal form (order_format), or
