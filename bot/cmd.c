@@ -57,6 +57,7 @@ const struct cmd_entry *const cmd_table[] = {
     &cmd_forfeit_entry,
     &cmd_order_entry,
     &cmd_plan_entry,
+    &cmd_sim_entry, /* fought from the event loop: bot_sim_slice */
     &cmd_bouts_entry,
     &cmd_score_entry,
     &cmd_report_entry,
@@ -209,8 +210,11 @@ void cmd_dispatch(struct bot *bot, const char *nick, const char *channel, const 
         return;
     }
     if (!(e->where & (channel ? CMD_CHANNEL : CMD_PRIVATE))) {
-        reply(&ctx, "%s works only %s; %s", e->name, channel ? "in private" : "in a channel",
-              channel ? "send it with /msg" : "say it in the channel");
+        if (channel)
+            reply(&ctx, "%s works only in private; send it with /msg %s %s ...", e->name, bot->nick,
+                  e->name);
+        else
+            reply(&ctx, "%s works only in a channel; say it in the channel", e->name);
         return;
     }
     ctx.argc = line.argc - 1;
