@@ -131,7 +131,7 @@ program-tests: $(SIM) $(ASAN_SIM)
 # (tests/e2e/hybrid.sh prepares it beside ngircd), both at their default
 # flood settings.
 e2e-tests: $(ASAN_BOT) $(SIM)
-	python3 tests/e2e/e2e.py $(ASAN_BOT)
+	python3 tests/e2e/e2e.py $(ASAN_BOT) $(SIM)
 	python3 tests/e2e/e2e_bouts.py $(ASAN_BOT) $(SIM)
 	python3 tests/e2e/e2e_wire.py $(ASAN_BOT) $(SIM)
 

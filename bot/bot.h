@@ -317,8 +317,8 @@ void reply(struct cmd_ctx *ctx, const char *fmt, ...) BOT_PRINTF(2, 3);
 void reply_private(struct cmd_ctx *ctx, const char *fmt, ...) BOT_PRINTF(2, 3);
 
 /* The commands, one family a file (cmd-account.c, cmd-fighter.c,
- * cmd-bout.c, cmd-plan.c, cmd-league.c, cmd-admin.c; help and version in
- * cmd.c), each declared once as an entry that cmd_table lists. */
+ * cmd-bout.c, cmd-plan.c, cmd-sim.c, cmd-league.c, cmd-admin.c; help and
+ * version in cmd.c), each declared once as an entry that cmd_table lists. */
 extern const struct cmd_entry cmd_register_entry;
 extern const struct cmd_entry cmd_identify_entry;
 extern const struct cmd_entry cmd_logout_entry;
@@ -335,6 +335,7 @@ extern const struct cmd_entry cmd_withdraw_entry;
 extern const struct cmd_entry cmd_forfeit_entry;
 extern const struct cmd_entry cmd_order_entry;
 extern const struct cmd_entry cmd_plan_entry;
+extern const struct cmd_entry cmd_sim_entry;
 extern const struct cmd_entry cmd_bouts_entry;
 extern const struct cmd_entry cmd_score_entry;
 extern const struct cmd_entry cmd_report_entry;
@@ -407,6 +408,13 @@ void bot_caller(struct cmd_ctx *ctx, struct game_caller *who);
 /* A command's word "rules=NAME": 1 with *rules set, or -1 after telling the
  * caller which rulesets there are; 0 when `word` is not rules=. */
 int bot_rules_word(struct cmd_ctx *ctx, const char *word, enum rules *rules);
+/* Fights the simulations waiting (game_sim_step) for about BOT_SIM_SLICE
+ * seconds, looking at the clock every BOT_SIM_CHUNK bouts: the event loop
+ * calls it once a turn, and does not sleep while any waits, so a
+ * simulation never holds up a bout or a reply by more than a slice. */
+#define BOT_SIM_SLICE 0.004
+#define BOT_SIM_CHUNK 25
+void bot_sim_slice(struct bot *bot);
 /* The channel league bouts are recorded in and announced to: the first
  * one the bot is in, or NULL. */
 const char *bot_league_channel(const struct bot *bot);
@@ -417,5 +425,8 @@ const char *bot_league_channel(const struct bot *bot);
 int bot_private_order(struct cmd_ctx *ctx, const char *text);
 /* 1 if a private message `text` looks like orders (bot_private_order). */
 int bot_looks_like_order(const char *text);
+/* Looks up fighter `name` (cmd-fighter.c): 0 with *f filled, or -1 after
+ * telling the caller that the name is not one, or that nobody has it. */
+int bot_fighter_find(struct cmd_ctx *ctx, const char *name, struct db_fighter *f);
 
 #endif

@@ -32,8 +32,7 @@ static int name_valid(const char *s)
     return 1;
 }
 
-/* Looks up fighter `name`; replies and returns -1 when there is none. */
-static int fighter_find(struct cmd_ctx *ctx, const char *name, struct db_fighter *f)
+int bot_fighter_find(struct cmd_ctx *ctx, const char *name, struct db_fighter *f)
 {
     char key[DB_NAME_MAX];
 
@@ -57,10 +56,10 @@ static int fighter_find(struct cmd_ctx *ctx, const char *name, struct db_fighter
     return 0;
 }
 
-/* Like fighter_find, and the fighter must be the caller's and active. */
+/* Like bot_fighter_find, and the fighter must be the caller's and active. */
 static int own_fighter(struct cmd_ctx *ctx, const char *name, struct db_fighter *f)
 {
-    if (fighter_find(ctx, name, f) != 0)
+    if (bot_fighter_find(ctx, name, f) != 0)
         return -1;
     if (f->account_id != ctx->account_id) {
         reply(ctx, "%s belongs to %s, not to you", f->name, f->owner);
@@ -255,7 +254,7 @@ static int cmd_fighter(struct cmd_ctx *ctx)
     struct db_fighter f;
 
     if (ctx->argc == 1) {
-        if (fighter_find(ctx, ctx->argv[0], &f) != 0)
+        if (bot_fighter_find(ctx, ctx->argv[0], &f) != 0)
             return -1;
         fighter_show(ctx, &f);
         return 0;

@@ -57,6 +57,7 @@ const struct cmd_entry *const cmd_table[] = {
     &cmd_forfeit_entry,
     &cmd_order_entry,
     &cmd_plan_entry,
+    &cmd_sim_entry, /* fought from the event loop: bot_sim_slice */
     &cmd_bouts_entry,
     &cmd_score_entry,
     &cmd_report_entry,

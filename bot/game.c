@@ -156,3 +156,13 @@ const char *bot_league_channel(const struct bot *bot)
             return bot->chan[c];
     return NULL;
 }
+
+void bot_sim_slice(struct bot *bot)
+{
+    if (!bot->game || game_sims(bot->game) == 0)
+        return;
+    double until = bot_clock() + BOT_SIM_SLICE;
+    do
+        game_sim_step(bot->game, BOT_SIM_CHUNK);
+    while (game_sims(bot->game) > 0 && bot_clock() < until);
+}

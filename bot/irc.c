@@ -574,6 +574,7 @@ static void timers(struct bot *bot)
     }
     if (st->registered) {
         game_tick(bot->game, bot_league_channel(bot));
+        bot_sim_slice(bot);
     }
     for (int c = 0; c < USERS_CHANNELS; c++)
         if (st->registered && st->rejoin_at[c] && bot->now >= st->rejoin_at[c]) {
@@ -716,6 +717,8 @@ int bot_run(struct bot *bot)
         double q = st.s ? outq_wait(bot->q, bot->now) : -1;
         if (q >= 0 && q < wait)
             wait = q;
+        if (st.registered && bot->game && game_sims(bot->game) > 0)
+            wait = 0; /* simulations waiting: a slice each turn, after a look at the socket */
         struct timeval tv = {0, (long)(wait * 1e6)};
         int n = select(maxfd + 1, &r, &w, NULL, &tv);
         if (n < 0 && errno != EINTR)

@@ -3,7 +3,8 @@
  * the raw input, then the whole of cmd_dispatch (every command, in a
  * channel and in private) against an in-memory database, with the replies
  * drained from the output queue and checked: no CR or LF on the wire, no
- * line over 510 bytes, and something answered for every command.
+ * line over 510 bytes, and something answered for every command (a
+ * simulation is fought to its end first, as the event loop would).
  *
  * The bot is set up as main.c sets it up (database, queue, identities,
  * bouts). Commands that hash passwords (register, identify, passwd) go
@@ -78,6 +79,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     bot.now += USERS_RATE_WINDOW / USERS_RATE_CMDS + 0.1; /* stay under the inbound rate */
     cmd_dispatch(&bot, "fuzzer", in_channel ? "#ringside" : NULL, text);
+    /* A simulation answers once fought, as the event loop would. */
+    while (game_sims(bot.game) > 0)
+        game_sim_step(bot.game, SIM_BOUTS_MAX);
     int lines = 0;
     for (double t_ = bot.now + 1e6; outq_len(bot.q) > 0; t_ += 1)
         if (outq_pop(bot.q, t_, line)) {

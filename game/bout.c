@@ -245,6 +245,7 @@ void game_free(struct game *g)
         return;
     for (int i = 0; i < g->n; i++)
         free(g->v[i]);
+    game_sims_free(g);
     free(g);
 }
 

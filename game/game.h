@@ -196,6 +196,13 @@ int render_corner_report(const struct render_corner c[SIDES], const struct bout 
 /* The score so far of a live bout, one line for `score`. */
 int render_score(const struct render_corner c[SIDES], const struct bout *b, char *buf, size_t len);
 
+/* The ways a bout of `rules` is won, as results name them, ending with
+ * METHOD_NONE: boxing KO, TKO, DQ, decision; SUGAR RAY KO, points. */
+const enum method *render_methods(enum rules rules);
+/* A method as statistics name it: "KO", "TKO", "DQ", "decision",
+ * "points", "draw"; "" for none. */
+const char *render_method_name(enum method m);
+
 /* ------------------------------------------------- stored bouts (replay.c) */
 
 /* An order as the database keeps it: its normal form (order_format), or
@@ -237,6 +244,55 @@ char *bout_commentary(struct db *db, int64_t id, int from, int to, char *err, si
 /* The same, as the game says it again after a crash: a finished bout's end
  * (render_aftermath) follows its result, with the records as they stand. */
 char *bout_commentary_again(struct db *db, int64_t id, int from, int to, char *err, size_t errlen);
+
+/* -------------------------------------------- simulations (simulate.c) */
+
+/* Many seeded bouts of two sheets, fought a few at a time: how a plan
+ * fares against a sheet. Bout k (from 0) of a simulation seeded S is
+ * seeded S+k (mod 2^64) and fought as a league bout is: the ruleset's
+ * default rounds, and each round each side's order from his plan, or the
+ * ruleset's default order when he has none. That is how `ringside-sim
+ * --seed S --bouts N --plan-a ... --plan-b ...` fights them, so the figures
+ * are the simulator's for the same sheets, plans and seed. */
+
+#define SIM_BOUTS_MAX     10000 /* the `sim` command's most */
+#define SIM_BOUTS_DEFAULT 1000
+
+struct plan;
+struct sim;
+
+/* What a simulation counted so far. Side 0 is the first sheet; a win of
+ * side 0 is a loss of side 1. */
+struct sim_figures {
+    long bouts; /* to fight */
+    long done;  /* fought */
+    long wins[SIDES];
+    long draws;
+    long method[SIDES][METHOD_DRAW + 1]; /* each side's wins by method */
+    long rounds;                         /* rounds fought, all bouts */
+};
+
+/* Sets up `bouts` (>= 1) bouts of sheets s[] (one ruleset, legal) named
+ * name[], seeded from `seed`; plan[i] (NULL: the default order every round)
+ * becomes the simulation's, freed with it. how[i] says in the result where
+ * side i's orders come from ("stored plan", "default orders"). Nothing is
+ * fought yet. Returns NULL if the engine refuses the sheets. */
+struct sim *sim_new(const char *const name[SIDES], const struct sheet s[SIDES],
+                    struct plan *plan[SIDES], const char *const how[SIDES], long bouts,
+                    uint64_t seed);
+/* Fights at most `budget` more bouts. Returns how many are left to fight
+ * (0: done), or -1 if the engine refused a round (a bug; the simulation
+ * stops there). */
+long sim_step(struct sim *s, long budget);
+/* The figures so far. */
+const struct sim_figures *sim_figures(const struct sim *s);
+/* The result in one line, from side 0's point of view, e.g. "Rocky
+ * (stored plan) vs Apollo (default orders), 1,000 bouts, seed 42: Rocky
+ * wins 612 (KO 20%, TKO 5%, DQ 0%, decision 36%), loses 350 (...), draws
+ * 38; 9.4 rounds on average." Like snprintf. */
+int sim_text(const struct sim *s, char *buf, size_t len);
+/* Frees the simulation and its plans; NULL is harmless. */
+void sim_free(struct sim *s);
 
 /* ------------------------------------------------------------ the game */
 
@@ -300,6 +356,27 @@ int game_score(struct game *g, const struct game_caller *who, const char *bout);
 int game_report(struct game *g, const struct game_caller *who, const char *bout, const char *round);
 /* An admin cancels a live bout or a challenge (logged in the audit). */
 int game_cancel(struct game *g, const struct game_caller *who, const char *bout);
+
+/* `sim`: the caller simulates bouts of his fighter `mine` against the
+ * sheet of `his` (any fighter of the same ruleset), fought later by
+ * game_sim_step, whose one line answers him. `bouts` (NULL: 1,000; 1 to
+ * 10,000), `plan` (NULL: his stored plan, else the default orders),
+ * `hisplan` (NULL: the default orders; his own stored plan is never read)
+ * and `seed` (NULL: a fresh one) are the caller's words. One simulation at
+ * a time per player, and one started per SIM_EVERY seconds; anything wrong
+ * gets one line and starts nothing. */
+#define SIM_EVERY      30.0 /* seconds */
+#define SIM_JOBS_MAX   16   /* simulations waiting, everybody's */
+#define SIM_RECENT_MAX 64   /* players who started one within SIM_EVERY */
+int game_sim(struct game *g, const struct game_caller *who, const struct db_fighter *mine,
+             const struct db_fighter *his, const char *bouts, const char *plan, const char *hisplan,
+             const char *seed);
+/* Fights at most `budget` bouts of the waiting simulations, each in turn,
+ * and says the result of each one finished to its player (his nick, else
+ * his account's name). Returns the bouts fought. */
+long game_sim_step(struct game *g, long budget);
+/* How many simulations are waiting. */
+int game_sims(const struct game *g);
 
 /* ------------------------------------------------------------- leagues */
 

@@ -39,6 +39,19 @@ struct unsaid {
     unsigned long mark; /* the output's mark after its last line */
 };
 
+/* A simulation waiting to be fought (simulate.c), and whose it is. */
+struct sim_job {
+    struct sim *sim;
+    int64_t account_id;
+    char account[DB_NAME_MAX];
+};
+
+/* When a player last started a simulation (monotonic). */
+struct sim_start {
+    int64_t account_id;
+    double at;
+};
+
 struct game {
     struct db *db;
     struct game_io io;
@@ -49,6 +62,13 @@ struct game {
     int nunsaid;
     double next_look; /* the league schedule's next look (monotonic) */
     int64_t started;  /* unix time of the first look */
+
+    /* Simulations waiting, the next to fight first; who started one
+     * within SIM_EVERY. */
+    struct sim_job *sims[SIM_JOBS_MAX];
+    int nsims;
+    struct sim_start sim_recent[SIM_RECENT_MAX];
+    int nrecent;
 };
 
 /* Says a formatted line through the game's io (one line, no CR/LF). */
@@ -72,6 +92,15 @@ static inline int64_t game_wall(const struct game *g)
  * the league bouts fought before schema 4. A replay must draw as the bout
  * did, since the engine's own flavour draws come after the words'. */
 int bout_words(const struct db_bout *rec);
+
+/* The order of `side` for the next round of `b` as a league bout and a
+ * simulation take it: from plan `p` (returns the line used, 0 when none
+ * applies and *o is the default), or with no plan (NULL) the ruleset's
+ * default order (returns 0). */
+int bout_plan_order(const struct plan *p, const struct bout *b, int side, struct order *o);
+
+/* Frees every waiting simulation (game_free). */
+void game_sims_free(struct game *g);
 
 /* The schedule of league turns (league.c), run from game_tick. */
 void league_tick(struct game *g, const char *channel);

@@ -90,16 +90,8 @@ static struct db_fighter *all_fighters(struct db *db, enum rules rules, int *n)
 static void plan_order(const struct entry *x, const struct bout *b, int side, struct order *o,
                        struct db_order *dbo)
 {
-    if (x->plan) {
-        struct plan_vars v;
-        bout_plan_vars(b, side, &v);
-        dbo->line = plan_eval(x->plan, &v, o);
-        dbo->source = DB_ORDER_PLAN;
-    } else {
-        ruleset_get(b->rules)->order_default(o);
-        dbo->line = 0;
-        dbo->source = DB_ORDER_DEFAULT;
-    }
+    dbo->line = bout_plan_order(x->plan, b, side, o);
+    dbo->source = x->plan ? DB_ORDER_PLAN : DB_ORDER_DEFAULT;
     bout_order_text(o, dbo->text, sizeof(dbo->text));
 }
 

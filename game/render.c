@@ -53,6 +53,35 @@ static const struct injury *injuries_of(const struct bout *b, int side)
     return w->injuries(b, side);
 }
 
+const enum method *render_methods(enum rules rules)
+{
+    static const enum method none[] = {METHOD_NONE};
+    const struct words *w = words_of(rules);
+
+    return w && w->methods ? w->methods : none;
+}
+
+const char *render_method_name(enum method m)
+{
+    switch (m) {
+    case METHOD_KO:
+        return "KO";
+    case METHOD_TKO:
+        return "TKO";
+    case METHOD_DQ:
+        return "DQ";
+    case METHOD_DECISION:
+        return "decision";
+    case METHOD_POINTS:
+        return "points";
+    case METHOD_DRAW:
+        return "draw";
+    case METHOD_NONE:
+        break;
+    }
+    return "";
+}
+
 /* ----------------------------------------------------------- text buffer */
 
 void text_init(struct text *t, char *buf, size_t len)

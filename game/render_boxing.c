@@ -306,6 +306,9 @@ static const struct injury *injuries(const struct bout *b, int side)
     return b->u.boxing.f[side].inj;
 }
 
+static const enum method methods[] = {METHOD_KO, METHOD_TKO, METHOD_DQ, METHOD_DECISION,
+                                      METHOD_NONE};
+
 /* Boxing's words, registered through engine/rulesets.h. */
 const struct words boxing_words = {
     .sheet_add = sheet_add,
@@ -318,4 +321,5 @@ const struct words boxing_words = {
     .result_plain = 1,
     .score_add = score_add,
     .injuries = injuries,
+    .methods = methods,
 };

@@ -141,6 +141,9 @@ struct words {
     /* Optional: the injuries of `side` (0 or 1) in `b`, INJ_COUNT of them,
      * that a doctor's stoppage names; NULL when the ruleset has none. */
     const struct injury *(*injuries)(const struct bout *b, int side);
+    /* The ways its bouts are won, as results name them, ending with
+     * METHOD_NONE (render_methods). */
+    const enum method *methods;
 };
 
 /* The descriptors, one per line of engine/rulesets.h. */

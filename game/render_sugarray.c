@@ -227,6 +227,9 @@ static void score_add(struct text *t, const struct render_corner c[SIDES], const
         text_add(t, " (level)");
 }
 
+/* A TKO is only a forfeit: plans have no towel here. */
+static const enum method methods[] = {METHOD_KO, METHOD_POINTS, METHOD_NONE};
+
 /* SUGAR RAY's words, registered through engine/rulesets.h: no cards after
  * the report's events, no injuries. */
 const struct words sugarray_words = {
@@ -239,4 +242,5 @@ const struct words sugarray_words = {
     .result = result_lines,
     .score_add = score_add,
     .injuries = NULL,
+    .methods = methods,
 };

@@ -537,6 +537,102 @@ START_TEST(test_flood_limit_one_notice)
 }
 END_TEST
 
+/* What the bot queued so far, joined by '\n' (static buffer). */
+static const char *queued(void)
+{
+    static char out[8192];
+    char line[OUTQ_LINE_MAX];
+    size_t len = 0;
+
+    out[0] = '\0';
+    for (double t_ = bot.now + 1000; outq_len(bot.q) > 0; t_ += 1)
+        if (outq_pop(bot.q, t_, line))
+            len += (size_t)snprintf(out + len, sizeof(out) - len, "%s\n", line);
+    return out;
+}
+
+START_TEST(test_sim_command)
+{
+    struct game_io io;
+    struct game_config gc;
+    char err[256];
+
+    bot_game_io(&bot, &io);
+    bot_game_config(&bot.cfg, &gc);
+    bot.game = game_new(bot.db, &io, &gc, err, sizeof(err));
+    ck_assert_msg(bot.game != NULL, "%s", err);
+    join("sam");
+    join("tia");
+    run("sam", 0, "register samsam1");
+    run("sam", 0, "create Rocky str=14 spd=12 agl=11 tgh=12 hgt=11");
+    run("tia", 0, "register tiatia1");
+    run("tia", 0, "create Apollo str=14 spd=12 agl=11 tgh=12 hgt=11");
+    run("tia", 0, "create Murphy rules=sugarray");
+    HAS(run("tia", 0, "plan set Apollo if round >= 1 then towel"), "Apollo's plan stored");
+
+    /* In a channel: one line, whoever asks. */
+    HAS(run("sam", 1, "!sim Rocky vs Apollo"),
+        "PRIVMSG #ringside :sam: sim works only in private: /msg ringside sim ...");
+    HAS(run("ed", 1, "!sim Rocky vs Apollo"), "sim works only in private");
+    HAS(run("ed", 0, "sim Rocky vs Apollo"), "sim needs an account: identify first");
+    /* Words: one line each, nothing started. */
+    HAS(run("sam", 0, "sim Rocky"), "missing arguments; usage: sim <your fighter> vs <his fighter> "
+                                    "[bouts=N] [plan=<lines>] [hisplan=<lines>] [seed=N]");
+    HAS(run("sam", 0, "sim Rocky Apollo bouts=5"),
+        "say whom your fighter meets: sim <your fighter> vs <his fighter> [bouts=N]");
+    HAS(run("sam", 0, "sim Rocky vs Nobody"), "there is no fighter Nobody");
+    HAS(run("sam", 0, "sim Nobody vs Apollo"), "there is no fighter Nobody");
+    HAS(run("sam", 0, "sim Rocky vs Apollo frob"), "I don't understand \"frob\"; usage: sim ");
+    HAS(run("sam", 0, "sim Rocky vs Apollo bouts=5 BOUTS=6"), "bouts= is given twice");
+    HAS(run("sam", 0, "sim Rocky vs Murphy"), "Murphy is a SUGAR RAY fighter and Rocky a boxing");
+    HAS(run("sam", 0, "sim Apollo vs Rocky"), "Apollo belongs to tia, not to you");
+    HAS(run("sam", 0, "sim Rocky vs Apollo bouts=10001"),
+        "bouts=10001: give a whole number of bouts from 1 to 10,000 (without it: 1,000)");
+    HAS(run("sam", 0, "sim Rocky vs Apollo bouts=ten"), "bouts=ten: give a whole number");
+    HAS(run("sam", 0, "sim Rocky vs Apollo plan=5/5/10; 8/8/8 bouts=3"),
+        "plan= refused, nothing simulated: line 2, column 2: AGG+POW+DEF = 24, the most is 20");
+    HAS(run("sam", 0, "sim Rocky vs Apollo hisplan=if x then 5/5/10"),
+        "hisplan= refused, nothing simulated: line 1, column 4: unknown word \"x\"");
+    ck_assert_int_eq(game_sims(bot.game), 0);
+
+    /* The plan's words up to the next option; the answer, when it is
+     * fought, is tests/sim_figures.txt's first case (with the plan given;
+     * Apollo's stored towel never read). */
+    const char *out = run("sam", 0,
+                          "sim rocky VS apollo plan=5/6/9; if opp is weak then 8/8/4 (allout); 10) "
+                          "if score < 0 then 6H/8!/6 (inside) seed=42 bouts=1000");
+    ck_assert_str_eq(out, "");
+    ck_assert_int_eq(game_sims(bot.game), 1);
+    for (int turns = 0; game_sims(bot.game) > 0; turns++) {
+        ck_assert_int_lt(turns, 10000);
+        bot_sim_slice(&bot);
+    }
+    ck_assert_str_eq(queued(), "PRIVMSG sam :Rocky (plan given) vs Apollo (default orders), 1,000 "
+                               "bouts, seed 42: Rocky wins 181 (KO 0%, TKO 1%, DQ 0%, decision "
+                               "17%), loses 801 (KO 0%, TKO <1%, DQ 17%, decision 63%), draws 18; "
+                               "11.8 rounds on average.\n");
+    HAS(run("sam", 0, "sim Rocky vs Apollo"),
+        "one simulation every 30 seconds, please: try again in 25 seconds");
+    /* 10,000 bouts take several turns of the loop (how long a slice takes
+     * is measured by make bench, never asserted here). */
+    ck_assert_str_eq(run("tia", 0, "sim Apollo vs Rocky bouts=10000 plan=5/6/9"), "");
+    int turns = 0;
+    while (game_sims(bot.game) > 0) {
+        bot_sim_slice(&bot);
+        turns++;
+    }
+    ck_assert_int_ge(turns, 2);
+    HAS(queued(), "PRIVMSG tia :Apollo (plan given) vs Rocky (default orders), 10,000 bouts, "
+                  "seed ");
+    HAS(run("sam", 0, "help sim"), "sim <your fighter> vs <his fighter> [bouts=N] [plan=<lines>] "
+                                   "[hisplan=<lines>] [seed=N]: fights your fighter");
+    HAS(run("sam", 0, "help sim"), "(in private: /msg ringside; identify first)");
+    HAS(run("sam", 0, "help"), " plan sim bouts ");
+    game_free(bot.game);
+    bot.game = NULL;
+}
+END_TEST
+
 Suite *cmd_suite(void)
 {
     Suite *s = suite_create("commands");
@@ -570,6 +666,7 @@ Suite *cmd_suite(void)
     tcase_add_test(c, test_admin_ban);
     tcase_add_test(c, test_hostile_input);
     tcase_add_test(c, test_help_teaches);
+    tcase_add_test(c, test_sim_command);
     tcase_add_test(c, test_flood_limit_one_notice);
     suite_add_tcase(s, c);
     return s;

@@ -374,6 +374,18 @@ if command -v python3 >/dev/null 2>&1; then
     check "sugarray" --rules sugarray --bouts 20 \
         --a 'Miller skill=10 end=26' --b 'Murphy skill=12 end=21' --orders-a '2/3,3/0,9/0' --orders-b '6/0,3/3,3/4'
 
+    # The bot's `sim` command: the figures tests/check_simulate.c gets from
+    # game/simulate.c are the simulator's for the same sheets, plans and
+    # seeds (tests/sim_figures.txt); and a figure changed is caught.
+    if python3 "$HERE/sim_figures.py" "$SIM" "$HERE/sim_figures.txt" >"$TMP/figures" 2>&1; then
+        pass
+    else fail "sim_figures: $(grep -v '^ ' "$TMP/figures" | head -n 2 | tr '\n' '|')"; fi
+    sed 's/ wins 181 / wins 182 /' "$HERE/sim_figures.txt" >"$TMP/figures.txt"
+    if ! cmp -s "$HERE/sim_figures.txt" "$TMP/figures.txt" &&
+        ! python3 "$HERE/sim_figures.py" "$SIM" "$TMP/figures.txt" >/dev/null 2>&1; then
+        pass
+    else fail "sim_figures.py does not catch a changed figure"; fi
+
     # The checker must be able to fail: a bout with one figure changed is
     # rejected, and so is a bout whose thrown is not 8 x AGG.
     run --json --seed 4 --a "$A" --b "$B" --orders-a "$OA" --orders-b "$OB"

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """e2e.py - Ringside's end-to-end tests: the real bot against a real IRC server.
 
-    python3 tests/e2e/e2e.py BOT        (from the repository root; BOT e.g. build/ringside)
+    python3 tests/e2e/e2e.py BOT [SIM]  (from the repository root; BOT e.g. build/ringside,
+                                        SIM build/ringside-sim: else the one beside BOT)
 
 Starts an IRC server on a free loopback port (ngircd; E2E_SERVER=inspircd for
 InspIRCd 3), starts the bot with a configuration and a database in a temporary
@@ -19,7 +20,7 @@ Environment:
                                ircd-hybrid 8, prepared by tests/e2e/hybrid.sh
                                (root the first time) and run as ringside-e2e
   E2E_ONLY=name,name           run only these scenarios (by name, function name
-                               without s_, or number 1-11; SIGTERM is the last)
+                               without s_, or number 1-15; SIGTERM is the last)
   E2E_KEEP=1                   keep the temporary directory (it is kept anyway on failure)
   E2E_VERBOSE=1                print every line the clients receive from the bot
 
@@ -28,6 +29,8 @@ Python 3 standard library only. The bot's inbound flood limit is 5 commands in
 """
 
 import collections
+import json
+import math
 import os
 import re
 import shutil
@@ -491,6 +494,7 @@ class Env:
         self.bot_log = os.path.join(self.dir, "bot.log")
         self.ircd_log = os.path.join(self.dir, "ircd.log")
         self.bot_starts = 0
+        self.sim_path = None  # ringside-sim, to compare the sim command with
         # The [flood] keys: the inbound limit these tests pace themselves to
         # (the defaults, 12 a minute, would make them slow).
         self.flood = INBOUND_LIMIT
@@ -1325,6 +1329,118 @@ def s_league(env):
         c.quit()
 
 
+def sim_figures(env, argv):
+    """ringside-sim --json ARGV's bouts, counted from side a's point of view:
+    (bouts, wins, losses, draws, rounds, {method: wins}, {method: losses})."""
+    out = subprocess.run([env.sim_path, "--json"] + argv, check=True,
+                         stdout=subprocess.PIPE, timeout=120).stdout.decode()
+    n = [0, 0, 0, 0, 0, collections.Counter(), collections.Counter()]
+    for line in out.splitlines():
+        bout = json.loads(line)
+        if "stats" in bout:
+            continue
+        res = bout["result"]
+        n[0] += 1
+        n[4] += res["round"]
+        if res["winner"] == "a":
+            n[1] += 1
+            n[5][res["method"].lower()] += 1
+        elif res["winner"] == "b":
+            n[2] += 1
+            n[6][res["method"].lower()] += 1
+        else:
+            n[3] += 1
+    return n
+
+
+def sim_percent(k, of):
+    """A share as the sim command writes it (game/simulate.c)."""
+    p = int(math.floor(100.0 * k / of + 0.5))  # halves up
+    if k > 0 and p == 0:
+        return "<1%"
+    if k < of and p == 100:
+        return ">99%"
+    return "%d%%" % p
+
+
+def s_sim(env):
+    """sim, in private: one line, later, whose figures are ringside-sim's for
+    the same sheets, plans and seed (his stored plan never read); in the
+    channel one line telling to /msg the bot; bad words one line each; a
+    second one at once must wait. Nothing in the database changes."""
+    sheet_a = "str=14 spd=12 agl=11 tgh=12 hgt=11"
+    sheet_b = "str=12 spd=13 agl=11 tgh=13 hgt=11"
+    plan = "5/6/9; if opp is weak then 8/8/4 (allout); 10) if score < 0 then 6H/8!/6 (inside)"
+    hisplan = "6/6/8 (inside); if opp is weak then 8/8/4 (allout)"
+    a = Client(env, "simmer", [CHANNEL])
+    a.ask("register " + secret(env, "simmer-pw-1"), r"^account simmer registered")
+    a.ask("create Simba " + sheet_a, r"^Simba \(boxing\) is ready")
+    a.ask("plan set " + plan, r"^Simba's plan stored")
+    o = Client(env, "simfoe", [CHANNEL])
+    o.ask("register " + secret(env, "simfoe-pw-1"), r"^account simfoe registered")
+    o.ask("create Nala " + sheet_b, r"^Nala \(boxing\) is ready")
+    o.ask("create Kovu rules=sugarray", r"^Kovu \(sugarray\) is ready")
+    # Read, this plan would lose every bout in round 1.
+    o.ask("plan set Nala if round >= 1 then towel", r"^Nala's plan stored")
+    o.quit()
+    before = env.snapshot()
+
+    a.ask("sim Simba vs Nala", r"^sim works only in private: /msg ringside sim "
+          r"\.\.\.$", chan=CHANNEL)
+    a.ask("sim Simba vs Nala bouts=0", r"^bouts=0: give a whole number of bouts from 1 to "
+          r"10,000 \(without it: 1,000\)$")
+    a.ask("sim Simba vs Nala bouts=10001", r"^bouts=10001: give a whole number")
+    a.ask("sim Simba vs Nala bouts=lots", r"^bouts=lots: give a whole number")
+    a.ask("sim Simba vs Nobody", r"^there is no fighter Nobody")
+    a.ask("sim Simba vs Kovu", r"^Kovu is a SUGAR RAY fighter and Simba a boxing one")
+    a.ask("sim Nala vs Simba", r"^Nala belongs to simfoe, not to you")
+    a.ask("sim Simba vs Nala plan=5/5/10; 8/8/8",
+          r"^plan= refused, nothing simulated: line 2, column 2: A\+P\+D = 24, the most is 20$")
+
+    seed, bouts = 4242, 2000
+    a.pace()
+    t0 = time.monotonic()
+    a.cmd("sim Simba vs Nala bouts=%d seed=%d hisplan=%s" % (bouts, seed, hisplan), pace=False)
+    text = a.expect(r"^Simba \(stored plan\) vs Nala \(plan given\), 2,000 bouts, seed 4242: ",
+                    where="private", timeout=60)
+    took = time.monotonic() - t0
+    a.ask("sim Simba vs Nala", r"^one simulation every 30 seconds, please: try again in "
+          r"\d+ seconds?$")
+    time.sleep(1.5)
+    extra = a.bot_replies(a.cursor)
+    check(not extra, "more replies than commands: %r" % extra)
+    a.quit()
+    check(env.snapshot() == before, "sim changed the database")
+
+    m = re.match(r"^Simba \(stored plan\) vs Nala \(plan given\), 2,000 bouts, seed 4242: "
+                 r"Simba wins ([\d,]+)(?: \(([^)]*)\))?, loses ([\d,]+)(?: \(([^)]*)\))?, "
+                 r"draws ([\d,]+); ([\d.]+) rounds? on average\.$", text)
+    check(m, "the answer's wording: %r" % text)
+    notes = ["%d bouts answered %.2f s after the command: %s" % (bouts, took, text)]
+    if not env.sim_path:
+        notes.append("no ringside-sim beside the bot (nor given): figures not compared")
+        return notes
+    n = sim_figures(env, ["--seed", str(seed), "--bouts", str(bouts), "--a", "Simba " + sheet_a,
+                          "--b", "Nala " + sheet_b, "--plan-a", plan, "--plan-b", hisplan])
+    want_methods = ("ko", "tko", "dq", "decision")
+
+    def methods(c):
+        return ", ".join("%s %s" % (k.upper() if k != "decision" else k, sim_percent(c[k], n[0]))
+                         for k in want_methods)
+    rounds = n[4] / n[0]
+    want = ("Simba (stored plan) vs Nala (plan given), 2,000 bouts, seed 4242: Simba wins "
+            "{:,}{}, loses {:,}{}, draws {:,}; {} on average.".format(
+                n[1], " (%s)" % methods(n[5]) if n[1] else "", n[2],
+                " (%s)" % methods(n[6]) if n[2] else "", n[3],
+                "%d round%s" % (n[4] // n[0], "" if n[4] == n[0] else "s")
+                if n[4] % n[0] == 0 else "%.1f rounds" % rounds))
+    check(text == want, "the bot and ringside-sim differ",
+          "bot:          %s\nringside-sim: %s" % (text, want))
+    notes.append("ringside-sim --seed %d --bouts %d agrees: %d-%d-%d, %d rounds in all" %
+                 (seed, bouts, n[1], n[2], n[3], n[4]))
+    return notes
+
+
 SCENARIOS = [
     ("help", s_help),
     ("register, identify, create, look up", s_register),
@@ -1337,6 +1453,7 @@ SCENARIOS = [
     ("SIGHUP reload", s_sighup),
     ("nick change, part, outsider, CTCP", s_identity),
     ("league turn by an admin, standings", s_league),
+    ("sim in private, against ringside-sim", s_sim),
     ("kicked, then back after the delay", s_kick_rejoin),
     ("nick in use: alternative nick, then regained", s_nick_regain),
     ("SIGTERM goodbye", s_sigterm),
@@ -1444,8 +1561,9 @@ def run_suite(env, scenarios, label, stopping=None, before_restart=None):
 
 
 def main(argv):
-    if len(argv) != 2:
-        print("usage: python3 tests/e2e/e2e.py BOT   (e.g. build/ringside)", file=sys.stderr)
+    if len(argv) not in (2, 3):
+        print("usage: python3 tests/e2e/e2e.py BOT [SIM]   (e.g. build/ringside "
+              "build/ringside-sim)", file=sys.stderr)
         return 2
     bot = argv[1]
     if not os.access(bot, os.X_OK):
@@ -1466,6 +1584,13 @@ def main(argv):
         print("e2e: %s is missing; apt-get install -y %s" % (exe, exe), file=sys.stderr)
         return 2
     env = Env(bot, server)
+    # The simulator, to compare `sim` with: given, else beside the bot.
+    for cand in argv[2:] + [os.path.join(os.path.dirname(bot), "ringside-sim"),
+                            os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(bot))),
+                                         "ringside-sim")]:
+        if os.access(cand, os.X_OK):
+            env.sim_path = os.path.abspath(cand)
+            break
     return run_suite(env, selected(SCENARIOS), "e2e: %s against %s" % (bot, server),
                      stopping=s_sigterm)
 
