@@ -67,6 +67,7 @@ struct config {
     int nadmins;
     char database[CONFIG_STR_MAX];
     enum log_level log_level;
+    int colours; /* the result in colour (bold names always) */
     /* [flood] */
     int burst;
     double lines_per_second;
@@ -102,6 +103,11 @@ int irc_casecmp(enum casemapping m, const char *a, const char *b);
 /* Turns every CR and LF of s into a space, in place, so that user text
  * never ends or starts a line on the wire; other text is kept. */
 void irc_sanitize(char *s);
+/* Removes IRC formatting from s in place: colour codes (\003 with up to
+ * two digits, a comma and two more), and unless colours_only also bold
+ * (\002), reset (\017), reverse (\026), italics (\035), strike (\036) and
+ * underline (\037). */
+void irc_strip_format(char *s, int colours_only);
 /* The length of the first piece of `text` (of `len` bytes) that fits in
  * `max` bytes: cut at the last space that fits, else at a UTF-8 character
  * boundary; never 0 when len > 0 and max >= 4. */
@@ -366,7 +372,8 @@ struct bot {
      * and keep it; `in` says whether we are in it now. */
     char chan[USERS_CHANNELS][CONFIG_NICK_MAX * 2];
     int chan_in[USERS_CHANNELS];
-    double now; /* monotonic seconds, set before each event is handled */
+    int chan_plain[USERS_CHANNELS]; /* the channel refuses formatting (mode +c) */
+    double now;                     /* monotonic seconds, set before each event is handled */
     struct irc_state *irc;
     struct game *game; /* NULL until the database is open */
 };
@@ -379,6 +386,11 @@ uint64_t bot_seed(void);
 int bot_is_admin(const struct bot *bot, const char *account);
 /* The number of channel `name`, or -1 if it is not one of ours. */
 int bot_chan_find(const struct bot *bot, const char *name);
+/* A PRIVMSG of `text` to `target` into the output queue as `kind` for
+ * `owner` (NULL: the target), without the formatting the channel refuses
+ * (+c) or the configuration turns off (colours = no). */
+void bot_msg(struct bot *bot, enum outq_kind kind, const char *target, const char *owner,
+             const char *text);
 /* Folds a nick or account name the way the database keys it (RFC 1459,
  * whatever the server says, so no two keys differ only by []\~ case). */
 void bot_name_key(char *dst, const char *name, size_t len);

@@ -98,6 +98,7 @@ static const struct key config_keys[] = {
     NUM("bot", admins, KEY_ADMINS, 0, 0),
     STR("bot", database, KEY_STRING, KF_REQUIRED),
     NUM("bot", log_level, KEY_LOGLEVEL, 0, 0),
+    NUM("bot", colours, KEY_BOOL, 0, 1),
     NUM("flood", burst, KEY_INT, 1, 100),
     NUM("flood", lines_per_second, KEY_RATE, 0, 0),
     NUM("flood", exempt, KEY_BOOL, 0, 1),
@@ -137,6 +138,7 @@ void config_defaults(struct config *c)
     strcpy(c->username, "ringside");
     strcpy(c->realname, "Ringside boxing bot");
     strcpy(c->prefix, "!");
+    c->colours = 1;
     strcpy(c->database, "ringside.db");
     c->log_level = LOG_INFO;
     c->burst = 4;

@@ -18,7 +18,7 @@ static void io_say(void *ctx, enum game_voice voice, const char *target, const c
     };
     struct bot *bot = ctx;
 
-    outq_msg(bot->q, kinds[voice], "PRIVMSG", target, NULL, text);
+    bot_msg(bot, kinds[voice], target, NULL, text);
 }
 
 static const char *io_nick_of(void *ctx, int64_t account_id)
@@ -107,6 +107,7 @@ void bot_game_config(const struct config *cfg, struct game_config *gc)
     gc->rounds = cfg->rounds;
     gc->turn_interval = cfg->turn_interval;
     snprintf(gc->prefix, sizeof(gc->prefix), "%s", cfg->prefix);
+    gc->format = cfg->colours ? GAME_FORMAT_COLOUR : GAME_FORMAT_BOLD;
 }
 
 static void caller_reply(void *ctx, int how, const char *text)

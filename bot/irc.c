@@ -182,6 +182,8 @@ static void try_other_nick(struct bot *bot)
     outq_raw(bot->q, line);
 }
 
+static void chan_modes(struct bot *bot, int c, const char *modes);
+
 static void ev_numeric(irc_session_t *s, unsigned int event, const char *origin,
                        const char **params, unsigned int count)
 {
@@ -195,6 +197,10 @@ static void ev_numeric(irc_session_t *s, unsigned int event, const char *origin,
         break;
     case LIBIRC_RFC_RPL_NAMREPLY:
         names(bot, params, count);
+        break;
+    case LIBIRC_RFC_RPL_CHANNELMODEIS:
+        if (count >= 3 && bot_chan_find(bot, params[1]) >= 0)
+            chan_modes(bot, bot_chan_find(bot, params[1]), params[2]);
         break;
     case LIBIRC_RFC_ERR_NICKNAMEINUSE:
     case LIBIRC_RFC_ERR_ERRONEUSNICKNAME:
@@ -234,6 +240,11 @@ static void ev_join(irc_session_t *s, const char *event, const char *origin, con
         /* Our own prefix as others see it: split lines to fit it. */
         outq_set_prefix_len(bot->q, strlen(origin));
         log_msg(LOG_INFO, "joined %s", bot->chan[c]);
+        /* Its modes: +c means no formatting (324 answers). */
+        char line[CONFIG_NICK_MAX * 2 + 8];
+        bot->chan_plain[c] = 0;
+        snprintf(line, sizeof(line), "MODE %s", bot->chan[c]);
+        outq_raw(bot->q, line);
     } else {
         users_join(bot->users, nick, c);
     }
@@ -443,6 +454,36 @@ static void ev_unknown(irc_session_t *s, const char *event, const char *origin, 
     }
 }
 
+/* Channel c's modes change by `modes` ("+c-t"; from MODE or 324): +c
+ * (no colours, or no control codes at all) makes the bot send it plain. */
+static void chan_modes(struct bot *bot, int c, const char *modes)
+{
+    int on = 1;
+
+    for (const char *m = modes; *m && *m != ' '; m++) {
+        if (*m == '+' || *m == '-')
+            on = *m == '+';
+        else if (*m == 'c' && bot->chan_plain[c] != on) {
+            bot->chan_plain[c] = on;
+            log_msg(LOG_INFO, "%s %s colours: sending it %s", bot->chan[c],
+                    on ? "forbids" : "allows", on ? "plain text" : "formatting again");
+        }
+    }
+}
+
+static void ev_mode(irc_session_t *s, const char *event, const char *origin, const char **params,
+                    unsigned int count)
+{
+    struct bot *bot = bot_of(s);
+
+    (void)event;
+    (void)origin;
+    heard(bot);
+    int c = count >= 2 ? bot_chan_find(bot, params[0]) : -1;
+    if (c >= 0)
+        chan_modes(bot, c, params[1]);
+}
+
 static void ev_other(irc_session_t *s, const char *event, const char *origin, const char **params,
                      unsigned int count)
 {
@@ -459,7 +500,7 @@ static irc_callbacks_t callbacks = {
     .event_quit = ev_quit,
     .event_join = ev_join,
     .event_part = ev_part,
-    .event_mode = ev_other,
+    .event_mode = ev_mode,
     .event_umode = ev_other,
     .event_topic = ev_other,
     .event_kick = ev_kick,

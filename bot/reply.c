@@ -8,6 +8,22 @@
 
 #include "bot.h"
 
+void bot_msg(struct bot *bot, enum outq_kind kind, const char *target, const char *owner,
+             const char *text)
+{
+    char line[1100];
+    int c = bot_chan_find(bot, target);
+
+    snprintf(line, sizeof(line), "%s", text);
+    /* A channel with +c refuses (or some servers drop) a message with any
+     * formatting; colours = no keeps the bold and drops the colour. */
+    if (c >= 0 && bot->chan_plain[c])
+        irc_strip_format(line, 0);
+    else if (!bot->cfg.colours)
+        irc_strip_format(line, 1);
+    outq_msg(bot->q, kind, "PRIVMSG", target, owner, line);
+}
+
 /* Lines of one command's answer sent as replies; the rest go as bulk. */
 #define REPLY_LINES 3
 
@@ -23,9 +39,9 @@ static void vreply(struct cmd_ctx *ctx, int private_only, const char *fmt, va_li
     if (ctx->channel && !private_only) {
         char line[1100];
         snprintf(line, sizeof(line), "%s: %s", ctx->nick, text);
-        outq_msg(ctx->bot->q, kind, "PRIVMSG", ctx->channel, ctx->nick, line);
+        bot_msg(ctx->bot, kind, ctx->channel, ctx->nick, line);
     } else {
-        outq_msg(ctx->bot->q, kind, "PRIVMSG", ctx->nick, ctx->nick, text);
+        bot_msg(ctx->bot, kind, ctx->nick, ctx->nick, text);
     }
 }
 

@@ -71,6 +71,31 @@ void irc_sanitize(char *s)
             *s = ' ';
 }
 
+void irc_strip_format(char *s, int colours_only)
+{
+    char *out = s;
+
+    for (const char *p = s; *p;) {
+        if (*p == '\003') {
+            p++;
+            for (int k = 0; k < 2 && *p >= '0' && *p <= '9'; k++)
+                p++;
+            if (p[0] == ',' && p[1] >= '0' && p[1] <= '9') {
+                p += 2;
+                if (*p >= '0' && *p <= '9')
+                    p++;
+            }
+            continue;
+        }
+        if (!colours_only && strchr("\002\017\026\035\036\037", *p)) {
+            p++;
+            continue;
+        }
+        *out++ = *p++;
+    }
+    *out = '\0';
+}
+
 static int utf8_continuation(unsigned char c)
 {
     return (c & 0xc0) == 0x80;

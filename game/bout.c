@@ -142,6 +142,52 @@ static void clock_start(struct game *g, struct live *lv, int seconds)
         lv->asking = 0; /* gone already */
 }
 
+/* Formatting for the channel (g->cfg.format): the fighters' names of lv in
+ * bold wherever they stand as whole words, and with `colour` (an IRC
+ * colour number, 0 for none) the whole line in that colour. In place;
+ * lines stay within RENDER_LINE_MAX. */
+#define COLOUR_RESULT 3 /* green */
+static void decorate(const struct game *g, const struct live *lv, char *line, int colour)
+{
+    char out[RENDER_LINE_MAX];
+    size_t at = 0, len = strlen(line);
+
+    if (g->cfg.format == GAME_FORMAT_PLAIN)
+        return;
+    if (colour && g->cfg.format == GAME_FORMAT_COLOUR)
+        at += (size_t)snprintf(out, sizeof(out), "\003%02d", colour);
+    for (size_t i = 0; i < len;) {
+        size_t n = 0;
+        int word_start = i == 0 || !isalnum((unsigned char)line[i - 1]);
+        for (int s = 0; s < SIDES && word_start && !n; s++) {
+            size_t k = strlen(lv->f[s].name);
+            if (k && strncmp(line + i, lv->f[s].name, k) == 0 &&
+                !isalnum((unsigned char)line[i + k]))
+                n = k;
+        }
+        if (n) {
+            if (at + n + 3 >= sizeof(out))
+                return; /* no room: the line goes plain */
+            out[at++] = '\002';
+            memcpy(out + at, line + i, n);
+            at += n;
+            out[at++] = '\002';
+            i += n;
+        } else {
+            if (at + 2 >= sizeof(out))
+                return;
+            out[at++] = line[i++];
+        }
+    }
+    if (colour && g->cfg.format == GAME_FORMAT_COLOUR) {
+        if (at + 2 >= sizeof(out))
+            return;
+        out[at++] = '\003';
+    }
+    out[at] = '\0';
+    memcpy(line, out, at + 1);
+}
+
 /* --------------------------------------------------------------- loading */
 
 /* Rebuilds a live bout from the database: fighters, then the stored orders
@@ -638,7 +684,13 @@ static int resolve(struct game *g, struct live *lv, int acked, const char *ack)
          * it, what changed, both records. */
         for (int s = 0; s < SIDES; s++)
             render_corner_fill(&after[s], &f[s]);
-        render_aftermath(lv->corner, after, &nb, result[nres++], RENDER_LINE_MAX);
+        /* A result said in words is bold and coloured; classic lines stay
+         * as the rules print them. */
+        if (render_result_plain(nb.rules))
+            for (int i = 0; i < nres; i++)
+                decorate(g, lv, result[i], COLOUR_RESULT);
+        render_aftermath(lv->corner, after, &nb, result[nres], RENDER_LINE_MAX);
+        decorate(g, lv, result[nres++], render_result_plain(nb.rules) ? 0 : COLOUR_RESULT);
     }
     if (packed) {
         /* Several bouts share the channel: a round is one message, tagged
@@ -976,8 +1028,10 @@ static int accept(struct game *g, const struct game_caller *who, struct live *lv
 
     char tape[3][RENDER_LINE_MAX];
     int n = render_tape(lv->corner, rec.rules, rec.rounds, rec.id, tape, 3);
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
+        decorate(g, lv, tape[i], 0);
         game_say(g, GAME_LIVE, rec.channel, "%s", tape[i]);
+    }
     for (int s = 0; s < SIDES; s++)
         ask_orders(g, lv, s, "send them here, in private");
     clock_start(g, lv, g->cfg.order_timeout);

@@ -95,7 +95,14 @@ struct game_config {
     int rounds;            /* a boxing challenge's default */
     long turn_interval;    /* seconds; 0: league turns only by command */
     char prefix[8];        /* how commands start in a channel, for hints */
+    /* What the channel's lines carry besides words: GAME_FORMAT_PLAIN,
+     * GAME_FORMAT_BOLD (fighter names in the tale of the tape and the
+     * result in bold), GAME_FORMAT_COLOUR (and the result in colour). */
+    int format;
 };
+#define GAME_FORMAT_PLAIN  0
+#define GAME_FORMAT_BOLD   1
+#define GAME_FORMAT_COLOUR 2
 
 /* Who runs a command, and how to answer him: answer(ctx, 0, text) answers
  * where he asked (the channel, or in private), with GAME_ANSWER_PRIVATE
@@ -178,6 +185,9 @@ int render_result(const struct render_corner c[SIDES], const struct bout *b, str
  * (15) 3/3 (14) ... PW". `tail` is appended (" PW", " KO", " TIE", ""). */
 int render_sugarray_line(const struct render_corner c[SIDES], const struct bout *b, int side,
                          const char *tail, char *buf, size_t len);
+/* 1 when the result lines of `rules` say who won in words (boxing's
+ * announcer), 0 when they are the ruleset's classic lines (SUGAR RAY). */
+int render_result_plain(enum rules rules);
 /* The end of the finished bout `b` for the channel, after its result
  * lines: the plain result where those lines do not say who won (SUGAR
  * RAY's classic lines), what the bout changed in the sheets, and both

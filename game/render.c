@@ -961,6 +961,13 @@ static void record_add(struct text *t, const struct render_corner *c)
         text_add(t, " (%d KO%s)", c->kos, c->kos == 1 ? "" : "s");
 }
 
+int render_result_plain(enum rules rules)
+{
+    const struct words *w = words_of(rules);
+
+    return w && w->result_plain;
+}
+
 int render_aftermath(const struct render_corner before[SIDES],
                      const struct render_corner after[SIDES], const struct bout *b, char *buf,
                      size_t len)

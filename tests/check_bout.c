@@ -15,6 +15,7 @@
 static struct bot bot;
 static char dir[64], path[128];
 static char said[65536]; /* every line queued by the last run() */
+static int raw_lines;    /* flush() keeps the formatting */
 
 static void open_all(void)
 {
@@ -85,8 +86,11 @@ static const char *flush(void)
 
     said[0] = '\0';
     for (double t_ = bot.now + 1e6; outq_len(bot.q) > 0; t_ += 1)
-        if (outq_pop(bot.q, t_, line))
+        if (outq_pop(bot.q, t_, line)) {
+            if (!raw_lines)
+                irc_strip_format(line, 0); /* formatting: test_formatting */
             len += (size_t)snprintf(said + len, sizeof(said) - len, "%s\n", line);
+        }
     return said;
 }
 
@@ -519,6 +523,54 @@ static void no_line_matches(const char *text, const char *rx, int icase, int cha
     regfree(&re);
 }
 
+/* The tale of the tape and the result: names in bold, the result in
+ * colour; colours = no keeps the bold; a channel with +c gets neither. */
+START_TEST(test_formatting)
+{
+    player("alice", "create Rocky str=14 spd=12 agl=11 tgh=12 hgt=11");
+    player("bob", "create Apollo str=13 spd=14 agl=12 tgh=11 hgt=10");
+    raw_lines = 1;
+    run("alice", 1, "!challenge bob");
+    const char *out = run("bob", 1, "!accept");
+    HAS(out, "PRIVMSG #ringside :Bout #1, boxing, 3 rounds: \002Rocky\002 (alice) STR 14");
+    HAS(out, "PRIVMSG #ringside :vs \002Apollo\002 (bob) ");
+    for (int r = 0; r < 3; r++) {
+        run("alice", 0, "5/5/10");
+        out = run("bob", 0, "5/5/10");
+    }
+    HAS(out, "PRIVMSG #ringside :\00303");
+    HAS(out, "Records now: \002");
+    /* colours = no: bold only. */
+    bot.cfg.colours = 0;
+    sync_config();
+    run("alice", 1, "!challenge bob");
+    out = run("bob", 1, "!accept");
+    HAS(out, "\002Rocky\002 (alice)");
+    for (int r = 0; r < 3; r++) {
+        run("alice", 0, "5/5/10");
+        out = run("bob", 0, "5/5/10");
+    }
+    ck_assert_ptr_null(strchr(out, '\003'));
+    HAS(out, "Records now: \002");
+    /* +c: nothing but words. */
+    bot.cfg.colours = 1;
+    sync_config();
+    bot.chan_plain[0] = 1;
+    run("alice", 1, "!challenge bob");
+    out = run("bob", 1, "!accept");
+    for (int r = 0; r < 3; r++) {
+        run("alice", 0, "5/5/10");
+        out = run("bob", 0, "5/5/10");
+    }
+    for (const char *p = out; (p = strstr(p, "PRIVMSG #ringside :")); p++) {
+        size_t n = strcspn(p, "\n");
+        for (size_t i = 0; i < n; i++)
+            ck_assert_msg(!strchr("\002\003\017", p[i]) || !p[i], "%.*s", (int)n, p);
+    }
+    raw_lines = 0;
+}
+END_TEST
+
 START_TEST(test_grammar_sweep)
 {
     static const char *const args[] = {
@@ -748,6 +800,7 @@ Suite *bout_suite(void)
     tcase_add_test(tc, test_orders_where_newcomers_send_them);
     tcase_add_test(tc, test_sugarray_example_bout);
     tcase_add_test(tc, test_grammar_sweep);
+    tcase_add_test(tc, test_formatting);
     tcase_add_test(tc, test_forfeit_decline_expire_cancel);
     tcase_add_test(tc, test_orders_never_limited);
     tcase_add_test(tc, test_report_private);

@@ -103,6 +103,16 @@ def port_open(port):
 # ------------------------------------------------------------------ IRC client
 
 
+# IRC formatting: colour codes and bold, reset, reverse, italics, strike,
+# underline. Scenarios read what a player reads: the words (Msg.text).
+FORMATTING = re.compile(r"\x03(\d{1,2}(,\d{1,2})?)?|[\x02\x0f\x16\x1d\x1e\x1f]")
+
+
+def plain(text):
+    """text without IRC formatting."""
+    return FORMATTING.sub("", text)
+
+
 class Msg:
     """One line received: arrival time, prefix, command, parameters."""
 
@@ -132,6 +142,11 @@ class Msg:
 
     @property
     def text(self):
+        """The last parameter as a player reads it: no formatting."""
+        return plain(self.params[-1]) if self.params else ""
+
+    @property
+    def raw_text(self):
         return self.params[-1] if self.params else ""
 
     @property
@@ -1395,7 +1410,7 @@ def s_sim(env):
     a.ask("sim Simba vs Kovu", r"^Kovu is a SUGAR RAY fighter and Simba a boxing one")
     a.ask("sim Nala vs Simba", r"^Nala belongs to simfoe, not to you")
     a.ask("sim Simba vs Nala plan=5/5/10; 8/8/8",
-          r"^plan= refused, nothing simulated: line 2, column 2: A\+P\+D = 24, the most is 20$")
+          r"^plan= refused, nothing simulated: line 2, column 2: AGG\+POW\+DEF = 24, the most is 20$")
 
     seed, bouts = 4242, 2000
     a.pace()

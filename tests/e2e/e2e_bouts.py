@@ -178,7 +178,7 @@ order_timeout = {timeout}
         p, out, copy = self.sim("--commentary", bout_id, rnd)
         check(p.returncode == 0, "ringside-sim --commentary DB %d %d exited %d (on a copy of "
               "the database, kept as %s)" % (bout_id, rnd, p.returncode, copy), out)
-        return out.rstrip("\n")
+        return e2e.plain(out.rstrip("\n"))
 
     def sim(self, option, bout_id, *more):
         """Runs SIM option DB BOUT [more...] on a consistent copy of the

@@ -153,7 +153,7 @@ def derived(env, option, bout_id):
     p, out, copy = env.sim(option, bout_id)
     check(p.returncode == 0, "ringside-sim %s DB %d exited %d (copy kept as %s)" %
           (option, bout_id, p.returncode, copy), out)
-    return [x for x in out.split("\n") if x.strip()]
+    return [e2e.plain(x) for x in out.split("\n") if x.strip()]
 
 
 def await_commentary(env, w, start, bouts, timeout):
