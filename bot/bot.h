@@ -322,6 +322,12 @@ void reply(struct cmd_ctx *ctx, const char *fmt, ...) BOT_PRINTF(2, 3);
 /* A reply that always goes privately to the nick. */
 void reply_private(struct cmd_ctx *ctx, const char *fmt, ...) BOT_PRINTF(2, 3);
 
+/* A command carrying a password (entry `e`, its `secret` set) was said in
+ * channel ctx->channel, its words after the name in ctx->argv: refuses it
+ * and burns what it gave away, as cmd-account.c explains; answers one line.
+ * Nothing said is logged or stored in clear. */
+void account_overheard(struct cmd_ctx *ctx, const struct cmd_entry *e);
+
 /* The commands, one family a file (cmd-account.c, cmd-fighter.c,
  * cmd-bout.c, cmd-plan.c, cmd-sim.c, cmd-league.c, cmd-admin.c; help and
  * version in cmd.c), each declared once as an entry that cmd_table lists. */
@@ -329,6 +335,7 @@ extern const struct cmd_entry cmd_register_entry;
 extern const struct cmd_entry cmd_identify_entry;
 extern const struct cmd_entry cmd_logout_entry;
 extern const struct cmd_entry cmd_passwd_entry;
+extern const struct cmd_entry cmd_resetpass_entry;
 extern const struct cmd_entry cmd_create_entry;
 extern const struct cmd_entry cmd_fighter_entry;
 extern const struct cmd_entry cmd_fighters_entry;

@@ -1,10 +1,24 @@
 /*
- * cmd-account.c - register, identify, logout, passwd.
+ * cmd-account.c - register, identify, logout, passwd, resetpass (admins),
+ * and what becomes of a password said in a channel.
  *
- * All of them are private-only (the table refuses them in a channel) and
- * carry passwords, which are hashed and never logged. An identity needs the
- * player to share a channel with the bot: otherwise the bot would not see
- * him quit, and whoever took his nick next would inherit it.
+ * All but logout carry passwords and are private-only; passwords are hashed
+ * and never logged nor stored in clear. An identity needs the player to
+ * share a channel with the bot: otherwise the bot would not see him quit,
+ * and whoever took his nick next would inherit it.
+ *
+ * A password said in a channel is burnt (account_overheard): when it is the
+ * account's password, the account refuses it from then on (db_account_burn)
+ * until it has a new one; register, passwd and resetpass never take a burnt
+ * password as a new one. Whoever said an account's password knew it before
+ * the channel saw it, so he is identified as that account, as identify
+ * would have done, and sets a new password with `passwd <new password>`:
+ * the old one may be left out only while the account's password is burnt,
+ * and only by a nick identified as it. An owner who left before doing so
+ * asks an admin (`resetpass`). Only what proves the account (its password,
+ * or an identity as it) burns anything under an existing account's name,
+ * so nobody can fill its list of burnt passwords (db/ keeps the newest
+ * DB_BURNT_MAX) to push older ones out.
  */
 #include <string.h>
 #include <time.h>
@@ -22,6 +36,74 @@ static int password_ok(struct cmd_ctx *ctx, const char *pw)
         return -1;
     }
     return 0;
+}
+
+/* 1 if `pw` is one of the passwords burnt for `key`, 0 if not, -1 after
+ * logging a database error. One hash check per burnt password, at most
+ * DB_BURNT_MAX. */
+static int password_burnt(struct bot *bot, const char *key, const char *pw)
+{
+    char hashes[DB_BURNT_MAX][DB_HASH_MAX];
+    int n;
+
+    if (db_burnt_list(bot->db, key, hashes, DB_BURNT_MAX, &n) != DB_OK) {
+        log_msg(LOG_ERROR, "burnt passwords of %s: %s", key, db_errmsg(bot->db));
+        return -1;
+    }
+    for (int i = 0; i < n; i++)
+        if (password_check(pw, hashes[i]))
+            return 1;
+    return 0;
+}
+
+/* 0 if `pw` may become a password of `key` (it was never said in a
+ * channel), else -1 after replying why; `again` says how to try again. A
+ * database error refuses it too. */
+static int password_fresh(struct cmd_ctx *ctx, const char *key, const char *pw, const char *again)
+{
+    switch (password_burnt(ctx->bot, key, pw)) {
+    case 0:
+        return 0;
+    case 1:
+        reply(ctx, "that password was said in a channel, where everyone saw it; choose another: %s",
+              again);
+        return -1;
+    default:
+        reply(ctx, "sorry, I could not check that password (database error); try again later");
+        return -1;
+    }
+}
+
+/* Burns `pw`, said in a channel, for `key`: a fresh salted hash of it joins
+ * the key's burnt passwords. Returns 0, or -1 after logging. */
+static int burn_said(struct bot *bot, const char *key, const char *pw)
+{
+    char hash[DB_HASH_MAX];
+
+    if (password_hash(pw, hash, sizeof(hash)) != 0) {
+        log_msg(LOG_ERROR, "burning a password said for %s: hashing failed", key);
+        return -1;
+    }
+    if (db_burnt_add(bot->db, key, hash, (int64_t)time(NULL)) != DB_OK) {
+        log_msg(LOG_ERROR, "burning a password said for %s: %s", key, db_errmsg(bot->db));
+        return -1;
+    }
+    return 0;
+}
+
+/* Reads the account named `name` into *acc and its key into key[DB_NAME_MAX]:
+ * DB_OK, DB_NOTFOUND (also for a name too long to be one; key is then ""),
+ * or DB_ERROR after logging. */
+static int account_find(struct bot *bot, const char *name, char *key, struct db_account *acc)
+{
+    key[0] = '\0';
+    if (strlen(name) >= DB_NAME_MAX)
+        return DB_NOTFOUND;
+    bot_name_key(key, name, DB_NAME_MAX);
+    int rc = db_account_get(bot->db, key, acc);
+    if (rc == DB_ERROR)
+        log_msg(LOG_ERROR, "account %s: %s", name, db_errmsg(bot->db));
+    return rc;
 }
 
 /* 0 if the nick shares a channel with the bot, else -1 after replying. */
@@ -61,6 +143,8 @@ static int cmd_register(struct cmd_ctx *ctx)
     if (present(ctx) != 0 || password_ok(ctx, pw) != 0)
         return -1;
     bot_name_key(key, ctx->nick, sizeof(key));
+    if (password_fresh(ctx, key, pw, "register <password>") != 0)
+        return -1;
     if (password_hash(pw, hash, sizeof(hash)) != 0) {
         log_msg(LOG_ERROR, "register: hashing failed");
         reply(ctx, "sorry, I could not register you (internal error); try again later");
@@ -133,6 +217,21 @@ static int cmd_identify(struct cmd_ctx *ctx)
         reply(ctx, "the account %s is banned; ask an admin", acc.name);
         return -1;
     }
+    if (acc.burnt) {
+        log_msg(LOG_INFO, "identify %s as %s: a burnt password", ctx->nick, acc.name);
+        if (ctx->account_id == acc.id)
+            reply(ctx,
+                  "that password of %s was said in a channel and no longer works; you are "
+                  "still identified as %s: set a new one now with passwd <new password>",
+                  acc.name, acc.name);
+        else
+            reply(ctx,
+                  "that password of %s was said in a channel and no longer works: set a new one "
+                  "with passwd <new password> from a nick still identified as %s, or ask an "
+                  "admin to resetpass it",
+                  acc.name, acc.name);
+        return -1;
+    }
     users_login(bot->users, ctx->nick, acc.id, acc.name);
     log_msg(LOG_INFO, "%s identified as %s", ctx->nick, acc.name);
     reply(ctx, "you are identified as %s until you quit or leave my channels", acc.name);
@@ -175,19 +274,30 @@ static int cmd_passwd(struct cmd_ctx *ctx)
     struct bot *bot = ctx->bot;
     struct db_account acc;
     char key[DB_NAME_MAX], hash[DB_HASH_MAX];
+    const char *pw = ctx->argv[ctx->argc - 1];
 
     bot_name_key(key, ctx->account, sizeof(key));
     if (db_account_get(bot->db, key, &acc) != DB_OK) {
         reply(ctx, "sorry, I could not find your account (database error); try again later");
         return -1;
     }
-    if (!password_check(ctx->argv[0], acc.hash)) {
+    /* Without the old password only while the account's is burnt: an
+     * identified nick left unattended must not be enough otherwise. */
+    if (ctx->argc == 1 && !acc.burnt) {
+        reply(ctx, "give your old password too: passwd <old password> <new password> (the new "
+                   "one alone only replaces a password said in a channel)");
+        return -1;
+    }
+    if (ctx->argc == 2 && !password_check(ctx->argv[0], acc.hash)) {
         reply(ctx, "the old password is wrong; nothing changed");
         return -1;
     }
-    if (password_ok(ctx, ctx->argv[1]) != 0)
+    if (password_ok(ctx, pw) != 0 ||
+        password_fresh(ctx, key, pw,
+                       acc.burnt ? "passwd <new password>"
+                                 : "passwd <old password> <new password>") != 0)
         return -1;
-    if (password_hash(ctx->argv[1], hash, sizeof(hash)) != 0 ||
+    if (password_hash(pw, hash, sizeof(hash)) != 0 ||
         db_account_set_hash(bot->db, acc.id, hash) != DB_OK) {
         log_msg(LOG_ERROR, "passwd %s: %s", acc.name, db_errmsg(bot->db));
         reply(ctx, "sorry, I could not change it (internal error); the old password still works");
@@ -202,10 +312,224 @@ const struct cmd_entry cmd_passwd_entry = {
     .name = "passwd",
     .where = CMD_PRIVATE,
     .need = CMD_ACCOUNT,
-    .args_min = 2,
+    .args_min = 1,
     .args_max = 2,
-    .usage = "<old password> <new password>",
-    .help = "changes your password (in private only)",
+    .usage = "[old password] <new password>",
+    .help = "changes your password (in private only); the old one may be left out only after "
+            "it was said in a channel",
     .secret = 1,
     .exec = cmd_passwd,
 };
+
+static int cmd_resetpass(struct cmd_ctx *ctx)
+{
+    struct bot *bot = ctx->bot;
+    struct db_account acc;
+    char key[DB_NAME_MAX], hash[DB_HASH_MAX], what[128];
+    const char *pw = ctx->argv[1];
+
+    int rc = account_find(bot, ctx->argv[0], key, &acc);
+    if (rc != DB_OK) {
+        reply(ctx,
+              rc == DB_NOTFOUND ? "there is no account %s"
+                                : "sorry, I could not find %s (database error)",
+              CLIP(ctx->argv[0], 31));
+        return -1;
+    }
+    if (password_ok(ctx, pw) != 0 ||
+        password_fresh(ctx, key, pw, "resetpass <account> <password>") != 0)
+        return -1;
+    snprintf(what, sizeof(what), "reset the password of %s", acc.name);
+    if (password_hash(pw, hash, sizeof(hash)) != 0 ||
+        db_account_set_hash(bot->db, acc.id, hash) != DB_OK ||
+        db_audit(bot->db, (int64_t)time(NULL), ctx->account, what) != DB_OK) {
+        log_msg(LOG_ERROR, "resetpass %s: %s", acc.name, db_errmsg(bot->db));
+        reply(ctx, "sorry, I could not reset it (internal error)");
+        return -1;
+    }
+    log_msg(LOG_INFO, "admin %s %s", ctx->account, what);
+    reply(ctx,
+          "the password of %s is reset; tell him in private, and ask him to change it with "
+          "passwd <old password> <new password>",
+          acc.name);
+    return 0;
+}
+
+const struct cmd_entry cmd_resetpass_entry = {
+    .name = "resetpass",
+    .where = CMD_PRIVATE,
+    .need = CMD_ADMIN,
+    .args_min = 2,
+    .args_max = 2,
+    .usage = "<account> <new password>",
+    .help = "sets an account's password, for an owner whose password was said in a channel "
+            "and who is no longer identified (admins; in private only; logged)",
+    .secret = 1,
+    .exec = cmd_resetpass,
+};
+
+/* ------------------------------------------------- said in a channel */
+
+/* The opening of every answer to a password said in channel `chan`. */
+#define SEEN "never say a password in a channel: everyone in %s saw it"
+
+/* `pw`, said in a channel, is the password of *acc (key `key`): burns it,
+ * and identifies whoever said it as acc, as identify would have done (he
+ * knew it before the channel saw it), so that he can set a new one. Replies
+ * one line. */
+static void burn_current(struct cmd_ctx *ctx, const struct db_account *acc, const char *key)
+{
+    struct bot *bot = ctx->bot;
+
+    if (db_account_burn(bot->db, key, (int64_t)time(NULL)) != DB_OK) {
+        log_msg(LOG_ERROR, "burning the password of %s: %s", acc->name, db_errmsg(bot->db));
+        reply(ctx,
+              SEEN ", and I could not retire it (database error): change it at once with /msg "
+                   "%s passwd <old password> <new password>",
+              ctx->channel, bot->nick);
+        return;
+    }
+    log_msg(LOG_WARN, "the password of %s, said in %s by %s, is burnt", acc->name, ctx->channel,
+            ctx->nick);
+    if (acc->banned || !users_present(bot->users, ctx->nick)) {
+        reply(ctx, SEEN ", so that password of %s no longer works%s", ctx->channel, acc->name,
+              acc->banned ? " (and the account is banned)" : "; an admin can resetpass it");
+        return;
+    }
+    users_login(bot->users, ctx->nick, acc->id, acc->name);
+    reply(ctx,
+          SEEN ", so that password of %s no longer works. You are identified as %s: set a new one "
+               "now with /msg %s passwd <new password>",
+          ctx->channel, acc->name, acc->name, bot->nick);
+}
+
+/* identify [account] <password>, said in a channel: burns it if it is the
+ * password of that account (or of the account the nick is identified as). */
+static void overheard_identify(struct cmd_ctx *ctx)
+{
+    struct bot *bot = ctx->bot;
+    const char *name = ctx->argc == 2 ? ctx->argv[0] : ctx->nick;
+    const char *pw = ctx->argv[ctx->argc - 1];
+    struct db_account acc;
+    char key[DB_NAME_MAX];
+
+    int rc = account_find(bot, name, key, &acc);
+    if (rc == DB_OK && password_check(pw, acc.hash)) {
+        burn_current(ctx, &acc, key);
+        return;
+    }
+    /* His own account's password, said without naming it. */
+    if (ctx->account_id && rc != DB_ERROR && !(rc == DB_OK && acc.id == ctx->account_id) &&
+        account_find(bot, ctx->account, key, &acc) == DB_OK && password_check(pw, acc.hash)) {
+        burn_current(ctx, &acc, key);
+        return;
+    }
+    if (rc == DB_ERROR)
+        reply(ctx,
+              SEEN ", and I could not check it (database error): if it is your password, change "
+                   "it now with /msg %s passwd <old password> <new password>",
+              ctx->channel, bot->nick);
+    else
+        reply(ctx,
+              SEEN " (%s %s, so nothing changed). Identify in private: /msg %s identify [account] "
+                   "<password>",
+              ctx->channel, rc == DB_OK ? "it is not the password of" : "there is no account",
+              CLIP(name, 31), bot->nick);
+}
+
+/* register <password>, said in a channel: burns it for the nick's name,
+ * whether or not the account exists yet. */
+static void overheard_register(struct cmd_ctx *ctx)
+{
+    struct bot *bot = ctx->bot;
+    const char *pw = ctx->argv[0];
+    struct db_account acc;
+    char key[DB_NAME_MAX];
+
+    int rc = account_find(bot, ctx->nick, key, &acc);
+    if (rc == DB_OK && password_check(pw, acc.hash)) {
+        burn_current(ctx, &acc, key);
+        return;
+    }
+    if (rc == DB_OK) {
+        reply(ctx,
+              SEEN ". The account %s exists already; if it is yours, identify in private: /msg %s "
+                   "identify <password>",
+              ctx->channel, acc.name, bot->nick);
+        return;
+    }
+    if (rc == DB_NOTFOUND && key[0] && burn_said(bot, key, pw) == 0) {
+        reply(ctx,
+              SEEN ", so I will never take it for %s. Register in private with another one: /msg "
+                   "%s register <password>",
+              ctx->channel, ctx->nick, bot->nick);
+        return;
+    }
+    reply(ctx, SEEN ". Register in private: /msg %s register <password>", ctx->channel, bot->nick);
+}
+
+/* passwd [old] <new>, said in a channel: the old one is burnt if it is the
+ * account's password, the new one if the speaker proved the account (that
+ * old password, or an identity as it). */
+static void overheard_passwd(struct cmd_ctx *ctx)
+{
+    struct bot *bot = ctx->bot;
+    const char *name = ctx->account ? ctx->account : ctx->nick;
+    struct db_account acc;
+    char key[DB_NAME_MAX];
+
+    if (account_find(bot, name, key, &acc) != DB_OK) {
+        reply(ctx,
+              SEEN ". Change a password in private, once identified: /msg %s passwd <old "
+                   "password> <new password>",
+              ctx->channel, bot->nick);
+        return;
+    }
+    int old_ok = ctx->argc == 2 && password_check(ctx->argv[0], acc.hash);
+    int proved = old_ok || (ctx->account_id && ctx->account_id == acc.id);
+    int new_burnt = proved && burn_said(bot, key, ctx->argv[ctx->argc - 1]) == 0;
+    if (old_ok) {
+        burn_current(ctx, &acc, key);
+        return;
+    }
+    reply(ctx, SEEN "%s%s. Change it in private: /msg %s passwd %s<new password>", ctx->channel,
+          new_burnt ? ", so I will never take that new password for " : "",
+          new_burnt ? acc.name : "", bot->nick, acc.burnt ? "" : "<old password> ");
+}
+
+/* resetpass <account> <password>, said in a channel by an admin: the
+ * password is burnt for that account. */
+static void overheard_resetpass(struct cmd_ctx *ctx)
+{
+    struct bot *bot = ctx->bot;
+    struct db_account acc;
+    char key[DB_NAME_MAX];
+
+    if (ctx->account && bot_is_admin(bot, ctx->account) &&
+        account_find(bot, ctx->argv[0], key, &acc) == DB_OK &&
+        burn_said(bot, key, ctx->argv[1]) == 0) {
+        reply(ctx,
+              SEEN ", so I will never take it for %s. Reset it in private: /msg %s resetpass %s "
+                   "<password>",
+              ctx->channel, acc.name, bot->nick, acc.name);
+        return;
+    }
+    reply(ctx, SEEN ". Use /msg %s resetpass ... in private", ctx->channel, bot->nick);
+}
+
+void account_overheard(struct cmd_ctx *ctx, const struct cmd_entry *e)
+{
+    log_msg(LOG_WARN, "%s said a password in %s (%s): refused", ctx->nick, ctx->channel, e->name);
+    if (e == &cmd_identify_entry && (ctx->argc == 1 || ctx->argc == 2))
+        overheard_identify(ctx);
+    else if (e == &cmd_register_entry && ctx->argc == 1)
+        overheard_register(ctx);
+    else if (e == &cmd_passwd_entry && (ctx->argc == 1 || ctx->argc == 2))
+        overheard_passwd(ctx);
+    else if (e == &cmd_resetpass_entry && ctx->argc == 2)
+        overheard_resetpass(ctx);
+    else
+        /* Not the command's words: nothing that could be a password of it. */
+        reply(ctx, "never say a password in a channel. Use /msg %s %s ... in private",
+              ctx->bot->nick, e->name);
+}

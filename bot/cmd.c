@@ -45,6 +45,7 @@ const struct cmd_entry *const cmd_table[] = {
     &cmd_identify_entry,
     &cmd_logout_entry,
     &cmd_passwd_entry,
+    &cmd_resetpass_entry, /* admins: in the account family, as it sets a password */
     &cmd_create_entry,
     &cmd_fighter_entry,
     &cmd_fighters_entry,
@@ -200,13 +201,13 @@ void cmd_dispatch(struct bot *bot, const char *nick, const char *channel, const 
               channel ? bot->cfg.prefix : "");
         return;
     }
+    ctx.argc = line.argc - 1;
+    for (int i = 0; i < ctx.argc; i++)
+        ctx.argv[i] = line.argv[i + 1];
     if (e->secret && channel) {
-        /* Said in public: refused, never logged nor stored. */
-        log_msg(LOG_WARN, "%s said a password in %s (%s): refused", nick, channel, e->name);
-        reply(&ctx,
-              "never say a password in a channel; everyone saw it. Use /msg %s %s ... in private%s",
-              bot->nick, e->name,
-              strcmp(e->name, "register") == 0 ? "" : ", and change that password now (passwd)");
+        /* Said in public: refused, never logged nor stored in clear, and
+         * the password it gave away burnt. */
+        account_overheard(&ctx, e);
         return;
     }
     if (!(e->where & (channel ? CMD_CHANNEL : CMD_PRIVATE))) {
@@ -217,9 +218,6 @@ void cmd_dispatch(struct bot *bot, const char *nick, const char *channel, const 
                   e->name);
         return;
     }
-    ctx.argc = line.argc - 1;
-    for (int i = 0; i < ctx.argc; i++)
-        ctx.argv[i] = line.argv[i + 1];
     if (e->need != CMD_ANYONE && !ctx.account) {
         reply(&ctx,
               "%s needs an account: identify first (/msg %s identify <password>), or "

@@ -1,6 +1,8 @@
 /*
  * account.c - players' accounts: created at `register`, read at `identify`,
- * their password hash and ban flag changed by `passwd` and `ban`.
+ * their password hash and ban flag changed by `passwd` and `ban`; and the
+ * passwords burnt by being said in a channel, kept as hashes under the
+ * account's key (at most DB_BURNT_MAX each, the newest).
  *
  * Keys are compared exactly (byte for byte): folding the case is the
  * caller's job. Names and hashes are checked for length before any SQL runs,
@@ -47,6 +49,7 @@ int db_account_get(struct db *db, const char *key, struct db_account *out)
             out->id = sqlite3_column_int64(st, 0);
             out->banned = sqlite3_column_int(st, 3) != 0;
             out->created = sqlite3_column_int64(st, 4);
+            out->burnt = sqlite3_column_int(st, 5) != 0;
             if (db_column_text(db, st, 1, out->name, sizeof(out->name), "account name") == DB_OK &&
                 db_column_text(db, st, 2, out->hash, sizeof(out->hash), "password hash") == DB_OK)
                 rc = DB_OK;
@@ -86,4 +89,79 @@ int db_account_set_banned(struct db *db, int64_t id, int banned)
     sqlite3_stmt *st = db->st[STMT_ACCOUNT_SET_BANNED];
     int bad = sqlite3_bind_int(st, 2, banned != 0) != SQLITE_OK;
     return account_update(db, st, id, bad);
+}
+
+/* Keeps the DB_BURNT_MAX newest burnt hashes of `key`. */
+static int burnt_prune(struct db *db, const char *key)
+{
+    sqlite3_stmt *st = db->st[STMT_BURNT_PRUNE];
+    int bad = 0;
+    bad |= sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC) != SQLITE_OK;
+    bad |= sqlite3_bind_int(st, 2, DB_BURNT_MAX) != SQLITE_OK;
+    return db_run(db, st, bad) == SQLITE_DONE ? DB_OK : DB_ERROR;
+}
+
+int db_account_burn(struct db *db, const char *key, int64_t now)
+{
+    if (db_text_check(db, "account key", key, DB_NAME_MAX) != DB_OK)
+        return DB_ERROR;
+
+    sqlite3_stmt *st = db->st[STMT_ACCOUNT_BURN];
+    int bad = sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC) != SQLITE_OK;
+    if (db_run(db, st, bad) != SQLITE_DONE)
+        return DB_ERROR;
+    if (sqlite3_changes(db->conn) == 0)
+        return DB_NOTFOUND;
+    st = db->st[STMT_BURNT_ADD_CURRENT];
+    bad = sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC) != SQLITE_OK;
+    bad |= sqlite3_bind_int64(st, 2, now) != SQLITE_OK;
+    if (db_run(db, st, bad) != SQLITE_DONE)
+        return DB_ERROR;
+    return burnt_prune(db, key);
+}
+
+int db_burnt_add(struct db *db, const char *key, const char *hash, int64_t now)
+{
+    if (db_text_check(db, "account key", key, DB_NAME_MAX) != DB_OK ||
+        db_text_check(db, "password hash", hash, DB_HASH_MAX) != DB_OK)
+        return DB_ERROR;
+
+    sqlite3_stmt *st = db->st[STMT_BURNT_ADD];
+    int bad = 0;
+    bad |= sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC) != SQLITE_OK;
+    bad |= sqlite3_bind_text(st, 2, hash, -1, SQLITE_STATIC) != SQLITE_OK;
+    bad |= sqlite3_bind_int64(st, 3, now) != SQLITE_OK;
+    if (db_run(db, st, bad) != SQLITE_DONE)
+        return DB_ERROR;
+    return burnt_prune(db, key);
+}
+
+int db_burnt_list(struct db *db, const char *key, char (*hashes)[DB_HASH_MAX], int max, int *n)
+{
+    *n = 0;
+    if (db_text_check(db, "account key", key, DB_NAME_MAX) != DB_OK)
+        return DB_ERROR;
+
+    sqlite3_stmt *st = db->st[STMT_BURNT_LIST];
+    int bad = 0, rc = DB_OK, step = SQLITE_DONE;
+    bad |= sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC) != SQLITE_OK;
+    bad |= sqlite3_bind_int(st, 2, max) != SQLITE_OK;
+    if (bad) {
+        db_bind_failed(db, st);
+        db_stmt_done(st);
+        return DB_ERROR;
+    }
+    while (*n < max && (step = db_row(db, st)) == SQLITE_ROW) {
+        if (db_column_text(db, st, 0, hashes[*n], DB_HASH_MAX, "password hash") != DB_OK) {
+            rc = DB_ERROR;
+            break;
+        }
+        (*n)++;
+    }
+    if (rc == DB_OK && *n < max && step != SQLITE_DONE)
+        rc = DB_ERROR;
+    db_stmt_done(st);
+    if (rc != DB_OK)
+        *n = 0;
+    return rc;
 }

@@ -277,6 +277,23 @@ static const char *const migrations[] = {
     "ALTER TABLE orders4 RENAME TO orders;"
     "ALTER TABLE rounds4 RENAME TO rounds;"
     "CREATE INDEX bouts_state ON bouts(state, created);",
+
+    /* 5: burnt passwords. A password said in a channel was seen by
+     * everyone there: when it was an account's password, the account is
+     * marked `burnt` and identify refuses it until the account has a new
+     * one (setting a hash clears the mark). Every password given away so
+     * (the account's hash, or a fresh salted hash of what was said) is kept
+     * under the account's key, which need not be registered yet (a
+     * `register` said in a channel), so that neither register nor passwd
+     * ever takes it as a new password. Hashes only, never the text; the
+     * newest few per key (db/account.c prunes). */
+    "ALTER TABLE accounts ADD COLUMN burnt INTEGER NOT NULL DEFAULT 0 CHECK (burnt IN (0, 1));"
+    "CREATE TABLE burnt_passwords ("
+    "  key TEXT NOT NULL CHECK (key <> ''),"
+    "  hash TEXT NOT NULL CHECK (hash <> ''),"
+    "  burnt INTEGER NOT NULL,"
+    "  PRIMARY KEY (key, hash)"
+    ") WITHOUT ROWID;",
 };
 
 #define MIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))
@@ -314,8 +331,9 @@ static const char *const stmt_sql[STMT_COUNT] = {
 
     [STMT_ACCOUNT_INSERT] = "INSERT INTO accounts (key, name, hash, banned, created)"
                             " VALUES (?1, ?2, ?3, 0, ?4)",
-    [STMT_ACCOUNT_GET] = "SELECT id, name, hash, banned, created FROM accounts WHERE key = ?1",
-    [STMT_ACCOUNT_SET_HASH] = "UPDATE accounts SET hash = ?2 WHERE id = ?1",
+    [STMT_ACCOUNT_GET] = "SELECT id, name, hash, banned, created, burnt FROM accounts"
+                         " WHERE key = ?1",
+    [STMT_ACCOUNT_SET_HASH] = "UPDATE accounts SET hash = ?2, burnt = 0 WHERE id = ?1",
     [STMT_ACCOUNT_SET_BANNED] = "UPDATE accounts SET banned = ?2 WHERE id = ?1",
 
     [STMT_FIGHTER_INSERT] =
@@ -391,6 +409,20 @@ static const char *const stmt_sql[STMT_COUNT] = {
                       " RETURNING number",
     [STMT_TURN_LAST] = "SELECT number, ran_at FROM turns WHERE rules = ?1"
                        " ORDER BY number DESC LIMIT 1",
+
+    /* Burning an account's password keeps its hash as it is: the string
+     * identify would compare with. A hash burnt twice keeps its first date. */
+    [STMT_ACCOUNT_BURN] = "UPDATE accounts SET burnt = 1 WHERE key = ?1",
+    [STMT_BURNT_ADD] = "INSERT INTO burnt_passwords (key, hash, burnt) VALUES (?1, ?2, ?3)"
+                       " ON CONFLICT (key, hash) DO NOTHING",
+    [STMT_BURNT_ADD_CURRENT] = "INSERT INTO burnt_passwords (key, hash, burnt)"
+                               " SELECT key, hash, ?2 FROM accounts WHERE key = ?1"
+                               " ON CONFLICT (key, hash) DO NOTHING",
+    [STMT_BURNT_PRUNE] = "DELETE FROM burnt_passwords WHERE key = ?1 AND hash NOT IN"
+                         " (SELECT hash FROM burnt_passwords WHERE key = ?1"
+                         " ORDER BY burnt DESC, hash LIMIT ?2)",
+    [STMT_BURNT_LIST] = "SELECT hash FROM burnt_passwords WHERE key = ?1"
+                        " ORDER BY burnt DESC, hash LIMIT ?2",
 };
 
 /* ------------------------------------------------------------ enum names */

@@ -35,6 +35,7 @@ struct db_account {
     char hash[DB_HASH_MAX];
     int banned;
     int64_t created; /* unix time */
+    int burnt;       /* the password was said in a channel: identify refuses it */
 };
 
 struct db_fighter {
@@ -94,6 +95,24 @@ int db_account_get(struct db *db, const char *key, struct db_account *out);
  * account `id`. DB_NOTFOUND if there is no such account. */
 int db_account_set_hash(struct db *db, int64_t id, const char *hash);
 int db_account_set_banned(struct db *db, int64_t id, int banned);
+
+/* Burnt passwords (migration 5): passwords said where others saw them.
+ * They are kept as hashes only, under an account's key, which need not be
+ * registered yet; at most DB_BURNT_MAX per key, the newest. */
+#define DB_BURNT_MAX 8
+
+/* Burns the current password of account `key`: the account is marked burnt
+ * (db_account_get's `burnt`) until db_account_set_hash gives it a new hash,
+ * and its hash joins the burnt hashes of `key`. DB_NOTFOUND if there is no
+ * such account. The mark is set first, so a failure after it still leaves
+ * the password refused. */
+int db_account_burn(struct db *db, const char *key, int64_t now);
+/* Adds `hash` (a password's hash, never the text) to the burnt hashes of
+ * `key`; one already there is kept as it was. */
+int db_burnt_add(struct db *db, const char *key, const char *hash, int64_t now);
+/* Fills hashes[0..max) with the burnt hashes of `key`, newest first; *n gets
+ * how many (0 on error or when there are none). */
+int db_burnt_list(struct db *db, const char *key, char (*hashes)[DB_HASH_MAX], int max, int *n);
 
 /* Fighters. Fighter names are unique across every ruleset (folded key); the
  * key and name follow the rules of account names. A fighter's ruleset is set

@@ -65,6 +65,12 @@ enum db_stmt {
     STMT_CHAMPION_SET,
     STMT_TURN_ADD,
     STMT_TURN_LAST,
+    /* Migration 5. */
+    STMT_ACCOUNT_BURN,
+    STMT_BURNT_ADD,
+    STMT_BURNT_ADD_CURRENT,
+    STMT_BURNT_PRUNE,
+    STMT_BURNT_LIST,
     STMT_COUNT
 };
 

@@ -7,9 +7,9 @@
  * simulation is fought to its end first, as the event loop would).
  *
  * The bot is set up as main.c sets it up (database, queue, identities,
- * bouts). Commands that hash passwords (register, identify, passwd) go
- * through cmd_parse only: yescrypt is slow by design and would starve the
- * fuzzer.
+ * bouts). Commands that hash passwords (register, identify, passwd,
+ * resetpass) go through cmd_parse only: yescrypt is slow by design and
+ * would starve the fuzzer.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -74,7 +74,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int in_channel = size > 0 && (data[0] & 1);
     int rc = cmd_parse(text, bot.cfg.prefix, !in_channel, &cl);
     if (rc == 1 && (strcmp(cl.argv[0], "register") == 0 || strcmp(cl.argv[0], "identify") == 0 ||
-                    strcmp(cl.argv[0], "login") == 0 || strcmp(cl.argv[0], "passwd") == 0))
+                    strcmp(cl.argv[0], "login") == 0 || strcmp(cl.argv[0], "passwd") == 0 ||
+                    strcmp(cl.argv[0], "resetpass") == 0))
         return 0;
 
     bot.now += USERS_RATE_WINDOW / USERS_RATE_CMDS + 0.1; /* stay under the inbound rate */

@@ -163,13 +163,26 @@ int render_tape(const struct render_corner c[SIDES], enum rules rules, int round
 int render_round(const struct render_corner c[SIDES], const struct bout *b,
                  const struct events *evs, struct rng *flavour,
                  char lines[RENDER_ROUND_LINES][RENDER_LINE_MAX]);
+/* How a report writes its figures. RENDER_PLAIN is what people read:
+ * punches whole (rounded to the nearest), damage, endurance and abilities
+ * to one decimal, a conceded round said so. RENDER_SCHEMA3 is the text the
+ * reports stored before schema 4 hold ("%.2f" throughout, a conceded round
+ * with its empty cards), kept only so that a replay can compare them byte
+ * for byte (bout_replay). Only the text differs, never a fact. */
+enum render_form {
+    RENDER_PLAIN,
+    RENDER_SCHEMA3,
+};
+
 /* The full blow-by-blow of that round for `report`, lines separated by
- * '\n', into buf. Returns the length the full text needs, like snprintf. */
+ * '\n', its figures written as `form` says, into buf. Returns the length the
+ * full text needs, like snprintf. */
 int render_round_report(const struct render_corner c[SIDES], const struct bout *b,
-                        const struct events *evs, char *buf, size_t len);
-/* One event of `b`'s bouts in the report's plain words (no flavour), e.g.
- * "Duran is injured: a cut above the right eye (level 2, 2.00 damage).";
- * `b` gives the injuries a doctor's stoppage names. Like snprintf. */
+                        const struct events *evs, enum render_form form, char *buf, size_t len);
+/* One event of `b`'s bouts in the report's plain words (no flavour) and
+ * figures (RENDER_PLAIN), e.g. "Duran is injured: a cut above the right eye
+ * (level 2, 2.0 damage)."; `b` gives the injuries a doctor's stoppage
+ * names. Like snprintf. */
 int render_event(const struct render_corner c[SIDES], const struct bout *b, const struct event *e,
                  char *buf, size_t len);
 /* The result of the finished bout `b` in plain words, without the

@@ -18,8 +18,14 @@
  * draws: a different flavour seed changes words, not what is said.
  *
  * Names in a struct render_corner are NUL-terminated strings (DB_NAME_MAX).
+ *
+ * A report writes its figures as people read them (punches whole, reals to
+ * one decimal) unless asked for RENDER_SCHEMA3, the "%.2f" text of reports
+ * stored before schema 4, which a replay compares byte for byte: every
+ * figure goes through punches_add or figure_add, so the two cannot drift.
  */
 #include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -792,22 +798,63 @@ int render_round(const struct render_corner c[SIDES], const struct bout *b,
 
 /* ------------------------------------------------------- the report */
 
-/* One event in plain words, one line. */
+/* ------------------------------------------------------- figures */
+
+void punches_add(struct text *t, double n, enum render_form form)
+{
+    if (form == RENDER_SCHEMA3)
+        text_add(t, "%.2f", n);
+    else
+        text_add(t, "%ld", lround(n));
+}
+
+void figure_add(struct text *t, double x, enum render_form form)
+{
+    if (form == RENDER_SCHEMA3)
+        text_add(t, "%.2f", x);
+    else
+        text_add(t, "%.1f", x);
+}
+
+void conceded_add(struct text *t, const struct render_corner c[SIDES], const int towel[SIDES])
+{
+    if (towel[0] && towel[1])
+        text_add(t, "both corners");
+    else
+        text_add(t, "%s's corner", c[towel[1] ? 1 : 0].name);
+}
+
+/* Appends "2.5 damage", or "no damage" for what shows as 0.0. */
+static void damage_add(struct text *t, double x, enum render_form form)
+{
+    if (form == RENDER_PLAIN && x < 0.05)
+        text_add(t, "no damage");
+    else {
+        figure_add(t, x, form);
+        text_add(t, " damage");
+    }
+}
+
+/* One event in plain words, one line, its figures written as `form` says. */
 static void report_event(struct text *t, const struct render_corner c[SIDES], const struct bout *b,
-                         const struct event *e)
+                         const struct event *e, enum render_form form)
 {
     const struct words *words = words_of(b->rules);
     const char *name = e->side >= 0 && e->side < SIDES ? c[e->side].name : "-";
     char what[64], was[64], why[128];
 
-    if (words && words->event_add && words->event_add(t, c, b, e))
+    if (words && words->event_add && words->event_add(t, c, b, e, form))
         return;
     switch (e->type) {
     case EV_PUNCHES:
-        text_add(t, "%s throws %d and lands %.2f.", name, e->a, e->x);
+        text_add(t, "%s throws %d and lands ", name, e->a);
+        punches_add(t, e->x, form);
+        text_add(t, ".");
         break;
     case EV_DAMAGE:
-        text_add(t, "%s deals %.2f damage.", name, e->x);
+        text_add(t, "%s deals ", name);
+        damage_add(t, e->x, form);
+        text_add(t, ".");
         break;
     case EV_WARNING:
         text_add(t, "%s is warned for fighting dirty (warning %d, one point deducted).", name,
@@ -824,16 +871,19 @@ static void report_event(struct text *t, const struct render_corner c[SIDES], co
         break;
     case EV_INJURY:
         injury_name(e->a, e->b, what, sizeof(what));
-        text_add(t, "%s is injured: %s (level %d, %.2f damage).", name, what, e->b, e->x);
+        text_add(t, "%s is injured: %s (level %d, ", name, what, e->b);
+        damage_add(t, e->x, form);
+        text_add(t, ").");
         break;
     case EV_AGGRAVATED:
         injury_name(e->a, e->b, what, sizeof(what));
         injury_name(e->a, e->c, was, sizeof(was));
         if (e->b != e->c)
-            text_add(t, "%s's %s is aggravated: now %s (level %d, %.2f damage).", name, was, what,
-                     e->b, e->x);
+            text_add(t, "%s's %s is aggravated: now %s (level %d, ", name, was, what, e->b);
         else
-            text_add(t, "%s's %s is aggravated (level %d, %.2f damage).", name, what, e->b, e->x);
+            text_add(t, "%s's %s is aggravated (level %d, ", name, what, e->b);
+        damage_add(t, e->x, form);
+        text_add(t, ").");
         break;
     case EV_KNOCKDOWN:
         if (e->a > 1)
@@ -852,7 +902,9 @@ static void report_event(struct text *t, const struct render_corner c[SIDES], co
         text_add(t, "Judge %d: %d-%d.", e->a + 1, e->b, e->c);
         break;
     case EV_FATIGUE:
-        text_add(t, "%s loses %.2f endurance to fatigue.", name, e->x);
+        text_add(t, "%s loses ", name);
+        figure_add(t, e->x, form);
+        text_add(t, " endurance to fatigue.");
         break;
     case EV_RESULT:
         text_add(t, "Result: ");
@@ -870,7 +922,7 @@ int render_event(const struct render_corner c[SIDES], const struct bout *b, cons
     struct text t;
 
     text_init(&t, buf, len);
-    report_event(&t, c, b, e);
+    report_event(&t, c, b, e, RENDER_PLAIN);
     return text_result(&t);
 }
 
@@ -885,7 +937,7 @@ int render_result_text(const struct render_corner c[SIDES], const struct bout *b
 }
 
 int render_round_report(const struct render_corner c[SIDES], const struct bout *b,
-                        const struct events *evs, char *buf, size_t len)
+                        const struct events *evs, enum render_form form, char *buf, size_t len)
 {
     const struct words *w = words_of(b->rules);
     struct text t;
@@ -893,15 +945,15 @@ int render_round_report(const struct render_corner c[SIDES], const struct bout *
     text_init(&t, buf, len);
     text_add(&t, "Round %d of %d", b->round, b->rounds);
     if (w)
-        w->report_head(&t, c, b);
+        w->report_head(&t, c, b, form);
     for (int k = 0; k < evs->n; k++) {
         text_add(&t, "\n  ");
-        report_event(&t, c, b, &evs->ev[k]);
+        report_event(&t, c, b, &evs->ev[k], form);
     }
     if (evs->dropped > 0)
         text_add(&t, "\n  (%d more events not recorded)", evs->dropped);
     if (w && w->report_tail)
-        w->report_tail(&t, c, b);
+        w->report_tail(&t, c, b, form);
     return text_result(&t);
 }
 

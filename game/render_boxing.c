@@ -113,7 +113,25 @@ static void action_line(const struct render_corner c[SIDES], const struct bout *
     text_tpl(&t, tpl, arg, 4);
 }
 
-/* The last line: the round's cards and the totals. */
+/* Appends what is said of a round a corner conceded (no cards: nothing was
+ * fought): "Round 3 not scored, conceded by Rocky's corner; totals
+ * (Rocky-Apollo) 20-18, 20-18, 19-19", without totals in round 1. */
+static void conceded_line_add(struct text *t, const struct render_corner c[SIDES],
+                              const struct bout *b)
+{
+    const struct boxing_bout *bb = &b->u.boxing;
+    int towel[SIDES] = {bb->last[0].order.towel, bb->last[1].order.towel};
+
+    text_add(t, "Round %d not scored, conceded by ", b->round);
+    conceded_add(t, c, towel);
+    if (b->round > 1) {
+        text_add(t, "; totals (%s-%s) ", c[0].name, c[1].name);
+        cards_add(t, bb->f[0].cards, bb->f[1].cards);
+    }
+}
+
+/* The last line: the round's cards and the totals, or, for a round a
+ * corner conceded, that it was not scored. */
 static void cards_line(const struct render_corner c[SIDES], const struct bout *b, int scored,
                        char *line)
 {
@@ -121,13 +139,13 @@ static void cards_line(const struct render_corner c[SIDES], const struct bout *b
     struct text t;
 
     text_init(&t, line, RENDER_LINE_MAX);
-    if (scored) {
-        text_add(&t, "Cards (%s-%s) ", c[0].name, c[1].name);
-        cards_add(&t, bb->last[0].cards, bb->last[1].cards);
-        text_add(&t, "; totals ");
-    } else {
-        text_add(&t, "Not scored; totals (%s-%s) ", c[0].name, c[1].name);
+    if (!scored) {
+        conceded_line_add(&t, c, b);
+        return;
     }
+    text_add(&t, "Cards (%s-%s) ", c[0].name, c[1].name);
+    cards_add(&t, bb->last[0].cards, bb->last[1].cards);
+    text_add(&t, "; totals ");
     cards_add(&t, bb->f[0].cards, bb->f[1].cards);
 }
 
@@ -165,10 +183,13 @@ static int round_lines(const struct render_corner c[SIDES], const struct bout *b
 /* ----------------------------------------------------------- the report */
 
 /* Each corner's order and what came of it: the effective abilities, the
- * punches, the judges' counts, the damage and the endurance. */
-static void report_head(struct text *t, const struct render_corner c[SIDES], const struct bout *b)
+ * punches, the judges' counts, the damage and the endurance; in a round a
+ * corner conceded, only the orders and the endurance (RENDER_PLAIN). */
+static void report_head(struct text *t, const struct render_corner c[SIDES], const struct bout *b,
+                        enum render_form form)
 {
     const struct boxing_bout *bb = &b->u.boxing;
+    int conceded = bb->last[0].order.towel || bb->last[1].order.towel;
 
     for (int i = 0; i < SIDES; i++) {
         const struct boxing_side_round *l = &bb->last[i];
@@ -179,20 +200,43 @@ static void report_head(struct text *t, const struct render_corner c[SIDES], con
             text_add(t, "towel");
         else
             order_add(t, &o);
-        text_add(t,
-                 "; STR %.2f SPD %.2f AGL %.2f AGG %d (rest %d); landed %.2f of %d, "
-                 "judges count %d, %d, %d; damage dealt %.2f; endurance %.2f to %.2f",
-                 l->str, l->spd, l->agl, l->agg, l->rest, l->landed, l->thrown, l->counts[0],
-                 l->counts[1], l->counts[2], l->damage, l->end_begin, l->endurance);
+        if (conceded && form == RENDER_PLAIN) {
+            /* Nothing was fought: every other figure is 0. */
+            text_add(t, "%s; endurance ", l->order.towel ? "" : ", not fought");
+            figure_add(t, l->endurance, form);
+            continue;
+        }
+        text_add(t, "; STR ");
+        figure_add(t, l->str, form);
+        text_add(t, " SPD ");
+        figure_add(t, l->spd, form);
+        text_add(t, " AGL ");
+        figure_add(t, l->agl, form);
+        text_add(t, " AGG %d (rest %d); landed ", l->agg, l->rest);
+        punches_add(t, l->landed, form);
+        text_add(t, " of %d, judges count %d, %d, %d; damage dealt ", l->thrown, l->counts[0],
+                 l->counts[1], l->counts[2]);
+        figure_add(t, l->damage, form);
+        text_add(t, "; endurance ");
+        figure_add(t, l->end_begin, form);
+        text_add(t, " to ");
+        figure_add(t, l->endurance, form);
     }
 }
 
-/* The round's cards and the totals. */
-static void report_tail(struct text *t, const struct render_corner c[SIDES], const struct bout *b)
+/* The round's cards and the totals; for a round a corner conceded, that it
+ * was not scored (RENDER_PLAIN). */
+static void report_tail(struct text *t, const struct render_corner c[SIDES], const struct bout *b,
+                        enum render_form form)
 {
     const struct boxing_bout *bb = &b->u.boxing;
 
-    text_add(t, "\nCards (%s-%s) ", c[0].name, c[1].name);
+    text_add(t, "\n");
+    if (form == RENDER_PLAIN && (bb->last[0].order.towel || bb->last[1].order.towel)) {
+        conceded_line_add(t, c, b);
+        return;
+    }
+    text_add(t, "Cards (%s-%s) ", c[0].name, c[1].name);
     cards_add(t, bb->last[0].cards, bb->last[1].cards);
     text_add(t, "; totals ");
     cards_add(t, bb->f[0].cards, bb->f[1].cards);
@@ -200,11 +244,12 @@ static void report_tail(struct text *t, const struct render_corner c[SIDES], con
 
 /* The styles are boxing's alone. */
 static int event_add(struct text *t, const struct render_corner c[SIDES], const struct bout *b,
-                     const struct event *e)
+                     const struct event *e, enum render_form form)
 {
     const char *name = e->side >= 0 && e->side < SIDES ? c[e->side].name : "-";
 
     (void)b;
+    (void)form;
     if (e->type != EV_STYLE)
         return 0;
     text_add(t, "%s %s.", name, style_say((enum style)e->a, 0));

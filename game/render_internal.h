@@ -92,6 +92,15 @@ int items_lines(const struct items *is, const struct render_corner c[SIDES],
 void cards_add(struct text *t, const int a[JUDGES], const int b[JUDGES]);
 /* Appends order `o` in its normal form (order_format). */
 void order_add(struct text *t, const struct order *o);
+/* Appends a count of punches: to the nearest whole one (RENDER_PLAIN), or
+ * "%.2f" (RENDER_SCHEMA3). */
+void punches_add(struct text *t, double n, enum render_form form);
+/* Appends a real figure (damage, endurance, an ability): one decimal
+ * (RENDER_PLAIN), or "%.2f" (RENDER_SCHEMA3). */
+void figure_add(struct text *t, double x, enum render_form form);
+/* Appends who conceded a round: "Rocky's corner", or "both corners" when
+ * towel[0] and towel[1] are both set. */
+void conceded_add(struct text *t, const struct render_corner c[SIDES], const int towel[SIDES]);
 /* Appends the result of `b` in one plain sentence, no flavour: "No result
  * yet.", a KO, TKO (and why) or DQ, a draw by them, or else the ruleset's
  * words (struct words' verdict_add). */
@@ -112,16 +121,19 @@ struct words {
                  const struct events *evs, struct rng *flavour,
                  char lines[RENDER_ROUND_LINES][RENDER_LINE_MAX]);
     /* The report's figures of each corner for that round, appended after
-     * "Round r of n", each corner on a line of its own ("\n..."). */
-    void (*report_head)(struct text *t, const struct render_corner c[SIDES], const struct bout *b);
+     * "Round r of n", each corner on a line of its own ("\n..."), written
+     * as `form` says (game.h). */
+    void (*report_head)(struct text *t, const struct render_corner c[SIDES], const struct bout *b,
+                        enum render_form form);
     /* Optional: what the report says after the round's events (the
      * cards), starting with "\n". */
-    void (*report_tail)(struct text *t, const struct render_corner c[SIDES], const struct bout *b);
+    void (*report_tail)(struct text *t, const struct render_corner c[SIDES], const struct bout *b,
+                        enum render_form form);
     /* Optional: appends event `e` in the report's plain words when it is
      * this ruleset's own and returns 1; returns 0 (appending nothing) to
      * leave it to the generic words. */
     int (*event_add)(struct text *t, const struct render_corner c[SIDES], const struct bout *b,
-                     const struct event *e);
+                     const struct event *e, enum render_form form);
     /* Appends the result of the finished bout `b` when no stoppage decided
      * it (no KO, TKO or DQ, and no draw by them): a decision, points, or a
      * draw on them. */

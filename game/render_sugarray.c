@@ -116,29 +116,53 @@ static int round_lines(const struct render_corner c[SIDES], const struct bout *b
 /* ----------------------------------------------------------- the report */
 
 /* Each corner's orders, his endurance after the round and his attack
- * total (nothing while no round was fought). */
-static void report_head(struct text *t, const struct render_corner c[SIDES], const struct bout *b)
+ * total (nothing while no round was fought). In a round a corner conceded
+ * (RENDER_PLAIN) the orders say "towel" or "not fought": the engine keeps
+ * 0/0 for both. */
+static void report_head(struct text *t, const struct render_corner c[SIDES], const struct bout *b,
+                        enum render_form form)
 {
     const struct sugarray_bout *sb = &b->u.sugarray;
     int r = b->round - 1;
+    int conceded =
+        r >= 0 && r < SUGARRAY_ROUNDS && (sb->orders[r][0].towel || sb->orders[r][1].towel);
 
     for (int i = 0; r >= 0 && r < SUGARRAY_ROUNDS && i < SIDES; i++) {
         struct order o = {.rules = RULES_SUGARRAY, .u.sugarray = sb->orders[r][i]};
 
         text_add(t, "\n%s: ", c[i].name);
-        order_add(t, &o);
+        if (conceded && form == RENDER_PLAIN)
+            text_add(t, "%s", sb->orders[r][i].towel ? "towel" : "not fought");
+        else
+            order_add(t, &o);
         text_add(t, "; endurance %d; attack total %d", sb->end_after[r][i], sb->attack_total[i]);
     }
 }
 
+/* After a round a corner conceded (RENDER_PLAIN): that it was not fought. */
+static void report_tail(struct text *t, const struct render_corner c[SIDES], const struct bout *b,
+                        enum render_form form)
+{
+    const struct sugarray_bout *sb = &b->u.sugarray;
+    int r = b->round - 1;
+
+    if (form != RENDER_PLAIN || r < 0 || r >= SUGARRAY_ROUNDS ||
+        !(sb->orders[r][0].towel || sb->orders[r][1].towel))
+        return;
+    int towel[SIDES] = {sb->orders[r][0].towel, sb->orders[r][1].towel};
+    text_add(t, "\nRound %d not fought, conceded by ", b->round);
+    conceded_add(t, c, towel);
+}
+
 /* Blows are SUGAR RAY's alone, and its endurance is whole points. */
 static int event_add(struct text *t, const struct render_corner c[SIDES], const struct bout *b,
-                     const struct event *e)
+                     const struct event *e, enum render_form form)
 {
     int known = e->side >= 0 && e->side < SIDES;
     const char *name = known ? c[e->side].name : "-";
 
     (void)b;
+    (void)form;
     switch (e->type) {
     case EV_FATIGUE:
         text_add(t, "%s loses %.0f endurance to fatigue.", name, e->x);
@@ -231,12 +255,12 @@ static void score_add(struct text *t, const struct render_corner c[SIDES], const
 static const enum method methods[] = {METHOD_KO, METHOD_POINTS, METHOD_NONE};
 
 /* SUGAR RAY's words, registered through engine/rulesets.h: no cards after
- * the report's events, no injuries. */
+ * the report's events (only a conceded round is said there), no injuries. */
 const struct words sugarray_words = {
     .sheet_add = sheet_add,
     .round = round_lines,
     .report_head = report_head,
-    .report_tail = NULL,
+    .report_tail = report_tail,
     .event_add = event_add,
     .verdict_add = verdict_add,
     .result = result_lines,

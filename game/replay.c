@@ -227,7 +227,8 @@ static int check_round(FILE *out, struct db *db, struct replayer *rp, int round)
         return 0;
     }
     if (db_round_report(db, rp->rec.id, round, stored, sizeof(stored)) == DB_OK && stored[0]) {
-        render_round_report(rp->corner, &rp->b, &rp->evs, again, sizeof(again));
+        /* Those reports were written with two decimals throughout. */
+        render_round_report(rp->corner, &rp->b, &rp->evs, RENDER_SCHEMA3, again, sizeof(again));
         if (strcmp(stored, again) != 0) {
             fprintf(out, "round %d: MISMATCH\n", round);
             first_difference(out, stored, again);
@@ -341,7 +342,7 @@ static char *derive(struct db *db, int64_t id, int from, int to, int report, cha
         if (round < from)
             continue;
         if (report == 1) {
-            render_round_report(rp.corner, &rp.b, &rp.evs, text, sizeof(text));
+            render_round_report(rp.corner, &rp.b, &rp.evs, RENDER_PLAIN, text, sizeof(text));
             textbuf_add(&b, text);
             continue;
         }

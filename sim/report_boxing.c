@@ -6,9 +6,11 @@
  * injuries and warnings at the bell, the running cards) and the writers
  * read them back from there, never from the finished bout. The text is a
  * header, a table and event lines per round, and the result line; the JSON
- * carries every figure of each side's round. Reals go out as "%.2f" in
- * text and "%.4f" in JSON.
+ * carries every figure of each side's round. The text shows punches whole
+ * (to the nearest) and the other reals to one decimal, as the bot's
+ * reports do; the JSON keeps "%.4f".
  */
+#include <math.h>
 #include <string.h>
 
 #include "parse.h"
@@ -89,6 +91,8 @@ static void text(FILE *out, const struct report_bout *rb, const struct bout *b,
 
     for (int r = 0; r < log->n; r++) {
         const struct report_round *rr = &log->round[r];
+        int towel[SIDES] = {rr->side[0].order.towel, rr->side[1].order.towel};
+        int conceded = towel[0] || towel[1];
 
         fprintf(out, "\nRound %d\n", r + 1);
         for (int i = 0; i < SIDES; i++) {
@@ -96,11 +100,17 @@ static void text(FILE *out, const struct report_bout *rb, const struct bout *b,
             char order[64];
 
             order_text(&s->order, order, sizeof(order));
+            /* A conceded round was not fought: its figures are all 0. */
+            if (conceded) {
+                fprintf(out, "  %-*s  %-20s  %s; endurance %.1f\n", w, rb->name[i], order,
+                        towel[i] ? "conceded" : "not fought", s->endurance);
+                continue;
+            }
             fprintf(out,
-                    "  %-*s  %-20s  STR %5.2f  SPD %5.2f  AGL %5.2f  AGG %2d  landed %6.2f of %3d"
-                    "  damage %6.2f  endurance %7.2f\n",
-                    w, rb->name[i], order, s->str, s->spd, s->agl, s->agg, s->landed, s->thrown,
-                    s->damage, s->endurance);
+                    "  %-*s  %-20s  STR %4.1f  SPD %4.1f  AGL %4.1f  AGG %2d  landed %3ld of %3d"
+                    "  damage %5.1f  endurance %5.1f\n",
+                    w, rb->name[i], order, s->str, s->spd, s->agl, s->agg, lround(s->landed),
+                    s->thrown, s->damage, s->endurance);
         }
         for (int i = 0; i < SIDES; i++)
             if (rr->why[i][0])
@@ -109,6 +119,20 @@ static void text(FILE *out, const struct report_bout *rb, const struct bout *b,
             text_event(out, c, b, &rr->evs.ev[k]);
         if (rr->evs.dropped > 0)
             fprintf(out, "  (%d more events not recorded)\n", rr->evs.dropped);
+        if (conceded) {
+            if (towel[0] && towel[1])
+                fprintf(out, "  Round %d not scored, conceded by both corners", r + 1);
+            else
+                fprintf(out, "  Round %d not scored, conceded by %s's corner", r + 1,
+                        rb->name[towel[1]]);
+            if (r > 0) {
+                fprintf(out, "; totals %s-%s:", rb->name[0], rb->name[1]);
+                for (int j = 0; j < JUDGES; j++)
+                    fprintf(out, "%s %d-%d", j ? "," : "", rr->cards[0][j], rr->cards[1][j]);
+            }
+            fprintf(out, "\n");
+            continue;
+        }
         fprintf(out, "  Cards %s-%s:", rb->name[0], rb->name[1]);
         for (int j = 0; j < JUDGES; j++)
             fprintf(out, "%s %d-%d", j ? "," : "", rr->side[0].cards[j], rr->side[1].cards[j]);

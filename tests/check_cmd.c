@@ -362,12 +362,239 @@ START_TEST(test_passwords_in_channel_refused)
 {
     join("dora");
     HAS(run("dora", 1, "!register hunter22"), "never say a password in a channel");
-    HAS(run("dora", 1, "!identify hunter22"), "change that password now");
+    HAS(run("dora", 1, "!identify hunter22"), "there is no account dora, so nothing changed");
     struct db_account acc;
     ck_assert_int_eq(db_account_get(bot.db, "dora", &acc), DB_NOTFOUND);
     /* Not in a shared channel: no identity. */
     HAS(run("ed", 0, "register hunter22"), "join #ringside first");
     ck_assert_int_eq(db_account_get(bot.db, "ed", &acc), DB_NOTFOUND);
+}
+END_TEST
+
+/* The number of lines in `out`. */
+static int lines_in(const char *out)
+{
+    int n = 0;
+
+    for (; *out; out++)
+        n += *out == '\n';
+    return n;
+}
+
+/* A password said in a channel is burnt: refused in private afterwards,
+ * with one clear line; whoever said it is identified and sets a new one
+ * without the old; a different password works after the change. */
+START_TEST(test_identify_said_in_channel_burns)
+{
+    const char *out;
+    struct db_account acc;
+
+    join("alice");
+    HAS(run("alice", 0, "register alicepw1"), "account alice registered");
+    run("alice", 0, "logout");
+
+    out = run("alice", 1, "!identify alicepw1");
+    ck_assert_int_eq(lines_in(out), 1);
+    HAS(out, "PRIVMSG #ringside :alice: never say a password in a channel: everyone in #ringside "
+             "saw it, so that password of alice no longer works. You are identified as alice: "
+             "set a new one now with /msg ringside passwd <new password>");
+    ck_assert_int_eq(db_account_get(bot.db, "alice", &acc), DB_OK);
+    ck_assert_int_eq(acc.burnt, 1);
+
+    /* Refused in private from then on, to her and to anyone who saw it. */
+    run("alice", 0, "logout");
+    out = run("alice", 0, "identify alicepw1");
+    ck_assert_int_eq(lines_in(out), 1);
+    HAS(out, "PRIVMSG alice :that password of alice was said in a channel and no longer works: "
+             "set a new one with passwd <new password> from a nick still identified as alice, or "
+             "ask an admin to resetpass it");
+    join("mallory");
+    HAS(run("mallory", 0, "identify alice alicepw1"), "was said in a channel and no longer works");
+    HAS(run("mallory", 0, "passwd alicepw1 mine1234"), "passwd needs an account");
+    ck_assert_int_eq(users_account(bot.users, "mallory", NULL, NULL), 0);
+
+    /* Said again, still refused, and still identifies whoever said it (he
+     * knew it before the channel saw it). */
+    HAS(run("alice", 1, "!identify alicepw1"), "You are identified as alice");
+    /* The old one alone is not a new one. */
+    HAS(run("alice", 0, "passwd alicepw1"),
+        "that password was said in a channel, where everyone saw it; choose another: passwd "
+        "<new password>");
+    HAS(run("alice", 0, "passwd short"), "a password has 6 to 72 characters");
+    HAS(run("alice", 0, "passwd alicepw2"), "password changed");
+    ck_assert_int_eq(db_account_get(bot.db, "alice", &acc), DB_OK);
+    ck_assert_int_eq(acc.burnt, 0);
+    run("alice", 0, "logout");
+    HAS(run("alice", 0, "identify alicepw1"), "wrong password for alice");
+    HAS(run("alice", 0, "identify alicepw2"), "you are identified as alice");
+    /* Without the burn, the old password is needed again. */
+    HAS(run("alice", 0, "passwd alicepw3"), "give your old password too");
+    /* A burnt password is never taken back as a new one. */
+    HAS(run("alice", 0, "passwd alicepw2 alicepw1"), "said in a channel");
+    HAS(run("alice", 0, "passwd alicepw2 alicepw3"), "password changed");
+}
+END_TEST
+
+/* A wrong password said in a channel burns nothing. */
+START_TEST(test_wrong_password_in_channel_changes_nothing)
+{
+    struct db_account acc;
+
+    join("dave");
+    run("dave", 0, "register davepw11");
+    run("dave", 0, "logout");
+    HAS(run("dave", 1, "!identify davepw99"),
+        "(it is not the password of dave, so nothing changed). Identify in private: /msg "
+        "ringside identify [account] <password>");
+    ck_assert_int_eq(db_account_get(bot.db, "dave", &acc), DB_OK);
+    ck_assert_int_eq(acc.burnt, 0);
+    ck_assert_int_eq(users_account(bot.users, "dave", NULL, NULL), 0);
+    HAS(run("dave", 0, "identify davepw11"), "you are identified as dave");
+    /* An identified player saying his own password without naming it, from
+     * a nick that is no account. */
+    join("davey");
+    HAS(run("davey", 0, "identify dave davepw11"), "you are identified as dave");
+    HAS(run("davey", 1, "!identify davepw11"), "that password of dave no longer works");
+    ck_assert_int_eq(db_account_get(bot.db, "dave", &acc), DB_OK);
+    ck_assert_int_eq(acc.burnt, 1);
+}
+END_TEST
+
+/* register said in a channel: the password is never taken for that name. */
+START_TEST(test_register_said_in_channel_burns)
+{
+    join("bob");
+    HAS(run("bob", 1, "!register bobpass1"),
+        "never say a password in a channel: everyone in #ringside saw it, so I will never take it "
+        "for bob. Register in private with another one: /msg ringside register <password>");
+    HAS(run("bob", 0, "register bobpass1"),
+        "that password was said in a channel, where everyone saw it; choose another: register "
+        "<password>");
+    HAS(run("bob", 0, "register bobpass2"), "account bob registered");
+    /* The account's own password said with register: burnt like identify. */
+    run("bob", 0, "logout");
+    HAS(run("bob", 1, "!register bobpass2"), "that password of bob no longer works");
+    HAS(run("bob", 1, "!register otherpw1"), "The account bob exists already");
+}
+END_TEST
+
+/* passwd said in a channel: the old one burnt if right, the new one never
+ * taken when the speaker proved the account. */
+START_TEST(test_passwd_said_in_channel_burns)
+{
+    join("carol");
+    run("carol", 0, "register carolpw1");
+    HAS(run("carol", 1, "!passwd carolpw1 carolpw2"),
+        "so that password of carol no longer works. You are identified as carol");
+    HAS(run("carol", 0, "passwd carolpw2"), "said in a channel");
+    HAS(run("carol", 0, "passwd carolpw3"), "password changed");
+    /* A wrong old one: only the new one, which she is identified for. */
+    HAS(run("carol", 1, "!passwd nopenope carolpw9"),
+        "never say a password in a channel: everyone in #ringside saw it, so I will never take "
+        "that new password for carol. Change it in private: /msg ringside passwd <old password> "
+        "<new password>");
+    HAS(run("carol", 0, "passwd carolpw3 carolpw9"), "said in a channel");
+    run("carol", 0, "logout");
+    HAS(run("carol", 0, "identify carolpw3"), "identified as carol");
+    /* Not identified and wrong: nothing burnt under her name. */
+    join("carl");
+    run("carl", 1, "!passwd wrongpw1 carlpw12");
+    HAS(run("carol", 0, "passwd carolpw3 carlpw12"), "password changed");
+}
+END_TEST
+
+/* An owner who left before setting a new password: an admin resets it. */
+START_TEST(test_resetpass)
+{
+    join("boss");
+    join("erin");
+    run("boss", 0, "register bossboss");
+    run("erin", 0, "register erinpw11");
+    run("erin", 0, "logout");
+    HAS(run("erin", 1, "!identify erinpw11"), "You are identified as erin");
+    users_quit(bot.users, "erin");
+    join("erin");
+    HAS(run("erin", 0, "identify erinpw11"), "ask an admin to resetpass it");
+    HAS(run("erin", 0, "resetpass erin erinpw22"), "needs an account");
+    run("erin", 0, "register x"); /* refused: the account exists */
+    HAS(run("boss", 0, "resetpass erin erinpw11"), "said in a channel");
+    HAS(run("boss", 0, "resetpass nobody erinpw22"), "there is no account nobody");
+    HAS(run("boss", 0, "resetpass erin erinpw22"), "the password of erin is reset");
+    HAS(run("erin", 0, "identify erinpw22"), "you are identified as erin");
+    /* Said in a channel by the admin: refused and never taken for erin. */
+    HAS(run("boss", 1, "!resetpass erin erinpw33"), "so I will never take it for erin");
+    HAS(run("boss", 0, "resetpass erin erinpw33"), "said in a channel");
+    /* Anyone else's words burn nothing under erin's name. */
+    HAS(run("erin", 1, "!resetpass erin erinpw44"), "never say a password in a channel");
+    HAS(run("boss", 0, "resetpass erin erinpw44"), "the password of erin is reset");
+    HAS(run("erin", 0, "help resetpass"),
+        "resetpass <account> <new password>: sets an account's password");
+    HAS(run("erin", 0, "help"), " resetpass ");
+    HAS(run("erin", 0, "help"), " turn. Say help <command>");
+    HAS(run("erin", 0, "help passwd"), "passwd [old password] <new password>: changes your");
+}
+END_TEST
+
+/* 1 if the file at `path` holds `needle` anywhere (binary). */
+static int file_has(const char *file, const char *needle)
+{
+    FILE *fp = fopen(file, "rb");
+    static char buf[1 << 20];
+    size_t n, len = strlen(needle);
+
+    if (!fp)
+        return 0;
+    n = fread(buf, 1, sizeof(buf), fp);
+    fclose(fp);
+    for (size_t i = 0; i + len <= n; i++)
+        if (memcmp(buf + i, needle, len) == 0)
+            return 1;
+    return 0;
+}
+
+/* Passwords said in a channel or in private are never in the log, in a
+ * reply or in the database file, not even in its journal. */
+START_TEST(test_passwords_never_in_clear)
+{
+    static const char *const pw[] = {"Zq1clearA", "Zq2clearB", "Zq3clearC", "Zq4clearD",
+                                     "Zq5clearE"};
+    char logpath[160], file[160];
+    char all[16384] = "";
+    int saved = dup(2);
+
+    snprintf(logpath, sizeof(logpath), "%s/log", dir);
+    FILE *log = fopen(logpath, "w");
+    ck_assert_ptr_nonnull(log);
+    ck_assert_int_ne(dup2(fileno(log), 2), -1);
+    log_set_level(LOG_DEBUG);
+
+    join("gina");
+    join("hank");
+    strcat(all, run("gina", 1, "!register Zq1clearA"));
+    strcat(all, run("gina", 0, "register Zq2clearB"));
+    strcat(all, run("gina", 0, "logout"));
+    strcat(all, run("gina", 1, "!identify Zq2clearB"));
+    strcat(all, run("gina", 0, "passwd Zq3clearC"));
+    strcat(all, run("gina", 1, "!passwd Zq3clearC Zq4clearD"));
+    strcat(all, run("hank", 1, "!identify gina Zq5clearE"));
+    strcat(all, run("hank", 0, "identify gina Zq5clearE"));
+    strcat(all, run("gina", 0, "passwd Zq5clearE"));
+
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    fclose(log);
+    log_set_level(LOG_ERROR);
+    HAS(all, "You are identified as gina");
+    ck_assert_msg(file_has(logpath, "said a password in #ringside"), "the log says nothing");
+    for (unsigned i = 0; i < sizeof(pw) / sizeof(pw[0]); i++) {
+        ck_assert_msg(!strstr(all, pw[i]), "%s in a reply:\n%s", pw[i], all);
+        ck_assert_msg(!file_has(logpath, pw[i]), "%s in the log", pw[i]);
+        snprintf(file, sizeof(file), "%s/ringside.db", dir);
+        ck_assert_msg(!file_has(file, pw[i]), "%s in the database", pw[i]);
+        snprintf(file, sizeof(file), "%s/ringside.db-wal", dir);
+        ck_assert_msg(!file_has(file, pw[i]), "%s in the journal", pw[i]);
+    }
 }
 END_TEST
 
@@ -660,6 +887,12 @@ Suite *cmd_suite(void)
     tcase_add_test(c, test_register_identify_create);
     tcase_add_test(c, test_create_errors);
     tcase_add_test(c, test_passwords_in_channel_refused);
+    tcase_add_test(c, test_identify_said_in_channel_burns);
+    tcase_add_test(c, test_wrong_password_in_channel_changes_nothing);
+    tcase_add_test(c, test_register_said_in_channel_burns);
+    tcase_add_test(c, test_passwd_said_in_channel_burns);
+    tcase_add_test(c, test_resetpass);
+    tcase_add_test(c, test_passwords_never_in_clear);
     tcase_add_test(c, test_impersonation_after_quit);
     tcase_add_test(c, test_train_and_retire);
     tcase_add_test(c, test_create_and_train_sugarray);

@@ -321,6 +321,102 @@ START_TEST(test_account_hash_and_ban)
 }
 END_TEST
 
+/* Migration 5: a password said in a channel is burnt. The account's mark
+ * refuses its current hash until a new one is set; the burnt hashes of a
+ * key (registered or not) are kept, the DB_BURNT_MAX newest. */
+START_TEST(test_burnt_passwords)
+{
+    struct db_account a;
+    char hashes[DB_BURNT_MAX + 2][DB_HASH_MAX];
+    int n = -1;
+    int64_t id = account("bob"); /* hash "$y$hash" */
+
+    ck_assert_int_eq(db_account_get(db, "bob", &a), DB_OK);
+    ck_assert_int_eq(a.burnt, 0);
+    ck_assert_int_eq(db_burnt_list(db, "bob", hashes, DB_BURNT_MAX, &n), DB_OK);
+    ck_assert_int_eq(n, 0);
+
+    ck_assert_int_eq(db_account_burn(db, "bob", 100), DB_OK);
+    ck_assert_int_eq(db_account_get(db, "bob", &a), DB_OK);
+    ck_assert_int_eq(a.burnt, 1);
+    ck_assert_str_eq(a.hash, "$y$hash"); /* kept: identify compares with it */
+    ck_assert_int_eq(db_burnt_list(db, "bob", hashes, DB_BURNT_MAX, &n), DB_OK);
+    ck_assert_int_eq(n, 1);
+    ck_assert_str_eq(hashes[0], "$y$hash");
+    /* Burnt twice: one row. */
+    ck_assert_int_eq(db_account_burn(db, "bob", 101), DB_OK);
+    ck_assert_int_eq(db_burnt_list(db, "bob", hashes, DB_BURNT_MAX, &n), DB_OK);
+    ck_assert_int_eq(n, 1);
+
+    /* A new hash clears the mark; the burnt one stays burnt. */
+    ck_assert_int_eq(db_account_set_hash(db, id, "$y$new"), DB_OK);
+    ck_assert_int_eq(db_account_get(db, "bob", &a), DB_OK);
+    ck_assert_int_eq(a.burnt, 0);
+    ck_assert_int_eq(db_burnt_list(db, "bob", hashes, DB_BURNT_MAX, &n), DB_OK);
+    ck_assert_int_eq(n, 1);
+    ck_assert_str_eq(hashes[0], "$y$hash");
+
+    ck_assert_int_eq(db_account_burn(db, "nobody", 102), DB_NOTFOUND);
+    /* A key without an account (a register said in a channel). */
+    ck_assert_int_eq(db_burnt_add(db, "carol", "$y$c1", 103), DB_OK);
+    ck_assert_int_eq(db_burnt_list(db, "carol", hashes, DB_BURNT_MAX, &n), DB_OK);
+    ck_assert_int_eq(n, 1);
+    ck_assert_str_eq(hashes[0], "$y$c1");
+
+    /* The newest DB_BURNT_MAX are kept, newest first. */
+    for (int i = 0; i < DB_BURNT_MAX + 3; i++) {
+        char h[32];
+        snprintf(h, sizeof(h), "$y$d%02d", i);
+        ck_assert_int_eq(db_burnt_add(db, "dave", h, 200 + i), DB_OK);
+    }
+    ck_assert_int_eq(db_burnt_list(db, "dave", hashes, DB_BURNT_MAX + 2, &n), DB_OK);
+    ck_assert_int_eq(n, DB_BURNT_MAX);
+    ck_assert_str_eq(hashes[0], "$y$d10");
+    ck_assert_str_eq(hashes[DB_BURNT_MAX - 1], "$y$d03");
+    ck_assert_int_eq(db_burnt_list(db, "dave", hashes, 2, &n), DB_OK);
+    ck_assert_int_eq(n, 2);
+    /* Other keys are untouched. */
+    ck_assert_int_eq(db_burnt_list(db, "bob", hashes, DB_BURNT_MAX, &n), DB_OK);
+    ck_assert_int_eq(n, 1);
+
+    /* Names that look like SQL are only data. */
+    ck_assert_int_eq(db_burnt_add(db, "x'); DROP TABLE accounts;--", "$y$'", 300), DB_OK);
+    ck_assert_int_eq(db_account_get(db, "bob", &a), DB_OK);
+    ck_assert_int_eq(db_burnt_add(db, "", "$y$x", 1), DB_ERROR);
+    ck_assert_int_eq(db_burnt_add(db, "eve", "", 1), DB_ERROR);
+}
+END_TEST
+
+/* A file of schema 4 gains the mark, clear on every account, and an empty
+ * list of burnt passwords. */
+START_TEST(test_migrate_v4_to_v5)
+{
+    char err[512] = "";
+    struct db_account a;
+    char hashes[DB_BURNT_MAX][DB_HASH_MAX];
+    int n = -1;
+
+    ck_assert_int_ge(db_schema_latest(), 5);
+    db_close(db);
+    db = NULL;
+    ck_assert_int_eq(unlink(path), 0);
+    ck_assert_msg(db_test_file(path, 4,
+                               "INSERT INTO accounts (id, key, name, hash, banned, created)"
+                               " VALUES (1, 'bob', 'Bob', '$y$old', 1, 5);",
+                               err, sizeof(err)) == DB_OK,
+                  "%s", err);
+    ck_assert_int_eq(header_version(), 4);
+    reopen();
+    ck_assert_int_eq(db_schema_version(db), db_schema_latest());
+    ck_assert_int_eq(db_account_get(db, "bob", &a), DB_OK);
+    ck_assert_str_eq(a.hash, "$y$old");
+    ck_assert_int_eq(a.banned, 1);
+    ck_assert_int_eq(a.burnt, 0);
+    ck_assert_int_eq(db_burnt_list(db, "bob", hashes, DB_BURNT_MAX, &n), DB_OK);
+    ck_assert_int_eq(n, 0);
+}
+END_TEST
+
 START_TEST(test_account_bad_strings)
 {
     char longest[DB_NAME_MAX], too_long[DB_NAME_MAX + 1], hash[DB_HASH_MAX + 1];
@@ -2424,6 +2520,8 @@ Suite *db_suite(void)
     tcase_add_test(tc, test_account_create_get);
     tcase_add_test(tc, test_account_hash_and_ban);
     tcase_add_test(tc, test_account_bad_strings);
+    tcase_add_test(tc, test_burnt_passwords);
+    tcase_add_test(tc, test_migrate_v4_to_v5);
     tcase_add_test(tc, test_fighter_boxing);
     tcase_add_test(tc, test_fighter_sugarray);
     tcase_add_test(tc, test_fighter_duplicate_and_orphan);

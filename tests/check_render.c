@@ -100,19 +100,32 @@ static const char *const keys_clinch[] = {"holding", NULL};
 static const char *const keys_tko[] = {"stop",  "bell",  "towel", "referee", "doctor", "stool",
                                        "can't", "spent", "out",   "injur",   NULL};
 
-/* The cards line as the engine's figures say it must read. */
+/* The cards line as the engine's figures say it must read; a conceded
+ * round is not scored, and says who conceded it (and the totals after round
+ * 1: in round 1 they would be 0-0 all round). */
 static void expected_cards(const struct render_corner c[SIDES], const struct bout *b, int scored,
                            char *buf, size_t len)
 {
     const struct boxing_bout *bb = &b->u.boxing;
     int n;
 
-    if (scored)
+    if (scored) {
         n = snprintf(buf, len, "Cards (%s-%s) %d-%d, %d-%d, %d-%d; totals ", c[0].name, c[1].name,
                      bb->last[0].cards[0], bb->last[1].cards[0], bb->last[0].cards[1],
                      bb->last[1].cards[1], bb->last[0].cards[2], bb->last[1].cards[2]);
-    else
-        n = snprintf(buf, len, "Not scored; totals (%s-%s) ", c[0].name, c[1].name);
+    } else {
+        int t0 = bb->last[0].order.towel, t1 = bb->last[1].order.towel;
+        char who[64];
+
+        if (t0 && t1)
+            snprintf(who, sizeof(who), "both corners");
+        else
+            snprintf(who, sizeof(who), "%s's corner", c[t1].name);
+        n = snprintf(buf, len, "Round %d not scored, conceded by %s", b->round, who);
+        if (b->round == 1)
+            return;
+        n += snprintf(buf + n, len - (size_t)n, "; totals (%s-%s) ", c[0].name, c[1].name);
+    }
     snprintf(buf + n, len - (size_t)n, "%d-%d, %d-%d, %d-%d", bb->f[0].cards[0], bb->f[1].cards[0],
              bb->f[0].cards[1], bb->f[1].cards[1], bb->f[0].cards[2], bb->f[1].cards[2]);
 }
@@ -590,7 +603,7 @@ START_TEST(test_sugarray_random_rounds)
                 if (ev.ev[k].type == EV_RESULT)
                     results++;
             }
-            int len = render_round_report(c, &b, &ev, report, sizeof(report));
+            int len = render_round_report(c, &b, &ev, RENDER_PLAIN, report, sizeof(report));
             REQUIRE(len > 0 && (size_t)len < sizeof(report));
         }
         REQUIRE(results == 1);
@@ -751,12 +764,15 @@ START_TEST(test_round_report)
             random_order(&g, &o[0]);
             random_order(&g, &o[1]);
             REQUIRE(bout_round(&b, o, &br, &ev) == 0);
-            int len = render_round_report(c, &b, &ev, buf, sizeof(buf));
+            int len = render_round_report(c, &b, &ev, RENDER_PLAIN, buf, sizeof(buf));
             REQUIRE(len > 0 && (size_t)len == strlen(buf));
-            REQUIRE(render_round_report(c, &b, &ev, small, sizeof(small)) == len);
+            REQUIRE(render_round_report(c, &b, &ev, RENDER_PLAIN, small, sizeof(small)) == len);
             REQUIRE(strlen(small) == sizeof(small) - 1);
             REQUIRE(strncmp(small, buf, sizeof(small) - 1) == 0);
-            /* Each fighter's order and each judge's count. */
+            /* Each fighter's order and each judge's count; the punches
+             * whole, the damage and endurance to one decimal. A conceded
+             * round has only the orders and the endurance. */
+            int conceded = b.u.boxing.last[0].order.towel || b.u.boxing.last[1].order.towel;
             for (int i = 0; i < SIDES; i++) {
                 const struct boxing_side_round *l = &b.u.boxing.last[i];
                 struct order oo = {.rules = RULES_BOXING, .u.boxing = l->order};
@@ -766,12 +782,29 @@ START_TEST(test_round_report)
                     snprintf(ord, sizeof(ord), "towel");
                 else
                     order_format(&oo, ord, sizeof(ord));
+                if (conceded) {
+                    snprintf(want, sizeof(want), "\n%s: %s%s; endurance %.1f\n", c[i].name, ord,
+                             l->order.towel ? "" : ", not fought", l->endurance);
+                    REQUIRE(strstr(buf, want));
+                    continue;
+                }
                 snprintf(want, sizeof(want), "\n%s: %s; ", c[i].name, ord);
                 REQUIRE(strstr(buf, want));
-                snprintf(want, sizeof(want), "judges count %d, %d, %d;", l->counts[0], l->counts[1],
-                         l->counts[2]);
+                snprintf(want, sizeof(want),
+                         "; landed %ld of %d, judges count %d, %d, %d; damage dealt %.1f; "
+                         "endurance %.1f to %.1f\n",
+                         lround(l->landed), l->thrown, l->counts[0], l->counts[1], l->counts[2],
+                         l->damage, l->end_begin, l->endurance);
                 REQUIRE(strstr(buf, want));
             }
+            /* The last line: the cards, or who conceded. */
+            expected_cards(c, &b, !conceded, want, sizeof(want));
+            const char *last = strrchr(buf, '\n');
+            REQUIRE(last && strcmp(last + 1, want) == 0);
+            /* No figure with two decimals, none of "0.00 damage". */
+            for (const char *p = buf; *p; p++)
+                REQUIRE(
+                    !(p[0] == '.' && isdigit((unsigned char)p[1]) && isdigit((unsigned char)p[2])));
             /* Every event, one indented line each, in order. */
             int lines = 0;
             for (const char *p = strstr(buf, "\n  "); p; p = strstr(p + 1, "\n  "))
@@ -798,6 +831,234 @@ START_TEST(test_round_report)
         }
     }
     ck_assert_int_gt(checked, 1000);
+}
+END_TEST
+
+/* The report's figures as people read them: punches whole (to the
+ * nearest), damage and the other reals to one decimal, no "0.00 damage";
+ * and the same round in RENDER_SCHEMA3, the text of reports stored before
+ * schema 4, which keeps "%.2f". */
+START_TEST(test_report_figures)
+{
+    struct sheet s[SIDES];
+    struct render_corner c[SIDES];
+    struct bout b;
+    struct events ev = {0};
+    char buf[2048];
+
+    for (int i = 0; i < SIDES; i++) {
+        s[i].rules = RULES_BOXING;
+        s[i].u.boxing = (struct boxing_sheet){10, 10, 10, 10, 10};
+    }
+    corners(c, "Rocky", "Apollo", s);
+    ck_assert_int_eq(bout_init(&b, RULES_BOXING, s, 12), 0);
+    b.round = 1;
+    struct boxing_side_round *l = b.u.boxing.last;
+    l[0] = (struct boxing_side_round){.str = 11.9,
+                                      .spd = 12.04,
+                                      .agl = 8.55,
+                                      .agg = 4,
+                                      .thrown = 32,
+                                      .landed = 15.8,
+                                      .counts = {15, 16, 17},
+                                      .damage = 4.14,
+                                      .end_begin = 120,
+                                      .endurance = 111.33};
+    l[1] = (struct boxing_side_round){.str = 13,
+                                      .spd = 14,
+                                      .agl = 12,
+                                      .agg = 5,
+                                      .thrown = 40,
+                                      .landed = 40,
+                                      .counts = {40, 40, 40},
+                                      .damage = 0,
+                                      .end_begin = 110,
+                                      .endurance = 102.96};
+    struct order o;
+    struct parse_error err;
+    ck_assert_int_eq(order_parse(RULES_BOXING, "4/8/8 (inside)", &o, &err), 0);
+    l[0].order = o.u.boxing;
+    ck_assert_int_eq(order_parse(RULES_BOXING, "5/5/10", &o, &err), 0);
+    l[1].order = o.u.boxing;
+    events_add(&ev, EV_PUNCHES, 0, 32, 0, 0, 15.8);
+    events_add(&ev, EV_PUNCHES, 1, 40, 0, 0, 40);
+    events_add(&ev, EV_DAMAGE, 0, 0, 0, 0, 4.14);
+    events_add(&ev, EV_DAMAGE, 1, 0, 0, 0, 0);
+    events_add(&ev, EV_INJURY, 1, INJ_SWELL_RIGHT_EYE, 1, 0, 0);
+    events_add(&ev, EV_INJURY, 1, INJ_ABOVE_LEFT_EYE, 2, 0, 2);
+    events_add(&ev, EV_AGGRAVATED, 1, INJ_ABOVE_LEFT_EYE, 3, 2, 3.25);
+    events_add(&ev, EV_FATIGUE, 0, 0, 0, 0, 4);
+
+    render_round_report(c, &b, &ev, RENDER_PLAIN, buf, sizeof(buf));
+    ck_assert_str_eq(
+        buf, "Round 1 of 12\n"
+             "Rocky: 4/8/8 (inside); STR 11.9 SPD 12.0 AGL 8.6 AGG 4 (rest 0); landed 16 of "
+             "32, judges count 15, 16, 17; damage dealt 4.1; endurance 120.0 to "
+             "111.3\n"
+             "Apollo: 5/5/10; STR 13.0 SPD 14.0 AGL 12.0 AGG 5 (rest 0); landed 40 of "
+             "40, judges count 40, 40, 40; damage dealt 0.0; endurance 110.0 to "
+             "103.0\n"
+             "  Rocky throws 32 and lands 16.\n"
+             "  Apollo throws 40 and lands 40.\n"
+             "  Rocky deals 4.1 damage.\n"
+             "  Apollo deals no damage.\n"
+             "  Apollo is injured: swelling of the right eye (level 1, no damage).\n"
+             "  Apollo is injured: cut above the left eye (level 2, 2.0 damage).\n"
+             "  Apollo's cut above the left eye is aggravated: now serious cut above "
+             "the left eye (level 3, 3.2 damage).\n"
+             "  Rocky loses 4.0 endurance to fatigue.\n"
+             "Cards (Rocky-Apollo) 0-0, 0-0, 0-0; totals 0-0, 0-0, 0-0");
+    render_round_report(c, &b, &ev, RENDER_SCHEMA3, buf, sizeof(buf));
+    ck_assert_str_eq(buf,
+                     "Round 1 of 12\n"
+                     "Rocky: 4/8/8 (inside); STR 11.90 SPD 12.04 AGL 8.55 AGG 4 (rest 0); landed "
+                     "15.80 of 32, judges count 15, 16, 17; damage dealt 4.14; endurance "
+                     "120.00 to 111.33\n"
+                     "Apollo: 5/5/10; STR 13.00 SPD 14.00 AGL 12.00 AGG 5 (rest 0); landed "
+                     "40.00 of 40, judges count 40, 40, 40; damage dealt 0.00; endurance "
+                     "110.00 to 102.96\n"
+                     "  Rocky throws 32 and lands 15.80.\n"
+                     "  Apollo throws 40 and lands 40.00.\n"
+                     "  Rocky deals 4.14 damage.\n"
+                     "  Apollo deals 0.00 damage.\n"
+                     "  Apollo is injured: swelling of the right eye (level 1, 0.00 damage).\n"
+                     "  Apollo is injured: cut above the left eye (level 2, 2.00 damage).\n"
+                     "  Apollo's cut above the left eye is aggravated: now serious cut above "
+                     "the left eye (level 3, 3.25 damage).\n"
+                     "  Rocky loses 4.00 endurance to fatigue.\n"
+                     "Cards (Rocky-Apollo) 0-0, 0-0, 0-0; totals 0-0, 0-0, 0-0");
+
+    /* Half a punch rounds up, as the channel's lround does. */
+    struct event e = {.type = EV_PUNCHES, .side = 0, .a = 40, .x = 39.5};
+    render_event(c, &b, &e, buf, sizeof(buf));
+    ck_assert_str_eq(buf, "Rocky throws 40 and lands 40.");
+    e.x = 24.49;
+    render_event(c, &b, &e, buf, sizeof(buf));
+    ck_assert_str_eq(buf, "Rocky throws 40 and lands 24.");
+    e = (struct event){.type = EV_DAMAGE, .side = 1, .x = 0.04};
+    render_event(c, &b, &e, buf, sizeof(buf));
+    ck_assert_str_eq(buf, "Apollo deals no damage.");
+    e.x = 0.05;
+    render_event(c, &b, &e, buf, sizeof(buf));
+    ck_assert_str_eq(buf, "Apollo deals 0.1 damage.");
+}
+END_TEST
+
+/* Fights boxing bout `b` (Rocky and Apollo, 5/5/10 each) until Rocky's
+ * corner throws in the towel in round `towel` (Apollo's too with `both`);
+ * the last round's events in `ev`, its channel lines in `lines`. Returns
+ * their count. */
+static int towel_bout(struct bout *b, struct render_corner c[SIDES], int towel, int both,
+                      struct events *ev, char lines[RENDER_ROUND_LINES][RENDER_LINE_MAX])
+{
+    struct sheet s[SIDES];
+    struct bout_rng br;
+    struct parse_error err;
+    int n = 0;
+
+    s[0].rules = s[1].rules = RULES_BOXING;
+    s[0].u.boxing = (struct boxing_sheet){14, 12, 11, 12, 11};
+    s[1].u.boxing = (struct boxing_sheet){13, 14, 12, 11, 12};
+    corners(c, "Rocky", "Apollo", s);
+    ck_assert_int_eq(bout_init(b, RULES_BOXING, s, 12), 0);
+    bout_rng_seed(&br, 9);
+    for (int r = 1; r <= towel; r++) {
+        struct order o[SIDES];
+
+        ck_assert_int_eq(order_parse(RULES_BOXING, "5/5/10", &o[0], &err), 0);
+        ck_assert_int_eq(order_parse(RULES_BOXING, "5/5/10", &o[1], &err), 0);
+        if (r == towel) {
+            bout_order_towel(RULES_BOXING, &o[0]);
+            if (both)
+                bout_order_towel(RULES_BOXING, &o[1]);
+        }
+        ck_assert_int_eq(bout_round(b, o, &br, ev), 0);
+        n = render_round(c, b, ev, &br.flavour, lines);
+    }
+    ck_assert(b->result.over);
+    return n;
+}
+
+/* A round a corner conceded says so, in the channel and in the report,
+ * instead of "Not scored; totals 0-0, 0-0, 0-0"; the schema 3 form keeps
+ * the old text. */
+START_TEST(test_conceded_round)
+{
+    struct render_corner c[SIDES];
+    struct bout b;
+    struct events ev;
+    char lines[RENDER_ROUND_LINES][RENDER_LINE_MAX];
+    static char buf[4096];
+
+    ck_assert_int_eq(towel_bout(&b, c, 1, 0, &ev, lines), 2);
+    ck_assert_ptr_nonnull(strstr(lines[0], "towel"));
+    ck_assert_str_eq(lines[1], "Round 1 not scored, conceded by Rocky's corner");
+    render_round_report(c, &b, &ev, RENDER_PLAIN, buf, sizeof(buf));
+    ck_assert_str_eq(buf, "Round 1 of 12\n"
+                          "Rocky: towel; endurance 120.0\n"
+                          "Apollo: 5/5/10, not fought; endurance 110.0\n"
+                          "  Rocky is stopped (the corner threw in the towel).\n"
+                          "  Result: Apollo wins by TKO in round 1 (the corner threw in the "
+                          "towel)!\n"
+                          "Round 1 not scored, conceded by Rocky's corner");
+    ck_assert_ptr_null(strstr(buf, "0-0"));
+    render_round_report(c, &b, &ev, RENDER_SCHEMA3, buf, sizeof(buf));
+    ck_assert_ptr_nonnull(strstr(buf, "\nRocky: towel; STR 0.00 SPD 0.00 AGL 0.00 AGG 0 (rest 0); "
+                                      "landed 0.00 of 0, judges count 0, 0, 0; damage dealt 0.00; "
+                                      "endurance 120.00 to 120.00\n"));
+    ck_assert_ptr_nonnull(
+        strstr(buf, "\nCards (Rocky-Apollo) 0-0, 0-0, 0-0; totals 0-0, 0-0, 0-0"));
+
+    /* Later, the totals so far; both corners at once. */
+    ck_assert_int_eq(towel_bout(&b, c, 3, 1, &ev, lines), 2);
+    char want[256];
+    const int *t0 = b.u.boxing.f[0].cards, *t1 = b.u.boxing.f[1].cards;
+    snprintf(want, sizeof(want),
+             "Round 3 not scored, conceded by both corners; totals (Rocky-Apollo) %d-%d, %d-%d, "
+             "%d-%d",
+             t0[0], t1[0], t0[1], t1[1], t0[2], t1[2]);
+    ck_assert(t0[0] + t1[0] > 0);
+    ck_assert_str_eq(lines[1], want);
+    render_round_report(c, &b, &ev, RENDER_PLAIN, buf, sizeof(buf));
+    ck_assert_str_eq(strrchr(buf, '\n') + 1, want);
+    ck_assert_ptr_nonnull(strstr(buf, "\nApollo: towel; endurance "));
+}
+END_TEST
+
+/* SUGAR RAY: a conceded round's report names the towel, not "0/0". */
+START_TEST(test_conceded_round_sugarray)
+{
+    struct sheet s[SIDES];
+    struct render_corner c[SIDES];
+    struct bout b;
+    struct bout_rng br;
+    struct events ev;
+    struct order o[SIDES];
+    static char buf[2048];
+
+    s[0].rules = s[1].rules = RULES_SUGARRAY;
+    s[0].u.sugarray = (struct sugarray_sheet){10, 26};
+    s[1].u.sugarray = (struct sugarray_sheet){12, 21};
+    corners(c, "Miller", "Murphy", s);
+    ck_assert_int_eq(bout_init(&b, RULES_SUGARRAY, s, 0), 0);
+    bout_rng_seed(&br, 1);
+    o[0].rules = o[1].rules = RULES_SUGARRAY;
+    o[0].u.sugarray = (struct sugarray_order){.attack = 2, .defence = 3};
+    o[1].u.sugarray = (struct sugarray_order){.attack = 6, .defence = 0};
+    ck_assert_int_eq(bout_round(&b, o, &br, &ev), 0);
+    bout_order_towel(RULES_SUGARRAY, &o[1]);
+    ck_assert_int_eq(bout_round(&b, o, &br, &ev), 0);
+    render_round_report(c, &b, &ev, RENDER_PLAIN, buf, sizeof(buf));
+    ck_assert_str_eq(buf, "Round 2 of 5\n"
+                          "Miller: not fought; endurance 19; attack total 2\n"
+                          "Murphy: towel; endurance 15; attack total 6\n"
+                          "  Murphy is stopped (the corner threw in the towel).\n"
+                          "  Result: Miller wins by TKO in round 2 (the corner threw in the "
+                          "towel)!\n"
+                          "Round 2 not fought, conceded by Murphy's corner");
+    render_round_report(c, &b, &ev, RENDER_SCHEMA3, buf, sizeof(buf));
+    ck_assert_ptr_nonnull(strstr(buf, "\nMiller: 0/0; endurance 19; attack total 2\n"));
+    ck_assert_ptr_null(strstr(buf, "conceded"));
 }
 END_TEST
 
@@ -890,7 +1151,7 @@ START_TEST(test_sample)
         for (int i = 0; i < n; i++)
             printf("%s\n", lines[i]);
         if (getenv("CK_RENDER_REPORT")) {
-            render_round_report(c, &b, &ev, report, sizeof(report));
+            render_round_report(c, &b, &ev, RENDER_PLAIN, report, sizeof(report));
             printf("----\n%s\n----\n", report);
         }
     }
@@ -917,6 +1178,9 @@ Suite *render_suite(void)
     tcase_add_test(tc, test_sugarray_random_rounds);
     tcase_add_test(tc, test_result_kinds);
     tcase_add_test(tc, test_round_report);
+    tcase_add_test(tc, test_report_figures);
+    tcase_add_test(tc, test_conceded_round);
+    tcase_add_test(tc, test_conceded_round_sugarray);
     tcase_add_test(tc, test_tape_and_score);
     tcase_add_test(tc, test_sample);
     suite_add_tcase(s, tc);

@@ -869,27 +869,52 @@ def s_impersonation(env):
 def s_password_in_channel(env):
     pw = secret(env, "hunter22")
     pw2 = secret(env, "hunter23")
+    pw3 = secret(env, "hunter24")
     since = env.log_size()
     c = Client(env, "leaky", [CHANNEL])
     w = Client(env, "watcher4", [CHANNEL])
-    c.ask("register " + pw, r"^never say a password in a channel; everyone saw it\. "
-          r"Use /msg ringside register \.\.\. in private$", chan=CHANNEL)
-    c.ask("identify " + pw, r"^never say a password in a channel.*change that password now",
-          chan=CHANNEL)
-    c.ask("passwd %s %s" % (pw, pw2), r"^never say a password in a channel.*change that "
-          r"password now", chan=CHANNEL)
-    c.ask("passwd a b", r"^never say a password in a channel", chan=CHANNEL)
-    # The warning is public: the others see it too.
-    w.wait(lambda m: w.from_bot(m) and m.text.startswith("leaky: never say a password"),
-           "the warning in the channel")
-    c.quit()
-    w.quit()
+    seen = r"^never say a password in a channel: everyone in #ringside saw it"
+    # Said with register before the account exists: never taken for it.
+    c.ask("register " + pw, seen + r", so I will never take it for leaky\. Register in private "
+          r"with another one: /msg ringside register <password>$", chan=CHANNEL)
     check(env.account("leaky") is None, "an account was created from a channel: %r" %
           env.account("leaky"))
+    c.ask("register " + pw, r"^that password was said in a channel, where everyone saw it; "
+          r"choose another: register <password>$")
+    c.ask("register " + pw2, r"^account leaky registered")
+    c.ask("logout", r"^logged out of leaky$")
+    # The account's password said in the channel: burnt, and its owner told
+    # in one line how to set a new one (he is identified: he said it first).
+    c.ask("identify " + pw2, seen + r", so that password of leaky no longer works\. You are "
+          r"identified as leaky: set a new one now with /msg ringside passwd <new password>$",
+          chan=CHANNEL)
+    # The warning is public: the others see it too, and the password is of
+    # no use to them.
+    w.wait(lambda m: w.from_bot(m) and m.text.startswith("leaky: never say a password"),
+           "the warning in the channel")
+    w.ask("identify leaky " + pw2, r"^that password of leaky was said in a channel and no "
+          r"longer works: set a new one with passwd <new password> from a nick still identified "
+          r"as leaky, or ask an admin to resetpass it$")
+    c.ask("passwd " + pw2, r"^that password was said in a channel, where everyone saw it; "
+          r"choose another: passwd <new password>$")
+    c.ask("passwd " + pw3, r"^password changed$")
+    c.ask("logout", r"^logged out of leaky$")
+    c.ask("identify " + pw2, r"^wrong password for leaky$")
+    c.ask("identify " + pw3, r"^you are identified as leaky ")
+    c.ask("passwd a b", seen + r", so I will never take that new password for leaky\. Change it "
+          r"in private: /msg ringside passwd <old password> <new password>$", chan=CHANNEL)
+    c.quit()
+    w.quit()
+    acc = env.account("leaky")
+    check(acc is not None and pw3 not in acc["hash"], "leaky's account: %r" % acc)
+    burnt = env.query("SELECT count(*) FROM burnt_passwords WHERE key = 'leaky'")
+    check(burnt == [(3,)], "burnt passwords of leaky: %r" % burnt)
     log = env.log_text(since)
-    check(pw not in log and pw2 not in log, "the log shows the password")
+    check(pw not in log and pw2 not in log and pw3 not in log, "the log shows the password")
     check(re.search(r"leaky said a password in #ringside \(register\): refused", log),
           "the log does not note the refusal", tail(env.bot_log, 10))
+    check(re.search(r"the password of leaky, said in #ringside by leaky, is burnt", log),
+          "the log does not note the burn", tail(env.bot_log, 10))
 
 
 def s_hostile(env):
