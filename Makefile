@@ -133,6 +133,7 @@ program-tests: $(SIM) $(ASAN_SIM)
 e2e-tests: $(ASAN_BOT) $(SIM)
 	python3 tests/e2e/e2e.py $(ASAN_BOT) $(SIM)
 	python3 tests/e2e/e2e_bouts.py $(ASAN_BOT) $(SIM)
+	python3 tests/e2e/e2e_newcomer.py $(ASAN_BOT) $(SIM)
 	python3 tests/e2e/e2e_wire.py $(ASAN_BOT) $(SIM)
 
 $(BENCH): bench/bench.c $(LIB_OBJ) | $(DEPS_STAMP)
