@@ -80,9 +80,9 @@ HOLD = 4.0
 # ------------------------------------------------------------ the texts
 
 # bot/cmd.c: the command table, in its order.
-COMMANDS = ("help version register identify logout passwd create fighter fighters train retire "
-            "challenge accept decline withdraw forfeit order plan bouts score report standings "
-            "champion league pause ban unban set cancel turn")
+COMMANDS = ("help version register identify logout passwd resetpass create fighter fighters train "
+            "retire challenge accept decline withdraw forfeit order plan sim bouts score report "
+            "standings champion league pause ban unban set cancel turn")
 # parse/boxing.c and parse/sugarray.c: order_help and sheet_help.
 ORDER_HELP_BOXING = (
     "Boxing orders are AGG/POW/DEF, e.g. 5H/8!/7 (inside): AGG is how many punches you throw "
@@ -337,12 +337,13 @@ def s_newcomer(env):
     # A fighter with no abilities: the channel's example has the prefix.
     mistake(env, new, "create Rocky", "give the five abilities, 60 points in all, each 5 to 20: "
             "e.g. !create Rocky str=12 spd=12 agl=12 tgh=12 hgt=12", CHANNEL)
-    # His password said in the channel: refused, and told to change it ...
-    mistake(env, new, "identify " + pw, "never say a password in a channel; everyone saw it. "
-            "Use /msg %s identify ... in private, and change that password now (passwd)" % BOT,
-            CHANNEL)
-    # ... which he does, in private.
-    say(new, "passwd %s %s" % (pw, pw2), "password changed")
+    # His password said in the channel: burnt, and he is told to set a new
+    # one (he is identified: he knew it) ...
+    say(new, "identify " + pw, "never say a password in a channel: everyone in %s saw it, so "
+        "that password of rookie no longer works. You are identified as rookie: set a new one "
+        "now with /msg %s passwd <new password>" % (CHANNEL, BOT), CHANNEL)
+    # ... which he does, in private; the burnt one no longer works.
+    say(new, "passwd %s" % pw2, "password changed")
     say(new, "create Rocky str=12 spd=12 agl=12 tgh=12 hgt=12",
         "Rocky (boxing) is ready: STR 12 SPD 12 AGL 12 TGH 12 HGT 12", CHANNEL)
     # A friend who has not registered.
