@@ -651,8 +651,12 @@ static int resolve(struct game *g, struct live *lv, int acked, const char *ack)
     /* Stored: now it happened. A player whose orders did not come is told
      * what fought for him, with his next prompt. */
     char fell[SIDES][256];
+    /* A towel ends the bout unfought: nothing fought for anyone. */
+    int towel = nb.result.over && nb.result.reason == TKO_TOWEL;
     for (int s = 0; s < SIDES; s++) {
         fell[s][0] = '\0';
+        if (towel)
+            continue;
         if (dbo[s].source == DB_ORDER_PLAN && dbo[s].line > 0)
             snprintf(fell[s], sizeof(fell[s]), "your plan's line %d (%s) fought round %d for you",
                      dbo[s].line, dbo[s].text, round);
@@ -764,12 +768,21 @@ void game_tick(struct game *g, const char *league_channel)
             g->cfg.order_timeout / 3.0 < REMIND_BEFORE ? g->cfg.order_timeout / 3.0 : REMIND_BEFORE;
         if (!lv->reminded && left <= remind) {
             lv->reminded = 1;
-            for (int s = 0; s < SIDES; s++)
-                if (!lv->have[s])
-                    game_say(g, GAME_ROUND, player_nick(g, &lv->f[s]),
-                             "Bout #%lld: %.0f seconds left for your round %d orders; without "
-                             "them your plan (or your last orders) will fight",
-                             (long long)lv->rec.id, left, lv->rec.round + 1);
+            for (int s = 0; s < SIDES; s++) {
+                if (lv->have[s])
+                    continue;
+                /* What will fight for him: the fallback order_fallback takes. */
+                char plan[8];
+                const char *what =
+                    db_plan_get(g->db, lv->f[s].id, plan, sizeof(plan)) != DB_NOTFOUND ? "your plan"
+                    : lv->has_last[s] ? "your last orders"
+                                      : "the default orders";
+                int secs = (int)(left + 0.5);
+                game_say(g, GAME_ROUND, player_nick(g, &lv->f[s]),
+                         "Bout #%lld: %s left for your round %d orders; without them %s will "
+                         "fight",
+                         (long long)lv->rec.id, DURATION(secs), lv->rec.round + 1, what);
+            }
         }
     }
     league_tick(g, league_channel);

@@ -758,8 +758,8 @@ def s_deadline(env):
         check(SHORT_TIMEOUT - 2 <= took <= SHORT_TIMEOUT + 8,
               "round 1 was said %.1f s after the tape (deadline %d s)" % (took, SHORT_TIMEOUT))
         # The silent one was reminded, and never sent anything but accept.
-        rem = wait_private(sil, r"^Bout #%d: \d+ seconds left for your round 1 orders; without "
-                           r"them your plan \(or your last orders\) will fight$" % bout_id, sstart)
+        rem = wait_private(sil, r"^Bout #%d: \d+ seconds? left for your round 1 orders; without "
+                           r"them your plan will fight$" % bout_id, sstart)
         check(not any(re.search(r"seconds left", t) for t in private_texts(act)),
               "the player whose orders were in was reminded too")
         rows = env.orders(bout_id)

@@ -438,7 +438,7 @@ def s_newcomer(env):
                                                      "\n".join(t for _, t in got)))
     npos = got[-1][0] + 1
     _, dpos = replies(dave, dstart, "private", [
-        over_text(bout_id, "your last orders (4/6/10) fought round 2 for you", how, "you won",
+        over_text(bout_id, None, how, "you won",
                   "Apollo", rec_d, 2, BOXING_ABILITIES)], skip_unasked=False)
     check_aftermath(w, wpos, aftermath_text(env, ("Rocky", "Apollo"), 1))
     # Nothing more for either: every mistake had its one answer.
@@ -763,13 +763,14 @@ def s_deadline(env):
                     check(m.text == want, "%s's end: %r, not %r" % (c.nick, m.text, want))
                 # The reminder, before: to exactly those who sent nothing.
                 rem = [t for j, t in pieces_at(c, pos[k], "private")
-                       if j < i and "seconds left" in t]
+                       if j < i and "left for your round" in t]
                 if sends[k]:
                     check(not rem, "%s sent his orders and was reminded: %r" % (c.nick, rem))
                 else:
                     check(len(rem) == 1 and re.fullmatch(
-                        r"Bout #%d: \d seconds left for your round %d orders; without them your "
-                        r"plan \(or your last orders\) will fight" % (bout_id, r), rem[0]),
+                        r"Bout #%d: \d seconds? left for your round %d orders; without them "
+                        r"(your plan|your last orders|the default orders) will fight" %
+                        (bout_id, r), rem[0]),
                         "%s's reminders for round %d: %r" % (c.nick, r, rem))
                 pos[k] = i + 1
             if asked and r == 1:
