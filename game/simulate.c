@@ -239,26 +239,6 @@ int sim_text(const struct sim *x, char *buf, size_t len)
 
 /* ------------------------------------------------------------ the command */
 
-/* A whole decimal number (digits only) into *v; -1 if it is not one or
- * does not fit in 64 bits. */
-static int parse_u64(const char *s, uint64_t *v)
-{
-    uint64_t x = 0;
-
-    if (!*s)
-        return -1;
-    for (; *s; s++) {
-        if (*s < '0' || *s > '9')
-            return -1;
-        unsigned d = (unsigned)(*s - '0');
-        if (x > (UINT64_MAX - d) / 10)
-            return -1;
-        x = x * 10 + d;
-    }
-    *v = x;
-    return 0;
-}
-
 /* Compiles `text`, the plan given as `what` ("plan=", "hisplan="), for
  * `rules`. Returns 0 with *out set, or -1 after telling the caller the
  * parser's error. */

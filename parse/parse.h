@@ -14,6 +14,7 @@
 #define RINGSIDE_PARSE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "engine.h"
 
@@ -49,6 +50,10 @@ int sheet_parse(enum rules rules, const char *text, struct sheet *s, struct pars
 
 /* "line L, column C: reason" (the parts that are 0 left out) into buf. */
 int parse_error_format(const struct parse_error *err, char *buf, size_t len);
+/* A whole decimal number (digits only: no sign, no spaces) into *v.
+ * Returns 0, or -1 (v untouched) if it is not one or does not fit in 64
+ * bits. */
+int parse_u64(const char *s, uint64_t *v);
 
 /* ---------------------------------------------------------- grammars */
 

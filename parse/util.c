@@ -4,6 +4,7 @@
  * back.
  */
 #include <limits.h>
+#include <stdint.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -69,4 +70,22 @@ void parse_quote(const char *s, size_t n, size_t max, size_t keep, char *out)
         out[i] = c < 0x20 || c == 0x7F ? '?' : (char)c;
     }
     strcpy(out + k, k < n ? "..." : "");
+}
+
+int parse_u64(const char *s, uint64_t *v)
+{
+    uint64_t x = 0;
+
+    if (*s == '\0')
+        return -1;
+    for (; *s; s++) {
+        if (*s < '0' || *s > '9')
+            return -1;
+        unsigned d = (unsigned)(*s - '0');
+        if (x > (UINT64_MAX - d) / 10)
+            return -1;
+        x = x * 10 + d;
+    }
+    *v = x;
+    return 0;
 }

@@ -142,26 +142,6 @@ static const char *shown(const char *s, char *buf, size_t len)
     return buf;
 }
 
-/* Parses a whole decimal number (digits only, no sign, no spaces) into *v.
- * Returns 0, or -1 if it is not one or does not fit in 64 bits. */
-static int parse_u64(const char *s, uint64_t *v)
-{
-    uint64_t x = 0;
-
-    if (*s == '\0')
-        return -1;
-    for (; *s; s++) {
-        if (*s < '0' || *s > '9')
-            return -1;
-        unsigned d = (unsigned)(*s - '0');
-        if (x > (UINT64_MAX - d) / 10)
-            return -1;
-        x = x * 10 + d;
-    }
-    *v = x;
-    return 0;
-}
-
 /* Reads argv into *a. Returns 0 to go on, 1 when --help or --version was
  * answered (exit 0), -1 after an error message (exit 2). */
 static int args_read(struct args *a, int argc, char **argv)
