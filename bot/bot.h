@@ -152,6 +152,11 @@ void outq_set_prefix_len(struct outq *q, size_t len);
 /* Delivery markers on (1) or off: with them, lines popped are kept until a
  * PONG to our "PING :rsN" confirms them. */
 void outq_set_markers(struct outq *q, int on);
+/* Lines to `target` wait until the time `until` (the queue's clock; 0:
+ * from now on they may go). A channel just joined is held until the bot
+ * knows its modes, so that none of its lines carries formatting a +c
+ * channel refuses. */
+void outq_target_hold(struct outq *q, const char *target, double until);
 /* While held (1), only protocol lines go (before registration). */
 void outq_hold(struct outq *q, int on);
 /* Queues `text` to `target` as PRIVMSG or NOTICE (cmd), sanitized and split
@@ -384,6 +389,12 @@ struct bot {
     struct irc_state *irc;
     struct game *game; /* NULL until the database is open */
 };
+
+/* A PRIVMSG or NOTICE wire line (`line`, changed in place) as its target
+ * takes it, decided as it leaves the queue (a channel's modes may have
+ * changed since it was said): a +c channel gets plain text; `colours = no`
+ * keeps the bold and drops the colour. Other lines are left alone. */
+void bot_line_format(const struct bot *bot, char *line);
 
 /* Monotonic seconds. */
 double bot_clock(void);

@@ -39,6 +39,7 @@
 #define DEAD_AFTER       90.0
 #define REGISTER_TIMEOUT 60.0
 #define REGAIN_EVERY     60.0
+#define JOIN_HOLD        10.0 /* s: a joined channel's lines wait at most this for its modes */
 #define REJOIN_AFTER     15.0
 #define LOOP_MAX_WAIT    0.25
 #define QUIT_FLUSH       2.0
@@ -97,15 +98,27 @@ static void heard(struct bot *bot)
     bot->irc->ping_sent = 0;
 }
 
-static void join_all(struct bot *bot)
+/* Joins channel c and asks its modes at once. Its lines wait until the
+ * modes are known (324, or JOIN_HOLD s at most), so that nothing said there
+ * (a bout's commentary said again at 001) goes out formatted into a +c
+ * channel, which would refuse it. */
+static void join_chan(struct bot *bot, int c)
 {
     char line[OUTQ_LINE_MAX];
 
+    snprintf(line, sizeof(line), "JOIN %s", bot->chan[c]);
+    outq_raw(bot->q, line);
+    snprintf(line, sizeof(line), "MODE %s", bot->chan[c]);
+    outq_raw(bot->q, line);
+    bot->chan_plain[c] = 0;
+    outq_target_hold(bot->q, bot->chan[c], bot->now + JOIN_HOLD);
+}
+
+static void join_all(struct bot *bot)
+{
     for (int c = 0; c < USERS_CHANNELS; c++)
-        if (bot->chan[c][0] && !bot->chan_in[c]) {
-            snprintf(line, sizeof(line), "JOIN %s", bot->chan[c]);
-            outq_raw(bot->q, line);
-        }
+        if (bot->chan[c][0] && !bot->chan_in[c])
+            join_chan(bot, c);
 }
 
 static void ev_connect(irc_session_t *s, const char *event, const char *origin, const char **params,
@@ -199,8 +212,11 @@ static void ev_numeric(irc_session_t *s, unsigned int event, const char *origin,
         names(bot, params, count);
         break;
     case LIBIRC_RFC_RPL_CHANNELMODEIS:
-        if (count >= 3 && bot_chan_find(bot, params[1]) >= 0)
-            chan_modes(bot, bot_chan_find(bot, params[1]), params[2]);
+        if (count >= 3 && bot_chan_find(bot, params[1]) >= 0) {
+            int c = bot_chan_find(bot, params[1]);
+            chan_modes(bot, c, params[2]);
+            outq_target_hold(bot->q, bot->chan[c], 0);
+        }
         break;
     case LIBIRC_RFC_ERR_NICKNAMEINUSE:
     case LIBIRC_RFC_ERR_ERRONEUSNICKNAME:
@@ -214,6 +230,12 @@ static void ev_numeric(irc_session_t *s, unsigned int event, const char *origin,
     case LIBIRC_RFC_ERR_BADCHANNELKEY:
     case LIBIRC_RFC_ERR_CHANNELISFULL:
         log_msg(LOG_WARN, "cannot join %s (numeric %u)", count > 1 ? params[1] : "?", event);
+        break;
+    case LIBIRC_RFC_ERR_CANNOTSENDTOCHAN:
+    case 408: /* hybrid: ERR_NOCTRLSONCHAN, formatting in a +c channel */
+        log_msg(LOG_WARN, "the server refused a line to %s (numeric %u): %s",
+                count > 1 ? CLIP(params[1], 64) : "?", event,
+                count > 2 ? CLIP(params[count - 1], 120) : "");
         break;
     default:
         break;
@@ -240,11 +262,6 @@ static void ev_join(irc_session_t *s, const char *event, const char *origin, con
         /* Our own prefix as others see it: split lines to fit it. */
         outq_set_prefix_len(bot->q, strlen(origin));
         log_msg(LOG_INFO, "joined %s", bot->chan[c]);
-        /* Its modes: +c means no formatting (324 answers). */
-        char line[CONFIG_NICK_MAX * 2 + 8];
-        bot->chan_plain[c] = 0;
-        snprintf(line, sizeof(line), "MODE %s", bot->chan[c]);
-        outq_raw(bot->q, line);
     } else {
         users_join(bot->users, nick, c);
     }
@@ -575,6 +592,7 @@ static void drain(struct bot *bot)
     if (!st->s || !irc_is_connected(st->s))
         return;
     while (outq_pop(bot->q, bot->now, line)) {
+        bot_line_format(bot, line);
         /* Before registration only protocol lines may go (NICK). */
         if (irc_send_raw(st->s, "%s", line) != 0) {
             int e = irc_errno(st->s);
@@ -620,10 +638,8 @@ static void timers(struct bot *bot)
     for (int c = 0; c < USERS_CHANNELS; c++)
         if (st->registered && st->rejoin_at[c] && bot->now >= st->rejoin_at[c]) {
             st->rejoin_at[c] = 0;
-            if (bot->chan[c][0] && !bot->chan_in[c]) {
-                snprintf(line, sizeof(line), "JOIN %s", bot->chan[c]);
-                outq_raw(bot->q, line);
-            }
+            if (bot->chan[c][0] && !bot->chan_in[c])
+                join_chan(bot, c);
         }
 }
 

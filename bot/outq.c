@@ -132,6 +132,7 @@ struct paced {
     double slow;       /* 0: not slowed; else its own rate in lines/s */
     double slow_until; /* when the slow rate doubles again */
     int notices;       /* throttle notices not yet matched to a line */
+    double held_until; /* a channel just joined: its lines wait until then */
 };
 
 struct outq {
@@ -356,6 +357,8 @@ static double line_wait(struct outq *q, const struct oline *l, double now)
         return OUTQ_STRICT_POLL;
     line_target(l, name);
     struct paced *t = target_find(q, name, 0);
+    if (t && t->held_until > now)
+        return t->held_until - now;
     if (t)
         target_relax(q, t, now);
     return target_wait(q, t, now);
@@ -474,6 +477,14 @@ void outq_set_rate(struct outq *q, int burst, double lines_per_second)
 void outq_set_prefix_len(struct outq *q, size_t len)
 {
     q->prefix_len = len;
+}
+
+void outq_target_hold(struct outq *q, const char *target, double until)
+{
+    struct paced *t = target_find(q, target, until > 0);
+
+    if (t)
+        t->held_until = until;
 }
 
 void outq_set_markers(struct outq *q, int on)

@@ -5,23 +5,35 @@
  */
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "bot.h"
 
 void bot_msg(struct bot *bot, enum outq_kind kind, const char *target, const char *owner,
              const char *text)
 {
-    char line[1100];
-    int c = bot_chan_find(bot, target);
+    /* The formatting a channel refuses is stripped as the line leaves
+     * (bot/irc.c), when its modes are known. */
+    outq_msg(bot->q, kind, "PRIVMSG", target, owner, text);
+}
 
-    snprintf(line, sizeof(line), "%s", text);
-    /* A channel with +c refuses (or some servers drop) a message with any
-     * formatting; colours = no keeps the bold and drops the colour. */
+void bot_line_format(const struct bot *bot, char *line)
+{
+    char *target = strchr(line, ' ');
+
+    if (!target || (strncmp(line, "PRIVMSG ", 8) != 0 && strncmp(line, "NOTICE ", 7) != 0))
+        return;
+    target++;
+    char *text = strstr(target, " :");
+    if (!text)
+        return;
+    char name[CONFIG_NICK_MAX * 2];
+    snprintf(name, sizeof(name), "%.*s", (int)(text - target), target);
+    int c = bot_chan_find(bot, name);
     if (c >= 0 && bot->chan_plain[c])
-        irc_strip_format(line, 0);
+        irc_strip_format(text + 2, 0);
     else if (!bot->cfg.colours)
-        irc_strip_format(line, 1);
-    outq_msg(bot->q, kind, "PRIVMSG", target, owner, line);
+        irc_strip_format(text + 2, 1);
 }
 
 /* Lines of one command's answer sent as replies; the rest go as bulk. */

@@ -87,7 +87,9 @@ static const char *flush(void)
     said[0] = '\0';
     for (double t_ = bot.now + 1e6; outq_len(bot.q) > 0; t_ += 1)
         if (outq_pop(bot.q, t_, line)) {
-            if (!raw_lines)
+            if (raw_lines)
+                bot_line_format(&bot, line); /* as bot/irc.c sends it */
+            else
                 irc_strip_format(line, 0); /* formatting: test_formatting */
             len += (size_t)snprintf(said + len, sizeof(said) - len, "%s\n", line);
         }
@@ -567,6 +569,18 @@ START_TEST(test_formatting)
         for (size_t i = 0; i < n; i++)
             ck_assert_msg(!strchr("\002\003\017", p[i]) || !p[i], "%.*s", (int)n, p);
     }
+    /* Said while the channel allowed colours, sent after it forbade them
+     * (said again at a reconnection, before the channel's modes came): it
+     * leaves plain. */
+    bot.chan_plain[0] = 0;
+    run("alice", 1, "!challenge bob");
+    bot.now += 3;
+    cmd_dispatch(&bot, "bob", "#ringside", "!accept");
+    bot.chan_plain[0] = 1;
+    out = flush();
+    HAS(out, "PRIVMSG #ringside :Bout #4, boxing, 3 rounds: Rocky (alice) STR 14");
+    ck_assert_ptr_null(strchr(out, '\002'));
+    bot.chan_plain[0] = 0;
     raw_lines = 0;
 }
 END_TEST

@@ -912,6 +912,47 @@ START_TEST(test_wait_times)
 }
 END_TEST
 
+/* A channel just joined is held until its modes are known: its lines and
+ * the prompts said after them wait; the protocol lines (JOIN, MODE) and a
+ * reply to someone else go; the hold ends when released or at its time. */
+START_TEST(test_target_hold)
+{
+    struct outq *q = outq_new(5, 1);
+    char line[OUTQ_LINE_MAX];
+    double now = 100;
+
+    outq_raw(q, "JOIN #ring");
+    outq_raw(q, "MODE #ring");
+    outq_target_hold(q, "#ring", now + 10);
+    outq_msg(q, OUTQ_LIVE, "PRIVMSG", "#ring", NULL, "round 1 said again");
+    outq_msg(q, OUTQ_ROUND, "PRIVMSG", "alice", NULL, "round 2 prompt");
+    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "carol", "carol", "a reply");
+    ck_assert_int_eq(outq_pop(q, now, line), 1);
+    ck_assert_str_eq(line, "JOIN #ring");
+    ck_assert_int_eq(outq_pop(q, now, line), 1);
+    ck_assert_str_eq(line, "MODE #ring");
+    ck_assert_int_eq(outq_pop(q, now, line), 1);
+    ck_assert_str_eq(line, "PRIVMSG carol :a reply");
+    ck_assert_int_eq(outq_pop(q, now + 1, line), 0);
+    /* The loop sleeps until the hold ends at the latest. */
+    double w = outq_wait(q, now + 1);
+    ck_assert(w > 0 && w <= 9 + 1e-9);
+    /* The modes came: released. */
+    outq_target_hold(q, "#ring", 0);
+    ck_assert_int_eq(outq_pop(q, now + 2, line), 1);
+    ck_assert_str_eq(line, "PRIVMSG #ring :round 1 said again");
+    ck_assert_int_eq(outq_pop(q, now + 3, line), 1);
+    ck_assert_str_eq(line, "PRIVMSG alice :round 2 prompt");
+    /* No answer at all: the hold ends by itself. */
+    outq_target_hold(q, "#ring", now + 20);
+    outq_msg(q, OUTQ_LIVE, "PRIVMSG", "#ring", NULL, "round 2 said");
+    ck_assert_int_eq(outq_pop(q, now + 19, line), 0);
+    ck_assert_int_eq(outq_pop(q, now + 20, line), 1);
+    ck_assert_str_eq(line, "PRIVMSG #ring :round 2 said");
+    outq_free(q);
+}
+END_TEST
+
 Suite *outq_suite(void)
 {
     Suite *s = suite_create("outq");
@@ -945,6 +986,7 @@ Suite *outq_suite(void)
     tcase_add_test(tc, test_throttled_unmarked);
     tcase_add_test(tc, test_disconnected);
     tcase_add_test(tc, test_wait_times);
+    tcase_add_test(tc, test_target_hold);
     suite_add_tcase(s, tc);
     return s;
 }

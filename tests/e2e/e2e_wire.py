@@ -57,6 +57,11 @@ Scenarios (server: n = ngircd, h = hybrid):
      killed for flooding and slowed down.
   5. ctcp_trailing (n, h): "\\x01VERSION\\x01 hello" and "\\x01PING 123\\x01xyz" in
      private get no "unknown command" and no echo of the trailing text.
+  6. colour_modes (h): the channel operator sets +c (hybrid refuses any
+     message with formatting there): the bot learns it from MODE, and from
+     324 after a kill -9 and a restart mid-bout (it holds a channel's lines
+     until its modes come); every line it says there is plain and the whole
+     commentary arrives; after -c the tape is bold and the result coloured.
 
 Commentary and reports are compared robustly, since the bot may pack several
 lines into one message ("[#7] line line", or "Round 3 | line | line" in a
@@ -69,7 +74,7 @@ Output as e2e.py: `ok - NAME (SERVER)` or `FAIL - NAME (SERVER): why` with `#`
 details, then `N passed, N failed`; exit status 1 if anything failed.
 
 Environment: E2E_ONLY=name,... (scenario names, function names or numbers
-1-5), E2E_SERVER=ngircd|hybrid (only that server), E2E_JOBS=N (1: one at a
+1-6), E2E_SERVER=ngircd|hybrid (only that server), E2E_JOBS=N (1: one at a
 time), E2E_KEEP=1, E2E_VERBOSE=1. Python 3 standard library only.
 """
 
@@ -762,12 +767,75 @@ def s_ctcp_trailing(env):
     return ["the bot answered: %s" % (", ".join(repr(m.text) for m in got) or "nothing")]
 
 
+def s_colour_modes(env):
+    """A channel operator sets +c, which hybrid enforces by refusing any
+    message with formatting: the bot learns it from MODE while in the
+    channel, and from 324 when it joins again after a restart (its bout's
+    round said again before the modes came back), and everything it says
+    there is plain and arrives; -c brings the bold and the colour back."""
+    k = env.keeper
+    since = env.log_size()
+    k.raw("MODE %s +c" % CHANNEL)
+    env.wait_log(r"%s forbids colours" % re.escape(CHANNEL), since)
+    w = WClient(env, "colourwatch", [CHANNEL])
+    wstart = len(w.lines)
+    a, b = players(env, [("plaina", "Ali", FIVE[0][1]), ("plainb", "Frazier", FIVE[1][1])])
+    a.index, b.index = 0, 1
+    gate = Gate(env, w)
+    bout = start_bout(env, a, b, w, gate, rounds=3)
+    pa, pb = len(a.lines), len(b.lines)
+    a.cmd(default_orders(a, 1))
+    b.cmd(default_orders(b, 1))
+    for c, s in ((a, pa), (b, pb)):
+        wait_private(c, r"^Bout #%d, round 2 of 3: your orders for %s " % (bout, c.fighter), s,
+                     timeout=TIMEOUT + 20)
+    # Killed before the server confirmed round 1 or not: restarted, the bot
+    # says again what was not confirmed, asks again, and knows +c from 324.
+    for c in (a, b):
+        c.seen = len(c.lines)
+    os.kill(env.bot.pid, signal.SIGKILL)
+    env.bot.wait()
+    since = env.log_size()
+    env.start_bot()
+    env.wait_log(r"%s forbids colours" % re.escape(CHANNEL), since)
+    ref = Referee(env, [a, b], default_orders)
+    ref.play([bout], timeout=120)
+    counts = await_commentary(env, w, wstart, [bout], timeout=60)
+    said = [m for _, m in chan_from(w, wstart)]
+    formatted = [m for m in said if FORMATTING.search(m.raw_text)]
+    check(not formatted, "formatting in a +c channel: %r" % formatted[:3])
+    refused = re.findall(r"(?im)^.*refused a line.*$", env.log_text(since))
+    check(not refused, "the server refused lines: %r" % refused[:3])
+    # -c: formatting again, from the next line on.
+    since = env.log_size()
+    k.raw("MODE %s -c" % CHANNEL)
+    env.wait_log(r"%s allows colours" % re.escape(CHANNEL), since)
+    start = len(w.lines)
+    gate.wait(then=1)
+    a.cmd("challenge %s rounds=3" % b.nick, CHANNEL)
+    wait_chan(w, r"^%s challenges %s: " % (a.nick, b.nick), start)
+    gate.wait()
+    b.cmd("accept", CHANNEL)
+    tape = wait_chan(w, r"^Bout #\d+, boxing, 3 rounds: %s " % a.fighter, start)
+    check("\x02%s\x02" % a.fighter in tape.raw_text, "no bold in the tape after -c: %r" % tape)
+    gate.wait()
+    a.cmd("forfeit", CHANNEL)
+    result = wait_chan(w, r"\bwins by TKO in round 1\b", start)
+    check("\x03" in result.raw_text, "no colour in the result after -c: %r" % result)
+    for c in (a, b, w):
+        c.quit()
+    return ["+c: %d lines in the channel, all plain, bout #%d's %d commentary lines all said "
+            "across a kill -9" % (len(said), bout, counts[bout]),
+            "-c: %r" % tape.raw_text[:60]]
+
+
 SCENARIOS = [
     ("five_bouts", s_five_bouts, ("ngircd", "hybrid"), {}),
     ("report_during_bout", s_report_during_bout, ("ngircd", "hybrid"), {}),
     ("throttled_resend", s_throttled_resend, ("hybrid",), {}),
     ("flood_kill", s_flood_kill, ("hybrid",), {"flood": FLOOD_EXEMPT, "order_timeout": 30}),
     ("ctcp_trailing", s_ctcp_trailing, ("ngircd", "hybrid"), {}),
+    ("colour_modes", s_colour_modes, ("hybrid",), {}),
 ]
 
 
