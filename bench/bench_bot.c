@@ -276,6 +276,29 @@ static void latency(int n, int first, double *lat, const char *what)
     printf("bot.rss_%s_bouts_kb %ld kB\n", what, rss);
 }
 
+/* The sim command's 10,000 bouts, fought a slice at a time as the event
+ * loop gives them (bot_sim_slice): the longest slice is how long a bout's
+ * round or a reply may wait for a simulation. */
+static void sim_bench(void)
+{
+    double worst = 0, t0 = now_ms();
+
+    say(0, NULL, "sim Boxer0 vs Boxer1 bouts=10000 seed=1");
+    if (game_sims(bot.game) != 1)
+        fail("the sim command queued no simulation");
+    while (game_sims(bot.game) > 0) {
+        double a = now_ms();
+        bot_sim_slice(&bot);
+        double d = now_ms() - a;
+        if (d > worst)
+            worst = d;
+    }
+    double total = now_ms() - t0;
+    drain();
+    printf("bot.sim_slice_max_ms %.3f ms\n", worst);
+    printf("bot.sim_10000_bouts_ms %.0f ms\n", total);
+}
+
 int main(int argc, char **argv)
 {
     char path[128], err[256];
@@ -326,6 +349,7 @@ int main(int argc, char **argv)
     printf("bot.round_latency_1_p99_ms %.3f ms\n", lat[(m * 99) / 100]);
     latency(200, 2, lat, "200");
     latency(500, 402, lat, "500");
+    sim_bench();
     fflush(stdout);
     printf("league.turn_1000_fighters_ms %.0f ms\n", league_bench(1000));
     fflush(stdout);

@@ -552,6 +552,14 @@ static void say_over(struct game *g, const struct live *lv, int s, const struct 
     if (at < sizeof(text))
         at += (size_t)snprintf(text + at, sizeof(text) - at, " %s is now %d-%d-%d", f->name,
                                f->wins, f->losses, f->draws);
+    /* What the bout changed on his sheet (SUGAR RAY's skill and
+     * endurance), as the channel heard it. */
+    for (int i = 0; rs && i < rs->nfields && at < sizeof(text); i++) {
+        int was = sheet_field_get(&lv->corner[s].sheet, i), now = sheet_field_get(&f->sheet, i);
+        if (was != now)
+            at += (size_t)snprintf(text + at, sizeof(text) - at, ", %s %d (was %d)",
+                                   rs->fields[i].label, now, was);
+    }
     if (rs->train_points && f->training_points > 0 && at < sizeof(text)) {
         char list[128];
         size_t l = 0;

@@ -689,10 +689,12 @@ START_TEST(test_sugarray_example_bout)
      * player privately. */
     HAS(out, "PRIVMSG #ringside :Murphy wins on points, 19-10. Murphy's endurance goes up to 22; "
              "Miller's endurance goes down to 25. Records now: Murphy 1-0-0, Miller 0-1-0.\n");
-    HAS(out, "PRIVMSG murf :Bout #1: your round 5 orders for Murphy (3/3) are in and fought. It is "
-             "over, and you won: Murphy wins on points, 19-10. Murphy is now 1-0-0.\n");
+    HAS(out,
+        "PRIVMSG murf :Bout #1: your round 5 orders for Murphy (3/3) are in and fought. It is "
+        "over, and you won: Murphy wins on points, 19-10. Murphy is now 1-0-0, endurance 22 (was "
+        "21).\n");
     HAS(out, "PRIVMSG mill :Bout #1 is over, and you lost: Murphy wins on points, 19-10. Miller is "
-             "now 0-1-0.\n");
+             "now 0-1-0, endurance 25 (was 26).\n");
     /* The changes after the bout: a points win is an endurance point. */
     ck_assert_int_eq(db_fighter_get(bot.db, "murphy", &f), DB_OK);
     ck_assert_int_eq(f.sheet.u.sugarray.endurance, 22);
