@@ -28,7 +28,7 @@ endif
 
 # Debian packages: to build and test, and what the bot links with.
 PKGS = gcc make pkg-config check libpcre2-dev libsqlite3-dev libircclient-dev libinih-dev \
-	libcrypt-dev ngircd python3
+	libcrypt-dev ngircd inspircd python3
 PCRE_CFLAGS = $(shell pkg-config --cflags libpcre2-8 2>/dev/null)
 PCRE_LIBS = $(shell pkg-config --libs libpcre2-8 2>/dev/null || echo -lpcre2-8)
 CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
@@ -127,13 +127,15 @@ program-tests: $(SIM) $(ASAN_SIM)
 	sh tests/sim_test.sh $(ASAN_SIM)
 
 # A real ngircd on a free loopback port, the bot built with ASan/UBSan, and
-# real client connections (tests/e2e); e2e_wire.py also runs ircd-hybrid 8
+# real client connections (tests/e2e); two fast players again on InspIRCd 3
+# (its fake lag at its defaults); e2e_wire.py also runs ircd-hybrid 8
 # (tests/e2e/hybrid.sh prepares it beside ngircd), both at their default
 # flood settings.
 e2e-tests: $(ASAN_BOT) $(SIM)
 	python3 tests/e2e/e2e.py $(ASAN_BOT) $(SIM)
 	python3 tests/e2e/e2e_bouts.py $(ASAN_BOT) $(SIM)
 	python3 tests/e2e/e2e_newcomer.py $(ASAN_BOT) $(SIM)
+	E2E_SERVER=inspircd E2E_ONLY=2,3 python3 tests/e2e/e2e_newcomer.py $(ASAN_BOT) $(SIM)
 	python3 tests/e2e/e2e_wire.py $(ASAN_BOT) $(SIM)
 
 $(BENCH): bench/bench.c $(LIB_OBJ) | $(DEPS_STAMP)

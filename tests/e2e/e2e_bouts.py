@@ -57,7 +57,8 @@ Output as e2e.py: `ok - NAME` or `FAIL - NAME: why` (with `#` detail lines and
 the tail of the bot's log), then `N passed, N failed`; exit status 1 if
 anything failed. Processes are always stopped.
 
-Environment: E2E_ONLY=name,number (as e2e.py), E2E_KEEP=1, E2E_VERBOSE=1.
+Environment: E2E_ONLY=name,number (as e2e.py), E2E_SERVER=ngircd|inspircd (default
+ngircd), E2E_KEEP=1, E2E_VERBOSE=1.
 Python 3 standard library only.
 """
 
@@ -128,8 +129,8 @@ e2e.ngircd_config = ngircd_config
 class BoutEnv(e2e.Env):
     """e2e's Env with the bout configuration and the simulator."""
 
-    def __init__(self, bot_path, sim_path):
-        super().__init__(bot_path, "ngircd")
+    def __init__(self, bot_path, sim_path, server=None):
+        super().__init__(bot_path, server or os.environ.get("E2E_SERVER", "ngircd"))
         self.sim_path = os.path.abspath(sim_path)
         self.order_timeout = ORDER_TIMEOUT
 

@@ -48,7 +48,8 @@ Output as e2e.py: `ok - NAME` or `FAIL - NAME: why` (with `#` detail lines and
 the tail of the bot's log), then `N passed, N failed`; exit status 1 if
 anything failed. Processes are always stopped.
 
-Environment: E2E_ONLY=name,number (as e2e.py), E2E_KEEP=1, E2E_VERBOSE=1.
+Environment: E2E_ONLY=name,number (as e2e.py), E2E_SERVER=ngircd|inspircd (default
+ngircd), E2E_KEEP=1, E2E_VERBOSE=1.
 Python 3 standard library only.
 """
 
@@ -241,10 +242,12 @@ def sugarray_corner(me, opp, a, b, end_me, start_me, end_a, end_b, tot_a, tot_b)
              re.escape(b), end_b, tot_a, tot_b, re.escape(lead)))
 
 
-def over_text(bout_id, ack, how, won, fighter, record, points=0, abilities=None):
-    """What say_over (game/bout.c) tells a player privately at the end, exactly."""
+def over_text(bout_id, ack, how, won, fighter, record, points=0, abilities=None, changes=()):
+    """What say_over (game/bout.c) tells a player privately at the end,
+    exactly; `changes`: (label, now, was) of his sheet."""
     text = "Bout #%d%s is over, and %s: %s %s is now %s" % (
         bout_id, ": %s. It" % ack if ack else "", won, how, fighter, record)
+    text += "".join(", %s %d (was %d)" % c for c in changes)
     if points:
         text += " and earned %d training point%s: spend %s with train <ability> %s " \
                 "(<ability>: %s)" % (points, "" if points == 1 else "s",
@@ -579,9 +582,11 @@ def check_prompts(env, players, bout_id, rounds, fighters, results, corner):
                   (c.nick, r, text, rx))
 
 
-def check_over(env, players, bout_id, fighters, results, acks, rounds, how, points, abilities):
+def check_over(env, players, bout_id, fighters, results, acks, rounds, how, points, abilities,
+               changes=((), ())):
     """Each player's private end: his acknowledgement if his orders ended
-    it, the result, his record, and training points if any."""
+    it, the result, his record, his sheet's changes (changes[side]) and
+    training points if any."""
     row = env.bout(bout_id)
     for k, c in enumerate(players):
         ack = [t for (r, s, t, _, h) in acks if r == rounds and s == k and h == "fought"]
@@ -590,7 +595,8 @@ def check_over(env, players, bout_id, fighters, results, acks, rounds, how, poin
         won = "it is a draw" if row["winner"] < 0 else "you won" if row["winner"] == k \
             else "you lost"
         rec, f = record_of(env, fighters[k])
-        want = over_text(bout_id, ack, how, won, fighters[k], rec, points[k], abilities)
+        want = over_text(bout_id, ack, how, won, fighters[k], rec, points[k], abilities,
+                         changes[k])
         got = results[k]["over"][1]
         check(got == want, "%s's end of the bout: %r, not %r" % (c.nick, got, want))
         check(f["training_points"] == points[k], "%s has %d training points, not %d" %
@@ -655,7 +661,7 @@ def s_fast_sugarray(env):
           "sheets after the bout: Ali %d,%d Sonny %d,%d" % (fa["skill"], fa["endurance"],
                                                             fs["skill"], fs["endurance"]))
     check_over(env, players, bout_id, fighters, results, acks, 5, "Ali wins on points, 13-3.",
-               [0, 0], None)
+               [0, 0], None, ((("endurance", 21, 20),), (("endurance", 19, 20),)))
     for c in (*players, w):
         c.quit()
     return ["bout #%d: 5 rounds in %.1f s from the challenge; %s" % (bout_id, took, want_aft)]
@@ -811,17 +817,22 @@ def main(argv):
         if not os.access(path, os.X_OK):
             print("e2e_newcomer: %s is not an executable; run make first" % path, file=sys.stderr)
             return 2
-    if not shutil.which("ngircd") and not os.path.exists("/usr/sbin/ngircd"):
-        print("e2e_newcomer: ngircd is missing; apt-get install -y ngircd", file=sys.stderr)
+    server = os.environ.get("E2E_SERVER", "ngircd")
+    if server not in ("ngircd", "inspircd"):
+        print("e2e_newcomer: E2E_SERVER must be ngircd or inspircd", file=sys.stderr)
         return 2
-    env = BoutEnv(argv[1], argv[2])
+    if not shutil.which(server) and not os.path.exists("/usr/sbin/" + server):
+        print("e2e_newcomer: %s is missing; apt-get install -y %s" % (server, server),
+              file=sys.stderr)
+        return 2
+    env = BoutEnv(argv[1], argv[2], server)
 
     def before_restart(e):
         e.order_timeout = e2e_bouts.ORDER_TIMEOUT
 
     # The clean stop always comes last, whatever E2E_ONLY picks.
     return e2e.run_suite(env, e2e.selected(SCENARIOS) + [STOP],
-                         "e2e_newcomer: %s and %s against ngircd" % (argv[1], argv[2]),
+                         "e2e_newcomer: %s and %s against %s" % (argv[1], argv[2], server),
                          stopping=STOP[1], before_restart=before_restart)
 
 
