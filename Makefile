@@ -255,7 +255,7 @@ uninstall: dist-files
 		rmdir $$d 2>/dev/null || true; done
 	@if [ -z "$(DESTDIR)" ] && getent passwd ringside >/dev/null 2>&1; then \
 		echo "uninstall: kept the user ringside and $(STATEDIR) (the database);" \
-			"remove them with: deluser --system ringside && rm -rf $(STATEDIR)"; fi
+			"remove them with: deluser --system ringside && delgroup --system ringside && rm -rf $(STATEDIR)"; fi
 
 # For tests/install_test.sh: the programs make install installs.
 print-install-programs:
