@@ -5,7 +5,7 @@
 #
 # Needs root and a machine where the package is not installed (it installs
 # it and purges it again). Checks:
-#  - dpkg -i: the system user and group ringside (no login, home
+#  - apt-get install: the system user and group ringside (no login, home
 #    /var/lib/ringside), /etc/ringside/ringside.conf owner root, group
 #    ringside, mode 640, pointed at #ringside on 127.0.0.1:6667;
 #    /var/lib/ringside owner ringside, mode 700; the bot, as that user,
@@ -134,7 +134,8 @@ PY
 mode_of() { stat -c '%U:%G %a' "$1"; }
 
 systemd=
-if [ -d /run/systemd/system ] && [ "$(ps -p 1 -o comm= 2>/dev/null)" = systemd ]; then
+pid1=$(cat /proc/1/comm 2>/dev/null || echo unknown)
+if [ -d /run/systemd/system ] && [ "$pid1" = systemd ]; then
     systemd=yes
     if python3 -c 'import socket; socket.create_connection(("127.0.0.1", 6667), 1)' 2>/dev/null; then
         say "SKIPPED: something listens on 127.0.0.1:6667, where the packaged configuration points"
@@ -144,14 +145,17 @@ if [ -d /run/systemd/system ] && [ "$(ps -p 1 -o comm= 2>/dev/null)" = systemd ]
 fi
 
 # ------------------------------------------------------------ install
-if ! dpkg -i "$deb" >"$tmp/dpkg.log" 2>&1; then
+# apt-get, not dpkg -i: it installs what the package depends on first.
+case "$deb" in /*) ;; *) deb=./$deb ;; esac
+if ! DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y "$deb" \
+    >"$tmp/dpkg.log" 2>&1; then
     cat "$tmp/dpkg.log"
     installed=yes
-    fail "dpkg -i $deb failed"
+    fail "apt-get install $deb failed"
     exit 1
 fi
 installed=yes
-ok "dpkg -i $deb"
+ok "apt-get install $deb"
 
 entry=$(getent passwd ringside) || fail "no user ringside"
 uid=$(echo "$entry" | cut -d: -f3)
@@ -203,7 +207,7 @@ if [ -n "$systemd" ]; then
     systemctl is-active --quiet ringside && fail "systemctl stop: still active" ||
         ok "systemctl stop: stopped"
 else
-    say "SKIPPED: systemd is not PID 1 here (PID 1 is $(ps -p 1 -o comm= 2>/dev/null || echo unknown)):" \
+    say "SKIPPED: systemd is not PID 1 here (PID 1 is $pid1):" \
         "the service was not started, reloaded or stopped under systemd"
     port=$(free_port)
     ngircd_start "$port"
