@@ -185,6 +185,24 @@ out=$(setpriv --reuid=ringside --regid=ringside --init-groups \
     [ "$out" = "/etc/ringside/ringside.conf: configuration ok" ] &&
     ok "as ringside: $out" || fail "as ringside, --check-config says: $out"
 
+# With a password in it: private as installed; readable by all, a warning.
+cp -p /etc/ringside/ringside.conf "$tmp/saved.conf"
+sed -i 's/^nickserv_password =$/nickserv_password = hunter2/' /etc/ringside/ringside.conf
+as_bot_check() {
+    setpriv --reuid=ringside --regid=ringside --init-groups \
+        /usr/bin/ringside --check-config /etc/ringside/ringside.conf 2>&1
+}
+out=$(as_bot_check)
+[ "$out" = "/etc/ringside/ringside.conf: configuration ok" ] &&
+    ok "with a password, root:ringside 640: no warning" || fail "with a password, 640: $out"
+chmod 644 /etc/ringside/ringside.conf
+case "$(as_bot_check)" in
+*"warning: /etc/ringside/ringside.conf holds nickserv_password and is readable by every local user"*)
+    ok "with a password, mode 644: a warning" ;;
+*) fail "with a password, mode 644: no warning: $(as_bot_check)" ;;
+esac
+cp -p "$tmp/saved.conf" /etc/ringside/ringside.conf
+
 # ------------------------------------------------------------ run
 if [ -n "$systemd" ]; then
     systemctl is-enabled --quiet ringside && ok "the service is enabled" ||

@@ -13,7 +13,8 @@
 # 4. ringside --check-config on a good file, broken ones (FILE:LINE:
 #    reason, exit 1) and one others can read that holds a password.
 # 5. The bot started under umask 000: its new database and WAL files are
-#    0600, and its log warns that its configuration is readable by others.
+#    0600, and its log warns, at start and on SIGHUP, that its
+#    configuration is readable by others.
 set -eu
 cd "$(dirname "$0")/.."
 
@@ -245,13 +246,23 @@ for f in ringside.db ringside.db-wal ringside.db-shm; do
         fail "the bot made no $f in 10 s (log: $(cat "$tmp/bot.log"))"
     fi
 done
+# A reload (SIGHUP) warns again.
+kill -HUP "$botpid"
+i=0
+while [ $i -lt 100 ] && ! grep -q "configuration reloaded" "$tmp/bot.log"; do
+    sleep 0.1
+    i=$((i + 1))
+done
+sleep 0.2
 kill -TERM "$botpid"
 wait "$botpid" || true
 botpid=
-if grep -q " warn $secret holds nickserv_password and is readable by every local user" "$tmp/bot.log"; then
-    ok "the bot's log warns that its configuration is readable by others"
+n=$(grep -c " warn $secret holds nickserv_password and is readable by every local user" "$tmp/bot.log" ||
+    true)
+if [ "$n" = 2 ]; then
+    ok "the bot's log warns that its configuration is readable by others, at start and reload"
 else
-    fail "no warning in the bot's log: $(cat "$tmp/bot.log")"
+    fail "$n warnings in the bot's log, not 2 (start, reload): $(cat "$tmp/bot.log")"
 fi
 case "$(cat "$tmp/bot.log")" in *hunter2*) fail "the bot's log holds the password" ;; esac
 mode=$(stat -c %a "$tmp/db/ringside.db")
