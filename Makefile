@@ -7,13 +7,28 @@
 #   make bench-check  the same quickly (BENCH_SECONDS=0.2), failing if one is missing
 #   make lint       formatting (clang-format) and the layering rules
 #   make fuzz       libFuzzer harnesses, FUZZ_SECONDS each (default 60)
-#   make install    PREFIX (/usr/local) and DESTDIR are honoured
+#   make install    the programs, man pages, example and service configuration
+#                   and the systemd unit; PREFIX (/usr/local), DESTDIR, BINDIR,
+#                   MANDIR, DOCDIR, UNITDIR and SYSCONFDIR (/etc) are honoured
+#   make uninstall  removes what make install installed (with the same variables)
+#   make deb        a Debian package in build/deb/ (dpkg-buildpackage, lintian)
+#   make deb-check  builds it, and installs, starts, stops and purges it where
+#                   systemd runs (says plainly when it cannot)
 #
 # CFLAGS, CPPFLAGS and LDFLAGS from the user are honoured; WERROR=1 (or CI set
 # in the environment) turns warnings into errors.
 
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
+DOCDIR ?= $(PREFIX)/share/doc/ringside
+UNITDIR ?= $(PREFIX)/lib/systemd/system
+# The service's configuration is /etc/ringside/ringside.conf whatever PREFIX;
+# its database is in the unit's StateDirectory, /var/lib/ringside.
+SYSCONFDIR ?= /etc
+STATEDIR = /var/lib/ringside
+# The programs `make install` installs from build/, by name.
+INSTALL_PROGRAMS = ringside ringside-sim
 CC ?= cc
 CFLAGS ?= -O2 -g
 FUZZ_SECONDS ?= 60
@@ -29,6 +44,9 @@ endif
 # Debian packages: to build and test, and what the bot links with.
 PKGS = gcc make pkg-config check libpcre2-dev libsqlite3-dev libircclient-dev libinih-dev \
 	libcrypt-dev ngircd inspircd python3
+# What the install test (man pages) and make deb need besides.
+INSTALL_TEST_PKGS = man-db groff-base
+DEB_PKGS = build-essential debhelper dpkg-dev fakeroot lintian
 PCRE_CFLAGS = $(shell pkg-config --cflags libpcre2-8 2>/dev/null)
 PCRE_LIBS = $(shell pkg-config --libs libpcre2-8 2>/dev/null || echo -lpcre2-8)
 CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
@@ -74,14 +92,18 @@ ASAN_BOT = $(B)/asan/ringside
 BENCH = $(B)/ringside-bench
 DEPS_STAMP = $(B)/.deps-ok
 
-.PHONY: all run check unit-tests program-tests e2e-tests bench bench-check lint fuzz install \
-	uninstall clean deps
+.PHONY: all run check unit-tests program-tests e2e-tests install-tests bench bench-check lint \
+	fuzz install uninstall dist-files print-install-programs deb deb-check clean deps
 
 all: $(BOT) $(SIM)
 
 deps: $(DEPS_STAMP)
+# NO_DEPS=1 (the Debian package's build, whose Build-Depends say what it
+# needs) never calls apt-get.
 $(DEPS_STAMP): scripts/deps.sh Makefile
+ifneq ($(NO_DEPS),1)
 	@sh scripts/deps.sh $(PKGS)
+endif
 	@mkdir -p $(B) && touch $@
 
 $(B)/obj/%.o: %.c $(wildcard */*.h) | $(DEPS_STAMP)
@@ -116,7 +138,7 @@ $(ASAN_TESTS): $(ASAN_TEST_OBJ) $(ASAN_BOTLIB_OBJ) $(ASAN_LIB_OBJ)
 run: $(BOT)
 	@bash scripts/run.sh $(BOT) $(CONFIG)
 
-check: unit-tests program-tests e2e-tests
+check: unit-tests program-tests install-tests e2e-tests
 
 unit-tests: $(TESTS) $(ASAN_TESTS)
 	$(TESTS)
@@ -125,6 +147,14 @@ unit-tests: $(TESTS) $(ASAN_TESTS)
 program-tests: $(SIM) $(ASAN_SIM)
 	sh tests/sim_test.sh $(SIM)
 	sh tests/sim_test.sh $(ASAN_SIM)
+
+# make install and make uninstall into a scratch DESTDIR (exactly the
+# expected files, modes and nothing left), the man pages through man -l,
+# ringside --check-config on good and broken files, a new database's modes
+# under umask 000.
+install-tests: $(BOT) $(SIM)
+	@sh scripts/deps.sh $(INSTALL_TEST_PKGS)
+	sh tests/install_test.sh
 
 # A real ngircd on a free loopback port, the bot built with ASan/UBSan, and
 # real client connections (tests/e2e); two fast players again on InspIRCd 3
@@ -185,12 +215,64 @@ fuzz: $(FUZZERS)
 		grep -E '^#[0-9]+ *DONE' $(B)/fuzz/$$name.log || true; \
 	done
 
-install: $(BOT) $(SIM)
-	install -d $(DESTDIR)$(BINDIR)
-	install -m 755 $(SIM) $(DESTDIR)$(BINDIR)/ringside-sim
+# The unit and the service's configuration, with this install's paths: the
+# example configuration with its database in the state directory.
+MAN_PAGES = $(wildcard man/*.[1-8])
+INSTALL_SED = -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
+	-e 's|@STATEDIR@|$(STATEDIR)|g'
+dist-files:
+	@mkdir -p $(B)/dist
+	sed $(INSTALL_SED) dist/ringside.service.in > $(B)/dist/ringside.service
+	sh scripts/service-conf.sh config/ringside.conf.example $(SYSCONFDIR) $(STATEDIR) \
+		> $(B)/dist/ringside.conf
 
-uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/ringside-sim
+# An edited configuration is never overwritten, nor removed by uninstall.
+# Installing as root into the real system (no DESTDIR) also creates the
+# system user and gives it the configuration (scripts/install-user.sh).
+install: $(addprefix $(B)/,$(INSTALL_PROGRAMS)) dist-files
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 \
+		$(DESTDIR)$(DOCDIR)/examples $(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSCONFDIR)/ringside
+	for p in $(INSTALL_PROGRAMS); do install -m 755 $(B)/$$p $(DESTDIR)$(BINDIR)/$$p || exit 1; done
+	for m in $(MAN_PAGES); do \
+		s=$${m##*.}; install -m 644 $$m $(DESTDIR)$(MANDIR)/man$$s/ || exit 1; done
+	install -m 644 config/ringside.conf.example $(DESTDIR)$(DOCDIR)/examples/
+	install -m 644 $(B)/dist/ringside.service $(DESTDIR)$(UNITDIR)/ringside.service
+	@if [ -e $(DESTDIR)$(SYSCONFDIR)/ringside/ringside.conf ]; then \
+		echo "install: kept $(DESTDIR)$(SYSCONFDIR)/ringside/ringside.conf (already there)"; \
+	else \
+		echo "install -m 640 $(B)/dist/ringside.conf $(DESTDIR)$(SYSCONFDIR)/ringside/ringside.conf"; \
+		install -m 640 $(B)/dist/ringside.conf $(DESTDIR)$(SYSCONFDIR)/ringside/ringside.conf; \
+	fi
+	@if [ -z "$(DESTDIR)" ]; then sh scripts/install-user.sh $(SYSCONFDIR)/ringside/ringside.conf; fi
+
+uninstall: dist-files
+	for p in $(INSTALL_PROGRAMS); do rm -f $(DESTDIR)$(BINDIR)/$$p; done
+	for m in $(MAN_PAGES); do s=$${m##*.}; rm -f $(DESTDIR)$(MANDIR)/man$$s/$${m##*/}; done
+	rm -f $(DESTDIR)$(DOCDIR)/examples/ringside.conf.example $(DESTDIR)$(UNITDIR)/ringside.service
+	@conf=$(DESTDIR)$(SYSCONFDIR)/ringside/ringside.conf; \
+	if [ -e $$conf ] && ! cmp -s $$conf $(B)/dist/ringside.conf; then \
+		echo "uninstall: kept $$conf (edited; remove it by hand)"; \
+	else echo "rm -f $$conf"; rm -f $$conf; fi
+	@for d in $(DESTDIR)$(DOCDIR)/examples $(DESTDIR)$(DOCDIR) $(DESTDIR)$(SYSCONFDIR)/ringside; do \
+		rmdir $$d 2>/dev/null || true; done
+	@if [ -z "$(DESTDIR)" ] && getent passwd ringside >/dev/null 2>&1; then \
+		echo "uninstall: kept the user ringside and $(STATEDIR) (the database);" \
+			"remove them with: deluser --system ringside && delgroup --system ringside && rm -rf $(STATEDIR)"; fi
+
+# For tests/install_test.sh: the programs make install installs.
+print-install-programs:
+	@echo $(INSTALL_PROGRAMS)
+
+# The Debian package, built from a copy of this tree in build/deb/ with
+# dpkg-buildpackage and debhelper, then checked with lintian.
+deb:
+	@sh scripts/deps.sh $(DEB_PKGS) $(PKGS)
+	sh scripts/deb.sh build
+
+# The package installed, started under systemd, stopped and purged: only
+# where systemd is PID 1 (otherwise it says that it skipped).
+deb-check: deb
+	sh tests/deb_test.sh
 
 clean:
 	rm -rf $(B)

@@ -88,6 +88,11 @@ void config_defaults(struct config *c);
 int config_load(struct config *c, const char *path, char *err, size_t errlen);
 /* The same for INI text in memory; `name` stands for the file in errors. */
 int config_parse(struct config *c, const char *text, const char *name, char *err, size_t errlen);
+/* Whether the file at `path` holds a password (a key ending in "password"
+ * with a value) and is readable by others than the bot's user: by every
+ * local user, or by a group other than the bot's own. Returns 1 with a
+ * one-line warning in msg saying how to fix it, else 0 (msg ""). */
+int config_mode_check(const char *path, char *msg, size_t size);
 
 /* ----------------------------------------------------- IRC text rules */
 

@@ -708,6 +708,9 @@ static void reload(struct bot *bot)
     bot_game_config(&bot->cfg, &gc);
     game_set_config(bot->game, &gc);
     log_msg(LOG_INFO, "configuration reloaded from %s", bot->config_path);
+    char warn[CONFIG_ERR_MAX + 256];
+    if (config_mode_check(bot->config_path, warn, sizeof(warn)))
+        log_msg(LOG_WARN, "%s", warn);
 }
 
 /* Says goodbye: QUIT straight away, then lets the socket drain briefly. */

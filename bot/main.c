@@ -2,10 +2,14 @@
  * main.c - build/ringside: the IRC bot.
  *
  *   ringside [-c FILE] [--help] [--version]
+ *   ringside --check-config FILE
  *
- * Reads the configuration (errors: FILE:LINE: reason, exit 2), opens the
+ * Reads the configuration (errors: FILE:LINE: reason, exit 2), warns in the
+ * log when the file holds a password and others can read it, opens the
  * database (migrating it), then runs the IRC loop until SIGTERM or SIGINT,
  * which say goodbye and exit 0. SIGHUP reloads the configuration.
+ * --check-config only reads the file: exit 0 if the bot would start with
+ * it, 1 with the error otherwise (nothing else is touched).
  */
 #include <stdio.h>
 #include <string.h>
@@ -16,21 +20,58 @@
 
 static const char usage_text[] =
     "usage: ringside [-c FILE] [--help] [--version]\n"
+    "       ringside --check-config FILE\n"
     "\n"
     "Ringside, an IRC bot that runs boxing bouts in chat channels.\n"
     "\n"
-    "  -c, --config FILE  the configuration (INI; default ringside.conf); every key is\n"
-    "                     explained in config/ringside.conf.example\n"
-    "  --help             this text\n"
-    "  --version          the version\n"
+    "  -c, --config FILE    the configuration (INI; default ringside.conf); every key\n"
+    "                       is explained in ringside.conf(5) and the example\n"
+    "                       config/ringside.conf.example\n"
+    "  --check-config FILE  check FILE as the bot reads it at start-up and exit: 0 if\n"
+    "                       it is good, 1 with FILE:LINE: reason if not\n"
+    "  -h, --help           this text\n"
+    "  --version            the version\n"
     "\n"
     "Signals: SIGTERM/SIGINT quit cleanly, SIGHUP reloads the configuration.\n";
+
+/* Reads the configuration at `path` into *cfg as the bot starts with it:
+ * 0, or -1 with a one-line reason ("FILE:LINE: reason") in err. */
+static int config_read(struct config *cfg, const char *path, char *err, size_t size)
+{
+    config_defaults(cfg);
+    if (config_load(cfg, path, err, size) != 0)
+        return -1;
+    if (cfg->tls) {
+        snprintf(err, size,
+                 "%s: tls = yes is not supported by this build (Debian's libircclient has no "
+                 "TLS); set tls = no or use a local TLS tunnel",
+                 path);
+        return -1;
+    }
+    return 0;
+}
+
+/* --check-config FILE: 0 if the bot would start with it, 1 if not. */
+static int config_check(const char *path)
+{
+    static struct config cfg;
+    char err[CONFIG_ERR_MAX], warn[CONFIG_ERR_MAX + 256];
+
+    if (config_read(&cfg, path, err, sizeof(err)) != 0) {
+        fprintf(stderr, "ringside: %s\n", err);
+        return 1;
+    }
+    if (config_mode_check(path, warn, sizeof(warn)))
+        fprintf(stderr, "ringside: warning: %s\n", warn);
+    printf("%s: configuration ok\n", path);
+    return 0;
+}
 
 int main(int argc, char **argv)
 {
     const char *path = "ringside.conf";
     static struct bot bot;
-    char err[CONFIG_ERR_MAX];
+    char err[CONFIG_ERR_MAX], warn[CONFIG_ERR_MAX + 256];
 
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
@@ -40,6 +81,14 @@ int main(int argc, char **argv)
         if (strcmp(argv[i], "--version") == 0) {
             printf("ringside %s (database schema %d)\n", RINGSIDE_VERSION, db_schema_latest());
             return 0;
+        }
+        if (strcmp(argv[i], "--check-config") == 0) {
+            if (i + 2 != argc) {
+                fprintf(stderr, "ringside: --check-config needs one file and nothing after it; "
+                                "e.g. ringside --check-config /etc/ringside/ringside.conf\n");
+                return EXIT_USAGE;
+            }
+            return config_check(argv[i + 1]);
         }
         if (strcmp(argv[i], "-c") == 0 || strcmp(argv[i], "--config") == 0) {
             if (i + 1 == argc) {
@@ -54,20 +103,14 @@ int main(int argc, char **argv)
         return EXIT_USAGE;
     }
 
-    config_defaults(&bot.cfg);
-    if (config_load(&bot.cfg, path, err, sizeof(err)) != 0) {
+    if (config_read(&bot.cfg, path, err, sizeof(err)) != 0) {
         fprintf(stderr, "ringside: %s\n", err);
-        return EXIT_USAGE;
-    }
-    if (bot.cfg.tls) {
-        fprintf(stderr,
-                "ringside: %s: tls = yes is not supported by this build (Debian's "
-                "libircclient has no TLS); set tls = no or use a local TLS tunnel\n",
-                path);
         return EXIT_USAGE;
     }
     bot.config_path = path;
     log_set_level(bot.cfg.log_level);
+    if (config_mode_check(path, warn, sizeof(warn)))
+        log_msg(LOG_WARN, "%s", warn);
 
     bot.db = db_open(bot.cfg.database, err, sizeof(err));
     if (!bot.db) {

@@ -19,11 +19,14 @@
  * Transactions: db_begin/db_commit/db_rollback, not nested; see db.h and
  * struct db for a transaction SQLite rolls back on its own.
  */
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "db_internal.h"
 
@@ -706,6 +709,43 @@ static int statements_prepare(struct db *db, const char *path)
     return DB_OK;
 }
 
+/* Private files: the database holds password hashes, so a file this code
+ * creates is 0600 (read and write for the bot's user only) whatever the
+ * umask. The file is created here, empty, before SQLite opens it (SQLite
+ * would make it 0644); SQLite gives the WAL and shared-memory files it
+ * creates beside it the database file's mode, and private_sidecars() makes
+ * sure of it. A file that already exists keeps the mode its owner gave it.
+ * An in-memory database (":memory:" or "") has no file. Returns 1 if the
+ * file was created; 0 if it existed or could not be created (SQLite's own
+ * open then reports why). */
+static int private_create(const char *path)
+{
+    if (!path || !*path || strcmp(path, ":memory:") == 0)
+        return 0;
+    int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return 0;
+    (void)fchmod(fd, 0600); /* open() took the umask off; put back 0600 */
+    close(fd);
+    return 1;
+}
+
+/* The WAL and shared-memory files of a database this code created: 0600 too
+ * (whoever made them, they must not be readable by others). */
+static void private_sidecars(const char *path)
+{
+    static const char *const suffix[] = {"-wal", "-shm"};
+    char side[4096];
+
+    for (int i = 0; i < 2; i++) {
+        struct stat sb;
+        if (snprintf(side, sizeof(side), "%s%s", path, suffix[i]) >= (int)sizeof(side))
+            continue;
+        if (lstat(side, &sb) == 0 && S_ISREG(sb.st_mode) && (sb.st_mode & 0777) != 0600)
+            (void)chmod(side, 0600);
+    }
+}
+
 struct db *db_open(const char *path, char *errbuf, int errlen)
 {
     struct db *db = calloc(1, sizeof(*db));
@@ -715,13 +755,17 @@ struct db *db_open(const char *path, char *errbuf, int errlen)
             snprintf(errbuf, (size_t)errlen, "cannot open %s: out of memory", path);
         return NULL;
     }
+    int created = private_create(path);
     int rc = sqlite3_open_v2(path, &db->conn, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
     if (rc != SQLITE_OK)
         db_fail(db, "cannot open %s: %s", path,
                 db->conn ? sqlite3_errmsg(db->conn) : sqlite3_errstr(rc));
     else if (connection_setup(db, path) == DB_OK && migrate(db, path, MIGRATIONS) == DB_OK &&
-             statements_prepare(db, path) == DB_OK)
+             statements_prepare(db, path) == DB_OK) {
+        if (created)
+            private_sidecars(path);
         return db;
+    }
     if (errbuf && errlen > 0)
         snprintf(errbuf, (size_t)errlen, "%s", db->err);
     db_close(db);
@@ -790,6 +834,7 @@ int db_test_file(const char *path, int version, const char *sql, char *errbuf, i
             snprintf(errbuf, (size_t)errlen, "%s: out of memory", path);
         return DB_ERROR;
     }
+    int created = private_create(path);
     int rc = sqlite3_open_v2(path, &db->conn, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
     if (rc != SQLITE_OK)
         db_fail(db, "cannot open %s: %s", path,
@@ -801,6 +846,8 @@ int db_test_file(const char *path, int version, const char *sql, char *errbuf, i
             db_fail(db, "%s: %s", path, sqlite3_errmsg(db->conn));
         else
             status = DB_OK;
+        if (created)
+            private_sidecars(path);
     }
     if (status != DB_OK && errbuf && errlen > 0)
         snprintf(errbuf, (size_t)errlen, "%s", db->err);

@@ -1,10 +1,12 @@
 /* check_config.c - the INI configuration: defaults, every key, every error
  * with its line number, unknown and repeated keys, real files through
- * config_load (a temporary directory, unreadable paths) and the shipped
- * example, which must load cleanly. */
+ * config_load (a temporary directory, unreadable paths), the shipped
+ * example, which must load cleanly, and the warning for a file others can
+ * read that holds a password. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "bot.h"
@@ -557,6 +559,60 @@ START_TEST(test_load_files)
 }
 END_TEST
 
+/* config_mode_check: a password key with a value (any key ending in
+ * "password", so keys added later count too) in a file others can read. */
+START_TEST(test_mode_check)
+{
+    char dir[] = "/tmp/ringside-config-XXXXXX";
+    char path[128], msg[CONFIG_ERR_MAX + 256], want[512];
+
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(path, sizeof(path), "%s/bot.conf", dir);
+    const char *secret = "[irc]\nchannels = #a\nnickserv_password = hunter2\n";
+    write_file(path, secret, strlen(secret));
+
+    ck_assert_int_eq(chmod(path, 0644), 0);
+    ck_assert_int_eq(config_mode_check(path, msg, sizeof(msg)), 1);
+    snprintf(want, sizeof(want),
+             "%s holds nickserv_password and is readable by every local user (mode 644); make "
+             "it private: chmod 600 %s (or chmod 640 with the bot's own group)",
+             path, path);
+    ck_assert_str_eq(msg, want);
+    ck_assert_ptr_null(strstr(msg, "hunter2"));
+
+    ck_assert_int_eq(chmod(path, 0600), 0);
+    ck_assert_int_eq(config_mode_check(path, msg, sizeof(msg)), 0);
+    ck_assert_str_eq(msg, "");
+    /* Group-readable, the group being the bot's own (root:ringside 0640). */
+    ck_assert_int_eq(chown(path, (uid_t)-1, getegid()), 0);
+    ck_assert_int_eq(chmod(path, 0640), 0);
+    ck_assert_int_eq(config_mode_check(path, msg, sizeof(msg)), 0);
+    /* Another group (only root may give a file to any group). */
+    if (chown(path, (uid_t)-1, getegid() + 4242) == 0) {
+        ck_assert_int_eq(config_mode_check(path, msg, sizeof(msg)), 1);
+        ck_assert_ptr_nonnull(strstr(msg, "readable by its group (mode 640)"));
+    }
+
+    /* No password, or an empty one: nothing to hide. */
+    const char *none = "[irc]\nchannels = #a\nnickserv_password =\nserver_password=\n";
+    write_file(path, none, strlen(none));
+    ck_assert_int_eq(chmod(path, 0644), 0);
+    ck_assert_int_eq(config_mode_check(path, msg, sizeof(msg)), 0);
+    /* Keys are found by name, in any case and any section. */
+    const char *other = "[irc]\nSASL_Password = x\n";
+    write_file(path, other, strlen(other));
+    ck_assert_int_eq(config_mode_check(path, msg, sizeof(msg)), 1);
+    ck_assert_ptr_nonnull(strstr(msg, "holds SASL_Password and"));
+    const char *server = "[irc]\nserver_password = x\n";
+    write_file(path, server, strlen(server));
+    ck_assert_int_eq(config_mode_check(path, msg, sizeof(msg)), 1);
+    unlink(path);
+    /* A missing file: nothing to say (config_load reports it). */
+    ck_assert_int_eq(config_mode_check(path, msg, sizeof(msg)), 0);
+    ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
 START_TEST(test_example_loads)
 {
     struct config c;
@@ -592,6 +648,7 @@ Suite *config_suite(void)
     tcase_add_test(tc, test_error_buffer);
     tcase_add_test(tc, test_load_files);
     tcase_add_test(tc, test_example_loads);
+    tcase_add_test(tc, test_mode_check);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,5 +1,6 @@
 /* check_db.c - storage against a real SQLite file in a fresh directory:
- * opening and migrating (WAL, foreign keys, versions old and new, a
+ * opening and migrating (WAL, foreign keys, versions old and new, a new
+ * file and its WAL private (0600) under umask 000, a
  * version-1 file to version 2, a version-2 file to version 3), accounts,
  * fighters of both rulesets, names that look like SQL, a thousand fighters;
  * bouts (seeds bit for bit), their orders and rounds, plans, the audit log,
@@ -245,6 +246,56 @@ START_TEST(test_open_errors)
 
     db_close(NULL);
     ck_assert_str_eq(db_errmsg(NULL), "no database");
+}
+END_TEST
+
+/* The file and its WAL and shared-memory files are 0600 under a permissive
+ * umask (the database holds password hashes); a file that exists keeps its
+ * mode. */
+START_TEST(test_new_file_private)
+{
+    static const char *const suffix[] = {"", "-wal", "-shm"};
+    char err[256], p[256], side[300];
+    struct stat sb;
+    mode_t old = umask(0);
+
+    snprintf(p, sizeof(p), "%s/private.db", dir);
+    struct db *d = db_open(p, err, sizeof(err));
+    ck_assert_msg(d != NULL, "db_open: %s", err);
+    int64_t id = 0;
+    ck_assert_int_eq(db_account_create(d, "alice", "alice", "$y$hash", 1000, &id), DB_OK);
+    for (int i = 0; i < 3; i++) {
+        snprintf(side, sizeof(side), "%s%s", p, suffix[i]);
+        ck_assert_msg(stat(side, &sb) == 0, "%s is missing", side);
+        ck_assert_msg((sb.st_mode & 0777) == 0600, "%s has mode %03o, not 600", side,
+                      (unsigned)(sb.st_mode & 0777));
+    }
+    /* A second connection (the WAL files exist already) changes nothing. */
+    struct db *d2 = db_open(p, err, sizeof(err));
+    ck_assert_msg(d2 != NULL, "db_open: %s", err);
+    db_close(d2);
+    db_close(d);
+    ck_assert_int_eq(stat(p, &sb), 0);
+    ck_assert_int_eq(sb.st_mode & 0777, 0600);
+
+    /* So is a file made by db_test_file. */
+    snprintf(p, sizeof(p), "%s/private-test.db", dir);
+    ck_assert_int_eq(db_test_file(p, 1, NULL, err, sizeof(err)), DB_OK);
+    ck_assert_int_eq(stat(p, &sb), 0);
+    ck_assert_int_eq(sb.st_mode & 0777, 0600);
+
+    /* An existing file keeps the mode its owner chose. */
+    snprintf(p, sizeof(p), "%s/shared.db", dir);
+    FILE *fp = fopen(p, "wb");
+    ck_assert_ptr_nonnull(fp);
+    fclose(fp);
+    ck_assert_int_eq(chmod(p, 0640), 0);
+    d = db_open(p, err, sizeof(err));
+    ck_assert_msg(d != NULL, "db_open: %s", err);
+    db_close(d);
+    ck_assert_int_eq(stat(p, &sb), 0);
+    ck_assert_int_eq(sb.st_mode & 0777, 0640);
+    umask(old);
 }
 END_TEST
 
@@ -2516,6 +2567,7 @@ Suite *db_suite(void)
     tcase_add_test(tc, test_reopen_keeps_data);
     tcase_add_test(tc, test_newer_schema_refused);
     tcase_add_test(tc, test_open_errors);
+    tcase_add_test(tc, test_new_file_private);
     tcase_add_test(tc, test_second_connection_sees_writes);
     tcase_add_test(tc, test_account_create_get);
     tcase_add_test(tc, test_account_hash_and_ban);
