@@ -331,7 +331,10 @@ void result_add(struct text *t, const struct render_corner c[SIDES], const struc
         case METHOD_TKO: {
             char why[128];
 
-            tko_words(res->reason, injuries_of(b, !w), why, sizeof(why));
+            if (res->reason == TKO_TOWEL && words && words->towel_words)
+                snprintf(why, sizeof(why), "%s", words->towel_words);
+            else
+                tko_words(res->reason, injuries_of(b, !w), why, sizeof(why));
             text_add(t, "%s wins by TKO in round %d (%s)!", name, res->round, why);
             return;
         }

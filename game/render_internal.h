@@ -156,6 +156,9 @@ struct words {
     /* The ways its bouts are won, as results name them, ending with
      * METHOD_NONE (render_methods). */
     const enum method *methods;
+    /* Optional: why a TKO_TOWEL stoppage happened, in the result ("the
+     * opponent yielded"); NULL: "the corner threw in the towel". */
+    const char *towel_words;
 };
 
 /* The descriptors, one per line of engine/rulesets.h. */

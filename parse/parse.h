@@ -55,6 +55,31 @@ int parse_error_format(const struct parse_error *err, char *buf, size_t len);
  * bits. */
 int parse_u64(const char *s, uint64_t *v);
 
+/* -------------------------------------------------------- duel items */
+
+/* The weapon (enum duel_weapon, never fists), armour set (enum
+ * duel_material, never none) or slot (enum duel_slot, never DUEL_UNDER:
+ * "torso", also "armour") named by the n bytes at s, in any case, words
+ * joined by '_', '-' or nothing ("war_hammer", "warhammer"); -1 if none. */
+int duel_weapon_find(const char *s, size_t n);
+int duel_material_find(const char *s, size_t n);
+int duel_slot_find(const char *s, size_t n);
+
+/* Reads equipment as the duel sheet writes it, slot=item pairs
+ * ("weapon=longsword head=plate torso=chainmail+leather shield=leather",
+ * an item may end in :condition in percent) for a duellist of strength
+ * `str`: the slots given are written into kit->item[] and kit->cond[] (a
+ * new piece 100 %, DUEL_COND_FULL) and marked in given[] (DUEL_UNDER with
+ * DUEL_TORSO: a torso given replaces both), nothing else changes. Returns
+ * 0, or -1 with *err (an unknown slot or item, a slot twice, an item
+ * needing more STR, a layering other than chainmail under leather). */
+int duel_kit_parse(const char *text, int str, struct duel_sheet *kit, int given[DUEL_SLOTS],
+                   struct parse_error *err);
+/* Writes the equipment of `s` as duel_kit_parse reads it, with every
+ * piece's condition ("weapon=longsword:98.75 torso=chainmail:100+leather:
+ * 92.5"); "" without equipment. Like snprintf. */
+int duel_kit_format(const struct duel_sheet *s, char *buf, size_t len);
+
 /* ---------------------------------------------------------- grammars */
 
 /* A ruleset's text forms: defined once per ruleset, as
