@@ -53,20 +53,20 @@ static const struct duel_armour_info armours[DUEL_MATERIALS] = {
 
 static const char *const slot_names[DUEL_SLOTS] = {"weapon", "head", "torso", "under",
                                                    "legs",   "feet", "shield"};
-static const char *const part_names[DUEL_PARTS] = {"head",     "torso",    "legs",
-                                                   "feet",     "left_arm", "right_arm"};
+static const char *const part_names[DUEL_PARTS] = {"head", "torso",    "legs",
+                                                   "feet", "left_arm", "right_arm"};
 
 /* The seed's critical table, the weapons' columns (war hammer, longsword,
  * scimitar, the punisher), rows d = 0..44. */
 static const unsigned char crit_table[45][4] = {
-    {1, 1, 2, 2},   {1, 1, 2, 2},   {1, 1, 2, 2},   {1, 1, 2, 3},   {1, 2, 2, 3},
-    {1, 2, 3, 3},   {1, 2, 3, 4},   {1, 2, 3, 4},   {1, 2, 3, 4},   {1, 2, 4, 5},
-    {1, 3, 4, 5},   {1, 3, 4, 5},   {1, 3, 4, 6},   {2, 3, 5, 6},   {2, 3, 5, 7},
-    {2, 4, 5, 7},   {2, 4, 6, 7},   {2, 4, 6, 8},   {2, 4, 6, 8},   {2, 4, 6, 9},
-    {2, 5, 7, 9},   {2, 5, 7, 9},   {2, 5, 7, 10},  {3, 5, 8, 10},  {3, 5, 8, 11},
-    {3, 6, 8, 11},  {3, 6, 9, 12},  {3, 6, 9, 12},  {3, 6, 9, 13},  {3, 6, 10, 13},
-    {3, 7, 10, 13}, {3, 7, 10, 14}, {4, 7, 11, 14}, {4, 7, 11, 15}, {4, 8, 11, 15},
-    {4, 8, 12, 16}, {4, 8, 12, 16}, {4, 8, 13, 17}, {4, 9, 13, 17}, {4, 9, 13, 18},
+    {1, 1, 2, 2},   {1, 1, 2, 2},   {1, 1, 2, 2},    {1, 1, 2, 3},    {1, 2, 2, 3},
+    {1, 2, 3, 3},   {1, 2, 3, 4},   {1, 2, 3, 4},    {1, 2, 3, 4},    {1, 2, 4, 5},
+    {1, 3, 4, 5},   {1, 3, 4, 5},   {1, 3, 4, 6},    {2, 3, 5, 6},    {2, 3, 5, 7},
+    {2, 4, 5, 7},   {2, 4, 6, 7},   {2, 4, 6, 8},    {2, 4, 6, 8},    {2, 4, 6, 9},
+    {2, 5, 7, 9},   {2, 5, 7, 9},   {2, 5, 7, 10},   {3, 5, 8, 10},   {3, 5, 8, 11},
+    {3, 6, 8, 11},  {3, 6, 9, 12},  {3, 6, 9, 12},   {3, 6, 9, 13},   {3, 6, 10, 13},
+    {3, 7, 10, 13}, {3, 7, 10, 14}, {4, 7, 11, 14},  {4, 7, 11, 15},  {4, 8, 11, 15},
+    {4, 8, 12, 16}, {4, 8, 12, 16}, {4, 8, 13, 17},  {4, 9, 13, 17},  {4, 9, 13, 18},
     {5, 9, 14, 18}, {5, 9, 14, 19}, {5, 10, 14, 19}, {5, 10, 15, 20}, {5, 10, 15, 20},
 };
 
@@ -398,9 +398,8 @@ static int pieces_for(const struct duel_fighter *d, int part, int slots[DUEL_PIE
 
 /* The parts a weapon of `reach` can hit, in the order the draw picks them:
  * feet last, only with reach 4 or more. */
-static const int part_order[DUEL_PARTS] = {DUEL_PART_HEAD,     DUEL_PART_TORSO,
-                                           DUEL_PART_LEGS,     DUEL_PART_LEFT_ARM,
-                                           DUEL_PART_RIGHT_ARM, DUEL_PART_FEET};
+static const int part_order[DUEL_PARTS] = {DUEL_PART_HEAD,     DUEL_PART_TORSO,     DUEL_PART_LEGS,
+                                           DUEL_PART_LEFT_ARM, DUEL_PART_RIGHT_ARM, DUEL_PART_FEET};
 
 /* One hit attempt of `a` on `d` (sides ai and di), into *at. */
 static void attack(struct duel_fighter *a, struct duel_fighter *d, int ai, int di, double cost,
@@ -423,8 +422,8 @@ static void attack(struct duel_fighter *a, struct duel_fighter *d, int ai, int d
     }
     at->part = part_order[rng_range(r, 0, w->reach >= 4 ? 5 : 4)];
     at->roll = damage_roll(a, r);
-    int crit = duel_crit_chance(a->item[DUEL_WEAPON], a->sheet.intel + a->sheet.dex -
-                                                          d->sheet.intel - d->sheet.dex);
+    int crit = duel_crit_chance(a->item[DUEL_WEAPON],
+                                a->sheet.intel + a->sheet.dex - d->sheet.intel - d->sheet.dex);
     at->critical = rng_chance(r, crit / 100.0);
     at->base = duel_base_damage(at->roll, a->sheet.str);
     if (at->critical)
@@ -439,9 +438,8 @@ static void attack(struct duel_fighter *a, struct duel_fighter *d, int ai, int d
     for (int k = 0; k < at->npieces; k++)
         def += armours[d->item[slots[k]]].defence;
     double wear;
-    duel_armour(at->blunt, at->cut, def,
-                at->npieces ? armours[d->item[slots[0]]].defence : 0, shield, w->pen,
-                &at->blunt_after, &at->cut_after, &wear);
+    duel_armour(at->blunt, at->cut, def, at->npieces ? armours[d->item[slots[0]]].defence : 0,
+                shield, w->pen, &at->blunt_after, &at->cut_after, &wear);
     at->damage = at->blunt_after + at->cut_after;
     d->health -= at->damage;
     at->bleed_added = 0.05 * at->cut_after;
@@ -614,8 +612,10 @@ void duel_sheet_after(const struct bout *b, struct sheet s[SIDES])
             long c = lround(f->cond[k] * (DUEL_COND_FULL / 100.0));
 
             sh->item[k] = f->item[k];
-            sh->cond[k] = f->item[k] == 0 ? 0 : c < 1 ? 1 : c > DUEL_COND_FULL ? DUEL_COND_FULL
-                                                                                 : (int)c;
+            sh->cond[k] = f->item[k] == 0      ? 0
+                          : c < 1              ? 1
+                          : c > DUEL_COND_FULL ? DUEL_COND_FULL
+                                               : (int)c;
         }
         /* The leather over a chainmail shirt broke: the chainmail is the
          * torso piece now. */
@@ -650,6 +650,13 @@ static const struct ruleset_field fields[] = {
     {"int", "INT", "intel", offsetof(struct sheet, u.duel.intel), 1, 23},
 };
 
+static const char *kit_item_name(int slot, int item)
+{
+    if (slot == DUEL_WEAPON)
+        return item >= 0 && item < DUEL_WEAPONS ? weapons[item].name : NULL;
+    return item >= 0 && item < DUEL_MATERIALS ? armours[item].name : NULL;
+}
+
 const struct ruleset duel_ruleset = {
     .name = "duel",
     .title = "duel",
@@ -678,4 +685,10 @@ const struct ruleset duel_ruleset = {
     .new_hi = DUEL_ABILITY_MAX,
     .fighter = "duellist",
     .train = train,
+    .kit_slots = DUEL_SLOTS,
+    .kit_item = offsetof(struct sheet, u.duel.item),
+    .kit_cond = offsetof(struct sheet, u.duel.cond),
+    .kit_cond_max = DUEL_COND_FULL,
+    .kit_slot_name = duel_slot_name,
+    .kit_item_name = kit_item_name,
 };

@@ -252,15 +252,15 @@ struct sugarray_bout {
 
 /* --- duel (seed 003, rules.md section 4) --- */
 
-#define DUEL_ROUNDS       23
-#define DUEL_ABILITY_MIN  1
-#define DUEL_ABILITY_MAX  23
-#define DUEL_POINTS       56
-#define DUEL_HEALTH       100.0
-#define DUEL_ENERGY       50.0
-#define DUEL_COND_FULL    1000000 /* a sheet's condition unit: 100 % */
-#define DUEL_HITS_MAX     3
-#define DUEL_PIECES_MAX   2 /* pieces defending one part: leather over chainmail */
+#define DUEL_ROUNDS      23
+#define DUEL_ABILITY_MIN 1
+#define DUEL_ABILITY_MAX 23
+#define DUEL_POINTS      56
+#define DUEL_HEALTH      100.0
+#define DUEL_ENERGY      50.0
+#define DUEL_COND_FULL   1000000 /* a sheet's condition unit: 100 % */
+#define DUEL_HITS_MAX    3
+#define DUEL_PIECES_MAX  2 /* pieces defending one part: leather over chainmail */
 
 /* Where a duellist carries his equipment. DUEL_UNDER is the chainmail torso
  * piece worn under a leather one (the seed's layering example). */
@@ -312,8 +312,8 @@ struct duel_weapon_info {
     int lo, hi;       /* damage range */
     int blunt;        /* blunt share in percent; cut is the rest */
     int reach;
-    int pen;          /* armour penetration */
-    int crit;         /* critical column (percent at d = 44), 0: none */
+    int pen;  /* armour penetration */
+    int crit; /* critical column (percent at d = 44), 0: none */
     double kg;
     double wear; /* wear factor: wear is divided by it */
 };
@@ -355,8 +355,8 @@ struct duel_fighter {
 
 /* One piece that defended an attack. */
 struct duel_piece {
-    int slot;      /* enum duel_slot */
-    int item;      /* enum duel_material */
+    int slot; /* enum duel_slot */
+    int item; /* enum duel_material */
     int defence;
     double wear;      /* percent taken off (0 for an inner piece) */
     double condition; /* percent left after the attack */
@@ -382,7 +382,7 @@ struct duel_attack {
 /* One turn: the attacker's 1-3 hit attempts. */
 struct duel_turn {
     int attacker;
-    int hits;   /* the consecutive-hits table's value */
+    int hits;    /* the consecutive-hits table's value */
     double p, n; /* the normalised sums, rounded to 0.5 */
     int nattacks;
     struct duel_attack attacks[DUEL_HITS_MAX];
@@ -398,11 +398,11 @@ struct duel_after {
 
 /* The last resolved round in full. */
 struct duel_round {
-    int initiative;          /* the side that attacked first */
-    double bled[SIDES];      /* health lost to bleeding at its start */
-    int yielded[SIDES];      /* a conceded round: nothing else happened */
-    int nturns;              /* turns fought (a stunned, spent or fallen fighter's
-                              * turn is not) */
+    int initiative;     /* the side that attacked first */
+    double bled[SIDES]; /* health lost to bleeding at its start */
+    int yielded[SIDES]; /* a conceded round: nothing else happened */
+    int nturns;         /* turns fought (a stunned, spent or fallen fighter's
+                         * turn is not) */
     struct duel_turn turns[SIDES];
     struct duel_after after[SIDES];
 };
@@ -628,6 +628,17 @@ struct ruleset {
     /* League turns (seed 004): a fighter trains between turns; one
      * without a plan gets no training and sits out the next turn. */
     int turn_training;
+    /* Optional equipment beyond the abilities (duel; 0 slots: none):
+     * `kit_slots` slots, each an item code (0: nothing) and its condition
+     * (1 .. kit_cond_max where an item is, else 0), ints in struct sheet at
+     * kit_item and kit_cond (offsetof, arrays by slot). kit_slot_name names
+     * a slot ("weapon"), kit_item_name an item of a slot ("longsword"),
+     * NULL for a code past the last. */
+    int kit_slots;
+    unsigned kit_item, kit_cond;
+    int kit_cond_max;
+    const char *(*kit_slot_name)(int slot);
+    const char *(*kit_item_name)(int slot, int item);
 };
 
 /* The ruleset for `id`, or NULL. */
@@ -649,6 +660,10 @@ void bout_plan_vars(const struct bout *b, int side, struct plan_vars *v);
  * (nothing else changes). */
 int sheet_field_get(const struct sheet *s, int i);
 void sheet_field_set(struct sheet *s, int i, int value);
+/* The item and condition in slot `slot` (0 .. kit_slots-1 of its ruleset)
+ * of sheet `s`, and setting them (nothing else changes). */
+void sheet_kit_get(const struct sheet *s, int slot, int *item, int *cond);
+void sheet_kit_set(struct sheet *s, int slot, int item, int cond);
 
 /* ------------------------------------------------- boxing building blocks */
 

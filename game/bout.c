@@ -488,6 +488,8 @@ static void records_apply(const struct bout *b, struct db_fighter f[SIDES], int 
     struct sheet sh[SIDES] = {f[0].sheet, f[1].sheet};
 
     ruleset_get(b->rules)->after_bout(res, sh, points);
+    if (ruleset_get(b->rules)->sheet_after)
+        ruleset_get(b->rules)->sheet_after(b, sh);
     for (int s = 0; s < SIDES; s++) {
         if (res->winner < 0) {
             f[s].draws++;

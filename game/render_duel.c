@@ -22,15 +22,15 @@
 static const char *weapon_words(int w)
 {
     static const char *const names[DUEL_WEAPONS] = {
-        "fists",    "knife", "short sword", "longsword", "scimitar",
-        "mace",     "war hammer", "war axe", "halberd",  "the Punisher",
+        "fists", "knife",      "short sword", "longsword", "scimitar",
+        "mace",  "war hammer", "war axe",     "halberd",   "the Punisher",
     };
     return w >= 0 && w < DUEL_WEAPONS ? names[w] : "?";
 }
 
 static const char *part_words(int part)
 {
-    static const char *const names[DUEL_PARTS] = {"head", "torso", "legs",
+    static const char *const names[DUEL_PARTS] = {"head", "torso",    "legs",
                                                   "feet", "left arm", "right arm"};
     return part >= 0 && part < DUEL_PARTS ? names[part] : "?";
 }
@@ -328,8 +328,8 @@ static void score_add(struct text *t, const struct render_corner c[SIDES], const
 {
     const struct duel_bout *db = &b->u.duel;
 
-    text_add(t, "health %s %.1f, %s %.1f; energy %.1f-%.1f", c[0].name, db->f[0].health,
-             c[1].name, db->f[1].health, db->f[0].energy, db->f[1].energy);
+    text_add(t, "health %s %.1f, %s %.1f; energy %.1f-%.1f", c[0].name, db->f[0].health, c[1].name,
+             db->f[1].health, db->f[0].energy, db->f[1].energy);
 }
 
 static const enum method methods[] = {METHOD_KO, METHOD_TKO, METHOD_NONE};

@@ -357,6 +357,8 @@ static char *derive(struct db *db, int64_t id, int from, int to, int report, cha
             struct sheet sh[SIDES] = {rp.rec.sheet[0], rp.rec.sheet[1]};
             int points[SIDES];
             ruleset_get(rp.rec.rules)->after_bout(&rp.b.result, sh, points);
+            if (ruleset_get(rp.rec.rules)->sheet_after)
+                ruleset_get(rp.rec.rules)->sheet_after(&rp.b, sh);
             for (int s = 0; s < SIDES; s++) {
                 after[s] = rp.corner[s];
                 after[s].sheet = sh[s];

@@ -241,8 +241,8 @@ static int tokens_read(const char *text, int abilities, int ab[4], struct duel_s
                     val = val * 10 + (v[i] - '0');
             }
             if (val > DUEL_ABILITY_MAX)
-                return parse_fail(err, 0, parse_column(off + klen + 1), "%s=%s is over %d",
-                                  keys[k], q, DUEL_ABILITY_MAX);
+                return parse_fail(err, 0, parse_column(off + klen + 1), "%s=%s is over %d", keys[k],
+                                  q, DUEL_ABILITY_MAX);
             if (val < DUEL_ABILITY_MIN)
                 return parse_fail(err, 0, parse_column(off + klen + 1), "%s=%s is under %d",
                                   keys[k], q, DUEL_ABILITY_MIN);
@@ -315,8 +315,9 @@ int duel_kit_parse(const char *text, int str, struct duel_sheet *kit, int given[
 
     memset(&tmp, 0, sizeof(tmp));
     if (parse_blank(text))
-        return parse_fail(err, 0, 0, "no equipment given; write slot=item, e.g. weapon=longsword "
-                                     "head=plate torso=chainmail+leather");
+        return parse_fail(err, 0, 0,
+                          "no equipment given; write slot=item, e.g. weapon=longsword "
+                          "head=plate torso=chainmail+leather");
     if (tokens_read(text, 0, NULL, &tmp, g, err) != 0)
         return -1;
     g[DUEL_UNDER] = g[DUEL_TORSO];
@@ -345,8 +346,8 @@ static void cond_text(int cond, char out[16])
 
 int duel_kit_format(const struct duel_sheet *s, char *buf, size_t len)
 {
-    static const int order[] = {DUEL_WEAPON, DUEL_HEAD, DUEL_TORSO, DUEL_LEGS, DUEL_FEET,
-                                DUEL_SHIELD};
+    static const int order[] = {DUEL_WEAPON, DUEL_HEAD, DUEL_TORSO,
+                                DUEL_LEGS,   DUEL_FEET, DUEL_SHIELD};
     size_t at = 0;
     int need = 0;
 
@@ -359,8 +360,7 @@ int duel_kit_format(const struct duel_sheet *s, char *buf, size_t len)
 
         if (it == 0)
             continue;
-        if (k == DUEL_TORSO && s->item[DUEL_UNDER])
-        {
+        if (k == DUEL_TORSO && s->item[DUEL_UNDER]) {
             cond_text(s->cond[DUEL_UNDER], c1);
             cond_text(s->cond[k], c2);
             n = snprintf(one, sizeof(one), "%storso=chainmail:%s+%s:%s", need ? " " : "", c1,
@@ -418,17 +418,12 @@ static int duel_order_format(const struct order *o, char *buf, size_t len)
     return snprintf(buf, len, "%s", o->u.duel.yield ? "yield" : "fight");
 }
 
-static void duel_order_towel(struct order *o)
-{
-    o->u.duel.yield = 1;
-}
-
 const struct grammar duel_grammar = {
     .order_example = "fight",
     .order_example_sim = "fight",
     .orders_example = "'fight,fight,yield'",
     .sheet_example = "'Conan str=18 dex=14 con=14 int=10 weapon=longsword head=plate "
-                     "torso=chainmail+leather legs=leather feet=leather shield=leather'",
+                     "torso=chainmail+leather shield=leather'",
     .create_example = "rules=duel str=18 dex=14 con=14 int=10",
     .plan_example = "yield",
     .order_help = "A duel needs no orders: its rounds fight themselves from the sheets and the "
@@ -437,8 +432,9 @@ const struct grammar duel_grammar = {
     .sheet_help = "A duellist has 56 points over str, dex, con and int, each 1 to 23: STR for "
                   "damage, weapons and armour, more hits a turn; DEX to hit and not be hit; CON "
                   "for energy, shorter stuns, more hits; INT with DEX for critical hits.",
+    .plan_variables = "round, health, hishealth, energy, bleeding, stunned",
     .order_parse = duel_order_parse,
     .order_format = duel_order_format,
     .sheet_parse = duel_sheet_parse,
-    .order_towel = duel_order_towel,
+    .order_towel = NULL, /* a duel plan yields with its own order: yield */
 };

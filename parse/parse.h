@@ -120,6 +120,10 @@ struct grammar {
     const char *order_help;
     /* What each ability of the sheet does (for `help create`). */
     const char *sheet_help;
+    /* The variables its plans' conditions may use, as the unknown-word
+     * reason lists them ("round, health, hishealth, ..."); NULL: the
+     * boxing words of docs/plans.md, which both boxing and SUGAR RAY use. */
+    const char *plan_variables;
 
     /* The hooks below are parse/'s own: other layers call order_parse,
      * order_format and sheet_parse, which check `rules` first. */

@@ -83,8 +83,8 @@ static void text_attack(FILE *out, const char *a, const char *d, const struct du
         return;
     }
     part_text(at->part, part, sizeof(part));
-    fprintf(out, "    %s hits %s's %s%s for %.1f: roll %d, base %.1f (blunt %.1f, cut %.1f)", a,
-            d, part, at->critical ? " with a critical hit" : "", at->damage, at->roll, at->base,
+    fprintf(out, "    %s hits %s's %s%s for %.1f: roll %d, base %.1f (blunt %.1f, cut %.1f)", a, d,
+            part, at->critical ? " with a critical hit" : "", at->damage, at->roll, at->base,
             at->blunt, at->cut);
     for (int k = 0; k < at->npieces; k++) {
         piece_text(at->pieces[k].slot, at->pieces[k].item, piece, sizeof(piece));
@@ -243,8 +243,9 @@ static void json_attack(FILE *out, const struct duel_attack *at)
     fputs(",\"pieces\":[", out);
     for (int k = 0; k < at->npieces; k++) {
         const struct duel_piece *p = &at->pieces[k];
-        fprintf(out, "%s{\"item\":\"%s_%s\",\"slot\":\"%s\",\"defence\":%d,\"wear\":%.6f,"
-                     "\"condition\":%.6f}",
+        fprintf(out,
+                "%s{\"item\":\"%s_%s\",\"slot\":\"%s\",\"defence\":%d,\"wear\":%.6f,"
+                "\"condition\":%.6f}",
                 k ? "," : "", duel_armour_info(p->item)->name, duel_slot_name(p->slot),
                 duel_slot_name(p->slot), p->defence, p->wear, p->condition);
     }
@@ -289,8 +290,7 @@ static void json_round(FILE *out, const struct bout *b, const struct report_log 
         fprintf(out,
                 "%s{\"health\":%.6f,\"energy\":%.6f,\"bleed\":%.6f,\"stunned\":%d,"
                 "\"weapon_condition\":%.6f}",
-                i ? "," : "", af->health, af->energy, af->bleed, af->stunned,
-                af->weapon_condition);
+                i ? "," : "", af->health, af->energy, af->bleed, af->stunned, af->weapon_condition);
     }
     putc(']', out);
 }

@@ -344,7 +344,7 @@ START_TEST(test_create_errors)
     HAS(run("carl", 0, "create Rocky str=12 spd=12 agl=12 tgh=12"), "missing hgt=");
     HAS(run("carl", 0, "create 9lives str=12 spd=12 agl=12 tgh=12 hgt=12"),
         "starting with a letter");
-    HAS(run("carl", 0, "create Rocky rules=duel"), "duel is not available yet");
+    HAS(run("carl", 0, "create Rocky rules=duel"), "give the four abilities, 56 points in all");
     HAS(run("carl", 0, "create Rocky rules=sugarray str=12"), "give no numbers");
     HAS(run("carl", 0, "create Murphy rules=sugarray"), "skill 10, endurance 20");
     HAS(run("carl", 0, "create murphy rules=sugarray"), "there is a fighter called murphy");

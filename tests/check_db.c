@@ -1745,7 +1745,7 @@ START_TEST(test_bad_rows_refused)
         {"drawn_by = 'KO'", "has drawn_by 'KO', which"},
         {"reason = 'cut'", "has reason 'cut', which"},
         {"decision = 'technical'", "has decision 'technical', which"},
-        {"rules = 'duel'", "has ruleset duel, which"},
+        {"rules = 'duel'", "has a sheet \"12 12 12 12 12\" that does not fit its ruleset"},
         {"winner = 2", "has winner 2, which is not -1, 0 or 1"},
         {"round = 13", "has 13 of 12 rounds, out of range"},
     };

@@ -309,9 +309,8 @@ static void random_sheet(struct rng *g, struct sheet *s)
         int it = k == DUEL_WEAPON ? rng_range(g, 0, DUEL_WEAPONS - 1)
                                   : rng_range(g, 0, DUEL_MATERIALS - 1);
         if (k == DUEL_UNDER)
-            it = s->u.duel.item[DUEL_TORSO] == DUEL_LEATHER && rng_chance(g, 0.5)
-                     ? DUEL_CHAINMAIL
-                     : 0;
+            it = s->u.duel.item[DUEL_TORSO] == DUEL_LEATHER && rng_chance(g, 0.5) ? DUEL_CHAINMAIL
+                                                                                  : 0;
         int need = k == DUEL_WEAPON ? duel_weapon_info(it)->str : duel_armour_info(it)->str;
         if (it && need <= s->u.duel.str) {
             s->u.duel.item[k] = it;
@@ -369,10 +368,9 @@ static int run_duel(uint64_t seed, struct bout *b)
                 energy[a] -= at->energy_cost;
                 if (energy[a] < 0)
                     energy[a] = 0;
-                const double v[] = {at->hit_chance,  at->base,        at->blunt,
-                                    at->cut,         at->blunt_after, at->cut_after,
-                                    at->damage,      at->bleed_added, at->weapon_wear,
-                                    at->energy_cost};
+                const double v[] = {at->hit_chance,  at->base,       at->blunt,  at->cut,
+                                    at->blunt_after, at->cut_after,  at->damage, at->bleed_added,
+                                    at->weapon_wear, at->energy_cost};
                 for (unsigned i = 0; i < sizeof(v) / sizeof(v[0]); i++)
                     REQUIRE(isfinite(v[i]) && v[i] >= 0);
                 REQUIRE(at->hit_chance >= 5 && at->hit_chance <= 100);
@@ -390,7 +388,8 @@ static int run_duel(uint64_t seed, struct bout *b)
             REQUIRE(f->energy >= 0 && f->energy <= DUEL_ENERGY && f->bleed >= 0);
             REQUIRE(f->stunned >= 0 && f->stunned <= 4);
             for (int k = 0; k < DUEL_SLOTS; k++)
-                REQUIRE(f->cond[k] >= 0 && f->cond[k] <= 100 && (f->item[k] != 0 || f->cond[k] == 0));
+                REQUIRE(f->cond[k] >= 0 && f->cond[k] <= 100 &&
+                        (f->item[k] != 0 || f->cond[k] == 0));
         }
         for (int i = 0; i < ev.n; i++)
             results += ev.ev[i].type == EV_RESULT;
