@@ -686,6 +686,7 @@ const struct ruleset duel_ruleset = {
     .fighter = "duellist",
     .train = train,
     .kit_slots = DUEL_SLOTS,
+    .auto_rounds = 1,
     .kit_item = offsetof(struct sheet, u.duel.item),
     .kit_cond = offsetof(struct sheet, u.duel.cond),
     .kit_cond_max = DUEL_COND_FULL,

@@ -414,6 +414,11 @@ struct duel_bout {
 
 /* --- generic --- */
 
+/* The most rounds a bout of any ruleset has (the duel's 23). */
+#define BOUT_ROUNDS_MAX DUEL_ROUNDS
+_Static_assert(BOUT_ROUNDS_MAX >= BOXING_ROUNDS_MAX && BOUT_ROUNDS_MAX >= SUGARRAY_ROUNDS,
+               "BOUT_ROUNDS_MAX is the longest bout");
+
 struct sheet {
     enum rules rules;
     union {
@@ -635,6 +640,9 @@ struct ruleset {
      * a slot ("weapon"), kit_item_name an item of a slot ("longsword"),
      * NULL for a code past the last. */
     int kit_slots;
+    /* The rounds need no orders (the duel): a live bout fights them one
+     * after the other at the game's pace; an order is only a yield. */
+    int auto_rounds;
     unsigned kit_item, kit_cond;
     int kit_cond_max;
     const char *(*kit_slot_name)(int slot);

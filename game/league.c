@@ -37,7 +37,7 @@
 
 #define LIST_START    1024
 #define SCHEDULE_POLL 30.0 /* seconds between looks at the schedule */
-#define ORDERS_MAX    (SIDES * BOXING_ROUNDS_MAX)
+#define ORDERS_MAX    (SIDES * BOUT_ROUNDS_MAX)
 #define NAMES_SHOWN   6
 
 /* One fighter's turn. */

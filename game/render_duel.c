@@ -55,6 +55,102 @@ static void piece_add(struct text *t, int slot, int item)
         text_add(t, "%s %s", duel_armour_info(item)->name, piece_words(slot));
 }
 
+int render_duel_piece(int slot, int item, char *buf, size_t len)
+{
+    struct text t;
+
+    text_init(&t, buf, len);
+    piece_add(&t, slot, item);
+    return text_result(&t);
+}
+
+/* The pieces of `s` with their conditions and the encumbrance. */
+static void kit_add(struct text *t, const struct sheet *s, const struct sheet *before)
+{
+    static const int order[] = {DUEL_WEAPON, DUEL_HEAD, DUEL_TORSO, DUEL_UNDER,
+                                DUEL_LEGS,   DUEL_FEET, DUEL_SHIELD};
+    const struct duel_sheet *d = &s->u.duel;
+    int n = 0;
+
+    if (before) {
+        const struct duel_sheet *o = &before->u.duel;
+        int lost = 0;
+        for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+            int k = order[i], still = 0;
+            if (o->item[k] == 0)
+                continue;
+            /* A shirt whose leather broke is the torso piece now. */
+            for (int j = 0; j < DUEL_SLOTS; j++)
+                still |=
+                    d->item[j] == o->item[k] && (j == k || (k == DUEL_UNDER && j == DUEL_TORSO));
+            if (still)
+                continue;
+            text_add(t, "%s", lost++ ? ", " : "broken and gone: ");
+            piece_add(t, k, o->item[k]);
+        }
+        if (lost)
+            text_add(t, "; ");
+    }
+    for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+        int k = order[i];
+        if (d->item[k] == 0)
+            continue;
+        text_add(t, "%s", n++ ? ", " : "");
+        piece_add(t, k, d->item[k]);
+        text_add(t, " %.1f%%", d->cond[k] / 10000.0);
+    }
+    if (n == 0)
+        text_add(t, "no equipment (bare fists)");
+    else if (d->item[DUEL_WEAPON] == 0)
+        text_add(t, ", no weapon (bare fists)");
+    text_add(t, "; encumbrance %.3f", duel_encumbrance(d->item, d->str));
+}
+
+int render_armoury(int weapons, int armour, char lines[][RENDER_LINE_MAX])
+{
+    int n = 0;
+    struct text t;
+
+    if (weapons) {
+        text_init(&t, lines[n++], RENDER_LINE_MAX);
+        text_add(&t, "Weapons (STR needed, damage, blunt/cut %%, reach, armour penetration, "
+                     "critical, weight, wear factor):");
+        for (int w = DUEL_FISTS + 1; w < DUEL_WEAPONS; w++) {
+            const struct duel_weapon_info *wi = duel_weapon_info(w);
+            text_init(&t, lines[n++], RENDER_LINE_MAX);
+            text_add(&t,
+                     "%s (weapon=%s): STR %d, damage %d-%d, blunt/cut %d/%d, reach %d, "
+                     "armour pen. %d, ",
+                     weapon_words(w), wi->name, wi->str, wi->lo, wi->hi, wi->blunt, 100 - wi->blunt,
+                     wi->reach, wi->pen);
+            if (duel_crit_chance(w, 44))
+                text_add(&t, "critical %d%% to %d%%", duel_crit_chance(w, 0),
+                         duel_crit_chance(w, 44));
+            else
+                text_add(&t, "no critical");
+            text_add(&t, ", %g kg, wear factor %g", wi->kg, wi->wear);
+        }
+    }
+    if (armour) {
+        text_init(&t, lines[n++], RENDER_LINE_MAX);
+        text_add(&t, "Armour (defence, STR needed, weight of head/torso/legs/feet/shield; what the "
+                     "torso piece covers; wear factor 1):");
+        for (int m = DUEL_LEATHER; m < DUEL_MATERIALS; m++) {
+            const struct duel_armour_info *ai = duel_armour_info(m);
+            text_init(&t, lines[n++], RENDER_LINE_MAX);
+            text_add(&t, "%s: defence %d, STR %d, %g/%g/%g/%g/%g kg; the torso piece covers %s",
+                     ai->name, ai->defence, ai->str, ai->kg[DUEL_HEAD], ai->kg[DUEL_TORSO],
+                     ai->kg[DUEL_LEGS], ai->kg[DUEL_FEET], ai->kg[DUEL_SHIELD],
+                     ai->arms ? "the torso and both arms" : "the torso");
+        }
+        text_init(&t, lines[n++], RENDER_LINE_MAX);
+        text_add(&t, "Pieces: head=, torso=, legs=, feet=, shield= of leather, chainmail or "
+                     "plate; torso=chainmail+leather wears a chainmail shirt under leather; a "
+                     "shield takes every hit on the left arm.");
+    }
+    return n;
+}
+
 /* ------------------------------------------------------------- the tape */
 
 /* " STR 18 DEX 14 CON 14 INT 10; longsword 100%, plate helmet 97.5%, ..." */
@@ -181,35 +277,37 @@ static int round_lines(const struct render_corner c[SIDES], const struct bout *b
         }
     }
 
-    text_init(&t, lines[n], RENDER_LINE_MAX);
+    /* The third line: bleeding, stuns, breaks, health; on the first line
+     * when nothing was fought (a duellist bled out). */
+    char extra[RENDER_LINE_MAX];
+    struct text x;
+    text_init(&x, extra, sizeof(extra));
     int said = 0;
     for (int i = 0; i < SIDES; i++)
         if (l->bled[i] > 0) {
-            text_add(&t, "%s%s bleeds %.1f", said ? ", " : "", c[i].name, l->bled[i]);
+            text_add(&x, "%s%s bleeds %.1f", said ? ", " : "", c[i].name, l->bled[i]);
             said = 1;
         }
     if (said)
-        text_add(&t, ". ");
+        text_add(&x, ". ");
     for (int k = 0; k < evs->n; k++) {
         const struct event *e = &evs->ev[k];
         if (e->side < 0 || e->side >= SIDES)
             continue;
         if (e->type == EV_STUN) {
-            text_add(&t, "%s is stunned for %d turn%s! ", c[e->side].name, e->a,
+            text_add(&x, "%s is stunned for %d turn%s! ", c[e->side].name, e->a,
                      e->a == 1 ? "" : "s");
-            said = 1;
         } else if (e->type == EV_BREAK) {
-            text_add(&t, "%s's ", c[e->side].name);
-            piece_add(&t, e->a, e->b);
-            text_add(&t, " breaks! ");
-            said = 1;
+            text_add(&x, "%s's ", c[e->side].name);
+            piece_add(&x, e->a, e->b);
+            text_add(&x, " breaks! ");
         }
     }
-    if (!b->result.over || fought || said) {
-        text_add(&t, "Health: %s %.1f, %s %.1f.", c[0].name, db->f[0].health, c[1].name,
-                 db->f[1].health);
-        n++;
-    }
+    text_add(&x, "Health: %s %.1f, %s %.1f.", c[0].name, db->f[0].health, c[1].name,
+             db->f[1].health);
+    if (fought)
+        text_init(&t, lines[n++], RENDER_LINE_MAX);
+    text_add(&t, "%s", extra);
     return n;
 }
 
@@ -322,6 +420,41 @@ static int result_lines(const struct render_corner c[SIDES], const struct bout *
     return 1;
 }
 
+/* ----------------------------------------------------------- the corner */
+
+/* His health, energy, bleeding, stun and every piece's condition; the
+ * opponent's health and bleeding, which the channel sees too. */
+static void corner_add(struct text *t, const struct render_corner c[SIDES], const struct bout *b,
+                       int side)
+{
+    const struct duel_fighter *me = &b->u.duel.f[side], *him = &b->u.duel.f[!side];
+    static const int order[] = {DUEL_WEAPON, DUEL_HEAD, DUEL_TORSO, DUEL_UNDER,
+                                DUEL_LEGS,   DUEL_FEET, DUEL_SHIELD};
+    int n = 0;
+
+    text_add(t, "Your corner after round %d: %s has %.1f health, %.1f energy", b->round,
+             c[side].name, me->health, me->energy);
+    if (me->bleed > 0)
+        text_add(t, ", bleeds %.1f a round", me->bleed);
+    if (me->stunned > 0)
+        text_add(t, ", stunned for %d turn%s", me->stunned, me->stunned == 1 ? "" : "s");
+    text_add(t, "; ");
+    for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+        int k = order[i];
+        if (me->item[k] == 0)
+            continue;
+        text_add(t, "%s", n++ ? ", " : "");
+        piece_add(t, k, me->item[k]);
+        text_add(t, " %.1f%%", me->cond[k]);
+    }
+    if (me->item[DUEL_WEAPON] == 0)
+        text_add(t, "%sbare fists", n ? ", " : "");
+    text_add(t, ". %s has %.1f health", c[!side].name, him->health);
+    if (him->bleed > 0)
+        text_add(t, ", bleeds %.1f a round", him->bleed);
+    text_add(t, ". yield concedes.");
+}
+
 /* ------------------------------------------------------------ the score */
 
 static void score_add(struct text *t, const struct render_corner c[SIDES], const struct bout *b)
@@ -347,4 +480,6 @@ const struct words duel_words = {
     .injuries = NULL,
     .methods = methods,
     .towel_words = "the opponent yielded",
+    .kit_add = kit_add,
+    .corner_add = corner_add,
 };
