@@ -127,12 +127,14 @@ program-tests: $(SIM) $(ASAN_SIM)
 	sh tests/sim_test.sh $(ASAN_SIM)
 
 # A real ngircd on a free loopback port, the bot built with ASan/UBSan, and
-# real client connections (tests/e2e); e2e_wire.py also runs ircd-hybrid 8
+# real client connections (tests/e2e; e2e_duel.py: live duels, a yield and a
+# kill -9 mid-duel); e2e_wire.py also runs ircd-hybrid 8
 # (tests/e2e/hybrid.sh prepares it beside ngircd), both at their default
 # flood settings.
 e2e-tests: $(ASAN_BOT) $(SIM)
 	python3 tests/e2e/e2e.py $(ASAN_BOT) $(SIM)
 	python3 tests/e2e/e2e_bouts.py $(ASAN_BOT) $(SIM)
+	python3 tests/e2e/e2e_duel.py $(ASAN_BOT) $(SIM)
 	python3 tests/e2e/e2e_newcomer.py $(ASAN_BOT) $(SIM)
 	python3 tests/e2e/e2e_wire.py $(ASAN_BOT) $(SIM)
 

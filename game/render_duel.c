@@ -257,11 +257,11 @@ static int round_lines(const struct render_corner c[SIDES], const struct bout *b
     text_init(&t, lines[n++], RENDER_LINE_MAX);
     text_add(&t, "\002Round %d\002: ", b->round);
     if (l->yielded[0] || l->yielded[1]) {
-        for (int i = 0; i < SIDES; i++)
+        for (int i = 0, said = 0; i < SIDES; i++)
             if (l->yielded[i]) {
                 const char *who[1] = {c[i].name};
+                text_add(&t, "%s", said++ ? " " : "");
                 text_tpl(&t, PICK(flavour, say_yield), who, 1);
-                text_add(&t, " ");
             }
         return n;
     }
