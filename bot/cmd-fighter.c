@@ -241,7 +241,8 @@ const struct cmd_entry cmd_create_entry = {
     .args_max = 7,
     .usage = "<name> [rules=boxing] str=N spd=N agl=N tgh=N hgt=N",
     .help = "creates a fighter: boxing spreads 60 points over the five abilities, each 5 to 20; "
-            "rules=sugarray needs no numbers",
+            "rules=sugarray needs no numbers; rules=duel spreads 56 over str, dex, con and int, "
+            "each 1 to 23",
     .exec = cmd_create,
     .help_more = create_help,
 };
