@@ -924,6 +924,21 @@ START_TEST(test_sim_command)
                                    "[hisplan=<lines>] [seed=N]: fights your fighter");
     HAS(run("sam", 0, "help sim"), "(in private: /msg ringside; identify first)");
     HAS(run("sam", 0, "help"), " plan sim bouts ");
+    /* Duellists with their equipment: the same figures as ringside-sim. */
+    join("uma");
+    run("uma", 0, "register umauma1");
+    run("uma", 0, "create Conan rules=duel str=18 dex=14 con=14 int=10");
+    run("uma", 0, "equip Conan longsword head=plate torso=chainmail+leather shield=leather");
+    run("tia", 0, "create Zorro rules=duel str=14 dex=20 con=12 int=10");
+    run("tia", 0, "equip Zorro mace torso=leather shield=chainmail");
+    HAS(run("uma", 0, "sim Conan vs Rocky"), "Rocky is a boxing fighter and Conan a duel");
+    ck_assert_str_eq(run("uma", 0, "sim Conan vs Zorro bouts=300 seed=5 plan=if health < 25 "
+                                   "then yield"),
+                     "");
+    while (game_sims(bot.game) > 0)
+        bot_sim_slice(&bot);
+    HAS(queued(), "PRIVMSG uma :Conan (plan given) vs Zorro (default orders), 300 bouts, seed 5: "
+                  "Conan wins ");
     game_free(bot.game);
     bot.game = NULL;
 }

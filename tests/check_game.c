@@ -620,6 +620,63 @@ START_TEST(test_live_duel_plan_yields)
 }
 END_TEST
 
+/* A league turn of duellists: every duel fought from the plans (a yield
+ * line among them), stored, replayable, the records and the wear saved;
+ * the title bout too when there is a GOLD league. */
+START_TEST(test_league_turn_of_duels)
+{
+    char lines[LEAGUE_SUMMARY_LINES][RENDER_LINE_MAX], err[256];
+    int n = 0;
+
+    for (int i = 0; i < 5; i++) {
+        char name[16], fighter[16];
+        struct sheet s = i % 2 ? bob : conan;
+        snprintf(name, sizeof(name), "d%d", i);
+        snprintf(fighter, sizeof(fighter), "Duellist%d", i);
+        s.u.duel.cond[DUEL_WEAPON] = DUEL_COND_FULL;
+        int64_t id = player(name, fighter, &s);
+        struct db_fighter list[1];
+        int m = 0;
+        ck_assert_int_eq(db_fighter_list(db, id, 0, list, 1, &m), DB_OK);
+        if (i == 0)
+            ck_assert_int_eq(db_plan_set(db, list[0].id, "if health < 30 then yield", 1), DB_OK);
+    }
+    ck_assert_msg(league_turn(game, RULES_DUEL, 9, "#ring", lines, &n, err, sizeof(err)) == 0,
+                  "%s", err);
+    ck_assert_ptr_nonnull(strstr(lines[0], "League turn 1 (duel): 5 bouts fought"));
+    struct db_bout list[8];
+    int m = 0;
+    ck_assert_int_eq(db_bout_list(db, DB_BOUT_OVER, list, 8, &m), DB_OK);
+    ck_assert_int_eq(m, 5);
+    for (int i = 0; i < m; i++) {
+        ck_assert_int_eq(list[i].rules, RULES_DUEL);
+        ck_assert(replay_ok(list[i].id));
+    }
+    /* Everybody fought twice; his weapon wore in both. */
+    struct db_fighter f;
+    ck_assert_int_eq(db_fighter_get(db, "duellist0", &f), DB_OK);
+    ck_assert_int_eq(f.wins + f.losses + f.draws, 2);
+    ck_assert_int_lt(f.sheet.u.duel.cond[DUEL_WEAPON], DUEL_COND_FULL);
+    ck_assert_int_eq(duel_sheet_check(&f.sheet.u.duel), 0);
+    /* The second duel of the turn began with the wear of the first. */
+    int64_t first = 0, second = 0;
+    for (int i = 0; i < m; i++)
+        for (int s = 0; s < SIDES; s++)
+            if (list[i].fighter[s] == f.id) {
+                if (!first)
+                    first = list[i].id * 2 + s;
+                else
+                    second = list[i].id * 2 + s;
+            }
+    struct db_bout b2;
+    ck_assert_int_eq(db_bout_get(db, second / 2, &b2), DB_OK);
+    ck_assert_int_lt(b2.sheet[second % 2].u.duel.cond[DUEL_WEAPON], DUEL_COND_FULL);
+    /* Another turn: the leagues move, and the duels go on. */
+    ck_assert_int_eq(league_turn_announce(game, RULES_DUEL, "#ring", "#ring"), 0);
+    HAS("#ring|chatter|League turn 2 (duel): ");
+}
+END_TEST
+
 /* The deadline runs from when the prompts went out, not from when the
  * round was resolved: a slow output does not eat the players' time. */
 START_TEST(test_deadline_from_the_prompt)
@@ -817,6 +874,7 @@ Suite *game_suite(void)
     tcase_add_test(tc, test_live_duel_fights_itself);
     tcase_add_test(tc, test_live_duel_yield);
     tcase_add_test(tc, test_live_duel_plan_yields);
+    tcase_add_test(tc, test_league_turn_of_duels);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("schema 3");
