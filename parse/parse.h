@@ -186,7 +186,8 @@ int plan_explain(const struct plan *p, int line, const struct plan_vars *v, char
 /* For `plan check`: which line each round would use (rounds 1-12; a
  * shorter ruleset's own length, e.g. 1-5 in sugarray) with neutral bout
  * state (full endurance, no score, no injuries, no knockdowns, no warnings;
- * the opponent strong), written as one short line, e.g.
+ * the opponent strong; in a duel both at full health and energy, nobody
+ * bleeding or stunned), written as one short line, e.g.
  * "rounds 1-5: line 1 (5/5/10); rounds 6-12: line 2 (4/6/10)". Returns the
  * length the full text needs, like snprintf. */
 int plan_summary(const struct plan *p, char *buf, size_t len);

@@ -1159,6 +1159,8 @@ int plan_summary(const struct plan *p, char *buf, size_t len)
         v.endurance = 100;
         v.endurance_percent = 100;
         v.opp = 2;
+        v.health = v.his_health = DUEL_HEALTH;
+        v.energy = DUEL_ENERGY;
         used[r] = plan_eval(p, &v, &o);
     }
     out_init(&w, buf, len);
