@@ -932,8 +932,9 @@ START_TEST(test_sim_command)
     run("tia", 0, "create Zorro rules=duel str=14 dex=20 con=12 int=10");
     run("tia", 0, "equip Zorro mace torso=leather shield=chainmail");
     HAS(run("uma", 0, "sim Conan vs Rocky"), "Rocky is a boxing fighter and Conan a duel");
-    ck_assert_str_eq(run("uma", 0, "sim Conan vs Zorro bouts=300 seed=5 plan=if health < 25 "
-                                   "then yield"),
+    ck_assert_str_eq(run("uma", 0,
+                         "sim Conan vs Zorro bouts=300 seed=5 plan=if health < 25 "
+                         "then yield"),
                      "");
     while (game_sims(bot.game) > 0)
         bot_sim_slice(&bot);

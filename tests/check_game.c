@@ -641,8 +641,8 @@ START_TEST(test_league_turn_of_duels)
         if (i == 0)
             ck_assert_int_eq(db_plan_set(db, list[0].id, "if health < 30 then yield", 1), DB_OK);
     }
-    ck_assert_msg(league_turn(game, RULES_DUEL, 9, "#ring", lines, &n, err, sizeof(err)) == 0,
-                  "%s", err);
+    ck_assert_msg(league_turn(game, RULES_DUEL, 9, "#ring", lines, &n, err, sizeof(err)) == 0, "%s",
+                  err);
     ck_assert_ptr_nonnull(strstr(lines[0], "League turn 1 (duel): 5 bouts fought"));
     struct db_bout list[8];
     int m = 0;
