@@ -205,7 +205,8 @@ static int has_event(const struct events *evs, enum event_type type, int side)
     return 0;
 }
 
-/* Appends the attempts of turn `t`: "head 8.2 (critical), miss, shield 0.0". */
+/* Appends the attempts of turn `t`: "head for 8.2 (critical!), miss,
+ * blocked by the shield". */
 static void attempts_add(struct text *t, const struct duel_turn *tu)
 {
     for (int k = 0; k < tu->nattacks; k++) {
@@ -217,7 +218,14 @@ static void attempts_add(struct text *t, const struct duel_turn *tu)
             continue;
         }
         int shield = at->npieces > 0 && at->pieces[0].slot == DUEL_SHIELD;
-        text_add(t, "%s %.1f", shield ? "shield" : part_words(at->part), at->damage);
+        if (shield && at->damage < 0.05)
+            text_add(t, "blocked by the shield");
+        else if (shield)
+            text_add(t, "the shield, %.1f through", at->damage);
+        else if (at->damage < 0.05)
+            text_add(t, "%s, the armour holds", part_words(at->part));
+        else
+            text_add(t, "%s for %.1f", part_words(at->part), at->damage);
         if (at->critical)
             text_add(t, " (critical!)");
     }
