@@ -510,7 +510,7 @@ enum event_type {
     EV_MISS,       /* a: attempt (0-2) */
     EV_HIT,        /* a: enum duel_part, b: critical, c: 1 if a shield took it, x: damage */
     EV_STUN,       /* side (the defender) stunned for a of his turns */
-    EV_BREAK,      /* side's piece in slot a (enum duel_slot) broke */
+    EV_BREAK,      /* side's piece in slot a (enum duel_slot), item b, broke */
     EV_SPENT       /* side has no energy left to attack */
 };
 
