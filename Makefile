@@ -157,13 +157,15 @@ install-tests: $(BOT) $(SIM)
 	sh tests/install_test.sh
 
 # A real ngircd on a free loopback port, the bot built with ASan/UBSan, and
-# real client connections (tests/e2e); two fast players again on InspIRCd 3
-# (its fake lag at its defaults); e2e_wire.py also runs ircd-hybrid 8
+# real client connections (tests/e2e; e2e_duel.py: live duels, a yield and a
+# kill -9 mid-duel); two fast players again on InspIRCd 3 (its fake lag at
+# its defaults); e2e_wire.py also runs ircd-hybrid 8
 # (tests/e2e/hybrid.sh prepares it beside ngircd), both at their default
 # flood settings.
 e2e-tests: $(ASAN_BOT) $(SIM)
 	python3 tests/e2e/e2e.py $(ASAN_BOT) $(SIM)
 	python3 tests/e2e/e2e_bouts.py $(ASAN_BOT) $(SIM)
+	python3 tests/e2e/e2e_duel.py $(ASAN_BOT) $(SIM)
 	python3 tests/e2e/e2e_newcomer.py $(ASAN_BOT) $(SIM)
 	E2E_SERVER=inspircd E2E_ONLY=2,3 python3 tests/e2e/e2e_newcomer.py $(ASAN_BOT) $(SIM)
 	python3 tests/e2e/e2e_wire.py $(ASAN_BOT) $(SIM)

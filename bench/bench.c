@@ -76,6 +76,37 @@ static void sugarray_sheet_random(struct rng *r, struct sheet *s)
     s->u.sugarray.endurance = rng_range(r, 18, 30);
 }
 
+/* A duellist of 56 points with a random weapon and armour he is strong
+ * enough for; the order is to fight (never a yield). */
+static void duel_sheet_random(struct rng *r, struct sheet *s)
+{
+    memset(s, 0, sizeof(*s));
+    s->rules = RULES_DUEL;
+    struct duel_sheet *d = &s->u.duel;
+    d->str = rng_range(r, 11, 20);
+    d->dex = rng_range(r, 8, 56 - d->str - 2 - 8 > 20 ? 20 : 56 - d->str - 2 - 8);
+    d->con = rng_range(r, 1, 56 - d->str - d->dex - 1 > 23 ? 23 : 56 - d->str - d->dex - 1);
+    d->intel = 56 - d->str - d->dex - d->con;
+    if (d->intel > 23)
+        d->intel = 23;
+    for (int k = 0; k < DUEL_SLOTS; k++) {
+        int it = k == DUEL_WEAPON  ? rng_range(r, 1, DUEL_WEAPONS - 1)
+                 : k == DUEL_UNDER ? 0
+                                   : rng_range(r, 0, DUEL_MATERIALS - 1);
+        int need = k == DUEL_WEAPON ? duel_weapon_info(it)->str : duel_armour_info(it)->str;
+        if (it && need <= d->str) {
+            d->item[k] = it;
+            d->cond[k] = DUEL_COND_FULL;
+        }
+    }
+}
+
+static void duel_order_fight(struct order *o)
+{
+    memset(o, 0, sizeof(*o));
+    o->rules = RULES_DUEL;
+}
+
 /* Runs bouts of `rules` for about `seconds`; returns rounds per second and
  * adds a digest of the results to *sink so nothing is optimised away. */
 static double bench_rules(enum rules rules, double seconds, unsigned long *sink)
@@ -94,6 +125,9 @@ static double bench_rules(enum rules rules, double seconds, unsigned long *sink)
             if (rules == RULES_BOXING) {
                 boxing_sheet_random(&gen, &sheets[i][s]);
                 boxing_order_random(&gen, &orders[i][s]);
+            } else if (rules == RULES_DUEL) {
+                duel_sheet_random(&gen, &sheets[i][s]);
+                duel_order_fight(&orders[i][s]);
             } else {
                 sugarray_sheet_random(&gen, &sheets[i][s]);
                 sugarray_order_random(&gen, &orders[i][s]);
@@ -228,6 +262,8 @@ int main(int argc, char **argv)
     printf("engine.boxing.rounds_per_sec %.0f rounds/s\n", boxing);
     double sugarray = bench_rules(RULES_SUGARRAY, seconds, &sink);
     printf("engine.sugarray.rounds_per_sec %.0f rounds/s\n", sugarray);
+    double duel = bench_rules(RULES_DUEL, seconds, &sink);
+    printf("engine.duel.rounds_per_sec %.0f rounds/s\n", duel);
     double plans = bench_plan_evals(seconds, &sink);
     printf("engine.plan.evals_per_sec %.0f evals/s\n", plans);
     /* The digest only keeps the work observable; it is not a figure. */

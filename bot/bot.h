@@ -77,6 +77,7 @@ struct config {
     int order_timeout;     /* seconds */
     int challenge_timeout; /* seconds */
     int rounds;
+    int duel_round_seconds; /* a live duel's pace: seconds between its rounds */
     /* [league] */
     long turn_interval; /* seconds; 0: turns only by admin command */
 };
@@ -351,6 +352,9 @@ extern const struct cmd_entry cmd_fighter_entry;
 extern const struct cmd_entry cmd_fighters_entry;
 extern const struct cmd_entry cmd_train_entry;
 extern const struct cmd_entry cmd_retire_entry;
+extern const struct cmd_entry cmd_armoury_entry;
+extern const struct cmd_entry cmd_equip_entry;
+extern const struct cmd_entry cmd_unequip_entry;
 extern const struct cmd_entry cmd_challenge_entry;
 extern const struct cmd_entry cmd_accept_entry;
 extern const struct cmd_entry cmd_decline_entry;

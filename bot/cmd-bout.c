@@ -170,12 +170,13 @@ static int cmd_forfeit(struct cmd_ctx *ctx)
 
 const struct cmd_entry cmd_forfeit_entry = {
     .name = "forfeit",
+    .aliases = "yield",
     .where = CMD_ANYWHERE,
     .need = CMD_ACCOUNT,
     .args_min = 0,
     .args_max = 1,
     .usage = "[#bout]",
-    .help = "concedes your live bout (you lose by TKO, the towel)",
+    .help = "concedes your live bout (you lose by TKO: the towel; in a duel, yield)",
     .exec = cmd_forfeit,
 };
 

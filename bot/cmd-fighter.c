@@ -129,6 +129,17 @@ static int new_sheet(struct cmd_ctx *ctx, const struct ruleset *rs, const char *
         reply(ctx, "%s", err.reason);
         return -1;
     }
+    for (int k = 0; k < rs->kit_slots; k++) {
+        int item, cond;
+        sheet_kit_get(s, k, &item, &cond);
+        if (item) {
+            reply(ctx,
+                  "a new %s starts with nothing: create %s with the abilities only, then "
+                  "%sequip %s <slot=item>...",
+                  rs->fighter, name, cmd_typed(ctx), name);
+            return -1;
+        }
+    }
     int sum = 0;
     for (int k = 0; k < rs->nfields; k++) {
         int v = sheet_field_get(s, k);
@@ -230,7 +241,8 @@ const struct cmd_entry cmd_create_entry = {
     .args_max = 7,
     .usage = "<name> [rules=boxing] str=N spd=N agl=N tgh=N hgt=N",
     .help = "creates a fighter: boxing spreads 60 points over the five abilities, each 5 to 20; "
-            "rules=sugarray needs no numbers",
+            "rules=sugarray needs no numbers; rules=duel spreads 56 over str, dex, con and int, "
+            "each 1 to 23",
     .exec = cmd_create,
     .help_more = create_help,
 };
@@ -243,6 +255,9 @@ static void fighter_show(struct cmd_ctx *ctx, const struct db_fighter *f)
     reply(ctx, "%s (%s, %s)%s: %s; record %d-%d-%d, %d by KO%s", f->name,
           ruleset_get(f->sheet.rules)->name, f->owner, f->retired ? ", retired" : "", sheet,
           f->wins, f->losses, f->draws, f->kos, "");
+    char kit[400];
+    if (render_kit(&f->sheet, kit, sizeof(kit)) > 0)
+        reply(ctx, "%s carries: %s", f->name, kit);
     if (ruleset_get(f->sheet.rules)->train_points && f->training_points > 0 && !f->retired &&
         f->account_id == ctx->account_id)
         reply(ctx, "%s has %d training point%s: train <ability> %s", f->name, f->training_points,
@@ -376,6 +391,12 @@ static void ability_words(const struct ruleset *rs, const char *sep, char *buf, 
                                ability_word(rs, k, w, sizeof(w)));
 }
 
+/* 1 if fighters of `rs` train at all (a duellist does not). */
+static int trains(const struct ruleset *rs)
+{
+    return rs->train_points || rs->turn_training;
+}
+
 /* Why fighter `f` may not train now under his ruleset's rules (a point
  * each, or once between league turns, not for the champion nor after a
  * missed turn: rules.md section 2), after a reply; 0 when he may. */
@@ -413,17 +434,20 @@ static int cmd_train(struct cmd_ctx *ctx)
     char list[160], w[32];
     int ability = -1, rulesets_with = 0;
 
-    /* The rulesets that have an ability of that name. */
+    /* The rulesets that train and have an ability of that name. */
     for (int r = 0; r < RULES_COUNT; r++)
-        rulesets_with += ability_of(ruleset_get((enum rules)r), word) >= 0;
+        rulesets_with +=
+            trains(ruleset_get((enum rules)r)) && ability_of(ruleset_get((enum rules)r), word) >= 0;
     if (!rulesets_with) {
         size_t at = (size_t)snprintf(list, sizeof(list), "train what?");
-        for (int r = 0; r < RULES_COUNT && at < sizeof(list); r++) {
+        for (int r = 0, shown = 0; r < RULES_COUNT && at < sizeof(list); r++) {
             const struct ruleset *rs = ruleset_get((enum rules)r);
             char words[96];
+            if (!trains(rs))
+                continue;
             ability_words(rs, ", ", words, sizeof(words));
-            at += (size_t)snprintf(list + at, sizeof(list) - at, "%s %s: %strain %s", r ? ";" : "",
-                                   rs->title, cmd_typed(ctx), words);
+            at += (size_t)snprintf(list + at, sizeof(list) - at, "%s %s: %strain %s",
+                                   shown++ ? ";" : "", rs->title, cmd_typed(ctx), words);
         }
         reply(ctx, "%s", list);
         return -1;
@@ -441,7 +465,8 @@ static int cmd_train(struct cmd_ctx *ctx)
             return -1;
         }
         for (int i = 0; i < n; i++)
-            if (ability_of(ruleset_get(mine[i].sheet.rules), word) >= 0) {
+            if (trains(ruleset_get(mine[i].sheet.rules)) &&
+                ability_of(ruleset_get(mine[i].sheet.rules), word) >= 0) {
                 f = mine[i];
                 found++;
             }
@@ -458,6 +483,13 @@ static int cmd_train(struct cmd_ctx *ctx)
         }
     }
     const struct ruleset *rs = ruleset_get(f.sheet.rules);
+    if (!trains(rs)) {
+        reply(ctx,
+              "%s is a %s: %s fighters do not train; their abilities are set when they are "
+              "created",
+              f.name, rs->fighter, rs->name);
+        return -1;
+    }
     ability = ability_of(rs, word);
     if (ability < 0) {
         ability_words(rs, ", ", list, sizeof(list));

@@ -108,6 +108,7 @@ static const struct key config_keys[] = {
     NUM("bout", order_timeout, KEY_INT, 10, 86400),
     NUM("bout", challenge_timeout, KEY_INT, 10, 86400),
     NUM("bout", rounds, KEY_INT, 3, 15),
+    NUM("bout", duel_round_seconds, KEY_INT, 1, 3600),
     NUM("league", turn_interval, KEY_DURATION, 0, 0),
 };
 
@@ -148,6 +149,7 @@ void config_defaults(struct config *c)
     c->ignore_seconds = (int)USERS_RATE_PAUSE;
     c->order_timeout = 120;
     c->challenge_timeout = 300;
+    c->duel_round_seconds = 4;
     c->rounds = 12;
     c->turn_interval = 0;
 }

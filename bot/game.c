@@ -105,6 +105,7 @@ void bot_game_config(const struct config *cfg, struct game_config *gc)
     gc->order_timeout = cfg->order_timeout;
     gc->challenge_timeout = cfg->challenge_timeout;
     gc->rounds = cfg->rounds;
+    gc->auto_round_seconds = cfg->duel_round_seconds;
     gc->turn_interval = cfg->turn_interval;
     snprintf(gc->prefix, sizeof(gc->prefix), "%s", cfg->prefix);
     gc->format = cfg->colours ? GAME_FORMAT_COLOUR : GAME_FORMAT_BOLD;

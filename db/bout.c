@@ -143,21 +143,28 @@ static int bout_bind_state(sqlite3_stmt *st, const struct db_bout *b, const stru
 }
 
 /* A sheet as stored in a bout: its ruleset's abilities in order, separated
- * by spaces (boxing "str spd agl tgh hgt", sugarray "skill endurance"). */
+ * by spaces (boxing "str spd agl tgh hgt", sugarray "skill endurance"),
+ * and for a ruleset with equipment (duel, migration 6) the pieces after
+ * them as db/kit.c writes them ("18 14 14 10 weapon=longsword:1000000"). */
+#define SHEET_TEXT_MAX (64 + DB_KIT_MAX)
 static void sheet_store(const struct sheet *sh, char *buf, size_t len)
 {
     const struct ruleset *rs = ruleset_get(sh->rules);
     size_t at = 0;
+    char kit[DB_KIT_MAX];
 
     buf[0] = '\0';
     for (int k = 0; k < rs->nfields && at < len; k++)
         at += (size_t)snprintf(buf + at, len - at, "%s%d", k ? " " : "", sheet_field_get(sh, k));
+    db_kit_store(sh, kit, sizeof(kit));
+    if (kit[0] && at < len)
+        snprintf(buf + at, len - at, " %s", kit);
 }
 
 static int sheet_load(struct db *db, sqlite3_stmt *st, int col, const struct db_bout *b,
                       struct sheet *sh)
 {
-    char text[64];
+    char text[SHEET_TEXT_MAX];
     const struct ruleset *rs = ruleset_get(b->rules);
     const char *p = text;
 
@@ -173,6 +180,11 @@ static int sheet_load(struct db *db, sqlite3_stmt *st, int col, const struct db_
         sheet_field_set(sh, k, v);
         p += n;
     }
+    if (rs->kit_slots && *p == ' ' && db_kit_load(p + 1, sh) != 0)
+        return db_fail(db, "bout %" PRId64 " has a sheet \"%s\" that does not fit its ruleset",
+                       b->id, text);
+    if (rs->kit_slots && *p == ' ')
+        p += strlen(p);
     if (*p != '\0')
         return db_fail(db, "bout %" PRId64 " has a sheet \"%s\" that does not fit its ruleset",
                        b->id, text);
@@ -286,7 +298,7 @@ int db_bout_create(struct db *db, struct db_bout *b)
         return db_fail(db, "bout in %s: no storage for ruleset %d", b->channel, (int)b->rules);
 
     sqlite3_stmt *st = db->st[STMT_BOUT_INSERT];
-    char sheets[SIDES][64];
+    char sheets[SIDES][SHEET_TEXT_MAX];
     for (int i = 0; i < SIDES; i++) {
         if (b->sheet[i].rules != b->rules)
             return db_fail(db, "bout in %s: sheet %d is not a %s sheet", b->channel, i, rules);

@@ -297,6 +297,21 @@ static const char *const migrations[] = {
     "  burnt INTEGER NOT NULL,"
     "  PRIMARY KEY (key, hash)"
     ") WITHOUT ROWID;",
+
+    /* 6: duels (seed 003, rules.md section 4). A duellist's abilities
+     * take three new columns beside str (int is a keyword: intel), NULL
+     * for the other rulesets; his equipment is one text, the pieces he
+     * carries with their conditions, "weapon=longsword:1000000
+     * torso=leather:985000" (slot=item:condition in millionths of 100 %,
+     * names as the engine's tables spell them: db/kit.c), '' for nothing
+     * and for every fighter of the other rulesets. A bout's sheets carry the
+     * same text after the abilities, so a duel replays with the equipment
+     * it began with. */
+    "ALTER TABLE fighters ADD COLUMN dex INTEGER CHECK (dex IS NULL OR dex BETWEEN 1 AND 23);"
+    "ALTER TABLE fighters ADD COLUMN con INTEGER CHECK (con IS NULL OR con BETWEEN 1 AND 23);"
+    "ALTER TABLE fighters ADD COLUMN intel INTEGER"
+    "  CHECK (intel IS NULL OR intel BETWEEN 1 AND 23);"
+    "ALTER TABLE fighters ADD COLUMN kit TEXT NOT NULL DEFAULT '';",
 };
 
 #define MIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))
@@ -307,12 +322,13 @@ static const char *const migrations[] = {
  * state of a fighter for both INSERT and UPDATE: ?1 id, ?2 account_id, ?3
  * key, ?4 name, ?5 rules, ?6-?12 str spd agl tgh hgt skill endurance, ?13-?16
  * wins losses draws kos, ?17 training_points, ?18 retired, ?19 created, ?20
- * league, ?21 gold_record, ?22 paused, ?23 trained, ?24 missed; and
+ * league, ?21 gold_record, ?22 paused, ?23 trained, ?24 missed, (migration 6)
+ * ?25-?27 dex con intel, ?28 kit; and
  * FIGHTER_COLUMNS reads them in that order (the owner's name third). */
 #define FIGHTER_COLUMNS                                                                            \
     "f.id, f.account_id, a.name, f.name, f.rules, f.str, f.spd, f.agl, f.tgh, f.hgt, f.skill,"     \
     " f.endurance, f.wins, f.losses, f.draws, f.kos, f.training_points, f.retired, f.created,"     \
-    " f.league, f.gold_record, f.paused, f.trained, f.missed"                                      \
+    " f.league, f.gold_record, f.paused, f.trained, f.missed, f.dex, f.con, f.intel, f.kit"        \
     " FROM fighters f JOIN accounts a ON a.id = f.account_id"
 
 /* Bout statements likewise: ?1 id, ?2 rules, ?3 channel, ?4 rounds, ?5
@@ -342,16 +358,17 @@ static const char *const stmt_sql[STMT_COUNT] = {
     [STMT_FIGHTER_INSERT] =
         "INSERT INTO fighters (account_id, key, name, rules, str, spd, agl, tgh, hgt, skill,"
         " endurance, wins, losses, draws, kos, training_points, retired, created, league,"
-        " gold_record, paused, trained, missed)"
+        " gold_record, paused, trained, missed, dex, con, intel, kit)"
         " VALUES (?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12,"
-        " ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24)",
+        " ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28)",
     [STMT_FIGHTER_GET] = "SELECT " FIGHTER_COLUMNS " WHERE f.key = ?1",
     [STMT_FIGHTER_LIST] = "SELECT " FIGHTER_COLUMNS " WHERE f.account_id = ?1"
                           " AND (?2 OR f.retired = 0) ORDER BY f.created, f.id LIMIT ?3",
     [STMT_FIGHTER_SAVE] = "UPDATE fighters SET str = ?6, spd = ?7, agl = ?8, tgh = ?9, hgt = ?10,"
                           " skill = ?11, endurance = ?12, wins = ?13, losses = ?14, draws = ?15,"
                           " kos = ?16, training_points = ?17, league = ?20, gold_record = ?21,"
-                          " paused = ?22, trained = ?23, missed = ?24 WHERE id = ?1",
+                          " paused = ?22, trained = ?23, missed = ?24, dex = ?25, con = ?26,"
+                          " intel = ?27, kit = ?28 WHERE id = ?1",
     [STMT_FIGHTER_RETIRE] = "UPDATE fighters SET retired = 1 WHERE id = ?1",
     [STMT_FIGHTER_GET_ID] = "SELECT " FIGHTER_COLUMNS " WHERE f.id = ?1",
     [STMT_FIGHTER_LIST_RULES] = "SELECT " FIGHTER_COLUMNS " WHERE f.rules = ?1 AND f.retired = 0"

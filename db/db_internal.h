@@ -94,6 +94,15 @@ struct db_names {
 /* Leagues by name: "bronze", "silver", "gold" (enum league). */
 extern const struct db_names db_leagues;
 
+/* A sheet's equipment as stored (kit.c): at most DB_KIT_MAX bytes with
+ * the NUL. db_kit_store writes the pieces of `s` ("" for none);
+ * db_kit_load reads them into `s` (whose ruleset is set; its other slots
+ * emptied) and returns 0, or -1 for a text that does not fit the ruleset
+ * (then the slots are in no particular state). */
+#define DB_KIT_MAX 256
+void db_kit_store(const struct sheet *s, char *buf, size_t len);
+int db_kit_load(const char *text, struct sheet *s);
+
 /* Formats a message into db->err and returns DB_ERROR. */
 int db_fail(struct db *db, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

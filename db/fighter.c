@@ -23,8 +23,20 @@
  * parameters (?6 on) and of FIGHTER_COLUMNS (column 5 on): a ruleset's
  * abilities name theirs (struct ruleset_field.column), and a ruleset with
  * an ability not listed here needs a migration that adds its column. */
-static const char *const sheet_columns[] = {"str", "spd",   "agl",      "tgh",
-                                            "hgt", "skill", "endurance"};
+static const char *const sheet_columns[] = {"str",   "spd",       "agl", "tgh", "hgt",
+                                            "skill", "endurance", "dex", "con", "intel"};
+
+/* Where sheet column i is bound (?6-?12, then migration 6's ?25-?27) and
+ * read (FIGHTER_COLUMNS' 5-11, then 24-26). */
+static int column_param(int i)
+{
+    return i < 7 ? 6 + i : 25 + (i - 7);
+}
+
+static int column_index(int i)
+{
+    return i < 7 ? 5 + i : 24 + (i - 7);
+}
 
 /* The index of column `name` in sheet_columns, or -1. */
 static int sheet_column(const char *name)
@@ -55,13 +67,17 @@ static int fighter_bind_state(sqlite3_stmt *st, const struct db_fighter *f)
     const struct sheet *s = &f->sheet;
     int bad = 0;
 
+    char kit[DB_KIT_MAX];
+
     for (int i = 0; i < COUNT(sheet_columns); i++)
-        bad |= sqlite3_bind_null(st, 6 + i) != SQLITE_OK;
+        bad |= sqlite3_bind_null(st, column_param(i)) != SQLITE_OK;
     const struct ruleset *rs = ruleset_get(s->rules);
     for (int k = 0; rs && k < rs->nfields; k++) {
         int i = sheet_column(rs->fields[k].column);
-        bad |= i < 0 || sqlite3_bind_int(st, 6 + i, sheet_field_get(s, k)) != SQLITE_OK;
+        bad |= i < 0 || sqlite3_bind_int(st, column_param(i), sheet_field_get(s, k)) != SQLITE_OK;
     }
+    db_kit_store(s, kit, sizeof(kit));
+    bad |= sqlite3_bind_text(st, 28, kit, -1, SQLITE_TRANSIENT) != SQLITE_OK;
     bad |= sqlite3_bind_int(st, 13, f->wins) != SQLITE_OK;
     bad |= sqlite3_bind_int(st, 14, f->losses) != SQLITE_OK;
     bad |= sqlite3_bind_int(st, 15, f->draws) != SQLITE_OK;
@@ -99,8 +115,14 @@ static int fighter_read(struct db *db, sqlite3_stmt *st, struct db_fighter *f)
         if (i < 0)
             return db_fail(db, "fighter %" PRId64 ": no column for %s's %s", f->id, rs->name,
                            rs->fields[k].key);
-        sheet_field_set(&f->sheet, k, sqlite3_column_int(st, 5 + i));
+        sheet_field_set(&f->sheet, k, sqlite3_column_int(st, column_index(i)));
     }
+    char kit[DB_KIT_MAX];
+    if (db_column_text(db, st, 27, kit, sizeof(kit), "fighter equipment") != DB_OK)
+        return DB_ERROR;
+    if (db_kit_load(kit, &f->sheet) != 0)
+        return db_fail(db, "fighter %" PRId64 " has equipment \"%s\" that does not fit %s", f->id,
+                       kit, rs->name);
     f->wins = sqlite3_column_int(st, 12);
     f->losses = sqlite3_column_int(st, 13);
     f->draws = sqlite3_column_int(st, 14);

@@ -250,13 +250,181 @@ struct sugarray_bout {
     int end_after[SUGARRAY_ROUNDS][SIDES]; /* endurance after each round */
 };
 
+/* --- duel (seed 003, rules.md section 4) --- */
+
+#define DUEL_ROUNDS      23
+#define DUEL_ABILITY_MIN 1
+#define DUEL_ABILITY_MAX 23
+#define DUEL_POINTS      56
+#define DUEL_HEALTH      100.0
+#define DUEL_ENERGY      50.0
+#define DUEL_COND_FULL   1000000 /* a sheet's condition unit: 100 % */
+#define DUEL_HITS_MAX    3
+#define DUEL_PIECES_MAX  2 /* pieces defending one part: leather over chainmail */
+
+/* Where a duellist carries his equipment. DUEL_UNDER is the chainmail torso
+ * piece worn under a leather one (the seed's layering example). */
+enum duel_slot {
+    DUEL_WEAPON,
+    DUEL_HEAD,
+    DUEL_TORSO,
+    DUEL_UNDER,
+    DUEL_LEGS,
+    DUEL_FEET,
+    DUEL_SHIELD,
+    DUEL_SLOTS
+};
+
+/* The weapons of rules.md section 4 (DUEL_FISTS: no weapon, or a broken
+ * one), in the order of its table. */
+enum duel_weapon {
+    DUEL_FISTS,
+    DUEL_KNIFE,
+    DUEL_SHORT_SWORD,
+    DUEL_LONGSWORD,
+    DUEL_SCIMITAR,
+    DUEL_MACE,
+    DUEL_WAR_HAMMER,
+    DUEL_WAR_AXE,
+    DUEL_HALBERD,
+    DUEL_PUNISHER,
+    DUEL_WEAPONS
+};
+
+/* The armour sets (DUEL_NONE: nothing in that slot). */
+enum duel_material { DUEL_NONE, DUEL_LEATHER, DUEL_CHAINMAIL, DUEL_PLATE, DUEL_MATERIALS };
+
+/* The body parts a hit lands on. */
+enum duel_part {
+    DUEL_PART_HEAD,
+    DUEL_PART_TORSO,
+    DUEL_PART_LEGS,
+    DUEL_PART_FEET,
+    DUEL_PART_LEFT_ARM,
+    DUEL_PART_RIGHT_ARM,
+    DUEL_PARTS
+};
+
+/* A weapon's figures (rules.md section 4's table). */
+struct duel_weapon_info {
+    const char *name; /* machine name: "longsword", "war_hammer" */
+    int str;          /* STR needed */
+    int lo, hi;       /* damage range */
+    int blunt;        /* blunt share in percent; cut is the rest */
+    int reach;
+    int pen;  /* armour penetration */
+    int crit; /* critical column (percent at d = 44), 0: none */
+    double kg;
+    double wear; /* wear factor: wear is divided by it */
+};
+
+/* An armour set's figures. */
+struct duel_armour_info {
+    const char *name; /* "leather", "chainmail", "plate" */
+    int defence;
+    int str;
+    double kg[DUEL_SLOTS]; /* by slot (weapon: 0) */
+    int arms;              /* its torso piece covers both arms too */
+};
+
+/* A duellist: four abilities, each 1..23, and his equipment. item[DUEL_WEAPON]
+ * is an enum duel_weapon, the others an enum duel_material (DUEL_UNDER only
+ * chainmail, under a leather torso); cond[] each piece's condition in
+ * millionths of 100 % (DUEL_COND_FULL is a new piece), 0 where nothing is. */
+struct duel_sheet {
+    int str, dex, con, intel;
+    int item[DUEL_SLOTS];
+    int cond[DUEL_SLOTS];
+};
+
+/* Orders: a duel fights itself; the only choice is to yield (a forfeit). */
+struct duel_order {
+    int yield;
+};
+
+/* One duellist's running state. cond[] in percent (0..100); item[] as in the
+ * sheet, set to none (fists for the weapon) when the piece breaks. */
+struct duel_fighter {
+    struct duel_sheet sheet;
+    double health, energy;
+    double bleed; /* health lost at the start of every round */
+    int stunned;  /* own turns still to miss */
+    int item[DUEL_SLOTS];
+    double cond[DUEL_SLOTS];
+};
+
+/* One piece that defended an attack. */
+struct duel_piece {
+    int slot; /* enum duel_slot */
+    int item; /* enum duel_material */
+    int defence;
+    double wear;      /* percent taken off (0 for an inner piece) */
+    double condition; /* percent left after the attack */
+};
+
+/* One hit attempt. */
+struct duel_attack {
+    int hit;
+    double hit_chance; /* percent */
+    int part;          /* enum duel_part; -1 on a miss */
+    int npieces;
+    struct duel_piece pieces[DUEL_PIECES_MAX];
+    int roll; /* the weapon damage drawn */
+    double base, blunt, cut, blunt_after, cut_after, damage;
+    int critical;
+    int stun_turns; /* turns the defender is stunned for by it, 0 if none */
+    double bleed_added;
+    double weapon_wear; /* percent */
+    double energy_cost;
+    int broke; /* a piece broke: 1 << slot of each (the weapon's included) */
+};
+
+/* One turn: the attacker's 1-3 hit attempts. */
+struct duel_turn {
+    int attacker;
+    int hits;    /* the consecutive-hits table's value */
+    double p, n; /* the normalised sums, rounded to 0.5 */
+    int nattacks;
+    struct duel_attack attacks[DUEL_HITS_MAX];
+};
+
+/* What each duellist looks like after the round. */
+struct duel_after {
+    double health, energy, bleed;
+    int stunned;
+    double weapon_condition; /* percent (0: fists) */
+    int weapon;              /* enum duel_weapon he holds now */
+};
+
+/* The last resolved round in full. */
+struct duel_round {
+    int initiative;     /* the side that attacked first */
+    double bled[SIDES]; /* health lost to bleeding at its start */
+    int yielded[SIDES]; /* a conceded round: nothing else happened */
+    int nturns;         /* turns fought (a stunned, spent or fallen fighter's
+                         * turn is not) */
+    struct duel_turn turns[SIDES];
+    struct duel_after after[SIDES];
+};
+
+struct duel_bout {
+    struct duel_fighter f[SIDES];
+    struct duel_round last;
+};
+
 /* --- generic --- */
+
+/* The most rounds a bout of any ruleset has (the duel's 23). */
+#define BOUT_ROUNDS_MAX DUEL_ROUNDS
+_Static_assert(BOUT_ROUNDS_MAX >= BOXING_ROUNDS_MAX && BOUT_ROUNDS_MAX >= SUGARRAY_ROUNDS,
+               "BOUT_ROUNDS_MAX is the longest bout");
 
 struct sheet {
     enum rules rules;
     union {
         struct boxing_sheet boxing;
         struct sugarray_sheet sugarray;
+        struct duel_sheet duel;
     } u;
 };
 
@@ -265,6 +433,7 @@ struct order {
     union {
         struct boxing_order boxing;
         struct sugarray_order sugarray;
+        struct duel_order duel;
     } u;
 };
 
@@ -313,6 +482,7 @@ struct bout {
     union {
         struct boxing_bout boxing;
         struct sugarray_bout sugarray;
+        struct duel_bout duel;
     } u;
 };
 
@@ -333,7 +503,15 @@ enum event_type {
     EV_CARD,           /* a: judge, b: side 0 points, c: side 1 points */
     EV_FATIGUE,        /* x: endurance lost */
     EV_BLOW,           /* sugarray: a: endurance the opponent lost */
-    EV_RESULT          /* side: winner or -1, a: enum method */
+    EV_RESULT,         /* side: winner or -1, a: enum method */
+    /* duel: side is the attacker unless said otherwise */
+    EV_INITIATIVE, /* side attacks first */
+    EV_BLEED,      /* side loses x health to bleeding */
+    EV_MISS,       /* a: attempt (0-2) */
+    EV_HIT,        /* a: enum duel_part, b: critical, c: 1 if a shield took it, x: damage */
+    EV_STUN,       /* side (the defender) stunned for a of his turns */
+    EV_BREAK,      /* side's piece in slot a (enum duel_slot), item b, broke */
+    EV_SPENT       /* side has no energy left to attack */
 };
 
 struct event {
@@ -381,6 +559,10 @@ struct plan_vars {
     int my_cuts, his_cuts; /* sums of injury levels */
     int my_knockdowns, his_knockdowns;
     int warnings;
+    /* duel */
+    double health, his_health, energy;
+    double bleeding; /* health I lose each round to bleeding */
+    int stunned;     /* my turns still stunned */
 };
 
 /* One ability of a ruleset's sheet, so that what is done with sheets
@@ -423,6 +605,10 @@ struct ruleset {
      * fought with) changed in place as the rules say, and the training
      * points each earned in points[]. */
     void (*after_bout)(const struct result *res, struct sheet s[SIDES], int points[SIDES]);
+    /* Optional: what the finished bout `b` itself leaves on the sheets it
+     * began with (duel: the equipment's wear, broken pieces gone), applied
+     * to s[] in place. NULL: nothing. */
+    void (*sheet_after)(const struct bout *b, struct sheet s[SIDES]);
     /* The sheet's abilities (at most SHEET_FIELDS_MAX), in the order they
      * are stored and shown;
      * `field_sep` goes between them when a sheet is shown ("STR 14 SPD 12",
@@ -447,6 +633,20 @@ struct ruleset {
     /* League turns (seed 004): a fighter trains between turns; one
      * without a plan gets no training and sits out the next turn. */
     int turn_training;
+    /* Optional equipment beyond the abilities (duel; 0 slots: none):
+     * `kit_slots` slots, each an item code (0: nothing) and its condition
+     * (1 .. kit_cond_max where an item is, else 0), ints in struct sheet at
+     * kit_item and kit_cond (offsetof, arrays by slot). kit_slot_name names
+     * a slot ("weapon"), kit_item_name an item of a slot ("longsword"),
+     * NULL for a code past the last. */
+    int kit_slots;
+    /* The rounds need no orders (the duel): a live bout fights them one
+     * after the other at the game's pace; an order is only a yield. */
+    int auto_rounds;
+    unsigned kit_item, kit_cond;
+    int kit_cond_max;
+    const char *(*kit_slot_name)(int slot);
+    const char *(*kit_item_name)(int slot, int item);
 };
 
 /* The ruleset for `id`, or NULL. */
@@ -468,6 +668,10 @@ void bout_plan_vars(const struct bout *b, int side, struct plan_vars *v);
  * (nothing else changes). */
 int sheet_field_get(const struct sheet *s, int i);
 void sheet_field_set(struct sheet *s, int i, int value);
+/* The item and condition in slot `slot` (0 .. kit_slots-1 of its ruleset)
+ * of sheet `s`, and setting them (nothing else changes). */
+void sheet_kit_get(const struct sheet *s, int slot, int *item, int *cond);
+void sheet_kit_set(struct sheet *s, int slot, int item, int cond);
 
 /* ------------------------------------------------- boxing building blocks */
 
@@ -547,6 +751,56 @@ enum sugarray_training { TRAIN_SKILL, TRAIN_ENDURANCE };
 /* Training between bouts: +1 skill, or +1d5 endurance (drawn from r).
  * Returns the points gained. */
 int sugarray_train(struct sugarray_sheet *s, enum sugarray_training t, struct rng *r);
+
+/* ------------------------------------------------- duel building blocks */
+
+/* The tables of rules.md section 4. */
+const struct duel_weapon_info *duel_weapon_info(int weapon);
+const struct duel_armour_info *duel_armour_info(int material);
+/* A slot's machine name ("weapon", "head", "torso", "under", "legs", "feet",
+ * "shield") and a part's ("head", "torso", "legs", "feet", "left_arm",
+ * "right_arm"). */
+const char *duel_slot_name(int slot);
+const char *duel_part_name(int part);
+/* x rounded to the nearest 0.5 (halves away from zero). */
+double duel_round_half(double x);
+/* The seed's consecutive-hits table: hits for the normalised sums p
+ * (strength + energy + constitution) and n (reach + weight + encumbrance),
+ * each rounded to 0.5 and clamped to 0..3. */
+int duel_hits(double p, double n);
+/* The seed's energy table: the cost of one hit attempt for row 3 x ConN and
+ * column n, each rounded to 0.5 and clamped to 0..3. */
+double duel_energy_cost(double con3, double n);
+/* Hit chance in percent for attacker dexterity `a` against `d`. */
+double duel_hit_chance(int a, int d);
+/* The critical chance in percent of `weapon` (0 without a critical) for a
+ * difference d = (INT + DEX of the attacker) - (INT + DEX of the defender). */
+int duel_crit_chance(int weapon, int d);
+/* Base damage of a roll for strength `str`: max(1, roll + roll x str / 23). */
+double duel_base_damage(int roll, int str);
+/* Base transportable weight and encumbrance of a duellist wearing the armour
+ * of `item` (the weapon excluded). */
+double duel_base_weight(int str);
+double duel_encumbrance(const int item[DUEL_SLOTS], int str);
+/* Stun length in own turns for constitution `con`. */
+int duel_stun_turns(int con);
+/* The weapon's wear in percent for a hit on a part defended by pieces of
+ * total defence `def` (0: bare), wear factor `wf`. */
+double duel_weapon_wear(int def, double wf);
+/* The armour step of one hit: blunt and cut damage against pieces of total
+ * defence `def` (a shield: `shield` set), the outermost of own defence
+ * `outer`, armour penetration `pen`. Fills *blunt_after, *cut_after and
+ * *wear (of the outermost piece, before its wear factor). */
+void duel_armour(double blunt, double cut, int def, int outer, int shield, int pen,
+                 double *blunt_after, double *cut_after, double *wear);
+/* 0 if `s` is a legal duel sheet: abilities 1..23, known items in their
+ * slots, each needing at most his STR, chainmail under leather only,
+ * conditions 1..DUEL_COND_FULL where a piece is and 0 where none is. */
+int duel_sheet_check(const struct duel_sheet *s);
+/* The equipment the finished duel `b` leaves its fighters, written into the
+ * sheets they began with: conditions to the nearest millionth (at least 1
+ * while a piece is whole), broken pieces gone (a broken weapon: fists). */
+void duel_sheet_after(const struct bout *b, struct sheet s[SIDES]);
 
 /* ------------------------------------------------------------- leagues */
 

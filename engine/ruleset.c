@@ -113,3 +113,21 @@ const char *decision_name(enum decision d)
         return NULL;
     }
 }
+
+void sheet_kit_get(const struct sheet *s, int slot, int *item, int *cond)
+{
+    const struct ruleset *rs = ruleset_get(s->rules);
+    const char *base = (const char *)(const void *)s;
+
+    *item = ((const int *)(const void *)(base + rs->kit_item))[slot];
+    *cond = ((const int *)(const void *)(base + rs->kit_cond))[slot];
+}
+
+void sheet_kit_set(struct sheet *s, int slot, int item, int cond)
+{
+    const struct ruleset *rs = ruleset_get(s->rules);
+    char *base = (char *)(void *)s;
+
+    ((int *)(void *)(base + rs->kit_item))[slot] = item;
+    ((int *)(void *)(base + rs->kit_cond))[slot] = cond;
+}

@@ -23,3 +23,4 @@
  */
 RULESET(boxing, BOXING)
 RULESET(sugarray, SUGARRAY)
+RULESET(duel, DUEL)

@@ -94,6 +94,7 @@ static void check_config(const struct config *c)
     check(c->order_timeout >= 10 && c->order_timeout <= 86400);
     check(c->challenge_timeout >= 10 && c->challenge_timeout <= 86400);
     check(c->rounds >= 3 && c->rounds <= 15);
+    check(c->duel_round_seconds >= 1 && c->duel_round_seconds <= 3600);
     check(c->turn_interval >= 0 && c->turn_interval <= 366L * 86400);
 }
 
@@ -123,12 +124,16 @@ static void check_round_trip(const struct config *c)
                      "[irc]\nserver=%s\nport=%d\ntls=%s\ntls_ca_file=%s\nserver_password=%s\n"
                      "nick=%s\nalt_nick=%s\nusername=%s\nrealname=%s\nchannels=%s\n"
                      "nickserv_password=%s\n[bot]\nprefix=%s\nadmins=%s\ndatabase=%s\n"
-                     "log_level=%s\n[flood]\nburst=%d\n[bout]\norder_timeout=%d\n"
-                     "challenge_timeout=%d\nrounds=%d\n[league]\nturn_interval=%lds\n",
+                     "log_level=%s\ncolours=%s\n[flood]\nburst=%d\nexempt=%s\ncommands=%d\n"
+                     "commands_seconds=%d\nignore_seconds=%d\n[bout]\norder_timeout=%d\n"
+                     "challenge_timeout=%d\nrounds=%d\nduel_round_seconds=%d\n[league]\n"
+                     "turn_interval=%lds\n",
                      c->server, c->port, c->tls ? "yes" : "no", c->tls_ca_file, c->server_password,
                      c->nick, c->alt_nick, c->username, c->realname, channels, c->nickserv_password,
-                     c->prefix, admins, c->database, levels[c->log_level], c->burst,
-                     c->order_timeout, c->challenge_timeout, c->rounds, c->turn_interval);
+                     c->prefix, admins, c->database, levels[c->log_level],
+                     c->colours ? "yes" : "no", c->burst, c->exempt ? "yes" : "no", c->commands,
+                     c->commands_seconds, c->ignore_seconds, c->order_timeout, c->challenge_timeout,
+                     c->rounds, c->duel_round_seconds, c->turn_interval);
     check(n > 0 && (size_t)n < sizeof(text));
     /* Lines that inih would cut or read as comments cannot be written back:
      * the parse must then fail, never accept something else. */

@@ -26,6 +26,8 @@ static int orders_equal(const struct order *a, const struct order *b)
 {
     if (a->rules != b->rules)
         return 0;
+    if (a->rules == RULES_DUEL)
+        return a->u.duel.yield == b->u.duel.yield;
     if (a->rules == RULES_SUGARRAY)
         return a->u.sugarray.attack == b->u.sugarray.attack &&
                a->u.sugarray.defence == b->u.sugarray.defence;
@@ -41,6 +43,8 @@ static int order_in_limits(const struct order *o)
     const struct boxing_order *b = &o->u.boxing;
     const struct sugarray_order *s = &o->u.sugarray;
 
+    if (o->rules == RULES_DUEL)
+        return o->u.duel.yield == 0 || o->u.duel.yield == 1;
     if (o->rules == RULES_SUGARRAY)
         return s->attack >= 0 && s->attack <= SUGARRAY_ORDER_MAX && s->defence >= 0 &&
                s->defence <= SUGARRAY_ORDER_MAX;

@@ -26,6 +26,21 @@ static int sheet_in_limits(const struct sheet *s)
     const struct boxing_sheet *b = &s->u.boxing;
     const int v[5] = {b->str, b->spd, b->agl, b->tgh, b->hgt};
 
+    if (s->rules == RULES_DUEL) {
+        const struct duel_sheet *d = &s->u.duel;
+        const int ab[4] = {d->str, d->dex, d->con, d->intel};
+        for (int i = 0; i < 4; i++)
+            if (ab[i] < 1 || ab[i] > 23)
+                return 0;
+        /* Every item within the STR it needs, chainmail only under leather. */
+        if (d->item[DUEL_WEAPON] && duel_weapon_info(d->item[DUEL_WEAPON])->str > d->str)
+            return 0;
+        for (int k = DUEL_HEAD; k < DUEL_SLOTS; k++)
+            if (d->item[k] && duel_armour_info(d->item[k])->str > d->str)
+                return 0;
+        return !d->item[DUEL_UNDER] ||
+               (d->item[DUEL_UNDER] == DUEL_CHAINMAIL && d->item[DUEL_TORSO] == DUEL_LEATHER);
+    }
     if (s->rules == RULES_SUGARRAY)
         return s->u.sugarray.skill >= 1 && s->u.sugarray.skill <= 99 &&
                s->u.sugarray.endurance >= 1 && s->u.sugarray.endurance <= 999;

@@ -38,7 +38,7 @@
 #define REMIND_BEFORE   30.0  /* seconds before a deadline */
 #define ASK_WAIT_MAX    300.0 /* seconds a deadline waits for its question to go out */
 #define RETRY_AFTER     5.0   /* seconds before a failed write is tried again */
-#define ORDERS_STORED   (2 * BOXING_ROUNDS_MAX + 4)
+#define ORDERS_STORED   (2 * BOUT_ROUNDS_MAX + 4)
 #define MY_FIGHTERS_MAX 16
 
 /* ------------------------------------------------------------- helpers */
@@ -124,6 +124,30 @@ static void ask_orders(struct game *g, struct live *lv, int side, const char *ex
         if (help)
             game_say(g, GAME_ROUND, player_nick(g, f), "%s", help);
     }
+}
+
+/* 1 if lv's rounds fight themselves (a duel): no orders, no prompts. */
+static int auto_rounds(const struct live *lv)
+{
+    return ruleset_get(lv->rec.rules)->auto_rounds;
+}
+
+/* The seconds between two rounds of a bout that fights itself. */
+static int auto_seconds(const struct game *g)
+{
+    return g->cfg.auto_round_seconds > 0 ? g->cfg.auto_round_seconds : 4;
+}
+
+/* What each duellist's corner sees after a round of a bout that fights
+ * itself, privately: one line each. */
+static void tell_corners(struct game *g, struct live *lv)
+{
+    char corner[RENDER_LINE_MAX];
+
+    for (int s = 0; s < SIDES; s++)
+        if (render_corner_report(lv->corner, &lv->b, s, corner, sizeof(corner)) > 0)
+            game_say(g, GAME_ROUND, player_nick(g, &lv->f[s]), "Bout #%lld: %s",
+                     (long long)lv->rec.id, corner);
 }
 
 /* The answer lv waits for (orders, an accept) is due `seconds` after what
@@ -437,6 +461,10 @@ void game_connected(struct game *g)
         game_say(g, GAME_ROUND, lv->rec.channel,
                  "Bout #%lld, %s vs %s, goes on: round %d of %d is next.", (long long)lv->rec.id,
                  lv->f[0].name, lv->f[1].name, lv->rec.round + 1, lv->rec.rounds);
+        if (auto_rounds(lv)) {
+            clock_start(g, lv, auto_seconds(g));
+            continue;
+        }
         for (int s = 0; s < SIDES; s++)
             ask_orders(g, lv, s,
                        lv->have[s] ? "your orders for it are in already; to change them, "
@@ -488,6 +516,8 @@ static void records_apply(const struct bout *b, struct db_fighter f[SIDES], int 
     struct sheet sh[SIDES] = {f[0].sheet, f[1].sheet};
 
     ruleset_get(b->rules)->after_bout(res, sh, points);
+    if (ruleset_get(b->rules)->sheet_after)
+        ruleset_get(b->rules)->sheet_after(b, sh);
     for (int s = 0; s < SIDES; s++) {
         if (res->winner < 0) {
             f[s].draws++;
@@ -586,6 +616,11 @@ static void say_over(struct game *g, const struct live *lv, int s, const struct 
                                    ": spend %s with train <ability> %s (<ability>: %s)",
                                    f->training_points == 1 ? "it" : "each", f->name, list);
     }
+    if (rs->kit_slots && at < sizeof(text)) {
+        char kit[RENDER_LINE_MAX];
+        render_kit_after(&lv->rec.sheet[s], &f->sheet, kit, sizeof(kit));
+        at += (size_t)snprintf(text + at, sizeof(text) - at, "; %s's equipment: %s", f->name, kit);
+    }
     if (at < sizeof(text))
         snprintf(text + at, sizeof(text) - at, ".");
     game_say(g, GAME_LIVE, player_nick(g, f), "%s", text);
@@ -663,7 +698,7 @@ static int resolve(struct game *g, struct live *lv, int acked, const char *ack)
     int towel = nb.result.over && nb.result.reason == TKO_TOWEL;
     for (int s = 0; s < SIDES; s++) {
         fell[s][0] = '\0';
-        if (towel)
+        if (towel || auto_rounds(lv))
             continue;
         if (dbo[s].source == DB_ORDER_PLAN && dbo[s].line > 0)
             snprintf(fell[s], sizeof(fell[s]), "your plan's line %d (%s) fought round %d for you",
@@ -723,6 +758,11 @@ static int resolve(struct game *g, struct live *lv, int acked, const char *ack)
         forget(g, lv);
         return 0;
     }
+    if (auto_rounds(lv)) {
+        tell_corners(g, lv);
+        clock_start(g, lv, auto_seconds(g));
+        return 0;
+    }
     for (int s = 0; s < SIDES; s++)
         ask_orders(g, lv, s, s == acked ? ack : fell[s][0] ? fell[s] : NULL);
     clock_start(g, lv, g->cfg.order_timeout);
@@ -774,7 +814,7 @@ void game_tick(struct game *g, const char *league_channel)
         /* The reminder: 30 s before the end, or a third of a short timeout. */
         double remind =
             g->cfg.order_timeout / 3.0 < REMIND_BEFORE ? g->cfg.order_timeout / 3.0 : REMIND_BEFORE;
-        if (!lv->reminded && left <= remind) {
+        if (!lv->reminded && left <= remind && !auto_rounds(lv)) {
             lv->reminded = 1;
             for (int s = 0; s < SIDES; s++) {
                 if (lv->have[s])
@@ -1052,6 +1092,16 @@ static int accept(struct game *g, const struct game_caller *who, struct live *lv
     for (int i = 0; i < n; i++) {
         decorate(g, lv, tape[i], 0);
         game_say(g, GAME_LIVE, rec.channel, "%s", tape[i]);
+    }
+    if (auto_rounds(lv)) {
+        for (int s = 0; s < SIDES; s++)
+            game_say(g, GAME_LIVE, player_nick(g, &lv->f[s]),
+                     "Bout #%lld: the duel fights itself, a round every %s; your plan's "
+                     "\"if <condition> then yield\" lines are read each round, and yield "
+                     "concedes at any time (you lose).",
+                     (long long)rec.id, DURATION(auto_seconds(g)));
+        clock_start(g, lv, auto_seconds(g));
+        return 0;
     }
     for (int s = 0; s < SIDES; s++)
         ask_orders(g, lv, s, "send them here, in private");

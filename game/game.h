@@ -93,8 +93,12 @@ struct game_config {
     int order_timeout;     /* seconds */
     int challenge_timeout; /* seconds */
     int rounds;            /* a boxing challenge's default */
-    long turn_interval;    /* seconds; 0: league turns only by command */
-    char prefix[8];        /* how commands start in a channel, for hints */
+    /* Seconds between the rounds of a live bout whose rounds need no
+     * orders (a duel: [bout] duel_round_seconds), counted from when the
+     * round before was delivered; 0 is taken as 4. */
+    int auto_round_seconds;
+    long turn_interval; /* seconds; 0: league turns only by command */
+    char prefix[8];     /* how commands start in a channel, for hints */
     /* What the channel's lines carry besides words: GAME_FORMAT_PLAIN,
      * GAME_FORMAT_BOLD (fighter names in the tale of the tape and the
      * result in bold), GAME_FORMAT_COLOUR (and the result in colour). */
@@ -218,6 +222,24 @@ int render_corner_report(const struct render_corner c[SIDES], const struct bout 
                          char *buf, size_t len);
 /* The score so far of a live bout, one line for `score`. */
 int render_score(const struct render_corner c[SIDES], const struct bout *b, char *buf, size_t len);
+
+/* The equipment of sheet `s` in words, each piece with its condition,
+ * and the encumbrance ("longsword 98.5%, plate helmet 100.0%, chainmail
+ * shirt under leather armour 100.0%/92.5%; encumbrance 0.210"); "" for a
+ * ruleset without equipment. Like snprintf. */
+int render_kit(const struct sheet *s, char *buf, size_t len);
+/* The same after a bout that began with `before`, the pieces it broke
+ * first: "broken: leather shield; longsword 97.0%, ...". */
+int render_kit_after(const struct sheet *before, const struct sheet *after, char *buf, size_t len);
+/* The duel's armoury (rules.md section 4) for `armoury`, one line per
+ * item: weapons (`weapons` set) and armour sets (`armour` set), each
+ * with its STR requirement and figures. At most RENDER_ARMOURY_LINES
+ * lines; returns the count. */
+#define RENDER_ARMOURY_LINES 16
+int render_armoury(int weapons, int armour, char lines[][RENDER_LINE_MAX]);
+/* The piece in `slot` (enum duel_slot) of item `item` in words: "longsword",
+ * "plate helmet", "chainmail shirt". Like snprintf. */
+int render_duel_piece(int slot, int item, char *buf, size_t len);
 
 /* The ways a bout of `rules` is won, as results name them, ending with
  * METHOD_NONE: boxing KO, TKO, DQ, decision; SUGAR RAY KO, points. */

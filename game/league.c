@@ -37,7 +37,7 @@
 
 #define LIST_START    1024
 #define SCHEDULE_POLL 30.0 /* seconds between looks at the schedule */
-#define ORDERS_MAX    (SIDES * BOXING_ROUNDS_MAX)
+#define ORDERS_MAX    (SIDES * BOUT_ROUNDS_MAX)
 #define NAMES_SHOWN   6
 
 /* One fighter's turn. */
@@ -105,6 +105,16 @@ static const struct result *fight(struct turn *t, int a, int b, enum db_bout_kin
     struct entry *x[SIDES] = {&t->e[a], &t->e[b]};
     struct sheet sheets[SIDES] = {x[0]->start, x[1]->start};
     struct db_bout rec;
+    const struct ruleset *krs = ruleset_get(t->rules);
+
+    /* Equipment (duel) is what the fighter carries now: the wear of his
+     * first bout of the turn goes into the second. */
+    for (int s = 0; s < SIDES; s++)
+        for (int k = 0; k < krs->kit_slots; k++) {
+            int item, cond;
+            sheet_kit_get(&x[s]->f.sheet, k, &item, &cond);
+            sheet_kit_set(&sheets[s], k, item, cond);
+        }
     struct bout_rng r;
     struct events evs;
     uint64_t digest = 0;
@@ -168,8 +178,15 @@ static const struct result *fight(struct turn *t, int a, int b, enum db_bout_kin
     struct sheet after[SIDES] = {sheets[0], sheets[1]};
     int points[SIDES] = {0, 0};
     rs->after_bout(res, after, points);
+    if (rs->sheet_after)
+        rs->sheet_after(&bt, after);
     for (int s = 0; s < SIDES; s++) {
         struct db_fighter *f = &x[s]->f;
+        for (int k = 0; k < rs->kit_slots; k++) {
+            int item, cond;
+            sheet_kit_get(&after[s], k, &item, &cond);
+            sheet_kit_set(&f->sheet, k, item, cond);
+        }
         if (res->winner < 0) {
             f->draws++;
             x[s]->ties++;

@@ -331,7 +331,10 @@ void result_add(struct text *t, const struct render_corner c[SIDES], const struc
         case METHOD_TKO: {
             char why[128];
 
-            tko_words(res->reason, injuries_of(b, !w), why, sizeof(why));
+            if (res->reason == TKO_TOWEL && words && words->towel_words)
+                snprintf(why, sizeof(why), "%s", words->towel_words);
+            else
+                tko_words(res->reason, injuries_of(b, !w), why, sizeof(why));
             text_add(t, "%s wins by TKO in round %d (%s)!", name, res->round, why);
             return;
         }
@@ -991,6 +994,28 @@ int render_score(const struct render_corner c[SIDES], const struct bout *b, char
     return text_result(&t);
 }
 
+int render_kit(const struct sheet *s, char *buf, size_t len)
+{
+    const struct words *w = words_of(s->rules);
+    struct text t;
+
+    text_init(&t, buf, len);
+    if (w && w->kit_add)
+        w->kit_add(&t, s, NULL);
+    return text_result(&t);
+}
+
+int render_kit_after(const struct sheet *before, const struct sheet *after, char *buf, size_t len)
+{
+    const struct words *w = words_of(after->rules);
+    struct text t;
+
+    text_init(&t, buf, len);
+    if (w && w->kit_add)
+        w->kit_add(&t, after, before);
+    return text_result(&t);
+}
+
 void render_corner_fill(struct render_corner *c, const struct db_fighter *f)
 {
     memset(c, 0, sizeof(*c));
@@ -1093,6 +1118,11 @@ int render_corner_report(const struct render_corner c[SIDES], const struct bout 
     if (b->round == 0 || b->result.over || side < 0 || side >= SIDES) {
         buf[0] = '\0';
         return 0;
+    }
+    if (w && w->corner_add) {
+        w->corner_add(&t, c, b, side);
+        line_clean(buf);
+        return text_result(&t);
     }
     bout_plan_vars(b, side, &v);
     text_add(&t, "Your corner: %s has %d endurance (%d%% of the start)", c[side].name,

@@ -156,6 +156,19 @@ struct words {
     /* The ways its bouts are won, as results name them, ending with
      * METHOD_NONE (render_methods). */
     const enum method *methods;
+    /* Optional: appends the equipment of sheet `s` with each piece's
+     * condition, and what it weighs on him ("longsword 98.5%, plate
+     * helmet 100.0%; encumbrance 0.049"), after the pieces of `before`
+     * (when not NULL) that `s` no longer has ("broken: leather shield;
+     * "); NULL: a ruleset without. */
+    void (*kit_add)(struct text *t, const struct sheet *s, const struct sheet *before);
+    /* Optional: what side `side`'s corner sees before the next round, for
+     * render_corner_report, instead of the generic words. */
+    void (*corner_add)(struct text *t, const struct render_corner c[SIDES], const struct bout *b,
+                       int side);
+    /* Optional: why a TKO_TOWEL stoppage happened, in the result ("the
+     * opponent yielded"); NULL: "the corner threw in the towel". */
+    const char *towel_words;
 };
 
 /* The descriptors, one per line of engine/rulesets.h. */

@@ -23,7 +23,7 @@
 #include "game_internal.h"
 #include "parse.h"
 
-#define REPLAY_ORDERS (2 * BOXING_ROUNDS_MAX + 4)
+#define REPLAY_ORDERS (2 * BOUT_ROUNDS_MAX + 4)
 #define REPORT_MAX    DB_REPORT_MAX
 
 static const char *const state_names[] = {"a challenge", "live", "over", "cancelled"};
@@ -357,6 +357,8 @@ static char *derive(struct db *db, int64_t id, int from, int to, int report, cha
             struct sheet sh[SIDES] = {rp.rec.sheet[0], rp.rec.sheet[1]};
             int points[SIDES];
             ruleset_get(rp.rec.rules)->after_bout(&rp.b.result, sh, points);
+            if (ruleset_get(rp.rec.rules)->sheet_after)
+                ruleset_get(rp.rec.rules)->sheet_after(&rp.b, sh);
             for (int s = 0; s < SIDES; s++) {
                 after[s] = rp.corner[s];
                 after[s].sheet = sh[s];

@@ -55,6 +55,31 @@ int parse_error_format(const struct parse_error *err, char *buf, size_t len);
  * bits. */
 int parse_u64(const char *s, uint64_t *v);
 
+/* -------------------------------------------------------- duel items */
+
+/* The weapon (enum duel_weapon, never fists), armour set (enum
+ * duel_material, never none) or slot (enum duel_slot, never DUEL_UNDER:
+ * "torso", also "armour") named by the n bytes at s, in any case, words
+ * joined by '_', '-' or nothing ("war_hammer", "warhammer"); -1 if none. */
+int duel_weapon_find(const char *s, size_t n);
+int duel_material_find(const char *s, size_t n);
+int duel_slot_find(const char *s, size_t n);
+
+/* Reads equipment as the duel sheet writes it, slot=item pairs
+ * ("weapon=longsword head=plate torso=chainmail+leather shield=leather",
+ * an item may end in :condition in percent) for a duellist of strength
+ * `str`: the slots given are written into kit->item[] and kit->cond[] (a
+ * new piece 100 %, DUEL_COND_FULL) and marked in given[] (DUEL_UNDER with
+ * DUEL_TORSO: a torso given replaces both), nothing else changes. Returns
+ * 0, or -1 with *err (an unknown slot or item, a slot twice, an item
+ * needing more STR, a layering other than chainmail under leather). */
+int duel_kit_parse(const char *text, int str, struct duel_sheet *kit, int given[DUEL_SLOTS],
+                   struct parse_error *err);
+/* Writes the equipment of `s` as duel_kit_parse reads it, with every
+ * piece's condition ("weapon=longsword:98.75 torso=chainmail:100+leather:
+ * 92.5"); "" without equipment. Like snprintf. */
+int duel_kit_format(const struct duel_sheet *s, char *buf, size_t len);
+
 /* ---------------------------------------------------------- grammars */
 
 /* A ruleset's text forms: defined once per ruleset, as
@@ -95,6 +120,10 @@ struct grammar {
     const char *order_help;
     /* What each ability of the sheet does (for `help create`). */
     const char *sheet_help;
+    /* The variables its plans' conditions may use, as the unknown-word
+     * reason lists them ("round, health, hishealth, ..."); NULL: the
+     * boxing words of docs/plans.md, which both boxing and SUGAR RAY use. */
+    const char *plan_variables;
 
     /* The hooks below are parse/'s own: other layers call order_parse,
      * order_format and sheet_parse, which check `rules` first. */
@@ -157,7 +186,8 @@ int plan_explain(const struct plan *p, int line, const struct plan_vars *v, char
 /* For `plan check`: which line each round would use (rounds 1-12; a
  * shorter ruleset's own length, e.g. 1-5 in sugarray) with neutral bout
  * state (full endurance, no score, no injuries, no knockdowns, no warnings;
- * the opponent strong), written as one short line, e.g.
+ * the opponent strong; in a duel both at full health and energy, nobody
+ * bleeding or stunned), written as one short line, e.g.
  * "rounds 1-5: line 1 (5/5/10); rounds 6-12: line 2 (4/6/10)". Returns the
  * length the full text needs, like snprintf. */
 int plan_summary(const struct plan *p, char *buf, size_t len);

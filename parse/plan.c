@@ -53,7 +53,12 @@ enum plan_var {
     VAR_HIS_CUTS,
     VAR_MY_KNOCKDOWNS,
     VAR_HIS_KNOCKDOWNS,
-    VAR_WARNINGS
+    VAR_WARNINGS,
+    VAR_HEALTH,
+    VAR_HIS_HEALTH,
+    VAR_ENERGY,
+    VAR_BLEEDING,
+    VAR_STUNNED
 };
 
 /* Words a condition may name: variables (constant < 0) and constants. */
@@ -79,8 +84,17 @@ static const struct {
     {"myknockdowns", VAR_MY_KNOCKDOWNS, -1},
     {"hisknockdowns", VAR_HIS_KNOCKDOWNS, -1},
     {"warnings", VAR_WARNINGS, -1},
+    /* A grammar with its own plan_variables (the duel) lists which of
+     * these (and of the above) its plans may use; the others take the
+     * words above. */
+    {"health", VAR_HEALTH, -1},
+    {"hishealth", VAR_HIS_HEALTH, -1},
+    {"energy", VAR_ENERGY, -1},
+    {"bleeding", VAR_BLEEDING, -1},
+    {"stunned", VAR_STUNNED, -1},
 };
-#define PLAN_WORDS ((int)(sizeof(plan_words) / sizeof(plan_words[0])))
+#define CLASSIC_WORDS 17 /* the words before "health": every other grammar's */
+#define PLAN_WORDS    ((int)(sizeof(plan_words) / sizeof(plan_words[0])))
 
 /* The list in the unknown-word reason; it must fit PARSE_REASON_MAX with a
  * word of WORD_QUOTE_MAX bytes, hence "end" for "endurance". */
@@ -175,9 +189,24 @@ struct cond {
     int depth;      /* parentheses open */
     int line;
     struct parse_error *err;
+    const struct grammar *g; /* the plan's: which words it may use */
 };
 
 /* ---------------------------------------------------------------- helpers */
+
+/* 1 if plan_words[w] is a word of grammar g's plans. */
+static int word_allowed(const struct grammar *g, int w)
+{
+    const char *list = g ? g->plan_variables : NULL, *name = plan_words[w].name;
+    size_t n = strlen(name);
+
+    if (!list)
+        return w < CLASSIC_WORDS;
+    for (const char *p = list; (p = strstr(p, name)) != NULL; p += n)
+        if ((p == list || p[-1] == ' ') && (p[n] == ',' || p[n] == '\0'))
+            return 1;
+    return 0;
+}
 
 static int is_digit(char c)
 {
@@ -406,7 +435,7 @@ static int parse_primary(struct cond *c)
             if (tok_is(c, keywords[k]))
                 return expected_operand(c);
         for (int w = 0; w < PLAN_WORDS; w++)
-            if (tok_is(c, plan_words[w].name)) {
+            if (word_allowed(c->g, w) && tok_is(c, plan_words[w].name)) {
                 if (plan_words[w].constant >= 0)
                     emit(c, OP_NUMBER, 0, plan_words[w].constant);
                 else
@@ -415,7 +444,8 @@ static int parse_primary(struct cond *c)
             }
         parse_quote(c->s + c->tok.at, c->tok.len, WORD_QUOTE_MAX, WORD_QUOTE_MAX - 3, q);
         return parse_fail(c->err, c->line, parse_column(c->tok.at),
-                          "unknown word \"%s\"; variables are " VARIABLE_LIST, q);
+                          "unknown word \"%s\"; variables are %s", q,
+                          c->g && c->g->plan_variables ? c->g->plan_variables : VARIABLE_LIST);
     case TOK_OPEN: {
         size_t open = c->tok.at;
 
@@ -644,6 +674,7 @@ static int line_conditional(struct compiler *k, int line, const char *s, size_t 
     c.cap = k->cap - k->ops;
     c.line = line;
     c.err = k->err;
+    c.g = k->p->grammar;
     if (lex_next(&c) != 0 || parse_or(&c) != 0)
         return -1;
     if (c.tok.type == TOK_CLOSE)
@@ -863,6 +894,16 @@ static double var_value(enum plan_var var, const struct plan_vars *v)
         return v->his_knockdowns;
     case VAR_WARNINGS:
         return v->warnings;
+    case VAR_HEALTH:
+        return value_clamp(v->health);
+    case VAR_HIS_HEALTH:
+        return value_clamp(v->his_health);
+    case VAR_ENERGY:
+        return value_clamp(v->energy);
+    case VAR_BLEEDING:
+        return value_clamp(v->bleeding);
+    case VAR_STUNNED:
+        return v->stunned;
     }
     return 0;
 }
@@ -1118,6 +1159,8 @@ int plan_summary(const struct plan *p, char *buf, size_t len)
         v.endurance = 100;
         v.endurance_percent = 100;
         v.opp = 2;
+        v.health = v.his_health = DUEL_HEALTH;
+        v.energy = DUEL_ENERGY;
         used[r] = plan_eval(p, &v, &o);
     }
     out_init(&w, buf, len);

@@ -35,9 +35,9 @@ int sim_derive(const char *path, const char *bout, const char *round, int report
         return 2;
     if (round) {
         r = strtol(round, &end, 10);
-        if (*end || r < 1 || r > BOXING_ROUNDS_MAX) {
+        if (*end || r < 1 || r > BOUT_ROUNDS_MAX) {
             fprintf(stderr, "ringside-sim: %s: \"%.30s\" is not a round (1 to %d)\n", option, round,
-                    BOXING_ROUNDS_MAX);
+                    BOUT_ROUNDS_MAX);
             return 2;
         }
     }

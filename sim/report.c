@@ -201,6 +201,8 @@ int report_json(FILE *out, const struct report_bout *rb, const struct bout *b,
     fputs(",\"rounds\":[", out);
     for (int r = 0; r < rounds; r++) {
         fprintf(out, "%s{\"round\":%d", r ? "," : "", r + 1);
+        if (rules->json_round)
+            rules->json_round(out, b, log, r);
         for (int i = 0; i < SIDES; i++) {
             fprintf(out, ",\"%s\":{", i ? "b" : "a");
             rules->json_side(out, b, log, r, i);

@@ -16,7 +16,7 @@
 #include "engine.h"
 
 #define REPORT_NAME_MAX   20
-#define REPORT_ROUNDS_MAX BOXING_ROUNDS_MAX
+#define REPORT_ROUNDS_MAX DUEL_ROUNDS /* the longest bout of any ruleset */
 #define REPORT_WHY_MAX    240
 
 /* Who fought, under which rules and seed. */
@@ -33,6 +33,7 @@ struct report_round {
     struct injury inj[SIDES][INJ_COUNT];  /* boxing: injuries at the end */
     int warnings[SIDES];                  /* boxing: warnings so far */
     int cards[SIDES][JUDGES];             /* boxing: running totals */
+    struct duel_round duel;               /* duel: the round in full */
     struct events evs;                    /* what the engine reported */
     /* Where each side's order came from: a plan line (1..), the default
      * (0) or the given orders (-1); and, with --explain, why. Set by the

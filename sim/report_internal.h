@@ -39,6 +39,9 @@ struct report_rules {
      * every ruleset has (the plan line, why): "order":"6/0",... */
     void (*json_side)(FILE *out, const struct bout *b, const struct report_log *log, int r,
                       int side);
+    /* Optional: writes the round object's own fields of round `r`, each
+     * starting with a comma, after "round" and before the sides. */
+    void (*json_round)(FILE *out, const struct bout *b, const struct report_log *log, int r);
 };
 
 #define RULESET(name, NAME) extern const struct report_rules name##_report;

@@ -27,7 +27,8 @@
 #define EXIT_FAILED 1
 
 static const char usage_text[] =
-    "usage: ringside-sim [--rules boxing|sugarray] [--seed N] [--rounds N] [--bouts N] [--json]\n"
+    "usage: ringside-sim [--rules boxing|sugarray|duel] [--seed N] [--rounds N] [--bouts N] "
+    "[--json]\n"
     "                    --a 'NAME key=value ...' --b 'NAME key=value ...'\n"
     "                    [--orders-a LIST] [--orders-b LIST] [--plan-a PLAN] [--plan-b PLAN]\n"
     "                    [--explain]\n"
@@ -37,11 +38,11 @@ static const char usage_text[] =
     "\n"
     "Fights seeded bouts with the Ringside rules engine and reports them.\n"
     "\n"
-    "  --rules R         boxing (the default) or sugarray\n"
+    "  --rules R         boxing (the default), sugarray or duel\n"
     "  --seed N          seed of the first bout, 0 to 18446744073709551615 (default 1);\n"
     "                    bout k of a --bouts run uses N+k, so --seed N+k replays it\n"
     "  --rounds N        scheduled rounds: boxing 3 to 15 (default 12), sugarray 1 to 5\n"
-    "                    (default 5); 0 means the default\n"
+    "                    (default 5), duel 1 to 23 (default 23); 0 means the default\n"
     "  --bouts N         number of bouts, 1 to 10000000 (default 1); more than one prints\n"
     "                    statistics instead of reports\n"
     "  --json            one JSON object per bout, one per line; with more than one bout a\n"
@@ -49,6 +50,10 @@ static const char usage_text[] =
     "  --a, --b SHEET    a name (1 to 20 letters, digits, _ - ') and key=value pairs:\n"
     "                      boxing    'Rocky str=14 spd=12 agl=11 tgh=12 hgt=11'\n"
     "                      sugarray  'Murphy skill=12 end=21'\n"
+    "                      duel      'Conan str=18 dex=14 con=14 int=10 weapon=longsword\n"
+    "                                head=plate torso=chainmail+leather legs=leather\n"
+    "                                feet=leather shield=leather' (equipment optional;\n"
+    "                                an item may end in :condition%, e.g. mace:87.5)\n"
     "  --orders-a LIST   the orders of fighter a, comma-separated, one per round, the\n"
     "  --orders-b LIST   last one repeating: boxing '5/5/10 (ring),4H/8!/8 (ins)',\n"
     "                    sugarray '6/0,3/3,3/4'; default 5/5/10 (boxing), 0/0 (sugarray)\n"
@@ -424,7 +429,7 @@ static int config_make(struct config *c, const struct args *a)
     c->explain = a->explain;
     c->rs = ruleset_find(a->rules ? a->rules : "boxing");
     if (!c->rs) {
-        fail("--rules \"%s\" is not a ruleset; use boxing or sugarray",
+        fail("--rules \"%s\" is not a ruleset; use boxing, sugarray or duel",
              shown(a->rules, shown_buf, sizeof(shown_buf)));
         return -1;
     }

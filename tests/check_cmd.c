@@ -344,7 +344,7 @@ START_TEST(test_create_errors)
     HAS(run("carl", 0, "create Rocky str=12 spd=12 agl=12 tgh=12"), "missing hgt=");
     HAS(run("carl", 0, "create 9lives str=12 spd=12 agl=12 tgh=12 hgt=12"),
         "starting with a letter");
-    HAS(run("carl", 0, "create Rocky rules=duel"), "duel is not available yet");
+    HAS(run("carl", 0, "create Rocky rules=duel"), "give the four abilities, 56 points in all");
     HAS(run("carl", 0, "create Rocky rules=sugarray str=12"), "give no numbers");
     HAS(run("carl", 0, "create Murphy rules=sugarray"), "skill 10, endurance 20");
     HAS(run("carl", 0, "create murphy rules=sugarray"), "there is a fighter called murphy");
@@ -658,6 +658,75 @@ START_TEST(test_create_and_train_sugarray)
 }
 END_TEST
 
+/* Duellists: created with the four abilities only, then equipped from
+ * the armoury; every refusal says why and changes nothing; the equipment
+ * is stored with its condition; duellists do not train. */
+START_TEST(test_duellist_and_armoury)
+{
+    struct db_fighter f;
+
+    join("dora");
+    run("dora", 0, "register doradora1");
+    HAS(run("dora", 0, "create Conan rules=duel str=18 dex=14 con=14 int=11"),
+        "add up to 57; spread exactly 56");
+    HAS(run("dora", 0, "create Conan rules=duel str=24 dex=14 con=14 int=4"), "str=24 is over 23");
+    HAS(run("dora", 0, "create Conan rules=duel str=18 dex=14 con=14 int=10 weapon=longsword"),
+        "a new duellist starts with nothing: create Conan with the abilities only, then equip "
+        "Conan <slot=item>...");
+    HAS(run("dora", 0, "create Conan rules=duel str=18 dex=14 con=14 int=10"),
+        "Conan (duel) is ready: STR 18 DEX 14 CON 14 INT 10");
+    HAS(run("dora", 0, "fighter Conan"), "Conan carries: no equipment (bare fists)");
+    /* The armoury: every item with its figures. */
+    const char *arm = run("dora", 0, "armoury");
+    HAS(arm, "longsword (weapon=longsword): STR 11, damage 3-10, blunt/cut 20/80, reach 4, armour "
+             "pen. 65, critical 1% to 10%, 1.814 kg, wear factor 1");
+    HAS(arm, "the Punisher (weapon=the_punisher): STR 20, damage 7-17");
+    HAS(arm, "plate: defence 6, STR 17, 4.53/11/2.268/4.536/13.607 kg");
+    ck_assert_ptr_null(strstr(run("dora", 0, "armoury weapons"), "plate: defence"));
+    ck_assert_ptr_null(strstr(run("dora", 0, "armoury armour"), "longsword (weapon"));
+    HAS(run("dora", 0, "armoury shoes"), "armoury shows weapons or armour");
+    /* Refusals, each with its reason. */
+    HAS(run("dora", 0, "equip Conan weapon=the_punisher"),
+        "Conan: weapon=the_punisher needs STR 20, and STR is 18; nothing changed");
+    HAS(run("dora", 0, "equip Conan plate"), "which plate piece? say head=plate");
+    HAS(run("dora", 0, "equip Conan spoon"), "\"spoon\" is not in the armoury");
+    HAS(run("dora", 0, "equip Conan weapon=mace:50"), "a new piece starts at 100%");
+    HAS(run("dora", 0, "equip Conan torso=plate+leather"),
+        "only a chainmail torso may go under a leather one");
+    HAS(run("dora", 0, "equip Rocky weapon=mace"), "there is no fighter Rocky");
+    ck_assert_int_eq(db_fighter_get(bot.db, "conan", &f), DB_OK);
+    ck_assert_int_eq(f.sheet.u.duel.item[DUEL_WEAPON], 0);
+    /* Equipped, stored, shown with the condition and the encumbrance. */
+    HAS(run("dora", 0, "equip Conan longsword head=plate torso=chainmail+leather shield=leather"),
+        "Conan takes longsword, plate helmet, leather armour, chainmail shirt, leather shield. "
+        "Now: longsword 100.0%, plate helmet 100.0%, leather armour 100.0%, chainmail shirt "
+        "100.0%, leather shield 100.0%; encumbrance ");
+    ck_assert_int_eq(db_fighter_get(bot.db, "conan", &f), DB_OK);
+    ck_assert_int_eq(f.sheet.u.duel.item[DUEL_WEAPON], DUEL_LONGSWORD);
+    ck_assert_int_eq(f.sheet.u.duel.item[DUEL_UNDER], DUEL_CHAINMAIL);
+    ck_assert_int_eq(f.sheet.u.duel.cond[DUEL_SHIELD], DUEL_COND_FULL);
+    /* A worn piece shows its condition; a new one replaces it at 100 %. */
+    f.sheet.u.duel.cond[DUEL_WEAPON] = 875000;
+    ck_assert_int_eq(db_fighter_save(bot.db, &f), DB_OK);
+    HAS(run("dora", 1, "!fighter Conan"), "Conan carries: longsword 87.5%, plate helmet 100.0%");
+    HAS(run("dora", 0, "equip Conan weapon=mace"), "Conan takes mace. Now: mace 100.0%");
+    /* Off comes the leather: the chainmail is the torso piece. */
+    HAS(run("dora", 0, "unequip Conan torso"),
+        "Conan puts away the leather armour for good. Now: mace 100.0%, plate helmet 100.0%, "
+        "chainmail armour 100.0%");
+    HAS(run("dora", 0, "unequip Conan feet"), "Conan has nothing in feet");
+    HAS(run("dora", 0, "unequip Conan hat"), "\"hat\" is no slot");
+    HAS(run("dora", 0, "train str Conan"), "Conan is a duellist: duel fighters do not train");
+    /* Not a duellist. */
+    run("dora", 0, "create Joe str=12 spd=12 agl=12 tgh=12 hgt=12");
+    HAS(run("dora", 0, "equip Joe weapon=mace"),
+        "Joe is a boxing fighter: only duellists (rules=duel) carry weapons and armour");
+    join("eve");
+    run("eve", 0, "register eveeve11");
+    HAS(run("eve", 0, "equip Conan weapon=knife"), "Conan belongs to dora, not to you");
+}
+END_TEST
+
 START_TEST(test_train_and_retire)
 {
     struct db_fighter f;
@@ -855,6 +924,22 @@ START_TEST(test_sim_command)
                                    "[hisplan=<lines>] [seed=N]: fights your fighter");
     HAS(run("sam", 0, "help sim"), "(in private: /msg ringside; identify first)");
     HAS(run("sam", 0, "help"), " plan sim bouts ");
+    /* Duellists with their equipment: the same figures as ringside-sim. */
+    join("uma");
+    run("uma", 0, "register umauma1");
+    run("uma", 0, "create Conan rules=duel str=18 dex=14 con=14 int=10");
+    run("uma", 0, "equip Conan longsword head=plate torso=chainmail+leather shield=leather");
+    run("tia", 0, "create Zorro rules=duel str=14 dex=20 con=12 int=10");
+    run("tia", 0, "equip Zorro mace torso=leather shield=chainmail");
+    HAS(run("uma", 0, "sim Conan vs Rocky"), "Rocky is a boxing fighter and Conan a duel");
+    ck_assert_str_eq(run("uma", 0,
+                         "sim Conan vs Zorro bouts=300 seed=5 plan=if health < 25 "
+                         "then yield"),
+                     "");
+    while (game_sims(bot.game) > 0)
+        bot_sim_slice(&bot);
+    HAS(queued(), "PRIVMSG uma :Conan (plan given) vs Zorro (default orders), 300 bouts, seed 5: "
+                  "Conan wins ");
     game_free(bot.game);
     bot.game = NULL;
 }
@@ -886,6 +971,7 @@ Suite *cmd_suite(void)
     tcase_set_timeout(c, 60);
     tcase_add_test(c, test_register_identify_create);
     tcase_add_test(c, test_create_errors);
+    tcase_add_test(c, test_duellist_and_armoury);
     tcase_add_test(c, test_passwords_in_channel_refused);
     tcase_add_test(c, test_identify_said_in_channel_burns);
     tcase_add_test(c, test_wrong_password_in_channel_changes_nothing);

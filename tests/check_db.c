@@ -872,6 +872,78 @@ static void sql_force(const char *sql)
                   sql, err);
 }
 
+/* Duellists (migration 6): the abilities in their columns, the equipment
+ * by name with its conditions, back whole; a bout's sheets carry it; a
+ * kit the code does not know is refused on read. */
+START_TEST(test_fighter_duel_kit)
+{
+    struct db_fighter f, g;
+    int64_t owner = account("smith");
+
+    memset(&f, 0, sizeof(f));
+    f.account_id = owner;
+    snprintf(f.name, sizeof(f.name), "Conan");
+    f.sheet.rules = RULES_DUEL;
+    f.sheet.u.duel = (struct duel_sheet){
+        18,
+        14,
+        14,
+        10,
+        {DUEL_LONGSWORD, DUEL_PLATE, DUEL_LEATHER, DUEL_CHAINMAIL, 0, 0, DUEL_LEATHER},
+        {987654, DUEL_COND_FULL, 1, 500000, 0, 0, 250000}};
+    f.created = 2000;
+    ck_assert_int_eq(db_fighter_create(db, "conan", &f), DB_OK);
+    sql_check("SELECT dex = 14 AND con = 14 AND intel = 10 AND spd IS NULL AND kit = "
+              "'weapon=longsword:987654 head=plate:1000000 torso=leather:1 under=chainmail:500000 "
+              "shield=leather:250000' FROM fighters WHERE key = 'conan'");
+    ck_assert_int_eq(db_fighter_get(db, "conan", &g), DB_OK);
+    ck_assert_mem_eq(&g.sheet, &f.sheet, sizeof(f.sheet));
+    /* Worn in a duel: saved. */
+    g.sheet.u.duel.item[DUEL_SHIELD] = 0;
+    g.sheet.u.duel.cond[DUEL_SHIELD] = 0;
+    g.sheet.u.duel.cond[DUEL_WEAPON] = 5;
+    ck_assert_int_eq(db_fighter_save(db, &g), DB_OK);
+    reopen();
+    ck_assert_int_eq(db_fighter_get(db, "conan", &f), DB_OK);
+    ck_assert_mem_eq(&g.sheet, &f.sheet, sizeof(f.sheet));
+    /* A bout keeps the sheets with their equipment. */
+    struct db_fighter h = f;
+    h.sheet.u.duel = (struct duel_sheet){14, 20, 12, 10, {DUEL_MACE}, {DUEL_COND_FULL}};
+    ck_assert_int_eq(db_fighter_create(db, "bob", &h), DB_OK);
+    struct db_bout b, c;
+    memset(&b, 0, sizeof(b));
+    b.rules = RULES_DUEL;
+    snprintf(b.channel, sizeof(b.channel), "#ring");
+    b.rounds = DUEL_ROUNDS;
+    b.fighter[0] = f.id;
+    b.fighter[1] = h.id;
+    b.sheet[0] = f.sheet;
+    b.sheet[1] = h.sheet;
+    b.winner = -1;
+    b.created = 3000;
+    ck_assert_int_eq(db_bout_create(db, &b), DB_OK);
+    ck_assert_int_eq(db_bout_get(db, b.id, &c), DB_OK);
+    ck_assert_mem_eq(&c.sheet[0], &f.sheet, sizeof(f.sheet));
+    ck_assert_mem_eq(&c.sheet[1], &h.sheet, sizeof(h.sheet));
+    sql_check("SELECT sheet_b = '14 20 12 10 weapon=mace:1000000' FROM bouts");
+    /* Equipment this ringside does not know: refused, never garbage. */
+    static const char *const bad[] = {"weapon=spoon:5",
+                                      "weapon=mace:0",
+                                      "weapon=mace",
+                                      "hat=plate:5",
+                                      "weapon=mace:5 weapon=knife:5",
+                                      "weapon=mace:1000001",
+                                      "head=longsword:5"};
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        char sql[256];
+        snprintf(sql, sizeof(sql), "UPDATE fighters SET kit = '%s' WHERE key = 'bob'", bad[i]);
+        sql_force(sql);
+        ck_assert_int_eq(db_fighter_get(db, "bob", &g), DB_ERROR);
+        ck_assert_msg(strstr(db_errmsg(db), "has equipment"), "%s: %s", bad[i], db_errmsg(db));
+    }
+}
+END_TEST
+
 /* Two boxers of a fresh account; their ids in id[0], id[1]. */
 static void two_boxers(int64_t id[SIDES])
 {
@@ -1796,7 +1868,7 @@ START_TEST(test_bad_rows_refused)
         {"drawn_by = 'KO'", "has drawn_by 'KO', which"},
         {"reason = 'cut'", "has reason 'cut', which"},
         {"decision = 'technical'", "has decision 'technical', which"},
-        {"rules = 'duel'", "has ruleset duel, which"},
+        {"rules = 'duel'", "has a sheet \"12 12 12 12 12\" that does not fit its ruleset"},
         {"winner = 2", "has winner 2, which is not -1, 0 or 1"},
         {"round = 13", "has 13 of 12 rounds, out of range"},
     };
@@ -2605,6 +2677,7 @@ Suite *db_suite(void)
     tcase_add_test(tc, test_transaction_misuse);
     tcase_add_test(tc, test_kill9_keeps_what_was_acknowledged);
     tcase_add_test(tc, test_bad_rows_refused);
+    tcase_add_test(tc, test_fighter_duel_kit);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("leagues");

@@ -456,6 +456,227 @@ START_TEST(test_league_turn_through_the_game)
 }
 END_TEST
 
+/* Two duellists, one with worn equipment, fight a live duel that fights
+ * itself: a round every auto_round_seconds (the fake clock), at most three
+ * channel lines a round, each duellist's corner in private; the bot
+ * "crashes" in the middle and the restarted game resumes at the round it
+ * stopped; the duel replays to its digest; the wear is saved and the owner
+ * told what broke. */
+static const struct sheet conan = {
+    .rules = RULES_DUEL,
+    .u.duel = {18,
+               14,
+               14,
+               10,
+               {DUEL_LONGSWORD, DUEL_PLATE, DUEL_LEATHER, DUEL_CHAINMAIL, 0, 0, DUEL_LEATHER},
+               {DUEL_COND_FULL, DUEL_COND_FULL, 20000, DUEL_COND_FULL, 0, 0, 30000}}};
+static const struct sheet bob = {.rules = RULES_DUEL,
+                                 .u.duel = {14,
+                                            20,
+                                            12,
+                                            10,
+                                            {DUEL_MACE, 0, DUEL_LEATHER, 0, 0, 0, DUEL_CHAINMAIL},
+                                            {5000, 0, DUEL_COND_FULL, 0, 0, 0, DUEL_COND_FULL}}};
+
+static int round_lines_max(int64_t id)
+{
+    (void)id;
+    /* The channel lines between two "Round" lines. */
+    int most = 0, n = -1;
+    for (const char *p = said; *p;) {
+        const char *nl = strchr(p, '\n');
+        if (strncmp(p, "#ring|chatter|", 14) == 0) {
+            const char *end = strstr(p, " wins by "), *rec = strstr(p, "Records now:");
+            if (strstr(p, "Round ") == p + 14 || strstr(p, "\002Round ") == p + 14)
+                n = 0;
+            /* The result and the records follow the round's lines. */
+            if ((end && end < nl) || (rec && rec < nl) || strncmp(p + 14, "Draw", 4) == 0 ||
+                strstr(p + 14, "It's over") == p + 14 || strstr(p + 14, "That ends") == p + 14 ||
+                strstr(p + 14, "The duel is") == p + 14 || strncmp(p + 14, "Bout #", 6) == 0)
+                n = -1;
+            if (n >= 0 && ++n > most)
+                most = n;
+        }
+        p = nl + 1;
+    }
+    return most;
+}
+
+START_TEST(test_live_duel_fights_itself)
+{
+    struct game_config c = cfg;
+    c.auto_round_seconds = 4;
+    game_set_config(game, &c);
+    int64_t a = player("alice", "Conan", &conan), b = player("bob", "Bob", &bob);
+    struct game_caller ca = caller("alice", a, 1), cb = caller("bob", b, 1);
+    ck_assert_int_eq(game_challenge(game, &ca, b, "bob", RULES_DUEL, 0, NULL, NULL), 0);
+    ck_assert_int_eq(game_answer(game, &cb, GAME_ACCEPT, NULL, 0), 0);
+    HAS("#ring|chatter|Bout #1, duel, 23 rounds: Conan (alice) STR 18 DEX 14 CON 14 INT 10; "
+        "longsword 100.0%, plate helmet 100.0%, leather armour 2.0%, chainmail shirt 100.0%, "
+        "leather shield 3.0%, 0-0-0");
+    HAS("alice|live|Bout #1: the duel fights itself, a round every 4 seconds;");
+    ck_assert_ptr_null(strstr(said, "your orders"));
+    game_tick(game, NULL);
+    hush();
+    /* Nothing before the pace; then one round per tick of 4 seconds. */
+    clock_now += 3;
+    game_tick(game, NULL);
+    ck_assert_int_eq((int)said_len, 0);
+    clock_now += 1;
+    game_tick(game, NULL);
+    HAS("#ring|chatter|\002Round 1\002: ");
+    HAS("alice|live|Bout #1: Your corner after round 1: Conan has ");
+    HAS("bob|live|Bout #1: Your corner after round 1: Bob has ");
+    struct db_bout rec;
+    ck_assert_int_eq(db_bout_get(db, 1, &rec), DB_OK);
+    ck_assert_int_eq(rec.round, 1);
+    clock_now += 4;
+    game_tick(game, NULL);
+    ck_assert_int_eq(db_bout_get(db, 1, &rec), DB_OK);
+    if (rec.state == DB_BOUT_LIVE) {
+        ck_assert_int_eq(rec.round, 2);
+        /* The bot stops here; the restarted game resumes at round 3. */
+        game_free(game);
+        start_game();
+        game_set_config(game, &c);
+        ck_assert_int_eq(game_live(game), 1);
+        game_connected(game);
+        HAS("#ring|chatter|Bout #1, Conan vs Bob, goes on: round 3 of 23 is next.");
+        game_tick(game, NULL);
+    }
+    for (int i = 0; i < 30 && game_live(game); i++) {
+        clock_now += 4;
+        game_tick(game, NULL);
+    }
+    ck_assert_int_eq(game_live(game), 0);
+    ck_assert_int_eq(db_bout_get(db, 1, &rec), DB_OK);
+    ck_assert_int_eq(rec.state, DB_BOUT_OVER);
+    ck_assert(replay_ok(1));
+    if (round_lines_max(1) > 3)
+        fputs(said, stderr);
+    ck_assert_int_le(round_lines_max(1), 3);
+    HAS("alice|live|Bout #1 is over, and ");
+    HAS("'s equipment: ");
+    /* The wear is saved with the fighters: a new duel starts from it. */
+    struct db_fighter fa;
+    ck_assert_int_eq(db_fighter_get(db, "conan", &fa), DB_OK);
+    ck_assert_int_lt(fa.sheet.u.duel.cond[DUEL_WEAPON], DUEL_COND_FULL);
+    ck_assert_int_eq(duel_sheet_check(&fa.sheet.u.duel), 0);
+    ck_assert_int_eq(fa.wins + fa.losses + fa.draws, 1);
+}
+END_TEST
+
+/* A duellist yields: he loses at once, and the duel replays. */
+START_TEST(test_live_duel_yield)
+{
+    int64_t a = player("alice", "Conan", &conan), b = player("bob", "Bob", &bob);
+    struct game_caller ca = caller("alice", a, 1), cb = caller("bob", b, 1);
+    ck_assert_int_eq(game_challenge(game, &ca, b, "bob", RULES_DUEL, 0, NULL, NULL), 0);
+    ck_assert_int_eq(game_answer(game, &cb, GAME_ACCEPT, NULL, 0), 0);
+    game_tick(game, NULL);
+    clock_now += 4;
+    game_tick(game, NULL);
+    hush();
+    struct game_caller pb = caller("bob", b, 0);
+    ck_assert_int_eq(game_forfeit(game, &pb, NULL), 0);
+    HAS("#ring|chatter|\002Round 2\002: Bob ");
+    HAS("yield");
+    HAS("Conan wins by TKO in round 2 (the opponent yielded)!");
+    struct db_bout rec;
+    ck_assert_int_eq(db_bout_get(db, 1, &rec), DB_OK);
+    ck_assert_int_eq(rec.winner, 0);
+    ck_assert_int_eq(rec.reason, TKO_TOWEL);
+    ck_assert(replay_ok(1));
+}
+END_TEST
+
+/* A stored plan yields for him when its condition holds. */
+START_TEST(test_live_duel_plan_yields)
+{
+    int64_t a = player("alice", "Conan", &conan), b = player("bob", "Bob", &bob);
+    struct db_fighter fb;
+    ck_assert_int_eq(db_fighter_get(db, "bob", &fb), DB_OK);
+    ck_assert_int_eq(db_plan_set(db, fb.id, "fight; if health < 100 then yield", 1), DB_OK);
+    struct game_caller ca = caller("alice", a, 1), cb = caller("bob", b, 1);
+    ck_assert_int_eq(game_challenge(game, &ca, b, "bob", RULES_DUEL, 0, NULL, NULL), 0);
+    ck_assert_int_eq(game_answer(game, &cb, GAME_ACCEPT, NULL, 0), 0);
+    game_tick(game, NULL);
+    for (int i = 0; i < 30 && game_live(game); i++) {
+        clock_now += 4;
+        game_tick(game, NULL);
+    }
+    struct db_bout rec;
+    ck_assert_int_eq(db_bout_get(db, 1, &rec), DB_OK);
+    ck_assert_int_eq(rec.state, DB_BOUT_OVER);
+    if (rec.reason == TKO_TOWEL) {
+        ck_assert_int_eq(rec.winner, 0);
+        struct db_order o[64];
+        int n = 0;
+        ck_assert_int_eq(db_order_list(db, 1, o, 64, &n), DB_OK);
+        ck_assert_str_eq(o[n - 1].text, "towel"); /* a yield is stored as the towel */
+        ck_assert_int_eq(o[n - 1].source, DB_ORDER_PLAN);
+    }
+    ck_assert(replay_ok(1));
+}
+END_TEST
+
+/* A league turn of duellists: every duel fought from the plans (a yield
+ * line among them), stored, replayable, the records and the wear saved;
+ * the title bout too when there is a GOLD league. */
+START_TEST(test_league_turn_of_duels)
+{
+    char lines[LEAGUE_SUMMARY_LINES][RENDER_LINE_MAX], err[256];
+    int n = 0;
+
+    for (int i = 0; i < 5; i++) {
+        char name[16], fighter[16];
+        struct sheet s = i % 2 ? bob : conan;
+        snprintf(name, sizeof(name), "d%d", i);
+        snprintf(fighter, sizeof(fighter), "Duellist%d", i);
+        s.u.duel.cond[DUEL_WEAPON] = DUEL_COND_FULL;
+        int64_t id = player(name, fighter, &s);
+        struct db_fighter list[1];
+        int m = 0;
+        ck_assert_int_eq(db_fighter_list(db, id, 0, list, 1, &m), DB_OK);
+        if (i == 0)
+            ck_assert_int_eq(db_plan_set(db, list[0].id, "if health < 30 then yield", 1), DB_OK);
+    }
+    ck_assert_msg(league_turn(game, RULES_DUEL, 9, "#ring", lines, &n, err, sizeof(err)) == 0, "%s",
+                  err);
+    ck_assert_ptr_nonnull(strstr(lines[0], "League turn 1 (duel): 5 bouts fought"));
+    struct db_bout list[8];
+    int m = 0;
+    ck_assert_int_eq(db_bout_list(db, DB_BOUT_OVER, list, 8, &m), DB_OK);
+    ck_assert_int_eq(m, 5);
+    for (int i = 0; i < m; i++) {
+        ck_assert_int_eq(list[i].rules, RULES_DUEL);
+        ck_assert(replay_ok(list[i].id));
+    }
+    /* Everybody fought twice; his weapon wore in both. */
+    struct db_fighter f;
+    ck_assert_int_eq(db_fighter_get(db, "duellist0", &f), DB_OK);
+    ck_assert_int_eq(f.wins + f.losses + f.draws, 2);
+    ck_assert_int_lt(f.sheet.u.duel.cond[DUEL_WEAPON], DUEL_COND_FULL);
+    ck_assert_int_eq(duel_sheet_check(&f.sheet.u.duel), 0);
+    /* The second duel of the turn began with the wear of the first. */
+    int64_t first = 0, second = 0;
+    for (int i = 0; i < m; i++)
+        for (int s = 0; s < SIDES; s++)
+            if (list[i].fighter[s] == f.id) {
+                if (!first)
+                    first = list[i].id * 2 + s;
+                else
+                    second = list[i].id * 2 + s;
+            }
+    struct db_bout b2;
+    ck_assert_int_eq(db_bout_get(db, second / 2, &b2), DB_OK);
+    ck_assert_int_lt(b2.sheet[second % 2].u.duel.cond[DUEL_WEAPON], DUEL_COND_FULL);
+    /* Another turn: the leagues move, and the duels go on. */
+    ck_assert_int_eq(league_turn_announce(game, RULES_DUEL, "#ring", "#ring"), 0);
+    HAS("#ring|chatter|League turn 2 (duel): ");
+}
+END_TEST
+
 /* The deadline runs from when the prompts went out, not from when the
  * round was resolved: a slow output does not eat the players' time. */
 START_TEST(test_deadline_from_the_prompt)
@@ -650,6 +871,10 @@ Suite *game_suite(void)
     tcase_add_test(tc, test_league_turn_through_the_game);
     tcase_add_test(tc, test_challenge_expires_on_the_fake_clock);
     tcase_add_test(tc, test_deadline_from_the_prompt);
+    tcase_add_test(tc, test_live_duel_fights_itself);
+    tcase_add_test(tc, test_live_duel_yield);
+    tcase_add_test(tc, test_live_duel_plan_yields);
+    tcase_add_test(tc, test_league_turn_of_duels);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("schema 3");

@@ -9,6 +9,7 @@ int main(void)
 
     srunner_add_suite(sr, boxing_suite());
     srunner_add_suite(sr, sugarray_suite());
+    srunner_add_suite(sr, duel_suite());
     srunner_add_suite(sr, parse_suite());
     srunner_add_suite(sr, plan_suite());
     srunner_add_suite(sr, invariants_suite());

@@ -236,6 +236,11 @@ static const struct {
     {"myknockdowns", offsetof(struct plan_vars, my_knockdowns), FIELD_INT},
     {"hisknockdowns", offsetof(struct plan_vars, his_knockdowns), FIELD_INT},
     {"warnings", offsetof(struct plan_vars, warnings), FIELD_INT},
+    {"health", offsetof(struct plan_vars, health), FIELD_DOUBLE},
+    {"hishealth", offsetof(struct plan_vars, his_health), FIELD_DOUBLE},
+    {"energy", offsetof(struct plan_vars, energy), FIELD_DOUBLE},
+    {"bleeding", offsetof(struct plan_vars, bleeding), FIELD_DOUBLE},
+    {"stunned", offsetof(struct plan_vars, stunned), FIELD_INT},
 };
 #define VARIABLES ((int)(sizeof(variables) / sizeof(variables[0])))
 
@@ -255,20 +260,24 @@ START_TEST(variable_switches_line)
     char text[256];
     struct plan_vars v = neutral(7);
 
-    snprintf(text, sizeof(text), "5/5/10; if %s = 7 then 4/8/8; if %s > 40 then 6H/6/8",
+    /* The duel's own words are a duel plan's, fought with its orders. */
+    int duel = _i >= VARIABLES - 5;
+    snprintf(text, sizeof(text),
+             duel ? "fight; if %s = 7 then yield; if %s > 40 then fight"
+                  : "5/5/10; if %s = 7 then 4/8/8; if %s > 40 then 6H/6/8",
              variables[_i].name, variables[_i].name);
-    struct plan *p = compile_ok(RULES_BOXING, text);
+    struct plan *p = compile_ok(duel ? RULES_DUEL : RULES_BOXING, text);
     for (int i = 0; i < VARIABLES; i++)
         if (variables[i].offset != variables[_i].offset)
             field_set(&v, i, 3);
     field_set(&v, _i, 7);
-    expect_vars(p, &v, 2, "4/8/8");
+    expect_vars(p, &v, 2, duel ? "yield" : "4/8/8");
     field_set(&v, _i, 6);
-    expect_vars(p, &v, 1, "5/5/10");
+    expect_vars(p, &v, 1, duel ? "fight" : "5/5/10");
     field_set(&v, _i, 41);
-    expect_vars(p, &v, 3, "6H/6/8");
+    expect_vars(p, &v, 3, duel ? "fight" : "6H/6/8");
     plan_free(p);
-    if (variables[_i].type == FIELD_DOUBLE) {
+    if (!duel && variables[_i].type == FIELD_DOUBLE) {
         field_set(&v, _i, 7.25);
         snprintf(text, sizeof(text), "%s = 7.25", variables[_i].name);
         ck_assert(holds(text, &v));

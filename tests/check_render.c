@@ -759,7 +759,7 @@ START_TEST(test_round_report)
         bout_rng_seed(&br, seed);
         while (!b.result.over) {
             struct order o[SIDES];
-            char want[320];
+            char want[512];
 
             random_order(&g, &o[0]);
             random_order(&g, &o[1]);

@@ -374,6 +374,44 @@ if command -v python3 >/dev/null 2>&1; then
     check "sugarray" --rules sugarray --bouts 20 \
         --a 'Miller skill=10 end=26' --b 'Murphy skill=12 end=21' --orders-a '2/3,3/0,9/0' --orders-b '6/0,3/3,3/4'
 
+    # Duels: tests/duel_check.py, an independent reading of seed 003 and
+    # rules.md section 4, recomputes every attack.
+    # dcheck NAME ARGS...: duel_check.py must agree with every duel.
+    dcheck() {
+        name=$1
+        shift
+        run --json --rules duel "$@"
+        if [ $rc -ne 0 ]; then
+            fail "duel_check $name: the simulator exited $rc"
+        elif ! python3 "$HERE/duel_check.py" "$TMP/out" >"$TMP/check" 2>&1; then
+            fail "duel_check $name: $(head -n 3 "$TMP/check" | tr '\n' '|')"
+        else
+            pass
+        fi
+    }
+    dcheck "full kit against speed" --bouts 200 --seed 1 \
+        --a 'Conan str=18 dex=14 con=14 int=10 weapon=longsword head=plate torso=chainmail+leather legs=leather feet=leather shield=leather' \
+        --b 'Bob str=14 dex=20 con=12 int=10 weapon=mace torso=leather shield=chainmail'
+    dcheck "worn pieces break, the punisher" --bouts 200 --seed 100 \
+        --a 'Tank str=23 dex=10 con=13 int=10 weapon=the_punisher head=plate torso=plate legs=plate feet=plate shield=plate:2' \
+        --b 'Wisp str=7 dex=23 con=23 int=3 weapon=knife:0.3 torso=leather:1'
+    dcheck "fists, layers, a halberd's feet" --bouts 200 --seed 7 \
+        --a 'Brawler str=17 dex=13 con=13 int=13' \
+        --b 'Axe str=17 dex=12 con=17 int=10 weapon=halberd:1.5 torso=chainmail+leather:3 legs=chainmail shield=leather:4'
+    dcheck "yields and short duels" --bouts 100 --seed 300 --rounds 5 \
+        --a 'Conan str=18 dex=14 con=14 int=10 weapon=scimitar head=leather torso=chainmail+leather' \
+        --b 'Bob str=14 dex=20 con=12 int=10 weapon=war_hammer shield=leather' --plan-b 'if health < 70 then yield'
+    run --json --rules duel --seed 4 \
+        --a 'Conan str=18 dex=14 con=14 int=10 weapon=longsword head=plate torso=chainmail+leather' \
+        --b 'Bob str=14 dex=20 con=12 int=10 weapon=mace torso=leather shield=chainmail'
+    sed 's/"roll":\([0-9]*\),"base":/"roll":1\1,"base":/' "$TMP/out" >"$TMP/bad1"
+    sed 's/"energy_cost":1\.333333/"energy_cost":1.5/' "$TMP/out" >"$TMP/bad2"
+    if python3 "$HERE/duel_check.py" "$TMP/out" >/dev/null 2>&1 &&
+        ! cmp -s "$TMP/out" "$TMP/bad1" && ! python3 "$HERE/duel_check.py" "$TMP/bad1" >/dev/null 2>&1 &&
+        ! cmp -s "$TMP/out" "$TMP/bad2" && ! python3 "$HERE/duel_check.py" "$TMP/bad2" >/dev/null 2>&1; then
+        pass
+    else fail "duel_check does not reject tampered figures"; fi
+
     # The bot's `sim` command: the figures tests/check_simulate.c gets from
     # game/simulate.c are the simulator's for the same sheets, plans and
     # seeds (tests/sim_figures.txt); and a figure changed is caught.

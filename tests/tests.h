@@ -16,6 +16,7 @@
 Suite *rng_suite(void);
 Suite *boxing_suite(void);
 Suite *sugarray_suite(void);
+Suite *duel_suite(void);
 Suite *parse_suite(void);
 Suite *plan_suite(void);
 Suite *invariants_suite(void);

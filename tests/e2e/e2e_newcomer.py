@@ -82,7 +82,7 @@ HOLD = 4.0
 
 # bot/cmd.c: the command table, in its order.
 COMMANDS = ("help version register identify logout passwd resetpass create fighter fighters train "
-            "retire challenge accept decline withdraw forfeit order plan sim bouts score report "
+            "retire armoury equip unequip challenge accept decline withdraw forfeit order plan sim bouts score report "
             "standings champion league pause ban unban set cancel turn")
 # parse/boxing.c and parse/sugarray.c: order_help and sheet_help.
 ORDER_HELP_BOXING = (
@@ -107,6 +107,14 @@ SHEET_HELP_SUGARRAY = (
     "rules=sugarray): skill lowers the endurance each round costs you, endurance is "
     "what blows and fatigue take away; a KO win adds a skill point, a points win an "
     "endurance point.")
+# parse/duel.c: order_help and sheet_help.
+ORDER_HELP_DUEL = (
+    "A duel needs no orders: its rounds fight themselves from the sheets and the equipment. "
+    "yield concedes (you lose); a plan may say when, e.g. if health < 20 then yield.")
+SHEET_HELP_DUEL = (
+    "A duellist has 56 points over str, dex, con and int, each 1 to 23: STR for damage, "
+    "weapons and armour, more hits a turn; DEX to hit and not be hit; CON for energy, shorter "
+    "stuns, more hits; INT with DEX for critical hits.")
 BOXING_ABILITIES = "str, spd, agl, tgh or hgt"
 # bot/cmd.c (cmd_dispatch): the notice of the inbound command limit, and
 # anything else that would tell a player he is being ignored or limited.
@@ -326,11 +334,12 @@ def s_newcomer(env):
     mistake(env, new, "help order", [
         "!order [#bout] <orders>: your orders for the next round, e.g. 5H/8!/7 (inside) or 3/2 "
         "(just the orders work too) (in private: /msg %s; identify first) (also: orders)" % BOT,
-        ORDER_HELP_BOXING, ORDER_HELP_SUGARRAY], CHANNEL)
+        ORDER_HELP_BOXING, ORDER_HELP_SUGARRAY, ORDER_HELP_DUEL], CHANNEL)
     mistake(env, new, "help create", [
         "!create <name> [rules=boxing] str=N spd=N agl=N tgh=N hgt=N: creates a fighter: boxing "
         "spreads 60 points over the five abilities, each 5 to 20; rules=sugarray needs no "
-        "numbers (identify first)", SHEET_HELP_BOXING, SHEET_HELP_SUGARRAY], CHANNEL)
+        "numbers; rules=duel spreads 56 over str, dex, con and int, each 1 to 23 (identify "
+        "first)", SHEET_HELP_BOXING, SHEET_HELP_SUGARRAY, SHEET_HELP_DUEL], CHANNEL)
     # A fighter before an account.
     mistake(env, new, "create Rocky str=12 spd=12 agl=12 tgh=12 hgt=12",
             "create needs an account: identify first (/msg %s identify <password>), or register "

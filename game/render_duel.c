@@ -1,0 +1,493 @@
+/*
+ * render_duel.c - the duel's words (seed 003): the tale of the tape with
+ * each duellist's equipment and its condition, at most three channel lines
+ * a round (the initiative and each turn's hits and misses with the body
+ * part and damage; then bleeding, stuns, critical hits, pieces breaking and
+ * health), the report's figures and events, the result and the score.
+ * Registered as `duel_words` through engine/rulesets.h.
+ *
+ * The round's lines read the last round's figures the bout keeps
+ * (struct duel_round). The rules of render.c hold: nothing allocates or
+ * does I/O; the flavour draws of a round are one per turn line (one for a
+ * yield), none for the third line; the result lines draw one.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "render_internal.h"
+
+/* ------------------------------------------------------------- names */
+
+/* A weapon as people write it: "war hammer", "the Punisher". */
+static const char *weapon_words(int w)
+{
+    static const char *const names[DUEL_WEAPONS] = {
+        "fists", "knife",      "short sword", "longsword", "scimitar",
+        "mace",  "war hammer", "war axe",     "halberd",   "the Punisher",
+    };
+    return w >= 0 && w < DUEL_WEAPONS ? names[w] : "?";
+}
+
+static const char *part_words(int part)
+{
+    static const char *const names[DUEL_PARTS] = {"head", "torso",    "legs",
+                                                  "feet", "left arm", "right arm"};
+    return part >= 0 && part < DUEL_PARTS ? names[part] : "?";
+}
+
+/* The kind of piece a slot holds: "helmet", "armour", ... */
+static const char *piece_words(int slot)
+{
+    static const char *const names[DUEL_SLOTS] = {"weapon",   "helmet", "armour", "mail",
+                                                  "leggings", "boots",  "shield"};
+    return slot >= 0 && slot < DUEL_SLOTS ? names[slot] : "?";
+}
+
+/* Appends the piece in `slot` of material/weapon `item`: "longsword",
+ * "plate helmet", "chainmail under the armour". */
+static void piece_add(struct text *t, int slot, int item)
+{
+    if (slot == DUEL_WEAPON)
+        text_add(t, "%s", weapon_words(item));
+    else if (slot == DUEL_UNDER)
+        text_add(t, "%s shirt", duel_armour_info(item)->name);
+    else
+        text_add(t, "%s %s", duel_armour_info(item)->name, piece_words(slot));
+}
+
+int render_duel_piece(int slot, int item, char *buf, size_t len)
+{
+    struct text t;
+
+    text_init(&t, buf, len);
+    piece_add(&t, slot, item);
+    return text_result(&t);
+}
+
+/* The pieces of `s` with their conditions and the encumbrance. */
+static void kit_add(struct text *t, const struct sheet *s, const struct sheet *before)
+{
+    static const int order[] = {DUEL_WEAPON, DUEL_HEAD, DUEL_TORSO, DUEL_UNDER,
+                                DUEL_LEGS,   DUEL_FEET, DUEL_SHIELD};
+    const struct duel_sheet *d = &s->u.duel;
+    int n = 0;
+
+    if (before) {
+        const struct duel_sheet *o = &before->u.duel;
+        int lost = 0;
+        for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+            int k = order[i], still = 0;
+            if (o->item[k] == 0)
+                continue;
+            /* A shirt whose leather broke is the torso piece now. */
+            for (int j = 0; j < DUEL_SLOTS; j++)
+                still |=
+                    d->item[j] == o->item[k] && (j == k || (k == DUEL_UNDER && j == DUEL_TORSO));
+            if (still)
+                continue;
+            text_add(t, "%s", lost++ ? ", " : "broken and gone: ");
+            piece_add(t, k, o->item[k]);
+        }
+        if (lost)
+            text_add(t, "; ");
+    }
+    for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+        int k = order[i];
+        if (d->item[k] == 0)
+            continue;
+        text_add(t, "%s", n++ ? ", " : "");
+        piece_add(t, k, d->item[k]);
+        text_add(t, " %.1f%%", d->cond[k] / 10000.0);
+    }
+    if (n == 0)
+        text_add(t, "no equipment (bare fists)");
+    else if (d->item[DUEL_WEAPON] == 0)
+        text_add(t, ", no weapon (bare fists)");
+    text_add(t, "; encumbrance %.3f", duel_encumbrance(d->item, d->str));
+}
+
+int render_armoury(int weapons, int armour, char lines[][RENDER_LINE_MAX])
+{
+    int n = 0;
+    struct text t;
+
+    if (weapons) {
+        text_init(&t, lines[n++], RENDER_LINE_MAX);
+        text_add(&t, "Weapons (STR needed, damage, blunt/cut %%, reach, armour penetration, "
+                     "critical, weight, wear factor):");
+        for (int w = DUEL_FISTS + 1; w < DUEL_WEAPONS; w++) {
+            const struct duel_weapon_info *wi = duel_weapon_info(w);
+            text_init(&t, lines[n++], RENDER_LINE_MAX);
+            text_add(&t,
+                     "%s (weapon=%s): STR %d, damage %d-%d, blunt/cut %d/%d, reach %d, "
+                     "armour pen. %d, ",
+                     weapon_words(w), wi->name, wi->str, wi->lo, wi->hi, wi->blunt, 100 - wi->blunt,
+                     wi->reach, wi->pen);
+            if (duel_crit_chance(w, 44))
+                text_add(&t, "critical %d%% to %d%%", duel_crit_chance(w, 0),
+                         duel_crit_chance(w, 44));
+            else
+                text_add(&t, "no critical");
+            text_add(&t, ", %g kg, wear factor %g", wi->kg, wi->wear);
+        }
+    }
+    if (armour) {
+        text_init(&t, lines[n++], RENDER_LINE_MAX);
+        text_add(&t, "Armour (defence, STR needed, weight of head/torso/legs/feet/shield; what the "
+                     "torso piece covers; wear factor 1):");
+        for (int m = DUEL_LEATHER; m < DUEL_MATERIALS; m++) {
+            const struct duel_armour_info *ai = duel_armour_info(m);
+            text_init(&t, lines[n++], RENDER_LINE_MAX);
+            text_add(&t, "%s: defence %d, STR %d, %g/%g/%g/%g/%g kg; the torso piece covers %s",
+                     ai->name, ai->defence, ai->str, ai->kg[DUEL_HEAD], ai->kg[DUEL_TORSO],
+                     ai->kg[DUEL_LEGS], ai->kg[DUEL_FEET], ai->kg[DUEL_SHIELD],
+                     ai->arms ? "the torso and both arms" : "the torso");
+        }
+        text_init(&t, lines[n++], RENDER_LINE_MAX);
+        text_add(&t, "Pieces: head=, torso=, legs=, feet=, shield= of leather, chainmail or "
+                     "plate; torso=chainmail+leather wears a chainmail shirt under leather; a "
+                     "shield takes every hit on the left arm.");
+    }
+    return n;
+}
+
+/* ------------------------------------------------------------- the tape */
+
+/* " STR 18 DEX 14 CON 14 INT 10; longsword 100%, plate helmet 97.5%, ..." */
+static void sheet_add(struct text *t, const struct sheet *s)
+{
+    static const int order[] = {DUEL_WEAPON, DUEL_HEAD, DUEL_TORSO, DUEL_UNDER,
+                                DUEL_LEGS,   DUEL_FEET, DUEL_SHIELD};
+    const struct duel_sheet *d = &s->u.duel;
+    int n = 0;
+
+    text_add(t, " STR %d DEX %d CON %d INT %d;", d->str, d->dex, d->con, d->intel);
+    for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+        int k = order[i];
+        if (d->item[k] == 0)
+            continue;
+        text_add(t, "%s ", n++ ? "," : "");
+        piece_add(t, k, d->item[k]);
+        text_add(t, " %.1f%%", d->cond[k] / 10000.0);
+    }
+    if (d->item[DUEL_WEAPON] == 0)
+        text_add(t, "%s bare fists", n ? "," : "");
+}
+
+/* ---------------------------------------------------------- the channel */
+
+static const char *const say_turn[] = {
+    "$1 attacks:",
+    "$1 goes in:",
+    "$1 swings:",
+};
+static const char *const say_yield[] = {
+    "$1 yields!",
+    "$1 lowers the weapon and yields!",
+    "$1 has had enough and yields!",
+};
+
+/* The turn of `side` in the last round, or NULL if he fought none. */
+static const struct duel_turn *turn_of(const struct duel_round *l, int side)
+{
+    for (int k = 0; k < l->nturns; k++)
+        if (l->turns[k].attacker == side)
+            return &l->turns[k];
+    return NULL;
+}
+
+/* 1 if `evs` holds an event of `type` for `side`. */
+static int has_event(const struct events *evs, enum event_type type, int side)
+{
+    for (int k = 0; k < evs->n; k++)
+        if (evs->ev[k].type == type && evs->ev[k].side == side)
+            return 1;
+    return 0;
+}
+
+/* Appends the attempts of turn `t`: "head for 8.2 (critical!), miss,
+ * blocked by the shield". */
+static void attempts_add(struct text *t, const struct duel_turn *tu)
+{
+    for (int k = 0; k < tu->nattacks; k++) {
+        const struct duel_attack *at = &tu->attacks[k];
+
+        text_add(t, "%s", k ? ", " : " ");
+        if (!at->hit) {
+            text_add(t, "miss");
+            continue;
+        }
+        int shield = at->npieces > 0 && at->pieces[0].slot == DUEL_SHIELD;
+        if (shield && at->damage < 0.05)
+            text_add(t, "blocked by the shield");
+        else if (shield)
+            text_add(t, "the shield, %.1f through", at->damage);
+        else if (at->damage < 0.05)
+            text_add(t, "%s, the armour holds", part_words(at->part));
+        else
+            text_add(t, "%s for %.1f", part_words(at->part), at->damage);
+        if (at->critical)
+            text_add(t, " (critical!)");
+    }
+    text_add(t, ".");
+}
+
+/* What side `side` did in his turn of the last round, into t: his hits,
+ * or why he did not attack (stunned, no energy); nothing when the duel was
+ * over before his turn. Draws one word for a turn fought. */
+static void turn_add(struct text *t, const struct render_corner c[SIDES], const struct bout *b,
+                     const struct events *evs, int side, struct rng *flavour)
+{
+    const struct duel_turn *tu = turn_of(&b->u.duel.last, side);
+
+    if (tu) {
+        const char *who[1] = {c[side].name};
+        text_tpl(t, PICK(flavour, say_turn), who, 1);
+        attempts_add(t, tu);
+    } else if (has_event(evs, EV_SPENT, side)) {
+        text_add(t, "%s has no energy left to attack.", c[side].name);
+    } else {
+        text_add(t, "%s is stunned and cannot attack.", c[side].name);
+    }
+}
+
+/* The initiative and the first turn; the second turn; then bleeding,
+ * stuns, breaks and health. A yield is one line. */
+static int round_lines(const struct render_corner c[SIDES], const struct bout *b,
+                       const struct events *evs, struct rng *flavour,
+                       char lines[RENDER_ROUND_LINES][RENDER_LINE_MAX])
+{
+    const struct duel_bout *db = &b->u.duel;
+    const struct duel_round *l = &db->last;
+    struct text t;
+    int n = 0;
+
+    text_init(&t, lines[n++], RENDER_LINE_MAX);
+    text_add(&t, "\002Round %d\002: ", b->round);
+    if (l->yielded[0] || l->yielded[1]) {
+        for (int i = 0, said = 0; i < SIDES; i++)
+            if (l->yielded[i]) {
+                const char *who[1] = {c[i].name};
+                text_add(&t, "%s", said++ ? " " : "");
+                text_tpl(&t, PICK(flavour, say_yield), who, 1);
+            }
+        return n;
+    }
+    int fought = has_event(evs, EV_INITIATIVE, l->initiative);
+    if (fought) {
+        int first = l->initiative;
+        text_add(&t, "%s has the initiative. ", c[first].name);
+        turn_add(&t, c, b, evs, first, flavour);
+        /* The second turn, unless the first ended the duel. */
+        if (!(b->result.over && !(db->f[!first].health > 0))) {
+            text_init(&t, lines[n++], RENDER_LINE_MAX);
+            turn_add(&t, c, b, evs, !first, flavour);
+        }
+    }
+
+    /* The third line: bleeding, stuns, breaks, health; on the first line
+     * when nothing was fought (a duellist bled out). */
+    char extra[RENDER_LINE_MAX];
+    struct text x;
+    text_init(&x, extra, sizeof(extra));
+    int said = 0;
+    for (int i = 0; i < SIDES; i++)
+        if (l->bled[i] > 0) {
+            text_add(&x, "%s%s bleeds %.1f", said ? ", " : "", c[i].name, l->bled[i]);
+            said = 1;
+        }
+    if (said)
+        text_add(&x, ". ");
+    for (int k = 0; k < evs->n; k++) {
+        const struct event *e = &evs->ev[k];
+        if (e->side < 0 || e->side >= SIDES)
+            continue;
+        if (e->type == EV_STUN) {
+            text_add(&x, "%s is stunned for %d turn%s! ", c[e->side].name, e->a,
+                     e->a == 1 ? "" : "s");
+        } else if (e->type == EV_BREAK) {
+            text_add(&x, "%s's ", c[e->side].name);
+            piece_add(&x, e->a, e->b);
+            text_add(&x, " breaks! ");
+        }
+    }
+    text_add(&x, "Health: %s %.1f, %s %.1f.", c[0].name, db->f[0].health, c[1].name,
+             db->f[1].health);
+    if (fought)
+        text_init(&t, lines[n++], RENDER_LINE_MAX);
+    text_add(&t, "%s", extra);
+    return n;
+}
+
+/* ----------------------------------------------------------- the report */
+
+/* Each corner after the round: health, energy, bleeding, stun, weapon. */
+static void report_head(struct text *t, const struct render_corner c[SIDES], const struct bout *b,
+                        enum render_form form)
+{
+    const struct duel_bout *db = &b->u.duel;
+
+    if (b->round < 1)
+        return;
+    for (int i = 0; i < SIDES; i++) {
+        const struct duel_after *af = &db->last.after[i];
+
+        text_add(t, "\n%s: health ", c[i].name);
+        figure_add(t, af->health, form);
+        text_add(t, ", energy ");
+        figure_add(t, af->energy, form);
+        text_add(t, ", bleeding ");
+        figure_add(t, af->bleed, form);
+        text_add(t, " a round");
+        if (af->stunned > 0)
+            text_add(t, ", stunned for %d turn%s", af->stunned, af->stunned == 1 ? "" : "s");
+        if (af->weapon) {
+            text_add(t, ", %s at ", weapon_words(af->weapon));
+            figure_add(t, af->weapon_condition, form);
+            text_add(t, "%%");
+        } else {
+            text_add(t, ", bare fists");
+        }
+    }
+}
+
+/* The duel's events in plain words. */
+static int event_add(struct text *t, const struct render_corner c[SIDES], const struct bout *b,
+                     const struct event *e, enum render_form form)
+{
+    int known = e->side >= 0 && e->side < SIDES;
+
+    (void)b;
+    const char *name = known ? c[e->side].name : "-";
+    const char *other = known ? c[!e->side].name : "-";
+
+    switch (e->type) {
+    case EV_INITIATIVE:
+        text_add(t, "%s has the initiative.", name);
+        return 1;
+    case EV_BLEED:
+        text_add(t, "%s bleeds for ", name);
+        figure_add(t, e->x, form);
+        text_add(t, ".");
+        return 1;
+    case EV_MISS:
+        text_add(t, "%s misses (attempt %d).", name, e->a + 1);
+        return 1;
+    case EV_HIT:
+        text_add(t, "%s hits %s's %s for ", name, other, e->c ? "shield" : part_words(e->a));
+        figure_add(t, e->x, form);
+        text_add(t, "%s.", e->b ? ", a critical hit" : "");
+        return 1;
+    case EV_STUN:
+        text_add(t, "%s is stunned for %d turn%s.", name, e->a, e->a == 1 ? "" : "s");
+        return 1;
+    case EV_BREAK:
+        text_add(t, "%s's ", name);
+        piece_add(t, e->a, e->b);
+        text_add(t, " breaks.");
+        return 1;
+    case EV_SPENT:
+        text_add(t, "%s has no energy left to attack.", name);
+        return 1;
+    case EV_KO:
+        text_add(t, "%s is down.", name);
+        return 1;
+    case EV_TKO:
+        text_add(t, "%s yields.", name);
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* ----------------------------------------------------------- the result */
+
+/* Both standing after the last round. */
+static void verdict_add(struct text *t, const struct render_corner c[SIDES], const struct bout *b)
+{
+    text_add(t, "Draw: %s and %s are both still standing after %d rounds.", c[0].name, c[1].name,
+             b->round);
+}
+
+static const char *const say_over[] = {
+    "It's over! ",
+    "The duel is decided! ",
+    "That ends it! ",
+};
+
+static int result_lines(const struct render_corner c[SIDES], const struct bout *b,
+                        struct rng *flavour, char lines[RENDER_RESULT_MAX][RENDER_LINE_MAX])
+{
+    struct text t;
+    const char *lead = PICK(flavour, say_over);
+
+    text_init(&t, lines[0], RENDER_LINE_MAX);
+    if (b->result.over)
+        text_add(&t, "%s", lead);
+    result_add(&t, c, b);
+    return 1;
+}
+
+/* ----------------------------------------------------------- the corner */
+
+/* His health, energy, bleeding, stun and every piece's condition; the
+ * opponent's health and bleeding, which the channel sees too. */
+static void corner_add(struct text *t, const struct render_corner c[SIDES], const struct bout *b,
+                       int side)
+{
+    const struct duel_fighter *me = &b->u.duel.f[side], *him = &b->u.duel.f[!side];
+    static const int order[] = {DUEL_WEAPON, DUEL_HEAD, DUEL_TORSO, DUEL_UNDER,
+                                DUEL_LEGS,   DUEL_FEET, DUEL_SHIELD};
+    int n = 0;
+
+    text_add(t, "Your corner after round %d: %s has %.1f health, %.1f energy", b->round,
+             c[side].name, me->health, me->energy);
+    if (me->bleed > 0)
+        text_add(t, ", bleeds %.1f a round", me->bleed);
+    if (me->stunned > 0)
+        text_add(t, ", stunned for %d turn%s", me->stunned, me->stunned == 1 ? "" : "s");
+    text_add(t, "; ");
+    for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+        int k = order[i];
+        if (me->item[k] == 0)
+            continue;
+        text_add(t, "%s", n++ ? ", " : "");
+        piece_add(t, k, me->item[k]);
+        text_add(t, " %.1f%%", me->cond[k]);
+    }
+    if (me->item[DUEL_WEAPON] == 0)
+        text_add(t, "%sbare fists", n ? ", " : "");
+    text_add(t, ". %s has %.1f health", c[!side].name, him->health);
+    if (him->bleed > 0)
+        text_add(t, ", bleeds %.1f a round", him->bleed);
+    text_add(t, ". yield concedes.");
+}
+
+/* ------------------------------------------------------------ the score */
+
+static void score_add(struct text *t, const struct render_corner c[SIDES], const struct bout *b)
+{
+    const struct duel_bout *db = &b->u.duel;
+
+    text_add(t, "health %s %.1f, %s %.1f; energy %.1f-%.1f", c[0].name, db->f[0].health, c[1].name,
+             db->f[1].health, db->f[0].energy, db->f[1].energy);
+}
+
+static const enum method methods[] = {METHOD_KO, METHOD_TKO, METHOD_NONE};
+
+const struct words duel_words = {
+    .sheet_add = sheet_add,
+    .round = round_lines,
+    .report_head = report_head,
+    .report_tail = NULL,
+    .event_add = event_add,
+    .verdict_add = verdict_add,
+    .result = result_lines,
+    .result_plain = 1,
+    .score_add = score_add,
+    .injuries = NULL,
+    .methods = methods,
+    .towel_words = "the opponent yielded",
+    .kit_add = kit_add,
+    .corner_add = corner_add,
+};

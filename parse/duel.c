@@ -1,0 +1,440 @@
+/*
+ * duel.c - the duel grammar: a duellist's sheet (str, dex, con, int, each
+ * 1..23) with his equipment, the equipment alone (the armoury's `equip`),
+ * and the duel's only orders, "fight" and "yield".
+ *
+ * A sheet is whitespace-separated key=value pairs, read left to right, the
+ * first bad one reported with its column; the abilities must all be given,
+ * the equipment slots may be:
+ *   weapon=longsword head=plate torso=chainmail+leather legs=leather
+ *   feet=leather shield=leather
+ * An item may carry its condition in percent after a colon (longsword:87.5,
+ * up to four decimals; a new piece is 100). torso= takes one piece, or
+ * chainmail and leather joined by '+' in either order: the chainmail is worn
+ * under the leather. Names are case-insensitive; words of a weapon's name
+ * may be joined by '_', '-' or nothing (war_hammer, war-hammer, warhammer).
+ * Every item needs STR at least its requirement; the error says which.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "parse_internal.h"
+
+#define DUEL_KEYS "str, dex, con and int"
+#define DUEL_KIT  "weapon, head, torso, legs, feet and shield"
+
+/* 1 if the n bytes at s spell `word` in any case, ignoring '_' and '-' in
+ * both. */
+static int name_is(const char *s, size_t n, const char *word)
+{
+    size_t i = 0;
+
+    for (;;) {
+        while (i < n && (s[i] == '_' || s[i] == '-'))
+            i++;
+        while (*word == '_' || *word == '-')
+            word++;
+        if (i == n || *word == '\0')
+            break;
+        if (parse_lower(s[i]) != *word)
+            return 0;
+        i++;
+        word++;
+    }
+    return i == n && *word == '\0';
+}
+
+int duel_weapon_find(const char *s, size_t n)
+{
+    for (int w = DUEL_FISTS + 1; w < DUEL_WEAPONS; w++)
+        if (name_is(s, n, duel_weapon_info(w)->name))
+            return w;
+    if (name_is(s, n, "punisher"))
+        return DUEL_PUNISHER;
+    if (name_is(s, n, "long_sword"))
+        return DUEL_LONGSWORD;
+    return -1;
+}
+
+int duel_material_find(const char *s, size_t n)
+{
+    for (int m = DUEL_LEATHER; m < DUEL_MATERIALS; m++)
+        if (name_is(s, n, duel_armour_info(m)->name))
+            return m;
+    if (name_is(s, n, "chain"))
+        return DUEL_CHAINMAIL;
+    return -1;
+}
+
+int duel_slot_find(const char *s, size_t n)
+{
+    for (int k = 0; k < DUEL_SLOTS; k++)
+        if (k != DUEL_UNDER && name_is(s, n, duel_slot_name(k)))
+            return k;
+    if (name_is(s, n, "armour") || name_is(s, n, "armor") || name_is(s, n, "body"))
+        return DUEL_TORSO;
+    return -1;
+}
+
+/* Reads a condition "N" or "N.NNNN" (percent, above 0, at most 100) from the
+ * n bytes at s into *cond (millionths). Returns 0 or -1. */
+static int cond_read(const char *s, size_t n, int *cond)
+{
+    long whole = 0, frac = 0;
+    int digits = 0, fdigits = 0;
+    size_t i = 0;
+
+    for (; i < n && s[i] >= '0' && s[i] <= '9'; i++, digits++)
+        if (whole <= 100)
+            whole = whole * 10 + (s[i] - '0');
+    if (i < n && s[i] == '.') {
+        for (i++; i < n && s[i] >= '0' && s[i] <= '9'; i++, fdigits++)
+            if (fdigits < 4)
+                frac = frac * 10 + (s[i] - '0');
+            else if (s[i] != '0')
+                return -1;
+        if (fdigits == 0)
+            return -1;
+    }
+    if (i != n || digits == 0)
+        return -1;
+    for (int k = fdigits < 4 ? fdigits : 4; k < 4; k++)
+        frac *= 10;
+    long c = whole * 10000 + frac;
+    if (c < 1 || c > DUEL_COND_FULL)
+        return -1;
+    *cond = (int)c;
+    return 0;
+}
+
+/* Reads one item "name[:cond]" (the n bytes at s, at byte `off` of the
+ * text) for slot `slot` into *item and *cond. Returns 0, or -1 with *err. */
+static int item_read(int slot, const char *s, size_t n, size_t off, int *item, int *cond,
+                     struct parse_error *err)
+{
+    const char *colon = memchr(s, ':', n);
+    size_t nn = colon ? (size_t)(colon - s) : n;
+    char q[PARSE_QUOTE_MAX + 4];
+
+    parse_quote(s, nn, PARSE_QUOTE_MAX, PARSE_QUOTE_MAX, q);
+    if (nn == 0)
+        return parse_fail(err, 0, parse_column(off), "%s= has no item; e.g. %s",
+                          duel_slot_name(slot),
+                          slot == DUEL_WEAPON ? "weapon=longsword" : "head=leather");
+    if (slot == DUEL_WEAPON) {
+        *item = duel_weapon_find(s, nn);
+        if (*item < 0)
+            return parse_fail(err, 0, parse_column(off),
+                              "\"%s\" is no weapon; the armoury has knife, short_sword, "
+                              "longsword, scimitar, mace, war_hammer, war_axe, halberd, "
+                              "the_punisher",
+                              q);
+    } else {
+        *item = duel_material_find(s, nn);
+        if (*item < 0)
+            return parse_fail(err, 0, parse_column(off),
+                              "\"%s\" is no armour; %s= takes leather, chainmail or plate", q,
+                              duel_slot_name(slot));
+    }
+    *cond = DUEL_COND_FULL;
+    if (colon && cond_read(colon + 1, n - nn - 1, cond) != 0) {
+        parse_quote(colon + 1, n - nn - 1, PARSE_QUOTE_MAX, PARSE_QUOTE_MAX, q);
+        return parse_fail(err, 0, parse_column(off + nn + 1),
+                          "condition \"%s\" is not a percent above 0 and at most 100 (up to 4 "
+                          "decimals), e.g. :87.5",
+                          q);
+    }
+    return 0;
+}
+
+/* Reads the value of slot `slot` (the n bytes at s, at byte `off`) into
+ * item[]/cond[]. torso= may be "chainmail+leather" (either order). */
+static int slot_read(int slot, const char *s, size_t n, size_t off, struct duel_sheet *sh,
+                     struct parse_error *err)
+{
+    const char *plus = memchr(s, '+', n);
+
+    if (!plus)
+        return item_read(slot, s, n, off, &sh->item[slot], &sh->cond[slot], err);
+    if (slot != DUEL_TORSO)
+        return parse_fail(err, 0, parse_column(off + (size_t)(plus - s)),
+                          "only torso= takes two pieces (chainmail+leather); %s= takes one",
+                          duel_slot_name(slot));
+    size_t n1 = (size_t)(plus - s);
+    int it[2], cd[2];
+    if (item_read(DUEL_TORSO, s, n1, off, &it[0], &cd[0], err) != 0 ||
+        item_read(DUEL_TORSO, plus + 1, n - n1 - 1, off + n1 + 1, &it[1], &cd[1], err) != 0)
+        return -1;
+    int c = it[0] == DUEL_CHAINMAIL ? 0 : 1;
+    if (it[c] != DUEL_CHAINMAIL || it[!c] != DUEL_LEATHER)
+        return parse_fail(err, 0, parse_column(off),
+                          "only a chainmail torso may go under a leather one: write "
+                          "torso=chainmail+leather");
+    sh->item[DUEL_TORSO] = DUEL_LEATHER;
+    sh->cond[DUEL_TORSO] = cd[!c];
+    sh->item[DUEL_UNDER] = DUEL_CHAINMAIL;
+    sh->cond[DUEL_UNDER] = cd[c];
+    return 0;
+}
+
+/* The STR an item needs. */
+static int item_str(int slot, int item)
+{
+    return slot == DUEL_WEAPON ? duel_weapon_info(item)->str : duel_armour_info(item)->str;
+}
+
+/* The name of an item as the grammar writes it. */
+static const char *item_name(int slot, int item)
+{
+    return slot == DUEL_WEAPON ? duel_weapon_info(item)->name : duel_armour_info(item)->name;
+}
+
+/* Reads "key=value" tokens: abilities when `abilities` (values into ab[],
+ * seen marked), and equipment slots (into *sh, given[] marked). */
+static int tokens_read(const char *text, int abilities, int ab[4], struct duel_sheet *sh,
+                       int given[DUEL_SLOTS], struct parse_error *err)
+{
+    static const char *const keys[4] = {"str", "dex", "con", "int"};
+    int seen[4] = {0, 0, 0, 0};
+    const char *p = text;
+    char q[PARSE_QUOTE_MAX + 4];
+
+    for (;;) {
+        while (parse_is_space(*p))
+            p++;
+        if (*p == '\0')
+            break;
+        size_t off = (size_t)(p - text), n = parse_token_length(p);
+        const char *eq = memchr(p, '=', n);
+        parse_quote(p, n, PARSE_QUOTE_MAX, PARSE_QUOTE_MAX, q);
+        if (!eq || eq == p)
+            return parse_fail(err, 0, parse_column(off),
+                              abilities ? "expected key=value, e.g. str=14 or weapon=longsword; "
+                                          "got \"%s\""
+                                        : "expected slot=item, e.g. weapon=longsword or "
+                                          "head=plate; got \"%s\"",
+                              q);
+        size_t klen = (size_t)(eq - p), vlen = n - klen - 1;
+        int k, slot = duel_slot_find(p, klen);
+        for (k = 0; abilities && k < 4; k++)
+            if (name_is(p, klen, keys[k]) || (k == 3 && name_is(p, klen, "intel")))
+                break;
+        if (abilities && k < 4) {
+            const char *v = eq + 1;
+            int val = 0;
+
+            if (seen[k])
+                return parse_fail(err, 0, parse_column(off), "%s= given twice; give each key once",
+                                  keys[k]);
+            if (vlen == 0)
+                return parse_fail(err, 0, parse_column(off + klen + 1),
+                                  "%s= has no value; write a whole number from %d to %d, e.g. "
+                                  "%s=14",
+                                  keys[k], DUEL_ABILITY_MIN, DUEL_ABILITY_MAX, keys[k]);
+            parse_quote(v, vlen, PARSE_QUOTE_MAX, PARSE_QUOTE_MAX, q);
+            for (size_t i = 0; i < vlen; i++) {
+                if (v[i] < '0' || v[i] > '9')
+                    return parse_fail(err, 0, parse_column(off + klen + 1),
+                                      "%s=%s is not a whole number from %d to %d", keys[k], q,
+                                      DUEL_ABILITY_MIN, DUEL_ABILITY_MAX);
+                if (val <= DUEL_ABILITY_MAX)
+                    val = val * 10 + (v[i] - '0');
+            }
+            if (val > DUEL_ABILITY_MAX)
+                return parse_fail(err, 0, parse_column(off + klen + 1), "%s=%s is over %d", keys[k],
+                                  q, DUEL_ABILITY_MAX);
+            if (val < DUEL_ABILITY_MIN)
+                return parse_fail(err, 0, parse_column(off + klen + 1), "%s=%s is under %d",
+                                  keys[k], q, DUEL_ABILITY_MIN);
+            ab[k] = val;
+            seen[k] = 1;
+        } else if (slot >= 0) {
+            if (given[slot])
+                return parse_fail(err, 0, parse_column(off), "%s= given twice; give each slot once",
+                                  duel_slot_name(slot));
+            if (slot_read(slot, eq + 1, vlen, off + klen + 1, sh, err) != 0)
+                return -1;
+            given[slot] = 1;
+        } else {
+            parse_quote(p, klen, PARSE_QUOTE_MAX, PARSE_QUOTE_MAX, q);
+            return parse_fail(err, 0, parse_column(off),
+                              abilities ? "unknown key \"%s\"; a duel sheet has " DUEL_KEYS
+                                          ", and may have " DUEL_KIT
+                                        : "unknown slot \"%s\"; the slots are " DUEL_KIT,
+                              q);
+        }
+        p += n;
+    }
+    for (int k = 0; abilities && k < 4; k++)
+        if (!seen[k])
+            return parse_fail(err, 0, 0,
+                              p == text || parse_blank(text)
+                                  ? "empty sheet; write e.g. str=18 dex=14 con=14 int=10 "
+                                    "weapon=longsword"
+                                  : "missing %s=; a duel sheet needs " DUEL_KEYS,
+                              keys[k]);
+    return 0;
+}
+
+/* Checks the STR each given item needs against `str`. */
+static int str_check(const struct duel_sheet *sh, const int given[DUEL_SLOTS], int str,
+                     struct parse_error *err)
+{
+    for (int k = 0; k < DUEL_SLOTS; k++) {
+        int it = sh->item[k];
+
+        if (!given[k] || it == 0 || item_str(k, it) <= str)
+            continue;
+        return parse_fail(err, 0, 0, "%s=%s needs STR %d, and STR is %d",
+                          duel_slot_name(k == DUEL_UNDER ? DUEL_TORSO : k), item_name(k, it),
+                          item_str(k, it), str);
+    }
+    return 0;
+}
+
+static int duel_sheet_parse(const char *text, struct sheet *s, struct parse_error *err)
+{
+    struct duel_sheet *sh = &s->u.duel;
+    int ab[4] = {0, 0, 0, 0}, given[DUEL_SLOTS] = {0};
+
+    if (tokens_read(text, 1, ab, sh, given, err) != 0)
+        return -1;
+    sh->str = ab[0];
+    sh->dex = ab[1];
+    sh->con = ab[2];
+    sh->intel = ab[3];
+    given[DUEL_UNDER] = given[DUEL_TORSO];
+    return str_check(sh, given, sh->str, err);
+}
+
+int duel_kit_parse(const char *text, int str, struct duel_sheet *kit, int given[DUEL_SLOTS],
+                   struct parse_error *err)
+{
+    struct duel_sheet tmp;
+    int g[DUEL_SLOTS] = {0};
+
+    memset(&tmp, 0, sizeof(tmp));
+    if (parse_blank(text))
+        return parse_fail(err, 0, 0,
+                          "no equipment given; write slot=item, e.g. weapon=longsword "
+                          "head=plate torso=chainmail+leather");
+    if (tokens_read(text, 0, NULL, &tmp, g, err) != 0)
+        return -1;
+    g[DUEL_UNDER] = g[DUEL_TORSO];
+    if (str_check(&tmp, g, str, err) != 0)
+        return -1;
+    for (int k = 0; k < DUEL_SLOTS; k++)
+        if (g[k]) {
+            kit->item[k] = tmp.item[k];
+            kit->cond[k] = tmp.cond[k];
+        }
+    memcpy(given, g, sizeof(g));
+    return 0;
+}
+
+/* A condition in millionths as percent, up to four decimals, no trailing
+ * zeros: "100", "98.75". */
+static void cond_text(int cond, char out[16])
+{
+    int n = snprintf(out, 16, "%d.%04d", cond / 10000, cond % 10000);
+
+    while (n > 0 && out[n - 1] == '0')
+        out[--n] = '\0';
+    if (n > 0 && out[n - 1] == '.')
+        out[--n] = '\0';
+}
+
+int duel_kit_format(const struct duel_sheet *s, char *buf, size_t len)
+{
+    static const int order[] = {DUEL_WEAPON, DUEL_HEAD, DUEL_TORSO,
+                                DUEL_LEGS,   DUEL_FEET, DUEL_SHIELD};
+    size_t at = 0;
+    int need = 0;
+
+    if (len > 0)
+        buf[0] = '\0';
+    for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+        int k = order[i], it = s->item[k];
+        char one[96], c1[16], c2[16];
+        int n;
+
+        if (it == 0)
+            continue;
+        if (k == DUEL_TORSO && s->item[DUEL_UNDER]) {
+            cond_text(s->cond[DUEL_UNDER], c1);
+            cond_text(s->cond[k], c2);
+            n = snprintf(one, sizeof(one), "%storso=chainmail:%s+%s:%s", need ? " " : "", c1,
+                         item_name(k, it), c2);
+        } else {
+            cond_text(s->cond[k], c1);
+            n = snprintf(one, sizeof(one), "%s%s=%s:%s", need ? " " : "", duel_slot_name(k),
+                         item_name(k, it), c1);
+        }
+        if (n < 0)
+            return -1;
+        if (at + (size_t)n < len) {
+            memcpy(buf + at, one, (size_t)n + 1);
+            at += (size_t)n;
+        }
+        need += n;
+    }
+    return need;
+}
+
+/* ------------------------------------------------------------- orders */
+
+static int duel_order_parse(const char *text, struct order *o, struct parse_error *err)
+{
+    const char *p = text;
+    char q[PARSE_QUOTE_MAX + 4];
+
+    while (parse_is_space(*p))
+        p++;
+    size_t n = parse_token_length(p), end = (size_t)(p - text) + n;
+    while (parse_is_space(text[end]))
+        end++;
+    if (n == 0)
+        return parse_fail(err, 0, 0, "empty order; a duel fights itself: write fight or yield");
+    if (text[end] != '\0') {
+        parse_quote(text + end, parse_token_length(text + end), PARSE_QUOTE_MAX, PARSE_QUOTE_MAX,
+                    q);
+        return parse_fail(err, 0, parse_column(end), "unexpected \"%s\"; write fight or yield", q);
+    }
+    if (name_is(p, n, "fight")) {
+        o->u.duel.yield = 0;
+        return 0;
+    }
+    if (name_is(p, n, "yield")) {
+        o->u.duel.yield = 1;
+        return 0;
+    }
+    parse_quote(p, n, PARSE_QUOTE_MAX, PARSE_QUOTE_MAX, q);
+    return parse_fail(err, 0, parse_column((size_t)(p - text)),
+                      "\"%s\" is no duel order; a duel fights itself: write fight or yield", q);
+}
+
+static int duel_order_format(const struct order *o, char *buf, size_t len)
+{
+    return snprintf(buf, len, "%s", o->u.duel.yield ? "yield" : "fight");
+}
+
+const struct grammar duel_grammar = {
+    .order_example = "fight",
+    .order_example_sim = "fight",
+    .orders_example = "'fight,fight,yield'",
+    .sheet_example = "'Conan str=18 dex=14 con=14 int=10 weapon=longsword head=plate "
+                     "torso=chainmail+leather shield=leather'",
+    .create_example = "rules=duel str=18 dex=14 con=14 int=10",
+    .plan_example = "yield",
+    .order_help = "A duel needs no orders: its rounds fight themselves from the sheets and the "
+                  "equipment. yield concedes (you lose); a plan may say when, e.g. if health < "
+                  "20 then yield.",
+    .sheet_help = "A duellist has 56 points over str, dex, con and int, each 1 to 23: STR for "
+                  "damage, weapons and armour, more hits a turn; DEX to hit and not be hit; CON "
+                  "for energy, shorter stuns, more hits; INT with DEX for critical hits.",
+    .plan_variables = "round, health, hishealth, energy, bleeding, stunned",
+    .order_parse = duel_order_parse,
+    .order_format = duel_order_format,
+    .sheet_parse = duel_sheet_parse,
+    .order_towel = NULL, /* a duel plan yields with its own order: yield */
+};
