@@ -156,6 +156,12 @@ struct words {
     /* The ways its bouts are won, as results name them, ending with
      * METHOD_NONE (render_methods). */
     const enum method *methods;
+    /* What the pages chart of a side round by round (render_meter): its
+     * name ("endurance"; "health" for a ruleset that counts health) and
+     * its value in `b` now, with the value it started the bout at in
+     * *start. */
+    const char *meter_name;
+    double (*meter)(const struct bout *b, int side, double *start);
 };
 
 /* The descriptors, one per line of engine/rulesets.h. */
