@@ -148,7 +148,7 @@ unit-tests: $(TESTS) $(ASAN_TESTS)
 program-tests: $(SIM) $(ASAN_SIM) $(ASAN_WEB) $(WEBGEN)
 	sh tests/sim_test.sh $(SIM)
 	sh tests/sim_test.sh $(ASAN_SIM)
-	python3 tests/web/web_test.py $(ASAN_WEB) $(WEBGEN)
+	python3 tests/web/web_test.py $(ASAN_WEB) $(WEBGEN) $(SIM)
 
 # A real ngircd on a free loopback port, the bot built with ASan/UBSan, and
 # real client connections (tests/e2e); e2e_wire.py also runs ircd-hybrid 8

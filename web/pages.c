@@ -256,7 +256,7 @@ static int live_list(struct web *w, struct buf *b, const struct route *r)
         struct db_fighter f[SIDES];
         bout_names(w, &v[i], f);
         buf_add(b, "<div class=\"card\"><span class=\"pill live\">LIVE</span> <a href=\"%sbouts/"
-                   "%lld\"><b>Bout #%lld</b></a> <span class=\"muted small\">%s, ",
+                   "%lld\"><strong>Bout #%lld</strong></a> <span class=\"muted small\">%s, ",
                 r->root, (long long)v[i].id, (long long)v[i].id, rules_title(v[i].rules));
         buf_html(b, v[i].channel);
         buf_add(b, "</span><h3><span class=\"sa\">");

@@ -85,7 +85,8 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 
     const char *length = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Length");
     const char *chunked = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Transfer-Encoding");
-    if ((length && strcmp(length, "0") != 0) || chunked || *upload_data_size) {
+    int readonly = strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0;
+    if (readonly && ((length && strcmp(length, "0") != 0) || chunked || *upload_data_size)) {
         struct route r;
         route_parse("/", &r);
         pages_error(&r, 413, "Request too large", "A request to these pages carries no body.",
