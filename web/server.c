@@ -77,15 +77,23 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
                               const char *method, const char *version, const char *upload_data,
                               size_t *upload_data_size, void **con_cls)
 {
+    static int started;
     struct web_server *s = cls;
     struct reply out;
     (void)version;
     (void)upload_data;
-    (void)con_cls;
 
+    int readonly = strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0;
+    if (!*con_cls && readonly && !*upload_data_size &&
+        !MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Length") &&
+        !MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Transfer-Encoding")) {
+        /* The head is in: answer on the next call, once libmicrohttpd
+         * knows there is no body (so the connection is kept alive). */
+        *con_cls = &started;
+        return MHD_YES;
+    }
     const char *length = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Length");
     const char *chunked = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Transfer-Encoding");
-    int readonly = strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0;
     if (readonly && ((length && strcmp(length, "0") != 0) || chunked || *upload_data_size)) {
         struct route r;
         route_parse("/", &r);
