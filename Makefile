@@ -1,7 +1,8 @@
 # Ringside - build, test, install.
 #
 #   make            build everything (installs missing Debian packages first)
-#   make run        the bot on a private IRC server (CONFIG=file: with your own)
+#   make run        the bot on a private IRC server and its web pages (CONFIG=file:
+#                   with your own)
 #   make check      unit tests (plain and with ASan/UBSan) and program tests
 #   make bench      performance figures, one `name value unit` per line
 #   make bench-check  the same quickly (BENCH_SECONDS=0.2), failing if one is missing
@@ -137,7 +138,7 @@ $(ASAN_TESTS): $(ASAN_TEST_OBJ) $(ASAN_BOTLIB_OBJ) $(ASAN_LIB_OBJ)
 
 # The bot on a private ngircd (or alone with CONFIG=file); Ctrl-C stops it.
 run: $(BOT) $(WEB)
-	@bash scripts/run.sh $(BOT) $(CONFIG)
+	@bash scripts/run.sh $(BOT) $(WEB) $(CONFIG)
 
 check: unit-tests program-tests e2e-tests
 

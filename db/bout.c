@@ -438,8 +438,8 @@ int db_bout_list_over(struct db *db, int rules, int kind, struct db_bout *out, i
     sqlite3_stmt *st = db->st[STMT_BOUT_LIST_OVER];
     int bad = (rname ? sqlite3_bind_text(st, 1, rname, -1, SQLITE_STATIC)
                      : sqlite3_bind_null(st, 1)) != SQLITE_OK;
-    bad |= (kname ? sqlite3_bind_text(st, 2, kname, -1, SQLITE_STATIC) : sqlite3_bind_null(st, 2)) !=
-           SQLITE_OK;
+    bad |= (kname ? sqlite3_bind_text(st, 2, kname, -1, SQLITE_STATIC)
+                  : sqlite3_bind_null(st, 2)) != SQLITE_OK;
     bad |= sqlite3_bind_int(st, 3, max) != SQLITE_OK;
     return read_rows(db, st, bad, out, sizeof(*out), max, n, bout_read_row, 0);
 }

@@ -119,16 +119,18 @@ static void check_round_trip(const struct config *c)
 
     list(channels, sizeof(channels), c->channels[0], c->nchannels, sizeof(c->channels[0]));
     list(admins, sizeof(admins), c->admins[0], c->nadmins, sizeof(c->admins[0]));
-    int n = snprintf(text, sizeof(text),
-                     "[irc]\nserver=%s\nport=%d\ntls=%s\ntls_ca_file=%s\nserver_password=%s\n"
-                     "nick=%s\nalt_nick=%s\nusername=%s\nrealname=%s\nchannels=%s\n"
-                     "nickserv_password=%s\n[bot]\nprefix=%s\nadmins=%s\ndatabase=%s\n"
-                     "log_level=%s\n[flood]\nburst=%d\n[bout]\norder_timeout=%d\n"
-                     "challenge_timeout=%d\nrounds=%d\n[league]\nturn_interval=%lds\n",
-                     c->server, c->port, c->tls ? "yes" : "no", c->tls_ca_file, c->server_password,
-                     c->nick, c->alt_nick, c->username, c->realname, channels, c->nickserv_password,
-                     c->prefix, admins, c->database, levels[c->log_level], c->burst,
-                     c->order_timeout, c->challenge_timeout, c->rounds, c->turn_interval);
+    int n =
+        snprintf(text, sizeof(text),
+                 "[irc]\nserver=%s\nport=%d\ntls=%s\ntls_ca_file=%s\nserver_password=%s\n"
+                 "nick=%s\nalt_nick=%s\nusername=%s\nrealname=%s\nchannels=%s\n"
+                 "nickserv_password=%s\n[bot]\nprefix=%s\nadmins=%s\ndatabase=%s\n"
+                 "log_level=%s\n[flood]\nburst=%d\n[bout]\norder_timeout=%d\n"
+                 "challenge_timeout=%d\nrounds=%d\n[league]\nturn_interval=%lds\n"
+                 "[web]\nlisten=%s\nbase_url=%s\n",
+                 c->server, c->port, c->tls ? "yes" : "no", c->tls_ca_file, c->server_password,
+                 c->nick, c->alt_nick, c->username, c->realname, channels, c->nickserv_password,
+                 c->prefix, admins, c->database, levels[c->log_level], c->burst, c->order_timeout,
+                 c->challenge_timeout, c->rounds, c->turn_interval, c->listen, c->base_url);
     check(n > 0 && (size_t)n < sizeof(text));
     /* Lines that inih would cut or read as comments cannot be written back:
      * the parse must then fail, never accept something else. */

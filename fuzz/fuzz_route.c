@@ -118,8 +118,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         check(c.database[0] != '\0');
     } else {
         check(strncmp(err, "fuzz.conf:", 10) == 0);
-        for (const unsigned char *p = (const unsigned char *)&c; p < (const unsigned char *)(&c + 1);
-             p++)
+        for (const unsigned char *p = (const unsigned char *)&c;
+             p < (const unsigned char *)(&c + 1); p++)
             check(*p == 0x5a);
     }
 

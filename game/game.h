@@ -99,6 +99,9 @@ struct game_config {
      * GAME_FORMAT_BOLD (fighter names in the tale of the tape and the
      * result in bold), GAME_FORMAT_COLOUR (and the result in colour). */
     int format;
+    /* Where the web pages are ("https://ringside.example.org", no '/' at
+     * the end), for the report's link to its bout's page; "" for none. */
+    char base_url[256];
 };
 #define GAME_FORMAT_PLAIN  0
 #define GAME_FORMAT_BOLD   1
@@ -314,8 +317,8 @@ struct bout_view {
     const char *meter_name;             /* what meter[] is: "endurance" */
     double meter_start[SIDES];
     int nrounds;
-    struct view_round *round; /* round[i] is round i + 1 */
-    int over, winner;         /* the result once over (winner -1: a draw) */
+    struct view_round *round;     /* round[i] is round i + 1 */
+    int over, winner;             /* the result once over (winner -1: a draw) */
     char result[RENDER_LINE_MAX]; /* render_result_text, "" before the end */
     int nresult;                  /* and the announcer's lines */
     char result_lines[RENDER_RESULT_MAX][RENDER_LINE_MAX];
@@ -488,9 +491,9 @@ struct db_fighter *league_standings_db(struct db *db, enum rules rules, int leag
 /* One title bout of a ruleset, and what it did to the title. */
 struct title_bout {
     struct db_bout bout;
-    int64_t before;  /* the champion going in, 0: vacant */
-    int64_t after;   /* and coming out */
-    int defence;     /* the champion kept it: his defence's number, else 0 */
+    int64_t before; /* the champion going in, 0: vacant */
+    int64_t after;  /* and coming out */
+    int defence;    /* the champion kept it: his defence's number, else 0 */
 };
 /* The title bouts of `rules`, oldest first (a league turn's title bout
  * puts the champion, when there is one, on side 0): an allocated array

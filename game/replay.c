@@ -23,7 +23,7 @@
 #include "game_internal.h"
 #include "parse.h"
 
-#define REPORT_MAX    DB_REPORT_MAX
+#define REPORT_MAX DB_REPORT_MAX
 
 static const char *const state_names[] = {"a challenge", "live", "over", "cancelled"};
 
@@ -151,7 +151,7 @@ int replayer_open(struct replayer *rp, struct db *db, int64_t id, char *err, siz
  * lines (0 for a bout without words), or -1 when the round's orders are
  * missing or do not replay. */
 int replayer_round(struct replayer *rp, char lines[RENDER_ROUND_LINES][RENDER_LINE_MAX],
-                          char result[RENDER_RESULT_MAX][RENDER_LINE_MAX], int *nres)
+                   char result[RENDER_RESULT_MAX][RENDER_LINE_MAX], int *nres)
 {
     struct order o[SIDES];
     int round = rp->b.round + 1, got = 0;

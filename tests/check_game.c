@@ -283,6 +283,14 @@ START_TEST(test_whole_bout_through_the_game)
     lines_of("eve", "bulk", chatter, sizeof(chatter));
     ck_assert_uint_gt(strlen(chatter), 400);
     ck_assert_ptr_null(strchr(chatter, '\n'));
+    /* With the web pages' address set, the report names its page. */
+    struct game_config linked = cfg;
+    snprintf(linked.base_url, sizeof(linked.base_url), "https://ring.example.org");
+    game_set_config(game, &linked);
+    ck_assert_int_eq(game_report(game, &spectator, "#1", NULL), 0);
+    HAS("eve|private|Report of bout #1, rounds 1 to 3 (its page: "
+        "https://ring.example.org/bouts/1):");
+    game_set_config(game, &cfg);
     ck_assert_int_eq(game_report(game, &spectator, "#1", "4"), -1);
     HAS("eve|answer|bout #1 has rounds 1 to 3 so far");
     ck_assert_int_eq(game_report(game, &spectator, "#99", NULL), -1);

@@ -71,10 +71,11 @@ static void who_add(struct buf *b, int64_t id, const char *name, const char *own
 /* A bout in a list: its id, ruleset, kind, state, fighters, result. */
 static void bout_brief(struct web *w, struct buf *b, const struct db_bout *bt)
 {
-    buf_add(b, "{\"id\":%lld,\"rules\":\"%s\",\"kind\":\"%s\",\"state\":\"%s\",\"rounds\":%d,"
-               "\"round\":%d,\"channel\":",
-            (long long)bt->id, rules_name(bt->rules), kind_names[bt->kind],
-            state_names[bt->state], bt->rounds, bt->round);
+    buf_add(b,
+            "{\"id\":%lld,\"rules\":\"%s\",\"kind\":\"%s\",\"state\":\"%s\",\"rounds\":%d,"
+            "\"round\":%d,\"channel\":",
+            (long long)bt->id, rules_name(bt->rules), kind_names[bt->kind], state_names[bt->state],
+            bt->rounds, bt->round);
     buf_json(b, bt->channel);
     buf_add(b, ",\"fighters\":[");
     for (int s = 0; s < SIDES; s++) {
@@ -127,8 +128,9 @@ static void api_standings(struct web *w, const struct route *r, int page, struct
     if (page > pages)
         return error(404, "no such page of these standings", out);
     struct buf b = {0};
-    buf_add(&b, "{\"rules\":\"%s\",\"league\":\"%s\",\"total\":%d,\"page\":%d,\"pages\":%d,"
-                "\"per_page\":%d,\"champion\":",
+    buf_add(&b,
+            "{\"rules\":\"%s\",\"league\":\"%s\",\"total\":%d,\"page\":%d,\"pages\":%d,"
+            "\"per_page\":%d,\"champion\":",
             rules_name(r->rules), league_names[r->league], s->n, page, pages, WEB_PAGE_ROWS);
     if (db_champion_get(w->db, (enum rules)r->rules, &champ, &defences) == DB_OK &&
         db_fighter_get_id(w->db, champ, &cf) == DB_OK) {
@@ -187,8 +189,9 @@ static void api_fighter(struct web *w, const struct route *r, struct reply *out)
         buf_add(&b, "\"defences\":%d,", defences);
     buf_add(&b, "\"sheet\":");
     sheet_add(&b, &f.sheet);
-    buf_add(&b, ",\"record\":{\"wins\":%d,\"losses\":%d,\"draws\":%d,\"kos\":%d},"
-                "\"gold_record\":%d,\"bouts\":[",
+    buf_add(&b,
+            ",\"record\":{\"wins\":%d,\"losses\":%d,\"draws\":%d,\"kos\":%d},"
+            "\"gold_record\":%d,\"bouts\":[",
             f.wins, f.losses, f.draws, f.kos, f.gold_record);
     for (int i = 0; i < n; i++) {
         if (i)
@@ -214,8 +217,9 @@ static void api_bout(struct web *w, const struct route *r, struct reply *out)
     if (!v)
         return error(500, err, out);
     struct buf b = {0};
-    buf_add(&b, "{\"id\":%lld,\"rules\":\"%s\",\"kind\":\"%s\",\"state\":\"%s\",\"turn\":%d,"
-                "\"league\":%s%s%s,\"channel\":",
+    buf_add(&b,
+            "{\"id\":%lld,\"rules\":\"%s\",\"kind\":\"%s\",\"state\":\"%s\",\"turn\":%d,"
+            "\"league\":%s%s%s,\"channel\":",
             (long long)v->rec.id, rules_name(v->rec.rules), kind_names[v->rec.kind],
             state_names[v->rec.state], v->rec.turn, v->rec.league >= 0 ? "\"" : "",
             v->rec.league >= 0 ? league_names[v->rec.league] : "null",
@@ -237,8 +241,7 @@ static void api_bout(struct web *w, const struct route *r, struct reply *out)
     buf_add(&b, ",\"start\":[%.2f,%.2f],\"result\":", v->meter_start[0], v->meter_start[1]);
     if (v->over) {
         buf_add(&b, "{\"winner\":%d,\"method\":\"%s\",\"round\":%d,\"text\":", v->winner,
-                render_method_name(v->winner < 0 ? v->rec.drawn_by : v->rec.method),
-                v->rec.round);
+                render_method_name(v->winner < 0 ? v->rec.drawn_by : v->rec.method), v->rec.round);
         buf_json(&b, v->result);
         buf_add(&b, "}");
     } else {

@@ -82,8 +82,7 @@ static int utf8_len(const unsigned char *s)
     }
     if (c >= 0xf0 && c <= 0xf4) {
         unsigned lo = c == 0xf0 ? 0x90 : 0x80, hi = c == 0xf4 ? 0x8f : 0xbf;
-        return s[1] >= lo && s[1] <= hi && (s[2] & 0xc0) == 0x80 && (s[3] & 0xc0) == 0x80 ? 4
-                                                                                          : 0;
+        return s[1] >= lo && s[1] <= hi && (s[2] & 0xc0) == 0x80 && (s[3] & 0xc0) == 0x80 ? 4 : 0;
     }
     return 0;
 }

@@ -64,9 +64,10 @@ static void symbol(struct buf *b, enum view_mark_kind kind, double x, double y, 
                 y - 4.5, fill);
         break;
     case VIEW_WARNING:
-        buf_add(b, "<path d=\"M%.1f %.1fl5.5 10h-11z\" fill=\"none\" stroke=\"%s\" "
-                   "stroke-width=\"1.6\"/><path d=\"M%.1f %.1fv3.6\" stroke=\"%s\" "
-                   "stroke-width=\"1.6\"/>",
+        buf_add(b,
+                "<path d=\"M%.1f %.1fl5.5 10h-11z\" fill=\"none\" stroke=\"%s\" "
+                "stroke-width=\"1.6\"/><path d=\"M%.1f %.1fv3.6\" stroke=\"%s\" "
+                "stroke-width=\"1.6\"/>",
                 x, y - 5.5, fill, x, y - 2, fill);
         break;
     case VIEW_STOPPAGE:
@@ -90,8 +91,9 @@ void chart_svg(struct buf *b, const struct bout_view *v)
                 max = v->round[i].meter[s];
     double top = nice_top(max, &step);
 
-    buf_add(b, "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %d %d\" role=\"img\" "
-               "font-family=\"system-ui,sans-serif\" font-size=\"11\"><title>",
+    buf_add(b,
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %d %d\" role=\"img\" "
+            "font-family=\"system-ui,sans-serif\" font-size=\"11\"><title>",
             W, H);
     buf_html(b, v->meter_name);
     buf_add(b, " of ");
@@ -102,8 +104,8 @@ void chart_svg(struct buf *b, const struct bout_view *v)
     /* The grid and its labels. */
     for (double g = 0; g <= top + step / 2; g += step) {
         double y = y_of(g, top);
-        buf_add(b, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>", LEFT,
-                RIGHT, y, y, g == 0 ? "#9aa4ae" : "#e6e9ed");
+        buf_add(b, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>", LEFT, RIGHT,
+                y, y, g == 0 ? "#9aa4ae" : "#e6e9ed");
         buf_add(b, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\" fill=\"#66717c\">%g</text>",
                 LEFT - 6, y + 4, g);
     }
@@ -121,17 +123,19 @@ void chart_svg(struct buf *b, const struct bout_view *v)
     /* The legend: each fighter in his colour. */
     for (int s = 0; s < SIDES; s++) {
         double x = LEFT + 4 + s * 250;
-        buf_add(b, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"14\" y2=\"14\" stroke=\"%s\" "
-                   "stroke-width=\"3\"/><text x=\"%.1f\" y=\"18\" font-size=\"13\" "
-                   "font-weight=\"700\" fill=\"%s\">",
+        buf_add(b,
+                "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"14\" y2=\"14\" stroke=\"%s\" "
+                "stroke-width=\"3\"/><text x=\"%.1f\" y=\"18\" font-size=\"13\" "
+                "font-weight=\"700\" fill=\"%s\">",
                 x, x + 22, colour[s], x + 28, colour[s]);
         buf_html(b, v->corner[s].name);
         buf_add(b, "</text>");
     }
     /* The lines, then the points with their figures. */
     for (int s = 0; s < SIDES; s++) {
-        buf_add(b, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2.5\" "
-                   "stroke-linejoin=\"round\" points=\"%.1f,%.1f",
+        buf_add(b,
+                "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2.5\" "
+                "stroke-linejoin=\"round\" points=\"%.1f,%.1f",
                 colour[s], x_of(0, rounds), y_of(v->meter_start[s], top));
         for (int i = 0; i < v->nrounds; i++)
             buf_add(b, " %.1f,%.1f", x_of(v->round[i].round, rounds),
@@ -140,8 +144,9 @@ void chart_svg(struct buf *b, const struct bout_view *v)
         for (int i = -1; i < v->nrounds; i++) {
             double m = i < 0 ? v->meter_start[s] : v->round[i].meter[s];
             int r = i < 0 ? 0 : v->round[i].round;
-            buf_add(b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"#fff\" stroke=\"%s\" "
-                       "stroke-width=\"2\"><title>",
+            buf_add(b,
+                    "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"#fff\" stroke=\"%s\" "
+                    "stroke-width=\"2\"><title>",
                     x_of(r, rounds), y_of(m, top), colour[s]);
             buf_html(b, v->corner[s].name);
             if (r == 0)
@@ -155,9 +160,10 @@ void chart_svg(struct buf *b, const struct bout_view *v)
     /* The lanes of marks, one per fighter. */
     for (int s = 0; s < SIDES; s++) {
         int y = s ? LANE1 : LANE0;
-        buf_add(b, "<line x1=\"%d\" x2=\"%d\" y1=\"%d\" y2=\"%d\" stroke=\"#eef0f2\" "
-                   "stroke-width=\"14\" stroke-linecap=\"round\"/>"
-                   "<circle cx=\"%d\" cy=\"%d\" r=\"4\" fill=\"%s\"/>",
+        buf_add(b,
+                "<line x1=\"%d\" x2=\"%d\" y1=\"%d\" y2=\"%d\" stroke=\"#eef0f2\" "
+                "stroke-width=\"14\" stroke-linecap=\"round\"/>"
+                "<circle cx=\"%d\" cy=\"%d\" r=\"4\" fill=\"%s\"/>",
                 LEFT, RIGHT, y, y, LEFT - 12, y, colour[s]);
     }
     for (int i = 0; i < v->nrounds; i++) {
@@ -196,8 +202,7 @@ void chart_svg(struct buf *b, const struct bout_view *v)
     for (int k = 0; k <= VIEW_STOPPAGE; k++) {
         double x = LEFT + 8 + 120 * k;
         symbol(b, (enum view_mark_kind)k, x, H - 10, "#66717c");
-        buf_add(b, "<text x=\"%.1f\" y=\"%d\" fill=\"#66717c\">%s</text>", x + 10, H - 6,
-                names[k]);
+        buf_add(b, "<text x=\"%.1f\" y=\"%d\" fill=\"#66717c\">%s</text>", x + 10, H - 6, names[k]);
     }
     buf_add(b, "</svg>");
 }

@@ -20,7 +20,7 @@
 
 #include "web.h"
 
-#define LINE_MAX_BYTES 200        /* inih's line buffer (INI_MAX_LINE) */
+#define LINE_MAX_BYTES 200       /* inih's line buffer (INI_MAX_LINE) */
 #define FILE_MAX_BYTES (1 << 20) /* a config is a few hundred bytes */
 
 struct cfg_ctx {
@@ -99,8 +99,7 @@ static int base_url_read(const char *v, struct web_config *c)
         c->base_url[0] = '\0';
         return 0;
     }
-    if (n >= WEB_URL_MAX ||
-        (strncmp(v, "http://", 7) != 0 && strncmp(v, "https://", 8) != 0))
+    if (n >= WEB_URL_MAX || (strncmp(v, "http://", 7) != 0 && strncmp(v, "https://", 8) != 0))
         return -1;
     for (const unsigned char *p = (const unsigned char *)v; *p; p++)
         if (*p <= 0x20 || *p >= 0x7f || *p == '"' || *p == '\'' || *p == '<' || *p == '>' ||
@@ -139,9 +138,8 @@ static int handler(void *user, const char *section, const char *name, const char
                         x->seen_listen);
         x->seen_listen = x->line;
         if (listen_read(value, &x->c) != 0)
-            return fail(x,
-                        "listen must be ADDRESS:PORT, like 127.0.0.1:8080, 0.0.0.0:80 or "
-                        "[::1]:8080 (a port from 1 to 65535)");
+            return fail(x, "listen must be ADDRESS:PORT, like 127.0.0.1:8080, 0.0.0.0:80 or "
+                           "[::1]:8080 (a port from 1 to 65535)");
         return 1;
     }
     if (strcasecmp(name, "base_url") == 0) {

@@ -51,7 +51,7 @@ int main(int argc, char **argv)
     }
     if (!path) {
         fprintf(stderr, PROGRAM ": no configuration; usage: ringside-web -c FILE (the bot's "
-                        "file)\n");
+                                "file)\n");
         return 2;
     }
     if (web_config_load(path, &w.cfg, err, sizeof(err)) != 0) {
@@ -80,10 +80,9 @@ int main(int argc, char **argv)
         db_close(w.db);
         return 1;
     }
-    fprintf(stderr, PROGRAM ": serving %s read-only on http://%s%s%s:%d/%s%s\n",
-            w.cfg.database, strchr(w.cfg.host, ':') ? "[" : "", w.cfg.host,
-            strchr(w.cfg.host, ':') ? "]" : "", w.cfg.port, w.cfg.base_url[0] ? " as " : "",
-            w.cfg.base_url);
+    fprintf(stderr, PROGRAM ": serving %s read-only on http://%s%s%s:%d/%s%s\n", w.cfg.database,
+            strchr(w.cfg.host, ':') ? "[" : "", w.cfg.host, strchr(w.cfg.host, ':') ? "]" : "",
+            w.cfg.port, w.cfg.base_url[0] ? " as " : "", w.cfg.base_url);
     int sig = 0;
     sigwait(&set, &sig);
     fprintf(stderr, PROGRAM ": stopping (signal %d)\n", sig);

@@ -15,10 +15,10 @@
 
 #include "web.h"
 
-#define LIVE_MAX    50  /* live bouts listed */
-#define LATEST_MAX  15  /* results on the home page */
-#define HISTORY_MAX 200 /* a fighter's bouts listed */
-#define LIVE_REFRESH 10 /* seconds */
+#define LIVE_MAX     50  /* live bouts listed */
+#define LATEST_MAX   15  /* results on the home page */
+#define HISTORY_MAX  200 /* a fighter's bouts listed */
+#define LIVE_REFRESH 10  /* seconds */
 #define HOME_REFRESH 30
 
 static const char style[] =
@@ -54,7 +54,8 @@ static const char style[] =
     ".pill{display:inline-block;padding:.05rem .5rem;border-radius:999px;font-size:.75rem;"
     "font-weight:700;letter-spacing:.03em;background:#e9edf1;color:#333;vertical-align:middle}"
     ".live{background:#e53935;color:#fff}.GOLD{background:#f3cf55}.SILVER{background:#cfd5db}"
-    ".BRONZE{background:#e0ab7d}.on{outline:2px solid #161b21;outline-offset:1px}.title{background:#161b21;color:#f3cf55}"
+    ".BRONZE{background:#e0ab7d}.on{outline:2px solid "
+    "#161b21;outline-offset:1px}.title{background:#161b21;color:#f3cf55}"
     ".win{color:#2e7d32;font-weight:700}.loss{color:#b71c1c;font-weight:700}"
     ".draw{color:#6d6d6d;font-weight:700}"
     ".result{font-size:1.15rem;font-weight:700;background:#fff;border-left:5px solid #f3cf55;"
@@ -168,8 +169,7 @@ static void outcome_add(struct buf *b, const struct route *r, const struct db_bo
         fighter_link(b, r, f[0].id, f[0].name);
         buf_add(b, " vs ");
         fighter_link(b, r, f[1].id, f[1].name);
-        buf_add(b, " <span class=\"pill live\">LIVE</span> round %d of %d", bt->round,
-                bt->rounds);
+        buf_add(b, " <span class=\"pill live\">LIVE</span> round %d of %d", bt->round, bt->rounds);
         return;
     }
     if (bt->winner < 0) {
@@ -197,8 +197,9 @@ static void bouts_table(struct web *w, struct buf *b, const struct route *r,
     for (int i = 0; i < n; i++) {
         struct db_fighter f[SIDES];
         bout_names(w, &v[i], f);
-        buf_add(b, "<tr><td class=\"nw\"><a href=\"%sbouts/%lld\">#%lld</a> <span "
-                   "class=\"muted small\">%s</span></td><td class=\"hide-s nw small\">%s</td><td>",
+        buf_add(b,
+                "<tr><td class=\"nw\"><a href=\"%sbouts/%lld\">#%lld</a> <span "
+                "class=\"muted small\">%s</span></td><td class=\"hide-s nw small\">%s</td><td>",
                 r->root, (long long)v[i].id, (long long)v[i].id, rules_title(v[i].rules),
                 web_date(v[i].ended ? v[i].ended : v[i].started, date, sizeof(date)));
         outcome_add(b, r, &v[i], f);
@@ -233,8 +234,7 @@ static void not_found(const struct route *r, const char *message, struct reply *
 
 static void db_failed(const struct route *r, struct reply *out)
 {
-    pages_error(r, 500, "Database error", "The record could not be read; try again shortly.",
-                out);
+    pages_error(r, 500, "Database error", "The record could not be read; try again shortly.", out);
 }
 
 /* -------------------------------------------------------------- home */
@@ -255,8 +255,9 @@ static int live_list(struct web *w, struct buf *b, const struct route *r)
     for (int i = 0; i < n; i++) {
         struct db_fighter f[SIDES];
         bout_names(w, &v[i], f);
-        buf_add(b, "<div class=\"card\"><span class=\"pill live\">LIVE</span> <a href=\"%sbouts/"
-                   "%lld\"><strong>Bout #%lld</strong></a> <span class=\"muted small\">%s, ",
+        buf_add(b,
+                "<div class=\"card\"><span class=\"pill live\">LIVE</span> <a href=\"%sbouts/"
+                "%lld\"><strong>Bout #%lld</strong></a> <span class=\"muted small\">%s, ",
                 r->root, (long long)v[i].id, (long long)v[i].id, rules_title(v[i].rules));
         buf_html(b, v[i].channel);
         buf_add(b, "</span><h3><span class=\"sa\">");
@@ -290,8 +291,9 @@ static void champion_card(struct web *w, struct buf *b, const struct route *r, i
     } else {
         buf_add(b, "<h3 class=\"muted\">vacant</h3>");
     }
-    buf_add(b, "<div class=\"small\"><a href=\"%sstandings/%s\">standings</a> &middot; <a "
-               "href=\"%schampions/%s\">title history</a></div></div>",
+    buf_add(b,
+            "<div class=\"small\"><a href=\"%sstandings/%s\">standings</a> &middot; <a "
+            "href=\"%schampions/%s\">title history</a></div></div>",
             r->root, rs->name, r->root, rs->name);
 }
 
@@ -337,8 +339,9 @@ static void page_live(struct web *w, const struct route *r, struct reply *out)
         return db_failed(r, out);
     }
     head(&b, r, "Live bouts", LIVE_REFRESH);
-    buf_add(&b, "<h1>Live bouts</h1><p class=\"muted small\">This page reloads every %d "
-                "seconds.</p>",
+    buf_add(&b,
+            "<h1>Live bouts</h1><p class=\"muted small\">This page reloads every %d "
+            "seconds.</p>",
             LIVE_REFRESH);
     buf_raw(&b, body.s, body.len);
     free(body.s);
@@ -363,8 +366,9 @@ static void page_standings_index(struct web *w, const struct route *r, struct re
                 free(b.s);
                 return db_failed(r, out);
             }
-            buf_add(&b, "<div><a href=\"%sstandings/%s/%s\"><span class=\"pill %s\">%s</span></a> "
-                        "<span class=\"muted small\">%d fighter%s</span></div>",
+            buf_add(&b,
+                    "<div><a href=\"%sstandings/%s/%s\"><span class=\"pill %s\">%s</span></a> "
+                    "<span class=\"muted small\">%d fighter%s</span></div>",
                     r->root, rs->name, league_lower(l), league_name((enum league)l),
                     league_name((enum league)l), s->n, s->n == 1 ? "" : "s");
         }
@@ -396,8 +400,9 @@ static void page_standings(struct web *w, const struct route *r, int page, struc
     buf_add(&b, "<h1>%s standings</h1><div class=\"pager\">", rs->title);
     for (int l = LEAGUE_COUNT - 1; l >= 0; l--) {
         const struct web_standings *o = web_standings(w, (enum rules)r->rules, l);
-        buf_add(&b, "<a href=\"%sstandings/%s/%s\"><span class=\"pill %s%s\">%s</span></a> "
-                    "<span class=\"muted small\">%d</span>",
+        buf_add(&b,
+                "<a href=\"%sstandings/%s/%s\"><span class=\"pill %s%s\">%s</span></a> "
+                "<span class=\"muted small\">%d</span>",
                 r->root, rs->name, league_lower(l), league_name((enum league)l),
                 l == league ? " on" : "", league_name((enum league)l), o ? o->n : 0);
     }
@@ -420,8 +425,9 @@ static void page_standings(struct web *w, const struct route *r, int page, struc
             fighter_link(&b, r, f->id, f->name);
             buf_add(&b, "</td><td>");
             buf_html(&b, f->owner);
-            buf_add(&b, "</td><td class=\"n\">%d-%d-%d</td><td class=\"n hide-s\">%d</td><td "
-                        "class=\"n\">%d</td></tr>",
+            buf_add(&b,
+                    "</td><td class=\"n\">%d-%d-%d</td><td class=\"n hide-s\">%d</td><td "
+                    "class=\"n\">%d</td></tr>",
                     f->wins, f->losses, f->draws, f->kos, f->gold_record);
         }
         buf_add(&b, "</tbody></table></div>");
@@ -434,8 +440,8 @@ static void page_standings(struct web *w, const struct route *r, int page, struc
         buf_add(&b, "<span class=\"muted\">page %d of %d (%d&ndash;%d of %d)</span>", page, pages,
                 from + 1, to, s->n);
         if (page < pages)
-            buf_add(&b, "<a href=\"%sstandings/%s/%s?page=%d\">next &rarr;</a>", r->root,
-                    rs->name, league_lower(league), page + 1);
+            buf_add(&b, "<a href=\"%sstandings/%s/%s?page=%d\">next &rarr;</a>", r->root, rs->name,
+                    league_lower(league), page + 1);
         buf_add(&b, "</div>");
     }
     buf_add(&b, "<p class=\"muted small\">Ranked by gold record (3 points a win in GOLD, 1 a "
@@ -470,9 +476,10 @@ static void page_champions(struct web *w, const struct route *r, struct reply *o
         for (int i = n - 1; i >= 0; i--) {
             struct db_fighter f[SIDES];
             bout_names(w, &t[i].bout, f);
-            buf_add(&b, "<tr><td class=\"nw\"><a href=\"%sbouts/%lld\">#%lld</a> <span "
-                        "class=\"muted small\">turn %d</span></td><td class=\"hide-s small "
-                        "nw\">%s</td><td>",
+            buf_add(&b,
+                    "<tr><td class=\"nw\"><a href=\"%sbouts/%lld\">#%lld</a> <span "
+                    "class=\"muted small\">turn %d</span></td><td class=\"hide-s small "
+                    "nw\">%s</td><td>",
                     r->root, (long long)t[i].bout.id, (long long)t[i].bout.id, t[i].bout.turn,
                     web_date(t[i].bout.ended, date, sizeof(date)));
             outcome_add(&b, r, &t[i].bout, f);
@@ -524,8 +531,8 @@ static void page_fighter(struct web *w, const struct route *r, struct reply *out
         return db_failed(r, out);
     int64_t champ = 0;
     int defences = 0;
-    int is_champ = db_champion_get(w->db, f.sheet.rules, &champ, &defences) == DB_OK &&
-                   champ == f.id;
+    int is_champ =
+        db_champion_get(w->db, f.sheet.rules, &champ, &defences) == DB_OK && champ == f.id;
     const struct ruleset *rs = ruleset_get(f.sheet.rules);
 
     struct buf b = {0};
@@ -536,16 +543,19 @@ static void page_fighter(struct web *w, const struct route *r, struct reply *out
         buf_add(&b, " <span class=\"pill title\">&#x2605; CHAMPION</span>");
     if (f.retired)
         buf_add(&b, " <span class=\"pill\">RETIRED</span>");
-    buf_add(&b, "</h1><div class=\"grid\"><div class=\"card\"><div class=\"muted small\">%s %s of"
-                "</div><h3>",
+    buf_add(&b,
+            "</h1><div class=\"grid\"><div class=\"card\"><div class=\"muted small\">%s %s of"
+            "</div><h3>",
             rs->title, rs->fighter);
     buf_html(&b, f.owner);
-    buf_add(&b, "</h3></div><div class=\"card\"><div class=\"muted small\">Record (W-L-D)</div>"
-                "<h3>%d-%d-%d</h3><div class=\"small\">%d by KO</div></div>",
+    buf_add(&b,
+            "</h3></div><div class=\"card\"><div class=\"muted small\">Record (W-L-D)</div>"
+            "<h3>%d-%d-%d</h3><div class=\"small\">%d by KO</div></div>",
             f.wins, f.losses, f.draws, f.kos);
-    buf_add(&b, "<div class=\"card\"><div class=\"muted small\">League</div><h3><a "
-                "href=\"%sstandings/%s/%s\"><span class=\"pill %s\">%s</span></a></h3><div "
-                "class=\"small\">gold record %d",
+    buf_add(&b,
+            "<div class=\"card\"><div class=\"muted small\">League</div><h3><a "
+            "href=\"%sstandings/%s/%s\"><span class=\"pill %s\">%s</span></a></h3><div "
+            "class=\"small\">gold record %d",
             r->root, rs->name, league_lower(f.league), league_name((enum league)f.league),
             league_name((enum league)f.league), f.gold_record);
     if (is_champ)
@@ -564,8 +574,9 @@ static void page_fighter(struct web *w, const struct route *r, struct reply *out
             struct db_fighter o[SIDES];
             bout_names(w, &v[i], o);
             int me = v[i].fighter[1] == f.id;
-            buf_add(&b, "<tr><td class=\"nw\"><a href=\"%sbouts/%lld\">#%lld</a></td><td "
-                        "class=\"hide-s small nw\">%s</td><td>",
+            buf_add(&b,
+                    "<tr><td class=\"nw\"><a href=\"%sbouts/%lld\">#%lld</a></td><td "
+                    "class=\"hide-s small nw\">%s</td><td>",
                     r->root, (long long)v[i].id, (long long)v[i].id,
                     web_date(v[i].ended ? v[i].ended : v[i].started, date, sizeof(date)));
             fighter_link(&b, r, o[!me].id, o[!me].name);
@@ -574,8 +585,7 @@ static void page_fighter(struct web *w, const struct route *r, struct reply *out
                 buf_add(&b, "<span class=\"pill live\">LIVE</span> round %d of %d", v[i].round,
                         v[i].rounds);
             else if (v[i].winner < 0)
-                buf_add(&b, "<span class=\"draw\">D</span> %s",
-                        render_method_name(v[i].drawn_by));
+                buf_add(&b, "<span class=\"draw\">D</span> %s", render_method_name(v[i].drawn_by));
             else
                 buf_add(&b, "<span class=\"%s\">%s</span> %s, round %d",
                         v[i].winner == me ? "win" : "loss", v[i].winner == me ? "W" : "L",
@@ -601,16 +611,16 @@ static void tape(struct buf *b, const struct route *r, const struct bout_view *v
 
     buf_add(b, "<div class=\"card tape\">");
     for (int s = 0; s < SIDES; s++) {
-        buf_add(b, "%s<div><div class=\"who %s\">", s ? "<div class=\"k\">vs</div>" : "",
-                cls[s]);
+        buf_add(b, "%s<div><div class=\"who %s\">", s ? "<div class=\"k\">vs</div>" : "", cls[s]);
         fighter_link(b, r, v->rec.fighter[s], v->corner[s].name);
         buf_add(b, "</div><div class=\"small muted\">");
         buf_html(b, v->corner[s].owner);
         buf_add(b, "</div></div>");
     }
     for (int i = 0; i < rs->nfields; i++)
-        buf_add(b, "<div class=\"n\" style=\"text-align:center\">%d</div><div class=\"k\">%s</div>"
-                   "<div class=\"n\" style=\"text-align:center\">%d</div>",
+        buf_add(b,
+                "<div class=\"n\" style=\"text-align:center\">%d</div><div class=\"k\">%s</div>"
+                "<div class=\"n\" style=\"text-align:center\">%d</div>",
                 sheet_field_get(&v->corner[0].sheet, i), rs->fields[i].label,
                 sheet_field_get(&v->corner[1].sheet, i));
     buf_add(b, "<div>%d-%d-%d</div><div class=\"k\">record now</div><div>%d-%d-%d</div>",
@@ -649,8 +659,8 @@ static void round_card(struct buf *b, const struct bout_view *v, const struct vi
         buf_add(b, "<ul class=\"marks small\">");
         for (int i = 0; i < vr->nmarks; i++) {
             const struct view_mark *m = &vr->marks[i];
-            buf_add(b, "<li><span class=\"%s\" title=\"%s\">%s</span> ",
-                    m->side == 1 ? "sb" : "sa", mark_names[m->kind], mark_icons[m->kind]);
+            buf_add(b, "<li><span class=\"%s\" title=\"%s\">%s</span> ", m->side == 1 ? "sb" : "sa",
+                    mark_names[m->kind], mark_icons[m->kind]);
             buf_html(b, m->text);
             buf_add(b, "</li>");
         }
@@ -658,8 +668,9 @@ static void round_card(struct buf *b, const struct bout_view *v, const struct vi
     }
     buf_add(b, "<div class=\"small muted\">");
     buf_html(b, vr->score);
-    buf_add(b, "</div><div class=\"small muted\">%s: <span class=\"sa\">%.1f</span> / <span "
-               "class=\"sb\">%.1f</span></div>",
+    buf_add(b,
+            "</div><div class=\"small muted\">%s: <span class=\"sa\">%.1f</span> / <span "
+            "class=\"sb\">%.1f</span></div>",
             v->meter_name, vr->meter[0], vr->meter[1]);
     buf_add(b, "<details><summary>Full report</summary><pre>");
     buf_html(b, vr->report);
@@ -672,10 +683,11 @@ static void page_bout(struct web *w, const struct route *r, struct reply *out)
     char err[256], date[40], title[128];
 
     int rc = db_bout_get(w->db, r->id, &rec);
-    if (rc == DB_NOTFOUND || (rc == DB_OK && rec.state != DB_BOUT_LIVE &&
-                              rec.state != DB_BOUT_OVER))
-        return not_found(r, rc == DB_OK ? "That bout was never fought (a challenge, or cancelled)."
-                                        : "There is no such bout.",
+    if (rc == DB_NOTFOUND ||
+        (rc == DB_OK && rec.state != DB_BOUT_LIVE && rec.state != DB_BOUT_OVER))
+        return not_found(r,
+                         rc == DB_OK ? "That bout was never fought (a challenge, or cancelled)."
+                                     : "There is no such bout.",
                          out);
     if (rc != DB_OK)
         return db_failed(r, out);
@@ -686,8 +698,8 @@ static void page_bout(struct web *w, const struct route *r, struct reply *out)
     int refresh = live ? LIVE_REFRESH : 0;
 
     struct buf b = {0};
-    snprintf(title, sizeof(title), "Bout #%lld: %s vs %s", (long long)v->rec.id,
-             v->corner[0].name, v->corner[1].name);
+    snprintf(title, sizeof(title), "Bout #%lld: %s vs %s", (long long)v->rec.id, v->corner[0].name,
+             v->corner[1].name);
     head(&b, r, title, refresh);
     buf_add(&b, "<h1>Bout #%lld: <span class=\"sa\">", (long long)v->rec.id);
     buf_html(&b, v->corner[0].name);
@@ -701,8 +713,9 @@ static void page_bout(struct web *w, const struct route *r, struct reply *out)
     buf_html(&b, v->rec.channel);
     buf_add(&b, " &middot; %s</div>", web_date(v->rec.started, date, sizeof(date)));
     if (live)
-        buf_add(&b, "<div class=\"result\">Live: %d of %d rounds fought. This page reloads "
-                    "every %d seconds.</div>",
+        buf_add(&b,
+                "<div class=\"result\">Live: %d of %d rounds fought. This page reloads "
+                "every %d seconds.</div>",
                 v->nrounds, v->rec.rounds, LIVE_REFRESH);
     else {
         buf_add(&b, "<div class=\"result\">");

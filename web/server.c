@@ -150,13 +150,12 @@ struct web_server *server_start(struct web *w, char *err, size_t errlen)
     (void)sslen;
     struct web_server *s = xmalloc(sizeof(*s));
     s->w = w;
-    s->d = MHD_start_daemon(flags, (uint16_t)w->cfg.port, NULL, NULL, handle, s,
-                            MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
-                            MHD_OPTION_CONNECTION_LIMIT, (unsigned)CONN_MAX,
-                            MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)CONN_PER_IP,
-                            MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)CONN_TIMEOUT,
-                            MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)CONN_MEMORY,
-                            MHD_OPTION_END);
+    s->d =
+        MHD_start_daemon(flags, (uint16_t)w->cfg.port, NULL, NULL, handle, s, MHD_OPTION_SOCK_ADDR,
+                         (struct sockaddr *)&ss, MHD_OPTION_CONNECTION_LIMIT, (unsigned)CONN_MAX,
+                         MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)CONN_PER_IP,
+                         MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)CONN_TIMEOUT,
+                         MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)CONN_MEMORY, MHD_OPTION_END);
     if (!s->d) {
         snprintf(err, errlen,
                  "cannot listen on %s (is the port taken, or the address not this machine's?); "

@@ -103,11 +103,11 @@ int route_page_number(const char *text, int *page);
 #define WEB_ERR_MAX    512
 
 struct web_config {
-    char listen[WEB_LISTEN_MAX];  /* "127.0.0.1:8080" */
-    char host[WEB_LISTEN_MAX];    /* its address: an IPv4 or IPv6 literal */
-    int port;                     /* and port, 1-65535 */
-    char base_url[WEB_URL_MAX];   /* "" when unset */
-    char database[WEB_PATH_MAX];  /* [bot] database */
+    char listen[WEB_LISTEN_MAX]; /* "127.0.0.1:8080" */
+    char host[WEB_LISTEN_MAX];   /* its address: an IPv4 or IPv6 literal */
+    int port;                    /* and port, 1-65535 */
+    char base_url[WEB_URL_MAX];  /* "" when unset */
+    char database[WEB_PATH_MAX]; /* [bot] database */
 };
 
 /* Reads the web server's settings from the bot's INI file `path`: [web]

@@ -116,8 +116,8 @@ static void fold(char *key, size_t len, const char *name)
 
 /* An account (made if new) and a fighter of it; returns the fighter id and
  * sets *account. */
-static int64_t fighter(const char *owner, const char *name, const struct sheet *s,
-                       const char *plan, int64_t *account)
+static int64_t fighter(const char *owner, const char *name, const struct sheet *s, const char *plan,
+                       int64_t *account)
 {
     char key[DB_NAME_MAX];
     struct db_account a;
@@ -195,9 +195,9 @@ int main(int argc, char **argv)
         id[i] = fighter(boxers[i][1], boxers[i][0], &s, plans[i % 4], &acct[i]);
     }
     static const char *const sugar[][2] = {
-        {"Murphy", "alice"},   {"Robinson", "bob"},   {"LaMotta", "carol"},
-        {"Basilio", "dave"},   {"Fullmer", "erin"},   {"<i>Kid</i> \"Gavilan\"", "mallory"},
-        {"Turpin", "frank"},   {"Olson", "grace"},
+        {"Murphy", "alice"}, {"Robinson", "bob"}, {"LaMotta", "carol"},
+        {"Basilio", "dave"}, {"Fullmer", "erin"}, {"<i>Kid</i> \"Gavilan\"", "mallory"},
+        {"Turpin", "frank"}, {"Olson", "grace"},
     };
     static const char *const sugar_plans[] = {"6/0; 3) 3/3; if opp is weak then 8/0", "4/2",
                                               "3/3; 4) 5/1", "2/4; 5) 9/0"};
@@ -241,11 +241,11 @@ int main(int argc, char **argv)
         exhibition = v[0].id;
     }
     struct game_caller pa = caller("alice", acct[3], NULL), pb = caller("bob", acct[4], NULL);
-    static const char *const oa[] = {"5/5/10 (ring)", "6/6/8",   "4H/8!/8 (inside)",
-                                     "5/5/10",        "6/7/7",   "5/6/9 (counter)",
+    static const char *const oa[] = {"5/5/10 (ring)",  "6/6/8", "4H/8!/8 (inside)",
+                                     "5/5/10",         "6/7/7", "5/6/9 (counter)",
                                      "6/6/8 (inside)", "7/7/6"};
-    static const char *const ob[] = {"5/6/9",         "6/6/8 (counter)", "5/7/8", "5/5/10 (ring)",
-                                     "6/6/8",         "4B/7!/9",         "6/7/7", "7/7/6"};
+    static const char *const ob[] = {"5/6/9", "6/6/8 (counter)", "5/7/8", "5/5/10 (ring)",
+                                     "6/6/8", "4B/7!/9",         "6/7/7", "7/7/6"};
     for (int r = 0; r < 8; r++) {
         struct db_bout rec;
         if (db_bout_get(db, exhibition, &rec) != DB_OK || rec.state != DB_BOUT_LIVE)
@@ -258,7 +258,8 @@ int main(int argc, char **argv)
     /* Two live bouts: boxing with three rounds fought and Drago's orders
      * for round 4 already in; SUGAR RAY with one round fought. */
     const char *pending = "9H/1/10 (cut)";
-    struct game_caller cc = caller("carol", acct[5], "#ring"), cd = caller("dave", acct[6], "#ring");
+    struct game_caller cc = caller("carol", acct[5], "#ring"),
+                       cd = caller("dave", acct[6], "#ring");
     if (game_challenge(game, &cc, acct[6], "dave", RULES_BOXING, 10, "Drago", "Creed") != 0 ||
         game_answer(game, &cd, GAME_ACCEPT, NULL, 0) != 0)
         die("live bout", "challenge refused");
@@ -269,7 +270,8 @@ int main(int argc, char **argv)
         order(&pd, r == 1 ? "4H/8!/8 (inside)" : "6/6/8");
     }
     order(&pc, pending);
-    struct game_caller sa = caller("alice", acct[3], "#sugar"), sb = caller("bob", acct[4], "#sugar");
+    struct game_caller sa = caller("alice", acct[3], "#sugar"),
+                       sb = caller("bob", acct[4], "#sugar");
     if (game_challenge(game, &sa, acct[4], "bob", RULES_SUGARRAY, 0, "Murphy", "Robinson") != 0 ||
         game_answer(game, &sb, GAME_ACCEPT, NULL, 0) != 0)
         die("live sugarray bout", "challenge refused");
@@ -309,14 +311,16 @@ int main(int argc, char **argv)
             f.account_id = owner;
             snprintf(f.name, sizeof(f.name), "%s", name);
             f.sheet.rules = RULES_BOXING;
-            f.sheet.u.boxing = (struct boxing_sheet){8 + (int)(i % 9), 8 + (int)(i * 7 % 9),
-                                                     8 + (int)(i * 5 % 9), 8 + (int)(i * 3 % 9),
-                                                     8 + (int)(i * 11 % 9)};
+            f.sheet.u.boxing =
+                (struct boxing_sheet){8 + (int)(i % 9), 8 + (int)(i * 7 % 9), 8 + (int)(i * 5 % 9),
+                                      8 + (int)(i * 3 % 9), 8 + (int)(i * 11 % 9)};
             f.wins = (int)(i * 7 % 23);
             f.losses = (int)(i * 5 % 19);
             f.draws = (int)(i % 4);
             f.kos = f.wins / 3;
-            f.league = (int)(i % 10 == 0 ? LEAGUE_GOLD : i % 3 == 0 ? LEAGUE_SILVER : LEAGUE_BRONZE);
+            f.league = (int)(i % 10 == 0  ? LEAGUE_GOLD
+                             : i % 3 == 0 ? LEAGUE_SILVER
+                                          : LEAGUE_BRONZE);
             f.gold_record = f.league == LEAGUE_GOLD ? (int)(i * 13 % 40) : 0;
             f.created = wall_now;
             if (db_fighter_create(db, key, &f) != DB_OK)
