@@ -2,7 +2,8 @@
  * main.c - ringside-web -c FILE: the game's pages, read-only, beside the
  * bot. Reads the [web] section and the database's name from the bot's
  * configuration file, opens the database read-only, serves until SIGINT
- * or SIGTERM.
+ * or SIGTERM (SIGHUP is ignored: the settings are read once, the database
+ * at every request).
  */
 #include <pthread.h>
 #include <signal.h>
@@ -73,6 +74,7 @@ int main(int argc, char **argv)
     sigaddset(&set, SIGTERM);
     pthread_sigmask(SIG_BLOCK, &set, NULL);
     signal(SIGPIPE, SIG_IGN);
+    signal(SIGHUP, SIG_IGN); /* nothing to reload: the file is read at each request */
 
     struct web_server *s = server_start(&w, err, sizeof(err));
     if (!s) {
