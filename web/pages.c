@@ -34,7 +34,8 @@ static const char style[] =
     ".brand span{color:#ef5350}"
     "nav{display:flex;flex-wrap:wrap;gap:.2rem 1rem}"
     "main{max-width:62rem;margin:0 auto;padding:.8rem 1rem 2rem}"
-    "h1{font-size:1.45rem;margin:.4rem 0 .7rem}h1::first-letter{text-transform:uppercase}h2{font-size:1.12rem;margin:1.5rem 0 .5rem}"
+    "h1{font-size:1.45rem;margin:.4rem 0 .7rem}h1::first-letter{text-transform:uppercase}"
+    "h2{font-size:1.12rem;margin:1.5rem 0 .5rem}"
     "h3{font-size:1rem;margin:.2rem 0 .4rem}"
     ".card{background:#fff;border:1px solid var(--line);border-radius:10px;padding:.75rem 1rem;"
     "margin:.7rem 0}"
@@ -417,7 +418,8 @@ static void page_standings(struct web *w, const struct route *r, int page, struc
         buf_add(&b, "<div class=\"card muted\">Nobody fights in %s yet.</div>",
                 league_name((enum league)league));
     } else {
-        buf_add(&b, "<div class=\"wrap\"><table><thead><tr><th class=\"n\" style=\"width:3rem\">#</th><th>Fighter</th>"
+        buf_add(&b, "<div class=\"wrap\"><table><thead><tr><th class=\"n\" "
+                    "style=\"width:3rem\">#</th><th>Fighter</th>"
                     "<th>Owner</th><th class=\"n\">W-L-D</th><th class=\"n hide-s\">KOs</th>"
                     "<th class=\"n\">Gold</th></tr></thead><tbody>");
         for (int i = from; i < to; i++) {
