@@ -63,6 +63,8 @@ static void check_defaults(const struct config *c)
     ck_assert_int_eq(c->challenge_timeout, 300);
     ck_assert_int_eq(c->rounds, 12);
     ck_assert_int_eq(c->turn_interval, 0);
+    ck_assert_str_eq(c->listen, "127.0.0.1:8080");
+    ck_assert_str_eq(c->base_url, "");
 }
 
 START_TEST(test_defaults)
@@ -114,7 +116,10 @@ START_TEST(test_every_key)
                   "challenge_timeout = 86400\n"
                   "rounds = 3\n"
                   "[league]\n"
-                  "turn_interval = 1d\n");
+                  "turn_interval = 1d\n"
+                  "[web]\n"
+                  "listen = 0.0.0.0:8081\n"
+                  "base_url = https://ring.example.org\n");
     ck_assert_str_eq(c.server, "irc.example.net");
     ck_assert_int_eq(c.port, 6697);
     ck_assert_int_eq(c.tls, 1);
@@ -146,6 +151,8 @@ START_TEST(test_every_key)
     ck_assert_int_eq(c.challenge_timeout, 86400);
     ck_assert_int_eq(c.rounds, 3);
     ck_assert_int_eq(c.turn_interval, 86400);
+    ck_assert_str_eq(c.listen, "0.0.0.0:8081");
+    ck_assert_str_eq(c.base_url, "https://ring.example.org");
 }
 END_TEST
 
