@@ -372,12 +372,13 @@ static const char *const stmt_sql[STMT_COUNT] = {
 
     /* The web pages: a fighter's bouts fought or being fought, newest
      * first; finished bouts newest first, of one ruleset and kind or any
-     * (NULL). */
+     * (NULL). Newest by id: the rowid, so the latest few are read without
+     * a sort of every bout. */
     [STMT_BOUT_LIST_FIGHTER] = "SELECT " BOUT_COLUMNS " WHERE (fighter_a = ?1 OR fighter_b = ?1)"
                                " AND state IN ('live', 'over') ORDER BY id DESC LIMIT ?2",
     [STMT_BOUT_LIST_OVER] = "SELECT " BOUT_COLUMNS " WHERE state = 'over'"
                             " AND (?1 IS NULL OR rules = ?1) AND (?2 IS NULL OR kind = ?2)"
-                            " ORDER BY ended DESC, id DESC LIMIT ?3",
+                            " ORDER BY id DESC LIMIT ?3",
     [STMT_DATA_VERSION] = "SELECT data_version FROM pragma_data_version",
     [STMT_BEGIN_READ] = "BEGIN DEFERRED",
 
