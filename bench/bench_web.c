@@ -1,11 +1,13 @@
 /*
- * bench_web.c - ringside-bench-web HOST PORT PATH CONNECTIONS SECONDS: an
- * HTTP/1.1 client for the web figures (bench/web_bench.sh). It keeps
- * CONNECTIONS keep-alive connections busy with GET PATH for SECONDS, each
- * sending its next request when the last answer is in, and prints one
- * line: "REQUESTS_PER_SEC MEDIAN_MS P99_MS ERRORS", the latency of each
- * request being from its first byte sent to its last byte read. A status
- * other than 200 counts as an error.
+ * bench_web.c - ringside-bench-web HOST PORT PATH CONNECTIONS SECONDS
+ * [FIRST LAST]: an HTTP/1.1 client for the web figures (bench/web_bench.sh).
+ * It keeps CONNECTIONS keep-alive connections busy with GET PATH for
+ * SECONDS, each sending its next request when the last answer is in, and
+ * prints one line: "REQUESTS_PER_SEC MEDIAN_MS P99_MS ERRORS", the latency
+ * of each request being from its first byte sent to its last byte read. A
+ * status other than 200 counts as an error. With FIRST and LAST, PATH ends
+ * with a number's place: request k asks for PATH followed by FIRST + k,
+ * once each up to LAST (so none was asked before), whatever SECONDS.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -84,12 +86,23 @@ static size_t response_len(const char *buf, size_t len, int *status)
     return whole <= len ? whole : 0;
 }
 
+/* The request for PATH (followed by `number` when it is not -1). */
+static int request(char *buf, size_t len, const char *path, const char *host, long number)
+{
+    if (number < 0)
+        return snprintf(buf, len, "GET %s HTTP/1.1\r\nHost: %s\r\n\r\n", path, host);
+    return snprintf(buf, len, "GET %s%ld HTTP/1.1\r\nHost: %s\r\n\r\n", path, number, host);
+}
+
 int main(int argc, char **argv)
 {
-    if (argc != 6) {
-        fprintf(stderr, "usage: ringside-bench-web HOST PORT PATH CONNECTIONS SECONDS\n");
+    if (argc != 6 && argc != 8) {
+        fprintf(stderr,
+                "usage: ringside-bench-web HOST PORT PATH CONNECTIONS SECONDS [FIRST LAST]\n");
         return 2;
     }
+    long first = argc == 8 ? atol(argv[6]) : 0, last = argc == 8 ? atol(argv[7]) : -1;
+    long next = first; /* the next number asked for, with FIRST and LAST */
     const char *host = argv[1], *path = argv[3];
     int port = atoi(argv[2]), nconn = atoi(argv[4]);
     double seconds = atof(argv[5]);
@@ -98,7 +111,7 @@ int main(int argc, char **argv)
         return 2;
     }
     char req[1024];
-    int reqlen = snprintf(req, sizeof(req), "GET %s HTTP/1.1\r\nHost: %s\r\n\r\n", path, host);
+    int reqlen = 0;
     static struct conn c[CONN_MAX];
     static struct pollfd pf[CONN_MAX];
     double *lat = malloc(SAMPLE_MAX * sizeof(double));
@@ -108,6 +121,7 @@ int main(int argc, char **argv)
         c[i].fd = dial(host, port);
         c[i].buf = malloc(BUF_MAX);
         c[i].sent = now_s();
+        reqlen = request(req, sizeof(req), path, host, last >= first ? next++ : -1);
         if (write(c[i].fd, req, (size_t)reqlen) != reqlen) {
             perror("bench_web: write");
             return 1;
@@ -143,13 +157,14 @@ int main(int argc, char **argv)
             errors += status != 200;
             memmove(c[i].buf, c[i].buf + whole, c[i].len - whole);
             c[i].len -= whole;
-            if (t >= stop) {
+            if (last >= first ? next > last : t >= stop) {
                 close(c[i].fd);
                 c[i].fd = -1;
                 running--;
                 continue;
             }
             c[i].sent = t;
+            reqlen = request(req, sizeof(req), path, host, last >= first ? next++ : -1);
             if (write(c[i].fd, req, (size_t)reqlen) != reqlen) {
                 perror("bench_web: write");
                 return 1;

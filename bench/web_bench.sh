@@ -3,11 +3,15 @@
 #
 #   web.standings_requests_per_sec   GET /standings/boxing/bronze (a page of
 #                                    100 rows) on 4 keep-alive connections,
-#                                    with 10,000 more boxers in the file
+#                                    with 10,000 more boxers in the file;
+#                                    the file does not change meanwhile, so
+#                                    after the first these are the answers
+#                                    the server keeps until it changes
 #   web.standings_p99_ms             the 99th percentile of those requests
-#   web.bout_page_ms                 the median GET /bouts/ID of an 8-round
-#                                    bout (fought again from its seed), one
-#                                    connection
+#   web.bout_page_ms                 the median GET /bouts/ID, each of the
+#                                    file's bouts asked for once (so each
+#                                    is fought again from its seed and
+#                                    rendered: nothing kept), one connection
 #
 # Usage: sh bench/web_bench.sh WEB WEBGEN CLIENT
 # The database is made by WEBGEN (tests/web/gen.c: real bouts through
@@ -45,6 +49,6 @@ set -- $("$CLIENT" 127.0.0.1 "$port" /standings/boxing/bronze 4 "$SECS")
 [ "$4" = 0 ] || { echo "web_bench: $4 standings requests failed" >&2; exit 1; }
 echo "web.standings_requests_per_sec $1 req/s"
 echo "web.standings_p99_ms $3 ms"
-set -- $("$CLIENT" 127.0.0.1 "$port" "/bouts/$bout" 1 "$SECS")
+set -- $("$CLIENT" 127.0.0.1 "$port" /bouts/ 1 "$SECS" 1 "$bout")
 [ "$4" = 0 ] || { echo "web_bench: $4 bout page requests failed" >&2; exit 1; }
 echo "web.bout_page_ms $2 ms"

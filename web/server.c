@@ -61,6 +61,24 @@ void server_answer(struct web *w, const char *method, const char *path, const ch
         pages_error(&r, 400, "Bad request", "page= must be a number from 1 to 100000.", out);
         return;
     }
+    if (web_check(w) != 0) {
+        pages_error(&r, 500, "Database error", "The record could not be read; try again shortly.",
+                    out);
+        return;
+    }
+    /* Asked for before, and nothing changed since: the same answer. */
+    char key[WEB_KEY_MAX];
+    snprintf(key, sizeof(key), "%s?%d", path, page);
+    const struct web_kept *k = web_kept_find(w, key);
+    if (k) {
+        out->status = 200;
+        out->type = k->type;
+        out->refresh = k->refresh;
+        out->len = k->len;
+        out->body = xmalloc(k->len + 1);
+        memcpy(out->body, k->body, k->len + 1);
+        return;
+    }
     if (web_begin(w) != 0) {
         pages_error(&r, 500, "Database error", "The record could not be read; try again shortly.",
                     out);
@@ -71,6 +89,8 @@ void server_answer(struct web *w, const char *method, const char *path, const ch
     else
         pages_render(w, &r, page, out);
     web_end(w);
+    if (out->status == 200)
+        web_keep(w, key, out->body, out->len, out->type, out->refresh);
 }
 
 static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url,

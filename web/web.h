@@ -133,22 +133,47 @@ struct web_standings {
     int n;
 };
 
+/* An answer kept for the next request of the same address. */
+#define WEB_KEEP_MAX   1024               /* answers kept, a power of two */
+#define WEB_KEEP_BYTES (32 * 1024 * 1024) /* and their bytes, at most */
+#define WEB_KEY_MAX    (ROUTE_PATH_MAX + 16)
+
+struct web_kept {
+    char key[WEB_KEY_MAX]; /* "PATH?PAGE"; "" for a free slot */
+    char *body;
+    size_t len;
+    const char *type;
+    int refresh;
+};
+
 /* The server's state: one connection, read-only, and the caches. */
 struct web {
     struct db *db;
     struct web_config cfg;
     long long version; /* db_data_version the caches were read at */
     struct web_standings standings[RULES_COUNT][LEAGUE_COUNT];
+    struct web_kept kept[WEB_KEEP_MAX];
+    int nkept;
+    size_t kept_bytes;
 };
 
-/* Starts a request: a read transaction, and the caches dropped when the
- * file changed since. Returns 0, or -1 (database error). */
+/* Before a request: drops the caches when the file changed since they
+ * were filled (another connection committed). Returns 0, or -1 (database
+ * error). */
+int web_check(struct web *w);
+/* A request's reading: one read transaction, so a page reads the file as
+ * of one moment. web_begin returns 0, or -1 (database error). */
 int web_begin(struct web *w);
 void web_end(struct web *w);
+/* The answer kept for `key`, or NULL. */
+const struct web_kept *web_kept_find(const struct web *w, const char *key);
+/* Keeps a copy of a 200 answer for `key` (until the file changes). */
+void web_keep(struct web *w, const char *key, const char *body, size_t len, const char *type,
+              int refresh);
 /* The standings of a ruleset's league (the champion left out, as the game
  * ranks them), from the cache. NULL on a database error. */
 const struct web_standings *web_standings(struct web *w, enum rules rules, int league);
-/* Drops every cache (web_free does too). */
+/* Drops every cache. */
 void web_forget(struct web *w);
 
 /* -------------------------------------------- pages.c, api.c, chart.c */
