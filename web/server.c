@@ -23,8 +23,8 @@
 
 #include "web.h"
 
-#define CONN_MAX     256
-#define CONN_PER_IP  64
+#define CONN_MAX     512
+#define CONN_PER_IP  256
 #define CONN_TIMEOUT 15    /* seconds */
 #define CONN_MEMORY  16384 /* bytes per connection: the request's head must fit */
 
