@@ -120,14 +120,15 @@ void chart_svg(struct buf *b, const struct bout_view *v)
             buf_add(b, "%d", r);
         buf_add(b, "</text>");
     }
-    /* The legend: each fighter in his colour. */
+    /* The legend: each fighter in his colour, the first from the left,
+     * the second from the right, so that long names never meet. */
     for (int s = 0; s < SIDES; s++) {
-        double x = LEFT + 4 + s * 250;
+        double x = s ? RIGHT - 22 : LEFT + 4;
         buf_add(b,
                 "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"14\" y2=\"14\" stroke=\"%s\" "
                 "stroke-width=\"3\"/><text x=\"%.1f\" y=\"18\" font-size=\"13\" "
-                "font-weight=\"700\" fill=\"%s\">",
-                x, x + 22, colour[s], x + 28, colour[s]);
+                "font-weight=\"700\" fill=\"%s\" text-anchor=\"%s\">",
+                x, x + 22, colour[s], s ? x - 6 : x + 28, colour[s], s ? "end" : "start");
         buf_html(b, v->corner[s].name);
         buf_add(b, "</text>");
     }
