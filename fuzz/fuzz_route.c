@@ -59,6 +59,10 @@ static void address(const struct route *r, char *buf, size_t len)
     case API_BOUT:
         snprintf(buf, len, "%s/bouts/%lld", api, (long long)r->id);
         break;
+    case PAGE_FIGHTER_NAME:
+    case API_FIGHTER_NAME:
+        snprintf(buf, len, "%s/fighters/%s", api, r->name);
+        break;
     default:
         snprintf(buf, len, "?");
     }

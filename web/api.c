@@ -32,7 +32,7 @@ static void finish(struct buf *b, int status, struct reply *out)
     out->body = buf_take(b, &out->len);
 }
 
-static void error(int status, const char *message, struct reply *out)
+void api_error(int status, const char *message, struct reply *out)
 {
     struct buf b = {0};
 
@@ -103,7 +103,7 @@ static void api_live(struct web *w, struct reply *out)
     int n = 0;
 
     if (db_bout_list(w->db, DB_BOUT_LIVE, v, 200, &n) != DB_OK)
-        return error(500, "database error", out);
+        return api_error(500, "database error", out);
     struct buf b = {0};
     buf_add(&b, "{\"bouts\":[");
     for (int i = 0; i < n; i++) {
@@ -123,10 +123,10 @@ static void api_standings(struct web *w, const struct route *r, int page, struct
     struct db_fighter cf;
 
     if (!s)
-        return error(500, "database error", out);
+        return api_error(500, "database error", out);
     int pages = s->n ? (s->n + WEB_PAGE_ROWS - 1) / WEB_PAGE_ROWS : 1;
     if (page > pages)
-        return error(404, "no such page of these standings", out);
+        return api_error(404, "no such page of these standings", out);
     struct buf b = {0};
     buf_add(&b,
             "{\"rules\":\"%s\",\"league\":\"%s\",\"total\":%d,\"page\":%d,\"pages\":%d,"
@@ -172,9 +172,9 @@ static void api_fighter(struct web *w, const struct route *r, struct reply *out)
 
     int rc = db_fighter_get_id(w->db, r->id, &f);
     if (rc == DB_NOTFOUND)
-        return error(404, "no such fighter", out);
+        return api_error(404, "no such fighter", out);
     if (rc != DB_OK || db_bout_list_fighter(w->db, f.id, v, HISTORY_MAX, &n) != DB_OK)
-        return error(500, "database error", out);
+        return api_error(500, "database error", out);
     int is_champ =
         db_champion_get(w->db, f.sheet.rules, &champ, &defences) == DB_OK && champ == f.id;
     struct buf b = {0};
@@ -210,12 +210,12 @@ static void api_bout(struct web *w, const struct route *r, struct reply *out)
     int rc = db_bout_get(w->db, r->id, &rec);
     if (rc == DB_NOTFOUND ||
         (rc == DB_OK && rec.state != DB_BOUT_LIVE && rec.state != DB_BOUT_OVER))
-        return error(404, "no such bout fought", out);
+        return api_error(404, "no such bout fought", out);
     if (rc != DB_OK)
-        return error(500, "database error", out);
+        return api_error(500, "database error", out);
     struct bout_view *v = bout_view(w->db, r->id, err, sizeof(err));
     if (!v)
-        return error(500, err, out);
+        return api_error(500, err, out);
     struct buf b = {0};
     buf_add(&b,
             "{\"id\":%lld,\"rules\":\"%s\",\"kind\":\"%s\",\"state\":\"%s\",\"turn\":%d,"
@@ -296,6 +296,6 @@ void api_render(struct web *w, const struct route *r, int page, struct reply *ou
     case API_BOUT:
         return api_bout(w, r, out);
     default:
-        return error(404, "no such address in the API", out);
+        return api_error(404, "no such address in the API", out);
     }
 }

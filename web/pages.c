@@ -752,6 +752,33 @@ static void page_bout(struct web *w, const struct route *r, struct reply *out)
     finish(&b, 200, refresh, out);
 }
 
+void pages_fighter_name(struct web *w, const struct route *r, struct reply *out)
+{
+    char key[DB_NAME_MAX];
+    struct db_fighter f;
+    size_t i = 0;
+
+    /* The bot folds fighter names (RFC 1459); theirs are letters, digits
+     * and _ - ', so that is ASCII lower case. */
+    for (; r->name[i] && i + 1 < sizeof(key); i++)
+        key[i] = (char)(r->name[i] >= 'A' && r->name[i] <= 'Z' ? r->name[i] + 32 : r->name[i]);
+    key[i] = '\0';
+    int rc = db_fighter_get(w->db, key, &f);
+    if (rc == DB_NOTFOUND)
+        return not_found(r, "There is no fighter of that name.", out);
+    if (rc != DB_OK)
+        return db_failed(r, out);
+    struct buf b = {0};
+    /* Relative to /fighters/NAME (or /api/fighters/NAME): its id's page. */
+    snprintf(out->location, sizeof(out->location), "%lld", (long long)f.id);
+    head(&b, r, f.name, 0);
+    buf_add(&b, "<p><a href=\"%lld\">", (long long)f.id);
+    buf_html(&b, f.name);
+    buf_add(&b, "</a></p>");
+    foot(&b);
+    finish(&b, 302, 0, out);
+}
+
 /* ---------------------------------------------------------- dispatch */
 
 void pages_render(struct web *w, const struct route *r, int page, struct reply *out)

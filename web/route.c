@@ -91,6 +91,25 @@ static int64_t id_of(const struct segments *sg, int i)
     return v;
 }
 
+/* Segment i as a fighter's name into r->name: a letter, then letters,
+ * digits, _ - ' (what the bot lets players name fighters), 1 to
+ * DB_NAME_MAX - 1 bytes. 0, or -1 when it is not one. */
+static int name_of(const struct segments *sg, int i, struct route *r)
+{
+    const char *s = sg->s[i];
+    size_t n = sg->len[i];
+
+    if (n == 0 || n >= sizeof(r->name) || !((s[0] | 32) >= 'a' && (s[0] | 32) <= 'z'))
+        return -1;
+    for (size_t k = 1; k < n; k++)
+        if (!(((s[k] | 32) >= 'a' && (s[k] | 32) <= 'z') || (s[k] >= '0' && s[k] <= '9') ||
+              s[k] == '_' || s[k] == '-' || s[k] == '\''))
+            return -1;
+    memcpy(r->name, s, n);
+    r->name[n] = '\0';
+    return 0;
+}
+
 /* The relative prefix from `path` to the root: one "../" per '/' after
  * the first. */
 static void root_of(const char *path, struct route *r)
@@ -148,6 +167,8 @@ int route_parse(const char *path, struct route *r)
         int bouts = is(&sg, at, "bouts");
         if (left == 2 && (r->id = id_of(&sg, at + 1)) > 0)
             page = bouts ? (api ? API_BOUT : PAGE_BOUT) : (api ? API_FIGHTER : PAGE_FIGHTER);
+        else if (left == 2 && !bouts && name_of(&sg, at + 1, r) == 0)
+            page = api ? API_FIGHTER_NAME : PAGE_FIGHTER_NAME;
     }
     r->page = page;
     return page == PAGE_NOT_FOUND ? -1 : 0;

@@ -45,6 +45,26 @@ void server_answer(struct web *w, const char *method, const char *path, const ch
     memset(out, 0, sizeof(*out));
     int found = route_parse(path, &r) == 0;
     int api = r.page >= API_LIVE || (path && strncmp(path, "/api/", 5) == 0);
+    if (r.page == PAGE_FIGHTER_NAME || r.page == API_FIGHTER_NAME) {
+        if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0)
+            pages_error(&r, 405, "Method not allowed",
+                        "These pages are read-only: only GET and HEAD are answered.", out);
+        else if (web_begin(w) != 0)
+            pages_error(&r, 500, "Database error",
+                        "The record could not be read; try again shortly.", out);
+        else {
+            pages_fighter_name(w, &r, out);
+            web_end(w);
+            if (api && out->status != 302) {
+                int status = out->status;
+                free(out->body);
+                memset(out, 0, sizeof(*out));
+                api_error(status, status == 404 ? "no fighter of that name" : "database error",
+                          out);
+            }
+        }
+        return;
+    }
     if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0) {
         pages_error(&r, 405, "Method not allowed",
                     "These pages are read-only: only GET and HEAD are answered.", out);
@@ -101,6 +121,8 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
     struct web_server *s = cls;
     struct reply out;
     (void)version;
+
+    memset(&out, 0, sizeof(out));
     (void)upload_data;
 
     int readonly = strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0;
@@ -136,6 +158,8 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
     MHD_add_response_header(resp, "Content-Security-Policy", csp);
     if (out.status == 405)
         MHD_add_response_header(resp, "Allow", "GET, HEAD");
+    if (out.location[0])
+        MHD_add_response_header(resp, "Location", out.location);
     if (out.refresh > 0) {
         char v[16];
         snprintf(v, sizeof(v), "%d", out.refresh);

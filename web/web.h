@@ -58,25 +58,28 @@ char *buf_take(struct buf *b, size_t *len);
 
 enum route_page {
     PAGE_NOT_FOUND,
-    PAGE_HOME,      /* / */
-    PAGE_LIVE,      /* /live */
-    PAGE_STANDINGS, /* /standings, /standings/RULES, /standings/RULES/LEAGUE */
-    PAGE_CHAMPIONS, /* /champions/RULES */
-    PAGE_FIGHTER,   /* /fighters/ID */
-    PAGE_BOUT,      /* /bouts/ID */
-    API_LIVE,       /* /api/live */
-    API_STANDINGS,  /* /api/standings/RULES/LEAGUE */
-    API_FIGHTER,    /* /api/fighters/ID */
-    API_BOUT,       /* /api/bouts/ID */
+    PAGE_HOME,         /* / */
+    PAGE_LIVE,         /* /live */
+    PAGE_STANDINGS,    /* /standings, /standings/RULES, /standings/RULES/LEAGUE */
+    PAGE_CHAMPIONS,    /* /champions/RULES */
+    PAGE_FIGHTER,      /* /fighters/ID */
+    PAGE_BOUT,         /* /bouts/ID */
+    PAGE_FIGHTER_NAME, /* /fighters/NAME: sends to /fighters/ID */
+    API_LIVE,          /* /api/live */
+    API_STANDINGS,     /* /api/standings/RULES/LEAGUE */
+    API_FIGHTER,       /* /api/fighters/ID */
+    API_BOUT,          /* /api/bouts/ID */
+    API_FIGHTER_NAME,  /* /api/fighters/NAME: sends to /api/fighters/ID */
 };
 
 #define ROUTE_PATH_MAX 256 /* longer paths are not ours: 404 */
 
 struct route {
     enum route_page page;
-    int rules;  /* enum rules, or -1 (standings of every ruleset) */
-    int league; /* enum league, or -1 (the standings' default) */
-    int64_t id; /* fighters and bouts, >= 1 */
+    int rules;              /* enum rules, or -1 (standings of every ruleset) */
+    int league;             /* enum league, or -1 (the standings' default) */
+    int64_t id;             /* fighters and bouts, >= 1 */
+    char name[DB_NAME_MAX]; /* a fighter's name, as written in the path */
     /* How far below the root the page is, as a relative link's prefix
      * ("", "../", "../../"), so that links work under any base path; "/"
      * for a path too long to be ours. */
@@ -88,7 +91,9 @@ struct route {
  * names nothing: unknown, a ruleset or league that does not exist, an id
  * that is not a number from 1 to 2^63 - 1, a trailing slash, a path
  * longer than ROUTE_PATH_MAX. Rulesets and leagues are written in lower
- * case ("boxing", "gold"). */
+ * case ("boxing", "gold"). A fighter is named by his id, or by his name (a
+ * letter, then letters, digits, _ - '), which only sends to the id's
+ * address. */
 int route_parse(const char *path, struct route *r);
 /* Reads the `page` query argument (NULL: absent) into *page: 1 when
  * absent, else a number from 1 to 100000. Returns 0, or -1 when it is not
@@ -184,13 +189,19 @@ struct reply {
     const char *type;
     char *body;
     size_t len;
-    int refresh; /* seconds for a live page's Refresh, 0: none */
+    int refresh;       /* seconds for a live page's Refresh, 0: none */
+    char location[64]; /* a redirect's (302) Location, relative; else "" */
 };
 
 /* The page (or JSON) for route `r` and page number `page`, into *out.
  * Every text a user chose is escaped. Unknown ids give a 404 page. */
 void pages_render(struct web *w, const struct route *r, int page, struct reply *out);
 void api_render(struct web *w, const struct route *r, int page, struct reply *out);
+/* {"error": message} with that status. */
+void api_error(int status, const char *message, struct reply *out);
+/* A fighter named in the address: a redirect (302) to his id's address,
+ * or a 404 page. */
+void pages_fighter_name(struct web *w, const struct route *r, struct reply *out);
 /* A page with a status and a one-line message (404, 405, 400, 500). */
 void pages_error(const struct route *r, int status, const char *title, const char *message,
                  struct reply *out);

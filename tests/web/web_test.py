@@ -379,6 +379,17 @@ def run(c, info, dbpath, sim, tmp, port):
                       "state IN ('live', 'over')", (info["rocky"],)).fetchone()[0]
     check("api fighter: bout history", len(d["bouts"]) == nb and ex in [b["id"] for b in
                                                                         d["bouts"]])
+    # A fighter by name: sent to his id's address.
+    for path, want in [("/fighters/Rocky", "%d" % info["rocky"]),
+                       ("/fighters/rOCKY", "%d" % info["rocky"]),
+                       ("/api/fighters/Rocky", "%d" % info["rocky"])]:
+        st, h, body = c.get(path)
+        check("%s: 302 to its id" % path, st == 302 and h.get("location") == want,
+              (st, h.get("location")))
+    st, h, body = c.get("/fighters/Nobody")
+    check("an unknown name is 404", st == 404, st)
+    st, h, body = c.get("/api/fighters/Nobody")
+    check("an unknown name is 404 in the API too", st == 404 and b"error" in body, st)
     st, h, body = c.get("/champions/boxing")
     titles = conn.execute("SELECT count(*) FROM bouts WHERE rules = 'boxing' AND kind = 'title'"
                           " AND state = 'over'").fetchone()[0]
