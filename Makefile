@@ -1,7 +1,8 @@
 # Ringside - build, test, install.
 #
 #   make            build everything (installs missing Debian packages first)
-#   make run        the bot on a private IRC server (CONFIG=file: with your own)
+#   make run        the bot on a private IRC server and its web pages (CONFIG=file:
+#                   with your own)
 #   make check      unit tests (plain and with ASan/UBSan) and program tests
 #   make bench      performance figures, one `name value unit` per line
 #   make bench-check  the same quickly (BENCH_SECONDS=0.2), failing if one is missing
@@ -28,7 +29,7 @@ UNITDIR ?= $(PREFIX)/lib/systemd/system
 SYSCONFDIR ?= /etc
 STATEDIR = /var/lib/ringside
 # The programs `make install` installs from build/, by name.
-INSTALL_PROGRAMS = ringside ringside-sim
+INSTALL_PROGRAMS = ringside ringside-sim ringside-web
 CC ?= cc
 CFLAGS ?= -O2 -g
 FUZZ_SECONDS ?= 60
@@ -43,7 +44,7 @@ endif
 
 # Debian packages: to build and test, and what the bot links with.
 PKGS = gcc make pkg-config check libpcre2-dev libsqlite3-dev libircclient-dev libinih-dev \
-	libcrypt-dev ngircd inspircd python3
+	libcrypt-dev ngircd inspircd python3 libmicrohttpd-dev chromium
 # What the install test (man pages) and make deb need besides.
 INSTALL_TEST_PKGS = man-db groff-base
 DEB_PKGS = build-essential debhelper dpkg-dev fakeroot lintian
@@ -55,19 +56,24 @@ CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null || echo -lcheck)
 BOT_LIBS = $(shell pkg-config --libs sqlite3 inih libcrypt 2>/dev/null || \
 	echo -lsqlite3 -linih -lcrypt) -lircclient
 GAME_LIBS = $(shell pkg-config --libs sqlite3 2>/dev/null || echo -lsqlite3)
+WEB_LIBS = $(shell pkg-config --libs libmicrohttpd sqlite3 inih 2>/dev/null || \
+	echo -lmicrohttpd -lsqlite3 -linih) -pthread
 
 ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(CPPFLAGS) $(CFLAGS) \
-	-Iengine -Iparse -Idb -Igame -Ibot $(PCRE_CFLAGS)
+	-Iengine -Iparse -Idb -Igame -Ibot -Iweb $(PCRE_CFLAGS)
 
 B = build
 # The layers, each a folder, dependencies pointing down: engine/ and parse/
-# (the core), db/, game/, and the front doors bot/ and sim/ on top. The
-# simulator needs the core and, for --replay and its reports, db/ and game/;
-# the bot adds IRC. Program mains stay out of the libraries.
+# (the core), db/, game/, and the front doors bot/, sim/ and web/ on top.
+# The simulator needs the core and, for --replay and its reports, db/ and
+# game/; the bot adds IRC; the web server HTTP. Program mains stay out of the
+# libraries.
 CORE_SRC = $(wildcard engine/*.c) $(wildcard parse/*.c)
 GAMELIB_SRC = $(wildcard db/*.c) $(wildcard game/*.c)
 BOTLIB_SRC = $(GAMELIB_SRC) $(filter-out bot/main.c,$(wildcard bot/*.c))
 SIM_SRC = $(wildcard sim/*.c)
+WEB_SRC = $(wildcard web/*.c)
+WEBLIB_SRC = $(filter-out web/main.c,$(WEB_SRC))
 TEST_SRC = $(wildcard tests/check_*.c)
 LIB_SRC = $(CORE_SRC)
 
@@ -75,6 +81,9 @@ LIB_OBJ = $(CORE_SRC:%.c=$(B)/obj/%.o)
 GAMELIB_OBJ = $(GAMELIB_SRC:%.c=$(B)/obj/%.o)
 BOTLIB_OBJ = $(BOTLIB_SRC:%.c=$(B)/obj/%.o)
 SIM_OBJ = $(SIM_SRC:%.c=$(B)/obj/%.o)
+WEB_OBJ = $(WEB_SRC:%.c=$(B)/obj/%.o)
+WEBLIB_OBJ = $(WEBLIB_SRC:%.c=$(B)/obj/%.o)
+ASAN_WEB_OBJ = $(WEB_SRC:%.c=$(B)/asan/%.o)
 TEST_OBJ = $(TEST_SRC:%.c=$(B)/obj/%.o)
 ASAN_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 ASAN_LIB_OBJ = $(CORE_SRC:%.c=$(B)/asan/%.o)
@@ -85,6 +94,9 @@ ASAN_SIM_OBJ = $(SIM_SRC:%.c=$(B)/asan/%.o)
 
 BOT = $(B)/ringside
 SIM = $(B)/ringside-sim
+WEB = $(B)/ringside-web
+ASAN_WEB = $(B)/asan/ringside-web
+WEBGEN = $(B)/ringside-webgen
 TESTS = $(B)/check_ringside
 ASAN_TESTS = $(B)/asan/check_ringside
 ASAN_SIM = $(B)/asan/ringside-sim
@@ -95,7 +107,7 @@ DEPS_STAMP = $(B)/.deps-ok
 .PHONY: all run check unit-tests program-tests e2e-tests install-tests bench bench-check lint \
 	fuzz install uninstall dist-files print-install-programs deb deb-check clean deps
 
-all: $(BOT) $(SIM)
+all: $(BOT) $(SIM) $(WEB)
 
 deps: $(DEPS_STAMP)
 # NO_DEPS=1 (the Debian package's build, whose Build-Depends say what it
@@ -119,6 +131,18 @@ $(B)/asan/%.o: %.c $(wildcard */*.h) | $(DEPS_STAMP)
 $(SIM): $(SIM_OBJ) $(GAMELIB_OBJ) $(LIB_OBJ)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(GAME_LIBS) $(PCRE_LIBS) -lm
 
+# The web server: the game's pages over HTTP, reading the database only.
+$(WEB): $(WEB_OBJ) $(GAMELIB_OBJ) $(LIB_OBJ)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(WEB_LIBS) $(PCRE_LIBS) -lm
+
+$(ASAN_WEB): $(ASAN_WEB_OBJ) $(ASAN_GAMELIB_OBJ) $(ASAN_LIB_OBJ)
+	$(CC) $(CFLAGS) $(ASAN_FLAGS) $(LDFLAGS) -o $@ $^ $(WEB_LIBS) $(PCRE_LIBS) -lm
+
+# A database of real bouts for the web tests and benchmark, made through
+# game/ (tests/web/gen.c).
+$(WEBGEN): tests/web/gen.c $(GAMELIB_OBJ) $(LIB_OBJ) | $(DEPS_STAMP)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(GAME_LIBS) $(PCRE_LIBS) -lm
+
 $(BOT): $(B)/obj/bot/main.o $(BOTLIB_OBJ) $(LIB_OBJ)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(BOT_LIBS) $(PCRE_LIBS) -lm
 
@@ -135,8 +159,8 @@ $(ASAN_TESTS): $(ASAN_TEST_OBJ) $(ASAN_BOTLIB_OBJ) $(ASAN_LIB_OBJ)
 	$(CC) $(CFLAGS) $(ASAN_FLAGS) $(LDFLAGS) -o $@ $^ $(CHECK_LIBS) $(BOT_LIBS) $(PCRE_LIBS) -lm
 
 # The bot on a private ngircd (or alone with CONFIG=file); Ctrl-C stops it.
-run: $(BOT)
-	@bash scripts/run.sh $(BOT) $(CONFIG)
+run: $(BOT) $(WEB)
+	@bash scripts/run.sh $(BOT) $(WEB) $(CONFIG)
 
 check: unit-tests program-tests install-tests e2e-tests
 
@@ -144,9 +168,10 @@ unit-tests: $(TESTS) $(ASAN_TESTS)
 	$(TESTS)
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 $(ASAN_TESTS)
 
-program-tests: $(SIM) $(ASAN_SIM)
+program-tests: $(SIM) $(ASAN_SIM) $(ASAN_WEB) $(WEBGEN)
 	sh tests/sim_test.sh $(SIM)
 	sh tests/sim_test.sh $(ASAN_SIM)
+	python3 tests/web/web_test.py $(ASAN_WEB) $(WEBGEN) $(SIM)
 
 # make install and make uninstall into a scratch DESTDIR (exactly the
 # expected files, modes and nothing left), the man pages through man -l,
@@ -173,20 +198,25 @@ e2e-tests: $(ASAN_BOT) $(SIM)
 $(BENCH): bench/bench.c $(LIB_OBJ) | $(DEPS_STAMP)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(PCRE_LIBS) -lm
 
+# An HTTP client with keep-alive connections (bench/web_bench.sh runs it).
+$(B)/ringside-bench-web: bench/bench_web.c | $(DEPS_STAMP)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ -lm
+
 $(B)/ringside-bench-bot: bench/bench_bot.c $(BOTLIB_OBJ) $(LIB_OBJ) | $(DEPS_STAMP)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(BOT_LIBS) $(PCRE_LIBS) -lm
 
 # The wire figures come from a real ngircd at its default flood settings and
 # the bot at its default pacing (bench/wire_bench.py).
-bench: $(BENCH) $(SIM) $(B)/ringside-bench-bot $(BOT)
+bench: $(BENCH) $(SIM) $(B)/ringside-bench-bot $(BOT) $(WEB) $(WEBGEN) $(B)/ringside-bench-web
 	@$(BENCH)
 	@sh bench/sim_bench.sh $(SIM)
 	@$(B)/ringside-bench-bot
 	@python3 bench/wire_bench.py $(BOT) $(SIM)
+	@sh bench/web_bench.sh $(WEB) $(WEBGEN) $(B)/ringside-bench-web
 
 # The benchmarks in a quick mode, failing when a figure is missing (CI runs
 # it, so they cannot rot unnoticed); the figures are printed, never judged.
-bench-check: $(BENCH) $(SIM) $(B)/ringside-bench-bot $(BOT)
+bench-check: $(BENCH) $(SIM) $(B)/ringside-bench-bot $(BOT) $(WEB) $(WEBGEN) $(B)/ringside-bench-web
 	@BENCH_SECONDS=0.2 SIM_BENCH_SECONDS=0.2 WIRE_BENCH_QUICK=1 $(MAKE) --no-print-directory -s bench \
 		> $(B)/bench.txt || { cat $(B)/bench.txt; echo "bench-check: make bench failed"; exit 1; }
 	@cat $(B)/bench.txt
@@ -197,7 +227,7 @@ lint:
 	@sh scripts/lint.sh
 
 FUZZ_CC = clang
-FUZZ_FLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -Iengine -Iparse -Idb -Igame -Ibot \
+FUZZ_FLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -Iengine -Iparse -Idb -Igame -Ibot -Iweb \
 	$(PCRE_CFLAGS) \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 FUZZERS = $(patsubst fuzz/%.c,$(B)/fuzz/%,$(wildcard fuzz/fuzz_*.c))
@@ -206,6 +236,14 @@ $(B)/fuzz/%: fuzz/%.c $(LIB_SRC) $(BOTLIB_SRC) $(wildcard */*.h) | $(DEPS_STAMP)
 	@sh scripts/deps.sh clang libclang-rt-dev
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(LIB_SRC) $(BOTLIB_SRC) $(BOT_LIBS) $(PCRE_LIBS) -lm
+
+# The web server's parsers: linked with web/ (not bot/).
+$(B)/fuzz/fuzz_route: fuzz/fuzz_route.c $(LIB_SRC) $(GAMELIB_SRC) $(WEBLIB_SRC) $(wildcard */*.h) \
+		| $(DEPS_STAMP)
+	@sh scripts/deps.sh clang libclang-rt-dev
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(LIB_SRC) $(GAMELIB_SRC) $(WEBLIB_SRC) $(WEB_LIBS) \
+		$(PCRE_LIBS) -lm
 
 fuzz: $(FUZZERS)
 	@for f in $(FUZZERS); do \

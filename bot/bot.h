@@ -80,6 +80,9 @@ struct config {
     int duel_round_seconds; /* a live duel's pace: seconds between its rounds */
     /* [league] */
     long turn_interval; /* seconds; 0: turns only by admin command */
+    /* [web] (ringside-web reads them): where the pages are, for links */
+    char listen[CONFIG_STR_MAX];
+    char base_url[CONFIG_STR_MAX];
 };
 
 /* Fills *c with the defaults. */
@@ -287,6 +290,10 @@ struct cmd_ctx {
 /* How the caller types a command where he is: the prefix in a channel
  * ("!bouts"), nothing in private. */
 const char *cmd_typed(const struct cmd_ctx *ctx);
+/* " - BASE/PATH" ([web] base_url, the path formatted printf-style) for a
+ * reply that has a web page, or "" when base_url is not set; into buf. */
+const char *cmd_page(const struct cmd_ctx *ctx, char *buf, size_t len, const char *fmt, ...)
+    BOT_PRINTF(4, 5);
 
 /* A command, declared once: the table in cmd.c checks where it may be used,
  * who may use it and its argument count before `exec` runs, and `help` is

@@ -249,12 +249,13 @@ const struct cmd_entry cmd_create_entry = {
 
 static void fighter_show(struct cmd_ctx *ctx, const struct db_fighter *f)
 {
-    char sheet[96];
+    char sheet[96], page[CONFIG_STR_MAX + 48];
 
     sheet_text(f, sheet, sizeof(sheet));
     reply(ctx, "%s (%s, %s)%s: %s; record %d-%d-%d, %d by KO%s", f->name,
           ruleset_get(f->sheet.rules)->name, f->owner, f->retired ? ", retired" : "", sheet,
-          f->wins, f->losses, f->draws, f->kos, "");
+          f->wins, f->losses, f->draws, f->kos,
+          cmd_page(ctx, page, sizeof(page), "/fighters/%lld", (long long)f->id));
     char kit[400];
     if (render_kit(&f->sheet, kit, sizeof(kit)) > 0)
         reply(ctx, "%s carries: %s", f->name, kit);

@@ -92,11 +92,22 @@ static size_t table_text(const struct db_fighter *v, int n, int max, char *buf, 
     return at < len ? at : len - 1;
 }
 
+/* `s` in lower case, into buf. */
+static const char *lower(const char *s, char *buf, size_t len)
+{
+    size_t i = 0;
+
+    for (; s[i] && i + 1 < len; i++)
+        buf[i] = (char)(s[i] >= 'A' && s[i] <= 'Z' ? s[i] + 32 : s[i]);
+    buf[i] = '\0';
+    return buf;
+}
+
 static int cmd_standings(struct cmd_ctx *ctx)
 {
     int rules, m = 0;
     const char *lname;
-    char text[440];
+    char text[440], page[CONFIG_STR_MAX + 48], low[16];
 
     if (rules_arg(ctx, &rules, &lname) != 0)
         return -1;
@@ -114,7 +125,9 @@ static int cmd_standings(struct cmd_ctx *ctx)
                   league_name((enum league)league), rules_name(rules),
                   ctx->channel ? ctx->bot->cfg.prefix : "", rules_name(rules));
         else
-            reply(ctx, "%s (%s): %s", league_name((enum league)league), rules_name(rules), text);
+            reply(ctx, "%s (%s): %s%s", league_name((enum league)league), rules_name(rules), text,
+                  cmd_page(ctx, page, sizeof(page), "/standings/%s/%s", rules_name(rules),
+                           lower(league_name((enum league)league), low, sizeof(low))));
         free(v);
         return 0;
     }
@@ -138,7 +151,8 @@ static int cmd_standings(struct cmd_ctx *ctx)
         reply(ctx, "no %s fighter is in a league yet; create one: create <name> %s",
               rules_name(rules), grammar_get((enum rules)rules)->create_example);
     else
-        reply(ctx, "Standings (%s): %s", rules_name(rules), text);
+        reply(ctx, "Standings (%s): %s%s", rules_name(rules), text,
+              cmd_page(ctx, page, sizeof(page), "/standings/%s", rules_name(rules)));
     return 0;
 }
 

@@ -110,13 +110,15 @@ static const struct key config_keys[] = {
     NUM("bout", rounds, KEY_INT, 3, 15),
     NUM("bout", duel_round_seconds, KEY_INT, 1, 3600),
     NUM("league", turn_interval, KEY_DURATION, 0, 0),
+    STR("web", listen, KEY_STRING, 0),
+    STR("web", base_url, KEY_STRING, 0),
 };
 
 #define NKEYS ((int)(sizeof(config_keys) / sizeof(config_keys[0])))
 
-static const char *const config_sections[] = {"irc", "bot", "flood", "bout", "league"};
+static const char *const config_sections[] = {"irc", "bot", "flood", "bout", "league", "web"};
 #define NSECTIONS    ((int)(sizeof(config_sections) / sizeof(config_sections[0])))
-#define SECTION_LIST "irc, bot, flood, bout, league"
+#define SECTION_LIST "irc, bot, flood, bout, league, web"
 
 /* The state of one parse. */
 struct config_ctx {
@@ -152,6 +154,7 @@ void config_defaults(struct config *c)
     c->duel_round_seconds = 4;
     c->rounds = 12;
     c->turn_interval = 0;
+    strcpy(c->listen, "127.0.0.1:8080");
 }
 
 /* ------------------------------------------------------------ errors */

@@ -109,6 +109,9 @@ void bot_game_config(const struct config *cfg, struct game_config *gc)
     gc->turn_interval = cfg->turn_interval;
     snprintf(gc->prefix, sizeof(gc->prefix), "%s", cfg->prefix);
     gc->format = cfg->colours ? GAME_FORMAT_COLOUR : GAME_FORMAT_BOLD;
+    snprintf(gc->base_url, sizeof(gc->base_url), "%s", cfg->base_url);
+    for (size_t n = strlen(gc->base_url); n > 0 && gc->base_url[n - 1] == '/'; n--)
+        gc->base_url[n - 1] = '\0';
 }
 
 static void caller_reply(void *ctx, int how, const char *text)

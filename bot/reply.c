@@ -79,3 +79,23 @@ const char *cmd_typed(const struct cmd_ctx *ctx)
 {
     return ctx->channel ? ctx->bot->cfg.prefix : "";
 }
+
+const char *cmd_page(const struct cmd_ctx *ctx, char *buf, size_t len, const char *fmt, ...)
+{
+    const char *base = ctx->bot->cfg.base_url;
+    size_t n = strlen(base);
+    va_list ap;
+
+    buf[0] = '\0';
+    while (n > 0 && base[n - 1] == '/')
+        n--;
+    if (n == 0)
+        return buf;
+    int at = snprintf(buf, len, " - %.*s", (int)n, base);
+    if (at < 0 || (size_t)at >= len)
+        return buf;
+    va_start(ap, fmt);
+    vsnprintf(buf + at, len - (size_t)at, fmt, ap);
+    va_end(ap);
+    return buf;
+}

@@ -422,6 +422,40 @@ int db_bout_list(struct db *db, enum db_bout_state state, struct db_bout *out, i
     return read_rows(db, st, bad, out, sizeof(*out), max, n, bout_read_row, 0);
 }
 
+int db_bout_list_fighter(struct db *db, int64_t fighter, struct db_bout *out, int max, int *n)
+{
+    *n = 0;
+    if (max <= 0)
+        return DB_OK;
+
+    sqlite3_stmt *st = db->st[STMT_BOUT_LIST_FIGHTER];
+    int bad = sqlite3_bind_int64(st, 1, fighter) != SQLITE_OK;
+    bad |= sqlite3_bind_int(st, 2, max) != SQLITE_OK;
+    return read_rows(db, st, bad, out, sizeof(*out), max, n, bout_read_row, 0);
+}
+
+int db_bout_list_over(struct db *db, int rules, int kind, struct db_bout *out, int max, int *n)
+{
+    const char *rname = rules < 0 ? NULL : db_rules_name((enum rules)rules);
+    const char *kname = kind < 0 ? NULL : db_name_of(&kinds, kind);
+
+    *n = 0;
+    if (rules >= 0 && !rname)
+        return db_fail(db, "no storage for ruleset %d", rules);
+    if (kind >= 0 && !kname)
+        return db_fail(db, "bout kind %d is out of range", kind);
+    if (max <= 0)
+        return DB_OK;
+
+    sqlite3_stmt *st = db->st[STMT_BOUT_LIST_OVER];
+    int bad = (rname ? sqlite3_bind_text(st, 1, rname, -1, SQLITE_STATIC)
+                     : sqlite3_bind_null(st, 1)) != SQLITE_OK;
+    bad |= (kname ? sqlite3_bind_text(st, 2, kname, -1, SQLITE_STATIC)
+                  : sqlite3_bind_null(st, 2)) != SQLITE_OK;
+    bad |= sqlite3_bind_int(st, 3, max) != SQLITE_OK;
+    return read_rows(db, st, bad, out, sizeof(*out), max, n, bout_read_row, 0);
+}
+
 /* ---------------------------------------------------------------- orders */
 
 int db_order_put(struct db *db, int64_t bout, const struct db_order *o)

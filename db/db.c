@@ -390,6 +390,18 @@ static const char *const stmt_sql[STMT_COUNT] = {
                        " started = ?16, ended = ?17, digest = ?23 WHERE id = ?1",
     [STMT_BOUT_LIST] = "SELECT " BOUT_COLUMNS " WHERE state = ?1 ORDER BY created, id LIMIT ?2",
 
+    /* The web pages: a fighter's bouts fought or being fought, newest
+     * first; finished bouts newest first, of one ruleset and kind or any
+     * (NULL). Newest by id: the rowid, so the latest few are read without
+     * a sort of every bout. */
+    [STMT_BOUT_LIST_FIGHTER] = "SELECT " BOUT_COLUMNS " WHERE (fighter_a = ?1 OR fighter_b = ?1)"
+                               " AND state IN ('live', 'over') ORDER BY id DESC LIMIT ?2",
+    [STMT_BOUT_LIST_OVER] = "SELECT " BOUT_COLUMNS " WHERE state = 'over'"
+                            " AND (?1 IS NULL OR rules = ?1) AND (?2 IS NULL OR kind = ?2)"
+                            " ORDER BY id DESC LIMIT ?3",
+    [STMT_DATA_VERSION] = "SELECT data_version FROM pragma_data_version",
+    [STMT_BEGIN_READ] = "BEGIN DEFERRED",
+
     [STMT_ORDER_PUT] = "INSERT INTO orders (bout, round, side, text, source, line)"
                        " VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT (bout, round, side)"
                        " DO UPDATE SET text = excluded.text, source = excluded.source,"
@@ -904,6 +916,17 @@ int db_schema_version(struct db *db)
     return pragma_int(db, STMT_USER_VERSION);
 }
 
+long long db_data_version(struct db *db)
+{
+    sqlite3_stmt *st = db->st[STMT_DATA_VERSION];
+    long long v = -1;
+
+    if (db_row(db, st) == SQLITE_ROW)
+        v = sqlite3_column_int64(st, 0);
+    db_stmt_done(st);
+    return v;
+}
+
 int db_foreign_keys(struct db *db)
 {
     int v = pragma_int(db, STMT_FOREIGN_KEYS);
@@ -937,6 +960,26 @@ int db_begin(struct db *db)
         return DB_ERROR;
     db->in_txn = 1;
     return DB_OK;
+}
+
+int db_read_begin(struct db *db)
+{
+    if (db->in_txn || !sqlite3_get_autocommit(db->conn))
+        return db_fail(db, "db_read_begin: a transaction is already open (they do not nest)");
+    if (db_run(db, db->st[STMT_BEGIN_READ], 0) != SQLITE_DONE)
+        return DB_ERROR;
+    db->in_txn = 1;
+    return DB_OK;
+}
+
+int db_read_end(struct db *db)
+{
+    if (!db->in_txn)
+        return db_fail(db, "db_read_end: no transaction is open");
+    db->in_txn = 0;
+    if (sqlite3_get_autocommit(db->conn))
+        return DB_OK; /* SQLite ended it already (an error): nothing held */
+    return db_run(db, db->st[STMT_COMMIT], 0) == SQLITE_DONE ? DB_OK : DB_ERROR;
 }
 
 int db_commit(struct db *db)

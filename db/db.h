@@ -179,6 +179,18 @@ int db_begin(struct db *db);
 int db_commit(struct db *db);
 int db_rollback(struct db *db);
 
+/* A read transaction (BEGIN DEFERRED ... COMMIT), for a reader that wants
+ * one consistent view over several calls, on a read-only connection too:
+ * a web page reads its fighters and bouts as of one moment while the bot
+ * writes. Not nested, and not inside db_begin's transaction (DB_ERROR).
+ * db_read_end always ends it. */
+int db_read_begin(struct db *db);
+int db_read_end(struct db *db);
+/* A number that changes whenever another connection has committed a
+ * change to the file since this connection last looked (PRAGMA
+ * data_version): what a reader's cache is keyed on. -1 on error. */
+long long db_data_version(struct db *db);
+
 /* ------------------------------------------------------------------ bouts */
 
 #define DB_CHANNEL_MAX 64              /* a bout's channel, NUL included */
@@ -249,6 +261,15 @@ int db_bout_save(struct db *db, const struct db_bout *b);
 /* Fills out[0..max) with the bouts in `state`, oldest first (created, then
  * id); *n gets how many: at most max even when there are more, 0 on error. */
 int db_bout_list(struct db *db, enum db_bout_state state, struct db_bout *out, int max, int *n);
+
+/* For the web pages. The bouts of fighter `fighter` that were fought or
+ * are being fought (live and over, not challenges or cancelled ones),
+ * newest first (by id); and the finished bouts of ruleset `rules` and kind
+ * `kind` (an enum db_bout_kind; either -1: any), newest first (by id).
+ * Fill out[0..max); *n gets how many: at most max even when there are
+ * more, 0 on error. */
+int db_bout_list_fighter(struct db *db, int64_t fighter, struct db_bout *out, int max, int *n);
+int db_bout_list_over(struct db *db, int rules, int kind, struct db_bout *out, int max, int *n);
 
 struct db_order {
     int round;               /* 1-based */

@@ -71,6 +71,11 @@ enum db_stmt {
     STMT_BURNT_ADD_CURRENT,
     STMT_BURNT_PRUNE,
     STMT_BURNT_LIST,
+    /* The web pages' reads. */
+    STMT_BOUT_LIST_FIGHTER,
+    STMT_BOUT_LIST_OVER,
+    STMT_DATA_VERSION,
+    STMT_BEGIN_READ,
     STMT_COUNT
 };
 

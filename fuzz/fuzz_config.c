@@ -127,13 +127,14 @@ static void check_round_trip(const struct config *c)
                      "log_level=%s\ncolours=%s\n[flood]\nburst=%d\nexempt=%s\ncommands=%d\n"
                      "commands_seconds=%d\nignore_seconds=%d\n[bout]\norder_timeout=%d\n"
                      "challenge_timeout=%d\nrounds=%d\nduel_round_seconds=%d\n[league]\n"
-                     "turn_interval=%lds\n",
+                     "turn_interval=%lds\n[web]\nlisten=%s\nbase_url=%s\n",
                      c->server, c->port, c->tls ? "yes" : "no", c->tls_ca_file, c->server_password,
                      c->nick, c->alt_nick, c->username, c->realname, channels, c->nickserv_password,
                      c->prefix, admins, c->database, levels[c->log_level],
                      c->colours ? "yes" : "no", c->burst, c->exempt ? "yes" : "no", c->commands,
                      c->commands_seconds, c->ignore_seconds, c->order_timeout, c->challenge_timeout,
-                     c->rounds, c->duel_round_seconds, c->turn_interval);
+                     c->rounds, c->duel_round_seconds, c->turn_interval, c->listen,
+                     c->base_url);
     check(n > 0 && (size_t)n < sizeof(text));
     /* Lines that inih would cut or read as comments cannot be written back:
      * the parse must then fail, never accept something else. */

@@ -1301,7 +1301,12 @@ int game_report(struct game *g, const struct game_caller *who, const char *bout,
         game_reply(who, "sorry, I could not rebuild the report of bout #%lld (%s)", id, err);
         return -1;
     }
-    game_reply_private(who, "Report of bout #%lld, rounds %d to %d:", id, from, to);
+    if (g->cfg.base_url[0])
+        game_reply_private(who,
+                           "Report of bout #%lld, rounds %d to %d (its page: %s/bouts/%lld):", id,
+                           from, to, g->cfg.base_url, id);
+    else
+        game_reply_private(who, "Report of bout #%lld, rounds %d to %d:", id, from, to);
     say_packed(g, GAME_BULK, who->nick, text);
     free(text);
     return 0;

@@ -103,6 +103,9 @@ struct game_config {
      * GAME_FORMAT_BOLD (fighter names in the tale of the tape and the
      * result in bold), GAME_FORMAT_COLOUR (and the result in colour). */
     int format;
+    /* Where the web pages are ("https://ringside.example.org", no '/' at
+     * the end), for the report's link to its bout's page; "" for none. */
+    char base_url[256];
 };
 #define GAME_FORMAT_PLAIN  0
 #define GAME_FORMAT_BOLD   1
@@ -244,6 +247,12 @@ int render_duel_piece(int slot, int item, char *buf, size_t len);
 /* The ways a bout of `rules` is won, as results name them, ending with
  * METHOD_NONE: boxing KO, TKO, DQ, decision; SUGAR RAY KO, points. */
 const enum method *render_methods(enum rules rules);
+/* What the web pages chart of each side round by round: its name for
+ * `rules` ("endurance"; "" for no ruleset), and the value of `side` in
+ * bout `b` now, with the value the bout started at in *start (0 and 0 for
+ * no such side). */
+const char *render_meter_name(enum rules rules);
+double render_meter(const struct bout *b, int side, double *start);
 /* A method as statistics name it: "KO", "TKO", "DQ", "decision",
  * "points", "draw"; "" for none. */
 const char *render_method_name(enum method m);
@@ -289,6 +298,60 @@ char *bout_commentary(struct db *db, int64_t id, int from, int to, char *err, si
 /* The same, as the game says it again after a crash: a finished bout's end
  * (render_aftermath) follows its result, with the records as they stand. */
 char *bout_commentary_again(struct db *db, int64_t id, int from, int to, char *err, size_t errlen);
+
+/* ------------------------------------------------ the web pages (view.c) */
+
+/* What a round leaves on the chart of a bout. */
+enum view_mark_kind {
+    VIEW_KNOCKDOWN,
+    VIEW_INJURY,   /* a new injury or an aggravated one */
+    VIEW_WARNING,  /* a warning, a foul, a penalty for holding */
+    VIEW_STOPPAGE, /* a KO, a TKO, a disqualification */
+};
+
+#define VIEW_MARKS_MAX 16
+
+struct view_mark {
+    enum view_mark_kind kind;
+    int side;                   /* the fighter it happened to */
+    char text[RENDER_LINE_MAX]; /* in the report's plain words */
+};
+
+/* One round fought. */
+struct view_round {
+    int round;
+    double meter[SIDES];      /* each side's meter (render_meter) after it */
+    int judged;               /* 1 when the judges scored it: */
+    int cards[JUDGES][SIDES]; /* each judge's points for each side */
+    int nmarks;
+    struct view_mark marks[VIEW_MARKS_MAX];
+    int nlines; /* the commentary */
+    char lines[RENDER_ROUND_LINES][RENDER_LINE_MAX];
+    char score[RENDER_LINE_MAX]; /* render_score after it */
+    char *report;                /* the blow-by-blow (render_round_report) */
+};
+
+/* A stored bout as the web pages show it: the rounds resolved so far,
+ * never the orders of the round to come nor anyone's plan. */
+struct bout_view {
+    struct db_bout rec;
+    struct render_corner corner[SIDES]; /* names, owners, records now; sheets the bout began with */
+    const char *meter_name;             /* what meter[] is: "endurance" */
+    double meter_start[SIDES];
+    int nrounds;
+    struct view_round *round;     /* round[i] is round i + 1 */
+    int over, winner;             /* the result once over (winner -1: a draw) */
+    char result[RENDER_LINE_MAX]; /* render_result_text, "" before the end */
+    int nresult;                  /* and the announcer's lines */
+    char result_lines[RENDER_RESULT_MAX][RENDER_LINE_MAX];
+};
+
+/* Fights bout `id` again up to the last round stored and returns its view
+ * (free with bout_view_free), or NULL with a reason in err: no such bout,
+ * never fought (a challenge, a cancelled one), or it does not replay. */
+struct bout_view *bout_view(struct db *db, int64_t id, char *err, size_t errlen);
+/* Frees a view; NULL is harmless. */
+void bout_view_free(struct bout_view *v);
 
 /* -------------------------------------------- simulations (simulate.c) */
 
@@ -444,5 +507,19 @@ int league_turn_announce(struct game *g, enum rules rules, const char *channel, 
  * an allocated array (free()) and its length in *n, or NULL on a database
  * error. */
 struct db_fighter *league_standings(struct game *g, enum rules rules, int league, int *n);
+/* The same from a database alone (the web pages: no game runs there). */
+struct db_fighter *league_standings_db(struct db *db, enum rules rules, int league, int *n);
+
+/* One title bout of a ruleset, and what it did to the title. */
+struct title_bout {
+    struct db_bout bout;
+    int64_t before; /* the champion going in, 0: vacant */
+    int64_t after;  /* and coming out */
+    int defence;    /* the champion kept it: his defence's number, else 0 */
+};
+/* The title bouts of `rules`, oldest first (a league turn's title bout
+ * puts the champion, when there is one, on side 0): an allocated array
+ * (free()) and its length in *n, or NULL on a database error. */
+struct title_bout *league_title_history(struct db *db, enum rules rules, int *n);
 
 #endif

@@ -102,6 +102,33 @@ int bout_plan_order(const struct plan *p, const struct bout *b, int side, struct
 /* Frees every waiting simulation (game_free). */
 void game_sims_free(struct game *g);
 
+/* A stored bout being fought again (replay.c): bout_replay, the derived
+ * texts and the web pages' view (view.c). */
+#define REPLAY_ORDERS (2 * BOXING_ROUNDS_MAX + 4)
+struct replayer {
+    struct db_bout rec;
+    struct render_corner corner[SIDES];
+    struct db_order ords[REPLAY_ORDERS];
+    int nords;
+    struct bout b;
+    struct bout_rng r;
+    struct events evs;
+    uint64_t digest;
+    int words; /* the commentary's words are drawn (see bout_words) */
+};
+
+/* Loads bout `id` for a replay into *rp. Returns 0; or 2 (with err) when
+ * it cannot be replayed: not found, never fought, a fighter or its orders
+ * missing. */
+int replayer_open(struct replayer *rp, struct db *db, int64_t id, char *err, size_t errlen);
+/* Fights the next round from its stored orders, drawing the commentary's
+ * words into lines[] (and, when the bout ends, the result's into result[],
+ * *nres of them) as the live bout did. Returns the number of commentary
+ * lines (0 for a bout without words), or -1 when the round's orders are
+ * missing or do not replay. */
+int replayer_round(struct replayer *rp, char lines[RENDER_ROUND_LINES][RENDER_LINE_MAX],
+                   char result[RENDER_RESULT_MAX][RENDER_LINE_MAX], int *nres);
+
 /* The schedule of league turns (league.c), run from game_tick. */
 void league_tick(struct game *g, const char *channel);
 

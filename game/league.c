@@ -539,19 +539,66 @@ static int cmp_standing(const void *pa, const void *pb)
 
 struct db_fighter *league_standings(struct game *g, enum rules rules, int league, int *n)
 {
+    return league_standings_db(g->db, rules, league, n);
+}
+
+struct db_fighter *league_standings_db(struct db *db, enum rules rules, int league, int *n)
+{
     int all = 0;
-    struct db_fighter *v = all_fighters(g->db, rules, &all);
+    struct db_fighter *v = all_fighters(db, rules, &all);
 
     *n = 0;
     if (!v)
         return NULL;
     int64_t champ = 0;
     int defences;
-    if (db_champion_get(g->db, rules, &champ, &defences) != DB_OK)
+    if (db_champion_get(db, rules, &champ, &defences) != DB_OK)
         champ = 0;
     for (int i = 0; i < all; i++)
         if (v[i].league == league && v[i].id != champ)
             v[(*n)++] = v[i];
     qsort(v, (size_t)*n, sizeof(v[0]), cmp_standing);
     return v;
+}
+
+struct title_bout *league_title_history(struct db *db, enum rules rules, int *n)
+{
+    int max = LIST_START, got = 0;
+    struct db_bout *b;
+
+    *n = 0;
+    for (;;) {
+        b = xmalloc((size_t)max * sizeof(*b));
+        if (db_bout_list_over(db, (int)rules, DB_BOUT_TITLE, b, max, &got) != DB_OK) {
+            free(b);
+            return NULL;
+        }
+        if (got < max)
+            break;
+        free(b);
+        max *= 2;
+    }
+    struct title_bout *t = xmalloc((size_t)(got ? got : 1) * sizeof(*t));
+    int64_t champ = 0;
+    int defences = 0;
+    /* The list is newest first; the title passes on oldest first. */
+    for (int i = got - 1; i >= 0; i--) {
+        struct title_bout *x = &t[(*n)++];
+        x->bout = b[i];
+        x->before = champ;
+        x->defence = 0;
+        int w = b[i].winner;
+        if (champ && champ == b[i].fighter[0] && w != 1) {
+            x->defence = ++defences;
+        } else if (w >= 0) {
+            champ = b[i].fighter[w];
+            defences = 0;
+        } else {
+            champ = 0; /* a draw for a vacant title leaves it vacant */
+            defences = 0;
+        }
+        x->after = champ;
+    }
+    free(b);
+    return t;
 }

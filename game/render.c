@@ -67,6 +67,23 @@ const enum method *render_methods(enum rules rules)
     return w && w->methods ? w->methods : none;
 }
 
+const char *render_meter_name(enum rules rules)
+{
+    const struct words *w = words_of(rules);
+
+    return w && w->meter_name ? w->meter_name : "";
+}
+
+double render_meter(const struct bout *b, int side, double *start)
+{
+    const struct words *w = words_of(b->rules);
+
+    *start = 0;
+    if (!w || !w->meter || side < 0 || side >= SIDES)
+        return 0;
+    return w->meter(b, side, start);
+}
+
 const char *render_method_name(enum method m)
 {
     switch (m) {

@@ -355,6 +355,15 @@ static const enum method methods[] = {METHOD_KO, METHOD_TKO, METHOD_DQ, METHOD_D
                                       METHOD_NONE};
 
 /* Boxing's words, registered through engine/rulesets.h. */
+/* A boxer's endurance, from 10 x TGH down. */
+static double meter(const struct bout *b, int side, double *start)
+{
+    const struct boxing_fighter *f = &b->u.boxing.f[side];
+
+    *start = f->end_start;
+    return f->endurance;
+}
+
 const struct words boxing_words = {
     .sheet_add = sheet_add,
     .round = round_lines,
@@ -367,4 +376,6 @@ const struct words boxing_words = {
     .score_add = score_add,
     .injuries = injuries,
     .methods = methods,
+    .meter_name = "endurance",
+    .meter = meter,
 };

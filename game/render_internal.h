@@ -169,6 +169,12 @@ struct words {
     /* Optional: why a TKO_TOWEL stoppage happened, in the result ("the
      * opponent yielded"); NULL: "the corner threw in the towel". */
     const char *towel_words;
+    /* What the pages chart of a side round by round (render_meter): its
+     * name ("endurance"; "health" for a ruleset that counts health) and
+     * its value in `b` now, with the value it started the bout at in
+     * *start. */
+    const char *meter_name;
+    double (*meter)(const struct bout *b, int side, double *start);
 };
 
 /* The descriptors, one per line of engine/rulesets.h. */

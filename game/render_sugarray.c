@@ -256,6 +256,15 @@ static const enum method methods[] = {METHOD_KO, METHOD_POINTS, METHOD_NONE};
 
 /* SUGAR RAY's words, registered through engine/rulesets.h: no cards after
  * the report's events (only a conceded round is said there), no injuries. */
+/* A fighter's endurance points, from his sheet's down. */
+static double meter(const struct bout *b, int side, double *start)
+{
+    const struct sugarray_bout *sb = &b->u.sugarray;
+
+    *start = sb->sheet[side].endurance;
+    return sb->endurance[side];
+}
+
 const struct words sugarray_words = {
     .sheet_add = sheet_add,
     .round = round_lines,
@@ -267,4 +276,6 @@ const struct words sugarray_words = {
     .score_add = score_add,
     .injuries = NULL,
     .methods = methods,
+    .meter_name = "endurance",
+    .meter = meter,
 };

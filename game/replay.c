@@ -112,22 +112,9 @@ int bout_words(const struct db_bout *rec)
     return rec->kind == DB_BOUT_EXHIBITION || !rec->has_digest;
 }
 
-/* A stored bout being fought again. */
-struct replayer {
-    struct db_bout rec;
-    struct render_corner corner[SIDES];
-    struct db_order ords[REPLAY_ORDERS];
-    int nords;
-    struct bout b;
-    struct bout_rng r;
-    struct events evs;
-    uint64_t digest;
-    int words; /* the commentary's words are drawn (see bout_words) */
-};
-
 /* Loads bout `id` for a replay. Returns 0; or 2 (with err) when it cannot
  * be replayed: not found, never fought, a fighter or its orders missing. */
-static int replayer_open(struct replayer *rp, struct db *db, int64_t id, char *err, size_t errlen)
+int replayer_open(struct replayer *rp, struct db *db, int64_t id, char *err, size_t errlen)
 {
     memset(rp, 0, sizeof(*rp));
     if (db_bout_get(db, id, &rp->rec) != DB_OK) {
@@ -164,8 +151,8 @@ static int replayer_open(struct replayer *rp, struct db *db, int64_t id, char *e
  * *nres of them) as the live bout did. Returns the number of commentary
  * lines (0 for a bout without words), or -1 when the round's orders are
  * missing or do not replay. */
-static int replayer_round(struct replayer *rp, char lines[RENDER_ROUND_LINES][RENDER_LINE_MAX],
-                          char result[RENDER_RESULT_MAX][RENDER_LINE_MAX], int *nres)
+int replayer_round(struct replayer *rp, char lines[RENDER_ROUND_LINES][RENDER_LINE_MAX],
+                   char result[RENDER_RESULT_MAX][RENDER_LINE_MAX], int *nres)
 {
     struct order o[SIDES];
     int round = rp->b.round + 1, got = 0;

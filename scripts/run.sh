@@ -1,23 +1,48 @@
 #!/usr/bin/env bash
-# run.sh - `make run`: the bot on a private IRC server, or with your config.
+# run.sh - `make run`: the bot on a private IRC server, and its web pages.
 #
-#   bash scripts/run.sh BOT [CONFIG]
+#   bash scripts/run.sh BOT WEB [CONFIG]
 #
 # Without CONFIG: writes an ngircd configuration and a bot configuration
-# under build/run/, starts ngircd on 127.0.0.1:6667 (RUN_PORT to change it)
-# and the bot joined to #ringside, prints how to connect, and stops both on
-# Ctrl-C. The database is ringside.db in the current directory, so it
-# survives `make clean`. With CONFIG: runs the bot alone with that file.
+# under build/run/, starts ngircd on 127.0.0.1:6667 (RUN_PORT to change it),
+# the bot joined to #ringside and ringside-web on 127.0.0.1:8080
+# (RUN_WEB_PORT to change it), prints how to connect and the pages'
+# address, and stops them all on Ctrl-C. The database is ringside.db in the
+# current directory, so it survives `make clean`. With CONFIG: runs the bot
+# and ringside-web with that file.
 set -u
 
-BOT=${1:?usage: bash scripts/run.sh BOT [CONFIG]}
-CONFIG=${2:-}
+BOT=${1:?usage: bash scripts/run.sh BOT WEB [CONFIG]}
+WEB=${2:?usage: bash scripts/run.sh BOT WEB [CONFIG]}
+CONFIG=${3:-}
 
+# Starts ringside-web with configuration $1 once the bot has made the
+# database $2 (it migrates it first), and says where the pages are.
+start_web() {
+    local i=0
+    until [ -s "$2" ] || [ $i -gt 100 ]; do
+        i=$((i + 1))
+        sleep 0.1
+    done
+    sleep 0.5
+    "$WEB" -c "$1" &
+    WEBPID=$!
+}
+
+WEBPID=
 if [ -n "$CONFIG" ]; then
-    exec "$BOT" -c "$CONFIG"
+    "$BOT" -c "$CONFIG" &
+    BOTPID=$!
+    db=$(sed -n 's/^[[:space:]]*database[[:space:]]*=[[:space:]]*//p' "$CONFIG" | tail -1)
+    trap 'kill -TERM "$BOTPID" $WEBPID 2>/dev/null; wait' EXIT
+    trap 'exit 0' INT TERM
+    start_web "$CONFIG" "${db:-ringside.db}"
+    wait "$BOTPID"
+    exit $?
 fi
 
 PORT=${RUN_PORT:-6667}
+WEB_PORT=${RUN_WEB_PORT:-8080}
 DIR=build/run
 mkdir -p "$DIR"
 
@@ -27,6 +52,10 @@ if ! command -v ngircd >/dev/null 2>&1; then
 fi
 if (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; then
     echo "run: something already listens on 127.0.0.1:$PORT; stop it, or RUN_PORT=6668 make run" >&2
+    exit 1
+fi
+if (exec 3<>"/dev/tcp/127.0.0.1/$WEB_PORT") 2>/dev/null; then
+    echo "run: something already listens on 127.0.0.1:$WEB_PORT; stop it, or RUN_WEB_PORT=8081 make run" >&2
     exit 1
 fi
 
@@ -58,16 +87,21 @@ channels = #ringside
 [bot]
 admins = ${RUN_ADMIN:-admin}
 database = ringside.db
+
+[web]
+listen = 127.0.0.1:$WEB_PORT
+base_url = http://127.0.0.1:$WEB_PORT
 CONF
 
 ngircd -n -f "$DIR/ngircd.conf" >"$DIR/ngircd.log" 2>&1 &
 IRCD=$!
 BOTPID=
 cleanup() {
+    [ -n "$WEBPID" ] && kill -TERM "$WEBPID" 2>/dev/null && wait "$WEBPID" 2>/dev/null
     [ -n "$BOTPID" ] && kill -TERM "$BOTPID" 2>/dev/null && wait "$BOTPID" 2>/dev/null
     kill -TERM "$IRCD" 2>/dev/null
     wait "$IRCD" 2>/dev/null
-    echo "run: stopped the bot and the IRC server"
+    echo "run: stopped the web pages, the bot and the IRC server"
 }
 trap 'exit 0' INT TERM
 trap cleanup EXIT
@@ -91,10 +125,13 @@ Ringside is running on a private IRC server.
     !help
   e.g. irssi -c 127.0.0.1 -p $PORT, or weechat: /server add local 127.0.0.1/$PORT
 
+  The web pages: http://127.0.0.1:$WEB_PORT/ (standings, fighters, bouts, live bouts).
+
   The account named "${RUN_ADMIN:-admin}" is an admin (RUN_ADMIN=name make run to change it).
-  Logs: the bot below, the server in $DIR/ngircd.log. Ctrl-C stops both.
+  Logs: the bot and the web pages below, the server in $DIR/ngircd.log. Ctrl-C stops them all.
 
 MSG
 "$BOT" -c "$DIR/ringside.conf" &
 BOTPID=$!
+start_web "$DIR/ringside.conf" ringside.db
 wait "$BOTPID"

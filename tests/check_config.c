@@ -65,6 +65,8 @@ static void check_defaults(const struct config *c)
     ck_assert_int_eq(c->challenge_timeout, 300);
     ck_assert_int_eq(c->rounds, 12);
     ck_assert_int_eq(c->turn_interval, 0);
+    ck_assert_str_eq(c->listen, "127.0.0.1:8080");
+    ck_assert_str_eq(c->base_url, "");
 }
 
 START_TEST(test_defaults)
@@ -116,7 +118,10 @@ START_TEST(test_every_key)
                   "challenge_timeout = 86400\n"
                   "rounds = 3\n"
                   "[league]\n"
-                  "turn_interval = 1d\n");
+                  "turn_interval = 1d\n"
+                  "[web]\n"
+                  "listen = 0.0.0.0:8081\n"
+                  "base_url = https://ring.example.org\n");
     ck_assert_str_eq(c.server, "irc.example.net");
     ck_assert_int_eq(c.port, 6697);
     ck_assert_int_eq(c.tls, 1);
@@ -148,6 +153,8 @@ START_TEST(test_every_key)
     ck_assert_int_eq(c.challenge_timeout, 86400);
     ck_assert_int_eq(c.rounds, 3);
     ck_assert_int_eq(c.turn_interval, 86400);
+    ck_assert_str_eq(c.listen, "0.0.0.0:8081");
+    ck_assert_str_eq(c.base_url, "https://ring.example.org");
 }
 END_TEST
 
@@ -413,11 +420,12 @@ START_TEST(test_unknown_and_repeated)
     EXPECT_ERR("port = 6667\n", "t.conf:1: key \"port\" is not in a section; it belongs in [irc]");
     EXPECT_ERR("; hi\nfoo = 1\n",
                "t.conf:2: key \"foo\" is not in a section (sections are irc, bot, flood, bout, "
-               "league)");
+               "league, web)");
     EXPECT_ERR("[irc]\n[ircd]\n[bot]\n",
-               "t.conf:2: unknown section [ircd]; sections are irc, bot, flood, bout, league");
-    EXPECT_ERR("[irc]\nport = 1\n[general]\nnick = x\n",
-               "t.conf:3: unknown section [general]; sections are irc, bot, flood, bout, league");
+               "t.conf:2: unknown section [ircd]; sections are irc, bot, flood, bout, league, web");
+    EXPECT_ERR(
+        "[irc]\nport = 1\n[general]\nnick = x\n",
+        "t.conf:3: unknown section [general]; sections are irc, bot, flood, bout, league, web");
     EXPECT_ERR("[irc]\nport = 6667\nnick = a\nport = 6668\n",
                "t.conf:4: key \"port\" given twice (first on line 2)");
     /* A section given twice merges, but a key stays once. */

@@ -1421,6 +1421,81 @@ START_TEST(test_bout_list)
 }
 END_TEST
 
+/* The web pages' lists: a fighter's bouts fought or live, and finished
+ * bouts of a ruleset and kind, newest first. */
+START_TEST(test_bout_lists_for_pages)
+{
+    int64_t id[SIDES];
+    struct db_bout b, out[8];
+    int64_t bid[5];
+    int n = -1;
+    /* challenge, live, over exhibition, over title, cancelled */
+    const enum db_bout_state states[5] = {DB_BOUT_CHALLENGE, DB_BOUT_LIVE, DB_BOUT_OVER,
+                                          DB_BOUT_OVER, DB_BOUT_CANCELLED};
+
+    two_boxers(id);
+    for (int i = 0; i < 5; i++) {
+        b = challenge(id);
+        b.state = states[i];
+        b.kind = i == 3 ? DB_BOUT_TITLE : DB_BOUT_EXHIBITION;
+        b.turn = i == 3 ? 1 : 0;
+        ck_assert_int_eq(db_bout_create(db, &b), DB_OK);
+        bid[i] = b.id;
+    }
+    ck_assert_int_eq(db_bout_list_fighter(db, id[1], out, 8, &n), DB_OK);
+    ck_assert_int_eq(n, 3);
+    ck_assert_int_eq(out[0].id, bid[3]);
+    ck_assert_int_eq(out[1].id, bid[2]);
+    ck_assert_int_eq(out[2].id, bid[1]);
+    ck_assert_int_eq(db_bout_list_fighter(db, id[0], out, 1, &n), DB_OK);
+    ck_assert_int_eq(n, 1);
+    ck_assert_int_eq(db_bout_list_fighter(db, 999, out, 8, &n), DB_OK);
+    ck_assert_int_eq(n, 0);
+
+    ck_assert_int_eq(db_bout_list_over(db, -1, -1, out, 8, &n), DB_OK);
+    ck_assert_int_eq(n, 2);
+    ck_assert_int_eq(out[0].id, bid[3]);
+    ck_assert_int_eq(db_bout_list_over(db, RULES_BOXING, DB_BOUT_TITLE, out, 8, &n), DB_OK);
+    ck_assert_int_eq(n, 1);
+    ck_assert_int_eq(out[0].id, bid[3]);
+    ck_assert_int_eq(out[0].kind, DB_BOUT_TITLE);
+    ck_assert_int_eq(db_bout_list_over(db, RULES_SUGARRAY, -1, out, 8, &n), DB_OK);
+    ck_assert_int_eq(n, 0);
+    ck_assert_int_eq(db_bout_list_over(db, -1, 9, out, 8, &n), DB_ERROR);
+    ck_assert_int_eq(n, 0);
+}
+END_TEST
+
+/* A reader's view: read transactions on a read-only connection, and
+ * data_version moving only when another connection commits. */
+START_TEST(test_reader_transactions_and_data_version)
+{
+    char err[256];
+    struct db_account a;
+
+    account("carol");
+    struct db *ro = db_open_readonly(path, err, sizeof(err));
+    ck_assert_msg(ro != NULL, "%s", err);
+    long long v0 = db_data_version(ro);
+    ck_assert_int_ge(v0, 0);
+    ck_assert_int_eq(db_data_version(ro), v0); /* reading changes nothing */
+    ck_assert_int_eq(db_read_begin(ro), DB_OK);
+    ck_assert_int_eq(db_read_begin(ro), DB_ERROR); /* not nested */
+    ck_assert_int_eq(db_account_get(ro, "carol", &a), DB_OK);
+    /* Another connection commits while the read transaction holds its
+     * snapshot: the reader sees the file as it was. */
+    account("dave");
+    ck_assert_int_eq(db_account_get(ro, "dave", &a), DB_NOTFOUND);
+    ck_assert_int_eq(db_read_end(ro), DB_OK);
+    ck_assert_int_eq(db_read_end(ro), DB_ERROR);
+    ck_assert_int_eq(db_account_get(ro, "dave", &a), DB_OK);
+    ck_assert_int_ne(db_data_version(ro), v0);
+    /* A read-only connection cannot write. */
+    ck_assert_int_eq(db_account_create(ro, "eve", "eve", "$y$x", 1, NULL), DB_ERROR);
+    db_close(ro);
+}
+END_TEST
+
 /* ---------------------------------------------------------------- orders */
 
 START_TEST(test_order_put_list)
@@ -2668,6 +2743,8 @@ Suite *db_suite(void)
     tcase_add_test(tc, test_bout_refused);
     tcase_add_test(tc, test_bout_save);
     tcase_add_test(tc, test_bout_list);
+    tcase_add_test(tc, test_bout_lists_for_pages);
+    tcase_add_test(tc, test_reader_transactions_and_data_version);
     tcase_add_test(tc, test_order_put_list);
     tcase_add_test(tc, test_order_refused);
     tcase_add_test(tc, test_round_digest);

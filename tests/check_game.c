@@ -283,10 +283,71 @@ START_TEST(test_whole_bout_through_the_game)
     lines_of("eve", "bulk", chatter, sizeof(chatter));
     ck_assert_uint_gt(strlen(chatter), 400);
     ck_assert_ptr_null(strchr(chatter, '\n'));
+    /* With the web pages' address set, the report names its page. */
+    struct game_config linked = cfg;
+    snprintf(linked.base_url, sizeof(linked.base_url), "https://ring.example.org");
+    game_set_config(game, &linked);
+    ck_assert_int_eq(game_report(game, &spectator, "#1", NULL), 0);
+    HAS("eve|private|Report of bout #1, rounds 1 to 3 (its page: "
+        "https://ring.example.org/bouts/1):");
+    game_set_config(game, &cfg);
     ck_assert_int_eq(game_report(game, &spectator, "#1", "4"), -1);
     HAS("eve|answer|bout #1 has rounds 1 to 3 so far");
     ck_assert_int_eq(game_report(game, &spectator, "#99", NULL), -1);
     HAS("eve|answer|there is no bout #99");
+}
+END_TEST
+
+/* The web pages' view of a bout: every round fought so far, with what
+ * `report` says of it, the meter and the marks; never the orders of the
+ * round to come. */
+START_TEST(test_bout_view)
+{
+    int64_t a, b;
+    char err[256];
+
+    live_bout(&a, &b);
+    struct game_caller pa = caller("alice", a, 0), pb = caller("bob", b, 0);
+    ck_assert_int_eq(game_order(game, &pa, NULL, "4H/8!/8 (inside)"), 0);
+    ck_assert_int_eq(game_order(game, &pb, NULL, "5/5/10 (ring)"), 0);
+    ck_assert_int_eq(game_order(game, &pa, NULL, "9H/1/10 (cut)"), 0); /* round 2, waiting */
+    struct bout_view *v = bout_view(db, 1, err, sizeof(err));
+    ck_assert_msg(v != NULL, "%s", err);
+    ck_assert_int_eq(v->nrounds, 1);
+    ck_assert_int_eq(v->over, 0);
+    ck_assert_str_eq(v->result, "");
+    ck_assert_str_eq(v->meter_name, "endurance");
+    ck_assert_double_eq(v->meter_start[0], 120); /* 10 x TGH 12 */
+    ck_assert_double_eq(v->meter_start[1], 110);
+    ck_assert(v->round[0].meter[0] < v->meter_start[0]);
+    ck_assert_int_eq(v->round[0].judged, 1);
+    ck_assert_int_ge(v->round[0].nlines, 1);
+    char *report = bout_report(db, 1, 1, 1, err, sizeof(err));
+    ck_assert_ptr_nonnull(report);
+    ck_assert_str_eq(v->round[0].report, report);
+    free(report);
+    ck_assert_ptr_null(strstr(v->round[0].report, "9H/1/10"));
+    ck_assert_ptr_nonnull(strstr(v->round[0].report, "4H/8!/8 (inside)"));
+    int warned = 0;
+    for (int i = 0; i < v->round[0].nmarks; i++)
+        warned |= v->round[0].marks[i].kind == VIEW_WARNING && v->round[0].marks[i].side == 0;
+    ck_assert_int_eq(warned, strstr(v->round[0].report, "Rocky is warned") != NULL);
+    bout_view_free(v);
+
+    /* To the end: every round, and the result as said. */
+    ck_assert_int_eq(game_order(game, &pb, NULL, "5/5/10 (ring)"), 0);
+    ck_assert_int_eq(game_order(game, &pa, NULL, "5/5/10"), 0);
+    ck_assert_int_eq(game_order(game, &pb, NULL, "5/5/10"), 0);
+    v = bout_view(db, 1, err, sizeof(err));
+    ck_assert_msg(v != NULL, "%s", err);
+    ck_assert_int_eq(v->over, 1);
+    ck_assert_int_eq(v->nrounds, v->rec.round);
+    ck_assert_int_ge(v->nresult, 1);
+    ck_assert_msg(strstr(v->result, " wins ") || strstr(v->result, "draw"), "%s", v->result);
+    bout_view_free(v);
+    ck_assert_ptr_null(bout_view(db, 99, err, sizeof(err)));
+    ck_assert_str_eq(err, "there is no bout 99");
+    bout_view_free(NULL);
 }
 END_TEST
 
@@ -865,6 +926,7 @@ Suite *game_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_whole_bout_through_the_game);
+    tcase_add_test(tc, test_bout_view);
     tcase_add_test(tc, test_deadline_reminder_and_fallback);
     tcase_add_test(tc, test_crash_with_commentary_not_delivered);
     tcase_add_test(tc, test_forfeit_and_bad_orders);

@@ -392,6 +392,41 @@ START_TEST(test_commands)
 }
 END_TEST
 
+/* With [web] base_url set, standings and fighter replies carry their
+ * page's address (and only then). */
+START_TEST(test_replies_link_the_pages)
+{
+    struct cmd_ctx ctx;
+    char line[OUTQ_LINE_MAX], said[8192];
+    size_t len = 0;
+
+    boxer_end("Vic", LEAGUE_GOLD, ATTACK, 30);
+    boxer("Wes", LEAGUE_SILVER, ATTACK);
+    bot.chan_in[0] = 1;
+    memset(&ctx, 0, sizeof(ctx));
+    static const char *const cmds[] = {"!standings gold rules=sugarray",
+                                       "!standings rules=sugarray", "!fighter Vic", "!fighter Wes"};
+    for (int pass = 0; pass < 2; pass++) {
+        snprintf(bot.cfg.base_url, sizeof(bot.cfg.base_url), "%s",
+                 pass ? "https://ring.example.org/" : "");
+        for (unsigned i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+            bot.now += 3;
+            cmd_dispatch(&bot, "gm", "#ringside", cmds[i]);
+            for (double t_ = bot.now + 1e6; outq_len(bot.q) > 0; t_ += 1)
+                if (outq_pop(bot.q, t_, line))
+                    len += (size_t)snprintf(said + len, sizeof(said) - len, "%s\n", line);
+        }
+        if (pass == 0)
+            ck_assert_ptr_null(strstr(said, "https://"));
+    }
+    ck_assert_msg(strstr(said, "gold 0 - https://ring.example.org/standings/sugarray/gold\n"), "%s",
+                  said);
+    ck_assert_ptr_nonnull(strstr(said, " - https://ring.example.org/standings/sugarray\n"));
+    ck_assert_ptr_nonnull(strstr(said, "by KO - https://ring.example.org/fighters/1\n"));
+    ck_assert_ptr_nonnull(strstr(said, "by KO - https://ring.example.org/fighters/2\n"));
+}
+END_TEST
+
 START_TEST(test_schedule_from_database)
 {
     int number;
@@ -444,6 +479,7 @@ Suite *turn_suite(void)
     tcase_add_test(tc, test_thousand_fighters_one_transaction);
     tcase_add_test(tc, test_commands);
     tcase_add_test(tc, test_schedule_from_database);
+    tcase_add_test(tc, test_replies_link_the_pages);
     suite_add_tcase(s, tc);
     return s;
 }

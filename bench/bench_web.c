@@ -1,0 +1,179 @@
+/*
+ * bench_web.c - ringside-bench-web HOST PORT PATH CONNECTIONS SECONDS
+ * [FIRST LAST]: an HTTP/1.1 client for the web figures (bench/web_bench.sh).
+ * It keeps CONNECTIONS keep-alive connections busy with GET PATH for
+ * SECONDS, each sending its next request when the last answer is in, and
+ * prints one line: "REQUESTS_PER_SEC MEDIAN_MS P99_MS ERRORS", the latency
+ * of each request being from its first byte sent to its last byte read. A
+ * status other than 200 counts as an error. With FIRST and LAST, PATH ends
+ * with a number's place: request k asks for PATH followed by FIRST + k,
+ * once each up to LAST (so none was asked before), whatever SECONDS.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#define CONN_MAX   64
+#define SAMPLE_MAX (4 * 1024 * 1024)
+#define BUF_MAX    (4 * 1024 * 1024)
+
+struct conn {
+    int fd;
+    double sent;
+    char *buf;
+    size_t len;
+};
+
+static double now_s(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static int dial(const char *host, int port)
+{
+    struct sockaddr_in a;
+    int fd = socket(AF_INET, SOCK_STREAM, 0), one = 1;
+
+    memset(&a, 0, sizeof(a));
+    a.sin_family = AF_INET;
+    a.sin_port = htons((unsigned short)port);
+    if (fd < 0 || inet_pton(AF_INET, host, &a.sin_addr) != 1 ||
+        connect(fd, (struct sockaddr *)&a, sizeof(a)) != 0) {
+        perror("bench_web: connect");
+        exit(1);
+    }
+    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+    return fd;
+}
+
+/* The length of a whole response at the start of buf (head and
+ * Content-Length bytes of body), or 0 while incomplete; *status its code. */
+static size_t response_len(const char *buf, size_t len, int *status)
+{
+    const char *end = NULL;
+
+    for (size_t i = 3; i < len; i++)
+        if (memcmp(buf + i - 3, "\r\n\r\n", 4) == 0) {
+            end = buf + i + 1;
+            break;
+        }
+    if (!end)
+        return 0;
+    *status = atoi(buf + 9);
+    size_t body = 0;
+    for (const char *p = buf; p < end; p++)
+        if ((p == buf || p[-1] == '\n') && strncasecmp(p, "Content-Length:", 15) == 0)
+            body = strtoul(p + 15, NULL, 10);
+    size_t whole = (size_t)(end - buf) + body;
+    return whole <= len ? whole : 0;
+}
+
+/* The request for PATH (followed by `number` when it is not -1). */
+static int request(char *buf, size_t len, const char *path, const char *host, long number)
+{
+    if (number < 0)
+        return snprintf(buf, len, "GET %s HTTP/1.1\r\nHost: %s\r\n\r\n", path, host);
+    return snprintf(buf, len, "GET %s%ld HTTP/1.1\r\nHost: %s\r\n\r\n", path, number, host);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 6 && argc != 8) {
+        fprintf(stderr,
+                "usage: ringside-bench-web HOST PORT PATH CONNECTIONS SECONDS [FIRST LAST]\n");
+        return 2;
+    }
+    long first = argc == 8 ? atol(argv[6]) : 0, last = argc == 8 ? atol(argv[7]) : -1;
+    long next = first; /* the next number asked for, with FIRST and LAST */
+    const char *host = argv[1], *path = argv[3];
+    int port = atoi(argv[2]), nconn = atoi(argv[4]);
+    double seconds = atof(argv[5]);
+    if (nconn < 1 || nconn > CONN_MAX || port < 1 || seconds <= 0) {
+        fprintf(stderr, "bench_web: bad arguments\n");
+        return 2;
+    }
+    char req[1024];
+    int reqlen = 0;
+    static struct conn c[CONN_MAX];
+    static struct pollfd pf[CONN_MAX];
+    double *lat = malloc(SAMPLE_MAX * sizeof(double));
+    long n = 0, errors = 0;
+
+    for (int i = 0; i < nconn; i++) {
+        c[i].fd = dial(host, port);
+        c[i].buf = malloc(BUF_MAX);
+        c[i].sent = now_s();
+        reqlen = request(req, sizeof(req), path, host, last >= first ? next++ : -1);
+        if (write(c[i].fd, req, (size_t)reqlen) != reqlen) {
+            perror("bench_web: write");
+            return 1;
+        }
+    }
+    double start = now_s(), stop = start + seconds;
+    int running = nconn;
+    while (running > 0) {
+        for (int i = 0; i < nconn; i++) {
+            pf[i].fd = c[i].fd;
+            pf[i].events = c[i].fd >= 0 ? POLLIN : 0;
+        }
+        if (poll(pf, (nfds_t)nconn, 5000) <= 0) {
+            fprintf(stderr, "bench_web: no answer for 5 s\n");
+            return 1;
+        }
+        for (int i = 0; i < nconn; i++) {
+            if (c[i].fd < 0 || !(pf[i].revents & (POLLIN | POLLHUP | POLLERR)))
+                continue;
+            ssize_t got = read(c[i].fd, c[i].buf + c[i].len, BUF_MAX - c[i].len);
+            if (got <= 0) {
+                fprintf(stderr, "bench_web: connection closed\n");
+                return 1;
+            }
+            c[i].len += (size_t)got;
+            int status = 0;
+            size_t whole = response_len(c[i].buf, c[i].len, &status);
+            if (!whole)
+                continue;
+            double t = now_s();
+            if (n < SAMPLE_MAX)
+                lat[n++] = (t - c[i].sent) * 1000;
+            errors += status != 200;
+            memmove(c[i].buf, c[i].buf + whole, c[i].len - whole);
+            c[i].len -= whole;
+            if (last >= first ? next > last : t >= stop) {
+                close(c[i].fd);
+                c[i].fd = -1;
+                running--;
+                continue;
+            }
+            c[i].sent = t;
+            reqlen = request(req, sizeof(req), path, host, last >= first ? next++ : -1);
+            if (write(c[i].fd, req, (size_t)reqlen) != reqlen) {
+                perror("bench_web: write");
+                return 1;
+            }
+        }
+    }
+    double elapsed = now_s() - start;
+    qsort(lat, (size_t)n, sizeof(double), cmp_double);
+    printf("%.0f %.3f %.3f %ld\n", n / elapsed, n ? lat[n / 2] : 0.0,
+           n ? lat[(size_t)((double)(n - 1) * 0.99)] : 0.0, errors);
+    return 0;
+}

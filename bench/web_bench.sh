@@ -1,0 +1,54 @@
+#!/bin/sh
+# web_bench.sh - ringside-web's figures, over real HTTP on loopback:
+#
+#   web.standings_requests_per_sec   GET /standings/boxing/bronze (a page of
+#                                    100 rows) on 4 keep-alive connections,
+#                                    with 10,000 more boxers in the file;
+#                                    the file does not change meanwhile, so
+#                                    after the first these are the answers
+#                                    the server keeps until it changes
+#   web.standings_p99_ms             the 99th percentile of those requests
+#   web.bout_page_ms                 the median GET /bouts/ID, each of the
+#                                    file's bouts asked for once (so each
+#                                    is fought again from its seed and
+#                                    rendered: nothing kept), one connection
+#
+# Usage: sh bench/web_bench.sh WEB WEBGEN CLIENT
+# The database is made by WEBGEN (tests/web/gen.c: real bouts through
+# game/); WEB_BENCH_SECONDS (default 3, or BENCH_SECONDS when set) each.
+set -eu
+WEB=${1:?usage: sh bench/web_bench.sh WEB WEBGEN CLIENT}
+GEN=${2:?usage: sh bench/web_bench.sh WEB WEBGEN CLIENT}
+CLIENT=${3:?usage: sh bench/web_bench.sh WEB WEBGEN CLIENT}
+SECS=${WEB_BENCH_SECONDS:-${BENCH_SECONDS:-3}}
+
+dir=$(mktemp -d /tmp/ringside-webbench-XXXXXX)
+pid=
+cleanup() {
+    [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
+    rm -rf "$dir"
+}
+trap cleanup EXIT
+"$GEN" "$dir/ringside.db" 10000 >"$dir/info.json"
+bout=$(sed -n 's/.*"exhibition": \([0-9]*\).*/\1/p' "$dir/info.json")
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+printf '[bot]\ndatabase = %s\n[web]\nlisten = 127.0.0.1:%s\n' "$dir/ringside.db" "$port" >"$dir/web.conf"
+"$WEB" -c "$dir/web.conf" 2>"$dir/web.log" &
+pid=$!
+i=0
+until python3 -c "import socket; socket.create_connection(('127.0.0.1', $port), 1)" 2>/dev/null; do
+    i=$((i + 1))
+    if [ $i -gt 100 ]; then
+        cat "$dir/web.log" >&2
+        echo "web_bench: ringside-web did not start" >&2
+        exit 1
+    fi
+    sleep 0.05
+done
+set -- $("$CLIENT" 127.0.0.1 "$port" /standings/boxing/bronze 4 "$SECS")
+[ "$4" = 0 ] || { echo "web_bench: $4 standings requests failed" >&2; exit 1; }
+echo "web.standings_requests_per_sec $1 req/s"
+echo "web.standings_p99_ms $3 ms"
+set -- $("$CLIENT" 127.0.0.1 "$port" /bouts/ 1 "$SECS" 1 "$bout")
+[ "$4" = 0 ] || { echo "web_bench: $4 bout page requests failed" >&2; exit 1; }
+echo "web.bout_page_ms $2 ms"

@@ -1,0 +1,138 @@
+/*
+ * view.c - a stored bout as the web pages show it: everything about each
+ * round fought so far, derived by fighting the bout again from its seed,
+ * start sheets and stored orders (replay.c's replayer).
+ *
+ * Only rounds already resolved are fought again: the orders stored for the
+ * round to come of a live bout (one player's, waiting for the other's) are
+ * never read, so a page can never show them. Plans are never read either.
+ *
+ * A bout said in a channel gets its commentary word for word, as said. A
+ * league bout fought since schema 4 drew no words (nobody heard it): its
+ * rounds get words drawn from a copy of the flavour stream, thrown away
+ * afterwards, so the replay itself is the bout's and each page reads the
+ * same every time.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "game.h"
+#include "game_internal.h"
+
+/* The kind of mark an event leaves on the chart, or -1 for none. */
+static int mark_kind(enum event_type type)
+{
+    switch (type) {
+    case EV_KNOCKDOWN:
+        return VIEW_KNOCKDOWN;
+    case EV_INJURY:
+    case EV_AGGRAVATED:
+        return VIEW_INJURY;
+    case EV_WARNING:
+    case EV_FOUL:
+    case EV_CLINCH_PENALTY:
+        return VIEW_WARNING;
+    case EV_KO:
+    case EV_TKO:
+    case EV_DQ:
+        return VIEW_STOPPAGE;
+    default:
+        return -1;
+    }
+}
+
+/* What round `vr` keeps of the round the replayer has just fought. */
+static void view_round_fill(struct view_round *vr, struct replayer *rp, int nlines,
+                            char lines[RENDER_ROUND_LINES][RENDER_LINE_MAX])
+{
+    static char report[DB_REPORT_MAX];
+    const struct bout *b = &rp->b;
+
+    vr->round = b->round;
+    for (int s = 0; s < SIDES; s++) {
+        double start;
+        vr->meter[s] = render_meter(b, s, &start);
+    }
+    for (int k = 0; k < rp->evs.n; k++) {
+        const struct event *e = &rp->evs.ev[k];
+        int kind = mark_kind(e->type);
+        if (e->type == EV_CARD && e->a >= 0 && e->a < JUDGES) {
+            vr->cards[e->a][0] = e->b;
+            vr->cards[e->a][1] = e->c;
+            vr->judged = 1;
+        }
+        if (kind < 0 || vr->nmarks >= VIEW_MARKS_MAX)
+            continue;
+        struct view_mark *m = &vr->marks[vr->nmarks++];
+        m->kind = (enum view_mark_kind)kind;
+        m->side = e->side;
+        render_event(rp->corner, b, e, m->text, sizeof(m->text));
+    }
+    if (!rp->words) {
+        /* Words nobody heard, from a copy of the flavour stream. */
+        struct rng copy = rp->r.flavour;
+        nlines = render_round(rp->corner, b, &rp->evs, &copy, lines);
+    }
+    vr->nlines = nlines;
+    memcpy(vr->lines, lines, sizeof(vr->lines));
+    render_score(rp->corner, b, vr->score, sizeof(vr->score));
+    render_round_report(rp->corner, b, &rp->evs, RENDER_PLAIN, report, sizeof(report));
+    vr->report = xstrdup(report);
+}
+
+struct bout_view *bout_view(struct db *db, int64_t id, char *err, size_t errlen)
+{
+    struct replayer *rp = xmalloc(sizeof(*rp));
+    char lines[RENDER_ROUND_LINES][RENDER_LINE_MAX];
+    char result[RENDER_RESULT_MAX][RENDER_LINE_MAX];
+
+    if (replayer_open(rp, db, id, err, errlen) != 0) {
+        free(rp);
+        return NULL;
+    }
+    struct bout_view *v = xmalloc(sizeof(*v));
+    memset(v, 0, sizeof(*v));
+    v->rec = rp->rec;
+    memcpy(v->corner, rp->corner, sizeof(v->corner));
+    v->meter_name = render_meter_name(rp->rec.rules);
+    for (int s = 0; s < SIDES; s++)
+        render_meter(&rp->b, s, &v->meter_start[s]);
+    v->round = xmalloc((size_t)(rp->rec.round > 0 ? rp->rec.round : 1) * sizeof(*v->round));
+    for (int round = 1; round <= rp->rec.round; round++) {
+        int nres, n = replayer_round(rp, lines, result, &nres);
+        if (n < 0) {
+            snprintf(err, errlen, "bout %lld: the orders of round %d do not replay", (long long)id,
+                     round);
+            bout_view_free(v);
+            free(rp);
+            return NULL;
+        }
+        struct view_round *vr = &v->round[v->nrounds++];
+        memset(vr, 0, sizeof(*vr));
+        view_round_fill(vr, rp, n, lines);
+        if (rp->b.result.over) {
+            if (!rp->words) {
+                struct rng copy = rp->r.flavour;
+                nres = render_result(rp->corner, &rp->b, &copy, result);
+            }
+            v->nresult = nres;
+            memcpy(v->result_lines, result, sizeof(v->result_lines));
+            render_result_text(rp->corner, &rp->b, v->result, sizeof(v->result));
+        }
+    }
+    v->over = rp->b.result.over;
+    v->winner = v->over ? rp->b.result.winner : -1;
+    free(rp);
+    return v;
+}
+
+void bout_view_free(struct bout_view *v)
+{
+    if (!v)
+        return;
+    for (int i = 0; i < v->nrounds; i++)
+        free(v->round[i].report);
+    free(v->round);
+    free(v);
+}

@@ -1,0 +1,349 @@
+/*
+ * gen.c - ringside-webgen DB [FIGHTERS]: a database of real bouts for the
+ * web server's tests and benchmark, made through game/ as the bot makes
+ * them (a fake clock and no IRC, as tests/check_game.c drives it).
+ *
+ * It holds: boxing and SUGAR RAY fighters, some with hostile names and
+ * owners (markup, quotes, ampersands); league turns of both rulesets
+ * (promotions, gold records, title bouts, a champion); an exhibition bout
+ * fought to its end in a channel with markup in its name; two live bouts,
+ * the boxing one with one player's orders for the next round already
+ * stored (the pages must never show them); and, with FIGHTERS, that many
+ * more boxers with records spread over the leagues (the benchmark's
+ * standings). It prints what the tests look for as one JSON object.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "game.h"
+
+static struct db *db;
+static struct game *game;
+static double clock_now = 1000;
+static int64_t wall_now = 1790000000;
+static uint64_t next_seed = 4242;
+
+static void io_say(void *ctx, enum game_voice voice, const char *target, const char *text)
+{
+    (void)ctx, (void)voice, (void)target, (void)text;
+}
+static const char *io_nick_of(void *ctx, int64_t account_id)
+{
+    (void)ctx, (void)account_id;
+    return NULL;
+}
+static int io_same_name(void *ctx, const char *a, const char *b)
+{
+    (void)ctx;
+    return strcmp(a, b) == 0;
+}
+static double io_clock(void *ctx)
+{
+    (void)ctx;
+    return clock_now;
+}
+static int64_t io_wall(void *ctx)
+{
+    (void)ctx;
+    return wall_now;
+}
+static uint64_t io_seed(void *ctx)
+{
+    (void)ctx;
+    return next_seed++;
+}
+static unsigned long io_mark(void *ctx)
+{
+    (void)ctx;
+    return 1;
+}
+static int io_delivered(void *ctx, unsigned long mark)
+{
+    (void)ctx, (void)mark;
+    return 1;
+}
+static void io_log(void *ctx, enum game_log level, const char *text)
+{
+    (void)ctx;
+    if (level >= GAME_LOG_ERROR)
+        fprintf(stderr, "webgen: game: %s\n", text);
+}
+
+static const struct game_io io = {
+    .say = io_say,
+    .nick_of = io_nick_of,
+    .same_name = io_same_name,
+    .clock = io_clock,
+    .wall = io_wall,
+    .seed = io_seed,
+    .mark = io_mark,
+    .delivered = io_delivered,
+    .log = io_log,
+};
+
+static const struct game_config cfg = {
+    .order_timeout = 60, .challenge_timeout = 300, .rounds = 10, .prefix = "!"};
+
+static void die(const char *what, const char *why)
+{
+    fprintf(stderr, "webgen: %s: %s\n", what, why);
+    exit(1);
+}
+
+static void answer(void *ctx, int how, const char *text)
+{
+    (void)ctx, (void)how, (void)text;
+}
+
+static struct game_caller caller(const char *name, int64_t id, const char *channel)
+{
+    return (struct game_caller){.account_id = id,
+                                .account = name,
+                                .nick = name,
+                                .channel = channel,
+                                .answer = answer,
+                                .ctx = NULL};
+}
+
+/* The folded key of a name, as the bot folds (ASCII lower case will do). */
+static void fold(char *key, size_t len, const char *name)
+{
+    snprintf(key, len, "%s", name);
+    for (char *c = key; *c; c++)
+        *c = (char)(*c >= 'A' && *c <= 'Z' ? *c + 32 : *c);
+}
+
+/* An account (made if new) and a fighter of it; returns the fighter id and
+ * sets *account. */
+static int64_t fighter(const char *owner, const char *name, const struct sheet *s, const char *plan,
+                       int64_t *account)
+{
+    char key[DB_NAME_MAX];
+    struct db_account a;
+    struct db_fighter f;
+
+    fold(key, sizeof(key), owner);
+    if (db_account_get(db, key, &a) == DB_OK)
+        *account = a.id;
+    else if (db_account_create(db, key, owner, "$y$none", wall_now, account) != DB_OK)
+        die("account", db_errmsg(db));
+    memset(&f, 0, sizeof(f));
+    f.account_id = *account;
+    snprintf(f.name, sizeof(f.name), "%s", name);
+    f.sheet = *s;
+    f.created = wall_now;
+    fold(key, sizeof(key), name);
+    if (db_fighter_create(db, key, &f) != DB_OK)
+        die(name, db_errmsg(db));
+    if (plan && db_plan_set(db, f.id, plan, wall_now) != DB_OK)
+        die("plan", db_errmsg(db));
+    return f.id;
+}
+
+static void order(struct game_caller *who, const char *text)
+{
+    if (game_order(game, who, NULL, text) != 0)
+        die("order refused", text);
+}
+
+int main(int argc, char **argv)
+{
+    char err[256];
+    int64_t acc;
+
+    if (argc < 2 || argc > 3) {
+        fprintf(stderr, "usage: ringside-webgen DB [FIGHTERS]\n");
+        return 2;
+    }
+    long extra = argc == 3 ? strtol(argv[2], NULL, 10) : 0;
+    remove(argv[1]);
+    db = db_open(argv[1], err, sizeof(err));
+    if (!db)
+        die(argv[1], err);
+    game = game_new(db, &io, &cfg, err, sizeof(err));
+    if (!game)
+        die("game", err);
+
+    /* Boxers, three of them with hostile names or owners. */
+    static const char *const boxers[][2] = {
+        {"<script>alert(1)</script>", "mallory"},
+        {"\"><img src=x onerror=alert(2)>", "<b>trent</b>"},
+        {"O'Brien & Sons", "peggy"},
+        {"Rocky", "alice"},
+        {"Apollo", "bob"},
+        {"Drago", "carol"},
+        {"Creed", "dave"},
+        {"Duran", "erin"},
+        {"Leonard", "frank"},
+        {"Hagler", "grace"},
+        {"Hearns", "heidi"},
+        {"Benitez", "ivan"},
+    };
+    static const char *const plans[] = {
+        "5/5/10 (ring); 4) 6/6/8; if opp is weak then 9/7/4 (allout)",
+        "6/6/8 (inside); if endurance_percent < 40 then 4/4/12 (clinch)",
+        "4H/8!/8 (inside); 6) 5/5/10 (counter)",
+        "7/7/6 (allout); if my_cuts > 2 then 3/5/12 (outside)",
+    };
+    int64_t id[16], acct[16];
+    int nb = (int)(sizeof(boxers) / sizeof(boxers[0]));
+    for (int i = 0; i < nb; i++) {
+        struct sheet s = {.rules = RULES_BOXING};
+        s.u.boxing = (struct boxing_sheet){10 + i % 6, 11 + (i * 5) % 5, 13 - i % 4, 12 + i % 3,
+                                           9 + (i * 7) % 6};
+        id[i] = fighter(boxers[i][1], boxers[i][0], &s, plans[i % 4], &acct[i]);
+    }
+    static const char *const sugar[][2] = {
+        {"Murphy", "alice"}, {"Robinson", "bob"}, {"LaMotta", "carol"},
+        {"Basilio", "dave"}, {"Fullmer", "erin"}, {"<i>Kid</i> \"Gavilan\"", "mallory"},
+        {"Turpin", "frank"}, {"Olson", "grace"},
+    };
+    static const char *const sugar_plans[] = {"6/0; 3) 3/3; if opp is weak then 8/0", "4/2",
+                                              "3/3; 4) 5/1", "2/4; 5) 9/0"};
+    int64_t sid[8];
+    for (int i = 0; i < 8; i++) {
+        struct sheet s = {.rules = RULES_SUGARRAY};
+        s.u.sugarray = (struct sugarray_sheet){10 + i % 4, 18 + (i * 3) % 7};
+        sid[i] = fighter(sugar[i][1], sugar[i][0], &s, sugar_plans[i % 4], &acc);
+    }
+
+    /* League turns, a day apart. */
+    char lines[LEAGUE_SUMMARY_LINES][RENDER_LINE_MAX];
+    int n;
+    for (int t = 0; t < 10; t++) {
+        wall_now += 86400;
+        if (league_turn(game, RULES_BOXING, 1000 + (uint64_t)t, "#league", lines, &n, err,
+                        sizeof(err)) != 0)
+            die("boxing turn", err);
+        if (league_turn(game, RULES_SUGARRAY, 2000 + (uint64_t)t, "#league", lines, &n, err,
+                        sizeof(err)) != 0)
+            die("sugarray turn", err);
+    }
+
+    /* An exhibition fought to its end in a channel with markup in its
+     * name: Rocky (alice) against Apollo (bob). */
+    const char *chan = "#ring<&>\"";
+    wall_now += 3600;
+    next_seed = getenv("WEBGEN_SEED") ? strtoull(getenv("WEBGEN_SEED"), NULL, 10) : 16;
+    struct game_caller ca = caller("alice", acct[3], chan), cb = caller("bob", acct[4], chan);
+    if (game_challenge(game, &ca, acct[4], "bob", RULES_BOXING, 8, "Rocky", "Apollo") != 0 ||
+        game_answer(game, &cb, GAME_ACCEPT, NULL, 0) != 0)
+        die("exhibition", "challenge refused");
+    game_tick(game, NULL);
+    int64_t exhibition = 0;
+    {
+        struct db_bout v[4];
+        int m = 0;
+        db_bout_list(db, DB_BOUT_LIVE, v, 4, &m);
+        if (m != 1)
+            die("exhibition", "not live");
+        exhibition = v[0].id;
+    }
+    struct game_caller pa = caller("alice", acct[3], NULL), pb = caller("bob", acct[4], NULL);
+    static const char *const oa[] = {"5/5/10 (ring)",  "6/6/8", "4H/8!/8 (inside)",
+                                     "5/5/10",         "6/7/7", "5/6/9 (counter)",
+                                     "6/6/8 (inside)", "7/7/6"};
+    static const char *const ob[] = {"5/6/9", "6/6/8 (counter)", "5/7/8", "5/5/10 (ring)",
+                                     "6/6/8", "4B/7!/9",         "6/7/7", "7/7/6"};
+    for (int r = 0; r < 8; r++) {
+        struct db_bout rec;
+        if (db_bout_get(db, exhibition, &rec) != DB_OK || rec.state != DB_BOUT_LIVE)
+            break;
+        wall_now += 120;
+        order(&pa, oa[r]);
+        order(&pb, ob[r]);
+    }
+
+    /* Two live bouts: boxing with three rounds fought and Drago's orders
+     * for round 4 already in; SUGAR RAY with one round fought. */
+    const char *pending = "9H/1/10 (cut)";
+    struct game_caller cc = caller("carol", acct[5], "#ring"),
+                       cd = caller("dave", acct[6], "#ring");
+    if (game_challenge(game, &cc, acct[6], "dave", RULES_BOXING, 10, "Drago", "Creed") != 0 ||
+        game_answer(game, &cd, GAME_ACCEPT, NULL, 0) != 0)
+        die("live bout", "challenge refused");
+    game_tick(game, NULL);
+    struct game_caller pc = caller("carol", acct[5], NULL), pd = caller("dave", acct[6], NULL);
+    for (int r = 0; r < 3; r++) {
+        order(&pc, "5/5/10 (ring)");
+        order(&pd, r == 1 ? "4H/8!/8 (inside)" : "6/6/8");
+    }
+    order(&pc, pending);
+    struct game_caller sa = caller("alice", acct[3], "#sugar"),
+                       sb = caller("bob", acct[4], "#sugar");
+    if (game_challenge(game, &sa, acct[4], "bob", RULES_SUGARRAY, 0, "Murphy", "Robinson") != 0 ||
+        game_answer(game, &sb, GAME_ACCEPT, NULL, 0) != 0)
+        die("live sugarray bout", "challenge refused");
+    game_tick(game, NULL);
+    struct game_caller qa = caller("alice", acct[3], NULL), qb = caller("bob", acct[4], NULL);
+    if (game_order(game, &qa, NULL, "2/2") != 0)
+        die("sugarray order", "refused");
+    if (game_order(game, &qb, NULL, "2/3") != 0)
+        die("sugarray order", "refused");
+
+    struct db_bout live[4];
+    int nlive = 0;
+    db_bout_list(db, DB_BOUT_LIVE, live, 4, &nlive);
+    int64_t live_boxing = 0, live_sugar = 0;
+    for (int i = 0; i < nlive; i++)
+        if (live[i].rules == RULES_BOXING)
+            live_boxing = live[i].id;
+        else
+            live_sugar = live[i].id;
+
+    /* Many more boxers, for the benchmark's standings. */
+    if (extra > 0) {
+        if (db_begin(db) != DB_OK)
+            die("begin", db_errmsg(db));
+        int64_t owner = 0;
+        for (long i = 0; i < extra; i++) {
+            char name[DB_NAME_MAX], key[DB_NAME_MAX], who[DB_NAME_MAX];
+            struct db_fighter f;
+            if (i % 50 == 0) {
+                snprintf(who, sizeof(who), "owner%ld", i / 50);
+                if (db_account_create(db, who, who, "$y$none", wall_now, &owner) != DB_OK)
+                    die("account", db_errmsg(db));
+            }
+            memset(&f, 0, sizeof(f));
+            snprintf(name, sizeof(name), "Boxer%ld", i);
+            fold(key, sizeof(key), name);
+            f.account_id = owner;
+            snprintf(f.name, sizeof(f.name), "%s", name);
+            f.sheet.rules = RULES_BOXING;
+            f.sheet.u.boxing =
+                (struct boxing_sheet){8 + (int)(i % 9), 8 + (int)(i * 7 % 9), 8 + (int)(i * 5 % 9),
+                                      8 + (int)(i * 3 % 9), 8 + (int)(i * 11 % 9)};
+            f.wins = (int)(i * 7 % 23);
+            f.losses = (int)(i * 5 % 19);
+            f.draws = (int)(i % 4);
+            f.kos = f.wins / 3;
+            f.league = (int)(i % 10 == 0  ? LEAGUE_GOLD
+                             : i % 3 == 0 ? LEAGUE_SILVER
+                                          : LEAGUE_BRONZE);
+            f.gold_record = f.league == LEAGUE_GOLD ? (int)(i * 13 % 40) : 0;
+            f.created = wall_now;
+            if (db_fighter_create(db, key, &f) != DB_OK)
+                die(name, db_errmsg(db));
+        }
+        if (db_commit(db) != DB_OK)
+            die("commit", db_errmsg(db));
+    }
+
+    struct db_bout title[64];
+    int ntitle = 0;
+    db_bout_list_over(db, RULES_BOXING, DB_BOUT_TITLE, title, 64, &ntitle);
+    int64_t champ = 0;
+    int defences = 0;
+    db_champion_get(db, RULES_BOXING, &champ, &defences);
+    printf("{\"exhibition\": %lld, \"live_boxing\": %lld, \"live_sugarray\": %lld, "
+           "\"pending\": \"%s\", \"hostile\": [%lld, %lld, %lld], \"hostile_sugarray\": %lld, "
+           "\"rocky\": %lld, \"boxing_title_bouts\": %d, \"boxing_champion\": %lld, "
+           "\"murphy\": %lld}\n",
+           (long long)exhibition, (long long)live_boxing, (long long)live_sugar, pending,
+           (long long)id[0], (long long)id[1], (long long)id[2], (long long)sid[5],
+           (long long)id[3], ntitle, (long long)champ, (long long)sid[0]);
+    game_free(game);
+    db_close(db);
+    return 0;
+}

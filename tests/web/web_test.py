@@ -1,0 +1,467 @@
+#!/usr/bin/env python3
+"""web_test.py - ringside-web against a database of real bouts, over real HTTP.
+
+    python3 tests/web/web_test.py WEB WEBGEN SIM   (from the repository root; e.g.
+        build/asan/ringside-web build/ringside-webgen build/ringside-sim)
+
+WEBGEN makes the database through game/ (tests/web/gen.c): league turns of both
+rulesets with title bouts, an exhibition fought to its end, two live bouts (one
+with a player's orders for the next round already stored), fighters and owners
+with hostile names. The test starts WEB (the ASan build in make check) on a free
+loopback port with a configuration holding the bot's other sections too, and
+checks status codes, content, escaping, 404s, 405s, HEAD, the JSON (against the
+database read with Python's sqlite3, and the reports against `SIM --report`),
+the standings cache following a change to the file, and that the file is never
+written. Then headless Chromium (Debian's chromium) loads the bout page and the
+standings, and the screenshots must show the chart's two lines and the table.
+
+Every check prints `ok - NAME` or `FAIL - NAME: why`; the last line is
+`N passed, N failed`; the exit status is 1 if anything failed. WEB_KEEP=1 keeps
+the temporary directory. Python 3 standard library only.
+"""
+
+import hashlib
+import http.client
+import json
+import os
+import shutil
+import socket
+import sqlite3
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+import zlib
+
+HOSTILE = ["<script>alert(1)</script>", "\"><img src=x onerror=alert(2)>", "O'Brien & Sons",
+           "<b>trent</b>", "<i>Kid</i> \"Gavilan\"", "#ring<&>\""]
+RAW_MARKUP = ["<script", "<img", "<b>", "<i>", "onerror=alert(2)>"]
+PLAN_WORDS = ["if opp is weak", "endurance_percent < 40", "my_cuts > 2"]
+
+passed = failed = 0
+
+
+def report(name, ok, why=""):
+    global passed, failed
+    if ok:
+        passed += 1
+        print("ok - %s" % name)
+    else:
+        failed += 1
+        print("FAIL - %s: %s" % (name, why))
+    sys.stdout.flush()
+
+
+def check(name, cond, why=""):
+    report(name, bool(cond), why)
+    return bool(cond)
+
+
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+class Client:
+    def __init__(self, port):
+        self.port = port
+
+    def req(self, method, path, body=None, headers=None):
+        c = http.client.HTTPConnection("127.0.0.1", self.port, timeout=20)
+        c.request(method, path, body=body, headers=headers or {})
+        r = c.getresponse()
+        data = r.read()
+        hdrs = {k.lower(): v for k, v in r.getheaders()}
+        c.close()
+        return r.status, hdrs, data
+
+    def get(self, path):
+        return self.req("GET", path)
+
+    def raw(self, text):
+        """Sends raw bytes, returns the status line's code (0 if none)."""
+        s = socket.create_connection(("127.0.0.1", self.port), timeout=20)
+        s.sendall(text)
+        got = b""
+        try:
+            while b"\r\n" not in got:
+                chunk = s.recv(4096)
+                if not chunk:
+                    break
+                got += chunk
+        except OSError:
+            pass
+        s.close()
+        try:
+            return int(got.split(b" ")[1])
+        except (IndexError, ValueError):
+            return 0
+
+
+def no_markup(name, html):
+    text = html.decode("utf-8")
+    bad = [m for m in RAW_MARKUP if m in text]
+    check("%s: no hostile markup" % name, not bad, "found %r" % bad)
+
+
+# ------------------------------------------------------------ PNG reading
+
+def png_pixels(path):
+    """Decodes an 8-bit RGB or RGBA non-interlaced PNG: (width, height, rows of bytes, bpp)."""
+    data = open(path, "rb").read()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+    pos, idat, width = 8, b"", 0
+    while pos < len(data):
+        n, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        chunk = data[pos + 8:pos + 8 + n]
+        if kind == b"IHDR":
+            width, height, depth, ctype, _, _, interlace = struct.unpack(">IIBBBBB", chunk)
+            assert depth == 8 and ctype in (2, 6) and interlace == 0, "unexpected PNG format"
+            bpp = 3 if ctype == 2 else 4
+        elif kind == b"IDAT":
+            idat += chunk
+        pos += 12 + n
+    raw = zlib.decompress(idat)
+    stride = width * bpp
+    rows, prev, i = [], bytearray(stride), 0
+    for _ in range(height):
+        f = raw[i]
+        line = bytearray(raw[i + 1:i + 1 + stride])
+        i += 1 + stride
+        for x in range(stride):
+            a = line[x - bpp] if x >= bpp else 0
+            b = prev[x]
+            c = prev[x - bpp] if x >= bpp else 0
+            if f == 1:
+                line[x] = (line[x] + a) & 255
+            elif f == 2:
+                line[x] = (line[x] + b) & 255
+            elif f == 3:
+                line[x] = (line[x] + (a + b) // 2) & 255
+            elif f == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                pr = a if pa <= pb and pa <= pc else (b if pb <= pc else c)
+                line[x] = (line[x] + pr) & 255
+        rows.append(bytes(line))
+        prev = line
+    return width, height, rows, bpp
+
+
+def colour_count(path, want, tolerance=40):
+    """How many pixels are near each colour of want (a dict name: (r, g, b)), and the
+    number of distinct colours."""
+    w, h, rows, bpp = png_pixels(path)
+    counts = {k: 0 for k in want}
+    seen = set()
+    for y in range(0, h, 2):
+        row = rows[y]
+        for x in range(0, w * bpp, bpp * 2):
+            px = (row[x], row[x + 1], row[x + 2])
+            seen.add(px)
+            for k, (r, g, b) in want.items():
+                if abs(px[0] - r) + abs(px[1] - g) + abs(px[2] - b) < tolerance:
+                    counts[k] += 1
+    return counts, len(seen)
+
+
+def screenshot(url, path, tmp, size):
+    profile = os.path.join(tmp, "chromium-profile")
+    if os.path.exists(profile):
+        shutil.rmtree(profile)
+    os.mkdir(profile)
+    cmd = ["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+           "--no-first-run", "--disable-background-networking", "--disable-component-update",
+           "--disable-sync", "--hide-scrollbars", "--user-data-dir=" + profile,
+           "--screenshot=" + path, "--window-size=" + size, url]
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=120,
+                       cwd=tmp)
+    return p.returncode, p.stdout.decode("utf-8", "replace")
+
+
+# ------------------------------------------------------------------ main
+
+def main():
+    if len(sys.argv) != 4:
+        print("usage: web_test.py WEB WEBGEN SIM", file=sys.stderr)
+        return 2
+    web, gen, sim = (os.path.abspath(a) for a in sys.argv[1:])
+    tmp = tempfile.mkdtemp(prefix="ringside-web-")
+    dbpath = os.path.join(tmp, "ringside.db")
+    out = subprocess.run([gen, dbpath], stdout=subprocess.PIPE, check=True)
+    info = json.loads(out.stdout)
+    port = free_port()
+    conf = os.path.join(tmp, "ringside.conf")
+    with open(conf, "w") as f:
+        f.write("[irc]\nserver = 127.0.0.1\nchannels = #ringside\n\n[bot]\ndatabase = %s\n"
+                "admins = boss\n\n[web]\nlisten = 127.0.0.1:%d\nbase_url = http://127.0.0.1:%d/\n"
+                % (dbpath, port, port))
+    initial_digest[0] = hashlib.sha256(open(dbpath, "rb").read()).hexdigest()
+    log = open(os.path.join(tmp, "web.log"), "w")
+    env = dict(os.environ, ASAN_OPTIONS="detect_leaks=1", UBSAN_OPTIONS="print_stacktrace=1")
+    proc = subprocess.Popen([web, "-c", conf], stdout=log, stderr=subprocess.STDOUT, env=env)
+    try:
+        for _ in range(200):
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                if proc.poll() is not None:
+                    break
+                time.sleep(0.05)
+        run(Client(port), info, dbpath, sim, tmp, port)
+    finally:
+        proc.terminate()
+        try:
+            rc = proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            rc = -9
+        log.close()
+        text = open(os.path.join(tmp, "web.log")).read()
+        check("exits cleanly on SIGTERM", rc == 0, "status %s" % rc)
+        check("no sanitizer report", "Sanitizer" not in text and "runtime error" not in text,
+              text[-2000:])
+    check("the database file is never written",
+          hashlib.sha256(open(dbpath, "rb").read()).hexdigest() == digest_after_writes[0],
+          "the file changed")
+    print("%d passed, %d failed" % (passed, failed))
+    if failed or os.environ.get("WEB_KEEP"):
+        print("# kept %s" % tmp)
+    else:
+        shutil.rmtree(tmp)
+    return 1 if failed else 0
+
+
+digest_after_writes = [None]
+initial_digest = [None]
+
+
+def run(c, info, dbpath, sim, tmp, port):
+    ex, live, slive = info["exhibition"], info["live_boxing"], info["live_sugarray"]
+    conn = sqlite3.connect("file:%s?mode=ro" % dbpath, uri=True)
+
+    # The home page.
+    st, h, body = c.get("/")
+    check("home: 200 HTML", st == 200 and h.get("content-type", "").startswith("text/html"),
+          "%s %s" % (st, h.get("content-type")))
+    text = body.decode()
+    check("home: live bouts, champions, latest results",
+          "Live now" in text and ("bouts/%d" % live) in text and ("bouts/%d" % slive) in text
+          and "Champions" in text and "Latest results" in text and ("bouts/%d" % ex) in text)
+    check("home: security headers",
+          "script-src" not in h.get("content-security-policy", "x")
+          and "default-src 'none'" in h.get("content-security-policy", "")
+          and h.get("x-content-type-options") == "nosniff")
+    check("home: no script at all", "<script" not in text.lower())
+    no_markup("home", body)
+
+    # Hostile names, escaped wherever they appear.
+    for fid, name, escaped in [
+            (info["hostile"][0], HOSTILE[0], "&lt;script&gt;alert(1)&lt;/script&gt;"),
+            (info["hostile"][1], HOSTILE[1], "&quot;&gt;&lt;img src=x onerror=alert(2)&gt;"),
+            (info["hostile"][2], HOSTILE[2], "O&#39;Brien &amp; Sons"),
+            (info["hostile_sugarray"], HOSTILE[4], "&lt;i&gt;Kid&lt;/i&gt; &quot;Gavilan&quot;")]:
+        st, h, body = c.get("/fighters/%d" % fid)
+        check("fighter %d: 200" % fid, st == 200, st)
+        check("fighter %d: name escaped" % fid, escaped in body.decode(), escaped)
+        no_markup("fighter %d" % fid, body)
+        st, h, jb = c.get("/api/fighters/%d" % fid)
+        check("api fighter %d: the name back intact" % fid,
+              st == 200 and json.loads(jb)["name"] == name, jb[:200])
+        check("api fighter %d: no raw < in the JSON" % fid, b"<" not in jb)
+    st, h, body = c.get("/fighters/%d" % info["hostile"][1])
+    check("owner escaped", "&lt;b&gt;trent&lt;/b&gt;" in body.decode())
+    # Every page that lists them.
+    for path in ["/standings", "/standings/boxing/bronze", "/standings/boxing/silver",
+                 "/standings/boxing/gold", "/standings/sugarray/silver", "/champions/boxing",
+                 "/champions/sugarray", "/live", "/bouts/%d" % ex]:
+        st, h, body = c.get(path)
+        check("%s: 200" % path, st == 200, st)
+        no_markup(path, body)
+    for (bid,) in conn.execute("SELECT id FROM bouts WHERE fighter_a IN (1, 2, 3) OR fighter_b IN"
+                               " (1, 2, 3) ORDER BY id DESC LIMIT 6"):
+        st, h, body = c.get("/bouts/%d" % bid)
+        no_markup("bout %d of a hostile name" % bid, body)
+    st, h, body = c.get("/bouts/%d" % ex)
+    check("channel escaped", "#ring&lt;&amp;&gt;&quot;" in body.decode())
+
+    # The finished bout: tape, chart, rounds, reports, result.
+    text = body.decode()
+    rounds = conn.execute("SELECT round, winner, method FROM bouts WHERE id = ?", (ex,)).fetchone()
+    check("bout page: tape, chart, rounds, result",
+          "Tale of the tape" in text and "<svg" in text and text.count("<polyline") == 2
+          and all(("Round %d</h3>" % r) in text for r in range(1, rounds[0] + 1))
+          and "Full report" in text and "wins" in text, "")
+    check("bout page: marks on the chart",
+          "knockdown" in text and "is injured" in text and "warned" in text)
+    st, h, jb = c.get("/api/bouts/%d" % ex)
+    d = json.loads(jb)
+    check("api bout: rounds and result", st == 200 and len(d["fought"]) == rounds[0]
+          and d["result"]["winner"] == rounds[1] and d["state"] == "over"
+          and d["meter"] == "endurance", jb[:300])
+    check("api bout: marks and cards", any(m["kind"] == "knockdown" for r in d["fought"]
+                                           for m in r["marks"])
+          and all(r["cards"] and len(r["cards"]) == 3 for r in d["fought"]))
+    check("api bout: the meter falls from the start",
+          all(0 < r["meter"][s] <= d["start"][s] + 1e-9 for r in d["fought"][:1] for s in (0, 1)))
+    want = subprocess.run([sim, "--report", dbpath, str(ex)], stdout=subprocess.PIPE,
+                          check=True).stdout.decode().rstrip("\n")
+    got = "\n".join(r["report"] for r in d["fought"])
+    check("api bout: the reports are ringside-sim --report's", got == want,
+          "first difference near %r" % next((a for a, b in zip(got.splitlines(),
+                                                               want.splitlines()) if a != b), ""))
+    check("api bout: the channel back intact", d["channel"] == HOSTILE[5])
+
+    # A live bout: rounds so far, reloads itself, never the orders to come.
+    st, h, body = c.get("/bouts/%d" % live)
+    text = body.decode()
+    fought = conn.execute("SELECT round FROM bouts WHERE id = ?", (live,)).fetchone()[0]
+    pending = conn.execute("SELECT text FROM orders WHERE bout = ? AND round = ?",
+                           (live, fought + 1)).fetchall()
+    check("live bout: an order for the next round is stored (the test's premise)",
+          fought == 3 and pending and pending[0][0] == info["pending"], (fought, pending))
+    check("live bout: rounds so far, reloads itself",
+          st == 200 and "LIVE" in text and "Round 3</h3>" in text and "Round 4</h3>" not in text
+          and 'http-equiv="refresh"' in text and h.get("refresh") == "10")
+    check("live bout: the next round's orders are not shown", info["pending"] not in text
+          and "9H/1/10" not in text)
+    st, h, jb = c.get("/api/bouts/%d" % live)
+    d = json.loads(jb)
+    check("api live bout: three rounds, no result, no pending order",
+          len(d["fought"]) == 3 and d["result"] is None and b"9H/1/10" not in jb)
+    st, h, jb = c.get("/api/live")
+    ids = sorted(b["id"] for b in json.loads(jb)["bouts"])
+    check("api live: both live bouts", ids == sorted([live, slive]), ids)
+    st, h, body = c.get("/bouts/%d" % slive)
+    check("live SUGAR RAY bout", st == 200 and "Round 1</h3>" in body.decode()
+          and "<svg" in body.decode())
+
+    # Plans are never shown.
+    for fid in range(1, 13):
+        for path in ["/fighters/%d" % fid, "/api/fighters/%d" % fid]:
+            st, h, body = c.get(path)
+            bad = [p for p in PLAN_WORDS if p in body.decode()]
+            if bad:
+                check("no plan on %s" % path, False, bad)
+                break
+    check("no plan text on any fighter page", True)
+
+    # Standings, against the database.
+    st, h, jb = c.get("/api/standings/boxing/gold")
+    d = json.loads(jb)
+    champ = conn.execute("SELECT fighter, defences FROM champions WHERE rules = 'boxing'"
+                         ).fetchone()
+    rows = conn.execute("SELECT id, gold_record, wins - losses FROM fighters WHERE rules = "
+                        "'boxing' AND league = 'gold' AND retired = 0 AND id IS NOT ?",
+                        (champ[0],)).fetchall()
+    check("api standings: every GOLD boxer but the champion", st == 200 and d["total"] ==
+          len(rows) and sorted(x["id"] for x in d["standings"]) == sorted(r[0] for r in rows),
+          jb[:300])
+    check("api standings: the champion", d["champion"] and d["champion"]["id"] == champ[0]
+          and d["champion"]["defences"] == champ[1])
+    order = [(x["gold_record"], x["wins"] - x["losses"]) for x in d["standings"]]
+    check("api standings: ranked", order == sorted(order, reverse=True)
+          and [x["position"] for x in d["standings"]] == list(range(1, len(rows) + 1)))
+    st, h, body = c.get("/standings/boxing/gold")
+    text = body.decode()
+    check("standings page: a row per fighter", text.count("<tr><td class=\"n\">") == len(rows))
+    st, h, jb = c.get("/api/fighters/%d" % info["rocky"])
+    d = json.loads(jb)
+    w, l, dr, k = conn.execute("SELECT wins, losses, draws, kos FROM fighters WHERE id = ?",
+                               (info["rocky"],)).fetchone()
+    check("api fighter: record", d["record"] == {"wins": w, "losses": l, "draws": dr, "kos": k})
+    nb = conn.execute("SELECT count(*) FROM bouts WHERE (fighter_a = ?1 OR fighter_b = ?1) AND "
+                      "state IN ('live', 'over')", (info["rocky"],)).fetchone()[0]
+    check("api fighter: bout history", len(d["bouts"]) == nb and ex in [b["id"] for b in
+                                                                        d["bouts"]])
+    # A fighter by name: sent to his id's address.
+    for path, want in [("/fighters/Rocky", "%d" % info["rocky"]),
+                       ("/fighters/rOCKY", "%d" % info["rocky"]),
+                       ("/api/fighters/Rocky", "%d" % info["rocky"])]:
+        st, h, body = c.get(path)
+        check("%s: 302 to its id" % path, st == 302 and h.get("location") == want,
+              (st, h.get("location")))
+    st, h, body = c.get("/fighters/Nobody")
+    check("an unknown name is 404", st == 404, st)
+    st, h, body = c.get("/api/fighters/Nobody")
+    check("an unknown name is 404 in the API too", st == 404 and b"error" in body, st)
+    st, h, body = c.get("/champions/boxing")
+    titles = conn.execute("SELECT count(*) FROM bouts WHERE rules = 'boxing' AND kind = 'title'"
+                          " AND state = 'over'").fetchone()[0]
+    text = body.decode()
+    check("champion history: every title bout, the champion's defences counted as stored",
+          st == 200 and text.count("</a> <span class=\"muted small\">turn ") == titles
+          and titles >= 1 and (champ[1] == 0 or ("defence %d</td>" % champ[1]) in text)
+          and ("%d defence" % champ[1]) in text, (titles, champ))
+
+    # Errors.
+    for path in ["/nope", "/bouts/999999", "/fighters/0", "/fighters/abc", "/bouts/%d/" % ex,
+                 "//", "/standings/chess", "/standings/boxing/platinum", "/bouts/01",
+                 "/bouts/99999999999999999999", "/" + "a" * 300, "/api", "/api/nope",
+                 "/champions/chess", "/standings/boxing/gold?page=999"]:
+        st, h, body = c.get(path)
+        check("404 %s" % path[:40], st == 404 and b"Not found" in body or (
+            path.startswith("/api") and st == 404 and b"error" in body), st)
+    st, h, jb = c.get("/api/bouts/999999")
+    check("api 404 is JSON", st == 404 and "error" in json.loads(jb))
+    st, h, body = c.get("/standings/boxing/gold?page=abc")
+    check("bad page= is 400", st == 400, st)
+    st, h, body = c.get("/standings/boxing/gold?page=1")
+    check("page=1 is 200", st == 200, st)
+    for m in ["POST", "PUT", "DELETE", "PATCH"]:
+        st, h, body = c.req(m, "/", body=b"x" if m != "DELETE" else None)
+        check("%s is 405" % m, st == 405 and h.get("allow") == "GET, HEAD", (st, h.get("allow")))
+    st, h, body = c.req("HEAD", "/bouts/%d" % ex)
+    st2, h2, body2 = c.get("/bouts/%d" % ex)
+    check("HEAD: 200, the headers, no body", st == 200 and body == b""
+          and h.get("content-length") == str(len(body2)), (st, len(body), h.get("content-length")))
+    code = c.raw(b"GET / HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello")
+    check("a GET with a body is 413", code == 413, code)
+    code = c.raw(b"GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 40000 + b"\r\n\r\n")
+    check("a huge header is refused", code in (400, 413, 414, 431) or code == 0, code)
+    code = c.raw(b"GET /" + b"a" * 40000 + b" HTTP/1.1\r\nHost: x\r\n\r\n")
+    check("a huge request line is refused", code in (400, 404, 414, 431) or code == 0, code)
+
+    # The bot writes; the standings follow (the cache keys on data_version).
+    check("the file is as made after every read so far",
+          hashlib.sha256(open(dbpath, "rb").read()).hexdigest() == initial_digest[0])
+    top = rows[-1][0] if rows else None
+    if top:
+        w = sqlite3.connect(dbpath)
+        w.execute("UPDATE fighters SET gold_record = 99 WHERE id = ?", (top,))
+        w.commit()
+        w.close()
+        st, h, jb = c.get("/api/standings/boxing/gold")
+        check("standings follow a change to the file",
+              json.loads(jb)["standings"][0]["id"] == top, jb[:200])
+    digest_after_writes[0] = hashlib.sha256(open(dbpath, "rb").read()).hexdigest()
+    for _ in range(20):
+        c.get("/")
+        c.get("/bouts/%d" % ex)
+        c.get("/standings/boxing/gold")
+    conn.close()
+
+    # Chromium: the bout page and the standings, seen.
+    for name, path, size, want in [
+            ("bout", "/bouts/%d" % ex, "900,1800",
+             {"red line": (0xc6, 0x28, 0x28), "blue line": (0x15, 0x65, 0xc0)}),
+            ("standings", "/standings/boxing/gold", "900,1000",
+             {"gold pill": (0xf3, 0xcf, 0x55), "link": (0x0b, 0x57, 0xa4)})]:
+        png = os.path.join(tmp, name + ".png")
+        rc, outp = screenshot("http://127.0.0.1:%d%s" % (port, path), png, tmp, size)
+        if not check("chromium: %s screenshot written" % name, rc == 0 and os.path.exists(png)
+                     and os.path.getsize(png) > 1000, outp[-500:]):
+            continue
+        counts, distinct = colour_count(png, want)
+        check("chromium: %s screenshot not blank (%d colours)" % (name, distinct), distinct > 20)
+        for k, n in counts.items():
+            check("chromium: %s screenshot shows the %s (%d px)" % (name, k, n), n > 30)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,209 @@
+/*
+ * chart.c - a bout's chart as inline SVG: each fighter's meter (endurance;
+ * health for a ruleset that counts it) from the start through every round
+ * fought, over the rounds scheduled, and under it a lane per fighter with
+ * what each round did to him: knockdowns, injuries, warnings, the
+ * stoppage. Every point and mark carries a <title> (a tooltip in a
+ * browser, words for a screen reader); names are escaped.
+ *
+ * The chart reads only struct bout_view's series (meter_start, and meter[]
+ * of each round) and marks, so a ruleset needs nothing here.
+ */
+#include <math.h>
+#include <stdio.h>
+
+#include "web.h"
+
+#define W      640
+#define H      312
+#define LEFT   46
+#define RIGHT  626
+#define TOP    34
+#define BOTTOM 232
+#define LANE0  258
+#define LANE1  284
+
+static const char *const colour[SIDES] = {"#c62828", "#1565c0"};
+
+/* A round number to its x. */
+static double x_of(int round, int rounds)
+{
+    return LEFT + (double)(RIGHT - LEFT) * round / (rounds > 0 ? rounds : 1);
+}
+
+static double y_of(double value, double top)
+{
+    if (value < 0)
+        value = 0;
+    if (value > top)
+        value = top;
+    return BOTTOM - (double)(BOTTOM - TOP) * value / top;
+}
+
+/* A round top for the axis: 1, 2 or 5 times a power of ten, times the
+ * number of grid lines. */
+static double nice_top(double max, double *step)
+{
+    if (max <= 0)
+        max = 1;
+    double raw = max / 4, p = pow(10, floor(log10(raw)));
+    double m = raw / p;
+    *step = (m <= 1 ? 1 : m <= 2 ? 2 : m <= 2.5 ? 2.5 : m <= 5 ? 5 : 10) * p;
+    return ceil(max / *step) * *step;
+}
+
+/* One mark's symbol centred at (x, y). */
+static void symbol(struct buf *b, enum view_mark_kind kind, double x, double y, const char *fill)
+{
+    switch (kind) {
+    case VIEW_KNOCKDOWN:
+        buf_add(b, "<path d=\"M%.1f %.1fh10l-5 9z\" fill=\"%s\"/>", x - 5, y - 5, fill);
+        break;
+    case VIEW_INJURY:
+        buf_add(b, "<path d=\"M%.1f %.1fh3v3h3v3h-3v3h-3v-3h-3v-3h3z\" fill=\"%s\"/>", x - 1.5,
+                y - 4.5, fill);
+        break;
+    case VIEW_WARNING:
+        buf_add(b,
+                "<path d=\"M%.1f %.1fl5.5 10h-11z\" fill=\"none\" stroke=\"%s\" "
+                "stroke-width=\"1.6\"/><path d=\"M%.1f %.1fv3.6\" stroke=\"%s\" "
+                "stroke-width=\"1.6\"/>",
+                x, y - 5.5, fill, x, y - 2, fill);
+        break;
+    case VIEW_STOPPAGE:
+        buf_add(b, "<path d=\"M%.1f %.1fl9 9m0 -9l-9 9\" stroke=\"%s\" stroke-width=\"2.6\"/>",
+                x - 4.5, y - 4.5, fill);
+        break;
+    }
+}
+
+void chart_svg(struct buf *b, const struct bout_view *v)
+{
+    int rounds = v->rec.rounds > v->nrounds ? v->rec.rounds : v->nrounds;
+    double max = 0, step;
+
+    for (int s = 0; s < SIDES; s++)
+        if (v->meter_start[s] > max)
+            max = v->meter_start[s];
+    for (int i = 0; i < v->nrounds; i++)
+        for (int s = 0; s < SIDES; s++)
+            if (v->round[i].meter[s] > max)
+                max = v->round[i].meter[s];
+    double top = nice_top(max, &step);
+
+    buf_add(b,
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %d %d\" role=\"img\" "
+            "font-family=\"system-ui,sans-serif\" font-size=\"11\"><title>",
+            W, H);
+    buf_html(b, v->meter_name);
+    buf_add(b, " of ");
+    buf_html(b, v->corner[0].name);
+    buf_add(b, " and ");
+    buf_html(b, v->corner[1].name);
+    buf_add(b, " round by round</title>");
+    /* The grid and its labels. */
+    for (double g = 0; g <= top + step / 2; g += step) {
+        double y = y_of(g, top);
+        buf_add(b, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>", LEFT, RIGHT,
+                y, y, g == 0 ? "#9aa4ae" : "#e6e9ed");
+        buf_add(b, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\" fill=\"#66717c\">%g</text>",
+                LEFT - 6, y + 4, g);
+    }
+    for (int r = 0; r <= rounds; r++) {
+        double x = x_of(r, rounds);
+        if (r > 0 && r > v->nrounds)
+            buf_add(b, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" stroke=\"#f0f2f4\"/>", x,
+                    x, TOP, BOTTOM);
+        buf_add(b, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" fill=\"#66717c\">%s", x,
+                BOTTOM + 14, r == 0 ? "start" : "");
+        if (r > 0)
+            buf_add(b, "%d", r);
+        buf_add(b, "</text>");
+    }
+    /* The legend: each fighter in his colour, the first from the left,
+     * the second from the right, so that long names never meet. */
+    for (int s = 0; s < SIDES; s++) {
+        double x = s ? RIGHT - 22 : LEFT + 4;
+        buf_add(b,
+                "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"14\" y2=\"14\" stroke=\"%s\" "
+                "stroke-width=\"3\"/><text x=\"%.1f\" y=\"18\" font-size=\"13\" "
+                "font-weight=\"700\" fill=\"%s\" text-anchor=\"%s\">",
+                x, x + 22, colour[s], s ? x - 6 : x + 28, colour[s], s ? "end" : "start");
+        buf_html(b, v->corner[s].name);
+        buf_add(b, "</text>");
+    }
+    /* The lines, then the points with their figures. */
+    for (int s = 0; s < SIDES; s++) {
+        buf_add(b,
+                "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2.5\" "
+                "stroke-linejoin=\"round\" points=\"%.1f,%.1f",
+                colour[s], x_of(0, rounds), y_of(v->meter_start[s], top));
+        for (int i = 0; i < v->nrounds; i++)
+            buf_add(b, " %.1f,%.1f", x_of(v->round[i].round, rounds),
+                    y_of(v->round[i].meter[s], top));
+        buf_add(b, "\"/>");
+        for (int i = -1; i < v->nrounds; i++) {
+            double m = i < 0 ? v->meter_start[s] : v->round[i].meter[s];
+            int r = i < 0 ? 0 : v->round[i].round;
+            buf_add(b,
+                    "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"#fff\" stroke=\"%s\" "
+                    "stroke-width=\"2\"><title>",
+                    x_of(r, rounds), y_of(m, top), colour[s]);
+            buf_html(b, v->corner[s].name);
+            if (r == 0)
+                buf_add(b, " at the start: %.1f ", m);
+            else
+                buf_add(b, " after round %d: %.1f ", r, m);
+            buf_html(b, v->meter_name);
+            buf_add(b, "</title></circle>");
+        }
+    }
+    /* The lanes of marks, one per fighter. */
+    for (int s = 0; s < SIDES; s++) {
+        int y = s ? LANE1 : LANE0;
+        buf_add(b,
+                "<line x1=\"%d\" x2=\"%d\" y1=\"%d\" y2=\"%d\" stroke=\"#eef0f2\" "
+                "stroke-width=\"14\" stroke-linecap=\"round\"/>"
+                "<circle cx=\"%d\" cy=\"%d\" r=\"4\" fill=\"%s\"/>",
+                LEFT, RIGHT, y, y, LEFT - 12, y, colour[s]);
+    }
+    for (int i = 0; i < v->nrounds; i++) {
+        const struct view_round *vr = &v->round[i];
+        int count[SIDES] = {0, 0}, at[SIDES] = {0, 0};
+        for (int k = 0; k < vr->nmarks; k++)
+            if (vr->marks[k].side >= 0 && vr->marks[k].side < SIDES)
+                count[vr->marks[k].side]++;
+        for (int k = 0; k < vr->nmarks; k++) {
+            const struct view_mark *m = &vr->marks[k];
+            if (m->side < 0 || m->side >= SIDES)
+                continue;
+            /* The round's marks side by side, centred on it, kept
+             * inside the chart. */
+            double first = x_of(vr->round, rounds) - 6.0 * (count[m->side] - 1);
+            if (first + 12.0 * (count[m->side] - 1) > W - 8)
+                first = W - 8 - 12.0 * (count[m->side] - 1);
+            double x = first + 12.0 * at[m->side]++;
+            buf_add(b, "<g><title>Round %d: ", vr->round);
+            buf_html(b, m->text);
+            buf_add(b, "</title>");
+            symbol(b, m->kind, x, m->side ? LANE1 : LANE0, colour[m->side]);
+            buf_add(b, "</g>");
+            if (m->kind == VIEW_KNOCKDOWN || m->kind == VIEW_STOPPAGE) {
+                /* On the line too: where he went down. */
+                buf_add(b, "<g><title>Round %d: ", vr->round);
+                buf_html(b, m->text);
+                buf_add(b, "</title>");
+                symbol(b, m->kind, x_of(vr->round, rounds), y_of(vr->meter[m->side], top) - 12,
+                       colour[m->side]);
+                buf_add(b, "</g>");
+            }
+        }
+    }
+    static const char *const names[] = {"knockdown", "injury", "warning", "stoppage"};
+    for (int k = 0; k <= VIEW_STOPPAGE; k++) {
+        double x = LEFT + 8 + 120 * k;
+        symbol(b, (enum view_mark_kind)k, x, H - 10, "#66717c");
+        buf_add(b, "<text x=\"%.1f\" y=\"%d\" fill=\"#66717c\">%s</text>", x + 10, H - 6, names[k]);
+    }
+    buf_add(b, "</svg>");
+}

@@ -1,0 +1,95 @@
+/*
+ * main.c - ringside-web -c FILE: the game's pages, read-only, beside the
+ * bot. Reads the [web] section and the database's name from the bot's
+ * configuration file, opens the database read-only, serves until SIGINT
+ * or SIGTERM (SIGHUP is ignored: the settings are read once, the database
+ * at every request).
+ */
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "web.h"
+
+#define PROGRAM "ringside-web"
+#define VERSION "0.1.0"
+
+static const char usage_text[] =
+    "usage: ringside-web -c FILE\n"
+    "\n"
+    "Serves Ringside's pages (standings, fighters, bouts, live bouts) and their JSON\n"
+    "under /api/, reading the bot's database read-only.\n"
+    "\n"
+    "  -c FILE     the bot's configuration file: [web] listen (default\n"
+    "              127.0.0.1:8080) and base_url, [bot] database\n"
+    "  --help      this text\n"
+    "  --version   the version\n";
+
+int main(int argc, char **argv)
+{
+    const char *path = NULL;
+    char err[WEB_ERR_MAX + WEB_PATH_MAX];
+    static struct web w;
+
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            fputs(usage_text, stdout);
+            return 0;
+        }
+        if (strcmp(argv[i], "--version") == 0) {
+            puts(PROGRAM " " VERSION);
+            return 0;
+        }
+        if (strcmp(argv[i], "-c") == 0 && i + 1 < argc && !path) {
+            path = argv[++i];
+            continue;
+        }
+        fprintf(stderr, PROGRAM ": unexpected argument \"%.40s\"; usage: ringside-web -c FILE\n",
+                argv[i]);
+        return 2;
+    }
+    if (!path) {
+        fprintf(stderr, PROGRAM ": no configuration; usage: ringside-web -c FILE (the bot's "
+                                "file)\n");
+        return 2;
+    }
+    if (web_config_load(path, &w.cfg, err, sizeof(err)) != 0) {
+        fprintf(stderr, PROGRAM ": %s\n", err);
+        return 2;
+    }
+    w.db = db_open_readonly(w.cfg.database, err, sizeof(err));
+    if (!w.db) {
+        fprintf(stderr, PROGRAM ": %s (start the bot once to create it)\n", err);
+        return 1;
+    }
+    w.version = -1;
+
+    /* The signals are waited for here; the server's thread never gets
+     * them. */
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &set, NULL);
+    signal(SIGPIPE, SIG_IGN);
+    signal(SIGHUP, SIG_IGN); /* nothing to reload: the file is read at each request */
+
+    struct web_server *s = server_start(&w, err, sizeof(err));
+    if (!s) {
+        fprintf(stderr, PROGRAM ": %s\n", err);
+        db_close(w.db);
+        return 1;
+    }
+    fprintf(stderr, PROGRAM ": serving %s read-only on http://%s%s%s:%d/%s%s\n", w.cfg.database,
+            strchr(w.cfg.host, ':') ? "[" : "", w.cfg.host, strchr(w.cfg.host, ':') ? "]" : "",
+            w.cfg.port, w.cfg.base_url[0] ? " as " : "", w.cfg.base_url);
+    int sig = 0;
+    sigwait(&set, &sig);
+    fprintf(stderr, PROGRAM ": stopping (signal %d)\n", sig);
+    server_stop(s);
+    web_forget(&w);
+    db_close(w.db);
+    return 0;
+}

@@ -1,0 +1,196 @@
+/*
+ * route.c - a request's path to the page it names. The one parser of what
+ * a browser sends us (the server decodes %XX and splits off the query
+ * first), fuzzed by fuzz/fuzz_route.c: it reads at most ROUTE_PATH_MAX
+ * bytes, never allocates, and anything it does not know is PAGE_NOT_FOUND.
+ *
+ * Paths are exact: "/bouts/7", not "/bouts/7/" nor "/bouts/07" nor
+ * "//bouts/7", so every page has one address.
+ */
+#include <string.h>
+
+#include "web.h"
+
+/* The path's segments, split at '/'. */
+#define SEGMENTS_MAX 4
+
+struct segments {
+    int n;
+    const char *s[SEGMENTS_MAX];
+    size_t len[SEGMENTS_MAX];
+};
+
+/* Splits "/a/b/c" into its segments. -1 for a path that does not start
+ * with '/', has an empty segment (a trailing or double slash) or too many
+ * segments. "/" has none. */
+static int split(const char *path, struct segments *sg)
+{
+    sg->n = 0;
+    if (path[0] != '/')
+        return -1;
+    if (path[1] == '\0')
+        return 0;
+    const char *p = path + 1;
+    for (;;) {
+        size_t n = strcspn(p, "/");
+        if (n == 0 || sg->n == SEGMENTS_MAX)
+            return -1;
+        sg->s[sg->n] = p;
+        sg->len[sg->n++] = n;
+        if (p[n] == '\0')
+            return 0;
+        p += n + 1;
+    }
+}
+
+static int is(const struct segments *sg, int i, const char *word)
+{
+    return sg->len[i] == strlen(word) && memcmp(sg->s[i], word, sg->len[i]) == 0;
+}
+
+/* The ruleset named by segment i, or -1. */
+static int rules_of(const struct segments *sg, int i)
+{
+    for (int r = 0; r < RULES_COUNT; r++) {
+        const struct ruleset *rs = ruleset_get((enum rules)r);
+        if (rs && is(sg, i, rs->name))
+            return r;
+    }
+    return -1;
+}
+
+/* The league named by segment i (lower case), or -1. */
+static int league_of(const struct segments *sg, int i)
+{
+    static const char *const names[LEAGUE_COUNT] = {
+        [LEAGUE_BRONZE] = "bronze", [LEAGUE_SILVER] = "silver", [LEAGUE_GOLD] = "gold"};
+
+    for (int l = 0; l < LEAGUE_COUNT; l++)
+        if (is(sg, i, names[l]))
+            return l;
+    return -1;
+}
+
+/* A decimal id from 1 to 2^63 - 1 without leading zeros, or 0. */
+static int64_t id_of(const struct segments *sg, int i)
+{
+    const char *s = sg->s[i];
+    size_t n = sg->len[i];
+    int64_t v = 0;
+
+    if (n == 0 || n > 19 || s[0] == '0')
+        return 0;
+    for (size_t k = 0; k < n; k++) {
+        if (s[k] < '0' || s[k] > '9')
+            return 0;
+        int d = s[k] - '0';
+        if (v > (INT64_MAX - d) / 10)
+            return 0;
+        v = v * 10 + d;
+    }
+    return v;
+}
+
+/* Segment i as a fighter's name into r->name: a letter, then letters,
+ * digits, _ - ' (what the bot lets players name fighters), 1 to
+ * DB_NAME_MAX - 1 bytes. 0, or -1 when it is not one. */
+static int name_of(const struct segments *sg, int i, struct route *r)
+{
+    const char *s = sg->s[i];
+    size_t n = sg->len[i];
+
+    if (n == 0 || n >= sizeof(r->name) || !((s[0] | 32) >= 'a' && (s[0] | 32) <= 'z'))
+        return -1;
+    for (size_t k = 1; k < n; k++)
+        if (!(((s[k] | 32) >= 'a' && (s[k] | 32) <= 'z') || (s[k] >= '0' && s[k] <= '9') ||
+              s[k] == '_' || s[k] == '-' || s[k] == '\''))
+            return -1;
+    memcpy(r->name, s, n);
+    r->name[n] = '\0';
+    return 0;
+}
+
+/* The relative prefix from `path` to the root: one "../" per '/' after
+ * the first. */
+static void root_of(const char *path, struct route *r)
+{
+    size_t at = 0;
+
+    r->root[0] = '\0';
+    if (strnlen(path, ROUTE_PATH_MAX + 1) > ROUTE_PATH_MAX || path[0] != '/') {
+        strcpy(r->root, "/");
+        return;
+    }
+    for (const char *p = path + 1; *p; p++)
+        if (*p == '/' && at + 4 <= sizeof(r->root)) {
+            memcpy(r->root + at, "../", 4);
+            at += 3;
+        }
+}
+
+int route_parse(const char *path, struct route *r)
+{
+    struct segments sg;
+
+    memset(r, 0, sizeof(*r));
+    r->page = PAGE_NOT_FOUND;
+    r->rules = -1;
+    r->league = -1;
+    if (!path)
+        return -1;
+    root_of(path, r);
+    if (strnlen(path, ROUTE_PATH_MAX + 1) > ROUTE_PATH_MAX || split(path, &sg) != 0)
+        return -1;
+    int api = sg.n > 0 && is(&sg, 0, "api");
+    int at = api, left = sg.n - api;
+    enum route_page page = PAGE_NOT_FOUND;
+
+    if (left == 0) {
+        page = api ? PAGE_NOT_FOUND : PAGE_HOME;
+    } else if (is(&sg, at, "live")) {
+        page = left == 1 ? (api ? API_LIVE : PAGE_LIVE) : PAGE_NOT_FOUND;
+    } else if (is(&sg, at, "standings")) {
+        /* The pages take /standings and /standings/RULES too; the API
+         * names a league. */
+        if (left >= 2 && (r->rules = rules_of(&sg, at + 1)) < 0)
+            return r->page = PAGE_NOT_FOUND, -1;
+        if (left == 3 && (r->league = league_of(&sg, at + 2)) < 0)
+            return r->page = PAGE_NOT_FOUND, -1;
+        if (api)
+            page = left == 3 ? API_STANDINGS : PAGE_NOT_FOUND;
+        else
+            page = left <= 3 ? PAGE_STANDINGS : PAGE_NOT_FOUND;
+    } else if (is(&sg, at, "champions") && !api) {
+        if (left == 2 && (r->rules = rules_of(&sg, at + 1)) >= 0)
+            page = PAGE_CHAMPIONS;
+    } else if (is(&sg, at, "fighters") || is(&sg, at, "bouts")) {
+        int bouts = is(&sg, at, "bouts");
+        if (left == 2 && (r->id = id_of(&sg, at + 1)) > 0)
+            page = bouts ? (api ? API_BOUT : PAGE_BOUT) : (api ? API_FIGHTER : PAGE_FIGHTER);
+        else if (left == 2 && !bouts && name_of(&sg, at + 1, r) == 0)
+            page = api ? API_FIGHTER_NAME : PAGE_FIGHTER_NAME;
+    }
+    r->page = page;
+    return page == PAGE_NOT_FOUND ? -1 : 0;
+}
+
+int route_page_number(const char *text, int *page)
+{
+    int v = 0;
+
+    if (!text) {
+        *page = 1;
+        return 0;
+    }
+    if (!*text || text[0] == '0' || strlen(text) > 6)
+        return -1;
+    for (const char *p = text; *p; p++) {
+        if (*p < '0' || *p > '9')
+            return -1;
+        v = v * 10 + (*p - '0');
+    }
+    if (v > 100000)
+        return -1;
+    *page = v;
+    return 0;
+}

@@ -1,0 +1,228 @@
+/*
+ * web.h - ringside-web: the game's pages in a browser, read-only.
+ *
+ * A front door like sim/: it uses engine/, parse/, db/ and game/, never
+ * bot/. It opens the bot's SQLite file read-only (db_open_readonly), so it
+ * can never change or lose game data, and serves server-rendered HTML5
+ * pages (no external assets, no JavaScript) and the same data as JSON
+ * under /api/, on libmicrohttpd, with one thread: every request is
+ * answered from one database connection, in one read transaction, in
+ * turn.
+ *
+ * The parts: buf.c (a growing text and the escapes: every text a user
+ * chose goes through html or JSON escaping), route.c (paths to pages, the
+ * fuzzed parser), config.c (the [web] section of the bot's file), data.c
+ * (what pages read, and the standings cache), pages.c and chart.c (HTML
+ * and the SVG chart), api.c (JSON), server.c (HTTP) and main.c.
+ */
+#ifndef RINGSIDE_WEB_H
+#define RINGSIDE_WEB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "db.h"
+#include "engine.h"
+#include "game.h"
+
+#if defined(__GNUC__)
+#define WEB_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define WEB_PRINTF(f, a)
+#endif
+
+/* ------------------------------------------------------------ buf.c */
+
+/* A growing text; zero it to start. Allocation failures abort (xrealloc). */
+struct buf {
+    char *s;
+    size_t len, cap;
+};
+
+/* Appends printf-style, raw (never for a text a user chose). */
+void buf_add(struct buf *b, const char *fmt, ...) WEB_PRINTF(2, 3);
+/* Appends n bytes raw. */
+void buf_raw(struct buf *b, const char *s, size_t n);
+/* Appends `text` escaped for HTML text and attribute values: & < > " '
+ * as entities; control characters (IRC formatting among them) dropped;
+ * bytes that are not UTF-8 as U+FFFD. */
+void buf_html(struct buf *b, const char *text);
+/* Appends `text` as a JSON string, quotes included: " \ and control
+ * characters escaped, < > & as \u003c.. (safe inside HTML too), bytes that
+ * are not UTF-8 as U+FFFD. */
+void buf_json(struct buf *b, const char *text);
+/* Hands the text over (the caller frees it) and empties b. Never NULL. */
+char *buf_take(struct buf *b, size_t *len);
+
+/* ---------------------------------------------------------- route.c */
+
+enum route_page {
+    PAGE_NOT_FOUND,
+    PAGE_HOME,         /* / */
+    PAGE_LIVE,         /* /live */
+    PAGE_STANDINGS,    /* /standings, /standings/RULES, /standings/RULES/LEAGUE */
+    PAGE_CHAMPIONS,    /* /champions/RULES */
+    PAGE_FIGHTER,      /* /fighters/ID */
+    PAGE_BOUT,         /* /bouts/ID */
+    PAGE_FIGHTER_NAME, /* /fighters/NAME: sends to /fighters/ID */
+    API_LIVE,          /* /api/live */
+    API_STANDINGS,     /* /api/standings/RULES/LEAGUE */
+    API_FIGHTER,       /* /api/fighters/ID */
+    API_BOUT,          /* /api/bouts/ID */
+    API_FIGHTER_NAME,  /* /api/fighters/NAME: sends to /api/fighters/ID */
+};
+
+#define ROUTE_PATH_MAX 256 /* longer paths are not ours: 404 */
+
+struct route {
+    enum route_page page;
+    int rules;              /* enum rules, or -1 (standings of every ruleset) */
+    int league;             /* enum league, or -1 (the standings' default) */
+    int64_t id;             /* fighters and bouts, >= 1 */
+    char name[DB_NAME_MAX]; /* a fighter's name, as written in the path */
+    /* How far below the root the page is, as a relative link's prefix
+     * ("", "../", "../../"), so that links work under any base path; "/"
+     * for a path too long to be ours. */
+    char root[3 * (ROUTE_PATH_MAX / 2) + 2];
+};
+
+/* Reads a request's path (as the server decoded it, without the query)
+ * into *r. Returns 0, or -1 with r->page PAGE_NOT_FOUND for a path that
+ * names nothing: unknown, a ruleset or league that does not exist, an id
+ * that is not a number from 1 to 2^63 - 1, a trailing slash, a path
+ * longer than ROUTE_PATH_MAX. Rulesets and leagues are written in lower
+ * case ("boxing", "gold"). A fighter is named by his id, or by his name (a
+ * letter, then letters, digits, _ - '), which only sends to the id's
+ * address. */
+int route_parse(const char *path, struct route *r);
+/* Reads the `page` query argument (NULL: absent) into *page: 1 when
+ * absent, else a number from 1 to 100000. Returns 0, or -1 when it is not
+ * one. */
+int route_page_number(const char *text, int *page);
+
+/* --------------------------------------------------------- config.c */
+
+#define WEB_LISTEN_MAX 128
+#define WEB_URL_MAX    200
+#define WEB_PATH_MAX   1024
+#define WEB_ERR_MAX    512
+
+struct web_config {
+    char listen[WEB_LISTEN_MAX]; /* "127.0.0.1:8080" */
+    char host[WEB_LISTEN_MAX];   /* its address: an IPv4 or IPv6 literal */
+    int port;                    /* and port, 1-65535 */
+    char base_url[WEB_URL_MAX];  /* "" when unset */
+    char database[WEB_PATH_MAX]; /* [bot] database */
+};
+
+/* Reads the web server's settings from the bot's INI file `path`: [web]
+ * listen (default 127.0.0.1:8080; "HOST:PORT", an IPv6 host in brackets)
+ * and base_url (an http:// or https:// address, or nothing), and [bot]
+ * database (default ringside.db). Other sections and keys are the bot's
+ * and are not read here (the bot checks them). Returns 0, or -1 with
+ * "FILE:LINE: reason" (or "FILE: reason") in err and *c untouched. */
+int web_config_load(const char *path, struct web_config *c, char *err, size_t errlen);
+/* The same from a text (for tests and the fuzzer); `name` is the file's
+ * name in messages. */
+int web_config_parse(const char *name, const char *text, struct web_config *c, char *err,
+                     size_t errlen);
+
+/* ----------------------------------------------------------- data.c */
+
+#define WEB_PAGE_ROWS 100 /* standings rows a page */
+
+/* One league's standings as the cache keeps them. */
+struct web_standings {
+    int valid;
+    struct db_fighter *v;
+    int n;
+};
+
+/* An answer kept for the next request of the same address. */
+#define WEB_KEEP_MAX   1024               /* answers kept, a power of two */
+#define WEB_KEEP_BYTES (32 * 1024 * 1024) /* and their bytes, at most */
+#define WEB_KEY_MAX    (ROUTE_PATH_MAX + 16)
+
+struct web_kept {
+    char key[WEB_KEY_MAX]; /* "PATH?PAGE"; "" for a free slot */
+    char *body;
+    size_t len;
+    const char *type;
+    int refresh;
+};
+
+/* The server's state: one connection, read-only, and the caches. */
+struct web {
+    struct db *db;
+    struct web_config cfg;
+    long long version; /* db_data_version the caches were read at */
+    struct web_standings standings[RULES_COUNT][LEAGUE_COUNT];
+    struct web_kept kept[WEB_KEEP_MAX];
+    int nkept;
+    size_t kept_bytes;
+};
+
+/* Before a request: drops the caches when the file changed since they
+ * were filled (another connection committed). Returns 0, or -1 (database
+ * error). */
+int web_check(struct web *w);
+/* A request's reading: one read transaction, so a page reads the file as
+ * of one moment. web_begin returns 0, or -1 (database error). */
+int web_begin(struct web *w);
+void web_end(struct web *w);
+/* The answer kept for `key`, or NULL. */
+const struct web_kept *web_kept_find(const struct web *w, const char *key);
+/* Keeps a copy of a 200 answer for `key` (until the file changes). */
+void web_keep(struct web *w, const char *key, const char *body, size_t len, const char *type,
+              int refresh);
+/* The standings of a ruleset's league (the champion left out, as the game
+ * ranks them), from the cache. NULL on a database error. */
+const struct web_standings *web_standings(struct web *w, enum rules rules, int league);
+/* Drops every cache. */
+void web_forget(struct web *w);
+
+/* -------------------------------------------- pages.c, api.c, chart.c */
+
+/* An answer: status, content type, body (allocated). */
+struct reply {
+    int status;
+    const char *type;
+    char *body;
+    size_t len;
+    int refresh;       /* seconds for a live page's Refresh, 0: none */
+    char location[64]; /* a redirect's (302) Location, relative; else "" */
+};
+
+/* The page (or JSON) for route `r` and page number `page`, into *out.
+ * Every text a user chose is escaped. Unknown ids give a 404 page. */
+void pages_render(struct web *w, const struct route *r, int page, struct reply *out);
+void api_render(struct web *w, const struct route *r, int page, struct reply *out);
+/* {"error": message} with that status. */
+void api_error(int status, const char *message, struct reply *out);
+/* A fighter named in the address: a redirect (302) to his id's address,
+ * or a 404 page. */
+void pages_fighter_name(struct web *w, const struct route *r, struct reply *out);
+/* A page with a status and a one-line message (404, 405, 400, 500). */
+void pages_error(const struct route *r, int status, const char *title, const char *message,
+                 struct reply *out);
+/* The SVG chart of a bout's meter round by round, with its marks. */
+void chart_svg(struct buf *b, const struct bout_view *v);
+
+/* The date of a unix time, "2026-11-24 06:58 UTC" (UTC), into buf. */
+const char *web_date(int64_t t, char *buf, size_t len);
+
+/* ---------------------------------------------------------- server.c */
+
+struct web_server;
+
+/* Listens on w->cfg's address and answers in a thread of its own. NULL
+ * with a reason in err when it cannot (the address is taken...). */
+struct web_server *server_start(struct web *w, char *err, size_t errlen);
+void server_stop(struct web_server *s);
+/* The page for a request, whatever the method: what server.c sends
+ * (and the tests and the benchmark call). method "GET" or "HEAD" (others
+ * get 405), path decoded, page_arg the `page` query argument or NULL. */
+void server_answer(struct web *w, const char *method, const char *path, const char *page_arg,
+                   struct reply *out);
+
+#endif
