@@ -133,8 +133,7 @@ static void check_round_trip(const struct config *c)
                      c->prefix, admins, c->database, levels[c->log_level],
                      c->colours ? "yes" : "no", c->burst, c->exempt ? "yes" : "no", c->commands,
                      c->commands_seconds, c->ignore_seconds, c->order_timeout, c->challenge_timeout,
-                     c->rounds, c->duel_round_seconds, c->turn_interval, c->listen,
-                     c->base_url);
+                     c->rounds, c->duel_round_seconds, c->turn_interval, c->listen, c->base_url);
     check(n > 0 && (size_t)n < sizeof(text));
     /* Lines that inih would cut or read as comments cannot be written back:
      * the parse must then fail, never accept something else. */

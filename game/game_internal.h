@@ -104,7 +104,7 @@ void game_sims_free(struct game *g);
 
 /* A stored bout being fought again (replay.c): bout_replay, the derived
  * texts and the web pages' view (view.c). */
-#define REPLAY_ORDERS (2 * BOXING_ROUNDS_MAX + 4)
+#define REPLAY_ORDERS (2 * BOUT_ROUNDS_MAX + 4)
 struct replayer {
     struct db_bout rec;
     struct render_corner corner[SIDES];

@@ -475,6 +475,14 @@ static void score_add(struct text *t, const struct render_corner c[SIDES], const
 
 static const enum method methods[] = {METHOD_KO, METHOD_TKO, METHOD_NONE};
 
+/* What the pages chart of a duellist: his health, from DUEL_HEALTH down
+ * (below 0 is a knockout). */
+static double meter(const struct bout *b, int side, double *start)
+{
+    *start = DUEL_HEALTH;
+    return b->u.duel.f[side].health;
+}
+
 const struct words duel_words = {
     .sheet_add = sheet_add,
     .round = round_lines,
@@ -490,4 +498,6 @@ const struct words duel_words = {
     .towel_words = "the opponent yielded",
     .kit_add = kit_add,
     .corner_add = corner_add,
+    .meter_name = "health",
+    .meter = meter,
 };

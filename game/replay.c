@@ -23,8 +23,7 @@
 #include "game_internal.h"
 #include "parse.h"
 
-#define REPLAY_ORDERS (2 * BOUT_ROUNDS_MAX + 4)
-#define REPORT_MAX    DB_REPORT_MAX
+#define REPORT_MAX DB_REPORT_MAX
 
 static const char *const state_names[] = {"a challenge", "live", "over", "cancelled"};
 
