@@ -59,13 +59,6 @@ int main(int argc, char **argv)
         fprintf(stderr, "ringside: %s\n", err);
         return EXIT_USAGE;
     }
-    if (bot.cfg.tls) {
-        fprintf(stderr,
-                "ringside: %s: tls = yes is not supported by this build (Debian's "
-                "libircclient has no TLS); set tls = no or use a local TLS tunnel\n",
-                path);
-        return EXIT_USAGE;
-    }
     bot.config_path = path;
     log_set_level(bot.cfg.log_level);
 
