@@ -814,6 +814,14 @@ static void reload(struct bot *bot)
     if (strcmp(fresh.server, bot->cfg.server) != 0 || fresh.port != bot->cfg.port ||
         strcmp(fresh.nick, bot->cfg.nick) != 0)
         log_msg(LOG_WARN, "server, port and nick changes take effect at the next reconnect");
+    if (fresh.tls != bot->cfg.tls || fresh.tls_verify != bot->cfg.tls_verify ||
+        strcmp(fresh.tls_ca_file, bot->cfg.tls_ca_file) != 0 ||
+        strcmp(fresh.tls_cert_file, bot->cfg.tls_cert_file) != 0 ||
+        strcmp(fresh.tls_key_file, bot->cfg.tls_key_file) != 0 ||
+        fresh.sasl_mechanism != bot->cfg.sasl_mechanism ||
+        strcmp(fresh.sasl_username, bot->cfg.sasl_username) != 0 ||
+        strcmp(fresh.sasl_password, bot->cfg.sasl_password) != 0)
+        log_msg(LOG_WARN, "TLS and SASL changes take effect at the next reconnect");
     if (strcmp(fresh.database, bot->cfg.database) != 0)
         log_msg(LOG_WARN, "a new database path takes effect at the next start");
     snprintf(fresh.database, sizeof(fresh.database), "%s", bot->cfg.database);

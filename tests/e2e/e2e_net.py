@@ -143,16 +143,15 @@ def inspircd_config(env):
 <module name="ssl_gnutls">
 <module name="sslinfo">
 <module name="cap">
-<module name="ircv3">
-<module name="ircv3_capnotify">
-<module name="services_account">
+{ircv3}<module name="services_account">
 <module name="sasl">
 <module name="spanningtree">
 {profiles}<link name="services.ringside.test" ipaddr="127.0.0.1" port="{link}"
   allowmask="127.0.0.0/8" sendpass="{pw}" recvpass="{pw}">
 <uline server="services.ringside.test" silent="yes">
 <sasl target="services.ringside.test">
-""".format(port=env.port, link=env.link_port, d=d, profiles=profiles, pw=LINK_PW)
+""".format(port=env.port, link=env.link_port, d=d, profiles=profiles, pw=LINK_PW,
+           ircv3="" if env.no_ircv3 else '<module name="ircv3">\n<module name="ircv3_capnotify">\n')
 
 
 def atheme_config(env):
@@ -217,6 +216,7 @@ class NetEnv(e2e.Env):
         self.irc_extra = ""
         self.bot_port = self.tls_port
         self.bot_server = "127.0.0.1"
+        self.no_ircv3 = False  # InspIRCd without extended-join and account-notify
         self.bot_extra = ""
 
     def start_server(self):
@@ -560,6 +560,29 @@ def s_sasl_required(env):
     env.sanitizers_quiet()
 
 
+def s_whois_fallback(env):
+    """A server that offers neither extended-join nor account-notify (InspIRCd
+    without its ircv3 module): the bot asks WHOIS (330) before a command that
+    needs an account, and runs it with the answer."""
+    since = env.log_size()
+    env.start_bot()
+    a = services_user(env, "wanda", "wanda-ns-pw-3")
+    tell(a, "create Wiz str=12 spd=12 agl=12 tgh=12 hgt=12", r"^Wiz \(boxing\) is ready")
+    log = env.log_text(since)
+    check(">> WHOIS" in log, "no WHOIS in the log", tail(env.bot_log, 15))
+    check("wanda is identified as wanda by his services account" in log or
+          "account wanda made for wanda's services account" in log,
+          "wanda was not identified by services", tail(env.bot_log, 15))
+    c = Client(env, "walter", [CHANNEL])
+    tell(c, "create Walt str=12 spd=12 agl=12 tgh=12 hgt=12", r"^create needs an account")
+    c.quit()
+    a.quit()
+    env.sanitizers_quiet()
+
+
+s_whois_fallback.no_ircv3 = True
+
+
 def s_ngircd_tls(env):
     """ngircd over TLS: the bot connects, verifies, joins; a player with a bot
     password plays as before (no services on this server)."""
@@ -583,6 +606,7 @@ RUNS = [
     ("inspircd", s_wrong_host),
     ("inspircd", s_wrong_ip),
     ("inspircd", s_sasl_required),
+    ("inspircd", s_whois_fallback),
     ("ngircd", s_ngircd_tls),
 ]
 
@@ -601,6 +625,7 @@ def main():
             if only and name not in only:
                 continue
             env = NetEnv(sys.argv[1], server, fingerprint, certdir)
+            env.no_ircv3 = getattr(fn, "no_ircv3", False)
             t0 = time.monotonic()
             try:
                 env.start_server()
