@@ -192,9 +192,8 @@ static void no_account(struct cmd_ctx *ctx, const struct cmd_entry *e)
     } else {
         reply(ctx,
               "%s needs an account: identify first (/msg %s identify <password>), or "
-              "register one%s",
-              e->name, bot->nick,
-              bot->cfg.accounts == ACCOUNTS_BOTH ? " (or log in to services)" : "");
+              "register one",
+              e->name, bot->nick);
     }
 }
 
