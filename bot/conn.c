@@ -528,8 +528,13 @@ static int negotiate(struct conn *c, const struct irc_msg *m)
     const char *text = m->nparams ? m->params[m->nparams - 1] : "";
     switch (num) {
     case 1: /* registered: whatever was left of the negotiation is over */
+    {
+        int missed = c->cap != CAP_DONE && c->cfg->sasl_mechanism != SASL_NONE && !c->sasl_in;
         c->cap = CAP_DONE;
-        return 0;
+        if (missed)
+            sasl_failed(c, "the server registered the bot without negotiating");
+        return c->state == ST_DEAD;
+    }
     case 5:
         for (int i = 1; i + 1 < m->nparams; i++)
             if (strcmp(m->params[i], "WHOX") == 0)

@@ -55,6 +55,7 @@
 #define WHOIS_WAITING    8    /* commands waiting for a WHOIS answer */
 #define WHOIS_TIMEOUT    30.0 /* seconds before a waiting command is dropped */
 #define WHOX_TOKEN       "354"
+#define GAME_WAIT_MAX    10.0 /* seconds the game waits for the first WHOX answer */
 
 /* A command run again once WHOIS has said who sent it. */
 struct whois_wait {
@@ -77,6 +78,10 @@ struct irc_state {
     double rejoin_at[USERS_CHANNELS];
     int nick_tries;
     struct conn *conn; /* the real connection, with the session */
+    /* Registered, the game not yet told: it waits for the WHOX answer of
+     * our first channel (who is logged in as whom) until this time, so
+     * that the prompts of live bouts reach players by their nicks. 0: told. */
+    double game_wait;
     struct whois_wait wait[WHOIS_WAITING];
 };
 
@@ -156,7 +161,20 @@ static void ev_connect(irc_session_t *s, const char *event, const char *origin, 
         outq_raw(bot->q, line);
     }
     join_all(bot);
-    game_connected(bot->game);
+    if (st->conn && conn_has_cap(st->conn, "WHOX") && bot->cfg.accounts != ACCOUNTS_PASSWORDS &&
+        bot->chan[0][0])
+        st->game_wait = bot->now + GAME_WAIT_MAX;
+    else
+        game_connected(bot->game);
+}
+
+/* The game hears that the bot is connected (once per connection). */
+static void game_go(struct bot *bot)
+{
+    if (bot->irc->game_wait) {
+        bot->irc->game_wait = 0;
+        game_connected(bot->game);
+    }
 }
 
 /* RPL_ISUPPORT tokens we care about. */
@@ -301,6 +319,10 @@ static void ev_numeric(irc_session_t *s, unsigned int event, const char *origin,
         break;
     case 354:
         whox_reply(bot, params, count);
+        break;
+    case LIBIRC_RFC_RPL_ENDOFWHO:
+        if (count >= 2 && bot_chan_find(bot, params[1]) >= 0)
+            game_go(bot);
         break;
     case LIBIRC_RFC_RPL_CHANNELMODEIS:
         if (count >= 3 && bot_chan_find(bot, params[1]) >= 0)
@@ -649,6 +671,7 @@ static void session_end(struct bot *bot, const char *why)
     conn_close(st->conn);
     st->conn = NULL;
     st->registered = 0;
+    st->game_wait = 0;
     memset(st->wait, 0, sizeof(st->wait));
     users_reset(bot->users);
     outq_disconnected(bot->q);
@@ -744,7 +767,9 @@ static void timers(struct bot *bot)
         outq_raw(bot->q, line);
         st->regain_at = bot->now + REGAIN_EVERY;
     }
-    if (st->registered) {
+    if (st->registered && st->game_wait && bot->now >= st->game_wait)
+        game_go(bot);
+    if (st->registered && !st->game_wait) {
         game_tick(bot->game, bot_league_channel(bot));
         bot_sim_slice(bot);
     }

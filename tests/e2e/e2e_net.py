@@ -452,9 +452,13 @@ def s_tls_sasl_plain(env):
     env.start_bot()
     in_channel(a, r"^Bout #%d, Ali vs Bobo, goes on: round 2 of 4 is next\.$" % bout, starts[0],
                timeout=RECONNECT)
-    # The prompts do not ask for identify: they are identified by services.
+    # The prompts reach them by their nicks (alice is alice_ now) and do
+    # not ask for identify: services say who they are.
     p = private(b, r"^Bout #%d, round 2 of 4: your orders for Bobo" % bout, starts[1])
     check("identify" not in p, "bob's prompt after the restart asks him to identify: %r" % p)
+    p = private(a, r"^Bout #%d, round 2 of 4: your orders for Ali" % bout, starts[0])
+    check("identify" not in p and "your orders for it are in already" in p,
+          "alice_'s prompt after the restart: %r" % p)
     env.wait_log(r"bob is identified as bob by his services account", since)
     env.wait_log(r"alice_ is identified as alice by his services account", since)
     # alice's round 2 orders, given before the kill, were kept: bob's
