@@ -527,8 +527,18 @@ def refused(env, port, expect):
 
 
 def s_wrong_ca(env):
-    """A server certificate from a CA the bot does not trust."""
-    return ["refused: " + refused(env, env.rogue_port, r"unable to get local issuer|self.signed")]
+    """A server certificate from a CA the bot does not trust; then the same
+    with tls_verify = no: it connects, and the log warns."""
+    why = refused(env, env.rogue_port, r"unable to get local issuer|self.signed")
+    env.irc_extra = "tls_verify = no\n"
+    since = env.log_size()
+    env.start_bot()
+    log = env.log_text(since)
+    check(re.search(r"warn tls_verify = no: the certificate of 127\.0\.0\.1 is not checked", log) and
+          "certificate NOT verified" in log, "no warning about tls_verify = no",
+          tail(env.bot_log, 10))
+    env.sanitizers_quiet()
+    return ["refused: " + why, "with tls_verify = no: connected, with a warning"]
 
 
 def s_wrong_host(env):
