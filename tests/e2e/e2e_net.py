@@ -32,6 +32,7 @@ E2E_KEEP=1 keeps the temporary directory; E2E_ONLY=name,... runs some.
 
 import os
 import re
+import resource
 import shutil
 import signal
 import socket
@@ -47,6 +48,12 @@ from e2e import BOT_NICK, CHANNEL, TIMEOUT, Client, Failure, check, port_open, t
 
 RECONNECT = 45.0
 LINK_PW = "e2e-link-pw"
+
+
+def no_core():
+    """For the servers we start: no core file (InspIRCd 3.15 may dump one when
+    stopped while linked to Atheme, in its working folder)."""
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
 
 
 def run(argv, cwd):
@@ -236,8 +243,9 @@ class NetEnv(e2e.Env):
             if os.geteuid() == 0:
                 argv.append("--runasroot")
         log = open(self.ircd_log, "ab")
-        self.ircd = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=log,
-                                     stderr=subprocess.STDOUT, start_new_session=True)
+        self.ircd = subprocess.Popen(argv, cwd=self.dir, stdin=subprocess.DEVNULL, stdout=log,
+                                     stderr=subprocess.STDOUT, start_new_session=True,
+                                     preexec_fn=no_core)
         log.close()
         deadline = time.monotonic() + TIMEOUT
         while not (port_open(self.port) and port_open(self.tls_port)):
@@ -258,7 +266,7 @@ class NetEnv(e2e.Env):
             ["atheme-services", "-n", "-c", conf, "-D", sdir, "-l",
              os.path.join(sdir, "atheme.log"), "-p", os.path.join(sdir, "atheme.pid")],
             cwd=sdir, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
-            start_new_session=True)
+            start_new_session=True, preexec_fn=no_core)
         log.close()
         # Linked when NickServ answers WHOIS.
         c = Client(self, "linkwait")
