@@ -44,7 +44,8 @@ endif
 
 # Debian packages: to build and test, and what the bot links with.
 PKGS = gcc make pkg-config check libpcre2-dev libsqlite3-dev libircclient-dev libinih-dev \
-	libcrypt-dev ngircd inspircd python3 libmicrohttpd-dev chromium
+	libcrypt-dev libssl-dev openssl ngircd inspircd atheme-services python3 python3-yaml \
+	libmicrohttpd-dev chromium
 # What the install test (man pages) and make deb need besides.
 INSTALL_TEST_PKGS = man-db groff-base
 DEB_PKGS = build-essential debhelper dpkg-dev fakeroot lintian
@@ -53,8 +54,8 @@ PCRE_LIBS = $(shell pkg-config --libs libpcre2-8 2>/dev/null || echo -lpcre2-8)
 CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null || echo -lcheck)
 # libircclient has no pkg-config file (docs: irc-notes).
-BOT_LIBS = $(shell pkg-config --libs sqlite3 inih libcrypt 2>/dev/null || \
-	echo -lsqlite3 -linih -lcrypt) -lircclient
+BOT_LIBS = $(shell pkg-config --libs sqlite3 inih libcrypt openssl 2>/dev/null || \
+	echo -lsqlite3 -linih -lcrypt -lssl -lcrypto) -lircclient
 GAME_LIBS = $(shell pkg-config --libs sqlite3 2>/dev/null || echo -lsqlite3)
 WEB_LIBS = $(shell pkg-config --libs libmicrohttpd sqlite3 inih 2>/dev/null || \
 	echo -lmicrohttpd -lsqlite3 -linih) -pthread
@@ -168,10 +169,16 @@ unit-tests: $(TESTS) $(ASAN_TESTS)
 	$(TESTS)
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 $(ASAN_TESTS)
 
-program-tests: $(SIM) $(ASAN_SIM) $(ASAN_WEB) $(WEBGEN)
+program-tests: $(SIM) $(ASAN_SIM) $(ASAN_WEB) $(WEBGEN) $(B)/ircline-tool
 	sh tests/sim_test.sh $(SIM)
 	sh tests/sim_test.sh $(ASAN_SIM)
 	python3 tests/web/web_test.py $(ASAN_WEB) $(WEBGEN) $(SIM)
+	python3 tests/ircline_test.py $(B)/ircline-tool
+
+# bot/ircline.c (the parser of the server's lines) on the command line, for
+# the public parser test vectors (tests/irc-parser-tests).
+$(B)/ircline-tool: tests/ircline_tool.c bot/ircline.c $(wildcard */*.h) | $(DEPS_STAMP)
+	$(CC) $(ALL_CFLAGS) $(ASAN_FLAGS) $(LDFLAGS) -o $@ tests/ircline_tool.c bot/ircline.c
 
 # make install and make uninstall into a scratch DESTDIR (exactly the
 # expected files, modes and nothing left), the man pages through man -l,
@@ -186,7 +193,8 @@ install-tests: $(BOT) $(SIM)
 # kill -9 mid-duel); two fast players again on InspIRCd 3 (its fake lag at
 # its defaults); e2e_wire.py also runs ircd-hybrid 8
 # (tests/e2e/hybrid.sh prepares it beside ngircd), both at their default
-# flood settings.
+# flood settings. e2e_net.py: TLS, SASL and services accounts on InspIRCd 3
+# linked to Atheme, and ngircd over TLS, with certificates made by openssl.
 e2e-tests: $(ASAN_BOT) $(SIM)
 	python3 tests/e2e/e2e.py $(ASAN_BOT) $(SIM)
 	python3 tests/e2e/e2e_bouts.py $(ASAN_BOT) $(SIM)
@@ -194,6 +202,7 @@ e2e-tests: $(ASAN_BOT) $(SIM)
 	python3 tests/e2e/e2e_newcomer.py $(ASAN_BOT) $(SIM)
 	E2E_SERVER=inspircd E2E_ONLY=2,3 python3 tests/e2e/e2e_newcomer.py $(ASAN_BOT) $(SIM)
 	python3 tests/e2e/e2e_wire.py $(ASAN_BOT) $(SIM)
+	python3 tests/e2e/e2e_net.py $(ASAN_BOT)
 
 $(BENCH): bench/bench.c $(LIB_OBJ) | $(DEPS_STAMP)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(PCRE_LIBS) -lm

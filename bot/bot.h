@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/select.h>
 
 #include "db.h"
 #include "engine.h"
@@ -46,13 +47,21 @@ int log_level_parse(const char *name);
 #define CONFIG_SAFE_RATE    1.0 /* lines/s every common server takes */
 #define CONFIG_SAFE_BURST   5   /* lines at once */
 
+/* [irc] sasl_mechanism */
+enum sasl_mechanism { SASL_NONE, SASL_PLAIN, SASL_EXTERNAL };
+/* [bot] accounts: who a player is (README "Run it on your network"). */
+enum accounts_mode { ACCOUNTS_BOTH, ACCOUNTS_SERVICES, ACCOUNTS_PASSWORDS };
+
 /* The keys of the INI file (README, config/ringside.conf.example). */
 struct config {
     /* [irc] */
     char server[CONFIG_STR_MAX];
     int port;
     int tls;
+    int tls_verify;
     char tls_ca_file[CONFIG_STR_MAX];
+    char tls_cert_file[CONFIG_STR_MAX];
+    char tls_key_file[CONFIG_STR_MAX];
     char server_password[CONFIG_STR_MAX];
     char nick[CONFIG_NICK_MAX];
     char alt_nick[CONFIG_NICK_MAX];
@@ -61,7 +70,12 @@ struct config {
     char channels[CONFIG_CHANNELS_MAX][CONFIG_NICK_MAX * 2];
     int nchannels;
     char nickserv_password[CONFIG_STR_MAX];
+    enum sasl_mechanism sasl_mechanism;
+    char sasl_username[CONFIG_STR_MAX];
+    char sasl_password[CONFIG_STR_MAX];
+    int sasl_required;
     /* [bot] */
+    enum accounts_mode accounts;
     char prefix[8];
     char admins[CONFIG_ADMINS_MAX][CONFIG_NICK_MAX];
     int nadmins;
@@ -123,6 +137,57 @@ void irc_strip_format(char *s, int colours_only);
 size_t irc_split(const char *text, size_t len, size_t max);
 /* 1 if `target` names a channel (starts with one of `chantypes`). */
 int irc_is_channel(const char *target, const char *chantypes);
+
+/* One IRC line split into its parts (ircline.c), in place: pointers into
+ * the line given to irc_msg_parse. */
+#define IRC_MSG_PARAMS    32
+#define IRC_TAG_VALUE_MAX 512
+struct irc_msg {
+    char *tags;   /* raw, after the '@', or NULL */
+    char *source; /* after the ':', or NULL */
+    char *verb;
+    int nparams;
+    char *params[IRC_MSG_PARAMS];
+};
+/* Splits `line` (its CR LF, if any, ends it) into *m, cutting it with NULs.
+ * Returns 0, or -1 for a line without a verb. */
+int irc_msg_parse(char *line, struct irc_msg *m);
+/* `line` without its message tags (a pointer into it). */
+const char *irc_msg_untagged(const char *line);
+/* The next tag at *pos (start with m->tags): its key and unescaped value
+ * (empty when it has none) into key/val, cut to their sizes; 1, or 0 when
+ * there is none left. */
+int irc_msg_tag_next(const char **pos, char *key, size_t klen, char *val, size_t vlen);
+/* The value of tag `key` (the last if repeated) into val; 1 if present. */
+int irc_msg_tag(const struct irc_msg *m, const char *key, char *val, size_t vlen);
+/* "nick!user@host" into its parts, each cut to `len` bytes ("" if absent). */
+void irc_source_split(const char *source, char *nick, char *user, char *host, size_t len);
+
+/* ------------------------------------------------------ the connection */
+
+/* conn.c: the connection to the server (TCP or TLS, CAP, SASL) relayed to
+ * libircclient through a loopback socket only it may use. The file says
+ * how. */
+struct conn;
+
+/* Starts a connection attempt to cfg's server (cfg must outlive it). Never
+ * NULL; an immediate failure shows in conn_process and conn_error. */
+struct conn *conn_open(const struct config *cfg);
+void conn_close(struct conn *c);
+/* The loopback port libircclient must connect to. */
+unsigned short conn_port(const struct conn *c);
+/* Adds the descriptors to wait for. */
+void conn_fds(struct conn *c, fd_set *r, fd_set *w, int *maxfd);
+/* 1 when data is waiting inside TLS: the loop must not sleep. */
+int conn_busy(const struct conn *c);
+/* Moves bytes after select; `libfd` is libircclient's socket. 0, or -1
+ * once the connection is over (conn_error says why). */
+int conn_process(struct conn *c, fd_set *r, fd_set *w, int libfd);
+/* Why the connection is over, or NULL while it is not. */
+const char *conn_error(const struct conn *c);
+/* 1 if the capability `name` (extended-join, account-notify, sasl: logged
+ * in by SASL; WHOX: the server's ISUPPORT says it answers WHOX) is on. */
+int conn_has_cap(const struct conn *c, const char *name);
 
 /* ------------------------------------------------------ output queue */
 
@@ -237,6 +302,18 @@ int users_present(const struct users *u, const char *nick);
 /* Identity. */
 void users_login(struct users *u, const char *nick, int64_t account_id, const char *account);
 void users_logout(struct users *u, const char *nick);
+/* users_login for an identity that comes from his services account: it
+ * ends when services say he logged out (accounts.c). */
+void users_login_services(struct users *u, const char *nick, int64_t account_id,
+                          const char *account);
+/* 1 if `nick` is identified through his services account. */
+int users_via_services(const struct users *u, const char *nick);
+/* What services say of `nick` at time `now`: logged in as `account`, or
+ * out (NULL or ""). Forgotten when he shares no channel with the bot. */
+void users_set_services(struct users *u, const char *nick, const char *account, double now);
+/* 1 with *account (valid until the next users_ call) and *when if `nick` is
+ * known to be logged in to services, 0 if known not to be, -1 if unknown. */
+int users_services(const struct users *u, const char *nick, const char **account, double *when);
 /* Ends every identity of account `account_id` (a ban); returns how many. */
 int users_logout_account(struct users *u, int64_t account_id);
 /* 1 and fills *account_id / *account (valid until the next users_ call)
@@ -430,12 +507,36 @@ void bot_msg(struct bot *bot, enum outq_kind kind, const char *target, const cha
 void bot_name_key(char *dst, const char *name, size_t len);
 
 /* Passwords (auth.c): yescrypt through libcrypt. */
-#define PASSWORD_MIN 6
-#define PASSWORD_MAX 72
+/* The hash of an account made for a services account: no password ever
+ * matches it (crypt refuses a setting starting with '*'). */
+#define PASSWORD_NONE "*services"
+#define PASSWORD_MIN  6
+#define PASSWORD_MAX  72
 /* Hashes `password` with a fresh salt into out (DB_HASH_MAX); 0 or -1. */
 int password_hash(const char *password, char *out, size_t len);
 /* 1 if `password` matches `hash`, else 0. */
 int password_check(const char *password, const char *hash);
+
+/* Services accounts (accounts.c). */
+/* Identifies `nick` by his services account when `[bot] accounts` allows
+ * it; with `create`, a bot account of that name is made when there is
+ * none. 1 if `nick` is identified afterwards (or was), else 0. */
+int accounts_resolve(struct bot *bot, const char *nick, int create);
+/* The server says `nick` is logged in to services as `account` (NULL, ""
+ * or "*": logged out): remembered, and his identity follows. */
+void accounts_seen(struct bot *bot, const char *nick, const char *account);
+/* 1 if `nick` is logged in to services as the account `name` (names
+ * compared as the database keys them). */
+int accounts_services_name(const struct bot *bot, const char *nick, const char *name);
+/* The server tells the bot of logins and logouts as they happen
+ * (account-notify, irc.c); without it a services identity is checked again
+ * (WHOIS) when older than this many seconds. */
+#define ACCOUNTS_RECHECK 60.0
+int irc_account_notify(const struct bot *bot);
+/* Asks the server who `nick` is logged in as (WHOIS) and runs `text` from
+ * him (in `channel`, or NULL) again when the answer is in; 0, or -1 when
+ * too many wait already. */
+int irc_whois_then(struct bot *bot, const char *nick, const char *channel, const char *text);
 
 /* The IRC side (irc.c). */
 /* Runs the event loop until SIGTERM/SIGINT; returns the exit status. */

@@ -123,6 +123,17 @@ static int present(struct cmd_ctx *ctx)
     return -1;
 }
 
+/* Under accounts = services, passwords are not the bot's business: -1
+ * after saying so; else 0. */
+static int services_only(struct cmd_ctx *ctx)
+{
+    if (ctx->bot->cfg.accounts != ACCOUNTS_SERVICES)
+        return 0;
+    reply(ctx, "on this network your account is your services account: log in to services "
+               "(NickServ) and I will know you; no password for me");
+    return -1;
+}
+
 static int cmd_register(struct cmd_ctx *ctx)
 {
     struct bot *bot = ctx->bot;
@@ -130,6 +141,8 @@ static int cmd_register(struct cmd_ctx *ctx)
     char key[DB_NAME_MAX], hash[DB_HASH_MAX];
     int64_t id;
 
+    if (services_only(ctx))
+        return -1;
     if (ctx->account) {
         reply(ctx, "you are already identified as %s; logout first to register another account",
               ctx->account);
@@ -190,7 +203,7 @@ static int cmd_identify(struct cmd_ctx *ctx)
     struct db_account acc;
     char key[DB_NAME_MAX];
 
-    if (present(ctx) != 0)
+    if (services_only(ctx) != 0 || present(ctx) != 0)
         return -1;
     if (strlen(name) >= DB_NAME_MAX) {
         reply(ctx, "no account %s...; account names have at most %d characters", CLIP(name, 20),
@@ -231,6 +244,21 @@ static int cmd_identify(struct cmd_ctx *ctx)
                   "admin to resetpass it",
                   acc.name, acc.name);
         return -1;
+    }
+    if (accounts_services_name(bot, ctx->nick, acc.name)) {
+        /* He proved both: the account follows his services login now. */
+        if (db_account_set_hash(bot->db, acc.id, PASSWORD_NONE) != DB_OK) {
+            log_msg(LOG_ERROR, "identify %s: %s", acc.name, db_errmsg(bot->db));
+        } else {
+            users_login_services(bot->users, ctx->nick, acc.id, acc.name);
+            log_msg(LOG_INFO, "%s identified as %s, now tied to his services account", ctx->nick,
+                    acc.name);
+            reply(ctx,
+                  "you are identified as %s, and from now on your services login is enough: "
+                  "the account has no password any more",
+                  acc.name);
+            return 0;
+        }
     }
     users_login(bot->users, ctx->nick, acc.id, acc.name);
     log_msg(LOG_INFO, "%s identified as %s", ctx->nick, acc.name);

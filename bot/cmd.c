@@ -160,6 +160,46 @@ static void usage(struct cmd_ctx *ctx, const struct cmd_entry *e, const char *wh
           usage_text(e, use, sizeof(use)));
 }
 
+/* 1 if what services say of `nick` must be asked (WHOIS) before command
+ * `e` (NULL: orders, perhaps) runs: it needs an account, the nick has no
+ * password identity, and the server's word on his login is unknown, or
+ * old on a server that does not tell of logins as they happen. */
+static int services_unsure(struct bot *bot, const char *nick, const struct cmd_entry *e)
+{
+    double when;
+
+    if (bot->cfg.accounts == ACCOUNTS_PASSWORDS || (e && e->need == CMD_ANYONE))
+        return 0;
+    if (users_account(bot->users, nick, NULL, NULL) && !users_via_services(bot->users, nick))
+        return 0;
+    int st = users_services(bot->users, nick, NULL, &when);
+    return st < 0 || (!irc_account_notify(bot) && bot->now - when > ACCOUNTS_RECHECK);
+}
+
+/* Tells the caller that command `e` needs an account, and how to get one
+ * on this network. */
+static void no_account(struct cmd_ctx *ctx, const struct cmd_entry *e)
+{
+    struct bot *bot = ctx->bot;
+    const char *svc;
+
+    if (bot->cfg.accounts == ACCOUNTS_SERVICES) {
+        reply(ctx, "%s needs an account: log in to services (NickServ) and I will know you",
+              e->name);
+    } else if (bot->cfg.accounts == ACCOUNTS_BOTH &&
+               users_services(bot->users, ctx->nick, &svc, NULL) == 1) {
+        reply(ctx,
+              "%s needs an account: the account %s has a password; identify once (/msg %s "
+              "identify <password>) and from then on your services login is enough",
+              e->name, CLIP(svc, 30), bot->nick);
+    } else {
+        reply(ctx,
+              "%s needs an account: identify first (/msg %s identify <password>), or "
+              "register one",
+              e->name, bot->nick);
+    }
+}
+
 void cmd_dispatch(struct bot *bot, const char *nick, const char *channel, const char *text)
 {
     struct cmd_line line;
@@ -171,6 +211,8 @@ void cmd_dispatch(struct bot *bot, const char *nick, const char *channel, const 
     /* Orders for one's own live bout are never limited: a player answering
      * as fast as the bot asks must never be ignored in his own bout. */
     const struct cmd_entry *e = rc > 0 ? cmd_find(line.argv[0]) : NULL;
+    if (rc > 0 && services_unsure(bot, nick, e) && irc_whois_then(bot, nick, channel, text) == 0)
+        return; /* run again when the server has said who he is */
     int own_order = 0;
     if (!channel && bot->game && (!e || e == &cmd_order_entry)) {
         users_account(bot->users, nick, &ctx.account_id, &ctx.account);
@@ -197,6 +239,8 @@ void cmd_dispatch(struct bot *bot, const char *nick, const char *channel, const 
         return;
     }
     users_account(bot->users, nick, &ctx.account_id, &ctx.account);
+    if (!ctx.account && (!e || e->need != CMD_ANYONE) && accounts_resolve(bot, nick, 1))
+        users_account(bot->users, nick, &ctx.account_id, &ctx.account);
     if (!e && bot->game && bot_private_order(&ctx, text))
         return;
     if (!e) {
@@ -222,10 +266,7 @@ void cmd_dispatch(struct bot *bot, const char *nick, const char *channel, const 
         return;
     }
     if (e->need != CMD_ANYONE && !ctx.account) {
-        reply(&ctx,
-              "%s needs an account: identify first (/msg %s identify <password>), or "
-              "register one",
-              e->name, bot->nick);
+        no_account(&ctx, e);
         return;
     }
     if (e->need == CMD_ADMIN && !bot_is_admin(bot, ctx.account)) {

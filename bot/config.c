@@ -56,7 +56,9 @@ enum key_type {
     KEY_PREFIX,
     KEY_CHANNELS,
     KEY_ADMINS,
-    KEY_DURATION
+    KEY_DURATION,
+    KEY_SASL,    /* none, plain, external */
+    KEY_ACCOUNTS /* both, services, passwords */
 };
 
 /* Key flags. */
@@ -86,7 +88,10 @@ static const struct key config_keys[] = {
     STR("irc", server, KEY_HOST, KF_REQUIRED),
     NUM("irc", port, KEY_PORT, 1, 65535),
     NUM("irc", tls, KEY_BOOL, 0, 1),
+    NUM("irc", tls_verify, KEY_BOOL, 0, 1),
     STR("irc", tls_ca_file, KEY_STRING, 0),
+    STR("irc", tls_cert_file, KEY_STRING, 0),
+    STR("irc", tls_key_file, KEY_STRING, 0),
     STR("irc", server_password, KEY_SECRET, 0),
     STR("irc", nick, KEY_NICK, KF_REQUIRED),
     STR("irc", alt_nick, KEY_NICK, 0),
@@ -94,11 +99,16 @@ static const struct key config_keys[] = {
     STR("irc", realname, KEY_STRING, KF_REQUIRED),
     NUM("irc", channels, KEY_CHANNELS, 0, 0),
     STR("irc", nickserv_password, KEY_SECRET, 0),
+    NUM("irc", sasl_mechanism, KEY_SASL, 0, 0),
+    STR("irc", sasl_username, KEY_STRING, 0),
+    STR("irc", sasl_password, KEY_SECRET, 0),
+    NUM("irc", sasl_required, KEY_BOOL, 0, 1),
     STR("bot", prefix, KEY_PREFIX, KF_REQUIRED),
     NUM("bot", admins, KEY_ADMINS, 0, 0),
     STR("bot", database, KEY_STRING, KF_REQUIRED),
     NUM("bot", log_level, KEY_LOGLEVEL, 0, 0),
     NUM("bot", colours, KEY_BOOL, 0, 1),
+    NUM("bot", accounts, KEY_ACCOUNTS, 0, 0),
     NUM("flood", burst, KEY_INT, 1, 100),
     NUM("flood", lines_per_second, KEY_RATE, 0, 0),
     NUM("flood", exempt, KEY_BOOL, 0, 1),
@@ -137,6 +147,9 @@ void config_defaults(struct config *c)
     strcpy(c->server, "127.0.0.1");
     c->port = 6667;
     c->tls = 0;
+    c->tls_verify = 1;
+    c->sasl_mechanism = SASL_NONE;
+    c->accounts = ACCOUNTS_BOTH;
     strcpy(c->nick, "ringside");
     strcpy(c->username, "ringside");
     strcpy(c->realname, "Ringside boxing bot");
@@ -518,6 +531,26 @@ static int key_set(struct config_ctx *x, const struct key *k, const char *value)
                             "most 366d; empty for none)",
                             name, q);
         return 1;
+    case KEY_SASL:
+        if (strcasecmp(value, "plain") == 0)
+            x->c.sasl_mechanism = SASL_PLAIN;
+        else if (strcasecmp(value, "external") == 0)
+            x->c.sasl_mechanism = SASL_EXTERNAL;
+        else if (strcasecmp(value, "none") == 0 || !*value)
+            x->c.sasl_mechanism = SASL_NONE;
+        else
+            return ctx_fail(x, "%s \"%s\" is not a mechanism (plain, external, or none)", name, q);
+        return 1;
+    case KEY_ACCOUNTS:
+        if (strcasecmp(value, "both") == 0)
+            x->c.accounts = ACCOUNTS_BOTH;
+        else if (strcasecmp(value, "services") == 0)
+            x->c.accounts = ACCOUNTS_SERVICES;
+        else if (strcasecmp(value, "passwords") == 0)
+            x->c.accounts = ACCOUNTS_PASSWORDS;
+        else
+            return ctx_fail(x, "%s \"%s\" is not services, passwords or both", name, q);
+        return 1;
     case KEY_CHANNELS:
     case KEY_ADMINS: {
         char list[1024]; /* a value is at most one line: far less */
@@ -692,6 +725,67 @@ static void pacing_check(struct config_ctx *x)
     }
 }
 
+/* The line key `name` of [irc] was given on (1 if not given). */
+static int irc_line(const struct config_ctx *x, const char *name)
+{
+    for (int i = 0; i < NKEYS; i++)
+        if (strcmp(config_keys[i].section, "irc") == 0 && strcmp(config_keys[i].name, name) == 0)
+            return x->seen[i] ? x->seen[i] : 1;
+    return 1;
+}
+
+/* 1 if [irc] key `name` was given. */
+static int irc_given(const struct config_ctx *x, const char *name)
+{
+    for (int i = 0; i < NKEYS; i++)
+        if (strcmp(config_keys[i].section, "irc") == 0 && strcmp(config_keys[i].name, name) == 0)
+            return x->seen[i] != 0;
+    return 0;
+}
+
+/* TLS and SASL keys that only make sense together. With tls = yes and no
+ * port given, the port is 6697. */
+static void tls_sasl_check(struct config_ctx *x)
+{
+    struct config *c = &x->c;
+    static const char *const tls_only[] = {"tls_ca_file", "tls_cert_file", "tls_key_file"};
+
+    if (c->tls && !irc_given(x, "port"))
+        c->port = 6697;
+    for (int i = 0; i < 3 && !c->tls; i++) {
+        const char *v = i == 0 ? c->tls_ca_file : i == 1 ? c->tls_cert_file : c->tls_key_file;
+        if (v[0]) {
+            x->line = irc_line(x, tls_only[i]);
+            ctx_fail(x, "%s is set but tls = no: it is used only over TLS; add tls = yes",
+                     tls_only[i]);
+            return;
+        }
+    }
+    if (!c->tls && !c->tls_verify) {
+        x->line = irc_line(x, "tls_verify");
+        ctx_fail(x, "tls_verify = no is set but tls = no: it is used only over TLS; add tls = yes");
+    } else if (c->tls_key_file[0] && !c->tls_cert_file[0]) {
+        x->line = irc_line(x, "tls_key_file");
+        ctx_fail(x, "tls_key_file is set without tls_cert_file: give the client certificate "
+                    "too");
+    } else if (c->sasl_mechanism == SASL_PLAIN && !c->sasl_password[0]) {
+        x->line = irc_line(x, "sasl_mechanism");
+        ctx_fail(x, "sasl_mechanism = plain needs sasl_password (and sasl_username, if the "
+                    "account is not named like the nick)");
+    } else if (c->sasl_mechanism == SASL_EXTERNAL && (!c->tls || !c->tls_cert_file[0])) {
+        x->line = irc_line(x, "sasl_mechanism");
+        ctx_fail(x, "sasl_mechanism = external logs in with the client certificate: it needs "
+                    "tls = yes and tls_cert_file");
+    } else if (c->sasl_mechanism != SASL_PLAIN && c->sasl_password[0]) {
+        x->line = irc_line(x, "sasl_password");
+        ctx_fail(x, "sasl_password is set but sasl_mechanism is not plain: add sasl_mechanism "
+                    "= plain");
+    } else if (c->sasl_required && c->sasl_mechanism == SASL_NONE) {
+        x->line = irc_line(x, "sasl_required");
+        ctx_fail(x, "sasl_required = yes needs sasl_mechanism (plain or external)");
+    }
+}
+
 /* Parses text (the whole file) into x->c; 0 or -1 with the error in err. */
 static int config_run(struct config_ctx *x, const char *text, const char *name, char *err,
                       size_t errlen)
@@ -701,6 +795,8 @@ static int config_run(struct config_ctx *x, const char *text, const char *name, 
 
     if (bad == 0 && x->err_line == 0)
         pacing_check(x);
+    if (bad == 0 && x->err_line == 0)
+        tls_sasl_check(x);
     if (bad == 0 && x->err_line == 0)
         return 0;
     if (bad > 0 && (x->err_line == 0 || bad < x->err_line)) {

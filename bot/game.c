@@ -28,6 +28,22 @@ static const char *io_nick_of(void *ctx, int64_t account_id)
     return users_nick_of(bot->users, account_id);
 }
 
+/* Services accounts come back by themselves (accounts.c): those the bot
+ * made for a services login, or all under accounts = services. */
+static int io_self_identifies(void *ctx, const char *account)
+{
+    struct bot *bot = ctx;
+    struct db_account acc;
+    char key[DB_NAME_MAX];
+
+    if (bot->cfg.accounts == ACCOUNTS_PASSWORDS)
+        return 0;
+    if (bot->cfg.accounts == ACCOUNTS_SERVICES)
+        return 1;
+    bot_name_key(key, account, sizeof(key));
+    return db_account_get(bot->db, key, &acc) == DB_OK && strcmp(acc.hash, PASSWORD_NONE) == 0;
+}
+
 static int io_same_name(void *ctx, const char *a, const char *b)
 {
     struct bot *bot = ctx;
@@ -89,6 +105,7 @@ void bot_game_io(struct bot *bot, struct game_io *io)
         .ctx = bot,
         .say = io_say,
         .nick_of = io_nick_of,
+        .self_identifies = io_self_identifies,
         .same_name = io_same_name,
         .clock = io_clock,
         .wall = io_wall,

@@ -18,7 +18,16 @@
  * Private or channel is decided from the target (CHANTYPES), never from
  * which libircclient callback fired; names compare under the server's
  * CASEMAPPING. Every line goes out through the paced queue; libircclient's
- * own answers to server PINGs are the only lines that bypass it.
+ * own answers to server PINGs are the only lines that bypass it (and the
+ * connection layer's CAP and AUTHENTICATE before registration).
+ *
+ * libircclient never talks to the server itself: it connects to conn.c's
+ * loopback relay, which owns the real connection (TLS, CAP, SASL) and
+ * lives and dies with the session. Services accounts are read here, from
+ * the lines libircclient passes on: extended-join's account on JOIN,
+ * account-notify's ACCOUNT, a WHOX query (%a) after joining, and WHOIS 330
+ * when a command needs an account the bot is unsure of (accounts.c turns
+ * them into identities).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -44,6 +53,19 @@
 #define LOOP_MAX_WAIT    0.25
 #define QUIT_FLUSH       2.0
 #define QUIT_MESSAGE     "Ringside is going to sleep; bouts resume when it is back"
+#define WHOIS_WAITING    8    /* commands waiting for a WHOIS answer */
+#define WHOIS_TIMEOUT    30.0 /* seconds before a waiting command is dropped */
+#define WHOX_TOKEN       "354"
+#define GAME_WAIT_MAX    10.0 /* seconds the game waits for the first WHOX answer */
+
+/* A command run again once WHOIS has said who sent it. */
+struct whois_wait {
+    char nick[CONFIG_NICK_MAX * 2];
+    char channel[CONFIG_NICK_MAX * 2]; /* "" in private */
+    char text[OUTQ_LINE_MAX];
+    double since; /* 0: the slot is free */
+    int got_account;
+};
 
 struct irc_state {
     irc_session_t *s;
@@ -56,6 +78,12 @@ struct irc_state {
     double regain_at; /* when to ask for the main nick again */
     double rejoin_at[USERS_CHANNELS];
     int nick_tries;
+    struct conn *conn; /* the real connection, with the session */
+    /* Registered, the game not yet told: it waits for the WHOX answer of
+     * our first channel (who is logged in as whom) until this time, so
+     * that the prompts of live bouts reach players by their nicks. 0: told. */
+    double game_wait;
+    struct whois_wait wait[WHOIS_WAITING];
 };
 
 static volatile sig_atomic_t quit_requested;
@@ -138,13 +166,28 @@ static void ev_connect(irc_session_t *s, const char *event, const char *origin, 
     log_msg(LOG_INFO, "registered on %s:%d as %s", bot->cfg.server, bot->cfg.port, bot->nick);
     outq_hold(bot->q, 0);
     outq_set_markers(bot->q, 1);
-    if (bot->cfg.nickserv_password[0]) {
+    if (st->conn && conn_has_cap(st->conn, "sasl"))
+        log_msg(LOG_INFO, "logged in to services by SASL");
+    else if (bot->cfg.nickserv_password[0]) {
         char line[OUTQ_LINE_MAX];
         snprintf(line, sizeof(line), "PRIVMSG NickServ :IDENTIFY %s", bot->cfg.nickserv_password);
         outq_raw(bot->q, line);
     }
     join_all(bot);
-    game_connected(bot->game);
+    if (st->conn && conn_has_cap(st->conn, "WHOX") && bot->cfg.accounts != ACCOUNTS_PASSWORDS &&
+        bot->chan[0][0])
+        st->game_wait = bot->now + GAME_WAIT_MAX;
+    else
+        game_connected(bot->game);
+}
+
+/* The game hears that the bot is connected (once per connection). */
+static void game_go(struct bot *bot)
+{
+    if (bot->irc->game_wait) {
+        bot->irc->game_wait = 0;
+        game_connected(bot->game);
+    }
 }
 
 /* RPL_ISUPPORT tokens we care about. */
@@ -197,6 +240,76 @@ static void try_other_nick(struct bot *bot)
 
 static void chan_modes(struct bot *bot, int c, const char *modes);
 
+int irc_account_notify(const struct bot *bot)
+{
+    return bot->irc && bot->irc->conn && conn_has_cap(bot->irc->conn, "account-notify");
+}
+
+int irc_whois_then(struct bot *bot, const char *nick, const char *channel, const char *text)
+{
+    struct irc_state *st = bot->irc;
+    char line[OUTQ_LINE_MAX];
+
+    if (!st || !st->registered)
+        return -1;
+    for (int i = 0; i < WHOIS_WAITING; i++) {
+        struct whois_wait *w = &st->wait[i];
+        if (w->since)
+            continue;
+        snprintf(w->nick, sizeof(w->nick), "%s", nick);
+        snprintf(w->channel, sizeof(w->channel), "%s", channel ? channel : "");
+        snprintf(w->text, sizeof(w->text), "%s", text);
+        w->since = bot->now;
+        w->got_account = 0;
+        snprintf(line, sizeof(line), "WHOIS %s", nick);
+        outq_raw(bot->q, line);
+        return 0;
+    }
+    return -1;
+}
+
+/* RPL_WHOISACCOUNT (330): "me nick account :is logged in as". */
+static void whois_account(struct bot *bot, const char **params, unsigned int count)
+{
+    if (count < 3)
+        return;
+    for (int i = 0; i < WHOIS_WAITING; i++) {
+        struct whois_wait *w = &bot->irc->wait[i];
+        if (w->since && irc_casecmp(bot->cm, w->nick, params[1]) == 0)
+            w->got_account = 1;
+    }
+    accounts_seen(bot, params[1], params[2]);
+}
+
+/* RPL_ENDOFWHOIS (318): the commands waiting for this nick run now. */
+static void whois_end(struct bot *bot, const char **params, unsigned int count)
+{
+    struct whois_wait w;
+
+    if (count < 2)
+        return;
+    for (int i = 0; i < WHOIS_WAITING; i++) {
+        struct whois_wait *p = &bot->irc->wait[i];
+        if (!p->since || irc_casecmp(bot->cm, p->nick, params[1]) != 0)
+            continue;
+        w = *p;
+        p->since = 0;
+        if (!w.got_account)
+            accounts_seen(bot, w.nick, NULL);
+        cmd_dispatch(bot, w.nick, w.channel[0] ? w.channel : NULL, w.text);
+    }
+}
+
+/* A WHOX answer to our "WHO #chan %tna,354": "me 354 nick account" (0:
+ * not logged in). */
+static void whox_reply(struct bot *bot, const char **params, unsigned int count)
+{
+    if (count < 4 || strcmp(params[1], WHOX_TOKEN) != 0 || is_me(bot, params[2]))
+        return;
+    if (users_present(bot->users, params[2]))
+        accounts_seen(bot, params[2], strcmp(params[3], "0") == 0 ? NULL : params[3]);
+}
+
 static void ev_numeric(irc_session_t *s, unsigned int event, const char *origin,
                        const char **params, unsigned int count)
 {
@@ -210,6 +323,19 @@ static void ev_numeric(irc_session_t *s, unsigned int event, const char *origin,
         break;
     case LIBIRC_RFC_RPL_NAMREPLY:
         names(bot, params, count);
+        break;
+    case 330:
+        whois_account(bot, params, count);
+        break;
+    case LIBIRC_RFC_RPL_ENDOFWHOIS:
+        whois_end(bot, params, count);
+        break;
+    case 354:
+        whox_reply(bot, params, count);
+        break;
+    case LIBIRC_RFC_RPL_ENDOFWHO:
+        if (count >= 2 && bot_chan_find(bot, params[1]) >= 0)
+            game_go(bot);
         break;
     case LIBIRC_RFC_RPL_CHANNELMODEIS:
         if (count >= 3 && bot_chan_find(bot, params[1]) >= 0) {
@@ -262,8 +388,18 @@ static void ev_join(irc_session_t *s, const char *event, const char *origin, con
         /* Our own prefix as others see it: split lines to fit it. */
         outq_set_prefix_len(bot->q, strlen(origin));
         log_msg(LOG_INFO, "joined %s", bot->chan[c]);
+        /* Who is logged in as whom, all at once (WHOX %a). */
+        if (bot->irc->conn && conn_has_cap(bot->irc->conn, "WHOX") &&
+            bot->cfg.accounts != ACCOUNTS_PASSWORDS) {
+            char line[CONFIG_NICK_MAX * 2 + 32];
+            snprintf(line, sizeof(line), "WHO %s %%tna," WHOX_TOKEN, bot->chan[c]);
+            outq_raw(bot->q, line);
+        }
     } else {
         users_join(bot->users, nick, c);
+        /* extended-join: "JOIN #chan account :realname" ("*": none). */
+        if (count >= 3)
+            accounts_seen(bot, nick, params[1]);
     }
 }
 
@@ -455,10 +591,14 @@ static void ev_unknown(irc_session_t *s, const char *event, const char *origin, 
 {
     struct bot *bot = bot_of(s);
 
-    (void)origin;
     heard(bot);
     if (strcmp(event, "PONG") == 0 && count >= 1) {
         outq_pong(bot->q, params[count - 1]);
+    } else if (strcmp(event, "ACCOUNT") == 0 && count >= 1 && origin) {
+        char nick[CONFIG_NICK_MAX * 2];
+        origin_nick(origin, nick, sizeof(nick));
+        if (users_present(bot->users, nick))
+            accounts_seen(bot, nick, params[0]);
     } else if (strcmp(event, "ERROR") == 0 && count >= 1) {
         log_msg(LOG_WARN, "the server says: %s", CLIP(params[0], 200));
         char low[256];
@@ -539,9 +679,18 @@ static void session_end(struct bot *bot, const char *why)
 
     if (!st->s)
         return;
+    if (st->conn && conn_error(st->conn))
+        why = conn_error(st->conn);
+    char reason[320];
+    snprintf(reason, sizeof(reason), "%s", why);
+    why = reason;
     irc_destroy_session(st->s);
     st->s = NULL;
+    conn_close(st->conn);
+    st->conn = NULL;
     st->registered = 0;
+    st->game_wait = 0;
+    memset(st->wait, 0, sizeof(st->wait));
     users_reset(bot->users);
     outq_disconnected(bot->q);
     outq_hold(bot->q, 1);
@@ -572,8 +721,14 @@ static void session_start(struct bot *bot)
     bot->cm = CASEMAP_RFC1459;
     snprintf(bot->chantypes, sizeof(bot->chantypes), "#&");
     users_set_casemap(bot->users, bot->cm);
-    log_msg(LOG_INFO, "connecting to %s:%d", c->server, c->port);
-    if (irc_connect(st->s, c->server, (unsigned short)c->port,
+    log_msg(LOG_INFO, "connecting to %s:%d%s", c->server, c->port, c->tls ? " with TLS" : "");
+    st->conn = conn_open(c);
+    if (conn_error(st->conn)) {
+        session_end(bot, conn_error(st->conn));
+        return;
+    }
+    /* libircclient talks to the relay; the relay to the server. */
+    if (irc_connect(st->s, "127.0.0.1", conn_port(st->conn),
                     c->server_password[0] ? c->server_password : NULL, c->nick,
                     c->username[0] ? c->username : c->nick, c->realname) != 0) {
         char why[160];
@@ -631,10 +786,17 @@ static void timers(struct bot *bot)
         outq_raw(bot->q, line);
         st->regain_at = bot->now + REGAIN_EVERY;
     }
-    if (st->registered) {
+    if (st->registered && st->game_wait && bot->now >= st->game_wait)
+        game_go(bot);
+    if (st->registered && !st->game_wait) {
         game_tick(bot->game, bot_league_channel(bot));
         bot_sim_slice(bot);
     }
+    for (int i = 0; i < WHOIS_WAITING; i++)
+        if (st->wait[i].since && bot->now - st->wait[i].since > WHOIS_TIMEOUT) {
+            log_msg(LOG_WARN, "no WHOIS answer for %s: a command of his dropped", st->wait[i].nick);
+            st->wait[i].since = 0;
+        }
     for (int c = 0; c < USERS_CHANNELS; c++)
         if (st->registered && st->rejoin_at[c] && bot->now >= st->rejoin_at[c]) {
             st->rejoin_at[c] = 0;
@@ -694,6 +856,14 @@ static void reload(struct bot *bot)
     if (strcmp(fresh.server, bot->cfg.server) != 0 || fresh.port != bot->cfg.port ||
         strcmp(fresh.nick, bot->cfg.nick) != 0)
         log_msg(LOG_WARN, "server, port and nick changes take effect at the next reconnect");
+    if (fresh.tls != bot->cfg.tls || fresh.tls_verify != bot->cfg.tls_verify ||
+        strcmp(fresh.tls_ca_file, bot->cfg.tls_ca_file) != 0 ||
+        strcmp(fresh.tls_cert_file, bot->cfg.tls_cert_file) != 0 ||
+        strcmp(fresh.tls_key_file, bot->cfg.tls_key_file) != 0 ||
+        fresh.sasl_mechanism != bot->cfg.sasl_mechanism ||
+        strcmp(fresh.sasl_username, bot->cfg.sasl_username) != 0 ||
+        strcmp(fresh.sasl_password, bot->cfg.sasl_password) != 0)
+        log_msg(LOG_WARN, "TLS and SASL changes take effect at the next reconnect");
     if (strcmp(fresh.database, bot->cfg.database) != 0)
         log_msg(LOG_WARN, "a new database path takes effect at the next start");
     snprintf(fresh.database, sizeof(fresh.database), "%s", bot->cfg.database);
@@ -713,6 +883,59 @@ static void reload(struct bot *bot)
         log_msg(LOG_WARN, "%s", warn);
 }
 
+/* The socket libircclient selects on (it keeps it to itself), or -1. */
+static int lib_fd(irc_session_t *s)
+{
+    fd_set r, w;
+    int maxfd = -1;
+
+    FD_ZERO(&r);
+    FD_ZERO(&w);
+    irc_add_select_descriptors(s, &r, &w, &maxfd);
+    for (int fd = maxfd; fd >= 0; fd--)
+        if (FD_ISSET(fd, &r) || FD_ISSET(fd, &w))
+            return fd;
+    return -1;
+}
+
+/* One turn of the wire: waits at most `wait` seconds for libircclient's
+ * socket or the connection layer's, then lets both do their work. Returns
+ * 0, or -1 (with `why`) when the session is over. */
+static int pump(struct bot *bot, double wait, const char **why)
+{
+    struct irc_state *st = bot->irc;
+    fd_set r, w;
+    int maxfd = 0;
+
+    FD_ZERO(&r);
+    FD_ZERO(&w);
+    irc_add_select_descriptors(st->s, &r, &w, &maxfd);
+    int libfd = lib_fd(st->s);
+    conn_fds(st->conn, &r, &w, &maxfd);
+    if (conn_busy(st->conn))
+        wait = 0;
+    struct timeval tv = {(long)wait, (long)((wait - (long)wait) * 1e6)};
+    int n = select(maxfd + 1, &r, &w, NULL, &tv);
+    if (n < 0 && errno != EINTR)
+        log_msg(LOG_ERROR, "select: %s", strerror(errno));
+    bot->now = bot_clock();
+    if (n < 0) {
+        FD_ZERO(&r);
+        FD_ZERO(&w);
+    }
+    *why = NULL;
+    if (irc_process_select_descriptors(st->s, &r, &w) != 0 || !irc_is_connected(st->s)) {
+        int e = irc_errno(st->s);
+        *why = e ? irc_strerror(e) : "connection closed";
+        return -1;
+    }
+    if (st->s && conn_process(st->conn, &r, &w, libfd) != 0) {
+        *why = conn_error(st->conn);
+        return -1;
+    }
+    return 0;
+}
+
 /* Says goodbye: QUIT straight away, then lets the socket drain briefly. */
 static void goodbye(struct bot *bot)
 {
@@ -724,21 +947,15 @@ static void goodbye(struct bot *bot)
         log_msg(LOG_INFO, "quitting");
         irc_send_raw(st->s, "QUIT :%s", QUIT_MESSAGE);
         double until = bot_clock() + QUIT_FLUSH;
-        while (irc_is_connected(st->s) && bot_clock() < until) {
-            fd_set r, w;
-            int maxfd = 0;
-            struct timeval tv = {0, 100000};
-            FD_ZERO(&r);
-            FD_ZERO(&w);
-            irc_add_select_descriptors(st->s, &r, &w, &maxfd);
-            if (select(maxfd + 1, &r, &w, NULL, &tv) < 0 && errno != EINTR)
+        const char *why;
+        while (irc_is_connected(st->s) && bot_clock() < until)
+            if (pump(bot, 0.1, &why) != 0)
                 break;
-            if (irc_process_select_descriptors(st->s, &r, &w) != 0)
-                break;
-        }
     }
     irc_destroy_session(st->s);
     st->s = NULL;
+    conn_close(st->conn);
+    st->conn = NULL;
 }
 
 int bot_run(struct bot *bot)
@@ -767,28 +984,19 @@ int bot_run(struct bot *bot)
         if (!st.s && bot->now >= st.reconnect_at)
             session_start(bot);
 
-        fd_set r, w;
-        int maxfd = 0;
-        FD_ZERO(&r);
-        FD_ZERO(&w);
-        if (st.s)
-            irc_add_select_descriptors(st.s, &r, &w, &maxfd);
         double wait = LOOP_MAX_WAIT;
         double q = st.s ? outq_wait(bot->q, bot->now) : -1;
         if (q >= 0 && q < wait)
             wait = q;
         if (st.registered && bot->game && game_sims(bot->game) > 0)
             wait = 0; /* simulations waiting: a slice each turn, after a look at the socket */
-        struct timeval tv = {0, (long)(wait * 1e6)};
-        int n = select(maxfd + 1, &r, &w, NULL, &tv);
-        if (n < 0 && errno != EINTR)
-            log_msg(LOG_ERROR, "select: %s", strerror(errno));
-        bot->now = bot_clock();
-        if (st.s && n >= 0) {
-            if (irc_process_select_descriptors(st.s, &r, &w) != 0 || !irc_is_connected(st.s)) {
-                int e = irc_errno(st.s);
-                session_end(bot, e ? irc_strerror(e) : "connection closed");
-            }
+        const char *why;
+        if (st.s && pump(bot, wait, &why) != 0)
+            session_end(bot, why ? why : "connection closed");
+        if (!st.s) {
+            struct timeval tv = {0, (long)(wait * 1e6)};
+            select(0, NULL, NULL, NULL, &tv);
+            bot->now = bot_clock();
         }
         timers(bot);
         drain(bot);

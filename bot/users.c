@@ -23,8 +23,12 @@ struct user {
     char key[NICK_MAX]; /* folded nick */
     uint32_t chans;     /* bit c: in the bot's channel c */
     int identified;
+    int via_services; /* the identity came from his services account */
     int64_t account_id;
     char account[DB_NAME_MAX];
+    int svc_known;                      /* what services say of him is known */
+    char services[DB_NAME_MAX];         /* his services account, "" if none */
+    double svc_at;                      /* when it was learnt */
     double stamps[USERS_RATE_CMDS_MAX]; /* times of the last commands, a ring */
     int nstamps, next;
     double ignore_until;
@@ -136,6 +140,8 @@ static int lose_channels(struct user *e, uint32_t mask)
     int ended = 0;
 
     e->chans &= ~mask;
+    if (!e->chans)
+        e->svc_known = 0; /* unseen from now on: his account could change */
     if (!e->chans && e->identified) {
         e->identified = 0;
         ended = 1;
@@ -204,8 +210,45 @@ void users_login(struct users *u, const char *nick, int64_t account_id, const ch
     struct user *e = get(u, nick);
 
     e->identified = 1;
+    e->via_services = 0;
     e->account_id = account_id;
     snprintf(e->account, sizeof(e->account), "%s", account);
+}
+
+void users_login_services(struct users *u, const char *nick, int64_t account_id,
+                          const char *account)
+{
+    users_login(u, nick, account_id, account);
+    get(u, nick)->via_services = 1;
+}
+
+int users_via_services(const struct users *u, const char *nick)
+{
+    const struct user *e = find(u, nick);
+
+    return e && e->identified && e->via_services;
+}
+
+void users_set_services(struct users *u, const char *nick, const char *account, double now)
+{
+    struct user *e = get(u, nick);
+
+    e->svc_known = 1;
+    e->svc_at = now;
+    snprintf(e->services, sizeof(e->services), "%s", account ? account : "");
+}
+
+int users_services(const struct users *u, const char *nick, const char **account, double *when)
+{
+    const struct user *e = find(u, nick);
+
+    if (!e || !e->svc_known)
+        return -1;
+    if (account)
+        *account = e->services;
+    if (when)
+        *when = e->svc_at;
+    return e->services[0] != '\0';
 }
 
 void users_logout(struct users *u, const char *nick)

@@ -60,6 +60,23 @@ static void check_config(const struct config *c)
     check(c->port >= 1 && c->port <= 65535);
     check(c->tls == 0 || c->tls == 1);
     check_str(c->tls_ca_file, sizeof(c->tls_ca_file), 0);
+    check(c->tls_verify == 0 || c->tls_verify == 1);
+    check_str(c->tls_cert_file, sizeof(c->tls_cert_file), 0);
+    check_str(c->tls_key_file, sizeof(c->tls_key_file), 0);
+    /* The TLS files and tls_verify = no only with TLS; a key needs its
+     * certificate; each SASL mechanism has what it needs. */
+    check(c->tls ||
+          (!c->tls_ca_file[0] && !c->tls_cert_file[0] && !c->tls_key_file[0] && c->tls_verify));
+    check(!c->tls_key_file[0] || c->tls_cert_file[0]);
+    check(c->sasl_mechanism == SASL_NONE || c->sasl_mechanism == SASL_PLAIN ||
+          c->sasl_mechanism == SASL_EXTERNAL);
+    check_str(c->sasl_username, sizeof(c->sasl_username), 0);
+    check_str(c->sasl_password, sizeof(c->sasl_password), 0);
+    check((c->sasl_mechanism == SASL_PLAIN) == (c->sasl_password[0] != '\0'));
+    check(c->sasl_mechanism != SASL_EXTERNAL || (c->tls && c->tls_cert_file[0]));
+    check(!c->sasl_required || c->sasl_mechanism != SASL_NONE);
+    check(c->accounts == ACCOUNTS_BOTH || c->accounts == ACCOUNTS_SERVICES ||
+          c->accounts == ACCOUNTS_PASSWORDS);
     check_str(c->server_password, sizeof(c->server_password), 0);
     check_nick(c->nick, 1);
     check_nick(c->alt_nick, 0);
@@ -113,6 +130,8 @@ static void list(char *out, size_t size, const char *base, int n, size_t stride)
 static void check_round_trip(const struct config *c)
 {
     static const char *levels[] = {"debug", "info", "warn", "error"};
+    static const char *mechs[] = {"none", "plain", "external"};
+    static const char *modes[] = {"both", "services", "passwords"};
     char channels[CONFIG_CHANNELS_MAX * CONFIG_NICK_MAX * 2 + 16];
     char admins[CONFIG_ADMINS_MAX * CONFIG_NICK_MAX + 16];
     char text[8192], err[CONFIG_ERR_MAX];
@@ -123,17 +142,22 @@ static void check_round_trip(const struct config *c)
     int n = snprintf(text, sizeof(text),
                      "[irc]\nserver=%s\nport=%d\ntls=%s\ntls_ca_file=%s\nserver_password=%s\n"
                      "nick=%s\nalt_nick=%s\nusername=%s\nrealname=%s\nchannels=%s\n"
-                     "nickserv_password=%s\n[bot]\nprefix=%s\nadmins=%s\ndatabase=%s\n"
+                     "nickserv_password=%s\ntls_verify=%s\ntls_cert_file=%s\ntls_key_file=%s\n"
+                     "sasl_mechanism=%s\nsasl_username=%s\nsasl_password=%s\nsasl_required=%s\n"
+                     "[bot]\naccounts=%s\nprefix=%s\nadmins=%s\ndatabase=%s\n"
                      "log_level=%s\ncolours=%s\n[flood]\nburst=%d\nexempt=%s\ncommands=%d\n"
                      "commands_seconds=%d\nignore_seconds=%d\n[bout]\norder_timeout=%d\n"
                      "challenge_timeout=%d\nrounds=%d\nduel_round_seconds=%d\n[league]\n"
                      "turn_interval=%lds\n[web]\nlisten=%s\nbase_url=%s\n",
                      c->server, c->port, c->tls ? "yes" : "no", c->tls_ca_file, c->server_password,
                      c->nick, c->alt_nick, c->username, c->realname, channels, c->nickserv_password,
-                     c->prefix, admins, c->database, levels[c->log_level],
-                     c->colours ? "yes" : "no", c->burst, c->exempt ? "yes" : "no", c->commands,
-                     c->commands_seconds, c->ignore_seconds, c->order_timeout, c->challenge_timeout,
-                     c->rounds, c->duel_round_seconds, c->turn_interval, c->listen, c->base_url);
+                     c->tls_verify ? "yes" : "no", c->tls_cert_file, c->tls_key_file,
+                     mechs[c->sasl_mechanism], c->sasl_username, c->sasl_password,
+                     c->sasl_required ? "yes" : "no", modes[c->accounts], c->prefix, admins,
+                     c->database, levels[c->log_level], c->colours ? "yes" : "no", c->burst,
+                     c->exempt ? "yes" : "no", c->commands, c->commands_seconds, c->ignore_seconds,
+                     c->order_timeout, c->challenge_timeout, c->rounds, c->duel_round_seconds,
+                     c->turn_interval, c->listen, c->base_url);
     check(n > 0 && (size_t)n < sizeof(text));
     /* Lines that inih would cut or read as comments cannot be written back:
      * the parse must then fail, never accept something else. */

@@ -465,11 +465,16 @@ void game_connected(struct game *g)
             clock_start(g, lv, auto_seconds(g));
             continue;
         }
-        for (int s = 0; s < SIDES; s++)
-            ask_orders(g, lv, s,
-                       lv->have[s] ? "your orders for it are in already; to change them, "
-                                     "identify again first (identify <password>)"
-                                   : "identify again first (identify <password>)");
+        for (int s = 0; s < SIDES; s++) {
+            int self = g->io.self_identifies && g->io.self_identifies(g->io.ctx, lv->f[s].owner);
+            if (self)
+                ask_orders(g, lv, s, lv->have[s] ? "your orders for it are in already" : NULL);
+            else
+                ask_orders(g, lv, s,
+                           lv->have[s] ? "your orders for it are in already; to change them, "
+                                         "identify again first (identify <password>)"
+                                       : "identify again first (identify <password>)");
+        }
         clock_start(g, lv, g->cfg.order_timeout);
     }
 }

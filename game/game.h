@@ -86,6 +86,10 @@ struct game_io {
     unsigned long (*mark)(void *ctx);
     int (*delivered)(void *ctx, unsigned long mark);
     void (*log)(void *ctx, enum game_log level, const char *text);
+    /* Optional (NULL: never): 1 if the player of account `account` (its
+     * name) is identified again by himself after a reconnection, as a
+     * services account is; his prompts then do not ask him to identify. */
+    int (*self_identifies)(void *ctx, const char *account);
 };
 
 /* The settings of the game ([bout], [league] and the command prefix). */

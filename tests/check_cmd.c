@@ -315,6 +315,73 @@ static void join(const char *nick)
 
 #define HAS(text, needle) ck_assert_msg(strstr((text), (needle)) != NULL, "%s", (text))
 
+/* Services accounts (accounts.c): what the server says of a nick's login
+ * is his identity, never his nick; a logout ends it; under accounts =
+ * passwords nothing changes; under services passwords are refused. */
+START_TEST(test_services_accounts)
+{
+    struct db_account acc;
+
+    join("dora");
+    accounts_seen(&bot, "dora", "DoraTheBoxer");
+    HAS(run("dora", 0, "create Dolly str=12 spd=12 agl=12 tgh=12 hgt=12"),
+        "Dolly (boxing) is ready");
+    ck_assert_int_eq(db_account_get(bot.db, "doratheboxer", &acc), DB_OK);
+    ck_assert_str_eq(acc.hash, PASSWORD_NONE);
+    ck_assert_str_eq(acc.name, "DoraTheBoxer");
+    /* No password opens it. */
+    HAS(run("eve", 0, "identify DoraTheBoxer anything1"), "join #ringside first");
+    join("eve");
+    HAS(run("eve", 0, "identify DoraTheBoxer *services"), "wrong password");
+    /* A nick change keeps it; a logout ends it. */
+    users_rename(bot.users, "dora", "dora_");
+    HAS(run("dora_", 0, "fighters"), "Dolly");
+    HAS(run("dora_", 0, "retire Nobody"), "Nobody");
+    accounts_seen(&bot, "dora_", "*");
+    HAS(run("dora_", 0, "retire Dolly"), "needs an account");
+    /* Logged in as someone else: that account, not the first. */
+    accounts_seen(&bot, "dora_", "Other");
+    HAS(run("dora_", 0, "create Otto str=12 spd=12 agl=12 tgh=12 hgt=12"),
+        "Otto (boxing) is ready");
+    ck_assert_int_eq(db_account_get(bot.db, "other", &acc), DB_OK);
+    /* Out of the bot's channels: not identified by services either. */
+    accounts_seen(&bot, "stranger", "stranger");
+    HAS(run("stranger", 0, "create Sam str=12 spd=12 agl=12 tgh=12 hgt=12"), "needs an account");
+    ck_assert_int_eq(db_account_get(bot.db, "stranger", &acc), DB_NOTFOUND);
+
+    /* A password account of the same name (both): its password first, once. */
+    join("fred");
+    HAS(run("fred", 0, "register fredpw12"), "account fred registered");
+    HAS(run("fred", 0, "logout"), "logged out");
+    accounts_seen(&bot, "fred", "fred");
+    HAS(run("fred", 0, "create Fritz str=12 spd=12 agl=12 tgh=12 hgt=12"),
+        "the account fred has a password; identify once");
+    HAS(run("fred", 0, "identify fredpw12"), "from now on your services login is enough");
+    ck_assert_int_eq(db_account_get(bot.db, "fred", &acc), DB_OK);
+    ck_assert_str_eq(acc.hash, PASSWORD_NONE);
+    accounts_seen(&bot, "fred", NULL);
+    accounts_seen(&bot, "fred", "fred");
+    HAS(run("fred", 0, "create Fritz str=12 spd=12 agl=12 tgh=12 hgt=12"),
+        "Fritz (boxing) is ready");
+
+    /* accounts = passwords: services are ignored. */
+    bot.cfg.accounts = ACCOUNTS_PASSWORDS;
+    join("gil");
+    accounts_seen(&bot, "gil", "gil");
+    HAS(run("gil", 0, "create Gus str=12 spd=12 agl=12 tgh=12 hgt=12"),
+        "needs an account: identify first");
+    /* accounts = services: no passwords. */
+    bot.cfg.accounts = ACCOUNTS_SERVICES;
+    join("hal");
+    HAS(run("hal", 0, "register halpw123"), "your account is your services account");
+    HAS(run("hal", 0, "identify fred fredpw12"), "your account is your services account");
+    HAS(run("hal", 0, "create Hank str=12 spd=12 agl=12 tgh=12 hgt=12"),
+        "needs an account: log in to services");
+    accounts_seen(&bot, "hal", "hal");
+    HAS(run("hal", 0, "create Hank str=12 spd=12 agl=12 tgh=12 hgt=12"), "Hank (boxing) is ready");
+}
+END_TEST
+
 START_TEST(test_register_identify_create)
 {
     join("alice");
@@ -970,6 +1037,7 @@ Suite *cmd_suite(void)
     tcase_add_checked_fixture(c, bot_setup, bot_teardown);
     tcase_set_timeout(c, 60);
     tcase_add_test(c, test_register_identify_create);
+    tcase_add_test(c, test_services_accounts);
     tcase_add_test(c, test_create_errors);
     tcase_add_test(c, test_duellist_and_armoury);
     tcase_add_test(c, test_passwords_in_channel_refused);

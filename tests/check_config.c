@@ -44,6 +44,14 @@ static void check_defaults(const struct config *c)
     ck_assert_int_eq(c->port, 6667);
     ck_assert_int_eq(c->tls, 0);
     ck_assert_str_eq(c->tls_ca_file, "");
+    ck_assert_int_eq(c->tls_verify, 1);
+    ck_assert_str_eq(c->tls_cert_file, "");
+    ck_assert_str_eq(c->tls_key_file, "");
+    ck_assert_int_eq(c->sasl_mechanism, SASL_NONE);
+    ck_assert_str_eq(c->sasl_username, "");
+    ck_assert_str_eq(c->sasl_password, "");
+    ck_assert_int_eq(c->sasl_required, 0);
+    ck_assert_int_eq(c->accounts, ACCOUNTS_BOTH);
     ck_assert_str_eq(c->server_password, "");
     ck_assert_str_eq(c->nick, "ringside");
     ck_assert_str_eq(c->alt_nick, "");
@@ -403,20 +411,105 @@ START_TEST(test_bad_lists)
 }
 END_TEST
 
+/* TLS, SASL and [bot] accounts: the keys, and the combinations refused. */
+START_TEST(test_tls_sasl)
+{
+    struct config c;
+
+    EXPECT_OK(&c, "[irc]\n"
+                  "server = irc.libera.chat\n"
+                  "tls = yes\n"
+                  "tls_verify = yes\n"
+                  "tls_ca_file = /etc/ssl/certs/ca-certificates.crt\n"
+                  "tls_cert_file = /etc/ringside/bot.pem\n"
+                  "tls_key_file = /etc/ringside/bot.key\n"
+                  "sasl_mechanism = EXTERNAL\n"
+                  "sasl_username = ringbot\n"
+                  "sasl_required = yes\n"
+                  "[bot]\n"
+                  "accounts = services\n");
+    ck_assert_int_eq(c.tls, 1);
+    ck_assert_int_eq(c.port, 6697); /* TLS without a port: 6697 */
+    ck_assert_int_eq(c.tls_verify, 1);
+    ck_assert_str_eq(c.tls_cert_file, "/etc/ringside/bot.pem");
+    ck_assert_str_eq(c.tls_key_file, "/etc/ringside/bot.key");
+    ck_assert_int_eq(c.sasl_mechanism, SASL_EXTERNAL);
+    ck_assert_str_eq(c.sasl_username, "ringbot");
+    ck_assert_int_eq(c.sasl_required, 1);
+    ck_assert_int_eq(c.accounts, ACCOUNTS_SERVICES);
+
+    EXPECT_OK(&c, "[irc]\ntls = yes\nport = 7000\ntls_verify = no\nsasl_mechanism = plain\n"
+                  "sasl_password = s3cret pass\n[bot]\naccounts = passwords\n");
+    ck_assert_int_eq(c.port, 7000);
+    ck_assert_int_eq(c.tls_verify, 0);
+    ck_assert_int_eq(c.sasl_mechanism, SASL_PLAIN);
+    ck_assert_str_eq(c.sasl_password, "s3cret pass");
+    ck_assert_int_eq(c.sasl_required, 0);
+    ck_assert_int_eq(c.accounts, ACCOUNTS_PASSWORDS);
+    EXPECT_OK(&c, "[irc]\nsasl_mechanism = plain\nsasl_password = pw123456\n"
+                  "[bot]\naccounts = Both\n");
+    ck_assert_int_eq(c.tls, 0);
+    ck_assert_int_eq(c.port, 6667);
+    ck_assert_int_eq(c.accounts, ACCOUNTS_BOTH);
+    EXPECT_OK(&c, "[irc]\nsasl_mechanism = none\n");
+    ck_assert_int_eq(c.sasl_mechanism, SASL_NONE);
+
+    EXPECT_ERR("[irc]\nsasl_mechanism = scram\n",
+               "t.conf:2: sasl_mechanism \"scram\" is not a mechanism (plain, external, or none)");
+    EXPECT_ERR("[bot]\naccounts = nickserv\n",
+               "t.conf:2: accounts \"nickserv\" is not services, passwords or both");
+    EXPECT_ERR("[irc]\ntls_verify = perhaps\n",
+               "t.conf:2: tls_verify \"perhaps\" is not a boolean (yes/no, true/false, on/off, "
+               "1/0)");
+    EXPECT_ERR(
+        "[irc]\nserver = x\ntls_ca_file = /ca.pem\n",
+        "t.conf:3: tls_ca_file is set but tls = no: it is used only over TLS; add tls = yes");
+    EXPECT_ERR("[irc]\ntls_cert_file = /c.pem\n",
+               "t.conf:2: tls_cert_file is set but tls = no: it is used only over TLS; add tls = "
+               "yes");
+    EXPECT_ERR("[irc]\ntls_verify = no\n",
+               "t.conf:2: tls_verify = no is set but tls = no: it is used only over TLS; add tls = "
+               "yes");
+    EXPECT_ERR("[irc]\ntls = yes\ntls_key_file = /k.pem\n",
+               "t.conf:3: tls_key_file is set without tls_cert_file: give the client certificate "
+               "too");
+    EXPECT_ERR("[irc]\n\nsasl_mechanism = plain\n",
+               "t.conf:3: sasl_mechanism = plain needs sasl_password (and sasl_username, if the "
+               "account is not named like the nick)");
+    EXPECT_ERR("[irc]\nsasl_mechanism = external\n",
+               "t.conf:2: sasl_mechanism = external logs in with the client certificate: it needs "
+               "tls = yes and tls_cert_file");
+    EXPECT_ERR("[irc]\ntls = yes\nsasl_mechanism = external\n",
+               "t.conf:3: sasl_mechanism = external logs in with the client certificate: it needs "
+               "tls = yes and tls_cert_file");
+    EXPECT_ERR("[irc]\nsasl_password = hunter22\n",
+               "t.conf:2: sasl_password is set but sasl_mechanism is not plain: add "
+               "sasl_mechanism = plain");
+    EXPECT_ERR("[irc]\nsasl_required = yes\n",
+               "t.conf:2: sasl_required = yes needs sasl_mechanism (plain or external)");
+    /* A password is never repeated in an error. */
+    EXPECT_ERR("[irc]\nsasl_password = a\x01secret\n",
+               "t.conf:2: sasl_password contains a control character");
+}
+END_TEST
+
 START_TEST(test_unknown_and_repeated)
 {
     EXPECT_ERR("[irc]\nserver = x\n\nnikc = bot\n",
-               "t.conf:4: unknown key \"nikc\" in [irc]; keys are server, port, tls, tls_ca_file, "
-               "server_password, nick, alt_nick, username, realname, channels, "
-               "nickserv_password");
+               "t.conf:4: unknown key \"nikc\" in [irc]; keys are server, port, tls, tls_verify, "
+               "tls_ca_file, tls_cert_file, tls_key_file, server_password, nick, alt_nick, "
+               "username, realname, channels, nickserv_password, sasl_mechanism, "
+               "sasl_username, sasl_password, sasl_required");
     EXPECT_ERR(
         "[flood]\nrate = 3\n",
         "t.conf:2: unknown key \"rate\" in [flood]; keys are burst, lines_per_second, exempt, "
         "commands, commands_seconds, ignore_seconds");
     EXPECT_ERR("[irc]\nburst = 3\n",
                "t.conf:2: unknown key \"burst\" in [irc] (it belongs in [flood]); keys are "
-               "server, port, tls, tls_ca_file, server_password, nick, alt_nick, username, "
-               "realname, channels, nickserv_password");
+               "server, port, tls, tls_verify, tls_ca_file, tls_cert_file, tls_key_file, "
+               "server_password, nick, alt_nick, username, realname, channels, "
+               "nickserv_password, sasl_mechanism, sasl_username, sasl_password, "
+               "sasl_required");
     EXPECT_ERR("port = 6667\n", "t.conf:1: key \"port\" is not in a section; it belongs in [irc]");
     EXPECT_ERR("; hi\nfoo = 1\n",
                "t.conf:2: key \"foo\" is not in a section (sections are irc, bot, flood, bout, "
@@ -651,6 +744,7 @@ Suite *config_suite(void)
     tcase_add_test(tc, test_bad_values);
     tcase_add_test(tc, test_bad_lists);
     tcase_add_test(tc, test_unknown_and_repeated);
+    tcase_add_test(tc, test_tls_sasl);
     tcase_add_test(tc, test_syntax_errors);
     tcase_add_test(tc, test_too_long);
     tcase_add_test(tc, test_error_buffer);

@@ -1,0 +1,873 @@
+/*
+ * conn.c - the bot's real connection to the IRC server: TCP, TLS
+ * (OpenSSL), IRCv3 capability negotiation and SASL, relayed in-process to
+ * libircclient.
+ *
+ * Debian's libircclient 1.9 has neither TLS nor CAP and reads no message
+ * tags, yet it stays the IRC library. So each connection attempt opens a
+ * listener on 127.0.0.1 (a port the kernel picks) and libircclient connects
+ * to it; this module accepts exactly one connection, and only the one whose
+ * peer address is libircclient's own socket (its local address, compared by
+ * getsockname on the descriptor libircclient selects on): any other local
+ * program that connects first is refused and the listener waits on. The
+ * listener closes once libircclient is in. Loopback traffic between two
+ * sockets of one process can be read by nobody but root, so no plaintext
+ * crosses any wire another user could read.
+ *
+ * Everything runs in the bot's one select loop (irc.c): conn_fds adds this
+ * module's descriptors, conn_process moves bytes. The states:
+ *
+ *   CONNECTING (TCP, trying each address) -> HANDSHAKE (TLS only)
+ *     -> UP: "CAP LS 302" is sent first, then libircclient's own lines
+ *        (PASS, NICK, USER) follow; the server holds registration until
+ *        CAP END, which goes when the negotiation is over: the
+ *        capabilities wanted (sasl when configured, extended-join,
+ *        account-notify) requested, and SASL finished (903), failed
+ *        (902/904/905/906/908: a log line, and with sasl_required = yes the
+ *        connection ends instead, so the bot never registers without it).
+ *     -> DEAD (an error, conn_error says which): irc.c ends the session
+ *        and retries with backoff. A certificate refused is DEAD, never a
+ *        retry without TLS.
+ *
+ * From the server, every line is read here first: message tags are taken
+ * off, CAP, AUTHENTICATE and the SASL numerics (900-908) are consumed, and
+ * everything else goes to libircclient unchanged. From libircclient, bytes
+ * pass through unchanged: the output queue's pacing and delivery markers
+ * are untouched. When the server is slow to take our lines this module
+ * stops reading from libircclient, whose own buffer then fills as before.
+ */
+#define _DEFAULT_SOURCE /* explicit_bzero */
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/select.h>
+#include <sys/socket.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+
+#include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/ssl.h>
+#include <openssl/x509v3.h>
+
+#include "bot.h"
+
+#define CONN_BUF      20480 /* bytes: a tagged line may be 8191 + 512 */
+#define CONN_SLOW     4096  /* bytes waiting for the server: stop reading libircclient */
+#define SASL_CHUNK    400   /* bytes of base64 an AUTHENTICATE line carries */
+#define CAP_WANT_LIST "extended-join account-notify"
+
+enum conn_state { ST_CONNECTING, ST_HANDSHAKE, ST_UP, ST_DEAD };
+enum cap_state { CAP_LS, CAP_REQ, CAP_SASL, CAP_DONE };
+
+struct buf {
+    char d[CONN_BUF];
+    size_t n;
+};
+
+struct conn {
+    const struct config *cfg;
+    enum conn_state state;
+    enum cap_state cap;
+    int lfd; /* the loopback listener, until libircclient is in */
+    int cfd; /* libircclient's connection */
+    int sfd; /* the server */
+    unsigned short lport;
+    struct addrinfo *addrs, *next_addr;
+    SSL_CTX *ctx;
+    SSL *ssl;
+    int ssl_want_write;      /* the last TLS call wants the socket writable */
+    struct buf srx, stx;     /* from and to the server */
+    struct buf crx, ctx_out; /* from and to libircclient */
+    char offered[1024];      /* capabilities the server offered (CAP LS) */
+    int have_extended_join, have_account_notify, sasl_in;
+    int have_whox; /* ISUPPORT WHOX (read here: libircclient keeps only its
+                    * first dozen parameters) */
+    int eof;       /* the server closed: 1, then 2 once its last lines went on */
+    char err[300];
+};
+
+/* ----------------------------------------------------------- helpers */
+
+static void set_nonblock(int fd)
+{
+    int fl = fcntl(fd, F_GETFL, 0);
+
+    if (fl >= 0)
+        fcntl(fd, F_SETFL, fl | O_NONBLOCK);
+}
+
+static int fail(struct conn *c, const char *fmt, ...) BOT_PRINTF(2, 3);
+static int fail(struct conn *c, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (c->state != ST_DEAD) {
+        va_start(ap, fmt);
+        vsnprintf(c->err, sizeof(c->err), fmt, ap);
+        va_end(ap);
+        c->state = ST_DEAD;
+    }
+    return -1;
+}
+
+/* Appends `len` bytes; -1 when the buffer has no room. */
+static int buf_add(struct buf *b, const char *p, size_t len)
+{
+    if (len > sizeof(b->d) - b->n)
+        return -1;
+    memcpy(b->d + b->n, p, len);
+    b->n += len;
+    return 0;
+}
+
+static void buf_drop(struct buf *b, size_t len)
+{
+    memmove(b->d, b->d + len, b->n - len);
+    b->n -= len;
+}
+
+/* Queues one protocol line of our own to the server. */
+static void send_line(struct conn *c, const char *line)
+{
+    if (buf_add(&c->stx, line, strlen(line)) != 0 || buf_add(&c->stx, "\r\n", 2) != 0)
+        fail(c, "the server does not read what the bot sends");
+}
+
+static const char *ssl_reason(void)
+{
+    unsigned long e = ERR_get_error();
+    static char text[160];
+
+    if (!e)
+        return "the connection closed during the TLS handshake";
+    ERR_error_string_n(e, text, sizeof(text));
+    ERR_clear_error();
+    return text;
+}
+
+/* --------------------------------------------------------- opening */
+
+static int listen_loopback(struct conn *c)
+{
+    struct sockaddr_in a;
+    socklen_t len = sizeof(a);
+
+    c->lfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (c->lfd < 0)
+        return -1;
+    memset(&a, 0, sizeof(a));
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    a.sin_port = 0;
+    if (bind(c->lfd, (struct sockaddr *)&a, sizeof(a)) != 0 || listen(c->lfd, 4) != 0 ||
+        getsockname(c->lfd, (struct sockaddr *)&a, &len) != 0)
+        return -1;
+    set_nonblock(c->lfd);
+    c->lport = ntohs(a.sin_port);
+    return 0;
+}
+
+/* Starts a TCP connection to the next address; -1 when none is left. */
+static int connect_next(struct conn *c, const char *why)
+{
+    while (c->next_addr) {
+        struct addrinfo *ai = c->next_addr;
+        c->next_addr = ai->ai_next;
+        c->sfd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, ai->ai_protocol);
+        if (c->sfd < 0) {
+            why = strerror(errno);
+            continue;
+        }
+        set_nonblock(c->sfd);
+        if (connect(c->sfd, ai->ai_addr, ai->ai_addrlen) == 0 || errno == EINPROGRESS)
+            return 0;
+        why = strerror(errno);
+        close(c->sfd);
+        c->sfd = -1;
+    }
+    return fail(c, "cannot connect to %s:%d: %s", c->cfg->server, c->cfg->port,
+                why ? why : "no address");
+}
+
+/* The TLS context for one attempt: the CAs, the client certificate. */
+static int tls_setup(struct conn *c)
+{
+    const struct config *cfg = c->cfg;
+
+    c->ctx = SSL_CTX_new(TLS_client_method());
+    if (!c->ctx)
+        return fail(c, "TLS: %s", ssl_reason());
+    SSL_CTX_set_min_proto_version(c->ctx, TLS1_2_VERSION);
+    if (cfg->tls_verify) {
+        SSL_CTX_set_verify(c->ctx, SSL_VERIFY_PEER, NULL);
+        if (cfg->tls_ca_file[0]) {
+            if (SSL_CTX_load_verify_locations(c->ctx, cfg->tls_ca_file, NULL) != 1)
+                return fail(c, "TLS: cannot read the CA certificates in tls_ca_file %s: %s",
+                            cfg->tls_ca_file, ssl_reason());
+        } else if (SSL_CTX_set_default_verify_paths(c->ctx) != 1) {
+            return fail(c, "TLS: cannot read the system's CA certificates: %s", ssl_reason());
+        }
+    } else {
+        SSL_CTX_set_verify(c->ctx, SSL_VERIFY_NONE, NULL);
+    }
+    if (cfg->tls_cert_file[0]) {
+        const char *key = cfg->tls_key_file[0] ? cfg->tls_key_file : cfg->tls_cert_file;
+        if (SSL_CTX_use_certificate_chain_file(c->ctx, cfg->tls_cert_file) != 1)
+            return fail(c, "TLS: cannot read the client certificate tls_cert_file %s: %s",
+                        cfg->tls_cert_file, ssl_reason());
+        if (SSL_CTX_use_PrivateKey_file(c->ctx, key, SSL_FILETYPE_PEM) != 1)
+            return fail(c, "TLS: cannot read the client key %s: %s", key, ssl_reason());
+        if (SSL_CTX_check_private_key(c->ctx) != 1)
+            return fail(c, "TLS: the key %s does not belong to the certificate %s", key,
+                        cfg->tls_cert_file);
+    }
+    c->ssl = SSL_new(c->ctx);
+    if (!c->ssl)
+        return fail(c, "TLS: %s", ssl_reason());
+    SSL_set_mode(c->ssl, SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER);
+    struct in6_addr any;
+    int literal =
+        inet_pton(AF_INET, cfg->server, &any) == 1 || inet_pton(AF_INET6, cfg->server, &any) == 1;
+    if (!literal)
+        SSL_set_tlsext_host_name(c->ssl, cfg->server); /* SNI: names only */
+    if (cfg->tls_verify) {
+        X509_VERIFY_PARAM *p = SSL_get0_param(c->ssl);
+        X509_VERIFY_PARAM_set_hostflags(p, X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS);
+        int ok = literal ? X509_VERIFY_PARAM_set1_ip_asc(p, cfg->server)
+                         : X509_VERIFY_PARAM_set1_host(p, cfg->server, 0);
+        if (ok != 1)
+            return fail(c, "TLS: cannot check the server's name %s", cfg->server);
+    }
+    return 0;
+}
+
+struct conn *conn_open(const struct config *cfg)
+{
+    struct conn *c = xmalloc(sizeof(*c));
+    struct addrinfo hints;
+    char port[8];
+
+    memset(c, 0, sizeof(*c));
+    c->cfg = cfg;
+    c->lfd = c->cfd = c->sfd = -1;
+    c->state = ST_CONNECTING;
+    if (listen_loopback(c) != 0) {
+        fail(c, "cannot listen on 127.0.0.1 for libircclient: %s", strerror(errno));
+        return c;
+    }
+    if (cfg->tls && tls_setup(c) != 0)
+        return c;
+    if (cfg->tls && !cfg->tls_verify)
+        log_msg(LOG_WARN,
+                "tls_verify = no: the certificate of %s is not checked; anyone on the "
+                "way can read and change the bot's traffic",
+                cfg->server);
+    memset(&hints, 0, sizeof(hints));
+    hints.ai_family = AF_UNSPEC;
+    hints.ai_socktype = SOCK_STREAM;
+    snprintf(port, sizeof(port), "%d", cfg->port);
+    int rc = getaddrinfo(cfg->server, port, &hints, &c->addrs);
+    if (rc != 0) {
+        fail(c, "cannot resolve %s: %s", cfg->server, gai_strerror(rc));
+        return c;
+    }
+    c->next_addr = c->addrs;
+    connect_next(c, NULL);
+    return c;
+}
+
+void conn_close(struct conn *c)
+{
+    if (!c)
+        return;
+    if (c->ssl)
+        SSL_free(c->ssl);
+    if (c->ctx)
+        SSL_CTX_free(c->ctx);
+    if (c->addrs)
+        freeaddrinfo(c->addrs);
+    if (c->lfd >= 0)
+        close(c->lfd);
+    if (c->cfd >= 0)
+        close(c->cfd);
+    if (c->sfd >= 0)
+        close(c->sfd);
+    explicit_bzero(c, sizeof(*c));
+    free(c);
+}
+
+unsigned short conn_port(const struct conn *c)
+{
+    return c->lport;
+}
+
+const char *conn_error(const struct conn *c)
+{
+    return c->state == ST_DEAD ? c->err : NULL;
+}
+
+int conn_has_cap(const struct conn *c, const char *name)
+{
+    if (strcmp(name, "extended-join") == 0)
+        return c->have_extended_join;
+    if (strcmp(name, "account-notify") == 0)
+        return c->have_account_notify;
+    if (strcmp(name, "sasl") == 0)
+        return c->sasl_in;
+    if (strcmp(name, "WHOX") == 0)
+        return c->have_whox;
+    return 0;
+}
+
+/* ------------------------------------------------------ negotiation */
+
+/* 1 if the space separated list `caps` (values after '=' allowed) holds
+ * `name`; its value, if any, into val. */
+static int cap_listed(const char *caps, const char *name, char *val, size_t vlen)
+{
+    size_t n = strlen(name);
+
+    if (vlen)
+        val[0] = '\0';
+    for (const char *p = caps; *p;) {
+        p += strspn(p, " ");
+        size_t w = strcspn(p, " ");
+        if (w >= n && strncmp(p, name, n) == 0 && (w == n || p[n] == '=')) {
+            if (w > n && vlen)
+                snprintf(val, vlen, "%.*s", (int)(w - n - 1), p + n + 1);
+            return 1;
+        }
+        p += w;
+    }
+    return 0;
+}
+
+static void cap_end(struct conn *c)
+{
+    if (c->cap != CAP_DONE) {
+        c->cap = CAP_DONE;
+        send_line(c, "CAP END");
+    }
+}
+
+static const char *mechanism(const struct config *cfg)
+{
+    return cfg->sasl_mechanism == SASL_EXTERNAL ? "EXTERNAL" : "PLAIN";
+}
+
+/* SASL did not log the bot in: a clear line, then either registration
+ * without it or (sasl_required) no registration at all. */
+static void sasl_failed(struct conn *c, const char *why)
+{
+    const struct config *cfg = c->cfg;
+
+    if (cfg->sasl_required) {
+        fail(c,
+             "SASL %s login as %s failed (%s); sasl_required = yes, so the bot does not "
+             "register without it",
+             mechanism(cfg), cfg->sasl_username[0] ? cfg->sasl_username : cfg->nick, why);
+        return;
+    }
+    log_msg(LOG_ERROR, "SASL %s login as %s failed (%s); registering without it%s", mechanism(cfg),
+            cfg->sasl_username[0] ? cfg->sasl_username : cfg->nick, why,
+            cfg->nickserv_password[0] ? " (NickServ IDENTIFY follows)" : "");
+    cap_end(c);
+}
+
+/* The server offered everything (the last CAP LS line): ask for what we
+ * want that it has. */
+static void cap_request(struct conn *c)
+{
+    const struct config *cfg = c->cfg;
+    char req[256] = "", mechs[256];
+    int want_sasl = cfg->sasl_mechanism != SASL_NONE;
+
+    if (want_sasl) {
+        int listed = cap_listed(c->offered, "sasl", mechs, sizeof(mechs));
+        for (char *p = mechs; *p; p++)
+            if (*p == ',')
+                *p = ' ';
+        if (!listed) {
+            sasl_failed(c, "the server offers no SASL");
+            if (c->state == ST_DEAD)
+                return;
+            want_sasl = 0;
+        } else if (mechs[0] && !cap_listed(mechs, mechanism(cfg), NULL, 0)) {
+            char why[320];
+            snprintf(why, sizeof(why), "the server offers only %s", mechs);
+            sasl_failed(c, why);
+            if (c->state == ST_DEAD)
+                return;
+            want_sasl = 0;
+        } else {
+            strcat(req, "sasl");
+        }
+    }
+    const char *wanted[] = {"extended-join", "account-notify"};
+    for (int i = 0; i < 2; i++)
+        if (cap_listed(c->offered, wanted[i], NULL, 0)) {
+            if (req[0])
+                strcat(req, " ");
+            strcat(req, wanted[i]);
+        }
+    if (!req[0]) {
+        cap_end(c);
+        return;
+    }
+    char line[300];
+    snprintf(line, sizeof(line), "CAP REQ :%s", req);
+    send_line(c, line);
+    c->cap = CAP_REQ;
+}
+
+static void cap_acked(struct conn *c, const char *list, int on)
+{
+    for (const char *p = list; *p;) {
+        p += strspn(p, " ");
+        size_t w = strcspn(p, " ");
+        int off = w > 0 && *p == '-';
+        const char *name = p + off;
+        size_t n = w - (size_t)off;
+        int v = on && !off;
+        if (n == 13 && strncmp(name, "extended-join", n) == 0)
+            c->have_extended_join = v;
+        else if (n == 14 && strncmp(name, "account-notify", n) == 0)
+            c->have_account_notify = v;
+        else if (n == 4 && strncmp(name, "sasl", n) == 0 && v && c->cap == CAP_REQ)
+            c->cap = CAP_SASL;
+        p += w;
+    }
+}
+
+/* The SASL payload for the server's "AUTHENTICATE +": PLAIN's
+ * authzid NUL authcid NUL password in base64, 400 bytes a line (and "+"
+ * after a last full line); EXTERNAL's empty answer. */
+static void sasl_answer(struct conn *c)
+{
+    const struct config *cfg = c->cfg;
+
+    if (cfg->sasl_mechanism == SASL_EXTERNAL) {
+        send_line(c, "AUTHENTICATE +");
+        return;
+    }
+    const char *user = cfg->sasl_username[0] ? cfg->sasl_username : cfg->nick;
+    unsigned char raw[CONFIG_STR_MAX * 3 + 3];
+    size_t un = strlen(user), pn = strlen(cfg->sasl_password), n = 0;
+    memcpy(raw + n, user, un);
+    n += un;
+    raw[n++] = '\0';
+    memcpy(raw + n, user, un);
+    n += un;
+    raw[n++] = '\0';
+    memcpy(raw + n, cfg->sasl_password, pn);
+    n += pn;
+    char b64[sizeof(raw) * 4 / 3 + 8];
+    int len = EVP_EncodeBlock((unsigned char *)b64, raw, (int)n);
+    explicit_bzero(raw, sizeof(raw));
+    char line[SASL_CHUNK + 16];
+    int off = 0;
+    do {
+        int chunk = len - off > SASL_CHUNK ? SASL_CHUNK : len - off;
+        snprintf(line, sizeof(line), "AUTHENTICATE %.*s", chunk, b64 + off);
+        send_line(c, line);
+        off += chunk;
+        if (chunk == SASL_CHUNK && off == len)
+            send_line(c, "AUTHENTICATE +");
+    } while (off < len);
+    explicit_bzero(b64, sizeof(b64));
+    explicit_bzero(line, sizeof(line));
+}
+
+/* One line from the server: 1 if it was ours (consumed), 0 to pass on. */
+static int negotiate(struct conn *c, const struct irc_msg *m)
+{
+    const char *v = m->verb;
+    char why[200];
+
+    if (strcasecmp(v, "CAP") == 0 && m->nparams >= 2) {
+        const char *sub = m->params[1];
+        const char *last = m->params[m->nparams - 1];
+        if (strcasecmp(sub, "LS") == 0 && c->cap == CAP_LS) {
+            size_t used = strlen(c->offered);
+            snprintf(c->offered + used, sizeof(c->offered) - used, "%s%s", used ? " " : "", last);
+            if (!(m->nparams >= 4 && strcmp(m->params[2], "*") == 0))
+                cap_request(c);
+        } else if (strcasecmp(sub, "ACK") == 0) {
+            cap_acked(c, last, 1);
+            if (c->cap == CAP_SASL) {
+                char line[64];
+                snprintf(line, sizeof(line), "AUTHENTICATE %s", mechanism(c->cfg));
+                send_line(c, line);
+            } else if (c->cap == CAP_REQ) {
+                cap_end(c);
+            }
+        } else if (strcasecmp(sub, "NAK") == 0) {
+            if (c->cap == CAP_REQ && c->cfg->sasl_mechanism != SASL_NONE &&
+                cap_listed(last, "sasl", NULL, 0))
+                sasl_failed(c, "the server refused the sasl capability");
+            if (c->state != ST_DEAD)
+                cap_end(c);
+        } else if (strcasecmp(sub, "DEL") == 0) {
+            cap_acked(c, last, 0);
+        }
+        return 1;
+    }
+    if (strcasecmp(v, "AUTHENTICATE") == 0) {
+        if (c->cap == CAP_SASL && m->nparams >= 1 && strcmp(m->params[0], "+") == 0)
+            sasl_answer(c);
+        return 1;
+    }
+    int num = (v[0] >= '0' && v[0] <= '9' && strlen(v) == 3) ? atoi(v) : -1;
+    const char *text = m->nparams ? m->params[m->nparams - 1] : "";
+    switch (num) {
+    case 1: /* registered: whatever was left of the negotiation is over */
+    {
+        int missed = c->cap != CAP_DONE && c->cfg->sasl_mechanism != SASL_NONE && !c->sasl_in;
+        c->cap = CAP_DONE;
+        if (missed)
+            sasl_failed(c, "the server registered the bot without negotiating");
+        return c->state == ST_DEAD;
+    }
+    case 5:
+        for (int i = 1; i + 1 < m->nparams; i++)
+            if (strcmp(m->params[i], "WHOX") == 0)
+                c->have_whox = 1;
+        return 0;
+    case 410: /* ERR_INVALIDCAPCMD */
+        return 1;
+    case 421: /* a server that knows no CAP: registration goes on */
+        if (m->nparams >= 2 && strcasecmp(m->params[1], "CAP") == 0) {
+            if (c->cfg->sasl_mechanism != SASL_NONE)
+                sasl_failed(c, "the server knows no CAP command");
+            c->cap = CAP_DONE;
+            return 1;
+        }
+        return 0;
+    case 900:
+        log_msg(LOG_INFO, "SASL: %s", CLIP(text, 200));
+        return 1;
+    case 901:
+        return 1;
+    case 903:
+        c->sasl_in = 1;
+        log_msg(LOG_INFO, "SASL %s login succeeded", mechanism(c->cfg));
+        cap_end(c);
+        return 1;
+    case 902:
+    case 904:
+    case 905:
+    case 906:
+    case 908:
+        if (c->cap == CAP_SASL) {
+            snprintf(why, sizeof(why), "%d: %s", num, CLIP(text, 150));
+            sasl_failed(c, why);
+        }
+        return 1;
+    case 907:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* Every whole line waiting from the server: ours consumed, the others
+ * passed to libircclient without their tags. */
+static void server_lines(struct conn *c)
+{
+    char line[CONN_BUF];
+
+    for (;;) {
+        char *nl = memchr(c->srx.d, '\n', c->srx.n);
+        if (!nl) {
+            if (c->srx.n == sizeof(c->srx.d))
+                fail(c, "the server sent a line longer than %d bytes", CONN_BUF);
+            return;
+        }
+        size_t len = (size_t)(nl - c->srx.d);
+        if (c->ctx_out.n + len + 2 > sizeof(c->ctx_out.d))
+            return; /* libircclient is behind: the rest waits */
+        memcpy(line, c->srx.d, len);
+        line[len] = '\0';
+        buf_drop(&c->srx, len + 1);
+        if (len && line[len - 1] == '\r')
+            line[--len] = '\0';
+        const char *plain = irc_msg_untagged(line);
+        char copy[CONN_BUF];
+        struct irc_msg m;
+        snprintf(copy, sizeof(copy), "%s", plain);
+        if (irc_msg_parse(copy, &m) != 0)
+            continue;
+        if (negotiate(c, &m))
+            continue;
+        buf_add(&c->ctx_out, plain, strlen(plain));
+        buf_add(&c->ctx_out, "\r\n", 2);
+        if (c->state == ST_DEAD)
+            return;
+    }
+}
+
+/* ---------------------------------------------------------- the wire */
+
+static void up(struct conn *c)
+{
+    c->state = ST_UP;
+    c->cap = CAP_LS;
+    /* Before libircclient's PASS/NICK/USER: the server then holds the
+     * registration until CAP END. */
+    send_line(c, "CAP LS 302");
+}
+
+static void handshake(struct conn *c)
+{
+    ERR_clear_error();
+    int rc = SSL_connect(c->ssl);
+    if (rc == 1) {
+        log_msg(LOG_INFO, "TLS with %s:%d: %s, %s%s", c->cfg->server, c->cfg->port,
+                SSL_get_version(c->ssl), SSL_get_cipher(c->ssl),
+                c->cfg->tls_verify ? ", certificate verified" : ", certificate NOT verified");
+        up(c);
+        return;
+    }
+    int e = SSL_get_error(c->ssl, rc);
+    if (e == SSL_ERROR_WANT_READ || e == SSL_ERROR_WANT_WRITE) {
+        c->ssl_want_write = e == SSL_ERROR_WANT_WRITE;
+        return;
+    }
+    long v = SSL_get_verify_result(c->ssl);
+    if (v != X509_V_OK)
+        fail(c,
+             "TLS: the certificate of %s:%d is refused: %s (check tls_ca_file and the server "
+             "name; never retried without TLS)",
+             c->cfg->server, c->cfg->port, X509_verify_cert_error_string(v));
+    else
+        fail(c, "TLS handshake with %s:%d failed: %s", c->cfg->server, c->cfg->port, ssl_reason());
+}
+
+static void tcp_connected(struct conn *c)
+{
+    int err = 0;
+    socklen_t len = sizeof(err);
+
+    if (getsockopt(c->sfd, SOL_SOCKET, SO_ERROR, &err, &len) != 0)
+        err = errno;
+    if (err) {
+        close(c->sfd);
+        c->sfd = -1;
+        connect_next(c, strerror(err));
+        return;
+    }
+    if (c->cfg->tls) {
+        SSL_set_fd(c->ssl, c->sfd);
+        c->state = ST_HANDSHAKE;
+        handshake(c);
+    } else {
+        up(c);
+    }
+}
+
+/* Reads what the server sent into srx. */
+static void server_read(struct conn *c)
+{
+    for (;;) {
+        size_t room = sizeof(c->srx.d) - c->srx.n;
+        if (!room)
+            return;
+        ssize_t n;
+        if (c->ssl) {
+            ERR_clear_error();
+            int rc = SSL_read(c->ssl, c->srx.d + c->srx.n, (int)room);
+            if (rc <= 0) {
+                int e = SSL_get_error(c->ssl, rc);
+                if (e == SSL_ERROR_WANT_READ)
+                    return;
+                if (e == SSL_ERROR_WANT_WRITE) {
+                    c->ssl_want_write = 1;
+                    return;
+                }
+                if (e == SSL_ERROR_ZERO_RETURN || (e == SSL_ERROR_SYSCALL && !ERR_peek_error()))
+                    c->eof = 1;
+                else
+                    fail(c, "TLS: %s", ssl_reason());
+                return;
+            }
+            n = rc;
+        } else {
+            n = read(c->sfd, c->srx.d + c->srx.n, room);
+            if (n < 0 && (errno == EAGAIN || errno == EINTR))
+                return;
+            if (n == 0)
+                c->eof = 1;
+            else if (n < 0)
+                fail(c, "%s", strerror(errno));
+            if (n <= 0)
+                return;
+        }
+        c->srx.n += (size_t)n;
+    }
+}
+
+static void server_write(struct conn *c)
+{
+    while (c->stx.n) {
+        ssize_t n;
+        if (c->ssl) {
+            ERR_clear_error();
+            int rc = SSL_write(c->ssl, c->stx.d, (int)c->stx.n);
+            if (rc <= 0) {
+                int e = SSL_get_error(c->ssl, rc);
+                if (e == SSL_ERROR_WANT_WRITE || e == SSL_ERROR_WANT_READ) {
+                    c->ssl_want_write = e == SSL_ERROR_WANT_WRITE;
+                    return;
+                }
+                fail(c, "TLS: %s", ssl_reason());
+                return;
+            }
+            n = rc;
+        } else {
+            n = write(c->sfd, c->stx.d, c->stx.n);
+            if (n < 0 && (errno == EAGAIN || errno == EINTR))
+                return;
+            if (n < 0) {
+                fail(c, "%s", strerror(errno));
+                return;
+            }
+        }
+        buf_drop(&c->stx, (size_t)n);
+    }
+}
+
+/* Accepts libircclient's connection, and only its: the peer must be the
+ * socket libircclient selects on (`libfd`). */
+static void lib_accept(struct conn *c, int libfd)
+{
+    struct sockaddr_storage peer, mine;
+    socklen_t plen = sizeof(peer), mlen = sizeof(mine);
+    int fd = accept(c->lfd, (struct sockaddr *)&peer, &plen);
+
+    if (fd < 0)
+        return;
+    memset(&mine, 0, sizeof(mine));
+    if (libfd < 0 || getsockname(libfd, (struct sockaddr *)&mine, &mlen) != 0 || plen != mlen ||
+        memcmp(&peer, &mine, plen) != 0) {
+        log_msg(LOG_WARN, "refused a connection to the bot's loopback relay that was not "
+                          "libircclient's own");
+        close(fd);
+        return;
+    }
+    set_nonblock(fd);
+    c->cfd = fd;
+    close(c->lfd);
+    c->lfd = -1;
+}
+
+static void lib_read(struct conn *c)
+{
+    for (;;) {
+        size_t room = sizeof(c->crx.d) - c->crx.n;
+        if (!room)
+            return;
+        ssize_t n = read(c->cfd, c->crx.d + c->crx.n, room);
+        if (n < 0 && (errno == EAGAIN || errno == EINTR))
+            return;
+        if (n <= 0) {
+            fail(c, "libircclient closed its connection");
+            return;
+        }
+        c->crx.n += (size_t)n;
+    }
+}
+
+static void lib_write(struct conn *c)
+{
+    while (c->ctx_out.n) {
+        ssize_t n = write(c->cfd, c->ctx_out.d, c->ctx_out.n);
+        if (n < 0 && (errno == EAGAIN || errno == EINTR))
+            return;
+        if (n < 0) {
+            fail(c, "libircclient's connection: %s", strerror(errno));
+            return;
+        }
+        buf_drop(&c->ctx_out, (size_t)n);
+    }
+}
+
+static void add_fd(int fd, fd_set *set, int *maxfd)
+{
+    FD_SET(fd, set);
+    if (fd > *maxfd)
+        *maxfd = fd;
+}
+
+void conn_fds(struct conn *c, fd_set *r, fd_set *w, int *maxfd)
+{
+    if (c->state == ST_DEAD)
+        return;
+    if (c->lfd >= 0)
+        add_fd(c->lfd, r, maxfd);
+    if (c->cfd >= 0) {
+        if (c->stx.n < CONN_SLOW && c->crx.n < sizeof(c->crx.d))
+            add_fd(c->cfd, r, maxfd);
+        if (c->ctx_out.n)
+            add_fd(c->cfd, w, maxfd);
+    }
+    if (c->sfd < 0)
+        return;
+    if (c->state == ST_CONNECTING) {
+        add_fd(c->sfd, w, maxfd);
+        return;
+    }
+    if (c->srx.n < sizeof(c->srx.d) && !c->eof)
+        add_fd(c->sfd, r, maxfd);
+    if (c->stx.n || c->ssl_want_write)
+        add_fd(c->sfd, w, maxfd);
+}
+
+int conn_busy(const struct conn *c)
+{
+    return c->state == ST_UP && c->ssl && SSL_pending(c->ssl) > 0 && c->srx.n < sizeof(c->srx.d);
+}
+
+int conn_process(struct conn *c, fd_set *r, fd_set *w, int libfd)
+{
+    if (c->eof == 2)
+        fail(c, "the server closed the connection");
+    if (c->state == ST_DEAD)
+        return -1;
+    if (c->lfd >= 0 && FD_ISSET(c->lfd, r))
+        lib_accept(c, libfd);
+    if (c->sfd >= 0 && c->state == ST_CONNECTING && FD_ISSET(c->sfd, w))
+        tcp_connected(c);
+    else if (c->state == ST_HANDSHAKE && (FD_ISSET(c->sfd, r) || FD_ISSET(c->sfd, w)))
+        handshake(c);
+    else if (c->state == ST_UP && !c->eof) {
+        c->ssl_want_write = 0;
+        server_read(c);
+    }
+    if (c->cfd >= 0 && FD_ISSET(c->cfd, r))
+        lib_read(c);
+    if (c->state == ST_UP) {
+        server_lines(c);
+        /* libircclient's lines go once our CAP LS is ahead of them. */
+        size_t room = CONN_BUF - c->stx.n;
+        size_t n = c->crx.n < room ? c->crx.n : room;
+        if (n && buf_add(&c->stx, c->crx.d, n) == 0)
+            buf_drop(&c->crx, n);
+        server_write(c);
+    }
+    if (c->cfd >= 0 && c->ctx_out.n)
+        lib_write(c);
+    /* The server's last lines (an ERROR saying why) reach libircclient
+     * before the end is reported, at the next call. */
+    if (c->eof == 1 && !c->ctx_out.n && !memchr(c->srx.d, '\n', c->srx.n))
+        c->eof = 2;
+    if (c->eof == 1 && c->cfd < 0)
+        c->eof = 2;
+    return c->state == ST_DEAD ? -1 : 0;
+}
