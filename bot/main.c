@@ -39,16 +39,7 @@ static const char usage_text[] =
 static int config_read(struct config *cfg, const char *path, char *err, size_t size)
 {
     config_defaults(cfg);
-    if (config_load(cfg, path, err, size) != 0)
-        return -1;
-    if (cfg->tls) {
-        snprintf(err, size,
-                 "%s: tls = yes is not supported by this build (Debian's libircclient has no "
-                 "TLS); set tls = no or use a local TLS tunnel",
-                 path);
-        return -1;
-    }
-    return 0;
+    return config_load(cfg, path, err, size) != 0 ? -1 : 0;
 }
 
 /* --check-config FILE: 0 if the bot would start with it, 1 if not. */
