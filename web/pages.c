@@ -603,8 +603,8 @@ static void page_fighter(struct web *w, const struct route *r, struct reply *out
     if (f.retired)
         buf_add(&b, " <span class=\"pill\">RETIRED</span>");
     buf_add(&b,
-            "</h1><div class=\"grid\"><div class=\"card\"><div class=\"muted small\">%s %s of"
-            "</div><h3>",
+            "</h1><div class=\"grid\"><div class=\"card\"><div class=\"muted small\">%s "
+            "&middot; a %s of</div><h3>",
             rs->title, rs->fighter);
     buf_html(&b, f.owner);
     buf_add(&b,
