@@ -257,6 +257,16 @@ const enum method *render_methods(enum rules rules);
  * no such side). */
 const char *render_meter_name(enum rules rules);
 double render_meter(const struct bout *b, int side, double *start);
+/* The kinds of chart marks (1 << enum view_mark_kind) bouts of `rules`
+ * make: what a chart's legend explains. */
+unsigned render_mark_kinds(enum rules rules);
+/* A piece of equipment in words, for the pages: the item `item` of slot
+ * `slot` of ruleset `rules` ("plate helmet", "chainmail shirt"; the
+ * ruleset's kit_item_name where its words have none). Like snprintf. */
+int render_kit_piece(enum rules rules, int slot, int item, char *buf, size_t len);
+/* What sheet `s`'s equipment weighs on him, in a few words ("encumbrance
+ * 0.210"); "" for a ruleset without equipment. Like snprintf. */
+int render_kit_note(const struct sheet *s, char *buf, size_t len);
 /* A method as statistics name it: "KO", "TKO", "DQ", "decision",
  * "points", "draw"; "" for none. */
 const char *render_method_name(enum method m);
@@ -310,7 +320,11 @@ enum view_mark_kind {
     VIEW_KNOCKDOWN,
     VIEW_INJURY,   /* a new injury or an aggravated one */
     VIEW_WARNING,  /* a warning, a foul, a penalty for holding */
-    VIEW_STOPPAGE, /* a KO, a TKO, a disqualification */
+    VIEW_STOPPAGE, /* a KO, a TKO, a disqualification (a duel: down, a yield) */
+    VIEW_CRITICAL, /* a critical hit taken (duel) */
+    VIEW_STUN,     /* stunned (duel) */
+    VIEW_BREAK,    /* a piece of his equipment broke (duel) */
+    VIEW_MARK_KINDS
 };
 
 #define VIEW_MARKS_MAX 16
@@ -342,6 +356,11 @@ struct bout_view {
     struct render_corner corner[SIDES]; /* names, owners, records now; sheets the bout began with */
     const char *meter_name;             /* what meter[] is: "endurance" */
     double meter_start[SIDES];
+    unsigned mark_kinds; /* the marks the ruleset makes (1 << kind), for a legend */
+    /* The equipment each side carries after the last round fought (the
+     * start sheets' kit worn as the bout wore it; the same as the start
+     * sheets for a ruleset without equipment or before round 1). */
+    struct sheet kit_now[SIDES];
     int nrounds;
     struct view_round *round;     /* round[i] is round i + 1 */
     int over, winner;             /* the result once over (winner -1: a draw) */

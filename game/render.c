@@ -84,6 +84,42 @@ double render_meter(const struct bout *b, int side, double *start)
     return w->meter(b, side, start);
 }
 
+unsigned render_mark_kinds(enum rules rules)
+{
+    const struct words *w = words_of(rules);
+
+    if (w && w->mark_kinds)
+        return w->mark_kinds;
+    return 1u << VIEW_KNOCKDOWN | 1u << VIEW_INJURY | 1u << VIEW_WARNING | 1u << VIEW_STOPPAGE;
+}
+
+int render_kit_piece(enum rules rules, int slot, int item, char *buf, size_t len)
+{
+    const struct words *w = words_of(rules);
+    const struct ruleset *rs = ruleset_get(rules);
+    struct text t;
+
+    text_init(&t, buf, len);
+    if (w && w->kit_piece) {
+        w->kit_piece(&t, slot, item);
+    } else if (rs && rs->kit_item_name && slot >= 0 && slot < rs->kit_slots) {
+        const char *name = rs->kit_item_name(slot, item);
+        text_add(&t, "%s", name ? name : "?");
+    }
+    return text_result(&t);
+}
+
+int render_kit_note(const struct sheet *s, char *buf, size_t len)
+{
+    const struct words *w = words_of(s->rules);
+    struct text t;
+
+    text_init(&t, buf, len);
+    if (w && w->kit_note)
+        w->kit_note(&t, s);
+    return text_result(&t);
+}
+
 const char *render_method_name(enum method m)
 {
     switch (m) {

@@ -473,6 +473,16 @@ static void score_add(struct text *t, const struct render_corner c[SIDES], const
              db->f[1].health, db->f[0].energy, db->f[1].energy);
 }
 
+/* What the equipment weighs on him, for the pages. */
+static void kit_note(struct text *t, const struct sheet *s)
+{
+    const struct duel_sheet *d = &s->u.duel;
+
+    if (d->item[DUEL_WEAPON] == 0)
+        text_add(t, "no weapon (bare fists); ");
+    text_add(t, "encumbrance %.3f", duel_encumbrance(d->item, d->str));
+}
+
 static const enum method methods[] = {METHOD_KO, METHOD_TKO, METHOD_NONE};
 
 /* What the pages chart of a duellist: his health, from DUEL_HEALTH down
@@ -500,4 +510,7 @@ const struct words duel_words = {
     .corner_add = corner_add,
     .meter_name = "health",
     .meter = meter,
+    .mark_kinds = 1u << VIEW_CRITICAL | 1u << VIEW_STUN | 1u << VIEW_BREAK | 1u << VIEW_STOPPAGE,
+    .kit_piece = piece_add,
+    .kit_note = kit_note,
 };

@@ -175,6 +175,13 @@ struct words {
      * *start. */
     const char *meter_name;
     double (*meter)(const struct bout *b, int side, double *start);
+    /* Optional: the chart marks (1 << enum view_mark_kind) its bouts make,
+     * for the chart's legend; 0: knockdown, injury, warning, stoppage. */
+    unsigned mark_kinds;
+    /* Optional, with kit_add: a piece in words ("plate helmet"), and what
+     * the equipment of `s` weighs on him ("encumbrance 0.210"). */
+    void (*kit_piece)(struct text *t, int slot, int item);
+    void (*kit_note)(struct text *t, const struct sheet *s);
 };
 
 /* The descriptors, one per line of engine/rulesets.h. */

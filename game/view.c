@@ -20,10 +20,12 @@
 #include "game.h"
 #include "game_internal.h"
 
-/* The kind of mark an event leaves on the chart, or -1 for none. */
-static int mark_kind(enum event_type type)
+/* The kind of mark an event leaves on the chart, or -1 for none; *side is
+ * the fighter it happened to (a critical hit: the one hit). */
+static int mark_kind(const struct event *e, int *side)
 {
-    switch (type) {
+    *side = e->side;
+    switch (e->type) {
     case EV_KNOCKDOWN:
         return VIEW_KNOCKDOWN;
     case EV_INJURY:
@@ -37,6 +39,15 @@ static int mark_kind(enum event_type type)
     case EV_TKO:
     case EV_DQ:
         return VIEW_STOPPAGE;
+    case EV_HIT: /* the duel's: side attacked, b is set for a critical hit */
+        if (!e->b || e->side < 0 || e->side >= SIDES)
+            return -1;
+        *side = !e->side;
+        return VIEW_CRITICAL;
+    case EV_STUN:
+        return VIEW_STUN;
+    case EV_BREAK:
+        return VIEW_BREAK;
     default:
         return -1;
     }
@@ -56,7 +67,7 @@ static void view_round_fill(struct view_round *vr, struct replayer *rp, int nlin
     }
     for (int k = 0; k < rp->evs.n; k++) {
         const struct event *e = &rp->evs.ev[k];
-        int kind = mark_kind(e->type);
+        int side, kind = mark_kind(e, &side);
         if (e->type == EV_CARD && e->a >= 0 && e->a < JUDGES) {
             vr->cards[e->a][0] = e->b;
             vr->cards[e->a][1] = e->c;
@@ -66,7 +77,7 @@ static void view_round_fill(struct view_round *vr, struct replayer *rp, int nlin
             continue;
         struct view_mark *m = &vr->marks[vr->nmarks++];
         m->kind = (enum view_mark_kind)kind;
-        m->side = e->side;
+        m->side = side;
         render_event(rp->corner, b, e, m->text, sizeof(m->text));
     }
     if (!rp->words) {
@@ -96,6 +107,10 @@ struct bout_view *bout_view(struct db *db, int64_t id, char *err, size_t errlen)
     v->rec = rp->rec;
     memcpy(v->corner, rp->corner, sizeof(v->corner));
     v->meter_name = render_meter_name(rp->rec.rules);
+    v->mark_kinds = render_mark_kinds(rp->rec.rules);
+    const struct ruleset *rs = ruleset_get(rp->rec.rules);
+    for (int s = 0; s < SIDES; s++)
+        v->kit_now[s] = rp->corner[s].sheet;
     for (int s = 0; s < SIDES; s++)
         render_meter(&rp->b, s, &v->meter_start[s]);
     v->round = xmalloc((size_t)(rp->rec.round > 0 ? rp->rec.round : 1) * sizeof(*v->round));
@@ -121,6 +136,9 @@ struct bout_view *bout_view(struct db *db, int64_t id, char *err, size_t errlen)
             render_result_text(rp->corner, &rp->b, v->result, sizeof(v->result));
         }
     }
+    /* The equipment as the rounds fought wore it. */
+    if (rs && rs->sheet_after && v->nrounds > 0)
+        rs->sheet_after(&rp->b, v->kit_now);
     v->over = rp->b.result.over;
     v->winner = v->over ? rp->b.result.winner : -1;
     free(rp);

@@ -627,6 +627,64 @@ START_TEST(test_live_duel_fights_itself)
 }
 END_TEST
 
+/* The web pages' view of a duel: health from 100, the duel's marks (each
+ * on the fighter it happened to, as the report says it), the equipment
+ * worn as the rounds wore it, the pieces and their weight in words. */
+START_TEST(test_duel_view)
+{
+    char err[256], text[RENDER_LINE_MAX];
+    int64_t a = player("alice", "Conan", &conan), b = player("bob", "Bob", &bob);
+    struct game_caller ca = caller("alice", a, 1), cb = caller("bob", b, 1);
+    ck_assert_int_eq(game_challenge(game, &ca, b, "bob", RULES_DUEL, 0, NULL, NULL), 0);
+    ck_assert_int_eq(game_answer(game, &cb, GAME_ACCEPT, NULL, 0), 0);
+    game_tick(game, NULL);
+    for (int i = 0; i < 30 && game_live(game); i++) {
+        clock_now += 4;
+        game_tick(game, NULL);
+    }
+    struct bout_view *v = bout_view(db, 1, err, sizeof(err));
+    ck_assert_msg(v != NULL, "%s", err);
+    ck_assert_int_eq(v->over, 1);
+    ck_assert_str_eq(v->meter_name, "health");
+    ck_assert_double_eq(v->meter_start[0], DUEL_HEALTH);
+    ck_assert_double_eq(v->meter_start[1], DUEL_HEALTH);
+    ck_assert_uint_eq(v->mark_kinds, 1u << VIEW_CRITICAL | 1u << VIEW_STUN | 1u << VIEW_BREAK |
+                                         1u << VIEW_STOPPAGE);
+    for (int i = 0; i < v->nrounds; i++) {
+        ck_assert_int_eq(v->round[i].judged, 0);
+        for (int k = 0; k < v->round[i].nmarks; k++) {
+            const struct view_mark *m = &v->round[i].marks[k];
+            ck_assert(m->kind >= VIEW_STOPPAGE);
+            ck_assert_ptr_nonnull(strstr(v->round[i].report, m->text));
+            if (m->kind == VIEW_CRITICAL) /* "X hits <him>'s ..., a critical hit." */
+                ck_assert_ptr_nonnull(strstr(m->text, m->side ? "hits Bob's" : "hits Conan's"));
+        }
+    }
+    /* The wear: what the fighters carry now is what the duel left. */
+    struct db_fighter fa;
+    ck_assert_int_eq(db_fighter_get(db, "conan", &fa), DB_OK);
+    ck_assert_mem_eq(&v->kit_now[0].u.duel, &fa.sheet.u.duel, sizeof(fa.sheet.u.duel));
+    ck_assert_int_lt(v->kit_now[0].u.duel.cond[DUEL_WEAPON], conan.u.duel.cond[DUEL_WEAPON]);
+    ck_assert_mem_eq(&v->corner[0].sheet.u.duel, &conan.u.duel, sizeof(conan.u.duel));
+    bout_view_free(v);
+    render_kit_piece(RULES_DUEL, DUEL_HEAD, DUEL_PLATE, text, sizeof(text));
+    ck_assert_str_eq(text, "plate helmet");
+    render_kit_piece(RULES_DUEL, DUEL_UNDER, DUEL_CHAINMAIL, text, sizeof(text));
+    ck_assert_str_eq(text, "chainmail shirt");
+    render_kit_note(&bob, text, sizeof(text));
+    ck_assert_ptr_nonnull(strstr(text, "encumbrance 0."));
+    struct sheet none = {.rules = RULES_DUEL, .u.duel = {14, 14, 14, 14, {0}, {0}}};
+    render_kit_note(&none, text, sizeof(text));
+    ck_assert_str_eq(text, "no weapon (bare fists); encumbrance 0.000");
+    struct sheet boxer = {.rules = RULES_BOXING};
+    render_kit_note(&boxer, text, sizeof(text));
+    ck_assert_str_eq(text, "");
+    ck_assert_uint_eq(render_mark_kinds(RULES_BOXING), 1u << VIEW_KNOCKDOWN | 1u << VIEW_INJURY |
+                                                           1u << VIEW_WARNING |
+                                                           1u << VIEW_STOPPAGE);
+}
+END_TEST
+
 /* A duellist yields: he loses at once, and the duel replays. */
 START_TEST(test_live_duel_yield)
 {
@@ -935,6 +993,7 @@ Suite *game_suite(void)
     tcase_add_test(tc, test_deadline_from_the_prompt);
     tcase_add_test(tc, test_live_duel_fights_itself);
     tcase_add_test(tc, test_live_duel_yield);
+    tcase_add_test(tc, test_duel_view);
     tcase_add_test(tc, test_live_duel_plan_yields);
     tcase_add_test(tc, test_league_turn_of_duels);
     suite_add_tcase(s, tc);

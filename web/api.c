@@ -16,11 +16,10 @@
 static const char *const kind_names[] = {"exhibition", "league", "title"};
 static const char *const state_names[] = {"challenge", "live", "over", "cancelled"};
 static const char *const league_names[LEAGUE_COUNT] = {"bronze", "silver", "gold"};
-static const char *const mark_names[] = {
-    [VIEW_KNOCKDOWN] = "knockdown",
-    [VIEW_INJURY] = "injury",
-    [VIEW_WARNING] = "warning",
-    [VIEW_STOPPAGE] = "stoppage",
+static const char *const mark_names[VIEW_MARK_KINDS] = {
+    [VIEW_KNOCKDOWN] = "knockdown", [VIEW_INJURY] = "injury",     [VIEW_WARNING] = "warning",
+    [VIEW_STOPPAGE] = "stoppage",   [VIEW_CRITICAL] = "critical", [VIEW_STUN] = "stun",
+    [VIEW_BREAK] = "break",
 };
 
 static void finish(struct buf *b, int status, struct reply *out)
@@ -56,6 +55,38 @@ static void sheet_add(struct buf *b, const struct sheet *s)
     for (int i = 0; i < rs->nfields; i++)
         buf_add(b, "%s\"%s\":%d", i ? "," : "", rs->fields[i].key, sheet_field_get(s, i));
     buf_add(b, "}");
+}
+
+/* The equipment of sheet `s` (a ruleset with equipment): [{"slot":
+ * "torso", "item": "leather", "piece": "leather armour", "condition":
+ * 92.5}, ...], the condition in percent of a new piece; then
+ * ,"encumbrance": its words. Nothing for a ruleset without. */
+static void kit_add(struct buf *b, const char *key, const struct sheet *s)
+{
+    const struct ruleset *rs = ruleset_get(s->rules);
+    char piece[RENDER_LINE_MAX];
+    int n = 0;
+
+    if (rs->kit_slots <= 0)
+        return;
+    buf_add(b, ",\"%s\":[", key);
+    for (int k = 0; k < rs->kit_slots; k++) {
+        int item, cond;
+        sheet_kit_get(s, k, &item, &cond);
+        if (item == 0)
+            continue;
+        const char *name = rs->kit_item_name(k, item);
+        render_kit_piece(s->rules, k, item, piece, sizeof(piece));
+        buf_add(b, "%s{\"slot\":", n++ ? "," : "");
+        buf_json(b, rs->kit_slot_name(k));
+        buf_add(b, ",\"item\":");
+        buf_json(b, name ? name : "");
+        buf_add(b, ",\"piece\":");
+        buf_json(b, piece);
+        buf_add(b, ",\"condition\":%.4f}",
+                rs->kit_cond_max > 0 ? 100.0 * cond / rs->kit_cond_max : 0.0);
+    }
+    buf_add(b, "]");
 }
 
 /* {"id":..,"name":..,"owner":..} */
@@ -189,6 +220,13 @@ static void api_fighter(struct web *w, const struct route *r, struct reply *out)
         buf_add(&b, "\"defences\":%d,", defences);
     buf_add(&b, "\"sheet\":");
     sheet_add(&b, &f.sheet);
+    kit_add(&b, "equipment", &f.sheet);
+    if (ruleset_get(f.sheet.rules)->kit_slots > 0) {
+        char note[RENDER_LINE_MAX];
+        render_kit_note(&f.sheet, note, sizeof(note));
+        buf_add(&b, ",\"carried\":");
+        buf_json(&b, note);
+    }
     buf_add(&b,
             ",\"record\":{\"wins\":%d,\"losses\":%d,\"draws\":%d,\"kos\":%d},"
             "\"gold_record\":%d,\"bouts\":[",
@@ -234,6 +272,8 @@ static void api_bout(struct web *w, const struct route *r, struct reply *out)
         buf_json(&b, v->corner[s].owner);
         buf_add(&b, ",\"sheet\":");
         sheet_add(&b, &v->corner[s].sheet);
+        kit_add(&b, "equipment", &v->corner[s].sheet);
+        kit_add(&b, "equipment_now", &v->kit_now[s]);
         buf_add(&b, "}");
     }
     buf_add(&b, "],\"meter\":");

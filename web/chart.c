@@ -3,8 +3,11 @@
  * health for a ruleset that counts it) from the start through every round
  * fought, over the rounds scheduled, and under it a lane per fighter with
  * what each round did to him: knockdowns, injuries, warnings, the
- * stoppage. Every point and mark carries a <title> (a tooltip in a
- * browser, words for a screen reader); names are escaped.
+ * stoppage; in a duel critical hits taken, stuns, pieces broken, going
+ * down or yielding. A round's marks of one kind are one symbol (its title
+ * says them all). Every point and mark carries a <title> (a tooltip in a
+ * browser, words for a screen reader); names are escaped. The legend
+ * explains the marks the ruleset makes (bout_view's mark_kinds).
  *
  * The chart reads only struct bout_view's series (meter_start, and meter[]
  * of each round) and marks, so a ruleset needs nothing here.
@@ -73,6 +76,24 @@ static void symbol(struct buf *b, enum view_mark_kind kind, double x, double y, 
     case VIEW_STOPPAGE:
         buf_add(b, "<path d=\"M%.1f %.1fl9 9m0 -9l-9 9\" stroke=\"%s\" stroke-width=\"2.6\"/>",
                 x - 4.5, y - 4.5, fill);
+        break;
+    case VIEW_CRITICAL: /* a four-pointed star */
+        buf_add(b,
+                "<path d=\"M%.1f %.1fl1.7 4.3 4.3 1.7-4.3 1.7-1.7 4.3-1.7-4.3-4.3-1.7 4.3-1.7z\" "
+                "fill=\"%s\"/>",
+                x, y - 6, fill);
+        break;
+    case VIEW_STUN: /* a lightning bolt */
+        buf_add(b, "<path d=\"M%.1f %.1fl-5 7h4l-1.5 5 6-7.5h-4l1.5-4.5z\" fill=\"%s\"/>", x + 1.5,
+                y - 6, fill);
+        break;
+    case VIEW_BREAK: /* a square split by a crack */
+        buf_add(b,
+                "<path d=\"M%.1f %.1fh4l1 3-2 2 1 5h-4zM%.1f %.1fh4v10h-4l-1-5 2-2z\" "
+                "fill=\"%s\"/>",
+                x - 5.5, y - 5, x + 1.5, y - 5, fill);
+        break;
+    case VIEW_MARK_KINDS:
         break;
     }
 }
@@ -167,43 +188,73 @@ void chart_svg(struct buf *b, const struct bout_view *v)
                 "<circle cx=\"%d\" cy=\"%d\" r=\"4\" fill=\"%s\"/>",
                 LEFT, RIGHT, y, y, LEFT - 12, y, colour[s]);
     }
+    double column = (double)(RIGHT - LEFT) / (rounds > 0 ? rounds : 1);
     for (int i = 0; i < v->nrounds; i++) {
         const struct view_round *vr = &v->round[i];
-        int count[SIDES] = {0, 0}, at[SIDES] = {0, 0};
-        for (int k = 0; k < vr->nmarks; k++)
-            if (vr->marks[k].side >= 0 && vr->marks[k].side < SIDES)
-                count[vr->marks[k].side]++;
-        for (int k = 0; k < vr->nmarks; k++) {
-            const struct view_mark *m = &vr->marks[k];
-            if (m->side < 0 || m->side >= SIDES)
+        for (int s = 0; s < SIDES; s++) {
+            /* The kinds this round left on him, each one symbol, side by
+             * side, centred on the round, closer when rounds are narrow,
+             * kept inside the chart. */
+            int kinds[VIEW_MARK_KINDS], nk = 0;
+            for (int k = 0; k < VIEW_MARK_KINDS; k++) {
+                int has = 0;
+                for (int j = 0; j < vr->nmarks; j++)
+                    has |= vr->marks[j].side == s && (int)vr->marks[j].kind == k;
+                if (has)
+                    kinds[nk++] = k;
+            }
+            if (nk == 0)
                 continue;
-            /* The round's marks side by side, centred on it, kept
-             * inside the chart. */
-            double first = x_of(vr->round, rounds) - 6.0 * (count[m->side] - 1);
-            if (first + 12.0 * (count[m->side] - 1) > W - 8)
-                first = W - 8 - 12.0 * (count[m->side] - 1);
-            double x = first + 12.0 * at[m->side]++;
-            buf_add(b, "<g><title>Round %d: ", vr->round);
-            buf_html(b, m->text);
-            buf_add(b, "</title>");
-            symbol(b, m->kind, x, m->side ? LANE1 : LANE0, colour[m->side]);
-            buf_add(b, "</g>");
-            if (m->kind == VIEW_KNOCKDOWN || m->kind == VIEW_STOPPAGE) {
-                /* On the line too: where he went down. */
-                buf_add(b, "<g><title>Round %d: ", vr->round);
-                buf_html(b, m->text);
+            double gap = nk > 1 && (column - 2) / nk < 12 ? (column - 2) / nk : 12;
+            if (gap < 7)
+                gap = 7;
+            double first = x_of(vr->round, rounds) - gap / 2 * (nk - 1);
+            if (first + gap * (nk - 1) > W - 8)
+                first = W - 8 - gap * (nk - 1);
+            for (int q = 0; q < nk; q++) {
+                enum view_mark_kind kind = (enum view_mark_kind)kinds[q];
+                buf_add(b, "<g><title>Round %d:", vr->round);
+                for (int j = 0; j < vr->nmarks; j++)
+                    if (vr->marks[j].side == s && vr->marks[j].kind == kind) {
+                        buf_add(b, " ");
+                        buf_html(b, vr->marks[j].text);
+                    }
                 buf_add(b, "</title>");
-                symbol(b, m->kind, x_of(vr->round, rounds), y_of(vr->meter[m->side], top) - 12,
-                       colour[m->side]);
+                symbol(b, kind, first + gap * q, s ? LANE1 : LANE0, colour[s]);
                 buf_add(b, "</g>");
+                if (kind == VIEW_KNOCKDOWN || kind == VIEW_STOPPAGE) {
+                    /* On the line too: where he went down. */
+                    buf_add(b, "<g><title>Round %d:", vr->round);
+                    for (int j = 0; j < vr->nmarks; j++)
+                        if (vr->marks[j].side == s && vr->marks[j].kind == kind) {
+                            buf_add(b, " ");
+                            buf_html(b, vr->marks[j].text);
+                        }
+                    buf_add(b, "</title>");
+                    symbol(b, kind, x_of(vr->round, rounds), y_of(vr->meter[s], top) - 12,
+                           colour[s]);
+                    buf_add(b, "</g>");
+                }
             }
         }
     }
-    static const char *const names[] = {"knockdown", "injury", "warning", "stoppage"};
-    for (int k = 0; k <= VIEW_STOPPAGE; k++) {
-        double x = LEFT + 8 + 120 * k;
-        symbol(b, (enum view_mark_kind)k, x, H - 10, "#66717c");
+    static const char *const names[VIEW_MARK_KINDS] = {
+        [VIEW_KNOCKDOWN] = "knockdown",   [VIEW_INJURY] = "injury",
+        [VIEW_WARNING] = "warning",       [VIEW_STOPPAGE] = "stoppage",
+        [VIEW_CRITICAL] = "critical hit", [VIEW_STUN] = "stunned",
+        [VIEW_BREAK] = "piece broken",
+    };
+    static const enum view_mark_kind legend[VIEW_MARK_KINDS] = {
+        VIEW_KNOCKDOWN, VIEW_INJURY, VIEW_WARNING, VIEW_CRITICAL,
+        VIEW_STUN,      VIEW_BREAK,  VIEW_STOPPAGE};
+    double x = LEFT + 8;
+    for (int q = 0; q < VIEW_MARK_KINDS; q++) {
+        enum view_mark_kind k = legend[q];
+        if (!(v->mark_kinds & 1u << k))
+            continue;
+        symbol(b, k, x, H - 10, "#66717c");
         buf_add(b, "<text x=\"%.1f\" y=\"%d\" fill=\"#66717c\">%s</text>", x + 10, H - 6, names[k]);
+        x += 120;
     }
     buf_add(b, "</svg>");
 }

@@ -19,6 +19,7 @@
 #define LATEST_MAX   15  /* results on the home page */
 #define HISTORY_MAX  200 /* a fighter's bouts listed */
 #define LIVE_REFRESH 10  /* seconds */
+#define AUTO_REFRESH 4   /* a bout that fights itself: the duel's default pace */
 #define HOME_REFRESH 30
 
 static const char style[] =
@@ -76,6 +77,10 @@ static const char style[] =
     "overflow-x:auto}"
     ".chart svg{width:100%;min-width:30rem;height:auto;display:block}"
     ".pager{margin:.6rem 0;display:flex;gap:1rem}"
+    ".bar{display:inline-block;width:6rem;height:.6rem;background:#e9edf1;border-radius:3px;"
+    "vertical-align:middle;margin-right:.4rem;overflow:hidden}.bar i{display:block;height:100%}"
+    ".ok{background:#43a047}.worn{background:#f9a825}.low{background:#e53935}"
+    ".gone{color:#b71c1c;font-weight:600}"
     "footer{color:var(--mute);font-size:.8rem;text-align:center;padding:1rem}"
     "@media (max-width:40rem){body{font-size:15px}th,td{padding:.35rem .4rem}"
     ".hide-s{display:none}}";
@@ -521,6 +526,57 @@ static void sheet_table(struct buf *b, const struct sheet *s)
     buf_add(b, "</tr></tbody></table></div>");
 }
 
+/* A piece's condition in percent of a new one. */
+static double kit_percent(const struct ruleset *rs, int cond)
+{
+    return rs->kit_cond_max > 0 ? 100.0 * cond / rs->kit_cond_max : 0;
+}
+
+/* A condition as a bar and a figure. */
+static void condition_add(struct buf *b, double pct)
+{
+    buf_add(b, "<span class=\"bar\"><i class=\"%s\" style=\"width:%.1f%%\"></i></span>%.1f%%",
+            pct > 60   ? "ok"
+            : pct > 25 ? "worn"
+                       : "low",
+            pct, pct);
+}
+
+/* The equipment of sheet `s` (a ruleset with equipment): each slot's
+ * piece and its condition, and what it weighs on him. */
+static void kit_table(struct buf *b, const struct sheet *s)
+{
+    const struct ruleset *rs = ruleset_get(s->rules);
+    char piece[RENDER_LINE_MAX], note[RENDER_LINE_MAX];
+    int n = 0;
+
+    for (int k = 0; k < rs->kit_slots; k++) {
+        int item, cond;
+        sheet_kit_get(s, k, &item, &cond);
+        if (item == 0)
+            continue;
+        if (n++ == 0)
+            buf_add(b, "<div class=\"wrap\"><table><thead><tr><th>Slot</th><th>Piece</th>"
+                       "<th>Condition</th></tr></thead><tbody>");
+        render_kit_piece(s->rules, k, item, piece, sizeof(piece));
+        buf_add(b, "<tr><td class=\"muted\">%s</td><td>", rs->kit_slot_name(k));
+        buf_html(b, piece);
+        buf_add(b, "</td><td class=\"nw\">");
+        condition_add(b, kit_percent(rs, cond));
+        buf_add(b, "</td></tr>");
+    }
+    if (n)
+        buf_add(b, "</tbody></table></div>");
+    else
+        buf_add(b, "<div class=\"card muted\">Nothing carried.</div>");
+    render_kit_note(s, note, sizeof(note));
+    if (note[0]) {
+        buf_add(b, "<p class=\"small muted\">");
+        buf_html(b, note);
+        buf_add(b, "</p>");
+    }
+}
+
 static void page_fighter(struct web *w, const struct route *r, struct reply *out)
 {
     static struct db_bout v[HISTORY_MAX];
@@ -547,8 +603,8 @@ static void page_fighter(struct web *w, const struct route *r, struct reply *out
     if (f.retired)
         buf_add(&b, " <span class=\"pill\">RETIRED</span>");
     buf_add(&b,
-            "</h1><div class=\"grid\"><div class=\"card\"><div class=\"muted small\">%s %s of"
-            "</div><h3>",
+            "</h1><div class=\"grid\"><div class=\"card\"><div class=\"muted small\">%s "
+            "&middot; a %s of</div><h3>",
             rs->title, rs->fighter);
     buf_html(&b, f.owner);
     buf_add(&b,
@@ -565,6 +621,10 @@ static void page_fighter(struct web *w, const struct route *r, struct reply *out
         buf_add(&b, " &middot; %d title defence%s", defences, defences == 1 ? "" : "s");
     buf_add(&b, "</div></div></div><h2>Sheet</h2>");
     sheet_table(&b, &f.sheet);
+    if (rs->kit_slots > 0) {
+        buf_add(&b, "<h2>Equipment</h2>");
+        kit_table(&b, &f.sheet);
+    }
     buf_add(&b, "<h2>Bouts</h2>");
     if (n == 0) {
         buf_add(&b, "<div class=\"card muted\">No bout fought yet.</div>");
@@ -607,6 +667,51 @@ static void page_fighter(struct web *w, const struct route *r, struct reply *out
 
 /* -------------------------------------------------------------- bout */
 
+/* Where the piece side `side` began the bout with in slot `slot` is
+ * after the rounds fought: its slot in kit_now, or -1 (broken). A piece
+ * stays in its slot, or moves to a slot that held another item at the
+ * start (a shirt whose armour broke is the torso piece). */
+static int piece_now(const struct bout_view *v, int side, int slot, int item)
+{
+    const struct ruleset *rs = ruleset_get(v->rec.rules);
+    int it, c, was;
+
+    sheet_kit_get(&v->kit_now[side], slot, &it, &c);
+    if (it == item)
+        return slot;
+    for (int k = 0; k < rs->kit_slots; k++) {
+        sheet_kit_get(&v->kit_now[side], k, &it, &c);
+        sheet_kit_get(&v->corner[side].sheet, k, &was, &c);
+        if (k != slot && it == item && was != item)
+            return k;
+    }
+    return -1;
+}
+
+/* A piece in the tape: its name and condition at the start, and, once
+ * rounds are fought, its condition now (or that it broke). */
+static void tape_piece(struct buf *b, const struct bout_view *v, int side, int slot, int item,
+                       int cond)
+{
+    const struct ruleset *rs = ruleset_get(v->rec.rules);
+    char piece[RENDER_LINE_MAX];
+
+    render_kit_piece(v->rec.rules, slot, item, piece, sizeof(piece));
+    buf_html(b, piece);
+    buf_add(b, " %.1f%%", kit_percent(rs, cond));
+    if (v->nrounds == 0)
+        return;
+    int k = piece_now(v, side, slot, item);
+    if (k < 0) {
+        buf_add(b, " &rarr; <span class=\"gone\">broken</span>");
+    } else {
+        int it, c;
+        sheet_kit_get(&v->kit_now[side], k, &it, &c);
+        if (c != cond)
+            buf_add(b, " &rarr; %.1f%%", kit_percent(rs, c));
+    }
+}
+
 static void tape(struct buf *b, const struct route *r, const struct bout_view *v)
 {
     const struct ruleset *rs = ruleset_get(v->rec.rules);
@@ -626,24 +731,50 @@ static void tape(struct buf *b, const struct route *r, const struct bout_view *v
                 "<div class=\"n\" style=\"text-align:center\">%d</div>",
                 sheet_field_get(&v->corner[0].sheet, i), rs->fields[i].label,
                 sheet_field_get(&v->corner[1].sheet, i));
+    for (int k = 0; k < rs->kit_slots; k++) {
+        int item[SIDES], cond[SIDES];
+        for (int s = 0; s < SIDES; s++)
+            sheet_kit_get(&v->corner[s].sheet, k, &item[s], &cond[s]);
+        if (!item[0] && !item[1])
+            continue;
+        for (int s = 0; s < SIDES; s++) {
+            if (s)
+                buf_add(b, "<div class=\"k\">%s</div>", rs->kit_slot_name(k));
+            buf_add(b, "<div class=\"small\">");
+            if (item[s])
+                tape_piece(b, v, s, k, item[s], cond[s]);
+            else
+                buf_add(b, "<span class=\"muted\">-</span>");
+            buf_add(b, "</div>");
+        }
+    }
+    if (rs->kit_slots > 0) {
+        char note[RENDER_LINE_MAX];
+        for (int s = 0; s < SIDES; s++) {
+            if (s)
+                buf_add(b, "<div class=\"k\">carried</div>");
+            render_kit_note(&v->corner[s].sheet, note, sizeof(note));
+            buf_add(b, "<div class=\"small muted\">");
+            buf_html(b, note);
+            buf_add(b, "</div>");
+        }
+    }
     buf_add(b, "<div>%d-%d-%d</div><div class=\"k\">record now</div><div>%d-%d-%d</div>",
             v->corner[0].wins, v->corner[0].losses, v->corner[0].draws, v->corner[1].wins,
             v->corner[1].losses, v->corner[1].draws);
     buf_add(b, "</div>");
 }
 
-static const char *const mark_names[] = {
-    [VIEW_KNOCKDOWN] = "knockdown",
-    [VIEW_INJURY] = "injury",
-    [VIEW_WARNING] = "warning",
-    [VIEW_STOPPAGE] = "stoppage",
+static const char *const mark_names[VIEW_MARK_KINDS] = {
+    [VIEW_KNOCKDOWN] = "knockdown", [VIEW_INJURY] = "injury",         [VIEW_WARNING] = "warning",
+    [VIEW_STOPPAGE] = "stoppage",   [VIEW_CRITICAL] = "critical hit", [VIEW_STUN] = "stunned",
+    [VIEW_BREAK] = "piece broken",
 };
 
-static const char *const mark_icons[] = {
-    [VIEW_KNOCKDOWN] = "&#x25BC;",
-    [VIEW_INJURY] = "&#x271A;",
-    [VIEW_WARNING] = "&#x26A0;",
-    [VIEW_STOPPAGE] = "&#x2716;",
+static const char *const mark_icons[VIEW_MARK_KINDS] = {
+    [VIEW_KNOCKDOWN] = "&#x25BC;", [VIEW_INJURY] = "&#x271A;",   [VIEW_WARNING] = "&#x26A0;",
+    [VIEW_STOPPAGE] = "&#x2716;",  [VIEW_CRITICAL] = "&#x2736;", [VIEW_STUN] = "&#x21AF;",
+    [VIEW_BREAK] = "&#x2300;",
 };
 
 static void round_card(struct buf *b, const struct bout_view *v, const struct view_round *vr)
@@ -698,7 +829,8 @@ static void page_bout(struct web *w, const struct route *r, struct reply *out)
     if (!v)
         return pages_error(r, 500, "This bout does not replay", err, out);
     int live = v->rec.state == DB_BOUT_LIVE;
-    int refresh = live ? LIVE_REFRESH : 0;
+    const struct ruleset *rs = ruleset_get(v->rec.rules);
+    int refresh = !live ? 0 : rs && rs->auto_rounds ? AUTO_REFRESH : LIVE_REFRESH;
 
     struct buf b = {0};
     snprintf(title, sizeof(title), "Bout #%lld: %s vs %s", (long long)v->rec.id, v->corner[0].name,
@@ -719,7 +851,7 @@ static void page_bout(struct web *w, const struct route *r, struct reply *out)
         buf_add(&b,
                 "<div class=\"result\">Live: %d of %d rounds fought. This page reloads "
                 "every %d seconds.</div>",
-                v->nrounds, v->rec.rounds, LIVE_REFRESH);
+                v->nrounds, v->rec.rounds, refresh);
     else {
         buf_add(&b, "<div class=\"result\">");
         buf_html(&b, v->result);

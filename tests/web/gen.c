@@ -8,9 +8,16 @@
  * (promotions, gold records, title bouts, a champion); an exhibition bout
  * fought to its end in a channel with markup in its name; two live bouts,
  * the boxing one with one player's orders for the next round already
- * stored (the pages must never show them); and, with FIGHTERS, that many
- * more boxers with records spread over the leagues (the benchmark's
- * standings). It prints what the tests look for as one JSON object.
+ * stored (the pages must never show them); duellists with equipment (some
+ * pieces nearly worn out, one hostile name) in league turns of duels, a
+ * duel fought to its end in a channel and a live duel three rounds in;
+ * and, with FIGHTERS, that many more boxers with records spread over the
+ * leagues (the benchmark's standings). It prints what the tests look for
+ * as one JSON object.
+ *
+ * ringside-webgen --tick DB: the bot going on with that database: the
+ * game resumes its live bouts and the live duel fights its next round
+ * (a live duel's page must follow).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -147,13 +154,66 @@ static void order(struct game_caller *who, const char *text)
         die("order refused", text);
 }
 
+/* A duellist's sheet: abilities, then each slot's item and condition (in
+ * percent of a new piece; 0 where nothing is). */
+static struct sheet duellist(int str, int dex, int con, int intel, const int item[DUEL_SLOTS],
+                             const double pct[DUEL_SLOTS])
+{
+    struct sheet s = {.rules = RULES_DUEL};
+    s.u.duel.str = str;
+    s.u.duel.dex = dex;
+    s.u.duel.con = con;
+    s.u.duel.intel = intel;
+    for (int k = 0; k < DUEL_SLOTS; k++) {
+        s.u.duel.item[k] = item[k];
+        s.u.duel.cond[k] = item[k] ? (int)(pct[k] * (DUEL_COND_FULL / 100.0)) : 0;
+    }
+    if (duel_sheet_check(&s.u.duel) != 0)
+        die("duellist", "not a legal sheet");
+    return s;
+}
+
+/* The live duel's next round, as the bot would fight it on resuming. */
+static int tick(const char *path)
+{
+    char err[256];
+    struct db_bout rec;
+
+    db = db_open(path, err, sizeof(err));
+    if (!db)
+        die(path, err);
+    game = game_new(db, &io, &cfg, err, sizeof(err));
+    if (!game)
+        die("game", err);
+    struct db_bout v[8];
+    int n = 0, done = 0;
+    db_bout_list(db, DB_BOUT_LIVE, v, 8, &n);
+    game_connected(game);
+    for (int i = 0; i < n; i++)
+        if (v[i].rules == RULES_DUEL) {
+            game_tick(game, NULL);
+            for (int k = 0; k < 4 && !done; k++) {
+                clock_now += 4;
+                game_tick(game, NULL);
+                done = db_bout_get(db, v[i].id, &rec) == DB_OK && rec.round > v[i].round;
+            }
+        }
+    game_free(game);
+    db_close(db);
+    if (!done)
+        die("tick", "no live duel fought a round");
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     char err[256];
     int64_t acc;
 
+    if (argc == 3 && strcmp(argv[1], "--tick") == 0)
+        return tick(argv[2]);
     if (argc < 2 || argc > 3) {
-        fprintf(stderr, "usage: ringside-webgen DB [FIGHTERS]\n");
+        fprintf(stderr, "usage: ringside-webgen DB [FIGHTERS] | --tick DB\n");
         return 2;
     }
     long extra = argc == 3 ? strtol(argv[2], NULL, 10) : 0;
@@ -208,6 +268,37 @@ int main(int argc, char **argv)
         sid[i] = fighter(sugar[i][1], sugar[i][0], &s, sugar_plans[i % 4], &acc);
     }
 
+    /* Duellists, with equipment, some of it nearly worn out. */
+    static const char *const duel_names[][2] = {
+        {"Conan", "alice"},    {"<u>Sonja</u> \"Red\" & Co", "mallory"},
+        {"Valeria", "bob"},    {"Thulsa", "carol"},
+        {"Subotai", "dave"},   {"Akiro", "erin"},
+        {"Yasimina", "frank"}, {"Zula", "grace"},
+    };
+    static const int kits[4][DUEL_SLOTS] = {
+        {DUEL_LONGSWORD, DUEL_PLATE, DUEL_LEATHER, DUEL_CHAINMAIL, DUEL_LEATHER, DUEL_LEATHER,
+         DUEL_LEATHER},
+        {DUEL_MACE, 0, DUEL_LEATHER, 0, 0, 0, DUEL_CHAINMAIL},
+        {DUEL_SCIMITAR, DUEL_LEATHER, DUEL_CHAINMAIL, 0, DUEL_LEATHER, 0, DUEL_LEATHER},
+        {DUEL_WAR_HAMMER, DUEL_CHAINMAIL, DUEL_LEATHER, 0, 0, DUEL_LEATHER, 0},
+    };
+    static const double wear[4][DUEL_SLOTS] = {
+        {100, 100, 2, 100, 80, 100, 3},
+        {4, 0, 100, 0, 0, 0, 100},
+        {90, 1.5, 60, 0, 100, 0, 2.5},
+        {100, 50, 3, 0, 0, 70, 0},
+    };
+    static const int abilities[4][4] = {
+        {18, 14, 14, 10}, {14, 20, 12, 10}, {15, 17, 14, 10}, {18, 12, 16, 10}};
+    static const char *const duel_plans[] = {"if health < 20 then yield", "fight", "fight",
+                                             "if hishealth > 90 and round > 12 then yield"};
+    int64_t did[8], dacct[8];
+    for (int i = 0; i < 8; i++) {
+        const int *a = abilities[i % 4];
+        struct sheet s = duellist(a[0], a[1], a[2], a[3], kits[i % 4], wear[i % 4]);
+        did[i] = fighter(duel_names[i][1], duel_names[i][0], &s, duel_plans[i % 4], &dacct[i]);
+    }
+
     /* League turns, a day apart. */
     char lines[LEAGUE_SUMMARY_LINES][RENDER_LINE_MAX];
     int n;
@@ -219,6 +310,9 @@ int main(int argc, char **argv)
         if (league_turn(game, RULES_SUGARRAY, 2000 + (uint64_t)t, "#league", lines, &n, err,
                         sizeof(err)) != 0)
             die("sugarray turn", err);
+        if (t < 6 && league_turn(game, RULES_DUEL, 3000 + (uint64_t)t, "#league", lines, &n, err,
+                                 sizeof(err)) != 0)
+            die("duel turn", err);
     }
 
     /* An exhibition fought to its end in a channel with markup in its
@@ -282,13 +376,51 @@ int main(int argc, char **argv)
     if (game_order(game, &qb, NULL, "2/3") != 0)
         die("sugarray order", "refused");
 
-    struct db_bout live[4];
+    /* A duel fought to its end in a channel (it fights itself, a round
+     * every 4 seconds), Conan (alice) against the hostile name (mallory);
+     * then a live duel three rounds in, Valeria (bob) against Thulsa
+     * (carol). */
+    struct game_caller da = caller("alice", dacct[0], "#duel"),
+                       dm = caller("mallory", dacct[1], "#duel");
+    if (game_challenge(game, &da, dacct[1], "mallory", RULES_DUEL, 0, "Conan", duel_names[1][0]) !=
+            0 ||
+        game_answer(game, &dm, GAME_ACCEPT, NULL, 0) != 0)
+        die("duel", "challenge refused");
+    game_tick(game, NULL);
+    for (int i = 0; i < 40 && game_live(game) > 2; i++) {
+        clock_now += 4;
+        wall_now += 4;
+        game_tick(game, NULL);
+    }
+    struct db_bout live[8];
     int nlive = 0;
-    db_bout_list(db, DB_BOUT_LIVE, live, 4, &nlive);
-    int64_t live_boxing = 0, live_sugar = 0;
+    int64_t duel = 0;
+    {
+        struct db_bout v[4];
+        int m = 0;
+        db_bout_list_over(db, RULES_DUEL, DB_BOUT_EXHIBITION, v, 4, &m);
+        if (m != 1)
+            die("duel", "not over");
+        duel = v[0].id;
+    }
+    struct game_caller dv = caller("bob", dacct[2], "#duel"),
+                       dt = caller("carol", dacct[3], "#duel");
+    if (game_challenge(game, &dv, dacct[3], "carol", RULES_DUEL, 0, "Valeria", "Thulsa") != 0 ||
+        game_answer(game, &dt, GAME_ACCEPT, NULL, 0) != 0)
+        die("live duel", "challenge refused");
+    game_tick(game, NULL);
+    for (int i = 0; i < 3; i++) {
+        clock_now += 4;
+        game_tick(game, NULL);
+    }
+
+    db_bout_list(db, DB_BOUT_LIVE, live, 8, &nlive);
+    int64_t live_boxing = 0, live_sugar = 0, live_duel = 0;
     for (int i = 0; i < nlive; i++)
         if (live[i].rules == RULES_BOXING)
             live_boxing = live[i].id;
+        else if (live[i].rules == RULES_DUEL)
+            live_duel = live[i].id;
         else
             live_sugar = live[i].id;
 
@@ -336,7 +468,13 @@ int main(int argc, char **argv)
     int64_t champ = 0;
     int defences = 0;
     db_champion_get(db, RULES_BOXING, &champ, &defences);
-    printf("{\"exhibition\": %lld, \"live_boxing\": %lld, \"live_sugarray\": %lld, "
+    struct db_bout dtitle[64];
+    int ndtitle = 0;
+    db_bout_list_over(db, RULES_DUEL, DB_BOUT_TITLE, dtitle, 64, &ndtitle);
+    printf("{\"duel\": %lld, \"live_duel\": %lld, \"conan\": %lld, \"hostile_duel\": %lld, "
+           "\"duel_title_bouts\": %d, ",
+           (long long)duel, (long long)live_duel, (long long)did[0], (long long)did[1], ndtitle);
+    printf("\"exhibition\": %lld, \"live_boxing\": %lld, \"live_sugarray\": %lld, "
            "\"pending\": \"%s\", \"hostile\": [%lld, %lld, %lld], \"hostile_sugarray\": %lld, "
            "\"rocky\": %lld, \"boxing_title_bouts\": %d, \"boxing_champion\": %lld, "
            "\"murphy\": %lld}\n",

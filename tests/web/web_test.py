@@ -4,10 +4,11 @@
     python3 tests/web/web_test.py WEB WEBGEN SIM   (from the repository root; e.g.
         build/asan/ringside-web build/ringside-webgen build/ringside-sim)
 
-WEBGEN makes the database through game/ (tests/web/gen.c): league turns of both
-rulesets with title bouts, an exhibition fought to its end, two live bouts (one
-with a player's orders for the next round already stored), fighters and owners
-with hostile names. The test starts WEB (the ASan build in make check) on a free
+WEBGEN makes the database through game/ (tests/web/gen.c): league turns of the
+three rulesets with title bouts, an exhibition fought to its end, two live bouts
+(one with a player's orders for the next round already stored), duellists with
+equipment (a duel fought to its end, a live duel that `WEBGEN --tick` carries on
+a round), fighters and owners with hostile names. The test starts WEB (the ASan build in make check) on a free
 loopback port with a configuration holding the bot's other sections too, and
 checks status codes, content, escaping, 404s, 405s, HEAD, the JSON (against the
 database read with Python's sqlite3, and the reports against `SIM --report`),
@@ -35,8 +36,9 @@ import time
 import zlib
 
 HOSTILE = ["<script>alert(1)</script>", "\"><img src=x onerror=alert(2)>", "O'Brien & Sons",
-           "<b>trent</b>", "<i>Kid</i> \"Gavilan\"", "#ring<&>\""]
-RAW_MARKUP = ["<script", "<img", "<b>", "<i>", "onerror=alert(2)>"]
+           "<b>trent</b>", "<i>Kid</i> \"Gavilan\"", "#ring<&>\"", "<u>Sonja</u> \"Red\" & Co"]
+RAW_MARKUP = ["<script", "<img", "<b>", "<i>", "<u>", "onerror=alert(2)>"]
+DUEL_MARKS = {"critical", "stun", "break", "stoppage"}
 PLAN_WORDS = ["if opp is weak", "endurance_percent < 40", "my_cuts > 2"]
 
 passed = failed = 0
@@ -190,6 +192,7 @@ def main():
         print("usage: web_test.py WEB WEBGEN SIM", file=sys.stderr)
         return 2
     web, gen, sim = (os.path.abspath(a) for a in sys.argv[1:])
+    gen_path[0] = gen
     tmp = tempfile.mkdtemp(prefix="ringside-web-")
     dbpath = os.path.join(tmp, "ringside.db")
     out = subprocess.run([gen, dbpath], stdout=subprocess.PIPE, check=True)
@@ -238,6 +241,7 @@ def main():
 
 
 digest_after_writes = [None]
+gen_path = [None]
 initial_digest = [None]
 
 
@@ -336,7 +340,7 @@ def run(c, info, dbpath, sim, tmp, port):
           len(d["fought"]) == 3 and d["result"] is None and b"9H/1/10" not in jb)
     st, h, jb = c.get("/api/live")
     ids = sorted(b["id"] for b in json.loads(jb)["bouts"])
-    check("api live: both live bouts", ids == sorted([live, slive]), ids)
+    check("api live: the three live bouts", ids == sorted([live, slive, info["live_duel"]]), ids)
     st, h, body = c.get("/bouts/%d" % slive)
     check("live SUGAR RAY bout", st == 200 and "Round 1</h3>" in body.decode()
           and "<svg" in body.decode())
@@ -399,6 +403,8 @@ def run(c, info, dbpath, sim, tmp, port):
           and titles >= 1 and (champ[1] == 0 or ("defence %d</td>" % champ[1]) in text)
           and ("%d defence" % champ[1]) in text, (titles, champ))
 
+    run_duels(c, info, conn, dbpath, sim)
+
     # Errors.
     for path in ["/nope", "/bouts/999999", "/fighters/0", "/fighters/abc", "/bouts/%d/" % ex,
                  "//", "/standings/chess", "/standings/boxing/platinum", "/bouts/01",
@@ -439,6 +445,15 @@ def run(c, info, dbpath, sim, tmp, port):
         st, h, jb = c.get("/api/standings/boxing/gold")
         check("standings follow a change to the file",
               json.loads(jb)["standings"][0]["id"] == top, jb[:200])
+    # The bot goes on: the live duel fights its next round; its page follows.
+    lduel = info["live_duel"]
+    subprocess.run([gen_path[0], "--tick", dbpath], check=True)
+    st, h, body = c.get("/bouts/%d" % lduel)
+    text = body.decode()
+    st2, h2, jb = c.get("/api/bouts/%d" % lduel)
+    check("live duel: the page follows the next round",
+          st == 200 and "Round 4</h3>" in text and "Live: 4 of 23 rounds fought" in text
+          and len(json.loads(jb)["fought"]) == 4, text[-300:])
     digest_after_writes[0] = hashlib.sha256(open(dbpath, "rb").read()).hexdigest()
     for _ in range(20):
         c.get("/")
@@ -449,6 +464,8 @@ def run(c, info, dbpath, sim, tmp, port):
     # Chromium: the bout page and the standings, seen.
     for name, path, size, want in [
             ("bout", "/bouts/%d" % ex, "900,1800",
+             {"red line": (0xc6, 0x28, 0x28), "blue line": (0x15, 0x65, 0xc0)}),
+            ("duel bout", "/bouts/%d" % info["duel"], "900,1800",
              {"red line": (0xc6, 0x28, 0x28), "blue line": (0x15, 0x65, 0xc0)}),
             ("standings", "/standings/boxing/gold", "900,1000",
              {"gold pill": (0xf3, 0xcf, 0x55), "link": (0x0b, 0x57, 0xa4)})]:
@@ -461,6 +478,144 @@ def run(c, info, dbpath, sim, tmp, port):
         check("chromium: %s screenshot not blank (%d colours)" % (name, distinct), distinct > 20)
         for k, n in counts.items():
             check("chromium: %s screenshot shows the %s (%d px)" % (name, k, n), n > 30)
+
+
+def kit_of(text):
+    """A stored kit ("weapon=longsword:1000000 ...", or a stored sheet's words after
+    its abilities) as [(slot, item, percent)]."""
+    return [(w.split("=")[0], w.split("=")[1].split(":")[0], int(w.split(":")[1]) / 10000.0)
+            for w in text.split() if "=" in w]
+
+
+def same_kit(got, want):
+    return len(got) == len(want) and all(
+        g["slot"] == w[0] and g["item"] == w[1] and abs(g["condition"] - w[2]) < 1e-3
+        for g, w in zip(got, want))
+
+
+def run_duels(c, info, conn, dbpath, sim):
+    duel, lduel = info["duel"], info["live_duel"]
+
+    # A duellist's page: the sheet and each piece with its condition, as stored.
+    for fid in (info["conan"], info["hostile_duel"]):
+        kit = kit_of(conn.execute("SELECT kit FROM fighters WHERE id = ?", (fid,)).fetchone()[0])
+        st, h, jb = c.get("/api/fighters/%d" % fid)
+        d = json.loads(jb)
+        check("api duellist %d: the equipment and each piece's condition as stored" % fid,
+              st == 200 and d["rules"] == "duel" and kit and same_kit(d["equipment"], kit)
+              and set(d["sheet"]) == {"str", "dex", "con", "int"}
+              and "encumbrance" in d["carried"], (jb[:400], kit))
+        st, h, body = c.get("/fighters/%d" % fid)
+        text = body.decode()
+        eq = text[text.find("<h2>Equipment</h2>"):text.find("<h2>Bouts</h2>")]
+        check("duellist page %d: every piece with its condition" % fid,
+              st == 200 and eq and all(("<td>%s</td>" % e["piece"]) in eq
+                                       and ("%.1f%%" % e["condition"]) in eq
+                                       for e in d["equipment"]) and "encumbrance" in eq, eq[:600])
+        no_markup("duellist page %d" % fid, body)
+    st, h, body = c.get("/fighters/%d" % info["hostile_duel"])
+    check("hostile duellist escaped",
+          "&lt;u&gt;Sonja&lt;/u&gt; &quot;Red&quot; &amp; Co" in body.decode())
+    st, h, jb = c.get("/api/fighters/%d" % info["hostile_duel"])
+    check("api hostile duellist: the name back intact, no raw <",
+          json.loads(jb)["name"] == HOSTILE[6] and b"<" not in jb)
+    st, h, body = c.get("/api/fighters/%d" % info["rocky"])
+    check("api boxer: no equipment", "equipment" not in json.loads(body))
+
+    # The finished duel: tape with both fighters' equipment, the chart of health.
+    st, h, body = c.get("/bouts/%d" % duel)
+    text = body.decode()
+    no_markup("duel page", body)
+    st2, h2, jb = c.get("/api/bouts/%d" % duel)
+    d = json.loads(jb)
+    row = conn.execute("SELECT sheet_a, sheet_b, round, winner FROM bouts WHERE id = ?",
+                       (duel,)).fetchone()
+    check("api duel: each fighter's equipment as the duel began",
+          all(same_kit(d["fighters"][s]["equipment"], kit_of(row[s])) for s in (0, 1))
+          and all("equipment_now" in f for f in d["fighters"]), jb[:500])
+    check("api duel: health, from 100, every round, the result",
+          d["meter"] == "health" and d["start"] == [100, 100] and len(d["fought"]) == row[2]
+          and d["result"]["winner"] == row[3]
+          and (row[3] < 0 or d["fought"][-1]["meter"][1 - row[3]] <= 0
+               or d["result"]["method"] == "TKO"), jb[:300])
+    check("api duel: health as each round's score says",
+          all(("%.1f" % r["meter"][0]) in r["score"] and ("%.1f" % r["meter"][1]) in r["score"]
+              for r in d["fought"]))
+    check("api duel: only the duel's marks",
+          all(m["kind"] in DUEL_MARKS for r in d["fought"] for m in r["marks"]))
+    want = subprocess.run([sim, "--report", dbpath, str(duel)], stdout=subprocess.PIPE,
+                          check=True).stdout.decode().rstrip("\n")
+    check("api duel: the reports are ringside-sim --report's",
+          "\n".join(r["report"] for r in d["fought"]) == want)
+    tape = text[text.find("Tale of the tape"):text.find("round by round</h2>")]
+    check("duel page: the tape shows both fighters' equipment with conditions",
+          all(("%s %.1f%%" % (e["piece"], e["condition"])) in tape
+              for f in d["fighters"] for e in f["equipment"])
+          and "WEAPON" not in tape and ">weapon<" in tape and "encumbrance" in tape, tape[-1500:])
+    svg = text[text.find("<svg"):text.find("</svg>")]
+    check("duel page: the chart is of health, with both lines",
+          "Health round by round</h2>" in text and svg.count("<polyline") == 2
+          and "<title>health of Conan and &lt;u&gt;Sonja" in svg
+          and "after round 1: %.1f health" % d["fought"][0]["meter"][0] in svg
+          and "critical hit</text>" in svg and "knockdown</text>" not in svg, svg[:300])
+    # Every mark of every duel: on its page's chart and in its round.
+    kinds, missing, seen = set(), [], 0
+    for (bid,) in conn.execute("SELECT id FROM bouts WHERE rules = 'duel' AND state = 'over'"):
+        st, h, jb = c.get("/api/bouts/%d" % bid)
+        marks = [(r["round"], m) for r in json.loads(jb)["fought"] for m in r["marks"]]
+        if not marks:
+            continue
+        st, h, body = c.get("/bouts/%d" % bid)
+        page = body.decode()
+        svg = page[page.find("<svg"):page.find("</svg>")]
+        html_text = lambda t: t.replace("&", "&amp;").replace("<", "&lt;").replace(
+            ">", "&gt;").replace('"', "&quot;").replace("'", "&#39;")
+        missing += [(bid, m) for rnd, m in marks if html_text(m["text"]) not in svg
+                    or html_text(m["text"]) not in page[page.find('id="round-%d"' % rnd):]]
+        kinds |= {m["kind"] for rnd, m in marks}
+        seen += len(marks)
+    check("duels: every mark (%d) on its page's chart and in its round" % seen,
+          seen and not missing, missing[:3])
+    check("duels: critical hits, stuns, pieces breaking and stoppages marked",
+          kinds == DUEL_MARKS, kinds)
+
+    # The live duel: rounds so far, each piece's condition now, reloads at the duel's pace.
+    st, h, body = c.get("/bouts/%d" % lduel)
+    text = body.decode()
+    check("live duel: rounds so far, reloads at the duel's pace",
+          st == 200 and "LIVE" in text and "Round 3</h3>" in text and "Round 4</h3>" not in text
+          and h.get("refresh") == "4" and "Health round by round" in text)
+    st, h, jb = c.get("/api/bouts/%d" % lduel)
+    d = json.loads(jb)
+    check("api live duel: three rounds, no result, the equipment now",
+          len(d["fought"]) == 3 and d["result"] is None
+          and all(len(f["equipment_now"]) >= 1 for f in d["fighters"]))
+    st, h, jb = c.get("/api/live")
+    check("api live: the live duel too", lduel in [b["id"] for b in json.loads(jb)["bouts"]])
+
+    # Duel standings and the title.
+    for path in ["/standings/duel", "/standings/duel/gold", "/standings/duel/silver",
+                 "/standings/duel/bronze", "/champions/duel"]:
+        st, h, body = c.get(path)
+        check("%s: 200" % path, st == 200, st)
+        no_markup(path, body)
+    champ = conn.execute("SELECT fighter, defences FROM champions WHERE rules = 'duel'"
+                         ).fetchone()
+    titles = conn.execute("SELECT count(*) FROM bouts WHERE rules = 'duel' AND kind = 'title'"
+                          " AND state = 'over'").fetchone()[0]
+    st, h, body = c.get("/champions/duel")
+    text = body.decode()
+    check("duel title history: every title bout, the champion",
+          titles == info["duel_title_bouts"] and titles >= 1 and champ
+          and text.count("</a> <span class=\"muted small\">turn ") == titles
+          and ("fighters/%d" % champ[0]) in text, (titles, champ))
+    st, h, jb = c.get("/api/standings/duel/gold")
+    d = json.loads(jb)
+    rows = conn.execute("SELECT id FROM fighters WHERE rules = 'duel' AND league = 'gold' AND "
+                        "retired = 0 AND id IS NOT ?", (champ[0],)).fetchall()
+    check("api duel standings: every GOLD duellist but the champion",
+          st == 200 and d["champion"]["id"] == champ[0]
+          and sorted(x["id"] for x in d["standings"]) == sorted(r[0] for r in rows))
 
 
 if __name__ == "__main__":
