@@ -575,5 +575,8 @@ int bot_looks_like_order(const char *text);
 /* Looks up fighter `name` (cmd-fighter.c): 0 with *f filled, or -1 after
  * telling the caller that the name is not one, or that nobody has it. */
 int bot_fighter_find(struct cmd_ctx *ctx, const char *name, struct db_fighter *f);
+/* Like bot_fighter_find, and the fighter must be the caller's and not
+ * retired: 0, or -1 after telling him why not. */
+int bot_fighter_mine(struct cmd_ctx *ctx, const char *name, struct db_fighter *f);
 
 #endif

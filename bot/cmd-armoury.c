@@ -61,16 +61,8 @@ const struct cmd_entry cmd_armoury_entry = {
 static int own_duellist(struct cmd_ctx *ctx, const char *name, struct db_fighter *f,
                         const char *what)
 {
-    if (bot_fighter_find(ctx, name, f) != 0)
+    if (bot_fighter_mine(ctx, name, f) != 0)
         return -1;
-    if (f->account_id != ctx->account_id) {
-        reply(ctx, "%s belongs to %s, not to you", f->name, f->owner);
-        return -1;
-    }
-    if (f->retired) {
-        reply(ctx, "%s is retired", f->name);
-        return -1;
-    }
     if (ruleset_get(f->sheet.rules)->kit_slots == 0) {
         reply(ctx, "%s is a %s fighter: only duellists (rules=duel) carry weapons and armour",
               f->name, ruleset_get(f->sheet.rules)->name);

@@ -56,8 +56,7 @@ int bot_fighter_find(struct cmd_ctx *ctx, const char *name, struct db_fighter *f
     return 0;
 }
 
-/* Like bot_fighter_find, and the fighter must be the caller's and active. */
-static int own_fighter(struct cmd_ctx *ctx, const char *name, struct db_fighter *f)
+int bot_fighter_mine(struct cmd_ctx *ctx, const char *name, struct db_fighter *f)
 {
     if (bot_fighter_find(ctx, name, f) != 0)
         return -1;
@@ -69,6 +68,14 @@ static int own_fighter(struct cmd_ctx *ctx, const char *name, struct db_fighter 
         reply(ctx, "%s is retired", f->name);
         return -1;
     }
+    return 0;
+}
+
+/* Like bot_fighter_mine, and the fighter is in no bout or challenge. */
+static int own_fighter(struct cmd_ctx *ctx, const char *name, struct db_fighter *f)
+{
+    if (bot_fighter_mine(ctx, name, f) != 0)
+        return -1;
     if (ctx->bot->game && game_fighter_busy(ctx->bot->game, f->id)) {
         reply(ctx, "%s is in a bout or a challenge; wait until it is over", f->name);
         return -1;
