@@ -61,7 +61,7 @@ WEB_LIBS = $(shell pkg-config --libs libmicrohttpd sqlite3 inih 2>/dev/null || \
 	echo -lmicrohttpd -lsqlite3 -linih) -pthread
 
 ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(CPPFLAGS) $(CFLAGS) \
-	-Iengine -Iparse -Idb -Igame -Ibot -Iweb $(PCRE_CFLAGS)
+	-Iengine -Iutil -Iparse -Idb -Igame -Ibot -Iweb $(PCRE_CFLAGS)
 
 B = build
 # The layers, each a folder, dependencies pointing down: engine/ and parse/
@@ -69,7 +69,7 @@ B = build
 # The simulator needs the core and, for --replay and its reports, db/ and
 # game/; the bot adds IRC; the web server HTTP. Program mains stay out of the
 # libraries.
-CORE_SRC = $(wildcard engine/*.c) $(wildcard parse/*.c)
+CORE_SRC = $(wildcard engine/*.c) $(wildcard util/*.c) $(wildcard parse/*.c)
 GAMELIB_SRC = $(wildcard db/*.c) $(wildcard game/*.c)
 BOTLIB_SRC = $(GAMELIB_SRC) $(filter-out bot/main.c,$(wildcard bot/*.c))
 SIM_SRC = $(wildcard sim/*.c)
@@ -236,7 +236,7 @@ lint:
 	@sh scripts/lint.sh
 
 FUZZ_CC = clang
-FUZZ_FLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -Iengine -Iparse -Idb -Igame -Ibot -Iweb \
+FUZZ_FLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -Iengine -Iutil -Iparse -Idb -Igame -Ibot -Iweb \
 	$(PCRE_CFLAGS) \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 FUZZERS = $(patsubst fuzz/%.c,$(B)/fuzz/%,$(wildcard fuzz/fuzz_*.c))

@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "db_internal.h"
+#include "util.h"
 
 /* How long a statement waits for another connection's lock. */
 #define DB_BUSY_MS 5000
@@ -777,13 +778,8 @@ static void private_sidecars(const char *path)
 
 struct db *db_open(const char *path, char *errbuf, int errlen)
 {
-    struct db *db = calloc(1, sizeof(*db));
+    struct db *db = xcalloc(1, sizeof(*db));
 
-    if (!db) {
-        if (errbuf && errlen > 0)
-            snprintf(errbuf, (size_t)errlen, "cannot open %s: out of memory", path);
-        return NULL;
-    }
     int created = private_create(path);
     int rc = sqlite3_open_v2(path, &db->conn, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
     if (rc != SQLITE_OK)
@@ -803,14 +799,9 @@ struct db *db_open(const char *path, char *errbuf, int errlen)
 
 struct db *db_open_readonly(const char *path, char *errbuf, int errlen)
 {
-    struct db *db = calloc(1, sizeof(*db));
+    struct db *db = xcalloc(1, sizeof(*db));
     int version = 0;
 
-    if (!db) {
-        if (errbuf && errlen > 0)
-            snprintf(errbuf, (size_t)errlen, "cannot open %s: out of memory", path);
-        return NULL;
-    }
     /* No CREATE, no migration, no pragma that writes: the file is only read,
      * even while the bot has it open. */
     int rc = sqlite3_open_v2(path, &db->conn, SQLITE_OPEN_READONLY, NULL);
@@ -855,14 +846,9 @@ void db_close(struct db *db)
 
 int db_test_file(const char *path, int version, const char *sql, char *errbuf, int errlen)
 {
-    struct db *db = calloc(1, sizeof(*db));
+    struct db *db = xcalloc(1, sizeof(*db));
     int status = DB_ERROR;
 
-    if (!db) {
-        if (errbuf && errlen > 0)
-            snprintf(errbuf, (size_t)errlen, "%s: out of memory", path);
-        return DB_ERROR;
-    }
     int created = private_create(path);
     int rc = sqlite3_open_v2(path, &db->conn, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
     if (rc != SQLITE_OK)

@@ -25,6 +25,7 @@
 
 #include "db.h"
 #include "engine.h"
+#include "util.h"
 
 #if defined(__GNUC__)
 #define GAME_PRINTF(f, a) __attribute__((format(printf, f, a)))
@@ -32,16 +33,8 @@
 #define GAME_PRINTF(f, a)
 #endif
 
-/* ------------------------------------------------------------- memory */
-
-/* The one way Ringside allocates (util.c): on out-of-memory these print
- * "ringside: out of memory" on stderr and abort(), so callers never check.
- * xmalloc(0) and xrealloc(p, 0) return a valid, freeable pointer; xrealloc
- * keeps the contents like realloc(); xstrdup copies a NUL-terminated string.
- * Free everything with free(). */
-void *xmalloc(size_t size);
-void *xrealloc(void *ptr, size_t size);
-char *xstrdup(const char *s);
+/* Allocation (xmalloc and friends) and text building (`struct str`) are
+ * util/util.h's, with the out-of-memory policy. */
 
 /* Copies at most `max` bytes of `src` into dst (dstlen > max), never
  * cutting a UTF-8 character in two; returns dst. For quoting what a user

@@ -1,9 +1,7 @@
 /*
- * util.c - what every part of Ringside shares: the allocation wrappers,
- * clipping user text, and answering a command's caller.
- *
- * Out of memory is not an error Ringside can recover from: it is reported
- * once on stderr and the process aborts, so no caller ever sees NULL.
+ * util.c - what the parts of the game share: clipping user text, and
+ * answering a command's caller. (The allocation wrappers and the
+ * out-of-memory policy are util/util.h's.)
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -12,37 +10,6 @@
 
 #include "game.h"
 #include "game_internal.h"
-
-static void oom(void)
-{
-    fputs("ringside: out of memory\n", stderr);
-    abort();
-}
-
-void *xmalloc(size_t size)
-{
-    void *p = malloc(size ? size : 1);
-
-    if (!p)
-        oom();
-    return p;
-}
-
-void *xrealloc(void *ptr, size_t size)
-{
-    void *p = realloc(ptr, size ? size : 1);
-
-    if (!p)
-        oom();
-    return p;
-}
-
-char *xstrdup(const char *s)
-{
-    size_t n = strlen(s) + 1;
-
-    return memcpy(xmalloc(n), s, n);
-}
 
 char *text_clip(char *dst, size_t dstlen, const char *src, size_t max)
 {

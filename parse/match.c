@@ -18,6 +18,7 @@
 #include <pcre2.h>
 
 #include "parse_internal.h"
+#include "util.h"
 
 /* The compiled code of p, compiled on first use; aborts on a pattern that
  * does not compile or has too many groups (programming errors) and on out
@@ -31,6 +32,8 @@ static pcre2_code *pattern_code(struct match_pattern *p)
         pcre2_code *c = pcre2_compile((PCRE2_SPTR)p->source, PCRE2_ZERO_TERMINATED,
                                       PCRE2_ANCHORED | PCRE2_CASELESS, &code, &at, NULL);
 
+        /* The patterns are the program's own: one that does not compile
+         * is a programming error, caught by the first test that uses it. */
         if (!c || pcre2_pattern_info(c, PCRE2_INFO_CAPTURECOUNT, &groups) != 0 ||
             groups >= MATCH_GROUPS_MAX)
             abort();
@@ -46,7 +49,7 @@ int match_run(struct match_pattern *p, const char *text, struct match *m)
     int rc;
 
     if (!md)
-        abort();
+        xoom();
     rc = pcre2_match(code, (PCRE2_SPTR)text, strlen(text), 0, 0, md, NULL);
     if (rc > 0) {
         const PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);

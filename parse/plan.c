@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "parse_internal.h"
+#include "util.h"
 
 #define TAG_MAX        99      /* highest round tag */
 #define NUMBER_MAX     1000000 /* largest number written in a condition */
@@ -246,11 +247,7 @@ static size_t word_length(const char *s)
 
 static void *plan_alloc(size_t n)
 {
-    void *p = calloc(1, n ? n : 1);
-
-    if (!p)
-        abort();
-    return p;
+    return xcalloc(1, n);
 }
 
 /* Holds x within +/-PLAN_VALUE_MAX; NaN becomes 0. */

@@ -3,7 +3,8 @@
 #
 # engine/ is pure: no stdio, no clock, no SQLite, no IRC and no rand().
 # Only db/ may include sqlite3.h; only bot/ may include libircclient.h.
-# The layers, dependencies pointing down only: engine/ (1), parse/ (2),
+# The layers, dependencies pointing down only: engine/ and util/ (1, apart:
+# the rules never allocate, so engine/ never includes util/), parse/ (2),
 # db/ (2), game/ (3), and the front doors bot/, sim/ and web/ (4). A file may
 # include a project header only from its own folder or a lower layer (so
 # nothing below game/ includes a game/ or bot/ header, and game/ no bot/
@@ -13,7 +14,7 @@ set -u
 cd "$(dirname "$0")/.."
 status=0
 files=$(git ls-files '*.c' '*.h' 2>/dev/null)
-[ -n "$files" ] || files=$(find engine parse sim db bot web tests bench fuzz -name '*.[ch]' 2>/dev/null)
+[ -n "$files" ] || files=$(find engine util parse sim db bot web tests bench fuzz -name '*.[ch]' 2>/dev/null)
 
 # shellcheck disable=SC2086
 if ! clang-format --dry-run --Werror $files 2>/tmp/ringside-lint.$$; then
@@ -52,7 +53,7 @@ done
 # layer FOLDER: its number (0: not a layer of the product).
 layer() {
     case "$1" in
-    engine) echo 1 ;;
+    engine | util) echo 1 ;;
     parse | db) echo 2 ;;
     game) echo 3 ;;
     bot | sim | web) echo 4 ;;
@@ -64,7 +65,7 @@ for f in $files; do
     mine=$(layer "$dir")
     [ "$mine" -gt 0 ] || continue
     for h in $(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f"); do
-        home=$(ls -d engine/"$h" parse/"$h" db/"$h" game/"$h" bot/"$h" sim/"$h" web/"$h" 2>/dev/null | head -1)
+        home=$(ls -d engine/"$h" util/"$h" parse/"$h" db/"$h" game/"$h" bot/"$h" sim/"$h" web/"$h" 2>/dev/null | head -1)
         [ -n "$home" ] || continue
         hdir=${home%%/*}
         theirs=$(layer "$hdir")

@@ -7,6 +7,7 @@ int main(void)
 {
     SRunner *sr = srunner_create(rng_suite());
 
+    srunner_add_suite(sr, str_suite());
     srunner_add_suite(sr, boxing_suite());
     srunner_add_suite(sr, sugarray_suite());
     srunner_add_suite(sr, duel_suite());

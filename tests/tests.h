@@ -14,6 +14,7 @@
     } while (0)
 
 Suite *rng_suite(void);
+Suite *str_suite(void);
 Suite *boxing_suite(void);
 Suite *sugarray_suite(void);
 Suite *duel_suite(void);

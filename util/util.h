@@ -1,0 +1,89 @@
+/*
+ * util.h - what every layer above engine/ shares and nothing of the game:
+ * the allocation wrappers and `struct str`, the one string type that text
+ * is built with (Redis's sds, in C11 and with no hidden header).
+ *
+ * The out-of-memory policy, the one of the whole program: an allocation
+ * that fails is not an error Ringside can recover from. x*() report it
+ * once on stderr ("ringside: out of memory") and abort(), so no caller
+ * ever sees NULL and no caller checks. (SQLite's own allocation failures
+ * are SQLite errors, which db/ reports like any other.)
+ *
+ * A `struct str` is always a valid C string: p is never NULL and p[len]
+ * is NUL once it has been started. It starts one of two ways:
+ * - str_init(): growable, on the heap; it grows as text is appended and is
+ *   given back with str_free() (or handed over with str_take());
+ * - str_init_fixed(buf, cap): over a caller's buffer of cap (> 0) bytes,
+ *   never allocating: text past cap - 1 bytes is cut at a character
+ *   boundary, and `need` says how long the whole text would have been
+ *   (snprintf's contract), so a caller can tell it was cut. This is for
+ *   the code that must not allocate (the commentary, fought millions of
+ *   times a second by the simulator) and for fixed records.
+ * No caller computes offsets into the text: every append goes through
+ * str_*(). engine/ does not use this file: the rules never allocate.
+ */
+#ifndef RINGSIDE_UTIL_H
+#define RINGSIDE_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+#if defined(__GNUC__) || defined(__clang__)
+#define UTIL_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define UTIL_PRINTF(f, a)
+#endif
+
+/* ---------------------------------------------------------- allocation */
+
+/* malloc, realloc and strdup that never return NULL (see the policy
+ * above). xmalloc(0) and xrealloc(p, 0) return a valid, freeable pointer;
+ * xrealloc keeps the contents like realloc(); xcalloc zeroes. */
+void *xmalloc(size_t size);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *ptr, size_t size);
+char *xstrdup(const char *s);
+/* Reports running out of memory and aborts: for the rare caller whose
+ * allocator is not one of the above (a library's). */
+void xoom(void) __attribute__((noreturn));
+
+/* -------------------------------------------------------------- strings */
+
+struct str {
+    char *p;     /* the text, NUL-terminated */
+    size_t len;  /* its bytes, without the NUL */
+    size_t cap;  /* bytes at p */
+    size_t need; /* bytes the whole text needs: len, unless a fixed str cut it */
+    int fixed;   /* p is the caller's buffer: never grown nor freed */
+};
+
+/* Starts an empty growable string (no allocation until text comes). */
+void str_init(struct str *s);
+/* Starts an empty string over buf[cap] (cap > 0), never allocating. */
+void str_init_fixed(struct str *s, char *buf, size_t cap);
+/* Appends printf-style. */
+void str_add(struct str *s, const char *fmt, ...) UTIL_PRINTF(2, 3);
+void str_vadd(struct str *s, const char *fmt, va_list ap) UTIL_PRINTF(2, 0);
+/* Appends n bytes of text (n may be 0), or a C string. */
+void str_raw(struct str *s, const char *text, size_t n);
+void str_cat(struct str *s, const char *text);
+/* Appends one byte. */
+void str_ch(struct str *s, char c);
+/* Appends `text` `n` times joined by `sep`-free copies: for rules and
+ * padding (n <= 0: nothing). */
+void str_repeat(struct str *s, const char *text, int n);
+/* Cuts the text back to its first len bytes (len <= s->len). */
+void str_cut(struct str *s, size_t len);
+/* Empties the text, keeping its room. */
+void str_clear(struct str *s);
+/* The text was cut (a fixed string that ran out of room). */
+int str_cut_short(const struct str *s);
+/* Hands a growable string's text over (the caller frees it; never NULL,
+ * "" when empty) and leaves s empty and started. Its length in *len when
+ * len is not NULL. Not for a fixed string. */
+char *str_take(struct str *s, size_t *len);
+/* Frees a growable string's text (a fixed string's buffer is the
+ * caller's) and leaves s empty and started. */
+void str_free(struct str *s);
+
+#endif
