@@ -561,6 +561,27 @@ int db_bind_failed(struct db *db, sqlite3_stmt *st)
     return db_fail(db, "cannot bind the parameters of: %s", sqlite3_sql(st));
 }
 
+/* ------------------------------------------------------- fault injection */
+
+int db_fault_now(struct db *db)
+{
+    if (!db->fault_in || --db->fault_in > 0)
+        return 0;
+    /* What SQLite says of a failed read or write of the file. */
+    db_fail(db, "disk I/O error (injected fault)");
+    return 1;
+}
+
+void db_fault_after(struct db *db, long n)
+{
+    db->fault_in = n < 0 ? 0 : n + 1;
+}
+
+int db_fault_pending(const struct db *db)
+{
+    return db->fault_in != 0;
+}
+
 int db_run(struct db *db, sqlite3_stmt *st, int bind_failed)
 {
     int rc;
@@ -570,6 +591,9 @@ int db_run(struct db *db, sqlite3_stmt *st, int bind_failed)
         rc = SQLITE_MISUSE;
     } else if (txn_lost(db)) {
         rc = SQLITE_ABORT_ROLLBACK;
+    } else if (st != db->st[STMT_ROLLBACK] && db_fault_now(db)) {
+        /* ROLLBACK is how a failure is cleaned up: never the failure. */
+        rc = SQLITE_IOERR;
     } else {
         rc = sqlite3_step(st);
         if (rc == SQLITE_ROW) {
@@ -587,6 +611,8 @@ int db_row(struct db *db, sqlite3_stmt *st)
 {
     if (txn_lost(db))
         return SQLITE_ABORT_ROLLBACK;
+    if (db_fault_now(db))
+        return SQLITE_IOERR;
 
     int rc = sqlite3_step(st);
 
@@ -615,17 +641,23 @@ int db_column_text(struct db *db, sqlite3_stmt *st, int col, char *dst, size_t s
     return DB_OK;
 }
 
-/* Runs the one-row query `sql` once (at open only) and stores its first
- * column as an int in *out or as text in out_text (either may be NULL).
- * Returns an SQLite code; a query without a row gives SQLITE_DONE. */
-static int query_once(sqlite3 *conn, const char *sql, int *out, char *out_text, size_t size)
+/* Runs the one-row query `sql` once (at open only; its step counted by the
+ * fault hook) and stores its first column as an int in *out or as text in
+ * out_text (either may be NULL). Returns an SQLite code, with the message
+ * in db->err; a query without a row gives SQLITE_DONE. */
+static int query_once(struct db *db, const char *sql, int *out, char *out_text, size_t size)
 {
     sqlite3_stmt *st;
-    int rc = sqlite3_prepare_v2(conn, sql, -1, &st, NULL);
+    int rc = sqlite3_prepare_v2(db->conn, sql, -1, &st, NULL);
 
-    if (rc != SQLITE_OK)
+    if (rc != SQLITE_OK) {
+        db_fail(db, "%s", sqlite3_errmsg(db->conn));
         return rc;
-    rc = sqlite3_step(st);
+    }
+    if (db_fault_now(db))
+        rc = SQLITE_IOERR;
+    else if ((rc = sqlite3_step(st)) != SQLITE_ROW && rc != SQLITE_DONE)
+        db_fail(db, "%s", sqlite3_errmsg(db->conn));
     if (rc == SQLITE_ROW) {
         if (out)
             *out = sqlite3_column_int(st, 0);
@@ -637,6 +669,39 @@ static int query_once(sqlite3 *conn, const char *sql, int *out, char *out_text, 
     }
     sqlite3_finalize(st);
     return rc;
+}
+
+/* Runs every statement of `sql` in turn (at open only: the pragmas, the
+ * migrations), each one a step for the fault hook, as sqlite3_exec would
+ * without it. Returns SQLITE_OK, or the error code with its message in
+ * db->err; the statements before the failed one stay done (a migration
+ * runs inside its transaction, which the caller rolls back). */
+static int script_run(struct db *db, const char *sql)
+{
+    while (*sql) {
+        sqlite3_stmt *st = NULL;
+        const char *tail = NULL;
+        int rc = sqlite3_prepare_v2(db->conn, sql, -1, &st, &tail);
+        if (rc != SQLITE_OK) {
+            db_fail(db, "%s", sqlite3_errmsg(db->conn));
+            return rc;
+        }
+        if (!st)
+            return SQLITE_OK; /* only blanks and comments were left */
+        if (db_fault_now(db)) {
+            rc = SQLITE_IOERR;
+        } else {
+            while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+                ;
+            if (rc != SQLITE_DONE)
+                db_fail(db, "%s", sqlite3_errmsg(db->conn));
+        }
+        sqlite3_finalize(st);
+        if (rc != SQLITE_DONE)
+            return rc;
+        sql = tail;
+    }
+    return SQLITE_OK;
 }
 
 /* ------------------------------------------------------------------ open */
@@ -654,30 +719,37 @@ static int query_once(sqlite3 *conn, const char *sql, int *out, char *out_text, 
  * allocated and freed for every statement (page faults each time: a league
  * turn of 10,000 bouts took 6 s instead of 1.4 s); in memory it grows by
  * 1 KiB. Nothing here needs temporary data on disk. */
+/* "cannot open PATH: " before the message of what failed; DB_ERROR. */
+static int open_failed(struct db *db, const char *path)
+{
+    char why[sizeof(db->err)];
+
+    snprintf(why, sizeof(why), "%s", db->err);
+    return db_fail(db, "cannot open %s: %s", path, why);
+}
+
 static int connection_setup(struct db *db, const char *path)
 {
     char mode[32];
 
     sqlite3_extended_result_codes(db->conn, 1);
     sqlite3_busy_timeout(db->conn, DB_BUSY_MS);
-    if (query_once(db->conn, "PRAGMA journal_mode = WAL", NULL, mode, sizeof(mode)) != SQLITE_OK)
-        return db_fail(db, "cannot open %s: %s", path, sqlite3_errmsg(db->conn));
+    if (query_once(db, "PRAGMA journal_mode = WAL", NULL, mode, sizeof(mode)) != SQLITE_OK)
+        return open_failed(db, path);
     /* An in-memory database (no file name) cannot use WAL, and needs not. */
     const char *file = sqlite3_db_filename(db->conn, "main");
     if (strcmp(mode, "wal") != 0 && file && file[0] != '\0')
         return db_fail(db, "cannot open %s: journal mode is %s, not wal", path, mode);
-    if (sqlite3_exec(
-            db->conn,
-            "PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL; PRAGMA temp_store = MEMORY",
-            NULL, NULL, NULL) != SQLITE_OK)
-        return db_fail(db, "cannot open %s: %s", path, sqlite3_errmsg(db->conn));
+    if (script_run(db, "PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL; PRAGMA "
+                       "temp_store = MEMORY") != SQLITE_OK)
+        return open_failed(db, path);
     return DB_OK;
 }
 
 static int version_read(struct db *db, const char *path, int *version)
 {
-    if (query_once(db->conn, "PRAGMA user_version", version, NULL, 0) != SQLITE_OK)
-        return db_fail(db, "cannot open %s: %s", path, sqlite3_errmsg(db->conn));
+    if (query_once(db, "PRAGMA user_version", version, NULL, 0) != SQLITE_OK)
+        return open_failed(db, path);
     if (*version < 0 || *version > MIGRATIONS)
         return db_fail(db,
                        "%s has schema version %d, this ringside knows up to %d; upgrade ringside",
@@ -698,8 +770,8 @@ static int migrate(struct db *db, const char *path, int target)
     if (version > target)
         return db_fail(db, "%s has schema version %d, past %d", path, version, target);
     while (version < target) {
-        if (sqlite3_exec(db->conn, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
-            return db_fail(db, "cannot open %s: %s", path, sqlite3_errmsg(db->conn));
+        if (script_run(db, "BEGIN IMMEDIATE") != SQLITE_OK)
+            return open_failed(db, path);
         if (version_read(db, path, &version) != DB_OK) {
             sqlite3_exec(db->conn, "ROLLBACK", NULL, NULL, NULL);
             return DB_ERROR;
@@ -708,13 +780,13 @@ static int migrate(struct db *db, const char *path, int target)
             sqlite3_exec(db->conn, "ROLLBACK", NULL, NULL, NULL);
             break;
         }
-        char bump[64];
+        char bump[64], why[sizeof(db->err)];
         snprintf(bump, sizeof(bump), "PRAGMA user_version = %d", version + 1);
-        if (sqlite3_exec(db->conn, migrations[version], NULL, NULL, NULL) != SQLITE_OK ||
-            sqlite3_exec(db->conn, bump, NULL, NULL, NULL) != SQLITE_OK ||
-            sqlite3_exec(db->conn, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
-            /* The message first: ROLLBACK replaces it. */
-            db_fail(db, "%s: migration %d failed: %s", path, version + 1, sqlite3_errmsg(db->conn));
+        if (script_run(db, migrations[version]) != SQLITE_OK || script_run(db, bump) != SQLITE_OK ||
+            script_run(db, "COMMIT") != SQLITE_OK) {
+            /* ROLLBACK (uncounted by the fault hook) keeps db->err. */
+            snprintf(why, sizeof(why), "%s", db->err);
+            db_fail(db, "%s: migration %d failed: %s", path, version + 1, why);
             if (!sqlite3_get_autocommit(db->conn))
                 sqlite3_exec(db->conn, "ROLLBACK", NULL, NULL, NULL);
             return DB_ERROR;
@@ -778,7 +850,14 @@ static void private_sidecars(const char *path)
 
 struct db *db_open(const char *path, char *errbuf, int errlen)
 {
+    return db_open_fault(path, -1, errbuf, errlen);
+}
+
+struct db *db_open_fault(const char *path, long fault, char *errbuf, int errlen)
+{
     struct db *db = xcalloc(1, sizeof(*db));
+
+    db_fault_after(db, fault);
 
     int created = private_create(path);
     int rc = sqlite3_open_v2(path, &db->conn, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);

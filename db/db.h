@@ -340,6 +340,42 @@ int db_audit(struct db *db, int64_t now, const char *who, const char *what);
  * with a reason in errbuf (which may be NULL). Never used by the bot. */
 int db_test_file(const char *path, int version, const char *sql, char *errbuf, int errlen);
 
+/* Fault injection, SQLite's way (its tests' do_faultsim_test): a test makes
+ * the Nth step fail and checks that the caller's failure branch leaves the
+ * file as it was, says so, and that the next attempt succeeds. Compiled into
+ * every build, as the cost is one counter check per step; nothing but the
+ * tests sets it (the bot, the simulator and the web server never do).
+ *
+ * The steps counted: every statement step through db/ (reads and writes,
+ * BEGIN and COMMIT); while opening, each pragma, each statement of a
+ * migration, its version bump and its BEGIN and COMMIT. ROLLBACK is never
+ * counted: it is how a failure is cleaned up, not one. The fault fires once:
+ * that step is not run and the call fails as SQLite's SQLITE_IOERR would,
+ * through the usual path (DB_ERROR, db_errmsg() "disk I/O error (injected
+ * fault)"); a transaction it interrupts stays open for the caller's
+ * db_rollback; the hook is then off.
+ *
+ * db_fault_after: after n more steps (n >= 0), the next one fails (n = 0:
+ * the very next); n < 0 turns the hook off. db_fault_pending: 1 while it is
+ * set and has not fired (so a caller that returned with it still pending
+ * ran fewer than n + 1 steps). db_open_fault: db_open with the hook set from
+ * its first step, for the migrations (n < 0: db_open itself). */
+void db_fault_after(struct db *db, long n);
+int db_fault_pending(const struct db *db);
+struct db *db_open_fault(const char *path, long n, char *errbuf, int errlen);
+
+/* Everything the file holds, as text, for tests comparing a database with a
+ * snapshot: its schema version, its schema (every table, index and trigger
+ * with its SQL) and every row of every table (sqlite_sequence included),
+ * one line each, "table|value|value...", the rows of a table sorted, values
+ * typed (NULL, 42, 1.5, 'text', x'0a'). Appended to *out; the fault hook does
+ * not count its steps. db_dump reads an open connection (outside a
+ * transaction); db_dump_file opens `path` read-only and closes it. Return
+ * DB_OK, or DB_ERROR (with a reason in db_errmsg(), or in errbuf). */
+struct str;
+int db_dump(struct db *db, struct str *out);
+int db_dump_file(const char *path, struct str *out, char *errbuf, int errlen);
+
 /* ---------------------------------------------------------------- leagues */
 
 /* Fills out[0..max) with every active (not retired) fighter of ruleset

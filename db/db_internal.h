@@ -84,6 +84,8 @@ struct db {
     sqlite3_stmt *st[STMT_COUNT];
     char err[512]; /* room for a long path in db_open's messages */
     int in_txn;    /* inside db_begin ... db_commit/db_rollback */
+    long fault_in; /* the fault hook (db_fault_after): 0 off, else the step
+                      that fails, counting this one as 1 */
 };
 
 /* How an enum is stored: by name, names[value] for value in [0, count)
@@ -148,6 +150,11 @@ int db_run(struct db *db, sqlite3_stmt *st, int bind_failed);
  * until db_stmt_done), SQLITE_DONE, or an extended error code with its message in db->err. The
  * caller calls db_stmt_done() afterwards in every case. */
 int db_row(struct db *db, sqlite3_stmt *st);
+
+/* The fault hook (db_fault_after), asked before every counted step: 1 when
+ * this step is the one to fail, with SQLite's I/O error message in db->err
+ * (the hook is then off); 0 otherwise. */
+int db_fault_now(struct db *db);
 
 /* Resets `st` and clears its bindings. */
 void db_stmt_done(sqlite3_stmt *st);
