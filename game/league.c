@@ -47,11 +47,13 @@ struct entry {
     struct plan *plan;           /* NULL: no plan */
     int in_turn;                 /* paired this turn */
     int from;                    /* his league when the turn began */
+    int moved;                   /* +1 up, -1 down, 0 stays */
     int wins, losses, ties;      /* league bouts of this turn */
     int delta[SHEET_FIELDS_MAX]; /* sheet changes to add after the turn */
     int changed;
 };
 
+/* A turn being run: league_turn's, on the heap, freed by turn_free. */
 struct turn {
     struct game *g;
     enum rules rules;
@@ -60,7 +62,13 @@ struct turn {
     struct entry *e;
     int n;
     int bouts;
+    int champ;    /* the champion's entry, or -1: the title is vacant */
+    int defences; /* his successful defences */
     char channel[DB_CHANNEL_MAX];
+    char title_line[RENDER_LINE_MAX]; /* what the summary says of the title */
+    /* fight()'s workspace: the bout being fought and its orders. */
+    struct bout bt;
+    struct db_order ords[ORDERS_MAX];
 };
 
 static const char *rules_name(enum rules r)
@@ -95,91 +103,108 @@ static void plan_order(const struct entry *x, const struct bout *b, int side, st
     bout_order_text(o, dbo->text, sizeof(dbo->text));
 }
 
-/* Fights one bout between entries a and b from their plans, stores it,
- * and applies its result to both. Returns the result (winner 0 = a), or
- * NULL on a database error. */
-static const struct result *fight(struct turn *t, int a, int b, enum db_bout_kind kind, int league)
-{
-    static struct bout bt;
-    static struct db_order ords[ORDERS_MAX];
-    struct entry *x[SIDES] = {&t->e[a], &t->e[b]};
-    struct sheet sheets[SIDES] = {x[0]->start, x[1]->start};
-    struct db_bout rec;
-    const struct ruleset *krs = ruleset_get(t->rules);
+/* ------------------------------------------------------------- a bout */
 
-    /* Equipment (duel) is what the fighter carries now: the wear of his
-     * first bout of the turn goes into the second. */
-    for (int s = 0; s < SIDES; s++)
-        for (int k = 0; k < krs->kit_slots; k++) {
+/* The sheets entries a and b fight with: the ones the turn began with (the
+ * first bout has no influence on the second), but the equipment (duel) they
+ * carry now: the wear of a first bout goes into the second. */
+static void fight_sheets(const struct turn *t, int a, int b, struct sheet sheets[SIDES])
+{
+    const struct entry *x[SIDES] = {&t->e[a], &t->e[b]};
+    const struct ruleset *rs = ruleset_get(t->rules);
+
+    for (int s = 0; s < SIDES; s++) {
+        sheets[s] = x[s]->start;
+        for (int k = 0; k < rs->kit_slots; k++) {
             int item, cond;
             sheet_kit_get(&x[s]->f.sheet, k, &item, &cond);
             sheet_kit_set(&sheets[s], k, item, cond);
         }
+    }
+}
+
+/* The record of a bout of the turn between a and b, before it is fought:
+ * its seed is the turn's next draw. */
+static void fight_record(struct turn *t, int a, int b, enum db_bout_kind kind, int league,
+                         const struct sheet sheets[SIDES], struct db_bout *rec)
+{
+    memset(rec, 0, sizeof(*rec));
+    rec->rules = t->rules;
+    snprintf(rec->channel, sizeof(rec->channel), "%s", t->channel);
+    rec->rounds = ruleset_get(t->rules)->rounds_default;
+    rec->seed = rng_next(&t->rng);
+    rec->kind = kind;
+    rec->turn = t->number;
+    rec->league = league;
+    rec->winner = -1;
+    rec->created = rec->started = game_wall(t->g);
+    rec->fighter[0] = t->e[a].f.id;
+    rec->fighter[1] = t->e[b].f.id;
+    rec->sheet[0] = sheets[0];
+    rec->sheet[1] = sheets[1];
+}
+
+/* Fights the bout of `rec` to its end in t->bt from the plans of entries a
+ * and b, its orders into t->ords (*nords of them); its result and digest
+ * go into rec. Returns 0, or -1 if the engine refuses it. */
+static int fight_rounds(struct turn *t, int a, int b, struct db_bout *rec, int *nords)
+{
+    const struct entry *x[SIDES] = {&t->e[a], &t->e[b]};
+    struct bout *bt = &t->bt;
     struct bout_rng r;
     struct events evs;
     uint64_t digest = 0;
 
-    memset(&rec, 0, sizeof(rec));
-    rec.rules = t->rules;
-    snprintf(rec.channel, sizeof(rec.channel), "%s", t->channel);
-    rec.rounds = ruleset_get(t->rules)->rounds_default;
-    rec.seed = rng_next(&t->rng);
-    rec.kind = kind;
-    rec.turn = t->number;
-    rec.league = league;
-    rec.winner = -1;
-    rec.created = rec.started = game_wall(t->g);
-    for (int s = 0; s < SIDES; s++) {
-        rec.fighter[s] = x[s]->f.id;
-        rec.sheet[s] = sheets[s];
-    }
-    if (bout_init(&bt, t->rules, sheets, rec.rounds) != 0)
-        return NULL;
-    /* Fought first, then stored in one go: the bout (finished), then its
-     * orders. */
-    bout_rng_seed(&r, rec.seed);
-    int nords = 0;
-    while (!bt.result.over) {
+    *nords = 0;
+    if (bout_init(bt, t->rules, rec->sheet, rec->rounds) != 0)
+        return -1;
+    bout_rng_seed(&r, rec->seed);
+    while (!bt->result.over) {
         struct order o[SIDES];
-        struct db_order *dbo = &ords[nords];
-        if (nords + SIDES > ORDERS_MAX)
-            return NULL;
+        struct db_order *dbo = &t->ords[*nords];
+        if (*nords + SIDES > ORDERS_MAX)
+            return -1;
         for (int s = 0; s < SIDES; s++) {
             memset(&dbo[s], 0, sizeof(dbo[s]));
-            dbo[s].round = bt.round + 1;
+            dbo[s].round = bt->round + 1;
             dbo[s].side = s;
-            plan_order(x[s], &bt, s, &o[s], &dbo[s]);
+            plan_order(x[s], bt, s, &o[s], &dbo[s]);
         }
-        if (bout_round(&bt, o, &r, &evs) != 0)
-            return NULL;
-        nords += SIDES;
-        digest = bout_digest(digest, &bt, &evs);
+        if (bout_round(bt, o, &r, &evs) != 0)
+            return -1;
+        *nords += SIDES;
+        digest = bout_digest(digest, bt, &evs);
     }
-    const struct result *res = &bt.result;
-    rec.state = DB_BOUT_OVER;
-    rec.round = bt.round;
-    rec.winner = res->winner;
-    rec.method = res->method;
-    rec.drawn_by = res->drawn_by;
-    rec.reason = res->reason;
-    rec.decision = res->decision;
-    rec.ended = rec.created;
-    rec.digest = digest;
-    rec.has_digest = 1;
-    if (db_bout_create(t->g->db, &rec) != DB_OK)
-        return NULL;
-    for (int k = 0; k < nords; k++)
-        if (db_order_put(t->g->db, rec.id, &ords[k]) != DB_OK)
-            return NULL;
+    const struct result *res = &bt->result;
+    rec->state = DB_BOUT_OVER;
+    rec->round = bt->round;
+    rec->winner = res->winner;
+    rec->method = res->method;
+    rec->drawn_by = res->drawn_by;
+    rec->reason = res->reason;
+    rec->decision = res->decision;
+    rec->ended = rec->created;
+    rec->digest = digest;
+    rec->has_digest = 1;
+    return 0;
+}
 
-    /* Records, training points and the sheet changes, which wait for the
-     * end of the turn: both bouts are fought with the turn's first sheets. */
+/* What the bout just fought in t->bt leaves entries a and b: records,
+ * training points, the equipment's wear, and the sheet changes, which wait
+ * for the end of the turn (both bouts are fought with the turn's first
+ * sheets); gold records for a GOLD league bout. */
+static void fight_apply(struct turn *t, int a, int b, const struct sheet sheets[SIDES],
+                        enum db_bout_kind kind, int league)
+{
+    struct entry *x[SIDES] = {&t->e[a], &t->e[b]};
     const struct ruleset *rs = ruleset_get(t->rules);
+    const struct result *res = &t->bt.result;
     struct sheet after[SIDES] = {sheets[0], sheets[1]};
     int points[SIDES] = {0, 0};
+
     rs->after_bout(res, after, points);
     if (rs->sheet_after)
-        rs->sheet_after(&bt, after);
+        rs->sheet_after(&t->bt, after);
     for (int s = 0; s < SIDES; s++) {
         struct db_fighter *f = &x[s]->f;
         for (int k = 0; k < rs->kit_slots; k++) {
@@ -205,28 +230,51 @@ static const struct result *fight(struct turn *t, int a, int b, enum db_bout_kin
             f->gold_record += league_gold_points(res->winner == s, res->winner < 0);
         x[s]->changed = 1;
     }
-    t->bouts++;
-    return res;
 }
 
-/* "Rocky, Apollo and 3 more" of the entries flagged in `which`. */
-static void names(const struct turn *t, const int *which, char *buf, size_t len)
+/* Fights one bout between entries a and b from their plans, stores it
+ * (the bout, finished, then its orders), and applies its result to both.
+ * Its result goes into *res (winner 0 = a). Returns 0, or -1 on an engine
+ * or database error (inside the turn's transaction, which then fails). */
+static int fight(struct turn *t, int a, int b, enum db_bout_kind kind, int league,
+                 struct result *res)
 {
-    size_t at = 0;
+    struct sheet sheets[SIDES];
+    struct db_bout rec;
+    int nords = 0;
+
+    fight_sheets(t, a, b, sheets);
+    fight_record(t, a, b, kind, league, sheets, &rec);
+    if (fight_rounds(t, a, b, &rec, &nords) != 0 || db_bout_create(t->g->db, &rec) != DB_OK)
+        return -1;
+    for (int k = 0; k < nords; k++)
+        if (db_order_put(t->g->db, rec.id, &t->ords[k]) != DB_OK)
+            return -1;
+    fight_apply(t, a, b, sheets, kind, league);
+    *res = t->bt.result;
+    t->bouts++;
+    return 0;
+}
+
+/* "Rocky, Apollo and 3 more": the entries who were in league `from` when
+ * the turn began and moved `moved` (+1 up, -1 down), into buf (len bytes). */
+static void names(const struct turn *t, int from, int moved, char *buf, size_t len)
+{
+    struct str s;
     int shown = 0, total = 0;
 
-    buf[0] = '\0';
+    str_init_fixed(&s, buf, len);
     for (int i = 0; i < t->n; i++) {
-        if (!which[i])
+        if (t->e[i].from != from || t->e[i].moved != moved)
             continue;
         total++;
-        if (shown < NAMES_SHOWN && at < len) {
-            at += (size_t)snprintf(buf + at, len - at, "%s%s", shown ? ", " : "", t->e[i].f.name);
+        if (shown < NAMES_SHOWN && !str_cut_short(&s)) {
+            str_add(&s, "%s%s", shown ? ", " : "", t->e[i].f.name);
             shown++;
         }
     }
-    if (total > shown && at < len)
-        snprintf(buf + at, len - at, " and %d more", total - shown);
+    if (total > shown && !str_cut_short(&s))
+        str_add(&s, " and %d more", total - shown);
 }
 
 static const char *method_words(const struct result *res)
@@ -245,174 +293,216 @@ static const char *method_words(const struct result *res)
     }
 }
 
-/* The title bout of the turn. `champ` is the champion's entry or -1. */
-static int title(struct turn *t, int champ, int defences, char *line, size_t len)
+/* ------------------------------------------------------------ the title */
+
+/* Who fights for the title: *a the champion (or, for a vacant title, the
+ * GOLD fighter with the highest gold record), *b his challenger (the
+ * highest, or the second highest), ties at random; -1 for nobody. The
+ * contenders fought in GOLD this turn and are still there: not the paused,
+ * not the promoted, not the relegated. */
+static void title_pick(struct turn *t, int *a, int *b)
 {
     int *gold = xmalloc((size_t)(t->n ? t->n : 1) * sizeof(int));
-    int ok = 0;
 
-    /* The contenders fought in GOLD this turn and are still there: not the
-     * paused, not the promoted, not the relegated. */
-    for (int i = 0; i < t->n; i++)
-        gold[i] = i != champ && t->e[i].in_turn && t->e[i].from == LEAGUE_GOLD &&
-                          t->e[i].f.league == LEAGUE_GOLD
-                      ? t->e[i].f.gold_record
-                      : -1;
+    for (int i = 0; i < t->n; i++) {
+        const struct entry *x = &t->e[i];
+        int contender =
+            i != t->champ && x->in_turn && x->from == LEAGUE_GOLD && x->f.league == LEAGUE_GOLD;
+        gold[i] = contender ? x->f.gold_record : -1;
+    }
     int top = league_top(gold, t->n, -1, &t->rng);
     if (top >= 0 && gold[top] < 0)
         top = -1;
-    int a = champ, b = top;
-    if (champ < 0 && top >= 0) {
+    *a = t->champ;
+    *b = top;
+    if (t->champ < 0 && top >= 0) {
         int second = league_top(gold, t->n, top, &t->rng);
-        b = second >= 0 && gold[second] >= 0 ? second : -1;
-        a = top;
+        *b = second >= 0 && gold[second] >= 0 ? second : -1;
+        *a = top;
     }
     free(gold);
-    int64_t now = game_wall(t->g);
-    if (a < 0 || b < 0) {
-        snprintf(line, len,
-                 champ >= 0 ? "No title bout: %s keeps the title, nobody in GOLD to "
-                              "challenge him."
-                            : "The title stays vacant: GOLD needs two fighters.",
-                 champ >= 0 ? t->e[champ].f.name : "");
-        return 0;
-    }
-    const struct result *res = fight(t, a, b, DB_BOUT_TITLE, -1);
-    if (!res)
-        return -1;
+}
+
+/* After the title bout of entries a (the champion, or the first
+ * contender for a vacant title) and b with result `res`: the summary's
+ * line, the new champion and his defences stored. Returns 0 or -1. */
+static int title_result(struct turn *t, int a, int b, const struct result *res)
+{
     struct entry *ea = &t->e[a], *eb = &t->e[b];
-    ea->f.gold_record = champ >= 0 ? ea->f.gold_record : 0;
-    eb->f.gold_record = 0; /* a challenger's gold record is spent */
-    if (champ < 0) {
+    char *line = t->title_line;
+    size_t len = sizeof(t->title_line);
+    int64_t holder = ea->f.id, now = game_wall(t->g);
+    int defences = t->defences + 1;
+
+    if (t->champ < 0) {
         ea->f.gold_record = 0;
+        defences = 0;
         if (res->winner < 0) {
             snprintf(line, len, "Title bout: %s and %s draw; the title stays vacant.", ea->f.name,
                      eb->f.name);
-            ok = db_champion_set(t->g->db, t->rules, 0, 0, now) == DB_OK;
+            holder = 0;
         } else {
             struct entry *w = res->winner == 0 ? ea : eb, *l = res->winner == 0 ? eb : ea;
             snprintf(line, len, "Title bout: %s beats %s %s and is the new International Champion!",
                      w->f.name, l->f.name, method_words(res));
-            ok = db_champion_set(t->g->db, t->rules, w->f.id, 0, now) == DB_OK;
+            holder = w->f.id;
         }
     } else if (res->winner == 1) {
         snprintf(line, len, "Title bout: %s beats the champion %s %s and takes the title!",
                  eb->f.name, ea->f.name, method_words(res));
         ea->f.league = LEAGUE_GOLD;
-        ok = db_champion_set(t->g->db, t->rules, eb->f.id, 0, now) == DB_OK;
+        holder = eb->f.id;
+        defences = 0;
+    } else if (res->winner == 0) {
+        snprintf(line, len, "Title bout: the champion %s beats %s %s (defence %d).", ea->f.name,
+                 eb->f.name, method_words(res), defences);
     } else {
-        if (res->winner == 0)
-            snprintf(line, len, "Title bout: the champion %s beats %s %s (defence %d).", ea->f.name,
-                     eb->f.name, method_words(res), defences + 1);
-        else
-            snprintf(line, len,
-                     "Title bout: the champion %s draws with %s and keeps the title "
-                     "(defence %d).",
-                     ea->f.name, eb->f.name, defences + 1);
-        ok = db_champion_set(t->g->db, t->rules, ea->f.id, defences + 1, now) == DB_OK;
+        snprintf(line, len,
+                 "Title bout: the champion %s draws with %s and keeps the title (defence %d).",
+                 ea->f.name, eb->f.name, defences);
     }
-    return ok ? 0 : -1;
+    return db_champion_set(t->g->db, t->rules, holder, defences, now) == DB_OK ? 0 : -1;
 }
+
+/* Step 4 of a turn: the title bout, its line in t->title_line. Returns 0,
+ * or -1 on a database error. */
+static int title(struct turn *t)
+{
+    int a, b;
+    struct result res;
+
+    title_pick(t, &a, &b);
+    if (a < 0 || b < 0) {
+        snprintf(t->title_line, sizeof(t->title_line),
+                 t->champ >= 0 ? "No title bout: %s keeps the title, nobody in GOLD to "
+                                 "challenge him."
+                               : "The title stays vacant: GOLD needs two fighters.",
+                 t->champ >= 0 ? t->e[t->champ].f.name : "");
+        return 0;
+    }
+    if (fight(t, a, b, DB_BOUT_TITLE, -1, &res) != 0)
+        return -1;
+    t->e[b].f.gold_record = 0; /* a challenger's gold record is spent */
+    return title_result(t, a, b, &res);
+}
+
+/* ------------------------------------------------------------- the turn */
 
 static void turn_free(struct turn *t)
 {
     for (int i = 0; i < t->n; i++)
         plan_free(t->e[i].plan);
     free(t->e);
+    free(t);
 }
 
-int league_turn(struct game *g, enum rules rules, uint64_t seed, const char *channel,
-                char lines[LEAGUE_SUMMARY_LINES][RENDER_LINE_MAX], int *nlines, char *err,
-                size_t errlen)
+/* Step 1: every active fighter of the ruleset into t->e, with the sheet
+ * and the league the turn begins with and his plan, compiled (a stored plan
+ * that no longer compiles counts as none); the champion (a retired one
+ * leaves the title vacant). Returns 0, or -1 with err on a database error:
+ * a fighter's plan or the champion that cannot be read fails the turn,
+ * rather than fight it without them. */
+static int turn_load(struct turn *t, char *err, size_t errlen)
 {
-    static struct turn t;
-    static char plan_text[DB_PLAN_MAX];
-    int n = 0;
+    struct db *db = t->g->db;
+    struct db_fighter *all = all_fighters(db, t->rules, &t->n);
+    int64_t champ_id = 0;
+    int rc;
 
-    *nlines = 0;
-    memset(&t, 0, sizeof(t));
-    t.g = g;
-    t.rules = rules;
-    rng_seed(&t.rng, seed, 7);
-    snprintf(t.channel, sizeof(t.channel), "%s", channel && channel[0] ? channel : "#league");
-
-    struct db_fighter *all = all_fighters(g->db, rules, &n);
     if (!all) {
-        snprintf(err, errlen, "cannot read the fighters: %s", db_errmsg(g->db));
+        t->n = 0;
+        snprintf(err, errlen, "cannot read the fighters: %s", db_errmsg(db));
         return -1;
     }
-    t.e = xmalloc((size_t)(n ? n : 1) * sizeof(*t.e));
-    t.n = n;
-    int64_t champ_id = 0;
-    int defences = 0, champ = -1;
-    if (db_champion_get(g->db, rules, &champ_id, &defences) != DB_OK)
-        champ_id = 0;
-    for (int i = 0; i < n; i++) {
-        struct entry *x = &t.e[i];
-        memset(x, 0, sizeof(*x));
+    t->e = xcalloc((size_t)(t->n ? t->n : 1), sizeof(*t->e));
+    rc = db_champion_get(db, t->rules, &champ_id, &t->defences);
+    if (rc == DB_ERROR) {
+        snprintf(err, errlen, "cannot read the champion: %s", db_errmsg(db));
+        t->n = 0;
+    } else if (rc != DB_OK) {
+        champ_id = t->defences = 0;
+    }
+    char *text = xmalloc(DB_PLAN_MAX);
+    for (int i = 0; i < t->n && rc != DB_ERROR; i++) {
+        struct entry *x = &t->e[i];
         x->f = all[i];
         x->start = all[i].sheet;
         x->from = all[i].league;
         if (x->f.id == champ_id)
-            champ = i;
-        if (db_plan_get(g->db, x->f.id, plan_text, sizeof(plan_text)) == DB_OK) {
+            t->champ = i;
+        rc = db_plan_get(db, x->f.id, text, DB_PLAN_MAX);
+        if (rc == DB_OK) {
             struct parse_error perr;
-            x->plan = plan_compile(rules, plan_text, &perr);
+            x->plan = plan_compile(t->rules, text, &perr);
+        } else if (rc == DB_ERROR) {
+            snprintf(err, errlen, "cannot read the plan of %s: %s", x->f.name, db_errmsg(db));
         }
     }
+    free(text);
     free(all);
-    if (champ_id && champ < 0)
-        champ_id = 0; /* the champion retired: the title is vacant */
+    return rc == DB_ERROR ? -1 : 0;
+}
 
-    if (db_begin(g->db) != DB_OK) {
-        snprintf(err, errlen, "cannot start the turn: %s", db_errmsg(g->db));
-        turn_free(&t);
-        return -1;
-    }
-    int ok = db_turn_add(g->db, rules, game_wall(g), &t.number) == DB_OK;
+/* The entries of league l who fight this turn into idx[] (their number
+ * returned): everybody but the champion and the paused, whose pause counts
+ * down. */
+static int turn_members(struct turn *t, int l, int *idx)
+{
+    int m = 0;
 
-    /* Who fights: everybody but the champion and the paused. */
-    int *idx = xmalloc((size_t)(n ? n : 1) * sizeof(int));
-    int(*pairs)[2] = xmalloc((size_t)(n > 2 ? n : 2) * sizeof(*pairs));
-    int moved[2][LEAGUE_COUNT] = {{0}};
-    int *up = xmalloc((size_t)(n ? n : 1) * sizeof(int));
-    int *down = xmalloc((size_t)(n ? n : 1) * sizeof(int));
-    memset(up, 0, (size_t)(n ? n : 1) * sizeof(int));
-    memset(down, 0, (size_t)(n ? n : 1) * sizeof(int));
-    for (int l = LEAGUE_GOLD; ok && l >= LEAGUE_BRONZE; l--) {
-        int m = 0;
-        for (int i = 0; i < n; i++) {
-            struct entry *x = &t.e[i];
-            if (i == champ || x->f.league != l)
-                continue;
-            if (x->f.paused > 0) {
-                x->f.paused--;
-                x->changed = 1;
-                continue;
-            }
-            x->in_turn = 1;
-            idx[m++] = i;
+    for (int i = 0; i < t->n; i++) {
+        struct entry *x = &t->e[i];
+        if (i == t->champ || x->f.league != l)
+            continue;
+        if (x->f.paused > 0) {
+            x->f.paused--;
+            x->changed = 1;
+            continue;
         }
-        int bouts = league_pairing(m, &t.rng, pairs);
-        for (int k = 0; ok && k < bouts; k++)
-            ok = fight(&t, idx[pairs[k][0]], idx[pairs[k][1]], DB_BOUT_LEAGUE, l) != NULL;
+        x->in_turn = 1;
+        idx[m++] = i;
     }
-    /* Moves, gold record resets, the sheet changes of the turn (never below
-     * an ability's floor), and where fighters train between turns (SUGAR
-     * RAY), the rules for a missed plan. */
-    const struct ruleset *rs = ruleset_get(rules);
-    for (int i = 0; ok && i < n; i++) {
-        struct entry *x = &t.e[i];
+    return m;
+}
+
+/* Step 2: the pairing and the bouts, league by league from GOLD down.
+ * Returns 0, or -1 on a database error. */
+static int turn_fight(struct turn *t)
+{
+    int *idx = xmalloc((size_t)(t->n ? t->n : 1) * sizeof(int));
+    int(*pairs)[2] = xmalloc((size_t)(t->n > 2 ? t->n : 2) * sizeof(*pairs));
+    int ok = 1;
+
+    for (int l = LEAGUE_GOLD; ok && l >= LEAGUE_BRONZE; l--) {
+        int m = turn_members(t, l, idx);
+        int bouts = league_pairing(m, &t->rng, pairs);
+        for (int k = 0; ok && k < bouts; k++) {
+            struct result res;
+            ok = fight(t, idx[pairs[k][0]], idx[pairs[k][1]], DB_BOUT_LEAGUE, l, &res) == 0;
+        }
+    }
+    free(idx);
+    free(pairs);
+    return ok ? 0 : -1;
+}
+
+/* Step 3: moves, gold record resets, the sheet changes of the turn (never
+ * below an ability's floor), and where fighters train between turns (SUGAR
+ * RAY), the rules for a missed plan and a new turn's training. */
+static void turn_moves(struct turn *t)
+{
+    const struct ruleset *rs = ruleset_get(t->rules);
+
+    for (int i = 0; i < t->n; i++) {
+        struct entry *x = &t->e[i];
         if (!x->in_turn)
             continue;
         enum league_move mv = league_move((enum league)x->f.league, x->wins, x->losses, x->ties);
         if (mv == LEAGUE_UP) {
-            moved[0][x->f.league]++;
-            up[i] = 1;
+            x->moved = 1;
             x->f.league++;
         } else if (mv == LEAGUE_DOWN) {
-            moved[1][x->f.league]++;
-            down[i] = 1;
+            x->moved = -1;
             if (x->f.league == LEAGUE_GOLD)
                 x->f.gold_record = 0;
             x->f.league--;
@@ -429,65 +519,86 @@ int league_turn(struct game *g, enum rules rules, uint64_t seed, const char *cha
         x->changed = 1;
     }
     if (rs->turn_training)
-        for (int i = 0; i < n; i++)
-            if (t.e[i].f.trained) {
-                t.e[i].f.trained = 0; /* a new turn: training again */
-                t.e[i].changed = 1;
+        for (int i = 0; i < t->n; i++)
+            if (t->e[i].f.trained) {
+                t->e[i].f.trained = 0; /* a new turn: training again */
+                t->e[i].changed = 1;
             }
-    char title_line[RENDER_LINE_MAX] = "";
-    if (ok)
-        ok = title(&t, champ, defences, title_line, sizeof(title_line)) == 0;
-    for (int i = 0; ok && i < n; i++)
-        if (t.e[i].changed)
-            ok = db_fighter_save(g->db, &t.e[i].f) == DB_OK;
-    if (!ok || db_commit(g->db) != DB_OK) {
-        snprintf(err, errlen, "the turn was not stored (%s); nothing changed", db_errmsg(g->db));
-        db_rollback(g->db);
-        free(idx);
-        free(pairs);
-        free(up);
-        free(down);
-        turn_free(&t);
-        return -1;
-    }
+}
 
-    /* The summary: a line for the turn, one per league, the title. */
+/* Steps 2 to 5, inside the turn's transaction: the turn's number, the
+ * bouts, the moves, the title, and every fighter changed saved. Returns 0,
+ * or -1 on a database error (the caller rolls back). */
+static int turn_run(struct turn *t)
+{
+    if (db_turn_add(t->g->db, t->rules, game_wall(t->g), &t->number) != DB_OK || turn_fight(t) != 0)
+        return -1;
+    turn_moves(t);
+    if (title(t) != 0)
+        return -1;
+    for (int i = 0; i < t->n; i++)
+        if (t->e[i].changed && db_fighter_save(t->g->db, &t->e[i].f) != DB_OK)
+            return -1;
+    return 0;
+}
+
+/* Step 6, once stored: the summary, a line for the turn, one per league
+ * with fighters in it, and the title's. Returns the number of lines. */
+static int turn_summary(const struct turn *t, char lines[LEAGUE_SUMMARY_LINES][RENDER_LINE_MAX])
+{
     int k = 0;
+
     snprintf(lines[k++], RENDER_LINE_MAX, "League turn %d (%s): %d bouts fought from the plans.",
-             t.number, rules_name(rules), t.bouts);
+             t->number, rules_name(t->rules), t->bouts);
     for (int l = LEAGUE_GOLD; l >= LEAGUE_BRONZE && k < LEAGUE_SUMMARY_LINES - 1; l--) {
         int members = 0;
-        int *is_up = xmalloc((size_t)(n ? n : 1) * sizeof(int));
-        int *is_down = xmalloc((size_t)(n ? n : 1) * sizeof(int));
-        for (int i = 0; i < n; i++) {
-            /* Where they were when the turn began. */
-            int from = t.e[i].from;
-            is_up[i] = up[i] && from == l;
-            is_down[i] = down[i] && from == l;
-            members += t.e[i].in_turn && from == l;
-        }
-        if (members) {
-            char u[160], d[160];
-            names(&t, is_up, u, sizeof(u));
-            names(&t, is_down, d, sizeof(d));
-            snprintf(lines[k++], RENDER_LINE_MAX, "%s: %d fighting%s%s%s%s.",
-                     league_name((enum league)l), members, u[0] ? "; up: " : "", u,
-                     d[0] ? "; down: " : "", d);
-        }
-        free(is_up);
-        free(is_down);
+        for (int i = 0; i < t->n; i++)
+            members += t->e[i].in_turn && t->e[i].from == l; /* where they began */
+        if (!members)
+            continue;
+        char u[160], d[160];
+        names(t, l, 1, u, sizeof(u));
+        names(t, l, -1, d, sizeof(d));
+        snprintf(lines[k++], RENDER_LINE_MAX, "%s: %d fighting%s%s%s%s.",
+                 league_name((enum league)l), members, u[0] ? "; up: " : "", u,
+                 d[0] ? "; down: " : "", d);
     }
-    if (title_line[0] && k < LEAGUE_SUMMARY_LINES)
-        snprintf(lines[k++], RENDER_LINE_MAX, "%s", title_line);
-    *nlines = k;
-    game_log(g, GAME_LOG_INFO, "league turn %d of %s: %d bouts", t.number, rules_name(rules),
-             t.bouts);
-    free(idx);
-    free(pairs);
-    free(up);
-    free(down);
-    turn_free(&t);
-    return 0;
+    if (t->title_line[0] && k < LEAGUE_SUMMARY_LINES)
+        snprintf(lines[k++], RENDER_LINE_MAX, "%s", t->title_line);
+    return k;
+}
+
+/* A turn: load the fighters (1), then in one transaction pair and fight
+ * the bouts (2), apply the moves (3), the title (4), save (5), commit; and
+ * summarise (6). A failure anywhere rolls everything back. */
+int league_turn(struct game *g, enum rules rules, uint64_t seed, const char *channel,
+                char lines[LEAGUE_SUMMARY_LINES][RENDER_LINE_MAX], int *nlines, char *err,
+                size_t errlen)
+{
+    struct turn *t = xcalloc(1, sizeof(*t));
+    int rc = -1;
+
+    *nlines = 0;
+    t->g = g;
+    t->rules = rules;
+    t->champ = -1;
+    rng_seed(&t->rng, seed, 7);
+    snprintf(t->channel, sizeof(t->channel), "%s", channel && channel[0] ? channel : "#league");
+    if (turn_load(t, err, errlen) != 0) {
+        /* err says why; nothing was written */
+    } else if (db_begin(g->db) != DB_OK) {
+        snprintf(err, errlen, "cannot start the turn: %s", db_errmsg(g->db));
+    } else if (turn_run(t) != 0 || db_commit(g->db) != DB_OK) {
+        snprintf(err, errlen, "the turn was not stored (%s); nothing changed", db_errmsg(g->db));
+        db_rollback(g->db);
+    } else {
+        *nlines = turn_summary(t, lines);
+        game_log(g, GAME_LOG_INFO, "league turn %d of %s: %d bouts", t->number, rules_name(rules),
+                 t->bouts);
+        rc = 0;
+    }
+    turn_free(t);
+    return rc;
 }
 
 int league_turn_announce(struct game *g, enum rules rules, const char *channel, const char *target)
