@@ -482,15 +482,17 @@ void game_connected(struct game *g)
 /* ------------------------------------------------------------ resolving */
 
 /* The order of `side` for the next round when he sent none: his plan, his
- * last orders, or the default. */
-static void order_fallback(struct game *g, struct live *lv, int side, struct order *o,
-                           struct db_order *dbo)
+ * last orders, or the default. Returns 0, or -1 when his plan cannot be
+ * read (a database error: the round must not be fought without it). */
+static int order_fallback(struct game *g, struct live *lv, int side, struct order *o,
+                          struct db_order *dbo)
 {
-    static char text[DB_PLAN_MAX];
+    char *text = xmalloc(DB_PLAN_MAX);
     struct parse_error err;
+    int rc = db_plan_get(g->db, lv->f[side].id, text, DB_PLAN_MAX);
 
     dbo->line = 0;
-    if (db_plan_get(g->db, lv->f[side].id, text, sizeof(text)) == DB_OK) {
+    if (rc == DB_OK) {
         struct plan *p = plan_compile(lv->rec.rules, text, &err);
         if (p) {
             struct plan_vars v;
@@ -498,18 +500,26 @@ static void order_fallback(struct game *g, struct live *lv, int side, struct ord
             dbo->line = plan_eval(p, &v, o);
             plan_free(p);
             dbo->source = DB_ORDER_PLAN;
-            return;
+            free(text);
+            return 0;
         }
         game_log(g, GAME_LOG_WARN, "the stored plan of %s no longer compiles: %s", lv->f[side].name,
                  err.reason);
     }
+    free(text);
+    if (rc == DB_ERROR) {
+        game_log(g, GAME_LOG_ERROR, "bout %lld: the plan of %s cannot be read: %s",
+                 (long long)lv->rec.id, lv->f[side].name, db_errmsg(g->db));
+        return -1;
+    }
     if (lv->has_last[side]) {
         *o = lv->last[side];
         dbo->source = DB_ORDER_LAST;
-        return;
+        return 0;
     }
     ruleset_get(lv->rec.rules)->order_default(o);
     dbo->source = DB_ORDER_DEFAULT;
+    return 0;
 }
 
 /* The records after the finished bout `b`, into f[] (copies): wins,
@@ -553,225 +563,318 @@ static void say_joined(struct game *g, const char *channel, int64_t id,
                        char lines[][RENDER_LINE_MAX], int n)
 {
     char text[RENDER_ROUND_LINES * RENDER_LINE_MAX + 32];
-    size_t at = 0;
+    struct str s;
 
     if (n <= 0)
         return;
-    at = (size_t)snprintf(text, sizeof(text), "[#%lld]", (long long)id);
-    for (int i = 0; i < n && at < sizeof(text); i++)
-        at += (size_t)snprintf(text + at, sizeof(text) - at, " %s", lines[i]);
+    str_init_fixed(&s, text, sizeof(text));
+    str_add(&s, "[#%lld]", (long long)id);
+    for (int i = 0; i < n; i++)
+        str_add(&s, " %s", lines[i]);
     game_say(g, GAME_ROUND, channel, "%s", text);
+}
+
+/* The training points part of say_over: what the bout earned him, what he
+ * has, and how to spend them. */
+static void say_over_points(struct str *s, const struct ruleset *rs, const struct db_fighter *f,
+                            int points)
+{
+    char list[128];
+    struct str l;
+    const char *pl = f->training_points == 1 ? "" : "s";
+
+    str_init_fixed(&l, list, sizeof(list));
+    for (int i = 0; i < rs->nfields; i++)
+        str_add(&l, "%s%s", i == 0 ? "" : i == rs->nfields - 1 ? " or " : ", ", rs->fields[i].key);
+    if (points > 0 && points == f->training_points)
+        str_add(s, " and earned %d training point%s", points, pl);
+    else if (points > 0)
+        str_add(s, " and earned %d training point%s (%d in all)", points, points == 1 ? "" : "s",
+                f->training_points);
+    else
+        str_add(s, " and has %d training point%s", f->training_points, pl);
+    str_add(s, ": spend %s with train <ability> %s (<ability>: %s)",
+            f->training_points == 1 ? "it" : "each", f->name, list);
 }
 
 /* Tells the player of side `s` privately what bout `lv` (just over) changed
  * for him: the result as it touches him, his fighter's record `f` (after
  * the bout), the training points it earned and how to spend them. `ack`
  * (or NULL) goes first: the acknowledgement of his orders that fought the
- * last round, or what fought it for him. */
+ * last round, or what fought it for him. One message of at most
+ * 2 * RENDER_LINE_MAX - 1 bytes. */
 static void say_over(struct game *g, const struct live *lv, int s, const struct db_fighter *f,
                      int points, const char *ack)
 {
     const struct ruleset *rs = ruleset_get(lv->rec.rules);
     const struct result *res = &lv->b.result;
     char text[RENDER_LINE_MAX * 2], how[RENDER_LINE_MAX];
-    size_t at = 0;
+    struct str t;
 
+    str_init_fixed(&t, text, sizeof(text));
     render_result_text(lv->corner, &lv->b, how, sizeof(how));
-    at +=
-        (size_t)snprintf(text + at, sizeof(text) - at, "Bout #%lld%s%s%s is over, and %s: %s",
-                         (long long)lv->rec.id, ack ? ": " : "", ack ? ack : "", ack ? ". It" : "",
-                         res->winner < 0    ? "it is a draw"
-                         : res->winner == s ? "you won"
-                                            : "you lost",
-                         how);
-    if (at < sizeof(text))
-        at += (size_t)snprintf(text + at, sizeof(text) - at, " %s is now %d-%d-%d", f->name,
-                               f->wins, f->losses, f->draws);
+    str_add(&t, "Bout #%lld%s%s%s is over, and %s: %s", (long long)lv->rec.id, ack ? ": " : "",
+            ack ? ack : "", ack ? ". It" : "",
+            res->winner < 0    ? "it is a draw"
+            : res->winner == s ? "you won"
+                               : "you lost",
+            how);
+    str_add(&t, " %s is now %d-%d-%d", f->name, f->wins, f->losses, f->draws);
     /* What the bout changed on his sheet (SUGAR RAY's skill and
      * endurance), as the channel heard it. */
-    for (int i = 0; rs && i < rs->nfields && at < sizeof(text); i++) {
+    for (int i = 0; i < rs->nfields; i++) {
         int was = sheet_field_get(&lv->corner[s].sheet, i), now = sheet_field_get(&f->sheet, i);
         if (was != now)
-            at += (size_t)snprintf(text + at, sizeof(text) - at, ", %s %d (was %d)",
-                                   rs->fields[i].label, now, was);
+            str_add(&t, ", %s %d (was %d)", rs->fields[i].label, now, was);
     }
-    if (rs->train_points && f->training_points > 0 && at < sizeof(text)) {
-        char list[128];
-        size_t l = 0;
-        list[0] = '\0';
-        for (int i = 0; i < rs->nfields && l < sizeof(list); i++)
-            l += (size_t)snprintf(list + l, sizeof(list) - l, "%s%s",
-                                  i == 0                 ? ""
-                                  : i == rs->nfields - 1 ? " or "
-                                                         : ", ",
-                                  rs->fields[i].key);
-        const char *pl = f->training_points == 1 ? "" : "s";
-        if (points > 0 && points == f->training_points)
-            at += (size_t)snprintf(text + at, sizeof(text) - at, " and earned %d training point%s",
-                                   points, pl);
-        else if (points > 0)
-            at += (size_t)snprintf(text + at, sizeof(text) - at,
-                                   " and earned %d training point%s (%d in all)", points,
-                                   points == 1 ? "" : "s", f->training_points);
-        else
-            at += (size_t)snprintf(text + at, sizeof(text) - at, " and has %d training point%s",
-                                   f->training_points, pl);
-        if (at < sizeof(text))
-            at += (size_t)snprintf(text + at, sizeof(text) - at,
-                                   ": spend %s with train <ability> %s (<ability>: %s)",
-                                   f->training_points == 1 ? "it" : "each", f->name, list);
-    }
-    if (rs->kit_slots && at < sizeof(text)) {
+    if (rs->train_points && f->training_points > 0)
+        say_over_points(&t, rs, f, points);
+    if (rs->kit_slots) {
         char kit[RENDER_LINE_MAX];
         render_kit_after(&lv->rec.sheet[s], &f->sheet, kit, sizeof(kit));
-        at += (size_t)snprintf(text + at, sizeof(text) - at, "; %s's equipment: %s", f->name, kit);
+        str_add(&t, "; %s's equipment: %s", f->name, kit);
     }
-    if (at < sizeof(text))
-        snprintf(text + at, sizeof(text) - at, ".");
+    str_ch(&t, '.');
     game_say(g, GAME_LIVE, player_nick(g, f), "%s", text);
 }
 
-/* Resolves the next round of `lv`. The player of side `acked` (-1: none)
- * is told `ack` with his next prompt (or alone after the last round): the
- * acknowledgement of the orders that completed the round. Returns 0, or -1
- * (nothing changed, nothing said) if it could not be stored. */
-static int resolve(struct game *g, struct live *lv, int acked, const char *ack)
+/* A round being resolved (resolve): fought on copies of the live bout,
+ * adopted only once stored. */
+struct round {
+    int number;                                      /* the round's number */
+    struct order o[SIDES];                           /* the orders that fight it */
+    struct db_order dbo[SIDES];                      /* as stored, with where each came from */
+    struct bout b;                                   /* the bout after it */
+    struct bout_rng rng;                             /* likewise */
+    uint64_t digest;                                 /* likewise */
+    struct db_bout rec;                              /* the bout's record after it */
+    struct db_fighter f[SIDES];                      /* the fighters after it (records if over) */
+    int points[SIDES];                               /* training points the bout earned */
+    char lines[RENDER_ROUND_LINES][RENDER_LINE_MAX]; /* its commentary */
+    int n;
+    char result[RENDER_RESULT_MAX + 1][RENDER_LINE_MAX]; /* and the result's */
+    int nres;
+};
+
+/* Step 1 of a round: both orders, the players' where they sent them, else
+ * order_fallback's. Returns 0, or -1 on a database error. */
+static int round_orders(struct game *g, struct live *lv, struct round *r)
 {
-    struct order o[SIDES];
-    struct db_order dbo[SIDES];
-    struct bout nb = lv->b;
-    struct bout_rng nr = lv->rng;
-    struct events evs;
-    char lines[RENDER_ROUND_LINES][RENDER_LINE_MAX], result[RENDER_RESULT_MAX + 1][RENDER_LINE_MAX];
-    int round = lv->rec.round + 1, nres = 0, points[SIDES] = {0, 0};
-
+    r->number = lv->rec.round + 1;
     for (int s = 0; s < SIDES; s++) {
-        memset(&dbo[s], 0, sizeof(dbo[s]));
-        dbo[s].round = round;
-        dbo[s].side = s;
+        memset(&r->dbo[s], 0, sizeof(r->dbo[s]));
+        r->dbo[s].round = r->number;
+        r->dbo[s].side = s;
         if (lv->have[s]) {
-            o[s] = lv->next[s];
-            dbo[s].source = DB_ORDER_PLAYER;
-        } else {
-            order_fallback(g, lv, s, &o[s], &dbo[s]);
+            r->o[s] = lv->next[s];
+            r->dbo[s].source = DB_ORDER_PLAYER;
+        } else if (order_fallback(g, lv, s, &r->o[s], &r->dbo[s]) != 0) {
+            return -1;
         }
-        bout_order_text(&o[s], dbo[s].text, sizeof(dbo[s].text));
+        bout_order_text(&r->o[s], r->dbo[s].text, sizeof(r->dbo[s].text));
     }
-    if (bout_round(&nb, o, &nr, &evs) != 0) {
+    return 0;
+}
+
+/* Step 2: the round fought on copies of lv's bout and random streams, its
+ * commentary (and the result's) in words, its digest, and the records it
+ * leaves when the bout ends. Returns 0, or -1 if the engine refuses. */
+static int round_fight(struct game *g, const struct live *lv, struct round *r)
+{
+    struct events evs;
+
+    r->b = lv->b;
+    r->rng = lv->rng;
+    if (bout_round(&r->b, r->o, &r->rng, &evs) != 0) {
         game_log(g, GAME_LOG_ERROR, "bout %lld round %d: the engine refused the orders %s / %s",
-                 (long long)lv->rec.id, round, dbo[0].text, dbo[1].text);
+                 (long long)lv->rec.id, r->number, r->dbo[0].text, r->dbo[1].text);
         return -1;
     }
-    int n = render_round(lv->corner, &nb, &evs, &nr.flavour, lines);
-    if (nb.result.over)
-        nres = render_result(lv->corner, &nb, &nr.flavour, result);
-    uint64_t digest = bout_digest(lv->digest, &nb, &evs);
+    r->n = render_round(lv->corner, &r->b, &evs, &r->rng.flavour, r->lines);
+    r->nres = r->b.result.over ? render_result(lv->corner, &r->b, &r->rng.flavour, r->result) : 0;
+    r->digest = bout_digest(lv->digest, &r->b, &evs);
+    r->rec = lv->rec;
+    r->f[0] = lv->f[0];
+    r->f[1] = lv->f[1];
+    r->points[0] = r->points[1] = 0;
+    r->rec.round = r->b.round;
+    r->rec.digest = r->digest;
+    r->rec.has_digest = 1;
+    if (r->b.result.over) {
+        const struct result *res = &r->b.result;
+        r->rec.state = DB_BOUT_OVER;
+        r->rec.winner = res->winner;
+        r->rec.method = res->method;
+        r->rec.drawn_by = res->drawn_by;
+        r->rec.reason = res->reason;
+        r->rec.decision = res->decision;
+        r->rec.ended = game_wall(g);
+        records_apply(&r->b, r->f, r->points);
+    }
+    return 0;
+}
 
-    struct db_bout rec = lv->rec;
-    struct db_fighter f[SIDES] = {lv->f[0], lv->f[1]};
-    rec.round = nb.round;
-    rec.digest = digest;
-    rec.has_digest = 1;
-    if (nb.result.over) {
-        rec.state = DB_BOUT_OVER;
-        rec.winner = nb.result.winner;
-        rec.method = nb.result.method;
-        rec.drawn_by = nb.result.drawn_by;
-        rec.reason = nb.result.reason;
-        rec.decision = nb.result.decision;
-        rec.ended = game_wall(g);
-        records_apply(&nb, f, points);
-    }
-    int ok = db_begin(g->db) == DB_OK && db_order_put(g->db, rec.id, &dbo[0]) == DB_OK &&
-             db_order_put(g->db, rec.id, &dbo[1]) == DB_OK &&
-             db_round_put(g->db, rec.id, round, digest) == DB_OK &&
-             db_bout_save(g->db, &rec) == DB_OK &&
-             (!nb.result.over ||
-              (db_fighter_save(g->db, &f[0]) == DB_OK && db_fighter_save(g->db, &f[1]) == DB_OK));
-    if (!ok || db_commit(g->db) != DB_OK) {
-        game_log(g, GAME_LOG_ERROR, "bout %lld round %d not stored (%s); trying again",
-                 (long long)rec.id, round, db_errmsg(g->db));
-        db_rollback(g->db);
-        lv->deadline = game_now(g) + RETRY_AFTER;
-        return -1;
-    }
+/* Step 3: one transaction writes both orders, the round's digest, the bout
+ * and, when it ends, the records. Returns 0; or -1, rolled back and
+ * logged: nothing of the round is stored. */
+static int round_store(struct game *g, const struct round *r)
+{
+    struct db *db = g->db;
+    const struct db_bout *rec = &r->rec;
+    int ok = db_begin(db) == DB_OK && db_order_put(db, rec->id, &r->dbo[0]) == DB_OK &&
+             db_order_put(db, rec->id, &r->dbo[1]) == DB_OK &&
+             db_round_put(db, rec->id, r->number, r->digest) == DB_OK &&
+             db_bout_save(db, rec) == DB_OK &&
+             (!r->b.result.over ||
+              (db_fighter_save(db, &r->f[0]) == DB_OK && db_fighter_save(db, &r->f[1]) == DB_OK));
+    if (ok && db_commit(db) == DB_OK)
+        return 0;
+    game_log(g, GAME_LOG_ERROR, "bout %lld round %d not stored (%s); it will be fought again",
+             (long long)rec->id, r->number, db_errmsg(db));
+    db_rollback(db); /* harmless when BEGIN itself failed */
+    return -1;
+}
 
-    /* Stored: now it happened. A player whose orders did not come is told
-     * what fought for him, with his next prompt. */
-    char fell[SIDES][256];
-    /* A towel ends the bout unfought: nothing fought for anyone. */
-    int towel = nb.result.over && nb.result.reason == TKO_TOWEL;
+/* Step 4, once stored: lv takes the copies; the round's orders become the
+ * last ones, and none is waiting. */
+static void round_adopt(struct live *lv, const struct round *r)
+{
+    lv->b = r->b;
+    lv->rng = r->rng;
+    lv->rec = r->rec;
+    lv->digest = r->digest;
+    lv->failing = 0;
     for (int s = 0; s < SIDES; s++) {
-        fell[s][0] = '\0';
-        if (towel || auto_rounds(lv))
-            continue;
-        if (dbo[s].source == DB_ORDER_PLAN && dbo[s].line > 0)
-            snprintf(fell[s], sizeof(fell[s]), "your plan's line %d (%s) fought round %d for you",
-                     dbo[s].line, dbo[s].text, round);
-        else if (dbo[s].source == DB_ORDER_PLAN)
-            snprintf(fell[s], sizeof(fell[s]),
-                     "no line of your plan applied: its default (%s) fought round %d for you",
-                     dbo[s].text, round);
-        else if (dbo[s].source == DB_ORDER_LAST)
-            snprintf(fell[s], sizeof(fell[s]), "your last orders (%s) fought round %d for you",
-                     dbo[s].text, round);
-        else if (dbo[s].source == DB_ORDER_DEFAULT)
-            snprintf(fell[s], sizeof(fell[s]), "the default orders (%s) fought round %d for you",
-                     dbo[s].text, round);
-    }
-    int packed = live_in(g, rec.channel) > 1; /* this bout counted */
-    lv->b = nb;
-    lv->rng = nr;
-    lv->rec = rec;
-    lv->digest = digest;
-    for (int s = 0; s < SIDES; s++) {
-        lv->last[s] = o[s];
+        lv->last[s] = r->o[s];
         lv->has_last[s] = 1;
         lv->have[s] = 0;
-        lv->f[s] = f[s];
+        lv->f[s] = r->f[s];
     }
-    struct render_corner after[SIDES];
-    if (nb.result.over) {
-        /* The end said in full: who won where the result lines do not say
-         * it, what changed, both records. */
+}
+
+/* Step 5: the round said in lv's channel (packed: one message tagged with
+ * the bout, as are the result's lines, when several bouts share it), and,
+ * when the bout ends, the result in full: who won where the result lines
+ * do not say it, what changed, both records. A result said in words is
+ * bold and coloured; classic lines stay as the rules print them. */
+static void round_say(struct game *g, struct live *lv, struct round *r, int packed)
+{
+    if (r->b.result.over) {
+        struct render_corner after[SIDES];
         for (int s = 0; s < SIDES; s++)
-            render_corner_fill(&after[s], &f[s]);
-        /* A result said in words is bold and coloured; classic lines stay
-         * as the rules print them. */
-        if (render_result_plain(nb.rules))
-            for (int i = 0; i < nres; i++)
-                decorate(g, lv, result[i], COLOUR_RESULT);
-        render_aftermath(lv->corner, after, &nb, result[nres], RENDER_LINE_MAX);
-        decorate(g, lv, result[nres++], render_result_plain(nb.rules) ? 0 : COLOUR_RESULT);
+            render_corner_fill(&after[s], &r->f[s]);
+        int plain = render_result_plain(r->b.rules);
+        if (plain)
+            for (int i = 0; i < r->nres; i++)
+                decorate(g, lv, r->result[i], COLOUR_RESULT);
+        render_aftermath(lv->corner, after, &r->b, r->result[r->nres], RENDER_LINE_MAX);
+        decorate(g, lv, r->result[r->nres++], plain ? 0 : COLOUR_RESULT);
     }
     if (packed) {
-        /* Several bouts share the channel: a round is one message, tagged
-         * with its bout, and so is the result. */
-        say_joined(g, rec.channel, rec.id, lines, n);
-        say_joined(g, rec.channel, rec.id, result, nres);
+        say_joined(g, r->rec.channel, r->rec.id, r->lines, r->n);
+        say_joined(g, r->rec.channel, r->rec.id, r->result, r->nres);
     } else {
-        for (int i = 0; i < n; i++)
-            game_say(g, GAME_ROUND, rec.channel, "%s", lines[i]);
-        for (int i = 0; i < nres; i++)
-            game_say(g, GAME_ROUND, rec.channel, "%s", result[i]);
+        for (int i = 0; i < r->n; i++)
+            game_say(g, GAME_ROUND, r->rec.channel, "%s", r->lines[i]);
+        for (int i = 0; i < r->nres; i++)
+            game_say(g, GAME_ROUND, r->rec.channel, "%s", r->result[i]);
     }
-    said_later(g, rec.id, round);
-    if (nb.result.over) {
-        game_log(g, GAME_LOG_INFO, "bout %lld over after round %d", (long long)rec.id, round);
+    said_later(g, r->rec.id, r->number);
+}
+
+/* What fought the round for side s when he sent no orders, for his next
+ * prompt, into fell[len] ("" when he sent them, or nothing was fought: a
+ * towel, a bout that fights itself). */
+static void round_fell(const struct live *lv, const struct round *r, int s, char *fell, size_t len)
+{
+    const struct db_order *d = &r->dbo[s];
+
+    fell[0] = '\0';
+    if ((r->b.result.over && r->b.result.reason == TKO_TOWEL) || auto_rounds(lv))
+        return;
+    if (d->source == DB_ORDER_PLAN && d->line > 0)
+        snprintf(fell, len, "your plan's line %d (%s) fought round %d for you", d->line, d->text,
+                 r->number);
+    else if (d->source == DB_ORDER_PLAN)
+        snprintf(fell, len,
+                 "no line of your plan applied: its default (%s) fought round %d for you", d->text,
+                 r->number);
+    else if (d->source == DB_ORDER_LAST)
+        snprintf(fell, len, "your last orders (%s) fought round %d for you", d->text, r->number);
+    else if (d->source == DB_ORDER_DEFAULT)
+        snprintf(fell, len, "the default orders (%s) fought round %d for you", d->text, r->number);
+}
+
+/* Step 6: what comes next, privately. Over: each player told the end
+ * (say_over) and lv forgotten. A bout that fights itself: the corners'
+ * view and the next round's clock. Else both asked for the next orders,
+ * the player of side `acked` with `ack`, the others with what fought for
+ * them, and the clock. */
+static void round_next(struct game *g, struct live *lv, const struct round *r, int acked,
+                       const char *ack)
+{
+    char fell[SIDES][256];
+
+    for (int s = 0; s < SIDES; s++)
+        round_fell(lv, r, s, fell[s], sizeof(fell[s]));
+    if (r->b.result.over) {
+        game_log(g, GAME_LOG_INFO, "bout %lld over after round %d", (long long)r->rec.id,
+                 r->number);
         for (int s = 0; s < SIDES; s++)
-            say_over(g, lv, s, &f[s], points[s], s == acked ? ack : fell[s][0] ? fell[s] : NULL);
+            say_over(g, lv, s, &r->f[s], r->points[s],
+                     s == acked   ? ack
+                     : fell[s][0] ? fell[s]
+                                  : NULL);
         forget(g, lv);
-        return 0;
+        return;
     }
     if (auto_rounds(lv)) {
         tell_corners(g, lv);
         clock_start(g, lv, auto_seconds(g));
-        return 0;
+        return;
     }
     for (int s = 0; s < SIDES; s++)
         ask_orders(g, lv, s, s == acked ? ack : fell[s][0] ? fell[s] : NULL);
     clock_start(g, lv, g->cfg.order_timeout);
+}
+
+/* Resolves the next round of `lv`: its orders (1), fought on copies (2),
+ * stored in one transaction (3), adopted (4), said (5), and what comes next
+ * (6). The player of side `acked` (-1: none) is told `ack` with his next
+ * prompt (or alone after the last round): the acknowledgement of the
+ * orders that completed the round. Returns 0 (lv may be gone: the bout is
+ * over), or -1: nothing changed, nothing said, lv as it was (the caller
+ * decides what to tell, and round_failed schedules the round again). */
+static int resolve(struct game *g, struct live *lv, int acked, const char *ack)
+{
+    struct round *r = xmalloc(sizeof(*r));
+
+    if (round_orders(g, lv, r) != 0 || round_fight(g, lv, r) != 0 || round_store(g, r) != 0) {
+        free(r);
+        return -1;
+    }
+    int packed = live_in(g, r->rec.channel) > 1; /* this bout counted, still live */
+    round_adopt(lv, r);
+    round_say(g, lv, r, packed);
+    round_next(g, lv, r, acked, ack);
+    free(r);
     return 0;
+}
+
+/* A round of lv that resolve could not store: it is fought again at the
+ * first tick RETRY_AFTER seconds from now (or sooner, when an order comes),
+ * with the same orders and from the same state, so exactly as it would
+ * have been. The channel is told once, at the first failure of a row. */
+static void round_failed(struct game *g, struct live *lv)
+{
+    if (!lv->failing)
+        game_say(g, GAME_ROUND, lv->rec.channel,
+                 "Bout #%lld: round %d could not be saved (database error); it will be fought "
+                 "again in %s.",
+                 (long long)lv->rec.id, lv->rec.round + 1, DURATION((int)RETRY_AFTER));
+    lv->failing = 1;
+    lv->asking = 0; /* the clock runs now, whatever the output says */
+    lv->deadline = game_now(g) + RETRY_AFTER;
 }
 
 void game_tick(struct game *g, const char *league_channel)
@@ -811,8 +914,9 @@ void game_tick(struct game *g, const char *league_channel)
         double left = lv->deadline - now;
         if (left <= 0) {
             int before = g->n;
-            resolve(g, lv, -1, NULL);
-            if (g->n < before)
+            if (resolve(g, lv, -1, NULL) != 0)
+                round_failed(g, lv);
+            else if (g->n < before)
                 i--;
             continue;
         }
@@ -1205,6 +1309,7 @@ int game_order(struct game *g, const struct game_caller *who, const char *bout, 
                  lv->f[side].name, dbo.text);
         if (resolve(g, lv, side, ack) == 0)
             return 0;
+        round_failed(g, lv); /* his orders stay stored, and the round is due */
     }
     game_reply_live(who, "round %d orders stored for %s: %s%s", dbo.round, lv->f[side].name,
                     dbo.text,

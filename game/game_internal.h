@@ -29,6 +29,7 @@ struct live {
     unsigned long asked;
     double asked_at;
     int timeout; /* seconds, from then */
+    int failing; /* the last try of its next round could not be stored */
 };
 
 /* A round whose commentary is said but not yet marked said in the
