@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "db_internal.h"
+#include "util.h"
 
 /* ----------------------------------------------------------- enum names */
 
@@ -150,15 +151,15 @@ static int bout_bind_state(sqlite3_stmt *st, const struct db_bout *b, const stru
 static void sheet_store(const struct sheet *sh, char *buf, size_t len)
 {
     const struct ruleset *rs = ruleset_get(sh->rules);
-    size_t at = 0;
+    struct str s;
     char kit[DB_KIT_MAX];
 
-    buf[0] = '\0';
-    for (int k = 0; k < rs->nfields && at < len; k++)
-        at += (size_t)snprintf(buf + at, len - at, "%s%d", k ? " " : "", sheet_field_get(sh, k));
+    str_init_fixed(&s, buf, len);
+    for (int k = 0; k < rs->nfields; k++)
+        str_add(&s, "%s%d", k ? " " : "", sheet_field_get(sh, k));
     db_kit_store(sh, kit, sizeof(kit));
-    if (kit[0] && at < len)
-        snprintf(buf + at, len - at, " %s", kit);
+    if (kit[0])
+        str_add(&s, " %s", kit);
 }
 
 static int sheet_load(struct db *db, sqlite3_stmt *st, int col, const struct db_bout *b,

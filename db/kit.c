@@ -11,21 +11,22 @@
 #include <string.h>
 
 #include "db_internal.h"
+#include "util.h"
 
 void db_kit_store(const struct sheet *s, char *buf, size_t len)
 {
     const struct ruleset *rs = ruleset_get(s->rules);
-    size_t at = 0;
+    struct str t;
 
-    buf[0] = '\0';
-    for (int k = 0; rs && k < rs->kit_slots && at < len; k++) {
+    str_init_fixed(&t, buf, len);
+    for (int k = 0; rs && k < rs->kit_slots; k++) {
         int item, cond;
 
         sheet_kit_get(s, k, &item, &cond);
         if (item == 0)
             continue;
-        at += (size_t)snprintf(buf + at, len - at, "%s%s=%s:%d", at ? " " : "",
-                               rs->kit_slot_name(k), rs->kit_item_name(k, item), cond);
+        str_add(&t, "%s%s=%s:%d", t.len ? " " : "", rs->kit_slot_name(k),
+                rs->kit_item_name(k, item), cond);
     }
 }
 

@@ -40,6 +40,7 @@
 #define RETRY_AFTER     5.0   /* seconds before a failed write is tried again */
 #define ORDERS_STORED   (2 * BOUT_ROUNDS_MAX + 4)
 #define MY_FIGHTERS_MAX 16
+#define UNSAID_SHOWN    256 /* bouts said again at a (re)connection, at most */
 
 /* ------------------------------------------------------------- helpers */
 
@@ -174,12 +175,14 @@ static void clock_start(struct game *g, struct live *lv, int seconds)
 static void decorate(const struct game *g, const struct live *lv, char *line, int colour)
 {
     char out[RENDER_LINE_MAX];
-    size_t at = 0, len = strlen(line);
+    struct str o;
+    size_t len = strlen(line);
 
     if (g->cfg.format == GAME_FORMAT_PLAIN)
         return;
+    str_init_fixed(&o, out, sizeof(out));
     if (colour && g->cfg.format == GAME_FORMAT_COLOUR)
-        at += (size_t)snprintf(out, sizeof(out), "\003%02d", colour);
+        str_add(&o, "\003%02d", colour);
     for (size_t i = 0; i < len;) {
         size_t n = 0;
         int word_start = i == 0 || !isalnum((unsigned char)line[i - 1]);
@@ -190,26 +193,24 @@ static void decorate(const struct game *g, const struct live *lv, char *line, in
                 n = k;
         }
         if (n) {
-            if (at + n + 3 >= sizeof(out))
+            if (o.len + n + 3 >= sizeof(out))
                 return; /* no room: the line goes plain */
-            out[at++] = '\002';
-            memcpy(out + at, line + i, n);
-            at += n;
-            out[at++] = '\002';
+            str_ch(&o, '\002');
+            str_raw(&o, line + i, n);
+            str_ch(&o, '\002');
             i += n;
         } else {
-            if (at + 2 >= sizeof(out))
+            if (o.len + 2 >= sizeof(out))
                 return;
-            out[at++] = line[i++];
+            str_ch(&o, line[i++]);
         }
     }
     if (colour && g->cfg.format == GAME_FORMAT_COLOUR) {
-        if (at + 2 >= sizeof(out))
+        if (o.len + 2 >= sizeof(out))
             return;
-        out[at++] = '\003';
+        str_ch(&o, '\003');
     }
-    out[at] = '\0';
-    memcpy(line, out, at + 1);
+    memcpy(line, out, o.len + 1);
 }
 
 /* --------------------------------------------------------------- loading */
@@ -281,7 +282,7 @@ struct game *game_new(struct db *db, const struct game_io *io, const struct game
                       char *err, size_t errlen)
 {
     struct game *g = xmalloc(sizeof(*g));
-    static struct db_bout recs[BOUTS_MAX];
+    struct db_bout *recs = xmalloc(BOUTS_MAX * sizeof(*recs));
     static const enum db_bout_state states[] = {DB_BOUT_CHALLENGE, DB_BOUT_LIVE};
 
     memset(g, 0, sizeof(*g));
@@ -292,18 +293,21 @@ struct game *game_new(struct db *db, const struct game_io *io, const struct game
         int n = 0;
         if (db_bout_list(db, states[k], recs, BOUTS_MAX - g->n, &n) != DB_OK) {
             snprintf(err, errlen, "cannot read the bouts: %s", db_errmsg(db));
+            free(recs);
             game_free(g);
             return NULL;
         }
         for (int i = 0; i < n; i++) {
             struct live *lv = live_load(g, &recs[i], err, errlen);
             if (!lv) {
+                free(recs);
                 game_free(g);
                 return NULL;
             }
             g->v[g->n++] = lv;
         }
     }
+    free(recs);
     if (g->n)
         game_log(g, GAME_LOG_INFO, "%d challenges and live bouts restored", g->n);
     return g;
@@ -386,34 +390,31 @@ static void say_lines(struct game *g, enum game_voice voice, const char *target,
  * (the output cuts it to fit IRC lines). */
 static void say_packed(struct game *g, enum game_voice voice, const char *target, const char *text)
 {
-    size_t cap = strlen(text) + 1, at = 0;
-    char *msg = xmalloc(cap);
+    struct str msg;
 
+    str_init(&msg);
     for (const char *p = text; *p;) {
         size_t n = strcspn(p, "\n");
-        if (strncmp(p, "Round ", 6) == 0 && at) {
-            game_say(g, voice, target, "%s", msg);
-            at = 0;
+        if (strncmp(p, "Round ", 6) == 0 && msg.len) {
+            game_say(g, voice, target, "%s", msg.p);
+            str_clear(&msg);
         }
-        if (at && at + 3 < cap) {
-            memcpy(msg + at, " | ", 3);
-            at += 3;
-        }
-        for (size_t i = 0; i < n && at + 1 < cap; i++) {
-            if (p[i] == ' ' && (at == 0 || msg[at - 1] == ' '))
+        if (msg.len)
+            str_cat(&msg, " | ");
+        for (size_t i = 0; i < n; i++) {
+            if (p[i] == ' ' && (msg.len == 0 || msg.p[msg.len - 1] == ' '))
                 continue;
-            msg[at++] = p[i];
+            str_ch(&msg, p[i]);
         }
-        while (at && msg[at - 1] == ' ')
-            at--;
-        msg[at] = '\0';
+        while (msg.len && msg.p[msg.len - 1] == ' ')
+            str_cut(&msg, msg.len - 1);
         p += n;
         if (*p)
             p++;
     }
-    if (at)
-        game_say(g, voice, target, "%s", msg);
-    free(msg);
+    if (msg.len)
+        game_say(g, voice, target, "%s", msg.p);
+    str_free(&msg);
 }
 
 /* Says again the commentary of rounds that were stored but never said: the
@@ -421,13 +422,13 @@ static void say_packed(struct game *g, enum game_voice voice, const char *target
  * replay of the bout, the same as when the rounds were fought. */
 static void say_unsaid(struct game *g)
 {
-    static int64_t ids[256];
-    static int said[256];
+    int64_t *ids = xmalloc(UNSAID_SHOWN * sizeof(*ids));
+    int *said = xmalloc(UNSAID_SHOWN * sizeof(*said));
     int n = 0;
     char err[256];
 
-    if (db_bout_unsaid(g->db, ids, said, 256, &n) != DB_OK)
-        return;
+    if (db_bout_unsaid(g->db, ids, said, UNSAID_SHOWN, &n) != DB_OK)
+        n = 0;
     for (int i = 0; i < n; i++) {
         struct db_bout rec;
         if (db_bout_get(g->db, ids[i], &rec) != DB_OK)
@@ -443,6 +444,8 @@ static void say_unsaid(struct game *g)
         free(text);
         said_later(g, rec.id, rec.round);
     }
+    free(ids);
+    free(said);
 }
 
 void game_connected(struct game *g)
@@ -1322,19 +1325,19 @@ int game_order(struct game *g, const struct game_caller *who, const char *bout, 
 int game_bouts(struct game *g, const struct game_caller *who)
 {
     char text[440];
-    size_t len = 0;
+    struct str t;
     int shown = 0, live = 0;
 
+    str_init_fixed(&t, text, sizeof(text));
     for (int i = 0; i < g->n; i++) {
         const struct live *lv = g->v[i];
         if (lv->rec.state != DB_BOUT_LIVE)
             continue;
         live++;
-        if (len < 360) {
-            len += (size_t)snprintf(
-                text + len, sizeof(text) - len, "%s#%lld %s vs %s (%s, round %d/%d, %s)",
-                shown ? "; " : "", (long long)lv->rec.id, lv->f[0].name, lv->f[1].name,
-                rules_name(lv->rec.rules), lv->rec.round + 1, lv->rec.rounds, lv->rec.channel);
+        if (t.need < 360) {
+            str_add(&t, "%s#%lld %s vs %s (%s, round %d/%d, %s)", shown ? "; " : "",
+                    (long long)lv->rec.id, lv->f[0].name, lv->f[1].name, rules_name(lv->rec.rules),
+                    lv->rec.round + 1, lv->rec.rounds, lv->rec.channel);
             shown++;
         }
     }

@@ -629,7 +629,13 @@ void league_tick(struct game *g, const char *channel)
     for (int r = 0; r < RULES_COUNT; r++) {
         int number;
         int64_t last;
-        if (db_turn_last(g->db, (enum rules)r, &number, &last) != DB_OK)
+        int rc = db_turn_last(g->db, (enum rules)r, &number, &last);
+        if (rc == DB_ERROR) {
+            game_log(g, GAME_LOG_WARN, "league schedule of %s: %s", rules_name((enum rules)r),
+                     db_errmsg(g->db));
+            continue; /* looked at again at the next poll */
+        }
+        if (rc != DB_OK)
             last = g->started; /* the first turn: one interval after start-up */
         if (now - last < g->cfg.turn_interval)
             continue;
