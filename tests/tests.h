@@ -32,5 +32,6 @@ Suite *render_suite(void);
 Suite *league_suite(void);
 Suite *game_suite(void);
 Suite *simulate_suite(void);
+Suite *fault_suite(void);
 
 #endif
