@@ -78,7 +78,8 @@ static int table_add(sqlite3 *conn, const char *name, struct str *out)
         rows[n++] = str_take(&line, NULL);
     }
     sqlite3_finalize(st);
-    qsort(rows, n, sizeof(*rows), line_cmp);
+    if (n)
+        qsort(rows, n, sizeof(*rows), line_cmp);
     for (size_t i = 0; i < n; i++) {
         str_add(out, "%s\n", rows[i]);
         free(rows[i]);
