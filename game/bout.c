@@ -10,8 +10,10 @@
  * an order is stored before it is acknowledged; a round is resolved on
  * copies of the engine state, written in one transaction (both orders, the
  * round's digest, the bout, and at the end the fighters' records), and only
- * then said and adopted. If the write fails nothing is said, the state
- * stays as it was, and the round is tried again.
+ * then said and adopted. If the write fails it is rolled back, the state
+ * stays as it was, the channel is told once that the round could not be
+ * saved, and the round is fought again (round_failed) by the tick
+ * RETRY_AFTER seconds later, or by an order that comes before.
  *
  * At start-up every live bout is rebuilt by replaying its stored orders
  * from its seed through the engine and the commentary (so even the wording
