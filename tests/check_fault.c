@@ -507,11 +507,16 @@ END_TEST
 
 #define LEAGUE_SEED 4242
 
-static void turn_template(void)
+/* The template of a turn's sweep: ten fighters of `rules` with plans (in
+ * SUGAR RAY, three without: they miss the turn and sit out the next), and
+ * turns enough for GOLD to fill, so that the swept turn has a title bout
+ * (and SUGAR RAY pauses). */
+static void turn_template(enum rules rules)
 {
-    static const char *const plans[] = {"5/5/10 (ring)", "6/6/8; 4) 4H/8/8 (inside)",
-                                        "3/5/12 (clinch); if endurance_percent < 40 then 5/5/10"};
-    struct sheet s = {.rules = RULES_BOXING};
+    static const char *const boxing[] = {"5/5/10 (ring)", "6/6/8; 4) 4H/8/8 (inside)",
+                                         "3/5/12 (clinch); if endurance_percent < 40 then 5/5/10"};
+    static const char *const sugarray[] = {"4/0", "0/3", NULL};
+    struct sheet s = {.rules = rules};
     char lines[LEAGUE_SUMMARY_LINES][RENDER_LINE_MAX], err[256];
     int k;
 
@@ -520,42 +525,55 @@ static void turn_template(void)
         char name[16], fighter[16];
         snprintf(name, sizeof(name), "p%d", i);
         snprintf(fighter, sizeof(fighter), "Boxer%d", i);
-        s.u.boxing = (struct boxing_sheet){10 + i % 5, 12, 14 - i % 5, 12, 12};
-        player(name, fighter, &s, plans[i % 3]);
+        if (rules == RULES_BOXING)
+            s.u.boxing = (struct boxing_sheet){10 + i % 5, 12, 14 - i % 5, 12, 12};
+        else
+            s.u.sugarray = (struct sugarray_sheet){10, 18 + i % 5};
+        player(name, fighter, &s, rules == RULES_BOXING ? boxing[i % 3] : sugarray[i % 3]);
+        if (rules != RULES_BOXING && i < 4) {
+            /* In GOLD from the start: SUGAR RAY's pauses slow the climb. */
+            struct db_fighter f;
+            char key[16];
+            snprintf(key, sizeof(key), "boxer%d", i);
+            ck_assert_int_eq(db_fighter_get(db, key, &f), DB_OK);
+            f.league = LEAGUE_GOLD;
+            ck_assert_int_eq(db_fighter_save(db, &f), DB_OK);
+        }
     }
-    /* Turns enough for GOLD to fill: the swept turn has a title bout. */
     for (int t = 0; t < 4; t++)
-        ck_assert_msg(league_turn(game, RULES_BOXING, 100 + (uint64_t)t, "#league", lines, &k, err,
+        ck_assert_msg(league_turn(game, rules, 100 + (uint64_t)t, "#league", lines, &k, err,
                                   sizeof(err)) == 0,
                       "%s", err);
     world_close();
 }
 
 /* The turn as the admin runs it: "admin" is told its summary or failure. */
-static int turn_run(void)
+static int turn_run(enum rules rules)
 {
     next_seed = LEAGUE_SEED;
-    return league_turn_announce(game, RULES_BOXING, "#league", "admin");
+    return league_turn_announce(game, rules, "#league", "admin");
 }
 
-START_TEST(test_fault_league_turn)
+static void turn_sweep(enum rules rules)
 {
-    char *base, *base_said;
+    char *base, *base_said, failed[64];
     long n;
 
-    turn_template();
+    turn_template(rules);
     world_open();
-    ck_assert_int_eq(turn_run(), 0);
+    ck_assert_int_eq(turn_run(rules), 0);
     base = dump();
     base_said = xstrdup(said.p);
     ck_assert_msg(strstr(base_said, "admin|chatter|Title bout: ") != NULL, "%s", base_said);
     world_close();
+    snprintf(failed, sizeof(failed),
+             "admin|reply|The %s league turn failed: ", ruleset_get(rules)->name);
 
     for (n = 0; n < SWEEP_MAX; n++) {
         world_open();
         char *before = dump();
         db_fault_after(db, n);
-        int rc = turn_run();
+        int rc = turn_run(rules);
         int fired = !db_fault_pending(db);
         db_fault_after(db, -1);
         char *now = dump();
@@ -570,14 +588,14 @@ START_TEST(test_fault_league_turn)
         }
         ck_assert_msg(rc == -1, "n = %ld: the turn went on after a fault:\n%.2000s", n, said.p);
         SAME_TEXT(now, before, "the database after the failure");
-        HAS("log|error|league turn of boxing: ");
-        HAS("admin|reply|The boxing league turn failed: ");
+        HAS("log|error|league turn of ");
+        HAS(failed);
         HAS("(injected fault)");
         free(now);
         free(before);
         /* The admin runs it again. */
         str_clear(&said);
-        ck_assert_int_eq(turn_run(), 0);
+        ck_assert_int_eq(turn_run(rules), 0);
         now = dump();
         SAME_TEXT(now, base, "the database after the next attempt");
         SAME_TEXT(said.p, base_said, "what the next attempt said");
@@ -587,6 +605,17 @@ START_TEST(test_fault_league_turn)
     ck_assert_msg(n > 100 && n < SWEEP_MAX, "the sweep ended at %ld", n);
     free(base);
     free(base_said);
+}
+
+START_TEST(test_fault_league_turn)
+{
+    turn_sweep(RULES_BOXING);
+}
+END_TEST
+
+START_TEST(test_fault_league_turn_sugarray)
+{
+    turn_sweep(RULES_SUGARRAY); /* pauses, missed plans, training */
 }
 END_TEST
 
@@ -689,6 +718,7 @@ Suite *fault_suite(void)
     tcase_add_test(tc, test_fault_last_round_by_order);
     tcase_add_test(tc, test_fault_round_by_deadline);
     tcase_add_test(tc, test_fault_league_turn);
+    tcase_add_test(tc, test_fault_league_turn_sugarray);
     tcase_add_test(tc, test_fault_migration_of_schema3);
     tcase_add_test(tc, test_fault_migration_of_a_new_file);
     suite_add_tcase(s, tc);
