@@ -656,7 +656,9 @@ static int query_once(struct db *db, const char *sql, int *out, char *out_text, 
     }
     if (db_fault_now(db))
         rc = SQLITE_IOERR;
-    else if ((rc = sqlite3_step(st)) != SQLITE_ROW && rc != SQLITE_DONE)
+    else if ((rc = sqlite3_step(st)) == SQLITE_DONE)
+        db_fail(db, "%s returned no row", sql);
+    else if (rc != SQLITE_ROW)
         db_fail(db, "%s", sqlite3_errmsg(db->conn));
     if (rc == SQLITE_ROW) {
         if (out)
@@ -706,6 +708,15 @@ static int script_run(struct db *db, const char *sql)
 
 /* ------------------------------------------------------------------ open */
 
+/* "cannot open PATH: " before the message of what failed; DB_ERROR. */
+static int open_failed(struct db *db, const char *path)
+{
+    char why[sizeof(db->err)];
+
+    snprintf(why, sizeof(why), "%s", db->err);
+    return db_fail(db, "cannot open %s: %s", path, why);
+}
+
 /* WAL, foreign keys, busy timeout. synchronous=NORMAL: in WAL mode a commit
  * has been written to the WAL file (the OS's page cache) when COMMIT returns
  * and is only fsync'd at checkpoints, so a crash of the process (kill -9)
@@ -719,15 +730,6 @@ static int script_run(struct db *db, const char *sql)
  * allocated and freed for every statement (page faults each time: a league
  * turn of 10,000 bouts took 6 s instead of 1.4 s); in memory it grows by
  * 1 KiB. Nothing here needs temporary data on disk. */
-/* "cannot open PATH: " before the message of what failed; DB_ERROR. */
-static int open_failed(struct db *db, const char *path)
-{
-    char why[sizeof(db->err)];
-
-    snprintf(why, sizeof(why), "%s", db->err);
-    return db_fail(db, "cannot open %s: %s", path, why);
-}
-
 static int connection_setup(struct db *db, const char *path)
 {
     char mode[32];

@@ -28,6 +28,7 @@
 enum db_status { DB_OK = 0, DB_NOTFOUND = 1, DB_EXISTS = 2, DB_ERROR = -1 };
 
 struct db;
+struct str; /* util.h */
 
 struct db_account {
     int64_t id;
@@ -372,7 +373,6 @@ struct db *db_open_fault(const char *path, long n, char *errbuf, int errlen);
  * not count its steps. db_dump reads an open connection (outside a
  * transaction); db_dump_file opens `path` read-only and closes it. Return
  * DB_OK, or DB_ERROR (with a reason in db_errmsg(), or in errbuf). */
-struct str;
 int db_dump(struct db *db, struct str *out);
 int db_dump_file(const char *path, struct str *out, char *errbuf, int errlen);
 
