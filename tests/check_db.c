@@ -2702,6 +2702,37 @@ START_TEST(test_league_bad_rows_refused)
 }
 END_TEST
 
+/* The fault hook: the step after n fails once, as an I/O error, through
+ * the usual path; ROLLBACK is never counted; off, nothing fails. */
+START_TEST(test_fault_hook)
+{
+    struct db_account a;
+
+    account("alice");
+    ck_assert_int_eq(db_fault_pending(db), 0);
+    db_fault_after(db, 1); /* BEGIN runs, the next step fails */
+    ck_assert_int_eq(db_fault_pending(db), 1);
+    ck_assert_int_eq(db_begin(db), DB_OK);
+    ck_assert_int_eq(db_account_get(db, "alice", &a), DB_ERROR);
+    ck_assert_str_eq(db_errmsg(db), "disk I/O error (injected fault)");
+    ck_assert_int_eq(db_fault_pending(db), 0);
+    db_fault_after(db, 0); /* the next one: not the ROLLBACK */
+    ck_assert_int_eq(db_rollback(db), DB_OK);
+    ck_assert_int_eq(db_fault_pending(db), 1);
+    ck_assert_int_eq(db_begin(db), DB_ERROR); /* that one */
+    ck_assert_int_eq(db_begin(db), DB_OK);    /* it fires once */
+    ck_assert_int_eq(db_account_get(db, "alice", &a), DB_OK);
+    db_fault_after(db, 0);
+    ck_assert_int_eq(db_commit(db), DB_ERROR); /* a failed COMMIT leaves it open */
+    ck_assert_int_eq(db_rollback(db), DB_OK);
+    db_fault_after(db, 3);
+    db_fault_after(db, -1); /* off */
+    ck_assert_int_eq(db_fault_pending(db), 0);
+    for (int i = 0; i < 10; i++)
+        ck_assert_int_eq(db_account_get(db, "alice", &a), DB_OK);
+}
+END_TEST
+
 Suite *db_suite(void)
 {
     Suite *s = suite_create("db");
@@ -2730,6 +2761,7 @@ Suite *db_suite(void)
     tcase_add_test(tc, test_fighter_retire);
     tcase_add_test(tc, test_names_that_look_like_sql);
     tcase_add_test(tc, test_thousand_fighters);
+    tcase_add_test(tc, test_fault_hook);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("bouts");
