@@ -33,7 +33,7 @@ struct cfg_ctx {
     char reason[WEB_ERR_MAX];
 };
 
-WEB_PRINTF(2, 3) static int fail(struct cfg_ctx *x, const char *fmt, ...)
+UTIL_PRINTF(2, 3) static int fail(struct cfg_ctx *x, const char *fmt, ...)
 {
     va_list ap;
 
