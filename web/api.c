@@ -129,22 +129,35 @@ static void bout_brief(struct web *w, struct str *b, const struct db_bout *bt)
     str_add(b, ",\"started\":%lld}", (long long)bt->started);
 }
 
-static void api_live(struct web *w, struct reply *out)
+/* The bouts v[0..n) in a list: [brief, ...]. */
+static void bouts_add(struct web *w, struct str *b, const struct db_bout *v, int n)
 {
-    static struct db_bout v[200];
-    int n = 0;
-
-    if (db_bout_list(w->db, DB_BOUT_LIVE, v, 200, &n) != DB_OK)
-        return api_error(500, "database error", out);
-    struct str b;
-    str_init(&b);
-    str_add(&b, "{\"bouts\":[");
+    str_add(b, "[");
     for (int i = 0; i < n; i++) {
         if (i)
-            str_add(&b, ",");
-        bout_brief(w, &b, &v[i]);
+            str_add(b, ",");
+        bout_brief(w, b, &v[i]);
     }
-    str_add(&b, "]}");
+    str_add(b, "]");
+}
+
+#define LIVE_MAX 200 /* live bouts listed */
+
+static void api_live(struct web *w, struct reply *out)
+{
+    struct db_bout *v = xcalloc(LIVE_MAX, sizeof(*v));
+    int n = 0;
+
+    if (db_bout_list(w->db, DB_BOUT_LIVE, v, LIVE_MAX, &n) != DB_OK) {
+        free(v);
+        return api_error(500, "database error", out);
+    }
+    struct str b;
+    str_init(&b);
+    str_add(&b, "{\"bouts\":");
+    bouts_add(w, &b, v, n);
+    str_add(&b, "}");
+    free(v);
     finish(&b, 200, out);
 }
 
@@ -196,52 +209,122 @@ static void api_standings(struct web *w, const struct route *r, int page, struct
 
 #define HISTORY_MAX 200
 
-static void api_fighter(struct web *w, const struct route *r, struct reply *out)
+/* Fighter f's own fields: {"id": .. "gold_record":N, (the bouts follow). */
+static void fighter_add(struct web *w, struct str *b, const struct db_fighter *f)
 {
-    static struct db_bout v[HISTORY_MAX];
-    struct db_fighter f;
-    int n = 0;
     int64_t champ = 0;
     int defences = 0;
+    int is_champ =
+        db_champion_get(w->db, f->sheet.rules, &champ, &defences) == DB_OK && champ == f->id;
+
+    str_add(b, "{\"id\":%lld,\"name\":", (long long)f->id);
+    web_json(b, f->name);
+    str_add(b, ",\"owner\":");
+    web_json(b, f->owner);
+    str_add(b, ",\"rules\":\"%s\",\"league\":\"%s\",\"retired\":%s,\"champion\":%s,",
+            rules_name(f->sheet.rules), league_names[f->league], f->retired ? "true" : "false",
+            is_champ ? "true" : "false");
+    if (is_champ)
+        str_add(b, "\"defences\":%d,", defences);
+    str_add(b, "\"sheet\":");
+    sheet_add(b, &f->sheet);
+    kit_add(b, "equipment", &f->sheet);
+    if (ruleset_get(f->sheet.rules)->kit_slots > 0) {
+        char note[RENDER_LINE_MAX];
+        render_kit_note(&f->sheet, note, sizeof(note));
+        str_add(b, ",\"carried\":");
+        web_json(b, note);
+    }
+    str_add(b,
+            ",\"record\":{\"wins\":%d,\"losses\":%d,\"draws\":%d,\"kos\":%d},"
+            "\"gold_record\":%d",
+            f->wins, f->losses, f->draws, f->kos, f->gold_record);
+}
+
+static void api_fighter(struct web *w, const struct route *r, struct reply *out)
+{
+    struct db_fighter f;
+    int n = 0;
 
     int rc = db_fighter_get_id(w->db, r->id, &f);
     if (rc == DB_NOTFOUND)
         return api_error(404, "no such fighter", out);
-    if (rc != DB_OK || db_bout_list_fighter(w->db, f.id, v, HISTORY_MAX, &n) != DB_OK)
+    if (rc != DB_OK)
         return api_error(500, "database error", out);
-    int is_champ =
-        db_champion_get(w->db, f.sheet.rules, &champ, &defences) == DB_OK && champ == f.id;
+    struct db_bout *v = xcalloc(HISTORY_MAX, sizeof(*v));
+    if (db_bout_list_fighter(w->db, f.id, v, HISTORY_MAX, &n) != DB_OK) {
+        free(v);
+        return api_error(500, "database error", out);
+    }
     struct str b;
     str_init(&b);
-    str_add(&b, "{\"id\":%lld,\"name\":", (long long)f.id);
-    web_json(&b, f.name);
-    str_add(&b, ",\"owner\":");
-    web_json(&b, f.owner);
-    str_add(&b, ",\"rules\":\"%s\",\"league\":\"%s\",\"retired\":%s,\"champion\":%s,",
-            rules_name(f.sheet.rules), league_names[f.league], f.retired ? "true" : "false",
-            is_champ ? "true" : "false");
-    if (is_champ)
-        str_add(&b, "\"defences\":%d,", defences);
-    str_add(&b, "\"sheet\":");
-    sheet_add(&b, &f.sheet);
-    kit_add(&b, "equipment", &f.sheet);
-    if (ruleset_get(f.sheet.rules)->kit_slots > 0) {
-        char note[RENDER_LINE_MAX];
-        render_kit_note(&f.sheet, note, sizeof(note));
-        str_add(&b, ",\"carried\":");
-        web_json(&b, note);
-    }
-    str_add(&b,
-            ",\"record\":{\"wins\":%d,\"losses\":%d,\"draws\":%d,\"kos\":%d},"
-            "\"gold_record\":%d,\"bouts\":[",
-            f.wins, f.losses, f.draws, f.kos, f.gold_record);
-    for (int i = 0; i < n; i++) {
-        if (i)
-            str_add(&b, ",");
-        bout_brief(w, &b, &v[i]);
-    }
-    str_add(&b, "]}");
+    fighter_add(w, &b, &f);
+    str_add(&b, ",\"bouts\":");
+    bouts_add(w, &b, v, n);
+    str_add(&b, "}");
+    free(v);
     finish(&b, 200, out);
+}
+
+/* A bout's head: {"id": .. "fighters":[...] with their sheets and kit. */
+static void bout_head(struct str *b, const struct bout_view *v)
+{
+    str_add(b,
+            "{\"id\":%lld,\"rules\":\"%s\",\"kind\":\"%s\",\"state\":\"%s\",\"turn\":%d,"
+            "\"league\":%s%s%s,\"channel\":",
+            (long long)v->rec.id, rules_name(v->rec.rules), kind_names[v->rec.kind],
+            state_names[v->rec.state], v->rec.turn, v->rec.league >= 0 ? "\"" : "",
+            v->rec.league >= 0 ? league_names[v->rec.league] : "null",
+            v->rec.league >= 0 ? "\"" : "");
+    web_json(b, v->rec.channel);
+    str_add(b, ",\"rounds\":%d,\"started\":%lld,\"ended\":%lld,\"fighters\":[", v->rec.rounds,
+            (long long)v->rec.started, (long long)v->rec.ended);
+    for (int s = 0; s < SIDES; s++) {
+        str_add(b, "%s{\"id\":%lld,\"name\":", s ? "," : "", (long long)v->rec.fighter[s]);
+        web_json(b, v->corner[s].name);
+        str_add(b, ",\"owner\":");
+        web_json(b, v->corner[s].owner);
+        str_add(b, ",\"sheet\":");
+        sheet_add(b, &v->corner[s].sheet);
+        kit_add(b, "equipment", &v->corner[s].sheet);
+        kit_add(b, "equipment_now", &v->kit_now[s]);
+        str_add(b, "}");
+    }
+    str_add(b, "]");
+}
+
+/* One round fought: {"round":N,"meter":..,"cards":..,"marks":..,
+ * "commentary":..,"score":..,"report":..}. */
+static void round_add(struct str *b, const struct view_round *vr)
+{
+    str_add(b, "{\"round\":%d,\"meter\":[%.2f,%.2f],\"cards\":", vr->round, vr->meter[0],
+            vr->meter[1]);
+    if (vr->judged) {
+        str_add(b, "[");
+        for (int j = 0; j < JUDGES; j++)
+            str_add(b, "%s[%d,%d]", j ? "," : "", vr->cards[j][0], vr->cards[j][1]);
+        str_add(b, "]");
+    } else {
+        str_add(b, "null");
+    }
+    str_add(b, ",\"marks\":[");
+    for (int k = 0; k < vr->nmarks; k++) {
+        str_add(b, "%s{\"kind\":\"%s\",\"side\":%d,\"text\":", k ? "," : "",
+                mark_names[vr->marks[k].kind], vr->marks[k].side);
+        web_json(b, vr->marks[k].text);
+        str_add(b, "}");
+    }
+    str_add(b, "],\"commentary\":[");
+    for (int k = 0; k < vr->nlines; k++) {
+        if (k)
+            str_add(b, ",");
+        web_json(b, vr->lines[k]);
+    }
+    str_add(b, "],\"score\":");
+    web_json(b, vr->score);
+    str_add(b, ",\"report\":");
+    web_json(b, vr->report);
+    str_add(b, "}");
 }
 
 static void api_bout(struct web *w, const struct route *r, struct reply *out)
@@ -260,28 +343,8 @@ static void api_bout(struct web *w, const struct route *r, struct reply *out)
         return api_error(500, err, out);
     struct str b;
     str_init(&b);
-    str_add(&b,
-            "{\"id\":%lld,\"rules\":\"%s\",\"kind\":\"%s\",\"state\":\"%s\",\"turn\":%d,"
-            "\"league\":%s%s%s,\"channel\":",
-            (long long)v->rec.id, rules_name(v->rec.rules), kind_names[v->rec.kind],
-            state_names[v->rec.state], v->rec.turn, v->rec.league >= 0 ? "\"" : "",
-            v->rec.league >= 0 ? league_names[v->rec.league] : "null",
-            v->rec.league >= 0 ? "\"" : "");
-    web_json(&b, v->rec.channel);
-    str_add(&b, ",\"rounds\":%d,\"started\":%lld,\"ended\":%lld,\"fighters\":[", v->rec.rounds,
-            (long long)v->rec.started, (long long)v->rec.ended);
-    for (int s = 0; s < SIDES; s++) {
-        str_add(&b, "%s{\"id\":%lld,\"name\":", s ? "," : "", (long long)v->rec.fighter[s]);
-        web_json(&b, v->corner[s].name);
-        str_add(&b, ",\"owner\":");
-        web_json(&b, v->corner[s].owner);
-        str_add(&b, ",\"sheet\":");
-        sheet_add(&b, &v->corner[s].sheet);
-        kit_add(&b, "equipment", &v->corner[s].sheet);
-        kit_add(&b, "equipment_now", &v->kit_now[s]);
-        str_add(&b, "}");
-    }
-    str_add(&b, "],\"meter\":");
+    bout_head(&b, v);
+    str_add(&b, ",\"meter\":");
     web_json(&b, v->meter_name);
     str_add(&b, ",\"start\":[%.2f,%.2f],\"result\":", v->meter_start[0], v->meter_start[1]);
     if (v->over) {
@@ -294,35 +357,9 @@ static void api_bout(struct web *w, const struct route *r, struct reply *out)
     }
     str_add(&b, ",\"fought\":[");
     for (int i = 0; i < v->nrounds; i++) {
-        const struct view_round *vr = &v->round[i];
-        str_add(&b, "%s{\"round\":%d,\"meter\":[%.2f,%.2f],\"cards\":", i ? "," : "", vr->round,
-                vr->meter[0], vr->meter[1]);
-        if (vr->judged) {
-            str_add(&b, "[");
-            for (int j = 0; j < JUDGES; j++)
-                str_add(&b, "%s[%d,%d]", j ? "," : "", vr->cards[j][0], vr->cards[j][1]);
-            str_add(&b, "]");
-        } else {
-            str_add(&b, "null");
-        }
-        str_add(&b, ",\"marks\":[");
-        for (int k = 0; k < vr->nmarks; k++) {
-            str_add(&b, "%s{\"kind\":\"%s\",\"side\":%d,\"text\":", k ? "," : "",
-                    mark_names[vr->marks[k].kind], vr->marks[k].side);
-            web_json(&b, vr->marks[k].text);
-            str_add(&b, "}");
-        }
-        str_add(&b, "],\"commentary\":[");
-        for (int k = 0; k < vr->nlines; k++) {
-            if (k)
-                str_add(&b, ",");
-            web_json(&b, vr->lines[k]);
-        }
-        str_add(&b, "],\"score\":");
-        web_json(&b, vr->score);
-        str_add(&b, ",\"report\":");
-        web_json(&b, vr->report);
-        str_add(&b, "}");
+        if (i)
+            str_add(&b, ",");
+        round_add(&b, &v->round[i]);
     }
     str_add(&b, "]}");
     bout_view_free(v);

@@ -47,12 +47,12 @@ static double y_of(double value, double top)
  * number of grid lines. */
 static double nice_top(double max, double *step)
 {
-    if (max <= 0)
-        max = 1;
-    double raw = max / 4, p = pow(10, floor(log10(raw)));
+    double raw = max > 0 ? max / 4 : 0.25;
+    double p = pow(10, floor(log10(raw)));
     double m = raw / p;
+
     *step = (m <= 1 ? 1 : m <= 2 ? 2 : m <= 2.5 ? 2.5 : m <= 5 ? 5 : 10) * p;
-    return ceil(max / *step) * *step;
+    return ceil((max > 0 ? max : 1) / *step) * *step;
 }
 
 /* One mark's symbol centred at (x, y). */
@@ -98,10 +98,18 @@ static void symbol(struct str *b, enum view_mark_kind kind, double x, double y, 
     }
 }
 
-void chart_svg(struct str *b, const struct bout_view *v)
+/* What every step of the chart needs: the bout, the rounds across (the
+ * scheduled ones, or more if more were fought) and the meter's scale. */
+struct chart {
+    const struct bout_view *v;
+    int rounds;
+    double top, step;
+};
+
+/* The highest meter reached, at the start or after any round. */
+static double meter_max(const struct bout_view *v)
 {
-    int rounds = v->rec.rounds > v->nrounds ? v->rec.rounds : v->nrounds;
-    double max = 0, step;
+    double max = 0;
 
     for (int s = 0; s < SIDES; s++)
         if (v->meter_start[s] > max)
@@ -110,8 +118,12 @@ void chart_svg(struct str *b, const struct bout_view *v)
         for (int s = 0; s < SIDES; s++)
             if (v->round[i].meter[s] > max)
                 max = v->round[i].meter[s];
-    double top = nice_top(max, &step);
+    return max;
+}
 
+/* <svg ...><title>: the meter, the fighters. */
+static void chart_open(struct str *b, const struct bout_view *v)
+{
     str_add(b,
             "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %d %d\" role=\"img\" "
             "font-family=\"system-ui,sans-serif\" font-size=\"11\"><title>",
@@ -122,17 +134,22 @@ void chart_svg(struct str *b, const struct bout_view *v)
     str_add(b, " and ");
     web_html(b, v->corner[1].name);
     str_add(b, " round by round</title>");
-    /* The grid and its labels. */
-    for (double g = 0; g <= top + step / 2; g += step) {
-        double y = y_of(g, top);
+}
+
+/* The grid and its labels, and the rounds along the bottom (the rounds
+ * still to fight with a line of their own). */
+static void chart_axes(struct str *b, const struct chart *c)
+{
+    for (double g = 0; g <= c->top + c->step / 2; g += c->step) {
+        double y = y_of(g, c->top);
         str_add(b, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>", LEFT, RIGHT,
                 y, y, g == 0 ? "#9aa4ae" : "#e6e9ed");
         str_add(b, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\" fill=\"#66717c\">%g</text>",
                 LEFT - 6, y + 4, g);
     }
-    for (int r = 0; r <= rounds; r++) {
-        double x = x_of(r, rounds);
-        if (r > 0 && r > v->nrounds)
+    for (int r = 0; r <= c->rounds; r++) {
+        double x = x_of(r, c->rounds);
+        if (r > 0 && r > c->v->nrounds)
             str_add(b, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" stroke=\"#f0f2f4\"/>", x,
                     x, TOP, BOTTOM);
         str_add(b, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" fill=\"#66717c\">%s", x,
@@ -141,8 +158,12 @@ void chart_svg(struct str *b, const struct bout_view *v)
             str_add(b, "%d", r);
         str_add(b, "</text>");
     }
-    /* The legend: each fighter in his colour, the first from the left,
-     * the second from the right, so that long names never meet. */
+}
+
+/* The legend: each fighter in his colour, the first from the left, the
+ * second from the right, so that long names never meet. */
+static void chart_names(struct str *b, const struct bout_view *v)
+{
     for (int s = 0; s < SIDES; s++) {
         double x = s ? RIGHT - 22 : LEFT + 4;
         str_add(b,
@@ -153,33 +174,41 @@ void chart_svg(struct str *b, const struct bout_view *v)
         web_html(b, v->corner[s].name);
         str_add(b, "</text>");
     }
-    /* The lines, then the points with their figures. */
-    for (int s = 0; s < SIDES; s++) {
+}
+
+/* Side s's line, then its points with their figures. */
+static void chart_line(struct str *b, const struct chart *c, int s)
+{
+    const struct bout_view *v = c->v;
+
+    str_add(b,
+            "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2.5\" "
+            "stroke-linejoin=\"round\" points=\"%.1f,%.1f",
+            colour[s], x_of(0, c->rounds), y_of(v->meter_start[s], c->top));
+    for (int i = 0; i < v->nrounds; i++)
+        str_add(b, " %.1f,%.1f", x_of(v->round[i].round, c->rounds),
+                y_of(v->round[i].meter[s], c->top));
+    str_add(b, "\"/>");
+    for (int i = -1; i < v->nrounds; i++) {
+        double m = i < 0 ? v->meter_start[s] : v->round[i].meter[s];
+        int r = i < 0 ? 0 : v->round[i].round;
         str_add(b,
-                "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2.5\" "
-                "stroke-linejoin=\"round\" points=\"%.1f,%.1f",
-                colour[s], x_of(0, rounds), y_of(v->meter_start[s], top));
-        for (int i = 0; i < v->nrounds; i++)
-            str_add(b, " %.1f,%.1f", x_of(v->round[i].round, rounds),
-                    y_of(v->round[i].meter[s], top));
-        str_add(b, "\"/>");
-        for (int i = -1; i < v->nrounds; i++) {
-            double m = i < 0 ? v->meter_start[s] : v->round[i].meter[s];
-            int r = i < 0 ? 0 : v->round[i].round;
-            str_add(b,
-                    "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"#fff\" stroke=\"%s\" "
-                    "stroke-width=\"2\"><title>",
-                    x_of(r, rounds), y_of(m, top), colour[s]);
-            web_html(b, v->corner[s].name);
-            if (r == 0)
-                str_add(b, " at the start: %.1f ", m);
-            else
-                str_add(b, " after round %d: %.1f ", r, m);
-            web_html(b, v->meter_name);
-            str_add(b, "</title></circle>");
-        }
+                "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"#fff\" stroke=\"%s\" "
+                "stroke-width=\"2\"><title>",
+                x_of(r, c->rounds), y_of(m, c->top), colour[s]);
+        web_html(b, v->corner[s].name);
+        if (r == 0)
+            str_add(b, " at the start: %.1f ", m);
+        else
+            str_add(b, " after round %d: %.1f ", r, m);
+        web_html(b, v->meter_name);
+        str_add(b, "</title></circle>");
     }
-    /* The lanes of marks, one per fighter. */
+}
+
+/* The lanes of marks, one per fighter. */
+static void chart_lanes(struct str *b)
+{
     for (int s = 0; s < SIDES; s++) {
         int y = s ? LANE1 : LANE0;
         str_add(b,
@@ -188,56 +217,69 @@ void chart_svg(struct str *b, const struct bout_view *v)
                 "<circle cx=\"%d\" cy=\"%d\" r=\"4\" fill=\"%s\"/>",
                 LEFT, RIGHT, y, y, LEFT - 12, y, colour[s]);
     }
-    double column = (double)(RIGHT - LEFT) / (rounds > 0 ? rounds : 1);
-    for (int i = 0; i < v->nrounds; i++) {
-        const struct view_round *vr = &v->round[i];
-        for (int s = 0; s < SIDES; s++) {
-            /* The kinds this round left on him, each one symbol, side by
-             * side, centred on the round, closer when rounds are narrow,
-             * kept inside the chart. */
-            int kinds[VIEW_MARK_KINDS], nk = 0;
-            for (int k = 0; k < VIEW_MARK_KINDS; k++) {
-                int has = 0;
-                for (int j = 0; j < vr->nmarks; j++)
-                    has |= vr->marks[j].side == s && (int)vr->marks[j].kind == k;
-                if (has)
-                    kinds[nk++] = k;
-            }
-            if (nk == 0)
-                continue;
-            double gap = nk > 1 && (column - 2) / nk < 12 ? (column - 2) / nk : 12;
-            if (gap < 7)
-                gap = 7;
-            double first = x_of(vr->round, rounds) - gap / 2 * (nk - 1);
-            if (first + gap * (nk - 1) > W - 8)
-                first = W - 8 - gap * (nk - 1);
-            for (int q = 0; q < nk; q++) {
-                enum view_mark_kind kind = (enum view_mark_kind)kinds[q];
-                str_add(b, "<g><title>Round %d:", vr->round);
-                for (int j = 0; j < vr->nmarks; j++)
-                    if (vr->marks[j].side == s && vr->marks[j].kind == kind) {
-                        str_add(b, " ");
-                        web_html(b, vr->marks[j].text);
-                    }
-                str_add(b, "</title>");
-                symbol(b, kind, first + gap * q, s ? LANE1 : LANE0, colour[s]);
-                str_add(b, "</g>");
-                if (kind == VIEW_KNOCKDOWN || kind == VIEW_STOPPAGE) {
-                    /* On the line too: where he went down. */
-                    str_add(b, "<g><title>Round %d:", vr->round);
-                    for (int j = 0; j < vr->nmarks; j++)
-                        if (vr->marks[j].side == s && vr->marks[j].kind == kind) {
-                            str_add(b, " ");
-                            web_html(b, vr->marks[j].text);
-                        }
-                    str_add(b, "</title>");
-                    symbol(b, kind, x_of(vr->round, rounds), y_of(vr->meter[s], top) - 12,
-                           colour[s]);
-                    str_add(b, "</g>");
-                }
-            }
+}
+
+/* One symbol of round vr's marks of `kind` on side s at (x, y), its title
+ * every such mark's words. */
+static void mark_symbol(struct str *b, const struct view_round *vr, int s, enum view_mark_kind kind,
+                        double x, double y)
+{
+    str_add(b, "<g><title>Round %d:", vr->round);
+    for (int j = 0; j < vr->nmarks; j++)
+        if (vr->marks[j].side == s && vr->marks[j].kind == kind) {
+            str_add(b, " ");
+            web_html(b, vr->marks[j].text);
         }
+    str_add(b, "</title>");
+    symbol(b, kind, x, y, colour[s]);
+    str_add(b, "</g>");
+}
+
+/* The kinds of mark round vr left on side s, in kinds[]; returns how
+ * many. */
+static int round_kinds(const struct view_round *vr, int s, int kinds[VIEW_MARK_KINDS])
+{
+    int nk = 0;
+
+    for (int k = 0; k < VIEW_MARK_KINDS; k++) {
+        int has = 0;
+        for (int j = 0; j < vr->nmarks; j++)
+            has |= vr->marks[j].side == s && (int)vr->marks[j].kind == k;
+        if (has)
+            kinds[nk++] = k;
     }
+    return nk;
+}
+
+/* The kinds round vr left on side s, each one symbol, side by side,
+ * centred on the round, closer when rounds are narrow, kept inside the
+ * chart; a knockdown or stoppage also on the line, where he went down. */
+static void round_marks(struct str *b, const struct chart *c, const struct view_round *vr, int s)
+{
+    int kinds[VIEW_MARK_KINDS];
+    int nk = round_kinds(vr, s, kinds);
+    double column = (double)(RIGHT - LEFT) / (c->rounds > 0 ? c->rounds : 1);
+
+    if (nk == 0)
+        return;
+    double gap = nk > 1 && (column - 2) / nk < 12 ? (column - 2) / nk : 12;
+    if (gap < 7)
+        gap = 7;
+    double first = x_of(vr->round, c->rounds) - gap / 2 * (nk - 1);
+    if (first + gap * (nk - 1) > W - 8)
+        first = W - 8 - gap * (nk - 1);
+    for (int q = 0; q < nk; q++) {
+        enum view_mark_kind kind = (enum view_mark_kind)kinds[q];
+        mark_symbol(b, vr, s, kind, first + gap * q, s ? LANE1 : LANE0);
+        if (kind == VIEW_KNOCKDOWN || kind == VIEW_STOPPAGE)
+            mark_symbol(b, vr, s, kind, x_of(vr->round, c->rounds),
+                        y_of(vr->meter[s], c->top) - 12);
+    }
+}
+
+/* What the marks mean, for the kinds this ruleset makes. */
+static void chart_key(struct str *b, const struct bout_view *v)
+{
     static const char *const names[VIEW_MARK_KINDS] = {
         [VIEW_KNOCKDOWN] = "knockdown",   [VIEW_INJURY] = "injury",
         [VIEW_WARNING] = "warning",       [VIEW_STOPPAGE] = "stoppage",
@@ -248,6 +290,7 @@ void chart_svg(struct str *b, const struct bout_view *v)
         VIEW_KNOCKDOWN, VIEW_INJURY, VIEW_WARNING, VIEW_CRITICAL,
         VIEW_STUN,      VIEW_BREAK,  VIEW_STOPPAGE};
     double x = LEFT + 8;
+
     for (int q = 0; q < VIEW_MARK_KINDS; q++) {
         enum view_mark_kind k = legend[q];
         if (!(v->mark_kinds & 1u << k))
@@ -256,5 +299,22 @@ void chart_svg(struct str *b, const struct bout_view *v)
         str_add(b, "<text x=\"%.1f\" y=\"%d\" fill=\"#66717c\">%s</text>", x + 10, H - 6, names[k]);
         x += 120;
     }
+}
+
+void chart_svg(struct str *b, const struct bout_view *v)
+{
+    struct chart c = {.v = v, .rounds = v->rec.rounds > v->nrounds ? v->rec.rounds : v->nrounds};
+
+    c.top = nice_top(meter_max(v), &c.step);
+    chart_open(b, v);
+    chart_axes(b, &c);
+    chart_names(b, v);
+    for (int s = 0; s < SIDES; s++)
+        chart_line(b, &c, s);
+    chart_lanes(b);
+    for (int i = 0; i < v->nrounds; i++)
+        for (int s = 0; s < SIDES; s++)
+            round_marks(b, &c, &v->round[i], s);
+    chart_key(b, v);
     str_add(b, "</svg>");
 }

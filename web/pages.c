@@ -247,18 +247,10 @@ static void db_failed(const struct route *r, struct reply *out)
 
 /* -------------------------------------------------------------- home */
 
-/* The live bouts, as a list of cards; returns how many. */
-static int live_list(struct web *w, struct str *b, const struct route *r)
+/* The live bouts v[0..n) as a grid of cards. */
+static void live_cards(struct web *w, struct str *b, const struct route *r, const struct db_bout *v,
+                       int n)
 {
-    static struct db_bout v[LIVE_MAX];
-    int n = 0;
-
-    if (db_bout_list(w->db, DB_BOUT_LIVE, v, LIVE_MAX, &n) != DB_OK)
-        return -1;
-    if (n == 0) {
-        str_add(b, "<div class=\"card muted\">No bout is being fought right now.</div>");
-        return 0;
-    }
     str_add(b, "<div class=\"grid\">");
     for (int i = 0; i < n; i++) {
         struct db_fighter f[SIDES];
@@ -276,6 +268,22 @@ static int live_list(struct web *w, struct str *b, const struct route *r)
                 v[i].round ? "after" : "before", v[i].round ? v[i].round : 1, v[i].rounds);
     }
     str_add(b, "</div>");
+}
+
+/* The live bouts, as a list of cards; returns how many, or -1 (database
+ * error). */
+static int live_list(struct web *w, struct str *b, const struct route *r)
+{
+    struct db_bout *v = xcalloc(LIVE_MAX, sizeof(*v));
+    int n = 0;
+
+    if (db_bout_list(w->db, DB_BOUT_LIVE, v, LIVE_MAX, &n) != DB_OK)
+        n = -1;
+    else if (n == 0)
+        str_add(b, "<div class=\"card muted\">No bout is being fought right now.</div>");
+    else
+        live_cards(w, b, r, v, n);
+    free(v);
     return n;
 }
 
@@ -305,14 +313,28 @@ static void champion_card(struct web *w, struct str *b, const struct route *r, i
             r->root, rs->name, r->root, rs->name);
 }
 
+/* The latest results as a table; 0, or -1 (database error). */
+static int latest_list(struct web *w, struct str *b, const struct route *r)
+{
+    struct db_bout *v = xcalloc(LATEST_MAX, sizeof(*v));
+    int n = 0, rc = 0;
+
+    if (db_bout_list_over(w->db, -1, -1, v, LATEST_MAX, &n) != DB_OK)
+        rc = -1;
+    else if (n)
+        bouts_table(w, b, r, v, n);
+    else
+        str_add(b, "<div class=\"card muted\">No bout has been fought yet.</div>");
+    free(v);
+    return rc;
+}
+
 static void page_home(struct web *w, const struct route *r, struct reply *out)
 {
-    static struct db_bout v[LATEST_MAX];
     struct str b, body;
+
     str_init(&b);
     str_init(&body);
-    int n = 0;
-
     str_add(&body, "<h2>Live now</h2>");
     int live = live_list(w, &body, r);
     if (live < 0) {
@@ -323,14 +345,10 @@ static void page_home(struct web *w, const struct route *r, struct reply *out)
     for (int i = 0; i < RULES_COUNT; i++)
         champion_card(w, &body, r, i);
     str_add(&body, "</div><h2>Latest results</h2>");
-    if (db_bout_list_over(w->db, -1, -1, v, LATEST_MAX, &n) != DB_OK) {
+    if (latest_list(w, &body, r) != 0) {
         str_free(&body);
         return db_failed(r, out);
     }
-    if (n)
-        bouts_table(w, &body, r, v, n);
-    else
-        str_add(&body, "<div class=\"card muted\">No bout has been fought yet.</div>");
     head(&b, r, "Ringside", live > 0 ? HOME_REFRESH : 0);
     str_add(&b, "<h1>Ringside</h1>");
     str_raw(&b, body.p, body.len);
@@ -469,12 +487,42 @@ static void page_standings(struct web *w, const struct route *r, int page, struc
 
 /* --------------------------------------------------------- champions */
 
+/* One title bout in the history: the bout, when, how it went, what
+ * became of the title. */
+static void title_row(struct web *w, struct str *b, const struct route *r,
+                      const struct title_bout *t)
+{
+    struct db_fighter f[SIDES];
+    char date[40];
+
+    bout_names(w, &t->bout, f);
+    str_add(b,
+            "<tr><td class=\"nw\"><a href=\"%sbouts/%lld\">#%lld</a> <span "
+            "class=\"muted small\">turn %d</span></td><td class=\"hide-s small "
+            "nw\">%s</td><td>",
+            r->root, (long long)t->bout.id, (long long)t->bout.id, t->bout.turn,
+            web_date(t->bout.ended, date, sizeof(date)));
+    outcome_add(b, r, &t->bout, f);
+    str_add(b, "</td><td>");
+    if (t->defence) {
+        str_add(b, "defence %d", t->defence);
+    } else if (t->after && t->after != t->before) {
+        int s = t->after == f[1].id;
+        str_add(b, "&#x2605; ");
+        fighter_link(b, r, f[s].id, f[s].name);
+        str_add(b, " %s", t->before ? "takes the title" : "wins the vacant title");
+    } else {
+        str_add(b, "stays vacant");
+    }
+    str_add(b, "</td></tr>");
+}
+
 static void page_champions(struct web *w, const struct route *r, struct reply *out)
 {
     const struct ruleset *rs = ruleset_get((enum rules)r->rules);
     int n = 0;
     struct title_bout *t = league_title_history(w->db, (enum rules)r->rules, &n);
-    char title[96], date[40];
+    char title[96];
 
     if (!t)
         return db_failed(r, out);
@@ -490,29 +538,8 @@ static void page_champions(struct web *w, const struct route *r, struct reply *o
     else {
         str_add(&b, "<div class=\"wrap\"><table><thead><tr><th>Bout</th><th class=\"hide-s\">"
                     "When</th><th>Result</th><th>The title</th></tr></thead><tbody>");
-        for (int i = n - 1; i >= 0; i--) {
-            struct db_fighter f[SIDES];
-            bout_names(w, &t[i].bout, f);
-            str_add(&b,
-                    "<tr><td class=\"nw\"><a href=\"%sbouts/%lld\">#%lld</a> <span "
-                    "class=\"muted small\">turn %d</span></td><td class=\"hide-s small "
-                    "nw\">%s</td><td>",
-                    r->root, (long long)t[i].bout.id, (long long)t[i].bout.id, t[i].bout.turn,
-                    web_date(t[i].bout.ended, date, sizeof(date)));
-            outcome_add(&b, r, &t[i].bout, f);
-            str_add(&b, "</td><td>");
-            if (t[i].defence) {
-                str_add(&b, "defence %d", t[i].defence);
-            } else if (t[i].after && t[i].after != t[i].before) {
-                int s = t[i].after == f[1].id;
-                str_add(&b, "&#x2605; ");
-                fighter_link(&b, r, f[s].id, f[s].name);
-                str_add(&b, " %s", t[i].before ? "takes the title" : "wins the vacant title");
-            } else {
-                str_add(&b, "stays vacant");
-            }
-            str_add(&b, "</td></tr>");
-        }
+        for (int i = n - 1; i >= 0; i--)
+            title_row(w, &b, r, &t[i]);
         str_add(&b, "</tbody></table></div>");
     }
     free(t);
@@ -586,92 +613,117 @@ static void kit_table(struct str *b, const struct sheet *s)
     }
 }
 
+/* Fighter f's name, his owner, record and league, in cards. */
+static void fighter_cards(struct web *w, struct str *b, const struct route *r,
+                          const struct db_fighter *f)
+{
+    int64_t champ = 0;
+    int defences = 0;
+    int is_champ =
+        db_champion_get(w->db, f->sheet.rules, &champ, &defences) == DB_OK && champ == f->id;
+    const struct ruleset *rs = ruleset_get(f->sheet.rules);
+
+    str_add(b, "<h1>");
+    web_html(b, f->name);
+    if (is_champ)
+        str_add(b, " <span class=\"pill title\">&#x2605; CHAMPION</span>");
+    if (f->retired)
+        str_add(b, " <span class=\"pill\">RETIRED</span>");
+    str_add(b,
+            "</h1><div class=\"grid\"><div class=\"card\"><div class=\"muted small\">%s "
+            "&middot; a %s of</div><h3>",
+            rs->title, rs->fighter);
+    web_html(b, f->owner);
+    str_add(b,
+            "</h3></div><div class=\"card\"><div class=\"muted small\">Record (W-L-D)</div>"
+            "<h3>%d-%d-%d</h3><div class=\"small\">%d by KO</div></div>",
+            f->wins, f->losses, f->draws, f->kos);
+    str_add(b,
+            "<div class=\"card\"><div class=\"muted small\">League</div><h3><a "
+            "href=\"%sstandings/%s/%s\"><span class=\"pill %s\">%s</span></a></h3><div "
+            "class=\"small\">gold record %d",
+            r->root, rs->name, league_lower(f->league), league_name((enum league)f->league),
+            league_name((enum league)f->league), f->gold_record);
+    if (is_champ)
+        str_add(b, " &middot; %d title defence%s", defences, defences == 1 ? "" : "s");
+    str_add(b, "</div></div></div>");
+}
+
+/* One row of fighter `me_id`'s bouts: the bout, when, the opponent, how
+ * it went for him, its kind. */
+static void fighter_bout_row(struct web *w, struct str *b, const struct route *r, int64_t me_id,
+                             const struct db_bout *bt)
+{
+    struct db_fighter o[SIDES];
+    char date[40];
+
+    bout_names(w, bt, o);
+    int me = bt->fighter[1] == me_id;
+    str_add(b,
+            "<tr><td class=\"nw\"><a href=\"%sbouts/%lld\">#%lld</a></td><td "
+            "class=\"hide-s small nw\">%s</td><td>",
+            r->root, (long long)bt->id, (long long)bt->id,
+            web_date(bt->ended ? bt->ended : bt->started, date, sizeof(date)));
+    fighter_link(b, r, o[!me].id, o[!me].name);
+    str_add(b, "</td><td class=\"nw\">");
+    if (bt->state == DB_BOUT_LIVE)
+        str_add(b, "<span class=\"pill live\">LIVE</span> round %d of %d", bt->round, bt->rounds);
+    else if (bt->winner < 0)
+        str_add(b, "<span class=\"draw\">D</span> %s", render_method_name(bt->drawn_by));
+    else
+        str_add(b, "<span class=\"%s\">%s</span> %s, round %d", bt->winner == me ? "win" : "loss",
+                bt->winner == me ? "W" : "L", render_method_name(bt->method), bt->round);
+    str_add(b, "</td><td class=\"hide-s small\">");
+    kind_add(b, bt);
+    str_add(b, "</td></tr>");
+}
+
+/* Fighter `id`'s last bouts v[0..n), as a table. */
+static void fighter_bouts(struct web *w, struct str *b, const struct route *r, int64_t id,
+                          const struct db_bout *v, int n)
+{
+    if (n == 0) {
+        str_add(b, "<div class=\"card muted\">No bout fought yet.</div>");
+        return;
+    }
+    str_add(b, "<div class=\"wrap\"><table><thead><tr><th>Bout</th><th class=\"hide-s\">"
+               "When</th><th>Opponent</th><th>Result</th><th class=\"hide-s\">Kind</th>"
+               "</tr></thead><tbody>");
+    for (int i = 0; i < n; i++)
+        fighter_bout_row(w, b, r, id, &v[i]);
+    str_add(b, "</tbody></table></div>");
+    if (n == HISTORY_MAX)
+        str_add(b, "<p class=\"muted small\">The last %d bouts.</p>", HISTORY_MAX);
+}
+
 static void page_fighter(struct web *w, const struct route *r, struct reply *out)
 {
-    static struct db_bout v[HISTORY_MAX];
     struct db_fighter f;
     int n = 0;
 
     int rc = db_fighter_get_id(w->db, r->id, &f);
     if (rc == DB_NOTFOUND)
         return not_found(r, "There is no such fighter.", out);
-    if (rc != DB_OK || db_bout_list_fighter(w->db, f.id, v, HISTORY_MAX, &n) != DB_OK)
+    if (rc != DB_OK)
         return db_failed(r, out);
-    int64_t champ = 0;
-    int defences = 0;
-    int is_champ =
-        db_champion_get(w->db, f.sheet.rules, &champ, &defences) == DB_OK && champ == f.id;
-    const struct ruleset *rs = ruleset_get(f.sheet.rules);
-
+    struct db_bout *v = xcalloc(HISTORY_MAX, sizeof(*v));
+    if (db_bout_list_fighter(w->db, f.id, v, HISTORY_MAX, &n) != DB_OK) {
+        free(v);
+        return db_failed(r, out);
+    }
     struct str b;
-
     str_init(&b);
     head(&b, r, f.name, 0);
-    str_add(&b, "<h1>");
-    web_html(&b, f.name);
-    if (is_champ)
-        str_add(&b, " <span class=\"pill title\">&#x2605; CHAMPION</span>");
-    if (f.retired)
-        str_add(&b, " <span class=\"pill\">RETIRED</span>");
-    str_add(&b,
-            "</h1><div class=\"grid\"><div class=\"card\"><div class=\"muted small\">%s "
-            "&middot; a %s of</div><h3>",
-            rs->title, rs->fighter);
-    web_html(&b, f.owner);
-    str_add(&b,
-            "</h3></div><div class=\"card\"><div class=\"muted small\">Record (W-L-D)</div>"
-            "<h3>%d-%d-%d</h3><div class=\"small\">%d by KO</div></div>",
-            f.wins, f.losses, f.draws, f.kos);
-    str_add(&b,
-            "<div class=\"card\"><div class=\"muted small\">League</div><h3><a "
-            "href=\"%sstandings/%s/%s\"><span class=\"pill %s\">%s</span></a></h3><div "
-            "class=\"small\">gold record %d",
-            r->root, rs->name, league_lower(f.league), league_name((enum league)f.league),
-            league_name((enum league)f.league), f.gold_record);
-    if (is_champ)
-        str_add(&b, " &middot; %d title defence%s", defences, defences == 1 ? "" : "s");
-    str_add(&b, "</div></div></div><h2>Sheet</h2>");
+    fighter_cards(w, &b, r, &f);
+    str_add(&b, "<h2>Sheet</h2>");
     sheet_table(&b, &f.sheet);
-    if (rs->kit_slots > 0) {
+    if (ruleset_get(f.sheet.rules)->kit_slots > 0) {
         str_add(&b, "<h2>Equipment</h2>");
         kit_table(&b, &f.sheet);
     }
     str_add(&b, "<h2>Bouts</h2>");
-    if (n == 0) {
-        str_add(&b, "<div class=\"card muted\">No bout fought yet.</div>");
-    } else {
-        char date[40];
-        str_add(&b, "<div class=\"wrap\"><table><thead><tr><th>Bout</th><th class=\"hide-s\">"
-                    "When</th><th>Opponent</th><th>Result</th><th class=\"hide-s\">Kind</th>"
-                    "</tr></thead><tbody>");
-        for (int i = 0; i < n; i++) {
-            struct db_fighter o[SIDES];
-            bout_names(w, &v[i], o);
-            int me = v[i].fighter[1] == f.id;
-            str_add(&b,
-                    "<tr><td class=\"nw\"><a href=\"%sbouts/%lld\">#%lld</a></td><td "
-                    "class=\"hide-s small nw\">%s</td><td>",
-                    r->root, (long long)v[i].id, (long long)v[i].id,
-                    web_date(v[i].ended ? v[i].ended : v[i].started, date, sizeof(date)));
-            fighter_link(&b, r, o[!me].id, o[!me].name);
-            str_add(&b, "</td><td class=\"nw\">");
-            if (v[i].state == DB_BOUT_LIVE)
-                str_add(&b, "<span class=\"pill live\">LIVE</span> round %d of %d", v[i].round,
-                        v[i].rounds);
-            else if (v[i].winner < 0)
-                str_add(&b, "<span class=\"draw\">D</span> %s", render_method_name(v[i].drawn_by));
-            else
-                str_add(&b, "<span class=\"%s\">%s</span> %s, round %d",
-                        v[i].winner == me ? "win" : "loss", v[i].winner == me ? "W" : "L",
-                        render_method_name(v[i].method), v[i].round);
-            str_add(&b, "</td><td class=\"hide-s small\">");
-            kind_add(&b, &v[i]);
-            str_add(&b, "</td></tr>");
-        }
-        str_add(&b, "</tbody></table></div>");
-        if (n == HISTORY_MAX)
-            str_add(&b, "<p class=\"muted small\">The last %d bouts.</p>", HISTORY_MAX);
-    }
+    fighter_bouts(w, &b, r, f.id, v, n);
+    free(v);
     foot(&b);
     finish(&b, 200, 0, out);
 }

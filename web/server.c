@@ -113,9 +113,12 @@ void server_answer(struct web *w, const char *method, const char *path, const ch
         web_keep(w, key, out->body, out->len, out->type, out->refresh);
 }
 
+/* libmicrohttpd's MHD_AccessHandlerCallback: its type is not ours to
+ * change, so upload_data_size stays a pointer to non-const. */
 static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url,
                               const char *method, const char *version, const char *upload_data,
-                              size_t *upload_data_size, void **con_cls)
+                              size_t *upload_data_size, // cppcheck-suppress constParameter
+                              void **con_cls)
 {
     static int started;
     struct web_server *s = cls;
