@@ -310,6 +310,36 @@ static void whox_reply(struct bot *bot, const char **params, unsigned int count)
         accounts_seen(bot, params[2], strcmp(params[3], "0") == 0 ? NULL : params[3]);
 }
 
+/* The numerics that refuse the bot something: its nick (before it is
+ * registered: another one is tried), a channel, a line. */
+static void numeric_refused(struct bot *bot, unsigned int event, const char **params,
+                            unsigned int count)
+{
+    switch (event) {
+    case LIBIRC_RFC_ERR_NICKNAMEINUSE:
+    case LIBIRC_RFC_ERR_ERRONEUSNICKNAME:
+    case LIBIRC_RFC_ERR_NICKCOLLISION:
+        if (!bot->irc->registered)
+            try_other_nick(bot);
+        break;
+    case LIBIRC_RFC_ERR_NOSUCHCHANNEL:
+    case LIBIRC_RFC_ERR_BANNEDFROMCHAN:
+    case LIBIRC_RFC_ERR_INVITEONLYCHAN:
+    case LIBIRC_RFC_ERR_BADCHANNELKEY:
+    case LIBIRC_RFC_ERR_CHANNELISFULL:
+        log_msg(LOG_WARN, "cannot join %s (numeric %u)", count > 1 ? params[1] : "?", event);
+        break;
+    case LIBIRC_RFC_ERR_CANNOTSENDTOCHAN:
+    case 408: /* hybrid: ERR_NOCTRLSONCHAN, formatting in a +c channel */
+        log_msg(LOG_WARN, "the server refused a line to %s (numeric %u): %s",
+                count > 1 ? CLIP(params[1], 64) : "?", event,
+                count > 2 ? CLIP(params[count - 1], 120) : "");
+        break;
+    default:
+        break;
+    }
+}
+
 static void ev_numeric(irc_session_t *s, unsigned int event, const char *origin,
                        const char **params, unsigned int count)
 {
@@ -344,26 +374,8 @@ static void ev_numeric(irc_session_t *s, unsigned int event, const char *origin,
             outq_target_hold(bot->q, bot->chan[c], 0);
         }
         break;
-    case LIBIRC_RFC_ERR_NICKNAMEINUSE:
-    case LIBIRC_RFC_ERR_ERRONEUSNICKNAME:
-    case LIBIRC_RFC_ERR_NICKCOLLISION:
-        if (!bot->irc->registered)
-            try_other_nick(bot);
-        break;
-    case LIBIRC_RFC_ERR_NOSUCHCHANNEL:
-    case LIBIRC_RFC_ERR_BANNEDFROMCHAN:
-    case LIBIRC_RFC_ERR_INVITEONLYCHAN:
-    case LIBIRC_RFC_ERR_BADCHANNELKEY:
-    case LIBIRC_RFC_ERR_CHANNELISFULL:
-        log_msg(LOG_WARN, "cannot join %s (numeric %u)", count > 1 ? params[1] : "?", event);
-        break;
-    case LIBIRC_RFC_ERR_CANNOTSENDTOCHAN:
-    case 408: /* hybrid: ERR_NOCTRLSONCHAN, formatting in a +c channel */
-        log_msg(LOG_WARN, "the server refused a line to %s (numeric %u): %s",
-                count > 1 ? CLIP(params[1], 64) : "?", event,
-                count > 2 ? CLIP(params[count - 1], 120) : "");
-        break;
     default:
+        numeric_refused(bot, event, params, count);
         break;
     }
 }

@@ -855,6 +855,52 @@ void outq_unpop(struct outq *q)
     q->total++;
 }
 
+/* The earlier of two waits, -1 meaning none yet. */
+static double wait_min(double best, double t)
+{
+    return best < 0 || t < best ? t : best;
+}
+
+/* The shortest wait of a live line (or a retried one), each held by its
+ * target's own bucket; a private line also by the channel lines said
+ * before it. -1 when there is none. */
+static double live_wait(struct outq *q, double now)
+{
+    double best = -1;
+    int chan_seen = 0;
+
+    if (q->retry.head)
+        best = q->retry.head->kind == OUTQ_PROTOCOL ? 0 : line_wait(q, q->retry.head, now);
+    for (struct oline *l = q->live.head; l; l = l->next) {
+        char name[OUTQ_NAME_MAX];
+        line_target(l, name);
+        int chan = is_channel(name);
+        if (!chan && chan_seen)
+            continue;
+        chan_seen |= chan;
+        best = wait_min(best, line_wait(q, l, now));
+    }
+    return best;
+}
+
+/* The shortest wait of an owner's first reply or bulk line, `best` if
+ * shorter: bulk also waits for the bucket to be full (`tokens` in it). */
+static double owners_wait(struct outq *q, double now, double tokens, double best)
+{
+    double full = tokens >= q->burst - OUTQ_EPSILON ? 0 : (q->burst - tokens) / q->rate;
+
+    for (int i = 0; i < q->nown; i++)
+        for (int k = 0; k < 2; k++) {
+            if (!q->own[i]->q[k].head)
+                continue;
+            double t = line_wait(q, q->own[i]->q[k].head, now);
+            if (k == 1 && t < full)
+                t = full;
+            best = wait_min(best, t);
+        }
+    return best;
+}
+
 double outq_wait(struct outq *q, double now)
 {
     if (now > q->now)
@@ -868,34 +914,8 @@ double outq_wait(struct outq *q, double now)
     double w = tokens >= 1 - OUTQ_EPSILON ? 0 : (1 - tokens) / q->rate;
     if (q->held || q->protocol.head || marker_due(q))
         return w;
-    /* Every waiting line may be held by its target's own bucket; a live
-     * private line also by the channel lines said before it. */
-    double best = -1;
-    int chan_seen = 0;
-    if (q->retry.head)
-        best = q->retry.head->kind == OUTQ_PROTOCOL ? 0 : line_wait(q, q->retry.head, now);
-    for (struct oline *l = q->live.head; l; l = l->next) {
-        char name[OUTQ_NAME_MAX];
-        line_target(l, name);
-        int chan = is_channel(name);
-        if (!chan && chan_seen)
-            continue;
-        chan_seen |= chan;
-        double t = line_wait(q, l, now);
-        if (best < 0 || t < best)
-            best = t;
-    }
-    /* Bulk also waits for the bucket to be full. */
-    double full = tokens >= q->burst - OUTQ_EPSILON ? 0 : (q->burst - tokens) / q->rate;
-    for (int i = 0; i < q->nown; i++)
-        for (int k = 0; k < 2; k++)
-            if (q->own[i]->q[k].head) {
-                double t = line_wait(q, q->own[i]->q[k].head, now);
-                if (k == 1 && t < full)
-                    t = full;
-                if (best < 0 || t < best)
-                    best = t;
-            }
+    /* Every waiting line may be held by its target's own bucket. */
+    double best = owners_wait(q, now, tokens, live_wait(q, now));
     return best > w ? best : w;
 }
 
