@@ -411,6 +411,63 @@ static void page_standings_index(struct web *w, const struct route *r, struct re
     finish(&b, 200, 0, out);
 }
 
+/* The leagues of ruleset rs, each with its count, `league` marked. */
+static void league_tabs(struct web *w, struct str *b, const struct route *r,
+                        const struct ruleset *rs, int league)
+{
+    str_add(b, "<div class=\"pager\">");
+    for (int l = LEAGUE_COUNT - 1; l >= 0; l--) {
+        const struct web_standings *o = web_standings(w, (enum rules)r->rules, l);
+        str_add(b,
+                "<a href=\"%sstandings/%s/%s\"><span class=\"pill %s%s\">%s</span></a> "
+                "<span class=\"muted small\">%d</span>",
+                r->root, rs->name, league_lower(l), league_name((enum league)l),
+                l == league ? " on" : "", league_name((enum league)l), o ? o->n : 0);
+    }
+    str_add(b, "</div>");
+}
+
+/* Positions from + 1 to `to` of standings s, as a table. */
+static void standings_table(struct str *b, const struct route *r, const struct web_standings *s,
+                            int from, int to)
+{
+    str_add(b, "<div class=\"wrap\"><table><thead><tr><th class=\"n\" "
+               "style=\"width:3rem\">#</th><th>Fighter</th>"
+               "<th>Owner</th><th class=\"n\">W-L-D</th><th class=\"n hide-s\">KOs</th>"
+               "<th class=\"n\">Gold</th></tr></thead><tbody>");
+    for (int i = from; i < to; i++) {
+        const struct db_fighter *f = &s->v[i];
+        str_add(b, "<tr><td class=\"n\">%d</td><td>", i + 1);
+        fighter_link(b, r, f->id, f->name);
+        str_add(b, "</td><td>");
+        web_html(b, f->owner);
+        str_add(b,
+                "</td><td class=\"n\">%d-%d-%d</td><td class=\"n hide-s\">%d</td><td "
+                "class=\"n\">%d</td></tr>",
+                f->wins, f->losses, f->draws, f->kos, f->gold_record);
+    }
+    str_add(b, "</tbody></table></div>");
+}
+
+/* Links to the page before and after `page` of `pages` (the rows from + 1
+ * to `to` of n shown), when there is more than one. */
+static void standings_pager(struct str *b, const struct route *r, const struct ruleset *rs,
+                            int league, int page, int pages, int from, int to, int n)
+{
+    if (pages <= 1)
+        return;
+    str_add(b, "<div class=\"pager\">");
+    if (page > 1)
+        str_add(b, "<a href=\"%sstandings/%s/%s?page=%d\">&larr; previous</a>", r->root, rs->name,
+                league_lower(league), page - 1);
+    str_add(b, "<span class=\"muted\">page %d of %d (%d&ndash;%d of %d)</span>", page, pages,
+            from + 1, to, n);
+    if (page < pages)
+        str_add(b, "<a href=\"%sstandings/%s/%s?page=%d\">next &rarr;</a>", r->root, rs->name,
+                league_lower(league), page + 1);
+    str_add(b, "</div>");
+}
+
 static void page_standings(struct web *w, const struct route *r, int page, struct reply *out)
 {
     if (r->rules < 0)
@@ -425,59 +482,23 @@ static void page_standings(struct web *w, const struct route *r, int page, struc
         return not_found(r, "There is no such page of these standings.", out);
 
     struct str b;
-
-    str_init(&b);
     char title[96];
+    str_init(&b);
     snprintf(title, sizeof(title), "%s standings, %s", rs->title, league_name((enum league)league));
     head(&b, r, title, 0);
-    str_add(&b, "<h1>%s standings</h1><div class=\"pager\">", rs->title);
-    for (int l = LEAGUE_COUNT - 1; l >= 0; l--) {
-        const struct web_standings *o = web_standings(w, (enum rules)r->rules, l);
-        str_add(&b,
-                "<a href=\"%sstandings/%s/%s\"><span class=\"pill %s%s\">%s</span></a> "
-                "<span class=\"muted small\">%d</span>",
-                r->root, rs->name, league_lower(l), league_name((enum league)l),
-                l == league ? " on" : "", league_name((enum league)l), o ? o->n : 0);
-    }
-    str_add(&b, "</div>");
+    str_add(&b, "<h1>%s standings</h1>", rs->title);
+    league_tabs(w, &b, r, rs, league);
     if (league == LEAGUE_GOLD)
         champion_card(w, &b, r, r->rules);
     int from = (page - 1) * WEB_PAGE_ROWS, to = from + WEB_PAGE_ROWS;
     if (to > s->n)
         to = s->n;
-    if (s->n == 0) {
+    if (s->n == 0)
         str_add(&b, "<div class=\"card muted\">Nobody fights in %s yet.</div>",
                 league_name((enum league)league));
-    } else {
-        str_add(&b, "<div class=\"wrap\"><table><thead><tr><th class=\"n\" "
-                    "style=\"width:3rem\">#</th><th>Fighter</th>"
-                    "<th>Owner</th><th class=\"n\">W-L-D</th><th class=\"n hide-s\">KOs</th>"
-                    "<th class=\"n\">Gold</th></tr></thead><tbody>");
-        for (int i = from; i < to; i++) {
-            const struct db_fighter *f = &s->v[i];
-            str_add(&b, "<tr><td class=\"n\">%d</td><td>", i + 1);
-            fighter_link(&b, r, f->id, f->name);
-            str_add(&b, "</td><td>");
-            web_html(&b, f->owner);
-            str_add(&b,
-                    "</td><td class=\"n\">%d-%d-%d</td><td class=\"n hide-s\">%d</td><td "
-                    "class=\"n\">%d</td></tr>",
-                    f->wins, f->losses, f->draws, f->kos, f->gold_record);
-        }
-        str_add(&b, "</tbody></table></div>");
-    }
-    if (pages > 1) {
-        str_add(&b, "<div class=\"pager\">");
-        if (page > 1)
-            str_add(&b, "<a href=\"%sstandings/%s/%s?page=%d\">&larr; previous</a>", r->root,
-                    rs->name, league_lower(league), page - 1);
-        str_add(&b, "<span class=\"muted\">page %d of %d (%d&ndash;%d of %d)</span>", page, pages,
-                from + 1, to, s->n);
-        if (page < pages)
-            str_add(&b, "<a href=\"%sstandings/%s/%s?page=%d\">next &rarr;</a>", r->root, rs->name,
-                    league_lower(league), page + 1);
-        str_add(&b, "</div>");
-    }
+    else
+        standings_table(&b, r, s, from, to);
+    standings_pager(&b, r, rs, league, page, pages, from, to, s->n);
     str_add(&b, "<p class=\"muted small\">Ranked by gold record (3 points a win in GOLD, 1 a "
                 "tie, since the last title shot), then wins minus losses, then age. The champion "
                 "stands above the leagues.</p>");
@@ -874,10 +895,59 @@ static void round_card(struct str *b, const struct bout_view *v, const struct vi
     str_add(b, "</pre></details></div>");
 }
 
+/* A bout's heading: its number and fighters, what it is, where and when,
+ * and how it ended (or that it goes on, reloading every `refresh`
+ * seconds). */
+static void bout_heading(struct str *b, const struct bout_view *v, int live, int refresh)
+{
+    char date[40];
+
+    str_add(b, "<h1>Bout #%lld: <span class=\"sa\">", (long long)v->rec.id);
+    web_html(b, v->corner[0].name);
+    str_add(b, "</span> vs <span class=\"sb\">");
+    web_html(b, v->corner[1].name);
+    str_add(b, "</span>%s</h1><div class=\"small muted\">%s, %d rounds &middot; ",
+            live ? " <span class=\"pill live\">LIVE</span>" : "", rules_title(v->rec.rules),
+            v->rec.rounds);
+    kind_add(b, &v->rec);
+    str_add(b, " &middot; ");
+    web_html(b, v->rec.channel);
+    str_add(b, " &middot; %s</div>", web_date(v->rec.started, date, sizeof(date)));
+    if (live) {
+        str_add(b,
+                "<div class=\"result\">Live: %d of %d rounds fought. This page reloads "
+                "every %d seconds.</div>",
+                v->nrounds, v->rec.rounds, refresh);
+    } else {
+        str_add(b, "<div class=\"result\">");
+        web_html(b, v->result);
+        str_add(b, "</div>");
+    }
+}
+
+/* The rounds fought, each a card, and a finished bout's result. */
+static void bout_rounds(struct str *b, const struct bout_view *v, int live)
+{
+    str_add(b, "<h2>Rounds</h2>");
+    if (v->nrounds == 0)
+        str_add(b, "<div class=\"card muted\">Round 1 is about to be fought.</div>");
+    for (int i = 0; i < v->nrounds; i++)
+        round_card(b, v, &v->round[i]);
+    if (live || !v->nresult)
+        return;
+    str_add(b, "<h2>Result</h2><div class=\"card\">");
+    for (int i = 0; i < v->nresult; i++) {
+        str_add(b, "<div>");
+        web_html(b, v->result_lines[i]);
+        str_add(b, "</div>");
+    }
+    str_add(b, "</div>");
+}
+
 static void page_bout(struct web *w, const struct route *r, struct reply *out)
 {
     struct db_bout rec;
-    char err[256], date[40], title[128];
+    char err[256], title[128];
 
     int rc = db_bout_get(w->db, r->id, &rec);
     if (rc == DB_NOTFOUND ||
@@ -896,52 +966,19 @@ static void page_bout(struct web *w, const struct route *r, struct reply *out)
     int refresh = !live ? 0 : rs && rs->auto_rounds ? AUTO_REFRESH : LIVE_REFRESH;
 
     struct str b;
-
     str_init(&b);
     snprintf(title, sizeof(title), "Bout #%lld: %s vs %s", (long long)v->rec.id, v->corner[0].name,
              v->corner[1].name);
     head(&b, r, title, refresh);
-    str_add(&b, "<h1>Bout #%lld: <span class=\"sa\">", (long long)v->rec.id);
-    web_html(&b, v->corner[0].name);
-    str_add(&b, "</span> vs <span class=\"sb\">");
-    web_html(&b, v->corner[1].name);
-    str_add(&b, "</span>%s</h1><div class=\"small muted\">%s, %d rounds &middot; ",
-            live ? " <span class=\"pill live\">LIVE</span>" : "", rules_title(v->rec.rules),
-            v->rec.rounds);
-    kind_add(&b, &v->rec);
-    str_add(&b, " &middot; ");
-    web_html(&b, v->rec.channel);
-    str_add(&b, " &middot; %s</div>", web_date(v->rec.started, date, sizeof(date)));
-    if (live)
-        str_add(&b,
-                "<div class=\"result\">Live: %d of %d rounds fought. This page reloads "
-                "every %d seconds.</div>",
-                v->nrounds, v->rec.rounds, refresh);
-    else {
-        str_add(&b, "<div class=\"result\">");
-        web_html(&b, v->result);
-        str_add(&b, "</div>");
-    }
+    bout_heading(&b, v, live, refresh);
     str_add(&b, "<h2>Tale of the tape</h2>");
     tape(&b, r, v);
     str_add(&b, "<h2>%c%s round by round</h2><div class=\"chart\">",
             v->meter_name[0] >= 'a' && v->meter_name[0] <= 'z' ? v->meter_name[0] - 32 : '?',
             v->meter_name[0] ? v->meter_name + 1 : "");
     chart_svg(&b, v);
-    str_add(&b, "</div><h2>Rounds</h2>");
-    if (v->nrounds == 0)
-        str_add(&b, "<div class=\"card muted\">Round 1 is about to be fought.</div>");
-    for (int i = 0; i < v->nrounds; i++)
-        round_card(&b, v, &v->round[i]);
-    if (!live && v->nresult) {
-        str_add(&b, "<h2>Result</h2><div class=\"card\">");
-        for (int i = 0; i < v->nresult; i++) {
-            str_add(&b, "<div>");
-            web_html(&b, v->result_lines[i]);
-            str_add(&b, "</div>");
-        }
-        str_add(&b, "</div>");
-    }
+    str_add(&b, "</div>");
+    bout_rounds(&b, v, live);
     str_add(&b, "<p class=\"small\"><a href=\"%sapi/bouts/%lld\">This bout as JSON</a></p>",
             r->root, (long long)v->rec.id);
     bout_view_free(v);
