@@ -719,9 +719,10 @@ static struct oline *marker_new(struct outq *q)
     return l;
 }
 
-/* Takes the next line off the queues, in the order of the file comment,
- * or NULL when nothing may go now. */
-static struct oline *outq_take(struct outq *q, double now)
+/* The lines that go before any other: a retried one whose time has come
+ * (only a protocol line while held), a delivery marker due, a protocol
+ * line. NULL when there is none. */
+static struct oline *take_first(struct outq *q, double now)
 {
     struct oline *l;
 
@@ -737,8 +738,30 @@ static struct oline *outq_take(struct outq *q, double now)
         fifo_unlink(&q->protocol, l);
         return l;
     }
-    if (q->held)
-        return NULL;
+    return NULL;
+}
+
+/* Takes owner's line l (a reply or bulk) off his queue. */
+static struct oline *owner_take(struct oline *l)
+{
+    struct owner *o = l->own;
+    int k = l->kind == OUTQ_BULK;
+
+    fifo_unlink(&o->q[k], l);
+    o->waiting[k]--;
+    if (!o->waiting[1])
+        o->dropped = 0;
+    return l;
+}
+
+/* Takes the next line off the queues, in the order of the file comment,
+ * or NULL when nothing may go now. */
+static struct oline *outq_take(struct outq *q, double now)
+{
+    struct oline *l = take_first(q, now);
+
+    if (l || q->held)
+        return l;
     struct oline *live = live_pick(q, now);
     struct oline *rep = owner_pick(q, 0, now);
     /* Bulk goes only with the burst in reserve: a report streams at the
@@ -753,20 +776,13 @@ static struct oline *outq_take(struct outq *q, double now)
     q->live_run = 0;
     if (rep && (!bulk || q->reply_run < OUTQ_REPLY_RUN)) {
         q->reply_run = bulk ? q->reply_run + 1 : 0;
-        l = rep;
-    } else if (bulk) {
-        q->reply_run = 0;
-        l = bulk;
-    } else {
-        return marker_due(q) ? marker_new(q) : NULL;
+        return owner_take(rep);
     }
-    struct owner *o = l->own;
-    int k = l->kind == OUTQ_BULK;
-    fifo_unlink(&o->q[k], l);
-    o->waiting[k]--;
-    if (!o->waiting[1])
-        o->dropped = 0;
-    return l;
+    if (bulk) {
+        q->reply_run = 0;
+        return owner_take(bulk);
+    }
+    return marker_due(q) ? marker_new(q) : NULL;
 }
 
 /* The line popped before is now on its way: into the window, or gone. */
