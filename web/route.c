@@ -111,21 +111,21 @@ static int name_of(const struct segments *sg, int i, struct route *r)
 }
 
 /* The relative prefix from `path` to the root: one "../" per '/' after
- * the first. */
+ * the first, as many whole ones as r->root holds. */
 static void root_of(const char *path, struct route *r)
 {
-    size_t at = 0;
+    const int most = (int)((sizeof(r->root) - 1) / 3);
+    struct str root;
+    int up = 0;
 
-    r->root[0] = '\0';
+    str_init_fixed(&root, r->root, sizeof(r->root));
     if (strnlen(path, ROUTE_PATH_MAX + 1) > ROUTE_PATH_MAX || path[0] != '/') {
-        strcpy(r->root, "/");
+        str_cat(&root, "/");
         return;
     }
     for (const char *p = path + 1; *p; p++)
-        if (*p == '/' && at + 4 <= sizeof(r->root)) {
-            memcpy(r->root + at, "../", 4);
-            at += 3;
-        }
+        up += *p == '/';
+    str_repeat(&root, "../", up < most ? up : most);
 }
 
 /* Where a path is in its reading: its segments, whether it is the API's
