@@ -141,23 +141,21 @@ static void bouts_add(struct web *w, struct str *b, const struct db_bout *v, int
     str_add(b, "]");
 }
 
-#define LIVE_MAX 200 /* live bouts listed */
+#define LIVE_MAX    WEB_BOUTS_MAX /* live bouts listed */
+#define HISTORY_MAX WEB_BOUTS_MAX /* a fighter's bouts listed */
 
 static void api_live(struct web *w, struct reply *out)
 {
-    struct db_bout *v = xcalloc(LIVE_MAX, sizeof(*v));
+    struct db_bout *v = w->bouts;
     int n = 0;
 
-    if (db_bout_list(w->db, DB_BOUT_LIVE, v, LIVE_MAX, &n) != DB_OK) {
-        free(v);
+    if (db_bout_list(w->db, DB_BOUT_LIVE, v, LIVE_MAX, &n) != DB_OK)
         return api_error(500, "database error", out);
-    }
     struct str b;
     str_init(&b);
     str_add(&b, "{\"bouts\":");
     bouts_add(w, &b, v, n);
     str_add(&b, "}");
-    free(v);
     finish(&b, 200, out);
 }
 
@@ -207,8 +205,6 @@ static void api_standings(struct web *w, const struct route *r, int page, struct
     finish(&b, 200, out);
 }
 
-#define HISTORY_MAX 200
-
 /* Fighter f's own fields: {"id": .. "gold_record":N, (the bouts follow). */
 static void fighter_add(struct web *w, struct str *b, const struct db_fighter *f)
 {
@@ -251,18 +247,15 @@ static void api_fighter(struct web *w, const struct route *r, struct reply *out)
         return api_error(404, "no such fighter", out);
     if (rc != DB_OK)
         return api_error(500, "database error", out);
-    struct db_bout *v = xcalloc(HISTORY_MAX, sizeof(*v));
-    if (db_bout_list_fighter(w->db, f.id, v, HISTORY_MAX, &n) != DB_OK) {
-        free(v);
+    struct db_bout *v = w->bouts;
+    if (db_bout_list_fighter(w->db, f.id, v, HISTORY_MAX, &n) != DB_OK)
         return api_error(500, "database error", out);
-    }
     struct str b;
     str_init(&b);
     fighter_add(w, &b, &f);
     str_add(&b, ",\"bouts\":");
     bouts_add(w, &b, v, n);
     str_add(&b, "}");
-    free(v);
     finish(&b, 200, out);
 }
 

@@ -15,12 +15,15 @@
 
 #include "web.h"
 
-#define LIVE_MAX     50  /* live bouts listed */
-#define LATEST_MAX   15  /* results on the home page */
-#define HISTORY_MAX  200 /* a fighter's bouts listed */
-#define LIVE_REFRESH 10  /* seconds */
-#define AUTO_REFRESH 4   /* a bout that fights itself: the duel's default pace */
+#define LIVE_MAX     50            /* live bouts listed */
+#define LATEST_MAX   15            /* results on the home page */
+#define HISTORY_MAX  WEB_BOUTS_MAX /* a fighter's bouts listed */
+#define LIVE_REFRESH 10            /* seconds */
+#define AUTO_REFRESH 4             /* a bout that fights itself: the duel's default pace */
 #define HOME_REFRESH 30
+
+/* The lists are read into the server's (struct web's bouts). */
+_Static_assert(LIVE_MAX <= WEB_BOUTS_MAX && LATEST_MAX <= WEB_BOUTS_MAX, "a list too long");
 
 static const char style[] =
     ":root{--a:#c62828;--b:#1565c0;--ink:#1c2228;--mute:#66717c;--line:#e2e6ea;--bg:#f4f6f8}"
@@ -274,7 +277,7 @@ static void live_cards(struct web *w, struct str *b, const struct route *r, cons
  * error). */
 static int live_list(struct web *w, struct str *b, const struct route *r)
 {
-    struct db_bout *v = xcalloc(LIVE_MAX, sizeof(*v));
+    struct db_bout *v = w->bouts;
     int n = 0;
 
     if (db_bout_list(w->db, DB_BOUT_LIVE, v, LIVE_MAX, &n) != DB_OK)
@@ -283,7 +286,6 @@ static int live_list(struct web *w, struct str *b, const struct route *r)
         str_add(b, "<div class=\"card muted\">No bout is being fought right now.</div>");
     else
         live_cards(w, b, r, v, n);
-    free(v);
     return n;
 }
 
@@ -316,7 +318,7 @@ static void champion_card(struct web *w, struct str *b, const struct route *r, i
 /* The latest results as a table; 0, or -1 (database error). */
 static int latest_list(struct web *w, struct str *b, const struct route *r)
 {
-    struct db_bout *v = xcalloc(LATEST_MAX, sizeof(*v));
+    struct db_bout *v = w->bouts;
     int n = 0, rc = 0;
 
     if (db_bout_list_over(w->db, -1, -1, v, LATEST_MAX, &n) != DB_OK)
@@ -325,7 +327,6 @@ static int latest_list(struct web *w, struct str *b, const struct route *r)
         bouts_table(w, b, r, v, n);
     else
         str_add(b, "<div class=\"card muted\">No bout has been fought yet.</div>");
-    free(v);
     return rc;
 }
 
@@ -727,11 +728,9 @@ static void page_fighter(struct web *w, const struct route *r, struct reply *out
         return not_found(r, "There is no such fighter.", out);
     if (rc != DB_OK)
         return db_failed(r, out);
-    struct db_bout *v = xcalloc(HISTORY_MAX, sizeof(*v));
-    if (db_bout_list_fighter(w->db, f.id, v, HISTORY_MAX, &n) != DB_OK) {
-        free(v);
+    struct db_bout *v = w->bouts;
+    if (db_bout_list_fighter(w->db, f.id, v, HISTORY_MAX, &n) != DB_OK)
         return db_failed(r, out);
-    }
     struct str b;
     str_init(&b);
     head(&b, r, f.name, 0);
@@ -744,7 +743,6 @@ static void page_fighter(struct web *w, const struct route *r, struct reply *out
     }
     str_add(&b, "<h2>Bouts</h2>");
     fighter_bouts(w, &b, r, f.id, v, n);
-    free(v);
     foot(&b);
     finish(&b, 200, 0, out);
 }

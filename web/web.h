@@ -138,7 +138,10 @@ struct web_kept {
     int refresh;
 };
 
-/* The server's state: one connection, read-only, and the caches. */
+#define WEB_BOUTS_MAX 200 /* bouts a page or a document lists, at most */
+
+/* The server's state: one connection, read-only, the caches, and the
+ * list of bouts of the answer being made. */
 struct web {
     struct db *db;
     struct web_config cfg;
@@ -147,6 +150,10 @@ struct web {
     struct web_kept kept[WEB_KEEP_MAX];
     int nkept;
     size_t kept_bytes;
+    /* The bouts the answer being made lists (the live ones, the latest
+     * results, a fighter's): answers are made one at a time, so one list,
+     * made with the server, serves them all, one use after another. */
+    struct db_bout bouts[WEB_BOUTS_MAX];
 };
 
 /* Before a request: drops the caches when the file changed since they
