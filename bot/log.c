@@ -41,8 +41,8 @@ int log_level_parse(const char *name)
 }
 
 /* Appends `msg` to out with its control bytes escaped: runs of plain
- * bytes as they are, CR and LF as \r and \n, the others (but tab) as
- * \xNN. */
+ * bytes (tab among them) as they are, CR and LF as \r and \n, the other
+ * control bytes as \xNN. */
 static void log_escape(struct str *out, const char *msg)
 {
     static const char hex[] = "0123456789abcdef";
