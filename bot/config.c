@@ -285,15 +285,17 @@ static int parse_long(const char *s, long min, long max, long *out)
  * locale's decimal point. */
 static int parse_rate(const char *s, double *out)
 {
-    double v = 0, scale = 1;
+    double v = 0;
     int digits = 0;
 
     for (; ascii_digit(*s); s++, digits++)
         if (v <= 1000)
             v = v * 10 + (*s - '0');
-    if (*s == '.')
+    if (*s == '.') {
+        double scale = 1;
         for (s++; ascii_digit(*s); s++, digits++)
             v += (*s - '0') * (scale /= 10);
+    }
     if (*s || !digits || !(v > 0) || v > 100)
         return -1;
     *out = v;
@@ -390,17 +392,12 @@ static int each_item(struct config_ctx *x, const struct key *k, char *list,
     }
 }
 
-static int channel_item(struct config_ctx *x, const struct key *k, char *name, int index)
+/* A channel's name: # or & first, then at least a byte, none of them a
+ * blank, a colon or a control character. 1, or ctx_fail's 0. */
+static int channel_name_check(struct config_ctx *x, const char *name)
 {
     char q[CONFIG_QUOTE_MAX + 4];
-    struct config *c = &x->c;
 
-    (void)k;
-    if (!*name)
-        return ctx_fail(x, "channels: an empty name in the list (channels are separated by "
-                           "commas, like \"#ringside, #boxing\")");
-    if (index >= CONFIG_CHANNELS_MAX)
-        return ctx_fail(x, "too many channels (at most %d)", CONFIG_CHANNELS_MAX);
     if (name[0] != '#' && name[0] != '&')
         return ctx_fail(x, "channel \"%s\" must start with # or &", quote(q, sizeof(q), name));
     if (strlen(name) > CONFIG_CHANNEL_MAX)
@@ -414,6 +411,21 @@ static int channel_item(struct config_ctx *x, const struct key *k, char *name, i
                             "channel \"%s\" is not a valid channel name (no spaces, colons, "
                             "commas or control characters)",
                             quote(q, sizeof(q), name));
+    return 1;
+}
+
+static int channel_item(struct config_ctx *x, const struct key *k, char *name, int index)
+{
+    struct config *c = &x->c;
+
+    (void)k;
+    if (!*name)
+        return ctx_fail(x, "channels: an empty name in the list (channels are separated by "
+                           "commas, like \"#ringside, #boxing\")");
+    if (index >= CONFIG_CHANNELS_MAX)
+        return ctx_fail(x, "too many channels (at most %d)", CONFIG_CHANNELS_MAX);
+    if (!channel_name_check(x, name))
+        return 0;
     for (int i = 0; i < index; i++)
         if (irc_casecmp(CASEMAP_ASCII, c->channels[i], name) == 0)
             return ctx_fail(x, "channel \"%s\" is listed twice", name);
@@ -424,7 +436,6 @@ static int channel_item(struct config_ctx *x, const struct key *k, char *name, i
 
 static int admin_item(struct config_ctx *x, const struct key *k, char *name, int index)
 {
-    char q[CONFIG_QUOTE_MAX + 4];
     struct config *c = &x->c;
 
     (void)k;
@@ -433,11 +444,13 @@ static int admin_item(struct config_ctx *x, const struct key *k, char *name, int
                            "commas, like \"alice, bob\")");
     if (index >= CONFIG_ADMINS_MAX)
         return ctx_fail(x, "too many admins (at most %d)", CONFIG_ADMINS_MAX);
-    if (!account_valid(name))
+    if (!account_valid(name)) {
+        char q[CONFIG_QUOTE_MAX + 4];
         return ctx_fail(x,
                         "admin \"%s\" is not a valid account name (letters, digits, "
                         "[]\\`_^{|} or -, at most %d bytes)",
                         quote(q, sizeof(q), name), CONFIG_NICKLEN);
+    }
     for (int i = 0; i < index; i++)
         if (irc_casecmp(CASEMAP_ASCII, c->admins[i], name) == 0)
             return ctx_fail(x, "admin \"%s\" is listed twice", name);
@@ -446,126 +459,208 @@ static int admin_item(struct config_ctx *x, const struct key *k, char *name, int
     return 1;
 }
 
+/* ------------------------------------------------------ the setters */
+
+/* Each kind of key has a setter (key_setters below): it checks `value`
+ * and stores it in the field k names, returning 1, or ctx_fail's 0 with
+ * the reason. `q` is the value fit to repeat in an error (quote());
+ * KEY_SECRET never uses it. */
+
+/* The checks a text key's kind adds (a host, a nick, a user name, a
+ * prefix); 1 when the value passes. */
+static int text_kind_check(struct config_ctx *x, const struct key *k, const char *value,
+                           const char *q)
+{
+    const char *name = k->name;
+
+    if (k->type == KEY_HOST && strpbrk(value, " \t"))
+        return ctx_fail(x, "%s \"%s\" must not contain blanks", name, q);
+    if (k->type == KEY_NICK && !nick_valid(value))
+        return ctx_fail(x,
+                        "%s \"%s\" is not a valid nick (a letter or one of []\\`_^{|} "
+                        "first, then letters, digits, those or -; at most %d bytes)",
+                        name, q, CONFIG_NICKLEN);
+    if (k->type == KEY_USERNAME && strpbrk(value, " \t@"))
+        return ctx_fail(x, "%s \"%s\" must not contain blanks or @", name, q);
+    if (k->type == KEY_PREFIX) {
+        int ok = strlen(value) < k->size;
+        for (const char *p = value; ok && *p; p++)
+            ok = *p > ' ' && *p < 0x7f;
+        if (!ok)
+            return ctx_fail(x,
+                            "%s \"%s\" must be 1 to %zu printable ASCII characters "
+                            "without spaces",
+                            name, q, k->size - 1);
+    }
+    return 1;
+}
+
+/* Text: a string, a secret, a host, a nick, a user name, a prefix. */
+static int set_text(struct config_ctx *x, const struct key *k, const char *value, const char *q)
+{
+    char *field = (char *)&x->c + k->offset;
+    size_t len = strlen(value);
+
+    if (len == 0) {
+        if (k->flags & KF_REQUIRED)
+            return ctx_fail(x, "%s must not be empty", k->name);
+        field[0] = '\0';
+        return 1;
+    }
+    /* A nick's and a prefix's own messages say how long they may be. */
+    if (len >= k->size && k->type != KEY_NICK && k->type != KEY_PREFIX)
+        return ctx_fail(x, "%s is too long (at most %zu bytes)", k->name, k->size - 1);
+    if (has_control(value))
+        return ctx_fail(x, "%s contains a control character", k->name);
+    if (!text_kind_check(x, k, value, q))
+        return 0;
+    memcpy(field, value, len + 1);
+    return 1;
+}
+
+static int set_int(struct config_ctx *x, const struct key *k, const char *value, const char *q)
+{
+    long n;
+
+    if (parse_long(value, k->min, k->max, &n) != 0)
+        return ctx_fail(x, "%s \"%s\" must be a whole number from %ld to %ld", k->name, q, k->min,
+                        k->max);
+    *(int *)(void *)((char *)&x->c + k->offset) = (int)n;
+    return 1;
+}
+
+static int set_port(struct config_ctx *x, const struct key *k, const char *value, const char *q)
+{
+    long n;
+
+    if (parse_long(value, k->min, k->max, &n) != 0)
+        return ctx_fail(x, "%s \"%s\" is not a port (%ld-%ld)", k->name, q, k->min, k->max);
+    *(int *)(void *)((char *)&x->c + k->offset) = (int)n;
+    return 1;
+}
+
+static int set_bool(struct config_ctx *x, const struct key *k, const char *value, const char *q)
+{
+    int b;
+
+    if (parse_bool(value, &b) != 0)
+        return ctx_fail(x, "%s \"%s\" is not a boolean (yes/no, true/false, on/off, 1/0)", k->name,
+                        q);
+    *(int *)(void *)((char *)&x->c + k->offset) = b;
+    return 1;
+}
+
+static int set_rate(struct config_ctx *x, const struct key *k, const char *value, const char *q)
+{
+    if (parse_rate(value, &x->c.lines_per_second) != 0)
+        return ctx_fail(x, "%s \"%s\" must be a number over 0 and at most 100", k->name, q);
+    return 1;
+}
+
+static int set_loglevel(struct config_ctx *x, const struct key *k, const char *value, const char *q)
+{
+    int level = log_level_parse(value);
+
+    if (level < 0)
+        return ctx_fail(x, "%s \"%s\" is not a level (debug, info, warn, error)", k->name, q);
+    x->c.log_level = (enum log_level)level;
+    return 1;
+}
+
+static int set_duration(struct config_ctx *x, const struct key *k, const char *value, const char *q)
+{
+    if (parse_duration(value, &x->c.turn_interval) != 0)
+        return ctx_fail(x,
+                        "%s \"%s\" is not a duration (like 1d, 12h, 30m or 45s, at "
+                        "most 366d; empty for none)",
+                        k->name, q);
+    return 1;
+}
+
+/* A word of a closed list, without regard to case, and its value. */
+struct word {
+    const char *word;
+    int value;
+};
+
+/* The value of `value` in words[] (ended by a NULL word) into *out; -1
+ * when it is none of them. */
+static int word_find(const struct word *words, const char *value, int *out)
+{
+    for (; words->word; words++)
+        if (strcasecmp(value, words->word) == 0) {
+            *out = words->value;
+            return 0;
+        }
+    return -1;
+}
+
+static int set_sasl(struct config_ctx *x, const struct key *k, const char *value, const char *q)
+{
+    static const struct word words[] = {{"plain", SASL_PLAIN},
+                                        {"external", SASL_EXTERNAL},
+                                        {"none", SASL_NONE},
+                                        {"", SASL_NONE},
+                                        {NULL, 0}};
+    int v;
+
+    if (word_find(words, value, &v) != 0)
+        return ctx_fail(x, "%s \"%s\" is not a mechanism (plain, external, or none)", k->name, q);
+    x->c.sasl_mechanism = (enum sasl_mechanism)v;
+    return 1;
+}
+
+static int set_accounts(struct config_ctx *x, const struct key *k, const char *value, const char *q)
+{
+    static const struct word words[] = {{"both", ACCOUNTS_BOTH},
+                                        {"services", ACCOUNTS_SERVICES},
+                                        {"passwords", ACCOUNTS_PASSWORDS},
+                                        {NULL, 0}};
+    int v;
+
+    if (word_find(words, value, &v) != 0)
+        return ctx_fail(x, "%s \"%s\" is not services, passwords or both", k->name, q);
+    x->c.accounts = (enum accounts_mode)v;
+    return 1;
+}
+
+/* A comma separated list: the channels, the admins (the list given last
+ * replaces any before it). */
+static int set_list(struct config_ctx *x, const struct key *k, const char *value, const char *q)
+{
+    char list[1024]; /* a value is at most one line: far less */
+    size_t len = strlen(value);
+
+    (void)q;
+    if (len >= sizeof(list))
+        return ctx_fail(x, "%s is too long", k->name);
+    memcpy(list, value, len + 1);
+    if (k->type == KEY_CHANNELS) {
+        x->c.nchannels = 0;
+        return each_item(x, k, list, channel_item);
+    }
+    x->c.nadmins = 0;
+    return each_item(x, k, list, admin_item);
+}
+
+/* The setter of each kind of key. */
+static int (*const key_setters[])(struct config_ctx *, const struct key *, const char *,
+                                  const char *) = {
+    [KEY_STRING] = set_text, [KEY_SECRET] = set_text,       [KEY_HOST] = set_text,
+    [KEY_NICK] = set_text,   [KEY_USERNAME] = set_text,     [KEY_PREFIX] = set_text,
+    [KEY_INT] = set_int,     [KEY_PORT] = set_port,         [KEY_BOOL] = set_bool,
+    [KEY_RATE] = set_rate,   [KEY_LOGLEVEL] = set_loglevel, [KEY_DURATION] = set_duration,
+    [KEY_SASL] = set_sasl,   [KEY_ACCOUNTS] = set_accounts, [KEY_CHANNELS] = set_list,
+    [KEY_ADMINS] = set_list,
+};
+
 /* Stores one value; 1 on success, else ctx_fail's 0. */
 static int key_set(struct config_ctx *x, const struct key *k, const char *value)
 {
-    char *field = (char *)&x->c + k->offset;
     char q[CONFIG_QUOTE_MAX + 4];
-    const char *name = k->name;
-    size_t len = strlen(value);
-    long n;
 
     quote(q, sizeof(q), value);
-    switch (k->type) {
-    case KEY_STRING:
-    case KEY_SECRET:
-    case KEY_HOST:
-    case KEY_NICK:
-    case KEY_USERNAME:
-    case KEY_PREFIX:
-        if (len == 0) {
-            if (k->flags & KF_REQUIRED)
-                return ctx_fail(x, "%s must not be empty", name);
-            field[0] = '\0';
-            return 1;
-        }
-        if (len >= k->size && k->type != KEY_NICK && k->type != KEY_PREFIX)
-            return ctx_fail(x, "%s is too long (at most %zu bytes)", name, k->size - 1);
-        if (has_control(value))
-            return ctx_fail(x, "%s contains a control character", name);
-        if (k->type == KEY_HOST && strpbrk(value, " \t"))
-            return ctx_fail(x, "%s \"%s\" must not contain blanks", name, q);
-        if (k->type == KEY_NICK && !nick_valid(value))
-            return ctx_fail(x,
-                            "%s \"%s\" is not a valid nick (a letter or one of []\\`_^{|} "
-                            "first, then letters, digits, those or -; at most %d bytes)",
-                            name, q, CONFIG_NICKLEN);
-        if (k->type == KEY_USERNAME && strpbrk(value, " \t@"))
-            return ctx_fail(x, "%s \"%s\" must not contain blanks or @", name, q);
-        if (k->type == KEY_PREFIX) {
-            int ok = len < k->size;
-            for (const char *p = value; ok && *p; p++)
-                ok = *p > ' ' && *p < 0x7f;
-            if (!ok)
-                return ctx_fail(x,
-                                "%s \"%s\" must be 1 to %zu printable ASCII characters "
-                                "without spaces",
-                                name, q, k->size - 1);
-        }
-        memcpy(field, value, len + 1);
-        return 1;
-    case KEY_INT:
-        if (parse_long(value, k->min, k->max, &n) != 0)
-            return ctx_fail(x, "%s \"%s\" must be a whole number from %ld to %ld", name, q, k->min,
-                            k->max);
-        *(int *)(void *)field = (int)n;
-        return 1;
-    case KEY_PORT:
-        if (parse_long(value, k->min, k->max, &n) != 0)
-            return ctx_fail(x, "%s \"%s\" is not a port (%ld-%ld)", name, q, k->min, k->max);
-        *(int *)(void *)field = (int)n;
-        return 1;
-    case KEY_BOOL: {
-        int b;
-        if (parse_bool(value, &b) != 0)
-            return ctx_fail(x, "%s \"%s\" is not a boolean (yes/no, true/false, on/off, 1/0)", name,
-                            q);
-        *(int *)(void *)field = b;
-        return 1;
-    }
-    case KEY_RATE:
-        if (parse_rate(value, &x->c.lines_per_second) != 0)
-            return ctx_fail(x, "%s \"%s\" must be a number over 0 and at most 100", name, q);
-        return 1;
-    case KEY_LOGLEVEL: {
-        int level = log_level_parse(value);
-        if (level < 0)
-            return ctx_fail(x, "%s \"%s\" is not a level (debug, info, warn, error)", name, q);
-        x->c.log_level = (enum log_level)level;
-        return 1;
-    }
-    case KEY_DURATION:
-        if (parse_duration(value, &x->c.turn_interval) != 0)
-            return ctx_fail(x,
-                            "%s \"%s\" is not a duration (like 1d, 12h, 30m or 45s, at "
-                            "most 366d; empty for none)",
-                            name, q);
-        return 1;
-    case KEY_SASL:
-        if (strcasecmp(value, "plain") == 0)
-            x->c.sasl_mechanism = SASL_PLAIN;
-        else if (strcasecmp(value, "external") == 0)
-            x->c.sasl_mechanism = SASL_EXTERNAL;
-        else if (strcasecmp(value, "none") == 0 || !*value)
-            x->c.sasl_mechanism = SASL_NONE;
-        else
-            return ctx_fail(x, "%s \"%s\" is not a mechanism (plain, external, or none)", name, q);
-        return 1;
-    case KEY_ACCOUNTS:
-        if (strcasecmp(value, "both") == 0)
-            x->c.accounts = ACCOUNTS_BOTH;
-        else if (strcasecmp(value, "services") == 0)
-            x->c.accounts = ACCOUNTS_SERVICES;
-        else if (strcasecmp(value, "passwords") == 0)
-            x->c.accounts = ACCOUNTS_PASSWORDS;
-        else
-            return ctx_fail(x, "%s \"%s\" is not services, passwords or both", name, q);
-        return 1;
-    case KEY_CHANNELS:
-    case KEY_ADMINS: {
-        char list[1024]; /* a value is at most one line: far less */
-        if (len >= sizeof(list))
-            return ctx_fail(x, "%s is too long", name);
-        memcpy(list, value, len + 1);
-        if (k->type == KEY_CHANNELS) {
-            x->c.nchannels = 0;
-            return each_item(x, k, list, channel_item);
-        }
-        x->c.nadmins = 0;
-        return each_item(x, k, list, admin_item);
-    }
-    }
-    return ctx_fail(x, "%s: internal error", name);
+    return key_setters[k->type](x, k, value, q);
 }
 
 /* ------------------------------------------------------ inih glue */
@@ -578,54 +673,99 @@ static int section_known(const char *section)
     return 0;
 }
 
+/* A key outside any section: where it belongs, if it is one of ours. */
+static int no_section(struct config_ctx *x, const char *q, const char *name)
+{
+    for (int i = 0; i < NKEYS; i++)
+        if (strcasecmp(name, config_keys[i].name) == 0)
+            return ctx_fail(x, "key \"%s\" is not in a section; it belongs in [%s]", q,
+                            config_keys[i].section);
+    return ctx_fail(x, "key \"%s\" is not in a section (sections are " SECTION_LIST ")", q);
+}
+
+/* A key [section] does not have: what it does have, and where the key
+ * belongs if it is another section's. */
+static int unknown_key(struct config_ctx *x, const char *q, const char *section, const char *name)
+{
+    const struct key *other = NULL;
+    char buf[CONFIG_ERR_MAX];
+    struct str keys;
+
+    str_init_fixed(&keys, buf, sizeof(buf));
+    for (int i = 0; i < NKEYS; i++) {
+        const struct key *k = &config_keys[i];
+        if (strcasecmp(section, k->section) == 0)
+            str_add(&keys, "%s%s", keys.len ? ", " : "", k->name);
+        else if (strcasecmp(name, k->name) == 0)
+            other = k;
+    }
+    if (other)
+        return ctx_fail(x, "unknown key \"%s\" in [%s] (it belongs in [%s]); keys are %s", q,
+                        section, other->section, keys.p);
+    return ctx_fail(x, "unknown key \"%s\" in [%s]; keys are %s", q, section, keys.p);
+}
+
 static int config_handler(void *user, const char *section, const char *name, const char *value)
 {
     struct config_ctx *x = user;
-    const struct key *other = NULL;
-    char keys[CONFIG_ERR_MAX];
     char q[CONFIG_QUOTE_MAX + 4];
-    size_t used = 0;
 
     if (x->err_line)
         return 1; /* only the first error is reported; stop doing work */
     quote(q, sizeof(q), name);
-    if (!*section) {
-        for (int i = 0; i < NKEYS; i++)
-            if (strcasecmp(name, config_keys[i].name) == 0)
-                return ctx_fail(x, "key \"%s\" is not in a section; it belongs in [%s]", q,
-                                config_keys[i].section);
-        return ctx_fail(x, "key \"%s\" is not in a section (sections are " SECTION_LIST ")", q);
-    }
+    if (!*section)
+        return no_section(x, q, name);
     if (!section_known(section)) {
         char qs[CONFIG_QUOTE_MAX + 4];
         return ctx_fail(x, "unknown section [%s]; sections are " SECTION_LIST,
                         quote(qs, sizeof(qs), section));
     }
-
-    keys[0] = '\0';
     for (int i = 0; i < NKEYS; i++) {
         const struct key *k = &config_keys[i];
-        int here = strcasecmp(section, k->section) == 0;
-        if (strcasecmp(name, k->name) == 0) {
-            if (!here) {
-                other = k;
-                continue;
-            }
-            if (x->seen[i])
-                return ctx_fail(x, "key \"%s\" given twice (first on line %d)", k->name,
-                                x->seen[i]);
-            x->seen[i] = x->line;
-            return key_set(x, k, value);
-        }
-        if (here && used < sizeof(keys)) {
-            int n = snprintf(keys + used, sizeof(keys) - used, "%s%s", used ? ", " : "", k->name);
-            used += n > 0 ? (size_t)n : 0;
-        }
+        if (strcasecmp(section, k->section) != 0 || strcasecmp(name, k->name) != 0)
+            continue;
+        if (x->seen[i])
+            return ctx_fail(x, "key \"%s\" given twice (first on line %d)", k->name, x->seen[i]);
+        x->seen[i] = x->line;
+        return key_set(x, k, value);
     }
-    if (other)
-        return ctx_fail(x, "unknown key \"%s\" in [%s] (it belongs in [%s]); keys are %s", q,
-                        section, other->section, keys);
-    return ctx_fail(x, "unknown key \"%s\" in [%s]; keys are %s", q, section, keys);
+    return unknown_key(x, q, section, name);
+}
+
+/* The line [*start, end) without its leading blanks and its trailing
+ * blanks and CR: *start moves to its first byte; returns its length. */
+static size_t line_trim(const char **start, const char *end)
+{
+    const char *p = *start;
+    size_t n = (size_t)(end - p);
+
+    while (n > 0 && (*p == ' ' || *p == '\t')) {
+        p++;
+        n--;
+    }
+    while (n > 0 && (p[n - 1] == ' ' || p[n - 1] == '\t' || p[n - 1] == '\r'))
+        n--;
+    *start = p;
+    return n;
+}
+
+/* A section header in line[0..n), read as inih reads it: the name runs
+ * to the first ']'. Unknown sections are caught here, even with no keys
+ * under them. */
+static void header_check(struct config_ctx *x, char *line, size_t n)
+{
+    if (n == 0 || line[0] != '[')
+        return;
+    char *close = memchr(line + 1, ']', n - 1);
+    if (!close)
+        return;
+    *close = '\0';
+    if (!section_known(line + 1)) {
+        char q[CONFIG_QUOTE_MAX + 4];
+        ctx_fail(x, "unknown section [%s]; sections are " SECTION_LIST,
+                 quote(q, sizeof(q), line + 1));
+    }
+    *close = ']';
 }
 
 /* inih's reader: hands over one line at a time, with its leading blanks and
@@ -647,11 +787,7 @@ static char *config_reader(char *buf, int num, void *user)
         eol = next;
     x->pos = next;
 
-    while (p < eol && (*p == ' ' || *p == '\t'))
-        p++;
-    while (eol > p && (eol[-1] == ' ' || eol[-1] == '\t' || eol[-1] == '\r'))
-        eol--;
-    size_t n = (size_t)(eol - p);
+    size_t n = line_trim(&p, eol);
     if (n > limit) {
         ctx_fail(x, "line is too long (at most %zu bytes without its indentation)", limit);
         n = 0; /* an empty line: inih sees nothing wrong, we already do */
@@ -660,20 +796,7 @@ static char *config_reader(char *buf, int num, void *user)
     buf[n] = '\n';
     buf[n + 1] = '\0';
 
-    /* A section header, read as inih reads it: the name runs to the first
-     * ']'. Unknown sections are caught here, even with no keys under them. */
-    if (n > 0 && buf[0] == '[') {
-        char *close = memchr(buf + 1, ']', n - 1);
-        if (close) {
-            *close = '\0';
-            if (!section_known(buf + 1)) {
-                char q[CONFIG_QUOTE_MAX + 4];
-                ctx_fail(x, "unknown section [%s]; sections are " SECTION_LIST,
-                         quote(q, sizeof(q), buf + 1));
-            }
-            *close = ']';
-        }
-    }
+    header_check(x, buf, n);
     return buf;
 }
 

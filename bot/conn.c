@@ -66,7 +66,10 @@
 enum conn_state { ST_CONNECTING, ST_HANDSHAKE, ST_UP, ST_DEAD };
 enum cap_state { CAP_LS, CAP_REQ, CAP_SASL, CAP_DONE };
 
-struct buf {
+/* A relay's queue of bytes (not text: lines pass through it whole or in
+ * pieces): fixed, because its bound is the back-pressure (a full queue
+ * stops the reading that fills it). */
+struct bytes {
     char d[CONN_BUF];
     size_t n;
 };
@@ -82,10 +85,11 @@ struct conn {
     struct addrinfo *addrs, *next_addr;
     SSL_CTX *ctx;
     SSL *ssl;
-    int ssl_want_write;      /* the last TLS call wants the socket writable */
-    struct buf srx, stx;     /* from and to the server */
-    struct buf crx, ctx_out; /* from and to libircclient */
-    char offered[1024];      /* capabilities the server offered (CAP LS) */
+    int ssl_want_write;        /* the last TLS call wants the socket writable */
+    struct bytes srx, stx;     /* from and to the server */
+    struct bytes crx, ctx_out; /* from and to libircclient */
+    char offered_buf[1024];
+    struct str offered; /* capabilities the server offered (CAP LS), over offered_buf */
     int have_extended_join, have_account_notify, sasl_in;
     int have_whox; /* ISUPPORT WHOX (read here: libircclient keeps only its
                     * first dozen parameters) */
@@ -106,9 +110,8 @@ static void set_nonblock(int fd)
 static int fail(struct conn *c, const char *fmt, ...) BOT_PRINTF(2, 3);
 static int fail(struct conn *c, const char *fmt, ...)
 {
-    va_list ap;
-
     if (c->state != ST_DEAD) {
+        va_list ap;
         va_start(ap, fmt);
         vsnprintf(c->err, sizeof(c->err), fmt, ap);
         va_end(ap);
@@ -118,7 +121,7 @@ static int fail(struct conn *c, const char *fmt, ...)
 }
 
 /* Appends `len` bytes; -1 when the buffer has no room. */
-static int buf_add(struct buf *b, const char *p, size_t len)
+static int bytes_put(struct bytes *b, const char *p, size_t len)
 {
     if (len > sizeof(b->d) - b->n)
         return -1;
@@ -127,7 +130,7 @@ static int buf_add(struct buf *b, const char *p, size_t len)
     return 0;
 }
 
-static void buf_drop(struct buf *b, size_t len)
+static void bytes_drop(struct bytes *b, size_t len)
 {
     memmove(b->d, b->d + len, b->n - len);
     b->n -= len;
@@ -136,18 +139,21 @@ static void buf_drop(struct buf *b, size_t len)
 /* Queues one protocol line of our own to the server. */
 static void send_line(struct conn *c, const char *line)
 {
-    if (buf_add(&c->stx, line, strlen(line)) != 0 || buf_add(&c->stx, "\r\n", 2) != 0)
+    if (bytes_put(&c->stx, line, strlen(line)) != 0 || bytes_put(&c->stx, "\r\n", 2) != 0)
         fail(c, "the server does not read what the bot sends");
 }
 
-static const char *ssl_reason(void)
+#define SSL_WHY_MAX 160
+
+/* Why OpenSSL's last call failed, in text[size] (SSL_WHY_MAX is enough);
+ * returns text, or a constant when OpenSSL says nothing. */
+static const char *ssl_reason(char *text, size_t size)
 {
     unsigned long e = ERR_get_error();
-    static char text[160];
 
     if (!e)
         return "the connection closed during the TLS handshake";
-    ERR_error_string_n(e, text, sizeof(text));
+    ERR_error_string_n(e, text, size);
     ERR_clear_error();
     return text;
 }
@@ -200,19 +206,21 @@ static int connect_next(struct conn *c, const char *why)
 static int tls_setup(struct conn *c)
 {
     const struct config *cfg = c->cfg;
+    char why[SSL_WHY_MAX];
 
     c->ctx = SSL_CTX_new(TLS_client_method());
     if (!c->ctx)
-        return fail(c, "TLS: %s", ssl_reason());
+        return fail(c, "TLS: %s", ssl_reason(why, sizeof(why)));
     SSL_CTX_set_min_proto_version(c->ctx, TLS1_2_VERSION);
     if (cfg->tls_verify) {
         SSL_CTX_set_verify(c->ctx, SSL_VERIFY_PEER, NULL);
         if (cfg->tls_ca_file[0]) {
             if (SSL_CTX_load_verify_locations(c->ctx, cfg->tls_ca_file, NULL) != 1)
                 return fail(c, "TLS: cannot read the CA certificates in tls_ca_file %s: %s",
-                            cfg->tls_ca_file, ssl_reason());
+                            cfg->tls_ca_file, ssl_reason(why, sizeof(why)));
         } else if (SSL_CTX_set_default_verify_paths(c->ctx) != 1) {
-            return fail(c, "TLS: cannot read the system's CA certificates: %s", ssl_reason());
+            return fail(c, "TLS: cannot read the system's CA certificates: %s",
+                        ssl_reason(why, sizeof(why)));
         }
     } else {
         SSL_CTX_set_verify(c->ctx, SSL_VERIFY_NONE, NULL);
@@ -221,16 +229,17 @@ static int tls_setup(struct conn *c)
         const char *key = cfg->tls_key_file[0] ? cfg->tls_key_file : cfg->tls_cert_file;
         if (SSL_CTX_use_certificate_chain_file(c->ctx, cfg->tls_cert_file) != 1)
             return fail(c, "TLS: cannot read the client certificate tls_cert_file %s: %s",
-                        cfg->tls_cert_file, ssl_reason());
+                        cfg->tls_cert_file, ssl_reason(why, sizeof(why)));
         if (SSL_CTX_use_PrivateKey_file(c->ctx, key, SSL_FILETYPE_PEM) != 1)
-            return fail(c, "TLS: cannot read the client key %s: %s", key, ssl_reason());
+            return fail(c, "TLS: cannot read the client key %s: %s", key,
+                        ssl_reason(why, sizeof(why)));
         if (SSL_CTX_check_private_key(c->ctx) != 1)
             return fail(c, "TLS: the key %s does not belong to the certificate %s", key,
                         cfg->tls_cert_file);
     }
     c->ssl = SSL_new(c->ctx);
     if (!c->ssl)
-        return fail(c, "TLS: %s", ssl_reason());
+        return fail(c, "TLS: %s", ssl_reason(why, sizeof(why)));
     SSL_set_mode(c->ssl, SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER);
     struct in6_addr any;
     int literal =
@@ -255,6 +264,7 @@ struct conn *conn_open(const struct config *cfg)
     char port[8];
 
     memset(c, 0, sizeof(*c));
+    str_init_fixed(&c->offered, c->offered_buf, sizeof(c->offered_buf));
     c->cfg = cfg;
     c->lfd = c->cfd = c->sfd = -1;
     c->state = ST_CONNECTING;
@@ -381,49 +391,58 @@ static void sasl_failed(struct conn *c, const char *why)
     cap_end(c);
 }
 
+/* Whether to ask for sasl, from what the server offered: 1 to ask, 0
+ * not (the mechanism is none, or the server cannot: sasl_failed said so
+ * and registration goes on without it), -1 when that failure ended the
+ * connection (sasl_required). */
+static int sasl_wanted(struct conn *c)
+{
+    const struct config *cfg = c->cfg;
+    char mechs[256];
+
+    if (cfg->sasl_mechanism == SASL_NONE)
+        return 0;
+    int listed = cap_listed(c->offered.p, "sasl", mechs, sizeof(mechs));
+    for (char *p = mechs; *p; p++)
+        if (*p == ',')
+            *p = ' ';
+    if (!listed) {
+        sasl_failed(c, "the server offers no SASL");
+        return c->state == ST_DEAD ? -1 : 0;
+    }
+    if (mechs[0] && !cap_listed(mechs, mechanism(cfg), NULL, 0)) {
+        char why[320];
+        snprintf(why, sizeof(why), "the server offers only %s", mechs);
+        sasl_failed(c, why);
+        return c->state == ST_DEAD ? -1 : 0;
+    }
+    return 1;
+}
+
 /* The server offered everything (the last CAP LS line): ask for what we
  * want that it has. */
 static void cap_request(struct conn *c)
 {
-    const struct config *cfg = c->cfg;
-    char req[256] = "", mechs[256];
-    int want_sasl = cfg->sasl_mechanism != SASL_NONE;
+    static const char *const wanted[] = {"extended-join", "account-notify"};
+    char buf[300];
+    struct str line;
+    int sasl = sasl_wanted(c);
 
-    if (want_sasl) {
-        int listed = cap_listed(c->offered, "sasl", mechs, sizeof(mechs));
-        for (char *p = mechs; *p; p++)
-            if (*p == ',')
-                *p = ' ';
-        if (!listed) {
-            sasl_failed(c, "the server offers no SASL");
-            if (c->state == ST_DEAD)
-                return;
-            want_sasl = 0;
-        } else if (mechs[0] && !cap_listed(mechs, mechanism(cfg), NULL, 0)) {
-            char why[320];
-            snprintf(why, sizeof(why), "the server offers only %s", mechs);
-            sasl_failed(c, why);
-            if (c->state == ST_DEAD)
-                return;
-            want_sasl = 0;
-        } else {
-            strcat(req, "sasl");
-        }
-    }
-    const char *wanted[] = {"extended-join", "account-notify"};
+    if (sasl < 0)
+        return;
+    str_init_fixed(&line, buf, sizeof(buf));
+    str_cat(&line, "CAP REQ :");
+    size_t head = line.len;
+    if (sasl)
+        str_cat(&line, "sasl");
     for (int i = 0; i < 2; i++)
-        if (cap_listed(c->offered, wanted[i], NULL, 0)) {
-            if (req[0])
-                strcat(req, " ");
-            strcat(req, wanted[i]);
-        }
-    if (!req[0]) {
+        if (cap_listed(c->offered.p, wanted[i], NULL, 0))
+            str_add(&line, "%s%s", line.len > head ? " " : "", wanted[i]);
+    if (line.len == head) {
         cap_end(c);
         return;
     }
-    char line[300];
-    snprintf(line, sizeof(line), "CAP REQ :%s", req);
-    send_line(c, line);
+    send_line(c, line.p);
     c->cap = CAP_REQ;
 }
 
@@ -458,18 +477,18 @@ static void sasl_answer(struct conn *c)
         return;
     }
     const char *user = cfg->sasl_username[0] ? cfg->sasl_username : cfg->nick;
-    unsigned char raw[CONFIG_STR_MAX * 3 + 3];
-    size_t un = strlen(user), pn = strlen(cfg->sasl_password), n = 0;
-    memcpy(raw + n, user, un);
-    n += un;
-    raw[n++] = '\0';
-    memcpy(raw + n, user, un);
-    n += un;
-    raw[n++] = '\0';
-    memcpy(raw + n, cfg->sasl_password, pn);
-    n += pn;
+    /* On the stack, never the heap: it is wiped once encoded. Each part
+     * fits (the config's strings are shorter than CONFIG_STR_MAX). */
+    char raw[CONFIG_STR_MAX * 3 + 3];
+    struct str plain;
+    str_init_fixed(&plain, raw, sizeof(raw));
+    str_cat(&plain, user);
+    str_ch(&plain, '\0');
+    str_cat(&plain, user);
+    str_ch(&plain, '\0');
+    str_cat(&plain, cfg->sasl_password);
     char b64[sizeof(raw) * 4 / 3 + 8];
-    int len = EVP_EncodeBlock((unsigned char *)b64, raw, (int)n);
+    int len = EVP_EncodeBlock((unsigned char *)b64, (const unsigned char *)plain.p, (int)plain.len);
     explicit_bzero(raw, sizeof(raw));
     char line[SASL_CHUNK + 16];
     int off = 0;
@@ -485,50 +504,77 @@ static void sasl_answer(struct conn *c)
     explicit_bzero(line, sizeof(line));
 }
 
-/* One line from the server: 1 if it was ours (consumed), 0 to pass on. */
-static int negotiate(struct conn *c, const struct irc_msg *m)
+/* CAP from the server: LS (the offer, over one or more lines), ACK, NAK,
+ * DEL. Always ours. */
+static int cap_line(struct conn *c, const struct irc_msg *m)
 {
-    const char *v = m->verb;
-    char why[200];
+    const char *sub = m->params[1];
+    const char *last = m->params[m->nparams - 1];
 
-    if (strcasecmp(v, "CAP") == 0 && m->nparams >= 2) {
-        const char *sub = m->params[1];
-        const char *last = m->params[m->nparams - 1];
-        if (strcasecmp(sub, "LS") == 0 && c->cap == CAP_LS) {
-            size_t used = strlen(c->offered);
-            snprintf(c->offered + used, sizeof(c->offered) - used, "%s%s", used ? " " : "", last);
-            if (!(m->nparams >= 4 && strcmp(m->params[2], "*") == 0))
-                cap_request(c);
-        } else if (strcasecmp(sub, "ACK") == 0) {
-            cap_acked(c, last, 1);
-            if (c->cap == CAP_SASL) {
-                char line[64];
-                snprintf(line, sizeof(line), "AUTHENTICATE %s", mechanism(c->cfg));
-                send_line(c, line);
-            } else if (c->cap == CAP_REQ) {
-                cap_end(c);
-            }
-        } else if (strcasecmp(sub, "NAK") == 0) {
-            if (c->cap == CAP_REQ && c->cfg->sasl_mechanism != SASL_NONE &&
-                cap_listed(last, "sasl", NULL, 0))
-                sasl_failed(c, "the server refused the sasl capability");
-            if (c->state != ST_DEAD)
-                cap_end(c);
-        } else if (strcasecmp(sub, "DEL") == 0) {
-            cap_acked(c, last, 0);
+    if (strcasecmp(sub, "LS") == 0 && c->cap == CAP_LS) {
+        str_add(&c->offered, "%s%s", c->offered.len ? " " : "", last);
+        /* "CAP * LS * :..." says more lines follow. */
+        if (!(m->nparams >= 4 && strcmp(m->params[2], "*") == 0))
+            cap_request(c);
+    } else if (strcasecmp(sub, "ACK") == 0) {
+        cap_acked(c, last, 1);
+        if (c->cap == CAP_SASL) {
+            char line[64];
+            snprintf(line, sizeof(line), "AUTHENTICATE %s", mechanism(c->cfg));
+            send_line(c, line);
+        } else if (c->cap == CAP_REQ) {
+            cap_end(c);
+        }
+    } else if (strcasecmp(sub, "NAK") == 0) {
+        if (c->cap == CAP_REQ && c->cfg->sasl_mechanism != SASL_NONE &&
+            cap_listed(last, "sasl", NULL, 0))
+            sasl_failed(c, "the server refused the sasl capability");
+        if (c->state != ST_DEAD)
+            cap_end(c);
+    } else if (strcasecmp(sub, "DEL") == 0) {
+        cap_acked(c, last, 0);
+    }
+    return 1;
+}
+
+/* The SASL numerics (900-908): ours, and how the login went. 0 for any
+ * other numeric. */
+static int sasl_numeric(struct conn *c, int num, const char *text)
+{
+    switch (num) {
+    case 900:
+        log_msg(LOG_INFO, "SASL: %s", CLIP(text, 200));
+        return 1;
+    case 901:
+    case 907:
+        return 1;
+    case 903:
+        c->sasl_in = 1;
+        log_msg(LOG_INFO, "SASL %s login succeeded", mechanism(c->cfg));
+        cap_end(c);
+        return 1;
+    case 902:
+    case 904:
+    case 905:
+    case 906:
+    case 908:
+        if (c->cap == CAP_SASL) {
+            char why[200];
+            snprintf(why, sizeof(why), "%d: %s", num, CLIP(text, 150));
+            sasl_failed(c, why);
         }
         return 1;
+    default:
+        return 0;
     }
-    if (strcasecmp(v, "AUTHENTICATE") == 0) {
-        if (c->cap == CAP_SASL && m->nparams >= 1 && strcmp(m->params[0], "+") == 0)
-            sasl_answer(c);
-        return 1;
-    }
-    int num = (v[0] >= '0' && v[0] <= '9' && strlen(v) == 3) ? atoi(v) : -1;
-    const char *text = m->nparams ? m->params[m->nparams - 1] : "";
+}
+
+/* A numeric reply: the end of the negotiation (001, 421 CAP), WHOX in
+ * ISUPPORT, SASL's. 1 if ours, 0 to pass on. */
+static int numeric_line(struct conn *c, int num, const struct irc_msg *m)
+{
     switch (num) {
-    case 1: /* registered: whatever was left of the negotiation is over */
-    {
+    case 1: { /* registered: whatever was left of the negotiation is over */
         int missed = c->cap != CAP_DONE && c->cfg->sasl_mechanism != SASL_NONE && !c->sasl_in;
         c->cap = CAP_DONE;
         if (missed)
@@ -550,31 +596,26 @@ static int negotiate(struct conn *c, const struct irc_msg *m)
             return 1;
         }
         return 0;
-    case 900:
-        log_msg(LOG_INFO, "SASL: %s", CLIP(text, 200));
-        return 1;
-    case 901:
-        return 1;
-    case 903:
-        c->sasl_in = 1;
-        log_msg(LOG_INFO, "SASL %s login succeeded", mechanism(c->cfg));
-        cap_end(c);
-        return 1;
-    case 902:
-    case 904:
-    case 905:
-    case 906:
-    case 908:
-        if (c->cap == CAP_SASL) {
-            snprintf(why, sizeof(why), "%d: %s", num, CLIP(text, 150));
-            sasl_failed(c, why);
-        }
-        return 1;
-    case 907:
-        return 1;
     default:
-        return 0;
+        return sasl_numeric(c, num, m->nparams ? m->params[m->nparams - 1] : "");
     }
+}
+
+/* One line from the server: 1 if it was ours (consumed), 0 to pass on. */
+static int negotiate(struct conn *c, const struct irc_msg *m)
+{
+    const char *v = m->verb;
+
+    if (strcasecmp(v, "CAP") == 0 && m->nparams >= 2)
+        return cap_line(c, m);
+    if (strcasecmp(v, "AUTHENTICATE") == 0) {
+        if (c->cap == CAP_SASL && m->nparams >= 1 && strcmp(m->params[0], "+") == 0)
+            sasl_answer(c);
+        return 1;
+    }
+    if (v[0] >= '0' && v[0] <= '9' && strlen(v) == 3)
+        return numeric_line(c, atoi(v), m);
+    return 0;
 }
 
 /* Every whole line waiting from the server: ours consumed, the others
@@ -595,7 +636,7 @@ static void server_lines(struct conn *c)
             return; /* libircclient is behind: the rest waits */
         memcpy(line, c->srx.d, len);
         line[len] = '\0';
-        buf_drop(&c->srx, len + 1);
+        bytes_drop(&c->srx, len + 1);
         if (len && line[len - 1] == '\r')
             line[--len] = '\0';
         const char *plain = irc_msg_untagged(line);
@@ -606,8 +647,8 @@ static void server_lines(struct conn *c)
             continue;
         if (negotiate(c, &m))
             continue;
-        buf_add(&c->ctx_out, plain, strlen(plain));
-        buf_add(&c->ctx_out, "\r\n", 2);
+        bytes_put(&c->ctx_out, plain, strlen(plain));
+        bytes_put(&c->ctx_out, "\r\n", 2);
         if (c->state == ST_DEAD)
             return;
     }
@@ -641,13 +682,16 @@ static void handshake(struct conn *c)
         return;
     }
     long v = SSL_get_verify_result(c->ssl);
-    if (v != X509_V_OK)
+    if (v != X509_V_OK) {
         fail(c,
              "TLS: the certificate of %s:%d is refused: %s (check tls_ca_file and the server "
              "name; never retried without TLS)",
              c->cfg->server, c->cfg->port, X509_verify_cert_error_string(v));
-    else
-        fail(c, "TLS handshake with %s:%d failed: %s", c->cfg->server, c->cfg->port, ssl_reason());
+    } else {
+        char why[SSL_WHY_MAX];
+        fail(c, "TLS handshake with %s:%d failed: %s", c->cfg->server, c->cfg->port,
+             ssl_reason(why, sizeof(why)));
+    }
 }
 
 static void tcp_connected(struct conn *c)
@@ -691,10 +735,12 @@ static void server_read(struct conn *c)
                     c->ssl_want_write = 1;
                     return;
                 }
-                if (e == SSL_ERROR_ZERO_RETURN || (e == SSL_ERROR_SYSCALL && !ERR_peek_error()))
+                if (e == SSL_ERROR_ZERO_RETURN || (e == SSL_ERROR_SYSCALL && !ERR_peek_error())) {
                     c->eof = 1;
-                else
-                    fail(c, "TLS: %s", ssl_reason());
+                } else {
+                    char why[SSL_WHY_MAX];
+                    fail(c, "TLS: %s", ssl_reason(why, sizeof(why)));
+                }
                 return;
             }
             n = rc;
@@ -726,7 +772,8 @@ static void server_write(struct conn *c)
                     c->ssl_want_write = e == SSL_ERROR_WANT_WRITE;
                     return;
                 }
-                fail(c, "TLS: %s", ssl_reason());
+                char why[SSL_WHY_MAX];
+                fail(c, "TLS: %s", ssl_reason(why, sizeof(why)));
                 return;
             }
             n = rc;
@@ -739,7 +786,7 @@ static void server_write(struct conn *c)
                 return;
             }
         }
-        buf_drop(&c->stx, (size_t)n);
+        bytes_drop(&c->stx, (size_t)n);
     }
 }
 
@@ -794,7 +841,7 @@ static void lib_write(struct conn *c)
             fail(c, "libircclient's connection: %s", strerror(errno));
             return;
         }
-        buf_drop(&c->ctx_out, (size_t)n);
+        bytes_drop(&c->ctx_out, (size_t)n);
     }
 }
 
@@ -834,6 +881,33 @@ int conn_busy(const struct conn *c)
     return c->state == ST_UP && c->ssl && SSL_pending(c->ssl) > 0 && c->srx.n < sizeof(c->srx.d);
 }
 
+/* The server's side, by state: the TCP connection made, the TLS
+ * handshake going on, or what it sent read. */
+static void server_step(struct conn *c, fd_set *r, fd_set *w)
+{
+    if (c->sfd >= 0 && c->state == ST_CONNECTING && FD_ISSET(c->sfd, w)) {
+        tcp_connected(c);
+    } else if (c->state == ST_HANDSHAKE && (FD_ISSET(c->sfd, r) || FD_ISSET(c->sfd, w))) {
+        handshake(c);
+    } else if (c->state == ST_UP && !c->eof) {
+        c->ssl_want_write = 0;
+        server_read(c);
+    }
+}
+
+/* Once up: the server's lines to libircclient (ours taken out), and
+ * libircclient's bytes to the server. */
+static void relay(struct conn *c)
+{
+    server_lines(c);
+    /* libircclient's lines go once our CAP LS is ahead of them. */
+    size_t room = CONN_BUF - c->stx.n;
+    size_t n = c->crx.n < room ? c->crx.n : room;
+    if (n && bytes_put(&c->stx, c->crx.d, n) == 0)
+        bytes_drop(&c->crx, n);
+    server_write(c);
+}
+
 int conn_process(struct conn *c, fd_set *r, fd_set *w, int libfd)
 {
     if (c->eof == 2)
@@ -842,32 +916,16 @@ int conn_process(struct conn *c, fd_set *r, fd_set *w, int libfd)
         return -1;
     if (c->lfd >= 0 && FD_ISSET(c->lfd, r))
         lib_accept(c, libfd);
-    if (c->sfd >= 0 && c->state == ST_CONNECTING && FD_ISSET(c->sfd, w))
-        tcp_connected(c);
-    else if (c->state == ST_HANDSHAKE && (FD_ISSET(c->sfd, r) || FD_ISSET(c->sfd, w)))
-        handshake(c);
-    else if (c->state == ST_UP && !c->eof) {
-        c->ssl_want_write = 0;
-        server_read(c);
-    }
+    server_step(c, r, w);
     if (c->cfd >= 0 && FD_ISSET(c->cfd, r))
         lib_read(c);
-    if (c->state == ST_UP) {
-        server_lines(c);
-        /* libircclient's lines go once our CAP LS is ahead of them. */
-        size_t room = CONN_BUF - c->stx.n;
-        size_t n = c->crx.n < room ? c->crx.n : room;
-        if (n && buf_add(&c->stx, c->crx.d, n) == 0)
-            buf_drop(&c->crx, n);
-        server_write(c);
-    }
+    if (c->state == ST_UP)
+        relay(c);
     if (c->cfd >= 0 && c->ctx_out.n)
         lib_write(c);
     /* The server's last lines (an ERROR saying why) reach libircclient
      * before the end is reported, at the next call. */
-    if (c->eof == 1 && !c->ctx_out.n && !memchr(c->srx.d, '\n', c->srx.n))
-        c->eof = 2;
-    if (c->eof == 1 && c->cfd < 0)
+    if (c->eof == 1 && (c->cfd < 0 || (!c->ctx_out.n && !memchr(c->srx.d, '\n', c->srx.n))))
         c->eof = 2;
     return c->state == ST_DEAD ? -1 : 0;
 }

@@ -310,6 +310,36 @@ static void whox_reply(struct bot *bot, const char **params, unsigned int count)
         accounts_seen(bot, params[2], strcmp(params[3], "0") == 0 ? NULL : params[3]);
 }
 
+/* The numerics that refuse the bot something: its nick (before it is
+ * registered: another one is tried), a channel, a line. */
+static void numeric_refused(struct bot *bot, unsigned int event, const char **params,
+                            unsigned int count)
+{
+    switch (event) {
+    case LIBIRC_RFC_ERR_NICKNAMEINUSE:
+    case LIBIRC_RFC_ERR_ERRONEUSNICKNAME:
+    case LIBIRC_RFC_ERR_NICKCOLLISION:
+        if (!bot->irc->registered)
+            try_other_nick(bot);
+        break;
+    case LIBIRC_RFC_ERR_NOSUCHCHANNEL:
+    case LIBIRC_RFC_ERR_BANNEDFROMCHAN:
+    case LIBIRC_RFC_ERR_INVITEONLYCHAN:
+    case LIBIRC_RFC_ERR_BADCHANNELKEY:
+    case LIBIRC_RFC_ERR_CHANNELISFULL:
+        log_msg(LOG_WARN, "cannot join %s (numeric %u)", count > 1 ? params[1] : "?", event);
+        break;
+    case LIBIRC_RFC_ERR_CANNOTSENDTOCHAN:
+    case 408: /* hybrid: ERR_NOCTRLSONCHAN, formatting in a +c channel */
+        log_msg(LOG_WARN, "the server refused a line to %s (numeric %u): %s",
+                count > 1 ? CLIP(params[1], 64) : "?", event,
+                count > 2 ? CLIP(params[count - 1], 120) : "");
+        break;
+    default:
+        break;
+    }
+}
+
 static void ev_numeric(irc_session_t *s, unsigned int event, const char *origin,
                        const char **params, unsigned int count)
 {
@@ -344,26 +374,8 @@ static void ev_numeric(irc_session_t *s, unsigned int event, const char *origin,
             outq_target_hold(bot->q, bot->chan[c], 0);
         }
         break;
-    case LIBIRC_RFC_ERR_NICKNAMEINUSE:
-    case LIBIRC_RFC_ERR_ERRONEUSNICKNAME:
-    case LIBIRC_RFC_ERR_NICKCOLLISION:
-        if (!bot->irc->registered)
-            try_other_nick(bot);
-        break;
-    case LIBIRC_RFC_ERR_NOSUCHCHANNEL:
-    case LIBIRC_RFC_ERR_BANNEDFROMCHAN:
-    case LIBIRC_RFC_ERR_INVITEONLYCHAN:
-    case LIBIRC_RFC_ERR_BADCHANNELKEY:
-    case LIBIRC_RFC_ERR_CHANNELISFULL:
-        log_msg(LOG_WARN, "cannot join %s (numeric %u)", count > 1 ? params[1] : "?", event);
-        break;
-    case LIBIRC_RFC_ERR_CANNOTSENDTOCHAN:
-    case 408: /* hybrid: ERR_NOCTRLSONCHAN, formatting in a +c channel */
-        log_msg(LOG_WARN, "the server refused a line to %s (numeric %u): %s",
-                count > 1 ? CLIP(params[1], 64) : "?", event,
-                count > 2 ? CLIP(params[count - 1], 120) : "");
-        break;
     default:
+        numeric_refused(bot, event, params, count);
         break;
     }
 }
@@ -760,38 +772,30 @@ static void drain(struct bot *bot)
     }
 }
 
-static void timers(struct bot *bot)
+/* A registered connection kept alive: a PING after a quiet while, and
+ * the configured nick taken back when it is free again. */
+static void keepalive(struct bot *bot, double quiet)
 {
     struct irc_state *st = bot->irc;
     char line[OUTQ_LINE_MAX];
 
-    if (!st->s)
-        return;
-    if (!st->registered && bot->now - st->started > REGISTER_TIMEOUT) {
-        session_end(bot, "registration timed out");
-        return;
-    }
-    double quiet = bot->now - st->last_rx;
-    if (quiet > DEAD_AFTER) {
-        session_end(bot, "no answer from the server for 90 s");
-        return;
-    }
-    if (st->registered && quiet > PING_AFTER && !st->ping_sent) {
+    if (quiet > PING_AFTER && !st->ping_sent) {
         snprintf(line, sizeof(line), "PING :ringside");
         outq_raw(bot->q, line);
         st->ping_sent = bot->now;
     }
-    if (st->registered && bot->now >= st->regain_at && !is_me(bot, bot->cfg.nick)) {
+    if (bot->now >= st->regain_at && !is_me(bot, bot->cfg.nick)) {
         snprintf(line, sizeof(line), "NICK %s", bot->cfg.nick);
         outq_raw(bot->q, line);
         st->regain_at = bot->now + REGAIN_EVERY;
     }
-    if (st->registered && st->game_wait && bot->now >= st->game_wait)
-        game_go(bot);
-    if (st->registered && !st->game_wait) {
-        game_tick(bot->game, bot_league_channel(bot));
-        bot_sim_slice(bot);
-    }
+}
+
+/* What waits for a time: WHOIS answers given up on, channels rejoined. */
+static void waits_due(struct bot *bot)
+{
+    struct irc_state *st = bot->irc;
+
     for (int i = 0; i < WHOIS_WAITING; i++)
         if (st->wait[i].since && bot->now - st->wait[i].since > WHOIS_TIMEOUT) {
             log_msg(LOG_WARN, "no WHOIS answer for %s: a command of his dropped", st->wait[i].nick);
@@ -805,6 +809,35 @@ static void timers(struct bot *bot)
         }
 }
 
+/* Every turn of the loop: the connection's deadlines (registration, a
+ * silent server), its keepalive, the game's clock, what waits for a
+ * time. */
+static void timers(struct bot *bot)
+{
+    struct irc_state *st = bot->irc;
+
+    if (!st->s)
+        return;
+    if (!st->registered && bot->now - st->started > REGISTER_TIMEOUT) {
+        session_end(bot, "registration timed out");
+        return;
+    }
+    double quiet = bot->now - st->last_rx;
+    if (quiet > DEAD_AFTER) {
+        session_end(bot, "no answer from the server for 90 s");
+        return;
+    }
+    if (st->registered)
+        keepalive(bot, quiet);
+    if (st->registered && st->game_wait && bot->now >= st->game_wait)
+        game_go(bot);
+    if (st->registered && !st->game_wait) {
+        game_tick(bot->game, bot_league_channel(bot));
+        bot_sim_slice(bot);
+    }
+    waits_due(bot);
+}
+
 /* The pacing taken, said when it is past the safe limits. */
 static void pacing_note(const struct bot *bot)
 {
@@ -816,24 +849,18 @@ static void pacing_note(const struct bot *bot)
                 bot->cfg.burst, bot->cfg.lines_per_second);
 }
 
-/* SIGHUP: read the file again; on an error keep running as before. */
-static void reload(struct bot *bot)
+/* A reload's channels: those no longer listed are parted; new ones get
+ * a slot (joined when the rejoin timer or the next connection comes). */
+static void channels_follow(struct bot *bot, const struct config *fresh)
 {
-    struct config fresh;
-    char err[CONFIG_ERR_MAX], line[OUTQ_LINE_MAX];
+    char line[OUTQ_LINE_MAX];
 
-    config_defaults(&fresh);
-    if (config_load(&fresh, bot->config_path, err, sizeof(err)) != 0) {
-        log_msg(LOG_ERROR, "reload refused, keeping the running configuration: %s", err);
-        return;
-    }
-    /* Channels no longer listed are parted; new ones get a slot. */
     for (int c = 0; c < USERS_CHANNELS; c++) {
         int keep = 0;
         if (!bot->chan[c][0])
             continue;
-        for (int i = 0; i < fresh.nchannels; i++)
-            keep |= irc_casecmp(bot->cm, bot->chan[c], fresh.channels[i]) == 0;
+        for (int i = 0; i < fresh->nchannels; i++)
+            keep |= irc_casecmp(bot->cm, bot->chan[c], fresh->channels[i]) == 0;
         if (keep)
             continue;
         if (bot->chan_in[c]) {
@@ -844,28 +871,48 @@ static void reload(struct bot *bot)
         bot->chan[c][0] = '\0';
         bot->irc->rejoin_at[c] = 0;
     }
-    for (int i = 0; i < fresh.nchannels; i++) {
-        if (bot_chan_find(bot, fresh.channels[i]) >= 0)
+    for (int i = 0; i < fresh->nchannels; i++) {
+        if (bot_chan_find(bot, fresh->channels[i]) >= 0)
             continue;
         for (int c = 0; c < USERS_CHANNELS; c++)
             if (!bot->chan[c][0]) {
-                snprintf(bot->chan[c], sizeof(bot->chan[c]), "%s", fresh.channels[i]);
+                snprintf(bot->chan[c], sizeof(bot->chan[c]), "%s", fresh->channels[i]);
                 break;
             }
     }
-    if (strcmp(fresh.server, bot->cfg.server) != 0 || fresh.port != bot->cfg.port ||
-        strcmp(fresh.nick, bot->cfg.nick) != 0)
+}
+
+/* What a reload cannot change at once, said in the log. */
+static void reload_notes(const struct bot *bot, const struct config *fresh)
+{
+    if (strcmp(fresh->server, bot->cfg.server) != 0 || fresh->port != bot->cfg.port ||
+        strcmp(fresh->nick, bot->cfg.nick) != 0)
         log_msg(LOG_WARN, "server, port and nick changes take effect at the next reconnect");
-    if (fresh.tls != bot->cfg.tls || fresh.tls_verify != bot->cfg.tls_verify ||
-        strcmp(fresh.tls_ca_file, bot->cfg.tls_ca_file) != 0 ||
-        strcmp(fresh.tls_cert_file, bot->cfg.tls_cert_file) != 0 ||
-        strcmp(fresh.tls_key_file, bot->cfg.tls_key_file) != 0 ||
-        fresh.sasl_mechanism != bot->cfg.sasl_mechanism ||
-        strcmp(fresh.sasl_username, bot->cfg.sasl_username) != 0 ||
-        strcmp(fresh.sasl_password, bot->cfg.sasl_password) != 0)
+    if (fresh->tls != bot->cfg.tls || fresh->tls_verify != bot->cfg.tls_verify ||
+        strcmp(fresh->tls_ca_file, bot->cfg.tls_ca_file) != 0 ||
+        strcmp(fresh->tls_cert_file, bot->cfg.tls_cert_file) != 0 ||
+        strcmp(fresh->tls_key_file, bot->cfg.tls_key_file) != 0 ||
+        fresh->sasl_mechanism != bot->cfg.sasl_mechanism ||
+        strcmp(fresh->sasl_username, bot->cfg.sasl_username) != 0 ||
+        strcmp(fresh->sasl_password, bot->cfg.sasl_password) != 0)
         log_msg(LOG_WARN, "TLS and SASL changes take effect at the next reconnect");
-    if (strcmp(fresh.database, bot->cfg.database) != 0)
+    if (strcmp(fresh->database, bot->cfg.database) != 0)
         log_msg(LOG_WARN, "a new database path takes effect at the next start");
+}
+
+/* SIGHUP: read the file again; on an error keep running as before. */
+static void reload(struct bot *bot)
+{
+    struct config fresh;
+    char err[CONFIG_ERR_MAX];
+
+    config_defaults(&fresh);
+    if (config_load(&fresh, bot->config_path, err, sizeof(err)) != 0) {
+        log_msg(LOG_ERROR, "reload refused, keeping the running configuration: %s", err);
+        return;
+    }
+    channels_follow(bot, &fresh);
+    reload_notes(bot, &fresh);
     snprintf(fresh.database, sizeof(fresh.database), "%s", bot->cfg.database);
     bot->cfg = fresh;
     log_set_level(fresh.log_level);

@@ -40,32 +40,37 @@ int log_level_parse(const char *name)
     return -1;
 }
 
-/* Appends `msg` to out (room for 4 bytes per byte of msg) with control bytes
- * escaped; returns the new length. */
-static size_t log_escape(char *out, size_t len, const char *msg)
+/* Appends `msg` to out with its control bytes escaped: runs of plain
+ * bytes (tab among them) as they are, CR and LF as \r and \n, the other
+ * control bytes as \xNN. */
+static void log_escape(struct str *out, const char *msg)
 {
     static const char hex[] = "0123456789abcdef";
+    const unsigned char *p = (const unsigned char *)msg;
 
-    for (const unsigned char *p = (const unsigned char *)msg; *p; p++) {
+    while (*p) {
+        const unsigned char *run = p;
+        while (*p && !((*p < 0x20 && *p != '\t') || *p == 0x7f))
+            p++;
+        str_raw(out, (const char *)run, (size_t)(p - run));
+        if (!*p)
+            break;
+        str_ch(out, '\\');
         if (*p == '\r' || *p == '\n') {
-            out[len++] = '\\';
-            out[len++] = *p == '\r' ? 'r' : 'n';
-        } else if ((*p < 0x20 && *p != '\t') || *p == 0x7f) {
-            out[len++] = '\\';
-            out[len++] = 'x';
-            out[len++] = hex[*p >> 4];
-            out[len++] = hex[*p & 15];
+            str_ch(out, *p == '\r' ? 'r' : 'n');
         } else {
-            out[len++] = (char)*p;
+            str_ch(out, 'x');
+            str_ch(out, hex[*p >> 4]);
+            str_ch(out, hex[*p & 15]);
         }
+        p++;
     }
-    return len;
 }
 
 void log_msg(enum log_level level, const char *fmt, ...)
 {
-    char small[512], stamp[32];
-    char *msg = small;
+    char stamp[32];
+    struct str msg, line;
     va_list ap;
 
     if (level < log_threshold)
@@ -73,18 +78,10 @@ void log_msg(enum log_level level, const char *fmt, ...)
     if ((int)level < LOG_DEBUG || level > LOG_ERROR)
         level = LOG_ERROR;
 
+    str_init(&msg);
     va_start(ap, fmt);
-    int n = vsnprintf(small, sizeof(small), fmt, ap);
+    str_vadd(&msg, fmt, ap);
     va_end(ap);
-    if (n < 0) {
-        small[0] = '\0';
-        n = 0;
-    } else if ((size_t)n >= sizeof(small)) {
-        msg = xmalloc((size_t)n + 1);
-        va_start(ap, fmt);
-        vsnprintf(msg, (size_t)n + 1, fmt, ap);
-        va_end(ap);
-    }
 
     time_t now = time(NULL);
     struct tm tm;
@@ -93,16 +90,13 @@ void log_msg(enum log_level level, const char *fmt, ...)
     else
         strcpy(stamp, "0000-00-00T00:00:00Z");
 
-    /* stamp, space, level, space, escaped message (4x at worst), LF. */
-    size_t cap = strlen(stamp) + 1 + 5 + 1 + 4 * strlen(msg) + 2;
-    char *line = xmalloc(cap);
-    size_t len = (size_t)snprintf(line, cap, "%s %s ", stamp, log_names[level]);
-    len = log_escape(line, len, msg);
-    line[len++] = '\n';
-    fwrite(line, 1, len, stderr);
+    /* One line, one fwrite: stamp, level, the escaped message, LF. */
+    str_init(&line);
+    str_add(&line, "%s %s ", stamp, log_names[level]);
+    log_escape(&line, msg.p);
+    str_ch(&line, '\n');
+    fwrite(line.p, 1, line.len, stderr);
     fflush(stderr);
-
-    free(line);
-    if (msg != small)
-        free(msg);
+    str_free(&line);
+    str_free(&msg);
 }

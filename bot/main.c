@@ -12,6 +12,7 @@
  * it, 1 with the error otherwise (nothing else is touched).
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bot.h"
@@ -45,10 +46,12 @@ static int config_read(struct config *cfg, const char *path, char *err, size_t s
 /* --check-config FILE: 0 if the bot would start with it, 1 if not. */
 static int config_check(const char *path)
 {
-    static struct config cfg;
+    struct config *cfg = xmalloc(sizeof(*cfg));
     char err[CONFIG_ERR_MAX], warn[CONFIG_ERR_MAX + 256];
+    int rc = config_read(cfg, path, err, sizeof(err));
 
-    if (config_read(&cfg, path, err, sizeof(err)) != 0) {
+    free(cfg);
+    if (rc != 0) {
         fprintf(stderr, "ringside: %s\n", err);
         return 1;
     }
@@ -58,12 +61,11 @@ static int config_check(const char *path)
     return 0;
 }
 
-int main(int argc, char **argv)
+/* Reads the command line: the configuration's path into *path. Returns
+ * -1 to go on and start the bot, or the exit status (--help, --version,
+ * --check-config, a usage error). */
+static int args_read(int argc, char **argv, const char **path)
 {
-    const char *path = "ringside.conf";
-    static struct bot bot;
-    char err[CONFIG_ERR_MAX], warn[CONFIG_ERR_MAX + 256];
-
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             fputs(usage_text, stdout);
@@ -87,49 +89,86 @@ int main(int argc, char **argv)
                         argv[i]);
                 return EXIT_USAGE;
             }
-            path = argv[++i];
+            *path = argv[++i];
             continue;
         }
         fprintf(stderr, "ringside: unknown argument \"%.60s\"; see ringside --help\n", argv[i]);
         return EXIT_USAGE;
     }
+    return -1;
+}
 
-    if (config_read(&bot.cfg, path, err, sizeof(err)) != 0) {
-        fprintf(stderr, "ringside: %s\n", err);
-        return EXIT_USAGE;
-    }
-    bot.config_path = path;
-    log_set_level(bot.cfg.log_level);
-    if (config_mode_check(path, warn, sizeof(warn)))
-        log_msg(LOG_WARN, "%s", warn);
+/* Opens the database and makes the queue, the users and the game of a
+ * bot whose configuration is read. 0, or the exit status with the reason
+ * on stderr. */
+static int bot_open(struct bot *bot)
+{
+    char err[CONFIG_ERR_MAX];
 
-    bot.db = db_open(bot.cfg.database, err, sizeof(err));
-    if (!bot.db) {
+    bot->db = db_open(bot->cfg.database, err, sizeof(err));
+    if (!bot->db) {
         fprintf(stderr, "ringside: %s\n", err);
         return 1;
     }
-    bot.q = outq_new(bot.cfg.burst, bot.cfg.lines_per_second);
-    bot.users = users_new();
-    users_set_rate(bot.users, bot.cfg.commands, bot.cfg.commands_seconds, bot.cfg.ignore_seconds);
+    bot->q = outq_new(bot->cfg.burst, bot->cfg.lines_per_second);
+    bot->users = users_new();
+    users_set_rate(bot->users, bot->cfg.commands, bot->cfg.commands_seconds,
+                   bot->cfg.ignore_seconds);
     struct game_io io;
     struct game_config gc;
-    bot_game_io(&bot, &io);
-    bot_game_config(&bot.cfg, &gc);
-    bot.now = bot_clock();
-    bot.game = game_new(bot.db, &io, &gc, err, sizeof(err));
-    if (!bot.game) {
+    bot_game_io(bot, &io);
+    bot_game_config(&bot->cfg, &gc);
+    bot->now = bot_clock();
+    bot->game = game_new(bot->db, &io, &gc, err, sizeof(err));
+    if (!bot->game) {
         fprintf(stderr, "ringside: %s\n", err);
         return 1;
     }
-    log_msg(LOG_INFO, "ringside %s starting (database %s, schema %d)", RINGSIDE_VERSION,
-            bot.cfg.database, db_schema_version(bot.db));
+    return 0;
+}
 
-    int rc = bot_run(&bot);
+/* Gives back what bot_open made (what it made of it). */
+static void bot_close(struct bot *bot)
+{
+    if (bot->game)
+        game_free(bot->game);
+    if (bot->users)
+        users_free(bot->users);
+    if (bot->q)
+        outq_free(bot->q);
+    if (bot->db)
+        db_close(bot->db);
+}
 
-    game_free(bot.game);
-    users_free(bot.users);
-    outq_free(bot.q);
-    db_close(bot.db);
-    log_msg(LOG_INFO, "stopped");
+int main(int argc, char **argv)
+{
+    const char *path = "ringside.conf";
+    char err[CONFIG_ERR_MAX], warn[CONFIG_ERR_MAX + 256];
+    int rc = args_read(argc, argv, &path);
+
+    if (rc >= 0)
+        return rc;
+    /* The bot's state (its configuration among it) is large: on the heap. */
+    struct bot *bot = xcalloc(1, sizeof(*bot));
+    if (config_read(&bot->cfg, path, err, sizeof(err)) != 0) {
+        fprintf(stderr, "ringside: %s\n", err);
+        free(bot);
+        return EXIT_USAGE;
+    }
+    bot->config_path = path;
+    log_set_level(bot->cfg.log_level);
+    if (config_mode_check(path, warn, sizeof(warn)))
+        log_msg(LOG_WARN, "%s", warn);
+    rc = bot_open(bot);
+    int ran = rc == 0;
+    if (ran) {
+        log_msg(LOG_INFO, "ringside %s starting (database %s, schema %d)", RINGSIDE_VERSION,
+                bot->cfg.database, db_schema_version(bot->db));
+        rc = bot_run(bot);
+    }
+    bot_close(bot);
+    free(bot);
+    if (ran)
+        log_msg(LOG_INFO, "stopped");
     return rc;
 }

@@ -719,9 +719,10 @@ static struct oline *marker_new(struct outq *q)
     return l;
 }
 
-/* Takes the next line off the queues, in the order of the file comment,
- * or NULL when nothing may go now. */
-static struct oline *outq_take(struct outq *q, double now)
+/* The lines that go before any other: a retried one whose time has come
+ * (only a protocol line while held), a delivery marker due, a protocol
+ * line. NULL when there is none. */
+static struct oline *take_first(struct outq *q, double now)
 {
     struct oline *l;
 
@@ -737,8 +738,30 @@ static struct oline *outq_take(struct outq *q, double now)
         fifo_unlink(&q->protocol, l);
         return l;
     }
-    if (q->held)
-        return NULL;
+    return NULL;
+}
+
+/* Takes owner's line l (a reply or bulk) off his queue. */
+static struct oline *owner_take(struct oline *l)
+{
+    struct owner *o = l->own;
+    int k = l->kind == OUTQ_BULK;
+
+    fifo_unlink(&o->q[k], l);
+    o->waiting[k]--;
+    if (!o->waiting[1])
+        o->dropped = 0;
+    return l;
+}
+
+/* Takes the next line off the queues, in the order of the file comment,
+ * or NULL when nothing may go now. */
+static struct oline *outq_take(struct outq *q, double now)
+{
+    struct oline *l = take_first(q, now);
+
+    if (l || q->held)
+        return l;
     struct oline *live = live_pick(q, now);
     struct oline *rep = owner_pick(q, 0, now);
     /* Bulk goes only with the burst in reserve: a report streams at the
@@ -753,20 +776,13 @@ static struct oline *outq_take(struct outq *q, double now)
     q->live_run = 0;
     if (rep && (!bulk || q->reply_run < OUTQ_REPLY_RUN)) {
         q->reply_run = bulk ? q->reply_run + 1 : 0;
-        l = rep;
-    } else if (bulk) {
-        q->reply_run = 0;
-        l = bulk;
-    } else {
-        return marker_due(q) ? marker_new(q) : NULL;
+        return owner_take(rep);
     }
-    struct owner *o = l->own;
-    int k = l->kind == OUTQ_BULK;
-    fifo_unlink(&o->q[k], l);
-    o->waiting[k]--;
-    if (!o->waiting[1])
-        o->dropped = 0;
-    return l;
+    if (bulk) {
+        q->reply_run = 0;
+        return owner_take(bulk);
+    }
+    return marker_due(q) ? marker_new(q) : NULL;
 }
 
 /* The line popped before is now on its way: into the window, or gone. */
@@ -855,6 +871,52 @@ void outq_unpop(struct outq *q)
     q->total++;
 }
 
+/* The earlier of two waits, -1 meaning none yet. */
+static double wait_min(double best, double t)
+{
+    return best < 0 || t < best ? t : best;
+}
+
+/* The shortest wait of a live line (or a retried one), each held by its
+ * target's own bucket; a private line also by the channel lines said
+ * before it. -1 when there is none. */
+static double live_wait(struct outq *q, double now)
+{
+    double best = -1;
+    int chan_seen = 0;
+
+    if (q->retry.head)
+        best = q->retry.head->kind == OUTQ_PROTOCOL ? 0 : line_wait(q, q->retry.head, now);
+    for (struct oline *l = q->live.head; l; l = l->next) {
+        char name[OUTQ_NAME_MAX];
+        line_target(l, name);
+        int chan = is_channel(name);
+        if (!chan && chan_seen)
+            continue;
+        chan_seen |= chan;
+        best = wait_min(best, line_wait(q, l, now));
+    }
+    return best;
+}
+
+/* The shortest wait of an owner's first reply or bulk line, `best` if
+ * shorter: bulk also waits for the bucket to be full (`tokens` in it). */
+static double owners_wait(struct outq *q, double now, double tokens, double best)
+{
+    double full = tokens >= q->burst - OUTQ_EPSILON ? 0 : (q->burst - tokens) / q->rate;
+
+    for (int i = 0; i < q->nown; i++)
+        for (int k = 0; k < 2; k++) {
+            if (!q->own[i]->q[k].head)
+                continue;
+            double t = line_wait(q, q->own[i]->q[k].head, now);
+            if (k == 1 && t < full)
+                t = full;
+            best = wait_min(best, t);
+        }
+    return best;
+}
+
 double outq_wait(struct outq *q, double now)
 {
     if (now > q->now)
@@ -868,34 +930,8 @@ double outq_wait(struct outq *q, double now)
     double w = tokens >= 1 - OUTQ_EPSILON ? 0 : (1 - tokens) / q->rate;
     if (q->held || q->protocol.head || marker_due(q))
         return w;
-    /* Every waiting line may be held by its target's own bucket; a live
-     * private line also by the channel lines said before it. */
-    double best = -1;
-    int chan_seen = 0;
-    if (q->retry.head)
-        best = q->retry.head->kind == OUTQ_PROTOCOL ? 0 : line_wait(q, q->retry.head, now);
-    for (struct oline *l = q->live.head; l; l = l->next) {
-        char name[OUTQ_NAME_MAX];
-        line_target(l, name);
-        int chan = is_channel(name);
-        if (!chan && chan_seen)
-            continue;
-        chan_seen |= chan;
-        double t = line_wait(q, l, now);
-        if (best < 0 || t < best)
-            best = t;
-    }
-    /* Bulk also waits for the bucket to be full. */
-    double full = tokens >= q->burst - OUTQ_EPSILON ? 0 : (q->burst - tokens) / q->rate;
-    for (int i = 0; i < q->nown; i++)
-        for (int k = 0; k < 2; k++)
-            if (q->own[i]->q[k].head) {
-                double t = line_wait(q, q->own[i]->q[k].head, now);
-                if (k == 1 && t < full)
-                    t = full;
-                if (best < 0 || t < best)
-                    best = t;
-            }
+    /* Every waiting line may be held by its target's own bucket. */
+    double best = owners_wait(q, now, tokens, live_wait(q, now));
     return best > w ? best : w;
 }
 

@@ -84,18 +84,17 @@ const char *cmd_page(const struct cmd_ctx *ctx, char *buf, size_t len, const cha
 {
     const char *base = ctx->bot->cfg.base_url;
     size_t n = strlen(base);
+    struct str page;
     va_list ap;
 
-    buf[0] = '\0';
+    str_init_fixed(&page, buf, len);
     while (n > 0 && base[n - 1] == '/')
         n--;
     if (n == 0)
         return buf;
-    int at = snprintf(buf, len, " - %.*s", (int)n, base);
-    if (at < 0 || (size_t)at >= len)
-        return buf;
+    str_add(&page, " - %.*s", (int)n, base);
     va_start(ap, fmt);
-    vsnprintf(buf + at, len - (size_t)at, fmt, ap);
+    str_vadd(&page, fmt, ap);
     va_end(ap);
     return buf;
 }

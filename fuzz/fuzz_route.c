@@ -2,7 +2,7 @@
  * fuzz_route.c - libFuzzer harness for what ringside-web reads from the
  * outside: the request path (route_parse), the page argument
  * (route_page_number), the [web] configuration (web_config_parse), and the
- * two escapes every user's text goes through (buf_html, buf_json).
+ * two escapes every user's text goes through (web_html, web_json).
  *
  * For every input: route_parse gives PAGE_NOT_FOUND exactly when it
  * returns -1, and a page found has one address: written back from the
@@ -127,14 +127,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             check(*p == 0x5a);
     }
 
-    struct buf b = {0};
-    buf_html(&b, text);
-    char *h = buf_take(&b, NULL);
+    struct str b;
+    str_init(&b);
+    web_html(&b, text);
+    char *h = str_take(&b, NULL);
     check_html(h);
     free(h);
     size_t n;
-    buf_json(&b, text);
-    char *j = buf_take(&b, &n);
+    web_json(&b, text);
+    char *j = str_take(&b, &n);
     check_json(j, n);
     free(j);
     free(text);

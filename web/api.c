@@ -2,7 +2,7 @@
  * api.c - the pages' data as JSON under /api/: the live bouts, a league's
  * standings, a fighter, a bout with its rounds.
  *
- * Objects are written by hand, every string through buf_json (which also
+ * Objects are written by hand, every string through web_json (which also
  * escapes < > & so a document is safe wherever it is pasted). Nothing
  * here is more than a page shows: no plan, no order of a round not yet
  * fought. An unknown id or page is {"error": "..."} with status 404.
@@ -22,22 +22,23 @@ static const char *const mark_names[VIEW_MARK_KINDS] = {
     [VIEW_BREAK] = "break",
 };
 
-static void finish(struct buf *b, int status, struct reply *out)
+static void finish(struct str *b, int status, struct reply *out)
 {
-    buf_add(b, "\n");
+    str_add(b, "\n");
     out->status = status;
     out->type = "application/json; charset=utf-8";
     out->refresh = 0;
-    out->body = buf_take(b, &out->len);
+    out->body = str_take(b, &out->len);
 }
 
 void api_error(int status, const char *message, struct reply *out)
 {
-    struct buf b = {0};
+    struct str b;
+    str_init(&b);
 
-    buf_add(&b, "{\"error\":");
-    buf_json(&b, message);
-    buf_add(&b, "}");
+    str_add(&b, "{\"error\":");
+    web_json(&b, message);
+    str_add(&b, "}");
     finish(&b, status, out);
 }
 
@@ -47,21 +48,21 @@ static const char *rules_name(int rules)
     return rs ? rs->name : "";
 }
 
-static void sheet_add(struct buf *b, const struct sheet *s)
+static void sheet_add(struct str *b, const struct sheet *s)
 {
     const struct ruleset *rs = ruleset_get(s->rules);
 
-    buf_add(b, "{");
+    str_add(b, "{");
     for (int i = 0; i < rs->nfields; i++)
-        buf_add(b, "%s\"%s\":%d", i ? "," : "", rs->fields[i].key, sheet_field_get(s, i));
-    buf_add(b, "}");
+        str_add(b, "%s\"%s\":%d", i ? "," : "", rs->fields[i].key, sheet_field_get(s, i));
+    str_add(b, "}");
 }
 
 /* The equipment of sheet `s` (a ruleset with equipment): [{"slot":
  * "torso", "item": "leather", "piece": "leather armour", "condition":
  * 92.5}, ...], the condition in percent of a new piece; then
  * ,"encumbrance": its words. Nothing for a ruleset without. */
-static void kit_add(struct buf *b, const char *key, const struct sheet *s)
+static void kit_add(struct str *b, const char *key, const struct sheet *s)
 {
     const struct ruleset *rs = ruleset_get(s->rules);
     char piece[RENDER_LINE_MAX];
@@ -69,7 +70,7 @@ static void kit_add(struct buf *b, const char *key, const struct sheet *s)
 
     if (rs->kit_slots <= 0)
         return;
-    buf_add(b, ",\"%s\":[", key);
+    str_add(b, ",\"%s\":[", key);
     for (int k = 0; k < rs->kit_slots; k++) {
         int item, cond;
         sheet_kit_get(s, k, &item, &cond);
@@ -77,38 +78,38 @@ static void kit_add(struct buf *b, const char *key, const struct sheet *s)
             continue;
         const char *name = rs->kit_item_name(k, item);
         render_kit_piece(s->rules, k, item, piece, sizeof(piece));
-        buf_add(b, "%s{\"slot\":", n++ ? "," : "");
-        buf_json(b, rs->kit_slot_name(k));
-        buf_add(b, ",\"item\":");
-        buf_json(b, name ? name : "");
-        buf_add(b, ",\"piece\":");
-        buf_json(b, piece);
-        buf_add(b, ",\"condition\":%.4f}",
+        str_add(b, "%s{\"slot\":", n++ ? "," : "");
+        web_json(b, rs->kit_slot_name(k));
+        str_add(b, ",\"item\":");
+        web_json(b, name ? name : "");
+        str_add(b, ",\"piece\":");
+        web_json(b, piece);
+        str_add(b, ",\"condition\":%.4f}",
                 rs->kit_cond_max > 0 ? 100.0 * cond / rs->kit_cond_max : 0.0);
     }
-    buf_add(b, "]");
+    str_add(b, "]");
 }
 
 /* {"id":..,"name":..,"owner":..} */
-static void who_add(struct buf *b, int64_t id, const char *name, const char *owner)
+static void who_add(struct str *b, int64_t id, const char *name, const char *owner)
 {
-    buf_add(b, "{\"id\":%lld,\"name\":", (long long)id);
-    buf_json(b, name);
-    buf_add(b, ",\"owner\":");
-    buf_json(b, owner);
-    buf_add(b, "}");
+    str_add(b, "{\"id\":%lld,\"name\":", (long long)id);
+    web_json(b, name);
+    str_add(b, ",\"owner\":");
+    web_json(b, owner);
+    str_add(b, "}");
 }
 
 /* A bout in a list: its id, ruleset, kind, state, fighters, result. */
-static void bout_brief(struct web *w, struct buf *b, const struct db_bout *bt)
+static void bout_brief(struct web *w, struct str *b, const struct db_bout *bt)
 {
-    buf_add(b,
+    str_add(b,
             "{\"id\":%lld,\"rules\":\"%s\",\"kind\":\"%s\",\"state\":\"%s\",\"rounds\":%d,"
             "\"round\":%d,\"channel\":",
             (long long)bt->id, rules_name(bt->rules), kind_names[bt->kind], state_names[bt->state],
             bt->rounds, bt->round);
-    buf_json(b, bt->channel);
-    buf_add(b, ",\"fighters\":[");
+    web_json(b, bt->channel);
+    str_add(b, ",\"fighters\":[");
     for (int s = 0; s < SIDES; s++) {
         struct db_fighter f;
         if (db_fighter_get_id(w->db, bt->fighter[s], &f) != DB_OK) {
@@ -116,33 +117,45 @@ static void bout_brief(struct web *w, struct buf *b, const struct db_bout *bt)
             f.id = bt->fighter[s];
         }
         if (s)
-            buf_add(b, ",");
+            str_add(b, ",");
         who_add(b, f.id, f.name, f.owner);
     }
-    buf_add(b, "]");
+    str_add(b, "]");
     if (bt->state == DB_BOUT_OVER) {
-        buf_add(b, ",\"winner\":%d,\"method\":\"%s\"", bt->winner,
+        str_add(b, ",\"winner\":%d,\"method\":\"%s\"", bt->winner,
                 render_method_name(bt->winner < 0 ? bt->drawn_by : bt->method));
-        buf_add(b, ",\"ended\":%lld", (long long)bt->ended);
+        str_add(b, ",\"ended\":%lld", (long long)bt->ended);
     }
-    buf_add(b, ",\"started\":%lld}", (long long)bt->started);
+    str_add(b, ",\"started\":%lld}", (long long)bt->started);
 }
+
+/* The bouts v[0..n) in a list: [brief, ...]. */
+static void bouts_add(struct web *w, struct str *b, const struct db_bout *v, int n)
+{
+    str_add(b, "[");
+    for (int i = 0; i < n; i++) {
+        if (i)
+            str_add(b, ",");
+        bout_brief(w, b, &v[i]);
+    }
+    str_add(b, "]");
+}
+
+#define LIVE_MAX    WEB_BOUTS_MAX /* live bouts listed */
+#define HISTORY_MAX WEB_BOUTS_MAX /* a fighter's bouts listed */
 
 static void api_live(struct web *w, struct reply *out)
 {
-    static struct db_bout v[200];
+    struct db_bout *v = w->bouts;
     int n = 0;
 
-    if (db_bout_list(w->db, DB_BOUT_LIVE, v, 200, &n) != DB_OK)
+    if (db_bout_list(w->db, DB_BOUT_LIVE, v, LIVE_MAX, &n) != DB_OK)
         return api_error(500, "database error", out);
-    struct buf b = {0};
-    buf_add(&b, "{\"bouts\":[");
-    for (int i = 0; i < n; i++) {
-        if (i)
-            buf_add(&b, ",");
-        bout_brief(w, &b, &v[i]);
-    }
-    buf_add(&b, "]}");
+    struct str b;
+    str_init(&b);
+    str_add(&b, "{\"bouts\":");
+    bouts_add(w, &b, v, n);
+    str_add(&b, "}");
     finish(&b, 200, out);
 }
 
@@ -158,86 +171,153 @@ static void api_standings(struct web *w, const struct route *r, int page, struct
     int pages = s->n ? (s->n + WEB_PAGE_ROWS - 1) / WEB_PAGE_ROWS : 1;
     if (page > pages)
         return api_error(404, "no such page of these standings", out);
-    struct buf b = {0};
-    buf_add(&b,
+    struct str b;
+    str_init(&b);
+    str_add(&b,
             "{\"rules\":\"%s\",\"league\":\"%s\",\"total\":%d,\"page\":%d,\"pages\":%d,"
             "\"per_page\":%d,\"champion\":",
             rules_name(r->rules), league_names[r->league], s->n, page, pages, WEB_PAGE_ROWS);
     if (db_champion_get(w->db, (enum rules)r->rules, &champ, &defences) == DB_OK &&
         db_fighter_get_id(w->db, champ, &cf) == DB_OK) {
-        buf_add(&b, "{\"id\":%lld,\"name\":", (long long)cf.id);
-        buf_json(&b, cf.name);
-        buf_add(&b, ",\"owner\":");
-        buf_json(&b, cf.owner);
-        buf_add(&b, ",\"defences\":%d}", defences);
+        str_add(&b, "{\"id\":%lld,\"name\":", (long long)cf.id);
+        web_json(&b, cf.name);
+        str_add(&b, ",\"owner\":");
+        web_json(&b, cf.owner);
+        str_add(&b, ",\"defences\":%d}", defences);
     } else {
-        buf_add(&b, "null");
+        str_add(&b, "null");
     }
-    buf_add(&b, ",\"standings\":[");
+    str_add(&b, ",\"standings\":[");
     int from = (page - 1) * WEB_PAGE_ROWS, to = from + WEB_PAGE_ROWS;
     if (to > s->n)
         to = s->n;
     for (int i = from; i < to; i++) {
         const struct db_fighter *f = &s->v[i];
-        buf_add(&b, "%s{\"position\":%d,\"id\":%lld,\"name\":", i > from ? "," : "", i + 1,
+        str_add(&b, "%s{\"position\":%d,\"id\":%lld,\"name\":", i > from ? "," : "", i + 1,
                 (long long)f->id);
-        buf_json(&b, f->name);
-        buf_add(&b, ",\"owner\":");
-        buf_json(&b, f->owner);
-        buf_add(&b, ",\"wins\":%d,\"losses\":%d,\"draws\":%d,\"kos\":%d,\"gold_record\":%d}",
+        web_json(&b, f->name);
+        str_add(&b, ",\"owner\":");
+        web_json(&b, f->owner);
+        str_add(&b, ",\"wins\":%d,\"losses\":%d,\"draws\":%d,\"kos\":%d,\"gold_record\":%d}",
                 f->wins, f->losses, f->draws, f->kos, f->gold_record);
     }
-    buf_add(&b, "]}");
+    str_add(&b, "]}");
     finish(&b, 200, out);
 }
 
-#define HISTORY_MAX 200
+/* Fighter f's own fields: {"id": .. "gold_record":N, (the bouts follow). */
+static void fighter_add(struct web *w, struct str *b, const struct db_fighter *f)
+{
+    int64_t champ = 0;
+    int defences = 0;
+    int is_champ =
+        db_champion_get(w->db, f->sheet.rules, &champ, &defences) == DB_OK && champ == f->id;
+
+    str_add(b, "{\"id\":%lld,\"name\":", (long long)f->id);
+    web_json(b, f->name);
+    str_add(b, ",\"owner\":");
+    web_json(b, f->owner);
+    str_add(b, ",\"rules\":\"%s\",\"league\":\"%s\",\"retired\":%s,\"champion\":%s,",
+            rules_name(f->sheet.rules), league_names[f->league], f->retired ? "true" : "false",
+            is_champ ? "true" : "false");
+    if (is_champ)
+        str_add(b, "\"defences\":%d,", defences);
+    str_add(b, "\"sheet\":");
+    sheet_add(b, &f->sheet);
+    kit_add(b, "equipment", &f->sheet);
+    if (ruleset_get(f->sheet.rules)->kit_slots > 0) {
+        char note[RENDER_LINE_MAX];
+        render_kit_note(&f->sheet, note, sizeof(note));
+        str_add(b, ",\"carried\":");
+        web_json(b, note);
+    }
+    str_add(b,
+            ",\"record\":{\"wins\":%d,\"losses\":%d,\"draws\":%d,\"kos\":%d},"
+            "\"gold_record\":%d",
+            f->wins, f->losses, f->draws, f->kos, f->gold_record);
+}
 
 static void api_fighter(struct web *w, const struct route *r, struct reply *out)
 {
-    static struct db_bout v[HISTORY_MAX];
     struct db_fighter f;
     int n = 0;
-    int64_t champ = 0;
-    int defences = 0;
 
     int rc = db_fighter_get_id(w->db, r->id, &f);
     if (rc == DB_NOTFOUND)
         return api_error(404, "no such fighter", out);
-    if (rc != DB_OK || db_bout_list_fighter(w->db, f.id, v, HISTORY_MAX, &n) != DB_OK)
+    if (rc != DB_OK)
         return api_error(500, "database error", out);
-    int is_champ =
-        db_champion_get(w->db, f.sheet.rules, &champ, &defences) == DB_OK && champ == f.id;
-    struct buf b = {0};
-    buf_add(&b, "{\"id\":%lld,\"name\":", (long long)f.id);
-    buf_json(&b, f.name);
-    buf_add(&b, ",\"owner\":");
-    buf_json(&b, f.owner);
-    buf_add(&b, ",\"rules\":\"%s\",\"league\":\"%s\",\"retired\":%s,\"champion\":%s,",
-            rules_name(f.sheet.rules), league_names[f.league], f.retired ? "true" : "false",
-            is_champ ? "true" : "false");
-    if (is_champ)
-        buf_add(&b, "\"defences\":%d,", defences);
-    buf_add(&b, "\"sheet\":");
-    sheet_add(&b, &f.sheet);
-    kit_add(&b, "equipment", &f.sheet);
-    if (ruleset_get(f.sheet.rules)->kit_slots > 0) {
-        char note[RENDER_LINE_MAX];
-        render_kit_note(&f.sheet, note, sizeof(note));
-        buf_add(&b, ",\"carried\":");
-        buf_json(&b, note);
-    }
-    buf_add(&b,
-            ",\"record\":{\"wins\":%d,\"losses\":%d,\"draws\":%d,\"kos\":%d},"
-            "\"gold_record\":%d,\"bouts\":[",
-            f.wins, f.losses, f.draws, f.kos, f.gold_record);
-    for (int i = 0; i < n; i++) {
-        if (i)
-            buf_add(&b, ",");
-        bout_brief(w, &b, &v[i]);
-    }
-    buf_add(&b, "]}");
+    struct db_bout *v = w->bouts;
+    if (db_bout_list_fighter(w->db, f.id, v, HISTORY_MAX, &n) != DB_OK)
+        return api_error(500, "database error", out);
+    struct str b;
+    str_init(&b);
+    fighter_add(w, &b, &f);
+    str_add(&b, ",\"bouts\":");
+    bouts_add(w, &b, v, n);
+    str_add(&b, "}");
     finish(&b, 200, out);
+}
+
+/* A bout's head: {"id": .. "fighters":[...] with their sheets and kit. */
+static void bout_head(struct str *b, const struct bout_view *v)
+{
+    str_add(b,
+            "{\"id\":%lld,\"rules\":\"%s\",\"kind\":\"%s\",\"state\":\"%s\",\"turn\":%d,"
+            "\"league\":%s%s%s,\"channel\":",
+            (long long)v->rec.id, rules_name(v->rec.rules), kind_names[v->rec.kind],
+            state_names[v->rec.state], v->rec.turn, v->rec.league >= 0 ? "\"" : "",
+            v->rec.league >= 0 ? league_names[v->rec.league] : "null",
+            v->rec.league >= 0 ? "\"" : "");
+    web_json(b, v->rec.channel);
+    str_add(b, ",\"rounds\":%d,\"started\":%lld,\"ended\":%lld,\"fighters\":[", v->rec.rounds,
+            (long long)v->rec.started, (long long)v->rec.ended);
+    for (int s = 0; s < SIDES; s++) {
+        str_add(b, "%s{\"id\":%lld,\"name\":", s ? "," : "", (long long)v->rec.fighter[s]);
+        web_json(b, v->corner[s].name);
+        str_add(b, ",\"owner\":");
+        web_json(b, v->corner[s].owner);
+        str_add(b, ",\"sheet\":");
+        sheet_add(b, &v->corner[s].sheet);
+        kit_add(b, "equipment", &v->corner[s].sheet);
+        kit_add(b, "equipment_now", &v->kit_now[s]);
+        str_add(b, "}");
+    }
+    str_add(b, "]");
+}
+
+/* One round fought: {"round":N,"meter":..,"cards":..,"marks":..,
+ * "commentary":..,"score":..,"report":..}. */
+static void round_add(struct str *b, const struct view_round *vr)
+{
+    str_add(b, "{\"round\":%d,\"meter\":[%.2f,%.2f],\"cards\":", vr->round, vr->meter[0],
+            vr->meter[1]);
+    if (vr->judged) {
+        str_add(b, "[");
+        for (int j = 0; j < JUDGES; j++)
+            str_add(b, "%s[%d,%d]", j ? "," : "", vr->cards[j][0], vr->cards[j][1]);
+        str_add(b, "]");
+    } else {
+        str_add(b, "null");
+    }
+    str_add(b, ",\"marks\":[");
+    for (int k = 0; k < vr->nmarks; k++) {
+        str_add(b, "%s{\"kind\":\"%s\",\"side\":%d,\"text\":", k ? "," : "",
+                mark_names[vr->marks[k].kind], vr->marks[k].side);
+        web_json(b, vr->marks[k].text);
+        str_add(b, "}");
+    }
+    str_add(b, "],\"commentary\":[");
+    for (int k = 0; k < vr->nlines; k++) {
+        if (k)
+            str_add(b, ",");
+        web_json(b, vr->lines[k]);
+    }
+    str_add(b, "],\"score\":");
+    web_json(b, vr->score);
+    str_add(b, ",\"report\":");
+    web_json(b, vr->report);
+    str_add(b, "}");
 }
 
 static void api_bout(struct web *w, const struct route *r, struct reply *out)
@@ -254,72 +334,27 @@ static void api_bout(struct web *w, const struct route *r, struct reply *out)
     struct bout_view *v = bout_view(w->db, r->id, err, sizeof(err));
     if (!v)
         return api_error(500, err, out);
-    struct buf b = {0};
-    buf_add(&b,
-            "{\"id\":%lld,\"rules\":\"%s\",\"kind\":\"%s\",\"state\":\"%s\",\"turn\":%d,"
-            "\"league\":%s%s%s,\"channel\":",
-            (long long)v->rec.id, rules_name(v->rec.rules), kind_names[v->rec.kind],
-            state_names[v->rec.state], v->rec.turn, v->rec.league >= 0 ? "\"" : "",
-            v->rec.league >= 0 ? league_names[v->rec.league] : "null",
-            v->rec.league >= 0 ? "\"" : "");
-    buf_json(&b, v->rec.channel);
-    buf_add(&b, ",\"rounds\":%d,\"started\":%lld,\"ended\":%lld,\"fighters\":[", v->rec.rounds,
-            (long long)v->rec.started, (long long)v->rec.ended);
-    for (int s = 0; s < SIDES; s++) {
-        buf_add(&b, "%s{\"id\":%lld,\"name\":", s ? "," : "", (long long)v->rec.fighter[s]);
-        buf_json(&b, v->corner[s].name);
-        buf_add(&b, ",\"owner\":");
-        buf_json(&b, v->corner[s].owner);
-        buf_add(&b, ",\"sheet\":");
-        sheet_add(&b, &v->corner[s].sheet);
-        kit_add(&b, "equipment", &v->corner[s].sheet);
-        kit_add(&b, "equipment_now", &v->kit_now[s]);
-        buf_add(&b, "}");
-    }
-    buf_add(&b, "],\"meter\":");
-    buf_json(&b, v->meter_name);
-    buf_add(&b, ",\"start\":[%.2f,%.2f],\"result\":", v->meter_start[0], v->meter_start[1]);
+    struct str b;
+    str_init(&b);
+    bout_head(&b, v);
+    str_add(&b, ",\"meter\":");
+    web_json(&b, v->meter_name);
+    str_add(&b, ",\"start\":[%.2f,%.2f],\"result\":", v->meter_start[0], v->meter_start[1]);
     if (v->over) {
-        buf_add(&b, "{\"winner\":%d,\"method\":\"%s\",\"round\":%d,\"text\":", v->winner,
+        str_add(&b, "{\"winner\":%d,\"method\":\"%s\",\"round\":%d,\"text\":", v->winner,
                 render_method_name(v->winner < 0 ? v->rec.drawn_by : v->rec.method), v->rec.round);
-        buf_json(&b, v->result);
-        buf_add(&b, "}");
+        web_json(&b, v->result);
+        str_add(&b, "}");
     } else {
-        buf_add(&b, "null");
+        str_add(&b, "null");
     }
-    buf_add(&b, ",\"fought\":[");
+    str_add(&b, ",\"fought\":[");
     for (int i = 0; i < v->nrounds; i++) {
-        const struct view_round *vr = &v->round[i];
-        buf_add(&b, "%s{\"round\":%d,\"meter\":[%.2f,%.2f],\"cards\":", i ? "," : "", vr->round,
-                vr->meter[0], vr->meter[1]);
-        if (vr->judged) {
-            buf_add(&b, "[");
-            for (int j = 0; j < JUDGES; j++)
-                buf_add(&b, "%s[%d,%d]", j ? "," : "", vr->cards[j][0], vr->cards[j][1]);
-            buf_add(&b, "]");
-        } else {
-            buf_add(&b, "null");
-        }
-        buf_add(&b, ",\"marks\":[");
-        for (int k = 0; k < vr->nmarks; k++) {
-            buf_add(&b, "%s{\"kind\":\"%s\",\"side\":%d,\"text\":", k ? "," : "",
-                    mark_names[vr->marks[k].kind], vr->marks[k].side);
-            buf_json(&b, vr->marks[k].text);
-            buf_add(&b, "}");
-        }
-        buf_add(&b, "],\"commentary\":[");
-        for (int k = 0; k < vr->nlines; k++) {
-            if (k)
-                buf_add(&b, ",");
-            buf_json(&b, vr->lines[k]);
-        }
-        buf_add(&b, "],\"score\":");
-        buf_json(&b, vr->score);
-        buf_add(&b, ",\"report\":");
-        buf_json(&b, vr->report);
-        buf_add(&b, "}");
+        if (i)
+            str_add(&b, ",");
+        round_add(&b, &v->round[i]);
     }
-    buf_add(&b, "]}");
+    str_add(&b, "]}");
     bout_view_free(v);
     finish(&b, 200, out);
 }

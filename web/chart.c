@@ -47,48 +47,48 @@ static double y_of(double value, double top)
  * number of grid lines. */
 static double nice_top(double max, double *step)
 {
-    if (max <= 0)
-        max = 1;
-    double raw = max / 4, p = pow(10, floor(log10(raw)));
+    double raw = max > 0 ? max / 4 : 0.25;
+    double p = pow(10, floor(log10(raw)));
     double m = raw / p;
+
     *step = (m <= 1 ? 1 : m <= 2 ? 2 : m <= 2.5 ? 2.5 : m <= 5 ? 5 : 10) * p;
-    return ceil(max / *step) * *step;
+    return ceil((max > 0 ? max : 1) / *step) * *step;
 }
 
 /* One mark's symbol centred at (x, y). */
-static void symbol(struct buf *b, enum view_mark_kind kind, double x, double y, const char *fill)
+static void symbol(struct str *b, enum view_mark_kind kind, double x, double y, const char *fill)
 {
     switch (kind) {
     case VIEW_KNOCKDOWN:
-        buf_add(b, "<path d=\"M%.1f %.1fh10l-5 9z\" fill=\"%s\"/>", x - 5, y - 5, fill);
+        str_add(b, "<path d=\"M%.1f %.1fh10l-5 9z\" fill=\"%s\"/>", x - 5, y - 5, fill);
         break;
     case VIEW_INJURY:
-        buf_add(b, "<path d=\"M%.1f %.1fh3v3h3v3h-3v3h-3v-3h-3v-3h3z\" fill=\"%s\"/>", x - 1.5,
+        str_add(b, "<path d=\"M%.1f %.1fh3v3h3v3h-3v3h-3v-3h-3v-3h3z\" fill=\"%s\"/>", x - 1.5,
                 y - 4.5, fill);
         break;
     case VIEW_WARNING:
-        buf_add(b,
+        str_add(b,
                 "<path d=\"M%.1f %.1fl5.5 10h-11z\" fill=\"none\" stroke=\"%s\" "
                 "stroke-width=\"1.6\"/><path d=\"M%.1f %.1fv3.6\" stroke=\"%s\" "
                 "stroke-width=\"1.6\"/>",
                 x, y - 5.5, fill, x, y - 2, fill);
         break;
     case VIEW_STOPPAGE:
-        buf_add(b, "<path d=\"M%.1f %.1fl9 9m0 -9l-9 9\" stroke=\"%s\" stroke-width=\"2.6\"/>",
+        str_add(b, "<path d=\"M%.1f %.1fl9 9m0 -9l-9 9\" stroke=\"%s\" stroke-width=\"2.6\"/>",
                 x - 4.5, y - 4.5, fill);
         break;
     case VIEW_CRITICAL: /* a four-pointed star */
-        buf_add(b,
+        str_add(b,
                 "<path d=\"M%.1f %.1fl1.7 4.3 4.3 1.7-4.3 1.7-1.7 4.3-1.7-4.3-4.3-1.7 4.3-1.7z\" "
                 "fill=\"%s\"/>",
                 x, y - 6, fill);
         break;
     case VIEW_STUN: /* a lightning bolt */
-        buf_add(b, "<path d=\"M%.1f %.1fl-5 7h4l-1.5 5 6-7.5h-4l1.5-4.5z\" fill=\"%s\"/>", x + 1.5,
+        str_add(b, "<path d=\"M%.1f %.1fl-5 7h4l-1.5 5 6-7.5h-4l1.5-4.5z\" fill=\"%s\"/>", x + 1.5,
                 y - 6, fill);
         break;
     case VIEW_BREAK: /* a square split by a crack */
-        buf_add(b,
+        str_add(b,
                 "<path d=\"M%.1f %.1fh4l1 3-2 2 1 5h-4zM%.1f %.1fh4v10h-4l-1-5 2-2z\" "
                 "fill=\"%s\"/>",
                 x - 5.5, y - 5, x + 1.5, y - 5, fill);
@@ -98,10 +98,18 @@ static void symbol(struct buf *b, enum view_mark_kind kind, double x, double y, 
     }
 }
 
-void chart_svg(struct buf *b, const struct bout_view *v)
+/* What every step of the chart needs: the bout, the rounds across (the
+ * scheduled ones, or more if more were fought) and the meter's scale. */
+struct chart {
+    const struct bout_view *v;
+    int rounds;
+    double top, step;
+};
+
+/* The highest meter reached, at the start or after any round. */
+static double meter_max(const struct bout_view *v)
 {
-    int rounds = v->rec.rounds > v->nrounds ? v->rec.rounds : v->nrounds;
-    double max = 0, step;
+    double max = 0;
 
     for (int s = 0; s < SIDES; s++)
         if (v->meter_start[s] > max)
@@ -110,134 +118,168 @@ void chart_svg(struct buf *b, const struct bout_view *v)
         for (int s = 0; s < SIDES; s++)
             if (v->round[i].meter[s] > max)
                 max = v->round[i].meter[s];
-    double top = nice_top(max, &step);
+    return max;
+}
 
-    buf_add(b,
+/* <svg ...><title>: the meter, the fighters. */
+static void chart_open(struct str *b, const struct bout_view *v)
+{
+    str_add(b,
             "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %d %d\" role=\"img\" "
             "font-family=\"system-ui,sans-serif\" font-size=\"11\"><title>",
             W, H);
-    buf_html(b, v->meter_name);
-    buf_add(b, " of ");
-    buf_html(b, v->corner[0].name);
-    buf_add(b, " and ");
-    buf_html(b, v->corner[1].name);
-    buf_add(b, " round by round</title>");
-    /* The grid and its labels. */
-    for (double g = 0; g <= top + step / 2; g += step) {
-        double y = y_of(g, top);
-        buf_add(b, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>", LEFT, RIGHT,
+    web_html(b, v->meter_name);
+    str_add(b, " of ");
+    web_html(b, v->corner[0].name);
+    str_add(b, " and ");
+    web_html(b, v->corner[1].name);
+    str_add(b, " round by round</title>");
+}
+
+/* The grid and its labels, and the rounds along the bottom (the rounds
+ * still to fight with a line of their own). */
+static void chart_axes(struct str *b, const struct chart *c)
+{
+    for (double g = 0; g <= c->top + c->step / 2; g += c->step) {
+        double y = y_of(g, c->top);
+        str_add(b, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>", LEFT, RIGHT,
                 y, y, g == 0 ? "#9aa4ae" : "#e6e9ed");
-        buf_add(b, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\" fill=\"#66717c\">%g</text>",
+        str_add(b, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\" fill=\"#66717c\">%g</text>",
                 LEFT - 6, y + 4, g);
     }
-    for (int r = 0; r <= rounds; r++) {
-        double x = x_of(r, rounds);
-        if (r > 0 && r > v->nrounds)
-            buf_add(b, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" stroke=\"#f0f2f4\"/>", x,
+    for (int r = 0; r <= c->rounds; r++) {
+        double x = x_of(r, c->rounds);
+        if (r > 0 && r > c->v->nrounds)
+            str_add(b, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" stroke=\"#f0f2f4\"/>", x,
                     x, TOP, BOTTOM);
-        buf_add(b, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" fill=\"#66717c\">%s", x,
+        str_add(b, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" fill=\"#66717c\">%s", x,
                 BOTTOM + 14, r == 0 ? "start" : "");
         if (r > 0)
-            buf_add(b, "%d", r);
-        buf_add(b, "</text>");
+            str_add(b, "%d", r);
+        str_add(b, "</text>");
     }
-    /* The legend: each fighter in his colour, the first from the left,
-     * the second from the right, so that long names never meet. */
+}
+
+/* The legend: each fighter in his colour, the first from the left, the
+ * second from the right, so that long names never meet. */
+static void chart_names(struct str *b, const struct bout_view *v)
+{
     for (int s = 0; s < SIDES; s++) {
         double x = s ? RIGHT - 22 : LEFT + 4;
-        buf_add(b,
+        str_add(b,
                 "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"14\" y2=\"14\" stroke=\"%s\" "
                 "stroke-width=\"3\"/><text x=\"%.1f\" y=\"18\" font-size=\"13\" "
                 "font-weight=\"700\" fill=\"%s\" text-anchor=\"%s\">",
                 x, x + 22, colour[s], s ? x - 6 : x + 28, colour[s], s ? "end" : "start");
-        buf_html(b, v->corner[s].name);
-        buf_add(b, "</text>");
+        web_html(b, v->corner[s].name);
+        str_add(b, "</text>");
     }
-    /* The lines, then the points with their figures. */
-    for (int s = 0; s < SIDES; s++) {
-        buf_add(b,
-                "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2.5\" "
-                "stroke-linejoin=\"round\" points=\"%.1f,%.1f",
-                colour[s], x_of(0, rounds), y_of(v->meter_start[s], top));
-        for (int i = 0; i < v->nrounds; i++)
-            buf_add(b, " %.1f,%.1f", x_of(v->round[i].round, rounds),
-                    y_of(v->round[i].meter[s], top));
-        buf_add(b, "\"/>");
-        for (int i = -1; i < v->nrounds; i++) {
-            double m = i < 0 ? v->meter_start[s] : v->round[i].meter[s];
-            int r = i < 0 ? 0 : v->round[i].round;
-            buf_add(b,
-                    "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"#fff\" stroke=\"%s\" "
-                    "stroke-width=\"2\"><title>",
-                    x_of(r, rounds), y_of(m, top), colour[s]);
-            buf_html(b, v->corner[s].name);
-            if (r == 0)
-                buf_add(b, " at the start: %.1f ", m);
-            else
-                buf_add(b, " after round %d: %.1f ", r, m);
-            buf_html(b, v->meter_name);
-            buf_add(b, "</title></circle>");
-        }
+}
+
+/* Side s's line, then its points with their figures. */
+static void chart_line(struct str *b, const struct chart *c, int s)
+{
+    const struct bout_view *v = c->v;
+
+    str_add(b,
+            "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2.5\" "
+            "stroke-linejoin=\"round\" points=\"%.1f,%.1f",
+            colour[s], x_of(0, c->rounds), y_of(v->meter_start[s], c->top));
+    for (int i = 0; i < v->nrounds; i++)
+        str_add(b, " %.1f,%.1f", x_of(v->round[i].round, c->rounds),
+                y_of(v->round[i].meter[s], c->top));
+    str_add(b, "\"/>");
+    for (int i = -1; i < v->nrounds; i++) {
+        double m = i < 0 ? v->meter_start[s] : v->round[i].meter[s];
+        int r = i < 0 ? 0 : v->round[i].round;
+        str_add(b,
+                "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"#fff\" stroke=\"%s\" "
+                "stroke-width=\"2\"><title>",
+                x_of(r, c->rounds), y_of(m, c->top), colour[s]);
+        web_html(b, v->corner[s].name);
+        if (r == 0)
+            str_add(b, " at the start: %.1f ", m);
+        else
+            str_add(b, " after round %d: %.1f ", r, m);
+        web_html(b, v->meter_name);
+        str_add(b, "</title></circle>");
     }
-    /* The lanes of marks, one per fighter. */
+}
+
+/* The lanes of marks, one per fighter. */
+static void chart_lanes(struct str *b)
+{
     for (int s = 0; s < SIDES; s++) {
         int y = s ? LANE1 : LANE0;
-        buf_add(b,
+        str_add(b,
                 "<line x1=\"%d\" x2=\"%d\" y1=\"%d\" y2=\"%d\" stroke=\"#eef0f2\" "
                 "stroke-width=\"14\" stroke-linecap=\"round\"/>"
                 "<circle cx=\"%d\" cy=\"%d\" r=\"4\" fill=\"%s\"/>",
                 LEFT, RIGHT, y, y, LEFT - 12, y, colour[s]);
     }
-    double column = (double)(RIGHT - LEFT) / (rounds > 0 ? rounds : 1);
-    for (int i = 0; i < v->nrounds; i++) {
-        const struct view_round *vr = &v->round[i];
-        for (int s = 0; s < SIDES; s++) {
-            /* The kinds this round left on him, each one symbol, side by
-             * side, centred on the round, closer when rounds are narrow,
-             * kept inside the chart. */
-            int kinds[VIEW_MARK_KINDS], nk = 0;
-            for (int k = 0; k < VIEW_MARK_KINDS; k++) {
-                int has = 0;
-                for (int j = 0; j < vr->nmarks; j++)
-                    has |= vr->marks[j].side == s && (int)vr->marks[j].kind == k;
-                if (has)
-                    kinds[nk++] = k;
-            }
-            if (nk == 0)
-                continue;
-            double gap = nk > 1 && (column - 2) / nk < 12 ? (column - 2) / nk : 12;
-            if (gap < 7)
-                gap = 7;
-            double first = x_of(vr->round, rounds) - gap / 2 * (nk - 1);
-            if (first + gap * (nk - 1) > W - 8)
-                first = W - 8 - gap * (nk - 1);
-            for (int q = 0; q < nk; q++) {
-                enum view_mark_kind kind = (enum view_mark_kind)kinds[q];
-                buf_add(b, "<g><title>Round %d:", vr->round);
-                for (int j = 0; j < vr->nmarks; j++)
-                    if (vr->marks[j].side == s && vr->marks[j].kind == kind) {
-                        buf_add(b, " ");
-                        buf_html(b, vr->marks[j].text);
-                    }
-                buf_add(b, "</title>");
-                symbol(b, kind, first + gap * q, s ? LANE1 : LANE0, colour[s]);
-                buf_add(b, "</g>");
-                if (kind == VIEW_KNOCKDOWN || kind == VIEW_STOPPAGE) {
-                    /* On the line too: where he went down. */
-                    buf_add(b, "<g><title>Round %d:", vr->round);
-                    for (int j = 0; j < vr->nmarks; j++)
-                        if (vr->marks[j].side == s && vr->marks[j].kind == kind) {
-                            buf_add(b, " ");
-                            buf_html(b, vr->marks[j].text);
-                        }
-                    buf_add(b, "</title>");
-                    symbol(b, kind, x_of(vr->round, rounds), y_of(vr->meter[s], top) - 12,
-                           colour[s]);
-                    buf_add(b, "</g>");
-                }
-            }
+}
+
+/* One symbol of round vr's marks of `kind` on side s at (x, y), its title
+ * every such mark's words. */
+static void mark_symbol(struct str *b, const struct view_round *vr, int s, enum view_mark_kind kind,
+                        double x, double y)
+{
+    str_add(b, "<g><title>Round %d:", vr->round);
+    for (int j = 0; j < vr->nmarks; j++)
+        if (vr->marks[j].side == s && vr->marks[j].kind == kind) {
+            str_add(b, " ");
+            web_html(b, vr->marks[j].text);
         }
+    str_add(b, "</title>");
+    symbol(b, kind, x, y, colour[s]);
+    str_add(b, "</g>");
+}
+
+/* The kinds of mark round vr left on side s, in kinds[]; returns how
+ * many. */
+static int round_kinds(const struct view_round *vr, int s, int kinds[VIEW_MARK_KINDS])
+{
+    int nk = 0;
+
+    for (int k = 0; k < VIEW_MARK_KINDS; k++) {
+        int has = 0;
+        for (int j = 0; j < vr->nmarks; j++)
+            has |= vr->marks[j].side == s && (int)vr->marks[j].kind == k;
+        if (has)
+            kinds[nk++] = k;
     }
+    return nk;
+}
+
+/* The kinds round vr left on side s, each one symbol, side by side,
+ * centred on the round, closer when rounds are narrow, kept inside the
+ * chart; a knockdown or stoppage also on the line, where he went down. */
+static void round_marks(struct str *b, const struct chart *c, const struct view_round *vr, int s)
+{
+    int kinds[VIEW_MARK_KINDS];
+    int nk = round_kinds(vr, s, kinds);
+    double column = (double)(RIGHT - LEFT) / (c->rounds > 0 ? c->rounds : 1);
+
+    if (nk == 0)
+        return;
+    double gap = nk > 1 && (column - 2) / nk < 12 ? (column - 2) / nk : 12;
+    if (gap < 7)
+        gap = 7;
+    double first = x_of(vr->round, c->rounds) - gap / 2 * (nk - 1);
+    if (first + gap * (nk - 1) > W - 8)
+        first = W - 8 - gap * (nk - 1);
+    for (int q = 0; q < nk; q++) {
+        enum view_mark_kind kind = (enum view_mark_kind)kinds[q];
+        mark_symbol(b, vr, s, kind, first + gap * q, s ? LANE1 : LANE0);
+        if (kind == VIEW_KNOCKDOWN || kind == VIEW_STOPPAGE)
+            mark_symbol(b, vr, s, kind, x_of(vr->round, c->rounds),
+                        y_of(vr->meter[s], c->top) - 12);
+    }
+}
+
+/* What the marks mean, for the kinds this ruleset makes. */
+static void chart_key(struct str *b, const struct bout_view *v)
+{
     static const char *const names[VIEW_MARK_KINDS] = {
         [VIEW_KNOCKDOWN] = "knockdown",   [VIEW_INJURY] = "injury",
         [VIEW_WARNING] = "warning",       [VIEW_STOPPAGE] = "stoppage",
@@ -248,13 +290,31 @@ void chart_svg(struct buf *b, const struct bout_view *v)
         VIEW_KNOCKDOWN, VIEW_INJURY, VIEW_WARNING, VIEW_CRITICAL,
         VIEW_STUN,      VIEW_BREAK,  VIEW_STOPPAGE};
     double x = LEFT + 8;
+
     for (int q = 0; q < VIEW_MARK_KINDS; q++) {
         enum view_mark_kind k = legend[q];
         if (!(v->mark_kinds & 1u << k))
             continue;
         symbol(b, k, x, H - 10, "#66717c");
-        buf_add(b, "<text x=\"%.1f\" y=\"%d\" fill=\"#66717c\">%s</text>", x + 10, H - 6, names[k]);
+        str_add(b, "<text x=\"%.1f\" y=\"%d\" fill=\"#66717c\">%s</text>", x + 10, H - 6, names[k]);
         x += 120;
     }
-    buf_add(b, "</svg>");
+}
+
+void chart_svg(struct str *b, const struct bout_view *v)
+{
+    struct chart c = {.v = v, .rounds = v->rec.rounds > v->nrounds ? v->rec.rounds : v->nrounds};
+
+    c.top = nice_top(meter_max(v), &c.step);
+    chart_open(b, v);
+    chart_axes(b, &c);
+    chart_names(b, v);
+    for (int s = 0; s < SIDES; s++)
+        chart_line(b, &c, s);
+    chart_lanes(b);
+    for (int i = 0; i < v->nrounds; i++)
+        for (int s = 0; s < SIDES; s++)
+            round_marks(b, &c, &v->round[i], s);
+    chart_key(b, v);
+    str_add(b, "</svg>");
 }

@@ -33,7 +33,7 @@ struct cfg_ctx {
     char reason[WEB_ERR_MAX];
 };
 
-WEB_PRINTF(2, 3) static int fail(struct cfg_ctx *x, const char *fmt, ...)
+UTIL_PRINTF(2, 3) static int fail(struct cfg_ctx *x, const char *fmt, ...)
 {
     va_list ap;
 
@@ -185,25 +185,27 @@ static char *reader(char *str, int num, void *stream)
 int web_config_parse(const char *name, const char *text, struct web_config *c, char *err,
                      size_t errlen)
 {
-    static struct cfg_ctx x;
+    struct cfg_ctx *x = xcalloc(1, sizeof(*x));
+    int rc = 0;
 
-    memset(&x, 0, sizeof(x));
-    x.name = name;
-    x.pos = text;
-    snprintf(x.c.database, sizeof(x.c.database), "ringside.db");
-    listen_read("127.0.0.1:8080", &x.c);
-    int rc = ini_parse_stream(reader, &x, handler, &x);
-    if (!x.err_line && rc > 0) {
-        x.err_line = rc;
-        snprintf(x.reason, sizeof(x.reason),
+    x->name = name;
+    x->pos = text;
+    snprintf(x->c.database, sizeof(x->c.database), "ringside.db");
+    listen_read("127.0.0.1:8080", &x->c);
+    int bad = ini_parse_stream(reader, x, handler, x);
+    if (!x->err_line && bad > 0) {
+        x->err_line = bad;
+        snprintf(x->reason, sizeof(x->reason),
                  "expected \"key = value\", a [section] or a comment (; or #)");
     }
-    if (x.err_line) {
-        snprintf(err, errlen, "%s:%d: %s", name, x.err_line, x.reason);
-        return -1;
+    if (x->err_line) {
+        snprintf(err, errlen, "%s:%d: %s", name, x->err_line, x->reason);
+        rc = -1;
+    } else {
+        *c = x->c;
     }
-    *c = x.c;
-    return 0;
+    free(x);
+    return rc;
 }
 
 int web_config_load(const char *path, struct web_config *c, char *err, size_t errlen)

@@ -27,12 +27,10 @@ static const char usage_text[] =
     "  --help      this text\n"
     "  --version   the version\n";
 
-int main(int argc, char **argv)
+/* Reads the command line: the configuration's path into *path. Returns
+ * -1 to go on, or the exit status (--help, --version, a usage error). */
+static int args_read(int argc, char **argv, const char **path)
 {
-    const char *path = NULL;
-    char err[WEB_ERR_MAX + WEB_PATH_MAX];
-    static struct web w;
-
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             fputs(usage_text, stdout);
@@ -42,29 +40,27 @@ int main(int argc, char **argv)
             puts(PROGRAM " " VERSION);
             return 0;
         }
-        if (strcmp(argv[i], "-c") == 0 && i + 1 < argc && !path) {
-            path = argv[++i];
+        if (strcmp(argv[i], "-c") == 0 && i + 1 < argc && !*path) {
+            *path = argv[++i];
             continue;
         }
         fprintf(stderr, PROGRAM ": unexpected argument \"%.40s\"; usage: ringside-web -c FILE\n",
                 argv[i]);
         return 2;
     }
-    if (!path) {
+    if (!*path) {
         fprintf(stderr, PROGRAM ": no configuration; usage: ringside-web -c FILE (the bot's "
                                 "file)\n");
         return 2;
     }
-    if (web_config_load(path, &w.cfg, err, sizeof(err)) != 0) {
-        fprintf(stderr, PROGRAM ": %s\n", err);
-        return 2;
-    }
-    w.db = db_open_readonly(w.cfg.database, err, sizeof(err));
-    if (!w.db) {
-        fprintf(stderr, PROGRAM ": %s (start the bot once to create it)\n", err);
-        return 1;
-    }
-    w.version = -1;
+    return -1;
+}
+
+/* Serves w (its settings read, its database open) until SIGINT or
+ * SIGTERM. Returns the exit status. */
+static int serve(struct web *w)
+{
+    char err[WEB_ERR_MAX];
 
     /* The signals are waited for here; the server's thread never gets
      * them. */
@@ -76,20 +72,46 @@ int main(int argc, char **argv)
     signal(SIGPIPE, SIG_IGN);
     signal(SIGHUP, SIG_IGN); /* nothing to reload: the file is read at each request */
 
-    struct web_server *s = server_start(&w, err, sizeof(err));
+    struct web_server *s = server_start(w, err, sizeof(err));
     if (!s) {
         fprintf(stderr, PROGRAM ": %s\n", err);
-        db_close(w.db);
         return 1;
     }
-    fprintf(stderr, PROGRAM ": serving %s read-only on http://%s%s%s:%d/%s%s\n", w.cfg.database,
-            strchr(w.cfg.host, ':') ? "[" : "", w.cfg.host, strchr(w.cfg.host, ':') ? "]" : "",
-            w.cfg.port, w.cfg.base_url[0] ? " as " : "", w.cfg.base_url);
+    fprintf(stderr, PROGRAM ": serving %s read-only on http://%s%s%s:%d/%s%s\n", w->cfg.database,
+            strchr(w->cfg.host, ':') ? "[" : "", w->cfg.host, strchr(w->cfg.host, ':') ? "]" : "",
+            w->cfg.port, w->cfg.base_url[0] ? " as " : "", w->cfg.base_url);
     int sig = 0;
     sigwait(&set, &sig);
     fprintf(stderr, PROGRAM ": stopping (signal %d)\n", sig);
     server_stop(s);
-    web_forget(&w);
-    db_close(w.db);
     return 0;
+}
+
+int main(int argc, char **argv)
+{
+    const char *path = NULL;
+    char err[WEB_ERR_MAX + WEB_PATH_MAX];
+    int rc = args_read(argc, argv, &path);
+
+    if (rc >= 0)
+        return rc;
+    /* The server's state (its caches among it) is large: on the heap. */
+    struct web *w = xcalloc(1, sizeof(*w));
+    if (web_config_load(path, &w->cfg, err, sizeof(err)) != 0) {
+        fprintf(stderr, PROGRAM ": %s\n", err);
+        free(w);
+        return 2;
+    }
+    w->db = db_open_readonly(w->cfg.database, err, sizeof(err));
+    if (!w->db) {
+        fprintf(stderr, PROGRAM ": %s (start the bot once to create it)\n", err);
+        free(w);
+        return 1;
+    }
+    w->version = -1;
+    rc = serve(w);
+    web_forget(w);
+    db_close(w->db);
+    free(w);
+    return rc;
 }

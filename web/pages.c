@@ -5,7 +5,7 @@
  * Server-rendered HTML5 with the style inline: no external asset, no
  * script, a layout that fits a phone (tables scroll sideways in their own
  * box). Every text a user chose (fighter and account names, channels,
- * commentary that quotes them) goes through buf_html; everything else
+ * commentary that quotes them) goes through web_html; everything else
  * written raw is our own. Links are relative (route.root), so the pages
  * work under any base path. A live bout's page reloads itself (Refresh).
  */
@@ -15,12 +15,15 @@
 
 #include "web.h"
 
-#define LIVE_MAX     50  /* live bouts listed */
-#define LATEST_MAX   15  /* results on the home page */
-#define HISTORY_MAX  200 /* a fighter's bouts listed */
-#define LIVE_REFRESH 10  /* seconds */
-#define AUTO_REFRESH 4   /* a bout that fights itself: the duel's default pace */
+#define LIVE_MAX     50            /* live bouts listed */
+#define LATEST_MAX   15            /* results on the home page */
+#define HISTORY_MAX  WEB_BOUTS_MAX /* a fighter's bouts listed */
+#define LIVE_REFRESH 10            /* seconds */
+#define AUTO_REFRESH 4             /* a bout that fights itself: the duel's default pace */
 #define HOME_REFRESH 30
+
+/* The lists are read into the server's (struct web's bouts). */
+_Static_assert(LIVE_MAX <= WEB_BOUTS_MAX && LATEST_MAX <= WEB_BOUTS_MAX, "a list too long");
 
 static const char style[] =
     ":root{--a:#c62828;--b:#1565c0;--ink:#1c2228;--mute:#66717c;--line:#e2e6ea;--bg:#f4f6f8}"
@@ -87,43 +90,43 @@ static const char style[] =
 
 /* ------------------------------------------------------------ pieces */
 
-static void head(struct buf *b, const struct route *r, const char *title, int refresh)
+static void head(struct str *b, const struct route *r, const char *title, int refresh)
 {
-    buf_add(b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+    str_add(b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
                "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">");
     if (refresh > 0)
-        buf_add(b, "<meta http-equiv=\"refresh\" content=\"%d\">", refresh);
-    buf_add(b, "<title>");
-    buf_html(b, title);
-    buf_add(b, " - Ringside</title><style>%s</style></head><body><header>", style);
-    buf_add(b, "<a class=\"brand\" href=\"%s./\">RING<span>SIDE</span></a><nav>", r->root);
-    buf_add(b, "<a href=\"%slive\">Live</a>", r->root);
+        str_add(b, "<meta http-equiv=\"refresh\" content=\"%d\">", refresh);
+    str_add(b, "<title>");
+    web_html(b, title);
+    str_add(b, " - Ringside</title><style>%s</style></head><body><header>", style);
+    str_add(b, "<a class=\"brand\" href=\"%s./\">RING<span>SIDE</span></a><nav>", r->root);
+    str_add(b, "<a href=\"%slive\">Live</a>", r->root);
     for (int i = 0; i < RULES_COUNT; i++) {
         const struct ruleset *rs = ruleset_get((enum rules)i);
-        buf_add(b, "<a href=\"%sstandings/%s\">%s</a>", r->root, rs->name, rs->title);
+        str_add(b, "<a href=\"%sstandings/%s\">%s</a>", r->root, rs->name, rs->title);
     }
-    buf_add(b, "</nav></header><main>");
+    str_add(b, "</nav></header><main>");
 }
 
-static void foot(struct buf *b)
+static void foot(struct str *b)
 {
-    buf_add(b, "</main><footer>Ringside: bouts fought in IRC channels. These pages only read "
+    str_add(b, "</main><footer>Ringside: bouts fought in IRC channels. These pages only read "
                "the record; orders and plans stay secret.</footer></body></html>\n");
 }
 
-static void finish(struct buf *b, int status, int refresh, struct reply *out)
+static void finish(struct str *b, int status, int refresh, struct reply *out)
 {
     out->status = status;
     out->type = "text/html; charset=utf-8";
     out->refresh = refresh;
-    out->body = buf_take(b, &out->len);
+    out->body = str_take(b, &out->len);
 }
 
-static void fighter_link(struct buf *b, const struct route *r, int64_t id, const char *name)
+static void fighter_link(struct str *b, const struct route *r, int64_t id, const char *name)
 {
-    buf_add(b, "<a href=\"%sfighters/%lld\">", r->root, (long long)id);
-    buf_html(b, name);
-    buf_add(b, "</a>");
+    str_add(b, "<a href=\"%sfighters/%lld\">", r->root, (long long)id);
+    web_html(b, name);
+    str_add(b, "</a>");
 }
 
 static const char *rules_title(int rules)
@@ -150,71 +153,71 @@ static void bout_names(struct web *w, const struct db_bout *bt, struct db_fighte
 }
 
 /* "exhibition", "GOLD league, turn 3", "title bout, turn 3". */
-static void kind_add(struct buf *b, const struct db_bout *bt)
+static void kind_add(struct str *b, const struct db_bout *bt)
 {
     switch (bt->kind) {
     case DB_BOUT_LEAGUE:
-        buf_add(b, "<span class=\"pill %s\">%s</span> league, turn %d",
+        str_add(b, "<span class=\"pill %s\">%s</span> league, turn %d",
                 league_name((enum league)bt->league), league_name((enum league)bt->league),
                 bt->turn);
         break;
     case DB_BOUT_TITLE:
-        buf_add(b, "<span class=\"pill title\">TITLE</span> turn %d", bt->turn);
+        str_add(b, "<span class=\"pill title\">TITLE</span> turn %d", bt->turn);
         break;
     default:
-        buf_add(b, "exhibition");
+        str_add(b, "exhibition");
         break;
     }
 }
 
 /* How a finished bout went, in a few words: "Rocky beat Apollo by KO in
  * round 5", "Rocky and Apollo drew (decision)". */
-static void outcome_add(struct buf *b, const struct route *r, const struct db_bout *bt,
+static void outcome_add(struct str *b, const struct route *r, const struct db_bout *bt,
                         const struct db_fighter f[SIDES])
 {
     if (bt->state == DB_BOUT_LIVE) {
         fighter_link(b, r, f[0].id, f[0].name);
-        buf_add(b, " vs ");
+        str_add(b, " vs ");
         fighter_link(b, r, f[1].id, f[1].name);
-        buf_add(b, " <span class=\"pill live\">LIVE</span> round %d of %d", bt->round, bt->rounds);
+        str_add(b, " <span class=\"pill live\">LIVE</span> round %d of %d", bt->round, bt->rounds);
         return;
     }
     if (bt->winner < 0) {
         fighter_link(b, r, f[0].id, f[0].name);
-        buf_add(b, " and ");
+        str_add(b, " and ");
         fighter_link(b, r, f[1].id, f[1].name);
-        buf_add(b, " drew (%s)", render_method_name(bt->drawn_by));
+        str_add(b, " drew (%s)", render_method_name(bt->drawn_by));
         return;
     }
     int w = bt->winner;
     fighter_link(b, r, f[w].id, f[w].name);
-    buf_add(b, " beat ");
+    str_add(b, " beat ");
     fighter_link(b, r, f[!w].id, f[!w].name);
-    buf_add(b, " by %s in round %d", render_method_name(bt->method), bt->round);
+    str_add(b, " by %s in round %d", render_method_name(bt->method), bt->round);
 }
 
 /* A table of bouts: date, bout, ruleset, kind, what happened. */
-static void bouts_table(struct web *w, struct buf *b, const struct route *r,
+static void bouts_table(struct web *w, struct str *b, const struct route *r,
                         const struct db_bout *v, int n)
 {
     char date[40];
 
-    buf_add(b, "<div class=\"wrap\"><table><thead><tr><th>Bout</th><th class=\"hide-s\">When</th>"
+    str_add(b, "<div class=\"wrap\"><table><thead><tr><th>Bout</th><th class=\"hide-s\">When</th>"
                "<th>What</th><th class=\"hide-s\">Kind</th></tr></thead><tbody>");
     for (int i = 0; i < n; i++) {
         struct db_fighter f[SIDES];
         bout_names(w, &v[i], f);
-        buf_add(b,
+        str_add(b,
                 "<tr><td class=\"nw\"><a href=\"%sbouts/%lld\">#%lld</a> <span "
                 "class=\"muted small\">%s</span></td><td class=\"hide-s nw small\">%s</td><td>",
                 r->root, (long long)v[i].id, (long long)v[i].id, rules_title(v[i].rules),
                 web_date(v[i].ended ? v[i].ended : v[i].started, date, sizeof(date)));
         outcome_add(b, r, &v[i], f);
-        buf_add(b, "</td><td class=\"hide-s small\">");
+        str_add(b, "</td><td class=\"hide-s small\">");
         kind_add(b, &v[i]);
-        buf_add(b, "</td></tr>");
+        str_add(b, "</td></tr>");
     }
-    buf_add(b, "</tbody></table></div>");
+    str_add(b, "</tbody></table></div>");
 }
 
 /* ------------------------------------------------------------ errors */
@@ -222,14 +225,15 @@ static void bouts_table(struct web *w, struct buf *b, const struct route *r,
 void pages_error(const struct route *r, int status, const char *title, const char *message,
                  struct reply *out)
 {
-    struct buf b = {0};
+    struct str b;
+    str_init(&b);
 
     head(&b, r, title, 0);
-    buf_add(&b, "<h1>");
-    buf_html(&b, title);
-    buf_add(&b, "</h1><div class=\"card\"><p>");
-    buf_html(&b, message);
-    buf_add(&b, "</p><p><a href=\"%s./\">Back to the ring</a></p></div>", r->root);
+    str_add(&b, "<h1>");
+    web_html(&b, title);
+    str_add(&b, "</h1><div class=\"card\"><p>");
+    web_html(&b, message);
+    str_add(&b, "</p><p><a href=\"%s./\">Back to the ring</a></p></div>", r->root);
     foot(&b);
     finish(&b, status, 0, out);
 }
@@ -246,112 +250,132 @@ static void db_failed(const struct route *r, struct reply *out)
 
 /* -------------------------------------------------------------- home */
 
-/* The live bouts, as a list of cards; returns how many. */
-static int live_list(struct web *w, struct buf *b, const struct route *r)
+/* The live bouts v[0..n) as a grid of cards. */
+static void live_cards(struct web *w, struct str *b, const struct route *r, const struct db_bout *v,
+                       int n)
 {
-    static struct db_bout v[LIVE_MAX];
-    int n = 0;
-
-    if (db_bout_list(w->db, DB_BOUT_LIVE, v, LIVE_MAX, &n) != DB_OK)
-        return -1;
-    if (n == 0) {
-        buf_add(b, "<div class=\"card muted\">No bout is being fought right now.</div>");
-        return 0;
-    }
-    buf_add(b, "<div class=\"grid\">");
+    str_add(b, "<div class=\"grid\">");
     for (int i = 0; i < n; i++) {
         struct db_fighter f[SIDES];
         bout_names(w, &v[i], f);
-        buf_add(b,
+        str_add(b,
                 "<div class=\"card\"><span class=\"pill live\">LIVE</span> <a href=\"%sbouts/"
                 "%lld\"><strong>Bout #%lld</strong></a> <span class=\"muted small\">%s, ",
                 r->root, (long long)v[i].id, (long long)v[i].id, rules_title(v[i].rules));
-        buf_html(b, v[i].channel);
-        buf_add(b, "</span><h3><span class=\"sa\">");
-        buf_html(b, f[0].name);
-        buf_add(b, "</span> vs <span class=\"sb\">");
-        buf_html(b, f[1].name);
-        buf_add(b, "</span></h3><div class=\"small muted\">%s round %d of %d</div></div>",
+        web_html(b, v[i].channel);
+        str_add(b, "</span><h3><span class=\"sa\">");
+        web_html(b, f[0].name);
+        str_add(b, "</span> vs <span class=\"sb\">");
+        web_html(b, f[1].name);
+        str_add(b, "</span></h3><div class=\"small muted\">%s round %d of %d</div></div>",
                 v[i].round ? "after" : "before", v[i].round ? v[i].round : 1, v[i].rounds);
     }
-    buf_add(b, "</div>");
+    str_add(b, "</div>");
+}
+
+/* The live bouts, as a list of cards; returns how many, or -1 (database
+ * error). */
+static int live_list(struct web *w, struct str *b, const struct route *r)
+{
+    struct db_bout *v = w->bouts;
+    int n = 0;
+
+    if (db_bout_list(w->db, DB_BOUT_LIVE, v, LIVE_MAX, &n) != DB_OK)
+        n = -1;
+    else if (n == 0)
+        str_add(b, "<div class=\"card muted\">No bout is being fought right now.</div>");
+    else
+        live_cards(w, b, r, v, n);
     return n;
 }
 
-static void champion_card(struct web *w, struct buf *b, const struct route *r, int rules)
+static void champion_card(struct web *w, struct str *b, const struct route *r, int rules)
 {
     int64_t champ = 0;
     int defences = 0;
     struct db_fighter f;
     const struct ruleset *rs = ruleset_get((enum rules)rules);
 
-    buf_add(b, "<div class=\"card\"><div class=\"muted small\">%s International Champion</div>",
+    str_add(b, "<div class=\"card\"><div class=\"muted small\">%s International Champion</div>",
             rs->title);
     if (db_champion_get(w->db, (enum rules)rules, &champ, &defences) == DB_OK &&
         db_fighter_get_id(w->db, champ, &f) == DB_OK) {
-        buf_add(b, "<h3>&#x2605; ");
+        str_add(b, "<h3>&#x2605; ");
         fighter_link(b, r, f.id, f.name);
-        buf_add(b, "</h3><div class=\"small\">");
-        buf_html(b, f.owner);
-        buf_add(b, " &middot; %d-%d-%d &middot; %d defence%s</div>", f.wins, f.losses, f.draws,
+        str_add(b, "</h3><div class=\"small\">");
+        web_html(b, f.owner);
+        str_add(b, " &middot; %d-%d-%d &middot; %d defence%s</div>", f.wins, f.losses, f.draws,
                 defences, defences == 1 ? "" : "s");
     } else {
-        buf_add(b, "<h3 class=\"muted\">vacant</h3>");
+        str_add(b, "<h3 class=\"muted\">vacant</h3>");
     }
-    buf_add(b,
+    str_add(b,
             "<div class=\"small\"><a href=\"%sstandings/%s\">standings</a> &middot; <a "
             "href=\"%schampions/%s\">title history</a></div></div>",
             r->root, rs->name, r->root, rs->name);
 }
 
+/* The latest results as a table; 0, or -1 (database error). */
+static int latest_list(struct web *w, struct str *b, const struct route *r)
+{
+    struct db_bout *v = w->bouts;
+    int n = 0, rc = 0;
+
+    if (db_bout_list_over(w->db, -1, -1, v, LATEST_MAX, &n) != DB_OK)
+        rc = -1;
+    else if (n)
+        bouts_table(w, b, r, v, n);
+    else
+        str_add(b, "<div class=\"card muted\">No bout has been fought yet.</div>");
+    return rc;
+}
+
 static void page_home(struct web *w, const struct route *r, struct reply *out)
 {
-    static struct db_bout v[LATEST_MAX];
-    struct buf b = {0}, body = {0};
-    int n = 0;
+    struct str b, body;
 
-    buf_add(&body, "<h2>Live now</h2>");
+    str_init(&b);
+    str_init(&body);
+    str_add(&body, "<h2>Live now</h2>");
     int live = live_list(w, &body, r);
     if (live < 0) {
-        free(body.s);
+        str_free(&body);
         return db_failed(r, out);
     }
-    buf_add(&body, "<h2>Champions</h2><div class=\"grid\">");
+    str_add(&body, "<h2>Champions</h2><div class=\"grid\">");
     for (int i = 0; i < RULES_COUNT; i++)
         champion_card(w, &body, r, i);
-    buf_add(&body, "</div><h2>Latest results</h2>");
-    if (db_bout_list_over(w->db, -1, -1, v, LATEST_MAX, &n) != DB_OK) {
-        free(body.s);
+    str_add(&body, "</div><h2>Latest results</h2>");
+    if (latest_list(w, &body, r) != 0) {
+        str_free(&body);
         return db_failed(r, out);
     }
-    if (n)
-        bouts_table(w, &body, r, v, n);
-    else
-        buf_add(&body, "<div class=\"card muted\">No bout has been fought yet.</div>");
     head(&b, r, "Ringside", live > 0 ? HOME_REFRESH : 0);
-    buf_add(&b, "<h1>Ringside</h1>");
-    buf_raw(&b, body.s, body.len);
-    free(body.s);
+    str_add(&b, "<h1>Ringside</h1>");
+    str_raw(&b, body.p, body.len);
+    str_free(&body);
     foot(&b);
     finish(&b, 200, live > 0 ? HOME_REFRESH : 0, out);
 }
 
 static void page_live(struct web *w, const struct route *r, struct reply *out)
 {
-    struct buf b = {0}, body = {0};
+    struct str b, body;
+    str_init(&b);
+    str_init(&body);
 
     int live = live_list(w, &body, r);
     if (live < 0) {
-        free(body.s);
+        str_free(&body);
         return db_failed(r, out);
     }
     head(&b, r, "Live bouts", LIVE_REFRESH);
-    buf_add(&b,
+    str_add(&b,
             "<h1>Live bouts</h1><p class=\"muted small\">This page reloads every %d "
             "seconds.</p>",
             LIVE_REFRESH);
-    buf_raw(&b, body.s, body.len);
-    free(body.s);
+    str_raw(&b, body.p, body.len);
+    str_free(&body);
     foot(&b);
     finish(&b, 200, LIVE_REFRESH, out);
 }
@@ -360,31 +384,89 @@ static void page_live(struct web *w, const struct route *r, struct reply *out)
 
 static void page_standings_index(struct web *w, const struct route *r, struct reply *out)
 {
-    struct buf b = {0};
+    struct str b;
+    str_init(&b);
 
     head(&b, r, "Standings", 0);
-    buf_add(&b, "<h1>Standings</h1><div class=\"grid\">");
+    str_add(&b, "<h1>Standings</h1><div class=\"grid\">");
     for (int i = 0; i < RULES_COUNT; i++) {
         const struct ruleset *rs = ruleset_get((enum rules)i);
-        buf_add(&b, "<div class=\"card\"><h3>%s</h3>", rs->title);
+        str_add(&b, "<div class=\"card\"><h3>%s</h3>", rs->title);
         for (int l = LEAGUE_COUNT - 1; l >= 0; l--) {
             const struct web_standings *s = web_standings(w, (enum rules)i, l);
             if (!s) {
-                free(b.s);
+                str_free(&b);
                 return db_failed(r, out);
             }
-            buf_add(&b,
+            str_add(&b,
                     "<div><a href=\"%sstandings/%s/%s\"><span class=\"pill %s\">%s</span></a> "
                     "<span class=\"muted small\">%d fighter%s</span></div>",
                     r->root, rs->name, league_lower(l), league_name((enum league)l),
                     league_name((enum league)l), s->n, s->n == 1 ? "" : "s");
         }
-        buf_add(&b, "<div class=\"small\"><a href=\"%schampions/%s\">title history</a></div></div>",
+        str_add(&b, "<div class=\"small\"><a href=\"%schampions/%s\">title history</a></div></div>",
                 r->root, rs->name);
     }
-    buf_add(&b, "</div>");
+    str_add(&b, "</div>");
     foot(&b);
     finish(&b, 200, 0, out);
+}
+
+/* The leagues of ruleset rs, each with its count, `league` marked. */
+static void league_tabs(struct web *w, struct str *b, const struct route *r,
+                        const struct ruleset *rs, int league)
+{
+    str_add(b, "<div class=\"pager\">");
+    for (int l = LEAGUE_COUNT - 1; l >= 0; l--) {
+        const struct web_standings *o = web_standings(w, (enum rules)r->rules, l);
+        str_add(b,
+                "<a href=\"%sstandings/%s/%s\"><span class=\"pill %s%s\">%s</span></a> "
+                "<span class=\"muted small\">%d</span>",
+                r->root, rs->name, league_lower(l), league_name((enum league)l),
+                l == league ? " on" : "", league_name((enum league)l), o ? o->n : 0);
+    }
+    str_add(b, "</div>");
+}
+
+/* Positions from + 1 to `to` of standings s, as a table. */
+static void standings_table(struct str *b, const struct route *r, const struct web_standings *s,
+                            int from, int to)
+{
+    str_add(b, "<div class=\"wrap\"><table><thead><tr><th class=\"n\" "
+               "style=\"width:3rem\">#</th><th>Fighter</th>"
+               "<th>Owner</th><th class=\"n\">W-L-D</th><th class=\"n hide-s\">KOs</th>"
+               "<th class=\"n\">Gold</th></tr></thead><tbody>");
+    for (int i = from; i < to; i++) {
+        const struct db_fighter *f = &s->v[i];
+        str_add(b, "<tr><td class=\"n\">%d</td><td>", i + 1);
+        fighter_link(b, r, f->id, f->name);
+        str_add(b, "</td><td>");
+        web_html(b, f->owner);
+        str_add(b,
+                "</td><td class=\"n\">%d-%d-%d</td><td class=\"n hide-s\">%d</td><td "
+                "class=\"n\">%d</td></tr>",
+                f->wins, f->losses, f->draws, f->kos, f->gold_record);
+    }
+    str_add(b, "</tbody></table></div>");
+}
+
+/* Links to the page before and after `page` of `pages` (the rows from + 1
+ * to `to` of n shown), when there is more than one. */
+static void standings_pager(struct str *b, const struct route *r, const struct ruleset *rs,
+                            int league, int page, int pages, int from, int to, int n)
+{
+    if (pages <= 1)
+        return;
+    str_add(b, "<div class=\"pager\">");
+    if (page > 1)
+        str_add(b, "<a href=\"%sstandings/%s/%s?page=%d\">&larr; previous</a>", r->root, rs->name,
+                league_lower(league), page - 1);
+    str_add(b, "<span class=\"muted\">page %d of %d (%d&ndash;%d of %d)</span>", page, pages,
+            from + 1, to, n);
+    if (page < pages)
+        str_add(b, "<a href=\"%sstandings/%s/%s?page=%d\">next &rarr;</a>", r->root, rs->name,
+                league_lower(league), page + 1);
+    str_add(b, "</div>");
 }
 
 static void page_standings(struct web *w, const struct route *r, int page, struct reply *out)
@@ -400,59 +482,25 @@ static void page_standings(struct web *w, const struct route *r, int page, struc
     if (page > pages)
         return not_found(r, "There is no such page of these standings.", out);
 
-    struct buf b = {0};
+    struct str b;
     char title[96];
+    str_init(&b);
     snprintf(title, sizeof(title), "%s standings, %s", rs->title, league_name((enum league)league));
     head(&b, r, title, 0);
-    buf_add(&b, "<h1>%s standings</h1><div class=\"pager\">", rs->title);
-    for (int l = LEAGUE_COUNT - 1; l >= 0; l--) {
-        const struct web_standings *o = web_standings(w, (enum rules)r->rules, l);
-        buf_add(&b,
-                "<a href=\"%sstandings/%s/%s\"><span class=\"pill %s%s\">%s</span></a> "
-                "<span class=\"muted small\">%d</span>",
-                r->root, rs->name, league_lower(l), league_name((enum league)l),
-                l == league ? " on" : "", league_name((enum league)l), o ? o->n : 0);
-    }
-    buf_add(&b, "</div>");
+    str_add(&b, "<h1>%s standings</h1>", rs->title);
+    league_tabs(w, &b, r, rs, league);
     if (league == LEAGUE_GOLD)
         champion_card(w, &b, r, r->rules);
     int from = (page - 1) * WEB_PAGE_ROWS, to = from + WEB_PAGE_ROWS;
     if (to > s->n)
         to = s->n;
-    if (s->n == 0) {
-        buf_add(&b, "<div class=\"card muted\">Nobody fights in %s yet.</div>",
+    if (s->n == 0)
+        str_add(&b, "<div class=\"card muted\">Nobody fights in %s yet.</div>",
                 league_name((enum league)league));
-    } else {
-        buf_add(&b, "<div class=\"wrap\"><table><thead><tr><th class=\"n\" "
-                    "style=\"width:3rem\">#</th><th>Fighter</th>"
-                    "<th>Owner</th><th class=\"n\">W-L-D</th><th class=\"n hide-s\">KOs</th>"
-                    "<th class=\"n\">Gold</th></tr></thead><tbody>");
-        for (int i = from; i < to; i++) {
-            const struct db_fighter *f = &s->v[i];
-            buf_add(&b, "<tr><td class=\"n\">%d</td><td>", i + 1);
-            fighter_link(&b, r, f->id, f->name);
-            buf_add(&b, "</td><td>");
-            buf_html(&b, f->owner);
-            buf_add(&b,
-                    "</td><td class=\"n\">%d-%d-%d</td><td class=\"n hide-s\">%d</td><td "
-                    "class=\"n\">%d</td></tr>",
-                    f->wins, f->losses, f->draws, f->kos, f->gold_record);
-        }
-        buf_add(&b, "</tbody></table></div>");
-    }
-    if (pages > 1) {
-        buf_add(&b, "<div class=\"pager\">");
-        if (page > 1)
-            buf_add(&b, "<a href=\"%sstandings/%s/%s?page=%d\">&larr; previous</a>", r->root,
-                    rs->name, league_lower(league), page - 1);
-        buf_add(&b, "<span class=\"muted\">page %d of %d (%d&ndash;%d of %d)</span>", page, pages,
-                from + 1, to, s->n);
-        if (page < pages)
-            buf_add(&b, "<a href=\"%sstandings/%s/%s?page=%d\">next &rarr;</a>", r->root, rs->name,
-                    league_lower(league), page + 1);
-        buf_add(&b, "</div>");
-    }
-    buf_add(&b, "<p class=\"muted small\">Ranked by gold record (3 points a win in GOLD, 1 a "
+    else
+        standings_table(&b, r, s, from, to);
+    standings_pager(&b, r, rs, league, page, pages, from, to, s->n);
+    str_add(&b, "<p class=\"muted small\">Ranked by gold record (3 points a win in GOLD, 1 a "
                 "tie, since the last title shot), then wins minus losses, then age. The champion "
                 "stands above the leagues.</p>");
     foot(&b);
@@ -461,50 +509,60 @@ static void page_standings(struct web *w, const struct route *r, int page, struc
 
 /* --------------------------------------------------------- champions */
 
+/* One title bout in the history: the bout, when, how it went, what
+ * became of the title. */
+static void title_row(struct web *w, struct str *b, const struct route *r,
+                      const struct title_bout *t)
+{
+    struct db_fighter f[SIDES];
+    char date[40];
+
+    bout_names(w, &t->bout, f);
+    str_add(b,
+            "<tr><td class=\"nw\"><a href=\"%sbouts/%lld\">#%lld</a> <span "
+            "class=\"muted small\">turn %d</span></td><td class=\"hide-s small "
+            "nw\">%s</td><td>",
+            r->root, (long long)t->bout.id, (long long)t->bout.id, t->bout.turn,
+            web_date(t->bout.ended, date, sizeof(date)));
+    outcome_add(b, r, &t->bout, f);
+    str_add(b, "</td><td>");
+    if (t->defence) {
+        str_add(b, "defence %d", t->defence);
+    } else if (t->after && t->after != t->before) {
+        int s = t->after == f[1].id;
+        str_add(b, "&#x2605; ");
+        fighter_link(b, r, f[s].id, f[s].name);
+        str_add(b, " %s", t->before ? "takes the title" : "wins the vacant title");
+    } else {
+        str_add(b, "stays vacant");
+    }
+    str_add(b, "</td></tr>");
+}
+
 static void page_champions(struct web *w, const struct route *r, struct reply *out)
 {
     const struct ruleset *rs = ruleset_get((enum rules)r->rules);
     int n = 0;
     struct title_bout *t = league_title_history(w->db, (enum rules)r->rules, &n);
-    char title[96], date[40];
+    char title[96];
 
     if (!t)
         return db_failed(r, out);
-    struct buf b = {0};
+    struct str b;
+    str_init(&b);
     snprintf(title, sizeof(title), "%s title history", rs->title);
     head(&b, r, title, 0);
-    buf_add(&b, "<h1>%s International Champion</h1>", rs->title);
+    str_add(&b, "<h1>%s International Champion</h1>", rs->title);
     champion_card(w, &b, r, r->rules);
-    buf_add(&b, "<h2>Title bouts</h2>");
+    str_add(&b, "<h2>Title bouts</h2>");
     if (n == 0)
-        buf_add(&b, "<div class=\"card muted\">No title bout has been fought yet.</div>");
+        str_add(&b, "<div class=\"card muted\">No title bout has been fought yet.</div>");
     else {
-        buf_add(&b, "<div class=\"wrap\"><table><thead><tr><th>Bout</th><th class=\"hide-s\">"
+        str_add(&b, "<div class=\"wrap\"><table><thead><tr><th>Bout</th><th class=\"hide-s\">"
                     "When</th><th>Result</th><th>The title</th></tr></thead><tbody>");
-        for (int i = n - 1; i >= 0; i--) {
-            struct db_fighter f[SIDES];
-            bout_names(w, &t[i].bout, f);
-            buf_add(&b,
-                    "<tr><td class=\"nw\"><a href=\"%sbouts/%lld\">#%lld</a> <span "
-                    "class=\"muted small\">turn %d</span></td><td class=\"hide-s small "
-                    "nw\">%s</td><td>",
-                    r->root, (long long)t[i].bout.id, (long long)t[i].bout.id, t[i].bout.turn,
-                    web_date(t[i].bout.ended, date, sizeof(date)));
-            outcome_add(&b, r, &t[i].bout, f);
-            buf_add(&b, "</td><td>");
-            if (t[i].defence) {
-                buf_add(&b, "defence %d", t[i].defence);
-            } else if (t[i].after && t[i].after != t[i].before) {
-                int s = t[i].after == f[1].id;
-                buf_add(&b, "&#x2605; ");
-                fighter_link(&b, r, f[s].id, f[s].name);
-                buf_add(&b, " %s", t[i].before ? "takes the title" : "wins the vacant title");
-            } else {
-                buf_add(&b, "stays vacant");
-            }
-            buf_add(&b, "</td></tr>");
-        }
-        buf_add(&b, "</tbody></table></div>");
+        for (int i = n - 1; i >= 0; i--)
+            title_row(w, &b, r, &t[i]);
+        str_add(&b, "</tbody></table></div>");
     }
     free(t);
     foot(&b);
@@ -513,17 +571,17 @@ static void page_champions(struct web *w, const struct route *r, struct reply *o
 
 /* ----------------------------------------------------------- fighter */
 
-static void sheet_table(struct buf *b, const struct sheet *s)
+static void sheet_table(struct str *b, const struct sheet *s)
 {
     const struct ruleset *rs = ruleset_get(s->rules);
 
-    buf_add(b, "<div class=\"wrap\"><table><tbody><tr>");
+    str_add(b, "<div class=\"wrap\"><table><tbody><tr>");
     for (int i = 0; i < rs->nfields; i++)
-        buf_add(b, "<th class=\"n\">%s</th>", rs->fields[i].label);
-    buf_add(b, "</tr><tr>");
+        str_add(b, "<th class=\"n\">%s</th>", rs->fields[i].label);
+    str_add(b, "</tr><tr>");
     for (int i = 0; i < rs->nfields; i++)
-        buf_add(b, "<td class=\"n\">%d</td>", sheet_field_get(s, i));
-    buf_add(b, "</tr></tbody></table></div>");
+        str_add(b, "<td class=\"n\">%d</td>", sheet_field_get(s, i));
+    str_add(b, "</tr></tbody></table></div>");
 }
 
 /* A piece's condition in percent of a new one. */
@@ -533,9 +591,9 @@ static double kit_percent(const struct ruleset *rs, int cond)
 }
 
 /* A condition as a bar and a figure. */
-static void condition_add(struct buf *b, double pct)
+static void condition_add(struct str *b, double pct)
 {
-    buf_add(b, "<span class=\"bar\"><i class=\"%s\" style=\"width:%.1f%%\"></i></span>%.1f%%",
+    str_add(b, "<span class=\"bar\"><i class=\"%s\" style=\"width:%.1f%%\"></i></span>%.1f%%",
             pct > 60   ? "ok"
             : pct > 25 ? "worn"
                        : "low",
@@ -544,7 +602,7 @@ static void condition_add(struct buf *b, double pct)
 
 /* The equipment of sheet `s` (a ruleset with equipment): each slot's
  * piece and its condition, and what it weighs on him. */
-static void kit_table(struct buf *b, const struct sheet *s)
+static void kit_table(struct str *b, const struct sheet *s)
 {
     const struct ruleset *rs = ruleset_get(s->rules);
     char piece[RENDER_LINE_MAX], note[RENDER_LINE_MAX];
@@ -556,111 +614,135 @@ static void kit_table(struct buf *b, const struct sheet *s)
         if (item == 0)
             continue;
         if (n++ == 0)
-            buf_add(b, "<div class=\"wrap\"><table><thead><tr><th>Slot</th><th>Piece</th>"
+            str_add(b, "<div class=\"wrap\"><table><thead><tr><th>Slot</th><th>Piece</th>"
                        "<th>Condition</th></tr></thead><tbody>");
         render_kit_piece(s->rules, k, item, piece, sizeof(piece));
-        buf_add(b, "<tr><td class=\"muted\">%s</td><td>", rs->kit_slot_name(k));
-        buf_html(b, piece);
-        buf_add(b, "</td><td class=\"nw\">");
+        str_add(b, "<tr><td class=\"muted\">%s</td><td>", rs->kit_slot_name(k));
+        web_html(b, piece);
+        str_add(b, "</td><td class=\"nw\">");
         condition_add(b, kit_percent(rs, cond));
-        buf_add(b, "</td></tr>");
+        str_add(b, "</td></tr>");
     }
     if (n)
-        buf_add(b, "</tbody></table></div>");
+        str_add(b, "</tbody></table></div>");
     else
-        buf_add(b, "<div class=\"card muted\">Nothing carried.</div>");
+        str_add(b, "<div class=\"card muted\">Nothing carried.</div>");
     render_kit_note(s, note, sizeof(note));
     if (note[0]) {
-        buf_add(b, "<p class=\"small muted\">");
-        buf_html(b, note);
-        buf_add(b, "</p>");
+        str_add(b, "<p class=\"small muted\">");
+        web_html(b, note);
+        str_add(b, "</p>");
     }
+}
+
+/* Fighter f's name, his owner, record and league, in cards. */
+static void fighter_cards(struct web *w, struct str *b, const struct route *r,
+                          const struct db_fighter *f)
+{
+    int64_t champ = 0;
+    int defences = 0;
+    int is_champ =
+        db_champion_get(w->db, f->sheet.rules, &champ, &defences) == DB_OK && champ == f->id;
+    const struct ruleset *rs = ruleset_get(f->sheet.rules);
+
+    str_add(b, "<h1>");
+    web_html(b, f->name);
+    if (is_champ)
+        str_add(b, " <span class=\"pill title\">&#x2605; CHAMPION</span>");
+    if (f->retired)
+        str_add(b, " <span class=\"pill\">RETIRED</span>");
+    str_add(b,
+            "</h1><div class=\"grid\"><div class=\"card\"><div class=\"muted small\">%s "
+            "&middot; a %s of</div><h3>",
+            rs->title, rs->fighter);
+    web_html(b, f->owner);
+    str_add(b,
+            "</h3></div><div class=\"card\"><div class=\"muted small\">Record (W-L-D)</div>"
+            "<h3>%d-%d-%d</h3><div class=\"small\">%d by KO</div></div>",
+            f->wins, f->losses, f->draws, f->kos);
+    str_add(b,
+            "<div class=\"card\"><div class=\"muted small\">League</div><h3><a "
+            "href=\"%sstandings/%s/%s\"><span class=\"pill %s\">%s</span></a></h3><div "
+            "class=\"small\">gold record %d",
+            r->root, rs->name, league_lower(f->league), league_name((enum league)f->league),
+            league_name((enum league)f->league), f->gold_record);
+    if (is_champ)
+        str_add(b, " &middot; %d title defence%s", defences, defences == 1 ? "" : "s");
+    str_add(b, "</div></div></div>");
+}
+
+/* One row of fighter `me_id`'s bouts: the bout, when, the opponent, how
+ * it went for him, its kind. */
+static void fighter_bout_row(struct web *w, struct str *b, const struct route *r, int64_t me_id,
+                             const struct db_bout *bt)
+{
+    struct db_fighter o[SIDES];
+    char date[40];
+
+    bout_names(w, bt, o);
+    int me = bt->fighter[1] == me_id;
+    str_add(b,
+            "<tr><td class=\"nw\"><a href=\"%sbouts/%lld\">#%lld</a></td><td "
+            "class=\"hide-s small nw\">%s</td><td>",
+            r->root, (long long)bt->id, (long long)bt->id,
+            web_date(bt->ended ? bt->ended : bt->started, date, sizeof(date)));
+    fighter_link(b, r, o[!me].id, o[!me].name);
+    str_add(b, "</td><td class=\"nw\">");
+    if (bt->state == DB_BOUT_LIVE)
+        str_add(b, "<span class=\"pill live\">LIVE</span> round %d of %d", bt->round, bt->rounds);
+    else if (bt->winner < 0)
+        str_add(b, "<span class=\"draw\">D</span> %s", render_method_name(bt->drawn_by));
+    else
+        str_add(b, "<span class=\"%s\">%s</span> %s, round %d", bt->winner == me ? "win" : "loss",
+                bt->winner == me ? "W" : "L", render_method_name(bt->method), bt->round);
+    str_add(b, "</td><td class=\"hide-s small\">");
+    kind_add(b, bt);
+    str_add(b, "</td></tr>");
+}
+
+/* Fighter `id`'s last bouts v[0..n), as a table. */
+static void fighter_bouts(struct web *w, struct str *b, const struct route *r, int64_t id,
+                          const struct db_bout *v, int n)
+{
+    if (n == 0) {
+        str_add(b, "<div class=\"card muted\">No bout fought yet.</div>");
+        return;
+    }
+    str_add(b, "<div class=\"wrap\"><table><thead><tr><th>Bout</th><th class=\"hide-s\">"
+               "When</th><th>Opponent</th><th>Result</th><th class=\"hide-s\">Kind</th>"
+               "</tr></thead><tbody>");
+    for (int i = 0; i < n; i++)
+        fighter_bout_row(w, b, r, id, &v[i]);
+    str_add(b, "</tbody></table></div>");
+    if (n == HISTORY_MAX)
+        str_add(b, "<p class=\"muted small\">The last %d bouts.</p>", HISTORY_MAX);
 }
 
 static void page_fighter(struct web *w, const struct route *r, struct reply *out)
 {
-    static struct db_bout v[HISTORY_MAX];
     struct db_fighter f;
     int n = 0;
 
     int rc = db_fighter_get_id(w->db, r->id, &f);
     if (rc == DB_NOTFOUND)
         return not_found(r, "There is no such fighter.", out);
-    if (rc != DB_OK || db_bout_list_fighter(w->db, f.id, v, HISTORY_MAX, &n) != DB_OK)
+    if (rc != DB_OK)
         return db_failed(r, out);
-    int64_t champ = 0;
-    int defences = 0;
-    int is_champ =
-        db_champion_get(w->db, f.sheet.rules, &champ, &defences) == DB_OK && champ == f.id;
-    const struct ruleset *rs = ruleset_get(f.sheet.rules);
-
-    struct buf b = {0};
+    struct db_bout *v = w->bouts;
+    if (db_bout_list_fighter(w->db, f.id, v, HISTORY_MAX, &n) != DB_OK)
+        return db_failed(r, out);
+    struct str b;
+    str_init(&b);
     head(&b, r, f.name, 0);
-    buf_add(&b, "<h1>");
-    buf_html(&b, f.name);
-    if (is_champ)
-        buf_add(&b, " <span class=\"pill title\">&#x2605; CHAMPION</span>");
-    if (f.retired)
-        buf_add(&b, " <span class=\"pill\">RETIRED</span>");
-    buf_add(&b,
-            "</h1><div class=\"grid\"><div class=\"card\"><div class=\"muted small\">%s "
-            "&middot; a %s of</div><h3>",
-            rs->title, rs->fighter);
-    buf_html(&b, f.owner);
-    buf_add(&b,
-            "</h3></div><div class=\"card\"><div class=\"muted small\">Record (W-L-D)</div>"
-            "<h3>%d-%d-%d</h3><div class=\"small\">%d by KO</div></div>",
-            f.wins, f.losses, f.draws, f.kos);
-    buf_add(&b,
-            "<div class=\"card\"><div class=\"muted small\">League</div><h3><a "
-            "href=\"%sstandings/%s/%s\"><span class=\"pill %s\">%s</span></a></h3><div "
-            "class=\"small\">gold record %d",
-            r->root, rs->name, league_lower(f.league), league_name((enum league)f.league),
-            league_name((enum league)f.league), f.gold_record);
-    if (is_champ)
-        buf_add(&b, " &middot; %d title defence%s", defences, defences == 1 ? "" : "s");
-    buf_add(&b, "</div></div></div><h2>Sheet</h2>");
+    fighter_cards(w, &b, r, &f);
+    str_add(&b, "<h2>Sheet</h2>");
     sheet_table(&b, &f.sheet);
-    if (rs->kit_slots > 0) {
-        buf_add(&b, "<h2>Equipment</h2>");
+    if (ruleset_get(f.sheet.rules)->kit_slots > 0) {
+        str_add(&b, "<h2>Equipment</h2>");
         kit_table(&b, &f.sheet);
     }
-    buf_add(&b, "<h2>Bouts</h2>");
-    if (n == 0) {
-        buf_add(&b, "<div class=\"card muted\">No bout fought yet.</div>");
-    } else {
-        char date[40];
-        buf_add(&b, "<div class=\"wrap\"><table><thead><tr><th>Bout</th><th class=\"hide-s\">"
-                    "When</th><th>Opponent</th><th>Result</th><th class=\"hide-s\">Kind</th>"
-                    "</tr></thead><tbody>");
-        for (int i = 0; i < n; i++) {
-            struct db_fighter o[SIDES];
-            bout_names(w, &v[i], o);
-            int me = v[i].fighter[1] == f.id;
-            buf_add(&b,
-                    "<tr><td class=\"nw\"><a href=\"%sbouts/%lld\">#%lld</a></td><td "
-                    "class=\"hide-s small nw\">%s</td><td>",
-                    r->root, (long long)v[i].id, (long long)v[i].id,
-                    web_date(v[i].ended ? v[i].ended : v[i].started, date, sizeof(date)));
-            fighter_link(&b, r, o[!me].id, o[!me].name);
-            buf_add(&b, "</td><td class=\"nw\">");
-            if (v[i].state == DB_BOUT_LIVE)
-                buf_add(&b, "<span class=\"pill live\">LIVE</span> round %d of %d", v[i].round,
-                        v[i].rounds);
-            else if (v[i].winner < 0)
-                buf_add(&b, "<span class=\"draw\">D</span> %s", render_method_name(v[i].drawn_by));
-            else
-                buf_add(&b, "<span class=\"%s\">%s</span> %s, round %d",
-                        v[i].winner == me ? "win" : "loss", v[i].winner == me ? "W" : "L",
-                        render_method_name(v[i].method), v[i].round);
-            buf_add(&b, "</td><td class=\"hide-s small\">");
-            kind_add(&b, &v[i]);
-            buf_add(&b, "</td></tr>");
-        }
-        buf_add(&b, "</tbody></table></div>");
-        if (n == HISTORY_MAX)
-            buf_add(&b, "<p class=\"muted small\">The last %d bouts.</p>", HISTORY_MAX);
-    }
+    str_add(&b, "<h2>Bouts</h2>");
+    fighter_bouts(w, &b, r, f.id, v, n);
     foot(&b);
     finish(&b, 200, 0, out);
 }
@@ -690,43 +772,43 @@ static int piece_now(const struct bout_view *v, int side, int slot, int item)
 
 /* A piece in the tape: its name and condition at the start, and, once
  * rounds are fought, its condition now (or that it broke). */
-static void tape_piece(struct buf *b, const struct bout_view *v, int side, int slot, int item,
+static void tape_piece(struct str *b, const struct bout_view *v, int side, int slot, int item,
                        int cond)
 {
     const struct ruleset *rs = ruleset_get(v->rec.rules);
     char piece[RENDER_LINE_MAX];
 
     render_kit_piece(v->rec.rules, slot, item, piece, sizeof(piece));
-    buf_html(b, piece);
-    buf_add(b, " %.1f%%", kit_percent(rs, cond));
+    web_html(b, piece);
+    str_add(b, " %.1f%%", kit_percent(rs, cond));
     if (v->nrounds == 0)
         return;
     int k = piece_now(v, side, slot, item);
     if (k < 0) {
-        buf_add(b, " &rarr; <span class=\"gone\">broken</span>");
+        str_add(b, " &rarr; <span class=\"gone\">broken</span>");
     } else {
         int it, c;
         sheet_kit_get(&v->kit_now[side], k, &it, &c);
         if (c != cond)
-            buf_add(b, " &rarr; %.1f%%", kit_percent(rs, c));
+            str_add(b, " &rarr; %.1f%%", kit_percent(rs, c));
     }
 }
 
-static void tape(struct buf *b, const struct route *r, const struct bout_view *v)
+static void tape(struct str *b, const struct route *r, const struct bout_view *v)
 {
     const struct ruleset *rs = ruleset_get(v->rec.rules);
     const char *cls[SIDES] = {"sa", "sb"};
 
-    buf_add(b, "<div class=\"card tape\">");
+    str_add(b, "<div class=\"card tape\">");
     for (int s = 0; s < SIDES; s++) {
-        buf_add(b, "%s<div><div class=\"who %s\">", s ? "<div class=\"k\">vs</div>" : "", cls[s]);
+        str_add(b, "%s<div><div class=\"who %s\">", s ? "<div class=\"k\">vs</div>" : "", cls[s]);
         fighter_link(b, r, v->rec.fighter[s], v->corner[s].name);
-        buf_add(b, "</div><div class=\"small muted\">");
-        buf_html(b, v->corner[s].owner);
-        buf_add(b, "</div></div>");
+        str_add(b, "</div><div class=\"small muted\">");
+        web_html(b, v->corner[s].owner);
+        str_add(b, "</div></div>");
     }
     for (int i = 0; i < rs->nfields; i++)
-        buf_add(b,
+        str_add(b,
                 "<div class=\"n\" style=\"text-align:center\">%d</div><div class=\"k\">%s</div>"
                 "<div class=\"n\" style=\"text-align:center\">%d</div>",
                 sheet_field_get(&v->corner[0].sheet, i), rs->fields[i].label,
@@ -739,30 +821,30 @@ static void tape(struct buf *b, const struct route *r, const struct bout_view *v
             continue;
         for (int s = 0; s < SIDES; s++) {
             if (s)
-                buf_add(b, "<div class=\"k\">%s</div>", rs->kit_slot_name(k));
-            buf_add(b, "<div class=\"small\">");
+                str_add(b, "<div class=\"k\">%s</div>", rs->kit_slot_name(k));
+            str_add(b, "<div class=\"small\">");
             if (item[s])
                 tape_piece(b, v, s, k, item[s], cond[s]);
             else
-                buf_add(b, "<span class=\"muted\">-</span>");
-            buf_add(b, "</div>");
+                str_add(b, "<span class=\"muted\">-</span>");
+            str_add(b, "</div>");
         }
     }
     if (rs->kit_slots > 0) {
         char note[RENDER_LINE_MAX];
         for (int s = 0; s < SIDES; s++) {
             if (s)
-                buf_add(b, "<div class=\"k\">carried</div>");
+                str_add(b, "<div class=\"k\">carried</div>");
             render_kit_note(&v->corner[s].sheet, note, sizeof(note));
-            buf_add(b, "<div class=\"small muted\">");
-            buf_html(b, note);
-            buf_add(b, "</div>");
+            str_add(b, "<div class=\"small muted\">");
+            web_html(b, note);
+            str_add(b, "</div>");
         }
     }
-    buf_add(b, "<div>%d-%d-%d</div><div class=\"k\">record now</div><div>%d-%d-%d</div>",
+    str_add(b, "<div>%d-%d-%d</div><div class=\"k\">record now</div><div>%d-%d-%d</div>",
             v->corner[0].wins, v->corner[0].losses, v->corner[0].draws, v->corner[1].wins,
             v->corner[1].losses, v->corner[1].draws);
-    buf_add(b, "</div>");
+    str_add(b, "</div>");
 }
 
 static const char *const mark_names[VIEW_MARK_KINDS] = {
@@ -777,44 +859,93 @@ static const char *const mark_icons[VIEW_MARK_KINDS] = {
     [VIEW_BREAK] = "&#x2300;",
 };
 
-static void round_card(struct buf *b, const struct bout_view *v, const struct view_round *vr)
+static void round_card(struct str *b, const struct bout_view *v, const struct view_round *vr)
 {
-    buf_add(b, "<div class=\"round\" id=\"round-%d\"><h3>Round %d</h3>", vr->round, vr->round);
+    str_add(b, "<div class=\"round\" id=\"round-%d\"><h3>Round %d</h3>", vr->round, vr->round);
     if (vr->nlines) {
-        buf_add(b, "<ul>");
+        str_add(b, "<ul>");
         for (int i = 0; i < vr->nlines; i++) {
-            buf_add(b, "<li>");
-            buf_html(b, vr->lines[i]);
-            buf_add(b, "</li>");
+            str_add(b, "<li>");
+            web_html(b, vr->lines[i]);
+            str_add(b, "</li>");
         }
-        buf_add(b, "</ul>");
+        str_add(b, "</ul>");
     }
     if (vr->nmarks) {
-        buf_add(b, "<ul class=\"marks small\">");
+        str_add(b, "<ul class=\"marks small\">");
         for (int i = 0; i < vr->nmarks; i++) {
             const struct view_mark *m = &vr->marks[i];
-            buf_add(b, "<li><span class=\"%s\" title=\"%s\">%s</span> ", m->side == 1 ? "sb" : "sa",
+            str_add(b, "<li><span class=\"%s\" title=\"%s\">%s</span> ", m->side == 1 ? "sb" : "sa",
                     mark_names[m->kind], mark_icons[m->kind]);
-            buf_html(b, m->text);
-            buf_add(b, "</li>");
+            web_html(b, m->text);
+            str_add(b, "</li>");
         }
-        buf_add(b, "</ul>");
+        str_add(b, "</ul>");
     }
-    buf_add(b, "<div class=\"small muted\">");
-    buf_html(b, vr->score);
-    buf_add(b,
+    str_add(b, "<div class=\"small muted\">");
+    web_html(b, vr->score);
+    str_add(b,
             "</div><div class=\"small muted\">%s: <span class=\"sa\">%.1f</span> / <span "
             "class=\"sb\">%.1f</span></div>",
             v->meter_name, vr->meter[0], vr->meter[1]);
-    buf_add(b, "<details><summary>Full report</summary><pre>");
-    buf_html(b, vr->report);
-    buf_add(b, "</pre></details></div>");
+    str_add(b, "<details><summary>Full report</summary><pre>");
+    web_html(b, vr->report);
+    str_add(b, "</pre></details></div>");
+}
+
+/* A bout's heading: its number and fighters, what it is, where and when,
+ * and how it ended (or that it goes on, reloading every `refresh`
+ * seconds). */
+static void bout_heading(struct str *b, const struct bout_view *v, int live, int refresh)
+{
+    char date[40];
+
+    str_add(b, "<h1>Bout #%lld: <span class=\"sa\">", (long long)v->rec.id);
+    web_html(b, v->corner[0].name);
+    str_add(b, "</span> vs <span class=\"sb\">");
+    web_html(b, v->corner[1].name);
+    str_add(b, "</span>%s</h1><div class=\"small muted\">%s, %d rounds &middot; ",
+            live ? " <span class=\"pill live\">LIVE</span>" : "", rules_title(v->rec.rules),
+            v->rec.rounds);
+    kind_add(b, &v->rec);
+    str_add(b, " &middot; ");
+    web_html(b, v->rec.channel);
+    str_add(b, " &middot; %s</div>", web_date(v->rec.started, date, sizeof(date)));
+    if (live) {
+        str_add(b,
+                "<div class=\"result\">Live: %d of %d rounds fought. This page reloads "
+                "every %d seconds.</div>",
+                v->nrounds, v->rec.rounds, refresh);
+    } else {
+        str_add(b, "<div class=\"result\">");
+        web_html(b, v->result);
+        str_add(b, "</div>");
+    }
+}
+
+/* The rounds fought, each a card, and a finished bout's result. */
+static void bout_rounds(struct str *b, const struct bout_view *v, int live)
+{
+    str_add(b, "<h2>Rounds</h2>");
+    if (v->nrounds == 0)
+        str_add(b, "<div class=\"card muted\">Round 1 is about to be fought.</div>");
+    for (int i = 0; i < v->nrounds; i++)
+        round_card(b, v, &v->round[i]);
+    if (live || !v->nresult)
+        return;
+    str_add(b, "<h2>Result</h2><div class=\"card\">");
+    for (int i = 0; i < v->nresult; i++) {
+        str_add(b, "<div>");
+        web_html(b, v->result_lines[i]);
+        str_add(b, "</div>");
+    }
+    str_add(b, "</div>");
 }
 
 static void page_bout(struct web *w, const struct route *r, struct reply *out)
 {
     struct db_bout rec;
-    char err[256], date[40], title[128];
+    char err[256], title[128];
 
     int rc = db_bout_get(w->db, r->id, &rec);
     if (rc == DB_NOTFOUND ||
@@ -832,52 +963,21 @@ static void page_bout(struct web *w, const struct route *r, struct reply *out)
     const struct ruleset *rs = ruleset_get(v->rec.rules);
     int refresh = !live ? 0 : rs && rs->auto_rounds ? AUTO_REFRESH : LIVE_REFRESH;
 
-    struct buf b = {0};
+    struct str b;
+    str_init(&b);
     snprintf(title, sizeof(title), "Bout #%lld: %s vs %s", (long long)v->rec.id, v->corner[0].name,
              v->corner[1].name);
     head(&b, r, title, refresh);
-    buf_add(&b, "<h1>Bout #%lld: <span class=\"sa\">", (long long)v->rec.id);
-    buf_html(&b, v->corner[0].name);
-    buf_add(&b, "</span> vs <span class=\"sb\">");
-    buf_html(&b, v->corner[1].name);
-    buf_add(&b, "</span>%s</h1><div class=\"small muted\">%s, %d rounds &middot; ",
-            live ? " <span class=\"pill live\">LIVE</span>" : "", rules_title(v->rec.rules),
-            v->rec.rounds);
-    kind_add(&b, &v->rec);
-    buf_add(&b, " &middot; ");
-    buf_html(&b, v->rec.channel);
-    buf_add(&b, " &middot; %s</div>", web_date(v->rec.started, date, sizeof(date)));
-    if (live)
-        buf_add(&b,
-                "<div class=\"result\">Live: %d of %d rounds fought. This page reloads "
-                "every %d seconds.</div>",
-                v->nrounds, v->rec.rounds, refresh);
-    else {
-        buf_add(&b, "<div class=\"result\">");
-        buf_html(&b, v->result);
-        buf_add(&b, "</div>");
-    }
-    buf_add(&b, "<h2>Tale of the tape</h2>");
+    bout_heading(&b, v, live, refresh);
+    str_add(&b, "<h2>Tale of the tape</h2>");
     tape(&b, r, v);
-    buf_add(&b, "<h2>%c%s round by round</h2><div class=\"chart\">",
+    str_add(&b, "<h2>%c%s round by round</h2><div class=\"chart\">",
             v->meter_name[0] >= 'a' && v->meter_name[0] <= 'z' ? v->meter_name[0] - 32 : '?',
             v->meter_name[0] ? v->meter_name + 1 : "");
     chart_svg(&b, v);
-    buf_add(&b, "</div><h2>Rounds</h2>");
-    if (v->nrounds == 0)
-        buf_add(&b, "<div class=\"card muted\">Round 1 is about to be fought.</div>");
-    for (int i = 0; i < v->nrounds; i++)
-        round_card(&b, v, &v->round[i]);
-    if (!live && v->nresult) {
-        buf_add(&b, "<h2>Result</h2><div class=\"card\">");
-        for (int i = 0; i < v->nresult; i++) {
-            buf_add(&b, "<div>");
-            buf_html(&b, v->result_lines[i]);
-            buf_add(&b, "</div>");
-        }
-        buf_add(&b, "</div>");
-    }
-    buf_add(&b, "<p class=\"small\"><a href=\"%sapi/bouts/%lld\">This bout as JSON</a></p>",
+    str_add(&b, "</div>");
+    bout_rounds(&b, v, live);
+    str_add(&b, "<p class=\"small\"><a href=\"%sapi/bouts/%lld\">This bout as JSON</a></p>",
             r->root, (long long)v->rec.id);
     bout_view_free(v);
     foot(&b);
@@ -900,13 +1000,14 @@ void pages_fighter_name(struct web *w, const struct route *r, struct reply *out)
         return not_found(r, "There is no fighter of that name.", out);
     if (rc != DB_OK)
         return db_failed(r, out);
-    struct buf b = {0};
+    struct str b;
+    str_init(&b);
     /* Relative to /fighters/NAME (or /api/fighters/NAME): its id's page. */
     snprintf(out->location, sizeof(out->location), "%lld", (long long)f.id);
     head(&b, r, f.name, 0);
-    buf_add(&b, "<p><a href=\"%lld\">", (long long)f.id);
-    buf_html(&b, f.name);
-    buf_add(&b, "</a></p>");
+    str_add(&b, "<p><a href=\"%lld\">", (long long)f.id);
+    web_html(&b, f.name);
+    str_add(&b, "</a></p>");
     foot(&b);
     finish(&b, 302, 0, out);
 }

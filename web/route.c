@@ -111,26 +111,96 @@ static int name_of(const struct segments *sg, int i, struct route *r)
 }
 
 /* The relative prefix from `path` to the root: one "../" per '/' after
- * the first. */
+ * the first, as many whole ones as r->root holds. */
 static void root_of(const char *path, struct route *r)
 {
-    size_t at = 0;
+    const int most = (int)((sizeof(r->root) - 1) / 3);
+    struct str root;
+    int up = 0;
 
-    r->root[0] = '\0';
+    str_init_fixed(&root, r->root, sizeof(r->root));
     if (strnlen(path, ROUTE_PATH_MAX + 1) > ROUTE_PATH_MAX || path[0] != '/') {
-        strcpy(r->root, "/");
+        str_cat(&root, "/");
         return;
     }
     for (const char *p = path + 1; *p; p++)
-        if (*p == '/' && at + 4 <= sizeof(r->root)) {
-            memcpy(r->root + at, "../", 4);
-            at += 3;
-        }
+        up += *p == '/';
+    str_repeat(&root, "../", up < most ? up : most);
+}
+
+/* Where a path is in its reading: its segments, whether it is the API's
+ * (/api/...), the segment its page's word is at and how many are left
+ * from there. */
+struct reading {
+    struct segments sg;
+    int api, at, left;
+};
+
+/* /standings[/RULES[/LEAGUE]] (the pages), /api/standings/RULES/LEAGUE:
+ * the ruleset and league into r. */
+static enum route_page standings_of(const struct reading *g, struct route *r)
+{
+    /* The pages take /standings and /standings/RULES too; the API names a
+     * league. */
+    if (g->left >= 2 && (r->rules = rules_of(&g->sg, g->at + 1)) < 0)
+        return PAGE_NOT_FOUND;
+    if (g->left == 3 && (r->league = league_of(&g->sg, g->at + 2)) < 0)
+        return PAGE_NOT_FOUND;
+    if (g->api)
+        return g->left == 3 ? API_STANDINGS : PAGE_NOT_FOUND;
+    return g->left <= 3 ? PAGE_STANDINGS : PAGE_NOT_FOUND;
+}
+
+/* /champions/RULES (no API): the ruleset into r. */
+static enum route_page champions_of(const struct reading *g, struct route *r)
+{
+    if (g->api || g->left != 2 || (r->rules = rules_of(&g->sg, g->at + 1)) < 0)
+        return PAGE_NOT_FOUND;
+    return PAGE_CHAMPIONS;
+}
+
+/* /bouts/ID, /fighters/ID and /fighters/NAME (and the API's): the id or
+ * the name into r. */
+static enum route_page item_of(const struct reading *g, struct route *r)
+{
+    int bouts = is(&g->sg, g->at, "bouts");
+
+    if (g->left != 2)
+        return PAGE_NOT_FOUND;
+    if ((r->id = id_of(&g->sg, g->at + 1)) > 0) {
+        if (bouts)
+            return g->api ? API_BOUT : PAGE_BOUT;
+        return g->api ? API_FIGHTER : PAGE_FIGHTER;
+    }
+    if (!bouts && name_of(&g->sg, g->at + 1, r) == 0)
+        return g->api ? API_FIGHTER_NAME : PAGE_FIGHTER_NAME;
+    return PAGE_NOT_FOUND;
+}
+
+/* The page a split path names, by its first word after /api. */
+static enum route_page page_of(const struct reading *g, struct route *r)
+{
+    const struct segments *sg = &g->sg;
+
+    if (g->left == 0)
+        return g->api ? PAGE_NOT_FOUND : PAGE_HOME;
+    if (is(sg, g->at, "live")) {
+        if (g->left != 1)
+            return PAGE_NOT_FOUND;
+        return g->api ? API_LIVE : PAGE_LIVE;
+    }
+    if (is(sg, g->at, "standings"))
+        return standings_of(g, r);
+    if (is(sg, g->at, "champions"))
+        return champions_of(g, r);
+    if (is(sg, g->at, "fighters") || is(sg, g->at, "bouts"))
+        return item_of(g, r);
+    return PAGE_NOT_FOUND;
 }
 
 int route_parse(const char *path, struct route *r)
 {
-    struct segments sg;
+    struct reading g;
 
     memset(r, 0, sizeof(*r));
     r->page = PAGE_NOT_FOUND;
@@ -139,39 +209,13 @@ int route_parse(const char *path, struct route *r)
     if (!path)
         return -1;
     root_of(path, r);
-    if (strnlen(path, ROUTE_PATH_MAX + 1) > ROUTE_PATH_MAX || split(path, &sg) != 0)
+    if (strnlen(path, ROUTE_PATH_MAX + 1) > ROUTE_PATH_MAX || split(path, &g.sg) != 0)
         return -1;
-    int api = sg.n > 0 && is(&sg, 0, "api");
-    int at = api, left = sg.n - api;
-    enum route_page page = PAGE_NOT_FOUND;
-
-    if (left == 0) {
-        page = api ? PAGE_NOT_FOUND : PAGE_HOME;
-    } else if (is(&sg, at, "live")) {
-        page = left == 1 ? (api ? API_LIVE : PAGE_LIVE) : PAGE_NOT_FOUND;
-    } else if (is(&sg, at, "standings")) {
-        /* The pages take /standings and /standings/RULES too; the API
-         * names a league. */
-        if (left >= 2 && (r->rules = rules_of(&sg, at + 1)) < 0)
-            return r->page = PAGE_NOT_FOUND, -1;
-        if (left == 3 && (r->league = league_of(&sg, at + 2)) < 0)
-            return r->page = PAGE_NOT_FOUND, -1;
-        if (api)
-            page = left == 3 ? API_STANDINGS : PAGE_NOT_FOUND;
-        else
-            page = left <= 3 ? PAGE_STANDINGS : PAGE_NOT_FOUND;
-    } else if (is(&sg, at, "champions") && !api) {
-        if (left == 2 && (r->rules = rules_of(&sg, at + 1)) >= 0)
-            page = PAGE_CHAMPIONS;
-    } else if (is(&sg, at, "fighters") || is(&sg, at, "bouts")) {
-        int bouts = is(&sg, at, "bouts");
-        if (left == 2 && (r->id = id_of(&sg, at + 1)) > 0)
-            page = bouts ? (api ? API_BOUT : PAGE_BOUT) : (api ? API_FIGHTER : PAGE_FIGHTER);
-        else if (left == 2 && !bouts && name_of(&sg, at + 1, r) == 0)
-            page = api ? API_FIGHTER_NAME : PAGE_FIGHTER_NAME;
-    }
-    r->page = page;
-    return page == PAGE_NOT_FOUND ? -1 : 0;
+    g.api = g.sg.n > 0 && is(&g.sg, 0, "api");
+    g.at = g.api;
+    g.left = g.sg.n - g.api;
+    r->page = page_of(&g, r);
+    return r->page == PAGE_NOT_FOUND ? -1 : 0;
 }
 
 int route_page_number(const char *text, int *page)

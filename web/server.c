@@ -36,6 +36,68 @@ struct web_server {
 static const char csp[] = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; "
                           "base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
+/* GET and HEAD are answered; every other method is refused (405). */
+static int method_read(const char *method)
+{
+    return strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0;
+}
+
+static void answer_not_allowed(const struct route *r, struct reply *out)
+{
+    pages_error(r, 405, "Method not allowed",
+                "These pages are read-only: only GET and HEAD are answered.", out);
+}
+
+static void answer_db_failed(const struct route *r, struct reply *out)
+{
+    pages_error(r, 500, "Database error", "The record could not be read; try again shortly.", out);
+}
+
+/* /fighters/NAME and /api/fighters/NAME: a redirect to the id's address
+ * (never kept: a name may change hands), or the error as a page or as
+ * JSON. */
+static void answer_by_name(struct web *w, const struct route *r, const char *method, int api,
+                           struct reply *out)
+{
+    if (!method_read(method))
+        return answer_not_allowed(r, out);
+    if (web_begin(w) != 0)
+        return answer_db_failed(r, out);
+    pages_fighter_name(w, r, out);
+    web_end(w);
+    if (api && out->status != 302) {
+        int status = out->status;
+        free(out->body);
+        memset(out, 0, sizeof(*out));
+        api_error(status, status == 404 ? "no fighter of that name" : "database error", out);
+    }
+}
+
+/* The page or the JSON for r. */
+static void render(struct web *w, const struct route *r, int api, int page, struct reply *out)
+{
+    if (api)
+        api_render(w, r, page, out);
+    else
+        pages_render(w, r, page, out);
+}
+
+/* The answer kept for `key` into *out: 1, or 0 when there is none. */
+static int answer_kept(const struct web *w, const char *key, struct reply *out)
+{
+    const struct web_kept *k = web_kept_find(w, key);
+
+    if (!k)
+        return 0;
+    out->status = 200;
+    out->type = k->type;
+    out->refresh = k->refresh;
+    out->len = k->len;
+    out->body = xmalloc(k->len + 1);
+    memcpy(out->body, k->body, k->len + 1);
+    return 1;
+}
+
 void server_answer(struct web *w, const char *method, const char *path, const char *page_arg,
                    struct reply *out)
 {
@@ -45,77 +107,35 @@ void server_answer(struct web *w, const char *method, const char *path, const ch
     memset(out, 0, sizeof(*out));
     int found = route_parse(path, &r) == 0;
     int api = r.page >= API_LIVE || (path && strncmp(path, "/api/", 5) == 0);
-    if (r.page == PAGE_FIGHTER_NAME || r.page == API_FIGHTER_NAME) {
-        if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0)
-            pages_error(&r, 405, "Method not allowed",
-                        "These pages are read-only: only GET and HEAD are answered.", out);
-        else if (web_begin(w) != 0)
-            pages_error(&r, 500, "Database error",
-                        "The record could not be read; try again shortly.", out);
-        else {
-            pages_fighter_name(w, &r, out);
-            web_end(w);
-            if (api && out->status != 302) {
-                int status = out->status;
-                free(out->body);
-                memset(out, 0, sizeof(*out));
-                api_error(status, status == 404 ? "no fighter of that name" : "database error",
-                          out);
-            }
-        }
-        return;
-    }
-    if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0) {
-        pages_error(&r, 405, "Method not allowed",
-                    "These pages are read-only: only GET and HEAD are answered.", out);
-        return;
-    }
-    if (!found) {
-        if (api)
-            api_render(w, &r, 1, out);
-        else
-            pages_render(w, &r, 1, out);
-        return;
-    }
-    if (route_page_number(page_arg, &page) != 0) {
-        pages_error(&r, 400, "Bad request", "page= must be a number from 1 to 100000.", out);
-        return;
-    }
-    if (web_check(w) != 0) {
-        pages_error(&r, 500, "Database error", "The record could not be read; try again shortly.",
-                    out);
-        return;
-    }
+    if (r.page == PAGE_FIGHTER_NAME || r.page == API_FIGHTER_NAME)
+        return answer_by_name(w, &r, method, api, out);
+    if (!method_read(method))
+        return answer_not_allowed(&r, out);
+    if (!found)
+        return render(w, &r, api, 1, out);
+    if (route_page_number(page_arg, &page) != 0)
+        return pages_error(&r, 400, "Bad request", "page= must be a number from 1 to 100000.", out);
+    if (web_check(w) != 0)
+        return answer_db_failed(&r, out);
     /* Asked for before, and nothing changed since: the same answer. */
     char key[WEB_KEY_MAX];
     snprintf(key, sizeof(key), "%s?%d", path, page);
-    const struct web_kept *k = web_kept_find(w, key);
-    if (k) {
-        out->status = 200;
-        out->type = k->type;
-        out->refresh = k->refresh;
-        out->len = k->len;
-        out->body = xmalloc(k->len + 1);
-        memcpy(out->body, k->body, k->len + 1);
+    if (answer_kept(w, key, out))
         return;
-    }
-    if (web_begin(w) != 0) {
-        pages_error(&r, 500, "Database error", "The record could not be read; try again shortly.",
-                    out);
-        return;
-    }
-    if (api)
-        api_render(w, &r, page, out);
-    else
-        pages_render(w, &r, page, out);
+    if (web_begin(w) != 0)
+        return answer_db_failed(&r, out);
+    render(w, &r, api, page, out);
     web_end(w);
     if (out->status == 200)
         web_keep(w, key, out->body, out->len, out->type, out->refresh);
 }
 
+/* libmicrohttpd's MHD_AccessHandlerCallback: its type is not ours to
+ * change, so upload_data_size stays a pointer to non-const. */
 static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url,
                               const char *method, const char *version, const char *upload_data,
-                              size_t *upload_data_size, void **con_cls)
+                              size_t *upload_data_size, // cppcheck-suppress constParameter
+                              void **con_cls)
 {
     static int started;
     struct web_server *s = cls;

@@ -9,9 +9,9 @@
  * answered from one database connection, in one read transaction, in
  * turn.
  *
- * The parts: buf.c (a growing text and the escapes: every text a user
- * chose goes through html or JSON escaping), route.c (paths to pages, the
- * fuzzed parser), config.c (the [web] section of the bot's file), data.c
+ * The parts: escape.c (the escapes: every text a user chose goes through
+ * HTML or JSON escaping on its way into a page's struct str), route.c
+ * (paths to pages, the fuzzed parser), config.c (the [web] section of the bot's file), data.c
  * (what pages read, and the standings cache), pages.c and chart.c (HTML
  * and the SVG chart), api.c (JSON), server.c (HTTP) and main.c.
  */
@@ -24,35 +24,22 @@
 #include "db.h"
 #include "engine.h"
 #include "game.h"
+#include "util.h"
 
-#if defined(__GNUC__)
-#define WEB_PRINTF(f, a) __attribute__((format(printf, f, a)))
-#else
-#define WEB_PRINTF(f, a)
-#endif
+/* --------------------------------------------------------- escape.c */
 
-/* ------------------------------------------------------------ buf.c */
+/* Pages are built in a growable `struct str` (util.h); these append a
+ * text a user chose to one, escaped. Raw str_add/str_cat are for our own
+ * text only. */
 
-/* A growing text; zero it to start. Allocation failures abort (xrealloc). */
-struct buf {
-    char *s;
-    size_t len, cap;
-};
-
-/* Appends printf-style, raw (never for a text a user chose). */
-void buf_add(struct buf *b, const char *fmt, ...) WEB_PRINTF(2, 3);
-/* Appends n bytes raw. */
-void buf_raw(struct buf *b, const char *s, size_t n);
-/* Appends `text` escaped for HTML text and attribute values: & < > " '
- * as entities; control characters (IRC formatting among them) dropped;
+/* Appends `text` (NULL: nothing) escaped for HTML text and attribute
+ * values: & < > " ' as entities; control characters (IRC formatting among
+ * them) dropped; bytes that are not UTF-8 as U+FFFD. */
+void web_html(struct str *s, const char *text);
+/* Appends `text` (NULL: "") as a JSON string, quotes included: " \ and
+ * control characters escaped, < > & as \u003c.. (safe inside HTML too),
  * bytes that are not UTF-8 as U+FFFD. */
-void buf_html(struct buf *b, const char *text);
-/* Appends `text` as a JSON string, quotes included: " \ and control
- * characters escaped, < > & as \u003c.. (safe inside HTML too), bytes that
- * are not UTF-8 as U+FFFD. */
-void buf_json(struct buf *b, const char *text);
-/* Hands the text over (the caller frees it) and empties b. Never NULL. */
-char *buf_take(struct buf *b, size_t *len);
+void web_json(struct str *s, const char *text);
 
 /* ---------------------------------------------------------- route.c */
 
@@ -151,7 +138,10 @@ struct web_kept {
     int refresh;
 };
 
-/* The server's state: one connection, read-only, and the caches. */
+#define WEB_BOUTS_MAX 200 /* bouts a page or a document lists, at most */
+
+/* The server's state: one connection, read-only, the caches, and the
+ * list of bouts of the answer being made. */
 struct web {
     struct db *db;
     struct web_config cfg;
@@ -160,6 +150,10 @@ struct web {
     struct web_kept kept[WEB_KEEP_MAX];
     int nkept;
     size_t kept_bytes;
+    /* The bouts the answer being made lists (the live ones, the latest
+     * results, a fighter's): answers are made one at a time, so one list,
+     * made with the server, serves them all, one use after another. */
+    struct db_bout bouts[WEB_BOUTS_MAX];
 };
 
 /* Before a request: drops the caches when the file changed since they
@@ -206,7 +200,7 @@ void pages_fighter_name(struct web *w, const struct route *r, struct reply *out)
 void pages_error(const struct route *r, int status, const char *title, const char *message,
                  struct reply *out);
 /* The SVG chart of a bout's meter round by round, with its marks. */
-void chart_svg(struct buf *b, const struct bout_view *v);
+void chart_svg(struct str *b, const struct bout_view *v);
 
 /* The date of a unix time, "2026-11-24 06:58 UTC" (UTC), into buf. */
 const char *web_date(int64_t t, char *buf, size_t len);

@@ -1,0 +1,129 @@
+/*
+ * escape.c - the two escapes every text a user chose goes through on its
+ * way into a page (a struct str, util.h): HTML (text and attribute values
+ * alike) and JSON.
+ *
+ * Both decode UTF-8 strictly: a byte that does not start a well-formed
+ * sequence (overlong forms, surrogates and code points past U+10FFFF
+ * included) becomes U+FFFD, so nothing a user typed can end up as markup
+ * or break the page's encoding.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "web.h"
+
+/* The length of the well-formed UTF-8 sequence at s (1 to 4), or 0 when
+ * the byte there does not start one. */
+static int utf8_len(const unsigned char *s)
+{
+    unsigned c = s[0];
+
+    if (c < 0x80)
+        return 1;
+    if (c >= 0xc2 && c <= 0xdf)
+        return (s[1] & 0xc0) == 0x80 ? 2 : 0;
+    if (c >= 0xe0 && c <= 0xef) {
+        unsigned lo = c == 0xe0 ? 0xa0 : 0x80, hi = c == 0xed ? 0x9f : 0xbf;
+        return s[1] >= lo && s[1] <= hi && (s[2] & 0xc0) == 0x80 ? 3 : 0;
+    }
+    if (c >= 0xf0 && c <= 0xf4) {
+        unsigned lo = c == 0xf0 ? 0x90 : 0x80, hi = c == 0xf4 ? 0x8f : 0xbf;
+        return s[1] >= lo && s[1] <= hi && (s[2] & 0xc0) == 0x80 && (s[3] & 0xc0) == 0x80 ? 4 : 0;
+    }
+    return 0;
+}
+
+#define REPLACEMENT "\xef\xbf\xbd"
+
+/* Appends the character at *s as it is, or U+FFFD (`bad`, n bytes) when
+ * it is not well-formed UTF-8; returns the bytes read. */
+static size_t utf8_copy(struct str *out, const unsigned char *s, const char *bad, size_t n)
+{
+    int k = utf8_len(s);
+
+    if (k == 0) {
+        str_raw(out, bad, n);
+        return 1;
+    }
+    str_raw(out, (const char *)s, (size_t)k);
+    return (size_t)k;
+}
+
+/* The entity of an HTML special character, or NULL. */
+static const char *html_entity(unsigned char c)
+{
+    switch (c) {
+    case '&':
+        return "&amp;";
+    case '<':
+        return "&lt;";
+    case '>':
+        return "&gt;";
+    case '"':
+        return "&quot;";
+    case '\'':
+        return "&#39;";
+    default:
+        return NULL;
+    }
+}
+
+void web_html(struct str *out, const char *text)
+{
+    const unsigned char *s = (const unsigned char *)(text ? text : "");
+
+    while (*s) {
+        const unsigned char *run = s;
+        /* The common case: a run of plain printable ASCII. */
+        while (*s >= 0x20 && *s < 0x7f && !html_entity(*s))
+            s++;
+        if (s > run)
+            str_raw(out, (const char *)run, (size_t)(s - run));
+        if (!*s)
+            break;
+        const char *entity = html_entity(*s);
+        if (entity) {
+            str_cat(out, entity);
+            s++;
+        } else if (*s < 0x20 || *s == 0x7f) {
+            s++; /* control characters (IRC's bold and colours) say nothing here */
+        } else {
+            s += utf8_copy(out, s, REPLACEMENT, 3);
+        }
+    }
+}
+
+/* 1 for a byte a JSON string (safe inside HTML) carries as it is. */
+static int json_plain(unsigned char c)
+{
+    return c >= 0x20 && c < 0x7f && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&';
+}
+
+void web_json(struct str *out, const char *text)
+{
+    const unsigned char *s = (const unsigned char *)(text ? text : "");
+
+    str_ch(out, '"');
+    while (*s) {
+        const unsigned char *run = s;
+        while (json_plain(*s))
+            s++;
+        if (s > run)
+            str_raw(out, (const char *)run, (size_t)(s - run));
+        if (!*s)
+            break;
+        if (*s == '"' || *s == '\\') {
+            str_ch(out, '\\');
+            str_ch(out, (char)*s++);
+        } else if (*s == '\n') {
+            str_raw(out, "\\n", 2);
+            s++;
+        } else if (*s < 0x20 || *s == 0x7f || *s == '<' || *s == '>' || *s == '&') {
+            str_add(out, "\\u%04x", *s++);
+        } else {
+            s += utf8_copy(out, s, "\\ufffd", 6);
+        }
+    }
+    str_ch(out, '"');
+}
