@@ -558,6 +558,131 @@ static int stopped_but_won(const struct bout *b, int v)
     return res->over && res->winner == v && (res->method == METHOD_KO || res->method == METHOD_TKO);
 }
 
+/* The items of one event each. Every step gets the item's arguments:
+ * $1 the fighter concerned, $2 his opponent, $3 the event's count (e->a)
+ * and $4 nothing; a step may point $3 and $4 at words of its own. Each
+ * makes exactly one flavour draw (SAY). */
+
+/* A warning, a foul, a disqualification or a penalty for holding. */
+static void item_penalty(struct items *is, const struct event *e, const char *arg[ITEM_ARGS],
+                         struct rng *flavour)
+{
+    struct item *it = item_new(is, e->side);
+
+    switch (e->type) {
+    case EV_WARNING:
+        SAY(it, flavour, say_warning, arg);
+        snprintf(it->brief, sizeof(it->brief), "warned (%d)", e->a);
+        break;
+    case EV_FOUL:
+        SAY(it, flavour, say_foul, arg);
+        snprintf(it->brief, sizeof(it->brief), "warned for a foul (%d)", e->a);
+        break;
+    case EV_DQ:
+        SAY(it, flavour, say_dq, arg);
+        snprintf(it->brief, sizeof(it->brief), "disqualified");
+        break;
+    default: /* EV_CLINCH_PENALTY */
+        SAY(it, flavour, say_clinch, arg);
+        snprintf(it->brief, sizeof(it->brief), "penalised for holding");
+        break;
+    }
+}
+
+/* A new injury: e->a its location, e->b its level. */
+static void item_injury(struct items *is, const struct event *e, const char *arg[ITEM_ARGS],
+                        struct rng *flavour)
+{
+    struct item *it = item_new(is, e->side);
+    char now[64];
+
+    it->injury = 1;
+    it->loc = e->a;
+    it->level = e->b;
+    injury_phrase(e->a, e->b, now, sizeof(now));
+    arg[2] = now;
+    SAY(it, flavour, say_injury, arg);
+    injury_name(e->a, e->b, it->brief, sizeof(it->brief));
+}
+
+/* An injury made worse: e->a its location, e->b its level now, e->c its
+ * level before. */
+static void item_aggravated(struct items *is, const struct event *e, const char *arg[ITEM_ARGS],
+                            struct rng *flavour)
+{
+    struct item *it = item_new(is, e->side);
+    char old[64], now[64];
+
+    it->injury = 1;
+    it->loc = e->a;
+    it->level = e->b;
+    injury_name(e->a, e->c, old, sizeof(old));
+    arg[2] = old;
+    arg[3] = now;
+    if (is_swelling(e->a) && e->b >= 3) {
+        /* "right eye swollen shut" reads badly as a noun. */
+        arg[2] = loc_words[e->a];
+        if (e->c < 3)
+            SAY(it, flavour, say_shut, arg);
+        else
+            SAY(it, flavour, say_again, arg);
+    } else if (e->b != e->c) {
+        injury_phrase(e->a, e->b, now, sizeof(now));
+        SAY(it, flavour, say_worse, arg);
+    } else {
+        SAY(it, flavour, say_again, arg);
+    }
+    injury_name(e->a, e->b, now, sizeof(now));
+    snprintf(it->brief, sizeof(it->brief), "%s (worse)", now);
+}
+
+/* One sentence for all the knockdowns of the side of event evs->ev[k]
+ * this round, from that first one on. */
+static void item_knockdowns(struct items *is, const struct events *evs, int k,
+                            const char *arg[ITEM_ARGS], struct rng *flavour)
+{
+    int v = evs->ev[k].side, n = 0;
+    char num[16];
+
+    for (int m = k; m < evs->n; m++)
+        if (evs->ev[m].type == EV_KNOCKDOWN && evs->ev[m].side == v && evs->ev[m].a > n)
+            n = evs->ev[m].a;
+    snprintf(num, sizeof(num), "%d", n);
+    arg[2] = num;
+    struct item *it = item_new(is, v);
+    if (n == 1)
+        SAY(it, flavour, say_down1, arg);
+    else if (n == 2)
+        SAY(it, flavour, say_down2, arg);
+    else
+        SAY(it, flavour, say_downn, arg);
+    if (n == 1)
+        snprintf(it->brief, sizeof(it->brief), "knocked down");
+    else
+        snprintf(it->brief, sizeof(it->brief), "knocked down %d times", n);
+}
+
+/* A KO or a TKO of e->side: his own, or one that came too late to count. */
+static void item_stoppage(struct items *is, const struct bout *b, const struct event *e,
+                          const char *arg[ITEM_ARGS], struct rng *flavour)
+{
+    int v = e->side;
+    struct item *it = item_new(is, v);
+
+    if (e->type == EV_KO && stopped_but_won(b, v)) {
+        SAY(it, flavour, say_ko_late, arg);
+        snprintf(it->brief, sizeof(it->brief), "knocked out too, but later");
+    } else if (e->type == EV_KO) {
+        SAY(it, flavour, say_ko, arg);
+        snprintf(it->brief, sizeof(it->brief), "knocked out");
+    } else if (stopped_but_won(b, v) && e->a != TKO_TOWEL) {
+        SAY(it, flavour, say_ko_late, arg);
+        snprintf(it->brief, sizeof(it->brief), "nearly stopped too, but later");
+    } else {
+        item_tko(it, b, v, (enum tko_reason)e->a, arg, flavour);
+    }
+}
+
 /* The items of a round's events, in the order they happened. */
 void items_collect(struct items *is, const struct render_corner c[SIDES], const struct bout *b,
                    const struct events *evs, struct rng *flavour)
@@ -568,113 +693,37 @@ void items_collect(struct items *is, const struct render_corner c[SIDES], const 
     for (int k = 0; k < evs->n; k++) {
         const struct event *e = &evs->ev[k];
         int v = e->side;
-        char num[16], old[64], now[64];
+        char num[16];
         const char *arg[ITEM_ARGS];
-        struct item *it;
 
         if (v < 0 || v >= SIDES)
             continue;
         arg[0] = c[v].name;
         arg[1] = c[!v].name;
         arg[2] = num;
-        arg[3] = now;
+        arg[3] = "";
         snprintf(num, sizeof(num), "%d", e->a);
         switch (e->type) {
         case EV_WARNING:
-            it = item_new(is, v);
-            SAY(it, flavour, say_warning, arg);
-            snprintf(it->brief, sizeof(it->brief), "warned (%d)", e->a);
-            break;
         case EV_FOUL:
-            it = item_new(is, v);
-            SAY(it, flavour, say_foul, arg);
-            snprintf(it->brief, sizeof(it->brief), "warned for a foul (%d)", e->a);
-            break;
         case EV_DQ:
-            it = item_new(is, v);
-            SAY(it, flavour, say_dq, arg);
-            snprintf(it->brief, sizeof(it->brief), "disqualified");
-            break;
         case EV_CLINCH_PENALTY:
-            it = item_new(is, v);
-            SAY(it, flavour, say_clinch, arg);
-            snprintf(it->brief, sizeof(it->brief), "penalised for holding");
+            item_penalty(is, e, arg, flavour);
             break;
         case EV_INJURY:
-            it = item_new(is, v);
-            it->injury = 1;
-            it->loc = e->a;
-            it->level = e->b;
-            injury_phrase(e->a, e->b, now, sizeof(now));
-            arg[2] = now;
-            SAY(it, flavour, say_injury, arg);
-            injury_name(e->a, e->b, it->brief, sizeof(it->brief));
+            item_injury(is, e, arg, flavour);
             break;
         case EV_AGGRAVATED:
-            it = item_new(is, v);
-            it->injury = 1;
-            it->loc = e->a;
-            it->level = e->b;
-            injury_name(e->a, e->c, old, sizeof(old));
-            arg[2] = old;
-            if (is_swelling(e->a) && e->b >= 3) {
-                /* "right eye swollen shut" reads badly as a noun. */
-                arg[2] = loc_words[e->a];
-                if (e->c < 3)
-                    SAY(it, flavour, say_shut, arg);
-                else
-                    SAY(it, flavour, say_again, arg);
-            } else if (e->b != e->c) {
-                injury_phrase(e->a, e->b, now, sizeof(now));
-                SAY(it, flavour, say_worse, arg);
-            } else {
-                SAY(it, flavour, say_again, arg);
-            }
-            injury_name(e->a, e->b, now, sizeof(now));
-            snprintf(it->brief, sizeof(it->brief), "%s (worse)", now);
+            item_aggravated(is, e, arg, flavour);
             break;
-        case EV_KNOCKDOWN: {
-            /* One sentence for all of a side's knockdowns this round. */
-            int n = 0;
-
-            if (downs_said[v])
-                break;
+        case EV_KNOCKDOWN:
+            if (!downs_said[v])
+                item_knockdowns(is, evs, k, arg, flavour);
             downs_said[v] = 1;
-            for (int m = k; m < evs->n; m++)
-                if (evs->ev[m].type == EV_KNOCKDOWN && evs->ev[m].side == v && evs->ev[m].a > n)
-                    n = evs->ev[m].a;
-            snprintf(num, sizeof(num), "%d", n);
-            it = item_new(is, v);
-            if (n == 1)
-                SAY(it, flavour, say_down1, arg);
-            else if (n == 2)
-                SAY(it, flavour, say_down2, arg);
-            else
-                SAY(it, flavour, say_downn, arg);
-            if (n == 1)
-                snprintf(it->brief, sizeof(it->brief), "knocked down");
-            else
-                snprintf(it->brief, sizeof(it->brief), "knocked down %d times", n);
             break;
-        }
         case EV_KO:
-            it = item_new(is, v);
-            if (stopped_but_won(b, v)) {
-                SAY(it, flavour, say_ko_late, arg);
-                snprintf(it->brief, sizeof(it->brief), "knocked out too, but later");
-            } else {
-                SAY(it, flavour, say_ko, arg);
-                snprintf(it->brief, sizeof(it->brief), "knocked out");
-            }
-            break;
         case EV_TKO:
-            it = item_new(is, v);
-            if (stopped_but_won(b, v) && e->a != TKO_TOWEL) {
-                SAY(it, flavour, say_ko_late, arg);
-                snprintf(it->brief, sizeof(it->brief), "nearly stopped too, but later");
-            } else {
-                item_tko(it, b, v, (enum tko_reason)e->a, arg, flavour);
-            }
+            item_stoppage(is, b, e, arg, flavour);
             break;
         default:
             break;
