@@ -15,10 +15,12 @@
  * may be joined by '_', '-' or nothing (war_hammer, war-hammer, warhammer).
  * Every item needs STR at least its requirement; the error says which.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "parse_internal.h"
+#include "util.h"
 
 #define DUEL_KEYS "str, dex, con and int"
 #define DUEL_KIT  "weapon, head, torso, legs, feet and shield"
@@ -348,37 +350,29 @@ int duel_kit_format(const struct duel_sheet *s, char *buf, size_t len)
 {
     static const int order[] = {DUEL_WEAPON, DUEL_HEAD, DUEL_TORSO,
                                 DUEL_LEGS,   DUEL_FEET, DUEL_SHIELD};
-    size_t at = 0;
-    int need = 0;
+    struct str t;
+    char spare[1];
 
-    if (len > 0)
-        buf[0] = '\0';
+    /* len 0: nothing is written, the text is only counted. */
+    str_init_fixed(&t, len ? buf : spare, len ? len : 1);
     for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
         int k = order[i], it = s->item[k];
-        char one[96], c1[16], c2[16];
-        int n;
+        char cond[16];
 
         if (it == 0)
             continue;
+        if (t.need)
+            str_ch(&t, ' ');
+        cond_text(s->cond[k], cond);
         if (k == DUEL_TORSO && s->item[DUEL_UNDER]) {
-            cond_text(s->cond[DUEL_UNDER], c1);
-            cond_text(s->cond[k], c2);
-            n = snprintf(one, sizeof(one), "%storso=chainmail:%s+%s:%s", need ? " " : "", c1,
-                         item_name(k, it), c2);
+            char under[16];
+            cond_text(s->cond[DUEL_UNDER], under);
+            str_add(&t, "torso=chainmail:%s+%s:%s", under, item_name(k, it), cond);
         } else {
-            cond_text(s->cond[k], c1);
-            n = snprintf(one, sizeof(one), "%s%s=%s:%s", need ? " " : "", duel_slot_name(k),
-                         item_name(k, it), c1);
+            str_add(&t, "%s=%s:%s", duel_slot_name(k), item_name(k, it), cond);
         }
-        if (n < 0)
-            return -1;
-        if (at + (size_t)n < len) {
-            memcpy(buf + at, one, (size_t)n + 1);
-            at += (size_t)n;
-        }
-        need += n;
     }
-    return need;
+    return t.need > (size_t)INT_MAX ? INT_MAX : (int)t.need;
 }
 
 /* ------------------------------------------------------------- orders */
