@@ -235,7 +235,7 @@ START_TEST(test_round_figures)
     o[0].u.duel.yield = o[1].u.duel.yield = 0;
     int attacks = 0;
     while (!b.result.over) {
-        double health[SIDES] = {b.u.duel.f[0].health, b.u.duel.f[1].health};
+        const double health[SIDES] = {b.u.duel.f[0].health, b.u.duel.f[1].health};
         double bleed[SIDES] = {b.u.duel.f[0].bleed, b.u.duel.f[1].bleed};
         ck_assert_int_eq(bout_round(&b, o, &br, &ev), 0);
         const struct duel_round *l = &b.u.duel.last;

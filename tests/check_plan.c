@@ -247,11 +247,12 @@ static const struct {
 static void field_set(struct plan_vars *v, int i, double x)
 {
     char *at = (char *)v + variables[i].offset;
+    int n = (int)x;
 
     if (variables[i].type == FIELD_INT)
-        *(int *)at = (int)x;
+        memcpy(at, &n, sizeof(n));
     else
-        *(double *)at = x;
+        memcpy(at, &x, sizeof(x));
 }
 
 /* Each variable switches the line used, and only through its own field. */
@@ -299,9 +300,10 @@ END_TEST
 
 /* ----------------------------------------------------------- operators */
 
+/* The members are read in loop tests, which cppcheck does not expand. */
 static const struct {
-    const char *cond;
-    int truth;
+    const char *cond; // cppcheck-suppress unusedStructMember
+    int truth;        // cppcheck-suppress unusedStructMember
 } operator_cases[] = {
     {"1 + 2 = 3", 1},
     {"5 - 7 = -2", 1},
@@ -373,9 +375,10 @@ END_TEST
 
 /* Precedence, loosest first: or, and, not, comparisons, + -, * /, unary -.
  * "not" takes in a whole comparison: "not 1 = 2" is "not (1 = 2)". */
+/* The members are read in loop tests, which cppcheck does not expand. */
 static const struct {
-    const char *cond;
-    int truth;
+    const char *cond; // cppcheck-suppress unusedStructMember
+    int truth;        // cppcheck-suppress unusedStructMember
 } precedence_cases[] = {
     {"1 + 2 * 3 = 7", 1},
     {"2 * 3 + 4 * 5 = 26", 1},

@@ -164,8 +164,8 @@ START_TEST(test_text)
 
     /* SUGAR RAY: its own methods; nothing in parentheses without a win. */
     static const struct sheet miller = {.rules = RULES_SUGARRAY, .u.sugarray = {10, 26}};
-    static const struct sheet murphy = {.rules = RULES_SUGARRAY, .u.sugarray = {12, 21}};
-    const struct sheet sr[SIDES] = {miller, murphy};
+    static const struct sheet sr_murphy = {.rules = RULES_SUGARRAY, .u.sugarray = {12, 21}};
+    const struct sheet sr[SIDES] = {miller, sr_murphy};
     const char *srn[SIDES] = {"Miller", "Murphy"};
     p[0] = plan_compile(RULES_SUGARRAY, "4/4; 3) if opp is weak then 9/0", &err);
     p[1] = plan_compile(RULES_SUGARRAY, "3/3; if score < 0 then 6/0", &err);
@@ -178,7 +178,7 @@ START_TEST(test_text)
     sim_free(x);
 
     /* The engine refuses sheets of two rulesets: nothing set up. */
-    const struct sheet mixed[SIDES] = {s, murphy};
+    const struct sheet mixed[SIDES] = {s, sr_murphy};
     p[0] = p[1] = NULL;
     ck_assert_ptr_null(sim_new(names, mixed, p, how, 10, 1));
     sim_free(NULL);
