@@ -735,23 +735,23 @@ void items_collect(struct items *is, const struct render_corner c[SIDES], const 
  * Returns the count, or -1 if they do not fit. */
 static int pack_full(const struct items *is, char lines[][RENDER_LINE_MAX], int max)
 {
+    struct str line;
     int nl = 0;
-    size_t used = 0;
 
+    str_init(&line); /* never written: a line starts fixed over lines[] */
     for (int i = 0; i < is->n; i++) {
-        size_t w = strlen(is->it[i].full);
+        const char *full = is->it[i].full;
+        size_t w = strlen(full);
 
-        if (nl > 0 && used + 1 + w < SAY_MAX) {
-            lines[nl - 1][used] = ' ';
-            memcpy(lines[nl - 1] + used + 1, is->it[i].full, w + 1);
-            used += 1 + w;
+        if (nl > 0 && line.len + 1 + w < SAY_MAX) {
+            str_ch(&line, ' ');
+            str_cat(&line, full);
             continue;
         }
         if (nl == max || w >= SAY_MAX)
             return -1;
-        memcpy(lines[nl], is->it[i].full, w + 1);
-        used = w;
-        nl++;
+        str_init_fixed(&line, lines[nl++], RENDER_LINE_MAX);
+        str_cat(&line, full);
     }
     return nl;
 }
