@@ -821,6 +821,7 @@ static void check_report(const struct render_corner c[SIDES], const struct bout 
     int len = render_round_report(c, b, ev, RENDER_PLAIN, buf, sizeof(buf));
     REQUIRE(len > 0 && (size_t)len == strlen(buf));
     REQUIRE(render_round_report(c, b, ev, RENDER_PLAIN, small, sizeof(small)) == len);
+    REQUIRE(render_round_report(c, b, ev, RENDER_PLAIN, NULL, 0) == len); /* only counted */
     REQUIRE(strlen(small) == sizeof(small) - 1);
     REQUIRE(strncmp(small, buf, sizeof(small) - 1) == 0);
     check_report_sides(c, b, buf);

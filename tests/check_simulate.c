@@ -150,6 +150,7 @@ START_TEST(test_text)
     ck_assert_str_eq(text, ROCKY_LINE);
     /* Like snprintf: cut, terminated, the length the whole needs. */
     ck_assert_int_eq(sim_text(x, text, 10), (int)strlen(ROCKY_LINE));
+    ck_assert_int_eq(sim_text(x, NULL, 0), (int)strlen(ROCKY_LINE)); /* only counted */
     ck_assert_str_eq(text, "Rocky (st");
     sim_free(x);
 
