@@ -364,13 +364,11 @@ static int may_start(struct game *g, const struct game_caller *who)
     return 0;
 }
 
-int game_sim(struct game *g, const struct game_caller *who, const struct db_fighter *mine,
-             const struct db_fighter *his, const char *bouts, const char *plan, const char *hisplan,
-             const char *seed)
+/* Says whether the caller may simulate his fighter `mine` against `his`:
+ * when not, tells him why and returns -1. */
+static int sim_fighters(const struct game_caller *who, const struct db_fighter *mine,
+                        const struct db_fighter *his)
 {
-    const struct ruleset *rs = ruleset_get(mine->sheet.rules);
-    uint64_t n = SIM_BOUTS_DEFAULT, s = 0;
-
     if (!who->account_id) {
         game_reply(who, "sim needs an account: identify first");
         return -1;
@@ -386,32 +384,76 @@ int game_sim(struct game *g, const struct game_caller *who, const struct db_figh
     }
     if (his->sheet.rules != mine->sheet.rules) {
         game_reply(who, "%s is a %s fighter and %s a %s one: simulate fighters of one ruleset",
-                   his->name, ruleset_get(his->sheet.rules)->title, mine->name, rs->title);
+                   his->name, ruleset_get(his->sheet.rules)->title, mine->name,
+                   ruleset_get(mine->sheet.rules)->title);
         return -1;
     }
-    if (bouts && (parse_u64(bouts, &n) != 0 || n < 1 || n > SIM_BOUTS_MAX)) {
+    return 0;
+}
+
+/* Reads bouts= and seed= (NULL: not given, *n and *s untouched). Returns
+ * 0, or -1 after telling the caller what was wrong. */
+static int sim_numbers(const struct game_caller *who, const char *bouts, const char *seed,
+                       uint64_t *n, uint64_t *s)
+{
+    if (bouts && (parse_u64(bouts, n) != 0 || *n < 1 || *n > SIM_BOUTS_MAX)) {
         char most[32], usual[32];
         game_reply(who, "bouts=%s: give a whole number of bouts from 1 to %s (without it: %s)",
                    CLIP(bouts, 20), count_text(SIM_BOUTS_MAX, most),
                    count_text(SIM_BOUTS_DEFAULT, usual));
         return -1;
     }
-    if (seed && parse_u64(seed, &s) != 0) {
+    if (seed && parse_u64(seed, s) != 0) {
         game_reply(who, "seed=%s: give a whole number from 0 to %llu (without it: a fresh one)",
                    CLIP(seed, 24), (unsigned long long)UINT64_MAX);
         return -1;
     }
-    struct plan *p[SIDES] = {NULL, NULL};
-    const char *how[SIDES] = {"default orders", "default orders"};
+    return 0;
+}
+
+/* The plans of both sides into p[] (how[] says where each comes from):
+ * mine given or stored, his only given. Returns 0, or -1 (nothing kept)
+ * after telling the caller what was wrong. */
+static int sim_plans(struct game *g, const struct game_caller *who, const struct db_fighter *mine,
+                     const struct db_fighter *his, const char *plan, const char *hisplan,
+                     struct plan *p[SIDES], const char *how[SIDES])
+{
     if (my_plan(g, who, mine, plan, &p[0], &how[0]) != 0)
         return -1;
     if (hisplan) {
         how[1] = "plan given";
         if (plan_given(who, "hisplan=", his->sheet.rules, hisplan, &p[1]) != 0) {
             plan_free(p[0]);
+            p[0] = NULL;
             return -1;
         }
     }
+    return 0;
+}
+
+/* Queues simulation `x` of the caller's, and notes when he started it. */
+static void job_add(struct game *g, const struct game_caller *who, struct sim *x)
+{
+    struct sim_job *j = xmalloc(sizeof(*j));
+
+    j->sim = x;
+    j->account_id = who->account_id;
+    snprintf(j->account, sizeof(j->account), "%s", who->account);
+    g->sims[g->nsims++] = j;
+    g->sim_recent[g->nrecent++] = (struct sim_start){who->account_id, game_now(g)};
+}
+
+int game_sim(struct game *g, const struct game_caller *who, const struct db_fighter *mine,
+             const struct db_fighter *his, const char *bouts, const char *plan, const char *hisplan,
+             const char *seed)
+{
+    uint64_t n = SIM_BOUTS_DEFAULT, s = 0;
+    struct plan *p[SIDES] = {NULL, NULL};
+    const char *how[SIDES] = {"default orders", "default orders"};
+
+    if (sim_fighters(who, mine, his) != 0 || sim_numbers(who, bouts, seed, &n, &s) != 0 ||
+        sim_plans(g, who, mine, his, plan, hisplan, p, how) != 0)
+        return -1;
     if (may_start(g, who) != 0) {
         plan_free(p[0]);
         plan_free(p[1]);
@@ -429,12 +471,7 @@ int game_sim(struct game *g, const struct game_caller *who, const struct db_figh
         game_reply(who, "sorry, the engine refused those sheets (internal error)");
         return -1;
     }
-    struct sim_job *j = xmalloc(sizeof(*j));
-    j->sim = x;
-    j->account_id = who->account_id;
-    snprintf(j->account, sizeof(j->account), "%s", who->account);
-    g->sims[g->nsims++] = j;
-    g->sim_recent[g->nrecent++] = (struct sim_start){who->account_id, game_now(g)};
+    job_add(g, who, x);
     game_log(g, GAME_LOG_INFO, "sim: %s, %s vs %s, %llu bouts, seed %llu", who->account, mine->name,
              his->name, (unsigned long long)n, (unsigned long long)s);
     return 0;
