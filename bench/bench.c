@@ -14,6 +14,7 @@
 
 #include "engine.h"
 #include "parse.h"
+#include "util.h"
 
 #define DEFAULT_SECONDS 1.5
 #define POOL            256 /* distinct sheets and order sets */
@@ -111,8 +112,8 @@ static void duel_order_fight(struct order *o)
  * adds a digest of the results to *sink so nothing is optimised away. */
 static double bench_rules(enum rules rules, double seconds, unsigned long *sink)
 {
-    static struct sheet sheets[POOL][SIDES];
-    static struct order orders[POOL][SIDES];
+    struct sheet(*sheets)[SIDES] = xmalloc(POOL * sizeof(*sheets));
+    struct order(*orders)[SIDES] = xmalloc(POOL * sizeof(*orders));
     struct rng gen;
     struct bout_rng br;
     struct events evs;
@@ -157,6 +158,8 @@ static double bench_rules(enum rules rules, double seconds, unsigned long *sink)
         if (elapsed >= seconds)
             break;
     }
+    free(sheets);
+    free(orders);
     return (double)rounds / elapsed;
 }
 

@@ -942,6 +942,141 @@ static inline void fatigue(struct round_ctx *c, int i)
         events_add(c->evs, EV_FATIGUE, i, 0, 0, 0, fat);
 }
 
+/* Step 1 of a round a corner conceded: nothing is fought, only the towel
+ * stops each side that threw it in. */
+static inline void conceded(struct round_ctx *c)
+{
+    struct boxing_bout *bb = &c->b->u.boxing;
+
+    for (int i = 0; i < SIDES; i++) {
+        bb->last[i].endurance = bb->f[i].endurance;
+        if (c->o[i].towel) {
+            stop_at(&c->stop[i], METHOD_TKO, TKO_TOWEL, TIME_TOWEL);
+            events_add(c->evs, EV_TKO, i, TKO_TOWEL, 0, 0, 0);
+        }
+    }
+}
+
+/* Steps 2-4 and 6: the abilities each side fights the exchange with
+ * (sheet -> injuries -> styles -> height -> endurance) into a[], and his
+ * DEF_RATE into rate[], kept in `last` too; the styles, reported. Step 6
+ * depends on nothing drawn in step 5, so it is worked out here. */
+static inline void abilities(struct round_ctx *c, struct boxing_abilities a[SIDES],
+                             double rate[SIDES])
+{
+    struct boxing_bout *bb = &c->b->u.boxing;
+    const struct boxing_order *o = c->o;
+    struct boxing_sheet sh[SIDES] = {bb->f[0].sheet, bb->f[1].sheet};
+    struct boxing_abilities pre[SIDES];
+
+    injury_penalties(&bb->f[0], &pre[0]);
+    injury_penalties(&bb->f[1], &pre[1]);
+    styles(pre, a, o);
+    height(a, sh, o);
+    boxing_scale(&a[0], bb->f[0].endurance, bb->f[0].end_start);
+    boxing_scale(&a[1], bb->f[1].endurance, bb->f[1].end_start);
+    rate[0] = boxing_def_rate(o[0].def, a[0].agl);
+    rate[1] = boxing_def_rate(o[1].def, a[1].agl);
+    keep_abilities(&bb->last[0], &a[0], rate[0]);
+    keep_abilities(&bb->last[1], &a[1], rate[1]);
+    events_add(c->evs, EV_STYLE, 0, o[0].style, 0, 0, 0);
+    events_add(c->evs, EV_STYLE, 1, o[1].style, 0, 0, 0);
+}
+
+/* Step 5 for side i: a warning (and maybe a disqualification, in dq[i]) or
+ * a foul, and a penalty for holding. */
+static inline void warnings(struct round_ctx *c, int i, int dq[SIDES])
+{
+    struct boxing_fighter *f = &c->b->u.boxing.f[i];
+    struct boxing_side_round *l = &c->b->u.boxing.last[i];
+    const struct boxing_order *o = &c->o[i];
+
+    /* One draw either way: warned for fighting dirty, or an
+     * unintentional foul by a clean fighter. */
+    if (rng_chance(c->rng, o->dirty ? DIRTY_WARN_CHANCE : FOUL_CHANCE)) {
+        f->warnings++;
+        if (o->dirty) {
+            l->warned = 1;
+            events_add(c->evs, EV_WARNING, i, f->warnings, 0, 0, 0);
+            if (rng_chance(c->rng, boxing_dq_chance(f->warnings))) {
+                dq[i] = l->dq = 1;
+                events_add(c->evs, EV_DQ, i, 0, 0, 0, 0);
+            }
+        } else {
+            l->fouled = 1;
+            events_add(c->evs, EV_FOUL, i, f->warnings, 0, 0, 0);
+        }
+    }
+    double pc = boxing_clinch_penalty_chance(o);
+    if (pc > 0 && rng_chance(c->rng, pc)) {
+        l->clinch_penalty = 1;
+        events_add(c->evs, EV_CLINCH_PENALTY, i, 0, 0, 0, 0);
+    }
+}
+
+/* Steps 7 and 8: the punches landed and the judges' counts, then the
+ * damage each side deals (knockdowns use it before the head/body
+ * multiplier), taken off the other's endurance. */
+static inline void exchange(struct round_ctx *c, const struct boxing_abilities a[SIDES],
+                            const double rate[SIDES])
+{
+    struct boxing_bout *bb = &c->b->u.boxing;
+    struct boxing_side_round *last = bb->last;
+    const struct boxing_order *o = c->o;
+
+    punches(&last[0], &a[0], rate[1], o[0].target, c->rng);
+    punches(&last[1], &a[1], rate[0], o[1].target, c->rng);
+    events_add(c->evs, EV_PUNCHES, 0, last[0].thrown, 0, 0, last[0].landed);
+    events_add(c->evs, EV_PUNCHES, 1, last[1].thrown, 0, 0, last[1].landed);
+
+    double dam0 = damage(&last[0], &a[0], rate[1], &o[0], &o[1], c->rng);
+    double dam1 = damage(&last[1], &a[1], rate[0], &o[1], &o[0], c->rng);
+    events_add(c->evs, EV_DAMAGE, 0, 0, 0, 0, dam0);
+    events_add(c->evs, EV_DAMAGE, 1, 0, 0, 0, dam1);
+    bb->f[0].endurance -= dam1;
+    bb->f[1].endurance -= dam0;
+}
+
+/* Step 11 for side v: a TKO on endurance, and the doctor. */
+static inline void stoppages(struct round_ctx *c, int v)
+{
+    const struct boxing_bout *bb = &c->b->u.boxing;
+    const struct boxing_side_round *last = bb->last;
+
+    if (bb->f[v].endurance <= 0) {
+        double taken = last[!v].damage + last[v].injury_damage;
+        stop_at(&c->stop[v], METHOD_TKO, TKO_ENDURANCE, last[v].end_begin / taken);
+    }
+    doctor(c, v);
+}
+
+/* The judges; the round is scored even when it ends the bout. Every judge
+ * takes the same off each for knockdowns, warnings and fouls. */
+static inline void judges(struct round_ctx *c)
+{
+    struct bout *b = c->b;
+    struct boxing_bout *bb = &b->u.boxing;
+    struct boxing_side_round *last = bb->last;
+    int given[SIDES] = {0, 0}; /* judges who gave each the round */
+    int off[SIDES] = {last[0].knockdowns + last[0].warned + last[0].fouled,
+                      last[1].knockdowns + last[1].warned + last[1].fouled};
+    int held = last[0].clinch_penalty | last[1].clinch_penalty;
+
+    for (int j = 0; j < JUDGES; j++) {
+        score_card(last, j, off, held);
+        int p0 = last[0].cards[j], p1 = last[1].cards[j];
+        b->result.cards[j][0] = bb->f[0].cards[j] += p0;
+        b->result.cards[j][1] = bb->f[1].cards[j] += p1;
+        given[0] += p0 > p1;
+        given[1] += p1 > p0;
+        events_add(c->evs, EV_CARD, -1, j, p0, p1, 0);
+    }
+    bb->f[0].rounds_won += given[0] >= 2;
+    bb->f[1].rounds_won += given[1] >= 2;
+}
+
+/* One round, step by step (rules.md 1.4). The outcome stream's draws come
+ * in the order of the steps, and must: a bout is its seed. */
 static void round_resolve(struct bout *b, const struct order ord[SIDES], struct bout_rng *r,
                           struct events *evs)
 {
@@ -949,7 +1084,8 @@ static void round_resolve(struct bout *b, const struct order ord[SIDES], struct 
     struct boxing_order o[SIDES] = {ord[0].u.boxing, ord[1].u.boxing};
     struct boxing_side_round *last = bb->last;
     struct round_ctx c = {.b = b, .o = o, .rng = &r->outcome, .evs = evs};
-    struct boxing_abilities ab[SIDES];
+    struct boxing_abilities a[SIDES];
+    double rate[SIDES];
     int dq[SIDES] = {0, 0};
 
     c.round = ++b->round;
@@ -971,13 +1107,7 @@ static void round_resolve(struct bout *b, const struct order ord[SIDES], struct 
     last[0].order = o[0];
     last[1].order = o[1];
     if (o[0].towel || o[1].towel) {
-        for (int i = 0; i < SIDES; i++) {
-            last[i].endurance = bb->f[i].endurance;
-            if (o[i].towel) {
-                stop_at(&c.stop[i], METHOD_TKO, TKO_TOWEL, TIME_TOWEL);
-                events_add(evs, EV_TKO, i, TKO_TOWEL, 0, 0, 0);
-            }
-        }
+        conceded(&c);
         settle(&c, dq);
         return;
     }
@@ -988,65 +1118,13 @@ static void round_resolve(struct bout *b, const struct order ord[SIDES], struct 
     clear_occasional(&last[0]);
     clear_occasional(&last[1]);
 
-    /* Steps 2-4: sheet -> injuries -> styles -> height -> endurance. */
-    struct boxing_sheet sh[SIDES] = {bb->f[0].sheet, bb->f[1].sheet};
-    struct boxing_abilities pre[SIDES];
-    injury_penalties(&bb->f[0], &pre[0]);
-    injury_penalties(&bb->f[1], &pre[1]);
-    styles(pre, ab, o);
-    height(ab, sh, o);
     /* The figures the exchange is fought with are kept at hand, side by
      * side, rather than read back from `last`: they are the long chain of
-     * the round (endurance -> damage -> endurance). Step 6 depends on
-     * nothing drawn in step 5, so it is worked out here too. */
-    struct boxing_abilities a0 = ab[0], a1 = ab[1];
-    boxing_scale(&a0, bb->f[0].endurance, bb->f[0].end_start);
-    boxing_scale(&a1, bb->f[1].endurance, bb->f[1].end_start);
-    double rate0 = boxing_def_rate(o[0].def, a0.agl), rate1 = boxing_def_rate(o[1].def, a1.agl);
-    keep_abilities(&last[0], &a0, rate0);
-    keep_abilities(&last[1], &a1, rate1);
-    events_add(evs, EV_STYLE, 0, o[0].style, 0, 0, 0);
-    events_add(evs, EV_STYLE, 1, o[1].style, 0, 0, 0);
-
-    /* Step 5: warnings, disqualification, clinch penalties. */
-    for (int i = 0; i < SIDES; i++) {
-        struct boxing_fighter *f = &bb->f[i];
-        /* One draw either way: warned for fighting dirty, or an
-         * unintentional foul by a clean fighter. */
-        if (rng_chance(c.rng, o[i].dirty ? DIRTY_WARN_CHANCE : FOUL_CHANCE)) {
-            f->warnings++;
-            if (o[i].dirty) {
-                last[i].warned = 1;
-                events_add(evs, EV_WARNING, i, f->warnings, 0, 0, 0);
-                if (rng_chance(c.rng, boxing_dq_chance(f->warnings))) {
-                    dq[i] = last[i].dq = 1;
-                    events_add(evs, EV_DQ, i, 0, 0, 0, 0);
-                }
-            } else {
-                last[i].fouled = 1;
-                events_add(evs, EV_FOUL, i, f->warnings, 0, 0, 0);
-            }
-        }
-        double pc = boxing_clinch_penalty_chance(&o[i]);
-        if (pc > 0 && rng_chance(c.rng, pc)) {
-            last[i].clinch_penalty = 1;
-            events_add(evs, EV_CLINCH_PENALTY, i, 0, 0, 0, 0);
-        }
-    }
-
-    /* Step 7: punches landed and the judges' counts. */
-    punches(&last[0], &a0, rate1, o[0].target, c.rng);
-    punches(&last[1], &a1, rate0, o[1].target, c.rng);
-    events_add(evs, EV_PUNCHES, 0, last[0].thrown, 0, 0, last[0].landed);
-    events_add(evs, EV_PUNCHES, 1, last[1].thrown, 0, 0, last[1].landed);
-
-    /* Step 8: damage. Knockdowns use it before the head/body multiplier. */
-    double dam0 = damage(&last[0], &a0, rate1, &o[0], &o[1], c.rng);
-    double dam1 = damage(&last[1], &a1, rate0, &o[1], &o[0], c.rng);
-    events_add(evs, EV_DAMAGE, 0, 0, 0, 0, dam0);
-    events_add(evs, EV_DAMAGE, 1, 0, 0, 0, dam1);
-    bb->f[0].endurance -= dam1;
-    bb->f[1].endurance -= dam0;
+     * the round (endurance -> damage -> endurance). */
+    abilities(&c, a, rate); /* steps 2-4 and 6 */
+    for (int i = 0; i < SIDES; i++)
+        warnings(&c, i, dq); /* step 5 */
+    exchange(&c, a, rate);   /* steps 7 and 8 */
 
     /* Step 10's counts, worked out before step 9 (and reported after it):
      * they do not depend on the injuries, whose draws the processor often
@@ -1063,14 +1141,8 @@ static void round_resolve(struct bout *b, const struct order ord[SIDES], struct 
         report_knockdowns(&c, v, &kdt[v], &r->flavour);
 
     /* Step 11: TKO on endurance, and the doctor. */
-    for (int v = 0; v < SIDES; v++) {
-        const struct boxing_fighter *f = &bb->f[v];
-        if (f->endurance <= 0) {
-            double taken = last[!v].damage + last[v].injury_damage;
-            stop_at(&c.stop[v], METHOD_TKO, TKO_ENDURANCE, last[v].end_begin / taken);
-        }
-        doctor(&c, v);
-    }
+    for (int v = 0; v < SIDES; v++)
+        stoppages(&c, v);
 
     /* Step 12: fatigue (the cut-off's extra cost is taken here too). */
     fatigue(&c, 0);
@@ -1079,23 +1151,7 @@ static void round_resolve(struct bout *b, const struct order ord[SIDES], struct 
         if (c.stop[i].stopped && c.stop[i].method == METHOD_TKO)
             events_add(evs, EV_TKO, i, c.stop[i].reason, 0, 0, 0);
 
-    /* The judges; the round is scored even when it ends the bout. Every
-     * judge takes the same off each for knockdowns, warnings and fouls. */
-    int given[SIDES] = {0, 0}; /* judges who gave each the round */
-    int off[SIDES] = {last[0].knockdowns + last[0].warned + last[0].fouled,
-                      last[1].knockdowns + last[1].warned + last[1].fouled};
-    int held = last[0].clinch_penalty | last[1].clinch_penalty;
-    for (int j = 0; j < JUDGES; j++) {
-        score_card(last, j, off, held);
-        int p0 = last[0].cards[j], p1 = last[1].cards[j];
-        b->result.cards[j][0] = bb->f[0].cards[j] += p0;
-        b->result.cards[j][1] = bb->f[1].cards[j] += p1;
-        given[0] += p0 > p1;
-        given[1] += p1 > p0;
-        events_add(evs, EV_CARD, -1, j, p0, p1, 0);
-    }
-    bb->f[0].rounds_won += given[0] >= 2;
-    bb->f[1].rounds_won += given[1] >= 2;
+    judges(&c);
     settle(&c, dq);
 }
 

@@ -401,25 +401,13 @@ static int pieces_for(const struct duel_fighter *d, int part, int slots[DUEL_PIE
 static const int part_order[DUEL_PARTS] = {DUEL_PART_HEAD,     DUEL_PART_TORSO,     DUEL_PART_LEGS,
                                            DUEL_PART_LEFT_ARM, DUEL_PART_RIGHT_ARM, DUEL_PART_FEET};
 
-/* One hit attempt of `a` on `d` (sides ai and di), into *at. */
-static void attack(struct duel_fighter *a, struct duel_fighter *d, int ai, int di, double cost,
-                   int attempt, struct rng *r, struct duel_attack *at, struct events *evs)
+/* The blow of an attempt that hit: the part it found, the roll, a
+ * critical hit (twice the damage; two and a half times on a stunned `d`),
+ * and the damage before armour, blunt and cut. */
+static inline void blow(const struct duel_fighter *a, const struct duel_weapon_info *w,
+                        const struct duel_fighter *d, int d_stunned, struct rng *r,
+                        struct duel_attack *at)
 {
-    const struct duel_weapon_info *w = &weapons[a->item[DUEL_WEAPON]];
-    int d_stunned = d->stunned > 0;
-
-    memset(at, 0, sizeof(*at));
-    at->part = -1;
-    at->energy_cost = cost;
-    a->energy -= cost;
-    if (a->energy < 0)
-        a->energy = 0;
-    at->hit_chance = d_stunned ? 100.0 : duel_hit_chance(a->sheet.dex, d->sheet.dex);
-    at->hit = rng_chance(r, at->hit_chance / 100.0);
-    if (!at->hit) {
-        events_add(evs, EV_MISS, ai, attempt, 0, 0, 0);
-        return;
-    }
     at->part = part_order[rng_range(r, 0, w->reach >= 4 ? 5 : 4)];
     at->roll = damage_roll(a, r);
     int crit = duel_crit_chance(a->item[DUEL_WEAPON],
@@ -432,30 +420,16 @@ static void attack(struct duel_fighter *a, struct duel_fighter *d, int ai, int d
         at->base *= 2.5;
     at->blunt = at->base * w->blunt / 100.0;
     at->cut = at->base * (100 - w->blunt) / 100.0;
+}
 
-    int slots[DUEL_PIECES_MAX], shield, def = 0;
-    at->npieces = pieces_for(d, at->part, slots, &shield);
-    for (int k = 0; k < at->npieces; k++)
-        def += armours[d->item[slots[k]]].defence;
-    double wear;
-    duel_armour(at->blunt, at->cut, def, at->npieces ? armours[d->item[slots[0]]].defence : 0,
-                shield, w->pen, &at->blunt_after, &at->cut_after, &wear);
-    at->damage = at->blunt_after + at->cut_after;
-    d->health -= at->damage;
-    at->bleed_added = 0.05 * at->cut_after;
-    d->bleed += at->bleed_added;
-
-    double stun = at->blunt_after / 1.5;
-    if (rng_chance(r, (stun < 100 ? stun : 100) / 100.0) && d->health > 0) {
-        at->stun_turns = duel_stun_turns(d->sheet.con);
-        if (d->stunned < at->stun_turns)
-            d->stunned = at->stun_turns;
-    }
-    events_add(evs, EV_HIT, ai, at->part, at->critical, shield, at->damage);
-    if (at->stun_turns)
-        events_add(evs, EV_STUN, di, at->stun_turns, 0, 0, 0);
-
-    /* Wear: the outermost piece with its own defence, then the weapon. */
+/* Wear after a hit on side di's `d`: the outermost piece (slots[0], which
+ * wears `wear`) may break; then the weapon `w` of side ai's `a`, which hit
+ * armour of defence `def`. */
+static inline void wear_apply(struct duel_fighter *a, const struct duel_weapon_info *w,
+                              struct duel_fighter *d, int ai, int di,
+                              const int slots[DUEL_PIECES_MAX], int def, double wear,
+                              struct duel_attack *at, struct events *evs)
+{
     for (int k = 0; k < at->npieces; k++) {
         struct duel_piece *pc = &at->pieces[k];
 
@@ -484,6 +458,54 @@ static void attack(struct duel_fighter *a, struct duel_fighter *d, int ai, int d
             at->broke |= 1 << DUEL_WEAPON;
         }
     }
+}
+
+/* One hit attempt of `a` on `d` (sides ai and di), into *at: the hit or
+ * the miss, the blow, the armour, a stun, and the wear. The draws come in
+ * that order, and must: a bout is its seed. */
+static void attack(struct duel_fighter *a, struct duel_fighter *d, int ai, int di, double cost,
+                   int attempt, struct rng *r, struct duel_attack *at, struct events *evs)
+{
+    const struct duel_weapon_info *w = &weapons[a->item[DUEL_WEAPON]];
+    int d_stunned = d->stunned > 0;
+
+    memset(at, 0, sizeof(*at));
+    at->part = -1;
+    at->energy_cost = cost;
+    a->energy -= cost;
+    if (a->energy < 0)
+        a->energy = 0;
+    at->hit_chance = d_stunned ? 100.0 : duel_hit_chance(a->sheet.dex, d->sheet.dex);
+    at->hit = rng_chance(r, at->hit_chance / 100.0);
+    if (!at->hit) {
+        events_add(evs, EV_MISS, ai, attempt, 0, 0, 0);
+        return;
+    }
+    blow(a, w, d, d_stunned, r, at);
+
+    /* The armour over the part hit takes it. */
+    int slots[DUEL_PIECES_MAX], shield, def = 0;
+    at->npieces = pieces_for(d, at->part, slots, &shield);
+    for (int k = 0; k < at->npieces; k++)
+        def += armours[d->item[slots[k]]].defence;
+    double wear;
+    duel_armour(at->blunt, at->cut, def, at->npieces ? armours[d->item[slots[0]]].defence : 0,
+                shield, w->pen, &at->blunt_after, &at->cut_after, &wear);
+    at->damage = at->blunt_after + at->cut_after;
+    d->health -= at->damage;
+    at->bleed_added = 0.05 * at->cut_after;
+    d->bleed += at->bleed_added;
+
+    double stun = at->blunt_after / 1.5;
+    if (rng_chance(r, (stun < 100 ? stun : 100) / 100.0) && d->health > 0) {
+        at->stun_turns = duel_stun_turns(d->sheet.con);
+        if (d->stunned < at->stun_turns)
+            d->stunned = at->stun_turns;
+    }
+    events_add(evs, EV_HIT, ai, at->part, at->critical, shield, at->damage);
+    if (at->stun_turns)
+        events_add(evs, EV_STUN, di, at->stun_turns, 0, 0, 0);
+    wear_apply(a, w, d, ai, di, slots, def, wear, at, evs);
 }
 
 /* Side ai's turn against di; returns 1 if he fought one. */

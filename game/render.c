@@ -2,7 +2,7 @@
  * render.c - commentary: the engine's events in English, short and varied
  * for the channel, complete and plain for `report`.
  *
- * This file holds what every ruleset shares: the text builder, flavour
+ * This file holds what every ruleset shares: the template writer, flavour
  * picking, the words of the generic events (warnings, injuries,
  * knockdowns, KOs, stoppages, cards), the generic result sentence, and the
  * public render_* functions, which dispatch to the ruleset's own words
@@ -26,7 +26,6 @@
  */
 #include <limits.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -97,27 +96,29 @@ int render_kit_piece(enum rules rules, int slot, int item, char *buf, size_t len
 {
     const struct words *w = words_of(rules);
     const struct ruleset *rs = ruleset_get(rules);
-    struct text t;
+    struct str t;
+    char one[1];
 
-    text_init(&t, buf, len);
+    render_start(&t, buf, len, one);
     if (w && w->kit_piece) {
         w->kit_piece(&t, slot, item);
     } else if (rs && rs->kit_item_name && slot >= 0 && slot < rs->kit_slots) {
         const char *name = rs->kit_item_name(slot, item);
-        text_add(&t, "%s", name ? name : "?");
+        str_cat(&t, name ? name : "?");
     }
-    return text_result(&t);
+    return render_len(&t);
 }
 
 int render_kit_note(const struct sheet *s, char *buf, size_t len)
 {
     const struct words *w = words_of(s->rules);
-    struct text t;
+    struct str t;
+    char one[1];
 
-    text_init(&t, buf, len);
+    render_start(&t, buf, len, one);
     if (w && w->kit_note)
         w->kit_note(&t, s);
-    return text_result(&t);
+    return render_len(&t);
 }
 
 const char *render_method_name(enum method m)
@@ -141,53 +142,24 @@ const char *render_method_name(enum method m)
     return "";
 }
 
-/* ----------------------------------------------------------- text buffer */
+/* ------------------------------------------------------------------ text */
 
-void text_init(struct text *t, char *buf, size_t len)
+void render_start(struct str *s, char *buf, size_t len, char spare[1])
 {
-    t->buf = buf;
-    t->len = len;
-    t->n = 0;
     if (len > 0)
-        buf[0] = '\0';
-}
-
-void text_add(struct text *t, const char *fmt, ...)
-{
-    va_list ap;
-    int w;
-
-    va_start(ap, fmt);
-    if (t->n < t->len)
-        w = vsnprintf(t->buf + t->n, t->len - t->n, fmt, ap);
+        str_init_fixed(s, buf, len);
     else
-        w = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    if (w > 0)
-        t->n += (size_t)w;
+        str_init_fixed(s, spare, 1);
 }
 
-/* Appends the `n` bytes at s. */
-static void text_put(struct text *t, const char *s, size_t n)
+int render_len(const struct str *s)
 {
-    if (t->n + 1 < t->len) {
-        size_t room = t->len - 1 - t->n;
-        size_t k = n < room ? n : room;
-
-        memcpy(t->buf + t->n, s, k);
-        t->buf[t->n + k] = '\0';
-    }
-    t->n += n;
-}
-
-int text_result(const struct text *t)
-{
-    return t->n > (size_t)INT_MAX ? INT_MAX : (int)t->n;
+    return s->need > (size_t)INT_MAX ? INT_MAX : (int)s->need;
 }
 
 /* Templates keep their placeholders in any order, which printf formats
  * from a table could not do without -Wformat-nonliteral noise. */
-void text_tpl(struct text *t, const char *tpl, const char *const arg[], int nargs)
+void render_tpl(struct str *s, const char *tpl, const char *const arg[], int nargs)
 {
     const char *run = tpl, *p = tpl;
 
@@ -195,15 +167,15 @@ void text_tpl(struct text *t, const char *tpl, const char *const arg[], int narg
         if (p[0] != '$')
             continue;
         if (p[1] >= '1' && p[1] <= '9' && p[1] - '1' < nargs) {
-            text_put(t, run, (size_t)(p - run));
-            text_put(t, arg[p[1] - '1'], strlen(arg[p[1] - '1']));
+            str_raw(s, run, (size_t)(p - run));
+            str_cat(s, arg[p[1] - '1']);
             run = ++p + 1;
         } else if (p[1] == '$') {
-            text_put(t, run, (size_t)(p - run) + 1);
+            str_raw(s, run, (size_t)(p - run) + 1);
             run = ++p + 1;
         }
     }
-    text_put(t, run, (size_t)(p - run));
+    str_raw(s, run, (size_t)(p - run));
 }
 
 const char *render_pick(struct rng *flavour, const char *const *v, int n)
@@ -333,43 +305,43 @@ static int tko_words(enum tko_reason reason, const struct injury *inj, char *buf
 
 /* ---------------------------------------------------------- plain words */
 
-void cards_add(struct text *t, const int a[JUDGES], const int b[JUDGES])
+void cards_add(struct str *t, const int a[JUDGES], const int b[JUDGES])
 {
     for (int j = 0; j < JUDGES; j++)
-        text_add(t, "%s%d-%d", j ? ", " : "", a[j], b[j]);
+        str_add(t, "%s%d-%d", j ? ", " : "", a[j], b[j]);
 }
 
-void order_add(struct text *t, const struct order *o)
+void order_add(struct str *t, const struct order *o)
 {
     char buf[64];
 
     order_format(o, buf, sizeof(buf));
-    text_add(t, "%s", buf);
+    str_cat(t, buf);
 }
 
-void result_add(struct text *t, const struct render_corner c[SIDES], const struct bout *b)
+void result_add(struct str *t, const struct render_corner c[SIDES], const struct bout *b)
 {
     const struct result *res = &b->result;
     const struct words *words = words_of(b->rules);
     int w = res->winner;
 
     if (!res->over) {
-        text_add(t, "No result yet.");
+        str_cat(t, "No result yet.");
         return;
     }
     if (w < 0) {
         switch (res->drawn_by) {
         case METHOD_KO:
-            text_add(t, "Draw: %s and %s knock each other out in round %d!", c[0].name, c[1].name,
-                     res->round);
+            str_add(t, "Draw: %s and %s knock each other out in round %d!", c[0].name, c[1].name,
+                    res->round);
             return;
         case METHOD_TKO:
-            text_add(t, "Draw: %s and %s are both stopped in round %d!", c[0].name, c[1].name,
-                     res->round);
+            str_add(t, "Draw: %s and %s are both stopped in round %d!", c[0].name, c[1].name,
+                    res->round);
             return;
         case METHOD_DQ:
-            text_add(t, "Draw: %s and %s are both disqualified in round %d!", c[0].name, c[1].name,
-                     res->round);
+            str_add(t, "Draw: %s and %s are both disqualified in round %d!", c[0].name, c[1].name,
+                    res->round);
             return;
         default:
             break;
@@ -379,7 +351,7 @@ void result_add(struct text *t, const struct render_corner c[SIDES], const struc
 
         switch (res->method) {
         case METHOD_KO:
-            text_add(t, "%s wins by KO in round %d!", name, res->round);
+            str_add(t, "%s wins by KO in round %d!", name, res->round);
             return;
         case METHOD_TKO: {
             char why[128];
@@ -388,12 +360,12 @@ void result_add(struct text *t, const struct render_corner c[SIDES], const struc
                 snprintf(why, sizeof(why), "%s", words->towel_words);
             else
                 tko_words(res->reason, injuries_of(b, !w), why, sizeof(why));
-            text_add(t, "%s wins by TKO in round %d (%s)!", name, res->round, why);
+            str_add(t, "%s wins by TKO in round %d (%s)!", name, res->round, why);
             return;
         }
         case METHOD_DQ:
-            text_add(t, "%s wins by DQ in round %d (%s disqualified)!", name, res->round,
-                     c[!w].name);
+            str_add(t, "%s wins by DQ in round %d (%s disqualified)!", name, res->round,
+                    c[!w].name);
             return;
         default:
             break;
@@ -423,10 +395,10 @@ static struct item *item_new(struct items *is, int side)
 static void item_say(struct item *it, struct rng *flavour, const char *const *v, int nv,
                      const char *const arg[ITEM_ARGS])
 {
-    struct text t;
+    struct str t;
 
-    text_init(&t, it->full, sizeof(it->full));
-    text_tpl(&t, render_pick(flavour, v, nv), arg, ITEM_ARGS);
+    str_init_fixed(&t, it->full, sizeof(it->full));
+    render_tpl(&t, render_pick(flavour, v, nv), arg, ITEM_ARGS);
 }
 
 #define SAY(it, r, v, arg) item_say((it), (r), (v), (int)(sizeof(v) / sizeof((v)[0])), (arg))
@@ -586,6 +558,131 @@ static int stopped_but_won(const struct bout *b, int v)
     return res->over && res->winner == v && (res->method == METHOD_KO || res->method == METHOD_TKO);
 }
 
+/* The items of one event each. Every step gets the item's arguments:
+ * $1 the fighter concerned, $2 his opponent, $3 the event's count (e->a)
+ * and $4 nothing; a step may point $3 and $4 at words of its own. Each
+ * makes exactly one flavour draw (SAY). */
+
+/* A warning, a foul, a disqualification or a penalty for holding. */
+static void item_penalty(struct items *is, const struct event *e, const char *arg[ITEM_ARGS],
+                         struct rng *flavour)
+{
+    struct item *it = item_new(is, e->side);
+
+    switch (e->type) {
+    case EV_WARNING:
+        SAY(it, flavour, say_warning, arg);
+        snprintf(it->brief, sizeof(it->brief), "warned (%d)", e->a);
+        break;
+    case EV_FOUL:
+        SAY(it, flavour, say_foul, arg);
+        snprintf(it->brief, sizeof(it->brief), "warned for a foul (%d)", e->a);
+        break;
+    case EV_DQ:
+        SAY(it, flavour, say_dq, arg);
+        snprintf(it->brief, sizeof(it->brief), "disqualified");
+        break;
+    default: /* EV_CLINCH_PENALTY */
+        SAY(it, flavour, say_clinch, arg);
+        snprintf(it->brief, sizeof(it->brief), "penalised for holding");
+        break;
+    }
+}
+
+/* A new injury: e->a its location, e->b its level. */
+static void item_injury(struct items *is, const struct event *e, const char *arg[ITEM_ARGS],
+                        struct rng *flavour)
+{
+    struct item *it = item_new(is, e->side);
+    char now[64];
+
+    it->injury = 1;
+    it->loc = e->a;
+    it->level = e->b;
+    injury_phrase(e->a, e->b, now, sizeof(now));
+    arg[2] = now;
+    SAY(it, flavour, say_injury, arg);
+    injury_name(e->a, e->b, it->brief, sizeof(it->brief));
+}
+
+/* An injury made worse: e->a its location, e->b its level now, e->c its
+ * level before. */
+static void item_aggravated(struct items *is, const struct event *e, const char *arg[ITEM_ARGS],
+                            struct rng *flavour)
+{
+    struct item *it = item_new(is, e->side);
+    char old[64], now[64];
+
+    it->injury = 1;
+    it->loc = e->a;
+    it->level = e->b;
+    injury_name(e->a, e->c, old, sizeof(old));
+    arg[2] = old;
+    arg[3] = now;
+    if (is_swelling(e->a) && e->b >= 3) {
+        /* "right eye swollen shut" reads badly as a noun. */
+        arg[2] = loc_words[e->a];
+        if (e->c < 3)
+            SAY(it, flavour, say_shut, arg);
+        else
+            SAY(it, flavour, say_again, arg);
+    } else if (e->b != e->c) {
+        injury_phrase(e->a, e->b, now, sizeof(now));
+        SAY(it, flavour, say_worse, arg);
+    } else {
+        SAY(it, flavour, say_again, arg);
+    }
+    injury_name(e->a, e->b, now, sizeof(now));
+    snprintf(it->brief, sizeof(it->brief), "%s (worse)", now);
+}
+
+/* One sentence for all the knockdowns of the side of event evs->ev[k]
+ * this round, from that first one on. */
+static void item_knockdowns(struct items *is, const struct events *evs, int k,
+                            const char *arg[ITEM_ARGS], struct rng *flavour)
+{
+    int v = evs->ev[k].side, n = 0;
+    char num[16];
+
+    for (int m = k; m < evs->n; m++)
+        if (evs->ev[m].type == EV_KNOCKDOWN && evs->ev[m].side == v && evs->ev[m].a > n)
+            n = evs->ev[m].a;
+    snprintf(num, sizeof(num), "%d", n);
+    arg[2] = num;
+    struct item *it = item_new(is, v);
+    if (n == 1)
+        SAY(it, flavour, say_down1, arg);
+    else if (n == 2)
+        SAY(it, flavour, say_down2, arg);
+    else
+        SAY(it, flavour, say_downn, arg);
+    if (n == 1)
+        snprintf(it->brief, sizeof(it->brief), "knocked down");
+    else
+        snprintf(it->brief, sizeof(it->brief), "knocked down %d times", n);
+}
+
+/* A KO or a TKO of e->side: his own, or one that came too late to count. */
+static void item_stoppage(struct items *is, const struct bout *b, const struct event *e,
+                          const char *arg[ITEM_ARGS], struct rng *flavour)
+{
+    int v = e->side;
+    struct item *it = item_new(is, v);
+
+    if (e->type == EV_KO && stopped_but_won(b, v)) {
+        SAY(it, flavour, say_ko_late, arg);
+        snprintf(it->brief, sizeof(it->brief), "knocked out too, but later");
+    } else if (e->type == EV_KO) {
+        SAY(it, flavour, say_ko, arg);
+        snprintf(it->brief, sizeof(it->brief), "knocked out");
+    } else if (stopped_but_won(b, v) && e->a != TKO_TOWEL) {
+        SAY(it, flavour, say_ko_late, arg);
+        snprintf(it->brief, sizeof(it->brief), "nearly stopped too, but later");
+    } else {
+        item_tko(it, b, v, (enum tko_reason)e->a, arg, flavour);
+    }
+}
+
 /* The items of a round's events, in the order they happened. */
 void items_collect(struct items *is, const struct render_corner c[SIDES], const struct bout *b,
                    const struct events *evs, struct rng *flavour)
@@ -596,113 +693,37 @@ void items_collect(struct items *is, const struct render_corner c[SIDES], const 
     for (int k = 0; k < evs->n; k++) {
         const struct event *e = &evs->ev[k];
         int v = e->side;
-        char num[16], old[64], now[64];
+        char num[16];
         const char *arg[ITEM_ARGS];
-        struct item *it;
 
         if (v < 0 || v >= SIDES)
             continue;
         arg[0] = c[v].name;
         arg[1] = c[!v].name;
         arg[2] = num;
-        arg[3] = now;
+        arg[3] = "";
         snprintf(num, sizeof(num), "%d", e->a);
         switch (e->type) {
         case EV_WARNING:
-            it = item_new(is, v);
-            SAY(it, flavour, say_warning, arg);
-            snprintf(it->brief, sizeof(it->brief), "warned (%d)", e->a);
-            break;
         case EV_FOUL:
-            it = item_new(is, v);
-            SAY(it, flavour, say_foul, arg);
-            snprintf(it->brief, sizeof(it->brief), "warned for a foul (%d)", e->a);
-            break;
         case EV_DQ:
-            it = item_new(is, v);
-            SAY(it, flavour, say_dq, arg);
-            snprintf(it->brief, sizeof(it->brief), "disqualified");
-            break;
         case EV_CLINCH_PENALTY:
-            it = item_new(is, v);
-            SAY(it, flavour, say_clinch, arg);
-            snprintf(it->brief, sizeof(it->brief), "penalised for holding");
+            item_penalty(is, e, arg, flavour);
             break;
         case EV_INJURY:
-            it = item_new(is, v);
-            it->injury = 1;
-            it->loc = e->a;
-            it->level = e->b;
-            injury_phrase(e->a, e->b, now, sizeof(now));
-            arg[2] = now;
-            SAY(it, flavour, say_injury, arg);
-            injury_name(e->a, e->b, it->brief, sizeof(it->brief));
+            item_injury(is, e, arg, flavour);
             break;
         case EV_AGGRAVATED:
-            it = item_new(is, v);
-            it->injury = 1;
-            it->loc = e->a;
-            it->level = e->b;
-            injury_name(e->a, e->c, old, sizeof(old));
-            arg[2] = old;
-            if (is_swelling(e->a) && e->b >= 3) {
-                /* "right eye swollen shut" reads badly as a noun. */
-                arg[2] = loc_words[e->a];
-                if (e->c < 3)
-                    SAY(it, flavour, say_shut, arg);
-                else
-                    SAY(it, flavour, say_again, arg);
-            } else if (e->b != e->c) {
-                injury_phrase(e->a, e->b, now, sizeof(now));
-                SAY(it, flavour, say_worse, arg);
-            } else {
-                SAY(it, flavour, say_again, arg);
-            }
-            injury_name(e->a, e->b, now, sizeof(now));
-            snprintf(it->brief, sizeof(it->brief), "%s (worse)", now);
+            item_aggravated(is, e, arg, flavour);
             break;
-        case EV_KNOCKDOWN: {
-            /* One sentence for all of a side's knockdowns this round. */
-            int n = 0;
-
-            if (downs_said[v])
-                break;
+        case EV_KNOCKDOWN:
+            if (!downs_said[v])
+                item_knockdowns(is, evs, k, arg, flavour);
             downs_said[v] = 1;
-            for (int m = k; m < evs->n; m++)
-                if (evs->ev[m].type == EV_KNOCKDOWN && evs->ev[m].side == v && evs->ev[m].a > n)
-                    n = evs->ev[m].a;
-            snprintf(num, sizeof(num), "%d", n);
-            it = item_new(is, v);
-            if (n == 1)
-                SAY(it, flavour, say_down1, arg);
-            else if (n == 2)
-                SAY(it, flavour, say_down2, arg);
-            else
-                SAY(it, flavour, say_downn, arg);
-            if (n == 1)
-                snprintf(it->brief, sizeof(it->brief), "knocked down");
-            else
-                snprintf(it->brief, sizeof(it->brief), "knocked down %d times", n);
             break;
-        }
         case EV_KO:
-            it = item_new(is, v);
-            if (stopped_but_won(b, v)) {
-                SAY(it, flavour, say_ko_late, arg);
-                snprintf(it->brief, sizeof(it->brief), "knocked out too, but later");
-            } else {
-                SAY(it, flavour, say_ko, arg);
-                snprintf(it->brief, sizeof(it->brief), "knocked out");
-            }
-            break;
         case EV_TKO:
-            it = item_new(is, v);
-            if (stopped_but_won(b, v) && e->a != TKO_TOWEL) {
-                SAY(it, flavour, say_ko_late, arg);
-                snprintf(it->brief, sizeof(it->brief), "nearly stopped too, but later");
-            } else {
-                item_tko(it, b, v, (enum tko_reason)e->a, arg, flavour);
-            }
+            item_stoppage(is, b, e, arg, flavour);
             break;
         default:
             break;
@@ -714,23 +735,23 @@ void items_collect(struct items *is, const struct render_corner c[SIDES], const 
  * Returns the count, or -1 if they do not fit. */
 static int pack_full(const struct items *is, char lines[][RENDER_LINE_MAX], int max)
 {
+    struct str line;
     int nl = 0;
-    size_t used = 0;
 
+    str_init(&line); /* never written: a line starts fixed over lines[] */
     for (int i = 0; i < is->n; i++) {
-        size_t w = strlen(is->it[i].full);
+        const char *full = is->it[i].full;
+        size_t w = strlen(full);
 
-        if (nl > 0 && used + 1 + w < SAY_MAX) {
-            lines[nl - 1][used] = ' ';
-            memcpy(lines[nl - 1] + used + 1, is->it[i].full, w + 1);
-            used += 1 + w;
+        if (nl > 0 && line.len + 1 + w < SAY_MAX) {
+            str_ch(&line, ' ');
+            str_cat(&line, full);
             continue;
         }
         if (nl == max || w >= SAY_MAX)
             return -1;
-        memcpy(lines[nl], is->it[i].full, w + 1);
-        used = w;
-        nl++;
+        str_init_fixed(&line, lines[nl++], RENDER_LINE_MAX);
+        str_cat(&line, full);
     }
     return nl;
 }
@@ -741,11 +762,11 @@ static int pack_full(const struct items *is, char lines[][RENDER_LINE_MAX], int 
 static void side_summary(const struct items *is, const struct render_corner c[SIDES], int v,
                          int fold, char *line)
 {
-    struct text t;
+    struct str t;
     int first = 1, injuries = 0, worst = -1;
 
-    text_init(&t, line, RENDER_LINE_MAX);
-    text_add(&t, "%s: ", c[v].name);
+    str_init_fixed(&t, line, RENDER_LINE_MAX);
+    str_add(&t, "%s: ", c[v].name);
     for (int i = 0; i < is->n; i++) {
         const struct item *it = &is->it[i];
 
@@ -757,17 +778,17 @@ static void side_summary(const struct items *is, const struct render_corner c[SI
                 worst = i;
             continue;
         }
-        text_add(&t, "%s%s", first ? "" : ", ", it->brief);
+        str_add(&t, "%s%s", first ? "" : ", ", it->brief);
         first = 0;
     }
     if (injuries > 0) {
         char name[64];
 
         injury_name(is->it[worst].loc, is->it[worst].level, name, sizeof(name));
-        text_add(&t, "%s%d injur%s, the worst %s", first ? "" : ", ", injuries,
-                 injuries == 1 ? "y" : "ies", name);
+        str_add(&t, "%s%d injur%s, the worst %s", first ? "" : ", ", injuries,
+                injuries == 1 ? "y" : "ies", name);
     }
-    text_add(&t, ".");
+    str_cat(&t, ".");
 }
 
 /* The items in at most two lines: sentences when they fit, else a line of
@@ -797,16 +818,16 @@ int items_lines(const struct items *is, const struct render_corner c[SIDES],
 
 /* ------------------------------------------------------------ the tape */
 
-static void corner_add(struct text *t, const struct render_corner *c, const struct words *w)
+static void corner_add(struct str *t, const struct render_corner *c, const struct words *w)
 {
-    text_add(t, "%s", c->name);
+    str_cat(t, c->name);
     if (c->owner[0])
-        text_add(t, " (%s)", c->owner);
+        str_add(t, " (%s)", c->owner);
     if (w)
         w->sheet_add(t, &c->sheet);
-    text_add(t, ", %d-%d-%d", c->wins, c->losses, c->draws);
+    str_add(t, ", %d-%d-%d", c->wins, c->losses, c->draws);
     if (c->kos > 0)
-        text_add(t, " (%d KO%s)", c->kos, c->kos == 1 ? "" : "s");
+        str_add(t, " (%d KO%s)", c->kos, c->kos == 1 ? "" : "s");
 }
 
 int render_tape(const struct render_corner c[SIDES], enum rules rules, int rounds, int64_t id,
@@ -814,21 +835,21 @@ int render_tape(const struct render_corner c[SIDES], enum rules rules, int round
 {
     const struct ruleset *rs = ruleset_get(rules);
     const struct words *w = words_of(rules);
-    struct text t;
+    struct str t;
 
     if (max <= 0)
         return 0;
-    text_init(&t, lines[0], RENDER_LINE_MAX);
-    text_add(&t, "Bout #%lld, %s, %d rounds: ", (long long)id, rs ? rs->name : "?", rounds);
+    str_init_fixed(&t, lines[0], RENDER_LINE_MAX);
+    str_add(&t, "Bout #%lld, %s, %d rounds: ", (long long)id, rs ? rs->name : "?", rounds);
     corner_add(&t, &c[0], w);
     if (max == 1) {
-        text_add(&t, " vs ");
+        str_cat(&t, " vs ");
         corner_add(&t, &c[1], w);
         line_clean(lines[0]);
         return 1;
     }
-    text_init(&t, lines[1], RENDER_LINE_MAX);
-    text_add(&t, "vs ");
+    str_init_fixed(&t, lines[1], RENDER_LINE_MAX);
+    str_cat(&t, "vs ");
     corner_add(&t, &c[1], w);
     line_clean(lines[0]);
     line_clean(lines[1]);
@@ -856,43 +877,43 @@ int render_round(const struct render_corner c[SIDES], const struct bout *b,
 
 /* ------------------------------------------------------- figures */
 
-void punches_add(struct text *t, double n, enum render_form form)
+void punches_add(struct str *t, double n, enum render_form form)
 {
     if (form == RENDER_SCHEMA3)
-        text_add(t, "%.2f", n);
+        str_add(t, "%.2f", n);
     else
-        text_add(t, "%ld", lround(n));
+        str_add(t, "%ld", lround(n));
 }
 
-void figure_add(struct text *t, double x, enum render_form form)
+void figure_add(struct str *t, double x, enum render_form form)
 {
     if (form == RENDER_SCHEMA3)
-        text_add(t, "%.2f", x);
+        str_add(t, "%.2f", x);
     else
-        text_add(t, "%.1f", x);
+        str_add(t, "%.1f", x);
 }
 
-void conceded_add(struct text *t, const struct render_corner c[SIDES], const int towel[SIDES])
+void conceded_add(struct str *t, const struct render_corner c[SIDES], const int towel[SIDES])
 {
     if (towel[0] && towel[1])
-        text_add(t, "both corners");
+        str_cat(t, "both corners");
     else
-        text_add(t, "%s's corner", c[towel[1] ? 1 : 0].name);
+        str_add(t, "%s's corner", c[towel[1] ? 1 : 0].name);
 }
 
 /* Appends "2.5 damage", or "no damage" for what shows as 0.0. */
-static void damage_add(struct text *t, double x, enum render_form form)
+static void damage_add(struct str *t, double x, enum render_form form)
 {
     if (form == RENDER_PLAIN && x < 0.05)
-        text_add(t, "no damage");
+        str_cat(t, "no damage");
     else {
         figure_add(t, x, form);
-        text_add(t, " damage");
+        str_cat(t, " damage");
     }
 }
 
 /* One event in plain words, one line, its figures written as `form` says. */
-static void report_event(struct text *t, const struct render_corner c[SIDES], const struct bout *b,
+static void report_event(struct str *t, const struct render_corner c[SIDES], const struct bout *b,
                          const struct event *e, enum render_form form)
 {
     const struct words *words = words_of(b->rules);
@@ -903,71 +924,70 @@ static void report_event(struct text *t, const struct render_corner c[SIDES], co
         return;
     switch (e->type) {
     case EV_PUNCHES:
-        text_add(t, "%s throws %d and lands ", name, e->a);
+        str_add(t, "%s throws %d and lands ", name, e->a);
         punches_add(t, e->x, form);
-        text_add(t, ".");
+        str_cat(t, ".");
         break;
     case EV_DAMAGE:
-        text_add(t, "%s deals ", name);
+        str_add(t, "%s deals ", name);
         damage_add(t, e->x, form);
-        text_add(t, ".");
+        str_cat(t, ".");
         break;
     case EV_WARNING:
-        text_add(t, "%s is warned for fighting dirty (warning %d, one point deducted).", name,
-                 e->a);
+        str_add(t, "%s is warned for fighting dirty (warning %d, one point deducted).", name, e->a);
         break;
     case EV_FOUL:
-        text_add(t, "%s is warned for a foul (warning %d, one point deducted).", name, e->a);
+        str_add(t, "%s is warned for a foul (warning %d, one point deducted).", name, e->a);
         break;
     case EV_DQ:
-        text_add(t, "%s is disqualified.", name);
+        str_add(t, "%s is disqualified.", name);
         break;
     case EV_CLINCH_PENALTY:
-        text_add(t, "%s is penalised for holding.", name);
+        str_add(t, "%s is penalised for holding.", name);
         break;
     case EV_INJURY:
         injury_name(e->a, e->b, what, sizeof(what));
-        text_add(t, "%s is injured: %s (level %d, ", name, what, e->b);
+        str_add(t, "%s is injured: %s (level %d, ", name, what, e->b);
         damage_add(t, e->x, form);
-        text_add(t, ").");
+        str_cat(t, ").");
         break;
     case EV_AGGRAVATED:
         injury_name(e->a, e->b, what, sizeof(what));
         injury_name(e->a, e->c, was, sizeof(was));
         if (e->b != e->c)
-            text_add(t, "%s's %s is aggravated: now %s (level %d, ", name, was, what, e->b);
+            str_add(t, "%s's %s is aggravated: now %s (level %d, ", name, was, what, e->b);
         else
-            text_add(t, "%s's %s is aggravated (level %d, ", name, what, e->b);
+            str_add(t, "%s's %s is aggravated (level %d, ", name, what, e->b);
         damage_add(t, e->x, form);
-        text_add(t, ").");
+        str_cat(t, ").");
         break;
     case EV_KNOCKDOWN:
         if (e->a > 1)
-            text_add(t, "%s is knocked down again (%d this round).", name, e->a);
+            str_add(t, "%s is knocked down again (%d this round).", name, e->a);
         else
-            text_add(t, "%s is knocked down.", name);
+            str_add(t, "%s is knocked down.", name);
         break;
     case EV_KO:
-        text_add(t, "%s is knocked out.", name);
+        str_add(t, "%s is knocked out.", name);
         break;
     case EV_TKO:
         tko_words((enum tko_reason)e->a, injuries_of(b, e->side), why, sizeof(why));
-        text_add(t, "%s is stopped (%s).", name, why);
+        str_add(t, "%s is stopped (%s).", name, why);
         break;
     case EV_CARD:
-        text_add(t, "Judge %d: %d-%d.", e->a + 1, e->b, e->c);
+        str_add(t, "Judge %d: %d-%d.", e->a + 1, e->b, e->c);
         break;
     case EV_FATIGUE:
-        text_add(t, "%s loses ", name);
+        str_add(t, "%s loses ", name);
         figure_add(t, e->x, form);
-        text_add(t, " endurance to fatigue.");
+        str_cat(t, " endurance to fatigue.");
         break;
     case EV_RESULT:
-        text_add(t, "Result: ");
+        str_cat(t, "Result: ");
         result_add(t, c, b);
         break;
     default:
-        text_add(t, "Event %d.", (int)e->type);
+        str_add(t, "Event %d.", (int)e->type);
         break;
     }
 }
@@ -975,42 +995,45 @@ static void report_event(struct text *t, const struct render_corner c[SIDES], co
 int render_event(const struct render_corner c[SIDES], const struct bout *b, const struct event *e,
                  char *buf, size_t len)
 {
-    struct text t;
+    struct str t;
+    char one[1];
 
-    text_init(&t, buf, len);
+    render_start(&t, buf, len, one);
     report_event(&t, c, b, e, RENDER_PLAIN);
-    return text_result(&t);
+    return render_len(&t);
 }
 
 int render_result_text(const struct render_corner c[SIDES], const struct bout *b, char *buf,
                        size_t len)
 {
-    struct text t;
+    struct str t;
+    char one[1];
 
-    text_init(&t, buf, len);
+    render_start(&t, buf, len, one);
     result_add(&t, c, b);
-    return text_result(&t);
+    return render_len(&t);
 }
 
 int render_round_report(const struct render_corner c[SIDES], const struct bout *b,
                         const struct events *evs, enum render_form form, char *buf, size_t len)
 {
     const struct words *w = words_of(b->rules);
-    struct text t;
+    struct str t;
+    char one[1];
 
-    text_init(&t, buf, len);
-    text_add(&t, "Round %d of %d", b->round, b->rounds);
+    render_start(&t, buf, len, one);
+    str_add(&t, "Round %d of %d", b->round, b->rounds);
     if (w)
         w->report_head(&t, c, b, form);
     for (int k = 0; k < evs->n; k++) {
-        text_add(&t, "\n  ");
+        str_cat(&t, "\n  ");
         report_event(&t, c, b, &evs->ev[k], form);
     }
     if (evs->dropped > 0)
-        text_add(&t, "\n  (%d more events not recorded)", evs->dropped);
+        str_add(&t, "\n  (%d more events not recorded)", evs->dropped);
     if (w && w->report_tail)
         w->report_tail(&t, c, b, form);
-    return text_result(&t);
+    return render_len(&t);
 }
 
 /* ------------------------------------------------------- the result */
@@ -1034,39 +1057,42 @@ int render_result(const struct render_corner c[SIDES], const struct bout *b, str
 int render_score(const struct render_corner c[SIDES], const struct bout *b, char *buf, size_t len)
 {
     const struct words *w = words_of(b->rules);
-    struct text t;
+    struct str t;
+    char one[1];
 
-    text_init(&t, buf, len);
+    render_start(&t, buf, len, one);
     if (b->round == 0)
-        text_add(&t, "Round 1 of %d to come: ", b->rounds);
+        str_add(&t, "Round 1 of %d to come: ", b->rounds);
     else
-        text_add(&t, "%s round %d of %d: ", b->result.over ? "Final, after" : "After", b->round,
-                 b->rounds);
+        str_add(&t, "%s round %d of %d: ", b->result.over ? "Final, after" : "After", b->round,
+                b->rounds);
     if (w)
         w->score_add(&t, c, b);
-    return text_result(&t);
+    return render_len(&t);
 }
 
 int render_kit(const struct sheet *s, char *buf, size_t len)
 {
     const struct words *w = words_of(s->rules);
-    struct text t;
+    struct str t;
+    char one[1];
 
-    text_init(&t, buf, len);
+    render_start(&t, buf, len, one);
     if (w && w->kit_add)
         w->kit_add(&t, s, NULL);
-    return text_result(&t);
+    return render_len(&t);
 }
 
 int render_kit_after(const struct sheet *before, const struct sheet *after, char *buf, size_t len)
 {
     const struct words *w = words_of(after->rules);
-    struct text t;
+    struct str t;
+    char one[1];
 
-    text_init(&t, buf, len);
+    render_start(&t, buf, len, one);
     if (w && w->kit_add)
         w->kit_add(&t, after, before);
-    return text_result(&t);
+    return render_len(&t);
 }
 
 void render_corner_fill(struct render_corner *c, const struct db_fighter *f)
@@ -1084,11 +1110,11 @@ void render_corner_fill(struct render_corner *c, const struct db_fighter *f)
 /* ------------------------------------------------------ the aftermath */
 
 /* A corner's record: "5-1-0 (3 KOs)". */
-static void record_add(struct text *t, const struct render_corner *c)
+static void record_add(struct str *t, const struct render_corner *c)
 {
-    text_add(t, "%s %d-%d-%d", c->name, c->wins, c->losses, c->draws);
+    str_add(t, "%s %d-%d-%d", c->name, c->wins, c->losses, c->draws);
     if (c->kos > 0)
-        text_add(t, " (%d KO%s)", c->kos, c->kos == 1 ? "" : "s");
+        str_add(t, " (%d KO%s)", c->kos, c->kos == 1 ? "" : "s");
 }
 
 int render_result_plain(enum rules rules)
@@ -1104,13 +1130,14 @@ int render_aftermath(const struct render_corner before[SIDES],
 {
     const struct words *w = words_of(b->rules);
     const struct ruleset *rs = ruleset_get(b->rules);
-    struct text t;
+    struct str t;
+    char one[1];
     int changes = 0;
 
-    text_init(&t, buf, len);
+    render_start(&t, buf, len, one);
     if (w && !w->result_plain) {
         result_add(&t, before, b);
-        text_add(&t, " ");
+        str_cat(&t, " ");
     }
     /* The winner first. */
     int first = b->result.winner > 0 ? 1 : 0;
@@ -1120,26 +1147,26 @@ int render_aftermath(const struct render_corner before[SIDES],
                 now = sheet_field_get(&after[s].sheet, i);
             if (was == now)
                 continue;
-            text_add(&t, "%s%s's %s goes %s to %d", changes ? "; " : "", after[s].name,
-                     rs->fields[i].label, now > was ? "up" : "down", now);
+            str_add(&t, "%s%s's %s goes %s to %d", changes ? "; " : "", after[s].name,
+                    rs->fields[i].label, now > was ? "up" : "down", now);
             changes++;
         }
     if (changes)
-        text_add(&t, ". ");
-    text_add(&t, "Records now: ");
+        str_cat(&t, ". ");
+    str_cat(&t, "Records now: ");
     record_add(&t, &after[first]);
-    text_add(&t, ", ");
+    str_cat(&t, ", ");
     record_add(&t, &after[!first]);
-    text_add(&t, ".");
+    str_cat(&t, ".");
     line_clean(buf);
-    return text_result(&t);
+    return render_len(&t);
 }
 
 /* -------------------------------------------------------- the corner */
 
 /* The injuries of `side` so far, ", a cut ..., a fractured nose" after
  * `lead` (nothing when none). */
-static void injuries_add(struct text *t, const struct bout *b, int side, const char *lead)
+static void injuries_add(struct str *t, const struct bout *b, int side, const char *lead)
 {
     const struct injury *inj = injuries_of(b, side);
     int n = 0;
@@ -1149,7 +1176,7 @@ static void injuries_add(struct text *t, const struct bout *b, int side, const c
         if (inj[loc].level <= 0)
             continue;
         injury_phrase(loc, inj[loc].level, what, sizeof(what));
-        text_add(t, "%s%s", n++ ? ", " : lead, what);
+        str_add(t, "%s%s", n++ ? ", " : lead, what);
     }
 }
 
@@ -1165,9 +1192,10 @@ int render_corner_report(const struct render_corner c[SIDES], const struct bout 
     static const char *const looks[] = {"weak", "tired", "strong"};
     const struct words *w = words_of(b->rules);
     struct plan_vars v;
-    struct text t;
+    struct str t;
+    char one[1];
 
-    text_init(&t, buf, len);
+    render_start(&t, buf, len, one);
     if (b->round == 0 || b->result.over || side < 0 || side >= SIDES) {
         buf[0] = '\0';
         return 0;
@@ -1175,26 +1203,26 @@ int render_corner_report(const struct render_corner c[SIDES], const struct bout 
     if (w && w->corner_add) {
         w->corner_add(&t, c, b, side);
         line_clean(buf);
-        return text_result(&t);
+        return render_len(&t);
     }
     bout_plan_vars(b, side, &v);
-    text_add(&t, "Your corner: %s has %d endurance (%d%% of the start)", c[side].name,
-             (int)v.endurance, v.endurance_percent);
+    str_add(&t, "Your corner: %s has %d endurance (%d%% of the start)", c[side].name,
+            (int)v.endurance, v.endurance_percent);
     injuries_add(&t, b, side, ", ");
     if (v.my_knockdowns > 0)
-        text_add(&t, ", was down %s", times_words(v.my_knockdowns));
+        str_add(&t, ", was down %s", times_words(v.my_knockdowns));
     if (v.warnings > 0)
-        text_add(&t, ", %d warning%s", v.warnings, v.warnings == 1 ? "" : "s");
-    text_add(&t, "; %s looks %s", c[!side].name, looks[v.opp < 0 ? 0 : v.opp > 2 ? 2 : v.opp]);
+        str_add(&t, ", %d warning%s", v.warnings, v.warnings == 1 ? "" : "s");
+    str_add(&t, "; %s looks %s", c[!side].name, looks[v.opp < 0 ? 0 : v.opp > 2 ? 2 : v.opp]);
     injuries_add(&t, b, !side, ", with ");
     if (v.his_knockdowns > 0)
-        text_add(&t, ", down %s", times_words(v.his_knockdowns));
-    text_add(&t, ". ");
+        str_add(&t, ", down %s", times_words(v.his_knockdowns));
+    str_cat(&t, ". ");
     if (w && w->score_add) {
-        text_add(&t, "Score: ");
+        str_cat(&t, "Score: ");
         w->score_add(&t, c, b);
-        text_add(&t, ".");
+        str_cat(&t, ".");
     }
     line_clean(buf);
-    return text_result(&t);
+    return render_len(&t);
 }

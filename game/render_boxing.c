@@ -33,7 +33,7 @@ static const char *style_say(enum style s, int both)
 }
 
 /* The result's cards, "a-b, a-b, a-b", side `first` first. */
-static void result_cards_add(struct text *t, const struct result *res, int first)
+static void result_cards_add(struct str *t, const struct result *res, int first)
 {
     int a[JUDGES], b[JUDGES];
 
@@ -46,11 +46,11 @@ static void result_cards_add(struct text *t, const struct result *res, int first
 
 /* ------------------------------------------------------------- the tape */
 
-static void sheet_add(struct text *t, const struct sheet *sheet)
+static void sheet_add(struct str *t, const struct sheet *sheet)
 {
     const struct boxing_sheet *s = &sheet->u.boxing;
 
-    text_add(t, " STR %d SPD %d AGL %d TGH %d HGT %d", s->str, s->spd, s->agl, s->tgh, s->hgt);
+    str_add(t, " STR %d SPD %d AGL %d TGH %d HGT %d", s->str, s->spd, s->agl, s->tgh, s->hgt);
 }
 
 /* ---------------------------------------------------------- the channel */
@@ -89,14 +89,14 @@ static void action_line(const struct render_corner c[SIDES], const struct bout *
     enum style s0 = l[0].order.style, s1 = l[1].order.style;
     long n[SIDES] = {lround(l[0].landed), lround(l[1].landed)};
     char num[SIDES][24];
-    struct text t;
+    struct str t;
 
-    text_init(&t, line, RENDER_LINE_MAX);
-    text_add(&t, "\002Round %d\002: ", b->round);
+    str_init_fixed(&t, line, RENDER_LINE_MAX);
+    str_add(&t, "\002Round %d\002: ", b->round);
     if (s0 == s1)
-        text_add(&t, "%s and %s both %s. ", c[0].name, c[1].name, style_say(s0, 1));
+        str_add(&t, "%s and %s both %s. ", c[0].name, c[1].name, style_say(s0, 1));
     else
-        text_add(&t, "%s %s, %s %s. ", c[0].name, style_say(s0, 0), c[1].name, style_say(s1, 0));
+        str_add(&t, "%s %s, %s %s. ", c[0].name, style_say(s0, 0), c[1].name, style_say(s1, 0));
     int w = n[1] > n[0];
     snprintf(num[0], sizeof(num[0]), "%ld", n[w]);
     snprintf(num[1], sizeof(num[1]), "%ld", n[!w]);
@@ -110,22 +110,22 @@ static void action_line(const struct render_corner c[SIDES], const struct bout *
         tpl = PICK(flavour, say_clear);
     else
         tpl = PICK(flavour, say_wide);
-    text_tpl(&t, tpl, arg, 4);
+    render_tpl(&t, tpl, arg, 4);
 }
 
 /* Appends what is said of a round a corner conceded (no cards: nothing was
  * fought): "Round 3 not scored, conceded by Rocky's corner; totals
  * (Rocky-Apollo) 20-18, 20-18, 19-19", without totals in round 1. */
-static void conceded_line_add(struct text *t, const struct render_corner c[SIDES],
+static void conceded_line_add(struct str *t, const struct render_corner c[SIDES],
                               const struct bout *b)
 {
     const struct boxing_bout *bb = &b->u.boxing;
     int towel[SIDES] = {bb->last[0].order.towel, bb->last[1].order.towel};
 
-    text_add(t, "Round %d not scored, conceded by ", b->round);
+    str_add(t, "Round %d not scored, conceded by ", b->round);
     conceded_add(t, c, towel);
     if (b->round > 1) {
-        text_add(t, "; totals (%s-%s) ", c[0].name, c[1].name);
+        str_add(t, "; totals (%s-%s) ", c[0].name, c[1].name);
         cards_add(t, bb->f[0].cards, bb->f[1].cards);
     }
 }
@@ -136,16 +136,16 @@ static void cards_line(const struct render_corner c[SIDES], const struct bout *b
                        char *line)
 {
     const struct boxing_bout *bb = &b->u.boxing;
-    struct text t;
+    struct str t;
 
-    text_init(&t, line, RENDER_LINE_MAX);
+    str_init_fixed(&t, line, RENDER_LINE_MAX);
     if (!scored) {
         conceded_line_add(&t, c, b);
         return;
     }
-    text_add(&t, "Cards (%s-%s) ", c[0].name, c[1].name);
+    str_add(&t, "Cards (%s-%s) ", c[0].name, c[1].name);
     cards_add(&t, bb->last[0].cards, bb->last[1].cards);
-    text_add(&t, "; totals ");
+    str_cat(&t, "; totals ");
     cards_add(&t, bb->f[0].cards, bb->f[1].cards);
 }
 
@@ -161,15 +161,15 @@ static int round_lines(const struct render_corner c[SIDES], const struct bout *b
 
     if (l[0].order.towel || l[1].order.towel) {
         /* No fighting: the towel is all there is to say. */
-        struct text t;
+        struct str t;
 
-        text_init(&t, lines[0], RENDER_LINE_MAX);
-        text_add(&t, "\002Round %d\002:", b->round);
+        str_init_fixed(&t, lines[0], RENDER_LINE_MAX);
+        str_add(&t, "\002Round %d\002:", b->round);
         items_collect(&is, c, b, evs, flavour);
         for (int i = 0; i < is.n; i++)
-            text_add(&t, " %s", is.it[i].full);
+            str_add(&t, " %s", is.it[i].full);
         if (is.n == 0)
-            text_add(&t, " no fighting.");
+            str_cat(&t, " no fighting.");
         cards_line(c, b, 0, lines[1]);
         return 2;
     }
@@ -185,7 +185,7 @@ static int round_lines(const struct render_corner c[SIDES], const struct bout *b
 /* Each corner's order and what came of it: the effective abilities, the
  * punches, the judges' counts, the damage and the endurance; in a round a
  * corner conceded, only the orders and the endurance (RENDER_PLAIN). */
-static void report_head(struct text *t, const struct render_corner c[SIDES], const struct bout *b,
+static void report_head(struct str *t, const struct render_corner c[SIDES], const struct bout *b,
                         enum render_form form)
 {
     const struct boxing_bout *bb = &b->u.boxing;
@@ -195,55 +195,55 @@ static void report_head(struct text *t, const struct render_corner c[SIDES], con
         const struct boxing_side_round *l = &bb->last[i];
         struct order o = {.rules = RULES_BOXING, .u.boxing = l->order};
 
-        text_add(t, "\n%s: ", c[i].name);
+        str_add(t, "\n%s: ", c[i].name);
         if (l->order.towel)
-            text_add(t, "towel");
+            str_cat(t, "towel");
         else
             order_add(t, &o);
         if (conceded && form == RENDER_PLAIN) {
             /* Nothing was fought: every other figure is 0. */
-            text_add(t, "%s; endurance ", l->order.towel ? "" : ", not fought");
+            str_add(t, "%s; endurance ", l->order.towel ? "" : ", not fought");
             figure_add(t, l->endurance, form);
             continue;
         }
-        text_add(t, "; STR ");
+        str_cat(t, "; STR ");
         figure_add(t, l->str, form);
-        text_add(t, " SPD ");
+        str_cat(t, " SPD ");
         figure_add(t, l->spd, form);
-        text_add(t, " AGL ");
+        str_cat(t, " AGL ");
         figure_add(t, l->agl, form);
-        text_add(t, " AGG %d (rest %d); landed ", l->agg, l->rest);
+        str_add(t, " AGG %d (rest %d); landed ", l->agg, l->rest);
         punches_add(t, l->landed, form);
-        text_add(t, " of %d, judges count %d, %d, %d; damage dealt ", l->thrown, l->counts[0],
-                 l->counts[1], l->counts[2]);
+        str_add(t, " of %d, judges count %d, %d, %d; damage dealt ", l->thrown, l->counts[0],
+                l->counts[1], l->counts[2]);
         figure_add(t, l->damage, form);
-        text_add(t, "; endurance ");
+        str_cat(t, "; endurance ");
         figure_add(t, l->end_begin, form);
-        text_add(t, " to ");
+        str_cat(t, " to ");
         figure_add(t, l->endurance, form);
     }
 }
 
 /* The round's cards and the totals; for a round a corner conceded, that it
  * was not scored (RENDER_PLAIN). */
-static void report_tail(struct text *t, const struct render_corner c[SIDES], const struct bout *b,
+static void report_tail(struct str *t, const struct render_corner c[SIDES], const struct bout *b,
                         enum render_form form)
 {
     const struct boxing_bout *bb = &b->u.boxing;
 
-    text_add(t, "\n");
+    str_cat(t, "\n");
     if (form == RENDER_PLAIN && (bb->last[0].order.towel || bb->last[1].order.towel)) {
         conceded_line_add(t, c, b);
         return;
     }
-    text_add(t, "Cards (%s-%s) ", c[0].name, c[1].name);
+    str_add(t, "Cards (%s-%s) ", c[0].name, c[1].name);
     cards_add(t, bb->last[0].cards, bb->last[1].cards);
-    text_add(t, "; totals ");
+    str_cat(t, "; totals ");
     cards_add(t, bb->f[0].cards, bb->f[1].cards);
 }
 
 /* The styles are boxing's alone. */
-static int event_add(struct text *t, const struct render_corner c[SIDES], const struct bout *b,
+static int event_add(struct str *t, const struct render_corner c[SIDES], const struct bout *b,
                      const struct event *e, enum render_form form)
 {
     const char *name = e->side >= 0 && e->side < SIDES ? c[e->side].name : "-";
@@ -252,14 +252,14 @@ static int event_add(struct text *t, const struct render_corner c[SIDES], const 
     (void)form;
     if (e->type != EV_STYLE)
         return 0;
-    text_add(t, "%s %s.", name, style_say((enum style)e->a, 0));
+    str_add(t, "%s %s.", name, style_say((enum style)e->a, 0));
     return 1;
 }
 
 /* ----------------------------------------------------------- the result */
 
 /* A decision on the cards, or a draw on them. */
-static void verdict_add(struct text *t, const struct render_corner c[SIDES], const struct bout *b)
+static void verdict_add(struct str *t, const struct render_corner c[SIDES], const struct bout *b)
 {
     const struct result *res = &b->result;
     int w = res->winner;
@@ -270,22 +270,22 @@ static void verdict_add(struct text *t, const struct render_corner c[SIDES], con
         for (int j = 0; j < JUDGES; j++)
             if (res->cards[j][0] != res->cards[j][1])
                 won[res->cards[j][1] > res->cards[j][0]]++;
-        text_add(t, "A %s draw (",
-                 won[0] + won[1] == 0 ? "unanimous"
-                 : won[0] == won[1]   ? "split"
-                                      : "majority");
+        str_add(t, "A %s draw (",
+                won[0] + won[1] == 0 ? "unanimous"
+                : won[0] == won[1]   ? "split"
+                                     : "majority");
         result_cards_add(t, res, 0);
-        text_add(t, ").");
+        str_cat(t, ").");
         return;
     }
     const char *d = decision_name(res->decision);
 
     if (d)
-        text_add(t, "%s wins a %s decision (", c[w].name, d);
+        str_add(t, "%s wins a %s decision (", c[w].name, d);
     else
-        text_add(t, "%s wins on the cards (", c[w].name);
+        str_add(t, "%s wins on the cards (", c[w].name);
     result_cards_add(t, res, w);
-    text_add(t, ").");
+    str_cat(t, ").");
 }
 
 static const char *const say_stopped[] = {
@@ -306,14 +306,14 @@ static int result_lines(const struct render_corner c[SIDES], const struct bout *
                         struct rng *flavour, char lines[RENDER_RESULT_MAX][RENDER_LINE_MAX])
 {
     const struct result *res = &b->result;
-    struct text t;
+    struct str t;
     int decided = res->method == METHOD_DECISION ||
                   (res->method == METHOD_DRAW && res->drawn_by == METHOD_DECISION);
     const char *lead = decided ? PICK(flavour, say_decided) : PICK(flavour, say_stopped);
 
-    text_init(&t, lines[0], RENDER_LINE_MAX);
+    str_init_fixed(&t, lines[0], RENDER_LINE_MAX);
     if (res->over)
-        text_add(&t, "%s", lead);
+        str_cat(&t, lead);
     result_add(&t, c, b);
     return 1;
 }
@@ -321,28 +321,28 @@ static int result_lines(const struct render_corner c[SIDES], const struct bout *
 /* ------------------------------------------------------------ the score */
 
 /* The running totals of the three cards and who leads on how many. */
-static void score_add(struct text *t, const struct render_corner c[SIDES], const struct bout *b)
+static void score_add(struct str *t, const struct render_corner c[SIDES], const struct bout *b)
 {
     static const char *const count[] = {"no", "one card", "two cards", "all three cards"};
     const struct boxing_bout *bb = &b->u.boxing;
     int ahead[SIDES] = {0, 0};
 
     if (b->round == 0) {
-        text_add(t, "no cards yet");
+        str_cat(t, "no cards yet");
         return;
     }
-    text_add(t, "(%s-%s) ", c[0].name, c[1].name);
+    str_add(t, "(%s-%s) ", c[0].name, c[1].name);
     cards_add(t, bb->f[0].cards, bb->f[1].cards);
     for (int j = 0; j < JUDGES; j++)
         if (bb->f[0].cards[j] != bb->f[1].cards[j])
             ahead[bb->f[1].cards[j] > bb->f[0].cards[j]]++;
     int w = ahead[1] > ahead[0];
     if (ahead[0] == 0 && ahead[1] == 0)
-        text_add(t, " (all even)");
+        str_cat(t, " (all even)");
     else if (ahead[0] == ahead[1])
-        text_add(t, " (one card each)");
+        str_cat(t, " (one card each)");
     else
-        text_add(t, " (%s ahead on %s)", c[w].name, count[ahead[w]]);
+        str_add(t, " (%s ahead on %s)", c[w].name, count[ahead[w]]);
 }
 
 /* Every location of the fighter's injuries so far. */

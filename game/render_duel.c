@@ -45,27 +45,28 @@ static const char *piece_words(int slot)
 
 /* Appends the piece in `slot` of material/weapon `item`: "longsword",
  * "plate helmet", "chainmail under the armour". */
-static void piece_add(struct text *t, int slot, int item)
+static void piece_add(struct str *t, int slot, int item)
 {
     if (slot == DUEL_WEAPON)
-        text_add(t, "%s", weapon_words(item));
+        str_cat(t, weapon_words(item));
     else if (slot == DUEL_UNDER)
-        text_add(t, "%s shirt", duel_armour_info(item)->name);
+        str_add(t, "%s shirt", duel_armour_info(item)->name);
     else
-        text_add(t, "%s %s", duel_armour_info(item)->name, piece_words(slot));
+        str_add(t, "%s %s", duel_armour_info(item)->name, piece_words(slot));
 }
 
 int render_duel_piece(int slot, int item, char *buf, size_t len)
 {
-    struct text t;
+    struct str t;
+    char one[1];
 
-    text_init(&t, buf, len);
+    render_start(&t, buf, len, one);
     piece_add(&t, slot, item);
-    return text_result(&t);
+    return render_len(&t);
 }
 
 /* The pieces of `s` with their conditions and the encumbrance. */
-static void kit_add(struct text *t, const struct sheet *s, const struct sheet *before)
+static void kit_add(struct str *t, const struct sheet *s, const struct sheet *before)
 {
     static const int order[] = {DUEL_WEAPON, DUEL_HEAD, DUEL_TORSO, DUEL_UNDER,
                                 DUEL_LEGS,   DUEL_FEET, DUEL_SHIELD};
@@ -85,68 +86,68 @@ static void kit_add(struct text *t, const struct sheet *s, const struct sheet *b
                     d->item[j] == o->item[k] && (j == k || (k == DUEL_UNDER && j == DUEL_TORSO));
             if (still)
                 continue;
-            text_add(t, "%s", lost++ ? ", " : "broken and gone: ");
+            str_cat(t, lost++ ? ", " : "broken and gone: ");
             piece_add(t, k, o->item[k]);
         }
         if (lost)
-            text_add(t, "; ");
+            str_cat(t, "; ");
     }
     for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
         int k = order[i];
         if (d->item[k] == 0)
             continue;
-        text_add(t, "%s", n++ ? ", " : "");
+        str_cat(t, n++ ? ", " : "");
         piece_add(t, k, d->item[k]);
-        text_add(t, " %.1f%%", d->cond[k] / 10000.0);
+        str_add(t, " %.1f%%", d->cond[k] / 10000.0);
     }
     if (n == 0)
-        text_add(t, "no equipment (bare fists)");
+        str_cat(t, "no equipment (bare fists)");
     else if (d->item[DUEL_WEAPON] == 0)
-        text_add(t, ", no weapon (bare fists)");
-    text_add(t, "; encumbrance %.3f", duel_encumbrance(d->item, d->str));
+        str_cat(t, ", no weapon (bare fists)");
+    str_add(t, "; encumbrance %.3f", duel_encumbrance(d->item, d->str));
 }
 
 int render_armoury(int weapons, int armour, char lines[][RENDER_LINE_MAX])
 {
     int n = 0;
-    struct text t;
+    struct str t;
 
     if (weapons) {
-        text_init(&t, lines[n++], RENDER_LINE_MAX);
-        text_add(&t, "Weapons (STR needed, damage, blunt/cut %%, reach, armour penetration, "
-                     "critical, weight, wear factor):");
+        str_init_fixed(&t, lines[n++], RENDER_LINE_MAX);
+        str_add(&t, "Weapons (STR needed, damage, blunt/cut %%, reach, armour penetration, "
+                    "critical, weight, wear factor):");
         for (int w = DUEL_FISTS + 1; w < DUEL_WEAPONS; w++) {
             const struct duel_weapon_info *wi = duel_weapon_info(w);
-            text_init(&t, lines[n++], RENDER_LINE_MAX);
-            text_add(&t,
-                     "%s (weapon=%s): STR %d, damage %d-%d, blunt/cut %d/%d, reach %d, "
-                     "armour pen. %d, ",
-                     weapon_words(w), wi->name, wi->str, wi->lo, wi->hi, wi->blunt, 100 - wi->blunt,
-                     wi->reach, wi->pen);
+            str_init_fixed(&t, lines[n++], RENDER_LINE_MAX);
+            str_add(&t,
+                    "%s (weapon=%s): STR %d, damage %d-%d, blunt/cut %d/%d, reach %d, "
+                    "armour pen. %d, ",
+                    weapon_words(w), wi->name, wi->str, wi->lo, wi->hi, wi->blunt, 100 - wi->blunt,
+                    wi->reach, wi->pen);
             if (duel_crit_chance(w, 44))
-                text_add(&t, "critical %d%% to %d%%", duel_crit_chance(w, 0),
-                         duel_crit_chance(w, 44));
+                str_add(&t, "critical %d%% to %d%%", duel_crit_chance(w, 0),
+                        duel_crit_chance(w, 44));
             else
-                text_add(&t, "no critical");
-            text_add(&t, ", %g kg, wear factor %g", wi->kg, wi->wear);
+                str_cat(&t, "no critical");
+            str_add(&t, ", %g kg, wear factor %g", wi->kg, wi->wear);
         }
     }
     if (armour) {
-        text_init(&t, lines[n++], RENDER_LINE_MAX);
-        text_add(&t, "Armour (defence, STR needed, weight of head/torso/legs/feet/shield; what the "
-                     "torso piece covers; wear factor 1):");
+        str_init_fixed(&t, lines[n++], RENDER_LINE_MAX);
+        str_add(&t, "Armour (defence, STR needed, weight of head/torso/legs/feet/shield; what the "
+                    "torso piece covers; wear factor 1):");
         for (int m = DUEL_LEATHER; m < DUEL_MATERIALS; m++) {
             const struct duel_armour_info *ai = duel_armour_info(m);
-            text_init(&t, lines[n++], RENDER_LINE_MAX);
-            text_add(&t, "%s: defence %d, STR %d, %g/%g/%g/%g/%g kg; the torso piece covers %s",
-                     ai->name, ai->defence, ai->str, ai->kg[DUEL_HEAD], ai->kg[DUEL_TORSO],
-                     ai->kg[DUEL_LEGS], ai->kg[DUEL_FEET], ai->kg[DUEL_SHIELD],
-                     ai->arms ? "the torso and both arms" : "the torso");
+            str_init_fixed(&t, lines[n++], RENDER_LINE_MAX);
+            str_add(&t, "%s: defence %d, STR %d, %g/%g/%g/%g/%g kg; the torso piece covers %s",
+                    ai->name, ai->defence, ai->str, ai->kg[DUEL_HEAD], ai->kg[DUEL_TORSO],
+                    ai->kg[DUEL_LEGS], ai->kg[DUEL_FEET], ai->kg[DUEL_SHIELD],
+                    ai->arms ? "the torso and both arms" : "the torso");
         }
-        text_init(&t, lines[n++], RENDER_LINE_MAX);
-        text_add(&t, "Pieces: head=, torso=, legs=, feet=, shield= of leather, chainmail or "
-                     "plate; torso=chainmail+leather wears a chainmail shirt under leather; a "
-                     "shield takes every hit on the left arm.");
+        str_init_fixed(&t, lines[n++], RENDER_LINE_MAX);
+        str_add(&t, "Pieces: head=, torso=, legs=, feet=, shield= of leather, chainmail or "
+                    "plate; torso=chainmail+leather wears a chainmail shirt under leather; a "
+                    "shield takes every hit on the left arm.");
     }
     return n;
 }
@@ -154,24 +155,24 @@ int render_armoury(int weapons, int armour, char lines[][RENDER_LINE_MAX])
 /* ------------------------------------------------------------- the tape */
 
 /* " STR 18 DEX 14 CON 14 INT 10; longsword 100%, plate helmet 97.5%, ..." */
-static void sheet_add(struct text *t, const struct sheet *s)
+static void sheet_add(struct str *t, const struct sheet *s)
 {
     static const int order[] = {DUEL_WEAPON, DUEL_HEAD, DUEL_TORSO, DUEL_UNDER,
                                 DUEL_LEGS,   DUEL_FEET, DUEL_SHIELD};
     const struct duel_sheet *d = &s->u.duel;
     int n = 0;
 
-    text_add(t, " STR %d DEX %d CON %d INT %d;", d->str, d->dex, d->con, d->intel);
+    str_add(t, " STR %d DEX %d CON %d INT %d;", d->str, d->dex, d->con, d->intel);
     for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
         int k = order[i];
         if (d->item[k] == 0)
             continue;
-        text_add(t, "%s ", n++ ? "," : "");
+        str_add(t, "%s ", n++ ? "," : "");
         piece_add(t, k, d->item[k]);
-        text_add(t, " %.1f%%", d->cond[k] / 10000.0);
+        str_add(t, " %.1f%%", d->cond[k] / 10000.0);
     }
     if (d->item[DUEL_WEAPON] == 0)
-        text_add(t, "%s bare fists", n ? "," : "");
+        str_add(t, "%s bare fists", n ? "," : "");
 }
 
 /* ---------------------------------------------------------- the channel */
@@ -207,47 +208,47 @@ static int has_event(const struct events *evs, enum event_type type, int side)
 
 /* Appends the attempts of turn `t`: "head for 8.2 (critical!), miss,
  * blocked by the shield". */
-static void attempts_add(struct text *t, const struct duel_turn *tu)
+static void attempts_add(struct str *t, const struct duel_turn *tu)
 {
     for (int k = 0; k < tu->nattacks; k++) {
         const struct duel_attack *at = &tu->attacks[k];
 
-        text_add(t, "%s", k ? ", " : " ");
+        str_cat(t, k ? ", " : " ");
         if (!at->hit) {
-            text_add(t, "miss");
+            str_cat(t, "miss");
             continue;
         }
         int shield = at->npieces > 0 && at->pieces[0].slot == DUEL_SHIELD;
         if (shield && at->damage < 0.05)
-            text_add(t, "blocked by the shield");
+            str_cat(t, "blocked by the shield");
         else if (shield)
-            text_add(t, "the shield, %.1f through", at->damage);
+            str_add(t, "the shield, %.1f through", at->damage);
         else if (at->damage < 0.05)
-            text_add(t, "%s, the armour holds", part_words(at->part));
+            str_add(t, "%s, the armour holds", part_words(at->part));
         else
-            text_add(t, "%s for %.1f", part_words(at->part), at->damage);
+            str_add(t, "%s for %.1f", part_words(at->part), at->damage);
         if (at->critical)
-            text_add(t, " (critical!)");
+            str_cat(t, " (critical!)");
     }
-    text_add(t, ".");
+    str_cat(t, ".");
 }
 
 /* What side `side` did in his turn of the last round, into t: his hits,
  * or why he did not attack (stunned, no energy); nothing when the duel was
  * over before his turn. Draws one word for a turn fought. */
-static void turn_add(struct text *t, const struct render_corner c[SIDES], const struct bout *b,
+static void turn_add(struct str *t, const struct render_corner c[SIDES], const struct bout *b,
                      const struct events *evs, int side, struct rng *flavour)
 {
     const struct duel_turn *tu = turn_of(&b->u.duel.last, side);
 
     if (tu) {
         const char *who[1] = {c[side].name};
-        text_tpl(t, PICK(flavour, say_turn), who, 1);
+        render_tpl(t, PICK(flavour, say_turn), who, 1);
         attempts_add(t, tu);
     } else if (has_event(evs, EV_SPENT, side)) {
-        text_add(t, "%s has no energy left to attack.", c[side].name);
+        str_add(t, "%s has no energy left to attack.", c[side].name);
     } else {
-        text_add(t, "%s is stunned and cannot attack.", c[side].name);
+        str_add(t, "%s is stunned and cannot attack.", c[side].name);
     }
 }
 
@@ -259,28 +260,28 @@ static int round_lines(const struct render_corner c[SIDES], const struct bout *b
 {
     const struct duel_bout *db = &b->u.duel;
     const struct duel_round *l = &db->last;
-    struct text t;
+    struct str t;
     int n = 0;
 
-    text_init(&t, lines[n++], RENDER_LINE_MAX);
-    text_add(&t, "\002Round %d\002: ", b->round);
+    str_init_fixed(&t, lines[n++], RENDER_LINE_MAX);
+    str_add(&t, "\002Round %d\002: ", b->round);
     if (l->yielded[0] || l->yielded[1]) {
         for (int i = 0, said = 0; i < SIDES; i++)
             if (l->yielded[i]) {
                 const char *who[1] = {c[i].name};
-                text_add(&t, "%s", said++ ? " " : "");
-                text_tpl(&t, PICK(flavour, say_yield), who, 1);
+                str_cat(&t, said++ ? " " : "");
+                render_tpl(&t, PICK(flavour, say_yield), who, 1);
             }
         return n;
     }
     int fought = has_event(evs, EV_INITIATIVE, l->initiative);
     if (fought) {
         int first = l->initiative;
-        text_add(&t, "%s has the initiative. ", c[first].name);
+        str_add(&t, "%s has the initiative. ", c[first].name);
         turn_add(&t, c, b, evs, first, flavour);
         /* The second turn, unless the first ended the duel. */
         if (!(b->result.over && !(db->f[!first].health > 0))) {
-            text_init(&t, lines[n++], RENDER_LINE_MAX);
+            str_init_fixed(&t, lines[n++], RENDER_LINE_MAX);
             turn_add(&t, c, b, evs, !first, flavour);
         }
     }
@@ -288,41 +289,41 @@ static int round_lines(const struct render_corner c[SIDES], const struct bout *b
     /* The third line: bleeding, stuns, breaks, health; on the first line
      * when nothing was fought (a duellist bled out). */
     char extra[RENDER_LINE_MAX];
-    struct text x;
-    text_init(&x, extra, sizeof(extra));
+    struct str x;
+    str_init_fixed(&x, extra, sizeof(extra));
     int said = 0;
     for (int i = 0; i < SIDES; i++)
         if (l->bled[i] > 0) {
-            text_add(&x, "%s%s bleeds %.1f", said ? ", " : "", c[i].name, l->bled[i]);
+            str_add(&x, "%s%s bleeds %.1f", said ? ", " : "", c[i].name, l->bled[i]);
             said = 1;
         }
     if (said)
-        text_add(&x, ". ");
+        str_cat(&x, ". ");
     for (int k = 0; k < evs->n; k++) {
         const struct event *e = &evs->ev[k];
         if (e->side < 0 || e->side >= SIDES)
             continue;
         if (e->type == EV_STUN) {
-            text_add(&x, "%s is stunned for %d turn%s! ", c[e->side].name, e->a,
-                     e->a == 1 ? "" : "s");
+            str_add(&x, "%s is stunned for %d turn%s! ", c[e->side].name, e->a,
+                    e->a == 1 ? "" : "s");
         } else if (e->type == EV_BREAK) {
-            text_add(&x, "%s's ", c[e->side].name);
+            str_add(&x, "%s's ", c[e->side].name);
             piece_add(&x, e->a, e->b);
-            text_add(&x, " breaks! ");
+            str_cat(&x, " breaks! ");
         }
     }
-    text_add(&x, "Health: %s %.1f, %s %.1f.", c[0].name, db->f[0].health, c[1].name,
-             db->f[1].health);
+    str_add(&x, "Health: %s %.1f, %s %.1f.", c[0].name, db->f[0].health, c[1].name,
+            db->f[1].health);
     if (fought)
-        text_init(&t, lines[n++], RENDER_LINE_MAX);
-    text_add(&t, "%s", extra);
+        str_init_fixed(&t, lines[n++], RENDER_LINE_MAX);
+    str_cat(&t, extra);
     return n;
 }
 
 /* ----------------------------------------------------------- the report */
 
 /* Each corner after the round: health, energy, bleeding, stun, weapon. */
-static void report_head(struct text *t, const struct render_corner c[SIDES], const struct bout *b,
+static void report_head(struct str *t, const struct render_corner c[SIDES], const struct bout *b,
                         enum render_form form)
 {
     const struct duel_bout *db = &b->u.duel;
@@ -332,27 +333,27 @@ static void report_head(struct text *t, const struct render_corner c[SIDES], con
     for (int i = 0; i < SIDES; i++) {
         const struct duel_after *af = &db->last.after[i];
 
-        text_add(t, "\n%s: health ", c[i].name);
+        str_add(t, "\n%s: health ", c[i].name);
         figure_add(t, af->health, form);
-        text_add(t, ", energy ");
+        str_cat(t, ", energy ");
         figure_add(t, af->energy, form);
-        text_add(t, ", bleeding ");
+        str_cat(t, ", bleeding ");
         figure_add(t, af->bleed, form);
-        text_add(t, " a round");
+        str_cat(t, " a round");
         if (af->stunned > 0)
-            text_add(t, ", stunned for %d turn%s", af->stunned, af->stunned == 1 ? "" : "s");
+            str_add(t, ", stunned for %d turn%s", af->stunned, af->stunned == 1 ? "" : "s");
         if (af->weapon) {
-            text_add(t, ", %s at ", weapon_words(af->weapon));
+            str_add(t, ", %s at ", weapon_words(af->weapon));
             figure_add(t, af->weapon_condition, form);
-            text_add(t, "%%");
+            str_add(t, "%%");
         } else {
-            text_add(t, ", bare fists");
+            str_cat(t, ", bare fists");
         }
     }
 }
 
 /* The duel's events in plain words. */
-static int event_add(struct text *t, const struct render_corner c[SIDES], const struct bout *b,
+static int event_add(struct str *t, const struct render_corner c[SIDES], const struct bout *b,
                      const struct event *e, enum render_form form)
 {
     int known = e->side >= 0 && e->side < SIDES;
@@ -363,37 +364,37 @@ static int event_add(struct text *t, const struct render_corner c[SIDES], const 
 
     switch (e->type) {
     case EV_INITIATIVE:
-        text_add(t, "%s has the initiative.", name);
+        str_add(t, "%s has the initiative.", name);
         return 1;
     case EV_BLEED:
-        text_add(t, "%s bleeds for ", name);
+        str_add(t, "%s bleeds for ", name);
         figure_add(t, e->x, form);
-        text_add(t, ".");
+        str_cat(t, ".");
         return 1;
     case EV_MISS:
-        text_add(t, "%s misses (attempt %d).", name, e->a + 1);
+        str_add(t, "%s misses (attempt %d).", name, e->a + 1);
         return 1;
     case EV_HIT:
-        text_add(t, "%s hits %s's %s for ", name, other, e->c ? "shield" : part_words(e->a));
+        str_add(t, "%s hits %s's %s for ", name, other, e->c ? "shield" : part_words(e->a));
         figure_add(t, e->x, form);
-        text_add(t, "%s.", e->b ? ", a critical hit" : "");
+        str_add(t, "%s.", e->b ? ", a critical hit" : "");
         return 1;
     case EV_STUN:
-        text_add(t, "%s is stunned for %d turn%s.", name, e->a, e->a == 1 ? "" : "s");
+        str_add(t, "%s is stunned for %d turn%s.", name, e->a, e->a == 1 ? "" : "s");
         return 1;
     case EV_BREAK:
-        text_add(t, "%s's ", name);
+        str_add(t, "%s's ", name);
         piece_add(t, e->a, e->b);
-        text_add(t, " breaks.");
+        str_cat(t, " breaks.");
         return 1;
     case EV_SPENT:
-        text_add(t, "%s has no energy left to attack.", name);
+        str_add(t, "%s has no energy left to attack.", name);
         return 1;
     case EV_KO:
-        text_add(t, "%s is down.", name);
+        str_add(t, "%s is down.", name);
         return 1;
     case EV_TKO:
-        text_add(t, "%s yields.", name);
+        str_add(t, "%s yields.", name);
         return 1;
     default:
         return 0;
@@ -403,10 +404,10 @@ static int event_add(struct text *t, const struct render_corner c[SIDES], const 
 /* ----------------------------------------------------------- the result */
 
 /* Both standing after the last round. */
-static void verdict_add(struct text *t, const struct render_corner c[SIDES], const struct bout *b)
+static void verdict_add(struct str *t, const struct render_corner c[SIDES], const struct bout *b)
 {
-    text_add(t, "Draw: %s and %s are both still standing after %d rounds.", c[0].name, c[1].name,
-             b->round);
+    str_add(t, "Draw: %s and %s are both still standing after %d rounds.", c[0].name, c[1].name,
+            b->round);
 }
 
 static const char *const say_over[] = {
@@ -418,12 +419,12 @@ static const char *const say_over[] = {
 static int result_lines(const struct render_corner c[SIDES], const struct bout *b,
                         struct rng *flavour, char lines[RENDER_RESULT_MAX][RENDER_LINE_MAX])
 {
-    struct text t;
+    struct str t;
     const char *lead = PICK(flavour, say_over);
 
-    text_init(&t, lines[0], RENDER_LINE_MAX);
+    str_init_fixed(&t, lines[0], RENDER_LINE_MAX);
     if (b->result.over)
-        text_add(&t, "%s", lead);
+        str_cat(&t, lead);
     result_add(&t, c, b);
     return 1;
 }
@@ -432,7 +433,7 @@ static int result_lines(const struct render_corner c[SIDES], const struct bout *
 
 /* His health, energy, bleeding, stun and every piece's condition; the
  * opponent's health and bleeding, which the channel sees too. */
-static void corner_add(struct text *t, const struct render_corner c[SIDES], const struct bout *b,
+static void corner_add(struct str *t, const struct render_corner c[SIDES], const struct bout *b,
                        int side)
 {
     const struct duel_fighter *me = &b->u.duel.f[side], *him = &b->u.duel.f[!side];
@@ -440,47 +441,47 @@ static void corner_add(struct text *t, const struct render_corner c[SIDES], cons
                                 DUEL_LEGS,   DUEL_FEET, DUEL_SHIELD};
     int n = 0;
 
-    text_add(t, "Your corner after round %d: %s has %.1f health, %.1f energy", b->round,
-             c[side].name, me->health, me->energy);
+    str_add(t, "Your corner after round %d: %s has %.1f health, %.1f energy", b->round,
+            c[side].name, me->health, me->energy);
     if (me->bleed > 0)
-        text_add(t, ", bleeds %.1f a round", me->bleed);
+        str_add(t, ", bleeds %.1f a round", me->bleed);
     if (me->stunned > 0)
-        text_add(t, ", stunned for %d turn%s", me->stunned, me->stunned == 1 ? "" : "s");
-    text_add(t, "; ");
+        str_add(t, ", stunned for %d turn%s", me->stunned, me->stunned == 1 ? "" : "s");
+    str_cat(t, "; ");
     for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
         int k = order[i];
         if (me->item[k] == 0)
             continue;
-        text_add(t, "%s", n++ ? ", " : "");
+        str_cat(t, n++ ? ", " : "");
         piece_add(t, k, me->item[k]);
-        text_add(t, " %.1f%%", me->cond[k]);
+        str_add(t, " %.1f%%", me->cond[k]);
     }
     if (me->item[DUEL_WEAPON] == 0)
-        text_add(t, "%sbare fists", n ? ", " : "");
-    text_add(t, ". %s has %.1f health", c[!side].name, him->health);
+        str_add(t, "%sbare fists", n ? ", " : "");
+    str_add(t, ". %s has %.1f health", c[!side].name, him->health);
     if (him->bleed > 0)
-        text_add(t, ", bleeds %.1f a round", him->bleed);
-    text_add(t, ". yield concedes.");
+        str_add(t, ", bleeds %.1f a round", him->bleed);
+    str_cat(t, ". yield concedes.");
 }
 
 /* ------------------------------------------------------------ the score */
 
-static void score_add(struct text *t, const struct render_corner c[SIDES], const struct bout *b)
+static void score_add(struct str *t, const struct render_corner c[SIDES], const struct bout *b)
 {
     const struct duel_bout *db = &b->u.duel;
 
-    text_add(t, "health %s %.1f, %s %.1f; energy %.1f-%.1f", c[0].name, db->f[0].health, c[1].name,
-             db->f[1].health, db->f[0].energy, db->f[1].energy);
+    str_add(t, "health %s %.1f, %s %.1f; energy %.1f-%.1f", c[0].name, db->f[0].health, c[1].name,
+            db->f[1].health, db->f[0].energy, db->f[1].energy);
 }
 
 /* What the equipment weighs on him, for the pages. */
-static void kit_note(struct text *t, const struct sheet *s)
+static void kit_note(struct str *t, const struct sheet *s)
 {
     const struct duel_sheet *d = &s->u.duel;
 
     if (d->item[DUEL_WEAPON] == 0)
-        text_add(t, "no weapon (bare fists); ");
-    text_add(t, "encumbrance %.3f", duel_encumbrance(d->item, d->str));
+        str_cat(t, "no weapon (bare fists); ");
+    str_add(t, "encumbrance %.3f", duel_encumbrance(d->item, d->str));
 }
 
 static const enum method methods[] = {METHOD_KO, METHOD_TKO, METHOD_NONE};

@@ -1,7 +1,7 @@
 /*
- * render_internal.h - what the files of the commentary share: the text
- * builder, flavour picking, the channel's sentences of a round's events,
- * the generic result sentence, and `struct words`, the descriptor through
+ * render_internal.h - what the files of the commentary share: the template
+ * writer over struct str, flavour picking, the channel's sentences of a
+ * round's events, the generic result sentence, and `struct words`, the descriptor through
  * which each ruleset says what only it can say. Only game/render*.c
  * include it.
  *
@@ -24,26 +24,20 @@
  * adds our prefix and the target. */
 #define SAY_MAX 300
 
-/* ---------------------------------------------------------- text buffer */
+/* ------------------------------------------------------------------ text */
 
-/* Appends into buf[len] like snprintf: `n` is the length the full text
- * needs, the buffer holds as much of it as fits, always terminated. */
-struct text {
-    char *buf;
-    size_t len;
-    size_t n;
-};
+/* The commentary writes its text with struct str (util.h), always fixed
+ * over its caller's buffer: it never allocates. */
 
-/* Starts an empty text in buf[len] (len 0: nothing is written, only
- * counted). */
-void text_init(struct text *t, char *buf, size_t len);
-/* Appends printf-style. */
-void text_add(struct text *t, const char *fmt, ...) GAME_PRINTF(2, 3);
+/* Starts `s` over buf[len] for a render_* function that answers like
+ * snprintf: with len 0 nothing is written (buf may be NULL) and the text is
+ * only counted, in `spare`, one byte of the caller's. */
+void render_start(struct str *s, char *buf, size_t len, char spare[1]);
+/* The length the whole text of `s` needs, as an int (snprintf's contract). */
+int render_len(const struct str *s);
 /* Appends template `tpl` with "$1".."$9" replaced by arg[0..nargs) ("$$"
  * is a dollar; a placeholder past nargs stays as written). */
-void text_tpl(struct text *t, const char *tpl, const char *const arg[], int nargs);
-/* The length the full text needs, as an int (snprintf's contract). */
-int text_result(const struct text *t);
+void render_tpl(struct str *s, const char *tpl, const char *const arg[], int nargs);
 
 /* -------------------------------------------------------------- flavour */
 
@@ -89,22 +83,22 @@ int items_lines(const struct items *is, const struct render_corner c[SIDES],
 /* ---------------------------------------------------------- plain words */
 
 /* Appends "a[0]-b[0], a[1]-b[1], a[2]-b[2]": one pair per judge. */
-void cards_add(struct text *t, const int a[JUDGES], const int b[JUDGES]);
+void cards_add(struct str *t, const int a[JUDGES], const int b[JUDGES]);
 /* Appends order `o` in its normal form (order_format). */
-void order_add(struct text *t, const struct order *o);
+void order_add(struct str *t, const struct order *o);
 /* Appends a count of punches: to the nearest whole one (RENDER_PLAIN), or
  * "%.2f" (RENDER_SCHEMA3). */
-void punches_add(struct text *t, double n, enum render_form form);
+void punches_add(struct str *t, double n, enum render_form form);
 /* Appends a real figure (damage, endurance, an ability): one decimal
  * (RENDER_PLAIN), or "%.2f" (RENDER_SCHEMA3). */
-void figure_add(struct text *t, double x, enum render_form form);
+void figure_add(struct str *t, double x, enum render_form form);
 /* Appends who conceded a round: "Rocky's corner", or "both corners" when
  * towel[0] and towel[1] are both set. */
-void conceded_add(struct text *t, const struct render_corner c[SIDES], const int towel[SIDES]);
+void conceded_add(struct str *t, const struct render_corner c[SIDES], const int towel[SIDES]);
 /* Appends the result of `b` in one plain sentence, no flavour: "No result
  * yet.", a KO, TKO (and why) or DQ, a draw by them, or else the ruleset's
  * words (struct words' verdict_add). */
-void result_add(struct text *t, const struct render_corner c[SIDES], const struct bout *b);
+void result_add(struct str *t, const struct render_corner c[SIDES], const struct bout *b);
 
 /* ---------------------------------------------------- a ruleset's words */
 
@@ -113,7 +107,7 @@ void result_add(struct text *t, const struct render_corner c[SIDES], const struc
 struct words {
     /* Appends a corner's figures to the tale of the tape, after his name
      * and owner (" STR 12 SPD ..."); `s` is read as this ruleset's sheet. */
-    void (*sheet_add)(struct text *t, const struct sheet *s);
+    void (*sheet_add)(struct str *t, const struct sheet *s);
     /* The channel's lines of the round `b` has just resolved (b->round >=
      * 1) from its events `evs`: at most RENDER_ROUND_LINES, not yet
      * cleaned (render_round does that). Returns the count. */
@@ -123,21 +117,21 @@ struct words {
     /* The report's figures of each corner for that round, appended after
      * "Round r of n", each corner on a line of its own ("\n..."), written
      * as `form` says (game.h). */
-    void (*report_head)(struct text *t, const struct render_corner c[SIDES], const struct bout *b,
+    void (*report_head)(struct str *t, const struct render_corner c[SIDES], const struct bout *b,
                         enum render_form form);
     /* Optional: what the report says after the round's events (the
      * cards), starting with "\n". */
-    void (*report_tail)(struct text *t, const struct render_corner c[SIDES], const struct bout *b,
+    void (*report_tail)(struct str *t, const struct render_corner c[SIDES], const struct bout *b,
                         enum render_form form);
     /* Optional: appends event `e` in the report's plain words when it is
      * this ruleset's own and returns 1; returns 0 (appending nothing) to
      * leave it to the generic words. */
-    int (*event_add)(struct text *t, const struct render_corner c[SIDES], const struct bout *b,
+    int (*event_add)(struct str *t, const struct render_corner c[SIDES], const struct bout *b,
                      const struct event *e, enum render_form form);
     /* Appends the result of the finished bout `b` when no stoppage decided
      * it (no KO, TKO or DQ, and no draw by them): a decision, points, or a
      * draw on them. */
-    void (*verdict_add)(struct text *t, const struct render_corner c[SIDES], const struct bout *b);
+    void (*verdict_add)(struct str *t, const struct render_corner c[SIDES], const struct bout *b);
     /* The result lines of bout `b` for the channel (at most
      * RENDER_RESULT_MAX, not yet cleaned); draws from `flavour` as the
      * ruleset always has. Returns the count. */
@@ -149,7 +143,7 @@ struct words {
     int result_plain;
     /* Appends the score of a live bout after "After round r of n: " (or
      * "Round 1 of n to come: "). */
-    void (*score_add)(struct text *t, const struct render_corner c[SIDES], const struct bout *b);
+    void (*score_add)(struct str *t, const struct render_corner c[SIDES], const struct bout *b);
     /* Optional: the injuries of `side` (0 or 1) in `b`, INJ_COUNT of them,
      * that a doctor's stoppage names; NULL when the ruleset has none. */
     const struct injury *(*injuries)(const struct bout *b, int side);
@@ -161,10 +155,10 @@ struct words {
      * helmet 100.0%; encumbrance 0.049"), after the pieces of `before`
      * (when not NULL) that `s` no longer has ("broken: leather shield;
      * "); NULL: a ruleset without. */
-    void (*kit_add)(struct text *t, const struct sheet *s, const struct sheet *before);
+    void (*kit_add)(struct str *t, const struct sheet *s, const struct sheet *before);
     /* Optional: what side `side`'s corner sees before the next round, for
      * render_corner_report, instead of the generic words. */
-    void (*corner_add)(struct text *t, const struct render_corner c[SIDES], const struct bout *b,
+    void (*corner_add)(struct str *t, const struct render_corner c[SIDES], const struct bout *b,
                        int side);
     /* Optional: why a TKO_TOWEL stoppage happened, in the result ("the
      * opponent yielded"); NULL: "the corner threw in the towel". */
@@ -180,8 +174,8 @@ struct words {
     unsigned mark_kinds;
     /* Optional, with kit_add: a piece in words ("plate helmet"), and what
      * the equipment of `s` weighs on him ("encumbrance 0.210"). */
-    void (*kit_piece)(struct text *t, int slot, int item);
-    void (*kit_note)(struct text *t, const struct sheet *s);
+    void (*kit_piece)(struct str *t, int slot, int item);
+    void (*kit_note)(struct str *t, const struct sheet *s);
 };
 
 /* The descriptors, one per line of engine/rulesets.h. */

@@ -16,9 +16,9 @@
 
 /* ------------------------------------------------------------- the tape */
 
-static void sheet_add(struct text *t, const struct sheet *sheet)
+static void sheet_add(struct str *t, const struct sheet *sheet)
 {
-    text_add(t, " skill %d, endurance %d", sheet->u.sugarray.skill, sheet->u.sugarray.endurance);
+    str_add(t, " skill %d, endurance %d", sheet->u.sugarray.skill, sheet->u.sugarray.endurance);
 }
 
 /* ---------------------------------------------------------- the channel */
@@ -59,23 +59,23 @@ static int round_lines(const struct render_corner c[SIDES], const struct bout *b
     int r = b->round - 1;
     int blow[SIDES] = {0, 0}, blows = 0;
     char num[SIDES][16];
-    struct text t;
+    struct str t;
 
     if (r < 0 || r >= SUGARRAY_ROUNDS)
         return 0;
     if (sb->orders[r][0].towel || sb->orders[r][1].towel) {
         /* A forfeit: nothing was fought. */
-        text_init(&t, lines[0], RENDER_LINE_MAX);
-        text_add(&t, "\002Round %d\002:", b->round);
+        str_init_fixed(&t, lines[0], RENDER_LINE_MAX);
+        str_add(&t, "\002Round %d\002:", b->round);
         for (int i = 0; i < SIDES; i++)
             if (sb->orders[r][i].towel) {
                 const char *who[1] = {c[i].name};
-                text_add(&t, " ");
-                text_tpl(&t, render_towel(flavour), who, 1);
+                str_cat(&t, " ");
+                render_tpl(&t, render_towel(flavour), who, 1);
             }
-        text_init(&t, lines[1], RENDER_LINE_MAX);
-        text_add(&t, "Endurance %s %d, %s %d; attack totals %d-%d.", c[0].name, sb->endurance[0],
-                 c[1].name, sb->endurance[1], sb->attack_total[0], sb->attack_total[1]);
+        str_init_fixed(&t, lines[1], RENDER_LINE_MAX);
+        str_add(&t, "Endurance %s %d, %s %d; attack totals %d-%d.", c[0].name, sb->endurance[0],
+                c[1].name, sb->endurance[1], sb->attack_total[0], sb->attack_total[1]);
         return 2;
     }
     for (int k = 0; k < evs->n; k++)
@@ -83,33 +83,33 @@ static int round_lines(const struct render_corner c[SIDES], const struct bout *b
             blow[evs->ev[k].side] += evs->ev[k].a;
             blows = 1;
         }
-    text_init(&t, lines[0], RENDER_LINE_MAX);
-    text_add(&t, "\002Round %d\002: %s %d/%d, %s %d/%d. ", b->round, c[0].name,
-             sb->orders[r][0].attack, sb->orders[r][0].defence, c[1].name, sb->orders[r][1].attack,
-             sb->orders[r][1].defence);
+    str_init_fixed(&t, lines[0], RENDER_LINE_MAX);
+    str_add(&t, "\002Round %d\002: %s %d/%d, %s %d/%d. ", b->round, c[0].name,
+            sb->orders[r][0].attack, sb->orders[r][0].defence, c[1].name, sb->orders[r][1].attack,
+            sb->orders[r][1].defence);
     int w = blow[1] > blow[0];
     snprintf(num[0], sizeof(num[0]), "%d", blow[w]);
     snprintf(num[1], sizeof(num[1]), "%d", blow[!w]);
     const char *arg[4] = {c[w].name, num[0], c[!w].name, num[1]};
     if (blow[0] > 0 && blow[1] > 0)
-        text_tpl(&t, PICK(flavour, say_blows_both), arg, 4);
+        render_tpl(&t, PICK(flavour, say_blows_both), arg, 4);
     else if (blow[w] > 0)
-        text_tpl(&t, PICK(flavour, say_blows_one), arg, 4);
+        render_tpl(&t, PICK(flavour, say_blows_one), arg, 4);
     else
-        text_tpl(&t, PICK(flavour, say_blows_none), arg, 4);
+        render_tpl(&t, PICK(flavour, say_blows_none), arg, 4);
 
-    text_init(&t, lines[1], RENDER_LINE_MAX);
+    str_init_fixed(&t, lines[1], RENDER_LINE_MAX);
     for (int k = 0; k < evs->n; k++) {
         const struct event *e = &evs->ev[k];
 
         if (e->type != EV_KO || e->side < 0 || e->side >= SIDES)
             continue;
         const char *who[1] = {c[e->side].name};
-        text_tpl(&t, blows ? PICK(flavour, say_ko) : PICK(flavour, say_collapse), who, 1);
-        text_add(&t, " ");
+        render_tpl(&t, blows ? PICK(flavour, say_ko) : PICK(flavour, say_collapse), who, 1);
+        str_cat(&t, " ");
     }
-    text_add(&t, "Endurance %s %d, %s %d; attack totals %d-%d.", c[0].name, sb->endurance[0],
-             c[1].name, sb->endurance[1], sb->attack_total[0], sb->attack_total[1]);
+    str_add(&t, "Endurance %s %d, %s %d; attack totals %d-%d.", c[0].name, sb->endurance[0],
+            c[1].name, sb->endurance[1], sb->attack_total[0], sb->attack_total[1]);
     return 2;
 }
 
@@ -119,7 +119,7 @@ static int round_lines(const struct render_corner c[SIDES], const struct bout *b
  * total (nothing while no round was fought). In a round a corner conceded
  * (RENDER_PLAIN) the orders say "towel" or "not fought": the engine keeps
  * 0/0 for both. */
-static void report_head(struct text *t, const struct render_corner c[SIDES], const struct bout *b,
+static void report_head(struct str *t, const struct render_corner c[SIDES], const struct bout *b,
                         enum render_form form)
 {
     const struct sugarray_bout *sb = &b->u.sugarray;
@@ -130,17 +130,17 @@ static void report_head(struct text *t, const struct render_corner c[SIDES], con
     for (int i = 0; r >= 0 && r < SUGARRAY_ROUNDS && i < SIDES; i++) {
         struct order o = {.rules = RULES_SUGARRAY, .u.sugarray = sb->orders[r][i]};
 
-        text_add(t, "\n%s: ", c[i].name);
+        str_add(t, "\n%s: ", c[i].name);
         if (conceded && form == RENDER_PLAIN)
-            text_add(t, "%s", sb->orders[r][i].towel ? "towel" : "not fought");
+            str_cat(t, sb->orders[r][i].towel ? "towel" : "not fought");
         else
             order_add(t, &o);
-        text_add(t, "; endurance %d; attack total %d", sb->end_after[r][i], sb->attack_total[i]);
+        str_add(t, "; endurance %d; attack total %d", sb->end_after[r][i], sb->attack_total[i]);
     }
 }
 
 /* After a round a corner conceded (RENDER_PLAIN): that it was not fought. */
-static void report_tail(struct text *t, const struct render_corner c[SIDES], const struct bout *b,
+static void report_tail(struct str *t, const struct render_corner c[SIDES], const struct bout *b,
                         enum render_form form)
 {
     const struct sugarray_bout *sb = &b->u.sugarray;
@@ -150,12 +150,12 @@ static void report_tail(struct text *t, const struct render_corner c[SIDES], con
         !(sb->orders[r][0].towel || sb->orders[r][1].towel))
         return;
     int towel[SIDES] = {sb->orders[r][0].towel, sb->orders[r][1].towel};
-    text_add(t, "\nRound %d not fought, conceded by ", b->round);
+    str_add(t, "\nRound %d not fought, conceded by ", b->round);
     conceded_add(t, c, towel);
 }
 
 /* Blows are SUGAR RAY's alone, and its endurance is whole points. */
-static int event_add(struct text *t, const struct render_corner c[SIDES], const struct bout *b,
+static int event_add(struct str *t, const struct render_corner c[SIDES], const struct bout *b,
                      const struct event *e, enum render_form form)
 {
     int known = e->side >= 0 && e->side < SIDES;
@@ -165,11 +165,11 @@ static int event_add(struct text *t, const struct render_corner c[SIDES], const 
     (void)form;
     switch (e->type) {
     case EV_FATIGUE:
-        text_add(t, "%s loses %.0f endurance to fatigue.", name, e->x);
+        str_add(t, "%s loses %.0f endurance to fatigue.", name, e->x);
         return 1;
     case EV_BLOW:
-        text_add(t, "%s's attack costs %s %d endurance.", name, known ? c[!e->side].name : "-",
-                 e->a);
+        str_add(t, "%s's attack costs %s %d endurance.", name, known ? c[!e->side].name : "-",
+                e->a);
         return 1;
     default:
         return 0;
@@ -179,16 +179,16 @@ static int event_add(struct text *t, const struct render_corner c[SIDES], const 
 /* ----------------------------------------------------------- the result */
 
 /* A win on attack points, or a tie on them. */
-static void verdict_add(struct text *t, const struct render_corner c[SIDES], const struct bout *b)
+static void verdict_add(struct str *t, const struct render_corner c[SIDES], const struct bout *b)
 {
     const struct sugarray_bout *sb = &b->u.sugarray;
     int w = b->result.winner;
 
     if (w < 0)
-        text_add(t, "Draw on points, %d-%d.", sb->attack_total[0], sb->attack_total[1]);
+        str_add(t, "Draw on points, %d-%d.", sb->attack_total[0], sb->attack_total[1]);
     else
-        text_add(t, "%s wins on points, %d-%d.", c[w].name, sb->attack_total[w],
-                 sb->attack_total[!w]);
+        str_add(t, "%s wins on points, %d-%d.", c[w].name, sb->attack_total[w],
+                sb->attack_total[!w]);
 }
 
 int render_sugarray_line(const struct render_corner c[SIDES], const struct bout *b, int side,
@@ -198,21 +198,22 @@ int render_sugarray_line(const struct render_corner c[SIDES], const struct bout 
     /* The bout keeps the sheets it started with; the corner's may have
      * changed since (training, the changes after a bout). */
     const struct sugarray_sheet *s = &sb->sheet[side];
-    struct text t;
+    struct str t;
+    char one[1];
 
-    text_init(&t, buf, len);
-    text_add(&t, "%s (%d,%d)", c[side].name, s->skill, s->endurance);
+    render_start(&t, buf, len, one);
+    str_add(&t, "%s (%d,%d)", c[side].name, s->skill, s->endurance);
     for (int r = 0; r < b->round && r < SUGARRAY_ROUNDS; r++) {
         const struct sugarray_order *o = &sb->orders[r][side];
 
         /* A conceded round was not fought: it has no orders to show. */
         if (o->towel)
-            text_add(&t, " towel (%2d)", sb->end_after[r][side]);
+            str_add(&t, " towel (%2d)", sb->end_after[r][side]);
         else
-            text_add(&t, " %d/%d (%2d)", o->attack, o->defence, sb->end_after[r][side]);
+            str_add(&t, " %d/%d (%2d)", o->attack, o->defence, sb->end_after[r][side]);
     }
-    text_add(&t, "%s", tail ? tail : "");
-    return text_result(&t);
+    str_cat(&t, tail ? tail : "");
+    return render_len(&t);
 }
 
 /* The two classic report lines, the winner's first. No draws. */
@@ -238,17 +239,17 @@ static int result_lines(const struct render_corner c[SIDES], const struct bout *
 /* ------------------------------------------------------------ the score */
 
 /* Endurance, attack totals and who leads on them. */
-static void score_add(struct text *t, const struct render_corner c[SIDES], const struct bout *b)
+static void score_add(struct str *t, const struct render_corner c[SIDES], const struct bout *b)
 {
     const struct sugarray_bout *sb = &b->u.sugarray;
     int a0 = sb->attack_total[0], a1 = sb->attack_total[1];
 
-    text_add(t, "endurance %s %d, %s %d; attack totals %d-%d", c[0].name, sb->endurance[0],
-             c[1].name, sb->endurance[1], a0, a1);
+    str_add(t, "endurance %s %d, %s %d; attack totals %d-%d", c[0].name, sb->endurance[0],
+            c[1].name, sb->endurance[1], a0, a1);
     if (a0 != a1)
-        text_add(t, " (%s ahead)", c[a1 > a0].name);
+        str_add(t, " (%s ahead)", c[a1 > a0].name);
     else
-        text_add(t, " (level)");
+        str_cat(t, " (level)");
 }
 
 /* A TKO is only a forfeit: plans have no towel here. */

@@ -193,13 +193,32 @@ static void first_difference(FILE *out, const char *want, const char *got)
     fprintf(out, "  one text is longer (line %d)\n", line);
 }
 
+/* Compares the report of a round stored before digests, `stored`, with
+ * the one the replay writes now. Returns 1 for a mismatch, 0 for a match. */
+static int check_report(FILE *out, const struct replayer *rp, int round, const char *stored)
+{
+    char *again = xmalloc(REPORT_MAX);
+    int differs;
+
+    /* Those reports were written with two decimals throughout. */
+    render_round_report(rp->corner, &rp->b, &rp->evs, RENDER_SCHEMA3, again, REPORT_MAX);
+    differs = strcmp(stored, again) != 0;
+    if (differs) {
+        fprintf(out, "round %d: MISMATCH\n", round);
+        first_difference(out, stored, again);
+    } else {
+        fprintf(out, "round %d: match\n", round);
+    }
+    free(again);
+    return differs;
+}
+
 /* Checks the round just replayed against what is stored for it: its
  * digest, or the report of a round stored before digests. Returns 1 for a
  * mismatch, 0 for a match, 2 when nothing is stored for it (a league
  * round: the bout's digest covers it). */
-static int check_round(FILE *out, struct db *db, struct replayer *rp, int round)
+static int check_round(FILE *out, struct db *db, const struct replayer *rp, int round)
 {
-    static char stored[REPORT_MAX], again[REPORT_MAX];
     uint64_t digest;
     int rc = db_round_digest(db, rp->rec.id, round, &digest);
 
@@ -212,163 +231,199 @@ static int check_round(FILE *out, struct db *db, struct replayer *rp, int round)
         fprintf(out, "round %d: match\n", round);
         return 0;
     }
-    if (db_round_report(db, rp->rec.id, round, stored, sizeof(stored)) == DB_OK && stored[0]) {
-        /* Those reports were written with two decimals throughout. */
-        render_round_report(rp->corner, &rp->b, &rp->evs, RENDER_SCHEMA3, again, sizeof(again));
-        if (strcmp(stored, again) != 0) {
-            fprintf(out, "round %d: MISMATCH\n", round);
-            first_difference(out, stored, again);
-            return 1;
-        }
-        fprintf(out, "round %d: match\n", round);
-        return 0;
-    }
-    fprintf(out, "round %d: replayed\n", round);
-    return 2;
+    char *stored = xmalloc(REPORT_MAX);
+    int seen = 2;
+    if (db_round_report(db, rp->rec.id, round, stored, REPORT_MAX) == DB_OK && stored[0])
+        seen = check_report(out, rp, round, stored);
+    else
+        fprintf(out, "round %d: replayed\n", round);
+    free(stored);
+    return seen;
 }
 
-int bout_replay(struct db *db, int64_t id, FILE *out)
+/* Checks the end of replayed bout `rp` against the database: the bout's
+ * digest when only it was stored (league bouts; `unchecked` rounds had
+ * none of their own), and the result. Returns the mismatches. */
+static int check_end(FILE *out, const struct replayer *rp, int unchecked)
 {
-    static struct replayer rp;
-    char err[256], lines[RENDER_ROUND_LINES][RENDER_LINE_MAX];
-    char result[RENDER_RESULT_MAX][RENDER_LINE_MAX];
-    int bad = 0, unchecked = 0, nres;
+    const struct db_bout *rec = &rp->rec;
+    const struct result *res = &rp->b.result;
+    int bad = 0;
 
-    int rc = replayer_open(&rp, db, id, err, sizeof(err));
-    if (rc != 0) {
-        fprintf(out, "%s\n", err);
-        return rc;
-    }
-    const struct db_bout *rec = &rp.rec;
-    fprintf(out, "bout %lld: %s vs %s, %s, %d rounds, seed %llu, %d rounds stored\n", (long long)id,
-            rp.corner[0].name, rp.corner[1].name, ruleset_get(rec->rules)->name, rec->rounds,
-            (unsigned long long)rec->seed, rec->round);
-    for (int round = 1; round <= rec->round; round++) {
-        if (replayer_round(&rp, lines, result, &nres) < 0) {
-            fprintf(out, "round %d: MISMATCH: its orders are missing or do not replay\n", round);
-            bad++;
-            break;
-        }
-        int seen = check_round(out, db, &rp, round);
-        bad += seen == 1;
-        unchecked += seen == 2;
-    }
-    /* League bouts store one digest for the whole bout, not one a round. */
-    if (!bad && unchecked && rec->has_digest) {
-        int same = rec->digest == rp.digest;
+    if (unchecked && rec->has_digest) {
+        int same = rec->digest == rp->digest;
         fprintf(out, "digest: %s\n", same ? "match" : "MISMATCH");
         bad += !same;
     }
     if (rec->state == DB_BOUT_OVER) {
-        const struct result *res = &rp.b.result;
         int same = res->over && res->winner == rec->winner && res->method == rec->method &&
                    res->reason == rec->reason && res->decision == rec->decision &&
                    res->round == rec->round;
         fprintf(out, "result: %s\n", same ? "match" : "MISMATCH");
         bad += !same;
-    } else if (rp.b.result.over) {
+    } else if (res->over) {
         fprintf(out, "result: MISMATCH: the replay ended the bout, the database says it is live\n");
         bad++;
     }
+    return bad;
+}
+
+/* Fights every stored round of opened bout `rp` again, saying how each
+ * compares. Returns the mismatches. */
+static int replay_rounds(FILE *out, struct db *db, struct replayer *rp)
+{
+    char lines[RENDER_ROUND_LINES][RENDER_LINE_MAX];
+    char result[RENDER_RESULT_MAX][RENDER_LINE_MAX];
+    int bad = 0, unchecked = 0, nres;
+
+    for (int round = 1; round <= rp->rec.round; round++) {
+        if (replayer_round(rp, lines, result, &nres) < 0) {
+            fprintf(out, "round %d: MISMATCH: its orders are missing or do not replay\n", round);
+            bad++;
+            break;
+        }
+        int seen = check_round(out, db, rp, round);
+        bad += seen == 1;
+        unchecked += seen == 2;
+    }
+    /* League bouts store one digest for the whole bout, not one a round. */
+    return bad + check_end(out, rp, bad ? 0 : unchecked);
+}
+
+int bout_replay(struct db *db, int64_t id, FILE *out)
+{
+    struct replayer *rp = xmalloc(sizeof(*rp));
+    char err[256];
+
+    int rc = replayer_open(rp, db, id, err, sizeof(err));
+    if (rc != 0) {
+        fprintf(out, "%s\n", err);
+        free(rp);
+        return rc;
+    }
+    const struct db_bout *rec = &rp->rec;
+    fprintf(out, "bout %lld: %s vs %s, %s, %d rounds, seed %llu, %d rounds stored\n", (long long)id,
+            rp->corner[0].name, rp->corner[1].name, ruleset_get(rec->rules)->name, rec->rounds,
+            (unsigned long long)rec->seed, rec->round);
+    int bad = replay_rounds(out, db, rp);
     fprintf(out, "%s\n",
             bad ? "replay differs from the stored bout" : "replay matches the stored bout");
+    free(rp);
     return bad ? 1 : 0;
 }
 
 /* ------------------------------------------------- derived texts */
 
-/* A growing text. */
-struct textbuf {
-    char *s;
-    size_t len, cap;
+/* What derive() collects of each round. */
+enum derived {
+    DERIVE_REPORT,     /* the blow-by-blow */
+    DERIVE_COMMENTARY, /* the channel's lines and the result's */
+    DERIVE_AGAIN,      /* the same, and the end of a finished bout */
 };
 
-static void textbuf_add(struct textbuf *b, const char *text)
+/* Appends `text` to `out` as a line of its own. */
+static void line_add(struct str *out, const char *text)
 {
-    size_t n = strlen(text);
-
-    if (b->len + n + 2 > b->cap) {
-        b->cap = (b->len + n + 2) * 2;
-        b->s = xrealloc(b->s, b->cap);
-    }
-    if (b->len)
-        b->s[b->len++] = '\n';
-    memcpy(b->s + b->len, text, n + 1);
-    b->len += n;
+    if (out->len)
+        str_ch(out, '\n');
+    str_cat(out, text);
 }
 
-/* Replays bout `id` through round `to` (0: every round stored) and
- * collects, for rounds from..to, its report (report 1) or its commentary
- * (0; 2: with the end of a finished bout as the live bout said it). */
-static char *derive(struct db *db, int64_t id, int from, int to, int report, char *err,
-                    size_t errlen)
+/* Appends the end of finished bout `rp` as the live bout said it: the
+ * records as they stand and the sheets the bout left. */
+static void aftermath_add(struct str *out, const struct replayer *rp)
 {
-    static struct replayer rp;
-    static char text[REPORT_MAX];
+    const struct ruleset *rs = ruleset_get(rp->rec.rules);
+    struct render_corner after[SIDES];
+    struct sheet sh[SIDES] = {rp->rec.sheet[0], rp->rec.sheet[1]};
+    char line[RENDER_LINE_MAX];
+    int points[SIDES];
+
+    rs->after_bout(&rp->b.result, sh, points);
+    if (rs->sheet_after)
+        rs->sheet_after(&rp->b, sh);
+    for (int s = 0; s < SIDES; s++) {
+        after[s] = rp->corner[s];
+        after[s].sheet = sh[s];
+    }
+    render_aftermath(rp->corner, after, &rp->b, line, sizeof(line));
+    line_add(out, line);
+}
+
+/* Fights rounds 1..to of opened bout `rp` again and appends to `out`
+ * what `what` asks of rounds from..to. Returns 0, or -1 with err. */
+static int derive_rounds(struct replayer *rp, int from, int to, enum derived what, struct str *out,
+                         char *err, size_t errlen)
+{
     char lines[RENDER_ROUND_LINES][RENDER_LINE_MAX];
     char result[RENDER_RESULT_MAX][RENDER_LINE_MAX];
-    struct textbuf b = {0};
+    char *report = what == DERIVE_REPORT ? xmalloc(REPORT_MAX) : NULL;
+    int rc = 0;
 
-    if (replayer_open(&rp, db, id, err, errlen) != 0)
-        return NULL;
-    if (to <= 0 || to > rp.rec.round)
-        to = rp.rec.round;
-    if (from < 1 || from > to) {
-        snprintf(err, errlen, "bout %lld has no round %d", (long long)id, from);
-        return NULL;
-    }
     for (int round = 1; round <= to; round++) {
-        int nres, n = replayer_round(&rp, lines, result, &nres);
+        int nres, n = replayer_round(rp, lines, result, &nres);
         if (n < 0) {
-            snprintf(err, errlen, "bout %lld: the orders of round %d do not replay", (long long)id,
-                     round);
-            free(b.s);
-            return NULL;
+            snprintf(err, errlen, "bout %lld: the orders of round %d do not replay",
+                     (long long)rp->rec.id, round);
+            rc = -1;
+            break;
         }
         if (round < from)
             continue;
-        if (report == 1) {
-            render_round_report(rp.corner, &rp.b, &rp.evs, RENDER_PLAIN, text, sizeof(text));
-            textbuf_add(&b, text);
+        if (report) {
+            render_round_report(rp->corner, &rp->b, &rp->evs, RENDER_PLAIN, report, REPORT_MAX);
+            line_add(out, report);
             continue;
         }
         for (int i = 0; i < n; i++)
-            textbuf_add(&b, lines[i]);
+            line_add(out, lines[i]);
         for (int i = 0; i < nres; i++)
-            textbuf_add(&b, result[i]);
-        if (report == 2 && nres > 0) {
-            /* Said again: the end as the live bout said it, with the
-             * records as they stand and the sheets the bout left. */
-            struct render_corner after[SIDES];
-            struct sheet sh[SIDES] = {rp.rec.sheet[0], rp.rec.sheet[1]};
-            int points[SIDES];
-            ruleset_get(rp.rec.rules)->after_bout(&rp.b.result, sh, points);
-            if (ruleset_get(rp.rec.rules)->sheet_after)
-                ruleset_get(rp.rec.rules)->sheet_after(&rp.b, sh);
-            for (int s = 0; s < SIDES; s++) {
-                after[s] = rp.corner[s];
-                after[s].sheet = sh[s];
-            }
-            render_aftermath(rp.corner, after, &rp.b, text, sizeof(text));
-            textbuf_add(&b, text);
-        }
+            line_add(out, result[i]);
+        if (what == DERIVE_AGAIN && nres > 0)
+            aftermath_add(out, rp);
     }
-    if (!b.s)
-        textbuf_add(&b, "");
-    return b.s;
+    free(report);
+    return rc;
+}
+
+/* Replays bout `id` through round `to` (0: every round stored) and
+ * collects what `what` asks of rounds from..to, '\n' between lines.
+ * Returns the text (allocated), or NULL with err. */
+static char *derive(struct db *db, int64_t id, int from, int to, enum derived what, char *err,
+                    size_t errlen)
+{
+    struct replayer *rp = xmalloc(sizeof(*rp));
+    struct str out;
+    int rc = replayer_open(rp, db, id, err, errlen) != 0 ? -1 : 0;
+
+    str_init(&out);
+    if (rc == 0 && (to <= 0 || to > rp->rec.round))
+        to = rp->rec.round;
+    if (rc == 0 && (from < 1 || from > to)) {
+        snprintf(err, errlen, "bout %lld has no round %d", (long long)id, from);
+        rc = -1;
+    }
+    if (rc == 0)
+        rc = derive_rounds(rp, from, to, what, &out, err, errlen);
+    free(rp);
+    if (rc != 0) {
+        str_free(&out);
+        return NULL;
+    }
+    return str_take(&out, NULL);
 }
 
 char *bout_report(struct db *db, int64_t id, int from, int to, char *err, size_t errlen)
 {
-    return derive(db, id, from, to, 1, err, errlen);
+    return derive(db, id, from, to, DERIVE_REPORT, err, errlen);
 }
 
 char *bout_commentary(struct db *db, int64_t id, int from, int to, char *err, size_t errlen)
 {
-    return derive(db, id, from, to, 0, err, errlen);
+    return derive(db, id, from, to, DERIVE_COMMENTARY, err, errlen);
 }
 
 char *bout_commentary_again(struct db *db, int64_t id, int from, int to, char *err, size_t errlen)
 {
-    return derive(db, id, from, to, 2, err, errlen);
+    return derive(db, id, from, to, DERIVE_AGAIN, err, errlen);
 }

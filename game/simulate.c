@@ -16,8 +16,8 @@
  * simulation finished is answered in one line. Each player has at most one
  * waiting and starts at most one per SIM_EVERY seconds.
  */
+#include <limits.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -142,32 +142,19 @@ void sim_free(struct sim *x)
 
 /* ------------------------------------------------------------ its words */
 
-/* Appends to buf[len] at *at like snprintf, *at counting the length the
- * full text needs. */
-GAME_PRINTF(4, 5)
-static void add(char *buf, size_t len, size_t *at, const char *fmt, ...)
-{
-    va_list ap;
-
-    va_start(ap, fmt);
-    int n = vsnprintf(*at < len ? buf + *at : NULL, *at < len ? len - *at : 0, fmt, ap);
-    va_end(ap);
-    if (n > 0)
-        *at += (size_t)n;
-}
-
 /* n with thousands separated by commas: "10,000". Returns buf. */
 static const char *count_text(long n, char buf[32])
 {
     char digits[32];
-    int len = snprintf(digits, sizeof(digits), "%ld", n < 0 ? 0 : n), at = 0;
+    int len = snprintf(digits, sizeof(digits), "%ld", n < 0 ? 0 : n);
+    struct str s;
 
+    str_init_fixed(&s, buf, 32);
     for (int i = 0; i < len; i++) {
         if (i > 0 && (len - i) % 3 == 0)
-            buf[at++] = ',';
-        buf[at++] = digits[i];
+            str_ch(&s, ',');
+        str_ch(&s, digits[i]);
     }
-    buf[at] = '\0';
     return buf;
 }
 
@@ -189,7 +176,7 @@ static const char *percent_text(long n, long of, char buf[16])
 /* Appends " (KO 20%, TKO 5%, DQ 0%, decision 36%)": the wins of `side` by
  * each method of the ruleset (and any other that happened), as shares of
  * every bout fought; nothing when he won none. */
-static void methods_add(const struct sim *x, int side, char *buf, size_t len, size_t *at)
+static void methods_add(const struct sim *x, int side, struct str *t)
 {
     const struct sim_figures *f = &x->fig;
     const enum method *m = render_methods(x->rules);
@@ -199,42 +186,42 @@ static void methods_add(const struct sim *x, int side, char *buf, size_t len, si
     if (f->wins[side] == 0)
         return;
     for (; *m != METHOD_NONE; m++) {
-        add(buf, len, at, "%s%s %s", n++ ? ", " : " (", render_method_name(*m),
-            percent_text(f->method[side][*m], f->done, pct));
+        str_add(t, "%s%s %s", n++ ? ", " : " (", render_method_name(*m),
+                percent_text(f->method[side][*m], f->done, pct));
         listed[*m] = 1;
     }
     for (int k = METHOD_KO; k < METHOD_DRAW; k++)
         if (!listed[k] && f->method[side][k] > 0)
-            add(buf, len, at, "%s%s %s", n++ ? ", " : " (", render_method_name((enum method)k),
-                percent_text(f->method[side][k], f->done, pct));
+            str_add(t, "%s%s %s", n++ ? ", " : " (", render_method_name((enum method)k),
+                    percent_text(f->method[side][k], f->done, pct));
     if (n)
-        add(buf, len, at, ")");
+        str_cat(t, ")");
 }
 
 int sim_text(const struct sim *x, char *buf, size_t len)
 {
     const struct sim_figures *f = &x->fig;
-    char n1[32], n2[32], n3[32], n4[32];
-    size_t at = 0;
+    char n1[32], n2[32], n3[32], n4[32], one[1];
+    struct str t;
 
-    if (len > 0)
-        buf[0] = '\0';
-    add(buf, len, &at, "%s (%s) vs %s (%s), %s bout%s, seed %llu: %s wins %s", x->name[0],
-        x->how[0], x->name[1], x->how[1], count_text(f->done, n1), f->done == 1 ? "" : "s",
-        (unsigned long long)x->seed, x->name[0], count_text(f->wins[0], n2));
-    methods_add(x, 0, buf, len, &at);
-    add(buf, len, &at, ", loses %s", count_text(f->wins[1], n3));
-    methods_add(x, 1, buf, len, &at);
-    add(buf, len, &at, ", draws %s; ", count_text(f->draws, n4));
+    /* len 0: nothing is written, the text is only counted. */
+    str_init_fixed(&t, len ? buf : one, len ? len : 1);
+    str_add(&t, "%s (%s) vs %s (%s), %s bout%s, seed %llu: %s wins %s", x->name[0], x->how[0],
+            x->name[1], x->how[1], count_text(f->done, n1), f->done == 1 ? "" : "s",
+            (unsigned long long)x->seed, x->name[0], count_text(f->wins[0], n2));
+    methods_add(x, 0, &t);
+    str_add(&t, ", loses %s", count_text(f->wins[1], n3));
+    methods_add(x, 1, &t);
+    str_add(&t, ", draws %s; ", count_text(f->draws, n4));
     if (f->done == 1)
-        add(buf, len, &at, "it went %ld round%s.", f->rounds, f->rounds == 1 ? "" : "s");
+        str_add(&t, "it went %ld round%s.", f->rounds, f->rounds == 1 ? "" : "s");
     else if (f->done > 0 && f->rounds % f->done == 0)
-        add(buf, len, &at, "%ld round%s on average.", f->rounds / f->done,
-            f->rounds == f->done ? "" : "s");
+        str_add(&t, "%ld round%s on average.", f->rounds / f->done,
+                f->rounds == f->done ? "" : "s");
     else
-        add(buf, len, &at, "%.1f rounds on average.",
-            f->done > 0 ? (double)f->rounds / (double)f->done : 0.0);
-    return (int)at;
+        str_add(&t, "%.1f rounds on average.",
+                f->done > 0 ? (double)f->rounds / (double)f->done : 0.0);
+    return t.need > (size_t)INT_MAX ? INT_MAX : (int)t.need;
 }
 
 /* ------------------------------------------------------------ the command */
@@ -245,7 +232,6 @@ int sim_text(const struct sim *x, char *buf, size_t len)
 static int plan_given(const struct game_caller *who, const char *what, enum rules rules,
                       const char *text, struct plan **out)
 {
-    char reason[PARSE_REASON_MAX + 48];
     struct parse_error err;
 
     if (!*text) {
@@ -257,8 +243,29 @@ static int plan_given(const struct game_caller *who, const char *what, enum rule
     }
     *out = plan_compile(rules, text, &err);
     if (!*out) {
+        char reason[PARSE_REASON_MAX + 48];
         parse_error_format(&err, reason, sizeof(reason));
         game_reply(who, "%s refused, nothing simulated: %s", what, reason);
+        return -1;
+    }
+    return 0;
+}
+
+/* Compiles the plan `text` stored for fighter `mine`. Returns 0 with *out
+ * set, or -1 after telling the caller it no longer compiles. */
+static int stored_compile(const struct game_caller *who, const struct db_fighter *mine,
+                          const char *text, struct plan **out)
+{
+    struct parse_error err;
+
+    *out = plan_compile(mine->sheet.rules, text, &err);
+    if (!*out) {
+        char reason[PARSE_REASON_MAX + 48];
+        parse_error_format(&err, reason, sizeof(reason));
+        game_reply(who,
+                   "%s's stored plan no longer compiles (%s); store it again with plan set, or "
+                   "give one with plan=",
+                   mine->name, reason);
         return -1;
     }
     return 0;
@@ -269,36 +276,26 @@ static int plan_given(const struct game_caller *who, const char *what, enum rule
 static int my_plan(struct game *g, const struct game_caller *who, const struct db_fighter *mine,
                    const char *text, struct plan **out, const char **how)
 {
-    static char stored[DB_PLAN_MAX];
-    char reason[PARSE_REASON_MAX + 48];
-    struct parse_error err;
-
     *out = NULL;
     if (text) {
         *how = "plan given";
         return plan_given(who, "plan=", mine->sheet.rules, text, out);
     }
-    int rc = db_plan_get(g->db, mine->id, stored, sizeof(stored));
-    if (rc == DB_NOTFOUND) {
+    char *stored = xmalloc(DB_PLAN_MAX);
+    int rc = db_plan_get(g->db, mine->id, stored, DB_PLAN_MAX);
+    if (rc == DB_OK) {
+        *how = "stored plan";
+        rc = stored_compile(who, mine, stored, out);
+    } else if (rc == DB_NOTFOUND) {
         *how = "default orders";
-        return 0;
-    }
-    if (rc != DB_OK) {
+        rc = 0;
+    } else {
         game_log(g, GAME_LOG_ERROR, "sim: the plan of %s: %s", mine->name, db_errmsg(g->db));
         game_reply(who, "sorry, I could not read %s's plan (database error)", mine->name);
-        return -1;
+        rc = -1;
     }
-    *how = "stored plan";
-    *out = plan_compile(mine->sheet.rules, stored, &err);
-    if (!*out) {
-        parse_error_format(&err, reason, sizeof(reason));
-        game_reply(who,
-                   "%s's stored plan no longer compiles (%s); store it again with plan set, or "
-                   "give one with plan=",
-                   mine->name, reason);
-        return -1;
-    }
-    return 0;
+    free(stored);
+    return rc;
 }
 
 /* The waiting simulation of account `id`, or NULL. */
@@ -367,14 +364,11 @@ static int may_start(struct game *g, const struct game_caller *who)
     return 0;
 }
 
-int game_sim(struct game *g, const struct game_caller *who, const struct db_fighter *mine,
-             const struct db_fighter *his, const char *bouts, const char *plan, const char *hisplan,
-             const char *seed)
+/* Says whether the caller may simulate his fighter `mine` against `his`:
+ * when not, tells him why and returns -1. */
+static int sim_fighters(const struct game_caller *who, const struct db_fighter *mine,
+                        const struct db_fighter *his)
 {
-    const struct ruleset *rs = ruleset_get(mine->sheet.rules);
-    uint64_t n = SIM_BOUTS_DEFAULT, s = 0;
-    char most[32], usual[32];
-
     if (!who->account_id) {
         game_reply(who, "sim needs an account: identify first");
         return -1;
@@ -390,31 +384,76 @@ int game_sim(struct game *g, const struct game_caller *who, const struct db_figh
     }
     if (his->sheet.rules != mine->sheet.rules) {
         game_reply(who, "%s is a %s fighter and %s a %s one: simulate fighters of one ruleset",
-                   his->name, ruleset_get(his->sheet.rules)->title, mine->name, rs->title);
+                   his->name, ruleset_get(his->sheet.rules)->title, mine->name,
+                   ruleset_get(mine->sheet.rules)->title);
         return -1;
     }
-    if (bouts && (parse_u64(bouts, &n) != 0 || n < 1 || n > SIM_BOUTS_MAX)) {
+    return 0;
+}
+
+/* Reads bouts= and seed= (NULL: not given, *n and *s untouched). Returns
+ * 0, or -1 after telling the caller what was wrong. */
+static int sim_numbers(const struct game_caller *who, const char *bouts, const char *seed,
+                       uint64_t *n, uint64_t *s)
+{
+    if (bouts && (parse_u64(bouts, n) != 0 || *n < 1 || *n > SIM_BOUTS_MAX)) {
+        char most[32], usual[32];
         game_reply(who, "bouts=%s: give a whole number of bouts from 1 to %s (without it: %s)",
                    CLIP(bouts, 20), count_text(SIM_BOUTS_MAX, most),
                    count_text(SIM_BOUTS_DEFAULT, usual));
         return -1;
     }
-    if (seed && parse_u64(seed, &s) != 0) {
+    if (seed && parse_u64(seed, s) != 0) {
         game_reply(who, "seed=%s: give a whole number from 0 to %llu (without it: a fresh one)",
                    CLIP(seed, 24), (unsigned long long)UINT64_MAX);
         return -1;
     }
-    struct plan *p[SIDES] = {NULL, NULL};
-    const char *how[SIDES] = {"default orders", "default orders"};
+    return 0;
+}
+
+/* The plans of both sides into p[] (how[] says where each comes from):
+ * mine given or stored, his only given. Returns 0, or -1 (nothing kept)
+ * after telling the caller what was wrong. */
+static int sim_plans(struct game *g, const struct game_caller *who, const struct db_fighter *mine,
+                     const struct db_fighter *his, const char *plan, const char *hisplan,
+                     struct plan *p[SIDES], const char *how[SIDES])
+{
     if (my_plan(g, who, mine, plan, &p[0], &how[0]) != 0)
         return -1;
     if (hisplan) {
         how[1] = "plan given";
         if (plan_given(who, "hisplan=", his->sheet.rules, hisplan, &p[1]) != 0) {
             plan_free(p[0]);
+            p[0] = NULL;
             return -1;
         }
     }
+    return 0;
+}
+
+/* Queues simulation `x` of the caller's, and notes when he started it. */
+static void job_add(struct game *g, const struct game_caller *who, struct sim *x)
+{
+    struct sim_job *j = xmalloc(sizeof(*j));
+
+    j->sim = x;
+    j->account_id = who->account_id;
+    snprintf(j->account, sizeof(j->account), "%s", who->account);
+    g->sims[g->nsims++] = j;
+    g->sim_recent[g->nrecent++] = (struct sim_start){who->account_id, game_now(g)};
+}
+
+int game_sim(struct game *g, const struct game_caller *who, const struct db_fighter *mine,
+             const struct db_fighter *his, const char *bouts, const char *plan, const char *hisplan,
+             const char *seed)
+{
+    uint64_t n = SIM_BOUTS_DEFAULT, s = 0;
+    struct plan *p[SIDES] = {NULL, NULL};
+    const char *how[SIDES] = {"default orders", "default orders"};
+
+    if (sim_fighters(who, mine, his) != 0 || sim_numbers(who, bouts, seed, &n, &s) != 0 ||
+        sim_plans(g, who, mine, his, plan, hisplan, p, how) != 0)
+        return -1;
     if (may_start(g, who) != 0) {
         plan_free(p[0]);
         plan_free(p[1]);
@@ -432,12 +471,7 @@ int game_sim(struct game *g, const struct game_caller *who, const struct db_figh
         game_reply(who, "sorry, the engine refused those sheets (internal error)");
         return -1;
     }
-    struct sim_job *j = xmalloc(sizeof(*j));
-    j->sim = x;
-    j->account_id = who->account_id;
-    snprintf(j->account, sizeof(j->account), "%s", who->account);
-    g->sims[g->nsims++] = j;
-    g->sim_recent[g->nrecent++] = (struct sim_start){who->account_id, game_now(g)};
+    job_add(g, who, x);
     game_log(g, GAME_LOG_INFO, "sim: %s, %s vs %s, %llu bouts, seed %llu", who->account, mine->name,
              his->name, (unsigned long long)n, (unsigned long long)s);
     return 0;
@@ -459,36 +493,44 @@ static void job_free(struct sim_job *j)
     free(j);
 }
 
+/* Answers the owner of finished job `j` (left < 0: it stopped on a round
+ * the engine refused) and frees it. */
+static void job_answer(struct game *g, struct sim_job *j, long left)
+{
+    const char *nick = g->io.nick_of(g->io.ctx, j->account_id);
+
+    if (!nick)
+        nick = j->account;
+    if (left < 0) {
+        game_log(g, GAME_LOG_ERROR, "sim of %s: the engine refused a round of bout %ld", j->account,
+                 sim_figures(j->sim)->done);
+        game_say(g, GAME_REPLY, nick,
+                 "sorry, your simulation stopped: the engine refused a round (a bug; it is "
+                 "logged)");
+    } else {
+        char text[RENDER_LINE_MAX];
+        sim_text(j->sim, text, sizeof(text));
+        game_say(g, GAME_REPLY, nick, "%s", text);
+    }
+    job_free(j);
+}
+
 long game_sim_step(struct game *g, long budget)
 {
     long fought = 0;
 
     while (budget > 0 && g->nsims > 0) {
         struct sim_job *j = job_take(g, 0);
-        const struct sim_figures *f = sim_figures(j->sim);
-        long before = f->done;
+        long before = sim_figures(j->sim)->done;
         long left = sim_step(j->sim, budget);
-        fought += f->done - before;
-        budget -= f->done - before;
-        if (left > 0) {
+        long done = sim_figures(j->sim)->done - before;
+
+        fought += done;
+        budget -= done;
+        if (left > 0)
             g->sims[g->nsims++] = j; /* its turn again after the others' */
-            continue;
-        }
-        const char *nick = g->io.nick_of(g->io.ctx, j->account_id);
-        if (!nick)
-            nick = j->account;
-        if (left < 0) {
-            game_log(g, GAME_LOG_ERROR, "sim of %s: the engine refused a round of bout %ld",
-                     j->account, f->done);
-            game_say(g, GAME_REPLY, nick,
-                     "sorry, your simulation stopped: the engine refused a round (a bug; it is "
-                     "logged)");
-        } else {
-            char text[RENDER_LINE_MAX];
-            sim_text(j->sim, text, sizeof(text));
-            game_say(g, GAME_REPLY, nick, "%s", text);
-        }
-        job_free(j);
+        else
+            job_answer(g, j, left);
     }
     return fought;
 }

@@ -40,15 +40,15 @@ char *game_duration(char *buf, size_t len, int seconds)
 
 char *rules_list(char *buf, size_t len, const char *prefix, const char *sep, const char *last)
 {
-    size_t at = 0;
+    struct str s;
 
-    buf[0] = '\0';
-    for (int r = 0; r < RULES_COUNT && at < len; r++)
-        at += (size_t)snprintf(buf + at, len - at, "%s%s%s",
-                               r == 0                 ? ""
-                               : r == RULES_COUNT - 1 ? last
-                                                      : sep,
-                               prefix, ruleset_get((enum rules)r)->name);
+    str_init_fixed(&s, buf, len);
+    for (int r = 0; r < RULES_COUNT; r++)
+        str_add(&s, "%s%s%s",
+                r == 0                 ? ""
+                : r == RULES_COUNT - 1 ? last
+                                       : sep,
+                prefix, ruleset_get((enum rules)r)->name);
     return buf;
 }
 

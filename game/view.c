@@ -53,11 +53,11 @@ static int mark_kind(const struct event *e, int *side)
     }
 }
 
-/* What round `vr` keeps of the round the replayer has just fought. */
+/* What round `vr` keeps of the round the replayer has just fought; its
+ * report is written in `report` (DB_REPORT_MAX bytes) first. */
 static void view_round_fill(struct view_round *vr, struct replayer *rp, int nlines,
-                            char lines[RENDER_ROUND_LINES][RENDER_LINE_MAX])
+                            char lines[RENDER_ROUND_LINES][RENDER_LINE_MAX], char *report)
 {
-    static char report[DB_REPORT_MAX];
     const struct bout *b = &rp->b;
 
     vr->round = b->round;
@@ -88,55 +88,87 @@ static void view_round_fill(struct view_round *vr, struct replayer *rp, int nlin
     vr->nlines = nlines;
     memcpy(vr->lines, lines, sizeof(vr->lines));
     render_score(rp->corner, b, vr->score, sizeof(vr->score));
-    render_round_report(rp->corner, b, &rp->evs, RENDER_PLAIN, report, sizeof(report));
+    render_round_report(rp->corner, b, &rp->evs, RENDER_PLAIN, report, DB_REPORT_MAX);
     vr->report = xstrdup(report);
 }
 
-struct bout_view *bout_view(struct db *db, int64_t id, char *err, size_t errlen)
+/* A view of opened bout `rp` before any round is fought again: the
+ * record, the corners, what the chart shows, room for every round. */
+static struct bout_view *view_new(const struct replayer *rp)
 {
-    struct replayer *rp = xmalloc(sizeof(*rp));
-    char lines[RENDER_ROUND_LINES][RENDER_LINE_MAX];
-    char result[RENDER_RESULT_MAX][RENDER_LINE_MAX];
-
-    if (replayer_open(rp, db, id, err, errlen) != 0) {
-        free(rp);
-        return NULL;
-    }
     struct bout_view *v = xmalloc(sizeof(*v));
+
     memset(v, 0, sizeof(*v));
     v->rec = rp->rec;
     memcpy(v->corner, rp->corner, sizeof(v->corner));
     v->meter_name = render_meter_name(rp->rec.rules);
     v->mark_kinds = render_mark_kinds(rp->rec.rules);
-    const struct ruleset *rs = ruleset_get(rp->rec.rules);
     for (int s = 0; s < SIDES; s++)
         v->kit_now[s] = rp->corner[s].sheet;
     for (int s = 0; s < SIDES; s++)
         render_meter(&rp->b, s, &v->meter_start[s]);
     v->round = xmalloc((size_t)(rp->rec.round > 0 ? rp->rec.round : 1) * sizeof(*v->round));
+    return v;
+}
+
+/* What `v` keeps of the end of the bout, when the round just fought again
+ * ended it: the result lines (`nres` in result[], or words nobody heard,
+ * drawn from a copy of the flavour stream) and the plain result. */
+static void view_result_fill(struct bout_view *v, const struct replayer *rp, int nres,
+                             char result[RENDER_RESULT_MAX][RENDER_LINE_MAX])
+{
+    if (!rp->words) {
+        struct rng copy = rp->r.flavour;
+        nres = render_result(rp->corner, &rp->b, &copy, result);
+    }
+    v->nresult = nres;
+    memcpy(v->result_lines, result, sizeof(v->result_lines));
+    render_result_text(rp->corner, &rp->b, v->result, sizeof(v->result));
+}
+
+/* Fights every stored round of opened bout `rp` again into `v`. Returns 0,
+ * or -1 with err when the orders of a round do not replay. */
+static int view_rounds(struct bout_view *v, struct replayer *rp, char *err, size_t errlen)
+{
+    char lines[RENDER_ROUND_LINES][RENDER_LINE_MAX];
+    char result[RENDER_RESULT_MAX][RENDER_LINE_MAX];
+    char *report = xmalloc(DB_REPORT_MAX);
+    int rc = 0;
+
     for (int round = 1; round <= rp->rec.round; round++) {
         int nres, n = replayer_round(rp, lines, result, &nres);
         if (n < 0) {
-            snprintf(err, errlen, "bout %lld: the orders of round %d do not replay", (long long)id,
-                     round);
-            bout_view_free(v);
-            free(rp);
-            return NULL;
+            snprintf(err, errlen, "bout %lld: the orders of round %d do not replay",
+                     (long long)rp->rec.id, round);
+            rc = -1;
+            break;
         }
         struct view_round *vr = &v->round[v->nrounds++];
         memset(vr, 0, sizeof(*vr));
-        view_round_fill(vr, rp, n, lines);
-        if (rp->b.result.over) {
-            if (!rp->words) {
-                struct rng copy = rp->r.flavour;
-                nres = render_result(rp->corner, &rp->b, &copy, result);
-            }
-            v->nresult = nres;
-            memcpy(v->result_lines, result, sizeof(v->result_lines));
-            render_result_text(rp->corner, &rp->b, v->result, sizeof(v->result));
-        }
+        view_round_fill(vr, rp, n, lines, report);
+        if (rp->b.result.over)
+            view_result_fill(v, rp, nres, result);
+    }
+    free(report);
+    return rc;
+}
+
+struct bout_view *bout_view(struct db *db, int64_t id, char *err, size_t errlen)
+{
+    struct replayer *rp = xmalloc(sizeof(*rp));
+
+    if (replayer_open(rp, db, id, err, errlen) != 0) {
+        free(rp);
+        return NULL;
+    }
+    struct bout_view *v = view_new(rp);
+    if (view_rounds(v, rp, err, errlen) != 0) {
+        bout_view_free(v);
+        free(rp);
+        return NULL;
     }
     /* The equipment as the rounds fought wore it. */
+    const struct ruleset *rs = ruleset_get(rp->rec.rules);
     if (rs && rs->sheet_after && v->nrounds > 0)
         rs->sheet_after(&rp->b, v->kit_now);
     v->over = rp->b.result.over;

@@ -89,11 +89,11 @@ static int boxing_number(const struct match *m, int i, const char *name, struct 
 {
     int v = match_number(m, i, BOXING_ENERGY);
     int column = parse_column(match_start(m, i));
-    char q[PARSE_QUOTE_MAX + 4];
 
     if (v < 1)
         return parse_fail(err, 0, column, "%s must be at least 1", name);
     if (v > BOXING_ENERGY) {
+        char q[PARSE_QUOTE_MAX + 4];
         parse_quote(m->text + match_start(m, i), match_length(m, i), PARSE_QUOTE_MAX,
                     PARSE_QUOTE_MAX, q);
         return parse_fail(err, 0, column, "%s %s is too big; AGG+POW+DEF is at most %d", name, q,
@@ -151,11 +151,11 @@ static int boxing_style(const struct match *m, enum style *style, struct parse_e
 static int boxing_tail(const struct match *m, struct parse_error *err)
 {
     size_t len = strlen(m->text);
-    char q[PARSE_QUOTE_MAX + 4];
 
     if (m->end < len) {
         const char *rest = m->text + m->end;
         int column = parse_column(m->end);
+        char q[PARSE_QUOTE_MAX + 4];
 
         parse_quote(rest, parse_token_length(rest), PARSE_QUOTE_MAX, PARSE_QUOTE_MAX, q);
         if (match_set(m, BOX_CLOSE))

@@ -15,10 +15,12 @@
  * may be joined by '_', '-' or nothing (war_hammer, war-hammer, warhammer).
  * Every item needs STR at least its requirement; the error says which.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "parse_internal.h"
+#include "util.h"
 
 #define DUEL_KEYS "str, dex, con and int"
 #define DUEL_KIT  "weapon, head, torso, legs, feet and shield"
@@ -189,90 +191,128 @@ static const char *item_name(int slot, int item)
     return slot == DUEL_WEAPON ? duel_weapon_info(item)->name : duel_armour_info(item)->name;
 }
 
+static const char *const ability_keys[4] = {"str", "dex", "con", "int"};
+
+/* The ability the key of `klen` bytes at p names (0..3, in ability_keys'
+ * order; "intel" is "int"), or -1. */
+static int ability_find(const char *p, size_t klen)
+{
+    for (int k = 0; k < 4; k++)
+        if (name_is(p, klen, ability_keys[k]) || (k == 3 && name_is(p, klen, "intel")))
+            return k;
+    return -1;
+}
+
+/* Reads the value of ability `k`, the vlen bytes at v (at byte `off` of
+ * the text), into *val. Returns 0, or -1 after filling *err. */
+static int ability_read(int k, const char *v, size_t vlen, size_t off, int *val,
+                        struct parse_error *err)
+{
+    const char *key = ability_keys[k];
+    char q[PARSE_QUOTE_MAX + 4];
+    int n = 0;
+
+    if (vlen == 0)
+        return parse_fail(err, 0, parse_column(off),
+                          "%s= has no value; write a whole number from %d to %d, e.g. %s=14", key,
+                          DUEL_ABILITY_MIN, DUEL_ABILITY_MAX, key);
+    parse_quote(v, vlen, PARSE_QUOTE_MAX, PARSE_QUOTE_MAX, q);
+    for (size_t i = 0; i < vlen; i++) {
+        if (v[i] < '0' || v[i] > '9')
+            return parse_fail(err, 0, parse_column(off),
+                              "%s=%s is not a whole number from %d to %d", key, q, DUEL_ABILITY_MIN,
+                              DUEL_ABILITY_MAX);
+        if (n <= DUEL_ABILITY_MAX)
+            n = n * 10 + (v[i] - '0');
+    }
+    if (n > DUEL_ABILITY_MAX)
+        return parse_fail(err, 0, parse_column(off), "%s=%s is over %d", key, q, DUEL_ABILITY_MAX);
+    if (n < DUEL_ABILITY_MIN)
+        return parse_fail(err, 0, parse_column(off), "%s=%s is under %d", key, q, DUEL_ABILITY_MIN);
+    *val = n;
+    return 0;
+}
+
+/* What tokens_read reads into, and what it has seen. */
+struct tokens {
+    int abilities; /* abilities are read too, not only slots */
+    int *ab;       /* [4] */
+    int seen[4];
+    struct duel_sheet *sh;
+    int *given; /* [DUEL_SLOTS] */
+};
+
+/* Reads one token "key=value", the n bytes at p (at byte `off` of the
+ * text). Returns 0, or -1 after filling *err. */
+static int token_read(struct tokens *t, const char *p, size_t n, size_t off,
+                      struct parse_error *err)
+{
+    const char *eq = memchr(p, '=', n);
+    char q[PARSE_QUOTE_MAX + 4];
+
+    if (!eq || eq == p) {
+        parse_quote(p, n, PARSE_QUOTE_MAX, PARSE_QUOTE_MAX, q);
+        return parse_fail(err, 0, parse_column(off),
+                          t->abilities ? "expected key=value, e.g. str=14 or weapon=longsword; "
+                                         "got \"%s\""
+                                       : "expected slot=item, e.g. weapon=longsword or "
+                                         "head=plate; got \"%s\"",
+                          q);
+    }
+    size_t klen = (size_t)(eq - p), vlen = n - klen - 1;
+    int k = t->abilities ? ability_find(p, klen) : -1, slot = duel_slot_find(p, klen);
+    if (k >= 0) {
+        if (t->seen[k])
+            return parse_fail(err, 0, parse_column(off), "%s= given twice; give each key once",
+                              ability_keys[k]);
+        if (ability_read(k, eq + 1, vlen, off + klen + 1, &t->ab[k], err) != 0)
+            return -1;
+        t->seen[k] = 1;
+        return 0;
+    }
+    if (slot >= 0) {
+        if (t->given[slot])
+            return parse_fail(err, 0, parse_column(off), "%s= given twice; give each slot once",
+                              duel_slot_name(slot));
+        if (slot_read(slot, eq + 1, vlen, off + klen + 1, t->sh, err) != 0)
+            return -1;
+        t->given[slot] = 1;
+        return 0;
+    }
+    parse_quote(p, klen, PARSE_QUOTE_MAX, PARSE_QUOTE_MAX, q);
+    return parse_fail(err, 0, parse_column(off),
+                      t->abilities ? "unknown key \"%s\"; a duel sheet has " DUEL_KEYS
+                                     ", and may have " DUEL_KIT
+                                   : "unknown slot \"%s\"; the slots are " DUEL_KIT,
+                      q);
+}
+
 /* Reads "key=value" tokens: abilities when `abilities` (values into ab[],
- * seen marked), and equipment slots (into *sh, given[] marked). */
+ * each required), and equipment slots (into *sh, given[] marked). */
 static int tokens_read(const char *text, int abilities, int ab[4], struct duel_sheet *sh,
                        int given[DUEL_SLOTS], struct parse_error *err)
 {
-    static const char *const keys[4] = {"str", "dex", "con", "int"};
-    int seen[4] = {0, 0, 0, 0};
+    struct tokens t = {.abilities = abilities, .ab = ab, .sh = sh, .given = given};
     const char *p = text;
-    char q[PARSE_QUOTE_MAX + 4];
 
     for (;;) {
         while (parse_is_space(*p))
             p++;
         if (*p == '\0')
             break;
-        size_t off = (size_t)(p - text), n = parse_token_length(p);
-        const char *eq = memchr(p, '=', n);
-        parse_quote(p, n, PARSE_QUOTE_MAX, PARSE_QUOTE_MAX, q);
-        if (!eq || eq == p)
-            return parse_fail(err, 0, parse_column(off),
-                              abilities ? "expected key=value, e.g. str=14 or weapon=longsword; "
-                                          "got \"%s\""
-                                        : "expected slot=item, e.g. weapon=longsword or "
-                                          "head=plate; got \"%s\"",
-                              q);
-        size_t klen = (size_t)(eq - p), vlen = n - klen - 1;
-        int k, slot = duel_slot_find(p, klen);
-        for (k = 0; abilities && k < 4; k++)
-            if (name_is(p, klen, keys[k]) || (k == 3 && name_is(p, klen, "intel")))
-                break;
-        if (abilities && k < 4) {
-            const char *v = eq + 1;
-            int val = 0;
-
-            if (seen[k])
-                return parse_fail(err, 0, parse_column(off), "%s= given twice; give each key once",
-                                  keys[k]);
-            if (vlen == 0)
-                return parse_fail(err, 0, parse_column(off + klen + 1),
-                                  "%s= has no value; write a whole number from %d to %d, e.g. "
-                                  "%s=14",
-                                  keys[k], DUEL_ABILITY_MIN, DUEL_ABILITY_MAX, keys[k]);
-            parse_quote(v, vlen, PARSE_QUOTE_MAX, PARSE_QUOTE_MAX, q);
-            for (size_t i = 0; i < vlen; i++) {
-                if (v[i] < '0' || v[i] > '9')
-                    return parse_fail(err, 0, parse_column(off + klen + 1),
-                                      "%s=%s is not a whole number from %d to %d", keys[k], q,
-                                      DUEL_ABILITY_MIN, DUEL_ABILITY_MAX);
-                if (val <= DUEL_ABILITY_MAX)
-                    val = val * 10 + (v[i] - '0');
-            }
-            if (val > DUEL_ABILITY_MAX)
-                return parse_fail(err, 0, parse_column(off + klen + 1), "%s=%s is over %d", keys[k],
-                                  q, DUEL_ABILITY_MAX);
-            if (val < DUEL_ABILITY_MIN)
-                return parse_fail(err, 0, parse_column(off + klen + 1), "%s=%s is under %d",
-                                  keys[k], q, DUEL_ABILITY_MIN);
-            ab[k] = val;
-            seen[k] = 1;
-        } else if (slot >= 0) {
-            if (given[slot])
-                return parse_fail(err, 0, parse_column(off), "%s= given twice; give each slot once",
-                                  duel_slot_name(slot));
-            if (slot_read(slot, eq + 1, vlen, off + klen + 1, sh, err) != 0)
-                return -1;
-            given[slot] = 1;
-        } else {
-            parse_quote(p, klen, PARSE_QUOTE_MAX, PARSE_QUOTE_MAX, q);
-            return parse_fail(err, 0, parse_column(off),
-                              abilities ? "unknown key \"%s\"; a duel sheet has " DUEL_KEYS
-                                          ", and may have " DUEL_KIT
-                                        : "unknown slot \"%s\"; the slots are " DUEL_KIT,
-                              q);
-        }
+        size_t n = parse_token_length(p);
+        if (token_read(&t, p, n, (size_t)(p - text), err) != 0)
+            return -1;
         p += n;
     }
     for (int k = 0; abilities && k < 4; k++)
-        if (!seen[k])
+        if (!t.seen[k])
             return parse_fail(err, 0, 0,
-                              p == text || parse_blank(text)
+                              parse_blank(text)
                                   ? "empty sheet; write e.g. str=18 dex=14 con=14 int=10 "
                                     "weapon=longsword"
                                   : "missing %s=; a duel sheet needs " DUEL_KEYS,
-                              keys[k]);
+                              ability_keys[k]);
     return 0;
 }
 
@@ -348,37 +388,29 @@ int duel_kit_format(const struct duel_sheet *s, char *buf, size_t len)
 {
     static const int order[] = {DUEL_WEAPON, DUEL_HEAD, DUEL_TORSO,
                                 DUEL_LEGS,   DUEL_FEET, DUEL_SHIELD};
-    size_t at = 0;
-    int need = 0;
+    struct str t;
+    char spare[1];
 
-    if (len > 0)
-        buf[0] = '\0';
+    /* len 0: nothing is written, the text is only counted. */
+    str_init_fixed(&t, len ? buf : spare, len ? len : 1);
     for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
         int k = order[i], it = s->item[k];
-        char one[96], c1[16], c2[16];
-        int n;
+        char cond[16];
 
         if (it == 0)
             continue;
+        if (t.need)
+            str_ch(&t, ' ');
+        cond_text(s->cond[k], cond);
         if (k == DUEL_TORSO && s->item[DUEL_UNDER]) {
-            cond_text(s->cond[DUEL_UNDER], c1);
-            cond_text(s->cond[k], c2);
-            n = snprintf(one, sizeof(one), "%storso=chainmail:%s+%s:%s", need ? " " : "", c1,
-                         item_name(k, it), c2);
+            char under[16];
+            cond_text(s->cond[DUEL_UNDER], under);
+            str_add(&t, "torso=chainmail:%s+%s:%s", under, item_name(k, it), cond);
         } else {
-            cond_text(s->cond[k], c1);
-            n = snprintf(one, sizeof(one), "%s%s=%s:%s", need ? " " : "", duel_slot_name(k),
-                         item_name(k, it), c1);
+            str_add(&t, "%s=%s:%s", duel_slot_name(k), item_name(k, it), cond);
         }
-        if (n < 0)
-            return -1;
-        if (at + (size_t)n < len) {
-            memcpy(buf + at, one, (size_t)n + 1);
-            at += (size_t)n;
-        }
-        need += n;
     }
-    return need;
+    return t.need > (size_t)INT_MAX ? INT_MAX : (int)t.need;
 }
 
 /* ------------------------------------------------------------- orders */

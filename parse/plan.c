@@ -22,7 +22,6 @@
  */
 #include <assert.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -309,7 +308,6 @@ static int lex_next(struct cond *c)
 {
     const char *s = c->s;
     size_t i = c->pos;
-    char q[QUOTE_MAX + 4];
 
     while (parse_is_space(s[i]))
         i++;
@@ -364,6 +362,7 @@ static int lex_next(struct cond *c)
             c->tok.len = word_length(s + i);
         } else {
             size_t n = 1;
+            char q[QUOTE_MAX + 4];
 
             while (((unsigned char)s[i + n] & 0xC0) == 0x80)
                 n++;
@@ -659,7 +658,6 @@ static int line_conditional(struct compiler *k, int line, const char *s, size_t 
                             struct plan_entry *e)
 {
     struct cond c;
-    char q[QUOTE_MAX + 4];
 
     memset(&c, 0, sizeof(c));
     c.s = s;
@@ -702,6 +700,7 @@ static int line_conditional(struct compiler *k, int line, const char *s, size_t 
         while (parse_is_space(s[after]))
             after++;
         if (s[after] != '\0') {
+            char q[QUOTE_MAX + 4];
             parse_quote(s + after, parse_token_length(s + after), QUOTE_MAX, QUOTE_MAX - 3, q);
             return parse_fail(k->err, line, parse_column(after),
                               "unexpected \"%s\" after \"towel\"; the line ends with towel", q);
@@ -720,7 +719,6 @@ static int line_conditional(struct compiler *k, int line, const char *s, size_t 
 static int line_compile(struct compiler *k, int line, const char *s, struct plan_entry *e)
 {
     size_t i = 0;
-    char q[QUOTE_MAX + 4];
 
     e->kind = LINE_NONE;
     while (parse_is_space(s[i]))
@@ -743,6 +741,7 @@ static int line_compile(struct compiler *k, int line, const char *s, struct plan
             if (tag == 0)
                 return parse_fail(k->err, line, parse_column(i), "round tag 0: rounds start at 1");
             if (tag > TAG_MAX) {
+                char q[QUOTE_MAX + 4];
                 parse_quote(s + i, j - i, QUOTE_MAX, QUOTE_MAX - 3, q);
                 return parse_fail(k->err, line, parse_column(i), "round tag %s is over %d", q,
                                   TAG_MAX);
@@ -1023,41 +1022,21 @@ const char *plan_line(const struct plan *p, int line)
 
 /* ------------------------------------------------------------ describing */
 
-/* Text written into a caller's buffer, snprintf-like: `need` counts every
- * byte asked for, whether or not it fitted. */
-struct out {
-    char *buf;
-    size_t len, need;
-};
-
-PARSE_PRINTF(2, 3)
-static void out_printf(struct out *w, const char *fmt, ...)
+/* The describing functions answer like snprintf: their text is a struct
+ * str fixed over the caller's buf[len], or, when len is 0 (buf may be
+ * NULL), only counted, in `spare`. */
+static void out_start(struct str *w, char *buf, size_t len, char spare[1])
 {
-    va_list ap;
-    size_t room = w->need < w->len ? w->len - w->need : 0;
-    int n;
-
-    va_start(ap, fmt);
-    n = vsnprintf(room ? w->buf + w->need : NULL, room, fmt, ap);
-    va_end(ap);
-    if (n > 0)
-        w->need += (size_t)n;
-}
-
-static int out_done(const struct out *w)
-{
-    if (w->len > 0 && w->need < w->len)
-        w->buf[w->need] = '\0';
-    return w->need < (size_t)INT_MAX ? (int)w->need : INT_MAX;
-}
-
-static void out_init(struct out *w, char *buf, size_t len)
-{
-    w->buf = buf;
-    w->len = len;
-    w->need = 0;
     if (len > 0)
-        buf[0] = '\0';
+        str_init_fixed(w, buf, len);
+    else
+        str_init_fixed(w, spare, 1);
+}
+
+/* The length the whole text needs, as an int. */
+static int out_len(const struct str *w)
+{
+    return w->need < (size_t)INT_MAX ? (int)w->need : INT_MAX;
 }
 
 /* The order entry e (or the default when e is NULL) gives, as text. */
@@ -1079,30 +1058,16 @@ static void order_text(const struct plan *p, const struct plan_entry *e, char *b
 }
 
 /* Writes a value the way a player writes numbers: 45, 87.5, -0.333333. */
-static void value_write(struct out *w, double x)
+static void value_write(struct str *w, double x)
 {
-    out_printf(w, "%g", x == 0 ? 0 : x);
+    str_add(w, "%g", x == 0 ? 0 : x);
 }
 
-int plan_explain(const struct plan *p, int line, const struct plan_vars *v, char *buf, size_t len)
+/* Line `i` (0-based) of `p` as written, trimmed and quoted for a
+ * message into text[EXPLAIN_QUOTE + 4]. */
+static void line_quote(const struct plan *p, int i, char text[EXPLAIN_QUOTE + 4])
 {
-    struct out w;
-    char text[EXPLAIN_QUOTE + 4], order[64];
-
-    assert(p && v && (buf || len == 0));
-    out_init(&w, buf, len);
-    if (line == 0) {
-        order_text(p, NULL, order, sizeof(order));
-        out_printf(&w, "no line applies: default %s", order);
-        return out_done(&w);
-    }
-    if (line < 0 || line > p->lines) {
-        out_printf(&w, "there is no line %d", line);
-        return out_done(&w);
-    }
-
-    const struct plan_entry *e = &p->entry[line - 1];
-    const char *s = p->line[line - 1];
+    const char *s = p->line[i];
     size_t n = strlen(s);
 
     while (parse_is_space(*s)) {
@@ -1112,39 +1077,120 @@ int plan_explain(const struct plan *p, int line, const struct plan_vars *v, char
     while (n > 0 && parse_is_space(s[n - 1]))
         n--;
     parse_quote(s, n, EXPLAIN_QUOTE, EXPLAIN_QUOTE - 3, text);
-    if (e->kind == LINE_NONE) {
-        out_printf(&w, "line %d \"%s\" has no order", line, text);
-        return out_done(&w);
-    }
-    out_printf(&w, "line %d \"%s\": from round %d", line, text, e->from);
-    if (e->cond_len == 0)
-        return out_done(&w);
+}
 
+/* Appends "; opp = 2, round = 3, so the condition holds": the value of
+ * each variable entry `e`'s condition reads, and whether it holds. */
+static void condition_write(struct str *w, const struct plan *p, const struct plan_entry *e,
+                            const struct plan_vars *v)
+{
     unsigned long shown = 0;
     const char *sep = "; ";
+
     for (int i = e->cond_at; i < e->cond_at + e->cond_len; i++) {
         const struct plan_op *op = &p->code[i];
 
         if (op->code != OP_VAR || (shown & (1UL << op->word)))
             continue;
         shown |= 1UL << op->word;
-        out_printf(&w, "%s%s = ", sep, plan_words[op->word].name);
-        value_write(&w, var_value(plan_words[op->word].var, v));
+        str_add(w, "%s%s = ", sep, plan_words[op->word].name);
+        value_write(w, var_value(plan_words[op->word].var, v));
         sep = ", ";
     }
-    out_printf(&w, "%s%s", shown ? ", so " : "; ", "the condition ");
-    out_printf(&w, "%s", entry_holds(p, e, v) ? "holds" : "does not hold");
-    return out_done(&w);
+    str_cat(w, shown ? ", so " : "; ");
+    str_cat(w, "the condition ");
+    str_cat(w, entry_holds(p, e, v) ? "holds" : "does not hold");
+}
+
+int plan_explain(const struct plan *p, int line, const struct plan_vars *v, char *buf, size_t len)
+{
+    struct str w;
+    char text[EXPLAIN_QUOTE + 4], spare[1];
+
+    assert(p && v && (buf || len == 0));
+    out_start(&w, buf, len, spare);
+    if (line == 0) {
+        char order[64];
+        order_text(p, NULL, order, sizeof(order));
+        str_add(&w, "no line applies: default %s", order);
+        return out_len(&w);
+    }
+    if (line < 0 || line > p->lines) {
+        str_add(&w, "there is no line %d", line);
+        return out_len(&w);
+    }
+    const struct plan_entry *e = &p->entry[line - 1];
+    line_quote(p, line - 1, text);
+    if (e->kind == LINE_NONE) {
+        str_add(&w, "line %d \"%s\" has no order", line, text);
+        return out_len(&w);
+    }
+    str_add(&w, "line %d \"%s\": from round %d", line, text, e->from);
+    if (e->cond_len > 0)
+        condition_write(&w, p, e, v);
+    return out_len(&w);
+}
+
+/* Appends the table of what the plan fights in rounds 1..rounds of a
+ * fresh bout ("rounds 1-3: line 1 (5/5/10); round 4: default (...)"),
+ * the line each used in used[1..rounds]. */
+static void summary_table(struct str *w, const struct plan *p, const int used[], int rounds)
+{
+    char order[64];
+
+    for (int r = 1; r <= rounds;) {
+        int last = r;
+
+        while (last < rounds && used[last + 1] == used[r])
+            last++;
+        if (r > 1)
+            str_cat(w, "; ");
+        if (last > r)
+            str_add(w, "rounds %d-%d: ", r, last);
+        else
+            str_add(w, "round %d: ", r);
+        order_text(p, used[r] ? &p->entry[used[r] - 1] : NULL, order, sizeof(order));
+        if (used[r])
+            str_add(w, "line %d (%s)", used[r], order);
+        else
+            str_add(w, "default (%s)", order);
+        r = last + 1;
+    }
+}
+
+/* Appends the lines the table never shows: a condition keeps them for
+ * when it holds (fatigue, injuries, the score...). */
+static void summary_unshown(struct str *w, const struct plan *p, const int used[], int rounds)
+{
+    for (int i = 0; i < p->lines; i++) {
+        const struct plan_entry *e = &p->entry[i];
+        char text[EXPLAIN_QUOTE + 4];
+        int shown = 0;
+
+        if (e->kind == LINE_NONE)
+            continue;
+        for (int r = 1; r <= rounds; r++)
+            shown |= used[r] == i + 1;
+        if (shown)
+            continue;
+        line_quote(p, i, text);
+        if (e->from > rounds)
+            str_add(w, "; from round %d (longer bouts): line %d (%s)", e->from, i + 1, text);
+        else if (e->cond_len > 0)
+            str_add(w, "; line %d when its condition holds: %s", i + 1, text);
+        else
+            str_add(w, "; line %d never fights (a later line always applies): %s", i + 1, text);
+    }
 }
 
 int plan_summary(const struct plan *p, char *buf, size_t len)
 {
-    struct out w;
+    struct str w;
     int used[SUMMARY_ROUNDS + 1];
-    int rounds = ruleset_get(p->rules)->rounds_default;
-    char order[64];
+    char spare[1];
 
     assert(p && (buf || len == 0));
+    int rounds = ruleset_get(p->rules)->rounds_default;
     if (rounds > SUMMARY_ROUNDS)
         rounds = SUMMARY_ROUNDS;
     for (int r = 1; r <= rounds; r++) {
@@ -1160,53 +1206,8 @@ int plan_summary(const struct plan *p, char *buf, size_t len)
         v.energy = DUEL_ENERGY;
         used[r] = plan_eval(p, &v, &o);
     }
-    out_init(&w, buf, len);
-    for (int r = 1; r <= rounds;) {
-        int last = r;
-
-        while (last < rounds && used[last + 1] == used[r])
-            last++;
-        if (r > 1)
-            out_printf(&w, "; ");
-        if (last > r)
-            out_printf(&w, "rounds %d-%d: ", r, last);
-        else
-            out_printf(&w, "round %d: ", r);
-        order_text(p, used[r] ? &p->entry[used[r] - 1] : NULL, order, sizeof(order));
-        if (used[r])
-            out_printf(&w, "line %d (%s)", used[r], order);
-        else
-            out_printf(&w, "default (%s)", order);
-        r = last + 1;
-    }
-    /* Lines the table never shows: a condition keeps them for when it
-     * holds (fatigue, injuries, the score...). */
-    for (int i = 0; i < p->lines; i++) {
-        const struct plan_entry *e = &p->entry[i];
-        int shown = 0;
-
-        if (e->kind == LINE_NONE)
-            continue;
-        for (int r = 1; r <= rounds; r++)
-            shown |= used[r] == i + 1;
-        if (shown)
-            continue;
-        char text[EXPLAIN_QUOTE + 4];
-        const char *s = p->line[i];
-        size_t n = strlen(s);
-        while (parse_is_space(*s)) {
-            s++;
-            n--;
-        }
-        while (n > 0 && parse_is_space(s[n - 1]))
-            n--;
-        parse_quote(s, n, EXPLAIN_QUOTE, EXPLAIN_QUOTE - 3, text);
-        if (e->from > rounds)
-            out_printf(&w, "; from round %d (longer bouts): line %d (%s)", e->from, i + 1, text);
-        else if (e->cond_len > 0)
-            out_printf(&w, "; line %d when its condition holds: %s", i + 1, text);
-        else
-            out_printf(&w, "; line %d never fights (a later line always applies): %s", i + 1, text);
-    }
-    return out_done(&w);
+    out_start(&w, buf, len, spare);
+    summary_table(&w, p, used, rounds);
+    summary_unshown(&w, p, used, rounds);
+    return out_len(&w);
 }

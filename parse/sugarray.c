@@ -40,9 +40,9 @@ static const struct sheet_layout sugarray_layout = {
 static int sugarray_number(const struct match *m, int i, const char *name, struct parse_error *err)
 {
     int v = match_number(m, i, SUGARRAY_ORDER_MAX);
-    char q[PARSE_QUOTE_MAX + 4];
 
     if (v > SUGARRAY_ORDER_MAX) {
+        char q[PARSE_QUOTE_MAX + 4];
         parse_quote(m->text + match_start(m, i), match_length(m, i), PARSE_QUOTE_MAX,
                     PARSE_QUOTE_MAX, q);
         return parse_fail(err, 0, parse_column(match_start(m, i)), "%s %s is over %d", name, q,
@@ -55,7 +55,6 @@ static int sugarray_order_parse(const char *text, struct order *o, struct parse_
 {
     struct sugarray_order *so = &o->u.sugarray;
     struct match m;
-    char q[PARSE_QUOTE_MAX + 4];
 
     if (match_run(&sugarray_pattern, text, &m) != 0)
         return parse_fail(err, 0, 0, "could not read the order; " SUGARRAY_SHAPE);
@@ -68,6 +67,7 @@ static int sugarray_order_parse(const char *text, struct order *o, struct parse_
         (so->defence = sugarray_number(&m, SUG_DEFENCE, "defence", err)) < 0)
         return -1;
     if (text[m.end] != '\0') {
+        char q[PARSE_QUOTE_MAX + 4];
         parse_quote(text + m.end, parse_token_length(text + m.end), PARSE_QUOTE_MAX,
                     PARSE_QUOTE_MAX, q);
         return parse_fail(err, 0, parse_column(m.end),

@@ -68,17 +68,75 @@ static void text_event(FILE *out, const struct render_corner c[SIDES], const str
     }
 }
 
+/* The table line of each side of round `rr`, names padded to `w`. */
+static void text_table(FILE *out, const struct report_bout *rb, const struct report_round *rr,
+                       int w)
+{
+    int conceded = rr->side[0].order.towel || rr->side[1].order.towel;
+
+    for (int i = 0; i < SIDES; i++) {
+        const struct boxing_side_round *s = &rr->side[i];
+        char order[64];
+
+        order_text(&s->order, order, sizeof(order));
+        /* A conceded round was not fought: its figures are all 0. */
+        if (conceded) {
+            fprintf(out, "  %-*s  %-20s  %s; endurance %.1f\n", w, rb->name[i], order,
+                    s->order.towel ? "conceded" : "not fought", s->endurance);
+            continue;
+        }
+        fprintf(out,
+                "  %-*s  %-20s  STR %4.1f  SPD %4.1f  AGL %4.1f  AGG %2d  landed %3ld of %3d"
+                "  damage %5.1f  endurance %5.1f\n",
+                w, rb->name[i], order, s->str, s->spd, s->agl, s->agg, lround(s->landed), s->thrown,
+                s->damage, s->endurance);
+    }
+}
+
+/* " a-b, a-b, a-b": each judge's points for side 0 (a) and side 1 (b). */
+static void text_cards(FILE *out, const int a[JUDGES], const int b[JUDGES])
+{
+    for (int j = 0; j < JUDGES; j++)
+        fprintf(out, "%s %d-%d", j ? "," : "", a[j], b[j]);
+}
+
+/* The cards of round r (0-based) and the totals; for a round a corner
+ * conceded, that it was not scored (and the totals after round 1). */
+static void text_score(FILE *out, const struct report_bout *rb, const struct report_round *rr,
+                       int r)
+{
+    int towel[SIDES] = {rr->side[0].order.towel, rr->side[1].order.towel};
+
+    if (towel[0] || towel[1]) {
+        if (towel[0] && towel[1])
+            fprintf(out, "  Round %d not scored, conceded by both corners", r + 1);
+        else
+            fprintf(out, "  Round %d not scored, conceded by %s's corner", r + 1,
+                    rb->name[towel[1]]);
+        if (r > 0) {
+            fprintf(out, "; totals %s-%s:", rb->name[0], rb->name[1]);
+            text_cards(out, rr->cards[0], rr->cards[1]);
+        }
+        fprintf(out, "\n");
+        return;
+    }
+    fprintf(out, "  Cards %s-%s:", rb->name[0], rb->name[1]);
+    text_cards(out, rr->side[0].cards, rr->side[1].cards);
+    fprintf(out, "; totals");
+    text_cards(out, rr->cards[0], rr->cards[1]);
+    fprintf(out, "\n");
+}
+
 /* The header (sheets, rounds, seed), per round a table line per side, the
  * plan lines, the events and the cards, then the result line. */
 static void text(FILE *out, const struct report_bout *rb, const struct bout *b,
                  const struct report_log *log)
 {
     struct render_corner c[SIDES];
+    char line[256];
+    int w = (int)strlen(rb->name[0]);
 
     report_corners(rb, c);
-    int w = (int)strlen(rb->name[0]);
-    char line[256];
-
     if ((int)strlen(rb->name[1]) > w)
         w = (int)strlen(rb->name[1]);
     for (int i = 0; i < SIDES; i++) {
@@ -88,30 +146,11 @@ static void text(FILE *out, const struct report_bout *rb, const struct bout *b,
                 s->str, s->spd, s->agl, s->tgh, s->hgt);
     }
     fprintf(out, ": boxing, %d rounds, seed %llu\n", b->rounds, (unsigned long long)rb->seed);
-
     for (int r = 0; r < log->n; r++) {
         const struct report_round *rr = &log->round[r];
-        int towel[SIDES] = {rr->side[0].order.towel, rr->side[1].order.towel};
-        int conceded = towel[0] || towel[1];
 
         fprintf(out, "\nRound %d\n", r + 1);
-        for (int i = 0; i < SIDES; i++) {
-            const struct boxing_side_round *s = &rr->side[i];
-            char order[64];
-
-            order_text(&s->order, order, sizeof(order));
-            /* A conceded round was not fought: its figures are all 0. */
-            if (conceded) {
-                fprintf(out, "  %-*s  %-20s  %s; endurance %.1f\n", w, rb->name[i], order,
-                        towel[i] ? "conceded" : "not fought", s->endurance);
-                continue;
-            }
-            fprintf(out,
-                    "  %-*s  %-20s  STR %4.1f  SPD %4.1f  AGL %4.1f  AGG %2d  landed %3ld of %3d"
-                    "  damage %5.1f  endurance %5.1f\n",
-                    w, rb->name[i], order, s->str, s->spd, s->agl, s->agg, lround(s->landed),
-                    s->thrown, s->damage, s->endurance);
-        }
+        text_table(out, rb, rr, w);
         for (int i = 0; i < SIDES; i++)
             if (rr->why[i][0])
                 fprintf(out, "  %s's plan: %s\n", rb->name[i], rr->why[i]);
@@ -119,27 +158,7 @@ static void text(FILE *out, const struct report_bout *rb, const struct bout *b,
             text_event(out, c, b, &rr->evs.ev[k]);
         if (rr->evs.dropped > 0)
             fprintf(out, "  (%d more events not recorded)\n", rr->evs.dropped);
-        if (conceded) {
-            if (towel[0] && towel[1])
-                fprintf(out, "  Round %d not scored, conceded by both corners", r + 1);
-            else
-                fprintf(out, "  Round %d not scored, conceded by %s's corner", r + 1,
-                        rb->name[towel[1]]);
-            if (r > 0) {
-                fprintf(out, "; totals %s-%s:", rb->name[0], rb->name[1]);
-                for (int j = 0; j < JUDGES; j++)
-                    fprintf(out, "%s %d-%d", j ? "," : "", rr->cards[0][j], rr->cards[1][j]);
-            }
-            fprintf(out, "\n");
-            continue;
-        }
-        fprintf(out, "  Cards %s-%s:", rb->name[0], rb->name[1]);
-        for (int j = 0; j < JUDGES; j++)
-            fprintf(out, "%s %d-%d", j ? "," : "", rr->side[0].cards[j], rr->side[1].cards[j]);
-        fprintf(out, "; totals");
-        for (int j = 0; j < JUDGES; j++)
-            fprintf(out, "%s %d-%d", j ? "," : "", rr->cards[0][j], rr->cards[1][j]);
-        fprintf(out, "\n");
+        text_score(out, rb, rr, r);
     }
     report_result_line(rb, b, line, sizeof(line));
     fprintf(out, "\n%s\n", line);

@@ -124,6 +124,84 @@ static void text_notes(FILE *out, const struct report_bout *rb, const struct eve
     }
 }
 
+/* 1 if round `rr` was fought (someone had the initiative). */
+static int round_fought(const struct report_round *rr)
+{
+    for (int k = 0; k < rr->evs.n; k++)
+        if (rr->evs.ev[k].type == EV_INITIATIVE)
+            return 1;
+    return 0;
+}
+
+/* How round `rr` began: yields, bleeding, the initiative. */
+static void text_round_start(FILE *out, const struct report_bout *rb, const struct report_round *rr)
+{
+    const struct duel_round *l = &rr->duel;
+
+    for (int i = 0; i < SIDES; i++) {
+        if (l->yielded[i])
+            fprintf(out, "  %s yields.\n", rb->name[i]);
+        if (l->bled[i] > 0)
+            fprintf(out, "  %s bleeds %.1f.\n", rb->name[i], l->bled[i]);
+    }
+    if (round_fought(rr))
+        fprintf(out, "  %s has the initiative.\n", rb->name[l->initiative]);
+}
+
+/* Each turn of round `l`: its hits and every attempt. */
+static void text_turns(FILE *out, const struct report_bout *rb, const struct duel_round *l)
+{
+    for (int t = 0; t < l->nturns; t++) {
+        const struct duel_turn *tu = &l->turns[t];
+        int a = tu->attacker;
+
+        fprintf(out, "  %s attacks: %d hit%s in the turn (table %.1f/%.1f)\n", rb->name[a],
+                tu->hits, tu->hits == 1 ? "" : "s", tu->p, tu->n);
+        for (int k = 0; k < tu->nattacks; k++)
+            text_attack(out, rb->name[a], rb->name[!a], &tu->attacks[k]);
+    }
+}
+
+/* In a round fought, a fighter who fought no turn, was not out of energy
+ * and was still standing lost it to a stun. */
+static void text_stunned(FILE *out, const struct report_bout *rb, const struct report_round *rr)
+{
+    const struct duel_round *l = &rr->duel;
+
+    for (int k = 0; k < SIDES; k++) {
+        int side = k == 0 ? l->initiative : !l->initiative, had = 0, spent = 0;
+        for (int t = 0; t < l->nturns; t++)
+            had |= l->turns[t].attacker == side;
+        for (int e = 0; e < rr->evs.n; e++)
+            spent |= rr->evs.ev[e].type == EV_SPENT && rr->evs.ev[e].side == side;
+        if (!had && !spent && l->after[side].health > 0 && l->after[!side].health > 0)
+            fprintf(out, "  %s is stunned and loses the turn.\n", rb->name[side]);
+    }
+}
+
+/* Both fighters after round `l`. */
+static void text_after(FILE *out, const struct report_bout *rb, const struct duel_round *l)
+{
+    for (int i = 0; i < SIDES; i++) {
+        const struct duel_after *af = &l->after[i];
+        char w[32];
+
+        weapon_text(af->weapon, w, sizeof(w));
+        fprintf(out, "  %s: health %.1f, energy %.1f, bleeding %.2f a round", rb->name[i],
+                af->health, af->energy, af->bleed);
+        if (af->stunned)
+            fprintf(out, ", stunned for %d turn%s", af->stunned, af->stunned == 1 ? "" : "s");
+        if (af->weapon)
+            fprintf(out, ", %s %.2f%%", w, af->weapon_condition);
+        else
+            fprintf(out, ", bare fists");
+        fprintf(out, "\n");
+    }
+}
+
+/* The duellists, then round by round the initiative, the turns, breaks,
+ * stuns, both fighters after it and, with --explain, the plan lines; then
+ * the result line. */
 static void text(FILE *out, const struct report_bout *rb, const struct bout *b,
                  const struct report_log *log)
 {
@@ -133,62 +211,18 @@ static void text(FILE *out, const struct report_bout *rb, const struct bout *b,
         text_sheet(out, rb->name[i], &rb->sheet[i].u.duel);
     fprintf(out, "duel, at most %d rounds, seed %llu\n", b->rounds, (unsigned long long)rb->seed);
     for (int r = 0; r < log->n; r++) {
-        const struct duel_round *l = &log->round[r].duel;
+        const struct report_round *rr = &log->round[r];
 
         fprintf(out, "Round %d\n", r + 1);
-        for (int i = 0; i < SIDES; i++) {
-            if (l->yielded[i])
-                fprintf(out, "  %s yields.\n", rb->name[i]);
-            if (l->bled[i] > 0)
-                fprintf(out, "  %s bleeds %.1f.\n", rb->name[i], l->bled[i]);
-        }
-        int fought = 0;
-        for (int k = 0; k < log->round[r].evs.n; k++)
-            fought |= log->round[r].evs.ev[k].type == EV_INITIATIVE;
-        if (fought)
-            fprintf(out, "  %s has the initiative.\n", rb->name[l->initiative]);
-        for (int t = 0; t < l->nturns; t++) {
-            const struct duel_turn *tu = &l->turns[t];
-            int a = tu->attacker;
-
-            fprintf(out, "  %s attacks: %d hit%s in the turn (table %.1f/%.1f)\n", rb->name[a],
-                    tu->hits, tu->hits == 1 ? "" : "s", tu->p, tu->n);
-            for (int k = 0; k < tu->nattacks; k++)
-                text_attack(out, rb->name[a], rb->name[!a], &tu->attacks[k]);
-        }
-        text_notes(out, rb, &log->round[r].evs);
-        if (fought) {
-            /* A fighter who fought no turn, was not out of energy and was
-             * still standing lost it to a stun. */
-            for (int k = 0; k < SIDES; k++) {
-                int side = k == 0 ? l->initiative : !l->initiative, had = 0, spent = 0;
-                for (int t = 0; t < l->nturns; t++)
-                    had |= l->turns[t].attacker == side;
-                for (int e = 0; e < log->round[r].evs.n; e++)
-                    spent |= log->round[r].evs.ev[e].type == EV_SPENT &&
-                             log->round[r].evs.ev[e].side == side;
-                if (!had && !spent && l->after[side].health > 0 && l->after[!side].health > 0)
-                    fprintf(out, "  %s is stunned and loses the turn.\n", rb->name[side]);
-            }
-        }
-        for (int i = 0; i < SIDES; i++) {
-            const struct duel_after *af = &l->after[i];
-            char w[32];
-
-            weapon_text(af->weapon, w, sizeof(w));
-            fprintf(out, "  %s: health %.1f, energy %.1f, bleeding %.2f a round", rb->name[i],
-                    af->health, af->energy, af->bleed);
-            if (af->stunned)
-                fprintf(out, ", stunned for %d turn%s", af->stunned, af->stunned == 1 ? "" : "s");
-            if (af->weapon)
-                fprintf(out, ", %s %.2f%%", w, af->weapon_condition);
-            else
-                fprintf(out, ", bare fists");
-            fprintf(out, "\n");
-        }
+        text_round_start(out, rb, rr);
+        text_turns(out, rb, &rr->duel);
+        text_notes(out, rb, &rr->evs);
+        if (round_fought(rr))
+            text_stunned(out, rb, rr);
+        text_after(out, rb, &rr->duel);
         for (int i = 0; i < SIDES; i++)
-            if (log->round[r].why[i][0])
-                fprintf(out, "  %s's plan: %s\n", rb->name[i], log->round[r].why[i]);
+            if (rr->why[i][0])
+                fprintf(out, "  %s's plan: %s\n", rb->name[i], rr->why[i]);
     }
     report_result_line(rb, b, line, sizeof(line));
     fprintf(out, "%s\n", line);

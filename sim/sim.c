@@ -18,6 +18,7 @@
 
 #include "parse.h"
 #include "report.h"
+#include "util.h"
 
 #define PROGRAM     "ringside-sim"
 #define VERSION     "0.1.0"
@@ -133,28 +134,104 @@ static void fail(const char *fmt, ...)
  * '?', and long text is cut with "...". Returns buf. */
 static const char *shown(const char *s, char *buf, size_t len)
 {
-    size_t n = 0;
+    struct str t;
 
-    for (; *s && n + 1 < len; s++) {
-        if (n >= SHOWN_MAX && n + 4 < len) {
-            memcpy(buf + n, "...", 3);
-            n += 3;
+    str_init_fixed(&t, buf, len);
+    for (; *s && t.len + 1 < len; s++) {
+        if (t.len >= SHOWN_MAX && t.len + 4 < len) {
+            str_cat(&t, "...");
             break;
         }
-        buf[n++] = (unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s;
+        str_ch(&t, (unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s);
     }
-    buf[n] = '\0';
     return buf;
+}
+
+/* One option of the command line: its name, and where its value goes
+ * (NULL for a flag). */
+struct opt {
+    const char *name;
+    const char **value;
+};
+
+/* --replay DB BOUT, and --report or --commentary DB BOUT [ROUND]: a whole
+ * command line of its own. Returns 0 (read into *a), -1 after an error
+ * message, or 1 when argv is none of them. */
+static int args_stored(struct args *a, int argc, char **argv)
+{
+    if (argc > 1 && strcmp(argv[1], "--replay") == 0) {
+        if (argc != 4) {
+            fail("--replay takes a database and a bout, and nothing else: " PROGRAM
+                 " --replay ringside.db 12");
+            return -1;
+        }
+        a->replay_db = argv[2];
+        a->replay_bout = argv[3];
+        return 0;
+    }
+    if (argc > 1 && (strcmp(argv[1], "--report") == 0 || strcmp(argv[1], "--commentary") == 0)) {
+        if (argc != 4 && argc != 5) {
+            fail("%s takes a database, a bout and maybe a round, and nothing else: " PROGRAM
+                 " %s ringside.db 12 [3]",
+                 argv[1], argv[1]);
+            return -1;
+        }
+        a->derive = argv[1];
+        a->replay_db = argv[2];
+        a->replay_bout = argv[3];
+        a->derive_round = argc == 5 ? argv[4] : NULL;
+        return 0;
+    }
+    return 1;
+}
+
+/* The option of opts[n] that `arg` names in its first len bytes (the
+ * rest is "=value"), or NULL after an error message. */
+static const struct opt *opt_find(const struct opt *opts, int n, const char *arg, size_t len)
+{
+    char shown_buf[SHOWN_MAX + 8];
+
+    if (strncmp(arg, "--", 2) != 0) {
+        fail("unexpected argument \"%s\"; options start with --, see " PROGRAM " --help",
+             shown(arg, shown_buf, sizeof(shown_buf)));
+        return NULL;
+    }
+    for (int k = 0; k < n; k++)
+        if (strlen(opts[k].name) == len && strncmp(opts[k].name, arg, len) == 0)
+            return &opts[k];
+    fail("unknown option \"%s\"; see " PROGRAM " --help for the options",
+         shown(arg, shown_buf, sizeof(shown_buf)));
+    return NULL;
+}
+
+/* Flag `name` (given with "=value" when eq is not NULL). Returns 0, 1 when
+ * --help or --version was answered, -1 after an error message. */
+static int flag_set(struct args *a, const char *name, const char *eq)
+{
+    if (eq) {
+        fail("%s takes no value; write just %s", name, name);
+        return -1;
+    }
+    if (strcmp(name, "--help") == 0) {
+        fputs(usage_text, stdout);
+        return 1;
+    }
+    if (strcmp(name, "--version") == 0) {
+        puts(PROGRAM " " VERSION);
+        return 1;
+    }
+    if (strcmp(name, "--explain") == 0)
+        a->explain = 1;
+    else
+        a->json = 1;
+    return 0;
 }
 
 /* Reads argv into *a. Returns 0 to go on, 1 when --help or --version was
  * answered (exit 0), -1 after an error message (exit 2). */
 static int args_read(struct args *a, int argc, char **argv)
 {
-    struct {
-        const char *name;
-        const char **value; /* NULL for a flag */
-    } opts[] = {
+    const struct opt opts[] = {
         {"--rules", &a->rules},
         {"--seed", &a->seed},
         {"--rounds", &a->rounds},
@@ -170,78 +247,29 @@ static int args_read(struct args *a, int argc, char **argv)
         {"--help", NULL},
         {"--version", NULL},
     };
-    char shown_buf[SHOWN_MAX + 8];
 
     memset(a, 0, sizeof(*a));
-    if (argc > 1 && strcmp(argv[1], "--replay") == 0) {
-        if (argc != 4) {
-            fail("--replay takes a database and a bout, and nothing else: " PROGRAM
-                 " --replay ringside.db 12");
-            return -1;
-        }
-        a->replay_db = argv[2];
-        a->replay_bout = argv[3];
-        return 0;
-    }
-    if (argc > 1 && (strcmp(argv[1], "--report") == 0 || strcmp(argv[1], "--commentary") == 0)) {
-        if (argc != 4 && argc != 5) {
-            fprintf(stderr,
-                    PROGRAM ": %s takes a database, a bout and maybe a round, and nothing "
-                            "else: " PROGRAM " %s ringside.db 12 [3]\n",
-                    argv[1], argv[1]);
-            return -1;
-        }
-        a->derive = argv[1];
-        a->replay_db = argv[2];
-        a->replay_bout = argv[3];
-        a->derive_round = argc == 5 ? argv[4] : NULL;
-        return 0;
-    }
+    int rc = args_stored(a, argc, argv);
+    if (rc != 1)
+        return rc;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         const char *eq = strchr(arg, '=');
         size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
-        int k, nopts = (int)(sizeof(opts) / sizeof(opts[0]));
+        const struct opt *o = opt_find(opts, (int)(sizeof(opts) / sizeof(opts[0])), arg, len);
 
-        if (strncmp(arg, "--", 2) != 0) {
-            fail("unexpected argument \"%s\"; options start with --, see " PROGRAM " --help",
-                 shown(arg, shown_buf, sizeof(shown_buf)));
+        if (!o)
             return -1;
-        }
-        for (k = 0; k < nopts; k++)
-            if (strlen(opts[k].name) == len && strncmp(opts[k].name, arg, len) == 0)
-                break;
-        if (k == nopts) {
-            fail("unknown option \"%s\"; see " PROGRAM " --help for the options",
-                 shown(arg, shown_buf, sizeof(shown_buf)));
-            return -1;
-        }
-        const char *name = opts[k].name;
-        if (!opts[k].value) {
-            if (eq) {
-                fail("%s takes no value; write just %s", name, name);
-                return -1;
-            }
-            if (strcmp(name, "--help") == 0) {
-                fputs(usage_text, stdout);
-                return 1;
-            }
-            if (strcmp(name, "--version") == 0) {
-                puts(PROGRAM " " VERSION);
-                return 1;
-            }
-            if (strcmp(name, "--explain") == 0)
-                a->explain = 1;
-            else
-                a->json = 1;
-            continue;
-        }
-        if (eq) {
-            *opts[k].value = eq + 1;
+        if (!o->value) {
+            rc = flag_set(a, o->name, eq);
+            if (rc != 0)
+                return rc;
+        } else if (eq) {
+            *o->value = eq + 1;
         } else if (i + 1 < argc) {
-            *opts[k].value = argv[++i];
+            *o->value = argv[++i];
         } else {
-            fail("%s needs a value; see " PROGRAM " --help", name);
+            fail("%s needs a value; see " PROGRAM " --help", o->name);
             return -1;
         }
     }
@@ -272,7 +300,7 @@ static int is_space(char c)
 static int sheet_read(struct config *c, int side, const char *text)
 {
     const char *opt = side_opt[side], *ex = grammar_get(c->rs->id)->sheet_example;
-    char shown_buf[SHOWN_MAX + 8], name_buf[SHOWN_MAX + 8], reason[PARSE_REASON_MAX + 32];
+    char shown_buf[SHOWN_MAX + 8];
     struct parse_error err;
 
     if (!text) {
@@ -291,7 +319,7 @@ static int sheet_read(struct config *c, int side, const char *text)
         return -1;
     }
     if (!name_valid(name, len)) {
-        char raw[REPORT_NAME_MAX * 4 + 1];
+        char raw[REPORT_NAME_MAX * 4 + 1], name_buf[SHOWN_MAX + 8];
         size_t n = len < sizeof(raw) - 1 ? len : sizeof(raw) - 1;
 
         memcpy(raw, name, n);
@@ -304,6 +332,7 @@ static int sheet_read(struct config *c, int side, const char *text)
     memcpy(c->rb.name[side], name, len);
     c->rb.name[side][len] = '\0';
     if (sheet_parse(c->rs->id, p, &c->rb.sheet[side], &err) != 0) {
+        char reason[PARSE_REASON_MAX + 32];
         if (err.column > 0)
             err.column += (int)(p - text);
         parse_error_format(&err, reason, sizeof(reason));
@@ -318,13 +347,51 @@ static int sheet_read(struct config *c, int side, const char *text)
     return 0;
 }
 
+/* Reads order n (0-based) of `side`'s list, the len bytes at p, spaces
+ * around them taken off, into *o. Returns 0 or -1 (with a message). */
+static int order_item(const struct config *c, int side, int n, const char *p, size_t len,
+                      struct order *o)
+{
+    const char *opt = orders_opt[side];
+    char shown_buf[SHOWN_MAX + 8], item[256];
+    struct parse_error err;
+
+    for (; len > 0 && is_space(*p); len--)
+        p++;
+    for (; len > 0 && is_space(p[len - 1]); len--)
+        ;
+    if (len >= sizeof(item)) {
+        fail("%s, round %d: the order is too long; give orders like %s", opt, n + 1,
+             grammar_get(c->rs->id)->order_example_sim);
+        return -1;
+    }
+    if (len == 0) {
+        fail("%s, round %d: the order is empty; separate orders with single commas, e.g. %s", opt,
+             n + 1, grammar_get(c->rs->id)->orders_example);
+        return -1;
+    }
+    memcpy(item, p, len);
+    item[len] = '\0';
+    if (order_parse(c->rs->id, item, o, &err) != 0) {
+        char reason[PARSE_REASON_MAX + 32];
+        parse_error_format(&err, reason, sizeof(reason));
+        fail("%s, round %d \"%s\": %s", opt, n + 1, shown(item, shown_buf, sizeof(shown_buf)),
+             reason);
+        return -1;
+    }
+    if (c->rs->order_valid(o) != 0) {
+        fail("%s, round %d \"%s\": the order is not legal for %s", opt, n + 1,
+             shown(item, shown_buf, sizeof(shown_buf)), c->rs->name);
+        return -1;
+    }
+    return 0;
+}
+
 /* Reads a comma-separated order list for `side`; NULL gives the ruleset's
  * default. Every element is checked, but only the first REPORT_ROUNDS_MAX
  * are kept (no bout is longer). Returns 0 or -1 (with a message). */
 static int orders_read(struct config *c, int side, const char *list)
 {
-    const char *opt = orders_opt[side];
-    char shown_buf[SHOWN_MAX + 8], reason[PARSE_REASON_MAX + 32], item[256];
     int n = 0;
 
     if (!list) {
@@ -333,38 +400,10 @@ static int orders_read(struct config *c, int side, const char *list)
     }
     for (const char *p = list;; n++) {
         const char *end = strchr(p, ',');
-        const char *stop = end ? end : p + strlen(p);
         struct order o;
-        struct parse_error err;
 
-        while (p < stop && is_space(*p))
-            p++;
-        while (stop > p && is_space(stop[-1]))
-            stop--;
-        size_t len = (size_t)(stop - p);
-        if (len >= sizeof(item)) {
-            fail("%s, round %d: the order is too long; give orders like %s", opt, n + 1,
-                 grammar_get(c->rs->id)->order_example_sim);
+        if (order_item(c, side, n, p, end ? (size_t)(end - p) : strlen(p), &o) != 0)
             return -1;
-        }
-        memcpy(item, p, len);
-        item[len] = '\0';
-        if (len == 0) {
-            fail("%s, round %d: the order is empty; separate orders with single commas, e.g. %s",
-                 opt, n + 1, grammar_get(c->rs->id)->orders_example);
-            return -1;
-        }
-        if (order_parse(c->rs->id, item, &o, &err) != 0) {
-            parse_error_format(&err, reason, sizeof(reason));
-            fail("%s, round %d \"%s\": %s", opt, n + 1, shown(item, shown_buf, sizeof(shown_buf)),
-                 reason);
-            return -1;
-        }
-        if (c->rs->order_valid(&o) != 0) {
-            fail("%s, round %d \"%s\": the order is not legal for %s", opt, n + 1,
-                 shown(item, shown_buf, sizeof(shown_buf)), c->rs->name);
-            return -1;
-        }
         if (n < REPORT_ROUNDS_MAX)
             c->orders[side][n] = o;
         if (!end)
@@ -375,41 +414,55 @@ static int orders_read(struct config *c, int side, const char *list)
     return 0;
 }
 
+/* Reads the plan file `path` for option `opt` into text[size]. Returns 0,
+ * or -1 after printing the problem. */
+static int plan_file(const char *opt, const char *path, char *text, size_t size)
+{
+    FILE *f = fopen(path, "r");
+
+    if (!f) {
+        fail("%s: cannot read %s: %s; give the plan text or @FILE of a readable file", opt, path,
+             strerror(errno));
+        return -1;
+    }
+    size_t n = fread(text, 1, size - 1, f);
+    int bad = ferror(f);
+    fclose(f);
+    if (bad) {
+        fail("%s: cannot read %s; give the plan text or @FILE of a readable file", opt, path);
+        return -1;
+    }
+    if (memchr(text, '\0', n)) {
+        fail("%s: %s is not a text file; a plan is lines of text", opt, path);
+        return -1;
+    }
+    text[n] = '\0';
+    return 0;
+}
+
 /* Reads --plan-a/--plan-b: the plan text, or @FILE. Returns 0, or -1 after
  * printing the problem. */
 static int plan_read(struct config *c, int side, const char *arg)
 {
-    static char text[PLAN_BYTES_MAX + 2];
     const char *opt = plan_opt[side];
-    char reason[PARSE_REASON_MAX + 48];
+    char *text = NULL;
     struct parse_error err;
 
     if (!arg)
         return 0;
     if (arg[0] == '@') {
-        FILE *f = fopen(arg + 1, "r");
-        if (!f) {
-            fail("%s: cannot read %s: %s; give the plan text or @FILE of a readable file", opt,
-                 arg + 1, strerror(errno));
+        /* Room for one byte over PLAN_BYTES_MAX: plan_compile says so. */
+        text = xmalloc(PLAN_BYTES_MAX + 2);
+        if (plan_file(opt, arg + 1, text, PLAN_BYTES_MAX + 2) != 0) {
+            free(text);
             return -1;
         }
-        size_t n = fread(text, 1, sizeof(text) - 1, f);
-        int bad = ferror(f);
-        fclose(f);
-        if (bad) {
-            fail("%s: cannot read %s; give the plan text or @FILE of a readable file", opt,
-                 arg + 1);
-            return -1;
-        }
-        if (memchr(text, '\0', n)) {
-            fail("%s: %s is not a text file; a plan is lines of text", opt, arg + 1);
-            return -1;
-        }
-        text[n] = '\0';
-        arg = text; /* over PLAN_BYTES_MAX: plan_compile says so */
+        arg = text;
     }
     c->plan[side] = plan_compile(c->rs->id, arg, &err);
+    free(text);
     if (!c->plan[side]) {
+        char reason[PARSE_REASON_MAX + 48];
         parse_error_format(&err, reason, sizeof(reason));
         fail("%s: %s", opt, reason);
         return -1;
@@ -511,6 +564,26 @@ static void order_pick(const struct config *c, const struct bout *b, int side, s
         plan_explain(c->plan[side], *line, &v, why, whylen);
 }
 
+/* Records in `log` the round `b` has just resolved (its events `evs`),
+ * where each side's order came from (line[]) and, with --explain, why.
+ * Returns 0, or -1 when the log is full. */
+static int round_log(const struct config *c, struct report_log *log, const struct bout *b,
+                     const struct events *evs, const int line[SIDES],
+                     char why[SIDES][REPORT_WHY_MAX])
+{
+    if (report_log_round(log, b, evs) != 0)
+        return -1;
+    struct report_round *rr = &log->round[log->n - 1];
+    for (int i = 0; i < SIDES; i++) {
+        rr->line[i] = line[i];
+        if (c->explain)
+            memcpy(rr->why[i], why[i], sizeof(rr->why[i]));
+        else
+            rr->why[i][0] = '\0';
+    }
+    return 0;
+}
+
 /* Fights bout `seed` to its end into *b, recording rounds in `log` unless
  * it is NULL. Returns 0, or -1 if the engine refused a round (a bug). */
 static int bout_fight(const struct config *c, uint64_t seed, struct bout *b, struct report_log *log)
@@ -519,7 +592,9 @@ static int bout_fight(const struct config *c, uint64_t seed, struct bout *b, str
     struct events evs;
     int line[SIDES];
     char why[SIDES][REPORT_WHY_MAX];
+    int explain = c->explain && log;
 
+    why[0][0] = why[1][0] = '\0';
     bout_rng_seed(&r, seed);
     if (bout_init(b, c->rs->id, c->rb.sheet, c->rounds) != 0)
         return -1;
@@ -529,21 +604,11 @@ static int bout_fight(const struct config *c, uint64_t seed, struct bout *b, str
         struct order o[SIDES];
 
         for (int i = 0; i < SIDES; i++)
-            order_pick(c, b, i, &o[i], &line[i], c->explain && log ? why[i] : NULL, sizeof(why[i]));
+            order_pick(c, b, i, &o[i], &line[i], explain ? why[i] : NULL, sizeof(why[i]));
         if (bout_round(b, o, &r, &evs) != 0)
             return -1;
-        if (log) {
-            if (report_log_round(log, b, &evs) != 0)
-                return -1;
-            struct report_round *rr = &log->round[log->n - 1];
-            for (int i = 0; i < SIDES; i++) {
-                rr->line[i] = line[i];
-                if (c->explain)
-                    memcpy(rr->why[i], why[i], sizeof(rr->why[i]));
-                else
-                    rr->why[i][0] = '\0';
-            }
-        }
+        if (log && round_log(c, log, b, &evs, line, why) != 0)
+            return -1;
     }
     return 0;
 }
@@ -556,14 +621,52 @@ static double seconds_now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* Fights the bouts `c` asks for and writes each one's report (one bout,
+ * or --json) or the statistics. Returns 0, or EXIT_FAILED after an error
+ * message when the engine stopped a bout unfinished. */
+static int run(struct config *c)
+{
+    struct report_log *log = xmalloc(sizeof(*log));
+    struct report_stats st;
+    struct bout b;
+    int reports = c->json || c->bouts == 1, rc = 0;
+
+    report_log_clear(log);
+    memset(&st, 0, sizeof(st));
+    double t0 = seconds_now();
+    for (unsigned long k = 0; k < c->bouts; k++) {
+        c->rb.seed = c->seed + (uint64_t)k;
+        if (bout_fight(c, c->rb.seed, &b, reports ? log : NULL) != 0) {
+            fail("the engine stopped bout %llu (seed %llu) unfinished; this is a bug, please "
+                 "report it with the arguments",
+                 (unsigned long long)k, (unsigned long long)c->rb.seed);
+            rc = EXIT_FAILED;
+            break;
+        }
+        report_stats_add(&st, &b.result);
+        if (c->json)
+            report_json(stdout, &c->rb, &b, log);
+        else if (c->bouts == 1)
+            report_text(stdout, &c->rb, &b, log);
+        if (ferror(stdout))
+            break;
+    }
+    double elapsed = seconds_now() - t0;
+    if (rc == 0 && c->bouts > 1) {
+        if (c->json)
+            report_stats_json(stdout, &st);
+        else
+            report_stats_text(stdout, &c->rb, &st,
+                              elapsed > 0 ? (double)st.bouts / elapsed : (double)st.bouts);
+    }
+    free(log);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
-    static struct report_log log;
-    static char outbuf[1 << 16];
-    struct report_stats st;
     struct config c;
     struct args a;
-    struct bout b;
 
     int rc = args_read(&a, argc, argv);
     if (rc != 0)
@@ -576,36 +679,13 @@ int main(int argc, char **argv)
     if (config_make(&c, &a) != 0)
         return EXIT_USAGE;
 
-    setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
-    memset(&st, 0, sizeof(st));
-    int reports = c.json || c.bouts == 1;
-    double t0 = seconds_now();
-    for (unsigned long k = 0; k < c.bouts; k++) {
-        c.rb.seed = c.seed + (uint64_t)k;
-        if (bout_fight(&c, c.rb.seed, &b, reports ? &log : NULL) != 0) {
-            fail("the engine stopped bout %llu (seed %llu) unfinished; this is a bug, please "
-                 "report it with the arguments",
-                 (unsigned long long)k, (unsigned long long)c.rb.seed);
-            return EXIT_FAILED;
-        }
-        report_stats_add(&st, &b.result);
-        if (c.json)
-            report_json(stdout, &c.rb, &b, &log);
-        else if (c.bouts == 1)
-            report_text(stdout, &c.rb, &b, &log);
-        if (ferror(stdout))
-            break;
-    }
-    double elapsed = seconds_now() - t0;
-    if (c.bouts > 1) {
-        if (c.json)
-            report_stats_json(stdout, &st);
-        else
-            report_stats_text(stdout, &c.rb, &st,
-                              elapsed > 0 ? (double)st.bouts / elapsed : (double)st.bouts);
-    }
+    /* stdout keeps this buffer until the program exits: never freed. */
+    setvbuf(stdout, xmalloc(1 << 16), _IOFBF, 1 << 16);
+    rc = run(&c);
     for (int i = 0; i < SIDES; i++)
         plan_free(c.plan[i]);
+    if (rc != 0)
+        return rc;
     if (fflush(stdout) != 0 || ferror(stdout)) {
         fail("could not write the output: %s; check the disk or the pipe", strerror(errno));
         return EXIT_FAILED;

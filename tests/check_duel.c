@@ -235,7 +235,7 @@ START_TEST(test_round_figures)
     o[0].u.duel.yield = o[1].u.duel.yield = 0;
     int attacks = 0;
     while (!b.result.over) {
-        double health[SIDES] = {b.u.duel.f[0].health, b.u.duel.f[1].health};
+        const double health[SIDES] = {b.u.duel.f[0].health, b.u.duel.f[1].health};
         double bleed[SIDES] = {b.u.duel.f[0].bleed, b.u.duel.f[1].bleed};
         ck_assert_int_eq(bout_round(&b, o, &br, &ev), 0);
         const struct duel_round *l = &b.u.duel.last;
@@ -323,6 +323,65 @@ static void random_sheet(struct rng *g, struct sheet *s)
     }
 }
 
+/* The figures of one attempt: finite, not negative, within their ranges. */
+static void check_attack(const struct duel_attack *at)
+{
+    const double v[] = {at->hit_chance,  at->base,       at->blunt,  at->cut,
+                        at->blunt_after, at->cut_after,  at->damage, at->bleed_added,
+                        at->weapon_wear, at->energy_cost};
+    for (unsigned i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+        REQUIRE(isfinite(v[i]) && v[i] >= 0);
+    REQUIRE(at->hit_chance >= 5 && at->hit_chance <= 100);
+    REQUIRE(at->blunt_after <= at->blunt + 1e-9 && at->cut_after <= at->cut + 1e-9);
+    for (int p = 0; p < at->npieces; p++)
+        REQUIRE(at->pieces[p].condition >= 0 && at->pieces[p].condition <= 100);
+}
+
+/* The turns of the round `b` has just fought, whose sides were stunned[]
+ * and had energy[] before it. */
+static void check_turns(const struct bout *b, const int stunned[SIDES], double energy[SIDES])
+{
+    const struct duel_round *l = &b->u.duel.last;
+    int got_stun[SIDES] = {0, 0};
+
+    REQUIRE(l->nturns >= 0 && l->nturns <= SIDES);
+    for (int t = 0; t < l->nturns; t++) {
+        const struct duel_turn *tu = &l->turns[t];
+        int a = tu->attacker;
+        /* Never an attack while stunned, at the start of the round or by
+         * the turn before. */
+        REQUIRE(stunned[a] == 0 && !got_stun[a]);
+        REQUIRE(tu->hits >= 1 && tu->hits <= 3 && tu->nattacks <= tu->hits);
+        REQUIRE(tu->nattacks >= 1);
+        for (int k = 0; k < tu->nattacks; k++) {
+            const struct duel_attack *at = &tu->attacks[k];
+            /* Never an attack without energy. */
+            REQUIRE(energy[a] > 0);
+            energy[a] -= at->energy_cost;
+            if (energy[a] < 0)
+                energy[a] = 0;
+            check_attack(at);
+            if (at->stun_turns)
+                got_stun[!a] = 1;
+        }
+        REQUIRE(fabs(energy[a] - b->u.duel.f[a].energy) < 1e-9);
+    }
+}
+
+/* Both fighters of `b`: finite figures within their ranges, and no
+ * condition without an item. */
+static void check_fighters(const struct bout *b)
+{
+    for (int i = 0; i < SIDES; i++) {
+        const struct duel_fighter *f = &b->u.duel.f[i];
+        REQUIRE(isfinite(f->health) && isfinite(f->energy) && isfinite(f->bleed));
+        REQUIRE(f->energy >= 0 && f->energy <= DUEL_ENERGY && f->bleed >= 0);
+        REQUIRE(f->stunned >= 0 && f->stunned <= 4);
+        for (int k = 0; k < DUEL_SLOTS; k++)
+            REQUIRE(f->cond[k] >= 0 && f->cond[k] <= 100 && (f->item[k] != 0 || f->cond[k] == 0));
+    }
+}
+
 /* Fights duel `seed` to its end, checking every round; returns the number
  * of EV_RESULT events. */
 static int run_duel(uint64_t seed, struct bout *b)
@@ -341,7 +400,7 @@ static int run_duel(uint64_t seed, struct bout *b)
     bout_rng_seed(&br, seed);
     while (!b->result.over) {
         struct order o[SIDES];
-        int stunned[SIDES], got_stun[SIDES] = {0, 0};
+        int stunned[SIDES];
         double energy[SIDES];
         for (int i = 0; i < SIDES; i++) {
             o[i].rules = RULES_DUEL;
@@ -351,46 +410,8 @@ static int run_duel(uint64_t seed, struct bout *b)
         }
         REQUIRE(bout_round(b, o, &br, &ev) == 0);
         REQUIRE(ev.dropped == 0);
-        const struct duel_round *l = &b->u.duel.last;
-        REQUIRE(l->nturns >= 0 && l->nturns <= SIDES);
-        for (int t = 0; t < l->nturns; t++) {
-            const struct duel_turn *tu = &l->turns[t];
-            int a = tu->attacker;
-            /* Never an attack while stunned, at the start of the round or
-             * by the turn before. */
-            REQUIRE(stunned[a] == 0 && !got_stun[a]);
-            REQUIRE(tu->hits >= 1 && tu->hits <= 3 && tu->nattacks <= tu->hits);
-            REQUIRE(tu->nattacks >= 1);
-            for (int k = 0; k < tu->nattacks; k++) {
-                const struct duel_attack *at = &tu->attacks[k];
-                /* Never an attack without energy. */
-                REQUIRE(energy[a] > 0);
-                energy[a] -= at->energy_cost;
-                if (energy[a] < 0)
-                    energy[a] = 0;
-                const double v[] = {at->hit_chance,  at->base,       at->blunt,  at->cut,
-                                    at->blunt_after, at->cut_after,  at->damage, at->bleed_added,
-                                    at->weapon_wear, at->energy_cost};
-                for (unsigned i = 0; i < sizeof(v) / sizeof(v[0]); i++)
-                    REQUIRE(isfinite(v[i]) && v[i] >= 0);
-                REQUIRE(at->hit_chance >= 5 && at->hit_chance <= 100);
-                REQUIRE(at->blunt_after <= at->blunt + 1e-9 && at->cut_after <= at->cut + 1e-9);
-                for (int p = 0; p < at->npieces; p++)
-                    REQUIRE(at->pieces[p].condition >= 0 && at->pieces[p].condition <= 100);
-                if (at->stun_turns)
-                    got_stun[!a] = 1;
-            }
-            REQUIRE(fabs(energy[a] - b->u.duel.f[a].energy) < 1e-9);
-        }
-        for (int i = 0; i < SIDES; i++) {
-            const struct duel_fighter *f = &b->u.duel.f[i];
-            REQUIRE(isfinite(f->health) && isfinite(f->energy) && isfinite(f->bleed));
-            REQUIRE(f->energy >= 0 && f->energy <= DUEL_ENERGY && f->bleed >= 0);
-            REQUIRE(f->stunned >= 0 && f->stunned <= 4);
-            for (int k = 0; k < DUEL_SLOTS; k++)
-                REQUIRE(f->cond[k] >= 0 && f->cond[k] <= 100 &&
-                        (f->item[k] != 0 || f->cond[k] == 0));
-        }
+        check_turns(b, stunned, energy);
+        check_fighters(b);
         for (int i = 0; i < ev.n; i++)
             results += ev.ev[i].type == EV_RESULT;
         REQUIRE(b->round <= b->rounds);

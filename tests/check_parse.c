@@ -154,9 +154,10 @@ START_TEST(boxing_limits)
 }
 END_TEST
 
+/* The members are read in loop tests, which cppcheck does not expand. */
 static const struct {
-    const char *word;
-    enum style style;
+    const char *word; // cppcheck-suppress unusedStructMember
+    enum style style; // cppcheck-suppress unusedStructMember
 } style_cases[] = {
     {"inside", STYLE_INSIDE},
     {"close", STYLE_INSIDE},

@@ -16,6 +16,7 @@
 
 #include "parse.h"
 #include "tests.h"
+#include "util.h"
 
 #define CORPUS_DIR  "tests/plans"
 #define CORPUS_MIN  200
@@ -247,11 +248,12 @@ static const struct {
 static void field_set(struct plan_vars *v, int i, double x)
 {
     char *at = (char *)v + variables[i].offset;
+    int n = (int)x;
 
     if (variables[i].type == FIELD_INT)
-        *(int *)at = (int)x;
+        memcpy(at, &n, sizeof(n));
     else
-        *(double *)at = x;
+        memcpy(at, &x, sizeof(x));
 }
 
 /* Each variable switches the line used, and only through its own field. */
@@ -299,9 +301,10 @@ END_TEST
 
 /* ----------------------------------------------------------- operators */
 
+/* The members are read in loop tests, which cppcheck does not expand. */
 static const struct {
-    const char *cond;
-    int truth;
+    const char *cond; // cppcheck-suppress unusedStructMember
+    int truth;        // cppcheck-suppress unusedStructMember
 } operator_cases[] = {
     {"1 + 2 = 3", 1},
     {"5 - 7 = -2", 1},
@@ -373,9 +376,10 @@ END_TEST
 
 /* Precedence, loosest first: or, and, not, comparisons, + -, * /, unary -.
  * "not" takes in a whole comparison: "not 1 = 2" is "not (1 = 2)". */
+/* The members are read in loop tests, which cppcheck does not expand. */
 static const struct {
-    const char *cond;
-    int truth;
+    const char *cond; // cppcheck-suppress unusedStructMember
+    int truth;        // cppcheck-suppress unusedStructMember
 } precedence_cases[] = {
     {"1 + 2 * 3 = 7", 1},
     {"2 * 3 + 4 * 5 = 26", 1},
@@ -767,14 +771,12 @@ END_TEST
 START_TEST(error_nesting)
 {
     char text[256], cond[128];
-    int n = 0;
+    struct str t;
 
-    for (int i = 0; i < 20; i++)
-        cond[n++] = '(';
-    cond[n++] = '1';
-    for (int i = 0; i < 20; i++)
-        cond[n++] = ')';
-    cond[n] = '\0';
+    str_init_fixed(&t, cond, sizeof(cond));
+    str_repeat(&t, "(", 20);
+    str_cat(&t, "1");
+    str_repeat(&t, ")", 20);
     ck_assert(holds_neutral(cond));
     snprintf(text, sizeof(text), "if (%s) then 5/5/10", cond);
     boxing_bad(text, 1, 24, "parentheses nested too deep; the most is 20");
@@ -785,14 +787,13 @@ END_TEST
 START_TEST(deep_stack)
 {
     char cond[2048];
-    int n = 0;
+    struct str t;
 
-    for (int i = 0; i < 20; i++)
-        n += snprintf(cond + n, sizeof(cond) - (size_t)n, "0 or 1 and 2 = 1 + 1 * (");
-    n += snprintf(cond + n, sizeof(cond) - (size_t)n, "1");
-    for (int i = 0; i < 20; i++)
-        n += snprintf(cond + n, sizeof(cond) - (size_t)n, ")");
-    ck_assert_int_lt(n, (int)sizeof(cond) - 1);
+    str_init_fixed(&t, cond, sizeof(cond));
+    str_repeat(&t, "0 or 1 and 2 = 1 + 1 * (", 20);
+    str_cat(&t, "1");
+    str_repeat(&t, ")", 20);
+    ck_assert_uint_lt(t.need, sizeof(cond) - 1);
     ck_assert(holds_neutral(cond));
 }
 END_TEST
@@ -813,21 +814,19 @@ END_TEST
  * when bytes > 0, in buf. */
 static void plan_of(char *buf, size_t size, int lines, size_t bytes, char sep)
 {
-    size_t n = 0;
+    struct str t;
 
-    for (int i = 0; i < lines - 1; i++) {
-        n += (size_t)snprintf(buf + n, size - n, "%d) 4/8/8", i % 99 + 1);
-        buf[n++] = sep;
-    }
-    n += (size_t)snprintf(buf + n, size - n, "5/5/10 #");
-    while (bytes > 0 && n < bytes && n + 1 < size)
-        buf[n++] = 'x';
-    buf[n] = '\0';
+    str_init_fixed(&t, buf, size);
+    for (int i = 0; i < lines - 1; i++)
+        str_add(&t, "%d) 4/8/8%c", i % 99 + 1, sep);
+    str_cat(&t, "5/5/10 #");
+    while (bytes > 0 && t.len < bytes && t.len + 1 < size)
+        str_ch(&t, 'x');
 }
 
 START_TEST(limit_lines)
 {
-    static char buf[PLAN_BYTES_MAX * 2];
+    char buf[PLAN_BYTES_MAX * 2];
     struct plan *p;
 
     plan_of(buf, sizeof(buf), PLAN_LINES_MAX, 0, '\n');
@@ -851,7 +850,7 @@ END_TEST
 
 START_TEST(limit_bytes)
 {
-    static char buf[PLAN_BYTES_MAX * 2];
+    char buf[PLAN_BYTES_MAX * 2];
     struct plan *p;
 
     plan_of(buf, sizeof(buf), 10, PLAN_BYTES_MAX, '\n');
@@ -865,13 +864,14 @@ START_TEST(limit_bytes)
     plan_of(buf, sizeof(buf), 10, 9000, '\n');
     boxing_bad(buf, 0, 0, "plan is 9000 bytes, the most is 8192");
     /* one line of 8192 bytes, a long condition in it */
-    size_t n = (size_t)snprintf(buf, sizeof(buf), "if 1");
-    while (n + 40 < PLAN_BYTES_MAX)
-        n += (size_t)snprintf(buf + n, sizeof(buf) - n, " + round * 1");
-    n += (size_t)snprintf(buf + n, sizeof(buf) - n, " > 5 then 4/8/8 #");
-    while (n < PLAN_BYTES_MAX)
-        buf[n++] = '#';
-    buf[n] = '\0';
+    struct str t;
+    str_init_fixed(&t, buf, sizeof(buf));
+    str_cat(&t, "if 1");
+    while (t.len + 40 < PLAN_BYTES_MAX)
+        str_cat(&t, " + round * 1");
+    str_cat(&t, " > 5 then 4/8/8 #");
+    while (t.len < PLAN_BYTES_MAX)
+        str_ch(&t, '#');
     p = compile_ok(RULES_BOXING, buf);
     expect_round(p, 1, 1, "4/8/8");
     plan_free(p);
@@ -1222,7 +1222,7 @@ static int corpus_var(struct plan_vars *v, const char *key, double x)
 /* Checks a valid plan against its .expect file (tests/plans/README.md). */
 static void corpus_valid(enum rules rules, const char *path, const char *text)
 {
-    static char expect[FILE_MAX];
+    char expect[FILE_MAX];
     char epath[1024], buf[128];
     struct parse_error err = {0, 0, ""};
     struct plan *p = plan_compile(rules, text, &err);
@@ -1301,8 +1301,7 @@ static void corpus_invalid(enum rules rules, const char *path, const char *text)
 
 static void corpus_dir(enum rules rules, const char *kind, struct corpus *c)
 {
-    static char text[FILE_MAX];
-    char dir[256], path[1024];
+    char text[FILE_MAX], dir[256], path[1024];
     DIR *d;
     struct dirent *de;
 

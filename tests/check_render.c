@@ -107,27 +107,27 @@ static void expected_cards(const struct render_corner c[SIDES], const struct bou
                            char *buf, size_t len)
 {
     const struct boxing_bout *bb = &b->u.boxing;
-    int n;
+    struct str t;
 
+    str_init_fixed(&t, buf, len);
     if (scored) {
-        n = snprintf(buf, len, "Cards (%s-%s) %d-%d, %d-%d, %d-%d; totals ", c[0].name, c[1].name,
-                     bb->last[0].cards[0], bb->last[1].cards[0], bb->last[0].cards[1],
-                     bb->last[1].cards[1], bb->last[0].cards[2], bb->last[1].cards[2]);
+        str_add(&t, "Cards (%s-%s) %d-%d, %d-%d, %d-%d; totals ", c[0].name, c[1].name,
+                bb->last[0].cards[0], bb->last[1].cards[0], bb->last[0].cards[1],
+                bb->last[1].cards[1], bb->last[0].cards[2], bb->last[1].cards[2]);
     } else {
         int t0 = bb->last[0].order.towel, t1 = bb->last[1].order.towel;
-        char who[64];
 
+        str_add(&t, "Round %d not scored, conceded by ", b->round);
         if (t0 && t1)
-            snprintf(who, sizeof(who), "both corners");
+            str_cat(&t, "both corners");
         else
-            snprintf(who, sizeof(who), "%s's corner", c[t1].name);
-        n = snprintf(buf, len, "Round %d not scored, conceded by %s", b->round, who);
+            str_add(&t, "%s's corner", c[t1].name);
         if (b->round == 1)
             return;
-        n += snprintf(buf + n, len - (size_t)n, "; totals (%s-%s) ", c[0].name, c[1].name);
+        str_add(&t, "; totals (%s-%s) ", c[0].name, c[1].name);
     }
-    snprintf(buf + n, len - (size_t)n, "%d-%d, %d-%d, %d-%d", bb->f[0].cards[0], bb->f[1].cards[0],
-             bb->f[0].cards[1], bb->f[1].cards[1], bb->f[0].cards[2], bb->f[1].cards[2]);
+    str_add(&t, "%d-%d, %d-%d, %d-%d", bb->f[0].cards[0], bb->f[1].cards[0], bb->f[0].cards[1],
+            bb->f[1].cards[1], bb->f[0].cards[2], bb->f[1].cards[2]);
 }
 
 /* How often each kind of event was seen and checked. */
@@ -145,45 +145,13 @@ struct seen {
                          n > 3 ? lines[3] : "");                                                   \
     } while (0)
 
-/* Checks one rendered boxing round against its events. */
-static void check_boxing_round(const struct render_corner c[SIDES], const struct bout *b,
-                               const struct events *ev, char lines[][RENDER_LINE_MAX], int n,
-                               struct seen *seen)
+/* The lines between the first and the last of a boxing round (n lines)
+ * say every incident of its events. */
+static void check_incidents(const struct render_corner c[SIDES], const struct events *ev,
+                            char lines[][RENDER_LINE_MAX], int n, struct seen *seen)
 {
-    const struct boxing_side_round *l = b->u.boxing.last;
-    int towel = l[0].order.towel || l[1].order.towel;
-    char want[RENDER_LINE_MAX];
-
-    REQUIRE(n >= 2 && n <= RENDER_ROUND_LINES);
-    for (int i = 0; i < n; i++) {
-        REQUIRE(lines[i][0] != '\0');
-        REQUIRE(strlen(lines[i]) <= SAY_LIMIT);
-        REQUIRE(strchr(lines[i], '\r') == NULL && strchr(lines[i], '\n') == NULL);
-    }
-    expected_cards(c, b, !towel, want, sizeof(want));
-    REQUIRE(strcmp(lines[n - 1], want) == 0);
-    seen->rounds++;
-    seen->four_lines += n == 4;
-    if (towel) {
-        seen->towels++;
-        REQUIRE(n == 2);
-        for (int i = 0; i < SIDES; i++)
-            if (l[i].order.towel)
-                REQUIRE(strstr(lines[0], c[i].name) && find_ci(lines[0], "towel"));
-        return;
-    }
-    /* Line 1: the round, both styles' fighters, the punches. */
-    char round[32];
-    snprintf(round, sizeof(round), "\002Round %d\002: ", b->round);
-    REQUIRE(strncmp(lines[0], round, strlen(round)) == 0);
-    REQUIRE(strstr(lines[0], c[0].name) && strstr(lines[0], c[1].name));
-    for (int i = 0; i < SIDES; i++) {
-        char num[16];
-        snprintf(num, sizeof(num), "%ld", lround(l[i].landed));
-        REQUIRE(strstr(lines[0], num));
-    }
-    /* The lines between the first and the last say every incident. */
     int mid = n - 1;
+
     for (int k = 0; k < ev->n; k++) {
         const struct event *e = &ev->ev[k];
         const char *name = e->side >= 0 && e->side < SIDES ? c[e->side].name : "";
@@ -229,6 +197,48 @@ static void check_boxing_round(const struct render_corner c[SIDES], const struct
             break;
         }
     }
+}
+
+/* Checks one rendered boxing round against its events. */
+static void check_boxing_round(const struct render_corner c[SIDES], const struct bout *b,
+                               const struct events *ev, char lines[][RENDER_LINE_MAX], int n,
+                               struct seen *seen)
+{
+    const struct boxing_side_round *l = b->u.boxing.last;
+    int towel = l[0].order.towel || l[1].order.towel;
+    char want[RENDER_LINE_MAX];
+
+    REQUIRE(n >= 2 && n <= RENDER_ROUND_LINES);
+    for (int i = 0; i < n; i++) {
+        REQUIRE(lines[i][0] != '\0');
+        REQUIRE(strlen(lines[i]) <= SAY_LIMIT);
+        REQUIRE(strchr(lines[i], '\r') == NULL && strchr(lines[i], '\n') == NULL);
+    }
+    expected_cards(c, b, !towel, want, sizeof(want));
+    REQUIRE(strcmp(lines[n - 1], want) == 0);
+    seen->rounds++;
+    seen->four_lines += n == 4;
+    if (towel) {
+        seen->towels++;
+        REQUIRE(n == 2);
+        for (int i = 0; i < SIDES; i++)
+            if (l[i].order.towel)
+                REQUIRE(strstr(lines[0], c[i].name) && find_ci(lines[0], "towel"));
+        return;
+    }
+    /* Line 1: the round, both styles' fighters, the punches. */
+    char round[32];
+    snprintf(round, sizeof(round), "\002Round %d\002: ", b->round);
+    REQUIRE(strncmp(lines[0], round, strlen(round)) == 0);
+    REQUIRE(strstr(lines[0], c[0].name) && strstr(lines[0], c[1].name));
+    for (int i = 0; i < SIDES; i++) {
+        char num[16];
+        snprintf(num, sizeof(num), "%ld", lround(l[i].landed));
+        REQUIRE(strstr(lines[0], num));
+    }
+    /* The lines between the first and the last say every incident. */
+    int mid = n - 1;
+    check_incidents(c, ev, lines, n, seen);
     /* Nothing happened: two lines, action and cards. */
     int incidents = 0;
     for (int k = 0; k < ev->n; k++)
@@ -737,6 +747,94 @@ END_TEST
 
 /* ------------------------------------------------------- round report */
 
+/* Each fighter's order and each judge's count in report `buf` of round
+ * `b`: the punches whole, the damage and endurance to one decimal. A
+ * conceded round has only the orders and the endurance. */
+static void check_report_sides(const struct render_corner c[SIDES], const struct bout *b,
+                               const char *buf)
+{
+    int conceded = b->u.boxing.last[0].order.towel || b->u.boxing.last[1].order.towel;
+    char want[512];
+
+    for (int i = 0; i < SIDES; i++) {
+        const struct boxing_side_round *l = &b->u.boxing.last[i];
+        struct order oo = {.rules = RULES_BOXING, .u.boxing = l->order};
+        char ord[64];
+
+        if (l->order.towel)
+            snprintf(ord, sizeof(ord), "towel");
+        else
+            order_format(&oo, ord, sizeof(ord));
+        if (conceded) {
+            snprintf(want, sizeof(want), "\n%s: %s%s; endurance %.1f\n", c[i].name, ord,
+                     l->order.towel ? "" : ", not fought", l->endurance);
+            REQUIRE(strstr(buf, want));
+            continue;
+        }
+        snprintf(want, sizeof(want), "\n%s: %s; ", c[i].name, ord);
+        REQUIRE(strstr(buf, want));
+        snprintf(want, sizeof(want),
+                 "; landed %ld of %d, judges count %d, %d, %d; damage dealt %.1f; "
+                 "endurance %.1f to %.1f\n",
+                 lround(l->landed), l->thrown, l->counts[0], l->counts[1], l->counts[2], l->damage,
+                 l->end_begin, l->endurance);
+        REQUIRE(strstr(buf, want));
+    }
+}
+
+/* Every event of `ev` in report `buf`, one indented line each, in order. */
+static void check_report_events(const struct render_corner c[SIDES], const struct events *ev,
+                                const char *buf)
+{
+    char want[512];
+    int lines = 0;
+
+    for (const char *p = strstr(buf, "\n  "); p; p = strstr(p + 1, "\n  "))
+        lines++;
+    REQUIRE(lines == ev->n);
+    const char *at = buf;
+    for (int k = 0; k < ev->n; k++) {
+        const struct event *e = &ev->ev[k];
+        if (e->type == EV_CARD) {
+            snprintf(want, sizeof(want), "\n  Judge %d: %d-%d.", e->a + 1, e->b, e->c);
+            at = strstr(at, want);
+            REQUIRE(at);
+        }
+        if (e->type == EV_INJURY || e->type == EV_KNOCKDOWN || e->type == EV_KO ||
+            e->type == EV_WARNING || e->type == EV_DQ) {
+            snprintf(want, sizeof(want), "\n  %s", c[e->side].name);
+            at = strstr(at, want);
+            REQUIRE(at);
+        }
+        if (e->type == EV_RESULT)
+            REQUIRE(strstr(at, "\n  Result: "));
+    }
+}
+
+/* Checks the report of the round `b` has just resolved with events `ev`. */
+static void check_report(const struct render_corner c[SIDES], const struct bout *b,
+                         const struct events *ev)
+{
+    int conceded = b->u.boxing.last[0].order.towel || b->u.boxing.last[1].order.towel;
+    char buf[16384], small[64], want[512];
+
+    int len = render_round_report(c, b, ev, RENDER_PLAIN, buf, sizeof(buf));
+    REQUIRE(len > 0 && (size_t)len == strlen(buf));
+    REQUIRE(render_round_report(c, b, ev, RENDER_PLAIN, small, sizeof(small)) == len);
+    REQUIRE(render_round_report(c, b, ev, RENDER_PLAIN, NULL, 0) == len); /* only counted */
+    REQUIRE(strlen(small) == sizeof(small) - 1);
+    REQUIRE(strncmp(small, buf, sizeof(small) - 1) == 0);
+    check_report_sides(c, b, buf);
+    /* The last line: the cards, or who conceded. */
+    expected_cards(c, b, !conceded, want, sizeof(want));
+    const char *last = strrchr(buf, '\n');
+    REQUIRE(last && strcmp(last + 1, want) == 0);
+    /* No figure with two decimals, none of "0.00 damage". */
+    for (const char *p = buf; *p; p++)
+        REQUIRE(!(p[0] == '.' && isdigit((unsigned char)p[1]) && isdigit((unsigned char)p[2])));
+    check_report_events(c, ev, buf);
+}
+
 START_TEST(test_round_report)
 {
     long checked = 0;
@@ -748,8 +846,6 @@ START_TEST(test_round_report)
         struct bout b;
         struct bout_rng br;
         struct events ev;
-        static char buf[16384];
-        char small[64];
 
         rng_seed(&g, seed, 77);
         random_sheet(&g, &s[0]);
@@ -759,74 +855,11 @@ START_TEST(test_round_report)
         bout_rng_seed(&br, seed);
         while (!b.result.over) {
             struct order o[SIDES];
-            char want[512];
 
             random_order(&g, &o[0]);
             random_order(&g, &o[1]);
             REQUIRE(bout_round(&b, o, &br, &ev) == 0);
-            int len = render_round_report(c, &b, &ev, RENDER_PLAIN, buf, sizeof(buf));
-            REQUIRE(len > 0 && (size_t)len == strlen(buf));
-            REQUIRE(render_round_report(c, &b, &ev, RENDER_PLAIN, small, sizeof(small)) == len);
-            REQUIRE(strlen(small) == sizeof(small) - 1);
-            REQUIRE(strncmp(small, buf, sizeof(small) - 1) == 0);
-            /* Each fighter's order and each judge's count; the punches
-             * whole, the damage and endurance to one decimal. A conceded
-             * round has only the orders and the endurance. */
-            int conceded = b.u.boxing.last[0].order.towel || b.u.boxing.last[1].order.towel;
-            for (int i = 0; i < SIDES; i++) {
-                const struct boxing_side_round *l = &b.u.boxing.last[i];
-                struct order oo = {.rules = RULES_BOXING, .u.boxing = l->order};
-                char ord[64];
-
-                if (l->order.towel)
-                    snprintf(ord, sizeof(ord), "towel");
-                else
-                    order_format(&oo, ord, sizeof(ord));
-                if (conceded) {
-                    snprintf(want, sizeof(want), "\n%s: %s%s; endurance %.1f\n", c[i].name, ord,
-                             l->order.towel ? "" : ", not fought", l->endurance);
-                    REQUIRE(strstr(buf, want));
-                    continue;
-                }
-                snprintf(want, sizeof(want), "\n%s: %s; ", c[i].name, ord);
-                REQUIRE(strstr(buf, want));
-                snprintf(want, sizeof(want),
-                         "; landed %ld of %d, judges count %d, %d, %d; damage dealt %.1f; "
-                         "endurance %.1f to %.1f\n",
-                         lround(l->landed), l->thrown, l->counts[0], l->counts[1], l->counts[2],
-                         l->damage, l->end_begin, l->endurance);
-                REQUIRE(strstr(buf, want));
-            }
-            /* The last line: the cards, or who conceded. */
-            expected_cards(c, &b, !conceded, want, sizeof(want));
-            const char *last = strrchr(buf, '\n');
-            REQUIRE(last && strcmp(last + 1, want) == 0);
-            /* No figure with two decimals, none of "0.00 damage". */
-            for (const char *p = buf; *p; p++)
-                REQUIRE(
-                    !(p[0] == '.' && isdigit((unsigned char)p[1]) && isdigit((unsigned char)p[2])));
-            /* Every event, one indented line each, in order. */
-            int lines = 0;
-            for (const char *p = strstr(buf, "\n  "); p; p = strstr(p + 1, "\n  "))
-                lines++;
-            REQUIRE(lines == ev.n);
-            const char *at = buf;
-            for (int k = 0; k < ev.n; k++) {
-                const struct event *e = &ev.ev[k];
-                if (e->type == EV_CARD) {
-                    snprintf(want, sizeof(want), "\n  Judge %d: %d-%d.", e->a + 1, e->b, e->c);
-                    at = strstr(at, want);
-                    REQUIRE(at);
-                }
-                if (e->type == EV_INJURY || e->type == EV_KNOCKDOWN || e->type == EV_KO ||
-                    e->type == EV_WARNING || e->type == EV_DQ) {
-                    snprintf(want, sizeof(want), "\n  %s", c[e->side].name);
-                    at = strstr(at, want);
-                    REQUIRE(at);
-                }
-                if (e->type == EV_RESULT)
-                    REQUIRE(strstr(at, "\n  Result: "));
-            }
+            check_report(c, &b, &ev);
             checked++;
         }
     }
@@ -838,22 +871,21 @@ END_TEST
  * nearest), damage and the other reals to one decimal, no "0.00 damage";
  * and the same round in RENDER_SCHEMA3, the text of reports stored before
  * schema 4, which keeps "%.2f". */
-START_TEST(test_report_figures)
+/* Round 1 of boxing bout `b` between corners c[] set by hand, with its
+ * events in `ev` (empty before): figures that round to show how each is
+ * written. */
+static void figures_round(struct render_corner c[SIDES], struct bout *b, struct events *ev)
 {
     struct sheet s[SIDES];
-    struct render_corner c[SIDES];
-    struct bout b;
-    struct events ev = {0};
-    char buf[2048];
 
     for (int i = 0; i < SIDES; i++) {
         s[i].rules = RULES_BOXING;
         s[i].u.boxing = (struct boxing_sheet){10, 10, 10, 10, 10};
     }
     corners(c, "Rocky", "Apollo", s);
-    ck_assert_int_eq(bout_init(&b, RULES_BOXING, s, 12), 0);
-    b.round = 1;
-    struct boxing_side_round *l = b.u.boxing.last;
+    ck_assert_int_eq(bout_init(b, RULES_BOXING, s, 12), 0);
+    b->round = 1;
+    struct boxing_side_round *l = b->u.boxing.last;
     l[0] = (struct boxing_side_round){.str = 11.9,
                                       .spd = 12.04,
                                       .agl = 8.55,
@@ -880,15 +912,24 @@ START_TEST(test_report_figures)
     l[0].order = o.u.boxing;
     ck_assert_int_eq(order_parse(RULES_BOXING, "5/5/10", &o, &err), 0);
     l[1].order = o.u.boxing;
-    events_add(&ev, EV_PUNCHES, 0, 32, 0, 0, 15.8);
-    events_add(&ev, EV_PUNCHES, 1, 40, 0, 0, 40);
-    events_add(&ev, EV_DAMAGE, 0, 0, 0, 0, 4.14);
-    events_add(&ev, EV_DAMAGE, 1, 0, 0, 0, 0);
-    events_add(&ev, EV_INJURY, 1, INJ_SWELL_RIGHT_EYE, 1, 0, 0);
-    events_add(&ev, EV_INJURY, 1, INJ_ABOVE_LEFT_EYE, 2, 0, 2);
-    events_add(&ev, EV_AGGRAVATED, 1, INJ_ABOVE_LEFT_EYE, 3, 2, 3.25);
-    events_add(&ev, EV_FATIGUE, 0, 0, 0, 0, 4);
+    events_add(ev, EV_PUNCHES, 0, 32, 0, 0, 15.8);
+    events_add(ev, EV_PUNCHES, 1, 40, 0, 0, 40);
+    events_add(ev, EV_DAMAGE, 0, 0, 0, 0, 4.14);
+    events_add(ev, EV_DAMAGE, 1, 0, 0, 0, 0);
+    events_add(ev, EV_INJURY, 1, INJ_SWELL_RIGHT_EYE, 1, 0, 0);
+    events_add(ev, EV_INJURY, 1, INJ_ABOVE_LEFT_EYE, 2, 0, 2);
+    events_add(ev, EV_AGGRAVATED, 1, INJ_ABOVE_LEFT_EYE, 3, 2, 3.25);
+    events_add(ev, EV_FATIGUE, 0, 0, 0, 0, 4);
+}
 
+START_TEST(test_report_figures)
+{
+    struct render_corner c[SIDES];
+    struct bout b;
+    struct events ev = {0};
+    char buf[2048];
+
+    figures_round(c, &b, &ev);
     render_round_report(c, &b, &ev, RENDER_PLAIN, buf, sizeof(buf));
     ck_assert_str_eq(
         buf, "Round 1 of 12\n"
@@ -988,7 +1029,7 @@ START_TEST(test_conceded_round)
     struct bout b;
     struct events ev;
     char lines[RENDER_ROUND_LINES][RENDER_LINE_MAX];
-    static char buf[4096];
+    char buf[4096];
 
     ck_assert_int_eq(towel_bout(&b, c, 1, 0, &ev, lines), 2);
     ck_assert_ptr_nonnull(strstr(lines[0], "towel"));
@@ -1034,7 +1075,7 @@ START_TEST(test_conceded_round_sugarray)
     struct bout_rng br;
     struct events ev;
     struct order o[SIDES];
-    static char buf[2048];
+    char buf[2048];
 
     s[0].rules = s[1].rules = RULES_SUGARRAY;
     s[0].u.sugarray = (struct sugarray_sheet){10, 26};
@@ -1130,7 +1171,7 @@ START_TEST(test_sample)
     struct bout_rng br;
     struct events ev;
     char lines[RENDER_ROUND_LINES][RENDER_LINE_MAX];
-    static char report[16384];
+    char report[16384];
 
     rng_seed(&g, seed, 77);
     random_sheet(&g, &s[0]);

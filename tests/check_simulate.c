@@ -25,13 +25,14 @@ static void figures_text(const struct sim_figures *f, char *buf, size_t len)
     static const enum method m[] = {METHOD_KO, METHOD_TKO, METHOD_DQ, METHOD_DECISION,
                                     METHOD_POINTS};
     static const char *const name[] = {"ko", "tko", "dq", "decision", "points"};
-    size_t at = (size_t)snprintf(buf, len, "bouts %ld wins %ld losses %ld draws %ld rounds %ld",
-                                 f->done, f->wins[0], f->wins[1], f->draws, f->rounds);
+    struct str t;
 
+    str_init_fixed(&t, buf, len);
+    str_add(&t, "bouts %ld wins %ld losses %ld draws %ld rounds %ld", f->done, f->wins[0],
+            f->wins[1], f->draws, f->rounds);
     for (int side = 0; side < SIDES; side++)
         for (int k = 0; k < 5; k++)
-            at += (size_t)snprintf(buf + at, len - at, " %s_%s %ld", side ? "loss" : "win", name[k],
-                                   f->method[side][m[k]]);
+            str_add(&t, " %s_%s %ld", side ? "loss" : "win", name[k], f->method[side][m[k]]);
 }
 
 /* A case of FIGURES_FILE, split in place. */
@@ -149,6 +150,7 @@ START_TEST(test_text)
     ck_assert_str_eq(text, ROCKY_LINE);
     /* Like snprintf: cut, terminated, the length the whole needs. */
     ck_assert_int_eq(sim_text(x, text, 10), (int)strlen(ROCKY_LINE));
+    ck_assert_int_eq(sim_text(x, NULL, 0), (int)strlen(ROCKY_LINE)); /* only counted */
     ck_assert_str_eq(text, "Rocky (st");
     sim_free(x);
 
@@ -164,8 +166,8 @@ START_TEST(test_text)
 
     /* SUGAR RAY: its own methods; nothing in parentheses without a win. */
     static const struct sheet miller = {.rules = RULES_SUGARRAY, .u.sugarray = {10, 26}};
-    static const struct sheet murphy = {.rules = RULES_SUGARRAY, .u.sugarray = {12, 21}};
-    const struct sheet sr[SIDES] = {miller, murphy};
+    static const struct sheet sr_murphy = {.rules = RULES_SUGARRAY, .u.sugarray = {12, 21}};
+    const struct sheet sr[SIDES] = {miller, sr_murphy};
     const char *srn[SIDES] = {"Miller", "Murphy"};
     p[0] = plan_compile(RULES_SUGARRAY, "4/4; 3) if opp is weak then 9/0", &err);
     p[1] = plan_compile(RULES_SUGARRAY, "3/3; if score < 0 then 6/0", &err);
@@ -178,7 +180,7 @@ START_TEST(test_text)
     sim_free(x);
 
     /* The engine refuses sheets of two rulesets: nothing set up. */
-    const struct sheet mixed[SIDES] = {s, murphy};
+    const struct sheet mixed[SIDES] = {s, sr_murphy};
     p[0] = p[1] = NULL;
     ck_assert_ptr_null(sim_new(names, mixed, p, how, 10, 1));
     sim_free(NULL);
@@ -190,16 +192,15 @@ END_TEST
 static struct db *db;
 static struct game *game;
 static char dir[64];
-static char said[SAID_MAX]; /* "target|voice|text\n" */
-static size_t said_len;
+static char said[SAID_MAX];  /* "target|voice|text\n" */
+static struct str said_text; /* over said[] */
 static double clock_now;
 static uint64_t next_seed;
 
 static void note(const char *target, const char *voice, const char *text)
 {
-    said_len += (size_t)snprintf(said + said_len, sizeof(said) - said_len, "%s|%s|%s\n", target,
-                                 voice, text);
-    ck_assert_uint_lt(said_len, sizeof(said));
+    str_add(&said_text, "%s|%s|%s\n", target, voice, text);
+    ck_assert(!str_cut_short(&said_text));
 }
 
 static void io_say(void *ctx, enum game_voice voice, const char *target, const char *text)
@@ -292,8 +293,7 @@ static void setup(void)
     snprintf(path, sizeof(path), "%s/ringside.db", dir);
     db = db_open(path, err, sizeof(err));
     ck_assert_msg(db != NULL, "%s", err);
-    said_len = 0;
-    said[0] = '\0';
+    str_init_fixed(&said_text, said, sizeof(said));
     clock_now = 1000;
     next_seed = 77;
     game = game_new(db, &io, &cfg, err, sizeof(err));
@@ -312,8 +312,7 @@ static void teardown(void)
 
 static void hush(void)
 {
-    said_len = 0;
-    said[0] = '\0';
+    str_clear(&said_text);
 }
 
 /* What was said since hush(), exactly `line` (with its "\n"). */
@@ -420,7 +419,7 @@ START_TEST(test_refusals_change_nothing)
     hush();
     ck_assert_int_eq(game_sim(game, &alice, &f_rocky, &f_apollo, "10000", NULL, NULL, "1"), 0);
     ck_assert_int_eq(game_sims(game), 1);
-    ck_assert_int_eq((int)said_len, 0); /* the answer comes when it is done */
+    ck_assert_int_eq((int)said_text.len, 0); /* the answer comes when it is done */
     ck_assert_int_eq(game_sim_step(game, 20000), 10000);
     ck_assert_int_eq(game_sims(game), 0);
     STARTS("alice_away|reply|Rocky (stored plan) vs Apollo (default orders), 10,000 bouts, seed "
@@ -441,7 +440,7 @@ START_TEST(test_answer_agrees_and_never_his_plan)
     ck_assert_int_eq(game_sim(game, &alice, &f_rocky, &f_apollo, NULL, NULL, NULL, "42"), 0);
     ck_assert_int_eq(game_sim_step(game, 400), 400);
     ck_assert_int_eq(game_sim_step(game, 400), 400);
-    ck_assert_int_eq((int)said_len, 0);
+    ck_assert_int_eq((int)said_text.len, 0);
     ck_assert_int_eq(game_sim_step(game, 400), 200);
     SAID("alice_away|reply|" ROCKY_LINE "\n");
 
