@@ -48,12 +48,11 @@ int game_armoury(struct game *g, const struct game_caller *who, const char *what
     return 0;
 }
 
-/* The caller's active duellist `name`, not in a challenge or a bout;
- * replies and returns -1 otherwise. */
-static int own_duellist(struct game *g, const struct game_caller *who, const char *name,
-                        struct db_fighter *f)
+/* Fighter `f` is the caller's active duellist, not in a challenge or a
+ * bout; replies and returns -1 otherwise. */
+static int own_duellist(struct game *g, const struct game_caller *who, const struct db_fighter *f)
 {
-    if (game_fighter_mine(g, who, name, f) != 0)
+    if (game_fighter_owned(who, f) != 0)
         return -1;
     if (ruleset_get(f->sheet.rules)->kit_slots == 0) {
         game_reply(who, "%s is a %s fighter: only duellists (rules=duel) carry weapons and armour",
@@ -164,15 +163,15 @@ static void kit_news(const struct duel_sheet *worn, const struct duel_sheet *kit
         str_cat(out, "nothing new");
 }
 
-int game_equip(struct game *g, const struct game_caller *who, const char *name,
+int game_equip(struct game *g, const struct game_caller *who, const struct db_fighter *mine,
                const char *const *words, int n)
 {
-    struct db_fighter f;
+    struct db_fighter f = *mine;
     struct parse_error err;
     char text[EQUIP_TEXT_MAX], done[240];
     struct str t, d;
 
-    if (own_duellist(g, who, name, &f) != 0)
+    if (own_duellist(g, who, &f) != 0)
         return -1;
     str_init_fixed(&t, text, sizeof(text));
     for (int i = 0; i < n; i++)
@@ -195,14 +194,14 @@ int game_equip(struct game *g, const struct game_caller *who, const char *name,
     return kit_save(g, who, &f, done);
 }
 
-int game_unequip(struct game *g, const struct game_caller *who, const char *name,
+int game_unequip(struct game *g, const struct game_caller *who, const struct db_fighter *mine,
                  const char *word)
 {
-    struct db_fighter f;
+    struct db_fighter f = *mine;
     char piece[64], done[120];
     int slot;
 
-    if (own_duellist(g, who, name, &f) != 0)
+    if (own_duellist(g, who, &f) != 0)
         return -1;
     if (strcasecmp(word, "under") == 0 || strcasecmp(word, "shirt") == 0)
         slot = DUEL_UNDER;

@@ -74,8 +74,7 @@ static int set_word(const struct game_caller *who, struct db_fighter *nf, const 
     long v = eq ? strtol(eq + 1, &end, 10) : 0;
 
     if (!eq || eq == a || !eq[1] || *end) {
-        game_reply(who, "\"%s\" is not key=number; e.g. set %s %s", CLIP(a, 30), nf->name,
-                   example);
+        game_reply(who, "\"%s\" is not key=number; e.g. set %s %s", CLIP(a, 30), nf->name, example);
         return -1;
     }
     size_t k = (size_t)(eq - a);

@@ -103,11 +103,8 @@ int game_fighter_find(struct game *g, const struct game_caller *who, const char 
     return 0;
 }
 
-int game_fighter_mine(struct game *g, const struct game_caller *who, const char *name,
-                      struct db_fighter *f)
+int game_fighter_owned(const struct game_caller *who, const struct db_fighter *f)
 {
-    if (game_fighter_find(g, who, name, f) != 0)
-        return -1;
     if (f->account_id != who->account_id) {
         game_reply(who, "%s belongs to %s, not to you", f->name, f->owner);
         return -1;
@@ -119,17 +116,12 @@ int game_fighter_mine(struct game *g, const struct game_caller *who, const char 
     return 0;
 }
 
-/* Like game_fighter_mine, and the fighter is in no bout or challenge. */
-static int own_fighter(struct game *g, const struct game_caller *who, const char *name,
-                       struct db_fighter *f)
+int game_fighter_mine(struct game *g, const struct game_caller *who, const char *name,
+                      struct db_fighter *f)
 {
-    if (game_fighter_mine(g, who, name, f) != 0)
+    if (game_fighter_find(g, who, name, f) != 0)
         return -1;
-    if (game_fighter_busy(g, f->id)) {
-        game_reply(who, "%s is in a bout or a challenge; wait until it is over", f->name);
-        return -1;
-    }
-    return 0;
+    return game_fighter_owned(who, f);
 }
 
 /* The fighter `name` names, loose: any stored name (no check of its
@@ -151,8 +143,8 @@ static int fighter_named(struct game *g, const struct game_caller *who, const ch
     return 0;
 }
 
-int game_my_fighters(struct game *g, const struct game_caller *who, struct db_fighter *out,
-                     int max, int *n)
+int game_my_fighters(struct game *g, const struct game_caller *who, struct db_fighter *out, int max,
+                     int *n)
 {
     *n = 0;
     if (db_fighter_list(g->db, who->account_id, 0, out, max, n) != DB_OK) {
@@ -177,8 +169,7 @@ void game_sheet_text(const struct sheet *s, struct str *out)
     const struct ruleset *rs = ruleset_get(s->rules);
 
     for (int k = 0; k < rs->nfields; k++)
-        str_add(out, "%s%s %d", k ? rs->field_sep : "", rs->fields[k].label,
-                sheet_field_get(s, k));
+        str_add(out, "%s%s %d", k ? rs->field_sep : "", rs->fields[k].label, sheet_field_get(s, k));
 }
 
 /* game_sheet_text into a fixed buffer of the caller's. */
@@ -382,15 +373,13 @@ static void fighter_show(struct game *g, const struct game_caller *who, const st
                    f->training_points, f->training_points == 1 ? "" : "s", f->name);
 }
 
-int game_fighter_show(struct game *g, const struct game_caller *who, const char *name)
+int game_fighter_show(struct game *g, const struct game_caller *who, const struct db_fighter *f)
 {
-    struct db_fighter f, mine[GAME_FIGHTERS_MAX];
+    struct db_fighter mine[GAME_FIGHTERS_MAX];
     int n = 0;
 
-    if (name) {
-        if (game_fighter_find(g, who, name, &f) != 0)
-            return -1;
-        fighter_show(g, who, &f);
+    if (f) {
+        fighter_show(g, who, f);
         return 0;
     }
     if (!who->account) {
@@ -449,18 +438,20 @@ int game_fighters(struct game *g, const struct game_caller *who, const char *acc
 
 /* ---------------------------------------------------------------- retire */
 
-int game_retire(struct game *g, const struct game_caller *who, const char *name)
+int game_retire(struct game *g, const struct game_caller *who, const struct db_fighter *f)
 {
-    struct db_fighter f;
-
-    if (own_fighter(g, who, name, &f) != 0)
+    if (game_fighter_owned(who, f) != 0)
         return -1;
-    if (db_fighter_retire(g->db, f.id) != DB_OK) {
-        game_reply(who, "sorry, I could not retire %s (database error)", f.name);
+    if (game_fighter_busy(g, f->id)) {
+        game_reply(who, "%s is in a bout or a challenge; wait until it is over", f->name);
         return -1;
     }
-    game_log(g, GAME_LOG_INFO, "%s retired %s", who->account, f.name);
-    game_reply(who, "%s retires with a record of %d-%d-%d", f.name, f.wins, f.losses, f.draws);
+    if (db_fighter_retire(g->db, f->id) != DB_OK) {
+        game_reply(who, "sorry, I could not retire %s (database error)", f->name);
+        return -1;
+    }
+    game_log(g, GAME_LOG_INFO, "%s retired %s", who->account, f->name);
+    game_reply(who, "%s retires with a record of %d-%d-%d", f->name, f->wins, f->losses, f->draws);
     return 0;
 }
 
@@ -530,8 +521,8 @@ int game_league_of(struct game *g, const struct game_caller *who, const char *na
         return 0;
     }
     game_reply(who, "%s is in %s (%s): record %d-%d-%d, gold record %d%s%s", f.name,
-               league_name((enum league)f.league), rules, f.wins, f.losses, f.draws,
-               f.gold_record, f.paused ? ", paused" : "",
+               league_name((enum league)f.league), rules, f.wins, f.losses, f.draws, f.gold_record,
+               f.paused ? ", paused" : "",
                f.paused ? (f.paused == 1 ? " for 1 turn" : " for some turns") : "");
     return 0;
 }
@@ -545,7 +536,8 @@ int game_champion(struct game *g, const struct game_caller *who, enum rules rule
 
     if (db_champion_get(g->db, rules, &id, &defences) != DB_OK ||
         db_fighter_get_id(g->db, id, &f) != DB_OK) {
-        game_reply(who, "the %s title is vacant: the two best of GOLD fight for it at the next turn",
+        game_reply(who,
+                   "the %s title is vacant: the two best of GOLD fight for it at the next turn",
                    name);
         return 0;
     }
@@ -554,8 +546,7 @@ int game_champion(struct game *g, const struct game_caller *who, enum rules rule
     return 0;
 }
 
-int game_turn(struct game *g, const struct game_caller *who, enum rules rules,
-              const char *channel)
+int game_turn(struct game *g, const struct game_caller *who, enum rules rules, const char *channel)
 {
     const char *name = ruleset_get(rules)->name;
     char what[64];

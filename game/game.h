@@ -580,6 +580,9 @@ int game_fighter_mine(struct game *g, const struct game_caller *who, const char 
                       struct db_fighter *f);
 /* The caller's active fighters, at most `max`, into out[0..*n): 0, or -1
  * after telling him of a database error. */
+/* 0 if fighter `f` is the caller's and not retired, else -1 after telling
+ * him why not (what game_fighter_mine checks of a fighter found). */
+int game_fighter_owned(const struct game_caller *who, const struct db_fighter *f);
 int game_my_fighters(struct game *g, const struct game_caller *who, struct db_fighter *out,
                      int max, int *n);
 
@@ -589,9 +592,10 @@ int game_my_fighters(struct game *g, const struct game_caller *who, struct db_fi
  * spread within bounds, nothing carried). GAME_FIGHTERS_MAX at most. */
 int game_create(struct game *g, const struct game_caller *who, const char *name,
                 const char *const *words, int n);
-/* `fighter`: the sheet, record and equipment of fighter `name` (NULL: the
- * caller's only one), and to his owner the training points he has. */
-int game_fighter_show(struct game *g, const struct game_caller *who, const char *name);
+/* `fighter`: the sheet, record and equipment of fighter `f` (as
+ * game_fighter_find gave it; NULL: the caller's only one), and to his
+ * owner the training points he has. */
+int game_fighter_show(struct game *g, const struct game_caller *who, const struct db_fighter *f);
 /* `fighters`: the active fighters of `account` (NULL: the caller's). */
 int game_fighters(struct game *g, const struct game_caller *who, const char *account);
 /* `train`: the caller's fighter `name` (NULL: his only one that trains an
@@ -600,9 +604,9 @@ int game_fighters(struct game *g, const struct game_caller *who, const char *acc
  * turn); never in a bout or a challenge. */
 int game_train(struct game *g, const struct game_caller *who, const char *ability,
                const char *name);
-/* `retire`: the caller's fighter `name` retires for good (not in a bout
- * or a challenge). */
-int game_retire(struct game *g, const struct game_caller *who, const char *name);
+/* `retire`: the caller's fighter `f` (as game_fighter_mine gave it)
+ * retires for good (not in a bout or a challenge). */
+int game_retire(struct game *g, const struct game_caller *who, const struct db_fighter *f);
 /* `pause`: the caller's fighter `name` (NULL: his only one) sits out the
  * next `turns` league turns (0 to 52; 0 ends a pause). */
 int game_pause(struct game *g, const struct game_caller *who, const char *turns,
@@ -611,6 +615,9 @@ int game_pause(struct game *g, const struct game_caller *who, const char *turns,
  * caller's only one). `champion`: the champion of `rules`. */
 int game_league_of(struct game *g, const struct game_caller *who, const char *name);
 int game_champion(struct game *g, const struct game_caller *who, enum rules rules);
+/* `standings`: the table of league `league` of `rules` (enum league), or
+ * with league -1 the top of every league that has fighters. */
+int game_standings(struct game *g, const struct game_caller *who, enum rules rules, int league);
 /* An admin's league turn of `rules` now, audited, its bouts recorded in
  * `channel` and its summary said where he asked. */
 int game_turn(struct game *g, const struct game_caller *who, enum rules rules,
@@ -630,14 +637,14 @@ int game_ban(struct game *g, const struct game_caller *who, const struct db_acco
 /* `armoury`: the duel's weapons and armour tables; `what` "weapons",
  * "armour" or NULL for both. */
 int game_armoury(struct game *g, const struct game_caller *who, const char *what);
-/* `equip`: the caller's duellist `name` takes new pieces, each at 100 %:
+/* `equip`: the caller's duellist `f` (as game_fighter_mine gave it) takes new pieces, each at 100 %:
  * words slot=item (weapon=longsword head=plate torso=chainmail+leather) or
  * a weapon's bare name; each needs its STR; never in a duel. */
-int game_equip(struct game *g, const struct game_caller *who, const char *name,
+int game_equip(struct game *g, const struct game_caller *who, const struct db_fighter *f,
                const char *const *words, int n);
 /* `unequip`: the piece in `slot` (weapon, head, torso, under/shirt, legs,
  * feet, shield) is taken off and gone. */
-int game_unequip(struct game *g, const struct game_caller *who, const char *name,
+int game_unequip(struct game *g, const struct game_caller *who, const struct db_fighter *f,
                  const char *slot);
 /* The layering rule of the duel's torso. Given `kit`, the equipment after
  * new pieces (given[slot] set for each slot named) over `worn`: a leather
@@ -647,6 +654,23 @@ void game_kit_layer(const struct duel_sheet *worn, const int given[DUEL_SLOTS],
 /* The piece in `slot` of `d` taken off: without the leather, the
  * chainmail shirt becomes the torso piece. */
 void game_kit_unlayer(struct duel_sheet *d, int slot);
+
+/* The words that name the game's things (words.c). A word "rules=NAME":
+ * 1 with *rules set, or -1 after telling the caller which rulesets there
+ * are; 0 when `word` is not rules=. */
+int game_rules_word(const struct game_caller *who, const char *word, enum rules *rules);
+/* The league (enum league) a word names ("gold", any case), or -1. */
+int game_league_word(const char *word);
+/* The value of a challenge's rounds=N for a bout of `rules` into *rounds
+ * (99 where the ruleset's rounds are fixed and the word says otherwise:
+ * the game explains it then): 0, or -1 after telling the caller the
+ * bounds. */
+int game_rounds_word(const struct game_caller *who, enum rules rules, const char *word,
+                     int *rounds);
+/* What `help create` and `help order` add: each ruleset's sheet, and its
+ * order line, explained. */
+void game_help_sheets(const struct game_caller *who);
+void game_help_orders(const struct game_caller *who);
 
 /* `plan`: the caller's fighter's stored plan. The fighter is the one
  * words[0] names among his fighters, else his only one; the rest of the

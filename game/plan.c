@@ -86,8 +86,8 @@ static int plan_clear(struct game *g, const struct game_caller *who, const struc
 
 /* Compiles plan `text` for `f`: its summary into `summary`, or -1 after
  * telling the caller the parser's error. */
-static int plan_checked(const struct game_caller *who, const struct db_fighter *f,
-                        const char *text, char *summary, size_t len)
+static int plan_checked(const struct game_caller *who, const struct db_fighter *f, const char *text,
+                        char *summary, size_t len)
 {
     char reason[PARSE_REASON_MAX + 40];
     struct parse_error err;
@@ -105,8 +105,7 @@ static int plan_checked(const struct game_caller *who, const struct db_fighter *
 
 /* `plan set` and `plan check`: the words are the plan's text. */
 static int plan_put(struct game *g, const struct game_caller *who, enum game_plan_op op,
-                    const char *opword, const struct db_fighter *f, const char *const *words,
-                    int n)
+                    const char *opword, const struct db_fighter *f, const char *const *words, int n)
 {
     char summary[512];
     struct str text;

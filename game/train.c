@@ -179,8 +179,8 @@ static void trained(const struct game_caller *who, const struct db_fighter *f, i
 
     if (rs->train_points) {
         game_reply(who, "%s's %s is now %d (%d training point%s left)", f->name,
-                   rs->fields[ability].key, sheet_field_get(&f->sheet, ability),
-                   f->training_points, f->training_points == 1 ? "" : "s");
+                   rs->fields[ability].key, sheet_field_get(&f->sheet, ability), f->training_points,
+                   f->training_points == 1 ? "" : "s");
         return;
     }
     str_init_fixed(&s, sheet, sizeof(sheet));
@@ -196,8 +196,8 @@ int game_train(struct game *g, const struct game_caller *who, const char *word, 
 
     /* The rulesets that train and have an ability of that name. */
     for (int r = 0; r < RULES_COUNT; r++)
-        with += trains(ruleset_get((enum rules)r)) &&
-                ability_of(ruleset_get((enum rules)r), word) >= 0;
+        with +=
+            trains(ruleset_get((enum rules)r)) && ability_of(ruleset_get((enum rules)r), word) >= 0;
     if (!with) {
         train_what(g, who);
         return -1;

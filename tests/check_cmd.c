@@ -278,12 +278,21 @@ static void bot_setup(void)
     bot.chan_in[0] = 1;
     bot.now = 1000;
     log_set_level(LOG_ERROR);
+    /* The game is there whenever commands run, as in the bot. */
+    struct game_io io;
+    struct game_config gc;
+    bot_game_io(&bot, &io);
+    bot_game_config(&bot.cfg, &gc);
+    bot.game = game_new(bot.db, &io, &gc, err, sizeof(err));
+    ck_assert_msg(bot.game != NULL, "%s", err);
 }
 
 static void bot_teardown(void)
 {
     char cmd[128];
 
+    if (bot.game)
+        game_free(bot.game);
     users_free(bot.users);
     outq_free(bot.q);
     db_close(bot.db);
@@ -916,14 +925,6 @@ static const char *queued(void)
 
 START_TEST(test_sim_command)
 {
-    struct game_io io;
-    struct game_config gc;
-    char err[256];
-
-    bot_game_io(&bot, &io);
-    bot_game_config(&bot.cfg, &gc);
-    bot.game = game_new(bot.db, &io, &gc, err, sizeof(err));
-    ck_assert_msg(bot.game != NULL, "%s", err);
     join("sam");
     join("tia");
     run("sam", 0, "register samsam1");
