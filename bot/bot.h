@@ -381,9 +381,9 @@ struct cmd_ctx {
     struct game_caller who;
     struct db_fighter fighter; /* TARGET_FIGHTER, TARGET_MY_FIGHTER */
     int has_fighter;
-    enum rules rules;   /* TARGET_RULES, TARGET_RULES_LEAGUE */
-    int league;         /* TARGET_RULES_LEAGUE: the league named (enum league), or -1 */
-    int64_t other_id;   /* TARGET_NICK */
+    enum rules rules; /* TARGET_RULES, TARGET_RULES_LEAGUE */
+    int league;       /* TARGET_RULES_LEAGUE: the league named (enum league), or -1 */
+    int64_t other_id; /* TARGET_NICK */
 };
 
 /* How the caller types a command where he is: the prefix in a channel

@@ -583,8 +583,8 @@ int game_fighter_mine(struct game *g, const struct game_caller *who, const char 
 /* 0 if fighter `f` is the caller's and not retired, else -1 after telling
  * him why not (what game_fighter_mine checks of a fighter found). */
 int game_fighter_owned(const struct game_caller *who, const struct db_fighter *f);
-int game_my_fighters(struct game *g, const struct game_caller *who, struct db_fighter *out,
-                     int max, int *n);
+int game_my_fighters(struct game *g, const struct game_caller *who, struct db_fighter *out, int max,
+                     int *n);
 
 /* `create`: a new fighter `name` of the caller's; `words` are rules=NAME
  * (default boxing) and the sheet's key=N words, checked against the
@@ -609,8 +609,7 @@ int game_train(struct game *g, const struct game_caller *who, const char *abilit
 int game_retire(struct game *g, const struct game_caller *who, const struct db_fighter *f);
 /* `pause`: the caller's fighter `name` (NULL: his only one) sits out the
  * next `turns` league turns (0 to 52; 0 ends a pause). */
-int game_pause(struct game *g, const struct game_caller *who, const char *turns,
-               const char *name);
+int game_pause(struct game *g, const struct game_caller *who, const char *turns, const char *name);
 /* `league`: the league and gold record of fighter `name` (NULL: the
  * caller's only one). `champion`: the champion of `rules`. */
 int game_league_of(struct game *g, const struct game_caller *who, const char *name);
@@ -620,8 +619,7 @@ int game_champion(struct game *g, const struct game_caller *who, enum rules rule
 int game_standings(struct game *g, const struct game_caller *who, enum rules rules, int league);
 /* An admin's league turn of `rules` now, audited, its bouts recorded in
  * `channel` and its summary said where he asked. */
-int game_turn(struct game *g, const struct game_caller *who, enum rules rules,
-              const char *channel);
+int game_turn(struct game *g, const struct game_caller *who, enum rules rules, const char *channel);
 /* An admin's `set`: corrects fighter `name`'s sheet or record by
  * key=number words (each ability within its bounds, wins, losses, draws,
  * kos, training), never during a bout; written with its audit line in one
@@ -637,9 +635,10 @@ int game_ban(struct game *g, const struct game_caller *who, const struct db_acco
 /* `armoury`: the duel's weapons and armour tables; `what` "weapons",
  * "armour" or NULL for both. */
 int game_armoury(struct game *g, const struct game_caller *who, const char *what);
-/* `equip`: the caller's duellist `f` (as game_fighter_mine gave it) takes new pieces, each at 100 %:
- * words slot=item (weapon=longsword head=plate torso=chainmail+leather) or
- * a weapon's bare name; each needs its STR; never in a duel. */
+/* `equip`: the caller's duellist `f` (as game_fighter_mine gave it) takes
+ * new pieces, each at 100 %: words slot=item (weapon=longsword head=plate
+ * torso=chainmail+leather) or a weapon's bare name; each needs its STR;
+ * never in a duel. */
 int game_equip(struct game *g, const struct game_caller *who, const struct db_fighter *f,
                const char *const *words, int n);
 /* `unequip`: the piece in `slot` (weapon, head, torso, under/shirt, legs,
