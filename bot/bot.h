@@ -606,7 +606,8 @@ const char *bot_league_channel(const struct bot *bot);
 /* The text of a message that is not a command, when it looks like orders
  * ("5H/8!/7 (ins)", or "#7 3/2" for bout 7): in private they are taken (and
  * answered), in a channel refused with a hint to send them privately.
- * Returns 1 when answered, 0 when `text` does not look like orders. */
+ * ctx->who must be set. Returns 1 when they were taken, -1 when answered
+ * with a refusal, 0 when `text` does not look like orders. */
 int bot_private_order(struct cmd_ctx *ctx, const char *text);
 /* 1 if a private message `text` looks like orders (bot_private_order). */
 int bot_looks_like_order(const char *text);

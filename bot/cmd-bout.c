@@ -236,7 +236,6 @@ int bot_looks_like_order(const char *text)
 
 int bot_private_order(struct cmd_ctx *ctx, const char *text)
 {
-    struct game_caller who;
     char bout[24] = "";
 
     const char *prefix = ctx->bot->cfg.prefix;
@@ -252,16 +251,14 @@ int bot_private_order(struct cmd_ctx *ctx, const char *text)
         /* Orders are secret: the opponent must not see them. */
         reply(ctx, "send your orders to me in private, not here: /msg %s %s", ctx->bot->nick,
               CLIP(text, 40));
-        return 1;
+        return -1;
     }
     if (!ctx->account) {
         reply(ctx, "identify first (/msg %s identify <password>), then send your orders",
               ctx->bot->nick);
-        return 1;
+        return -1;
     }
-    bot_caller(ctx, &who);
-    game_order(ctx->bot->game, &who, bout[0] ? bout : NULL, order);
-    return 1;
+    return game_order(ctx->bot->game, &ctx->who, bout[0] ? bout : NULL, order) == 0 ? 1 : -1;
 }
 
 static int cmd_bouts(struct cmd_ctx *ctx)

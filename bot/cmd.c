@@ -221,10 +221,21 @@ static struct cmd_count cmd_counts[CMD_TABLE_MAX];
 /* The counters of entry `e`, or NULL. */
 static struct cmd_count *count_of(const struct cmd_entry *e)
 {
-    for (int i = 0; e && cmd_table[i] && i < CMD_TABLE_MAX; i++)
+    for (int i = 0; e && i < CMD_TABLE_MAX && cmd_table[i]; i++)
         if (cmd_table[i] == e)
             return &cmd_counts[i];
     return NULL;
+}
+
+/* Counts a run of entry `e` whose handler returned rc. */
+static void count_run(const struct cmd_entry *e, int rc)
+{
+    struct cmd_count *c = count_of(e);
+
+    if (!c)
+        return;
+    c->runs++;
+    c->refused += rc != 0;
 }
 
 int cmd_stats(const char *name, struct cmd_count *out)
@@ -321,8 +332,11 @@ static enum stage stage_command(struct dispatch *d)
 {
     struct cmd_ctx *ctx = &d->ctx;
 
-    if (!d->e && ctx->bot->game && bot_private_order(ctx, d->text))
+    int taken = !d->e && ctx->bot->game ? bot_private_order(ctx, d->text) : 0;
+    if (taken) {
+        count_run(&cmd_order_entry, taken < 0); /* orders without the word */
         return STAGE_DONE;
+    }
     if (!d->e) {
         reply(ctx, "unknown command \"%s\"; say %shelp for the list", CLIP(d->line.argv[0], 39),
               cmd_typed(ctx));
@@ -400,17 +414,13 @@ static enum stage stage_target(struct dispatch *d)
 static void handle(struct dispatch *d)
 {
     const struct cmd_entry *e = d->e;
-    struct cmd_count *c = count_of(e);
 
     if (e->secret)
         log_msg(LOG_INFO, "%s: %s", d->ctx.nick, e->name);
     else
         log_msg(LOG_DEBUG, "%s: %s (%d args)", d->ctx.nick, e->name, d->ctx.argc);
     int rc = e->exec(&d->ctx);
-    if (c) {
-        c->runs++;
-        c->refused += rc != 0;
-    }
+    count_run(e, rc);
     if (rc != 0)
         log_msg(LOG_DEBUG, "%s: %s refused", d->ctx.nick, e->name);
 }

@@ -410,6 +410,41 @@ START_TEST(test_register_identify_create)
 }
 END_TEST
 
+/* The dispatcher's stages refuse before the handler runs (where, who,
+ * how many arguments, the target), and every handler's result is
+ * counted: runs, refusals, and stops before it ran. */
+START_TEST(test_dispatch_stages_counted)
+{
+    struct cmd_count before, after;
+
+    join("nia");
+    run("nia", 0, "register nianian1");
+    run("nia", 0, "create Nina str=12 spd=12 agl=12 tgh=12 hgt=12");
+    ck_assert_int_eq(cmd_stats("retire", &before), 0);
+    ck_assert_int_eq(cmd_stats("nosuch", &after), -1);
+    /* The target stage: no such fighter, another's, then his own. */
+    HAS(run("nia", 0, "retire Nobody"), "there is no fighter Nobody");
+    HAS(run("nia", 0, "retire Nina Nina"), "too many arguments; usage: retire <fighter>");
+    HAS(run("nia", 1, "!retire Nina"), "nia: Nina retires with a record of 0-0-0");
+    HAS(run("nia", 0, "retire Nina"), "Nina is retired");
+    ck_assert_int_eq(cmd_stats("retire", &after), 0);
+    ck_assert_uint_eq(after.runs - before.runs, 1);
+    ck_assert_uint_eq(after.refused - before.refused, 0);
+    ck_assert_uint_eq(after.stopped - before.stopped, 3);
+    /* A handler's refusal is counted as such. */
+    ck_assert_int_eq(cmd_stats("train", &before), 0);
+    HAS(run("nia", 0, "train xyz"), "train what?");
+    ck_assert_int_eq(cmd_stats("train", &after), 0);
+    ck_assert_uint_eq(after.runs - before.runs, 1);
+    ck_assert_uint_eq(after.refused - before.refused, 1);
+    /* Rules and league words are the standings' target. */
+    HAS(run("nia", 0, "standings tin"), "I don't understand \"tin\"; give a league (gold, "
+                                        "silver, bronze) or rules=boxing");
+    HAS(run("nia", 0, "champion rules=chess"), "rules=chess: use rules=boxing");
+    HAS(run("nia", 0, "champion gold"), "I don't understand \"gold\"; give rules=boxing");
+}
+END_TEST
+
 START_TEST(test_create_errors)
 {
     join("carl");
@@ -1040,6 +1075,7 @@ Suite *cmd_suite(void)
     tcase_add_test(c, test_register_identify_create);
     tcase_add_test(c, test_services_accounts);
     tcase_add_test(c, test_create_errors);
+    tcase_add_test(c, test_dispatch_stages_counted);
     tcase_add_test(c, test_duellist_and_armoury);
     tcase_add_test(c, test_passwords_in_channel_refused);
     tcase_add_test(c, test_identify_said_in_channel_burns);
