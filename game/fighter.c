@@ -56,11 +56,13 @@ void game_name_key(char *dst, const char *name, size_t len)
     if (len == 0)
         return;
     /* RFC 1459 folding, whatever the server says: []\~ are the upper case
-     * of {}|^, so no two keys differ by them. */
+     * of {}|^, so no two keys differ by them (bot/text.c's irc_casefold). */
     for (; i + 1 < len && name[i]; i++) {
         unsigned char c = (unsigned char)name[i];
-        if (c >= 'A' && c <= '^')
+        if ((c >= 'A' && c <= 'Z') || c == '[' || c == ']' || c == '\\')
             c = (unsigned char)(c + 32);
+        else if (c == '~')
+            c = '^';
         dst[i] = (char)c;
     }
     dst[i] = '\0';

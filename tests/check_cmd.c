@@ -97,6 +97,21 @@ START_TEST(test_clip_keeps_characters_whole)
 }
 END_TEST
 
+/* The game keys names as the bot does (RFC 1459 folding, whatever the
+ * server's case mapping). */
+START_TEST(test_name_keys_agree)
+{
+    static const char *const names[] = {"Alice", "[Bob]", "c\\d~e^", "{x}|y", "ZZ_top-2"};
+    char a[DB_NAME_MAX], b[DB_NAME_MAX];
+
+    for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+        bot_name_key(a, names[i], sizeof(a));
+        game_name_key(b, names[i], sizeof(b));
+        ck_assert_str_eq(a, b);
+    }
+}
+END_TEST
+
 /* ------------------------------------------------------------ identities */
 
 START_TEST(test_users_identity_lifecycle)
@@ -1060,6 +1075,7 @@ Suite *cmd_suite(void)
     tcase_add_test(p, test_parse_too_many_words);
     tcase_add_test(p, test_table_consistent);
     tcase_add_test(p, test_clip_keeps_characters_whole);
+    tcase_add_test(p, test_name_keys_agree);
     suite_add_tcase(s, p);
 
     tcase_add_test(u, test_users_identity_lifecycle);

@@ -446,6 +446,23 @@ START_TEST(test_retire)
 }
 END_TEST
 
+/* Names are keyed as the bot folds nicks (RFC 1459): []\\~ are the
+ * capitals of {}|^. */
+START_TEST(test_name_key)
+{
+    char key[DB_NAME_MAX];
+
+    game_name_key(key, "Ab[]\\~^{}|Z", sizeof(key));
+    ck_assert_str_eq(key, "ab{}|^^{}|z");
+    game_name_key(key, "abcdef", 4);
+    ck_assert_str_eq(key, "abc");
+    ck_assert_int_eq(game_name_valid("O'Neil-2_"), 1);
+    ck_assert_int_eq(game_name_valid("x"), 0);
+    ck_assert_int_eq(game_name_valid("2pac"), 0);
+    ck_assert_int_eq(game_name_valid("abcdefghijklmnopqrstu"), 0);
+}
+END_TEST
+
 START_TEST(test_ban)
 {
     int64_t a = account("mallory");
@@ -617,6 +634,7 @@ Suite *fighter_suite(void)
     tcase_add_test(tc, test_armoury_tables);
     tcase_add_test(tc, test_edit);
     tcase_add_test(tc, test_retire);
+    tcase_add_test(tc, test_name_key);
     tcase_add_test(tc, test_ban);
     tcase_add_test(tc, test_pause_league_champion);
     tcase_add_test(tc, test_standings_and_words);
