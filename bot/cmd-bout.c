@@ -8,13 +8,10 @@
  * secret).
  */
 #include <ctype.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "bot.h"
-#include "parse.h"
 
 #define ORDER_TEXT_MAX 256
 

@@ -1,12 +1,18 @@
 /*
- * cmd.c - the command table: parsing a line into words, finding the
- * command, the checks every command shares (where, who, how many
- * arguments), and `help` generated from the table. Each command family
- * declares its entries in its own cmd-*.c file; replies go through reply.c.
+ * cmd.c - the command table and its dispatcher: parsing a line into
+ * words, finding the command, and the checks every command shares, each a
+ * named stage that may refuse with its own one line before the handler
+ * runs (ngircd's Validate_* before Handle_Request): who he is, the flood
+ * limit, where, who may, how many arguments, and the target the entry
+ * declares (tmux's .target: a fighter, his fighter, a nick, a ruleset and
+ * a league), resolved through the game's calls (bot_target). Each command
+ * family declares its entries in its own cmd-*.c file, whose handlers only
+ * map words to the game's calls; `help` is generated from the table.
  *
- * A handler runs only after these checks pass; it answers through reply()
- * with its result or a one-line error saying what was wrong and how to do
- * it right. Nothing a user typed is ever used as a format string.
+ * A handler answers through reply() or the game's caller with its result
+ * or a one-line error saying what was wrong and how to do it right, and
+ * returns 0 or -1: the dispatcher logs it and counts it per command
+ * (cmd_stats). Nothing a user typed is ever used as a format string.
  */
 #include <ctype.h>
 #include <stdio.h>
