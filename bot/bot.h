@@ -351,6 +351,20 @@ enum cmd_need { CMD_ANYONE, CMD_ACCOUNT, CMD_ADMIN };
 
 struct bot;
 
+/* What a command acts on, declared in its table entry and resolved by the
+ * dispatcher's target stage before the handler runs (tmux's .target): a
+ * word the stage cannot resolve is refused there, with the game's own
+ * one-line reply, and the handler never runs. */
+enum cmd_target {
+    TARGET_NONE,
+    TARGET_FIGHTER,      /* argv[0], when given: any fighter (ctx->fighter) */
+    TARGET_MY_FIGHTER,   /* argv[0]: the caller's active fighter (ctx->fighter) */
+    TARGET_NICK,         /* argv[0], when given: whoever is identified under that
+                          * nick (ctx->other_id, 0 if nobody; never refused) */
+    TARGET_RULES,        /* every word is rules=NAME (ctx->rules, default boxing) */
+    TARGET_RULES_LEAGUE, /* rules=NAME and a league's name (ctx->rules, ctx->league) */
+};
+
 /* One command being run. */
 struct cmd_ctx {
     struct bot *bot;
@@ -362,6 +376,14 @@ struct cmd_ctx {
     const char *account;
     int lines; /* lines answered so far */
     int live;  /* 1: answers are a live bout's traffic (orders) */
+    /* The caller as the game answers him (bot_caller), set before the
+     * target stage; and what that stage resolved. */
+    struct game_caller who;
+    struct db_fighter fighter; /* TARGET_FIGHTER, TARGET_MY_FIGHTER */
+    int has_fighter;
+    enum rules rules; /* TARGET_RULES, TARGET_RULES_LEAGUE */
+    int league;       /* TARGET_RULES_LEAGUE: the league named (enum league), or -1 */
+    int64_t other_id; /* TARGET_NICK */
 };
 
 /* How the caller types a command where he is: the prefix in a channel
@@ -372,14 +394,17 @@ const char *cmd_typed(const struct cmd_ctx *ctx);
 const char *cmd_page(const struct cmd_ctx *ctx, char *buf, size_t len, const char *fmt, ...)
     BOT_PRINTF(4, 5);
 
-/* A command, declared once: the table in cmd.c checks where it may be used,
- * who may use it and its argument count before `exec` runs, and `help` is
- * generated from these fields. */
+/* A command, declared once: the dispatcher in cmd.c checks where it may
+ * be used, who may use it, its argument count and resolves its target
+ * before `exec` runs, and `help` is generated from these fields. `exec`
+ * returns 0, or -1 when it refused (it has answered why): the dispatcher
+ * logs and counts it (cmd_stats). */
 struct cmd_entry {
     const char *name;
     const char *aliases; /* space separated, or NULL */
     enum cmd_where where;
     enum cmd_need need;
+    enum cmd_target target;
     int args_min, args_max; /* -1: no maximum */
     const char *usage;      /* arguments, e.g. "<name> [rules=boxing] str=.. ..." */
     const char *help;       /* one line */
@@ -409,8 +434,20 @@ const struct cmd_entry *cmd_find(const char *name);
 extern const struct cmd_entry *const cmd_table[];
 
 /* Runs one message from `nick`: in `channel`, or in private when channel is
- * NULL. Replies go through the output queue. */
+ * NULL. Replies go through the output queue. The stages, in order, each
+ * able to refuse with its own line: the words (cmd_parse), who he is
+ * (services asked first when unsure), the flood limit, the command or his
+ * orders, a password said in public, where, who may, how many arguments,
+ * the target; then the handler, whose result is counted. */
 void cmd_dispatch(struct bot *bot, const char *nick, const char *channel, const char *text);
+
+/* What the dispatcher counted of command `name` since the start: the
+ * times its handler ran, the times it refused (returned -1), and the
+ * times a stage refused it before its handler. 0, or -1 for no command. */
+struct cmd_count {
+    unsigned long runs, refused, stopped;
+};
+int cmd_stats(const char *name, struct cmd_count *out);
 
 /* Replies to whoever ran the command: in private by NOTICE... */
 void reply(struct cmd_ctx *ctx, const char *fmt, ...) BOT_PRINTF(2, 3);
@@ -552,9 +589,10 @@ void bot_game_io(struct bot *bot, struct game_io *io);
 void bot_game_config(const struct config *cfg, struct game_config *gc);
 /* A game_caller for the command being run: answers go through reply(). */
 void bot_caller(struct cmd_ctx *ctx, struct game_caller *who);
-/* A command's word "rules=NAME": 1 with *rules set, or -1 after telling the
- * caller which rulesets there are; 0 when `word` is not rules=. */
-int bot_rules_word(struct cmd_ctx *ctx, const char *word, enum rules *rules);
+/* The dispatcher's target stage: resolves what command `e` declares it
+ * acts on (enum cmd_target) into ctx, through the game's calls. 0, or -1
+ * after the game told the caller what was wrong. */
+int bot_target(struct cmd_ctx *ctx, enum cmd_target target);
 /* Fights the simulations waiting (game_sim_step) for about BOT_SIM_SLICE
  * seconds, looking at the clock every BOT_SIM_CHUNK bouts: the event loop
  * calls it once a turn, and does not sleep while any waits, so a
@@ -568,15 +606,10 @@ const char *bot_league_channel(const struct bot *bot);
 /* The text of a message that is not a command, when it looks like orders
  * ("5H/8!/7 (ins)", or "#7 3/2" for bout 7): in private they are taken (and
  * answered), in a channel refused with a hint to send them privately.
- * Returns 1 when answered, 0 when `text` does not look like orders. */
+ * ctx->who must be set. Returns 1 when they were taken, -1 when answered
+ * with a refusal, 0 when `text` does not look like orders. */
 int bot_private_order(struct cmd_ctx *ctx, const char *text);
 /* 1 if a private message `text` looks like orders (bot_private_order). */
 int bot_looks_like_order(const char *text);
-/* Looks up fighter `name` (cmd-fighter.c): 0 with *f filled, or -1 after
- * telling the caller that the name is not one, or that nobody has it. */
-int bot_fighter_find(struct cmd_ctx *ctx, const char *name, struct db_fighter *f);
-/* Like bot_fighter_find, and the fighter must be the caller's and not
- * retired: 0, or -1 after telling him why not. */
-int bot_fighter_mine(struct cmd_ctx *ctx, const char *name, struct db_fighter *f);
 
 #endif

@@ -8,50 +8,35 @@
  * secret).
  */
 #include <ctype.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "bot.h"
-#include "parse.h"
 
 #define ORDER_TEXT_MAX 256
 
-/* The account identified under nick `nick`, or 0. */
-static int64_t account_of_nick(struct cmd_ctx *ctx, const char *nick)
+/* The words of a challenge after the nick: rules=, rounds=, with=, vs=;
+ * -1 after a reply. */
+struct challenge_words {
+    enum rules rules;
+    const char *rounds, *with, *vs;
+};
+
+static int challenge_words(struct cmd_ctx *ctx, struct challenge_words *w)
 {
-    int64_t id;
-    const char *name;
-
-    return users_account(ctx->bot->users, nick, &id, &name) ? id : 0;
-}
-
-static int cmd_challenge(struct cmd_ctx *ctx)
-{
-    struct bot *bot = ctx->bot;
-    const char *target = ctx->argv[0], *with = NULL, *vs = NULL;
-    enum rules rules = RULES_BOXING;
-    int rounds = 0;
-    const char *rounds_arg = NULL;
-    int64_t opp_id;
-    const char *opp_name;
-    struct db_account acc;
-    char key[DB_NAME_MAX];
-
     for (int i = 1; i < ctx->argc; i++) {
         const char *a = ctx->argv[i];
-        int got = bot_rules_word(ctx, a, &rules);
+        int got = game_rules_word(&ctx->who, a, &w->rules);
         if (got < 0)
             return -1;
         if (got) {
             continue;
         } else if (strncasecmp(a, "rounds=", 7) == 0) {
-            rounds_arg = a + 7;
+            w->rounds = a + 7;
         } else if (strncasecmp(a, "with=", 5) == 0) {
-            with = a + 5;
+            w->with = a + 5;
         } else if (strncasecmp(a, "vs=", 3) == 0) {
-            vs = a + 3;
+            w->vs = a + 3;
         } else {
             reply(ctx,
                   "I don't understand \"%s\"; usage: challenge <nick> [rules=%s] [rounds=N] "
@@ -60,24 +45,26 @@ static int cmd_challenge(struct cmd_ctx *ctx)
             return -1;
         }
     }
-    /* Checked once the ruleset is known; a ruleset whose bouts always have
-     * the same rounds is the game's to explain. */
-    const struct ruleset *rs = ruleset_get(rules);
-    if (rounds_arg) {
-        char *end;
-        long v = strtol(rounds_arg, &end, 10);
-        if (!rs->rounds_fixed && (*end || v < rs->rounds_min || v > rs->rounds_max)) {
-            reply(ctx, "rounds=%s: a %s bout has %d to %d rounds", CLIP(rounds_arg, 20), rs->name,
-                  rs->rounds_min, rs->rounds_max);
-            return -1;
-        }
-        rounds = *end || v < 1 || v > 99 ? 99 : (int)v;
-    }
+    return 0;
+}
+
+static int cmd_challenge(struct cmd_ctx *ctx)
+{
+    struct bot *bot = ctx->bot;
+    const char *target = ctx->argv[0];
+    struct challenge_words w = {.rules = RULES_BOXING};
+    int rounds = 0;
+    int64_t opp_id;
+    const char *opp_name;
+    struct db_account acc;
+
+    if (challenge_words(ctx, &w) != 0 ||
+        (w.rounds && game_rounds_word(&ctx->who, w.rules, w.rounds, &rounds) != 0))
+        return -1;
     /* The opponent: whoever is identified under that nick, else the
      * account of that name (he can identify before accepting). */
     if (!users_account(bot->users, target, &opp_id, &opp_name)) {
-        if (strlen(target) >= DB_NAME_MAX ||
-            (bot_name_key(key, target, sizeof(key)), db_account_get(bot->db, key, &acc)) != DB_OK) {
+        if (game_account_find(bot->game, target, &acc) != 0) {
             reply(ctx,
                   "%s has no account here yet: %s must register first (/msg %s register "
                   "<password>)",
@@ -87,9 +74,7 @@ static int cmd_challenge(struct cmd_ctx *ctx)
         opp_id = acc.id;
         opp_name = acc.name;
     }
-    struct game_caller who;
-    bot_caller(ctx, &who);
-    return game_challenge(bot->game, &who, opp_id, opp_name, rules, rounds, with, vs);
+    return game_challenge(bot->game, &ctx->who, opp_id, opp_name, w.rules, rounds, w.with, w.vs);
 }
 
 const struct cmd_entry cmd_challenge_entry = {
@@ -105,11 +90,8 @@ const struct cmd_entry cmd_challenge_entry = {
 
 static int answer(struct cmd_ctx *ctx, enum game_answer what)
 {
-    const char *other = ctx->argc ? ctx->argv[0] : NULL;
-    struct game_caller who;
-
-    bot_caller(ctx, &who);
-    return game_answer(ctx->bot->game, &who, what, other, other ? account_of_nick(ctx, other) : 0);
+    return game_answer(ctx->bot->game, &ctx->who, what, ctx->argc ? ctx->argv[0] : NULL,
+                       ctx->other_id);
 }
 
 static int cmd_accept(struct cmd_ctx *ctx)
@@ -121,6 +103,7 @@ const struct cmd_entry cmd_accept_entry = {
     .name = "accept",
     .where = CMD_CHANNEL,
     .need = CMD_ACCOUNT,
+    .target = TARGET_NICK,
     .args_min = 0,
     .args_max = 1,
     .usage = "[nick]",
@@ -137,6 +120,7 @@ const struct cmd_entry cmd_decline_entry = {
     .name = "decline",
     .where = CMD_CHANNEL,
     .need = CMD_ACCOUNT,
+    .target = TARGET_NICK,
     .args_min = 0,
     .args_max = 1,
     .usage = "[nick]",
@@ -153,6 +137,7 @@ const struct cmd_entry cmd_withdraw_entry = {
     .name = "withdraw",
     .where = CMD_CHANNEL,
     .need = CMD_ACCOUNT,
+    .target = TARGET_NICK,
     .args_min = 0,
     .args_max = 1,
     .usage = "[nick]",
@@ -162,10 +147,7 @@ const struct cmd_entry cmd_withdraw_entry = {
 
 static int cmd_forfeit(struct cmd_ctx *ctx)
 {
-    struct game_caller who;
-
-    bot_caller(ctx, &who);
-    return game_forfeit(ctx->bot->game, &who, ctx->argc ? ctx->argv[0] : NULL);
+    return game_forfeit(ctx->bot->game, &ctx->who, ctx->argc ? ctx->argv[0] : NULL);
 }
 
 const struct cmd_entry cmd_forfeit_entry = {
@@ -185,7 +167,7 @@ static int cmd_order(struct cmd_ctx *ctx)
     char text[ORDER_TEXT_MAX];
     const char *bout = NULL;
     int first = 0;
-    struct game_caller who;
+    struct str t;
 
     if (ctx->argv[0][0] == '#') {
         bout = ctx->argv[0];
@@ -195,20 +177,16 @@ static int cmd_order(struct cmd_ctx *ctx)
         reply(ctx, "which orders? e.g. order 5H/8!/7 (inside)");
         return -1;
     }
-    size_t len = 0;
-    for (int i = first; i < ctx->argc && len < sizeof(text); i++)
-        len += (size_t)snprintf(text + len, sizeof(text) - len, "%s%s", i > first ? " " : "",
-                                ctx->argv[i]);
-    bot_caller(ctx, &who);
-    return game_order(ctx->bot->game, &who, bout, text);
+    str_init_fixed(&t, text, sizeof(text));
+    for (int i = first; i < ctx->argc; i++)
+        str_add(&t, "%s%s", i > first ? " " : "", ctx->argv[i]);
+    return game_order(ctx->bot->game, &ctx->who, bout, text);
 }
 
 /* `help order`: each ruleset's order line explained. */
 static void order_help(struct cmd_ctx *ctx)
 {
-    for (int r = 0; r < RULES_COUNT; r++)
-        if (grammar_get((enum rules)r)->order_help)
-            reply(ctx, "%s", grammar_get((enum rules)r)->order_help);
+    game_help_orders(&ctx->who);
 }
 
 const struct cmd_entry cmd_order_entry = {
@@ -255,7 +233,6 @@ int bot_looks_like_order(const char *text)
 
 int bot_private_order(struct cmd_ctx *ctx, const char *text)
 {
-    struct game_caller who;
     char bout[24] = "";
 
     const char *prefix = ctx->bot->cfg.prefix;
@@ -271,24 +248,19 @@ int bot_private_order(struct cmd_ctx *ctx, const char *text)
         /* Orders are secret: the opponent must not see them. */
         reply(ctx, "send your orders to me in private, not here: /msg %s %s", ctx->bot->nick,
               CLIP(text, 40));
-        return 1;
+        return -1;
     }
     if (!ctx->account) {
         reply(ctx, "identify first (/msg %s identify <password>), then send your orders",
               ctx->bot->nick);
-        return 1;
+        return -1;
     }
-    bot_caller(ctx, &who);
-    game_order(ctx->bot->game, &who, bout[0] ? bout : NULL, order);
-    return 1;
+    return game_order(ctx->bot->game, &ctx->who, bout[0] ? bout : NULL, order) == 0 ? 1 : -1;
 }
 
 static int cmd_bouts(struct cmd_ctx *ctx)
 {
-    struct game_caller who;
-
-    bot_caller(ctx, &who);
-    return game_bouts(ctx->bot->game, &who);
+    return game_bouts(ctx->bot->game, &ctx->who);
 }
 
 const struct cmd_entry cmd_bouts_entry = {
@@ -304,10 +276,7 @@ const struct cmd_entry cmd_bouts_entry = {
 
 static int cmd_score(struct cmd_ctx *ctx)
 {
-    struct game_caller who;
-
-    bot_caller(ctx, &who);
-    return game_score(ctx->bot->game, &who, ctx->argc ? ctx->argv[0] : NULL);
+    return game_score(ctx->bot->game, &ctx->who, ctx->argc ? ctx->argv[0] : NULL);
 }
 
 const struct cmd_entry cmd_score_entry = {
@@ -323,10 +292,8 @@ const struct cmd_entry cmd_score_entry = {
 
 static int cmd_report(struct cmd_ctx *ctx)
 {
-    struct game_caller who;
-
-    bot_caller(ctx, &who);
-    return game_report(ctx->bot->game, &who, ctx->argv[0], ctx->argc == 2 ? ctx->argv[1] : NULL);
+    return game_report(ctx->bot->game, &ctx->who, ctx->argv[0],
+                       ctx->argc == 2 ? ctx->argv[1] : NULL);
 }
 
 const struct cmd_entry cmd_report_entry = {
@@ -342,10 +309,7 @@ const struct cmd_entry cmd_report_entry = {
 
 static int cmd_cancel(struct cmd_ctx *ctx)
 {
-    struct game_caller who;
-
-    bot_caller(ctx, &who);
-    return game_cancel(ctx->bot->game, &who, ctx->argv[0]);
+    return game_cancel(ctx->bot->game, &ctx->who, ctx->argv[0]);
 }
 
 const struct cmd_entry cmd_cancel_entry = {

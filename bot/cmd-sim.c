@@ -9,7 +9,6 @@
  * A plan's lines go as for `plan set`, separated by ;. Words are split at
  * spaces, so a plan= or hisplan= takes every word up to the next option.
  */
-#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
@@ -21,6 +20,13 @@ static const char *const opt_key[OPT_COUNT] = {"bouts=", "plan=", "hisplan=", "s
 
 #define SIM_USAGE "sim <your fighter> vs <his fighter> [bouts=N] [plan=<lines>] [hisplan=<lines>]"
 
+/* The options of one `sim`: each option's value (NULL: not given); the
+ * plans' words joined in their own strings. */
+struct sim_words {
+    const char *val[OPT_COUNT];
+    struct str plan[2]; /* plan=, hisplan= */
+};
+
 /* The option `word` starts with, or -1. */
 static int opt_of(const char *word)
 {
@@ -30,52 +36,64 @@ static int opt_of(const char *word)
     return -1;
 }
 
+/* Reads the words after "<mine> vs <his>" into *w; -1 after a reply. */
+static int sim_options(struct cmd_ctx *ctx, struct sim_words *w)
+{
+    int open = -1; /* the plan option the words go to */
+
+    for (int i = 3; i < ctx->argc; i++) {
+        const char *a = ctx->argv[i];
+        int k = opt_of(a);
+        if (k < 0 && open < 0) {
+            reply(ctx, "I don't understand \"%s\"; usage: %s", CLIP(a, 30), SIM_USAGE);
+            return -1;
+        }
+        if (k < 0) {
+            struct str *t = &w->plan[open == OPT_PLAN ? 0 : 1];
+            str_add(t, "%s%s", t->len ? " " : "", a);
+            continue;
+        }
+        if (w->val[k]) {
+            reply(ctx, "%s is given twice; give it once", opt_key[k]);
+            return -1;
+        }
+        a += strlen(opt_key[k]);
+        open = -1;
+        if (k == OPT_PLAN || k == OPT_HISPLAN) {
+            struct str *t = &w->plan[k == OPT_PLAN ? 0 : 1];
+            str_cat(t, a);
+            w->val[k] = ""; /* its text is the string's, once complete */
+            open = k;
+        } else {
+            w->val[k] = a;
+        }
+    }
+    for (int k = OPT_PLAN; k <= OPT_HISPLAN; k++)
+        if (w->val[k])
+            w->val[k] = w->plan[k == OPT_PLAN ? 0 : 1].p;
+    return 0;
+}
+
 static int cmd_sim(struct cmd_ctx *ctx)
 {
-    static char plan_text[2][512]; /* plan= and hisplan=, their words joined */
-    const char *val[OPT_COUNT] = {NULL};
+    struct game *g = ctx->bot->game;
+    struct sim_words w = {.val = {NULL}};
     struct db_fighter mine, his;
-    int open = -1; /* the plan option the words go to */
+    int rc = -1;
 
     if (strcasecmp(ctx->argv[1], "vs") != 0) {
         reply(ctx, "say whom your fighter meets: %s", SIM_USAGE);
         return -1;
     }
-    for (int i = 3; i < ctx->argc; i++) {
-        const char *w = ctx->argv[i];
-        int k = opt_of(w);
-        if (k < 0 && open < 0) {
-            reply(ctx, "I don't understand \"%s\"; usage: %s", CLIP(w, 30), SIM_USAGE);
-            return -1;
-        }
-        if (k < 0) {
-            char *t = plan_text[open == OPT_PLAN ? 0 : 1];
-            size_t n = strlen(t);
-            snprintf(t + n, sizeof(plan_text[0]) - n, "%s%s", n ? " " : "", w);
-            continue;
-        }
-        if (val[k]) {
-            reply(ctx, "%s is given twice; give it once", opt_key[k]);
-            return -1;
-        }
-        w += strlen(opt_key[k]);
-        open = -1;
-        if (k == OPT_PLAN || k == OPT_HISPLAN) {
-            char *t = plan_text[k == OPT_PLAN ? 0 : 1];
-            snprintf(t, sizeof(plan_text[0]), "%s", w);
-            val[k] = t;
-            open = k;
-        } else {
-            val[k] = w;
-        }
-    }
-    if (bot_fighter_find(ctx, ctx->argv[0], &mine) != 0 ||
-        bot_fighter_find(ctx, ctx->argv[2], &his) != 0)
-        return -1;
-    struct game_caller who;
-    bot_caller(ctx, &who);
-    return game_sim(ctx->bot->game, &who, &mine, &his, val[OPT_BOUTS], val[OPT_PLAN],
-                    val[OPT_HISPLAN], val[OPT_SEED]);
+    str_init(&w.plan[0]);
+    str_init(&w.plan[1]);
+    if (sim_options(ctx, &w) == 0 && game_fighter_find(g, &ctx->who, ctx->argv[0], &mine) == 0 &&
+        game_fighter_find(g, &ctx->who, ctx->argv[2], &his) == 0)
+        rc = game_sim(g, &ctx->who, &mine, &his, w.val[OPT_BOUTS], w.val[OPT_PLAN],
+                      w.val[OPT_HISPLAN], w.val[OPT_SEED]);
+    str_free(&w.plan[0]);
+    str_free(&w.plan[1]);
+    return rc;
 }
 
 const struct cmd_entry cmd_sim_entry = {

@@ -1,12 +1,18 @@
 /*
- * cmd.c - the command table: parsing a line into words, finding the
- * command, the checks every command shares (where, who, how many
- * arguments), and `help` generated from the table. Each command family
- * declares its entries in its own cmd-*.c file; replies go through reply.c.
+ * cmd.c - the command table and its dispatcher: parsing a line into
+ * words, finding the command, and the checks every command shares, each a
+ * named stage that may refuse with its own one line before the handler
+ * runs (ngircd's Validate_* before Handle_Request): who he is, the flood
+ * limit, where, who may, how many arguments, and the target the entry
+ * declares (tmux's .target: a fighter, his fighter, a nick, a ruleset and
+ * a league), resolved through the game's calls (bot_target). Each command
+ * family declares its entries in its own cmd-*.c file, whose handlers only
+ * map words to the game's calls; `help` is generated from the table.
  *
- * A handler runs only after these checks pass; it answers through reply()
- * with its result or a one-line error saying what was wrong and how to do
- * it right. Nothing a user typed is ever used as a format string.
+ * A handler answers through reply() or the game's caller with its result
+ * or a one-line error saying what was wrong and how to do it right, and
+ * returns 0 or -1: the dispatcher logs it and counts it per command
+ * (cmd_stats). Nothing a user typed is ever used as a format string.
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -200,133 +206,299 @@ static void no_account(struct cmd_ctx *ctx, const struct cmd_entry *e)
     }
 }
 
-void cmd_dispatch(struct bot *bot, const char *nick, const char *channel, const char *text)
-{
-    struct cmd_line line;
-    struct cmd_ctx ctx = {.bot = bot, .nick = nick, .channel = channel};
-    int rc = cmd_parse(text, bot->cfg.prefix, channel == NULL, &line);
+/* ------------------------------------------------------- the dispatcher */
 
-    if (rc == 0)
+/* One message on its way through the stages. */
+struct dispatch {
+    struct cmd_line line;
+    int parsed; /* cmd_parse's result */
+    const char *text;
+    const struct cmd_entry *e; /* NULL until known: no command, or orders */
+    struct cmd_ctx ctx;
+};
+
+/* What a stage decides: go on, stop with nothing more to do (chat, a
+ * question to the server first, orders taken), or refuse (it answered). */
+enum stage { STAGE_GO, STAGE_DONE, STAGE_REFUSED };
+
+#define CMD_TABLE_MAX 64
+static struct cmd_count cmd_counts[CMD_TABLE_MAX];
+
+/* The counters of entry `e`, or NULL. */
+static struct cmd_count *count_of(const struct cmd_entry *e)
+{
+    for (int i = 0; e && i < CMD_TABLE_MAX && cmd_table[i]; i++)
+        if (cmd_table[i] == e)
+            return &cmd_counts[i];
+    return NULL;
+}
+
+/* Counts a run of entry `e` whose handler returned rc. */
+static void count_run(const struct cmd_entry *e, int rc)
+{
+    struct cmd_count *c = count_of(e);
+
+    if (!c)
         return;
-    /* Orders for one's own live bout are never limited: a player answering
-     * as fast as the bot asks must never be ignored in his own bout. */
-    const struct cmd_entry *e = rc > 0 ? cmd_find(line.argv[0]) : NULL;
-    if (rc > 0 && services_unsure(bot, nick, e) && irc_whois_then(bot, nick, channel, text) == 0)
-        return; /* run again when the server has said who he is */
+    c->runs++;
+    c->refused += rc != 0;
+}
+
+int cmd_stats(const char *name, struct cmd_count *out)
+{
+    struct cmd_count *c = count_of(cmd_find(name));
+
+    if (!c)
+        return -1;
+    *out = *c;
+    return 0;
+}
+
+/* The words: chat is no command; the name is looked up. */
+static enum stage stage_parse(struct dispatch *d)
+{
+    struct cmd_ctx *ctx = &d->ctx;
+
+    d->parsed = cmd_parse(d->text, ctx->bot->cfg.prefix, ctx->channel == NULL, &d->line);
+    if (d->parsed == 0)
+        return STAGE_DONE;
+    d->e = d->parsed > 0 ? cmd_find(d->line.argv[0]) : NULL;
+    return STAGE_GO;
+}
+
+/* Who he is, when only the server can say: asked first, and the message
+ * run again when the answer is in. */
+static enum stage stage_services(struct dispatch *d)
+{
+    struct cmd_ctx *ctx = &d->ctx;
+
+    if (d->parsed > 0 && services_unsure(ctx->bot, ctx->nick, d->e) &&
+        irc_whois_then(ctx->bot, ctx->nick, ctx->channel, d->text) == 0)
+        return STAGE_DONE;
+    return STAGE_GO;
+}
+
+/* The flood limit. Orders for one's own live bout are never limited: a
+ * player answering as fast as the bot asks must never be ignored in his
+ * own bout. */
+static enum stage stage_flood(struct dispatch *d)
+{
+    struct cmd_ctx *ctx = &d->ctx;
+    struct bot *bot = ctx->bot;
     int own_order = 0;
-    if (!channel && bot->game && (!e || e == &cmd_order_entry)) {
-        users_account(bot->users, nick, &ctx.account_id, &ctx.account);
-        own_order = ctx.account_id && game_account_live(bot->game, ctx.account_id) &&
-                    (e || bot_looks_like_order(text));
+
+    if (!ctx->channel && bot->game && (!d->e || d->e == &cmd_order_entry)) {
+        users_account(bot->users, ctx->nick, &ctx->account_id, &ctx->account);
+        own_order = ctx->account_id && game_account_live(bot->game, ctx->account_id) &&
+                    (d->e || bot_looks_like_order(d->text));
     }
-    switch (own_order ? USERS_RATE_OK : users_rate(bot->users, nick, bot->now)) {
+    switch (own_order ? USERS_RATE_OK : users_rate(bot->users, ctx->nick, bot->now)) {
     case USERS_RATE_OK:
-        break;
+        return STAGE_GO;
     case USERS_RATE_WARN:
-        log_msg(LOG_INFO, "flood: ignoring %s for %d s", nick, bot->cfg.ignore_seconds);
-        outq_demote(bot->q, nick, bot->cfg.ignore_seconds);
-        reply_private(&ctx,
+        log_msg(LOG_INFO, "flood: ignoring %s for %d s", ctx->nick, bot->cfg.ignore_seconds);
+        outq_demote(bot->q, ctx->nick, bot->cfg.ignore_seconds);
+        reply_private(ctx,
                       "too many commands: I will ignore you for %d seconds; at most %d commands "
                       "in %d seconds, please (orders for your own bout are always taken)",
                       bot->cfg.ignore_seconds, bot->cfg.commands, bot->cfg.commands_seconds);
-        return;
+        return STAGE_REFUSED;
     case USERS_RATE_IGNORE:
-        return;
+    default:
+        return STAGE_DONE;
     }
-    if (rc < 0) {
-        reply(&ctx, "too many words: a command takes at most %d arguments; see %shelp",
-              CMD_ARGS_MAX, channel ? bot->cfg.prefix : "");
-        return;
+}
+
+/* Too many words for any command. */
+static enum stage stage_words(struct dispatch *d)
+{
+    if (d->parsed > 0)
+        return STAGE_GO;
+    reply(&d->ctx, "too many words: a command takes at most %d arguments; see %shelp", CMD_ARGS_MAX,
+          cmd_typed(&d->ctx));
+    return STAGE_REFUSED;
+}
+
+/* His identity (a password's, or services' where allowed), and the
+ * caller the game answers. */
+static enum stage stage_identity(struct dispatch *d)
+{
+    struct cmd_ctx *ctx = &d->ctx;
+    struct bot *bot = ctx->bot;
+
+    users_account(bot->users, ctx->nick, &ctx->account_id, &ctx->account);
+    if (!ctx->account && (!d->e || d->e->need != CMD_ANYONE) && accounts_resolve(bot, ctx->nick, 1))
+        users_account(bot->users, ctx->nick, &ctx->account_id, &ctx->account);
+    bot_caller(ctx, &ctx->who);
+    return STAGE_GO;
+}
+
+/* The command, or orders without the word, or an unknown word. */
+static enum stage stage_command(struct dispatch *d)
+{
+    struct cmd_ctx *ctx = &d->ctx;
+
+    int taken = !d->e && ctx->bot->game ? bot_private_order(ctx, d->text) : 0;
+    if (taken) {
+        count_run(&cmd_order_entry, taken < 0); /* orders without the word */
+        return STAGE_DONE;
     }
-    users_account(bot->users, nick, &ctx.account_id, &ctx.account);
-    if (!ctx.account && (!e || e->need != CMD_ANYONE) && accounts_resolve(bot, nick, 1))
-        users_account(bot->users, nick, &ctx.account_id, &ctx.account);
-    if (!e && bot->game && bot_private_order(&ctx, text))
-        return;
-    if (!e) {
-        reply(&ctx, "unknown command \"%s\"; say %shelp for the list", CLIP(line.argv[0], 39),
-              channel ? bot->cfg.prefix : "");
-        return;
+    if (!d->e) {
+        reply(ctx, "unknown command \"%s\"; say %shelp for the list", CLIP(d->line.argv[0], 39),
+              cmd_typed(ctx));
+        return STAGE_REFUSED;
     }
-    ctx.argc = line.argc - 1;
-    for (int i = 0; i < ctx.argc; i++)
-        ctx.argv[i] = line.argv[i + 1];
-    if (e->secret && channel) {
-        /* Said in public: refused, never logged nor stored in clear, and
-         * the password it gave away burnt. */
-        account_overheard(&ctx, e);
-        return;
-    }
-    if (!(e->where & (channel ? CMD_CHANNEL : CMD_PRIVATE))) {
-        if (channel)
-            reply(&ctx, "%s works only in private: /msg %s %s ...", e->name, bot->nick, e->name);
-        else
-            reply(&ctx, "%s works only in a channel: say %s%s there", e->name, bot->cfg.prefix,
-                  e->name);
-        return;
-    }
-    if (e->need != CMD_ANYONE && !ctx.account) {
-        no_account(&ctx, e);
-        return;
-    }
-    if (e->need == CMD_ADMIN && !bot_is_admin(bot, ctx.account)) {
-        reply(&ctx, "%s is for the bot's admins only", e->name);
-        return;
-    }
-    if (ctx.argc < e->args_min) {
-        usage(&ctx, e, "missing arguments");
-        return;
-    }
-    if (e->args_max >= 0 && ctx.argc > e->args_max) {
-        usage(&ctx, e, "too many arguments");
-        return;
-    }
-    if (e->secret)
-        log_msg(LOG_INFO, "%s: %s", nick, e->name);
+    ctx->argc = d->line.argc - 1;
+    for (int i = 0; i < ctx->argc; i++)
+        ctx->argv[i] = d->line.argv[i + 1];
+    return STAGE_GO;
+}
+
+/* A password said in public: refused, never logged nor stored in clear,
+ * and the password it gave away burnt. */
+static enum stage stage_secret(struct dispatch *d)
+{
+    if (!d->e->secret || !d->ctx.channel)
+        return STAGE_GO;
+    account_overheard(&d->ctx, d->e);
+    return STAGE_REFUSED;
+}
+
+/* Where the command may be said. */
+static enum stage stage_where(struct dispatch *d)
+{
+    struct cmd_ctx *ctx = &d->ctx;
+    const struct cmd_entry *e = d->e;
+
+    if (e->where & (ctx->channel ? CMD_CHANNEL : CMD_PRIVATE))
+        return STAGE_GO;
+    if (ctx->channel)
+        reply(ctx, "%s works only in private: /msg %s %s ...", e->name, ctx->bot->nick, e->name);
     else
-        log_msg(LOG_DEBUG, "%s: %s (%d args)", nick, e->name, ctx.argc);
-    e->exec(&ctx);
+        reply(ctx, "%s works only in a channel: say %s%s there", e->name, ctx->bot->cfg.prefix,
+              e->name);
+    return STAGE_REFUSED;
+}
+
+/* Who may say it: anyone, the identified, the admins. */
+static enum stage stage_need(struct dispatch *d)
+{
+    struct cmd_ctx *ctx = &d->ctx;
+
+    if (d->e->need != CMD_ANYONE && !ctx->account) {
+        no_account(ctx, d->e);
+        return STAGE_REFUSED;
+    }
+    if (d->e->need == CMD_ADMIN && !bot_is_admin(ctx->bot, ctx->account)) {
+        reply(ctx, "%s is for the bot's admins only", d->e->name);
+        return STAGE_REFUSED;
+    }
+    return STAGE_GO;
+}
+
+/* How many arguments it takes. */
+static enum stage stage_args(struct dispatch *d)
+{
+    if (d->ctx.argc < d->e->args_min) {
+        usage(&d->ctx, d->e, "missing arguments");
+        return STAGE_REFUSED;
+    }
+    if (d->e->args_max >= 0 && d->ctx.argc > d->e->args_max) {
+        usage(&d->ctx, d->e, "too many arguments");
+        return STAGE_REFUSED;
+    }
+    return STAGE_GO;
+}
+
+/* What it acts on, as its entry declares. */
+static enum stage stage_target(struct dispatch *d)
+{
+    return bot_target(&d->ctx, d->e->target) == 0 ? STAGE_GO : STAGE_REFUSED;
+}
+
+/* Runs the handler; its result is logged and counted. */
+static void handle(struct dispatch *d)
+{
+    const struct cmd_entry *e = d->e;
+
+    if (e->secret)
+        log_msg(LOG_INFO, "%s: %s", d->ctx.nick, e->name);
+    else
+        log_msg(LOG_DEBUG, "%s: %s (%d args)", d->ctx.nick, e->name, d->ctx.argc);
+    int rc = e->exec(&d->ctx);
+    count_run(e, rc);
+    if (rc != 0)
+        log_msg(LOG_DEBUG, "%s: %s refused", d->ctx.nick, e->name);
+}
+
+static enum stage (*const stages[])(struct dispatch *) = {
+    stage_parse,  stage_services, stage_flood, stage_words, stage_identity, stage_command,
+    stage_secret, stage_where,    stage_need,  stage_args,  stage_target,
+};
+
+void cmd_dispatch(struct bot *bot, const char *nick, const char *channel, const char *text)
+{
+    struct dispatch d = {.text = text, .ctx = {.bot = bot, .nick = nick, .channel = channel}};
+
+    for (size_t i = 0; i < sizeof(stages) / sizeof(stages[0]); i++) {
+        enum stage st = stages[i](&d);
+        if (st == STAGE_GO)
+            continue;
+        struct cmd_count *c = st == STAGE_REFUSED ? count_of(d.e) : NULL;
+        if (c)
+            c->stopped++;
+        if (st == STAGE_REFUSED && d.e)
+            log_msg(LOG_DEBUG, "%s: %s stopped before it ran", nick, d.e->name);
+        return;
+    }
+    handle(&d);
+}
+
+/* `help <command>`: its usage, what it does, where and for whom. */
+static int help_one(struct cmd_ctx *ctx, const char *p)
+{
+    char name[32];
+
+    text_clip(name, sizeof(name), ctx->argv[0], sizeof(name) - 1);
+    for (char *c = name; *c; c++)
+        *c = (char)tolower((unsigned char)*c);
+    const char *n = name[0] == ctx->bot->cfg.prefix[0] ? name + 1 : name;
+    const struct cmd_entry *e = cmd_find(n);
+    if (!e) {
+        reply(ctx, "no command \"%s\"; say %shelp for the list", n, p);
+        return -1;
+    }
+    char aka[64] = "";
+    if (e->aliases)
+        snprintf(aka, sizeof(aka), " (also: %s)", e->aliases);
+    char use[CMD_USAGE_MAX], where[96];
+    snprintf(where, sizeof(where), "%s%s",
+             e->where == CMD_PRIVATE   ? "in private: /msg "
+             : e->where == CMD_CHANNEL ? "in a channel"
+                                       : "",
+             e->where == CMD_PRIVATE ? ctx->bot->nick : "");
+    const char *need = e->need == CMD_ADMIN     ? "admins only"
+                       : e->need == CMD_ACCOUNT ? "identify first"
+                                                : "";
+    reply(ctx, "%s%s%s%s: %s%s%s%s%s%s%s", p, e->name, e->usage[0] ? " " : "",
+          usage_text(e, use, sizeof(use)), e->help, where[0] || need[0] ? " (" : "", where,
+          where[0] && need[0] ? "; " : "", need, where[0] || need[0] ? ")" : "", aka);
+    if (e->help_more)
+        e->help_more(ctx);
+    return 0;
 }
 
 static int cmd_help(struct cmd_ctx *ctx)
 {
-    const char *p = ctx->channel ? ctx->bot->cfg.prefix : "";
-
-    if (ctx->argc == 1) {
-        char name[32];
-        text_clip(name, sizeof(name), ctx->argv[0], sizeof(name) - 1);
-        for (char *c = name; *c; c++)
-            *c = (char)tolower((unsigned char)*c);
-        const char *n = name[0] == ctx->bot->cfg.prefix[0] ? name + 1 : name;
-        const struct cmd_entry *e = cmd_find(n);
-        if (!e) {
-            reply(ctx, "no command \"%s\"; say %shelp for the list", n, p);
-            return -1;
-        }
-        char aka[64] = "";
-        if (e->aliases)
-            snprintf(aka, sizeof(aka), " (also: %s)", e->aliases);
-        char use[CMD_USAGE_MAX], where[96];
-        snprintf(where, sizeof(where), "%s%s",
-                 e->where == CMD_PRIVATE   ? "in private: /msg "
-                 : e->where == CMD_CHANNEL ? "in a channel"
-                                           : "",
-                 e->where == CMD_PRIVATE ? ctx->bot->nick : "");
-        const char *need = e->need == CMD_ADMIN     ? "admins only"
-                           : e->need == CMD_ACCOUNT ? "identify first"
-                                                    : "";
-        reply(ctx, "%s%s%s%s: %s%s%s%s%s%s%s", p, e->name, e->usage[0] ? " " : "",
-              usage_text(e, use, sizeof(use)), e->help, where[0] || need[0] ? " (" : "", where,
-              where[0] && need[0] ? "; " : "", need, where[0] || need[0] ? ")" : "", aka);
-        if (e->help_more)
-            e->help_more(ctx);
-        return 0;
-    }
+    const char *p = cmd_typed(ctx);
     char list[400];
-    size_t len = 0;
+    struct str s;
+
+    if (ctx->argc == 1)
+        return help_one(ctx, p);
+    str_init_fixed(&s, list, sizeof(list));
     for (int i = 0; cmd_table[i]; i++)
-        len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s", i ? " " : "",
-                                cmd_table[i]->name);
+        str_add(&s, "%s%s", i ? " " : "", cmd_table[i]->name);
     reply(ctx, "commands: %s. Say %shelp <command> for one.", list, p);
     return 0;
 }

@@ -156,19 +156,59 @@ void bot_caller(struct cmd_ctx *ctx, struct game_caller *who)
     };
 }
 
-int bot_rules_word(struct cmd_ctx *ctx, const char *word, enum rules *rules)
+/* Every word a ruleset (rules=NAME), or with `league` a league's name;
+ * anything else is refused. */
+static int target_rules(struct cmd_ctx *ctx, int league)
 {
-    if (strncasecmp(word, "rules=", 6) != 0)
-        return 0;
-    const struct ruleset *rs = ruleset_find(word + 6);
-    if (!rs) {
-        char names[128];
-        reply(ctx, "rules=%s: use %s", CLIP(word + 6, 20),
-              rules_list(names, sizeof(names), "rules=", ", ", " or "));
+    ctx->rules = RULES_BOXING;
+    ctx->league = -1;
+    for (int i = 0; i < ctx->argc; i++) {
+        const char *a = ctx->argv[i];
+        int got = game_rules_word(&ctx->who, a, &ctx->rules);
+        if (got < 0)
+            return -1;
+        if (got)
+            continue;
+        if (league && game_league_word(a) >= 0) {
+            ctx->league = game_league_word(a);
+            continue;
+        }
+        reply(ctx, "I don't understand \"%s\"; give %s%s", CLIP(a, 30),
+              league ? "a league (gold, silver, bronze) or " : "",
+              rules_list((char[128]){0}, 128, "rules=", ", ", " or "));
         return -1;
     }
-    *rules = rs->id;
-    return 1;
+    return 0;
+}
+
+int bot_target(struct cmd_ctx *ctx, enum cmd_target target)
+{
+    struct game *g = ctx->bot->game;
+    const char *name;
+    int64_t id = 0;
+
+    ctx->has_fighter = 0;
+    switch (target) {
+    case TARGET_NONE:
+        return 0;
+    case TARGET_FIGHTER:
+        if (ctx->argc == 0)
+            return 0;
+        ctx->has_fighter = game_fighter_find(g, &ctx->who, ctx->argv[0], &ctx->fighter) == 0;
+        return ctx->has_fighter ? 0 : -1;
+    case TARGET_MY_FIGHTER:
+        ctx->has_fighter = game_fighter_mine(g, &ctx->who, ctx->argv[0], &ctx->fighter) == 0;
+        return ctx->has_fighter ? 0 : -1;
+    case TARGET_NICK:
+        ctx->other_id =
+            ctx->argc && users_account(ctx->bot->users, ctx->argv[0], &id, &name) ? id : 0;
+        return 0;
+    case TARGET_RULES:
+        return target_rules(ctx, 0);
+    case TARGET_RULES_LEAGUE:
+        return target_rules(ctx, 1);
+    }
+    return 0;
 }
 
 const char *bot_league_channel(const struct bot *bot)

@@ -538,4 +538,148 @@ struct title_bout {
  * (free()) and its length in *n, or NULL on a database error. */
 struct title_bout *league_title_history(struct db *db, enum rules rules, int *n);
 
+/* ======================================================================
+ * Fighters, their training, equipment, plans and pauses, and the admin's
+ * edits (fighter.c, train.c, armoury.c, plan.c, edit.c). Each command
+ * answers the caller through struct game_caller (a result, or one line
+ * saying what was wrong and how to do it right, and nothing changed) and
+ * returns 0, or -1 when nothing was done. Words are the caller's, as typed
+ * and unchecked: any front door (IRC, the web, the simulator) can call
+ * them.
+ * ====================================================================== */
+
+#define GAME_FIGHTERS_MAX 10 /* active fighters a player may have */
+
+/* How the caller types a command where he is: with the prefix in a
+ * channel ("!bouts"), bare in private. */
+const char *game_typed(const struct game *g, const struct game_caller *who);
+/* " - BASE/PATH" (the page of the web server, the path printf-style) for
+ * an answer that has a page, or "" when there is no base_url; into buf,
+ * which is returned. */
+const char *game_page(const struct game *g, char *buf, size_t len, const char *fmt, ...)
+    GAME_PRINTF(4, 5);
+/* Folds an account or fighter name into the key the database stores it
+ * under (RFC 1459 case: []\~ are the capitals of {}|^), at most len - 1
+ * bytes. */
+void game_name_key(char *dst, const char *name, size_t len);
+/* 1 if `name` can be a fighter's: a letter, then letters, digits, _ - '
+ * (2 to 20). */
+int game_name_valid(const char *name);
+/* The sheet as its ruleset shows it ("STR 14 SPD 12 ...", "skill 12,
+ * endurance 21"), appended to out. */
+void game_sheet_text(const struct sheet *s, struct str *out);
+/* The account called `name` (any case): 0 with *acc filled, -1 if none. */
+int game_account_find(struct game *g, const char *name, struct db_account *acc);
+
+/* Fighter `name`: 0 with *f filled, or -1 after telling the caller that
+ * the name is not one, or that nobody has it. */
+int game_fighter_find(struct game *g, const struct game_caller *who, const char *name,
+                      struct db_fighter *f);
+/* The same, and the fighter must be the caller's and not retired. */
+int game_fighter_mine(struct game *g, const struct game_caller *who, const char *name,
+                      struct db_fighter *f);
+/* The caller's active fighters, at most `max`, into out[0..*n): 0, or -1
+ * after telling him of a database error. */
+/* 0 if fighter `f` is the caller's and not retired, else -1 after telling
+ * him why not (what game_fighter_mine checks of a fighter found). */
+int game_fighter_owned(const struct game_caller *who, const struct db_fighter *f);
+int game_my_fighters(struct game *g, const struct game_caller *who, struct db_fighter *out, int max,
+                     int *n);
+
+/* `create`: a new fighter `name` of the caller's; `words` are rules=NAME
+ * (default boxing) and the sheet's key=N words, checked against the
+ * ruleset's rules for a new fighter (its fixed start, or its points
+ * spread within bounds, nothing carried). GAME_FIGHTERS_MAX at most. */
+int game_create(struct game *g, const struct game_caller *who, const char *name,
+                const char *const *words, int n);
+/* `fighter`: the sheet, record and equipment of fighter `f` (as
+ * game_fighter_find gave it; NULL: the caller's only one), and to his
+ * owner the training points he has. */
+int game_fighter_show(struct game *g, const struct game_caller *who, const struct db_fighter *f);
+/* `fighters`: the active fighters of `account` (NULL: the caller's). */
+int game_fighters(struct game *g, const struct game_caller *who, const char *account);
+/* `train`: the caller's fighter `name` (NULL: his only one that trains an
+ * ability called `ability`) trains it, as his ruleset allows: a point for
+ * +1, or once between league turns (not the champion, not after a missed
+ * turn); never in a bout or a challenge. */
+int game_train(struct game *g, const struct game_caller *who, const char *ability,
+               const char *name);
+/* `retire`: the caller's fighter `f` (as game_fighter_mine gave it)
+ * retires for good (not in a bout or a challenge). */
+int game_retire(struct game *g, const struct game_caller *who, const struct db_fighter *f);
+/* `pause`: the caller's fighter `name` (NULL: his only one) sits out the
+ * next `turns` league turns (0 to 52; 0 ends a pause). */
+int game_pause(struct game *g, const struct game_caller *who, const char *turns, const char *name);
+/* `league`: the league and gold record of fighter `name` (NULL: the
+ * caller's only one). `champion`: the champion of `rules`. */
+int game_league_of(struct game *g, const struct game_caller *who, const char *name);
+int game_champion(struct game *g, const struct game_caller *who, enum rules rules);
+/* `standings`: the table of league `league` of `rules` (enum league), or
+ * with league -1 the top of every league that has fighters. */
+int game_standings(struct game *g, const struct game_caller *who, enum rules rules, int league);
+/* An admin's league turn of `rules` now, audited, its bouts recorded in
+ * `channel` and its summary said where he asked. */
+int game_turn(struct game *g, const struct game_caller *who, enum rules rules, const char *channel);
+/* An admin's `set`: corrects fighter `name`'s sheet or record by
+ * key=number words (each ability within its bounds, wins, losses, draws,
+ * kos, training), never during a bout; written with its audit line in one
+ * transaction. */
+int game_edit(struct game *g, const struct game_caller *who, const char *name,
+              const char *const *words, int n);
+/* An admin bans (banned 1) or lets back (0) account `acc`: 1 when it was
+ * changed (the caller then ends its identities and says so), 0 when it
+ * already was so (the caller was told), -1 after a database error. */
+int game_ban(struct game *g, const struct game_caller *who, const struct db_account *acc,
+             int banned);
+
+/* `armoury`: the duel's weapons and armour tables; `what` "weapons",
+ * "armour" or NULL for both. */
+int game_armoury(struct game *g, const struct game_caller *who, const char *what);
+/* `equip`: the caller's duellist `f` (as game_fighter_mine gave it) takes
+ * new pieces, each at 100 %: words slot=item (weapon=longsword head=plate
+ * torso=chainmail+leather) or a weapon's bare name; each needs its STR;
+ * never in a duel. */
+int game_equip(struct game *g, const struct game_caller *who, const struct db_fighter *f,
+               const char *const *words, int n);
+/* `unequip`: the piece in `slot` (weapon, head, torso, under/shirt, legs,
+ * feet, shield) is taken off and gone. */
+int game_unequip(struct game *g, const struct game_caller *who, const struct db_fighter *f,
+                 const char *slot);
+/* The layering rule of the duel's torso. Given `kit`, the equipment after
+ * new pieces (given[slot] set for each slot named) over `worn`: a leather
+ * torso over worn chainmail keeps the chainmail as a shirt. */
+void game_kit_layer(const struct duel_sheet *worn, const int given[DUEL_SLOTS],
+                    struct duel_sheet *kit);
+/* The piece in `slot` of `d` taken off: without the leather, the
+ * chainmail shirt becomes the torso piece. */
+void game_kit_unlayer(struct duel_sheet *d, int slot);
+
+/* The words that name the game's things (words.c). A word "rules=NAME":
+ * 1 with *rules set, or -1 after telling the caller which rulesets there
+ * are; 0 when `word` is not rules=. */
+int game_rules_word(const struct game_caller *who, const char *word, enum rules *rules);
+/* The league (enum league) a word names ("gold", any case), or -1. */
+int game_league_word(const char *word);
+/* The value of a challenge's rounds=N for a bout of `rules` into *rounds
+ * (99 where the ruleset's rounds are fixed and the word says otherwise:
+ * the game explains it then): 0, or -1 after telling the caller the
+ * bounds. */
+int game_rounds_word(const struct game_caller *who, enum rules rules, const char *word,
+                     int *rounds);
+/* What `help create` and `help order` add: each ruleset's sheet, and its
+ * order line, explained. */
+void game_help_sheets(const struct game_caller *who);
+void game_help_orders(const struct game_caller *who);
+
+/* `plan`: the caller's fighter's stored plan. The fighter is the one
+ * words[0] names among his fighters, else his only one; the rest of the
+ * words are the plan's lines (separated by ;) for set and check.
+ * `opword` is the operation as he typed it, for the hints. */
+enum game_plan_op { GAME_PLAN_SET, GAME_PLAN_SHOW, GAME_PLAN_CLEAR, GAME_PLAN_CHECK };
+int game_plan(struct game *g, const struct game_caller *who, enum game_plan_op op,
+              const char *opword, const char *const *words, int n);
+/* The stored plan of fighter `fighter_id` appended to out: 0, 1 when he
+ * has none, -1 on a database error. */
+int game_plan_get(struct game *g, int64_t fighter_id, struct str *out);
+
 #endif

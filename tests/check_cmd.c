@@ -97,6 +97,21 @@ START_TEST(test_clip_keeps_characters_whole)
 }
 END_TEST
 
+/* The game keys names as the bot does (RFC 1459 folding, whatever the
+ * server's case mapping). */
+START_TEST(test_name_keys_agree)
+{
+    static const char *const names[] = {"Alice", "[Bob]", "c\\d~e^", "{x}|y", "ZZ_top-2"};
+    char a[DB_NAME_MAX], b[DB_NAME_MAX];
+
+    for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+        bot_name_key(a, names[i], sizeof(a));
+        game_name_key(b, names[i], sizeof(b));
+        ck_assert_str_eq(a, b);
+    }
+}
+END_TEST
+
 /* ------------------------------------------------------------ identities */
 
 START_TEST(test_users_identity_lifecycle)
@@ -278,12 +293,21 @@ static void bot_setup(void)
     bot.chan_in[0] = 1;
     bot.now = 1000;
     log_set_level(LOG_ERROR);
+    /* The game is there whenever commands run, as in the bot. */
+    struct game_io io;
+    struct game_config gc;
+    bot_game_io(&bot, &io);
+    bot_game_config(&bot.cfg, &gc);
+    bot.game = game_new(bot.db, &io, &gc, err, sizeof(err));
+    ck_assert_msg(bot.game != NULL, "%s", err);
 }
 
 static void bot_teardown(void)
 {
     char cmd[128];
 
+    if (bot.game)
+        game_free(bot.game);
     users_free(bot.users);
     outq_free(bot.q);
     db_close(bot.db);
@@ -398,6 +422,41 @@ START_TEST(test_register_identify_create)
     HAS(run("alice", 0, "logout"), "logged out");
     HAS(run("alice", 0, "identify sekrit1"), "wrong password");
     HAS(run("alice", 0, "identify newpass2"), "identified as alice");
+}
+END_TEST
+
+/* The dispatcher's stages refuse before the handler runs (where, who,
+ * how many arguments, the target), and every handler's result is
+ * counted: runs, refusals, and stops before it ran. */
+START_TEST(test_dispatch_stages_counted)
+{
+    struct cmd_count before, after;
+
+    join("nia");
+    run("nia", 0, "register nianian1");
+    run("nia", 0, "create Nina str=12 spd=12 agl=12 tgh=12 hgt=12");
+    ck_assert_int_eq(cmd_stats("retire", &before), 0);
+    ck_assert_int_eq(cmd_stats("nosuch", &after), -1);
+    /* The target stage: no such fighter, another's, then his own. */
+    HAS(run("nia", 0, "retire Nobody"), "there is no fighter Nobody");
+    HAS(run("nia", 0, "retire Nina Nina"), "too many arguments; usage: retire <fighter>");
+    HAS(run("nia", 1, "!retire Nina"), "nia: Nina retires with a record of 0-0-0");
+    HAS(run("nia", 0, "retire Nina"), "Nina is retired");
+    ck_assert_int_eq(cmd_stats("retire", &after), 0);
+    ck_assert_uint_eq(after.runs - before.runs, 1);
+    ck_assert_uint_eq(after.refused - before.refused, 0);
+    ck_assert_uint_eq(after.stopped - before.stopped, 3);
+    /* A handler's refusal is counted as such. */
+    ck_assert_int_eq(cmd_stats("train", &before), 0);
+    HAS(run("nia", 0, "train xyz"), "train what?");
+    ck_assert_int_eq(cmd_stats("train", &after), 0);
+    ck_assert_uint_eq(after.runs - before.runs, 1);
+    ck_assert_uint_eq(after.refused - before.refused, 1);
+    /* Rules and league words are the standings' target. */
+    HAS(run("nia", 0, "standings tin"), "I don't understand \"tin\"; give a league (gold, "
+                                        "silver, bronze) or rules=boxing");
+    HAS(run("nia", 0, "champion rules=chess"), "rules=chess: use rules=boxing");
+    HAS(run("nia", 0, "champion gold"), "I don't understand \"gold\"; give rules=boxing");
 }
 END_TEST
 
@@ -916,14 +975,6 @@ static const char *queued(void)
 
 START_TEST(test_sim_command)
 {
-    struct game_io io;
-    struct game_config gc;
-    char err[256];
-
-    bot_game_io(&bot, &io);
-    bot_game_config(&bot.cfg, &gc);
-    bot.game = game_new(bot.db, &io, &gc, err, sizeof(err));
-    ck_assert_msg(bot.game != NULL, "%s", err);
     join("sam");
     join("tia");
     run("sam", 0, "register samsam1");
@@ -1024,6 +1075,7 @@ Suite *cmd_suite(void)
     tcase_add_test(p, test_parse_too_many_words);
     tcase_add_test(p, test_table_consistent);
     tcase_add_test(p, test_clip_keeps_characters_whole);
+    tcase_add_test(p, test_name_keys_agree);
     suite_add_tcase(s, p);
 
     tcase_add_test(u, test_users_identity_lifecycle);
@@ -1039,6 +1091,7 @@ Suite *cmd_suite(void)
     tcase_add_test(c, test_register_identify_create);
     tcase_add_test(c, test_services_accounts);
     tcase_add_test(c, test_create_errors);
+    tcase_add_test(c, test_dispatch_stages_counted);
     tcase_add_test(c, test_duellist_and_armoury);
     tcase_add_test(c, test_passwords_in_channel_refused);
     tcase_add_test(c, test_identify_said_in_channel_burns);

@@ -409,6 +409,9 @@ START_TEST(test_replies_link_the_pages)
     for (int pass = 0; pass < 2; pass++) {
         snprintf(bot.cfg.base_url, sizeof(bot.cfg.base_url), "%s",
                  pass ? "https://ring.example.org/" : "");
+        struct game_config gc; /* as a reload tells the game */
+        bot_game_config(&bot.cfg, &gc);
+        game_set_config(bot.game, &gc);
         for (unsigned i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
             bot.now += 3;
             cmd_dispatch(&bot, "gm", "#ringside", cmds[i]);

@@ -31,6 +31,7 @@ Suite *turn_suite(void);
 Suite *render_suite(void);
 Suite *league_suite(void);
 Suite *game_suite(void);
+Suite *fighter_suite(void);
 Suite *simulate_suite(void);
 Suite *fault_suite(void);
 

@@ -1,0 +1,576 @@
+/*
+ * fighter.c - a player's fighters and the rules about them: names,
+ * creation, training, retirement, league pauses, a look at one fighter or
+ * at a player's, his league and the champion; and the admin's edit of a
+ * fighter (`set`), audited.
+ *
+ * Fighter names are unique across rulesets, compared folded. A new boxer
+ * spreads exactly 60 points over five abilities, each 5 to 20; training
+ * raises one ability by 1 per point, to at most 25. A new SUGAR RAY boxer
+ * starts at skill 10 and endurance 20. Every refusal is one line saying why
+ * and changes nothing.
+ */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "game.h"
+#include "game_internal.h"
+#include "parse.h"
+
+#define FIGHTER_NAME_MIN 2
+#define FIGHTER_NAME_MAX 20
+#define PAUSE_MAX        52
+#define STATS_MAX        256 /* the key=N words of `create`, joined */
+#define MY_FIGHTERS_MAX  16
+
+/* ------------------------------------------------------------- helpers */
+
+const char *game_typed(const struct game *g, const struct game_caller *who)
+{
+    return who->channel ? g->cfg.prefix : "";
+}
+
+const char *game_page(const struct game *g, char *buf, size_t len, const char *fmt, ...)
+{
+    struct str s;
+    va_list ap;
+
+    str_init_fixed(&s, buf, len);
+    if (!g->cfg.base_url[0])
+        return buf;
+    str_add(&s, " - %s", g->cfg.base_url);
+    va_start(ap, fmt);
+    str_vadd(&s, fmt, ap);
+    va_end(ap);
+    return buf;
+}
+
+void game_name_key(char *dst, const char *name, size_t len)
+{
+    size_t i = 0;
+
+    if (len == 0)
+        return;
+    /* RFC 1459 folding, whatever the server says: []\~ are the upper case
+     * of {}|^, so no two keys differ by them (bot/text.c's irc_casefold). */
+    for (; i + 1 < len && name[i]; i++) {
+        unsigned char c = (unsigned char)name[i];
+        if ((c >= 'A' && c <= 'Z') || c == '[' || c == ']' || c == '\\')
+            c = (unsigned char)(c + 32);
+        else if (c == '~')
+            c = '^';
+        dst[i] = (char)c;
+    }
+    dst[i] = '\0';
+}
+
+int game_name_valid(const char *s)
+{
+    size_t n = strlen(s);
+
+    if (n < FIGHTER_NAME_MIN || n > FIGHTER_NAME_MAX || !isalpha((unsigned char)s[0]))
+        return 0;
+    for (size_t i = 1; i < n; i++)
+        if (!isalnum((unsigned char)s[i]) && !strchr("_-'", s[i]))
+            return 0;
+    return 1;
+}
+
+int game_fighter_find(struct game *g, const struct game_caller *who, const char *name,
+                      struct db_fighter *f)
+{
+    char key[DB_NAME_MAX];
+
+    if (!game_name_valid(name)) {
+        game_reply(who, "\"%s\" is not a fighter's name; names have 2 to 20 letters, digits, _ - '",
+                   CLIP(name, 20));
+        return -1;
+    }
+    game_name_key(key, name, sizeof(key));
+    int rc = db_fighter_get(g->db, key, f);
+    if (rc == DB_NOTFOUND) {
+        game_reply(who, "there is no fighter %s; %sfighters <account> lists a player's fighters",
+                   name, game_typed(g, who));
+        return -1;
+    }
+    if (rc != DB_OK) {
+        game_log(g, GAME_LOG_ERROR, "fighter %s: %s", name, db_errmsg(g->db));
+        game_reply(who, "sorry, I could not look that up (database error)");
+        return -1;
+    }
+    return 0;
+}
+
+int game_fighter_owned(const struct game_caller *who, const struct db_fighter *f)
+{
+    if (f->account_id != who->account_id) {
+        game_reply(who, "%s belongs to %s, not to you", f->name, f->owner);
+        return -1;
+    }
+    if (f->retired) {
+        game_reply(who, "%s is retired", f->name);
+        return -1;
+    }
+    return 0;
+}
+
+int game_fighter_mine(struct game *g, const struct game_caller *who, const char *name,
+                      struct db_fighter *f)
+{
+    if (game_fighter_find(g, who, name, f) != 0)
+        return -1;
+    return game_fighter_owned(who, f);
+}
+
+/* The fighter `name` names, loose: any stored name (no check of its
+ * form), "there is no fighter X" otherwise (league, pause, set). */
+static int fighter_named(struct game *g, const struct game_caller *who, const char *name,
+                         struct db_fighter *f)
+{
+    char key[DB_NAME_MAX];
+
+    if (strlen(name) >= DB_NAME_MAX) {
+        game_reply(who, "there is no fighter %s", CLIP(name, 31));
+        return -1;
+    }
+    game_name_key(key, name, sizeof(key));
+    if (db_fighter_get(g->db, key, f) != DB_OK) {
+        game_reply(who, "there is no fighter %s", name);
+        return -1;
+    }
+    return 0;
+}
+
+int game_my_fighters(struct game *g, const struct game_caller *who, struct db_fighter *out, int max,
+                     int *n)
+{
+    *n = 0;
+    if (db_fighter_list(g->db, who->account_id, 0, out, max, n) != DB_OK) {
+        game_reply(who, "sorry, I could not look that up (database error)");
+        return -1;
+    }
+    return 0;
+}
+
+int game_account_find(struct game *g, const char *name, struct db_account *acc)
+{
+    char key[DB_NAME_MAX];
+
+    if (strlen(name) >= DB_NAME_MAX)
+        return -1;
+    game_name_key(key, name, sizeof(key));
+    return db_account_get(g->db, key, acc) == DB_OK ? 0 : -1;
+}
+
+void game_sheet_text(const struct sheet *s, struct str *out)
+{
+    const struct ruleset *rs = ruleset_get(s->rules);
+
+    for (int k = 0; k < rs->nfields; k++)
+        str_add(out, "%s%s %d", k ? rs->field_sep : "", rs->fields[k].label, sheet_field_get(s, k));
+}
+
+/* game_sheet_text into a fixed buffer of the caller's. */
+static const char *sheet_in(const struct sheet *s, char *buf, size_t len)
+{
+    struct str t;
+
+    str_init_fixed(&t, buf, len);
+    game_sheet_text(s, &t);
+    return buf;
+}
+
+/* --------------------------------------------------------------- create */
+
+/* How many, in words, for "give the five abilities". */
+static const char *count_word(int n)
+{
+    static const char *const words[] = {"no",   "one", "two",   "three", "four",
+                                        "five", "six", "seven", "eight"};
+
+    return n >= 0 && n < (int)(sizeof(words) / sizeof(words[0])) ? words[n] : "all the";
+}
+
+/* A new fighter of a ruleset with a fixed start: no numbers taken. */
+static int start_sheet(struct game *g, const struct game_caller *who, const struct ruleset *rs,
+                       const char *name, const char *stats, struct sheet *s)
+{
+    char shown[96];
+
+    (void)g;
+    if (stats[0]) {
+        game_reply(who, "a new %s %s starts at %s: give no numbers, just create %s rules=%s",
+                   rs->title, rs->fighter, sheet_in(rs->start, shown, sizeof(shown)), name,
+                   rs->name);
+        return -1;
+    }
+    *s = *rs->start;
+    return 0;
+}
+
+/* The abilities a player spread in sheet `s`: within the ruleset's bounds,
+ * adding up to its points, and nothing carried. */
+static int spread_checked(struct game *g, const struct game_caller *who, const struct ruleset *rs,
+                          const char *name, const struct sheet *s)
+{
+    for (int k = 0; k < rs->kit_slots; k++) {
+        int item, cond;
+        sheet_kit_get(s, k, &item, &cond);
+        if (item) {
+            game_reply(who,
+                       "a new %s starts with nothing: create %s with the abilities only, then "
+                       "%sequip %s <slot=item>...",
+                       rs->fighter, name, game_typed(g, who), name);
+            return -1;
+        }
+    }
+    int sum = 0;
+    for (int k = 0; k < rs->nfields; k++) {
+        int v = sheet_field_get(s, k);
+        if (v < rs->new_lo || v > rs->new_hi) {
+            game_reply(who, "%s=%d: a new %s's abilities are each %d to %d", rs->fields[k].key, v,
+                       rs->fighter, rs->new_lo, rs->new_hi);
+            return -1;
+        }
+        sum += v;
+    }
+    if (sum != rs->new_points) {
+        game_reply(who, "the abilities add up to %d; spread exactly %d points", sum,
+                   rs->new_points);
+        return -1;
+    }
+    return 0;
+}
+
+/* The sheet of a new fighter of ruleset `rs` from the player's `stats`
+ * (key=value words, or "" when he gave none): the ruleset's fixed start,
+ * or the abilities he spread as its rules say. */
+static int new_sheet(struct game *g, const struct game_caller *who, const struct ruleset *rs,
+                     const char *name, const char *stats, struct sheet *s)
+{
+    struct parse_error err;
+
+    if (rs->start)
+        return start_sheet(g, who, rs, name, stats, s);
+    if (!stats[0]) {
+        game_reply(who,
+                   "give the %s abilities, %d points in all, each %d to %d: e.g. %screate %s %s",
+                   count_word(rs->nfields), rs->new_points, rs->new_lo, rs->new_hi,
+                   game_typed(g, who), name, grammar_get(rs->id)->create_example);
+        return -1;
+    }
+    if (sheet_parse(rs->id, stats, s, &err) != 0) {
+        game_reply(who, "%s", err.reason);
+        return -1;
+    }
+    return spread_checked(g, who, rs, name, s);
+}
+
+/* The words of `create` after the name: rules=NAME picks the ruleset, the
+ * rest are the sheet's key=N words, joined into stats. */
+static int create_words(const struct game_caller *who, const char *const *words, int n,
+                        const struct ruleset **rs, struct str *stats)
+{
+    for (int i = 0; i < n; i++) {
+        const char *a = words[i];
+        if (strncasecmp(a, "rules=", 6) == 0) {
+            *rs = ruleset_find(a + 6);
+            if (!*rs) {
+                game_reply(who, "%s is not a ruleset: use %s",
+                           strcasecmp(a + 6, "duel") == 0 ? "duel is not available yet, and it"
+                                                          : "that",
+                           rules_list((char[128]){0}, 128, "rules=", ", ", " or "));
+                return -1;
+            }
+            continue;
+        }
+        str_add(stats, "%s%s", stats->len ? " " : "", a);
+        if (str_cut_short(stats)) {
+            game_reply(who, "too long; a sheet is a few key=N words, e.g. %s",
+                       grammar_get((*rs)->id)->create_example);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* Stores new fighter *f under `name`, within the owner's limit. */
+static int create_store(struct game *g, const struct game_caller *who, const char *name,
+                        struct db_fighter *f)
+{
+    struct db_fighter mine[GAME_FIGHTERS_MAX];
+    char key[DB_NAME_MAX];
+    int n = 0;
+
+    if (db_fighter_list(g->db, who->account_id, 0, mine, GAME_FIGHTERS_MAX, &n) != DB_OK) {
+        game_reply(who, "sorry, I could not create it (database error)");
+        return -1;
+    }
+    if (n >= GAME_FIGHTERS_MAX) {
+        game_reply(who, "you have %d active fighters, the most; retire one first", n);
+        return -1;
+    }
+    snprintf(f->name, sizeof(f->name), "%s", name);
+    f->account_id = who->account_id;
+    f->created = game_wall(g);
+    game_name_key(key, name, sizeof(key));
+    switch (db_fighter_create(g->db, key, f)) {
+    case DB_OK:
+        return 0;
+    case DB_EXISTS:
+        game_reply(who, "there is a fighter called %s already; choose another name", name);
+        return -1;
+    default:
+        game_log(g, GAME_LOG_ERROR, "create %s: %s", name, db_errmsg(g->db));
+        game_reply(who, "sorry, I could not create it (database error)");
+        return -1;
+    }
+}
+
+int game_create(struct game *g, const struct game_caller *who, const char *name,
+                const char *const *words, int n)
+{
+    const struct ruleset *rs = ruleset_get(RULES_BOXING);
+    char stats[STATS_MAX], sheet[96];
+    struct db_fighter f;
+    struct str st;
+
+    if (!game_name_valid(name)) {
+        game_reply(who,
+                   "a fighter's name has 2 to 20 letters, digits, _ - ', starting with a letter");
+        return -1;
+    }
+    str_init_fixed(&st, stats, sizeof(stats));
+    if (create_words(who, words, n, &rs, &st) != 0)
+        return -1;
+    memset(&f, 0, sizeof(f));
+    if (new_sheet(g, who, rs, name, stats, &f.sheet) != 0 || create_store(g, who, name, &f) != 0)
+        return -1;
+    game_log(g, GAME_LOG_INFO, "%s created %s fighter %s", who->account, rs->name, name);
+    game_reply(who, "%s (%s) is ready: %s", name, rs->name,
+               sheet_in(&f.sheet, sheet, sizeof(sheet)));
+    return 0;
+}
+
+/* ---------------------------------------------------------- who is who */
+
+/* One fighter's sheet, record, equipment and, to his owner, training. */
+static void fighter_show(struct game *g, const struct game_caller *who, const struct db_fighter *f)
+{
+    char sheet[96], page[320], kit[400];
+
+    game_reply(who, "%s (%s, %s)%s: %s; record %d-%d-%d, %d by KO%s", f->name,
+               ruleset_get(f->sheet.rules)->name, f->owner, f->retired ? ", retired" : "",
+               sheet_in(&f->sheet, sheet, sizeof(sheet)), f->wins, f->losses, f->draws, f->kos,
+               game_page(g, page, sizeof(page), "/fighters/%lld", (long long)f->id));
+    if (render_kit(&f->sheet, kit, sizeof(kit)) > 0)
+        game_reply(who, "%s carries: %s", f->name, kit);
+    if (ruleset_get(f->sheet.rules)->train_points && f->training_points > 0 && !f->retired &&
+        f->account_id == who->account_id)
+        game_reply(who, "%s has %d training point%s: train <ability> %s", f->name,
+                   f->training_points, f->training_points == 1 ? "" : "s", f->name);
+}
+
+int game_fighter_show(struct game *g, const struct game_caller *who, const struct db_fighter *f)
+{
+    struct db_fighter mine[GAME_FIGHTERS_MAX];
+    int n = 0;
+
+    if (f) {
+        fighter_show(g, who, f);
+        return 0;
+    }
+    if (!who->account) {
+        game_reply(who, "which fighter? fighter <name> (or identify to see yours)");
+        return -1;
+    }
+    if (game_my_fighters(g, who, mine, GAME_FIGHTERS_MAX, &n) != 0)
+        return -1;
+    if (n == 0) {
+        game_reply(who,
+                   "you have no fighter yet: %screate <name> str=12 spd=12 agl=12 tgh=12 hgt=12",
+                   game_typed(g, who));
+        return -1;
+    }
+    if (n > 1) {
+        game_reply(who, "you have %d fighters; say fighter <name>, or fighters to list them", n);
+        return -1;
+    }
+    fighter_show(g, who, &mine[0]);
+    return 0;
+}
+
+int game_fighters(struct game *g, const struct game_caller *who, const char *account)
+{
+    const char *name = account ? account : who->account;
+    struct db_fighter list[GAME_FIGHTERS_MAX];
+    struct db_account acc;
+    char text[400];
+    struct str s;
+    int n = 0;
+
+    if (!name) {
+        game_reply(who, "whose fighters? fighters <account> (or identify to see yours)");
+        return -1;
+    }
+    if (game_account_find(g, name, &acc) != 0) {
+        game_reply(who, "there is no account %s", CLIP(name, 31));
+        return -1;
+    }
+    if (db_fighter_list(g->db, acc.id, 0, list, GAME_FIGHTERS_MAX, &n) != DB_OK) {
+        game_reply(who, "sorry, I could not look that up (database error)");
+        return -1;
+    }
+    if (n == 0) {
+        game_reply(who, "%s has no active fighters", acc.name);
+        return 0;
+    }
+    str_init_fixed(&s, text, sizeof(text));
+    for (int i = 0; i < n; i++)
+        str_add(&s, "%s%s (%s, %d-%d-%d)", i ? ", " : "", list[i].name,
+                ruleset_get(list[i].sheet.rules)->name, list[i].wins, list[i].losses,
+                list[i].draws);
+    game_reply(who, "%s's fighters: %s", acc.name, text);
+    return 0;
+}
+
+/* ---------------------------------------------------------------- retire */
+
+int game_retire(struct game *g, const struct game_caller *who, const struct db_fighter *f)
+{
+    if (game_fighter_owned(who, f) != 0)
+        return -1;
+    if (game_fighter_busy(g, f->id)) {
+        game_reply(who, "%s is in a bout or a challenge; wait until it is over", f->name);
+        return -1;
+    }
+    if (db_fighter_retire(g->db, f->id) != DB_OK) {
+        game_reply(who, "sorry, I could not retire %s (database error)", f->name);
+        return -1;
+    }
+    game_log(g, GAME_LOG_INFO, "%s retired %s", who->account, f->name);
+    game_reply(who, "%s retires with a record of %d-%d-%d", f->name, f->wins, f->losses, f->draws);
+    return 0;
+}
+
+/* ------------------------------------------------------ leagues, pauses */
+
+/* The fighter named `name`, or the caller's only one (NULL). */
+static int some_fighter(struct game *g, const struct game_caller *who, const char *name,
+                        struct db_fighter *f)
+{
+    struct db_fighter mine[MY_FIGHTERS_MAX];
+    int n = 0;
+
+    if (name)
+        return fighter_named(g, who, name, f);
+    if (!who->account ||
+        db_fighter_list(g->db, who->account_id, 0, mine, MY_FIGHTERS_MAX, &n) != DB_OK || n != 1) {
+        game_reply(who, "which fighter? give the fighter's name");
+        return -1;
+    }
+    *f = mine[0];
+    return 0;
+}
+
+int game_pause(struct game *g, const struct game_caller *who, const char *turns_word,
+               const char *name)
+{
+    struct db_fighter f;
+    char *end;
+    long turns = strtol(turns_word, &end, 10);
+
+    if (*end || turns < 0 || turns > PAUSE_MAX) {
+        game_reply(who, "pause <turns> [fighter]: 0 to %d turns (0 ends a pause)", PAUSE_MAX);
+        return -1;
+    }
+    if (some_fighter(g, who, name, &f) != 0)
+        return -1;
+    if (f.account_id != who->account_id) {
+        game_reply(who, "%s belongs to %s, not to you", f.name, f.owner);
+        return -1;
+    }
+    f.paused = (int)turns;
+    if (db_fighter_save(g->db, &f) != DB_OK) {
+        game_reply(who, "sorry, nothing changed (database error)");
+        return -1;
+    }
+    if (turns == 1)
+        game_reply(who, "%s sits out the next league turn", f.name);
+    else if (turns)
+        game_reply(who, "%s sits out the next %ld league turns", f.name, turns);
+    else
+        game_reply(who, "%s fights in the next league turn", f.name);
+    return 0;
+}
+
+int game_league_of(struct game *g, const struct game_caller *who, const char *name)
+{
+    struct db_fighter f;
+    int64_t champ = 0;
+    int defences;
+
+    if (some_fighter(g, who, name, &f) != 0)
+        return -1;
+    const char *rules = ruleset_get(f.sheet.rules)->name;
+    if (db_champion_get(g->db, f.sheet.rules, &champ, &defences) == DB_OK && champ == f.id) {
+        game_reply(who, "%s is the International Champion (%s), %d defence%s", f.name, rules,
+                   defences, defences == 1 ? "" : "s");
+        return 0;
+    }
+    game_reply(who, "%s is in %s (%s): record %d-%d-%d, gold record %d%s%s", f.name,
+               league_name((enum league)f.league), rules, f.wins, f.losses, f.draws, f.gold_record,
+               f.paused ? ", paused" : "",
+               f.paused ? (f.paused == 1 ? " for 1 turn" : " for some turns") : "");
+    return 0;
+}
+
+int game_champion(struct game *g, const struct game_caller *who, enum rules rules)
+{
+    struct db_fighter f;
+    int64_t id;
+    int defences;
+    const char *name = ruleset_get(rules)->name;
+
+    if (db_champion_get(g->db, rules, &id, &defences) != DB_OK ||
+        db_fighter_get_id(g->db, id, &f) != DB_OK) {
+        game_reply(who,
+                   "the %s title is vacant: the two best of GOLD fight for it at the next turn",
+                   name);
+        return 0;
+    }
+    game_reply(who, "International Champion (%s): %s (%s), %d-%d-%d, %d successful defence%s", name,
+               f.name, f.owner, f.wins, f.losses, f.draws, defences, defences == 1 ? "" : "s");
+    return 0;
+}
+
+int game_turn(struct game *g, const struct game_caller *who, enum rules rules, const char *channel)
+{
+    const char *name = ruleset_get(rules)->name;
+    char what[64];
+
+    game_log(g, GAME_LOG_INFO, "admin %s runs a %s league turn", who->account, name);
+    snprintf(what, sizeof(what), "league turn of %s", name);
+    db_audit(g->db, game_wall(g), who->account, what);
+    return league_turn_announce(g, rules, channel, who->channel ? who->channel : who->nick);
+}
+
+int game_ban(struct game *g, const struct game_caller *who, const struct db_account *acc,
+             int banned)
+{
+    if (acc->banned == banned) {
+        game_reply(who, "%s is %s banned", acc->name, banned ? "already" : "not");
+        return 0;
+    }
+    if (db_account_set_banned(g->db, acc->id, banned) != DB_OK) {
+        game_reply(who, "sorry, I could not do that (database error)");
+        return -1;
+    }
+    game_log(g, GAME_LOG_INFO, "admin %s %s %s", who->account, banned ? "banned" : "unbanned",
+             acc->name);
+    return 1;
+}

@@ -1,0 +1,644 @@
+/* check_fighter.c - the fighter rules of the game alone (game/fighter.c,
+ * train.c, armoury.c, plan.c, edit.c, standings.c, words.c), without the
+ * bot or IRC: the fake world of game_fixture.h, each call's answer, and
+ * for every refusal its one line and a database left as it was. */
+#include "game_fixture.h"
+
+/* An account without fighters; returns its id. */
+static int64_t account(const char *name)
+{
+    int64_t id;
+
+    ck_assert_int_eq(db_account_create(db, name, name, "$y$hash", 1, &id), DB_OK);
+    return id;
+}
+
+/* The lines said since the last hush(). */
+static int said_lines(void)
+{
+    int n = 0;
+
+    for (const char *p = said; *p; p++)
+        n += *p == '\n';
+    return n;
+}
+
+/* Asserts that the caller got exactly one answer, containing `needle`. */
+#define ONE(needle)                                                                                \
+    do {                                                                                           \
+        HAS(needle);                                                                               \
+        ck_assert_msg(said_lines() == 1, "more than one line:\n%s", said);                         \
+    } while (0)
+
+/* Fighter `key` from the database. */
+static struct db_fighter stored(const char *key)
+{
+    struct db_fighter f;
+
+    ck_assert_int_eq(db_fighter_get(db, key, &f), DB_OK);
+    return f;
+}
+
+/* Asserts fighter `key` is stored as `was`: every ability, every piece
+ * and its condition, the record and the flags. */
+static void unchanged(const char *key, const struct db_fighter *was)
+{
+    struct db_fighter now = stored(key);
+    const struct ruleset *rs = ruleset_get(was->sheet.rules);
+
+    ck_assert_int_eq(now.sheet.rules, was->sheet.rules);
+    for (int k = 0; k < rs->nfields; k++)
+        ck_assert_int_eq(sheet_field_get(&now.sheet, k), sheet_field_get(&was->sheet, k));
+    for (int k = 0; k < rs->kit_slots; k++) {
+        int a, ac, b, bc;
+        sheet_kit_get(&now.sheet, k, &a, &ac);
+        sheet_kit_get(&was->sheet, k, &b, &bc);
+        ck_assert_int_eq(a, b);
+        ck_assert_int_eq(ac, bc);
+    }
+    ck_assert_int_eq(now.wins, was->wins);
+    ck_assert_int_eq(now.losses, was->losses);
+    ck_assert_int_eq(now.draws, was->draws);
+    ck_assert_int_eq(now.kos, was->kos);
+    ck_assert_int_eq(now.training_points, was->training_points);
+    ck_assert_int_eq(now.retired, was->retired);
+    ck_assert_int_eq(now.paused, was->paused);
+    ck_assert_int_eq(now.trained, was->trained);
+}
+
+/* game_create with its words in one string (at most 8 words). */
+static int create(const struct game_caller *who, const char *name, const char *text)
+{
+    char buf[256], *words[8];
+    int n = 0;
+
+    snprintf(buf, sizeof(buf), "%s", text);
+    for (char *w = strtok(buf, " "); w && n < 8; w = strtok(NULL, " "))
+        words[n++] = w;
+    hush();
+    return game_create(game, who, name, (const char *const *)words, n);
+}
+
+/* The active fighters of account `id`. */
+static int fighters_of(int64_t id)
+{
+    struct db_fighter list[16];
+    int n = 0;
+
+    ck_assert_int_eq(db_fighter_list(db, id, 0, list, 16, &n), DB_OK);
+    return n;
+}
+
+/* ------------------------------------------------------------ creation */
+
+START_TEST(test_create)
+{
+    int64_t a = account("alice");
+    struct game_caller ca = caller("alice", a, 0);
+
+    ck_assert_int_eq(create(&ca, "Rocky", "str=14 spd=12 agl=11 tgh=12 hgt=11"), 0);
+    ONE("alice|answer|Rocky (boxing) is ready: STR 14 SPD 12 AGL 11 TGH 12 HGT 11");
+    struct db_fighter f = stored("rocky");
+    ck_assert_int_eq(f.account_id, a);
+    ck_assert_int_eq(f.created, wall_now);
+    ck_assert_int_eq(create(&ca, "Murphy", "rules=sugarray"), 0);
+    ONE("Murphy (sugarray) is ready: skill 10, endurance 20");
+    ck_assert_int_eq(create(&ca, "Conan", "rules=duel str=18 dex=14 con=14 int=10"), 0);
+    ONE("Conan (duel) is ready: STR 18 DEX 14 CON 14 INT 10");
+    ck_assert_int_eq(fighters_of(a), 3);
+}
+END_TEST
+
+START_TEST(test_create_refusals)
+{
+    int64_t a = account("carl");
+    struct game_caller ca = caller("carl", a, 1);
+    static const struct {
+        const char *name, *words, *reply;
+    } cases[] = {
+        {"Rocky", "str=14 spd=12 agl=11 tgh=12 hgt=12", "add up to 61; spread exactly 60"},
+        {"Rocky", "str=4 spd=12 agl=12 tgh=12 hgt=20", "str=4"},
+        {"Rocky", "str=12 spd=12 agl=12 tgh=12", "missing hgt="},
+        {"9lives", "str=12 spd=12 agl=12 tgh=12 hgt=12", "starting with a letter"},
+        {"Rocky", "rules=duel", "give the four abilities, 56 points in all"},
+        {"Rocky", "rules=sugarray str=12", "give no numbers"},
+        {"Rocky", "rules=chess", "that is not a ruleset: use rules=boxing"},
+        {"Rocky", "", "e.g. !create Rocky str=12"},
+        {"Conan", "rules=duel str=18 dex=14 con=14 int=10 weapon=longsword",
+         "a new duellist starts with nothing: create Conan with the abilities only, then "
+         "!equip Conan <slot=item>..."},
+    };
+    for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        ck_assert_int_eq(create(&ca, cases[i].name, cases[i].words), -1);
+        ONE(cases[i].reply);
+    }
+    ck_assert_int_eq(fighters_of(a), 0);
+    /* A name taken, any case, across rulesets. */
+    ck_assert_int_eq(create(&ca, "Murphy", "rules=sugarray"), 0);
+    ck_assert_int_eq(create(&ca, "murphy", "rules=sugarray"), -1);
+    ONE("there is a fighter called murphy already; choose another name");
+    ck_assert_int_eq(fighters_of(a), 1);
+}
+END_TEST
+
+START_TEST(test_create_limit)
+{
+    int64_t a = account("dave");
+    struct game_caller ca = caller("dave", a, 0);
+    char name[16];
+
+    for (int i = 0; i < GAME_FIGHTERS_MAX; i++) {
+        snprintf(name, sizeof(name), "Kid%c", 'a' + i);
+        ck_assert_int_eq(create(&ca, name, "rules=sugarray"), 0);
+    }
+    ck_assert_int_eq(create(&ca, "Kidz", "rules=sugarray"), -1);
+    ONE("you have 10 active fighters, the most; retire one first");
+    ck_assert_int_eq(fighters_of(a), GAME_FIGHTERS_MAX);
+}
+END_TEST
+
+/* ------------------------------------------------------ who is who */
+
+START_TEST(test_show_and_list)
+{
+    int64_t a = account("erin");
+    struct game_caller ca = caller("erin", a, 0), anon = caller("anon", 0, 0);
+    struct db_fighter f;
+
+    anon.account = NULL;
+    ck_assert_int_eq(create(&ca, "Rocky", "str=12 spd=12 agl=12 tgh=12 hgt=12"), 0);
+    hush();
+    ck_assert_int_eq(game_fighter_show(game, &ca, NULL), 0);
+    HAS("erin|answer|Rocky (boxing, erin): STR 12 SPD 12 AGL 12 TGH 12 HGT 12; record 0-0-0, "
+        "0 by KO");
+    hush();
+    ck_assert_int_eq(game_fighter_show(game, &anon, NULL), -1);
+    ONE("which fighter? fighter <name> (or identify to see yours)");
+    hush();
+    ck_assert_int_eq(game_fighter_find(game, &anon, "Nobody", &f), -1);
+    ONE("there is no fighter Nobody; fighters <account> lists a player's fighters");
+    hush();
+    ck_assert_int_eq(game_fighter_find(game, &anon, "x", &f), -1);
+    ONE("\"x\" is not a fighter's name");
+    hush();
+    ck_assert_int_eq(game_fighters(game, &anon, "ERIN"), 0);
+    ONE("erin's fighters: Rocky (boxing, 0-0-0)");
+    hush();
+    ck_assert_int_eq(game_fighters(game, &anon, "zed"), -1);
+    ONE("there is no account zed");
+}
+END_TEST
+
+/* ------------------------------------------------------------ training */
+
+START_TEST(test_train_boxer)
+{
+    int64_t a = account("hal");
+    struct game_caller ca = caller("hal", a, 0);
+
+    ck_assert_int_eq(create(&ca, "Joe", "str=12 spd=12 agl=12 tgh=12 hgt=12"), 0);
+    struct db_fighter was = stored("joe");
+    hush();
+    ck_assert_int_eq(game_train(game, &ca, "str", NULL), -1);
+    ONE("Joe has no training points; a win earns 1, a win inside the distance 2");
+    unchanged("joe", &was);
+    was.training_points = 2;
+    was.sheet.u.boxing.spd = 25;
+    ck_assert_int_eq(db_fighter_save(db, &was), DB_OK);
+    hush();
+    ck_assert_int_eq(game_train(game, &ca, "spd", "Joe"), -1);
+    ONE("Joe's spd is 25, the most; train another ability");
+    unchanged("joe", &was);
+    hush();
+    ck_assert_int_eq(game_train(game, &ca, "xyz", NULL), -1);
+    ONE("train what? boxing: train str, spd, agl, tgh or hgt; SUGAR RAY: train skill or "
+        "endurance");
+    hush();
+    ck_assert_int_eq(game_train(game, &ca, "skill", "Joe"), -1);
+    ONE("Joe is a boxing fighter: train str, spd, agl, tgh or hgt");
+    unchanged("joe", &was);
+    hush();
+    ck_assert_int_eq(game_train(game, &ca, "STR", NULL), 0);
+    ONE("Joe's str is now 13 (1 training point left)");
+    struct db_fighter f = stored("joe");
+    ck_assert_int_eq(f.sheet.u.boxing.str, 13);
+    ck_assert_int_eq(f.training_points, 1);
+}
+END_TEST
+
+START_TEST(test_train_sugarray_and_duellist)
+{
+    int64_t a = account("ivy");
+    struct game_caller ca = caller("ivy", a, 0);
+
+    ck_assert_int_eq(create(&ca, "Murphy", "rules=sugarray"), 0);
+    hush();
+    ck_assert_int_eq(game_train(game, &ca, "str", NULL), -1);
+    ONE("you have no fighter to train str; create one first");
+    hush();
+    ck_assert_int_eq(game_train(game, &ca, "skill", NULL), 0);
+    ONE("Murphy trains skill: +1, now skill 11, endurance 20");
+    struct db_fighter was = stored("murphy");
+    ck_assert_int_eq(was.trained, 1);
+    hush();
+    ck_assert_int_eq(game_train(game, &ca, "endurance", NULL), -1);
+    ONE("Murphy has trained since the last turn already; once between turns");
+    unchanged("murphy", &was);
+    /* The champion parties. */
+    was.trained = 0;
+    ck_assert_int_eq(db_fighter_save(db, &was), DB_OK);
+    ck_assert_int_eq(db_champion_set(db, RULES_SUGARRAY, was.id, 0, wall_now), DB_OK);
+    hush();
+    ck_assert_int_eq(game_train(game, &ca, "skill", "Murphy"), -1);
+    ONE("Murphy is the International Champion: no training, he spends his time partying");
+    unchanged("murphy", &was);
+    /* A duellist never trains. */
+    ck_assert_int_eq(create(&ca, "Conan", "rules=duel str=18 dex=14 con=14 int=10"), 0);
+    hush();
+    ck_assert_int_eq(game_train(game, &ca, "str", "Conan"), -1);
+    ONE("Conan is a duellist: duel fighters do not train");
+}
+END_TEST
+
+/* ------------------------------------------------------------- armoury */
+
+START_TEST(test_equip_layers)
+{
+    int64_t a = account("dora");
+    struct game_caller ca = caller("dora", a, 0);
+    const char *w1[] = {"torso=chainmail"}, *w2[] = {"torso=leather"};
+
+    ck_assert_int_eq(create(&ca, "Conan", "rules=duel str=18 dex=14 con=14 int=10"), 0);
+    struct db_fighter f = stored("conan");
+    hush();
+    ck_assert_int_eq(game_equip(game, &ca, &f, w1, 1), 0);
+    ONE("Conan takes chainmail armour. Now: chainmail armour 100.0%");
+    /* Leather over the chainmail he wears keeps it as a shirt. */
+    f = stored("conan");
+    f.sheet.u.duel.cond[DUEL_TORSO] = 900000;
+    ck_assert_int_eq(db_fighter_save(db, &f), DB_OK);
+    hush();
+    ck_assert_int_eq(game_equip(game, &ca, &f, w2, 1), 0);
+    ONE("Conan takes leather armour, chainmail shirt. Now: leather armour 100.0%, chainmail shirt "
+        "90.0%");
+    f = stored("conan");
+    ck_assert_int_eq(f.sheet.u.duel.item[DUEL_TORSO], DUEL_LEATHER);
+    ck_assert_int_eq(f.sheet.u.duel.item[DUEL_UNDER], DUEL_CHAINMAIL);
+    ck_assert_int_eq(f.sheet.u.duel.cond[DUEL_UNDER], 900000);
+    /* Without the leather, the shirt is the torso piece again. */
+    hush();
+    ck_assert_int_eq(game_unequip(game, &ca, &f, "torso"), 0);
+    ONE("Conan puts away the leather armour for good. Now: chainmail armour 90.0%");
+    f = stored("conan");
+    ck_assert_int_eq(f.sheet.u.duel.item[DUEL_TORSO], DUEL_CHAINMAIL);
+    ck_assert_int_eq(f.sheet.u.duel.item[DUEL_UNDER], DUEL_NONE);
+}
+END_TEST
+
+/* The layering rule alone, as the web or the simulator would use it. */
+START_TEST(test_kit_layering_rule)
+{
+    struct duel_sheet worn = {0}, kit;
+    int given[DUEL_SLOTS] = {0};
+
+    worn.item[DUEL_TORSO] = DUEL_CHAINMAIL;
+    worn.cond[DUEL_TORSO] = 500000;
+    kit = worn;
+    kit.item[DUEL_TORSO] = DUEL_LEATHER;
+    given[DUEL_TORSO] = 1;
+    game_kit_layer(&worn, given, &kit);
+    ck_assert_int_eq(kit.item[DUEL_UNDER], DUEL_CHAINMAIL);
+    ck_assert_int_eq(kit.cond[DUEL_UNDER], 500000);
+    /* Plate over chainmail replaces both. */
+    kit = worn;
+    kit.item[DUEL_TORSO] = DUEL_PLATE;
+    game_kit_layer(&worn, given, &kit);
+    ck_assert_int_eq(kit.item[DUEL_UNDER], DUEL_NONE);
+    /* Taking the shirt off leaves the leather. */
+    kit = worn;
+    kit.item[DUEL_TORSO] = DUEL_LEATHER;
+    kit.item[DUEL_UNDER] = DUEL_CHAINMAIL;
+    game_kit_unlayer(&kit, DUEL_UNDER);
+    ck_assert_int_eq(kit.item[DUEL_TORSO], DUEL_LEATHER);
+    ck_assert_int_eq(kit.item[DUEL_UNDER], DUEL_NONE);
+}
+END_TEST
+
+START_TEST(test_equip_refusals)
+{
+    int64_t a = account("dora"), b = account("eve");
+    struct game_caller ca = caller("dora", a, 1), cb = caller("eve", b, 1);
+    static const struct {
+        const char *word, *reply;
+    } cases[] = {
+        {"weapon=the_punisher", "Conan: weapon=the_punisher needs STR 20, and STR is 18; nothing "
+                                "changed"},
+        {"plate", "which plate piece? say head=plate, torso=plate"},
+        {"spoon", "\"spoon\" is not in the armoury; !armoury lists it"},
+        {"weapon=mace:50", "a new piece starts at 100%; give no condition, e.g. !equip Conan"},
+        {"torso=plate+leather", "only a chainmail torso may go under a leather one"},
+    };
+
+    ck_assert_int_eq(create(&ca, "Conan", "rules=duel str=18 dex=14 con=14 int=10"), 0);
+    ck_assert_int_eq(create(&ca, "Joe", "str=12 spd=12 agl=12 tgh=12 hgt=12"), 0);
+    struct db_fighter f = stored("conan"), joe = stored("joe");
+    for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        hush();
+        ck_assert_int_eq(game_equip(game, &ca, &f, &cases[i].word, 1), -1);
+        ONE(cases[i].reply);
+        unchanged("conan", &f);
+    }
+    const char *mace[] = {"weapon=mace"};
+    hush();
+    ck_assert_int_eq(game_equip(game, &ca, &joe, mace, 1), -1);
+    ONE("Joe is a boxing fighter: only duellists (rules=duel) carry weapons and armour");
+    hush();
+    ck_assert_int_eq(game_equip(game, &cb, &f, mace, 1), -1);
+    ONE("Conan belongs to dora, not to you");
+    hush();
+    ck_assert_int_eq(game_unequip(game, &ca, &f, "feet"), -1);
+    ONE("Conan has nothing in feet; fighter Conan shows what he carries");
+    hush();
+    ck_assert_int_eq(game_unequip(game, &ca, &f, "hat"), -1);
+    ONE("\"hat\" is no slot");
+    unchanged("conan", &f);
+    /* Nothing changes during a duel or a challenge. */
+    ck_assert_int_eq(create(&cb, "Duncan", "rules=duel str=18 dex=14 con=14 int=10"), 0);
+    ck_assert_int_eq(game_challenge(game, &ca, b, "eve", RULES_DUEL, 0, "Conan", NULL), 0);
+    hush();
+    ck_assert_int_eq(game_equip(game, &ca, &f, mace, 1), -1);
+    ONE("Conan is in a duel or a challenge: change the equipment after it");
+    unchanged("conan", &f);
+}
+END_TEST
+
+START_TEST(test_armoury_tables)
+{
+    struct game_caller anon = caller("anon", 0, 0);
+
+    ck_assert_int_eq(game_armoury(game, &anon, NULL), 0);
+    HAS("longsword (weapon=longsword): STR 11");
+    HAS("plate: defence 6, STR 17");
+    hush();
+    ck_assert_int_eq(game_armoury(game, &anon, "shoes"), -1);
+    ONE("armoury shows weapons or armour: armoury weapons, armoury armour, or armoury for both");
+}
+END_TEST
+
+/* --------------------------------------------------- edits, retirement */
+
+START_TEST(test_edit)
+{
+    int64_t a = player("gm", "Rocky",
+                       &(struct sheet){.rules = RULES_BOXING, .u.boxing = {12, 12, 12, 12, 12}});
+    struct game_caller gm = caller("gm", a, 0);
+    struct db_fighter was = stored("rocky");
+    static const struct {
+        const char *word, *reply;
+    } cases[] = {
+        {"str=99", "str must be 1 to 25"},
+        {"wins=-1", "wins must be 0 to 100000"},
+        {"str", "\"str\" is not key=number; e.g. set Rocky str=14 wins=3"},
+        {"skill=3", "skill is not a key for a boxing fighter; keys: str, spd, agl, tgh, hgt, "
+                    "wins, losses, draws, kos, training"},
+    };
+
+    for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        const char *words[] = {"wins=7", cases[i].word};
+        hush();
+        ck_assert_int_eq(game_edit(game, &gm, "Rocky", words, 2), -1);
+        ONE(cases[i].reply);
+        unchanged("rocky", &was);
+    }
+    hush();
+    ck_assert_int_eq(game_edit(game, &gm, "Nobody", NULL, 0), -1);
+    ONE("there is no fighter Nobody");
+    const char *words[] = {"STR=14", "wins=3", "training=2"};
+    hush();
+    ck_assert_int_eq(game_edit(game, &gm, "rocky", words, 3), 0);
+    ONE("done: set Rocky: STR=14 wins=3 training=2");
+    struct db_fighter f = stored("rocky");
+    ck_assert_int_eq(f.sheet.u.boxing.str, 14);
+    ck_assert_int_eq(f.wins, 3);
+    ck_assert_int_eq(f.training_points, 2);
+}
+END_TEST
+
+START_TEST(test_retire)
+{
+    int64_t a = account("hal"), b = account("ann");
+    struct game_caller ca = caller("hal", a, 0), cb = caller("ann", b, 0);
+
+    ck_assert_int_eq(create(&ca, "Joe", "str=12 spd=12 agl=12 tgh=12 hgt=12"), 0);
+    struct db_fighter f = stored("joe");
+    hush();
+    ck_assert_int_eq(game_retire(game, &cb, &f), -1);
+    ONE("Joe belongs to hal, not to you");
+    unchanged("joe", &f);
+    hush();
+    ck_assert_int_eq(game_retire(game, &ca, &f), 0);
+    ONE("Joe retires with a record of 0-0-0");
+    ck_assert_int_eq(stored("joe").retired, 1);
+    ck_assert_int_eq(fighters_of(a), 0);
+    hush();
+    ck_assert_int_eq(game_fighter_mine(game, &ca, "Joe", &f), -1);
+    ONE("Joe is retired");
+}
+END_TEST
+
+/* Names are keyed as the bot folds nicks (RFC 1459): []\\~ are the
+ * capitals of {}|^. */
+START_TEST(test_name_key)
+{
+    char key[DB_NAME_MAX];
+
+    game_name_key(key, "Ab[]\\~^{}|Z", sizeof(key));
+    ck_assert_str_eq(key, "ab{}|^^{}|z");
+    game_name_key(key, "abcdef", 4);
+    ck_assert_str_eq(key, "abc");
+    ck_assert_int_eq(game_name_valid("O'Neil-2_"), 1);
+    ck_assert_int_eq(game_name_valid("x"), 0);
+    ck_assert_int_eq(game_name_valid("2pac"), 0);
+    ck_assert_int_eq(game_name_valid("abcdefghijklmnopqrstu"), 0);
+}
+END_TEST
+
+START_TEST(test_ban)
+{
+    int64_t a = account("mallory");
+    struct game_caller gm = caller("gm", 0, 0);
+    struct db_account acc;
+
+    ck_assert_int_eq(game_account_find(game, "MALLORY", &acc), 0);
+    ck_assert_int_eq(acc.id, a);
+    ck_assert_int_eq(game_ban(game, &gm, &acc, 1), 1);
+    ck_assert_int_eq(game_account_find(game, "mallory", &acc), 0);
+    ck_assert_int_eq(acc.banned, 1);
+    hush();
+    ck_assert_int_eq(game_ban(game, &gm, &acc, 1), 0);
+    ONE("mallory is already banned");
+    ck_assert_int_eq(game_account_find(game, "nobody", &acc), -1);
+}
+END_TEST
+
+/* ---------------------------------------------------- leagues, pauses */
+
+START_TEST(test_pause_league_champion)
+{
+    int64_t a = account("pat"), b = account("quin");
+    struct game_caller ca = caller("pat", a, 0), cb = caller("quin", b, 0);
+
+    ck_assert_int_eq(create(&ca, "Murphy", "rules=sugarray"), 0);
+    struct db_fighter was = stored("murphy");
+    static const char *const bad[] = {"x", "-1", "53"};
+    for (unsigned i = 0; i < 3; i++) {
+        hush();
+        ck_assert_int_eq(game_pause(game, &ca, bad[i], NULL), -1);
+        ONE("pause <turns> [fighter]: 0 to 52 turns (0 ends a pause)");
+    }
+    hush();
+    ck_assert_int_eq(game_pause(game, &cb, "2", "Murphy"), -1);
+    ONE("Murphy belongs to pat, not to you");
+    hush();
+    ck_assert_int_eq(game_pause(game, &cb, "2", NULL), -1);
+    ONE("which fighter? give the fighter's name");
+    unchanged("murphy", &was);
+    hush();
+    ck_assert_int_eq(game_pause(game, &ca, "1", NULL), 0);
+    ONE("Murphy sits out the next league turn");
+    hush();
+    ck_assert_int_eq(game_pause(game, &ca, "3", "murphy"), 0);
+    ONE("Murphy sits out the next 3 league turns");
+    ck_assert_int_eq(stored("murphy").paused, 3);
+    hush();
+    ck_assert_int_eq(game_league_of(game, &cb, "Murphy"), 0);
+    ONE("Murphy is in BRONZE (sugarray): record 0-0-0, gold record 0, paused for some turns");
+    hush();
+    ck_assert_int_eq(game_champion(game, &cb, RULES_SUGARRAY), 0);
+    ONE("the sugarray title is vacant");
+    ck_assert_int_eq(db_champion_set(db, RULES_SUGARRAY, was.id, 2, wall_now), DB_OK);
+    hush();
+    ck_assert_int_eq(game_champion(game, &cb, RULES_SUGARRAY), 0);
+    ONE("International Champion (sugarray): Murphy (pat), 0-0-0, 2 successful defences");
+    hush();
+    ck_assert_int_eq(game_league_of(game, &ca, NULL), 0);
+    ONE("Murphy is the International Champion (sugarray), 2 defences");
+    hush();
+    ck_assert_int_eq(game_pause(game, &ca, "0", NULL), 0);
+    ONE("Murphy fights in the next league turn");
+}
+END_TEST
+
+START_TEST(test_standings_and_words)
+{
+    int64_t a = account("sam");
+    struct game_caller ca = caller("sam", a, 1);
+    enum rules r = RULES_BOXING;
+    int rounds = 0;
+
+    hush();
+    ck_assert_int_eq(game_standings(game, &ca, RULES_SUGARRAY, -1), 0);
+    ONE("no sugarray fighter is in a league yet; create one: create <name> rules=sugarray");
+    ck_assert_int_eq(create(&ca, "Murphy", "rules=sugarray"), 0);
+    hush();
+    ck_assert_int_eq(game_standings(game, &ca, RULES_SUGARRAY, -1), 0);
+    ONE("Standings (sugarray): BRONZE: 1. Murphy (sam) 0-0-0 gold 0");
+    hush();
+    ck_assert_int_eq(game_standings(game, &ca, RULES_SUGARRAY, LEAGUE_GOLD), 0);
+    ONE("GOLD (sugarray) is empty; !standings rules=sugarray shows the leagues that have fighters");
+    ck_assert_int_eq(game_rules_word(&ca, "gold", &r), 0);
+    ck_assert_int_eq(game_rules_word(&ca, "rules=sugarray", &r), 1);
+    ck_assert_int_eq(r, RULES_SUGARRAY);
+    hush();
+    ck_assert_int_eq(game_rules_word(&ca, "rules=chess", &r), -1);
+    ONE("rules=chess: use rules=boxing");
+    ck_assert_int_eq(game_league_word("Silver"), LEAGUE_SILVER);
+    ck_assert_int_eq(game_league_word("tin"), -1);
+    ck_assert_int_eq(game_rounds_word(&ca, RULES_BOXING, "6", &rounds), 0);
+    ck_assert_int_eq(rounds, 6);
+    hush();
+    ck_assert_int_eq(game_rounds_word(&ca, RULES_BOXING, "x", &rounds), -1);
+    ONE("rounds=x: a boxing bout has");
+}
+END_TEST
+
+/* ---------------------------------------------------------------- plans */
+
+START_TEST(test_plans)
+{
+    int64_t a = account("tia");
+    struct game_caller ca = caller("tia", a, 0);
+    struct str s;
+
+    hush();
+    ck_assert_int_eq(game_plan(game, &ca, GAME_PLAN_SHOW, "show", NULL, 0), -1);
+    ONE("you have no fighter yet");
+    ck_assert_int_eq(create(&ca, "Apollo", "str=14 spd=12 agl=11 tgh=12 hgt=11"), 0);
+    struct db_fighter f = stored("apollo");
+    hush();
+    ck_assert_int_eq(game_plan(game, &ca, GAME_PLAN_SHOW, "show", NULL, 0), 0);
+    ONE("Apollo has no plan: rounds you miss use your last orders");
+    const char *bad[] = {"Apollo", "1)", "banana"};
+    hush();
+    ck_assert_int_eq(game_plan(game, &ca, GAME_PLAN_SET, "set", bad, 3), -1);
+    ONE("plan refused, nothing stored: ");
+    str_init(&s);
+    ck_assert_int_eq(game_plan_get(game, f.id, &s), 1);
+    hush();
+    ck_assert_int_eq(game_plan(game, &ca, GAME_PLAN_SET, "set", bad, 1), -1);
+    ONE("give the plan's lines, separated by ;, e.g. plan set 1) 5/5/10; 6) 4/6/10");
+    const char *good[] = {"1)", "5/5/10;", "6)", "4/6/10"};
+    hush();
+    ck_assert_int_eq(game_plan(game, &ca, GAME_PLAN_CHECK, "check", good, 4), 0);
+    ONE("the plan is fine (not stored): ");
+    ck_assert_int_eq(game_plan_get(game, f.id, &s), 1);
+    hush();
+    ck_assert_int_eq(game_plan(game, &ca, GAME_PLAN_SET, "set", good, 4), 0);
+    ONE("tia|answer|Apollo's plan stored: ");
+    ck_assert_int_eq(game_plan_get(game, f.id, &s), 0);
+    ck_assert_ptr_nonnull(strstr(s.p, "4/6/10"));
+    str_free(&s);
+    hush();
+    ck_assert_int_eq(game_plan(game, &ca, GAME_PLAN_SHOW, "show", NULL, 0), 0);
+    ONE("Apollo's plan: 1) 5/5/10; 6) 4/6/10");
+    /* With two fighters, the name says which. */
+    ck_assert_int_eq(create(&ca, "Bert", "str=14 spd=12 agl=11 tgh=12 hgt=11"), 0);
+    hush();
+    ck_assert_int_eq(game_plan(game, &ca, GAME_PLAN_CLEAR, "clear", NULL, 0), -1);
+    ONE("which fighter? e.g. plan clear Apollo ...");
+    const char *apollo[] = {"apollo"};
+    hush();
+    ck_assert_int_eq(game_plan(game, &ca, GAME_PLAN_CLEAR, "clear", apollo, 1), 0);
+    ONE("Apollo's plan is cleared");
+    str_init(&s);
+    ck_assert_int_eq(game_plan_get(game, f.id, &s), 1);
+    str_free(&s);
+}
+END_TEST
+
+Suite *fighter_suite(void)
+{
+    Suite *s = suite_create("fighters");
+    TCase *tc = tcase_create("fighters");
+
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, test_create);
+    tcase_add_test(tc, test_create_refusals);
+    tcase_add_test(tc, test_create_limit);
+    tcase_add_test(tc, test_show_and_list);
+    tcase_add_test(tc, test_train_boxer);
+    tcase_add_test(tc, test_train_sugarray_and_duellist);
+    tcase_add_test(tc, test_equip_layers);
+    tcase_add_test(tc, test_kit_layering_rule);
+    tcase_add_test(tc, test_equip_refusals);
+    tcase_add_test(tc, test_armoury_tables);
+    tcase_add_test(tc, test_edit);
+    tcase_add_test(tc, test_retire);
+    tcase_add_test(tc, test_name_key);
+    tcase_add_test(tc, test_ban);
+    tcase_add_test(tc, test_pause_league_champion);
+    tcase_add_test(tc, test_standings_and_words);
+    tcase_add_test(tc, test_plans);
+    suite_add_tcase(s, tc);
+    return s;
+}
