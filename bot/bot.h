@@ -363,6 +363,17 @@ enum cmd_target {
                           * nick (ctx->other_id, 0 if nobody; never refused) */
     TARGET_RULES,        /* every word is rules=NAME (ctx->rules, default boxing) */
     TARGET_RULES_LEAGUE, /* rules=NAME and a league's name (ctx->rules, ctx->league) */
+    /* Bouts, as game_bout_find resolves them (ctx->bout): */
+    TARGET_BOUT,          /* argv[0]: any bout, live or finished */
+    TARGET_OPEN_BOUT,     /* argv[0]: a live bout or a challenge */
+    TARGET_LIVE_BOUT,     /* argv[0], when given: a live bout; else the only one live
+                           * where it is said */
+    TARGET_MY_BOUT,       /* argv[0], when given: one of the caller's live bouts; else
+                           * his only one */
+    TARGET_MY_BOUT_FIRST, /* "[#bout] <words>": a first word "#N" names one of his live
+                           * bouts and is taken off the arguments, else his only one is
+                           * meant; with no word after it nothing is resolved (the
+                           * handler asks for them) */
 };
 
 /* One command being run. */
@@ -381,6 +392,7 @@ struct cmd_ctx {
     struct game_caller who;
     struct db_fighter fighter; /* TARGET_FIGHTER, TARGET_MY_FIGHTER */
     int has_fighter;
+    int64_t bout;     /* TARGET_*BOUT*: the bout resolved, or 0 */
     enum rules rules; /* TARGET_RULES, TARGET_RULES_LEAGUE */
     int league;       /* TARGET_RULES_LEAGUE: the league named (enum league), or -1 */
     int64_t other_id; /* TARGET_NICK */

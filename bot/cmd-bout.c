@@ -147,7 +147,7 @@ const struct cmd_entry cmd_withdraw_entry = {
 
 static int cmd_forfeit(struct cmd_ctx *ctx)
 {
-    return game_forfeit(ctx->bot->game, &ctx->who, ctx->argc ? ctx->argv[0] : NULL);
+    return game_forfeit(ctx->bot->game, &ctx->who, ctx->bout);
 }
 
 const struct cmd_entry cmd_forfeit_entry = {
@@ -155,6 +155,7 @@ const struct cmd_entry cmd_forfeit_entry = {
     .aliases = "yield",
     .where = CMD_ANYWHERE,
     .need = CMD_ACCOUNT,
+    .target = TARGET_MY_BOUT,
     .args_min = 0,
     .args_max = 1,
     .usage = "[#bout]",
@@ -162,25 +163,20 @@ const struct cmd_entry cmd_forfeit_entry = {
     .exec = cmd_forfeit,
 };
 
+/* The words after the bout (the target stage took "#N" off). */
 static int cmd_order(struct cmd_ctx *ctx)
 {
     char text[ORDER_TEXT_MAX];
-    const char *bout = NULL;
-    int first = 0;
     struct str t;
 
-    if (ctx->argv[0][0] == '#') {
-        bout = ctx->argv[0];
-        first = 1;
-    }
-    if (first >= ctx->argc) {
+    if (ctx->argc == 0) {
         reply(ctx, "which orders? e.g. order 5H/8!/7 (inside)");
         return -1;
     }
     str_init_fixed(&t, text, sizeof(text));
-    for (int i = first; i < ctx->argc; i++)
-        str_add(&t, "%s%s", i > first ? " " : "", ctx->argv[i]);
-    return game_order(ctx->bot->game, &ctx->who, bout, text);
+    for (int i = 0; i < ctx->argc; i++)
+        str_add(&t, "%s%s", i ? " " : "", ctx->argv[i]);
+    return game_order_in(ctx->bot->game, &ctx->who, ctx->bout, text);
 }
 
 /* `help order`: each ruleset's order line explained. */
@@ -194,6 +190,7 @@ const struct cmd_entry cmd_order_entry = {
     .aliases = "orders",
     .where = CMD_PRIVATE,
     .need = CMD_ACCOUNT,
+    .target = TARGET_MY_BOUT_FIRST,
     .args_min = 1,
     .args_max = -1,
     .usage = "[#bout] <orders>",
@@ -276,13 +273,14 @@ const struct cmd_entry cmd_bouts_entry = {
 
 static int cmd_score(struct cmd_ctx *ctx)
 {
-    return game_score(ctx->bot->game, &ctx->who, ctx->argc ? ctx->argv[0] : NULL);
+    return game_score(ctx->bot->game, &ctx->who, ctx->bout);
 }
 
 const struct cmd_entry cmd_score_entry = {
     .name = "score",
     .where = CMD_ANYWHERE,
     .need = CMD_ANYONE,
+    .target = TARGET_LIVE_BOUT,
     .args_min = 0,
     .args_max = 1,
     .usage = "[#bout]",
@@ -292,14 +290,14 @@ const struct cmd_entry cmd_score_entry = {
 
 static int cmd_report(struct cmd_ctx *ctx)
 {
-    return game_report(ctx->bot->game, &ctx->who, ctx->argv[0],
-                       ctx->argc == 2 ? ctx->argv[1] : NULL);
+    return game_report(ctx->bot->game, &ctx->who, ctx->bout, ctx->argc == 2 ? ctx->argv[1] : NULL);
 }
 
 const struct cmd_entry cmd_report_entry = {
     .name = "report",
     .where = CMD_ANYWHERE,
     .need = CMD_ANYONE,
+    .target = TARGET_BOUT,
     .args_min = 1,
     .args_max = 2,
     .usage = "<#bout> [round]",
@@ -309,13 +307,14 @@ const struct cmd_entry cmd_report_entry = {
 
 static int cmd_cancel(struct cmd_ctx *ctx)
 {
-    return game_cancel(ctx->bot->game, &ctx->who, ctx->argv[0]);
+    return game_cancel(ctx->bot->game, &ctx->who, ctx->bout);
 }
 
 const struct cmd_entry cmd_cancel_entry = {
     .name = "cancel",
     .where = CMD_ANYWHERE,
     .need = CMD_ADMIN,
+    .target = TARGET_OPEN_BOUT,
     .args_min = 1,
     .args_max = 1,
     .usage = "<#bout>",

@@ -181,6 +181,30 @@ static int target_rules(struct cmd_ctx *ctx, int league)
     return 0;
 }
 
+/* "[#bout] <words>": a first word "#N" is the bout, taken off the
+ * arguments; with no word after it nothing is resolved, so the handler
+ * can ask for them first, as it always has. */
+static int target_my_bout_first(struct cmd_ctx *ctx)
+{
+    const char *word = NULL;
+
+    if (ctx->argc && ctx->argv[0][0] == '#') {
+        word = ctx->argv[0];
+        ctx->argc--;
+        memmove(ctx->argv, ctx->argv + 1, (size_t)ctx->argc * sizeof(ctx->argv[0]));
+    }
+    if (ctx->argc == 0)
+        return 0;
+    return game_bout_find(ctx->bot->game, &ctx->who, GAME_BOUT_MINE_ORDERS, word, &ctx->bout);
+}
+
+/* A bout argument (argv[0], when given) as the game resolves it. */
+static int target_bout(struct cmd_ctx *ctx, enum game_bout want)
+{
+    return game_bout_find(ctx->bot->game, &ctx->who, want, ctx->argc ? ctx->argv[0] : NULL,
+                          &ctx->bout);
+}
+
 int bot_target(struct cmd_ctx *ctx, enum cmd_target target)
 {
     struct game *g = ctx->bot->game;
@@ -188,6 +212,7 @@ int bot_target(struct cmd_ctx *ctx, enum cmd_target target)
     int64_t id = 0;
 
     ctx->has_fighter = 0;
+    ctx->bout = 0;
     switch (target) {
     case TARGET_NONE:
         return 0;
@@ -207,6 +232,16 @@ int bot_target(struct cmd_ctx *ctx, enum cmd_target target)
         return target_rules(ctx, 0);
     case TARGET_RULES_LEAGUE:
         return target_rules(ctx, 1);
+    case TARGET_BOUT:
+        return target_bout(ctx, GAME_BOUT_ANY);
+    case TARGET_OPEN_BOUT:
+        return target_bout(ctx, GAME_BOUT_OPEN);
+    case TARGET_LIVE_BOUT:
+        return target_bout(ctx, GAME_BOUT_LIVE);
+    case TARGET_MY_BOUT:
+        return target_bout(ctx, GAME_BOUT_MINE);
+    case TARGET_MY_BOUT_FIRST:
+        return target_my_bout_first(ctx);
     }
     return 0;
 }

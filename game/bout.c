@@ -1023,30 +1023,48 @@ static void no_live_bout(struct game *g, const struct game_caller *who)
                g->cfg.prefix);
 }
 
-/* The caller's live bout: the one numbered by `arg` (may be NULL, or "#12"
- * or "12"), else his only one. `verb` is the command, for the hint when he
- * must say which ("order", "forfeit"). */
-static struct live *my_live(struct game *g, const struct game_caller *who, const char *arg,
-                            const char *verb, int *side)
+/* The number a bout word names ("#12" or "12"), or 0 when it names none. */
+static int64_t bout_number(const char *word)
+{
+    char *end;
+    long long id = strtoll(word[0] == '#' ? word + 1 : word, &end, 10);
+
+    return *end == '\0' && id > 0 ? (int64_t)id : 0;
+}
+
+/* The caller's live bout numbered `id`, with his side in it; NULL after
+ * telling him there is no such live bout (named `word` as he typed it) or
+ * that it is not his. */
+static struct live *mine_by_id(struct game *g, const struct game_caller *who, int64_t id,
+                               const char *word, int *side)
+{
+    struct live *lv = find_id(g, id);
+
+    if (!lv || lv->rec.state != DB_BOUT_LIVE) {
+        if (word)
+            game_reply(who, "there is no live bout %s; %sbouts lists them", CLIP(word, 20),
+                       typed(g, who));
+        else
+            game_reply(who, "there is no live bout #%lld; %sbouts lists them", (long long)id,
+                       typed(g, who));
+        return NULL;
+    }
+    if ((*side = side_of(lv, who->account_id)) < 0) {
+        game_reply(who, "bout #%lld is not yours: only its two players may act in it",
+                   (long long)id);
+        return NULL;
+    }
+    return lv;
+}
+
+/* The caller's only live bout; NULL after telling him he has none, or
+ * that he must say which (`verb`, the command for the hint: "order",
+ * "forfeit"). */
+static struct live *mine_only(struct game *g, const struct game_caller *who, const char *verb)
 {
     struct live *found = NULL;
     int count = 0;
 
-    if (arg) {
-        char *end;
-        long long id = strtoll(arg[0] == '#' ? arg + 1 : arg, &end, 10);
-        struct live *lv = *end == '\0' ? find_id(g, id) : NULL;
-        if (!lv || lv->rec.state != DB_BOUT_LIVE) {
-            game_reply(who, "there is no live bout %s; %sbouts lists them", CLIP(arg, 20),
-                       typed(g, who));
-            return NULL;
-        }
-        if ((*side = side_of(lv, who->account_id)) < 0) {
-            game_reply(who, "bout #%lld is not yours: only its two players may act in it", id);
-            return NULL;
-        }
-        return lv;
-    }
     for (int i = 0; i < g->n; i++)
         if (g->v[i]->rec.state == DB_BOUT_LIVE && side_of(g->v[i], who->account_id) >= 0) {
             found = g->v[i];
@@ -1063,8 +1081,106 @@ static struct live *my_live(struct game *g, const struct game_caller *who, const
                    orders ? grammar_get(found->rec.rules)->order_example : "");
         return NULL;
     }
-    *side = side_of(found, who->account_id);
     return found;
+}
+
+/* The refusal of a spectator's bout that is not live. */
+static void no_such_live(struct game *g, const struct game_caller *who)
+{
+    game_reply(who, "no such live bout; %sbouts lists them, %sreport <bout> tells a finished one",
+               typed(g, who), typed(g, who));
+}
+
+/* GAME_BOUT_LIVE without a word: the only bout live in the caller's
+ * channel (anywhere, in private); NULL after saying there are several, or
+ * none. */
+static struct live *live_here(struct game *g, const struct game_caller *who)
+{
+    struct live *lv = NULL;
+    int live = 0;
+
+    for (int i = 0; i < g->n; i++)
+        if (g->v[i]->rec.state == DB_BOUT_LIVE &&
+            (!who->channel || same_name(g, g->v[i]->rec.channel, who->channel))) {
+            lv = g->v[i];
+            live++;
+        }
+    if (live > 1) {
+        game_reply(who, "%d bouts are live here; say which: %sscore <bout>", live, typed(g, who));
+        return NULL;
+    }
+    if (!lv)
+        no_such_live(g, who);
+    return lv;
+}
+
+/* GAME_BOUT_ANY: bout `word`, live or finished, is in the database. */
+static int any_bout(struct game *g, const struct game_caller *who, const char *word, int64_t *id)
+{
+    struct db_bout rec;
+
+    *id = word ? bout_number(word) : 0;
+    if (*id && db_bout_get(g->db, *id, &rec) == DB_OK)
+        return 0;
+    game_reply(who, "there is no bout %s; %sbouts lists the live ones", CLIP(word ? word : "", 20),
+               typed(g, who));
+    return -1;
+}
+
+/* GAME_BOUT_LIVE and GAME_BOUT_OPEN with a word: bout `word` is live (or,
+ * with `open`, still a challenge). */
+static int live_bout(struct game *g, const struct game_caller *who, const char *word, int open,
+                     int64_t *id)
+{
+    struct live *lv = find_id(g, bout_number(word));
+
+    if (lv && (open || lv->rec.state == DB_BOUT_LIVE)) {
+        *id = lv->rec.id;
+        return 0;
+    }
+    if (open)
+        game_reply(who, "there is no live bout or challenge %s", CLIP(word, 20));
+    else
+        no_such_live(g, who);
+    return -1;
+}
+
+int game_bout_find(struct game *g, const struct game_caller *who, enum game_bout want,
+                   const char *word, int64_t *id)
+{
+    struct live *lv = NULL;
+    int side;
+
+    *id = 0;
+    switch (want) {
+    case GAME_BOUT_ANY:
+        return any_bout(g, who, word, id);
+    case GAME_BOUT_OPEN:
+        return live_bout(g, who, word ? word : "", 1, id);
+    case GAME_BOUT_LIVE:
+        if (word)
+            return live_bout(g, who, word, 0, id);
+        lv = live_here(g, who);
+        break;
+    case GAME_BOUT_MINE:
+    case GAME_BOUT_MINE_ORDERS:
+        if (word)
+            lv = mine_by_id(g, who, bout_number(word), word, &side);
+        else
+            lv = mine_only(g, who, want == GAME_BOUT_MINE ? "forfeit" : "order");
+        break;
+    }
+    if (!lv)
+        return -1;
+    *id = lv->rec.id;
+    return 0;
+}
+
+/* The caller's live bout numbered `id` with his side, for the calls that
+ * take a bout game_bout_find resolved; NULL after a refusal. */
+static struct live *my_live(struct game *g, const struct game_caller *who, int64_t id, int *side)
+{
+    return mine_by_id(g, who, id, NULL, side);
 }
 
 /* ------------------------------------------------------------ commands */
@@ -1256,10 +1372,10 @@ int game_answer(struct game *g, const struct game_caller *who, enum game_answer 
     }
 }
 
-int game_forfeit(struct game *g, const struct game_caller *who, const char *bout)
+int game_forfeit(struct game *g, const struct game_caller *who, int64_t bout)
 {
     int side;
-    struct live *lv = my_live(g, who, bout, "forfeit", &side);
+    struct live *lv = my_live(g, who, bout, &side);
 
     if (!lv)
         return -1;
@@ -1283,11 +1399,20 @@ int game_forfeit(struct game *g, const struct game_caller *who, const char *bout
 
 int game_order(struct game *g, const struct game_caller *who, const char *bout, const char *text)
 {
+    int64_t id;
+
+    if (game_bout_find(g, who, GAME_BOUT_MINE_ORDERS, bout, &id) != 0)
+        return -1;
+    return game_order_in(g, who, id, text);
+}
+
+int game_order_in(struct game *g, const struct game_caller *who, int64_t bout, const char *text)
+{
     struct parse_error err;
     struct order o;
     char reason[PARSE_REASON_MAX + 32];
     int side;
-    struct live *lv = my_live(g, who, bout, "order", &side);
+    struct live *lv = my_live(g, who, bout, &side);
 
     if (!lv)
         return -1;
@@ -1350,34 +1475,13 @@ int game_bouts(struct game *g, const struct game_caller *who)
     return 0;
 }
 
-int game_score(struct game *g, const struct game_caller *who, const char *bout)
+int game_score(struct game *g, const struct game_caller *who, int64_t bout)
 {
-    struct live *lv = NULL;
+    struct live *lv = find_id(g, bout);
     char line[RENDER_LINE_MAX];
 
-    if (bout) {
-        const char *a = bout[0] == '#' ? bout + 1 : bout;
-        char *end;
-        long long id = strtoll(a, &end, 10);
-        lv = *end ? NULL : find_id(g, id);
-    } else {
-        int live = 0;
-        for (int i = 0; i < g->n; i++)
-            if (g->v[i]->rec.state == DB_BOUT_LIVE &&
-                (!who->channel || same_name(g, g->v[i]->rec.channel, who->channel))) {
-                lv = g->v[i];
-                live++;
-            }
-        if (live > 1) {
-            game_reply(who, "%d bouts are live here; say which: %sscore <bout>", live,
-                       typed(g, who));
-            return -1;
-        }
-    }
     if (!lv || lv->rec.state != DB_BOUT_LIVE) {
-        game_reply(who,
-                   "no such live bout; %sbouts lists them, %sreport <bout> tells a finished one",
-                   typed(g, who), typed(g, who));
+        no_such_live(g, who);
         return -1;
     }
     render_score(lv->corner, &lv->b, line, sizeof(line));
@@ -1385,16 +1489,14 @@ int game_score(struct game *g, const struct game_caller *who, const char *bout)
     return 0;
 }
 
-int game_report(struct game *g, const struct game_caller *who, const char *bout, const char *round)
+int game_report(struct game *g, const struct game_caller *who, int64_t bout, const char *round)
 {
-    const char *a = bout[0] == '#' ? bout + 1 : bout;
     char *end, err[256];
-    long long id = strtoll(a, &end, 10);
+    long long id = (long long)bout;
     struct db_bout rec;
 
-    if (*end || id <= 0 || db_bout_get(g->db, id, &rec) != DB_OK) {
-        game_reply(who, "there is no bout %s; %sbouts lists the live ones", CLIP(bout, 20),
-                   typed(g, who));
+    if (id <= 0 || db_bout_get(g->db, id, &rec) != DB_OK) {
+        game_reply(who, "there is no bout #%lld; %sbouts lists the live ones", id, typed(g, who));
         return -1;
     }
     int from = 1, to = rec.round;
@@ -1429,15 +1531,14 @@ int game_report(struct game *g, const struct game_caller *who, const char *bout,
 
 /* --------------------------------------------------------------- admin */
 
-int game_cancel(struct game *g, const struct game_caller *who, const char *bout)
+int game_cancel(struct game *g, const struct game_caller *who, int64_t bout)
 {
-    const char *a = bout[0] == '#' ? bout + 1 : bout;
-    char *end, what[128];
-    long long id = strtoll(a, &end, 10);
-    struct live *lv = *end ? NULL : find_id(g, id);
+    char what[128];
+    long long id = (long long)bout;
+    struct live *lv = find_id(g, bout);
 
     if (!lv) {
-        game_reply(who, "there is no live bout or challenge %s", CLIP(bout, 20));
+        game_reply(who, "there is no live bout or challenge #%lld", id);
         return -1;
     }
     struct db_bout rec = lv->rec;

@@ -452,7 +452,8 @@ int game_account_live(const struct game *g, int64_t account_id);
 
 /* The commands of the game. Each answers the caller (a result, or one line
  * saying what was wrong and how to do it right) and returns 0, or -1 when
- * nothing was done. Arguments are the caller's words, unchecked. */
+ * nothing was done. Arguments are the caller's words, unchecked, but for
+ * a bout number (int64_t bout), which game_bout_find resolved. */
 
 /* `who` (identified, in a channel) challenges the player of account
  * opp_id (named opp_name) to a bout of `rules` with `rounds` (0: the
@@ -467,19 +468,39 @@ int game_challenge(struct game *g, const struct game_caller *who, int64_t opp_id
 enum game_answer { GAME_ACCEPT, GAME_DECLINE, GAME_WITHDRAW };
 int game_answer(struct game *g, const struct game_caller *who, enum game_answer answer,
                 const char *other, int64_t other_id);
-/* Orders `text` for the caller's live bout (`bout`: "#12" or "12", or
- * NULL: his only one), stored before they are acknowledged. */
+/* The bout a command acts on, as it wants it (enum game_bout), from the
+ * caller's word `word` ("#12" or "12"; NULL when he gave none): 0 with
+ * *id set, or -1 after telling the caller what was wrong, word for word
+ * as each command always has ("there is no live bout #9; ...", "you are in
+ * 2 bouts; say which: ..."). The bot's dispatcher calls it in its target
+ * stage, so the calls below take the bout it resolved. */
+enum game_bout {
+    GAME_BOUT_ANY,         /* `word` (required): any bout, live or finished (report) */
+    GAME_BOUT_OPEN,        /* `word` (required): a live bout or a challenge (cancel) */
+    GAME_BOUT_LIVE,        /* a live bout; no word: the only one live in the caller's
+                            * channel, or anywhere in private (score) */
+    GAME_BOUT_MINE,        /* one of the caller's live bouts; no word: his only one
+                            * (forfeit) */
+    GAME_BOUT_MINE_ORDERS, /* the same, the hint for several naming `order` */
+};
+int game_bout_find(struct game *g, const struct game_caller *who, enum game_bout want,
+                   const char *word, int64_t *id);
+/* Orders `text` for the caller's live bout `bout`, stored before they are
+ * acknowledged. */
+int game_order_in(struct game *g, const struct game_caller *who, int64_t bout, const char *text);
+/* The same for the bout the caller's word `bout` names (NULL: his only
+ * one), as game_bout_find(GAME_BOUT_MINE_ORDERS): for orders sent without
+ * the command word, and for callers without a dispatcher. */
 int game_order(struct game *g, const struct game_caller *who, const char *bout, const char *text);
-/* The caller concedes his live bout (`bout` as for game_order). */
-int game_forfeit(struct game *g, const struct game_caller *who, const char *bout);
-/* Lists the live bouts; the cards of one (`bout` NULL: the one in the
- * caller's channel); the report of a bout (rounds `round` only, or every
- * round when NULL), in private. */
+/* The caller concedes his live bout `bout`. */
+int game_forfeit(struct game *g, const struct game_caller *who, int64_t bout);
+/* Lists the live bouts; the cards of live bout `bout`; the report of bout
+ * `bout` (rounds `round` only, or every round when NULL), in private. */
 int game_bouts(struct game *g, const struct game_caller *who);
-int game_score(struct game *g, const struct game_caller *who, const char *bout);
-int game_report(struct game *g, const struct game_caller *who, const char *bout, const char *round);
+int game_score(struct game *g, const struct game_caller *who, int64_t bout);
+int game_report(struct game *g, const struct game_caller *who, int64_t bout, const char *round);
 /* An admin cancels a live bout or a challenge (logged in the audit). */
-int game_cancel(struct game *g, const struct game_caller *who, const char *bout);
+int game_cancel(struct game *g, const struct game_caller *who, int64_t bout);
 
 /* `sim`: the caller simulates bouts of his fighter `mine` against the
  * sheet of `his` (any fighter of the same ruleset), fought later by

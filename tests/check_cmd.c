@@ -460,6 +460,64 @@ START_TEST(test_dispatch_stages_counted)
 }
 END_TEST
 
+/* The bout target stage: each bout command's `#bout` (or none) resolved
+ * by the game before the handler runs, refused word for word there, and
+ * an order's "#N" taken off its words. */
+START_TEST(test_bout_target_stage)
+{
+    struct cmd_count before, after;
+
+    join("ann");
+    join("ben");
+    join("boss");
+    run("ann", 0, "register annann11");
+    run("ann", 0, "create Ada str=14 spd=12 agl=11 tgh=12 hgt=11");
+    run("ben", 0, "register benben11");
+    run("ben", 0, "create Bo str=13 spd=14 agl=12 tgh=11 hgt=10");
+    run("boss", 0, "register bossboss1");
+    HAS(run("ann", 1, "!challenge ben"), "(bout #1)");
+    HAS(run("boss", 1, "!score"), "no such live bout; !bouts lists them, !report <bout> tells");
+    HAS(run("ann", 0, "forfeit"), "your bout #1 has not started: ben has not accepted");
+    HAS(run("ben", 1, "!accept"), "Bout #1");
+    /* Refused by the stage: counted as stopped, the handler never ran. */
+    ck_assert_int_eq(cmd_stats("forfeit", &before), 0);
+    HAS(run("ann", 0, "forfeit #9"), "there is no live bout #9; bouts lists them");
+    HAS(run("boss", 0, "yield 1"), "bout #1 is not yours: only its two players may act in it");
+    ck_assert_int_eq(cmd_stats("forfeit", &after), 0);
+    ck_assert_uint_eq(after.runs - before.runs, 0);
+    ck_assert_uint_eq(after.stopped - before.stopped, 2);
+    HAS(run("boss", 1, "!score #9"), "no such live bout; !bouts lists them");
+    HAS(run("boss", 1, "!score x"), "no such live bout; !bouts lists them");
+    HAS(run("boss", 0, "report #9"), "there is no bout #9; bouts lists the live ones");
+    HAS(run("boss", 0, "report nine 2"), "there is no bout nine; bouts lists the live ones");
+    HAS(run("boss", 0, "cancel #9"), "there is no live bout or challenge #9");
+    HAS(run("ann", 0, "order #9 5/5/10"), "there is no live bout #9; bouts lists them");
+    /* "order #1" alone: the handler asks for the orders, as it always did. */
+    HAS(run("ann", 0, "order #1"), "which orders? e.g. order 5H/8!/7 (inside)");
+    HAS(run("ann", 0, "order #1 5/5/10"), "round 1 orders stored for Ada: 5/5/10");
+    HAS(run("ben", 0, "order 4/6/10"), "your round 1 orders for Bo (4/6/10) are in and fought");
+    /* Resolved: the score of the only bout live here, a report by number. */
+    HAS(run("boss", 1, "!score"), "Ada");
+    HAS(run("boss", 0, "report 1"), "Report of bout #1, rounds 1 to 1");
+
+    /* The stage itself: "#1" is taken off an order's words. */
+    struct cmd_ctx ctx = {.bot = &bot, .nick = "ann", .argc = 3};
+    char w0[] = "#1", w1[] = "5/5/10", w2[] = "(ring)";
+    ctx.argv[0] = w0;
+    ctx.argv[1] = w1;
+    ctx.argv[2] = w2;
+    users_account(bot.users, "ann", &ctx.account_id, &ctx.account);
+    bot_caller(&ctx, &ctx.who);
+    ck_assert_int_eq(bot_target(&ctx, TARGET_MY_BOUT_FIRST), 0);
+    ck_assert_int_eq(ctx.bout, 1);
+    ck_assert_int_eq(ctx.argc, 2);
+    ck_assert_str_eq(ctx.argv[0], "5/5/10");
+    ck_assert_int_eq(bot_target(&ctx, TARGET_MY_BOUT), -1); /* "5/5/10" is no bout */
+    ck_assert_int_eq(ctx.bout, 0);
+    HAS(run("boss", 0, "cancel 1"), "bout #1 cancelled");
+}
+END_TEST
+
 START_TEST(test_create_errors)
 {
     join("carl");
@@ -1092,6 +1150,7 @@ Suite *cmd_suite(void)
     tcase_add_test(c, test_services_accounts);
     tcase_add_test(c, test_create_errors);
     tcase_add_test(c, test_dispatch_stages_counted);
+    tcase_add_test(c, test_bout_target_stage);
     tcase_add_test(c, test_duellist_and_armoury);
     tcase_add_test(c, test_passwords_in_channel_refused);
     tcase_add_test(c, test_identify_said_in_channel_burns);

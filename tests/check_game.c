@@ -97,7 +97,7 @@ START_TEST(test_whole_bout_through_the_game)
     /* The report is derived too, and sent in private. */
     hush();
     struct game_caller spectator = caller("eve", 0, 1);
-    ck_assert_int_eq(game_report(game, &spectator, "#1", "2"), 0);
+    ck_assert_int_eq(game_report(game, &spectator, 1, "2"), 0);
     HAS("eve|private|Report of bout #1, rounds 2 to 2:");
     /* A round is one message: its lines, " | " between them. */
     HAS("eve|bulk|Round 2 of 3 | Rocky: 5/5/10 (ring); STR ");
@@ -109,13 +109,13 @@ START_TEST(test_whole_bout_through_the_game)
     struct game_config linked = cfg;
     snprintf(linked.base_url, sizeof(linked.base_url), "https://ring.example.org");
     game_set_config(game, &linked);
-    ck_assert_int_eq(game_report(game, &spectator, "#1", NULL), 0);
+    ck_assert_int_eq(game_report(game, &spectator, 1, NULL), 0);
     HAS("eve|private|Report of bout #1, rounds 1 to 3 (its page: "
         "https://ring.example.org/bouts/1):");
     game_set_config(game, &cfg);
-    ck_assert_int_eq(game_report(game, &spectator, "#1", "4"), -1);
+    ck_assert_int_eq(game_report(game, &spectator, 1, "4"), -1);
     HAS("eve|answer|bout #1 has rounds 1 to 3 so far");
-    ck_assert_int_eq(game_report(game, &spectator, "#99", NULL), -1);
+    ck_assert_int_eq(game_report(game, &spectator, 99, NULL), -1);
     HAS("eve|answer|there is no bout #99");
 }
 END_TEST
@@ -268,7 +268,7 @@ START_TEST(test_forfeit_and_bad_orders)
     HAS("alice|answer|not stored:");
     ck_assert_int_eq(game_order(game, &eve, "#1", "5/5/10"), -1);
     HAS("eve|answer|bout #1 is not yours");
-    ck_assert_int_eq(game_forfeit(game, &pa, NULL), 0);
+    ck_assert_int_eq(game_forfeit(game, &pa, 1), 0);
     HAS("alice|private|you conceded bout #1");
     struct db_bout rec;
     ck_assert_int_eq(db_bout_get(db, 1, &rec), DB_OK);
@@ -507,6 +507,61 @@ START_TEST(test_duel_view)
 }
 END_TEST
 
+/* The bout a command means, as game_bout_find resolves it for the bot's
+ * target stage: by number ("#1" or "1") or the only one, and each refusal
+ * word for word. */
+START_TEST(test_bout_find)
+{
+    int64_t a, b, id = -1;
+
+    live_bout(&a, &b);
+    struct game_caller pa = caller("alice", a, 0), eve = caller("eve", 0, 0);
+    struct game_caller here = caller("eve", 0, 1);
+    hush();
+    ck_assert_int_eq(game_bout_find(game, &pa, GAME_BOUT_MINE, NULL, &id), 0);
+    ck_assert_int_eq(id, 1);
+    ck_assert_int_eq(game_bout_find(game, &pa, GAME_BOUT_MINE_ORDERS, "#1", &id), 0);
+    ck_assert_int_eq(id, 1);
+    ck_assert_int_eq(game_bout_find(game, &pa, GAME_BOUT_MINE, "1", &id), 0);
+    ck_assert_int_eq(id, 1);
+    ck_assert_int_eq(game_bout_find(game, &pa, GAME_BOUT_MINE, "#9", &id), -1);
+    ck_assert_int_eq(id, 0);
+    HAS("alice|answer|there is no live bout #9; bouts lists them");
+    ck_assert_int_eq(game_bout_find(game, &eve, GAME_BOUT_MINE_ORDERS, "#1", &id), -1);
+    HAS("eve|answer|bout #1 is not yours: only its two players may act in it");
+    ck_assert_int_eq(game_bout_find(game, &eve, GAME_BOUT_MINE, NULL, &id), -1);
+    HAS("eve|answer|you have no live bout; say !challenge <nick> in the channel first");
+    /* Spectators: a live bout, the one live here; any bout; an open one. */
+    ck_assert_int_eq(game_bout_find(game, &here, GAME_BOUT_LIVE, NULL, &id), 0);
+    ck_assert_int_eq(id, 1);
+    ck_assert_int_eq(game_bout_find(game, &here, GAME_BOUT_LIVE, "#2", &id), -1);
+    HAS("eve|answer|no such live bout; !bouts lists them, !report <bout> tells a finished one");
+    ck_assert_int_eq(game_bout_find(game, &eve, GAME_BOUT_ANY, "#1", &id), 0);
+    ck_assert_int_eq(id, 1);
+    ck_assert_int_eq(game_bout_find(game, &eve, GAME_BOUT_ANY, "#x", &id), -1);
+    HAS("eve|answer|there is no bout #x; bouts lists the live ones");
+    ck_assert_int_eq(game_bout_find(game, &eve, GAME_BOUT_OPEN, "1", &id), 0);
+    ck_assert_int_eq(id, 1);
+    ck_assert_int_eq(game_bout_find(game, &eve, GAME_BOUT_OPEN, "#7", &id), -1);
+    HAS("eve|answer|there is no live bout or challenge #7");
+    /* A second bout live here: the spectator must say which. */
+    int64_t c = player("carol", "Carl", &rocky), d = player("dave", "Dan", &apollo);
+    struct game_caller cc = caller("carol", c, 1), cd = caller("dave", d, 1);
+    ck_assert_int_eq(game_challenge(game, &cc, d, "dave", RULES_BOXING, 0, NULL, NULL), 0);
+    ck_assert_int_eq(game_bout_find(game, &eve, GAME_BOUT_OPEN, "#2", &id), 0);
+    ck_assert_int_eq(game_bout_find(game, &here, GAME_BOUT_LIVE, "#2", &id), -1);
+    ck_assert_int_eq(game_answer(game, &cd, GAME_ACCEPT, NULL, 0), 0);
+    hush();
+    ck_assert_int_eq(game_bout_find(game, &here, GAME_BOUT_LIVE, NULL, &id), -1);
+    HAS("eve|answer|2 bouts are live here; say which: !score <bout>");
+    ck_assert_int_eq(game_bout_find(game, &here, GAME_BOUT_LIVE, "#2", &id), 0);
+    ck_assert_int_eq(id, 2);
+    /* The calls that take the resolved bout still refuse another's. */
+    ck_assert_int_eq(game_forfeit(game, &pa, 2), -1);
+    HAS("alice|answer|bout #2 is not yours: only its two players may act in it");
+}
+END_TEST
+
 /* A duellist yields: he loses at once, and the duel replays. */
 START_TEST(test_live_duel_yield)
 {
@@ -519,7 +574,7 @@ START_TEST(test_live_duel_yield)
     game_tick(game, NULL);
     hush();
     struct game_caller pb = caller("bob", b, 0);
-    ck_assert_int_eq(game_forfeit(game, &pb, NULL), 0);
+    ck_assert_int_eq(game_forfeit(game, &pb, 1), 0);
     HAS("#ring|chatter|\002Round 2\002: Bob ");
     HAS("yield");
     HAS("Conan wins by TKO in round 2 (the opponent yielded)!");
@@ -810,6 +865,7 @@ Suite *game_suite(void)
     tcase_add_test(tc, test_deadline_reminder_and_fallback);
     tcase_add_test(tc, test_crash_with_commentary_not_delivered);
     tcase_add_test(tc, test_forfeit_and_bad_orders);
+    tcase_add_test(tc, test_bout_find);
     tcase_add_test(tc, test_league_turn_through_the_game);
     tcase_add_test(tc, test_challenge_expires_on_the_fake_clock);
     tcase_add_test(tc, test_deadline_from_the_prompt);
