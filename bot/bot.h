@@ -513,6 +513,44 @@ extern const struct cmd_entry cmd_turn_entry;
 
 /* Everything the bot's modules share. Owned by main.c; irc.c keeps its
  * connection state behind `irc`. */
+/* Commands waiting for a WHOIS answer (whois.c): the dispatcher parks a
+ * line when only the server can say who sent it, and irc.c runs it again
+ * when the answer is in. Neither calls the other for it. */
+#define WHOIS_WAITING 8    /* commands waiting for a WHOIS answer */
+#define WHOIS_TIMEOUT 30.0 /* seconds before a waiting command is dropped */
+struct whois_wait {
+    char nick[CONFIG_NICK_MAX * 2];
+    char channel[CONFIG_NICK_MAX * 2]; /* "" in private */
+    char text[OUTQ_LINE_MAX];
+    double since; /* 0: the slot is free */
+    int got_account;
+};
+struct whois {
+    const struct conn *conn; /* registered on this connection, or NULL */
+    struct whois_wait wait[WHOIS_WAITING];
+};
+/* Registered on `conn` (irc.c): WHOIS may be asked now, and conn says
+ * whether the server tells of logins as they happen. */
+void whois_start(struct whois *w, const struct conn *conn);
+/* The connection is gone: nothing waits any more, nothing may be asked. */
+void whois_stop(struct whois *w);
+/* 1 if the server tells the bot of logins and logouts as they happen
+ * (account-notify); without it a services identity is checked again
+ * (WHOIS) when older than ACCOUNTS_RECHECK seconds. */
+int whois_account_notify(const struct whois *w);
+/* Asks the server who `nick` is logged in as (WHOIS) and parks `text`
+ * from him (in `channel`, or NULL) to be run again when the answer is in;
+ * 0, or -1 when not registered or too many wait already. */
+int whois_then(struct bot *bot, const char *nick, const char *channel, const char *text);
+/* RPL_WHOISACCOUNT: the lines waiting for `nick` have his login. */
+void whois_account(struct bot *bot, const char *nick);
+/* RPL_ENDOFWHOIS: the next line waiting for `nick` from slot *at on, into
+ * *out and freed, *at moved past it; 1 if one was taken, else 0. Start
+ * with *at = 0 and call until 0. */
+int whois_next(struct bot *bot, const char *nick, int *at, struct whois_wait *out);
+/* Drops (and logs) the lines waiting longer than WHOIS_TIMEOUT. */
+void whois_expire(struct bot *bot);
+
 struct bot {
     struct config cfg;
     const char *config_path;
@@ -529,7 +567,8 @@ struct bot {
     int chan_plain[USERS_CHANNELS]; /* the channel refuses formatting (mode +c) */
     double now;                     /* monotonic seconds, set before each event is handled */
     struct irc_state *irc;
-    struct game *game; /* NULL until the database is open */
+    struct whois whois; /* commands waiting for a WHOIS answer */
+    struct game *game;  /* NULL until the database is open */
 };
 
 /* A PRIVMSG or NOTICE wire line (`line`, changed in place) as its target
@@ -577,15 +616,9 @@ void accounts_seen(struct bot *bot, const char *nick, const char *account);
 /* 1 if `nick` is logged in to services as the account `name` (names
  * compared as the database keys them). */
 int accounts_services_name(const struct bot *bot, const char *nick, const char *name);
-/* The server tells the bot of logins and logouts as they happen
- * (account-notify, irc.c); without it a services identity is checked again
- * (WHOIS) when older than this many seconds. */
+/* Without account-notify (whois_account_notify) a services identity is
+ * checked again (WHOIS) when older than this many seconds. */
 #define ACCOUNTS_RECHECK 60.0
-int irc_account_notify(const struct bot *bot);
-/* Asks the server who `nick` is logged in as (WHOIS) and runs `text` from
- * him (in `channel`, or NULL) again when the answer is in; 0, or -1 when
- * too many wait already. */
-int irc_whois_then(struct bot *bot, const char *nick, const char *channel, const char *text);
 
 /* The IRC side (irc.c). */
 /* Runs the event loop until SIGTERM/SIGINT; returns the exit status. */

@@ -179,7 +179,7 @@ static int services_unsure(struct bot *bot, const char *nick, const struct cmd_e
     if (users_account(bot->users, nick, NULL, NULL) && !users_via_services(bot->users, nick))
         return 0;
     int st = users_services(bot->users, nick, NULL, &when);
-    return st < 0 || (!irc_account_notify(bot) && bot->now - when > ACCOUNTS_RECHECK);
+    return st < 0 || (!whois_account_notify(&bot->whois) && bot->now - when > ACCOUNTS_RECHECK);
 }
 
 /* Tells the caller that command `e` needs an account, and how to get one
@@ -273,7 +273,7 @@ static enum stage stage_services(struct dispatch *d)
     struct cmd_ctx *ctx = &d->ctx;
 
     if (d->parsed > 0 && services_unsure(ctx->bot, ctx->nick, d->e) &&
-        irc_whois_then(ctx->bot, ctx->nick, ctx->channel, d->text) == 0)
+        whois_then(ctx->bot, ctx->nick, ctx->channel, d->text) == 0)
         return STAGE_DONE;
     return STAGE_GO;
 }

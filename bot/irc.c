@@ -53,19 +53,8 @@
 #define LOOP_MAX_WAIT    0.25
 #define QUIT_FLUSH       2.0
 #define QUIT_MESSAGE     "Ringside is going to sleep; bouts resume when it is back"
-#define WHOIS_WAITING    8    /* commands waiting for a WHOIS answer */
-#define WHOIS_TIMEOUT    30.0 /* seconds before a waiting command is dropped */
 #define WHOX_TOKEN       "354"
 #define GAME_WAIT_MAX    10.0 /* seconds the game waits for the first WHOX answer */
-
-/* A command run again once WHOIS has said who sent it. */
-struct whois_wait {
-    char nick[CONFIG_NICK_MAX * 2];
-    char channel[CONFIG_NICK_MAX * 2]; /* "" in private */
-    char text[OUTQ_LINE_MAX];
-    double since; /* 0: the slot is free */
-    int got_account;
-};
 
 struct irc_state {
     irc_session_t *s;
@@ -83,7 +72,6 @@ struct irc_state {
      * our first channel (who is logged in as whom) until this time, so
      * that the prompts of live bouts reach players by their nicks. 0: told. */
     double game_wait;
-    struct whois_wait wait[WHOIS_WAITING];
 };
 
 static volatile sig_atomic_t quit_requested;
@@ -159,6 +147,7 @@ static void ev_connect(irc_session_t *s, const char *event, const char *origin, 
     (void)origin;
     heard(bot);
     st->registered = 1;
+    whois_start(&bot->whois, st->conn);
     st->backoff = BACKOFF_MIN;
     if (count >= 1)
         snprintf(bot->nick, sizeof(bot->nick), "%s", params[0]);
@@ -240,60 +229,23 @@ static void try_other_nick(struct bot *bot)
 
 static void chan_modes(struct bot *bot, int c, const char *modes);
 
-int irc_account_notify(const struct bot *bot)
-{
-    return bot->irc && bot->irc->conn && conn_has_cap(bot->irc->conn, "account-notify");
-}
-
-int irc_whois_then(struct bot *bot, const char *nick, const char *channel, const char *text)
-{
-    struct irc_state *st = bot->irc;
-    char line[OUTQ_LINE_MAX];
-
-    if (!st || !st->registered)
-        return -1;
-    for (int i = 0; i < WHOIS_WAITING; i++) {
-        struct whois_wait *w = &st->wait[i];
-        if (w->since)
-            continue;
-        snprintf(w->nick, sizeof(w->nick), "%s", nick);
-        snprintf(w->channel, sizeof(w->channel), "%s", channel ? channel : "");
-        snprintf(w->text, sizeof(w->text), "%s", text);
-        w->since = bot->now;
-        w->got_account = 0;
-        snprintf(line, sizeof(line), "WHOIS %s", nick);
-        outq_raw(bot->q, line);
-        return 0;
-    }
-    return -1;
-}
-
 /* RPL_WHOISACCOUNT (330): "me nick account :is logged in as". */
-static void whois_account(struct bot *bot, const char **params, unsigned int count)
+static void rpl_whoisaccount(struct bot *bot, const char **params, unsigned int count)
 {
     if (count < 3)
         return;
-    for (int i = 0; i < WHOIS_WAITING; i++) {
-        struct whois_wait *w = &bot->irc->wait[i];
-        if (w->since && irc_casecmp(bot->cm, w->nick, params[1]) == 0)
-            w->got_account = 1;
-    }
+    whois_account(bot, params[1]);
     accounts_seen(bot, params[1], params[2]);
 }
 
 /* RPL_ENDOFWHOIS (318): the commands waiting for this nick run now. */
-static void whois_end(struct bot *bot, const char **params, unsigned int count)
+static void rpl_endofwhois(struct bot *bot, const char **params, unsigned int count)
 {
     struct whois_wait w;
 
     if (count < 2)
         return;
-    for (int i = 0; i < WHOIS_WAITING; i++) {
-        struct whois_wait *p = &bot->irc->wait[i];
-        if (!p->since || irc_casecmp(bot->cm, p->nick, params[1]) != 0)
-            continue;
-        w = *p;
-        p->since = 0;
+    for (int at = 0; whois_next(bot, params[1], &at, &w);) {
         if (!w.got_account)
             accounts_seen(bot, w.nick, NULL);
         cmd_dispatch(bot, w.nick, w.channel[0] ? w.channel : NULL, w.text);
@@ -355,10 +307,10 @@ static void ev_numeric(irc_session_t *s, unsigned int event, const char *origin,
         names(bot, params, count);
         break;
     case 330:
-        whois_account(bot, params, count);
+        rpl_whoisaccount(bot, params, count);
         break;
     case LIBIRC_RFC_RPL_ENDOFWHOIS:
-        whois_end(bot, params, count);
+        rpl_endofwhois(bot, params, count);
         break;
     case 354:
         whox_reply(bot, params, count);
@@ -702,7 +654,7 @@ static void session_end(struct bot *bot, const char *why)
     st->conn = NULL;
     st->registered = 0;
     st->game_wait = 0;
-    memset(st->wait, 0, sizeof(st->wait));
+    whois_stop(&bot->whois);
     users_reset(bot->users);
     outq_disconnected(bot->q);
     outq_hold(bot->q, 1);
@@ -796,11 +748,7 @@ static void waits_due(struct bot *bot)
 {
     struct irc_state *st = bot->irc;
 
-    for (int i = 0; i < WHOIS_WAITING; i++)
-        if (st->wait[i].since && bot->now - st->wait[i].since > WHOIS_TIMEOUT) {
-            log_msg(LOG_WARN, "no WHOIS answer for %s: a command of his dropped", st->wait[i].nick);
-            st->wait[i].since = 0;
-        }
+    whois_expire(bot);
     for (int c = 0; c < USERS_CHANNELS; c++)
         if (st->registered && st->rejoin_at[c] && bot->now >= st->rejoin_at[c]) {
             st->rejoin_at[c] = 0;

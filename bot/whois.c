@@ -1,0 +1,84 @@
+/*
+ * whois.c - commands waiting for the server to say who sent them: the
+ * dispatcher (cmd.c) asks, when it cannot tell a nick's services login,
+ * for a WHOIS and parks the line here; the IRC side (irc.c) tells the
+ * answers and runs the parked lines again. Both use this file and neither
+ * calls the other's functions, so the dependency points one way: irc.c
+ * calls cmd.c (cmd_dispatch), never the reverse.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "bot.h"
+
+void whois_start(struct whois *w, const struct conn *conn)
+{
+    w->conn = conn;
+}
+
+void whois_stop(struct whois *w)
+{
+    memset(w, 0, sizeof(*w));
+}
+
+int whois_account_notify(const struct whois *w)
+{
+    return w->conn && conn_has_cap(w->conn, "account-notify");
+}
+
+int whois_then(struct bot *bot, const char *nick, const char *channel, const char *text)
+{
+    struct whois *q = &bot->whois;
+    char line[OUTQ_LINE_MAX];
+
+    if (!q->conn)
+        return -1;
+    for (int i = 0; i < WHOIS_WAITING; i++) {
+        struct whois_wait *w = &q->wait[i];
+        if (w->since)
+            continue;
+        snprintf(w->nick, sizeof(w->nick), "%s", nick);
+        snprintf(w->channel, sizeof(w->channel), "%s", channel ? channel : "");
+        snprintf(w->text, sizeof(w->text), "%s", text);
+        w->since = bot->now;
+        w->got_account = 0;
+        snprintf(line, sizeof(line), "WHOIS %s", nick);
+        outq_raw(bot->q, line);
+        return 0;
+    }
+    return -1;
+}
+
+void whois_account(struct bot *bot, const char *nick)
+{
+    for (int i = 0; i < WHOIS_WAITING; i++) {
+        struct whois_wait *w = &bot->whois.wait[i];
+        if (w->since && irc_casecmp(bot->cm, w->nick, nick) == 0)
+            w->got_account = 1;
+    }
+}
+
+int whois_next(struct bot *bot, const char *nick, int *at, struct whois_wait *out)
+{
+    for (; *at < WHOIS_WAITING; (*at)++) {
+        struct whois_wait *w = &bot->whois.wait[*at];
+        if (!w->since || irc_casecmp(bot->cm, w->nick, nick) != 0)
+            continue;
+        *out = *w;
+        w->since = 0;
+        (*at)++;
+        return 1;
+    }
+    return 0;
+}
+
+void whois_expire(struct bot *bot)
+{
+    for (int i = 0; i < WHOIS_WAITING; i++) {
+        struct whois_wait *w = &bot->whois.wait[i];
+        if (w->since && bot->now - w->since > WHOIS_TIMEOUT) {
+            log_msg(LOG_WARN, "no WHOIS answer for %s: a command of his dropped", w->nick);
+            w->since = 0;
+        }
+    }
+}
