@@ -5,9 +5,10 @@
  * runs (ngircd's Validate_* before Handle_Request): who he is, the flood
  * limit, where, who may, how many arguments, and the target the entry
  * declares (tmux's .target: a fighter, his fighter, a nick, a ruleset and
- * a league), resolved through the game's calls (bot_target). Each command
- * family declares its entries in its own cmd-*.c file, whose handlers only
- * map words to the game's calls; `help` is generated from the table.
+ * a league, a bout), resolved through the game's calls (bot_target). Each
+ * command family declares its entries in its own cmd-*.c file, whose
+ * handlers only map words to the game's calls; `help` is generated from
+ * the table.
  *
  * A handler answers through reply() or the game's caller with its result
  * or a one-line error saying what was wrong and how to do it right, and

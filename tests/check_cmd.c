@@ -73,6 +73,12 @@ START_TEST(test_table_consistent)
         /* Commands that carry passwords are private-only. */
         if (e->secret)
             ck_assert_int_eq(e->where, CMD_PRIVATE);
+        /* A command taking a bout declares it: no handler looks one up. */
+        if (strstr(e->usage, "#bout"))
+            ck_assert_msg(e->target == TARGET_BOUT || e->target == TARGET_OPEN_BOUT ||
+                              e->target == TARGET_LIVE_BOUT || e->target == TARGET_MY_BOUT ||
+                              e->target == TARGET_MY_BOUT_FIRST,
+                          "%s: no bout target", e->name);
         for (int j = 0; j < i; j++)
             ck_assert_str_ne(cmd_table[j]->name, e->name);
     }
