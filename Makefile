@@ -119,13 +119,25 @@ ifneq ($(NO_DEPS),1)
 endif
 	@mkdir -p $(B) && touch $@
 
-$(B)/obj/%.o: %.c $(wildcard */*.h) | $(DEPS_STAMP)
-	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -c -o $@ $<
+# Each object depends on the headers it includes, as the compiler lists them
+# (-MMD writes build/.../x.d beside x.o; -MP adds an empty rule for each
+# header, so a removed header is not an error): touching one header rebuilds
+# only the objects that include it. An object whose .d is missing (an older
+# build) is rebuilt once, through the empty rule for .d files.
+DEPFLAGS = -MMD -MP
 
-$(B)/asan/%.o: %.c $(wildcard */*.h) | $(DEPS_STAMP)
+$(B)/obj/%.o: %.c $(B)/obj/%.d | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) $(ASAN_FLAGS) -c -o $@ $<
+	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) $(DEPFLAGS) -c -o $@ $<
+
+$(B)/asan/%.o: %.c $(B)/asan/%.d | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) $(ASAN_FLAGS) $(DEPFLAGS) -c -o $@ $<
+
+OBJ_SRC = $(CORE_SRC) $(BOTLIB_SRC) bot/main.c $(SIM_SRC) $(WEB_SRC) $(TEST_SRC)
+DEP_FILES = $(OBJ_SRC:%.c=$(B)/obj/%.d) $(OBJ_SRC:%.c=$(B)/asan/%.d)
+$(DEP_FILES):
+-include $(wildcard $(DEP_FILES))
 
 # The simulator uses the game's commentary and, for --replay, the database:
 # no IRC.
