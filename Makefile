@@ -281,8 +281,9 @@ bench-check: $(BENCH) $(SIM) $(B)/ringside-bench-bot $(BOT) $(WEB) $(WEBGEN) $(B
 	@cat $(B)/bench.txt
 	@sh bench/check.sh bench/figures.txt $(B)/bench.txt
 
+# pmccabe too, for scripts/complexity.sh (make complexity).
 lint:
-	@sh scripts/deps.sh clang-format cppcheck shellcheck
+	@sh scripts/deps.sh clang-format cppcheck shellcheck pmccabe
 	@sh scripts/lint.sh
 
 # Every product function within 80 lines and complexity 25 (pmccabe).
