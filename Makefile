@@ -206,7 +206,7 @@ INSTALL_JOBS = 'install: sh tests/install_test.sh'
 # flood settings. e2e_net.py: TLS, SASL and services accounts on InspIRCd 3
 # linked to Atheme, and ngircd over TLS, with certificates made by openssl.
 E2E_ARGS = $(ASAN_BOT) $(SIM)
-E2E_JOBS = 'e2e_wire: E2E_JOBS=9 python3 tests/e2e/e2e_wire.py $(E2E_ARGS)' \
+E2E_SUITES = 'e2e_wire: E2E_JOBS=9 python3 tests/e2e/e2e_wire.py $(E2E_ARGS)' \
 	'e2e 1-5: E2E_ONLY=1,2,3,4,5 python3 tests/e2e/e2e.py $(E2E_ARGS)' \
 	'e2e 6-10: E2E_ONLY=6,7,8,9,10 python3 tests/e2e/e2e.py $(E2E_ARGS)' \
 	'e2e 11-15: E2E_ONLY=11,12,13,14,15 python3 tests/e2e/e2e.py $(E2E_ARGS)' \
@@ -233,7 +233,7 @@ check:
 	@$(BUILD) check-programs
 	$(INSTALL_PREPARE)
 	$(E2E_PREPARE)
-	@$(PARALLEL) $(E2E_JOBS) $(UNIT_JOBS) $(PROGRAM_JOBS) $(INSTALL_JOBS)
+	@$(PARALLEL) $(E2E_SUITES) $(UNIT_JOBS) $(PROGRAM_JOBS) $(INSTALL_JOBS)
 
 # The inner loop: the unit tests (plain build) and the simulator's golden
 # transcripts, in well under a minute.
@@ -262,7 +262,7 @@ install-tests: $(addprefix $(B)/,$(INSTALL_PROGRAMS))
 
 e2e-tests: $(ASAN_BOT) $(SIM)
 	$(E2E_PREPARE)
-	@$(PARALLEL) $(E2E_JOBS)
+	@$(PARALLEL) $(E2E_SUITES)
 
 $(BENCH): bench/bench.c $(LIB_OBJ) | $(DEPS_STAMP)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(PCRE_LIBS) -lm
