@@ -256,7 +256,15 @@ for f in ringside.db ringside.db-wal ringside.db-shm; do
     fi
 done
 # A reload (SIGHUP) warns again.
-kill -HUP "$botpid"
+if ! kill -HUP "$botpid" 2>/dev/null; then
+    set +e
+    wait "$botpid"
+    rc=$?
+    set -e
+    botpid=
+    fail "the bot stopped by itself (exit $rc) before SIGHUP: $(cat "$tmp/bot.log")"
+    exit 1
+fi
 i=0
 while [ $i -lt 300 ] && ! grep -q "configuration reloaded" "$tmp/bot.log"; do
     sleep 0.1
