@@ -255,7 +255,15 @@ for f in ringside.db ringside.db-wal ringside.db-shm; do
         fail "the bot made no $f in 30 s (log: $(cat "$tmp/bot.log"))"
     fi
 done
-# A reload (SIGHUP) warns again.
+# A reload (SIGHUP) warns again. The bot sets its signal handlers once its
+# database and game are open, just before it first connects: a SIGHUP
+# before that would end it (the default action), so wait for that line
+# (it can take seconds while make check runs every suite at once).
+i=0
+while [ $i -lt 300 ] && ! grep -q "connecting to 127.0.0.1:1" "$tmp/bot.log"; do
+    sleep 0.1
+    i=$((i + 1))
+done
 if ! kill -HUP "$botpid" 2>/dev/null; then
     set +e
     wait "$botpid"
