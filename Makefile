@@ -3,10 +3,19 @@
 #   make            build everything (installs missing Debian packages first)
 #   make run        the bot on a private IRC server and its web pages (CONFIG=file:
 #                   with your own)
-#   make check      unit tests (plain and with ASan/UBSan) and program tests
+#   make check-fast the inner loop: the unit tests (plain build) and the
+#                   simulator's golden transcripts, in under a minute
+#                   (CK_RUN_SUITE=name build/check_ringside: one suite)
+#   make check      every test: unit tests (plain and with ASan/UBSan),
+#                   program, installation and end-to-end tests, run at the
+#                   same time by tests/parallel.py (about 3 minutes here when
+#                   built, 4.5 from clean; it builds with BUILD_JOBS=2 jobs
+#                   unless given -j)
 #   make bench      performance figures, one `name value unit` per line
 #   make bench-check  the same quickly (BENCH_SECONDS=0.2), failing if one is missing
-#   make lint       formatting (clang-format) and the layering rules
+#   make lint       formatting (clang-format), the layering rules, cppcheck
+#                   and shellcheck, with no finding
+#   make complexity every product function within 80 lines and complexity 25
 #   make fuzz       libFuzzer harnesses, FUZZ_SECONDS each (default 60)
 #   make install    the programs, man pages, example and service configuration
 #                   and the systemd unit; PREFIX (/usr/local), DESTDIR, BINDIR,
@@ -105,7 +114,7 @@ ASAN_BOT = $(B)/asan/ringside
 BENCH = $(B)/ringside-bench
 DEPS_STAMP = $(B)/.deps-ok
 
-.PHONY: all run check unit-tests program-tests e2e-tests install-tests bench bench-check lint \
+.PHONY: all run check check-fast check-programs complexity unit-tests program-tests e2e-tests install-tests bench bench-check lint \
 	fuzz install uninstall dist-files print-install-programs deb deb-check clean deps
 
 all: $(BOT) $(SIM) $(WEB)
@@ -119,13 +128,25 @@ ifneq ($(NO_DEPS),1)
 endif
 	@mkdir -p $(B) && touch $@
 
-$(B)/obj/%.o: %.c $(wildcard */*.h) | $(DEPS_STAMP)
-	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -c -o $@ $<
+# Each object depends on the headers it includes, as the compiler lists them
+# (-MMD writes build/.../x.d beside x.o; -MP adds an empty rule for each
+# header, so a removed header is not an error): touching one header rebuilds
+# only the objects that include it. An object whose .d is missing (an older
+# build) is rebuilt once, through the empty rule for .d files.
+DEPFLAGS = -MMD -MP
 
-$(B)/asan/%.o: %.c $(wildcard */*.h) | $(DEPS_STAMP)
+$(B)/obj/%.o: %.c $(B)/obj/%.d | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) $(ASAN_FLAGS) -c -o $@ $<
+	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) $(DEPFLAGS) -c -o $@ $<
+
+$(B)/asan/%.o: %.c $(B)/asan/%.d | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) $(ASAN_FLAGS) $(DEPFLAGS) -c -o $@ $<
+
+OBJ_SRC = $(CORE_SRC) $(BOTLIB_SRC) bot/main.c $(SIM_SRC) $(WEB_SRC) $(TEST_SRC)
+DEP_FILES = $(OBJ_SRC:%.c=$(B)/obj/%.d) $(OBJ_SRC:%.c=$(B)/asan/%.d)
+$(DEP_FILES):
+-include $(wildcard $(DEP_FILES))
 
 # The simulator uses the game's commentary and, for --replay, the database:
 # no IRC.
@@ -163,17 +184,68 @@ $(ASAN_TESTS): $(ASAN_TEST_OBJ) $(ASAN_BOTLIB_OBJ) $(ASAN_LIB_OBJ)
 run: $(BOT) $(WEB)
 	@bash scripts/run.sh $(BOT) $(WEB) $(CONFIG)
 
-check: unit-tests program-tests install-tests e2e-tests
+# The tests as jobs of tests/parallel.py, which runs them at the same time
+# (each suite on its own servers, ports and temporary folders), prints each
+# one's output whole when it ends and fails when one fails. The longest come
+# first. The end-to-end suites mostly wait on IRC pacing, so they overlap
+# well; e2e.py, the longest, runs as three parts (E2E_ONLY), and e2e_wire.py
+# runs its 9 scenario jobs at once (E2E_JOBS).
+SANITIZE = ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1
+UNIT_JOB = 'unit: $(TESTS)'
+SIM_JOB = 'sim: sh tests/sim_test.sh $(SIM)'
+UNIT_JOBS = 'unit-asan: $(SANITIZE) $(ASAN_TESTS)' $(UNIT_JOB)
+PROGRAM_JOBS = 'sim-asan: sh tests/sim_test.sh $(ASAN_SIM)' \
+	'web: python3 tests/web/web_test.py $(ASAN_WEB) $(WEBGEN) $(SIM)' \
+	$(SIM_JOB) 'ircline: python3 tests/ircline_test.py $(B)/ircline-tool'
+INSTALL_JOBS = 'install: sh tests/install_test.sh'
+# A real ngircd on a free loopback port, the bot built with ASan/UBSan, and
+# real client connections (tests/e2e; e2e_duel.py: live duels, a yield and a
+# kill -9 mid-duel); two fast players again on InspIRCd 3 (its fake lag at
+# its defaults); e2e_wire.py also runs ircd-hybrid 8
+# (tests/e2e/hybrid.sh prepares it beside ngircd), both at their default
+# flood settings. e2e_net.py: TLS, SASL and services accounts on InspIRCd 3
+# linked to Atheme, and ngircd over TLS, with certificates made by openssl.
+E2E_ARGS = $(ASAN_BOT) $(SIM)
+E2E_SUITES = 'e2e_wire: E2E_JOBS=9 python3 tests/e2e/e2e_wire.py $(E2E_ARGS)' \
+	'e2e 1-5: E2E_ONLY=1,2,3,4,5 python3 tests/e2e/e2e.py $(E2E_ARGS)' \
+	'e2e 6-10: E2E_ONLY=6,7,8,9,10 python3 tests/e2e/e2e.py $(E2E_ARGS)' \
+	'e2e 11-15: E2E_ONLY=11,12,13,14,15 python3 tests/e2e/e2e.py $(E2E_ARGS)' \
+	'e2e_newcomer inspircd: E2E_SERVER=inspircd E2E_ONLY=2,3 python3 tests/e2e/e2e_newcomer.py $(E2E_ARGS)' \
+	'e2e_net: python3 tests/e2e/e2e_net.py $(ASAN_BOT)' \
+	'e2e_newcomer: python3 tests/e2e/e2e_newcomer.py $(E2E_ARGS)' \
+	'e2e_bouts: python3 tests/e2e/e2e_bouts.py $(E2E_ARGS)' \
+	'e2e_duel: python3 tests/e2e/e2e_duel.py $(E2E_ARGS)'
+# What must be ready before the jobs start, once: the installation test's
+# packages, ircd-hybrid unpacked beside ngircd (tests/e2e/hybrid.sh).
+INSTALL_PREPARE = @sh scripts/deps.sh $(INSTALL_TEST_PKGS)
+E2E_PREPARE = @sh tests/e2e/hybrid.sh >/dev/null
+PARALLEL = python3 tests/parallel.py
+
+# What make check runs, built first with BUILD_JOBS jobs unless make was
+# given -j itself (make check-fast too).
+CHECK_PROGRAMS = $(TESTS) $(ASAN_TESTS) $(SIM) $(ASAN_SIM) $(ASAN_WEB) $(WEBGEN) \
+	$(B)/ircline-tool $(addprefix $(B)/,$(INSTALL_PROGRAMS)) $(ASAN_BOT)
+BUILD_JOBS ?= 2
+BUILD = $(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(BUILD_JOBS))
+check-programs: $(CHECK_PROGRAMS)
+
+check:
+	@$(BUILD) check-programs
+	$(INSTALL_PREPARE)
+	$(E2E_PREPARE)
+	@$(PARALLEL) $(E2E_SUITES) $(UNIT_JOBS) $(PROGRAM_JOBS) $(INSTALL_JOBS)
+
+# The inner loop: the unit tests (plain build) and the simulator's golden
+# transcripts, in well under a minute.
+check-fast:
+	@$(BUILD) $(TESTS) $(SIM)
+	@$(PARALLEL) $(UNIT_JOB) $(SIM_JOB)
 
 unit-tests: $(TESTS) $(ASAN_TESTS)
-	$(TESTS)
-	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 $(ASAN_TESTS)
+	@$(PARALLEL) $(UNIT_JOBS)
 
 program-tests: $(SIM) $(ASAN_SIM) $(ASAN_WEB) $(WEBGEN) $(B)/ircline-tool
-	sh tests/sim_test.sh $(SIM)
-	sh tests/sim_test.sh $(ASAN_SIM)
-	python3 tests/web/web_test.py $(ASAN_WEB) $(WEBGEN) $(SIM)
-	python3 tests/ircline_test.py $(B)/ircline-tool
+	@$(PARALLEL) $(PROGRAM_JOBS)
 
 # bot/ircline.c (the parser of the server's lines) on the command line, for
 # the public parser test vectors (tests/irc-parser-tests).
@@ -184,25 +256,13 @@ $(B)/ircline-tool: tests/ircline_tool.c bot/ircline.c $(wildcard */*.h) | $(DEPS
 # expected files, modes and nothing left), the man pages through man -l,
 # ringside --check-config on good and broken files, a new database's modes
 # under umask 000.
-install-tests: $(BOT) $(SIM)
-	@sh scripts/deps.sh $(INSTALL_TEST_PKGS)
+install-tests: $(addprefix $(B)/,$(INSTALL_PROGRAMS))
+	$(INSTALL_PREPARE)
 	sh tests/install_test.sh
 
-# A real ngircd on a free loopback port, the bot built with ASan/UBSan, and
-# real client connections (tests/e2e; e2e_duel.py: live duels, a yield and a
-# kill -9 mid-duel); two fast players again on InspIRCd 3 (its fake lag at
-# its defaults); e2e_wire.py also runs ircd-hybrid 8
-# (tests/e2e/hybrid.sh prepares it beside ngircd), both at their default
-# flood settings. e2e_net.py: TLS, SASL and services accounts on InspIRCd 3
-# linked to Atheme, and ngircd over TLS, with certificates made by openssl.
 e2e-tests: $(ASAN_BOT) $(SIM)
-	python3 tests/e2e/e2e.py $(ASAN_BOT) $(SIM)
-	python3 tests/e2e/e2e_bouts.py $(ASAN_BOT) $(SIM)
-	python3 tests/e2e/e2e_duel.py $(ASAN_BOT) $(SIM)
-	python3 tests/e2e/e2e_newcomer.py $(ASAN_BOT) $(SIM)
-	E2E_SERVER=inspircd E2E_ONLY=2,3 python3 tests/e2e/e2e_newcomer.py $(ASAN_BOT) $(SIM)
-	python3 tests/e2e/e2e_wire.py $(ASAN_BOT) $(SIM)
-	python3 tests/e2e/e2e_net.py $(ASAN_BOT)
+	$(E2E_PREPARE)
+	@$(PARALLEL) $(E2E_SUITES)
 
 $(BENCH): bench/bench.c $(LIB_OBJ) | $(DEPS_STAMP)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(PCRE_LIBS) -lm
@@ -231,9 +291,15 @@ bench-check: $(BENCH) $(SIM) $(B)/ringside-bench-bot $(BOT) $(WEB) $(WEBGEN) $(B
 	@cat $(B)/bench.txt
 	@sh bench/check.sh bench/figures.txt $(B)/bench.txt
 
+# pmccabe too, for scripts/complexity.sh (make complexity).
 lint:
-	@sh scripts/deps.sh clang-format
+	@sh scripts/deps.sh clang-format cppcheck shellcheck pmccabe
 	@sh scripts/lint.sh
+
+# Every product function within 80 lines and complexity 25 (pmccabe).
+complexity:
+	@sh scripts/deps.sh pmccabe
+	@sh scripts/complexity.sh
 
 FUZZ_CC = clang
 FUZZ_FLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -Iengine -Iutil -Iparse -Idb -Igame -Ibot -Iweb \

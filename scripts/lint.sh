@@ -1,5 +1,6 @@
 #!/bin/sh
-# lint.sh - one layout (clang-format) and the layering rules.
+# lint.sh - one layout (clang-format), the layering rules, and no finding
+# from cppcheck (the C) or shellcheck (every shell script).
 #
 # engine/ is pure: no stdio, no clock, no SQLite, no IRC and no rand().
 # Only db/ may include sqlite3.h; only bot/ may include libircclient.h.
@@ -11,7 +12,7 @@
 # header), front doors never include each other's headers, and a folder's
 # *_internal.h stays in its folder.
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 status=0
 files=$(git ls-files '*.c' '*.h' 2>/dev/null)
 [ -n "$files" ] || files=$(find engine util parse sim db bot web tests bench fuzz -name '*.[ch]' 2>/dev/null)
@@ -64,8 +65,15 @@ for f in $files; do
     dir=${f%%/*}
     mine=$(layer "$dir")
     [ "$mine" -gt 0 ] || continue
-    for h in $(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f"); do
-        home=$(ls -d engine/"$h" util/"$h" parse/"$h" db/"$h" game/"$h" bot/"$h" sim/"$h" web/"$h" 2>/dev/null | head -1)
+    while read -r h; do
+        [ -n "$h" ] || continue
+        home=
+        for d in engine util parse db game bot sim web; do
+            if [ -f "$d/$h" ]; then
+                home=$d/$h
+                break
+            fi
+        done
         [ -n "$home" ] || continue
         hdir=${home%%/*}
         theirs=$(layer "$hdir")
@@ -78,7 +86,35 @@ for f in $files; do
             echo "lint: $f includes $home: a folder's internal header stays in its folder"
             status=1 ;;
         esac
-    done
+    done <<EOF
+$(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f")
+EOF
 done
+# The product's C and its tests, benchmarks and fuzzers through cppcheck, as the
+# Makefile compiles them (C11, POSIX 2008, the project's include paths).
+# A false positive is suppressed where it is: a comment saying why, then
+# /* cppcheck-suppress ID */ alone on the line before the finding's.
+if ! cppcheck -q --std=c11 -D_POSIX_C_SOURCE=200809L --enable=warning,portability \
+    --inline-suppr --error-exitcode=1 --template='{file}:{line}: {severity}: {message} [{id}]' \
+    -Iengine -Iutil -Iparse -Idb -Igame -Ibot -Iweb -Itests \
+    engine util parse db game bot sim web tests bench fuzz >/tmp/ringside-lint.$$ 2>&1; then
+    head -60 /tmp/ringside-lint.$$
+    echo "lint: cppcheck has findings (above)"
+    status=1
+fi
+rm -f /tmp/ringside-lint.$$
+
+# Every shell script, the Debian maintainer scripts and CI's, through shellcheck.
+scripts=
+for f in scripts/*.sh tests/*.sh tests/e2e/*.sh bench/*.sh .ci/run \
+    debian/preinst debian/postinst debian/prerm debian/postrm; do
+    [ -f "$f" ] && scripts="$scripts $f"
+done
+# shellcheck disable=SC2086
+if ! shellcheck -f gcc $scripts; then
+    echo "lint: shellcheck has findings (above)"
+    status=1
+fi
+
 [ $status -eq 0 ] && echo "lint: ok"
 exit $status

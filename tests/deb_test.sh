@@ -23,7 +23,12 @@
 set -eu
 cd "$(dirname "$0")/.."
 
-deb=${1:-$(ls build/deb/ringside_*.deb 2>/dev/null | head -1)}
+deb=${1:-}
+if [ -z "$deb" ]; then
+    for f in build/deb/ringside_*.deb; do
+        [ -f "$f" ] && deb=$f && break
+    done
+fi
 say() { echo "deb_test: $*"; }
 if [ -z "$deb" ] || [ ! -f "$deb" ]; then
     say "no package; run make deb first"
@@ -132,6 +137,14 @@ PY
 }
 
 mode_of() { stat -c '%U:%G %a' "$1"; }
+# The bot's database: its user's alone.
+db_mode_ok() {
+    if [ "$(mode_of /var/lib/ringside/ringside.db)" = "ringside:ringside 600" ]; then
+        ok "/var/lib/ringside/ringside.db: ringside:ringside 600"
+    else
+        fail "/var/lib/ringside/ringside.db is $(mode_of /var/lib/ringside/ringside.db)"
+    fi
+}
 
 systemd=
 pid1=$(cat /proc/1/comm 2>/dev/null || echo unknown)
@@ -161,29 +174,39 @@ entry=$(getent passwd ringside) || fail "no user ringside"
 uid=$(echo "$entry" | cut -d: -f3)
 home=$(echo "$entry" | cut -d: -f6)
 shell=$(echo "$entry" | cut -d: -f7)
-[ "$uid" -lt 1000 ] && [ "$home" = /var/lib/ringside ] && [ "$shell" = /usr/sbin/nologin ] &&
-    getent group ringside >/dev/null &&
-    ok "the system user ringside (uid $uid, home $home, shell $shell) and its group" ||
+if [ "$uid" -lt 1000 ] && [ "$home" = /var/lib/ringside ] && [ "$shell" = /usr/sbin/nologin ] &&
+    getent group ringside >/dev/null; then
+    ok "the system user ringside (uid $uid, home $home, shell $shell) and its group"
+else
     fail "the user ringside: $entry"
-[ "$(mode_of /etc/ringside/ringside.conf)" = "root:ringside 640" ] &&
-    ok "/etc/ringside/ringside.conf: root:ringside 640" ||
+fi
+if [ "$(mode_of /etc/ringside/ringside.conf)" = "root:ringside 640" ]; then
+    ok "/etc/ringside/ringside.conf: root:ringside 640"
+else
     fail "/etc/ringside/ringside.conf is $(mode_of /etc/ringside/ringside.conf)"
-[ "$(mode_of /var/lib/ringside)" = "ringside:ringside 700" ] &&
-    ok "/var/lib/ringside: ringside:ringside 700" ||
+fi
+if [ "$(mode_of /var/lib/ringside)" = "ringside:ringside 700" ]; then
+    ok "/var/lib/ringside: ringside:ringside 700"
+else
     fail "/var/lib/ringside is $(mode_of /var/lib/ringside)"
-grep -qx 'server = 127.0.0.1' /etc/ringside/ringside.conf &&
-    grep -qx 'port = 6667' /etc/ringside/ringside.conf &&
-    grep -qx 'channels = #ringside' /etc/ringside/ringside.conf ||
+fi
+if ! grep -qx 'server = 127.0.0.1' /etc/ringside/ringside.conf ||
+    ! grep -qx 'port = 6667' /etc/ringside/ringside.conf ||
+    ! grep -qx 'channels = #ringside' /etc/ringside/ringside.conf; then
     fail "the packaged configuration is not pointed at #ringside on 127.0.0.1:6667"
+fi
 for f in /usr/bin/ringside /usr/bin/ringside-sim /lib/systemd/system/ringside.service \
     /usr/share/man/man1/ringside.1.gz /usr/share/man/man1/ringside-sim.1.gz \
     /usr/share/man/man5/ringside.conf.5.gz /usr/share/doc/ringside/examples/ringside.conf.example; do
     [ -f "$f" ] || fail "the package did not install $f"
 done
-out=$(setpriv --reuid=ringside --regid=ringside --init-groups \
+if out=$(setpriv --reuid=ringside --regid=ringside --init-groups \
     /usr/bin/ringside --check-config /etc/ringside/ringside.conf 2>&1) &&
-    [ "$out" = "/etc/ringside/ringside.conf: configuration ok" ] &&
-    ok "as ringside: $out" || fail "as ringside, --check-config says: $out"
+    [ "$out" = "/etc/ringside/ringside.conf: configuration ok" ]; then
+    ok "as ringside: $out"
+else
+    fail "as ringside, --check-config says: $out"
+fi
 
 # With a password in it: private as installed; readable by all, a warning.
 cp -p /etc/ringside/ringside.conf "$tmp/saved.conf"
@@ -193,8 +216,11 @@ as_bot_check() {
         /usr/bin/ringside --check-config /etc/ringside/ringside.conf 2>&1
 }
 out=$(as_bot_check)
-[ "$out" = "/etc/ringside/ringside.conf: configuration ok" ] &&
-    ok "with a password, root:ringside 640: no warning" || fail "with a password, 640: $out"
+if [ "$out" = "/etc/ringside/ringside.conf: configuration ok" ]; then
+    ok "with a password, root:ringside 640: no warning"
+else
+    fail "with a password, 640: $out"
+fi
 chmod 644 /etc/ringside/ringside.conf
 case "$(as_bot_check)" in
 *"warning: /etc/ringside/ringside.conf holds nickserv_password and is readable by every local user"*)
@@ -205,25 +231,31 @@ cp -p "$tmp/saved.conf" /etc/ringside/ringside.conf
 
 # ------------------------------------------------------------ run
 if [ -n "$systemd" ]; then
-    systemctl is-enabled --quiet ringside && ok "the service is enabled" ||
+    if systemctl is-enabled --quiet ringside; then
+        ok "the service is enabled"
+    else
         fail "the service is not enabled"
+    fi
     # The package started it at install; the server was already up.
     if joined 6667 60; then
         ok "under systemd the bot joined #ringside on 127.0.0.1:6667"
     else
         fail "under systemd the bot did not join #ringside in 60 s: $(journalctl -u ringside -n 20 --no-pager)"
     fi
-    [ "$(mode_of /var/lib/ringside/ringside.db)" = "ringside:ringside 600" ] &&
-        ok "/var/lib/ringside/ringside.db: ringside:ringside 600" ||
-        fail "/var/lib/ringside/ringside.db is $(mode_of /var/lib/ringside/ringside.db)"
+    db_mode_ok
     systemctl reload ringside
     sleep 2
-    journalctl -u ringside --no-pager | grep -q "configuration reloaded" &&
-        ok "systemctl reload: the configuration was reloaded" ||
+    if journalctl -u ringside --no-pager | grep -q "configuration reloaded"; then
+        ok "systemctl reload: the configuration was reloaded"
+    else
         fail "systemctl reload: no reload in the journal"
+    fi
     systemctl stop ringside
-    systemctl is-active --quiet ringside && fail "systemctl stop: still active" ||
+    if systemctl is-active --quiet ringside; then
+        fail "systemctl stop: still active"
+    else
         ok "systemctl stop: stopped"
+    fi
 else
     say "SKIPPED: systemd is not PID 1 here (PID 1 is $pid1):" \
         "the service was not started, reloaded or stopped under systemd"
@@ -240,9 +272,7 @@ else
     else
         fail "the installed bot did not join #ringside: $(cat "$tmp/bot.log")"
     fi
-    [ "$(mode_of /var/lib/ringside/ringside.db)" = "ringside:ringside 600" ] &&
-        ok "/var/lib/ringside/ringside.db: ringside:ringside 600" ||
-        fail "/var/lib/ringside/ringside.db is $(mode_of /var/lib/ringside/ringside.db)"
+    db_mode_ok
     kill -TERM "$bot"
     wait "$bot" || fail "the bot did not stop cleanly on SIGTERM: $(cat "$tmp/bot.log")"
     bot=
@@ -256,8 +286,11 @@ if [ ! -e /usr/bin/ringside ] && getent passwd ringside >/dev/null &&
     [ -f /var/lib/ringside/ringside.db ] && [ -f /etc/ringside/ringside.conf ]; then
     ok "dpkg -r removed the programs and kept the user, the database and the configuration"
 else
-    fail "after dpkg -r: $(ls -d /usr/bin/ringside /var/lib/ringside/ringside.db \
-        /etc/ringside/ringside.conf 2>&1 | tr '\n' ' ')"
+    state=
+    for f in /usr/bin/ringside /var/lib/ringside/ringside.db /etc/ringside/ringside.conf; do
+        if [ -e "$f" ]; then state="$state $f: there;"; else state="$state $f: missing;"; fi
+    done
+    fail "after dpkg -r:$state"
 fi
 dpkg --purge ringside >"$tmp/purge.log" 2>&1 || fail "dpkg --purge: $(cat "$tmp/purge.log")"
 installed=
@@ -265,8 +298,11 @@ left=
 for f in $files /etc/ringside /var/lib/ringside; do
     [ -e "$f" ] && left="$left $f"
 done
-[ -z "$left" ] && ok "dpkg --purge removed every file, /etc/ringside and /var/lib/ringside" ||
+if [ -z "$left" ]; then
+    ok "dpkg --purge removed every file, /etc/ringside and /var/lib/ringside"
+else
     fail "dpkg --purge left$left"
+fi
 getent passwd ringside >/dev/null && fail "dpkg --purge left the user ringside"
 getent group ringside >/dev/null && fail "dpkg --purge left the group ringside"
 dpkg-statoverride --list /etc/ringside/ringside.conf >/dev/null &&

@@ -73,7 +73,7 @@ fi
 unit=$root/usr/local/lib/systemd/system/ringside.service
 for line in 'User=ringside' 'Group=ringside' \
     'ExecStart=/usr/local/bin/ringside -c /etc/ringside/ringside.conf' \
-    'ExecReload=/bin/kill -HUP $MAINPID' 'Restart=on-failure' 'StateDirectory=ringside' \
+    "ExecReload=/bin/kill -HUP \$MAINPID" 'Restart=on-failure' 'StateDirectory=ringside' \
     'NoNewPrivileges=yes' 'PrivateTmp=yes' 'ProtectSystem=strict' 'ProtectHome=yes' \
     'WantedBy=multi-user.target'; do
     grep -qxF "$line" "$unit" || fail "the unit lacks the line $line"
@@ -96,8 +96,9 @@ fi
 conf=$root/etc/ringside/ringside.conf
 grep -qx 'database = /var/lib/ringside/ringside.db' "$conf" ||
     fail "the service's configuration does not put the database in /var/lib/ringside"
-grep -qx 'server = 127.0.0.1' "$conf" && grep -qx 'channels = #ringside' "$conf" ||
+if ! grep -qx 'server = 127.0.0.1' "$conf" || ! grep -qx 'channels = #ringside' "$conf"; then
     fail "the service's configuration is not pointed at #ringside on a local server"
+fi
 out=$("$root/usr/local/bin/ringside" --check-config "$conf" 2>&1) ||
     fail "the installed bot refuses the installed configuration: $out"
 version=$("$root/usr/local/bin/ringside" --version)
@@ -132,13 +133,15 @@ for prog in ringside ringside-sim; do
         grep -qF -- "$opt" "$tmp/$prog.txt" || fail "$prog($prog) does not document $opt"
     done
 done
-for key in $(sed -n 's/^\([a-z_]*\) =.*/\1/p' config/ringside.conf.example); do
+sed -n 's/^\([a-z_]*\) =.*/\1/p' config/ringside.conf.example >"$tmp/keys"
+while read -r key; do
     grep -qE "^ +$key = " "$tmp/ringside.conf.txt" || fail "ringside.conf(5) does not document $key"
-done
-for section in $(sed -n 's/^\[\([a-z]*\)\]$/\1/p' config/ringside.conf.example); do
+done <"$tmp/keys"
+sed -n 's/^\[\([a-z]*\)\]$/\1/p' config/ringside.conf.example >"$tmp/sections"
+while read -r section; do
     grep -q "^\[$section\] SECTION" "$tmp/ringside.conf.txt" ||
         fail "ringside.conf(5) has no [$section] SECTION"
-done
+done <"$tmp/sections"
 ok "the man pages document every option of --help and every key of the example"
 
 # ------------------------------------------------------------ 3. uninstall
@@ -173,9 +176,11 @@ good=$tmp/good.conf
 printf '[irc]\nserver = 127.0.0.1\nchannels = #ringside\n\n[bot]\ndatabase = %s/bot.db\n' \
     "$tmp" >"$good"
 chmod 600 "$good"
-out=$($BOT --check-config "$good" 2>&1) && [ "$out" = "$good: configuration ok" ] &&
-    ok "--check-config on a good file: exit 0, $out" ||
+if out=$($BOT --check-config "$good" 2>&1) && [ "$out" = "$good: configuration ok" ]; then
+    ok "--check-config on a good file: exit 0, $out"
+else
     fail "--check-config on a good file: $out"
+fi
 [ ! -e "$tmp/bot.db" ] || fail "--check-config created the database"
 $BOT --check-config config/ringside.conf.example >/dev/null 2>&1 ||
     fail "--check-config refuses the example"
@@ -183,7 +188,7 @@ $BOT --check-config config/ringside.conf.example >/dev/null 2>&1 ||
 # check_bad NAME TEXT WANT: --check-config exits 1 with WANT (the start of
 # the message after the file name; the rest lists what is accepted).
 check_bad() {
-    printf "$2" >"$tmp/$1"
+    printf '%b' "$2" >"$tmp/$1"
     set +e
     out=$($BOT --check-config "$tmp/$1" 2>&1)
     rc=$?
@@ -202,8 +207,9 @@ set +e
 out=$($BOT --check-config "$tmp/missing.conf" 2>&1)
 rc=$?
 set -e
-[ $rc -eq 1 ] && [ "$out" = "ringside: cannot read $tmp/missing.conf: No such file or directory" ] ||
+if [ $rc -ne 1 ] || [ "$out" != "ringside: cannot read $tmp/missing.conf: No such file or directory" ]; then
     fail "--check-config on a missing file: exit $rc, $out"
+fi
 set +e
 $BOT --check-config >/dev/null 2>&1
 rc=$?
@@ -233,23 +239,42 @@ sed -i 's/^\[irc\]$/[irc]\nserver = 127.0.0.1\nport = 1/' "$secret"
 ) &
 botpid=$!
 i=0
-while [ $i -lt 100 ] && ! [ -e "$tmp/db/ringside.db-wal" ]; do
+while [ $i -lt 300 ] && ! [ -e "$tmp/db/ringside.db-wal" ]; do
     sleep 0.1
     i=$((i + 1))
 done
 for f in ringside.db ringside.db-wal ringside.db-shm; do
     if [ -e "$tmp/db/$f" ]; then
         mode=$(stat -c %a "$tmp/db/$f")
-        [ "$mode" = 600 ] && ok "under umask 000 the bot made $f mode 600" ||
+        if [ "$mode" = 600 ]; then
+            ok "under umask 000 the bot made $f mode 600"
+        else
             fail "under umask 000 the bot made $f mode $mode, not 600"
+        fi
     else
-        fail "the bot made no $f in 10 s (log: $(cat "$tmp/bot.log"))"
+        fail "the bot made no $f in 30 s (log: $(cat "$tmp/bot.log"))"
     fi
 done
-# A reload (SIGHUP) warns again.
-kill -HUP "$botpid"
+# A reload (SIGHUP) warns again. The bot sets its signal handlers once its
+# database and game are open, just before it first connects: a SIGHUP
+# before that would end it (the default action), so wait for that line
+# (it can take seconds while make check runs every suite at once).
 i=0
-while [ $i -lt 100 ] && ! grep -q "configuration reloaded" "$tmp/bot.log"; do
+while [ $i -lt 300 ] && ! grep -q "connecting to 127.0.0.1:1" "$tmp/bot.log"; do
+    sleep 0.1
+    i=$((i + 1))
+done
+if ! kill -HUP "$botpid" 2>/dev/null; then
+    set +e
+    wait "$botpid"
+    rc=$?
+    set -e
+    botpid=
+    fail "the bot stopped by itself (exit $rc) before SIGHUP: $(cat "$tmp/bot.log")"
+    exit 1
+fi
+i=0
+while [ $i -lt 300 ] && ! grep -q "configuration reloaded" "$tmp/bot.log"; do
     sleep 0.1
     i=$((i + 1))
 done

@@ -44,6 +44,9 @@ import threading
 import time
 import traceback
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ports  # noqa: E402
+
 BOT_NICK = "ringside"
 CHANNEL = "#ringside"
 CHANNEL2 = "#second"
@@ -84,12 +87,9 @@ def fold(name):
     return name.lower().translate(str.maketrans("[]\\~", "{}|^"))
 
 
-def free_port():
-    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
+# A loopback port reserved for this process: suites run at the same time
+# (tests/e2e/ports.py).
+free_port = ports.free_port
 
 
 def port_open(port):

@@ -35,7 +35,6 @@ import re
 import resource
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -102,17 +101,12 @@ def make_certs(d):
 
 def distinct_ports(n, taken):
     """n free loopback ports, different from each other and from `taken`
-    (each held open until all are picked)."""
-    socks, ports = [], []
+    (each reserved for this process: tests/e2e/ports.py)."""
+    ports = []
     while len(ports) < n:
-        s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        s.bind(("127.0.0.1", 0))
-        socks.append(s)
-        p = s.getsockname()[1]
+        p = e2e.free_port()
         if p != taken and p not in ports:
             ports.append(p)
-    for s in socks:
-        s.close()
     return ports
 
 
