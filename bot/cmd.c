@@ -222,13 +222,15 @@ struct dispatch {
  * question to the server first, orders taken), or refuse (it answered). */
 enum stage { STAGE_GO, STAGE_DONE, STAGE_REFUSED };
 
-#define CMD_TABLE_MAX 64
-static struct cmd_count cmd_counts[CMD_TABLE_MAX];
+/* One counter per entry of cmd_table (its last element is the NULL that
+ * ends it). */
+#define CMD_TABLE_LEN (sizeof(cmd_table) / sizeof(cmd_table[0]))
+static struct cmd_count cmd_counts[CMD_TABLE_LEN];
 
 /* The counters of entry `e`, or NULL. */
 static struct cmd_count *count_of(const struct cmd_entry *e)
 {
-    for (int i = 0; e && i < CMD_TABLE_MAX && cmd_table[i]; i++)
+    for (size_t i = 0; e && i < CMD_TABLE_LEN && cmd_table[i]; i++)
         if (cmd_table[i] == e)
             return &cmd_counts[i];
     return NULL;

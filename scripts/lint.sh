@@ -1,6 +1,7 @@
 #!/bin/sh
 # lint.sh - one layout (clang-format), the layering rules, and no finding
-# from cppcheck (the C) or shellcheck (every shell script).
+# from cppcheck (the C) or shellcheck (every shell script); no function too
+# long or too complex (scripts/complexity.sh).
 #
 # engine/ is pure: no stdio, no clock, no SQLite, no IRC and no rand().
 # Only db/ may include sqlite3.h; only bot/ may include libircclient.h.
@@ -115,6 +116,13 @@ if ! shellcheck -f gcc $scripts; then
     echo "lint: shellcheck has findings (above)"
     status=1
 fi
+
+# No product function over 80 lines or complexity 25 (scripts/complexity.sh).
+sh scripts/complexity.sh >/tmp/ringside-lint.$$ 2>&1 || {
+    cat /tmp/ringside-lint.$$
+    status=1
+}
+rm -f /tmp/ringside-lint.$$
 
 [ $status -eq 0 ] && echo "lint: ok"
 exit $status
