@@ -12,9 +12,9 @@
  * the same database, the same lines.
  *
  * Each attempt starts from a copy of a template file, made once per test,
- * and a game rebuilt from it (as after a restart). The fake I/O is a
- * private copy of tests/check_game.c's: a clock the test moves, a seed
- * counter, and every line said kept in one text. */
+ * and a game rebuilt from it (as after a restart). The fake I/O is
+ * tests/game_fixture.h's: a clock the test moves, a seed counter, and
+ * every line said kept in one text, everything said delivered at once. */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,123 +22,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "game.h"
-#include "tests.h"
-#include "util.h"
+#include "game_fixture.h"
 
 #define SWEEP_MAX 5000 /* steps: an operation that takes more is a bug */
 
-static struct db *db;
-static struct game *game;
-static char dir[64], tmpl[128], path[128];
-static struct str said; /* "target|voice|text\n" for every line */
-static double clock_now;
-static int64_t wall_now;
-static uint64_t next_seed;
-
-/* ------------------------------------------------------- the fake I/O */
-
-static void note(const char *target, const char *voice, const char *text)
-{
-    str_add(&said, "%s|%s|%s\n", target, voice, text);
-}
-
-static void io_say(void *ctx, enum game_voice voice, const char *target, const char *text)
-{
-    (void)ctx;
-    static const char *const names[] = {[GAME_REPLY] = "reply",
-                                        [GAME_CHATTER] = "chatter",
-                                        [GAME_LIVE] = "live",
-                                        [GAME_ROUND] = "live",
-                                        [GAME_BULK] = "bulk"};
-    if ((voice == GAME_LIVE || voice == GAME_ROUND) && target[0] == '#')
-        voice = GAME_CHATTER;
-    note(target, names[voice], text);
-}
-
-static const char *io_nick_of(void *ctx, int64_t account_id)
-{
-    (void)ctx;
-    (void)account_id;
-    return NULL;
-}
-
-static int io_same_name(void *ctx, const char *a, const char *b)
-{
-    (void)ctx;
-    return strcmp(a, b) == 0;
-}
-
-static double io_clock(void *ctx)
-{
-    (void)ctx;
-    return clock_now;
-}
-
-static int64_t io_wall(void *ctx)
-{
-    (void)ctx;
-    return wall_now;
-}
-
-static uint64_t io_seed(void *ctx)
-{
-    (void)ctx;
-    return next_seed++;
-}
-
-static unsigned long io_mark(void *ctx)
-{
-    (void)ctx;
-    return 1;
-}
-
-static int io_delivered(void *ctx, unsigned long mark)
-{
-    (void)ctx;
-    (void)mark;
-    return 1; /* everything said goes out at once */
-}
-
-static void io_log(void *ctx, enum game_log level, const char *text)
-{
-    (void)ctx;
-    if (level >= GAME_LOG_ERROR)
-        note("log", "error", text);
-}
-
-static const struct game_io io = {
-    .say = io_say,
-    .nick_of = io_nick_of,
-    .same_name = io_same_name,
-    .clock = io_clock,
-    .wall = io_wall,
-    .seed = io_seed,
-    .mark = io_mark,
-    .delivered = io_delivered,
-    .log = io_log,
-};
-
-static const struct game_config cfg = {
-    .order_timeout = 60, .challenge_timeout = 300, .rounds = 3, .prefix = "!"};
-
-static void answer(void *ctx, int how, const char *text)
-{
-    note((const char *)ctx, how & GAME_ANSWER_PRIVATE ? "private" : "answer", text);
-}
-
-static struct game_caller caller(const char *name, int64_t id, int channel)
-{
-    return (struct game_caller){.account_id = id,
-                                .account = name,
-                                .nick = name,
-                                .channel = channel ? "#ring" : NULL,
-                                .answer = answer,
-                                .ctx = (void *)name};
-}
-
-#define HAS(needle)                                                                                \
-    ck_assert_msg(strstr(said.p, (needle)) != NULL, "no \"%s\" in:\n%.2000s", needle, said.p)
+static char tmpl[128]; /* the template every attempt starts from a copy of */
 
 /* ------------------------------------------------------------- files */
 
@@ -197,10 +85,7 @@ static void teardown(void)
 /* The fake world's clocks and seeds as every attempt starts them. */
 static void world_reset(void)
 {
-    clock_now = 1000;
-    wall_now = 1700000000;
-    next_seed = 77;
-    str_clear(&said);
+    fixture_world();
 }
 
 /* Opens the database at `p` and a game on it (the live bouts rebuilt). */
@@ -308,23 +193,19 @@ static const struct sheet rocky = {.rules = RULES_BOXING, .u.boxing = {14, 12, 1
 static const struct sheet apollo = {.rules = RULES_BOXING, .u.boxing = {13, 14, 12, 11, 10}};
 static int64_t alice, bob;
 
-/* An account and one fighter of `sheet`; returns the account id. */
-static int64_t player(const char *name, const char *fighter, const struct sheet *sheet,
-                      const char *plan)
+/* game_fixture.h's player, with his fighter's `plan` stored when not
+ * NULL; returns the account id. */
+static int64_t player_planned(const char *name, const char *fighter, const struct sheet *sheet,
+                              const char *plan)
 {
-    int64_t id;
+    int64_t id = player(name, fighter, sheet);
     char key[DB_NAME_MAX];
     struct db_fighter f;
 
-    ck_assert_int_eq(db_account_create(db, name, name, "$y$hash", 1, &id), DB_OK);
-    memset(&f, 0, sizeof(f));
-    f.account_id = id;
-    snprintf(f.name, sizeof(f.name), "%s", fighter);
-    f.sheet = *sheet;
     snprintf(key, sizeof(key), "%s", fighter);
     for (char *c = key; *c; c++)
         *c = (char)(*c >= 'A' && *c <= 'Z' ? *c + 32 : *c);
-    ck_assert_int_eq(db_fighter_create(db, key, &f), DB_OK);
+    ck_assert_int_eq(db_fighter_get(db, key, &f), DB_OK);
     if (plan)
         ck_assert_int_eq(db_plan_set(db, f.id, plan, 1), DB_OK);
     return id;
@@ -336,8 +217,8 @@ static int64_t player(const char *name, const char *fighter, const struct sheet 
 static void round_template(int before)
 {
     world_open_at(tmpl);
-    alice = player("alice", "Rocky", &rocky, NULL);
-    bob = player("bob", "Apollo", &apollo, "6/6/8; 2) 4H/8/8 (inside)");
+    alice = player_planned("alice", "Rocky", &rocky, NULL);
+    bob = player_planned("bob", "Apollo", &apollo, "6/6/8; 2) 4H/8/8 (inside)");
     struct game_caller ca = caller("alice", alice, 1), cb = caller("bob", bob, 1);
     struct game_caller pa = caller("alice", alice, 0), pb = caller("bob", bob, 0);
     ck_assert_int_eq(game_challenge(game, &ca, bob, "bob", RULES_BOXING, 0, NULL, NULL), 0);
@@ -529,7 +410,7 @@ static void turn_template(enum rules rules)
             s.u.boxing = (struct boxing_sheet){10 + i % 5, 12, 14 - i % 5, 12, 12};
         else
             s.u.sugarray = (struct sugarray_sheet){10, 18 + i % 5};
-        player(name, fighter, &s, rules == RULES_BOXING ? boxing[i % 3] : sugarray[i % 3]);
+        player_planned(name, fighter, &s, rules == RULES_BOXING ? boxing[i % 3] : sugarray[i % 3]);
         if (rules != RULES_BOXING && i < 4) {
             /* In GOLD from the start: SUGAR RAY's pauses slow the climb. */
             struct db_fighter f;

@@ -18,7 +18,7 @@ static int said_lines(void)
 {
     int n = 0;
 
-    for (const char *p = said; *p; p++)
+    for (const char *p = said.p; *p; p++)
         n += *p == '\n';
     return n;
 }
@@ -27,7 +27,7 @@ static int said_lines(void)
 #define ONE(needle)                                                                                \
     do {                                                                                           \
         HAS(needle);                                                                               \
-        ck_assert_msg(said_lines() == 1, "more than one line:\n%s", said);                         \
+        ck_assert_msg(said_lines() == 1, "more than one line:\n%s", said.p);                       \
     } while (0)
 
 /* Fighter `key` from the database. */
@@ -621,7 +621,7 @@ Suite *fighter_suite(void)
     Suite *s = suite_create("fighters");
     TCase *tc = tcase_create("fighters");
 
-    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_checked_fixture(tc, fixture_setup, fixture_teardown);
     tcase_add_test(tc, test_create);
     tcase_add_test(tc, test_create_refusals);
     tcase_add_test(tc, test_create_limit);

@@ -26,7 +26,7 @@ static void lines_of(const char *target, const char *voice, char *out, size_t le
 
     out[0] = '\0';
     snprintf(pat, sizeof(pat), "%s|%s|", target, voice);
-    for (const char *p = said; *p;) {
+    for (const char *p = said.p; *p;) {
         const char *nl = strchr(p, '\n');
         if (strncmp(p, pat, strlen(pat)) == 0)
             at += (size_t)snprintf(out + at, len - at, "%s%.*s", at ? "\n" : "",
@@ -185,11 +185,11 @@ START_TEST(test_deadline_reminder_and_fallback)
     hush();
     clock_now += 35; /* 25 s left: not yet (a third of 60 s) */
     game_tick(game, NULL);
-    ck_assert_int_eq((int)said_len, 0);
+    ck_assert_int_eq((int)said.len, 0);
     clock_now += 10; /* 15 s left: the reminder, to bob only */
     game_tick(game, NULL);
     HAS("bob|live|Bout #1: 15 seconds left for your round 1 orders");
-    ck_assert_ptr_null(strstr(said, "alice|live|Bout #1: 15 seconds"));
+    ck_assert_ptr_null(strstr(said.p, "alice|live|Bout #1: 15 seconds"));
     clock_now += 16; /* past the deadline: bob's default fights */
     game_tick(game, NULL);
     HAS("#ring|chatter|");
@@ -253,7 +253,7 @@ START_TEST(test_crash_with_commentary_not_delivered)
     game_tick(game, NULL);
     hush();
     game_connected(game);
-    ck_assert_ptr_null(strstr(said, "what I had not said yet"));
+    ck_assert_ptr_null(strstr(said.p, "what I had not said yet"));
 }
 END_TEST
 
@@ -303,7 +303,7 @@ START_TEST(test_league_turn_through_the_game)
                   "%s", err);
     ck_assert_int_ge(n, 2);
     ck_assert_ptr_nonnull(strstr(lines[0], "League turn 1 (boxing): 9 bouts fought"));
-    ck_assert_int_eq((int)said_len, 0); /* the caller says the summary */
+    ck_assert_int_eq((int)said.len, 0); /* the caller says the summary */
 
     struct db_bout list[16];
     int m = 0;
@@ -366,7 +366,7 @@ static int round_lines_max(int64_t id)
     (void)id;
     /* The channel lines between two "Round" lines. */
     int most = 0, n = -1;
-    for (const char *p = said; *p;) {
+    for (const char *p = said.p; *p;) {
         const char *nl = strchr(p, '\n');
         if (strncmp(p, "#ring|chatter|", 14) == 0) {
             const char *end = strstr(p, " wins by "), *rec = strstr(p, "Records now:");
@@ -398,13 +398,13 @@ START_TEST(test_live_duel_fights_itself)
         "longsword 100.0%, plate helmet 100.0%, leather armour 2.0%, chainmail shirt 100.0%, "
         "leather shield 3.0%, 0-0-0");
     HAS("alice|live|Bout #1: the duel fights itself, a round every 4 seconds;");
-    ck_assert_ptr_null(strstr(said, "your orders"));
+    ck_assert_ptr_null(strstr(said.p, "your orders"));
     game_tick(game, NULL);
     hush();
     /* Nothing before the pace; then one round per tick of 4 seconds. */
     clock_now += 3;
     game_tick(game, NULL);
-    ck_assert_int_eq((int)said_len, 0);
+    ck_assert_int_eq((int)said.len, 0);
     clock_now += 1;
     game_tick(game, NULL);
     HAS("#ring|chatter|\002Round 1\002: ");
@@ -436,7 +436,7 @@ START_TEST(test_live_duel_fights_itself)
     ck_assert_int_eq(rec.state, DB_BOUT_OVER);
     ck_assert(replay_ok(1));
     if (round_lines_max(1) > 3)
-        fputs(said, stderr);
+        fputs(said.p, stderr);
     ck_assert_int_le(round_lines_max(1), 3);
     HAS("alice|live|Bout #1 is over, and ");
     HAS("'s equipment: ");
@@ -772,12 +772,7 @@ static void schema3_setup(void)
     ck_assert_int_eq(system(cmd), 0);
     db = db_open(path, err, sizeof(err)); /* migrates it */
     ck_assert_msg(db != NULL, "%s", err);
-    said_len = 0;
-    said[0] = '\0';
-    clock_now = 1000;
-    wall_now = 1700000000;
-    next_seed = 77;
-    pending_lines = 0;
+    fixture_world();
     start_game();
 }
 
@@ -858,7 +853,7 @@ Suite *game_suite(void)
     Suite *s = suite_create("game");
     TCase *tc = tcase_create("game");
 
-    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_checked_fixture(tc, fixture_setup, fixture_teardown);
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_whole_bout_through_the_game);
     tcase_add_test(tc, test_bout_view);
@@ -877,7 +872,7 @@ Suite *game_suite(void)
     suite_add_tcase(s, tc);
 
     tc = tcase_create("schema 3");
-    tcase_add_checked_fixture(tc, schema3_setup, teardown);
+    tcase_add_checked_fixture(tc, schema3_setup, fixture_teardown);
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_schema3_replays_word_for_word);
     tcase_add_test(tc, test_schema3_live_bout_goes_on);

@@ -1,8 +1,11 @@
 /* game_fixture.h - the fake world the game tests run in (check_game.c,
- * check_fighter.c): a database in a temporary directory, a game whose io
- * is a fake clock and a list of the lines it said ("target|voice|text\n"),
- * and callers who answer into the same list. Each test file that includes
- * it gets its own copy of this state. */
+ * check_fighter.c, check_fault.c): a database in a temporary directory, a
+ * game whose io is a fake clock and a list of the lines it said
+ * ("target|voice|text\n", in one struct str), and callers who answer into
+ * the same list. Each test file that includes it gets its own copy of this
+ * state; fixture_setup and fixture_teardown are the usual Check fixture,
+ * and a file with other needs (check_fault.c's template files) writes its
+ * own around fixture_world. */
 #ifndef RINGSIDE_GAME_FIXTURE_H
 #define RINGSIDE_GAME_FIXTURE_H
 
@@ -13,14 +16,12 @@
 
 #include "game.h"
 #include "tests.h"
-
-#define SAID_MAX 65536
+#include "util.h"
 
 static struct db *db;
 static struct game *game;
 static char dir[64], path[128];
-static char said[SAID_MAX]; /* "target|voice|text\n" for every line */
-static size_t said_len;
+static struct str said; /* "target|voice|text\n" for every line */
 static double clock_now;
 static int64_t wall_now;
 static uint64_t next_seed;
@@ -28,9 +29,7 @@ static int pending_lines; /* what the fake output has not delivered */
 
 static inline void note(const char *target, const char *voice, const char *text)
 {
-    said_len += (size_t)snprintf(said + said_len, sizeof(said) - said_len, "%s|%s|%s\n", target,
-                                 voice, text);
-    ck_assert_uint_lt(said_len, sizeof(said));
+    str_add(&said, "%s|%s|%s\n", target, voice, text);
 }
 
 static inline void io_say(void *ctx, enum game_voice voice, const char *target, const char *text)
@@ -138,7 +137,18 @@ static inline void start_game(void)
     ck_assert_msg(game != NULL, "%s", err);
 }
 
-static inline void setup(void)
+/* The fake world as every test starts it: nothing said, the clocks and
+ * the seeds at their start, everything said delivered. */
+static inline void fixture_world(void)
+{
+    str_free(&said);
+    clock_now = 1000;
+    wall_now = 1700000000;
+    next_seed = 77;
+    pending_lines = 0;
+}
+
+static inline void fixture_setup(void)
 {
     char err[256];
 
@@ -147,21 +157,17 @@ static inline void setup(void)
     snprintf(path, sizeof(path), "%s/ringside.db", dir);
     db = db_open(path, err, sizeof(err));
     ck_assert_msg(db != NULL, "%s", err);
-    said_len = 0;
-    said[0] = '\0';
-    clock_now = 1000;
-    wall_now = 1700000000;
-    next_seed = 77;
-    pending_lines = 0;
+    fixture_world();
     start_game();
 }
 
-static inline void teardown(void)
+static inline void fixture_teardown(void)
 {
     char cmd[128];
 
     game_free(game);
     db_close(db);
+    str_free(&said);
     snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
     ck_assert_int_eq(system(cmd), 0);
 }
@@ -169,11 +175,11 @@ static inline void teardown(void)
 /* Forgets what was said so far. */
 static inline void hush(void)
 {
-    said_len = 0;
-    said[0] = '\0';
+    str_clear(&said);
 }
 
-#define HAS(needle) ck_assert_msg(strstr(said, (needle)) != NULL, "no \"%s\" in:\n%s", needle, said)
+#define HAS(needle)                                                                                \
+    ck_assert_msg(strstr(said.p, (needle)) != NULL, "no \"%s\" in:\n%.4000s", needle, said.p)
 
 /* An account and one fighter of `rules`; returns the account id. */
 static inline int64_t player(const char *name, const char *fighter, const struct sheet *sheet)
