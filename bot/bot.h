@@ -621,6 +621,10 @@ int accounts_services_name(const struct bot *bot, const char *nick, const char *
 #define ACCOUNTS_RECHECK 60.0
 
 /* The IRC side (irc.c). */
+/* Takes SIGTERM, SIGINT (stop) and SIGHUP (reload) for the event loop and
+ * ignores SIGPIPE; main calls it first, so a signal that comes while the
+ * database opens is kept for the loop rather than killing the bot. */
+void bot_signals(void);
 /* Runs the event loop until SIGTERM/SIGINT; returns the exit status. */
 int bot_run(struct bot *bot);
 

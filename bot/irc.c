@@ -953,17 +953,9 @@ static void goodbye(struct bot *bot)
     st->conn = NULL;
 }
 
-int bot_run(struct bot *bot)
+void bot_signals(void)
 {
-    struct irc_state st;
     struct sigaction sa;
-
-    memset(&st, 0, sizeof(st));
-    st.backoff = BACKOFF_MIN;
-    pacing_note(bot);
-    bot->irc = &st;
-    for (int i = 0; i < bot->cfg.nchannels && i < USERS_CHANNELS; i++)
-        snprintf(bot->chan[i], sizeof(bot->chan[i]), "%s", bot->cfg.channels[i]);
 
     memset(&sa, 0, sizeof(sa));
     sa.sa_handler = on_signal;
@@ -973,6 +965,19 @@ int bot_run(struct bot *bot)
     sigaction(SIGHUP, &sa, NULL);
     sa.sa_handler = SIG_IGN;
     sigaction(SIGPIPE, &sa, NULL);
+}
+
+int bot_run(struct bot *bot)
+{
+    struct irc_state st;
+
+    memset(&st, 0, sizeof(st));
+    st.backoff = BACKOFF_MIN;
+    pacing_note(bot);
+    bot->irc = &st;
+    for (int i = 0; i < bot->cfg.nchannels && i < USERS_CHANNELS; i++)
+        snprintf(bot->chan[i], sizeof(bot->chan[i]), "%s", bot->cfg.channels[i]);
+    bot_signals();
 
     while (!quit_requested) {
         bot->now = bot_clock();

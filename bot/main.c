@@ -148,6 +148,7 @@ int main(int argc, char **argv)
 
     if (rc >= 0)
         return rc;
+    bot_signals();
     /* The bot's state (its configuration among it) is large: on the heap. */
     struct bot *bot = xcalloc(1, sizeof(*bot));
     if (config_read(&bot->cfg, path, err, sizeof(err)) != 0) {
