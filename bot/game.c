@@ -10,6 +10,29 @@
 
 #include "bot.h"
 
+#define DB_ERROR_WORDS "(database error)"
+
+void bot_db_words(struct bot *bot, char *text, size_t len)
+{
+    const char *words = db_gone(bot->db)   ? "(the database file is gone; an operator must "
+                                             "restore it)"
+                        : db_busy(bot->db) ? "(the database is busy; try again in a moment)"
+                                           : NULL;
+    char *at = words ? strstr(text, DB_ERROR_WORDS) : NULL;
+
+    if (db_gone(bot->db) && !bot->db_gone_said) {
+        bot->db_gone_said = 1;
+        log_msg(LOG_ERROR, "%s", db_errmsg(bot->db));
+    }
+    if (!at)
+        return;
+    char rest[1024];
+    struct str s;
+    snprintf(rest, sizeof(rest), "%s", at + strlen(DB_ERROR_WORDS));
+    str_init_fixed(&s, at, len - (size_t)(at - text));
+    str_add(&s, "%s%s", words, rest);
+}
+
 static void io_say(void *ctx, enum game_voice voice, const char *target, const char *text)
 {
     static const enum outq_kind kinds[] = {
@@ -17,8 +40,11 @@ static void io_say(void *ctx, enum game_voice voice, const char *target, const c
         [GAME_ROUND] = OUTQ_ROUND, [GAME_BULK] = OUTQ_BULK,
     };
     struct bot *bot = ctx;
+    char line[2048];
 
-    bot_msg(bot, kinds[voice], target, NULL, text);
+    snprintf(line, sizeof(line), "%s", text);
+    bot_db_words(bot, line, sizeof(line));
+    bot_msg(bot, kinds[voice], target, NULL, line);
 }
 
 static const char *io_nick_of(void *ctx, int64_t account_id)

@@ -19,6 +19,7 @@
  * Transactions: db_begin/db_commit/db_rollback, not nested; see db.h and
  * struct db for a transaction SQLite rolls back on its own.
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -31,7 +32,8 @@
 #include "db_internal.h"
 #include "util.h"
 
-/* How long a statement waits for another connection's lock. */
+/* How long a statement waits for another connection's lock (the bot sets
+ * a shorter wait on its own connection: db_busy_timeout). */
 #define DB_BUSY_MS 5000
 
 /* ------------------------------------------------------------ migrations */
@@ -313,6 +315,24 @@ static const char *const migrations[] = {
     "ALTER TABLE fighters ADD COLUMN intel INTEGER"
     "  CHECK (intel IS NULL OR intel BETWEEN 1 AND 23);"
     "ALTER TABLE fighters ADD COLUMN kit TEXT NOT NULL DEFAULT '';",
+
+    /* 7: integrity. The database's own random id (`meta` key 'id', 32 hex
+     * digits; made by the bot's first open, db_open_marked, so a migration
+     * gives every file the same contents), which the bot also writes into a
+     * marker file beside it: a marker without its database is a database lost,
+     * never silently replaced by an empty one. And the league turns begun
+     * and not yet committed: a row is committed before a turn's transaction
+     * and deleted inside it, so a row left over is a turn that was killed
+     * before its commit (its results, all in that transaction, were not
+     * stored). */
+    "CREATE TABLE meta ("
+    "  key TEXT PRIMARY KEY CHECK (key <> ''),"
+    "  value TEXT NOT NULL"
+    ") WITHOUT ROWID;"
+    "CREATE TABLE turns_begun ("
+    "  rules TEXT PRIMARY KEY CHECK (rules = 'boxing' OR rules = 'sugarray' OR rules = 'duel'),"
+    "  begun INTEGER NOT NULL"
+    ") WITHOUT ROWID;",
 };
 
 #define MIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))
@@ -456,6 +476,15 @@ static const char *const stmt_sql[STMT_COUNT] = {
                          " ORDER BY burnt DESC, hash LIMIT ?2)",
     [STMT_BURNT_LIST] = "SELECT hash FROM burnt_passwords WHERE key = ?1"
                         " ORDER BY burnt DESC, hash LIMIT ?2",
+
+    /* Migration 7. */
+    [STMT_META_ID] = "SELECT value FROM meta WHERE key = 'id'",
+    [STMT_META_ID_MAKE] = "INSERT INTO meta (key, value) VALUES ('id', lower(hex(randomblob(16))))"
+                          " ON CONFLICT (key) DO NOTHING",
+    [STMT_TURN_BEGUN] = "INSERT INTO turns_begun (rules, begun) VALUES (?1, ?2)"
+                        " ON CONFLICT (rules) DO UPDATE SET begun = excluded.begun",
+    [STMT_TURN_DONE] = "DELETE FROM turns_begun WHERE rules = ?1",
+    [STMT_TURN_UNFINISHED] = "SELECT rules, begun FROM turns_begun ORDER BY rules LIMIT ?1",
 };
 
 /* ------------------------------------------------------------ enum names */
@@ -539,6 +568,54 @@ int db_column_name(struct db *db, sqlite3_stmt *st, int col, const struct db_nam
                    t->what, s ? s : "NULL");
 }
 
+/* Notes which file the connection opened (its device and inode), for
+ * db_gone; an in-memory database has none. */
+static void file_note(struct db *db)
+{
+    const char *file = sqlite3_db_filename(db->conn, "main");
+    struct stat sb;
+
+    if (!file || !*file || strlen(file) >= sizeof(db->file) || stat(file, &sb) != 0)
+        return;
+    snprintf(db->file, sizeof(db->file), "%s", file);
+    db->file_dev = (unsigned long long)sb.st_dev;
+    db->file_ino = (unsigned long long)sb.st_ino;
+    db->has_file = 1;
+}
+
+/* Before a write: is the path still the file the connection holds? SQLite
+ * keeps writing to a file deleted under it (and to the old one when
+ * another was moved in its place), so every write would be lost at the
+ * next start. One stat of the path (microseconds) per write transaction.
+ * DB_OK, or DB_ERROR with the message, for good once the file is gone. */
+static int file_check(struct db *db)
+{
+    struct stat sb;
+
+    if (!db->has_file)
+        return DB_OK;
+    if (!db->gone) {
+        if (stat(db->file, &sb) == 0) {
+            if ((unsigned long long)sb.st_dev == db->file_dev &&
+                (unsigned long long)sb.st_ino == db->file_ino)
+                return DB_OK;
+        } else if (errno != ENOENT && errno != ENOTDIR) {
+            return DB_OK; /* cannot tell (a permission): SQLite's own errors say */
+        }
+        db->gone = 1;
+    }
+    return db_fail(db,
+                   "the database file %s is gone (deleted or replaced while ringside ran): "
+                   "nothing more is stored; an operator must restore it and restart ringside",
+                   db->file);
+}
+
+/* SQLite's code for another connection's lock, the wait spent. */
+static int is_busy(int rc)
+{
+    return (rc & 0xff) == SQLITE_BUSY;
+}
+
 /* A statement while SQLite has rolled back the caller's transaction: refused
  * (see struct db). Returns nonzero, with the message, when so. */
 static int txn_lost(struct db *db)
@@ -582,10 +659,25 @@ int db_fault_pending(const struct db *db)
     return db->fault_in != 0;
 }
 
+/* A write outside db_begin commits on its own: the file is checked first,
+ * as db_begin does. */
+static int autocommit_write(struct db *db, sqlite3_stmt *st)
+{
+    return !db->in_txn && st != db->st[STMT_BEGIN] && st != db->st[STMT_BEGIN_READ] &&
+           st != db->st[STMT_COMMIT] && st != db->st[STMT_ROLLBACK];
+}
+
 int db_run(struct db *db, sqlite3_stmt *st, int bind_failed)
 {
     int rc;
 
+    if (autocommit_write(db, st)) {
+        db->busy = 0;
+        if (file_check(db) != DB_OK) {
+            db_stmt_done(st);
+            return SQLITE_READONLY;
+        }
+    }
     if (bind_failed) {
         db_bind_failed(db, st);
         rc = SQLITE_MISUSE;
@@ -601,6 +693,7 @@ int db_run(struct db *db, sqlite3_stmt *st, int bind_failed)
             rc = SQLITE_MISUSE;
         } else if (rc != SQLITE_DONE) {
             db_fail(db, "%s", sqlite3_errmsg(db->conn));
+            db->busy = is_busy(rc);
         }
     }
     db_stmt_done(st);
@@ -616,8 +709,10 @@ int db_row(struct db *db, sqlite3_stmt *st)
 
     int rc = sqlite3_step(st);
 
-    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
         db_fail(db, "%s", sqlite3_errmsg(db->conn));
+        db->busy = is_busy(rc);
+    }
     return rc;
 }
 
@@ -870,6 +965,7 @@ struct db *db_open_fault(const char *path, long fault, char *errbuf, int errlen)
              statements_prepare(db, path) == DB_OK) {
         if (created)
             private_sidecars(path);
+        file_note(db);
         return db;
     }
     if (errbuf && errlen > 0)
@@ -1023,6 +1119,9 @@ int db_begin(struct db *db)
 {
     if (db->in_txn || !sqlite3_get_autocommit(db->conn))
         return db_fail(db, "db_begin: a transaction is already open (they do not nest)");
+    db->busy = 0;
+    if (file_check(db) != DB_OK)
+        return DB_ERROR;
     if (db_run(db, db->st[STMT_BEGIN], 0) != SQLITE_DONE)
         return DB_ERROR;
     db->in_txn = 1;

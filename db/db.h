@@ -64,6 +64,32 @@ struct db_fighter {
  * "PATH has schema version N, this ringside knows up to M; upgrade ringside".
  * The caller owns the result and frees it with db_close(). */
 struct db *db_open(const char *path, char *errbuf, int errlen);
+/* The bot's open: db_open, guarded by a marker file beside the database,
+ * PATH.id, which holds the database's random id (migration 7). A missing
+ * database whose marker exists is refused ("PATH is missing, but PATH.id
+ * says database ID was kept there: restore it ... or start afresh with
+ * ringside --init ..."), never created empty in silence; so is a database
+ * whose id is not the marker's. With neither file, both are created; a
+ * database without a marker gets one. `init` (ringside --init) creates a
+ * new database even when the marker names an old one, and refuses a file
+ * that exists. An in-memory database has no marker. NULL with the reason
+ * in errbuf on failure. */
+struct db *db_open_marked(const char *path, int init, char *errbuf, int errlen);
+/* The database's random id (32 hex digits) into buf: DB_OK or DB_ERROR. */
+int db_id(struct db *db, char *buf, size_t len);
+/* 1 once a write found the database's path no longer naming the file the
+ * connection opened (deleted, or another file moved in its place): every
+ * write is then refused, with "the database file PATH is gone ..." in
+ * db_errmsg, until the program restarts. Checked by db_begin and by every
+ * write outside a transaction (one stat of the path). */
+int db_gone(struct db *db);
+/* 1 when the last failure was another connection's lock held past the
+ * busy timeout (nothing was stored; trying again later may work). */
+int db_busy(struct db *db);
+/* How long a statement waits for another connection's lock, in ms (5000
+ * from db_open; the bot waits less, so that its loop never stalls). */
+void db_busy_timeout(struct db *db, int ms);
+
 /* Finalizes every statement and closes the file; NULL is harmless. */
 /* Opens an existing database for reading only: nothing is created,
  * migrated or written (ringside-sim --replay reads the bot's file while it
@@ -398,5 +424,15 @@ int db_champion_set(struct db *db, enum rules rules, int64_t fighter, int defenc
 int db_turn_add(struct db *db, enum rules rules, int64_t now, int *number);
 /* The last turn of a ruleset: DB_NOTFOUND when none ran yet. */
 int db_turn_last(struct db *db, enum rules rules, int *number, int64_t *when);
+
+/* Turns begun and not finished (migration 7). db_turn_begun records, on its
+ * own and committed, that a turn of `rules` begins at `now` (called before
+ * the turn's transaction); db_turn_done removes that record, inside the
+ * turn's transaction, so it goes with the results. A record left over is
+ * a turn killed before its commit: nothing of it was stored.
+ * db_turn_unfinished lists them (at most max) into rules[] and begun[]. */
+int db_turn_begun(struct db *db, enum rules rules, int64_t now);
+int db_turn_done(struct db *db, enum rules rules);
+int db_turn_unfinished(struct db *db, enum rules *rules, int64_t *begun, int max, int *n);
 
 #endif

@@ -76,6 +76,12 @@ enum db_stmt {
     STMT_BOUT_LIST_OVER,
     STMT_DATA_VERSION,
     STMT_BEGIN_READ,
+    /* Migration 7. */
+    STMT_META_ID,
+    STMT_META_ID_MAKE,
+    STMT_TURN_BEGUN,
+    STMT_TURN_DONE,
+    STMT_TURN_UNFINISHED,
     STMT_COUNT
 };
 
@@ -86,6 +92,14 @@ struct db {
     int in_txn;    /* inside db_begin ... db_commit/db_rollback */
     long fault_in; /* the fault hook (db_fault_after): 0 off, else the step
                       that fails, counting this one as 1 */
+    /* The file the connection opened (db_gone): its path as SQLite has it
+     * (absolute), and its device and inode at open; has_file is 0 for an
+     * in-memory database. gone is set for good once the path no longer
+     * names that file; busy when the last failure was another connection's
+     * lock. */
+    char file[4096];
+    unsigned long long file_dev, file_ino;
+    int has_file, gone, busy;
 };
 
 /* How an enum is stored: by name, names[value] for value in [0, count)

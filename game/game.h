@@ -539,6 +539,10 @@ int league_turn(struct game *g, enum rules rules, uint64_t seed, const char *cha
  * "#league"), and says its summary to `target` (a channel or a nick; a
  * failure too, with its reason; NULL: nobody). Returns 0 or -1. */
 int league_turn_announce(struct game *g, enum rules rules, const char *channel, const char *target);
+/* At start-up: the league turns begun and not finished (killed before
+ * their commit, which stored nothing of them) are logged, and said once
+ * to the admins in the league channel at the next game_tick with one. */
+void league_unfinished_report(struct game *g);
 /* Every active fighter of `rules` in league `league` but the champion, in
  * standings order (gold record, then wins minus losses, then age). Returns
  * an allocated array (free()) and its length in *n, or NULL on a database

@@ -63,6 +63,10 @@ struct game {
     int nunsaid;
     double next_look; /* the league schedule's next look (monotonic) */
     int64_t started;  /* unix time of the first look */
+    /* League turns found begun and not finished at start-up (bit per
+     * ruleset; league_unfinished_report), said once in the league channel. */
+    unsigned turns_unfinished;
+    int64_t turns_begun[RULES_COUNT];
 
     /* Simulations waiting, the next to fight first; who started one
      * within SIM_EVERY. */

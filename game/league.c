@@ -28,6 +28,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 #include <string.h>
 #include <strings.h>
 
@@ -568,6 +569,43 @@ static int turn_summary(const struct turn *t, char lines[LEAGUE_SUMMARY_LINES][R
     return k;
 }
 
+/* A turn that failed and was rolled back is not unfinished: its record
+ * (db_turn_begun) goes. When even that fails, the next start reports a
+ * turn that did not finish, which is true: running it again is right. */
+static void turn_forget(struct game *g, enum rules rules)
+{
+    if (db_turn_done(g->db, rules) != DB_OK)
+        game_log(g, GAME_LOG_WARN, "league turn of %s: its begun record stays: %s",
+                 rules_name(rules), db_errmsg(g->db));
+}
+
+/* Steps 2 to 5 of a loaded turn, in its transaction, after its begun
+ * record (db_turn_begun) is committed; the record is deleted in the same
+ * transaction, so a turn killed before its commit leaves it, and nothing
+ * else. 0, or -1 with err when nothing was stored. */
+static int turn_store(struct turn *t, char *err, size_t errlen)
+{
+    struct game *g = t->g;
+
+    if (db_turn_begun(g->db, t->rules, game_wall(g)) != DB_OK) {
+        snprintf(err, errlen, "cannot start the turn: %s", db_errmsg(g->db));
+        return -1;
+    }
+    if (db_begin(g->db) != DB_OK) {
+        snprintf(err, errlen, "cannot start the turn: %s", db_errmsg(g->db));
+        turn_forget(g, t->rules);
+        return -1;
+    }
+    game_log(g, GAME_LOG_INFO, "league turn of %s begins", rules_name(t->rules));
+    if (turn_run(t) != 0 || db_turn_done(g->db, t->rules) != DB_OK || db_commit(g->db) != DB_OK) {
+        snprintf(err, errlen, "the turn was not stored (%s); nothing changed", db_errmsg(g->db));
+        db_rollback(g->db);
+        turn_forget(g, t->rules);
+        return -1;
+    }
+    return 0;
+}
+
 /* A turn: load the fighters (1), then in one transaction pair and fight
  * the bouts (2), apply the moves (3), the title (4), save (5), commit; and
  * summarise (6). A failure anywhere rolls everything back. */
@@ -586,11 +624,8 @@ int league_turn(struct game *g, enum rules rules, uint64_t seed, const char *cha
     snprintf(t->channel, sizeof(t->channel), "%s", channel && channel[0] ? channel : "#league");
     if (turn_load(t, err, errlen) != 0) {
         /* err says why; nothing was written */
-    } else if (db_begin(g->db) != DB_OK) {
-        snprintf(err, errlen, "cannot start the turn: %s", db_errmsg(g->db));
-    } else if (turn_run(t) != 0 || db_commit(g->db) != DB_OK) {
-        snprintf(err, errlen, "the turn was not stored (%s); nothing changed", db_errmsg(g->db));
-        db_rollback(g->db);
+    } else if (turn_store(t, err, errlen) != 0) {
+        /* err says why; the turn's transaction was rolled back */
     } else {
         *nlines = turn_summary(t, lines);
         game_log(g, GAME_LOG_INFO, "league turn %d of %s: %d bouts", t->number, rules_name(rules),
@@ -618,8 +653,69 @@ int league_turn_announce(struct game *g, enum rules rules, const char *channel, 
     return 0;
 }
 
+/* "2026-11-25 21:40 UTC" */
+static const char *when_text(int64_t t, char *buf, size_t len)
+{
+    time_t tt = (time_t)t;
+    struct tm tm;
+
+    if (!gmtime_r(&tt, &tm) || strftime(buf, len, "%Y-%m-%d %H:%M UTC", &tm) == 0)
+        snprintf(buf, len, "time %lld", (long long)t);
+    return buf;
+}
+
+/* What is said of unfinished turn `rules` begun at `begun`, into buf. */
+static void unfinished_text(const struct game *g, enum rules rules, int64_t begun, char *buf,
+                            size_t len)
+{
+    char when[64];
+
+    snprintf(buf, len,
+             "the %s league turn begun at %s did not finish (the bot stopped before storing it): "
+             "nothing of it was stored; an admin can run it again: %sturn rules=%s",
+             rules_name(rules), when_text(begun, when, sizeof(when)), g->cfg.prefix,
+             rules_name(rules));
+}
+
+void league_unfinished_report(struct game *g)
+{
+    enum rules rules[RULES_COUNT];
+    int64_t begun[RULES_COUNT];
+    char text[512];
+    int n = 0;
+
+    g->turns_unfinished = 0;
+    if (db_turn_unfinished(g->db, rules, begun, RULES_COUNT, &n) != DB_OK) {
+        game_log(g, GAME_LOG_WARN, "cannot read the league turns begun: %s", db_errmsg(g->db));
+        return;
+    }
+    for (int i = 0; i < n; i++) {
+        unfinished_text(g, rules[i], begun[i], text, sizeof(text));
+        game_log(g, GAME_LOG_WARN, "%s", text);
+        g->turns_unfinished |= 1u << rules[i];
+        g->turns_begun[rules[i]] = begun[i];
+    }
+}
+
+/* Once connected, the league channel hears of the turns that did not
+ * finish (the admins run them again; a scheduled turn runs by itself). */
+static void unfinished_say(struct game *g, const char *channel)
+{
+    char text[512];
+
+    for (int r = 0; r < RULES_COUNT && channel; r++)
+        if (g->turns_unfinished & (1u << r)) {
+            unfinished_text(g, (enum rules)r, g->turns_begun[r], text, sizeof(text));
+            game_say(g, GAME_CHATTER, channel, "Admins: %s", text);
+        }
+    if (channel)
+        g->turns_unfinished = 0;
+}
+
 void league_tick(struct game *g, const char *channel)
 {
+    if (g->turns_unfinished)
+        unfinished_say(g, channel);
     if (g->cfg.turn_interval <= 0 || game_now(g) < g->next_look)
         return;
     g->next_look = game_now(g) + SCHEDULE_POLL;
