@@ -150,8 +150,9 @@ static int marker_before(const char *path, const char *marker, int init, char *e
     return -1;
 }
 
-/* Once open: the marker says this database, written when missing. */
-static int marker_after(struct db *db, const char *path, const char *marker, char *err,
+/* Once open: the marker says this database, written when missing (and
+ * with `init`, over the lost database's). */
+static int marker_after(struct db *db, const char *path, const char *marker, int init, char *err,
                         size_t errlen)
 {
     char id[ID_LEN + 1], mine[ID_LEN + 1];
@@ -164,7 +165,7 @@ static int marker_after(struct db *db, const char *path, const char *marker, cha
     }
     if (mark > 0 && strcmp(id, mine) == 0)
         return 0;
-    if (mark != 0) {
+    if (mark != 0 && !init) {
         why(err, errlen,
             "%s holds database %s, but %s says another was kept there (%s): if this file "
             "is the one to use, delete %s and start again",
@@ -187,7 +188,7 @@ struct db *db_open_marked(const char *path, int init, char *errbuf, int errlen)
     struct db *db = NULL;
     if (marker_before(path, marker, init, err, sizeof(err)) == 0) {
         db = db_open(path, errbuf, errlen);
-        if (db && marker_after(db, path, marker, err, sizeof(err)) != 0) {
+        if (db && marker_after(db, path, marker, init, err, sizeof(err)) != 0) {
             db_close(db);
             db = NULL;
         }
