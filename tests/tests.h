@@ -34,5 +34,6 @@ Suite *game_suite(void);
 Suite *fighter_suite(void);
 Suite *simulate_suite(void);
 Suite *fault_suite(void);
+Suite *integrity_suite(void);
 
 #endif
