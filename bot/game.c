@@ -22,11 +22,14 @@ void bot_db_words(struct bot *bot, char *text, size_t len)
 
     if (db_gone(bot->db) && !bot->db_gone_said) {
         bot->db_gone_said = 1;
-        log_msg(LOG_ERROR, "%s", db_errmsg(bot->db));
+        log_msg(LOG_ERROR,
+                "the database file %s is gone (deleted or replaced while ringside ran): nothing "
+                "more is stored; an operator must restore it and restart ringside",
+                bot->cfg.database);
     }
     if (!at)
         return;
-    char rest[1024];
+    char rest[2048];
     struct str s;
     snprintf(rest, sizeof(rest), "%s", at + strlen(DB_ERROR_WORDS));
     str_init_fixed(&s, at, len - (size_t)(at - text));
