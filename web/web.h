@@ -100,11 +100,24 @@ struct web_config {
     int port;                    /* and port, 1-65535 */
     char base_url[WEB_URL_MAX];  /* "" when unset */
     char database[WEB_PATH_MAX]; /* [bot] database */
+    /* What one stranger may hold (server.c): connections open at once in
+     * all and from one address (an IPv6 /64 counts as one), and the
+     * seconds a request may take from its connection's accept (or its
+     * previous answer) to its answer sent, however slowly it dribbles. */
+    int max_connections;             /* 1-10000, default WEB_CONN_MAX */
+    int max_connections_per_address; /* 1-max_connections, default WEB_CONN_PER_ADDRESS */
+    int request_timeout;             /* 1-300 seconds, default WEB_REQUEST_TIMEOUT */
 };
 
+#define WEB_CONN_MAX         256
+#define WEB_CONN_PER_ADDRESS 16
+#define WEB_REQUEST_TIMEOUT  10
+
 /* Reads the web server's settings from the bot's INI file `path`: [web]
- * listen (default 127.0.0.1:8080; "HOST:PORT", an IPv6 host in brackets)
- * and base_url (an http:// or https:// address, or nothing), and [bot]
+ * listen (default 127.0.0.1:8080; "HOST:PORT", an IPv6 host in brackets),
+ * base_url (an http:// or https:// address, or nothing),
+ * max_connections, max_connections_per_address and request_timeout (whole
+ * numbers in their ranges above), and [bot]
  * database (default ringside.db). Other sections and keys are the bot's
  * and are not read here (the bot checks them). Returns 0, or -1 with
  * "FILE:LINE: reason" (or "FILE: reason") in err and *c untouched. */
