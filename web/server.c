@@ -28,6 +28,7 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -144,13 +145,22 @@ void server_answer(struct web *w, const char *method, const char *path, const ch
         return answer_not_allowed(&r, out);
     if (!found)
         return render(w, &r, api, 1, out);
-    if (route_page_number(page_arg, &page) != 0)
+    /* Only the standings are paged: elsewhere page= (as every other query
+     * argument) changes nothing, is not read, and is not in the key. */
+    int paged = r.page == PAGE_STANDINGS || r.page == API_STANDINGS;
+    if (paged && route_page_number(page_arg, &page) != 0)
         return pages_error(&r, 400, "Bad request", "page= must be a number from 1 to 100000.", out);
     if (web_check(w) != 0)
         return answer_db_failed(&r, out);
-    /* Asked for before, and nothing changed since: the same answer. */
+    /* Asked for before, and nothing changed since: the same answer. The
+     * key is what changes the answer: the path (one address a page:
+     * route.c) and, for the standings, the page number (past the last
+     * page is a 404, never kept). */
     char key[WEB_KEY_MAX];
-    snprintf(key, sizeof(key), "%s?%d", path, page);
+    if (paged)
+        snprintf(key, sizeof(key), "%s?%d", path, page);
+    else
+        snprintf(key, sizeof(key), "%s", path);
     if (answer_kept(w, key, out))
         return;
     if (web_begin(w) != 0)
@@ -170,12 +180,20 @@ static int hex_digit(char c)
     return -1;
 }
 
+/* RFC 3986's unreserved characters: ALPHA DIGIT - . _ ~ */
+static int unreserved(unsigned char b)
+{
+    return (b >= '0' && b <= '9') || ((b | 32) >= 'a' && (b | 32) <= 'z') || b == '-' ||
+           b == '.' || b == '_' || b == '~';
+}
+
 /* libmicrohttpd's MHD_UnescapeCallback, for the path and each query
  * argument: decodes %XX in place (a '%' not followed by two hex digits
  * stays as it is). A text holding a control byte (NUL, CR, LF..., sent
- * raw or as %00, %0a...) becomes "\x7f", which names no page (404) and is
- * no page number (400): a path ends where it ends, never at a NUL, so
- * that each page has one address. Returns the new length. */
+ * raw or as %00, %0a...) or an escaped reserved character (%2F...)
+ * becomes "\x7f", which names no page (404) and is no page number (400):
+ * a path ends where it ends, never at a NUL, and "/bouts%2F1" is not
+ * "/bouts/1", so that each page has one address. Returns the new length. */
 static size_t unescape(void *cls, struct MHD_Connection *c, char *s)
 {
     char *out = s;
@@ -191,7 +209,10 @@ static size_t unescape(void *cls, struct MHD_Connection *c, char *s)
             b = (unsigned char)(hi * 16 + lo);
             p += 2;
         }
-        control |= b < 0x20 || b == 0x7f;
+        /* %2F is not a '/', nor %3F a '?': a reserved character sent
+         * escaped is another address (RFC 3986 2.2), which is no page's.
+         * Unreserved ones (%62 for 'b') are the same address (2.3). */
+        control |= b < 0x20 || b == 0x7f || (lo >= 0 && b < 0x80 && !unreserved(b));
         *out++ = (char)b;
     }
     *out = '\0';
@@ -203,6 +224,29 @@ static size_t unescape(void *cls, struct MHD_Connection *c, char *s)
     return (size_t)(out - s);
 }
 
+/* libmicrohttpd's MHD_OPTION_URI_LOG_CALLBACK, called with the request
+ * target as sent, before any decoding: where it ends as a C string, for
+ * raw_nul (the request's context until its first answer call). */
+static void *uri_log(void *cls, const char *uri, struct MHD_Connection *c)
+{
+    (void)cls;
+    (void)c;
+    return (void *)(uintptr_t)(uri + strlen(uri));
+}
+
+/* Whether the request target held a raw NUL byte: libmicrohttpd splits
+ * the request line in place, so the target, as sent, ends just before
+ * `version`; a NUL before that (`seen_end`, from uri_log) was the
+ * client's. An answer that cannot tell (version elsewhere) says no. */
+static int raw_nul(const void *seen_end, const char *url, const char *version)
+{
+    const char *end = seen_end;
+
+    if (!end || !url || !version || version <= url || version - url > CONN_MEMORY)
+        return 0;
+    return end >= url && end < version - 1;
+}
+
 /* libmicrohttpd's MHD_AccessHandlerCallback: its type is not ours to
  * change, so upload_data_size stays a pointer to non-const. */
 static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url,
@@ -210,23 +254,27 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
                               size_t *upload_data_size, // cppcheck-suppress constParameter
                               void **con_cls)
 {
-    static int started;
+    static int started, started_nul;
     struct web_server *s = cls;
     struct reply out;
-    (void)version;
 
     memset(&out, 0, sizeof(out));
     (void)upload_data;
 
     int readonly = strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0;
-    if (!*con_cls && readonly && !*upload_data_size &&
-        !MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Length") &&
-        !MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Transfer-Encoding")) {
+    if (*con_cls != &started && *con_cls != &started_nul) {
+        /* The first call: *con_cls is where uri_log saw the raw request
+         * target end. */
+        *con_cls = raw_nul(*con_cls, url, version) ? &started_nul : &started;
         /* The head is in: answer on the next call, once libmicrohttpd
          * knows there is no body (so the connection is kept alive). */
-        *con_cls = &started;
-        return MHD_YES;
+        if (readonly && !*upload_data_size &&
+            !MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Length") &&
+            !MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Transfer-Encoding"))
+            return MHD_YES;
     }
+    if (*con_cls == &started_nul)
+        url = "\x7f"; /* a raw NUL in the path: no page's address */
     const char *length = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Length");
     const char *chunked = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Transfer-Encoding");
     if (readonly && ((length && strcmp(length, "0") != 0) || chunked || *upload_data_size)) {
@@ -445,7 +493,8 @@ struct web_server *server_start(struct web *w, char *err, size_t errlen)
         MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)w->cfg.request_timeout,
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)CONN_MEMORY, MHD_OPTION_NOTIFY_CONNECTION,
         guard_notify, s, MHD_OPTION_NOTIFY_COMPLETED, guard_completed, s,
-        MHD_OPTION_UNESCAPE_CALLBACK, unescape, NULL, MHD_OPTION_END);
+        MHD_OPTION_UNESCAPE_CALLBACK, unescape, NULL, MHD_OPTION_URI_LOG_CALLBACK, uri_log, NULL,
+        MHD_OPTION_END);
     if (s->d && pthread_create(&s->sweeper, NULL, guard_sweep, s) != 0) {
         MHD_stop_daemon(s->d);
         s->d = NULL;
