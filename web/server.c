@@ -147,20 +147,14 @@ void server_answer(struct web *w, const char *method, const char *path, const ch
         return render(w, &r, api, 1, out);
     /* Only the standings are paged: elsewhere page= (as every other query
      * argument) changes nothing, is not read, and is not in the key. */
-    int paged = r.page == PAGE_STANDINGS || r.page == API_STANDINGS;
+    int paged = route_paged(&r);
     if (paged && route_page_number(page_arg, &page) != 0)
         return pages_error(&r, 400, "Bad request", "page= must be a number from 1 to 100000.", out);
     if (web_check(w) != 0)
         return answer_db_failed(&r, out);
-    /* Asked for before, and nothing changed since: the same answer. The
-     * key is what changes the answer: the path (one address a page:
-     * route.c) and, for the standings, the page number (past the last
-     * page is a 404, never kept). */
+    /* Asked for before, and nothing changed since: the same answer. */
     char key[WEB_KEY_MAX];
-    if (paged)
-        snprintf(key, sizeof(key), "%s?%d", path, page);
-    else
-        snprintf(key, sizeof(key), "%s", path);
+    route_key(&r, page, key, sizeof(key));
     if (answer_kept(w, key, out))
         return;
     if (web_begin(w) != 0)
@@ -171,57 +165,13 @@ void server_answer(struct web *w, const char *method, const char *path, const ch
         web_keep(w, key, out->body, out->len, out->type, out->refresh);
 }
 
-static int hex_digit(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if ((c | 32) >= 'a' && (c | 32) <= 'f')
-        return (c | 32) - 'a' + 10;
-    return -1;
-}
-
-/* RFC 3986's unreserved characters: ALPHA DIGIT - . _ ~ */
-static int unreserved(unsigned char b)
-{
-    return (b >= '0' && b <= '9') || ((b | 32) >= 'a' && (b | 32) <= 'z') || b == '-' ||
-           b == '.' || b == '_' || b == '~';
-}
-
 /* libmicrohttpd's MHD_UnescapeCallback, for the path and each query
- * argument: decodes %XX in place (a '%' not followed by two hex digits
- * stays as it is). A text holding a control byte (NUL, CR, LF..., sent
- * raw or as %00, %0a...) or an escaped reserved character (%2F...)
- * becomes "\x7f", which names no page (404) and is no page number (400):
- * a path ends where it ends, never at a NUL, and "/bouts%2F1" is not
- * "/bouts/1", so that each page has one address. Returns the new length. */
+ * argument: route_unescape. */
 static size_t unescape(void *cls, struct MHD_Connection *c, char *s)
 {
-    char *out = s;
-    int control = 0;
     (void)cls;
     (void)c;
-
-    for (const char *p = s; *p; p++) {
-        int hi = p[0] == '%' ? hex_digit(p[1]) : -1;
-        int lo = hi >= 0 ? hex_digit(p[2]) : -1;
-        unsigned char b = (unsigned char)*p;
-        if (lo >= 0) {
-            b = (unsigned char)(hi * 16 + lo);
-            p += 2;
-        }
-        /* %2F is not a '/', nor %3F a '?': a reserved character sent
-         * escaped is another address (RFC 3986 2.2), which is no page's.
-         * Unreserved ones (%62 for 'b') are the same address (2.3). */
-        control |= b < 0x20 || b == 0x7f || (lo >= 0 && b < 0x80 && !unreserved(b));
-        *out++ = (char)b;
-    }
-    *out = '\0';
-    if (control) {
-        s[0] = '\x7f';
-        s[1] = '\0';
-        return 1;
-    }
-    return (size_t)(out - s);
+    return route_unescape(s);
 }
 
 /* libmicrohttpd's MHD_OPTION_URI_LOG_CALLBACK, called with the request

@@ -86,6 +86,20 @@ int route_parse(const char *path, struct route *r);
  * absent, else a number from 1 to 100000. Returns 0, or -1 when it is not
  * one. */
 int route_page_number(const char *text, int *page);
+/* Decodes %XX in s in place, for the path and each query argument (a '%'
+ * not followed by two hex digits stays as it is). A text holding a control
+ * byte (NUL, CR, LF..., sent raw or as %00, %0a...) or an escaped reserved
+ * character (%2F, %3F...) becomes "\x7f", which names no page and is no
+ * page number: a path ends where it ends, never at a NUL, and "/bouts%2F1"
+ * is not "/bouts/1", so that each page has one address. Returns the new
+ * length. */
+size_t route_unescape(char *s);
+/* Whether the page of r reads its page number (the standings); the other
+ * pages read no query argument. */
+int route_paged(const struct route *r);
+/* The cache key of a found route r at page `page`: what changes its
+ * answer, and nothing else (the page number only where route_paged). */
+void route_key(const struct route *r, int page, char *key, size_t len);
 
 /* --------------------------------------------------------- config.c */
 
