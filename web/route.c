@@ -252,8 +252,8 @@ static int hex_digit(char c)
 /* RFC 3986's unreserved characters: ALPHA DIGIT - . _ ~ */
 static int unreserved(unsigned char b)
 {
-    return (b >= '0' && b <= '9') || ((b | 32) >= 'a' && (b | 32) <= 'z') || b == '-' ||
-           b == '.' || b == '_' || b == '~';
+    return (b >= '0' && b <= '9') || ((b | 32) >= 'a' && (b | 32) <= 'z') || b == '-' || b == '.' ||
+           b == '_' || b == '~';
 }
 
 size_t route_unescape(char *s)

@@ -329,6 +329,31 @@ static enum MHD_Result guard_accept(void *cls, const struct sockaddr *addr, sock
     return ok ? MHD_YES : MHD_NO;
 }
 
+/* Notes a new connection in a free slot, *socket_context pointing to it
+ * (left NULL when there is none: it is then not guarded, which the
+ * slots' number, twice max_connections, keeps from happening). Under the
+ * lock. */
+static void guard_note(struct web_server *s, struct MHD_Connection *c, void **socket_context)
+{
+    int i = 0;
+
+    while (i < s->slots && s->conns[i].used)
+        i++;
+    if (i == s->slots)
+        return;
+    struct guarded *g = &s->conns[i];
+    const union MHD_ConnectionInfo *fd =
+        MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+    const union MHD_ConnectionInfo *addr =
+        MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    g->used = 1;
+    g->fd = fd ? fd->connect_fd : -1;
+    address_key(addr ? addr->client_addr : NULL, g->key);
+    g->start = now_ms();
+    s->live++;
+    *socket_context = g;
+}
+
 /* libmicrohttpd's MHD_NotifyConnectionCallback: notes a connection at its
  * start, forgets it at its end. */
 static void guard_notify(void *cls, struct MHD_Connection *c, void **socket_context,
@@ -343,21 +368,7 @@ static void guard_notify(void *cls, struct MHD_Connection *c, void **socket_cont
         memset(g, 0, sizeof(*g));
         *socket_context = NULL;
     } else if (code == MHD_CONNECTION_NOTIFY_STARTED) {
-        for (int i = 0; i < s->slots && !*socket_context; i++) {
-            if (s->conns[i].used)
-                continue;
-            g = &s->conns[i];
-            const union MHD_ConnectionInfo *fd =
-                MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
-            const union MHD_ConnectionInfo *addr =
-                MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
-            g->used = 1;
-            g->fd = fd ? fd->connect_fd : -1;
-            address_key(addr ? addr->client_addr : NULL, g->key);
-            g->start = now_ms();
-            s->live++;
-            *socket_context = g;
-        }
+        guard_note(s, c, socket_context);
     }
     pthread_mutex_unlock(&s->lock);
 }
