@@ -10,14 +10,17 @@ loopback addresses at once, for ATTACK_SECONDS (default 30):
   - slowloris from 127.0.0.2-4: each keeps up to 200 requests half-sent, one
     header line every 3 s, and opens new ones as the server closes them;
   - idle connections from 127.0.0.5-6: up to 150 each, never a byte sent;
+  - slowloris from 20 addresses 127.0.1.1-20, 16 each (each within its
+    share, together more than the server holds);
   - a request flood from 127.0.0.7-8: 4 keep-alive clients each, asking for
     pages as fast as they are answered.
 Meanwhile a probe from 127.0.0.9 asks for a page every second on a new
 connection: every probe must be answered (200) within PROBE_BOUND seconds, a
-bound generous for a loaded 2-core machine. A lone slowloris connection from
-127.0.0.10 that sends a header line every second must be closed within the
-request deadline (the default 10 s) and some slack: the deadline is the whole
-request's, not an idle one that each byte resets. Connections are bounded in
+bound generous for a loaded 2-core machine. After the attack, a lone
+slowloris connection from 127.0.0.10 that sends a header line every second
+must be closed within the request deadline (the default 10 s) and some slack: the deadline is the whole
+request's, not an idle one that each byte resets; and one address holds 16
+connections (the default max_connections_per_address), not a 17th. Connections are bounded in
 number (each attacker opens at most a few thousand), loopback only.
 
 Every check prints `ok - NAME` or `FAIL - NAME: why`; the last line is
@@ -218,15 +221,32 @@ def lone_slowloris(port):
     return None
 
 
+def per_address(port):
+    """From one address, 16 connections are held and a 17th is closed at once:
+    (held, whether the 17th was closed within 3 s)."""
+    held = [connect_from("127.0.0.11", port) for _ in range(16)]
+    time.sleep(0.5)
+    alive = sum(not is_closed(s) for s in held)
+    extra = connect_from("127.0.0.11", port)
+    closed = False
+    t0 = time.monotonic()
+    while time.monotonic() - t0 < 3 and not closed:
+        closed = is_closed(extra)
+        time.sleep(0.05)
+    for s in held + [extra]:
+        s.close()
+    return alive, closed
+
+
 def attack(port):
     holders = [Holder("127.0.0.%d" % a, port, 200, 3) for a in (2, 3, 4)]
     holders += [Holder("127.0.0.%d" % a, port, 150, 0) for a in (5, 6)]
+    # Many addresses, each within its share, together more than the server
+    # holds: the oldest are dropped for the newcomers.
+    holders += [Holder("127.0.1.%d" % a, port, 16, 3) for a in range(1, 21)]
     flooders = [Flooder("127.0.0.%d" % a, port) for a in (7, 8) for _ in range(4)]
     for t in holders + flooders:
         t.start()
-    slow = [None]
-    lone = threading.Thread(target=lambda: slow.__setitem__(0, lone_slowloris(port)), daemon=True)
-    lone.start()
     time.sleep(3)  # the attack under way
     results = []
     end = time.monotonic() + ATTACK_SECONDS
@@ -234,25 +254,32 @@ def attack(port):
         t0 = time.monotonic()
         results.append(probe(port))
         time.sleep(max(0.0, 1.0 - (time.monotonic() - t0)))
-    lone.join(timeout=DEADLINE + 15)
     stop.set()
     for t in holders + flooders:
         t.join(timeout=10)
     bad = [r for r in results if r[0] != 200 or r[1] is None or r[1] > PROBE_BOUND]
     worst = max((r[1] for r in results if r[1] is not None), default=0)
     print("# %d probes, %d failed, slowest %.2f s; slowloris opened %s, idle opened %s, "
-          "flood answered %d" % (len(results), len(bad), worst,
-                                 [h.opens for h in holders[:3]], [h.opens for h in holders[3:]],
+          "20 addresses opened %d, flood answered %d" % (len(results), len(bad), worst,
+                                 [h.opens for h in holders[:3]], [h.opens for h in holders[3:5]],
+                                 sum(h.opens for h in holders[5:]),
                                  sum(f.answers for f in flooders)))
     report("every probe answered within %.0f s during the attack" % PROBE_BOUND,
            results and not bad, "%d of %d failed: %r" % (len(bad), len(results), bad[:5]))
     report("the flood was answered too", sum(f.answers for f in flooders) > 0)
+    st, took, why = probe(port)
+    report("answers after the attack", st == 200, "status %s %s" % (st, why))
+    # Alone (nothing older to drop first): the deadline closes it.
+    slow = [lone_slowloris(port)]
     report("a request dribbled a line a second is closed at the whole-request deadline",
            slow[0] is not None and slow[0] <= DEADLINE + 4,
            "still open after %d s" % (DEADLINE + 10) if slow[0] is None
            else "closed after %.1f s" % slow[0])
-    st, took, why = probe(port)
-    report("answers after the attack", st == 200, "status %s %s" % (st, why))
+    if slow[0] is not None:
+        print("# the lone slowloris was closed after %.1f s" % slow[0])
+    alive, closed = per_address(port)
+    report("one address holds 16 connections, a 17th is refused", alive == 16 and closed,
+           "%d held, the 17th %s" % (alive, "closed" if closed else "kept"))
 
 
 def main():
