@@ -282,6 +282,24 @@ def attack(port):
            "%d held, the 17th %s" % (alive, "closed" if closed else "kept"))
 
 
+def config_errors(web, tmp, dbpath):
+    """The limits' settings: a bad one is refused with what to write."""
+    for lines, want in [
+            ("request_timeout = 0\n", "request_timeout must be a whole number from 1 to 300"),
+            ("max_connections = 10001\n", "max_connections must be a whole number from 1 to"),
+            ("max_connections = 8\nmax_connections_per_address = 9\n",
+             "max_connections_per_address (9) is more than max_connections (8)"),
+            ("max_connections_per_address = 1x\n", "must be a whole number")]:
+        conf = os.path.join(tmp, "bad.conf")
+        with open(conf, "w") as f:
+            f.write("[bot]\ndatabase = %s\n[web]\nlisten = 127.0.0.1:1\n%s" % (dbpath, lines))
+        p = subprocess.run([web, "-c", conf], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           timeout=30)
+        out = p.stdout.decode("utf-8", "replace")
+        report("config: %s refused" % lines.strip().replace("\n", ", "),
+               p.returncode == 2 and want in out and "bad.conf:" in out, out.strip())
+
+
 def main():
     if len(sys.argv) != 3:
         print("usage: attack_test.py WEB WEBGEN", file=sys.stderr)
@@ -290,6 +308,7 @@ def main():
     tmp = tempfile.mkdtemp(prefix="ringside-attack-")
     dbpath = os.path.join(tmp, "ringside.db")
     subprocess.run([gen, dbpath], stdout=subprocess.DEVNULL, check=True)
+    config_errors(web, tmp, dbpath)
     port = free_port()
     conf = os.path.join(tmp, "ringside.conf")
     with open(conf, "w") as f:
