@@ -508,24 +508,25 @@ def one_address(c, ex):
 def page_variants(port, ex):
     """5,000 ?page=N variants of one bout page cost what 5,000 asks for the
     page itself do: they share its kept answer (the bout is not replayed)."""
-    def ask(paths):
-        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-        t0 = time.monotonic()
-        ok = 0
-        for p in paths:
-            conn.request("GET", p)
+    # Asked in turn on one connection, so that a loaded machine slows both
+    # alike.
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    took, ok = [0.0, 0.0], [0, 0]
+    for n in range(1, 5001):
+        for k, path in enumerate(["/bouts/%d" % ex, "/bouts/%d?page=%d" % (ex, n)]):
+            t0 = time.monotonic()
+            conn.request("GET", path)
             r = conn.getresponse()
             r.read()
-            ok += r.status == 200
-        conn.close()
-        return time.monotonic() - t0, ok
-    same, ok1 = ask(["/bouts/%d" % ex] * 5000)
-    variants, ok2 = ask(["/bouts/%d?page=%d" % (ex, n) for n in range(1, 5001)])
+            took[k] += time.monotonic() - t0
+            ok[k] += r.status == 200
+    conn.close()
+    same, variants = took
     print("# 5000 asks for one bout page: %.2f s; 5000 ?page=N variants: %.2f s"
           % (same, variants))
-    check("5000 ?page=N variants answered", ok1 == ok2 == 5000, (ok1, ok2))
+    check("5000 ?page=N variants answered", ok == [5000, 5000], ok)
     check("5000 ?page=N variants cost no more than the page asked 5000 times",
-          variants < 2 * same + 1.0, "%.2f s against %.2f s" % (variants, same))
+          variants < 1.5 * same + 0.5, "%.2f s against %.2f s" % (variants, same))
 
 
 def bad_row(c, dbpath, top):
