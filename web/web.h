@@ -158,7 +158,7 @@ struct web_standings {
 #define WEB_KEY_MAX    (ROUTE_PATH_MAX + 16)
 
 struct web_kept {
-    char key[WEB_KEY_MAX]; /* "PATH?PAGE"; "" for a free slot */
+    char key[WEB_KEY_MAX]; /* route_key's; "" for a free slot */
     char *body;
     size_t len;
     const char *type;
