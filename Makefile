@@ -196,6 +196,7 @@ SIM_JOB = 'sim: sh tests/sim_test.sh $(SIM)'
 UNIT_JOBS = 'unit-asan: $(SANITIZE) $(ASAN_TESTS)' $(UNIT_JOB)
 PROGRAM_JOBS = 'sim-asan: sh tests/sim_test.sh $(ASAN_SIM)' \
 	'web: python3 tests/web/web_test.py $(ASAN_WEB) $(WEBGEN) $(SIM)' \
+	'web-attack: python3 tests/web/attack_test.py $(ASAN_WEB) $(WEBGEN)' \
 	$(SIM_JOB) 'ircline: python3 tests/ircline_test.py $(B)/ircline-tool'
 INSTALL_JOBS = 'install: sh tests/install_test.sh'
 # A real ngircd on a free loopback port, the bot built with ASan/UBSan, and

@@ -97,6 +97,8 @@ struct config {
     /* [web] (ringside-web reads them): where the pages are, for links */
     char listen[CONFIG_STR_MAX];
     char base_url[CONFIG_STR_MAX];
+    /* ringside-web's limits: only range-checked here (web/config.c). */
+    int max_connections, max_connections_per_address, request_timeout;
 };
 
 /* Fills *c with the defaults. */

@@ -122,6 +122,9 @@ static const struct key config_keys[] = {
     NUM("league", turn_interval, KEY_DURATION, 0, 0),
     STR("web", listen, KEY_STRING, 0),
     STR("web", base_url, KEY_STRING, 0),
+    NUM("web", max_connections, KEY_INT, 1, 10000),
+    NUM("web", max_connections_per_address, KEY_INT, 1, 10000),
+    NUM("web", request_timeout, KEY_INT, 1, 300),
 };
 
 #define NKEYS ((int)(sizeof(config_keys) / sizeof(config_keys[0])))
@@ -168,6 +171,9 @@ void config_defaults(struct config *c)
     c->rounds = 12;
     c->turn_interval = 0;
     strcpy(c->listen, "127.0.0.1:8080");
+    c->max_connections = 256; /* web.h's WEB_CONN_MAX.. (the bot does not use them) */
+    c->max_connections_per_address = 16;
+    c->request_timeout = 10;
 }
 
 /* ------------------------------------------------------------ errors */

@@ -92,6 +92,28 @@ static int fighter_bind_state(sqlite3_stmt *st, const struct db_fighter *f)
     return bad;
 }
 
+/* A name column into dst (size bytes): as db_column_text, but a name
+ * too long for dst (written there by hand or by an older version) is shown
+ * cut at a character's start with "..." rather than failing the read, so
+ * that one bad row never takes down every list (the standings, a page)
+ * that holds it. The name is never written back (db_fighter_save leaves
+ * it). */
+static int name_column(struct db *db, sqlite3_stmt *st, int col, char *dst, size_t size,
+                       const char *what)
+{
+    const char *s = (const char *)sqlite3_column_text(st, col);
+    size_t n = (size_t)sqlite3_column_bytes(st, col);
+
+    if (!s || n < size || size < 8)
+        return db_column_text(db, st, col, dst, size, what);
+    n = size - 4;
+    while (n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80)
+        n--;
+    memcpy(dst, s, n);
+    memcpy(dst + n, "...", 4);
+    return DB_OK;
+}
+
 /* Fills *f from the current row of a statement selecting FIGHTER_COLUMNS. */
 static int fighter_read(struct db *db, sqlite3_stmt *st, struct db_fighter *f)
 {
@@ -100,8 +122,8 @@ static int fighter_read(struct db *db, sqlite3_stmt *st, struct db_fighter *f)
     memset(f, 0, sizeof(*f));
     f->id = sqlite3_column_int64(st, 0);
     f->account_id = sqlite3_column_int64(st, 1);
-    if (db_column_text(db, st, 2, f->owner, sizeof(f->owner), "account name") != DB_OK ||
-        db_column_text(db, st, 3, f->name, sizeof(f->name), "fighter name") != DB_OK ||
+    if (name_column(db, st, 2, f->owner, sizeof(f->owner), "account name") != DB_OK ||
+        name_column(db, st, 3, f->name, sizeof(f->name), "fighter name") != DB_OK ||
         db_column_text(db, st, 4, rules, sizeof(rules), "ruleset") != DB_OK)
         return DB_ERROR;
     int id = db_rules_find(rules);

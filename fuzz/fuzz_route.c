@@ -1,18 +1,26 @@
 /*
  * fuzz_route.c - libFuzzer harness for what ringside-web reads from the
  * outside: the request path (route_parse), the page argument
- * (route_page_number), the [web] configuration (web_config_parse), and the
- * two escapes every user's text goes through (web_html, web_json).
+ * (route_page_number), a whole request target "PATH?QUERY" decoded as the
+ * server decodes it (route_unescape) and keyed as its cache keys it
+ * (route_key), the [web] configuration (web_config_parse), and the two
+ * escapes every user's text goes through (web_html, web_json).
  *
  * For every input: route_parse gives PAGE_NOT_FOUND exactly when it
  * returns -1, and a page found has one address: written back from the
- * route it is the input itself. A page number is 1 to 100000. A
+ * route it is the input itself. A page number is 1 to 100000, written as
+ * it was read (no sign, no leading zero, no blank: one spelling a
+ * number). A decoded target is no longer than sent, and is "\x7f" or holds
+ * no control byte; a page found after decoding was sent with no escape but
+ * of unreserved characters; its cache key holds the page number exactly
+ * when the page is paged, and is the key of its written-back address. A
  * configuration is refused with "fuzz.conf:LINE: reason", or accepted with
  * a port from 1 to 65535 and a base_url without quotes or blanks. Escaped
  * HTML holds no < > " ' and no & but an entity's; escaped JSON is one
  * string without raw control characters, < > &, or an unescaped quote.
  * Any breach aborts, which libFuzzer reports as a crash.
  */
+#include <ctype.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -92,6 +100,84 @@ static void check_json(const char *s, size_t n)
     }
 }
 
+/* The page number: one spelling a number. */
+static void check_page_number(const char *text)
+{
+    int page = 0;
+    char back[16];
+
+    if (route_page_number(text, &page) != 0)
+        return;
+    check(page >= 1 && page <= 100000);
+    snprintf(back, sizeof(back), "%d", page);
+    check(strcmp(back, text) == 0);
+}
+
+/* Whether the raw target escapes nothing but unreserved characters. */
+static int escapes_unreserved(const char *raw)
+{
+    for (const char *p = raw; (p = strchr(p, '%')) != NULL; p++) {
+        char hex[3] = {p[1], p[1] ? p[2] : 0, 0};
+        char *end;
+        long b = strtol(hex, &end, 16);
+        if (!hex[0] || !hex[1] || *end || hex[0] == '-' || hex[0] == '+' || hex[0] == ' ')
+            continue; /* not an escape: stays as it is */
+        if (b >= 0x80 || !((b >= '0' && b <= '9') || ((b | 32) >= 'a' && (b | 32) <= 'z') ||
+                           b == '-' || b == '.' || b == '_' || b == '~'))
+            return 0;
+    }
+    return 1;
+}
+
+/* The text as a request target "PATH?QUERY": decoded, routed and keyed as
+ * the server does. */
+static void check_target(const char *text)
+{
+    size_t n = strlen(text);
+    char *path = malloc(n + 2);
+    char back[ROUTE_PATH_MAX + 64], key[WEB_KEY_MAX], again[WEB_KEY_MAX];
+    struct route r, r2;
+
+    memcpy(path, text, n + 1);
+    char *query = strchr(path, '?');
+    if (query)
+        *query++ = '\0';
+    size_t raw = strlen(path);
+    char *rawpath = malloc(raw + 1);
+    memcpy(rawpath, path, raw + 1);
+    size_t len = route_unescape(path);
+    check(len == strlen(path) && len <= raw);
+    if (strcmp(path, "\x7f") != 0)
+        for (const char *p = path; *p; p++)
+            check((unsigned char)*p >= 0x20 && *p != 0x7f);
+    if (route_parse(path, &r) == 0) {
+        check(escapes_unreserved(rawpath));
+        address(&r, back, sizeof(back));
+        check(strcmp(back, path) == 0);
+        /* The page argument: the query's first page=, decoded. */
+        const char *arg = query ? strstr(query, "page=") : NULL;
+        char *value = arg ? malloc(strlen(arg)) : NULL;
+        int page = 1;
+        if (value) {
+            memcpy(value, arg + 5, strlen(arg + 5) + 1);
+            value[strcspn(value, "&")] = '\0';
+            route_unescape(value);
+        }
+        int ok = route_page_number(value, &page) == 0;
+        route_key(&r, ok ? page : 1, key, sizeof(key));
+        check(route_parse(back, &r2) == 0);
+        route_key(&r2, ok ? page : 1, again, sizeof(again));
+        check(strcmp(key, again) == 0);
+        /* The page number is in the key of the standings, of no other. */
+        route_key(&r, 1, key, sizeof(key));
+        route_key(&r, 2, again, sizeof(again));
+        check((strcmp(key, again) != 0) == route_paged(&r));
+        free(value);
+    }
+    free(rawpath);
+    free(path);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     char *text = malloc(size + 1);
@@ -109,9 +195,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         check(strcmp(back, text) == 0);
     }
 
-    int page = 0;
-    if (route_page_number(text, &page) == 0)
-        check(page >= 1 && page <= 100000);
+    check_page_number(text);
+    check_target(text);
 
     struct web_config c;
     memset(&c, 0x5a, sizeof(c));

@@ -1,6 +1,7 @@
 /*
  * config.c - ringside-web's settings, from the bot's own INI file: the
- * [web] section (listen, base_url) and [bot] database. Read with inih, as
+ * [web] section (listen, base_url, the server's limits) and [bot]
+ * database. Read with inih, as
  * the bot reads it (bot/config.c), through a line reader of our own that
  * counts lines, so that every error names FILE:LINE.
  *
@@ -11,6 +12,7 @@
  */
 #include <arpa/inet.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +31,7 @@ struct cfg_ctx {
     const char *pos;  /* where the reader goes on */
     int line;
     int seen_listen, seen_base, seen_db;
+    int seen_limit[3]; /* the limits' lines, as limits[] */
     int err_line;
     char reason[WEB_ERR_MAX];
 };
@@ -113,6 +116,58 @@ static int base_url_read(const char *v, struct web_config *c)
     return 0;
 }
 
+/* The [web] keys that are whole numbers: the server's limits. */
+static const struct limit_key {
+    const char *name;
+    size_t offset; /* in struct web_config */
+    int low, high;
+    const char *what;
+} limits[] = {
+    {"max_connections", offsetof(struct web_config, max_connections), 1, 10000,
+     "connections open at once in all"},
+    {"max_connections_per_address", offsetof(struct web_config, max_connections_per_address), 1,
+     10000, "connections open at once from one address"},
+    {"request_timeout", offsetof(struct web_config, request_timeout), 1, 300,
+     "seconds a request may take, from its connection's start to its answer"},
+};
+
+/* A whole number from low to high (no sign, no leading zero), or -1. */
+static int number_read(const char *v, int low, int high)
+{
+    long n = 0;
+
+    if (!*v || strlen(v) > 6 || (v[0] == '0' && v[1]))
+        return -1;
+    for (; *v; v++) {
+        if (*v < '0' || *v > '9')
+            return -1;
+        n = n * 10 + (*v - '0');
+    }
+    return n >= low && n <= high ? (int)n : -1;
+}
+
+/* [web] max_connections, max_connections_per_address, request_timeout:
+ * 1 when read, 0 on error (noted), -1 when `name` is none of them. */
+static int limit_key_read(struct cfg_ctx *x, const char *name, const char *value)
+{
+    for (size_t i = 0; i < sizeof(limits) / sizeof(limits[0]); i++) {
+        const struct limit_key *k = &limits[i];
+        if (strcasecmp(name, k->name) != 0)
+            continue;
+        if (x->seen_limit[i])
+            return fail(x, "key \"%s\" is given twice in [web] (first on line %d)", k->name,
+                        x->seen_limit[i]);
+        x->seen_limit[i] = x->line;
+        int n = number_read(value, k->low, k->high);
+        if (n < 0)
+            return fail(x, "%s must be a whole number from %d to %d (the %s)", k->name, k->low,
+                        k->high, k->what);
+        *(int *)(void *)((char *)&x->c + k->offset) = n;
+        return 1;
+    }
+    return -1;
+}
+
 static int handler(void *user, const char *section, const char *name, const char *value)
 {
     struct cfg_ctx *x = user;
@@ -154,9 +209,15 @@ static int handler(void *user, const char *section, const char *name, const char
                         WEB_URL_MAX - 1);
         return 1;
     }
+    int read = limit_key_read(x, name, value);
+    if (read >= 0)
+        return read;
     char q[48];
     snprintf(q, sizeof(q), "%.40s", name);
-    return fail(x, "unknown key \"%s\" in [web]; keys are listen, base_url", q);
+    return fail(x,
+                "unknown key \"%s\" in [web]; keys are listen, base_url, max_connections, "
+                "max_connections_per_address, request_timeout",
+                q);
 }
 
 /* inih's line source: one line of the text at a time, counted. */
@@ -192,11 +253,23 @@ int web_config_parse(const char *name, const char *text, struct web_config *c, c
     x->pos = text;
     snprintf(x->c.database, sizeof(x->c.database), "ringside.db");
     listen_read("127.0.0.1:8080", &x->c);
+    x->c.max_connections = WEB_CONN_MAX;
+    x->c.max_connections_per_address = WEB_CONN_PER_ADDRESS;
+    x->c.request_timeout = WEB_REQUEST_TIMEOUT;
     int bad = ini_parse_stream(reader, x, handler, x);
     if (!x->err_line && bad > 0) {
         x->err_line = bad;
         snprintf(x->reason, sizeof(x->reason),
                  "expected \"key = value\", a [section] or a comment (; or #)");
+    }
+    if (!x->seen_limit[1] && x->c.max_connections_per_address > x->c.max_connections)
+        x->c.max_connections_per_address = x->c.max_connections; /* the default, lowered */
+    if (!x->err_line && x->c.max_connections_per_address > x->c.max_connections) {
+        x->err_line = x->seen_limit[1];
+        snprintf(x->reason, sizeof(x->reason),
+                 "max_connections_per_address (%d) is more than max_connections (%d); make it "
+                 "at most that",
+                 x->c.max_connections_per_address, x->c.max_connections);
     }
     if (x->err_line) {
         snprintf(err, errlen, "%s:%d: %s", name, x->err_line, x->reason);

@@ -7,9 +7,11 @@
  * both dropped when the file changes, which PRAGMA data_version tells at
  * the start of each request (web_check, a few microseconds): each league's
  * standings (every fighter of a ruleset read and sorted: milliseconds with
- * ten thousand), and the answers already given, by address, so that a page
- * asked for again before anything changed is sent as it was (a page is a
- * function of the file and its address). Past WEB_KEEP_MAX / 2 answers or
+ * ten thousand), and the answers already given, by what changes them
+ * (route_key: the page, and the page number of the standings), so that a
+ * page asked for again before anything changed is sent as it was (a page
+ * is a function of the file and its address; other query arguments change
+ * nothing and share the entry). Past WEB_KEEP_MAX / 2 answers or
  * WEB_KEEP_BYTES, everything is dropped and kept afresh.
  */
 #include <stdio.h>

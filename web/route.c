@@ -7,6 +7,7 @@
  * Paths are exact: "/bouts/7", not "/bouts/7/" nor "/bouts/07" nor
  * "//bouts/7", so every page has one address.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "web.h"
@@ -237,4 +238,68 @@ int route_page_number(const char *text, int *page)
         return -1;
     *page = v;
     return 0;
+}
+
+static int hex_digit(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if ((c | 32) >= 'a' && (c | 32) <= 'f')
+        return (c | 32) - 'a' + 10;
+    return -1;
+}
+
+/* RFC 3986's unreserved characters: ALPHA DIGIT - . _ ~ */
+static int unreserved(unsigned char b)
+{
+    return (b >= '0' && b <= '9') || ((b | 32) >= 'a' && (b | 32) <= 'z') || b == '-' || b == '.' ||
+           b == '_' || b == '~';
+}
+
+size_t route_unescape(char *s)
+{
+    char *out = s;
+    int bad = 0;
+
+    for (const char *p = s; *p; p++) {
+        int hi = p[0] == '%' ? hex_digit(p[1]) : -1;
+        int lo = hi >= 0 ? hex_digit(p[2]) : -1;
+        unsigned char b = (unsigned char)*p;
+        if (lo >= 0) {
+            b = (unsigned char)(hi * 16 + lo);
+            p += 2;
+        }
+        /* %2F is not a '/', nor %3F a '?': a reserved character sent
+         * escaped is another address (RFC 3986 2.2), which is no page's.
+         * Unreserved ones (%62 for 'b') are the same address (2.3). */
+        bad |= b < 0x20 || b == 0x7f || (lo >= 0 && b < 0x80 && !unreserved(b));
+        *out++ = (char)b;
+    }
+    *out = '\0';
+    if (bad) {
+        s[0] = '\x7f';
+        s[1] = '\0';
+        return 1;
+    }
+    return (size_t)(out - s);
+}
+
+int route_paged(const struct route *r)
+{
+    return r->page == PAGE_STANDINGS || r->page == API_STANDINGS;
+}
+
+void route_key(const struct route *r, int page, char *key, size_t len)
+{
+    static const char *const leagues[LEAGUE_COUNT] = {
+        [LEAGUE_BRONZE] = "bronze", [LEAGUE_SILVER] = "silver", [LEAGUE_GOLD] = "gold"};
+    const char *rules = r->rules >= 0 ? ruleset_get((enum rules)r->rules)->name : "-";
+    const char *league = r->league >= 0 ? leagues[r->league] : "-";
+
+    if (route_paged(r))
+        snprintf(key, len, "%d/%s/%s?%d", (int)r->page, rules, league, page);
+    else if (r->page == PAGE_FIGHTER_NAME || r->page == API_FIGHTER_NAME)
+        snprintf(key, len, "%d/%s", (int)r->page, r->name);
+    else
+        snprintf(key, len, "%d/%s/%lld", (int)r->page, rules, (long long)r->id);
 }

@@ -7,30 +7,62 @@
  * Safety: only GET and HEAD (anything else is 405 with Allow); a request
  * with a body is 413; paths longer than ROUTE_PATH_MAX are 404; the
  * request line and headers must fit in CONN_MEMORY bytes (libmicrohttpd
- * answers 414 or 431 otherwise); at most CONN_MAX connections, CONN_PER_IP
- * from one address, each closed after CONN_TIMEOUT idle seconds. Every
- * answer forbids scripts, frames and outside resources
- * (Content-Security-Policy) and content sniffing.
+ * answers 414 or 431 otherwise). Every answer forbids scripts, frames and
+ * outside resources (Content-Security-Policy) and content sniffing.
+ *
+ * Strangers who hold connections (slowloris: requests sent a header line
+ * every few seconds; idle connections; floods from several addresses) are
+ * kept to their share by a guard of our own, since libmicrohttpd's timeout
+ * is an idle one that every byte resets: each connection is noted at its
+ * accept (MHD_OPTION_NOTIFY_CONNECTION) with its address and start; a
+ * request must be read, answered and sent within [web] request_timeout
+ * seconds of that start (or of the previous answer on a kept-alive
+ * connection), else a sweeping thread shuts its socket down (libmicrohttpd
+ * then sees it end and closes it in its own thread: the socket is never
+ * closed under it). One address (an IPv6 /64) holds at most
+ * max_connections_per_address connections (more are refused at accept);
+ * when max_connections are open, a new one drops the oldest, so that
+ * nobody can fill the server and keep it filled.
  */
 #include <arpa/inet.h>
+#include <errno.h>
 #include <netinet/in.h>
+#include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 
 #include <microhttpd.h>
 
 #include "web.h"
 
-#define CONN_MAX     512
-#define CONN_PER_IP  256
-#define CONN_TIMEOUT 15    /* seconds */
-#define CONN_MEMORY  16384 /* bytes per connection: the request's head must fit */
+#define CONN_MEMORY 16384 /* bytes per connection: the request's head must fit */
+#define SWEEP_MS    250   /* how often the guard looks for requests past their time */
+
+/* A connection as the guard knows it. */
+struct guarded {
+    int used;
+    int dropped;           /* shut down, not yet closed by libmicrohttpd */
+    int fd;                /* its socket, -1 when unknown */
+    unsigned char key[16]; /* its address (IPv4) or /64 (IPv6) */
+    long long start;       /* ms (monotonic) of its accept or its last answer */
+};
 
 struct web_server {
     struct MHD_Daemon *d;
     struct web *w;
+    /* The guard: every connection open, under `lock` (libmicrohttpd's
+     * thread notes them, the sweeping thread drops the late ones). */
+    pthread_mutex_t lock;
+    pthread_cond_t wake;
+    pthread_t sweeper;
+    int stopping;
+    struct guarded *conns; /* `slots` of them: twice max_connections */
+    int slots;
+    int live; /* used and not dropped */
 };
 
 static const char csp[] = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; "
@@ -113,13 +145,16 @@ void server_answer(struct web *w, const char *method, const char *path, const ch
         return answer_not_allowed(&r, out);
     if (!found)
         return render(w, &r, api, 1, out);
-    if (route_page_number(page_arg, &page) != 0)
+    /* Only the standings are paged: elsewhere page= (as every other query
+     * argument) changes nothing, is not read, and is not in the key. */
+    int paged = route_paged(&r);
+    if (paged && route_page_number(page_arg, &page) != 0)
         return pages_error(&r, 400, "Bad request", "page= must be a number from 1 to 100000.", out);
     if (web_check(w) != 0)
         return answer_db_failed(&r, out);
     /* Asked for before, and nothing changed since: the same answer. */
     char key[WEB_KEY_MAX];
-    snprintf(key, sizeof(key), "%s?%d", path, page);
+    route_key(&r, page, key, sizeof(key));
     if (answer_kept(w, key, out))
         return;
     if (web_begin(w) != 0)
@@ -130,6 +165,38 @@ void server_answer(struct web *w, const char *method, const char *path, const ch
         web_keep(w, key, out->body, out->len, out->type, out->refresh);
 }
 
+/* libmicrohttpd's MHD_UnescapeCallback, for the path and each query
+ * argument: route_unescape. */
+static size_t unescape(void *cls, struct MHD_Connection *c, char *s)
+{
+    (void)cls;
+    (void)c;
+    return route_unescape(s);
+}
+
+/* libmicrohttpd's MHD_OPTION_URI_LOG_CALLBACK, called with the request
+ * target as sent, before any decoding: where it ends as a C string, for
+ * raw_nul (the request's context until its first answer call). */
+static void *uri_log(void *cls, const char *uri, struct MHD_Connection *c)
+{
+    (void)cls;
+    (void)c;
+    return (void *)(uintptr_t)(uri + strlen(uri));
+}
+
+/* Whether the request target held a raw NUL byte: libmicrohttpd splits
+ * the request line in place, so the target, as sent, ends just before
+ * `version`; a NUL before that (`seen_end`, from uri_log) was the
+ * client's. An answer that cannot tell (version elsewhere) says no. */
+static int raw_nul(const void *seen_end, const char *url, const char *version)
+{
+    const char *end = seen_end;
+
+    if (!end || !url || !version || version <= url || version - url > CONN_MEMORY)
+        return 0;
+    return end >= url && end < version - 1;
+}
+
 /* libmicrohttpd's MHD_AccessHandlerCallback: its type is not ours to
  * change, so upload_data_size stays a pointer to non-const. */
 static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url,
@@ -137,23 +204,27 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
                               size_t *upload_data_size, // cppcheck-suppress constParameter
                               void **con_cls)
 {
-    static int started;
+    static int started, started_nul;
     struct web_server *s = cls;
     struct reply out;
-    (void)version;
 
     memset(&out, 0, sizeof(out));
     (void)upload_data;
 
     int readonly = strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0;
-    if (!*con_cls && readonly && !*upload_data_size &&
-        !MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Length") &&
-        !MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Transfer-Encoding")) {
+    if (*con_cls != &started && *con_cls != &started_nul) {
+        /* The first call: *con_cls is where uri_log saw the raw request
+         * target end. */
+        *con_cls = raw_nul(*con_cls, url, version) ? &started_nul : &started;
         /* The head is in: answer on the next call, once libmicrohttpd
          * knows there is no body (so the connection is kept alive). */
-        *con_cls = &started;
-        return MHD_YES;
+        if (readonly && !*upload_data_size &&
+            !MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Length") &&
+            !MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Transfer-Encoding"))
+            return MHD_YES;
     }
+    if (*con_cls == &started_nul)
+        url = "\x7f"; /* a raw NUL in the path: no page's address */
     const char *length = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Length");
     const char *chunked = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Transfer-Encoding");
     if (readonly && ((length && strcmp(length, "0") != 0) || chunked || *upload_data_size)) {
@@ -190,6 +261,164 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
     return rc;
 }
 
+/* ----------------------------------------------------------- the guard */
+
+static long long now_ms(void)
+{
+    struct timespec t;
+
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+/* The address a connection counts against: an IPv4 address, an IPv6 /64
+ * (one host has a whole /64), an IPv4-mapped IPv6 address as its IPv4. */
+static void address_key(const struct sockaddr *a, unsigned char key[16])
+{
+    memset(key, 0, 16);
+    if (!a)
+        return;
+    if (a->sa_family == AF_INET) {
+        memcpy(key, &((const struct sockaddr_in *)(const void *)a)->sin_addr, 4);
+    } else if (a->sa_family == AF_INET6) {
+        const unsigned char *b = ((const struct sockaddr_in6 *)(const void *)a)->sin6_addr.s6_addr;
+        static const unsigned char mapped[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
+        if (memcmp(b, mapped, 12) == 0)
+            memcpy(key, b + 12, 4);
+        else
+            memcpy(key, b, 8), key[15] = 6;
+    }
+}
+
+/* Shuts a connection's socket down: libmicrohttpd reads its end and
+ * closes it. Under the lock. */
+static void guard_drop(struct web_server *s, struct guarded *g)
+{
+    if (g->fd >= 0)
+        shutdown(g->fd, SHUT_RDWR);
+    g->dropped = 1;
+    s->live--;
+}
+
+/* libmicrohttpd's MHD_AcceptPolicyCallback, at each accept: refuses an
+ * address past its share, and makes room when the server is full by
+ * dropping the oldest connection. */
+static enum MHD_Result guard_accept(void *cls, const struct sockaddr *addr, socklen_t addrlen)
+{
+    struct web_server *s = cls;
+    unsigned char key[16];
+    int mine = 0, used = 0;
+    struct guarded *oldest = NULL;
+    (void)addrlen;
+
+    address_key(addr, key);
+    pthread_mutex_lock(&s->lock);
+    for (int i = 0; i < s->slots; i++) {
+        struct guarded *g = &s->conns[i];
+        used += g->used;
+        if (!g->used || g->dropped)
+            continue;
+        mine += memcmp(g->key, key, 16) == 0;
+        if (!oldest || g->start < oldest->start)
+            oldest = g;
+    }
+    int ok = mine < s->w->cfg.max_connections_per_address && used < s->slots;
+    if (ok && s->live >= s->w->cfg.max_connections && oldest)
+        guard_drop(s, oldest);
+    pthread_mutex_unlock(&s->lock);
+    return ok ? MHD_YES : MHD_NO;
+}
+
+/* Notes a new connection in a free slot, *socket_context pointing to it
+ * (left NULL when there is none: it is then not guarded, which the
+ * slots' number, twice max_connections, keeps from happening). Under the
+ * lock. */
+static void guard_note(struct web_server *s, struct MHD_Connection *c, void **socket_context)
+{
+    int i = 0;
+
+    while (i < s->slots && s->conns[i].used)
+        i++;
+    if (i == s->slots)
+        return;
+    struct guarded *g = &s->conns[i];
+    const union MHD_ConnectionInfo *fd =
+        MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+    const union MHD_ConnectionInfo *addr =
+        MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    g->used = 1;
+    g->fd = fd ? fd->connect_fd : -1;
+    address_key(addr ? addr->client_addr : NULL, g->key);
+    g->start = now_ms();
+    s->live++;
+    *socket_context = g;
+}
+
+/* libmicrohttpd's MHD_NotifyConnectionCallback: notes a connection at its
+ * start, forgets it at its end. */
+static void guard_notify(void *cls, struct MHD_Connection *c, void **socket_context,
+                         enum MHD_ConnectionNotificationCode code)
+{
+    struct web_server *s = cls;
+    struct guarded *g = *socket_context;
+
+    pthread_mutex_lock(&s->lock);
+    if (code == MHD_CONNECTION_NOTIFY_CLOSED && g) {
+        s->live -= !g->dropped;
+        memset(g, 0, sizeof(*g));
+        *socket_context = NULL;
+    } else if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+        guard_note(s, c, socket_context);
+    }
+    pthread_mutex_unlock(&s->lock);
+}
+
+/* libmicrohttpd's MHD_RequestCompletedCallback: an answer is sent, the
+ * next request on the connection has its own time. */
+static void guard_completed(void *cls, struct MHD_Connection *c, void **con_cls,
+                            enum MHD_RequestTerminationCode toe)
+{
+    struct web_server *s = cls;
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    (void)con_cls;
+    (void)toe;
+
+    pthread_mutex_lock(&s->lock);
+    struct guarded *g = info ? info->socket_context : NULL;
+    if (g && g->used)
+        g->start = now_ms();
+    pthread_mutex_unlock(&s->lock);
+}
+
+/* The sweeping thread: every SWEEP_MS, drops the connections whose
+ * request is past request_timeout, until server_stop. */
+static void *guard_sweep(void *arg)
+{
+    struct web_server *s = arg;
+    long long limit = (long long)s->w->cfg.request_timeout * 1000;
+
+    pthread_mutex_lock(&s->lock);
+    while (!s->stopping) {
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_nsec += SWEEP_MS * 1000000L;
+        until.tv_sec += until.tv_nsec / 1000000000L;
+        until.tv_nsec %= 1000000000L;
+        int rc = pthread_cond_timedwait(&s->wake, &s->lock, &until);
+        if (rc != 0 && rc != ETIMEDOUT)
+            continue;
+        long long now = now_ms();
+        for (int i = 0; i < s->slots; i++) {
+            struct guarded *g = &s->conns[i];
+            if (g->used && !g->dropped && now - g->start >= limit)
+                guard_drop(s, g);
+        }
+    }
+    pthread_mutex_unlock(&s->lock);
+    return NULL;
+}
+
 struct web_server *server_start(struct web *w, char *err, size_t errlen)
 {
     struct sockaddr_storage ss;
@@ -212,19 +441,33 @@ struct web_server *server_start(struct web *w, char *err, size_t errlen)
         sslen = sizeof(*a);
     }
     (void)sslen;
-    struct web_server *s = xmalloc(sizeof(*s));
+    struct web_server *s = xcalloc(1, sizeof(*s));
     s->w = w;
-    s->d =
-        MHD_start_daemon(flags, (uint16_t)w->cfg.port, NULL, NULL, handle, s, MHD_OPTION_SOCK_ADDR,
-                         (struct sockaddr *)&ss, MHD_OPTION_CONNECTION_LIMIT, (unsigned)CONN_MAX,
-                         MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)CONN_PER_IP,
-                         MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)CONN_TIMEOUT,
-                         MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)CONN_MEMORY, MHD_OPTION_END);
+    /* Room for the dropped ones libmicrohttpd has not closed yet. */
+    s->slots = 2 * w->cfg.max_connections;
+    s->conns = xcalloc((size_t)s->slots, sizeof(*s->conns));
+    pthread_mutex_init(&s->lock, NULL);
+    pthread_cond_init(&s->wake, NULL);
+    s->d = MHD_start_daemon(
+        flags, (uint16_t)w->cfg.port, guard_accept, s, handle, s, MHD_OPTION_SOCK_ADDR,
+        (struct sockaddr *)&ss, MHD_OPTION_CONNECTION_LIMIT, (unsigned)s->slots,
+        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)w->cfg.request_timeout,
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)CONN_MEMORY, MHD_OPTION_NOTIFY_CONNECTION,
+        guard_notify, s, MHD_OPTION_NOTIFY_COMPLETED, guard_completed, s,
+        MHD_OPTION_UNESCAPE_CALLBACK, unescape, NULL, MHD_OPTION_URI_LOG_CALLBACK, uri_log, NULL,
+        MHD_OPTION_END);
+    if (s->d && pthread_create(&s->sweeper, NULL, guard_sweep, s) != 0) {
+        MHD_stop_daemon(s->d);
+        s->d = NULL;
+    }
     if (!s->d) {
         snprintf(err, errlen,
                  "cannot listen on %s (is the port taken, or the address not this machine's?); "
                  "set another in [web] listen",
                  w->cfg.listen);
+        pthread_mutex_destroy(&s->lock);
+        pthread_cond_destroy(&s->wake);
+        free(s->conns);
         free(s);
         return NULL;
     }
@@ -235,6 +478,14 @@ void server_stop(struct web_server *s)
 {
     if (!s)
         return;
+    pthread_mutex_lock(&s->lock);
+    s->stopping = 1;
+    pthread_cond_signal(&s->wake);
+    pthread_mutex_unlock(&s->lock);
+    pthread_join(s->sweeper, NULL);
     MHD_stop_daemon(s->d);
+    pthread_mutex_destroy(&s->lock);
+    pthread_cond_destroy(&s->wake);
+    free(s->conns);
     free(s);
 }

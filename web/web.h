@@ -86,6 +86,20 @@ int route_parse(const char *path, struct route *r);
  * absent, else a number from 1 to 100000. Returns 0, or -1 when it is not
  * one. */
 int route_page_number(const char *text, int *page);
+/* Decodes %XX in s in place, for the path and each query argument (a '%'
+ * not followed by two hex digits stays as it is). A text holding a control
+ * byte (NUL, CR, LF..., sent raw or as %00, %0a...) or an escaped reserved
+ * character (%2F, %3F...) becomes "\x7f", which names no page and is no
+ * page number: a path ends where it ends, never at a NUL, and "/bouts%2F1"
+ * is not "/bouts/1", so that each page has one address. Returns the new
+ * length. */
+size_t route_unescape(char *s);
+/* Whether the page of r reads its page number (the standings); the other
+ * pages read no query argument. */
+int route_paged(const struct route *r);
+/* The cache key of a found route r at page `page`: what changes its
+ * answer, and nothing else (the page number only where route_paged). */
+void route_key(const struct route *r, int page, char *key, size_t len);
 
 /* --------------------------------------------------------- config.c */
 
@@ -100,11 +114,24 @@ struct web_config {
     int port;                    /* and port, 1-65535 */
     char base_url[WEB_URL_MAX];  /* "" when unset */
     char database[WEB_PATH_MAX]; /* [bot] database */
+    /* What one stranger may hold (server.c): connections open at once in
+     * all and from one address (an IPv6 /64 counts as one), and the
+     * seconds a request may take from its connection's accept (or its
+     * previous answer) to its answer sent, however slowly it dribbles. */
+    int max_connections;             /* 1-10000, default WEB_CONN_MAX */
+    int max_connections_per_address; /* 1-max_connections, default WEB_CONN_PER_ADDRESS */
+    int request_timeout;             /* 1-300 seconds, default WEB_REQUEST_TIMEOUT */
 };
 
+#define WEB_CONN_MAX         256
+#define WEB_CONN_PER_ADDRESS 16
+#define WEB_REQUEST_TIMEOUT  10
+
 /* Reads the web server's settings from the bot's INI file `path`: [web]
- * listen (default 127.0.0.1:8080; "HOST:PORT", an IPv6 host in brackets)
- * and base_url (an http:// or https:// address, or nothing), and [bot]
+ * listen (default 127.0.0.1:8080; "HOST:PORT", an IPv6 host in brackets),
+ * base_url (an http:// or https:// address, or nothing),
+ * max_connections, max_connections_per_address and request_timeout (whole
+ * numbers in their ranges above), and [bot]
  * database (default ringside.db). Other sections and keys are the bot's
  * and are not read here (the bot checks them). Returns 0, or -1 with
  * "FILE:LINE: reason" (or "FILE: reason") in err and *c untouched. */
@@ -131,7 +158,7 @@ struct web_standings {
 #define WEB_KEY_MAX    (ROUTE_PATH_MAX + 16)
 
 struct web_kept {
-    char key[WEB_KEY_MAX]; /* "PATH?PAGE"; "" for a free slot */
+    char key[WEB_KEY_MAX]; /* route_key's; "" for a free slot */
     char *body;
     size_t len;
     const char *type;

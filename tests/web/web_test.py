@@ -431,6 +431,9 @@ def run(c, info, dbpath, sim, tmp, port):
     code = c.raw(b"GET /" + b"a" * 40000 + b" HTTP/1.1\r\nHost: x\r\n\r\n")
     check("a huge request line is refused", code in (400, 404, 414, 431) or code == 0, code)
 
+    one_address(c, ex)
+    page_variants(port, ex)
+
     # The bot writes; the standings follow (the cache keys on data_version).
     check("the file is as made after every read so far",
           hashlib.sha256(open(dbpath, "rb").read()).hexdigest() == initial_digest[0])
@@ -452,6 +455,7 @@ def run(c, info, dbpath, sim, tmp, port):
     check("live duel: the page follows the next round",
           st == 200 and "Round 4</h3>" in text and "Live: 4 of 23 rounds fought" in text
           and len(json.loads(jb)["fought"]) == 4, text[-300:])
+    bad_row(c, dbpath, top)
     digest_after_writes[0] = hashlib.sha256(open(dbpath, "rb").read()).hexdigest()
     for _ in range(20):
         c.get("/")
@@ -476,6 +480,76 @@ def run(c, info, dbpath, sim, tmp, port):
         check("chromium: %s screenshot not blank (%d colours)" % (name, distinct), distinct > 20)
         for k, n in counts.items():
             check("chromium: %s screenshot shows the %s (%d px)" % (name, k, n), n > 30)
+
+
+def one_address(c, ex):
+    """Each page has one address: a control byte (raw or escaped), an escaped
+    '/', trailing junk, a sign, a leading zero or capitals name no page."""
+    for path in ["/bouts/%d%%00.html" % ex, "/bouts/%d%%00" % ex, "/bouts/%d%%0a" % ex,
+                 "/bouts/%d%%0d%%0a" % ex, "/bouts/%d%%09" % ex, "/bouts/%d%%7f" % ex,
+                 "/bouts%%2f%d" % ex, "/bouts%%2F%d" % ex, "/bouts/%d%%2f" % ex,
+                 "/bouts/%d%%3f" % ex, "/bouts/%d.html" % ex, "/bouts/%d%%20" % ex,
+                 "/bouts/+%d" % ex, "/bouts/0%d" % ex, "/Bouts/%d" % ex, "/BOUTS/%d" % ex,
+                 "/bouts/%d;x" % ex, "/api/bouts/%d%%00" % ex, "/live%00", "/%00",
+                 "/standings/boxing/gold%00", "/standings/Boxing/gold", "/fighters/1%00"]:
+        st, h, body = c.get(path)
+        check("one address: %s is 404" % path, st == 404, st)
+    code = c.raw(b"GET /bouts/%d\x00.html HTTP/1.1\r\nHost: x\r\n\r\n" % ex)
+    check("one address: a raw NUL in the path is not bout %d" % ex, code != 200, code)
+    st, h, body = c.get("/standings/boxing/gold?page=%00")
+    check("page=%00 is 400", st == 400, st)
+    # Arguments a page does not read change nothing.
+    st, h, b1 = c.get("/bouts/%d" % ex)
+    st2, h2, b2 = c.get("/bouts/%d?page=abc&x=%%00" % ex)
+    check("a bout page ignores page= and other arguments", st == st2 == 200 and b1 == b2,
+          (st, st2))
+
+
+def page_variants(port, ex):
+    """5,000 ?page=N variants of one bout page cost what 5,000 asks for the
+    page itself do: they share its kept answer (the bout is not replayed)."""
+    # Asked in turn on one connection, so that a loaded machine slows both
+    # alike.
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    took, ok = [0.0, 0.0], [0, 0]
+    for n in range(1, 5001):
+        for k, path in enumerate(["/bouts/%d" % ex, "/bouts/%d?page=%d" % (ex, n)]):
+            t0 = time.monotonic()
+            conn.request("GET", path)
+            r = conn.getresponse()
+            r.read()
+            took[k] += time.monotonic() - t0
+            ok[k] += r.status == 200
+    conn.close()
+    same, variants = took
+    print("# 5000 asks for one bout page: %.2f s; 5000 ?page=N variants: %.2f s"
+          % (same, variants))
+    check("5000 ?page=N variants answered", ok == [5000, 5000], ok)
+    check("5000 ?page=N variants cost no more than the page asked 5000 times",
+          variants < 1.5 * same + 0.5, "%.2f s against %.2f s" % (variants, same))
+
+
+def bad_row(c, dbpath, top):
+    """A fighter whose name is too long for the game (written by hand) is shown
+    cut short; his standings, their JSON and his page stay up."""
+    if not top:
+        check("bad row: a fighter in the gold standings", False)
+        return
+    w = sqlite3.connect(dbpath)
+    w.execute("UPDATE fighters SET name = ? WHERE id = ?", ("\u00c4" * 15 + "x" * 10, top))
+    w.commit()
+    w.close()
+    cut = "\u00c4" * 14 + "..."
+    st, h, body = c.get("/standings/boxing/gold")
+    check("bad row: the standings are up, the name cut short",
+          st == 200 and cut in body.decode(), st)
+    st, h, jb = c.get("/api/standings/boxing/gold")
+    names = [x.get("name") for x in json.loads(jb).get("standings", [])] if st == 200 else []
+    check("bad row: the standings' JSON is up, the name cut short", cut in names, (st, names[:3]))
+    st, h, body = c.get("/fighters/%d" % top)
+    check("bad row: the fighter's page is up", st == 200 and cut in body.decode(), st)
+    st, h, body = c.get("/standings/boxing")
+    check("bad row: the ruleset's standings are up", st == 200, st)
 
 
 def kit_of(text):
