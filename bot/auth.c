@@ -92,7 +92,7 @@ int auth_busy(struct bot *bot)
         bot->auth.window = t;
         bot->auth.spent = 0;
     }
-    return bot->auth.spent >= AUTH_BUDGET;
+    return bot->auth.budget > 0 && bot->auth.spent >= bot->auth.budget;
 }
 
 int64_t auth_wait(int failures, int64_t last, int64_t now)

@@ -577,6 +577,8 @@ struct auth_state {
     struct auth_warned warned[AUTH_SOURCES];
     double window;  /* bot_clock() when the current second began */
     double spent;   /* seconds hashed in it */
+    double budget;  /* seconds of hashing allowed per second: AUTH_BUDGET in
+                     * the bot (main.c); 0, unlimited (unit tests) */
     int64_t now;    /* tests: the unix time to use instead of the clock's; 0: time() */
 };
 

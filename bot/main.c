@@ -233,6 +233,7 @@ static int bot_open(struct bot *bot)
     }
     bot->q = outq_new(bot->cfg.burst, bot->cfg.lines_per_second);
     bot->users = users_new();
+    bot->auth.budget = AUTH_BUDGET;
     users_set_rate(bot->users, bot->cfg.commands, bot->cfg.commands_seconds,
                    bot->cfg.ignore_seconds);
     struct game_io io;

@@ -338,6 +338,19 @@ static const char *run(const char *nick, int chan, const char *text)
     return out;
 }
 
+/* The operator makes `nick` an admin (ringside --add-admin, password
+ * "bossboss") and he identifies. */
+static void admin_login(const char *nick)
+{
+    char err[256], line[64];
+    int existed;
+
+    ck_assert_msg(accounts_add_admin(bot.db, nick, "bossboss", &existed, err, sizeof(err)) == 0,
+                  "%s", err);
+    snprintf(line, sizeof(line), "identify bossboss");
+    ck_assert_ptr_nonnull(strstr(run(nick, 0, line), "you are identified as"));
+}
+
 static void join(const char *nick)
 {
     users_join(bot.users, nick, 0);
@@ -480,7 +493,7 @@ START_TEST(test_bout_target_stage)
     run("ann", 0, "create Ada str=14 spd=12 agl=11 tgh=12 hgt=11");
     run("ben", 0, "register benben11");
     run("ben", 0, "create Bo str=13 spd=14 agl=12 tgh=11 hgt=10");
-    run("boss", 0, "register bossboss1");
+    admin_login("boss");
     HAS(run("ann", 1, "!challenge ben"), "(bout #1)");
     HAS(run("boss", 1, "!score"), "no such live bout; !bouts lists them, !report <bout> tells");
     HAS(run("ann", 0, "forfeit"), "your bout #1 has not started: ben has not accepted");
@@ -698,7 +711,7 @@ START_TEST(test_resetpass)
 {
     join("boss");
     join("erin");
-    run("boss", 0, "register bossboss");
+    admin_login("boss");
     run("erin", 0, "register erinpw11");
     run("erin", 0, "logout");
     HAS(run("erin", 1, "!identify erinpw11"), "You are identified as erin");
@@ -945,7 +958,7 @@ START_TEST(test_admin_ban)
 {
     join("boss");
     join("ivy");
-    run("boss", 0, "register bossboss");
+    admin_login("boss");
     run("ivy", 0, "register ivyivy1");
     HAS(run("ivy", 1, "!ban boss"), "for the bot's admins only");
     HAS(run("boss", 1, "!ban ivy"), "ivy is banned and was logged out");
