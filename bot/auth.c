@@ -182,3 +182,34 @@ void auth_warn(struct bot *bot, const char *key, const char *name, int failures,
             "slowed down (next line about it in %d s at the earliest)",
             name, failures, AUTH_WARN_EVERY);
 }
+
+int auth_told(const struct bot *bot, const char *nick, int64_t now)
+{
+    char key[CONFIG_NICK_MAX];
+
+    bot_name_key(key, nick, sizeof(key));
+    for (int i = 0; i < AUTH_SOURCES; i++)
+        if (bot->auth.told[i].key[0] && strcmp(bot->auth.told[i].key, key) == 0)
+            return bot->auth.told[i].at > now;
+    return 0;
+}
+
+void auth_told_now(struct bot *bot, const char *nick, int64_t until)
+{
+    struct auth_warned *w = NULL, *oldest = &bot->auth.told[0];
+    char key[CONFIG_NICK_MAX];
+
+    bot_name_key(key, nick, sizeof(key));
+    for (int i = 0; i < AUTH_SOURCES && !w; i++) {
+        struct auth_warned *e = &bot->auth.told[i];
+        if (e->key[0] && strcmp(e->key, key) == 0)
+            w = e;
+        else if (e->at < oldest->at)
+            oldest = e;
+    }
+    if (!w) {
+        w = oldest;
+        snprintf(w->key, sizeof(w->key), "%s", key);
+    }
+    w->at = until;
+}

@@ -574,6 +574,9 @@ struct auth_warned {
 };
 struct auth_state {
     struct auth_source src[AUTH_SOURCES];
+    /* Nicks told to wait, and until when: a try before then is not
+     * answered again (the flood of answers would hold others up). */
+    struct auth_warned told[AUTH_SOURCES];
     struct auth_warned warned[AUTH_SOURCES];
     double window;  /* bot_clock() when the current second began */
     double spent;   /* seconds hashed in it */
@@ -664,6 +667,11 @@ void auth_source_failed(struct bot *bot, const char *from, int64_t now);
 /* 1 if the loop has spent its hashing budget for this second (a command
  * that hashes is then refused, to be tried again), else 0. */
 int auth_busy(struct bot *bot);
+/* 1 if `nick` was told to wait (auth_told_now) until after `now`: a new
+ * try before then gets no answer. */
+int auth_told(const struct bot *bot, const char *nick, int64_t now);
+/* Remembers that `nick` was told to wait until `until`. */
+void auth_told_now(struct bot *bot, const char *nick, int64_t until);
 /* Logs one warning that account `name` (key `key`) is under attack, with
  * `failures` wrong passwords, at most once per AUTH_WARN_EVERY seconds. */
 void auth_warn(struct bot *bot, const char *key, const char *name, int failures, int64_t now);

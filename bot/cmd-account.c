@@ -180,9 +180,16 @@ static int guarded_check(struct cmd_ctx *ctx, struct db_account *acc, const char
     if (wait_src > wait)
         wait = wait_src;
     if (wait > 0) {
-        if (!quiet)
+        /* His answers wait behind everyone else's for as long, and a try
+         * before the time he was told is not answered again: twenty nicks
+         * guessing must not fill the output queue that others wait on. */
+        if (bot->q)
+            outq_demote(bot->q, ctx->nick, (double)wait);
+        if (!quiet && !auth_told(bot, ctx->nick, now)) {
             reply(ctx, "too many failed attempts for %s; try again in %lld s", acc->name,
                   (long long)wait);
+            auth_told_now(bot, ctx->nick, now + wait);
+        }
         return -1;
     }
     if (quiet ? auth_busy(bot) : busy(ctx) != 0)

@@ -9,6 +9,8 @@
  * caller's job. Names and hashes are checked for length before any SQL runs,
  * so what is stored always fits struct db_account.
  */
+#include <stdio.h>
+
 #include "db_internal.h"
 
 int db_account_create(struct db *db, const char *key, const char *name, const char *hash,
