@@ -220,7 +220,8 @@ static void failures_told(struct cmd_ctx *ctx, const struct db_account *acc)
         strftime(when, sizeof(when), "%Y-%m-%d %H:%M UTC", &tm);
     else
         snprintf(when, sizeof(when), "an unknown time");
-    reply(ctx, "%d failed attempt%s to identify as %s since your last login, the last from %s at %s",
+    reply(ctx,
+          "%d failed attempt%s to identify as %s since your last login, the last from %s at %s",
           acc->failures, acc->failures == 1 ? "" : "s", acc->name,
           acc->failed_from[0] ? acc->failed_from : "an unknown place", when);
     if (db_account_failures_clear(ctx->bot->db, acc->id) != DB_OK)
@@ -300,8 +301,8 @@ const struct cmd_entry cmd_register_entry = {
 /* The account identify checks: that of `key`, made first when `name` is
  * an admin of [bot] admins with a hash and has none yet (the operator's
  * hash is its password). DB_OK, DB_NOTFOUND or DB_ERROR. */
-static int identify_find(struct bot *bot, const char *name, const char *key,
-                         const char *admin_hash, struct db_account *acc)
+static int identify_find(struct bot *bot, const char *name, const char *key, const char *admin_hash,
+                         struct db_account *acc)
 {
     int rc = db_account_get(bot->db, key, acc);
     if (rc != DB_NOTFOUND || !admin_hash)
@@ -313,6 +314,45 @@ static int identify_find(struct bot *bot, const char *name, const char *key,
         return DB_ERROR;
     log_msg(LOG_INFO, "account %s made for the admin of [bot] admins", as_listed);
     return db_account_get(bot->db, key, acc);
+}
+
+/* After the right password for *acc: the account takes the configured
+ * hash of an admin ([bot] admins, `admin_hash`, or NULL) if it differs (a
+ * new hash there is a new password), and a banned account or a burnt
+ * password is refused. 0, or -1 after replying. */
+static int identify_usable(struct cmd_ctx *ctx, struct db_account *acc, const char *admin_hash)
+{
+    struct bot *bot = ctx->bot;
+
+    if (admin_hash && strcmp(acc->hash, admin_hash) != 0) {
+        if (db_account_set_hash(bot->db, acc->id, admin_hash) != DB_OK) {
+            log_msg(LOG_ERROR, "identify %s: %s", acc->name, db_errmsg(bot->db));
+            reply(ctx, "sorry, I could not check that (database error); try again later");
+            return -1;
+        }
+        snprintf(acc->hash, sizeof(acc->hash), "%s", admin_hash);
+        acc->burnt = 0; /* a new hash in the configuration: a new password */
+    }
+    if (acc->banned) {
+        reply(ctx, "the account %s is banned; ask an admin", acc->name);
+        return -1;
+    }
+    if (acc->burnt) {
+        log_msg(LOG_INFO, "identify %s as %s: a burnt password", ctx->nick, acc->name);
+        if (ctx->account_id == acc->id)
+            reply(ctx,
+                  "that password of %s was said in a channel and no longer works; you are "
+                  "still identified as %s: set a new one now with passwd <new password>",
+                  acc->name, acc->name);
+        else
+            reply(ctx,
+                  "that password of %s was said in a channel and no longer works: set a new one "
+                  "with passwd <new password> from a nick still identified as %s, or ask an "
+                  "admin to resetpass it",
+                  acc->name, acc->name);
+        return -1;
+    }
+    return 0;
 }
 
 static int cmd_identify(struct cmd_ctx *ctx)
@@ -352,35 +392,9 @@ static int cmd_identify(struct cmd_ctx *ctx)
         reply(ctx, "wrong password for %s", acc.name);
         return -1;
     }
-    if (admin_hash && strcmp(acc.hash, admin_hash) != 0) {
-        if (db_account_set_hash(bot->db, acc.id, admin_hash) != DB_OK) {
-            log_msg(LOG_ERROR, "identify %s: %s", acc.name, db_errmsg(bot->db));
-            reply(ctx, "sorry, I could not check that (database error); try again later");
-            return -1;
-        }
-        snprintf(acc.hash, sizeof(acc.hash), "%s", admin_hash);
-        acc.burnt = 0; /* a new hash in the configuration: a new password */
-    }
-    if (acc.banned) {
-        reply(ctx, "the account %s is banned; ask an admin", acc.name);
+    if (identify_usable(ctx, &acc, admin_hash) != 0)
         return -1;
-    }
-    if (acc.burnt) {
-        log_msg(LOG_INFO, "identify %s as %s: a burnt password", ctx->nick, acc.name);
-        if (ctx->account_id == acc.id)
-            reply(ctx,
-                  "that password of %s was said in a channel and no longer works; you are "
-                  "still identified as %s: set a new one now with passwd <new password>",
-                  acc.name, acc.name);
-        else
-            reply(ctx,
-                  "that password of %s was said in a channel and no longer works: set a new one "
-                  "with passwd <new password> from a nick still identified as %s, or ask an "
-                  "admin to resetpass it",
-                  acc.name, acc.name);
-        return -1;
-    }
-    if (accounts_services_name(bot, ctx->nick, acc.name)) {
+    if (!admin_hash && accounts_services_name(bot, ctx->nick, acc.name)) {
         /* He proved both: the account follows his services login now. */
         if (db_account_set_hash(bot->db, acc.id, PASSWORD_NONE) != DB_OK) {
             log_msg(LOG_ERROR, "identify %s: %s", acc.name, db_errmsg(bot->db));
@@ -454,8 +468,9 @@ static int cmd_passwd(struct cmd_ctx *ctx)
         return -1;
     }
     if (config_hash(bot, acc.name)) {
-        reply(ctx, "the password of %s is set in the bot's configuration ([bot] admins): ask "
-                   "the operator to change it there",
+        reply(ctx,
+              "the password of %s is set in the bot's configuration ([bot] admins): ask "
+              "the operator to change it there",
               acc.name);
         return -1;
     }
@@ -515,8 +530,9 @@ static int cmd_resetpass(struct cmd_ctx *ctx)
         return -1;
     }
     if (config_hash(bot, acc.name)) {
-        reply(ctx, "the password of %s is set in the bot's configuration ([bot] admins): the "
-                   "operator changes it there",
+        reply(ctx,
+              "the password of %s is set in the bot's configuration ([bot] admins): the "
+              "operator changes it there",
               acc.name);
         return -1;
     }

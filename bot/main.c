@@ -197,8 +197,9 @@ static int args_read(int argc, char **argv, const char **path)
             return hash_password();
         if (strcmp(argv[i], "--add-admin") == 0 || strcmp(argv[i], "--remove-admin") == 0) {
             if (i + 2 != argc) {
-                fprintf(stderr, "ringside: %s needs one account name, last; e.g. ringside -c "
-                                "ringside.conf %s alice\n",
+                fprintf(stderr,
+                        "ringside: %s needs one account name, last; e.g. ringside -c "
+                        "ringside.conf %s alice\n",
                         argv[i], argv[i]);
                 return EXIT_USAGE;
             }

@@ -39,9 +39,9 @@ struct db_account {
     int64_t created; /* unix time */
     int burnt;       /* the password was said in a channel: identify refuses it */
     /* Migration 7. */
-    int admin;         /* made or named an admin by the operator (--add-admin) */
-    int failures;      /* wrong passwords given since the last login */
-    int64_t failed_at; /* unix time of the last of them, 0 if none ever */
+    int admin;                     /* made or named an admin by the operator (--add-admin) */
+    int failures;                  /* wrong passwords given since the last login */
+    int64_t failed_at;             /* unix time of the last of them, 0 if none ever */
     char failed_from[DB_FROM_MAX]; /* where it came from (a host or a nick), or "" */
 };
 

@@ -114,6 +114,8 @@ def s_attack(env):
     check(max(delays) < BYSTANDER_MAX, "a bystander waited %.2f s for version" % max(delays),
           "version: %s; help: %s" % (" ".join("%.2f" % d for d in delays),
                                      " ".join("%.2f" % d for d in helps)))
+    check(max(helps) < BYSTANDER_MAX, "a bystander waited %.2f s for help" % max(helps),
+          "help: %s" % " ".join("%.2f" % d for d in helps))
     check(1 <= accepted <= ACCEPTED_MAX, "%d wrong passwords checked in %.0f s" %
           (accepted, ATTACK))
     check(limited > 0, "no attempt was refused by the limiter")
