@@ -28,6 +28,7 @@ Python 3 standard library only.
 import os
 import re
 import shutil
+import subprocess
 import sys
 import threading
 import time
@@ -64,7 +65,16 @@ def s_operator(env):
     o.ask("identify " + pw, r"^you are identified as opadmin ")
     o.ask("ban nobody-here", r"^there is no account nobody-here$", chan=CHANNEL)
     o.quit()
-    return ["--add-admin opadmin, identify, an admin's ban"]
+    # --hash-password: the hash for [bot] admins = name:HASH, from stdin.
+    r = subprocess.run([env.bot_path, "--hash-password"], input=pw + "\n", capture_output=True,
+                       text=True, timeout=120)
+    check(r.returncode == 0 and re.fullmatch(r"\$y\$[./A-Za-z0-9$]+\n", r.stdout),
+          "--hash-password: %r %r" % (r.stdout, r.stderr))
+    r = subprocess.run([env.bot_path, "--hash-password"], input="short\n", capture_output=True,
+                       text=True, timeout=120)
+    check(r.returncode == 1 and "6 to 72 characters" in r.stderr, "a short password: %r" %
+          r.stderr)
+    return ["--add-admin opadmin, identify, an admin's ban; --hash-password"]
 
 
 def s_attack(env):
