@@ -10,10 +10,12 @@
  * source (a host, or a nick when the host is hidden: kept in memory), each
  * further try waits twice as long after the last failure, up to
  * AUTH_WAIT_MAX; the log says once per AUTH_WARN_EVERY that an account is
- * under attack. The hashing itself (tens of ms each) is bounded to
+ * under attack. The hashing of suspect tries (for an account or from a
+ * source with wrong passwords already; tens of ms each) is bounded to
  * AUTH_BUDGET seconds per second of the event loop, so a flood of tries from
- * many nicks never holds other players' replies up for long: a command that
- * would hash past it is refused, to be tried again a moment later.
+ * many nicks never holds other players' replies up for long: such a try
+ * past it is refused, to be tried again a moment later. An honest first
+ * try, a register or a passwd never waits for it.
  */
 #define _DEFAULT_SOURCE /* explicit_bzero */
 #include <crypt.h>
@@ -130,6 +132,12 @@ static const struct auth_source *source_find(const struct auth_state *a, const c
         if (a->src[i].from[0] && strcmp(a->src[i].from, from) == 0)
             return &a->src[i];
     return NULL;
+}
+
+int auth_source_failures(const struct bot *bot, const char *from)
+{
+    const struct auth_source *s = source_find(&bot->auth, from);
+    return s ? s->failures : 0;
 }
 
 int64_t auth_source_wait(const struct bot *bot, const char *from, int64_t now)

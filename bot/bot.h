@@ -562,6 +562,7 @@ void whois_expire(struct bot *bot);
 #define AUTH_SOURCES    64   /* sources remembered (the oldest is forgotten) */
 #define AUTH_BUDGET     0.25 /* seconds of hashing the loop may do per second */
 #define AUTH_WARN_EVERY 600  /* seconds: one "under attack" log line per account */
+#define AUTH_BUSY_WAIT  2    /* seconds a try refused for the budget waits */
 #define AUTH_FROM_MAX   64   /* a source: a host, or a nick (DB_FROM_MAX) */
 struct auth_source {
     char from[AUTH_FROM_MAX];
@@ -660,12 +661,16 @@ int64_t auth_now(const struct bot *bot);
 /* Where the message being run comes from: the host of bot->origin, or
  * `nick` when there is none; into from[AUTH_FROM_MAX]. */
 void auth_source(const struct bot *bot, const char *nick, char *from);
+/* The wrong passwords counted for source `from` (0 if none). */
+int auth_source_failures(const struct bot *bot, const char *from);
 /* The wait (auth_wait) of source `from` at `now`. */
 int64_t auth_source_wait(const struct bot *bot, const char *from, int64_t now);
 /* Counts a wrong password from `from` at `now`. */
 void auth_source_failed(struct bot *bot, const char *from, int64_t now);
-/* 1 if the loop has spent its hashing budget for this second (a command
- * that hashes is then refused, to be tried again), else 0. */
+/* 1 if the loop has spent its hashing budget for this second, else 0: a
+ * password check for an account or from a source with wrong passwords
+ * already is then refused, to be tried again (cmd-account.c); a first try
+ * of both never is. */
 int auth_busy(struct bot *bot);
 /* 1 if `nick` was told to wait (auth_told_now) until after `now`: a new
  * try before then gets no answer. */

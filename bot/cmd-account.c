@@ -134,17 +134,6 @@ static int services_only(struct cmd_ctx *ctx)
     return -1;
 }
 
-/* 0, or -1 after replying when the loop has hashed enough this second
- * (auth_busy): a command that hashes is then tried again a moment later,
- * so that many tries at once never hold other players' replies up. */
-static int busy(struct cmd_ctx *ctx)
-{
-    if (!auth_busy(ctx->bot))
-        return 0;
-    reply(ctx, "I am checking many passwords right now; try again in a few seconds");
-    return -1;
-}
-
 static const char *config_hash(const struct bot *bot, const char *name);
 
 /* The hash a password of *acc is checked against: the configured one of
@@ -166,7 +155,8 @@ static const char *config_hash(const struct bot *bot, const char *name)
  * check it against) under the limits of guessing (auth.c): 1 if it is
  * right, 0 if wrong (counted for the account and the source, not
  * answered), -1 when he must wait first or the loop is busy: then nothing
- * was checked, and he was told why unless `quiet`. */
+ * was checked, and he was told why unless `quiet` or told already (once per
+ * wait), and his answers go behind everyone else's meanwhile. */
 static int guarded_check(struct cmd_ctx *ctx, struct db_account *acc, const char *key,
                          const char *hash, const char *pw, int quiet)
 {
@@ -192,8 +182,16 @@ static int guarded_check(struct cmd_ctx *ctx, struct db_account *acc, const char
         }
         return -1;
     }
-    if (quiet ? auth_busy(bot) : busy(ctx) != 0)
+    if ((acc->failures > 0 || auth_source_failures(bot, from) > 0) && auth_busy(bot)) {
+        /* A suspect try while the loop has hashed enough this second. */
+        if (bot->q)
+            outq_demote(bot->q, ctx->nick, AUTH_BUSY_WAIT);
+        if (!quiet && !auth_told(bot, ctx->nick, now)) {
+            reply(ctx, "I am checking many passwords right now; try again in a few seconds");
+            auth_told_now(bot, ctx->nick, now + AUTH_BUSY_WAIT);
+        }
         return -1;
+    }
     if (auth_check(bot, pw, hash))
         return 1;
     auth_source_failed(bot, from, now);
@@ -256,9 +254,15 @@ static int cmd_register(struct cmd_ctx *ctx)
               ctx->nick);
         return -1;
     }
-    if (present(ctx) != 0 || password_ok(ctx, pw) != 0 || busy(ctx) != 0)
+    if (present(ctx) != 0 || password_ok(ctx, pw) != 0)
         return -1;
     bot_name_key(key, ctx->nick, sizeof(key));
+    /* Before any hashing: a register repeated costs nothing. */
+    struct db_account acc;
+    if (db_account_get(bot->db, key, &acc) == DB_OK) {
+        reply(ctx, "the account %s exists already; if it is yours: identify <password>", ctx->nick);
+        return -1;
+    }
     if (password_fresh(ctx, key, pw, "register <password>") != 0)
         return -1;
     if (auth_hash(bot, pw, hash, sizeof(hash)) != 0) {
@@ -483,8 +487,6 @@ static int cmd_passwd(struct cmd_ctx *ctx)
             return -1;
         }
     }
-    if (busy(ctx) != 0)
-        return -1;
     if (password_ok(ctx, pw) != 0 ||
         password_fresh(ctx, key, pw,
                        acc.burnt ? "passwd <new password>"
@@ -536,7 +538,7 @@ static int cmd_resetpass(struct cmd_ctx *ctx)
               acc.name);
         return -1;
     }
-    if (password_ok(ctx, pw) != 0 || busy(ctx) != 0 ||
+    if (password_ok(ctx, pw) != 0 ||
         password_fresh(ctx, key, pw, "resetpass <account> <password>") != 0)
         return -1;
     snprintf(what, sizeof(what), "reset the password of %s", acc.name);

@@ -1087,12 +1087,19 @@ START_TEST(test_identify_limited)
     auth_source(&bot, "x", from);
     ck_assert_str_eq(from, "host.example");
     bot.origin = NULL;
-    /* The hashing budget: spent, commands that hash wait a moment. */
+    /* The hashing budget, spent: a suspect try (a source or an account with
+     * wrong passwords) waits a moment, told once; a first try never does,
+     * nor a register. */
+    HAS(run("mal", 0, "identify alice guess008"), "wrong password for alice");
     bot.auth.budget = 0.001;
     bot.auth.window = bot_clock();
     bot.auth.spent = 1;
     HAS(run("mal", 0, "identify alice guess009"), "checking many passwords right now");
-    HAS(run("mal", 0, "register malpass1"), "checking many passwords right now");
+    ck_assert_str_eq(run("mal", 0, "identify alice guess010"), "");
+    run("alice", 0, "logout");
+    HAS(run("alice", 0, "register alicepw9"), "the account alice exists already");
+    join("newbie");
+    HAS(run("newbie", 0, "register newbiepw"), "registered");
 }
 END_TEST
 
