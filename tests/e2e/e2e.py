@@ -911,6 +911,9 @@ def s_password_in_channel(env):
     c.ask("logout", r"^logged out of leaky$")
     c.ask("identify " + pw2, r"^wrong password for leaky$")
     c.ask("identify " + pw3, r"^you are identified as leaky ")
+    # ... and told of the wrong one (bot/cmd-account.c, failures_told).
+    c.expect(r"^1 failed attempt to identify as leaky since your last login, the last from \S+ "
+             r"at \d{4}-\d\d-\d\d \d\d:\d\d UTC$")
     c.ask("passwd a b", seen + r", so I will never take that new password for leaky\. Change it "
           r"in private: /msg ringside passwd <old password> <new password>$", chan=CHANNEL)
     c.quit()
