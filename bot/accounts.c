@@ -16,6 +16,14 @@
  * An account is never inferred from a nick: only what the server says of
  * the nick's login counts. An identity that came from services ends when
  * services say he logged out, or logged in as someone else.
+ *
+ * Admins (bot_is_admin) are never whoever registered a listed name first:
+ * an account the operator made from the command line (--add-admin: the
+ * database's `admin` mark), an entry "name:HASH" of [bot] admins whose
+ * account's password is that hash (cmd-account.c keeps the account's hash
+ * equal to the configured one), or an entry "name" alone whose account
+ * follows the network's services login (accounts = services, or both with
+ * an account without a password). register refuses a listed name.
  */
 #include <string.h>
 #include <time.h>
@@ -107,4 +115,145 @@ int accounts_services_name(const struct bot *bot, const char *nick, const char *
     bot_name_key(a, svc, sizeof(a));
     bot_name_key(b, name, sizeof(b));
     return strcmp(a, b) == 0;
+}
+
+/* ------------------------------------------------------------- admins */
+
+int accounts_admin_entry(const struct config *cfg, const char *name)
+{
+    if (!name)
+        return -1;
+    for (int i = 0; i < cfg->nadmins; i++)
+        if (irc_casecmp(CASEMAP_RFC1459, cfg->admins[i], name) == 0)
+            return i;
+    return -1;
+}
+
+int bot_is_admin(const struct bot *bot, const char *account)
+{
+    char key[DB_NAME_MAX];
+    struct db_account acc;
+
+    if (!account || !bot->db || strlen(account) >= DB_NAME_MAX)
+        return 0;
+    bot_name_key(key, account, sizeof(key));
+    if (db_account_get(bot->db, key, &acc) != DB_OK)
+        return 0;
+    if (acc.admin)
+        return 1;
+    int i = accounts_admin_entry(&bot->cfg, account);
+    if (i < 0)
+        return 0;
+    if (bot->cfg.admin_hash[i][0])
+        return strcmp(acc.hash, bot->cfg.admin_hash[i]) == 0;
+    /* A name alone: only the network's services prove it. */
+    return bot->cfg.accounts == ACCOUNTS_SERVICES ||
+           (bot->cfg.accounts == ACCOUNTS_BOTH && strcmp(acc.hash, PASSWORD_NONE) == 0);
+}
+
+/* 0 if `name` can be an account name (as a nick: letters, digits, the
+ * specials []\`_^{|} and '-', not starting with a digit or '-'), else -1. */
+static int admin_name_ok(const char *name)
+{
+    size_t n = strlen(name);
+
+    if (n == 0 || n >= DB_NAME_MAX || (name[0] >= '0' && name[0] <= '9') || name[0] == '-')
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        char c = name[i];
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+              strchr("[]\\`_^{|}-", c)))
+            return -1;
+    }
+    return 0;
+}
+
+int accounts_add_admin(struct db *db, const char *name, const char *password, int *existed,
+                       char *err, size_t len)
+{
+    char key[DB_NAME_MAX], hash[DB_HASH_MAX];
+    struct db_account acc;
+    int64_t id;
+
+    *existed = 0;
+    if (admin_name_ok(name) != 0) {
+        snprintf(err, len,
+                 "\"%.40s\" is not an account name (letters, digits, []\\`_^{|} or -, not "
+                 "starting with a digit or -, at most %d bytes)",
+                 name, DB_NAME_MAX - 1);
+        return -1;
+    }
+    size_t n = strlen(password);
+    if (n < PASSWORD_MIN || n > PASSWORD_MAX) {
+        snprintf(err, len, "a password has %d to %d characters; this one has %zu", PASSWORD_MIN,
+                 PASSWORD_MAX, n);
+        return -1;
+    }
+    if (password_hash(password, hash, sizeof(hash)) != 0) {
+        snprintf(err, len, "hashing the password failed");
+        return -1;
+    }
+    bot_name_key(key, name, sizeof(key));
+    int rc = db_account_get(db, key, &acc);
+    if (rc == DB_OK) {
+        *existed = 1;
+        id = acc.id;
+        rc = db_account_set_hash(db, id, hash);
+    } else if (rc == DB_NOTFOUND) {
+        rc = db_account_create(db, key, name, hash, (int64_t)time(NULL), &id);
+    }
+    if (rc == DB_OK)
+        rc = db_account_set_admin(db, id, 1);
+    char what[96];
+    snprintf(what, sizeof(what), "made %s an admin (ringside --add-admin)", name);
+    if (rc == DB_OK)
+        rc = db_audit(db, (int64_t)time(NULL), "operator", what);
+    if (rc != DB_OK) {
+        snprintf(err, len, "account %s: %s", name, db_errmsg(db));
+        return -1;
+    }
+    return 0;
+}
+
+int accounts_remove_admin(struct db *db, const char *name, char *err, size_t len)
+{
+    char key[DB_NAME_MAX];
+    struct db_account acc;
+
+    if (admin_name_ok(name) != 0) {
+        snprintf(err, len, "\"%.40s\" is not an account name", name);
+        return -1;
+    }
+    bot_name_key(key, name, sizeof(key));
+    int rc = db_account_get(db, key, &acc);
+    if (rc == DB_OK)
+        rc = db_account_set_admin(db, acc.id, 0);
+    if (rc != DB_OK) {
+        if (rc == DB_NOTFOUND)
+            snprintf(err, len, "there is no account %s", name);
+        else
+            snprintf(err, len, "account %s: %s", name, db_errmsg(db));
+        return -1;
+    }
+    return 0;
+}
+
+void accounts_admins_check(struct bot *bot)
+{
+    char key[DB_NAME_MAX];
+    struct db_account acc;
+
+    for (int i = 0; i < bot->cfg.nadmins; i++) {
+        const char *name = bot->cfg.admins[i];
+        if (bot->cfg.admin_hash[i][0] || bot->cfg.accounts != ACCOUNTS_PASSWORDS)
+            continue;
+        bot_name_key(key, name, sizeof(key));
+        if (db_account_get(bot->db, key, &acc) == DB_OK && acc.admin)
+            continue;
+        log_msg(LOG_WARN,
+                "[bot] admins: %s is not an admin: with accounts = passwords a name alone gives "
+                "no rights (anyone could register it); make the account with ringside -c FILE "
+                "--add-admin %s, or write %s:HASH (ringside --hash-password makes the hash)",
+                name, name, name);
+    }
 }

@@ -4,11 +4,25 @@
  * A fresh salt comes from crypt_gensalt_rn with the OS's randomness; a hash
  * is checked by hashing the candidate with the stored setting and comparing
  * in constant time. Passwords are never logged or stored in clear.
+ *
+ * Guessing is slowed and seen: after AUTH_FREE wrong passwords for an
+ * account (counted in the database, so a restart keeps them) or from a
+ * source (a host, or a nick when the host is hidden: kept in memory), each
+ * further try waits twice as long after the last failure, up to
+ * AUTH_WAIT_MAX; the log says once per AUTH_WARN_EVERY that an account is
+ * under attack. The hashing of suspect tries (for an account or from a
+ * source with wrong passwords already; tens of ms each) is bounded to
+ * AUTH_BUDGET seconds per second of the event loop, so a flood of tries from
+ * many nicks never holds other players' replies up for long: such a try
+ * past it is refused, to be tried again a moment later. An honest first
+ * try, a register or a passwd never waits for it.
  */
 #define _DEFAULT_SOURCE /* explicit_bzero */
 #include <crypt.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "bot.h"
 
@@ -51,4 +65,159 @@ int password_check(const char *password, const char *hash)
     explicit_bzero(cd, sizeof(*cd));
     free(cd);
     return ok;
+}
+
+/* ------------------------------------------------- guessing, limited */
+
+int auth_hash(struct bot *bot, const char *password, char *out, size_t len)
+{
+    double t0 = bot_clock();
+    int rc = password_hash(password, out, len);
+    bot->auth.spent += bot_clock() - t0;
+    return rc;
+}
+
+int auth_check(struct bot *bot, const char *password, const char *hash)
+{
+    double t0 = bot_clock();
+    int ok = password_check(password, hash);
+    bot->auth.spent += bot_clock() - t0;
+    return ok;
+}
+
+int auth_busy(struct bot *bot)
+{
+    double t = bot_clock();
+
+    /* A new second: the budget is whole again. */
+    if (t - bot->auth.window >= 1.0 || t < bot->auth.window) {
+        bot->auth.window = t;
+        bot->auth.spent = 0;
+    }
+    return bot->auth.budget > 0 && bot->auth.spent >= bot->auth.budget;
+}
+
+int64_t auth_wait(int failures, int64_t last, int64_t now)
+{
+    if (failures < AUTH_FREE)
+        return 0;
+    int k = failures - AUTH_FREE + 1;
+    int64_t wait = k >= 16 ? AUTH_WAIT_MAX : (int64_t)1 << k;
+    if (wait > AUTH_WAIT_MAX)
+        wait = AUTH_WAIT_MAX;
+    int64_t left = last + wait - now;
+    /* A clock set back must not lock anyone out for longer than the cap. */
+    if (left > AUTH_WAIT_MAX)
+        left = AUTH_WAIT_MAX;
+    return left > 0 ? left : 0;
+}
+
+int64_t auth_now(const struct bot *bot)
+{
+    return bot->auth.now ? bot->auth.now : (int64_t)time(NULL);
+}
+
+void auth_source(const struct bot *bot, const char *nick, char *from)
+{
+    const char *at = bot->origin ? strrchr(bot->origin, '@') : NULL;
+
+    /* The host when the server shows one; a nick when it does not. */
+    snprintf(from, AUTH_FROM_MAX, "%s", at && at[1] ? at + 1 : nick);
+}
+
+/* The entry of `from`, or NULL. */
+static const struct auth_source *source_find(const struct auth_state *a, const char *from)
+{
+    for (int i = 0; i < AUTH_SOURCES; i++)
+        if (a->src[i].from[0] && strcmp(a->src[i].from, from) == 0)
+            return &a->src[i];
+    return NULL;
+}
+
+int auth_source_failures(const struct bot *bot, const char *from)
+{
+    const struct auth_source *s = source_find(&bot->auth, from);
+    return s ? s->failures : 0;
+}
+
+int64_t auth_source_wait(const struct bot *bot, const char *from, int64_t now)
+{
+    const struct auth_source *s = source_find(&bot->auth, from);
+    return s ? auth_wait(s->failures, s->last, now) : 0;
+}
+
+void auth_source_failed(struct bot *bot, const char *from, int64_t now)
+{
+    struct auth_state *a = &bot->auth;
+    struct auth_source *s = (struct auth_source *)source_find(a, from);
+
+    if (!s) {
+        /* A free entry, else the one that failed longest ago. */
+        s = &a->src[0];
+        for (int i = 0; i < AUTH_SOURCES && s->from[0]; i++)
+            if (!a->src[i].from[0] || a->src[i].last < s->last)
+                s = &a->src[i];
+        memset(s, 0, sizeof(*s));
+        snprintf(s->from, sizeof(s->from), "%s", from);
+    }
+    if (s->failures < 1000000)
+        s->failures++;
+    s->last = now;
+}
+
+void auth_warn(struct bot *bot, const char *key, const char *name, int failures, int64_t now)
+{
+    struct auth_warned *w = NULL, *oldest = &bot->auth.warned[0];
+
+    if (failures < AUTH_FREE)
+        return;
+    for (int i = 0; i < AUTH_SOURCES; i++) {
+        struct auth_warned *e = &bot->auth.warned[i];
+        if (e->key[0] && strcmp(e->key, key) == 0)
+            w = e;
+        if (e->at < oldest->at)
+            oldest = e;
+    }
+    if (w && now - w->at < AUTH_WARN_EVERY && now >= w->at)
+        return;
+    if (!w) {
+        w = oldest;
+        snprintf(w->key, sizeof(w->key), "%s", key);
+    }
+    w->at = now;
+    log_msg(LOG_WARN,
+            "account %s is under attack: %d wrong passwords since its last login; tries are "
+            "slowed down (next line about it in %d s at the earliest)",
+            name, failures, AUTH_WARN_EVERY);
+}
+
+int auth_told(const struct bot *bot, const char *nick, int64_t now)
+{
+    char key[CONFIG_NICK_MAX];
+
+    bot_name_key(key, nick, sizeof(key));
+    for (int i = 0; i < AUTH_SOURCES; i++)
+        if (bot->auth.told[i].key[0] && strcmp(bot->auth.told[i].key, key) == 0)
+            return bot->auth.told[i].at > now;
+    return 0;
+}
+
+void auth_told_now(struct bot *bot, const char *nick, int64_t until)
+{
+    struct auth_warned *w = NULL, *oldest = &bot->auth.told[0];
+    char key[CONFIG_NICK_MAX];
+
+    bot_name_key(key, nick, sizeof(key));
+    for (int i = 0; i < AUTH_SOURCES && !w; i++) {
+        struct auth_warned *e = &bot->auth.told[i];
+        if (e->key[0] && strcmp(e->key, key) == 0)
+            w = e;
+        else if (e->at < oldest->at)
+            oldest = e;
+    }
+    if (!w) {
+        w = oldest;
+        snprintf(w->key, sizeof(w->key), "%s", key);
+    }
+    w->at = until;
 }

@@ -1,6 +1,6 @@
 /*
  * bot.c - small services every bot module shares: the clock, saying
- * something, admins, channel numbers and database keys of names.
+ * something, channel numbers and database keys of names.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -17,16 +17,6 @@ double bot_clock(void)
 
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-int bot_is_admin(const struct bot *bot, const char *account)
-{
-    if (!account)
-        return 0;
-    for (int i = 0; i < bot->cfg.nadmins; i++)
-        if (irc_casecmp(CASEMAP_RFC1459, bot->cfg.admins[i], account) == 0)
-            return 1;
-    return 0;
 }
 
 int bot_chan_find(const struct bot *bot, const char *name)

@@ -43,6 +43,7 @@ int log_level_parse(const char *name);
 #define CONFIG_NICK_MAX     32
 #define CONFIG_CHANNELS_MAX 16
 #define CONFIG_ADMINS_MAX   16
+#define CONFIG_HASH_MAX     160 /* an admin's password hash (DB_HASH_MAX) */
 #define CONFIG_ERR_MAX      512
 #define CONFIG_SAFE_RATE    1.0 /* lines/s every common server takes */
 #define CONFIG_SAFE_BURST   5   /* lines at once */
@@ -78,6 +79,9 @@ struct config {
     enum accounts_mode accounts;
     char prefix[8];
     char admins[CONFIG_ADMINS_MAX][CONFIG_NICK_MAX];
+    /* "name:HASH": the admin's password hash (ringside --hash-password),
+     * else "" (the name counts only through services: accounts.c). */
+    char admin_hash[CONFIG_ADMINS_MAX][CONFIG_HASH_MAX];
     int nadmins;
     char database[CONFIG_STR_MAX];
     enum log_level log_level;
@@ -553,6 +557,37 @@ int whois_next(struct bot *bot, const char *nick, int *at, struct whois_wait *ou
 /* Drops (and logs) the lines waiting longer than WHOIS_TIMEOUT. */
 void whois_expire(struct bot *bot);
 
+/* Password guessing (auth.c): who failed lately, and how much hashing the
+ * event loop did in the current second. */
+#define AUTH_FREE       3    /* wrong passwords before any wait */
+#define AUTH_WAIT_MAX   300  /* seconds: the longest wait between two tries */
+#define AUTH_SOURCES    64   /* sources remembered (the oldest is forgotten) */
+#define AUTH_BUDGET     0.25 /* seconds of hashing the loop may do per second */
+#define AUTH_WARN_EVERY 600  /* seconds: one "under attack" log line per account */
+#define AUTH_BUSY_WAIT  2    /* seconds a try refused for the budget waits */
+#define AUTH_FROM_MAX   64   /* a source: a host, or a nick (DB_FROM_MAX) */
+struct auth_source {
+    char from[AUTH_FROM_MAX];
+    int failures;
+    int64_t last; /* unix time of the last failure */
+};
+struct auth_warned {
+    char key[CONFIG_NICK_MAX];
+    int64_t at;
+};
+struct auth_state {
+    struct auth_source src[AUTH_SOURCES];
+    /* Nicks told to wait, and until when: a try before then is not
+     * answered again (the flood of answers would hold others up). */
+    struct auth_warned told[AUTH_SOURCES];
+    struct auth_warned warned[AUTH_SOURCES];
+    double window; /* bot_clock() when the current second began */
+    double spent;  /* seconds hashed in it */
+    double budget; /* seconds of hashing allowed per second: AUTH_BUDGET in
+                    * the bot (main.c); 0, unlimited (unit tests) */
+    int64_t now;   /* tests: the unix time to use instead of the clock's; 0: time() */
+};
+
 struct bot {
     struct config cfg;
     const char *config_path;
@@ -572,6 +607,10 @@ struct bot {
     struct irc_state *irc;
     struct whois whois; /* commands waiting for a WHOIS answer */
     struct game *game;  /* NULL until the database is open */
+    /* "nick!user@host" of the message being dispatched, or NULL (a command
+     * run later, after a WHOIS): where a password guess comes from. */
+    const char *origin;
+    struct auth_state auth; /* the password guessing limits (auth.c) */
 };
 
 /* A PRIVMSG or NOTICE wire line (`line`, changed in place) as its target
@@ -584,7 +623,11 @@ void bot_line_format(const struct bot *bot, char *line);
 double bot_clock(void);
 /* A fresh random seed for a bout or a league turn (/dev/urandom). */
 uint64_t bot_seed(void);
-/* 1 if `account` is one of the configured admins. */
+/* 1 if the account named `account` holds admin rights now (accounts.c):
+ * the operator made it one (ringside --add-admin: the database's mark), or
+ * it is in [bot] admins with a password hash there and its password is that
+ * one, or it is in [bot] admins by name and follows a services account.
+ * Never only because someone registered a listed name. */
 int bot_is_admin(const struct bot *bot, const char *account);
 /* The number of channel `name`, or -1 if it is not one of ours. */
 int bot_chan_find(const struct bot *bot, const char *name);
@@ -607,7 +650,54 @@ void bot_name_key(char *dst, const char *name, size_t len);
 int password_hash(const char *password, char *out, size_t len);
 /* 1 if `password` matches `hash`, else 0. */
 int password_check(const char *password, const char *hash);
+/* password_hash and password_check for the event loop: the time they take
+ * is counted against the loop's hashing budget (auth_busy). */
+int auth_hash(struct bot *bot, const char *password, char *out, size_t len);
+int auth_check(struct bot *bot, const char *password, const char *hash);
+/* Seconds of waiting before a new try after `failures` wrong passwords, the
+ * last at unix time `last`, at `now`: 0 when he may try now. Free for the
+ * first AUTH_FREE, then 2, 4, 8 ... seconds after the last, at most
+ * AUTH_WAIT_MAX. */
+int64_t auth_wait(int failures, int64_t last, int64_t now);
+/* The unix time of the limits (auth.now in tests). */
+int64_t auth_now(const struct bot *bot);
+/* Where the message being run comes from: the host of bot->origin, or
+ * `nick` when there is none; into from[AUTH_FROM_MAX]. */
+void auth_source(const struct bot *bot, const char *nick, char *from);
+/* The wrong passwords counted for source `from` (0 if none). */
+int auth_source_failures(const struct bot *bot, const char *from);
+/* The wait (auth_wait) of source `from` at `now`. */
+int64_t auth_source_wait(const struct bot *bot, const char *from, int64_t now);
+/* Counts a wrong password from `from` at `now`. */
+void auth_source_failed(struct bot *bot, const char *from, int64_t now);
+/* 1 if the loop has spent its hashing budget for this second, else 0: a
+ * password check for an account or from a source with wrong passwords
+ * already is then refused, to be tried again (cmd-account.c); a first try
+ * of both never is. */
+int auth_busy(struct bot *bot);
+/* 1 if `nick` was told to wait (auth_told_now) until after `now`: a new
+ * try before then gets no answer. */
+int auth_told(const struct bot *bot, const char *nick, int64_t now);
+/* Remembers that `nick` was told to wait until `until`. */
+void auth_told_now(struct bot *bot, const char *nick, int64_t until);
+/* Logs one warning that account `name` (key `key`) is under attack, with
+ * `failures` wrong passwords, at most once per AUTH_WARN_EVERY seconds. */
+void auth_warn(struct bot *bot, const char *key, const char *name, int failures, int64_t now);
 
+/* Admins (accounts.c). */
+/* The [bot] admins entry of account `name` (its index), or -1. */
+int accounts_admin_entry(const struct config *cfg, const char *name);
+/* Makes (or takes over) the account `name` with `password` and marks it as
+ * an admin in the database: ringside --add-admin. 0, or -1 with a reason
+ * in err. *existed says whether the account was there before. */
+int accounts_add_admin(struct db *db, const char *name, const char *password, int *existed,
+                       char *err, size_t len);
+/* Takes the admin mark away from account `name`: 0, or -1 with err. */
+int accounts_remove_admin(struct db *db, const char *name, char *err, size_t len);
+/* Logs a warning for each entry of [bot] admins that gives no rights as
+ * configured (a name alone with accounts = passwords, no operator-made
+ * account), saying how to make it one. */
+void accounts_admins_check(struct bot *bot);
 /* Services accounts (accounts.c). */
 /* Identifies `nick` by his services account when `[bot] accounts` allows
  * it; with `create`, a bot account of that name is made when there is

@@ -51,7 +51,7 @@ static int password_burnt(struct bot *bot, const char *key, const char *pw)
         return -1;
     }
     for (int i = 0; i < n; i++)
-        if (password_check(pw, hashes[i]))
+        if (auth_check(bot, pw, hashes[i]))
             return 1;
     return 0;
 }
@@ -80,7 +80,7 @@ static int burn_said(struct bot *bot, const char *key, const char *pw)
 {
     char hash[DB_HASH_MAX];
 
-    if (password_hash(pw, hash, sizeof(hash)) != 0) {
+    if (auth_hash(bot, pw, hash, sizeof(hash)) != 0) {
         log_msg(LOG_ERROR, "burning a password said for %s: hashing failed", key);
         return -1;
     }
@@ -134,6 +134,98 @@ static int services_only(struct cmd_ctx *ctx)
     return -1;
 }
 
+static const char *config_hash(const struct bot *bot, const char *name);
+
+/* The hash a password of *acc is checked against: the configured one of
+ * an admin with one, else the account's. */
+static const char *account_hash(const struct bot *bot, const struct db_account *acc)
+{
+    const char *h = config_hash(bot, acc->name);
+    return h ? h : acc->hash;
+}
+
+/* The [bot] admins hash of account `name`, or NULL when it has none. */
+static const char *config_hash(const struct bot *bot, const char *name)
+{
+    int i = accounts_admin_entry(&bot->cfg, name);
+    return i >= 0 && bot->cfg.admin_hash[i][0] ? bot->cfg.admin_hash[i] : NULL;
+}
+
+/* Checks `pw` as the password of *acc (key `key`; `hash` is the one to
+ * check it against) under the limits of guessing (auth.c): 1 if it is
+ * right, 0 if wrong (counted for the account and the source, not
+ * answered), -1 when he must wait first or the loop is busy: then nothing
+ * was checked, and he was told why unless `quiet` or told already (once per
+ * wait), and his answers go behind everyone else's meanwhile. */
+static int guarded_check(struct cmd_ctx *ctx, struct db_account *acc, const char *key,
+                         const char *hash, const char *pw, int quiet)
+{
+    struct bot *bot = ctx->bot;
+    char from[AUTH_FROM_MAX];
+    int64_t now = auth_now(bot);
+
+    auth_source(bot, ctx->nick, from);
+    int64_t wait = auth_wait(acc->failures, acc->failed_at, now);
+    int64_t wait_src = auth_source_wait(bot, from, now);
+    if (wait_src > wait)
+        wait = wait_src;
+    if (wait > 0) {
+        /* His answers wait behind everyone else's for as long, and a try
+         * before the time he was told is not answered again: twenty nicks
+         * guessing must not fill the output queue that others wait on. */
+        if (bot->q)
+            outq_demote(bot->q, ctx->nick, (double)wait);
+        if (!quiet && !auth_told(bot, ctx->nick, now)) {
+            reply(ctx, "too many failed attempts for %s; try again in %lld s", acc->name,
+                  (long long)wait);
+            auth_told_now(bot, ctx->nick, now + wait);
+        }
+        return -1;
+    }
+    if ((acc->failures > 0 || auth_source_failures(bot, from) > 0) && auth_busy(bot)) {
+        /* A suspect try while the loop has hashed enough this second. */
+        if (bot->q)
+            outq_demote(bot->q, ctx->nick, AUTH_BUSY_WAIT);
+        if (!quiet && !auth_told(bot, ctx->nick, now)) {
+            reply(ctx, "I am checking many passwords right now; try again in a few seconds");
+            auth_told_now(bot, ctx->nick, now + AUTH_BUSY_WAIT);
+        }
+        return -1;
+    }
+    if (auth_check(bot, pw, hash))
+        return 1;
+    auth_source_failed(bot, from, now);
+    if (db_account_failed(bot->db, acc->id, now, from) != DB_OK)
+        log_msg(LOG_ERROR, "counting a wrong password of %s: %s", acc->name, db_errmsg(bot->db));
+    acc->failures++;
+    acc->failed_at = now;
+    snprintf(acc->failed_from, sizeof(acc->failed_from), "%s", from);
+    auth_warn(bot, key, acc->name, acc->failures, now);
+    return 0;
+}
+
+/* After a login as *acc: tells him of the wrong passwords given for it since
+ * his last one, and forgets them. */
+static void failures_told(struct cmd_ctx *ctx, const struct db_account *acc)
+{
+    char when[40];
+    time_t t = (time_t)acc->failed_at;
+    struct tm tm;
+
+    if (acc->failures <= 0)
+        return;
+    if (gmtime_r(&t, &tm))
+        strftime(when, sizeof(when), "%Y-%m-%d %H:%M UTC", &tm);
+    else
+        snprintf(when, sizeof(when), "an unknown time");
+    reply(ctx,
+          "%d failed attempt%s to identify as %s since your last login, the last from %s at %s",
+          acc->failures, acc->failures == 1 ? "" : "s", acc->name,
+          acc->failed_from[0] ? acc->failed_from : "an unknown place", when);
+    if (db_account_failures_clear(ctx->bot->db, acc->id) != DB_OK)
+        log_msg(LOG_ERROR, "account %s: %s", acc->name, db_errmsg(ctx->bot->db));
+}
+
 static int cmd_register(struct cmd_ctx *ctx)
 {
     struct bot *bot = ctx->bot;
@@ -153,12 +245,27 @@ static int cmd_register(struct cmd_ctx *ctx)
               DB_NAME_MAX - 1);
         return -1;
     }
+    if (accounts_admin_entry(&bot->cfg, ctx->nick) >= 0) {
+        /* Whoever registered first would otherwise hold the admin's name. */
+        log_msg(LOG_WARN, "%s tried to register the admin name %s: refused", ctx->nick, ctx->nick);
+        reply(ctx,
+              "%s is one of this bot's admins: that account is made by the bot's operator "
+              "(ringside --add-admin), not by register; use another nick",
+              ctx->nick);
+        return -1;
+    }
     if (present(ctx) != 0 || password_ok(ctx, pw) != 0)
         return -1;
     bot_name_key(key, ctx->nick, sizeof(key));
+    /* Before any hashing: a register repeated costs nothing. */
+    struct db_account acc;
+    if (db_account_get(bot->db, key, &acc) == DB_OK) {
+        reply(ctx, "the account %s exists already; if it is yours: identify <password>", ctx->nick);
+        return -1;
+    }
     if (password_fresh(ctx, key, pw, "register <password>") != 0)
         return -1;
-    if (password_hash(pw, hash, sizeof(hash)) != 0) {
+    if (auth_hash(bot, pw, hash, sizeof(hash)) != 0) {
         log_msg(LOG_ERROR, "register: hashing failed");
         reply(ctx, "sorry, I could not register you (internal error); try again later");
         return -1;
@@ -195,6 +302,63 @@ const struct cmd_entry cmd_register_entry = {
     .exec = cmd_register,
 };
 
+/* The account identify checks: that of `key`, made first when `name` is
+ * an admin of [bot] admins with a hash and has none yet (the operator's
+ * hash is its password). DB_OK, DB_NOTFOUND or DB_ERROR. */
+static int identify_find(struct bot *bot, const char *name, const char *key, const char *admin_hash,
+                         struct db_account *acc)
+{
+    int rc = db_account_get(bot->db, key, acc);
+    if (rc != DB_NOTFOUND || !admin_hash)
+        return rc;
+    const struct config *c = &bot->cfg;
+    const char *as_listed = c->admins[accounts_admin_entry(c, name)];
+    rc = db_account_create(bot->db, key, as_listed, admin_hash, (int64_t)time(NULL), NULL);
+    if (rc != DB_OK && rc != DB_EXISTS)
+        return DB_ERROR;
+    log_msg(LOG_INFO, "account %s made for the admin of [bot] admins", as_listed);
+    return db_account_get(bot->db, key, acc);
+}
+
+/* After the right password for *acc: the account takes the configured
+ * hash of an admin ([bot] admins, `admin_hash`, or NULL) if it differs (a
+ * new hash there is a new password), and a banned account or a burnt
+ * password is refused. 0, or -1 after replying. */
+static int identify_usable(struct cmd_ctx *ctx, struct db_account *acc, const char *admin_hash)
+{
+    struct bot *bot = ctx->bot;
+
+    if (admin_hash && strcmp(acc->hash, admin_hash) != 0) {
+        if (db_account_set_hash(bot->db, acc->id, admin_hash) != DB_OK) {
+            log_msg(LOG_ERROR, "identify %s: %s", acc->name, db_errmsg(bot->db));
+            reply(ctx, "sorry, I could not check that (database error); try again later");
+            return -1;
+        }
+        snprintf(acc->hash, sizeof(acc->hash), "%s", admin_hash);
+        acc->burnt = 0; /* a new hash in the configuration: a new password */
+    }
+    if (acc->banned) {
+        reply(ctx, "the account %s is banned; ask an admin", acc->name);
+        return -1;
+    }
+    if (acc->burnt) {
+        log_msg(LOG_INFO, "identify %s as %s: a burnt password", ctx->nick, acc->name);
+        if (ctx->account_id == acc->id)
+            reply(ctx,
+                  "that password of %s was said in a channel and no longer works; you are "
+                  "still identified as %s: set a new one now with passwd <new password>",
+                  acc->name, acc->name);
+        else
+            reply(ctx,
+                  "that password of %s was said in a channel and no longer works: set a new one "
+                  "with passwd <new password> from a nick still identified as %s, or ask an "
+                  "admin to resetpass it",
+                  acc->name, acc->name);
+        return -1;
+    }
+    return 0;
+}
+
 static int cmd_identify(struct cmd_ctx *ctx)
 {
     struct bot *bot = ctx->bot;
@@ -211,7 +375,8 @@ static int cmd_identify(struct cmd_ctx *ctx)
         return -1;
     }
     bot_name_key(key, name, sizeof(key));
-    int rc = db_account_get(bot->db, key, &acc);
+    const char *admin_hash = config_hash(bot, name);
+    int rc = identify_find(bot, name, key, admin_hash, &acc);
     if (rc == DB_NOTFOUND) {
         reply(ctx, "there is no account %s; register <password> creates one for your nick", name);
         return -1;
@@ -221,31 +386,19 @@ static int cmd_identify(struct cmd_ctx *ctx)
         reply(ctx, "sorry, I could not check that (database error); try again later");
         return -1;
     }
-    if (!password_check(pw, acc.hash)) {
+    /* An admin's password is the configured hash, whatever the database
+     * holds (an account a stranger registered before the name was listed). */
+    int ok = guarded_check(ctx, &acc, key, admin_hash ? admin_hash : acc.hash, pw, 0);
+    if (ok < 0)
+        return -1;
+    if (!ok) {
         log_msg(LOG_INFO, "identify %s as %s: wrong password", ctx->nick, acc.name);
         reply(ctx, "wrong password for %s", acc.name);
         return -1;
     }
-    if (acc.banned) {
-        reply(ctx, "the account %s is banned; ask an admin", acc.name);
+    if (identify_usable(ctx, &acc, admin_hash) != 0)
         return -1;
-    }
-    if (acc.burnt) {
-        log_msg(LOG_INFO, "identify %s as %s: a burnt password", ctx->nick, acc.name);
-        if (ctx->account_id == acc.id)
-            reply(ctx,
-                  "that password of %s was said in a channel and no longer works; you are "
-                  "still identified as %s: set a new one now with passwd <new password>",
-                  acc.name, acc.name);
-        else
-            reply(ctx,
-                  "that password of %s was said in a channel and no longer works: set a new one "
-                  "with passwd <new password> from a nick still identified as %s, or ask an "
-                  "admin to resetpass it",
-                  acc.name, acc.name);
-        return -1;
-    }
-    if (accounts_services_name(bot, ctx->nick, acc.name)) {
+    if (!admin_hash && accounts_services_name(bot, ctx->nick, acc.name)) {
         /* He proved both: the account follows his services login now. */
         if (db_account_set_hash(bot->db, acc.id, PASSWORD_NONE) != DB_OK) {
             log_msg(LOG_ERROR, "identify %s: %s", acc.name, db_errmsg(bot->db));
@@ -257,12 +410,14 @@ static int cmd_identify(struct cmd_ctx *ctx)
                   "you are identified as %s, and from now on your services login is enough: "
                   "the account has no password any more",
                   acc.name);
+            failures_told(ctx, &acc);
             return 0;
         }
     }
     users_login(bot->users, ctx->nick, acc.id, acc.name);
     log_msg(LOG_INFO, "%s identified as %s", ctx->nick, acc.name);
     reply(ctx, "you are identified as %s until you quit or leave my channels", acc.name);
+    failures_told(ctx, &acc);
     return 0;
 }
 
@@ -316,16 +471,28 @@ static int cmd_passwd(struct cmd_ctx *ctx)
                    "one alone only replaces a password said in a channel)");
         return -1;
     }
-    if (ctx->argc == 2 && !password_check(ctx->argv[0], acc.hash)) {
-        reply(ctx, "the old password is wrong; nothing changed");
+    if (config_hash(bot, acc.name)) {
+        reply(ctx,
+              "the password of %s is set in the bot's configuration ([bot] admins): ask "
+              "the operator to change it there",
+              acc.name);
         return -1;
+    }
+    if (ctx->argc == 2) {
+        int ok = guarded_check(ctx, &acc, key, acc.hash, ctx->argv[0], 0);
+        if (ok < 0)
+            return -1;
+        if (!ok) {
+            reply(ctx, "the old password is wrong; nothing changed");
+            return -1;
+        }
     }
     if (password_ok(ctx, pw) != 0 ||
         password_fresh(ctx, key, pw,
                        acc.burnt ? "passwd <new password>"
                                  : "passwd <old password> <new password>") != 0)
         return -1;
-    if (password_hash(pw, hash, sizeof(hash)) != 0 ||
+    if (auth_hash(bot, pw, hash, sizeof(hash)) != 0 ||
         db_account_set_hash(bot->db, acc.id, hash) != DB_OK) {
         log_msg(LOG_ERROR, "passwd %s: %s", acc.name, db_errmsg(bot->db));
         reply(ctx, "sorry, I could not change it (internal error); the old password still works");
@@ -364,11 +531,18 @@ static int cmd_resetpass(struct cmd_ctx *ctx)
               CLIP(ctx->argv[0], 31));
         return -1;
     }
+    if (config_hash(bot, acc.name)) {
+        reply(ctx,
+              "the password of %s is set in the bot's configuration ([bot] admins): the "
+              "operator changes it there",
+              acc.name);
+        return -1;
+    }
     if (password_ok(ctx, pw) != 0 ||
         password_fresh(ctx, key, pw, "resetpass <account> <password>") != 0)
         return -1;
     snprintf(what, sizeof(what), "reset the password of %s", acc.name);
-    if (password_hash(pw, hash, sizeof(hash)) != 0 ||
+    if (auth_hash(bot, pw, hash, sizeof(hash)) != 0 ||
         db_account_set_hash(bot->db, acc.id, hash) != DB_OK ||
         db_audit(bot->db, (int64_t)time(NULL), ctx->account, what) != DB_OK) {
         log_msg(LOG_ERROR, "resetpass %s: %s", acc.name, db_errmsg(bot->db));
@@ -442,8 +616,14 @@ static void overheard_identify(struct cmd_ctx *ctx)
     char key[DB_NAME_MAX];
 
     int rc = account_find(bot, name, key, &acc);
-    if (rc == DB_OK && password_check(pw, acc.hash)) {
+    int ok = rc == DB_OK ? guarded_check(ctx, &acc, key, account_hash(bot, &acc), pw, 1) : 0;
+    if (ok > 0) {
         burn_current(ctx, &acc, key);
+        return;
+    }
+    if (ok < 0) {
+        reply(ctx, SEEN ". Identify in private: /msg %s identify [account] <password>",
+              ctx->channel, bot->nick);
         return;
     }
     /* His own account's password, said without naming it. */
@@ -475,7 +655,8 @@ static void overheard_register(struct cmd_ctx *ctx)
     char key[DB_NAME_MAX];
 
     int rc = account_find(bot, ctx->nick, key, &acc);
-    if (rc == DB_OK && password_check(pw, acc.hash)) {
+    int ok = rc == DB_OK ? guarded_check(ctx, &acc, key, account_hash(bot, &acc), pw, 1) : 0;
+    if (ok > 0) {
         burn_current(ctx, &acc, key);
         return;
     }
@@ -513,7 +694,8 @@ static void overheard_passwd(struct cmd_ctx *ctx)
               ctx->channel, bot->nick);
         return;
     }
-    int old_ok = ctx->argc == 2 && password_check(ctx->argv[0], acc.hash);
+    int old_ok = ctx->argc == 2 &&
+                 guarded_check(ctx, &acc, key, account_hash(bot, &acc), ctx->argv[0], 1) > 0;
     int proved = old_ok || (ctx->account_id && ctx->account_id == acc.id);
     int new_burnt = proved && burn_said(bot, key, ctx->argv[ctx->argc - 1]) == 0;
     if (old_ok) {

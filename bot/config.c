@@ -24,6 +24,7 @@
  * channels start with # or &, numbers are in range, strings fit with their
  * NUL). Passwords never appear in error messages.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -440,6 +441,21 @@ static int channel_item(struct config_ctx *x, const struct key *k, char *name, i
     return 1;
 }
 
+/* 1 if `h` looks like a crypt(3) hash: "$id$...", the characters of its
+ * alphabet only, short enough to keep. Whether it matches any password is
+ * known only at identify. */
+static int admin_hash_ok(const char *h)
+{
+    size_t n = strlen(h);
+
+    if (n < 4 || n >= CONFIG_HASH_MAX || h[0] != '$')
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (!isalnum((unsigned char)h[i]) && !strchr("$./", h[i]))
+            return 0;
+    return 1;
+}
+
 static int admin_item(struct config_ctx *x, const struct key *k, char *name, int index)
 {
     struct config *c = &x->c;
@@ -450,6 +466,17 @@ static int admin_item(struct config_ctx *x, const struct key *k, char *name, int
                            "commas, like \"alice, bob\")");
     if (index >= CONFIG_ADMINS_MAX)
         return ctx_fail(x, "too many admins (at most %d)", CONFIG_ADMINS_MAX);
+    char *colon = strchr(name, ':');
+    c->admin_hash[index][0] = '\0';
+    if (colon) {
+        *colon = '\0';
+        if (!admin_hash_ok(colon + 1))
+            return ctx_fail(x,
+                            "admin \"%.40s\": after the ':' comes a password hash as ringside "
+                            "--hash-password prints it (\"$y$...\", no spaces)",
+                            name);
+        strcpy(c->admin_hash[index], colon + 1);
+    }
     if (!account_valid(name)) {
         char q[CONFIG_QUOTE_MAX + 4];
         return ctx_fail(x,

@@ -474,6 +474,7 @@ static void ev_message(irc_session_t *s, const char *event, const char *origin, 
      * \001): not for us, and never echoed. */
     if (params[1][0] == '\001')
         return;
+    bot->origin = origin; /* where a password guess comes from (auth.c) */
     if (irc_is_channel(params[0], bot->chantypes)) {
         int c = bot_chan_find(bot, params[0]);
         if (c >= 0)
@@ -481,6 +482,7 @@ static void ev_message(irc_session_t *s, const char *event, const char *origin, 
     } else {
         cmd_dispatch(bot, nick, NULL, params[1]);
     }
+    bot->origin = NULL;
 }
 
 static void ev_ctcp(irc_session_t *s, const char *event, const char *origin, const char **params,

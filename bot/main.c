@@ -3,6 +3,8 @@
  *
  *   ringside [-c FILE] [--init] [--help] [--version]
  *   ringside --check-config FILE
+ *   ringside [-c FILE] --add-admin NAME | --remove-admin NAME
+ *   ringside --hash-password
  *
  * Reads the configuration (errors: FILE:LINE: reason, exit 2), warns in the
  * log when the file holds a password and others can read it, opens the
@@ -13,10 +15,17 @@
  * new one on purpose.
  * --check-config only reads the file: exit 0 if the bot would start with
  * it, 1 with the error otherwise (nothing else is touched).
+ * --add-admin makes (or takes over) an account with a password read from
+ * the terminal (no echo) or stdin and marks it as an admin in the
+ * database; --remove-admin takes the mark away; --hash-password prints the
+ * hash of a password so read, for "[bot] admins = name:HASH".
  */
+#define _DEFAULT_SOURCE /* explicit_bzero */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <termios.h>
+#include <unistd.h>
 
 #include "bot.h"
 
@@ -28,6 +37,8 @@
 static const char usage_text[] =
     "usage: ringside [-c FILE] [--init] [--help] [--version]\n"
     "       ringside --check-config FILE\n"
+    "       ringside [-c FILE] --add-admin NAME | --remove-admin NAME\n"
+    "       ringside --hash-password\n"
     "\n"
     "Ringside, an IRC bot that runs boxing bouts in chat channels.\n"
     "\n"
@@ -39,6 +50,12 @@ static const char usage_text[] =
     "                       kept there; refused if the database exists\n"
     "  --check-config FILE  check FILE as the bot reads it at start-up and exit: 0 if\n"
     "                       it is good, 1 with FILE:LINE: reason if not\n"
+    "  --add-admin NAME     make the account NAME (or take it over) with a password\n"
+    "                       asked on the terminal (or read from stdin) and make it an\n"
+    "                       admin, in the database of the configuration\n"
+    "  --remove-admin NAME  take the admin mark away from the account NAME\n"
+    "  --hash-password      print the hash of a password asked on the terminal (or\n"
+    "                       read from stdin), for [bot] admins = NAME:HASH\n"
     "  -h, --help           this text\n"
     "  --version            the version\n"
     "\n"
@@ -70,6 +87,99 @@ static int config_check(const char *path)
     return 0;
 }
 
+/* Reads a password: asked twice on the terminal without echo when stdin is
+ * one, else the first line of stdin. 0, or -1 after saying why. */
+static int password_read(char *pw, size_t len)
+{
+    int tty = isatty(STDIN_FILENO);
+    struct termios old, quiet;
+    char again[PASSWORD_MAX + 2];
+    int rc = -1;
+
+    if (tty && tcgetattr(STDIN_FILENO, &old) == 0) {
+        quiet = old;
+        quiet.c_lflag &= ~(tcflag_t)ECHO;
+        tcsetattr(STDIN_FILENO, TCSAFLUSH, &quiet);
+    } else {
+        tty = 0;
+    }
+    if (tty)
+        fputs("password: ", stderr);
+    if (fgets(pw, (int)len, stdin)) {
+        pw[strcspn(pw, "\r\n")] = '\0';
+        rc = 0;
+        if (tty) {
+            fputs("\nagain: ", stderr);
+            if (!fgets(again, sizeof(again), stdin) ||
+                (again[strcspn(again, "\r\n")] = '\0', strcmp(again, pw) != 0)) {
+                fputs("\nringside: the two passwords differ; nothing changed\n", stderr);
+                rc = -1;
+            }
+            explicit_bzero(again, sizeof(again));
+        }
+    } else {
+        fputs("ringside: no password given (type it, or give it on stdin)\n", stderr);
+    }
+    if (tty) {
+        tcsetattr(STDIN_FILENO, TCSAFLUSH, &old);
+        fputs("\n", stderr);
+    }
+    if (rc == 0 && (strlen(pw) < PASSWORD_MIN || strlen(pw) > PASSWORD_MAX)) {
+        fprintf(stderr, "ringside: a password has %d to %d characters; nothing changed\n",
+                PASSWORD_MIN, PASSWORD_MAX);
+        rc = -1;
+    }
+    return rc;
+}
+
+/* --hash-password: the hash of a password read, on stdout. */
+static int hash_password(void)
+{
+    char pw[PASSWORD_MAX + 2], hash[DB_HASH_MAX];
+    int rc = password_read(pw, sizeof(pw));
+
+    if (rc == 0 && password_hash(pw, hash, sizeof(hash)) != 0) {
+        fputs("ringside: hashing the password failed\n", stderr);
+        rc = -1;
+    }
+    explicit_bzero(pw, sizeof(pw));
+    if (rc != 0)
+        return 1;
+    printf("%s\n", hash);
+    return 0;
+}
+
+/* --add-admin NAME (add) or --remove-admin NAME, on the database of the
+ * configuration at `path`: 0, or 1 after saying why. */
+static int admin_edit(const char *path, const char *name, int add)
+{
+    struct config *cfg = xmalloc(sizeof(*cfg));
+    char err[CONFIG_ERR_MAX], pw[PASSWORD_MAX + 2] = "";
+    int rc = 1, existed = 0;
+    struct db *db = NULL;
+
+    if (config_read(cfg, path, err, sizeof(err)) != 0)
+        fprintf(stderr, "ringside: %s\n", err);
+    else if (!(db = db_open_marked(cfg->database, 0, err, sizeof(err))))
+        fprintf(stderr, "ringside: %s\n", err);
+    else if (!add && accounts_remove_admin(db, name, err, sizeof(err)) != 0)
+        fprintf(stderr, "ringside: %s\n", err);
+    else if (!add)
+        rc = 0, printf("%s is no longer an admin (unless [bot] admins makes him one)\n", name);
+    else if (password_read(pw, sizeof(pw)) != 0)
+        ;
+    else if (accounts_add_admin(db, name, pw, &existed, err, sizeof(err)) != 0)
+        fprintf(stderr, "ringside: %s\n", err);
+    else
+        rc = 0, printf("%s %s, and is an admin: identify as %s with that password\n", name,
+                       existed ? "had an account: its password is replaced" : "is made", name);
+    explicit_bzero(pw, sizeof(pw));
+    if (db)
+        db_close(db);
+    free(cfg);
+    return rc;
+}
+
 /* Reads the command line: the configuration's path into *path, --init
  * into *init. Returns
  * -1 to go on and start the bot, or the exit status (--help, --version,
@@ -96,6 +206,18 @@ static int args_read(int argc, char **argv, const char **path, int *init)
         if (strcmp(argv[i], "--init") == 0) {
             *init = 1;
             continue;
+        }
+        if (strcmp(argv[i], "--hash-password") == 0)
+            return hash_password();
+        if (strcmp(argv[i], "--add-admin") == 0 || strcmp(argv[i], "--remove-admin") == 0) {
+            if (i + 2 != argc) {
+                fprintf(stderr,
+                        "ringside: %s needs one account name, last; e.g. ringside -c "
+                        "ringside.conf %s alice\n",
+                        argv[i], argv[i]);
+                return EXIT_USAGE;
+            }
+            return admin_edit(*path, argv[i + 1], strcmp(argv[i], "--add-admin") == 0);
         }
         if (strcmp(argv[i], "-c") == 0 || strcmp(argv[i], "--config") == 0) {
             if (i + 1 == argc) {
@@ -131,6 +253,7 @@ static int bot_open(struct bot *bot, int init)
     db_busy_timeout(bot->db, BOT_DB_BUSY_MS);
     bot->q = outq_new(bot->cfg.burst, bot->cfg.lines_per_second);
     bot->users = users_new();
+    bot->auth.budget = AUTH_BUDGET;
     users_set_rate(bot->users, bot->cfg.commands, bot->cfg.commands_seconds,
                    bot->cfg.ignore_seconds);
     struct game_io io;
@@ -186,6 +309,7 @@ int main(int argc, char **argv)
     if (ran) {
         log_msg(LOG_INFO, "ringside %s starting (database %s, schema %d)", RINGSIDE_VERSION,
                 bot->cfg.database, db_schema_version(bot->db));
+        accounts_admins_check(bot);
         rc = bot_run(bot);
     }
     bot_close(bot);

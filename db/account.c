@@ -1,6 +1,7 @@
 /*
  * account.c - players' accounts: created at `register`, read at `identify`,
  * their password hash and ban flag changed by `passwd` and `ban`; and the
+ * operator's admin mark and the count of wrong passwords (migration 8); the
  * passwords burnt by being said in a channel, kept as hashes under the
  * account's key (at most DB_BURNT_MAX each, the newest).
  *
@@ -8,6 +9,8 @@
  * caller's job. Names and hashes are checked for length before any SQL runs,
  * so what is stored always fits struct db_account.
  */
+#include <stdio.h>
+
 #include "db_internal.h"
 
 int db_account_create(struct db *db, const char *key, const char *name, const char *hash,
@@ -50,8 +53,13 @@ int db_account_get(struct db *db, const char *key, struct db_account *out)
             out->banned = sqlite3_column_int(st, 3) != 0;
             out->created = sqlite3_column_int64(st, 4);
             out->burnt = sqlite3_column_int(st, 5) != 0;
+            out->admin = sqlite3_column_int(st, 6) != 0;
+            out->failures = sqlite3_column_int(st, 7);
+            out->failed_at = sqlite3_column_int64(st, 8);
             if (db_column_text(db, st, 1, out->name, sizeof(out->name), "account name") == DB_OK &&
-                db_column_text(db, st, 2, out->hash, sizeof(out->hash), "password hash") == DB_OK)
+                db_column_text(db, st, 2, out->hash, sizeof(out->hash), "password hash") == DB_OK &&
+                db_column_text(db, st, 9, out->failed_from, sizeof(out->failed_from),
+                               "failed login source") == DB_OK)
                 rc = DB_OK;
             break;
         case SQLITE_DONE:
@@ -89,6 +97,29 @@ int db_account_set_banned(struct db *db, int64_t id, int banned)
     sqlite3_stmt *st = db->st[STMT_ACCOUNT_SET_BANNED];
     int bad = sqlite3_bind_int(st, 2, banned != 0) != SQLITE_OK;
     return account_update(db, st, id, bad);
+}
+
+int db_account_set_admin(struct db *db, int64_t id, int admin)
+{
+    sqlite3_stmt *st = db->st[STMT_ACCOUNT_SET_ADMIN];
+    int bad = sqlite3_bind_int(st, 2, admin != 0) != SQLITE_OK;
+    return account_update(db, st, id, bad);
+}
+
+int db_account_failed(struct db *db, int64_t id, int64_t now, const char *from)
+{
+    char cut[DB_FROM_MAX];
+
+    snprintf(cut, sizeof(cut), "%s", from ? from : "");
+    sqlite3_stmt *st = db->st[STMT_ACCOUNT_FAILED];
+    int bad = sqlite3_bind_int64(st, 2, now) != SQLITE_OK;
+    bad |= sqlite3_bind_text(st, 3, cut, -1, SQLITE_TRANSIENT) != SQLITE_OK;
+    return account_update(db, st, id, bad);
+}
+
+int db_account_failures_clear(struct db *db, int64_t id)
+{
+    return account_update(db, db->st[STMT_ACCOUNT_FAILURES_CLEAR], id, 0);
 }
 
 /* Keeps the DB_BURNT_MAX newest burnt hashes of `key`. */

@@ -333,6 +333,19 @@ static const char *const migrations[] = {
     "  rules TEXT PRIMARY KEY CHECK (rules = 'boxing' OR rules = 'sugarray' OR rules = 'duel'),"
     "  begun INTEGER NOT NULL"
     ") WITHOUT ROWID;",
+    /* 8: who may be an admin, and password guessing (issue 23). `admin`
+     * marks an account the operator made or named from the command line
+     * (ringside --add-admin): a name in [bot] admins alone no longer makes
+     * whoever registers it first an admin. `failures` counts the wrong
+     * passwords given for the account since its last login (the limiter
+     * waits longer after each, and the owner hears of them at his next
+     * login); `failed_at` and `failed_from` say when and from where the
+     * last came (a host, or a nick when the host is hidden). Kept here so
+     * that a restart does not reset the limit. */
+    "ALTER TABLE accounts ADD COLUMN admin INTEGER NOT NULL DEFAULT 0 CHECK (admin IN (0, 1));"
+    "ALTER TABLE accounts ADD COLUMN failures INTEGER NOT NULL DEFAULT 0 CHECK (failures >= 0);"
+    "ALTER TABLE accounts ADD COLUMN failed_at INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE accounts ADD COLUMN failed_from TEXT NOT NULL DEFAULT '';",
 };
 
 #define MIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))
@@ -371,8 +384,8 @@ static const char *const stmt_sql[STMT_COUNT] = {
 
     [STMT_ACCOUNT_INSERT] = "INSERT INTO accounts (key, name, hash, banned, created)"
                             " VALUES (?1, ?2, ?3, 0, ?4)",
-    [STMT_ACCOUNT_GET] = "SELECT id, name, hash, banned, created, burnt FROM accounts"
-                         " WHERE key = ?1",
+    [STMT_ACCOUNT_GET] = "SELECT id, name, hash, banned, created, burnt, admin, failures,"
+                         " failed_at, failed_from FROM accounts WHERE key = ?1",
     [STMT_ACCOUNT_SET_HASH] = "UPDATE accounts SET hash = ?2, burnt = 0 WHERE id = ?1",
     [STMT_ACCOUNT_SET_BANNED] = "UPDATE accounts SET banned = ?2 WHERE id = ?1",
 
@@ -485,6 +498,12 @@ static const char *const stmt_sql[STMT_COUNT] = {
                         " ON CONFLICT (rules) DO UPDATE SET begun = excluded.begun",
     [STMT_TURN_DONE] = "DELETE FROM turns_begun WHERE rules = ?1",
     [STMT_TURN_UNFINISHED] = "SELECT rules, begun FROM turns_begun ORDER BY rules LIMIT ?1",
+    /* Migration 8. A failure is counted up to a bound, so that a long
+     * attack never overflows it. */
+    [STMT_ACCOUNT_SET_ADMIN] = "UPDATE accounts SET admin = ?2 WHERE id = ?1",
+    [STMT_ACCOUNT_FAILED] = "UPDATE accounts SET failures = min(failures + 1, 1000000),"
+                            " failed_at = ?2, failed_from = ?3 WHERE id = ?1",
+    [STMT_ACCOUNT_FAILURES_CLEAR] = "UPDATE accounts SET failures = 0 WHERE id = ?1",
 };
 
 /* ------------------------------------------------------------ enum names */

@@ -24,6 +24,7 @@
 
 #define DB_NAME_MAX 32  /* account and fighter names, NUL included */
 #define DB_HASH_MAX 160 /* password hash string, NUL included */
+#define DB_FROM_MAX 64  /* where a failed login came from, NUL included */
 
 enum db_status { DB_OK = 0, DB_NOTFOUND = 1, DB_EXISTS = 2, DB_ERROR = -1 };
 
@@ -37,6 +38,11 @@ struct db_account {
     int banned;
     int64_t created; /* unix time */
     int burnt;       /* the password was said in a channel: identify refuses it */
+    /* Migration 8. */
+    int admin;                     /* made or named an admin by the operator (--add-admin) */
+    int failures;                  /* wrong passwords given since the last login */
+    int64_t failed_at;             /* unix time of the last of them, 0 if none ever */
+    char failed_from[DB_FROM_MAX]; /* where it came from (a host or a nick), or "" */
 };
 
 struct db_fighter {
@@ -122,6 +128,14 @@ int db_account_get(struct db *db, const char *key, struct db_account *out);
  * account `id`. DB_NOTFOUND if there is no such account. */
 int db_account_set_hash(struct db *db, int64_t id, const char *hash);
 int db_account_set_banned(struct db *db, int64_t id, int banned);
+/* Marks account `id` as an admin the operator made (1) or takes the mark
+ * away (0). DB_NOTFOUND if there is no such account. */
+int db_account_set_admin(struct db *db, int64_t id, int admin);
+/* Counts one more wrong password for account `id`, given at unix time
+ * `now` from `from` (a host or a nick; cut to DB_FROM_MAX - 1 bytes). */
+int db_account_failed(struct db *db, int64_t id, int64_t now, const char *from);
+/* Forgets the wrong passwords of account `id` (a successful login). */
+int db_account_failures_clear(struct db *db, int64_t id);
 
 /* Burnt passwords (migration 5): passwords said where others saw them.
  * They are kept as hashes only, under an account's key, which need not be

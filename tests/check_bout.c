@@ -57,6 +57,8 @@ static void setup(void)
     bot.cfg.rounds = 3;
     bot.cfg.nadmins = 1;
     snprintf(bot.cfg.admins[0], sizeof(bot.cfg.admins[0]), "boss");
+    /* The admin's hash in the configuration (ringside --hash-password). */
+    ck_assert_int_eq(password_hash("boss-pw1", bot.cfg.admin_hash[0], CONFIG_HASH_MAX), 0);
     snprintf(dir, sizeof(dir), "/tmp/ringside-bout-XXXXXX");
     ck_assert_ptr_nonnull(mkdtemp(dir));
     snprintf(path, sizeof(path), "%s/ringside.db", dir);
@@ -668,7 +670,7 @@ START_TEST(test_sugarray_example_bout)
     player("murf", "create Murphy rules=sugarray");
     /* The seed's sheets, set by the game master. */
     users_join(bot.users, "boss", 0);
-    HAS(run("boss", 0, "register boss-pw1"), "registered");
+    HAS(run("boss", 0, "identify boss-pw1"), "you are identified as boss");
     HAS(run("boss", 1, "!set Miller skill=10 end=26"), "done");
     HAS(run("boss", 1, "!set Murphy skill=12 end=21"), "done");
     run("mill", 1, "!challenge murf rules=sugarray");
@@ -738,7 +740,7 @@ START_TEST(test_forfeit_decline_expire_cancel)
     run("alice", 1, "!challenge bob");
     run("bob", 1, "!accept");
     users_join(bot.users, "boss", 0);
-    run("boss", 0, "register boss-pw1");
+    run("boss", 0, "identify boss-pw1");
     HAS(run("alice", 1, "!cancel 5"), "for the bot's admins only");
     HAS(run("boss", 1, "!cancel 5"), "is cancelled by boss");
     ck_assert_int_eq(db_bout_get(bot.db, 5, &b), DB_OK);

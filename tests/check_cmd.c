@@ -338,6 +338,19 @@ static const char *run(const char *nick, int chan, const char *text)
     return out;
 }
 
+/* The operator makes `nick` an admin (ringside --add-admin, password
+ * "bossboss") and he identifies. */
+static void admin_login(const char *nick)
+{
+    char err[256], line[64];
+    int existed;
+
+    ck_assert_msg(accounts_add_admin(bot.db, nick, "bossboss", &existed, err, sizeof(err)) == 0,
+                  "%s", err);
+    snprintf(line, sizeof(line), "identify bossboss");
+    ck_assert_ptr_nonnull(strstr(run(nick, 0, line), "you are identified as"));
+}
+
 static void join(const char *nick)
 {
     users_join(bot.users, nick, 0);
@@ -480,7 +493,7 @@ START_TEST(test_bout_target_stage)
     run("ann", 0, "create Ada str=14 spd=12 agl=11 tgh=12 hgt=11");
     run("ben", 0, "register benben11");
     run("ben", 0, "create Bo str=13 spd=14 agl=12 tgh=11 hgt=10");
-    run("boss", 0, "register bossboss1");
+    admin_login("boss");
     HAS(run("ann", 1, "!challenge ben"), "(bout #1)");
     HAS(run("boss", 1, "!score"), "no such live bout; !bouts lists them, !report <bout> tells");
     HAS(run("ann", 0, "forfeit"), "your bout #1 has not started: ben has not accepted");
@@ -698,7 +711,7 @@ START_TEST(test_resetpass)
 {
     join("boss");
     join("erin");
-    run("boss", 0, "register bossboss");
+    admin_login("boss");
     run("erin", 0, "register erinpw11");
     run("erin", 0, "logout");
     HAS(run("erin", 1, "!identify erinpw11"), "You are identified as erin");
@@ -945,7 +958,7 @@ START_TEST(test_admin_ban)
 {
     join("boss");
     join("ivy");
-    run("boss", 0, "register bossboss");
+    admin_login("boss");
     run("ivy", 0, "register ivyivy1");
     HAS(run("ivy", 1, "!ban boss"), "for the bot's admins only");
     HAS(run("boss", 1, "!ban ivy"), "ivy is banned and was logged out");
@@ -954,6 +967,139 @@ START_TEST(test_admin_ban)
     HAS(run("boss", 1, "!unban ivy"), "ivy is no longer banned");
     HAS(run("ivy", 0, "identify ivyivy1"), "identified as ivy");
     HAS(run("boss", 1, "!ban nobody"), "there is no account nobody");
+}
+END_TEST
+
+/* Admin rights are never taken by registering a listed name: a name alone
+ * counts only through services; a configured hash, or the operator's
+ * --add-admin, makes one. */
+START_TEST(test_admin_rules)
+{
+    char err[256];
+    int existed;
+
+    join("boss");
+    join("mallory");
+    /* "boss" is listed by name only, accounts = both: register refused. */
+    HAS(run("boss", 0, "register stolen11"), "is one of this bot's admins");
+    HAS(run("boss", 1, "!ban mallory"), "ban needs an account");
+    /* An account of that name made before the name was listed (squatted):
+     * its password works, but gives no rights. */
+    ck_assert_int_eq(db_account_create(bot.db, "boss", "boss", "$y$j9T$x$y", 0, NULL), DB_OK);
+    ck_assert_int_eq(bot_is_admin(&bot, "boss"), 0);
+    bot.cfg.accounts = ACCOUNTS_PASSWORDS;
+    ck_assert_int_eq(bot_is_admin(&bot, "boss"), 0);
+    /* The same account following services (no password): an admin under
+     * both, never under passwords. */
+    struct db_account acc;
+    ck_assert_int_eq(db_account_get(bot.db, "boss", &acc), DB_OK);
+    ck_assert_int_eq(db_account_set_hash(bot.db, acc.id, PASSWORD_NONE), DB_OK);
+    ck_assert_int_eq(bot_is_admin(&bot, "boss"), 0);
+    bot.cfg.accounts = ACCOUNTS_BOTH;
+    ck_assert_int_eq(bot_is_admin(&bot, "boss"), 1);
+    bot.cfg.accounts = ACCOUNTS_SERVICES;
+    ck_assert_int_eq(bot_is_admin(&bot, "boss"), 1);
+    bot.cfg.accounts = ACCOUNTS_PASSWORDS;
+    /* A hash in the configuration: its password, and only it, makes him one
+     * (the squatter's account takes the operator's hash at his identify). */
+    ck_assert_int_eq(password_hash("operator1", bot.cfg.admin_hash[0], CONFIG_HASH_MAX), 0);
+    HAS(run("boss", 0, "identify stolen11"), "wrong password for boss");
+    HAS(run("boss", 0, "identify operator1"), "you are identified as boss");
+    HAS(run("boss", 0, "identify operator1"), "");
+    ck_assert_int_eq(bot_is_admin(&bot, "boss"), 1);
+    HAS(run("boss", 0, "passwd operator1 another1"), "set in the bot's configuration");
+    HAS(run("boss", 1, "!ban mallory"), "there is no account mallory");
+    /* --add-admin: an unlisted name, made by the operator. */
+    bot.cfg.admin_hash[0][0] = '\0';
+    ck_assert_int_eq(accounts_add_admin(bot.db, "op", "op-pass1", &existed, err, sizeof(err)), 0);
+    ck_assert_int_eq(existed, 0);
+    ck_assert_int_eq(bot_is_admin(&bot, "op"), 1);
+    ck_assert_int_eq(accounts_add_admin(bot.db, "1x", "op-pass1", &existed, err, sizeof(err)), -1);
+    ck_assert_int_eq(accounts_add_admin(bot.db, "op", "short", &existed, err, sizeof(err)), -1);
+    ck_assert_int_eq(accounts_remove_admin(bot.db, "op", err, sizeof(err)), 0);
+    ck_assert_int_eq(bot_is_admin(&bot, "op"), 0);
+    ck_assert_int_eq(accounts_remove_admin(bot.db, "nobody", err, sizeof(err)), -1);
+}
+END_TEST
+
+/* The waits: free for AUTH_FREE failures, then doubling, capped. */
+START_TEST(test_auth_wait)
+{
+    ck_assert_int_eq(auth_wait(0, 0, 100), 0);
+    ck_assert_int_eq(auth_wait(AUTH_FREE - 1, 100, 100), 0);
+    ck_assert_int_eq(auth_wait(AUTH_FREE, 100, 100), 2);
+    ck_assert_int_eq(auth_wait(AUTH_FREE + 1, 100, 101), 3);
+    ck_assert_int_eq(auth_wait(AUTH_FREE + 3, 100, 100), 16);
+    ck_assert_int_eq(auth_wait(AUTH_FREE + 3, 100, 116), 0);
+    ck_assert_int_eq(auth_wait(1000, 100, 100), AUTH_WAIT_MAX);
+    ck_assert_int_eq(auth_wait(1000, 100000, 0), AUTH_WAIT_MAX); /* clock set back */
+}
+END_TEST
+
+/* Guessing identify: limited per account (kept in the database) and per
+ * source, told to the owner at his next login. */
+START_TEST(test_identify_limited)
+{
+    join("alice");
+    join("eve");
+    join("mal");
+    bot.auth.now = 5000;
+    HAS(run("alice", 0, "register alicepw1"), "registered");
+    run("alice", 0, "logout");
+    for (int i = 0; i < AUTH_FREE; i++)
+        HAS(run("eve", 0, "identify alice guess000"), "wrong password for alice");
+    HAS(run("eve", 0, "identify alice guess000"),
+        "too many failed attempts for alice; try again in 2 s");
+    /* Another nick, another source: the account's limit holds. */
+    HAS(run("mal", 0, "identify alice alicepw1"), "too many failed attempts for alice");
+    bot.auth.now += 2;
+    HAS(run("eve", 0, "identify alice guess001"), "wrong password for alice");
+    HAS(run("eve", 0, "identify alice guess002"), "try again in 4 s");
+    struct db_account acc;
+    ck_assert_int_eq(db_account_get(bot.db, "alice", &acc), DB_OK);
+    ck_assert_int_eq(acc.failures, AUTH_FREE + 1);
+    ck_assert_str_eq(acc.failed_from, "eve"); /* no host: the nick */
+    /* The source is limited on its own: eve's guesses at another account. */
+    HAS(run("eve", 0, "register evepass1"), "registered");
+    run("eve", 0, "logout");
+    /* Told to wait 4 s a moment ago: not answered again before then, and
+     * his answers go behind everyone else's meanwhile. */
+    ck_assert_str_eq(run("eve", 0, "identify eve evepass1"), "");
+    HAS(run("mal", 0, "identify mal x"), "there is no account mal");
+    bot.auth.now += 4;
+    HAS(run("eve", 0, "identify eve evepass1"), "you are identified as eve");
+    run("eve", 0, "logout");
+    /* A restart keeps the account's count (the database). */
+    memset(&bot.auth, 0, sizeof(bot.auth));
+    bot.auth.now = 5002;
+    HAS(run("alice", 0, "identify alicepw1"), "try again in 4 s");
+    bot.auth.now += 4;
+    const char *out = run("alice", 0, "identify alicepw1");
+    HAS(out, "you are identified as alice");
+    HAS(out, "4 failed attempts to identify as alice since your last login, the last from eve");
+    ck_assert_int_eq(db_account_get(bot.db, "alice", &acc), DB_OK);
+    ck_assert_int_eq(acc.failures, 0);
+    run("alice", 0, "logout");
+    ck_assert_ptr_null(strstr(run("alice", 0, "identify alicepw1"), "failed attempt"));
+    /* The source: the host of nick!user@host. */
+    char from[AUTH_FROM_MAX];
+    bot.origin = "x!y@host.example";
+    auth_source(&bot, "x", from);
+    ck_assert_str_eq(from, "host.example");
+    bot.origin = NULL;
+    /* The hashing budget, spent: a suspect try (a source or an account with
+     * wrong passwords) waits a moment, told once; a first try never does,
+     * nor a register. */
+    HAS(run("mal", 0, "identify alice guess008"), "wrong password for alice");
+    bot.auth.budget = 0.001;
+    bot.auth.window = bot_clock();
+    bot.auth.spent = 1;
+    HAS(run("mal", 0, "identify alice guess009"), "checking many passwords right now");
+    ck_assert_str_eq(run("mal", 0, "identify alice guess010"), "");
+    run("alice", 0, "logout");
+    HAS(run("alice", 0, "register alicepw9"), "the account alice exists already");
+    join("newbie");
+    HAS(run("newbie", 0, "register newbiepw"), "registered");
 }
 END_TEST
 
@@ -1169,6 +1315,9 @@ Suite *cmd_suite(void)
     tcase_add_test(c, test_train_and_retire);
     tcase_add_test(c, test_create_and_train_sugarray);
     tcase_add_test(c, test_admin_ban);
+    tcase_add_test(c, test_admin_rules);
+    tcase_add_test(c, test_auth_wait);
+    tcase_add_test(c, test_identify_limited);
     tcase_add_test(c, test_hostile_input);
     tcase_add_test(c, test_help_teaches);
     tcase_add_test(c, test_sim_command);

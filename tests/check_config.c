@@ -149,6 +149,13 @@ START_TEST(test_every_key)
     ck_assert_str_eq(c.admins[0], "alice");
     ck_assert_str_eq(c.admins[1], "Bob_");
     ck_assert_str_eq(c.admins[2], "9lives");
+    ck_assert_str_eq(c.admin_hash[0], "");
+    struct config h;
+    EXPECT_OK(&h, "[bot]\nadmins = alice, bob:$y$j9T$Ab./x$Qz09\n");
+    ck_assert_int_eq(h.nadmins, 2);
+    ck_assert_str_eq(h.admins[1], "bob");
+    ck_assert_str_eq(h.admin_hash[1], "$y$j9T$Ab./x$Qz09");
+    ck_assert_str_eq(h.admin_hash[0], "");
     ck_assert_str_eq(c.database, "/var/lib/ringside/ringside.db");
     ck_assert_int_eq(c.log_level, LOG_DEBUG);
     ck_assert_int_eq(c.burst, 10);
@@ -406,6 +413,16 @@ START_TEST(test_bad_lists)
                "t.conf:2: admins: an empty name in the list (account names are separated by "
                "commas, like \"alice, bob\")");
     EXPECT_ERR("[bot]\nadmins = alice, ALICE\n", "t.conf:2: admin \"ALICE\" is listed twice");
+    /* name:HASH (ringside --hash-password). */
+    EXPECT_ERR("[bot]\nadmins = alice:secret\n",
+               "t.conf:2: admin \"alice\": after the ':' comes a password hash as ringside "
+               "--hash-password prints it (\"$y$...\", no spaces)");
+    EXPECT_ERR("[bot]\nadmins = alice:$y$ab cd\n",
+               "t.conf:2: admin \"alice\": after the ':' comes a password hash as ringside "
+               "--hash-password prints it (\"$y$...\", no spaces)");
+    EXPECT_ERR("[bot]\nadmins = :$y$j9T$abc\n",
+               "t.conf:2: admin \"\" is not a valid account name (letters, digits, "
+               "[]\\`_^{|} or -, at most 30 bytes)");
     EXPECT_ERR("[bot]\nadmins = a,b,c,d,e,f,g,h,i,j,k,l,m,n,o,p,q\n",
                "t.conf:2: too many admins (at most 16)");
 }

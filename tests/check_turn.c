@@ -45,6 +45,7 @@ static void setup(void)
     snprintf(bot.chan[0], sizeof(bot.chan[0]), "#ringside");
     log_set_level(LOG_ERROR);
     ck_assert_int_eq(db_account_create(bot.db, "gm", "gm", "$y$x", 0, &owner), DB_OK);
+    ck_assert_int_eq(db_account_set_admin(bot.db, owner, 1), DB_OK); /* --add-admin */
 }
 
 static void teardown(void)

@@ -534,7 +534,8 @@ def s_report_during_bout(env):
     """Reports of 100+ lines stream while a live bout is fought: every
     order is acknowledged within ACK_LIMIT seconds; the reports arrive whole."""
     boss = WClient(env, ADMIN, [CHANNEL])
-    tell(boss, "register " + secret(env, "boss-wire-pw-1"), r"^account %s registered" % ADMIN)
+    env.add_admin(ADMIN, "boss-wire-pw-1")
+    tell(boss, "identify boss-wire-pw-1", r"^you are identified as %s " % ADMIN)
     # The league first, with its two fighters only; gentle plans: no
     # stoppage, twelve full rounds to report.
     la, lb = players(env, [("leaguea", "Marciano", "str=12 spd=12 agl=12 tgh=12 hgt=12"),
@@ -698,7 +699,8 @@ def s_flood_kill(env):
     check(re.search(r"(?i)exempt", env.log_text()), "the bot's log does not say it runs exempt",
           tail(env.bot_log, 10))
     boss = WClient(env, ADMIN, [CHANNEL])
-    tell(boss, "register " + secret(env, "boss-wire-pw-2"), r"^account %s registered" % ADMIN)
+    env.add_admin(ADMIN, "boss-wire-pw-2")
+    tell(boss, "identify boss-wire-pw-2", r"^you are identified as %s " % ADMIN)
     cs = players(env, [("killa", "Hagler", "str=14 spd=11 agl=11 tgh=13 hgt=11"),
                        ("killb", "Hearns", "str=13 spd=13 agl=12 tgh=10 hgt=12"),
                        ("killc", "Benitez", "str=11 spd=14 agl=13 tgh=11 hgt=11"),
