@@ -117,7 +117,8 @@ def league_fill(env, n):
 def s_turn_killed(env):
     bpw = secret(env, "boss-integrity-77")
     boss = Client(env, ADMIN, [CHANNEL])
-    e2e_bouts.tell(boss, "register " + bpw, r"^account boss registered")
+    env.add_admin(ADMIN, bpw)  # the operator makes the admin (ringside --add-admin)
+    e2e_bouts.tell(boss, "identify " + bpw, r"^you are identified as boss")
     league_fill(env, LEAGUE_FIGHTERS)
     since = env.log_size()
     boss.cmd("turn rules=sugarray", CHANNEL)
