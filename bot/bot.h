@@ -135,6 +135,13 @@ void irc_strip_format(char *s, int colours_only);
  * `max` bytes: cut at the last space that fits, else at a UTF-8 character
  * boundary; never 0 when len > 0 and max >= 4. */
 size_t irc_split(const char *text, size_t len, size_t max);
+/* Appends `len` bytes of text to out as valid UTF-8 with no control
+ * character from the text but those in `keep` (the bot's own formatting,
+ * e.g. "\002\003\017"; NULL: none): every byte of an invalid or truncated
+ * UTF-8 sequence becomes U+FFFD, CR, LF and TAB a space, every other C0
+ * control, DEL, NUL and C1 control U+FFFD. Text already clean is copied
+ * unchanged. */
+void text_utf8_clean(struct str *out, const char *text, size_t len, const char *keep);
 /* 1 if `target` names a channel (starts with one of `chantypes`). */
 int irc_is_channel(const char *target, const char *chantypes);
 
