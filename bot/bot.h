@@ -319,8 +319,34 @@ int users_via_services(const struct users *u, const char *nick);
  * out (NULL or ""). Forgotten when he shares no channel with the bot. */
 void users_set_services(struct users *u, const char *nick, const char *account, double now);
 /* 1 with *account (valid until the next users_ call) and *when if `nick` is
- * known to be logged in to services, 0 if known not to be, -1 if unknown. */
+ * known to be logged in to services, 0 if known not to be, -1 if unknown.
+ * An account name of DB_NAME_MAX bytes or more comes back cut to exactly
+ * DB_NAME_MAX bytes: still too long to be taken for a shorter one. */
 int users_services(const struct users *u, const char *nick, const char **account, double *when);
+
+/* What a server says of a nick's services login, read from its lines'
+ * parameters (libircclient's params/count, without the verb) by pure
+ * functions, so a harness can feed them anything: 1 with *out filled (the
+ * pointers into params; account NULL: logged out, for "*", "" and WHOX's
+ * "0"), 0 for a line that says nothing of it. */
+struct users_seen {
+    const char *nick;
+    const char *account;
+};
+/* WHOX 354 answering our "WHO #chan %tna,TOKEN": "me TOKEN nick account". */
+int users_parse_whox(const char **params, unsigned int count, const char *token,
+                     struct users_seen *out);
+/* extended-join: "JOIN #chan account :realname" from `nick`. */
+int users_parse_join(const char *nick, const char **params, unsigned int count,
+                     struct users_seen *out);
+/* account-notify: "ACCOUNT account" from `nick`. */
+int users_parse_account(const char *nick, const char **params, unsigned int count,
+                        struct users_seen *out);
+/* RPL_WHOISACCOUNT (330): "me nick account :is logged in as". */
+int users_parse_whoisaccount(const char **params, unsigned int count, struct users_seen *out);
+/* The nick part of a line's origin "nick!user@host" into nick (len bytes,
+ * cut to fit; "" for NULL). */
+void users_origin_nick(const char *origin, char *nick, size_t len);
 /* Ends every identity of account `account_id` (a ban); returns how many. */
 int users_logout_account(struct users *u, int64_t account_id);
 /* 1 and fills *account_id / *account (valid until the next users_ call)

@@ -388,6 +388,76 @@ START_TEST(test_clip_controls)
 }
 END_TEST
 
+/* What servers say of logins, read as irc.c's handlers read it. */
+START_TEST(test_parse_logins)
+{
+    const char *whox[] = {"me", "354", "bob", "bobacct"};
+    const char *whox0[] = {"me", "354", "bob", "0"};
+    const char *whox_other[] = {"me", "999", "bob", "bobacct"};
+    const char *join[] = {"#r", "alice", "Alice A"};
+    const char *join_none[] = {"#r", "*", "Alice A"};
+    const char *account[] = {"*"};
+    const char *account_in[] = {"carol"};
+    const char *w330[] = {"me", "dave", "daveacct", "is logged in as"};
+    struct users_seen seen;
+
+    ck_assert_int_eq(users_parse_whox(whox, 4, "354", &seen), 1);
+    ck_assert_str_eq(seen.nick, "bob");
+    ck_assert_str_eq(seen.account, "bobacct");
+    ck_assert_int_eq(users_parse_whox(whox0, 4, "354", &seen), 1);
+    ck_assert_ptr_null(seen.account);
+    ck_assert_int_eq(users_parse_whox(whox_other, 4, "354", &seen), 0);
+    ck_assert_int_eq(users_parse_whox(whox, 3, "354", &seen), 0);
+    ck_assert_int_eq(users_parse_join("alice", join, 3, &seen), 1);
+    ck_assert_str_eq(seen.account, "alice");
+    ck_assert_int_eq(users_parse_join("alice", join_none, 3, &seen), 1);
+    ck_assert_ptr_null(seen.account);
+    ck_assert_int_eq(users_parse_join("alice", join, 1, &seen), 0); /* a plain JOIN */
+    ck_assert_int_eq(users_parse_join("", join, 3, &seen), 0);
+    ck_assert_int_eq(users_parse_account("carol", account, 1, &seen), 1);
+    ck_assert_ptr_null(seen.account);
+    ck_assert_int_eq(users_parse_account("carol", account_in, 1, &seen), 1);
+    ck_assert_str_eq(seen.account, "carol");
+    ck_assert_int_eq(users_parse_account("carol", account, 0, &seen), 0);
+    ck_assert_int_eq(users_parse_whoisaccount(w330, 4, &seen), 1);
+    ck_assert_str_eq(seen.nick, "dave");
+    ck_assert_str_eq(seen.account, "daveacct");
+    ck_assert_int_eq(users_parse_whoisaccount(w330, 2, &seen), 0);
+
+    char nick[8];
+    users_origin_nick("alice!a@host", nick, sizeof(nick));
+    ck_assert_str_eq(nick, "alice");
+    users_origin_nick("averylongnick!a@host", nick, sizeof(nick));
+    ck_assert_str_eq(nick, "averylo");
+    users_origin_nick(NULL, nick, sizeof(nick));
+    ck_assert_str_eq(nick, "");
+}
+END_TEST
+
+/* Found by fuzz_accounts: a services account name too long for the bot was
+ * cut to 31 bytes, and so taken for the (shorter) account of someone else.
+ * It now stays too long (DB_NAME_MAX bytes), which accounts_resolve
+ * refuses. */
+START_TEST(test_long_services_account)
+{
+    struct users *u = users_new();
+    const char *acc;
+    char name[DB_NAME_MAX + 20];
+
+    memset(name, 'a', sizeof(name) - 1);
+    name[sizeof(name) - 1] = '\0';
+    users_join(u, "mallory", 0);
+    users_set_services(u, "mallory", name, 1.0);
+    ck_assert_int_eq(users_services(u, "mallory", &acc, NULL), 1);
+    ck_assert_uint_ge(strlen(acc), DB_NAME_MAX);
+    name[DB_NAME_MAX - 1] = '\0'; /* the longest name that fits */
+    users_set_services(u, "mallory", name, 2.0);
+    ck_assert_int_eq(users_services(u, "mallory", &acc, NULL), 1);
+    ck_assert_str_eq(acc, name);
+    users_free(u);
+}
+END_TEST
+
 Suite *bot_text_suite(void)
 {
     Suite *s = suite_create("bot_text");
@@ -411,6 +481,8 @@ Suite *bot_text_suite(void)
     tcase_add_test(tc, test_clean_controls);
     tcase_add_test(tc, test_clean_every_short_input);
     tcase_add_test(tc, test_clip_controls);
+    tcase_add_test(tc, test_parse_logins);
+    tcase_add_test(tc, test_long_services_account);
     suite_add_tcase(s, tc);
     return s;
 }
