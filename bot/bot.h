@@ -195,6 +195,17 @@ const char *conn_error(const struct conn *c);
 /* 1 if the capability `name` (extended-join, account-notify, sasl: logged
  * in by SASL; WHOX: the server's ISUPPORT says it answers WHOX) is on. */
 int conn_has_cap(const struct conn *c, const char *name);
+/* For the tests and the fuzz harness: a connection with no socket at all,
+ * as if the server link had just come up ("CAP LS 302" is waiting to go).
+ * conn_feed hands it bytes as if read from the server and runs every whole
+ * line through the negotiation (CAP, AUTHENTICATE, 9xx, ISUPPORT), as
+ * conn_process does; it returns how many bytes it took (fewer when its
+ * buffers are full: take what waits first). conn_take moves what waits
+ * for the server (to_server 1) or for libircclient (0) into buf, at most
+ * len bytes, and returns how many. Freed by conn_close. */
+struct conn *conn_offline(const struct config *cfg);
+size_t conn_feed(struct conn *c, const char *data, size_t len);
+size_t conn_take(struct conn *c, int to_server, char *buf, size_t len);
 
 /* ------------------------------------------------------ output queue */
 

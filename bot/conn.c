@@ -29,8 +29,9 @@
  *        and retries with backoff. A certificate refused is DEAD, never a
  *        retry without TLS.
  *
- * From the server, every line is read here first: message tags are taken
- * off, CAP, AUTHENTICATE and the SASL numerics (900-908) are consumed, and
+ * From the server, every line is read here first: a CR inside it becomes
+ * a space (this module and libircclient must see the same lines), message
+ * tags are taken off, CAP, AUTHENTICATE and the SASL numerics (900-908) are consumed, and
  * everything else goes to libircclient unchanged. From libircclient, bytes
  * pass through unchanged: the output queue's pacing and delivery markers
  * are untouched. When the server is slow to take our lines this module
@@ -613,7 +614,7 @@ static int negotiate(struct conn *c, const struct irc_msg *m)
             sasl_answer(c);
         return 1;
     }
-    if (v[0] >= '0' && v[0] <= '9' && strlen(v) == 3)
+    if (strlen(v) == 3 && strspn(v, "0123456789") == 3)
         return numeric_line(c, atoi(v), m);
     return 0;
 }
@@ -639,6 +640,11 @@ static void server_lines(struct conn *c)
         bytes_drop(&c->srx, len + 1);
         if (len && line[len - 1] == '\r')
             line[--len] = '\0';
+        /* A CR inside is no line end here, but could be one to
+         * libircclient: a space, so both read the same one line. */
+        for (char *cr = memchr(line, '\r', len); cr;
+             cr = memchr(cr, '\r', len - (size_t)(cr - line)))
+            *cr = ' ';
         const char *plain = irc_msg_untagged(line);
         char copy[CONN_BUF];
         struct irc_msg m;
@@ -928,4 +934,40 @@ int conn_process(struct conn *c, fd_set *r, fd_set *w, int libfd)
     if (c->eof == 1 && (c->cfd < 0 || (!c->ctx_out.n && !memchr(c->srx.d, '\n', c->srx.n))))
         c->eof = 2;
     return c->state == ST_DEAD ? -1 : 0;
+}
+
+/* ------------------------------------------------------ without sockets */
+
+struct conn *conn_offline(const struct config *cfg)
+{
+    struct conn *c = xmalloc(sizeof(*c));
+
+    memset(c, 0, sizeof(*c));
+    str_init_fixed(&c->offered, c->offered_buf, sizeof(c->offered_buf));
+    c->cfg = cfg;
+    c->lfd = c->cfd = c->sfd = -1;
+    up(c);
+    return c;
+}
+
+size_t conn_feed(struct conn *c, const char *data, size_t len)
+{
+    size_t room = sizeof(c->srx.d) - c->srx.n;
+
+    if (len > room)
+        len = room;
+    bytes_put(&c->srx, data, len);
+    if (c->state != ST_DEAD)
+        server_lines(c);
+    return len;
+}
+
+size_t conn_take(struct conn *c, int to_server, char *buf, size_t len)
+{
+    struct bytes *b = to_server ? &c->stx : &c->ctx_out;
+    size_t n = b->n < len ? b->n : len;
+
+    memcpy(buf, b->d, n);
+    bytes_drop(b, n);
+    return n;
 }

@@ -458,6 +458,51 @@ START_TEST(test_long_services_account)
 }
 END_TEST
 
+/* What a connection (without sockets) passes to libircclient, and what it
+ * sends the server, for the lines fed to it. */
+static void conn_run(struct conn *c, const char *in, char *to_lib, char *to_server, size_t len)
+{
+    size_t n;
+
+    ck_assert_uint_eq(conn_feed(c, in, strlen(in)), strlen(in));
+    n = conn_take(c, 0, to_lib, len - 1);
+    to_lib[n] = '\0';
+    n = conn_take(c, 1, to_server, len - 1);
+    to_server[n] = '\0';
+}
+
+/* Found by fuzz_conn: a CR inside a server's line went to libircclient as
+ * it was, which may cut the line there while conn.c read it whole. It is
+ * now a space; the tags go, the negotiation's lines stay here. */
+START_TEST(test_conn_lines)
+{
+    struct config cfg;
+    char lib[512], server[512];
+
+    config_defaults(&cfg);
+    struct conn *c = conn_offline(&cfg);
+    conn_run(c, ":n!u@h PRIVMSG #r :a\rb\r\n", lib, server, sizeof(lib));
+    ck_assert_str_eq(lib, ":n!u@h PRIVMSG #r :a b\r\n");
+    ck_assert_str_eq(server, "CAP LS 302\r\n");
+    conn_run(c, "@time=x :srv CAP * LS :extended-join account-notify\r\n", lib, server,
+             sizeof(lib));
+    ck_assert_str_eq(lib, "");
+    ck_assert_str_eq(server, "CAP REQ :extended-join account-notify\r\n");
+    conn_run(c, ":srv CAP * ACK :extended-join\r\n:srv 005 me WHOX :are supported\r\n", lib, server,
+             sizeof(lib));
+    ck_assert_str_eq(lib, ":srv 005 me WHOX :are supported\r\n");
+    ck_assert_str_eq(server, "CAP END\r\n");
+    ck_assert_int_eq(conn_has_cap(c, "extended-join"), 1);
+    ck_assert_int_eq(conn_has_cap(c, "account-notify"), 0);
+    ck_assert_int_eq(conn_has_cap(c, "WHOX"), 1);
+    /* "1ab" is no numeric (it was read as 001). */
+    conn_run(c, ":srv 1ab me :x\r\n", lib, server, sizeof(lib));
+    ck_assert_str_eq(lib, ":srv 1ab me :x\r\n");
+    ck_assert_ptr_null(conn_error(c));
+    conn_close(c);
+}
+END_TEST
+
 Suite *bot_text_suite(void)
 {
     Suite *s = suite_create("bot_text");
@@ -483,6 +528,7 @@ Suite *bot_text_suite(void)
     tcase_add_test(tc, test_clip_controls);
     tcase_add_test(tc, test_parse_logins);
     tcase_add_test(tc, test_long_services_account);
+    tcase_add_test(tc, test_conn_lines);
     suite_add_tcase(s, tc);
     return s;
 }
