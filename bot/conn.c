@@ -550,6 +550,8 @@ static int sasl_numeric(struct conn *c, int num, const char *text)
     case 907:
         return 1;
     case 903:
+        if (c->cap != CAP_SASL)
+            return 1; /* no login of ours under way: not ours to believe */
         c->sasl_in = 1;
         log_msg(LOG_INFO, "SASL %s login succeeded", mechanism(c->cfg));
         cap_end(c);

@@ -503,6 +503,32 @@ START_TEST(test_conn_lines)
 }
 END_TEST
 
+/* Found by fuzz_conn: a 903 (SASL success) with no login under way, or
+ * without SASL configured, turned the "sasl" capability on, and the bot
+ * then skipped its NickServ IDENTIFY believing itself logged in. */
+START_TEST(test_conn_903_unasked)
+{
+    struct config cfg;
+    char lib[512], server[512];
+
+    config_defaults(&cfg);
+    struct conn *c = conn_offline(&cfg);
+    conn_run(c, ":srv 903 me :SASL authentication successful\r\n", lib, server, sizeof(lib));
+    ck_assert_int_eq(conn_has_cap(c, "sasl"), 0);
+    conn_close(c);
+    cfg.sasl_mechanism = SASL_PLAIN;
+    snprintf(cfg.sasl_password, sizeof(cfg.sasl_password), "pw");
+    c = conn_offline(&cfg);
+    conn_run(c, ":srv CAP * LS :sasl\r\n:srv 903 me :early\r\n", lib, server, sizeof(lib));
+    ck_assert_int_eq(conn_has_cap(c, "sasl"), 0); /* asked for, not yet acknowledged */
+    conn_run(c, ":srv CAP * ACK :sasl\r\nAUTHENTICATE +\r\n:srv 903 me :ok\r\n", lib, server,
+             sizeof(lib));
+    ck_assert_int_eq(conn_has_cap(c, "sasl"), 1);
+    ck_assert_str_eq(lib, "");
+    conn_close(c);
+}
+END_TEST
+
 Suite *bot_text_suite(void)
 {
     Suite *s = suite_create("bot_text");
@@ -529,6 +555,7 @@ Suite *bot_text_suite(void)
     tcase_add_test(tc, test_parse_logins);
     tcase_add_test(tc, test_long_services_account);
     tcase_add_test(tc, test_conn_lines);
+    tcase_add_test(tc, test_conn_903_unasked);
     suite_add_tcase(s, tc);
     return s;
 }
