@@ -92,9 +92,10 @@ struct conn {
     char offered_buf[1024];
     struct str offered; /* capabilities the server offered (CAP LS), over offered_buf */
     int have_extended_join, have_account_notify, sasl_in;
-    int have_whox; /* ISUPPORT WHOX (read here: libircclient keeps only its
-                    * first dozen parameters) */
-    int eof;       /* the server closed: 1, then 2 once its last lines went on */
+    int sasl_asked; /* "sasl" was in our CAP REQ: only then may an ACK start SASL */
+    int have_whox;  /* ISUPPORT WHOX (read here: libircclient keeps only its
+                     * first dozen parameters) */
+    int eof;        /* the server closed: 1, then 2 once its last lines went on */
     char err[300];
 };
 
@@ -436,6 +437,7 @@ static void cap_request(struct conn *c)
     size_t head = line.len;
     if (sasl)
         str_cat(&line, "sasl");
+    c->sasl_asked = sasl;
     for (int i = 0; i < 2; i++)
         if (cap_listed(c->offered.p, wanted[i], NULL, 0))
             str_add(&line, "%s%s", line.len > head ? " " : "", wanted[i]);
@@ -460,7 +462,7 @@ static void cap_acked(struct conn *c, const char *list, int on)
             c->have_extended_join = v;
         else if (n == 14 && strncmp(name, "account-notify", n) == 0)
             c->have_account_notify = v;
-        else if (n == 4 && strncmp(name, "sasl", n) == 0 && v && c->cap == CAP_REQ)
+        else if (n == 4 && strncmp(name, "sasl", n) == 0 && v && c->cap == CAP_REQ && c->sasl_asked)
             c->cap = CAP_SASL;
         p += w;
     }

@@ -529,6 +529,27 @@ START_TEST(test_conn_903_unasked)
 }
 END_TEST
 
+/* Found by fuzz_conn: with SASL not configured, a server acknowledging a
+ * "sasl" never asked for started a login: AUTHENTICATE went out, and the
+ * configured sasl_password with it. Now an ACK starts only what was asked. */
+START_TEST(test_conn_sasl_unasked)
+{
+    struct config cfg;
+    char lib[512], server[512];
+
+    config_defaults(&cfg);
+    snprintf(cfg.sasl_password, sizeof(cfg.sasl_password), "never-sent");
+    struct conn *c = conn_offline(&cfg);
+    conn_run(c, ":srv CAP * LS :sasl extended-join\r\n", lib, server, sizeof(lib));
+    ck_assert_str_eq(server, "CAP LS 302\r\nCAP REQ :extended-join\r\n");
+    conn_run(c, ":srv CAP * ACK :sasl extended-join\r\nAUTHENTICATE +\r\n", lib, server,
+             sizeof(lib));
+    ck_assert_str_eq(server, "CAP END\r\n");
+    ck_assert_int_eq(conn_has_cap(c, "extended-join"), 1);
+    conn_close(c);
+}
+END_TEST
+
 Suite *bot_text_suite(void)
 {
     Suite *s = suite_create("bot_text");
@@ -556,6 +577,7 @@ Suite *bot_text_suite(void)
     tcase_add_test(tc, test_long_services_account);
     tcase_add_test(tc, test_conn_lines);
     tcase_add_test(tc, test_conn_903_unasked);
+    tcase_add_test(tc, test_conn_sasl_unasked);
     suite_add_tcase(s, tc);
     return s;
 }
