@@ -327,7 +327,7 @@ fuzz: $(FUZZERS)
 		$$f -max_total_time=$(FUZZ_SECONDS) -print_final_stats=0 \
 			$(B)/corpus/$$name fuzz/corpus/$$name 2>$(B)/fuzz/$$name.log \
 			|| { tail -40 $(B)/fuzz/$$name.log; exit 1; }; \
-		grep -E '^#[0-9]+ *DONE' $(B)/fuzz/$$name.log || true; \
+		grep -E '^#[0-9]+[[:space:]]*DONE' $(B)/fuzz/$$name.log || true; \
 	done
 
 # The unit and the service's configuration, with this install's paths: the
