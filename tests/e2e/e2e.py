@@ -20,7 +20,7 @@ Environment:
                                ircd-hybrid 8, prepared by tests/e2e/hybrid.sh
                                (root the first time) and run as ringside-e2e
   E2E_ONLY=name,name           run only these scenarios (by name, function name
-                               without s_, or number 1-15; SIGTERM is the last)
+                               without s_, or number 1-16; SIGTERM is the last)
   E2E_KEEP=1                   keep the temporary directory (it is kept anyway on failure)
   E2E_VERBOSE=1                print every line the clients receive from the bot
 
