@@ -210,7 +210,7 @@ E2E_ARGS = $(ASAN_BOT) $(SIM)
 E2E_SUITES = 'e2e_wire: E2E_JOBS=9 python3 tests/e2e/e2e_wire.py $(E2E_ARGS)' \
 	'e2e 1-5: E2E_ONLY=1,2,3,4,5 python3 tests/e2e/e2e.py $(E2E_ARGS)' \
 	'e2e 6-10: E2E_ONLY=6,7,8,9,10 python3 tests/e2e/e2e.py $(E2E_ARGS)' \
-	'e2e 11-15: E2E_ONLY=11,12,13,14,15 python3 tests/e2e/e2e.py $(E2E_ARGS)' \
+	'e2e 11-16: E2E_ONLY=11,12,13,14,15,16 python3 tests/e2e/e2e.py $(E2E_ARGS)' \
 	'e2e_newcomer inspircd: E2E_SERVER=inspircd E2E_ONLY=2,3 python3 tests/e2e/e2e_newcomer.py $(E2E_ARGS)' \
 	'e2e_net: python3 tests/e2e/e2e_net.py $(ASAN_BOT)' \
 	'e2e_newcomer: python3 tests/e2e/e2e_newcomer.py $(E2E_ARGS)' \
@@ -330,7 +330,7 @@ fuzz: $(FUZZERS)
 		$$f -max_total_time=$(FUZZ_SECONDS) -print_final_stats=0 \
 			$(B)/corpus/$$name fuzz/corpus/$$name 2>$(B)/fuzz/$$name.log \
 			|| { tail -40 $(B)/fuzz/$$name.log; exit 1; }; \
-		grep -E '^#[0-9]+ *DONE' $(B)/fuzz/$$name.log || true; \
+		grep -E '^#[0-9]+[[:space:]]*DONE' $(B)/fuzz/$$name.log || true; \
 	done
 
 # The unit and the service's configuration, with this install's paths: the

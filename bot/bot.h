@@ -141,6 +141,13 @@ void irc_strip_format(char *s, int colours_only);
  * `max` bytes: cut at the last space that fits, else at a UTF-8 character
  * boundary; never 0 when len > 0 and max >= 4. */
 size_t irc_split(const char *text, size_t len, size_t max);
+/* Appends `len` bytes of text to out as valid UTF-8 with no control
+ * character from the text but those in `keep` (the bot's own formatting,
+ * e.g. "\002\003\017"; NULL: none): every byte of an invalid or truncated
+ * UTF-8 sequence becomes U+FFFD, CR, LF and TAB a space, every other C0
+ * control, DEL, NUL and C1 control U+FFFD. Text already clean is copied
+ * unchanged. */
+void text_utf8_clean(struct str *out, const char *text, size_t len, const char *keep);
 /* 1 if `target` names a channel (starts with one of `chantypes`). */
 int irc_is_channel(const char *target, const char *chantypes);
 
@@ -194,6 +201,17 @@ const char *conn_error(const struct conn *c);
 /* 1 if the capability `name` (extended-join, account-notify, sasl: logged
  * in by SASL; WHOX: the server's ISUPPORT says it answers WHOX) is on. */
 int conn_has_cap(const struct conn *c, const char *name);
+/* For the tests and the fuzz harness: a connection with no socket at all,
+ * as if the server link had just come up ("CAP LS 302" is waiting to go).
+ * conn_feed hands it bytes as if read from the server and runs every whole
+ * line through the negotiation (CAP, AUTHENTICATE, 9xx, ISUPPORT), as
+ * conn_process does; it returns how many bytes it took (fewer when its
+ * buffers are full: take what waits first). conn_take moves what waits
+ * for the server (to_server 1) or for libircclient (0) into buf, at most
+ * len bytes, and returns how many. Freed by conn_close. */
+struct conn *conn_offline(const struct config *cfg);
+size_t conn_feed(struct conn *c, const char *data, size_t len);
+size_t conn_take(struct conn *c, int to_server, char *buf, size_t len);
 
 /* ------------------------------------------------------ output queue */
 
@@ -318,8 +336,34 @@ int users_via_services(const struct users *u, const char *nick);
  * out (NULL or ""). Forgotten when he shares no channel with the bot. */
 void users_set_services(struct users *u, const char *nick, const char *account, double now);
 /* 1 with *account (valid until the next users_ call) and *when if `nick` is
- * known to be logged in to services, 0 if known not to be, -1 if unknown. */
+ * known to be logged in to services, 0 if known not to be, -1 if unknown.
+ * An account name of DB_NAME_MAX bytes or more comes back cut to exactly
+ * DB_NAME_MAX bytes: still too long to be taken for a shorter one. */
 int users_services(const struct users *u, const char *nick, const char **account, double *when);
+
+/* What a server says of a nick's services login, read from its lines'
+ * parameters (libircclient's params/count, without the verb) by pure
+ * functions, so a harness can feed them anything: 1 with *out filled (the
+ * pointers into params; account NULL: logged out, for "*", "" and WHOX's
+ * "0"), 0 for a line that says nothing of it. */
+struct users_seen {
+    const char *nick;
+    const char *account;
+};
+/* WHOX 354 answering our "WHO #chan %tna,TOKEN": "me TOKEN nick account". */
+int users_parse_whox(const char **params, unsigned int count, const char *token,
+                     struct users_seen *out);
+/* extended-join: "JOIN #chan account :realname" from `nick`. */
+int users_parse_join(const char *nick, const char **params, unsigned int count,
+                     struct users_seen *out);
+/* account-notify: "ACCOUNT account" from `nick`. */
+int users_parse_account(const char *nick, const char **params, unsigned int count,
+                        struct users_seen *out);
+/* RPL_WHOISACCOUNT (330): "me nick account :is logged in as". */
+int users_parse_whoisaccount(const char **params, unsigned int count, struct users_seen *out);
+/* The nick part of a line's origin "nick!user@host" into nick (len bytes,
+ * cut to fit; "" for NULL). */
+void users_origin_nick(const char *origin, char *nick, size_t len);
 /* Ends every identity of account `account_id` (a ban); returns how many. */
 int users_logout_account(struct users *u, int64_t account_id);
 /* 1 and fills *account_id / *account (valid until the next users_ call)

@@ -29,8 +29,9 @@
  *        and retries with backoff. A certificate refused is DEAD, never a
  *        retry without TLS.
  *
- * From the server, every line is read here first: message tags are taken
- * off, CAP, AUTHENTICATE and the SASL numerics (900-908) are consumed, and
+ * From the server, every line is read here first: a CR inside it becomes
+ * a space (this module and libircclient must see the same lines), message
+ * tags are taken off, CAP, AUTHENTICATE and the SASL numerics (900-908) are consumed, and
  * everything else goes to libircclient unchanged. From libircclient, bytes
  * pass through unchanged: the output queue's pacing and delivery markers
  * are untouched. When the server is slow to take our lines this module
@@ -91,9 +92,10 @@ struct conn {
     char offered_buf[1024];
     struct str offered; /* capabilities the server offered (CAP LS), over offered_buf */
     int have_extended_join, have_account_notify, sasl_in;
-    int have_whox; /* ISUPPORT WHOX (read here: libircclient keeps only its
-                    * first dozen parameters) */
-    int eof;       /* the server closed: 1, then 2 once its last lines went on */
+    int sasl_asked; /* "sasl" was in our CAP REQ: only then may an ACK start SASL */
+    int have_whox;  /* ISUPPORT WHOX (read here: libircclient keeps only its
+                     * first dozen parameters) */
+    int eof;        /* the server closed: 1, then 2 once its last lines went on */
     char err[300];
 };
 
@@ -435,6 +437,7 @@ static void cap_request(struct conn *c)
     size_t head = line.len;
     if (sasl)
         str_cat(&line, "sasl");
+    c->sasl_asked = sasl;
     for (int i = 0; i < 2; i++)
         if (cap_listed(c->offered.p, wanted[i], NULL, 0))
             str_add(&line, "%s%s", line.len > head ? " " : "", wanted[i]);
@@ -459,7 +462,7 @@ static void cap_acked(struct conn *c, const char *list, int on)
             c->have_extended_join = v;
         else if (n == 14 && strncmp(name, "account-notify", n) == 0)
             c->have_account_notify = v;
-        else if (n == 4 && strncmp(name, "sasl", n) == 0 && v && c->cap == CAP_REQ)
+        else if (n == 4 && strncmp(name, "sasl", n) == 0 && v && c->cap == CAP_REQ && c->sasl_asked)
             c->cap = CAP_SASL;
         p += w;
     }
@@ -549,6 +552,8 @@ static int sasl_numeric(struct conn *c, int num, const char *text)
     case 907:
         return 1;
     case 903:
+        if (c->cap != CAP_SASL)
+            return 1; /* no login of ours under way: not ours to believe */
         c->sasl_in = 1;
         log_msg(LOG_INFO, "SASL %s login succeeded", mechanism(c->cfg));
         cap_end(c);
@@ -613,7 +618,7 @@ static int negotiate(struct conn *c, const struct irc_msg *m)
             sasl_answer(c);
         return 1;
     }
-    if (v[0] >= '0' && v[0] <= '9' && strlen(v) == 3)
+    if (strlen(v) == 3 && strspn(v, "0123456789") == 3)
         return numeric_line(c, atoi(v), m);
     return 0;
 }
@@ -639,6 +644,11 @@ static void server_lines(struct conn *c)
         bytes_drop(&c->srx, len + 1);
         if (len && line[len - 1] == '\r')
             line[--len] = '\0';
+        /* A CR inside is no line end here, but could be one to
+         * libircclient: a space, so both read the same one line. */
+        for (char *cr = memchr(line, '\r', len); cr;
+             cr = memchr(cr, '\r', len - (size_t)(cr - line)))
+            *cr = ' ';
         const char *plain = irc_msg_untagged(line);
         char copy[CONN_BUF];
         struct irc_msg m;
@@ -928,4 +938,40 @@ int conn_process(struct conn *c, fd_set *r, fd_set *w, int libfd)
     if (c->eof == 1 && (c->cfd < 0 || (!c->ctx_out.n && !memchr(c->srx.d, '\n', c->srx.n))))
         c->eof = 2;
     return c->state == ST_DEAD ? -1 : 0;
+}
+
+/* ------------------------------------------------------ without sockets */
+
+struct conn *conn_offline(const struct config *cfg)
+{
+    struct conn *c = xmalloc(sizeof(*c));
+
+    memset(c, 0, sizeof(*c));
+    str_init_fixed(&c->offered, c->offered_buf, sizeof(c->offered_buf));
+    c->cfg = cfg;
+    c->lfd = c->cfd = c->sfd = -1;
+    up(c);
+    return c;
+}
+
+size_t conn_feed(struct conn *c, const char *data, size_t len)
+{
+    size_t room = sizeof(c->srx.d) - c->srx.n;
+
+    if (len > room)
+        len = room;
+    bytes_put(&c->srx, data, len);
+    if (c->state != ST_DEAD)
+        server_lines(c);
+    return len;
+}
+
+size_t conn_take(struct conn *c, int to_server, char *buf, size_t len)
+{
+    struct bytes *b = to_server ? &c->stx : &c->ctx_out;
+    size_t n = b->n < len ? b->n : len;
+
+    memcpy(buf, b->d, n);
+    bytes_drop(b, n);
+    return n;
 }

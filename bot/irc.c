@@ -90,17 +90,6 @@ static struct bot *bot_of(irc_session_t *s)
     return irc_get_ctx(s);
 }
 
-/* The nick part of "nick!user@host". */
-static void origin_nick(const char *origin, char *nick, size_t len)
-{
-    size_t n = origin ? strcspn(origin, "!@") : 0;
-
-    if (n >= len)
-        n = len - 1;
-    memcpy(nick, origin ? origin : "", n);
-    nick[n] = '\0';
-}
-
 static int is_me(const struct bot *bot, const char *nick)
 {
     return irc_casecmp(bot->cm, nick, bot->nick) == 0;
@@ -232,10 +221,12 @@ static void chan_modes(struct bot *bot, int c, const char *modes);
 /* RPL_WHOISACCOUNT (330): "me nick account :is logged in as". */
 static void rpl_whoisaccount(struct bot *bot, const char **params, unsigned int count)
 {
-    if (count < 3)
+    struct users_seen seen;
+
+    if (!users_parse_whoisaccount(params, count, &seen))
         return;
-    whois_account(bot, params[1]);
-    accounts_seen(bot, params[1], params[2]);
+    whois_account(bot, seen.nick);
+    accounts_seen(bot, seen.nick, seen.account);
 }
 
 /* RPL_ENDOFWHOIS (318): the commands waiting for this nick run now. */
@@ -256,10 +247,12 @@ static void rpl_endofwhois(struct bot *bot, const char **params, unsigned int co
  * not logged in). */
 static void whox_reply(struct bot *bot, const char **params, unsigned int count)
 {
-    if (count < 4 || strcmp(params[1], WHOX_TOKEN) != 0 || is_me(bot, params[2]))
+    struct users_seen seen;
+
+    if (!users_parse_whox(params, count, WHOX_TOKEN, &seen) || is_me(bot, seen.nick))
         return;
-    if (users_present(bot->users, params[2]))
-        accounts_seen(bot, params[2], strcmp(params[3], "0") == 0 ? NULL : params[3]);
+    if (users_present(bot->users, seen.nick))
+        accounts_seen(bot, seen.nick, seen.account);
 }
 
 /* The numerics that refuse the bot something: its nick (before it is
@@ -342,7 +335,7 @@ static void ev_join(irc_session_t *s, const char *event, const char *origin, con
     heard(bot);
     if (count < 1)
         return;
-    origin_nick(origin, nick, sizeof(nick));
+    users_origin_nick(origin, nick, sizeof(nick));
     int c = bot_chan_find(bot, params[0]);
     if (c < 0)
         return;
@@ -362,8 +355,9 @@ static void ev_join(irc_session_t *s, const char *event, const char *origin, con
     } else {
         users_join(bot->users, nick, c);
         /* extended-join: "JOIN #chan account :realname" ("*": none). */
-        if (count >= 3)
-            accounts_seen(bot, nick, params[1]);
+        struct users_seen seen;
+        if (users_parse_join(nick, params, count, &seen))
+            accounts_seen(bot, seen.nick, seen.account);
     }
 }
 
@@ -386,7 +380,7 @@ static void ev_part(irc_session_t *s, const char *event, const char *origin, con
     heard(bot);
     if (count < 1)
         return;
-    origin_nick(origin, nick, sizeof(nick));
+    users_origin_nick(origin, nick, sizeof(nick));
     int c = bot_chan_find(bot, params[0]);
     if (c < 0)
         return;
@@ -428,7 +422,7 @@ static void ev_quit(irc_session_t *s, const char *event, const char *origin, con
     (void)params;
     (void)count;
     heard(bot);
-    origin_nick(origin, nick, sizeof(nick));
+    users_origin_nick(origin, nick, sizeof(nick));
     if (users_quit(bot->users, nick))
         log_msg(LOG_INFO, "%s quit: identity ended", nick);
     if (irc_casecmp(bot->cm, nick, bot->cfg.nick) == 0)
@@ -445,7 +439,7 @@ static void ev_nick(irc_session_t *s, const char *event, const char *origin, con
     heard(bot);
     if (count < 1)
         return;
-    origin_nick(origin, nick, sizeof(nick));
+    users_origin_nick(origin, nick, sizeof(nick));
     if (is_me(bot, nick)) {
         snprintf(bot->nick, sizeof(bot->nick), "%s", params[0]);
         log_msg(LOG_INFO, "now known as %s", bot->nick);
@@ -467,7 +461,7 @@ static void ev_message(irc_session_t *s, const char *event, const char *origin, 
     heard(bot);
     if (count < 2 || !origin)
         return;
-    origin_nick(origin, nick, sizeof(nick));
+    users_origin_nick(origin, nick, sizeof(nick));
     if (!nick[0] || is_me(bot, nick))
         return;
     /* A CTCP libircclient did not take as one (text after its closing
@@ -495,7 +489,7 @@ static void ev_ctcp(irc_session_t *s, const char *event, const char *origin, con
     heard(bot);
     if (count < 1 || !origin)
         return;
-    origin_nick(origin, nick, sizeof(nick));
+    users_origin_nick(origin, nick, sizeof(nick));
     if (users_rate(bot->users, nick, bot->now) != USERS_RATE_OK)
         return;
     if (strcmp(params[0], "VERSION") == 0)
@@ -560,11 +554,12 @@ static void ev_unknown(irc_session_t *s, const char *event, const char *origin, 
     heard(bot);
     if (strcmp(event, "PONG") == 0 && count >= 1) {
         outq_pong(bot->q, params[count - 1]);
-    } else if (strcmp(event, "ACCOUNT") == 0 && count >= 1 && origin) {
+    } else if (strcmp(event, "ACCOUNT") == 0 && origin) {
         char nick[CONFIG_NICK_MAX * 2];
-        origin_nick(origin, nick, sizeof(nick));
-        if (users_present(bot->users, nick))
-            accounts_seen(bot, nick, params[0]);
+        struct users_seen seen;
+        users_origin_nick(origin, nick, sizeof(nick));
+        if (users_parse_account(nick, params, count, &seen) && users_present(bot->users, nick))
+            accounts_seen(bot, seen.nick, seen.account);
     } else if (strcmp(event, "ERROR") == 0 && count >= 1) {
         log_msg(LOG_WARN, "the server says: %s", CLIP(params[0], 200));
         char low[256];

@@ -63,7 +63,9 @@
  * the server reports it (outq adds the colon and the space itself). Until
  * outq_set_prefix_len is called, OUTQ_PREFIX_DEFAULT assumes the worst the
  * bot is likely to meet: nick 30 + "!" + user 10 (+ "~") + "@" + host 63 =
- * 106 bytes. Text is sanitized (CR and LF become spaces) before it is cut;
+ * 106 bytes. Text is cleaned before it is cut (text_utf8_clean: valid UTF-8, CR
+ * and LF become spaces, no control character but the bot's formatting:
+ * bold, colour, reset; a NOTICE's CTCP framing is kept);
  * targets and commands are never user text, and a target with blanks or
  * control characters is refused. Protocol lines and lines put back are cut
  * to 510 bytes (on a character boundary), with a warning in the log.
@@ -92,6 +94,9 @@
 #define OUTQ_EPSILON        1e-9
 #define OUTQ_WINDOW_MAX     400  /* lines kept unconfirmed at most (a server that never answers) */
 #define OUTQ_STRICT_POLL    0.25 /* seconds: look again for a confirmation */
+/* The formatting the bot itself puts in messages (game/: bold names, a
+ * coloured result; a reset): kept; every other control character goes. */
+#define OUTQ_FORMAT_KEPT "\002\003\017"
 /* Targets that are channels, whatever the server's CHANTYPES: a nick can
  * never start with any of these. */
 #define OUTQ_CHANTYPES "#&+!"
@@ -575,6 +580,23 @@ static int wire_word(const char *s)
     return 1;
 }
 
+/* The text of a message as it may go: valid UTF-8, the bot's formatting
+ * kept (bold, colour, reset), any other control character of the text
+ * replaced (text_utf8_clean). A NOTICE's CTCP framing (\001 first and
+ * last: the bot's CTCP replies) is kept around its cleaned inside. */
+static void outq_clean(struct str *out, const char *cmd, const char *text)
+{
+    size_t len = strlen(text);
+
+    if (strcmp(cmd, "NOTICE") == 0 && len >= 2 && text[0] == '\001' && text[len - 1] == '\001') {
+        str_ch(out, '\001');
+        text_utf8_clean(out, text + 1, len - 2, OUTQ_FORMAT_KEPT);
+        str_ch(out, '\001');
+        return;
+    }
+    text_utf8_clean(out, text, len, OUTQ_FORMAT_KEPT);
+}
+
 void outq_msg(struct outq *q, enum outq_kind kind, const char *cmd, const char *target,
               const char *owner, const char *text)
 {
@@ -598,10 +620,11 @@ void outq_msg(struct outq *q, enum outq_kind kind, const char *cmd, const char *
     }
     size_t room = OUTQ_WIRE_MAX - fixed;
 
-    char *copy = xstrdup(text ? text : "");
-    irc_sanitize(copy);
-    const char *p = copy;
-    size_t left = strlen(copy);
+    struct str clean;
+    str_init(&clean);
+    outq_clean(&clean, cmd, text ? text : "");
+    const char *p = clean.p;
+    size_t left = clean.len;
     while (left > 0) {
         size_t n = irc_split(p, left, room);
         int len = snprintf(line, sizeof(line), "%s %s :%.*s", cmd, target, (int)n, p);
@@ -618,7 +641,7 @@ void outq_msg(struct outq *q, enum outq_kind kind, const char *cmd, const char *
             left--;
         }
     }
-    free(copy);
+    str_free(&clean);
 }
 
 /* Copies at most OUTQ_TEXT_MAX bytes of line, cut on a character boundary,

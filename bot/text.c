@@ -5,7 +5,9 @@
  * Invariants: nothing here allocates; casefold never writes past `len`
  * bytes and always terminates; irc_split never returns more than it was
  * allowed, never cuts a valid UTF-8 sequence in two, and never returns 0 for
- * non-empty text and max >= 4, whatever bytes the text holds.
+ * non-empty text and max >= 4, whatever bytes the text holds;
+ * text_utf8_clean's output is valid UTF-8 whatever its input, with no C0
+ * control, DEL or C1 control but those it was told to keep.
  */
 #include <string.h>
 #include <strings.h>
@@ -131,4 +133,54 @@ int irc_is_channel(const char *target, const char *chantypes)
     if (!chantypes || !*chantypes)
         chantypes = "#&";
     return strchr(chantypes, *target) != NULL;
+}
+
+/* The length of the valid UTF-8 sequence at t (of `len` bytes left), or 0
+ * when it is not one: truncated, overlong, a surrogate or past U+10FFFF.
+ * *cp gets the code point. */
+static size_t utf8_seq(const unsigned char *t, size_t len, unsigned long *cp)
+{
+    size_t n = t[0] >= 0xf0 ? 4 : t[0] >= 0xe0 ? 3 : 2;
+    static const unsigned long min[] = {0, 0, 0x80, 0x800, 0x10000};
+
+    if (t[0] < 0xc2 || t[0] > 0xf4 || len < n)
+        return 0;
+    unsigned long c = t[0] & (0x7f >> n);
+    for (size_t i = 1; i < n; i++) {
+        if (!utf8_continuation(t[i]))
+            return 0;
+        c = c << 6 | (t[i] & 0x3f);
+    }
+    if (c < min[n] || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
+        return 0;
+    *cp = c;
+    return n;
+}
+
+#define UTF8_REPLACEMENT "\xef\xbf\xbd" /* U+FFFD */
+
+void text_utf8_clean(struct str *out, const char *text, size_t len, const char *keep)
+{
+    const unsigned char *t = (const unsigned char *)text;
+
+    for (size_t i = 0; i < len;) {
+        unsigned long cp = t[i];
+        size_t n = t[i] < 0x80 ? 1 : utf8_seq(t + i, len - i, &cp);
+        if (n == 0) {
+            str_cat(out, UTF8_REPLACEMENT); /* one per byte: nothing hidden */
+            i++;
+        } else if (cp == '\r' || cp == '\n' || cp == '\t') {
+            str_ch(out, ' ');
+            i++;
+        } else if ((cp < 0x20 || cp == 0x7f) && cp && !(keep && strchr(keep, (int)cp))) {
+            str_cat(out, UTF8_REPLACEMENT);
+            i++;
+        } else if (cp == 0 || (cp >= 0x80 && cp <= 0x9f)) {
+            str_cat(out, UTF8_REPLACEMENT); /* NUL in a length-counted text; C1 controls */
+            i += n;
+        } else {
+            str_raw(out, text + i, n);
+            i += n;
+        }
+    }
 }

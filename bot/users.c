@@ -26,8 +26,10 @@ struct user {
     int via_services; /* the identity came from his services account */
     int64_t account_id;
     char account[DB_NAME_MAX];
-    int svc_known;                      /* what services say of him is known */
-    char services[DB_NAME_MAX];         /* his services account, "" if none */
+    int svc_known; /* what services say of him is known */
+    /* His services account, "" if none; one byte more than a name may
+     * have, so a name too long stays too long (never cut into another). */
+    char services[DB_NAME_MAX + 1];
     double svc_at;                      /* when it was learnt */
     double stamps[USERS_RATE_CMDS_MAX]; /* times of the last commands, a ring */
     int nstamps, next;
@@ -320,4 +322,61 @@ enum users_rate users_rate(struct users *u, const char *nick, double now)
     if (e->nstamps < u->cmds)
         e->nstamps++;
     return USERS_RATE_OK;
+}
+
+/* ------------------------------------------ what servers say of logins */
+
+/* An account word as servers send it: "*" and "" mean none. */
+static const char *account_word(const char *a)
+{
+    return !*a || strcmp(a, "*") == 0 ? NULL : a;
+}
+
+int users_parse_whox(const char **params, unsigned int count, const char *token,
+                     struct users_seen *out)
+{
+    if (count < 4 || strcmp(params[1], token) != 0)
+        return 0;
+    out->nick = params[2];
+    out->account = strcmp(params[3], "0") == 0 ? NULL : account_word(params[3]);
+    return 1;
+}
+
+int users_parse_join(const char *nick, const char **params, unsigned int count,
+                     struct users_seen *out)
+{
+    if (count < 3 || !nick || !*nick)
+        return 0;
+    out->nick = nick;
+    out->account = account_word(params[1]);
+    return 1;
+}
+
+int users_parse_account(const char *nick, const char **params, unsigned int count,
+                        struct users_seen *out)
+{
+    if (count < 1 || !nick || !*nick)
+        return 0;
+    out->nick = nick;
+    out->account = account_word(params[0]);
+    return 1;
+}
+
+int users_parse_whoisaccount(const char **params, unsigned int count, struct users_seen *out)
+{
+    if (count < 3)
+        return 0;
+    out->nick = params[1];
+    out->account = account_word(params[2]);
+    return 1;
+}
+
+void users_origin_nick(const char *origin, char *nick, size_t len)
+{
+    size_t n = origin ? strcspn(origin, "!@") : 0;
+
+    if (n >= len)
+        n = len - 1;
+    memcpy(nick, origin ? origin : "", n);
+    nick[n] = '\0';
 }

@@ -37,8 +37,9 @@
  * util/util.h's, with the out-of-memory policy. */
 
 /* Copies at most `max` bytes of `src` into dst (dstlen > max), never
- * cutting a UTF-8 character in two; returns dst. For quoting what a user
- * typed back to him. */
+ * cutting a UTF-8 character in two, each control character (C0, DEL)
+ * written as U+FFFD (3 bytes), so that no formatting code a user typed
+ * reaches a reply; returns dst. For quoting what a user typed back to him. */
 char *text_clip(char *dst, size_t dstlen, const char *src, size_t max);
 /* text_clip into a temporary that lives until the end of the enclosing
  * block: reply(ctx, "no fighter %s", CLIP(name, 20)). `n` is a constant. */

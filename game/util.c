@@ -11,21 +11,38 @@
 #include "game.h"
 #include "game_internal.h"
 
+/* A control character (C0 or DEL): never copied from a user's text. */
+static int clip_control(unsigned char c)
+{
+    return c < 0x20 || c == 0x7f;
+}
+
+#define CLIP_REPLACEMENT "\xef\xbf\xbd" /* U+FFFD: 3 bytes */
+
 char *text_clip(char *dst, size_t dstlen, const char *src, size_t max)
 {
-    size_t n = strlen(src);
+    const unsigned char *s = (const unsigned char *)src;
+    size_t i = 0, o = 0;
 
     if (max >= dstlen)
         max = dstlen - 1;
-    if (n > max) {
-        n = max;
-        /* The byte at the cut is a continuation: its character began
-         * earlier, so it goes whole. */
-        while (n > 0 && ((unsigned char)src[n] & 0xC0) == 0x80)
-            n--;
+    for (; s[i]; i++) {
+        size_t need = clip_control(s[i]) ? 3 : 1;
+        if (o + need > max)
+            break;
+        if (need == 3)
+            memcpy(dst + o, CLIP_REPLACEMENT, 3);
+        else
+            dst[o] = (char)s[i];
+        o += need;
     }
-    memcpy(dst, src, n);
-    dst[n] = '\0';
+    /* Cut inside a character (the byte at the cut is a continuation): the
+     * character began earlier, so it goes whole. */
+    while (s[i] && i > 0 && (s[i] & 0xC0) == 0x80) {
+        i--;
+        o -= clip_control(s[i]) ? 3 : 1;
+    }
+    dst[o] = '\0';
     return dst;
 }
 

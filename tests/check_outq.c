@@ -953,6 +953,54 @@ START_TEST(test_target_hold)
 }
 END_TEST
 
+/* What a user typed goes out valid UTF-8 with no control of his: invalid
+ * bytes and controls become U+FFFD, the bot's bold, colour and reset stay,
+ * and a CTCP reply keeps its framing. */
+START_TEST(test_clean_on_queue)
+{
+    struct outq *q = outq_new(10, 1);
+    char line[OUTQ_LINE_MAX];
+
+    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "#r", "bob",
+             "bob: no command \"\xe2\x82\"\x01\x16 \002Ali\002 \00303won\003\017");
+    ck_assert_int_eq(outq_pop(q, 0, line), 1);
+    ck_assert_str_eq(line, "PRIVMSG #r :bob: no command \"\xef\xbf\xbd\xef\xbf\xbd\"\xef\xbf\xbd"
+                           "\xef\xbf\xbd \002Ali\002 \00303won\003\017");
+    outq_msg(q, OUTQ_REPLY, "NOTICE", "bob", "bob", "\001PING 1\026\xff\001");
+    ck_assert_int_eq(outq_pop(q, 0, line), 1);
+    ck_assert_str_eq(line, "NOTICE bob :\001PING 1\xef\xbf\xbd\xef\xbf\xbd\001");
+    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "bob", "bob", "\001ACTION x\001");
+    ck_assert_int_eq(outq_pop(q, 0, line), 1);
+    ck_assert_str_eq(line, "PRIVMSG bob :\xef\xbf\xbd"
+                           "ACTION x\xef\xbf\xbd");
+    outq_free(q);
+}
+END_TEST
+
+/* Text that grows when cleaned (a byte to three) is still cut within the
+ * wire limit, on character boundaries, nothing lost. */
+START_TEST(test_clean_then_split)
+{
+    struct outq *q = outq_new(10, 1);
+    char text[1001], all[16384], joined[4096] = "";
+    double now = 0;
+
+    memset(text, '\x80', 1000);
+    text[1000] = '\0';
+    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "#r", NULL, text);
+    int n = drain(q, &now, all, sizeof(all));
+    ck_assert_int_ge(n, 6);
+    for (char *l = strtok(all, "\n"); l; l = strtok(NULL, "\n")) {
+        ck_assert_uint_le(WIRE(DEFAULT_PREFIX, l), 512);
+        ck_assert_int_eq(strncmp(l, "PRIVMSG #r :\xef\xbf\xbd", 15), 0);
+        ck_assert_uint_eq((strlen(l) - 12) % 3, 0);
+        strcat(joined, l + 12);
+    }
+    ck_assert_uint_eq(strlen(joined), 3000);
+    outq_free(q);
+}
+END_TEST
+
 Suite *outq_suite(void)
 {
     Suite *s = suite_create("outq");
@@ -987,6 +1035,8 @@ Suite *outq_suite(void)
     tcase_add_test(tc, test_disconnected);
     tcase_add_test(tc, test_wait_times);
     tcase_add_test(tc, test_target_hold);
+    tcase_add_test(tc, test_clean_on_queue);
+    tcase_add_test(tc, test_clean_then_split);
     suite_add_tcase(s, tc);
     return s;
 }

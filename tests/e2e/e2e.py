@@ -20,7 +20,7 @@ Environment:
                                ircd-hybrid 8, prepared by tests/e2e/hybrid.sh
                                (root the first time) and run as ringside-e2e
   E2E_ONLY=name,name           run only these scenarios (by name, function name
-                               without s_, or number 1-15; SIGTERM is the last)
+                               without s_, or number 1-16; SIGTERM is the last)
   E2E_KEEP=1                   keep the temporary directory (it is kept anyway on failure)
   E2E_VERBOSE=1                print every line the clients receive from the bot
 
@@ -1028,6 +1028,74 @@ def s_hostile(env):
     return notes
 
 
+
+# What the bot may send: the bytes of its own formatting (bold, colour,
+# reset) and printable UTF-8; never a control byte that came from a user.
+BOT_CONTROLS_KEPT = b"\x02\x03\x0f"
+FFFD = "\ufffd"
+
+
+def foreign_bytes(raw):
+    """Why the raw line the bot sent is not clean UTF-8 without a user's
+    control bytes, or None when it is."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        return "invalid UTF-8 (%s)" % e.reason
+    # The line as relayed: ":prefix PRIVMSG target :text"; a CTCP reply's
+    # framing \x01 is the bot's own.
+    body = raw.split(b" :", 1)[1] if b" :" in raw else raw
+    if body.startswith(b"\x01") and body.endswith(b"\x01") and raw.split(b" ")[1] == b"NOTICE":
+        body = body[1:-1]
+    for c in body:
+        if (c < 0x20 and bytes([c]) not in BOT_CONTROLS_KEPT) or c == 0x7f:
+            return "control byte 0x%02x" % c
+    for ch in text:
+        if 0x80 <= ord(ch) <= 0x9f:
+            return "C1 control U+%04X" % ord(ch)
+    return None
+
+
+def s_hostile_bytes(env):
+    """Invalid UTF-8 and control bytes in a command, a fighter's name and a
+    chat order: every line the bot sends is valid UTF-8 with no control byte
+    of the user's (U+FFFD instead), checked on the raw bytes received."""
+    u = Client(env, "bytesman", [CHANNEL])
+    by = Client(env, "onlooker", [CHANNEL])
+    # An unknown command, and help for one, with a cut character and
+    # controls (no command "\xe2\x82" went out raw).
+    u.raw(b"PRIVMSG ringside :help \xe2\x82\x16\x1b[31m\x7f")
+    u.expect(r'^no command "%s{2}%s{2}\[31m%s"; say help for the list$' % (FFFD, FFFD, FFFD),
+             where="private")
+    u.pace()
+    u.raw(b"PRIVMSG ringside :\xff\xfebad\x02bold\x0f\x03" + b"4red")
+    u.expect(r'^unknown command "%s{2}bad%sbold%s%s4red"; say help for the list$' %
+             (FFFD, FFFD, FFFD, FFFD), where="private")
+    # A fighter's name: formatting typed by a user never reaches the channel.
+    u.pace()
+    u.raw(b"PRIVMSG #ringside :!fighter Ab\x02c\x03" + b"4\xc3")
+    u.expect(r'^"Ab%sc%s4%s" is not a fighter\'s name' % (FFFD, FFFD, FFFD), where=CHANNEL)
+    # A chat order: orders said in the channel are quoted back.
+    u.pace()
+    u.raw(b"PRIVMSG #ringside :!3/2 \x02jab\x03" + b"04 \xe2\x82\xac \xe2\x82 \x7f")
+    u.expect(r"^send your orders to me in private, not here: /msg ringside 3/2 %sjab%s04 € %s{2} %s$"
+             % (FFFD, FFFD, FFFD, FFFD), where=CHANNEL)
+    # A CTCP PING's argument comes back cleaned, inside the bot's framing.
+    u.pace()
+    u.raw(b"PRIVMSG ringside :\x01PING 12\x02\xff34\x01")
+    u.wait(lambda m: u.from_bot(m) and m.cmd == "NOTICE" and b"PING 12" in m.raw,
+           "the CTCP PING reply")
+    by.ask("version", r"^Ringside \d", chan=CHANNEL)
+    bad = ["%s: %r" % (why, m.raw) for cl in (u, by) for m in cl.lines
+           if cl.from_bot(m) for why in [foreign_bytes(m.raw)] if why]
+    check(not bad, "the bot sent bytes a user typed", "\n".join(bad))
+    ping = [m.raw for m in u.lines if u.from_bot(m) and m.cmd == "NOTICE"]
+    check(ping and ping[-1].endswith(b":\x01PING 12\xef\xbf\xbd\xef\xbf\xbd34\x01"),
+          "the CTCP PING reply was not cleaned: %r" % ping)
+    u.quit()
+    by.quit()
+
+
 def s_identity(env):
     """An identity follows its nick through a change and ends when its owner
     leaves the bot's channels; the old nick carries nothing. Someone in none
@@ -1499,6 +1567,7 @@ SCENARIOS = [
     ("impersonation after quit", s_impersonation),
     ("password said in a channel", s_password_in_channel),
     ("hostile input", s_hostile),
+    ("invalid UTF-8 and control bytes never echoed", s_hostile_bytes),
     ("server restart and reconnection", s_restart),
     ("burst of 50 commands", s_burst),
     ("admin ban and unban", s_admin),
