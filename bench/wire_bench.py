@@ -306,11 +306,17 @@ def wait_for(pred, desc, timeout=WAIT, every=0.2):
 
 
 def account(env, c, sheet=None, plan=None):
-    """Registers c's nick, creates his boxer, sets his plan: the commands
+    """Registers c's nick (the admin's account is made by the operator and
+    he identifies), creates his boxer, sets his plan: the commands
     at once (the bot takes a nick's lines in order), then the replies."""
     start = len(c.lines)
-    want = [("register " + e2e.secret(env, "%s-wire-%d" % (c.nick, os.getpid() % 1000)),
-             r"^account \S+ registered")]
+    pw = e2e.secret(env, "%s-wire-%d" % (c.nick, os.getpid() % 1000))
+    if c.nick == e2e.ADMIN:
+        # An admin's account is made by the operator (ringside --add-admin).
+        env.add_admin(c.nick, pw)
+        want = [("identify " + pw, r"^you are identified as ")]
+    else:
+        want = [("register " + pw, r"^account \S+ registered")]
     if sheet:
         want.append(("create %s %s" % sheet, r"^%s \(boxing\) is ready" % sheet[0]))
     if plan:
