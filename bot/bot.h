@@ -636,7 +636,7 @@ struct bot {
     struct config cfg;
     const char *config_path;
     struct db *db;
-    int db_gone_said; /* the database's loss is logged (bot_db_words) */
+    int db_gone_said; /* the database's loss is logged (bot_db_watch) */
     struct outq *q;
     struct users *users;
     enum casemapping cm;
@@ -771,10 +771,9 @@ int bot_run(struct bot *bot);
  * queue, names compare under the server's case mapping, players are found
  * by their identified nick. */
 void bot_game_io(struct bot *bot, struct game_io *io);
-/* An answer's "(database error)" in `text` (len bytes of room) says what
- * happened when the database file is gone or another process holds its
- * lock; the database's loss is logged once. */
-void bot_db_words(struct bot *bot, char *text, size_t len);
+/* Logs the database's loss (db_gone) once, with the file's path; what
+ * players are told of it is each failed write's db_why(). */
+void bot_db_watch(struct bot *bot);
 /* The game's settings from the bot's configuration. */
 void bot_game_config(const struct config *cfg, struct game_config *gc);
 /* A game_caller for the command being run: answers go through reply(). */

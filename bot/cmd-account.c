@@ -69,7 +69,8 @@ static int password_fresh(struct cmd_ctx *ctx, const char *key, const char *pw, 
               again);
         return -1;
     default:
-        reply(ctx, "sorry, I could not check that password (database error); try again later");
+        reply(ctx, "sorry, I could not check that password (%s); try again later",
+              db_why(ctx->bot->db));
         return -1;
     }
 }
@@ -278,7 +279,7 @@ static int cmd_register(struct cmd_ctx *ctx)
         return -1;
     default:
         log_msg(LOG_ERROR, "register %s: %s", ctx->nick, db_errmsg(bot->db));
-        reply(ctx, "sorry, I could not register you (database error); try again later");
+        reply(ctx, "sorry, I could not register you (%s); try again later", db_why(ctx->bot->db));
         return -1;
     }
     users_login(bot->users, ctx->nick, id, ctx->nick);
@@ -331,7 +332,7 @@ static int identify_usable(struct cmd_ctx *ctx, struct db_account *acc, const ch
     if (admin_hash && strcmp(acc->hash, admin_hash) != 0) {
         if (db_account_set_hash(bot->db, acc->id, admin_hash) != DB_OK) {
             log_msg(LOG_ERROR, "identify %s: %s", acc->name, db_errmsg(bot->db));
-            reply(ctx, "sorry, I could not check that (database error); try again later");
+            reply(ctx, "sorry, I could not check that (%s); try again later", db_why(ctx->bot->db));
             return -1;
         }
         snprintf(acc->hash, sizeof(acc->hash), "%s", admin_hash);
@@ -383,7 +384,7 @@ static int cmd_identify(struct cmd_ctx *ctx)
     }
     if (rc != DB_OK) {
         log_msg(LOG_ERROR, "identify %s: %s", name, db_errmsg(bot->db));
-        reply(ctx, "sorry, I could not check that (database error); try again later");
+        reply(ctx, "sorry, I could not check that (%s); try again later", db_why(ctx->bot->db));
         return -1;
     }
     /* An admin's password is the configured hash, whatever the database
@@ -461,7 +462,8 @@ static int cmd_passwd(struct cmd_ctx *ctx)
 
     bot_name_key(key, ctx->account, sizeof(key));
     if (db_account_get(bot->db, key, &acc) != DB_OK) {
-        reply(ctx, "sorry, I could not find your account (database error); try again later");
+        reply(ctx, "sorry, I could not find your account (%s); try again later",
+              db_why(ctx->bot->db));
         return -1;
     }
     /* Without the old password only while the account's is burnt: an
@@ -525,10 +527,11 @@ static int cmd_resetpass(struct cmd_ctx *ctx)
 
     int rc = account_find(bot, ctx->argv[0], key, &acc);
     if (rc != DB_OK) {
-        reply(ctx,
-              rc == DB_NOTFOUND ? "there is no account %s"
-                                : "sorry, I could not find %s (database error)",
-              CLIP(ctx->argv[0], 31));
+        if (rc == DB_NOTFOUND)
+            reply(ctx, "there is no account %s", CLIP(ctx->argv[0], 31));
+        else
+            reply(ctx, "sorry, I could not find %s (%s)", CLIP(ctx->argv[0], 31),
+                  db_why(ctx->bot->db));
         return -1;
     }
     if (config_hash(bot, acc.name)) {
@@ -586,9 +589,9 @@ static void burn_current(struct cmd_ctx *ctx, const struct db_account *acc, cons
     if (db_account_burn(bot->db, key, (int64_t)time(NULL)) != DB_OK) {
         log_msg(LOG_ERROR, "burning the password of %s: %s", acc->name, db_errmsg(bot->db));
         reply(ctx,
-              SEEN ", and I could not retire it (database error): change it at once with /msg "
+              SEEN ", and I could not retire it (%s): change it at once with /msg "
                    "%s passwd <old password> <new password>",
-              ctx->channel, bot->nick);
+              ctx->channel, db_why(bot->db), bot->nick);
         return;
     }
     log_msg(LOG_WARN, "the password of %s, said in %s by %s, is burnt", acc->name, ctx->channel,
@@ -634,9 +637,9 @@ static void overheard_identify(struct cmd_ctx *ctx)
     }
     if (rc == DB_ERROR)
         reply(ctx,
-              SEEN ", and I could not check it (database error): if it is your password, change "
+              SEEN ", and I could not check it (%s): if it is your password, change "
                    "it now with /msg %s passwd <old password> <new password>",
-              ctx->channel, bot->nick);
+              ctx->channel, db_why(bot->db), bot->nick);
     else
         reply(ctx,
               SEEN " (%s %s, so nothing changed). Identify in private: /msg %s identify [account] "

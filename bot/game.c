@@ -10,16 +10,8 @@
 
 #include "bot.h"
 
-#define DB_ERROR_WORDS "(database error)"
-
-void bot_db_words(struct bot *bot, char *text, size_t len)
+void bot_db_watch(struct bot *bot)
 {
-    const char *words = db_gone(bot->db)   ? "(the database file is gone; an operator must "
-                                             "restore it)"
-                        : db_busy(bot->db) ? "(the database is busy; try again in a moment)"
-                                           : NULL;
-    char *at = words ? strstr(text, DB_ERROR_WORDS) : NULL;
-
     if (db_gone(bot->db) && !bot->db_gone_said) {
         bot->db_gone_said = 1;
         log_msg(LOG_ERROR,
@@ -27,13 +19,6 @@ void bot_db_words(struct bot *bot, char *text, size_t len)
                 "more is stored; an operator must restore it and restart ringside",
                 bot->cfg.database);
     }
-    if (!at)
-        return;
-    char rest[2048];
-    struct str s;
-    snprintf(rest, sizeof(rest), "%s", at + strlen(DB_ERROR_WORDS));
-    str_init_fixed(&s, at, len - (size_t)(at - text));
-    str_add(&s, "%s%s", words, rest);
 }
 
 static void io_say(void *ctx, enum game_voice voice, const char *target, const char *text)
@@ -43,11 +28,9 @@ static void io_say(void *ctx, enum game_voice voice, const char *target, const c
         [GAME_ROUND] = OUTQ_ROUND, [GAME_BULK] = OUTQ_BULK,
     };
     struct bot *bot = ctx;
-    char line[2048];
 
-    snprintf(line, sizeof(line), "%s", text);
-    bot_db_words(bot, line, sizeof(line));
-    bot_msg(bot, kinds[voice], target, NULL, line);
+    bot_db_watch(bot);
+    bot_msg(bot, kinds[voice], target, NULL, text);
 }
 
 static const char *io_nick_of(void *ctx, int64_t account_id)

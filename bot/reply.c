@@ -44,7 +44,7 @@ static void vreply(struct cmd_ctx *ctx, int private_only, const char *fmt, va_li
     char text[1024];
 
     vsnprintf(text, sizeof(text), fmt, ap);
-    bot_db_words(ctx->bot, text, sizeof(text));
+    bot_db_watch(ctx->bot);
     /* A command's first lines are replies; a long answer's rest is bulk. */
     enum outq_kind kind = ctx->live                    ? OUTQ_LIVE
                           : ++ctx->lines > REPLY_LINES ? OUTQ_BULK

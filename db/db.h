@@ -92,6 +92,9 @@ int db_gone(struct db *db);
 /* 1 when the last failure was another connection's lock held past the
  * busy timeout (nothing was stored; trying again later may work). */
 int db_busy(struct db *db);
+/* What a player is told of a failed write, in a few words: the file gone,
+ * the database busy, or "database error". A static string. */
+const char *db_why(struct db *db);
 /* How long a statement waits for another connection's lock, in ms (5000
  * from db_open; the bot waits less, so that its loop never stalls). */
 void db_busy_timeout(struct db *db, int ms);

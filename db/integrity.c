@@ -48,6 +48,13 @@ int db_busy(struct db *db)
     return db && !db->gone && db->busy;
 }
 
+const char *db_why(struct db *db)
+{
+    return db_gone(db)   ? "the database file is gone; an operator must restore it"
+           : db_busy(db) ? "the database is busy; try again in a moment"
+                         : "database error";
+}
+
 void db_busy_timeout(struct db *db, int ms)
 {
     sqlite3_busy_timeout(db->conn, ms);

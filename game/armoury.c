@@ -74,7 +74,7 @@ static int kit_save(struct game *g, const struct game_caller *who, struct db_fig
 
     if (db_fighter_save(g->db, f) != DB_OK) {
         game_log(g, GAME_LOG_ERROR, "equipment of %s: %s", f->name, db_errmsg(g->db));
-        game_reply(who, "sorry, I could not save that (database error); nothing changed");
+        game_reply(who, "sorry, I could not save that (%s); nothing changed", db_why(g->db));
         return -1;
     }
     render_kit(&f->sheet, kit, sizeof(kit));

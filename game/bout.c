@@ -874,9 +874,9 @@ static void round_failed(struct game *g, struct live *lv)
 {
     if (!lv->failing)
         game_say(g, GAME_ROUND, lv->rec.channel,
-                 "Bout #%lld: round %d could not be saved (database error); it will be fought "
-                 "again in %s.",
-                 (long long)lv->rec.id, lv->rec.round + 1, DURATION((int)RETRY_AFTER));
+                 "Bout #%lld: round %d could not be saved (%s); it will be fought again in %s.",
+                 (long long)lv->rec.id, lv->rec.round + 1, db_why(g->db),
+                 DURATION((int)RETRY_AFTER));
     lv->failing = 1;
     lv->asking = 0; /* the clock runs now, whatever the output says */
     lv->deadline = game_now(g) + RETRY_AFTER;
@@ -962,7 +962,7 @@ static int pick_fighter(struct game *g, const struct game_caller *who, int64_t a
     int n = 0, busy = 0;
 
     if (db_fighter_list(g->db, acc, 0, list, MY_FIGHTERS_MAX, &n) != DB_OK) {
-        game_reply(who, "sorry, I could not look that up (database error)");
+        game_reply(who, "sorry, I could not look that up (%s)", db_why(g->db));
         return -1;
     }
     for (int i = 0; i < n; i++) {
@@ -1235,7 +1235,7 @@ int game_challenge(struct game *g, const struct game_caller *who, int64_t opp_id
     rec.created = game_wall(g);
     if (db_bout_create(g->db, &rec) != DB_OK) {
         game_log(g, GAME_LOG_ERROR, "challenge: %s", db_errmsg(g->db));
-        game_reply(who, "sorry, I could not store the challenge (database error)");
+        game_reply(who, "sorry, I could not store the challenge (%s)", db_why(g->db));
         return -1;
     }
     char err[256];
@@ -1309,7 +1309,7 @@ static int accept(struct game *g, const struct game_caller *who, struct live *lv
     }
     if (db_bout_save(g->db, &rec) != DB_OK) {
         game_log(g, GAME_LOG_ERROR, "accept: %s", db_errmsg(g->db));
-        game_reply(who, "sorry, I could not start the bout (database error); try again");
+        game_reply(who, "sorry, I could not start the bout (%s); try again", db_why(g->db));
         return -1;
     }
     lv->rec = rec;
@@ -1346,7 +1346,7 @@ static int cancel_challenge(struct game *g, const struct game_caller *who, struc
     lv->rec.ended = game_wall(g);
     if (db_bout_save(g->db, &lv->rec) != DB_OK) {
         lv->rec.state = DB_BOUT_CHALLENGE;
-        game_reply(who, "sorry, I could not do that (database error)");
+        game_reply(who, "sorry, I could not do that (%s)", db_why(g->db));
         return -1;
     }
     game_say(g, GAME_LIVE, lv->rec.channel, "%s %s the challenge (bout #%lld, %s vs %s).",
@@ -1390,7 +1390,7 @@ int game_forfeit(struct game *g, const struct game_caller *who, int64_t bout)
     if (resolve(g, lv, -1, NULL) != 0) {
         lv->next[side] = kept;
         lv->have[side] = had;
-        game_reply(who, "sorry, I could not record that (database error); try again");
+        game_reply(who, "sorry, I could not record that (%s); try again", db_why(g->db));
         return -1;
     }
     game_reply_private(who, "you conceded bout #%lld", id); /* lv is gone now */
@@ -1426,7 +1426,7 @@ int game_order_in(struct game *g, const struct game_caller *who, int64_t bout, c
     if (db_order_put(g->db, lv->rec.id, &dbo) != DB_OK) {
         game_log(g, GAME_LOG_ERROR, "bout %lld: order not stored: %s", (long long)lv->rec.id,
                  db_errmsg(g->db));
-        game_reply(who, "sorry, your orders were NOT stored (database error); send them again");
+        game_reply(who, "sorry, your orders were NOT stored (%s); send them again", db_why(g->db));
         return -1;
     }
     lv->next[side] = o;
@@ -1548,7 +1548,7 @@ int game_cancel(struct game *g, const struct game_caller *who, int64_t bout)
     if (db_begin(g->db) != DB_OK || db_bout_save(g->db, &rec) != DB_OK ||
         db_audit(g->db, rec.ended, who->account, what) != DB_OK || db_commit(g->db) != DB_OK) {
         db_rollback(g->db);
-        game_reply(who, "sorry, nothing changed (database error)");
+        game_reply(who, "sorry, nothing changed (%s)", db_why(g->db));
         return -1;
     }
     game_log(g, GAME_LOG_INFO, "admin %s: %s", who->account, what);

@@ -106,7 +106,7 @@ static int edit_store(struct game *g, const struct game_caller *who, const struc
         db_audit(g->db, game_wall(g), who->account, what) != DB_OK || db_commit(g->db) != DB_OK) {
         game_log(g, GAME_LOG_ERROR, "set %s: %s", nf->name, db_errmsg(g->db));
         db_rollback(g->db);
-        game_reply(who, "sorry, nothing changed (database error)");
+        game_reply(who, "sorry, nothing changed (%s)", db_why(g->db));
         return -1;
     }
     return 0;

@@ -99,7 +99,7 @@ int game_fighter_find(struct game *g, const struct game_caller *who, const char 
     }
     if (rc != DB_OK) {
         game_log(g, GAME_LOG_ERROR, "fighter %s: %s", name, db_errmsg(g->db));
-        game_reply(who, "sorry, I could not look that up (database error)");
+        game_reply(who, "sorry, I could not look that up (%s)", db_why(g->db));
         return -1;
     }
     return 0;
@@ -150,7 +150,7 @@ int game_my_fighters(struct game *g, const struct game_caller *who, struct db_fi
 {
     *n = 0;
     if (db_fighter_list(g->db, who->account_id, 0, out, max, n) != DB_OK) {
-        game_reply(who, "sorry, I could not look that up (database error)");
+        game_reply(who, "sorry, I could not look that up (%s)", db_why(g->db));
         return -1;
     }
     return 0;
@@ -307,7 +307,7 @@ static int create_store(struct game *g, const struct game_caller *who, const cha
     int n = 0;
 
     if (db_fighter_list(g->db, who->account_id, 0, mine, GAME_FIGHTERS_MAX, &n) != DB_OK) {
-        game_reply(who, "sorry, I could not create it (database error)");
+        game_reply(who, "sorry, I could not create it (%s)", db_why(g->db));
         return -1;
     }
     if (n >= GAME_FIGHTERS_MAX) {
@@ -326,7 +326,7 @@ static int create_store(struct game *g, const struct game_caller *who, const cha
         return -1;
     default:
         game_log(g, GAME_LOG_ERROR, "create %s: %s", name, db_errmsg(g->db));
-        game_reply(who, "sorry, I could not create it (database error)");
+        game_reply(who, "sorry, I could not create it (%s)", db_why(g->db));
         return -1;
     }
 }
@@ -422,7 +422,7 @@ int game_fighters(struct game *g, const struct game_caller *who, const char *acc
         return -1;
     }
     if (db_fighter_list(g->db, acc.id, 0, list, GAME_FIGHTERS_MAX, &n) != DB_OK) {
-        game_reply(who, "sorry, I could not look that up (database error)");
+        game_reply(who, "sorry, I could not look that up (%s)", db_why(g->db));
         return -1;
     }
     if (n == 0) {
@@ -449,7 +449,7 @@ int game_retire(struct game *g, const struct game_caller *who, const struct db_f
         return -1;
     }
     if (db_fighter_retire(g->db, f->id) != DB_OK) {
-        game_reply(who, "sorry, I could not retire %s (database error)", f->name);
+        game_reply(who, "sorry, I could not retire %s (%s)", f->name, db_why(g->db));
         return -1;
     }
     game_log(g, GAME_LOG_INFO, "%s retired %s", who->account, f->name);
@@ -496,7 +496,7 @@ int game_pause(struct game *g, const struct game_caller *who, const char *turns_
     }
     f.paused = (int)turns;
     if (db_fighter_save(g->db, &f) != DB_OK) {
-        game_reply(who, "sorry, nothing changed (database error)");
+        game_reply(who, "sorry, nothing changed (%s)", db_why(g->db));
         return -1;
     }
     if (turns == 1)
@@ -567,7 +567,7 @@ int game_ban(struct game *g, const struct game_caller *who, const struct db_acco
         return 0;
     }
     if (db_account_set_banned(g->db, acc->id, banned) != DB_OK) {
-        game_reply(who, "sorry, I could not do that (database error)");
+        game_reply(who, "sorry, I could not do that (%s)", db_why(g->db));
         return -1;
     }
     game_log(g, GAME_LOG_INFO, "admin %s %s %s", who->account, banned ? "banned" : "unbanned",

@@ -63,7 +63,7 @@ static int plan_show(struct game *g, const struct game_caller *who, const struct
     if (rc == 1)
         game_reply(who, "%s has no plan: rounds you miss use your last orders", f->name);
     else if (rc < 0)
-        game_reply(who, "sorry, I could not read it (database error)");
+        game_reply(who, "sorry, I could not read it (%s)", db_why(g->db));
     else {
         for (char *p = s.p; *p; p++)
             if (*p == '\n')
@@ -77,7 +77,7 @@ static int plan_show(struct game *g, const struct game_caller *who, const struct
 static int plan_clear(struct game *g, const struct game_caller *who, const struct db_fighter *f)
 {
     if (db_plan_clear(g->db, f->id) != DB_OK) {
-        game_reply(who, "sorry, I could not clear it (database error)");
+        game_reply(who, "sorry, I could not clear it (%s)", db_why(g->db));
         return -1;
     }
     game_reply(who, "%s's plan is cleared", f->name);
@@ -127,7 +127,7 @@ static int plan_put(struct game *g, const struct game_caller *who, enum game_pla
         game_reply(who, "the plan is fine (not stored): %s", summary);
         rc = 0;
     } else if (db_plan_set(g->db, f->id, text.p, game_wall(g)) != DB_OK) {
-        game_reply(who, "sorry, I could not store it (database error)");
+        game_reply(who, "sorry, I could not store it (%s)", db_why(g->db));
     } else {
         game_reply(who, "%s's plan stored: %s", f->name, summary);
         rc = 0;

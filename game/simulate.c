@@ -291,7 +291,7 @@ static int my_plan(struct game *g, const struct game_caller *who, const struct d
         rc = 0;
     } else {
         game_log(g, GAME_LOG_ERROR, "sim: the plan of %s: %s", mine->name, db_errmsg(g->db));
-        game_reply(who, "sorry, I could not read %s's plan (database error)", mine->name);
+        game_reply(who, "sorry, I could not read %s's plan (%s)", mine->name, db_why(g->db));
         rc = -1;
     }
     free(stored);

@@ -48,7 +48,7 @@ static int league_table(struct game *g, const struct game_caller *who, enum rule
 
     struct db_fighter *v = league_standings(g, rules, league, &m);
     if (!v) {
-        game_reply(who, "sorry, I could not read the standings (database error)");
+        game_reply(who, "sorry, I could not read the standings (%s)", db_why(g->db));
         return -1;
     }
     str_init_fixed(&s, text, sizeof(text));
@@ -79,7 +79,7 @@ int game_standings(struct game *g, const struct game_caller *who, enum rules rul
     for (int l = LEAGUE_GOLD; l >= LEAGUE_BRONZE; l--) {
         struct db_fighter *v = league_standings(g, rules, l, &m);
         if (!v) {
-            game_reply(who, "sorry, I could not read the standings (database error)");
+            game_reply(who, "sorry, I could not read the standings (%s)", db_why(g->db));
             return -1;
         }
         if (m > 0) {

@@ -227,7 +227,7 @@ int game_train(struct game *g, const struct game_caller *who, const char *word, 
         f.trained = 1;
     if (db_fighter_save(g->db, &f) != DB_OK) {
         game_log(g, GAME_LOG_ERROR, "train %s: %s", f.name, db_errmsg(g->db));
-        game_reply(who, "sorry, I could not save that (database error); nothing changed");
+        game_reply(who, "sorry, I could not save that (%s); nothing changed", db_why(g->db));
         return -1;
     }
     trained(who, &f, ability, gain);

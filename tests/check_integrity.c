@@ -297,8 +297,9 @@ END_TEST
 
 /* ------------------------------------------------------ the bot's words */
 
-/* The players' "(database error)" says what happened: the file gone, or
- * the database busy; otherwise it stays as it was. */
+/* What players are told of a failed write says what happened (db_why):
+ * the file gone, or the database busy; otherwise "database error". The
+ * loss is logged once (bot_db_watch). */
 START_TEST(test_bot_words)
 {
     struct bot *b = xcalloc(1, sizeof(*b));
@@ -307,35 +308,32 @@ START_TEST(test_bot_words)
 
     b->db = db;
     snprintf(b->cfg.database, sizeof(b->cfg.database), "%s", path);
-    snprintf(text, sizeof(text), "sorry, x (database error); again");
-    bot_db_words(b, text, sizeof(text));
+    snprintf(text, sizeof(text), "sorry, x (%s); again", db_why(db));
     ck_assert_str_eq(text, "sorry, x (database error); again");
+    bot_db_watch(b);
+    ck_assert_int_eq(b->db_gone_said, 0);
     /* Busy: another connection's lock. */
     struct db *other = db_open(path, err, sizeof(err));
     ck_assert_ptr_nonnull(other);
     db_busy_timeout(db, 20);
     ck_assert_int_eq(db_begin(other), DB_OK);
     ck_assert_int_eq(db_account_create(db, "w", "w", "$y$h", 1, &id), DB_ERROR);
-    bot_db_words(b, text, sizeof(text));
+    snprintf(text, sizeof(text), "sorry, x (%s); again", db_why(db));
     ck_assert_str_eq(text, "sorry, x (the database is busy; try again in a moment); again");
     ck_assert_int_eq(db_rollback(other), DB_OK);
     db_close(other);
     /* Gone, for good; logged once. */
     ck_assert_int_eq(unlink(path), 0);
     ck_assert_int_eq(db_account_create(db, "w", "w", "$y$h", 1, &id), DB_ERROR);
-    snprintf(text, sizeof(text),
-             "sorry, your orders were NOT stored (database error); send them "
-             "again");
-    bot_db_words(b, text, sizeof(text));
+    snprintf(text, sizeof(text), "sorry, your orders were NOT stored (%s); send them again",
+             db_why(db));
     ck_assert_str_eq(text, "sorry, your orders were NOT stored (the database file is gone; an "
                            "operator must restore it); send them again");
+    bot_db_watch(b);
     ck_assert_int_eq(b->db_gone_said, 1);
-    /* Too little room: cut, never past the buffer. */
-    char small[40];
-    snprintf(small, sizeof(small), "no (database error) here");
-    bot_db_words(b, small, sizeof(small));
-    ck_assert_uint_lt(strlen(small), sizeof(small));
-    ck_assert_int_eq(strncmp(small, "no (the database file is gone", 29), 0);
+    /* Gone stays the answer, whatever fails next. */
+    ck_assert_int_eq(db_account_create(db, "v", "v", "$y$h", 1, &id), DB_ERROR);
+    ck_assert_str_eq(db_why(db), "the database file is gone; an operator must restore it");
     free(b);
 }
 END_TEST
