@@ -26,7 +26,12 @@ const struct cmd_entry cmd_turn_entry = {
 
 static int cmd_standings(struct cmd_ctx *ctx)
 {
-    return game_standings(ctx->bot->game, &ctx->who, ctx->rules, ctx->league);
+    /* The target stage took every word as a league or a rules=NAME: a word
+     * that is no league named the ruleset. */
+    for (int i = 0; i < ctx->argc; i++)
+        if (game_league_word(ctx->argv[i]) < 0)
+            return game_standings(ctx->bot->game, &ctx->who, ctx->rules, ctx->league);
+    return game_standings_all(ctx->bot->game, &ctx->who, ctx->league);
 }
 
 const struct cmd_entry cmd_standings_entry = {
@@ -38,7 +43,8 @@ const struct cmd_entry cmd_standings_entry = {
     .args_max = 2,
     .usage = "[gold|silver|bronze] [rules={rules}]",
     .help = "a league's table (position, fighter, owner, record, gold record); with no league, "
-            "the top of each league that has fighters",
+            "the top of each league that has fighters; with no rules=, every ruleset that has "
+            "fighters",
     .exec = cmd_standings,
 };
 

@@ -424,15 +424,17 @@ static const char *const stmt_sql[STMT_COUNT] = {
                        " started = ?16, ended = ?17, digest = ?23 WHERE id = ?1",
     [STMT_BOUT_LIST] = "SELECT " BOUT_COLUMNS " WHERE state = ?1 ORDER BY created, id LIMIT ?2",
 
-    /* The web pages: a fighter's bouts fought or being fought, newest
-     * first; finished bouts newest first, of one ruleset and kind or any
-     * (NULL). Newest by id: the rowid, so the latest few are read without
-     * a sort of every bout. */
+    /* The web pages: a fighter's bouts being fought, then those fought,
+     * the last to end first; finished bouts, the last to end first, of
+     * one ruleset and kind or any (NULL). By when they ended, not by
+     * number: a bout challenged early may end after a whole league turn.
+     * The id breaks ties (a turn's bouts end in the same second). */
     [STMT_BOUT_LIST_FIGHTER] = "SELECT " BOUT_COLUMNS " WHERE (fighter_a = ?1 OR fighter_b = ?1)"
-                               " AND state IN ('live', 'over') ORDER BY id DESC LIMIT ?2",
+                               " AND state IN ('live', 'over')"
+                               " ORDER BY state = 'live' DESC, ended DESC, id DESC LIMIT ?2",
     [STMT_BOUT_LIST_OVER] = "SELECT " BOUT_COLUMNS " WHERE state = 'over'"
                             " AND (?1 IS NULL OR rules = ?1) AND (?2 IS NULL OR kind = ?2)"
-                            " ORDER BY id DESC LIMIT ?3",
+                            " ORDER BY ended DESC, id DESC LIMIT ?3",
     [STMT_DATA_VERSION] = "SELECT data_version FROM pragma_data_version",
     [STMT_BEGIN_READ] = "BEGIN DEFERRED",
 

@@ -307,9 +307,10 @@ int db_bout_save(struct db *db, const struct db_bout *b);
 int db_bout_list(struct db *db, enum db_bout_state state, struct db_bout *out, int max, int *n);
 
 /* For the web pages. The bouts of fighter `fighter` that were fought or
- * are being fought (live and over, not challenges or cancelled ones),
- * newest first (by id); and the finished bouts of ruleset `rules` and kind
- * `kind` (an enum db_bout_kind; either -1: any), newest first (by id).
+ * are being fought (live and over, not challenges or cancelled ones), the
+ * live first, then the last to end first; and the finished bouts of
+ * ruleset `rules` and kind `kind` (an enum db_bout_kind; either -1: any),
+ * the last to end first (by `ended`, then the newest by id).
  * Fill out[0..max); *n gets how many: at most max even when there are
  * more, 0 on error. */
 int db_bout_list_fighter(struct db *db, int64_t fighter, struct db_bout *out, int max, int *n);

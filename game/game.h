@@ -537,15 +537,17 @@ int league_turn(struct game *g, enum rules rules, uint64_t seed, const char *cha
                 char lines[LEAGUE_SUMMARY_LINES][RENDER_LINE_MAX], int *n, char *err,
                 size_t errlen);
 /* Runs a turn with a fresh seed, its bouts recorded in `channel` (NULL:
- * "#league"), and says its summary to `target` (a channel or a nick; a
- * failure too, with its reason; NULL: nobody). Returns 0 or -1. */
+ * "#league") and its summary said there, the league's news, and to
+ * `target` too when that is elsewhere (an admin in private; NULL: nobody);
+ * a failure is said to `target` alone, with its reason. Returns 0 or -1. */
 int league_turn_announce(struct game *g, enum rules rules, const char *channel, const char *target);
 /* At start-up: the league turns begun and not finished (killed before
  * their commit, which stored nothing of them) are logged, and said once
  * to the admins in the league channel at the next game_tick with one. */
 void league_unfinished_report(struct game *g);
 /* Every active fighter of `rules` in league `league` but the champion, in
- * standings order (gold record, then wins minus losses, then age). Returns
+ * standings order (those who fought before those who never did, then gold
+ * record, then wins minus losses, then age). Returns
  * an allocated array (free()) and its length in *n, or NULL on a database
  * error. */
 struct db_fighter *league_standings(struct game *g, enum rules rules, int league, int *n);
@@ -643,8 +645,12 @@ int game_champion(struct game *g, const struct game_caller *who, enum rules rule
 /* `standings`: the table of league `league` of `rules` (enum league), or
  * with league -1 the top of every league that has fighters. */
 int game_standings(struct game *g, const struct game_caller *who, enum rules rules, int league);
+/* `standings` with no ruleset named: the same for every ruleset that has
+ * fighters (league `league`, or with -1 the top of each league), a line
+ * each; when none has, one line that says so and how to begin. */
+int game_standings_all(struct game *g, const struct game_caller *who, int league);
 /* An admin's league turn of `rules` now, audited, its bouts recorded in
- * `channel` and its summary said where he asked. */
+ * `channel` and its summary said there and where he asked. */
 int game_turn(struct game *g, const struct game_caller *who, enum rules rules, const char *channel);
 /* An admin's `set`: corrects fighter `name`'s sheet or record by
  * key=number words (each ability within its bounds, wins, losses, draws,

@@ -39,7 +39,7 @@
 #define LIST_START    1024
 #define SCHEDULE_POLL 30.0 /* seconds between looks at the schedule */
 #define ORDERS_MAX    (SIDES * BOUT_ROUNDS_MAX)
-#define NAMES_SHOWN   6
+#define NAMES_SHOWN   3 /* names a list of the summary shows, at most */
 
 /* One fighter's turn. */
 struct entry {
@@ -63,6 +63,10 @@ struct turn {
     struct entry *e;
     int n;
     int bouts;
+    /* The bouts of each league (their ids run from lo to hi: one writer
+     * inserts them one after another in one transaction), and the title's. */
+    int64_t lo[LEAGUE_COUNT], hi[LEAGUE_COUNT];
+    int64_t title_id;
     int champ;    /* the champion's entry, or -1: the title is vacant */
     int defences; /* his successful defences */
     char channel[DB_CHANNEL_MAX];
@@ -254,28 +258,64 @@ static int fight(struct turn *t, int a, int b, enum db_bout_kind kind, int leagu
     fight_apply(t, a, b, sheets, kind, league);
     *res = t->bt.result;
     t->bouts++;
+    if (kind == DB_BOUT_TITLE) {
+        t->title_id = rec.id;
+    } else if (league >= 0 && league < LEAGUE_COUNT) {
+        if (!t->lo[league])
+            t->lo[league] = rec.id;
+        t->hi[league] = rec.id;
+    }
     return 0;
 }
 
-/* "Rocky, Apollo and 3 more": the entries who were in league `from` when
- * the turn began and moved `moved` (+1 up, -1 down), into buf (len bytes). */
-static void names(const struct turn *t, int from, int moved, char *buf, size_t len)
-{
-    struct str s;
-    int shown = 0, total = 0;
+/* Who a list of the summary names, of the entries who were in a league
+ * when the turn began (never the champion, who stands above them). */
+enum who { WHO_FOUGHT, WHO_UP, WHO_DOWN, WHO_SAT_OUT };
 
-    str_init_fixed(&s, buf, len);
+static int who_is(const struct turn *t, int i, int from, enum who w)
+{
+    const struct entry *x = &t->e[i];
+
+    if (x->from != from || i == t->champ)
+        return 0;
+    switch (w) {
+    case WHO_FOUGHT:
+        return x->in_turn;
+    case WHO_UP:
+        return x->moved == 1;
+    case WHO_DOWN:
+        return x->moved == -1;
+    case WHO_SAT_OUT:
+        return !x->in_turn; /* paused, or a missed plan's turn off */
+    }
+    return 0;
+}
+
+/* How many entries of league `from` are `w`. */
+static int who_count(const struct turn *t, int from, enum who w)
+{
+    int n = 0;
+
+    for (int i = 0; i < t->n; i++)
+        n += who_is(t, i, from, w);
+    return n;
+}
+
+/* "Rocky, Apollo and 3 more": the entries of league `from` who are `w`,
+ * at most `shown` of them by name, onto s. */
+static void names(const struct turn *t, int from, enum who w, int shown, struct str *s)
+{
+    int named = 0, total = 0;
+
     for (int i = 0; i < t->n; i++) {
-        if (t->e[i].from != from || t->e[i].moved != moved)
+        if (!who_is(t, i, from, w))
             continue;
         total++;
-        if (shown < NAMES_SHOWN && !str_cut_short(&s)) {
-            str_add(&s, "%s%s", shown ? ", " : "", t->e[i].f.name);
-            shown++;
-        }
+        if (named < shown)
+            str_add(s, "%s%s", named++ ? ", " : "", t->e[i].f.name);
     }
-    if (total > shown && !str_cut_short(&s))
-        str_add(&s, " and %d more", total - shown);
+    if (total > named)
+        str_add(s, named ? " and %d more" : "%d", total - named);
 }
 
 static const char *method_words(const struct result *res)
@@ -543,28 +583,115 @@ static int turn_run(struct turn *t)
     return 0;
 }
 
-/* Step 6, once stored: the summary, a line for the turn, one per league
- * with fighters in it, and the title's. Returns the number of lines. */
+/* "#12-#14", or "#12": bouts lo to hi, onto s. */
+static void bouts_text(int64_t lo, int64_t hi, struct str *s)
+{
+    if (lo == hi)
+        str_add(s, "#%lld", (long long)lo);
+    else
+        str_add(s, "#%lld-#%lld", (long long)lo, (long long)hi);
+}
+
+/* The summary's first line: the turn, its bouts by number, league by
+ * league, and where the full results are. */
+static void summary_head(const struct turn *t, char *line)
+{
+    const char *sep = ": ";
+    char page[320];
+    struct str s;
+
+    str_init_fixed(&s, line, RENDER_LINE_MAX);
+    str_add(&s, "League turn %d (%s): %d bout%s fought from the plans", t->number,
+            rules_name(t->rules), t->bouts, t->bouts == 1 ? "" : "s");
+    for (int l = LEAGUE_GOLD; l >= LEAGUE_BRONZE; l--) {
+        if (!t->lo[l])
+            continue;
+        str_add(&s, "%s%s ", sep, league_name((enum league)l));
+        bouts_text(t->lo[l], t->hi[l], &s);
+        sep = ", ";
+    }
+    if (t->title_id)
+        str_add(&s, "%stitle #%lld", sep, (long long)t->title_id);
+    game_page(t->g, page, sizeof(page), "/standings/%s", rules_name(t->rules));
+    str_cat(&s, page[0] ? page : ".");
+}
+
+/* League l's part of the second line: "SILVER: 4 fought; up: Bob; down:
+ * Cy; sat out: Quin", or "GOLD: a bye for Rocky (nobody else to fight)",
+ * with at most `shown` names a list. 0 when nobody was in it. */
+static int summary_league(const struct turn *t, int l, int shown, struct str *s)
+{
+    int fought = who_count(t, l, WHO_FOUGHT), out = who_count(t, l, WHO_SAT_OUT);
+
+    if (fought + out == 0)
+        return 0;
+    str_add(s, "%s: ", league_name((enum league)l));
+    if (fought == 1) {
+        str_cat(s, "a bye for ");
+        names(t, l, WHO_FOUGHT, 1, s);
+        str_cat(s, " (nobody else to fight)");
+    } else if (fought > 1) {
+        str_add(s, "%d fought", fought);
+        if (who_count(t, l, WHO_UP)) {
+            str_cat(s, "; up: ");
+            names(t, l, WHO_UP, shown, s);
+        }
+        if (who_count(t, l, WHO_DOWN)) {
+            str_cat(s, "; down: ");
+            names(t, l, WHO_DOWN, shown, s);
+        }
+    }
+    if (out) {
+        str_cat(s, fought ? "; sat out: " : "sat out: ");
+        names(t, l, WHO_SAT_OUT, shown, s);
+    }
+    return 1;
+}
+
+/* The summary's second line: each league's bouts, moves, byes and who
+ * sat out, with fewer names when they do not fit. 0 when no league had
+ * anybody. */
+static int summary_leagues(const struct turn *t, char *line)
+{
+    static const int shown[] = {NAMES_SHOWN, 1, 0};
+    struct str s;
+    int any = 0;
+
+    for (size_t k = 0; k < sizeof(shown) / sizeof(shown[0]); k++) {
+        str_init_fixed(&s, line, RENDER_LINE_MAX);
+        any = 0;
+        for (int l = LEAGUE_GOLD; l >= LEAGUE_BRONZE; l--) {
+            size_t before = s.len;
+            if (any)
+                str_cat(&s, ". ");
+            if (summary_league(t, l, shown[k], &s))
+                any = 1;
+            else
+                str_cut(&s, before);
+        }
+        if (any)
+            str_cat(&s, ".");
+        if (!str_cut_short(&s))
+            break;
+    }
+    return any;
+}
+
+/* Step 6, once stored: the summary, at most three lines (the full results
+ * are on the web pages): the turn and its bouts by number, the leagues'
+ * moves and byes, and the title (title_line begins "Title bout:"; the
+ * summary puts the bout's number in). Returns the number of lines. */
 static int turn_summary(const struct turn *t, char lines[LEAGUE_SUMMARY_LINES][RENDER_LINE_MAX])
 {
+    static const char title_word[] = "Title bout:";
     int k = 0;
 
-    snprintf(lines[k++], RENDER_LINE_MAX, "League turn %d (%s): %d bouts fought from the plans.",
-             t->number, rules_name(t->rules), t->bouts);
-    for (int l = LEAGUE_GOLD; l >= LEAGUE_BRONZE && k < LEAGUE_SUMMARY_LINES - 1; l--) {
-        int members = 0;
-        for (int i = 0; i < t->n; i++)
-            members += t->e[i].in_turn && t->e[i].from == l; /* where they began */
-        if (!members)
-            continue;
-        char u[160], d[160];
-        names(t, l, 1, u, sizeof(u));
-        names(t, l, -1, d, sizeof(d));
-        snprintf(lines[k++], RENDER_LINE_MAX, "%s: %d fighting%s%s%s%s.",
-                 league_name((enum league)l), members, u[0] ? "; up: " : "", u,
-                 d[0] ? "; down: " : "", d);
-    }
-    if (t->title_line[0] && k < LEAGUE_SUMMARY_LINES)
+    summary_head(t, lines[k++]);
+    k += summary_leagues(t, lines[k]);
+    if (t->title_id && strncmp(t->title_line, title_word, sizeof(title_word) - 1) == 0)
+        snprintf(lines[k++], RENDER_LINE_MAX, "Title bout #%lld%s", (long long)t->title_id,
+                 t->title_line + sizeof(title_word) - 2);
+    else if (t->title_line[0])
         snprintf(lines[k++], RENDER_LINE_MAX, "%s", t->title_line);
     return k;
 }
@@ -648,8 +775,15 @@ int league_turn_announce(struct game *g, enum rules rules, const char *channel, 
                      err);
         return -1;
     }
-    for (int i = 0; i < n && target; i++)
-        game_say(g, GAME_CHATTER, target, "%s", lines[i]);
+    /* The turn is the league's news, whoever ran it and wherever; the one
+     * who ran it elsewhere (an admin in private) hears it too. */
+    int elsewhere = target && (!channel || !g->io.same_name(g->io.ctx, channel, target));
+    for (int i = 0; i < n; i++) {
+        if (channel)
+            game_say(g, GAME_CHATTER, channel, "%s", lines[i]);
+        if (elsewhere)
+            game_say(g, GAME_CHATTER, target, "%s", lines[i]);
+    }
     return 0;
 }
 
@@ -742,7 +876,12 @@ void league_tick(struct game *g, const char *channel)
 static int cmp_standing(const void *pa, const void *pb)
 {
     const struct db_fighter *a = pa, *b = pb;
+    /* A fighter who never fought has shown nothing yet: below everyone
+     * who has, whatever their record. */
+    int fa = a->wins + a->losses + a->draws > 0, fb = b->wins + b->losses + b->draws > 0;
 
+    if (fa != fb)
+        return fb - fa;
     if (a->gold_record != b->gold_record)
         return b->gold_record - a->gold_record;
     if (a->wins - a->losses != b->wins - b->losses)
