@@ -1422,7 +1422,7 @@ START_TEST(test_bout_list)
 END_TEST
 
 /* The web pages' lists: a fighter's bouts fought or live, and finished
- * bouts of a ruleset and kind, newest first. */
+ * bouts of a ruleset and kind, the last to end first. */
 START_TEST(test_bout_lists_for_pages)
 {
     int64_t id[SIDES];
@@ -1444,9 +1444,9 @@ START_TEST(test_bout_lists_for_pages)
     }
     ck_assert_int_eq(db_bout_list_fighter(db, id[1], out, 8, &n), DB_OK);
     ck_assert_int_eq(n, 3);
-    ck_assert_int_eq(out[0].id, bid[3]);
-    ck_assert_int_eq(out[1].id, bid[2]);
-    ck_assert_int_eq(out[2].id, bid[1]);
+    ck_assert_int_eq(out[0].id, bid[1]); /* live first */
+    ck_assert_int_eq(out[1].id, bid[3]);
+    ck_assert_int_eq(out[2].id, bid[2]);
     ck_assert_int_eq(db_bout_list_fighter(db, id[0], out, 1, &n), DB_OK);
     ck_assert_int_eq(n, 1);
     ck_assert_int_eq(db_bout_list_fighter(db, 999, out, 8, &n), DB_OK);
@@ -1463,6 +1463,20 @@ START_TEST(test_bout_lists_for_pages)
     ck_assert_int_eq(n, 0);
     ck_assert_int_eq(db_bout_list_over(db, -1, 9, out, 8, &n), DB_ERROR);
     ck_assert_int_eq(n, 0);
+    /* By when they ended, not by number: the older bout ends last. */
+    ck_assert_int_eq(db_bout_get(db, bid[2], &b), DB_OK);
+    b.ended = 2000;
+    ck_assert_int_eq(db_bout_save(db, &b), DB_OK);
+    ck_assert_int_eq(db_bout_get(db, bid[3], &b), DB_OK);
+    b.ended = 1000;
+    ck_assert_int_eq(db_bout_save(db, &b), DB_OK);
+    ck_assert_int_eq(db_bout_list_over(db, -1, -1, out, 8, &n), DB_OK);
+    ck_assert_int_eq(n, 2);
+    ck_assert_int_eq(out[0].id, bid[2]);
+    ck_assert_int_eq(out[1].id, bid[3]);
+    ck_assert_int_eq(db_bout_list_fighter(db, id[1], out, 8, &n), DB_OK);
+    ck_assert_int_eq(out[1].id, bid[2]);
+    ck_assert_int_eq(out[2].id, bid[3]);
 }
 END_TEST
 

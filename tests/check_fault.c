@@ -445,7 +445,7 @@ static void turn_sweep(enum rules rules)
     ck_assert_int_eq(turn_run(rules), 0);
     base = dump();
     base_said = xstrdup(said.p);
-    ck_assert_msg(strstr(base_said, "admin|chatter|Title bout: ") != NULL, "%s", base_said);
+    ck_assert_msg(strstr(base_said, "admin|chatter|Title bout #") != NULL, "%s", base_said);
     world_close();
     snprintf(failed, sizeof(failed),
              "admin|reply|The %s league turn failed: ", ruleset_get(rules)->name);

@@ -369,6 +369,7 @@ START_TEST(test_commands)
         "!standings rules=sugarray",
         "!standings bronze rules=sugarray",
         "!standings",
+        "!standings rules=boxing",
     };
     for (unsigned i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
         bot.now += 3;
@@ -390,6 +391,8 @@ START_TEST(test_commands)
     ck_assert_ptr_nonnull(
         strstr(said, "BRONZE (sugarray) is empty; !standings rules=sugarray shows the leagues"));
     ck_assert_ptr_nonnull(strstr(said, "no boxing fighter is in a league yet; create one"));
+    /* The bare `standings` shows the ruleset that has fighters. */
+    ck_assert_ptr_nonnull(strstr(said, "Standings (sugarray): GOLD: 1. "));
 }
 END_TEST
 
@@ -466,6 +469,140 @@ START_TEST(test_schedule_from_database)
 }
 END_TEST
 
+/* Everything the bot sent since the last call ("PRIVMSG target :text\n"
+ * lines), into said (len bytes). */
+static void sent(char *out, size_t len)
+{
+    char line[OUTQ_LINE_MAX];
+    size_t n = 0;
+
+    out[0] = '\0';
+    for (double t_ = bot.now + 1e6; outq_len(bot.q) > 0; t_ += 1)
+        if (outq_pop(bot.q, t_, line))
+            n += (size_t)snprintf(out + n, len - n, "%s\n", line);
+}
+
+/* gm, identified and an admin, as test_commands makes him. */
+static void admin_in(void)
+{
+    users_join(bot.users, "gm", 0);
+    users_login(bot.users, "gm", owner, "gm");
+    snprintf(bot.cfg.admins[0], sizeof(bot.cfg.admins[0]), "gm");
+    bot.cfg.nadmins = 1;
+    bot.chan_in[0] = 1;
+}
+
+/* An admin's private `turn`: the channel gets the summary (the bouts by
+ * number, the moves, a bye said as a bye, who sat out, the title), and he
+ * gets it too; three lines at most. */
+START_TEST(test_turn_is_news)
+{
+    char said[8192];
+
+    boxer("Ali", LEAGUE_BRONZE, ATTACK);
+    boxer("Bo", LEAGUE_BRONZE, DEFEND);
+    boxer("Cy", LEAGUE_BRONZE, DEFEND);
+    boxer("Quin", LEAGUE_BRONZE, ATTACK);
+    struct db_fighter f = get("Quin");
+    f.paused = 1;
+    ck_assert_int_eq(db_fighter_save(bot.db, &f), DB_OK);
+    boxer("Solo", LEAGUE_SILVER, ATTACK);
+    admin_in();
+    bot.now += 3;
+    cmd_dispatch(&bot, "gm", NULL, "turn rules=sugarray");
+    sent(said, sizeof(said));
+    ck_assert_str_eq(said, "PRIVMSG #ringside :League turn 1 (sugarray): 3 bouts fought from the "
+                           "plans: BRONZE #1-#3.\n"
+                           "PRIVMSG gm :League turn 1 (sugarray): 3 bouts fought from the plans: "
+                           "BRONZE #1-#3.\n"
+                           "PRIVMSG #ringside :SILVER: a bye for Solo (nobody else to fight). "
+                           "BRONZE: 3 fought; up: Ali; sat out: Quin.\n"
+                           "PRIVMSG gm :SILVER: a bye for Solo (nobody else to fight). BRONZE: 3 "
+                           "fought; up: Ali; sat out: Quin.\n"
+                           "PRIVMSG #ringside :The title stays vacant: GOLD needs two fighters.\n"
+                           "PRIVMSG gm :The title stays vacant: GOLD needs two fighters.\n");
+
+    /* Said in the league's channel, it is said there once; the title bout
+     * has its number, and the page's address ends the first line. */
+    snprintf(bot.cfg.base_url, sizeof(bot.cfg.base_url), "https://ring.example.org");
+    struct game_config gc;
+    bot_game_config(&bot.cfg, &gc);
+    game_set_config(bot.game, &gc);
+    boxer_end("Gil", LEAGUE_GOLD, ATTACK, 30);
+    boxer("Hal", LEAGUE_GOLD, ATTACK);
+    boxer("Ian", LEAGUE_GOLD, DEFEND);
+    bot.now += 3;
+    cmd_dispatch(&bot, "gm", "#ringside", "!turn rules=sugarray");
+    sent(said, sizeof(said));
+    static const char turn2[] =
+        "PRIVMSG #ringside :League turn 2 (sugarray): 9 bouts fought from the plans: GOLD #4-#6, "
+        "SILVER #7-#8, BRONZE #9-#11, title #12 - https://ring.example.org/standings/sugarray\n"
+        "PRIVMSG #ringside :GOLD: 3 fought; down: Ian. SILVER: 2 fought. BRONZE: 3 fought; up: "
+        "Quin.\n";
+    ck_assert_msg(strncmp(said, turn2, sizeof(turn2) - 1) == 0, "%s", said);
+    ck_assert_msg(strstr(said, "\nPRIVMSG #ringside :Title bout #12: Gil beats Hal ") != NULL, "%s",
+                  said);
+    ck_assert_ptr_null(strstr(said, "PRIVMSG gm "));
+}
+END_TEST
+
+/* `standings` with no ruleset named: every ruleset that has fighters, a
+ * line each, none for an empty one; a league named: its table in every
+ * ruleset that has it filled. The unfought rank last. */
+START_TEST(test_standings_every_ruleset)
+{
+    char said[8192];
+    struct db_fighter f;
+
+    boxer("Ali", LEAGUE_BRONZE, ATTACK);
+    boxer("Bo", LEAGUE_SILVER, ATTACK);
+    /* Cy has lost once and drawn once; Dan has never fought. */
+    boxer("Dan", LEAGUE_SILVER, ATTACK);
+    boxer("Cy", LEAGUE_SILVER, ATTACK);
+    f = get("Cy");
+    f.losses = 1;
+    f.draws = 1;
+    ck_assert_int_eq(db_fighter_save(bot.db, &f), DB_OK);
+    /* A boxer (ruleset boxing) in BRONZE. */
+    memset(&f, 0, sizeof(f));
+    f.account_id = owner;
+    snprintf(f.name, sizeof(f.name), "Rocky");
+    f.sheet.rules = RULES_BOXING;
+    f.sheet.u.boxing = (struct boxing_sheet){12, 12, 12, 12, 12};
+    ck_assert_int_eq(db_fighter_create(bot.db, "rocky", &f), DB_OK);
+    bot.chan_in[0] = 1;
+    static const char *const cmds[] = {"!standings", "!standings silver", "!standings gold"};
+    static const char *const want[] = {
+        "PRIVMSG #ringside :gm: Standings (boxing): BRONZE: 1. Rocky (gm) 0-0-0 gold 0\n"
+        "PRIVMSG #ringside :gm: Standings (sugarray): SILVER: 1. Cy (gm) 0-1-1 gold 0; 2. Bo (gm) "
+        "0-0-0 gold 0; 3. Dan (gm) 0-0-0 gold 0 | BRONZE: 1. Ali (gm) 0-0-0 gold 0\n",
+        "PRIVMSG #ringside :gm: SILVER (sugarray): 1. Cy (gm) 0-1-1 gold 0; 2. Bo (gm) 0-0-0 gold 0; "
+        "3. Dan (gm) 0-0-0 gold 0\n",
+        "PRIVMSG #ringside :gm: GOLD is empty in every ruleset; !standings shows the leagues that "
+        "have fighters\n",
+    };
+    for (unsigned i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+        bot.now += 3;
+        cmd_dispatch(&bot, "gm", "#ringside", cmds[i]);
+        sent(said, sizeof(said));
+        ck_assert_str_eq(said, want[i]);
+    }
+}
+END_TEST
+
+/* Nobody anywhere: one line that says how to begin. */
+START_TEST(test_standings_nobody)
+{
+    char said[1024];
+
+    bot.chan_in[0] = 1;
+    cmd_dispatch(&bot, "gm", "#ringside", "!standings");
+    sent(said, sizeof(said));
+    ck_assert_str_eq(said, "PRIVMSG #ringside :gm: nobody is in a league yet; create a fighter: "
+                           "create <name> str=12 spd=12 agl=12 tgh=12 hgt=12\n");
+}
+END_TEST
+
 Suite *turn_suite(void)
 {
     Suite *s = suite_create("league turns");
@@ -484,6 +621,9 @@ Suite *turn_suite(void)
     tcase_add_test(tc, test_commands);
     tcase_add_test(tc, test_schedule_from_database);
     tcase_add_test(tc, test_replies_link_the_pages);
+    tcase_add_test(tc, test_turn_is_news);
+    tcase_add_test(tc, test_standings_every_ruleset);
+    tcase_add_test(tc, test_standings_nobody);
     suite_add_tcase(s, tc);
     return s;
 }

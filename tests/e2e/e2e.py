@@ -1423,8 +1423,8 @@ def s_league(env):
         return watcher.wait(lambda m: watcher.from_bot(m) and m.target.lower() == CHANNEL.lower()
                             and rx.search(m.text), "/%s/ in %s" % (regex, CHANNEL), start=before)
     boss.cmd("turn rules=sugarray", CHANNEL)
-    said(r"^League turn \d+ \(sugarray\): \d+ bouts fought from the plans\.$")
-    said(r"^BRONZE: \d+ fighting; up: [^;]*Attila")
+    said(r"^League turn \d+ \(sugarray\): 3 bouts fought from the plans: BRONZE #\d+-#\d+\.$")
+    said(r"^BRONZE: 3 fought; up: [^;]*Attila")
     # The summary is a few lines, never one per bout.
     time.sleep(3)
     summary = [m for m in watcher.lines[before:]
