@@ -10,8 +10,8 @@
  * returns -1, and a page found has one address: written back from the
  * route it is the input itself. A page number is 1 to 100000, written as
  * it was read (no sign, no leading zero, no blank: one spelling a
- * number). A decoded target is no longer than sent, and is "\x7f" or holds
- * no control byte; a page found after decoding was sent with no escape but
+ * number). A decoded target is no longer than sent, and is "\x7f" (or
+ * "/api/\x7f") or holds no control byte; a page found after decoding was sent with no escape but
  * of unreserved characters; its cache key holds the page number exactly
  * when the page is paged, and is the key of its written-back address. A
  * configuration is refused with "fuzz.conf:LINE: reason", or accepted with
@@ -47,6 +47,9 @@ static void address(const struct route *r, char *buf, size_t len)
     case PAGE_HOME:
         snprintf(buf, len, "/");
         break;
+    case API_HOME:
+        snprintf(buf, len, "/api");
+        break;
     case PAGE_LIVE:
     case API_LIVE:
         snprintf(buf, len, "%s/live", api);
@@ -57,7 +60,8 @@ static void address(const struct route *r, char *buf, size_t len)
                  r->league >= 0 ? "/" : "", r->league >= 0 ? leagues[r->league] : "");
         break;
     case PAGE_CHAMPIONS:
-        snprintf(buf, len, "/champions/%s", rules);
+    case API_CHAMPIONS:
+        snprintf(buf, len, "%s/champions/%s", api, rules);
         break;
     case PAGE_FIGHTER:
     case API_FIGHTER:
@@ -147,7 +151,7 @@ static void check_target(const char *text)
     memcpy(rawpath, path, raw + 1);
     size_t len = route_unescape(path);
     check(len == strlen(path) && len <= raw);
-    if (strcmp(path, "\x7f") != 0)
+    if (strcmp(path, "\x7f") != 0 && strcmp(path, "/api/\x7f") != 0)
         for (const char *p = path; *p; p++)
             check((unsigned char)*p >= 0x20 && *p != 0x7f);
     if (route_parse(path, &r) == 0) {

@@ -142,8 +142,9 @@ int game_standings_all(struct game *g, const struct game_caller *who, int league
     if (said)
         return 0;
     if (league >= 0)
-        game_reply(who, "%s is empty in every ruleset; %sstandings shows the leagues that have "
-                        "fighters",
+        game_reply(who,
+                   "%s is empty in every ruleset; %sstandings shows the leagues that have "
+                   "fighters",
                    league_name((enum league)league), game_typed(g, who));
     else
         game_reply(who, "nobody is in a league yet; create a fighter: create <name> %s",

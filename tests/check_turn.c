@@ -576,7 +576,8 @@ START_TEST(test_standings_every_ruleset)
         "PRIVMSG #ringside :gm: Standings (boxing): BRONZE: 1. Rocky (gm) 0-0-0 gold 0\n"
         "PRIVMSG #ringside :gm: Standings (sugarray): SILVER: 1. Cy (gm) 0-1-1 gold 0; 2. Bo (gm) "
         "0-0-0 gold 0; 3. Dan (gm) 0-0-0 gold 0 | BRONZE: 1. Ali (gm) 0-0-0 gold 0\n",
-        "PRIVMSG #ringside :gm: SILVER (sugarray): 1. Cy (gm) 0-1-1 gold 0; 2. Bo (gm) 0-0-0 gold 0; "
+        "PRIVMSG #ringside :gm: SILVER (sugarray): 1. Cy (gm) 0-1-1 gold 0; 2. Bo (gm) 0-0-0 gold "
+        "0; "
         "3. Dan (gm) 0-0-0 gold 0\n",
         "PRIVMSG #ringside :gm: GOLD is empty in every ruleset; !standings shows the leagues that "
         "have fighters\n",

@@ -1,11 +1,14 @@
 /*
- * api.c - the pages' data as JSON under /api/: the live bouts, a league's
- * standings, a fighter, a bout with its rounds.
+ * api.c - the pages' data as JSON under /api/, one document a page, at the
+ * page's address under /api: the home page's (/api), the live bouts, the
+ * standings (every ruleset's leagues, or a league's table), the title
+ * history, a fighter (by id or by name), a bout with its rounds.
  *
  * Objects are written by hand, every string through web_json (which also
  * escapes < > & so a document is safe wherever it is pasted). Nothing
  * here is more than a page shows: no plan, no order of a round not yet
- * fought. An unknown id or page is {"error": "..."} with status 404.
+ * fought. An unknown id or page is {"error": "..."} with status 404, and
+ * every other failure under /api is JSON too (pages_error sends it here).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -143,6 +146,7 @@ static void bouts_add(struct web *w, struct str *b, const struct db_bout *v, int
 
 #define LIVE_MAX    WEB_BOUTS_MAX /* live bouts listed */
 #define HISTORY_MAX WEB_BOUTS_MAX /* a fighter's bouts listed */
+#define LATEST_MAX  15            /* results on the home page */
 
 static void api_live(struct web *w, struct reply *out)
 {
@@ -159,12 +163,80 @@ static void api_live(struct web *w, struct reply *out)
     finish(&b, 200, out);
 }
 
-static void api_standings(struct web *w, const struct route *r, int page, struct reply *out)
+/* The champion of `rules`: {"id":..,"name":..,"owner":..,"defences":N}, or
+ * null for a vacant title. */
+static void champion_add(struct web *w, struct str *b, int rules)
 {
-    const struct web_standings *s = web_standings(w, (enum rules)r->rules, r->league);
     int64_t champ = 0;
     int defences = 0;
     struct db_fighter cf;
+
+    if (db_champion_get(w->db, (enum rules)rules, &champ, &defences) == DB_OK &&
+        db_fighter_get_id(w->db, champ, &cf) == DB_OK) {
+        str_add(b, "{\"id\":%lld,\"name\":", (long long)cf.id);
+        web_json(b, cf.name);
+        str_add(b, ",\"owner\":");
+        web_json(b, cf.owner);
+        str_add(b, ",\"defences\":%d}", defences);
+    } else {
+        str_add(b, "null");
+    }
+}
+
+/* /api/standings: every ruleset, its leagues with how many fighters each
+ * has, the league its standings open at, and its champion. */
+static void api_standings_index(struct web *w, struct reply *out)
+{
+    struct str b;
+
+    str_init(&b);
+    str_add(&b, "{\"rulesets\":[");
+    for (int r = 0; r < RULES_COUNT; r++) {
+        int league = web_league_default(w, (enum rules)r);
+        if (league < 0) {
+            str_free(&b);
+            return api_error(500, "database error", out);
+        }
+        str_add(&b, "%s{\"rules\":\"%s\",\"default_league\":\"%s\",\"leagues\":[", r ? "," : "",
+                rules_name(r), league_names[league]);
+        for (int l = LEAGUE_GOLD; l >= LEAGUE_BRONZE; l--) {
+            const struct web_standings *s = web_standings(w, (enum rules)r, l);
+            str_add(&b, "%s{\"league\":\"%s\",\"fighters\":%d}", l < LEAGUE_GOLD ? "," : "",
+                    league_names[l], s ? s->n : 0);
+        }
+        str_add(&b, "],\"champion\":");
+        champion_add(w, &b, r);
+        str_add(&b, "}");
+    }
+    str_add(&b, "]}");
+    finish(&b, 200, out);
+}
+
+/* Positions from + 1 to `to` of standings s: [{"position":1,..},..]. */
+static void standings_rows(struct str *b, const struct web_standings *s, int from, int to)
+{
+    str_add(b, "[");
+    for (int i = from; i < to; i++) {
+        const struct db_fighter *f = &s->v[i];
+        str_add(b, "%s{\"position\":%d,\"id\":%lld,\"name\":", i > from ? "," : "", i + 1,
+                (long long)f->id);
+        web_json(b, f->name);
+        str_add(b, ",\"owner\":");
+        web_json(b, f->owner);
+        str_add(b, ",\"wins\":%d,\"losses\":%d,\"draws\":%d,\"kos\":%d,\"gold_record\":%d}",
+                f->wins, f->losses, f->draws, f->kos, f->gold_record);
+    }
+    str_add(b, "]");
+}
+
+static void api_standings(struct web *w, const struct route *r, int page, struct reply *out)
+{
+    if (r->rules < 0)
+        return api_standings_index(w, out);
+    /* No league named: the one the page opens at. */
+    int league = r->league >= 0 ? r->league : web_league_default(w, (enum rules)r->rules);
+    const struct web_standings *s =
+        league < 0 ? NULL : web_standings(w, (enum rules)r->rules, league);
 
     if (!s)
         return api_error(500, "database error", out);
@@ -176,32 +248,12 @@ static void api_standings(struct web *w, const struct route *r, int page, struct
     str_add(&b,
             "{\"rules\":\"%s\",\"league\":\"%s\",\"total\":%d,\"page\":%d,\"pages\":%d,"
             "\"per_page\":%d,\"champion\":",
-            rules_name(r->rules), league_names[r->league], s->n, page, pages, WEB_PAGE_ROWS);
-    if (db_champion_get(w->db, (enum rules)r->rules, &champ, &defences) == DB_OK &&
-        db_fighter_get_id(w->db, champ, &cf) == DB_OK) {
-        str_add(&b, "{\"id\":%lld,\"name\":", (long long)cf.id);
-        web_json(&b, cf.name);
-        str_add(&b, ",\"owner\":");
-        web_json(&b, cf.owner);
-        str_add(&b, ",\"defences\":%d}", defences);
-    } else {
-        str_add(&b, "null");
-    }
-    str_add(&b, ",\"standings\":[");
+            rules_name(r->rules), league_names[league], s->n, page, pages, WEB_PAGE_ROWS);
+    champion_add(w, &b, r->rules);
+    str_add(&b, ",\"standings\":");
     int from = (page - 1) * WEB_PAGE_ROWS, to = from + WEB_PAGE_ROWS;
-    if (to > s->n)
-        to = s->n;
-    for (int i = from; i < to; i++) {
-        const struct db_fighter *f = &s->v[i];
-        str_add(&b, "%s{\"position\":%d,\"id\":%lld,\"name\":", i > from ? "," : "", i + 1,
-                (long long)f->id);
-        web_json(&b, f->name);
-        str_add(&b, ",\"owner\":");
-        web_json(&b, f->owner);
-        str_add(&b, ",\"wins\":%d,\"losses\":%d,\"draws\":%d,\"kos\":%d,\"gold_record\":%d}",
-                f->wins, f->losses, f->draws, f->kos, f->gold_record);
-    }
-    str_add(&b, "]}");
+    standings_rows(&b, s, from, to > s->n ? s->n : to);
+    str_add(&b, "}");
     finish(&b, 200, out);
 }
 
@@ -237,26 +289,55 @@ static void fighter_add(struct web *w, struct str *b, const struct db_fighter *f
             f->wins, f->losses, f->draws, f->kos, f->gold_record);
 }
 
+/* Fighter f's document: his fields and his last bouts. */
+static void fighter_doc(struct web *w, const struct db_fighter *f, struct reply *out)
+{
+    struct db_bout *v = w->bouts;
+    int n = 0;
+
+    if (db_bout_list_fighter(w->db, f->id, v, HISTORY_MAX, &n) != DB_OK)
+        return api_error(500, "database error", out);
+    struct str b;
+    str_init(&b);
+    fighter_add(w, &b, f);
+    str_add(&b, ",\"bouts\":");
+    bouts_add(w, &b, v, n);
+    str_add(&b, "}");
+    finish(&b, 200, out);
+}
+
 static void api_fighter(struct web *w, const struct route *r, struct reply *out)
 {
     struct db_fighter f;
-    int n = 0;
 
     int rc = db_fighter_get_id(w->db, r->id, &f);
     if (rc == DB_NOTFOUND)
         return api_error(404, "no such fighter", out);
     if (rc != DB_OK)
         return api_error(500, "database error", out);
-    struct db_bout *v = w->bouts;
-    if (db_bout_list_fighter(w->db, f.id, v, HISTORY_MAX, &n) != DB_OK)
+    fighter_doc(w, &f, out);
+}
+
+/* /api/fighters/NAME: the fighter's document itself (the page of the
+ * name sends a browser to the id's; a program gets JSON, never a
+ * redirect). */
+static void api_fighter_name(struct web *w, const struct route *r, struct reply *out)
+{
+    char key[DB_NAME_MAX];
+    struct db_fighter f;
+    size_t i = 0;
+
+    /* The bot folds fighter names (RFC 1459); theirs are letters, digits
+     * and _ - ', so that is ASCII lower case. */
+    for (; r->name[i] && i + 1 < sizeof(key); i++)
+        key[i] = (char)(r->name[i] >= 'A' && r->name[i] <= 'Z' ? r->name[i] + 32 : r->name[i]);
+    key[i] = '\0';
+    int rc = db_fighter_get(w->db, key, &f);
+    if (rc == DB_NOTFOUND)
+        return api_error(404, "no fighter of that name", out);
+    if (rc != DB_OK)
         return api_error(500, "database error", out);
-    struct str b;
-    str_init(&b);
-    fighter_add(w, &b, &f);
-    str_add(&b, ",\"bouts\":");
-    bouts_add(w, &b, v, n);
-    str_add(&b, "}");
-    finish(&b, 200, out);
+    fighter_doc(w, &f, out);
 }
 
 /* A bout's head: {"id": .. "fighters":[...] with their sheets and kit. */
@@ -359,9 +440,79 @@ static void api_bout(struct web *w, const struct route *r, struct reply *out)
     finish(&b, 200, out);
 }
 
+/* ,"key":ID or ,"key":null for 0 (nobody). */
+static void id_add(struct str *b, const char *key, int64_t id)
+{
+    if (id)
+        str_add(b, ",\"%s\":%lld", key, (long long)id);
+    else
+        str_add(b, ",\"%s\":null", key);
+}
+
+/* /api/champions/RULES: the champion and the title bouts, newest first,
+ * each with what it did to the title. */
+static void api_champions(struct web *w, const struct route *r, struct reply *out)
+{
+    int n = 0;
+    struct title_bout *t = league_title_history(w->db, (enum rules)r->rules, &n);
+
+    if (!t)
+        return api_error(500, "database error", out);
+    struct str b;
+    str_init(&b);
+    str_add(&b, "{\"rules\":\"%s\",\"champion\":", rules_name(r->rules));
+    champion_add(w, &b, r->rules);
+    str_add(&b, ",\"title_bouts\":[");
+    for (int i = n - 1; i >= 0; i--) {
+        str_add(&b, "%s{\"bout\":", i < n - 1 ? "," : "");
+        bout_brief(w, &b, &t[i].bout);
+        id_add(&b, "before", t[i].before);
+        id_add(&b, "after", t[i].after);
+        str_add(&b, ",\"defence\":%d}", t[i].defence);
+    }
+    str_add(&b, "]}");
+    free(t);
+    finish(&b, 200, out);
+}
+
+/* /api: what the home page shows: the live bouts, each ruleset's
+ * champion, the latest results (the last to end first). */
+static void api_home(struct web *w, struct reply *out)
+{
+    struct db_bout *v = w->bouts;
+    struct str b;
+    int n = 0;
+
+    if (db_bout_list(w->db, DB_BOUT_LIVE, v, LIVE_MAX, &n) != DB_OK)
+        return api_error(500, "database error", out);
+    str_init(&b);
+    str_add(&b, "{\"live\":");
+    bouts_add(w, &b, v, n);
+    str_add(&b, ",\"champions\":[");
+    for (int r = 0; r < RULES_COUNT; r++) {
+        str_add(&b, "%s{\"rules\":\"%s\",\"champion\":", r ? "," : "", rules_name(r));
+        champion_add(w, &b, r);
+        str_add(&b, "}");
+    }
+    str_add(&b, "],\"latest\":");
+    if (db_bout_list_over(w->db, -1, -1, v, LATEST_MAX, &n) != DB_OK) {
+        str_free(&b);
+        return api_error(500, "database error", out);
+    }
+    bouts_add(w, &b, v, n);
+    str_add(&b, "}");
+    finish(&b, 200, out);
+}
+
 void api_render(struct web *w, const struct route *r, int page, struct reply *out)
 {
     switch (r->page) {
+    case API_HOME:
+        return api_home(w, out);
+    case API_CHAMPIONS:
+        return api_champions(w, r, out);
+    case API_FIGHTER_NAME:
+        return api_fighter_name(w, r, out);
     case API_LIVE:
         return api_live(w, out);
     case API_STANDINGS:

@@ -124,6 +124,18 @@ const struct web_standings *web_standings(struct web *w, enum rules rules, int l
     return s;
 }
 
+int web_league_default(struct web *w, enum rules rules)
+{
+    for (int l = LEAGUE_GOLD; l >= LEAGUE_BRONZE; l--) {
+        const struct web_standings *s = web_standings(w, rules, l);
+        if (!s)
+            return -1;
+        if (s->n > 0)
+            return l;
+    }
+    return LEAGUE_GOLD;
+}
+
 const char *web_date(int64_t t, char *buf, size_t len)
 {
     time_t tt = (time_t)t;

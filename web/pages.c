@@ -226,8 +226,10 @@ void pages_error(const struct route *r, int status, const char *title, const cha
                  struct reply *out)
 {
     struct str b;
-    str_init(&b);
 
+    if (r->api) /* an address under /api answers JSON, whatever went wrong */
+        return api_error(status, message, out);
+    str_init(&b);
     head(&b, r, title, 0);
     str_add(&b, "<h1>");
     web_html(&b, title);
@@ -473,7 +475,11 @@ static void page_standings(struct web *w, const struct route *r, int page, struc
 {
     if (r->rules < 0)
         return page_standings_index(w, r, out);
-    int league = r->league >= 0 ? r->league : LEAGUE_GOLD;
+    /* No league named: the highest that has fighters, never an empty one
+     * while another has some. */
+    int league = r->league >= 0 ? r->league : web_league_default(w, (enum rules)r->rules);
+    if (league < 0)
+        return db_failed(r, out);
     const struct ruleset *rs = ruleset_get((enum rules)r->rules);
     const struct web_standings *s = web_standings(w, (enum rules)r->rules, league);
     if (!s)
@@ -501,8 +507,8 @@ static void page_standings(struct web *w, const struct route *r, int page, struc
         standings_table(&b, r, s, from, to);
     standings_pager(&b, r, rs, league, page, pages, from, to, s->n);
     str_add(&b, "<p class=\"muted small\">Ranked by gold record (3 points a win in GOLD, 1 a "
-                "tie, since the last title shot), then wins minus losses, then age. The champion "
-                "stands above the leagues.</p>");
+                "tie, since the last title shot), then wins minus losses, then age; fighters yet "
+                "to fight come last. The champion stands above the leagues.</p>");
     foot(&b);
     finish(&b, 200, 0, out);
 }
@@ -1002,7 +1008,7 @@ void pages_fighter_name(struct web *w, const struct route *r, struct reply *out)
         return db_failed(r, out);
     struct str b;
     str_init(&b);
-    /* Relative to /fighters/NAME (or /api/fighters/NAME): its id's page. */
+    /* Relative to /fighters/NAME: its id's page. */
     snprintf(out->location, sizeof(out->location), "%lld", (long long)f.id);
     head(&b, r, f.name, 0);
     str_add(&b, "<p><a href=\"%lld\">", (long long)f.id);

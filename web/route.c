@@ -137,27 +137,25 @@ struct reading {
     int api, at, left;
 };
 
-/* /standings[/RULES[/LEAGUE]] (the pages), /api/standings/RULES/LEAGUE:
- * the ruleset and league into r. */
+/* /standings[/RULES[/LEAGUE]] (and the API's): the ruleset and league
+ * into r. */
 static enum route_page standings_of(const struct reading *g, struct route *r)
 {
-    /* The pages take /standings and /standings/RULES too; the API names a
-     * league. */
     if (g->left >= 2 && (r->rules = rules_of(&g->sg, g->at + 1)) < 0)
         return PAGE_NOT_FOUND;
     if (g->left == 3 && (r->league = league_of(&g->sg, g->at + 2)) < 0)
         return PAGE_NOT_FOUND;
-    if (g->api)
-        return g->left == 3 ? API_STANDINGS : PAGE_NOT_FOUND;
-    return g->left <= 3 ? PAGE_STANDINGS : PAGE_NOT_FOUND;
+    if (g->left > 3)
+        return PAGE_NOT_FOUND;
+    return g->api ? API_STANDINGS : PAGE_STANDINGS;
 }
 
-/* /champions/RULES (no API): the ruleset into r. */
+/* /champions/RULES (and the API's): the ruleset into r. */
 static enum route_page champions_of(const struct reading *g, struct route *r)
 {
-    if (g->api || g->left != 2 || (r->rules = rules_of(&g->sg, g->at + 1)) < 0)
+    if (g->left != 2 || (r->rules = rules_of(&g->sg, g->at + 1)) < 0)
         return PAGE_NOT_FOUND;
-    return PAGE_CHAMPIONS;
+    return g->api ? API_CHAMPIONS : PAGE_CHAMPIONS;
 }
 
 /* /bouts/ID, /fighters/ID and /fighters/NAME (and the API's): the id or
@@ -184,7 +182,7 @@ static enum route_page page_of(const struct reading *g, struct route *r)
     const struct segments *sg = &g->sg;
 
     if (g->left == 0)
-        return g->api ? PAGE_NOT_FOUND : PAGE_HOME;
+        return g->api ? API_HOME : PAGE_HOME;
     if (is(sg, g->at, "live")) {
         if (g->left != 1)
             return PAGE_NOT_FOUND;
@@ -209,6 +207,8 @@ int route_parse(const char *path, struct route *r)
     r->league = -1;
     if (!path)
         return -1;
+    /* Under /api, even an address that names nothing is answered in JSON. */
+    r->api = strncmp(path, "/api/", 5) == 0 || strcmp(path, "/api") == 0;
     root_of(path, r);
     if (strnlen(path, ROUTE_PATH_MAX + 1) > ROUTE_PATH_MAX || split(path, &g.sg) != 0)
         return -1;
@@ -277,9 +277,12 @@ size_t route_unescape(char *s)
     }
     *out = '\0';
     if (bad) {
-        s[0] = '\x7f';
-        s[1] = '\0';
-        return 1;
+        /* Under /api it stays there: its 404 is JSON. No longer than the
+         * text: "/api/" and at least the bad byte. */
+        const char *none = strncmp(s, "/api/", 5) == 0 ? "/api/\x7f" : "\x7f";
+        size_t n = strlen(none);
+        memcpy(s, none, n + 1);
+        return n;
     }
     return (size_t)(out - s);
 }

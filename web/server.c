@@ -85,10 +85,10 @@ static void answer_db_failed(const struct route *r, struct reply *out)
     pages_error(r, 500, "Database error", "The record could not be read; try again shortly.", out);
 }
 
-/* /fighters/NAME and /api/fighters/NAME: a redirect to the id's address
- * (never kept: a name may change hands), or the error as a page or as
- * JSON. */
-static void answer_by_name(struct web *w, const struct route *r, const char *method, int api,
+/* /fighters/NAME: a redirect to the id's address (never kept: a name may
+ * change hands), or the error page. (/api/fighters/NAME answers the
+ * fighter's JSON itself, as any other address of the API.) */
+static void answer_by_name(struct web *w, const struct route *r, const char *method,
                            struct reply *out)
 {
     if (!method_read(method))
@@ -97,12 +97,6 @@ static void answer_by_name(struct web *w, const struct route *r, const char *met
         return answer_db_failed(r, out);
     pages_fighter_name(w, r, out);
     web_end(w);
-    if (api && out->status != 302) {
-        int status = out->status;
-        free(out->body);
-        memset(out, 0, sizeof(*out));
-        api_error(status, status == 404 ? "no fighter of that name" : "database error", out);
-    }
 }
 
 /* The page or the JSON for r. */
@@ -138,9 +132,9 @@ void server_answer(struct web *w, const char *method, const char *path, const ch
 
     memset(out, 0, sizeof(*out));
     int found = route_parse(path, &r) == 0;
-    int api = r.page >= API_LIVE || (path && strncmp(path, "/api/", 5) == 0);
-    if (r.page == PAGE_FIGHTER_NAME || r.page == API_FIGHTER_NAME)
-        return answer_by_name(w, &r, method, api, out);
+    int api = r.api; /* under /api: JSON, found or not */
+    if (r.page == PAGE_FIGHTER_NAME)
+        return answer_by_name(w, &r, method, out);
     if (!method_read(method))
         return answer_not_allowed(&r, out);
     if (!found)
@@ -224,12 +218,13 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
             return MHD_YES;
     }
     if (*con_cls == &started_nul)
-        url = "\x7f"; /* a raw NUL in the path: no page's address */
+        /* A raw NUL in the path: no page's address (under /api, a JSON 404). */
+        url = strncmp(url, "/api/", 5) == 0 ? "/api/\x7f" : "\x7f";
     const char *length = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Length");
     const char *chunked = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Transfer-Encoding");
     if (readonly && ((length && strcmp(length, "0") != 0) || chunked || *upload_data_size)) {
         struct route r;
-        route_parse("/", &r);
+        route_parse(url, &r); /* its page's form (JSON under /api), if any */
         pages_error(&r, 413, "Request too large", "A request to these pages carries no body.",
                     &out);
     } else {

@@ -52,17 +52,21 @@ enum route_page {
     PAGE_FIGHTER,      /* /fighters/ID */
     PAGE_BOUT,         /* /bouts/ID */
     PAGE_FIGHTER_NAME, /* /fighters/NAME: sends to /fighters/ID */
-    API_LIVE,          /* /api/live */
-    API_STANDINGS,     /* /api/standings/RULES/LEAGUE */
-    API_FIGHTER,       /* /api/fighters/ID */
-    API_BOUT,          /* /api/bouts/ID */
-    API_FIGHTER_NAME,  /* /api/fighters/NAME: sends to /api/fighters/ID */
+    /* Every page has its twin under /api/, in JSON (and nothing else). */
+    API_LIVE,         /* /api/live */
+    API_STANDINGS,    /* /api/standings, /api/standings/RULES, /api/standings/RULES/LEAGUE */
+    API_FIGHTER,      /* /api/fighters/ID */
+    API_BOUT,         /* /api/bouts/ID */
+    API_FIGHTER_NAME, /* /api/fighters/NAME: the fighter's document itself */
+    API_HOME,         /* /api */
+    API_CHAMPIONS,    /* /api/champions/RULES */
 };
 
 #define ROUTE_PATH_MAX 256 /* longer paths are not ours: 404 */
 
 struct route {
     enum route_page page;
+    int api;                /* the path is under /api: every answer is JSON */
     int rules;              /* enum rules, or -1 (standings of every ruleset) */
     int league;             /* enum league, or -1 (the standings' default) */
     int64_t id;             /* fighters and bouts, >= 1 */
@@ -89,7 +93,8 @@ int route_page_number(const char *text, int *page);
 /* Decodes %XX in s in place, for the path and each query argument (a '%'
  * not followed by two hex digits stays as it is). A text holding a control
  * byte (NUL, CR, LF..., sent raw or as %00, %0a...) or an escaped reserved
- * character (%2F, %3F...) becomes "\x7f", which names no page and is no
+ * character (%2F, %3F...) becomes "\x7f" ("/api/\x7f" under /api/, whose
+ * answers are JSON), which names no page and is no
  * page number: a path ends where it ends, never at a NUL, and "/bouts%2F1"
  * is not "/bouts/1", so that each page has one address. Returns the new
  * length. */
@@ -199,6 +204,9 @@ void web_keep(struct web *w, const char *key, const char *body, size_t len, cons
 /* The standings of a ruleset's league (the champion left out, as the game
  * ranks them), from the cache. NULL on a database error. */
 const struct web_standings *web_standings(struct web *w, enum rules rules, int league);
+/* The league a ruleset's standings open at when none is named: the highest
+ * that has fighters (GOLD when none has). -1 on a database error. */
+int web_league_default(struct web *w, enum rules rules);
 /* Drops every cache. */
 void web_forget(struct web *w);
 
@@ -223,7 +231,8 @@ void api_error(int status, const char *message, struct reply *out);
 /* A fighter named in the address: a redirect (302) to his id's address,
  * or a 404 page. */
 void pages_fighter_name(struct web *w, const struct route *r, struct reply *out);
-/* A page with a status and a one-line message (404, 405, 400, 500). */
+/* A page with a status and a one-line message (404, 405, 400, 500); under
+ * /api (r->api) the same as JSON: api_error(status, message). */
 void pages_error(const struct route *r, int status, const char *title, const char *message,
                  struct reply *out);
 /* The SVG chart of a bout's meter round by round, with its marks. */

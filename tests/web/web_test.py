@@ -366,8 +366,9 @@ def run(c, info, dbpath, sim, tmp, port):
           jb[:300])
     check("api standings: the champion", d["champion"] and d["champion"]["id"] == champ[0]
           and d["champion"]["defences"] == champ[1])
-    order = [(x["gold_record"], x["wins"] - x["losses"]) for x in d["standings"]]
-    check("api standings: ranked", order == sorted(order, reverse=True)
+    order = [(x["wins"] + x["losses"] + x["draws"] > 0, x["gold_record"], x["wins"] - x["losses"])
+             for x in d["standings"]]
+    check("api standings: ranked (the unfought last)", order == sorted(order, reverse=True)
           and [x["position"] for x in d["standings"]] == list(range(1, len(rows) + 1)))
     st, h, body = c.get("/standings/boxing/gold")
     text = body.decode()
@@ -381,13 +382,19 @@ def run(c, info, dbpath, sim, tmp, port):
                       "state IN ('live', 'over')", (info["rocky"],)).fetchone()[0]
     check("api fighter: bout history", len(d["bouts"]) == nb and ex in [b["id"] for b in
                                                                         d["bouts"]])
-    # A fighter by name: sent to his id's address.
+    # A fighter by name: the page sends to his id's address; the API answers
+    # his document itself.
     for path, want in [("/fighters/Rocky", "%d" % info["rocky"]),
-                       ("/fighters/rOCKY", "%d" % info["rocky"]),
-                       ("/api/fighters/Rocky", "%d" % info["rocky"])]:
+                       ("/fighters/rOCKY", "%d" % info["rocky"])]:
         st, h, body = c.get(path)
         check("%s: 302 to its id" % path, st == 302 and h.get("location") == want,
               (st, h.get("location")))
+    st, h, jb = c.get("/api/fighters/%d" % info["rocky"])
+    for path in ["/api/fighters/Rocky", "/api/fighters/rOCKY"]:
+        st2, h2, jb2 = c.get(path)
+        check("%s: 200, the fighter's JSON, no redirect" % path,
+              st2 == 200 and h2.get("content-type", "").startswith("application/json")
+              and "location" not in h2 and jb2 == jb, (st2, h2.get("location"), jb2[:100]))
     st, h, body = c.get("/fighters/Nobody")
     check("an unknown name is 404", st == 404, st)
     st, h, body = c.get("/api/fighters/Nobody")
@@ -406,7 +413,7 @@ def run(c, info, dbpath, sim, tmp, port):
     # Errors.
     for path in ["/nope", "/bouts/999999", "/fighters/0", "/fighters/abc", "/bouts/%d/" % ex,
                  "//", "/standings/chess", "/standings/boxing/platinum", "/bouts/01",
-                 "/bouts/99999999999999999999", "/" + "a" * 300, "/api", "/api/nope",
+                 "/bouts/99999999999999999999", "/" + "a" * 300, "/api/", "/api/nope",
                  "/champions/chess", "/standings/boxing/gold?page=999"]:
         st, h, body = c.get(path)
         check("404 %s" % path[:40], st == 404 and b"Not found" in body or (
@@ -432,6 +439,8 @@ def run(c, info, dbpath, sim, tmp, port):
     check("a huge request line is refused", code in (400, 404, 414, 431) or code == 0, code)
 
     one_address(c, ex)
+    api_twins(c, info, ex)
+    api_errors(c)
     page_variants(port, ex)
 
     # The bot writes; the standings follow (the cache keys on data_version).
@@ -456,6 +465,7 @@ def run(c, info, dbpath, sim, tmp, port):
           st == 200 and "Round 4</h3>" in text and "Live: 4 of 23 rounds fought" in text
           and len(json.loads(jb)["fought"]) == 4, text[-300:])
     bad_row(c, dbpath, top)
+    lists_lead_somewhere(c, dbpath, ex)
     digest_after_writes[0] = hashlib.sha256(open(dbpath, "rb").read()).hexdigest()
     for _ in range(20):
         c.get("/")
@@ -480,6 +490,109 @@ def run(c, info, dbpath, sim, tmp, port):
         check("chromium: %s screenshot not blank (%d colours)" % (name, distinct), distinct > 20)
         for k, n in counts.items():
             check("chromium: %s screenshot shows the %s (%d px)" % (name, k, n), n > 30)
+
+
+def is_json(h, body):
+    """Whether an answer is a JSON document (and its type says so)."""
+    try:
+        json.loads(body)
+    except ValueError:
+        return False
+    return h.get("content-type", "").startswith("application/json")
+
+
+def api_twins(c, info, ex):
+    """Every page has its twin under /api, answering JSON: the same routes."""
+    for path in ["/", "/live", "/standings", "/standings/boxing", "/standings/sugarray",
+                 "/standings/duel", "/standings/boxing/gold", "/standings/sugarray/bronze",
+                 "/champions/boxing", "/champions/duel", "/fighters/%d" % info["rocky"],
+                 "/bouts/%d" % ex]:
+        st, h, body = c.get(path)
+        api = "/api" + (path if path != "/" else "")
+        st2, h2, jb = c.get(api)
+        check("twin: %s %d and %s %d, JSON" % (path, st, api, st2),
+              st == 200 and st2 == 200 and is_json(h2, jb), (st, st2, jb[:200]))
+    st, h, jb = c.get("/api")
+    d = json.loads(jb)
+    check("api home: live, champions, latest",
+          sorted(d) == ["champions", "latest", "live"] and len(d["champions"]) == 3
+          and ex in [b["id"] for b in d["latest"]], jb[:300])
+    st, h, jb = c.get("/api/standings")
+    d = json.loads(jb)
+    check("api standings index: every ruleset, its leagues, its default league",
+          [r["rules"] for r in d["rulesets"]] == ["boxing", "sugarray", "duel"]
+          and all(len(r["leagues"]) == 3 and r["default_league"] in ("gold", "silver", "bronze")
+                  for r in d["rulesets"]), jb[:300])
+    st, h, jb = c.get("/api/champions/boxing")
+    d = json.loads(jb)
+    ends = [t["bout"]["ended"] for t in d["title_bouts"]]
+    check("api champions: the title bouts, newest first",
+          st == 200 and d["rules"] == "boxing" and len(ends) >= 1
+          and ends == sorted(ends, reverse=True), jb[:300])
+
+
+def api_errors(c):
+    """Under /api every answer is JSON, errors too, with their status: no HTML,
+    no redirect."""
+    for method, path, want in [
+            ("GET", "/api/", 404), ("GET", "/api/nope", 404), ("GET", "/api/bouts/999999", 404),
+            ("GET", "/api/fighters/O'Brien", 404), ("GET", "/api/fighters/Nobody", 404),
+            ("GET", "/api/fighters/0", 404), ("GET", "/api/standings/chess", 404),
+            ("GET", "/api/standings/boxing/platinum", 404), ("GET", "/api/champions/chess", 404),
+            ("GET", "/api/standings/boxing/gold?page=999", 404),
+            ("GET", "/api/standings/boxing?page=abc", 400), ("POST", "/api/live", 405),
+            ("DELETE", "/api/standings", 405), ("POST", "/api/fighters/Rocky", 405),
+            ("GET", "/api/bouts/1%00", 404)]:
+        st, h, body = c.req(method, path, body=b"x" if method == "POST" else None)
+        check("api error: %s %s is %d in JSON" % (method, path, want),
+              st == want and is_json(h, body) and "error" in json.loads(body)
+              and "location" not in h, (st, h.get("content-type"), body[:100]))
+    code = c.raw(b"GET /api/live HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello")
+    check("api: a GET with a body is 413", code == 413, code)
+
+
+def lists_lead_somewhere(c, dbpath, ex):
+    """The standings open at a league that has fighters; results are listed by
+    when they ended; a fighter who never fought ranks last."""
+    w = sqlite3.connect(dbpath)
+    # Nobody in the duel's GOLD: its standings open at SILVER (or below).
+    w.execute("UPDATE fighters SET league = 'silver' WHERE rules = 'duel' AND league = 'gold'")
+    # An old league bout ends last of all.
+    old = w.execute("SELECT min(id) FROM bouts WHERE state = 'over'").fetchone()[0]
+    w.execute("UPDATE bouts SET ended = (SELECT max(ended) FROM bouts) + 60 WHERE id = ?", (old,))
+    # A BRONZE boxer who never fought.
+    fresh = w.execute("SELECT id FROM fighters WHERE rules = 'boxing' AND league = 'bronze' "
+                      "AND retired = 0 ORDER BY id LIMIT 1").fetchone()[0]
+    w.execute("UPDATE fighters SET wins = 0, losses = 0, draws = 0, kos = 0, gold_record = 0 "
+              "WHERE id = ?", (fresh,))
+    w.commit()
+    w.close()
+    st, h, body = c.get("/standings/duel")
+    text = body.decode()
+    check("standings: /standings/duel opens SILVER, not the empty GOLD",
+          st == 200 and '<span class="pill SILVER on">' in text
+          and "Nobody fights in" not in text, text[-400:])
+    st, h, jb = c.get("/api/standings/duel")
+    check("standings: /api/standings/duel is SILVER's", json.loads(jb)["league"] == "silver"
+          and json.loads(jb)["total"] > 0, jb[:200])
+    st, h, body = c.get("/standings/boxing")
+    check("standings: /standings/boxing opens GOLD, which has fighters",
+          '<span class="pill GOLD on">' in body.decode())
+    st, h, jb = c.get("/api")
+    latest = json.loads(jb)["latest"]
+    ends = [b["ended"] for b in latest]
+    check("latest results: the last to end first (bout #%d ended last)" % old,
+          latest[0]["id"] == old and ends == sorted(ends, reverse=True), latest[:2])
+    st, h, body = c.get("/")
+    text = body.decode()
+    at = text.find("Latest results")
+    check("home: the bout that ended last heads the latest results",
+          at > 0 and text.find("bouts/%d\"" % old, at) == text.find("bouts/", at), old)
+    st, h, jb = c.get("/api/standings/boxing/bronze")
+    rows = json.loads(jb)["standings"]
+    check("standings: the boxer who never fought ranks last",
+          rows and rows[-1]["id"] == fresh and rows[-1]["wins"] + rows[-1]["losses"] == 0,
+          [(r["id"], r["wins"], r["losses"]) for r in rows[-3:]])
 
 
 def one_address(c, ex):
