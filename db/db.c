@@ -346,6 +346,12 @@ static const char *const migrations[] = {
     "ALTER TABLE accounts ADD COLUMN failures INTEGER NOT NULL DEFAULT 0 CHECK (failures >= 0);"
     "ALTER TABLE accounts ADD COLUMN failed_at INTEGER NOT NULL DEFAULT 0;"
     "ALTER TABLE accounts ADD COLUMN failed_from TEXT NOT NULL DEFAULT '';",
+    /* 10 (issue 24; 9 is the words' result counts, merged before it): the
+     * results listed by when they ended (the web's latest results, a
+     * title history), read from an index rather than by sorting every
+     * finished bout: a second with 250,000 bouts, a fraction of a
+     * millisecond with it. */
+    "CREATE INDEX bouts_ended ON bouts(state, ended);",
 };
 
 #define MIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))
