@@ -334,6 +334,20 @@ START_TEST(test_thousand_fighters_one_transaction)
     }
     ck_assert_int_eq(league, 1000);
     ck_assert_int_eq(title_bouts, 1);
+    /* Still three lines, the lists cut to a few names each. */
+    ck_assert_int_eq(nlines, 3);
+    ck_assert_msg(strncmp(lines[0],
+                          "League turn 1 (sugarray): 1001 bouts fought from the plans: "
+                          "GOLD #1-#333, SILVER #334-#666, BRONZE #667-#1000, title "
+                          "#1001.",
+                          RENDER_LINE_MAX) == 0,
+                  "%s", lines[0]);
+    ck_assert_msg(strncmp(lines[1], "GOLD: 333 fought; down: ", 24) == 0 &&
+                      strstr(lines[1], " more. SILVER: 333 fought; up: ") &&
+                      strstr(lines[1], " more. BRONZE: 334 fought; up: ") &&
+                      strlen(lines[1]) < RENDER_LINE_MAX - 1,
+                  "%s", lines[1]);
+    ck_assert_msg(strncmp(lines[2], "Title bout #1001: ", 18) == 0, "%s", lines[2]);
     int number;
     int64_t when;
     ck_assert_int_eq(db_turn_last(bot.db, RULES_SUGARRAY, &number, &when), DB_OK);
