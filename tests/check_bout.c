@@ -303,11 +303,18 @@ START_TEST(test_crash_mid_bout_loses_nothing)
     HAS(run("alice", 0, "4H/8/8 (inside)"), "round 2 orders stored");
     crash_and_restart();
     const char *out = flush();
-    HAS(out, "PRIVMSG #ringside :Bout #1, Rocky vs Apollo, goes on: round 2 of 4 is next.");
-    HAS(out, "your orders for it are in already");
-    /* Identities ended with the crash. */
+    /* Identities ended with the crash: the bout waits for both players. */
+    HAS(out, "PRIVMSG #ringside :Bout #1, Rocky vs Apollo, waits for alice and bob to come back, "
+             "until ");
     HAS(run("bob", 0, "6/6/8"), "identify first");
-    identify("bob");
+    users_join(bot.users, "alice", 0);
+    HAS(run("alice", 0, "identify alice-pw1"),
+        "your orders for it are in already; the clock starts once bob is back");
+    users_join(bot.users, "bob", 0);
+    out = run("bob", 0, "identify bob-pw1");
+    HAS(out, "PRIVMSG bob :you are identified as bob until you quit or leave my channels. Waiting "
+             "for your orders: bout #1 (Rocky vs Apollo, round 2 of 4).");
+    HAS(out, "PRIVMSG #ringside :Bout #1, Rocky vs Apollo, goes on: round 2 of 4 is next.");
     out = run("bob", 0, "6/6/8");
     HAS(out, "round 2 orders for Apollo (6/6/8) are in and fought");
     HAS(out, "PRIVMSG #ringside :"); /* alice's stored order was used: the round ran */
@@ -359,7 +366,8 @@ START_TEST(test_unsaid_commentary_said_after_restart)
     crash_and_restart();
     out = flush();
     ck_assert_ptr_null(strstr(out, "what I had not said yet"));
-    HAS(out, "goes on: round 3 of 3 is next.");
+    HAS(out, "waits for alice and bob to come back, until ");
+    HAS(out, "round 3 of 3 is next.");
     /* The last round stored but not said: its end too, records and all. */
     identify("alice");
     identify("bob");
