@@ -500,9 +500,10 @@ static void ask_again(struct game *g, struct live *lv, int s)
 static void bout_resume(struct game *g, struct live *lv, const char *away)
 {
     lv->waiting = 0;
-    game_say(g, GAME_ROUND, lv->rec.channel, "Bout #%lld, %s vs %s, goes on%s%s: round %d of %d is next.",
-             (long long)lv->rec.id, lv->f[0].name, lv->f[1].name, away ? " without " : "",
-             away ? away : "", lv->rec.round + 1, lv->rec.rounds);
+    game_say(g, GAME_ROUND, lv->rec.channel,
+             "Bout #%lld, %s vs %s, goes on%s%s: round %d of %d is next.", (long long)lv->rec.id,
+             lv->f[0].name, lv->f[1].name, away ? " without " : "", away ? away : "",
+             lv->rec.round + 1, lv->rec.rounds);
     for (int s = 0; s < SIDES; s++)
         if (lv->unasked[s] && player_back(g, lv, s))
             ask_again(g, lv, s);
