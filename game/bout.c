@@ -534,20 +534,24 @@ static void bout_go_on_now(struct game *g, struct live *lv)
     clock_start(g, lv, g->cfg.order_timeout);
 }
 
-/* "23:50 UTC": the wall clock `at` (unix time), to the minute. */
-static const char *utc_minute(char *buf, size_t len, int64_t at)
+/* Below this grace, the time of its end is said to the second, and not
+ * rounded up to a whole minute. */
+#define GRACE_TO_THE_MINUTE 120
+
+/* "23:50 UTC" (or with seconds, "23:50:30 UTC"): the wall clock `at`. */
+static const char *utc_time(char *buf, size_t len, int64_t at, int seconds)
 {
     time_t t = (time_t)at;
     struct tm tm;
 
     gmtime_r(&t, &tm);
-    strftime(buf, len, "%H:%M UTC", &tm);
+    strftime(buf, len, seconds ? "%H:%M:%S UTC" : "%H:%M UTC", &tm);
     return buf;
 }
 
 /* After a (re)connection: lv waits for the players who are not back, at
- * most rejoin_grace (up to the next whole minute, the time the channel is
- * told); those back are asked for their orders. */
+ * most rejoin_grace (a long one up to the next whole minute, the time the
+ * channel is told); those back are asked for their orders. */
 static void bout_wait(struct game *g, struct live *lv)
 {
     char away[2 * DB_NAME_MAX + 8], until[32];
@@ -565,14 +569,16 @@ static void bout_wait(struct game *g, struct live *lv)
         return;
     }
     int64_t end = game_wall(g) + g->cfg.rejoin_grace;
-    end += (60 - end % 60) % 60;
+    int to_the_second = g->cfg.rejoin_grace < GRACE_TO_THE_MINUTE;
+    if (!to_the_second)
+        end += (60 - end % 60) % 60;
     lv->waiting = 1;
     lv->grace_end = game_now(g) + (double)(end - game_wall(g));
     game_say(g, GAME_ROUND, lv->rec.channel,
              "Bout #%lld, %s vs %s, waits for %s to come back, until %s at the latest: round %d "
              "of %d is next.",
              (long long)lv->rec.id, lv->f[0].name, lv->f[1].name, away,
-             utc_minute(until, sizeof(until), end), lv->rec.round + 1, lv->rec.rounds);
+             utc_time(until, sizeof(until), end, to_the_second), lv->rec.round + 1, lv->rec.rounds);
     for (int s = 0; s < SIDES; s++) {
         if (player_back(g, lv, s))
             ask_again(g, lv, s);

@@ -357,6 +357,27 @@ START_TEST(test_duel_grace_ends)
 }
 END_TEST
 
+START_TEST(test_short_grace_to_the_second)
+{
+    int64_t a = player("alice", "Rocky", &rocky), b = player("bob", "Apollo", &apollo);
+
+    rcfg.rejoin_grace = 30;
+    game_set_config(game, &rcfg);
+    bout("alice", a, "bob", b, RULES_BOXING, NULL, NULL);
+    stop_and_start();
+    HAS("#ring|chatter|Bout #1, Rocky vs Apollo, waits for alice and bob to come back, until "
+        "22:13:50 UTC at the latest: round 1 of 3 is next.\n");
+    hush();
+    clock_now += 29;
+    game_tick(game, NULL);
+    ck_assert_int_eq((int)said.len, 0);
+    clock_now += 1;
+    game_tick(game, NULL);
+    ck_assert_str_eq(said.p, "#ring|chatter|Bout #1, Rocky vs Apollo, goes on without alice and "
+                             "bob: round 1 of 3 is next.\n");
+}
+END_TEST
+
 START_TEST(test_no_grace_goes_on_at_once)
 {
     int64_t a = player("alice", "Rocky", &rocky), b = player("bob", "Apollo", &apollo);
@@ -411,6 +432,7 @@ Suite *restart_suite(void)
     tcase_add_test(tc, test_every_bout_asked);
     tcase_add_test(tc, test_duel_waits_for_duellists);
     tcase_add_test(tc, test_duel_grace_ends);
+    tcase_add_test(tc, test_short_grace_to_the_second);
     tcase_add_test(tc, test_no_grace_goes_on_at_once);
     tcase_add_test(tc, test_disconnected_hears_nobody);
     suite_add_tcase(s, tc);
