@@ -341,6 +341,43 @@ START_TEST(test_crash_mid_bout_loses_nothing)
 }
 END_TEST
 
+/* After a restart, a services login the bot notices lists the bouts that
+ * wait for the player's orders, before his prompts; none: nothing extra. */
+START_TEST(test_services_login_lists_waiting_bouts)
+{
+    bot.cfg.accounts = ACCOUNTS_SERVICES;
+    users_join(bot.users, "alice", 0);
+    accounts_seen(&bot, "alice", "alice");
+    users_join(bot.users, "bob", 0);
+    accounts_seen(&bot, "bob", "bob");
+    HAS(run("alice", 0, "create Rocky str=14 spd=12 agl=11 tgh=12 hgt=11"), "is ready");
+    HAS(run("bob", 0, "create Apollo str=13 spd=14 agl=12 tgh=11 hgt=10"), "is ready");
+    run("alice", 1, "!challenge bob");
+    run("bob", 1, "!accept");
+    HAS(run("alice", 0, "5/5/10"), "round 1 orders stored");
+    crash_and_restart();
+    const char *out = flush();
+    HAS(out, "PRIVMSG #ringside :Bout #1, Rocky vs Apollo, waits for alice and bob to come back, "
+             "until ");
+    ck_assert_ptr_null(strstr(out, "identify again")); /* services bring them back */
+    users_join(bot.users, "bob", 0);
+    accounts_seen(&bot, "bob", "bob");
+    out = flush();
+    const char *list = strstr(out, "PRIVMSG bob :You are identified as bob by your services "
+                                   "login. Waiting for your orders: bout #1 (Rocky vs Apollo, "
+                                   "round 1 of 3).\n");
+    const char *ask = strstr(out, "PRIVMSG bob :Bout #1, round 1 of 3: your orders for Apollo");
+    ck_assert_msg(list && ask && list < ask, "%s", out);
+    HAS(out, "; the clock starts once alice is back");
+    users_join(bot.users, "alice", 0);
+    accounts_seen(&bot, "alice", "alice");
+    out = flush();
+    ck_assert_ptr_null(strstr(out, "You are identified")); /* her orders are in */
+    HAS(out, "PRIVMSG #ringside :Bout #1, Rocky vs Apollo, goes on: round 1 of 3 is next.");
+    HAS(out, "PRIVMSG alice :Bout #1, round 1 of 3: your orders for Rocky");
+}
+END_TEST
+
 START_TEST(test_unsaid_commentary_said_after_restart)
 {
     player("alice", "create Rocky str=14 spd=12 agl=11 tgh=12 hgt=11");
@@ -821,6 +858,7 @@ Suite *bout_suite(void)
     tcase_add_test(tc, test_third_user_refused);
     tcase_add_test(tc, test_crash_mid_bout_loses_nothing);
     tcase_add_test(tc, test_unsaid_commentary_said_after_restart);
+    tcase_add_test(tc, test_services_login_lists_waiting_bouts);
     tcase_add_test(tc, test_deadline_uses_plan_then_last_orders);
     tcase_add_test(tc, test_two_bouts_one_channel);
     tcase_add_test(tc, test_orders_where_newcomers_send_them);
