@@ -619,6 +619,7 @@ static void burn_current(struct cmd_ctx *ctx, const struct db_account *acc, cons
           SEEN ", so that password of %s no longer works. You are identified as %s: set a new one "
                "now with /msg %s passwd <new password>",
           ctx->channel, acc->name, acc->name, bot->nick);
+    game_player_back(bot->game, acc->id); /* he is back, if a bout waits for him */
 }
 
 /* identify [account] <password>, said in a channel: burns it if it is the

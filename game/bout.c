@@ -20,7 +20,9 @@
  * of later rounds stays the same); orders already stored for the next round
  * are kept, and players are asked only for the missing ones. Deadlines run
  * only while the game is connected (game_connected): every (re)connection
- * starts them afresh.
+ * starts them afresh, and with [bout] rejoin_grace a live bout first waits
+ * for both its players to be identified again (game_player_back, or seen
+ * at a tick) or for the grace to pass (bout_wait).
  *
  * A fighter is in at most one challenge or live bout at a time; while he
  * is, his sheet and record do not change (training and the admin's set wait
