@@ -2,7 +2,8 @@
 #
 #   make            build everything (installs missing Debian packages first)
 #   make run        the bot on a private IRC server and its web pages (CONFIG=file:
-#                   with your own)
+#                   with your own); Ctrl-C stops the bot, the server stays
+#   make stop       ends the bot, its web pages and make run's IRC server
 #   make check-fast the inner loop: the unit tests (plain build) and the
 #                   simulator's golden transcripts, in under a minute
 #                   (CK_RUN_SUITE=name build/check_ringside: one suite)
@@ -114,7 +115,7 @@ ASAN_BOT = $(B)/asan/ringside
 BENCH = $(B)/ringside-bench
 DEPS_STAMP = $(B)/.deps-ok
 
-.PHONY: all run check check-fast check-programs complexity unit-tests program-tests e2e-tests install-tests bench bench-check lint \
+.PHONY: all run stop check check-fast check-programs complexity unit-tests program-tests e2e-tests install-tests bench bench-check lint \
 	fuzz install uninstall dist-files print-install-programs deb deb-check clean deps
 
 all: $(BOT) $(SIM) $(WEB)
@@ -180,9 +181,14 @@ $(TESTS): $(TEST_OBJ) $(BOTLIB_OBJ) $(LIB_OBJ)
 $(ASAN_TESTS): $(ASAN_TEST_OBJ) $(ASAN_BOTLIB_OBJ) $(ASAN_LIB_OBJ)
 	$(CC) $(CFLAGS) $(ASAN_FLAGS) $(LDFLAGS) -o $@ $^ $(CHECK_LIBS) $(BOT_LIBS) $(PCRE_LIBS) -lm
 
-# The bot on a private ngircd (or alone with CONFIG=file); Ctrl-C stops it.
+# The bot on a private ngircd (or alone with CONFIG=file). Ctrl-C stops the
+# bot and its web pages; the IRC server keeps running (players stay
+# connected) and the next make run uses it. make stop ends all three.
 run: $(BOT) $(WEB)
 	@bash scripts/run.sh $(BOT) $(WEB) $(CONFIG)
+
+stop:
+	@bash scripts/stop.sh $(BOT)
 
 # The tests as jobs of tests/parallel.py, which runs them at the same time
 # (each suite on its own servers, ports and temporary folders), prints each
@@ -197,7 +203,8 @@ UNIT_JOBS = 'unit-asan: $(SANITIZE) $(ASAN_TESTS)' $(UNIT_JOB)
 PROGRAM_JOBS = 'sim-asan: sh tests/sim_test.sh $(ASAN_SIM)' \
 	'web: python3 tests/web/web_test.py $(ASAN_WEB) $(WEBGEN) $(SIM)' \
 	'web-attack: python3 tests/web/attack_test.py $(ASAN_WEB) $(WEBGEN)' \
-	$(SIM_JOB) 'ircline: python3 tests/ircline_test.py $(B)/ircline-tool'
+	$(SIM_JOB) 'ircline: python3 tests/ircline_test.py $(B)/ircline-tool' \
+	'run: bash tests/run_test.sh $(BOT) $(WEB)'
 INSTALL_JOBS = 'install: sh tests/install_test.sh'
 # A real ngircd on a free loopback port, the bot built with ASan/UBSan, and
 # real client connections (tests/e2e; e2e_duel.py: live duels, a yield and a
@@ -218,7 +225,8 @@ E2E_SUITES = 'e2e_wire: E2E_JOBS=9 python3 tests/e2e/e2e_wire.py $(E2E_ARGS)' \
 	'e2e_duel: python3 tests/e2e/e2e_duel.py $(E2E_ARGS)' \
 	'e2e_integrity: python3 tests/e2e/e2e_integrity.py $(E2E_ARGS)' \
 	'e2e_auth: python3 tests/e2e/e2e_auth.py $(E2E_ARGS)' \
-	'e2e_league: python3 tests/e2e/e2e_league.py $(E2E_ARGS)'
+	'e2e_league: python3 tests/e2e/e2e_league.py $(E2E_ARGS)' \
+	'e2e_restart: python3 tests/e2e/e2e_restart.py $(E2E_ARGS)'
 # What must be ready before the jobs start, once: the installation test's
 # packages, ircd-hybrid unpacked beside ngircd (tests/e2e/hybrid.sh).
 INSTALL_PREPARE = @sh scripts/deps.sh $(INSTALL_TEST_PKGS)
@@ -248,7 +256,7 @@ check-fast:
 unit-tests: $(TESTS) $(ASAN_TESTS)
 	@$(PARALLEL) $(UNIT_JOBS)
 
-program-tests: $(SIM) $(ASAN_SIM) $(ASAN_WEB) $(WEBGEN) $(B)/ircline-tool
+program-tests: $(SIM) $(ASAN_SIM) $(ASAN_WEB) $(WEBGEN) $(B)/ircline-tool $(BOT) $(WEB)
 	@$(PARALLEL) $(PROGRAM_JOBS)
 
 # bot/ircline.c (the parser of the server's lines) on the command line, for

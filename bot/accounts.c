@@ -37,6 +37,27 @@ static int services_may_use(const struct bot *bot, const struct db_account *acc)
     return bot->cfg.accounts == ACCOUNTS_SERVICES || strcmp(acc->hash, PASSWORD_NONE) == 0;
 }
 
+/* A services login the bot noticed while the game is online: the player
+ * hears, in private and before the prompts, which bouts wait for his
+ * orders (nothing when none does), and the game knows he is back. */
+static void welcome_back(struct bot *bot, const char *nick, int64_t id, const char *name)
+{
+    struct str waiting;
+
+    if (!bot->game || !game_online(bot->game))
+        return;
+    str_init(&waiting);
+    if (game_orders_waiting(bot->game, id, &waiting)) {
+        struct str line;
+        str_init(&line);
+        str_add(&line, "You are identified as %s by your services login. %s", name, waiting.p);
+        bot_msg(bot, OUTQ_LIVE, nick, nick, line.p);
+        str_free(&line);
+    }
+    str_free(&waiting);
+    game_player_back(bot->game, id);
+}
+
 int accounts_resolve(struct bot *bot, const char *nick, int create)
 {
     const char *name;
@@ -62,6 +83,7 @@ int accounts_resolve(struct bot *bot, const char *nick, int create)
             return 0;
         users_login_services(bot->users, nick, acc.id, acc.name);
         log_msg(LOG_INFO, "%s is identified as %s by his services account", nick, acc.name);
+        welcome_back(bot, nick, acc.id, acc.name);
         return 1;
     case DB_NOTFOUND:
         if (!create)

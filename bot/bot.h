@@ -96,6 +96,9 @@ struct config {
     int challenge_timeout; /* seconds */
     int rounds;
     int duel_round_seconds; /* a live duel's pace: seconds between its rounds */
+    /* After a restart or a reconnection, how long a live bout waits for its
+     * players before its clock starts without them; 0: it does not wait. */
+    long rejoin_grace; /* seconds */
     /* [league] */
     long turn_interval; /* seconds; 0: turns only by admin command */
     /* [web] (ringside-web reads them): where the pages are, for links */

@@ -407,18 +407,31 @@ static int cmd_identify(struct cmd_ctx *ctx)
             users_login_services(bot->users, ctx->nick, acc.id, acc.name);
             log_msg(LOG_INFO, "%s identified as %s, now tied to his services account", ctx->nick,
                     acc.name);
+            struct str waiting;
+            str_init(&waiting);
+            if (game_orders_waiting(bot->game, acc.id, &waiting))
+                ctx->live = 1;
             reply(ctx,
                   "you are identified as %s, and from now on your services login is enough: "
-                  "the account has no password any more",
-                  acc.name);
+                  "the account has no password any more%s%s",
+                  acc.name, waiting.len ? ". " : "", waiting.len ? waiting.p : "");
+            str_free(&waiting);
             failures_told(ctx, &acc);
+            game_player_back(bot->game, acc.id);
             return 0;
         }
     }
     users_login(bot->users, ctx->nick, acc.id, acc.name);
     log_msg(LOG_INFO, "%s identified as %s", ctx->nick, acc.name);
-    reply(ctx, "you are identified as %s until you quit or leave my channels", acc.name);
+    struct str waiting;
+    str_init(&waiting);
+    if (game_orders_waiting(bot->game, acc.id, &waiting))
+        ctx->live = 1; /* before the prompts game_player_back says */
+    reply(ctx, "you are identified as %s until you quit or leave my channels%s%s", acc.name,
+          waiting.len ? ". " : "", waiting.len ? waiting.p : "");
+    str_free(&waiting);
     failures_told(ctx, &acc);
+    game_player_back(bot->game, acc.id);
     return 0;
 }
 
@@ -606,6 +619,7 @@ static void burn_current(struct cmd_ctx *ctx, const struct db_account *acc, cons
           SEEN ", so that password of %s no longer works. You are identified as %s: set a new one "
                "now with /msg %s passwd <new password>",
           ctx->channel, acc->name, acc->name, bot->nick);
+    game_player_back(bot->game, acc->id); /* he is back, if a bout waits for him */
 }
 
 /* identify [account] <password>, said in a channel: burns it if it is the

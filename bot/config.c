@@ -120,7 +120,8 @@ static const struct key config_keys[] = {
     NUM("bout", challenge_timeout, KEY_INT, 10, 86400),
     NUM("bout", rounds, KEY_INT, 3, 15),
     NUM("bout", duel_round_seconds, KEY_INT, 1, 3600),
-    NUM("league", turn_interval, KEY_DURATION, 0, 0),
+    NUM("bout", rejoin_grace, KEY_DURATION, 0, 86400),
+    NUM("league", turn_interval, KEY_DURATION, 0, 366L * 86400),
     STR("web", listen, KEY_STRING, 0),
     STR("web", base_url, KEY_STRING, 0),
     NUM("web", max_connections, KEY_INT, 1, 10000),
@@ -169,6 +170,7 @@ void config_defaults(struct config *c)
     c->order_timeout = 120;
     c->challenge_timeout = 300;
     c->duel_round_seconds = 4;
+    c->rejoin_grace = 300;
     c->rounds = 12;
     c->turn_interval = 0;
     strcpy(c->listen, "127.0.0.1:8080");
@@ -600,13 +602,25 @@ static int set_loglevel(struct config_ctx *x, const struct key *k, const char *v
     return 1;
 }
 
+/* A duration into the key's long field, at most k->max seconds. The words
+ * of the error say what the key means by "nothing": the league has no
+ * turns of its own, a bout does not wait for its players. */
 static int set_duration(struct config_ctx *x, const struct key *k, const char *value, const char *q)
 {
-    if (parse_duration(value, &x->c.turn_interval) != 0)
+    long v;
+
+    if (parse_duration(value, &v) != 0 || v > k->max) {
+        if (k->max < 366L * 86400)
+            return ctx_fail(x,
+                            "%s \"%s\" is not a duration (like 5m, 90s or 1h, at most 1d; 0 "
+                            "to start the clocks at once)",
+                            k->name, q);
         return ctx_fail(x,
                         "%s \"%s\" is not a duration (like 1d, 12h, 30m or 45s, at "
                         "most 366d; empty for none)",
                         k->name, q);
+    }
+    memcpy((char *)&x->c + k->offset, &v, sizeof(v));
     return 1;
 }
 

@@ -135,6 +135,7 @@ void bot_game_config(const struct config *cfg, struct game_config *gc)
     gc->challenge_timeout = cfg->challenge_timeout;
     gc->rounds = cfg->rounds;
     gc->auto_round_seconds = cfg->duel_round_seconds;
+    gc->rejoin_grace = (int)cfg->rejoin_grace;
     gc->turn_interval = cfg->turn_interval;
     snprintf(gc->prefix, sizeof(gc->prefix), "%s", cfg->prefix);
     gc->format = cfg->colours ? GAME_FORMAT_COLOUR : GAME_FORMAT_BOLD;

@@ -653,6 +653,7 @@ static void session_end(struct bot *bot, const char *why)
     st->game_wait = 0;
     whois_stop(&bot->whois);
     users_reset(bot->users);
+    game_disconnected(bot->game);
     outq_disconnected(bot->q);
     outq_hold(bot->q, 1);
     for (int c = 0; c < USERS_CHANNELS; c++)

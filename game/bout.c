@@ -20,7 +20,9 @@
  * of later rounds stays the same); orders already stored for the next round
  * are kept, and players are asked only for the missing ones. Deadlines run
  * only while the game is connected (game_connected): every (re)connection
- * starts them afresh.
+ * starts them afresh, and with [bout] rejoin_grace a live bout first waits
+ * for both its players to be identified again (game_player_back, or seen
+ * at a tick) or for the grace to pass (bout_wait).
  *
  * A fighter is in at most one challenge or live bout at a time; while he
  * is, his sheet and record do not change (training and the admin's set wait
@@ -32,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include "game.h"
 #include "game_internal.h"
@@ -450,38 +453,222 @@ static void say_unsaid(struct game *g)
     free(said);
 }
 
+/* 1 if the player of side s of lv is identified now. */
+static int player_back(const struct game *g, const struct live *lv, int s)
+{
+    return g->io.nick_of(g->io.ctx, lv->f[s].account_id) != NULL;
+}
+
+/* "bob", "alice and bob": the players of lv not back (their accounts). */
+static void away_names(const struct game *g, const struct live *lv, struct str *out)
+{
+    for (int s = 0; s < SIDES; s++) {
+        if (player_back(g, lv, s) || (s == 1 && lv->f[1].account_id == lv->f[0].account_id))
+            continue;
+        if (out->len)
+            str_cat(out, " and ");
+        str_cat(out, lv->f[s].owner);
+    }
+}
+
+/* Asks side s of lv for his orders as a (re)connection does: what he sent
+ * already counts, and while lv waits for his opponent, the clock waits. */
+static void ask_again(struct game *g, struct live *lv, int s)
+{
+    struct str extra;
+    char away[2 * DB_NAME_MAX + 8];
+    struct str names;
+
+    lv->unasked[s] = 0;
+    if (auto_rounds(lv))
+        return;
+    str_init(&extra);
+    str_init_fixed(&names, away, sizeof(away));
+    away_names(g, lv, &names);
+    if (lv->have[s])
+        str_cat(&extra, "your orders for it are in already");
+    if (lv->waiting && names.len)
+        str_add(&extra, "%sthe clock starts once %s %s back", extra.len ? "; " : "", away,
+                strstr(away, " and ") ? "are" : "is");
+    else if (!lv->waiting && lv->deadline && !lv->asking && lv->deadline > game_now(g))
+        str_add(&extra, "%sthe clock started before you came back: %s left", extra.len ? "; " : "",
+                DURATION((int)(lv->deadline - game_now(g) + 0.5)));
+    ask_orders(g, lv, s, extra.len ? extra.p : NULL);
+    str_free(&extra);
+}
+
+/* lv's clock starts: with `away` (NULL: both are back) it goes on without
+ * them. Those back and not yet asked are asked now. */
+static void bout_resume(struct game *g, struct live *lv, const char *away)
+{
+    lv->waiting = 0;
+    game_say(g, GAME_ROUND, lv->rec.channel,
+             "Bout #%lld, %s vs %s, goes on%s%s: round %d of %d is next.", (long long)lv->rec.id,
+             lv->f[0].name, lv->f[1].name, away ? " without " : "", away ? away : "",
+             lv->rec.round + 1, lv->rec.rounds);
+    for (int s = 0; s < SIDES; s++)
+        if (lv->unasked[s] && player_back(g, lv, s))
+            ask_again(g, lv, s);
+    clock_start(g, lv, auto_rounds(lv) ? auto_seconds(g) : g->cfg.order_timeout);
+}
+
+/* The (re)connection of a game without rejoin_grace: the clock of lv
+ * starts at once, and both players are asked as they are. */
+static void bout_go_on_now(struct game *g, struct live *lv)
+{
+    game_say(g, GAME_ROUND, lv->rec.channel,
+             "Bout #%lld, %s vs %s, goes on: round %d of %d is next.", (long long)lv->rec.id,
+             lv->f[0].name, lv->f[1].name, lv->rec.round + 1, lv->rec.rounds);
+    if (auto_rounds(lv)) {
+        clock_start(g, lv, auto_seconds(g));
+        return;
+    }
+    for (int s = 0; s < SIDES; s++) {
+        int self = g->io.self_identifies && g->io.self_identifies(g->io.ctx, lv->f[s].owner);
+        if (self)
+            ask_orders(g, lv, s, lv->have[s] ? "your orders for it are in already" : NULL);
+        else
+            ask_orders(g, lv, s,
+                       lv->have[s] ? "your orders for it are in already; to change them, "
+                                     "identify again first (identify <password>)"
+                                   : "identify again first (identify <password>)");
+    }
+    clock_start(g, lv, g->cfg.order_timeout);
+}
+
+/* Below this grace, the time of its end is said to the second, and not
+ * rounded up to a whole minute. */
+#define GRACE_TO_THE_MINUTE 120
+
+/* "23:50 UTC" (or with seconds, "23:50:30 UTC"): the wall clock `at`. */
+static const char *utc_time(char *buf, size_t len, int64_t at, int seconds)
+{
+    time_t t = (time_t)at;
+    struct tm tm;
+
+    gmtime_r(&t, &tm);
+    strftime(buf, len, seconds ? "%H:%M:%S UTC" : "%H:%M UTC", &tm);
+    return buf;
+}
+
+/* After a (re)connection: lv waits for the players who are not back, at
+ * most rejoin_grace (a long one up to the next whole minute, the time the
+ * channel is told); those back are asked for their orders. */
+static void bout_wait(struct game *g, struct live *lv)
+{
+    char away[2 * DB_NAME_MAX + 8], until[32];
+    struct str names;
+
+    lv->deadline = 0;
+    lv->asking = 0;
+    lv->reminded = 0;
+    str_init_fixed(&names, away, sizeof(away));
+    away_names(g, lv, &names);
+    for (int s = 0; s < SIDES; s++)
+        lv->unasked[s] = 1;
+    if (!names.len) {
+        bout_resume(g, lv, NULL);
+        return;
+    }
+    int64_t end = game_wall(g) + g->cfg.rejoin_grace;
+    int to_the_second = g->cfg.rejoin_grace < GRACE_TO_THE_MINUTE;
+    if (!to_the_second)
+        end += (60 - end % 60) % 60;
+    lv->waiting = 1;
+    lv->grace_end = game_now(g) + (double)(end - game_wall(g));
+    game_say(g, GAME_ROUND, lv->rec.channel,
+             "Bout #%lld, %s vs %s, waits for %s to come back, until %s at the latest: round %d "
+             "of %d is next.",
+             (long long)lv->rec.id, lv->f[0].name, lv->f[1].name, away,
+             utc_time(until, sizeof(until), end, to_the_second), lv->rec.round + 1, lv->rec.rounds);
+    for (int s = 0; s < SIDES; s++) {
+        if (player_back(g, lv, s))
+            ask_again(g, lv, s);
+        else if (!(g->io.self_identifies && g->io.self_identifies(g->io.ctx, lv->f[s].owner)))
+            game_say(g, GAME_ROUND, lv->f[s].owner,
+                     "Bout #%lld (%s vs %s) waits for you until %s: identify again (identify "
+                     "<password>) and it goes on.",
+                     (long long)lv->rec.id, lv->f[0].name, lv->f[1].name, until);
+    }
+}
+
+/* A waiting bout at a tick: it goes on once both players are back, or
+ * without those away once its grace has passed. */
+static void bout_wait_tick(struct game *g, struct live *lv, double now)
+{
+    char away[2 * DB_NAME_MAX + 8];
+    struct str names;
+
+    str_init_fixed(&names, away, sizeof(away));
+    away_names(g, lv, &names);
+    if (!names.len)
+        bout_resume(g, lv, NULL);
+    else if (now >= lv->grace_end)
+        bout_resume(g, lv, away);
+}
+
 void game_connected(struct game *g)
 {
-
     /* What was said before is in the database; whatever the output lost
      * with the connection is said again from there. */
     g->nunsaid = 0;
+    g->online = 1;
     say_unsaid(g);
     for (int i = 0; i < g->n; i++) {
         struct live *lv = g->v[i];
-        if (lv->rec.state != DB_BOUT_LIVE) {
+        lv->waiting = 0;
+        if (lv->rec.state != DB_BOUT_LIVE)
             clock_start(g, lv, g->cfg.challenge_timeout);
-            continue;
-        }
-        game_say(g, GAME_ROUND, lv->rec.channel,
-                 "Bout #%lld, %s vs %s, goes on: round %d of %d is next.", (long long)lv->rec.id,
-                 lv->f[0].name, lv->f[1].name, lv->rec.round + 1, lv->rec.rounds);
-        if (auto_rounds(lv)) {
-            clock_start(g, lv, auto_seconds(g));
-            continue;
-        }
-        for (int s = 0; s < SIDES; s++) {
-            int self = g->io.self_identifies && g->io.self_identifies(g->io.ctx, lv->f[s].owner);
-            if (self)
-                ask_orders(g, lv, s, lv->have[s] ? "your orders for it are in already" : NULL);
-            else
-                ask_orders(g, lv, s,
-                           lv->have[s] ? "your orders for it are in already; to change them, "
-                                         "identify again first (identify <password>)"
-                                       : "identify again first (identify <password>)");
-        }
-        clock_start(g, lv, g->cfg.order_timeout);
+        else if (g->cfg.rejoin_grace > 0)
+            bout_wait(g, lv);
+        else
+            bout_go_on_now(g, lv);
     }
+}
+
+void game_disconnected(struct game *g)
+{
+    g->online = 0;
+}
+
+int game_online(const struct game *g)
+{
+    return g->online;
+}
+
+void game_player_back(struct game *g, int64_t account_id)
+{
+    if (!g->online)
+        return;
+    for (int i = 0; i < g->n; i++) {
+        struct live *lv = g->v[i];
+        int s = side_of(lv, account_id);
+        if (lv->rec.state != DB_BOUT_LIVE || s < 0)
+            continue;
+        if (lv->waiting)
+            bout_wait_tick(g, lv, game_now(g));
+        for (s = 0; s < SIDES; s++)
+            if (lv->unasked[s] && lv->f[s].account_id == account_id)
+                ask_again(g, lv, s);
+    }
+}
+
+int game_orders_waiting(const struct game *g, int64_t account_id, struct str *out)
+{
+    int n = 0;
+
+    for (int i = 0; i < g->n; i++) {
+        const struct live *lv = g->v[i];
+        int s = side_of(lv, account_id);
+        if (lv->rec.state != DB_BOUT_LIVE || s < 0 || auto_rounds(lv) || lv->have[s])
+            continue;
+        str_add(out, "%s bout #%lld (%s vs %s, round %d of %d)",
+                n++ ? "," : "Waiting for your orders:", (long long)lv->rec.id, lv->f[0].name,
+                lv->f[1].name, lv->rec.round + 1, lv->rec.rounds);
+    }
+    if (n)
+        str_ch(out, '.');
+    return n;
 }
 
 /* ------------------------------------------------------------ resolving */
@@ -889,6 +1076,11 @@ void game_tick(struct game *g, const char *league_channel)
     said_flush(g);
     for (int i = 0; i < g->n; i++) {
         struct live *lv = g->v[i];
+        if (lv->waiting) {
+            bout_wait_tick(g, lv, now);
+            if (lv->waiting)
+                continue; /* no clock runs while it waits */
+        }
         if (!lv->deadline)
             continue;
         if (lv->asking) {

@@ -95,6 +95,10 @@ struct game_config {
      * orders (a duel: [bout] duel_round_seconds), counted from when the
      * round before was delivered; 0 is taken as 4. */
     int auto_round_seconds;
+    /* Seconds a live bout waits for its players after a (re)connection
+     * ([bout] rejoin_grace): its clock starts once both are back
+     * (identified) or when this has passed; 0: at once, as they are. */
+    int rejoin_grace;
     long turn_interval; /* seconds; 0: league turns only by command */
     char prefix[8];     /* how commands start in a channel, for hints */
     /* What the channel's lines carry besides words: GAME_FORMAT_PLAIN,
@@ -434,10 +438,30 @@ struct game *game_new(struct db *db, const struct game_io *io, const struct game
 void game_free(struct game *g);
 /* New settings (a configuration reload): they apply to the next deadline. */
 void game_set_config(struct game *g, const struct game_config *cfg);
-/* The bot (re)registered with the server: deadlines start afresh, the
- * channels hear which bouts go on and what was not said before a stop,
- * players learn they must identify. */
+/* The bot (re)registered with the server: the channels hear what was not
+ * said before a stop, and which bouts go on. With cfg.rejoin_grace, a live
+ * bout whose players are not both identified (io.nick_of) waits for them:
+ * its channel is told once until when, the players there are asked for
+ * their orders, and its clock (a duel: its next round) starts once both
+ * are back (game_player_back, or seen at a game_tick) or the grace has
+ * passed. Challenges' deadlines start afresh. */
 void game_connected(struct game *g);
+/* The bot lost the server: until game_connected, game_player_back does
+ * nothing (the next connection asks everyone afresh). */
+void game_disconnected(struct game *g);
+/* 1 between game_connected and game_disconnected. */
+int game_online(const struct game *g);
+/* The player of account `account_id` is back: identified by password or by
+ * services. Every live bout of his that waits since the (re)connection goes
+ * on if his opponent is back too, and he is asked for his orders in each of
+ * his bouts that waits for them and has not asked him since the
+ * (re)connection. Nothing while the game is not online. */
+void game_player_back(struct game *g, int64_t account_id);
+/* Appends to `out` "Waiting for your orders: bout #3 (Rocky vs Apollo,
+ * round 2 of 3), bout #5 (...)." for the live bouts that wait for the
+ * orders of account `account_id` (bouts that fight themselves do not).
+ * Returns how many (0: nothing appended). */
+int game_orders_waiting(const struct game *g, int64_t account_id, struct str *out);
 /* Timers: challenges expire, reminders, rounds resolved at their deadline,
  * commentary marked said once delivered, and the league schedule (whose
  * bouts are recorded in and summaries said to `league_channel`, or

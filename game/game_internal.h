@@ -30,6 +30,12 @@ struct live {
     double asked_at;
     int timeout; /* seconds, from then */
     int failing; /* the last try of its next round could not be stored */
+    /* After a (re)connection: the clock waits for both players to be back
+     * until grace_end (monotonic); unasked: not yet asked for his orders
+     * since then (he was away). */
+    int waiting;
+    double grace_end;
+    int unasked[SIDES];
 };
 
 /* A round whose commentary is said but not yet marked said in the
@@ -61,6 +67,7 @@ struct game {
     int n;
     struct unsaid unsaid[UNSAID_MAX];
     int nunsaid;
+    int online;       /* between game_connected and game_disconnected */
     double next_look; /* the league schedule's next look (monotonic) */
     int64_t started;  /* unix time of the first look */
     /* League turns found begun and not finished at start-up (bit per

@@ -303,11 +303,18 @@ START_TEST(test_crash_mid_bout_loses_nothing)
     HAS(run("alice", 0, "4H/8/8 (inside)"), "round 2 orders stored");
     crash_and_restart();
     const char *out = flush();
-    HAS(out, "PRIVMSG #ringside :Bout #1, Rocky vs Apollo, goes on: round 2 of 4 is next.");
-    HAS(out, "your orders for it are in already");
-    /* Identities ended with the crash. */
+    /* Identities ended with the crash: the bout waits for both players. */
+    HAS(out, "PRIVMSG #ringside :Bout #1, Rocky vs Apollo, waits for alice and bob to come back, "
+             "until ");
     HAS(run("bob", 0, "6/6/8"), "identify first");
-    identify("bob");
+    users_join(bot.users, "alice", 0);
+    HAS(run("alice", 0, "identify alice-pw1"),
+        "your orders for it are in already; the clock starts once bob is back");
+    users_join(bot.users, "bob", 0);
+    out = run("bob", 0, "identify bob-pw1");
+    HAS(out, "PRIVMSG bob :you are identified as bob until you quit or leave my channels. Waiting "
+             "for your orders: bout #1 (Rocky vs Apollo, round 2 of 4).");
+    HAS(out, "PRIVMSG #ringside :Bout #1, Rocky vs Apollo, goes on: round 2 of 4 is next.");
     out = run("bob", 0, "6/6/8");
     HAS(out, "round 2 orders for Apollo (6/6/8) are in and fought");
     HAS(out, "PRIVMSG #ringside :"); /* alice's stored order was used: the round ran */
@@ -331,6 +338,43 @@ START_TEST(test_crash_mid_bout_loses_nothing)
     ck_assert_int_eq(db_bout_get(bot.db, 1, &b), DB_OK);
     ck_assert_int_eq(b.state, DB_BOUT_OVER);
     ck_assert(replay_ok(1));
+}
+END_TEST
+
+/* After a restart, a services login the bot notices lists the bouts that
+ * wait for the player's orders, before his prompts; none: nothing extra. */
+START_TEST(test_services_login_lists_waiting_bouts)
+{
+    bot.cfg.accounts = ACCOUNTS_SERVICES;
+    users_join(bot.users, "alice", 0);
+    accounts_seen(&bot, "alice", "alice");
+    users_join(bot.users, "bob", 0);
+    accounts_seen(&bot, "bob", "bob");
+    HAS(run("alice", 0, "create Rocky str=14 spd=12 agl=11 tgh=12 hgt=11"), "is ready");
+    HAS(run("bob", 0, "create Apollo str=13 spd=14 agl=12 tgh=11 hgt=10"), "is ready");
+    run("alice", 1, "!challenge bob");
+    run("bob", 1, "!accept");
+    HAS(run("alice", 0, "5/5/10"), "round 1 orders stored");
+    crash_and_restart();
+    const char *out = flush();
+    HAS(out, "PRIVMSG #ringside :Bout #1, Rocky vs Apollo, waits for alice and bob to come back, "
+             "until ");
+    ck_assert_ptr_null(strstr(out, "identify again")); /* services bring them back */
+    users_join(bot.users, "bob", 0);
+    accounts_seen(&bot, "bob", "bob");
+    out = flush();
+    const char *list = strstr(out, "PRIVMSG bob :You are identified as bob by your services "
+                                   "login. Waiting for your orders: bout #1 (Rocky vs Apollo, "
+                                   "round 1 of 3).\n");
+    const char *ask = strstr(out, "PRIVMSG bob :Bout #1, round 1 of 3: your orders for Apollo");
+    ck_assert_msg(list && ask && list < ask, "%s", out);
+    HAS(out, "; the clock starts once alice is back");
+    users_join(bot.users, "alice", 0);
+    accounts_seen(&bot, "alice", "alice");
+    out = flush();
+    ck_assert_ptr_null(strstr(out, "You are identified")); /* her orders are in */
+    HAS(out, "PRIVMSG #ringside :Bout #1, Rocky vs Apollo, goes on: round 1 of 3 is next.");
+    HAS(out, "PRIVMSG alice :Bout #1, round 1 of 3: your orders for Rocky");
 }
 END_TEST
 
@@ -359,7 +403,8 @@ START_TEST(test_unsaid_commentary_said_after_restart)
     crash_and_restart();
     out = flush();
     ck_assert_ptr_null(strstr(out, "what I had not said yet"));
-    HAS(out, "goes on: round 3 of 3 is next.");
+    HAS(out, "waits for alice and bob to come back, until ");
+    HAS(out, "round 3 of 3 is next.");
     /* The last round stored but not said: its end too, records and all. */
     identify("alice");
     identify("bob");
@@ -813,6 +858,7 @@ Suite *bout_suite(void)
     tcase_add_test(tc, test_third_user_refused);
     tcase_add_test(tc, test_crash_mid_bout_loses_nothing);
     tcase_add_test(tc, test_unsaid_commentary_said_after_restart);
+    tcase_add_test(tc, test_services_login_lists_waiting_bouts);
     tcase_add_test(tc, test_deadline_uses_plan_then_last_orders);
     tcase_add_test(tc, test_two_bouts_one_channel);
     tcase_add_test(tc, test_orders_where_newcomers_send_them);

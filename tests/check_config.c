@@ -73,6 +73,7 @@ static void check_defaults(const struct config *c)
     ck_assert_int_eq(c->challenge_timeout, 300);
     ck_assert_int_eq(c->rounds, 12);
     ck_assert_int_eq(c->turn_interval, 0);
+    ck_assert_int_eq(c->rejoin_grace, 300);
     ck_assert_str_eq(c->listen, "127.0.0.1:8080");
     ck_assert_str_eq(c->base_url, "");
 }
@@ -202,6 +203,15 @@ START_TEST(test_value_forms)
         snprintf(text, sizeof(text), "[league]\nturn_interval = %s\n", durations[i].text);
         EXPECT_OK(&c, text);
         ck_assert_int_eq(c.turn_interval, durations[i].seconds);
+    }
+    static const struct {
+        const char *text;
+        long seconds;
+    } graces[] = {{"5m", 300}, {"90s", 90}, {"0", 0}, {"", 0}, {"1d", 86400}, {"1m30s", 90}};
+    for (size_t i = 0; i < sizeof(graces) / sizeof(graces[0]); i++) {
+        snprintf(text, sizeof(text), "[bout]\nrejoin_grace = %s\n", graces[i].text);
+        EXPECT_OK(&c, text);
+        ck_assert_int_eq(c.rejoin_grace, graces[i].seconds);
     }
     for (size_t i = 0; i < sizeof(rates) / sizeof(rates[0]); i++) {
         snprintf(text, sizeof(text), "[flood]\nlines_per_second = %s\nexempt = yes\n",
@@ -365,6 +375,16 @@ START_TEST(test_bad_values)
                "t.conf:2: rounds \"16\" must be a whole number from 3 to 15");
     EXPECT_ERR("[bout]\nrounds = 1 2\n",
                "t.conf:2: rounds \"1 2\" must be a whole number from 3 to 15");
+    static const char *bad_graces[] = {"soon", "1d1s", "2d", "-5m", "5 m"};
+    for (size_t i = 0; i < sizeof(bad_graces) / sizeof(bad_graces[0]); i++) {
+        char text[64], want[256];
+        snprintf(text, sizeof(text), "[bout]\nrejoin_grace = %s\n", bad_graces[i]);
+        snprintf(want, sizeof(want),
+                 "t.conf:2: rejoin_grace \"%s\" is not a duration (like 5m, 90s or 1h, at most "
+                 "1d; 0 to start the clocks at once)",
+                 bad_graces[i]);
+        EXPECT_ERR(text, want);
+    }
     static const char *bad_durations[] = {"abc", "1w", "d", "1 d", "367d", "-1h", "1.5h"};
     for (size_t i = 0; i < sizeof(bad_durations) / sizeof(bad_durations[0]); i++) {
         char text[64], want[256];

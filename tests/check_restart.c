@@ -1,0 +1,440 @@
+/* check_restart.c - live bouts after a restart or a reconnection, with
+ * [bout] rejoin_grace: the game waits for both players to be back
+ * (identified: io.nick_of) before it starts a deadline or fights a duel's
+ * next round, or until the grace has passed (the fake clock); the channel
+ * is told once, in one line, until when; each player is asked for every
+ * bout of his as he comes back (game_player_back); game_orders_waiting
+ * lists the bouts waiting for his orders. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "game.h"
+#include "tests.h"
+
+#include "game_fixture.h"
+
+static const struct sheet rocky = {.rules = RULES_BOXING, .u.boxing = {14, 12, 11, 12, 11}};
+static const struct sheet apollo = {.rules = RULES_BOXING, .u.boxing = {13, 14, 12, 11, 10}};
+static const struct sheet conan = {
+    .rules = RULES_DUEL,
+    .u.duel = {18,
+               14,
+               14,
+               10,
+               {DUEL_LONGSWORD, DUEL_PLATE, DUEL_LEATHER, DUEL_CHAINMAIL, 0, 0, DUEL_LEATHER},
+               {DUEL_COND_FULL, DUEL_COND_FULL, 20000, DUEL_COND_FULL, 0, 0, 30000}}};
+static const struct sheet hector = {
+    .rules = RULES_DUEL,
+    .u.duel = {14,
+               20,
+               12,
+               10,
+               {DUEL_MACE, 0, DUEL_LEATHER, 0, 0, 0, DUEL_CHAINMAIL},
+               {5000, 0, DUEL_COND_FULL, 0, 0, 0, DUEL_COND_FULL}}};
+
+/* Who is identified now: the nick of each account id (NULL: away). */
+#define ACCOUNTS 8
+static const char *nick_now[ACCOUNTS];
+
+static const char *restart_nick_of(void *ctx, int64_t account_id)
+{
+    (void)ctx;
+    return account_id > 0 && account_id < ACCOUNTS ? nick_now[account_id] : NULL;
+}
+
+static struct game_io rio;
+static struct game_config rcfg;
+
+/* The game as the bot runs it: players identified or not, a grace of 5
+ * minutes, duels at 4 seconds a round. Started again from the database
+ * (everything in memory lost, as a restart loses it). */
+static void restart(void)
+{
+    char err[256];
+
+    game_free(game);
+    game = game_new(db, &rio, &rcfg, err, sizeof(err));
+    ck_assert_msg(game != NULL, "%s", err);
+}
+
+static void setup(void)
+{
+    fixture_setup();
+    rio = io;
+    rio.nick_of = restart_nick_of;
+    rcfg = cfg;
+    rcfg.rejoin_grace = 300;
+    rcfg.auto_round_seconds = 4;
+    memset(nick_now, 0, sizeof(nick_now));
+    restart();
+}
+
+/* Player `name` comes back (identifies), and the bot tells the game. */
+static void back(const char *name, int64_t id)
+{
+    nick_now[id] = name;
+    game_player_back(game, id);
+}
+
+/* A second fighter for account `id`. */
+static void fighter(int64_t id, const char *name, const char *key, const struct sheet *sheet)
+{
+    struct db_fighter f;
+
+    memset(&f, 0, sizeof(f));
+    f.account_id = id;
+    snprintf(f.name, sizeof(f.name), "%s", name);
+    f.sheet = *sheet;
+    ck_assert_int_eq(db_fighter_create(db, key, &f), DB_OK);
+}
+
+/* `a` challenges `b` (both identified, in #ring) with `with` against `vs`,
+ * and b accepts: a live bout. */
+static void bout(const char *a, int64_t aid, const char *b, int64_t bid, enum rules rules,
+                 const char *with, const char *vs)
+{
+    struct game_caller ca = caller(a, aid, 1), cb = caller(b, bid, 1);
+
+    nick_now[aid] = a;
+    nick_now[bid] = b;
+    ck_assert_int_eq(game_challenge(game, &ca, bid, b, rules, 0, with, vs), 0);
+    ck_assert_msg(game_answer(game, &cb, GAME_ACCEPT, a, aid) == 0, "%s", said.p);
+    game_tick(game, NULL);
+}
+
+/* The number of times `needle` was said. */
+static int count(const char *needle)
+{
+    int n = 0;
+
+    for (const char *p = said.p; p && (p = strstr(p, needle)); p += strlen(needle))
+        n++;
+    return n;
+}
+
+static int round_of(int64_t id)
+{
+    struct db_bout rec;
+
+    ck_assert_int_eq(db_bout_get(db, id, &rec), DB_OK);
+    return rec.round;
+}
+
+/* The bot stops with bout(s) live and starts again with nobody identified. */
+static void stop_and_start(void)
+{
+    memset(nick_now, 0, sizeof(nick_now));
+    restart();
+    hush();
+    game_connected(game);
+}
+
+START_TEST(test_deadline_waits_for_both)
+{
+    int64_t a = player("alice", "Rocky", &rocky), b = player("bob", "Apollo", &apollo);
+
+    bout("alice", a, "bob", b, RULES_BOXING, NULL, NULL);
+    stop_and_start();
+    /* wall 22:13:20 UTC + 5 minutes, to the next whole minute */
+    ck_assert_int_eq(count("#ring|"), 1);
+    HAS("#ring|chatter|Bout #1, Rocky vs Apollo, waits for alice and bob to come back, until "
+        "22:19 UTC at the latest: round 1 of 3 is next.\n");
+    HAS("alice|live|Bout #1 (Rocky vs Apollo) waits for you until 22:19 UTC: identify again "
+        "(identify <password>) and it goes on.\n");
+    HAS("bob|live|Bout #1 (Rocky vs Apollo) waits for you until 22:19 UTC: identify again "
+        "(identify <password>) and it goes on.\n");
+    ck_assert_ptr_null(strstr(said.p, "your orders"));
+    /* Nobody back: no deadline runs out, however long. */
+    hush();
+    for (int i = 0; i < 10; i++) {
+        clock_now += 30;
+        game_tick(game, NULL);
+    }
+    ck_assert_int_eq((int)said.len, 0);
+    ck_assert_int_eq(round_of(1), 0);
+    /* alice is back: asked for her orders; the clock still waits for bob. */
+    back("alice", a);
+    HAS("alice|live|Bout #1, round 1 of 3: your orders for Rocky (e.g. 5H/8!/7 (inside)) within "
+        "1 minute; the clock starts once bob is back\n");
+    ck_assert_int_eq(count("|live|Bout #"), 1);
+    struct str list;
+    str_init(&list);
+    ck_assert_int_eq(game_orders_waiting(game, b, &list), 1);
+    ck_assert_str_eq(list.p, "Waiting for your orders: bout #1 (Rocky vs Apollo, round 1 of 3).");
+    str_free(&list);
+    hush();
+    clock_now += 30; /* 330 s after the restart: the grace is 340 s */
+    game_tick(game, NULL);
+    ck_assert_int_eq((int)said.len, 0);
+    /* bob is back: the bout goes on, he is asked, the clock starts. */
+    back("bob", b);
+    HAS("#ring|chatter|Bout #1, Rocky vs Apollo, goes on: round 1 of 3 is next.\n");
+    HAS("bob|live|Bout #1, round 1 of 3: your orders for Apollo (e.g. 5H/8!/7 (inside)) within "
+        "1 minute.");
+    ck_assert_ptr_null(strstr(said.p, "alice|live|"));
+    ck_assert_int_eq(count("#ring|"), 1);
+    game_tick(game, NULL);
+    clock_now += 59;
+    game_tick(game, NULL);
+    ck_assert_int_eq(round_of(1), 0);
+    clock_now += 2;
+    game_tick(game, NULL);
+    ck_assert_int_eq(round_of(1), 1);
+}
+END_TEST
+
+START_TEST(test_grace_ends_without_him)
+{
+    int64_t a = player("alice", "Rocky", &rocky), b = player("bob", "Apollo", &apollo);
+
+    bout("alice", a, "bob", b, RULES_BOXING, NULL, NULL);
+    stop_and_start();
+    back("alice", a);
+    hush();
+    clock_now += 339;
+    game_tick(game, NULL);
+    ck_assert_int_eq((int)said.len, 0);
+    clock_now += 1; /* 22:19:00 UTC */
+    game_tick(game, NULL);
+    ck_assert_str_eq(said.p,
+                     "#ring|chatter|Bout #1, Rocky vs Apollo, goes on without bob: round 1 of 3 "
+                     "is next.\n");
+    /* The clock runs now: without bob's orders, his default fights. */
+    clock_now += 61;
+    game_tick(game, NULL);
+    ck_assert_int_eq(round_of(1), 1);
+    /* bob comes back late: asked for the round that waits now. */
+    hush();
+    clock_now += 20;
+    game_tick(game, NULL);
+    back("bob", b);
+    HAS("bob|live|Bout #1, round 2 of 3: your orders for Apollo (e.g. 5H/8!/7 (inside)) within "
+        "1 minute; the clock started before you came back: 40 seconds left");
+    /* Once only. */
+    hush();
+    back("bob", b);
+    ck_assert_int_eq((int)said.len, 0);
+}
+END_TEST
+
+START_TEST(test_both_back_at_once)
+{
+    int64_t a = player("alice", "Rocky", &rocky), b = player("bob", "Apollo", &apollo);
+    struct game_caller pa = caller("alice", a, 0);
+
+    bout("alice", a, "bob", b, RULES_BOXING, NULL, NULL);
+    ck_assert_int_eq(game_order(game, &pa, NULL, "6/6/8"), 0);
+    /* Both identified again before the game hears it is connected (their
+     * services logins): no wait, each asked once. */
+    restart();
+    nick_now[a] = "alice";
+    nick_now[b] = "bob";
+    hush();
+    game_connected(game);
+    HAS("#ring|chatter|Bout #1, Rocky vs Apollo, goes on: round 1 of 3 is next.\n");
+    HAS("alice|live|Bout #1, round 1 of 3: your orders for Rocky (e.g. 5H/8!/7 (inside)) within "
+        "1 minute; your orders for it are in already\n");
+    HAS("bob|live|Bout #1, round 1 of 3: your orders for Apollo (e.g. 5H/8!/7 (inside)) within "
+        "1 minute.");
+    ck_assert_int_eq(count("|live|Bout #1, round 1"), 2);
+    ck_assert_ptr_null(strstr(said.p, "waits"));
+    struct str list;
+    str_init(&list);
+    ck_assert_int_eq(game_orders_waiting(game, a, &list), 0);
+    ck_assert_int_eq((int)list.len, 0);
+    str_free(&list);
+    hush();
+    game_player_back(game, b); /* he identifies again: nothing new */
+    ck_assert_int_eq((int)said.len, 0);
+}
+END_TEST
+
+START_TEST(test_every_bout_asked)
+{
+    int64_t a = player("alice", "Rocky", &rocky), b = player("bob", "Apollo", &apollo);
+    int64_t c = player("carol", "Creed", &rocky);
+    struct game_caller pc = caller("carol", c, 0);
+
+    fighter(b, "Drago", "drago", &apollo);
+    bout("alice", a, "bob", b, RULES_BOXING, "Rocky", "Apollo");
+    bout("carol", c, "bob", b, RULES_BOXING, "Creed", "Drago");
+    ck_assert_int_eq(game_live(game), 2);
+    struct game_caller pb = caller("bob", b, 0);
+    ck_assert_int_eq(game_order(game, &pb, "#1", "6/6/8"), 0);
+    ck_assert_int_eq(game_order(game, &pc, NULL, "5/5/10"), 0);
+    stop_and_start();
+    HAS("#ring|chatter|Bout #1, Rocky vs Apollo, waits for alice and bob to come back, until "
+        "22:19 UTC at the latest: round 1 of 3 is next.\n");
+    HAS("#ring|chatter|Bout #2, Creed vs Drago, waits for carol and bob to come back, until "
+        "22:19 UTC at the latest: round 1 of 3 is next.\n");
+    ck_assert_int_eq(count("#ring|"), 2);
+    /* bob's orders wait in bout #2 only: #1 has his. */
+    struct str list;
+    str_init(&list);
+    ck_assert_int_eq(game_orders_waiting(game, b, &list), 1);
+    ck_assert_str_eq(list.p, "Waiting for your orders: bout #2 (Creed vs Drago, round 1 of 3).");
+    str_clear(&list);
+    ck_assert_int_eq(game_orders_waiting(game, a, &list), 1);
+    ck_assert_str_eq(list.p, "Waiting for your orders: bout #1 (Rocky vs Apollo, round 1 of 3).");
+    str_clear(&list);
+    ck_assert_int_eq(game_orders_waiting(game, c, &list), 0);
+    str_free(&list);
+    /* bob is back: asked in both bouts, each once. */
+    hush();
+    back("bob", b);
+    HAS("bob|live|Bout #1, round 1 of 3: your orders for Apollo (e.g. 5H/8!/7 (inside)) within "
+        "1 minute; your orders for it are in already; the clock starts once alice is back\n");
+    HAS("bob|live|Bout #2, round 1 of 3: your orders for Drago (e.g. 5H/8!/7 (inside)) within "
+        "1 minute; the clock starts once carol is back\n");
+    ck_assert_int_eq(count("bob|live|Bout #"), 2);
+    hush();
+    back("carol", c);
+    HAS("#ring|chatter|Bout #2, Creed vs Drago, goes on: round 1 of 3 is next.\n");
+    HAS("carol|live|Bout #2, round 1 of 3: your orders for Creed (e.g. 5H/8!/7 (inside)) within "
+        "1 minute; your orders for it are in already\n");
+    ck_assert_int_eq(count("|live|Bout #"), 1);
+    ck_assert_ptr_null(strstr(said.p, "Bout #1"));
+}
+END_TEST
+
+START_TEST(test_duel_waits_for_duellists)
+{
+    int64_t a = player("alice", "Conan", &conan), b = player("bob", "Hector", &hector);
+
+    bout("alice", a, "bob", b, RULES_DUEL, NULL, NULL);
+    clock_now += 4;
+    game_tick(game, NULL);
+    ck_assert_int_eq(round_of(1), 1);
+    stop_and_start();
+    HAS("#ring|chatter|Bout #1, Conan vs Hector, waits for alice and bob to come back, until "
+        "22:19 UTC at the latest: round 2 of 23 is next.\n");
+    HAS("bob|live|Bout #1 (Conan vs Hector) waits for you until 22:19 UTC: identify again "
+        "(identify <password>) and it goes on.\n");
+    back("alice", a);
+    /* No round is fought while bob is away, however long before the grace. */
+    for (int i = 0; i < 80; i++) {
+        clock_now += 4;
+        game_tick(game, NULL);
+    }
+    ck_assert_int_eq(round_of(1), 1);
+    struct str list;
+    str_init(&list);
+    ck_assert_int_eq(game_orders_waiting(game, a, &list), 0); /* a duel needs no orders */
+    str_free(&list);
+    hush();
+    back("bob", b);
+    HAS("#ring|chatter|Bout #1, Conan vs Hector, goes on: round 2 of 23 is next.\n");
+    ck_assert_ptr_null(strstr(said.p, "|live|"));
+    game_tick(game, NULL);
+    clock_now += 3;
+    game_tick(game, NULL);
+    ck_assert_int_eq(round_of(1), 1);
+    clock_now += 1;
+    game_tick(game, NULL);
+    ck_assert_int_eq(round_of(1), 2);
+}
+END_TEST
+
+START_TEST(test_duel_grace_ends)
+{
+    int64_t a = player("alice", "Conan", &conan), b = player("bob", "Hector", &hector);
+
+    bout("alice", a, "bob", b, RULES_DUEL, NULL, NULL);
+    stop_and_start();
+    back("bob", b);
+    hush();
+    clock_now += 339;
+    game_tick(game, NULL);
+    ck_assert_int_eq(round_of(1), 0);
+    clock_now += 1;
+    game_tick(game, NULL);
+    HAS("#ring|chatter|Bout #1, Conan vs Hector, goes on without alice: round 1 of 23 is next.\n");
+    clock_now += 4;
+    game_tick(game, NULL);
+    ck_assert_int_eq(round_of(1), 1);
+}
+END_TEST
+
+START_TEST(test_short_grace_to_the_second)
+{
+    int64_t a = player("alice", "Rocky", &rocky), b = player("bob", "Apollo", &apollo);
+
+    rcfg.rejoin_grace = 30;
+    game_set_config(game, &rcfg);
+    bout("alice", a, "bob", b, RULES_BOXING, NULL, NULL);
+    stop_and_start();
+    HAS("#ring|chatter|Bout #1, Rocky vs Apollo, waits for alice and bob to come back, until "
+        "22:13:50 UTC at the latest: round 1 of 3 is next.\n");
+    hush();
+    clock_now += 29;
+    game_tick(game, NULL);
+    ck_assert_int_eq((int)said.len, 0);
+    clock_now += 1;
+    game_tick(game, NULL);
+    ck_assert_str_eq(said.p, "#ring|chatter|Bout #1, Rocky vs Apollo, goes on without alice and "
+                             "bob: round 1 of 3 is next.\n");
+}
+END_TEST
+
+START_TEST(test_no_grace_goes_on_at_once)
+{
+    int64_t a = player("alice", "Rocky", &rocky), b = player("bob", "Apollo", &apollo);
+
+    rcfg.rejoin_grace = 0;
+    game_set_config(game, &rcfg);
+    bout("alice", a, "bob", b, RULES_BOXING, NULL, NULL);
+    memset(nick_now, 0, sizeof(nick_now));
+    restart();
+    hush();
+    game_connected(game);
+    HAS("#ring|chatter|Bout #1, Rocky vs Apollo, goes on: round 1 of 3 is next.\n");
+    HAS("bob|live|Bout #1, round 1 of 3: your orders for Apollo (e.g. 5H/8!/7 (inside)) within "
+        "1 minute; identify again first (identify <password>)\n");
+    ck_assert_ptr_null(strstr(said.p, "waits"));
+    game_tick(game, NULL);
+    clock_now += 61;
+    game_tick(game, NULL);
+    ck_assert_int_eq(round_of(1), 1);
+}
+END_TEST
+
+START_TEST(test_disconnected_hears_nobody)
+{
+    int64_t a = player("alice", "Rocky", &rocky), b = player("bob", "Apollo", &apollo);
+
+    bout("alice", a, "bob", b, RULES_BOXING, NULL, NULL);
+    stop_and_start();
+    ck_assert_int_eq(game_online(game), 1);
+    game_disconnected(game);
+    ck_assert_int_eq(game_online(game), 0);
+    hush();
+    back("alice", a); /* the bot's WHOX before it tells the game: nothing yet */
+    ck_assert_int_eq((int)said.len, 0);
+    game_connected(game);
+    HAS("#ring|chatter|Bout #1, Rocky vs Apollo, waits for bob to come back, until 22:19 UTC at "
+        "the latest: round 1 of 3 is next.\n");
+    HAS("alice|live|Bout #1, round 1 of 3: your orders for Rocky");
+    (void)b;
+}
+END_TEST
+
+Suite *restart_suite(void)
+{
+    Suite *s = suite_create("restart");
+    TCase *tc = tcase_create("grace");
+
+    tcase_add_checked_fixture(tc, setup, fixture_teardown);
+    tcase_add_test(tc, test_deadline_waits_for_both);
+    tcase_add_test(tc, test_grace_ends_without_him);
+    tcase_add_test(tc, test_both_back_at_once);
+    tcase_add_test(tc, test_every_bout_asked);
+    tcase_add_test(tc, test_duel_waits_for_duellists);
+    tcase_add_test(tc, test_duel_grace_ends);
+    tcase_add_test(tc, test_short_grace_to_the_second);
+    tcase_add_test(tc, test_no_grace_goes_on_at_once);
+    tcase_add_test(tc, test_disconnected_hears_nobody);
+    suite_add_tcase(s, tc);
+    return s;
+}
