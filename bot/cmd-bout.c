@@ -145,9 +145,19 @@ const struct cmd_entry cmd_withdraw_entry = {
     .exec = cmd_withdraw,
 };
 
+/* `forfeit` asks first; `forfeit yes` (or `forfeit #3 yes`) concedes,
+ * `forfeit no` keeps the bout going. */
 static int cmd_forfeit(struct cmd_ctx *ctx)
 {
-    return game_forfeit(ctx->bot->game, &ctx->who, ctx->bout);
+    const char *last = ctx->argc ? ctx->argv[ctx->argc - 1] : "";
+
+    if (strcasecmp(last, "yes") == 0)
+        return game_forfeit(ctx->bot->game, &ctx->who, ctx->bout);
+    if (strcasecmp(last, "no") == 0) {
+        reply(ctx, "bout #%lld goes on: nothing conceded", (long long)ctx->bout);
+        return 0;
+    }
+    return game_forfeit_ask(ctx->bot->game, &ctx->who, ctx->bout);
 }
 
 const struct cmd_entry cmd_forfeit_entry = {
@@ -157,9 +167,10 @@ const struct cmd_entry cmd_forfeit_entry = {
     .need = CMD_ACCOUNT,
     .target = TARGET_MY_BOUT,
     .args_min = 0,
-    .args_max = 1,
-    .usage = "[#bout]",
-    .help = "concedes your live bout (you lose by TKO: the towel; in a duel, yield)",
+    .args_max = 2,
+    .usage = "[#bout] [yes]",
+    .help = "concedes your live bout (you lose by TKO: the towel; in a duel, yield); asks "
+            "first, forfeit yes confirms",
     .exec = cmd_forfeit,
 };
 
@@ -176,6 +187,8 @@ static int cmd_order(struct cmd_ctx *ctx)
     str_init_fixed(&t, text, sizeof(text));
     for (int i = 0; i < ctx->argc; i++)
         str_add(&t, "%s%s", i ? " " : "", ctx->argv[i]);
+    if (!ctx->bout) /* several bouts: the orders' shape picks one */
+        return game_order(ctx->bot->game, &ctx->who, NULL, text);
     return game_order_in(ctx->bot->game, &ctx->who, ctx->bout, text);
 }
 

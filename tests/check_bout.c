@@ -452,9 +452,11 @@ START_TEST(test_orders_where_newcomers_send_them)
     player("carol", "create Miller rules=sugarray");
     run("carol", 1, "!challenge alice rules=sugarray");
     run("alice", 1, "!accept");
-    HAS(run("alice", 0, "3/2"), "you are in 2 bouts; say which: e.g. order #2 3/2");
-    HAS(run("alice", 0, "forfeit"), "you are in 2 bouts; say which: e.g. forfeit #2");
-    HAS(run("alice", 0, "#2 3/2"), "round 1 orders stored for Murphy: 3/2");
+    /* Bare orders go to the one bout whose ruleset reads them. */
+    HAS(run("alice", 0, "3/2"), "PRIVMSG alice :round 1 orders stored for Murphy: 3/2 (you may");
+    HAS(run("alice", 0, "5/5/10"), "PRIVMSG alice :round 1 orders stored for Rocky: 5/5/10 (you");
+    HAS(run("alice", 0, "forfeit"), "you are in 2 bouts; say which: forfeit #1 or forfeit #2");
+    HAS(run("alice", 0, "#2 4/1"), "round 1 orders stored for Murphy: 4/1");
 }
 END_TEST
 
@@ -730,7 +732,14 @@ START_TEST(test_forfeit_decline_expire_cancel)
 
     run("alice", 1, "!challenge bob");
     run("bob", 1, "!accept");
-    HAS(run("bob", 1, "!forfeit"), "Rocky wins by TKO");
+    /* forfeit asks first; nothing changes until he says yes. */
+    HAS(run("bob", 1, "!forfeit"),
+        "PRIVMSG #ringside :bob: Forfeit bout #4 (Apollo vs Rocky)? This ends it as a loss. Say "
+        "!forfeit yes (or !forfeit #4 yes) to confirm.");
+    HAS(run("bob", 1, "!forfeit no"), "bout #4 goes on: nothing conceded");
+    ck_assert_int_eq(db_bout_get(bot.db, 4, &b), DB_OK);
+    ck_assert_int_eq(b.state, DB_BOUT_LIVE);
+    HAS(run("bob", 1, "!forfeit yes"), "Rocky wins by TKO");
     ck_assert_int_eq(db_bout_get(bot.db, 4, &b), DB_OK);
     ck_assert_int_eq(b.state, DB_BOUT_OVER);
     ck_assert_int_eq(b.winner, 0);
