@@ -5,7 +5,8 @@
  * identified as an account), and hands the rest to the game (game/bout.c),
  * which answers the caller. Orders may come without the command word
  * ("5/5/10", "#7 3/2"); said in a channel they are refused (they are
- * secret).
+ * secret), and a player who says them there without the prefix is told
+ * privately where they go (bot_channel_hint).
  */
 #include <ctype.h>
 #include <string.h>
@@ -13,7 +14,8 @@
 
 #include "bot.h"
 
-#define ORDER_TEXT_MAX 256
+#define ORDER_TEXT_MAX   256
+#define ORDER_HINT_EVERY 600.0 /* seconds between two hints to one nick */
 
 /* The words of a challenge after the nick: rules=, rounds=, with=, vs=;
  * -1 after a reply. */
@@ -261,11 +263,34 @@ int bot_private_order(struct cmd_ctx *ctx, const char *text)
         return -1;
     }
     if (!ctx->account) {
-        reply(ctx, "identify first (/msg %s identify <password>), then send your orders",
-              ctx->bot->nick);
+        if (!cmd_why_no_account(ctx, "orders need an account"))
+            reply(ctx, "identify first (/msg %s identify <password>), then send your orders",
+                  ctx->bot->nick);
         return -1;
     }
     return game_order(ctx->bot->game, &ctx->who, bout[0] ? bout : NULL, order) == 0 ? 1 : -1;
+}
+
+int bot_channel_hint(struct cmd_ctx *ctx, const char *text)
+{
+    struct bot *bot = ctx->bot;
+    char bout[24];
+    int64_t id;
+
+    while (*text == ' ')
+        text++;
+    const char *order = order_start(text, bout, sizeof(bout));
+    if (!order || !bot->game)
+        return 0;
+    if (!users_account(bot->users, ctx->nick, &id, NULL) &&
+        !(accounts_resolve(bot, ctx->nick, 0) && users_account(bot->users, ctx->nick, &id, NULL)))
+        return 0;
+    if (!game_order_reads(bot->game, id, order) ||
+        !users_hint_due(bot->users, ctx->nick, bot->now, ORDER_HINT_EVERY))
+        return 0;
+    reply_private(ctx, "orders go to me in private: /msg %s %s - here the channel sees them",
+                  bot->nick, CLIP(text, 40));
+    return 1;
 }
 
 static int cmd_bouts(struct cmd_ctx *ctx)

@@ -1511,6 +1511,20 @@ static int order_match(struct game *g, const struct game_caller *who, const char
     return -1;
 }
 
+int game_order_reads(struct game *g, int64_t account_id, const char *text)
+{
+    struct game_caller who = {.account_id = account_id};
+    struct live *mine[MY_BOUTS_MAX];
+    struct order o;
+    struct parse_error err;
+    int n = mine_all(g, &who, mine);
+
+    for (int i = 0; i < n; i++)
+        if (!auto_rounds(mine[i]) && order_parse(mine[i]->rec.rules, text, &o, &err) == 0)
+            return 1;
+    return 0;
+}
+
 int game_order(struct game *g, const struct game_caller *who, const char *bout, const char *text)
 {
     int64_t id;

@@ -500,6 +500,9 @@ int game_order_in(struct game *g, const struct game_caller *who, int64_t bout, c
  * his own bouts as the example ("you are in 2 boxing bouts; say which:
  * order #3 5/5/10 or order #7 5/5/10"). */
 int game_order(struct game *g, const struct game_caller *who, const char *bout, const char *text);
+/* 1 if `text` is an order one of account `account_id`'s live bouts reads
+ * (one that takes orders: not a duel); else 0. Nothing is stored. */
+int game_order_reads(struct game *g, int64_t account_id, const char *text);
 /* The caller concedes his live bout `bout`. */
 int game_forfeit(struct game *g, const struct game_caller *who, int64_t bout);
 /* The caller asked to concede his live bout `bout` without confirming:

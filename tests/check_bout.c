@@ -280,7 +280,12 @@ START_TEST(test_third_user_refused)
     run("bob", 1, "!accept");
     HAS(run("carol", 0, "5/5/10"), "you have no live bout");
     HAS(run("carol", 0, "order #1 5/5/10"), "bout #1 is not yours");
-    HAS(run("dave", 0, "5/5/10"), "identify first");
+    HAS(run("dave", 0, "5/5/10"),
+        "PRIVMSG dave :orders need an account: join #ringside first, then identify (/msg ringside "
+        "identify <password>); I only keep you identified while we share a channel");
+    users_join(bot.users, "dave", 0);
+    HAS(run("dave", 0, "5/5/10"),
+        "PRIVMSG dave :identify first (/msg ringside identify <password>), then send your orders");
     struct db_order o[4];
     int n = 0;
     ck_assert_int_eq(db_order_list(bot.db, 1, o, 4, &n), DB_OK);
@@ -305,8 +310,8 @@ START_TEST(test_crash_mid_bout_loses_nothing)
     const char *out = flush();
     HAS(out, "PRIVMSG #ringside :Bout #1, Rocky vs Apollo, goes on: round 2 of 4 is next.");
     HAS(out, "your orders for it are in already");
-    /* Identities ended with the crash. */
-    HAS(run("bob", 0, "6/6/8"), "identify first");
+    /* Identities ended with the crash; one reply says all he must do. */
+    HAS(run("bob", 0, "6/6/8"), "orders need an account: join #ringside first, then identify");
     identify("bob");
     out = run("bob", 0, "6/6/8");
     HAS(out, "round 2 orders for Apollo (6/6/8) are in and fought");
@@ -810,6 +815,73 @@ START_TEST(test_report_private)
 }
 END_TEST
 
+/* A bare order goes to the one live bout whose ruleset reads it; only a
+ * real ambiguity asks, naming the player's own bouts of that ruleset. */
+START_TEST(test_orders_find_their_bout)
+{
+    player("alice", "create Rocky str=14 spd=12 agl=11 tgh=12 hgt=11");
+    HAS(run("alice", 0, "create Rocco str=14 spd=12 agl=11 tgh=12 hgt=11"), "is ready");
+    HAS(run("alice", 0, "create Murphy rules=sugarray"), "is ready");
+    player("bob", "create Apollo str=13 spd=14 agl=12 tgh=11 hgt=10");
+    player("carol", "create Ivan str=12 spd=12 agl=12 tgh=12 hgt=12");
+    HAS(run("carol", 0, "create Miller rules=sugarray"), "is ready");
+    run("alice", 1, "!challenge bob with=Rocky");
+    run("bob", 1, "!accept");
+    run("alice", 1, "!challenge carol rules=sugarray");
+    run("carol", 1, "!accept");
+    /* A boxing and a SUGAR RAY bout: each order finds its own. */
+    HAS(run("alice", 0, "5/5/10"),
+        "PRIVMSG alice :round 1 orders stored for Rocky: 5/5/10 (you may change them until the "
+        "round is fought)");
+    HAS(run("alice", 0, "3/2"), "PRIVMSG alice :round 1 orders stored for Murphy: 3/2 (you may");
+    /* Read by none: each of his bouts with an example of its own. */
+    HAS(run("alice", 0, "9/9/9/9"),
+        "PRIVMSG alice :not stored: \"9/9/9/9\" is an order for none of your bouts; e.g. order "
+        "#1 5H/8!/7 (inside) (boxing), order #2 3/2 (SUGAR RAY)\n");
+    /* A second boxing bout: now boxing orders are ambiguous, and only they. */
+    run("carol", 1, "!challenge alice vs=Rocco");
+    run("alice", 1, "!accept");
+    HAS(run("alice", 0, "5/5/10"),
+        "PRIVMSG alice :you are in 2 boxing bouts; say which: order #1 5/5/10 or order #3 "
+        "5/5/10\n");
+    HAS(run("alice", 0, "order 6/6/8 (ring)"),
+        "PRIVMSG alice :you are in 2 boxing bouts; say which: order #1 6/6/8 (ring) or order #3 "
+        "6/6/8 (ring)\n");
+    HAS(run("alice", 0, "order 4/1"), "PRIVMSG alice :round 1 orders stored for Murphy: 4/1");
+    HAS(run("alice", 0, "#3 6/6/8"), "round 1 orders stored for Rocco: 6/6/8");
+    struct db_order o[4];
+    int n = -1;
+    ck_assert_int_eq(db_order_list(bot.db, 1, o, 4, &n), DB_OK);
+    ck_assert_int_eq(n, 1);
+    ck_assert_str_eq(o[0].text, "5/5/10");
+}
+END_TEST
+
+/* Orders said in the channel without the prefix: a private hint, at most
+ * once every 10 minutes, and only to a player whose bout reads them. */
+START_TEST(test_channel_order_hint)
+{
+    player("alice", "create Rocky str=14 spd=12 agl=11 tgh=12 hgt=11");
+    player("bob", "create Apollo str=13 spd=14 agl=12 tgh=11 hgt=10");
+    player("carol", "create Ivan str=12 spd=12 agl=12 tgh=12 hgt=12");
+    run("alice", 1, "!challenge bob");
+    run("bob", 1, "!accept");
+    ck_assert_str_eq(run("alice", 1, "3 rounds to go"), "");
+    ck_assert_str_eq(run("carol", 1, "5/5/10"), ""); /* in no bout: chat */
+    ck_assert_str_eq(run("alice", 1, "5/5/10"),
+                     "PRIVMSG alice :orders go to me in private: /msg ringside 5/5/10 - here the "
+                     "channel sees them\n");
+    ck_assert_str_eq(run("alice", 1, "6/6/8"), ""); /* once in a while */
+    bot.now += 600;
+    HAS(run("alice", 1, "#1 6/6/8"), "PRIVMSG alice :orders go to me in private: /msg ringside "
+                                     "#1 6/6/8 - here the channel sees them");
+    struct db_order o[4];
+    int n = -1;
+    ck_assert_int_eq(db_order_list(bot.db, 1, o, 4, &n), DB_OK);
+    ck_assert_int_eq(n, 0); /* nothing stored */
+}
+END_TEST
+
 Suite *bout_suite(void)
 {
     Suite *s = suite_create("bouts");
@@ -831,6 +903,8 @@ Suite *bout_suite(void)
     tcase_add_test(tc, test_forfeit_decline_expire_cancel);
     tcase_add_test(tc, test_orders_never_limited);
     tcase_add_test(tc, test_report_private);
+    tcase_add_test(tc, test_orders_find_their_bout);
+    tcase_add_test(tc, test_channel_order_hint);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1174,7 +1174,7 @@ def s_burst(env):
     f2 = Client(env, "flood2", [CHANNEL])
     t0 = time.monotonic()
     f1.raw_bytes(b"".join(b"PRIVMSG #ringside :!version\r\n" for _ in range(25)))
-    f2.raw_bytes(b"".join(b"PRIVMSG ringside :help\r\n" for _ in range(25)))
+    f2.raw_bytes(b"".join(b"PRIVMSG ringside :version\r\n" for _ in range(25)))
 
     # Lines from the bot: channel ones as the observer saw them, private ones
     # as their addressee saw them.
@@ -1208,7 +1208,7 @@ def s_burst(env):
         return sum(1 for m in lines if pred(m))
     r1 = count(lambda m: m.target.lower() == CHANNEL and m.text.startswith("flood1: Ringside"))
     n1 = count(lambda m: m.target == "flood1" and m.text.startswith("too many commands"))
-    r2 = count(lambda m: m.target == "flood2" and m.text.startswith("commands: "))
+    r2 = count(lambda m: m.target == "flood2" and m.text.startswith("Ringside "))
     n2 = count(lambda m: m.target == "flood2" and m.text.startswith("too many commands"))
     other = len(lines) - r1 - n1 - r2 - n2
     check(other == 0, "%d unexpected lines from the bot" % other, detail)
