@@ -1473,8 +1473,8 @@ static int order_match(struct game *g, const struct game_caller *who, const char
             orders = orders ? orders : mine[i];
             takers++;
         }
-        if (order_parse(mine[i]->rec.rules, text, &o, &err) == 0)
-            took[k++] = mine[i];
+        if (!auto_rounds(mine[i]) && order_parse(mine[i]->rec.rules, text, &o, &err) == 0)
+            took[k++] = mine[i]; /* a duel takes none: yield is forfeit's */
     }
     if (k == 1)
         return game_order_in(g, who, took[0]->rec.id, text);

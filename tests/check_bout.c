@@ -857,6 +857,27 @@ START_TEST(test_orders_find_their_bout)
 }
 END_TEST
 
+/* A duel's yield asks first too, in its own word; a bare order beside it
+ * goes to the bout that takes orders. */
+START_TEST(test_yield_asks)
+{
+    player("alice", "create Conan rules=duel str=18 dex=14 con=14 int=10");
+    HAS(run("alice", 0, "create Rocky str=14 spd=12 agl=11 tgh=12 hgt=11"), "is ready");
+    player("bob", "create Xena rules=duel str=17 dex=16 con=13 int=10");
+    player("carol", "create Ivan str=12 spd=12 agl=12 tgh=12 hgt=12");
+    run("alice", 1, "!challenge bob rules=duel");
+    run("bob", 1, "!accept");
+    run("carol", 1, "!challenge alice");
+    run("alice", 1, "!accept");
+    HAS(run("alice", 0, "5/5/10"), "PRIVMSG alice :round 1 orders stored for Rocky: 5/5/10");
+    HAS(run("alice", 0, "order fight"), "PRIVMSG alice :not stored: ");
+    ck_assert_str_eq(run("bob", 0, "yield"),
+                     "PRIVMSG bob :Yield bout #1 (Xena vs Conan)? This ends it as a loss. Say "
+                     "yield yes (or yield #1 yes) to confirm.\n");
+    HAS(run("bob", 0, "yield yes"), "PRIVMSG bob :you conceded bout #1");
+}
+END_TEST
+
 /* Orders said in the channel without the prefix: a private hint, at most
  * once every 10 minutes, and only to a player whose bout reads them. */
 START_TEST(test_channel_order_hint)
@@ -905,6 +926,7 @@ Suite *bout_suite(void)
     tcase_add_test(tc, test_report_private);
     tcase_add_test(tc, test_orders_find_their_bout);
     tcase_add_test(tc, test_channel_order_hint);
+    tcase_add_test(tc, test_yield_asks);
     suite_add_tcase(s, tc);
     return s;
 }
