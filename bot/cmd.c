@@ -343,8 +343,8 @@ static enum stage stage_services(struct dispatch *d)
  * player answering as fast as the bot asks must never be ignored in his
  * own bout. Past the limit each command is answered with when he may go
  * on, privately, unless he was told so a few seconds before
- * (USERS_RATE_TELL_EVERY): his replies go as bulk meanwhile (outq_demote), behind
- * everyone else's, so a flood costs the bot one line per nick per
+ * (USERS_RATE_TELL_EVERY): his replies go as bulk meanwhile (outq_demote),
+ * behind everyone else's, so a flood costs the bot one line per nick per
  * USERS_RATE_TELL_EVERY seconds at most, and never delays a bout. */
 static enum stage stage_flood(struct dispatch *d)
 {
