@@ -433,6 +433,15 @@ START_TEST(test_services_accounts)
     HAS(run("fred", 0, "create Fritz str=12 spd=12 agl=12 tgh=12 hgt=12"),
         "Fritz (boxing) is ready");
 
+    /* A banned services account: told so, never asked to log in. */
+    ck_assert_int_eq(db_account_set_banned(bot.db, acc.id, 1), DB_OK);
+    users_logout_account(bot.users, acc.id);
+    accounts_seen(&bot, "fred", NULL);
+    accounts_seen(&bot, "fred", "fred");
+    HAS(run("fred", 0, "retire Fritz"),
+        "PRIVMSG fred :the account fred is banned: only what needs no account is open to you "
+        "(help, ");
+
     /* accounts = passwords: services are ignored. */
     bot.cfg.accounts = ACCOUNTS_PASSWORDS;
     join("gil");
