@@ -382,16 +382,37 @@ const char *users_nick_of(const struct users *u, int64_t account_id);
 
 /* Inbound flood control ([flood] commands, commands_seconds,
  * ignore_seconds): at most `cmds` commands in `window` seconds; past that
- * the nick is ignored for `pause` seconds, and told once. The defaults are
- * Limnoria's (12 commands a minute), with a shorter pause. Orders for the
- * player's own live bout are never counted (cmd.c). */
-#define USERS_RATE_CMDS     12
-#define USERS_RATE_WINDOW   60.0
-#define USERS_RATE_PAUSE    60.0
-#define USERS_RATE_CMDS_MAX 100
-enum users_rate { USERS_RATE_OK, USERS_RATE_WARN, USERS_RATE_IGNORE };
+ * the nick is ignored for `pause` seconds. The defaults are Limnoria's (12
+ * commands a minute), with a shorter pause. Learning is not punished: a
+ * command that turns out to be help, a typo or a refusal counts a third
+ * (users_rate_light, after it ran). Orders for the player's own live bout
+ * are never counted (cmd.c).
+ *
+ * users_rate counts a command (as a full one) and says what to do with
+ * it: OK, run it; WARN, he just went over the limit: tell him when he may
+ * go on; TELL, he is still over it and was last told USERS_RATE_TELL_EVERY
+ * seconds ago or more: tell him again; IGNORE, say nothing (he was told
+ * less than USERS_RATE_TELL_EVERY seconds ago). So each command past the limit
+ * is answered unless one a few seconds before it was, and a flood of them
+ * costs the bot at most one line per USERS_RATE_TELL_EVERY seconds per nick. */
+#define USERS_RATE_CMDS       12
+#define USERS_RATE_WINDOW     60.0
+#define USERS_RATE_PAUSE      60.0
+#define USERS_RATE_CMDS_MAX   100
+#define USERS_RATE_FULL       3 /* what an action costs; help, a typo, a refusal cost 1 */
+#define USERS_RATE_RING       (USERS_RATE_CMDS_MAX * USERS_RATE_FULL)
+#define USERS_RATE_TELL_EVERY 5.0 /* seconds between two "too many commands" to one nick */
+enum users_rate { USERS_RATE_OK, USERS_RATE_WARN, USERS_RATE_TELL, USERS_RATE_IGNORE };
 void users_set_rate(struct users *u, int cmds, double window, double pause);
 enum users_rate users_rate(struct users *u, const char *nick, double now);
+/* The command users_rate last counted for `nick` costs a third: it was
+ * help, a typo or a refusal. */
+void users_rate_light(struct users *u, const char *nick);
+/* Seconds from `now` until `nick` is no longer ignored; 0 if he is not. */
+double users_rate_wait(const struct users *u, const char *nick, double now);
+/* 1 (and remembered) if a hint was not given to `nick` in the last
+ * `every` seconds; else 0. */
+int users_hint_due(struct users *u, const char *nick, double now, double every);
 
 /* ----------------------------------------------------------- commands */
 
@@ -803,5 +824,16 @@ const char *bot_league_channel(const struct bot *bot);
 int bot_private_order(struct cmd_ctx *ctx, const char *text);
 /* 1 if a private message `text` looks like orders (bot_private_order). */
 int bot_looks_like_order(const char *text);
+/* Chat `text`, said in channel ctx->channel without the prefix, that is
+ * orders one of the speaker's live bouts reads ("5/5/10"): he is told
+ * privately that orders go to the bot in private, at most once every 10
+ * minutes. Returns 1 when he was told, else 0. */
+int bot_channel_hint(struct cmd_ctx *ctx, const char *text);
+/* A nick with no identity said something that needs one (`what`: "create
+ * needs an account", "orders need an account"): if his account is banned
+ * (and what he can still do), or if he must join the bot's channel
+ * before he can identify, he is told so in one line and 1 is returned;
+ * else 0 (the caller says how to identify). */
+int cmd_why_no_account(struct cmd_ctx *ctx, const char *what);
 
 #endif

@@ -5,7 +5,8 @@
  * identified as an account), and hands the rest to the game (game/bout.c),
  * which answers the caller. Orders may come without the command word
  * ("5/5/10", "#7 3/2"); said in a channel they are refused (they are
- * secret).
+ * secret), and a player who says them there without the prefix is told
+ * privately where they go (bot_channel_hint).
  */
 #include <ctype.h>
 #include <string.h>
@@ -13,7 +14,8 @@
 
 #include "bot.h"
 
-#define ORDER_TEXT_MAX 256
+#define ORDER_TEXT_MAX   256
+#define ORDER_HINT_EVERY 600.0 /* seconds between two hints to one nick */
 
 /* The words of a challenge after the nick: rules=, rounds=, with=, vs=;
  * -1 after a reply. */
@@ -145,9 +147,19 @@ const struct cmd_entry cmd_withdraw_entry = {
     .exec = cmd_withdraw,
 };
 
+/* `forfeit` asks first; `forfeit yes` (or `forfeit #3 yes`) concedes,
+ * `forfeit no` keeps the bout going. */
 static int cmd_forfeit(struct cmd_ctx *ctx)
 {
-    return game_forfeit(ctx->bot->game, &ctx->who, ctx->bout);
+    const char *last = ctx->argc ? ctx->argv[ctx->argc - 1] : "";
+
+    if (strcasecmp(last, "yes") == 0)
+        return game_forfeit(ctx->bot->game, &ctx->who, ctx->bout);
+    if (strcasecmp(last, "no") == 0) {
+        reply(ctx, "bout #%lld goes on: nothing conceded", (long long)ctx->bout);
+        return 0;
+    }
+    return game_forfeit_ask(ctx->bot->game, &ctx->who, ctx->bout);
 }
 
 const struct cmd_entry cmd_forfeit_entry = {
@@ -157,9 +169,10 @@ const struct cmd_entry cmd_forfeit_entry = {
     .need = CMD_ACCOUNT,
     .target = TARGET_MY_BOUT,
     .args_min = 0,
-    .args_max = 1,
-    .usage = "[#bout]",
-    .help = "concedes your live bout (you lose by TKO: the towel; in a duel, yield)",
+    .args_max = 2,
+    .usage = "[#bout] [yes]",
+    .help = "concedes your live bout (you lose by TKO: the towel; in a duel, yield); asks "
+            "first, forfeit yes confirms",
     .exec = cmd_forfeit,
 };
 
@@ -176,6 +189,8 @@ static int cmd_order(struct cmd_ctx *ctx)
     str_init_fixed(&t, text, sizeof(text));
     for (int i = 0; i < ctx->argc; i++)
         str_add(&t, "%s%s", i ? " " : "", ctx->argv[i]);
+    if (!ctx->bout) /* several bouts: the orders' shape picks one */
+        return game_order(ctx->bot->game, &ctx->who, NULL, text);
     return game_order_in(ctx->bot->game, &ctx->who, ctx->bout, text);
 }
 
@@ -248,11 +263,34 @@ int bot_private_order(struct cmd_ctx *ctx, const char *text)
         return -1;
     }
     if (!ctx->account) {
-        reply(ctx, "identify first (/msg %s identify <password>), then send your orders",
-              ctx->bot->nick);
+        if (!cmd_why_no_account(ctx, "orders need an account"))
+            reply(ctx, "identify first (/msg %s identify <password>), then send your orders",
+                  ctx->bot->nick);
         return -1;
     }
     return game_order(ctx->bot->game, &ctx->who, bout[0] ? bout : NULL, order) == 0 ? 1 : -1;
+}
+
+int bot_channel_hint(struct cmd_ctx *ctx, const char *text)
+{
+    struct bot *bot = ctx->bot;
+    char bout[24];
+    int64_t id;
+
+    while (*text == ' ')
+        text++;
+    const char *order = order_start(text, bout, sizeof(bout));
+    if (!order || !bot->game)
+        return 0;
+    if (!users_account(bot->users, ctx->nick, &id, NULL) &&
+        !(accounts_resolve(bot, ctx->nick, 0) && users_account(bot->users, ctx->nick, &id, NULL)))
+        return 0;
+    if (!game_order_reads(bot->game, id, order) ||
+        !users_hint_due(bot->users, ctx->nick, bot->now, ORDER_HINT_EVERY))
+        return 0;
+    reply_private(ctx, "orders go to me in private: /msg %s %s - here the channel sees them",
+                  bot->nick, CLIP(text, 40));
+    return 1;
 }
 
 static int cmd_bouts(struct cmd_ctx *ctx)

@@ -183,13 +183,67 @@ static int services_unsure(struct bot *bot, const char *nick, const struct cmd_e
     return st < 0 || (!whois_account_notify(&bot->whois) && bot->now - when > ACCOUNTS_RECHECK);
 }
 
+/* 1 if the account a nick without an identity would be (his services
+ * login's, else the one named like his nick) is banned, into *acc. */
+static int banned_account(struct bot *bot, const char *nick, struct db_account *acc)
+{
+    const char *svc;
+
+    if (!bot->game)
+        return 0;
+    if (bot->cfg.accounts != ACCOUNTS_PASSWORDS &&
+        users_services(bot->users, nick, &svc, NULL) == 1 &&
+        game_account_find(bot->game, svc, acc) == 0)
+        return acc->banned;
+    return game_account_find(bot->game, nick, acc) == 0 && acc->banned;
+}
+
+int cmd_why_no_account(struct cmd_ctx *ctx, const char *what)
+{
+    struct bot *bot = ctx->bot;
+    struct db_account acc;
+    char list[300];
+    struct str s;
+
+    if (banned_account(bot, ctx->nick, &acc)) {
+        str_init_fixed(&s, list, sizeof(list));
+        for (int i = 0, n = 0; cmd_table[i]; i++)
+            if (cmd_table[i]->need == CMD_ANYONE && !cmd_table[i]->secret)
+                str_add(&s, "%s%s%s", n++ ? ", " : "", cmd_typed(ctx), cmd_table[i]->name);
+        reply(ctx, "the account %s is banned: only what needs no account is open to you (%s)",
+              acc.name, list);
+        return 1;
+    }
+    if (users_present(bot->users, ctx->nick))
+        return 0;
+    for (int c = 0; c < USERS_CHANNELS; c++)
+        if (bot->chan_in[c]) {
+            if (bot->cfg.accounts == ACCOUNTS_SERVICES)
+                reply(ctx,
+                      "%s: join %s first; I know you by your services login only while we share "
+                      "a channel",
+                      what, bot->chan[c]);
+            else
+                reply(ctx,
+                      "%s: join %s first, then identify (/msg %s identify <password>); I only "
+                      "keep you identified while we share a channel",
+                      what, bot->chan[c], bot->nick);
+            return 1;
+        }
+    return 0;
+}
+
 /* Tells the caller that command `e` needs an account, and how to get one
  * on this network. */
 static void no_account(struct cmd_ctx *ctx, const struct cmd_entry *e)
 {
     struct bot *bot = ctx->bot;
     const char *svc;
+    char what[64];
 
+    snprintf(what, sizeof(what), "%s needs an account", e->name);
+    if (cmd_why_no_account(ctx, what))
+        return;
     if (bot->cfg.accounts == ACCOUNTS_SERVICES) {
         reply(ctx, "%s needs an account: log in to services (NickServ) and I will know you",
               e->name);
@@ -216,6 +270,7 @@ struct dispatch {
     const char *text;
     const struct cmd_entry *e; /* NULL until known: no command, or orders */
     struct cmd_ctx ctx;
+    int counted; /* the flood limit counted it (as a full command) */
 };
 
 /* What a stage decides: go on, stop with nothing more to do (chat, a
@@ -263,8 +318,11 @@ static enum stage stage_parse(struct dispatch *d)
     struct cmd_ctx *ctx = &d->ctx;
 
     d->parsed = cmd_parse(d->text, ctx->bot->cfg.prefix, ctx->channel == NULL, &d->line);
-    if (d->parsed == 0)
+    if (d->parsed == 0) {
+        if (ctx->channel) /* orders said here without the prefix: where they go */
+            bot_channel_hint(ctx, d->text);
         return STAGE_DONE;
+    }
     d->e = d->parsed > 0 ? cmd_find(d->line.argv[0]) : NULL;
     return STAGE_GO;
 }
@@ -283,7 +341,11 @@ static enum stage stage_services(struct dispatch *d)
 
 /* The flood limit. Orders for one's own live bout are never limited: a
  * player answering as fast as the bot asks must never be ignored in his
- * own bout. */
+ * own bout. Past the limit each command is answered with when he may go
+ * on, privately, unless he was told so a few seconds before
+ * (USERS_RATE_TELL_EVERY): his replies go as bulk meanwhile (outq_demote),
+ * behind everyone else's, so a flood costs the bot one line per nick per
+ * USERS_RATE_TELL_EVERY seconds at most, and never delays a bout. */
 static enum stage stage_flood(struct dispatch *d)
 {
     struct cmd_ctx *ctx = &d->ctx;
@@ -295,16 +357,26 @@ static enum stage stage_flood(struct dispatch *d)
         own_order = ctx->account_id && game_account_live(bot->game, ctx->account_id) &&
                     (d->e || bot_looks_like_order(d->text));
     }
-    switch (own_order ? USERS_RATE_OK : users_rate(bot->users, ctx->nick, bot->now)) {
+    enum users_rate st = own_order ? USERS_RATE_OK : users_rate(bot->users, ctx->nick, bot->now);
+    int wait = (int)(users_rate_wait(bot->users, ctx->nick, bot->now) + 0.999);
+    switch (st) {
     case USERS_RATE_OK:
+        d->counted = !own_order;
         return STAGE_GO;
     case USERS_RATE_WARN:
         log_msg(LOG_INFO, "flood: ignoring %s for %d s", ctx->nick, bot->cfg.ignore_seconds);
         outq_demote(bot->q, ctx->nick, bot->cfg.ignore_seconds);
         reply_private(ctx,
-                      "too many commands: I will ignore you for %d seconds; at most %d commands "
-                      "in %d seconds, please (orders for your own bout are always taken)",
-                      bot->cfg.ignore_seconds, bot->cfg.commands, bot->cfg.commands_seconds);
+                      "too many commands: I take yours again in %d seconds; at most %d commands "
+                      "in %d seconds, please (help, typos and refused commands count a third; "
+                      "orders for your own bout are always taken)",
+                      wait, bot->cfg.commands, bot->cfg.commands_seconds);
+        return STAGE_REFUSED;
+    case USERS_RATE_TELL:
+        reply_private(ctx,
+                      "too many commands: I take yours again in %d seconds (orders for your own "
+                      "bout are always taken)",
+                      wait);
         return STAGE_REFUSED;
     case USERS_RATE_IGNORE:
     default:
@@ -344,7 +416,7 @@ static enum stage stage_command(struct dispatch *d)
     int taken = !d->e && ctx->bot->game ? bot_private_order(ctx, d->text) : 0;
     if (taken) {
         count_run(&cmd_order_entry, taken < 0); /* orders without the word */
-        return STAGE_DONE;
+        return taken < 0 ? STAGE_REFUSED : STAGE_DONE;
     }
     if (!d->e) {
         reply(ctx, "unknown command \"%s\"; say %shelp for the list", CLIP(d->line.argv[0], 39),
@@ -419,8 +491,8 @@ static enum stage stage_target(struct dispatch *d)
     return bot_target(&d->ctx, d->e->target) == 0 ? STAGE_GO : STAGE_REFUSED;
 }
 
-/* Runs the handler; its result is logged and counted. */
-static void handle(struct dispatch *d)
+/* Runs the handler; its result is logged and counted. Returns it. */
+static int handle(struct dispatch *d)
 {
     const struct cmd_entry *e = d->e;
 
@@ -432,6 +504,7 @@ static void handle(struct dispatch *d)
     count_run(e, rc);
     if (rc != 0)
         log_msg(LOG_DEBUG, "%s: %s refused", d->ctx.nick, e->name);
+    return rc;
 }
 
 static enum stage (*const stages[])(struct dispatch *) = {
@@ -452,9 +525,12 @@ void cmd_dispatch(struct bot *bot, const char *nick, const char *channel, const 
             c->stopped++;
         if (st == STAGE_REFUSED && d.e)
             log_msg(LOG_DEBUG, "%s: %s stopped before it ran", nick, d.e->name);
+        if (st == STAGE_REFUSED && d.counted) /* a typo or a refusal: learning */
+            users_rate_light(bot->users, nick);
         return;
     }
-    handle(&d);
+    if ((handle(&d) != 0 || d.e == &cmd_help_entry) && d.counted)
+        users_rate_light(bot->users, nick);
 }
 
 /* `help <command>`: its usage, what it does, where and for whom. */

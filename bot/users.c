@@ -30,11 +30,18 @@ struct user {
     /* His services account, "" if none; one byte more than a name may
      * have, so a name too long stays too long (never cut into another). */
     char services[DB_NAME_MAX + 1];
-    double svc_at;                      /* when it was learnt */
-    double stamps[USERS_RATE_CMDS_MAX]; /* times of the last commands, a ring */
+    double svc_at; /* when it was learnt */
+    /* The last commands, a ring: when, and what each cost (USERS_RATE_FULL
+     * for an action, 1 for help, a typo or a refusal). Each costs at least
+     * 1 and the limit is cmds * USERS_RATE_FULL, so the ring never fills. */
+    double stamps[USERS_RATE_RING];
+    unsigned char cost[USERS_RATE_RING];
     int nstamps, next;
     double ignore_until;
+    double told_at; /* when he was last told he is limited */
     double last_seen;
+    int hinted; /* hinted_at is set */
+    double hinted_at;
 };
 
 struct users {
@@ -300,6 +307,22 @@ const char *users_nick_of(const struct users *u, int64_t account_id)
     return NULL;
 }
 
+/* What e's commands within the window before `now` cost, the older ones
+ * forgotten. */
+static int rate_spent(const struct users *u, struct user *e, double now)
+{
+    int spent = 0;
+
+    for (int i = 0, n = e->nstamps; i < n; i++) {
+        int at = (e->next - n + i + USERS_RATE_RING) % USERS_RATE_RING;
+        if (now - e->stamps[at] >= u->window)
+            e->nstamps--; /* the oldest: the ring is in time order */
+        else
+            spent += e->cost[at];
+    }
+    return spent;
+}
+
 enum users_rate users_rate(struct users *u, const char *nick, double now)
 {
     /* Nicks that only ever messaged the bot would pile up: before the
@@ -309,19 +332,49 @@ enum users_rate users_rate(struct users *u, const char *nick, double now)
     struct user *e = get(u, nick);
 
     e->last_seen = now;
-    if (e->ignore_until > now)
-        return USERS_RATE_IGNORE;
-    if (e->nstamps == u->cmds && now - e->stamps[e->next] < u->window) {
+    if (e->ignore_until > now) {
+        if (now - e->told_at < USERS_RATE_TELL_EVERY)
+            return USERS_RATE_IGNORE;
+        e->told_at = now;
+        return USERS_RATE_TELL;
+    }
+    if (rate_spent(u, e, now) >= u->cmds * USERS_RATE_FULL) {
         e->ignore_until = now + u->pause;
+        e->told_at = now;
         e->nstamps = 0;
-        e->next = 0;
         return USERS_RATE_WARN;
     }
     e->stamps[e->next] = now;
-    e->next = (e->next + 1) % u->cmds;
-    if (e->nstamps < u->cmds)
-        e->nstamps++;
+    e->cost[e->next] = USERS_RATE_FULL;
+    e->next = (e->next + 1) % USERS_RATE_RING;
+    e->nstamps++;
     return USERS_RATE_OK;
+}
+
+void users_rate_light(struct users *u, const char *nick)
+{
+    struct user *e = find(u, nick);
+
+    if (e && e->nstamps > 0)
+        e->cost[(e->next - 1 + USERS_RATE_RING) % USERS_RATE_RING] = 1;
+}
+
+double users_rate_wait(const struct users *u, const char *nick, double now)
+{
+    const struct user *e = find(u, nick);
+
+    return e && e->ignore_until > now ? e->ignore_until - now : 0;
+}
+
+int users_hint_due(struct users *u, const char *nick, double now, double every)
+{
+    struct user *e = get(u, nick);
+
+    if (e->hinted && now - e->hinted_at < every)
+        return 0;
+    e->hinted = 1;
+    e->hinted_at = now;
+    return 1;
 }
 
 /* ------------------------------------------ what servers say of logins */

@@ -45,6 +45,9 @@
 #define RETRY_AFTER     5.0   /* seconds before a failed write is tried again */
 #define ORDERS_STORED   (2 * BOUT_ROUNDS_MAX + 4)
 #define MY_FIGHTERS_MAX 16
+#define MY_BOUTS_MAX    32  /* a player's live bouts looked at, at most */
+#define MINE_SHOWN      4   /* a player's bouts named in one reply, at most */
+#define WHICH_TEXT_MAX  400 /* the bouts named in one reply */
 #define UNSAID_SHOWN    256 /* bouts said again at a (re)connection, at most */
 
 /* ------------------------------------------------------------- helpers */
@@ -1249,31 +1252,63 @@ static struct live *mine_by_id(struct game *g, const struct game_caller *who, in
     return lv;
 }
 
+/* The caller's live bouts into v (at most MY_BOUTS_MAX); returns how
+ * many. */
+static int mine_all(struct game *g, const struct game_caller *who, struct live **v)
+{
+    int n = 0;
+
+    for (int i = 0; i < g->n && n < MY_BOUTS_MAX; i++)
+        if (g->v[i]->rec.state == DB_BOUT_LIVE && side_of(g->v[i], who->account_id) >= 0)
+            v[n++] = g->v[i];
+    return n;
+}
+
+/* "order #3 5/5/10 or order #7 5/5/10": how to say `verb` (then `tail`,
+ * may be "") for each of bouts v[0..n-1], the first MINE_SHOWN of them,
+ * into s. */
+static void say_which(const struct game *g, const struct game_caller *who, struct str *s,
+                      const char *verb, struct live *const *v, int n, const char *tail)
+{
+    int shown = n < MINE_SHOWN ? n : MINE_SHOWN;
+
+    for (int i = 0; i < shown; i++)
+        str_add(s, "%s%s%s #%lld%s%s",
+                i == 0          ? ""
+                : i + 1 < shown ? ", "
+                                : " or ",
+                typed(g, who), verb, (long long)v[i]->rec.id, tail[0] ? " " : "", tail);
+    if (n > shown)
+        str_add(s, " (%d more: %sbouts lists them)", n - shown, typed(g, who));
+}
+
 /* The caller's only live bout; NULL after telling him he has none, or
  * that he must say which (`verb`, the command for the hint: "order",
- * "forfeit"). */
-static struct live *mine_only(struct game *g, const struct game_caller *who, const char *verb)
+ * "forfeit"), each of his bouts named. With `several`, having more than one
+ * is no refusal: *several is set and NULL returned quietly. */
+static struct live *mine_only(struct game *g, const struct game_caller *who, const char *verb,
+                              int *several)
 {
-    struct live *found = NULL;
-    int count = 0;
+    struct live *mine[MY_BOUTS_MAX];
+    int count = mine_all(g, who, mine);
 
-    for (int i = 0; i < g->n; i++)
-        if (g->v[i]->rec.state == DB_BOUT_LIVE && side_of(g->v[i], who->account_id) >= 0) {
-            found = g->v[i];
-            count++;
-        }
     if (count == 0) {
         no_live_bout(g, who);
         return NULL;
     }
-    if (count > 1) {
-        int orders = strcmp(verb, "order") == 0;
-        game_reply(who, "you are in %d bouts; say which: e.g. %s #%lld%s%s", count, verb,
-                   (long long)found->rec.id, orders ? " " : "",
-                   orders ? grammar_get(found->rec.rules)->order_example : "");
+    if (count > 1 && several) {
+        *several = 1;
         return NULL;
     }
-    return found;
+    if (count > 1) {
+        char text[WHICH_TEXT_MAX];
+        struct str s;
+        str_init_fixed(&s, text, sizeof(text));
+        say_which(g, who, &s, verb, mine, count, "");
+        game_reply(who, "you are in %d bouts; say which: %s", count, text);
+        return NULL;
+    }
+    return mine[0];
 }
 
 /* The refusal of a spectator's bout that is not live. */
@@ -1341,7 +1376,7 @@ int game_bout_find(struct game *g, const struct game_caller *who, enum game_bout
                    const char *word, int64_t *id)
 {
     struct live *lv = NULL;
-    int side;
+    int side, several = 0;
 
     *id = 0;
     switch (want) {
@@ -1355,13 +1390,19 @@ int game_bout_find(struct game *g, const struct game_caller *who, enum game_bout
         lv = live_here(g, who);
         break;
     case GAME_BOUT_MINE:
+        if (word && (strcasecmp(word, "yes") == 0 || strcasecmp(word, "no") == 0))
+            word = NULL; /* forfeit's answer, no bout */
+        /* fall through */
     case GAME_BOUT_MINE_ORDERS:
         if (word)
             lv = mine_by_id(g, who, bout_number(word), word, &side);
         else
-            lv = mine_only(g, who, want == GAME_BOUT_MINE ? "forfeit" : "order");
+            lv = mine_only(g, who, want == GAME_BOUT_MINE ? "forfeit" : "order",
+                           want == GAME_BOUT_MINE_ORDERS ? &several : NULL);
         break;
     }
+    if (several)
+        return 0; /* *id 0: game_order picks by the orders' shape */
     if (!lv)
         return -1;
     *id = lv->rec.id;
@@ -1589,13 +1630,100 @@ int game_forfeit(struct game *g, const struct game_caller *who, int64_t bout)
     return 0;
 }
 
+int game_forfeit_ask(struct game *g, const struct game_caller *who, int64_t bout)
+{
+    int side;
+    struct live *lv = my_live(g, who, bout, &side);
+
+    if (!lv)
+        return -1;
+    const char *verb = auto_rounds(lv) ? "yield" : "forfeit";
+    long long id = (long long)lv->rec.id;
+    game_reply(who,
+               "%s bout #%lld (%s vs %s)? This ends it as a loss. Say %s%s yes (or %s%s #%lld yes) "
+               "to confirm.",
+               auto_rounds(lv) ? "Yield" : "Forfeit", id, lv->f[side].name, lv->f[!side].name,
+               typed(g, who), verb, typed(g, who), verb, id);
+    return 0;
+}
+
+/* Orders `text` with no bout named, from a caller in several live bouts:
+ * to the one bout whose ruleset reads them; when none or several do, one
+ * line says why, naming his bouts. */
+static int order_match(struct game *g, const struct game_caller *who, const char *text)
+{
+    struct live *mine[MY_BOUTS_MAX], *took[MY_BOUTS_MAX], *orders = NULL;
+    int n = mine_all(g, who, mine), k = 0, takers = 0, one_rules = 1;
+    struct order o;
+    struct parse_error err;
+    char which[WHICH_TEXT_MAX], said[48];
+    struct str s;
+
+    for (int i = 0; i < n; i++) {
+        if (!auto_rounds(mine[i])) {
+            one_rules &= !orders || orders->rec.rules == mine[i]->rec.rules;
+            orders = orders ? orders : mine[i];
+            takers++;
+        }
+        if (!auto_rounds(mine[i]) && order_parse(mine[i]->rec.rules, text, &o, &err) == 0)
+            took[k++] = mine[i]; /* a duel takes none: yield is forfeit's */
+    }
+    if (k == 1)
+        return game_order_in(g, who, took[0]->rec.id, text);
+    if (k == 0 && orders && one_rules) /* its reader's own words say what is wrong */
+        return game_order_in(g, who, orders->rec.id, text);
+    str_init_fixed(&s, which, sizeof(which));
+    if (k == 0 && !takers) {
+        game_reply(who,
+                   "not stored: your %d bouts are duels, which fight themselves and take no "
+                   "orders; %syield #<bout> concedes one",
+                   n, typed(g, who));
+        return -1;
+    }
+    if (k == 0) {
+        for (int i = 0, shown = 0; i < n && shown < MINE_SHOWN; i++)
+            if (!auto_rounds(mine[i]))
+                str_add(&s, "%s%sorder #%lld %s (%s)", shown++ ? ", " : "", typed(g, who),
+                        (long long)mine[i]->rec.id, grammar_get(mine[i]->rec.rules)->order_example,
+                        ruleset_get(mine[i]->rec.rules)->title);
+        game_reply(who, "not stored: \"%s\" is an order for none of your bouts; e.g. %s",
+                   CLIP(text, 30), which);
+        return -1;
+    }
+    text_clip(said, sizeof(said), text, 40);
+    say_which(g, who, &s, "order", took, k, said);
+    int same = 1;
+    for (int i = 1; i < k; i++)
+        same &= took[i]->rec.rules == took[0]->rec.rules;
+    if (same)
+        game_reply(who, "you are in %d %s bouts; say which: %s", k,
+                   ruleset_get(took[0]->rec.rules)->title, which);
+    else
+        game_reply(who, "%d of your bouts take these orders; say which: %s", k, which);
+    return -1;
+}
+
+int game_order_reads(struct game *g, int64_t account_id, const char *text)
+{
+    struct game_caller who = {.account_id = account_id};
+    struct live *mine[MY_BOUTS_MAX];
+    struct order o;
+    struct parse_error err;
+    int n = mine_all(g, &who, mine);
+
+    for (int i = 0; i < n; i++)
+        if (!auto_rounds(mine[i]) && order_parse(mine[i]->rec.rules, text, &o, &err) == 0)
+            return 1;
+    return 0;
+}
+
 int game_order(struct game *g, const struct game_caller *who, const char *bout, const char *text)
 {
     int64_t id;
 
     if (game_bout_find(g, who, GAME_BOUT_MINE_ORDERS, bout, &id) != 0)
         return -1;
-    return game_order_in(g, who, id, text);
+    return id ? game_order_in(g, who, id, text) : order_match(g, who, text);
 }
 
 int game_order_in(struct game *g, const struct game_caller *who, int64_t bout, const char *text)

@@ -504,21 +504,36 @@ enum game_bout {
     GAME_BOUT_OPEN,        /* `word` (required): a live bout or a challenge (cancel) */
     GAME_BOUT_LIVE,        /* a live bout; no word: the only one live in the caller's
                             * channel, or anywhere in private (score) */
-    GAME_BOUT_MINE,        /* one of the caller's live bouts; no word: his only one
-                            * (forfeit) */
-    GAME_BOUT_MINE_ORDERS, /* the same, the hint for several naming `order` */
+    GAME_BOUT_MINE,        /* one of the caller's live bouts; no word (or forfeit's
+                            * answer, "yes" or "no"): his only one (forfeit) */
+    GAME_BOUT_MINE_ORDERS, /* the same, but no word and several bouts is no refusal:
+                            * 0 with *id 0, and game_order picks the bout by the
+                            * orders' shape */
 };
 int game_bout_find(struct game *g, const struct game_caller *who, enum game_bout want,
                    const char *word, int64_t *id);
 /* Orders `text` for the caller's live bout `bout`, stored before they are
  * acknowledged. */
 int game_order_in(struct game *g, const struct game_caller *who, int64_t bout, const char *text);
-/* The same for the bout the caller's word `bout` names (NULL: his only
- * one), as game_bout_find(GAME_BOUT_MINE_ORDERS): for orders sent without
- * the command word, and for callers without a dispatcher. */
+/* The same for the bout the caller's word `bout` names, as
+ * game_bout_find(GAME_BOUT_MINE_ORDERS): for orders sent without the
+ * command word, and for callers without a dispatcher. With no bout named
+ * (NULL) they go to his only live bout, or, when he has several, to the
+ * one whose ruleset reads them (5/5/10 is boxing, 3/2 SUGAR RAY; duels
+ * take none); only when several read them (or none) is he asked, with
+ * his own bouts as the example ("you are in 2 boxing bouts; say which:
+ * order #3 5/5/10 or order #7 5/5/10"). */
 int game_order(struct game *g, const struct game_caller *who, const char *bout, const char *text);
+/* 1 if `text` is an order one of account `account_id`'s live bouts reads
+ * (one that takes orders: not a duel); else 0. Nothing is stored. */
+int game_order_reads(struct game *g, int64_t account_id, const char *text);
 /* The caller concedes his live bout `bout`. */
 int game_forfeit(struct game *g, const struct game_caller *who, int64_t bout);
+/* The caller asked to concede his live bout `bout` without confirming:
+ * he is asked ("Forfeit bout #3 (Rocky vs Apollo)? ... Say forfeit yes
+ * (or forfeit #3 yes) to confirm."; a duel says yield); nothing changes.
+ * 0, or -1 after a refusal. */
+int game_forfeit_ask(struct game *g, const struct game_caller *who, int64_t bout);
 /* Lists the live bouts; the cards of live bout `bout`; the report of bout
  * `bout` (rounds `round` only, or every round when NULL), in private. */
 int game_bouts(struct game *g, const struct game_caller *who);

@@ -280,7 +280,12 @@ START_TEST(test_third_user_refused)
     run("bob", 1, "!accept");
     HAS(run("carol", 0, "5/5/10"), "you have no live bout");
     HAS(run("carol", 0, "order #1 5/5/10"), "bout #1 is not yours");
-    HAS(run("dave", 0, "5/5/10"), "identify first");
+    HAS(run("dave", 0, "5/5/10"),
+        "PRIVMSG dave :orders need an account: join #ringside first, then identify (/msg ringside "
+        "identify <password>); I only keep you identified while we share a channel");
+    users_join(bot.users, "dave", 0);
+    HAS(run("dave", 0, "5/5/10"),
+        "PRIVMSG dave :identify first (/msg ringside identify <password>), then send your orders");
     struct db_order o[4];
     int n = 0;
     ck_assert_int_eq(db_order_list(bot.db, 1, o, 4, &n), DB_OK);
@@ -306,7 +311,7 @@ START_TEST(test_crash_mid_bout_loses_nothing)
     /* Identities ended with the crash: the bout waits for both players. */
     HAS(out, "PRIVMSG #ringside :Bout #1, Rocky vs Apollo, waits for alice and bob to come back, "
              "until ");
-    HAS(run("bob", 0, "6/6/8"), "identify first");
+    HAS(run("bob", 0, "6/6/8"), "orders need an account: join #ringside first, then identify");
     users_join(bot.users, "alice", 0);
     HAS(run("alice", 0, "identify alice-pw1"),
         "your orders for it are in already; the clock starts once bob is back");
@@ -497,9 +502,11 @@ START_TEST(test_orders_where_newcomers_send_them)
     player("carol", "create Miller rules=sugarray");
     run("carol", 1, "!challenge alice rules=sugarray");
     run("alice", 1, "!accept");
-    HAS(run("alice", 0, "3/2"), "you are in 2 bouts; say which: e.g. order #2 3/2");
-    HAS(run("alice", 0, "forfeit"), "you are in 2 bouts; say which: e.g. forfeit #2");
-    HAS(run("alice", 0, "#2 3/2"), "round 1 orders stored for Murphy: 3/2");
+    /* Bare orders go to the one bout whose ruleset reads them. */
+    HAS(run("alice", 0, "3/2"), "PRIVMSG alice :round 1 orders stored for Murphy: 3/2 (you may");
+    HAS(run("alice", 0, "5/5/10"), "PRIVMSG alice :round 1 orders stored for Rocky: 5/5/10 (you");
+    HAS(run("alice", 0, "forfeit"), "you are in 2 bouts; say which: forfeit #1 or forfeit #2");
+    HAS(run("alice", 0, "#2 4/1"), "round 1 orders stored for Murphy: 4/1");
 }
 END_TEST
 
@@ -775,7 +782,14 @@ START_TEST(test_forfeit_decline_expire_cancel)
 
     run("alice", 1, "!challenge bob");
     run("bob", 1, "!accept");
-    HAS(run("bob", 1, "!forfeit"), "Rocky wins by TKO");
+    /* forfeit asks first; nothing changes until he says yes. */
+    HAS(run("bob", 1, "!forfeit"),
+        "PRIVMSG #ringside :bob: Forfeit bout #4 (Apollo vs Rocky)? This ends it as a loss. Say "
+        "!forfeit yes (or !forfeit #4 yes) to confirm.");
+    HAS(run("bob", 1, "!forfeit no"), "bout #4 goes on: nothing conceded");
+    ck_assert_int_eq(db_bout_get(bot.db, 4, &b), DB_OK);
+    ck_assert_int_eq(b.state, DB_BOUT_LIVE);
+    HAS(run("bob", 1, "!forfeit yes"), "Rocky wins by TKO");
     ck_assert_int_eq(db_bout_get(bot.db, 4, &b), DB_OK);
     ck_assert_int_eq(b.state, DB_BOUT_OVER);
     ck_assert_int_eq(b.winner, 0);
@@ -846,6 +860,94 @@ START_TEST(test_report_private)
 }
 END_TEST
 
+/* A bare order goes to the one live bout whose ruleset reads it; only a
+ * real ambiguity asks, naming the player's own bouts of that ruleset. */
+START_TEST(test_orders_find_their_bout)
+{
+    player("alice", "create Rocky str=14 spd=12 agl=11 tgh=12 hgt=11");
+    HAS(run("alice", 0, "create Rocco str=14 spd=12 agl=11 tgh=12 hgt=11"), "is ready");
+    HAS(run("alice", 0, "create Murphy rules=sugarray"), "is ready");
+    player("bob", "create Apollo str=13 spd=14 agl=12 tgh=11 hgt=10");
+    player("carol", "create Ivan str=12 spd=12 agl=12 tgh=12 hgt=12");
+    HAS(run("carol", 0, "create Miller rules=sugarray"), "is ready");
+    run("alice", 1, "!challenge bob with=Rocky");
+    run("bob", 1, "!accept");
+    run("alice", 1, "!challenge carol rules=sugarray");
+    run("carol", 1, "!accept");
+    /* A boxing and a SUGAR RAY bout: each order finds its own. */
+    HAS(run("alice", 0, "5/5/10"),
+        "PRIVMSG alice :round 1 orders stored for Rocky: 5/5/10 (you may change them until the "
+        "round is fought)");
+    HAS(run("alice", 0, "3/2"), "PRIVMSG alice :round 1 orders stored for Murphy: 3/2 (you may");
+    /* Read by none: each of his bouts with an example of its own. */
+    HAS(run("alice", 0, "9/9/9/9"),
+        "PRIVMSG alice :not stored: \"9/9/9/9\" is an order for none of your bouts; e.g. order "
+        "#1 5H/8!/7 (inside) (boxing), order #2 3/2 (SUGAR RAY)\n");
+    /* A second boxing bout: now boxing orders are ambiguous, and only they. */
+    run("carol", 1, "!challenge alice vs=Rocco");
+    run("alice", 1, "!accept");
+    HAS(run("alice", 0, "5/5/10"),
+        "PRIVMSG alice :you are in 2 boxing bouts; say which: order #1 5/5/10 or order #3 "
+        "5/5/10\n");
+    HAS(run("alice", 0, "order 6/6/8 (ring)"),
+        "PRIVMSG alice :you are in 2 boxing bouts; say which: order #1 6/6/8 (ring) or order #3 "
+        "6/6/8 (ring)\n");
+    HAS(run("alice", 0, "order 4/1"), "PRIVMSG alice :round 1 orders stored for Murphy: 4/1");
+    HAS(run("alice", 0, "#3 6/6/8"), "round 1 orders stored for Rocco: 6/6/8");
+    struct db_order o[4];
+    int n = -1;
+    ck_assert_int_eq(db_order_list(bot.db, 1, o, 4, &n), DB_OK);
+    ck_assert_int_eq(n, 1);
+    ck_assert_str_eq(o[0].text, "5/5/10");
+}
+END_TEST
+
+/* A duel's yield asks first too, in its own word; a bare order beside it
+ * goes to the bout that takes orders. */
+START_TEST(test_yield_asks)
+{
+    player("alice", "create Conan rules=duel str=18 dex=14 con=14 int=10");
+    HAS(run("alice", 0, "create Rocky str=14 spd=12 agl=11 tgh=12 hgt=11"), "is ready");
+    player("bob", "create Xena rules=duel str=17 dex=16 con=13 int=10");
+    player("carol", "create Ivan str=12 spd=12 agl=12 tgh=12 hgt=12");
+    run("alice", 1, "!challenge bob rules=duel");
+    run("bob", 1, "!accept");
+    run("carol", 1, "!challenge alice");
+    run("alice", 1, "!accept");
+    HAS(run("alice", 0, "5/5/10"), "PRIVMSG alice :round 1 orders stored for Rocky: 5/5/10");
+    HAS(run("alice", 0, "order fight"), "PRIVMSG alice :not stored: ");
+    ck_assert_str_eq(run("bob", 0, "yield"),
+                     "PRIVMSG bob :Yield bout #1 (Xena vs Conan)? This ends it as a loss. Say "
+                     "yield yes (or yield #1 yes) to confirm.\n");
+    HAS(run("bob", 0, "yield yes"), "PRIVMSG bob :you conceded bout #1");
+}
+END_TEST
+
+/* Orders said in the channel without the prefix: a private hint, at most
+ * once every 10 minutes, and only to a player whose bout reads them. */
+START_TEST(test_channel_order_hint)
+{
+    player("alice", "create Rocky str=14 spd=12 agl=11 tgh=12 hgt=11");
+    player("bob", "create Apollo str=13 spd=14 agl=12 tgh=11 hgt=10");
+    player("carol", "create Ivan str=12 spd=12 agl=12 tgh=12 hgt=12");
+    run("alice", 1, "!challenge bob");
+    run("bob", 1, "!accept");
+    ck_assert_str_eq(run("alice", 1, "3 rounds to go"), "");
+    ck_assert_str_eq(run("carol", 1, "5/5/10"), ""); /* in no bout: chat */
+    ck_assert_str_eq(run("alice", 1, "5/5/10"),
+                     "PRIVMSG alice :orders go to me in private: /msg ringside 5/5/10 - here the "
+                     "channel sees them\n");
+    ck_assert_str_eq(run("alice", 1, "6/6/8"), ""); /* once in a while */
+    bot.now += 600;
+    HAS(run("alice", 1, "#1 6/6/8"), "PRIVMSG alice :orders go to me in private: /msg ringside "
+                                     "#1 6/6/8 - here the channel sees them");
+    struct db_order o[4];
+    int n = -1;
+    ck_assert_int_eq(db_order_list(bot.db, 1, o, 4, &n), DB_OK);
+    ck_assert_int_eq(n, 0); /* nothing stored */
+}
+END_TEST
+
 Suite *bout_suite(void)
 {
     Suite *s = suite_create("bouts");
@@ -868,6 +970,9 @@ Suite *bout_suite(void)
     tcase_add_test(tc, test_forfeit_decline_expire_cancel);
     tcase_add_test(tc, test_orders_never_limited);
     tcase_add_test(tc, test_report_private);
+    tcase_add_test(tc, test_orders_find_their_bout);
+    tcase_add_test(tc, test_channel_order_hint);
+    tcase_add_test(tc, test_yield_asks);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -202,8 +202,28 @@ START_TEST(test_users_rate)
         ck_assert_int_eq(users_rate(u, "f", t + i * 0.1), USERS_RATE_OK);
     ck_assert_int_eq(users_rate(u, "f", t + 1), USERS_RATE_WARN);
     ck_assert_int_eq(users_rate(u, "f", t + 2), USERS_RATE_IGNORE);
-    ck_assert_int_eq(users_rate(u, "f", t + 1 + USERS_RATE_PAUSE - 0.5), USERS_RATE_IGNORE);
+    /* Each command past the limit is told when he may go on, unless he
+     * was told a few seconds before. */
+    ck_assert_int_eq(users_rate(u, "f", t + 1 + USERS_RATE_TELL_EVERY), USERS_RATE_TELL);
+    ck_assert_int_eq(users_rate_wait(u, "f", t + 1 + USERS_RATE_TELL_EVERY),
+                     USERS_RATE_PAUSE - USERS_RATE_TELL_EVERY);
+    ck_assert_int_eq(users_rate(u, "f", t + 2 + USERS_RATE_TELL_EVERY), USERS_RATE_IGNORE);
+    ck_assert_int_eq(users_rate(u, "f", t + 1 + USERS_RATE_PAUSE - 0.5), USERS_RATE_TELL);
     ck_assert_int_eq(users_rate(u, "f", t + 1 + USERS_RATE_PAUSE + 0.1), USERS_RATE_OK);
+    ck_assert_int_eq(users_rate_wait(u, "f", t + 1 + USERS_RATE_PAUSE + 0.1), 0);
+    /* Light commands (help, typos, refusals) count a third. */
+    for (int i = 0; i < 3 * USERS_RATE_CMDS; i++) {
+        ck_assert_int_eq(users_rate(u, "l", t + i * 0.1), USERS_RATE_OK);
+        users_rate_light(u, "l");
+    }
+    ck_assert_int_eq(users_rate(u, "l", t + 4), USERS_RATE_WARN);
+    /* Two full ones and thirty light ones are twelve full ones. */
+    for (int i = 0; i < 3 * USERS_RATE_CMDS - 4; i++) {
+        ck_assert_int_eq(users_rate(u, "n", t + i * 0.1), USERS_RATE_OK);
+        if (i >= 2)
+            users_rate_light(u, "n");
+    }
+    ck_assert_int_eq(users_rate(u, "n", t + 4), USERS_RATE_WARN);
     /* Spread out, any number of commands is fine. */
     for (int i = 0; i < 50; i++)
         ck_assert_int_eq(users_rate(u, "g", t + i * (USERS_RATE_WINDOW / USERS_RATE_CMDS + 0.01)),
@@ -214,7 +234,7 @@ START_TEST(test_users_rate)
     for (int i = 0; i < 3; i++)
         ck_assert_int_eq(users_rate(u, "h", t + i), USERS_RATE_OK);
     ck_assert_int_eq(users_rate(u, "h", t + 3), USERS_RATE_WARN);
-    ck_assert_int_eq(users_rate(u, "h", t + 22.9), USERS_RATE_IGNORE);
+    ck_assert_int_eq(users_rate(u, "h", t + 22.9), USERS_RATE_TELL);
     ck_assert_int_eq(users_rate(u, "h", t + 23.1), USERS_RATE_OK);
     /* Bad values are clamped, never trusted. */
     users_set_rate(u, 0, 0, -5);
@@ -323,19 +343,25 @@ static void bot_teardown(void)
 
 /* Runs `text` from `nick` (in #ringside when chan, else private) and
  * returns every line the bot queued, joined by '\n' (static buffer). */
-static const char *run(const char *nick, int chan, const char *text)
+/* Runs `text` from `nick` at bot.now as it is; returns what was queued. */
+static const char *run_at(const char *nick, int chan, const char *text)
 {
     static char out[8192];
     char line[OUTQ_LINE_MAX];
     size_t len = 0;
 
-    bot.now += USERS_RATE_WINDOW / USERS_RATE_CMDS + 0.1; /* within the inbound rate */
     cmd_dispatch(&bot, nick, chan ? "#ringside" : NULL, text);
     out[0] = '\0';
     for (double t_ = bot.now + 1000; outq_len(bot.q) > 0; t_ += 1)
         if (outq_pop(bot.q, t_, line))
             len += (size_t)snprintf(out + len, sizeof(out) - len, "%s\n", line);
     return out;
+}
+
+static const char *run(const char *nick, int chan, const char *text)
+{
+    bot.now += USERS_RATE_WINDOW / USERS_RATE_CMDS + 0.1; /* within the inbound rate */
+    return run_at(nick, chan, text);
 }
 
 /* The operator makes `nick` an admin (ringside --add-admin, password
@@ -406,6 +432,15 @@ START_TEST(test_services_accounts)
     accounts_seen(&bot, "fred", "fred");
     HAS(run("fred", 0, "create Fritz str=12 spd=12 agl=12 tgh=12 hgt=12"),
         "Fritz (boxing) is ready");
+
+    /* A banned services account: told so, never asked to log in. */
+    ck_assert_int_eq(db_account_set_banned(bot.db, acc.id, 1), DB_OK);
+    users_logout_account(bot.users, acc.id);
+    accounts_seen(&bot, "fred", NULL);
+    accounts_seen(&bot, "fred", "fred");
+    HAS(run("fred", 0, "retire Fritz"),
+        "PRIVMSG fred :the account fred is banned: only what needs no account is open to you "
+        "(help, ");
 
     /* accounts = passwords: services are ignored. */
     bot.cfg.accounts = ACCOUNTS_PASSWORDS;
@@ -1169,6 +1204,71 @@ START_TEST(test_flood_limit_one_notice)
 }
 END_TEST
 
+/* Learning is not punished: help, typos and refusals count a third
+ * toward the limit, and each command past it is told when he may go on,
+ * unless he was told a few seconds before. */
+START_TEST(test_flood_learning)
+{
+    join("lea");
+    for (int i = 0; i < 3 * USERS_RATE_CMDS; i++) {
+        const char *say[] = {"help", "helo", "create"};
+        bot.now += 0.1;
+        ck_assert_str_ne(run_at("lea", 0, say[i % 3]), "");
+    }
+    bot.now += 0.1;
+    ck_assert_str_eq(run_at("lea", 0, "version"),
+                     "PRIVMSG lea :too many commands: I take yours again in 60 seconds; at most 12 "
+                     "commands in 60 seconds, please (help, typos and refused commands count a "
+                     "third; orders for your own bout are always taken)\n");
+    bot.now += 1;
+    ck_assert_str_eq(run_at("lea", 0, "version"), ""); /* told a second ago */
+    bot.now += USERS_RATE_TELL_EVERY;
+    ck_assert_str_eq(run_at("lea", 0, "version"),
+                     "PRIVMSG lea :too many commands: I take yours again in 54 seconds (orders for "
+                     "your own bout are always taken)\n");
+    bot.now += 55;
+    HAS(run_at("lea", 0, "version"), "PRIVMSG lea :Ringside ");
+    /* Successful commands count in full: twelve, then the limit. */
+    join("max");
+    for (int i = 0; i < USERS_RATE_CMDS; i++) {
+        bot.now += 0.1;
+        HAS(run_at("max", 0, "version"), "Ringside ");
+    }
+    bot.now += 0.1;
+    HAS(run_at("max", 0, "version"), "too many commands: I take yours again in 60 seconds");
+}
+END_TEST
+
+/* A banned player is told so, and what he can still do; a player who
+ * left the channel learns in one reply that he must join it again. */
+START_TEST(test_banned_and_gone_told)
+{
+    join("zed");
+    HAS(run("zed", 0, "register zedzed11"), "registered");
+    join("boss");
+    admin_login("boss");
+    HAS(run("boss", 0, "ban zed"), "zed is banned and was logged out");
+    ck_assert_str_eq(run("zed", 0, "create Zorro str=14 spd=12 agl=11 tgh=12 hgt=11"),
+                     "PRIVMSG zed :the account zed is banned: only what needs no account is open "
+                     "to you (help, version, fighter, fighters, armoury, bouts, score, report, "
+                     "standings, champion, league)\n");
+    HAS(run("zed", 1, "!challenge boss"),
+        "zed: the account zed is banned: only what needs no account is open to you (!help, ");
+    HAS(run("zed", 0, "5/5/10"), "the account zed is banned");
+    HAS(run("boss", 0, "unban zed"), "zed is no longer banned");
+    /* zed leaves the channel: one reply says all he must do. */
+    users_part(bot.users, "zed", 0);
+    ck_assert_str_eq(run("zed", 0, "create Zorro str=14 spd=12 agl=11 tgh=12 hgt=11"),
+                     "PRIVMSG zed :create needs an account: join #ringside first, then identify "
+                     "(/msg ringside identify <password>); I only keep you identified while we "
+                     "share a channel\n");
+    ck_assert_str_eq(run("zed", 0, "5/5/10"),
+                     "PRIVMSG zed :orders need an account: join #ringside first, then identify "
+                     "(/msg ringside identify <password>); I only keep you identified while we "
+                     "share a channel\n");
+}
+END_TEST
+
 /* What the bot queued so far, joined by '\n' (static buffer). */
 static const char *queued(void)
 {
@@ -1198,6 +1298,9 @@ START_TEST(test_sim_command)
     HAS(run("sam", 1, "!sim Rocky vs Apollo"),
         "PRIVMSG #ringside :sam: sim works only in private: /msg ringside sim ...");
     HAS(run("ed", 1, "!sim Rocky vs Apollo"), "sim works only in private");
+    HAS(run("ed", 0, "sim Rocky vs Apollo"), "sim needs an account: join #ringside first, then "
+                                             "identify (/msg ringside identify <password>)");
+    join("ed");
     HAS(run("ed", 0, "sim Rocky vs Apollo"), "sim needs an account: identify first");
     /* Words: one line each, nothing started. */
     HAS(run("sam", 0, "sim Rocky"), "missing arguments; usage: sim <your fighter> vs <his fighter> "
@@ -1322,6 +1425,8 @@ Suite *cmd_suite(void)
     tcase_add_test(c, test_help_teaches);
     tcase_add_test(c, test_sim_command);
     tcase_add_test(c, test_flood_limit_one_notice);
+    tcase_add_test(c, test_flood_learning);
+    tcase_add_test(c, test_banned_and_gone_told);
     suite_add_tcase(s, c);
     return s;
 }

@@ -772,7 +772,7 @@ def s_deadline(env):
         check(rows.get((1, 0)) == ("6/6/8", "player", 0), "the other's: %r" % (rows.get((1, 0)),))
         check(len(rows) == 2, "order rows: %r" % rows)
         # End it: Hare concedes round 2.
-        tell(act, "forfeit", r"^you conceded bout #%d$" % bout_id)
+        tell(act, "forfeit yes", r"^you conceded bout #%d$" % bout_id)
         _, _, row = await_round(env, bout_id, 2, w, wpos)
         check(row["state"] == "over" and row["winner"] == 1 and row["method"] == "tko" and
               row["reason"] == "towel", "after the forfeit: %r" % row)
@@ -820,7 +820,7 @@ def s_third_user(env):
     await_round(env, bout_id, 1, a, apos, heard=[told, prompt(env, a, bout_id, 2, "Duran", apos)])
     check_acks(env, bout_id, acks)
     apos = len(a.lines)
-    tell(b, "forfeit", r"^you conceded bout #%d$" % bout_id)
+    tell(b, "forfeit yes", r"^you conceded bout #%d$" % bout_id)
     said, _, row = await_round(env, bout_id, 2, a, apos)
     check(row["state"] == "over" and row["winner"] == 0 and row["reason"] == "towel",
           "after the forfeit: %r" % row)

@@ -196,7 +196,7 @@ def s_yield(env):
     bout_id, _ = duel(env, a, b, "Brutus", "Cassius")
     row = wait_round(env, bout_id, 1)
     check(row["state"] == "live", "the duel ended in round 1: %r" % row)
-    tell(b, "yield", r"^you conceded bout #%d$" % bout_id)
+    tell(b, "yield yes", r"^you conceded bout #%d$" % bout_id)
     row = wait_over(env, bout_id, 10)
     check(row["winner"] == 0 and row["method"] == "tko" and row["reason"] == "towel",
           "after the yield: %r" % row)

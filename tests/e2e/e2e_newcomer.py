@@ -427,7 +427,7 @@ def s_newcomer(env):
 
     # He has had enough: he concedes in the channel; told in private.
     nstart, dstart = len(new.lines), len(dave.lines)
-    new.cmd("forfeit", CHANNEL)
+    new.cmd("forfeit yes", CHANNEL)
     said, wpos, row = await_round(env, bout_id, 2, w, wpos)
     check(row["state"] == "over" and row["winner"] == 1 and row["method"] == "tko" and
           row["reason"] == "towel", "after the forfeit: %r" % row)

@@ -821,7 +821,7 @@ def s_colour_modes(env):
     tape = wait_chan(w, r"^Bout #\d+, boxing, 3 rounds: %s " % a.fighter, start)
     check("\x02%s\x02" % a.fighter in tape.raw_text, "no bold in the tape after -c: %r" % tape)
     gate.wait()
-    a.cmd("forfeit", CHANNEL)
+    a.cmd("forfeit yes", CHANNEL)
     result = wait_chan(w, r"\bwins by TKO in round 1\b", start)
     check("\x03" in result.raw_text, "no colour in the result after -c: %r" % result)
     for c in (a, b, w):
