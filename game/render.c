@@ -605,8 +605,20 @@ static void item_injury(struct items *is, const struct event *e, const char *arg
     injury_name(e->a, e->b, it->brief, sizeof(it->brief));
 }
 
+/* 1 if an injury at `loc` has the same name at levels a and b: an injured
+ * jaw of level 2 and 3, a fractured nose of 2 and 3 (worse, but nothing
+ * a listener can hear: "now an injured jaw" would tell him nothing new). */
+static int same_injury_words(int loc, int a, int b)
+{
+    char x[64], y[64];
+
+    injury_name(loc, a, x, sizeof(x));
+    injury_name(loc, b, y, sizeof(y));
+    return strcmp(x, y) == 0;
+}
+
 /* An injury made worse: e->a its location, e->b its level now, e->c its
- * level before. */
+ * level before. Said worse only when its name changes. */
 static void item_aggravated(struct items *is, const struct event *e, const char *arg[ITEM_ARGS],
                             struct rng *flavour)
 {
@@ -626,7 +638,7 @@ static void item_aggravated(struct items *is, const struct event *e, const char 
             SAY(it, flavour, say_shut, arg);
         else
             SAY(it, flavour, say_again, arg);
-    } else if (e->b != e->c) {
+    } else if (e->b != e->c && !same_injury_words(e->a, e->b, e->c)) {
         injury_phrase(e->a, e->b, now, sizeof(now));
         SAY(it, flavour, say_worse, arg);
     } else {
@@ -683,6 +695,18 @@ static void item_stoppage(struct items *is, const struct bout *b, const struct e
     }
 }
 
+/* 1 if the knockout of side v this round did not count: the referee or the
+ * doctor stopped him earlier in the round (the engine reports both, and
+ * the result is the TKO: "knocked out cold" then "wins by TKO" would
+ * contradict each other). */
+static int ko_void(const struct events *evs, int v)
+{
+    for (int k = 0; k < evs->n; k++)
+        if (evs->ev[k].type == EV_TKO && evs->ev[k].side == v)
+            return 1;
+    return 0;
+}
+
 /* The items of a round's events, in the order they happened. */
 void items_collect(struct items *is, const struct render_corner c[SIDES], const struct bout *b,
                    const struct events *evs, struct rng *flavour)
@@ -722,6 +746,14 @@ void items_collect(struct items *is, const struct render_corner c[SIDES], const 
             downs_said[v] = 1;
             break;
         case EV_KO:
+            if (ko_void(evs, v)) {
+                /* Not said; its draw is still made, so the words of the
+                 * rest of the bout stay as they were. */
+                (void)PICK(flavour, say_ko);
+                break;
+            }
+            item_stoppage(is, b, e, arg, flavour);
+            break;
         case EV_TKO:
             item_stoppage(is, b, e, arg, flavour);
             break;
@@ -954,7 +986,8 @@ static void report_event(struct str *t, const struct render_corner c[SIDES], con
     case EV_AGGRAVATED:
         injury_name(e->a, e->b, what, sizeof(what));
         injury_name(e->a, e->c, was, sizeof(was));
-        if (e->b != e->c)
+        /* Old reports (RENDER_SCHEMA3) said "now" at every new level. */
+        if (e->b != e->c && (form == RENDER_SCHEMA3 || !same_injury_words(e->a, e->b, e->c)))
             str_add(t, "%s's %s is aggravated: now %s (level %d, ", name, was, what, e->b);
         else
             str_add(t, "%s's %s is aggravated (level %d, ", name, what, e->b);
@@ -1026,8 +1059,14 @@ int render_round_report(const struct render_corner c[SIDES], const struct bout *
     if (w)
         w->report_head(&t, c, b, form);
     for (int k = 0; k < evs->n; k++) {
+        const struct event *e = &evs->ev[k];
         str_cat(&t, "\n  ");
-        report_event(&t, c, b, &evs->ev[k], form);
+        /* A knockout the earlier stoppage voided (old reports said it
+         * plainly). */
+        if (form == RENDER_PLAIN && e->type == EV_KO && ko_void(evs, e->side))
+            str_add(&t, "%s would have been counted out, but was stopped first.", c[e->side].name);
+        else
+            report_event(&t, c, b, e, form);
     }
     if (evs->dropped > 0)
         str_add(&t, "\n  (%d more events not recorded)", evs->dropped);

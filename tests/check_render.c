@@ -100,6 +100,19 @@ static const char *const keys_clinch[] = {"holding", NULL};
 static const char *const keys_tko[] = {"stop",  "bell",  "towel", "referee", "doctor", "stool",
                                        "can't", "spent", "out",   "injur",   NULL};
 
+/* The words of a knockout said (say_ko), none of a stoppage's. */
+static const char *const keys_ko_said[] = {"knocked out", "out cold",       "counted out",
+                                           "Lights out",  "beat the count", NULL};
+
+/* 1 if side v also has a TKO among the round's events. */
+static int tko_too(const struct events *ev, int v)
+{
+    for (int k = 0; k < ev->n; k++)
+        if (ev->ev[k].type == EV_TKO && ev->ev[k].side == v)
+            return 1;
+    return 0;
+}
+
 /* The cards line as the engine's figures say it must read; a conceded
  * round is not scored, and says who conceded it (and the totals after round
  * 1: in round 1 they would be 0-0 all round). */
@@ -162,7 +175,12 @@ static void check_incidents(const struct render_corner c[SIDES], const struct ev
             seen->knockdowns++;
             break;
         case EV_KO:
-            REQUIRE_SAID(said(lines, 1, mid, name, keys_ko));
+            /* A knockout after the referee or the doctor stopped him is
+             * not said: the result is the TKO. */
+            if (tko_too(ev, e->side))
+                REQUIRE_SAID(!said(lines, 1, mid, name, keys_ko_said));
+            else
+                REQUIRE_SAID(said(lines, 1, mid, name, keys_ko));
             seen->kos++;
             break;
         case EV_INJURY:

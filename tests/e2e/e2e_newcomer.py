@@ -94,9 +94,11 @@ ORDER_HELP_BOXING = (
     "allout.")
 ORDER_HELP_SUGARRAY = (
     "SUGAR RAY orders are attack/defence, e.g. 3/2, each 0 to 99: an attack above the "
-    "opponent's defence takes twice the difference off his endurance; every round costs you "
-    "endurance for 3 x attack + 2 x defence - skill. Whoever is not knocked out and has the "
-    "larger total of attack wins on points.")
+    "opponent's defence takes twice the difference off his endurance. Every round first "
+    "costs you endurance for its effort, 3 x attack + 2 x defence - skill: nothing for 0 or "
+    "less, 1 for 1-4, 2 for 5-7, 3 for 8-9, then 4, 5, 6, 7, 8 and 10 for 10 to 15, and "
+    "2 x (effort - 10) above 15. Whoever is not knocked out and has the larger total of "
+    "attack wins on points.")
 SHEET_HELP_BOXING = (
     "Boxing abilities, 60 points over five, each 5 to 20: str (strength: how hard "
     "punches hurt), spd (speed: how many land), agl (agility: how many you avoid), "
