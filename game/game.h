@@ -155,10 +155,17 @@ struct render_corner {
     char owner[DB_NAME_MAX]; /* his player's account */
     struct sheet sheet;
     int wins, losses, draws, kos;
+    int tkos, towels, dqs, forfeits; /* how his other wins ended (struct db_fighter) */
+    int conceded; /* he conceded this bout by his own word: the result is a forfeit */
 };
 
 /* The corner of fighter `f` (his name, owner, sheet and record). */
 void render_corner_fill(struct render_corner *c, const struct db_fighter *f);
+/* How c's wins ended, into buf (len bytes; like snprintf): "3 KOs, 1 TKO,
+ * 2 towels, 1 DQ, 1 forfeit" (a duellist's towels are "yields"), the
+ * counts that are not 0 only ("" for none). With `by`, as the fighter's
+ * card says it: "3 by KO, 1 by TKO, ...", the KOs always. */
+int render_wins(const struct render_corner *c, int by, char *buf, size_t len);
 /* The tale of the tape, said when bout `id` starts: at most `max` lines
  * (2 or 3 are enough). Returns the count. */
 int render_tape(const struct render_corner c[SIDES], enum rules rules, int rounds, int64_t id,

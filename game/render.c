@@ -356,10 +356,19 @@ void result_add(struct str *t, const struct render_corner c[SIDES], const struct
         case METHOD_TKO: {
             char why[128];
 
-            if (res->reason == TKO_TOWEL && words && words->towel_words)
-                snprintf(why, sizeof(why), "%s", words->towel_words);
-            else
-                tko_words(res->reason, injuries_of(b, !w), why, sizeof(why));
+            if (res->reason == TKO_TOWEL && c[!w].conceded) {
+                /* He conceded himself: no stoppage, a forfeit. */
+                str_add(t, "%s wins by forfeit in round %d (%s conceded)!", name, res->round,
+                        c[!w].name);
+                return;
+            }
+            if (res->reason == TKO_TOWEL && words && words->towel_words) {
+                /* His plan gave up in the ruleset's own words: a yield. */
+                str_add(t, "%s wins in round %d: %s %s!", name, res->round, c[!w].name,
+                        words->towel_words);
+                return;
+            }
+            tko_words(res->reason, injuries_of(b, !w), why, sizeof(why));
             str_add(t, "%s wins by TKO in round %d (%s)!", name, res->round, why);
             return;
         }
@@ -850,6 +859,8 @@ int items_lines(const struct items *is, const struct render_corner c[SIDES],
 
 /* ------------------------------------------------------------ the tape */
 
+static void wins_add(struct str *t, const struct render_corner *c);
+
 static void corner_add(struct str *t, const struct render_corner *c, const struct words *w)
 {
     str_cat(t, c->name);
@@ -858,8 +869,7 @@ static void corner_add(struct str *t, const struct render_corner *c, const struc
     if (w)
         w->sheet_add(t, &c->sheet);
     str_add(t, ", %d-%d-%d", c->wins, c->losses, c->draws);
-    if (c->kos > 0)
-        str_add(t, " (%d KO%s)", c->kos, c->kos == 1 ? "" : "s");
+    wins_add(t, c);
 }
 
 int render_tape(const struct render_corner c[SIDES], enum rules rules, int rounds, int64_t id,
@@ -1144,6 +1154,47 @@ void render_corner_fill(struct render_corner *c, const struct db_fighter *f)
     c->losses = f->losses;
     c->draws = f->draws;
     c->kos = f->kos;
+    c->tkos = f->tkos;
+    c->towels = f->towels;
+    c->dqs = f->dqs;
+    c->forfeits = f->forfeits;
+}
+
+int render_wins(const struct render_corner *c, int by, char *buf, size_t len)
+{
+    const struct words *w = words_of(c->sheet.rules);
+    const char *towel = w && w->towel_words ? "yield" : "towel";
+    const struct {
+        int n;
+        const char *what;
+    } part[] = {{c->kos, "KO"},
+                {c->tkos, "TKO"},
+                {c->towels, towel},
+                {c->dqs, "DQ"},
+                {c->forfeits, "forfeit"}};
+    struct str t;
+    char one[1];
+
+    render_start(&t, buf, len, one);
+    for (size_t i = 0; i < sizeof(part) / sizeof(part[0]); i++) {
+        if (part[i].n == 0 && !(by && i == 0))
+            continue;
+        str_add(&t, "%s%d", render_len(&t) ? ", " : "", part[i].n);
+        if (by)
+            str_add(&t, " by %s", part[i].what);
+        else
+            str_add(&t, " %s%s", part[i].what, part[i].n == 1 ? "" : "s");
+    }
+    return render_len(&t);
+}
+
+/* Appends " (3 KOs, 1 TKO)": how c's wins ended, when any did. */
+static void wins_add(struct str *t, const struct render_corner *c)
+{
+    char how[160];
+
+    if (render_wins(c, 0, how, sizeof(how)) > 0)
+        str_add(t, " (%s)", how);
 }
 
 /* ------------------------------------------------------ the aftermath */
@@ -1152,8 +1203,7 @@ void render_corner_fill(struct render_corner *c, const struct db_fighter *f)
 static void record_add(struct str *t, const struct render_corner *c)
 {
     str_add(t, "%s %d-%d-%d", c->name, c->wins, c->losses, c->draws);
-    if (c->kos > 0)
-        str_add(t, " (%d KO%s)", c->kos, c->kos == 1 ? "" : "s");
+    wins_add(t, c);
 }
 
 int render_result_plain(enum rules rules)

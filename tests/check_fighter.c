@@ -400,7 +400,7 @@ START_TEST(test_edit)
         {"wins=-1", "wins must be 0 to 100000"},
         {"str", "\"str\" is not key=number; e.g. set Rocky str=14 wins=3"},
         {"skill=3", "skill is not a key for a boxing fighter; keys: str, spd, agl, tgh, hgt, "
-                    "wins, losses, draws, kos, training"},
+                    "wins, losses, draws, kos, tkos, towels, dqs, forfeits, training"},
     };
 
     for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {

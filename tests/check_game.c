@@ -577,7 +577,8 @@ START_TEST(test_live_duel_yield)
     ck_assert_int_eq(game_forfeit(game, &pb, 1), 0);
     HAS("#ring|chatter|\002Round 2\002: Bob ");
     HAS("yield");
-    HAS("Conan wins by TKO in round 2 (the opponent yielded)!");
+    /* His own yield: a forfeit, not his plan's yield. */
+    HAS("Conan wins by forfeit in round 2 (Bob conceded)!");
     struct db_bout rec;
     ck_assert_int_eq(db_bout_get(db, 1, &rec), DB_OK);
     ck_assert_int_eq(rec.winner, 0);
@@ -611,6 +612,12 @@ START_TEST(test_live_duel_plan_yields)
         ck_assert_int_eq(db_order_list(db, 1, o, 64, &n), DB_OK);
         ck_assert_str_eq(o[n - 1].text, "towel"); /* a yield is stored as the towel */
         ck_assert_int_eq(o[n - 1].source, DB_ORDER_PLAN);
+        /* His plan's yield is a yield: counted apart, said so. */
+        HAS(": Bob yields!");
+        struct db_fighter fa;
+        ck_assert_int_eq(db_fighter_get(db, "conan", &fa), DB_OK);
+        ck_assert_int_eq(fa.towels, 1);
+        ck_assert_int_eq(fa.kos + fa.tkos + fa.dqs + fa.forfeits, 0);
     }
     ck_assert(replay_ok(1));
 }

@@ -656,10 +656,14 @@ static void fighter_cards(struct web *w, struct str *b, const struct route *r,
             "&middot; a %s of</div><h3>",
             rs->title, rs->fighter);
     web_html(b, f->owner);
+    struct render_corner c;
+    char wins[160];
+    render_corner_fill(&c, f);
+    render_wins(&c, 1, wins, sizeof(wins)); /* "3 by KO, 1 by TKO": no markup */
     str_add(b,
             "</h3></div><div class=\"card\"><div class=\"muted small\">Record (W-L-D)</div>"
-            "<h3>%d-%d-%d</h3><div class=\"small\">%d by KO</div></div>",
-            f->wins, f->losses, f->draws, f->kos);
+            "<h3>%d-%d-%d</h3><div class=\"small\">%s</div></div>",
+            f->wins, f->losses, f->draws, wins);
     str_add(b,
             "<div class=\"card\"><div class=\"muted small\">League</div><h3><a "
             "href=\"%sstandings/%s/%s\"><span class=\"pill %s\">%s</span></a></h3><div "
