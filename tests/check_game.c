@@ -680,6 +680,33 @@ START_TEST(test_league_turn_of_duels)
 }
 END_TEST
 
+/* A towel his plan throws in is a TKO (towel), not a forfeit: counted as a
+ * towel, and the winner earns a stoppage's training points. */
+START_TEST(test_plan_towel_is_a_towel)
+{
+    int64_t a = player("alice", "Rocky", &rocky), b = player("bob", "Apollo", &apollo);
+    struct game_caller ca = caller("alice", a, 1), cb = caller("bob", b, 1);
+    struct db_fighter f;
+
+    ck_assert_int_eq(db_fighter_get(db, "apollo", &f), DB_OK);
+    ck_assert_int_eq(db_plan_set(db, f.id, "if round >= 1 then towel", 1), DB_OK);
+    ck_assert_int_eq(game_challenge(game, &ca, b, "bob", RULES_BOXING, 0, NULL, NULL), 0);
+    ck_assert_int_eq(game_answer(game, &cb, GAME_ACCEPT, NULL, 0), 0);
+    game_tick(game, NULL);
+    hush();
+    ck_assert_int_eq(game_order_in(game, &ca, 1, "5/5/10"), 0);
+    clock_now += 61;
+    game_tick(game, NULL);
+    HAS("Rocky wins by TKO in round 1 (the corner threw in the towel)!");
+    HAS("Rocky 1-0-0 (1 towel)");
+    ck_assert_int_eq(db_fighter_get(db, "rocky", &f), DB_OK);
+    ck_assert_int_eq(f.towels, 1);
+    ck_assert_int_eq(f.kos + f.tkos + f.dqs + f.forfeits, 0);
+    ck_assert_int_eq(f.training_points, 2);
+    ck_assert(replay_ok(1));
+}
+END_TEST
+
 /* The deadline runs from when the prompts went out, not from when the
  * round was resolved: a slow output does not eat the players' time. */
 START_TEST(test_deadline_from_the_prompt)
@@ -873,6 +900,7 @@ Suite *game_suite(void)
     tcase_add_test(tc, test_deadline_from_the_prompt);
     tcase_add_test(tc, test_live_duel_fights_itself);
     tcase_add_test(tc, test_live_duel_yield);
+    tcase_add_test(tc, test_plan_towel_is_a_towel);
     tcase_add_test(tc, test_duel_view);
     tcase_add_test(tc, test_live_duel_plan_yields);
     tcase_add_test(tc, test_league_turn_of_duels);
