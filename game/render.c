@@ -1014,6 +1014,12 @@ static void report_event(struct str *t, const struct render_corner c[SIDES], con
         str_add(t, "%s is knocked out.", name);
         break;
     case EV_TKO:
+        if (form == RENDER_PLAIN && e->a == TKO_TOWEL && e->side >= 0 && e->side < SIDES &&
+            c[e->side].conceded) {
+            /* His own word, not a stoppage (old reports said it as one). */
+            str_add(t, "%s concedes: a forfeit.", name);
+            break;
+        }
         tko_words((enum tko_reason)e->a, injuries_of(b, e->side), why, sizeof(why));
         str_add(t, "%s is stopped (%s).", name, why);
         break;
@@ -1057,12 +1063,16 @@ int render_result_text(const struct render_corner c[SIDES], const struct bout *b
     return render_len(&t);
 }
 
-int render_round_report(const struct render_corner c[SIDES], const struct bout *b,
+int render_round_report(const struct render_corner cs[SIDES], const struct bout *b,
                         const struct events *evs, enum render_form form, char *buf, size_t len)
 {
     const struct words *w = words_of(b->rules);
     struct str t;
     char one[1];
+    /* Old reports (RENDER_SCHEMA3) knew no forfeit: a towel was a TKO. */
+    struct render_corner c[SIDES] = {cs[0], cs[1]};
+    if (form == RENDER_SCHEMA3)
+        c[0].conceded = c[1].conceded = 0;
 
     render_start(&t, buf, len, one);
     str_add(&t, "Round %d of %d", b->round, b->rounds);

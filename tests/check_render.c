@@ -806,6 +806,30 @@ START_TEST(test_forfeit_and_yield_words)
     render_result_text(c, &b, buf, sizeof(buf));
     ck_assert_str_eq(buf, "Rocky wins by TKO in round 5 (the corner threw in the towel)!");
 
+    /* The report of a forfeited round says so. */
+    struct sheet s[SIDES];
+    struct order o[SIDES];
+    struct bout_rng br;
+    char report[4096];
+    for (int i = 0; i < SIDES; i++) {
+        s[i].rules = RULES_BOXING;
+        s[i].u.boxing = (struct boxing_sheet){12, 12, 12, 12, 12};
+        ruleset_get(RULES_BOXING)->order_default(&o[i]);
+    }
+    corners(c, "Rocky", "Apollo", s);
+    ck_assert_int_eq(bout_init(&b, RULES_BOXING, s, 12), 0);
+    bout_rng_seed(&br, 1);
+    bout_order_towel(RULES_BOXING, &o[1]);
+    ck_assert_int_eq(bout_round(&b, o, &br, &ev), 0);
+    c[1].conceded = 1;
+    render_round_report(c, &b, &ev, RENDER_PLAIN, report, sizeof(report));
+    ck_assert_ptr_nonnull(strstr(report, "\n  Apollo concedes: a forfeit.\n  Result: Rocky wins by "
+                                         "forfeit in round 1 (Apollo conceded)!"));
+    render_round_report(c, &b, &ev, RENDER_SCHEMA3, report, sizeof(report));
+    ck_assert_ptr_nonnull(strstr(report, "Apollo is stopped (the corner threw in the towel).\n  "
+                                         "Result: Rocky wins by TKO in round 1 (the corner threw "
+                                         "in the towel)!"));
+
     duel_round(&b, c, 1, &ev);
     ck_assert_int_eq(b.result.reason, TKO_TOWEL);
     render_result_text(c, &b, buf, sizeof(buf));
