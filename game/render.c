@@ -954,13 +954,50 @@ static void damage_add(struct str *t, double x, enum render_form form)
     }
 }
 
+/* An injury, new or aggravated (EV_INJURY, EV_AGGRAVATED), of `name` in
+ * the report's words. */
+static void report_injury(struct str *t, const char *name, const struct event *e,
+                          enum render_form form)
+{
+    char what[64], was[64];
+
+    injury_name(e->a, e->b, what, sizeof(what));
+    if (e->type == EV_INJURY) {
+        str_add(t, "%s is injured: %s (level %d, ", name, what, e->b);
+    } else {
+        injury_name(e->a, e->c, was, sizeof(was));
+        /* Old reports (RENDER_SCHEMA3) said "now" at every new level. */
+        if (e->b != e->c && (form == RENDER_SCHEMA3 || !same_injury_words(e->a, e->b, e->c)))
+            str_add(t, "%s's %s is aggravated: now %s (level %d, ", name, was, what, e->b);
+        else
+            str_add(t, "%s's %s is aggravated (level %d, ", name, what, e->b);
+    }
+    damage_add(t, e->x, form);
+    str_cat(t, ").");
+}
+
+/* A stoppage (EV_TKO) of `name` in the report's words: a forfeit is none. */
+static void report_tko(struct str *t, const struct render_corner c[SIDES], const struct bout *b,
+                       const char *name, const struct event *e, enum render_form form)
+{
+    char why[128];
+
+    if (form == RENDER_PLAIN && e->a == TKO_TOWEL && e->side >= 0 && e->side < SIDES &&
+        c[e->side].conceded) {
+        /* His own word, not a stoppage (old reports said it as one). */
+        str_add(t, "%s concedes: a forfeit.", name);
+        return;
+    }
+    tko_words((enum tko_reason)e->a, injuries_of(b, e->side), why, sizeof(why));
+    str_add(t, "%s is stopped (%s).", name, why);
+}
+
 /* One event in plain words, one line, its figures written as `form` says. */
 static void report_event(struct str *t, const struct render_corner c[SIDES], const struct bout *b,
                          const struct event *e, enum render_form form)
 {
     const struct words *words = words_of(b->rules);
     const char *name = e->side >= 0 && e->side < SIDES ? c[e->side].name : "-";
-    char what[64], was[64], why[128];
 
     if (words && words->event_add && words->event_add(t, c, b, e, form))
         return;
@@ -988,21 +1025,8 @@ static void report_event(struct str *t, const struct render_corner c[SIDES], con
         str_add(t, "%s is penalised for holding.", name);
         break;
     case EV_INJURY:
-        injury_name(e->a, e->b, what, sizeof(what));
-        str_add(t, "%s is injured: %s (level %d, ", name, what, e->b);
-        damage_add(t, e->x, form);
-        str_cat(t, ").");
-        break;
     case EV_AGGRAVATED:
-        injury_name(e->a, e->b, what, sizeof(what));
-        injury_name(e->a, e->c, was, sizeof(was));
-        /* Old reports (RENDER_SCHEMA3) said "now" at every new level. */
-        if (e->b != e->c && (form == RENDER_SCHEMA3 || !same_injury_words(e->a, e->b, e->c)))
-            str_add(t, "%s's %s is aggravated: now %s (level %d, ", name, was, what, e->b);
-        else
-            str_add(t, "%s's %s is aggravated (level %d, ", name, what, e->b);
-        damage_add(t, e->x, form);
-        str_cat(t, ").");
+        report_injury(t, name, e, form);
         break;
     case EV_KNOCKDOWN:
         if (e->a > 1)
@@ -1014,14 +1038,7 @@ static void report_event(struct str *t, const struct render_corner c[SIDES], con
         str_add(t, "%s is knocked out.", name);
         break;
     case EV_TKO:
-        if (form == RENDER_PLAIN && e->a == TKO_TOWEL && e->side >= 0 && e->side < SIDES &&
-            c[e->side].conceded) {
-            /* His own word, not a stoppage (old reports said it as one). */
-            str_add(t, "%s concedes: a forfeit.", name);
-            break;
-        }
-        tko_words((enum tko_reason)e->a, injuries_of(b, e->side), why, sizeof(why));
-        str_add(t, "%s is stopped (%s).", name, why);
+        report_tko(t, c, b, name, e, form);
         break;
     case EV_CARD:
         str_add(t, "Judge %d: %d-%d.", e->a + 1, e->b, e->c);
