@@ -271,6 +271,12 @@ int render_kit_note(const struct sheet *s, char *buf, size_t len);
 /* A method as statistics name it: "KO", "TKO", "DQ", "decision",
  * "points", "draw"; "" for none. */
 const char *render_method_name(enum method m);
+/* How a win of `rules` by `m` for `reason` ended, for a list of results:
+ * render_method_name's word, but a towel (TKO_TOWEL) is "towel", or in a
+ * ruleset whose corners yield (a duel) "yield": the results apart, as the
+ * records count them. (A forfeit is a towel or a yield here: only the bout's
+ * orders tell it apart, and its page says it.) */
+const char *render_win_how(enum rules rules, enum method m, enum tko_reason reason);
 
 /* ------------------------------------------------- stored bouts (replay.c) */
 

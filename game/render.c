@@ -142,6 +142,15 @@ const char *render_method_name(enum method m)
     return "";
 }
 
+const char *render_win_how(enum rules rules, enum method m, enum tko_reason reason)
+{
+    const struct words *w = words_of(rules);
+
+    if (m == METHOD_TKO && reason == TKO_TOWEL)
+        return w && w->towel_words ? "yield" : "towel";
+    return render_method_name(m);
+}
+
 /* ------------------------------------------------------------------ text */
 
 void render_start(struct str *s, char *buf, size_t len, char spare[1])

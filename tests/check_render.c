@@ -837,6 +837,15 @@ START_TEST(test_forfeit_and_yield_words)
     c[1].conceded = 1;
     render_result_text(c, &b, buf, sizeof(buf));
     ck_assert_str_eq(buf, "Conan wins by forfeit in round 1 (Bob conceded)!");
+
+    /* Lists of results (the web pages) keep them apart too. */
+    ck_assert_str_eq(render_win_how(RULES_DUEL, METHOD_TKO, TKO_TOWEL), "yield");
+    ck_assert_str_eq(render_win_how(RULES_BOXING, METHOD_TKO, TKO_TOWEL), "towel");
+    ck_assert_str_eq(render_win_how(RULES_SUGARRAY, METHOD_TKO, TKO_TOWEL), "towel");
+    ck_assert_str_eq(render_win_how(RULES_BOXING, METHOD_TKO, TKO_ENDURANCE), "TKO");
+    ck_assert_str_eq(render_win_how(RULES_BOXING, METHOD_KO, TKO_NONE), "KO");
+    ck_assert_str_eq(render_win_how(RULES_DUEL, METHOD_KO, TKO_NONE), "KO");
+    ck_assert_str_eq(render_win_how(RULES_BOXING, METHOD_DQ, TKO_NONE), "DQ");
 }
 END_TEST
 

@@ -193,7 +193,7 @@ static void outcome_add(struct str *b, const struct route *r, const struct db_bo
     fighter_link(b, r, f[w].id, f[w].name);
     str_add(b, " beat ");
     fighter_link(b, r, f[!w].id, f[!w].name);
-    str_add(b, " by %s in round %d", render_method_name(bt->method), bt->round);
+    str_add(b, " by %s in round %d", render_win_how(bt->rules, bt->method, bt->reason), bt->round);
 }
 
 /* A table of bouts: date, bout, ruleset, kind, what happened. */
@@ -698,7 +698,8 @@ static void fighter_bout_row(struct web *w, struct str *b, const struct route *r
         str_add(b, "<span class=\"draw\">D</span> %s", render_method_name(bt->drawn_by));
     else
         str_add(b, "<span class=\"%s\">%s</span> %s, round %d", bt->winner == me ? "win" : "loss",
-                bt->winner == me ? "W" : "L", render_method_name(bt->method), bt->round);
+                bt->winner == me ? "W" : "L", render_win_how(bt->rules, bt->method, bt->reason),
+                bt->round);
     str_add(b, "</td><td class=\"hide-s small\">");
     kind_add(b, bt);
     str_add(b, "</td></tr>");
