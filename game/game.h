@@ -191,6 +191,10 @@ enum render_form {
  * full text needs, like snprintf. */
 int render_round_report(const struct render_corner c[SIDES], const struct bout *b,
                         const struct events *evs, enum render_form form, char *buf, size_t len);
+/* 0 if event evs->ev[k] is not said on its own: a knockout the referee or
+ * the doctor stopped first (the same fighter's TKO in the round is what
+ * counts); else 1. */
+int render_event_counts(const struct events *evs, int k);
 /* One event of `b`'s bouts in the report's plain words (no flavour) and
  * figures (RENDER_PLAIN), e.g. "Duran is injured: a cut above the right eye
  * (level 2, 2.0 damage)."; `b` gives the injuries a doctor's stoppage

@@ -725,6 +725,13 @@ static int ko_void(const struct events *evs, int v)
     return 0;
 }
 
+int render_event_counts(const struct events *evs, int k)
+{
+    const struct event *e = &evs->ev[k];
+
+    return !(e->type == EV_KO && ko_void(evs, e->side));
+}
+
 /* The items of a round's events, in the order they happened. */
 void items_collect(struct items *is, const struct render_corner c[SIDES], const struct bout *b,
                    const struct events *evs, struct rng *flavour)

@@ -935,6 +935,9 @@ START_TEST(test_voided_ko_and_same_injury)
         ck_assert_int_ge(n, 2);
         ck_assert_msg(said(lines, 1, n - 1, "Rocky", keys_tko), "%s", lines[1]);
     }
+    /* Nor is it marked on the bout's page. */
+    ck_assert_int_eq(render_event_counts(&ev, 0), 0);
+    ck_assert_int_eq(render_event_counts(&ev, 1), 1);
     render_round_report(c, &b, &ev, RENDER_PLAIN, report, sizeof(report));
     ck_assert_ptr_nonnull(
         strstr(report, "\n  Rocky would have been counted out, but was stopped first.\n  Rocky is "
