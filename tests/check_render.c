@@ -993,6 +993,28 @@ START_TEST(test_duel_health_not_below_0)
 }
 END_TEST
 
+/* The SUGAR RAY help teaches the fatigue the engine takes: every effort
+ * its table says, and the help says that table. */
+START_TEST(test_sugarray_help_teaches_the_engine)
+{
+    static const struct {
+        int lo, hi, loss;
+    } taught[] = {{-100, 0, 0}, {1, 4, 1},   {5, 7, 2},   {8, 9, 3},   {10, 10, 4},
+                  {11, 11, 5},  {12, 12, 6}, {13, 13, 7}, {14, 14, 8}, {15, 15, 10}};
+    const char *help = grammar_get(RULES_SUGARRAY)->order_help;
+
+    ck_assert_ptr_nonnull(strstr(help, "costs you endurance for its effort, 3 x attack + 2 x "
+                                       "defence - skill: nothing for 0 or less, 1 for 1-4, 2 for "
+                                       "5-7, 3 for 8-9, then 4, 5, 6, 7, 8 and 10 for 10 to 15, "
+                                       "and 2 x (effort - 10) above 15."));
+    for (size_t i = 0; i < sizeof(taught) / sizeof(taught[0]); i++)
+        for (int e = taught[i].lo; e <= taught[i].hi; e++)
+            ck_assert_int_eq(sugarray_fatigue_loss(e), taught[i].loss);
+    for (int e = 16; e <= 3 * SUGARRAY_ORDER_MAX + 2 * SUGARRAY_ORDER_MAX; e++)
+        ck_assert_int_eq(sugarray_fatigue_loss(e), 2 * (e - 10));
+}
+END_TEST
+
 /* ------------------------------------------------------- round report */
 
 /* Each fighter's order and each judge's count in report `buf` of round
@@ -1470,6 +1492,7 @@ Suite *render_suite(void)
     tcase_add_test(tc, test_record_words);
     tcase_add_test(tc, test_voided_ko_and_same_injury);
     tcase_add_test(tc, test_duel_health_not_below_0);
+    tcase_add_test(tc, test_sugarray_help_teaches_the_engine);
     tcase_add_test(tc, test_round_report);
     tcase_add_test(tc, test_report_figures);
     tcase_add_test(tc, test_conceded_round);
