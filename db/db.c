@@ -346,6 +346,18 @@ static const char *const migrations[] = {
     "ALTER TABLE accounts ADD COLUMN failures INTEGER NOT NULL DEFAULT 0 CHECK (failures >= 0);"
     "ALTER TABLE accounts ADD COLUMN failed_at INTEGER NOT NULL DEFAULT 0;"
     "ALTER TABLE accounts ADD COLUMN failed_from TEXT NOT NULL DEFAULT '';",
+    /* 9: how the wins ended, kept apart (issue 24). From this migration on
+     * `kos` counts knockouts only; `tkos` the referee's and the doctor's
+     * stoppages; `towels` the wins whose loser's corner, by his plan,
+     * threw in the towel (a duel's plan yielding); `dqs` the opponent's
+     * disqualifications; `forfeits` the wins whose loser conceded by his
+     * own word (the forfeit command, or a yield he ordered himself).
+     * Older records cannot be split: their `kos` keep every KO, TKO and
+     * towel counted before, as they were, and the new counts start at 0. */
+    "ALTER TABLE fighters ADD COLUMN tkos INTEGER NOT NULL DEFAULT 0 CHECK (tkos >= 0);"
+    "ALTER TABLE fighters ADD COLUMN towels INTEGER NOT NULL DEFAULT 0 CHECK (towels >= 0);"
+    "ALTER TABLE fighters ADD COLUMN dqs INTEGER NOT NULL DEFAULT 0 CHECK (dqs >= 0);"
+    "ALTER TABLE fighters ADD COLUMN forfeits INTEGER NOT NULL DEFAULT 0 CHECK (forfeits >= 0);",
     /* 10 (issue 24; 9 is the words' result counts, merged before it): the
      * results listed by when they ended (the web's latest results, a
      * title history), read from an index rather than by sorting every
@@ -363,12 +375,14 @@ static const char *const migrations[] = {
  * key, ?4 name, ?5 rules, ?6-?12 str spd agl tgh hgt skill endurance, ?13-?16
  * wins losses draws kos, ?17 training_points, ?18 retired, ?19 created, ?20
  * league, ?21 gold_record, ?22 paused, ?23 trained, ?24 missed, (migration 6)
- * ?25-?27 dex con intel, ?28 kit; and
+ * ?25-?27 dex con intel, ?28 kit, (migration 9) ?29-?32 tkos towels dqs
+ * forfeits; and
  * FIGHTER_COLUMNS reads them in that order (the owner's name third). */
 #define FIGHTER_COLUMNS                                                                            \
     "f.id, f.account_id, a.name, f.name, f.rules, f.str, f.spd, f.agl, f.tgh, f.hgt, f.skill,"     \
     " f.endurance, f.wins, f.losses, f.draws, f.kos, f.training_points, f.retired, f.created,"     \
-    " f.league, f.gold_record, f.paused, f.trained, f.missed, f.dex, f.con, f.intel, f.kit"        \
+    " f.league, f.gold_record, f.paused, f.trained, f.missed, f.dex, f.con, f.intel, f.kit,"       \
+    " f.tkos, f.towels, f.dqs, f.forfeits"                                                         \
     " FROM fighters f JOIN accounts a ON a.id = f.account_id"
 
 /* Bout statements likewise: ?1 id, ?2 rules, ?3 channel, ?4 rounds, ?5
@@ -398,9 +412,10 @@ static const char *const stmt_sql[STMT_COUNT] = {
     [STMT_FIGHTER_INSERT] =
         "INSERT INTO fighters (account_id, key, name, rules, str, spd, agl, tgh, hgt, skill,"
         " endurance, wins, losses, draws, kos, training_points, retired, created, league,"
-        " gold_record, paused, trained, missed, dex, con, intel, kit)"
+        " gold_record, paused, trained, missed, dex, con, intel, kit, tkos, towels, dqs, forfeits)"
         " VALUES (?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12,"
-        " ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28)",
+        " ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28,"
+        " ?29, ?30, ?31, ?32)",
     [STMT_FIGHTER_GET] = "SELECT " FIGHTER_COLUMNS " WHERE f.key = ?1",
     [STMT_FIGHTER_LIST] = "SELECT " FIGHTER_COLUMNS " WHERE f.account_id = ?1"
                           " AND (?2 OR f.retired = 0) ORDER BY f.created, f.id LIMIT ?3",
@@ -408,7 +423,8 @@ static const char *const stmt_sql[STMT_COUNT] = {
                           " skill = ?11, endurance = ?12, wins = ?13, losses = ?14, draws = ?15,"
                           " kos = ?16, training_points = ?17, league = ?20, gold_record = ?21,"
                           " paused = ?22, trained = ?23, missed = ?24, dex = ?25, con = ?26,"
-                          " intel = ?27, kit = ?28 WHERE id = ?1",
+                          " intel = ?27, kit = ?28, tkos = ?29, towels = ?30, dqs = ?31,"
+                          " forfeits = ?32 WHERE id = ?1",
     [STMT_FIGHTER_RETIRE] = "UPDATE fighters SET retired = 1 WHERE id = ?1",
     [STMT_FIGHTER_GET_ID] = "SELECT " FIGHTER_COLUMNS " WHERE f.id = ?1",
     [STMT_FIGHTER_LIST_RULES] = "SELECT " FIGHTER_COLUMNS " WHERE f.rules = ?1 AND f.retired = 0"

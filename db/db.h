@@ -61,6 +61,12 @@ struct db_fighter {
     int paused;      /* league turns still to sit out */
     int trained;     /* sugarray: trained since the last turn */
     int missed;      /* missed his last turn (no plan): no training until next */
+    /* How his wins ended (migration 9; `kos` above counts knockouts only
+     * from then on, and keeps what older records counted as KOs): by the
+     * referee's or the doctor's stoppage, by the towel his opponent's plan
+     * threw in (a duel: yielded), by the opponent's disqualification, by
+     * the opponent's forfeit (conceded by his own word). */
+    int tkos, towels, dqs, forfeits;
 };
 
 /* Opens (creating if needed) the database at `path` and migrates it to the
@@ -180,7 +186,8 @@ int db_fighter_get(struct db *db, const char *key, struct db_fighter *out);
 int db_fighter_list(struct db *db, int64_t account_id, int retired, struct db_fighter *out, int max,
                     int *n);
 /* Writes the sheet (every field of its ruleset; the ruleset itself must be
- * the stored one, else DB_ERROR), the record (wins, losses, draws, kos), the
+ * the stored one, else DB_ERROR), the record (wins, losses, draws, kos, and
+ * tkos towels dqs forfeits), the
  * training points and the league fields (checked as by create) of fighter
  * f->id. DB_NOTFOUND if there is none. */
 int db_fighter_save(struct db *db, const struct db_fighter *f);

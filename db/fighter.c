@@ -82,6 +82,10 @@ static int fighter_bind_state(sqlite3_stmt *st, const struct db_fighter *f)
     bad |= sqlite3_bind_int(st, 14, f->losses) != SQLITE_OK;
     bad |= sqlite3_bind_int(st, 15, f->draws) != SQLITE_OK;
     bad |= sqlite3_bind_int(st, 16, f->kos) != SQLITE_OK;
+    bad |= sqlite3_bind_int(st, 29, f->tkos) != SQLITE_OK;
+    bad |= sqlite3_bind_int(st, 30, f->towels) != SQLITE_OK;
+    bad |= sqlite3_bind_int(st, 31, f->dqs) != SQLITE_OK;
+    bad |= sqlite3_bind_int(st, 32, f->forfeits) != SQLITE_OK;
     bad |= sqlite3_bind_int(st, 17, f->training_points) != SQLITE_OK;
     bad |= sqlite3_bind_text(st, 20, db_name_of(&db_leagues, f->league), -1, SQLITE_STATIC) !=
            SQLITE_OK;
@@ -149,6 +153,10 @@ static int fighter_read(struct db *db, sqlite3_stmt *st, struct db_fighter *f)
     f->losses = sqlite3_column_int(st, 13);
     f->draws = sqlite3_column_int(st, 14);
     f->kos = sqlite3_column_int(st, 15);
+    f->tkos = sqlite3_column_int(st, 28);
+    f->towels = sqlite3_column_int(st, 29);
+    f->dqs = sqlite3_column_int(st, 30);
+    f->forfeits = sqlite3_column_int(st, 31);
     f->training_points = sqlite3_column_int(st, 16);
     f->retired = sqlite3_column_int(st, 17) != 0;
     f->created = sqlite3_column_int64(st, 18);

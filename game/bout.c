@@ -718,14 +718,19 @@ static int order_fallback(struct game *g, struct live *lv, int side, struct orde
 }
 
 /* The records after the finished bout `b`, into f[] (copies): wins,
- * losses, draws and KOs, and what the ruleset says the bout leaves (sheet
- * changes, training points, which go into points[]). */
-static void records_apply(const struct bout *b, struct db_fighter f[SIDES], int points[SIDES])
+ * losses, draws and how the win ended (record.c), and what the ruleset says
+ * the bout leaves (sheet changes, training points, which go into
+ * points[]). conceded[s]: side s conceded by his own word (record_conceded
+ * of his last order): the win is a forfeit, which earns no stoppage's
+ * reward. */
+static void records_apply(const struct bout *b, const int conceded[SIDES],
+                          struct db_fighter f[SIDES], int points[SIDES])
 {
     const struct result *res = &b->result;
     struct sheet sh[SIDES] = {f[0].sheet, f[1].sheet};
+    int forfeit = record_forfeit(res, conceded);
 
-    ruleset_get(b->rules)->after_bout(res, sh, points);
+    record_after_bout(ruleset_get(b->rules), res, forfeit, sh, points);
     if (ruleset_get(b->rules)->sheet_after)
         ruleset_get(b->rules)->sheet_after(b, sh);
     for (int s = 0; s < SIDES; s++) {
@@ -733,7 +738,7 @@ static void records_apply(const struct bout *b, struct db_fighter f[SIDES], int 
             f[s].draws++;
         } else if (res->winner == s) {
             f[s].wins++;
-            f[s].kos += res->method == METHOD_KO || res->method == METHOD_TKO;
+            record_win_add(&f[s], res, forfeit);
         } else {
             f[s].losses++;
         }
@@ -844,6 +849,7 @@ struct round {
     uint64_t digest;                                 /* likewise */
     struct db_bout rec;                              /* the bout's record after it */
     struct db_fighter f[SIDES];                      /* the fighters after it (records if over) */
+    int conceded[SIDES];                             /* by his own word (record_conceded) */
     int points[SIDES];                               /* training points the bout earned */
     char lines[RENDER_ROUND_LINES][RENDER_LINE_MAX]; /* its commentary */
     int n;
@@ -885,8 +891,12 @@ static int round_fight(struct game *g, const struct live *lv, struct round *r)
                  (long long)lv->rec.id, r->number, r->dbo[0].text, r->dbo[1].text);
         return -1;
     }
-    r->n = render_round(lv->corner, &r->b, &evs, &r->rng.flavour, r->lines);
-    r->nres = r->b.result.over ? render_result(lv->corner, &r->b, &r->rng.flavour, r->result) : 0;
+    /* The result says a forfeit where a corner conceded by his own word. */
+    struct render_corner corner[SIDES] = {lv->corner[0], lv->corner[1]};
+    for (int s = 0; s < SIDES; s++)
+        corner[s].conceded = r->conceded[s] = record_conceded(&r->o[s], r->dbo[s].source);
+    r->n = render_round(corner, &r->b, &evs, &r->rng.flavour, r->lines);
+    r->nres = r->b.result.over ? render_result(corner, &r->b, &r->rng.flavour, r->result) : 0;
     r->digest = bout_digest(lv->digest, &r->b, &evs);
     r->rec = lv->rec;
     r->f[0] = lv->f[0];
@@ -904,7 +914,7 @@ static int round_fight(struct game *g, const struct live *lv, struct round *r)
         r->rec.reason = res->reason;
         r->rec.decision = res->decision;
         r->rec.ended = game_wall(g);
-        records_apply(&r->b, r->f, r->points);
+        records_apply(&r->b, r->conceded, r->f, r->points);
     }
     return 0;
 }
@@ -944,6 +954,7 @@ static void round_adopt(struct live *lv, const struct round *r)
         lv->has_last[s] = 1;
         lv->have[s] = 0;
         lv->f[s] = r->f[s];
+        lv->corner[s].conceded = r->conceded[s]; /* say_over's result words */
     }
 }
 

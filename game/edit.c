@@ -22,6 +22,11 @@ static const struct {
     {"losses", offsetof(struct db_fighter, losses), 0, 100000},
     {"draws", offsetof(struct db_fighter, draws), 0, 100000},
     {"kos", offsetof(struct db_fighter, kos), 0, 100000},
+    /* How the other wins ended (migration 9). */
+    {"tkos", offsetof(struct db_fighter, tkos), 0, 100000},
+    {"towels", offsetof(struct db_fighter, towels), 0, 100000},
+    {"dqs", offsetof(struct db_fighter, dqs), 0, 100000},
+    {"forfeits", offsetof(struct db_fighter, forfeits), 0, 100000},
     {"training", offsetof(struct db_fighter, training_points), 0, 1000},
 };
 
@@ -84,14 +89,14 @@ static int set_word(const struct game_caller *who, struct db_fighter *nf, const 
     if (got < 0)
         return -1;
     if (got == 0) {
-        char keys[128];
+        char keys[256];
         struct str s;
         str_init_fixed(&s, keys, sizeof(keys));
         for (int j = 0; j < rs->nfields; j++)
             str_add(&s, "%s%s", j ? ", " : "", rs->fields[j].key);
-        game_reply(who,
-                   "%s is not a key for a %s fighter; keys: %s, wins, losses, draws, kos, "
-                   "training",
+        for (size_t j = 0; j < sizeof(record_keys) / sizeof(record_keys[0]); j++)
+            str_add(&s, ", %s", record_keys[j].name);
+        game_reply(who, "%s is not a key for a %s fighter; keys: %s",
                    text_clip((char[21]){0}, 21, a, k < 20 ? k : 20), rs->name, keys);
         return -1;
     }

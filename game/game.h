@@ -159,10 +159,17 @@ struct render_corner {
     char owner[DB_NAME_MAX]; /* his player's account */
     struct sheet sheet;
     int wins, losses, draws, kos;
+    int tkos, towels, dqs, forfeits; /* how his other wins ended (struct db_fighter) */
+    int conceded; /* he conceded this bout by his own word: the result is a forfeit */
 };
 
 /* The corner of fighter `f` (his name, owner, sheet and record). */
 void render_corner_fill(struct render_corner *c, const struct db_fighter *f);
+/* How c's wins ended, into buf (len bytes; like snprintf): "3 KOs, 1 TKO,
+ * 2 towels, 1 DQ, 1 forfeit" (a duellist's towels are "yields"), the
+ * counts that are not 0 only ("" for none). With `by`, as the fighter's
+ * card says it: "3 by KO, 1 by TKO, ...", the KOs always. */
+int render_wins(const struct render_corner *c, int by, char *buf, size_t len);
 /* The tale of the tape, said when bout `id` starts: at most `max` lines
  * (2 or 3 are enough). Returns the count. */
 int render_tape(const struct render_corner c[SIDES], enum rules rules, int rounds, int64_t id,
@@ -188,6 +195,10 @@ enum render_form {
  * full text needs, like snprintf. */
 int render_round_report(const struct render_corner c[SIDES], const struct bout *b,
                         const struct events *evs, enum render_form form, char *buf, size_t len);
+/* 0 if event evs->ev[k] is not said on its own: a knockout the referee or
+ * the doctor stopped first (the same fighter's TKO in the round is what
+ * counts); else 1. */
+int render_event_counts(const struct events *evs, int k);
 /* One event of `b`'s bouts in the report's plain words (no flavour) and
  * figures (RENDER_PLAIN), e.g. "Duran is injured: a cut above the right eye
  * (level 2, 2.0 damage)."; `b` gives the injuries a doctor's stoppage
@@ -268,6 +279,12 @@ int render_kit_note(const struct sheet *s, char *buf, size_t len);
 /* A method as statistics name it: "KO", "TKO", "DQ", "decision",
  * "points", "draw"; "" for none. */
 const char *render_method_name(enum method m);
+/* How a win of `rules` by `m` for `reason` ended, for a list of results:
+ * render_method_name's word, but a towel (TKO_TOWEL) is "towel", or in a
+ * ruleset whose corners yield (a duel) "yield": the results apart, as the
+ * records count them. (A forfeit is a towel or a yield here: only the bout's
+ * orders tell it apart, and its page says it.) */
+const char *render_win_how(enum rules rules, enum method m, enum tko_reason reason);
 
 /* ------------------------------------------------- stored bouts (replay.c) */
 

@@ -141,6 +141,21 @@ int replayer_open(struct replayer *rp, struct db *db, int64_t id, char *err, siz
 int replayer_round(struct replayer *rp, char lines[RENDER_ROUND_LINES][RENDER_LINE_MAX],
                    char result[RENDER_RESULT_MAX][RENDER_LINE_MAX], int *nres);
 
+/* Records (record.c). record_conceded: 1 if order `o`, from `source`,
+ * concedes the bout by the player's own word (a towel or yield he sent, or
+ * the forfeit command), not by his plan. record_forfeit: 1 if result `res`
+ * is such a concession of the loser (conceded[] per side, as
+ * record_conceded said of each side's last order). record_win_add counts
+ * how the win `res` ended into the winner's record `f` (kos, tkos, towels,
+ * dqs or forfeits; nothing more for a decision or points). record_after_bout
+ * runs rs->after_bout (sheet changes, training points[]) for `res`, a
+ * forfeit counting as a win without a stoppage. */
+int record_conceded(const struct order *o, enum db_order_source source);
+int record_forfeit(const struct result *res, const int conceded[SIDES]);
+void record_win_add(struct db_fighter *f, const struct result *res, int forfeit);
+void record_after_bout(const struct ruleset *rs, const struct result *res, int forfeit,
+                       struct sheet sh[SIDES], int points[SIDES]);
+
 /* The schedule of league turns (league.c), run from game_tick. */
 void league_tick(struct game *g, const char *channel);
 

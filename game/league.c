@@ -222,7 +222,8 @@ static void fight_apply(struct turn *t, int a, int b, const struct sheet sheets[
             x[s]->ties++;
         } else if (res->winner == s) {
             f->wins++;
-            f->kos += res->method == METHOD_KO || res->method == METHOD_TKO;
+            /* A league bout is fought by plans alone: never a forfeit. */
+            record_win_add(f, res, 0);
             x[s]->wins++;
         } else {
             f->losses++;

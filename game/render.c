@@ -142,6 +142,15 @@ const char *render_method_name(enum method m)
     return "";
 }
 
+const char *render_win_how(enum rules rules, enum method m, enum tko_reason reason)
+{
+    const struct words *w = words_of(rules);
+
+    if (m == METHOD_TKO && reason == TKO_TOWEL)
+        return w && w->towel_words ? "yield" : "towel";
+    return render_method_name(m);
+}
+
 /* ------------------------------------------------------------------ text */
 
 void render_start(struct str *s, char *buf, size_t len, char spare[1])
@@ -356,10 +365,19 @@ void result_add(struct str *t, const struct render_corner c[SIDES], const struct
         case METHOD_TKO: {
             char why[128];
 
-            if (res->reason == TKO_TOWEL && words && words->towel_words)
-                snprintf(why, sizeof(why), "%s", words->towel_words);
-            else
-                tko_words(res->reason, injuries_of(b, !w), why, sizeof(why));
+            if (res->reason == TKO_TOWEL && c[!w].conceded) {
+                /* He conceded himself: no stoppage, a forfeit. */
+                str_add(t, "%s wins by forfeit in round %d (%s conceded)!", name, res->round,
+                        c[!w].name);
+                return;
+            }
+            if (res->reason == TKO_TOWEL && words && words->towel_words) {
+                /* His plan gave up in the ruleset's own words: a yield. */
+                str_add(t, "%s wins in round %d: %s %s!", name, res->round, c[!w].name,
+                        words->towel_words);
+                return;
+            }
+            tko_words(res->reason, injuries_of(b, !w), why, sizeof(why));
             str_add(t, "%s wins by TKO in round %d (%s)!", name, res->round, why);
             return;
         }
@@ -605,8 +623,20 @@ static void item_injury(struct items *is, const struct event *e, const char *arg
     injury_name(e->a, e->b, it->brief, sizeof(it->brief));
 }
 
+/* 1 if an injury at `loc` has the same name at levels a and b: an injured
+ * jaw of level 2 and 3, a fractured nose of 2 and 3 (worse, but nothing
+ * a listener can hear: "now an injured jaw" would tell him nothing new). */
+static int same_injury_words(int loc, int a, int b)
+{
+    char x[64], y[64];
+
+    injury_name(loc, a, x, sizeof(x));
+    injury_name(loc, b, y, sizeof(y));
+    return strcmp(x, y) == 0;
+}
+
 /* An injury made worse: e->a its location, e->b its level now, e->c its
- * level before. */
+ * level before. Said worse only when its name changes. */
 static void item_aggravated(struct items *is, const struct event *e, const char *arg[ITEM_ARGS],
                             struct rng *flavour)
 {
@@ -626,7 +656,7 @@ static void item_aggravated(struct items *is, const struct event *e, const char 
             SAY(it, flavour, say_shut, arg);
         else
             SAY(it, flavour, say_again, arg);
-    } else if (e->b != e->c) {
+    } else if (e->b != e->c && !same_injury_words(e->a, e->b, e->c)) {
         injury_phrase(e->a, e->b, now, sizeof(now));
         SAY(it, flavour, say_worse, arg);
     } else {
@@ -683,6 +713,25 @@ static void item_stoppage(struct items *is, const struct bout *b, const struct e
     }
 }
 
+/* 1 if the knockout of side v this round did not count: the referee or the
+ * doctor stopped him earlier in the round (the engine reports both, and
+ * the result is the TKO: "knocked out cold" then "wins by TKO" would
+ * contradict each other). */
+static int ko_void(const struct events *evs, int v)
+{
+    for (int k = 0; k < evs->n; k++)
+        if (evs->ev[k].type == EV_TKO && evs->ev[k].side == v)
+            return 1;
+    return 0;
+}
+
+int render_event_counts(const struct events *evs, int k)
+{
+    const struct event *e = &evs->ev[k];
+
+    return !(e->type == EV_KO && ko_void(evs, e->side));
+}
+
 /* The items of a round's events, in the order they happened. */
 void items_collect(struct items *is, const struct render_corner c[SIDES], const struct bout *b,
                    const struct events *evs, struct rng *flavour)
@@ -722,6 +771,14 @@ void items_collect(struct items *is, const struct render_corner c[SIDES], const 
             downs_said[v] = 1;
             break;
         case EV_KO:
+            if (ko_void(evs, v)) {
+                /* Not said; its draw is still made, so the words of the
+                 * rest of the bout stay as they were. */
+                (void)PICK(flavour, say_ko);
+                break;
+            }
+            item_stoppage(is, b, e, arg, flavour);
+            break;
         case EV_TKO:
             item_stoppage(is, b, e, arg, flavour);
             break;
@@ -818,6 +875,8 @@ int items_lines(const struct items *is, const struct render_corner c[SIDES],
 
 /* ------------------------------------------------------------ the tape */
 
+static void wins_add(struct str *t, const struct render_corner *c);
+
 static void corner_add(struct str *t, const struct render_corner *c, const struct words *w)
 {
     str_cat(t, c->name);
@@ -826,8 +885,7 @@ static void corner_add(struct str *t, const struct render_corner *c, const struc
     if (w)
         w->sheet_add(t, &c->sheet);
     str_add(t, ", %d-%d-%d", c->wins, c->losses, c->draws);
-    if (c->kos > 0)
-        str_add(t, " (%d KO%s)", c->kos, c->kos == 1 ? "" : "s");
+    wins_add(t, c);
 }
 
 int render_tape(const struct render_corner c[SIDES], enum rules rules, int rounds, int64_t id,
@@ -912,13 +970,50 @@ static void damage_add(struct str *t, double x, enum render_form form)
     }
 }
 
+/* An injury, new or aggravated (EV_INJURY, EV_AGGRAVATED), of `name` in
+ * the report's words. */
+static void report_injury(struct str *t, const char *name, const struct event *e,
+                          enum render_form form)
+{
+    char what[64], was[64];
+
+    injury_name(e->a, e->b, what, sizeof(what));
+    if (e->type == EV_INJURY) {
+        str_add(t, "%s is injured: %s (level %d, ", name, what, e->b);
+    } else {
+        injury_name(e->a, e->c, was, sizeof(was));
+        /* Old reports (RENDER_SCHEMA3) said "now" at every new level. */
+        if (e->b != e->c && (form == RENDER_SCHEMA3 || !same_injury_words(e->a, e->b, e->c)))
+            str_add(t, "%s's %s is aggravated: now %s (level %d, ", name, was, what, e->b);
+        else
+            str_add(t, "%s's %s is aggravated (level %d, ", name, what, e->b);
+    }
+    damage_add(t, e->x, form);
+    str_cat(t, ").");
+}
+
+/* A stoppage (EV_TKO) of `name` in the report's words: a forfeit is none. */
+static void report_tko(struct str *t, const struct render_corner c[SIDES], const struct bout *b,
+                       const char *name, const struct event *e, enum render_form form)
+{
+    char why[128];
+
+    if (form == RENDER_PLAIN && e->a == TKO_TOWEL && e->side >= 0 && e->side < SIDES &&
+        c[e->side].conceded) {
+        /* His own word, not a stoppage (old reports said it as one). */
+        str_add(t, "%s concedes: a forfeit.", name);
+        return;
+    }
+    tko_words((enum tko_reason)e->a, injuries_of(b, e->side), why, sizeof(why));
+    str_add(t, "%s is stopped (%s).", name, why);
+}
+
 /* One event in plain words, one line, its figures written as `form` says. */
 static void report_event(struct str *t, const struct render_corner c[SIDES], const struct bout *b,
                          const struct event *e, enum render_form form)
 {
     const struct words *words = words_of(b->rules);
     const char *name = e->side >= 0 && e->side < SIDES ? c[e->side].name : "-";
-    char what[64], was[64], why[128];
 
     if (words && words->event_add && words->event_add(t, c, b, e, form))
         return;
@@ -946,20 +1041,8 @@ static void report_event(struct str *t, const struct render_corner c[SIDES], con
         str_add(t, "%s is penalised for holding.", name);
         break;
     case EV_INJURY:
-        injury_name(e->a, e->b, what, sizeof(what));
-        str_add(t, "%s is injured: %s (level %d, ", name, what, e->b);
-        damage_add(t, e->x, form);
-        str_cat(t, ").");
-        break;
     case EV_AGGRAVATED:
-        injury_name(e->a, e->b, what, sizeof(what));
-        injury_name(e->a, e->c, was, sizeof(was));
-        if (e->b != e->c)
-            str_add(t, "%s's %s is aggravated: now %s (level %d, ", name, was, what, e->b);
-        else
-            str_add(t, "%s's %s is aggravated (level %d, ", name, what, e->b);
-        damage_add(t, e->x, form);
-        str_cat(t, ").");
+        report_injury(t, name, e, form);
         break;
     case EV_KNOCKDOWN:
         if (e->a > 1)
@@ -971,8 +1054,7 @@ static void report_event(struct str *t, const struct render_corner c[SIDES], con
         str_add(t, "%s is knocked out.", name);
         break;
     case EV_TKO:
-        tko_words((enum tko_reason)e->a, injuries_of(b, e->side), why, sizeof(why));
-        str_add(t, "%s is stopped (%s).", name, why);
+        report_tko(t, c, b, name, e, form);
         break;
     case EV_CARD:
         str_add(t, "Judge %d: %d-%d.", e->a + 1, e->b, e->c);
@@ -1014,20 +1096,30 @@ int render_result_text(const struct render_corner c[SIDES], const struct bout *b
     return render_len(&t);
 }
 
-int render_round_report(const struct render_corner c[SIDES], const struct bout *b,
+int render_round_report(const struct render_corner cs[SIDES], const struct bout *b,
                         const struct events *evs, enum render_form form, char *buf, size_t len)
 {
     const struct words *w = words_of(b->rules);
     struct str t;
     char one[1];
+    /* Old reports (RENDER_SCHEMA3) knew no forfeit: a towel was a TKO. */
+    struct render_corner c[SIDES] = {cs[0], cs[1]};
+    if (form == RENDER_SCHEMA3)
+        c[0].conceded = c[1].conceded = 0;
 
     render_start(&t, buf, len, one);
     str_add(&t, "Round %d of %d", b->round, b->rounds);
     if (w)
         w->report_head(&t, c, b, form);
     for (int k = 0; k < evs->n; k++) {
+        const struct event *e = &evs->ev[k];
         str_cat(&t, "\n  ");
-        report_event(&t, c, b, &evs->ev[k], form);
+        /* A knockout the earlier stoppage voided (old reports said it
+         * plainly). */
+        if (form == RENDER_PLAIN && e->type == EV_KO && ko_void(evs, e->side))
+            str_add(&t, "%s would have been counted out, but was stopped first.", c[e->side].name);
+        else
+            report_event(&t, c, b, e, form);
     }
     if (evs->dropped > 0)
         str_add(&t, "\n  (%d more events not recorded)", evs->dropped);
@@ -1105,6 +1197,47 @@ void render_corner_fill(struct render_corner *c, const struct db_fighter *f)
     c->losses = f->losses;
     c->draws = f->draws;
     c->kos = f->kos;
+    c->tkos = f->tkos;
+    c->towels = f->towels;
+    c->dqs = f->dqs;
+    c->forfeits = f->forfeits;
+}
+
+int render_wins(const struct render_corner *c, int by, char *buf, size_t len)
+{
+    const struct words *w = words_of(c->sheet.rules);
+    const char *towel = w && w->towel_words ? "yield" : "towel";
+    const struct {
+        int n;
+        const char *what;
+    } part[] = {{c->kos, "KO"},
+                {c->tkos, "TKO"},
+                {c->towels, towel},
+                {c->dqs, "DQ"},
+                {c->forfeits, "forfeit"}};
+    struct str t;
+    char one[1];
+
+    render_start(&t, buf, len, one);
+    for (size_t i = 0; i < sizeof(part) / sizeof(part[0]); i++) {
+        if (part[i].n == 0 && !(by && i == 0))
+            continue;
+        str_add(&t, "%s%d", render_len(&t) ? ", " : "", part[i].n);
+        if (by)
+            str_add(&t, " by %s", part[i].what);
+        else
+            str_add(&t, " %s%s", part[i].what, part[i].n == 1 ? "" : "s");
+    }
+    return render_len(&t);
+}
+
+/* Appends " (3 KOs, 1 TKO)": how c's wins ended, when any did. */
+static void wins_add(struct str *t, const struct render_corner *c)
+{
+    char how[160];
+
+    if (render_wins(c, 0, how, sizeof(how)) > 0)
+        str_add(t, " (%s)", how);
 }
 
 /* ------------------------------------------------------ the aftermath */
@@ -1113,8 +1246,7 @@ void render_corner_fill(struct render_corner *c, const struct db_fighter *f)
 static void record_add(struct str *t, const struct render_corner *c)
 {
     str_add(t, "%s %d-%d-%d", c->name, c->wins, c->losses, c->draws);
-    if (c->kos > 0)
-        str_add(t, " (%d KO%s)", c->kos, c->kos == 1 ? "" : "s");
+    wins_add(t, c);
 }
 
 int render_result_plain(enum rules rules)

@@ -35,6 +35,13 @@ static const char *part_words(int part)
     return part >= 0 && part < DUEL_PARTS ? names[part] : "?";
 }
 
+/* Health as people read it: a knocked-out duellist has 0 left, never
+ * less (the engine's figure goes below 0 by the blow's excess). */
+static double health_shown(double health)
+{
+    return health > 0 ? health : 0;
+}
+
 /* The kind of piece a slot holds: "helmet", "armour", ... */
 static const char *piece_words(int slot)
 {
@@ -312,8 +319,8 @@ static int round_lines(const struct render_corner c[SIDES], const struct bout *b
             str_cat(&x, " breaks! ");
         }
     }
-    str_add(&x, "Health: %s %.1f, %s %.1f.", c[0].name, db->f[0].health, c[1].name,
-            db->f[1].health);
+    str_add(&x, "Health: %s %.1f, %s %.1f.", c[0].name, health_shown(db->f[0].health), c[1].name,
+            health_shown(db->f[1].health));
     if (fought)
         str_init_fixed(&t, lines[n++], RENDER_LINE_MAX);
     str_cat(&t, extra);
@@ -334,7 +341,7 @@ static void report_head(struct str *t, const struct render_corner c[SIDES], cons
         const struct duel_after *af = &db->last.after[i];
 
         str_add(t, "\n%s: health ", c[i].name);
-        figure_add(t, af->health, form);
+        figure_add(t, form == RENDER_PLAIN ? health_shown(af->health) : af->health, form);
         str_cat(t, ", energy ");
         figure_add(t, af->energy, form);
         str_cat(t, ", bleeding ");
@@ -442,7 +449,7 @@ static void corner_add(struct str *t, const struct render_corner c[SIDES], const
     int n = 0;
 
     str_add(t, "Your corner after round %d: %s has %.1f health, %.1f energy", b->round,
-            c[side].name, me->health, me->energy);
+            c[side].name, health_shown(me->health), me->energy);
     if (me->bleed > 0)
         str_add(t, ", bleeds %.1f a round", me->bleed);
     if (me->stunned > 0)
@@ -458,7 +465,7 @@ static void corner_add(struct str *t, const struct render_corner c[SIDES], const
     }
     if (me->item[DUEL_WEAPON] == 0)
         str_add(t, "%sbare fists", n ? ", " : "");
-    str_add(t, ". %s has %.1f health", c[!side].name, him->health);
+    str_add(t, ". %s has %.1f health", c[!side].name, health_shown(him->health));
     if (him->bleed > 0)
         str_add(t, ", bleeds %.1f a round", him->bleed);
     str_cat(t, ". yield concedes.");
@@ -470,8 +477,9 @@ static void score_add(struct str *t, const struct render_corner c[SIDES], const 
 {
     const struct duel_bout *db = &b->u.duel;
 
-    str_add(t, "health %s %.1f, %s %.1f; energy %.1f-%.1f", c[0].name, db->f[0].health, c[1].name,
-            db->f[1].health, db->f[0].energy, db->f[1].energy);
+    str_add(t, "health %s %.1f, %s %.1f; energy %.1f-%.1f", c[0].name,
+            health_shown(db->f[0].health), c[1].name, health_shown(db->f[1].health),
+            db->f[0].energy, db->f[1].energy);
 }
 
 /* What the equipment weighs on him, for the pages. */
@@ -487,11 +495,11 @@ static void kit_note(struct str *t, const struct sheet *s)
 static const enum method methods[] = {METHOD_KO, METHOD_TKO, METHOD_NONE};
 
 /* What the pages chart of a duellist: his health, from DUEL_HEALTH down
- * (below 0 is a knockout). */
+ * to 0 (a knockout). */
 static double meter(const struct bout *b, int side, double *start)
 {
     *start = DUEL_HEALTH;
-    return b->u.duel.f[side].health;
+    return health_shown(b->u.duel.f[side].health);
 }
 
 const struct words duel_words = {
@@ -506,7 +514,7 @@ const struct words duel_words = {
     .score_add = score_add,
     .injuries = NULL,
     .methods = methods,
-    .towel_words = "the opponent yielded",
+    .towel_words = "yields",
     .kit_add = kit_add,
     .corner_add = corner_add,
     .meter_name = "health",

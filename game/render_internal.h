@@ -160,8 +160,10 @@ struct words {
      * render_corner_report, instead of the generic words. */
     void (*corner_add)(struct str *t, const struct render_corner c[SIDES], const struct bout *b,
                        int side);
-    /* Optional: why a TKO_TOWEL stoppage happened, in the result ("the
-     * opponent yielded"); NULL: "the corner threw in the towel". */
+    /* Optional: the verb of a corner whose plan gives up (TKO_TOWEL), for
+     * a ruleset where that is no towel but a result of its own: "yields"
+     * ("Conan wins in round 3: Thor yields!", and "yields" in records).
+     * NULL: a TKO, "the corner threw in the towel". */
     const char *towel_words;
     /* What the pages chart of a side round by round (render_meter): its
      * name ("endurance"; "health" for a ruleset that counts health) and

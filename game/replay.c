@@ -159,8 +159,12 @@ int replayer_round(struct replayer *rp, char lines[RENDER_ROUND_LINES][RENDER_LI
     *nres = 0;
     for (int k = 0; k < rp->nords; k++)
         if (rp->ords[k].round == round &&
-            bout_order_read(rp->rec.rules, rp->ords[k].text, &o[rp->ords[k].side]) == 0)
-            got |= 1 << rp->ords[k].side;
+            bout_order_read(rp->rec.rules, rp->ords[k].text, &o[rp->ords[k].side]) == 0) {
+            int s = rp->ords[k].side;
+            got |= 1 << s;
+            /* A forfeit reads as one, as it did live (record.c). */
+            rp->corner[s].conceded = record_conceded(&o[s], rp->ords[k].source);
+        }
     if (got != 3 || rp->b.result.over || bout_round(&rp->b, o, &rp->r, &rp->evs) != 0)
         return -1;
     rp->digest = bout_digest(rp->digest, &rp->b, &rp->evs);

@@ -73,7 +73,7 @@ static void view_round_fill(struct view_round *vr, struct replayer *rp, int nlin
             vr->cards[e->a][1] = e->c;
             vr->judged = 1;
         }
-        if (kind < 0 || vr->nmarks >= VIEW_MARKS_MAX)
+        if (kind < 0 || vr->nmarks >= VIEW_MARKS_MAX || !render_event_counts(&rp->evs, k))
             continue;
         struct view_mark *m = &vr->marks[vr->nmarks++];
         m->kind = (enum view_mark_kind)kind;

@@ -29,16 +29,16 @@
 #include "parse_internal.h"
 #include "util.h"
 
-#define TAG_MAX        99      /* highest round tag */
-#define NUMBER_MAX     1000000 /* largest number written in a condition */
-#define FRACTION_MAX   9       /* decimals of a number that count */
-#define PLAN_VALUE_MAX 1e15    /* values are held within +/- this */
-#define PLAN_DEPTH_MAX 20      /* parentheses nested at most this deep */
-#define PLAN_STACK_MAX 128     /* values a condition may need at once */
-#define QUOTE_MAX      24      /* longest piece of text quoted in a reason */
-#define WORD_QUOTE_MAX 8       /* ... in the unknown-word reason, which is long */
-#define EXPLAIN_QUOTE  80      /* longest line text quoted by plan_explain */
-#define SUMMARY_ROUNDS 12      /* rounds plan_summary looks at, at most */
+#define TAG_MAX        99              /* highest round tag */
+#define NUMBER_MAX     1000000         /* largest number written in a condition */
+#define FRACTION_MAX   9               /* decimals of a number that count */
+#define PLAN_VALUE_MAX 1e15            /* values are held within +/- this */
+#define PLAN_DEPTH_MAX 20              /* parentheses nested at most this deep */
+#define PLAN_STACK_MAX 128             /* values a condition may need at once */
+#define QUOTE_MAX      24              /* longest piece of text quoted in a reason */
+#define WORD_QUOTE_MAX 8               /* ... in the unknown-word reason, which is long */
+#define EXPLAIN_QUOTE  80              /* longest line text quoted by plan_explain */
+#define SUMMARY_ROUNDS BOUT_ROUNDS_MAX /* rounds plan_summary looks at, at most */
 
 /* The variables a condition may read (struct plan_vars). */
 enum plan_var {
@@ -1133,8 +1133,12 @@ int plan_explain(const struct plan *p, int line, const struct plan_vars *v, char
 
 /* Appends the table of what the plan fights in rounds 1..rounds of a
  * fresh bout ("rounds 1-3: line 1 (5/5/10); round 4: default (...)"),
- * the line each used in used[1..rounds]. */
-static void summary_table(struct str *w, const struct plan *p, const int used[], int rounds)
+ * the line each used in used[1..rounds]. With `open` (a bout that fights
+ * itself, a duel: it has no fixed length, it goes on until one falls or
+ * yields, rounds at most) the stretch that runs to the end is said "from
+ * round N on", or "every round" when it is the only one. */
+static void summary_table(struct str *w, const struct plan *p, const int used[], int rounds,
+                          int open)
 {
     char order[64];
 
@@ -1145,7 +1149,11 @@ static void summary_table(struct str *w, const struct plan *p, const int used[],
             last++;
         if (r > 1)
             str_cat(w, "; ");
-        if (last > r)
+        if (open && r == 1 && last == rounds)
+            str_cat(w, "every round until one falls or yields: ");
+        else if (open && last == rounds)
+            str_add(w, "from round %d on: ", r);
+        else if (last > r)
             str_add(w, "rounds %d-%d: ", r, last);
         else
             str_add(w, "round %d: ", r);
@@ -1190,7 +1198,8 @@ int plan_summary(const struct plan *p, char *buf, size_t len)
     char spare[1];
 
     assert(p && (buf || len == 0));
-    int rounds = ruleset_get(p->rules)->rounds_default;
+    const struct ruleset *rs = ruleset_get(p->rules);
+    int rounds = rs->rounds_default;
     if (rounds > SUMMARY_ROUNDS)
         rounds = SUMMARY_ROUNDS;
     for (int r = 1; r <= rounds; r++) {
@@ -1207,7 +1216,7 @@ int plan_summary(const struct plan *p, char *buf, size_t len)
         used[r] = plan_eval(p, &v, &o);
     }
     out_start(&w, buf, len, spare);
-    summary_table(&w, p, used, rounds);
+    summary_table(&w, p, used, rounds, rs->auto_rounds);
     summary_unshown(&w, p, used, rounds);
     return out_len(&w);
 }

@@ -101,9 +101,11 @@ const struct grammar sugarray_grammar = {
     .plan_example = "3/3",
     .order_help =
         "SUGAR RAY orders are attack/defence, e.g. 3/2, each 0 to 99: an attack above the "
-        "opponent's defence takes twice the difference off his endurance; every round costs you "
-        "endurance for 3 x attack + 2 x defence - skill. Whoever is not knocked out and has the "
-        "larger total of attack wins on points.",
+        "opponent's defence takes twice the difference off his endurance. Every round first "
+        "costs you endurance for its effort, 3 x attack + 2 x defence - skill: nothing for 0 or "
+        "less, 1 for 1-4, 2 for 5-7, 3 for 8-9, then 4, 5, 6, 7, 8 and 10 for 10 to 15, and "
+        "2 x (effort - 10) above 15. Whoever is not knocked out and has the larger total of "
+        "attack wins on points.",
     .sheet_help = "SUGAR RAY boxers start alike (skill 10, endurance 20; create <name> "
                   "rules=sugarray): skill lowers the endurance each round costs you, endurance is "
                   "what blows and fatigue take away; a KO win adds a skill point, a points win an "

@@ -789,11 +789,17 @@ START_TEST(test_forfeit_decline_expire_cancel)
     HAS(run("bob", 1, "!forfeit no"), "bout #4 goes on: nothing conceded");
     ck_assert_int_eq(db_bout_get(bot.db, 4, &b), DB_OK);
     ck_assert_int_eq(b.state, DB_BOUT_LIVE);
-    HAS(run("bob", 1, "!forfeit yes"), "Rocky wins by TKO");
+    HAS(run("bob", 1, "!forfeit yes"), "Rocky wins by forfeit in round 1 (Apollo conceded)!");
     ck_assert_int_eq(db_bout_get(bot.db, 4, &b), DB_OK);
     ck_assert_int_eq(b.state, DB_BOUT_OVER);
     ck_assert_int_eq(b.winner, 0);
     ck_assert_int_eq(b.reason, TKO_TOWEL);
+    struct db_fighter f;
+    ck_assert_int_eq(db_fighter_get(bot.db, "rocky", &f), DB_OK);
+    ck_assert_int_eq(f.wins, 1);
+    ck_assert_int_eq(f.forfeits, 1);
+    ck_assert_int_eq(f.kos + f.tkos + f.towels + f.dqs, 0);
+    ck_assert_int_eq(f.training_points, 1);
     ck_assert(replay_ok(4));
 
     run("alice", 1, "!challenge bob");

@@ -1114,6 +1114,65 @@ START_TEST(test_migrate_v1_to_v2)
 }
 END_TEST
 
+/* Migration 9: a version-8 file gets the counts of how wins ended, 0 for
+ * every fighter, its records intact (its kos are what it counted as KOs:
+ * they cannot be split); the counts are written and read back. */
+START_TEST(test_migrate_v8_to_v9)
+{
+    char err[512] = "";
+    struct db_fighter f;
+
+    ck_assert_int_ge(db_schema_latest(), 9);
+    db_close(db);
+    db = NULL;
+    ck_assert_int_eq(unlink(path), 0);
+    ck_assert_msg(
+        db_test_file(path, 8,
+                     "INSERT INTO accounts (id, key, name, hash, banned, created)"
+                     " VALUES (1, 'bob', 'Bob', '$y$h', 0, 100);"
+                     "INSERT INTO fighters (id, account_id, key, name, rules, str, spd, agl, tgh,"
+                     " hgt, wins, losses, draws, kos, training_points, created)"
+                     " VALUES (7, 1, 'iron', 'Iron', 'boxing', 12, 12, 12, 12, 12, 5, 2, 1, 4, 3,"
+                     " 200);",
+                     err, sizeof(err)) == DB_OK,
+        "%s", err);
+    ck_assert_int_eq(header_version(), 8);
+    ck_assert_int_eq(db_test_file(path, 8, "SELECT tkos FROM fighters", err, sizeof(err)),
+                     DB_ERROR);
+    ck_assert_ptr_nonnull(strstr(err, "no such column: tkos"));
+
+    reopen();
+    ck_assert_int_eq(db_schema_version(db), db_schema_latest());
+    ck_assert_int_eq(db_fighter_get(db, "iron", &f), DB_OK);
+    ck_assert_int_eq(f.wins, 5);
+    ck_assert_int_eq(f.losses, 2);
+    ck_assert_int_eq(f.draws, 1);
+    ck_assert_int_eq(f.kos, 4);
+    ck_assert_int_eq(f.training_points, 3);
+    ck_assert_int_eq(f.tkos + f.towels + f.dqs + f.forfeits, 0);
+
+    f.wins += 4;
+    f.tkos = 1;
+    f.towels = 2;
+    f.dqs = 3;
+    f.forfeits = 4;
+    ck_assert_int_eq(db_fighter_save(db, &f), DB_OK);
+    reopen();
+    ck_assert_int_eq(db_fighter_get_id(db, 7, &f), DB_OK);
+    ck_assert_int_eq(f.wins, 9);
+    ck_assert_int_eq(f.kos, 4);
+    ck_assert_int_eq(f.tkos, 1);
+    ck_assert_int_eq(f.towels, 2);
+    ck_assert_int_eq(f.dqs, 3);
+    ck_assert_int_eq(f.forfeits, 4);
+    /* A negative count is refused by the schema. */
+    ck_assert_int_eq(
+        db_test_file(path, db_schema_latest(), "UPDATE fighters SET dqs = -1", err, sizeof(err)),
+        DB_ERROR);
+    ck_assert_ptr_nonnull(strstr(err, "CHECK"));
+}
+END_TEST
+
 /* ----------------------------------------------------------------- bouts */
 
 START_TEST(test_fighter_get_id)
@@ -2783,6 +2842,7 @@ Suite *db_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_migrate_v1_to_v2);
+    tcase_add_test(tc, test_migrate_v8_to_v9);
     tcase_add_test(tc, test_fighter_get_id);
     tcase_add_test(tc, test_bout_create_get);
     tcase_add_test(tc, test_bout_seed_bits);

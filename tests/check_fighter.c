@@ -171,6 +171,17 @@ START_TEST(test_show_and_list)
     ck_assert_int_eq(game_fighter_show(game, &ca, NULL), 0);
     HAS("erin|answer|Rocky (boxing, erin): STR 12 SPD 12 AGL 12 TGH 12 HGT 12; record 0-0-0, "
         "0 by KO");
+    /* How the wins ended, each kind apart (the KOs always said). */
+    f = stored("rocky");
+    f.wins = 4;
+    f.tkos = 2;
+    f.dqs = 1;
+    f.forfeits = 1;
+    ck_assert_int_eq(db_fighter_save(db, &f), DB_OK);
+    hush();
+    ck_assert_int_eq(game_fighter_show(game, &ca, NULL), 0);
+    HAS("erin|answer|Rocky (boxing, erin): STR 12 SPD 12 AGL 12 TGH 12 HGT 12; record 4-0-0, "
+        "0 by KO, 2 by TKO, 1 by DQ, 1 by forfeit");
     hush();
     ck_assert_int_eq(game_fighter_show(game, &anon, NULL), -1);
     ONE("which fighter? fighter <name> (or identify to see yours)");
@@ -182,7 +193,7 @@ START_TEST(test_show_and_list)
     ONE("\"x\" is not a fighter's name");
     hush();
     ck_assert_int_eq(game_fighters(game, &anon, "ERIN"), 0);
-    ONE("erin's fighters: Rocky (boxing, 0-0-0)");
+    ONE("erin's fighters: Rocky (boxing, 4-0-0)");
     hush();
     ck_assert_int_eq(game_fighters(game, &anon, "zed"), -1);
     ONE("there is no account zed");
@@ -400,7 +411,7 @@ START_TEST(test_edit)
         {"wins=-1", "wins must be 0 to 100000"},
         {"str", "\"str\" is not key=number; e.g. set Rocky str=14 wins=3"},
         {"skill=3", "skill is not a key for a boxing fighter; keys: str, spd, agl, tgh, hgt, "
-                    "wins, losses, draws, kos, training"},
+                    "wins, losses, draws, kos, tkos, towels, dqs, forfeits, training"},
     };
 
     for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {

@@ -577,7 +577,8 @@ START_TEST(test_live_duel_yield)
     ck_assert_int_eq(game_forfeit(game, &pb, 1), 0);
     HAS("#ring|chatter|\002Round 2\002: Bob ");
     HAS("yield");
-    HAS("Conan wins by TKO in round 2 (the opponent yielded)!");
+    /* His own yield: a forfeit, not his plan's yield. */
+    HAS("Conan wins by forfeit in round 2 (Bob conceded)!");
     struct db_bout rec;
     ck_assert_int_eq(db_bout_get(db, 1, &rec), DB_OK);
     ck_assert_int_eq(rec.winner, 0);
@@ -611,6 +612,12 @@ START_TEST(test_live_duel_plan_yields)
         ck_assert_int_eq(db_order_list(db, 1, o, 64, &n), DB_OK);
         ck_assert_str_eq(o[n - 1].text, "towel"); /* a yield is stored as the towel */
         ck_assert_int_eq(o[n - 1].source, DB_ORDER_PLAN);
+        /* His plan's yield is a yield: counted apart, said so. */
+        HAS(": Bob yields!");
+        struct db_fighter fa;
+        ck_assert_int_eq(db_fighter_get(db, "conan", &fa), DB_OK);
+        ck_assert_int_eq(fa.towels, 1);
+        ck_assert_int_eq(fa.kos + fa.tkos + fa.dqs + fa.forfeits, 0);
     }
     ck_assert(replay_ok(1));
 }
@@ -670,6 +677,33 @@ START_TEST(test_league_turn_of_duels)
     /* Another turn: the leagues move, and the duels go on. */
     ck_assert_int_eq(league_turn_announce(game, RULES_DUEL, "#ring", "#ring"), 0);
     HAS("#ring|chatter|League turn 2 (duel): ");
+}
+END_TEST
+
+/* A towel his plan throws in is a TKO (towel), not a forfeit: counted as a
+ * towel, and the winner earns a stoppage's training points. */
+START_TEST(test_plan_towel_is_a_towel)
+{
+    int64_t a = player("alice", "Rocky", &rocky), b = player("bob", "Apollo", &apollo);
+    struct game_caller ca = caller("alice", a, 1), cb = caller("bob", b, 1);
+    struct db_fighter f;
+
+    ck_assert_int_eq(db_fighter_get(db, "apollo", &f), DB_OK);
+    ck_assert_int_eq(db_plan_set(db, f.id, "if round >= 1 then towel", 1), DB_OK);
+    ck_assert_int_eq(game_challenge(game, &ca, b, "bob", RULES_BOXING, 0, NULL, NULL), 0);
+    ck_assert_int_eq(game_answer(game, &cb, GAME_ACCEPT, NULL, 0), 0);
+    game_tick(game, NULL);
+    hush();
+    ck_assert_int_eq(game_order_in(game, &ca, 1, "5/5/10"), 0);
+    clock_now += 61;
+    game_tick(game, NULL);
+    HAS("Rocky wins by TKO in round 1 (the corner threw in the towel)!");
+    HAS("Rocky 1-0-0 (1 towel)");
+    ck_assert_int_eq(db_fighter_get(db, "rocky", &f), DB_OK);
+    ck_assert_int_eq(f.towels, 1);
+    ck_assert_int_eq(f.kos + f.tkos + f.dqs + f.forfeits, 0);
+    ck_assert_int_eq(f.training_points, 2);
+    ck_assert(replay_ok(1));
 }
 END_TEST
 
@@ -866,6 +900,7 @@ Suite *game_suite(void)
     tcase_add_test(tc, test_deadline_from_the_prompt);
     tcase_add_test(tc, test_live_duel_fights_itself);
     tcase_add_test(tc, test_live_duel_yield);
+    tcase_add_test(tc, test_plan_towel_is_a_towel);
     tcase_add_test(tc, test_duel_view);
     tcase_add_test(tc, test_live_duel_plan_yields);
     tcase_add_test(tc, test_league_turn_of_duels);

@@ -1064,6 +1064,12 @@ START_TEST(summary)
     summary_is(RULES_BOXING, "5/5/10; 6/6/8",
                "rounds 1-12: line 2 (6/6/8); line 1 never fights (a later line always applies): "
                "5/5/10");
+    /* A duel has no fixed length: it goes on until one falls or yields. */
+    summary_is(RULES_DUEL, "if health < 20 then yield",
+               "every round until one falls or yields: default (fight); line 1 when its "
+               "condition holds: if health < 20 then yield");
+    summary_is(RULES_DUEL, "fight; 8) yield",
+               "rounds 1-7: line 1 (fight); from round 8 on: line 2 (yield)");
 }
 END_TEST
 

@@ -100,6 +100,19 @@ static const char *const keys_clinch[] = {"holding", NULL};
 static const char *const keys_tko[] = {"stop",  "bell",  "towel", "referee", "doctor", "stool",
                                        "can't", "spent", "out",   "injur",   NULL};
 
+/* The words of a knockout said (say_ko), none of a stoppage's. */
+static const char *const keys_ko_said[] = {"knocked out", "out cold",       "counted out",
+                                           "Lights out",  "beat the count", NULL};
+
+/* 1 if side v also has a TKO among the round's events. */
+static int tko_too(const struct events *ev, int v)
+{
+    for (int k = 0; k < ev->n; k++)
+        if (ev->ev[k].type == EV_TKO && ev->ev[k].side == v)
+            return 1;
+    return 0;
+}
+
 /* The cards line as the engine's figures say it must read; a conceded
  * round is not scored, and says who conceded it (and the totals after round
  * 1: in round 1 they would be 0-0 all round). */
@@ -162,7 +175,12 @@ static void check_incidents(const struct render_corner c[SIDES], const struct ev
             seen->knockdowns++;
             break;
         case EV_KO:
-            REQUIRE_SAID(said(lines, 1, mid, name, keys_ko));
+            /* A knockout after the referee or the doctor stopped him is
+             * not said: the result is the TKO. */
+            if (tko_too(ev, e->side))
+                REQUIRE_SAID(!said(lines, 1, mid, name, keys_ko_said));
+            else
+                REQUIRE_SAID(said(lines, 1, mid, name, keys_ko));
             seen->kos++;
             break;
         case EV_INJURY:
@@ -745,6 +763,258 @@ START_TEST(test_result_kinds)
 }
 END_TEST
 
+/* ---------------------------------------------- words agree with results */
+
+/* A duel to its first round: Conan and Bob (both bare-handed), Bob's order
+ * a yield when `yield`. */
+static void duel_round(struct bout *b, struct render_corner c[SIDES], int yield, struct events *ev)
+{
+    struct sheet s[SIDES];
+    struct order o[SIDES];
+    struct bout_rng br;
+
+    for (int i = 0; i < SIDES; i++) {
+        memset(&s[i], 0, sizeof(s[i]));
+        s[i].rules = RULES_DUEL;
+        s[i].u.duel = (struct duel_sheet){.str = 14, .dex = 14, .con = 14, .intel = 14};
+        o[i].rules = RULES_DUEL;
+        o[i].u.duel.yield = i == 1 && yield;
+    }
+    corners(c, "Conan", "Bob", s);
+    ck_assert_int_eq(bout_init(b, RULES_DUEL, s, 0), 0);
+    bout_rng_seed(&br, 1);
+    ck_assert_int_eq(bout_round(b, o, &br, ev), 0);
+}
+
+/* A forfeit (the loser conceded by his own word) and a duel plan's yield
+ * are results of their own, not a TKO. */
+START_TEST(test_forfeit_and_yield_words)
+{
+    struct bout b;
+    struct render_corner c[SIDES];
+    struct events ev;
+    char buf[RENDER_LINE_MAX];
+
+    result_bout(&b, c, 0, METHOD_TKO, METHOD_NONE, TKO_TOWEL, DECISION_NONE, NULL);
+    c[1].conceded = 1;
+    check_result(&b, c, "Rocky wins by forfeit in round 5 (Apollo conceded)!");
+    render_result_text(c, &b, buf, sizeof(buf));
+    ck_assert_str_eq(buf, "Rocky wins by forfeit in round 5 (Apollo conceded)!");
+    /* The winner's own word changes nothing: the loser's counts. */
+    c[1].conceded = 0;
+    c[0].conceded = 1;
+    render_result_text(c, &b, buf, sizeof(buf));
+    ck_assert_str_eq(buf, "Rocky wins by TKO in round 5 (the corner threw in the towel)!");
+
+    /* The report of a forfeited round says so. */
+    struct sheet s[SIDES];
+    struct order o[SIDES];
+    struct bout_rng br;
+    char report[4096];
+    for (int i = 0; i < SIDES; i++) {
+        s[i].rules = RULES_BOXING;
+        s[i].u.boxing = (struct boxing_sheet){12, 12, 12, 12, 12};
+        ruleset_get(RULES_BOXING)->order_default(&o[i]);
+    }
+    corners(c, "Rocky", "Apollo", s);
+    ck_assert_int_eq(bout_init(&b, RULES_BOXING, s, 12), 0);
+    bout_rng_seed(&br, 1);
+    bout_order_towel(RULES_BOXING, &o[1]);
+    ck_assert_int_eq(bout_round(&b, o, &br, &ev), 0);
+    c[1].conceded = 1;
+    render_round_report(c, &b, &ev, RENDER_PLAIN, report, sizeof(report));
+    ck_assert_ptr_nonnull(strstr(report, "\n  Apollo concedes: a forfeit.\n  Result: Rocky wins by "
+                                         "forfeit in round 1 (Apollo conceded)!"));
+    render_round_report(c, &b, &ev, RENDER_SCHEMA3, report, sizeof(report));
+    ck_assert_ptr_nonnull(strstr(report, "Apollo is stopped (the corner threw in the towel).\n  "
+                                         "Result: Rocky wins by TKO in round 1 (the corner threw "
+                                         "in the towel)!"));
+
+    duel_round(&b, c, 1, &ev);
+    ck_assert_int_eq(b.result.reason, TKO_TOWEL);
+    render_result_text(c, &b, buf, sizeof(buf));
+    ck_assert_str_eq(buf, "Conan wins in round 1: Bob yields!");
+    c[1].conceded = 1;
+    render_result_text(c, &b, buf, sizeof(buf));
+    ck_assert_str_eq(buf, "Conan wins by forfeit in round 1 (Bob conceded)!");
+
+    /* Lists of results (the web pages) keep them apart too. */
+    ck_assert_str_eq(render_win_how(RULES_DUEL, METHOD_TKO, TKO_TOWEL), "yield");
+    ck_assert_str_eq(render_win_how(RULES_BOXING, METHOD_TKO, TKO_TOWEL), "towel");
+    ck_assert_str_eq(render_win_how(RULES_SUGARRAY, METHOD_TKO, TKO_TOWEL), "towel");
+    ck_assert_str_eq(render_win_how(RULES_BOXING, METHOD_TKO, TKO_ENDURANCE), "TKO");
+    ck_assert_str_eq(render_win_how(RULES_BOXING, METHOD_KO, TKO_NONE), "KO");
+    ck_assert_str_eq(render_win_how(RULES_DUEL, METHOD_KO, TKO_NONE), "KO");
+    ck_assert_str_eq(render_win_how(RULES_BOXING, METHOD_DQ, TKO_NONE), "DQ");
+}
+END_TEST
+
+/* How the wins ended, kept apart in every record's words. */
+START_TEST(test_record_words)
+{
+    struct sheet s[SIDES];
+    struct render_corner c[SIDES];
+    char buf[RENDER_LINE_MAX], lines[3][RENDER_LINE_MAX];
+
+    for (int i = 0; i < SIDES; i++) {
+        s[i].rules = RULES_BOXING;
+        s[i].u.boxing = (struct boxing_sheet){12, 12, 12, 12, 12};
+    }
+    corners(c, "Rocky", "Apollo", s);
+    ck_assert_int_eq(render_wins(&c[0], 0, buf, sizeof(buf)), 0);
+    ck_assert_str_eq(buf, "");
+    render_wins(&c[0], 1, buf, sizeof(buf));
+    ck_assert_str_eq(buf, "0 by KO");
+    c[0].wins = 9;
+    c[0].kos = 3;
+    c[0].tkos = 1;
+    c[0].towels = 2;
+    c[0].dqs = 1;
+    c[0].forfeits = 1;
+    int n = render_wins(&c[0], 0, buf, sizeof(buf));
+    ck_assert_str_eq(buf, "3 KOs, 1 TKO, 2 towels, 1 DQ, 1 forfeit");
+    ck_assert_int_eq(n, (int)strlen(buf));
+    ck_assert_int_eq(render_wins(&c[0], 0, NULL, 0), n);
+    render_wins(&c[0], 1, buf, sizeof(buf));
+    ck_assert_str_eq(buf, "3 by KO, 1 by TKO, 2 by towel, 1 by DQ, 1 by forfeit");
+    c[0].kos = 0;
+    c[0].towels = 0;
+    c[0].dqs = 0;
+    c[0].forfeits = 0;
+    c[0].tkos = 2;
+    render_wins(&c[0], 1, buf, sizeof(buf));
+    ck_assert_str_eq(buf, "0 by KO, 2 by TKO");
+    ck_assert_int_eq(render_tape(c, RULES_BOXING, 12, 12, lines, 3), 2);
+    ck_assert_str_eq(lines[0], "Bout #12, boxing, 12 rounds: Rocky (alice) STR 12 SPD 12 AGL 12 "
+                               "TGH 12 HGT 12, 9-0-0 (2 TKOs)");
+    /* A duellist's towels are yields. */
+    c[1].sheet.rules = RULES_DUEL;
+    c[1].towels = 1;
+    c[1].kos = 2;
+    render_wins(&c[1], 0, buf, sizeof(buf));
+    ck_assert_str_eq(buf, "2 KOs, 1 yield");
+    c[1].towels = 2;
+    render_wins(&c[1], 1, buf, sizeof(buf));
+    ck_assert_str_eq(buf, "2 by KO, 2 by yield");
+}
+END_TEST
+
+/* A knockout the referee stopped first is not said; the stoppage is (its
+ * flavour draw is still made: the golden transcripts did not change). An
+ * aggravated injury whose name does
+ * not change is not said "now" again. */
+START_TEST(test_voided_ko_and_same_injury)
+{
+    struct sheet s[SIDES];
+    struct render_corner c[SIDES];
+    struct bout b;
+    struct events ev = {0};
+    struct rng fl;
+    char lines[RENDER_ROUND_LINES][RENDER_LINE_MAX];
+    char report[4096];
+
+    for (int i = 0; i < SIDES; i++) {
+        s[i].rules = RULES_BOXING;
+        s[i].u.boxing = (struct boxing_sheet){12, 12, 12, 12, 12};
+    }
+    corners(c, "Rocky", "Apollo", s);
+    ck_assert_int_eq(bout_init(&b, RULES_BOXING, s, 12), 0);
+    b.round = 3;
+    for (int i = 0; i < SIDES; i++)
+        b.u.boxing.last[i].order = (struct boxing_order){.agg = 5, .pow = 5, .def = 10};
+    b.result = (struct result){
+        .over = 1, .winner = 1, .method = METHOD_TKO, .reason = TKO_ENDURANCE, .round = 3};
+    events_add(&ev, EV_KO, 0, 0, 0, 0, 0);
+    events_add(&ev, EV_TKO, 0, TKO_ENDURANCE, 0, 0, 0);
+    for (uint64_t f = 1; f <= 50; f++) {
+        rng_seed(&fl, f, 2);
+        int n = render_round(c, &b, &ev, &fl, lines);
+        for (int i = 0; i < n; i++)
+            for (int k = 0; keys_ko_said[k]; k++)
+                ck_assert_msg(!strstr(lines[i], keys_ko_said[k]), "%s", lines[i]);
+        ck_assert_int_ge(n, 2);
+        ck_assert_msg(said(lines, 1, n - 1, "Rocky", keys_tko), "%s", lines[1]);
+    }
+    /* Nor is it marked on the bout's page. */
+    ck_assert_int_eq(render_event_counts(&ev, 0), 0);
+    ck_assert_int_eq(render_event_counts(&ev, 1), 1);
+    render_round_report(c, &b, &ev, RENDER_PLAIN, report, sizeof(report));
+    ck_assert_ptr_nonnull(
+        strstr(report, "\n  Rocky would have been counted out, but was stopped first.\n  Rocky is "
+                       "stopped (no endurance left)."));
+
+    /* An injured jaw of level 2 made 3 is still an injured jaw. */
+    b.result = (struct result){0};
+    struct events inj = {0};
+    events_add(&inj, EV_AGGRAVATED, 0, INJ_JAW, 3, 2, 2.0);
+    for (uint64_t f = 1; f <= 50; f++) {
+        rng_seed(&fl, f, 2);
+        int n = render_round(c, &b, &inj, &fl, lines);
+        for (int i = 0; i < n; i++)
+            ck_assert_msg(!strstr(lines[i], "now an injured jaw"), "%s", lines[i]);
+    }
+    render_round_report(c, &b, &inj, RENDER_PLAIN, report, sizeof(report));
+    ck_assert_ptr_nonnull(strstr(report, "\n  Rocky's injured jaw is aggravated (level 3, "));
+    render_round_report(c, &b, &inj, RENDER_SCHEMA3, report, sizeof(report));
+    ck_assert_ptr_nonnull(strstr(report, "is aggravated: now injured jaw (level 3, "));
+    /* A change of name is said. */
+    inj.ev[0].a = INJ_NOSE;
+    inj.ev[0].b = 4;
+    render_round_report(c, &b, &inj, RENDER_PLAIN, report, sizeof(report));
+    ck_assert_ptr_nonnull(
+        strstr(report, "\n  Rocky's fractured nose is aggravated: now broken nose (level 4, "));
+}
+END_TEST
+
+/* A knocked-out duellist has 0 health, never less, wherever it is said. */
+START_TEST(test_duel_health_not_below_0)
+{
+    struct bout b;
+    struct render_corner c[SIDES];
+    struct events ev;
+    char buf[4096], lines[RENDER_ROUND_LINES][RENDER_LINE_MAX];
+    struct rng fl;
+
+    duel_round(&b, c, 0, &ev);
+    ck_assert(!b.result.over);
+    b.u.duel.f[1].health = -4.7;
+    b.u.duel.last.after[1].health = -4.7;
+    rng_seed(&fl, 1, 2);
+    int n = render_round(c, &b, &ev, &fl, lines);
+    for (int i = 0; i < n; i++)
+        ck_assert_msg(!strstr(lines[i], "-4.7"), "%s", lines[i]);
+    render_round_report(c, &b, &ev, RENDER_PLAIN, buf, sizeof(buf));
+    ck_assert_ptr_null(strstr(buf, "-4.7"));
+    ck_assert_ptr_nonnull(strstr(buf, "\nBob: health 0.0, "));
+    render_score(c, &b, buf, sizeof(buf));
+    ck_assert_msg(strstr(buf, "Bob 0.0") && !strstr(buf, "-4.7"), "%s", buf);
+    render_corner_report(c, &b, 0, buf, sizeof(buf));
+    ck_assert_msg(strstr(buf, "Bob has 0.0 health") && !strstr(buf, "-4.7"), "%s", buf);
+}
+END_TEST
+
+/* The SUGAR RAY help teaches the fatigue the engine takes: every effort
+ * its table says, and the help says that table. */
+START_TEST(test_sugarray_help_teaches_the_engine)
+{
+    static const struct {
+        int lo, hi, loss;
+    } taught[] = {{-100, 0, 0}, {1, 4, 1},   {5, 7, 2},   {8, 9, 3},   {10, 10, 4},
+                  {11, 11, 5},  {12, 12, 6}, {13, 13, 7}, {14, 14, 8}, {15, 15, 10}};
+    const char *help = grammar_get(RULES_SUGARRAY)->order_help;
+
+    ck_assert_ptr_nonnull(strstr(help, "costs you endurance for its effort, 3 x attack + 2 x "
+                                       "defence - skill: nothing for 0 or less, 1 for 1-4, 2 for "
+                                       "5-7, 3 for 8-9, then 4, 5, 6, 7, 8 and 10 for 10 to 15, "
+                                       "and 2 x (effort - 10) above 15."));
+    for (size_t i = 0; i < sizeof(taught) / sizeof(taught[0]); i++)
+        for (int e = taught[i].lo; e <= taught[i].hi; e++)
+            ck_assert_int_eq(sugarray_fatigue_loss(e), taught[i].loss);
+    for (int e = 16; e <= 3 * SUGARRAY_ORDER_MAX + 2 * SUGARRAY_ORDER_MAX; e++)
+        ck_assert_int_eq(sugarray_fatigue_loss(e), 2 * (e - 10));
+}
+END_TEST
+
 /* ------------------------------------------------------- round report */
 
 /* Each fighter's order and each judge's count in report `buf` of round
@@ -1218,6 +1488,11 @@ Suite *render_suite(void)
     tcase_add_test(tc, test_sugarray_ko_and_tie);
     tcase_add_test(tc, test_sugarray_random_rounds);
     tcase_add_test(tc, test_result_kinds);
+    tcase_add_test(tc, test_forfeit_and_yield_words);
+    tcase_add_test(tc, test_record_words);
+    tcase_add_test(tc, test_voided_ko_and_same_injury);
+    tcase_add_test(tc, test_duel_health_not_below_0);
+    tcase_add_test(tc, test_sugarray_help_teaches_the_engine);
     tcase_add_test(tc, test_round_report);
     tcase_add_test(tc, test_report_figures);
     tcase_add_test(tc, test_conceded_round);

@@ -284,9 +284,10 @@ static void fighter_add(struct web *w, struct str *b, const struct db_fighter *f
         web_json(b, note);
     }
     str_add(b,
-            ",\"record\":{\"wins\":%d,\"losses\":%d,\"draws\":%d,\"kos\":%d},"
-            "\"gold_record\":%d",
-            f->wins, f->losses, f->draws, f->kos, f->gold_record);
+            ",\"record\":{\"wins\":%d,\"losses\":%d,\"draws\":%d,\"kos\":%d,\"tkos\":%d,"
+            "\"towels\":%d,\"dqs\":%d,\"forfeits\":%d},\"gold_record\":%d",
+            f->wins, f->losses, f->draws, f->kos, f->tkos, f->towels, f->dqs, f->forfeits,
+            f->gold_record);
 }
 
 /* Fighter f's document: his fields and his last bouts. */

@@ -193,7 +193,7 @@ static void outcome_add(struct str *b, const struct route *r, const struct db_bo
     fighter_link(b, r, f[w].id, f[w].name);
     str_add(b, " beat ");
     fighter_link(b, r, f[!w].id, f[!w].name);
-    str_add(b, " by %s in round %d", render_method_name(bt->method), bt->round);
+    str_add(b, " by %s in round %d", render_win_how(bt->rules, bt->method, bt->reason), bt->round);
 }
 
 /* A table of bouts: date, bout, ruleset, kind, what happened. */
@@ -662,10 +662,14 @@ static void fighter_cards(struct web *w, struct str *b, const struct route *r,
             "&middot; a %s of</div><h3>",
             rs->title, rs->fighter);
     web_html(b, f->owner);
+    struct render_corner c;
+    char wins[160];
+    render_corner_fill(&c, f);
+    render_wins(&c, 1, wins, sizeof(wins)); /* "3 by KO, 1 by TKO": no markup */
     str_add(b,
             "</h3></div><div class=\"card\"><div class=\"muted small\">Record (W-L-D)</div>"
-            "<h3>%d-%d-%d</h3><div class=\"small\">%d by KO</div></div>",
-            f->wins, f->losses, f->draws, f->kos);
+            "<h3>%d-%d-%d</h3><div class=\"small\">%s</div></div>",
+            f->wins, f->losses, f->draws, wins);
     str_add(b,
             "<div class=\"card\"><div class=\"muted small\">League</div><h3><a "
             "href=\"%sstandings/%s/%s\"><span class=\"pill %s\">%s</span></a></h3><div "
@@ -700,7 +704,8 @@ static void fighter_bout_row(struct web *w, struct str *b, const struct route *r
         str_add(b, "<span class=\"draw\">D</span> %s", render_method_name(bt->drawn_by));
     else
         str_add(b, "<span class=\"%s\">%s</span> %s, round %d", bt->winner == me ? "win" : "loss",
-                bt->winner == me ? "W" : "L", render_method_name(bt->method), bt->round);
+                bt->winner == me ? "W" : "L", render_win_how(bt->rules, bt->method, bt->reason),
+                bt->round);
     str_add(b, "</td><td class=\"hide-s small\">");
     kind_add(b, bt);
     str_add(b, "</td></tr>");

@@ -106,7 +106,7 @@ AFTERMATH = re.compile(r"^(.+ )?Records now: .+\.$")
 # The lines of a finished bout's result, by rules (render_result).
 RESULT_LINES = {"boxing": 1, "sugarray": 2}
 # A boxing result line (render.c: result_add, after an optional lead).
-RESULT = re.compile(r"\bwins (by (KO|TKO|DQ) in round \d+|a \w+ decision \(|on the cards \(|"
+RESULT = re.compile(r"\bwins (by (KO|TKO|DQ|forfeit) in round \d+|a \w+ decision \(|on the cards \(|"
                     r"on points)|\bdraw \(|^(.*! )?Draw[: ]")
 
 
@@ -543,9 +543,19 @@ def check_records(env, bout_id, names):
     check(got == want, "bout %d (winner %d by %s): records (w, l, d) %r, want %r" %
           (bout_id, w, b["method"], got, want))
     if w >= 0:
-        ko = 1 if b["method"] in ("ko", "tko") else 0
-        check(f[w]["kos"] == ko, "the winner's KOs: %d after a win by %s" % (f[w]["kos"],
-                                                                            b["method"]))
+        # How the win ended, counted apart (migration 9): a towel is a forfeit
+        # when the loser sent it himself, his plan's towel otherwise.
+        how = {"ko": "kos", "dq": "dqs"}.get(b["method"])
+        if b["method"] == "tko":
+            how = "tkos" if b["reason"] != "towel" else None
+        counts = {k: f[w][k] for k in ("kos", "tkos", "towels", "dqs", "forfeits")}
+        want = {k: 1 if k == how else 0 for k in counts}
+        if b["method"] == "tko" and b["reason"] == "towel":
+            check(counts["towels"] + counts["forfeits"] == 1, "the winner's counts: %r after a "
+                  "towel" % counts)
+            counts.pop("towels"), counts.pop("forfeits"), want.pop("towels"), want.pop("forfeits")
+        check(counts == want, "the winner's counts: %r after a win by %s" % (counts,
+                                                                           b["method"]))
     return b
 
 
@@ -824,7 +834,8 @@ def s_third_user(env):
     said, _, row = await_round(env, bout_id, 2, a, apos)
     check(row["state"] == "over" and row["winner"] == 0 and row["reason"] == "towel",
           "after the forfeit: %r" % row)
-    check(RESULT.search(said[-1]) and said[-1].find("Duran wins by TKO in round 2") >= 0,
+    check(RESULT.search(said[-1]) and
+          said[-1].find("Duran wins by forfeit in round 2 (Leonard conceded)!") >= 0,
           "the result after the forfeit: %r" % said[-1], "\n".join(said))
     check_secrecy(a, b, acks)
     for c in (a, b, t, o):

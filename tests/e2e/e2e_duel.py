@@ -17,8 +17,8 @@ Scenarios:
      --commentary derives from the database and at most three, each
      duellist's corner in private, equipment changes refused during the duel,
      the result, the records and the worn equipment stored, SIM --replay;
-  2. a duel ended by `yield` in private: he loses by TKO, the channel hears
-     it, the duel replays;
+  2. a duel ended by `yield` in private: he loses by forfeit (his own yield),
+     the channel hears it, the duel replays;
   3. kill -9 in the middle of a duel: the restarted bot says the duel goes
      on at its next round and fights it to the end; it replays to its digest;
   and always last: SIGTERM, exit status 0 and no sanitizer report at exit.
@@ -202,9 +202,10 @@ def s_yield(env):
           "after the yield: %r" % row)
     wait_chan(w, r"Cassius (yields|lowers the weapon and yields|has had enough and yields)!",
               wpos)
-    wait_chan(w, r"Brutus wins by TKO in round %d \(the opponent yielded\)!" % row["round"], wpos)
+    # His own yield: a forfeit (a plan's yield reads "Brutus wins in round N: Cassius yields!").
+    wait_chan(w, r"Brutus wins by forfeit in round %d \(Cassius conceded\)!" % row["round"], wpos)
     commentary_heard(env, w, bout_id, wpos, row)
-    wait_private(b, r"^Bout #%d is over, and you lost: Brutus wins by TKO" % bout_id)
+    wait_private(b, r"^Bout #%d is over, and you lost: Brutus wins by forfeit" % bout_id)
     env.replay(bout_id)
     for c in (a, b, w):
         c.quit()

@@ -94,9 +94,11 @@ ORDER_HELP_BOXING = (
     "allout.")
 ORDER_HELP_SUGARRAY = (
     "SUGAR RAY orders are attack/defence, e.g. 3/2, each 0 to 99: an attack above the "
-    "opponent's defence takes twice the difference off his endurance; every round costs you "
-    "endurance for 3 x attack + 2 x defence - skill. Whoever is not knocked out and has the "
-    "larger total of attack wins on points.")
+    "opponent's defence takes twice the difference off his endurance. Every round first "
+    "costs you endurance for its effort, 3 x attack + 2 x defence - skill: nothing for 0 or "
+    "less, 1 for 1-4, 2 for 5-7, 3 for 8-9, then 4, 5, 6, 7, 8 and 10 for 10 to 15, and "
+    "2 x (effort - 10) above 15. Whoever is not knocked out and has the larger total of "
+    "attack wins on points.")
 SHEET_HELP_BOXING = (
     "Boxing abilities, 60 points over five, each 5 to 20: str (strength: how hard "
     "punches hurt), spd (speed: how many land), agl (agility: how many you avoid), "
@@ -291,8 +293,13 @@ def aftermath_text(env, names, winner, changes=""):
     for n in (names[first], names[1 - first]):
         f = env.fighter(n)
         r = "%s %d-%d-%d" % (n, f["wins"], f["losses"], f["draws"])
-        if f["kos"]:
-            r += " (%d KO%s)" % (f["kos"], "" if f["kos"] == 1 else "s")
+        # How the wins ended (game/render.c render_wins).
+        how = ["%d %s%s" % (f[k], what, "" if f[k] == 1 else "s")
+               for k, what in (("kos", "KO"), ("tkos", "TKO"),
+                               ("towels", "yield" if f["rules"] == "duel" else "towel"),
+                               ("dqs", "DQ"), ("forfeits", "forfeit")) if f[k]]
+        if how:
+            r += " (%s)" % ", ".join(how)
         parts.append(r)
     text = "%sRecords now: %s." % (changes, ", ".join(parts))
     check(AFTERMATH.match(text), "test error: %r is no aftermath for e2e_bouts" % text)
@@ -432,11 +439,13 @@ def s_newcomer(env):
     check(row["state"] == "over" and row["winner"] == 1 and row["method"] == "tko" and
           row["reason"] == "towel", "after the forfeit: %r" % row)
     how = plain_result(said[-1])
-    check(how.startswith("Apollo wins by TKO in round 2 ("), "the result: %r" % said[-1])
+    check(how == "Apollo wins by forfeit in round 2 (Rocky conceded)!",
+          "the result: %r" % said[-1])
     rec_n, _ = record_of(env, "Rocky")
     rec_d, fd = record_of(env, "Apollo")
-    check((rec_n, rec_d) == ("0-1-0", "1-0-0") and fd["kos"] == 1 and
-          fd["training_points"] == 2, "records after the forfeit: %s, %s (%r)" % (rec_n, rec_d, fd))
+    # A forfeit: counted apart, and a win's training point, no stoppage's two.
+    check((rec_n, rec_d) == ("0-1-0", "1-0-0") and fd["forfeits"] == 1 and fd["kos"] == 0 and
+          fd["training_points"] == 1, "records after the forfeit: %s, %s (%r)" % (rec_n, rec_d, fd))
     # Two messages: the end of the bout (live traffic, after the round in
     # the channel) and the reply to forfeit (a reply: it may come first).
     want = [over_text(bout_id, None, how, "you lost", "Rocky", rec_n),
@@ -451,7 +460,7 @@ def s_newcomer(env):
     npos = got[-1][0] + 1
     _, dpos = replies(dave, dstart, "private", [
         over_text(bout_id, None, how, "you won",
-                  "Apollo", rec_d, 2, BOXING_ABILITIES)], skip_unasked=False)
+                  "Apollo", rec_d, 1, BOXING_ABILITIES)], skip_unasked=False)
     check_aftermath(w, wpos, aftermath_text(env, ("Rocky", "Apollo"), 1))
     # Nothing more for either: every mistake had its one answer.
     nothing_more(new, npos, 1.0)

@@ -822,7 +822,7 @@ def s_colour_modes(env):
     check("\x02%s\x02" % a.fighter in tape.raw_text, "no bold in the tape after -c: %r" % tape)
     gate.wait()
     a.cmd("forfeit yes", CHANNEL)
-    result = wait_chan(w, r"\bwins by TKO in round 1\b", start)
+    result = wait_chan(w, r"\bwins by forfeit in round 1\b", start)
     check("\x03" in result.raw_text, "no colour in the result after -c: %r" % result)
     for c in (a, b, w):
         c.quit()

@@ -450,6 +450,7 @@ int main(int argc, char **argv)
             f.losses = (int)(i * 5 % 19);
             f.draws = (int)(i % 4);
             f.kos = f.wins / 3;
+            f.tkos = f.wins / 5; /* some records with TKOs, kept apart (migration 9) */
             f.league = (int)(i % 10 == 0  ? LEAGUE_GOLD
                              : i % 3 == 0 ? LEAGUE_SILVER
                                           : LEAGUE_BRONZE);

@@ -375,9 +375,18 @@ def run(c, info, dbpath, sim, tmp, port):
     check("standings page: a row per fighter", text.count("<tr><td class=\"n\">") == len(rows))
     st, h, jb = c.get("/api/fighters/%d" % info["rocky"])
     d = json.loads(jb)
-    w, l, dr, k = conn.execute("SELECT wins, losses, draws, kos FROM fighters WHERE id = ?",
-                               (info["rocky"],)).fetchone()
-    check("api fighter: record", d["record"] == {"wins": w, "losses": l, "draws": dr, "kos": k})
+    w, l, dr, k, tk, tw, dq, ff = conn.execute(
+        "SELECT wins, losses, draws, kos, tkos, towels, dqs, forfeits FROM fighters WHERE id = ?",
+        (info["rocky"],)).fetchone()
+    check("api fighter: record", d["record"] == {"wins": w, "losses": l, "draws": dr, "kos": k,
+                                                 "tkos": tk, "towels": tw, "dqs": dq,
+                                                 "forfeits": ff}, d["record"])
+    # How the wins ended, kept apart: a fighter with KOs and TKOs says both.
+    fid, k, tk = conn.execute("SELECT id, kos, tkos FROM fighters WHERE tkos > 0 AND towels = 0"
+                              " AND dqs = 0 AND forfeits = 0 LIMIT 1").fetchone()
+    st, h, body = c.get("/fighters/%d" % fid)
+    want = "<div class=\"small\">%d by KO, %d by TKO</div>" % (k, tk)
+    check("fighter page: KOs and TKOs apart", st == 200 and want in body.decode(), want)
     nb = conn.execute("SELECT count(*) FROM bouts WHERE (fighter_a = ?1 OR fighter_b = ?1) AND "
                       "state IN ('live', 'over')", (info["rocky"],)).fetchone()[0]
     check("api fighter: bout history", len(d["bouts"]) == nb and ex in [b["id"] for b in

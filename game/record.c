@@ -1,0 +1,59 @@
+/*
+ * record.c - how a finished bout counts in the fighters' records: a win, a
+ * loss or a draw, and for the winner how his win ended. The ends are kept
+ * apart (docs/rules-notes.md, "Results and records"): a KO; a TKO, the
+ * referee's or the doctor's stoppage; the towel his opponent's plan threw
+ * in (a duel's plan yielding); the opponent's disqualification; and a
+ * forfeit, the opponent conceding by his own word (the forfeit command,
+ * or a towel or yield he ordered himself for the round). The engine sees
+ * a towel either way; only where the order came from tells them apart.
+ */
+#include "game.h"
+#include "game_internal.h"
+
+int record_conceded(const struct order *o, enum db_order_source source)
+{
+    return source == DB_ORDER_PLAYER && ruleset_get(o->rules)->order_is_towel(o);
+}
+
+int record_forfeit(const struct result *res, const int conceded[SIDES])
+{
+    return res->over && res->winner >= 0 && res->method == METHOD_TKO && res->reason == TKO_TOWEL &&
+           conceded[!res->winner];
+}
+
+void record_win_add(struct db_fighter *f, const struct result *res, int forfeit)
+{
+    switch (res->method) {
+    case METHOD_KO:
+        f->kos++;
+        break;
+    case METHOD_TKO:
+        if (res->reason != TKO_TOWEL)
+            f->tkos++;
+        else if (forfeit)
+            f->forfeits++;
+        else
+            f->towels++;
+        break;
+    case METHOD_DQ:
+        f->dqs++;
+        break;
+    default: /* on the cards, on points: counted as a win only */
+        break;
+    }
+}
+
+void record_after_bout(const struct ruleset *rs, const struct result *res, int forfeit,
+                       struct sheet sh[SIDES], int points[SIDES])
+{
+    struct result as_if = *res;
+
+    /* A forfeit is no stoppage the winner made: it leaves what a win
+     * without one leaves (boxing: 1 training point, not a stoppage's 2). */
+    if (forfeit) {
+        as_if.method = METHOD_DECISION;
+        as_if.reason = TKO_NONE;
+    }
+    rs->after_bout(&as_if, sh, points);
+}
