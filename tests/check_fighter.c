@@ -119,7 +119,7 @@ START_TEST(test_create_refusals)
         {"Rocky", "str=14 spd=12 agl=11 tgh=12 hgt=12", "add up to 61; spread exactly 60"},
         {"Rocky", "str=4 spd=12 agl=12 tgh=12 hgt=20", "str=4"},
         {"Rocky", "str=12 spd=12 agl=12 tgh=12", "missing hgt="},
-        {"9lives", "str=12 spd=12 agl=12 tgh=12 hgt=12", "starting with a letter"},
+        {"9lives", "str=12 spd=12 agl=12 tgh=12 hgt=12", "it starts with '9'"},
         {"Rocky", "rules=duel", "give the four abilities, 56 points in all"},
         {"Rocky", "rules=sugarray str=12", "give no numbers"},
         {"Rocky", "rules=chess", "that is not a ruleset: use rules=boxing"},
@@ -179,13 +179,61 @@ START_TEST(test_show_and_list)
     ONE("there is no fighter Nobody; fighters <account> lists a player's fighters");
     hush();
     ck_assert_int_eq(game_fighter_find(game, &anon, "x", &f), -1);
-    ONE("\"x\" is not a fighter's name");
+    ONE("anon|answer|\"x\" is not a fighter's name: it is 1 character, at least 2");
+    hush();
+    ck_assert_int_eq(game_fighter_find(game, &anon, "Zoë", &f), -1);
+    ONE("anon|answer|\"Zoë\" is not a fighter's name: 'ë' is not allowed (names are 2 to 20 "
+        "letters A-Z, digits, _ - ', starting with a letter); try Zoe");
     hush();
     ck_assert_int_eq(game_fighters(game, &anon, "ERIN"), 0);
     ONE("erin's fighters: Rocky (boxing, 0-0-0)");
     hush();
     ck_assert_int_eq(game_fighters(game, &anon, "zed"), -1);
     ONE("there is no account zed");
+}
+END_TEST
+
+/* Each name refused says exactly what is wrong with it, and creates
+ * nothing. */
+START_TEST(test_create_names)
+{
+    int64_t a = account("nina");
+    struct game_caller ca = caller("nina", a, 0), cc = caller("nina", a, 1);
+    static const struct {
+        const char *name, *reply;
+    } cases[] = {
+        {"Zoë", "nina|answer|\"Zoë\" is not a fighter's name: 'ë' is not allowed (names are 2 to "
+                "20 letters A-Z, digits, _ - ', starting with a letter); try Zoe"},
+        {"José", "nina|answer|\"José\" is not a fighter's name: 'é' is not allowed (names are 2 "
+                 "to 20 letters A-Z, digits, _ - ', starting with a letter); try Jose"},
+        {"Mr.T", "nina|answer|\"Mr.T\" is not a fighter's name: '.' is not allowed (names are 2 "
+                 "to 20 letters A-Z, digits, _ - ', starting with a letter); try MrT"},
+        {"Ромео", "nina|answer|\"Ромео\" is not a fighter's name: 'Р' is not allowed (names are "
+                  "2 to 20 letters A-Z, digits, _ - ', starting with a letter)\n"},
+        {"Apollo_the_Magnificent_x_xxxxxxxx",
+         "nina|answer|\"Apollo_the_Magnificent_x...\" is not a fighter's name: it is 33 "
+         "characters, at most 20\n"},
+        {"R", "nina|answer|\"R\" is not a fighter's name: it is 1 character, at least 2\n"},
+        {"9lives", "nina|answer|\"9lives\" is not a fighter's name: it starts with '9'; names are "
+                   "2 to 20 letters A-Z, digits, _ - ', starting with a letter\n"},
+    };
+    for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        ck_assert_int_eq(create(&ca, cases[i].name, "str=12 spd=12 agl=12 tgh=12 hgt=12"), -1);
+        ONE(cases[i].reply);
+    }
+    /* A name in two words is one word to write. */
+    ck_assert_int_eq(create(&ca, "Iron", "Mike str=12 spd=12 agl=12 tgh=12 hgt=12"), -1);
+    ONE("nina|answer|a fighter's name is one word: write Iron_Mike or IronMike, e.g. create "
+        "Iron_Mike str=12 spd=12 agl=12 tgh=12 hgt=12\n");
+    ck_assert_int_eq(create(&cc, "Iron", "Mike Tyson rules=sugarray"), -1);
+    ONE("nina|answer|a fighter's name is one word: write Iron_Mike_Tyson or IronMikeTyson, e.g. "
+        "!create Iron_Mike_Tyson rules=sugarray\n");
+    ck_assert_int_eq(create(&ca, "Iron", "Mike"), -1);
+    ONE("e.g. create Iron_Mike ...\n");
+    /* A key and its number apart is not a name. */
+    ck_assert_int_eq(create(&ca, "Rocky", "str 12"), -1);
+    ck_assert_ptr_null(strstr(said.p, "one word"));
+    ck_assert_int_eq(fighters_of(a), 0);
 }
 END_TEST
 
@@ -572,7 +620,7 @@ START_TEST(test_plans)
 
     hush();
     ck_assert_int_eq(game_plan(game, &ca, GAME_PLAN_SHOW, "show", NULL, 0), -1);
-    ONE("you have no fighter yet");
+    ONE("tia|answer|you have no fighter yet: create <name> ... makes one\n");
     ck_assert_int_eq(create(&ca, "Apollo", "str=14 spd=12 agl=11 tgh=12 hgt=11"), 0);
     struct db_fighter f = stored("apollo");
     hush();
@@ -605,13 +653,33 @@ START_TEST(test_plans)
     ck_assert_int_eq(create(&ca, "Bert", "str=14 spd=12 agl=11 tgh=12 hgt=11"), 0);
     hush();
     ck_assert_int_eq(game_plan(game, &ca, GAME_PLAN_CLEAR, "clear", NULL, 0), -1);
-    ONE("which fighter? e.g. plan clear Apollo ...");
+    ONE("tia|answer|which fighter? yours are Apollo and Bert: e.g. plan clear Apollo ...\n");
     const char *apollo[] = {"apollo"};
     hush();
     ck_assert_int_eq(game_plan(game, &ca, GAME_PLAN_CLEAR, "clear", apollo, 1), 0);
     ONE("Apollo's plan is cleared");
     str_init(&s);
     ck_assert_int_eq(game_plan_get(game, f.id, &s), 1);
+    str_free(&s);
+    /* Another's fighter: whose he is, and which are the caller's. */
+    int64_t u = account("uma"), v = account("vic");
+    struct game_caller cu = caller("uma", u, 0), cv = caller("vic", v, 0);
+    ck_assert_int_eq(create(&cu, "Rocky", "str=14 spd=12 agl=11 tgh=12 hgt=11"), 0);
+    const char *rocky[] = {"Rocky", "1)", "5/5/10"};
+    hush();
+    ck_assert_int_eq(game_plan(game, &ca, GAME_PLAN_SET, "set", rocky, 3), -1);
+    ONE("tia|answer|Rocky belongs to uma, not to you; your fighters: Apollo and Bert\n");
+    hush();
+    ck_assert_int_eq(game_plan(game, &cv, GAME_PLAN_SHOW, "show", rocky, 1), -1);
+    ONE("vic|answer|Rocky belongs to uma, not to you; you have no fighter yet\n");
+    /* With one fighter of his own, another's name is still refused. */
+    hush();
+    ck_assert_int_eq(
+        game_plan(game, &cu, GAME_PLAN_SET, "set", (const char *[]){"apollo", "1)", "5/5/10"}, 3),
+        -1);
+    ONE("uma|answer|Apollo belongs to tia, not to you; your fighters: Rocky\n");
+    str_init(&s);
+    ck_assert_int_eq(game_plan_get(game, stored("rocky").id, &s), 1);
     str_free(&s);
 }
 END_TEST
@@ -625,6 +693,7 @@ Suite *fighter_suite(void)
     tcase_add_test(tc, test_create);
     tcase_add_test(tc, test_create_refusals);
     tcase_add_test(tc, test_create_limit);
+    tcase_add_test(tc, test_create_names);
     tcase_add_test(tc, test_show_and_list);
     tcase_add_test(tc, test_train_boxer);
     tcase_add_test(tc, test_train_sugarray_and_duellist);
