@@ -318,6 +318,6 @@ const struct cmd_entry cmd_cancel_entry = {
     .args_min = 1,
     .args_max = 1,
     .usage = "<#bout>",
-    .help = "cancels a live bout or a challenge without a result (admins; logged)",
+    .help = "cancels a live bout or a challenge without a result; logged",
     .exec = cmd_cancel,
 };

@@ -1119,7 +1119,22 @@ START_TEST(test_help_teaches)
     HAS(out, "!create <name>");
     HAS(out, "str (strength: how hard punches hurt), spd (speed: how many land)");
     HAS(out, "skill lowers the endurance each round costs you");
-    HAS(run("newbie", 1, "!help ban"), "(admins only)");
+    HAS(run("newbie", 1, "!help ban"), "PRIVMSG #ringside :newbie: !ban <account>: bans an "
+                                       "account: it can no longer identify (admins "
+                                       "only)\n");
+    HAS(run("newbie", 1, "!help set"), "; each change is logged (admins only)\n");
+    HAS(run("newbie", 0, "help register"),
+        "PRIVMSG newbie :register <password>: creates an account named after your nick (in "
+        "private: /msg ringside)\n");
+    HAS(run("newbie", 0, "help resetpass"),
+        "who is no longer identified; logged (in private: /msg ringside; admins only)\n");
+    /* Each tag once: the generated "(admins only)", "(in private: ...)"
+     * are the only ones; no help line says them again. */
+    for (int i = 0; cmd_table[i]; i++) {
+        const char *h = cmd_table[i]->help;
+        ck_assert_msg(!strstr(h, "admins") && !strstr(h, "in private only"), "%s: %s",
+                      cmd_table[i]->name, h);
+    }
     ck_assert_ptr_null(strstr(run("newbie", 1, "!help version"), "("));
 }
 END_TEST
