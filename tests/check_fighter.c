@@ -385,6 +385,18 @@ START_TEST(test_equip_refusals)
         {"spoon", "\"spoon\" is not in the armoury; !armoury lists it"},
         {"weapon=mace:50", "a new piece starts at 100%; give no condition, e.g. !equip Conan"},
         {"torso=plate+leather", "only a chainmail torso may go under a leather one"},
+        /* The nearest pieces of the armoury, by part, typo or prefix. */
+        {"axe", "dora|answer|\"axe\" is not in the armoury; did you mean war_axe? !armoury lists "
+                "it all\n"},
+        {"sword", "dora|answer|\"sword\" is not in the armoury; did you mean short_sword or "
+                  "longsword? !armoury lists it all\n"},
+        {"warhamer", "did you mean war_hammer? "},
+        {"hal", "did you mean halberd? "},
+        {"weapon=axe", "dora|answer|Conan: \"axe\" is no weapon; did you mean war_axe? (armoury "
+                       "lists them); nothing changed\n"},
+        {"head=plat", "dora|answer|Conan: \"plat\" is no armour; did you mean plate? head= takes "
+                      "leather, chainmail or plate; nothing changed\n"},
+        {"weapon=spoon", "\"spoon\" is no weapon; the armoury has knife, short_sword"},
     };
 
     ck_assert_int_eq(create(&ca, "Conan", "rules=duel str=18 dex=14 con=14 int=10"), 0);
