@@ -141,6 +141,8 @@ void bot_game_config(const struct config *cfg, struct game_config *gc)
     snprintf(gc->base_url, sizeof(gc->base_url), "%s", cfg->base_url);
     for (size_t n = strlen(gc->base_url); n > 0 && gc->base_url[n - 1] == '/'; n--)
         gc->base_url[n - 1] = '\0';
+    if (cfg->nchannels > 0)
+        snprintf(gc->channel, sizeof(gc->channel), "%s", cfg->channels[0]);
 }
 
 static void caller_reply(void *ctx, int how, const char *text)

@@ -996,6 +996,20 @@ static int pick_fighter(struct game *g, const struct game_caller *who, int64_t a
     return -1;
 }
 
+/* Where the caller says a challenge: " here" in a channel, " in #ringside"
+ * (the bot's channel) in private, or " in a channel" when there is none. */
+static const char *challenge_where(const struct game *g, const struct game_caller *who, char *buf,
+                                   size_t len)
+{
+    if (who->channel)
+        snprintf(buf, len, " here");
+    else if (g->cfg.channel[0])
+        snprintf(buf, len, " in %s", g->cfg.channel);
+    else
+        snprintf(buf, len, " in a channel");
+    return buf;
+}
+
 /* Tells the caller he has no live bout: that a challenge of his is still
  * to be answered, or how to get one. */
 static void no_live_bout(struct game *g, const struct game_caller *who)
@@ -1019,8 +1033,8 @@ static void no_live_bout(struct game *g, const struct game_caller *who)
             return;
         }
     }
-    game_reply(who, "you have no live bout; say %schallenge <nick> in the channel first",
-               g->cfg.prefix);
+    game_reply(who, "you have no live bout; say %schallenge <nick>%s first", g->cfg.prefix,
+               challenge_where(g, who, (char[80]){0}, 80));
 }
 
 /* The number a bout word names ("#12" or "12"), or 0 when it names none. */
@@ -1084,11 +1098,41 @@ static struct live *mine_only(struct game *g, const struct game_caller *who, con
     return found;
 }
 
-/* The refusal of a spectator's bout that is not live. */
-static void no_such_live(struct game *g, const struct game_caller *who)
+/* The refusal of a spectator's bout that is not live: bout `word` as he
+ * typed it (not a number, a challenge, over, cancelled or none), or with
+ * no word, none live where he asked. */
+static void no_such_live(struct game *g, const struct game_caller *who, const char *word)
 {
-    game_reply(who, "no such live bout; %sbouts lists them, %sreport <bout> tells a finished one",
-               typed(g, who), typed(g, who));
+    const char *p = typed(g, who);
+    int64_t id = word ? bout_number(word) : 0;
+    struct live *lv = id ? find_id(g, id) : NULL;
+    struct db_bout rec;
+
+    if (!word && who->channel)
+        game_reply(who,
+                   "there is no live bout in %s; %sbouts lists the live ones, %sreport "
+                   "<bout> tells a finished one",
+                   who->channel, p, p);
+    else if (!word)
+        game_reply(who,
+                   "no bout is live; %sbouts lists the live ones, %sreport <bout> tells a "
+                   "finished one",
+                   p, p);
+    else if (!id)
+        game_reply(who,
+                   "\"%s\" is not a bout number; e.g. %sscore #12 (%sbouts lists the live "
+                   "ones)",
+                   CLIP(word, 20), p, p);
+    else if (lv)
+        game_reply(who, "bout #%lld has not started: %s has not accepted the challenge yet",
+                   (long long)id, lv->f[1].owner);
+    else if (db_bout_get(g->db, id, &rec) == DB_OK && rec.state == DB_BOUT_OVER)
+        game_reply(who, "bout #%lld is over; %sreport %lld tells it", (long long)id, p,
+                   (long long)id);
+    else if (db_bout_get(g->db, id, &rec) == DB_OK)
+        game_reply(who, "bout #%lld was cancelled; %sbouts lists the live ones", (long long)id, p);
+    else
+        game_reply(who, "there is no bout #%lld; %sbouts lists the live ones", (long long)id, p);
 }
 
 /* GAME_BOUT_LIVE without a word: the only bout live in the caller's
@@ -1110,7 +1154,7 @@ static struct live *live_here(struct game *g, const struct game_caller *who)
         return NULL;
     }
     if (!lv)
-        no_such_live(g, who);
+        no_such_live(g, who, NULL);
     return lv;
 }
 
@@ -1141,7 +1185,7 @@ static int live_bout(struct game *g, const struct game_caller *who, const char *
     if (open)
         game_reply(who, "there is no live bout or challenge %s", CLIP(word, 20));
     else
-        no_such_live(g, who);
+        no_such_live(g, who, word);
     return -1;
 }
 
@@ -1468,8 +1512,11 @@ int game_bouts(struct game *g, const struct game_caller *who)
             shown++;
         }
     }
-    if (!live)
+    if (!live && who->channel)
         game_reply(who, "no live bouts; challenge someone: %schallenge <nick>", typed(g, who));
+    else if (!live)
+        game_reply(who, "no live bouts; challenge someone: say %schallenge <nick>%s", g->cfg.prefix,
+                   challenge_where(g, who, (char[80]){0}, 80));
     else
         game_reply(who, "%d live: %s%s", live, text, shown < live ? "; ..." : "");
     return 0;
@@ -1481,7 +1528,9 @@ int game_score(struct game *g, const struct game_caller *who, int64_t bout)
     char line[RENDER_LINE_MAX];
 
     if (!lv || lv->rec.state != DB_BOUT_LIVE) {
-        no_such_live(g, who);
+        char word[24];
+        snprintf(word, sizeof(word), "#%lld", (long long)bout);
+        no_such_live(g, who, word);
         return -1;
     }
     render_score(lv->corner, &lv->b, line, sizeof(line));

@@ -104,6 +104,10 @@ struct game_config {
     /* Where the web pages are ("https://ringside.example.org", no '/' at
      * the end), for the report's link to its bout's page; "" for none. */
     char base_url[256];
+    /* The channel a challenge is said in ([irc] channels, the first), for
+     * the hints given in private ("say !challenge <nick> in #ringside");
+     * "" for "in a channel". */
+    char channel[64];
 };
 #define GAME_FORMAT_PLAIN  0
 #define GAME_FORMAT_BOLD   1

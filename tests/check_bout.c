@@ -241,8 +241,13 @@ START_TEST(test_whole_boxing_bout)
     ck_assert_int_eq(game_live(bot.game), 0);
     /* Commands named in a reply are typed as the caller would type them. */
     HAS(run("alice", 1, "!bouts"), "no live bouts; challenge someone: !challenge <nick>");
-    HAS(run("alice", 0, "bouts"), "no live bouts; challenge someone: challenge <nick>");
-    HAS(run("alice", 1, "!score #9"), "no such live bout; !bouts lists them, !report <bout>");
+    HAS(run("alice", 0, "bouts"),
+        "PRIVMSG alice :no live bouts; challenge someone: say !challenge <nick> in a channel\n");
+    HAS(run("alice", 1, "!score #9"), "alice: there is no bout #9; !bouts lists the live ones\n");
+    HAS(run("alice", 1, "!score #1"), "alice: bout #1 is over; !report 1 tells it\n");
+    HAS(run("alice", 1, "!score"),
+        "alice: there is no live bout in #ringside; !bouts lists the live ones, !report <bout> "
+        "tells a finished one\n");
 }
 END_TEST
 

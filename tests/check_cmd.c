@@ -495,7 +495,10 @@ START_TEST(test_bout_target_stage)
     run("ben", 0, "create Bo str=13 spd=14 agl=12 tgh=11 hgt=10");
     admin_login("boss");
     HAS(run("ann", 1, "!challenge ben"), "(bout #1)");
-    HAS(run("boss", 1, "!score"), "no such live bout; !bouts lists them, !report <bout> tells");
+    HAS(run("boss", 1, "!score"), "boss: there is no live bout in #ringside; !bouts lists the live "
+                                  "ones, !report <bout> tells a finished one\n");
+    HAS(run("boss", 1, "!score #1"),
+        "boss: bout #1 has not started: ben has not accepted the challenge yet\n");
     HAS(run("ann", 0, "forfeit"), "your bout #1 has not started: ben has not accepted");
     HAS(run("ben", 1, "!accept"), "Bout #1");
     /* Refused by the stage: counted as stopped, the handler never ran. */
@@ -505,8 +508,9 @@ START_TEST(test_bout_target_stage)
     ck_assert_int_eq(cmd_stats("forfeit", &after), 0);
     ck_assert_uint_eq(after.runs - before.runs, 0);
     ck_assert_uint_eq(after.stopped - before.stopped, 2);
-    HAS(run("boss", 1, "!score #9"), "no such live bout; !bouts lists them");
-    HAS(run("boss", 1, "!score x"), "no such live bout; !bouts lists them");
+    HAS(run("boss", 1, "!score #9"), "boss: there is no bout #9; !bouts lists the live ones\n");
+    HAS(run("boss", 1, "!score x"),
+        "boss: \"x\" is not a bout number; e.g. !score #12 (!bouts lists the live ones)\n");
     HAS(run("boss", 0, "report #9"), "there is no bout #9; bouts lists the live ones");
     HAS(run("boss", 0, "report nine 2"), "there is no bout nine; bouts lists the live ones");
     HAS(run("boss", 0, "cancel #9"), "there is no live bout or challenge #9");
