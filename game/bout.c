@@ -108,6 +108,42 @@ static const char *player_nick(const struct game *g, const struct db_fighter *f)
     return nick ? nick : f->owner;
 }
 
+/* 1 if the player of side `side` fought (or fights) a bout of lv's ruleset
+ * with his orders before lv: an exhibition, live or over, numbered lower,
+ * with any of his fighters, retired ones too. An error counts as 1: the
+ * explanation is help, not worth a doubt. */
+static int fought_before(struct game *g, const struct live *lv, int side)
+{
+    struct db_fighter mine[GAME_FIGHTERS_MAX * 2];
+    struct db_bout b[32];
+    int n = 0;
+
+    if (db_fighter_list(g->db, lv->f[side].account_id, 1, mine, GAME_FIGHTERS_MAX * 2, &n) != DB_OK)
+        return 1;
+    for (int i = 0; i < n; i++) {
+        int nb = 0;
+        if (mine[i].sheet.rules != lv->rec.rules)
+            continue;
+        /* Newest first: the bouts after lv (a league turn's) come before. */
+        if (db_bout_list_fighter(g->db, mine[i].id, b, 32, &nb) != DB_OK)
+            return 1;
+        for (int k = 0; k < nb; k++)
+            if (b[k].id < lv->rec.id && b[k].kind == DB_BOUT_EXHIBITION)
+                return 1;
+    }
+    return 0;
+}
+
+/* A player's first bout of a ruleset: what an order line means, once per
+ * player (not once per fighter), with his round 1 prompt. */
+static void first_bout_help(struct game *g, struct live *lv, int side)
+{
+    const char *help = grammar_get(lv->rec.rules)->order_help;
+
+    if (help && !fought_before(g, lv, side))
+        game_say(g, GAME_ROUND, player_nick(g, &lv->f[side]), "%s", help);
+}
+
 static void ask_orders(struct game *g, struct live *lv, int side, const char *extra)
 {
     int round = lv->rec.round + 1;
@@ -120,13 +156,8 @@ static void ask_orders(struct game *g, struct live *lv, int side, const char *ex
              (long long)lv->rec.id, round, lv->rec.rounds, lv->f[side].name, example,
              DURATION(g->cfg.order_timeout), extra ? "; " : ".", extra ? extra : "",
              extra && corner[0] ? "." : "", corner[0] ? " " : "", corner);
-    const struct db_fighter *f = &lv->f[side];
-    if (round == 1 && f->wins + f->losses + f->draws == 0) {
-        /* His first bout: what an order line means. */
-        const char *help = grammar_get(lv->rec.rules)->order_help;
-        if (help)
-            game_say(g, GAME_ROUND, player_nick(g, f), "%s", help);
-    }
+    if (round == 1)
+        first_bout_help(g, lv, side);
 }
 
 /* 1 if lv's rounds fight themselves (a duel): no orders, no prompts. */

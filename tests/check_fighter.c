@@ -696,6 +696,76 @@ START_TEST(test_plans)
 }
 END_TEST
 
+/* ------------------------------------------------- bouts, as told */
+
+/* The order line is explained once per player and ruleset: with his first
+ * bout's round 1 prompt, not again with his second fighter's. */
+START_TEST(test_first_bout_help)
+{
+    int64_t a = account("alice"), b = account("bob"), c = account("carl"), d = account("dan");
+    struct game_caller ca = caller("alice", a, 1), cb = caller("bob", b, 1),
+                       cc = caller("carl", c, 1), cd = caller("dan", d, 1);
+
+    ck_assert_int_eq(create(&ca, "Rocky", "str=14 spd=12 agl=11 tgh=12 hgt=11"), 0);
+    ck_assert_int_eq(create(&ca, "Bert", "str=14 spd=12 agl=11 tgh=12 hgt=11"), 0);
+    ck_assert_int_eq(create(&ca, "Murphy", "rules=sugarray"), 0);
+    ck_assert_int_eq(create(&cb, "Apollo", "str=14 spd=12 agl=11 tgh=12 hgt=11"), 0);
+    ck_assert_int_eq(create(&cc, "Drago", "str=14 spd=12 agl=11 tgh=12 hgt=11"), 0);
+    ck_assert_int_eq(create(&cd, "Sugar", "rules=sugarray"), 0);
+    ck_assert_int_eq(game_challenge(game, &ca, b, "bob", RULES_BOXING, 0, "Rocky", NULL), 0);
+    hush();
+    ck_assert_int_eq(game_answer(game, &cb, GAME_ACCEPT, NULL, 0), 0);
+    HAS("alice|live|Boxing orders are AGG/POW/DEF, e.g. 5H/8!/7 (inside): ");
+    HAS("bob|live|Boxing orders are AGG/POW/DEF, e.g. 5H/8!/7 (inside): ");
+    /* alice's second boxer's first bout: she knows the orders already. */
+    ck_assert_int_eq(game_challenge(game, &ca, c, "carl", RULES_BOXING, 0, "Bert", NULL), 0);
+    hush();
+    ck_assert_int_eq(game_answer(game, &cc, GAME_ACCEPT, NULL, 0), 0);
+    HAS("alice|live|Bout #2, round 1 of 3: your orders for Bert");
+    HAS("carl|live|Boxing orders are AGG/POW/DEF");
+    ck_assert_ptr_null(strstr(said.p, "alice|live|Boxing orders are"));
+    /* Her first SUGAR RAY bout: those orders are new to her. */
+    ck_assert_int_eq(game_challenge(game, &ca, d, "dan", RULES_SUGARRAY, 0, "Murphy", NULL), 0);
+    hush();
+    ck_assert_int_eq(game_answer(game, &cd, GAME_ACCEPT, NULL, 0), 0);
+    HAS("alice|live|SUGAR RAY orders are attack/defence, e.g. 3/2");
+    HAS("dan|live|SUGAR RAY orders are attack/defence, e.g. 3/2");
+}
+END_TEST
+
+/* What a spectator and a player without a bout are told, where. */
+START_TEST(test_bout_replies)
+{
+    int64_t a = account("alice");
+    struct game_caller here = caller("alice", a, 1), priv = caller("alice", a, 0);
+    int64_t id;
+
+    hush();
+    ck_assert_int_eq(game_bouts(game, &priv), 0);
+    ONE("alice|answer|no live bouts; challenge someone: say !challenge <nick> in #ring\n");
+    hush();
+    ck_assert_int_eq(game_bouts(game, &here), 0);
+    ONE("alice|answer|no live bouts; challenge someone: !challenge <nick>\n");
+    hush();
+    ck_assert_int_eq(game_bout_find(game, &here, GAME_BOUT_LIVE, NULL, &id), -1);
+    ONE("alice|answer|there is no live bout in #ring; !bouts lists the live ones, !report <bout> "
+        "tells a finished one\n");
+    hush();
+    ck_assert_int_eq(game_bout_find(game, &priv, GAME_BOUT_LIVE, NULL, &id), -1);
+    ONE("alice|answer|no bout is live; bouts lists the live ones, report <bout> tells a finished "
+        "one\n");
+    hush();
+    ck_assert_int_eq(game_bout_find(game, &priv, GAME_BOUT_MINE_ORDERS, NULL, &id), -1);
+    ONE("alice|answer|you have no live bout; say !challenge <nick> in #ring first\n");
+    hush();
+    ck_assert_int_eq(game_bout_find(game, &here, GAME_BOUT_MINE, NULL, &id), -1);
+    ONE("alice|answer|you have no live bout; say !challenge <nick> here first\n");
+    hush();
+    ck_assert_int_eq(game_score(game, &here, 7), -1);
+    ONE("alice|answer|there is no bout #7; !bouts lists the live ones\n");
+}
+END_TEST
+
 Suite *fighter_suite(void)
 {
     Suite *s = suite_create("fighters");
@@ -720,6 +790,8 @@ Suite *fighter_suite(void)
     tcase_add_test(tc, test_pause_league_champion);
     tcase_add_test(tc, test_standings_and_words);
     tcase_add_test(tc, test_plans);
+    tcase_add_test(tc, test_first_bout_help);
+    tcase_add_test(tc, test_bout_replies);
     suite_add_tcase(s, tc);
     return s;
 }
