@@ -719,7 +719,13 @@ START_TEST(test_forfeit_decline_expire_cancel)
     player("alice", "create Rocky str=14 spd=12 agl=11 tgh=12 hgt=11");
     player("bob", "create Apollo str=13 spd=14 agl=12 tgh=11 hgt=10");
     HAS(run("alice", 1, "!challenge alice"), "cannot challenge yourself");
-    HAS(run("alice", 1, "!challenge nobody"), "has no account");
+    HAS(run("alice", 1, "!challenge nobody"),
+        "PRIVMSG #ringside :alice: no one called nobody is here, and no account has that name; "
+        "check the nick (/names #ringside lists who is here)\n");
+    users_join(bot.users, "bobby", 0);
+    HAS(run("alice", 1, "!challenge bobby"),
+        "PRIVMSG #ringside :alice: bobby is here but has no account: bobby must register first "
+        "(/msg ringside register <password>)\n");
     HAS(run("alice", 1, "!challenge bob rules=sugarray"), "no sugarray fighter");
     run("alice", 1, "!challenge bob");
     HAS(run("bob", 1, "!decline"), "bob declines the challenge");
