@@ -983,6 +983,40 @@ void game_tick(struct game *g, const char *league_channel)
 
 /* ------------------------------------------------------ finding things */
 
+/* Why fighter `name` is not one of account `acc`'s active `rules`
+ * fighters (list[0..n), all of them): another's, retired, of another
+ * ruleset, or none; with the ones there are. */
+static void pick_refused(struct game *g, const struct game_caller *who, int64_t acc,
+                         const char *whose, enum rules rules, const char *name,
+                         const struct db_fighter *list, int n)
+{
+    int you = acc == who->account_id;
+    char key[DB_NAME_MAX], mine[240];
+    struct db_fighter f;
+    struct str s;
+
+    str_init_fixed(&s, mine, sizeof(mine));
+    for (int i = 0; i < n; i++)
+        if (list[i].sheet.rules == rules)
+            str_add(&s, "%s%s", s.len ? ", " : "", list[i].name);
+    game_name_key(key, name, sizeof(key));
+    int found = strlen(name) < DB_NAME_MAX && db_fighter_get(g->db, key, &f) == DB_OK;
+    if (found && f.account_id != acc)
+        game_reply(who, "%s belongs to %s, not to %s; %s%s %s fighters: %s", f.name, f.owner,
+                   you ? "you" : whose, you ? "your" : whose, you ? "" : "'s", rules_name(rules),
+                   s.len ? mine : "none");
+    else if (found && f.retired)
+        game_reply(who, "%s is retired", f.name);
+    else if (found && f.sheet.rules != rules)
+        game_reply(who, "%s is a %s fighter: add rules=%s", f.name, rules_name(f.sheet.rules),
+                   rules_name(f.sheet.rules));
+    else
+        game_reply(who, "%s %s no %s fighter called %s%s%s%s%s", you ? "you" : whose,
+                   you ? "have" : "has", rules_name(rules), CLIP(name, 30), s.len ? "; " : "",
+                   s.len ? (you ? "yours" : whose) : "", s.len ? (you ? ": " : "'s: ") : "",
+                   s.len ? mine : "");
+}
+
 /* A fighter of account `acc` for `rules`: the one named `name` (NULL: the
  * first free one). `whose` names the player in errors. */
 static int pick_fighter(struct game *g, const struct game_caller *who, int64_t acc,
@@ -1013,8 +1047,7 @@ static int pick_fighter(struct game *g, const struct game_caller *who, int64_t a
     if (name && busy)
         game_reply(who, "%s is already in a bout or a challenge", name);
     else if (name)
-        game_reply(who, "%s %s no %s fighter called %s", you ? "you" : whose, you ? "have" : "has",
-                   rules_name(rules), name);
+        pick_refused(g, who, acc, whose, rules, name, list, n);
     else if (busy)
         game_reply(who, "every %s fighter of %s is already in a bout or a challenge",
                    rules_name(rules), you ? "yours" : whose);

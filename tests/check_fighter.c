@@ -733,6 +733,40 @@ START_TEST(test_first_bout_help)
 }
 END_TEST
 
+/* A challenge's with= and vs= that name no fighter of that player say
+ * whose fighter it is, or what else is wrong, and which there are. */
+START_TEST(test_challenge_fighters)
+{
+    int64_t a = account("alice"), b = account("bob");
+    struct game_caller ca = caller("alice", a, 1), cb = caller("bob", b, 1);
+    static const struct {
+        const char *with, *vs, *reply;
+    } cases[] = {
+        {"Apollo", NULL,
+         "alice|answer|Apollo belongs to bob, not to you; your boxing fighters: "
+         "Rocky, Bert\n"},
+        {NULL, "Rocky",
+         "alice|answer|Rocky belongs to alice, not to bob; bob's boxing fighters: "
+         "Apollo\n"},
+        {"Murphy", NULL, "alice|answer|Murphy is a sugarray fighter: add rules=sugarray\n"},
+        {"Zed", NULL, "alice|answer|you have no boxing fighter called Zed; yours: Rocky, Bert\n"},
+        {NULL, "Zed", "alice|answer|bob has no boxing fighter called Zed; bob's: Apollo\n"},
+    };
+
+    ck_assert_int_eq(create(&ca, "Rocky", "str=14 spd=12 agl=11 tgh=12 hgt=11"), 0);
+    ck_assert_int_eq(create(&ca, "Bert", "str=14 spd=12 agl=11 tgh=12 hgt=11"), 0);
+    ck_assert_int_eq(create(&ca, "Murphy", "rules=sugarray"), 0);
+    ck_assert_int_eq(create(&cb, "Apollo", "str=14 spd=12 agl=11 tgh=12 hgt=11"), 0);
+    for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        hush();
+        ck_assert_int_eq(
+            game_challenge(game, &ca, b, "bob", RULES_BOXING, 0, cases[i].with, cases[i].vs), -1);
+        ONE(cases[i].reply);
+    }
+    ck_assert_int_eq(game_live(game), 0);
+}
+END_TEST
+
 /* What a spectator and a player without a bout are told, where. */
 START_TEST(test_bout_replies)
 {
@@ -792,6 +826,7 @@ Suite *fighter_suite(void)
     tcase_add_test(tc, test_plans);
     tcase_add_test(tc, test_first_bout_help);
     tcase_add_test(tc, test_bout_replies);
+    tcase_add_test(tc, test_challenge_fighters);
     suite_add_tcase(s, tc);
     return s;
 }
