@@ -1193,6 +1193,11 @@ static void no_such_live(struct game *g, const struct game_caller *who, const ch
     else if (db_bout_get(g->db, id, &rec) == DB_OK && rec.state == DB_BOUT_OVER)
         game_reply(who, "bout #%lld is over; %sreport %lld tells it", (long long)id, p,
                    (long long)id);
+    else if (db_bout_get(g->db, id, &rec) == DB_OK && rec.started == 0)
+        game_reply(who,
+                   "bout #%lld never started: the challenge was declined, withdrawn or not "
+                   "answered in time",
+                   (long long)id);
     else if (db_bout_get(g->db, id, &rec) == DB_OK)
         game_reply(who, "bout #%lld was cancelled; %sbouts lists the live ones", (long long)id, p);
     else
