@@ -364,8 +364,9 @@ static int new_sheet(struct game *g, const struct game_caller *who, const struct
 
 /* The words of `create` after the name: rules=NAME picks the ruleset, the
  * rest are the sheet's key=N words, joined into stats. */
-static int create_words(const struct game_caller *who, const char *const *words, int n,
-                        const struct ruleset **rs, struct str *stats)
+static int create_words(struct game *g, const struct game_caller *who, const char *name,
+                        const char *const *words, int n, const struct ruleset **rs,
+                        struct str *stats)
 {
     for (int i = 0; i < n; i++) {
         const char *a = words[i];
@@ -379,6 +380,11 @@ static int create_words(const struct game_caller *who, const char *const *words,
                 return -1;
             }
             continue;
+        }
+        if (ruleset_find(a)) {
+            game_reply(who, "a ruleset is said rules=%s, e.g. %screate %s rules=%s ...",
+                       ruleset_find(a)->name, game_typed(g, who), name, ruleset_find(a)->name);
+            return -1;
         }
         str_add(stats, "%s%s", stats->len ? " " : "", a);
         if (str_cut_short(stats)) {
@@ -424,13 +430,13 @@ static int create_store(struct game *g, const struct game_caller *who, const cha
 }
 
 /* 1 if words[i] reads as more of a fighter's name: a word without '='
- * that starts with a letter, and not a key whose number follows ("str
- * 12"). */
+ * that starts with a letter, neither a ruleset's name ("boxing": rules=
+ * forgotten) nor a key whose number follows ("str 12"). */
 static int name_part(const char *const *words, int n, int i)
 {
     unsigned char c = (unsigned char)words[i][0];
 
-    if (strchr(words[i], '=') || !(isalpha(c) || c >= 0x80))
+    if (strchr(words[i], '=') || !(isalpha(c) || c >= 0x80) || ruleset_find(words[i]))
         return 0;
     return i + 1 >= n || !isdigit((unsigned char)words[i + 1][0]);
 }
@@ -486,7 +492,7 @@ int game_create(struct game *g, const struct game_caller *who, const char *name,
         return -1;
     }
     str_init_fixed(&st, stats, sizeof(stats));
-    if (create_words(who, words, n, &rs, &st) != 0)
+    if (create_words(g, who, name, words, n, &rs, &st) != 0)
         return -1;
     memset(&f, 0, sizeof(f));
     if (new_sheet(g, who, rs, name, stats, &f.sheet) != 0 || create_store(g, who, name, &f) != 0)

@@ -233,6 +233,8 @@ START_TEST(test_create_names)
     /* A key and its number apart is not a name. */
     ck_assert_int_eq(create(&ca, "Rocky", "str 12"), -1);
     ck_assert_ptr_null(strstr(said.p, "one word"));
+    ck_assert_int_eq(create(&ca, "Rocky", "sugarray"), -1);
+    ONE("nina|answer|a ruleset is said rules=sugarray, e.g. create Rocky rules=sugarray ...\n");
     ck_assert_int_eq(fighters_of(a), 0);
 }
 END_TEST
