@@ -112,16 +112,21 @@ static size_t utf8_len(const char *s)
 }
 
 /* The name `s` written with plain letters only (accents taken off, other
- * characters left out), into out. */
-static void name_plain(const char *s, struct str *out)
+ * characters left out), into out; how many characters were left out. */
+static int name_plain(const char *s, struct str *out)
 {
+    int dropped = 0;
+
     for (size_t i = 0; s[i]; i += utf8_len(s + i)) {
         unsigned char c = (unsigned char)s[i];
         if (c < 0x80 && (isalnum(c) || name_char(s[i])))
             str_add(out, "%c", s[i]);
         else if (c == 0xC3 && utf8_len(s + i) == 2)
             str_cat(out, latin1_plain[(unsigned char)s[i + 1] - 0x80]);
+        else
+            dropped++;
     }
+    return dropped;
 }
 
 /* Says what is wrong with the first character of `s` that no name may
@@ -154,9 +159,11 @@ int game_name_why(const char *s, struct str *out)
     if (name_bad_char(s, out)) {
         struct str plain;
         str_init(&plain);
-        name_plain(s, &plain);
+        int dropped = name_plain(s, &plain);
         str_add(out, " (names are %s)", NAME_RULE);
-        if (plain.p && game_name_valid(plain.p))
+        /* "MrT" for "Mr.T", but no "nnn" for "%n%n%n": a suggestion
+         * keeps most of what he typed. */
+        if (plain.p && game_name_valid(plain.p) && (size_t)dropped * 4 <= n)
             str_add(out, "; try %s", plain.p);
         str_free(&plain);
     } else if (n > FIGHTER_NAME_MAX) {

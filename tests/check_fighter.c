@@ -213,6 +213,8 @@ START_TEST(test_create_names)
         {"Apollo_the_Magnificent_x_xxxxxxxx",
          "nina|answer|\"Apollo_the_Magnificent_x...\" is not a fighter's name: it is 33 "
          "characters, at most 20\n"},
+        {"%n%n%n", "nina|answer|\"%n%n%n\" is not a fighter's name: '%' is not allowed (names "
+                   "are 2 to 20 letters A-Z, digits, _ - ', starting with a letter)\n"},
         {"R", "nina|answer|\"R\" is not a fighter's name: it is 1 character, at least 2\n"},
         {"9lives", "nina|answer|\"9lives\" is not a fighter's name: it starts with '9'; names are "
                    "2 to 20 letters A-Z, digits, _ - ', starting with a letter\n"},
