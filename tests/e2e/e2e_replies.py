@@ -16,8 +16,8 @@ Scenarios:
      in the channel without an account; `bouts` in private and in the channel
      (challenge is said with the channel it works in); `!score` with no live
      bout, in the channel and in private, of a bout that does not exist, of a
-     word that is no bout number, of a challenge not yet accepted and of a
-     finished bout; each reply exact and the database unchanged;
+     word that is no bout number, of a challenge not yet accepted and of one
+     declined; each reply exact and the database unchanged by the refusals;
   2. names and owners: `create` of "Zoë" (UTF-8 on the wire), of a name of 33
      characters and of a name in two words; `plan set` of another's fighter;
      `equip Xena axe` (the nearest piece of the armoury); `help ban` with its
