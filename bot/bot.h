@@ -806,6 +806,13 @@ void bot_caller(struct cmd_ctx *ctx, struct game_caller *who);
  * acts on (enum cmd_target) into ctx, through the game's calls. 0, or -1
  * after the game told the caller what was wrong. */
 int bot_target(struct cmd_ctx *ctx, enum cmd_target target);
+/* The player `nick` names as an opponent (a challenge): whoever is
+ * identified under that nick, else the account of that name (he may
+ * identify before he accepts). 0 with *id and his account's name in
+ * name[len]; -1 after telling the caller which it is: that nick is here
+ * but has no account, or no one of that name is here and no account has
+ * it. */
+int bot_opponent(struct cmd_ctx *ctx, const char *nick, int64_t *id, char *name, size_t len);
 /* Fights the simulations waiting (game_sim_step) for about BOT_SIM_SLICE
  * seconds, looking at the clock every BOT_SIM_CHUNK bouts: the event loop
  * calls it once a turn, and does not sleep while any waits, so a

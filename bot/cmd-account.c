@@ -298,7 +298,7 @@ const struct cmd_entry cmd_register_entry = {
     .args_min = 1,
     .args_max = 1,
     .usage = "<password>",
-    .help = "creates an account named after your nick (in private only)",
+    .help = "creates an account named after your nick",
     .secret = 1,
     .exec = cmd_register,
 };
@@ -443,7 +443,7 @@ const struct cmd_entry cmd_identify_entry = {
     .args_min = 1,
     .args_max = 2,
     .usage = "[account] <password>",
-    .help = "logs you in to your account until you quit (in private only)",
+    .help = "logs you in to your account until you quit",
     .secret = 1,
     .exec = cmd_identify,
 };
@@ -525,7 +525,7 @@ const struct cmd_entry cmd_passwd_entry = {
     .args_min = 1,
     .args_max = 2,
     .usage = "[old password] <new password>",
-    .help = "changes your password (in private only); the old one may be left out only after "
+    .help = "changes your password; the old one may be left out only after "
             "it was said in a channel",
     .secret = 1,
     .exec = cmd_passwd,
@@ -581,7 +581,7 @@ const struct cmd_entry cmd_resetpass_entry = {
     .args_max = 2,
     .usage = "<account> <new password>",
     .help = "sets an account's password, for an owner whose password was said in a channel "
-            "and who is no longer identified (admins; in private only; logged)",
+            "and who is no longer identified; logged",
     .secret = 1,
     .exec = cmd_resetpass,
 };

@@ -46,7 +46,7 @@ const struct cmd_entry cmd_ban_entry = {
     .args_min = 1,
     .args_max = 1,
     .usage = "<account>",
-    .help = "bans an account: it can no longer identify (admins)",
+    .help = "bans an account: it can no longer identify",
     .exec = cmd_ban,
 };
 
@@ -62,7 +62,7 @@ const struct cmd_entry cmd_unban_entry = {
     .args_min = 1,
     .args_max = 1,
     .usage = "<account>",
-    .help = "lifts a ban (admins)",
+    .help = "lifts a ban",
     .exec = cmd_unban,
 };
 
@@ -79,6 +79,7 @@ const struct cmd_entry cmd_set_entry = {
     .args_min = 2,
     .args_max = 12,
     .usage = "<fighter> key=value ...",
-    .help = "corrects a fighter's sheet or record, e.g. set Rocky str=14 wins=3 (admins; logged)",
+    .help = "corrects a fighter's sheet or record, e.g. set Rocky str=14 wins=3; each change is "
+            "logged",
     .exec = cmd_set,
 };

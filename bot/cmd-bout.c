@@ -57,25 +57,12 @@ static int cmd_challenge(struct cmd_ctx *ctx)
     struct challenge_words w = {.rules = RULES_BOXING};
     int rounds = 0;
     int64_t opp_id;
-    const char *opp_name;
-    struct db_account acc;
+    char opp_name[DB_NAME_MAX];
 
     if (challenge_words(ctx, &w) != 0 ||
-        (w.rounds && game_rounds_word(&ctx->who, w.rules, w.rounds, &rounds) != 0))
+        (w.rounds && game_rounds_word(&ctx->who, w.rules, w.rounds, &rounds) != 0) ||
+        bot_opponent(ctx, target, &opp_id, opp_name, sizeof(opp_name)) != 0)
         return -1;
-    /* The opponent: whoever is identified under that nick, else the
-     * account of that name (he can identify before accepting). */
-    if (!users_account(bot->users, target, &opp_id, &opp_name)) {
-        if (game_account_find(bot->game, target, &acc) != 0) {
-            reply(ctx,
-                  "%s has no account here yet: %s must register first (/msg %s register "
-                  "<password>)",
-                  CLIP(target, 30), CLIP(target, 30), bot->nick);
-            return -1;
-        }
-        opp_id = acc.id;
-        opp_name = acc.name;
-    }
     return game_challenge(bot->game, &ctx->who, opp_id, opp_name, w.rules, rounds, w.with, w.vs);
 }
 
@@ -356,6 +343,6 @@ const struct cmd_entry cmd_cancel_entry = {
     .args_min = 1,
     .args_max = 1,
     .usage = "<#bout>",
-    .help = "cancels a live bout or a challenge without a result (admins; logged)",
+    .help = "cancels a live bout or a challenge without a result; logged",
     .exec = cmd_cancel,
 };

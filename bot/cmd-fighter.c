@@ -22,7 +22,7 @@ const struct cmd_entry cmd_create_entry = {
     .where = CMD_ANYWHERE,
     .need = CMD_ACCOUNT,
     .args_min = 1,
-    .args_max = 7,
+    .args_max = 10, /* a name in several words is explained, not a usage line */
     .usage = "<name> [rules=boxing] str=N spd=N agl=N tgh=N hgt=N",
     .help = "creates a fighter: boxing spreads 60 points over the five abilities, each 5 to 20; "
             "rules=sugarray needs no numbers; rules=duel spreads 56 over str, dex, con and int, "

@@ -19,8 +19,7 @@ const struct cmd_entry cmd_turn_entry = {
     .args_min = 0,
     .args_max = 1,
     .usage = "[rules={rules}]",
-    .help = "runs a league turn now: every league bout from the plans, moves, the title bout "
-            "(admins)",
+    .help = "runs a league turn now: every league bout from the plans, moves, the title bout",
     .exec = cmd_turn,
 };
 

@@ -142,6 +142,8 @@ void bot_game_config(const struct config *cfg, struct game_config *gc)
     snprintf(gc->base_url, sizeof(gc->base_url), "%s", cfg->base_url);
     for (size_t n = strlen(gc->base_url); n > 0 && gc->base_url[n - 1] == '/'; n--)
         gc->base_url[n - 1] = '\0';
+    if (cfg->nchannels > 0)
+        snprintf(gc->channel, sizeof(gc->channel), "%s", cfg->channels[0]);
 }
 
 static void caller_reply(void *ctx, int how, const char *text)
@@ -257,6 +259,33 @@ int bot_target(struct cmd_ctx *ctx, enum cmd_target target)
         return target_my_bout_first(ctx);
     }
     return 0;
+}
+
+int bot_opponent(struct cmd_ctx *ctx, const char *nick, int64_t *id, char *name, size_t len)
+{
+    struct bot *bot = ctx->bot;
+    struct db_account acc;
+    const char *who;
+
+    if (users_account(bot->users, nick, id, &who)) {
+        snprintf(name, len, "%s", who);
+        return 0;
+    }
+    if (game_account_find(bot->game, nick, &acc) == 0) {
+        *id = acc.id;
+        snprintf(name, len, "%s", acc.name);
+        return 0;
+    }
+    if (users_present(bot->users, nick))
+        reply(ctx,
+              "%s is here but has no account: %s must register first (/msg %s register "
+              "<password>)",
+              CLIP(nick, 30), CLIP(nick, 30), bot->nick);
+    else
+        reply(ctx, "no one called %s is here, and no account has that name; check the nick%s%s%s",
+              CLIP(nick, 30), ctx->channel ? " (/names " : "", ctx->channel ? ctx->channel : "",
+              ctx->channel ? " lists who is here)" : "");
+    return -1;
 }
 
 const char *bot_league_channel(const struct bot *bot)

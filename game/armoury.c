@@ -105,10 +105,16 @@ static int equip_word(struct game *g, const struct game_caller *who, const struc
                    m, m, m, m, m);
         return -1;
     } else {
-        game_reply(who,
-                   "\"%s\" is not in the armoury; %sarmoury lists it, and pieces are "
-                   "written slot=item, e.g. head=plate",
-                   CLIP(a, 30), game_typed(g, who));
+        char near[64];
+        if (duel_suggest(a, strlen(a), DUEL_SUGGEST_WEAPON | DUEL_SUGGEST_ARMOUR, near,
+                         sizeof(near)))
+            game_reply(who, "\"%s\" is not in the armoury; did you mean %s? %sarmoury lists it all",
+                       CLIP(a, 30), near, game_typed(g, who));
+        else
+            game_reply(who,
+                       "\"%s\" is not in the armoury; %sarmoury lists it, and pieces are "
+                       "written slot=item, e.g. head=plate",
+                       CLIP(a, 30), game_typed(g, who));
         return -1;
     }
     if (str_cut_short(text)) {

@@ -114,6 +114,42 @@ static const char *player_nick(const struct game *g, const struct db_fighter *f)
     return nick ? nick : f->owner;
 }
 
+/* 1 if the player of side `side` fought (or fights) a bout of lv's ruleset
+ * with his orders before lv: an exhibition, live or over, numbered lower,
+ * with any of his fighters, retired ones too. An error counts as 1: the
+ * explanation is help, not worth a doubt. */
+static int fought_before(struct game *g, const struct live *lv, int side)
+{
+    struct db_fighter mine[GAME_FIGHTERS_MAX * 2];
+    struct db_bout b[32];
+    int n = 0;
+
+    if (db_fighter_list(g->db, lv->f[side].account_id, 1, mine, GAME_FIGHTERS_MAX * 2, &n) != DB_OK)
+        return 1;
+    for (int i = 0; i < n; i++) {
+        int nb = 0;
+        if (mine[i].sheet.rules != lv->rec.rules)
+            continue;
+        /* Newest first: the bouts after lv (a league turn's) come before. */
+        if (db_bout_list_fighter(g->db, mine[i].id, b, 32, &nb) != DB_OK)
+            return 1;
+        for (int k = 0; k < nb; k++)
+            if (b[k].id < lv->rec.id && b[k].kind == DB_BOUT_EXHIBITION)
+                return 1;
+    }
+    return 0;
+}
+
+/* A player's first bout of a ruleset: what an order line means, once per
+ * player (not once per fighter), with his round 1 prompt. */
+static void first_bout_help(struct game *g, struct live *lv, int side)
+{
+    const char *help = grammar_get(lv->rec.rules)->order_help;
+
+    if (help && !fought_before(g, lv, side))
+        game_say(g, GAME_ROUND, player_nick(g, &lv->f[side]), "%s", help);
+}
+
 static void ask_orders(struct game *g, struct live *lv, int side, const char *extra)
 {
     int round = lv->rec.round + 1;
@@ -126,13 +162,8 @@ static void ask_orders(struct game *g, struct live *lv, int side, const char *ex
              (long long)lv->rec.id, round, lv->rec.rounds, lv->f[side].name, example,
              DURATION(g->cfg.order_timeout), extra ? "; " : ".", extra ? extra : "",
              extra && corner[0] ? "." : "", corner[0] ? " " : "", corner);
-    const struct db_fighter *f = &lv->f[side];
-    if (round == 1 && f->wins + f->losses + f->draws == 0) {
-        /* His first bout: what an order line means. */
-        const char *help = grammar_get(lv->rec.rules)->order_help;
-        if (help)
-            game_say(g, GAME_ROUND, player_nick(g, f), "%s", help);
-    }
+    if (round == 1)
+        first_bout_help(g, lv, side);
 }
 
 /* 1 if lv's rounds fight themselves (a duel): no orders, no prompts. */
@@ -1158,6 +1189,40 @@ void game_tick(struct game *g, const char *league_channel)
 
 /* ------------------------------------------------------ finding things */
 
+/* Why fighter `name` is not one of account `acc`'s active `rules`
+ * fighters (list[0..n), all of them): another's, retired, of another
+ * ruleset, or none; with the ones there are. */
+static void pick_refused(struct game *g, const struct game_caller *who, int64_t acc,
+                         const char *whose, enum rules rules, const char *name,
+                         const struct db_fighter *list, int n)
+{
+    int you = acc == who->account_id;
+    char key[DB_NAME_MAX], mine[240];
+    struct db_fighter f;
+    struct str s;
+
+    str_init_fixed(&s, mine, sizeof(mine));
+    for (int i = 0; i < n; i++)
+        if (list[i].sheet.rules == rules)
+            str_add(&s, "%s%s", s.len ? ", " : "", list[i].name);
+    game_name_key(key, name, sizeof(key));
+    int found = strlen(name) < DB_NAME_MAX && db_fighter_get(g->db, key, &f) == DB_OK;
+    if (found && f.account_id != acc)
+        game_reply(who, "%s belongs to %s, not to %s; %s%s %s fighters: %s", f.name, f.owner,
+                   you ? "you" : whose, you ? "your" : whose, you ? "" : "'s", rules_name(rules),
+                   s.len ? mine : "none");
+    else if (found && f.retired)
+        game_reply(who, "%s is retired", f.name);
+    else if (found && f.sheet.rules != rules)
+        game_reply(who, "%s is a %s fighter: add rules=%s", f.name, rules_name(f.sheet.rules),
+                   rules_name(f.sheet.rules));
+    else
+        game_reply(who, "%s %s no %s fighter called %s%s%s%s%s", you ? "you" : whose,
+                   you ? "have" : "has", rules_name(rules), CLIP(name, 30), s.len ? "; " : "",
+                   s.len ? (you ? "yours" : whose) : "", s.len ? (you ? ": " : "'s: ") : "",
+                   s.len ? mine : "");
+}
+
 /* A fighter of account `acc` for `rules`: the one named `name` (NULL: the
  * first free one). `whose` names the player in errors. */
 static int pick_fighter(struct game *g, const struct game_caller *who, int64_t acc,
@@ -1188,8 +1253,7 @@ static int pick_fighter(struct game *g, const struct game_caller *who, int64_t a
     if (name && busy)
         game_reply(who, "%s is already in a bout or a challenge", name);
     else if (name)
-        game_reply(who, "%s %s no %s fighter called %s", you ? "you" : whose, you ? "have" : "has",
-                   rules_name(rules), name);
+        pick_refused(g, who, acc, whose, rules, name, list, n);
     else if (busy)
         game_reply(who, "every %s fighter of %s is already in a bout or a challenge",
                    rules_name(rules), you ? "yours" : whose);
@@ -1200,6 +1264,20 @@ static int pick_fighter(struct game *g, const struct game_caller *who, int64_t a
         game_reply(who, "%s has no %s fighter yet; ask %s to create one, or challenge someone else",
                    whose, rules_name(rules), whose);
     return -1;
+}
+
+/* Where the caller says a challenge: " here" in a channel, " in #ringside"
+ * (the bot's channel) in private, or " in a channel" when there is none. */
+static const char *challenge_where(const struct game *g, const struct game_caller *who, char *buf,
+                                   size_t len)
+{
+    if (who->channel)
+        snprintf(buf, len, " here");
+    else if (g->cfg.channel[0])
+        snprintf(buf, len, " in %s", g->cfg.channel);
+    else
+        snprintf(buf, len, " in a channel");
+    return buf;
 }
 
 /* Tells the caller he has no live bout: that a challenge of his is still
@@ -1225,8 +1303,8 @@ static void no_live_bout(struct game *g, const struct game_caller *who)
             return;
         }
     }
-    game_reply(who, "you have no live bout; say %schallenge <nick> in the channel first",
-               g->cfg.prefix);
+    game_reply(who, "you have no live bout; say %schallenge <nick>%s first", g->cfg.prefix,
+               challenge_where(g, who, (char[80]){0}, 80));
 }
 
 /* The number a bout word names ("#12" or "12"), or 0 when it names none. */
@@ -1322,11 +1400,46 @@ static struct live *mine_only(struct game *g, const struct game_caller *who, con
     return mine[0];
 }
 
-/* The refusal of a spectator's bout that is not live. */
-static void no_such_live(struct game *g, const struct game_caller *who)
+/* The refusal of a spectator's bout that is not live: bout `word` as he
+ * typed it (not a number, a challenge, over, cancelled or none), or with
+ * no word, none live where he asked. */
+static void no_such_live(struct game *g, const struct game_caller *who, const char *word)
 {
-    game_reply(who, "no such live bout; %sbouts lists them, %sreport <bout> tells a finished one",
-               typed(g, who), typed(g, who));
+    const char *p = typed(g, who);
+    int64_t id = word ? bout_number(word) : 0;
+    struct live *lv = id ? find_id(g, id) : NULL;
+    struct db_bout rec;
+
+    if (!word && who->channel)
+        game_reply(who,
+                   "there is no live bout in %s; %sbouts lists the live ones, %sreport "
+                   "<bout> tells a finished one",
+                   who->channel, p, p);
+    else if (!word)
+        game_reply(who,
+                   "no bout is live; %sbouts lists the live ones, %sreport <bout> tells a "
+                   "finished one",
+                   p, p);
+    else if (!id)
+        game_reply(who,
+                   "\"%s\" is not a bout number; e.g. %sscore #12 (%sbouts lists the live "
+                   "ones)",
+                   CLIP(word, 20), p, p);
+    else if (lv)
+        game_reply(who, "bout #%lld has not started: %s has not accepted the challenge yet",
+                   (long long)id, lv->f[1].owner);
+    else if (db_bout_get(g->db, id, &rec) == DB_OK && rec.state == DB_BOUT_OVER)
+        game_reply(who, "bout #%lld is over; %sreport %lld tells it", (long long)id, p,
+                   (long long)id);
+    else if (db_bout_get(g->db, id, &rec) == DB_OK && rec.started == 0)
+        game_reply(who,
+                   "bout #%lld never started: the challenge was declined, withdrawn or not "
+                   "answered in time",
+                   (long long)id);
+    else if (db_bout_get(g->db, id, &rec) == DB_OK)
+        game_reply(who, "bout #%lld was cancelled; %sbouts lists the live ones", (long long)id, p);
+    else
+        game_reply(who, "there is no bout #%lld; %sbouts lists the live ones", (long long)id, p);
 }
 
 /* GAME_BOUT_LIVE without a word: the only bout live in the caller's
@@ -1348,7 +1461,7 @@ static struct live *live_here(struct game *g, const struct game_caller *who)
         return NULL;
     }
     if (!lv)
-        no_such_live(g, who);
+        no_such_live(g, who, NULL);
     return lv;
 }
 
@@ -1379,7 +1492,7 @@ static int live_bout(struct game *g, const struct game_caller *who, const char *
     if (open)
         game_reply(who, "there is no live bout or challenge %s", CLIP(word, 20));
     else
-        no_such_live(g, who);
+        no_such_live(g, who, word);
     return -1;
 }
 
@@ -1799,8 +1912,11 @@ int game_bouts(struct game *g, const struct game_caller *who)
             shown++;
         }
     }
-    if (!live)
+    if (!live && who->channel)
         game_reply(who, "no live bouts; challenge someone: %schallenge <nick>", typed(g, who));
+    else if (!live)
+        game_reply(who, "no live bouts; challenge someone: say %schallenge <nick>%s", g->cfg.prefix,
+                   challenge_where(g, who, (char[80]){0}, 80));
     else
         game_reply(who, "%d live: %s%s", live, text, shown < live ? "; ..." : "");
     return 0;
@@ -1812,7 +1928,9 @@ int game_score(struct game *g, const struct game_caller *who, int64_t bout)
     char line[RENDER_LINE_MAX];
 
     if (!lv || lv->rec.state != DB_BOUT_LIVE) {
-        no_such_live(g, who);
+        char word[24];
+        snprintf(word, sizeof(word), "#%lld", (long long)bout);
+        no_such_live(g, who, word);
         return -1;
     }
     render_score(lv->corner, &lv->b, line, sizeof(line));

@@ -26,6 +26,7 @@
 #define PAUSE_MAX        52
 #define STATS_MAX        256 /* the key=N words of `create`, joined */
 #define MY_FIGHTERS_MAX  16
+#define NAME_RULE        "2 to 20 letters A-Z, digits, _ - ', starting with a letter"
 
 /* ------------------------------------------------------------- helpers */
 
@@ -68,6 +69,13 @@ void game_name_key(char *dst, const char *name, size_t len)
     dst[i] = '\0';
 }
 
+/* 1 if `c` may be in a name after its first letter besides letters and
+ * digits. */
+static int name_char(char c)
+{
+    return c && strchr("_-'", c) != NULL;
+}
+
 int game_name_valid(const char *s)
 {
     size_t n = strlen(s);
@@ -75,9 +83,97 @@ int game_name_valid(const char *s)
     if (n < FIGHTER_NAME_MIN || n > FIGHTER_NAME_MAX || !isalpha((unsigned char)s[0]))
         return 0;
     for (size_t i = 1; i < n; i++)
-        if (!isalnum((unsigned char)s[i]) && !strchr("_-'", s[i]))
+        if (!isalnum((unsigned char)s[i]) && !name_char(s[i]))
             return 0;
     return 1;
+}
+
+/* The plain letters of the Latin-1 letter U+00C0 + i (UTF-8 C3 80+i), for
+ * the name a player meant: "Zoë" is "Zoe"; "" for the two signs (× ÷). */
+static const char *const latin1_plain[64] = {
+    "A", "A", "A", "A", "A", "A", "AE", "C", "E", "E", "E", "E", "I", "I", "I",  "I",
+    "D", "N", "O", "O", "O", "O", "O",  "",  "O", "U", "U", "U", "U", "Y", "Th", "ss",
+    "a", "a", "a", "a", "a", "a", "ae", "c", "e", "e", "e", "e", "i", "i", "i",  "i",
+    "d", "n", "o", "o", "o", "o", "o",  "",  "o", "u", "u", "u", "u", "y", "th", "y"};
+
+/* How many bytes the UTF-8 character at s takes (1 for a byte that starts
+ * none, or whose sequence is cut or malformed). */
+static size_t utf8_len(const char *s)
+{
+    unsigned char c = (unsigned char)s[0];
+    size_t n = c >= 0xF0 && c < 0xF5 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 && c < 0xE0 ? 2 : 1;
+
+    if (c >= 0xF5)
+        n = 1;
+    for (size_t i = 1; i < n; i++)
+        if (((unsigned char)s[i] & 0xC0) != 0x80)
+            return 1;
+    return n;
+}
+
+/* The name `s` written with plain letters only (accents taken off, other
+ * characters left out), into out; how many characters were left out. */
+static int name_plain(const char *s, struct str *out)
+{
+    int dropped = 0;
+
+    for (size_t i = 0; s[i]; i += utf8_len(s + i)) {
+        unsigned char c = (unsigned char)s[i];
+        if (c < 0x80 && (isalnum(c) || name_char(s[i])))
+            str_add(out, "%c", s[i]);
+        else if (c == 0xC3 && utf8_len(s + i) == 2)
+            str_cat(out, latin1_plain[(unsigned char)s[i + 1] - 0x80]);
+        else
+            dropped++;
+    }
+    return dropped;
+}
+
+/* Says what is wrong with the first character of `s` that no name may
+ * have ('ë', '.', a byte that is not UTF-8) into out; 0 if there is none. */
+static int name_bad_char(const char *s, struct str *out)
+{
+    for (size_t i = 0; s[i]; i += utf8_len(s + i)) {
+        unsigned char c = (unsigned char)s[i];
+        size_t n = utf8_len(s + i);
+        if (c >= 0x80 && n == 1)
+            str_add(out, "a byte that is not UTF-8 (0x%02X) is not allowed", c);
+        else if (c >= 0x80 || c < 0x20 || c == 0x7F)
+            str_add(out, "'%s' is not allowed", text_clip((char[8]){0}, 8, s + i, n));
+        else if (!isalnum(c) && !name_char(s[i]))
+            str_add(out, "'%c' is not allowed", s[i]);
+        else
+            continue;
+        return 1;
+    }
+    return 0;
+}
+
+int game_name_why(const char *s, struct str *out)
+{
+    size_t n = strlen(s);
+
+    if (game_name_valid(s))
+        return 0;
+    str_add(out, "\"%s%s\" is not a fighter's name: ", CLIP(s, 24), n > 24 ? "..." : "");
+    if (name_bad_char(s, out)) {
+        struct str plain;
+        str_init(&plain);
+        int dropped = name_plain(s, &plain);
+        str_add(out, " (names are %s)", NAME_RULE);
+        /* "MrT" for "Mr.T", but no "nnn" for "%n%n%n": a suggestion
+         * keeps most of what he typed. */
+        if (plain.p && game_name_valid(plain.p) && (size_t)dropped * 4 <= n)
+            str_add(out, "; try %s", plain.p);
+        str_free(&plain);
+    } else if (n > FIGHTER_NAME_MAX) {
+        str_add(out, "it is %zu characters, at most %d", n, FIGHTER_NAME_MAX);
+    } else if (n < FIGHTER_NAME_MIN) {
+        str_add(out, "it is %zu character%s, at least %d", n, n == 1 ? "" : "s", FIGHTER_NAME_MIN);
+    } else {
+        str_add(out, "it starts with '%c'; names are %s", s[0], NAME_RULE);
+    }
+    return -1;
 }
 
 int game_fighter_find(struct game *g, const struct game_caller *who, const char *name,
@@ -86,8 +182,11 @@ int game_fighter_find(struct game *g, const struct game_caller *who, const char 
     char key[DB_NAME_MAX];
 
     if (!game_name_valid(name)) {
-        game_reply(who, "\"%s\" is not a fighter's name; names have 2 to 20 letters, digits, _ - '",
-                   CLIP(name, 20));
+        struct str why;
+        str_init(&why);
+        game_name_why(name, &why);
+        game_reply(who, "%s", why.p);
+        str_free(&why);
         return -1;
     }
     game_name_key(key, name, sizeof(key));
@@ -272,8 +371,9 @@ static int new_sheet(struct game *g, const struct game_caller *who, const struct
 
 /* The words of `create` after the name: rules=NAME picks the ruleset, the
  * rest are the sheet's key=N words, joined into stats. */
-static int create_words(const struct game_caller *who, const char *const *words, int n,
-                        const struct ruleset **rs, struct str *stats)
+static int create_words(struct game *g, const struct game_caller *who, const char *name,
+                        const char *const *words, int n, const struct ruleset **rs,
+                        struct str *stats)
 {
     for (int i = 0; i < n; i++) {
         const char *a = words[i];
@@ -287,6 +387,11 @@ static int create_words(const struct game_caller *who, const char *const *words,
                 return -1;
             }
             continue;
+        }
+        if (ruleset_find(a)) {
+            game_reply(who, "a ruleset is said rules=%s, e.g. %screate %s rules=%s ...",
+                       ruleset_find(a)->name, game_typed(g, who), name, ruleset_find(a)->name);
+            return -1;
         }
         str_add(stats, "%s%s", stats->len ? " " : "", a);
         if (str_cut_short(stats)) {
@@ -331,6 +436,50 @@ static int create_store(struct game *g, const struct game_caller *who, const cha
     }
 }
 
+/* 1 if words[i] reads as more of a fighter's name: a word without '='
+ * that starts with a letter, neither a ruleset's name ("boxing": rules=
+ * forgotten) nor a key whose number follows ("str 12"). */
+static int name_part(const char *const *words, int n, int i)
+{
+    unsigned char c = (unsigned char)words[i][0];
+
+    if (strchr(words[i], '=') || !(isalpha(c) || c >= 0x80) || ruleset_find(words[i]))
+        return 0;
+    return i + 1 >= n || !isdigit((unsigned char)words[i + 1][0]);
+}
+
+/* `create Iron Mike str=..`: the words right after the name that read as
+ * more of it (name_part). 0 if there are none; else -1 after saying a name is one word, with
+ * the command as it should have been. */
+static int create_one_word(struct game *g, const struct game_caller *who, const char *name,
+                           const char *const *words, int n)
+{
+    struct str joined, rest;
+    int parts = 0;
+
+    str_init(&joined);
+    str_init(&rest);
+    str_cat(&joined, name);
+    while (parts < n && name_part(words, n, parts))
+        str_add(&joined, "_%s", words[parts++]);
+    for (int i = parts; i < n; i++)
+        str_add(&rest, " %s", words[i]);
+    if (parts) {
+        struct str plain;
+        str_init(&plain);
+        for (const char *c = joined.p; *c; c++)
+            if (*c != '_')
+                str_add(&plain, "%c", *c);
+        game_reply(who, "a fighter's name is one word: write %s or %s, e.g. %screate %s%s",
+                   CLIP(joined.p, 40), CLIP(plain.p, 40), game_typed(g, who), CLIP(joined.p, 40),
+                   rest.len ? CLIP(rest.p, 120) : " ...");
+        str_free(&plain);
+    }
+    str_free(&joined);
+    str_free(&rest);
+    return parts ? -1 : 0;
+}
+
 int game_create(struct game *g, const struct game_caller *who, const char *name,
                 const char *const *words, int n)
 {
@@ -339,13 +488,18 @@ int game_create(struct game *g, const struct game_caller *who, const char *name,
     struct db_fighter f;
     struct str st;
 
+    if (create_one_word(g, who, name, words, n) != 0)
+        return -1;
     if (!game_name_valid(name)) {
-        game_reply(who,
-                   "a fighter's name has 2 to 20 letters, digits, _ - ', starting with a letter");
+        struct str why;
+        str_init(&why);
+        game_name_why(name, &why);
+        game_reply(who, "%s", why.p);
+        str_free(&why);
         return -1;
     }
     str_init_fixed(&st, stats, sizeof(stats));
-    if (create_words(who, words, n, &rs, &st) != 0)
+    if (create_words(g, who, name, words, n, &rs, &st) != 0)
         return -1;
     memset(&f, 0, sizeof(f));
     if (new_sheet(g, who, rs, name, stats, &f.sheet) != 0 || create_store(g, who, name, &f) != 0)

@@ -108,6 +108,10 @@ struct game_config {
     /* Where the web pages are ("https://ringside.example.org", no '/' at
      * the end), for the report's link to its bout's page; "" for none. */
     char base_url[256];
+    /* The channel a challenge is said in ([irc] channels, the first), for
+     * the hints given in private ("say !challenge <nick> in #ringside");
+     * "" for "in a channel". */
+    char channel[64];
 };
 #define GAME_FORMAT_PLAIN  0
 #define GAME_FORMAT_BOLD   1
@@ -649,6 +653,11 @@ void game_name_key(char *dst, const char *name, size_t len);
 /* 1 if `name` can be a fighter's: a letter, then letters, digits, _ - '
  * (2 to 20). */
 int game_name_valid(const char *name);
+/* What is wrong with `name` as a fighter's name, in words, appended to out
+ * ("\"Zoë\" is not a fighter's name: 'ë' is not allowed (names are ...);
+ * try Zoe", "...: it is 33 characters, at most 20"): -1, or 0 (nothing
+ * added) when it is a good name. */
+int game_name_why(const char *name, struct str *out);
 /* The sheet as its ruleset shows it ("STR 14 SPD 12 ...", "skill 12,
  * endurance 21"), appended to out. */
 void game_sheet_text(const struct sheet *s, struct str *out);

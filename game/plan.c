@@ -26,6 +26,40 @@ int game_plan_get(struct game *g, int64_t fighter_id, struct str *out)
     return rc == DB_OK ? 0 : rc == DB_NOTFOUND ? 1 : -1;
 }
 
+/* "Apollo and Bert" (his fighters' names) into out; "" for none. */
+static void plan_names(const struct db_fighter *list, int have, struct str *out)
+{
+    for (int i = 0; i < have; i++)
+        str_add(out, "%s%s", i == 0 ? "" : i + 1 < have ? ", " : " and ", list[i].name);
+}
+
+/* Refuses `word` when it names a fighter that is not one of the caller's
+ * active ones (another's, or retired), saying whose it is and which
+ * fighters are his. Returns 1 after that reply, 0 when word names none. */
+static int plan_not_his(struct game *g, const struct game_caller *who, const char *word,
+                        const struct db_fighter *list, int have)
+{
+    char key[DB_NAME_MAX];
+    struct db_fighter other;
+    struct str names;
+
+    if (!game_name_valid(word))
+        return 0;
+    game_name_key(key, word, sizeof(key));
+    if (db_fighter_get(g->db, key, &other) != DB_OK)
+        return 0;
+    str_init(&names);
+    plan_names(list, have, &names);
+    if (other.account_id != who->account_id)
+        game_reply(who, "%s belongs to %s, not to you; %s%s", other.name, other.owner,
+                   have ? "your fighters: " : "you have no fighter yet", names.p ? names.p : "");
+    else
+        game_reply(who, "%s is retired; %s%s", other.name,
+                   have ? "your fighters: " : "you have no other fighter", names.p ? names.p : "");
+    str_free(&names);
+    return 1;
+}
+
 /* The fighter `plan` means: the one named first among `words` (his
  * fighters' names, any case), else the caller's only fighter. Returns how
  * many words the name took (1 or 0), or -1 after a reply. */
@@ -43,14 +77,23 @@ static int plan_fighter(struct game *g, const struct game_caller *who, const cha
                 *f = list[i];
                 return 1;
             }
+    if (n >= 1 && plan_not_his(g, who, words[0], list, have))
+        return -1;
     if (have == 1) {
         *f = list[0];
         return 0;
     }
-    if (have)
-        game_reply(who, "which fighter? e.g. plan %s %s ...", op, list[0].name);
-    else
-        game_reply(who, "you have no fighter yet");
+    if (have) {
+        struct str names;
+        str_init(&names);
+        plan_names(list, have, &names);
+        game_reply(who, "which fighter? yours are %s: e.g. plan %s %s ...", names.p, op,
+                   list[0].name);
+        str_free(&names);
+    } else {
+        game_reply(who, "you have no fighter yet: %screate <name> ... makes one",
+                   game_typed(g, who));
+    }
     return -1;
 }
 

@@ -78,6 +78,112 @@ int duel_slot_find(const char *s, size_t n)
     return -1;
 }
 
+/* ---------------------------------------------------------- suggestions */
+
+#define NEAR_MAX 32 /* longest word compared; longer ones get no suggestion */
+
+/* The letters and digits of the n bytes at s, lower case, into out
+ * (NEAR_MAX + 1 bytes); its length. */
+static size_t near_fold(const char *s, size_t n, char *out)
+{
+    size_t k = 0;
+
+    for (size_t i = 0; i < n && k < NEAR_MAX; i++)
+        if (s[i] != '_' && s[i] != '-' && s[i] != ' ')
+            out[k++] = parse_lower(s[i]);
+    out[k] = '\0';
+    return k;
+}
+
+/* The edit distance (insert, delete, change) between a and b, each at most
+ * NEAR_MAX bytes. */
+static int near_distance(const char *a, size_t na, const char *b, size_t nb)
+{
+    int row[NEAR_MAX + 1];
+
+    for (size_t j = 0; j <= nb; j++)
+        row[j] = (int)j;
+    for (size_t i = 1; i <= na; i++) {
+        int diag = row[0];
+        row[0] = (int)i;
+        for (size_t j = 1; j <= nb; j++) {
+            int up = row[j];
+            int best = diag + (a[i - 1] != b[j - 1]);
+            if (up + 1 < best)
+                best = up + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[nb];
+}
+
+/* How far the folded word w (n bytes) is from piece name `name`: 0 when
+ * one holds the other (three letters at least), else the edit distance to
+ * the whole name or to its nearest part ("hamer" is 1 from war_hammer). */
+static int near_score(const char *w, size_t n, const char *name)
+{
+    char whole[NEAR_MAX + 1];
+    size_t nw = near_fold(name, strlen(name), whole);
+
+    if (n >= 3 && (strstr(whole, w) || (nw >= 3 && strstr(w, whole))))
+        return 0;
+    int best = near_distance(w, n, whole, nw);
+    for (const char *p = name; *p;) {
+        size_t len = strcspn(p, "_");
+        char part[NEAR_MAX + 1];
+        size_t np = near_fold(p, len, part);
+        int d = near_distance(w, n, part, np);
+        if (d < best)
+            best = d;
+        p += len;
+        p += *p == '_';
+    }
+    return best;
+}
+
+int duel_suggest(const char *s, size_t n, int what, char *buf, size_t len)
+{
+    const char *names[DUEL_WEAPONS + DUEL_MATERIALS];
+    int score[DUEL_WEAPONS + DUEL_MATERIALS], count = 0, best = INT_MAX, shown = 0;
+    char w[NEAR_MAX + 1];
+    size_t nw = near_fold(s, n, w);
+
+    if (len)
+        buf[0] = '\0';
+    if (nw == 0 || n > NEAR_MAX)
+        return 0;
+    for (int i = DUEL_FISTS + 1; (what & DUEL_SUGGEST_WEAPON) && i < DUEL_WEAPONS; i++)
+        names[count++] = duel_weapon_info(i)->name;
+    for (int i = DUEL_LEATHER; (what & DUEL_SUGGEST_ARMOUR) && i < DUEL_MATERIALS; i++)
+        names[count++] = duel_armour_info(i)->name;
+    for (int i = 0; i < count; i++) {
+        score[i] = near_score(w, nw, names[i]);
+        if (score[i] < best)
+            best = score[i];
+    }
+    if (best > (nw >= 5 ? 2 : 1))
+        return 0;
+    int ties = 0;
+    for (int i = 0; i < count; i++)
+        ties += score[i] == best;
+    for (int i = 0, k = 0; i < count && len; i++) {
+        if (score[i] != best || shown == 3)
+            continue;
+        size_t at = strlen(buf);
+        k++;
+        snprintf(buf + at, len - at, "%s%s",
+                 k == 1                ? ""
+                 : k == ties || k == 3 ? " or "
+                                       : ", ",
+                 names[i]);
+        shown++;
+    }
+    return shown;
+}
+
 /* Reads a condition "N" or "N.NNNN" (percent, above 0, at most 100) from the
  * n bytes at s into *cond (millionths). Returns 0 or -1. */
 static int cond_read(const char *s, size_t n, int *cond)
@@ -116,7 +222,7 @@ static int item_read(int slot, const char *s, size_t n, size_t off, int *item, i
 {
     const char *colon = memchr(s, ':', n);
     size_t nn = colon ? (size_t)(colon - s) : n;
-    char q[PARSE_QUOTE_MAX + 4];
+    char q[PARSE_QUOTE_MAX + 4], near[64];
 
     parse_quote(s, nn, PARSE_QUOTE_MAX, PARSE_QUOTE_MAX, q);
     if (nn == 0)
@@ -125,6 +231,10 @@ static int item_read(int slot, const char *s, size_t n, size_t off, int *item, i
                           slot == DUEL_WEAPON ? "weapon=longsword" : "head=leather");
     if (slot == DUEL_WEAPON) {
         *item = duel_weapon_find(s, nn);
+        if (*item < 0 && duel_suggest(s, nn, DUEL_SUGGEST_WEAPON, near, sizeof(near)))
+            return parse_fail(err, 0, parse_column(off),
+                              "\"%s\" is no weapon; did you mean %s? (armoury lists them)", q,
+                              near);
         if (*item < 0)
             return parse_fail(err, 0, parse_column(off),
                               "\"%s\" is no weapon; the armoury has knife, short_sword, "
@@ -133,6 +243,11 @@ static int item_read(int slot, const char *s, size_t n, size_t off, int *item, i
                               q);
     } else {
         *item = duel_material_find(s, nn);
+        if (*item < 0 && duel_suggest(s, nn, DUEL_SUGGEST_ARMOUR, near, sizeof(near)))
+            return parse_fail(err, 0, parse_column(off),
+                              "\"%s\" is no armour; did you mean %s? %s= takes leather, "
+                              "chainmail or plate",
+                              q, near, duel_slot_name(slot));
         if (*item < 0)
             return parse_fail(err, 0, parse_column(off),
                               "\"%s\" is no armour; %s= takes leather, chainmail or plate", q,

@@ -64,6 +64,15 @@ int parse_u64(const char *s, uint64_t *v);
 int duel_weapon_find(const char *s, size_t n);
 int duel_material_find(const char *s, size_t n);
 int duel_slot_find(const char *s, size_t n);
+/* The armoury's pieces nearest to the n bytes at s, for "did you mean":
+ * those whose name holds the word (or the word the name), else those one
+ * or two edits away (ignoring case, '_' and '-'): "axe" gives "war_axe",
+ * "sword" "short_sword or longsword". `what` is DUEL_SUGGEST_WEAPON,
+ * DUEL_SUGGEST_ARMOUR or both; at most three names, joined with ", " and
+ * " or ", into buf. Returns how many (0: nothing near, buf ""). */
+#define DUEL_SUGGEST_WEAPON 1
+#define DUEL_SUGGEST_ARMOUR 2
+int duel_suggest(const char *s, size_t n, int what, char *buf, size_t len);
 
 /* Reads equipment as the duel sheet writes it, slot=item pairs
  * ("weapon=longsword head=plate torso=chainmail+leather shield=leather",

@@ -241,8 +241,13 @@ START_TEST(test_whole_boxing_bout)
     ck_assert_int_eq(game_live(bot.game), 0);
     /* Commands named in a reply are typed as the caller would type them. */
     HAS(run("alice", 1, "!bouts"), "no live bouts; challenge someone: !challenge <nick>");
-    HAS(run("alice", 0, "bouts"), "no live bouts; challenge someone: challenge <nick>");
-    HAS(run("alice", 1, "!score #9"), "no such live bout; !bouts lists them, !report <bout>");
+    HAS(run("alice", 0, "bouts"),
+        "PRIVMSG alice :no live bouts; challenge someone: say !challenge <nick> in a channel\n");
+    HAS(run("alice", 1, "!score #9"), "alice: there is no bout #9; !bouts lists the live ones\n");
+    HAS(run("alice", 1, "!score #1"), "alice: bout #1 is over; !report 1 tells it\n");
+    HAS(run("alice", 1, "!score"),
+        "alice: there is no live bout in #ringside; !bouts lists the live ones, !report <bout> "
+        "tells a finished one\n");
 }
 END_TEST
 
@@ -766,7 +771,13 @@ START_TEST(test_forfeit_decline_expire_cancel)
     player("alice", "create Rocky str=14 spd=12 agl=11 tgh=12 hgt=11");
     player("bob", "create Apollo str=13 spd=14 agl=12 tgh=11 hgt=10");
     HAS(run("alice", 1, "!challenge alice"), "cannot challenge yourself");
-    HAS(run("alice", 1, "!challenge nobody"), "has no account");
+    HAS(run("alice", 1, "!challenge nobody"),
+        "PRIVMSG #ringside :alice: no one called nobody is here, and no account has that name; "
+        "check the nick (/names #ringside lists who is here)\n");
+    users_join(bot.users, "bobby", 0);
+    HAS(run("alice", 1, "!challenge bobby"),
+        "PRIVMSG #ringside :alice: bobby is here but has no account: bobby must register first "
+        "(/msg ringside register <password>)\n");
     HAS(run("alice", 1, "!challenge bob rules=sugarray"), "no sugarray fighter");
     run("alice", 1, "!challenge bob");
     HAS(run("bob", 1, "!decline"), "bob declines the challenge");

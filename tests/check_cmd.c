@@ -530,7 +530,10 @@ START_TEST(test_bout_target_stage)
     run("ben", 0, "create Bo str=13 spd=14 agl=12 tgh=11 hgt=10");
     admin_login("boss");
     HAS(run("ann", 1, "!challenge ben"), "(bout #1)");
-    HAS(run("boss", 1, "!score"), "no such live bout; !bouts lists them, !report <bout> tells");
+    HAS(run("boss", 1, "!score"), "boss: there is no live bout in #ringside; !bouts lists the live "
+                                  "ones, !report <bout> tells a finished one\n");
+    HAS(run("boss", 1, "!score #1"),
+        "boss: bout #1 has not started: ben has not accepted the challenge yet\n");
     HAS(run("ann", 0, "forfeit"), "your bout #1 has not started: ben has not accepted");
     HAS(run("ben", 1, "!accept"), "Bout #1");
     /* Refused by the stage: counted as stopped, the handler never ran. */
@@ -540,8 +543,9 @@ START_TEST(test_bout_target_stage)
     ck_assert_int_eq(cmd_stats("forfeit", &after), 0);
     ck_assert_uint_eq(after.runs - before.runs, 0);
     ck_assert_uint_eq(after.stopped - before.stopped, 2);
-    HAS(run("boss", 1, "!score #9"), "no such live bout; !bouts lists them");
-    HAS(run("boss", 1, "!score x"), "no such live bout; !bouts lists them");
+    HAS(run("boss", 1, "!score #9"), "boss: there is no bout #9; !bouts lists the live ones\n");
+    HAS(run("boss", 1, "!score x"),
+        "boss: \"x\" is not a bout number; e.g. !score #12 (!bouts lists the live ones)\n");
     HAS(run("boss", 0, "report #9"), "there is no bout #9; bouts lists the live ones");
     HAS(run("boss", 0, "report nine 2"), "there is no bout nine; bouts lists the live ones");
     HAS(run("boss", 0, "cancel #9"), "there is no live bout or challenge #9");
@@ -1154,7 +1158,22 @@ START_TEST(test_help_teaches)
     HAS(out, "!create <name>");
     HAS(out, "str (strength: how hard punches hurt), spd (speed: how many land)");
     HAS(out, "skill lowers the endurance each round costs you");
-    HAS(run("newbie", 1, "!help ban"), "(admins only)");
+    HAS(run("newbie", 1, "!help ban"), "PRIVMSG #ringside :newbie: !ban <account>: bans an "
+                                       "account: it can no longer identify (admins "
+                                       "only)\n");
+    HAS(run("newbie", 1, "!help set"), "; each change is logged (admins only)\n");
+    HAS(run("newbie", 0, "help register"),
+        "PRIVMSG newbie :register <password>: creates an account named after your nick (in "
+        "private: /msg ringside)\n");
+    HAS(run("newbie", 0, "help resetpass"),
+        "who is no longer identified; logged (in private: /msg ringside; admins only)\n");
+    /* Each tag once: the generated "(admins only)", "(in private: ...)"
+     * are the only ones; no help line says them again. */
+    for (int i = 0; cmd_table[i]; i++) {
+        const char *h = cmd_table[i]->help;
+        ck_assert_msg(!strstr(h, "admins") && !strstr(h, "in private only"), "%s: %s",
+                      cmd_table[i]->name, h);
+    }
     ck_assert_ptr_null(strstr(run("newbie", 1, "!help version"), "("));
 }
 END_TEST

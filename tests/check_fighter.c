@@ -119,7 +119,7 @@ START_TEST(test_create_refusals)
         {"Rocky", "str=14 spd=12 agl=11 tgh=12 hgt=12", "add up to 61; spread exactly 60"},
         {"Rocky", "str=4 spd=12 agl=12 tgh=12 hgt=20", "str=4"},
         {"Rocky", "str=12 spd=12 agl=12 tgh=12", "missing hgt="},
-        {"9lives", "str=12 spd=12 agl=12 tgh=12 hgt=12", "starting with a letter"},
+        {"9lives", "str=12 spd=12 agl=12 tgh=12 hgt=12", "it starts with '9'"},
         {"Rocky", "rules=duel", "give the four abilities, 56 points in all"},
         {"Rocky", "rules=sugarray str=12", "give no numbers"},
         {"Rocky", "rules=chess", "that is not a ruleset: use rules=boxing"},
@@ -190,13 +190,65 @@ START_TEST(test_show_and_list)
     ONE("there is no fighter Nobody; fighters <account> lists a player's fighters");
     hush();
     ck_assert_int_eq(game_fighter_find(game, &anon, "x", &f), -1);
-    ONE("\"x\" is not a fighter's name");
+    ONE("anon|answer|\"x\" is not a fighter's name: it is 1 character, at least 2");
+    hush();
+    ck_assert_int_eq(game_fighter_find(game, &anon, "Zoë", &f), -1);
+    ONE("anon|answer|\"Zoë\" is not a fighter's name: 'ë' is not allowed (names are 2 to 20 "
+        "letters A-Z, digits, _ - ', starting with a letter); try Zoe");
     hush();
     ck_assert_int_eq(game_fighters(game, &anon, "ERIN"), 0);
     ONE("erin's fighters: Rocky (boxing, 4-0-0)");
     hush();
     ck_assert_int_eq(game_fighters(game, &anon, "zed"), -1);
     ONE("there is no account zed");
+}
+END_TEST
+
+/* Each name refused says exactly what is wrong with it, and creates
+ * nothing. */
+START_TEST(test_create_names)
+{
+    int64_t a = account("nina");
+    struct game_caller ca = caller("nina", a, 0), cc = caller("nina", a, 1);
+    static const struct {
+        const char *name, *reply;
+    } cases[] = {
+        {"Zoë", "nina|answer|\"Zoë\" is not a fighter's name: 'ë' is not allowed (names are 2 to "
+                "20 letters A-Z, digits, _ - ', starting with a letter); try Zoe"},
+        {"José", "nina|answer|\"José\" is not a fighter's name: 'é' is not allowed (names are 2 "
+                 "to 20 letters A-Z, digits, _ - ', starting with a letter); try Jose"},
+        {"Mr.T", "nina|answer|\"Mr.T\" is not a fighter's name: '.' is not allowed (names are 2 "
+                 "to 20 letters A-Z, digits, _ - ', starting with a letter); try MrT"},
+        {"Ромео", "nina|answer|\"Ромео\" is not a fighter's name: 'Р' is not allowed (names are "
+                  "2 to 20 letters A-Z, digits, _ - ', starting with a letter)\n"},
+        {"Apollo_the_Magnificent_x_xxxxxxxx",
+         "nina|answer|\"Apollo_the_Magnificent_x...\" is not a fighter's name: it is 33 "
+         "characters, at most 20\n"},
+        {"%n%n%n", "nina|answer|\"%n%n%n\" is not a fighter's name: '%' is not allowed (names "
+                   "are 2 to 20 letters A-Z, digits, _ - ', starting with a letter)\n"},
+        {"R", "nina|answer|\"R\" is not a fighter's name: it is 1 character, at least 2\n"},
+        {"9lives", "nina|answer|\"9lives\" is not a fighter's name: it starts with '9'; names are "
+                   "2 to 20 letters A-Z, digits, _ - ', starting with a letter\n"},
+    };
+    for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        ck_assert_int_eq(create(&ca, cases[i].name, "str=12 spd=12 agl=12 tgh=12 hgt=12"), -1);
+        ONE(cases[i].reply);
+    }
+    /* A name in two words is one word to write. */
+    ck_assert_int_eq(create(&ca, "Iron", "Mike str=12 spd=12 agl=12 tgh=12 hgt=12"), -1);
+    ONE("nina|answer|a fighter's name is one word: write Iron_Mike or IronMike, e.g. create "
+        "Iron_Mike str=12 spd=12 agl=12 tgh=12 hgt=12\n");
+    ck_assert_int_eq(create(&cc, "Iron", "Mike Tyson rules=sugarray"), -1);
+    ONE("nina|answer|a fighter's name is one word: write Iron_Mike_Tyson or IronMikeTyson, e.g. "
+        "!create Iron_Mike_Tyson rules=sugarray\n");
+    ck_assert_int_eq(create(&ca, "Iron", "Mike"), -1);
+    ONE("e.g. create Iron_Mike ...\n");
+    /* A key and its number apart is not a name. */
+    ck_assert_int_eq(create(&ca, "Rocky", "str 12"), -1);
+    ck_assert_ptr_null(strstr(said.p, "one word"));
+    ck_assert_int_eq(create(&ca, "Rocky", "sugarray"), -1);
+    ONE("nina|answer|a ruleset is said rules=sugarray, e.g. create Rocky rules=sugarray ...\n");
+    ck_assert_int_eq(fighters_of(a), 0);
 }
 END_TEST
 
@@ -348,6 +400,18 @@ START_TEST(test_equip_refusals)
         {"spoon", "\"spoon\" is not in the armoury; !armoury lists it"},
         {"weapon=mace:50", "a new piece starts at 100%; give no condition, e.g. !equip Conan"},
         {"torso=plate+leather", "only a chainmail torso may go under a leather one"},
+        /* The nearest pieces of the armoury, by part, typo or prefix. */
+        {"axe", "dora|answer|\"axe\" is not in the armoury; did you mean war_axe? !armoury lists "
+                "it all\n"},
+        {"sword", "dora|answer|\"sword\" is not in the armoury; did you mean short_sword or "
+                  "longsword? !armoury lists it all\n"},
+        {"warhamer", "did you mean war_hammer? "},
+        {"hal", "did you mean halberd? "},
+        {"weapon=axe", "dora|answer|Conan: \"axe\" is no weapon; did you mean war_axe? (armoury "
+                       "lists them); nothing changed\n"},
+        {"head=plat", "dora|answer|Conan: \"plat\" is no armour; did you mean plate? head= takes "
+                      "leather, chainmail or plate; nothing changed\n"},
+        {"weapon=spoon", "\"spoon\" is no weapon; the armoury has knife, short_sword"},
     };
 
     ck_assert_int_eq(create(&ca, "Conan", "rules=duel str=18 dex=14 con=14 int=10"), 0);
@@ -583,7 +647,7 @@ START_TEST(test_plans)
 
     hush();
     ck_assert_int_eq(game_plan(game, &ca, GAME_PLAN_SHOW, "show", NULL, 0), -1);
-    ONE("you have no fighter yet");
+    ONE("tia|answer|you have no fighter yet: create <name> ... makes one\n");
     ck_assert_int_eq(create(&ca, "Apollo", "str=14 spd=12 agl=11 tgh=12 hgt=11"), 0);
     struct db_fighter f = stored("apollo");
     hush();
@@ -616,7 +680,7 @@ START_TEST(test_plans)
     ck_assert_int_eq(create(&ca, "Bert", "str=14 spd=12 agl=11 tgh=12 hgt=11"), 0);
     hush();
     ck_assert_int_eq(game_plan(game, &ca, GAME_PLAN_CLEAR, "clear", NULL, 0), -1);
-    ONE("which fighter? e.g. plan clear Apollo ...");
+    ONE("tia|answer|which fighter? yours are Apollo and Bert: e.g. plan clear Apollo ...\n");
     const char *apollo[] = {"apollo"};
     hush();
     ck_assert_int_eq(game_plan(game, &ca, GAME_PLAN_CLEAR, "clear", apollo, 1), 0);
@@ -624,6 +688,130 @@ START_TEST(test_plans)
     str_init(&s);
     ck_assert_int_eq(game_plan_get(game, f.id, &s), 1);
     str_free(&s);
+    /* Another's fighter: whose he is, and which are the caller's. */
+    int64_t u = account("uma"), v = account("vic");
+    struct game_caller cu = caller("uma", u, 0), cv = caller("vic", v, 0);
+    ck_assert_int_eq(create(&cu, "Rocky", "str=14 spd=12 agl=11 tgh=12 hgt=11"), 0);
+    const char *rocky[] = {"Rocky", "1)", "5/5/10"};
+    hush();
+    ck_assert_int_eq(game_plan(game, &ca, GAME_PLAN_SET, "set", rocky, 3), -1);
+    ONE("tia|answer|Rocky belongs to uma, not to you; your fighters: Apollo and Bert\n");
+    hush();
+    ck_assert_int_eq(game_plan(game, &cv, GAME_PLAN_SHOW, "show", rocky, 1), -1);
+    ONE("vic|answer|Rocky belongs to uma, not to you; you have no fighter yet\n");
+    /* With one fighter of his own, another's name is still refused. */
+    hush();
+    ck_assert_int_eq(
+        game_plan(game, &cu, GAME_PLAN_SET, "set", (const char *[]){"apollo", "1)", "5/5/10"}, 3),
+        -1);
+    ONE("uma|answer|Apollo belongs to tia, not to you; your fighters: Rocky\n");
+    str_init(&s);
+    ck_assert_int_eq(game_plan_get(game, stored("rocky").id, &s), 1);
+    str_free(&s);
+}
+END_TEST
+
+/* ------------------------------------------------- bouts, as told */
+
+/* The order line is explained once per player and ruleset: with his first
+ * bout's round 1 prompt, not again with his second fighter's. */
+START_TEST(test_first_bout_help)
+{
+    int64_t a = account("alice"), b = account("bob"), c = account("carl"), d = account("dan");
+    struct game_caller ca = caller("alice", a, 1), cb = caller("bob", b, 1),
+                       cc = caller("carl", c, 1), cd = caller("dan", d, 1);
+
+    ck_assert_int_eq(create(&ca, "Rocky", "str=14 spd=12 agl=11 tgh=12 hgt=11"), 0);
+    ck_assert_int_eq(create(&ca, "Bert", "str=14 spd=12 agl=11 tgh=12 hgt=11"), 0);
+    ck_assert_int_eq(create(&ca, "Murphy", "rules=sugarray"), 0);
+    ck_assert_int_eq(create(&cb, "Apollo", "str=14 spd=12 agl=11 tgh=12 hgt=11"), 0);
+    ck_assert_int_eq(create(&cc, "Drago", "str=14 spd=12 agl=11 tgh=12 hgt=11"), 0);
+    ck_assert_int_eq(create(&cd, "Sugar", "rules=sugarray"), 0);
+    ck_assert_int_eq(game_challenge(game, &ca, b, "bob", RULES_BOXING, 0, "Rocky", NULL), 0);
+    hush();
+    ck_assert_int_eq(game_answer(game, &cb, GAME_ACCEPT, NULL, 0), 0);
+    HAS("alice|live|Boxing orders are AGG/POW/DEF, e.g. 5H/8!/7 (inside): ");
+    HAS("bob|live|Boxing orders are AGG/POW/DEF, e.g. 5H/8!/7 (inside): ");
+    /* alice's second boxer's first bout: she knows the orders already. */
+    ck_assert_int_eq(game_challenge(game, &ca, c, "carl", RULES_BOXING, 0, "Bert", NULL), 0);
+    hush();
+    ck_assert_int_eq(game_answer(game, &cc, GAME_ACCEPT, NULL, 0), 0);
+    HAS("alice|live|Bout #2, round 1 of 3: your orders for Bert");
+    HAS("carl|live|Boxing orders are AGG/POW/DEF");
+    ck_assert_ptr_null(strstr(said.p, "alice|live|Boxing orders are"));
+    /* Her first SUGAR RAY bout: those orders are new to her. */
+    ck_assert_int_eq(game_challenge(game, &ca, d, "dan", RULES_SUGARRAY, 0, "Murphy", NULL), 0);
+    hush();
+    ck_assert_int_eq(game_answer(game, &cd, GAME_ACCEPT, NULL, 0), 0);
+    HAS("alice|live|SUGAR RAY orders are attack/defence, e.g. 3/2");
+    HAS("dan|live|SUGAR RAY orders are attack/defence, e.g. 3/2");
+}
+END_TEST
+
+/* A challenge's with= and vs= that name no fighter of that player say
+ * whose fighter it is, or what else is wrong, and which there are. */
+START_TEST(test_challenge_fighters)
+{
+    int64_t a = account("alice"), b = account("bob");
+    struct game_caller ca = caller("alice", a, 1), cb = caller("bob", b, 1);
+    static const struct {
+        const char *with, *vs, *reply;
+    } cases[] = {
+        {"Apollo", NULL,
+         "alice|answer|Apollo belongs to bob, not to you; your boxing fighters: "
+         "Rocky, Bert\n"},
+        {NULL, "Rocky",
+         "alice|answer|Rocky belongs to alice, not to bob; bob's boxing fighters: "
+         "Apollo\n"},
+        {"Murphy", NULL, "alice|answer|Murphy is a sugarray fighter: add rules=sugarray\n"},
+        {"Zed", NULL, "alice|answer|you have no boxing fighter called Zed; yours: Rocky, Bert\n"},
+        {NULL, "Zed", "alice|answer|bob has no boxing fighter called Zed; bob's: Apollo\n"},
+    };
+
+    ck_assert_int_eq(create(&ca, "Rocky", "str=14 spd=12 agl=11 tgh=12 hgt=11"), 0);
+    ck_assert_int_eq(create(&ca, "Bert", "str=14 spd=12 agl=11 tgh=12 hgt=11"), 0);
+    ck_assert_int_eq(create(&ca, "Murphy", "rules=sugarray"), 0);
+    ck_assert_int_eq(create(&cb, "Apollo", "str=14 spd=12 agl=11 tgh=12 hgt=11"), 0);
+    for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        hush();
+        ck_assert_int_eq(
+            game_challenge(game, &ca, b, "bob", RULES_BOXING, 0, cases[i].with, cases[i].vs), -1);
+        ONE(cases[i].reply);
+    }
+    ck_assert_int_eq(game_live(game), 0);
+}
+END_TEST
+
+/* What a spectator and a player without a bout are told, where. */
+START_TEST(test_bout_replies)
+{
+    int64_t a = account("alice");
+    struct game_caller here = caller("alice", a, 1), priv = caller("alice", a, 0);
+    int64_t id;
+
+    hush();
+    ck_assert_int_eq(game_bouts(game, &priv), 0);
+    ONE("alice|answer|no live bouts; challenge someone: say !challenge <nick> in #ring\n");
+    hush();
+    ck_assert_int_eq(game_bouts(game, &here), 0);
+    ONE("alice|answer|no live bouts; challenge someone: !challenge <nick>\n");
+    hush();
+    ck_assert_int_eq(game_bout_find(game, &here, GAME_BOUT_LIVE, NULL, &id), -1);
+    ONE("alice|answer|there is no live bout in #ring; !bouts lists the live ones, !report <bout> "
+        "tells a finished one\n");
+    hush();
+    ck_assert_int_eq(game_bout_find(game, &priv, GAME_BOUT_LIVE, NULL, &id), -1);
+    ONE("alice|answer|no bout is live; bouts lists the live ones, report <bout> tells a finished "
+        "one\n");
+    hush();
+    ck_assert_int_eq(game_bout_find(game, &priv, GAME_BOUT_MINE_ORDERS, NULL, &id), -1);
+    ONE("alice|answer|you have no live bout; say !challenge <nick> in #ring first\n");
+    hush();
+    ck_assert_int_eq(game_bout_find(game, &here, GAME_BOUT_MINE, NULL, &id), -1);
+    ONE("alice|answer|you have no live bout; say !challenge <nick> here first\n");
+    hush();
+    ck_assert_int_eq(game_score(game, &here, 7), -1);
+    ONE("alice|answer|there is no bout #7; !bouts lists the live ones\n");
 }
 END_TEST
 
@@ -636,6 +824,7 @@ Suite *fighter_suite(void)
     tcase_add_test(tc, test_create);
     tcase_add_test(tc, test_create_refusals);
     tcase_add_test(tc, test_create_limit);
+    tcase_add_test(tc, test_create_names);
     tcase_add_test(tc, test_show_and_list);
     tcase_add_test(tc, test_train_boxer);
     tcase_add_test(tc, test_train_sugarray_and_duellist);
@@ -650,6 +839,9 @@ Suite *fighter_suite(void)
     tcase_add_test(tc, test_pause_league_champion);
     tcase_add_test(tc, test_standings_and_words);
     tcase_add_test(tc, test_plans);
+    tcase_add_test(tc, test_first_bout_help);
+    tcase_add_test(tc, test_bout_replies);
+    tcase_add_test(tc, test_challenge_fighters);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -530,12 +530,12 @@ START_TEST(test_bout_find)
     ck_assert_int_eq(game_bout_find(game, &eve, GAME_BOUT_MINE_ORDERS, "#1", &id), -1);
     HAS("eve|answer|bout #1 is not yours: only its two players may act in it");
     ck_assert_int_eq(game_bout_find(game, &eve, GAME_BOUT_MINE, NULL, &id), -1);
-    HAS("eve|answer|you have no live bout; say !challenge <nick> in the channel first");
+    HAS("eve|answer|you have no live bout; say !challenge <nick> in #ring first\n");
     /* Spectators: a live bout, the one live here; any bout; an open one. */
     ck_assert_int_eq(game_bout_find(game, &here, GAME_BOUT_LIVE, NULL, &id), 0);
     ck_assert_int_eq(id, 1);
     ck_assert_int_eq(game_bout_find(game, &here, GAME_BOUT_LIVE, "#2", &id), -1);
-    HAS("eve|answer|no such live bout; !bouts lists them, !report <bout> tells a finished one");
+    HAS("eve|answer|there is no bout #2; !bouts lists the live ones\n");
     ck_assert_int_eq(game_bout_find(game, &eve, GAME_BOUT_ANY, "#1", &id), 0);
     ck_assert_int_eq(id, 1);
     ck_assert_int_eq(game_bout_find(game, &eve, GAME_BOUT_ANY, "#x", &id), -1);

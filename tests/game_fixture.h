@@ -110,7 +110,7 @@ static const struct game_io io = {
 };
 
 static const struct game_config cfg = {
-    .order_timeout = 60, .challenge_timeout = 300, .rounds = 3, .prefix = "!"};
+    .order_timeout = 60, .challenge_timeout = 300, .rounds = 3, .prefix = "!", .channel = "#ring"};
 
 static inline void answer(void *ctx, int how, const char *text)
 {

@@ -946,13 +946,15 @@ def s_hostile(env):
 
     # Format strings, in the channel and in private, identified.
     h.ask("fighter %s%n%x%p", r'^"%s%n%x%p" is not a fighter\'s name', chan=CHANNEL)
-    h.ask("create %n%n%n str=%s%s spd=%x agl=%p tgh=12 hgt=12", r"^a fighter's name has 2 to 20")
+    h.ask("create %n%n%n str=%s%s spd=%x agl=%p tgh=12 hgt=12", r"^\"%n%n%n\" is not a fighter's name: '%' is not allowed \(names are 2 to "
+          r"20 letters A-Z, digits, _ - ', starting with a letter\)$")
     h.ask("create Evil %n%n%n str=%s spd=12 agl=12 tgh=12 hgt=12",
           r'^expected key=value, e\.g\. str=\d+; got "%n%n%n"$')
 
     # Very long words, unicode, control characters, 30 arguments.
     h2 = Client(env, "hostile2", [CHANNEL])
-    h2.ask("fighter " + "x" * 400, r'^"x{20}" is not a fighter\'s name', chan=CHANNEL)
+    h2.ask("fighter " + "x" * 400, r'^"x{24}\.\.\." is not a fighter\'s name: it is 400 '
+           r'characters, at most 20$', chan=CHANNEL)
     h2.ask("x" * 450, r'^unknown command "x+"; say help for the list$')
     h2.ask("fighter Ромео", r"^there is no fighter Ромео|is not a fighter's name",
            chan=CHANNEL)

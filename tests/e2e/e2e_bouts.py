@@ -810,7 +810,7 @@ def s_third_user(env):
     acks = []
     order(a, "5/5/10", 1, "Duran", acks, 0)
     before = env.snapshot()
-    tell(t, "5/5/10", r"^you have no live bout; say !challenge <nick> in the channel first$")
+    tell(t, "5/5/10", r"^you have no live bout; say !challenge <nick> in %s first$" % re.escape(CHANNEL))
     tell(t, "order #%d 5/5/10" % bout_id,
          r"^bout #%d is not yours: only its two players may act in it$" % bout_id)
     tell(t, "forfeit #%d" % bout_id, r"^bout #%d is not yours" % bout_id)

@@ -366,14 +366,14 @@ def s_newcomer(env):
     say(new, "create Rocky str=12 spd=12 agl=12 tgh=12 hgt=12",
         "Rocky (boxing) is ready: STR 12 SPD 12 AGL 12 TGH 12 HGT 12", CHANNEL)
     # A friend who has not registered.
-    mistake(env, new, "challenge carol", "carol has no account here yet: carol must register "
-            "first (/msg %s register <password>)" % BOT, CHANNEL)
+    mistake(env, new, "challenge carol", "no one called carol is here, and no account has that "
+            "name; check the nick (/names %s lists who is here)" % CHANNEL, CHANNEL)
     # Orders in the channel: secret, so refused, and told where they go.
     mistake(env, new, "5/5/10 (ring)", "send your orders to me in private, not here: /msg %s "
             "5/5/10 (ring)" % BOT, CHANNEL)
     # Orders in private with no bout.
-    mistake(env, new, "5/5/10", "you have no live bout; say !challenge <nick> in the channel "
-            "first")
+    mistake(env, new, "5/5/10", "you have no live bout; say !challenge <nick> in %s first"
+            % CHANNEL)
     # A plan with a line kept for when its condition holds.
     say(new, "plan set 5/5/10; if endurance_percent < 50 then 3/3/14 (clinch)",
         "Rocky's plan stored: rounds 1-12: line 1 (5/5/10); line 2 when its condition holds: "
