@@ -319,12 +319,17 @@ static void names(const struct turn *t, int from, enum who w, int shown, struct 
         str_add(s, named ? " and %d more" : "%d", total - named);
 }
 
-static const char *method_words(const struct result *res)
+/* How a title bout was won, in the words of the title line. */
+static const char *method_words(enum rules rules, const struct result *res)
 {
     switch (res->method) {
     case METHOD_KO:
         return "by KO";
     case METHOD_TKO:
+        /* A league bout's orders all come from plans: a towel is the
+         * corner's (a duel's plan yielding), never a forfeit. */
+        if (res->reason == TKO_TOWEL)
+            return rules == RULES_DUEL ? "by a yield" : "by TKO (the towel)";
         return "by TKO";
     case METHOD_DQ:
         return "by DQ";
@@ -386,18 +391,18 @@ static int title_result(struct turn *t, int a, int b, const struct result *res)
         } else {
             struct entry *w = res->winner == 0 ? ea : eb, *l = res->winner == 0 ? eb : ea;
             snprintf(line, len, "Title bout: %s beats %s %s and is the new International Champion!",
-                     w->f.name, l->f.name, method_words(res));
+                     w->f.name, l->f.name, method_words(t->rules, res));
             holder = w->f.id;
         }
     } else if (res->winner == 1) {
         snprintf(line, len, "Title bout: %s beats the champion %s %s and takes the title!",
-                 eb->f.name, ea->f.name, method_words(res));
+                 eb->f.name, ea->f.name, method_words(t->rules, res));
         ea->f.league = LEAGUE_GOLD;
         holder = eb->f.id;
         defences = 0;
     } else if (res->winner == 0) {
         snprintf(line, len, "Title bout: the champion %s beats %s %s (defence %d).", ea->f.name,
-                 eb->f.name, method_words(res), defences);
+                 eb->f.name, method_words(t->rules, res), defences);
     } else {
         snprintf(line, len,
                  "Title bout: the champion %s draws with %s and keeps the title (defence %d).",
