@@ -452,9 +452,11 @@ void cmd_dispatch(struct bot *bot, const char *nick, const char *channel, const 
             c->stopped++;
         if (st == STAGE_REFUSED && d.e)
             log_msg(LOG_DEBUG, "%s: %s stopped before it ran", nick, d.e->name);
+        reply_flush(&d.ctx, d.e ? d.e->name : NULL);
         return;
     }
     handle(&d);
+    reply_flush(&d.ctx, d.e->name);
 }
 
 /* `help <command>`: its usage, what it does, where and for whom. */
