@@ -168,6 +168,13 @@ int render_tape(const struct render_corner c[SIDES], enum rules rules, int round
 int render_round(const struct render_corner c[SIDES], const struct bout *b,
                  const struct events *evs, struct rng *flavour,
                  char lines[RENDER_ROUND_LINES][RENDER_LINE_MAX]);
+/* The same round in full, as the web pages show it: the same as
+ * render_round, but for a ruleset whose channel lines are short (the duel:
+ * one line a round, and a line for each thing that changes the fight).
+ * Draws from `flavour` exactly as render_round does. */
+int render_round_full(const struct render_corner c[SIDES], const struct bout *b,
+                      const struct events *evs, struct rng *flavour,
+                      char lines[RENDER_ROUND_LINES][RENDER_LINE_MAX]);
 /* How a report writes its figures. RENDER_PLAIN is what people read:
  * punches whole (rounded to the nearest), damage, endurance and abilities
  * to one decimal, a conceded round said so. RENDER_SCHEMA3 is the text the

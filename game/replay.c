@@ -166,7 +166,8 @@ int replayer_round(struct replayer *rp, char lines[RENDER_ROUND_LINES][RENDER_LI
     rp->digest = bout_digest(rp->digest, &rp->b, &rp->evs);
     if (!rp->words)
         return 0;
-    int n = render_round(rp->corner, &rp->b, &rp->evs, &rp->r.flavour, lines);
+    int n = rp->full ? render_round_full(rp->corner, &rp->b, &rp->evs, &rp->r.flavour, lines)
+                     : render_round(rp->corner, &rp->b, &rp->evs, &rp->r.flavour, lines);
     if (rp->b.result.over)
         *nres = render_result(rp->corner, &rp->b, &rp->r.flavour, result);
     return n;
