@@ -304,6 +304,12 @@ int bout_replay(struct db *db, int64_t id, FILE *out);
  * range, or does not replay. */
 char *bout_report(struct db *db, int64_t id, int from, int to, char *err, size_t errlen);
 
+/* Stored bout `id` in one line, for a report asked in a channel: "Rocky
+ * vs Apollo (boxing): Rocky wins by KO in round 5!", or "... (boxing),
+ * live: 2 of 12 rounds fought", into buf (cut to fit). Returns 0, or -1
+ * with err when the bout does not exist or does not replay. */
+int bout_summary(struct db *db, int64_t id, char *buf, size_t len, char *err, size_t errlen);
+
 /* The channel's commentary of rounds `from` to `to` of stored bout `id`,
  * exactly as said when they were fought (the flavour stream replays), with
  * the result lines after the last round of a finished bout; '\n' between

@@ -792,7 +792,10 @@ START_TEST(test_report_private)
     run("bob", 0, "5/5/10");
     const char *out = run("eve", 1, "!report 1");
     HAS(out, "PRIVMSG eve :Report of bout #1, rounds 1 to 1");
-    ck_assert_int_eq(lines_to(out, "#ringside"), 0);
+    /* One line in the channel; the report in private. */
+    ck_assert_int_eq(lines_to(out, "#ringside"), 1);
+    HAS(out, "PRIVMSG #ringside :eve: bout #1, Rocky vs Apollo (boxing), live: 1 of 3 rounds "
+             "fought. The report of round 1 is sent to you in private.");
     /* The header, then the round packed into as few lines as fit. */
     ck_assert_int_ge(lines_to(out, "eve"), 2);
     HAS(out, "PRIVMSG eve :Round 1 of 3 | Rocky: 5/5/10; STR ");

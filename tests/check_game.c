@@ -98,18 +98,30 @@ START_TEST(test_whole_bout_through_the_game)
     hush();
     struct game_caller spectator = caller("eve", 0, 1);
     ck_assert_int_eq(game_report(game, &spectator, 1, "2"), 0);
+    /* Asked in the channel: one line there, the report in private. */
+    HAS("eve|answer|bout #1, Rocky vs Apollo (boxing): Rocky wins a unanimous decision (30-27, "
+        "30-27, 30-27). The report of round 2 is sent to you in private.");
     HAS("eve|private|Report of bout #1, rounds 2 to 2:");
-    /* A round is one message: its lines, " | " between them. */
+    /* A round in as few messages as fit 350 bytes: its lines, " | "
+     * between them, each message ending where a line or a sentence
+     * does. */
     HAS("eve|bulk|Round 2 of 3 | Rocky: 5/5/10 (ring); STR ");
-    HAS(" | Cards (Rocky-Apollo) ");
+    HAS("Cards (Rocky-Apollo) ");
     lines_of("eve", "bulk", chatter, sizeof(chatter));
     ck_assert_uint_gt(strlen(chatter), 400);
-    ck_assert_ptr_null(strchr(chatter, '\n'));
+    for (const char *p = chatter; *p;) {
+        size_t n = strcspn(p, "\n");
+        ck_assert_uint_le(n, 350);
+        p += n + (p[n] == '\n');
+    }
     /* With the web pages' address set, the report names its page. */
     struct game_config linked = cfg;
     snprintf(linked.base_url, sizeof(linked.base_url), "https://ring.example.org");
     game_set_config(game, &linked);
     ck_assert_int_eq(game_report(game, &spectator, 1, NULL), 0);
+    HAS("eve|answer|bout #1, Rocky vs Apollo (boxing): Rocky wins a unanimous decision (30-27, "
+        "30-27, 30-27). Its page: https://ring.example.org/bouts/1; the report of rounds 1 to 3 "
+        "is sent to you in private.");
     HAS("eve|private|Report of bout #1, rounds 1 to 3 (its page: "
         "https://ring.example.org/bouts/1):");
     game_set_config(game, &cfg);
