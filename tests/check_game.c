@@ -598,6 +598,33 @@ START_TEST(test_live_duel_yield)
 }
 END_TEST
 
+/* Two SUGAR RAY bouts in one channel: each line is tagged with its bout,
+ * and the classic result table keeps its two lines. */
+START_TEST(test_sugarray_table_shared_channel)
+{
+    static const struct sheet ray = {.rules = RULES_SUGARRAY, .u.sugarray = {10, 20}};
+    int64_t a = player("alice", "Murphy", &ray), b = player("bob", "Miller", &ray);
+    int64_t c = player("carol", "Duran", &ray), d = player("dave", "Hearns", &ray);
+    struct game_caller ca = caller("alice", a, 1), cb = caller("bob", b, 1);
+    struct game_caller cc = caller("carol", c, 1), cd = caller("dave", d, 1);
+    ck_assert_int_eq(game_challenge(game, &ca, b, "bob", RULES_SUGARRAY, 0, NULL, NULL), 0);
+    ck_assert_int_eq(game_answer(game, &cb, GAME_ACCEPT, NULL, 0), 0);
+    ck_assert_int_eq(game_challenge(game, &cc, d, "dave", RULES_SUGARRAY, 0, NULL, NULL), 0);
+    ck_assert_int_eq(game_answer(game, &cd, GAME_ACCEPT, NULL, 0), 0);
+    ck_assert_int_eq(game_live(game), 2);
+    hush();
+    struct game_caller pa = caller("alice", a, 0), pb = caller("bob", b, 0);
+    ck_assert_int_eq(game_order(game, &pa, NULL, "9/0"), 0);
+    ck_assert_int_eq(game_order(game, &pb, NULL, "0/0"), 0);
+    HAS("#ring|chatter|[#1] \002Round 1\002: Murphy 9/0, Miller 0/0. ");
+    ck_assert_int_eq(game_forfeit(game, &pb, 1), 0);
+    HAS("#ring|chatter|[#1] Murphy (10,20) 9/0 ( 6) 0/0 ( 6) TKO\n"
+        "#ring|chatter|[#1] Miller (10,20) 0/0 ( 2) towel ( 2)\n"
+        "#ring|chatter|[#1] "); /* then the result in words, on its own line */
+    ck_assert_int_eq(game_live(game), 1);
+}
+END_TEST
+
 /* A stored plan yields for him when its condition holds. */
 START_TEST(test_live_duel_plan_yields)
 {
@@ -878,6 +905,7 @@ Suite *game_suite(void)
     tcase_add_test(tc, test_deadline_from_the_prompt);
     tcase_add_test(tc, test_live_duel_fights_itself);
     tcase_add_test(tc, test_live_duel_yield);
+    tcase_add_test(tc, test_sugarray_table_shared_channel);
     tcase_add_test(tc, test_duel_view);
     tcase_add_test(tc, test_live_duel_plan_yields);
     tcase_add_test(tc, test_league_turn_of_duels);
