@@ -138,8 +138,9 @@ void irc_sanitize(char *s);
  * underline (\037). */
 void irc_strip_format(char *s, int colours_only);
 /* The length of the first piece of `text` (of `len` bytes) that fits in
- * `max` bytes: cut at the last space that fits, else at a UTF-8 character
- * boundary; never 0 when len > 0 and max >= 4. */
+ * `max` bytes: cut after the last sentence (its ".", "!" or "?" and a
+ * space) that ends past max / 2, else at the last space that fits, else at
+ * a UTF-8 character boundary; never 0 when len > 0 and max >= 4. */
 size_t irc_split(const char *text, size_t len, size_t max);
 /* Appends `len` bytes of text to out as valid UTF-8 with no control
  * character from the text but those in `keep` (the bot's own formatting,
