@@ -209,7 +209,9 @@ INSTALL_JOBS = 'install: sh tests/install_test.sh'
 # A real ngircd on a free loopback port, the bot built with ASan/UBSan, and
 # real client connections (tests/e2e; e2e_duel.py: live duels, a yield and a
 # kill -9 mid-duel; e2e_orders.py: the command limit's replies, orders said
-# in the channel, forfeit yes, bare orders finding their bout); two fast players again on InspIRCd 3 (its fake lag at
+# in the channel, forfeit yes, bare orders finding their bout; e2e_quiet.py:
+# long answers in private, a duel's line a round, report in a channel, SUGAR
+# RAY's table); two fast players again on InspIRCd 3 (its fake lag at
 # its defaults); e2e_wire.py also runs ircd-hybrid 8
 # (tests/e2e/hybrid.sh prepares it beside ngircd), both at their default
 # flood settings. e2e_net.py: TLS, SASL and services accounts on InspIRCd 3
@@ -226,6 +228,7 @@ E2E_SUITES = 'e2e_wire: E2E_JOBS=9 python3 tests/e2e/e2e_wire.py $(E2E_ARGS)' \
 	'e2e_bouts: python3 tests/e2e/e2e_bouts.py $(E2E_ARGS)' \
 	'e2e_duel: python3 tests/e2e/e2e_duel.py $(E2E_ARGS)' \
 	'e2e_orders: python3 tests/e2e/e2e_orders.py $(E2E_ARGS)' \
+	'e2e_quiet: python3 tests/e2e/e2e_quiet.py $(E2E_ARGS)' \
 	'e2e_integrity: python3 tests/e2e/e2e_integrity.py $(E2E_ARGS)' \
 	'e2e_auth: python3 tests/e2e/e2e_auth.py $(E2E_ARGS)' \
 	'e2e_league: python3 tests/e2e/e2e_league.py $(E2E_ARGS)' \

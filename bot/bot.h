@@ -141,8 +141,9 @@ void irc_sanitize(char *s);
  * underline (\037). */
 void irc_strip_format(char *s, int colours_only);
 /* The length of the first piece of `text` (of `len` bytes) that fits in
- * `max` bytes: cut at the last space that fits, else at a UTF-8 character
- * boundary; never 0 when len > 0 and max >= 4. */
+ * `max` bytes: cut after the last sentence (its ".", "!" or "?" and a
+ * space) that ends past max / 2, else at the last space that fits, else at
+ * a UTF-8 character boundary; never 0 when len > 0 and max >= 4. */
 size_t irc_split(const char *text, size_t len, size_t max);
 /* Appends `len` bytes of text to out as valid UTF-8 with no control
  * character from the text but those in `keep` (the bot's own formatting,
@@ -265,6 +266,9 @@ void outq_hold(struct outq *q, int on);
  * target's). */
 void outq_msg(struct outq *q, enum outq_kind kind, const char *cmd, const char *target,
               const char *owner, const char *text);
+/* How many lines outq_msg would cut `text` to `target` into (0 when no
+ * room is left for any text): what a reader will count. */
+size_t outq_pieces(const struct outq *q, const char *cmd, const char *target, const char *text);
 /* Queues a protocol line (no CR/LF; sanitized anyway). */
 void outq_raw(struct outq *q, const char *line);
 /* Takes the next line that may be sent at time `now` (monotonic seconds)
@@ -461,6 +465,10 @@ struct cmd_ctx {
     const char *account;
     int lines; /* lines answered so far */
     int live;  /* 1: answers are a live bout's traffic (orders) */
+    /* An answer to a command said in a channel, held until the command
+     * ends (reply_flush): each line '\n'-ended, its first byte 'c' (where
+     * he asked) or 'p' (in private). Not yet started: p is NULL. */
+    struct str held;
     /* The caller as the game answers him (bot_caller), set before the
      * target stage; and what that stage resolved. */
     struct game_caller who;
@@ -539,6 +547,12 @@ int cmd_stats(const char *name, struct cmd_count *out);
 void reply(struct cmd_ctx *ctx, const char *fmt, ...) BOT_PRINTF(2, 3);
 /* A reply that always goes privately to the nick. */
 void reply_private(struct cmd_ctx *ctx, const char *fmt, ...) BOT_PRINTF(2, 3);
+/* Sends the answer held for a command said in a channel (the command
+ * `command`, or NULL) and frees it: in the channel when it is at most
+ * REPLY_LINES lines as the channel will get them; else all of it in
+ * private, and one line in the channel saying so. Nothing held: nothing
+ * done. The dispatcher calls it when a command ends. */
+void reply_flush(struct cmd_ctx *ctx, const char *command);
 
 /* A command carrying a password (entry `e`, its `secret` set) was said in
  * channel ctx->channel, its words after the name in ctx->argv: refuses it

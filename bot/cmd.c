@@ -527,10 +527,12 @@ void cmd_dispatch(struct bot *bot, const char *nick, const char *channel, const 
             log_msg(LOG_DEBUG, "%s: %s stopped before it ran", nick, d.e->name);
         if (st == STAGE_REFUSED && d.counted) /* a typo or a refusal: learning */
             users_rate_light(bot->users, nick);
+        reply_flush(&d.ctx, d.e ? d.e->name : NULL);
         return;
     }
     if ((handle(&d) != 0 || d.e == &cmd_help_entry) && d.counted)
         users_rate_light(bot->users, nick);
+    reply_flush(&d.ctx, d.e->name);
 }
 
 /* `help <command>`: its usage, what it does, where and for whom. */

@@ -1149,3 +1149,23 @@ void outq_clear(struct outq *q)
     q->tokens = q->burst;
     q->started = 0;
 }
+
+size_t outq_pieces(const struct outq *q, const char *cmd, const char *target, const char *text)
+{
+    size_t fixed = 1 + q->prefix_len + 1 + strlen(cmd) + 1 + strlen(target) + 2 + 2;
+
+    if (fixed + OUTQ_PIECE_MIN > OUTQ_WIRE_MAX)
+        return 0;
+    size_t room = OUTQ_WIRE_MAX - fixed, n = 0;
+    struct str clean;
+    str_init(&clean);
+    outq_clean(&clean, cmd, text ? text : "");
+    /* The same cuts as outq_msg's. */
+    for (const char *p = clean.p, *end = clean.p + clean.len; p < end; n++) {
+        p += irc_split(p, (size_t)(end - p), room);
+        while (p < end && *p == ' ')
+            p++;
+    }
+    str_free(&clean);
+    return n;
+}

@@ -1,10 +1,14 @@
 /*
  * reply.c - answering whoever ran a command: in the channel he used,
  * addressed to him by nick, or in private; always through the output
- * queue.
+ * queue. A channel hears at most REPLY_LINES lines of one answer: the
+ * answer to a command said there is held until the command is over, its
+ * lines counted as the queue will cut them, and a longer one goes to him
+ * in private with one line in the channel saying so.
  */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bot.h"
@@ -36,26 +40,100 @@ void bot_line_format(const struct bot *bot, char *line)
         irc_strip_format(text + 2, 1);
 }
 
-/* Lines of one command's answer sent as replies; the rest go as bulk. */
+/* Lines of one command's answer sent as replies; the rest go as bulk. In
+ * a channel, an answer longer than this goes to him in private. */
 #define REPLY_LINES 3
 
-static void vreply(struct cmd_ctx *ctx, int private_only, const char *fmt, va_list ap)
+/* Sends one line of the answer: in the channel addressed to him, or in
+ * private; its first lines as replies, the rest as bulk. */
+static void answer_line(struct cmd_ctx *ctx, int in_channel, const char *text)
 {
-    char text[1024];
-
-    vsnprintf(text, sizeof(text), fmt, ap);
-    bot_db_watch(ctx->bot);
-    /* A command's first lines are replies; a long answer's rest is bulk. */
     enum outq_kind kind = ctx->live                    ? OUTQ_LIVE
                           : ++ctx->lines > REPLY_LINES ? OUTQ_BULK
                                                        : OUTQ_REPLY;
-    if (ctx->channel && !private_only) {
-        char line[1100];
-        snprintf(line, sizeof(line), "%s: %s", ctx->nick, text);
-        bot_msg(ctx->bot, kind, ctx->channel, ctx->nick, line);
+    if (in_channel) {
+        struct str line;
+        str_init(&line);
+        str_add(&line, "%s: %s", ctx->nick, text);
+        bot_msg(ctx->bot, kind, ctx->channel, ctx->nick, line.p);
+        str_free(&line);
     } else {
         bot_msg(ctx->bot, kind, ctx->nick, ctx->nick, text);
     }
+}
+
+/* The lines the held answer's channel part makes in the channel (*chan,
+ * "nick: " before each) and in private (*priv), as the queue will cut
+ * them. */
+static void held_count(const struct cmd_ctx *ctx, const char *held, size_t *chan, size_t *priv)
+{
+    struct outq *q = ctx->bot->q;
+    struct str line;
+
+    *chan = *priv = 0;
+    str_init(&line);
+    for (const char *p = held; *p;) {
+        size_t n = strcspn(p, "\n");
+        if (*p == 'c') {
+            str_clear(&line);
+            str_add(&line, "%s: %.*s", ctx->nick, (int)(n - 1), p + 1);
+            *chan += outq_pieces(q, "PRIVMSG", ctx->channel, line.p);
+            *priv += outq_pieces(q, "PRIVMSG", ctx->nick, line.p + strlen(ctx->nick) + 2);
+        }
+        p += n + (p[n] == '\n');
+    }
+    str_free(&line);
+}
+
+void reply_flush(struct cmd_ctx *ctx, const char *command)
+{
+    if (!ctx->held.p)
+        return;
+    char *held = str_take(&ctx->held, NULL);
+    size_t chan, priv;
+    held_count(ctx, held, &chan, &priv);
+    int away = chan > REPLY_LINES;
+    if (away) {
+        struct str note;
+        str_init(&note);
+        str_cat(&note, "the answer");
+        if (command)
+            str_add(&note, " to %s%s", ctx->bot->cfg.prefix, command);
+        str_add(&note, " is %zu lines; sent to you in private.", priv);
+        answer_line(ctx, 1, note.p);
+        str_free(&note);
+    }
+    for (char *p = held; *p;) {
+        size_t n = strcspn(p, "\n");
+        int here = *p == 'c' && !away;
+        p[n] = '\0';
+        answer_line(ctx, here, p + 1);
+        p += n + 1;
+    }
+    free(held);
+    ctx->held.p = NULL;
+}
+
+/* An answer said in a channel is held (reply_flush decides where it goes
+ * once the command is over) unless it is a live bout's traffic, which goes
+ * at once, after what was held. In private, every line goes at once. */
+static void vreply(struct cmd_ctx *ctx, int private_only, const char *fmt, va_list ap)
+{
+    struct str text;
+
+    str_init(&text);
+    str_vadd(&text, fmt, ap);
+    irc_sanitize(text.p);
+    bot_db_watch(ctx->bot);
+    if (ctx->channel && !ctx->live) {
+        if (!ctx->held.p)
+            str_init(&ctx->held);
+        str_add(&ctx->held, "%c%s\n", private_only ? 'p' : 'c', text.p);
+    } else {
+        reply_flush(ctx, NULL);
+        answer_line(ctx, ctx->channel && !private_only, text.p);
+    }
+    str_free(&text);
 }
 
 void reply(struct cmd_ctx *ctx, const char *fmt, ...)

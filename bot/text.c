@@ -5,7 +5,8 @@
  * Invariants: nothing here allocates; casefold never writes past `len`
  * bytes and always terminates; irc_split never returns more than it was
  * allowed, never cuts a valid UTF-8 sequence in two, and never returns 0 for
- * non-empty text and max >= 4, whatever bytes the text holds;
+ * non-empty text and max >= 4, whatever bytes the text holds; it cuts after
+ * a sentence when one ends in the second half of what fits;
  * text_utf8_clean's output is valid UTF-8 whatever its input, with no C0
  * control, DEL or C1 control but those it was told to keep.
  */
@@ -111,6 +112,12 @@ size_t irc_split(const char *text, size_t len, size_t max)
         return len;
     if (max == 0)
         return 0;
+    /* The last sentence end that fits in the second half: a piece that ends
+     * a sentence reads better than one cut mid-sentence, and is not much
+     * shorter. text[i] is the space after its mark. */
+    for (size_t i = max; i > max / 2 && i >= 2; i--)
+        if (t[i] == ' ' && strchr(".!?", t[i - 1]) && t[i - 1] && t[i - 2] != ' ')
+            return i;
     /* The last space that fits: text[i] is a space, the piece is [0, i). */
     for (size_t i = max; i > 0; i--)
         if (t[i] == ' ')

@@ -424,35 +424,79 @@ static void say_lines(struct game *g, enum game_voice voice, const char *target,
         game_say(g, voice, target, "%s", line);
 }
 
+/* The most bytes of one message of a report said in private: with the
+ * longest origin a server relays (106 bytes) and a 30-byte nick, an IRC
+ * line still holds it whole, so the output never has to cut it. */
+#define PACKED_MAX 350
+
+/* 1 if `p` starts a round of a report: "Round 3 of 12". */
+static int packed_round(const char *p)
+{
+    int r, n, len = 0;
+
+    return sscanf(p, "Round %d of %d%n", &r, &n, &len) == 2 && len > 0;
+}
+
+/* The length of the first sentence of the n bytes at p: up to its ". ",
+ * "! " or "? " (the mark kept, the space not), or n. */
+static size_t sentence_len(const char *p, size_t n)
+{
+    for (size_t i = 0; i + 1 < n; i++)
+        if ((p[i] == '.' || p[i] == '!' || p[i] == '?') && p[i + 1] == ' ')
+            return i + 1;
+    return n;
+}
+
+/* Appends the n bytes at `piece` to message `msg` after `sep`; a message
+ * that would grow past PACKED_MAX is said first and `piece` starts the
+ * next one. */
+static void packed_add(struct game *g, enum game_voice voice, const char *target, struct str *msg,
+                       const char *sep, const char *piece, size_t n)
+{
+    if (msg->len && msg->len + strlen(sep) + n > PACKED_MAX) {
+        game_say(g, voice, target, "%s", msg->p);
+        str_clear(msg);
+    }
+    if (msg->len)
+        str_cat(msg, sep);
+    str_raw(msg, piece, n);
+}
+
 /* Says a report compactly: each round ("Round 3 of 12" and the lines up to
- * the next round) as one message, blanks squeezed, " | " between its lines
- * (the output cuts it to fit IRC lines). */
+ * the next round) in as few messages as fit PACKED_MAX bytes, blanks
+ * squeezed, " | " between its lines; a message ends only where a line or a
+ * sentence does (a sentence longer than a message is said alone, and the
+ * output cuts it). */
 static void say_packed(struct game *g, enum game_voice voice, const char *target, const char *text)
 {
-    struct str msg;
+    struct str msg, line;
 
     str_init(&msg);
+    str_init(&line);
     for (const char *p = text; *p;) {
         size_t n = strcspn(p, "\n");
-        if (strncmp(p, "Round ", 6) == 0 && msg.len) {
+        if (packed_round(p) && msg.len) {
             game_say(g, voice, target, "%s", msg.p);
             str_clear(&msg);
         }
-        if (msg.len)
-            str_cat(&msg, " | ");
-        for (size_t i = 0; i < n; i++) {
-            if (p[i] == ' ' && (msg.len == 0 || msg.p[msg.len - 1] == ' '))
-                continue;
-            str_ch(&msg, p[i]);
+        str_clear(&line);
+        for (size_t i = 0; i < n; i++)
+            if (p[i] != ' ' || (line.len && line.p[line.len - 1] != ' '))
+                str_ch(&line, p[i]);
+        while (line.len && line.p[line.len - 1] == ' ')
+            str_cut(&line, line.len - 1);
+        for (size_t at = 0, k = 0; at < line.len; k++) {
+            size_t len = sentence_len(line.p + at, line.len - at);
+            packed_add(g, voice, target, &msg, k ? " " : " | ", line.p + at, len);
+            at += len + (at + len < line.len);
         }
-        while (msg.len && msg.p[msg.len - 1] == ' ')
-            str_cut(&msg, msg.len - 1);
         p += n;
         if (*p)
             p++;
     }
     if (msg.len)
         game_say(g, voice, target, "%s", msg.p);
+    str_free(&line);
     str_free(&msg);
 }
 
@@ -1009,7 +1053,11 @@ static void round_say(struct game *g, struct live *lv, struct round *r, int pack
     }
     if (packed) {
         say_joined(g, r->rec.channel, r->rec.id, r->lines, r->n);
-        say_joined(g, r->rec.channel, r->rec.id, r->result, r->nres);
+        /* Classic result lines are a table: each keeps a line of its own. */
+        for (int i = 0; !render_result_plain(r->b.rules) && i < r->nres; i++)
+            say_joined(g, r->rec.channel, r->rec.id, &r->result[i], 1);
+        if (render_result_plain(r->b.rules))
+            say_joined(g, r->rec.channel, r->rec.id, r->result, r->nres);
     } else {
         for (int i = 0; i < r->n; i++)
             game_say(g, GAME_ROUND, r->rec.channel, "%s", r->lines[i]);
@@ -1938,6 +1986,31 @@ int game_score(struct game *g, const struct game_caller *who, int64_t bout)
     return 0;
 }
 
+/* The one line a report asked in a channel gets there: the bout, its
+ * result or how far it is, its page; the report itself goes in private. */
+static void report_in_channel(struct game *g, const struct game_caller *who, long long id, int from,
+                              int to)
+{
+    char line[RENDER_LINE_MAX * 2], sum[RENDER_LINE_MAX], err[256];
+    struct str t;
+
+    str_init_fixed(&t, line, sizeof(line));
+    str_add(&t, "bout #%lld", id);
+    if (bout_summary(g->db, id, sum, sizeof(sum), err, sizeof(err)) == 0)
+        str_add(&t, ", %s%s", sum, strchr(".!?", sum[strlen(sum) - 1]) ? "" : ".");
+    else
+        str_ch(&t, '.');
+    if (g->cfg.base_url[0])
+        str_add(&t, " Its page: %s/bouts/%lld; the", g->cfg.base_url, id);
+    else
+        str_cat(&t, " The");
+    if (from == to)
+        str_add(&t, " report of round %d is sent to you in private.", from);
+    else
+        str_add(&t, " report of rounds %d to %d is sent to you in private.", from, to);
+    game_reply(who, "%s", line);
+}
+
 int game_report(struct game *g, const struct game_caller *who, int64_t bout, const char *round)
 {
     char *end, err[256];
@@ -1967,6 +2040,8 @@ int game_report(struct game *g, const struct game_caller *who, int64_t bout, con
         game_reply(who, "sorry, I could not rebuild the report of bout #%lld (%s)", id, err);
         return -1;
     }
+    if (who->channel)
+        report_in_channel(g, who, id, from, to);
     if (g->cfg.base_url[0])
         game_reply_private(who,
                            "Report of bout #%lld, rounds %d to %d (its page: %s/bouts/%lld):", id,

@@ -183,6 +183,13 @@ int render_tape(const struct render_corner c[SIDES], enum rules rules, int round
 int render_round(const struct render_corner c[SIDES], const struct bout *b,
                  const struct events *evs, struct rng *flavour,
                  char lines[RENDER_ROUND_LINES][RENDER_LINE_MAX]);
+/* The same round in full, as the web pages show it: the same as
+ * render_round, but for a ruleset whose channel lines are short (the duel:
+ * one line a round, and a line for each thing that changes the fight).
+ * Draws from `flavour` exactly as render_round does. */
+int render_round_full(const struct render_corner c[SIDES], const struct bout *b,
+                      const struct events *evs, struct rng *flavour,
+                      char lines[RENDER_ROUND_LINES][RENDER_LINE_MAX]);
 /* How a report writes its figures. RENDER_PLAIN is what people read:
  * punches whole (rounded to the nearest), damage, endurance and abilities
  * to one decimal, a conceded round said so. RENDER_SCHEMA3 is the text the
@@ -321,6 +328,12 @@ int bout_replay(struct db *db, int64_t id, FILE *out);
  * with a reason in err when the bout does not exist, has no round in that
  * range, or does not replay. */
 char *bout_report(struct db *db, int64_t id, int from, int to, char *err, size_t errlen);
+
+/* Stored bout `id` in one line, for a report asked in a channel: "Rocky
+ * vs Apollo (boxing): Rocky wins by KO in round 5!", or "... (boxing),
+ * live: 2 of 12 rounds fought", into buf (cut to fit). Returns 0, or -1
+ * with err when the bout does not exist or does not replay. */
+int bout_summary(struct db *db, int64_t id, char *buf, size_t len, char *err, size_t errlen);
 
 /* The channel's commentary of rounds `from` to `to` of stored bout `id`,
  * exactly as said when they were fought (the flavour stream replays), with

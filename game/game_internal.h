@@ -127,6 +127,7 @@ struct replayer {
     struct events evs;
     uint64_t digest;
     int words; /* the commentary's words are drawn (see bout_words) */
+    int full;  /* 1: the round's lines in full, as the pages show them */
 };
 
 /* Loads bout `id` for a replay into *rp. Returns 0; or 2 (with err) when
@@ -134,8 +135,9 @@ struct replayer {
  * missing. */
 int replayer_open(struct replayer *rp, struct db *db, int64_t id, char *err, size_t errlen);
 /* Fights the next round from its stored orders, drawing the commentary's
- * words into lines[] (and, when the bout ends, the result's into result[],
- * *nres of them) as the live bout did. Returns the number of commentary
+ * words into lines[] (the channel's; in full when rp->full is set: the
+ * same draws) and, when the bout ends, the result's into result[], *nres
+ * of them, as the live bout did. Returns the number of commentary
  * lines (0 for a bout without words), or -1 when the round's orders are
  * missing or do not replay. */
 int replayer_round(struct replayer *rp, char lines[RENDER_ROUND_LINES][RENDER_LINE_MAX],

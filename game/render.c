@@ -916,19 +916,35 @@ int render_tape(const struct render_corner c[SIDES], enum rules rules, int round
 
 /* ---------------------------------------------------------- the channel */
 
-int render_round(const struct render_corner c[SIDES], const struct bout *b,
-                 const struct events *evs, struct rng *flavour,
-                 char lines[RENDER_ROUND_LINES][RENDER_LINE_MAX])
+/* The round's lines in the channel's form (full 0) or the pages' (1). */
+static int round_said(const struct render_corner c[SIDES], const struct bout *b,
+                      const struct events *evs, struct rng *flavour,
+                      char lines[RENDER_ROUND_LINES][RENDER_LINE_MAX], int full)
 {
     const struct words *w = words_of(b->rules);
     int n;
 
     if (b->round < 1 || !w)
         return 0;
-    n = w->round(c, b, evs, flavour, lines);
+    n = full && w->round_full ? w->round_full(c, b, evs, flavour, lines)
+                              : w->round(c, b, evs, flavour, lines);
     for (int i = 0; i < n; i++)
         line_clean(lines[i]);
     return n;
+}
+
+int render_round(const struct render_corner c[SIDES], const struct bout *b,
+                 const struct events *evs, struct rng *flavour,
+                 char lines[RENDER_ROUND_LINES][RENDER_LINE_MAX])
+{
+    return round_said(c, b, evs, flavour, lines, 0);
+}
+
+int render_round_full(const struct render_corner c[SIDES], const struct bout *b,
+                      const struct events *evs, struct rng *flavour,
+                      char lines[RENDER_ROUND_LINES][RENDER_LINE_MAX])
+{
+    return round_said(c, b, evs, flavour, lines, 1);
 }
 
 /* ------------------------------------------------------- the report */

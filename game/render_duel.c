@@ -1,9 +1,11 @@
 /*
  * render_duel.c - the duel's words (seed 003): the tale of the tape with
- * each duellist's equipment and its condition, at most three channel lines
- * a round (the initiative and each turn's hits and misses with the body
- * part and damage; then bleeding, stuns, critical hits, pieces breaking and
- * health), the report's figures and events, the result and the score.
+ * each duellist's equipment and its condition; a round in full for the
+ * pages (at most three lines: the initiative and each turn's hits and
+ * misses with the body part and damage; then bleeding, stuns, critical
+ * hits, pieces breaking and health) and in short for the channel (one
+ * line, and a line of its own for the critical hits, the stuns and the
+ * breaks); the report's figures and events, the result and the score.
  * Registered as `duel_words` through engine/rulesets.h.
  *
  * The round's lines read the last round's figures the bout keeps
@@ -327,6 +329,134 @@ static int round_lines(const struct render_corner c[SIDES], const struct bout *b
     return n;
 }
 
+/* Health as the channel says it: never below 0. */
+static double health_said(double h)
+{
+    return h > 0 ? h : 0;
+}
+
+/* Appends what `side` did in his turn, in short: "Conan lands 2 of 3 for
+ * 28.3", or why he could not attack. */
+static void turn_short(struct str *t, const struct render_corner c[SIDES], const struct bout *b,
+                       const struct events *evs, int side)
+{
+    const struct duel_turn *tu = turn_of(&b->u.duel.last, side);
+
+    if (!tu) {
+        str_add(t,
+                has_event(evs, EV_SPENT, side) ? "%s has no energy left to attack"
+                                               : "%s is stunned and cannot attack",
+                c[side].name);
+        return;
+    }
+    int hits = 0;
+    double damage = 0;
+    for (int k = 0; k < tu->nattacks; k++) {
+        hits += tu->attacks[k].hit != 0;
+        damage += tu->attacks[k].hit ? tu->attacks[k].damage : 0;
+    }
+    str_add(t, "%s lands %d of %d", c[side].name, hits, tu->nattacks);
+    if (hits)
+        str_add(t, " for %.1f", damage);
+}
+
+/* The critical hits of the last round on a line: "Critical hit: Conan on
+ * Bob's right arm for 17.8!"; nothing when there was none. */
+static void criticals_add(struct str *t, const struct render_corner c[SIDES], const struct bout *b)
+{
+    const struct duel_round *l = &b->u.duel.last;
+    int n = 0;
+
+    for (int i = 0; i < l->nturns; i++)
+        for (int k = 0; k < l->turns[i].nattacks; k++)
+            n += l->turns[i].attacks[k].hit && l->turns[i].attacks[k].critical;
+    if (n == 0)
+        return;
+    str_cat(t, n == 1 ? "Critical hit: " : "Critical hits: ");
+    for (int i = 0, said = 0; i < l->nturns; i++) {
+        const struct duel_turn *tu = &l->turns[i];
+        for (int k = 0; k < tu->nattacks; k++) {
+            const struct duel_attack *at = &tu->attacks[k];
+            if (!at->hit || !at->critical)
+                continue;
+            int shield = at->npieces > 0 && at->pieces[0].slot == DUEL_SHIELD;
+            str_add(t, "%s%s on %s's %s for %.1f", said++ ? ", " : "", c[tu->attacker].name,
+                    c[!tu->attacker].name, shield ? "shield" : part_words(at->part), at->damage);
+        }
+    }
+    str_cat(t, "!");
+}
+
+/* The events of `type` (EV_STUN, EV_BREAK) of the round, each a sentence
+ * on one line: "Bob is stunned for 2 turns! Bob's war hammer breaks!". */
+static void events_short(struct str *t, const struct render_corner c[SIDES],
+                         const struct events *evs, enum event_type type)
+{
+    for (int k = 0, said = 0; k < evs->n; k++) {
+        const struct event *e = &evs->ev[k];
+        if (e->type != type || e->side < 0 || e->side >= SIDES)
+            continue;
+        str_cat(t, said++ ? " " : "");
+        if (type == EV_STUN) {
+            str_add(t, "%s is stunned for %d turn%s!", c[e->side].name, e->a, e->a == 1 ? "" : "s");
+        } else {
+            str_add(t, "%s's ", c[e->side].name);
+            piece_add(t, e->a, e->b);
+            str_cat(t, " breaks!");
+        }
+    }
+}
+
+/* The channel's lines of a round: one line (both turns in short, the
+ * bleeding, the health), then a line of its own for each thing that
+ * changes the fight: the critical hits, the stuns, the pieces broken. A
+ * yield is one line. The words are drawn as round_lines (the pages' full
+ * lines) draws them, so the flavour stream moves the same whichever form
+ * is said. */
+static int round_channel(const struct render_corner c[SIDES], const struct bout *b,
+                         const struct events *evs, struct rng *flavour,
+                         char lines[RENDER_ROUND_LINES][RENDER_LINE_MAX])
+{
+    char full[RENDER_ROUND_LINES][RENDER_LINE_MAX];
+    const struct duel_bout *db = &b->u.duel;
+    const struct duel_round *l = &db->last;
+    struct str t;
+    int n = 0;
+
+    round_lines(c, b, evs, flavour, full);
+    if (l->yielded[0] || l->yielded[1]) {
+        memcpy(lines[0], full[0], RENDER_LINE_MAX);
+        return 1;
+    }
+    str_init_fixed(&t, lines[n++], RENDER_LINE_MAX);
+    str_add(&t, "\002Round %d\002: ", b->round);
+    if (has_event(evs, EV_INITIATIVE, l->initiative)) {
+        int first = l->initiative;
+        turn_short(&t, c, b, evs, first);
+        if (!(b->result.over && !(db->f[!first].health > 0))) {
+            str_cat(&t, "; ");
+            turn_short(&t, c, b, evs, !first);
+        }
+        str_cat(&t, ". ");
+    }
+    int bled = 0;
+    for (int i = 0; i < SIDES; i++)
+        if (l->bled[i] > 0)
+            str_add(&t, "%s%s bleeds %.1f", bled++ ? ", " : "", c[i].name, l->bled[i]);
+    str_cat(&t, bled ? ". " : "");
+    str_add(&t, "Health: %s %.1f, %s %.1f.", c[0].name, health_said(db->f[0].health), c[1].name,
+            health_said(db->f[1].health));
+    for (int kind = 0; kind < 3; kind++) {
+        str_init_fixed(&t, lines[n], RENDER_LINE_MAX);
+        if (kind == 0)
+            criticals_add(&t, c, b);
+        else
+            events_short(&t, c, evs, kind == 1 ? EV_STUN : EV_BREAK);
+        n += t.len > 0;
+    }
+    return n;
+}
+
 /* ----------------------------------------------------------- the report */
 
 /* Each corner after the round: health, energy, bleeding, stun, weapon. */
@@ -504,7 +634,8 @@ static double meter(const struct bout *b, int side, double *start)
 
 const struct words duel_words = {
     .sheet_add = sheet_add,
-    .round = round_lines,
+    .round = round_channel,
+    .round_full = round_lines,
     .report_head = report_head,
     .report_tail = NULL,
     .event_add = event_add,

@@ -114,6 +114,12 @@ struct words {
     int (*round)(const struct render_corner c[SIDES], const struct bout *b,
                  const struct events *evs, struct rng *flavour,
                  char lines[RENDER_ROUND_LINES][RENDER_LINE_MAX]);
+    /* Optional: the round's lines in full for the pages, when the
+     * channel's (round) are shorter; drawing from `flavour` exactly as
+     * `round` does. NULL: the pages show the channel's lines. */
+    int (*round_full)(const struct render_corner c[SIDES], const struct bout *b,
+                      const struct events *evs, struct rng *flavour,
+                      char lines[RENDER_ROUND_LINES][RENDER_LINE_MAX]);
     /* The report's figures of each corner for that round, appended after
      * "Round r of n", each corner on a line of its own ("\n..."), written
      * as `form` says (game.h). */

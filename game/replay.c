@@ -170,7 +170,8 @@ int replayer_round(struct replayer *rp, char lines[RENDER_ROUND_LINES][RENDER_LI
     rp->digest = bout_digest(rp->digest, &rp->b, &rp->evs);
     if (!rp->words)
         return 0;
-    int n = render_round(rp->corner, &rp->b, &rp->evs, &rp->r.flavour, lines);
+    int n = rp->full ? render_round_full(rp->corner, &rp->b, &rp->evs, &rp->r.flavour, lines)
+                     : render_round(rp->corner, &rp->b, &rp->evs, &rp->r.flavour, lines);
     if (rp->b.result.over)
         *nres = render_result(rp->corner, &rp->b, &rp->r.flavour, result);
     return n;
@@ -430,4 +431,42 @@ char *bout_commentary(struct db *db, int64_t id, int from, int to, char *err, si
 char *bout_commentary_again(struct db *db, int64_t id, int from, int to, char *err, size_t errlen)
 {
     return derive(db, id, from, to, DERIVE_AGAIN, err, errlen);
+}
+
+/* Replayed bout `rp` in one line (bout_summary) into t. */
+static void summary_add(struct str *t, const struct replayer *rp)
+{
+    const struct render_corner *c = rp->corner;
+    char how[RENDER_LINE_MAX];
+
+    str_add(t, "%s vs %s (%s)", c[0].name, c[1].name, ruleset_get(rp->rec.rules)->name);
+    if (rp->b.result.over) {
+        render_result_text(c, &rp->b, how, sizeof(how));
+        str_add(t, ": %s", how);
+    } else {
+        str_add(t, ", live: %d of %d rounds fought", rp->rec.round, rp->rec.rounds);
+    }
+}
+
+int bout_summary(struct db *db, int64_t id, char *buf, size_t len, char *err, size_t errlen)
+{
+    struct replayer *rp = xmalloc(sizeof(*rp));
+    char lines[RENDER_ROUND_LINES][RENDER_LINE_MAX];
+    char result[RENDER_RESULT_MAX][RENDER_LINE_MAX];
+    int nres, rc = replayer_open(rp, db, id, err, errlen) != 0 ? -1 : 0;
+
+    rp->words = 0; /* no words are needed: the result is said plainly */
+    for (int round = 1; rc == 0 && round <= rp->rec.round; round++)
+        if (replayer_round(rp, lines, result, &nres) < 0) {
+            snprintf(err, errlen, "bout %lld: the orders of round %d do not replay", (long long)id,
+                     round);
+            rc = -1;
+        }
+    if (rc == 0) {
+        struct str t;
+        str_init_fixed(&t, buf, len);
+        summary_add(&t, rp);
+    }
+    free(rp);
+    return rc;
 }

@@ -83,7 +83,7 @@ static void view_round_fill(struct view_round *vr, struct replayer *rp, int nlin
     if (!rp->words) {
         /* Words nobody heard, from a copy of the flavour stream. */
         struct rng copy = rp->r.flavour;
-        nlines = render_round(rp->corner, b, &rp->evs, &copy, lines);
+        nlines = render_round_full(rp->corner, b, &rp->evs, &copy, lines);
     }
     vr->nlines = nlines;
     memcpy(vr->lines, lines, sizeof(vr->lines));
@@ -161,6 +161,7 @@ struct bout_view *bout_view(struct db *db, int64_t id, char *err, size_t errlen)
         free(rp);
         return NULL;
     }
+    rp->full = 1; /* the pages show each round in full */
     struct bout_view *v = view_new(rp);
     if (view_rounds(v, rp, err, errlen) != 0) {
         bout_view_free(v);

@@ -184,6 +184,12 @@ START_TEST(test_split_ascii)
     ck_assert_uint_eq(irc_split(t, len, 4), 3);        /* "the" */
     ck_assert_uint_eq(irc_split(t, len, 3), 3);        /* the space is at 3 */
     ck_assert_uint_eq(irc_split(t, len, 2), 2);        /* no space fits: cut */
+    /* A sentence that ends in the second half of what fits ends the piece. */
+    const char *s = "One two three. Four five six seven eight.";
+    ck_assert_uint_eq(irc_split(s, strlen(s), 22), 14); /* "One two three.", not "... Four" */
+    ck_assert_uint_eq(irc_split(s, strlen(s), 27), 14);
+    ck_assert_uint_eq(irc_split(s, strlen(s), 28), 28); /* the end at 14 is too early */
+    ck_assert_uint_eq(irc_split(s, strlen(s), 40), 34); /* no end fits: the last space */
     ck_assert_uint_eq(irc_split("", 0, 10), 0);
     ck_assert_uint_eq(irc_split("abc", 3, 0), 0);
 }

@@ -858,6 +858,36 @@ START_TEST(test_orders_never_limited)
 }
 END_TEST
 
+/* An answer of more than three lines to a command said in a channel goes
+ * in private, with one line in the channel saying so; a short one stays
+ * there. Lines are counted as the queue cuts them. */
+START_TEST(test_long_answer_private)
+{
+    users_join(bot.users, "eve", 0);
+    const char *out = run("eve", 1, "!armoury");
+    ck_assert_int_eq(lines_to(out, "#ringside"), 1);
+    HAS(out, "PRIVMSG #ringside :eve: the answer to !armoury is 15 lines; sent to you in "
+             "private.\n");
+    ck_assert_int_eq(lines_to(out, "eve"), 15);
+    HAS(out, "PRIVMSG eve :Weapons (STR needed, damage, ");
+    out = run("eve", 1, "!help create");
+    ck_assert_int_eq(lines_to(out, "#ringside"), 1);
+    HAS(out, "PRIVMSG #ringside :eve: the answer to !help is ");
+    ck_assert_int_gt(lines_to(out, "eve"), 3);
+    HAS(out, "PRIVMSG eve :!create ");
+    /* Three lines or fewer: in the channel, as ever. */
+    out = run("eve", 1, "!help armoury");
+    ck_assert_int_eq(lines_to(out, "eve"), 0);
+    ck_assert_int_ge(lines_to(out, "#ringside"), 1);
+    ck_assert_int_le(lines_to(out, "#ringside"), 3);
+    HAS(out, "PRIVMSG #ringside :eve: !armoury");
+    /* In private nothing changes: every line, no note. */
+    out = run("eve", 0, "armoury");
+    ck_assert_int_eq(lines_to(out, "eve"), 15);
+    ck_assert_ptr_null(strstr(out, "sent to you in private"));
+}
+END_TEST
+
 START_TEST(test_report_private)
 {
     player("alice", "create Rocky str=14 spd=12 agl=11 tgh=12 hgt=11");
@@ -868,7 +898,10 @@ START_TEST(test_report_private)
     run("bob", 0, "5/5/10");
     const char *out = run("eve", 1, "!report 1");
     HAS(out, "PRIVMSG eve :Report of bout #1, rounds 1 to 1");
-    ck_assert_int_eq(lines_to(out, "#ringside"), 0);
+    /* One line in the channel; the report in private. */
+    ck_assert_int_eq(lines_to(out, "#ringside"), 1);
+    HAS(out, "PRIVMSG #ringside :eve: bout #1, Rocky vs Apollo (boxing), live: 1 of 3 rounds "
+             "fought. The report of round 1 is sent to you in private.");
     /* The header, then the round packed into as few lines as fit. */
     ck_assert_int_ge(lines_to(out, "eve"), 2);
     HAS(out, "PRIVMSG eve :Round 1 of 3 | Rocky: 5/5/10; STR ");
@@ -990,6 +1023,7 @@ Suite *bout_suite(void)
     tcase_add_test(tc, test_orders_find_their_bout);
     tcase_add_test(tc, test_channel_order_hint);
     tcase_add_test(tc, test_yield_asks);
+    tcase_add_test(tc, test_long_answer_private);
     suite_add_tcase(s, tc);
     return s;
 }

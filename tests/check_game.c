@@ -98,18 +98,30 @@ START_TEST(test_whole_bout_through_the_game)
     hush();
     struct game_caller spectator = caller("eve", 0, 1);
     ck_assert_int_eq(game_report(game, &spectator, 1, "2"), 0);
+    /* Asked in the channel: one line there, the report in private. */
+    HAS("eve|answer|bout #1, Rocky vs Apollo (boxing): Rocky wins a unanimous decision (30-27, "
+        "30-27, 30-27). The report of round 2 is sent to you in private.");
     HAS("eve|private|Report of bout #1, rounds 2 to 2:");
-    /* A round is one message: its lines, " | " between them. */
+    /* A round in as few messages as fit 350 bytes: its lines, " | "
+     * between them, each message ending where a line or a sentence
+     * does. */
     HAS("eve|bulk|Round 2 of 3 | Rocky: 5/5/10 (ring); STR ");
-    HAS(" | Cards (Rocky-Apollo) ");
+    HAS("Cards (Rocky-Apollo) ");
     lines_of("eve", "bulk", chatter, sizeof(chatter));
     ck_assert_uint_gt(strlen(chatter), 400);
-    ck_assert_ptr_null(strchr(chatter, '\n'));
+    for (const char *p = chatter; *p;) {
+        size_t n = strcspn(p, "\n");
+        ck_assert_uint_le(n, 350);
+        p += n + (p[n] == '\n');
+    }
     /* With the web pages' address set, the report names its page. */
     struct game_config linked = cfg;
     snprintf(linked.base_url, sizeof(linked.base_url), "https://ring.example.org");
     game_set_config(game, &linked);
     ck_assert_int_eq(game_report(game, &spectator, 1, NULL), 0);
+    HAS("eve|answer|bout #1, Rocky vs Apollo (boxing): Rocky wins a unanimous decision (30-27, "
+        "30-27, 30-27). Its page: https://ring.example.org/bouts/1; the report of rounds 1 to 3 "
+        "is sent to you in private.");
     HAS("eve|private|Report of bout #1, rounds 1 to 3 (its page: "
         "https://ring.example.org/bouts/1):");
     game_set_config(game, &cfg);
@@ -587,6 +599,33 @@ START_TEST(test_live_duel_yield)
 }
 END_TEST
 
+/* Two SUGAR RAY bouts in one channel: each line is tagged with its bout,
+ * and the classic result table keeps its two lines. */
+START_TEST(test_sugarray_table_shared_channel)
+{
+    static const struct sheet ray = {.rules = RULES_SUGARRAY, .u.sugarray = {10, 20}};
+    int64_t a = player("alice", "Murphy", &ray), b = player("bob", "Miller", &ray);
+    int64_t c = player("carol", "Duran", &ray), d = player("dave", "Hearns", &ray);
+    struct game_caller ca = caller("alice", a, 1), cb = caller("bob", b, 1);
+    struct game_caller cc = caller("carol", c, 1), cd = caller("dave", d, 1);
+    ck_assert_int_eq(game_challenge(game, &ca, b, "bob", RULES_SUGARRAY, 0, NULL, NULL), 0);
+    ck_assert_int_eq(game_answer(game, &cb, GAME_ACCEPT, NULL, 0), 0);
+    ck_assert_int_eq(game_challenge(game, &cc, d, "dave", RULES_SUGARRAY, 0, NULL, NULL), 0);
+    ck_assert_int_eq(game_answer(game, &cd, GAME_ACCEPT, NULL, 0), 0);
+    ck_assert_int_eq(game_live(game), 2);
+    hush();
+    struct game_caller pa = caller("alice", a, 0), pb = caller("bob", b, 0);
+    ck_assert_int_eq(game_order(game, &pa, NULL, "9/0"), 0);
+    ck_assert_int_eq(game_order(game, &pb, NULL, "0/0"), 0);
+    HAS("#ring|chatter|[#1] \002Round 1\002: Murphy 9/0, Miller 0/0. ");
+    ck_assert_int_eq(game_forfeit(game, &pb, 1), 0);
+    HAS("#ring|chatter|[#1] Murphy (10,20) 9/0 ( 6) 0/0 ( 6) TKO\n"
+        "#ring|chatter|[#1] Miller (10,20) 0/0 ( 2) towel ( 2)\n"
+        "#ring|chatter|[#1] "); /* then the result in words, on its own line */
+    ck_assert_int_eq(game_live(game), 1);
+}
+END_TEST
+
 /* A stored plan yields for him when its condition holds. */
 START_TEST(test_live_duel_plan_yields)
 {
@@ -901,6 +940,7 @@ Suite *game_suite(void)
     tcase_add_test(tc, test_live_duel_fights_itself);
     tcase_add_test(tc, test_live_duel_yield);
     tcase_add_test(tc, test_plan_towel_is_a_towel);
+    tcase_add_test(tc, test_sugarray_table_shared_channel);
     tcase_add_test(tc, test_duel_view);
     tcase_add_test(tc, test_live_duel_plan_yields);
     tcase_add_test(tc, test_league_turn_of_duels);

@@ -1474,6 +1474,115 @@ START_TEST(test_sample)
 }
 END_TEST
 
+/* ------------------------------------------------------------- the duel */
+
+/* A duellist from the sheet's words, as ringside-sim --a reads them. */
+static void duel_sheet(struct sheet *s, const char *text)
+{
+    struct parse_error err;
+
+    REQUIRE(sheet_parse(RULES_DUEL, text, s, &err) == 0);
+}
+
+/* The channel's duel: one line a round unless something changes the
+ * fight (a critical hit, a stun, a break: a line each kind); the pages'
+ * lines in full; both draw the same words, so the flavour stream and
+ * every round after it are the same whichever is said. */
+START_TEST(test_duel_channel_lines)
+{
+    static const char *const kits[] = {
+        "str=18 dex=14 con=14 int=10 weapon=scimitar:40 head=leather "
+        "torso=chainmail+leather:1.5 shield=leather",
+        "str=14 dex=20 con=12 int=10 weapon=war_hammer:0.5 torso=leather shield=chainmail",
+        "str=20 dex=10 con=16 int=10 weapon=war_axe head=plate torso=plate",
+        "str=10 dex=18 con=10 int=18 weapon=knife",
+    };
+    struct order o[SIDES];
+    int decisive = 0, quiet = 0, rounds = 0;
+
+    ruleset_get(RULES_DUEL)->order_default(&o[0]);
+    ruleset_get(RULES_DUEL)->order_default(&o[1]);
+    for (uint64_t seed = 1; seed <= 400; seed++) {
+        struct sheet s[SIDES];
+        struct render_corner c[SIDES];
+        struct bout b;
+        struct bout_rng br;
+        struct events ev;
+        char lines[RENDER_ROUND_LINES][RENDER_LINE_MAX], full[RENDER_ROUND_LINES][RENDER_LINE_MAX];
+
+        duel_sheet(&s[0], kits[seed % 4]);
+        duel_sheet(&s[1], kits[(seed / 4 + 1) % 4]);
+        corners(c, "Conan", "Bob", s);
+        REQUIRE(bout_init(&b, RULES_DUEL, s, DUEL_ROUNDS) == 0);
+        bout_rng_seed(&br, seed);
+        while (!b.result.over) {
+            REQUIRE(bout_round(&b, o, &br, &ev) == 0);
+            struct rng page = br.flavour;
+            int nf = render_round_full(c, &b, &ev, &page, full);
+            int n = render_round(c, &b, &ev, &br.flavour, lines);
+            REQUIRE(memcmp(&page, &br.flavour, sizeof(page)) == 0);
+            REQUIRE(n >= 1 && nf >= n - 1 && nf <= 3);
+            char head[32];
+            snprintf(head, sizeof(head), "\002Round %d\002: ", b.round);
+            REQUIRE(strncmp(lines[0], head, strlen(head)) == 0);
+            REQUIRE(strncmp(full[0], head, strlen(head)) == 0);
+            int crit = 0, stun = 0, brk = 0;
+            for (int k = 0; k < ev.n; k++) {
+                crit |= ev.ev[k].type == EV_HIT && ev.ev[k].b;
+                stun |= ev.ev[k].type == EV_STUN;
+                brk |= ev.ev[k].type == EV_BREAK;
+            }
+            int yield = b.u.duel.last.yielded[0] || b.u.duel.last.yielded[1];
+            REQUIRE(n == (yield ? 1 : 1 + crit + stun + brk));
+            for (int i = 0; i < n; i++)
+                REQUIRE(strlen(lines[i]) <= SAY_LIMIT && !strpbrk(lines[i], "\r\n"));
+            REQUIRE(yield || strstr(lines[0], "Health: "));
+            REQUIRE(!strstr(lines[0], " -")); /* health never below 0 */
+            decisive += n > 1;
+            quiet += n == 1;
+            rounds++;
+        }
+    }
+    ck_assert_int_gt(rounds, 1000);
+    ck_assert_int_gt(decisive, 100);
+    ck_assert_int_gt(quiet, 100);
+}
+END_TEST
+
+/* Round 1 of tests/golden/duel_breaks (seed 9), word for word: the
+ * channel's one line and the break on its own; the page's three lines. */
+START_TEST(test_duel_round_words)
+{
+    struct sheet s[SIDES];
+    struct render_corner c[SIDES];
+    struct bout b;
+    struct bout_rng br;
+    struct events ev;
+    struct order o[SIDES];
+    char lines[RENDER_ROUND_LINES][RENDER_LINE_MAX], full[RENDER_ROUND_LINES][RENDER_LINE_MAX];
+
+    duel_sheet(&s[0], "str=18 dex=14 con=14 int=10 weapon=scimitar:40 head=leather "
+                      "torso=chainmail+leather:1.5 shield=leather");
+    duel_sheet(&s[1], "str=14 dex=20 con=12 int=10 weapon=war_hammer:0.5 torso=leather "
+                      "shield=chainmail");
+    corners(c, "Conan", "Bob", s);
+    ck_assert_int_eq(bout_init(&b, RULES_DUEL, s, DUEL_ROUNDS), 0);
+    bout_rng_seed(&br, 9);
+    ruleset_get(RULES_DUEL)->order_default(&o[0]);
+    ruleset_get(RULES_DUEL)->order_default(&o[1]);
+    ck_assert_int_eq(bout_round(&b, o, &br, &ev), 0);
+    struct rng page = br.flavour;
+    ck_assert_int_eq(render_round(c, &b, &ev, &br.flavour, lines), 2);
+    ck_assert_str_eq(lines[0], "\002Round 1\002: Conan lands 3 of 3 for 29.8; Bob lands 2 of 3 "
+                               "for 15.1. Health: Conan 84.9, Bob 70.2.");
+    ck_assert_str_eq(lines[1], "Bob's war hammer breaks!");
+    ck_assert_int_eq(render_round_full(c, &b, &ev, &page, full), 3);
+    ck_assert_ptr_nonnull(strstr(full[0], "Conan has the initiative. "));
+    ck_assert_ptr_nonnull(
+        strstr(full[2], "Bob's war hammer breaks! Health: Conan 84.9, Bob 70.2."));
+}
+END_TEST
+
 Suite *render_suite(void)
 {
     Suite *s = suite_create("render");
@@ -1499,6 +1608,8 @@ Suite *render_suite(void)
     tcase_add_test(tc, test_conceded_round_sugarray);
     tcase_add_test(tc, test_tape_and_score);
     tcase_add_test(tc, test_sample);
+    tcase_add_test(tc, test_duel_channel_lines);
+    tcase_add_test(tc, test_duel_round_words);
     suite_add_tcase(s, tc);
     return s;
 }

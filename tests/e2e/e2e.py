@@ -1463,10 +1463,14 @@ def s_league(env):
     bouts = env.query("SELECT b.id FROM bouts b JOIN fighters f ON f.id IN (b.fighter_a, b.fighter_b)"
                       " WHERE f.name = 'Attila' AND b.kind = 'league' AND b.state = 'over'")
     check(len(bouts) == 2, "Attila's league bouts in the database: %r" % (bouts,))
-    # Asked in the channel, the report comes in private.
+    # Asked in the channel, the report comes in private, and one line there.
+    start = len(watcher.lines)
     watcher.cmd("report %d" % bouts[0][0], CHANNEL)
-    watcher.expect(r"^Report of bout #%d, rounds 1 to \d+:" % bouts[0][0], where="private")
-    watcher.expect(r"^Round 1 of 5", where="private")
+    watcher.saw(r"^bout #%d, \w+ vs \w+ \(\w+\): .* The report of rounds 1 to \d+ is sent to "
+                r"you in private\.$" % bouts[0][0], where=CHANNEL, start=start)
+    watcher.saw(r"^Report of bout #%d, rounds 1 to \d+:" % bouts[0][0], where="private",
+                start=start)
+    watcher.saw(r"^Round 1 of 5", where="private", start=start)
     for c in players + [boss]:
         c.quit()
 

@@ -215,6 +215,15 @@ def mistake(env, c, text, want, chan=None):
     return got
 
 
+def long_answer(env, c, text, want):
+    """A command said in the channel whose answer is more than three lines:
+    one line there saying so, then exactly `want` in private."""
+    start = len(c.lines)
+    mistake(env, c, text, re.compile(r"the answer to !%s is \d+ lines; sent to you in private\."
+                                     % text.split()[0]), CHANNEL)
+    replies(c, start, "private", want)
+
+
 def nothing_more(c, start, secs=1.5):
     """Waits `secs`; c got no reply from the bot from line `start` (in
     private, nothing but what the bot sends by itself)."""
@@ -336,17 +345,18 @@ def s_newcomer(env):
     pw = secret(env, "rookie-first-pw-31")
     pw2 = secret(env, "rookie-second-pw-32")
 
-    # He asks for help in the channel: every answer there, addressed to him.
+    # He asks for help in the channel: a short answer there, addressed to
+    # him; a longer one in private, and one line there saying so.
     mistake(env, new, "help", "commands: %s. Say !help <command> for one." % COMMANDS, CHANNEL)
-    mistake(env, new, "help order", [
+    long_answer(env, new, "help order", [
         "!order [#bout] <orders>: your orders for the next round, e.g. 5H/8!/7 (inside) or 3/2 "
         "(just the orders work too) (in private: /msg %s; identify first) (also: orders)" % BOT,
-        ORDER_HELP_BOXING, ORDER_HELP_SUGARRAY, ORDER_HELP_DUEL], CHANNEL)
-    mistake(env, new, "help create", [
+        ORDER_HELP_BOXING, ORDER_HELP_SUGARRAY, ORDER_HELP_DUEL])
+    long_answer(env, new, "help create", [
         "!create <name> [rules=boxing] str=N spd=N agl=N tgh=N hgt=N: creates a fighter: boxing "
         "spreads 60 points over the five abilities, each 5 to 20; rules=sugarray needs no "
         "numbers; rules=duel spreads 56 over str, dex, con and int, each 1 to 23 (identify "
-        "first)", SHEET_HELP_BOXING, SHEET_HELP_SUGARRAY, SHEET_HELP_DUEL], CHANNEL)
+        "first)", SHEET_HELP_BOXING, SHEET_HELP_SUGARRAY, SHEET_HELP_DUEL])
     # A fighter before an account.
     mistake(env, new, "create Rocky str=12 spd=12 agl=12 tgh=12 hgt=12",
             "create needs an account: identify first (/msg %s identify <password>), or register "
