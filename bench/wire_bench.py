@@ -21,6 +21,12 @@ nothing else goes to stdout (diagnostics go to stderr):
       from the same run: rounds r of a bout where one of its players was
       asked for round r+1 before the channel had received round r's last
       line.
+  wire.prompt_after_round_p50_s  s
+  wire.prompt_after_round_max_s  s
+      from the same run: for each player's prompt for round r+1 of a bout,
+      its arrival minus the arrival in the channel of round r's last line;
+      the median and the longest over all of them (a prompt that came first
+      counts as 0 here, and in wire.five_bouts_prompt_before_said).
   wire.bouts_per_hour_at_1_line_s  bouts/h
       from the same run: 3600 / (lines the bot sent / bouts): the lines are
       every PRIVMSG and NOTICE any client of the run received from the bot
@@ -516,19 +522,27 @@ def s_five_bouts(env):
             (r + 1, t_said - min(prompted[(b, r + 1, n)] for n in early)) if early else ""))
     check(all(lag >= 0 for lag in lags), "a round said before its orders were sent",
           "\n".join(details))
+    # Each prompt for round r+1 against the arrival of round r's last line.
+    waits = [prompted[(b, r + 1, n)] - t_said for (b, r), t_said in sorted(found.items())
+             for n in nicks[b] if (b, r + 1, n) in prompted]
+    check(waits, "no prompt after a round (bouts of one round?)")
     chan = [m for m in channel_msgs(watch, t_first) if m.t <= t_end]
     priv = sum(len([m for m in private_msgs(c, t_first) if m.t <= t_end]) for c in everyone)
     lines = len(chan) + priv
     fought = [env.bout_row(b)["round"] for b in bouts]
     log("five bouts: %d bouts of %s rounds fought (of %d): %d rounds; %d lines from the bot "
         "(%d in the channel, %d private) in %.0f s from the first challenge (bouts over after "
-        "%.0f s); lag median %.1f s, max %.1f s; %d rounds with the next prompt first" %
+        "%.0f s); lag median %.1f s, max %.1f s; %d rounds with the next prompt first; "
+        "prompts %.1f s (median) and %.1f s (max) after their round" %
         (len(bouts), "/".join(map(str, fought)), rounds, len(lags), lines, len(chan), priv,
-         t_end - t_first, t_over - t_first, statistics.median(lags), max(lags), before))
+         t_end - t_first, t_over - t_first, statistics.median(lags), max(lags), before,
+         statistics.median(waits), max(waits)))
     for d in details if VERBOSE else []:
         log("  " + d)
     return [("wire.five_bouts_commentary_lag_median_s", "%.1f" % statistics.median(lags), "s"),
             ("wire.five_bouts_prompt_before_said", "%d" % before, "rounds"),
+            ("wire.prompt_after_round_p50_s", "%.1f" % max(0.0, statistics.median(waits)), "s"),
+            ("wire.prompt_after_round_max_s", "%.1f" % max(0.0, max(waits)), "s"),
             ("wire.bouts_per_hour_at_1_line_s", "%.1f" % (3600.0 / (lines / len(bouts))),
              "bouts/h")]
 

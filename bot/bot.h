@@ -262,6 +262,17 @@ void outq_hold(struct outq *q, int on);
  * target's). */
 void outq_msg(struct outq *q, enum outq_kind kind, const char *cmd, const char *target,
               const char *owner, const char *text);
+/* outq_msg for a line about bout `about` (0: none, as outq_msg). A private
+ * live line about a bout waits only for the channel lines about that bout
+ * (or about none) said before it, not for other bouts' commentary; `step`
+ * > 0 is the step (a round) the line asks for or speaks of before it is
+ * done: outq_drop withdraws it once that step is done. */
+void outq_msg_about(struct outq *q, enum outq_kind kind, const char *cmd, const char *target,
+                    const char *owner, const char *text, int64_t about, int step);
+/* Drops the lines about bout `about` with a step from 1 to `step` that
+ * have not gone out (a prompt for a round already fought); returns how
+ * many. Lines already sent stay as they are. */
+int outq_drop(struct outq *q, int64_t about, int step);
 /* Queues a protocol line (no CR/LF; sanitized anyway). */
 void outq_raw(struct outq *q, const char *line);
 /* Takes the next line that may be sent at time `now` (monotonic seconds)

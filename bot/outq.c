@@ -111,6 +111,8 @@ struct oline {
     unsigned marker;          /* in the window: the marker sent after it */
     unsigned char toff, tlen; /* the target inside text; tlen 0: none */
     int note;                 /* a "lines dropped" note */
+    int64_t about;            /* the bout it is about (outq_msg_about); 0: none */
+    int step;                 /* > 0: stale once step (a round) `step` is done */
     char text[];              /* the line, without CR LF */
 };
 
@@ -440,6 +442,47 @@ void outq_demote(struct outq *q, const char *owner, double seconds)
     }
 }
 
+/* 1 if l is a line about `about` made stale by step `step` being done. */
+static int stale(const struct oline *l, int64_t about, int step)
+{
+    return l->about == about && l->step > 0 && l->step <= step;
+}
+
+/* Drops f's stale lines (stale()); returns how many. */
+static int fifo_drop(struct fifo *f, int64_t about, int step)
+{
+    int n = 0;
+
+    for (struct oline *l = f->head, *next; l; l = next) {
+        next = l->next;
+        if (stale(l, about, step)) {
+            fifo_unlink(f, l);
+            free(l);
+            n++;
+        }
+    }
+    return n;
+}
+
+int outq_drop(struct outq *q, int64_t about, int step)
+{
+    if (!about || step <= 0)
+        return 0;
+    int n = fifo_drop(&q->retry, about, step) + fifo_drop(&q->live, about, step);
+    /* A private live line of someone served a lot lately waits as a reply. */
+    for (int i = 0; i < q->nown; i++)
+        for (int k = 0; k < 2; k++) {
+            int m = fifo_drop(&q->own[i]->q[k], about, step);
+            q->own[i]->waiting[k] -= m;
+            n += m;
+        }
+    q->total -= n;
+    if (n)
+        log_msg(LOG_DEBUG, "outq: %d lines about %lld dropped: step %d is done", n,
+                (long long)about, step);
+    return n;
+}
+
 /* ------------------------------------------------------------ creating */
 
 struct outq *outq_new(int burst, double lines_per_second)
@@ -600,6 +643,12 @@ static void outq_clean(struct str *out, const char *cmd, const char *text)
 void outq_msg(struct outq *q, enum outq_kind kind, const char *cmd, const char *target,
               const char *owner, const char *text)
 {
+    outq_msg_about(q, kind, cmd, target, owner, text, 0, 0);
+}
+
+void outq_msg_about(struct outq *q, enum outq_kind kind, const char *cmd, const char *target,
+                    const char *owner, const char *text, int64_t about, int step)
+{
     double now = q->now;
     char line[OUTQ_LINE_MAX];
 
@@ -631,6 +680,8 @@ void outq_msg(struct outq *q, enum outq_kind kind, const char *cmd, const char *
         struct oline *l = oline_new(line, (size_t)len);
         l->toff = (unsigned char)(strlen(cmd) + 1);
         l->tlen = (unsigned char)strlen(target);
+        l->about = about;
+        l->step = about ? step : 0;
         outq_add(q, kind, owner, l, now);
         p += n;
         left -= n;
@@ -670,31 +721,102 @@ void outq_raw(struct outq *q, const char *line)
 
 /* ------------------------------------------------------------ taking */
 
-/* The live line to send now, or NULL: in the order said, but a round's
- * private lines (prompts) wait for every channel line, and no private line
- * passes a channel line said before it. So an acknowledgement goes as soon
- * as its turn comes, and the commentary of every bout goes before the next
- * prompts. */
-static struct oline *live_pick(struct outq *q, double now)
+/* The earlier of two waits, -1 meaning none yet. */
+static double wait_min(double best, double t)
 {
-    struct oline *prompt = NULL;
-    int chan_seen = 0;
+    return best < 0 || t < best ? t : best;
+}
 
-    for (struct oline *l = q->live.head; l; l = l->next) {
+/* What the live lines looked at so far hold back of the lines after them
+ * (live_scan): their targets (lines to one target keep their order), and
+ * their channel lines' bouts (a private line never passes a channel line
+ * about its bout, or about no bout, said before it). Past OUTQ_SCAN_KEEP
+ * of either, everything after waits: a later turn sends it. */
+#define OUTQ_SCAN_KEEP 32
+struct held_back {
+    int chan_seen; /* a channel line: private lines about no bout wait */
+    int chan_any;  /* a channel line about no bout: every private line waits */
+    int full;
+    int nabout, nto;
+    int64_t about[OUTQ_SCAN_KEEP];
+    const struct oline *to[OUTQ_SCAN_KEEP];
+};
+
+static int same_target(const struct oline *a, const struct oline *b)
+{
+    return a->tlen == b->tlen && memcmp(a->text + a->toff, b->text + b->toff, a->tlen) == 0;
+}
+
+/* 1 if a line said before l and still waiting holds l back. */
+static int held_by(const struct held_back *h, const struct oline *l, int chan)
+{
+    if (h->full)
+        return 1;
+    for (int i = 0; i < h->nto; i++)
+        if (same_target(h->to[i], l))
+            return 1;
+    if (chan)
+        return 0;
+    if (h->chan_any || (h->chan_seen && !l->about))
+        return 1;
+    for (int i = 0; i < h->nabout; i++)
+        if (h->about[i] == l->about)
+            return 1;
+    return 0;
+}
+
+/* l waits: the lines after it learn what it holds back. */
+static void hold(struct held_back *h, const struct oline *l, int chan)
+{
+    int known = 0;
+
+    for (int i = 0; i < h->nto && !known; i++)
+        known = same_target(h->to[i], l);
+    if (!known && h->nto == OUTQ_SCAN_KEEP)
+        h->full = 1;
+    else if (!known)
+        h->to[h->nto++] = l;
+    if (!chan)
+        return;
+    h->chan_seen = 1;
+    if (!l->about) {
+        h->chan_any = 1;
+        return;
+    }
+    for (int i = 0; i < h->nabout; i++)
+        if (h->about[i] == l->about)
+            return;
+    if (h->nabout == OUTQ_SCAN_KEEP)
+        h->full = 1;
+    else
+        h->about[h->nabout++] = l->about;
+}
+
+/* Looks through the live lines in the order said for the first one that
+ * may go now (returned; NULL for none) that nothing said before it holds
+ * back (held_by). With `wait`, looks at all of them and sets *wait to the
+ * shortest wait of one not held back (unchanged when there is none). So a
+ * prompt goes right after its own bout's commentary, whatever other bouts
+ * still have to say, yet never before it. */
+static struct oline *live_scan(struct outq *q, double now, double *wait)
+{
+    struct held_back h;
+
+    memset(&h, 0, sizeof(h));
+    for (struct oline *l = q->live.head; l && !h.full; l = l->next) {
         char name[OUTQ_NAME_MAX];
         line_target(l, name);
-        if (is_channel(name)) {
-            if (line_wait(q, l, now) <= 0)
+        int chan = is_channel(name);
+        if (!held_by(&h, l, chan)) {
+            double w = line_wait(q, l, now);
+            if (!wait && w <= 0)
                 return l;
-            chan_seen = 1;
-        } else if (!chan_seen && line_wait(q, l, now) <= 0) {
-            if (l->kind == OUTQ_LIVE)
-                return l;
-            if (!prompt)
-                prompt = l;
+            if (wait)
+                *wait = wait_min(*wait, w);
         }
+        hold(&h, l, chan);
     }
-    return prompt;
+    return NULL;
 }
 
 /* The reply (bulk 0) or bulk (1) line to send now: the head of the owner
@@ -785,7 +907,7 @@ static struct oline *outq_take(struct outq *q, double now)
 
     if (l || q->held)
         return l;
-    struct oline *live = live_pick(q, now);
+    struct oline *live = live_scan(q, now, NULL);
     struct oline *rep = owner_pick(q, 0, now);
     /* Bulk goes only with the burst in reserve: a report streams at the
      * full rate, yet a round or a reply that comes finds tokens waiting. */
@@ -894,31 +1016,16 @@ void outq_unpop(struct outq *q)
     q->total++;
 }
 
-/* The earlier of two waits, -1 meaning none yet. */
-static double wait_min(double best, double t)
-{
-    return best < 0 || t < best ? t : best;
-}
-
 /* The shortest wait of a live line (or a retried one), each held by its
- * target's own bucket; a private line also by the channel lines said
- * before it. -1 when there is none. */
+ * target's own bucket, and by the lines said before it (live_scan). -1
+ * when there is none. */
 static double live_wait(struct outq *q, double now)
 {
     double best = -1;
-    int chan_seen = 0;
 
     if (q->retry.head)
         best = q->retry.head->kind == OUTQ_PROTOCOL ? 0 : line_wait(q, q->retry.head, now);
-    for (struct oline *l = q->live.head; l; l = l->next) {
-        char name[OUTQ_NAME_MAX];
-        line_target(l, name);
-        int chan = is_channel(name);
-        if (!chan && chan_seen)
-            continue;
-        chan_seen |= chan;
-        best = wait_min(best, line_wait(q, l, now));
-    }
+    live_scan(q, now, &best);
     return best;
 }
 

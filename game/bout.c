@@ -28,6 +28,8 @@
  * with.
  */
 #include <ctype.h>
+#include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,8 +92,38 @@ static int side_of(const struct live *lv, int64_t acc)
     return -1;
 }
 
+/* Says a line about bout `id` (io.say_about; io.say without it): `round`
+ * > 0 for a line that is stale once round `round` is fought (a prompt, a
+ * reminder, a corner), 0 for one that stays true. The output then keeps
+ * a player's line behind the channel lines about his bout said before. */
+static void say_about(struct game *g, enum game_voice voice, const char *target, int64_t id,
+                      int round, const char *fmt, ...)
+{
+    char text[2048];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof(text), fmt, ap);
+    va_end(ap);
+    if (g->io.say_about)
+        g->io.say_about(g->io.ctx, voice, target, text, id, round);
+    else
+        g->io.say(g->io.ctx, voice, target, text);
+}
+
+/* Round `round` of bout `id` is fought (INT_MAX: the bout is over): what
+ * was said about it before, still waiting to go out, is no longer true. */
+static void withdraw(struct game *g, int64_t id, int round)
+{
+    if (g->io.withdraw)
+        g->io.withdraw(g->io.ctx, id, round);
+}
+
+/* lv is over (or cancelled, or never began): nothing said about its
+ * rounds goes out any more, and it is forgotten. */
 static void forget(struct game *g, struct live *lv)
 {
+    withdraw(g, lv->rec.id, INT_MAX);
     for (int i = 0; i < g->n; i++)
         if (g->v[i] == lv) {
             g->v[i] = g->v[--g->n];
@@ -115,17 +147,17 @@ static void ask_orders(struct game *g, struct live *lv, int side, const char *ex
     char corner[RENDER_LINE_MAX];
 
     render_corner_report(lv->corner, &lv->b, side, corner, sizeof(corner));
-    game_say(g, GAME_ROUND, player_nick(g, &lv->f[side]),
-             "Bout #%lld, round %d of %d: your orders for %s (e.g. %s) within %s%s%s%s%s%s",
-             (long long)lv->rec.id, round, lv->rec.rounds, lv->f[side].name, example,
-             DURATION(g->cfg.order_timeout), extra ? "; " : ".", extra ? extra : "",
-             extra && corner[0] ? "." : "", corner[0] ? " " : "", corner);
+    say_about(g, GAME_ROUND, player_nick(g, &lv->f[side]), lv->rec.id, round,
+              "Bout #%lld, round %d of %d: your orders for %s (e.g. %s) within %s%s%s%s%s%s",
+              (long long)lv->rec.id, round, lv->rec.rounds, lv->f[side].name, example,
+              DURATION(g->cfg.order_timeout), extra ? "; " : ".", extra ? extra : "",
+              extra && corner[0] ? "." : "", corner[0] ? " " : "", corner);
     const struct db_fighter *f = &lv->f[side];
     if (round == 1 && f->wins + f->losses + f->draws == 0) {
         /* His first bout: what an order line means. */
         const char *help = grammar_get(lv->rec.rules)->order_help;
         if (help)
-            game_say(g, GAME_ROUND, player_nick(g, f), "%s", help);
+            say_about(g, GAME_ROUND, player_nick(g, f), lv->rec.id, round, "%s", help);
     }
 }
 
@@ -149,8 +181,8 @@ static void tell_corners(struct game *g, struct live *lv)
 
     for (int s = 0; s < SIDES; s++)
         if (render_corner_report(lv->corner, &lv->b, s, corner, sizeof(corner)) > 0)
-            game_say(g, GAME_ROUND, player_nick(g, &lv->f[s]), "Bout #%lld: %s",
-                     (long long)lv->rec.id, corner);
+            say_about(g, GAME_ROUND, player_nick(g, &lv->f[s]), lv->rec.id, lv->rec.round + 1,
+                      "Bout #%lld: %s", (long long)lv->rec.id, corner);
 }
 
 /* The answer lv waits for (orders, an accept) is due `seconds` after what
@@ -463,9 +495,9 @@ void game_connected(struct game *g)
             clock_start(g, lv, g->cfg.challenge_timeout);
             continue;
         }
-        game_say(g, GAME_ROUND, lv->rec.channel,
-                 "Bout #%lld, %s vs %s, goes on: round %d of %d is next.", (long long)lv->rec.id,
-                 lv->f[0].name, lv->f[1].name, lv->rec.round + 1, lv->rec.rounds);
+        say_about(g, GAME_ROUND, lv->rec.channel, lv->rec.id, 0,
+                  "Bout #%lld, %s vs %s, goes on: round %d of %d is next.", (long long)lv->rec.id,
+                  lv->f[0].name, lv->f[1].name, lv->rec.round + 1, lv->rec.rounds);
         if (auto_rounds(lv)) {
             clock_start(g, lv, auto_seconds(g));
             continue;
@@ -576,7 +608,7 @@ static void say_joined(struct game *g, const char *channel, int64_t id,
     str_add(&s, "[#%lld]", (long long)id);
     for (int i = 0; i < n; i++)
         str_add(&s, " %s", lines[i]);
-    game_say(g, GAME_ROUND, channel, "%s", text);
+    say_about(g, GAME_ROUND, channel, id, 0, "%s", text);
 }
 
 /* The training points part of say_over: what the bout earned him, what he
@@ -640,7 +672,7 @@ static void say_over(struct game *g, const struct live *lv, int s, const struct 
         str_add(&t, "; %s's equipment: %s", f->name, kit);
     }
     str_ch(&t, '.');
-    game_say(g, GAME_LIVE, player_nick(g, f), "%s", text);
+    say_about(g, GAME_LIVE, player_nick(g, f), lv->rec.id, 0, "%s", text);
 }
 
 /* A round being resolved (resolve): fought on copies of the live bout,
@@ -780,9 +812,9 @@ static void round_say(struct game *g, struct live *lv, struct round *r, int pack
         say_joined(g, r->rec.channel, r->rec.id, r->result, r->nres);
     } else {
         for (int i = 0; i < r->n; i++)
-            game_say(g, GAME_ROUND, r->rec.channel, "%s", r->lines[i]);
+            say_about(g, GAME_ROUND, r->rec.channel, r->rec.id, 0, "%s", r->lines[i]);
         for (int i = 0; i < r->nres; i++)
-            game_say(g, GAME_ROUND, r->rec.channel, "%s", r->result[i]);
+            say_about(g, GAME_ROUND, r->rec.channel, r->rec.id, 0, "%s", r->result[i]);
     }
     said_later(g, r->rec.id, r->number);
 }
@@ -860,6 +892,7 @@ static int resolve(struct game *g, struct live *lv, int acked, const char *ack)
     }
     int packed = live_in(g, r->rec.channel) > 1; /* this bout counted, still live */
     round_adopt(lv, r);
+    withdraw(g, r->rec.id, r->number); /* its prompts, if still waiting */
     round_say(g, lv, r, packed);
     round_next(g, lv, r, acked, ack);
     free(r);
@@ -940,10 +973,10 @@ void game_tick(struct game *g, const char *league_channel)
                     : lv->has_last[s] ? "your last orders"
                                       : "the default orders";
                 int secs = (int)(left + 0.5);
-                game_say(g, GAME_ROUND, player_nick(g, &lv->f[s]),
-                         "Bout #%lld: %s left for your round %d orders; without them %s will "
-                         "fight",
-                         (long long)lv->rec.id, DURATION(secs), lv->rec.round + 1, what);
+                say_about(g, GAME_ROUND, player_nick(g, &lv->f[s]), lv->rec.id, lv->rec.round + 1,
+                          "Bout #%lld: %s left for your round %d orders; without them %s will "
+                          "fight",
+                          (long long)lv->rec.id, DURATION(secs), lv->rec.round + 1, what);
             }
         }
     }
