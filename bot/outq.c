@@ -728,7 +728,7 @@ static double wait_min(double best, double t)
 }
 
 /* What the live lines looked at so far hold back of the lines after them
- * (live_scan): their targets (lines to one target keep their order), and
+ * (live_pick): their targets (lines to one target keep their order), and
  * their channel lines' bouts (a private line never passes a channel line
  * about its bout, or about no bout, said before it). Past OUTQ_SCAN_KEEP
  * of either, everything after waits: a later turn sends it. */
@@ -792,13 +792,61 @@ static void hold(struct held_back *h, const struct oline *l, int chan)
         h->about[h->nabout++] = l->about;
 }
 
+/* A channel line about a bout goes only once the bucket holds tokens for
+ * it and for the prompts said after it that it holds back (at most the
+ * burst): a round's last line and its prompts go back to back, rather than
+ * the prompts a second or two later, behind a marker or another bout's
+ * lines. The seconds until then (0: now). A line with more of its bout's
+ * channel lines after it holds no prompt alone: it goes at once. */
+static double bundle_wait(const struct outq *q, const struct oline *l, double now)
+{
+    int need = 1;
+
+    for (const struct oline *p = l->next; p && need < q->burst; p = p->next) {
+        char name[OUTQ_NAME_MAX];
+        if (p->about != l->about)
+            continue;
+        line_target(p, name);
+        if (is_channel(name))
+            return 0;
+        need += p->step > 0;
+    }
+    /* A delivery marker due among them takes a token too. */
+    if (need > 1 && need < q->burst && q->markers && q->since_marker + need >= OUTQ_MARK_EVERY)
+        need++;
+    double tokens = outq_tokens(q, now);
+    return tokens >= need - OUTQ_EPSILON ? 0 : (need - tokens) / q->rate;
+}
+
 /* Looks through the live lines in the order said for the first one that
- * may go now (returned; NULL for none) that nothing said before it holds
- * back (held_by). With `wait`, looks at all of them and sets *wait to the
- * shortest wait of one not held back (unchanged when there is none). So a
- * prompt goes right after its own bout's commentary, whatever other bouts
- * still have to say, yet never before it. */
-static struct oline *live_scan(struct outq *q, double now, double *wait)
+ * may go now that nothing said before it holds back (held_by): returned,
+ * or NULL. So a prompt goes right after its own bout's commentary,
+ * whatever other bouts still have to say, yet never before it. When that
+ * line is a round whose prompts need tokens to follow it (bundle_wait),
+ * nothing goes: *reserve is set to the seconds until it may (else 0). */
+static struct oline *live_pick(struct outq *q, double now, double *reserve)
+{
+    struct held_back h;
+
+    *reserve = 0;
+    memset(&h, 0, sizeof(h));
+    for (struct oline *l = q->live.head; l && !h.full; l = l->next) {
+        char name[OUTQ_NAME_MAX];
+        line_target(l, name);
+        int chan = is_channel(name);
+        if (!held_by(&h, l, chan) && line_wait(q, l, now) <= 0) {
+            if (chan && l->about && (*reserve = bundle_wait(q, l, now)) > 0)
+                return NULL;
+            return l;
+        }
+        hold(&h, l, chan);
+    }
+    return NULL;
+}
+
+/* The shortest wait of a live line that nothing said before it holds back
+ * (as live_pick), `best` if shorter (-1: none yet). */
+static double live_scan_wait(struct outq *q, double now, double best)
 {
     struct held_back h;
 
@@ -807,16 +855,11 @@ static struct oline *live_scan(struct outq *q, double now, double *wait)
         char name[OUTQ_NAME_MAX];
         line_target(l, name);
         int chan = is_channel(name);
-        if (!held_by(&h, l, chan)) {
-            double w = line_wait(q, l, now);
-            if (!wait && w <= 0)
-                return l;
-            if (wait)
-                *wait = wait_min(*wait, w);
-        }
+        if (!held_by(&h, l, chan))
+            best = wait_min(best, line_wait(q, l, now));
         hold(&h, l, chan);
     }
-    return NULL;
+    return best;
 }
 
 /* The reply (bulk 0) or bulk (1) line to send now: the head of the owner
@@ -907,7 +950,10 @@ static struct oline *outq_take(struct outq *q, double now)
 
     if (l || q->held)
         return l;
-    struct oline *live = live_scan(q, now, NULL);
+    double reserve;
+    struct oline *live = live_pick(q, now, &reserve);
+    if (reserve > 0)
+        return NULL; /* tokens gather for a round and its prompts */
     struct oline *rep = owner_pick(q, 0, now);
     /* Bulk goes only with the burst in reserve: a report streams at the
      * full rate, yet a round or a reply that comes finds tokens waiting. */
@@ -1017,7 +1063,7 @@ void outq_unpop(struct outq *q)
 }
 
 /* The shortest wait of a live line (or a retried one), each held by its
- * target's own bucket, and by the lines said before it (live_scan). -1
+ * target's own bucket, and by the lines said before it (live_pick). -1
  * when there is none. */
 static double live_wait(struct outq *q, double now)
 {
@@ -1025,8 +1071,7 @@ static double live_wait(struct outq *q, double now)
 
     if (q->retry.head)
         best = q->retry.head->kind == OUTQ_PROTOCOL ? 0 : line_wait(q, q->retry.head, now);
-    live_scan(q, now, &best);
-    return best;
+    return live_scan_wait(q, now, best);
 }
 
 /* The shortest wait of an owner's first reply or bulk line, `best` if
@@ -1060,6 +1105,10 @@ double outq_wait(struct outq *q, double now)
     double w = tokens >= 1 - OUTQ_EPSILON ? 0 : (1 - tokens) / q->rate;
     if (q->held || q->protocol.head || marker_due(q))
         return w;
+    /* A round and its prompts gather tokens: nothing else goes first. */
+    double reserve;
+    if (!live_pick(q, now, &reserve) && reserve > 0)
+        return reserve > w ? reserve : w;
     /* Every waiting line may be held by its target's own bucket. */
     double best = owners_wait(q, now, tokens, live_wait(q, now));
     return best > w ? best : w;

@@ -270,6 +270,41 @@ START_TEST(test_prompt_own_bout)
 }
 END_TEST
 
+/* A round's last line waits until the bucket holds tokens for it and the
+ * prompts it holds back, so that they go back to back; meanwhile nothing
+ * else takes those tokens, not even a reply said before them. (The fake
+ * clock: lines popped at one time went back to back.) */
+START_TEST(test_round_and_prompts_together)
+{
+    struct outq *q = outq_new(4, 1);
+    char line[OUTQ_LINE_MAX];
+    double now = 0;
+
+    for (int i = 0; i < 4; i++)
+        outq_msg(q, OUTQ_REPLY, "PRIVMSG", "dave", NULL, "spent");
+    drain(q, &now, NULL, 0);
+    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "erin", NULL, "erin's reply");
+    outq_msg_about(q, OUTQ_ROUND, "PRIVMSG", "#ring", NULL, "[#1] round 1", 1, 0);
+    outq_msg_about(q, OUTQ_ROUND, "PRIVMSG", "alice", NULL, "round 2 prompt", 1, 2);
+    outq_msg_about(q, OUTQ_ROUND, "PRIVMSG", "bob", NULL, "round 2 prompt", 1, 2);
+    /* One token, then two: the reply does not take them. */
+    now += 1;
+    ck_assert_int_eq(outq_pop(q, now, line), 0);
+    now += outq_wait(q, now);
+    ck_assert_int_eq(outq_pop(q, now, line), 1);
+    ck_assert_str_eq(line, "PRIVMSG #ring :[#1] round 1");
+    ck_assert_int_eq(outq_pop(q, now, line), 1);
+    ck_assert_str_eq(line, "PRIVMSG alice :round 2 prompt");
+    ck_assert_int_eq(outq_pop(q, now, line), 1);
+    ck_assert_str_eq(line, "PRIVMSG bob :round 2 prompt");
+    ck_assert_int_eq(outq_pop(q, now, line), 0);
+    now += outq_wait(q, now);
+    ck_assert_int_eq(outq_pop(q, now, line), 1);
+    ck_assert_str_eq(line, "PRIVMSG erin :erin's reply");
+    outq_free(q);
+}
+END_TEST
+
 /* What holds a private line back: a channel line about its bout, or about
  * no bout, said before it; for a line about no bout, any channel line said
  * before it; and any line to the same player said before it, whatever its
@@ -1191,6 +1226,7 @@ Suite *outq_suite(void)
     tcase_add_test(tc, test_prompt_after_commentary);
     tcase_add_test(tc, test_prompt_own_bout);
     tcase_add_test(tc, test_prompt_held_back);
+    tcase_add_test(tc, test_round_and_prompts_together);
     tcase_add_test(tc, test_drop_stale);
     tcase_add_test(tc, test_replies_not_starved);
     tcase_add_test(tc, test_owners_take_turns);

@@ -35,5 +35,6 @@ Suite *fighter_suite(void);
 Suite *simulate_suite(void);
 Suite *fault_suite(void);
 Suite *integrity_suite(void);
+Suite *pace_suite(void);
 
 #endif
