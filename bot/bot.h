@@ -217,8 +217,9 @@ size_t conn_take(struct conn *c, int to_server, char *buf, size_t len);
 
 /* What a line is, which decides its turn (outq.c says it all): protocol
  * lines first; then a live bout's traffic (commentary, prompts,
- * acknowledgements: channel lines first, and no private line before the
- * commentary said ahead of it); then replies; then bulk (long answers).
+ * acknowledgements: in the order said, no private line before the
+ * commentary of its bout said ahead of it, no line before an earlier one
+ * to the same target); then replies; then bulk (long answers).
  * While replies wait at most OUTQ_LIVE_RUN live lines go in a row, and
  * while bulk waits at most OUTQ_REPLY_RUN replies. Replies and bulk are
  * queued per owner, the owner served least lately first. Lines to one

@@ -17,10 +17,22 @@
  * Order: lines put back (outq_unpop) first, then protocol lines, then the
  * three kinds of messages:
  *   live   - a live bout's traffic (commentary, prompts, acknowledgements):
- *            one queue in the order said, but a round's private lines
- *            (OUTQ_ROUND: prompts) wait for every channel line, and no
- *            private line passes a channel line said before it, so nobody
- *            is asked for round r+1 before round r is said;
+ *            one queue in the order said, each line going as soon as its
+ *            target may take it and nothing said before it holds it back:
+ *            a line to the same target (lines to one player keep their
+ *            order, whatever their kind), and for a private line a channel
+ *            line about its bout (outq_msg_about), or about no bout, said
+ *            before it (a line about no bout: any channel line). So nobody
+ *            is asked for round r+1 before round r is said, a prompt goes
+ *            right after its own bout's round rather than behind every
+ *            other bout's, and the end of a bout never passes a prompt.
+ *            A round's last channel line waits until the bucket holds
+ *            tokens for it and the prompts it holds back (at most the
+ *            burst), and nothing else takes them meanwhile: the round and
+ *            its prompts go back to back. A line about a bout with a step
+ *            (a prompt's round) is dropped by outq_drop once that step is
+ *            done, wherever it waits, so no prompt for a round already
+ *            fought (or a bout over) goes out;
  *   reply  - answers to commands and announcements;
  *   bulk   - long answers (reports, help, lists) and the replies of whoever
  *            asks too much.
