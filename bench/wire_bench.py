@@ -525,10 +525,12 @@ def s_five_bouts(env):
         early = [n for n in nicks[b] if (b, r + 1, n) in prompted and
                  prompted[(b, r + 1, n)] < heard[n][(b, r)]]
         before += bool(early)
-        details.append("bout %d round %d: lag %.1f s%s" % (
+        details.append("bout %d round %d: lag %.1f s%s%s" % (
             b, r, t_said - later, "; round %d prompt %.1f s before the round was said" %
             (r + 1, max(heard[n][(b, r)] - prompted[(b, r + 1, n)] for n in early))
-            if early else ""))
+            if early else "", "".join("; %s's next prompt %.2f s after it" %
+                                      (n, prompted[(b, r + 1, n)] - heard[n][(b, r)])
+                                      for n in nicks[b] if (b, r + 1, n) in prompted)))
     check(all(lag >= 0 for lag in lags), "a round said before its orders were sent",
           "\n".join(details))
     # Each prompt for round r+1 against the arrival of round r's last line.
