@@ -28,11 +28,12 @@
  *            other bout's, and the end of a bout never passes a prompt.
  *            A round's last channel line waits until the bucket holds
  *            tokens for it and the prompts it holds back (at most the
- *            burst), and nothing else takes them meanwhile: the round and
- *            its prompts go back to back. A line about a bout with a step
- *            (a prompt's round) is dropped by outq_drop once that step is
- *            done, wherever it waits, so no prompt for a round already
- *            fought (or a bout over) goes out;
+ *            burst), and nothing else takes them meanwhile, not even a
+ *            delivery marker: the round and its prompts go back to back.
+ *            A line about a bout with a step (a prompt's round) is
+ *            dropped by outq_drop once that step is done, wherever it
+ *            waits: no prompt for a round already fought (or a bout over)
+ *            goes out;
  *   reply  - answers to commands and announcements;
  *   bulk   - long answers (reports, help, lists) and the replies of whoever
  *            asks too much.
@@ -50,7 +51,8 @@
  * next; his bulk is capped at OUTQ_BULK_OWNER_MAX
  * lines waiting (and the queue at OUTQ_TOTAL_MAX): past that his new bulk
  * lines are dropped with one note. Live lines, replies and protocol lines
- * are never dropped. Lines to one target keep their order within a kind.
+ * are never dropped (but stale prompts, by outq_drop). Lines to one target
+ * keep their order within a kind.
  *
  * Delivery: with markers on (outq_set_markers, once registered), a line
  * popped is kept in a window until the server confirms it: after
@@ -180,6 +182,10 @@ struct outq {
     struct fifo window;   /* sent, not yet confirmed, in the order sent */
     int nwindow;
     struct oline *popped; /* the last line popped, until the next pop */
+    /* A round and its prompts going back to back (bundle_need): how many
+     * of its lines are still to go, and when it began. */
+    int bundle;
+    double bundle_at;
 };
 
 /* ------------------------------------------------------------ lists */
@@ -807,10 +813,10 @@ static void hold(struct held_back *h, const struct oline *l, int chan)
 /* A channel line about a bout goes only once the bucket holds tokens for
  * it and for the prompts said after it that it holds back (at most the
  * burst): a round's last line and its prompts go back to back, rather than
- * the prompts a second or two later, behind a marker or another bout's
- * lines. The seconds until then (0: now). A line with more of its bout's
- * channel lines after it holds no prompt alone: it goes at once. */
-static double bundle_wait(const struct outq *q, const struct oline *l, double now)
+ * the prompts a second or two later, behind another bout's lines. How many
+ * lines that is (1: the line alone; a line with more of its bout's channel
+ * lines after it holds no prompt alone). */
+static int bundle_need(const struct outq *q, const struct oline *l)
 {
     int need = 1;
 
@@ -820,14 +826,27 @@ static double bundle_wait(const struct outq *q, const struct oline *l, double no
             continue;
         line_target(p, name);
         if (is_channel(name))
-            return 0;
+            return 1;
         need += p->step > 0;
     }
-    /* A delivery marker due among them takes a token too. */
-    if (need > 1 && need < q->burst && q->markers && q->since_marker + need >= OUTQ_MARK_EVERY)
-        need++;
+    return need;
+}
+
+/* The seconds until the bucket holds bundle_need(l) tokens (0: now). */
+static double bundle_wait(const struct outq *q, const struct oline *l, double now)
+{
+    int need = bundle_need(q, l);
     double tokens = outq_tokens(q, now);
+
     return tokens >= need - OUTQ_EPSILON ? 0 : (need - tokens) / q->rate;
+}
+
+/* 1 while a bundle's lines go: no delivery marker between them (a server
+ * takes only a few lines at once; ngircd delays the fourth by a second).
+ * A bundle whose prompts were withdrawn or passed over ends by itself. */
+static int bundling(const struct outq *q)
+{
+    return q->bundle > 0 && q->now < q->bundle_at + OUTQ_STRICT_POLL;
 }
 
 /* Looks through the live lines in the order said for the first one that
@@ -932,7 +951,7 @@ static struct oline *take_first(struct outq *q, double now)
         return l;
     }
     if (!q->held && q->markers && q->since_marker > 0 &&
-        (q->since_marker >= OUTQ_MARK_EVERY || q->mark_now))
+        ((q->since_marker >= OUTQ_MARK_EVERY && !bundling(q)) || q->mark_now))
         return marker_new(q);
     if ((l = q->protocol.head)) {
         fifo_unlink(&q->protocol, l);
@@ -954,6 +973,21 @@ static struct oline *owner_take(struct oline *l)
     return l;
 }
 
+/* Live line l goes now: a round that holds prompts begins a bundle, a
+ * prompt is one line less of it. */
+static void bundle_note(struct outq *q, const struct oline *l, double now)
+{
+    char name[OUTQ_NAME_MAX];
+
+    line_target(l, name);
+    if (is_channel(name)) {
+        q->bundle = l->about ? bundle_need(q, l) - 1 : 0;
+        q->bundle_at = now;
+    } else if (q->bundle > 0 && l->step > 0) {
+        q->bundle--;
+    }
+}
+
 /* Takes the next line off the queues, in the order of the file comment,
  * or NULL when nothing may go now. */
 static struct oline *outq_take(struct outq *q, double now)
@@ -973,6 +1007,7 @@ static struct oline *outq_take(struct outq *q, double now)
         outq_tokens(q, now) >= q->burst - OUTQ_EPSILON ? owner_pick(q, 1, now) : NULL;
     if (live && (!rep || q->live_run < OUTQ_LIVE_RUN)) {
         q->live_run = rep ? q->live_run + 1 : 0;
+        bundle_note(q, live, now);
         fifo_unlink(&q->live, live);
         return live;
     }

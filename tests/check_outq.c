@@ -305,6 +305,37 @@ START_TEST(test_round_and_prompts_together)
 }
 END_TEST
 
+/* No delivery marker comes between a round and its prompts (a server
+ * takes only a few lines at once): it goes right after them. */
+START_TEST(test_no_marker_inside_a_round)
+{
+    struct outq *q = outq_new(100, 100);
+    char line[OUTQ_LINE_MAX], all[4096];
+    double now = 0;
+
+    outq_set_markers(q, 1);
+    for (int i = 0; i < OUTQ_MARK_EVERY; i++)
+        outq_msg(q, OUTQ_REPLY, "PRIVMSG", "dave", NULL, "reply");
+    for (int i = 0; i < OUTQ_MARK_EVERY - 1; i++)
+        ck_assert_int_eq(outq_pop(q, now, line), 1);
+    outq_msg_about(q, OUTQ_ROUND, "PRIVMSG", "#ring", NULL, "[#1] round 1", 1, 0);
+    outq_msg_about(q, OUTQ_ROUND, "PRIVMSG", "alice", NULL, "round 2 prompt", 1, 2);
+    outq_msg_about(q, OUTQ_ROUND, "PRIVMSG", "bob", NULL, "round 2 prompt", 1, 2);
+    all[0] = '\0';
+    for (int i = 0; i < 5; i++) {
+        ck_assert_int_eq(outq_pop(q, now, line), 1);
+        strcat(all, line);
+        strcat(all, "\n");
+    }
+    ck_assert_str_eq(all, "PRIVMSG #ring :[#1] round 1\n"
+                          "PRIVMSG alice :round 2 prompt\n"
+                          "PRIVMSG bob :round 2 prompt\n"
+                          "PING :rs1\n"
+                          "PRIVMSG dave :reply\n");
+    outq_free(q);
+}
+END_TEST
+
 /* What holds a private line back: a channel line about its bout, or about
  * no bout, said before it; for a line about no bout, any channel line said
  * before it; and any line to the same player said before it, whatever its
@@ -1227,6 +1258,7 @@ Suite *outq_suite(void)
     tcase_add_test(tc, test_prompt_own_bout);
     tcase_add_test(tc, test_prompt_held_back);
     tcase_add_test(tc, test_round_and_prompts_together);
+    tcase_add_test(tc, test_no_marker_inside_a_round);
     tcase_add_test(tc, test_drop_stale);
     tcase_add_test(tc, test_replies_not_starved);
     tcase_add_test(tc, test_owners_take_turns);
