@@ -19,8 +19,16 @@ nothing else goes to stdout (diagnostics go to stderr):
       the median over all rounds.
   wire.five_bouts_prompt_before_said  rounds
       from the same run: rounds r of a bout where one of its players was
-      asked for round r+1 before the channel had received round r's last
-      line.
+      asked for round r+1 before he had received round r's last line in the
+      channel (both on his own connection, so in the order the bot sent
+      them).
+  wire.prompt_after_round_p50_s  s
+  wire.prompt_after_round_max_s  s
+      from the same run: for each player's prompt for round r+1 of a bout,
+      its arrival minus the arrival of round r's last line in the channel,
+      both on his own connection;
+      the median and the longest over all of them (a prompt that came first
+      counts as 0 here, and in wire.five_bouts_prompt_before_said).
   wire.bouts_per_hour_at_1_line_s  bouts/h
       from the same run: 3600 / (lines the bot sent / bouts): the lines are
       every PRIVMSG and NOTICE any client of the run received from the bot
@@ -473,8 +481,8 @@ def s_five_bouts(env):
     for nick, b in bout_of.items():
         nicks.setdefault(b, []).append(nick)
 
-    def match():
-        stream = Stream(channel_msgs(watch, t_first))
+    def match(c=watch):
+        stream = Stream(channel_msgs(c, t_first))
         found = {}
         for b in bouts:
             pos = 0
@@ -491,6 +499,12 @@ def s_five_bouts(env):
         check(all((b, r, n) in sent for n in nicks[b]),
               "bout %d round %d: not both orders sent by the players (%s)" % (b, r, nicks[b]))
     found = wait_for(match, "every round's commentary in the channel", every=0.5)
+    # Each player's prompts are compared with the rounds as his own
+    # connection received them (in the order the bot sent them there: a
+    # round's last line and the next prompt go within milliseconds, closer
+    # than two connections' arrival times can tell apart).
+    heard = {c.nick: wait_for(lambda c=c: match(c), "%s's rounds" % c.nick, every=0.5)
+             for c in players}
     # The end of the run: nothing more from the bot for 2 s.
     everyone = [watch] + players
     t_end = quiet(everyone, 2.0)
@@ -509,26 +523,37 @@ def s_five_bouts(env):
         later = max(sent[(b, r, n)] for n in nicks[b])
         lags.append(t_said - later)
         early = [n for n in nicks[b] if (b, r + 1, n) in prompted and
-                 prompted[(b, r + 1, n)] < t_said]
+                 prompted[(b, r + 1, n)] < heard[n][(b, r)]]
         before += bool(early)
-        details.append("bout %d round %d: lag %.1f s%s" % (
+        details.append("bout %d round %d: lag %.1f s%s%s" % (
             b, r, t_said - later, "; round %d prompt %.1f s before the round was said" %
-            (r + 1, t_said - min(prompted[(b, r + 1, n)] for n in early)) if early else ""))
+            (r + 1, max(heard[n][(b, r)] - prompted[(b, r + 1, n)] for n in early))
+            if early else "", "".join("; %s's next prompt %.2f s after it" %
+                                      (n, prompted[(b, r + 1, n)] - heard[n][(b, r)])
+                                      for n in nicks[b] if (b, r + 1, n) in prompted)))
     check(all(lag >= 0 for lag in lags), "a round said before its orders were sent",
           "\n".join(details))
+    # Each prompt for round r+1 against the arrival of round r's last line.
+    waits = [prompted[(b, r + 1, n)] - heard[n][(b, r)] for (b, r) in sorted(found)
+             for n in nicks[b] if (b, r + 1, n) in prompted]
+    check(waits, "no prompt after a round (bouts of one round?)")
     chan = [m for m in channel_msgs(watch, t_first) if m.t <= t_end]
     priv = sum(len([m for m in private_msgs(c, t_first) if m.t <= t_end]) for c in everyone)
     lines = len(chan) + priv
     fought = [env.bout_row(b)["round"] for b in bouts]
     log("five bouts: %d bouts of %s rounds fought (of %d): %d rounds; %d lines from the bot "
         "(%d in the channel, %d private) in %.0f s from the first challenge (bouts over after "
-        "%.0f s); lag median %.1f s, max %.1f s; %d rounds with the next prompt first" %
+        "%.0f s); lag median %.1f s, max %.1f s; %d rounds with the next prompt first; "
+        "prompts %.1f s (median) and %.1f s (max) after their round" %
         (len(bouts), "/".join(map(str, fought)), rounds, len(lags), lines, len(chan), priv,
-         t_end - t_first, t_over - t_first, statistics.median(lags), max(lags), before))
+         t_end - t_first, t_over - t_first, statistics.median(lags), max(lags), before,
+         statistics.median(waits), max(waits)))
     for d in details if VERBOSE else []:
         log("  " + d)
     return [("wire.five_bouts_commentary_lag_median_s", "%.1f" % statistics.median(lags), "s"),
             ("wire.five_bouts_prompt_before_said", "%d" % before, "rounds"),
+            ("wire.prompt_after_round_p50_s", "%.1f" % max(0.0, statistics.median(waits)), "s"),
+            ("wire.prompt_after_round_max_s", "%.1f" % max(0.0, max(waits)), "s"),
             ("wire.bouts_per_hour_at_1_line_s", "%.1f" % (3600.0 / (lines / len(bouts))),
              "bouts/h")]
 

@@ -221,8 +221,9 @@ size_t conn_take(struct conn *c, int to_server, char *buf, size_t len);
 
 /* What a line is, which decides its turn (outq.c says it all): protocol
  * lines first; then a live bout's traffic (commentary, prompts,
- * acknowledgements: channel lines first, and no private line before the
- * commentary said ahead of it); then replies; then bulk (long answers).
+ * acknowledgements: in the order said, no private line before the
+ * commentary of its bout said ahead of it, no line before an earlier one
+ * to the same target); then replies; then bulk (long answers).
  * While replies wait at most OUTQ_LIVE_RUN live lines go in a row, and
  * while bulk waits at most OUTQ_REPLY_RUN replies. Replies and bulk are
  * queued per owner, the owner served least lately first. Lines to one
@@ -269,6 +270,17 @@ void outq_msg(struct outq *q, enum outq_kind kind, const char *cmd, const char *
 /* How many lines outq_msg would cut `text` to `target` into (0 when no
  * room is left for any text): what a reader will count. */
 size_t outq_pieces(const struct outq *q, const char *cmd, const char *target, const char *text);
+/* outq_msg for a line about bout `about` (0: none, as outq_msg). A private
+ * live line about a bout waits only for the channel lines about that bout
+ * (or about none) said before it, not for other bouts' commentary; `step`
+ * > 0 is the step (a round) the line asks for or speaks of before it is
+ * done: outq_drop withdraws it once that step is done. */
+void outq_msg_about(struct outq *q, enum outq_kind kind, const char *cmd, const char *target,
+                    const char *owner, const char *text, int64_t about, int step);
+/* Drops the lines about bout `about` with a step from 1 to `step` that
+ * have not gone out (a prompt for a round already fought); returns how
+ * many. Lines already sent stay as they are. */
+int outq_drop(struct outq *q, int64_t about, int step);
 /* Queues a protocol line (no CR/LF; sanitized anyway). */
 void outq_raw(struct outq *q, const char *line);
 /* Takes the next line that may be sent at time `now` (monotonic seconds)

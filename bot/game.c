@@ -21,16 +21,38 @@ void bot_db_watch(struct bot *bot)
     }
 }
 
-static void io_say(void *ctx, enum game_voice voice, const char *target, const char *text)
+/* The output queue's kind for each of the game's voices. */
+static const enum outq_kind io_kinds[] = {
+    [GAME_REPLY] = OUTQ_REPLY, [GAME_CHATTER] = OUTQ_REPLY, [GAME_LIVE] = OUTQ_LIVE,
+    [GAME_ROUND] = OUTQ_ROUND, [GAME_BULK] = OUTQ_BULK,
+};
+
+/* A line about a live bout: as bot_msg (whose formatting rule is applied
+ * as the line leaves), with the bout and round it is about, so that the
+ * queue orders it by its bout and can withdraw it (io_withdraw). */
+static void io_say_about(void *ctx, enum game_voice voice, const char *target, const char *text,
+                         int64_t bout, int round)
 {
-    static const enum outq_kind kinds[] = {
-        [GAME_REPLY] = OUTQ_REPLY, [GAME_CHATTER] = OUTQ_REPLY, [GAME_LIVE] = OUTQ_LIVE,
-        [GAME_ROUND] = OUTQ_ROUND, [GAME_BULK] = OUTQ_BULK,
-    };
     struct bot *bot = ctx;
 
     bot_db_watch(bot);
-    bot_msg(bot, kinds[voice], target, NULL, text);
+    outq_msg_about(bot->q, io_kinds[voice], "PRIVMSG", target, NULL, text, bout, round);
+}
+
+static void io_say(void *ctx, enum game_voice voice, const char *target, const char *text)
+{
+    struct bot *bot = ctx;
+
+    bot_db_watch(bot);
+    bot_msg(bot, io_kinds[voice], target, NULL, text);
+}
+
+/* Round `round` of bout `bout` is fought: its prompts still waiting go. */
+static void io_withdraw(void *ctx, int64_t bout, int round)
+{
+    struct bot *bot = ctx;
+
+    outq_drop(bot->q, bout, round);
 }
 
 static const char *io_nick_of(void *ctx, int64_t account_id)
@@ -116,6 +138,8 @@ void bot_game_io(struct bot *bot, struct game_io *io)
     *io = (struct game_io){
         .ctx = bot,
         .say = io_say,
+        .say_about = io_say_about,
+        .withdraw = io_withdraw,
         .nick_of = io_nick_of,
         .self_identifies = io_self_identifies,
         .same_name = io_same_name,

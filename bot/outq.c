@@ -17,10 +17,23 @@
  * Order: lines put back (outq_unpop) first, then protocol lines, then the
  * three kinds of messages:
  *   live   - a live bout's traffic (commentary, prompts, acknowledgements):
- *            one queue in the order said, but a round's private lines
- *            (OUTQ_ROUND: prompts) wait for every channel line, and no
- *            private line passes a channel line said before it, so nobody
- *            is asked for round r+1 before round r is said;
+ *            one queue in the order said, each line going as soon as its
+ *            target may take it and nothing said before it holds it back:
+ *            a line to the same target (lines to one player keep their
+ *            order, whatever their kind), and for a private line a channel
+ *            line about its bout (outq_msg_about), or about no bout, said
+ *            before it (a line about no bout: any channel line). So nobody
+ *            is asked for round r+1 before round r is said, a prompt goes
+ *            right after its own bout's round rather than behind every
+ *            other bout's, and the end of a bout never passes a prompt.
+ *            A round's last channel line waits until the bucket holds
+ *            tokens for it and the prompts it holds back (at most the
+ *            burst), and nothing else takes them meanwhile, not even a
+ *            delivery marker: the round and its prompts go back to back.
+ *            A line about a bout with a step (a prompt's round) is
+ *            dropped by outq_drop once that step is done, wherever it
+ *            waits: no prompt for a round already fought (or a bout over)
+ *            goes out;
  *   reply  - answers to commands and announcements;
  *   bulk   - long answers (reports, help, lists) and the replies of whoever
  *            asks too much.
@@ -38,7 +51,8 @@
  * next; his bulk is capped at OUTQ_BULK_OWNER_MAX
  * lines waiting (and the queue at OUTQ_TOTAL_MAX): past that his new bulk
  * lines are dropped with one note. Live lines, replies and protocol lines
- * are never dropped. Lines to one target keep their order within a kind.
+ * are never dropped (but stale prompts, by outq_drop). Lines to one target
+ * keep their order within a kind.
  *
  * Delivery: with markers on (outq_set_markers, once registered), a line
  * popped is kept in a window until the server confirms it: after
@@ -111,6 +125,8 @@ struct oline {
     unsigned marker;          /* in the window: the marker sent after it */
     unsigned char toff, tlen; /* the target inside text; tlen 0: none */
     int note;                 /* a "lines dropped" note */
+    int64_t about;            /* the bout it is about (outq_msg_about); 0: none */
+    int step;                 /* > 0: stale once step (a round) `step` is done */
     char text[];              /* the line, without CR LF */
 };
 
@@ -166,6 +182,10 @@ struct outq {
     struct fifo window;   /* sent, not yet confirmed, in the order sent */
     int nwindow;
     struct oline *popped; /* the last line popped, until the next pop */
+    /* A round and its prompts going back to back (bundle_need): how many
+     * of its lines are still to go, and when it began. */
+    int bundle;
+    double bundle_at;
 };
 
 /* ------------------------------------------------------------ lists */
@@ -440,6 +460,47 @@ void outq_demote(struct outq *q, const char *owner, double seconds)
     }
 }
 
+/* 1 if l is a line about `about` made stale by step `step` being done. */
+static int stale(const struct oline *l, int64_t about, int step)
+{
+    return l->about == about && l->step > 0 && l->step <= step;
+}
+
+/* Drops f's stale lines (stale()); returns how many. */
+static int fifo_drop(struct fifo *f, int64_t about, int step)
+{
+    int n = 0;
+
+    for (struct oline *l = f->head, *next; l; l = next) {
+        next = l->next;
+        if (stale(l, about, step)) {
+            fifo_unlink(f, l);
+            free(l);
+            n++;
+        }
+    }
+    return n;
+}
+
+int outq_drop(struct outq *q, int64_t about, int step)
+{
+    if (!about || step <= 0)
+        return 0;
+    int n = fifo_drop(&q->retry, about, step) + fifo_drop(&q->live, about, step);
+    /* A private live line of someone served a lot lately waits as a reply. */
+    for (int i = 0; i < q->nown; i++)
+        for (int k = 0; k < 2; k++) {
+            int m = fifo_drop(&q->own[i]->q[k], about, step);
+            q->own[i]->waiting[k] -= m;
+            n += m;
+        }
+    q->total -= n;
+    if (n)
+        log_msg(LOG_DEBUG, "outq: %d lines about %lld dropped: step %d is done", n,
+                (long long)about, step);
+    return n;
+}
+
 /* ------------------------------------------------------------ creating */
 
 struct outq *outq_new(int burst, double lines_per_second)
@@ -600,6 +661,12 @@ static void outq_clean(struct str *out, const char *cmd, const char *text)
 void outq_msg(struct outq *q, enum outq_kind kind, const char *cmd, const char *target,
               const char *owner, const char *text)
 {
+    outq_msg_about(q, kind, cmd, target, owner, text, 0, 0);
+}
+
+void outq_msg_about(struct outq *q, enum outq_kind kind, const char *cmd, const char *target,
+                    const char *owner, const char *text, int64_t about, int step)
+{
     double now = q->now;
     char line[OUTQ_LINE_MAX];
 
@@ -631,6 +698,8 @@ void outq_msg(struct outq *q, enum outq_kind kind, const char *cmd, const char *
         struct oline *l = oline_new(line, (size_t)len);
         l->toff = (unsigned char)(strlen(cmd) + 1);
         l->tlen = (unsigned char)strlen(target);
+        l->about = about;
+        l->step = about ? step : 0;
         outq_add(q, kind, owner, l, now);
         p += n;
         left -= n;
@@ -670,31 +739,158 @@ void outq_raw(struct outq *q, const char *line)
 
 /* ------------------------------------------------------------ taking */
 
-/* The live line to send now, or NULL: in the order said, but a round's
- * private lines (prompts) wait for every channel line, and no private line
- * passes a channel line said before it. So an acknowledgement goes as soon
- * as its turn comes, and the commentary of every bout goes before the next
- * prompts. */
-static struct oline *live_pick(struct outq *q, double now)
+/* The earlier of two waits, -1 meaning none yet. */
+static double wait_min(double best, double t)
 {
-    struct oline *prompt = NULL;
-    int chan_seen = 0;
+    return best < 0 || t < best ? t : best;
+}
 
-    for (struct oline *l = q->live.head; l; l = l->next) {
+/* What the live lines looked at so far hold back of the lines after them
+ * (live_pick): their targets (lines to one target keep their order), and
+ * their channel lines' bouts (a private line never passes a channel line
+ * about its bout, or about no bout, said before it). Past OUTQ_SCAN_KEEP
+ * of either, everything after waits: a later turn sends it. */
+#define OUTQ_SCAN_KEEP 32
+struct held_back {
+    int chan_seen; /* a channel line: private lines about no bout wait */
+    int chan_any;  /* a channel line about no bout: every private line waits */
+    int full;
+    int nabout, nto;
+    int64_t about[OUTQ_SCAN_KEEP];
+    const struct oline *to[OUTQ_SCAN_KEEP];
+};
+
+static int same_target(const struct oline *a, const struct oline *b)
+{
+    return a->tlen == b->tlen && memcmp(a->text + a->toff, b->text + b->toff, a->tlen) == 0;
+}
+
+/* 1 if a line said before l and still waiting holds l back. */
+static int held_by(const struct held_back *h, const struct oline *l, int chan)
+{
+    if (h->full)
+        return 1;
+    for (int i = 0; i < h->nto; i++)
+        if (same_target(h->to[i], l))
+            return 1;
+    if (chan)
+        return 0;
+    if (h->chan_any || (h->chan_seen && !l->about))
+        return 1;
+    for (int i = 0; i < h->nabout; i++)
+        if (h->about[i] == l->about)
+            return 1;
+    return 0;
+}
+
+/* l waits: the lines after it learn what it holds back. */
+static void hold(struct held_back *h, const struct oline *l, int chan)
+{
+    int known = 0;
+
+    for (int i = 0; i < h->nto && !known; i++)
+        known = same_target(h->to[i], l);
+    if (!known && h->nto == OUTQ_SCAN_KEEP)
+        h->full = 1;
+    else if (!known)
+        h->to[h->nto++] = l;
+    if (!chan)
+        return;
+    h->chan_seen = 1;
+    if (!l->about) {
+        h->chan_any = 1;
+        return;
+    }
+    for (int i = 0; i < h->nabout; i++)
+        if (h->about[i] == l->about)
+            return;
+    if (h->nabout == OUTQ_SCAN_KEEP)
+        h->full = 1;
+    else
+        h->about[h->nabout++] = l->about;
+}
+
+/* A channel line about a bout goes only once the bucket holds tokens for
+ * it and for the prompts said after it that it holds back (at most the
+ * burst): a round's last line and its prompts go back to back, rather than
+ * the prompts a second or two later, behind another bout's lines. How many
+ * lines that is (1: the line alone; a line with more of its bout's channel
+ * lines after it holds no prompt alone). */
+static int bundle_need(const struct outq *q, const struct oline *l)
+{
+    int need = 1;
+
+    for (const struct oline *p = l->next; p && need < q->burst; p = p->next) {
+        char name[OUTQ_NAME_MAX];
+        if (p->about != l->about)
+            continue;
+        line_target(p, name);
+        if (is_channel(name))
+            return 1;
+        need += p->step > 0;
+    }
+    return need;
+}
+
+/* The seconds until the bucket holds bundle_need(l) tokens (0: now). */
+static double bundle_wait(const struct outq *q, const struct oline *l, double now)
+{
+    int need = bundle_need(q, l);
+    double tokens = outq_tokens(q, now);
+
+    return tokens >= need - OUTQ_EPSILON ? 0 : (need - tokens) / q->rate;
+}
+
+/* 1 while a bundle's lines go: no delivery marker between them (a server
+ * takes only a few lines at once; ngircd delays the fourth by a second).
+ * A bundle whose prompts were withdrawn or passed over ends by itself. */
+static int bundling(const struct outq *q)
+{
+    return q->bundle > 0 && q->now < q->bundle_at + OUTQ_STRICT_POLL;
+}
+
+/* Looks through the live lines in the order said for the first one that
+ * may go now that nothing said before it holds back (held_by): returned,
+ * or NULL. So a prompt goes right after its own bout's commentary,
+ * whatever other bouts still have to say, yet never before it. When that
+ * line is a round whose prompts need tokens to follow it (bundle_wait),
+ * nothing goes: *reserve is set to the seconds until it may (else 0). */
+static struct oline *live_pick(struct outq *q, double now, double *reserve)
+{
+    struct held_back h;
+
+    *reserve = 0;
+    memset(&h, 0, sizeof(h));
+    for (struct oline *l = q->live.head; l && !h.full; l = l->next) {
         char name[OUTQ_NAME_MAX];
         line_target(l, name);
-        if (is_channel(name)) {
-            if (line_wait(q, l, now) <= 0)
-                return l;
-            chan_seen = 1;
-        } else if (!chan_seen && line_wait(q, l, now) <= 0) {
-            if (l->kind == OUTQ_LIVE)
-                return l;
-            if (!prompt)
-                prompt = l;
+        int chan = is_channel(name);
+        if (!held_by(&h, l, chan) && line_wait(q, l, now) <= 0) {
+            if (chan && l->about && (*reserve = bundle_wait(q, l, now)) > 0)
+                return NULL;
+            return l;
         }
+        hold(&h, l, chan);
     }
-    return prompt;
+    return NULL;
+}
+
+/* The shortest wait of a live line that nothing said before it holds back
+ * (as live_pick), `best` if shorter (-1: none yet). */
+static double live_scan_wait(struct outq *q, double now, double best)
+{
+    struct held_back h;
+
+    memset(&h, 0, sizeof(h));
+    for (struct oline *l = q->live.head; l && !h.full; l = l->next) {
+        char name[OUTQ_NAME_MAX];
+        line_target(l, name);
+        int chan = is_channel(name);
+        if (!held_by(&h, l, chan))
+            best = wait_min(best, line_wait(q, l, now));
+        hold(&h, l, chan);
+    }
+    return best;
 }
 
 /* The reply (bulk 0) or bulk (1) line to send now: the head of the owner
@@ -755,7 +951,7 @@ static struct oline *take_first(struct outq *q, double now)
         return l;
     }
     if (!q->held && q->markers && q->since_marker > 0 &&
-        (q->since_marker >= OUTQ_MARK_EVERY || q->mark_now))
+        ((q->since_marker >= OUTQ_MARK_EVERY && !bundling(q)) || q->mark_now))
         return marker_new(q);
     if ((l = q->protocol.head)) {
         fifo_unlink(&q->protocol, l);
@@ -777,6 +973,21 @@ static struct oline *owner_take(struct oline *l)
     return l;
 }
 
+/* Live line l goes now: a round that holds prompts begins a bundle, a
+ * prompt is one line less of it. */
+static void bundle_note(struct outq *q, const struct oline *l, double now)
+{
+    char name[OUTQ_NAME_MAX];
+
+    line_target(l, name);
+    if (is_channel(name)) {
+        q->bundle = l->about ? bundle_need(q, l) - 1 : 0;
+        q->bundle_at = now;
+    } else if (q->bundle > 0 && l->step > 0) {
+        q->bundle--;
+    }
+}
+
 /* Takes the next line off the queues, in the order of the file comment,
  * or NULL when nothing may go now. */
 static struct oline *outq_take(struct outq *q, double now)
@@ -785,7 +996,10 @@ static struct oline *outq_take(struct outq *q, double now)
 
     if (l || q->held)
         return l;
-    struct oline *live = live_pick(q, now);
+    double reserve;
+    struct oline *live = live_pick(q, now, &reserve);
+    if (reserve > 0)
+        return NULL; /* tokens gather for a round and its prompts */
     struct oline *rep = owner_pick(q, 0, now);
     /* Bulk goes only with the burst in reserve: a report streams at the
      * full rate, yet a round or a reply that comes finds tokens waiting. */
@@ -793,6 +1007,7 @@ static struct oline *outq_take(struct outq *q, double now)
         outq_tokens(q, now) >= q->burst - OUTQ_EPSILON ? owner_pick(q, 1, now) : NULL;
     if (live && (!rep || q->live_run < OUTQ_LIVE_RUN)) {
         q->live_run = rep ? q->live_run + 1 : 0;
+        bundle_note(q, live, now);
         fifo_unlink(&q->live, live);
         return live;
     }
@@ -894,32 +1109,16 @@ void outq_unpop(struct outq *q)
     q->total++;
 }
 
-/* The earlier of two waits, -1 meaning none yet. */
-static double wait_min(double best, double t)
-{
-    return best < 0 || t < best ? t : best;
-}
-
 /* The shortest wait of a live line (or a retried one), each held by its
- * target's own bucket; a private line also by the channel lines said
- * before it. -1 when there is none. */
+ * target's own bucket, and by the lines said before it (live_pick). -1
+ * when there is none. */
 static double live_wait(struct outq *q, double now)
 {
     double best = -1;
-    int chan_seen = 0;
 
     if (q->retry.head)
         best = q->retry.head->kind == OUTQ_PROTOCOL ? 0 : line_wait(q, q->retry.head, now);
-    for (struct oline *l = q->live.head; l; l = l->next) {
-        char name[OUTQ_NAME_MAX];
-        line_target(l, name);
-        int chan = is_channel(name);
-        if (!chan && chan_seen)
-            continue;
-        chan_seen |= chan;
-        best = wait_min(best, line_wait(q, l, now));
-    }
-    return best;
+    return live_scan_wait(q, now, best);
 }
 
 /* The shortest wait of an owner's first reply or bulk line, `best` if
@@ -953,6 +1152,10 @@ double outq_wait(struct outq *q, double now)
     double w = tokens >= 1 - OUTQ_EPSILON ? 0 : (1 - tokens) / q->rate;
     if (q->held || q->protocol.head || marker_due(q))
         return w;
+    /* A round and its prompts gather tokens: nothing else goes first. */
+    double reserve;
+    if (!live_pick(q, now, &reserve) && reserve > 0)
+        return reserve > w ? reserve : w;
     /* Every waiting line may be held by its target's own bucket. */
     double best = owners_wait(q, now, tokens, live_wait(q, now));
     return best > w ? best : w;

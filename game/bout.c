@@ -30,6 +30,8 @@
  * with.
  */
 #include <ctype.h>
+#include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,8 +98,38 @@ static int side_of(const struct live *lv, int64_t acc)
     return -1;
 }
 
+/* Says a line about bout `id` (io.say_about; io.say without it): `round`
+ * > 0 for a line that is stale once round `round` is fought (a prompt, a
+ * reminder, a corner), 0 for one that stays true. The output then keeps
+ * a player's line behind the channel lines about his bout said before. */
+static void say_about(struct game *g, enum game_voice voice, const char *target, int64_t id,
+                      int round, const char *fmt, ...)
+{
+    char text[2048];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof(text), fmt, ap);
+    va_end(ap);
+    if (g->io.say_about)
+        g->io.say_about(g->io.ctx, voice, target, text, id, round);
+    else
+        g->io.say(g->io.ctx, voice, target, text);
+}
+
+/* Round `round` of bout `id` is fought (INT_MAX: the bout is over): what
+ * was said about it before, still waiting to go out, is no longer true. */
+static void withdraw(struct game *g, int64_t id, int round)
+{
+    if (g->io.withdraw)
+        g->io.withdraw(g->io.ctx, id, round);
+}
+
+/* lv is over (or cancelled, or never began): nothing said about its
+ * rounds goes out any more, and it is forgotten. */
 static void forget(struct game *g, struct live *lv)
 {
+    withdraw(g, lv->rec.id, INT_MAX);
     for (int i = 0; i < g->n; i++)
         if (g->v[i] == lv) {
             g->v[i] = g->v[--g->n];
@@ -147,7 +179,7 @@ static void first_bout_help(struct game *g, struct live *lv, int side)
     const char *help = grammar_get(lv->rec.rules)->order_help;
 
     if (help && !fought_before(g, lv, side))
-        game_say(g, GAME_ROUND, player_nick(g, &lv->f[side]), "%s", help);
+        say_about(g, GAME_ROUND, player_nick(g, &lv->f[side]), lv->rec.id, 1, "%s", help);
 }
 
 static void ask_orders(struct game *g, struct live *lv, int side, const char *extra)
@@ -157,11 +189,11 @@ static void ask_orders(struct game *g, struct live *lv, int side, const char *ex
     char corner[RENDER_LINE_MAX];
 
     render_corner_report(lv->corner, &lv->b, side, corner, sizeof(corner));
-    game_say(g, GAME_ROUND, player_nick(g, &lv->f[side]),
-             "Bout #%lld, round %d of %d: your orders for %s (e.g. %s) within %s%s%s%s%s%s",
-             (long long)lv->rec.id, round, lv->rec.rounds, lv->f[side].name, example,
-             DURATION(g->cfg.order_timeout), extra ? "; " : ".", extra ? extra : "",
-             extra && corner[0] ? "." : "", corner[0] ? " " : "", corner);
+    say_about(g, GAME_ROUND, player_nick(g, &lv->f[side]), lv->rec.id, round,
+              "Bout #%lld, round %d of %d: your orders for %s (e.g. %s) within %s%s%s%s%s%s",
+              (long long)lv->rec.id, round, lv->rec.rounds, lv->f[side].name, example,
+              DURATION(g->cfg.order_timeout), extra ? "; " : ".", extra ? extra : "",
+              extra && corner[0] ? "." : "", corner[0] ? " " : "", corner);
     if (round == 1)
         first_bout_help(g, lv, side);
 }
@@ -186,8 +218,8 @@ static void tell_corners(struct game *g, struct live *lv)
 
     for (int s = 0; s < SIDES; s++)
         if (render_corner_report(lv->corner, &lv->b, s, corner, sizeof(corner)) > 0)
-            game_say(g, GAME_ROUND, player_nick(g, &lv->f[s]), "Bout #%lld: %s",
-                     (long long)lv->rec.id, corner);
+            say_about(g, GAME_ROUND, player_nick(g, &lv->f[s]), lv->rec.id, lv->rec.round + 1,
+                      "Bout #%lld: %s", (long long)lv->rec.id, corner);
 }
 
 /* The answer lv waits for (orders, an accept) is due `seconds` after what
@@ -580,10 +612,10 @@ static void ask_again(struct game *g, struct live *lv, int s)
 static void bout_resume(struct game *g, struct live *lv, const char *away)
 {
     lv->waiting = 0;
-    game_say(g, GAME_ROUND, lv->rec.channel,
-             "Bout #%lld, %s vs %s, goes on%s%s: round %d of %d is next.", (long long)lv->rec.id,
-             lv->f[0].name, lv->f[1].name, away ? " without " : "", away ? away : "",
-             lv->rec.round + 1, lv->rec.rounds);
+    say_about(g, GAME_ROUND, lv->rec.channel, lv->rec.id, 0,
+              "Bout #%lld, %s vs %s, goes on%s%s: round %d of %d is next.", (long long)lv->rec.id,
+              lv->f[0].name, lv->f[1].name, away ? " without " : "", away ? away : "",
+              lv->rec.round + 1, lv->rec.rounds);
     for (int s = 0; s < SIDES; s++)
         if (lv->unasked[s] && player_back(g, lv, s))
             ask_again(g, lv, s);
@@ -594,9 +626,9 @@ static void bout_resume(struct game *g, struct live *lv, const char *away)
  * starts at once, and both players are asked as they are. */
 static void bout_go_on_now(struct game *g, struct live *lv)
 {
-    game_say(g, GAME_ROUND, lv->rec.channel,
-             "Bout #%lld, %s vs %s, goes on: round %d of %d is next.", (long long)lv->rec.id,
-             lv->f[0].name, lv->f[1].name, lv->rec.round + 1, lv->rec.rounds);
+    say_about(g, GAME_ROUND, lv->rec.channel, lv->rec.id, 0,
+              "Bout #%lld, %s vs %s, goes on: round %d of %d is next.", (long long)lv->rec.id,
+              lv->f[0].name, lv->f[1].name, lv->rec.round + 1, lv->rec.rounds);
     if (auto_rounds(lv)) {
         clock_start(g, lv, auto_seconds(g));
         return;
@@ -654,19 +686,20 @@ static void bout_wait(struct game *g, struct live *lv)
         end += (60 - end % 60) % 60;
     lv->waiting = 1;
     lv->grace_end = game_now(g) + (double)(end - game_wall(g));
-    game_say(g, GAME_ROUND, lv->rec.channel,
-             "Bout #%lld, %s vs %s, waits for %s to come back, until %s at the latest: round %d "
-             "of %d is next.",
-             (long long)lv->rec.id, lv->f[0].name, lv->f[1].name, away,
-             utc_time(until, sizeof(until), end, to_the_second), lv->rec.round + 1, lv->rec.rounds);
+    say_about(g, GAME_ROUND, lv->rec.channel, lv->rec.id, 0,
+              "Bout #%lld, %s vs %s, waits for %s to come back, until %s at the latest: round %d "
+              "of %d is next.",
+              (long long)lv->rec.id, lv->f[0].name, lv->f[1].name, away,
+              utc_time(until, sizeof(until), end, to_the_second), lv->rec.round + 1,
+              lv->rec.rounds);
     for (int s = 0; s < SIDES; s++) {
         if (player_back(g, lv, s))
             ask_again(g, lv, s);
         else if (!(g->io.self_identifies && g->io.self_identifies(g->io.ctx, lv->f[s].owner)))
-            game_say(g, GAME_ROUND, lv->f[s].owner,
-                     "Bout #%lld (%s vs %s) waits for you until %s: identify again (identify "
-                     "<password>) and it goes on.",
-                     (long long)lv->rec.id, lv->f[0].name, lv->f[1].name, until);
+            say_about(g, GAME_ROUND, lv->f[s].owner, lv->rec.id, 0,
+                      "Bout #%lld (%s vs %s) waits for you until %s: identify again (identify "
+                      "<password>) and it goes on.",
+                      (long long)lv->rec.id, lv->f[0].name, lv->f[1].name, until);
     }
 }
 
@@ -846,7 +879,7 @@ static void say_joined(struct game *g, const char *channel, int64_t id,
     str_add(&s, "[#%lld]", (long long)id);
     for (int i = 0; i < n; i++)
         str_add(&s, " %s", lines[i]);
-    game_say(g, GAME_ROUND, channel, "%s", text);
+    say_about(g, GAME_ROUND, channel, id, 0, "%s", text);
 }
 
 /* The training points part of say_over: what the bout earned him, what he
@@ -910,7 +943,7 @@ static void say_over(struct game *g, const struct live *lv, int s, const struct 
         str_add(&t, "; %s's equipment: %s", f->name, kit);
     }
     str_ch(&t, '.');
-    game_say(g, GAME_LIVE, player_nick(g, f), "%s", text);
+    say_about(g, GAME_LIVE, player_nick(g, f), lv->rec.id, 0, "%s", text);
 }
 
 /* A round being resolved (resolve): fought on copies of the live bout,
@@ -1060,9 +1093,9 @@ static void round_say(struct game *g, struct live *lv, struct round *r, int pack
             say_joined(g, r->rec.channel, r->rec.id, r->result, r->nres);
     } else {
         for (int i = 0; i < r->n; i++)
-            game_say(g, GAME_ROUND, r->rec.channel, "%s", r->lines[i]);
+            say_about(g, GAME_ROUND, r->rec.channel, r->rec.id, 0, "%s", r->lines[i]);
         for (int i = 0; i < r->nres; i++)
-            game_say(g, GAME_ROUND, r->rec.channel, "%s", r->result[i]);
+            say_about(g, GAME_ROUND, r->rec.channel, r->rec.id, 0, "%s", r->result[i]);
     }
     said_later(g, r->rec.id, r->number);
 }
@@ -1140,6 +1173,7 @@ static int resolve(struct game *g, struct live *lv, int acked, const char *ack)
     }
     int packed = live_in(g, r->rec.channel) > 1; /* this bout counted, still live */
     round_adopt(lv, r);
+    withdraw(g, r->rec.id, r->number); /* its prompts, if still waiting */
     round_say(g, lv, r, packed);
     round_next(g, lv, r, acked, ack);
     free(r);
@@ -1225,10 +1259,10 @@ void game_tick(struct game *g, const char *league_channel)
                     : lv->has_last[s] ? "your last orders"
                                       : "the default orders";
                 int secs = (int)(left + 0.5);
-                game_say(g, GAME_ROUND, player_nick(g, &lv->f[s]),
-                         "Bout #%lld: %s left for your round %d orders; without them %s will "
-                         "fight",
-                         (long long)lv->rec.id, DURATION(secs), lv->rec.round + 1, what);
+                say_about(g, GAME_ROUND, player_nick(g, &lv->f[s]), lv->rec.id, lv->rec.round + 1,
+                          "Bout #%lld: %s left for your round %d orders; without them %s will "
+                          "fight",
+                          (long long)lv->rec.id, DURATION(secs), lv->rec.round + 1, what);
             }
         }
     }

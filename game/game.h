@@ -84,6 +84,18 @@ struct game_io {
      * name) is identified again by himself after a reconnection, as a
      * services account is; his prompts then do not ask him to identify. */
     int (*self_identifies)(void *ctx, const char *account);
+    /* Optional (NULL: say, and nothing is withdrawn): says a line about
+     * live bout `bout`, as say does. The output keeps a bout's lines in
+     * order: a line to a player never passes a channel line about his
+     * bout said before it. `round` > 0 marks a line that asks for (or
+     * speaks of) round `round` before it is fought: a prompt, a reminder,
+     * a duel's corner; 0 a line that stays true (commentary, the end). */
+    void (*say_about)(void *ctx, enum game_voice voice, const char *target, const char *text,
+                      int64_t bout, int round);
+    /* Optional: round `round` of bout `bout` is fought (or the bout is
+     * over): the lines said about it with a round from 1 to `round` that
+     * have not gone out yet are dropped. */
+    void (*withdraw)(void *ctx, int64_t bout, int round);
 };
 
 /* The settings of the game ([bout], [league] and the command prefix). */

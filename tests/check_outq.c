@@ -166,13 +166,14 @@ START_TEST(test_priorities)
     outq_msg(q, OUTQ_REPLY, "PRIVMSG", "alice", NULL, "welcome");
     ck_assert_int_eq(outq_len(q), 8);
     ck_assert_int_eq(drain(q, &now, all, sizeof(all)), 8);
-    /* Protocol; then live lines, the channels' first, at most
-     * OUTQ_LIVE_RUN (3) in a row while replies wait; replies; bulk last. */
+    /* Protocol; then live lines in the order said (a private one after
+     * the channel lines said before it), at most OUTQ_LIVE_RUN (3) in a
+     * row while replies wait; replies; bulk last. */
     ck_assert_str_eq(all, "PONG :server\n"
                           "NOTICE carol :\x01VERSION ringside\x01\n"
                           "PRIVMSG #ring :round 1: jab\n"
-                          "PRIVMSG #other :round 2: hook\n"
                           "NOTICE bob :round 2: your orders\n"
+                          "PRIVMSG #other :round 2: hook\n"
                           "PRIVMSG alice :welcome\n" /* bob was just served */
                           "PRIVMSG #ring :bob: challenge sent\n"
                           "PRIVMSG dave :report line\n");
@@ -205,6 +206,246 @@ START_TEST(test_prompt_after_commentary)
                           "PRIVMSG #ring :round 1 line 5\n"
                           "PRIVMSG alice :round 2 prompt\n"
                           "PRIVMSG bob :round 2 prompt\n");
+    outq_free(q);
+}
+END_TEST
+
+/* Five bouts share a channel: each bout's prompts go right after its own
+ * round in the channel, ahead of the rounds other bouts said later, and
+ * never before their own round, however the channel's bucket holds it. */
+START_TEST(test_prompt_own_bout)
+{
+    struct outq *q = outq_new(4, 1);
+    char all[8192], text[64], who[16];
+    double now = 0;
+
+    for (int b = 1; b <= 5; b++) {
+        snprintf(text, sizeof(text), "[#%d] round 1", b);
+        outq_msg_about(q, OUTQ_ROUND, "PRIVMSG", "#ring", NULL, text, b, 0);
+        for (int p = 0; p < 2; p++) {
+            snprintf(who, sizeof(who), "p%d%c", b, 'a' + p);
+            snprintf(text, sizeof(text), "bout %d round 2 prompt", b);
+            outq_msg_about(q, OUTQ_ROUND, "PRIVMSG", who, NULL, text, b, 2);
+        }
+    }
+    drain(q, &now, all, sizeof(all));
+    const char *want = "PRIVMSG #ring :[#1] round 1\n"
+                       "PRIVMSG p1a :bout 1 round 2 prompt\n"
+                       "PRIVMSG p1b :bout 1 round 2 prompt\n"
+                       "PRIVMSG #ring :[#2] round 1\n"
+                       "PRIVMSG p2a :bout 2 round 2 prompt\n"
+                       "PRIVMSG p2b :bout 2 round 2 prompt\n"
+                       "PRIVMSG #ring :[#3] round 1\n"
+                       "PRIVMSG p3a :bout 3 round 2 prompt\n"
+                       "PRIVMSG p3b :bout 3 round 2 prompt\n"
+                       "PRIVMSG #ring :[#4] round 1\n"
+                       "PRIVMSG p4a :bout 4 round 2 prompt\n"
+                       "PRIVMSG p4b :bout 4 round 2 prompt\n"
+                       "PRIVMSG #ring :[#5] round 1\n"
+                       "PRIVMSG p5a :bout 5 round 2 prompt\n"
+                       "PRIVMSG p5b :bout 5 round 2 prompt\n";
+    ck_assert_str_eq(all, want);
+
+    /* A channel whose bucket is spent holds its bout's prompts, not the
+     * prompts of a bout in another channel said after them. */
+    outq_free(q);
+    q = outq_new(10, 1);
+    now = 0;
+    for (int i = 1; i <= 4; i++) {
+        snprintf(text, sizeof(text), "#a line %d", i);
+        outq_msg_about(q, OUTQ_ROUND, "PRIVMSG", "#a", NULL, text, 7, 0);
+    }
+    outq_msg_about(q, OUTQ_ROUND, "PRIVMSG", "al", NULL, "bout 7 prompt", 7, 2);
+    outq_msg_about(q, OUTQ_ROUND, "PRIVMSG", "#b", NULL, "#b line", 8, 0);
+    outq_msg_about(q, OUTQ_ROUND, "PRIVMSG", "bo", NULL, "bout 8 prompt", 8, 2);
+    drain(q, &now, all, sizeof(all));
+    ck_assert_str_eq(all, "PRIVMSG #a :#a line 1\n"
+                          "PRIVMSG #a :#a line 2\n"
+                          "PRIVMSG #a :#a line 3\n"
+                          "PRIVMSG #b :#b line\n" /* #a waits for its own bucket */
+                          "PRIVMSG bo :bout 8 prompt\n"
+                          "PRIVMSG #a :#a line 4\n"
+                          "PRIVMSG al :bout 7 prompt\n");
+    outq_free(q);
+}
+END_TEST
+
+/* A round's last line waits until the bucket holds tokens for it and the
+ * prompts it holds back, so that they go back to back; meanwhile nothing
+ * else takes those tokens, not even a reply said before them. (The fake
+ * clock: lines popped at one time went back to back.) */
+START_TEST(test_round_and_prompts_together)
+{
+    struct outq *q = outq_new(4, 1);
+    char line[OUTQ_LINE_MAX];
+    double now = 0;
+
+    for (int i = 0; i < 4; i++)
+        outq_msg(q, OUTQ_REPLY, "PRIVMSG", "dave", NULL, "spent");
+    drain(q, &now, NULL, 0);
+    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "erin", NULL, "erin's reply");
+    outq_msg_about(q, OUTQ_ROUND, "PRIVMSG", "#ring", NULL, "[#1] round 1", 1, 0);
+    outq_msg_about(q, OUTQ_ROUND, "PRIVMSG", "alice", NULL, "round 2 prompt", 1, 2);
+    outq_msg_about(q, OUTQ_ROUND, "PRIVMSG", "bob", NULL, "round 2 prompt", 1, 2);
+    /* One token, then two: the reply does not take them. */
+    now += 1;
+    ck_assert_int_eq(outq_pop(q, now, line), 0);
+    now += outq_wait(q, now);
+    ck_assert_int_eq(outq_pop(q, now, line), 1);
+    ck_assert_str_eq(line, "PRIVMSG #ring :[#1] round 1");
+    ck_assert_int_eq(outq_pop(q, now, line), 1);
+    ck_assert_str_eq(line, "PRIVMSG alice :round 2 prompt");
+    ck_assert_int_eq(outq_pop(q, now, line), 1);
+    ck_assert_str_eq(line, "PRIVMSG bob :round 2 prompt");
+    ck_assert_int_eq(outq_pop(q, now, line), 0);
+    now += outq_wait(q, now);
+    ck_assert_int_eq(outq_pop(q, now, line), 1);
+    ck_assert_str_eq(line, "PRIVMSG erin :erin's reply");
+    outq_free(q);
+}
+END_TEST
+
+/* No delivery marker comes between a round and its prompts (a server
+ * takes only a few lines at once): it goes right after them. */
+START_TEST(test_no_marker_inside_a_round)
+{
+    struct outq *q = outq_new(100, 100);
+    char line[OUTQ_LINE_MAX], all[4096];
+    double now = 0;
+
+    outq_set_markers(q, 1);
+    for (int i = 0; i < OUTQ_MARK_EVERY; i++)
+        outq_msg(q, OUTQ_REPLY, "PRIVMSG", "dave", NULL, "reply");
+    for (int i = 0; i < OUTQ_MARK_EVERY - 1; i++)
+        ck_assert_int_eq(outq_pop(q, now, line), 1);
+    outq_msg_about(q, OUTQ_ROUND, "PRIVMSG", "#ring", NULL, "[#1] round 1", 1, 0);
+    outq_msg_about(q, OUTQ_ROUND, "PRIVMSG", "alice", NULL, "round 2 prompt", 1, 2);
+    outq_msg_about(q, OUTQ_ROUND, "PRIVMSG", "bob", NULL, "round 2 prompt", 1, 2);
+    all[0] = '\0';
+    for (int i = 0; i < 5; i++) {
+        ck_assert_int_eq(outq_pop(q, now, line), 1);
+        strcat(all, line);
+        strcat(all, "\n");
+    }
+    ck_assert_str_eq(all, "PRIVMSG #ring :[#1] round 1\n"
+                          "PRIVMSG alice :round 2 prompt\n"
+                          "PRIVMSG bob :round 2 prompt\n"
+                          "PING :rs1\n"
+                          "PRIVMSG dave :reply\n");
+    outq_free(q);
+}
+END_TEST
+
+/* What holds a private line back: a channel line about its bout, or about
+ * no bout, said before it; for a line about no bout, any channel line said
+ * before it; and any line to the same player said before it, whatever its
+ * kind (so the end of a bout never passes a prompt still waiting). */
+START_TEST(test_prompt_held_back)
+{
+    struct outq *q = outq_new(1, 1);
+    char line[OUTQ_LINE_MAX];
+    double now = 0;
+
+    outq_msg(q, OUTQ_LIVE, "PRIVMSG", "#ring", NULL, "a challenge");
+    outq_msg_about(q, OUTQ_ROUND, "PRIVMSG", "bob", NULL, "prompt", 3, 1);
+    ck_assert_int_eq(outq_pop(q, now, line), 1);
+    ck_assert_str_eq(line, "PRIVMSG #ring :a challenge");
+    now += 1;
+    ck_assert_int_eq(outq_pop(q, now, line), 1);
+    ck_assert_str_eq(line, "PRIVMSG bob :prompt");
+
+    /* Another bout's commentary holds back an acknowledgement about no
+     * bout, not bout 3's prompt. */
+    now += 10;
+    outq_msg_about(q, OUTQ_ROUND, "PRIVMSG", "#ring", NULL, "[#4] round", 4, 0);
+    outq_msg(q, OUTQ_LIVE, "PRIVMSG", "carol", NULL, "ack");
+    outq_msg_about(q, OUTQ_ROUND, "PRIVMSG", "bob", NULL, "prompt 2", 3, 2);
+    outq_target_hold(q, "#ring", now + 50);
+    ck_assert_int_eq(outq_pop(q, now, line), 1);
+    ck_assert_str_eq(line, "PRIVMSG bob :prompt 2");
+    now += 1;
+    ck_assert_int_eq(outq_pop(q, now, line), 0);
+    ck_assert_double_eq_tol(outq_wait(q, now), 49, 1e-9);
+    outq_target_hold(q, "#ring", 0);
+    ck_assert_int_eq(outq_pop(q, now, line), 1);
+    ck_assert_str_eq(line, "PRIVMSG #ring :[#4] round");
+    now += 1;
+    ck_assert_int_eq(outq_pop(q, now, line), 1);
+    ck_assert_str_eq(line, "PRIVMSG carol :ack");
+
+    /* Lines to one player keep their order across kinds: a live line (the
+     * end of bout 3) never passes a prompt said before it, even while
+     * other bouts' commentary keeps the channel busy. */
+    now += 10;
+    outq_msg_about(q, OUTQ_ROUND, "PRIVMSG", "bob", NULL, "prompt 3", 3, 3);
+    outq_msg_about(q, OUTQ_ROUND, "PRIVMSG", "#ring", NULL, "[#3] round 3", 3, 0);
+    outq_msg_about(q, OUTQ_LIVE, "PRIVMSG", "bob", NULL, "bout 3 is over", 3, 0);
+    for (int i = 0; i < 5; i++)
+        outq_msg_about(q, OUTQ_ROUND, "PRIVMSG", "#ring", NULL, "[#5] round", 5, 0);
+    char all[4096];
+    drain(q, &now, all, sizeof(all));
+    ck_assert_str_eq(all, "PRIVMSG bob :prompt 3\n"
+                          "PRIVMSG #ring :[#3] round 3\n"
+                          "PRIVMSG bob :bout 3 is over\n"
+                          "PRIVMSG #ring :[#5] round\n"
+                          "PRIVMSG #ring :[#5] round\n"
+                          "PRIVMSG #ring :[#5] round\n"
+                          "PRIVMSG #ring :[#5] round\n"
+                          "PRIVMSG #ring :[#5] round\n");
+    outq_free(q);
+}
+END_TEST
+
+/* A prompt for a round already fought is dropped wherever it waits: the
+ * live queue, a player's replies (his live lines demoted), the lines put
+ * back; the bout's other lines, other bouts' and other rounds' stay. */
+START_TEST(test_drop_stale)
+{
+    struct outq *q = outq_new(1, 1);
+    char line[OUTQ_LINE_MAX], all[4096];
+    double now = 0;
+
+    ck_assert_int_eq(outq_drop(q, 18, 3), 0);
+    outq_msg_about(q, OUTQ_ROUND, "PRIVMSG", "bob", NULL, "bout 18 round 3 prompt", 18, 3);
+    outq_msg_about(q, OUTQ_ROUND, "PRIVMSG", "bob", NULL, "bout 18 round 3 reminder", 18, 3);
+    outq_msg_about(q, OUTQ_ROUND, "PRIVMSG", "#ring", NULL, "bout 18 round 3", 18, 0);
+    outq_msg_about(q, OUTQ_ROUND, "PRIVMSG", "ann", NULL, "bout 19 round 3 prompt", 19, 3);
+    outq_msg_about(q, OUTQ_ROUND, "PRIVMSG", "ann", NULL, "bout 18 round 4 prompt", 18, 4);
+    outq_msg(q, OUTQ_LIVE, "PRIVMSG", "bob", NULL, "round 3 orders stored");
+    ck_assert_int_eq(outq_len(q), 6);
+    unsigned long mark = outq_mark(q);
+    ck_assert_int_eq(outq_drop(q, 18, 0), 0);
+    ck_assert_int_eq(outq_drop(q, 0, 3), 0);
+    ck_assert_int_eq(outq_drop(q, 18, 3), 2);
+    ck_assert_int_eq(outq_len(q), 4);
+    outq_msg_about(q, OUTQ_LIVE, "PRIVMSG", "bob", NULL, "bout 18 is over", 18, 0);
+    drain(q, &now, all, sizeof(all));
+    ck_assert_str_eq(all, "PRIVMSG #ring :bout 18 round 3\n"
+                          "PRIVMSG ann :bout 19 round 3 prompt\n"
+                          "PRIVMSG ann :bout 18 round 4 prompt\n"
+                          "PRIVMSG bob :round 3 orders stored\n"
+                          "PRIVMSG bob :bout 18 is over\n");
+    ck_assert(outq_delivered(q, mark));
+
+    /* Demoted to a reply (he was served a lot lately), or put back after
+     * a failed write: dropped all the same. */
+    outq_free(q);
+    q = outq_new(100, 100);
+    for (int i = 0; i < OUTQ_LIVE_OWNER_MAX + 2; i++) {
+        outq_msg(q, OUTQ_LIVE, "PRIVMSG", "bob", NULL, "x");
+        now += 0.01;
+        REQUIRE(outq_pop(q, now, line));
+    }
+    outq_msg_about(q, OUTQ_ROUND, "PRIVMSG", "bob", NULL, "demoted prompt", 20, 1);
+    outq_msg_about(q, OUTQ_ROUND, "PRIVMSG", "ann", NULL, "ann's prompt", 20, 1);
+    now += outq_wait(q, now);
+    ck_assert_int_eq(outq_pop(q, now, line), 1);
+    ck_assert_str_eq(line, "PRIVMSG ann :ann's prompt");
+    outq_unpop(q);
+    ck_assert_int_eq(outq_len(q), 2);
+    ck_assert_int_eq(outq_drop(q, 20, 1), 2);
+    ck_assert_int_eq(outq_len(q), 0);
+    ck_assert_double_eq(outq_wait(q, now), -1);
     outq_free(q);
 }
 END_TEST
@@ -1014,6 +1255,11 @@ Suite *outq_suite(void)
     tcase_add_test(tc, test_rate_and_set_rate);
     tcase_add_test(tc, test_priorities);
     tcase_add_test(tc, test_prompt_after_commentary);
+    tcase_add_test(tc, test_prompt_own_bout);
+    tcase_add_test(tc, test_prompt_held_back);
+    tcase_add_test(tc, test_round_and_prompts_together);
+    tcase_add_test(tc, test_no_marker_inside_a_round);
+    tcase_add_test(tc, test_drop_stale);
     tcase_add_test(tc, test_replies_not_starved);
     tcase_add_test(tc, test_owners_take_turns);
     tcase_add_test(tc, test_flooder_demoted);
