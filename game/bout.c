@@ -928,8 +928,9 @@ struct round {
     int points[SIDES];                               /* training points the bout earned */
     char lines[RENDER_ROUND_LINES][RENDER_LINE_MAX]; /* its commentary */
     int n;
-    char result[RENDER_RESULT_MAX + 1][RENDER_LINE_MAX]; /* and the result's */
+    char result[RENDER_RESULT_MAX + 2][RENDER_LINE_MAX]; /* the result's, the end's, ratings */
     int nres;
+    struct db_rating_point rated[SIDES]; /* what the end did to the ratings */
 };
 
 /* Step 1 of a round: both orders, the players' where they sent them, else
@@ -997,7 +998,7 @@ static int round_fight(struct game *g, const struct live *lv, struct round *r)
 /* Step 3: one transaction writes both orders, the round's digest, the bout
  * and, when it ends, the records. Returns 0; or -1, rolled back and
  * logged: nothing of the round is stored. */
-static int round_store(struct game *g, const struct round *r)
+static int round_store(struct game *g, struct round *r)
 {
     struct db *db = g->db;
     const struct db_bout *rec = &r->rec;
@@ -1006,7 +1007,8 @@ static int round_store(struct game *g, const struct round *r)
              db_round_put(db, rec->id, r->number, r->digest) == DB_OK &&
              db_bout_save(db, rec) == DB_OK &&
              (!r->b.result.over ||
-              (db_fighter_save(db, &r->f[0]) == DB_OK && db_fighter_save(db, &r->f[1]) == DB_OK));
+              (db_fighter_save(db, &r->f[0]) == DB_OK && db_fighter_save(db, &r->f[1]) == DB_OK &&
+               rating_bout_store(g, rec, r->rated) == 0));
     if (ok && db_commit(db) == DB_OK)
         return 0;
     game_log(g, GAME_LOG_ERROR, "bout %lld round %d not stored (%s); it will be fought again",
@@ -1050,6 +1052,10 @@ static void round_say(struct game *g, struct live *lv, struct round *r, int pack
                 decorate(g, lv, r->result[i], COLOUR_RESULT);
         render_aftermath(lv->corner, after, &r->b, r->result[r->nres], RENDER_LINE_MAX);
         decorate(g, lv, r->result[r->nres++], plain ? 0 : COLOUR_RESULT);
+        const char *names[SIDES] = {r->f[0].name, r->f[1].name};
+        if (rating_line_of(r->rated, r->b.result.winner, names, r->result[r->nres],
+                           RENDER_LINE_MAX) > 0)
+            r->nres++;
     }
     if (packed) {
         say_joined(g, r->rec.channel, r->rec.id, r->lines, r->n);

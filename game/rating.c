@@ -125,10 +125,12 @@ static int rating_read(struct db *db, int64_t id, enum rules rules, struct db_ra
     return rc;
 }
 
-int rating_bout_store(struct game *g, const struct db_bout *rec)
+int rating_bout_store(struct game *g, const struct db_bout *rec, struct db_rating_point moved[SIDES])
 {
     struct db_rating was[SIDES];
 
+    if (moved)
+        moved[0].side = moved[1].side = -1;
     if (!rating_counts(g, rec))
         return 0;
     for (int s = 0; s < SIDES; s++)
@@ -143,6 +145,14 @@ int rating_bout_store(struct game *g, const struct db_bout *rec)
         if (db_rating_put(g->db, rec->fighter[s], rec->rules, &now, rec->id, s, was[s].rating,
                           rec->ended) != DB_OK)
             return -1;
+        if (moved)
+            moved[s] = (struct db_rating_point){.bout = rec->id,
+                                                .fighter = rec->fighter[s],
+                                                .at = rec->ended,
+                                                .side = s,
+                                                .before = was[s].rating,
+                                                .rating = now.rating,
+                                                .rd = now.rd};
     }
     return 0;
 }
@@ -159,11 +169,21 @@ int rating_line(struct db *db, int64_t bout, int winner, const char *const names
                 char *buf, size_t len)
 {
     struct db_rating_point p[SIDES];
-    struct str t;
     int n = 0;
 
     buf[0] = '\0';
     if (db_rating_of_bout(db, bout, p, &n) != DB_OK || n != SIDES)
+        return 0;
+    return rating_line_of(p, winner, names, buf, len);
+}
+
+int rating_line_of(const struct db_rating_point p[SIDES], int winner,
+                   const char *const names[SIDES], char *buf, size_t len)
+{
+    struct str t;
+
+    buf[0] = '\0';
+    if (p[0].side != 0 || p[1].side != 1)
         return 0;
     int first = winner > 0 ? 1 : 0;
     str_init_fixed(&t, buf, len);
