@@ -73,6 +73,7 @@ const struct cmd_entry *const cmd_table[] = {
     &cmd_score_entry,
     &cmd_report_entry,
     &cmd_standings_entry,
+    &cmd_ratings_entry,
     &cmd_champion_entry,
     &cmd_league_entry,
     &cmd_pause_entry,

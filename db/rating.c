@@ -83,8 +83,7 @@ int db_rating_put(struct db *db, int64_t fighter, enum rules rules, const struct
     return db_run(db, st, bad) == SQLITE_DONE ? DB_OK : DB_ERROR;
 }
 
-int db_rating_history(struct db *db, int64_t fighter, struct db_rating_point *out, int max,
-                      int *n)
+int db_rating_history(struct db *db, int64_t fighter, struct db_rating_point *out, int max, int *n)
 {
     sqlite3_stmt *st = db->st[STMT_RATING_HISTORY];
     int rc = DB_OK, step;
@@ -158,8 +157,8 @@ static int rating_count(struct db *db, const char *name, int *total)
     return rc;
 }
 
-int db_rating_top(struct db *db, enum rules rules, int offset, struct db_rating_row *out,
-                  int max, int *n, int *total)
+int db_rating_top(struct db *db, enum rules rules, int offset, struct db_rating_row *out, int max,
+                  int *n, int *total)
 {
     const char *name = rules_stored(db, rules);
     int rc = DB_OK, step;

@@ -827,5 +827,7 @@ int game_rating_text(struct game *g, const struct db_fighter *f, char *buf, size
 /* `ratings [rules=..]`: the top of `rules` in one line, with the page of
  * them all. Returns 0, or -1 on a database error (said). */
 int game_ratings(struct game *g, const struct game_caller *who, enum rules rules);
+/* `help rating`'s second line: what moves a rating, and what does not. */
+void game_rating_help(struct game *g, const struct game_caller *who);
 
 #endif

@@ -86,7 +86,8 @@ void rating_update(struct rating *p, const struct rating *opp, const double *sco
     }
     double vinv = 0, sum = 0;
     for (int j = 0; j < n; j++) {
-        double muj = (opp[j].r - RATING_START) / GLICKO_SCALE, gj = glicko_g(opp[j].rd / GLICKO_SCALE);
+        double muj = (opp[j].r - RATING_START) / GLICKO_SCALE,
+               gj = glicko_g(opp[j].rd / GLICKO_SCALE);
         double e = 1.0 / (1.0 + exp(-gj * (mu - muj)));
         vinv += gj * gj * e * (1 - e);
         sum += gj * (score[j] - e);
@@ -125,7 +126,8 @@ static int rating_read(struct db *db, int64_t id, enum rules rules, struct db_ra
     return rc;
 }
 
-int rating_bout_store(struct game *g, const struct db_bout *rec, struct db_rating_point moved[SIDES])
+int rating_bout_store(struct game *g, const struct db_bout *rec,
+                      struct db_rating_point moved[SIDES])
 {
     struct db_rating was[SIDES];
 
@@ -165,8 +167,8 @@ static void change_add(struct str *t, const char *name, const struct db_rating_p
     str_add(t, "%s %ld (%+ld)", name, now, now - was);
 }
 
-int rating_line(struct db *db, int64_t bout, int winner, const char *const names[SIDES],
-                char *buf, size_t len)
+int rating_line(struct db *db, int64_t bout, int winner, const char *const names[SIDES], char *buf,
+                size_t len)
 {
     struct db_rating_point p[SIDES];
     int n = 0;
@@ -249,4 +251,14 @@ int game_ratings(struct game *g, const struct game_caller *who, enum rules rules
     game_reply(who, "Ratings (%s): %s%s", rname, text,
                game_page(g, page, sizeof(page), "/ratings/%s", rname));
     return 0;
+}
+
+void game_rating_help(struct game *g, const struct game_caller *who)
+{
+    game_reply(who,
+               "Every bout that counts (league and title bouts%s) moves both fighters' ratings "
+               "(newcomers 1500 \xc2\xb1 350): a win more against a higher rating, a loss more "
+               "against a lower one, and more while the \xc2\xb1 (how sure it is) is wide; each "
+               "bout narrows it.",
+               g->cfg.rating_skip_exhibitions ? "; exhibitions do not here" : ", exhibitions");
 }
