@@ -282,8 +282,8 @@ e2e-tests: $(ASAN_BOT) $(SIM)
 	$(E2E_PREPARE)
 	@$(PARALLEL) $(E2E_SUITES)
 
-$(BENCH): bench/bench.c $(LIB_OBJ) | $(DEPS_STAMP)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(PCRE_LIBS) -lm
+$(BENCH): bench/bench.c $(GAMELIB_OBJ) $(LIB_OBJ) | $(DEPS_STAMP)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(GAME_LIBS) $(PCRE_LIBS) -lm
 
 # An HTTP client with keep-alive connections (bench/web_bench.sh runs it).
 $(B)/ringside-bench-web: bench/bench_web.c | $(DEPS_STAMP)
