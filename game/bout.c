@@ -928,9 +928,10 @@ struct round {
     int points[SIDES];                               /* training points the bout earned */
     char lines[RENDER_ROUND_LINES][RENDER_LINE_MAX]; /* its commentary */
     int n;
-    char result[RENDER_RESULT_MAX + 2][RENDER_LINE_MAX]; /* the result's, the end's, ratings */
+    char result[RENDER_RESULT_MAX + 1][RENDER_LINE_MAX]; /* and the result's */
     int nres;
     struct db_rating_point rated[SIDES]; /* what the end did to the ratings */
+    char ratings[RENDER_LINE_MAX];       /* and its line ("" for none) */
 };
 
 /* Step 1 of a round: both orders, the players' where they sent them, else
@@ -1053,9 +1054,7 @@ static void round_say(struct game *g, struct live *lv, struct round *r, int pack
         render_aftermath(lv->corner, after, &r->b, r->result[r->nres], RENDER_LINE_MAX);
         decorate(g, lv, r->result[r->nres++], plain ? 0 : COLOUR_RESULT);
         const char *names[SIDES] = {r->f[0].name, r->f[1].name};
-        if (rating_line_of(r->rated, r->b.result.winner, names, r->result[r->nres],
-                           RENDER_LINE_MAX) > 0)
-            r->nres++;
+        rating_line_of(r->rated, r->b.result.winner, names, r->ratings, sizeof(r->ratings));
     }
     if (packed) {
         say_joined(g, r->rec.channel, r->rec.id, r->lines, r->n);
@@ -1064,11 +1063,16 @@ static void round_say(struct game *g, struct live *lv, struct round *r, int pack
             say_joined(g, r->rec.channel, r->rec.id, &r->result[i], 1);
         if (render_result_plain(r->b.rules))
             say_joined(g, r->rec.channel, r->rec.id, r->result, r->nres);
+        /* The ratings: a message of their own after the result's. */
+        if (r->b.result.over && r->ratings[0])
+            say_joined(g, r->rec.channel, r->rec.id, &r->ratings, 1);
     } else {
         for (int i = 0; i < r->n; i++)
             game_say(g, GAME_ROUND, r->rec.channel, "%s", r->lines[i]);
         for (int i = 0; i < r->nres; i++)
             game_say(g, GAME_ROUND, r->rec.channel, "%s", r->result[i]);
+        if (r->b.result.over && r->ratings[0])
+            game_say(g, GAME_ROUND, r->rec.channel, "%s", r->ratings);
     }
     said_later(g, r->rec.id, r->number);
 }
