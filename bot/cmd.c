@@ -45,6 +45,8 @@ static const struct cmd_entry cmd_version_entry = {
     .exec = cmd_version,
 };
 
+/* One entry a line, whatever their number (clang-format would pack them). */
+/* clang-format off */
 const struct cmd_entry *const cmd_table[] = {
     &cmd_help_entry,
     &cmd_version_entry,
@@ -84,6 +86,7 @@ const struct cmd_entry *const cmd_table[] = {
     &cmd_turn_entry,
     NULL,
 };
+/* clang-format on */
 
 static int word_in(const char *word, const char *list)
 {

@@ -497,8 +497,7 @@ int db_rating_put(struct db *db, int64_t fighter, enum rules rules, const struct
                   int64_t bout, int side, double before, int64_t at);
 /* Fighter `fighter`'s history, the latest bout first, into out[0..max);
  * *n gets how many (0 on error). DB_OK or DB_ERROR. */
-int db_rating_history(struct db *db, int64_t fighter, struct db_rating_point *out, int max,
-                      int *n);
+int db_rating_history(struct db *db, int64_t fighter, struct db_rating_point *out, int max, int *n);
 /* What bout `bout` did to its fighters' ratings, by side, into out[0..2);
  * *n gets how many (0: it moved no rating). DB_OK or DB_ERROR. */
 int db_rating_of_bout(struct db *db, int64_t bout, struct db_rating_point out[2], int *n);
@@ -506,7 +505,7 @@ int db_rating_of_bout(struct db *db, int64_t bout, struct db_rating_point out[2]
  * first (then the smaller deviation, then the older fighter), from the
  * `offset`th, into out[0..max); *n gets how many, *total (when not NULL)
  * how many there are in all. DB_OK or DB_ERROR. */
-int db_rating_top(struct db *db, enum rules rules, int offset, struct db_rating_row *out,
-                  int max, int *n, int *total);
+int db_rating_top(struct db *db, enum rules rules, int offset, struct db_rating_row *out, int max,
+                  int *n, int *total);
 
 #endif

@@ -174,8 +174,8 @@ void league_tick(struct game *g, const char *channel);
 int rating_counts(const struct game *g, const struct db_bout *rec);
 int rating_bout_store(struct game *g, const struct db_bout *rec,
                       struct db_rating_point moved[SIDES]);
-int rating_line(struct db *db, int64_t bout, int winner, const char *const names[SIDES],
-                char *buf, size_t len);
+int rating_line(struct db *db, int64_t bout, int winner, const char *const names[SIDES], char *buf,
+                size_t len);
 int rating_line_of(const struct db_rating_point p[SIDES], int winner,
                    const char *const names[SIDES], char *buf, size_t len);
 
