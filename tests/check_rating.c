@@ -183,6 +183,34 @@ START_TEST(test_second_bout_and_newcomer_text)
 }
 END_TEST
 
+/* Two bouts in one channel: the ratings are a tagged message of their own
+ * after the result's, which stays as it was. A draw-free SUGAR RAY
+ * forfeit. */
+START_TEST(test_shared_channel)
+{
+    static const struct sheet ray = {.rules = RULES_SUGARRAY, .u.sugarray = {10, 20}};
+    int64_t a = player("alice", "Murphy", &ray), b = player("bob", "Miller", &ray);
+    int64_t c = player("carol", "Duran", &ray), d = player("dave", "Hearns", &ray);
+    struct game_caller ca = caller("alice", a, 1), cb = caller("bob", b, 1);
+    struct game_caller cc = caller("carol", c, 1), cd = caller("dave", d, 1);
+    ck_assert_int_eq(game_challenge(game, &ca, b, "bob", RULES_SUGARRAY, 0, NULL, NULL), 0);
+    ck_assert_int_eq(game_answer(game, &cb, GAME_ACCEPT, NULL, 0), 0);
+    ck_assert_int_eq(game_challenge(game, &cc, d, "dave", RULES_SUGARRAY, 0, NULL, NULL), 0);
+    ck_assert_int_eq(game_answer(game, &cd, GAME_ACCEPT, NULL, 0), 0);
+    ck_assert_int_eq(game_live(game), 2);
+    hush();
+    struct game_caller pb = caller("bob", b, 0);
+    ck_assert_int_eq(game_forfeit(game, &pb, 1), 0);
+    HAS("Records now: Murphy 1-0-0 (1 forfeit), Miller 0-1-0.\n"
+        "#ring|chatter|[#1] Ratings: Murphy 1662 (+162), Miller 1338 (-162)\n");
+    struct game_caller anyone = caller("erin", 0, 0);
+    hush();
+    ck_assert_int_eq(game_ratings(game, &anyone, RULES_SUGARRAY), 0);
+    ck_assert_str_eq(said.p, "erin|answer|Ratings (sugarray): 1. Murphy 1662 \xc2\xb1 290; 2. "
+                             "Miller 1338 \xc2\xb1 290\n");
+}
+END_TEST
+
 /* [rating] exhibitions = no: a live bout moves no rating and says none. */
 START_TEST(test_exhibitions_off)
 {
@@ -306,6 +334,7 @@ Suite *rating_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_live_bout_end);
     tcase_add_test(tc, test_second_bout_and_newcomer_text);
+    tcase_add_test(tc, test_shared_channel);
     tcase_add_test(tc, test_exhibitions_off);
     tcase_add_test(tc, test_end_said_again);
     tcase_add_test(tc, test_league_turn);
