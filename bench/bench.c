@@ -1,5 +1,9 @@
 /*
- * bench.c - engine throughput: rounds resolved per second, per ruleset.
+ * bench.c - engine throughput: rounds resolved per second, per ruleset;
+ * and rating.updates_per_sec, the Glicko-2 update of a finished bout as the
+ * game stores it (both fighters' ratings read, updated and written with
+ * their history, a league turn's worth of bouts to a transaction) on a
+ * real SQLite file.
  *
  * Drives the engine API directly (bout_init, bout_round) over many seeded
  * bouts with varied sheets and orders drawn in advance, so only the engine
@@ -11,8 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "engine.h"
+#include "game.h"
 #include "parse.h"
 #include "util.h"
 
@@ -245,6 +251,116 @@ static double bench_plan_evals(double seconds, unsigned long *sink)
     return evals / t;
 }
 
+/* A fresh database in dir[] with RATING_FIGHTERS boxers and `nbouts`
+ * finished bouts between them (the ratings' history refers to its bout).
+ * Returns it; exits on a failure. */
+#define RATING_FIGHTERS 1000
+#define RATING_TXN      100 /* bouts to a transaction, as a league turn */
+static struct db *rating_db(char *dir, int nbouts, int64_t *ids)
+{
+    char path[96], err[256];
+    int64_t acc;
+
+    snprintf(dir, 64, "/tmp/ringside-bench-XXXXXX");
+    snprintf(path, sizeof(path), "%s/ringside.db", mkdtemp(dir) ? dir : "/tmp");
+    struct db *db = db_open(path, err, (int)sizeof(err));
+    int ok = db && db_begin(db) == DB_OK &&
+             db_account_create(db, "bench", "bench", "$y$x", 0, &acc) == DB_OK;
+    for (int i = 0; ok && i < RATING_FIGHTERS; i++) {
+        struct db_fighter f;
+        char key[DB_NAME_MAX];
+        memset(&f, 0, sizeof(f));
+        f.account_id = acc;
+        snprintf(f.name, sizeof(f.name), "Boxer%d", i);
+        snprintf(key, sizeof(key), "boxer%d", i);
+        f.sheet.rules = RULES_BOXING;
+        f.sheet.u.boxing = (struct boxing_sheet){12, 12, 12, 12, 12};
+        ok = db_fighter_create(db, key, &f) == DB_OK;
+        ids[i] = f.id;
+    }
+    for (int i = 0; ok && i < nbouts; i++) {
+        struct db_bout b;
+        memset(&b, 0, sizeof(b));
+        b.rules = RULES_BOXING;
+        snprintf(b.channel, sizeof(b.channel), "#bench");
+        b.rounds = 12;
+        b.state = DB_BOUT_OVER;
+        b.kind = DB_BOUT_LEAGUE;
+        b.league = LEAGUE_BRONZE;
+        b.turn = 1;
+        b.fighter[0] = ids[(i * 7) % RATING_FIGHTERS];
+        b.fighter[1] = ids[(i * 7 + 1 + i % 13) % RATING_FIGHTERS];
+        b.sheet[0].rules = b.sheet[1].rules = RULES_BOXING;
+        b.sheet[0].u.boxing = b.sheet[1].u.boxing = (struct boxing_sheet){12, 12, 12, 12, 12};
+        b.winner = i % 5 == 4 ? -1 : i % 2;
+        b.round = 12;
+        b.ended = 1700000000 + i;
+        ok = db_bout_create(db, &b) == DB_OK;
+    }
+    if (!ok || db_commit(db) != DB_OK) {
+        fprintf(stderr, "bench: cannot make the ratings' database: %s\n", db ? db_errmsg(db) : err);
+        exit(1);
+    }
+    return db;
+}
+
+/* One bout's rating update as game/rating.c's rating_bout_store makes it:
+ * both ratings read (a newcomer's when none), updated, written. */
+static int rating_one(struct db *db, const struct db_bout *b)
+{
+    struct db_rating was[SIDES];
+
+    for (int s = 0; s < SIDES; s++) {
+        int rc = db_rating_get(db, b->fighter[s], RULES_BOXING, &was[s]);
+        if (rc == DB_NOTFOUND)
+            was[s] = (struct db_rating){RATING_START, RATING_RD_START, RATING_VOL_START, 0};
+        else if (rc != DB_OK)
+            return -1;
+    }
+    for (int s = 0; s < SIDES; s++) {
+        struct rating me = {was[s].rating, was[s].rd, was[s].vol};
+        struct rating them = {was[!s].rating, was[!s].rd, was[!s].vol};
+        double score = b->winner < 0 ? 0.5 : b->winner == s ? 1.0 : 0.0;
+        rating_update(&me, &them, &score, 1, RATING_TAU);
+        struct db_rating now = {me.r, me.rd, me.vol, was[s].bouts + 1};
+        if (db_rating_put(db, b->fighter[s], RULES_BOXING, &now, b->id, s, was[s].rating,
+                          b->ended) != DB_OK)
+            return -1;
+    }
+    return 0;
+}
+
+/* Bouts' rating updates per second, for about `seconds` (or until the
+ * bouts made beforehand run out). */
+static double bench_ratings(double seconds)
+{
+    char dir[64], cmd[96];
+    int nbouts = seconds < 0.5 ? 20000 : 100000;
+    int64_t *ids = xmalloc(RATING_FIGHTERS * sizeof(*ids));
+    struct db *db = rating_db(dir, nbouts, ids);
+    long done = 0;
+    double t0 = seconds_now(), t = 0;
+
+    for (int64_t id = 1; id <= nbouts && t < seconds; id += RATING_TXN) {
+        int ok = db_begin(db) == DB_OK;
+        for (int64_t k = id; ok && k < id + RATING_TXN && k <= nbouts; k++, done++) {
+            struct db_bout b;
+            ok = db_bout_get(db, k, &b) == DB_OK && rating_one(db, &b) == 0;
+        }
+        if (!ok || db_commit(db) != DB_OK) {
+            fprintf(stderr, "bench: a rating update failed: %s\n", db_errmsg(db));
+            exit(1);
+        }
+        t = seconds_now() - t0;
+    }
+    db_close(db);
+    free(ids);
+    snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "bench: %s was not removed\n", dir);
+    return done / (t > 0 ? t : 1e-9);
+}
+
 int main(int argc, char **argv)
 {
     double seconds = DEFAULT_SECONDS;
@@ -269,6 +385,7 @@ int main(int argc, char **argv)
     printf("engine.duel.rounds_per_sec %.0f rounds/s\n", duel);
     double plans = bench_plan_evals(seconds, &sink);
     printf("engine.plan.evals_per_sec %.0f evals/s\n", plans);
+    printf("rating.updates_per_sec %.0f updates/s\n", bench_ratings(seconds));
     /* The digest only keeps the work observable; it is not a figure. */
     if (sink == 0)
         fprintf(stderr, "bench: no bout was fought\n");

@@ -101,6 +101,8 @@ struct config {
     long rejoin_grace; /* seconds */
     /* [league] */
     long turn_interval; /* seconds; 0: turns only by admin command */
+    /* [rating] */
+    int exhibitions; /* exhibitions (live bouts) move the ratings (default yes) */
     /* [web] (ringside-web reads them): where the pages are, for links */
     char listen[CONFIG_STR_MAX];
     char base_url[CONFIG_STR_MAX];
@@ -608,6 +610,7 @@ extern const struct cmd_entry cmd_unban_entry;
 extern const struct cmd_entry cmd_set_entry;
 extern const struct cmd_entry cmd_cancel_entry;
 extern const struct cmd_entry cmd_turn_entry;
+extern const struct cmd_entry cmd_ratings_entry; /* cmd-rating.c */
 
 /* ------------------------------------------------------ the bot itself */
 

@@ -45,6 +45,8 @@ static const struct cmd_entry cmd_version_entry = {
     .exec = cmd_version,
 };
 
+/* One entry a line, whatever their number (clang-format would pack them). */
+/* clang-format off */
 const struct cmd_entry *const cmd_table[] = {
     &cmd_help_entry,
     &cmd_version_entry,
@@ -73,6 +75,7 @@ const struct cmd_entry *const cmd_table[] = {
     &cmd_score_entry,
     &cmd_report_entry,
     &cmd_standings_entry,
+    &cmd_ratings_entry,
     &cmd_champion_entry,
     &cmd_league_entry,
     &cmd_pause_entry,
@@ -83,6 +86,7 @@ const struct cmd_entry *const cmd_table[] = {
     &cmd_turn_entry,
     NULL,
 };
+/* clang-format on */
 
 static int word_in(const char *word, const char *list)
 {

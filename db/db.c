@@ -364,6 +364,35 @@ static const char *const migrations[] = {
      * finished bout: a second with 250,000 bouts, a fraction of a
      * millisecond with it. */
     "CREATE INDEX bouts_ended ON bouts(state, ended);",
+    /* 11: ratings (issue 25). Each fighter's Glicko-2 rating per ruleset
+     * (game/rating.c): a row once he has fought a bout that counts; with
+     * none he is a newcomer at 1500 +- 350. `rating_history` keeps one row
+     * per fighter per bout that moved it (the rating before and after),
+     * written in the transaction that stores the result: the end of a bout
+     * says it, said again after a crash, and the web pages chart it. */
+    "CREATE TABLE ratings ("
+    "  fighter INTEGER NOT NULL REFERENCES fighters(id),"
+    "  rules TEXT NOT NULL CHECK (rules = 'boxing' OR rules = 'sugarray' OR rules = 'duel'),"
+    "  rating REAL NOT NULL,"
+    "  rd REAL NOT NULL CHECK (rd > 0),"
+    "  vol REAL NOT NULL CHECK (vol > 0),"
+    "  bouts INTEGER NOT NULL DEFAULT 0 CHECK (bouts >= 0),"
+    "  updated INTEGER NOT NULL,"
+    "  PRIMARY KEY (fighter, rules)"
+    ") WITHOUT ROWID;"
+    "CREATE INDEX ratings_top ON ratings(rules, rating DESC);"
+    "CREATE TABLE rating_history ("
+    "  bout INTEGER NOT NULL REFERENCES bouts(id),"
+    "  fighter INTEGER NOT NULL REFERENCES fighters(id),"
+    "  side INTEGER NOT NULL CHECK (side IN (0, 1)),"
+    "  before REAL NOT NULL,"
+    "  rating REAL NOT NULL,"
+    "  rd REAL NOT NULL,"
+    "  vol REAL NOT NULL,"
+    "  at INTEGER NOT NULL,"
+    "  PRIMARY KEY (bout, side)"
+    ") WITHOUT ROWID;"
+    "CREATE INDEX rating_history_fighter ON rating_history(fighter, bout);",
 };
 
 #define MIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))
@@ -528,6 +557,24 @@ static const char *const stmt_sql[STMT_COUNT] = {
     [STMT_ACCOUNT_FAILED] = "UPDATE accounts SET failures = min(failures + 1, 1000000),"
                             " failed_at = ?2, failed_from = ?3 WHERE id = ?1",
     [STMT_ACCOUNT_FAILURES_CLEAR] = "UPDATE accounts SET failures = 0 WHERE id = ?1",
+    /* Migration 11: ratings (db/rating.c). */
+    [STMT_RATING_GET] = "SELECT rating, rd, vol, bouts FROM ratings WHERE fighter = ?1"
+                        " AND rules = ?2",
+    [STMT_RATING_PUT] = "INSERT INTO ratings (fighter, rules, rating, rd, vol, bouts, updated)"
+                        " VALUES (?1, ?2, ?3, ?4, ?5, 1, ?6) ON CONFLICT (fighter, rules)"
+                        " DO UPDATE SET rating = excluded.rating, rd = excluded.rd,"
+                        " vol = excluded.vol, bouts = bouts + 1, updated = excluded.updated",
+    [STMT_RATING_HISTORY_PUT] = "INSERT INTO rating_history (bout, fighter, side, before, rating,"
+                                " rd, vol, at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+    [STMT_RATING_HISTORY] = "SELECT bout, before, rating, rd, at FROM rating_history"
+                            " WHERE fighter = ?1 ORDER BY bout DESC LIMIT ?2",
+    [STMT_RATING_OF_BOUT] = "SELECT side, fighter, before, rating, rd FROM rating_history"
+                            " WHERE bout = ?1 ORDER BY side",
+    [STMT_RATING_TOP] = "SELECT r.fighter, f.name, r.rating, r.rd, r.bouts FROM ratings r"
+                        " JOIN fighters f ON f.id = r.fighter WHERE r.rules = ?1"
+                        " AND f.retired = 0 ORDER BY r.rating DESC, r.rd, f.id LIMIT ?2 OFFSET ?3",
+    [STMT_RATING_COUNT] = "SELECT count(*) FROM ratings r JOIN fighters f ON f.id = r.fighter"
+                          " WHERE r.rules = ?1 AND f.retired = 0",
 };
 
 /* ------------------------------------------------------------ enum names */

@@ -460,4 +460,52 @@ int db_turn_begun(struct db *db, enum rules rules, int64_t now);
 int db_turn_done(struct db *db, enum rules rules);
 int db_turn_unfinished(struct db *db, enum rules *rules, int64_t *begun, int max, int *n);
 
+/* ---------------------------------------------------------------- ratings */
+
+/* A fighter's Glicko-2 rating in one ruleset (migration 11, db/rating.c):
+ * rating, deviation and volatility, and how many bouts moved it. */
+struct db_rating {
+    double rating, rd, vol;
+    int bouts;
+};
+
+/* One point of a fighter's rating history: bout `bout` (ended at `at`) took
+ * his rating from `before` to `rating` (deviation `rd` after it); `side`
+ * and `fighter` say whose it is (db_rating_of_bout). */
+struct db_rating_point {
+    int64_t bout, fighter, at;
+    int side;
+    double before, rating, rd;
+};
+
+/* One line of a ruleset's ratings (db_rating_top). */
+struct db_rating_row {
+    int64_t fighter;
+    char name[DB_NAME_MAX];
+    double rating, rd;
+    int bouts;
+};
+
+/* The rating of fighter `fighter` in `rules` into *out: DB_OK, DB_NOTFOUND
+ * when he has none yet (a newcomer: *out untouched), DB_ERROR. */
+int db_rating_get(struct db *db, int64_t fighter, enum rules rules, struct db_rating *out);
+/* Stores fighter `fighter`'s new rating `r` (its bouts counted up by one)
+ * in `rules` after bout `bout` (side `side`, ended at `at`), and its point
+ * of history from `before`. Inside the caller's transaction: the one that
+ * stores the result. DB_OK or DB_ERROR. */
+int db_rating_put(struct db *db, int64_t fighter, enum rules rules, const struct db_rating *r,
+                  int64_t bout, int side, double before, int64_t at);
+/* Fighter `fighter`'s history, the latest bout first, into out[0..max);
+ * *n gets how many (0 on error). DB_OK or DB_ERROR. */
+int db_rating_history(struct db *db, int64_t fighter, struct db_rating_point *out, int max, int *n);
+/* What bout `bout` did to its fighters' ratings, by side, into out[0..2);
+ * *n gets how many (0: it moved no rating). DB_OK or DB_ERROR. */
+int db_rating_of_bout(struct db *db, int64_t bout, struct db_rating_point out[2], int *n);
+/* The rated fighters of `rules` who are not retired, the highest rating
+ * first (then the smaller deviation, then the older fighter), from the
+ * `offset`th, into out[0..max); *n gets how many, *total (when not NULL)
+ * how many there are in all. DB_OK or DB_ERROR. */
+int db_rating_top(struct db *db, enum rules rules, int offset, struct db_rating_row *out, int max,
+                  int *n, int *total);
+
 #endif

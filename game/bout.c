@@ -963,6 +963,8 @@ struct round {
     int n;
     char result[RENDER_RESULT_MAX + 1][RENDER_LINE_MAX]; /* and the result's */
     int nres;
+    struct db_rating_point rated[SIDES]; /* what the end did to the ratings */
+    char ratings[RENDER_LINE_MAX];       /* and its line ("" for none) */
 };
 
 /* Step 1 of a round: both orders, the players' where they sent them, else
@@ -1030,7 +1032,7 @@ static int round_fight(struct game *g, const struct live *lv, struct round *r)
 /* Step 3: one transaction writes both orders, the round's digest, the bout
  * and, when it ends, the records. Returns 0; or -1, rolled back and
  * logged: nothing of the round is stored. */
-static int round_store(struct game *g, const struct round *r)
+static int round_store(struct game *g, struct round *r)
 {
     struct db *db = g->db;
     const struct db_bout *rec = &r->rec;
@@ -1039,7 +1041,8 @@ static int round_store(struct game *g, const struct round *r)
              db_round_put(db, rec->id, r->number, r->digest) == DB_OK &&
              db_bout_save(db, rec) == DB_OK &&
              (!r->b.result.over ||
-              (db_fighter_save(db, &r->f[0]) == DB_OK && db_fighter_save(db, &r->f[1]) == DB_OK));
+              (db_fighter_save(db, &r->f[0]) == DB_OK && db_fighter_save(db, &r->f[1]) == DB_OK &&
+               rating_bout_store(g, rec, r->rated) == 0));
     if (ok && db_commit(db) == DB_OK)
         return 0;
     game_log(g, GAME_LOG_ERROR, "bout %lld round %d not stored (%s); it will be fought again",
@@ -1083,6 +1086,8 @@ static void round_say(struct game *g, struct live *lv, struct round *r, int pack
                 decorate(g, lv, r->result[i], COLOUR_RESULT);
         render_aftermath(lv->corner, after, &r->b, r->result[r->nres], RENDER_LINE_MAX);
         decorate(g, lv, r->result[r->nres++], plain ? 0 : COLOUR_RESULT);
+        const char *names[SIDES] = {r->f[0].name, r->f[1].name};
+        rating_line_of(r->rated, r->b.result.winner, names, r->ratings, sizeof(r->ratings));
     }
     if (packed) {
         say_joined(g, r->rec.channel, r->rec.id, r->lines, r->n);
@@ -1091,11 +1096,16 @@ static void round_say(struct game *g, struct live *lv, struct round *r, int pack
             say_joined(g, r->rec.channel, r->rec.id, &r->result[i], 1);
         if (render_result_plain(r->b.rules))
             say_joined(g, r->rec.channel, r->rec.id, r->result, r->nres);
+        /* The ratings: a message of their own after the result's. */
+        if (r->b.result.over && r->ratings[0])
+            say_joined(g, r->rec.channel, r->rec.id, &r->ratings, 1);
     } else {
         for (int i = 0; i < r->n; i++)
             say_about(g, GAME_ROUND, r->rec.channel, r->rec.id, 0, "%s", r->lines[i]);
         for (int i = 0; i < r->nres; i++)
             say_about(g, GAME_ROUND, r->rec.channel, r->rec.id, 0, "%s", r->result[i]);
+        if (r->b.result.over && r->ratings[0])
+            say_about(g, GAME_ROUND, r->rec.channel, r->rec.id, 0, "%s", r->ratings);
     }
     said_later(g, r->rec.id, r->number);
 }

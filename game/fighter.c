@@ -515,15 +515,16 @@ int game_create(struct game *g, const struct game_caller *who, const char *name,
 /* One fighter's sheet, record, equipment and, to his owner, training. */
 static void fighter_show(struct game *g, const struct game_caller *who, const struct db_fighter *f)
 {
-    char sheet[96], page[320], kit[400], wins[160];
+    char sheet[96], page[320], kit[400], wins[160], rating[64];
     struct render_corner c;
 
     render_corner_fill(&c, f);
     render_wins(&c, 1, wins, sizeof(wins));
-    game_reply(who, "%s (%s, %s)%s: %s; record %d-%d-%d, %s%s", f->name,
+    game_rating_text(g, f, rating, sizeof(rating));
+    game_reply(who, "%s (%s, %s)%s: %s; record %d-%d-%d, %s; %s%s", f->name,
                ruleset_get(f->sheet.rules)->name, f->owner, f->retired ? ", retired" : "",
                sheet_in(&f->sheet, sheet, sizeof(sheet)), f->wins, f->losses, f->draws, wins,
-               game_page(g, page, sizeof(page), "/fighters/%lld", (long long)f->id));
+               rating, game_page(g, page, sizeof(page), "/fighters/%lld", (long long)f->id));
     if (render_kit(&f->sheet, kit, sizeof(kit)) > 0)
         game_reply(who, "%s carries: %s", f->name, kit);
     if (ruleset_get(f->sheet.rules)->train_points && f->training_points > 0 && !f->retired &&

@@ -124,6 +124,9 @@ struct game_config {
      * the hints given in private ("say !challenge <nick> in #ringside");
      * "" for "in a channel". */
     char channel[64];
+    /* 1: exhibitions (live bouts between friends) move no rating
+     * ([rating] exhibitions = no); 0, the default: they do. */
+    int rating_skip_exhibitions;
 };
 #define GAME_FORMAT_PLAIN  0
 #define GAME_FORMAT_BOLD   1
@@ -803,5 +806,40 @@ int game_plan(struct game *g, const struct game_caller *who, enum game_plan_op o
 /* The stored plan of fighter `fighter_id` appended to out: 0, 1 when he
  * has none, -1 on a database error. */
 int game_plan_get(struct game *g, int64_t fighter_id, struct str *out);
+
+/* ======================================================================
+ * Ratings (game/rating.c): Glicko-2, one rating per fighter and ruleset.
+ * ====================================================================== */
+
+/* A newcomer's rating, deviation and volatility, and the system constant
+ * tau, which bounds how fast the volatility changes (Glickman suggests 0.3
+ * to 1.2; 0.5 is his worked example's). */
+#define RATING_START     1500.0
+#define RATING_RD_START  350.0
+#define RATING_VOL_START 0.06
+#define RATING_TAU       0.5
+
+/* A Glicko-2 rating on the Glicko scale: rating, deviation, volatility. */
+struct rating {
+    double r, rd, vol;
+};
+
+/* One rating period for *p: n games against opp[0..n) (their ratings as
+ * they were before it) with scores score[] (1 a win, 0.5 a draw, 0 a
+ * loss), system constant tau. With n = 0 only the deviation grows. */
+void rating_update(struct rating *p, const struct rating *opp, const double *score, int n,
+                   double tau);
+/* Fighter `fighter_id`'s rating and deviation in his ruleset (a newcomer's
+ * when he has fought no bout that counts). Returns 0, or -1 when he cannot
+ * be read. (A tournament's seeding reads it.) */
+int game_rating_of(struct game *g, int64_t fighter_id, double *rating, double *rd);
+/* "rating 1532 ± 180" of fighter `f` into buf (as `fighter` says it).
+ * Returns 0, or -1 ("rating unknown") when it cannot be read. */
+int game_rating_text(struct game *g, const struct db_fighter *f, char *buf, size_t len);
+/* `ratings [rules=..]`: the top of `rules` in one line, with the page of
+ * them all. Returns 0, or -1 on a database error (said). */
+int game_ratings(struct game *g, const struct game_caller *who, enum rules rules);
+/* `help rating`'s second line: what moves a rating, and what does not. */
+void game_rating_help(struct game *g, const struct game_caller *who);
 
 #endif

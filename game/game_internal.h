@@ -161,4 +161,22 @@ void record_after_bout(const struct ruleset *rs, const struct result *res, int f
 /* The schedule of league turns (league.c), run from game_tick. */
 void league_tick(struct game *g, const char *channel);
 
+/* Ratings (rating.c). rating_counts: 1 if finished bout `rec` moves its
+ * fighters' ratings (an exhibition only unless [rating] exhibitions = no).
+ * rating_bout_store: when it counts, both fighters' new ratings and their
+ * history after `rec` (over: its winner, ended, id set), inside the
+ * caller's transaction, and into moved[] (when not NULL; sides -1 when
+ * it does not count) what they did; returns 0, or -1 on a database error
+ * (the caller rolls back). rating_line_of: the line of moved[];
+ * rating_line: "Ratings: Rocky 1532 (+32), Apollo 1468 (-32)"
+ * of stored bout `bout` (winner first; names[] by side) into buf, and its
+ * length; 0 with buf "" when the bout moved no rating. */
+int rating_counts(const struct game *g, const struct db_bout *rec);
+int rating_bout_store(struct game *g, const struct db_bout *rec,
+                      struct db_rating_point moved[SIDES]);
+int rating_line(struct db *db, int64_t bout, int winner, const char *const names[SIDES], char *buf,
+                size_t len);
+int rating_line_of(const struct db_rating_point p[SIDES], int winner,
+                   const char *const names[SIDES], char *buf, size_t len);
+
 #endif

@@ -257,6 +257,8 @@ static int fight(struct turn *t, int a, int b, enum db_bout_kind kind, int leagu
         if (db_order_put(t->g->db, rec.id, &t->ords[k]) != DB_OK)
             return -1;
     fight_apply(t, a, b, sheets, kind, league);
+    if (rating_bout_store(t->g, &rec, NULL) != 0)
+        return -1;
     *res = t->bt.result;
     t->bouts++;
     if (kind == DB_BOUT_TITLE) {

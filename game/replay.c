@@ -410,6 +410,13 @@ static char *derive(struct db *db, int64_t id, int from, int to, enum derived wh
     }
     if (rc == 0)
         rc = derive_rounds(rp, from, to, what, &out, err, errlen);
+    if (rc == 0 && what == DERIVE_AGAIN && rp->b.result.over && to == rp->rec.round) {
+        /* What the end did to the ratings, as the live bout said it. */
+        const char *names[SIDES] = {rp->corner[0].name, rp->corner[1].name};
+        char line[RENDER_LINE_MAX];
+        if (rating_line(db, id, rp->b.result.winner, names, line, sizeof(line)) > 0)
+            line_add(&out, line);
+    }
     free(rp);
     if (rc != 0) {
         str_free(&out);

@@ -1162,6 +1162,15 @@ START_TEST(test_help_teaches)
                                        "account: it can no longer identify (admins "
                                        "only)\n");
     HAS(run("newbie", 1, "!help set"), "; each change is logged (admins only)\n");
+    /* help rating: two lines, the command and what moves a rating. */
+    ck_assert_str_eq(
+        run("newbie", 0, "help rating"),
+        "PRIVMSG newbie :ratings [rules=boxing|sugarray|duel]: the highest Glicko-2 ratings of a "
+        "ruleset (rating \xc2\xb1 deviation), with the page of them all (also: rating)\n"
+        "PRIVMSG newbie :Every bout that counts (league and title bouts, exhibitions) moves both "
+        "fighters' ratings (newcomers 1500 \xc2\xb1 350): a win more against a higher rating, a "
+        "loss more against a lower one, and more while the \xc2\xb1 (how sure it is) is wide; "
+        "each bout narrows it.\n");
     HAS(run("newbie", 0, "help register"),
         "PRIVMSG newbie :register <password>: creates an account named after your nick (in "
         "private: /msg ringside)\n");
@@ -1270,7 +1279,7 @@ START_TEST(test_banned_and_gone_told)
     ck_assert_str_eq(run("zed", 0, "create Zorro str=14 spd=12 agl=11 tgh=12 hgt=11"),
                      "PRIVMSG zed :the account zed is banned: only what needs no account is open "
                      "to you (help, version, fighter, fighters, armoury, bouts, score, report, "
-                     "standings, champion, league)\n");
+                     "standings, ratings, champion, league)\n");
     HAS(run("zed", 1, "!challenge boss"),
         "zed: the account zed is banned: only what needs no account is open to you (!help, ");
     HAS(run("zed", 0, "5/5/10"), "the account zed is banned");

@@ -25,6 +25,7 @@ int main(void)
     srunner_add_suite(sr, league_suite());
     srunner_add_suite(sr, game_suite());
     srunner_add_suite(sr, fighter_suite());
+    srunner_add_suite(sr, rating_suite());
     srunner_add_suite(sr, simulate_suite());
     srunner_add_suite(sr, fault_suite());
     srunner_add_suite(sr, integrity_suite());

@@ -443,8 +443,10 @@ START_TEST(test_replies_link_the_pages)
     ck_assert_msg(strstr(said, "gold 0 - https://ring.example.org/standings/sugarray/gold\n"), "%s",
                   said);
     ck_assert_ptr_nonnull(strstr(said, " - https://ring.example.org/standings/sugarray\n"));
-    ck_assert_ptr_nonnull(strstr(said, "by KO - https://ring.example.org/fighters/1\n"));
-    ck_assert_ptr_nonnull(strstr(said, "by KO - https://ring.example.org/fighters/2\n"));
+    ck_assert_ptr_nonnull(
+        strstr(said, "by KO; rating 1500 \xc2\xb1 350 - https://ring.example.org/fighters/1\n"));
+    ck_assert_ptr_nonnull(
+        strstr(said, "by KO; rating 1500 \xc2\xb1 350 - https://ring.example.org/fighters/2\n"));
 }
 END_TEST
 

@@ -32,6 +32,7 @@ Suite *render_suite(void);
 Suite *league_suite(void);
 Suite *game_suite(void);
 Suite *fighter_suite(void);
+Suite *rating_suite(void);
 Suite *simulate_suite(void);
 Suite *fault_suite(void);
 Suite *integrity_suite(void);

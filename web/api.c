@@ -213,7 +213,8 @@ static void api_standings_index(struct web *w, struct reply *out)
 }
 
 /* Positions from + 1 to `to` of standings s: [{"position":1,..},..]. */
-static void standings_rows(struct str *b, const struct web_standings *s, int from, int to)
+static void standings_rows(struct web *w, struct str *b, const struct web_standings *s, int from,
+                           int to)
 {
     str_add(b, "[");
     for (int i = from; i < to; i++) {
@@ -223,8 +224,10 @@ static void standings_rows(struct str *b, const struct web_standings *s, int fro
         web_json(b, f->name);
         str_add(b, ",\"owner\":");
         web_json(b, f->owner);
-        str_add(b, ",\"wins\":%d,\"losses\":%d,\"draws\":%d,\"kos\":%d,\"gold_record\":%d}",
-                f->wins, f->losses, f->draws, f->kos, f->gold_record);
+        str_add(b, ",\"wins\":%d,\"losses\":%d,\"draws\":%d,\"kos\":%d,\"gold_record\":%d", f->wins,
+                f->losses, f->draws, f->kos, f->gold_record);
+        rating_json_fields(w, b, f);
+        str_add(b, "}");
     }
     str_add(b, "]");
 }
@@ -252,7 +255,7 @@ static void api_standings(struct web *w, const struct route *r, int page, struct
     champion_add(w, &b, r->rules);
     str_add(&b, ",\"standings\":");
     int from = (page - 1) * WEB_PAGE_ROWS, to = from + WEB_PAGE_ROWS;
-    standings_rows(&b, s, from, to > s->n ? s->n : to);
+    standings_rows(w, &b, s, from, to > s->n ? s->n : to);
     str_add(&b, "}");
     finish(&b, 200, out);
 }
@@ -301,6 +304,10 @@ static void fighter_doc(struct web *w, const struct db_fighter *f, struct reply 
     struct str b;
     str_init(&b);
     fighter_add(w, &b, f);
+    if (rating_json_history(w, &b, f) != 0) {
+        str_free(&b);
+        return api_error(500, "database error", out);
+    }
     str_add(&b, ",\"bouts\":");
     bouts_add(w, &b, v, n);
     str_add(&b, "}");
@@ -505,6 +512,21 @@ static void api_home(struct web *w, struct reply *out)
     finish(&b, 200, out);
 }
 
+/* /api/ratings/RULES: page `page` of a ruleset's ratings (web/rating.c). */
+static void api_ratings(struct web *w, const struct route *r, int page, struct reply *out)
+{
+    struct str b;
+
+    str_init(&b);
+    int rc = rating_list_json(w, &b, r, page);
+    if (rc != 0) {
+        str_free(&b);
+        return api_error(rc > 0 ? 404 : 500,
+                         rc > 0 ? "no such page of these ratings" : "database error", out);
+    }
+    finish(&b, 200, out);
+}
+
 void api_render(struct web *w, const struct route *r, int page, struct reply *out)
 {
     switch (r->page) {
@@ -522,6 +544,8 @@ void api_render(struct web *w, const struct route *r, int page, struct reply *ou
         return api_fighter(w, r, out);
     case API_BOUT:
         return api_bout(w, r, out);
+    case API_RATINGS:
+        return api_ratings(w, r, page, out);
     default:
         return api_error(404, "no such address in the API", out);
     }

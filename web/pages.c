@@ -431,13 +431,13 @@ static void league_tabs(struct web *w, struct str *b, const struct route *r,
 }
 
 /* Positions from + 1 to `to` of standings s, as a table. */
-static void standings_table(struct str *b, const struct route *r, const struct web_standings *s,
-                            int from, int to)
+static void standings_table(struct web *w, struct str *b, const struct route *r,
+                            const struct web_standings *s, int from, int to)
 {
     str_add(b, "<div class=\"wrap\"><table><thead><tr><th class=\"n\" "
                "style=\"width:3rem\">#</th><th>Fighter</th>"
                "<th>Owner</th><th class=\"n\">W-L-D</th><th class=\"n hide-s\">KOs</th>"
-               "<th class=\"n\">Gold</th></tr></thead><tbody>");
+               "<th class=\"n\">Gold</th><th class=\"n\">Rating</th></tr></thead><tbody>");
     for (int i = from; i < to; i++) {
         const struct db_fighter *f = &s->v[i];
         str_add(b, "<tr><td class=\"n\">%d</td><td>", i + 1);
@@ -446,8 +446,10 @@ static void standings_table(struct str *b, const struct route *r, const struct w
         web_html(b, f->owner);
         str_add(b,
                 "</td><td class=\"n\">%d-%d-%d</td><td class=\"n hide-s\">%d</td><td "
-                "class=\"n\">%d</td></tr>",
+                "class=\"n\">%d</td>",
                 f->wins, f->losses, f->draws, f->kos, f->gold_record);
+        rating_cell(w, b, f);
+        str_add(b, "</tr>");
     }
     str_add(b, "</tbody></table></div>");
 }
@@ -504,7 +506,7 @@ static void page_standings(struct web *w, const struct route *r, int page, struc
         str_add(&b, "<div class=\"card muted\">Nobody fights in %s yet.</div>",
                 league_name((enum league)league));
     else
-        standings_table(&b, r, s, from, to);
+        standings_table(w, &b, r, s, from, to);
     standings_pager(&b, r, rs, league, page, pages, from, to, s->n);
     str_add(&b, "<p class=\"muted small\">Ranked by gold record (3 points a win in GOLD, 1 a "
                 "tie, since the last title shot), then wins minus losses, then age; fighters yet "
@@ -746,6 +748,10 @@ static void page_fighter(struct web *w, const struct route *r, struct reply *out
     str_init(&b);
     head(&b, r, f.name, 0);
     fighter_cards(w, &b, r, &f);
+    if (rating_section(w, &b, r, &f) != 0) {
+        str_free(&b);
+        return db_failed(r, out);
+    }
     str_add(&b, "<h2>Sheet</h2>");
     sheet_table(&b, &f.sheet);
     if (ruleset_get(f.sheet.rules)->kit_slots > 0) {
@@ -1023,6 +1029,26 @@ void pages_fighter_name(struct web *w, const struct route *r, struct reply *out)
     finish(&b, 302, 0, out);
 }
 
+/* /ratings/RULES: page `page` of a ruleset's ratings (web/rating.c). */
+static void page_ratings(struct web *w, const struct route *r, int page, struct reply *out)
+{
+    struct str b;
+    char title[96];
+
+    str_init(&b);
+    snprintf(title, sizeof(title), "%s ratings", ruleset_get((enum rules)r->rules)->title);
+    head(&b, r, title, 0);
+    int rc = rating_list_html(w, &b, r, page);
+    if (rc != 0) {
+        str_free(&b);
+        if (rc > 0)
+            return not_found(r, "There is no such page of these ratings.", out);
+        return db_failed(r, out);
+    }
+    foot(&b);
+    finish(&b, 200, 0, out);
+}
+
 /* ---------------------------------------------------------- dispatch */
 
 void pages_render(struct web *w, const struct route *r, int page, struct reply *out)
@@ -1040,6 +1066,8 @@ void pages_render(struct web *w, const struct route *r, int page, struct reply *
         return page_fighter(w, r, out);
     case PAGE_BOUT:
         return page_bout(w, r, out);
+    case PAGE_RATINGS:
+        return page_ratings(w, r, page, out);
     default:
         return not_found(r, "There is no such page.", out);
     }

@@ -158,6 +158,14 @@ static enum route_page champions_of(const struct reading *g, struct route *r)
     return g->api ? API_CHAMPIONS : PAGE_CHAMPIONS;
 }
 
+/* /ratings/RULES (and the API's): the ruleset into r. */
+static enum route_page ratings_of(const struct reading *g, struct route *r)
+{
+    if (g->left != 2 || (r->rules = rules_of(&g->sg, g->at + 1)) < 0)
+        return PAGE_NOT_FOUND;
+    return g->api ? API_RATINGS : PAGE_RATINGS;
+}
+
 /* /bouts/ID, /fighters/ID and /fighters/NAME (and the API's): the id or
  * the name into r. */
 static enum route_page item_of(const struct reading *g, struct route *r)
@@ -192,6 +200,8 @@ static enum route_page page_of(const struct reading *g, struct route *r)
         return standings_of(g, r);
     if (is(sg, g->at, "champions"))
         return champions_of(g, r);
+    if (is(sg, g->at, "ratings"))
+        return ratings_of(g, r);
     if (is(sg, g->at, "fighters") || is(sg, g->at, "bouts"))
         return item_of(g, r);
     return PAGE_NOT_FOUND;
@@ -289,7 +299,8 @@ size_t route_unescape(char *s)
 
 int route_paged(const struct route *r)
 {
-    return r->page == PAGE_STANDINGS || r->page == API_STANDINGS;
+    return r->page == PAGE_STANDINGS || r->page == API_STANDINGS || r->page == PAGE_RATINGS ||
+           r->page == API_RATINGS;
 }
 
 void route_key(const struct route *r, int page, char *key, size_t len)

@@ -60,6 +60,8 @@ enum route_page {
     API_FIGHTER_NAME, /* /api/fighters/NAME: the fighter's document itself */
     API_HOME,         /* /api */
     API_CHAMPIONS,    /* /api/champions/RULES */
+    PAGE_RATINGS,     /* /ratings/RULES (web/rating.c) */
+    API_RATINGS,      /* /api/ratings/RULES */
 };
 
 #define ROUTE_PATH_MAX 256 /* longer paths are not ours: 404 */
@@ -237,6 +239,22 @@ void pages_error(const struct route *r, int status, const char *title, const cha
                  struct reply *out);
 /* The SVG chart of a bout's meter round by round, with its marks. */
 void chart_svg(struct str *b, const struct bout_view *v);
+
+/* rating.c: the Glicko-2 ratings. rating_cell: a standings row's cell
+ * ("1532 ± 180"); rating_json_fields: ,"rating":..,"rating_deviation":..
+ * for a standings row. rating_section: a fighter page's rating card and
+ * the SVG chart of his history (at most RATING_POINTS_MAX bouts);
+ * rating_json_history: ,"rating":{..,"history":[..]} for his document.
+ * rating_list_html and rating_list_json: page `page` of the ratings of
+ * r->rules (/ratings/RULES and its /api twin). Those returning int give
+ * 0, -1 on a database error, 1 (the lists) for a page past the last. */
+#define RATING_POINTS_MAX 200
+void rating_cell(struct web *w, struct str *b, const struct db_fighter *f);
+void rating_json_fields(struct web *w, struct str *b, const struct db_fighter *f);
+int rating_section(struct web *w, struct str *b, const struct route *r, const struct db_fighter *f);
+int rating_json_history(struct web *w, struct str *b, const struct db_fighter *f);
+int rating_list_html(struct web *w, struct str *b, const struct route *r, int page);
+int rating_list_json(struct web *w, struct str *b, const struct route *r, int page);
 
 /* The date of a unix time, "2026-11-24 06:58 UTC" (UTC), into buf. */
 const char *web_date(int64_t t, char *buf, size_t len);

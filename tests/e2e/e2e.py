@@ -827,7 +827,7 @@ def s_register(env):
           repr(env.fighter("Drago")))
     look = Client(env, "looker2", [CHANNEL])
     look.ask("fighter Apollo", r"^Apollo \(boxing, boxer2\): STR 14 SPD 12 AGL 11 TGH 12 HGT 11; "
-             r"record 0-0-0, 0 by KO$", chan=CHANNEL)
+             r"record 0-0-0, 0 by KO; rating 1500 \u00b1 350$", chan=CHANNEL)
     look.ask("fighters boxer2", r"^boxer2's fighters: Apollo \(boxing, 0-0-0\)$")
     look.quit()
     c.ask("fighters", r"^boxer2's fighters: Apollo \(boxing, 0-0-0\)$")

@@ -424,7 +424,26 @@ def live_others(env, bout_id):
                      "lower(?) AND id <> ?", (CHANNEL, bout_id))[0][0]
 
 
-def await_round(env, bout_id, rnd, watcher, start, timeout=TIMEOUT, packed=None, heard=()):
+def ratings_line(env, bout_id):
+    """The end's ratings line of finished bout `bout_id` as rating_history
+    has it ("Ratings: Apollo 1662 (+162), Rocky 1338 (-162)", the winner
+    first), or None when the bout moved no rating."""
+    rows = env.query("SELECT h.side, f.name, h.before, h.rating FROM rating_history h JOIN "
+                     "fighters f ON f.id = h.fighter WHERE h.bout = ? ORDER BY h.side",
+                     (bout_id,))
+    if len(rows) != 2:
+        return None
+    winner = env.bout(bout_id)["winner"]
+    first = 1 if winner == 1 else 0
+
+    def part(row):
+        now, was = round(row[3]), round(row[2])  # both are never at .5 in practice
+        return "%s %d (%+d)" % (row[1], now, now - was)
+    return "Ratings: %s, %s" % (part(rows[first]), part(rows[1 - first]))
+
+
+def await_round(env, bout_id, rnd, watcher, start, timeout=TIMEOUT, packed=None, heard=(),
+                ratings=False):
     """Waits for round `rnd` of the bout in the database, then for exactly its
     commentary (derived from the database) in the channel (as `watcher` sees
     it; the bot's replies there left out), from watcher line `start` on.
@@ -440,6 +459,9 @@ def await_round(env, bout_id, rnd, watcher, start, timeout=TIMEOUT, packed=None,
 
     `heard`: Told prompts or acknowledgements the round's commentary must
     have come before, whole, on the player's own connection.
+
+    `ratings`: after a bout's last round, the end's ratings line too (a
+    tagged message of its own when packed), as rating_history has it.
 
     Returns (the derived lines, which the channel got; the watcher index
     after them; the bout's row)."""
@@ -515,6 +537,22 @@ def await_round(env, bout_id, rnd, watcher, start, timeout=TIMEOUT, packed=None,
         pos = said[0][0] + 1
         check(AFTERMATH.match(said[0][1].text), "bout %d: after the result, not its end: %r" %
               (bout_id, said[0][1].text), detail())
+    if nres and ratings:
+        want_line = ratings_line(env, bout_id)
+        check(want_line, "bout %d: no ratings stored for it" % bout_id)
+        if packed:
+            want_line = "[#%d] %s" % (bout_id, want_line)
+        while True:
+            said = chan_from(watcher, pos, chatter=True)
+            if said:
+                break
+            if time.monotonic() > deadline:
+                raise Failure("bout %d: no ratings line after the records within %.0f s" %
+                              (bout_id, timeout), detail())
+            time.sleep(0.05)
+        pos = said[0][0] + 1
+        check(said[0][1].text == want_line, "bout %d: after the records %r, not the ratings %r" %
+              (bout_id, said[0][1].text, want_line), detail())
     whole = norm(" ".join(msgs))
     for h in heard:
         before = [m.text for i, m in chan_from(h.client, h.start, chatter=True) if i < h.index]
@@ -648,7 +686,7 @@ def s_boxing(env):
         heard = [told]
         if not told.over:
             heard.append(prompt(env, a, bout_id, r + 1, "Rocky", astart))
-        said, wpos, row = await_round(env, bout_id, r, w, wpos, heard=heard)
+        said, wpos, row = await_round(env, bout_id, r, w, wpos, heard=heard, ratings=True)
         rounds = r
         over = row["state"] == "over"
         check(told.over == over, "round %d: the bout is %s, and Apollo's acknowledgement came %s" %
@@ -714,13 +752,13 @@ def s_sugarray(env):
     for r in range(1, 6):
         order(mill, miller[r - 1], r, "Miller", acks, 0)
         told = order_last(env, murf, murphy[r - 1], r, "Murphy", bout_id, acks, 1)
-        said, wpos, row = await_round(env, bout_id, r, w, wpos, heard=[told])
+        said, wpos, row = await_round(env, bout_id, r, w, wpos, heard=[told], ratings=True)
         check(row["state"] == ("over" if r == 5 else "live"), "after round %d the bout is %s" %
               (r, row["state"]))
         check(told.over == (r == 5), "round %d: Murphy's acknowledgement came %s" %
               (r, "alone" if told.over else "on a prompt"), told.text)
     # The channel got the last round and its result as derived (await_round),
-    # and nothing after; the result is the example's two lines.
+    # the ratings, and nothing after; the result is the example's two lines.
     rest = quiet(w, wpos)
     check(not rest, "the bot said more in the channel after the result", "\n".join(rest))
     want = ["Murphy (12,21) 6/0 (15) 3/3 (14) 3/4 (12) 4/2 (11) 3/3 (10) PW",
@@ -881,7 +919,7 @@ def s_two_bouts(env):
         packed = {y: x in first, x: y in first and not told[y].over}
         for bt in sorted(first, key=lambda bt: bt != y):
             said, wpos, row = await_round(env, bt, r, w, wpos, packed=packed[bt],
-                                          heard=[told[bt]])
+                                          heard=[told[bt]], ratings=True)
             n_packed += packed[bt]
             check(told[bt].over == (row["state"] == "over"), "bout %d round %d: the bout is %s, "
                   "and the acknowledgement came %s" % (bt, r, row["state"], "alone" if

@@ -418,6 +418,7 @@ def run(c, info, dbpath, sim, tmp, port):
           and ("%d defence" % champ[1]) in text, (titles, champ))
 
     run_duels(c, info, conn, dbpath, sim)
+    ratings_pages(c, conn)
 
     # Errors.
     for path in ["/nope", "/bouts/999999", "/fighters/0", "/fighters/abc", "/bouts/%d/" % ex,
@@ -489,7 +490,9 @@ def run(c, info, dbpath, sim, tmp, port):
             ("duel bout", "/bouts/%d" % info["duel"], "900,1800",
              {"red line": (0xc6, 0x28, 0x28), "blue line": (0x15, 0x65, 0xc0)}),
             ("standings", "/standings/boxing/gold", "900,1000",
-             {"gold pill": (0xf3, 0xcf, 0x55), "link": (0x0b, 0x57, 0xa4)})]:
+             {"gold pill": (0xf3, 0xcf, 0x55), "link": (0x0b, 0x57, 0xa4)}),
+            ("fighter", "/fighters/%d" % rating_fighter[0], "900,1400",
+             {"rating line": (0x6a, 0x1b, 0x9a), "rating band": (0xec, 0xd8, 0xef)})]:
         png = os.path.join(tmp, name + ".png")
         rc, outp = screenshot("http://127.0.0.1:%d%s" % (port, path), png, tmp, size)
         if not check("chromium: %s screenshot written" % name, rc == 0 and os.path.exists(png)
@@ -672,6 +675,81 @@ def bad_row(c, dbpath, top):
     check("bad row: the fighter's page is up", st == 200 and cut in body.decode(), st)
     st, h, body = c.get("/standings/boxing")
     check("bad row: the ruleset's standings are up", st == 200, st)
+
+
+def ratings_pages(c, conn):
+    """The Glicko-2 ratings: a fighter's card, chart and history against the file, the
+    standings' column, /ratings/RULES and its JSON."""
+    fid, nh = conn.execute("SELECT fighter, count(*) FROM rating_history GROUP BY fighter"
+                           " ORDER BY count(*) DESC, fighter LIMIT 1").fetchone()
+    rating_fighter[0] = fid
+    r, rd, vol, bouts = conn.execute("SELECT rating, rd, vol, bouts FROM ratings WHERE fighter = ?",
+                                     (fid,)).fetchone()
+    st, h, body = c.get("/fighters/%d" % fid)
+    text = body.decode()
+    check("fighter page: rating card", st == 200 and
+          ("<h3 class=\"rating\">%d &plusmn; %d</h3>" % (round(r), round(rd))) in text,
+          "%d %d" % (round(r), round(rd)))
+    check("fighter page: rating chart, a point per rated bout",
+          text.count("<svg class=\"rating-chart\"") == 1 and "class=\"rating-line\"" in text
+          and text.count("<circle") >= nh and nh == bouts, (nh, bouts))
+    hist = conn.execute("SELECT bout, before, rating, rd FROM rating_history WHERE fighter = ?"
+                        " ORDER BY bout", (fid,)).fetchall()
+    for b, _, _, _ in hist:
+        if ("bouts/%d\"><circle" % b) not in text:
+            check("fighter page: the chart links bout %d" % b, False)
+            break
+    st, h, jb = c.get("/api/fighters/%d" % fid)
+    d = json.loads(jb)["rating"]
+    check("api fighter: rating as stored", abs(d["rating"] - r) < 1e-3
+          and abs(d["deviation"] - rd) < 1e-3 and abs(d["volatility"] - vol) < 1e-5
+          and d["bouts"] == bouts, d)
+    got = [(x["bout"], round(x["before"], 3), round(x["rating"], 3), round(x["deviation"], 3))
+           for x in d["history"]]
+    want = [(b, round(be, 3), round(ra, 3), round(de, 3)) for b, be, ra, de in hist]
+    check("api fighter: rating history as stored", got == want, (got[:3], want[:3]))
+    # A fighter never rated: a newcomer's card, no chart.
+    new = conn.execute("SELECT id FROM fighters WHERE id NOT IN (SELECT fighter FROM ratings)"
+                       " LIMIT 1").fetchone()
+    if new:
+        st, h, body = c.get("/fighters/%d" % new[0])
+        text = body.decode()
+        check("fighter page: a newcomer's rating, no chart",
+              "1500 &plusmn; 350" in text and "rating-chart" not in text and "A newcomer" in text)
+    # The standings carry the rating.
+    st, h, jb = c.get("/api/standings/boxing/gold")
+    rows = json.loads(jb)["standings"]
+    ok = True
+    for x in rows:
+        row = conn.execute("SELECT rating, rd FROM ratings WHERE fighter = ?", (x["id"],)
+                           ).fetchone() or (1500.0, 350.0)
+        ok = ok and abs(x["rating"] - row[0]) < 0.01 and abs(x["rating_deviation"] - row[1]) < 0.01
+    check("api standings: each row's rating", ok and rows, jb[:200])
+    st, h, body = c.get("/standings/boxing/gold")
+    check("standings page: a rating column", "<th class=\"n\">Rating</th>" in body.decode())
+    # Every rating of a ruleset, highest first.
+    for rules in ("boxing", "sugarray", "duel"):
+        want = conn.execute("SELECT r.fighter FROM ratings r JOIN fighters f ON f.id = r.fighter"
+                            " WHERE r.rules = ? AND f.retired = 0 ORDER BY r.rating DESC, r.rd,"
+                            " f.id", (rules,)).fetchall()
+        st, h, jb = c.get("/api/ratings/%s" % rules)
+        d = json.loads(jb)
+        check("api ratings %s: every rated fighter, highest first" % rules,
+              st == 200 and d["total"] == len(want)
+              and [x["id"] for x in d["ratings"]] == [w[0] for w in want][:100], jb[:200])
+        st, h, body = c.get("/ratings/%s" % rules)
+        text = body.decode()
+        check("ratings page %s: 200, a row each" % rules, st == 200 and
+              text.count("<tr><td class=\"n\">") == min(len(want), 100), len(want))
+        no_markup("ratings %s" % rules, body)
+    for path in ["/ratings/chess", "/ratings", "/ratings/boxing/gold", "/ratings/boxing?page=99"]:
+        st, h, body = c.get(path)
+        check("404 %s" % path, st == 404, st)
+    st, h, jb = c.get("/api/ratings/chess")
+    check("api ratings: an unknown ruleset is a JSON 404", st == 404 and "error" in json.loads(jb))
+
+
+rating_fighter = [None]
 
 
 def kit_of(text):

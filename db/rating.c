@@ -1,0 +1,196 @@
+/*
+ * rating.c - the fighters' ratings (migration 11): one row per fighter and
+ * ruleset in `ratings` once a bout that counts moved it, and one row per
+ * fighter and bout in `rating_history`. The arithmetic is game/rating.c's;
+ * this file only stores and reads. A fighter without a row is a newcomer.
+ *
+ * db_rating_put writes both rows and is meant to run inside the
+ * transaction that stores the bout's result, so that a result is never
+ * stored without what it did to the ratings, nor the reverse.
+ */
+#include <inttypes.h>
+
+#include "db_internal.h"
+
+/* The stored name of `rules`, or NULL with the message in db->err. */
+static const char *rules_stored(struct db *db, enum rules rules)
+{
+    const char *name = db_rules_name(rules);
+
+    if (!name)
+        db_fail(db, "no storage for ruleset %d", (int)rules);
+    return name;
+}
+
+int db_rating_get(struct db *db, int64_t fighter, enum rules rules, struct db_rating *out)
+{
+    const char *name = rules_stored(db, rules);
+    if (!name)
+        return DB_ERROR;
+
+    sqlite3_stmt *st = db->st[STMT_RATING_GET];
+    int rc = DB_ERROR;
+    int bad = sqlite3_bind_int64(st, 1, fighter) != SQLITE_OK;
+    bad |= sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC) != SQLITE_OK;
+    if (bad) {
+        db_bind_failed(db, st);
+    } else {
+        switch (db_row(db, st)) {
+        case SQLITE_ROW:
+            out->rating = sqlite3_column_double(st, 0);
+            out->rd = sqlite3_column_double(st, 1);
+            out->vol = sqlite3_column_double(st, 2);
+            out->bouts = sqlite3_column_int(st, 3);
+            rc = DB_OK;
+            break;
+        case SQLITE_DONE:
+            rc = DB_NOTFOUND;
+            break;
+        default:
+            break;
+        }
+    }
+    db_stmt_done(st);
+    return rc;
+}
+
+int db_rating_put(struct db *db, int64_t fighter, enum rules rules, const struct db_rating *r,
+                  int64_t bout, int side, double before, int64_t at)
+{
+    const char *name = rules_stored(db, rules);
+    if (!name)
+        return DB_ERROR;
+
+    sqlite3_stmt *st = db->st[STMT_RATING_PUT];
+    int bad = sqlite3_bind_int64(st, 1, fighter) != SQLITE_OK;
+    bad |= sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC) != SQLITE_OK;
+    bad |= sqlite3_bind_double(st, 3, r->rating) != SQLITE_OK;
+    bad |= sqlite3_bind_double(st, 4, r->rd) != SQLITE_OK;
+    bad |= sqlite3_bind_double(st, 5, r->vol) != SQLITE_OK;
+    bad |= sqlite3_bind_int64(st, 6, at) != SQLITE_OK;
+    if (db_run(db, st, bad) != SQLITE_DONE)
+        return DB_ERROR;
+
+    st = db->st[STMT_RATING_HISTORY_PUT];
+    bad = sqlite3_bind_int64(st, 1, bout) != SQLITE_OK;
+    bad |= sqlite3_bind_int64(st, 2, fighter) != SQLITE_OK;
+    bad |= sqlite3_bind_int(st, 3, side) != SQLITE_OK;
+    bad |= sqlite3_bind_double(st, 4, before) != SQLITE_OK;
+    bad |= sqlite3_bind_double(st, 5, r->rating) != SQLITE_OK;
+    bad |= sqlite3_bind_double(st, 6, r->rd) != SQLITE_OK;
+    bad |= sqlite3_bind_double(st, 7, r->vol) != SQLITE_OK;
+    bad |= sqlite3_bind_int64(st, 8, at) != SQLITE_OK;
+    return db_run(db, st, bad) == SQLITE_DONE ? DB_OK : DB_ERROR;
+}
+
+int db_rating_history(struct db *db, int64_t fighter, struct db_rating_point *out, int max, int *n)
+{
+    sqlite3_stmt *st = db->st[STMT_RATING_HISTORY];
+    int rc = DB_OK, step;
+
+    *n = 0;
+    int bad = sqlite3_bind_int64(st, 1, fighter) != SQLITE_OK;
+    bad |= sqlite3_bind_int(st, 2, max) != SQLITE_OK;
+    if (bad) {
+        db_stmt_done(st);
+        return db_bind_failed(db, st);
+    }
+    while ((step = db_row(db, st)) == SQLITE_ROW && *n < max) {
+        struct db_rating_point *p = &out[(*n)++];
+        p->bout = sqlite3_column_int64(st, 0);
+        p->fighter = fighter;
+        p->side = -1;
+        p->before = sqlite3_column_double(st, 1);
+        p->rating = sqlite3_column_double(st, 2);
+        p->rd = sqlite3_column_double(st, 3);
+        p->at = sqlite3_column_int64(st, 4);
+    }
+    if (step != SQLITE_ROW && step != SQLITE_DONE) {
+        *n = 0;
+        rc = DB_ERROR;
+    }
+    db_stmt_done(st);
+    return rc;
+}
+
+int db_rating_of_bout(struct db *db, int64_t bout, struct db_rating_point out[2], int *n)
+{
+    sqlite3_stmt *st = db->st[STMT_RATING_OF_BOUT];
+    int rc = DB_OK, step;
+
+    *n = 0;
+    if (sqlite3_bind_int64(st, 1, bout) != SQLITE_OK) {
+        db_stmt_done(st);
+        return db_bind_failed(db, st);
+    }
+    while ((step = db_row(db, st)) == SQLITE_ROW && *n < 2) {
+        struct db_rating_point *p = &out[(*n)++];
+        p->bout = bout;
+        p->side = sqlite3_column_int(st, 0);
+        p->fighter = sqlite3_column_int64(st, 1);
+        p->before = sqlite3_column_double(st, 2);
+        p->rating = sqlite3_column_double(st, 3);
+        p->rd = sqlite3_column_double(st, 4);
+        p->at = 0;
+    }
+    if (step != SQLITE_ROW && step != SQLITE_DONE) {
+        *n = 0;
+        rc = DB_ERROR;
+    }
+    db_stmt_done(st);
+    return rc;
+}
+
+/* How many rated fighters of ruleset `name` are not retired, into *total. */
+static int rating_count(struct db *db, const char *name, int *total)
+{
+    sqlite3_stmt *st = db->st[STMT_RATING_COUNT];
+    int rc = DB_ERROR;
+
+    if (sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC) != SQLITE_OK) {
+        db_bind_failed(db, st);
+    } else if (db_row(db, st) == SQLITE_ROW) {
+        *total = sqlite3_column_int(st, 0);
+        rc = DB_OK;
+    }
+    db_stmt_done(st);
+    return rc;
+}
+
+int db_rating_top(struct db *db, enum rules rules, int offset, struct db_rating_row *out, int max,
+                  int *n, int *total)
+{
+    const char *name = rules_stored(db, rules);
+    int rc = DB_OK, step;
+
+    *n = 0;
+    if (!name || (total && rating_count(db, name, total) != DB_OK))
+        return DB_ERROR;
+
+    sqlite3_stmt *st = db->st[STMT_RATING_TOP];
+    int bad = sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC) != SQLITE_OK;
+    bad |= sqlite3_bind_int(st, 2, max) != SQLITE_OK;
+    bad |= sqlite3_bind_int(st, 3, offset < 0 ? 0 : offset) != SQLITE_OK;
+    if (bad) {
+        db_stmt_done(st);
+        return db_bind_failed(db, st);
+    }
+    while ((step = db_row(db, st)) == SQLITE_ROW && *n < max) {
+        struct db_rating_row *r = &out[*n];
+        r->fighter = sqlite3_column_int64(st, 0);
+        if (db_column_text(db, st, 1, r->name, sizeof(r->name), "fighter name") != DB_OK) {
+            rc = DB_ERROR;
+            break;
+        }
+        r->rating = sqlite3_column_double(st, 2);
+        r->rd = sqlite3_column_double(st, 3);
+        r->bouts = sqlite3_column_int(st, 4);
+        (*n)++;
+    }
+    if (rc == DB_OK && step != SQLITE_ROW && step != SQLITE_DONE)
+        rc = DB_ERROR;
+    if (rc != DB_OK)
+        *n = 0;
+    db_stmt_done(st);
+    return rc;
+}
