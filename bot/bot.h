@@ -101,6 +101,7 @@ struct config {
     long rejoin_grace; /* seconds */
     /* [league] */
     long turn_interval; /* seconds; 0: turns only by admin command */
+    int season_turns;   /* league turns a season lasts; 0: until an admin ends it */
     /* [web] (ringside-web reads them): where the pages are, for links */
     char listen[CONFIG_STR_MAX];
     char base_url[CONFIG_STR_MAX];
@@ -596,6 +597,8 @@ extern const struct cmd_entry cmd_unban_entry;
 extern const struct cmd_entry cmd_set_entry;
 extern const struct cmd_entry cmd_cancel_entry;
 extern const struct cmd_entry cmd_turn_entry;
+extern const struct cmd_entry cmd_season_entry; /* seasons: cmd-season.c */
+extern const struct cmd_entry cmd_halloffame_entry;
 
 /* ------------------------------------------------------ the bot itself */
 
