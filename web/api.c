@@ -223,8 +223,10 @@ static void standings_rows(struct str *b, const struct web_standings *s, int fro
         web_json(b, f->name);
         str_add(b, ",\"owner\":");
         web_json(b, f->owner);
-        str_add(b, ",\"wins\":%d,\"losses\":%d,\"draws\":%d,\"kos\":%d,\"gold_record\":%d}",
-                f->wins, f->losses, f->draws, f->kos, f->gold_record);
+        str_add(b, ",\"wins\":%d,\"losses\":%d,\"draws\":%d,\"kos\":%d,\"gold_record\":%d,"
+                   "\"season\":{\"wins\":%d,\"losses\":%d,\"draws\":%d}}",
+                f->wins, f->losses, f->draws, f->kos, f->gold_record, f->season_wins,
+                f->season_losses, f->season_draws);
     }
     str_add(b, "]");
 }
@@ -522,6 +524,9 @@ void api_render(struct web *w, const struct route *r, int page, struct reply *ou
         return api_fighter(w, r, out);
     case API_BOUT:
         return api_bout(w, r, out);
+    case API_SEASON:
+    case API_HALLOFFAME:
+        return season_api(w, r, out);
     default:
         return api_error(404, "no such address in the API", out);
     }

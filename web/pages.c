@@ -436,7 +436,8 @@ static void standings_table(struct str *b, const struct route *r, const struct w
 {
     str_add(b, "<div class=\"wrap\"><table><thead><tr><th class=\"n\" "
                "style=\"width:3rem\">#</th><th>Fighter</th>"
-               "<th>Owner</th><th class=\"n\">W-L-D</th><th class=\"n hide-s\">KOs</th>"
+               "<th>Owner</th><th class=\"n\">Season</th><th class=\"n hide-s\">Career</th>"
+               "<th class=\"n hide-s\">KOs</th>"
                "<th class=\"n\">Gold</th></tr></thead><tbody>");
     for (int i = from; i < to; i++) {
         const struct db_fighter *f = &s->v[i];
@@ -445,9 +446,10 @@ static void standings_table(struct str *b, const struct route *r, const struct w
         str_add(b, "</td><td>");
         web_html(b, f->owner);
         str_add(b,
-                "</td><td class=\"n\">%d-%d-%d</td><td class=\"n hide-s\">%d</td><td "
-                "class=\"n\">%d</td></tr>",
-                f->wins, f->losses, f->draws, f->kos, f->gold_record);
+                "</td><td class=\"n\">%d-%d-%d</td><td class=\"n hide-s\">%d-%d-%d</td><td "
+                "class=\"n hide-s\">%d</td><td class=\"n\">%d</td></tr>",
+                f->season_wins, f->season_losses, f->season_draws, f->wins, f->losses, f->draws,
+                f->kos, f->gold_record);
     }
     str_add(b, "</tbody></table></div>");
 }
@@ -507,8 +509,10 @@ static void page_standings(struct web *w, const struct route *r, int page, struc
         standings_table(&b, r, s, from, to);
     standings_pager(&b, r, rs, league, page, pages, from, to, s->n);
     str_add(&b, "<p class=\"muted small\">Ranked by gold record (3 points a win in GOLD, 1 a "
-                "tie, since the last title shot), then wins minus losses, then age; fighters yet "
-                "to fight come last. The champion stands above the leagues.</p>");
+                "tie, since the last title shot), then the season's wins minus losses, then age; "
+                "fighters yet to fight this season come last. The champion stands above the "
+                "leagues. <a href=\"%shalloffame\">Past seasons</a></p>",
+            r->root);
     foot(&b);
     finish(&b, 200, 0, out);
 }
@@ -1023,6 +1027,19 @@ void pages_fighter_name(struct web *w, const struct route *r, struct reply *out)
     finish(&b, 302, 0, out);
 }
 
+/* ------------------------------------------- for the other files' pages */
+
+void pages_head(struct str *b, const struct route *r, const char *title)
+{
+    head(b, r, title, 0);
+}
+
+void pages_end(struct str *b, struct reply *out)
+{
+    foot(b);
+    finish(b, 200, 0, out);
+}
+
 /* ---------------------------------------------------------- dispatch */
 
 void pages_render(struct web *w, const struct route *r, int page, struct reply *out)
@@ -1040,6 +1057,9 @@ void pages_render(struct web *w, const struct route *r, int page, struct reply *
         return page_fighter(w, r, out);
     case PAGE_BOUT:
         return page_bout(w, r, out);
+    case PAGE_SEASON:
+    case PAGE_HALLOFFAME:
+        return season_pages(w, r, out);
     default:
         return not_found(r, "There is no such page.", out);
     }
