@@ -31,8 +31,9 @@ static int cmd_season(struct cmd_ctx *ctx)
 
     if (ctx->argc && strcmp(ctx->argv[0], "end") == 0) {
         if (!bot_is_admin(ctx->bot, ctx->account)) {
-            reply(ctx, "season end is for the bot's admins only; %sseason says where the season "
-                       "stands",
+            reply(ctx,
+                  "season end is for the bot's admins only; %sseason says where the season "
+                  "stands",
                   cmd_typed(ctx));
             return -1;
         }

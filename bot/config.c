@@ -633,8 +633,9 @@ static int set_turns(struct config_ctx *x, const struct key *k, const char *valu
     long n = 0;
 
     if (value[0] && parse_long(value, k->min, k->max, &n) != 0)
-        return ctx_fail(x, "%s \"%s\" must be a number of league turns from %ld to %ld (empty or 0: "
-                           "only an admin ends a season)",
+        return ctx_fail(x,
+                        "%s \"%s\" must be a number of league turns from %ld to %ld (empty or 0: "
+                        "only an admin ends a season)",
                         k->name, q, k->min, k->max);
     *(int *)(void *)((char *)&x->c + k->offset) = (int)n;
     return 1;
@@ -714,8 +715,7 @@ static int (*const key_setters[])(struct config_ctx *, const struct key *, const
     [KEY_INT] = set_int,     [KEY_PORT] = set_port,         [KEY_BOOL] = set_bool,
     [KEY_RATE] = set_rate,   [KEY_LOGLEVEL] = set_loglevel, [KEY_DURATION] = set_duration,
     [KEY_SASL] = set_sasl,   [KEY_ACCOUNTS] = set_accounts, [KEY_CHANNELS] = set_list,
-    [KEY_ADMINS] = set_list,
-    [KEY_TURNS] = set_turns,
+    [KEY_ADMINS] = set_list, [KEY_TURNS] = set_turns,
 };
 
 /* Stores one value; 1 on success, else ctx_fail's 0. */

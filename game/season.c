@@ -20,8 +20,8 @@
 #include "game.h"
 #include "game_internal.h"
 
-#define HALL_LINES    3   /* seasons halloffame says in lines, newest first */
-#define HALL_READ_MAX 400 /* honours read for the answer */
+#define HALL_LINES    3         /* seasons halloffame says in lines, newest first */
+#define HALL_READ_MAX 400       /* honours read for the answer */
 #define STANDING_MAX  (1 << 14) /* archived rows read for the moves */
 
 static const char *rules_name(enum rules r)
@@ -256,8 +256,7 @@ static void honour_text(const struct db_honour *h, struct str *s)
 
 /* The honours of season `n` of `rules` among v[0..m), as "GOLD Rocky
  * (5-1-0), SILVER ...; International Champion: Apollo (2-0-0)" onto s. */
-static void honours_text(const struct db_honour *v, int m, enum rules rules, int n,
-                         struct str *s)
+static void honours_text(const struct db_honour *v, int m, enum rules rules, int n, struct str *s)
 {
     int any = 0, champ = 0;
 
@@ -377,8 +376,7 @@ int game_season_end(struct game *g, const struct game_caller *who, enum rules ru
                        "to close; %sseason rules=%s says where it stands",
                        current > 0 ? current : 1, name, game_typed(g, who), name);
         else
-            game_reply(who, "sorry, the season could not end (%s); nothing changed",
-                       db_why(g->db));
+            game_reply(who, "sorry, the season could not end (%s); nothing changed", db_why(g->db));
         db_rollback(g->db);
         return -1;
     }

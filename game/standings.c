@@ -23,8 +23,8 @@ static void table_text(const struct db_fighter *v, int n, int max, struct str *o
 
     for (int i = 0; i < n && shown < max; i++, shown++)
         str_add(out, "%s%d. %s (%s) %d-%d-%d gold %d%s", i ? "; " : "", i + 1, v[i].name,
-                v[i].owner, v[i].season_wins, v[i].season_losses, v[i].season_draws, v[i].gold_record,
-                v[i].paused ? " (paused)" : "");
+                v[i].owner, v[i].season_wins, v[i].season_losses, v[i].season_draws,
+                v[i].gold_record, v[i].paused ? " (paused)" : "");
     if (shown < n)
         str_cat(out, "; ...");
 }

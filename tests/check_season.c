@@ -22,8 +22,7 @@ static void season_game(int turns)
 
 static const struct sheet boxer = {.rules = RULES_BOXING, .u.boxing = {12, 12, 12, 12, 12}};
 static const struct sheet ray = {.rules = RULES_SUGARRAY, .u.sugarray = {10, 20}};
-static const struct sheet duellist = {.rules = RULES_DUEL,
-                                      .u.duel = {14, 14, 14, 14, {0}, {0}}};
+static const struct sheet duellist = {.rules = RULES_DUEL, .u.duel = {14, 14, 14, 14, {0}, {0}}};
 
 /* Fighter `name` as stored. */
 static struct db_fighter get(const char *name)
@@ -90,11 +89,10 @@ START_TEST(test_admin_season_end)
     hush();
     ck_assert_int_eq(game_season_end(game, &boss, RULES_BOXING, "#ring"), 0);
     ck_assert_str_eq(
-        said.p,
-        "#ring|chatter|Season 1 (boxing) is over after 0 league turns: GOLD Gina (3-0-0), "
-        "SILVER Sam (2-1-0), BRONZE Bea (4-0-0); International Champion: Cal (5-0-0).\n"
-        "#ring|chatter|up: Sam (to GOLD), Bea (to SILVER); down: Gus (to SILVER), Sid (to "
-        "BRONZE). Season 2 begins: the season's records start at 0, careers carry on.\n");
+        said.p, "#ring|chatter|Season 1 (boxing) is over after 0 league turns: GOLD Gina (3-0-0), "
+                "SILVER Sam (2-1-0), BRONZE Bea (4-0-0); International Champion: Cal (5-0-0).\n"
+                "#ring|chatter|up: Sam (to GOLD), Bea (to SILVER); down: Gus (to SILVER), Sid (to "
+                "BRONZE). Season 2 begins: the season's records start at 0, careers carry on.\n");
 
     /* The archive: each league's table as it stood, with the moves. */
     ck_assert_int_eq(db_season_standings(db, RULES_BOXING, 1, rows, 16, &n), DB_OK);

@@ -223,8 +223,9 @@ static void standings_rows(struct str *b, const struct web_standings *s, int fro
         web_json(b, f->name);
         str_add(b, ",\"owner\":");
         web_json(b, f->owner);
-        str_add(b, ",\"wins\":%d,\"losses\":%d,\"draws\":%d,\"kos\":%d,\"gold_record\":%d,"
-                   "\"season\":{\"wins\":%d,\"losses\":%d,\"draws\":%d}}",
+        str_add(b,
+                ",\"wins\":%d,\"losses\":%d,\"draws\":%d,\"kos\":%d,\"gold_record\":%d,"
+                "\"season\":{\"wins\":%d,\"losses\":%d,\"draws\":%d}}",
                 f->wins, f->losses, f->draws, f->kos, f->gold_record, f->season_wins,
                 f->season_losses, f->season_draws);
     }

@@ -508,10 +508,11 @@ static void page_standings(struct web *w, const struct route *r, int page, struc
     else
         standings_table(&b, r, s, from, to);
     standings_pager(&b, r, rs, league, page, pages, from, to, s->n);
-    str_add(&b, "<p class=\"muted small\">Ranked by gold record (3 points a win in GOLD, 1 a "
-                "tie, since the last title shot), then the season's wins minus losses, then age; "
-                "fighters yet to fight this season come last. The champion stands above the "
-                "leagues. <a href=\"%shalloffame\">Past seasons</a></p>",
+    str_add(&b,
+            "<p class=\"muted small\">Ranked by gold record (3 points a win in GOLD, 1 a "
+            "tie, since the last title shot), then the season's wins minus losses, then age; "
+            "fighters yet to fight this season come last. The champion stands above the "
+            "leagues. <a href=\"%shalloffame\">Past seasons</a></p>",
             r->root);
     foot(&b);
     finish(&b, 200, 0, out);

@@ -71,8 +71,8 @@ static void honours_html(struct str *b, const struct route *r, const struct db_h
 }
 
 /* One league's archived table of rows v[0..n). */
-static void league_table(struct str *b, const struct route *r, const struct db_season_row *v,
-                         int n, int league)
+static void league_table(struct str *b, const struct route *r, const struct db_season_row *v, int n,
+                         int league)
 {
     int any = 0;
 
@@ -94,7 +94,9 @@ static void league_table(struct str *b, const struct route *r, const struct db_s
         web_html(b, v[i].owner);
         str_add(b, "</td><td class=\"n\">%d-%d-%d</td><td class=\"n\">%d</td><td>%s</td></tr>",
                 v[i].wins, v[i].losses, v[i].draws, v[i].gold_record,
-                v[i].moved > 0 ? "&uarr; up" : v[i].moved < 0 ? "&darr; down" : "");
+                v[i].moved > 0   ? "&uarr; up"
+                : v[i].moved < 0 ? "&darr; down"
+                                 : "");
     }
     if (any)
         str_add(b, "</tbody></table></div>");
@@ -121,8 +123,9 @@ static void page_season(struct web *w, const struct route *r, struct reply *out)
     str_init(&b);
     snprintf(title, sizeof(title), "%s season %d", rs->title, s.number);
     pages_head(&b, r, title);
-    str_add(&b, "<h1>%s season %d</h1><div class=\"card\"><div class=\"small muted\">%s to %s, "
-                "%d league turn%s</div><div>",
+    str_add(&b,
+            "<h1>%s season %d</h1><div class=\"card\"><div class=\"small muted\">%s to %s, "
+            "%d league turn%s</div><div>",
             rs->title, s.number, s.started ? web_date(s.started, from, sizeof(from)) : "the start",
             web_date(s.ended, to, sizeof(to)), s.turns, s.turns == 1 ? "" : "s");
     honours_html(&b, r, h, m, r->rules, s.number);
@@ -131,9 +134,10 @@ static void page_season(struct web *w, const struct route *r, struct reply *out)
         league_table(&b, r, v, n, l);
     if (n == 0)
         str_add(&b, "<div class=\"card muted\">No league had fighters.</div>");
-    str_add(&b, "<p class=\"muted small\">The final standings as they were when the season "
-                "ended: each league's winner went up, its last went down. <a "
-                "href=\"%shalloffame\">Hall of fame</a></p>",
+    str_add(&b,
+            "<p class=\"muted small\">The final standings as they were when the season "
+            "ended: each league's winner went up, its last went down. <a "
+            "href=\"%shalloffame\">Hall of fame</a></p>",
             r->root);
     free(v);
     pages_end(&b, out);
@@ -158,8 +162,8 @@ static void page_halloffame(struct web *w, const struct route *r, struct reply *
         int any = 0;
         str_add(&b, "<h2>%s</h2>", rs->title);
         for (int i = 0; i < m; i++) {
-            if ((int)v[i].rules != rules || (i > 0 && (int)v[i - 1].rules == rules &&
-                                             v[i - 1].season == v[i].season))
+            if ((int)v[i].rules != rules ||
+                (i > 0 && (int)v[i - 1].rules == rules && v[i - 1].season == v[i].season))
                 continue;
             if (!any)
                 str_add(&b, "<div class=\"wrap\"><table><thead><tr><th>Season</th><th>Winners"
@@ -242,10 +246,11 @@ static void api_season(struct web *w, const struct route *r, struct reply *out)
         web_json(&b, v[i].name);
         str_add(&b, ",\"owner\":");
         web_json(&b, v[i].owner);
-        str_add(&b,
-                ",\"wins\":%d,\"losses\":%d,\"draws\":%d,\"gold_record\":%d,\"moved\":\"%s\"}",
+        str_add(&b, ",\"wins\":%d,\"losses\":%d,\"draws\":%d,\"gold_record\":%d,\"moved\":\"%s\"}",
                 v[i].wins, v[i].losses, v[i].draws, v[i].gold_record,
-                v[i].moved > 0 ? "up" : v[i].moved < 0 ? "down" : "stayed");
+                v[i].moved > 0   ? "up"
+                : v[i].moved < 0 ? "down"
+                                 : "stayed");
     }
     str_add(&b, "]}");
     free(v);
