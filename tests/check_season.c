@@ -307,6 +307,35 @@ START_TEST(test_season_end_all_or_nothing)
 }
 END_TEST
 
+/* The turn that ends a season, failing at any write: neither the turn nor
+ * the season's end is stored, or both are. */
+START_TEST(test_turn_and_season_end_all_or_nothing)
+{
+    static const char *const names[] = {"Ada", "Ben", "Cid", "Dot"};
+    char lines[LEAGUE_SUMMARY_LINES][RENDER_LINE_MAX], err[256];
+    int n = 0, number = 0;
+    int64_t when;
+
+    season_game(1);
+    for (int i = 0; i < 4; i++)
+        put(names[i], &boxer, LEAGUE_BRONZE, 0, 0, 0);
+    for (long k = 1; k < 2000; k++) {
+        db_fault_after(db, k);
+        int rc = league_turn(game, RULES_BOXING, 5, "#ring", lines, &n, err, sizeof(err));
+        db_fault_after(db, -1);
+        int turned = db_turn_last(db, RULES_BOXING, &number, &when) == DB_OK;
+        ck_assert_int_eq(game_season_current(game, RULES_BOXING), turned ? 2 : 1);
+        ck_assert_int_eq(rc == 0, turned);
+        if (rc == 0)
+            break;
+        ck_assert_int_eq(get("Ada").wins + get("Ada").losses + get("Ada").draws, 0);
+    }
+    ck_assert_int_eq(number, 1);
+    ck_assert_int_eq(get("Ada").season_wins + get("Ada").season_losses, 0);
+    ck_assert_int_gt(get("Ada").wins + get("Ada").losses + get("Ada").draws, 0);
+}
+END_TEST
+
 Suite *season_suite(void)
 {
     Suite *s = suite_create("season");
@@ -319,6 +348,7 @@ Suite *season_suite(void)
     tcase_add_test(tc, test_season_turns_end_at_a_turn);
     tcase_add_test(tc, test_every_ruleset);
     tcase_add_test(tc, test_season_end_all_or_nothing);
+    tcase_add_test(tc, test_turn_and_season_end_all_or_nothing);
     suite_add_tcase(s, tc);
     return s;
 }
