@@ -61,6 +61,9 @@ const struct cmd_entry cmd_season_entry = {
 
 static int cmd_halloffame(struct cmd_ctx *ctx)
 {
+    /* No rules= named: every ruleset's last season. */
+    if (ctx->argc == 0)
+        return game_halloffame_all(ctx->bot->game, &ctx->who);
     return game_halloffame(ctx->bot->game, &ctx->who, ctx->rules);
 }
 
@@ -72,6 +75,7 @@ const struct cmd_entry cmd_halloffame_entry = {
     .args_min = 0,
     .args_max = 1,
     .usage = "[rules={rules}]",
-    .help = "the past seasons' winners: each league's and the International Champion",
+    .help = "the past seasons' winners: each league's and the International Champion; with "
+            "no rules=, the last season of every ruleset",
     .exec = cmd_halloffame,
 };

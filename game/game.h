@@ -671,6 +671,9 @@ int game_season(struct game *g, const struct game_caller *who, enum rules rules)
 /* `halloffame`: the last seasons' winners of `rules`, a line a season (at
  * most three, newest first) and the page. */
 int game_halloffame(struct game *g, const struct game_caller *who, enum rules rules);
+/* `halloffame` with no ruleset named: each ruleset's last season, a line
+ * each, and the page. */
+int game_halloffame_all(struct game *g, const struct game_caller *who);
 
 /* ======================================================================
  * Fighters, their training, equipment, plans and pauses, and the admin's

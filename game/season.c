@@ -416,44 +416,92 @@ int game_season(struct game *g, const struct game_caller *who, enum rules rules)
     return 0;
 }
 
-int game_halloffame(struct game *g, const struct game_caller *who, enum rules rules)
+/* 1 when honours v[i] begins another season (of a ruleset) than v[i - 1]. */
+static int season_first(const struct db_honour *v, int i)
 {
-    const char *name = rules_name(rules);
-    struct db_honour *v = xmalloc(HALL_READ_MAX * sizeof(*v));
-    char text[RENDER_LINE_MAX], page[320];
-    int m = 0, said = 0, seasons = 0;
+    return i == 0 || v[i].season != v[i - 1].season || v[i].rules != v[i - 1].rules;
+}
 
-    if (db_honours(g->db, (int)rules, v, HALL_READ_MAX, &m) != DB_OK) {
-        game_reply(who, "sorry, I could not read the hall of fame (%s)", db_why(g->db));
-        free(v);
-        return -1;
-    }
+/* The hall of fame's lines of honours v[0..m) (by ruleset, the newest
+ * season first): a line a season, at most `per_rules` of each ruleset and
+ * HALL_LINES in all, the last with how many are left out and the page.
+ * Returns the lines said. */
+static int hall_lines(struct game *g, const struct game_caller *who, const struct db_honour *v,
+                      int m, int per_rules)
+{
+    char text[RENDER_LINE_MAX], page[320];
+    int seasons = 0, said = 0, shown = 0;
+
     for (int i = 0; i < m; i++)
-        if (i == 0 || v[i].season != v[i - 1].season)
-            seasons++;
+        seasons += season_first(v, i);
+    for (int i = 0; i < m; i++)
+        if (season_first(v, i)) {
+            shown = i == 0 || v[i].rules != v[i - 1].rules ? 1 : shown + 1;
+            said += shown <= per_rules && said < HALL_LINES;
+        }
     game_page(g, page, sizeof(page), "/halloffame");
-    for (int i = 0; i < m && said < HALL_LINES; i++) {
-        if (i > 0 && v[i].season == v[i - 1].season)
+    for (int i = 0, k = 0; i < m && k < said; i++) {
+        if (!season_first(v, i))
+            continue;
+        shown = i == 0 || v[i].rules != v[i - 1].rules ? 1 : shown + 1;
+        if (shown > per_rules)
             continue;
         struct str s;
         str_init_fixed(&s, text, sizeof(text));
-        str_add(&s, "%s season %d (%s): ", said ? "" : "Hall of fame:", v[i].season, name);
-        honours_text(v, m, rules, v[i].season, &s);
-        said++;
-        if (said == HALL_LINES || said == seasons) {
-            if (seasons > said)
-                str_add(&s, "; %d earlier season%s", seasons - said,
-                        seasons - said == 1 ? "" : "s");
-            str_cat(&s, page[0] ? page : ".");
-        }
-        game_reply(who, "%s", text[0] == ' ' ? text + 1 : text);
+        if (k == 0)
+            str_cat(&s, "Hall of fame: ");
+        str_add(&s, "season %d (%s): ", v[i].season, rules_name(v[i].rules));
+        honours_text(v, m, v[i].rules, v[i].season, &s);
+        if (++k == said && seasons > said)
+            str_add(&s, "; %d other season%s", seasons - said, seasons - said == 1 ? "" : "s");
+        str_cat(&s, k == said && page[0] ? page : ".");
+        game_reply(who, "%s", text);
     }
-    if (!said)
+    return said;
+}
+
+/* The honours of `rules` (or every ruleset: -1) into a new array
+ * (free()) and their count in *m; NULL (said) on a database error. */
+static struct db_honour *hall_read(struct game *g, const struct game_caller *who, int rules, int *m)
+{
+    struct db_honour *v = xmalloc(HALL_READ_MAX * sizeof(*v));
+
+    if (db_honours(g->db, rules, v, HALL_READ_MAX, m) == DB_OK)
+        return v;
+    game_reply(who, "sorry, I could not read the hall of fame (%s)", db_why(g->db));
+    free(v);
+    return NULL;
+}
+
+int game_halloffame(struct game *g, const struct game_caller *who, enum rules rules)
+{
+    const char *name = rules_name(rules);
+    int m = 0, current = game_season_current(g, rules);
+    struct db_honour *v = hall_read(g, who, (int)rules, &m);
+
+    if (!v)
+        return -1;
+    if (hall_lines(g, who, v, m, HALL_LINES) == 0)
         game_reply(who,
                    "no %s season has ended yet: season %d is the first; %sseason rules=%s says "
                    "how many turns are left",
-                   name, game_season_current(g, rules) > 0 ? game_season_current(g, rules) : 1,
-                   game_typed(g, who), name);
+                   name, current > 0 ? current : 1, game_typed(g, who), name);
+    free(v);
+    return 0;
+}
+
+int game_halloffame_all(struct game *g, const struct game_caller *who)
+{
+    int m = 0;
+    struct db_honour *v = hall_read(g, who, -1, &m);
+
+    if (!v)
+        return -1;
+    if (hall_lines(g, who, v, m, 1) == 0)
+        game_reply(who,
+                   "no season has ended yet in any ruleset; %sseason rules=NAME says how "
+                   "many turns are left",
+                   game_typed(g, who));
     free(v);
     return 0;
 }

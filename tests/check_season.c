@@ -307,6 +307,52 @@ START_TEST(test_season_end_all_or_nothing)
 }
 END_TEST
 
+/* halloffame: a line a season, the last three, then how many more and
+ * the page; with no ruleset named, each ruleset's last season. */
+START_TEST(test_halloffame_lines)
+{
+    struct game_caller boss = admin(), priv = caller("boss", 99, 0);
+    struct game_config c = cfg;
+    char err[256];
+
+    game_free(game);
+    snprintf(c.base_url, sizeof(c.base_url), "https://r.example");
+    game = game_new(db, &io, &c, err, sizeof(err));
+    ck_assert_ptr_nonnull(game);
+    put("Alf", &boxer, LEAGUE_SILVER, 0, 0, 0);
+    put("Ray", &ray, LEAGUE_BRONZE, 0, 0, 0);
+    for (int season = 1; season <= 4; season++) {
+        struct db_fighter f = get("Alf");
+        f.wins += season; /* Alf wins SILVER (then GOLD) with `season` wins */
+        ck_assert_int_eq(db_fighter_save(db, &f), DB_OK);
+        ck_assert_int_eq(game_season_end(game, &boss, RULES_BOXING, NULL), 0);
+    }
+    struct db_fighter f = get("Ray");
+    f.draws = 1;
+    ck_assert_int_eq(db_fighter_save(db, &f), DB_OK);
+    ck_assert_int_eq(game_season_end(game, &boss, RULES_SUGARRAY, NULL), 0);
+    hush();
+    ck_assert_int_eq(game_halloffame(game, &boss, RULES_BOXING), 0);
+    ck_assert_str_eq(said.p,
+                     "boss|answer|Hall of fame: season 4 (boxing): GOLD Alf (4-0-0); the title "
+                     "is vacant.\n"
+                     "boss|answer|season 3 (boxing): GOLD Alf (3-0-0); the title is vacant.\n"
+                     "boss|answer|season 2 (boxing): GOLD Alf (2-0-0); the title is vacant; 1 "
+                     "other season - https://r.example/halloffame\n");
+    hush();
+    ck_assert_int_eq(game_halloffame_all(game, &priv), 0);
+    ck_assert_str_eq(said.p,
+                     "boss|answer|Hall of fame: season 4 (boxing): GOLD Alf (4-0-0); the title "
+                     "is vacant.\n"
+                     "boss|answer|season 1 (sugarray): BRONZE Ray (0-0-1); the title is vacant; "
+                     "3 other seasons - https://r.example/halloffame\n");
+    hush();
+    ck_assert_int_eq(game_halloffame(game, &priv, RULES_DUEL), 0);
+    ck_assert_str_eq(said.p, "boss|answer|no duel season has ended yet: season 1 is the first; "
+                             "season rules=duel says how many turns are left\n");
+}
+END_TEST
+
 /* The turn that ends a season, failing at any write: neither the turn nor
  * the season's end is stored, or both are. */
 START_TEST(test_turn_and_season_end_all_or_nothing)
@@ -347,6 +393,7 @@ Suite *season_suite(void)
     tcase_add_test(tc, test_standings_rank_by_season);
     tcase_add_test(tc, test_season_turns_end_at_a_turn);
     tcase_add_test(tc, test_every_ruleset);
+    tcase_add_test(tc, test_halloffame_lines);
     tcase_add_test(tc, test_season_end_all_or_nothing);
     tcase_add_test(tc, test_turn_and_season_end_all_or_nothing);
     suite_add_tcase(s, tc);
