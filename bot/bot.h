@@ -103,6 +103,7 @@ struct config {
     long turn_interval; /* seconds; 0: turns only by admin command */
     /* [rating] */
     int exhibitions; /* exhibitions (live bouts) move the ratings (default yes) */
+    int season_turns;   /* league turns a season lasts; 0: until an admin ends it */
     /* [web] (ringside-web reads them): where the pages are, for links */
     char listen[CONFIG_STR_MAX];
     char base_url[CONFIG_STR_MAX];
@@ -611,6 +612,8 @@ extern const struct cmd_entry cmd_set_entry;
 extern const struct cmd_entry cmd_cancel_entry;
 extern const struct cmd_entry cmd_turn_entry;
 extern const struct cmd_entry cmd_ratings_entry; /* cmd-rating.c */
+extern const struct cmd_entry cmd_season_entry; /* seasons: cmd-season.c */
+extern const struct cmd_entry cmd_halloffame_entry;
 
 /* ------------------------------------------------------ the bot itself */
 

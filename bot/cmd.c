@@ -79,6 +79,8 @@ const struct cmd_entry *const cmd_table[] = {
     &cmd_champion_entry,
     &cmd_league_entry,
     &cmd_pause_entry,
+    &cmd_season_entry, /* seasons: bot/cmd-season.c */
+    &cmd_halloffame_entry,
     &cmd_ban_entry,
     &cmd_unban_entry,
     &cmd_set_entry,

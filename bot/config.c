@@ -58,8 +58,9 @@ enum key_type {
     KEY_CHANNELS,
     KEY_ADMINS,
     KEY_DURATION,
-    KEY_SASL,    /* none, plain, external */
-    KEY_ACCOUNTS /* both, services, passwords */
+    KEY_SASL,     /* none, plain, external */
+    KEY_ACCOUNTS, /* both, services, passwords */
+    KEY_TURNS     /* a count of turns in [min, max], or empty for 0 (none) */
 };
 
 /* Key flags. */
@@ -123,6 +124,7 @@ static const struct key config_keys[] = {
     NUM("bout", rejoin_grace, KEY_DURATION, 0, 86400),
     NUM("league", turn_interval, KEY_DURATION, 0, 366L * 86400),
     NUM("rating", exhibitions, KEY_BOOL, 0, 1),
+    NUM("league", season_turns, KEY_TURNS, 0, 10000),
     STR("web", listen, KEY_STRING, 0),
     STR("web", base_url, KEY_STRING, 0),
     NUM("web", max_connections, KEY_INT, 1, 10000),
@@ -627,6 +629,21 @@ static int set_duration(struct config_ctx *x, const struct key *k, const char *v
     return 1;
 }
 
+/* A number of turns (int), empty meaning 0: "no limit" for the keys that
+ * take one ([league] season_turns: seasons end only by an admin). */
+static int set_turns(struct config_ctx *x, const struct key *k, const char *value, const char *q)
+{
+    long n = 0;
+
+    if (value[0] && parse_long(value, k->min, k->max, &n) != 0)
+        return ctx_fail(x,
+                        "%s \"%s\" must be a number of league turns from %ld to %ld (empty or 0: "
+                        "only an admin ends a season)",
+                        k->name, q, k->min, k->max);
+    *(int *)(void *)((char *)&x->c + k->offset) = (int)n;
+    return 1;
+}
+
 /* A word of a closed list, without regard to case, and its value. */
 struct word {
     const char *word;
@@ -701,7 +718,7 @@ static int (*const key_setters[])(struct config_ctx *, const struct key *, const
     [KEY_INT] = set_int,     [KEY_PORT] = set_port,         [KEY_BOOL] = set_bool,
     [KEY_RATE] = set_rate,   [KEY_LOGLEVEL] = set_loglevel, [KEY_DURATION] = set_duration,
     [KEY_SASL] = set_sasl,   [KEY_ACCOUNTS] = set_accounts, [KEY_CHANNELS] = set_list,
-    [KEY_ADMINS] = set_list,
+    [KEY_ADMINS] = set_list, [KEY_TURNS] = set_turns,
 };
 
 /* Stores one value; 1 on success, else ctx_fail's 0. */

@@ -393,6 +393,61 @@ static const char *const migrations[] = {
     "  PRIMARY KEY (bout, side)"
     ") WITHOUT ROWID;"
     "CREATE INDEX rating_history_fighter ON rating_history(fighter, bout);",
+    /* 13 (issue 25, seasons; 11 and 12 are the ratings' and the
+     * tournaments'): each fighter's record of the season running, kept
+     * beside his career record and moved with it by db_fighter_save (the
+     * standings rank by it); season 1 is everything played so far, so it
+     * starts as the career record. A season ended is a row of `seasons`
+     * (started 0: since the beginning; turn_last: the number of its last
+     * league turn, 0 before the first), with the final standings of each
+     * league as they were (names copied: the archive stays as it was said)
+     * and its hall of fame: each league's winner and the International
+     * Champion ('champion'). */
+    "ALTER TABLE fighters ADD COLUMN season_wins INTEGER NOT NULL DEFAULT 0"
+    "  CHECK (season_wins >= 0);"
+    "ALTER TABLE fighters ADD COLUMN season_losses INTEGER NOT NULL DEFAULT 0"
+    "  CHECK (season_losses >= 0);"
+    "ALTER TABLE fighters ADD COLUMN season_draws INTEGER NOT NULL DEFAULT 0"
+    "  CHECK (season_draws >= 0);"
+    "UPDATE fighters SET season_wins = wins, season_losses = losses, season_draws = draws;"
+    "CREATE TABLE seasons ("
+    "  rules TEXT NOT NULL CHECK (rules IN ('boxing', 'sugarray', 'duel')),"
+    "  number INTEGER NOT NULL CHECK (number >= 1),"
+    "  started INTEGER NOT NULL CHECK (started >= 0),"
+    "  ended INTEGER NOT NULL CHECK (ended >= started),"
+    "  turns INTEGER NOT NULL CHECK (turns >= 0),"
+    "  turn_last INTEGER NOT NULL CHECK (turn_last >= 0),"
+    "  PRIMARY KEY (rules, number)"
+    ") WITHOUT ROWID;"
+    "CREATE TABLE season_standings ("
+    "  rules TEXT NOT NULL,"
+    "  season INTEGER NOT NULL,"
+    "  league TEXT NOT NULL CHECK (league IN ('bronze', 'silver', 'gold')),"
+    "  position INTEGER NOT NULL CHECK (position >= 1),"
+    "  fighter INTEGER NOT NULL REFERENCES fighters(id),"
+    "  name TEXT NOT NULL CHECK (name <> ''),"
+    "  owner TEXT NOT NULL,"
+    "  wins INTEGER NOT NULL CHECK (wins >= 0),"
+    "  losses INTEGER NOT NULL CHECK (losses >= 0),"
+    "  draws INTEGER NOT NULL CHECK (draws >= 0),"
+    "  gold_record INTEGER NOT NULL CHECK (gold_record >= 0),"
+    "  moved INTEGER NOT NULL CHECK (moved IN (-1, 0, 1)),"
+    "  PRIMARY KEY (rules, season, league, position),"
+    "  FOREIGN KEY (rules, season) REFERENCES seasons(rules, number)"
+    ") WITHOUT ROWID;"
+    "CREATE TABLE hall_of_fame ("
+    "  rules TEXT NOT NULL,"
+    "  season INTEGER NOT NULL,"
+    "  honour TEXT NOT NULL CHECK (honour IN ('bronze', 'silver', 'gold', 'champion')),"
+    "  fighter INTEGER NOT NULL REFERENCES fighters(id),"
+    "  name TEXT NOT NULL CHECK (name <> ''),"
+    "  owner TEXT NOT NULL,"
+    "  wins INTEGER NOT NULL CHECK (wins >= 0),"
+    "  losses INTEGER NOT NULL CHECK (losses >= 0),"
+    "  draws INTEGER NOT NULL CHECK (draws >= 0),"
+    "  PRIMARY KEY (rules, season, honour),"
+    "  FOREIGN KEY (rules, season) REFERENCES seasons(rules, number)"
+    ") WITHOUT ROWID;",
 };
 
 #define MIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))
@@ -405,13 +460,14 @@ static const char *const migrations[] = {
  * wins losses draws kos, ?17 training_points, ?18 retired, ?19 created, ?20
  * league, ?21 gold_record, ?22 paused, ?23 trained, ?24 missed, (migration 6)
  * ?25-?27 dex con intel, ?28 kit, (migration 9) ?29-?32 tkos towels dqs
- * forfeits; and
+ * forfeits; and (migration 13) a new fighter's season record is ?13-?15,
+ * read as the last three columns; and
  * FIGHTER_COLUMNS reads them in that order (the owner's name third). */
 #define FIGHTER_COLUMNS                                                                            \
     "f.id, f.account_id, a.name, f.name, f.rules, f.str, f.spd, f.agl, f.tgh, f.hgt, f.skill,"     \
     " f.endurance, f.wins, f.losses, f.draws, f.kos, f.training_points, f.retired, f.created,"     \
     " f.league, f.gold_record, f.paused, f.trained, f.missed, f.dex, f.con, f.intel, f.kit,"       \
-    " f.tkos, f.towels, f.dqs, f.forfeits"                                                         \
+    " f.tkos, f.towels, f.dqs, f.forfeits, f.season_wins, f.season_losses, f.season_draws"         \
     " FROM fighters f JOIN accounts a ON a.id = f.account_id"
 
 /* Bout statements likewise: ?1 id, ?2 rules, ?3 channel, ?4 rounds, ?5
@@ -441,14 +497,23 @@ static const char *const stmt_sql[STMT_COUNT] = {
     [STMT_FIGHTER_INSERT] =
         "INSERT INTO fighters (account_id, key, name, rules, str, spd, agl, tgh, hgt, skill,"
         " endurance, wins, losses, draws, kos, training_points, retired, created, league,"
-        " gold_record, paused, trained, missed, dex, con, intel, kit, tkos, towels, dqs, forfeits)"
+        " gold_record, paused, trained, missed, dex, con, intel, kit, tkos, towels, dqs, forfeits,"
+        " season_wins, season_losses, season_draws)"
         " VALUES (?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12,"
         " ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28,"
-        " ?29, ?30, ?31, ?32)",
+        " ?29, ?30, ?31, ?32, ?13, ?14, ?15)",
     [STMT_FIGHTER_GET] = "SELECT " FIGHTER_COLUMNS " WHERE f.key = ?1",
     [STMT_FIGHTER_LIST] = "SELECT " FIGHTER_COLUMNS " WHERE f.account_id = ?1"
                           " AND (?2 OR f.retired = 0) ORDER BY f.created, f.id LIMIT ?3",
+    /* The season's record (migration 13) moves with the career record:
+     * whatever a save adds to wins, losses or draws (a bout's result,
+     * wherever it was fought, or an admin's set) it adds to the season's
+     * too, in the same statement, from the row as it was; a season's end
+     * sets it to 0 (db_season_reset). */
     [STMT_FIGHTER_SAVE] = "UPDATE fighters SET str = ?6, spd = ?7, agl = ?8, tgh = ?9, hgt = ?10,"
+                          " season_wins = max(0, season_wins + ?13 - wins),"
+                          " season_losses = max(0, season_losses + ?14 - losses),"
+                          " season_draws = max(0, season_draws + ?15 - draws),"
                           " skill = ?11, endurance = ?12, wins = ?13, losses = ?14, draws = ?15,"
                           " kos = ?16, training_points = ?17, league = ?20, gold_record = ?21,"
                           " paused = ?22, trained = ?23, missed = ?24, dex = ?25, con = ?26,"

@@ -67,6 +67,9 @@ struct db_fighter {
      * threw in (a duel: yielded), by the opponent's disqualification, by
      * the opponent's forfeit (conceded by his own word). */
     int tkos, towels, dqs, forfeits;
+    /* The record of the season running (migration 13; read only: a save
+     * moves it with wins, losses and draws, a season's end resets it). */
+    int season_wins, season_losses, season_draws;
 };
 
 /* Opens (creating if needed) the database at `path` and migrates it to the
@@ -507,5 +510,58 @@ int db_rating_of_bout(struct db *db, int64_t bout, struct db_rating_point out[2]
  * how many there are in all. DB_OK or DB_ERROR. */
 int db_rating_top(struct db *db, enum rules rules, int offset, struct db_rating_row *out, int max,
                   int *n, int *total);
+/* ---- Seasons (migration 13, db/season.c). A ruleset's seasons are
+ * numbered from 1; the one running has no row yet: db_season_add stores it
+ * when it ends, with its final standings (db_season_standing_add) and its
+ * hall of fame (db_honour_add), all in the caller's transaction. */
+struct db_season {
+    int number;
+    int64_t started; /* 0: since the beginning (season 1) */
+    int64_t ended;
+    int turns;     /* league turns played in it */
+    int turn_last; /* the number of its last league turn (0: none ever) */
+};
+/* One fighter's line of an archived league table. */
+struct db_season_row {
+    int league; /* enum league */
+    int position;
+    int64_t fighter;
+    char name[DB_NAME_MAX];
+    char owner[DB_NAME_MAX];
+    int wins, losses, draws, gold_record;
+    int moved; /* +1 promoted, -1 relegated at the season's end, 0 stayed */
+};
+/* An honour of the hall of fame: a league's winner (honour = the league)
+ * or the International Champion (DB_HONOUR_CHAMPION). */
+#define DB_HONOUR_CHAMPION 3
+struct db_honour {
+    enum rules rules;
+    int season;
+    int honour;
+    int64_t fighter;
+    char name[DB_NAME_MAX];
+    char owner[DB_NAME_MAX];
+    int wins, losses, draws; /* his record of that season */
+};
+/* The last season of `rules` that ended: DB_NOTFOUND when none has. */
+int db_season_last(struct db *db, enum rules rules, struct db_season *s);
+/* Season `number` of `rules`, ended: DB_NOTFOUND when it has not. */
+int db_season_get(struct db *db, enum rules rules, int number, struct db_season *s);
+/* Stores season s (ended) of `rules`; DB_EXISTS when it is already. */
+int db_season_add(struct db *db, enum rules rules, const struct db_season *s);
+int db_season_standing_add(struct db *db, enum rules rules, int season,
+                           const struct db_season_row *r);
+/* The archived standings of a season, league by league from GOLD down, by
+ * position: at most max rows into v, their count into *n. */
+int db_season_standings(struct db *db, enum rules rules, int season, struct db_season_row *v,
+                        int max, int *n);
+int db_honour_add(struct db *db, const struct db_honour *h);
+/* The hall of fame of `rules` (or every ruleset: rules < 0), the newest
+ * season first, then GOLD, SILVER, BRONZE, the champion: at most max into
+ * v, their count into *n. */
+int db_honours(struct db *db, int rules, struct db_honour *v, int max, int *n);
+/* A new season: every fighter of `rules` back to a season record of 0 and
+ * a gold record of 0 (career records stay). */
+int db_season_reset(struct db *db, enum rules rules);
 
 #endif

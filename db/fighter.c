@@ -157,6 +157,9 @@ static int fighter_read(struct db *db, sqlite3_stmt *st, struct db_fighter *f)
     f->towels = sqlite3_column_int(st, 29);
     f->dqs = sqlite3_column_int(st, 30);
     f->forfeits = sqlite3_column_int(st, 31);
+    f->season_wins = sqlite3_column_int(st, 32);
+    f->season_losses = sqlite3_column_int(st, 33);
+    f->season_draws = sqlite3_column_int(st, 34);
     f->training_points = sqlite3_column_int(st, 16);
     f->retired = sqlite3_column_int(st, 17) != 0;
     f->created = sqlite3_column_int64(st, 18);

@@ -112,6 +112,7 @@ struct game_config {
      * (identified) or when this has passed; 0: at once, as they are. */
     int rejoin_grace;
     long turn_interval; /* seconds; 0: league turns only by command */
+    int season_turns;   /* league turns a season lasts; 0: until an admin ends it */
     char prefix[8];     /* how commands start in a channel, for hints */
     /* What the channel's lines carry besides words: GAME_FORMAT_PLAIN,
      * GAME_FORMAT_BOLD (fighter names in the tale of the tape and the
@@ -653,6 +654,41 @@ struct title_bout {
  * puts the champion, when there is one, on side 0): an allocated array
  * (free()) and its length in *n, or NULL on a database error. */
 struct title_bout *league_title_history(struct db *db, enum rules rules, int *n);
+
+/* ---- Seasons (season.c). A season of a ruleset lasts
+ * game_config.season_turns league turns (0: until an admin ends it); its
+ * end archives every league's final standings, puts each league's winner
+ * and the International Champion into the hall of fame, promotes each
+ * league's winner and relegates its last, and starts the season's records
+ * (the standings' order) at 0; careers and ratings carry on. */
+/* The number of the season of `rules` running (from 1), or -1 on a
+ * database error. */
+int game_season_current(struct game *g, enum rules rules);
+/* The wall-clock span [*from, *to) of season n of `rules`: *from 0 for
+ * the first (since the beginning), *to 0 while it runs. 0, or -1 when
+ * there is no such season (yet) or on a database error. */
+int game_season_span(struct game *g, enum rules rules, int n, int64_t *from, int64_t *to);
+/* Inside a league turn's transaction, after it: ends the season when the
+ * turn was its last (season_turns reached), in the same transaction.
+ * 0, or -1 on a database error (the turn then fails). */
+int season_after_turn(struct game *g, enum rules rules);
+/* After a committed turn: the end of the season it closed, if it did,
+ * said to `channel` and to `target` (either NULL). */
+void season_announce(struct game *g, enum rules rules, const char *channel, const char *target);
+/* An admin's `season end`: the season of `rules` ends now, in one
+ * transaction (audited), said to `channel` (the league channel) and to
+ * the caller where he is when that is elsewhere. A season with no turn
+ * and no bout is refused. 0 or -1. */
+int game_season_end(struct game *g, const struct game_caller *who, enum rules rules,
+                    const char *channel);
+/* `season`: which season of `rules` it is and how many turns are left. */
+int game_season(struct game *g, const struct game_caller *who, enum rules rules);
+/* `halloffame`: the last seasons' winners of `rules`, a line a season (at
+ * most three, newest first) and the page. */
+int game_halloffame(struct game *g, const struct game_caller *who, enum rules rules);
+/* `halloffame` with no ruleset named: each ruleset's last season, a line
+ * each, and the page. */
+int game_halloffame_all(struct game *g, const struct game_caller *who);
 
 /* ======================================================================
  * Fighters, their training, equipment, plans and pauses, and the admin's

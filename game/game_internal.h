@@ -74,6 +74,9 @@ struct game {
      * ruleset; league_unfinished_report), said once in the league channel. */
     unsigned turns_unfinished;
     int64_t turns_begun[RULES_COUNT];
+    /* The season a committed league turn just ended, per ruleset (0:
+     * none), for season_announce to say after the turn's summary. */
+    int season_ended[RULES_COUNT];
 
     /* Simulations waiting, the next to fight first; who started one
      * within SIM_EVERY. */

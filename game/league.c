@@ -732,7 +732,10 @@ static int turn_store(struct turn *t, char *err, size_t errlen)
         return -1;
     }
     game_log(g, GAME_LOG_INFO, "league turn of %s begins", rules_name(t->rules));
-    if (turn_run(t) != 0 || db_turn_done(g->db, t->rules) != DB_OK || db_commit(g->db) != DB_OK) {
+    /* The season's end, when this turn was its last, is part of the
+     * turn's transaction (season.c). */
+    if (turn_run(t) != 0 || season_after_turn(g, t->rules) != 0 ||
+        db_turn_done(g->db, t->rules) != DB_OK || db_commit(g->db) != DB_OK) {
         snprintf(err, errlen, "the turn was not stored (%s); nothing changed", db_errmsg(g->db));
         db_rollback(g->db);
         turn_forget(g, t->rules);
@@ -792,6 +795,7 @@ int league_turn_announce(struct game *g, enum rules rules, const char *channel, 
         if (elsewhere)
             game_say(g, GAME_CHATTER, target, "%s", lines[i]);
     }
+    season_announce(g, rules, channel, elsewhere ? target : NULL);
     return 0;
 }
 
@@ -884,16 +888,19 @@ void league_tick(struct game *g, const char *channel)
 static int cmp_standing(const void *pa, const void *pb)
 {
     const struct db_fighter *a = pa, *b = pb;
-    /* A fighter who never fought has shown nothing yet: below everyone
-     * who has, whatever their record. */
-    int fa = a->wins + a->losses + a->draws > 0, fb = b->wins + b->losses + b->draws > 0;
+    /* By the season's record (season.c): a fighter who has not fought this
+     * season has shown nothing in it yet: below everyone who has,
+     * whatever their record. */
+    int fa = a->season_wins + a->season_losses + a->season_draws > 0,
+        fb = b->season_wins + b->season_losses + b->season_draws > 0;
+    int da = a->season_wins - a->season_losses, db = b->season_wins - b->season_losses;
 
     if (fa != fb)
         return fb - fa;
     if (a->gold_record != b->gold_record)
         return b->gold_record - a->gold_record;
-    if (a->wins - a->losses != b->wins - b->losses)
-        return (b->wins - b->losses) - (a->wins - a->losses);
+    if (da != db)
+        return db - da;
     return a->id < b->id ? -1 : a->id > b->id;
 }
 

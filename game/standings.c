@@ -16,15 +16,15 @@
 #define STANDINGS_LONG 12 /* fighters of a league named */
 
 /* "1. Rocky (alice) 3-1-0 gold 9; 2. ..." of the first `max` fighters of
- * v[0..n), with "; ..." when there are more. */
+ * v[0..n) (the season's records), with "; ..." when there are more. */
 static void table_text(const struct db_fighter *v, int n, int max, struct str *out)
 {
     int shown = 0;
 
     for (int i = 0; i < n && shown < max; i++, shown++)
         str_add(out, "%s%d. %s (%s) %d-%d-%d gold %d%s", i ? "; " : "", i + 1, v[i].name,
-                v[i].owner, v[i].wins, v[i].losses, v[i].draws, v[i].gold_record,
-                v[i].paused ? " (paused)" : "");
+                v[i].owner, v[i].season_wins, v[i].season_losses, v[i].season_draws,
+                v[i].gold_record, v[i].paused ? " (paused)" : "");
     if (shown < n)
         str_cat(out, "; ...");
 }

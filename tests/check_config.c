@@ -769,6 +769,34 @@ START_TEST(test_example_loads)
 }
 END_TEST
 
+/* [league] season_turns: a number of turns, empty or 0 for "only an
+ * admin ends a season". */
+START_TEST(test_season_turns)
+{
+    struct config c;
+    static const struct {
+        const char *text;
+        int turns;
+    } good[] = {{"10", 10}, {"0", 0}, {"", 0}, {"1", 1}, {"10000", 10000}};
+    static const char *const bad[] = {"-1", "ten", "10001", "1.5", "1d"};
+    char text[64], want[256];
+
+    for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+        snprintf(text, sizeof(text), "[league]\nseason_turns = %s\n", good[i].text);
+        EXPECT_OK(&c, text);
+        ck_assert_int_eq(c.season_turns, good[i].turns);
+    }
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        snprintf(text, sizeof(text), "[league]\nseason_turns = %s\n", bad[i]);
+        snprintf(want, sizeof(want),
+                 "t.conf:2: season_turns \"%s\" must be a number of league turns from 0 to "
+                 "10000 (empty or 0: only an admin ends a season)",
+                 bad[i]);
+        EXPECT_ERR(text, want);
+    }
+}
+END_TEST
+
 Suite *config_suite(void)
 {
     Suite *s = suite_create("config");
@@ -785,6 +813,7 @@ Suite *config_suite(void)
     tcase_add_test(tc, test_syntax_errors);
     tcase_add_test(tc, test_too_long);
     tcase_add_test(tc, test_error_buffer);
+    tcase_add_test(tc, test_season_turns);
     tcase_add_test(tc, test_load_files);
     tcase_add_test(tc, test_example_loads);
     tcase_add_test(tc, test_mode_check);

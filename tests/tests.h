@@ -38,5 +38,6 @@ Suite *fault_suite(void);
 Suite *integrity_suite(void);
 Suite *restart_suite(void);
 Suite *pace_suite(void);
+Suite *season_suite(void);
 
 #endif

@@ -224,8 +224,11 @@ static void standings_rows(struct web *w, struct str *b, const struct web_standi
         web_json(b, f->name);
         str_add(b, ",\"owner\":");
         web_json(b, f->owner);
-        str_add(b, ",\"wins\":%d,\"losses\":%d,\"draws\":%d,\"kos\":%d,\"gold_record\":%d", f->wins,
-                f->losses, f->draws, f->kos, f->gold_record);
+        str_add(b,
+                ",\"wins\":%d,\"losses\":%d,\"draws\":%d,\"kos\":%d,\"gold_record\":%d,"
+                "\"season\":{\"wins\":%d,\"losses\":%d,\"draws\":%d}",
+                f->wins, f->losses, f->draws, f->kos, f->gold_record, f->season_wins,
+                f->season_losses, f->season_draws);
         rating_json_fields(w, b, f);
         str_add(b, "}");
     }
@@ -546,6 +549,9 @@ void api_render(struct web *w, const struct route *r, int page, struct reply *ou
         return api_bout(w, r, out);
     case API_RATINGS:
         return api_ratings(w, r, page, out);
+    case API_SEASON:
+    case API_HALLOFFAME:
+        return season_api(w, r, out);
     default:
         return api_error(404, "no such address in the API", out);
     }

@@ -438,6 +438,11 @@ static void standings_table(struct web *w, struct str *b, const struct route *r,
                "style=\"width:3rem\">#</th><th>Fighter</th>"
                "<th>Owner</th><th class=\"n\">W-L-D</th><th class=\"n hide-s\">KOs</th>"
                "<th class=\"n\">Gold</th><th class=\"n\">Rating</th></tr></thead><tbody>");
+}
+
+               "<th>Owner</th><th class=\"n\">Season</th><th class=\"n hide-s\">Career</th>"
+               "<th class=\"n hide-s\">KOs</th>"
+               "<th class=\"n\">Gold</th></tr></thead><tbody>");
     for (int i = from; i < to; i++) {
         const struct db_fighter *f = &s->v[i];
         str_add(b, "<tr><td class=\"n\">%d</td><td>", i + 1);
@@ -445,9 +450,10 @@ static void standings_table(struct web *w, struct str *b, const struct route *r,
         str_add(b, "</td><td>");
         web_html(b, f->owner);
         str_add(b,
-                "</td><td class=\"n\">%d-%d-%d</td><td class=\"n hide-s\">%d</td><td "
-                "class=\"n\">%d</td>",
-                f->wins, f->losses, f->draws, f->kos, f->gold_record);
+                "</td><td class=\"n\">%d-%d-%d</td><td class=\"n hide-s\">%d-%d-%d</td><td "
+                "class=\"n hide-s\">%d</td><td class=\"n\">%d</td>",
+                f->season_wins, f->season_losses, f->season_draws, f->wins, f->losses, f->draws,
+                f->kos, f->gold_record);
         rating_cell(w, b, f);
         str_add(b, "</tr>");
     }
@@ -508,9 +514,12 @@ static void page_standings(struct web *w, const struct route *r, int page, struc
     else
         standings_table(w, &b, r, s, from, to);
     standings_pager(&b, r, rs, league, page, pages, from, to, s->n);
-    str_add(&b, "<p class=\"muted small\">Ranked by gold record (3 points a win in GOLD, 1 a "
-                "tie, since the last title shot), then wins minus losses, then age; fighters yet "
-                "to fight come last. The champion stands above the leagues.</p>");
+    str_add(&b,
+            "<p class=\"muted small\">Ranked by gold record (3 points a win in GOLD, 1 a "
+            "tie, since the last title shot), then the season's wins minus losses, then age; "
+            "fighters yet to fight this season come last. The champion stands above the "
+            "leagues. <a href=\"%shalloffame\">Past seasons</a></p>",
+            r->root);
     foot(&b);
     finish(&b, 200, 0, out);
 }
@@ -1049,6 +1058,19 @@ static void page_ratings(struct web *w, const struct route *r, int page, struct 
     finish(&b, 200, 0, out);
 }
 
+/* ------------------------------------------- for the other files' pages */
+
+void pages_head(struct str *b, const struct route *r, const char *title)
+{
+    head(b, r, title, 0);
+}
+
+void pages_end(struct str *b, struct reply *out)
+{
+    foot(b);
+    finish(b, 200, 0, out);
+}
+
 /* ---------------------------------------------------------- dispatch */
 
 void pages_render(struct web *w, const struct route *r, int page, struct reply *out)
@@ -1068,6 +1090,9 @@ void pages_render(struct web *w, const struct route *r, int page, struct reply *
         return page_bout(w, r, out);
     case PAGE_RATINGS:
         return page_ratings(w, r, page, out);
+    case PAGE_SEASON:
+    case PAGE_HALLOFFAME:
+        return season_pages(w, r, out);
     default:
         return not_found(r, "There is no such page.", out);
     }

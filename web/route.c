@@ -166,6 +166,18 @@ static enum route_page ratings_of(const struct reading *g, struct route *r)
     return g->api ? API_RATINGS : PAGE_RATINGS;
 }
 
+/* /seasons/RULES/N and /halloffame (and the API's): the ruleset and the
+ * season's number (r->id) into r. */
+static enum route_page seasons_of(const struct reading *g, struct route *r)
+{
+    if (is(&g->sg, g->at, "halloffame"))
+        return g->left != 1 ? PAGE_NOT_FOUND : g->api ? API_HALLOFFAME : PAGE_HALLOFFAME;
+    if (g->left != 3 || (r->rules = rules_of(&g->sg, g->at + 1)) < 0 ||
+        (r->id = id_of(&g->sg, g->at + 2)) <= 0)
+        return PAGE_NOT_FOUND;
+    return g->api ? API_SEASON : PAGE_SEASON;
+}
+
 /* /bouts/ID, /fighters/ID and /fighters/NAME (and the API's): the id or
  * the name into r. */
 static enum route_page item_of(const struct reading *g, struct route *r)
@@ -204,6 +216,8 @@ static enum route_page page_of(const struct reading *g, struct route *r)
         return ratings_of(g, r);
     if (is(sg, g->at, "fighters") || is(sg, g->at, "bouts"))
         return item_of(g, r);
+    if (is(sg, g->at, "seasons") || is(sg, g->at, "halloffame"))
+        return seasons_of(g, r);
     return PAGE_NOT_FOUND;
 }
 

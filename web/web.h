@@ -62,6 +62,11 @@ enum route_page {
     API_CHAMPIONS,    /* /api/champions/RULES */
     PAGE_RATINGS,     /* /ratings/RULES (web/rating.c) */
     API_RATINGS,      /* /api/ratings/RULES */
+    /* Seasons (web/season.c). */
+    PAGE_SEASON,     /* /seasons/RULES/N: a season's final standings */
+    PAGE_HALLOFFAME, /* /halloffame */
+    API_SEASON,      /* /api/seasons/RULES/N */
+    API_HALLOFFAME,  /* /api/halloffame */
 };
 
 #define ROUTE_PATH_MAX 256 /* longer paths are not ours: 404 */
@@ -71,7 +76,7 @@ struct route {
     int api;                /* the path is under /api: every answer is JSON */
     int rules;              /* enum rules, or -1 (standings of every ruleset) */
     int league;             /* enum league, or -1 (the standings' default) */
-    int64_t id;             /* fighters and bouts, >= 1 */
+    int64_t id;             /* fighters and bouts, >= 1; a season's number */
     char name[DB_NAME_MAX]; /* a fighter's name, as written in the path */
     /* How far below the root the page is, as a relative link's prefix
      * ("", "../", "../../"), so that links work under any base path; "/"
@@ -237,6 +242,15 @@ void pages_fighter_name(struct web *w, const struct route *r, struct reply *out)
  * /api (r->api) the same as JSON: api_error(status, message). */
 void pages_error(const struct route *r, int status, const char *title, const char *message,
                  struct reply *out);
+/* For the pages made in other files: the head of a page titled `title`
+ * (the style, the navigation) onto b, and the end of one (the footer) with
+ * b made the 200 answer. */
+void pages_head(struct str *b, const struct route *r, const char *title);
+void pages_end(struct str *b, struct reply *out);
+/* The seasons' pages (season.c): PAGE_SEASON and PAGE_HALLOFFAME, and their
+ * JSON, API_SEASON and API_HALLOFFAME. */
+void season_pages(struct web *w, const struct route *r, struct reply *out);
+void season_api(struct web *w, const struct route *r, struct reply *out);
 /* The SVG chart of a bout's meter round by round, with its marks. */
 void chart_svg(struct str *b, const struct bout_view *v);
 

@@ -310,6 +310,11 @@ int main(int argc, char **argv)
         if (league_turn(game, RULES_SUGARRAY, 2000 + (uint64_t)t, "#league", lines, &n, err,
                         sizeof(err)) != 0)
             die("sugarray turn", err);
+        /* SUGAR RAY's first season ends after its fifth turn (an admin's
+         * season end): an archive and a hall of fame for the pages. */
+        struct game_caller boss = caller("boss", acct[0], NULL);
+        if (t == 4 && game_season_end(game, &boss, RULES_SUGARRAY, "#league") != 0)
+            die("season end", "refused");
         if (t < 6 && league_turn(game, RULES_DUEL, 3000 + (uint64_t)t, "#league", lines, &n, err,
                                  sizeof(err)) != 0)
             die("duel turn", err);

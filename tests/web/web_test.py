@@ -366,8 +366,8 @@ def run(c, info, dbpath, sim, tmp, port):
           jb[:300])
     check("api standings: the champion", d["champion"] and d["champion"]["id"] == champ[0]
           and d["champion"]["defences"] == champ[1])
-    order = [(x["wins"] + x["losses"] + x["draws"] > 0, x["gold_record"], x["wins"] - x["losses"])
-             for x in d["standings"]]
+    order = [(sum(x["season"].values()) > 0, x["gold_record"],
+              x["season"]["wins"] - x["season"]["losses"]) for x in d["standings"]]
     check("api standings: ranked (the unfought last)", order == sorted(order, reverse=True)
           and [x["position"] for x in d["standings"]] == list(range(1, len(rows) + 1)))
     st, h, body = c.get("/standings/boxing/gold")
@@ -417,6 +417,7 @@ def run(c, info, dbpath, sim, tmp, port):
           and titles >= 1 and (champ[1] == 0 or ("defence %d</td>" % champ[1]) in text)
           and ("%d defence" % champ[1]) in text, (titles, champ))
 
+    seasons(c, conn)
     run_duels(c, info, conn, dbpath, sim)
     ratings_pages(c, conn)
 
@@ -492,7 +493,9 @@ def run(c, info, dbpath, sim, tmp, port):
             ("standings", "/standings/boxing/gold", "900,1000",
              {"gold pill": (0xf3, 0xcf, 0x55), "link": (0x0b, 0x57, 0xa4)}),
             ("fighter", "/fighters/%d" % rating_fighter[0], "900,1400",
-             {"rating line": (0x6a, 0x1b, 0x9a), "rating band": (0xec, 0xd8, 0xef)})]:
+             {"rating line": (0x6a, 0x1b, 0x9a), "rating band": (0xec, 0xd8, 0xef)}),
+            ("hall of fame", "/halloffame", "900,1000",
+             {"gold pill": (0xf3, 0xcf, 0x55), "link": (0x0b, 0x57, 0xa4)})]:
         png = os.path.join(tmp, name + ".png")
         rc, outp = screenshot("http://127.0.0.1:%d%s" % (port, path), png, tmp, size)
         if not check("chromium: %s screenshot written" % name, rc == 0 and os.path.exists(png)
@@ -502,6 +505,50 @@ def run(c, info, dbpath, sim, tmp, port):
         check("chromium: %s screenshot not blank (%d colours)" % (name, distinct), distinct > 20)
         for k, n in counts.items():
             check("chromium: %s screenshot shows the %s (%d px)" % (name, k, n), n > 30)
+
+
+def seasons(c, conn):
+    """The seasons' pages against the archive: SUGAR RAY's season 1 ended
+    (webgen), the others still run."""
+    rows = conn.execute("SELECT league, position, fighter, name, wins, losses, draws, moved FROM"
+                        " season_standings WHERE rules = 'sugarray' AND season = 1").fetchall()
+    honours = conn.execute("SELECT honour, fighter, name FROM hall_of_fame WHERE rules ="
+                           " 'sugarray' AND season = 1").fetchall()
+    check("season: the archive holds SUGAR RAY's season 1", len(rows) > 0 and len(honours) > 0)
+    st, h, body = c.get("/seasons/sugarray/1")
+    text = body.decode()
+    check("/seasons/sugarray/1: 200, a row per archived fighter",
+          st == 200 and text.count("<tr><td class=\"n\">") == len(rows), (st, len(rows)))
+    check("/seasons/sugarray/1: the winners and the moves",
+          all(("fighters/%d\">" % f) in text for _, f, _ in honours)
+          and text.count("&uarr; up") == sum(1 for r in rows if r[7] == 1)
+          and text.count("&darr; down") == sum(1 for r in rows if r[7] == -1))
+    no_markup("/seasons/sugarray/1", body)
+    st, h, jb = c.get("/api/seasons/sugarray/1")
+    d = json.loads(jb) if st == 200 else {}
+    check("/api/seasons/sugarray/1: the standings and honours as archived",
+          st == 200 and d["season"] == 1 and len(d["standings"]) == len(rows)
+          and sorted((x["id"], x["wins"], x["losses"], x["draws"]) for x in d["standings"])
+          == sorted((r[2], r[4], r[5], r[6]) for r in rows)
+          and sorted(x["id"] for x in d["honours"]) == sorted(f for _, f, _ in honours), jb[:300])
+    st, h, body = c.get("/halloffame")
+    text = body.decode()
+    check("/halloffame: 200, SUGAR RAY's season 1 linked, the others none yet",
+          st == 200 and "seasons/sugarray/1\">season 1</a>" in text
+          and text.count("season has ended yet") == 2, st)
+    no_markup("/halloffame", body)
+    st, h, jb = c.get("/api/halloffame")
+    d = json.loads(jb) if st == 200 else {}
+    check("/api/halloffame: one season, its honours",
+          st == 200 and len(d["seasons"]) == 1 and d["seasons"][0]["rules"] == "sugarray"
+          and len(d["seasons"][0]["honours"]) == len(honours), jb[:300])
+    for path in ["/seasons/sugarray/2", "/seasons/boxing/1", "/seasons/chess/1",
+                 "/seasons/sugarray/0", "/seasons/sugarray", "/halloffame/boxing",
+                 "/api/seasons/sugarray/2"]:
+        st, h, body = c.get(path)
+        check("%s: 404" % path, st == 404, st)
+    st, h, jb = c.get("/api/seasons/duel/1")
+    check("/api/seasons/duel/1: a JSON 404", st == 404 and b"error" in jb, st)
 
 
 def is_json(h, body):
@@ -575,8 +622,8 @@ def lists_lead_somewhere(c, dbpath, ex):
     # A BRONZE boxer who never fought.
     fresh = w.execute("SELECT id FROM fighters WHERE rules = 'boxing' AND league = 'bronze' "
                       "AND retired = 0 ORDER BY id LIMIT 1").fetchone()[0]
-    w.execute("UPDATE fighters SET wins = 0, losses = 0, draws = 0, kos = 0, gold_record = 0 "
-              "WHERE id = ?", (fresh,))
+    w.execute("UPDATE fighters SET wins = 0, losses = 0, draws = 0, kos = 0, gold_record = 0, "
+              "season_wins = 0, season_losses = 0, season_draws = 0 WHERE id = ?", (fresh,))
     w.commit()
     w.close()
     st, h, body = c.get("/standings/duel")
