@@ -436,13 +436,9 @@ static void standings_table(struct web *w, struct str *b, const struct route *r,
 {
     str_add(b, "<div class=\"wrap\"><table><thead><tr><th class=\"n\" "
                "style=\"width:3rem\">#</th><th>Fighter</th>"
-               "<th>Owner</th><th class=\"n\">W-L-D</th><th class=\"n hide-s\">KOs</th>"
-               "<th class=\"n\">Gold</th><th class=\"n\">Rating</th></tr></thead><tbody>");
-}
-
                "<th>Owner</th><th class=\"n\">Season</th><th class=\"n hide-s\">Career</th>"
                "<th class=\"n hide-s\">KOs</th>"
-               "<th class=\"n\">Gold</th></tr></thead><tbody>");
+               "<th class=\"n\">Gold</th><th class=\"n\">Rating</th></tr></thead><tbody>");
     for (int i = from; i < to; i++) {
         const struct db_fighter *f = &s->v[i];
         str_add(b, "<tr><td class=\"n\">%d</td><td>", i + 1);

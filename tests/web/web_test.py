@@ -751,10 +751,12 @@ def ratings_pages(c, conn):
     check("api fighter: rating as stored", abs(d["rating"] - r) < 1e-3
           and abs(d["deviation"] - rd) < 1e-3 and abs(d["volatility"] - vol) < 1e-5
           and d["bouts"] == bouts, d)
-    got = [(x["bout"], round(x["before"], 3), round(x["rating"], 3), round(x["deviation"], 3))
-           for x in d["history"]]
-    want = [(b, round(be, 3), round(ra, 3), round(de, 3)) for b, be, ra, de in hist]
-    check("api fighter: rating history as stored", got == want, (got[:3], want[:3]))
+    # The JSON prints three decimals: compare within what it printed.
+    got = [(x["bout"], x["before"], x["rating"], x["deviation"]) for x in d["history"]]
+    bad = [(g, w) for g, w in zip(got, hist)
+           if g[0] != w[0] or any(abs(a - b) > 1.5e-3 for a, b in zip(g[1:], w[1:]))]
+    check("api fighter: rating history as stored", len(got) == len(hist) and not bad,
+          bad[:3] or (len(got), len(hist)))
     # A fighter never rated: a newcomer's card, no chart.
     new = conn.execute("SELECT id FROM fighters WHERE id NOT IN (SELECT fighter FROM ratings)"
                        " LIMIT 1").fetchone()
