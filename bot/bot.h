@@ -101,6 +101,9 @@ struct config {
     long rejoin_grace; /* seconds */
     /* [league] */
     long turn_interval; /* seconds; 0: turns only by admin command */
+    /* [predict] predictions on a live bout close once this many rounds
+     * are fought */
+    int closes_after;
     /* [web] (ringside-web reads them): where the pages are, for links */
     char listen[CONFIG_STR_MAX];
     char base_url[CONFIG_STR_MAX];
@@ -596,6 +599,9 @@ extern const struct cmd_entry cmd_unban_entry;
 extern const struct cmd_entry cmd_set_entry;
 extern const struct cmd_entry cmd_cancel_entry;
 extern const struct cmd_entry cmd_turn_entry;
+/* Predictions (cmd-predict.c). */
+extern const struct cmd_entry cmd_predict_entry;
+extern const struct cmd_entry cmd_pundits_entry;
 
 /* ------------------------------------------------------ the bot itself */
 

@@ -72,6 +72,8 @@ const struct cmd_entry *const cmd_table[] = {
     &cmd_bouts_entry,
     &cmd_score_entry,
     &cmd_report_entry,
+    &cmd_predict_entry, /* predictions: cmd-predict.c */
+    &cmd_pundits_entry,
     &cmd_standings_entry,
     &cmd_champion_entry,
     &cmd_league_entry,
@@ -380,7 +382,14 @@ static enum stage stage_flood(struct dispatch *d)
         return STAGE_REFUSED;
     case USERS_RATE_IGNORE:
     default:
-        return STAGE_DONE;
+        if (d->e != &cmd_predict_entry)
+            return STAGE_DONE;
+        /* A prediction is never dropped unsaid: he must know to say it
+         * again before it closes. */
+        reply_private(ctx, "too many commands: your prediction was not taken; say it again in %d "
+                           "seconds",
+                      wait);
+        return STAGE_REFUSED;
     }
 }
 

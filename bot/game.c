@@ -137,6 +137,7 @@ void bot_game_config(const struct config *cfg, struct game_config *gc)
     gc->auto_round_seconds = cfg->duel_round_seconds;
     gc->rejoin_grace = (int)cfg->rejoin_grace;
     gc->turn_interval = cfg->turn_interval;
+    gc->predict_closes_after = cfg->closes_after;
     snprintf(gc->prefix, sizeof(gc->prefix), "%s", cfg->prefix);
     gc->format = cfg->colours ? GAME_FORMAT_COLOUR : GAME_FORMAT_BOLD;
     snprintf(gc->base_url, sizeof(gc->base_url), "%s", cfg->base_url);

@@ -930,6 +930,7 @@ struct round {
     int n;
     char result[RENDER_RESULT_MAX + 1][RENDER_LINE_MAX]; /* and the result's */
     int nres;
+    struct predict_round *pred; /* what it read of the predictions (predict.c) */
 };
 
 /* Step 1 of a round: both orders, the players' where they sent them, else
@@ -995,9 +996,9 @@ static int round_fight(struct game *g, const struct live *lv, struct round *r)
 }
 
 /* Step 3: one transaction writes both orders, the round's digest, the bout
- * and, when it ends, the records. Returns 0; or -1, rolled back and
- * logged: nothing of the round is stored. */
-static int round_store(struct game *g, const struct round *r)
+ * and, when it ends, the records and the predictions' scores. Returns 0; or -1,
+ * rolled back and logged: nothing of the round is stored. */
+static int round_store(struct game *g, struct round *r)
 {
     struct db *db = g->db;
     const struct db_bout *rec = &r->rec;
@@ -1006,12 +1007,15 @@ static int round_store(struct game *g, const struct round *r)
              db_round_put(db, rec->id, r->number, r->digest) == DB_OK &&
              db_bout_save(db, rec) == DB_OK &&
              (!r->b.result.over ||
-              (db_fighter_save(db, &r->f[0]) == DB_OK && db_fighter_save(db, &r->f[1]) == DB_OK));
+              (db_fighter_save(db, &r->f[0]) == DB_OK && db_fighter_save(db, &r->f[1]) == DB_OK)) &&
+             predict_store(g, rec, r->number, r->b.result.over, &r->pred) == 0;
     if (ok && db_commit(db) == DB_OK)
         return 0;
     game_log(g, GAME_LOG_ERROR, "bout %lld round %d not stored (%s); it will be fought again",
              (long long)rec->id, r->number, db_errmsg(db));
     db_rollback(db); /* harmless when BEGIN itself failed */
+    predict_round_free(r->pred);
+    r->pred = NULL;
     return -1;
 }
 
@@ -1051,6 +1055,8 @@ static void round_say(struct game *g, struct live *lv, struct round *r, int pack
         render_aftermath(lv->corner, after, &r->b, r->result[r->nres], RENDER_LINE_MAX);
         decorate(g, lv, r->result[r->nres++], plain ? 0 : COLOUR_RESULT);
     }
+    if (r->n > 0) /* the predictions' count, once they are closed */
+        predict_count_add(r->pred, lv, r->lines[0], RENDER_LINE_MAX);
     if (packed) {
         say_joined(g, r->rec.channel, r->rec.id, r->lines, r->n);
         /* Classic result lines are a table: each keeps a line of its own. */
@@ -1064,6 +1070,8 @@ static void round_say(struct game *g, struct live *lv, struct round *r, int pack
         for (int i = 0; i < r->nres; i++)
             game_say(g, GAME_ROUND, r->rec.channel, "%s", r->result[i]);
     }
+    if (r->b.result.over)
+        predict_called(g, lv, r->pred, packed);
     said_later(g, r->rec.id, r->number);
 }
 
@@ -1132,7 +1140,7 @@ static void round_next(struct game *g, struct live *lv, const struct round *r, i
  * decides what to tell, and round_failed schedules the round again). */
 static int resolve(struct game *g, struct live *lv, int acked, const char *ack)
 {
-    struct round *r = xmalloc(sizeof(*r));
+    struct round *r = xcalloc(1, sizeof(*r));
 
     if (round_orders(g, lv, r) != 0 || round_fight(g, lv, r) != 0 || round_store(g, r) != 0) {
         free(r);
@@ -1142,6 +1150,7 @@ static int resolve(struct game *g, struct live *lv, int acked, const char *ack)
     round_adopt(lv, r);
     round_say(g, lv, r, packed);
     round_next(g, lv, r, acked, ack);
+    predict_round_free(r->pred);
     free(r);
     return 0;
 }

@@ -112,6 +112,9 @@ struct game_config {
      * the hints given in private ("say !challenge <nick> in #ringside");
      * "" for "in a channel". */
     char channel[64];
+    /* Predictions on a live bout close once this many rounds are fought
+     * ([predict] closes_after); 0 is taken as 1. */
+    int predict_closes_after;
 };
 #define GAME_FORMAT_PLAIN  0
 #define GAME_FORMAT_BOLD   1
@@ -791,5 +794,23 @@ int game_plan(struct game *g, const struct game_caller *who, enum game_plan_op o
 /* The stored plan of fighter `fighter_id` appended to out: 0, 1 when he
  * has none, -1 on a database error. */
 int game_plan_get(struct game *g, int64_t fighter_id, struct str *out);
+
+/* ---------------------------------------------- predictions (predict.c) */
+
+/* `predict <bout> <fighter> [method] [round N]` or `predict <bout> draw`:
+ * words[0..n) after the bout's number. Stores the caller's prediction on
+ * that live bout (replacing his last one while it is open) and then tells
+ * him, always in private; or one private line saying why not (no such
+ * bout, a league or title bout, not yet accepted, closed, his own
+ * fighter's, a fighter or method or round the bout cannot have). 0 or -1. */
+int game_predict(struct game *g, const struct game_caller *who, const char *bout, char **words,
+                 int n);
+/* `predict` alone: the caller's predictions on bouts still live, in
+ * private. 0 or -1. */
+int game_predict_list(struct game *g, const struct game_caller *who);
+/* `pundits [rules=NAME] [season [N]]`: the table of predictors by points,
+ * then the share of winners called (all time; a season's once seasons are
+ * kept). 0 or -1 after a one-line refusal. */
+int game_pundits(struct game *g, const struct game_caller *who, char **words, int n);
 
 #endif
