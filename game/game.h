@@ -812,5 +812,10 @@ int game_predict_list(struct game *g, const struct game_caller *who);
  * then the share of winners called (all time; a season's once seasons are
  * kept). 0 or -1 after a one-line refusal. */
 int game_pundits(struct game *g, const struct game_caller *who, char **words, int n);
+/* A prediction in words, appended to s: "Rocky by TKO in round 4",
+ * "Rocky", "a draw" (p on a bout of `rules` between fighters named a and
+ * b, side 0 first). */
+void game_prediction_text(const struct db_prediction *p, enum rules rules, const char *a,
+                          const char *b, struct str *s);
 
 #endif

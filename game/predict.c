@@ -108,10 +108,8 @@ int predict_closes(const struct game *g)
     return g->cfg.predict_closes_after > 0 ? g->cfg.predict_closes_after : 1;
 }
 
-/* "Rocky by TKO in round 4", "Rocky", "a draw": prediction p on a bout
- * between fighters named a and b of ruleset `rules`. */
-static void prediction_text(const struct db_prediction *p, enum rules rules, const char *a,
-                            const char *b, struct str *s)
+void game_prediction_text(const struct db_prediction *p, enum rules rules, const char *a,
+                          const char *b, struct str *s)
 {
     const struct method_word *m = p->method[0] ? method_find(rules, p->method) : NULL;
 
@@ -320,9 +318,9 @@ int game_predict(struct game *g, const struct game_caller *who, const char *bout
     struct str t, b;
     str_init_fixed(&t, now, sizeof(now));
     str_init_fixed(&b, before, sizeof(before));
-    prediction_text(&p, lv->rec.rules, lv->f[0].name, lv->f[1].name, &t);
+    game_prediction_text(&p, lv->rec.rules, lv->f[0].name, lv->f[1].name, &t);
     if (had)
-        prediction_text(&was, lv->rec.rules, lv->f[0].name, lv->f[1].name, &b);
+        game_prediction_text(&was, lv->rec.rules, lv->f[0].name, lv->f[1].name, &b);
     game_reply_private(who,
                        "%s bout #%lld: %s%s%s%s. You may change it until the end of round %d; "
                        "nobody sees it before then.",
@@ -356,7 +354,7 @@ int game_predict_list(struct game *g, const struct game_caller *who)
         if (!lv)
             continue;
         str_add(&s, "%s #%lld ", i ? ";" : "", (long long)v[i].bout);
-        prediction_text(&v[i], lv->rec.rules, lv->f[0].name, lv->f[1].name, &s);
+        game_prediction_text(&v[i], lv->rec.rules, lv->f[0].name, lv->f[1].name, &s);
         if (lv->rec.round >= v[i].closes)
             str_cat(&s, " (closed)");
         else
@@ -463,7 +461,7 @@ static void called_one(struct game *g, const struct live *lv, const struct db_pr
     struct str w, m;
 
     str_init_fixed(&w, what, sizeof(what));
-    prediction_text(p, lv->rec.rules, lv->f[0].name, lv->f[1].name, &w);
+    game_prediction_text(p, lv->rec.rules, lv->f[0].name, lv->f[1].name, &w);
     str_init_fixed(&m, msg, sizeof(msg));
     str_add(&m, "Bout #%lld is over: your prediction (%s) scores %d point%s", (long long)p->bout,
             what, pts, pts == 1 ? "" : "s");

@@ -436,8 +436,14 @@ static void api_bout(struct web *w, const struct route *r, struct reply *out)
             str_add(&b, ",");
         round_add(&b, &v->round[i]);
     }
-    str_add(&b, "]}");
+    str_add(&b, "]");
+    int bad = predictions_json(w, v, &b) != 0;
+    str_add(&b, "}");
     bout_view_free(v);
+    if (bad) {
+        str_free(&b);
+        return api_error(500, "database error", out);
+    }
     finish(&b, 200, out);
 }
 
@@ -505,6 +511,19 @@ static void api_home(struct web *w, struct reply *out)
     finish(&b, 200, out);
 }
 
+/* /api/pundits, /api/pundits/RULES (pundits.c). */
+static void api_pundits(struct web *w, const struct route *r, struct reply *out)
+{
+    struct str b;
+
+    str_init(&b);
+    if (pundits_json(w, r, &b) != 0) {
+        str_free(&b);
+        return api_error(500, "database error", out);
+    }
+    finish(&b, 200, out);
+}
+
 void api_render(struct web *w, const struct route *r, int page, struct reply *out)
 {
     switch (r->page) {
@@ -522,6 +541,8 @@ void api_render(struct web *w, const struct route *r, int page, struct reply *ou
         return api_fighter(w, r, out);
     case API_BOUT:
         return api_bout(w, r, out);
+    case API_PUNDITS:
+        return api_pundits(w, r, out);
     default:
         return api_error(404, "no such address in the API", out);
     }

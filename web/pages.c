@@ -988,6 +988,11 @@ static void page_bout(struct web *w, const struct route *r, struct reply *out)
     chart_svg(&b, v);
     str_add(&b, "</div>");
     bout_rounds(&b, v, live);
+    if (predictions_html(w, v, &b) != 0) {
+        bout_view_free(v);
+        str_free(&b);
+        return db_failed(r, out);
+    }
     str_add(&b, "<p class=\"small\"><a href=\"%sapi/bouts/%lld\">This bout as JSON</a></p>",
             r->root, (long long)v->rec.id);
     bout_view_free(v);
@@ -1023,6 +1028,21 @@ void pages_fighter_name(struct web *w, const struct route *r, struct reply *out)
     finish(&b, 302, 0, out);
 }
 
+/* /pundits, /pundits/RULES: the predictors' table (pundits.c). */
+static void page_pundits(struct web *w, const struct route *r, struct reply *out)
+{
+    struct str b;
+
+    str_init(&b);
+    head(&b, r, "Pundits", 0);
+    if (pundits_html(w, r, &b) != 0) {
+        str_free(&b);
+        return db_failed(r, out);
+    }
+    foot(&b);
+    finish(&b, 200, 0, out);
+}
+
 /* ---------------------------------------------------------- dispatch */
 
 void pages_render(struct web *w, const struct route *r, int page, struct reply *out)
@@ -1040,6 +1060,8 @@ void pages_render(struct web *w, const struct route *r, int page, struct reply *
         return page_fighter(w, r, out);
     case PAGE_BOUT:
         return page_bout(w, r, out);
+    case PAGE_PUNDITS:
+        return page_pundits(w, r, out);
     default:
         return not_found(r, "There is no such page.", out);
     }

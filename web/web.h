@@ -60,6 +60,8 @@ enum route_page {
     API_FIGHTER_NAME, /* /api/fighters/NAME: the fighter's document itself */
     API_HOME,         /* /api */
     API_CHAMPIONS,    /* /api/champions/RULES */
+    PAGE_PUNDITS,     /* /pundits, /pundits/RULES (predictions: pundits.c) */
+    API_PUNDITS,      /* /api/pundits, /api/pundits/RULES */
 };
 
 #define ROUTE_PATH_MAX 256 /* longer paths are not ours: 404 */
@@ -237,6 +239,18 @@ void pages_error(const struct route *r, int status, const char *title, const cha
                  struct reply *out);
 /* The SVG chart of a bout's meter round by round, with its marks. */
 void chart_svg(struct str *b, const struct bout_view *v);
+
+/* Predictions (pundits.c). pundits_html and pundits_json: the pundits'
+ * table of r->rules (-1: every ruleset), all time, as a page's body or a
+ * JSON document; predictions_html and predictions_json: bout rec's
+ * predictions once they are closed (the bout over, or past the round each
+ * closed at), the HTML a section (nothing while they are secret), the JSON
+ * ,"predictions":[...] (null while secret). Each 0, or -1 on a database
+ * error. */
+int pundits_html(struct web *w, const struct route *r, struct str *b);
+int pundits_json(struct web *w, const struct route *r, struct str *b);
+int predictions_html(struct web *w, const struct bout_view *v, struct str *b);
+int predictions_json(struct web *w, const struct bout_view *v, struct str *b);
 
 /* The date of a unix time, "2026-11-24 06:58 UTC" (UTC), into buf. */
 const char *web_date(int64_t t, char *buf, size_t len);
