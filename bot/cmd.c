@@ -386,8 +386,9 @@ static enum stage stage_flood(struct dispatch *d)
             return STAGE_DONE;
         /* A prediction is never dropped unsaid: he must know to say it
          * again before it closes. */
-        reply_private(ctx, "too many commands: your prediction was not taken; say it again in %d "
-                           "seconds",
+        reply_private(ctx,
+                      "too many commands: your prediction was not taken; say it again in %d "
+                      "seconds",
                       wait);
         return STAGE_REFUSED;
     }

@@ -132,7 +132,8 @@ static const struct key config_keys[] = {
 
 #define NKEYS ((int)(sizeof(config_keys) / sizeof(config_keys[0])))
 
-static const char *const config_sections[] = {"irc", "bot", "flood", "bout", "league", "predict", "web"};
+static const char *const config_sections[] = {"irc",    "bot",     "flood", "bout",
+                                              "league", "predict", "web"};
 #define NSECTIONS    ((int)(sizeof(config_sections) / sizeof(config_sections[0])))
 #define SECTION_LIST "irc, bot, flood, bout, league, predict, web"
 
