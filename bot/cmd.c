@@ -72,11 +72,11 @@ const struct cmd_entry *const cmd_table[] = {
     &cmd_bouts_entry,
     &cmd_score_entry,
     &cmd_report_entry,
-    &cmd_predict_entry, /* predictions: cmd-predict.c */
-    &cmd_pundits_entry,
     &cmd_standings_entry,
     &cmd_champion_entry,
     &cmd_league_entry,
+    &cmd_predict_entry, /* predictions: cmd-predict.c */
+    &cmd_pundits_entry,
     &cmd_pause_entry,
     &cmd_ban_entry,
     &cmd_unban_entry,
