@@ -45,6 +45,9 @@ static const struct cmd_entry cmd_version_entry = {
     .exec = cmd_version,
 };
 
+/* One entry a line, in help order (clang-format would pack a long list
+ * into columns). */
+/* clang-format off */
 const struct cmd_entry *const cmd_table[] = {
     &cmd_help_entry,
     &cmd_version_entry,
@@ -75,7 +78,7 @@ const struct cmd_entry *const cmd_table[] = {
     &cmd_standings_entry,
     &cmd_champion_entry,
     &cmd_league_entry,
-    &cmd_predict_entry, /* predictions: cmd-predict.c */
+    &cmd_predict_entry, /* what spectators play: cmd-predict.c */
     &cmd_pundits_entry,
     &cmd_pause_entry,
     &cmd_ban_entry,
@@ -85,6 +88,7 @@ const struct cmd_entry *const cmd_table[] = {
     &cmd_turn_entry,
     NULL,
 };
+/* clang-format on */
 
 static int word_in(const char *word, const char *list)
 {
