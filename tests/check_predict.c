@@ -338,6 +338,76 @@ START_TEST(test_failed_write_scores_with_the_result)
 }
 END_TEST
 
+static const struct sheet conan = {
+    .rules = RULES_DUEL,
+    .u.duel = {18,
+               14,
+               14,
+               10,
+               {DUEL_LONGSWORD, DUEL_PLATE, DUEL_LEATHER, DUEL_CHAINMAIL, 0, 0, DUEL_LEATHER},
+               {DUEL_COND_FULL, DUEL_COND_FULL, 20000, DUEL_COND_FULL, 0, 0, 30000}}};
+static const struct sheet hector = {
+    .rules = RULES_DUEL,
+    .u.duel = {14,
+               20,
+               12,
+               10,
+               {DUEL_MACE, 0, DUEL_LEATHER, 0, 0, 0, DUEL_CHAINMAIL},
+               {5000, 0, DUEL_COND_FULL, 0, 0, 0, DUEL_COND_FULL}}};
+
+/* What a prediction (side, method, round) scores against a stored result,
+ * computed apart from the game: the issue's rule. */
+static int hits_of(int side, const char *method, int round, const struct db_bout *rec)
+{
+    const char *got = rec->method == METHOD_KO ? "ko" : rec->method == METHOD_TKO ? "yield" : "";
+    if (side != rec->winner)
+        return 0;
+    return DB_HIT_WINNER |
+           (side >= 0 && method[0] && strcmp(method, got) == 0 ? DB_HIT_METHOD : 0) |
+           (side >= 0 && round > 0 && round == rec->round ? DB_HIT_ROUND : 0);
+}
+
+/* A live duel fights itself: its methods are ko and yield, and the
+ * predictions on it are scored as its result says. */
+START_TEST(test_duel)
+{
+    int64_t hal = player("hal", "Conan", &conan), ivy = player("ivy", "Hector", &hector);
+    struct game_caller ch = caller("hal", hal, 1), ci = caller("ivy", ivy, 1);
+
+    ck_assert_int_eq(game_challenge(game, &ch, ivy, "ivy", RULES_DUEL, 0, NULL, NULL), 0);
+    ck_assert_int_eq(game_answer(game, &ci, GAME_ACCEPT, "hal", hal), 0);
+    hush();
+    ck_assert_int_eq(say_predict("carol", carol, "2 Conan decision"), -1);
+    HAS("carol|private|A duel bout ends by ko or yield: \"decision\" is none of them.\n");
+    ck_assert_int_eq(say_predict("carol", carol, "2 Conan yield"), 0);
+    HAS("carol|private|Prediction stored for bout #2: Conan by yield.");
+    ck_assert_int_eq(say_predict("dave", dave, "2 Hector ko round 3"), 0);
+    ck_assert_int_eq(say_predict("erin", erin, "2 Conan ko"), 0);
+    ck_assert_int_eq(say_predict("frank", frank, "2 draw"), 0);
+    for (int i = 0; i < 200 && game_live(game); i++) {
+        clock_now += 5;
+        game_tick(game, NULL);
+    }
+    struct db_bout rec;
+    ck_assert_int_eq(db_bout_get(db, 2, &rec), DB_OK);
+    ck_assert_int_eq(rec.state, DB_BOUT_OVER);
+    /* Conan wins by KO in round 6 (the seeds are the fixture's). */
+    HAS("#ring|chatter|Called it: carol (winner), erin (winner, KO).\n");
+    static const struct {
+        int64_t *who;
+        int side;
+        const char *method;
+        int round;
+    } calls[] = {
+        {&carol, 0, "yield", 0}, {&dave, 1, "ko", 3}, {&erin, 0, "ko", 0}, {&frank, -1, "", 0}};
+    for (size_t i = 0; i < sizeof(calls) / sizeof(calls[0]); i++) {
+        struct db_prediction p;
+        ck_assert_int_eq(db_predict_get(db, 2, *calls[i].who, &p), DB_OK);
+        ck_assert_int_eq(p.hits, hits_of(calls[i].side, calls[i].method, calls[i].round, &rec));
+    }
+}
+END_TEST
+
 Suite *predict_suite(void)
 {
     Suite *s = suite_create("predict");
@@ -349,6 +419,7 @@ Suite *predict_suite(void)
     tcase_add_test(tc, test_closing_count_and_scoring);
     tcase_add_test(tc, test_restart_scores_once);
     tcase_add_test(tc, test_failed_write_scores_with_the_result);
+    tcase_add_test(tc, test_duel);
     suite_add_tcase(s, tc);
     return s;
 }
