@@ -414,6 +414,7 @@ Suite *predict_suite(void)
     TCase *tc = tcase_create("predict");
 
     tcase_add_checked_fixture(tc, setup, fixture_teardown);
+    tcase_set_timeout(tc, 120); /* the fault sweep fights a bout a step, under ASan too */
     tcase_add_test(tc, test_taking_and_changing);
     tcase_add_test(tc, test_refusals_change_nothing);
     tcase_add_test(tc, test_closing_count_and_scoring);
