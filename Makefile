@@ -211,7 +211,8 @@ INSTALL_JOBS = 'install: sh tests/install_test.sh'
 # kill -9 mid-duel; e2e_orders.py: the command limit's replies, orders said
 # in the channel, forfeit yes, bare orders finding their bout; e2e_quiet.py:
 # long answers in private, a duel's line a round, report in a channel, SUGAR
-# RAY's table); two fast players again on InspIRCd 3 (its fake lag at
+# RAY's table; e2e_predict.py: three spectators' predictions across a kill
+# -9); two fast players again on InspIRCd 3 (its fake lag at
 # its defaults); e2e_wire.py also runs ircd-hybrid 8
 # (tests/e2e/hybrid.sh prepares it beside ngircd), both at their default
 # flood settings. e2e_net.py: TLS, SASL and services accounts on InspIRCd 3
@@ -235,7 +236,8 @@ E2E_SUITES = 'e2e_wire: E2E_JOBS=9 python3 tests/e2e/e2e_wire.py $(E2E_ARGS)' \
 	'e2e_restart: python3 tests/e2e/e2e_restart.py $(E2E_ARGS)' \
 	'e2e_pace: python3 tests/e2e/e2e_pace.py $(E2E_ARGS)' \
 	'e2e_ratings: python3 tests/e2e/e2e_ratings.py $(E2E_ARGS)' \
-	'e2e_season: python3 tests/e2e/e2e_season.py $(E2E_ARGS)'
+	'e2e_season: python3 tests/e2e/e2e_season.py $(E2E_ARGS)' \
+	'e2e_predict: python3 tests/e2e/e2e_predict.py $(E2E_ARGS)'
 # What must be ready before the jobs start, once: the installation test's
 # packages, ircd-hybrid unpacked beside ngircd (tests/e2e/hybrid.sh).
 INSTALL_PREPARE = @sh scripts/deps.sh $(INSTALL_TEST_PKGS)

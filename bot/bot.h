@@ -104,6 +104,9 @@ struct config {
     /* [rating] */
     int exhibitions; /* exhibitions (live bouts) move the ratings (default yes) */
     int season_turns;   /* league turns a season lasts; 0: until an admin ends it */
+    /* [predict] predictions on a live bout close once this many rounds
+     * are fought */
+    int closes_after;
     /* [web] (ringside-web reads them): where the pages are, for links */
     char listen[CONFIG_STR_MAX];
     char base_url[CONFIG_STR_MAX];
@@ -614,6 +617,9 @@ extern const struct cmd_entry cmd_turn_entry;
 extern const struct cmd_entry cmd_ratings_entry; /* cmd-rating.c */
 extern const struct cmd_entry cmd_season_entry; /* seasons: cmd-season.c */
 extern const struct cmd_entry cmd_halloffame_entry;
+/* Predictions (cmd-predict.c). */
+extern const struct cmd_entry cmd_predict_entry;
+extern const struct cmd_entry cmd_pundits_entry;
 
 /* ------------------------------------------------------ the bot itself */
 

@@ -45,7 +45,8 @@ static const struct cmd_entry cmd_version_entry = {
     .exec = cmd_version,
 };
 
-/* One entry a line, whatever their number (clang-format would pack them). */
+/* One entry a line, in help order (clang-format would pack a long list
+ * into columns). */
 /* clang-format off */
 const struct cmd_entry *const cmd_table[] = {
     &cmd_help_entry,
@@ -78,6 +79,8 @@ const struct cmd_entry *const cmd_table[] = {
     &cmd_ratings_entry,
     &cmd_champion_entry,
     &cmd_league_entry,
+    &cmd_predict_entry, /* what spectators play: cmd-predict.c */
+    &cmd_pundits_entry,
     &cmd_pause_entry,
     &cmd_season_entry, /* seasons: bot/cmd-season.c */
     &cmd_halloffame_entry,
@@ -386,7 +389,15 @@ static enum stage stage_flood(struct dispatch *d)
         return STAGE_REFUSED;
     case USERS_RATE_IGNORE:
     default:
-        return STAGE_DONE;
+        if (d->e != &cmd_predict_entry)
+            return STAGE_DONE;
+        /* A prediction is never dropped unsaid: he must know to say it
+         * again before it closes. */
+        reply_private(ctx,
+                      "too many commands: your prediction was not taken; say it again in %d "
+                      "seconds",
+                      wait);
+        return STAGE_REFUSED;
     }
 }
 

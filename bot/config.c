@@ -125,6 +125,7 @@ static const struct key config_keys[] = {
     NUM("league", turn_interval, KEY_DURATION, 0, 366L * 86400),
     NUM("rating", exhibitions, KEY_BOOL, 0, 1),
     NUM("league", season_turns, KEY_TURNS, 0, 10000),
+    NUM("predict", closes_after, KEY_INT, 1, BOUT_ROUNDS_MAX),
     STR("web", listen, KEY_STRING, 0),
     STR("web", base_url, KEY_STRING, 0),
     NUM("web", max_connections, KEY_INT, 1, 10000),
@@ -134,10 +135,10 @@ static const struct key config_keys[] = {
 
 #define NKEYS ((int)(sizeof(config_keys) / sizeof(config_keys[0])))
 
-static const char *const config_sections[] = {"irc",    "bot",    "flood", "bout",
-                                              "league", "rating", "web"};
+static const char *const config_sections[] = {"irc",    "bot",    "flood",   "bout",
+                                              "league", "rating", "predict", "web"};
 #define NSECTIONS    ((int)(sizeof(config_sections) / sizeof(config_sections[0])))
-#define SECTION_LIST "irc, bot, flood, bout, league, rating, web"
+#define SECTION_LIST "irc, bot, flood, bout, league, rating, predict, web"
 
 /* The state of one parse. */
 struct config_ctx {
@@ -178,6 +179,7 @@ void config_defaults(struct config *c)
     c->rounds = 12;
     c->turn_interval = 0;
     c->exhibitions = 1;
+    c->closes_after = 1;
     strcpy(c->listen, "127.0.0.1:8080");
     c->max_connections = 256; /* web.h's WEB_CONN_MAX.. (the bot does not use them) */
     c->max_connections_per_address = 16;

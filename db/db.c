@@ -448,6 +448,26 @@ static const char *const migrations[] = {
     "  PRIMARY KEY (rules, season, honour),"
     "  FOREIGN KEY (rules, season) REFERENCES seasons(rules, number)"
     ") WITHOUT ROWID;",
+    /* 14 (issue 26, predictions; numbered 14 at merge): one spectator's
+     * call on one live bout. `side` is the fighter called (0, 1) or -1 for
+     * a draw; `method` the method's word ("ko", "tko", "dq", "decision",
+     * "points", "yield") or '' for none; `round` 0 for none. `closes` is
+     * the round after which it could no longer change (the pages show it
+     * once the bout has fought that many). `hits` is NULL until the bout
+     * ends, then set once in the result's own transaction: bit 1 the
+     * winner (or the draw), 2 the method, 4 the round; one point a bit. */
+    "CREATE TABLE predictions ("
+    "  bout INTEGER NOT NULL REFERENCES bouts(id),"
+    "  account INTEGER NOT NULL REFERENCES accounts(id),"
+    "  side INTEGER NOT NULL CHECK (side IN (-1, 0, 1)),"
+    "  method TEXT NOT NULL DEFAULT '',"
+    "  round INTEGER NOT NULL DEFAULT 0 CHECK (round >= 0),"
+    "  closes INTEGER NOT NULL CHECK (closes >= 1),"
+    "  made INTEGER NOT NULL,"
+    "  hits INTEGER CHECK (hits BETWEEN 0 AND 7),"
+    "  PRIMARY KEY (bout, account)"
+    ");"
+    "CREATE INDEX predictions_account ON predictions(account, hits);",
 };
 
 #define MIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))

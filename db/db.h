@@ -564,4 +564,58 @@ int db_honours(struct db *db, int rules, struct db_honour *v, int max, int *n);
  * a gold record of 0 (career records stay). */
 int db_season_reset(struct db *db, enum rules rules);
 
+/* ------------------------------------------------------------ predictions */
+/* Migration 14 (db/predict.c): spectators' predictions, one per account and
+ * bout, scored once when the bout ends (db_predict_score, inside the
+ * result's transaction). */
+
+#define DB_METHOD_MAX 12 /* a method's word, NUL included */
+#define DB_HIT_WINNER 1  /* the winner (or the draw) called */
+#define DB_HIT_METHOD 2  /* and the method */
+#define DB_HIT_ROUND  4  /* and the round */
+
+struct db_prediction {
+    int64_t bout, account;
+    char name[DB_NAME_MAX];     /* the account's name (filled by reads) */
+    int side;                   /* the fighter called (0, 1), or -1: a draw */
+    char method[DB_METHOD_MAX]; /* "ko", "tko", ...; "" for none */
+    int round;                  /* 0 for none */
+    int closes;                 /* it could change until this round ended */
+    int64_t made;               /* unix time of its last change */
+    int hits;                   /* DB_HIT_* bits once scored, else -1 */
+};
+
+struct db_pundit {
+    char name[DB_NAME_MAX];
+    int points;  /* one a hit */
+    int scored;  /* predictions scored */
+    int winners; /* of which the winner (or draw) was right */
+};
+
+/* Stores *p (its bout, account, side, method, round, closes, made) as that
+ * account's prediction on that bout, replacing the one before. DB_EXISTS
+ * if the one before is already scored (nothing changes); DB_NOTFOUND if
+ * the bout or the account does not exist. */
+int db_predict_put(struct db *db, const struct db_prediction *p);
+/* Fills *out with `account`'s prediction on `bout`, or DB_NOTFOUND. */
+int db_predict_get(struct db *db, int64_t bout, int64_t account, struct db_prediction *out);
+/* Calls fn(arg, p) for every prediction on `bout`, the earliest made
+ * first, until fn returns non-zero. DB_OK or DB_ERROR. */
+int db_predict_each(struct db *db, int64_t bout,
+                    int (*fn)(void *arg, const struct db_prediction *p), void *arg);
+/* `account`'s predictions not yet scored on bouts still live, the lowest
+ * bout first: at most max into out[], their number in *n. */
+int db_predict_open(struct db *db, int64_t account, struct db_prediction *out, int max, int *n);
+/* Scores every prediction on `bout` not yet scored against its result: the
+ * winner (0, 1, -1: a draw), the method's word ("" for a draw) and the
+ * round it ended in. A prediction already scored is never scored again.
+ * Meant for the transaction that stores the result. */
+int db_predict_score(struct db *db, int64_t bout, int winner, const char *method, int round);
+/* The pundits' table: every account with a prediction scored on a bout of
+ * ruleset `rules` (-1: any) that ended in [from, to) (to 0: no end), by
+ * points, then the share of winners called, then predictions scored, then
+ * name; the first max into out[], their number in *n. */
+int db_predict_table(struct db *db, int rules, int64_t from, int64_t to, struct db_pundit *out,
+                     int max, int *n);
+
 #endif

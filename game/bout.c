@@ -965,6 +965,7 @@ struct round {
     int nres;
     struct db_rating_point rated[SIDES]; /* what the end did to the ratings */
     char ratings[RENDER_LINE_MAX];       /* and its line ("" for none) */
+    struct predict_round *pred;          /* what it read of the predictions (predict.c) */
 };
 
 /* Step 1 of a round: both orders, the players' where they sent them, else
@@ -1030,8 +1031,8 @@ static int round_fight(struct game *g, const struct live *lv, struct round *r)
 }
 
 /* Step 3: one transaction writes both orders, the round's digest, the bout
- * and, when it ends, the records. Returns 0; or -1, rolled back and
- * logged: nothing of the round is stored. */
+ * and, when it ends, the records and the predictions' scores. Returns 0; or -1,
+ * rolled back and logged: nothing of the round is stored. */
 static int round_store(struct game *g, struct round *r)
 {
     struct db *db = g->db;
@@ -1042,12 +1043,15 @@ static int round_store(struct game *g, struct round *r)
              db_bout_save(db, rec) == DB_OK &&
              (!r->b.result.over ||
               (db_fighter_save(db, &r->f[0]) == DB_OK && db_fighter_save(db, &r->f[1]) == DB_OK &&
-               rating_bout_store(g, rec, r->rated) == 0));
+               rating_bout_store(g, rec, r->rated) == 0)) &&
+             predict_store(g, rec, r->number, r->b.result.over, &r->pred) == 0;
     if (ok && db_commit(db) == DB_OK)
         return 0;
     game_log(g, GAME_LOG_ERROR, "bout %lld round %d not stored (%s); it will be fought again",
              (long long)rec->id, r->number, db_errmsg(db));
     db_rollback(db); /* harmless when BEGIN itself failed */
+    predict_round_free(r->pred);
+    r->pred = NULL;
     return -1;
 }
 
@@ -1089,6 +1093,8 @@ static void round_say(struct game *g, struct live *lv, struct round *r, int pack
         const char *names[SIDES] = {r->f[0].name, r->f[1].name};
         rating_line_of(r->rated, r->b.result.winner, names, r->ratings, sizeof(r->ratings));
     }
+    if (r->n > 0) /* the predictions' count, once they are closed */
+        predict_count_add(r->pred, lv, r->lines[0], RENDER_LINE_MAX);
     if (packed) {
         say_joined(g, r->rec.channel, r->rec.id, r->lines, r->n);
         /* Classic result lines are a table: each keeps a line of its own. */
@@ -1107,6 +1113,8 @@ static void round_say(struct game *g, struct live *lv, struct round *r, int pack
         if (r->b.result.over && r->ratings[0])
             say_about(g, GAME_ROUND, r->rec.channel, r->rec.id, 0, "%s", r->ratings);
     }
+    if (r->b.result.over)
+        predict_called(g, lv, r->pred, packed);
     said_later(g, r->rec.id, r->number);
 }
 
@@ -1175,7 +1183,7 @@ static void round_next(struct game *g, struct live *lv, const struct round *r, i
  * decides what to tell, and round_failed schedules the round again). */
 static int resolve(struct game *g, struct live *lv, int acked, const char *ack)
 {
-    struct round *r = xmalloc(sizeof(*r));
+    struct round *r = xcalloc(1, sizeof(*r));
 
     if (round_orders(g, lv, r) != 0 || round_fight(g, lv, r) != 0 || round_store(g, r) != 0) {
         free(r);
@@ -1186,6 +1194,7 @@ static int resolve(struct game *g, struct live *lv, int acked, const char *ack)
     withdraw(g, r->rec.id, r->number); /* its prompts, if still waiting */
     round_say(g, lv, r, packed);
     round_next(g, lv, r, acked, ack);
+    predict_round_free(r->pred);
     free(r);
     return 0;
 }

@@ -128,6 +128,9 @@ struct game_config {
     /* 1: exhibitions (live bouts between friends) move no rating
      * ([rating] exhibitions = no); 0, the default: they do. */
     int rating_skip_exhibitions;
+    /* Predictions on a live bout close once this many rounds are fought
+     * ([predict] closes_after); 0 is taken as 1. */
+    int predict_closes_after;
 };
 #define GAME_FORMAT_PLAIN  0
 #define GAME_FORMAT_BOLD   1
@@ -843,7 +846,7 @@ int game_plan(struct game *g, const struct game_caller *who, enum game_plan_op o
  * has none, -1 on a database error. */
 int game_plan_get(struct game *g, int64_t fighter_id, struct str *out);
 
-/* ======================================================================
+/* ===============================================================
  * Ratings (game/rating.c): Glicko-2, one rating per fighter and ruleset.
  * ====================================================================== */
 
@@ -877,5 +880,28 @@ int game_rating_text(struct game *g, const struct db_fighter *f, char *buf, size
 int game_ratings(struct game *g, const struct game_caller *who, enum rules rules);
 /* `help rating`'s second line: what moves a rating, and what does not. */
 void game_rating_help(struct game *g, const struct game_caller *who);
+=======
+/* ---------------------------------------------- predictions (predict.c) */
+
+/* `predict <bout> <fighter> [method] [round N]` or `predict <bout> draw`:
+ * words[0..n) after the bout's number. Stores the caller's prediction on
+ * that live bout (replacing his last one while it is open) and then tells
+ * him, always in private; or one private line saying why not (no such
+ * bout, a league or title bout, not yet accepted, closed, his own
+ * fighter's, a fighter or method or round the bout cannot have). 0 or -1. */
+int game_predict(struct game *g, const struct game_caller *who, const char *bout, char **words,
+                 int n);
+/* `predict` alone: the caller's predictions on bouts still live, in
+ * private. 0 or -1. */
+int game_predict_list(struct game *g, const struct game_caller *who);
+/* `pundits [rules=NAME] [season [N]]`: the table of predictors by points,
+ * then the share of winners called (all time; a season's once seasons are
+ * kept). 0 or -1 after a one-line refusal. */
+int game_pundits(struct game *g, const struct game_caller *who, char **words, int n);
+/* A prediction in words, appended to s: "Rocky by TKO in round 4",
+ * "Rocky", "a draw" (p on a bout of `rules` between fighters named a and
+ * b, side 0 first). */
+void game_prediction_text(const struct db_prediction *p, enum rules rules, const char *a,
+                          const char *b, struct str *s);
 
 #endif

@@ -182,4 +182,25 @@ int rating_line(struct db *db, int64_t bout, int winner, const char *const names
 int rating_line_of(const struct db_rating_point p[SIDES], int winner,
                    const char *const names[SIDES], char *buf, size_t len);
 
+/* Predictions (predict.c), called by bout.c. predict_closes: the rounds
+ * after which predictions close. predict_store, inside the transaction
+ * that stores round `round` of bout `rec` (`over`: its last): when the
+ * bout is over, scores every prediction; when the round is the first said
+ * after they closed (or the last of a bout over before), or over, reads
+ * them into *out (NULL when nothing is to be said). 0, or -1: the
+ * transaction must roll back. Once stored: predict_count_add appends the
+ * count to `line` (len bytes), the round's first commentary line;
+ * predict_called says, after the result, the channel's "Called it" line
+ * (tagged [#id] when packed) and each predictor's points in private;
+ * predict_round_free frees *out (NULL is fine). */
+struct predict_round;
+int predict_closes(const struct game *g);
+int predict_store(struct game *g, const struct db_bout *rec, int round, int over,
+                  struct predict_round **out);
+void predict_count_add(const struct predict_round *pr, const struct live *lv, char *line,
+                       size_t len);
+void predict_called(struct game *g, const struct live *lv, const struct predict_round *pr,
+                    int packed);
+void predict_round_free(struct predict_round *pr);
+
 #endif

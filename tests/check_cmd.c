@@ -476,6 +476,12 @@ START_TEST(test_register_identify_create)
     HAS(run("alice", 0, "logout"), "logged out");
     HAS(run("alice", 0, "identify sekrit1"), "wrong password");
     HAS(run("alice", 0, "identify newpass2"), "identified as alice");
+    /* A prediction said in the channel is answered in private only. */
+    ck_assert_str_eq(run("alice", 1, "!predict 9 Rocky"),
+                     "PRIVMSG alice :There is no bout #9; bouts lists the live bouts.\n");
+    ck_assert_str_eq(run("alice", 1, "!predict"),
+                     "PRIVMSG alice :You have no open prediction; usage: predict <bout> <fighter> "
+                     "[method] [round N], or predict <bout> draw.\n");
 }
 END_TEST
 
@@ -1250,6 +1256,10 @@ START_TEST(test_flood_learning)
                      "third; orders for your own bout are always taken)\n");
     bot.now += 1;
     ck_assert_str_eq(run_at("lea", 0, "version"), ""); /* told a second ago */
+    /* A prediction is never dropped unsaid. */
+    ck_assert_str_eq(run_at("lea", 0, "predict 1 Rocky"),
+                     "PRIVMSG lea :too many commands: your prediction was not taken; say it again "
+                     "in 59 seconds\n");
     bot.now += USERS_RATE_TELL_EVERY;
     ck_assert_str_eq(run_at("lea", 0, "version"),
                      "PRIVMSG lea :too many commands: I take yours again in 54 seconds (orders for "
@@ -1279,7 +1289,7 @@ START_TEST(test_banned_and_gone_told)
     ck_assert_str_eq(run("zed", 0, "create Zorro str=14 spd=12 agl=11 tgh=12 hgt=11"),
                      "PRIVMSG zed :the account zed is banned: only what needs no account is open "
                      "to you (help, version, fighter, fighters, armoury, bouts, score, report, "
-                     "standings, ratings, champion, league, season, halloffame)\n");
+                     "standings, ratings, champion, league, pundits, season, halloffame)\n");
     HAS(run("zed", 1, "!challenge boss"),
         "zed: the account zed is banned: only what needs no account is open to you (!help, ");
     HAS(run("zed", 0, "5/5/10"), "the account zed is banned");

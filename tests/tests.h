@@ -39,5 +39,6 @@ Suite *integrity_suite(void);
 Suite *restart_suite(void);
 Suite *pace_suite(void);
 Suite *season_suite(void);
+Suite *predict_suite(void);
 
 #endif

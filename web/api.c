@@ -446,8 +446,14 @@ static void api_bout(struct web *w, const struct route *r, struct reply *out)
             str_add(&b, ",");
         round_add(&b, &v->round[i]);
     }
-    str_add(&b, "]}");
+    str_add(&b, "]");
+    int bad = predictions_json(w, v, &b) != 0;
+    str_add(&b, "}");
     bout_view_free(v);
+    if (bad) {
+        str_free(&b);
+        return api_error(500, "database error", out);
+    }
     finish(&b, 200, out);
 }
 
@@ -530,6 +536,19 @@ static void api_ratings(struct web *w, const struct route *r, int page, struct r
     finish(&b, 200, out);
 }
 
+/* /api/pundits, /api/pundits/RULES (pundits.c). */
+static void api_pundits(struct web *w, const struct route *r, struct reply *out)
+{
+    struct str b;
+
+    str_init(&b);
+    if (pundits_json(w, r, &b) != 0) {
+        str_free(&b);
+        return api_error(500, "database error", out);
+    }
+    finish(&b, 200, out);
+}
+
 void api_render(struct web *w, const struct route *r, int page, struct reply *out)
 {
     switch (r->page) {
@@ -552,6 +571,8 @@ void api_render(struct web *w, const struct route *r, int page, struct reply *ou
     case API_SEASON:
     case API_HALLOFFAME:
         return season_api(w, r, out);
+    case API_PUNDITS:
+        return api_pundits(w, r, out);
     default:
         return api_error(404, "no such address in the API", out);
     }

@@ -105,6 +105,7 @@ static void head(struct str *b, const struct route *r, const char *title, int re
         const struct ruleset *rs = ruleset_get((enum rules)i);
         str_add(b, "<a href=\"%sstandings/%s\">%s</a>", r->root, rs->name, rs->title);
     }
+    str_add(b, "<a href=\"%spundits\">Pundits</a>", r->root);
     str_add(b, "</nav></header><main>");
 }
 
@@ -999,6 +1000,11 @@ static void page_bout(struct web *w, const struct route *r, struct reply *out)
     chart_svg(&b, v);
     str_add(&b, "</div>");
     bout_rounds(&b, v, live);
+    if (predictions_html(w, v, &b) != 0) {
+        bout_view_free(v);
+        str_free(&b);
+        return db_failed(r, out);
+    }
     str_add(&b, "<p class=\"small\"><a href=\"%sapi/bouts/%lld\">This bout as JSON</a></p>",
             r->root, (long long)v->rec.id);
     bout_view_free(v);
@@ -1054,6 +1060,21 @@ static void page_ratings(struct web *w, const struct route *r, int page, struct 
     finish(&b, 200, 0, out);
 }
 
+/* /pundits, /pundits/RULES: the predictors' table (pundits.c). */
+static void page_pundits(struct web *w, const struct route *r, struct reply *out)
+{
+    struct str b;
+
+    str_init(&b);
+    head(&b, r, "Pundits", 0);
+    if (pundits_html(w, r, &b) != 0) {
+        str_free(&b);
+        return db_failed(r, out);
+    }
+    foot(&b);
+    finish(&b, 200, 0, out);
+}
+
 /* ------------------------------------------- for the other files' pages */
 
 void pages_head(struct str *b, const struct route *r, const char *title)
@@ -1089,6 +1110,8 @@ void pages_render(struct web *w, const struct route *r, int page, struct reply *
     case PAGE_SEASON:
     case PAGE_HALLOFFAME:
         return season_pages(w, r, out);
+    case PAGE_PUNDITS:
+        return page_pundits(w, r, out);
     default:
         return not_found(r, "There is no such page.", out);
     }

@@ -218,6 +218,9 @@ static enum route_page page_of(const struct reading *g, struct route *r)
         return item_of(g, r);
     if (is(sg, g->at, "seasons") || is(sg, g->at, "halloffame"))
         return seasons_of(g, r);
+    if (is(sg, g->at, "pundits") &&
+        (g->left == 1 || (g->left == 2 && (r->rules = rules_of(sg, g->at + 1)) >= 0)))
+        return g->api ? API_PUNDITS : PAGE_PUNDITS; /* /pundits, /pundits/RULES */
     return PAGE_NOT_FOUND;
 }
 

@@ -67,6 +67,8 @@ enum route_page {
     PAGE_HALLOFFAME, /* /halloffame */
     API_SEASON,      /* /api/seasons/RULES/N */
     API_HALLOFFAME,  /* /api/halloffame */
+    PAGE_PUNDITS,    /* /pundits, /pundits/RULES (predictions: pundits.c) */
+    API_PUNDITS,     /* /api/pundits, /api/pundits/RULES */
 };
 
 #define ROUTE_PATH_MAX 256 /* longer paths are not ours: 404 */
@@ -269,6 +271,18 @@ int rating_section(struct web *w, struct str *b, const struct route *r, const st
 int rating_json_history(struct web *w, struct str *b, const struct db_fighter *f);
 int rating_list_html(struct web *w, struct str *b, const struct route *r, int page);
 int rating_list_json(struct web *w, struct str *b, const struct route *r, int page);
+
+/* Predictions (pundits.c). pundits_html and pundits_json: the pundits'
+ * table of r->rules (-1: every ruleset), all time, as a page's body or a
+ * JSON document; predictions_html and predictions_json: bout rec's
+ * predictions once they are closed (the bout over, or past the round each
+ * closed at), the HTML a section (nothing while they are secret), the JSON
+ * ,"predictions":[...] (null while secret). Each 0, or -1 on a database
+ * error. */
+int pundits_html(struct web *w, const struct route *r, struct str *b);
+int pundits_json(struct web *w, const struct route *r, struct str *b);
+int predictions_html(struct web *w, const struct bout_view *v, struct str *b);
+int predictions_json(struct web *w, const struct bout_view *v, struct str *b);
 
 /* The date of a unix time, "2026-11-24 06:58 UTC" (UTC), into buf. */
 const char *web_date(int64_t t, char *buf, size_t len);

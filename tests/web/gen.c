@@ -339,6 +339,15 @@ int main(int argc, char **argv)
             die("exhibition", "not live");
         exhibition = v[0].id;
     }
+    /* Two spectators predict it (issue 26): scored at its end. */
+    {
+        char bw[24], c1[] = "Rocky", c2[] = "tko", d1[] = "Apollo", d2[] = "decision";
+        char *wc[] = {c1, c2}, *wd[] = {d1, d2};
+        struct game_caller pc = caller("carol", acct[5], chan), pd = caller("dave", acct[6], NULL);
+        snprintf(bw, sizeof(bw), "%lld", (long long)exhibition);
+        if (game_predict(game, &pc, bw, wc, 2) != 0 || game_predict(game, &pd, bw, wd, 2) != 0)
+            die("predict", "refused");
+    }
     struct game_caller pa = caller("alice", acct[3], NULL), pb = caller("bob", acct[4], NULL);
     static const char *const oa[] = {"5/5/10 (ring)",  "6/6/8", "4H/8!/8 (inside)",
                                      "5/5/10",         "6/7/7", "5/6/9 (counter)",

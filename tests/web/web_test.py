@@ -476,6 +476,7 @@ def run(c, info, dbpath, sim, tmp, port):
           st == 200 and "Round 4</h3>" in text and "Live: 4 of 23 rounds fought" in text
           and len(json.loads(jb)["fought"]) == 4, text[-300:])
     bad_row(c, dbpath, top)
+    pundits(c, info, ex, conn)
     lists_lead_somewhere(c, dbpath, ex)
     digest_after_writes[0] = hashlib.sha256(open(dbpath, "rb").read()).hexdigest()
     for _ in range(20):
@@ -495,7 +496,8 @@ def run(c, info, dbpath, sim, tmp, port):
             ("fighter", "/fighters/%d" % rating_fighter[0], "900,1400",
              {"rating line": (0x6a, 0x1b, 0x9a), "rating band": (0xec, 0xd8, 0xef)}),
             ("hall of fame", "/halloffame", "900,1000",
-             {"gold pill": (0xf3, 0xcf, 0x55), "link": (0x0b, 0x57, 0xa4)})]:
+             {"gold pill": (0xf3, 0xcf, 0x55), "link": (0x0b, 0x57, 0xa4)}),
+            ("pundits", "/pundits", "900,800", {"link": (0x0b, 0x57, 0xa4)})]:
         png = os.path.join(tmp, name + ".png")
         rc, outp = screenshot("http://127.0.0.1:%d%s" % (port, path), png, tmp, size)
         if not check("chromium: %s screenshot written" % name, rc == 0 and os.path.exists(png)
@@ -565,7 +567,7 @@ def api_twins(c, info, ex):
     for path in ["/", "/live", "/standings", "/standings/boxing", "/standings/sugarray",
                  "/standings/duel", "/standings/boxing/gold", "/standings/sugarray/bronze",
                  "/champions/boxing", "/champions/duel", "/fighters/%d" % info["rocky"],
-                 "/bouts/%d" % ex]:
+                 "/bouts/%d" % ex, "/pundits", "/pundits/boxing"]:
         st, h, body = c.get(path)
         api = "/api" + (path if path != "/" else "")
         st2, h2, jb = c.get(api)
@@ -588,6 +590,63 @@ def api_twins(c, info, ex):
     check("api champions: the title bouts, newest first",
           st == 200 and d["rules"] == "boxing" and len(ends) >= 1
           and ends == sorted(ends, reverse=True), jb[:300])
+
+
+def pundits(c, info, ex, conn):
+    """Predictions (issue 26): the exhibition's two, shown on its page and in
+    its JSON once closed, scored as its result says; the pundits' table (page
+    and JSON) recomputed from the bouts' results and the predictions."""
+    st, h, body = c.get("/bouts/%d" % ex)
+    text = body.decode()
+    check("bout page: its predictions, once closed",
+          st == 200 and "<h2>Predictions</h2>" in text and "carol" in text
+          and "Rocky by TKO" in text and "Apollo by decision" in text, text[-1500:])
+    st, h, jb = c.get("/api/bouts/%d" % ex)
+    d = json.loads(jb)
+    res, preds = d["result"], d["predictions"]
+    check("api bout: its predictions", isinstance(preds, list) and len(preds) == 2, jb[-600:])
+    words = {"KO": "ko", "TKO": "tko", "DQ": "dq", "decision": "decision", "points": "points"}
+    for p in preds:
+        side_ok = p["side"] == res["winner"]
+        pts = 0
+        if side_ok:
+            pts = 1 + (p["method"] is not None and
+                       p["method"] == words.get(res["method"], res["method"].lower())) + \
+                (p["round"] is not None and p["round"] == res["round"])
+        check("api bout: %s's points as the result says (%d)" % (p["name"], pts),
+              p["points"] == pts, (p, res))
+    st, h, jb = c.get("/api/bouts/%d" % info["live_boxing"])
+    check("api bout: a live bout without predictions says null",
+          st == 200 and json.loads(jb)["predictions"] is None, jb[-200:])
+    # The table, recomputed from the file: one point a hit.
+    want = {}
+    for name, hits in conn.execute(
+            "SELECT a.name, p.hits FROM predictions p JOIN accounts a ON a.id = p.account "
+            "WHERE p.hits IS NOT NULL"):
+        w = want.setdefault(name, [0, 0, 0])
+        w[0] += bin(hits).count("1")
+        w[1] += 1
+        w[2] += hits & 1
+    st, h, jb = c.get("/api/pundits")
+    d = json.loads(jb)
+    got = {p["name"]: [p["points"], p["scored"], p["winners"]] for p in d["pundits"]}
+    check("api pundits: the table as the file says", st == 200 and got == want
+          and d["rules"] is None and [p["rank"] for p in d["pundits"]] == [1, 2],
+          (got, want))
+    check("api pundits: by points", [p["points"] for p in d["pundits"]] ==
+          sorted([p["points"] for p in d["pundits"]], reverse=True), jb)
+    st, h, body = c.get("/pundits")
+    text = body.decode()
+    check("pundits page: 200, every predictor", st == 200 and "<h1>Pundits</h1>" in text
+          and all(n in text for n in want), text[-800:])
+    no_markup("pundits", body)
+    st, h, jb = c.get("/api/pundits/duel")
+    check("api pundits/duel: none yet", st == 200 and json.loads(jb)["pundits"] == [], jb)
+    st, h, body = c.get("/pundits/duel")
+    check("pundits/duel page: none yet", st == 200 and "No prediction has been scored yet"
+          in body.decode(), body[-300:])
+    st, h, body = c.get("/pundits/chess")
+    check("pundits/chess: 404", st == 404, st)
 
 
 def api_errors(c):
