@@ -880,7 +880,7 @@ int game_rating_text(struct game *g, const struct db_fighter *f, char *buf, size
 int game_ratings(struct game *g, const struct game_caller *who, enum rules rules);
 /* `help rating`'s second line: what moves a rating, and what does not. */
 void game_rating_help(struct game *g, const struct game_caller *who);
-=======
+
 /* ---------------------------------------------- predictions (predict.c) */
 
 /* `predict <bout> <fighter> [method] [round N]` or `predict <bout> draw`:
