@@ -14,7 +14,7 @@
  * take none. A player never predicts a bout one of his fighters fights.
  *
  * The pundits' table ranks by points, then the share of winners called; the
- * per-season table asks season_span for a season's time span.
+ * per-season table takes a season's time span from game/season.c.
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -514,16 +514,14 @@ void predict_called(struct game *g, const struct live *lv, const struct predict_
 /* ------------------------------------------------------------ the table */
 
 /* The wall-clock span [from, to) of season n (0: the current one) of
- * `rules`, to 0 while it runs: 0, or -1 when there is no such season.
- * Seasons are not kept yet (issue 25 brings them): after the merge this
- * calls game_season_span (and game_season_current for n 0). */
+ * `rules`, to 0 while it runs (game/season.c): 0, or -1 when there is no
+ * such season. */
 static int season_span(struct game *g, enum rules rules, int n, int64_t *from, int64_t *to)
 {
-    (void)g;
-    (void)rules;
-    (void)n;
     *from = *to = 0;
-    return -1;
+    if (n == 0)
+        n = game_season_current(g, rules);
+    return n < 1 ? -1 : game_season_span(g, rules, n, from, to);
 }
 
 /* The words of `pundits`: rules=NAME and "season [N]". 0, or -1 after a
@@ -588,16 +586,20 @@ int game_pundits(struct game *g, const struct game_caller *who, char **words, in
     if (pundits_words(who, words, n, &rules, &season) != 0)
         return -1;
     const char *rname = rules >= 0 ? ruleset_get((enum rules)rules)->name : "every ruleset";
-    if (season >= 0 &&
-        season_span(g, rules >= 0 ? (enum rules)rules : RULES_BOXING, season, &from, &to) != 0) {
-        game_reply(who, "Seasons are not kept yet: pundits%s%s gives the all-time table.",
-                   rules >= 0 ? " rules=" : "", rules >= 0 ? rname : "");
+    if (season >= 0 && rules < 0) {
+        game_reply(who, "A season is a ruleset's: say e.g. pundits rules=boxing season%s.",
+                   season > 0 ? " N" : "");
         return -1;
     }
+    if (season >= 0 && season_span(g, (enum rules)rules, season, &from, &to) != 0) {
+        game_reply(who, "There is no season %d of %s yet: season rules=%s says which one runs.",
+                   season, rname, rname);
+        return -1;
+    }
+    if (season == 0)
+        season = game_season_current(g, (enum rules)rules);
     if (season > 0)
         snprintf(title, sizeof(title), "season %d, %s", season, rname);
-    else if (season == 0)
-        snprintf(title, sizeof(title), "this season, %s", rname);
     else
         snprintf(title, sizeof(title), "all time, %s", rname);
     return predict_table_say(g, who, rules, from, to, title);

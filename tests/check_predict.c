@@ -246,10 +246,17 @@ START_TEST(test_closing_count_and_scoring)
         "starts.\n");
     hush();
     table("season 2");
-    HAS("zed|answer|Seasons are not kept yet: pundits gives the all-time table.\n");
+    HAS("zed|answer|A season is a ruleset's: say e.g. pundits rules=boxing season N.\n");
     hush();
+    table("rules=boxing season 2");
+    HAS("zed|answer|There is no season 2 of boxing yet: season rules=boxing says which one "
+        "runs.\n");
+    hush();
+    /* Season 1 is everything so far: the same table as all time. */
     table("rules=boxing season");
-    HAS("zed|answer|Seasons are not kept yet: pundits rules=boxing gives the all-time table.\n");
+    HAS("zed|answer|Pundits (season 1, boxing): 1. carol 2 points (1 of 1 winners, 100%); "
+        "2. gina 2 points (1 of 1 winners, 100%); 3. dave 1 point (1 of 1 winners, 100%); 4. erin "
+        "0 points (0 of 1 winners, 0%); 5. frank 0 points (0 of 1 winners, 0%).\n");
     hush();
     table("weekly");
     HAS("zed|answer|I don't understand \"weekly\"; usage: pundits [rules=NAME] [season [N]].\n");
