@@ -462,8 +462,12 @@ static void ev_message(irc_session_t *s, const char *event, const char *origin, 
     if (count < 2 || !origin)
         return;
     users_origin_nick(origin, nick, sizeof(nick));
+    char acct[DB_NAME_MAX + 1];
+    int tagged = bot->irc->conn && conn_msg_account(bot->irc->conn, nick, acct, sizeof(acct));
     if (!nick[0] || is_me(bot, nick))
         return;
+    if (tagged) /* account-tag: his account, known without a WHOIS */
+        accounts_seen(bot, nick, acct[0] ? acct : NULL);
     /* A CTCP libircclient did not take as one (text after its closing
      * \001): not for us, and never echoed. */
     if (params[1][0] == '\001')
@@ -685,6 +689,7 @@ static void session_start(struct bot *bot)
     users_set_casemap(bot->users, bot->cm);
     log_msg(LOG_INFO, "connecting to %s:%d%s", c->server, c->port, c->tls ? " with TLS" : "");
     st->conn = conn_open(c);
+    conn_set_outq(st->conn, bot->q);
     if (conn_error(st->conn)) {
         session_end(bot, conn_error(st->conn));
         return;

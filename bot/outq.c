@@ -1273,6 +1273,15 @@ void outq_throttled(struct outq *q, const char *target, double now)
     }
 }
 
+void outq_refused(struct outq *q, const char *target)
+{
+    if (!target || !*target || strchr(target, ' ')) {
+        log_msg(LOG_WARN, "outq: the server refused a message without saying to whom");
+        return;
+    }
+    outq_throttled(q, target, q->now);
+}
+
 /* Live lines, replies and bulk from the window and the retry list go back
  * to the front of their queues (in the order they were sent); the rest
  * goes. */
