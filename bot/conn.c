@@ -543,6 +543,7 @@ static int cap_line(struct conn *c, const struct irc_msg *m)
         if (!(m->nparams >= 4 && strcmp(m->params[2], "*") == 0))
             cap_request(c);
     } else if (strcasecmp(sub, "ACK") == 0) {
+        log_msg(LOG_INFO, "capabilities on: %s", CLIP(last, 300));
         cap_acked(c, last, 1);
         if (c->cap == CAP_SASL) {
             char line[64];
