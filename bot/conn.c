@@ -803,6 +803,8 @@ static void server_lines(struct conn *c)
              cr = memchr(cr, '\r', len - (size_t)(cr - line)))
             *cr = ' ';
         const char *plain = irc_msg_untagged(line);
+        if (*plain == '@')
+            continue; /* a second tag section: no IRC line */
         char copy[CONN_BUF];
         struct irc_msg m;
         snprintf(copy, sizeof(copy), "%s", line);

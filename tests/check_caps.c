@@ -124,6 +124,10 @@ START_TEST(test_caps_account_tag)
     ck_assert_int_eq(conn_msg_account(c, "erin", acc, sizeof(acc)), 1);
     ck_assert_str_eq(acc, "");
     ck_assert_int_eq(conn_msg_account(c, "alice", acc, sizeof(acc)), 0);
+    /* Found by fuzz_conn: a second tag section (a CR made a space between
+     * them) reached libircclient starting with '@'. No IRC line: dropped. */
+    run(c, "@a=b @account=x :n!u@h PRIVMSG #ring :hi\r\n", lib, server, sizeof(lib));
+    ck_assert_str_eq(lib, "");
     conn_close(c);
     /* Without the capability nothing is known. */
     c = negotiated(&cfg, "extended-join");
