@@ -288,6 +288,15 @@ void outq_set_prefix_len(struct outq *q, size_t len);
 /* Delivery markers on (1) or off: with them, lines popped are kept until a
  * PONG to our "PING :rsN" confirms them. */
 void outq_set_markers(struct outq *q, int on);
+/* IRCv3 (caps): with echo-message and labeled-response on (1), no PING
+ * markers: each PRIVMSG and NOTICE popped carries "@label=rsN"
+ * (outq_popped_tags), and the server's echo or ACK of that label
+ * (outq_pong("rsN")) confirms it and every line before it. Off again on
+ * outq_disconnected. */
+void outq_set_labels(struct outq *q, int on);
+/* The tags the line just popped must be sent with ("@label=rs7"), or "":
+ * the caller sends them, then a space, before the line. */
+const char *outq_popped_tags(const struct outq *q);
 /* Lines to `target` wait until the time `until` (the queue's clock; 0:
  * from now on they may go). A channel just joined is held until the bot
  * knows its modes, so that none of its lines carries formatting a +c

@@ -121,7 +121,8 @@ struct conn {
 
 /* The capabilities asked for when offered, and their bits in c->caps. */
 static const char *const wanted[] = {
-    "extended-join", "account-notify", "account-tag", "server-time", "batch", "standard-replies",
+    "extended-join", "account-notify",   "account-tag",  "server-time",
+    "batch",         "standard-replies", "echo-message", "labeled-response",
 };
 #define NWANTED ((int)(sizeof(wanted) / sizeof(wanted[0])))
 
@@ -491,6 +492,14 @@ static void cap_acked(struct conn *c, const char *list, int on)
     }
 }
 
+/* Delivery confirmed by labelled echoes while both capabilities are on. */
+static void labels_follow(struct conn *c)
+{
+    if (c->q)
+        outq_set_labels(c->q,
+                        conn_has_cap(c, "echo-message") && conn_has_cap(c, "labeled-response"));
+}
+
 /* The SASL payload for the server's "AUTHENTICATE +": PLAIN's
  * authzid NUL authcid NUL password in base64, 400 bytes a line (and "+"
  * after a last full line); EXTERNAL's empty answer. */
@@ -545,6 +554,7 @@ static int cap_line(struct conn *c, const struct irc_msg *m)
     } else if (strcasecmp(sub, "ACK") == 0) {
         log_msg(LOG_INFO, "capabilities on: %s", CLIP(last, 300));
         cap_acked(c, last, 1);
+        labels_follow(c);
         if (c->cap == CAP_SASL) {
             char line[64];
             snprintf(line, sizeof(line), "AUTHENTICATE %s", mechanism(c->cfg));
@@ -560,6 +570,7 @@ static int cap_line(struct conn *c, const struct irc_msg *m)
             cap_end(c);
     } else if (strcasecmp(sub, "DEL") == 0) {
         cap_acked(c, last, 0);
+        labels_follow(c);
     }
     return 1;
 }
@@ -741,6 +752,21 @@ static void server_time(struct conn *c, const struct irc_msg *m)
     log_msg(LOG_DEBUG, "conn: the server's clock is %.1f s off ours", t - (double)time(NULL));
 }
 
+/* A reply to a line the queue labelled ("rsN"): confirms it (after the
+ * line itself was read: a FAIL first marks its target). 1 if it is ours
+ * alone: the echo of our own message, or the server's ACK. */
+static int label_line(struct conn *c, const struct irc_msg *m)
+{
+    char label[32];
+
+    if (!c->q || !m->tags || !irc_msg_tag(m, "label", label, sizeof(label)) ||
+        strncmp(label, "rs", 2) != 0)
+        return 0;
+    outq_pong(c->q, label);
+    return strcasecmp(m->verb, "PRIVMSG") == 0 || strcasecmp(m->verb, "NOTICE") == 0 ||
+           strcasecmp(m->verb, "ACK") == 0;
+}
+
 /* A line to pass on, by its tags: 1 if it must not reach libircclient
  * (a message of a history playback). */
 static int tagged_line(struct conn *c, const struct irc_msg *m)
@@ -810,7 +836,8 @@ static void server_lines(struct conn *c)
         snprintf(copy, sizeof(copy), "%s", line);
         if (irc_msg_parse(copy, &m) != 0)
             continue;
-        if (negotiate(c, &m) || tagged_line(c, &m))
+        int ours = negotiate(c, &m);
+        if (label_line(c, &m) || ours || tagged_line(c, &m))
             continue;
         bytes_put(&c->ctx_out, plain, strlen(plain));
         bytes_put(&c->ctx_out, "\r\n", 2);

@@ -716,7 +716,8 @@ static void drain(struct bot *bot)
     while (outq_pop(bot->q, bot->now, line)) {
         bot_line_format(bot, line);
         /* Before registration only protocol lines may go (NICK). */
-        if (irc_send_raw(st->s, "%s", line) != 0) {
+        const char *tags = outq_popped_tags(bot->q);
+        if (irc_send_raw(st->s, "%s%s%s", tags, *tags ? " " : "", line) != 0) {
             int e = irc_errno(st->s);
             outq_unpop(bot->q);
             if (e != LIBIRC_ERR_NOMEM)

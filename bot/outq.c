@@ -173,6 +173,8 @@ struct outq {
     int live_run, reply_run;
     /* delivery */
     int markers;
+    int labels; /* IRCv3 echo-message + labeled-response: each message is its own marker */
+    char popped_tags[32]; /* the tags of the line popped ("" for none) */
     int strict;           /* the server throttles: stop and wait for channels */
     int mark_now;         /* strict: a marker goes next */
     int held;             /* only protocol lines may go */
@@ -919,7 +921,7 @@ static struct oline *owner_pick(struct outq *q, int bulk, double now)
  * of them or nothing else waits. */
 static int marker_due(const struct outq *q)
 {
-    return q->markers && q->since_marker > 0 &&
+    return q->markers && !q->labels && q->since_marker > 0 &&
            (q->since_marker >= OUTQ_MARK_EVERY || q->total == 0 || q->mark_now);
 }
 
@@ -950,7 +952,7 @@ static struct oline *take_first(struct outq *q, double now)
         fifo_unlink(&q->retry, l);
         return l;
     }
-    if (!q->held && q->markers && q->since_marker > 0 &&
+    if (!q->held && q->markers && !q->labels && q->since_marker > 0 &&
         ((q->since_marker >= OUTQ_MARK_EVERY && !bundling(q)) || q->mark_now))
         return marker_new(q);
     if ((l = q->protocol.head)) {
@@ -1035,9 +1037,11 @@ static void popped_settle(struct outq *q)
         free(l);
         return;
     }
-    l->marker = q->marker_next;
+    if (!q->labels) {
+        l->marker = q->marker_next; /* the next marker confirms it */
+        q->since_marker++;
+    }
     fifo_push(&q->window, l);
-    q->since_marker++;
     if (q->strict && paced_line(q, l))
         q->mark_now = 1;
     if (++q->nwindow > OUTQ_WINDOW_MAX) {
@@ -1049,11 +1053,44 @@ static void popped_settle(struct outq *q)
     }
 }
 
+/* With labels, a message popped carries its own marker: the server's
+ * echo (or ACK) of label rsN confirms it and everything before. */
+static void label(struct outq *q, struct oline *l)
+{
+    if (!q->markers || !q->labels ||
+        (strncmp(l->text, "PRIVMSG ", 8) != 0 && strncmp(l->text, "NOTICE ", 7) != 0))
+        return;
+    l->marker = q->marker_next++;
+    snprintf(q->popped_tags, sizeof(q->popped_tags), "@label=rs%u", l->marker);
+}
+
+const char *outq_popped_tags(const struct outq *q)
+{
+    return q->popped_tags;
+}
+
+void outq_set_labels(struct outq *q, int on)
+{
+    if (q->labels != on)
+        log_msg(LOG_INFO, "outq: delivery confirmed by %s",
+                on ? "the server's echo of each "
+                     "message (echo-message, labeled-response)"
+                   : "PING markers");
+    q->labels = on;
+    /* Lines sent with labels and not yet confirmed wait for a marker now:
+     * it goes at once. */
+    if (!on && q->nwindow > 0) {
+        q->since_marker = q->nwindow;
+        q->mark_now = 1;
+    }
+}
+
 int outq_pop(struct outq *q, double now, char *line)
 {
     if (now > q->now)
         q->now = now;
     popped_settle(q);
+    q->popped_tags[0] = '\0';
     if (q->total == 0 && !marker_due(q))
         return 0;
     if (q->total == 0 && !q->held) {
@@ -1084,6 +1121,7 @@ int outq_pop(struct outq *q, double now, char *line)
     target_spend(q, l, now);
     snprintf(line, OUTQ_LINE_MAX, "%s", l->text);
     q->popped = l;
+    label(q, l);
     if (q->nown > 32)
         owners_tidy(q, now);
     return 1;
@@ -1099,6 +1137,7 @@ void outq_unpop(struct outq *q)
     if (!l)
         return;
     q->popped = NULL;
+    q->popped_tags[0] = '\0';
     if (l->note == 2) {
         q->marker_next--; /* that marker was never sent: send it again later */
         q->since_marker = OUTQ_MARK_EVERY;
@@ -1306,6 +1345,8 @@ static void requeue(struct outq *q, struct fifo *f)
 
 void outq_disconnected(struct outq *q)
 {
+    q->labels = 0; /* the next connection's capabilities say again */
+    q->popped_tags[0] = '\0';
     if (q->popped && q->popped->note != 2 && q->popped->kind != OUTQ_PROTOCOL)
         fifo_push(&q->window, q->popped);
     else

@@ -52,23 +52,37 @@ static void run(struct conn *c, const char *in, char *to_lib, char *to_server, s
     to_server[n] = '\0';
 }
 
-/* A connection through its negotiation with InspIRCd 3's offer. */
-static struct conn *negotiated(const struct config *cfg, const char *acked)
+static const char *neg_log; /* what the last negotiation logged */
+
+/* A connection through its negotiation with InspIRCd 3's offer (the
+ * queue q, if any, told of FAILs and labels). */
+static struct conn *negotiated_q(const struct config *cfg, const char *acked, struct outq *q)
 {
     char lib[1024], server[1024], ack[512];
     struct conn *c = conn_offline(cfg);
+
+    if (q)
+        conn_set_outq(c, q);
 
     run(c,
         ":srv CAP * LS :account-notify account-tag away-notify batch cap-notify echo-message "
         "extended-join labeled-response message-tags server-time standard-replies sts\r\n",
         lib, server, sizeof(lib));
     ck_assert_str_eq(server, "CAP LS 302\r\nCAP REQ :extended-join account-notify account-tag "
-                             "server-time batch standard-replies\r\n");
+                             "server-time batch standard-replies echo-message "
+                             "labeled-response\r\n");
     snprintf(ack, sizeof(ack), ":srv CAP * ACK :%s\r\n", acked);
+    log_begin();
     run(c, ack, lib, server, sizeof(lib));
+    neg_log = log_end();
     ck_assert_str_eq(server, "CAP END\r\n");
     ck_assert_str_eq(lib, "");
     return c;
+}
+
+static struct conn *negotiated(const struct config *cfg, const char *acked)
+{
+    return negotiated_q(cfg, acked, NULL);
 }
 
 START_TEST(test_caps_requested_when_offered)
@@ -170,8 +184,7 @@ START_TEST(test_caps_standard_replies)
 
     config_defaults(&cfg);
     struct outq *q = outq_new(4, 1);
-    struct conn *c = negotiated(&cfg, "standard-replies");
-    conn_set_outq(c, q);
+    struct conn *c = negotiated_q(&cfg, "standard-replies", q);
     log_begin();
     run(c,
         ":srv NOTE * SERVER_RESTART :in a minute\r\n"
@@ -237,6 +250,92 @@ START_TEST(test_caps_parsers)
 }
 END_TEST
 
+/* With echo-message and labeled-response, each message carries its own
+ * label and the server's echo of it confirms it: no PING marker goes. */
+START_TEST(test_caps_labels)
+{
+    struct config cfg;
+    char lib[1024], server[512], line[OUTQ_LINE_MAX];
+
+    config_defaults(&cfg);
+    struct outq *q = outq_new(4, 1);
+    outq_set_markers(q, 1);
+    struct conn *c = negotiated_q(&cfg, "echo-message labeled-response", q);
+    ck_assert_ptr_nonnull(strstr(neg_log, "outq: delivery confirmed by the server's echo"));
+    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "#ring", NULL, "one");
+    outq_msg(q, OUTQ_REPLY, "NOTICE", "alice", NULL, "two");
+    outq_raw(q, "WHO #ring");
+    ck_assert_int_eq(outq_pop(q, 0, line), 1);
+    ck_assert_str_eq(line, "WHO #ring");
+    ck_assert_str_eq(outq_popped_tags(q), "");
+    ck_assert_int_eq(outq_pop(q, 0, line), 1);
+    ck_assert_str_eq(line, "PRIVMSG #ring :one");
+    ck_assert_str_eq(outq_popped_tags(q), "@label=rs1");
+    unsigned long mark = outq_mark(q);
+    ck_assert_int_eq(outq_pop(q, 0, line), 1);
+    ck_assert_str_eq(line, "NOTICE alice :two");
+    ck_assert_str_eq(outq_popped_tags(q), "@label=rs2");
+    /* The queue is dry: with markers, a PING would go now. */
+    ck_assert_int_eq(outq_pop(q, 0, line), 0);
+    ck_assert(!outq_delivered(q, mark));
+    run(c, "@label=rs1 :ringside!r@h PRIVMSG #ring :one\r\n", lib, server, sizeof(lib));
+    ck_assert_str_eq(lib, ""); /* our own echo: not for libircclient */
+    ck_assert(!outq_delivered(q, mark)); /* "two" is not confirmed yet */
+    run(c, "@label=rs2 :ringside!r@h NOTICE alice :two\r\n", lib, server, sizeof(lib));
+    ck_assert_str_eq(lib, "");
+    ck_assert(outq_delivered(q, mark));
+    /* A labelled answer other than an echo confirms and passes on. */
+    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "nobody", NULL, "three");
+    ck_assert_int_eq(outq_pop(q, 1, line), 1);
+    ck_assert_str_eq(outq_popped_tags(q), "@label=rs3");
+    ck_assert_int_eq(outq_pop(q, 1, line), 0); /* no marker */
+    mark = outq_mark(q);
+    run(c, "@label=rs3 :srv 401 ringside nobody :No such nick\r\n", lib, server, sizeof(lib));
+    ck_assert_str_eq(lib, ":srv 401 ringside nobody :No such nick\r\n");
+    ck_assert(outq_delivered(q, mark));
+    /* The capability withdrawn: markers again. */
+    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "#ring", NULL, "four");
+    log_begin();
+    run(c, ":srv CAP ringside DEL :echo-message\r\n", lib, server, sizeof(lib));
+    log_end();
+    ck_assert_int_eq(outq_pop(q, 5, line), 1);
+    ck_assert_str_eq(line, "PRIVMSG #ring :four");
+    ck_assert_str_eq(outq_popped_tags(q), "");
+    ck_assert_int_eq(outq_pop(q, 5, line), 1);
+    ck_assert_str_eq(line, "PING :rs4");
+    conn_close(c);
+    outq_free(q);
+}
+END_TEST
+
+/* A labelled FAIL on a message: the line goes again (read before its
+ * label confirms the rest). */
+START_TEST(test_caps_labelled_fail)
+{
+    struct config cfg;
+    char lib[1024], server[512], line[OUTQ_LINE_MAX];
+
+    config_defaults(&cfg);
+    struct outq *q = outq_new(4, 1);
+    outq_set_markers(q, 1);
+    struct conn *c = negotiated_q(&cfg, "echo-message labeled-response standard-replies", q);
+    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "#ring", NULL, "lost");
+    ck_assert_int_eq(outq_pop(q, 0, line), 1);
+    ck_assert_str_eq(outq_popped_tags(q), "@label=rs1");
+    ck_assert_int_eq(outq_pop(q, 0, line), 0);
+    log_begin();
+    run(c, "@label=rs1 :srv FAIL PRIVMSG TOO_FAST #ring :slow down\r\n", lib, server, sizeof(lib));
+    const char *log = log_end();
+    ck_assert_str_eq(lib, "");
+    ck_assert_ptr_nonnull(strstr(log, "sending again a line the server dropped: PRIVMSG #ring"));
+    ck_assert_int_eq(outq_pop(q, 10, line), 1);
+    ck_assert_str_eq(line, "PRIVMSG #ring :lost");
+    ck_assert_str_eq(outq_popped_tags(q), "@label=rs2");
+    conn_close(c);
+    outq_free(q);
+}
+END_TEST
+
 Suite *caps_suite(void)
 {
     Suite *s = suite_create("caps");
@@ -247,6 +346,8 @@ Suite *caps_suite(void)
     tcase_add_test(tc, test_caps_batch);
     tcase_add_test(tc, test_caps_standard_replies);
     tcase_add_test(tc, test_caps_parsers);
+    tcase_add_test(tc, test_caps_labels);
+    tcase_add_test(tc, test_caps_labelled_fail);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -6,9 +6,11 @@
   InspIRCd 3 linked to Atheme, with account-tag but WITHOUT its ircv3 module
   (so neither extended-join nor account-notify: the tag alone tells):
   1. account_tag: a player logged in to NickServ, in the bot's channel
-     (JOIN without an account: no extended-join), creates a fighter in private: identified by the account tag of his
-     message, no WHOIS sent (the bot's wire log); one logged in nowhere is
-     told to get an account, again without a WHOIS.
+     (JOIN without an account: no extended-join), creates a fighter in
+     private: identified by the account tag of his message, no WHOIS sent
+     (the bot's wire log); one logged in nowhere is told to get an account,
+     again without a WHOIS. With echo-message and labeled-response each line
+     the bot sends is confirmed by its labelled echo: no PING marker goes.
   A scripted server (this file), to send exactly the lines under test:
   2. scripted: the bot asks for account-tag, batch, server-time and
      standard-replies; a PRIVMSG's account tag identifies its sender (no
@@ -37,7 +39,8 @@ import e2e  # noqa: E402
 import e2e_net  # noqa: E402
 from e2e import BOT_NICK, CHANNEL, TIMEOUT, Client, Failure, check, tail  # noqa: E402
 
-IRCV3_MODULES = ("ircv3_accounttag", "ircv3_batch", "ircv3_servertime", "ircv3_msgid")
+IRCV3_MODULES = ("ircv3_accounttag", "ircv3_batch", "ircv3_servertime", "ircv3_msgid",
+                 "ircv3_echomessage", "ircv3_labeledresponse")
 
 
 class CapsNetEnv(e2e_net.NetEnv):
@@ -81,6 +84,12 @@ def s_account_tag(env):
     e2e_net.tell(c, "create Nobody str=12 spd=12 agl=12 tgh=12 hgt=12", r"^create needs an account")
     log = env.log_text(since)
     check(">> WHOIS" not in log, "the bot sent a WHOIS", tail(env.bot_log, 30))
+    # Delivery confirmed by the labelled echoes: no PING marker.
+    check("delivery confirmed by the server's echo of each message" in log,
+          "labels were not used", tail(env.bot_log, 30))
+    check(">> PING" not in log, "the bot sent a PING marker", tail(env.bot_log, 30))
+    check(re.search(r"outq: marker \d+ answered, [1-9]\d* lines confirmed", log),
+          "no line was confirmed", tail(env.bot_log, 30))
     check("account tagged made for tagged's services account" in log,
           "tagged was not identified by his account tag", tail(env.bot_log, 30))
     a.quit()
