@@ -297,6 +297,12 @@ void outq_set_labels(struct outq *q, int on);
 /* The tags the line just popped must be sent with ("@label=rs7"), or "":
  * the caller sends them, then a space, before the line. */
 const char *outq_popped_tags(const struct outq *q);
+/* The channel whose command is being answered (NULL: none): private lines
+ * queued meanwhile remember it, and carry +draft/channel-context=<it> in
+ * their tags while outq_set_context_tag is on (conn.c: message-tags on and
+ * the server's CLIENTTAGDENY allows that tag). */
+void outq_set_context(struct outq *q, const char *channel);
+void outq_set_context_tag(struct outq *q, int on);
 /* Lines to `target` wait until the time `until` (the queue's clock; 0:
  * from now on they may go). A channel just joined is held until the bot
  * knows its modes, so that none of its lines carries formatting a +c

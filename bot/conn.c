@@ -96,6 +96,7 @@ struct conn {
     unsigned caps;      /* bit i: wanted[i] acknowledged */
     int sasl_in;
     int sasl_asked; /* "sasl" was in our CAP REQ: only then may an ACK start SASL */
+    int tag_denied; /* ISUPPORT CLIENTTAGDENY refuses +draft/channel-context */
     int have_whox;  /* ISUPPORT WHOX (read here: libircclient keeps only its
                      * first dozen parameters) */
     int eof;        /* the server closed: 1, then 2 once its last lines went on */
@@ -121,8 +122,8 @@ struct conn {
 
 /* The capabilities asked for when offered, and their bits in c->caps. */
 static const char *const wanted[] = {
-    "extended-join", "account-notify",   "account-tag",  "server-time",
-    "batch",         "standard-replies", "echo-message", "labeled-response",
+    "extended-join",    "account-notify", "account-tag",      "server-time",  "batch",
+    "standard-replies", "echo-message",   "labeled-response", "message-tags",
 };
 #define NWANTED ((int)(sizeof(wanted) / sizeof(wanted[0])))
 
@@ -492,12 +493,33 @@ static void cap_acked(struct conn *c, const char *list, int on)
     }
 }
 
-/* Delivery confirmed by labelled echoes while both capabilities are on. */
+/* Delivery confirmed by labelled echoes while both capabilities are on;
+ * the channel-context client tag while message-tags is on and allowed. */
 static void labels_follow(struct conn *c)
 {
-    if (c->q)
-        outq_set_labels(c->q,
-                        conn_has_cap(c, "echo-message") && conn_has_cap(c, "labeled-response"));
+    if (!c->q)
+        return;
+    outq_set_labels(c->q, conn_has_cap(c, "echo-message") && conn_has_cap(c, "labeled-response"));
+    outq_set_context_tag(c->q, conn_has_cap(c, "message-tags") && !c->tag_denied);
+}
+
+/* ISUPPORT CLIENTTAGDENY=<list>: the client tags the server drops, "*"
+ * for all, "-name" for an exception to "*". Whether channel-context is. */
+static int context_denied(const char *list)
+{
+    int all = 0, named = 0, exempt = 0;
+
+    for (const char *p = list; *p;) {
+        size_t n = strcspn(p, ",");
+        if (n == 1 && *p == '*')
+            all = 1;
+        else if (n == 21 && strncmp(p, "draft/channel-context", n) == 0)
+            named = 1;
+        else if (n == 22 && strncmp(p, "-draft/channel-context", n) == 0)
+            exempt = 1;
+        p += n + (p[n] == ',');
+    }
+    return named || (all && !exempt);
 }
 
 /* The SASL payload for the server's "AUTHENTICATE +": PLAIN's
@@ -622,9 +644,14 @@ static int numeric_line(struct conn *c, int num, const struct irc_msg *m)
         return c->state == ST_DEAD;
     }
     case 5:
-        for (int i = 1; i + 1 < m->nparams; i++)
+        for (int i = 1; i + 1 < m->nparams; i++) {
             if (strcmp(m->params[i], "WHOX") == 0)
                 c->have_whox = 1;
+            if (strncmp(m->params[i], "CLIENTTAGDENY=", 14) == 0) {
+                c->tag_denied = context_denied(m->params[i] + 14);
+                labels_follow(c);
+            }
+        }
         return 0;
     case 410: /* ERR_INVALIDCAPCMD */
         return 1;

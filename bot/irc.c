@@ -239,7 +239,9 @@ static void rpl_endofwhois(struct bot *bot, const char **params, unsigned int co
     for (int at = 0; whois_next(bot, params[1], &at, &w);) {
         if (!w.got_account)
             accounts_seen(bot, w.nick, NULL);
+        outq_set_context(bot->q, w.channel[0] ? w.channel : NULL);
         cmd_dispatch(bot, w.nick, w.channel[0] ? w.channel : NULL, w.text);
+        outq_set_context(bot->q, NULL);
     }
 }
 
@@ -475,8 +477,11 @@ static void ev_message(irc_session_t *s, const char *event, const char *origin, 
     bot->origin = origin; /* where a password guess comes from (auth.c) */
     if (irc_is_channel(params[0], bot->chantypes)) {
         int c = bot_chan_find(bot, params[0]);
-        if (c >= 0)
+        if (c >= 0) {
+            outq_set_context(bot->q, bot->chan[c]); /* +draft/channel-context */
             cmd_dispatch(bot, nick, bot->chan[c], params[1]);
+            outq_set_context(bot->q, NULL);
+        }
     } else {
         cmd_dispatch(bot, nick, NULL, params[1]);
     }

@@ -119,15 +119,16 @@ struct owner;
 
 struct oline {
     struct oline *next, *prev;
-    unsigned long seq;        /* the order lines were said in, from 1 */
-    enum outq_kind kind;      /* OUTQ_PROTOCOL for markers and raw lines */
-    struct owner *own;        /* replies and bulk: whose queue */
-    unsigned marker;          /* in the window: the marker sent after it */
-    unsigned char toff, tlen; /* the target inside text; tlen 0: none */
-    int note;                 /* a "lines dropped" note */
-    int64_t about;            /* the bout it is about (outq_msg_about); 0: none */
-    int step;                 /* > 0: stale once step (a round) `step` is done */
-    char text[];              /* the line, without CR LF */
+    unsigned long seq;           /* the order lines were said in, from 1 */
+    enum outq_kind kind;         /* OUTQ_PROTOCOL for markers and raw lines */
+    struct owner *own;           /* replies and bulk: whose queue */
+    unsigned marker;             /* in the window: the marker sent after it */
+    unsigned char toff, tlen;    /* the target inside text; tlen 0: none */
+    int note;                    /* a "lines dropped" note */
+    int64_t about;               /* the bout it is about (outq_msg_about); 0: none */
+    int step;                    /* > 0: stale once step (a round) `step` is done */
+    char context[OUTQ_NAME_MAX]; /* a private line: the channel of the command it answers */
+    char text[];                 /* the line, without CR LF */
 };
 
 struct fifo {
@@ -174,14 +175,16 @@ struct outq {
     /* delivery */
     int markers;
     int labels; /* IRCv3 echo-message + labeled-response: each message is its own marker */
-    char popped_tags[32]; /* the tags of the line popped ("" for none) */
-    int strict;           /* the server throttles: stop and wait for channels */
-    int mark_now;         /* strict: a marker goes next */
-    int held;             /* only protocol lines may go */
-    double now;           /* the latest time the caller gave */
-    unsigned marker_next; /* the id of the next marker */
-    int since_marker;     /* lines sent since the last marker */
-    struct fifo window;   /* sent, not yet confirmed, in the order sent */
+    char popped_tags[128];       /* the tags of the line popped ("" for none) */
+    int context_tag;             /* +draft/channel-context may go (message-tags, CLIENTTAGDENY) */
+    char context[OUTQ_NAME_MAX]; /* the channel of the command being answered, or "" */
+    int strict;                  /* the server throttles: stop and wait for channels */
+    int mark_now;                /* strict: a marker goes next */
+    int held;                    /* only protocol lines may go */
+    double now;                  /* the latest time the caller gave */
+    unsigned marker_next;        /* the id of the next marker */
+    int since_marker;            /* lines sent since the last marker */
+    struct fifo window;          /* sent, not yet confirmed, in the order sent */
     int nwindow;
     struct oline *popped; /* the last line popped, until the next pop */
     /* A round and its prompts going back to back (bundle_need): how many
@@ -581,6 +584,10 @@ static void outq_add(struct outq *q, enum outq_kind kind, const char *who, struc
                      double now)
 {
     l->seq = ++q->seq;
+    char to[OUTQ_NAME_MAX];
+    line_target(l, to);
+    if (q->context[0] && to[0] && !is_channel(to))
+        snprintf(l->context, sizeof(l->context), "%s", q->context);
     if (kind == OUTQ_PROTOCOL) {
         l->kind = OUTQ_PROTOCOL;
         fifo_push(&q->protocol, l);
@@ -1053,15 +1060,34 @@ static void popped_settle(struct outq *q)
     }
 }
 
-/* With labels, a message popped carries its own marker: the server's
- * echo (or ACK) of label rsN confirms it and everything before. */
+/* The tags of a message popped: with labels it carries its own marker
+ * (the server's echo or ACK of label rsN confirms it and everything
+ * before); a private answer to a channel command names that channel
+ * (+draft/channel-context) where the server lets client tags through. */
 static void label(struct outq *q, struct oline *l)
 {
-    if (!q->markers || !q->labels ||
-        (strncmp(l->text, "PRIVMSG ", 8) != 0 && strncmp(l->text, "NOTICE ", 7) != 0))
+    struct str tags;
+
+    if (strncmp(l->text, "PRIVMSG ", 8) != 0 && strncmp(l->text, "NOTICE ", 7) != 0)
         return;
-    l->marker = q->marker_next++;
-    snprintf(q->popped_tags, sizeof(q->popped_tags), "@label=rs%u", l->marker);
+    str_init_fixed(&tags, q->popped_tags, sizeof(q->popped_tags));
+    if (q->markers && q->labels) {
+        l->marker = q->marker_next++;
+        str_add(&tags, "@label=rs%u", l->marker);
+    }
+    if (q->context_tag && l->context[0] && !strpbrk(l->context, ";\\ "))
+        str_add(&tags, "%s+draft/channel-context=%s", tags.len ? ";" : "@", l->context);
+}
+
+void outq_set_context(struct outq *q, const char *channel)
+{
+    snprintf(q->context, sizeof(q->context), "%s",
+             channel && strlen(channel) < sizeof(q->context) ? channel : "");
+}
+
+void outq_set_context_tag(struct outq *q, int on)
+{
+    q->context_tag = on;
 }
 
 const char *outq_popped_tags(const struct outq *q)

@@ -70,7 +70,7 @@ static struct conn *negotiated_q(const struct config *cfg, const char *acked, st
         lib, server, sizeof(lib));
     ck_assert_str_eq(server, "CAP LS 302\r\nCAP REQ :extended-join account-notify account-tag "
                              "server-time batch standard-replies echo-message "
-                             "labeled-response\r\n");
+                             "labeled-response message-tags\r\n");
     snprintf(ack, sizeof(ack), ":srv CAP * ACK :%s\r\n", acked);
     log_begin();
     run(c, ack, lib, server, sizeof(lib));
@@ -279,7 +279,7 @@ START_TEST(test_caps_labels)
     ck_assert_int_eq(outq_pop(q, 0, line), 0);
     ck_assert(!outq_delivered(q, mark));
     run(c, "@label=rs1 :ringside!r@h PRIVMSG #ring :one\r\n", lib, server, sizeof(lib));
-    ck_assert_str_eq(lib, ""); /* our own echo: not for libircclient */
+    ck_assert_str_eq(lib, "");           /* our own echo: not for libircclient */
     ck_assert(!outq_delivered(q, mark)); /* "two" is not confirmed yet */
     run(c, "@label=rs2 :ringside!r@h NOTICE alice :two\r\n", lib, server, sizeof(lib));
     ck_assert_str_eq(lib, "");
@@ -336,6 +336,56 @@ START_TEST(test_caps_labelled_fail)
 }
 END_TEST
 
+/* A private answer to a channel command names the channel in a client
+ * tag, where message-tags is on and CLIENTTAGDENY lets it through. */
+START_TEST(test_caps_channel_context)
+{
+    struct config cfg;
+    char lib[1024], server[512], line[OUTQ_LINE_MAX];
+
+    config_defaults(&cfg);
+    struct outq *q = outq_new(8, 1);
+    outq_set_markers(q, 1);
+    struct conn *c = negotiated_q(&cfg, "echo-message labeled-response message-tags", q);
+    outq_set_context(q, "#ring");
+    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "alice", NULL, "your card");
+    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "#ring", NULL, "alice: sent in private");
+    outq_set_context(q, NULL);
+    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "bob", NULL, "private, asked in private");
+    ck_assert_int_eq(outq_pop(q, 0, line), 1);
+    ck_assert_str_eq(line, "PRIVMSG alice :your card");
+    ck_assert_str_eq(outq_popped_tags(q), "@label=rs1;+draft/channel-context=#ring");
+    ck_assert_int_eq(outq_pop(q, 0, line), 1);
+    ck_assert_str_eq(outq_popped_tags(q), "@label=rs2"); /* to the channel itself */
+    ck_assert_int_eq(outq_pop(q, 0, line), 1);
+    ck_assert_str_eq(outq_popped_tags(q), "@label=rs3");
+    /* CLIENTTAGDENY: "*" refuses it, "-draft/channel-context" excepts it. */
+    static const struct {
+        const char *deny;
+        int on;
+    } cases[] = {
+        {"*", 0},
+        {"*,-draft/channel-context", 1},
+        {"typing,draft/channel-context", 0},
+        {"typing", 1},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        char isupport[200];
+        snprintf(isupport, sizeof(isupport),
+                 ":srv 005 ringside CLIENTTAGDENY=%s :are supported\r\n", cases[i].deny);
+        run(c, isupport, lib, server, sizeof(lib));
+        outq_set_context(q, "#ring");
+        outq_msg(q, OUTQ_REPLY, "NOTICE", "alice", NULL, "x");
+        outq_set_context(q, NULL);
+        ck_assert_int_eq(outq_pop(q, 0, line), 1);
+        ck_assert_int_eq(strstr(outq_popped_tags(q), "+draft/channel-context=#ring") != NULL,
+                         cases[i].on);
+    }
+    conn_close(c);
+    outq_free(q);
+}
+END_TEST
+
 Suite *caps_suite(void)
 {
     Suite *s = suite_create("caps");
@@ -348,6 +398,7 @@ Suite *caps_suite(void)
     tcase_add_test(tc, test_caps_parsers);
     tcase_add_test(tc, test_caps_labels);
     tcase_add_test(tc, test_caps_labelled_fail);
+    tcase_add_test(tc, test_caps_channel_context);
     suite_add_tcase(s, tc);
     return s;
 }

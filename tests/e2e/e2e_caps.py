@@ -17,6 +17,9 @@
      WHOIS reaches the server); a netjoin batch passes; a command inside a
      chathistory batch (said before) is not run while the same command said
      live is; a FAIL on a PRIVMSG is logged and slows that channel.
+     A private answer to a channel command carries
+     +draft/channel-context=<channel> (message-tags offered), one to a
+     private command none.
   ngircd (no such capabilities) is covered by every other suite, unchanged.
 
 Prints `ok - NAME` or `FAIL - NAME: why` per scenario, then `N passed, N failed`;
@@ -193,8 +196,13 @@ class ScriptedEnv(e2e.Env):
                          timeout=timeout)
 
 
+def plain(line):
+    """A line without its tags."""
+    return line.split(" ", 1)[1] if line.startswith("@") and " " in line else line
+
+
 def to(nick):
-    return lambda l: re.match(r"(PRIVMSG|NOTICE) %s :" % re.escape(nick), l) is not None
+    return lambda l: re.match(r"(PRIVMSG|NOTICE) %s :" % re.escape(nick), plain(l)) is not None
 
 
 def s_scripted(env):
@@ -202,8 +210,8 @@ def s_scripted(env):
     since = env.log_size()
     env.start_bot()
     s = env.script
-    s.wait(lambda l: l == "CAP REQ :account-tag server-time batch standard-replies",
-           "the request for account-tag server-time batch standard-replies")
+    s.wait(lambda l: l == "CAP REQ :account-tag server-time batch standard-replies message-tags",
+           "the request for account-tag server-time batch standard-replies message-tags")
     s.wait(lambda l: l.startswith("JOIN "), "the JOIN")
     stamp = "@time=2026-11-26T00:00:00.000Z;account=alice"
     s.send(":alice!a@h JOIN %s" % CHANNEL)
@@ -214,6 +222,9 @@ def s_scripted(env):
            start=start)
     check(not any(l.startswith("WHOIS") for l in s.lines), "the bot sent a WHOIS",
           "\n".join(s.lines[-10:]))
+    answer = [l for l in s.lines[start:] if to("alice")(l)]
+    check(not any("channel-context" in l for l in answer),
+          "an answer to a private command carries a channel context", "\n".join(answer))
     # A netjoin passes; a command said before (history playback) is not run.
     s.send(":fake.test BATCH +nj1 netjoin irc.a irc.b")
     s.send("@batch=nj1 :carol!c@h JOIN %s" % CHANNEL)
@@ -222,9 +233,12 @@ def s_scripted(env):
     s.send("@batch=h1;account=olive :olive!o@h PRIVMSG %s :!help" % CHANNEL)
     s.send(":fake.test BATCH -h1")
     start = len(s.lines)
-    s.send("@account=carol :carol!c@h PRIVMSG %s :!help" % CHANNEL)
-    s.wait(lambda l: to("carol")(l) or (l.startswith("PRIVMSG %s :" % CHANNEL) and "carol" in l),
-           "an answer to carol's live !help", start=start)
+    s.send("@account=carol :carol!c@h PRIVMSG %s :!armoury" % CHANNEL)
+    s.wait(lambda l: to("carol")(l), "a private answer to carol's live !armoury", start=start)
+    answer = [l for l in s.lines[start:] if to("carol")(l)]
+    check(all(l.startswith("@+draft/channel-context=%s " % CHANNEL) for l in answer),
+          "a private answer to a channel command without +draft/channel-context",
+          "\n".join(answer))
     check(not any(to("olive")(l) or ("olive" in l and l.startswith("PRIVMSG")) for l in s.lines),
           "the bot answered a command from a history playback", "\n".join(s.lines[-10:]))
     # A FAIL on a PRIVMSG: logged, and the channel slowed.
