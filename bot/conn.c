@@ -464,8 +464,12 @@ static void cap_request(struct conn *c)
     if (sasl)
         str_cat(&line, "sasl");
     c->sasl_asked = sasl;
+    /* echo-message only with labeled-response: its echoes are then
+     * labelled, confirmed and consumed; alone they would be noise. */
+    int labels = cap_listed(c->offered.p, "labeled-response", NULL, 0);
     for (int i = 0; i < NWANTED; i++)
-        if (cap_listed(c->offered.p, wanted[i], NULL, 0))
+        if (cap_listed(c->offered.p, wanted[i], NULL, 0) &&
+            (labels || strcmp(wanted[i], "echo-message") != 0))
             str_add(&line, "%s%s", line.len > head ? " " : "", wanted[i]);
     if (line.len == head) {
         cap_end(c);

@@ -100,6 +100,11 @@ START_TEST(test_caps_requested_when_offered)
     run(c, ":srv CAP me DEL :account-tag\r\n", lib, server, sizeof(lib));
     ck_assert_int_eq(conn_has_cap(c, "account-tag"), 0);
     conn_close(c);
+    /* echo-message without labeled-response: not asked for. */
+    c = conn_offline(&cfg);
+    run(c, ":srv CAP * LS :echo-message batch\r\n", lib, server, sizeof(lib));
+    ck_assert_str_eq(server, "CAP LS 302\r\nCAP REQ :batch\r\n");
+    conn_close(c);
     /* ngircd's offer: the request as before. */
     c = conn_offline(&cfg);
     run(c, ":srv CAP * LS :multi-prefix\r\n", lib, server, sizeof(lib));
