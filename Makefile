@@ -224,6 +224,7 @@ E2E_SUITES = 'e2e_wire: E2E_JOBS=9 python3 tests/e2e/e2e_wire.py $(E2E_ARGS)' \
 	'e2e 11-16: E2E_ONLY=11,12,13,14,15,16 python3 tests/e2e/e2e.py $(E2E_ARGS)' \
 	'e2e_newcomer inspircd: E2E_SERVER=inspircd E2E_ONLY=2,3 python3 tests/e2e/e2e_newcomer.py $(E2E_ARGS)' \
 	'e2e_net: python3 tests/e2e/e2e_net.py $(ASAN_BOT)' \
+	'e2e_caps: python3 tests/e2e/e2e_caps.py $(ASAN_BOT)' \
 	'e2e_newcomer: python3 tests/e2e/e2e_newcomer.py $(E2E_ARGS)' \
 	'e2e_replies: python3 tests/e2e/e2e_replies.py $(E2E_ARGS)' \
 	'e2e_bouts: python3 tests/e2e/e2e_bouts.py $(E2E_ARGS)' \

@@ -185,6 +185,30 @@ int irc_msg_tag_next(const char **pos, char *key, size_t klen, char *val, size_t
 int irc_msg_tag(const struct irc_msg *m, const char *key, char *val, size_t vlen);
 /* "nick!user@host" into its parts, each cut to `len` bytes ("" if absent). */
 void irc_source_split(const char *source, char *nick, char *user, char *host, size_t len);
+/* IRCv3 server-time ("2026-11-26T01:02:03.456Z", UTC, fraction optional)
+ * into seconds since the epoch: 0, or -1 if it is not one. */
+int irc_time_parse(const char *s, double *epoch);
+/* The `time` tag of m into *epoch: 1, or 0 when absent or malformed. */
+int irc_msg_time(const struct irc_msg *m, double *epoch);
+/* A standard reply (IRCv3 standard-replies): FAIL/WARN/NOTE <command>
+ * <code> [<context>...] :<description>; pointers into the irc_msg. */
+#define IRC_STD_CONTEXT IRC_MSG_PARAMS
+struct irc_std {
+    const char *kind; /* "FAIL", "WARN" or "NOTE" */
+    const char *command, *code, *description;
+    int ncontext;
+    const char *context[IRC_STD_CONTEXT];
+};
+/* 1 and *out if m is a well-formed standard reply, else 0. */
+int irc_std_reply(const struct irc_msg *m, struct irc_std *out);
+/* A BATCH line (IRCv3 batch): "+ref type [params]" opens, "-ref" closes. */
+struct irc_batch {
+    int open;
+    const char *ref;  /* without its + or - */
+    const char *type; /* when open */
+};
+/* 1 and *out if m is a well-formed BATCH line, else 0. */
+int irc_batch_parse(const struct irc_msg *m, struct irc_batch *out);
 
 /* ------------------------------------------------------ the connection */
 
@@ -211,6 +235,15 @@ const char *conn_error(const struct conn *c);
 /* 1 if the capability `name` (extended-join, account-notify, sasl: logged
  * in by SASL; WHOX: the server's ISUPPORT says it answers WHOX) is on. */
 int conn_has_cap(const struct conn *c, const char *name);
+/* IRCv3 (caps): with account-tag on, the account of the sender of the
+ * PRIVMSG libircclient is reporting, from `nick` (oldest first: messages
+ * from others it has passed over are forgotten): 1 with the account ("" if
+ * not logged in) into `account`, 0 if unknown (the cap is off, or the tags
+ * were lost: ask the old way). */
+int conn_msg_account(struct conn *c, const char *nick, char *account, size_t len);
+/* The queue a FAIL on a PRIVMSG or NOTICE is told of (outq_refused). */
+struct outq;
+void conn_set_outq(struct conn *c, struct outq *q);
 /* For the tests and the fuzz harness: a connection with no socket at all,
  * as if the server link had just come up ("CAP LS 302" is waiting to go).
  * conn_feed hands it bytes as if read from the server and runs every whole
@@ -261,6 +294,21 @@ void outq_set_prefix_len(struct outq *q, size_t len);
 /* Delivery markers on (1) or off: with them, lines popped are kept until a
  * PONG to our "PING :rsN" confirms them. */
 void outq_set_markers(struct outq *q, int on);
+/* IRCv3 (caps): with echo-message and labeled-response on (1), no PING
+ * markers: each PRIVMSG and NOTICE popped carries "@label=rsN"
+ * (outq_popped_tags), and the server's echo or ACK of that label
+ * (outq_pong("rsN")) confirms it and every line before it. Off again on
+ * outq_disconnected. */
+void outq_set_labels(struct outq *q, int on);
+/* The tags the line just popped must be sent with ("@label=rs7"), or "":
+ * the caller sends them, then a space, before the line. */
+const char *outq_popped_tags(const struct outq *q);
+/* The channel whose command is being answered (NULL: none): private lines
+ * queued meanwhile remember it, and carry +draft/channel-context=<it> in
+ * their tags while outq_set_context_tag is on (conn.c: message-tags on and
+ * the server's CLIENTTAGDENY allows that tag). */
+void outq_set_context(struct outq *q, const char *channel);
+void outq_set_context_tag(struct outq *q, int on);
 /* Lines to `target` wait until the time `until` (the queue's clock; 0:
  * from now on they may go). A channel just joined is held until the bot
  * knows its modes, so that none of its lines carries formatting a +c
@@ -310,6 +358,10 @@ int outq_pong(struct outq *q, const char *token);
 void outq_demote(struct outq *q, const char *owner, double seconds);
 /* The server said it dropped a line to `target` (a throttle notice). */
 void outq_throttled(struct outq *q, const char *target, double now);
+/* The server refused a PRIVMSG or NOTICE to `target` (a standard-replies
+ * FAIL naming it; NULL when it named none: only logged): as a throttle
+ * notice, at the latest time the queue was given. */
+void outq_refused(struct outq *q, const char *target);
 /* The connection dropped: live lines, replies and bulk not confirmed wait
  * to go again; protocol lines and a round's lines (OUTQ_ROUND: live lines
  * the game says again after a reconnection) are dropped. */

@@ -49,6 +49,7 @@
 #include <strings.h>
 #include <sys/select.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 #include <arpa/inet.h>
 
@@ -59,10 +60,11 @@
 
 #include "bot.h"
 
-#define CONN_BUF      20480 /* bytes: a tagged line may be 8191 + 512 */
-#define CONN_SLOW     4096  /* bytes waiting for the server: stop reading libircclient */
-#define SASL_CHUNK    400   /* bytes of base64 an AUTHENTICATE line carries */
-#define CAP_WANT_LIST "extended-join account-notify"
+#define CONN_BUF       20480 /* bytes: a tagged line may be 8191 + 512 */
+#define CONN_SLOW      4096  /* bytes waiting for the server: stop reading libircclient */
+#define SASL_CHUNK     400   /* bytes of base64 an AUTHENTICATE line carries */
+#define TAGGED_RING    128   /* messages whose account libircclient has yet to read */
+#define BATCH_OPEN_MAX 16    /* batches open at once that are remembered */
 
 enum conn_state { ST_CONNECTING, ST_HANDSHAKE, ST_UP, ST_DEAD };
 enum cap_state { CAP_LS, CAP_REQ, CAP_SASL, CAP_DONE };
@@ -91,13 +93,39 @@ struct conn {
     struct bytes crx, ctx_out; /* from and to libircclient */
     char offered_buf[1024];
     struct str offered; /* capabilities the server offered (CAP LS), over offered_buf */
-    int have_extended_join, have_account_notify, sasl_in;
+    unsigned caps;      /* bit i: wanted[i] acknowledged */
+    int sasl_in;
     int sasl_asked; /* "sasl" was in our CAP REQ: only then may an ACK start SASL */
+    int tag_denied; /* ISUPPORT CLIENTTAGDENY refuses +draft/channel-context */
     int have_whox;  /* ISUPPORT WHOX (read here: libircclient keeps only its
                      * first dozen parameters) */
     int eof;        /* the server closed: 1, then 2 once its last lines went on */
     char err[300];
+    struct outq *q; /* told of a FAIL on a message it sent (conn_set_outq) */
+    /* With account-tag: each PRIVMSG and NOTICE passed to libircclient,
+     * oldest first, with the account its tag named ("" for none), until
+     * libircclient's callback asks (conn_msg_account). */
+    struct tagged {
+        char nick[64];
+        char account[DB_NAME_MAX + 1];
+    } tagged[TAGGED_RING];
+    int tag_head, tag_n;
+    /* The open batches' references; playback: a history batch whose
+     * messages were said before and are no commands now. */
+    struct {
+        char ref[32];
+        int playback;
+    } batches[BATCH_OPEN_MAX];
+    int nbatches;
+    int skew_told; /* the server's clock compared with ours, logged once */
 };
+
+/* The capabilities asked for when offered, and their bits in c->caps. */
+static const char *const wanted[] = {
+    "extended-join",    "account-notify", "account-tag",      "server-time",  "batch",
+    "standard-replies", "echo-message",   "labeled-response", "message-tags",
+};
+#define NWANTED ((int)(sizeof(wanted) / sizeof(wanted[0])))
 
 /* ----------------------------------------------------------- helpers */
 
@@ -327,10 +355,9 @@ const char *conn_error(const struct conn *c)
 
 int conn_has_cap(const struct conn *c, const char *name)
 {
-    if (strcmp(name, "extended-join") == 0)
-        return c->have_extended_join;
-    if (strcmp(name, "account-notify") == 0)
-        return c->have_account_notify;
+    for (int i = 0; i < NWANTED; i++)
+        if (strcmp(name, wanted[i]) == 0)
+            return (c->caps >> i) & 1;
     if (strcmp(name, "sasl") == 0)
         return c->sasl_in;
     if (strcmp(name, "WHOX") == 0)
@@ -425,7 +452,6 @@ static int sasl_wanted(struct conn *c)
  * want that it has. */
 static void cap_request(struct conn *c)
 {
-    static const char *const wanted[] = {"extended-join", "account-notify"};
     char buf[300];
     struct str line;
     int sasl = sasl_wanted(c);
@@ -438,8 +464,12 @@ static void cap_request(struct conn *c)
     if (sasl)
         str_cat(&line, "sasl");
     c->sasl_asked = sasl;
-    for (int i = 0; i < 2; i++)
-        if (cap_listed(c->offered.p, wanted[i], NULL, 0))
+    /* echo-message only with labeled-response: its echoes are then
+     * labelled, confirmed and consumed; alone they would be noise. */
+    int labels = cap_listed(c->offered.p, "labeled-response", NULL, 0);
+    for (int i = 0; i < NWANTED; i++)
+        if (cap_listed(c->offered.p, wanted[i], NULL, 0) &&
+            (labels || strcmp(wanted[i], "echo-message") != 0))
             str_add(&line, "%s%s", line.len > head ? " " : "", wanted[i]);
     if (line.len == head) {
         cap_end(c);
@@ -458,14 +488,42 @@ static void cap_acked(struct conn *c, const char *list, int on)
         const char *name = p + off;
         size_t n = w - (size_t)off;
         int v = on && !off;
-        if (n == 13 && strncmp(name, "extended-join", n) == 0)
-            c->have_extended_join = v;
-        else if (n == 14 && strncmp(name, "account-notify", n) == 0)
-            c->have_account_notify = v;
-        else if (n == 4 && strncmp(name, "sasl", n) == 0 && v && c->cap == CAP_REQ && c->sasl_asked)
+        for (int i = 0; i < NWANTED; i++)
+            if (strlen(wanted[i]) == n && strncmp(name, wanted[i], n) == 0)
+                c->caps = v ? c->caps | 1u << i : c->caps & ~(1u << i);
+        if (n == 4 && strncmp(name, "sasl", n) == 0 && v && c->cap == CAP_REQ && c->sasl_asked)
             c->cap = CAP_SASL;
         p += w;
     }
+}
+
+/* Delivery confirmed by labelled echoes while both capabilities are on;
+ * the channel-context client tag while message-tags is on and allowed. */
+static void labels_follow(struct conn *c)
+{
+    if (!c->q)
+        return;
+    outq_set_labels(c->q, conn_has_cap(c, "echo-message") && conn_has_cap(c, "labeled-response"));
+    outq_set_context_tag(c->q, conn_has_cap(c, "message-tags") && !c->tag_denied);
+}
+
+/* ISUPPORT CLIENTTAGDENY=<list>: the client tags the server drops, "*"
+ * for all, "-name" for an exception to "*". Whether channel-context is. */
+static int context_denied(const char *list)
+{
+    int all = 0, named = 0, exempt = 0;
+
+    for (const char *p = list; *p;) {
+        size_t n = strcspn(p, ",");
+        if (n == 1 && *p == '*')
+            all = 1;
+        else if (n == 21 && strncmp(p, "draft/channel-context", n) == 0)
+            named = 1;
+        else if (n == 22 && strncmp(p, "-draft/channel-context", n) == 0)
+            exempt = 1;
+        p += n + (p[n] == ',');
+    }
+    return named || (all && !exempt);
 }
 
 /* The SASL payload for the server's "AUTHENTICATE +": PLAIN's
@@ -520,7 +578,9 @@ static int cap_line(struct conn *c, const struct irc_msg *m)
         if (!(m->nparams >= 4 && strcmp(m->params[2], "*") == 0))
             cap_request(c);
     } else if (strcasecmp(sub, "ACK") == 0) {
+        log_msg(LOG_INFO, "capabilities on: %s", CLIP(last, 300));
         cap_acked(c, last, 1);
+        labels_follow(c);
         if (c->cap == CAP_SASL) {
             char line[64];
             snprintf(line, sizeof(line), "AUTHENTICATE %s", mechanism(c->cfg));
@@ -536,6 +596,7 @@ static int cap_line(struct conn *c, const struct irc_msg *m)
             cap_end(c);
     } else if (strcasecmp(sub, "DEL") == 0) {
         cap_acked(c, last, 0);
+        labels_follow(c);
     }
     return 1;
 }
@@ -587,9 +648,14 @@ static int numeric_line(struct conn *c, int num, const struct irc_msg *m)
         return c->state == ST_DEAD;
     }
     case 5:
-        for (int i = 1; i + 1 < m->nparams; i++)
+        for (int i = 1; i + 1 < m->nparams; i++) {
             if (strcmp(m->params[i], "WHOX") == 0)
                 c->have_whox = 1;
+            if (strncmp(m->params[i], "CLIENTTAGDENY=", 14) == 0) {
+                c->tag_denied = context_denied(m->params[i] + 14);
+                labels_follow(c);
+            }
+        }
         return 0;
     case 410: /* ERR_INVALIDCAPCMD */
         return 1;
@@ -606,6 +672,146 @@ static int numeric_line(struct conn *c, int num, const struct irc_msg *m)
     }
 }
 
+/* ------------------------------------------------------ message tags */
+
+/* Remembers the account tag of a PRIVMSG that libircclient is about to
+ * read (its callback asks: conn_msg_account). A CTCP goes to another
+ * callback that does not ask: not remembered. */
+static void tag_message(struct conn *c, const struct irc_msg *m)
+{
+    char nick[64], user[64], host[64];
+
+    if (!conn_has_cap(c, "account-tag") || !m->source || m->nparams < 2 ||
+        strcasecmp(m->verb, "PRIVMSG") != 0 || m->params[1][0] == '\001')
+        return;
+    if (c->tag_n == TAGGED_RING) {
+        /* libircclient is that far behind: forget them all (their
+         * senders' accounts are then asked for the old way). */
+        c->tag_n = 0;
+        log_msg(LOG_DEBUG, "conn: account tags of %d messages forgotten", TAGGED_RING);
+    }
+    struct tagged *t = &c->tagged[(c->tag_head + c->tag_n++) % TAGGED_RING];
+    irc_source_split(m->source, nick, user, host, sizeof(nick));
+    snprintf(t->nick, sizeof(t->nick), "%s", nick);
+    char acc[IRC_TAG_VALUE_MAX];
+    if (!irc_msg_tag(m, "account", acc, sizeof(acc)) || strcmp(acc, "*") == 0)
+        acc[0] = '\0';
+    snprintf(t->account, sizeof(t->account), "%.*s", (int)sizeof(t->account) - 1, acc);
+}
+
+int conn_msg_account(struct conn *c, const char *nick, char *account, size_t len)
+{
+    while (c->tag_n) {
+        struct tagged *t = &c->tagged[c->tag_head];
+        c->tag_head = (c->tag_head + 1) % TAGGED_RING;
+        c->tag_n--;
+        if (strcmp(t->nick, nick) == 0) {
+            snprintf(account, len, "%s", t->account);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* A BATCH line: an open batch remembered (a history playback marked),
+ * a closed one forgotten. Always ours. */
+static int batch_line(struct conn *c, const struct irc_msg *m)
+{
+    struct irc_batch b;
+
+    if (!irc_batch_parse(m, &b))
+        return 1;
+    if (b.open) {
+        log_msg(LOG_DEBUG, "conn: batch %s (%s) opens", CLIP(b.ref, 31), CLIP(b.type, 40));
+        if (c->nbatches == BATCH_OPEN_MAX)
+            return 1;
+        snprintf(c->batches[c->nbatches].ref, sizeof(c->batches[0].ref), "%.31s", b.ref);
+        c->batches[c->nbatches++].playback =
+            strstr(b.type, "chathistory") != NULL || strstr(b.type, "playback") != NULL;
+        return 1;
+    }
+    for (int i = 0; i < c->nbatches; i++)
+        if (strcmp(c->batches[i].ref, b.ref) == 0) {
+            c->batches[i] = c->batches[--c->nbatches];
+            break;
+        }
+    return 1;
+}
+
+/* 1 if m belongs to a history playback batch: said before, not to run. */
+static int in_playback(const struct conn *c, const struct irc_msg *m)
+{
+    char ref[64];
+
+    if (!c->nbatches || !irc_msg_tag(m, "batch", ref, sizeof(ref)))
+        return 0;
+    for (int i = 0; i < c->nbatches; i++)
+        if (strcmp(c->batches[i].ref, ref) == 0)
+            return c->batches[i].playback;
+    return 0;
+}
+
+/* A standard reply (FAIL, WARN, NOTE): logged; a FAIL on a message the
+ * bot sent tells the queue the line did not go. Always ours. */
+static int std_line(struct conn *c, const struct irc_msg *m)
+{
+    struct irc_std r;
+
+    if (!irc_std_reply(m, &r))
+        return 1;
+    char ctx[128] = "";
+    for (int i = 0; i < r.ncontext && strlen(ctx) < 100; i++)
+        snprintf(ctx + strlen(ctx), sizeof(ctx) - strlen(ctx), " %s", CLIP(r.context[i], 40));
+    enum log_level lv = r.kind[0] == 'F' ? LOG_WARN : r.kind[0] == 'W' ? LOG_INFO : LOG_DEBUG;
+    log_msg(lv, "the server says %s %s %s%s: %s", r.kind, CLIP(r.command, 20), CLIP(r.code, 40),
+            ctx, CLIP(r.description, 200));
+    if (r.kind[0] == 'F' && c->q &&
+        (strcasecmp(r.command, "PRIVMSG") == 0 || strcasecmp(r.command, "NOTICE") == 0))
+        outq_refused(c->q, r.ncontext ? r.context[0] : NULL);
+    return 1;
+}
+
+/* The server's clock against ours, from the first server-time tag: a
+ * debug line (times the server gives are then read knowing it). */
+static void server_time(struct conn *c, const struct irc_msg *m)
+{
+    double t;
+
+    if (c->skew_told || !irc_msg_time(m, &t))
+        return;
+    c->skew_told = 1;
+    log_msg(LOG_DEBUG, "conn: the server's clock is %.1f s off ours", t - (double)time(NULL));
+}
+
+/* A reply to a line the queue labelled ("rsN"): confirms it (after the
+ * line itself was read: a FAIL first marks its target). 1 if it is ours
+ * alone: the echo of our own message, or the server's ACK. */
+static int label_line(struct conn *c, const struct irc_msg *m)
+{
+    char label[32];
+
+    if (!c->q || !m->tags || !irc_msg_tag(m, "label", label, sizeof(label)) ||
+        strncmp(label, "rs", 2) != 0)
+        return 0;
+    outq_pong(c->q, label);
+    return strcasecmp(m->verb, "PRIVMSG") == 0 || strcasecmp(m->verb, "NOTICE") == 0 ||
+           strcasecmp(m->verb, "ACK") == 0;
+}
+
+/* A line to pass on, by its tags: 1 if it must not reach libircclient
+ * (a message of a history playback). */
+static int tagged_line(struct conn *c, const struct irc_msg *m)
+{
+    if (m->tags) {
+        server_time(c, m);
+        if (in_playback(c, m) &&
+            (strcasecmp(m->verb, "PRIVMSG") == 0 || strcasecmp(m->verb, "NOTICE") == 0))
+            return 1;
+    }
+    tag_message(c, m); /* untagged too: with account-tag, no account */
+    return 0;
+}
+
 /* One line from the server: 1 if it was ours (consumed), 0 to pass on. */
 static int negotiate(struct conn *c, const struct irc_msg *m)
 {
@@ -620,6 +826,10 @@ static int negotiate(struct conn *c, const struct irc_msg *m)
     }
     if (strlen(v) == 3 && strspn(v, "0123456789") == 3)
         return numeric_line(c, atoi(v), m);
+    if (strcasecmp(v, "BATCH") == 0)
+        return batch_line(c, m);
+    if (strcasecmp(v, "FAIL") == 0 || strcasecmp(v, "WARN") == 0 || strcasecmp(v, "NOTE") == 0)
+        return std_line(c, m);
     return 0;
 }
 
@@ -650,12 +860,15 @@ static void server_lines(struct conn *c)
              cr = memchr(cr, '\r', len - (size_t)(cr - line)))
             *cr = ' ';
         const char *plain = irc_msg_untagged(line);
+        if (*plain == '@')
+            continue; /* a second tag section: no IRC line */
         char copy[CONN_BUF];
         struct irc_msg m;
-        snprintf(copy, sizeof(copy), "%s", plain);
+        snprintf(copy, sizeof(copy), "%s", line);
         if (irc_msg_parse(copy, &m) != 0)
             continue;
-        if (negotiate(c, &m))
+        int ours = negotiate(c, &m);
+        if (label_line(c, &m) || ours || tagged_line(c, &m))
             continue;
         bytes_put(&c->ctx_out, plain, strlen(plain));
         bytes_put(&c->ctx_out, "\r\n", 2);
@@ -952,6 +1165,11 @@ struct conn *conn_offline(const struct config *cfg)
     c->lfd = c->cfd = c->sfd = -1;
     up(c);
     return c;
+}
+
+void conn_set_outq(struct conn *c, struct outq *q)
+{
+    c->q = q;
 }
 
 size_t conn_feed(struct conn *c, const char *data, size_t len)

@@ -239,7 +239,9 @@ static void rpl_endofwhois(struct bot *bot, const char **params, unsigned int co
     for (int at = 0; whois_next(bot, params[1], &at, &w);) {
         if (!w.got_account)
             accounts_seen(bot, w.nick, NULL);
+        outq_set_context(bot->q, w.channel[0] ? w.channel : NULL);
         cmd_dispatch(bot, w.nick, w.channel[0] ? w.channel : NULL, w.text);
+        outq_set_context(bot->q, NULL);
     }
 }
 
@@ -462,8 +464,12 @@ static void ev_message(irc_session_t *s, const char *event, const char *origin, 
     if (count < 2 || !origin)
         return;
     users_origin_nick(origin, nick, sizeof(nick));
+    char acct[DB_NAME_MAX + 1];
+    int tagged = bot->irc->conn && conn_msg_account(bot->irc->conn, nick, acct, sizeof(acct));
     if (!nick[0] || is_me(bot, nick))
         return;
+    if (tagged) /* account-tag: his account, known without a WHOIS */
+        accounts_seen(bot, nick, acct[0] ? acct : NULL);
     /* A CTCP libircclient did not take as one (text after its closing
      * \001): not for us, and never echoed. */
     if (params[1][0] == '\001')
@@ -471,8 +477,11 @@ static void ev_message(irc_session_t *s, const char *event, const char *origin, 
     bot->origin = origin; /* where a password guess comes from (auth.c) */
     if (irc_is_channel(params[0], bot->chantypes)) {
         int c = bot_chan_find(bot, params[0]);
-        if (c >= 0)
+        if (c >= 0) {
+            outq_set_context(bot->q, bot->chan[c]); /* +draft/channel-context */
             cmd_dispatch(bot, nick, bot->chan[c], params[1]);
+            outq_set_context(bot->q, NULL);
+        }
     } else {
         cmd_dispatch(bot, nick, NULL, params[1]);
     }
@@ -685,6 +694,7 @@ static void session_start(struct bot *bot)
     users_set_casemap(bot->users, bot->cm);
     log_msg(LOG_INFO, "connecting to %s:%d%s", c->server, c->port, c->tls ? " with TLS" : "");
     st->conn = conn_open(c);
+    conn_set_outq(st->conn, bot->q);
     if (conn_error(st->conn)) {
         session_end(bot, conn_error(st->conn));
         return;
@@ -711,7 +721,8 @@ static void drain(struct bot *bot)
     while (outq_pop(bot->q, bot->now, line)) {
         bot_line_format(bot, line);
         /* Before registration only protocol lines may go (NICK). */
-        if (irc_send_raw(st->s, "%s", line) != 0) {
+        const char *tags = outq_popped_tags(bot->q);
+        if (irc_send_raw(st->s, "%s%s%s", tags, *tags ? " " : "", line) != 0) {
             int e = irc_errno(st->s);
             outq_unpop(bot->q);
             if (e != LIBIRC_ERR_NOMEM)

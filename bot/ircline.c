@@ -171,3 +171,99 @@ void irc_source_split(const char *source, char *nick, char *user, char *host, si
         user[0] = '\0';
     snprintf(host, len, "%s", at ? at + 1 : "");
 }
+
+/* Reads n decimal digits at *p into *out; 0 if any is not a digit. */
+static int digits(const char **p, int n, int *out)
+{
+    int v = 0;
+
+    for (int i = 0; i < n; i++, (*p)++) {
+        if (**p < '0' || **p > '9')
+            return 0;
+        v = v * 10 + (**p - '0');
+    }
+    *out = v;
+    return 1;
+}
+
+/* Days from 1970-01-01 to y-m-d (proleptic Gregorian calendar). */
+static long days_from_civil(int y, int m, int d)
+{
+    y -= m <= 2;
+    long era = (y >= 0 ? y : y - 399) / 400;
+    long yoe = y - era * 400;
+    long doy = (153L * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+    long doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return era * 146097 + doe - 719468;
+}
+
+int irc_time_parse(const char *s, double *epoch)
+{
+    int y, mo, d, h, mi, sec;
+    const char *p = s;
+
+    if (!digits(&p, 4, &y) || *p++ != '-' || !digits(&p, 2, &mo) || *p++ != '-' ||
+        !digits(&p, 2, &d) || *p++ != 'T' || !digits(&p, 2, &h) || *p++ != ':' ||
+        !digits(&p, 2, &mi) || *p++ != ':' || !digits(&p, 2, &sec))
+        return -1;
+    if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || sec > 60)
+        return -1;
+    double frac = 0, scale = 0.1;
+    if (*p == '.') {
+        p++;
+        if (*p < '0' || *p > '9')
+            return -1;
+        for (; *p >= '0' && *p <= '9'; p++, scale /= 10)
+            frac += (*p - '0') * scale;
+    }
+    if (strcmp(p, "Z") != 0)
+        return -1;
+    *epoch = (double)days_from_civil(y, mo, d) * 86400.0 + h * 3600.0 + mi * 60.0 + sec + frac;
+    return 0;
+}
+
+int irc_msg_time(const struct irc_msg *m, double *epoch)
+{
+    char v[64];
+
+    return irc_msg_tag(m, "time", v, sizeof(v)) && irc_time_parse(v, epoch) == 0;
+}
+
+int irc_std_reply(const struct irc_msg *m, struct irc_std *out)
+{
+    static const char *const kinds[] = {"FAIL", "WARN", "NOTE"};
+
+    memset(out, 0, sizeof(*out));
+    for (int i = 0; i < 3; i++)
+        if (strcmp(m->verb, kinds[i]) == 0)
+            out->kind = kinds[i];
+    /* FAIL <command> <code> [<context>...] <description> */
+    if (!out->kind || m->nparams < 3)
+        return 0;
+    out->command = m->params[0];
+    out->code = m->params[1];
+    out->description = m->params[m->nparams - 1];
+    out->ncontext = m->nparams - 3;
+    for (int i = 0; i < out->ncontext; i++)
+        out->context[i] = m->params[2 + i];
+    return 1;
+}
+
+int irc_batch_parse(const struct irc_msg *m, struct irc_batch *out)
+{
+    memset(out, 0, sizeof(*out));
+    /* BATCH +ref type [params...] | BATCH -ref */
+    if (strcmp(m->verb, "BATCH") != 0 || m->nparams < 1)
+        return 0;
+    const char *r = m->params[0];
+    if ((r[0] != '+' && r[0] != '-') || !r[1])
+        return 0;
+    out->open = r[0] == '+';
+    out->ref = r + 1;
+    if (out->open) {
+        if (m->nparams < 2 || !m->params[1][0])
+            return 0;
+        out->type = m->params[1];
+    }
+    return 1;
+}

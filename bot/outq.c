@@ -119,15 +119,16 @@ struct owner;
 
 struct oline {
     struct oline *next, *prev;
-    unsigned long seq;        /* the order lines were said in, from 1 */
-    enum outq_kind kind;      /* OUTQ_PROTOCOL for markers and raw lines */
-    struct owner *own;        /* replies and bulk: whose queue */
-    unsigned marker;          /* in the window: the marker sent after it */
-    unsigned char toff, tlen; /* the target inside text; tlen 0: none */
-    int note;                 /* a "lines dropped" note */
-    int64_t about;            /* the bout it is about (outq_msg_about); 0: none */
-    int step;                 /* > 0: stale once step (a round) `step` is done */
-    char text[];              /* the line, without CR LF */
+    unsigned long seq;           /* the order lines were said in, from 1 */
+    enum outq_kind kind;         /* OUTQ_PROTOCOL for markers and raw lines */
+    struct owner *own;           /* replies and bulk: whose queue */
+    unsigned marker;             /* in the window: the marker sent after it */
+    unsigned char toff, tlen;    /* the target inside text; tlen 0: none */
+    int note;                    /* a "lines dropped" note */
+    int64_t about;               /* the bout it is about (outq_msg_about); 0: none */
+    int step;                    /* > 0: stale once step (a round) `step` is done */
+    char context[OUTQ_NAME_MAX]; /* a private line: the channel of the command it answers */
+    char text[];                 /* the line, without CR LF */
 };
 
 struct fifo {
@@ -173,13 +174,17 @@ struct outq {
     int live_run, reply_run;
     /* delivery */
     int markers;
-    int strict;           /* the server throttles: stop and wait for channels */
-    int mark_now;         /* strict: a marker goes next */
-    int held;             /* only protocol lines may go */
-    double now;           /* the latest time the caller gave */
-    unsigned marker_next; /* the id of the next marker */
-    int since_marker;     /* lines sent since the last marker */
-    struct fifo window;   /* sent, not yet confirmed, in the order sent */
+    int labels; /* IRCv3 echo-message + labeled-response: each message is its own marker */
+    char popped_tags[128];       /* the tags of the line popped ("" for none) */
+    int context_tag;             /* +draft/channel-context may go (message-tags, CLIENTTAGDENY) */
+    char context[OUTQ_NAME_MAX]; /* the channel of the command being answered, or "" */
+    int strict;                  /* the server throttles: stop and wait for channels */
+    int mark_now;                /* strict: a marker goes next */
+    int held;                    /* only protocol lines may go */
+    double now;                  /* the latest time the caller gave */
+    unsigned marker_next;        /* the id of the next marker */
+    int since_marker;            /* lines sent since the last marker */
+    struct fifo window;          /* sent, not yet confirmed, in the order sent */
     int nwindow;
     struct oline *popped; /* the last line popped, until the next pop */
     /* A round and its prompts going back to back (bundle_need): how many
@@ -579,6 +584,10 @@ static void outq_add(struct outq *q, enum outq_kind kind, const char *who, struc
                      double now)
 {
     l->seq = ++q->seq;
+    char to[OUTQ_NAME_MAX];
+    line_target(l, to);
+    if (q->context[0] && to[0] && !is_channel(to))
+        snprintf(l->context, sizeof(l->context), "%s", q->context);
     if (kind == OUTQ_PROTOCOL) {
         l->kind = OUTQ_PROTOCOL;
         fifo_push(&q->protocol, l);
@@ -919,7 +928,7 @@ static struct oline *owner_pick(struct outq *q, int bulk, double now)
  * of them or nothing else waits. */
 static int marker_due(const struct outq *q)
 {
-    return q->markers && q->since_marker > 0 &&
+    return q->markers && !q->labels && q->since_marker > 0 &&
            (q->since_marker >= OUTQ_MARK_EVERY || q->total == 0 || q->mark_now);
 }
 
@@ -950,7 +959,7 @@ static struct oline *take_first(struct outq *q, double now)
         fifo_unlink(&q->retry, l);
         return l;
     }
-    if (!q->held && q->markers && q->since_marker > 0 &&
+    if (!q->held && q->markers && !q->labels && q->since_marker > 0 &&
         ((q->since_marker >= OUTQ_MARK_EVERY && !bundling(q)) || q->mark_now))
         return marker_new(q);
     if ((l = q->protocol.head)) {
@@ -1035,9 +1044,11 @@ static void popped_settle(struct outq *q)
         free(l);
         return;
     }
-    l->marker = q->marker_next;
+    if (!q->labels) {
+        l->marker = q->marker_next; /* the next marker confirms it */
+        q->since_marker++;
+    }
     fifo_push(&q->window, l);
-    q->since_marker++;
     if (q->strict && paced_line(q, l))
         q->mark_now = 1;
     if (++q->nwindow > OUTQ_WINDOW_MAX) {
@@ -1049,11 +1060,63 @@ static void popped_settle(struct outq *q)
     }
 }
 
+/* The tags of a message popped: with labels it carries its own marker
+ * (the server's echo or ACK of label rsN confirms it and everything
+ * before); a private answer to a channel command names that channel
+ * (+draft/channel-context) where the server lets client tags through. */
+static void label(struct outq *q, struct oline *l)
+{
+    struct str tags;
+
+    if (strncmp(l->text, "PRIVMSG ", 8) != 0 && strncmp(l->text, "NOTICE ", 7) != 0)
+        return;
+    str_init_fixed(&tags, q->popped_tags, sizeof(q->popped_tags));
+    if (q->markers && q->labels) {
+        l->marker = q->marker_next++;
+        str_add(&tags, "@label=rs%u", l->marker);
+    }
+    if (q->context_tag && l->context[0] && !strpbrk(l->context, ";\\ "))
+        str_add(&tags, "%s+draft/channel-context=%s", tags.len ? ";" : "@", l->context);
+}
+
+void outq_set_context(struct outq *q, const char *channel)
+{
+    snprintf(q->context, sizeof(q->context), "%s",
+             channel && strlen(channel) < sizeof(q->context) ? channel : "");
+}
+
+void outq_set_context_tag(struct outq *q, int on)
+{
+    q->context_tag = on;
+}
+
+const char *outq_popped_tags(const struct outq *q)
+{
+    return q->popped_tags;
+}
+
+void outq_set_labels(struct outq *q, int on)
+{
+    if (q->labels != on)
+        log_msg(LOG_INFO, "outq: delivery confirmed by %s",
+                on ? "the server's echo of each "
+                     "message (echo-message, labeled-response)"
+                   : "PING markers");
+    q->labels = on;
+    /* Lines sent with labels and not yet confirmed wait for a marker now:
+     * it goes at once. */
+    if (!on && q->nwindow > 0) {
+        q->since_marker = q->nwindow;
+        q->mark_now = 1;
+    }
+}
+
 int outq_pop(struct outq *q, double now, char *line)
 {
     if (now > q->now)
         q->now = now;
     popped_settle(q);
+    q->popped_tags[0] = '\0';
     if (q->total == 0 && !marker_due(q))
         return 0;
     if (q->total == 0 && !q->held) {
@@ -1084,6 +1147,7 @@ int outq_pop(struct outq *q, double now, char *line)
     target_spend(q, l, now);
     snprintf(line, OUTQ_LINE_MAX, "%s", l->text);
     q->popped = l;
+    label(q, l);
     if (q->nown > 32)
         owners_tidy(q, now);
     return 1;
@@ -1099,6 +1163,7 @@ void outq_unpop(struct outq *q)
     if (!l)
         return;
     q->popped = NULL;
+    q->popped_tags[0] = '\0';
     if (l->note == 2) {
         q->marker_next--; /* that marker was never sent: send it again later */
         q->since_marker = OUTQ_MARK_EVERY;
@@ -1273,6 +1338,15 @@ void outq_throttled(struct outq *q, const char *target, double now)
     }
 }
 
+void outq_refused(struct outq *q, const char *target)
+{
+    if (!target || !*target || strchr(target, ' ')) {
+        log_msg(LOG_WARN, "outq: the server refused a message without saying to whom");
+        return;
+    }
+    outq_throttled(q, target, q->now);
+}
+
 /* Live lines, replies and bulk from the window and the retry list go back
  * to the front of their queues (in the order they were sent); the rest
  * goes. */
@@ -1297,6 +1371,8 @@ static void requeue(struct outq *q, struct fifo *f)
 
 void outq_disconnected(struct outq *q)
 {
+    q->labels = 0; /* the next connection's capabilities say again */
+    q->popped_tags[0] = '\0';
     if (q->popped && q->popped->note != 2 && q->popped->kind != OUTQ_PROTOCOL)
         fifo_push(&q->window, q->popped);
     else

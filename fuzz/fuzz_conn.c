@@ -10,7 +10,8 @@
  * server is a CAP or AUTHENTICATE line of at most 512 bytes with CR LF, and
  * no AUTHENTICATE goes without SASL configured; every line passed to
  * libircclient ends with CR LF, holds no other CR, LF or NUL, and is never
- * one the negotiation consumes (CAP, AUTHENTICATE, 900-908); the password
+ * one the negotiation consumes (CAP, AUTHENTICATE, 900-908, BATCH, FAIL, WARN,
+ * NOTE); an account tag read back is a NUL-ended string that fits; the password
  * never reaches libircclient (unless the server itself said it); sasl is on only when configured; a
  * connection that ended says why. Any breach aborts.
  */
@@ -72,6 +73,8 @@ static void check_to_lib(const char *buf, size_t n, int said)
             check(strcasecmp(m.verb, "AUTHENTICATE") != 0);
             int num = strlen(m.verb) == 3 && strspn(m.verb, "0123456789") == 3 ? atoi(m.verb) : -1;
             check(num < 900 || num > 908);
+            check(strcasecmp(m.verb, "BATCH") != 0 && strcasecmp(m.verb, "FAIL") != 0 &&
+                  strcasecmp(m.verb, "WARN") != 0 && strcasecmp(m.verb, "NOTE") != 0);
         }
         at += len;
     }
@@ -91,6 +94,11 @@ static void drain(struct conn *c, const struct config *cfg, char *buf, int said,
         check_to_lib(buf, n, said);
         *moved += n;
     }
+    /* libircclient's callback asking for a sender's account tag. */
+    char acc[DB_NAME_MAX + 1];
+    memset(acc, 'x', sizeof(acc));
+    if (conn_msg_account(c, (*moved & 1) ? "a" : "b", acc, sizeof(acc)))
+        check(memchr(acc, '\0', sizeof(acc)) != NULL);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -107,6 +115,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     snprintf(cfg.sasl_username, sizeof(cfg.sasl_username), "ringside");
     snprintf(cfg.sasl_password, sizeof(cfg.sasl_password), PASSWORD);
     struct conn *c = conn_offline(&cfg);
+    struct outq *q = outq_new(4, 1); /* told of a FAIL */
+    conn_set_outq(c, q);
     char *buf = malloc(DRAIN_MAX);
     int said = memmem(data, size, PASSWORD, strlen(PASSWORD)) != NULL;
     const char *p = (const char *)data + 1;
@@ -127,6 +137,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const char *why = conn_error(c);
     check(!why || *why);
     conn_close(c);
+    outq_free(q);
     free(buf);
     return 0;
 }

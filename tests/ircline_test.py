@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """ircline_test.py - bot/ircline.c against the public IRC parser test vectors
 (tests/irc-parser-tests: msg-split.yaml and userhost-split.yaml, CC0, see its
-LICENSE and README.md).
+LICENSE and README.md), and the project's own IRCv3 vectors in the same folder
+(ringside-ircv3.yaml: account, batch, label and client tags, server-time,
+standard replies, BATCH lines).
 
     python3 tests/ircline_test.py build/ircline-tool
 
@@ -23,6 +25,49 @@ def run(tool, mode, inputs):
     data = "".join(i + "\n" for i in inputs).encode("latin-1")
     out = subprocess.run([tool, mode], input=data, stdout=subprocess.PIPE, check=True).stdout
     return [json.loads(line) for line in out.decode("ascii").splitlines()]
+
+
+def compare(kind, inputs, wants, got):
+    passed = failed = 0
+    for i, w, g in zip(inputs, wants, got):
+        if isinstance(w, float) or isinstance(w, int) and not isinstance(w, bool):
+            ok = g is not None and abs(g - w) < 1e-6
+        else:
+            ok = g == w
+        if ok:
+            passed += 1
+        else:
+            failed += 1
+            print("FAIL %s %r: want %r, got %r" % (kind, i, w, g))
+    return passed, failed
+
+
+def ircv3(tool):
+    """The project's own vectors: (passed, failed, how many)."""
+    with open(os.path.join(HERE, "ringside-ircv3.yaml")) as f:
+        v = yaml.safe_load(f)
+    passed = failed = n = 0
+    msgs = v["msg"]
+    wants = []
+    for t in msgs:
+        a = t["atoms"]
+        w = {"tags": a.get("tags"), "source": a.get("source"), "verb": a.get("verb"),
+             "params": [str(p) for p in a.get("params", [])]}
+        if w["tags"] is not None:
+            w["tags"] = {k: ("" if x is None else str(x)) for k, x in w["tags"].items()}
+        wants.append(w)
+    for kind, mode, items, key in (("ircv3 msg", "msg", msgs, None),
+                                   ("time", "time", v["time"], "seconds"),
+                                   ("std", "std", v["std"], "reply"),
+                                   ("batch", "batch", v["batch"], "batch")):
+        inputs = [t["input"] for t in items]
+        got = run(tool, mode, inputs)
+        w = wants if key is None else [t[key] for t in items]
+        p, f = compare(kind, inputs, w, got)
+        passed += p
+        failed += f
+        n += len(items)
+    return passed, failed, n
 
 
 def main():
@@ -53,10 +98,13 @@ def main():
         else:
             failed += 1
             print("FAIL source %r: want %r, got %r" % (t["source"], want, g))
-    if len(msgs) + len(srcs) != passed + failed:
+    p, f, n = ircv3(tool)
+    passed += p
+    failed += f
+    if len(msgs) + len(srcs) + n != passed + failed:
         failed += 1
         print("FAIL: the tool answered %d lines for %d vectors" % (passed + failed,
-                                                                   len(msgs) + len(srcs)))
+                                                                   len(msgs) + len(srcs) + n))
     print("ircline: %d vectors passed, %d failed" % (passed, failed))
     return 1 if failed else 0
 

@@ -5,6 +5,10 @@
  *   ircline-tool msg     one IRC line per stdin line -> one JSON object each:
  *                        {"tags":{...},"source":..,"verb":..,"params":[..]}
  *   ircline-tool source  one nick!user@host per line -> {"nick","user","host"}
+ *   ircline-tool time    one server-time value per line -> seconds, or null
+ *   ircline-tool std     one line -> {"kind","command","code","context","description"}
+ *                        (a standard reply: FAIL/WARN/NOTE), or null
+ *   ircline-tool batch   one line -> {"open","ref","type"} (a BATCH line), or null
  *
  * Strings are written as JSON with every byte outside printable ASCII as
  * \u00XX (the vectors are ASCII), so the comparison is exact.
@@ -84,15 +88,78 @@ static void one_source(const char *line)
     puts("}");
 }
 
+/* `time`: a server-time value -> seconds since the epoch, or null. */
+static void one_time(const char *line)
+{
+    double t;
+
+    if (irc_time_parse(line, &t) == 0)
+        printf("%.3f\n", t);
+    else
+        puts("null");
+}
+
+/* `std`: a line -> its standard reply, or null. */
+static void one_std(char *line)
+{
+    struct irc_msg m;
+    struct irc_std r;
+
+    if (irc_msg_parse(line, &m) != 0 || !irc_std_reply(&m, &r)) {
+        puts("null");
+        return;
+    }
+    printf("{\"kind\":");
+    json_str(r.kind);
+    printf(",\"command\":");
+    json_str(r.command);
+    printf(",\"code\":");
+    json_str(r.code);
+    printf(",\"context\":[");
+    for (int i = 0; i < r.ncontext; i++) {
+        printf("%s", i ? "," : "");
+        json_str(r.context[i]);
+    }
+    printf("],\"description\":");
+    json_str(r.description);
+    puts("}");
+}
+
+/* `batch`: a line -> its BATCH parts, or null. */
+static void one_batch(char *line)
+{
+    struct irc_msg m;
+    struct irc_batch b;
+
+    if (irc_msg_parse(line, &m) != 0 || !irc_batch_parse(&m, &b)) {
+        puts("null");
+        return;
+    }
+    printf("{\"open\":%s,\"ref\":", b.open ? "true" : "false");
+    json_str(b.ref);
+    printf(",\"type\":");
+    if (b.type)
+        json_str(b.type);
+    else
+        printf("null");
+    puts("}");
+}
+
 int main(int argc, char **argv)
 {
     char line[8192];
-    int source = argc > 1 && strcmp(argv[1], "source") == 0;
+    const char *mode = argc > 1 ? argv[1] : "msg";
 
     while (fgets(line, sizeof(line), stdin)) {
         line[strcspn(line, "\n")] = '\0';
-        if (source)
+        if (strcmp(mode, "source") == 0)
             one_source(line);
+        else if (strcmp(mode, "time") == 0)
+            one_time(line);
+        else if (strcmp(mode, "std") == 0)
+            one_std(line);
+        else if (strcmp(mode, "batch") == 0)
+            one_batch(line);
         else
             one_msg(line);
     }

@@ -40,5 +40,6 @@ Suite *restart_suite(void);
 Suite *pace_suite(void);
 Suite *season_suite(void);
 Suite *predict_suite(void);
+Suite *caps_suite(void);
 
 #endif
