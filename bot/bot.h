@@ -102,8 +102,8 @@ struct config {
     /* [league] */
     long turn_interval; /* seconds; 0: turns only by admin command */
     /* [rating] */
-    int exhibitions; /* exhibitions (live bouts) move the ratings (default yes) */
-    int season_turns;   /* league turns a season lasts; 0: until an admin ends it */
+    int exhibitions;  /* exhibitions (live bouts) move the ratings (default yes) */
+    int season_turns; /* league turns a season lasts; 0: until an admin ends it */
     /* [predict] predictions on a live bout close once this many rounds
      * are fought */
     int closes_after;
@@ -667,7 +667,7 @@ extern const struct cmd_entry cmd_set_entry;
 extern const struct cmd_entry cmd_cancel_entry;
 extern const struct cmd_entry cmd_turn_entry;
 extern const struct cmd_entry cmd_ratings_entry; /* cmd-rating.c */
-extern const struct cmd_entry cmd_season_entry; /* seasons: cmd-season.c */
+extern const struct cmd_entry cmd_season_entry;  /* seasons: cmd-season.c */
 extern const struct cmd_entry cmd_halloffame_entry;
 /* Predictions (cmd-predict.c). */
 extern const struct cmd_entry cmd_predict_entry;
