@@ -112,6 +112,11 @@ struct game_config {
      * the hints given in private ("say !challenge <nick> in #ringside");
      * "" for "in a channel". */
     char channel[64];
+    /* Tournaments ([tournament]): 1 if players may open one (open_by =
+     * players), and the seconds between the bracket rounds of a plans
+     * tournament (round_interval; 0: only by `tournament next`). */
+    int tournament_open_by_players;
+    long tournament_round_interval;
 };
 #define GAME_FORMAT_PLAIN  0
 #define GAME_FORMAT_BOLD   1
@@ -791,5 +796,40 @@ int game_plan(struct game *g, const struct game_caller *who, enum game_plan_op o
 /* The stored plan of fighter `fighter_id` appended to out: 0, 1 when he
  * has none, -1 on a database error. */
 int game_plan_get(struct game *g, int64_t fighter_id, struct str *out);
+
+
+/* ------------------------------------------------------- tournaments */
+
+/* Knockout tournaments (tournament.c). `admin`: the caller holds admin
+ * rights. Each answers the caller (a refusal: one line saying why and
+ * what to do) and returns 0, or -1 when it refused. One tournament is open
+ * or running at a time; the commands without a number act on it.
+ * open: argv are the words after "open" (rules= size= rounds= mode=
+ * name=, the name last and taking the rest of the line); join: the
+ * caller's fighter `f` joins (the tournament starts when full); leave: his
+ * fighter leaves (until it starts); start: an admin starts it now; next:
+ * an admin fights a plans tournament's next bracket round now; show: the
+ * bracket of tournament `word` (NULL: the current one, else the last) in
+ * at most three lines, the web address last. */
+int game_tournament_open(struct game *g, const struct game_caller *who, int admin,
+                         const char *const *argv, int argc);
+int game_tournament_join(struct game *g, const struct game_caller *who, const struct db_fighter *f);
+int game_tournament_leave(struct game *g, const struct game_caller *who);
+int game_tournament_start(struct game *g, const struct game_caller *who, int admin);
+int game_tournament_next(struct game *g, const struct game_caller *who, int admin);
+int game_tournament_show(struct game *g, const struct game_caller *who, const char *word);
+/* The tournaments fighter `fighter` won onto s: "won the Spring Cup
+ * (boxing, 8)", ", " between them. Returns how many. */
+int game_tournament_wins(struct game *g, int64_t fighter, struct str *s);
+/* The bracket of a tournament as the web pages draw it: its row, its
+ * entrants' seeds and its bouts. 0, or -1 (no such tournament). */
+struct game_bracket {
+    struct db_tournament t;
+    struct db_tournament_entry e[DB_TOURNAMENT_SIZE];
+    int ne;
+    struct db_tournament_match m[DB_TOURNAMENT_SIZE];
+    int nm;
+};
+int game_bracket_get(struct db *db, int64_t id, struct game_bracket *b);
 
 #endif

@@ -74,6 +74,10 @@ struct game {
      * ruleset; league_unfinished_report), said once in the league channel. */
     unsigned turns_unfinished;
     int64_t turns_begun[RULES_COUNT];
+    /* Tournaments (tournament.c): resumed once online; the next look at
+     * their schedule (monotonic). */
+    int tour_resumed;
+    double tour_look;
 
     /* Simulations waiting, the next to fight first; who started one
      * within SIM_EVERY. */
@@ -160,5 +164,26 @@ void record_after_bout(const struct ruleset *rs, const struct result *res, int f
 
 /* The schedule of league turns (league.c), run from game_tick. */
 void league_tick(struct game *g, const char *channel);
+
+
+/* Tournaments (tournament.c). tournament_tick: once online, says what was
+ * stored and not said, advances brackets whose round is over, starts
+ * waiting live bouts and fights plans rounds on schedule (from game_tick).
+ * tournament_bout_store: inside the transaction that stores the end of
+ * live bout `rec`, its bracket place takes the winner (0; -1 on a
+ * database error; 0 for a bout of no tournament). tournament_bout_over:
+ * after it, the bracket goes on. tournament_live_go starts the live bouts
+ * a live tournament's current round is waiting for. */
+void tournament_tick(struct game *g);
+int tournament_bout_store(struct game *g, const struct db_bout *rec);
+void tournament_bout_over(struct game *g, int64_t bout);
+void tournament_live_go(struct game *g, int64_t id);
+/* Starts a live bout between f[0] and f[1] in `channel` with no challenge
+ * (bout.c): stored live, and link(g, id, arg) run in the same transaction
+ * (it returns 0 to commit); then the tale of the tape and the prompts, as
+ * at an accept. Returns the bout's id, or 0 when nothing was started. */
+int64_t bout_start_direct(struct game *g, const char *channel, enum rules rules, int rounds,
+                          const struct db_fighter f[SIDES],
+                          int (*link)(struct game *g, int64_t id, void *arg), void *arg);
 
 #endif
