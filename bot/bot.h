@@ -101,6 +101,10 @@ struct config {
     long rejoin_grace; /* seconds */
     /* [league] */
     long turn_interval; /* seconds; 0: turns only by admin command */
+    /* [tournament]: 1 if players may open one (open_by = players); the
+     * seconds between a plans tournament's rounds (0: by command only) */
+    int open_by;
+    long round_interval;
     /* [web] (ringside-web reads them): where the pages are, for links */
     char listen[CONFIG_STR_MAX];
     char base_url[CONFIG_STR_MAX];
@@ -596,6 +600,8 @@ extern const struct cmd_entry cmd_unban_entry;
 extern const struct cmd_entry cmd_set_entry;
 extern const struct cmd_entry cmd_cancel_entry;
 extern const struct cmd_entry cmd_turn_entry;
+extern const struct cmd_entry cmd_tournament_entry;
+extern const struct cmd_entry cmd_bracket_entry;
 
 /* ------------------------------------------------------ the bot itself */
 

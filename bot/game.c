@@ -137,6 +137,8 @@ void bot_game_config(const struct config *cfg, struct game_config *gc)
     gc->auto_round_seconds = cfg->duel_round_seconds;
     gc->rejoin_grace = (int)cfg->rejoin_grace;
     gc->turn_interval = cfg->turn_interval;
+    gc->tournament_open_by_players = cfg->open_by;
+    gc->tournament_round_interval = cfg->round_interval;
     snprintf(gc->prefix, sizeof(gc->prefix), "%s", cfg->prefix);
     gc->format = cfg->colours ? GAME_FORMAT_COLOUR : GAME_FORMAT_BOLD;
     snprintf(gc->base_url, sizeof(gc->base_url), "%s", cfg->base_url);
