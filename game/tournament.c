@@ -126,19 +126,19 @@ static void bracket_order(int size, int *order)
 
 /* ------------------------------------------------------------- words */
 
-/* "quarter-finals", "semi-finals", "final", or "round 2 of 5". */
-static const char *stage_name(int stage, int stages, char *buf, size_t len)
+/* "the quarter-finals", "the semi-finals", "the final", or "round 2 of
+ * 5"; with `cap`, as a sentence starts: "Quarter-finals", "Round 2 of 5". */
+static const char *stage_name(int stage, int stages, int cap, char *buf, size_t len)
 {
+    static const char *const names[][2] = {
+        {"the final", "Final"}, {"the semi-finals", "Semi-finals"},
+        {"the quarter-finals", "Quarter-finals"}};
     int left = stages - stage;
 
-    if (left == 0)
-        snprintf(buf, len, "the final");
-    else if (left == 1)
-        snprintf(buf, len, "the semi-finals");
-    else if (left == 2)
-        snprintf(buf, len, "the quarter-finals");
+    if (left >= 0 && left < 3)
+        snprintf(buf, len, "%s", names[left][cap]);
     else
-        snprintf(buf, len, "round %d of %d", stage, stages);
+        snprintf(buf, len, "%s %d of %d", cap ? "Round" : "round", stage, stages);
     return buf;
 }
 
@@ -477,17 +477,17 @@ static void announcement(struct game *g, const struct tour *x, int a, struct str
     if (a == 0) {
         str_add(s, "Tournament #%lld (%s) begins: %d fighters, %s, seeded by record. %s: ",
                 (long long)x->t.id, x->t.name, x->ne, rules_name(x->t.rules),
-                stage_name(1, stages, sn, sizeof(sn)));
+                stage_name(1, stages, 1, sn, sizeof(sn)));
         stage_text(g, x, 1, 0, s);
         str_add(s, ".");
         return;
     }
     str_add(s, "Tournament #%lld (%s), %s: ", (long long)x->t.id, x->t.name,
-            stage_name(a, stages, sn, sizeof(sn)));
+            stage_name(a, stages, 0, sn, sizeof(sn)));
     stage_text(g, x, a, 1, s);
     str_add(s, ".");
     if (a < stages) {
-        str_add(s, " Next, %s: ", stage_name(a + 1, stages, sn, sizeof(sn)));
+        str_add(s, " Next, %s: ", stage_name(a + 1, stages, 0, sn, sizeof(sn)));
         stage_text(g, x, a + 1, 0, s);
         str_add(s, ".");
     } else {
@@ -692,6 +692,18 @@ static int tour_mine(struct game *g, const struct tour *x, int64_t acc, struct d
     return 0;
 }
 
+/* The current tournament loaded into x, or -1 after telling the caller. */
+static int need_loaded(struct game *g, const struct game_caller *who, struct tour *x)
+{
+    if (need_current(g, who, &x->t) != 0)
+        return -1;
+    if (tour_load(g, x->t.id, x) != 0) {
+        game_reply(who, "sorry, I could not read the tournament (%s)", db_why(g->db));
+        return -1;
+    }
+    return 0;
+}
+
 /* Seeds x's entrants by seed_score (ties: who joined first), draws the
  * first round and marks it running, in one transaction. 0, or -1. */
 static int tour_begin(struct game *g, struct tour *x)
@@ -750,7 +762,7 @@ int game_tournament_join(struct game *g, const struct game_caller *who, const st
     int rc = -1;
     char line[RENDER_LINE_MAX];
 
-    if (need_current(g, who, &x->t) != 0 || tour_load(g, x->t.id, x) != 0) {
+    if (need_loaded(g, who, x) != 0) {
         /* told */
     } else if (x->t.state != DB_TOURNAMENT_OPEN) {
         game_reply(who, "tournament #%lld (%s) has begun; join the next one", TNAME(&x->t));
@@ -783,7 +795,7 @@ int game_tournament_leave(struct game *g, const struct game_caller *who)
     int rc = -1;
     char line[RENDER_LINE_MAX];
 
-    if (need_current(g, who, &x->t) != 0 || tour_load(g, x->t.id, x) != 0) {
+    if (need_loaded(g, who, x) != 0) {
         /* told */
     } else if (x->t.state != DB_TOURNAMENT_OPEN) {
         game_reply(who, "tournament #%lld (%s) has begun; nobody leaves it now", TNAME(&x->t));
@@ -808,7 +820,7 @@ int game_tournament_start(struct game *g, const struct game_caller *who, int adm
 
     if (!admin)
         game_reply(who, "only an admin starts a tournament before it is full");
-    else if (need_current(g, who, &x->t) != 0 || tour_load(g, x->t.id, x) != 0)
+    else if (need_loaded(g, who, x) != 0)
         ; /* told */
     else if (x->t.state != DB_TOURNAMENT_OPEN)
         game_reply(who, "tournament #%lld (%s) has begun already", TNAME(&x->t));
@@ -825,7 +837,7 @@ int game_tournament_next(struct game *g, const struct game_caller *who, int admi
 
     if (!admin)
         game_reply(who, "only an admin fights a tournament's next round");
-    else if (need_current(g, who, &x->t) != 0 || tour_load(g, x->t.id, x) != 0)
+    else if (need_loaded(g, who, x) != 0)
         ; /* told */
     else if (x->t.state != DB_TOURNAMENT_RUNNING)
         game_reply(who, "tournament #%lld (%s) has not begun; %stournament start begins it",
@@ -855,7 +867,7 @@ static void show_head(struct game *g, const struct tour *x, struct str *s)
         str_add(s, ".");
     } else if (x->t.state == DB_TOURNAMENT_RUNNING) {
         str_add(s, "%d fighters, now %s.", x->ne,
-                stage_name(x->t.stage, stages_of(x->t.size), sn, sizeof(sn)));
+                stage_name(x->t.stage, stages_of(x->t.size), 0, sn, sizeof(sn)));
     } else {
         str_add(s, "won by %s.", fname(g, x->t.winner, w, sizeof(w)));
     }

@@ -36,5 +36,6 @@ Suite *simulate_suite(void);
 Suite *fault_suite(void);
 Suite *integrity_suite(void);
 Suite *restart_suite(void);
+Suite *tournament_suite(void);
 
 #endif
