@@ -57,8 +57,9 @@ const struct cmd_entry cmd_tournament_entry = {
     .args_max = -1,
     .usage = "[open [rules={rules}] [size=4|8|16|32] [rounds=N] [mode=live|plans] [name=..] | "
              "join <fighter> | leave | start | next | <number>]",
-    .help = "knockout tournaments: the bracket; open (admins), join and leave (before it "
-            "starts), start (admins, or when full), next (admins: a plans tournament's round)",
+    .help = "knockout tournaments: alone, the bracket; join <fighter> and leave before it "
+            "starts, which it does when full; open, start and next (a plans tournament's "
+            "round now) need admin rights",
     .exec = cmd_tournament,
 };
 

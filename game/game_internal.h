@@ -78,6 +78,8 @@ struct game {
      * their schedule (monotonic). */
     int tour_resumed;
     double tour_look;
+    int64_t tour_live; /* the live tournament running, or 0 */
+    int tour_any;      /* a tournament may be open or running: look */
 
     /* Simulations waiting, the next to fight first; who started one
      * within SIM_EVERY. */

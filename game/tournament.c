@@ -653,6 +653,7 @@ int game_tournament_open(struct game *g, const struct game_caller *who, int admi
         game_reply(who, "sorry, I could not store the tournament (%s)", db_why(g->db));
         return -1;
     }
+    g->tour_any = 1;
     char line[RENDER_LINE_MAX];
     snprintf(line, sizeof(line),
              "Tournament #%lld (%s) is open: %s, %d places, %s. Join with %stournament join "
@@ -752,6 +753,7 @@ static int tour_start(struct game *g, const struct game_caller *who, struct tour
         return -1;
     }
     tour_say(g, x);
+    g->tour_live = x->t.live && x->t.state == DB_TOURNAMENT_RUNNING ? x->t.id : 0;
     tournament_live_go(g, x->t.id);
     return 0;
 }
@@ -949,6 +951,8 @@ static void tour_resume(struct game *g)
     if (db_tournament_list(g->db, v, T_LIST, &n) != DB_OK)
         game_log(g, GAME_LOG_WARN, "cannot read the tournaments: %s", db_errmsg(g->db));
     for (int i = 0; i < n; i++) {
+        if (v[i].state != DB_TOURNAMENT_OVER)
+            g->tour_any = 1;
         if (v[i].said > stages_of(v[i].size) || v[i].state == DB_TOURNAMENT_OPEN)
             continue;
         if (tour_load(g, v[i].id, x) == 0)
@@ -964,7 +968,12 @@ static void tour_schedule(struct game *g)
     struct db_tournament t;
     struct tour *x;
 
-    if (current(g, &t) <= 0 || t.state != DB_TOURNAMENT_RUNNING)
+    if (!g->tour_any)
+        return; /* nothing to look at: no database read */
+    int c = current(g, &t);
+    if (c == 0)
+        g->tour_any = 0; /* all over */
+    if (c <= 0 || t.state != DB_TOURNAMENT_RUNNING)
         return;
     if (t.live) {
         tournament_live_go(g, t.id);
@@ -995,10 +1004,31 @@ void tournament_tick(struct game *g)
 
 /* ------------------------------------------------------------ fought live */
 
+/* The winner of each bout of x's current round that ended while the
+ * bracket did not hear of it (a restart between the two). */
+static void tour_settle(struct game *g, struct tour *x)
+{
+    struct db_bout rec;
+
+    for (int i = 0; i < x->nm; i++) {
+        struct db_tournament_match *m = &x->m[i];
+        if (m->stage != x->t.stage || !m->bout || m->winner ||
+            db_bout_get(g->db, m->bout, &rec) != DB_OK || rec.state != DB_BOUT_OVER)
+            continue;
+        int w = rec.winner;
+        if (w < 0)
+            w = seed_of(x, m->fighter[1]) < seed_of(x, m->fighter[0]) ? 1 : 0;
+        m->winner = rec.fighter[w];
+        if (db_tournament_match_put(g->db, x->t.id, m) != DB_OK)
+            m->winner = 0;
+    }
+}
+
 /* The bracket goes on once its current round is decided: the next round
  * drawn (or the winner), stored, then said, and its live bouts started. */
 static void tour_advance(struct game *g, struct tour *x)
 {
+    tour_settle(g, x);
     if (x->t.state == DB_TOURNAMENT_RUNNING && stage_done(x)) {
         int ok = db_begin(g->db) == DB_OK;
         while (ok && x->t.state == DB_TOURNAMENT_RUNNING && stage_done(x))
@@ -1012,12 +1042,16 @@ static void tour_advance(struct game *g, struct tour *x)
         }
     }
     tour_say(g, x);
+    g->tour_live = x->t.live && x->t.state == DB_TOURNAMENT_RUNNING ? x->t.id : 0;
     tournament_live_go(g, x->t.id);
 }
 
 int tournament_bout_store(struct game *g, const struct db_bout *rec)
 {
     int64_t id;
+
+    if (!g->tour_live)
+        return 0; /* no live tournament runs: no bout is one's */
     int rc = db_tournament_of_bout(g->db, rec->id, &id);
 
     if (rc == DB_NOTFOUND)
@@ -1042,7 +1076,7 @@ void tournament_bout_over(struct game *g, int64_t bout)
 {
     int64_t id;
 
-    if (db_tournament_of_bout(g->db, bout, &id) != DB_OK)
+    if (!g->tour_live || db_tournament_of_bout(g->db, bout, &id) != DB_OK)
         return;
     struct tour *x = xcalloc(1, sizeof(*x));
     if (tour_load(g, id, x) == 0)
