@@ -522,6 +522,9 @@ void api_render(struct web *w, const struct route *r, int page, struct reply *ou
         return api_fighter(w, r, out);
     case API_BOUT:
         return api_bout(w, r, out);
+    case API_TOURNAMENTS:
+    case API_TOURNAMENT:
+        return web_tournament_render(w, r, out);
     default:
         return api_error(404, "no such address in the API", out);
     }

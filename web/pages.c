@@ -1025,6 +1025,21 @@ void pages_fighter_name(struct web *w, const struct route *r, struct reply *out)
 
 /* ---------------------------------------------------------- dispatch */
 
+void pages_head(struct str *b, const struct route *r, const char *title, int refresh)
+{
+    head(b, r, title, refresh);
+}
+
+void pages_foot(struct str *b)
+{
+    foot(b);
+}
+
+void pages_finish(struct str *b, int status, int refresh, struct reply *out)
+{
+    finish(b, status, refresh, out);
+}
+
 void pages_render(struct web *w, const struct route *r, int page, struct reply *out)
 {
     switch (r->page) {
@@ -1040,6 +1055,9 @@ void pages_render(struct web *w, const struct route *r, int page, struct reply *
         return page_fighter(w, r, out);
     case PAGE_BOUT:
         return page_bout(w, r, out);
+    case PAGE_TOURNAMENTS:
+    case PAGE_TOURNAMENT:
+        return web_tournament_render(w, r, out);
     default:
         return not_found(r, "There is no such page.", out);
     }
