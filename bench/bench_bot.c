@@ -316,18 +316,27 @@ static double tournament_bench(void)
     struct game *g = game_new(db, &io, &gc, err, sizeof(err));
     if (!g)
         fail(err);
-    struct game_caller boss = {.account_id = 1, .account = "t0", .nick = "t0",
-                               .channel = "#ringside", .answer = quiet_answer};
+    struct game_caller boss = {.account_id = 1,
+                               .account = "t0",
+                               .nick = "t0",
+                               .channel = "#ringside",
+                               .answer = quiet_answer};
     if (game_tournament_open(g, &boss, 1, words, 3) != 0)
         fail("tournament not opened");
     for (int i = 0; i < 31; i++) {
-        struct game_caller who = {.account_id = f[i].account_id, .account = "t", .nick = "t",
-                                  .channel = "#ringside", .answer = quiet_answer};
+        struct game_caller who = {.account_id = f[i].account_id,
+                                  .account = "t",
+                                  .nick = "t",
+                                  .channel = "#ringside",
+                                  .answer = quiet_answer};
         if (game_tournament_join(g, &who, &f[i]) != 0)
             fail("a join refused");
     }
-    struct game_caller last = {.account_id = f[31].account_id, .account = "t", .nick = "t",
-                               .channel = "#ringside", .answer = quiet_answer};
+    struct game_caller last = {.account_id = f[31].account_id,
+                               .account = "t",
+                               .nick = "t",
+                               .channel = "#ringside",
+                               .answer = quiet_answer};
     double t0 = now_ms();
     if (game_tournament_join(g, &last, &f[31]) != 0) /* full: it starts */
         fail("the last join refused");

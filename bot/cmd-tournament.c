@@ -19,8 +19,7 @@ static int cmd_tournament(struct cmd_ctx *ctx)
 
     if (!w || (w[0] >= '0' && w[0] <= '9') || w[0] == '#')
         return game_tournament_show(g, &ctx->who, w);
-    if (strcasecmp(w, "open") == 0 || strcasecmp(w, "join") == 0 ||
-        strcasecmp(w, "leave") == 0) {
+    if (strcasecmp(w, "open") == 0 || strcasecmp(w, "join") == 0 || strcasecmp(w, "leave") == 0) {
         if (!ctx->account_id) {
             cmd_why_no_account(ctx, w);
             return -1;

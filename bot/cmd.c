@@ -45,6 +45,9 @@ static const struct cmd_entry cmd_version_entry = {
     .exec = cmd_version,
 };
 
+/* One command a line, in the order help lists them (clang-format would
+ * pack a list this long into columns). */
+/* clang-format off */
 const struct cmd_entry *const cmd_table[] = {
     &cmd_help_entry,
     &cmd_version_entry,

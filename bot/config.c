@@ -58,7 +58,7 @@ enum key_type {
     KEY_CHANNELS,
     KEY_ADMINS,
     KEY_DURATION,
-    KEY_SASL,    /* none, plain, external */
+    KEY_SASL,     /* none, plain, external */
     KEY_ACCOUNTS, /* both, services, passwords */
     KEY_OPEN_BY   /* admins, players */
 };

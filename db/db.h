@@ -460,7 +460,6 @@ int db_turn_begun(struct db *db, enum rules rules, int64_t now);
 int db_turn_done(struct db *db, enum rules rules);
 int db_turn_unfinished(struct db *db, enum rules *rules, int64_t *begun, int max, int *n);
 
-
 /* ---------------------------------------------------- tournaments (12) */
 /* A knockout tournament (migration 12; db/tournament.c): its settings,
  * its state, the bracket round it is at (`stage`: the rounds drawn so

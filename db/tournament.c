@@ -259,8 +259,7 @@ int db_tournament_match_put(struct db *db, int64_t id, const struct db_tournamen
         return DB_ERROR;
     int bad = sqlite3_bind_int64(st, 1, id) || sqlite3_bind_int(st, 2, m->stage) ||
               sqlite3_bind_int(st, 3, m->slot) || bind_id(st, 4, m->fighter[0]) ||
-              bind_id(st, 5, m->fighter[1]) || bind_id(st, 6, m->bout) ||
-              bind_id(st, 7, m->winner);
+              bind_id(st, 5, m->fighter[1]) || bind_id(st, 6, m->bout) || bind_id(st, 7, m->winner);
     return write_done(db, st, bad);
 }
 

@@ -526,7 +526,8 @@ static void fighter_show(struct game *g, const struct game_caller *who, const st
                game_page(g, page, sizeof(page), "/fighters/%lld", (long long)f->id));
     struct str cups;
     str_init(&cups);
-    if (game_tournament_wins(g, f->id, &cups) > 0) /* tournaments: "won the Spring Cup (boxing, 8)" */
+    if (game_tournament_wins(g, f->id, &cups) >
+        0) /* tournaments: "won the Spring Cup (boxing, 8)" */
         game_reply(who, "%s %s.", f->name, cups.p);
     str_free(&cups);
     if (render_kit(&f->sheet, kit, sizeof(kit)) > 0)

@@ -797,7 +797,6 @@ int game_plan(struct game *g, const struct game_caller *who, enum game_plan_op o
  * has none, -1 on a database error. */
 int game_plan_get(struct game *g, int64_t fighter_id, struct str *out);
 
-
 /* ------------------------------------------------------- tournaments */
 
 /* Knockout tournaments (tournament.c). `admin`: the caller holds admin

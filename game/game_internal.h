@@ -167,7 +167,6 @@ void record_after_bout(const struct ruleset *rs, const struct result *res, int f
 /* The schedule of league turns (league.c), run from game_tick. */
 void league_tick(struct game *g, const char *channel);
 
-
 /* Tournaments (tournament.c). tournament_tick: once online, says what was
  * stored and not said, advances brackets whose round is over, starts
  * waiting live bouts and fights plans rounds on schedule (from game_tick).

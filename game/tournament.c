@@ -24,10 +24,10 @@
 #include "game_internal.h"
 #include "parse.h"
 
-#define T_MATCHES   (DB_TOURNAMENT_SIZE) /* 31 bouts, and room */
-#define T_LIST      64
-#define ORDERS_MAX  (SIDES * BOUT_ROUNDS_MAX)
-#define T_POLL      30.0 /* seconds between looks at the schedule */
+#define T_MATCHES  (DB_TOURNAMENT_SIZE) /* 31 bouts, and room */
+#define T_LIST     64
+#define ORDERS_MAX (SIDES * BOUT_ROUNDS_MAX)
+#define T_POLL     30.0 /* seconds between looks at the schedule */
 
 /* A tournament as the game works on it: the row, its entrants (by seed
  * once started) and its bracket. */
@@ -130,9 +130,9 @@ static void bracket_order(int size, int *order)
  * 5"; with `cap`, as a sentence starts: "Quarter-finals", "Round 2 of 5". */
 static const char *stage_name(int stage, int stages, int cap, char *buf, size_t len)
 {
-    static const char *const names[][2] = {
-        {"the final", "Final"}, {"the semi-finals", "Semi-finals"},
-        {"the quarter-finals", "Quarter-finals"}};
+    static const char *const names[][2] = {{"the final", "Final"},
+                                           {"the semi-finals", "Semi-finals"},
+                                           {"the quarter-finals", "Quarter-finals"}};
     int left = stages - stage;
 
     if (left >= 0 && left < 3)
@@ -174,13 +174,12 @@ static void result_text(struct game *g, const struct db_tournament_match *m, str
     int64_t loser = m->winner == m->fighter[0] ? m->fighter[1] : m->fighter[0];
     int drawn = db_bout_get(g->db, m->bout, &rec) == DB_OK && rec.winner < 0;
     str_add(s, "%s %s %s (#%lld)", fname(g, m->winner, a, sizeof(a)),
-            drawn ? "drew with, and goes through on seed past," : "beat",
+            drawn ? "goes through on seed after a draw with" : "beat",
             fname(g, loser, b, sizeof(b)), (long long)m->bout);
 }
 
 /* The matches of `stage` onto s, as pairings or as results, "; " apart. */
-static void stage_text(struct game *g, const struct tour *x, int stage, int results,
-                       struct str *s)
+static void stage_text(struct game *g, const struct tour *x, int stage, int results, struct str *s)
 {
     int first = 1;
 
@@ -451,8 +450,8 @@ static int stage_fight(struct game *g, struct tour *x)
     ok = ok && stage_next(g, x) == 0 && db_tournament_save(g->db, &x->t) == DB_OK &&
          db_commit(g->db) == DB_OK;
     if (!ok) {
-        game_log(g, GAME_LOG_ERROR, "tournament %lld: round %d not stored: %s",
-                 (long long)x->t.id, stage, db_errmsg(g->db));
+        game_log(g, GAME_LOG_ERROR, "tournament %lld: round %d not stored: %s", (long long)x->t.id,
+                 stage, db_errmsg(g->db));
         db_rollback(g->db);
         return -1;
     }
@@ -496,8 +495,9 @@ static void announcement(struct game *g, const struct tour *x, int a, struct str
 }
 
 /* Says what x's channel has not heard yet, each announcement counted as
- * said once said. */
-static void tour_say(struct game *g, struct tour *x)
+ * said once said; `who` (NULL: nobody) hears it too when he asked
+ * elsewhere (an admin in private). */
+static void tour_say_to(struct game *g, struct tour *x, const struct game_caller *who)
 {
     int fought = x->t.state == DB_TOURNAMENT_OVER ? stages_of(x->t.size) : x->t.stage - 1;
     struct str s;
@@ -509,20 +509,27 @@ static void tour_say(struct game *g, struct tour *x)
         str_clear(&s);
         announcement(g, x, x->t.said, &s);
         game_say(g, GAME_CHATTER, x->t.channel, "%s", s.p);
+        if (who && (!who->channel || !g->io.same_name(g->io.ctx, who->channel, x->t.channel)))
+            game_reply(who, "%s", s.p);
         x->t.said++;
         if (db_tournament_save(g->db, &x->t) != DB_OK)
-            game_log(g, GAME_LOG_WARN, "tournament %lld: %s", (long long)x->t.id,
-                     db_errmsg(g->db));
+            game_log(g, GAME_LOG_WARN, "tournament %lld: %s", (long long)x->t.id, db_errmsg(g->db));
     }
     str_free(&s);
 }
 
-/* Fights x's current round from the plans and says it. 0, or -1. */
-static int tour_round(struct game *g, struct tour *x)
+static void tour_say(struct game *g, struct tour *x)
+{
+    tour_say_to(g, x, NULL);
+}
+
+/* Fights x's current round from the plans and says it (to `who` too, when
+ * he asked elsewhere). 0, or -1. */
+static int tour_round(struct game *g, struct tour *x, const struct game_caller *who)
 {
     if (stage_fight(g, x) != 0)
         return -1;
-    tour_say(g, x);
+    tour_say_to(g, x, who);
     return 0;
 }
 
@@ -545,7 +552,8 @@ static int open_word(const struct game_caller *who, const char *w, struct db_tou
     }
     if (strncasecmp(w, "size=", 5) == 0) {
         t->size = atoi(w + 5);
-        if (strcmp(w + 5, "4") && strcmp(w + 5, "8") && strcmp(w + 5, "16") && strcmp(w + 5, "32")) {
+        if (strcmp(w + 5, "4") && strcmp(w + 5, "8") && strcmp(w + 5, "16") &&
+            strcmp(w + 5, "32")) {
             game_reply(who, "%s: a tournament has 4, 8, 16 or 32 places; say size=8", CLIP(w, 20));
             return -1;
         }
@@ -582,10 +590,12 @@ static int open_words(const struct game_caller *who, const char *const *argv, in
             if (!bad)
                 snprintf(t->name, sizeof(t->name), "%s", n.p);
             str_free(&n);
-            if (bad)
+            if (bad) {
                 game_reply(who, "name=: 1 to %d characters, last on the line: name=Spring Cup",
                            (int)sizeof(t->name) - 1);
-            return bad ? -1 : 0;
+                return -1;
+            }
+            break;
         }
         if (open_word(who, argv[i], t) != 0)
             return -1;
@@ -594,7 +604,7 @@ static int open_words(const struct game_caller *who, const char *const *argv, in
             t->rounds = 0;
         }
     }
-    if (rounds && game_rounds_word(who, t->rules, rounds, &t->rounds) != 0)
+    if (rounds && game_rounds_word(who, t->rules, rounds + 7, &t->rounds) != 0)
         return -1;
     if (t->rounds == 99) {
         game_reply(who, "a %s bout always has %d rounds; leave rounds= out",
@@ -744,8 +754,8 @@ static int tour_begin(struct game *g, struct tour *x)
 static int tour_start(struct game *g, const struct game_caller *who, struct tour *x)
 {
     if (x->ne < 2) {
-        game_reply(who, "tournament #%lld (%s) has %d entrant%s; it needs 2 at least",
-                   TNAME(&x->t), x->ne, x->ne == 1 ? "" : "s");
+        game_reply(who, "tournament #%lld (%s) has %d entrant%s; it needs 2 at least", TNAME(&x->t),
+                   x->ne, x->ne == 1 ? "" : "s");
         return -1;
     }
     if (tour_begin(g, x) != 0) {
@@ -847,7 +857,7 @@ int game_tournament_next(struct game *g, const struct game_caller *who, int admi
     else if (x->t.live)
         game_reply(who, "tournament #%lld (%s) is fought live: its rounds go on as its bouts end",
                    TNAME(&x->t));
-    else if (tour_round(g, x) != 0)
+    else if (tour_round(g, x, who) != 0)
         game_reply(who, "the round was not stored (%s); nothing changed", db_why(g->db));
     else
         rc = 0;
@@ -860,8 +870,8 @@ static void show_head(struct game *g, const struct tour *x, struct str *s)
 {
     char sn[32], w[DB_NAME_MAX];
 
-    str_add(s, "Tournament #%lld (%s): %s, %d places, %s; ", TNAME(&x->t),
-            rules_name(x->t.rules), x->t.size, x->t.live ? "live" : "plans");
+    str_add(s, "Tournament #%lld (%s): %s, %d places, %s; ", TNAME(&x->t), rules_name(x->t.rules),
+            x->t.size, x->t.live ? "live" : "plans");
     if (x->t.state == DB_TOURNAMENT_OPEN) {
         str_add(s, "open, %d joined", x->ne);
         for (int i = 0; i < x->ne; i++)
@@ -984,7 +994,7 @@ static void tour_schedule(struct game *g)
         return;
     x = xcalloc(1, sizeof(*x));
     if (tour_load(g, t.id, x) == 0)
-        tour_round(g, x);
+        tour_round(g, x, NULL);
     free(x);
 }
 

@@ -554,10 +554,9 @@ START_TEST(test_unknown_and_repeated)
     EXPECT_ERR("[irc]\n[ircd]\n[bot]\n",
                "t.conf:2: unknown section [ircd]; sections are irc, bot, flood, bout, league, "
                "tournament, web");
-    EXPECT_ERR(
-        "[irc]\nport = 1\n[general]\nnick = x\n",
-        "t.conf:3: unknown section [general]; sections are irc, bot, flood, bout, league, "
-        "tournament, web");
+    EXPECT_ERR("[irc]\nport = 1\n[general]\nnick = x\n",
+               "t.conf:3: unknown section [general]; sections are irc, bot, flood, bout, league, "
+               "tournament, web");
     EXPECT_ERR("[irc]\nport = 6667\nnick = a\nport = 6668\n",
                "t.conf:4: key \"port\" given twice (first on line 2)");
     /* A section given twice merges, but a key stays once. */

@@ -50,8 +50,7 @@ static int open_words(int admin, const char *line)
     snprintf(buf, sizeof(buf), "%s", line);
     for (char *w = strtok(buf, " "); w && argc < 16; w = strtok(NULL, " "))
         argv[argc++] = w;
-    return game_tournament_open(game, &who, admin,
-                                (const char *const *)argv, argc);
+    return game_tournament_open(game, &who, admin, (const char *const *)argv, argc);
 }
 
 START_TEST(test_refusals)
@@ -65,6 +64,8 @@ START_TEST(test_refusals)
     ck_assert_int_eq(open_words(1, "mode=fast"), -1);
     HAS("boss|answer|mode=fast: say mode=live (bouts fought live) or mode=plans (from the "
         "plans)");
+    ck_assert_int_eq(open_words(1, "rounds=99 name=X"), -1);
+    HAS("boss|answer|rounds=99: a boxing bout has 3 to 15 rounds");
     ck_assert_int_eq(open_words(1, "colour=red"), -1);
     HAS("boss|answer|colour=red: not a word of tournament open [rules=..] [size=4|8|16|32] "
         "[rounds=N] [mode=live|plans] [name=..]");
@@ -241,15 +242,15 @@ START_TEST(test_live_tournament)
     struct game_caller boss = caller("boss", 99, 1);
 
     game_connected(game);
-    ck_assert_int_eq(open_words(1, "size=4 mode=live rounds=3 name=Live Cup"), 0);
+    ck_assert_int_eq(open_words(1, "size=4 mode=live rounds=4 name=Live Cup"), 0);
     HAS("Tournament #1 (Live Cup) is open: boxing, 4 places, fought live.");
     for (int i = 1; i <= 3; i++)
         ck_assert_int_eq(join(i, boxer(i, 10 - i)), 0);
     hush();
     ck_assert_int_eq(game_tournament_start(game, &boss, 1), 0);
     HAS("Semi-finals: Boxer1 [1] (bye); Boxer2 [2] v Boxer3 [3].");
-    HAS("#ring|chatter|Bout #1, boxing, 3 rounds: Boxer2 (p2)");
-    HAS("p2|live|Bout #1, round 1 of 3: your orders for Boxer2");
+    HAS("#ring|chatter|Bout #1, boxing, 4 rounds: Boxer2 (p2)");
+    HAS("p2|live|Bout #1, round 1 of 4: your orders for Boxer2");
     ck_assert_int_eq(game_live(game), 1);
     ck_assert_int_eq(game_tournament_next(game, &boss, 1), -1);
     HAS("boss|answer|tournament #1 (Live Cup) is fought live: its rounds go on as its bouts end");
@@ -259,7 +260,7 @@ START_TEST(test_live_tournament)
         game_tick(game, NULL);
     }
     HAS("#ring|chatter|Tournament #1 (Live Cup), the semi-finals: ");
-    HAS("#ring|chatter|Bout #2, boxing, 3 rounds: Boxer1 (p1)");
+    HAS("#ring|chatter|Bout #2, boxing, 4 rounds: Boxer1 (p1)");
     HAS(" wins the Live Cup!");
     ck_assert_int_eq(game_live(game), 0);
 }

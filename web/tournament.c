@@ -93,8 +93,7 @@ static void svg_row(struct str *s, const struct drawn *d, const struct db_tourna
 }
 
 /* Bracket bout i of d as a box in its column, linked to its bout. */
-static void svg_box(struct str *s, const struct route *r, const struct drawn *d, int i,
-                    int first)
+static void svg_box(struct str *s, const struct route *r, const struct drawn *d, int i, int first)
 {
     const struct db_tournament_match *m = &d->b.m[i];
     int count = d->b.t.size >> m->stage, x = (m->stage - 1) * (BOX_W + COL_GAP);
@@ -132,7 +131,8 @@ static void svg_bracket(struct str *s, const struct route *r, const struct drawn
             "<svg class=\"bracket\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
             "height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"bracket\">"
             "<style>.box{fill:#f4faf4;stroke:#2e7d32;stroke-width:2}.live{stroke:#c00;"
-            "stroke-width:3}.mid{stroke:#bbb}.link{stroke:#2e7d32;stroke-width:2}text{font:13px sans-serif;"
+            "stroke-width:3}.mid{stroke:#bbb}.link{stroke:#2e7d32;stroke-width:2}text{font:13px "
+            "sans-serif;"
             "fill:#111}.won{font-weight:bold}.bye{fill:#999;font-style:italic}"
             ".livemark{fill:#c00;font-weight:bold}.no{fill:#666;font-size:11px}</style>",
             width, height, width, height);
@@ -167,8 +167,8 @@ static void page_list(struct web *w, const struct route *r, struct reply *out)
             if ((int)v[i].state != st)
                 continue;
             k++;
-            str_add(&b, "<li><a href=\"%stournaments/%lld\">#%lld ", r->root,
-                    (long long)v[i].id, (long long)v[i].id);
+            str_add(&b, "<li><a href=\"%stournaments/%lld\">#%lld ", r->root, (long long)v[i].id,
+                    (long long)v[i].id);
             web_html(&b, v[i].name);
             str_add(&b, "</a> (%s, %d places, %s)</li>", rules_name(v[i].rules), v[i].size,
                     v[i].live ? "live" : "plans");
@@ -206,8 +206,7 @@ static void page_one(struct web *w, const struct route *r, struct reply *out)
             states[d->b.t.state], d->b.ne);
     int e = entrant(d, d->b.t.winner);
     if (e >= 0) {
-        str_add(&b, " Winner: <a href=\"%sfighters/%lld\">", r->root,
-                (long long)d->b.t.winner);
+        str_add(&b, " Winner: <a href=\"%sfighters/%lld\">", r->root, (long long)d->b.t.winner);
         web_html(&b, d->name[e]);
         str_add(&b, "</a>.");
     }
@@ -246,8 +245,8 @@ static void json_head(struct str *b, const struct db_tournament *t)
     str_add(b,
             ",\"rules\":\"%s\",\"size\":%d,\"mode\":\"%s\",\"state\":\"%s\",\"round\":%d,"
             "\"created\":%lld,\"started\":%lld,\"ended\":%lld,\"winner\":",
-            rules_name(t->rules), t->size, t->live ? "live" : "plans", states[t->state],
-            t->stage, (long long)t->created, (long long)t->started, (long long)t->ended);
+            rules_name(t->rules), t->size, t->live ? "live" : "plans", states[t->state], t->stage,
+            (long long)t->created, (long long)t->started, (long long)t->ended);
     json_id(b, t->winner);
 }
 
@@ -295,8 +294,8 @@ static void api_one(struct web *w, const struct route *r, struct reply *out)
 
     if (rc != 0) {
         free(d);
-        return api_error(rc == -1 ? 404 : 500,
-                         rc == -1 ? "no such tournament" : "database error", out);
+        return api_error(rc == -1 ? 404 : 500, rc == -1 ? "no such tournament" : "database error",
+                         out);
     }
     str_init(&b);
     json_head(&b, &d->b.t);
@@ -308,8 +307,7 @@ static void api_one(struct web *w, const struct route *r, struct reply *out)
     str_add(&b, "],\"bouts\":[");
     for (int i = 0; i < d->b.nm; i++) {
         const struct db_tournament_match *m = &d->b.m[i];
-        str_add(&b, "%s{\"round\":%d,\"slot\":%d,\"fighters\":[", i ? "," : "", m->stage,
-                m->slot);
+        str_add(&b, "%s{\"round\":%d,\"slot\":%d,\"fighters\":[", i ? "," : "", m->stage, m->slot);
         json_fighter(&b, d, m->fighter[0]);
         str_add(&b, ",");
         json_fighter(&b, d, m->fighter[1]);
