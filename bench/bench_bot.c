@@ -9,6 +9,8 @@
  *   league.turn_1000_fighters_ms                a league turn, 1,000 boxers
  *   league.turn_10000_fighters_ms               10,000
  *   league.turn_100000_fighters_ms              and 100,000
+ *   tournament.bracket_32_plans_ms              a 32-fighter tournament fought
+ *                                               from the plans, every round
  *
  * The latency is the time from the second order of a round arriving (the
  * private message handed to the command layer) to the first commentary
@@ -263,6 +265,91 @@ static double league_bench(int n)
     return t;
 }
 
+static void quiet_answer(void *ctx, int how, const char *text)
+{
+    (void)ctx, (void)how, (void)text;
+}
+
+/* A tournament of 32 boxers (one a player) fought from their plans, from
+ * its start to its winner, in a fresh database; returns its time in
+ * milliseconds. */
+static double tournament_bench(void)
+{
+    const struct game_io io = {
+        .say = quiet_say,
+        .nick_of = quiet_nick,
+        .same_name = quiet_same,
+        .clock = quiet_clock,
+        .wall = quiet_wall,
+        .seed = quiet_seed,
+        .mark = quiet_mark,
+        .delivered = quiet_delivered,
+        .log = quiet_log,
+    };
+    const struct game_config gc = {.order_timeout = 120, .challenge_timeout = 300, .rounds = 12};
+    struct db_fighter f[32];
+    char path[160], err[256], key[DB_NAME_MAX], name[DB_NAME_MAX];
+    const char *const words[] = {"size=32", "name=Bench", "Cup"};
+
+    snprintf(path, sizeof(path), "%s/tournament.db", dir);
+    struct db *db = db_open(path, err, sizeof(err));
+    if (!db || db_begin(db) != DB_OK)
+        fail(db ? db_errmsg(db) : err);
+    for (int i = 0; i < 32; i++) {
+        int64_t owner;
+        snprintf(name, sizeof(name), "t%d", i);
+        if (db_account_create(db, name, name, "$y$x", 0, &owner) != DB_OK)
+            fail(db_errmsg(db));
+        memset(&f[i], 0, sizeof(f[i]));
+        f[i].account_id = owner;
+        snprintf(f[i].name, sizeof(f[i].name), "T%d", i);
+        f[i].sheet.rules = RULES_BOXING;
+        f[i].sheet.u.boxing = (struct boxing_sheet){10 + i % 5, 12, 14 - i % 5, 12, 12};
+        f[i].wins = i;
+        bot_name_key(key, f[i].name, sizeof(key));
+        if (db_fighter_create(db, key, &f[i]) != DB_OK ||
+            db_plan_set(db, f[i].id, "1) 5/5/10 (ring); 4) 4H/8/8 (inside)", 0) != DB_OK)
+            fail(db_errmsg(db));
+    }
+    if (db_commit(db) != DB_OK)
+        fail(db_errmsg(db));
+    struct game *g = game_new(db, &io, &gc, err, sizeof(err));
+    if (!g)
+        fail(err);
+    struct game_caller boss = {.account_id = 1,
+                               .account = "t0",
+                               .nick = "t0",
+                               .channel = "#ringside",
+                               .answer = quiet_answer};
+    if (game_tournament_open(g, &boss, 1, words, 3) != 0)
+        fail("tournament not opened");
+    for (int i = 0; i < 31; i++) {
+        struct game_caller who = {.account_id = f[i].account_id,
+                                  .account = "t",
+                                  .nick = "t",
+                                  .channel = "#ringside",
+                                  .answer = quiet_answer};
+        if (game_tournament_join(g, &who, &f[i]) != 0)
+            fail("a join refused");
+    }
+    struct game_caller last = {.account_id = f[31].account_id,
+                               .account = "t",
+                               .nick = "t",
+                               .channel = "#ringside",
+                               .answer = quiet_answer};
+    double t0 = now_ms();
+    if (game_tournament_join(g, &last, &f[31]) != 0) /* full: it starts */
+        fail("the last join refused");
+    for (int k = 0; k < 5; k++)
+        if (game_tournament_next(g, &boss, 1) != 0)
+            fail("a tournament round refused");
+    double t = now_ms() - t0;
+    game_free(g);
+    db_close(db);
+    unlink(path);
+    return t;
+}
+
 static void latency(int n, int first, double *lat, const char *what)
 {
     long rss;
@@ -309,6 +396,11 @@ int main(int argc, char **argv)
         fail("mkdtemp");
     /* `ringside-bench-bot league N`: one turn of N fighters alone, to
      * profile it. */
+    if (argc == 2 && strcmp(argv[1], "tournament") == 0) {
+        printf("tournament.bracket_32_plans_ms %.1f ms\n", tournament_bench());
+        rmdir(dir);
+        return 0;
+    }
     if (argc == 3 && strcmp(argv[1], "league") == 0) {
         int n = atoi(argv[2]);
         if (n < 2 || n > 1000000)
@@ -356,6 +448,8 @@ int main(int argc, char **argv)
     printf("league.turn_10000_fighters_ms %.0f ms\n", league_bench(10000));
     fflush(stdout);
     printf("league.turn_100000_fighters_ms %.0f ms\n", league_bench(100000));
+    fflush(stdout);
+    printf("tournament.bracket_32_plans_ms %.1f ms\n", tournament_bench());
 
     game_free(bot.game);
     users_free(bot.users);

@@ -107,6 +107,10 @@ struct config {
     /* [predict] predictions on a live bout close once this many rounds
      * are fought */
     int closes_after;
+    /* [tournament]: 1 if players may open one (open_by = players); the
+     * seconds between a plans tournament's rounds (0: by command only) */
+    int open_by;
+    long round_interval;
     /* [web] (ringside-web reads them): where the pages are, for links */
     char listen[CONFIG_STR_MAX];
     char base_url[CONFIG_STR_MAX];
@@ -672,6 +676,8 @@ extern const struct cmd_entry cmd_halloffame_entry;
 /* Predictions (cmd-predict.c). */
 extern const struct cmd_entry cmd_predict_entry;
 extern const struct cmd_entry cmd_pundits_entry;
+extern const struct cmd_entry cmd_tournament_entry;
+extern const struct cmd_entry cmd_bracket_entry;
 
 /* ------------------------------------------------------ the bot itself */
 

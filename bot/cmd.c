@@ -89,6 +89,8 @@ const struct cmd_entry *const cmd_table[] = {
     &cmd_set_entry,
     &cmd_cancel_entry,
     &cmd_turn_entry,
+    &cmd_tournament_entry,
+    &cmd_bracket_entry,
     NULL,
 };
 /* clang-format on */

@@ -60,7 +60,8 @@ enum key_type {
     KEY_DURATION,
     KEY_SASL,     /* none, plain, external */
     KEY_ACCOUNTS, /* both, services, passwords */
-    KEY_TURNS     /* a count of turns in [min, max], or empty for 0 (none) */
+    KEY_TURNS,    /* a count of turns in [min, max], or empty for 0 (none) */
+    KEY_OPEN_BY   /* admins, players */
 };
 
 /* Key flags. */
@@ -126,6 +127,8 @@ static const struct key config_keys[] = {
     NUM("rating", exhibitions, KEY_BOOL, 0, 1),
     NUM("league", season_turns, KEY_TURNS, 0, 10000),
     NUM("predict", closes_after, KEY_INT, 1, BOUT_ROUNDS_MAX),
+    NUM("tournament", open_by, KEY_OPEN_BY, 0, 0),
+    NUM("tournament", round_interval, KEY_DURATION, 0, 366L * 86400),
     STR("web", listen, KEY_STRING, 0),
     STR("web", base_url, KEY_STRING, 0),
     NUM("web", max_connections, KEY_INT, 1, 10000),
@@ -135,10 +138,10 @@ static const struct key config_keys[] = {
 
 #define NKEYS ((int)(sizeof(config_keys) / sizeof(config_keys[0])))
 
-static const char *const config_sections[] = {"irc",    "bot",    "flood",   "bout",
-                                              "league", "rating", "predict", "web"};
+static const char *const config_sections[] = {"irc",        "bot",    "flood",   "bout", "league",
+                                              "tournament", "rating", "predict", "web"};
 #define NSECTIONS    ((int)(sizeof(config_sections) / sizeof(config_sections[0])))
-#define SECTION_LIST "irc, bot, flood, bout, league, rating, predict, web"
+#define SECTION_LIST "irc, bot, flood, bout, league, tournament, rating, predict, web"
 
 /* The state of one parse. */
 struct config_ctx {
@@ -693,6 +696,17 @@ static int set_accounts(struct config_ctx *x, const struct key *k, const char *v
     return 1;
 }
 
+static int set_open_by(struct config_ctx *x, const struct key *k, const char *value, const char *q)
+{
+    static const struct word words[] = {{"admins", 0}, {"players", 1}, {NULL, 0}};
+    int v;
+
+    if (word_find(words, value, &v) != 0)
+        return ctx_fail(x, "%s \"%s\" is not admins or players", k->name, q);
+    x->c.open_by = v;
+    return 1;
+}
+
 /* A comma separated list: the channels, the admins (the list given last
  * replaces any before it). */
 static int set_list(struct config_ctx *x, const struct key *k, const char *value, const char *q)
@@ -720,7 +734,7 @@ static int (*const key_setters[])(struct config_ctx *, const struct key *, const
     [KEY_INT] = set_int,     [KEY_PORT] = set_port,         [KEY_BOOL] = set_bool,
     [KEY_RATE] = set_rate,   [KEY_LOGLEVEL] = set_loglevel, [KEY_DURATION] = set_duration,
     [KEY_SASL] = set_sasl,   [KEY_ACCOUNTS] = set_accounts, [KEY_CHANNELS] = set_list,
-    [KEY_ADMINS] = set_list, [KEY_TURNS] = set_turns,
+    [KEY_ADMINS] = set_list, [KEY_TURNS] = set_turns,       [KEY_OPEN_BY] = set_open_by,
 };
 
 /* Stores one value; 1 on success, else ctx_fail's 0. */

@@ -164,6 +164,8 @@ void bot_game_config(const struct config *cfg, struct game_config *gc)
     gc->rating_skip_exhibitions = !cfg->exhibitions;
     gc->season_turns = cfg->season_turns;
     gc->predict_closes_after = cfg->closes_after;
+    gc->tournament_open_by_players = cfg->open_by;
+    gc->tournament_round_interval = cfg->round_interval;
     snprintf(gc->prefix, sizeof(gc->prefix), "%s", cfg->prefix);
     gc->format = cfg->colours ? GAME_FORMAT_COLOUR : GAME_FORMAT_BOLD;
     snprintf(gc->base_url, sizeof(gc->base_url), "%s", cfg->base_url);

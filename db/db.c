@@ -393,6 +393,45 @@ static const char *const migrations[] = {
     "  PRIMARY KEY (bout, side)"
     ") WITHOUT ROWID;"
     "CREATE INDEX rating_history_fighter ON rating_history(fighter, bout);",
+    /* 12 (issue 25): knockout tournaments. A tournament, its entrants
+     * with their seeds, and its bracket: one row per bracket bout, linking
+     * to the bout fought (an ordinary exhibition bout: the link table
+     * keeps bouts' kind as it was), a NULL fighter for a bye. `stage` is
+     * the bracket rounds drawn, `said` those the channel heard. */
+    "CREATE TABLE tournaments ("
+    "  id INTEGER PRIMARY KEY,"
+    "  name TEXT NOT NULL CHECK (name <> ''),"
+    "  rules TEXT NOT NULL CHECK (rules = 'boxing' OR rules = 'sugarray' OR rules = 'duel'),"
+    "  size INTEGER NOT NULL CHECK (size = 4 OR size = 8 OR size = 16 OR size = 32),"
+    "  rounds INTEGER NOT NULL DEFAULT 0 CHECK (rounds >= 0),"
+    "  mode TEXT NOT NULL CHECK (mode = 'live' OR mode = 'plans'),"
+    "  channel TEXT NOT NULL CHECK (channel <> ''),"
+    "  state TEXT NOT NULL CHECK (state = 'open' OR state = 'running' OR state = 'over'),"
+    "  stage INTEGER NOT NULL DEFAULT 0 CHECK (stage >= 0),"
+    "  said INTEGER NOT NULL DEFAULT 0 CHECK (said >= 0),"
+    "  winner INTEGER REFERENCES fighters(id),"
+    "  created INTEGER NOT NULL,"
+    "  started INTEGER NOT NULL DEFAULT 0,"
+    "  ended INTEGER NOT NULL DEFAULT 0,"
+    "  last INTEGER NOT NULL DEFAULT 0"
+    ");"
+    "CREATE TABLE tournament_entries ("
+    "  tournament INTEGER NOT NULL REFERENCES tournaments(id),"
+    "  fighter INTEGER NOT NULL REFERENCES fighters(id),"
+    "  seed INTEGER NOT NULL DEFAULT 0 CHECK (seed >= 0),"
+    "  joined INTEGER NOT NULL,"
+    "  PRIMARY KEY (tournament, fighter)"
+    ") WITHOUT ROWID;"
+    "CREATE TABLE tournament_bouts ("
+    "  tournament INTEGER NOT NULL REFERENCES tournaments(id),"
+    "  stage INTEGER NOT NULL CHECK (stage >= 1),"
+    "  slot INTEGER NOT NULL CHECK (slot >= 0),"
+    "  fighter_a INTEGER REFERENCES fighters(id),"
+    "  fighter_b INTEGER REFERENCES fighters(id),"
+    "  bout INTEGER UNIQUE REFERENCES bouts(id),"
+    "  winner INTEGER REFERENCES fighters(id),"
+    "  PRIMARY KEY (tournament, stage, slot)"
+    ") WITHOUT ROWID;",
     /* 13 (issue 25, seasons; 11 and 12 are the ratings' and the
      * tournaments'): each fighter's record of the season running, kept
      * beside his career record and moved with it by db_fighter_save (the

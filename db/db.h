@@ -617,5 +617,68 @@ int db_predict_score(struct db *db, int64_t bout, int winner, const char *method
  * name; the first max into out[], their number in *n. */
 int db_predict_table(struct db *db, int rules, int64_t from, int64_t to, struct db_pundit *out,
                      int max, int *n);
+/* ---------------------------------------------------- tournaments (12) */
+/* A knockout tournament (migration 12; db/tournament.c): its settings,
+ * its state, the bracket round it is at (`stage`: the rounds drawn so
+ * far) and how many of them the channel has heard (`said`), so that a
+ * round stored and not yet said is said after a restart. */
+#define DB_TOURNAMENT_NAME   48
+#define DB_TOURNAMENT_SIZE   32
+#define DB_TOURNAMENT_STAGES 5
+enum db_tournament_state { DB_TOURNAMENT_OPEN, DB_TOURNAMENT_RUNNING, DB_TOURNAMENT_OVER };
+struct db_tournament {
+    int64_t id;
+    char name[DB_TOURNAMENT_NAME];
+    enum rules rules;
+    int size;   /* 4, 8, 16 or 32 */
+    int rounds; /* each bout's rounds; 0: the ruleset's default */
+    int live;   /* 1: mode=live, 0: mode=plans */
+    char channel[DB_CHANNEL_MAX];
+    enum db_tournament_state state;
+    int stage, said;
+    int64_t winner; /* 0: none yet */
+    int64_t created, started, ended;
+    int64_t last; /* when its last bracket round was drawn or fought */
+};
+/* One bout of the bracket: bracket round `stage` (1 first), place `slot`
+ * (0 at the top); a fighter 0 is a bye; bout 0: not fought yet; winner 0:
+ * not decided. */
+struct db_tournament_match {
+    int stage, slot;
+    int64_t fighter[SIDES];
+    int64_t bout;
+    int64_t winner;
+};
+/* An entrant: his fighter and seed (0 until the tournament starts). */
+struct db_tournament_entry {
+    int64_t fighter;
+    int seed;
+    int64_t joined;
+};
+/* Stores a new tournament (t->id set). */
+int db_tournament_create(struct db *db, struct db_tournament *t);
+/* Reads tournament `id`: DB_NOTFOUND if none. */
+int db_tournament_get(struct db *db, int64_t id, struct db_tournament *t);
+/* Writes t's state, stage, said, winner, started, ended and last. */
+int db_tournament_save(struct db *db, const struct db_tournament *t);
+/* Every tournament, newest first, at most max into out (*n of them). */
+int db_tournament_list(struct db *db, struct db_tournament *out, int max, int *n);
+/* Entrants: added (DB_EXISTS if he is in), removed (DB_NOTFOUND if not),
+ * seeded, and listed by seed, then by when they joined. */
+int db_tournament_join(struct db *db, int64_t id, int64_t fighter, int64_t now);
+int db_tournament_leave(struct db *db, int64_t id, int64_t fighter);
+int db_tournament_seed(struct db *db, int64_t id, int64_t fighter, int seed);
+int db_tournament_entries(struct db *db, int64_t id, struct db_tournament_entry *out, int max,
+                          int *n);
+/* The bracket: a match stored (or replaced), and all of them by stage and
+ * slot. */
+int db_tournament_match_put(struct db *db, int64_t id, const struct db_tournament_match *m);
+int db_tournament_matches(struct db *db, int64_t id, struct db_tournament_match *out, int max,
+                          int *n);
+/* The tournament and match of bout `bout`: DB_NOTFOUND if it is no
+ * tournament's. */
+int db_tournament_of_bout(struct db *db, int64_t bout, int64_t *id);
+/* The tournaments fighter `fighter` won, newest first. */
+int db_tournament_won(struct db *db, int64_t fighter, struct db_tournament *out, int max, int *n);
 
 #endif

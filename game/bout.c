@@ -1043,7 +1043,7 @@ static int round_store(struct game *g, struct round *r)
              db_bout_save(db, rec) == DB_OK &&
              (!r->b.result.over ||
               (db_fighter_save(db, &r->f[0]) == DB_OK && db_fighter_save(db, &r->f[1]) == DB_OK &&
-               rating_bout_store(g, rec, r->rated) == 0)) &&
+               rating_bout_store(g, rec, r->rated) == 0 && tournament_bout_store(g, rec) == 0)) &&
              predict_store(g, rec, r->number, r->b.result.over, &r->pred) == 0;
     if (ok && db_commit(db) == DB_OK)
         return 0;
@@ -1162,6 +1162,7 @@ static void round_next(struct game *g, struct live *lv, const struct round *r, i
                      : fell[s][0] ? fell[s]
                                   : NULL);
         forget(g, lv);
+        tournament_bout_over(g, r->rec.id);
         return;
     }
     if (auto_rounds(lv)) {
@@ -1286,6 +1287,7 @@ void game_tick(struct game *g, const char *league_channel)
         }
     }
     league_tick(g, league_channel);
+    tournament_tick(g);
 }
 
 /* ------------------------------------------------------ finding things */
@@ -1751,6 +1753,8 @@ static struct live *my_challenge(struct game *g, const struct game_caller *who, 
     return count == 1 ? found : NULL;
 }
 
+static void bout_go(struct game *g, struct live *lv);
+
 static int accept(struct game *g, const struct game_caller *who, struct live *lv)
 {
     if (!who->channel || !same_name(g, lv->rec.channel, who->channel)) {
@@ -1771,6 +1775,15 @@ static int accept(struct game *g, const struct game_caller *who, struct live *lv
         return -1;
     }
     lv->rec = rec;
+    bout_go(g, lv);
+    return 0;
+}
+
+/* A bout stored live begins: its clock, the tale of the tape, prompts. */
+static void bout_go(struct game *g, struct live *lv)
+{
+    const struct db_bout rec = lv->rec;
+
     bout_rng_seed(&lv->rng, rec.seed);
     lv->digest = 0;
     game_log(g, GAME_LOG_INFO, "bout %lld starts", (long long)rec.id);
@@ -1789,12 +1802,50 @@ static int accept(struct game *g, const struct game_caller *who, struct live *lv
                      "concedes at any time (you lose).",
                      (long long)rec.id, DURATION(auto_seconds(g)));
         clock_start(g, lv, auto_seconds(g));
-        return 0;
+        return;
     }
     for (int s = 0; s < SIDES; s++)
         ask_orders(g, lv, s, "send them here, in private");
     clock_start(g, lv, g->cfg.order_timeout);
-    return 0;
+}
+
+int64_t bout_start_direct(struct game *g, const char *channel, enum rules rules, int rounds,
+                          const struct db_fighter f[SIDES],
+                          int (*link)(struct game *g, int64_t id, void *arg), void *arg)
+{
+    struct db_bout rec;
+    char err[256];
+
+    if (g->n >= BOUTS_MAX)
+        return 0;
+    memset(&rec, 0, sizeof(rec));
+    rec.rules = rules;
+    snprintf(rec.channel, sizeof(rec.channel), "%s", channel);
+    rec.rounds = rounds;
+    rec.state = DB_BOUT_LIVE;
+    rec.kind = DB_BOUT_EXHIBITION;
+    rec.league = -1;
+    rec.winner = -1;
+    rec.seed = g->io.seed(g->io.ctx);
+    rec.created = rec.started = game_wall(g);
+    for (int s = 0; s < SIDES; s++) {
+        rec.fighter[s] = f[s].id;
+        rec.sheet[s] = f[s].sheet;
+    }
+    if (db_begin(g->db) != DB_OK || db_bout_create(g->db, &rec) != DB_OK ||
+        link(g, rec.id, arg) != 0 || db_commit(g->db) != DB_OK) {
+        game_log(g, GAME_LOG_ERROR, "bout of a tournament not started: %s", db_errmsg(g->db));
+        db_rollback(g->db);
+        return 0;
+    }
+    struct live *lv = live_load(g, &rec, err, sizeof(err));
+    if (!lv) {
+        game_log(g, GAME_LOG_ERROR, "bout %lld: %s", (long long)rec.id, err);
+        return 0;
+    }
+    g->v[g->n++] = lv;
+    bout_go(g, lv);
+    return rec.id;
 }
 
 static int cancel_challenge(struct game *g, const struct game_caller *who, struct live *lv,

@@ -525,6 +525,12 @@ static void fighter_show(struct game *g, const struct game_caller *who, const st
                ruleset_get(f->sheet.rules)->name, f->owner, f->retired ? ", retired" : "",
                sheet_in(&f->sheet, sheet, sizeof(sheet)), f->wins, f->losses, f->draws, wins,
                rating, game_page(g, page, sizeof(page), "/fighters/%lld", (long long)f->id));
+    struct str cups;
+    str_init(&cups);
+    if (game_tournament_wins(g, f->id, &cups) >
+        0) /* tournaments: "won the Spring Cup (boxing, 8)" */
+        game_reply(who, "%s %s.", f->name, cups.p);
+    str_free(&cups);
     if (render_kit(&f->sheet, kit, sizeof(kit)) > 0)
         game_reply(who, "%s carries: %s", f->name, kit);
     if (ruleset_get(f->sheet.rules)->train_points && f->training_points > 0 && !f->retired &&

@@ -131,6 +131,11 @@ struct game_config {
     /* Predictions on a live bout close once this many rounds are fought
      * ([predict] closes_after); 0 is taken as 1. */
     int predict_closes_after;
+    /* Tournaments ([tournament]): 1 if players may open one (open_by =
+     * players), and the seconds between the bracket rounds of a plans
+     * tournament (round_interval; 0: only by `tournament next`). */
+    int tournament_open_by_players;
+    long tournament_round_interval;
 };
 #define GAME_FORMAT_PLAIN  0
 #define GAME_FORMAT_BOLD   1
@@ -846,8 +851,8 @@ int game_plan(struct game *g, const struct game_caller *who, enum game_plan_op o
  * has none, -1 on a database error. */
 int game_plan_get(struct game *g, int64_t fighter_id, struct str *out);
 
-/* ===============================================================
- * Ratings (game/rating.c): Glicko-2, one rating per fighter and ruleset.
+/* ======================================================== * Ratings (game/rating.c): Glicko-2, one
+ * rating per fighter and ruleset.
  * ====================================================================== */
 
 /* A newcomer's rating, deviation and volatility, and the system constant
@@ -903,5 +908,39 @@ int game_pundits(struct game *g, const struct game_caller *who, char **words, in
  * b, side 0 first). */
 void game_prediction_text(const struct db_prediction *p, enum rules rules, const char *a,
                           const char *b, struct str *s);
+
+/* ------------------------------------------------------- tournaments */
+
+/* Knockout tournaments (tournament.c). `admin`: the caller holds admin
+ * rights. Each answers the caller (a refusal: one line saying why and
+ * what to do) and returns 0, or -1 when it refused. One tournament is open
+ * or running at a time; the commands without a number act on it.
+ * open: argv are the words after "open" (rules= size= rounds= mode=
+ * name=, the name last and taking the rest of the line); join: the
+ * caller's fighter `f` joins (the tournament starts when full); leave: his
+ * fighter leaves (until it starts); start: an admin starts it now; next:
+ * an admin fights a plans tournament's next bracket round now; show: the
+ * bracket of tournament `word` (NULL: the current one, else the last) in
+ * at most three lines, the web address last. */
+int game_tournament_open(struct game *g, const struct game_caller *who, int admin,
+                         const char *const *argv, int argc);
+int game_tournament_join(struct game *g, const struct game_caller *who, const struct db_fighter *f);
+int game_tournament_leave(struct game *g, const struct game_caller *who);
+int game_tournament_start(struct game *g, const struct game_caller *who, int admin);
+int game_tournament_next(struct game *g, const struct game_caller *who, int admin);
+int game_tournament_show(struct game *g, const struct game_caller *who, const char *word);
+/* The tournaments fighter `fighter` won onto s: "won the Spring Cup
+ * (boxing, 8)", ", " between them. Returns how many. */
+int game_tournament_wins(struct game *g, int64_t fighter, struct str *s);
+/* The bracket of a tournament as the web pages draw it: its row, its
+ * entrants' seeds and its bouts. 0, or -1 (no such tournament). */
+struct game_bracket {
+    struct db_tournament t;
+    struct db_tournament_entry e[DB_TOURNAMENT_SIZE];
+    int ne;
+    struct db_tournament_match m[DB_TOURNAMENT_SIZE];
+    int nm;
+};
+int game_bracket_get(struct db *db, int64_t id, struct game_bracket *b);
 
 #endif

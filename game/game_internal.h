@@ -77,6 +77,12 @@ struct game {
     /* The season a committed league turn just ended, per ruleset (0:
      * none), for season_announce to say after the turn's summary. */
     int season_ended[RULES_COUNT];
+    /* Tournaments (tournament.c): resumed once online; the next look at
+     * their schedule (monotonic). */
+    int tour_resumed;
+    double tour_look;
+    int64_t tour_live; /* the live tournament running, or 0 */
+    int tour_any;      /* a tournament may be open or running: look */
 
     /* Simulations waiting, the next to fight first; who started one
      * within SIM_EVERY. */
@@ -202,5 +208,24 @@ void predict_count_add(const struct predict_round *pr, const struct live *lv, ch
 void predict_called(struct game *g, const struct live *lv, const struct predict_round *pr,
                     int packed);
 void predict_round_free(struct predict_round *pr);
+/* Tournaments (tournament.c). tournament_tick: once online, says what was
+ * stored and not said, advances brackets whose round is over, starts
+ * waiting live bouts and fights plans rounds on schedule (from game_tick).
+ * tournament_bout_store: inside the transaction that stores the end of
+ * live bout `rec`, its bracket place takes the winner (0; -1 on a
+ * database error; 0 for a bout of no tournament). tournament_bout_over:
+ * after it, the bracket goes on. tournament_live_go starts the live bouts
+ * a live tournament's current round is waiting for. */
+void tournament_tick(struct game *g);
+int tournament_bout_store(struct game *g, const struct db_bout *rec);
+void tournament_bout_over(struct game *g, int64_t bout);
+void tournament_live_go(struct game *g, int64_t id);
+/* Starts a live bout between f[0] and f[1] in `channel` with no challenge
+ * (bout.c): stored live, and link(g, id, arg) run in the same transaction
+ * (it returns 0 to commit); then the tale of the tape and the prompts, as
+ * at an accept. Returns the bout's id, or 0 when nothing was started. */
+int64_t bout_start_direct(struct game *g, const char *channel, enum rules rules, int rounds,
+                          const struct db_fighter f[SIDES],
+                          int (*link)(struct game *g, int64_t id, void *arg), void *arg);
 
 #endif

@@ -778,7 +778,7 @@ START_TEST(test_resetpass)
     HAS(run("erin", 0, "help resetpass"),
         "resetpass <account> <new password>: sets an account's password");
     HAS(run("erin", 0, "help"), " resetpass ");
-    HAS(run("erin", 0, "help"), " turn. Say help <command>");
+    HAS(run("erin", 0, "help"), " turn tournament bracket. Say help <command>");
     HAS(run("erin", 0, "help passwd"), "passwd [old password] <new password>: changes your");
 }
 END_TEST
@@ -1289,7 +1289,7 @@ START_TEST(test_banned_and_gone_told)
     ck_assert_str_eq(run("zed", 0, "create Zorro str=14 spd=12 agl=11 tgh=12 hgt=11"),
                      "PRIVMSG zed :the account zed is banned: only what needs no account is open "
                      "to you (help, version, fighter, fighters, armoury, bouts, score, report, "
-                     "standings, ratings, champion, league, pundits, season, halloffame)\n");
+                     "standings, ratings, champion, league, pundits, season, halloffame, tournament, bracket)\n");
     HAS(run("zed", 1, "!challenge boss"),
         "zed: the account zed is banned: only what needs no account is open to you (!help, ");
     HAS(run("zed", 0, "5/5/10"), "the account zed is banned");

@@ -41,5 +41,6 @@ Suite *pace_suite(void);
 Suite *season_suite(void);
 Suite *predict_suite(void);
 Suite *caps_suite(void);
+Suite *tournament_suite(void);
 
 #endif

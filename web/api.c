@@ -573,6 +573,9 @@ void api_render(struct web *w, const struct route *r, int page, struct reply *ou
         return season_api(w, r, out);
     case API_PUNDITS:
         return api_pundits(w, r, out);
+    case API_TOURNAMENTS:
+    case API_TOURNAMENT:
+        return web_tournament_render(w, r, out);
     default:
         return api_error(404, "no such address in the API", out);
     }

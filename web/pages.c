@@ -1090,6 +1090,21 @@ void pages_end(struct str *b, struct reply *out)
 
 /* ---------------------------------------------------------- dispatch */
 
+void pages_head(struct str *b, const struct route *r, const char *title, int refresh)
+{
+    head(b, r, title, refresh);
+}
+
+void pages_foot(struct str *b)
+{
+    foot(b);
+}
+
+void pages_finish(struct str *b, int status, int refresh, struct reply *out)
+{
+    finish(b, status, refresh, out);
+}
+
 void pages_render(struct web *w, const struct route *r, int page, struct reply *out)
 {
     switch (r->page) {
@@ -1112,6 +1127,9 @@ void pages_render(struct web *w, const struct route *r, int page, struct reply *
         return season_pages(w, r, out);
     case PAGE_PUNDITS:
         return page_pundits(w, r, out);
+    case PAGE_TOURNAMENTS:
+    case PAGE_TOURNAMENT:
+        return web_tournament_render(w, r, out);
     default:
         return not_found(r, "There is no such page.", out);
     }

@@ -221,6 +221,12 @@ static enum route_page page_of(const struct reading *g, struct route *r)
     if (is(sg, g->at, "pundits") &&
         (g->left == 1 || (g->left == 2 && (r->rules = rules_of(sg, g->at + 1)) >= 0)))
         return g->api ? API_PUNDITS : PAGE_PUNDITS; /* /pundits, /pundits/RULES */
+    if (is(sg, g->at, "tournaments")) {
+        if (g->left == 1)
+            return g->api ? API_TOURNAMENTS : PAGE_TOURNAMENTS;
+        if (g->left == 2 && (r->id = id_of(sg, g->at + 1)) > 0)
+            return g->api ? API_TOURNAMENT : PAGE_TOURNAMENT;
+    }
     return PAGE_NOT_FOUND;
 }
 
@@ -237,6 +243,11 @@ int route_parse(const char *path, struct route *r)
     /* Under /api, even an address that names nothing is answered in JSON. */
     r->api = strncmp(path, "/api/", 5) == 0 || strcmp(path, "/api") == 0;
     root_of(path, r);
+    /* The tournaments' list is also asked for as a folder: one page. */
+    if (strcmp(path, "/tournaments/") == 0 || strcmp(path, "/api/tournaments/") == 0) {
+        r->page = r->api ? API_TOURNAMENTS : PAGE_TOURNAMENTS;
+        return 0;
+    }
     if (strnlen(path, ROUTE_PATH_MAX + 1) > ROUTE_PATH_MAX || split(path, &g.sg) != 0)
         return -1;
     g.api = g.sg.n > 0 && is(&g.sg, 0, "api");

@@ -69,6 +69,11 @@ enum route_page {
     API_HALLOFFAME,  /* /api/halloffame */
     PAGE_PUNDITS,    /* /pundits, /pundits/RULES (predictions: pundits.c) */
     API_PUNDITS,     /* /api/pundits, /api/pundits/RULES */
+    /* Tournaments (web/tournament.c). */
+    PAGE_TOURNAMENTS, /* /tournaments (and /tournaments/): open, running, past */
+    PAGE_TOURNAMENT,  /* /tournaments/ID: the bracket, drawn */
+    API_TOURNAMENTS,  /* /api/tournaments (and /api/tournaments/) */
+    API_TOURNAMENT,   /* /api/tournaments/ID */
 };
 
 #define ROUTE_PATH_MAX 256 /* longer paths are not ours: 404 */
@@ -235,6 +240,14 @@ struct reply {
  * Every text a user chose is escaped. Unknown ids give a 404 page. */
 void pages_render(struct web *w, const struct route *r, int page, struct reply *out);
 void api_render(struct web *w, const struct route *r, int page, struct reply *out);
+/* The page frame pages.c draws every page in (for web/tournament.c):
+ * the head with its title and a Refresh of `refresh` seconds (0: none),
+ * the foot, and the answer made of the text. */
+void pages_head(struct str *b, const struct route *r, const char *title, int refresh);
+void pages_foot(struct str *b);
+void pages_finish(struct str *b, int status, int refresh, struct reply *out);
+/* The tournaments' pages and JSON (tournament.c), for their four routes. */
+void web_tournament_render(struct web *w, const struct route *r, struct reply *out);
 /* {"error": message} with that status. */
 void api_error(int status, const char *message, struct reply *out);
 /* A fighter named in the address: a redirect (302) to his id's address,

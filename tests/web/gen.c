@@ -477,6 +477,24 @@ int main(int argc, char **argv)
             die("commit", db_errmsg(db));
     }
 
+    /* A SUGAR RAY tournament of eight, fought from the plans to its end
+     * (the bracket page). */
+    struct game_caller boss = caller("boss", 999999, "#ring");
+    const char *const twords[] = {"rules=sugarray", "size=8", "name=Spring", "Cup"};
+    if (game_tournament_open(game, &boss, 1, twords, 4) != 0)
+        die("tournament", "not opened");
+    for (int i = 0; i < 8; i++) {
+        struct db_fighter f;
+        if (db_fighter_get_id(db, sid[i], &f) != DB_OK)
+            die("tournament", db_errmsg(db));
+        struct game_caller who = caller(f.owner, f.account_id, "#ring");
+        if (game_tournament_join(game, &who, &f) != 0)
+            die("tournament", "a join refused");
+    }
+    for (int k = 0; k < 3; k++)
+        if (game_tournament_next(game, &boss, 1) != 0)
+            die("tournament", "a round refused");
+
     struct db_bout title[64];
     int ntitle = 0;
     db_bout_list_over(db, RULES_BOXING, DB_BOUT_TITLE, title, 64, &ntitle);
@@ -492,7 +510,7 @@ int main(int argc, char **argv)
     printf("\"exhibition\": %lld, \"live_boxing\": %lld, \"live_sugarray\": %lld, "
            "\"pending\": \"%s\", \"hostile\": [%lld, %lld, %lld], \"hostile_sugarray\": %lld, "
            "\"rocky\": %lld, \"boxing_title_bouts\": %d, \"boxing_champion\": %lld, "
-           "\"murphy\": %lld}\n",
+           "\"murphy\": %lld, \"tournament\": 1}\n",
            (long long)exhibition, (long long)live_boxing, (long long)live_sugar, pending,
            (long long)id[0], (long long)id[1], (long long)id[2], (long long)sid[5],
            (long long)id[3], ntitle, (long long)champ, (long long)sid[0]);

@@ -475,6 +475,7 @@ def run(c, info, dbpath, sim, tmp, port):
     check("live duel: the page follows the next round",
           st == 200 and "Round 4</h3>" in text and "Live: 4 of 23 rounds fought" in text
           and len(json.loads(jb)["fought"]) == 4, text[-300:])
+    tournament_pages(c, info)
     bad_row(c, dbpath, top)
     pundits(c, info, ex, conn)
     lists_lead_somewhere(c, dbpath, ex)
@@ -497,7 +498,9 @@ def run(c, info, dbpath, sim, tmp, port):
              {"rating line": (0x6a, 0x1b, 0x9a), "rating band": (0xec, 0xd8, 0xef)}),
             ("hall of fame", "/halloffame", "900,1000",
              {"gold pill": (0xf3, 0xcf, 0x55), "link": (0x0b, 0x57, 0xa4)}),
-            ("pundits", "/pundits", "900,800", {"link": (0x0b, 0x57, 0xa4)})]:
+            ("pundits", "/pundits", "900,800", {"link": (0x0b, 0x57, 0xa4)}),
+            ("bracket", "/tournaments/%d" % info["tournament"], "1100,900",
+             {"bracket boxes": (0x2e, 0x7d, 0x32)})]:
         png = os.path.join(tmp, name + ".png")
         rc, outp = screenshot("http://127.0.0.1:%d%s" % (port, path), png, tmp, size)
         if not check("chromium: %s screenshot written" % name, rc == 0 and os.path.exists(png)
@@ -551,6 +554,36 @@ def seasons(c, conn):
         check("%s: 404" % path, st == 404, st)
     st, h, jb = c.get("/api/seasons/duel/1")
     check("/api/seasons/duel/1: a JSON 404", st == 404 and b"error" in jb, st)
+def tournament_pages(c, info):
+    """The tournaments' list and the bracket: as HTML with its SVG, as JSON,
+    every name escaped, each bracket bout linking to its bout."""
+    t = info["tournament"]
+    for path in ("/tournaments", "/tournaments/"):
+        st, h, body = c.get(path)
+        text = body.decode()
+        check("tournaments: %s lists the Spring Cup under Past" % path,
+              st == 200 and "<h2>Past</h2>" in text and ">#%d Spring Cup</a>" % t in text,
+              text[-400:])
+    st, h, body = c.get("/tournaments/%d" % t)
+    text = body.decode()
+    no_markup("tournament page", body)
+    check("tournament: the bracket is drawn as SVG", st == 200 and '<svg class="bracket"' in text
+          and text.count('<rect ') == 7, text[:300])
+    check("tournament: names escaped", "&lt;i&gt;Kid&lt;/i&gt;" in text and "<i>Kid" not in text)
+    st, h, jb = c.get("/api/tournaments/%d" % t)
+    doc = json.loads(jb)
+    check("api tournament: 7 bouts, a winner, over", st == 200 and len(doc["bouts"]) == 7
+          and doc["winner"] is not None and doc["state"] == "over" and doc["size"] == 8, jb[:300])
+    for m in doc["bouts"]:
+        check("tournament: bout %s linked" % m["bout"], ('href="../bouts/%d"' % m["bout"]) in text)
+    seeds = sorted(e["seed"] for e in doc["entrants"])
+    check("api tournament: seeds 1 to 8", seeds == list(range(1, 9)), str(seeds))
+    st, h, jb = c.get("/api/tournaments")
+    check("api tournaments: the list", st == 200 and json.loads(jb)["tournaments"][0]["id"] == t)
+    st, h, jb = c.get("/api/tournaments/99")
+    check("api tournament: 404 for none", st == 404 and "no such tournament" in jb.decode())
+    st, h, body = c.get("/tournaments/99")
+    check("tournament: 404 page for none", st == 404)
 
 
 def is_json(h, body):

@@ -1,0 +1,283 @@
+/* check_tournament.c - knockout tournaments through the game with the fake
+ * I/O (game_fixture.h): the refusals word for word, seeding and the
+ * standard bracket, byes to the top seeds, a plans tournament fought
+ * round by round to its winner (whose record shows it), a live one whose
+ * bouts start by themselves and fight from the plans when nobody orders,
+ * and a restart that says what was stored and not said. */
+#include <string.h>
+
+#include "game_fixture.h"
+
+/* Boxer i of account p<i>, with `wins` wins and a plan; returns the
+ * account's id. */
+static int64_t boxer(int i, int wins)
+{
+    char name[16], fighter[16];
+    struct sheet s = {.rules = RULES_BOXING};
+    struct db_fighter list[1];
+    int m = 0;
+
+    snprintf(name, sizeof(name), "p%d", i);
+    snprintf(fighter, sizeof(fighter), "Boxer%d", i);
+    s.u.boxing = (struct boxing_sheet){10 + i % 5, 12, 14 - i % 5, 12, 12};
+    int64_t id = player(name, fighter, &s);
+    ck_assert_int_eq(db_fighter_list(db, id, 0, list, 1, &m), DB_OK);
+    list[0].wins = wins;
+    ck_assert_int_eq(db_fighter_save(db, &list[0]), DB_OK);
+    ck_assert_int_eq(db_plan_set(db, list[0].id, "5/5/10 (ring)", 1), DB_OK);
+    return id;
+}
+
+/* Account p<i> joins with Boxer<i>. */
+static int join(int i, int64_t acc)
+{
+    char name[16], fighter[16];
+    struct db_fighter f;
+
+    snprintf(name, sizeof(name), "p%d", i);
+    snprintf(fighter, sizeof(fighter), "boxer%d", i);
+    struct game_caller who = caller(name, acc, 1);
+    ck_assert_int_eq(db_fighter_get(db, fighter, &f), DB_OK);
+    return game_tournament_join(game, &who, &f);
+}
+
+static int open_words(int admin, const char *line)
+{
+    char buf[256], *argv[16];
+    int argc = 0;
+    struct game_caller who = caller("boss", 99, 1);
+
+    snprintf(buf, sizeof(buf), "%s", line);
+    for (char *w = strtok(buf, " "); w && argc < 16; w = strtok(NULL, " "))
+        argv[argc++] = w;
+    return game_tournament_open(game, &who, admin, (const char *const *)argv, argc);
+}
+
+START_TEST(test_refusals)
+{
+    struct game_caller boss = caller("boss", 99, 1), p1 = caller("p1", 1, 1);
+
+    ck_assert_int_eq(open_words(0, "size=8"), -1);
+    HAS("boss|answer|only an admin opens a tournament here ([tournament] open_by = admins)");
+    ck_assert_int_eq(open_words(1, "size=6"), -1);
+    HAS("boss|answer|size=6: a tournament has 4, 8, 16 or 32 places; say size=8");
+    ck_assert_int_eq(open_words(1, "mode=fast"), -1);
+    HAS("boss|answer|mode=fast: say mode=live (bouts fought live) or mode=plans (from the "
+        "plans)");
+    ck_assert_int_eq(open_words(1, "rounds=99 name=X"), -1);
+    HAS("boss|answer|rounds=99: a boxing bout has 3 to 15 rounds");
+    ck_assert_int_eq(open_words(1, "colour=red"), -1);
+    HAS("boss|answer|colour=red: not a word of tournament open [rules=..] [size=4|8|16|32] "
+        "[rounds=N] [mode=live|plans] [name=..]");
+    ck_assert_int_eq(game_tournament_start(game, &boss, 1), -1);
+    HAS("boss|answer|no tournament is open; an admin opens one: !tournament open");
+    ck_assert_int_eq(game_tournament_show(game, &p1, NULL), -1);
+    HAS("p1|answer|no tournament yet; an admin opens one: !tournament open");
+    ck_assert_int_eq(open_words(1, "size=4 name=Spring Cup"), 0);
+    HAS("#ring|chatter|Tournament #1 (Spring Cup) is open: boxing, 4 places, fought from the "
+        "plans. Join with !tournament join <fighter>.");
+    ck_assert_int_eq(open_words(1, "size=4"), -1);
+    HAS("boss|answer|tournament #1 (Spring Cup) is not over yet; one tournament at a time");
+    int64_t a = boxer(1, 0);
+    struct game_caller c1 = caller("p1", a, 1);
+    ck_assert_int_eq(game_tournament_leave(game, &c1), -1);
+    HAS("p1|answer|you have no fighter in tournament #1 (Spring Cup)");
+    ck_assert_int_eq(join(1, a), 0);
+    HAS("#ring|chatter|Boxer1 joins tournament #1 (Spring Cup): 1 of 4.");
+    ck_assert_int_eq(join(1, a), -1);
+    HAS("p1|answer|you have a fighter in tournament #1 already; one a player");
+    ck_assert_int_eq(game_tournament_start(game, &c1, 0), -1);
+    HAS("p1|answer|only an admin starts a tournament before it is full");
+    ck_assert_int_eq(game_tournament_start(game, &boss, 1), -1);
+    HAS("boss|answer|tournament #1 (Spring Cup) has 1 entrant; it needs 2 at least");
+    ck_assert_int_eq(game_tournament_next(game, &boss, 1), -1);
+    HAS("boss|answer|tournament #1 (Spring Cup) has not begun; !tournament start begins it");
+    ck_assert_int_eq(game_tournament_leave(game, &c1), 0);
+    HAS("#ring|chatter|Boxer1 leaves tournament #1 (Spring Cup): 0 of 4.");
+}
+END_TEST
+
+/* Eight entrants seeded by wins: the standard bracket 1 v 8, 4 v 5, 2 v
+ * 7, 3 v 6, fought from the plans a round at a time to a winner. */
+START_TEST(test_plans_bracket_of_eight)
+{
+    struct game_caller boss = caller("boss", 99, 1);
+    int64_t acc[9];
+
+    game_connected(game);
+    ck_assert_int_eq(open_words(1, "size=8 name=Spring Cup"), 0);
+    for (int i = 1; i <= 8; i++)
+        acc[i] = boxer(i, i); /* Boxer8 has the most wins: seed 1 */
+    hush();
+    for (int i = 1; i <= 7; i++)
+        ck_assert_int_eq(join(i, acc[i]), 0);
+    ck_assert_ptr_null(strstr(said.p, "begins"));
+    ck_assert_int_eq(join(8, acc[8]), 0); /* full: it starts */
+    HAS("#ring|chatter|Tournament #1 (Spring Cup) begins: 8 fighters, boxing, seeded by record. "
+        "Quarter-finals: Boxer8 [1] v Boxer1 [8]; Boxer5 [4] v Boxer4 [5]; Boxer7 [2] v Boxer2 "
+        "[7]; Boxer6 [3] v Boxer3 [6].");
+    ck_assert_int_eq(game_tournament_next(game, &boss, 0), -1);
+    HAS("boss|answer|only an admin fights a tournament's next round");
+    hush();
+    ck_assert_int_eq(game_tournament_next(game, &boss, 1), 0);
+    HAS("#ring|chatter|Tournament #1 (Spring Cup), the quarter-finals: ");
+    HAS(" Next, the semi-finals: ");
+    ck_assert_int_eq(game_tournament_next(game, &boss, 1), 0);
+    HAS(" Next, the final: ");
+    hush();
+    ck_assert_int_eq(game_tournament_next(game, &boss, 1), 0);
+    HAS("#ring|chatter|Tournament #1 (Spring Cup), the final: ");
+    HAS(" wins the Spring Cup!");
+    ck_assert_int_eq(game_tournament_next(game, &boss, 1), -1);
+    HAS("boss|answer|no tournament is open; an admin opens one: !tournament open");
+
+    struct game_bracket b;
+    ck_assert_int_eq(game_bracket_get(db, 1, &b), 0);
+    ck_assert_int_eq(b.nm, 7);
+    ck_assert_int_eq(b.t.state, DB_TOURNAMENT_OVER);
+    ck_assert_int_eq(b.t.said, 4);
+    for (int i = 0; i < b.nm; i++) {
+        FILE *f = tmpfile();
+        ck_assert_int_eq(bout_replay(db, b.m[i].bout, f), 0); /* fought as stored */
+        fclose(f);
+    }
+    struct db_fighter w;
+    ck_assert_int_eq(db_fighter_get_id(db, b.t.winner, &w), DB_OK);
+    hush();
+    ck_assert_int_eq(game_fighter_show(game, &boss, &w), 0);
+    char line[128];
+    snprintf(line, sizeof(line), "boss|answer|%s won the Spring Cup (boxing, 8).", w.name);
+    HAS(line);
+    hush();
+    ck_assert_int_eq(game_tournament_show(game, &boss, "1"), 0);
+    HAS("boss|answer|Tournament #1 (Spring Cup): boxing, 8 places, plans; won by ");
+    HAS("boss|answer|Results: ");
+}
+END_TEST
+
+/* Five entrants in eight places: seeds 1 to 3 have byes; the round of
+ * byes and the one bout; then the semi-finals. */
+START_TEST(test_byes_to_top_seeds)
+{
+    struct game_caller boss = caller("boss", 99, 1);
+    int64_t acc[6];
+
+    game_connected(game);
+    ck_assert_int_eq(open_words(1, "size=8"), 0);
+    for (int i = 1; i <= 5; i++) {
+        acc[i] = boxer(i, 10 - i); /* Boxer1 is seed 1 */
+        ck_assert_int_eq(join(i, acc[i]), 0);
+    }
+    hush();
+    ck_assert_int_eq(game_tournament_start(game, &boss, 1), 0);
+    HAS("#ring|chatter|Tournament #1 (Boxing Cup) begins: 5 fighters, boxing, seeded by record. "
+        "Quarter-finals: Boxer1 [1] (bye); Boxer4 [4] v Boxer5 [5]; Boxer2 [2] (bye); Boxer3 "
+        "[3] (bye).");
+    hush();
+    ck_assert_int_eq(game_tournament_next(game, &boss, 1), 0);
+    HAS("Boxer1 (bye); ");
+    HAS(" Next, the semi-finals: Boxer1 [1] v Boxer");
+    ck_assert_int_eq(db_bout_get(db, 2, &(struct db_bout){0}), DB_NOTFOUND); /* one bout */
+}
+END_TEST
+
+/* A round stored and not said (the bot killed between) is said after a
+ * restart, once; a round that could not be stored changed nothing. */
+START_TEST(test_restart_says_what_was_stored)
+{
+    struct game_caller boss = caller("boss", 99, 1);
+
+    game_connected(game);
+    ck_assert_int_eq(open_words(1, "size=4 name=Cup"), 0);
+    for (int i = 1; i <= 4; i++)
+        ck_assert_int_eq(join(i, boxer(i, i)), 0);
+    /* A fault at every step in turn: each try either stores nothing or
+     * the whole round. */
+    struct game_bracket b;
+    int rc = -1, refused = 0;
+    for (long n = 0; n < 400 && rc != 0; n++) {
+        hush();
+        db_fault_after(db, n);
+        rc = game_tournament_next(game, &boss, 1);
+        db_fault_after(db, -1);
+        if (rc != 0) {
+            refused += strstr(said.p, "boss|answer|the round was not stored (") != NULL;
+            ck_assert_int_eq(game_bracket_get(db, 1, &b), 0);
+            ck_assert_int_eq(b.t.stage, 1);
+            ck_assert_int_eq(b.m[0].bout, 0);
+            ck_assert_int_eq(b.m[0].winner, 0);
+        }
+    }
+    ck_assert_int_eq(rc, 0);
+    ck_assert_int_gt(refused, 0);
+    /* As if killed after the commit and before the words: said is back. */
+    ck_assert_int_eq(game_bracket_get(db, 1, &b), 0);
+    ck_assert_int_eq(b.t.said, 2);
+    b.t.said = 1;
+    ck_assert_int_eq(db_tournament_save(db, &b.t), DB_OK);
+    game_free(game);
+    db_close(db);
+    char err[256];
+    db = db_open(path, err, sizeof(err));
+    ck_assert_msg(db != NULL, "%s", err);
+    start_game();
+    hush();
+    game_tick(game, NULL);
+    ck_assert_ptr_null(strstr(said.p, "semi-finals")); /* not online yet */
+    game_connected(game);
+    game_tick(game, NULL);
+    HAS("#ring|chatter|Tournament #1 (Cup), the semi-finals: ");
+    HAS(" Next, the final: ");
+    hush();
+    game_tick(game, NULL);
+    ck_assert_int_eq((int)said.len, 0); /* once */
+}
+END_TEST
+
+/* mode=live: the bouts start by themselves in the channel, the players
+ * are prompted, nobody orders: their plans fight; the final starts when
+ * the semi-finals are over, and the winner is said. */
+START_TEST(test_live_tournament)
+{
+    struct game_caller boss = caller("boss", 99, 1);
+
+    game_connected(game);
+    ck_assert_int_eq(open_words(1, "size=4 mode=live rounds=4 name=Live Cup"), 0);
+    HAS("Tournament #1 (Live Cup) is open: boxing, 4 places, fought live.");
+    for (int i = 1; i <= 3; i++)
+        ck_assert_int_eq(join(i, boxer(i, 10 - i)), 0);
+    hush();
+    ck_assert_int_eq(game_tournament_start(game, &boss, 1), 0);
+    HAS("Semi-finals: Boxer1 [1] (bye); Boxer2 [2] v Boxer3 [3].");
+    HAS("#ring|chatter|Bout #1, boxing, 4 rounds: Boxer2 (p2)");
+    HAS("p2|live|Bout #1, round 1 of 4: your orders for Boxer2");
+    ck_assert_int_eq(game_live(game), 1);
+    ck_assert_int_eq(game_tournament_next(game, &boss, 1), -1);
+    HAS("boss|answer|tournament #1 (Live Cup) is fought live: its rounds go on as its bouts end");
+    for (int k = 0; k < 200 && !strstr(said.p, "wins the Live Cup!"); k++) {
+        clock_now += 61;
+        wall_now += 61;
+        game_tick(game, NULL);
+    }
+    HAS("#ring|chatter|Tournament #1 (Live Cup), the semi-finals: ");
+    HAS("#ring|chatter|Bout #2, boxing, 4 rounds: Boxer1 (p1)");
+    HAS(" wins the Live Cup!");
+    ck_assert_int_eq(game_live(game), 0);
+}
+END_TEST
+
+Suite *tournament_suite(void)
+{
+    Suite *s = suite_create("tournament");
+    TCase *tc = tcase_create("tournament");
+
+    tcase_add_checked_fixture(tc, fixture_setup, fixture_teardown);
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_refusals);
+    tcase_add_test(tc, test_plans_bracket_of_eight);
+    tcase_add_test(tc, test_byes_to_top_seeds);
+    tcase_add_test(tc, test_restart_says_what_was_stored);
+    tcase_add_test(tc, test_live_tournament);
+    suite_add_tcase(s, tc);
+    return s;
+}
