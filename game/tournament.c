@@ -101,11 +101,15 @@ static int seed_of(const struct tour *x, int64_t id)
 }
 
 /* What seeds a fighter: the higher the better. The ONE place seeding
- * reads; for now the gold record first, then wins minus losses. */
+ * reads: his Glicko-2 rating (a newcomer's 1500), then, between equal
+ * ratings, wins minus losses. */
 static double seed_score(struct game *g, const struct db_fighter *f)
 {
-    (void)g;
-    return (double)f->gold_record * 100000.0 + (double)(f->wins - f->losses);
+    double rating = RATING_START, rd = RATING_RD_START;
+
+    if (game_rating_of(g, f->id, &rating, &rd) != 0)
+        rating = RATING_START;
+    return rating * 1000.0 + (double)(f->wins - f->losses) / 1000.0;
 }
 
 /* The standard bracket's order of seeds for `size` places: 1, 8, 4, 5, 2,
@@ -420,6 +424,8 @@ static int match_fight(struct game *g, const struct tour *x, struct db_tournamen
             pb_records(pb);
             for (int s = 0; rc == 0 && s < SIDES; s++)
                 rc = db_fighter_save(g->db, &pb->f[s]) == DB_OK ? 0 : -1;
+            if (rc == 0) /* the ratings, in the same transaction */
+                rc = rating_bout_store(g, &pb->rec, NULL);
         }
     }
     if (rc == 0) {
@@ -474,7 +480,7 @@ static void announcement(struct game *g, const struct tour *x, int a, struct str
     char sn[32], w[DB_NAME_MAX];
 
     if (a == 0) {
-        str_add(s, "Tournament #%lld (%s) begins: %d fighters, %s, seeded by record. %s: ",
+        str_add(s, "Tournament #%lld (%s) begins: %d fighters, %s, seeded by rating. %s: ",
                 (long long)x->t.id, x->t.name, x->ne, rules_name(x->t.rules),
                 stage_name(1, stages, 1, sn, sizeof(sn)));
         stage_text(g, x, 1, 0, s);

@@ -113,7 +113,7 @@ START_TEST(test_plans_bracket_of_eight)
         ck_assert_int_eq(join(i, acc[i]), 0);
     ck_assert_ptr_null(strstr(said.p, "begins"));
     ck_assert_int_eq(join(8, acc[8]), 0); /* full: it starts */
-    HAS("#ring|chatter|Tournament #1 (Spring Cup) begins: 8 fighters, boxing, seeded by record. "
+    HAS("#ring|chatter|Tournament #1 (Spring Cup) begins: 8 fighters, boxing, seeded by rating. "
         "Quarter-finals: Boxer8 [1] v Boxer1 [8]; Boxer5 [4] v Boxer4 [5]; Boxer7 [2] v Boxer2 "
         "[7]; Boxer6 [3] v Boxer3 [6].");
     ck_assert_int_eq(game_tournament_next(game, &boss, 0), -1);
@@ -170,7 +170,7 @@ START_TEST(test_byes_to_top_seeds)
     }
     hush();
     ck_assert_int_eq(game_tournament_start(game, &boss, 1), 0);
-    HAS("#ring|chatter|Tournament #1 (Boxing Cup) begins: 5 fighters, boxing, seeded by record. "
+    HAS("#ring|chatter|Tournament #1 (Boxing Cup) begins: 5 fighters, boxing, seeded by rating. "
         "Quarter-finals: Boxer1 [1] (bye); Boxer4 [4] v Boxer5 [5]; Boxer2 [2] (bye); Boxer3 "
         "[3] (bye).");
     hush();
@@ -266,6 +266,58 @@ START_TEST(test_live_tournament)
 }
 END_TEST
 
+/* Seeds come from the ratings: the best rated is seed 1 whatever his wins;
+ * the plans round's bouts then move the ratings. */
+START_TEST(test_seeds_by_rating)
+{
+    struct game_caller boss = caller("boss", 99, 1);
+    int64_t acc[5];
+    struct db_fighter f;
+    char name[16];
+
+    game_connected(game);
+    ck_assert_int_eq(open_words(1, "size=4"), 0);
+    for (int i = 1; i <= 4; i++)
+        acc[i] = boxer(i, 10 - i); /* Boxer1 has the most wins... */
+    /* The ratings' history names a bout: two cancelled bouts (1 v 2, 3 v
+     * 4) stand for the bouts that made them. */
+    int64_t old[2];
+    for (int k = 0; k < 2; k++) {
+        struct db_bout b = {.rules = RULES_BOXING,
+                            .channel = "#ring",
+                            .rounds = 3,
+                            .state = DB_BOUT_CANCELLED,
+                            .winner = -1};
+        for (int s = 0; s < SIDES; s++) {
+            snprintf(name, sizeof(name), "boxer%d", 2 * k + s + 1);
+            ck_assert_int_eq(db_fighter_get(db, name, &f), DB_OK);
+            b.fighter[s] = f.id;
+        }
+        ck_assert_int_eq(db_bout_create(db, &b), DB_OK);
+        old[k] = b.id;
+    }
+    for (int i = 1; i <= 4; i++) {
+        snprintf(name, sizeof(name), "boxer%d", i);
+        ck_assert_int_eq(db_fighter_get(db, name, &f), DB_OK);
+        /* ...but Boxer4 the best rating, Boxer1 the worst. */
+        struct db_rating r = {1400.0 + 50.0 * i, 100.0, 0.06, 3};
+        ck_assert_int_eq(
+            db_rating_put(db, f.id, RULES_BOXING, &r, old[(i - 1) / 2], (i - 1) % 2, 1500.0, 0),
+            DB_OK);
+    }
+    hush();
+    for (int i = 1; i <= 4; i++)
+        ck_assert_int_eq(join(i, acc[i]), 0);
+    HAS("#ring|chatter|Tournament #1 (Boxing Cup) begins: 4 fighters, boxing, seeded by rating. "
+        "Semi-finals: Boxer4 [1] v Boxer1 [4]; Boxer3 [2] v Boxer2 [3].");
+    ck_assert_int_eq(game_tournament_next(game, &boss, 1), 0);
+    ck_assert_int_eq(db_fighter_get(db, "boxer4", &f), DB_OK);
+    double rating = 0, rd = 0;
+    ck_assert_int_eq(game_rating_of(game, f.id, &rating, &rd), 0);
+    ck_assert(rating != 1600.0); /* the semi-final moved it */
+}
+END_TEST
+
 Suite *tournament_suite(void)
 {
     Suite *s = suite_create("tournament");
@@ -278,6 +330,7 @@ Suite *tournament_suite(void)
     tcase_add_test(tc, test_byes_to_top_seeds);
     tcase_add_test(tc, test_restart_says_what_was_stored);
     tcase_add_test(tc, test_live_tournament);
+    tcase_add_test(tc, test_seeds_by_rating);
     suite_add_tcase(s, tc);
     return s;
 }
