@@ -52,6 +52,9 @@ int log_level_parse(const char *name);
 enum sasl_mechanism { SASL_NONE, SASL_PLAIN, SASL_EXTERNAL };
 /* [bot] accounts: who a player is (README "Run it on your network"). */
 enum accounts_mode { ACCOUNTS_BOTH, ACCOUNTS_SERVICES, ACCOUNTS_PASSWORDS };
+/* [bot] replies: where a short answer to a command said in a channel goes
+ * (policy: networks that want a quiet channel). */
+enum replies_mode { REPLIES_CHANNEL, REPLIES_NOTICE, REPLIES_PRIVATE };
 
 /* The keys of the INI file (README, config/ringside.conf.example). */
 struct config {
@@ -75,6 +78,8 @@ struct config {
     char sasl_username[CONFIG_STR_MAX];
     char sasl_password[CONFIG_STR_MAX];
     int sasl_required;
+    /* Joins a channel an admin invites it to, kept in the database (policy). */
+    int join_on_invite;
     /* [bot] */
     enum accounts_mode accounts;
     char prefix[8];
@@ -86,6 +91,7 @@ struct config {
     char database[CONFIG_STR_MAX];
     enum log_level log_level;
     int colours; /* the result in colour (bold names always) */
+    enum replies_mode replies;
     /* [flood] */
     int burst;
     double lines_per_second;

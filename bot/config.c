@@ -58,8 +58,9 @@ enum key_type {
     KEY_CHANNELS,
     KEY_ADMINS,
     KEY_DURATION,
-    KEY_SASL,    /* none, plain, external */
-    KEY_ACCOUNTS /* both, services, passwords */
+    KEY_SASL,     /* none, plain, external */
+    KEY_ACCOUNTS, /* both, services, passwords */
+    KEY_REPLIES   /* channel, notice, private */
 };
 
 /* Key flags. */
@@ -104,12 +105,14 @@ static const struct key config_keys[] = {
     STR("irc", sasl_username, KEY_STRING, 0),
     STR("irc", sasl_password, KEY_SECRET, 0),
     NUM("irc", sasl_required, KEY_BOOL, 0, 1),
+    NUM("irc", join_on_invite, KEY_BOOL, 0, 1),
     STR("bot", prefix, KEY_PREFIX, KF_REQUIRED),
     NUM("bot", admins, KEY_ADMINS, 0, 0),
     STR("bot", database, KEY_STRING, KF_REQUIRED),
     NUM("bot", log_level, KEY_LOGLEVEL, 0, 0),
     NUM("bot", colours, KEY_BOOL, 0, 1),
     NUM("bot", accounts, KEY_ACCOUNTS, 0, 0),
+    NUM("bot", replies, KEY_REPLIES, 0, 0),
     NUM("flood", burst, KEY_INT, 1, 100),
     NUM("flood", lines_per_second, KEY_RATE, 0, 0),
     NUM("flood", exempt, KEY_BOOL, 0, 1),
@@ -671,6 +674,20 @@ static int set_accounts(struct config_ctx *x, const struct key *k, const char *v
     return 1;
 }
 
+static int set_replies(struct config_ctx *x, const struct key *k, const char *value, const char *q)
+{
+    static const struct word words[] = {{"channel", REPLIES_CHANNEL},
+                                        {"notice", REPLIES_NOTICE},
+                                        {"private", REPLIES_PRIVATE},
+                                        {NULL, 0}};
+    int v;
+
+    if (word_find(words, value, &v) != 0)
+        return ctx_fail(x, "%s \"%s\" is not channel, notice or private", k->name, q);
+    x->c.replies = (enum replies_mode)v;
+    return 1;
+}
+
 /* A comma separated list: the channels, the admins (the list given last
  * replaces any before it). */
 static int set_list(struct config_ctx *x, const struct key *k, const char *value, const char *q)
@@ -698,7 +715,7 @@ static int (*const key_setters[])(struct config_ctx *, const struct key *, const
     [KEY_INT] = set_int,     [KEY_PORT] = set_port,         [KEY_BOOL] = set_bool,
     [KEY_RATE] = set_rate,   [KEY_LOGLEVEL] = set_loglevel, [KEY_DURATION] = set_duration,
     [KEY_SASL] = set_sasl,   [KEY_ACCOUNTS] = set_accounts, [KEY_CHANNELS] = set_list,
-    [KEY_ADMINS] = set_list,
+    [KEY_ADMINS] = set_list, [KEY_REPLIES] = set_replies,
 };
 
 /* Stores one value; 1 on success, else ctx_fail's 0. */

@@ -4,7 +4,9 @@
  * queue. A channel hears at most REPLY_LINES lines of one answer: the
  * answer to a command said there is held until the command is over, its
  * lines counted as the queue will cut them, and a longer one goes to him
- * in private with one line in the channel saying so.
+ * in private with one line in the channel saying so. With [bot] replies =
+ * notice or private, the channel hears none of it: what would have gone
+ * there goes to him by NOTICE or in private (a quiet channel).
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -51,7 +53,10 @@ static void answer_line(struct cmd_ctx *ctx, int in_channel, const char *text)
     enum outq_kind kind = ctx->live                    ? OUTQ_LIVE
                           : ++ctx->lines > REPLY_LINES ? OUTQ_BULK
                                                        : OUTQ_REPLY;
-    if (in_channel) {
+    enum replies_mode mode = ctx->bot->cfg.replies;
+    if (in_channel && mode == REPLIES_NOTICE) {
+        outq_msg(ctx->bot->q, kind, "NOTICE", ctx->nick, ctx->nick, text);
+    } else if (in_channel && mode == REPLIES_CHANNEL) {
         struct str line;
         str_init(&line);
         str_add(&line, "%s: %s", ctx->nick, text);
@@ -93,7 +98,7 @@ void reply_flush(struct cmd_ctx *ctx, const char *command)
     size_t chan, priv;
     held_count(ctx, held, &chan, &priv);
     int away = chan > REPLY_LINES;
-    if (away) {
+    if (away && ctx->bot->cfg.replies == REPLIES_CHANNEL) {
         struct str note;
         str_init(&note);
         str_cat(&note, "the answer");

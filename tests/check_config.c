@@ -536,7 +536,7 @@ START_TEST(test_unknown_and_repeated)
                "t.conf:4: unknown key \"nikc\" in [irc]; keys are server, port, tls, tls_verify, "
                "tls_ca_file, tls_cert_file, tls_key_file, server_password, nick, alt_nick, "
                "username, realname, channels, nickserv_password, sasl_mechanism, "
-               "sasl_username, sasl_password, sasl_required");
+               "sasl_username, sasl_password, sasl_required, join_on_invite");
     EXPECT_ERR(
         "[flood]\nrate = 3\n",
         "t.conf:2: unknown key \"rate\" in [flood]; keys are burst, lines_per_second, exempt, "
@@ -546,7 +546,7 @@ START_TEST(test_unknown_and_repeated)
                "server, port, tls, tls_verify, tls_ca_file, tls_cert_file, tls_key_file, "
                "server_password, nick, alt_nick, username, realname, channels, "
                "nickserv_password, sasl_mechanism, sasl_username, sasl_password, "
-               "sasl_required");
+               "sasl_required, join_on_invite");
     EXPECT_ERR("port = 6667\n", "t.conf:1: key \"port\" is not in a section; it belongs in [irc]");
     EXPECT_ERR("; hi\nfoo = 1\n",
                "t.conf:2: key \"foo\" is not in a section (sections are irc, bot, flood, bout, "

@@ -30,6 +30,7 @@ int main(void)
     srunner_add_suite(sr, integrity_suite());
     srunner_add_suite(sr, restart_suite());
     srunner_add_suite(sr, pace_suite());
+    srunner_add_suite(sr, policy_suite());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);

@@ -37,5 +37,6 @@ Suite *fault_suite(void);
 Suite *integrity_suite(void);
 Suite *restart_suite(void);
 Suite *pace_suite(void);
+Suite *policy_suite(void);
 
 #endif

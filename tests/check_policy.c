@@ -1,0 +1,149 @@
+/* check_policy.c - what the bot does for the networks' policies (issue
+ * 27): the keys of its configuration, where answers go ([bot] replies),
+ * and the rules a large network sets, run through cmd_dispatch against a
+ * real SQLite file with the replies read back from the real output queue. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bot.h"
+#include "tests.h"
+
+#define VERSION_TEXT                                                                               \
+    "Ringside " RINGSIDE_VERSION ", an IRC boxing bot (rules: boxing, sugarray, duel)"
+#define HAS(text, needle) ck_assert_msg(strstr((text), (needle)) != NULL, "%s", (text))
+
+static struct bot bot;
+static char dir[64];
+
+static void bot_setup(void)
+{
+    char path[128], err[256];
+
+    memset(&bot, 0, sizeof(bot));
+    config_defaults(&bot.cfg);
+    snprintf(dir, sizeof(dir), "/tmp/ringside-policy-XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(path, sizeof(path), "%s/ringside.db", dir);
+    bot.db = db_open(path, err, sizeof(err));
+    ck_assert_msg(bot.db != NULL, "%s", err);
+    bot.q = outq_new(1000, 1000);
+    bot.users = users_new();
+    bot.cm = CASEMAP_RFC1459;
+    snprintf(bot.nick, sizeof(bot.nick), "ringside");
+    snprintf(bot.chantypes, sizeof(bot.chantypes), "#&");
+    snprintf(bot.chan[0], sizeof(bot.chan[0]), "#ringside");
+    bot.chan_in[0] = 1;
+    bot.now = 1000;
+    log_set_level(LOG_ERROR);
+    struct game_io io;
+    struct game_config gc;
+    bot_game_io(&bot, &io);
+    bot_game_config(&bot.cfg, &gc);
+    bot.game = game_new(bot.db, &io, &gc, err, sizeof(err));
+    ck_assert_msg(bot.game != NULL, "%s", err);
+}
+
+static void bot_teardown(void)
+{
+    char cmd[128];
+
+    game_free(bot.game);
+    users_free(bot.users);
+    outq_free(bot.q);
+    db_close(bot.db);
+    snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+    ck_assert_int_eq(system(cmd), 0);
+}
+
+/* What the bot queued so far, joined by '\n' (static buffer). */
+static const char *queued(void)
+{
+    static char out[8192];
+    char line[OUTQ_LINE_MAX];
+    size_t len = 0;
+
+    out[0] = '\0';
+    for (double t_ = bot.now + 1000; outq_len(bot.q) > 0; t_ += 1)
+        if (outq_pop(bot.q, t_, line))
+            len += (size_t)snprintf(out + len, sizeof(out) - len, "%s\n", line);
+    return out;
+}
+
+/* Runs `text` from `nick` in #ringside (chan) or in private; returns
+ * every line the bot queued. */
+static const char *run(const char *nick, int chan, const char *text)
+{
+    bot.now += USERS_RATE_WINDOW / USERS_RATE_CMDS + 0.1;
+    users_join(bot.users, nick, 0);
+    cmd_dispatch(&bot, nick, chan ? "#ringside" : NULL, text);
+    return queued();
+}
+
+#define EXPECT_CONFIG_ERR(text, want)                                                              \
+    do {                                                                                           \
+        struct config c_;                                                                          \
+        char err_[CONFIG_ERR_MAX];                                                                 \
+        ck_assert_int_eq(config_parse(&c_, (text), "t.conf", err_, sizeof(err_)), -1);             \
+        ck_assert_str_eq(err_, (want));                                                            \
+    } while (0)
+
+/* The keys: their defaults, their values, and bad values refused. */
+START_TEST(test_policy_keys)
+{
+    struct config c;
+    char err[CONFIG_ERR_MAX];
+
+    config_defaults(&c);
+    ck_assert_int_eq(c.replies, REPLIES_CHANNEL);
+    ck_assert_int_eq(c.join_on_invite, 0);
+    ck_assert_int_eq(config_parse(&c, "[bot]\nreplies = Notice\n[irc]\njoin_on_invite = yes\n",
+                                  "t.conf", err, sizeof(err)),
+                     0);
+    ck_assert_int_eq(c.replies, REPLIES_NOTICE);
+    ck_assert_int_eq(c.join_on_invite, 1);
+    ck_assert_int_eq(config_parse(&c, "[bot]\nreplies = private\n", "t.conf", err, sizeof(err)), 0);
+    ck_assert_int_eq(c.replies, REPLIES_PRIVATE);
+    EXPECT_CONFIG_ERR("[bot]\nreplies = quiet\n",
+                      "t.conf:2: replies \"quiet\" is not channel, notice or private");
+    EXPECT_CONFIG_ERR("[irc]\njoin_on_invite = maybe\n",
+                      "t.conf:2: join_on_invite \"maybe\" is not a boolean (yes/no, true/false, "
+                      "on/off, 1/0)");
+}
+END_TEST
+
+/* [bot] replies: a short answer said in a channel goes there (channel),
+ * to him by NOTICE (notice) or in private (private); a long one goes to
+ * him in private, with a line in the channel only under channel. */
+START_TEST(test_replies_where)
+{
+    ck_assert_str_eq(run("ann", 1, "!version"), "PRIVMSG #ringside :ann: " VERSION_TEXT "\n");
+    bot.cfg.replies = REPLIES_NOTICE;
+    ck_assert_str_eq(run("ann", 1, "!version"), "NOTICE ann :" VERSION_TEXT "\n");
+    ck_assert_str_eq(run("ann", 0, "version"), "PRIVMSG ann :" VERSION_TEXT "\n");
+    HAS(run("ann", 1, "!help"), "NOTICE ann :commands: help version ");
+    const char *out = run("ann", 1, "!armoury");
+    ck_assert_ptr_null(strstr(out, "#ringside"));
+    ck_assert_ptr_null(strstr(out, "NOTICE"));
+    HAS(out, "PRIVMSG ann :");
+    bot.cfg.replies = REPLIES_PRIVATE;
+    ck_assert_str_eq(run("ann", 1, "!version"), "PRIVMSG ann :" VERSION_TEXT "\n");
+    bot.cfg.replies = REPLIES_CHANNEL;
+    out = run("ann", 1, "!armoury");
+    HAS(out, "PRIVMSG #ringside :ann: the answer to !armoury is 15 lines; sent to you in private.");
+}
+END_TEST
+
+Suite *policy_suite(void)
+{
+    Suite *s = suite_create("policy");
+    TCase *tc = tcase_create("policy");
+
+    tcase_add_checked_fixture(tc, bot_setup, bot_teardown);
+    tcase_set_timeout(tc, 30);
+    tcase_add_test(tc, test_policy_keys);
+    tcase_add_test(tc, test_replies_where);
+    suite_add_tcase(s, tc);
+    return s;
+}
