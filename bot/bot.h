@@ -45,6 +45,8 @@ int log_level_parse(const char *name);
 #define CONFIG_ADMINS_MAX   16
 #define CONFIG_HASH_MAX     160 /* an admin's password hash (DB_HASH_MAX) */
 #define CONFIG_ERR_MAX      512
+#define CONFIG_RELAYS_MAX   8
+#define CONFIG_FORMAT_MAX   64
 #define CONFIG_SAFE_RATE    1.0 /* lines/s every common server takes */
 #define CONFIG_SAFE_BURST   5   /* lines at once */
 
@@ -107,6 +109,10 @@ struct config {
     long rejoin_grace; /* seconds */
     /* [league] */
     long turn_interval; /* seconds; 0: turns only by admin command */
+    /* [bridge]: the relay bots' nicks and how their lines read (bridge.c) */
+    char relay_nicks[CONFIG_RELAYS_MAX][CONFIG_NICK_MAX];
+    int nrelays;
+    char relay_format[CONFIG_FORMAT_MAX];
     /* [web] (ringside-web reads them): where the pages are, for links */
     char listen[CONFIG_STR_MAX];
     char base_url[CONFIG_STR_MAX];
@@ -436,6 +442,24 @@ double users_rate_wait(const struct users *u, const char *nick, double now);
  * `every` seconds; else 0. */
 int users_hint_due(struct users *u, const char *nick, double now, double every);
 
+/* ------------------------------------------------------------ bridges */
+
+/* bridge.c: players behind a relay bot (matterbridge and the like). */
+struct bot;
+/* Whether `fmt` is a relay_format: the words nick and text once each,
+ * text last, something between them. 0, or -1 with the reason in err. */
+int bridge_format_check(const char *fmt, char *err, size_t len);
+/* Reads a relay's `line` with pattern `fmt` (checked): 1 with the bridged
+ * name (without formatting or zero-width characters) in nick[nlen] and
+ * *text pointing at what he wrote in line; 0 when the line does not read
+ * so (the relay's own words, a name too long or empty, no text). */
+int bridge_parse(const char *fmt, const char *line, char *nick, size_t nlen, const char **text);
+/* 1 if `nick` is one of [bridge] relay_nicks (the server's case mapping). */
+int bridge_relay(const struct bot *bot, const char *nick);
+/* 1 if command `name` may be run for a bridged name: those that need no
+ * account (standings, fighter, score, bouts, report, help, version). */
+int bridge_command_ok(const char *name);
+
 /* ----------------------------------------------------------- commands */
 
 /* Where a command may be used. */
@@ -710,6 +734,9 @@ struct bot {
     /* "nick!user@host" of the message being dispatched, or NULL (a command
      * run later, after a WHOIS): where a password guess comes from. */
     const char *origin;
+    /* The relay bot the message being dispatched came through (bridge.c),
+     * or NULL: its sender is a bridged name, never identified. */
+    const char *relay;
     struct auth_state auth; /* the password guessing limits (auth.c) */
 };
 

@@ -60,7 +60,9 @@ enum key_type {
     KEY_DURATION,
     KEY_SASL,     /* none, plain, external */
     KEY_ACCOUNTS, /* both, services, passwords */
-    KEY_REPLIES   /* channel, notice, private */
+    KEY_REPLIES,  /* channel, notice, private */
+    KEY_RELAYS,   /* nicks, separated by commas */
+    KEY_FORMAT    /* a relay_format (bridge.c) */
 };
 
 /* Key flags. */
@@ -125,6 +127,8 @@ static const struct key config_keys[] = {
     NUM("bout", duel_round_seconds, KEY_INT, 1, 3600),
     NUM("bout", rejoin_grace, KEY_DURATION, 0, 86400),
     NUM("league", turn_interval, KEY_DURATION, 0, 366L * 86400),
+    NUM("bridge", relay_nicks, KEY_RELAYS, 0, 0),
+    STR("bridge", relay_format, KEY_FORMAT, KF_REQUIRED),
     STR("web", listen, KEY_STRING, 0),
     STR("web", base_url, KEY_STRING, 0),
     NUM("web", max_connections, KEY_INT, 1, 10000),
@@ -134,9 +138,10 @@ static const struct key config_keys[] = {
 
 #define NKEYS ((int)(sizeof(config_keys) / sizeof(config_keys[0])))
 
-static const char *const config_sections[] = {"irc", "bot", "flood", "bout", "league", "web"};
+static const char *const config_sections[] = {"irc",    "bot",    "flood", "bout",
+                                              "league", "bridge", "web"};
 #define NSECTIONS    ((int)(sizeof(config_sections) / sizeof(config_sections[0])))
-#define SECTION_LIST "irc, bot, flood, bout, league, web"
+#define SECTION_LIST "irc, bot, flood, bout, league, bridge, web"
 
 /* The state of one parse. */
 struct config_ctx {
@@ -176,6 +181,7 @@ void config_defaults(struct config *c)
     c->rejoin_grace = 300;
     c->rounds = 12;
     c->turn_interval = 0;
+    strcpy(c->relay_format, "<nick> text");
     strcpy(c->listen, "127.0.0.1:8080");
     c->max_connections = 256; /* web.h's WEB_CONN_MAX.. (the bot does not use them) */
     c->max_connections_per_address = 16;
@@ -446,6 +452,27 @@ static int channel_item(struct config_ctx *x, const struct key *k, char *name, i
     return 1;
 }
 
+static int relay_item(struct config_ctx *x, const struct key *k, char *name, int index)
+{
+    struct config *c = &x->c;
+    char q[CONFIG_QUOTE_MAX + 4];
+
+    (void)k;
+    if (!*name)
+        return ctx_fail(x, "relay_nicks: an empty nick in the list (nicks are separated by "
+                           "commas, like \"matterbridge, discord-relay\")");
+    if (index >= CONFIG_RELAYS_MAX)
+        return ctx_fail(x, "too many relay_nicks (at most %d)", CONFIG_RELAYS_MAX);
+    if (!nick_valid(name))
+        return ctx_fail(x,
+                        "relay_nicks: \"%s\" is not a valid nick (a letter or one of []\\`_^{|} "
+                        "first, then letters, digits, those or -; at most %d bytes)",
+                        quote(q, sizeof(q), name), CONFIG_NICKLEN);
+    strcpy(c->relay_nicks[index], name);
+    c->nrelays = index + 1;
+    return 1;
+}
+
 /* 1 if `h` looks like a crypt(3) hash: "$id$...", the characters of its
  * alphabet only, short enough to keep. Whether it matches any password is
  * known only at identify. */
@@ -520,6 +547,9 @@ static int text_kind_check(struct config_ctx *x, const struct key *k, const char
                         name, q, CONFIG_NICKLEN);
     if (k->type == KEY_USERNAME && strpbrk(value, " \t@"))
         return ctx_fail(x, "%s \"%s\" must not contain blanks or @", name, q);
+    char why[CONFIG_ERR_MAX];
+    if (k->type == KEY_FORMAT && bridge_format_check(value, why, sizeof(why)) != 0)
+        return ctx_fail(x, "%s \"%s\" %s", name, q, why);
     if (k->type == KEY_PREFIX) {
         int ok = strlen(value) < k->size;
         for (const char *p = value; ok && *p; p++)
@@ -703,6 +733,10 @@ static int set_list(struct config_ctx *x, const struct key *k, const char *value
         x->c.nchannels = 0;
         return each_item(x, k, list, channel_item);
     }
+    if (k->type == KEY_RELAYS) {
+        x->c.nrelays = 0;
+        return each_item(x, k, list, relay_item);
+    }
     x->c.nadmins = 0;
     return each_item(x, k, list, admin_item);
 }
@@ -715,7 +749,8 @@ static int (*const key_setters[])(struct config_ctx *, const struct key *, const
     [KEY_INT] = set_int,     [KEY_PORT] = set_port,         [KEY_BOOL] = set_bool,
     [KEY_RATE] = set_rate,   [KEY_LOGLEVEL] = set_loglevel, [KEY_DURATION] = set_duration,
     [KEY_SASL] = set_sasl,   [KEY_ACCOUNTS] = set_accounts, [KEY_CHANNELS] = set_list,
-    [KEY_ADMINS] = set_list, [KEY_REPLIES] = set_replies,
+    [KEY_ADMINS] = set_list, [KEY_REPLIES] = set_replies,   [KEY_RELAYS] = set_list,
+    [KEY_FORMAT] = set_text,
 };
 
 /* Stores one value; 1 on success, else ctx_fail's 0. */

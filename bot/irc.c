@@ -450,6 +450,20 @@ static void ev_nick(irc_session_t *s, const char *event, const char *origin, con
         bot->irc->regain_at = bot->now;
 }
 
+/* A relay bot's line in channel `chan`: a bridged user's command, read
+ * with [bridge] relay_format; the relay's own words are ignored. */
+static void bridged(struct bot *bot, const char *relay, const char *chan, const char *line)
+{
+    char name[CONFIG_NICK_MAX * 2];
+    const char *text;
+
+    if (!bridge_parse(bot->cfg.relay_format, line, name, sizeof(name), &text))
+        return;
+    bot->relay = relay;
+    cmd_dispatch(bot, name, chan, text);
+    bot->relay = NULL;
+}
+
 /* PRIVMSG, wherever libircclient thought it went. */
 static void ev_message(irc_session_t *s, const char *event, const char *origin, const char **params,
                        unsigned int count)
@@ -471,8 +485,12 @@ static void ev_message(irc_session_t *s, const char *event, const char *origin, 
     bot->origin = origin; /* where a password guess comes from (auth.c) */
     if (irc_is_channel(params[0], bot->chantypes)) {
         int c = bot_chan_find(bot, params[0]);
-        if (c >= 0)
+        if (c >= 0 && bridge_relay(bot, nick))
+            bridged(bot, nick, bot->chan[c], params[1]);
+        else if (c >= 0)
             cmd_dispatch(bot, nick, bot->chan[c], params[1]);
+    } else if (bridge_relay(bot, nick)) {
+        /* A relay's private lines are nobody's commands. */
     } else {
         cmd_dispatch(bot, nick, NULL, params[1]);
     }

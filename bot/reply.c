@@ -54,6 +54,8 @@ static void answer_line(struct cmd_ctx *ctx, int in_channel, const char *text)
                           : ++ctx->lines > REPLY_LINES ? OUTQ_BULK
                                                        : OUTQ_REPLY;
     enum replies_mode mode = ctx->bot->cfg.replies;
+    if (ctx->bot->relay && ctx->channel) /* a bridged name: no one on IRC by that nick */
+        in_channel = 1, mode = REPLIES_CHANNEL;
     if (in_channel && mode == REPLIES_NOTICE) {
         outq_msg(ctx->bot->q, kind, "NOTICE", ctx->nick, ctx->nick, text);
     } else if (in_channel && mode == REPLIES_CHANNEL) {
@@ -90,6 +92,20 @@ static void held_count(const struct cmd_ctx *ctx, const char *held, size_t *chan
     str_free(&line);
 }
 
+/* The line a bridged name gets instead of an answer too long for the
+ * channel (nothing can go to him in private). */
+static struct str bridge_too_long(const struct cmd_ctx *ctx, const char *command, size_t lines)
+{
+    struct str note;
+
+    str_init(&note);
+    str_cat(&note, "the answer");
+    if (command)
+        str_add(&note, " to %s%s", ctx->bot->cfg.prefix, command);
+    str_add(&note, " is %zu lines, too long for the channel: ask me in private from IRC", lines);
+    return note;
+}
+
 void reply_flush(struct cmd_ctx *ctx, const char *command)
 {
     if (!ctx->held.p)
@@ -98,6 +114,14 @@ void reply_flush(struct cmd_ctx *ctx, const char *command)
     size_t chan, priv;
     held_count(ctx, held, &chan, &priv);
     int away = chan > REPLY_LINES;
+    if (away && ctx->bot->relay) {
+        struct str note = bridge_too_long(ctx, command, priv);
+        answer_line(ctx, 1, note.p);
+        str_free(&note);
+        free(held);
+        ctx->held.p = NULL;
+        return;
+    }
     if (away && ctx->bot->cfg.replies == REPLIES_CHANNEL) {
         struct str note;
         str_init(&note);

@@ -550,12 +550,14 @@ START_TEST(test_unknown_and_repeated)
     EXPECT_ERR("port = 6667\n", "t.conf:1: key \"port\" is not in a section; it belongs in [irc]");
     EXPECT_ERR("; hi\nfoo = 1\n",
                "t.conf:2: key \"foo\" is not in a section (sections are irc, bot, flood, bout, "
-               "league, web)");
-    EXPECT_ERR("[irc]\n[ircd]\n[bot]\n",
-               "t.conf:2: unknown section [ircd]; sections are irc, bot, flood, bout, league, web");
+               "league, bridge, web)");
     EXPECT_ERR(
-        "[irc]\nport = 1\n[general]\nnick = x\n",
-        "t.conf:3: unknown section [general]; sections are irc, bot, flood, bout, league, web");
+        "[irc]\n[ircd]\n[bot]\n",
+        "t.conf:2: unknown section [ircd]; sections are irc, bot, flood, bout, league, bridge, "
+        "web");
+    EXPECT_ERR("[irc]\nport = 1\n[general]\nnick = x\n",
+               "t.conf:3: unknown section [general]; sections are irc, bot, flood, bout, league, "
+               "bridge, web");
     EXPECT_ERR("[irc]\nport = 6667\nnick = a\nport = 6668\n",
                "t.conf:4: key \"port\" given twice (first on line 2)");
     /* A section given twice merges, but a key stays once. */

@@ -135,6 +135,102 @@ START_TEST(test_replies_where)
 }
 END_TEST
 
+/* [bridge] keys: the relays' nicks, the pattern, and what is refused. */
+START_TEST(test_bridge_keys)
+{
+    struct config c;
+    char err[CONFIG_ERR_MAX];
+
+    config_defaults(&c);
+    ck_assert_str_eq(c.relay_format, "<nick> text");
+    ck_assert_int_eq(c.nrelays, 0);
+    ck_assert_int_eq(config_parse(&c,
+                                  "[bridge]\nrelay_nicks = mb, discord-relay\n"
+                                  "relay_format = [m] nick: text\n",
+                                  "t.conf", err, sizeof(err)),
+                     0);
+    ck_assert_int_eq(c.nrelays, 2);
+    ck_assert_str_eq(c.relay_nicks[1], "discord-relay");
+    ck_assert_str_eq(c.relay_format, "[m] nick: text");
+    EXPECT_CONFIG_ERR("[bridge]\nrelay_nicks = mb,,x\n",
+                      "t.conf:2: relay_nicks: an empty nick in the list (nicks are separated by "
+                      "commas, like \"matterbridge, discord-relay\")");
+    EXPECT_CONFIG_ERR("[bridge]\nrelay_nicks = 9lives\n",
+                      "t.conf:2: relay_nicks: \"9lives\" is not a valid nick (a letter or one of "
+                      "[]\\`_^{|} first, then letters, digits, those or -; at most 30 bytes)");
+    EXPECT_CONFIG_ERR("[bridge]\nrelay_format = <name> text\n",
+                      "t.conf:2: relay_format \"<name> text\" must hold the words nick and text "
+                      "once each, like \"<nick> text\"");
+    EXPECT_CONFIG_ERR("[bridge]\nrelay_format = text <nick>\n",
+                      "t.conf:2: relay_format \"text <nick>\" must end with the word text, after "
+                      "the word nick, like \"<nick> text\"");
+    EXPECT_CONFIG_ERR("[bridge]\nrelay_format = nicktext\n",
+                      "t.conf:2: relay_format \"nicktext\" needs something between nick and "
+                      "text, like \"<nick> text\"");
+    EXPECT_CONFIG_ERR("[bridge]\nrelay_format =\n", "t.conf:2: relay_format must not be empty");
+}
+END_TEST
+
+/* A relay's lines read with the pattern: the name without formatting or
+ * zero-width characters, the text after it; the relay's own words are
+ * nobody's. */
+START_TEST(test_bridge_parse)
+{
+    char nick[32];
+    const char *text = NULL;
+
+    ck_assert_int_eq(bridge_parse("<nick> text", "<alice> !standings", nick, sizeof(nick), &text),
+                     1);
+    ck_assert_str_eq(nick, "alice");
+    ck_assert_str_eq(text, "!standings");
+    ck_assert_int_eq(
+        bridge_parse("<nick> text", "<\002a\xe2\x80\x8blice\002>   !score 3", nick, 32, &text), 1);
+    ck_assert_str_eq(nick, "alice");
+    ck_assert_str_eq(text, "!score 3");
+    ck_assert_int_eq(bridge_parse("<nick> text", "<\00312,04bob\003> hi", nick, 32, &text), 1);
+    ck_assert_str_eq(nick, "bob");
+    ck_assert_int_eq(bridge_parse("[m] nick: text", "[m] carol: !help", nick, 32, &text), 1);
+    ck_assert_str_eq(nick, "carol");
+    ck_assert_str_eq(text, "!help");
+    ck_assert_int_eq(bridge_parse("<nick> text", "alice joined the bridge", nick, 32, &text), 0);
+    ck_assert_int_eq(bridge_parse("<nick> text", "<> !standings", nick, 32, &text), 0);
+    ck_assert_int_eq(bridge_parse("<nick> text", "<alice> ", nick, 32, &text), 0);
+    ck_assert_int_eq(bridge_parse("<nick> text", "<al ice> x", nick, 32, &text), 0);
+    ck_assert_int_eq(
+        bridge_parse("<nick> text", "<abcdefghijklmnopqrstuvwxyzabcdefgh> x", nick, 32, &text), 0);
+}
+END_TEST
+
+/* A bridged name's command, as irc.c hands it on: answered in the
+ * channel addressed to him, whatever [bot] replies says; the commands
+ * that need an account say how to play; nobody's identity is taken. */
+START_TEST(test_bridge_dispatch)
+{
+    bot.cfg.replies = REPLIES_NOTICE;
+    bot.relay = "mb";
+    ck_assert_str_eq(run("alice", 1, "!version"), "PRIVMSG #ringside :alice: " VERSION_TEXT "\n");
+    ck_assert_str_eq(run("alice", 1, "!create Rocky str=14 spd=12 agl=12 tgh=12 hgt=10"),
+                     "PRIVMSG #ringside :alice: create works only from IRC, where I can tell who "
+                     "you are: join #ringside with an IRC client (through a bridge you can use "
+                     "!standings, fighter, score, bouts, report and help)\n");
+    ck_assert_str_eq(run("alice", 1, "!armoury"),
+                     "PRIVMSG #ringside :alice: armoury works only from IRC, where I can tell who "
+                     "you are: join #ringside with an IRC client (through a bridge you can use "
+                     "!standings, fighter, score, bouts, report and help)\n");
+    HAS(run("alice", 1, "!standings"), "PRIVMSG #ringside :alice: ");
+    bot.relay = NULL;
+    /* alice on IRC, identified: a bridged "alice" is still nobody. */
+    ck_assert_ptr_nonnull(strstr(run("alice", 0, "register alicepw1"), "registered"));
+    bot.relay = "mb";
+    HAS(run("alice", 1, "!fighter"), "PRIVMSG #ringside :alice: ");
+    ck_assert_str_eq(run("alice", 1, "!retire"),
+                     "PRIVMSG #ringside :alice: retire works only from IRC, where I can tell who "
+                     "you are: join #ringside with an IRC client (through a bridge you can use "
+                     "!standings, fighter, score, bouts, report and help)\n");
+    bot.relay = NULL;
+}
+END_TEST
+
 Suite *policy_suite(void)
 {
     Suite *s = suite_create("policy");
@@ -144,6 +240,9 @@ Suite *policy_suite(void)
     tcase_set_timeout(tc, 30);
     tcase_add_test(tc, test_policy_keys);
     tcase_add_test(tc, test_replies_where);
+    tcase_add_test(tc, test_bridge_keys);
+    tcase_add_test(tc, test_bridge_parse);
+    tcase_add_test(tc, test_bridge_dispatch);
     suite_add_tcase(s, tc);
     return s;
 }
