@@ -215,7 +215,8 @@ int conn_process(struct conn *c, fd_set *r, fd_set *w, int libfd);
 /* Why the connection is over, or NULL while it is not. */
 const char *conn_error(const struct conn *c);
 /* 1 if the capability `name` (extended-join, account-notify, sasl: logged
- * in by SASL; WHOX: the server's ISUPPORT says it answers WHOX) is on. */
+ * in by SASL; WHOX: the server's ISUPPORT says it answers WHOX) is on.
+ * "BOT": the user mode letter of ISUPPORT BOT= (bot mode), or 0. */
 int conn_has_cap(const struct conn *c, const char *name);
 /* For the tests and the fuzz harness: a connection with no socket at all,
  * as if the server link had just come up ("CAP LS 302" is waiting to go).
@@ -459,6 +460,28 @@ int bridge_relay(const struct bot *bot, const char *nick);
 /* 1 if command `name` may be run for a bridged name: those that need no
  * account (standings, fighter, score, bouts, report, help, version). */
 int bridge_command_ok(const char *name);
+
+/* ----------------------------------------------------------- bot mode */
+
+/* botmode.c: other users the server marks as bots (ISUPPORT BOT=), whose
+ * commands are ignored. */
+#define BOTMODE_MAX 32
+/* `nick` is a bot (is_bot 1) or is not (0): remembered or forgotten. */
+void botmode_mark(struct bot *bot, const char *nick, int is_bot);
+/* 1 if `nick` is marked as a bot. */
+int botmode_is(const struct bot *bot, const char *nick);
+void botmode_rename(struct bot *bot, const char *old_nick, const char *new_nick);
+/* Forgets every mark (a new connection). */
+void botmode_reset(struct bot *bot);
+/* A WHOX answer to "WHO target %tnf,TOKEN": "me TOKEN nick flags"; 1 with
+ * the nick (a pointer into params) and whether its flags hold the bot
+ * mode letter `mode`; 0 for another line (or no mode). */
+struct botmode_seen {
+    const char *nick;
+    int is_bot;
+};
+int botmode_parse_who(const char **params, unsigned int count, const char *token, char mode,
+                      struct botmode_seen *out);
 
 /* ----------------------------------------------------------- commands */
 
@@ -737,6 +760,8 @@ struct bot {
     /* The relay bot the message being dispatched came through (bridge.c),
      * or NULL: its sender is a bridged name, never identified. */
     const char *relay;
+    /* Other users marked as bots on this connection (botmode.c). */
+    char bots[BOTMODE_MAX][CONFIG_NICK_MAX * 2];
     struct auth_state auth; /* the password guessing limits (auth.c) */
 };
 

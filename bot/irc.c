@@ -54,7 +54,8 @@
 #define QUIT_FLUSH       2.0
 #define QUIT_MESSAGE     "Ringside is going to sleep; bouts resume when it is back"
 #define WHOX_TOKEN       "354"
-#define GAME_WAIT_MAX    10.0 /* seconds the game waits for the first WHOX answer */
+#define BOT_TOKEN        "355" /* our "WHO target %tnf,355": who is a bot */
+#define GAME_WAIT_MAX    10.0  /* seconds the game waits for the first WHOX answer */
 
 struct irc_state {
     irc_session_t *s;
@@ -126,6 +127,36 @@ static void join_all(struct bot *bot)
             join_chan(bot, c);
 }
 
+/* The server's bot mode letter (ISUPPORT BOT=), or 0. */
+static char bot_mode(const struct bot *bot)
+{
+    return bot->irc->conn ? (char)conn_has_cap(bot->irc->conn, "BOT") : 0;
+}
+
+/* Registered: the bot marks itself as one where the server has bot mode. */
+static void bot_mode_set(struct bot *bot)
+{
+    char line[OUTQ_LINE_MAX];
+
+    if (!bot_mode(bot))
+        return;
+    snprintf(line, sizeof(line), "MODE %s +%c", bot->nick, bot_mode(bot));
+    outq_raw(bot->q, line);
+    log_msg(LOG_INFO, "the server has bot mode: setting +%c on %s", bot_mode(bot), bot->nick);
+}
+
+/* Asks the server which of `target` (a channel, or a nick) are bots, with
+ * WHOX's flags, where it has bot mode and WHOX. */
+static void bots_ask(struct bot *bot, const char *target)
+{
+    char line[OUTQ_LINE_MAX];
+
+    if (!bot_mode(bot) || !conn_has_cap(bot->irc->conn, "WHOX"))
+        return;
+    snprintf(line, sizeof(line), "WHO %s %%tnf," BOT_TOKEN, target);
+    outq_raw(bot->q, line);
+}
+
 static void ev_connect(irc_session_t *s, const char *event, const char *origin, const char **params,
                        unsigned int count)
 {
@@ -151,6 +182,7 @@ static void ev_connect(irc_session_t *s, const char *event, const char *origin, 
         snprintf(line, sizeof(line), "PRIVMSG NickServ :IDENTIFY %s", bot->cfg.nickserv_password);
         outq_raw(bot->q, line);
     }
+    bot_mode_set(bot);
     join_all(bot);
     if (st->conn && conn_has_cap(st->conn, "WHOX") && bot->cfg.accounts != ACCOUNTS_PASSWORDS &&
         bot->chan[0][0])
@@ -305,8 +337,19 @@ static void ev_numeric(irc_session_t *s, unsigned int event, const char *origin,
     case LIBIRC_RFC_RPL_ENDOFWHOIS:
         rpl_endofwhois(bot, params, count);
         break;
-    case 354:
-        whox_reply(bot, params, count);
+    case 354: {
+        struct botmode_seen seen;
+        if (botmode_parse_who(params, count, BOT_TOKEN, bot_mode(bot), &seen)) {
+            if (!is_me(bot, seen.nick))
+                botmode_mark(bot, seen.nick, seen.is_bot);
+        } else {
+            whox_reply(bot, params, count);
+        }
+        break;
+    }
+    case 335: /* RPL_WHOISBOT: "me nick :is a bot" */
+        if (count >= 2 && !is_me(bot, params[1]))
+            botmode_mark(bot, params[1], 1);
         break;
     case LIBIRC_RFC_RPL_ENDOFWHO:
         if (count >= 2 && bot_chan_find(bot, params[1]) >= 0)
@@ -352,8 +395,10 @@ static void ev_join(irc_session_t *s, const char *event, const char *origin, con
             snprintf(line, sizeof(line), "WHO %s %%tna," WHOX_TOKEN, bot->chan[c]);
             outq_raw(bot->q, line);
         }
+        bots_ask(bot, bot->chan[c]);
     } else {
         users_join(bot->users, nick, c);
+        bots_ask(bot, nick);
         /* extended-join: "JOIN #chan account :realname" ("*": none). */
         struct users_seen seen;
         if (users_parse_join(nick, params, count, &seen))
@@ -425,6 +470,7 @@ static void ev_quit(irc_session_t *s, const char *event, const char *origin, con
     users_origin_nick(origin, nick, sizeof(nick));
     if (users_quit(bot->users, nick))
         log_msg(LOG_INFO, "%s quit: identity ended", nick);
+    botmode_mark(bot, nick, 0);
     if (irc_casecmp(bot->cm, nick, bot->cfg.nick) == 0)
         bot->irc->regain_at = bot->now; /* our nick is free */
 }
@@ -446,6 +492,7 @@ static void ev_nick(irc_session_t *s, const char *event, const char *origin, con
         return;
     }
     users_rename(bot->users, nick, params[0]);
+    botmode_rename(bot, nick, params[0]);
     if (irc_casecmp(bot->cm, nick, bot->cfg.nick) == 0)
         bot->irc->regain_at = bot->now;
 }
@@ -487,10 +534,11 @@ static void ev_message(irc_session_t *s, const char *event, const char *origin, 
         int c = bot_chan_find(bot, params[0]);
         if (c >= 0 && bridge_relay(bot, nick))
             bridged(bot, nick, bot->chan[c], params[1]);
-        else if (c >= 0)
+        else if (c >= 0 && !botmode_is(bot, nick))
             cmd_dispatch(bot, nick, bot->chan[c], params[1]);
-    } else if (bridge_relay(bot, nick)) {
-        /* A relay's private lines are nobody's commands. */
+    } else if (bridge_relay(bot, nick) || botmode_is(bot, nick)) {
+        /* A relay's private lines are nobody's commands; another bot's
+         * are never answered (two bots must not talk to each other). */
     } else {
         cmd_dispatch(bot, nick, NULL, params[1]);
     }
@@ -671,6 +719,7 @@ static void session_end(struct bot *bot, const char *why)
     st->game_wait = 0;
     whois_stop(&bot->whois);
     users_reset(bot->users);
+    botmode_reset(bot);
     game_disconnected(bot->game);
     outq_disconnected(bot->q);
     outq_hold(bot->q, 1);

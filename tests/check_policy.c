@@ -231,6 +231,54 @@ START_TEST(test_bridge_dispatch)
 }
 END_TEST
 
+/* Bot mode: the server's letter read from ISUPPORT (past the dozen
+ * parameters libircclient keeps), the flags of a WHOX answer, and the
+ * set of nicks marked as bots, whose commands are never run. */
+START_TEST(test_bot_mode)
+{
+    struct config cfg;
+    char buf[1024];
+
+    config_defaults(&cfg);
+    struct conn *c = conn_offline(&cfg);
+    ck_assert_int_eq(conn_has_cap(c, "BOT"), 0);
+    const char *isupport = ":srv 005 me A B C D E F G H I J K L M N WHOX BOT=B :are supported\r\n";
+    ck_assert_uint_eq(conn_feed(c, isupport, strlen(isupport)), strlen(isupport));
+    conn_take(c, 0, buf, sizeof(buf));
+    ck_assert_int_eq(conn_has_cap(c, "BOT"), 'B');
+    ck_assert_int_eq(conn_has_cap(c, "WHOX"), 1);
+    conn_close(c);
+
+    struct botmode_seen seen;
+    const char *who[] = {"ringside", "355", "Sopel", "H*B"};
+    ck_assert_int_eq(botmode_parse_who(who, 4, "355", 'B', &seen), 1);
+    ck_assert_str_eq(seen.nick, "Sopel");
+    ck_assert_int_eq(seen.is_bot, 1);
+    const char *person[] = {"ringside", "355", "ann", "H"};
+    ck_assert_int_eq(botmode_parse_who(person, 4, "355", 'B', &seen), 1);
+    ck_assert_int_eq(seen.is_bot, 0);
+    const char *account[] = {"ringside", "354", "ann", "ann"};
+    ck_assert_int_eq(botmode_parse_who(account, 4, "355", 'B', &seen), 0);
+    ck_assert_int_eq(botmode_parse_who(who, 4, "355", 0, &seen), 0);
+
+    botmode_mark(&bot, "Sopel", 1);
+    ck_assert_int_eq(botmode_is(&bot, "sopel"), 1);
+    botmode_rename(&bot, "Sopel", "Sopel2");
+    ck_assert_int_eq(botmode_is(&bot, "Sopel"), 0);
+    ck_assert_int_eq(botmode_is(&bot, "SOPEL2"), 1);
+    botmode_mark(&bot, "Sopel2", 0);
+    ck_assert_int_eq(botmode_is(&bot, "Sopel2"), 0);
+    for (int i = 0; i < BOTMODE_MAX + 3; i++) {
+        char nick[16];
+        snprintf(nick, sizeof(nick), "bot%d", i);
+        botmode_mark(&bot, nick, 1);
+    }
+    ck_assert_int_eq(botmode_is(&bot, "bot34"), 1);
+    botmode_reset(&bot);
+    ck_assert_int_eq(botmode_is(&bot, "bot34"), 0);
+}
+END_TEST
+
 Suite *policy_suite(void)
 {
     Suite *s = suite_create("policy");
@@ -243,6 +291,7 @@ Suite *policy_suite(void)
     tcase_add_test(tc, test_bridge_keys);
     tcase_add_test(tc, test_bridge_parse);
     tcase_add_test(tc, test_bridge_dispatch);
+    tcase_add_test(tc, test_bot_mode);
     suite_add_tcase(s, tc);
     return s;
 }
