@@ -483,6 +483,26 @@ struct botmode_seen {
 int botmode_parse_who(const char **params, unsigned int count, const char *token, char mode,
                       struct botmode_seen *out);
 
+/* ------------------------------------------- channels joined on invite */
+
+/* cmd-channel.c: the channel operators of the bot's channels (read from
+ * NAMES and MODE by irc.c), and channels left and forgotten. */
+struct chanops;
+/* `nick` is (op 1) or is no longer (0) an operator of channel `chan`. */
+void chanops_set(struct bot *bot, int chan, const char *nick, int op);
+/* 1 if `nick` is an operator of channel `chan` (~, & or @). */
+int chanops_is(const struct bot *bot, int chan, const char *nick);
+void chanops_rename(struct bot *bot, const char *old_nick, const char *new_nick);
+/* `nick` (NULL: everyone) left channel `chan` (-1: every channel). */
+void chanops_gone(struct bot *bot, int chan, const char *nick);
+/* A channel MODE's params ("#chan", "+o-v", "a", "b"): ops given and taken. */
+void chanops_mode(struct bot *bot, int chan, const char **params, unsigned int count);
+void chanops_free(struct bot *bot);
+/* Leaves channel c (PART with `why`, when in it) and forgets it: its row
+ * in the database goes, its slot is freed. 0, or -1 (the database failed:
+ * nothing changed). */
+int bot_chan_forget(struct bot *bot, int c, const char *why);
+
 /* ----------------------------------------------------------- commands */
 
 /* Where a command may be used. */
@@ -661,6 +681,7 @@ extern const struct cmd_entry cmd_unban_entry;
 extern const struct cmd_entry cmd_set_entry;
 extern const struct cmd_entry cmd_cancel_entry;
 extern const struct cmd_entry cmd_turn_entry;
+extern const struct cmd_entry cmd_part_entry;
 
 /* ------------------------------------------------------ the bot itself */
 
@@ -749,8 +770,10 @@ struct bot {
      * and keep it; `in` says whether we are in it now. */
     char chan[USERS_CHANNELS][CONFIG_NICK_MAX * 2];
     int chan_in[USERS_CHANNELS];
-    int chan_plain[USERS_CHANNELS]; /* the channel refuses formatting (mode +c) */
-    double now;                     /* monotonic seconds, set before each event is handled */
+    int chan_plain[USERS_CHANNELS];   /* the channel refuses formatting (mode +c) */
+    int chan_invited[USERS_CHANNELS]; /* joined on an invite: kept in the database */
+    struct chanops *ops;              /* the channels' operators (cmd-channel.c) */
+    double now;                       /* monotonic seconds, set before each event is handled */
     struct irc_state *irc;
     struct whois whois; /* commands waiting for a WHOIS answer */
     struct game *game;  /* NULL until the database is open */

@@ -46,42 +46,25 @@ static const struct cmd_entry cmd_version_entry = {
 };
 
 const struct cmd_entry *const cmd_table[] = {
-    &cmd_help_entry,
-    &cmd_version_entry,
-    &cmd_register_entry,
-    &cmd_identify_entry,
-    &cmd_logout_entry,
-    &cmd_passwd_entry,
+    &cmd_help_entry,      &cmd_version_entry,
+    &cmd_register_entry,  &cmd_identify_entry,
+    &cmd_logout_entry,    &cmd_passwd_entry,
     &cmd_resetpass_entry, /* admins: in the account family, as it sets a password */
-    &cmd_create_entry,
-    &cmd_fighter_entry,
-    &cmd_fighters_entry,
-    &cmd_train_entry,
-    &cmd_retire_entry,
-    &cmd_armoury_entry,
-    &cmd_equip_entry,
-    &cmd_unequip_entry,
-    &cmd_challenge_entry,
-    &cmd_accept_entry,
-    &cmd_decline_entry,
-    &cmd_withdraw_entry,
-    &cmd_forfeit_entry,
-    &cmd_order_entry,
-    &cmd_plan_entry,
-    &cmd_sim_entry, /* fought from the event loop: bot_sim_slice */
-    &cmd_bouts_entry,
-    &cmd_score_entry,
-    &cmd_report_entry,
-    &cmd_standings_entry,
-    &cmd_champion_entry,
-    &cmd_league_entry,
-    &cmd_pause_entry,
-    &cmd_ban_entry,
-    &cmd_unban_entry,
-    &cmd_set_entry,
-    &cmd_cancel_entry,
-    &cmd_turn_entry,
-    NULL,
+    &cmd_create_entry,    &cmd_fighter_entry,
+    &cmd_fighters_entry,  &cmd_train_entry,
+    &cmd_retire_entry,    &cmd_armoury_entry,
+    &cmd_equip_entry,     &cmd_unequip_entry,
+    &cmd_challenge_entry, &cmd_accept_entry,
+    &cmd_decline_entry,   &cmd_withdraw_entry,
+    &cmd_forfeit_entry,   &cmd_order_entry,
+    &cmd_plan_entry,      &cmd_sim_entry, /* fought from the event loop: bot_sim_slice */
+    &cmd_bouts_entry,     &cmd_score_entry,
+    &cmd_report_entry,    &cmd_standings_entry,
+    &cmd_champion_entry,  &cmd_league_entry,
+    &cmd_part_entry,      &cmd_pause_entry,
+    &cmd_ban_entry,       &cmd_unban_entry,
+    &cmd_set_entry,       &cmd_cancel_entry,
+    &cmd_turn_entry,      NULL,
 };
 
 static int word_in(const char *word, const char *list)
@@ -208,7 +191,8 @@ int cmd_why_no_account(struct cmd_ctx *ctx, const char *what)
     if (banned_account(bot, ctx->nick, &acc)) {
         str_init_fixed(&s, list, sizeof(list));
         for (int i = 0, n = 0; cmd_table[i]; i++)
-            if (cmd_table[i]->need == CMD_ANYONE && !cmd_table[i]->secret)
+            if (cmd_table[i]->need == CMD_ANYONE && !cmd_table[i]->secret &&
+                cmd_table[i] != &cmd_part_entry)
                 str_add(&s, "%s%s%s", n++ ? ", " : "", cmd_typed(ctx), cmd_table[i]->name);
         reply(ctx, "the account %s is banned: only what needs no account is open to you (%s)",
               acc.name, list);

@@ -225,9 +225,13 @@ static void names(struct bot *bot, const char **params, unsigned int count)
     char list[OUTQ_LINE_MAX];
     snprintf(list, sizeof(list), "%s", params[3]);
     for (char *save = NULL, *w = strtok_r(list, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
-        w += strspn(w, "~&@%+!");
-        if (*w && !is_me(bot, w))
+        size_t n = strspn(w, "~&@%+!");
+        int op = memchr(w, '@', n) || memchr(w, '&', n) || memchr(w, '~', n);
+        w += n;
+        if (*w && !is_me(bot, w)) {
             users_join(bot->users, w, c);
+            chanops_set(bot, c, w, op);
+        }
     }
 }
 
@@ -410,6 +414,7 @@ static void ev_join(irc_session_t *s, const char *event, const char *origin, con
 static void left(struct bot *bot, int c)
 {
     bot->chan_in[c] = 0;
+    chanops_gone(bot, c, NULL);
     int ended = users_chan_gone(bot->users, c);
     if (ended)
         log_msg(LOG_INFO, "%d identities ended leaving %s", ended, bot->chan[c]);
@@ -429,6 +434,7 @@ static void ev_part(irc_session_t *s, const char *event, const char *origin, con
     int c = bot_chan_find(bot, params[0]);
     if (c < 0)
         return;
+    chanops_gone(bot, c, nick);
     if (is_me(bot, nick))
         left(bot, c);
     else if (users_part(bot->users, nick, c))
@@ -452,7 +458,7 @@ static void ev_kick(irc_session_t *s, const char *event, const char *origin, con
         log_msg(LOG_WARN, "kicked from %s; rejoining in %.0f s", bot->chan[c], REJOIN_AFTER);
         left(bot, c);
         bot->irc->rejoin_at[c] = bot->now + REJOIN_AFTER;
-    } else if (users_part(bot->users, params[1], c)) {
+    } else if (chanops_gone(bot, c, params[1]), users_part(bot->users, params[1], c)) {
         log_msg(LOG_INFO, "%s was kicked from our last shared channel: identity ended", params[1]);
     }
 }
@@ -471,6 +477,7 @@ static void ev_quit(irc_session_t *s, const char *event, const char *origin, con
     if (users_quit(bot->users, nick))
         log_msg(LOG_INFO, "%s quit: identity ended", nick);
     botmode_mark(bot, nick, 0);
+    chanops_gone(bot, -1, nick);
     if (irc_casecmp(bot->cm, nick, bot->cfg.nick) == 0)
         bot->irc->regain_at = bot->now; /* our nick is free */
 }
@@ -493,6 +500,7 @@ static void ev_nick(irc_session_t *s, const char *event, const char *origin, con
     }
     users_rename(bot->users, nick, params[0]);
     botmode_rename(bot, nick, params[0]);
+    chanops_rename(bot, nick, params[0]);
     if (irc_casecmp(bot->cm, nick, bot->cfg.nick) == 0)
         bot->irc->regain_at = bot->now;
 }
@@ -664,8 +672,10 @@ static void ev_mode(irc_session_t *s, const char *event, const char *origin, con
     (void)origin;
     heard(bot);
     int c = count >= 2 ? bot_chan_find(bot, params[0]) : -1;
-    if (c >= 0)
+    if (c >= 0) {
         chan_modes(bot, c, params[1]);
+        chanops_mode(bot, c, params, count);
+    }
 }
 
 static void ev_other(irc_session_t *s, const char *event, const char *origin, const char **params,
@@ -676,6 +686,73 @@ static void ev_other(irc_session_t *s, const char *event, const char *origin, co
     (void)params;
     (void)count;
     heard(bot_of(s));
+}
+
+/* A free slot for a channel, or -1. */
+static int chan_slot(const struct bot *bot)
+{
+    for (int c = 0; c < USERS_CHANNELS; c++)
+        if (!bot->chan[c][0])
+            return c;
+    return -1;
+}
+
+/* An INVITE from `nick` to channel `name`, with join_on_invite: taken
+ * from one of the bot's admins, identified; the channel is kept in the
+ * database and joined. Anyone else is told who may invite the bot. */
+static void invited(struct bot *bot, const char *nick, const char *name)
+{
+    int64_t id = 0;
+    const char *account = NULL;
+    char text[OUTQ_LINE_MAX];
+
+    users_account(bot->users, nick, &id, &account);
+    int c = chan_slot(bot);
+    if (!account || !bot_is_admin(bot, account) || c < 0) {
+        log_msg(LOG_INFO, "%s invited me to %s: refused (%s)", nick, CLIP(name, 60),
+                c < 0 ? "no room for more channels" : "not one of my admins");
+        snprintf(text, sizeof(text),
+                 c < 0 ? "I am in as many channels as I can be; I cannot join %s"
+                       : "I join a channel only when one of my admins invites me; I stay out of %s",
+                 CLIP(name, 60));
+        if (users_rate(bot->users, nick, bot->now) == USERS_RATE_OK)
+            outq_msg(bot->q, OUTQ_REPLY, "NOTICE", nick, nick, text);
+        return;
+    }
+    if (strlen(name) >= DB_CHANNEL_MAX || db_channel_add(bot->db, name, account) != 0) {
+        log_msg(LOG_ERROR, "cannot keep %s: %s", CLIP(name, 60), db_errmsg(bot->db));
+        return;
+    }
+    snprintf(bot->chan[c], sizeof(bot->chan[c]), "%s", name);
+    bot->chan_invited[c] = 1;
+    log_msg(LOG_INFO, "%s (admin %s) invited me to %s: joining, and keeping it", nick, account,
+            bot->chan[c]);
+    join_chan(bot, c);
+}
+
+static void ev_invite(irc_session_t *s, const char *event, const char *origin, const char **params,
+                      unsigned int count)
+{
+    struct bot *bot = bot_of(s);
+    char nick[CONFIG_NICK_MAX * 2];
+
+    (void)event;
+    heard(bot);
+    if (count < 2 || !origin || !irc_is_channel(params[1], bot->chantypes))
+        return;
+    users_origin_nick(origin, nick, sizeof(nick));
+    if (!bot->cfg.join_on_invite) {
+        log_msg(LOG_INFO, "%s invited me to %s: ignored (join_on_invite = no)", nick,
+                CLIP(params[1], 60));
+        return;
+    }
+    int c = bot_chan_find(bot, params[1]);
+    if (c >= 0) {
+        if (!bot->chan_in[c])
+            join_chan(bot, c);
+        return;
+    }
+    invited(bot, nick, params[1]);
 }
 
 static irc_callbacks_t callbacks = {
@@ -692,7 +769,7 @@ static irc_callbacks_t callbacks = {
     .event_privmsg = ev_message,
     .event_notice = ev_notice,
     .event_channel_notice = ev_other,
-    .event_invite = ev_other,
+    .event_invite = ev_invite,
     .event_ctcp_req = ev_ctcp,
     .event_ctcp_rep = ev_other,
     .event_ctcp_action = ev_other,
@@ -720,6 +797,7 @@ static void session_end(struct bot *bot, const char *why)
     whois_stop(&bot->whois);
     users_reset(bot->users);
     botmode_reset(bot);
+    chanops_gone(bot, -1, NULL);
     game_disconnected(bot->game);
     outq_disconnected(bot->q);
     outq_hold(bot->q, 1);
@@ -872,6 +950,7 @@ static void channels_follow(struct bot *bot, const struct config *fresh)
         int keep = 0;
         if (!bot->chan[c][0])
             continue;
+        keep = bot->chan_invited[c] && fresh->join_on_invite;
         for (int i = 0; i < fresh->nchannels; i++)
             keep |= irc_casecmp(bot->cm, bot->chan[c], fresh->channels[i]) == 0;
         if (keep)
@@ -1032,6 +1111,29 @@ void bot_signals(void)
     sigaction(SIGPIPE, &sa, NULL);
 }
 
+/* The channels joined on invites before, from the database: joined
+ * again with the configured ones (only with join_on_invite). */
+static void invited_load(struct bot *bot)
+{
+    char names[USERS_CHANNELS][DB_CHANNEL_MAX];
+
+    if (!bot->cfg.join_on_invite || !bot->db)
+        return;
+    int n = db_channel_list(bot->db, names, USERS_CHANNELS);
+    if (n < 0)
+        log_msg(LOG_ERROR, "cannot read the channels joined on invites: %s", db_errmsg(bot->db));
+    for (int i = 0; i < n; i++) {
+        int c = bot_chan_find(bot, names[i]);
+        if (c < 0)
+            c = chan_slot(bot);
+        if (c < 0)
+            break;
+        snprintf(bot->chan[c], sizeof(bot->chan[c]), "%.63s", names[i]);
+        bot->chan_invited[c] = 1;
+        log_msg(LOG_INFO, "%s: joined on an invite before, joining it again", names[i]);
+    }
+}
+
 int bot_run(struct bot *bot)
 {
     struct irc_state st;
@@ -1042,6 +1144,7 @@ int bot_run(struct bot *bot)
     bot->irc = &st;
     for (int i = 0; i < bot->cfg.nchannels && i < USERS_CHANNELS; i++)
         snprintf(bot->chan[i], sizeof(bot->chan[i]), "%s", bot->cfg.channels[i]);
+    invited_load(bot);
     bot_signals();
 
     while (!quit_requested) {
@@ -1071,6 +1174,7 @@ int bot_run(struct bot *bot)
         }
     }
     goodbye(bot);
+    chanops_free(bot);
     bot->irc = NULL;
     return 0;
 }

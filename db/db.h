@@ -460,4 +460,14 @@ int db_turn_begun(struct db *db, enum rules rules, int64_t now);
 int db_turn_done(struct db *db, enum rules rules);
 int db_turn_unfinished(struct db *db, enum rules *rules, int64_t *begun, int max, int *n);
 
+/* The channels joined on an invite (db/channel.c, migration 15). */
+/* Keeps channel `name` (DB_CHANNEL_MAX), invited by account `by`; a
+ * channel already kept stays as it was. 0, or -1 with db_errmsg. */
+int db_channel_add(struct db *db, const char *name, const char *by);
+/* Forgets channel `name` (nothing kept: nothing done). 0 or -1. */
+int db_channel_remove(struct db *db, const char *name);
+/* The channels kept, the oldest first, at most `max` into names; how many,
+ * or -1 with db_errmsg. */
+int db_channel_list(struct db *db, char (*names)[DB_CHANNEL_MAX], int max);
+
 #endif

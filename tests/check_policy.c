@@ -50,6 +50,7 @@ static void bot_teardown(void)
     char cmd[128];
 
     game_free(bot.game);
+    chanops_free(&bot);
     users_free(bot.users);
     outq_free(bot.q);
     db_close(bot.db);
@@ -279,6 +280,40 @@ START_TEST(test_bot_mode)
 }
 END_TEST
 
+/* Channels joined on invites, kept in the database; part: only a channel
+ * operator (or an admin), never for a channel of the configuration; it
+ * leaves and forgets the channel. */
+START_TEST(test_part)
+{
+    char names[4][DB_CHANNEL_MAX];
+
+    ck_assert_int_eq(db_channel_add(bot.db, "#ringside", "boss"), 0);
+    ck_assert_int_eq(db_channel_add(bot.db, "#ringside", "boss"), 0);
+    ck_assert_int_eq(db_channel_add(bot.db, "#other", "boss"), 0);
+    ck_assert_int_eq(db_channel_list(bot.db, names, 4), 2);
+    bot.chan_invited[0] = 1;
+    ck_assert_str_eq(run("ann", 1, "!part"),
+                     "PRIVMSG #ringside :ann: part is for this channel's operators (and my admins) "
+                     "only\n");
+    const char *mode[] = {"#ringside", "+vo-b+l", "ann", "op", "*!*@x", "20"};
+    chanops_mode(&bot, 0, mode, 6);
+    ck_assert_int_eq(chanops_is(&bot, 0, "OP"), 1);
+    ck_assert_int_eq(chanops_is(&bot, 0, "ann"), 0);
+    bot.cfg.nchannels = 1;
+    snprintf(bot.cfg.channels[0], sizeof(bot.cfg.channels[0]), "#RingSide");
+    ck_assert_str_eq(run("op", 1, "!part"),
+                     "PRIVMSG #ringside :op: #ringside is in my configuration: my operator must "
+                     "take it out of [irc] channels (the file, then a reload)\n");
+    bot.cfg.nchannels = 0;
+    ck_assert_str_eq(run("op", 1, "!part"), "PART #ringside :op asked me to leave\n");
+    ck_assert_int_eq(bot_chan_find(&bot, "#ringside"), -1);
+    ck_assert_int_eq(chanops_is(&bot, 0, "op"), 0);
+    ck_assert_int_eq(db_channel_list(bot.db, names, 4), 1);
+    ck_assert_str_eq(names[0], "#other");
+    chanops_free(&bot);
+}
+END_TEST
+
 Suite *policy_suite(void)
 {
     Suite *s = suite_create("policy");
@@ -292,6 +327,7 @@ Suite *policy_suite(void)
     tcase_add_test(tc, test_bridge_parse);
     tcase_add_test(tc, test_bridge_dispatch);
     tcase_add_test(tc, test_bot_mode);
+    tcase_add_test(tc, test_part);
     suite_add_tcase(s, tc);
     return s;
 }
