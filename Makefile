@@ -233,7 +233,8 @@ E2E_SUITES = 'e2e_wire: E2E_JOBS=9 python3 tests/e2e/e2e_wire.py $(E2E_ARGS)' \
 	'e2e_auth: python3 tests/e2e/e2e_auth.py $(E2E_ARGS)' \
 	'e2e_league: python3 tests/e2e/e2e_league.py $(E2E_ARGS)' \
 	'e2e_restart: python3 tests/e2e/e2e_restart.py $(E2E_ARGS)' \
-	'e2e_pace: python3 tests/e2e/e2e_pace.py $(E2E_ARGS)'
+	'e2e_pace: python3 tests/e2e/e2e_pace.py $(E2E_ARGS)' \
+	'e2e_policy: python3 tests/e2e/e2e_policy.py $(E2E_ARGS)'
 # What must be ready before the jobs start, once: the installation test's
 # packages, ircd-hybrid unpacked beside ngircd (tests/e2e/hybrid.sh).
 INSTALL_PREPARE = @sh scripts/deps.sh $(INSTALL_TEST_PKGS)
