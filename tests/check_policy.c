@@ -314,6 +314,22 @@ START_TEST(test_part)
 }
 END_TEST
 
+/* The example for a large network loads, and asks what the policies
+ * ask: a realname naming the operator, invites, a quiet channel. */
+START_TEST(test_large_network_example)
+{
+    struct config c;
+    char err[CONFIG_ERR_MAX] = "";
+
+    int rc = config_load(&c, "config/large-network.conf.example", err, sizeof(err));
+    ck_assert_msg(rc == 0, "%s", err);
+    ck_assert_int_eq(c.join_on_invite, 1);
+    ck_assert_int_eq(c.replies, REPLIES_NOTICE);
+    ck_assert_int_eq(c.tls, 1);
+    ck_assert_ptr_nonnull(strstr(c.realname, "run by "));
+}
+END_TEST
+
 Suite *policy_suite(void)
 {
     Suite *s = suite_create("policy");
@@ -328,6 +344,7 @@ Suite *policy_suite(void)
     tcase_add_test(tc, test_bridge_dispatch);
     tcase_add_test(tc, test_bot_mode);
     tcase_add_test(tc, test_part);
+    tcase_add_test(tc, test_large_network_example);
     suite_add_tcase(s, tc);
     return s;
 }
