@@ -811,6 +811,14 @@ int bot_chan_find(const struct bot *bot, const char *name);
  * (+c) or the configuration turns off (colours = no). */
 void bot_msg(struct bot *bot, enum outq_kind kind, const char *target, const char *owner,
              const char *text);
+/* Never more than a few highlights in one line (large networks' bot
+ * policies): in a line to a channel, the nicks of people in the bot's
+ * channels past the first HIGHLIGHT_MAX different ones get a zero-width
+ * space after their first character, so that they do not highlight. Into
+ * out (str_init'd here; the caller frees it); other targets unchanged. */
+#define HIGHLIGHT_MAX 3
+void bot_highlight_cap(const struct bot *bot, const char *target, const char *text,
+                       struct str *out);
 /* Folds a nick or account name the way the database keys it (RFC 1459,
  * whatever the server says, so no two keys differ only by []\~ case). */
 void bot_name_key(char *dst, const char *name, size_t len);

@@ -15,12 +15,69 @@
 
 #include "bot.h"
 
+/* A byte of a nick (RFC 2812: letters, digits, []\\`_^{|} and -). */
+static int nick_byte(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           (c && strchr("[]\\`_^{|}-", c));
+}
+
+/* Whether the word `w` (n bytes) is the nick of someone in the bot's
+ * channels other than the bot; 1 and the nick in nick[len]. */
+static int nick_word(const struct bot *bot, const char *w, size_t n, char *nick, size_t len)
+{
+    if (n == 0 || n >= len)
+        return 0;
+    memcpy(nick, w, n);
+    nick[n] = '\0';
+    return users_present(bot->users, nick) && irc_casecmp(bot->cm, nick, bot->nick) != 0;
+}
+
+void bot_highlight_cap(const struct bot *bot, const char *target, const char *text, struct str *out)
+{
+    char seen[HIGHLIGHT_MAX][CONFIG_NICK_MAX * 2], nick[CONFIG_NICK_MAX * 2];
+    int n = 0;
+
+    str_init(out);
+    if (!irc_is_channel(target, bot->chantypes[0] ? bot->chantypes : "#&")) {
+        str_cat(out, text);
+        return;
+    }
+    for (const char *p = text; *p;) {
+        size_t w = 0;
+        while (nick_byte(p[w]))
+            w++;
+        if (w == 0) {
+            str_add(out, "%c", *p++);
+            continue;
+        }
+        int known = 0;
+        if (nick_word(bot, p, w, nick, sizeof(nick))) {
+            for (int i = 0; i < n && !known; i++)
+                known = irc_casecmp(bot->cm, seen[i], nick) == 0;
+            if (!known && n < HIGHLIGHT_MAX)
+                snprintf(seen[n++], sizeof(seen[0]), "%s", nick), known = 1;
+            if (!known) { /* one more would highlight: a zero-width space breaks it */
+                str_add(out, "%c\xe2\x80\x8b%.*s", p[0], (int)(w - 1), p + 1);
+                p += w;
+                continue;
+            }
+        }
+        str_add(out, "%.*s", (int)w, p);
+        p += w;
+    }
+}
+
 void bot_msg(struct bot *bot, enum outq_kind kind, const char *target, const char *owner,
              const char *text)
 {
+    struct str capped;
+
     /* The formatting a channel refuses is stripped as the line leaves
      * (bot/irc.c), when its modes are known. */
-    outq_msg(bot->q, kind, "PRIVMSG", target, owner, text);
+    bot_highlight_cap(bot, target, text, &capped);
+    outq_msg(bot->q, kind, "PRIVMSG", target, owner, capped.p);
+    str_free(&capped);
 }
 
 void bot_line_format(const struct bot *bot, char *line)

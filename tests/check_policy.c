@@ -330,6 +330,30 @@ START_TEST(test_large_network_example)
 }
 END_TEST
 
+/* At most three different nicks of people present highlight in one line
+ * to a channel; the others get a zero-width space; private lines and
+ * words nobody uses as a nick are left alone. */
+START_TEST(test_highlight_cap)
+{
+    const char *nicks[] = {"ann", "bob", "cy", "dee", "eve"};
+    struct str out;
+
+    for (int i = 0; i < 5; i++)
+        users_join(bot.users, nicks[i], 0);
+    bot_highlight_cap(&bot, "#ringside", "owners: ann, bob, ann, cy, dee and Eve (ringside, zed)",
+                      &out);
+    ck_assert_str_eq(out.p, "owners: ann, bob, ann, cy, d\xe2\x80\x8b"
+                            "ee and E\xe2\x80\x8bve (ringside, zed)");
+    str_free(&out);
+    bot_highlight_cap(&bot, "ann", "ann bob cy dee eve", &out);
+    ck_assert_str_eq(out.p, "ann bob cy dee eve");
+    str_free(&out);
+    bot_msg(&bot, OUTQ_REPLY, "#ringside", NULL, "ann bob cy dee");
+    ck_assert_str_eq(queued(), "PRIVMSG #ringside :ann bob cy d\xe2\x80\x8b"
+                               "ee\n");
+}
+END_TEST
+
 Suite *policy_suite(void)
 {
     Suite *s = suite_create("policy");
@@ -345,6 +369,7 @@ Suite *policy_suite(void)
     tcase_add_test(tc, test_bot_mode);
     tcase_add_test(tc, test_part);
     tcase_add_test(tc, test_large_network_example);
+    tcase_add_test(tc, test_highlight_cap);
     suite_add_tcase(s, tc);
     return s;
 }
