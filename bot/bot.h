@@ -45,6 +45,8 @@ int log_level_parse(const char *name);
 #define CONFIG_ADMINS_MAX   16
 #define CONFIG_HASH_MAX     160 /* an admin's password hash (DB_HASH_MAX) */
 #define CONFIG_ERR_MAX      512
+#define CONFIG_RELAYS_MAX   8
+#define CONFIG_FORMAT_MAX   64
 #define CONFIG_SAFE_RATE    1.0 /* lines/s every common server takes */
 #define CONFIG_SAFE_BURST   5   /* lines at once */
 
@@ -52,6 +54,9 @@ int log_level_parse(const char *name);
 enum sasl_mechanism { SASL_NONE, SASL_PLAIN, SASL_EXTERNAL };
 /* [bot] accounts: who a player is (README "Run it on your network"). */
 enum accounts_mode { ACCOUNTS_BOTH, ACCOUNTS_SERVICES, ACCOUNTS_PASSWORDS };
+/* [bot] replies: where a short answer to a command said in a channel goes
+ * (policy: networks that want a quiet channel). */
+enum replies_mode { REPLIES_CHANNEL, REPLIES_NOTICE, REPLIES_PRIVATE };
 
 /* The keys of the INI file (README, config/ringside.conf.example). */
 struct config {
@@ -75,6 +80,8 @@ struct config {
     char sasl_username[CONFIG_STR_MAX];
     char sasl_password[CONFIG_STR_MAX];
     int sasl_required;
+    /* Joins a channel an admin invites it to, kept in the database (policy). */
+    int join_on_invite;
     /* [bot] */
     enum accounts_mode accounts;
     char prefix[8];
@@ -86,6 +93,7 @@ struct config {
     char database[CONFIG_STR_MAX];
     enum log_level log_level;
     int colours; /* the result in colour (bold names always) */
+    enum replies_mode replies;
     /* [flood] */
     int burst;
     double lines_per_second;
@@ -111,6 +119,10 @@ struct config {
      * seconds between a plans tournament's rounds (0: by command only) */
     int open_by;
     long round_interval;
+    /* [bridge]: the relay bots' nicks and how their lines read (bridge.c) */
+    char relay_nicks[CONFIG_RELAYS_MAX][CONFIG_NICK_MAX];
+    int nrelays;
+    char relay_format[CONFIG_FORMAT_MAX];
     /* [web] (ringside-web reads them): where the pages are, for links */
     char listen[CONFIG_STR_MAX];
     char base_url[CONFIG_STR_MAX];
@@ -237,7 +249,8 @@ int conn_process(struct conn *c, fd_set *r, fd_set *w, int libfd);
 /* Why the connection is over, or NULL while it is not. */
 const char *conn_error(const struct conn *c);
 /* 1 if the capability `name` (extended-join, account-notify, sasl: logged
- * in by SASL; WHOX: the server's ISUPPORT says it answers WHOX) is on. */
+ * in by SASL; WHOX: the server's ISUPPORT says it answers WHOX) is on.
+ * "BOT": the user mode letter of ISUPPORT BOT= (bot mode), or 0. */
 int conn_has_cap(const struct conn *c, const char *name);
 /* IRCv3 (caps): with account-tag on, the account of the sender of the
  * PRIVMSG libircclient is reporting, from `nick` (oldest first: messages
@@ -492,6 +505,66 @@ double users_rate_wait(const struct users *u, const char *nick, double now);
  * `every` seconds; else 0. */
 int users_hint_due(struct users *u, const char *nick, double now, double every);
 
+/* ------------------------------------------------------------ bridges */
+
+/* bridge.c: players behind a relay bot (matterbridge and the like). */
+struct bot;
+/* Whether `fmt` is a relay_format: the words nick and text once each,
+ * text last, something between them. 0, or -1 with the reason in err. */
+int bridge_format_check(const char *fmt, char *err, size_t len);
+/* Reads a relay's `line` with pattern `fmt` (checked): 1 with the bridged
+ * name (without formatting or zero-width characters) in nick[nlen] and
+ * *text pointing at what he wrote in line; 0 when the line does not read
+ * so (the relay's own words, a name too long or empty, no text). */
+int bridge_parse(const char *fmt, const char *line, char *nick, size_t nlen, const char **text);
+/* 1 if `nick` is one of [bridge] relay_nicks (the server's case mapping). */
+int bridge_relay(const struct bot *bot, const char *nick);
+/* 1 if command `name` may be run for a bridged name: those that need no
+ * account (standings, fighter, score, bouts, report, help, version). */
+int bridge_command_ok(const char *name);
+
+/* ----------------------------------------------------------- bot mode */
+
+/* botmode.c: other users the server marks as bots (ISUPPORT BOT=), whose
+ * commands are ignored. */
+#define BOTMODE_MAX 32
+/* `nick` is a bot (is_bot 1) or is not (0): remembered or forgotten. */
+void botmode_mark(struct bot *bot, const char *nick, int is_bot);
+/* 1 if `nick` is marked as a bot. */
+int botmode_is(const struct bot *bot, const char *nick);
+void botmode_rename(struct bot *bot, const char *old_nick, const char *new_nick);
+/* Forgets every mark (a new connection). */
+void botmode_reset(struct bot *bot);
+/* A WHOX answer to "WHO target %tnf,TOKEN": "me TOKEN nick flags"; 1 with
+ * the nick (a pointer into params) and whether its flags hold the bot
+ * mode letter `mode`; 0 for another line (or no mode). */
+struct botmode_seen {
+    const char *nick;
+    int is_bot;
+};
+int botmode_parse_who(const char **params, unsigned int count, const char *token, char mode,
+                      struct botmode_seen *out);
+
+/* ------------------------------------------- channels joined on invite */
+
+/* cmd-channel.c: the channel operators of the bot's channels (read from
+ * NAMES and MODE by irc.c), and channels left and forgotten. */
+struct chanops;
+/* `nick` is (op 1) or is no longer (0) an operator of channel `chan`. */
+void chanops_set(struct bot *bot, int chan, const char *nick, int op);
+/* 1 if `nick` is an operator of channel `chan` (~, & or @). */
+int chanops_is(const struct bot *bot, int chan, const char *nick);
+void chanops_rename(struct bot *bot, const char *old_nick, const char *new_nick);
+/* `nick` (NULL: everyone) left channel `chan` (-1: every channel). */
+void chanops_gone(struct bot *bot, int chan, const char *nick);
+/* A channel MODE's params ("#chan", "+o-v", "a", "b"): ops given and taken. */
+void chanops_mode(struct bot *bot, int chan, const char **params, unsigned int count);
+void chanops_free(struct bot *bot);
+/* Leaves channel c (PART with `why`, when in it) and forgets it: its row
+ * in the database goes, its slot is freed. 0, or -1 (the database failed:
+ * nothing changed). */
+int bot_chan_forget(struct bot *bot, int c, const char *why);
+
 /* ----------------------------------------------------------- commands */
 
 /* Where a command may be used. */
@@ -678,6 +751,7 @@ extern const struct cmd_entry cmd_predict_entry;
 extern const struct cmd_entry cmd_pundits_entry;
 extern const struct cmd_entry cmd_tournament_entry;
 extern const struct cmd_entry cmd_bracket_entry;
+extern const struct cmd_entry cmd_part_entry;
 
 /* ------------------------------------------------------ the bot itself */
 
@@ -766,14 +840,21 @@ struct bot {
      * and keep it; `in` says whether we are in it now. */
     char chan[USERS_CHANNELS][CONFIG_NICK_MAX * 2];
     int chan_in[USERS_CHANNELS];
-    int chan_plain[USERS_CHANNELS]; /* the channel refuses formatting (mode +c) */
-    double now;                     /* monotonic seconds, set before each event is handled */
+    int chan_plain[USERS_CHANNELS];   /* the channel refuses formatting (mode +c) */
+    int chan_invited[USERS_CHANNELS]; /* joined on an invite: kept in the database */
+    struct chanops *ops;              /* the channels' operators (cmd-channel.c) */
+    double now;                       /* monotonic seconds, set before each event is handled */
     struct irc_state *irc;
     struct whois whois; /* commands waiting for a WHOIS answer */
     struct game *game;  /* NULL until the database is open */
     /* "nick!user@host" of the message being dispatched, or NULL (a command
      * run later, after a WHOIS): where a password guess comes from. */
     const char *origin;
+    /* The relay bot the message being dispatched came through (bridge.c),
+     * or NULL: its sender is a bridged name, never identified. */
+    const char *relay;
+    /* Other users marked as bots on this connection (botmode.c). */
+    char bots[BOTMODE_MAX][CONFIG_NICK_MAX * 2];
     struct auth_state auth; /* the password guessing limits (auth.c) */
 };
 
@@ -800,6 +881,14 @@ int bot_chan_find(const struct bot *bot, const char *name);
  * (+c) or the configuration turns off (colours = no). */
 void bot_msg(struct bot *bot, enum outq_kind kind, const char *target, const char *owner,
              const char *text);
+/* Never more than a few highlights in one line (large networks' bot
+ * policies): in a line to a channel, the nicks of people in the bot's
+ * channels past the first HIGHLIGHT_MAX different ones get a zero-width
+ * space after their first character, so that they do not highlight. Into
+ * out (str_init'd here; the caller frees it); other targets unchanged. */
+#define HIGHLIGHT_MAX 3
+void bot_highlight_cap(const struct bot *bot, const char *target, const char *text,
+                       struct str *out);
 /* Folds a nick or account name the way the database keys it (RFC 1459,
  * whatever the server says, so no two keys differ only by []\~ case). */
 void bot_name_key(char *dst, const char *name, size_t len);

@@ -49,12 +49,9 @@ static const struct cmd_entry cmd_version_entry = {
  * into columns). */
 /* clang-format off */
 const struct cmd_entry *const cmd_table[] = {
-    &cmd_help_entry,
-    &cmd_version_entry,
-    &cmd_register_entry,
-    &cmd_identify_entry,
-    &cmd_logout_entry,
-    &cmd_passwd_entry,
+    &cmd_help_entry,      &cmd_version_entry,
+    &cmd_register_entry,  &cmd_identify_entry,
+    &cmd_logout_entry,    &cmd_passwd_entry,
     &cmd_resetpass_entry, /* admins: in the account family, as it sets a password */
     &cmd_create_entry,
     &cmd_fighter_entry,
@@ -79,6 +76,7 @@ const struct cmd_entry *const cmd_table[] = {
     &cmd_ratings_entry,
     &cmd_champion_entry,
     &cmd_league_entry,
+    &cmd_part_entry,
     &cmd_predict_entry, /* what spectators play: cmd-predict.c */
     &cmd_pundits_entry,
     &cmd_pause_entry,
@@ -219,7 +217,8 @@ int cmd_why_no_account(struct cmd_ctx *ctx, const char *what)
     if (banned_account(bot, ctx->nick, &acc)) {
         str_init_fixed(&s, list, sizeof(list));
         for (int i = 0, n = 0; cmd_table[i]; i++)
-            if (cmd_table[i]->need == CMD_ANYONE && !cmd_table[i]->secret)
+            if (cmd_table[i]->need == CMD_ANYONE && !cmd_table[i]->secret &&
+                cmd_table[i] != &cmd_part_entry)
                 str_add(&s, "%s%s%s", n++ ? ", " : "", cmd_typed(ctx), cmd_table[i]->name);
         reply(ctx, "the account %s is banned: only what needs no account is open to you (%s)",
               acc.name, list);
@@ -330,7 +329,8 @@ static enum stage stage_parse(struct dispatch *d)
 
     d->parsed = cmd_parse(d->text, ctx->bot->cfg.prefix, ctx->channel == NULL, &d->line);
     if (d->parsed == 0) {
-        if (ctx->channel) /* orders said here without the prefix: where they go */
+        if (ctx->channel &&
+            !ctx->bot->relay) /* orders said here without the prefix: where they go */
             bot_channel_hint(ctx, d->text);
         return STAGE_DONE;
     }
@@ -344,7 +344,7 @@ static enum stage stage_services(struct dispatch *d)
 {
     struct cmd_ctx *ctx = &d->ctx;
 
-    if (d->parsed > 0 && services_unsure(ctx->bot, ctx->nick, d->e) &&
+    if (d->parsed > 0 && !ctx->bot->relay && services_unsure(ctx->bot, ctx->nick, d->e) &&
         whois_then(ctx->bot, ctx->nick, ctx->channel, d->text) == 0)
         return STAGE_DONE;
     return STAGE_GO;
@@ -420,6 +420,10 @@ static enum stage stage_identity(struct dispatch *d)
     struct cmd_ctx *ctx = &d->ctx;
     struct bot *bot = ctx->bot;
 
+    if (bot->relay) { /* a bridged name: nobody, whoever has that nick on IRC */
+        bot_caller(ctx, &ctx->who);
+        return STAGE_GO;
+    }
     users_account(bot->users, ctx->nick, &ctx->account_id, &ctx->account);
     if (!ctx->account && (!d->e || d->e->need != CMD_ANYONE) && accounts_resolve(bot, ctx->nick, 1))
         users_account(bot->users, ctx->nick, &ctx->account_id, &ctx->account);
@@ -446,6 +450,21 @@ static enum stage stage_command(struct dispatch *d)
     for (int i = 0; i < ctx->argc; i++)
         ctx->argv[i] = d->line.argv[i + 1];
     return STAGE_GO;
+}
+
+/* Through a bridge nobody is identified: only the commands that need no
+ * account run; the others are told how to play. */
+static enum stage stage_bridge(struct dispatch *d)
+{
+    struct cmd_ctx *ctx = &d->ctx;
+
+    if (!ctx->bot->relay || bridge_command_ok(d->e->name))
+        return STAGE_GO;
+    reply(ctx,
+          "%s works only from IRC, where I can tell who you are: join %s with an IRC client "
+          "(through a bridge you can use %sstandings, fighter, score, bouts, report and help)",
+          d->e->name, ctx->channel ? ctx->channel : "the channel", ctx->bot->cfg.prefix);
+    return STAGE_REFUSED;
 }
 
 /* A password said in public: refused, never logged nor stored in clear,
@@ -528,7 +547,7 @@ static int handle(struct dispatch *d)
 
 static enum stage (*const stages[])(struct dispatch *) = {
     stage_parse,  stage_services, stage_flood, stage_words, stage_identity, stage_command,
-    stage_secret, stage_where,    stage_need,  stage_args,  stage_target,
+    stage_bridge, stage_secret,   stage_where, stage_need,  stage_args,     stage_target,
 };
 
 void cmd_dispatch(struct bot *bot, const char *nick, const char *channel, const char *text)

@@ -61,7 +61,10 @@ enum key_type {
     KEY_SASL,     /* none, plain, external */
     KEY_ACCOUNTS, /* both, services, passwords */
     KEY_TURNS,    /* a count of turns in [min, max], or empty for 0 (none) */
-    KEY_OPEN_BY   /* admins, players */
+    KEY_OPEN_BY,  /* admins, players */
+    KEY_REPLIES,  /* channel, notice, private */
+    KEY_RELAYS,   /* nicks, separated by commas */
+    KEY_FORMAT    /* a relay_format (bridge.c) */
 };
 
 /* Key flags. */
@@ -106,12 +109,14 @@ static const struct key config_keys[] = {
     STR("irc", sasl_username, KEY_STRING, 0),
     STR("irc", sasl_password, KEY_SECRET, 0),
     NUM("irc", sasl_required, KEY_BOOL, 0, 1),
+    NUM("irc", join_on_invite, KEY_BOOL, 0, 1),
     STR("bot", prefix, KEY_PREFIX, KF_REQUIRED),
     NUM("bot", admins, KEY_ADMINS, 0, 0),
     STR("bot", database, KEY_STRING, KF_REQUIRED),
     NUM("bot", log_level, KEY_LOGLEVEL, 0, 0),
     NUM("bot", colours, KEY_BOOL, 0, 1),
     NUM("bot", accounts, KEY_ACCOUNTS, 0, 0),
+    NUM("bot", replies, KEY_REPLIES, 0, 0),
     NUM("flood", burst, KEY_INT, 1, 100),
     NUM("flood", lines_per_second, KEY_RATE, 0, 0),
     NUM("flood", exempt, KEY_BOOL, 0, 1),
@@ -129,6 +134,8 @@ static const struct key config_keys[] = {
     NUM("predict", closes_after, KEY_INT, 1, BOUT_ROUNDS_MAX),
     NUM("tournament", open_by, KEY_OPEN_BY, 0, 0),
     NUM("tournament", round_interval, KEY_DURATION, 0, 366L * 86400),
+    NUM("bridge", relay_nicks, KEY_RELAYS, 0, 0),
+    STR("bridge", relay_format, KEY_FORMAT, KF_REQUIRED),
     STR("web", listen, KEY_STRING, 0),
     STR("web", base_url, KEY_STRING, 0),
     NUM("web", max_connections, KEY_INT, 1, 10000),
@@ -138,10 +145,10 @@ static const struct key config_keys[] = {
 
 #define NKEYS ((int)(sizeof(config_keys) / sizeof(config_keys[0])))
 
-static const char *const config_sections[] = {"irc",        "bot",    "flood",   "bout", "league",
-                                              "tournament", "rating", "predict", "web"};
+static const char *const config_sections[] = {"irc",    "bot",        "flood",  "bout",    "league",
+                                              "bridge", "tournament", "rating", "predict", "web"};
 #define NSECTIONS    ((int)(sizeof(config_sections) / sizeof(config_sections[0])))
-#define SECTION_LIST "irc, bot, flood, bout, league, tournament, rating, predict, web"
+#define SECTION_LIST "irc, bot, flood, bout, league, bridge, tournament, rating, predict, web"
 
 /* The state of one parse. */
 struct config_ctx {
@@ -183,6 +190,7 @@ void config_defaults(struct config *c)
     c->turn_interval = 0;
     c->exhibitions = 1;
     c->closes_after = 1;
+    strcpy(c->relay_format, "<nick> text");
     strcpy(c->listen, "127.0.0.1:8080");
     c->max_connections = 256; /* web.h's WEB_CONN_MAX.. (the bot does not use them) */
     c->max_connections_per_address = 16;
@@ -453,6 +461,27 @@ static int channel_item(struct config_ctx *x, const struct key *k, char *name, i
     return 1;
 }
 
+static int relay_item(struct config_ctx *x, const struct key *k, char *name, int index)
+{
+    struct config *c = &x->c;
+    char q[CONFIG_QUOTE_MAX + 4];
+
+    (void)k;
+    if (!*name)
+        return ctx_fail(x, "relay_nicks: an empty nick in the list (nicks are separated by "
+                           "commas, like \"matterbridge, discord-relay\")");
+    if (index >= CONFIG_RELAYS_MAX)
+        return ctx_fail(x, "too many relay_nicks (at most %d)", CONFIG_RELAYS_MAX);
+    if (!nick_valid(name))
+        return ctx_fail(x,
+                        "relay_nicks: \"%s\" is not a valid nick (a letter or one of []\\`_^{|} "
+                        "first, then letters, digits, those or -; at most %d bytes)",
+                        quote(q, sizeof(q), name), CONFIG_NICKLEN);
+    strcpy(c->relay_nicks[index], name);
+    c->nrelays = index + 1;
+    return 1;
+}
+
 /* 1 if `h` looks like a crypt(3) hash: "$id$...", the characters of its
  * alphabet only, short enough to keep. Whether it matches any password is
  * known only at identify. */
@@ -527,6 +556,9 @@ static int text_kind_check(struct config_ctx *x, const struct key *k, const char
                         name, q, CONFIG_NICKLEN);
     if (k->type == KEY_USERNAME && strpbrk(value, " \t@"))
         return ctx_fail(x, "%s \"%s\" must not contain blanks or @", name, q);
+    char why[CONFIG_ERR_MAX];
+    if (k->type == KEY_FORMAT && bridge_format_check(value, why, sizeof(why)) != 0)
+        return ctx_fail(x, "%s \"%s\" %s", name, q, why);
     if (k->type == KEY_PREFIX) {
         int ok = strlen(value) < k->size;
         for (const char *p = value; ok && *p; p++)
@@ -707,6 +739,20 @@ static int set_open_by(struct config_ctx *x, const struct key *k, const char *va
     return 1;
 }
 
+static int set_replies(struct config_ctx *x, const struct key *k, const char *value, const char *q)
+{
+    static const struct word words[] = {{"channel", REPLIES_CHANNEL},
+                                        {"notice", REPLIES_NOTICE},
+                                        {"private", REPLIES_PRIVATE},
+                                        {NULL, 0}};
+    int v;
+
+    if (word_find(words, value, &v) != 0)
+        return ctx_fail(x, "%s \"%s\" is not channel, notice or private", k->name, q);
+    x->c.replies = (enum replies_mode)v;
+    return 1;
+}
+
 /* A comma separated list: the channels, the admins (the list given last
  * replaces any before it). */
 static int set_list(struct config_ctx *x, const struct key *k, const char *value, const char *q)
@@ -722,6 +768,10 @@ static int set_list(struct config_ctx *x, const struct key *k, const char *value
         x->c.nchannels = 0;
         return each_item(x, k, list, channel_item);
     }
+    if (k->type == KEY_RELAYS) {
+        x->c.nrelays = 0;
+        return each_item(x, k, list, relay_item);
+    }
     x->c.nadmins = 0;
     return each_item(x, k, list, admin_item);
 }
@@ -729,12 +779,13 @@ static int set_list(struct config_ctx *x, const struct key *k, const char *value
 /* The setter of each kind of key. */
 static int (*const key_setters[])(struct config_ctx *, const struct key *, const char *,
                                   const char *) = {
-    [KEY_STRING] = set_text, [KEY_SECRET] = set_text,       [KEY_HOST] = set_text,
-    [KEY_NICK] = set_text,   [KEY_USERNAME] = set_text,     [KEY_PREFIX] = set_text,
-    [KEY_INT] = set_int,     [KEY_PORT] = set_port,         [KEY_BOOL] = set_bool,
-    [KEY_RATE] = set_rate,   [KEY_LOGLEVEL] = set_loglevel, [KEY_DURATION] = set_duration,
-    [KEY_SASL] = set_sasl,   [KEY_ACCOUNTS] = set_accounts, [KEY_CHANNELS] = set_list,
-    [KEY_ADMINS] = set_list, [KEY_TURNS] = set_turns,       [KEY_OPEN_BY] = set_open_by,
+    [KEY_STRING] = set_text,     [KEY_SECRET] = set_text,       [KEY_HOST] = set_text,
+    [KEY_NICK] = set_text,       [KEY_USERNAME] = set_text,     [KEY_PREFIX] = set_text,
+    [KEY_INT] = set_int,         [KEY_PORT] = set_port,         [KEY_BOOL] = set_bool,
+    [KEY_RATE] = set_rate,       [KEY_LOGLEVEL] = set_loglevel, [KEY_DURATION] = set_duration,
+    [KEY_SASL] = set_sasl,       [KEY_ACCOUNTS] = set_accounts, [KEY_CHANNELS] = set_list,
+    [KEY_ADMINS] = set_list,     [KEY_TURNS] = set_turns,       [KEY_OPEN_BY] = set_open_by,
+    [KEY_REPLIES] = set_replies, [KEY_RELAYS] = set_list,       [KEY_FORMAT] = set_text,
 };
 
 /* Stores one value; 1 on success, else ctx_fail's 0. */

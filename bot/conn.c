@@ -99,6 +99,7 @@ struct conn {
     int tag_denied; /* ISUPPORT CLIENTTAGDENY refuses +draft/channel-context */
     int have_whox;  /* ISUPPORT WHOX (read here: libircclient keeps only its
                      * first dozen parameters) */
+    char bot_mode;  /* ISUPPORT BOT=x: the user mode marking bots, or 0 */
     int eof;        /* the server closed: 1, then 2 once its last lines went on */
     char err[300];
     struct outq *q; /* told of a FAIL on a message it sent (conn_set_outq) */
@@ -362,6 +363,8 @@ int conn_has_cap(const struct conn *c, const char *name)
         return c->sasl_in;
     if (strcmp(name, "WHOX") == 0)
         return c->have_whox;
+    if (strcmp(name, "BOT") == 0)
+        return (unsigned char)c->bot_mode;
     return 0;
 }
 
@@ -651,6 +654,9 @@ static int numeric_line(struct conn *c, int num, const struct irc_msg *m)
         for (int i = 1; i + 1 < m->nparams; i++) {
             if (strcmp(m->params[i], "WHOX") == 0)
                 c->have_whox = 1;
+            else if (strncmp(m->params[i], "BOT=", 4) == 0 && m->params[i][4] >= 'A' &&
+                     m->params[i][4] <= 'z')
+                c->bot_mode = m->params[i][4];
             if (strncmp(m->params[i], "CLIENTTAGDENY=", 14) == 0) {
                 c->tag_denied = context_denied(m->params[i] + 14);
                 labels_follow(c);

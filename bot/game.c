@@ -36,7 +36,10 @@ static void io_say_about(void *ctx, enum game_voice voice, const char *target, c
     struct bot *bot = ctx;
 
     bot_db_watch(bot);
-    outq_msg_about(bot->q, io_kinds[voice], "PRIVMSG", target, NULL, text, bout, round);
+    struct str capped;
+    bot_highlight_cap(bot, target, text, &capped); /* policy: a few highlights a line */
+    outq_msg_about(bot->q, io_kinds[voice], "PRIVMSG", target, NULL, capped.p, bout, round);
+    str_free(&capped);
 }
 
 static void io_say(void *ctx, enum game_voice voice, const char *target, const char *text)

@@ -54,7 +54,8 @@
 #define QUIT_FLUSH       2.0
 #define QUIT_MESSAGE     "Ringside is going to sleep; bouts resume when it is back"
 #define WHOX_TOKEN       "354"
-#define GAME_WAIT_MAX    10.0 /* seconds the game waits for the first WHOX answer */
+#define BOT_TOKEN        "355" /* our "WHO target %tnf,355": who is a bot */
+#define GAME_WAIT_MAX    10.0  /* seconds the game waits for the first WHOX answer */
 
 struct irc_state {
     irc_session_t *s;
@@ -126,6 +127,36 @@ static void join_all(struct bot *bot)
             join_chan(bot, c);
 }
 
+/* The server's bot mode letter (ISUPPORT BOT=), or 0. */
+static char bot_mode(const struct bot *bot)
+{
+    return bot->irc->conn ? (char)conn_has_cap(bot->irc->conn, "BOT") : 0;
+}
+
+/* Registered: the bot marks itself as one where the server has bot mode. */
+static void bot_mode_set(struct bot *bot)
+{
+    char line[OUTQ_LINE_MAX];
+
+    if (!bot_mode(bot))
+        return;
+    snprintf(line, sizeof(line), "MODE %s +%c", bot->nick, bot_mode(bot));
+    outq_raw(bot->q, line);
+    log_msg(LOG_INFO, "the server has bot mode: setting +%c on %s", bot_mode(bot), bot->nick);
+}
+
+/* Asks the server which of `target` (a channel, or a nick) are bots, with
+ * WHOX's flags, where it has bot mode and WHOX. */
+static void bots_ask(struct bot *bot, const char *target)
+{
+    char line[OUTQ_LINE_MAX];
+
+    if (!bot_mode(bot) || !conn_has_cap(bot->irc->conn, "WHOX"))
+        return;
+    snprintf(line, sizeof(line), "WHO %s %%tnf," BOT_TOKEN, target);
+    outq_raw(bot->q, line);
+}
+
 static void ev_connect(irc_session_t *s, const char *event, const char *origin, const char **params,
                        unsigned int count)
 {
@@ -151,6 +182,7 @@ static void ev_connect(irc_session_t *s, const char *event, const char *origin, 
         snprintf(line, sizeof(line), "PRIVMSG NickServ :IDENTIFY %s", bot->cfg.nickserv_password);
         outq_raw(bot->q, line);
     }
+    bot_mode_set(bot);
     join_all(bot);
     if (st->conn && conn_has_cap(st->conn, "WHOX") && bot->cfg.accounts != ACCOUNTS_PASSWORDS &&
         bot->chan[0][0])
@@ -193,9 +225,13 @@ static void names(struct bot *bot, const char **params, unsigned int count)
     char list[OUTQ_LINE_MAX];
     snprintf(list, sizeof(list), "%s", params[3]);
     for (char *save = NULL, *w = strtok_r(list, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
-        w += strspn(w, "~&@%+!");
-        if (*w && !is_me(bot, w))
+        size_t n = strspn(w, "~&@%+!");
+        int op = memchr(w, '@', n) || memchr(w, '&', n) || memchr(w, '~', n);
+        w += n;
+        if (*w && !is_me(bot, w)) {
             users_join(bot->users, w, c);
+            chanops_set(bot, c, w, op);
+        }
     }
 }
 
@@ -307,8 +343,19 @@ static void ev_numeric(irc_session_t *s, unsigned int event, const char *origin,
     case LIBIRC_RFC_RPL_ENDOFWHOIS:
         rpl_endofwhois(bot, params, count);
         break;
-    case 354:
-        whox_reply(bot, params, count);
+    case 354: {
+        struct botmode_seen seen;
+        if (botmode_parse_who(params, count, BOT_TOKEN, bot_mode(bot), &seen)) {
+            if (!is_me(bot, seen.nick))
+                botmode_mark(bot, seen.nick, seen.is_bot);
+        } else {
+            whox_reply(bot, params, count);
+        }
+        break;
+    }
+    case 335: /* RPL_WHOISBOT: "me nick :is a bot" */
+        if (count >= 2 && !is_me(bot, params[1]))
+            botmode_mark(bot, params[1], 1);
         break;
     case LIBIRC_RFC_RPL_ENDOFWHO:
         if (count >= 2 && bot_chan_find(bot, params[1]) >= 0)
@@ -354,8 +401,10 @@ static void ev_join(irc_session_t *s, const char *event, const char *origin, con
             snprintf(line, sizeof(line), "WHO %s %%tna," WHOX_TOKEN, bot->chan[c]);
             outq_raw(bot->q, line);
         }
+        bots_ask(bot, bot->chan[c]);
     } else {
         users_join(bot->users, nick, c);
+        bots_ask(bot, nick);
         /* extended-join: "JOIN #chan account :realname" ("*": none). */
         struct users_seen seen;
         if (users_parse_join(nick, params, count, &seen))
@@ -367,6 +416,7 @@ static void ev_join(irc_session_t *s, const char *event, const char *origin, con
 static void left(struct bot *bot, int c)
 {
     bot->chan_in[c] = 0;
+    chanops_gone(bot, c, NULL);
     int ended = users_chan_gone(bot->users, c);
     if (ended)
         log_msg(LOG_INFO, "%d identities ended leaving %s", ended, bot->chan[c]);
@@ -386,6 +436,7 @@ static void ev_part(irc_session_t *s, const char *event, const char *origin, con
     int c = bot_chan_find(bot, params[0]);
     if (c < 0)
         return;
+    chanops_gone(bot, c, nick);
     if (is_me(bot, nick))
         left(bot, c);
     else if (users_part(bot->users, nick, c))
@@ -409,7 +460,7 @@ static void ev_kick(irc_session_t *s, const char *event, const char *origin, con
         log_msg(LOG_WARN, "kicked from %s; rejoining in %.0f s", bot->chan[c], REJOIN_AFTER);
         left(bot, c);
         bot->irc->rejoin_at[c] = bot->now + REJOIN_AFTER;
-    } else if (users_part(bot->users, params[1], c)) {
+    } else if (chanops_gone(bot, c, params[1]), users_part(bot->users, params[1], c)) {
         log_msg(LOG_INFO, "%s was kicked from our last shared channel: identity ended", params[1]);
     }
 }
@@ -427,6 +478,8 @@ static void ev_quit(irc_session_t *s, const char *event, const char *origin, con
     users_origin_nick(origin, nick, sizeof(nick));
     if (users_quit(bot->users, nick))
         log_msg(LOG_INFO, "%s quit: identity ended", nick);
+    botmode_mark(bot, nick, 0);
+    chanops_gone(bot, -1, nick);
     if (irc_casecmp(bot->cm, nick, bot->cfg.nick) == 0)
         bot->irc->regain_at = bot->now; /* our nick is free */
 }
@@ -448,8 +501,24 @@ static void ev_nick(irc_session_t *s, const char *event, const char *origin, con
         return;
     }
     users_rename(bot->users, nick, params[0]);
+    botmode_rename(bot, nick, params[0]);
+    chanops_rename(bot, nick, params[0]);
     if (irc_casecmp(bot->cm, nick, bot->cfg.nick) == 0)
         bot->irc->regain_at = bot->now;
+}
+
+/* A relay bot's line in channel `chan`: a bridged user's command, read
+ * with [bridge] relay_format; the relay's own words are ignored. */
+static void bridged(struct bot *bot, const char *relay, const char *chan, const char *line)
+{
+    char name[CONFIG_NICK_MAX * 2];
+    const char *text;
+
+    if (!bridge_parse(bot->cfg.relay_format, line, name, sizeof(name), &text))
+        return;
+    bot->relay = relay;
+    cmd_dispatch(bot, name, chan, text);
+    bot->relay = NULL;
 }
 
 /* PRIVMSG, wherever libircclient thought it went. */
@@ -477,11 +546,16 @@ static void ev_message(irc_session_t *s, const char *event, const char *origin, 
     bot->origin = origin; /* where a password guess comes from (auth.c) */
     if (irc_is_channel(params[0], bot->chantypes)) {
         int c = bot_chan_find(bot, params[0]);
-        if (c >= 0) {
+        if (c >= 0 && bridge_relay(bot, nick)) {
+            bridged(bot, nick, bot->chan[c], params[1]);
+        } else if (c >= 0 && !botmode_is(bot, nick)) {
             outq_set_context(bot->q, bot->chan[c]); /* +draft/channel-context */
             cmd_dispatch(bot, nick, bot->chan[c], params[1]);
             outq_set_context(bot->q, NULL);
         }
+    } else if (bridge_relay(bot, nick) || botmode_is(bot, nick)) {
+        /* A relay's private lines are nobody's commands; another bot's
+         * are never answered (two bots must not talk to each other). */
     } else {
         cmd_dispatch(bot, nick, NULL, params[1]);
     }
@@ -607,8 +681,10 @@ static void ev_mode(irc_session_t *s, const char *event, const char *origin, con
     (void)origin;
     heard(bot);
     int c = count >= 2 ? bot_chan_find(bot, params[0]) : -1;
-    if (c >= 0)
+    if (c >= 0) {
         chan_modes(bot, c, params[1]);
+        chanops_mode(bot, c, params, count);
+    }
 }
 
 static void ev_other(irc_session_t *s, const char *event, const char *origin, const char **params,
@@ -619,6 +695,73 @@ static void ev_other(irc_session_t *s, const char *event, const char *origin, co
     (void)params;
     (void)count;
     heard(bot_of(s));
+}
+
+/* A free slot for a channel, or -1. */
+static int chan_slot(const struct bot *bot)
+{
+    for (int c = 0; c < USERS_CHANNELS; c++)
+        if (!bot->chan[c][0])
+            return c;
+    return -1;
+}
+
+/* An INVITE from `nick` to channel `name`, with join_on_invite: taken
+ * from one of the bot's admins, identified; the channel is kept in the
+ * database and joined. Anyone else is told who may invite the bot. */
+static void invited(struct bot *bot, const char *nick, const char *name)
+{
+    int64_t id = 0;
+    const char *account = NULL;
+    char text[OUTQ_LINE_MAX];
+
+    users_account(bot->users, nick, &id, &account);
+    int c = chan_slot(bot);
+    if (!account || !bot_is_admin(bot, account) || c < 0) {
+        log_msg(LOG_INFO, "%s invited me to %s: refused (%s)", nick, CLIP(name, 60),
+                c < 0 ? "no room for more channels" : "not one of my admins");
+        snprintf(text, sizeof(text),
+                 c < 0 ? "I am in as many channels as I can be; I cannot join %s"
+                       : "I join a channel only when one of my admins invites me; I stay out of %s",
+                 CLIP(name, 60));
+        if (users_rate(bot->users, nick, bot->now) == USERS_RATE_OK)
+            outq_msg(bot->q, OUTQ_REPLY, "NOTICE", nick, nick, text);
+        return;
+    }
+    if (strlen(name) >= DB_CHANNEL_MAX || db_channel_add(bot->db, name, account) != 0) {
+        log_msg(LOG_ERROR, "cannot keep %s: %s", CLIP(name, 60), db_errmsg(bot->db));
+        return;
+    }
+    snprintf(bot->chan[c], sizeof(bot->chan[c]), "%s", name);
+    bot->chan_invited[c] = 1;
+    log_msg(LOG_INFO, "%s (admin %s) invited me to %s: joining, and keeping it", nick, account,
+            bot->chan[c]);
+    join_chan(bot, c);
+}
+
+static void ev_invite(irc_session_t *s, const char *event, const char *origin, const char **params,
+                      unsigned int count)
+{
+    struct bot *bot = bot_of(s);
+    char nick[CONFIG_NICK_MAX * 2];
+
+    (void)event;
+    heard(bot);
+    if (count < 2 || !origin || !irc_is_channel(params[1], bot->chantypes))
+        return;
+    users_origin_nick(origin, nick, sizeof(nick));
+    if (!bot->cfg.join_on_invite) {
+        log_msg(LOG_INFO, "%s invited me to %s: ignored (join_on_invite = no)", nick,
+                CLIP(params[1], 60));
+        return;
+    }
+    int c = bot_chan_find(bot, params[1]);
+    if (c >= 0) {
+        if (!bot->chan_in[c])
+            join_chan(bot, c);
+        return;
+    }
+    invited(bot, nick, params[1]);
 }
 
 static irc_callbacks_t callbacks = {
@@ -635,7 +778,7 @@ static irc_callbacks_t callbacks = {
     .event_privmsg = ev_message,
     .event_notice = ev_notice,
     .event_channel_notice = ev_other,
-    .event_invite = ev_other,
+    .event_invite = ev_invite,
     .event_ctcp_req = ev_ctcp,
     .event_ctcp_rep = ev_other,
     .event_ctcp_action = ev_other,
@@ -662,6 +805,8 @@ static void session_end(struct bot *bot, const char *why)
     st->game_wait = 0;
     whois_stop(&bot->whois);
     users_reset(bot->users);
+    botmode_reset(bot);
+    chanops_gone(bot, -1, NULL);
     game_disconnected(bot->game);
     outq_disconnected(bot->q);
     outq_hold(bot->q, 1);
@@ -816,6 +961,7 @@ static void channels_follow(struct bot *bot, const struct config *fresh)
         int keep = 0;
         if (!bot->chan[c][0])
             continue;
+        keep = bot->chan_invited[c] && fresh->join_on_invite;
         for (int i = 0; i < fresh->nchannels; i++)
             keep |= irc_casecmp(bot->cm, bot->chan[c], fresh->channels[i]) == 0;
         if (keep)
@@ -976,6 +1122,29 @@ void bot_signals(void)
     sigaction(SIGPIPE, &sa, NULL);
 }
 
+/* The channels joined on invites before, from the database: joined
+ * again with the configured ones (only with join_on_invite). */
+static void invited_load(struct bot *bot)
+{
+    char names[USERS_CHANNELS][DB_CHANNEL_MAX];
+
+    if (!bot->cfg.join_on_invite || !bot->db)
+        return;
+    int n = db_channel_list(bot->db, names, USERS_CHANNELS);
+    if (n < 0)
+        log_msg(LOG_ERROR, "cannot read the channels joined on invites: %s", db_errmsg(bot->db));
+    for (int i = 0; i < n; i++) {
+        int c = bot_chan_find(bot, names[i]);
+        if (c < 0)
+            c = chan_slot(bot);
+        if (c < 0)
+            break;
+        snprintf(bot->chan[c], sizeof(bot->chan[c]), "%.63s", names[i]);
+        bot->chan_invited[c] = 1;
+        log_msg(LOG_INFO, "%s: joined on an invite before, joining it again", names[i]);
+    }
+}
+
 int bot_run(struct bot *bot)
 {
     struct irc_state st;
@@ -986,6 +1155,7 @@ int bot_run(struct bot *bot)
     bot->irc = &st;
     for (int i = 0; i < bot->cfg.nchannels && i < USERS_CHANNELS; i++)
         snprintf(bot->chan[i], sizeof(bot->chan[i]), "%s", bot->cfg.channels[i]);
+    invited_load(bot);
     bot_signals();
 
     while (!quit_requested) {
@@ -1015,6 +1185,7 @@ int bot_run(struct bot *bot)
         }
     }
     goodbye(bot);
+    chanops_free(bot);
     bot->irc = NULL;
     return 0;
 }

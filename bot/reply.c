@@ -4,7 +4,9 @@
  * queue. A channel hears at most REPLY_LINES lines of one answer: the
  * answer to a command said there is held until the command is over, its
  * lines counted as the queue will cut them, and a longer one goes to him
- * in private with one line in the channel saying so.
+ * in private with one line in the channel saying so. With [bot] replies =
+ * notice or private, the channel hears none of it: what would have gone
+ * there goes to him by NOTICE or in private (a quiet channel).
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -13,12 +15,69 @@
 
 #include "bot.h"
 
+/* A byte of a nick (RFC 2812: letters, digits, []\\`_^{|} and -). */
+static int nick_byte(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           (c && strchr("[]\\`_^{|}-", c));
+}
+
+/* Whether the word `w` (n bytes) is the nick of someone in the bot's
+ * channels other than the bot; 1 and the nick in nick[len]. */
+static int nick_word(const struct bot *bot, const char *w, size_t n, char *nick, size_t len)
+{
+    if (n == 0 || n >= len)
+        return 0;
+    memcpy(nick, w, n);
+    nick[n] = '\0';
+    return users_present(bot->users, nick) && irc_casecmp(bot->cm, nick, bot->nick) != 0;
+}
+
+void bot_highlight_cap(const struct bot *bot, const char *target, const char *text, struct str *out)
+{
+    char seen[HIGHLIGHT_MAX][CONFIG_NICK_MAX * 2], nick[CONFIG_NICK_MAX * 2];
+    int n = 0;
+
+    str_init(out);
+    if (!irc_is_channel(target, bot->chantypes[0] ? bot->chantypes : "#&")) {
+        str_cat(out, text);
+        return;
+    }
+    for (const char *p = text; *p;) {
+        size_t w = 0;
+        while (nick_byte(p[w]))
+            w++;
+        if (w == 0) {
+            str_add(out, "%c", *p++);
+            continue;
+        }
+        int known = 0;
+        if (nick_word(bot, p, w, nick, sizeof(nick))) {
+            for (int i = 0; i < n && !known; i++)
+                known = irc_casecmp(bot->cm, seen[i], nick) == 0;
+            if (!known && n < HIGHLIGHT_MAX)
+                snprintf(seen[n++], sizeof(seen[0]), "%s", nick), known = 1;
+            if (!known) { /* one more would highlight: a zero-width space breaks it */
+                str_add(out, "%c\xe2\x80\x8b%.*s", p[0], (int)(w - 1), p + 1);
+                p += w;
+                continue;
+            }
+        }
+        str_add(out, "%.*s", (int)w, p);
+        p += w;
+    }
+}
+
 void bot_msg(struct bot *bot, enum outq_kind kind, const char *target, const char *owner,
              const char *text)
 {
+    struct str capped;
+
     /* The formatting a channel refuses is stripped as the line leaves
      * (bot/irc.c), when its modes are known. */
-    outq_msg(bot->q, kind, "PRIVMSG", target, owner, text);
+    bot_highlight_cap(bot, target, text, &capped);
+    outq_msg(bot->q, kind, "PRIVMSG", target, owner, capped.p);
+    str_free(&capped);
 }
 
 void bot_line_format(const struct bot *bot, char *line)
@@ -51,7 +110,12 @@ static void answer_line(struct cmd_ctx *ctx, int in_channel, const char *text)
     enum outq_kind kind = ctx->live                    ? OUTQ_LIVE
                           : ++ctx->lines > REPLY_LINES ? OUTQ_BULK
                                                        : OUTQ_REPLY;
-    if (in_channel) {
+    enum replies_mode mode = ctx->bot->cfg.replies;
+    if (ctx->bot->relay && ctx->channel) /* a bridged name: no one on IRC by that nick */
+        in_channel = 1, mode = REPLIES_CHANNEL;
+    if (in_channel && mode == REPLIES_NOTICE) {
+        outq_msg(ctx->bot->q, kind, "NOTICE", ctx->nick, ctx->nick, text);
+    } else if (in_channel && mode == REPLIES_CHANNEL) {
         struct str line;
         str_init(&line);
         str_add(&line, "%s: %s", ctx->nick, text);
@@ -85,6 +149,20 @@ static void held_count(const struct cmd_ctx *ctx, const char *held, size_t *chan
     str_free(&line);
 }
 
+/* The line a bridged name gets instead of an answer too long for the
+ * channel (nothing can go to him in private). */
+static struct str bridge_too_long(const struct cmd_ctx *ctx, const char *command, size_t lines)
+{
+    struct str note;
+
+    str_init(&note);
+    str_cat(&note, "the answer");
+    if (command)
+        str_add(&note, " to %s%s", ctx->bot->cfg.prefix, command);
+    str_add(&note, " is %zu lines, too long for the channel: ask me in private from IRC", lines);
+    return note;
+}
+
 void reply_flush(struct cmd_ctx *ctx, const char *command)
 {
     if (!ctx->held.p)
@@ -93,7 +171,15 @@ void reply_flush(struct cmd_ctx *ctx, const char *command)
     size_t chan, priv;
     held_count(ctx, held, &chan, &priv);
     int away = chan > REPLY_LINES;
-    if (away) {
+    if (away && ctx->bot->relay) {
+        struct str note = bridge_too_long(ctx, command, priv);
+        answer_line(ctx, 1, note.p);
+        str_free(&note);
+        free(held);
+        ctx->held.p = NULL;
+        return;
+    }
+    if (away && ctx->bot->cfg.replies == REPLIES_CHANNEL) {
         struct str note;
         str_init(&note);
         str_cat(&note, "the answer");

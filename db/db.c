@@ -507,6 +507,12 @@ static const char *const migrations[] = {
     "  PRIMARY KEY (bout, account)"
     ");"
     "CREATE INDEX predictions_account ON predictions(account, hits);",
+    /* 15 (issue 27): the channels the bot joined because an admin invited
+     * it ([irc] join_on_invite), joined again after a restart; a channel
+     * operator's !part removes its row. `invited_by` is the account that
+     * invited it, `joined` the unix time. */
+    "CREATE TABLE channels (name TEXT PRIMARY KEY NOT NULL CHECK (length(name) BETWEEN 2 AND 63),"
+    " invited_by TEXT NOT NULL DEFAULT '', joined INTEGER NOT NULL DEFAULT 0);",
 };
 
 #define MIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))

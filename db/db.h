@@ -680,5 +680,14 @@ int db_tournament_matches(struct db *db, int64_t id, struct db_tournament_match 
 int db_tournament_of_bout(struct db *db, int64_t bout, int64_t *id);
 /* The tournaments fighter `fighter` won, newest first. */
 int db_tournament_won(struct db *db, int64_t fighter, struct db_tournament *out, int max, int *n);
+/* The channels joined on an invite (db/channel.c, migration 15). */
+/* Keeps channel `name` (DB_CHANNEL_MAX), invited by account `by`; a
+ * channel already kept stays as it was. 0, or -1 with db_errmsg. */
+int db_channel_add(struct db *db, const char *name, const char *by);
+/* Forgets channel `name` (nothing kept: nothing done). 0 or -1. */
+int db_channel_remove(struct db *db, const char *name);
+/* The channels kept, the oldest first, at most `max` into names; how many,
+ * or -1 with db_errmsg. */
+int db_channel_list(struct db *db, char (*names)[DB_CHANNEL_MAX], int max);
 
 #endif

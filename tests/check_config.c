@@ -536,7 +536,7 @@ START_TEST(test_unknown_and_repeated)
                "t.conf:4: unknown key \"nikc\" in [irc]; keys are server, port, tls, tls_verify, "
                "tls_ca_file, tls_cert_file, tls_key_file, server_password, nick, alt_nick, "
                "username, realname, channels, nickserv_password, sasl_mechanism, "
-               "sasl_username, sasl_password, sasl_required");
+               "sasl_username, sasl_password, sasl_required, join_on_invite");
     EXPECT_ERR(
         "[flood]\nrate = 3\n",
         "t.conf:2: unknown key \"rate\" in [flood]; keys are burst, lines_per_second, exempt, "
@@ -546,16 +546,16 @@ START_TEST(test_unknown_and_repeated)
                "server, port, tls, tls_verify, tls_ca_file, tls_cert_file, tls_key_file, "
                "server_password, nick, alt_nick, username, realname, channels, "
                "nickserv_password, sasl_mechanism, sasl_username, sasl_password, "
-               "sasl_required");
+               "sasl_required, join_on_invite");
     EXPECT_ERR("port = 6667\n", "t.conf:1: key \"port\" is not in a section; it belongs in [irc]");
     EXPECT_ERR("; hi\nfoo = 1\n",
                "t.conf:2: key \"foo\" is not in a section (sections are irc, bot, flood, bout, "
-               "league, tournament, rating, predict, web)");
+               "league, bridge, tournament, rating, predict, web)");
     EXPECT_ERR("[irc]\n[ircd]\n[bot]\n", "t.conf:2: unknown section [ircd]; sections are irc, bot, "
-                                         "flood, bout, league, tournament, rating, predict, web");
+                                         "flood, bout, league, bridge, tournament, rating, predict, web");
     EXPECT_ERR("[irc]\nport = 1\n[general]\nnick = x\n",
                "t.conf:3: unknown section [general]; sections are irc, bot, flood, bout, league, "
-               "tournament, rating, predict, web");
+               "bridge, tournament, rating, predict, web");
     EXPECT_ERR("[irc]\nport = 6667\nnick = a\nport = 6668\n",
                "t.conf:4: key \"port\" given twice (first on line 2)");
     /* A section given twice merges, but a key stays once. */

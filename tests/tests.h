@@ -42,5 +42,6 @@ Suite *season_suite(void);
 Suite *predict_suite(void);
 Suite *caps_suite(void);
 Suite *tournament_suite(void);
+Suite *policy_suite(void);
 
 #endif
