@@ -1289,7 +1289,8 @@ START_TEST(test_banned_and_gone_told)
     ck_assert_str_eq(run("zed", 0, "create Zorro str=14 spd=12 agl=11 tgh=12 hgt=11"),
                      "PRIVMSG zed :the account zed is banned: only what needs no account is open "
                      "to you (help, version, fighter, fighters, armoury, bouts, score, report, "
-                     "standings, ratings, champion, league, pundits, season, halloffame, tournament, bracket)\n");
+                     "standings, ratings, champion, league, pundits, season, halloffame, "
+                     "tournament, bracket)\n");
     HAS(run("zed", 1, "!challenge boss"),
         "zed: the account zed is banned: only what needs no account is open to you (!help, ");
     HAS(run("zed", 0, "5/5/10"), "the account zed is banned");

@@ -551,8 +551,9 @@ START_TEST(test_unknown_and_repeated)
     EXPECT_ERR("; hi\nfoo = 1\n",
                "t.conf:2: key \"foo\" is not in a section (sections are irc, bot, flood, bout, "
                "league, bridge, tournament, rating, predict, web)");
-    EXPECT_ERR("[irc]\n[ircd]\n[bot]\n", "t.conf:2: unknown section [ircd]; sections are irc, bot, "
-                                         "flood, bout, league, bridge, tournament, rating, predict, web");
+    EXPECT_ERR("[irc]\n[ircd]\n[bot]\n",
+               "t.conf:2: unknown section [ircd]; sections are irc, bot, "
+               "flood, bout, league, bridge, tournament, rating, predict, web");
     EXPECT_ERR("[irc]\nport = 1\n[general]\nnick = x\n",
                "t.conf:3: unknown section [general]; sections are irc, bot, flood, bout, league, "
                "bridge, tournament, rating, predict, web");

@@ -1077,18 +1077,11 @@ static void page_pundits(struct web *w, const struct route *r, struct reply *out
 
 /* ------------------------------------------- for the other files' pages */
 
-void pages_head(struct str *b, const struct route *r, const char *title)
-{
-    head(b, r, title, 0);
-}
-
 void pages_end(struct str *b, struct reply *out)
 {
     foot(b);
     finish(b, 200, 0, out);
 }
-
-/* ---------------------------------------------------------- dispatch */
 
 void pages_head(struct str *b, const struct route *r, const char *title, int refresh)
 {
@@ -1104,6 +1097,8 @@ void pages_finish(struct str *b, int status, int refresh, struct reply *out)
 {
     finish(b, status, refresh, out);
 }
+
+/* ---------------------------------------------------------- dispatch */
 
 void pages_render(struct web *w, const struct route *r, int page, struct reply *out)
 {

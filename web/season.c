@@ -122,7 +122,7 @@ static void page_season(struct web *w, const struct route *r, struct reply *out)
     struct str b;
     str_init(&b);
     snprintf(title, sizeof(title), "%s season %d", rs->title, s.number);
-    pages_head(&b, r, title);
+    pages_head(&b, r, title, 0);
     str_add(&b,
             "<h1>%s season %d</h1><div class=\"card\"><div class=\"small muted\">%s to %s, "
             "%d league turn%s</div><div>",
@@ -155,7 +155,7 @@ static void page_halloffame(struct web *w, const struct route *r, struct reply *
     }
     struct str b;
     str_init(&b);
-    pages_head(&b, r, "Hall of fame");
+    pages_head(&b, r, "Hall of fame", 0);
     str_add(&b, "<h1>Hall of fame</h1>");
     for (int rules = 0; rules < RULES_COUNT; rules++) {
         const struct ruleset *rs = ruleset_get((enum rules)rules);

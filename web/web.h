@@ -240,7 +240,7 @@ struct reply {
  * Every text a user chose is escaped. Unknown ids give a 404 page. */
 void pages_render(struct web *w, const struct route *r, int page, struct reply *out);
 void api_render(struct web *w, const struct route *r, int page, struct reply *out);
-/* The page frame pages.c draws every page in (for web/tournament.c):
+/* The page frame pages.c draws every page in (web/tournament.c, season.c):
  * the head with its title and a Refresh of `refresh` seconds (0: none),
  * the foot, and the answer made of the text. */
 void pages_head(struct str *b, const struct route *r, const char *title, int refresh);
@@ -257,10 +257,8 @@ void pages_fighter_name(struct web *w, const struct route *r, struct reply *out)
  * /api (r->api) the same as JSON: api_error(status, message). */
 void pages_error(const struct route *r, int status, const char *title, const char *message,
                  struct reply *out);
-/* For the pages made in other files: the head of a page titled `title`
- * (the style, the navigation) onto b, and the end of one (the footer) with
- * b made the 200 answer. */
-void pages_head(struct str *b, const struct route *r, const char *title);
+/* For the pages made in other files (season.c): the end of one (the
+ * footer) with b made the 200 answer; its head is pages_head's. */
 void pages_end(struct str *b, struct reply *out);
 /* The seasons' pages (season.c): PAGE_SEASON and PAGE_HALLOFFAME, and their
  * JSON, API_SEASON and API_HALLOFFAME. */
