@@ -92,7 +92,7 @@ def s_plans(env):
         chan_wait(w, r"^%s joins tournament #1 \(Spring Cup\): %d of 8\.$" % (c.fighter, k + 1),
                   pos)
     begins = chan_wait(w, r"^Tournament #1 \(Spring Cup\) begins: 8 fighters, boxing, seeded "
-                       r"by record\. Quarter-finals: ", start)
+                       r"by rating\. Quarter-finals: ", start)
     pairs = re.findall(r"\[(\d)\] v \w+ \[(\d)\]", begins)
     check(pairs == [("1", "8"), ("4", "5"), ("2", "7"), ("3", "6")],
           "the standard bracket: %r" % begins)
