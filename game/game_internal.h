@@ -171,7 +171,7 @@ void record_after_bout(const struct ruleset *rs, const struct result *res, int f
 void league_tick(struct game *g, const char *channel);
 
 /* Ratings (rating.c). rating_counts: 1 if finished bout `rec` moves its
- * fighters' ratings (an exhibition only unless [rating] exhibitions = no).
+ * fighters' ratings (an exhibition only unless [rating] exhibitions = no; a tournament's always).
  * rating_bout_store: when it counts, both fighters' new ratings and their
  * history after `rec` (over: its winner, ended, id set), inside the
  * caller's transaction, and into moved[] (when not NULL; sides -1 when

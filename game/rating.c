@@ -107,7 +107,13 @@ void rating_update(struct rating *p, const struct rating *opp, const double *sco
 
 int rating_counts(const struct game *g, const struct db_bout *rec)
 {
-    return rec->kind != DB_BOUT_EXHIBITION || !g->cfg.rating_skip_exhibitions;
+    int64_t tournament;
+
+    if (rec->kind != DB_BOUT_EXHIBITION || !g->cfg.rating_skip_exhibitions)
+        return 1;
+    /* A tournament's bouts are exhibitions linked to their bracket: they
+     * count whatever [rating] exhibitions says. */
+    return db_tournament_of_bout(g->db, rec->id, &tournament) == DB_OK;
 }
 
 /* Fighter `id`'s rating in `rules` into *r, a newcomer's when he has none.

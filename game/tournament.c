@@ -424,8 +424,6 @@ static int match_fight(struct game *g, const struct tour *x, struct db_tournamen
             pb_records(pb);
             for (int s = 0; rc == 0 && s < SIDES; s++)
                 rc = db_fighter_save(g->db, &pb->f[s]) == DB_OK ? 0 : -1;
-            if (rc == 0) /* the ratings, in the same transaction */
-                rc = rating_bout_store(g, &pb->rec, NULL);
         }
     }
     if (rc == 0) {
@@ -435,6 +433,8 @@ static int match_fight(struct game *g, const struct tour *x, struct db_tournamen
         m->bout = pb->rec.id;
         m->winner = m->fighter[w];
         rc = db_tournament_match_put(g->db, x->t.id, m) == DB_OK ? 0 : -1;
+        if (rc == 0) /* the ratings, in the same transaction, once linked */
+            rc = rating_bout_store(g, &pb->rec, NULL);
     }
     for (int s = 0; s < SIDES; s++)
         plan_free(pb->plan[s]);

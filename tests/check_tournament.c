@@ -274,7 +274,11 @@ START_TEST(test_seeds_by_rating)
     int64_t acc[5];
     struct db_fighter f;
     char name[16];
+    struct game_config no_exhibitions = cfg;
 
+    /* Exhibitions move no rating here; a tournament's bouts still do. */
+    no_exhibitions.rating_skip_exhibitions = 1;
+    game_set_config(game, &no_exhibitions);
     game_connected(game);
     ck_assert_int_eq(open_words(1, "size=4"), 0);
     for (int i = 1; i <= 4; i++)

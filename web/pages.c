@@ -105,6 +105,8 @@ static void head(struct str *b, const struct route *r, const char *title, int re
         const struct ruleset *rs = ruleset_get((enum rules)i);
         str_add(b, "<a href=\"%sstandings/%s\">%s</a>", r->root, rs->name, rs->title);
     }
+    str_add(b, "<a href=\"%stournaments\">Tournaments</a>", r->root);
+    str_add(b, "<a href=\"%shalloffame\">Hall of fame</a>", r->root);
     str_add(b, "<a href=\"%spundits\">Pundits</a>", r->root);
     str_add(b, "</nav></header><main>");
 }
