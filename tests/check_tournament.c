@@ -12,7 +12,7 @@
  * account's id. */
 static int64_t boxer(int i, int wins)
 {
-    char name[16], fighter[16];
+    char name[32], fighter[32];
     struct sheet s = {.rules = RULES_BOXING};
     struct db_fighter list[1];
     int m = 0;
@@ -31,7 +31,7 @@ static int64_t boxer(int i, int wins)
 /* Account p<i> joins with Boxer<i>. */
 static int join(int i, int64_t acc)
 {
-    char name[16], fighter[16];
+    char name[32], fighter[32];
     struct db_fighter f;
 
     snprintf(name, sizeof(name), "p%d", i);
@@ -273,7 +273,7 @@ START_TEST(test_seeds_by_rating)
     struct game_caller boss = caller("boss", 99, 1);
     int64_t acc[5];
     struct db_fighter f;
-    char name[16];
+    char name[32];
     struct game_config no_exhibitions = cfg;
 
     /* Exhibitions move no rating here; a tournament's bouts still do. */
