@@ -730,6 +730,18 @@ int db_fail(struct db *db, const char *fmt, ...)
     return DB_ERROR;
 }
 
+sqlite3_stmt *db_prepare(struct db *db, const char *sql)
+{
+    sqlite3_stmt *st = NULL;
+
+    if (sqlite3_prepare_v2(db->conn, sql, -1, &st, NULL) != SQLITE_OK) {
+        db_fail(db, "%s", sqlite3_errmsg(db->conn));
+        sqlite3_finalize(st);
+        return NULL;
+    }
+    return st;
+}
+
 int db_text_check(struct db *db, const char *what, const char *s, size_t size)
 {
     if (!s)

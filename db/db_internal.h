@@ -138,6 +138,10 @@ int db_kit_load(const char *text, struct sheet *s);
 
 /* Formats a message into db->err and returns DB_ERROR. */
 int db_fail(struct db *db, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Prepares `sql` on db's connection for one use (the caller finalizes
+ * it): the statement, or NULL with the message in db->err. For the files
+ * whose statements are not in the shared table (predict.c, tournament.c). */
+sqlite3_stmt *db_prepare(struct db *db, const char *sql);
 
 /* Checks a string the caller wants stored: not NULL, not empty, and fitting
  * a buffer of `size` bytes with its NUL. Returns DB_OK, or DB_ERROR with a

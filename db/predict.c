@@ -16,28 +16,16 @@
 
 #define POINTS_SQL "((hits & 1) + ((hits >> 1) & 1) + ((hits >> 2) & 1))"
 
-/* Prepares `sql` on db's connection; NULL (and db->err) on failure. */
-static sqlite3_stmt *prepare(struct db *db, const char *sql)
-{
-    sqlite3_stmt *st = NULL;
-
-    if (sqlite3_prepare_v2(db->conn, sql, -1, &st, NULL) != SQLITE_OK) {
-        db_fail(db, "%s", sqlite3_errmsg(db->conn));
-        sqlite3_finalize(st);
-        return NULL;
-    }
-    return st;
-}
-
 int db_predict_put(struct db *db, const struct db_prediction *p)
 {
     if (db_text_check_len(db, "method", p->method, DB_METHOD_MAX) != DB_OK)
         return DB_ERROR;
-    sqlite3_stmt *st = prepare(db, "INSERT INTO predictions (bout, account, side, method, round, "
-                                   "closes, made) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) "
-                                   "ON CONFLICT (bout, account) DO UPDATE SET side = ?3, "
-                                   "method = ?4, round = ?5, closes = ?6, made = ?7 "
-                                   "WHERE predictions.hits IS NULL");
+    sqlite3_stmt *st =
+        db_prepare(db, "INSERT INTO predictions (bout, account, side, method, round, "
+                       "closes, made) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) "
+                       "ON CONFLICT (bout, account) DO UPDATE SET side = ?3, "
+                       "method = ?4, round = ?5, closes = ?6, made = ?7 "
+                       "WHERE predictions.hits IS NULL");
     if (!st)
         return DB_ERROR;
     int bad = 0;
@@ -89,7 +77,7 @@ static int row_read(struct db *db, sqlite3_stmt *st, struct db_prediction *p)
 
 int db_predict_get(struct db *db, int64_t bout, int64_t account, struct db_prediction *out)
 {
-    sqlite3_stmt *st = prepare(db, ROW_SQL "WHERE p.bout = ?1 AND p.account = ?2");
+    sqlite3_stmt *st = db_prepare(db, ROW_SQL "WHERE p.bout = ?1 AND p.account = ?2");
     int rc = DB_ERROR;
 
     if (!st)
@@ -117,7 +105,7 @@ int db_predict_get(struct db *db, int64_t bout, int64_t account, struct db_predi
 int db_predict_each(struct db *db, int64_t bout,
                     int (*fn)(void *arg, const struct db_prediction *p), void *arg)
 {
-    sqlite3_stmt *st = prepare(db, ROW_SQL "WHERE p.bout = ?1 ORDER BY p.made, p.account");
+    sqlite3_stmt *st = db_prepare(db, ROW_SQL "WHERE p.bout = ?1 ORDER BY p.made, p.account");
     int rc = DB_ERROR;
 
     if (!st)
@@ -147,9 +135,9 @@ int db_predict_each(struct db *db, int64_t bout,
 
 int db_predict_open(struct db *db, int64_t account, struct db_prediction *out, int max, int *n)
 {
-    sqlite3_stmt *st = prepare(db, ROW_SQL "JOIN bouts b ON b.id = p.bout WHERE p.account = ?1 "
-                                           "AND p.hits IS NULL AND b.state = 'live' "
-                                           "ORDER BY p.bout");
+    sqlite3_stmt *st = db_prepare(db, ROW_SQL "JOIN bouts b ON b.id = p.bout WHERE p.account = ?1 "
+                                              "AND p.hits IS NULL AND b.state = 'live' "
+                                              "ORDER BY p.bout");
     int rc = DB_ERROR;
 
     *n = 0;
@@ -176,11 +164,11 @@ int db_predict_open(struct db *db, int64_t account, struct db_prediction *out, i
 
 int db_predict_score(struct db *db, int64_t bout, int winner, const char *method, int round)
 {
-    sqlite3_stmt *st =
-        prepare(db, "UPDATE predictions SET hits = CASE WHEN side = ?2 THEN 1 "
-                    "+ CASE WHEN ?2 >= 0 AND method <> '' AND method = ?3 THEN 2 ELSE 0 END "
-                    "+ CASE WHEN ?2 >= 0 AND round > 0 AND round = ?4 THEN 4 ELSE 0 END ELSE 0 END "
-                    "WHERE bout = ?1 AND hits IS NULL");
+    sqlite3_stmt *st = db_prepare(
+        db, "UPDATE predictions SET hits = CASE WHEN side = ?2 THEN 1 "
+            "+ CASE WHEN ?2 >= 0 AND method <> '' AND method = ?3 THEN 2 ELSE 0 END "
+            "+ CASE WHEN ?2 >= 0 AND round > 0 AND round = ?4 THEN 4 ELSE 0 END ELSE 0 END "
+            "WHERE bout = ?1 AND hits IS NULL");
     if (!st)
         return DB_ERROR;
     int bad = 0;
@@ -196,7 +184,7 @@ int db_predict_score(struct db *db, int64_t bout, int winner, const char *method
 int db_predict_table(struct db *db, int rules, int64_t from, int64_t to, struct db_pundit *out,
                      int max, int *n)
 {
-    sqlite3_stmt *st = prepare(
+    sqlite3_stmt *st = db_prepare(
         db, "SELECT a.name, sum(" POINTS_SQL ") AS pts, count(*) AS scored, "
             "sum(hits & 1) AS won FROM predictions p JOIN accounts a ON a.id = p.account "
             "JOIN bouts b ON b.id = p.bout WHERE p.hits IS NOT NULL "

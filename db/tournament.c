@@ -15,19 +15,6 @@
 
 static const char *const state_names[] = {"open", "running", "over"};
 
-/* Prepares `sql`, or returns NULL with the message in db->err. */
-static sqlite3_stmt *prepare(struct db *db, const char *sql)
-{
-    sqlite3_stmt *st = NULL;
-
-    if (sqlite3_prepare_v2(db->conn, sql, -1, &st, NULL) != SQLITE_OK) {
-        db_fail(db, "%s", sqlite3_errmsg(db->conn));
-        sqlite3_finalize(st);
-        return NULL;
-    }
-    return st;
-}
-
 /* Binds an id, or NULL for 0. */
 static int bind_id(sqlite3_stmt *st, int i, int64_t v)
 {
@@ -85,9 +72,9 @@ int db_tournament_create(struct db *db, struct db_tournament *t)
     const char *rules = db_rules_name(t->rules);
     if (!rules)
         return db_fail(db, "no storage for ruleset %d", (int)t->rules);
-    sqlite3_stmt *st = prepare(db, "INSERT INTO tournaments (name, rules, size, rounds, mode,"
-                                   " channel, state, created) VALUES (?1, ?2, ?3, ?4, ?5, ?6,"
-                                   " 'open', ?7)");
+    sqlite3_stmt *st = db_prepare(db, "INSERT INTO tournaments (name, rules, size, rounds, mode,"
+                                      " channel, state, created) VALUES (?1, ?2, ?3, ?4, ?5, ?6,"
+                                      " 'open', ?7)");
     if (!st)
         return DB_ERROR;
     int bad = sqlite3_bind_text(st, 1, t->name, -1, SQLITE_STATIC) ||
@@ -105,7 +92,7 @@ int db_tournament_create(struct db *db, struct db_tournament *t)
 
 int db_tournament_get(struct db *db, int64_t id, struct db_tournament *t)
 {
-    sqlite3_stmt *st = prepare(db, "SELECT " T_COLUMNS " WHERE id = ?1");
+    sqlite3_stmt *st = db_prepare(db, "SELECT " T_COLUMNS " WHERE id = ?1");
     int rc = DB_ERROR;
 
     if (!st)
@@ -131,9 +118,9 @@ int db_tournament_get(struct db *db, int64_t id, struct db_tournament *t)
 
 int db_tournament_save(struct db *db, const struct db_tournament *t)
 {
-    sqlite3_stmt *st = prepare(db, "UPDATE tournaments SET state = ?2, stage = ?3, said = ?4,"
-                                   " winner = ?5, started = ?6, ended = ?7, last = ?8"
-                                   " WHERE id = ?1");
+    sqlite3_stmt *st = db_prepare(db, "UPDATE tournaments SET state = ?2, stage = ?3, said = ?4,"
+                                      " winner = ?5, started = ?6, ended = ?7, last = ?8"
+                                      " WHERE id = ?1");
     if (!st)
         return DB_ERROR;
     int bad = sqlite3_bind_int64(st, 1, t->id) ||
@@ -166,7 +153,7 @@ static int list_tournaments(struct db *db, sqlite3_stmt *st, struct db_tournamen
 
 int db_tournament_list(struct db *db, struct db_tournament *out, int max, int *n)
 {
-    sqlite3_stmt *st = prepare(db, "SELECT " T_COLUMNS " ORDER BY id DESC");
+    sqlite3_stmt *st = db_prepare(db, "SELECT " T_COLUMNS " ORDER BY id DESC");
 
     *n = 0;
     return st ? list_tournaments(db, st, out, max, n) : DB_ERROR;
@@ -174,7 +161,7 @@ int db_tournament_list(struct db *db, struct db_tournament *out, int max, int *n
 
 int db_tournament_won(struct db *db, int64_t fighter, struct db_tournament *out, int max, int *n)
 {
-    sqlite3_stmt *st = prepare(db, "SELECT " T_COLUMNS " WHERE winner = ?1 ORDER BY id DESC");
+    sqlite3_stmt *st = db_prepare(db, "SELECT " T_COLUMNS " WHERE winner = ?1 ORDER BY id DESC");
 
     *n = 0;
     if (!st)
@@ -189,8 +176,8 @@ int db_tournament_won(struct db *db, int64_t fighter, struct db_tournament *out,
 
 int db_tournament_join(struct db *db, int64_t id, int64_t fighter, int64_t now)
 {
-    sqlite3_stmt *st = prepare(db, "INSERT OR IGNORE INTO tournament_entries (tournament,"
-                                   " fighter, joined) VALUES (?1, ?2, ?3)");
+    sqlite3_stmt *st = db_prepare(db, "INSERT OR IGNORE INTO tournament_entries (tournament,"
+                                      " fighter, joined) VALUES (?1, ?2, ?3)");
     if (!st)
         return DB_ERROR;
     int bad = sqlite3_bind_int64(st, 1, id) || sqlite3_bind_int64(st, 2, fighter) ||
@@ -203,7 +190,7 @@ int db_tournament_join(struct db *db, int64_t id, int64_t fighter, int64_t now)
 int db_tournament_leave(struct db *db, int64_t id, int64_t fighter)
 {
     sqlite3_stmt *st =
-        prepare(db, "DELETE FROM tournament_entries WHERE tournament = ?1 AND fighter = ?2");
+        db_prepare(db, "DELETE FROM tournament_entries WHERE tournament = ?1 AND fighter = ?2");
     if (!st)
         return DB_ERROR;
     int bad = sqlite3_bind_int64(st, 1, id) || sqlite3_bind_int64(st, 2, fighter);
@@ -214,8 +201,8 @@ int db_tournament_leave(struct db *db, int64_t id, int64_t fighter)
 
 int db_tournament_seed(struct db *db, int64_t id, int64_t fighter, int seed)
 {
-    sqlite3_stmt *st = prepare(db, "UPDATE tournament_entries SET seed = ?3"
-                                   " WHERE tournament = ?1 AND fighter = ?2");
+    sqlite3_stmt *st = db_prepare(db, "UPDATE tournament_entries SET seed = ?3"
+                                      " WHERE tournament = ?1 AND fighter = ?2");
     if (!st)
         return DB_ERROR;
     int bad = sqlite3_bind_int64(st, 1, id) || sqlite3_bind_int64(st, 2, fighter) ||
@@ -226,8 +213,8 @@ int db_tournament_seed(struct db *db, int64_t id, int64_t fighter, int seed)
 int db_tournament_entries(struct db *db, int64_t id, struct db_tournament_entry *out, int max,
                           int *n)
 {
-    sqlite3_stmt *st = prepare(db, "SELECT fighter, seed, joined FROM tournament_entries"
-                                   " WHERE tournament = ?1 ORDER BY seed, joined, fighter");
+    sqlite3_stmt *st = db_prepare(db, "SELECT fighter, seed, joined FROM tournament_entries"
+                                      " WHERE tournament = ?1 ORDER BY seed, joined, fighter");
     int rc = DB_OK, step;
 
     *n = 0;
@@ -252,9 +239,9 @@ int db_tournament_entries(struct db *db, int64_t id, struct db_tournament_entry 
 
 int db_tournament_match_put(struct db *db, int64_t id, const struct db_tournament_match *m)
 {
-    sqlite3_stmt *st = prepare(db, "INSERT OR REPLACE INTO tournament_bouts (tournament, stage,"
-                                   " slot, fighter_a, fighter_b, bout, winner)"
-                                   " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
+    sqlite3_stmt *st = db_prepare(db, "INSERT OR REPLACE INTO tournament_bouts (tournament, stage,"
+                                      " slot, fighter_a, fighter_b, bout, winner)"
+                                      " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
     if (!st)
         return DB_ERROR;
     int bad = sqlite3_bind_int64(st, 1, id) || sqlite3_bind_int(st, 2, m->stage) ||
@@ -266,10 +253,10 @@ int db_tournament_match_put(struct db *db, int64_t id, const struct db_tournamen
 int db_tournament_matches(struct db *db, int64_t id, struct db_tournament_match *out, int max,
                           int *n)
 {
-    sqlite3_stmt *st = prepare(db, "SELECT stage, slot, coalesce(fighter_a, 0),"
-                                   " coalesce(fighter_b, 0), coalesce(bout, 0),"
-                                   " coalesce(winner, 0) FROM tournament_bouts"
-                                   " WHERE tournament = ?1 ORDER BY stage, slot");
+    sqlite3_stmt *st = db_prepare(db, "SELECT stage, slot, coalesce(fighter_a, 0),"
+                                      " coalesce(fighter_b, 0), coalesce(bout, 0),"
+                                      " coalesce(winner, 0) FROM tournament_bouts"
+                                      " WHERE tournament = ?1 ORDER BY stage, slot");
     int rc = DB_OK, step;
 
     *n = 0;
@@ -297,7 +284,7 @@ int db_tournament_matches(struct db *db, int64_t id, struct db_tournament_match 
 
 int db_tournament_of_bout(struct db *db, int64_t bout, int64_t *id)
 {
-    sqlite3_stmt *st = prepare(db, "SELECT tournament FROM tournament_bouts WHERE bout = ?1");
+    sqlite3_stmt *st = db_prepare(db, "SELECT tournament FROM tournament_bouts WHERE bout = ?1");
     int rc = DB_ERROR;
 
     if (!st)
