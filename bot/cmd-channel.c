@@ -120,27 +120,6 @@ static int configured(const struct bot *bot, const char *name)
     return 0;
 }
 
-int bot_chan_forget(struct bot *bot, int c, const char *why)
-{
-    char line[OUTQ_LINE_MAX];
-
-    if (db_channel_remove(bot->db, bot->chan[c]) != 0) {
-        log_msg(LOG_ERROR, "cannot forget %s: %s", bot->chan[c], db_errmsg(bot->db));
-        return -1;
-    }
-    if (bot->chan_in[c]) {
-        snprintf(line, sizeof(line), "PART %s :%s", bot->chan[c], why);
-        outq_raw(bot->q, line);
-    }
-    log_msg(LOG_INFO, "left %s and forgot it (%s)", bot->chan[c], why);
-    users_chan_gone(bot->users, c);
-    chanops_gone(bot, c, NULL);
-    bot->chan_in[c] = 0;
-    bot->chan_invited[c] = 0;
-    bot->chan[c][0] = '\0';
-    return 0;
-}
-
 static int cmd_part(struct cmd_ctx *ctx)
 {
     struct bot *bot = ctx->bot;

@@ -706,6 +706,29 @@ static int chan_slot(const struct bot *bot)
     return -1;
 }
 
+/* The channel slot c left and forgotten (bot.h): the other half of the
+ * INVITE below, so that the invited channels' table has one user. */
+int bot_chan_forget(struct bot *bot, int c, const char *why)
+{
+    char line[OUTQ_LINE_MAX];
+
+    if (db_channel_remove(bot->db, bot->chan[c]) != 0) {
+        log_msg(LOG_ERROR, "cannot forget %s: %s", bot->chan[c], db_errmsg(bot->db));
+        return -1;
+    }
+    if (bot->chan_in[c]) {
+        snprintf(line, sizeof(line), "PART %s :%s", bot->chan[c], why);
+        outq_raw(bot->q, line);
+    }
+    log_msg(LOG_INFO, "left %s and forgot it (%s)", bot->chan[c], why);
+    users_chan_gone(bot->users, c);
+    chanops_gone(bot, c, NULL);
+    bot->chan_in[c] = 0;
+    bot->chan_invited[c] = 0;
+    bot->chan[c][0] = '\0';
+    return 0;
+}
+
 /* An INVITE from `nick` to channel `name`, with join_on_invite: taken
  * from one of the bot's admins, identified; the channel is kept in the
  * database and joined. Anyone else is told who may invite the bot. */
