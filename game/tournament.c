@@ -579,29 +579,53 @@ static int open_word(const struct game_caller *who, const char *w, struct db_tou
     return 0;
 }
 
-/* The words of `tournament open` into t (name= takes the rest). 0, or -1. */
+/* 1 if w starts one of `tournament open`'s words (a ruleset, size=, mode=,
+ * rounds=, name=): where a name's words stop. */
+static int open_key(const char *w)
+{
+    static const char *const keys[] = {"size=", "mode=", "rounds=", "name=", "rules="};
+
+    for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+        if (strncasecmp(w, keys[i], strlen(keys[i])) == 0)
+            return 1;
+    return 0;
+}
+
+/* The name that starts at argv[i] ("name=Spring" "Cup" ...) into t, up to
+ * the next key word: the index of the first word after it, or -1 after
+ * telling why. */
+static int open_name(const struct game_caller *who, const char *const *argv, int argc, int i,
+                     struct db_tournament *t)
+{
+    struct str n;
+
+    str_init(&n);
+    str_cat(&n, argv[i] + 5);
+    for (i++; i < argc && !open_key(argv[i]); i++)
+        str_add(&n, " %s", argv[i]);
+    int bad = n.len == 0 || n.len >= sizeof(t->name);
+    if (!bad)
+        snprintf(t->name, sizeof(t->name), "%s", n.p);
+    str_free(&n);
+    if (bad) {
+        game_reply(who, "name=: 1 to %d characters: name=Spring Cup", (int)sizeof(t->name) - 1);
+        return -1;
+    }
+    return i;
+}
+
+/* The words of `tournament open` into t (name= takes the words up to the
+ * next key word). 0, or -1. */
 static int open_words(const struct game_caller *who, const char *const *argv, int argc,
                       struct db_tournament *t)
 {
     const char *rounds = NULL;
 
-    for (int i = 0; i < argc; i++) {
+    for (int i = 0; i < argc;) {
         if (strncasecmp(argv[i], "name=", 5) == 0) {
-            struct str n;
-            str_init(&n);
-            str_cat(&n, argv[i] + 5);
-            for (int k = i + 1; k < argc; k++)
-                str_add(&n, " %s", argv[k]);
-            int bad = n.len == 0 || n.len >= sizeof(t->name);
-            if (!bad)
-                snprintf(t->name, sizeof(t->name), "%s", n.p);
-            str_free(&n);
-            if (bad) {
-                game_reply(who, "name=: 1 to %d characters, last on the line: name=Spring Cup",
-                           (int)sizeof(t->name) - 1);
+            if ((i = open_name(who, argv, argc, i, t)) < 0)
                 return -1;
-            }
-            break;
+            continue;
         }
         if (open_word(who, argv[i], t) != 0)
             return -1;
@@ -609,6 +633,7 @@ static int open_words(const struct game_caller *who, const char *const *argv, in
             rounds = argv[i];
             t->rounds = 0;
         }
+        i++;
     }
     if (rounds && game_rounds_word(who, t->rules, rounds + 7, &t->rounds) != 0)
         return -1;

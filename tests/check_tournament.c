@@ -97,6 +97,15 @@ START_TEST(test_refusals)
 }
 END_TEST
 
+/* name= may stand anywhere: its words run to the next key word. */
+START_TEST(test_name_anywhere)
+{
+    ck_assert_int_eq(open_words(1, "name=Winter Cup size=4 mode=plans"), 0);
+    HAS("#ring|chatter|Tournament #1 (Winter Cup) is open: boxing, 4 places, fought from the "
+        "plans. Join with !tournament join <fighter>.");
+}
+END_TEST
+
 /* Eight entrants seeded by wins: the standard bracket 1 v 8, 4 v 5, 2 v
  * 7, 3 v 6, fought from the plans a round at a time to a winner. */
 START_TEST(test_plans_bracket_of_eight)
@@ -330,6 +339,7 @@ Suite *tournament_suite(void)
     tcase_add_checked_fixture(tc, fixture_setup, fixture_teardown);
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_refusals);
+    tcase_add_test(tc, test_name_anywhere);
     tcase_add_test(tc, test_plans_bracket_of_eight);
     tcase_add_test(tc, test_byes_to_top_seeds);
     tcase_add_test(tc, test_restart_says_what_was_stored);
