@@ -916,7 +916,7 @@ void game_prediction_text(const struct db_prediction *p, enum rules rules, const
  * what to do) and returns 0, or -1 when it refused. One tournament is open
  * or running at a time; the commands without a number act on it.
  * open: argv are the words after "open" (rules= size= rounds= mode=
- * name=, the name last and taking the rest of the line); join: the
+ * name=, the name running to the next key word); join: the
  * caller's fighter `f` joins (the tournament starts when full); leave: his
  * fighter leaves (until it starts); start: an admin starts it now; next:
  * an admin fights a plans tournament's next bracket round now; show: the
