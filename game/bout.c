@@ -2185,5 +2185,6 @@ int game_cancel(struct game *g, const struct game_caller *who, int64_t bout)
     if (!who->channel || !same_name(g, who->channel, rec.channel))
         game_reply(who, "bout #%lld cancelled", id);
     forget(g, lv);
+    tournament_bout_over(g, bout); /* a tournament's match is fought again */
     return 0;
 }

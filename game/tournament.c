@@ -1045,8 +1045,27 @@ void tournament_tick(struct game *g)
 
 /* ------------------------------------------------------------ fought live */
 
+/* A match whose bout an admin cancelled (no result) is fought again: it
+ * lets go of the bout, so that tournament_live_go starts a new one. */
+static void tour_refight(struct game *g, struct tour *x, struct db_tournament_match *m)
+{
+    int64_t old = m->bout;
+
+    m->bout = 0;
+    if (db_tournament_match_put(g->db, x->t.id, m) != DB_OK) {
+        m->bout = old;
+        game_log(g, GAME_LOG_ERROR, "tournament %lld: bout %lld not let go: %s", (long long)x->t.id,
+                 (long long)old, db_errmsg(g->db));
+        return;
+    }
+    game_say(g, GAME_CHATTER, x->t.channel,
+             "Tournament #%lld (%s): bout #%lld was cancelled with no result; it is fought again.",
+             (long long)x->t.id, x->t.name, (long long)old);
+}
+
 /* The winner of each bout of x's current round that ended while the
- * bracket did not hear of it (a restart between the two). */
+ * bracket did not hear of it (a restart between the two); a cancelled one
+ * is fought again. */
 static void tour_settle(struct game *g, struct tour *x)
 {
     struct db_bout rec;
@@ -1054,7 +1073,11 @@ static void tour_settle(struct game *g, struct tour *x)
     for (int i = 0; i < x->nm; i++) {
         struct db_tournament_match *m = &x->m[i];
         if (m->stage != x->t.stage || !m->bout || m->winner ||
-            db_bout_get(g->db, m->bout, &rec) != DB_OK || rec.state != DB_BOUT_OVER)
+            db_bout_get(g->db, m->bout, &rec) != DB_OK)
+            continue;
+        if (rec.state == DB_BOUT_CANCELLED)
+            tour_refight(g, x, m);
+        if (rec.state != DB_BOUT_OVER)
             continue;
         int w = rec.winner;
         if (w < 0)

@@ -275,6 +275,34 @@ START_TEST(test_live_tournament)
 }
 END_TEST
 
+/* An admin cancels a live tournament bout: no result, and the match is
+ * fought again in a new bout (it used to wait for good). */
+START_TEST(test_live_cancel_fights_again)
+{
+    struct game_caller boss = caller("boss", 99, 1);
+
+    game_connected(game);
+    ck_assert_int_eq(open_words(1, "size=4 mode=live rounds=4 name=Live Cup"), 0);
+    for (int i = 1; i <= 3; i++)
+        ck_assert_int_eq(join(i, boxer(i, 10 - i)), 0);
+    ck_assert_int_eq(game_tournament_start(game, &boss, 1), 0);
+    HAS("#ring|chatter|Bout #1, boxing, 4 rounds: Boxer2 (p2)");
+    hush();
+    ck_assert_int_eq(game_cancel(game, &boss, 1), 0);
+    HAS("Bout #1 (Boxer2 vs Boxer3) is cancelled by boss: no result.");
+    HAS("#ring|chatter|Tournament #1 (Live Cup): bout #1 was cancelled with no result; it is "
+        "fought again.");
+    HAS("#ring|chatter|Bout #2, boxing, 4 rounds: Boxer2 (p2)");
+    ck_assert_int_eq(game_live(game), 1);
+    for (int k = 0; k < 200 && !strstr(said.p, "wins the Live Cup!"); k++) {
+        clock_now += 61;
+        wall_now += 61;
+        game_tick(game, NULL);
+    }
+    HAS(" wins the Live Cup!");
+}
+END_TEST
+
 /* Seeds come from the ratings: the best rated is seed 1 whatever his wins;
  * the plans round's bouts then move the ratings. */
 START_TEST(test_seeds_by_rating)
@@ -344,6 +372,7 @@ Suite *tournament_suite(void)
     tcase_add_test(tc, test_byes_to_top_seeds);
     tcase_add_test(tc, test_restart_says_what_was_stored);
     tcase_add_test(tc, test_live_tournament);
+    tcase_add_test(tc, test_live_cancel_fights_again);
     tcase_add_test(tc, test_seeds_by_rating);
     suite_add_tcase(s, tc);
     return s;
