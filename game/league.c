@@ -253,9 +253,8 @@ static int fight(struct turn *t, int a, int b, enum db_bout_kind kind, int leagu
     fight_record(t, a, b, kind, league, sheets, &rec);
     if (fight_rounds(t, a, b, &rec, &nords) != 0 || db_bout_create(t->g->db, &rec) != DB_OK)
         return -1;
-    for (int k = 0; k < nords; k++)
-        if (db_order_put(t->g->db, rec.id, &t->ords[k]) != DB_OK)
-            return -1;
+    if (nords > 0 && db_order_put_bout(t->g->db, rec.id, t->ords, nords) != DB_OK)
+        return -1;
     fight_apply(t, a, b, sheets, kind, league);
     if (rating_bout_store(t->g, &rec, NULL) != 0)
         return -1;
