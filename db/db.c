@@ -663,6 +663,11 @@ static const char *const stmt_sql[STMT_COUNT] = {
     [STMT_ORDER_BOUT_PUT] = "INSERT INTO bout_orders (bout, orders) VALUES (?1, ?2)",
     [STMT_ORDER_BOUT_GET] = "SELECT orders FROM bout_orders WHERE bout = ?1",
     [STMT_ORDER_BOUT_DELETE] = "DELETE FROM bout_orders WHERE bout = ?1",
+    /* A league turn's reads (issue 28). */
+    [STMT_LEAGUE_COUNT] = "SELECT count(*) FROM fighters WHERE rules = ?1 AND retired = 0",
+    [STMT_LEAGUE_PLANS] =
+        "SELECT p.fighter, p.text FROM plans p JOIN fighters f ON f.id = p.fighter"
+        " WHERE f.rules = ?1 AND f.retired = 0 ORDER BY p.fighter",
     [STMT_ROUND_PUT] = "INSERT INTO rounds (bout, round, summary, report, digest)"
                        " VALUES (?1, ?2, '', '', ?3) ON CONFLICT (bout, round)"
                        " DO UPDATE SET summary = '', report = '', digest = excluded.digest",

@@ -447,6 +447,17 @@ int db_dump_file(const char *path, struct str *out, char *errbuf, int errlen);
  * db_fighter_save writes the league fields too. */
 int db_fighter_list_rules(struct db *db, enum rules rules, struct db_fighter *out, int max, int *n);
 
+/* How many active (not retired) fighters ruleset `rules` has, into *n
+ * (0 on error): what db_fighter_list_rules would list. */
+int db_league_count(struct db *db, enum rules rules, int *n);
+/* Calls each(ctx, fighter, text) for every stored plan of an active fighter
+ * of ruleset `rules`, by fighter id, in one read (a league turn reads them
+ * all); `text` lasts until each returns. DB_ERROR for a ruleset without
+ * storage or a plan that cannot be read (each may have been called for
+ * others before). */
+int db_league_plans(struct db *db, enum rules rules,
+                    void (*each)(void *ctx, int64_t fighter, const char *text), void *ctx);
+
 /* The International Champion of a ruleset and his successful defences:
  * DB_NOTFOUND (nothing written) when the title is vacant. */
 int db_champion_get(struct db *db, enum rules rules, int64_t *fighter, int *defences);

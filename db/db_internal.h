@@ -98,6 +98,9 @@ enum db_stmt {
     STMT_ORDER_BOUT_PUT,
     STMT_ORDER_BOUT_GET,
     STMT_ORDER_BOUT_DELETE,
+    /* A league turn's reads (issue 28). */
+    STMT_LEAGUE_COUNT,
+    STMT_LEAGUE_PLANS,
     STMT_COUNT
 };
 
