@@ -458,6 +458,12 @@ int db_league_count(struct db *db, enum rules rules, int *n);
 int db_league_plans(struct db *db, enum rules rules,
                     void (*each)(void *ctx, int64_t fighter, const char *text), void *ctx);
 
+/* SQLite's page cache for a league turn (`turn` 1: room for a turn of
+ * 100,000 fighters, whose writes would otherwise spill to the WAL and be
+ * read back mid-transaction) or back to SQLite's default (0). Speed alone:
+ * nothing stored changes; it never fails. */
+void db_league_cache(struct db *db, int turn);
+
 /* The International Champion of a ruleset and his successful defences:
  * DB_NOTFOUND (nothing written) when the title is vacant. */
 int db_champion_get(struct db *db, enum rules rules, int64_t *fighter, int *defences);
