@@ -2518,6 +2518,70 @@ END_TEST
  * fighters listed, each saved, a bout each with its orders and rounds. */
 #define TURN_FIGHTERS 3000
 
+/* Collects db_league_plans's calls. */
+struct plans_seen {
+    int n;
+    int64_t fighter[8];
+    char text[8][64];
+};
+
+static void plan_seen(void *ctx, int64_t fighter, const char *text)
+{
+    struct plans_seen *p = ctx;
+
+    ck_assert_int_lt(p->n, 8);
+    p->fighter[p->n] = fighter;
+    snprintf(p->text[p->n], sizeof(p->text[0]), "%s", text);
+    p->n++;
+}
+
+/* A turn's reads: the active fighters counted as db_fighter_list_rules
+ * lists them, and their plans in one read by fighter id. */
+START_TEST(test_league_count_plans)
+{
+    struct db_fighter f;
+    struct plans_seen seen = {0};
+    int64_t bob = account("bob"), id[5];
+    int n = -1;
+
+    ck_assert_int_eq(db_league_count(db, RULES_SUGARRAY, &n), DB_OK);
+    ck_assert_int_eq(n, 0);
+    for (int i = 0; i < 5; i++) {
+        char key[16];
+        snprintf(key, sizeof(key), "s%d", i);
+        f = i == 3 ? boxer(bob, key, 12, 12, 12, 12, 12) : sugar(bob, key, 10 + i, 20);
+        ck_assert_int_eq(db_fighter_create(db, key, &f), DB_OK);
+        id[i] = f.id;
+    }
+    ck_assert_int_eq(db_fighter_retire(db, id[2]), DB_OK);
+    /* Plans stored newest fighter first: read back by id. */
+    ck_assert_int_eq(db_plan_set(db, id[4], "4/3", 1), DB_OK);
+    ck_assert_int_eq(db_plan_set(db, id[3], "5/5/10", 1), DB_OK); /* a boxer */
+    ck_assert_int_eq(db_plan_set(db, id[2], "6/0", 1), DB_OK);    /* retired */
+    ck_assert_int_eq(db_plan_set(db, id[0], "3/2; 2) 2/3", 1), DB_OK);
+
+    ck_assert_int_eq(db_league_count(db, RULES_SUGARRAY, &n), DB_OK);
+    ck_assert_int_eq(n, 3);
+    ck_assert_int_eq(db_league_count(db, RULES_BOXING, &n), DB_OK);
+    ck_assert_int_eq(n, 1);
+    ck_assert_int_eq(db_league_plans(db, RULES_SUGARRAY, plan_seen, &seen), DB_OK);
+    ck_assert_int_eq(seen.n, 2);
+    ck_assert_int_eq(seen.fighter[0], id[0]);
+    ck_assert_str_eq(seen.text[0], "3/2; 2) 2/3");
+    ck_assert_int_eq(seen.fighter[1], id[4]);
+    ck_assert_str_eq(seen.text[1], "4/3");
+    ck_assert_int_eq(db_league_count(db, (enum rules)99, &n), DB_ERROR);
+    ck_assert_int_eq(n, 0);
+    ck_assert_int_eq(db_league_plans(db, (enum rules)99, plan_seen, &seen), DB_ERROR);
+
+    /* The turn's cache and back change nothing stored. */
+    db_league_cache(db, 1);
+    ck_assert_int_eq(db_league_count(db, RULES_SUGARRAY, &n), DB_OK);
+    ck_assert_int_eq(n, 3);
+    db_league_cache(db, 0);
+}
+END_TEST
+
 START_TEST(test_league_turn_bulk)
 {
     static struct db_fighter out[TURN_FIGHTERS + 10];
@@ -3019,6 +3083,7 @@ Suite *db_suite(void)
     tcase_add_test(tc, test_fighter_league_round_trip);
     tcase_add_test(tc, test_bout_kind_round_trip);
     tcase_add_test(tc, test_fighter_list_rules);
+    tcase_add_test(tc, test_league_count_plans);
     tcase_add_test(tc, test_champion);
     tcase_add_test(tc, test_turns);
     tcase_add_test(tc, test_league_turn_bulk);
