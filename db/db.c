@@ -514,7 +514,8 @@ static const char *const migrations[] = {
     "CREATE TABLE channels (name TEXT PRIMARY KEY NOT NULL CHECK (length(name) BETWEEN 2 AND 63),"
     " invited_by TEXT NOT NULL DEFAULT '', joined INTEGER NOT NULL DEFAULT 0);",
     /* 16 (issue 28): the orders of a bout fought all at once (a league or
-     * title bout) in one row, `orders`, instead of a row per round and side:
+     * title bout) in one row of `bout_orders`, instead of a row per round
+     * and side in `orders`:
      * a turn wrote 24 order rows a bout, most of its time and of the file.
      * The text is the bout's orders by round then side, one a line ('\n'
      * between them): the source's mark ('p' player, '@' plan, 'l' last,
@@ -523,7 +524,8 @@ static const char *const migrations[] = {
      * the round before (a plan repeats itself). db/bout.c reads it back into
      * the same struct db_order values. Live bouts still store each order as
      * it comes, in `orders`. The finished league and title bouts with a
-     * whole set of orders (both sides, rounds 1 to the last) are converted;
+     * whole set of orders (both sides, rounds 1 to the last; no text with a
+     * line break, which no order's normal form has) are converted;
      * the group_concat is a window ordered by round and side, so the lines
      * come in that order. */
     "CREATE TABLE bout_orders ("
@@ -544,7 +546,8 @@ static const char *const migrations[] = {
     "          AS entry"
     "        FROM orders o JOIN bouts b ON b.id = o.bout"
     "        WHERE b.state = 'over' AND b.kind <> 'exhibition' AND o.bout IN ("
-    "          SELECT bout FROM orders GROUP BY bout HAVING count(*) = 2 * max(round)))))"
+    "          SELECT bout FROM orders GROUP BY bout"
+    "          HAVING count(*) = 2 * max(round) AND max(instr(text, char(10))) = 0))))"
     "  WHERE round = 1 AND side = 0;"
     "DELETE FROM orders WHERE bout IN (SELECT bout FROM bout_orders);",
 };

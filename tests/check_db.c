@@ -2770,6 +2770,7 @@ START_TEST(test_migrate_v15_to_v16)
                 "1", "over", "league", "1", "'bronze'") BOUT16("2", "over", "title", "1", "NULL")
                 BOUT16("3", "over", "exhibition", "0", "NULL")
                     BOUT16("4", "over", "league", "1", "'bronze'")
+                        BOUT16("5", "over", "league", "1", "'bronze'")
             /* 1: two rounds, side 0 repeats itself. */
             "INSERT INTO orders VALUES (1, 1, 0, '5/5/10 (ring)', 'plan', 1);"
             "INSERT INTO orders VALUES (1, 1, 1, '6/6/8', 'default', 0);"
@@ -2784,7 +2785,10 @@ START_TEST(test_migrate_v15_to_v16)
             /* 4: not a whole set (side 1 of round 2 missing) stays too. */
             "INSERT INTO orders VALUES (4, 1, 0, '6/6/8', 'player', 0);"
             "INSERT INTO orders VALUES (4, 1, 1, '6/6/8', 'player', 0);"
-            "INSERT INTO orders VALUES (4, 2, 0, '6/6/8', 'player', 0);",
+            "INSERT INTO orders VALUES (4, 2, 0, '6/6/8', 'player', 0);"
+            /* 5: a text with a line break (never an order's) stays too. */
+            "INSERT INTO orders VALUES (5, 1, 0, '6/6/8' || char(10), 'player', 0);"
+            "INSERT INTO orders VALUES (5, 1, 1, '6/6/8', 'player', 0);",
             err, sizeof(err)) == DB_OK,
         "%s", err);
 #undef BOUT16
@@ -2792,7 +2796,7 @@ START_TEST(test_migrate_v15_to_v16)
     sql_check("(SELECT group_concat(bout || ':' || orders, '|') FROM bout_orders) = '1:@1 5/5/10 "
               "(ring)' || char(10) || 'd0 6/6/8' || char(10) || '=' || char(10) || '@2 4H/8/8 "
               "(inside)|2:p0 6/6/8' || char(10) || 'l0 6/6/8'");
-    sql_check("(SELECT group_concat(DISTINCT bout) FROM orders) = '3,4'");
+    sql_check("(SELECT group_concat(DISTINCT bout) FROM orders) = '3,4,5'");
     reopen();
     ck_assert_int_eq(db_schema_version(db), db_schema_latest());
     ck_assert_int_eq(db_order_list(db, 1, o, 8, &n), DB_OK);
