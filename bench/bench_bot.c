@@ -7,8 +7,11 @@
  *   bot.round_latency_500_median_ms, _p99_ms    500 bouts at once
  *   bot.rss_500_bouts_kb                        resident memory then
  *   league.turn_1000_fighters_ms                a league turn, 1,000 boxers
- *   league.turn_10000_fighters_ms               10,000
- *   league.turn_100000_fighters_ms              and 100,000
+ *   league.turn_10000_fighters_ms               10,000 (the median of three)
+ *   league.turn_100000_fighters_ms              and 100,000, in a process of
+ *   league.turn_100000_cpu_ms                   its own: the processor time,
+ *   league.turn_100000_peak_rss_mb              and the resident memory's
+ *                                               peak during the turn
  *   tournament.bracket_32_plans_ms              a 32-fighter tournament fought
  *                                               from the plans, every round
  *
@@ -25,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "bot.h"
@@ -205,9 +209,47 @@ static void quiet_log(void *ctx, enum game_log level, const char *text)
         fprintf(stderr, "bench_bot: %s\n", text);
 }
 
+/* A line of /proc/self/status in kB ("VmHWM:"), or -1. */
+static long status_kb(const char *field)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    long kb = -1;
+
+    while (f && fgets(line, sizeof(line), f))
+        if (strncmp(line, field, strlen(field)) == 0)
+            kb = strtol(line + strlen(field), NULL, 10);
+    if (f)
+        fclose(f);
+    return kb;
+}
+
+/* Starts the resident memory's peak (VmHWM) over from what is resident now
+ * (Linux's clear_refs 5), so that it says what came after. Where that
+ * cannot be done the peak covers the whole process, setting up included. */
+static void peak_reset(void)
+{
+    FILE *f = fopen("/proc/self/clear_refs", "w");
+
+    if (f) {
+        fputs("5", f);
+        fclose(f);
+    }
+}
+
+static double cpu_ms(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
 /* A league turn of `n` boxers with plans, in a fresh database; returns its
- * time in milliseconds. */
-static double league_bench(int n)
+ * time in milliseconds, and if peak is not NULL the resident memory's peak
+ * during it in kB into *peak and the processor time it took (ms) into
+ * *cpu: on a shared machine the wall-clock time says how loaded it was. */
+static double league_bench(int n, long *peak, double *cpu)
 {
     static const char *const plans[] = {
         "1) 5/5/10 (ring); 4) 4H/8/8 (inside); if endurance_percent < 40 then 3/3/14 (clinch)",
@@ -255,14 +297,50 @@ static double league_bench(int n)
     struct game *g = game_new(db, &io, &gc, err, sizeof(err));
     if (!g)
         fail(err);
-    double t0 = now_ms();
+    peak_reset();
+    double t0 = now_ms(), c0 = cpu_ms();
     if (league_turn(g, RULES_BOXING, 42, "#ringside", lines, &nlines, err, sizeof(err)) != 0)
         fail(err);
     double t = now_ms() - t0;
+    if (peak) {
+        *peak = status_kb("VmHWM:");
+        *cpu = cpu_ms() - c0;
+    }
     game_free(g);
     db_close(db);
     unlink(path);
     return t;
+}
+
+/* The median of three turns of `n` boxers, in milliseconds. */
+static double league_median(int n)
+{
+    double t[3];
+
+    for (int i = 0; i < 3; i++)
+        t[i] = league_bench(n, NULL, NULL);
+    qsort(t, 3, sizeof(t[0]), cmp);
+    return t[1];
+}
+
+/* One turn of `n` boxers as `ringside-bench-bot league n` in a process of
+ * its own, whose resident memory is the turn's alone: it prints the
+ * figures. */
+static void league_alone(int n)
+{
+    char arg[16];
+
+    snprintf(arg, sizeof(arg), "%d", n);
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        execl("/proc/self/exe", "ringside-bench-bot", "league", arg, (char *)NULL);
+        _exit(127);
+    }
+    int status = 0;
+    if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+        WEXITSTATUS(status) != 0)
+        fail("the league turn in a process of its own failed");
 }
 
 static void quiet_answer(void *ctx, int how, const char *text)
@@ -405,7 +483,12 @@ int main(int argc, char **argv)
         int n = atoi(argv[2]);
         if (n < 2 || n > 1000000)
             fail("usage: ringside-bench-bot [league FIGHTERS]");
-        printf("league.turn_%d_fighters_ms %.0f ms\n", n, league_bench(n));
+        long peak = -1;
+        double cpu = 0;
+        printf("league.turn_%d_fighters_ms %.0f ms\n", n, league_bench(n, &peak, &cpu));
+        printf("league.turn_%d_cpu_ms %.0f ms\n", n, cpu);
+        if (peak > 0)
+            printf("league.turn_%d_peak_rss_mb %.1f MB\n", n, peak / 1024.0);
         rmdir(dir);
         return 0;
     }
@@ -443,11 +526,10 @@ int main(int argc, char **argv)
     latency(500, 402, lat, "500");
     sim_bench();
     fflush(stdout);
-    printf("league.turn_1000_fighters_ms %.0f ms\n", league_bench(1000));
+    printf("league.turn_1000_fighters_ms %.0f ms\n", league_bench(1000, NULL, NULL));
     fflush(stdout);
-    printf("league.turn_10000_fighters_ms %.0f ms\n", league_bench(10000));
-    fflush(stdout);
-    printf("league.turn_100000_fighters_ms %.0f ms\n", league_bench(100000));
+    printf("league.turn_10000_fighters_ms %.0f ms\n", league_median(10000));
+    league_alone(100000);
     fflush(stdout);
     printf("tournament.bracket_32_plans_ms %.1f ms\n", tournament_bench());
 

@@ -19,7 +19,9 @@
  * exhibition without naming a league.
  */
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "db_internal.h"
@@ -459,7 +461,153 @@ int db_bout_list_over(struct db *db, int rules, int kind, struct db_bout *out, i
 
 /* ---------------------------------------------------------------- orders */
 
-int db_order_put(struct db *db, int64_t bout, const struct db_order *o)
+/* ------------------------------------------------- a bout's orders in one row */
+
+/* The mark of each source in a bout's row of orders (migration 16 spells
+ * them the same way). */
+static const char source_marks[] = {
+    [DB_ORDER_PLAYER] = 'p',
+    [DB_ORDER_PLAN] = '@',
+    [DB_ORDER_LAST] = 'l',
+    [DB_ORDER_DEFAULT] = 'd',
+};
+_Static_assert(sizeof(source_marks) == DB_ORDER_DEFAULT + 1, "a mark for every order source");
+
+/* 1 if a and b are the same order but for their round. */
+static int order_same(const struct db_order *a, const struct db_order *b)
+{
+    return a->source == b->source && a->line == b->line && strcmp(a->text, b->text) == 0;
+}
+
+/* Checks o[i] of a bout's whole set (round i / 2 + 1, side i % 2) and
+ * appends its line to s. */
+static int order_encode(struct db *db, int64_t bout, const struct db_order *o, int i, struct str *s)
+{
+    if (db_text_check(db, "order text", o[i].text, DB_ORDER_MAX) != DB_OK)
+        return DB_ERROR;
+    if ((int)o[i].source < 0 || (size_t)o[i].source >= sizeof(source_marks))
+        return db_fail(db, "order source %d is out of range", (int)o[i].source);
+    if (o[i].round != i / SIDES + 1 || o[i].side != i % SIDES)
+        return db_fail(db,
+                       "the orders of bout %" PRId64 " are not whole: order %d is side %d of "
+                       "round %d, not side %d of round %d",
+                       bout, i + 1, o[i].side, o[i].round, i % SIDES, i / SIDES + 1);
+    if (o[i].line < 0 || (o[i].line != 0 && o[i].source != DB_ORDER_PLAN))
+        return db_fail(db, "order of side %d for round %d has line %d: only a plan's has one",
+                       o[i].side, o[i].round, o[i].line);
+    if (strchr(o[i].text, '\n'))
+        return db_fail(db, "order text has a line break");
+    if (i)
+        str_ch(s, '\n');
+    if (i >= SIDES && order_same(&o[i], &o[i - SIDES]))
+        str_ch(s, '=');
+    else
+        str_add(s, "%c%d %s", source_marks[o[i].source], o[i].line, o[i].text);
+    return DB_OK;
+}
+
+int db_order_put_bout(struct db *db, int64_t bout, const struct db_order *o, int n)
+{
+    struct str s;
+    int status = DB_OK;
+
+    if (n <= 0 || n % SIDES != 0)
+        return db_fail(db, "the orders of bout %" PRId64 ": %d of them, not whole rounds", bout, n);
+    str_init(&s);
+    for (int i = 0; i < n && status == DB_OK; i++)
+        status = order_encode(db, bout, o, i, &s);
+    if (status != DB_OK) {
+        str_free(&s);
+        return status;
+    }
+
+    sqlite3_stmt *st = db->st[STMT_ORDER_BOUT_PUT];
+    int bad = sqlite3_bind_int64(st, 1, bout) != SQLITE_OK;
+    bad |= sqlite3_bind_text(st, 2, s.p, (int)s.len, SQLITE_STATIC) != SQLITE_OK;
+    switch (db_run(db, st, bad)) {
+    case SQLITE_DONE:
+        break;
+    case SQLITE_CONSTRAINT_FOREIGNKEY:
+        db_fail(db, "no bout %" PRId64, bout);
+        status = DB_NOTFOUND;
+        break;
+    case SQLITE_CONSTRAINT_PRIMARYKEY:
+        status = db_fail(db, "the orders of bout %" PRId64 " are stored already", bout);
+        break;
+    default:
+        status = DB_ERROR;
+    }
+    str_free(&s);
+    return status;
+}
+
+/* Reads line `i` of a bout's row of orders (at *p, which moves past it)
+ * into out[i]; `=` copies out[i - SIDES]. */
+static int order_decode(struct db *db, int64_t bout, const char **p, int i, struct db_order *out)
+{
+    const char *s = *p, *end = strchr(s, '\n');
+    size_t len = end ? (size_t)(end - s) : strlen(s);
+    struct db_order *o = &out[i];
+
+    *p = end ? end + 1 : s + len;
+    if (len == 1 && s[0] == '=' && i >= SIDES) {
+        *o = out[i - SIDES];
+    } else {
+        const char *mark = len ? memchr(source_marks, s[0], sizeof(source_marks)) : NULL;
+        const char *space = memchr(s, ' ', len);
+        char *after = NULL;
+        long line = mark && space ? strtol(s + 1, &after, 10) : -1;
+        size_t text = space ? len - (size_t)(space + 1 - s) : 0;
+        if (!mark || !space || after != space || s[1] < '0' || s[1] > '9' || line > INT_MAX ||
+            text == 0 || text >= DB_ORDER_MAX)
+            return db_fail(db, "the orders of bout %" PRId64 " are damaged at order %d", bout,
+                           i + 1);
+        memset(o, 0, sizeof(*o));
+        o->source = (enum db_order_source)(mark - source_marks);
+        o->line = (int)line;
+        memcpy(o->text, space + 1, text);
+        o->text[text] = '\0';
+    }
+    o->round = i / SIDES + 1;
+    o->side = i % SIDES;
+    return DB_OK;
+}
+
+/* The orders of bout `bout` stored in one row into out[0..max) (*n of
+ * them): DB_OK, DB_NOTFOUND when it has no such row, or DB_ERROR. */
+static int order_list_bout(struct db *db, int64_t bout, struct db_order *out, int max, int *n)
+{
+    sqlite3_stmt *st = db->st[STMT_ORDER_BOUT_GET];
+    int status = DB_ERROR;
+
+    if (sqlite3_bind_int64(st, 1, bout) != SQLITE_OK) {
+        db_bind_failed(db, st);
+        return DB_ERROR;
+    }
+    switch (db_row(db, st)) {
+    case SQLITE_ROW: {
+        const char *p = (const char *)sqlite3_column_text(st, 0);
+        status = p ? DB_OK : db_fail(db, "the orders of bout %" PRId64 " are missing", bout);
+        for (int i = 0; status == DB_OK && i < max && p && *p; i++) {
+            status = order_decode(db, bout, &p, i, out);
+            *n = i + 1;
+        }
+        break;
+    }
+    case SQLITE_DONE:
+        status = DB_NOTFOUND;
+        break;
+    default:
+        break;
+    }
+    db_stmt_done(st);
+    if (status != DB_OK)
+        *n = 0;
+    return status;
+}
+
+/* The upsert of db_order_put into `orders`. */
+static int order_row_put(struct db *db, int64_t bout, const struct db_order *o)
 {
     const char *source = db_name_of(&sources, (int)o->source);
 
@@ -490,6 +638,39 @@ int db_order_put(struct db *db, int64_t bout, const struct db_order *o)
     }
 }
 
+/* Moves the orders of bout `bout` stored in one row, if it has them, to a
+ * row each in `orders`, where one of them can be replaced: the rows first,
+ * then the one row goes, so that an error between the two leaves the
+ * orders as they were. */
+static int order_unpack(struct db *db, int64_t bout)
+{
+    int max = SIDES * BOUT_ROUNDS_MAX, n = 0, rc;
+    struct db_order *o = xcalloc((size_t)max, sizeof(*o));
+
+    rc = order_list_bout(db, bout, o, max, &n);
+    if (rc == DB_OK) {
+        for (int i = 0; i < n && rc == DB_OK; i++)
+            rc = order_row_put(db, bout, &o[i]);
+        sqlite3_stmt *st = db->st[STMT_ORDER_BOUT_DELETE];
+        if (rc == DB_OK) {
+            int bad = sqlite3_bind_int64(st, 1, bout) != SQLITE_OK;
+            rc = db_run(db, st, bad) == SQLITE_DONE ? DB_OK : DB_ERROR;
+        }
+    } else if (rc == DB_NOTFOUND) {
+        rc = DB_OK;
+    }
+    free(o);
+    return rc;
+}
+
+int db_order_put(struct db *db, int64_t bout, const struct db_order *o)
+{
+    if (db_name_of(&sources, (int)o->source) == NULL)
+        return db_fail(db, "order source %d is out of range", (int)o->source);
+    int rc = order_unpack(db, bout);
+    return rc == DB_OK ? order_row_put(db, bout, o) : rc;
+}
+
 /* Fills *out (a struct db_order) from the current row of STMT_ORDER_LIST. */
 static int order_read(struct db *db, sqlite3_stmt *st, int64_t bout, void *out)
 {
@@ -516,6 +697,10 @@ int db_order_list(struct db *db, int64_t bout, struct db_order *out, int max, in
     *n = 0;
     if (max <= 0)
         return DB_OK;
+
+    int rc = order_list_bout(db, bout, out, max, n);
+    if (rc != DB_NOTFOUND)
+        return rc;
 
     sqlite3_stmt *st = db->st[STMT_ORDER_LIST];
     int bad = sqlite3_bind_int64(st, 1, bout) != SQLITE_OK;

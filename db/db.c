@@ -513,6 +513,43 @@ static const char *const migrations[] = {
      * invited it, `joined` the unix time. */
     "CREATE TABLE channels (name TEXT PRIMARY KEY NOT NULL CHECK (length(name) BETWEEN 2 AND 63),"
     " invited_by TEXT NOT NULL DEFAULT '', joined INTEGER NOT NULL DEFAULT 0);",
+    /* 16 (issue 28): the orders of a bout fought all at once (a league or
+     * title bout) in one row of `bout_orders`, instead of a row per round
+     * and side in `orders`:
+     * a turn wrote 24 order rows a bout, most of its time and of the file.
+     * The text is the bout's orders by round then side, one a line ('\n'
+     * between them): the source's mark ('p' player, '@' plan, 'l' last,
+     * 'd' default), the plan line (0 for the others), a space and the
+     * order's normal form; or '=' alone, the same as that side's order of
+     * the round before (a plan repeats itself). db/bout.c reads it back into
+     * the same struct db_order values. Live bouts still store each order as
+     * it comes, in `orders`. The finished league and title bouts with a
+     * whole set of orders (both sides, rounds 1 to the last; no text with a
+     * line break, which no order's normal form has) are converted;
+     * the group_concat is a window ordered by round and side, so the lines
+     * come in that order. */
+    "CREATE TABLE bout_orders ("
+    "  bout INTEGER PRIMARY KEY REFERENCES bouts(id),"
+    "  orders TEXT NOT NULL CHECK (orders <> '')"
+    ");"
+    "INSERT INTO bout_orders (bout, orders)"
+    "  SELECT bout, entries FROM ("
+    "    SELECT bout, round, side, group_concat(CASE WHEN entry = prev THEN '=' ELSE entry END,"
+    "      char(10)) OVER (PARTITION BY bout ORDER BY round, side"
+    "      ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS entries"
+    "    FROM ("
+    "      SELECT bout, round, side, entry,"
+    "        lag(entry) OVER (PARTITION BY bout, side ORDER BY round) AS prev"
+    "      FROM ("
+    "        SELECT o.bout, o.round, o.side, CASE o.source WHEN 'player' THEN 'p'"
+    "          WHEN 'plan' THEN '@' WHEN 'last' THEN 'l' ELSE 'd' END || o.line || ' ' || o.text"
+    "          AS entry"
+    "        FROM orders o JOIN bouts b ON b.id = o.bout"
+    "        WHERE b.state = 'over' AND b.kind <> 'exhibition' AND o.bout IN ("
+    "          SELECT bout FROM orders GROUP BY bout"
+    "          HAVING count(*) = 2 * max(round) AND max(instr(text, char(10))) = 0))))"
+    "  WHERE round = 1 AND side = 0;"
+    "DELETE FROM orders WHERE bout IN (SELECT bout FROM bout_orders);",
 };
 
 #define MIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))
@@ -625,6 +662,15 @@ static const char *const stmt_sql[STMT_COUNT] = {
                        " line = excluded.line",
     [STMT_ORDER_LIST] = "SELECT round, side, text, source, line FROM orders WHERE bout = ?1"
                         " ORDER BY round, side LIMIT ?2",
+    /* Migration 16: a bout's orders in one row. */
+    [STMT_ORDER_BOUT_PUT] = "INSERT INTO bout_orders (bout, orders) VALUES (?1, ?2)",
+    [STMT_ORDER_BOUT_GET] = "SELECT orders FROM bout_orders WHERE bout = ?1",
+    [STMT_ORDER_BOUT_DELETE] = "DELETE FROM bout_orders WHERE bout = ?1",
+    /* A league turn's reads (issue 28). */
+    [STMT_LEAGUE_COUNT] = "SELECT count(*) FROM fighters WHERE rules = ?1 AND retired = 0",
+    [STMT_LEAGUE_PLANS] =
+        "SELECT p.fighter, p.text FROM plans p JOIN fighters f ON f.id = p.fighter"
+        " WHERE f.rules = ?1 AND f.retired = 0 ORDER BY p.fighter",
     [STMT_ROUND_PUT] = "INSERT INTO rounds (bout, round, summary, report, digest)"
                        " VALUES (?1, ?2, '', '', ?3) ON CONFLICT (bout, round)"
                        " DO UPDATE SET summary = '', report = '', digest = excluded.digest",

@@ -335,10 +335,19 @@ struct db_order {
 };
 
 /* Stores (or replaces: an upsert) the order of o->side for o->round of bout
- * `bout`. DB_NOTFOUND if there is no such bout; DB_ERROR if a field is out
+ * `bout` (one stored with db_order_put_bout's too: the bout's orders then
+ * move to a row each). DB_NOTFOUND if there is no such bout; DB_ERROR if a field is out
  * of range (a line other than 0 for a source other than DB_ORDER_PLAN
  * included). */
 int db_order_put(struct db *db, int64_t bout, const struct db_order *o);
+/* Stores the orders of a bout fought all at once (a league or title bout,
+ * already created) in one row: o[0..n) are its whole set, by round then
+ * side (round 1 side 0, round 1 side 1, round 2 side 0, ...), n > 0 and
+ * even. db_order_list reads them back as they were given. For a bout
+ * without orders yet (a live bout's arrive one by one, with db_order_put).
+ * DB_NOTFOUND if there is no such bout; DB_ERROR if a field is out of range
+ * or the set is not whole, or the bout has a set stored already. */
+int db_order_put_bout(struct db *db, int64_t bout, const struct db_order *o, int n);
 /* Fills out[0..max) with the stored orders of a bout, by round then side;
  * *n gets how many: at most max even when there are more (0 on error, or
  * for a bout that does not exist). */
@@ -437,6 +446,23 @@ int db_dump_file(const char *path, struct str *out, char *errbuf, int errlen);
  * there are more (0 on error). DB_ERROR for a ruleset without storage.
  * db_fighter_save writes the league fields too. */
 int db_fighter_list_rules(struct db *db, enum rules rules, struct db_fighter *out, int max, int *n);
+
+/* How many active (not retired) fighters ruleset `rules` has, into *n
+ * (0 on error): what db_fighter_list_rules would list. */
+int db_league_count(struct db *db, enum rules rules, int *n);
+/* Calls each(ctx, fighter, text) for every stored plan of an active fighter
+ * of ruleset `rules`, by fighter id, in one read (a league turn reads them
+ * all); `text` lasts until each returns. DB_ERROR for a ruleset without
+ * storage or a plan that cannot be read (each may have been called for
+ * others before). */
+int db_league_plans(struct db *db, enum rules rules,
+                    void (*each)(void *ctx, int64_t fighter, const char *text), void *ctx);
+
+/* SQLite's page cache for a league turn (`turn` 1: room for a turn of
+ * 100,000 fighters, whose writes would otherwise spill to the WAL and be
+ * read back mid-transaction) or back to SQLite's default (0). Speed alone:
+ * nothing stored changes; it never fails. */
+void db_league_cache(struct db *db, int turn);
 
 /* The International Champion of a ruleset and his successful defences:
  * DB_NOTFOUND (nothing written) when the title is vacant. */

@@ -94,6 +94,13 @@ enum db_stmt {
     STMT_RATING_OF_BOUT,
     STMT_RATING_TOP,
     STMT_RATING_COUNT,
+    /* Migration 16: a bout's orders in one row. */
+    STMT_ORDER_BOUT_PUT,
+    STMT_ORDER_BOUT_GET,
+    STMT_ORDER_BOUT_DELETE,
+    /* A league turn's reads (issue 28). */
+    STMT_LEAGUE_COUNT,
+    STMT_LEAGUE_PLANS,
     STMT_COUNT
 };
 

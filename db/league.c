@@ -11,10 +11,18 @@
  * Turns are numbered per ruleset from 1, without gaps: the INSERT takes the
  * next number itself (STMT_TURN_ADD), so a turn added in a transaction that
  * is rolled back leaves its number free for the next.
+ *
+ * A turn reads all of a ruleset's active fighters at once: their number
+ * first (db_league_count, so that the list is read once into an array of
+ * the right size), then all their plans in one statement (db_league_plans);
+ * and it runs with a page cache large enough for its writes (db_league_cache).
  */
 #include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 #include "db_internal.h"
+#include "util.h"
 
 /* The stored name of `rules`, or NULL with the message in db->err. */
 static const char *rules_stored(struct db *db, enum rules rules)
@@ -24,6 +32,70 @@ static const char *rules_stored(struct db *db, enum rules rules)
     if (!name)
         db_fail(db, "no storage for ruleset %d", (int)rules);
     return name;
+}
+
+/* --------------------------------------------------------- a turn's reads */
+
+int db_league_count(struct db *db, enum rules rules, int *n)
+{
+    const char *name = rules_stored(db, rules);
+
+    *n = 0;
+    if (!name)
+        return DB_ERROR;
+
+    sqlite3_stmt *st = db->st[STMT_LEAGUE_COUNT];
+    int rc = DB_ERROR;
+    if (sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC) != SQLITE_OK) {
+        db_bind_failed(db, st);
+    } else if (db_row(db, st) == SQLITE_ROW) {
+        *n = sqlite3_column_int(st, 0);
+        rc = DB_OK;
+    }
+    db_stmt_done(st);
+    return rc;
+}
+
+int db_league_plans(struct db *db, enum rules rules,
+                    void (*each)(void *ctx, int64_t fighter, const char *text), void *ctx)
+{
+    const char *name = rules_stored(db, rules);
+
+    if (!name)
+        return DB_ERROR;
+
+    sqlite3_stmt *st = db->st[STMT_LEAGUE_PLANS];
+    char *text = xmalloc(DB_PLAN_MAX), what[64];
+    int rc = DB_OK, step = SQLITE_DONE;
+    if (sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC) != SQLITE_OK) {
+        db_bind_failed(db, st);
+        rc = DB_ERROR;
+    }
+    while (rc == DB_OK && (step = db_row(db, st)) == SQLITE_ROW) {
+        int64_t fighter = sqlite3_column_int64(st, 0);
+        snprintf(what, sizeof(what), "the plan of fighter %" PRId64, fighter);
+        rc = db_column_text(db, st, 1, text, DB_PLAN_MAX, what);
+        if (rc == DB_OK)
+            each(ctx, fighter, text);
+    }
+    if (rc == DB_OK && step != SQLITE_DONE)
+        rc = DB_ERROR;
+    db_stmt_done(st);
+    free(text);
+    return rc;
+}
+
+/* 64 MiB, allocated only as pages are used; SQLite's default is 2 MiB. */
+#define CACHE_TURN    "PRAGMA cache_size = -65536"
+#define CACHE_DEFAULT "PRAGMA cache_size = -2000"
+
+void db_league_cache(struct db *db, int turn)
+{
+    /* Not a statement prepared once: SQLite sets the cache size of a
+     * PRAGMA when preparing it. Straight to SQLite, past the fault hook:
+     * the cache's size is no data, and a turn fights the same with either;
+     * a failure costs speed only. */
+    sqlite3_exec(db->conn, turn ? CACHE_TURN : CACHE_DEFAULT, NULL, NULL, NULL);
 }
 
 /* ------------------------------------------------------------- champions */

@@ -81,11 +81,15 @@ static const char *rules_name(enum rules r)
     return ruleset_get(r)->name;
 }
 
-/* Every active fighter of the ruleset, however many. */
+/* Every active fighter of the ruleset, however many: read once, into an
+ * array of the size counted first (doubled should there be more). */
 static struct db_fighter *all_fighters(struct db *db, enum rules rules, int *n)
 {
     int max = LIST_START;
 
+    if (db_league_count(db, rules, &max) != DB_OK)
+        return NULL;
+    max++; /* one more than counted: a full array means there are more */
     for (;;) {
         struct db_fighter *v = xmalloc((size_t)max * sizeof(*v));
         if (db_fighter_list_rules(db, rules, v, max, n) != DB_OK) {
@@ -99,13 +103,19 @@ static struct db_fighter *all_fighters(struct db *db, enum rules rules, int *n)
     }
 }
 
-/* The order of entry `x` for the next round of `b` (side `side`). */
+/* The order of entry `x` for the next round of `b` (side `side`); `before`
+ * is his order of the round before, or NULL. A plan's line always gives the
+ * same order, so the same line as before has the same text (formatting it
+ * was a tenth of a turn). */
 static void plan_order(const struct entry *x, const struct bout *b, int side, struct order *o,
-                       struct db_order *dbo)
+                       struct db_order *dbo, const struct db_order *before)
 {
     dbo->line = bout_plan_order(x->plan, b, side, o);
     dbo->source = x->plan ? DB_ORDER_PLAN : DB_ORDER_DEFAULT;
-    bout_order_text(o, dbo->text, sizeof(dbo->text));
+    if (before && before->line == dbo->line && before->source == dbo->source)
+        memcpy(dbo->text, before->text, sizeof(dbo->text));
+    else
+        bout_order_text(o, dbo->text, sizeof(dbo->text));
 }
 
 /* ------------------------------------------------------------- a bout */
@@ -173,7 +183,7 @@ static int fight_rounds(struct turn *t, int a, int b, struct db_bout *rec, int *
             memset(&dbo[s], 0, sizeof(dbo[s]));
             dbo[s].round = bt->round + 1;
             dbo[s].side = s;
-            plan_order(x[s], bt, s, &o[s], &dbo[s]);
+            plan_order(x[s], bt, s, &o[s], &dbo[s], *nords ? &dbo[s - SIDES] : NULL);
         }
         if (bout_round(bt, o, &r, &evs) != 0)
             return -1;
@@ -253,9 +263,8 @@ static int fight(struct turn *t, int a, int b, enum db_bout_kind kind, int leagu
     fight_record(t, a, b, kind, league, sheets, &rec);
     if (fight_rounds(t, a, b, &rec, &nords) != 0 || db_bout_create(t->g->db, &rec) != DB_OK)
         return -1;
-    for (int k = 0; k < nords; k++)
-        if (db_order_put(t->g->db, rec.id, &t->ords[k]) != DB_OK)
-            return -1;
+    if (nords > 0 && db_order_put_bout(t->g->db, rec.id, t->ords, nords) != DB_OK)
+        return -1;
     fight_apply(t, a, b, sheets, kind, league);
     if (rating_bout_store(t->g, &rec, NULL) != 0)
         return -1;
@@ -445,6 +454,27 @@ static void turn_free(struct turn *t)
     free(t);
 }
 
+/* Where db_league_plans's plans go: t->e is by fighter id, as they come. */
+struct plans_read {
+    struct turn *t;
+    int next; /* the first entry whose plan may come */
+};
+
+/* A stored plan into its fighter's entry, compiled: one that no longer
+ * compiles counts as none. */
+static void plan_read(void *ctx, int64_t fighter, const char *text)
+{
+    struct plans_read *r = ctx;
+    struct turn *t = r->t;
+
+    while (r->next < t->n && t->e[r->next].f.id < fighter)
+        r->next++;
+    if (r->next < t->n && t->e[r->next].f.id == fighter) {
+        struct parse_error perr;
+        t->e[r->next].plan = plan_compile(t->rules, text, &perr);
+    }
+}
+
 /* Step 1: every active fighter of the ruleset into t->e, with the sheet
  * and the league the turn begins with and his plan, compiled (a stored plan
  * that no longer compiles counts as none); the champion (a retired one
@@ -471,7 +501,6 @@ static int turn_load(struct turn *t, char *err, size_t errlen)
     } else if (rc != DB_OK) {
         champ_id = t->defences = 0;
     }
-    char *text = xmalloc(DB_PLAN_MAX);
     for (int i = 0; i < t->n && rc != DB_ERROR; i++) {
         struct entry *x = &t->e[i];
         x->f = all[i];
@@ -479,16 +508,14 @@ static int turn_load(struct turn *t, char *err, size_t errlen)
         x->from = all[i].league;
         if (x->f.id == champ_id)
             t->champ = i;
-        rc = db_plan_get(db, x->f.id, text, DB_PLAN_MAX);
-        if (rc == DB_OK) {
-            struct parse_error perr;
-            x->plan = plan_compile(t->rules, text, &perr);
-        } else if (rc == DB_ERROR) {
-            snprintf(err, errlen, "cannot read the plan of %s: %s", x->f.name, db_errmsg(db));
-        }
     }
-    free(text);
     free(all);
+    if (rc != DB_ERROR) {
+        struct plans_read r = {t, 0};
+        rc = db_league_plans(db, t->rules, plan_read, &r);
+        if (rc == DB_ERROR)
+            snprintf(err, errlen, "cannot read the plans: %s", db_errmsg(db));
+    }
     return rc == DB_ERROR ? -1 : 0;
 }
 
@@ -760,6 +787,7 @@ int league_turn(struct game *g, enum rules rules, uint64_t seed, const char *cha
     t->champ = -1;
     rng_seed(&t->rng, seed, 7);
     snprintf(t->channel, sizeof(t->channel), "%s", channel && channel[0] ? channel : "#league");
+    db_league_cache(g->db, 1);
     if (turn_load(t, err, errlen) != 0) {
         /* err says why; nothing was written */
     } else if (turn_store(t, err, errlen) != 0) {
@@ -770,6 +798,7 @@ int league_turn(struct game *g, enum rules rules, uint64_t seed, const char *cha
                  t->bouts);
         rc = 0;
     }
+    db_league_cache(g->db, 0);
     turn_free(t);
     return rc;
 }

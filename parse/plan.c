@@ -135,6 +135,7 @@ enum line_kind {
 };
 
 struct plan_entry {
+    const char *line; /* the line as written, in plan->text */
     enum line_kind kind;
     int from;           /* the round tag in force: used from this round on */
     int cond_at;        /* first operation of the condition in plan->code */
@@ -142,14 +143,17 @@ struct plan_entry {
     struct order order; /* LINE_ORDER */
 };
 
+/* A compiled plan is sized to what it holds (a league turn keeps one for
+ * every fighter): one block with an entry for each line and, after them,
+ * the text; the conditions' operations in a second block, as many as they
+ * use. */
 struct plan {
     enum rules rules;
     const struct grammar *grammar; /* of `rules` */
     int lines;
-    char *text;           /* the plan's text, each line NUL-terminated */
-    struct plan_op *code; /* the conditions of all lines */
-    const char *line[PLAN_LINES_MAX];
-    struct plan_entry entry[PLAN_LINES_MAX];
+    char *text;                /* the plan's text, each line NUL-terminated */
+    struct plan_op *code;      /* the conditions of all lines */
+    struct plan_entry entry[]; /* `lines` of them */
 };
 
 /* Tokens of the condition language. */
@@ -770,11 +774,12 @@ static int line_compile(struct compiler *k, int line, const char *s, struct plan
     return 0;
 }
 
-/* Splits p->text into lines in place; returns the number of lines. A last
- * empty piece after a final separator is not a line. */
-static int plan_split(struct plan *p, size_t len)
+/* The number of lines of the len bytes at s. A last empty piece after a
+ * final separator is not a line. With `entry` (room for that many), also
+ * splits `out`, a copy of s, into its lines in place, entry[i].line
+ * pointing at line i. */
+static int plan_split(const char *s, size_t len, char *out, struct plan_entry *entry)
 {
-    char *s = p->text;
     int n = 0;
     size_t start = 0;
 
@@ -783,15 +788,33 @@ static int plan_split(struct plan *p, size_t len)
             continue;
         if (i == len && start == len && n > 0)
             break;
-        if (n < PLAN_LINES_MAX)
-            p->line[n] = s + start;
+        if (entry) {
+            entry[n].line = out + start;
+            if (i < len && s[i] == '\n' && i > start && s[i - 1] == '\r')
+                out[i - 1] = '\0';
+            out[i] = '\0';
+        }
         n++;
-        if (i < len && s[i] == '\n' && i > start && s[i - 1] == '\r')
-            s[i - 1] = '\0';
-        s[i] = '\0';
         start = i + 1;
     }
     return n;
+}
+
+/* A plan of `lines` lines for the len bytes of `text`, split, its
+ * conditions' room `cap` operations (shrunk once they are compiled). */
+static struct plan *plan_new(enum rules rules, const char *text, size_t len, int lines, int cap)
+{
+    size_t entries = sizeof(struct plan_entry) * (size_t)lines;
+    struct plan *p = plan_alloc(sizeof(*p) + entries + len + 1);
+
+    p->rules = rules;
+    p->grammar = grammar_get(rules);
+    p->lines = lines;
+    p->text = (char *)p->entry + entries;
+    memcpy(p->text, text, len + 1);
+    plan_split(text, len, p->text, p->entry);
+    p->code = plan_alloc(sizeof(*p->code) * (size_t)cap);
+    return p;
 }
 
 struct plan *plan_compile(enum rules rules, const char *text, struct parse_error *err)
@@ -812,28 +835,20 @@ struct plan *plan_compile(enum rules rules, const char *text, struct parse_error
         return NULL;
     }
 
-    struct plan *p = plan_alloc(sizeof(*p));
-    p->rules = rules;
-    p->grammar = grammar_get(rules);
-    p->text = plan_alloc(len + 1);
-    memcpy(p->text, text, len + 1);
-    lines = plan_split(p, len);
+    lines = plan_split(text, len, NULL, NULL);
     if (lines > PLAN_LINES_MAX) {
         parse_fail(err, 0, 0, "plan has %d lines, the most is %d", lines, PLAN_LINES_MAX);
-        plan_free(p);
         return NULL;
     }
-    p->lines = lines;
     memset(&k, 0, sizeof(k));
-    k.p = p;
     k.cap = (int)len + 1;
     k.tag = 1;
     k.err = err;
-    p->code = plan_alloc(sizeof(*p->code) * (size_t)k.cap);
+    struct plan *p = k.p = plan_new(rules, text, len, lines, k.cap);
     for (int i = 0; i < lines; i++) {
         char *hash;
 
-        strcpy(buf, p->line[i]);
+        strcpy(buf, p->entry[i].line);
         if ((hash = strchr(buf, '#')) != NULL)
             *hash = '\0';
         if (line_compile(&k, i + 1, buf, &p->entry[i]) != 0) {
@@ -849,6 +864,7 @@ struct plan *plan_compile(enum rules rules, const char *text, struct parse_error
         plan_free(p);
         return NULL;
     }
+    p->code = xrealloc(p->code, sizeof(*p->code) * (size_t)(k.ops ? k.ops : 1));
     return p;
 }
 
@@ -857,7 +873,6 @@ void plan_free(struct plan *p)
     if (!p)
         return;
     free(p->code);
-    free(p->text);
     free(p);
 }
 
@@ -1017,7 +1032,7 @@ const char *plan_line(const struct plan *p, int line)
     assert(p);
     if (line < 1 || line > p->lines)
         return "";
-    return p->line[line - 1];
+    return p->entry[line - 1].line;
 }
 
 /* ------------------------------------------------------------ describing */
@@ -1067,7 +1082,7 @@ static void value_write(struct str *w, double x)
  * message into text[EXPLAIN_QUOTE + 4]. */
 static void line_quote(const struct plan *p, int i, char text[EXPLAIN_QUOTE + 4])
 {
-    const char *s = p->line[i];
+    const char *s = p->entry[i].line;
     size_t n = strlen(s);
 
     while (parse_is_space(*s)) {

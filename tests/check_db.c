@@ -2518,6 +2518,70 @@ END_TEST
  * fighters listed, each saved, a bout each with its orders and rounds. */
 #define TURN_FIGHTERS 3000
 
+/* Collects db_league_plans's calls. */
+struct plans_seen {
+    int n;
+    int64_t fighter[8];
+    char text[8][64];
+};
+
+static void plan_seen(void *ctx, int64_t fighter, const char *text)
+{
+    struct plans_seen *p = ctx;
+
+    ck_assert_int_lt(p->n, 8);
+    p->fighter[p->n] = fighter;
+    snprintf(p->text[p->n], sizeof(p->text[0]), "%s", text);
+    p->n++;
+}
+
+/* A turn's reads: the active fighters counted as db_fighter_list_rules
+ * lists them, and their plans in one read by fighter id. */
+START_TEST(test_league_count_plans)
+{
+    struct db_fighter f;
+    struct plans_seen seen = {0};
+    int64_t bob = account("bob"), id[5];
+    int n = -1;
+
+    ck_assert_int_eq(db_league_count(db, RULES_SUGARRAY, &n), DB_OK);
+    ck_assert_int_eq(n, 0);
+    for (int i = 0; i < 5; i++) {
+        char key[16];
+        snprintf(key, sizeof(key), "s%d", i);
+        f = i == 3 ? boxer(bob, key, 12, 12, 12, 12, 12) : sugar(bob, key, 10 + i, 20);
+        ck_assert_int_eq(db_fighter_create(db, key, &f), DB_OK);
+        id[i] = f.id;
+    }
+    ck_assert_int_eq(db_fighter_retire(db, id[2]), DB_OK);
+    /* Plans stored newest fighter first: read back by id. */
+    ck_assert_int_eq(db_plan_set(db, id[4], "4/3", 1), DB_OK);
+    ck_assert_int_eq(db_plan_set(db, id[3], "5/5/10", 1), DB_OK); /* a boxer */
+    ck_assert_int_eq(db_plan_set(db, id[2], "6/0", 1), DB_OK);    /* retired */
+    ck_assert_int_eq(db_plan_set(db, id[0], "3/2; 2) 2/3", 1), DB_OK);
+
+    ck_assert_int_eq(db_league_count(db, RULES_SUGARRAY, &n), DB_OK);
+    ck_assert_int_eq(n, 3);
+    ck_assert_int_eq(db_league_count(db, RULES_BOXING, &n), DB_OK);
+    ck_assert_int_eq(n, 1);
+    ck_assert_int_eq(db_league_plans(db, RULES_SUGARRAY, plan_seen, &seen), DB_OK);
+    ck_assert_int_eq(seen.n, 2);
+    ck_assert_int_eq(seen.fighter[0], id[0]);
+    ck_assert_str_eq(seen.text[0], "3/2; 2) 2/3");
+    ck_assert_int_eq(seen.fighter[1], id[4]);
+    ck_assert_str_eq(seen.text[1], "4/3");
+    ck_assert_int_eq(db_league_count(db, (enum rules)99, &n), DB_ERROR);
+    ck_assert_int_eq(n, 0);
+    ck_assert_int_eq(db_league_plans(db, (enum rules)99, plan_seen, &seen), DB_ERROR);
+
+    /* The turn's cache and back change nothing stored. */
+    db_league_cache(db, 1);
+    ck_assert_int_eq(db_league_count(db, RULES_SUGARRAY, &n), DB_OK);
+    ck_assert_int_eq(n, 3);
+    db_league_cache(db, 0);
+}
+END_TEST
+
 START_TEST(test_league_turn_bulk)
 {
     static struct db_fighter out[TURN_FIGHTERS + 10];
@@ -2599,6 +2663,156 @@ START_TEST(test_league_turn_bulk)
              TURN_FIGHTERS);
     sql_check(cond);
     sql_check("(SELECT count(*) FROM orders) = 10 * 3000");
+}
+END_TEST
+
+/* A bout's whole set of orders in one row (migration 16): read back as
+ * given, the repeats of a side stored as '='; db_order_put on such a bout
+ * moves them to a row each and replaces the one. */
+START_TEST(test_order_put_bout)
+{
+    struct db_bout b = stored_bout(), c = b;
+    struct db_order in[6], out[8];
+    int n = -1;
+
+    in[0] = order(1, 0, "5/5/10 (ring)", DB_ORDER_PLAN, 1);
+    in[1] = order(1, 1, "6/6/8", DB_ORDER_DEFAULT, 0);
+    in[2] = order(2, 0, "5/5/10 (ring)", DB_ORDER_PLAN, 1);
+    in[3] = order(2, 1, "6/6/8", DB_ORDER_PLAYER, 0);
+    in[4] = order(3, 0, "4H/8/8 (inside)", DB_ORDER_PLAN, 12);
+    in[5] = order(3, 1, "6/6/8", DB_ORDER_PLAYER, 0);
+    ck_assert_int_eq(db_order_put_bout(db, b.id, in, 6), DB_OK);
+    ck_assert_int_eq(db_order_list(db, b.id, out, 8, &n), DB_OK);
+    ck_assert_int_eq(n, 6);
+    for (int i = 0; i < n; i++) {
+        ck_assert_int_eq(out[i].round, in[i].round);
+        ck_assert_int_eq(out[i].side, in[i].side);
+        ck_assert_str_eq(out[i].text, in[i].text);
+        ck_assert_int_eq(out[i].source, in[i].source);
+        ck_assert_int_eq(out[i].line, in[i].line);
+    }
+    db_close(db);
+    db = NULL;
+    sql_check("(SELECT orders FROM bout_orders) = '@1 5/5/10 (ring)' || char(10) || 'd0 6/6/8'"
+              " || char(10) || '=' || char(10) || 'p0 6/6/8' || char(10) || '@12 4H/8/8 (inside)'"
+              " || char(10) || '='");
+    sql_check("(SELECT count(*) FROM orders) = 0");
+    reopen();
+    /* max caps the count. */
+    ck_assert_int_eq(db_order_list(db, b.id, out, 3, &n), DB_OK);
+    ck_assert_int_eq(n, 3);
+    ck_assert_str_eq(out[2].text, "5/5/10 (ring)");
+    ck_assert_int_eq(out[2].round, 2);
+
+    /* Refused, nothing stored: a second set, a set not whole, a bad field,
+     * no such bout. */
+    ck_assert_int_eq(db_order_put_bout(db, b.id, in, 2), DB_ERROR);
+    ck_assert_ptr_nonnull(strstr(db_errmsg(db), "are stored already"));
+    ck_assert_int_eq(db_bout_create(db, &c), DB_OK);
+    ck_assert_int_eq(db_order_put_bout(db, c.id, in, 5), DB_ERROR);
+    ck_assert_ptr_nonnull(strstr(db_errmsg(db), "5 of them, not whole rounds"));
+    ck_assert_int_eq(db_order_put_bout(db, c.id, in + 2, 4), DB_ERROR);
+    ck_assert_str_eq(db_errmsg(db), "the orders of bout 2 are not whole: order 1 is side 0 of "
+                                    "round 2, not side 0 of round 1");
+    struct db_order bad[2] = {in[0], in[1]};
+    bad[1].line = 3;
+    ck_assert_int_eq(db_order_put_bout(db, c.id, bad, 2), DB_ERROR);
+    bad[1] = in[1];
+    bad[1].text[0] = '\0';
+    ck_assert_int_eq(db_order_put_bout(db, c.id, bad, 2), DB_ERROR);
+    ck_assert_int_eq(db_order_list(db, c.id, out, 8, &n), DB_OK);
+    ck_assert_int_eq(n, 0);
+    ck_assert_int_eq(db_order_put_bout(db, c.id + 100, in, 2), DB_NOTFOUND);
+
+    /* An upsert on it: the set moves to a row each, one replaced. */
+    struct db_order o = order(2, 1, "3/7/10", DB_ORDER_LAST, 0);
+    ck_assert_int_eq(db_order_put(db, b.id, &o), DB_OK);
+    ck_assert_int_eq(db_order_list(db, b.id, out, 8, &n), DB_OK);
+    ck_assert_int_eq(n, 6);
+    ck_assert_str_eq(out[3].text, "3/7/10");
+    ck_assert_int_eq(out[3].source, DB_ORDER_LAST);
+    ck_assert_str_eq(out[4].text, "4H/8/8 (inside)");
+    ck_assert_int_eq(out[4].line, 12);
+    ck_assert_str_eq(out[5].text, "6/6/8");
+    db_close(db);
+    db = NULL;
+    sql_check("(SELECT count(*) FROM bout_orders) = 0");
+    sql_check("(SELECT count(*) FROM orders) = 6");
+    reopen();
+}
+END_TEST
+
+/* A version-15 file keeps its orders at version 16: a finished league or
+ * title bout's whole set goes to one row, the rest stays a row each. */
+START_TEST(test_migrate_v15_to_v16)
+{
+    char err[512] = "";
+    struct db_order o[8];
+    int n = 0;
+
+    ck_assert_int_ge(db_schema_latest(), 16);
+    db_close(db);
+    db = NULL;
+    ck_assert_int_eq(unlink(path), 0);
+#define BOUT16(id, state, kind, turn, league)                                                      \
+    "INSERT INTO bouts (id, rules, channel, rounds, seed, state, fighter_a, fighter_b, round,"     \
+    " winner, method, created, started, ended, sheet_a, sheet_b, kind, turn, league) VALUES (" id  \
+    ", 'boxing', '#ring', 12, 5, '" state "', 7, 8, 2, -1, 'draw', 10, 11, 12,"                    \
+    " '10 12 14 12 12', '10 12 14 12 12', '" kind "', " turn ", " league ");"
+    ck_assert_msg(
+        db_test_file(
+            path, 15,
+            "INSERT INTO accounts (id, key, name, hash, created) VALUES (1, 'bob', 'Bob', 'h', 1);"
+            "INSERT INTO fighters (id, account_id, key, name, rules, str, spd, agl, tgh, hgt,"
+            " created) VALUES (7, 1, 'iron', 'Iron', 'boxing', 10, 12, 14, 12, 12, 2);"
+            "INSERT INTO fighters (id, account_id, key, name, rules, str, spd, agl, tgh, hgt,"
+            " created) VALUES (8, 1, 'mike', 'Mike', 'boxing', 10, 12, 14, 12, 12, 3);" BOUT16(
+                "1", "over", "league", "1", "'bronze'") BOUT16("2", "over", "title", "1", "NULL")
+                BOUT16("3", "over", "exhibition", "0", "NULL")
+                    BOUT16("4", "over", "league", "1", "'bronze'")
+                        BOUT16("5", "over", "league", "1", "'bronze'")
+            /* 1: two rounds, side 0 repeats itself. */
+            "INSERT INTO orders VALUES (1, 1, 0, '5/5/10 (ring)', 'plan', 1);"
+            "INSERT INTO orders VALUES (1, 1, 1, '6/6/8', 'default', 0);"
+            "INSERT INTO orders VALUES (1, 2, 0, '5/5/10 (ring)', 'plan', 1);"
+            "INSERT INTO orders VALUES (1, 2, 1, '4H/8/8 (inside)', 'plan', 2);"
+            /* 2: a title bout of one round. */
+            "INSERT INTO orders VALUES (2, 1, 0, '6/6/8', 'player', 0);"
+            "INSERT INTO orders VALUES (2, 1, 1, '6/6/8', 'last', 0);"
+            /* 3: an exhibition stays as it is. */
+            "INSERT INTO orders VALUES (3, 1, 0, '6/6/8', 'player', 0);"
+            "INSERT INTO orders VALUES (3, 1, 1, '6/6/8', 'player', 0);"
+            /* 4: not a whole set (side 1 of round 2 missing) stays too. */
+            "INSERT INTO orders VALUES (4, 1, 0, '6/6/8', 'player', 0);"
+            "INSERT INTO orders VALUES (4, 1, 1, '6/6/8', 'player', 0);"
+            "INSERT INTO orders VALUES (4, 2, 0, '6/6/8', 'player', 0);"
+            /* 5: a text with a line break (never an order's) stays too. */
+            "INSERT INTO orders VALUES (5, 1, 0, '6/6/8' || char(10), 'player', 0);"
+            "INSERT INTO orders VALUES (5, 1, 1, '6/6/8', 'player', 0);",
+            err, sizeof(err)) == DB_OK,
+        "%s", err);
+#undef BOUT16
+    ck_assert_int_eq(header_version(), 15);
+    sql_check("(SELECT group_concat(bout || ':' || orders, '|') FROM bout_orders) = '1:@1 5/5/10 "
+              "(ring)' || char(10) || 'd0 6/6/8' || char(10) || '=' || char(10) || '@2 4H/8/8 "
+              "(inside)|2:p0 6/6/8' || char(10) || 'l0 6/6/8'");
+    sql_check("(SELECT group_concat(DISTINCT bout) FROM orders) = '3,4,5'");
+    reopen();
+    ck_assert_int_eq(db_schema_version(db), db_schema_latest());
+    ck_assert_int_eq(db_order_list(db, 1, o, 8, &n), DB_OK);
+    ck_assert_int_eq(n, 4);
+    ck_assert_str_eq(o[2].text, "5/5/10 (ring)");
+    ck_assert_int_eq(o[2].source, DB_ORDER_PLAN);
+    ck_assert_int_eq(o[2].line, 1);
+    ck_assert_int_eq(o[2].round, 2);
+    ck_assert_int_eq(o[2].side, 0);
+    ck_assert_str_eq(o[3].text, "4H/8/8 (inside)");
+    ck_assert_int_eq(o[3].line, 2);
+    ck_assert_int_eq(db_order_list(db, 2, o, 8, &n), DB_OK);
+    ck_assert_int_eq(n, 2);
+    ck_assert_int_eq(o[1].source, DB_ORDER_LAST);
+    ck_assert_int_eq(db_order_list(db, 4, o, 8, &n), DB_OK);
+    ck_assert_int_eq(n, 3);
 }
 END_TEST
 
@@ -2852,6 +3066,8 @@ Suite *db_suite(void)
     tcase_add_test(tc, test_bout_lists_for_pages);
     tcase_add_test(tc, test_reader_transactions_and_data_version);
     tcase_add_test(tc, test_order_put_list);
+    tcase_add_test(tc, test_order_put_bout);
+    tcase_add_test(tc, test_migrate_v15_to_v16);
     tcase_add_test(tc, test_order_refused);
     tcase_add_test(tc, test_round_digest);
     tcase_add_test(tc, test_plan);
@@ -2871,6 +3087,7 @@ Suite *db_suite(void)
     tcase_add_test(tc, test_fighter_league_round_trip);
     tcase_add_test(tc, test_bout_kind_round_trip);
     tcase_add_test(tc, test_fighter_list_rules);
+    tcase_add_test(tc, test_league_count_plans);
     tcase_add_test(tc, test_champion);
     tcase_add_test(tc, test_turns);
     tcase_add_test(tc, test_league_turn_bulk);
