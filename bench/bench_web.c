@@ -1,6 +1,7 @@
 /*
  * bench_web.c - ringside-bench-web HOST PORT PATH CONNECTIONS SECONDS
- * [FIRST LAST]: an HTTP/1.1 client for the web figures (bench/web_bench.sh).
+ * [FIRST LAST] [-w DB SQL EVERY]: an HTTP/1.1 client for the web figures
+ * (bench/web_bench.sh).
  * It keeps CONNECTIONS keep-alive connections busy with GET PATH for
  * SECONDS, each sending its next request when the last answer is in, and
  * prints one line: "REQUESTS_PER_SEC MEDIAN_MS P99_MS ERRORS", the latency
@@ -8,6 +9,16 @@
  * status other than 200 counts as an error. With FIRST and LAST, PATH ends
  * with a number's place: request k asks for PATH followed by FIRST + k,
  * once each up to LAST (so none was asked before), whatever SECONDS.
+ *
+ * With -w, the client also writes to the database file DB, as the bot
+ * would while the pages are read: before request k when k is a multiple of
+ * EVERY, it runs SQL (one statement, ?1 bound to k / EVERY) in a
+ * transaction of its own, committed before the request is sent; so no
+ * answer kept from before the write may be sent again. With -w and FIRST
+ * LAST, the numbers go round from FIRST to LAST again until SECONDS have
+ * passed (EVERY being LAST - FIRST + 1: one write before each round, so
+ * that within a round no page was asked for before, and none since the
+ * file last changed).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -21,6 +32,8 @@
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
+
+#include <sqlite3.h>
 
 #define CONN_MAX   64
 #define SAMPLE_MAX (4 * 1024 * 1024)
@@ -86,6 +99,40 @@ static size_t response_len(const char *buf, size_t len, int *status)
     return whole <= len ? whole : 0;
 }
 
+/* The database written to before requests (-w), or NULL. */
+struct writer {
+    sqlite3 *db;
+    sqlite3_stmt *st;
+    long every;
+};
+
+static void writer_open(struct writer *wr, const char *path, const char *sql, long every)
+{
+    if (sqlite3_open_v2(path, &wr->db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK ||
+        sqlite3_busy_timeout(wr->db, 5000) != SQLITE_OK ||
+        /* As the bot writes: WAL, and no fsync at each commit. */
+        sqlite3_exec(wr->db, "PRAGMA synchronous = NORMAL", NULL, NULL, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(wr->db, sql, -1, &wr->st, NULL) != SQLITE_OK) {
+        fprintf(stderr, "bench_web: %s: %s\n", path, sqlite3_errmsg(wr->db));
+        exit(1);
+    }
+    wr->every = every;
+}
+
+/* The write before request k, when one is due (a change the pages show). */
+static void writer_run(struct writer *wr, long k)
+{
+    if (!wr->db || k % wr->every != 0)
+        return;
+    sqlite3_bind_int64(wr->st, 1, k / wr->every);
+    int rc = sqlite3_step(wr->st);
+    sqlite3_reset(wr->st);
+    if (rc != SQLITE_DONE || sqlite3_changes(wr->db) < 1) {
+        fprintf(stderr, "bench_web: the write changed nothing: %s\n", sqlite3_errmsg(wr->db));
+        exit(1);
+    }
+}
+
 /* The request for PATH (followed by `number` when it is not -1). */
 static int request(char *buf, size_t len, const char *path, const char *host, long number)
 {
@@ -96,13 +143,20 @@ static int request(char *buf, size_t len, const char *path, const char *host, lo
 
 int main(int argc, char **argv)
 {
-    if (argc != 6 && argc != 8) {
-        fprintf(stderr,
-                "usage: ringside-bench-web HOST PORT PATH CONNECTIONS SECONDS [FIRST LAST]\n");
+    struct writer wr = {0};
+    if (argc >= 10 && strcmp(argv[argc - 4], "-w") == 0) {
+        writer_open(&wr, argv[argc - 3], argv[argc - 2], atol(argv[argc - 1]));
+        argc -= 4;
+    }
+    if ((argc != 6 && argc != 8) || (wr.db && wr.every < 1)) {
+        fprintf(stderr, "usage: ringside-bench-web HOST PORT PATH CONNECTIONS SECONDS [FIRST LAST]"
+                        " [-w DB SQL EVERY]\n");
         return 2;
     }
     long first = argc == 8 ? atol(argv[6]) : 0, last = argc == 8 ? atol(argv[7]) : -1;
     long next = first; /* the next number asked for, with FIRST and LAST */
+    long k = 0;        /* requests sent */
+    int ids = last >= first, cycle = ids && wr.db; /* numbered paths; going round */
     const char *host = argv[1], *path = argv[3];
     int port = atoi(argv[2]), nconn = atoi(argv[4]);
     double seconds = atof(argv[5]);
@@ -120,8 +174,11 @@ int main(int argc, char **argv)
     for (int i = 0; i < nconn; i++) {
         c[i].fd = dial(host, port);
         c[i].buf = malloc(BUF_MAX);
+        writer_run(&wr, k++);
         c[i].sent = now_s();
-        reqlen = request(req, sizeof(req), path, host, last >= first ? next++ : -1);
+        reqlen = request(req, sizeof(req), path, host, ids ? next++ : -1);
+        if (cycle && next > last)
+            next = first;
         if (write(c[i].fd, req, (size_t)reqlen) != reqlen) {
             perror("bench_web: write");
             return 1;
@@ -157,14 +214,17 @@ int main(int argc, char **argv)
             errors += status != 200;
             memmove(c[i].buf, c[i].buf + whole, c[i].len - whole);
             c[i].len -= whole;
-            if (last >= first ? next > last : t >= stop) {
+            if (ids && !cycle ? next > last : t >= stop) {
                 close(c[i].fd);
                 c[i].fd = -1;
                 running--;
                 continue;
             }
-            c[i].sent = t;
-            reqlen = request(req, sizeof(req), path, host, last >= first ? next++ : -1);
+            writer_run(&wr, k++);
+            c[i].sent = now_s();
+            reqlen = request(req, sizeof(req), path, host, ids ? next++ : -1);
+            if (cycle && next > last)
+                next = first;
             if (write(c[i].fd, req, (size_t)reqlen) != reqlen) {
                 perror("bench_web: write");
                 return 1;

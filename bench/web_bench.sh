@@ -12,6 +12,19 @@
 #                                    file's bouts asked for once (so each
 #                                    is fought again from its seed and
 #                                    rendered: nothing kept), one connection
+#   web.standings_uncached_requests_per_sec
+#                                    the standings page again, with a write
+#                                    to the file before each request (one
+#                                    of the 10,000 boxers wins a bout: his
+#                                    record and rank change), so that no
+#                                    answer kept from before may be sent:
+#                                    the server finds out what changed
+#   web.bout_page_uncached_requests_per_sec
+#                                    GET /bouts/ID on one connection, going
+#                                    round the file's bouts, each round
+#                                    after a write to the file (so within
+#                                    a round no page was asked for before,
+#                                    and none since the file changed)
 #
 # Usage: sh bench/web_bench.sh WEB WEBGEN CLIENT
 # The database is made by WEBGEN (tests/web/gen.c: real bouts through
@@ -60,3 +73,19 @@ $out
 EOF
 [ "$failed" = 0 ] || { echo "web_bench: $failed bout page requests failed" >&2; exit 1; }
 echo "web.bout_page_ms $median ms"
+# A win for one of the 10,000 boxers (the last ids), a different one each
+# time: what a bout's end writes to his record.
+win='UPDATE fighters SET wins = wins + 1, season_wins = season_wins + 1
+     WHERE id = (SELECT max(id) FROM fighters) - ?1 * 7919 % 10000'
+out=$("$CLIENT" 127.0.0.1 "$port" /standings/boxing/bronze 4 "$SECS" -w "$dir/ringside.db" "$win" 1)
+read -r rate _ _ failed <<EOF
+$out
+EOF
+[ "$failed" = 0 ] || { echo "web_bench: $failed uncached standings requests failed" >&2; exit 1; }
+echo "web.standings_uncached_requests_per_sec $rate req/s"
+out=$("$CLIENT" 127.0.0.1 "$port" /bouts/ 1 "$SECS" 1 "$bout" -w "$dir/ringside.db" "$win" "$bout")
+read -r rate _ _ failed <<EOF
+$out
+EOF
+[ "$failed" = 0 ] || { echo "web_bench: $failed uncached bout page requests failed" >&2; exit 1; }
+echo "web.bout_page_uncached_requests_per_sec $rate req/s"
