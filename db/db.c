@@ -513,6 +513,35 @@ static const char *const migrations[] = {
      * invited it, `joined` the unix time. */
     "CREATE TABLE channels (name TEXT PRIMARY KEY NOT NULL CHECK (length(name) BETWEEN 2 AND 63),"
     " invited_by TEXT NOT NULL DEFAULT '', joined INTEGER NOT NULL DEFAULT 0);",
+    /* 16 (issue 28): a fighter's change stamp, so that a reader who keeps
+     * the fighters (ringside-web's standings) reads again only those whose
+     * row or rating changed since it last looked: every write to a
+     * fighter's row (an insert, any update but the stamp's own) and every
+     * write to his rating sets his `changed` to one more than the highest,
+     * in the writer's transaction, so stamps only grow from commit to
+     * commit. 0: not changed since this migration (the reader's first look
+     * reads every fighter). */
+    "ALTER TABLE fighters ADD COLUMN changed INTEGER NOT NULL DEFAULT 0;"
+    "CREATE INDEX fighters_changed ON fighters(changed);"
+    "CREATE TRIGGER fighters_changed_insert AFTER INSERT ON fighters BEGIN"
+    " UPDATE fighters SET changed = (SELECT max(changed) FROM fighters) + 1 WHERE id = new.id;"
+    " END;"
+    "CREATE TRIGGER fighters_changed_update AFTER UPDATE ON fighters"
+    " WHEN new.changed = old.changed BEGIN"
+    " UPDATE fighters SET changed = (SELECT max(changed) FROM fighters) + 1 WHERE id = new.id;"
+    " END;"
+    "CREATE TRIGGER ratings_changed_insert AFTER INSERT ON ratings BEGIN"
+    " UPDATE fighters SET changed = (SELECT max(changed) FROM fighters) + 1"
+    " WHERE id = new.fighter;"
+    " END;"
+    "CREATE TRIGGER ratings_changed_update AFTER UPDATE ON ratings BEGIN"
+    " UPDATE fighters SET changed = (SELECT max(changed) FROM fighters) + 1"
+    " WHERE id IN (old.fighter, new.fighter);"
+    " END;"
+    "CREATE TRIGGER ratings_changed_delete AFTER DELETE ON ratings BEGIN"
+    " UPDATE fighters SET changed = (SELECT max(changed) FROM fighters) + 1"
+    " WHERE id = old.fighter;"
+    " END;",
 };
 
 #define MIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))
@@ -588,6 +617,10 @@ static const char *const stmt_sql[STMT_COUNT] = {
     [STMT_FIGHTER_GET_ID] = "SELECT " FIGHTER_COLUMNS " WHERE f.id = ?1",
     [STMT_FIGHTER_LIST_RULES] = "SELECT " FIGHTER_COLUMNS " WHERE f.rules = ?1 AND f.retired = 0"
                                 " ORDER BY f.id LIMIT ?2",
+    /* The fighters stamped after ?1 (migration 16), through the stamp's
+     * index, and the highest stamp. */
+    [STMT_FIGHTER_CHANGED] = "SELECT " FIGHTER_COLUMNS " WHERE f.changed > ?1",
+    [STMT_FIGHTER_STAMP] = "SELECT coalesce(max(changed), 0) FROM fighters",
 
     [STMT_BEGIN] = "BEGIN IMMEDIATE",
     [STMT_COMMIT] = "COMMIT",
@@ -1212,8 +1245,10 @@ struct db *db_open_readonly(const char *path, char *errbuf, int errlen)
     int version = 0;
 
     /* No CREATE, no migration, no pragma that writes: the file is only read,
-     * even while the bot has it open. */
-    int rc = sqlite3_open_v2(path, &db->conn, SQLITE_OPEN_READONLY, NULL);
+     * even while the bot has it open. NOMUTEX: its readers (ringside-web's
+     * one answering thread, the replay tools) use a connection from one
+     * thread, so SQLite's lock around every call is only cost. */
+    int rc = sqlite3_open_v2(path, &db->conn, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL);
     if (rc != SQLITE_OK)
         db_fail(db, "cannot open %s: %s", path,
                 db->conn ? sqlite3_errmsg(db->conn) : sqlite3_errstr(rc));

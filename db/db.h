@@ -437,6 +437,15 @@ int db_dump_file(const char *path, struct str *out, char *errbuf, int errlen);
  * there are more (0 on error). DB_ERROR for a ruleset without storage.
  * db_fighter_save writes the league fields too. */
 int db_fighter_list_rules(struct db *db, enum rules rules, struct db_fighter *out, int max, int *n);
+/* For a reader that keeps the fighters (ringside-web): *stamp the highest
+ * change stamp (migration 16: every write to a fighter's row or rating
+ * raises his above every other), then fn(ctx, f) for each fighter stamped
+ * after `since` (-1: every fighter), retired ones too, in no set order. In
+ * a read transaction (db_read_begin), the stamp and the rows are of one
+ * moment; calling again with since = *stamp reads what changed after it.
+ * DB_OK, or DB_ERROR (*stamp then unchanged). */
+int db_fighter_changed(struct db *db, int64_t since, int64_t *stamp,
+                       void (*fn)(void *ctx, const struct db_fighter *f), void *ctx);
 
 /* The International Champion of a ruleset and his successful defences:
  * DB_NOTFOUND (nothing written) when the title is vacant. */

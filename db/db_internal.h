@@ -61,6 +61,8 @@ enum db_stmt {
     STMT_AUDIT,
     /* Migration 3. */
     STMT_FIGHTER_LIST_RULES,
+    STMT_FIGHTER_CHANGED,
+    STMT_FIGHTER_STAMP,
     STMT_CHAMPION_GET,
     STMT_CHAMPION_SET,
     STMT_TURN_ADD,
