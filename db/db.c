@@ -515,33 +515,14 @@ static const char *const migrations[] = {
     " invited_by TEXT NOT NULL DEFAULT '', joined INTEGER NOT NULL DEFAULT 0);",
     /* 16 (issue 28): a fighter's change stamp, so that a reader who keeps
      * the fighters (ringside-web's standings) reads again only those whose
-     * row or rating changed since it last looked: every write to a
-     * fighter's row (an insert, any update but the stamp's own) and every
-     * write to his rating sets his `changed` to one more than the highest,
-     * in the writer's transaction, so stamps only grow from commit to
-     * commit. 0: not changed since this migration (the reader's first look
-     * reads every fighter). */
+     * row changed since it last looked: every statement that writes a
+     * fighter's row (db_fighter_create, _save, _retire, db_season_reset)
+     * sets his `changed` to one more than the highest, in the writer's
+     * transaction, so stamps only grow from commit to commit. 0: not
+     * changed since this migration (the reader's first look reads every
+     * fighter). */
     "ALTER TABLE fighters ADD COLUMN changed INTEGER NOT NULL DEFAULT 0;"
-    "CREATE INDEX fighters_changed ON fighters(changed);"
-    "CREATE TRIGGER fighters_changed_insert AFTER INSERT ON fighters BEGIN"
-    " UPDATE fighters SET changed = (SELECT max(changed) FROM fighters) + 1 WHERE id = new.id;"
-    " END;"
-    "CREATE TRIGGER fighters_changed_update AFTER UPDATE ON fighters"
-    " WHEN new.changed = old.changed BEGIN"
-    " UPDATE fighters SET changed = (SELECT max(changed) FROM fighters) + 1 WHERE id = new.id;"
-    " END;"
-    "CREATE TRIGGER ratings_changed_insert AFTER INSERT ON ratings BEGIN"
-    " UPDATE fighters SET changed = (SELECT max(changed) FROM fighters) + 1"
-    " WHERE id = new.fighter;"
-    " END;"
-    "CREATE TRIGGER ratings_changed_update AFTER UPDATE ON ratings BEGIN"
-    " UPDATE fighters SET changed = (SELECT max(changed) FROM fighters) + 1"
-    " WHERE id IN (old.fighter, new.fighter);"
-    " END;"
-    "CREATE TRIGGER ratings_changed_delete AFTER DELETE ON ratings BEGIN"
-    " UPDATE fighters SET changed = (SELECT max(changed) FROM fighters) + 1"
-    " WHERE id = old.fighter;"
-    " END;",
+    "CREATE INDEX fighters_changed ON fighters(changed);",
 };
 
 #define MIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))
@@ -563,6 +544,11 @@ static const char *const migrations[] = {
     " f.league, f.gold_record, f.paused, f.trained, f.missed, f.dex, f.con, f.intel, f.kit,"       \
     " f.tkos, f.towels, f.dqs, f.forfeits, f.season_wins, f.season_losses, f.season_draws"         \
     " FROM fighters f JOIN accounts a ON a.id = f.account_id"
+
+/* A fighter's new change stamp (migration 16): one more than the highest,
+ * through the stamp's index; every statement that writes a fighter's row
+ * sets it. */
+#define FIGHTER_STAMP "(SELECT coalesce(max(changed), 0) + 1 FROM fighters)"
 
 /* Bout statements likewise: ?1 id, ?2 rules, ?3 channel, ?4 rounds, ?5
  * seed, ?6 state, ?7 fighter_a, ?8 fighter_b, ?9 round, ?10 winner, ?11
@@ -592,10 +578,10 @@ static const char *const stmt_sql[STMT_COUNT] = {
         "INSERT INTO fighters (account_id, key, name, rules, str, spd, agl, tgh, hgt, skill,"
         " endurance, wins, losses, draws, kos, training_points, retired, created, league,"
         " gold_record, paused, trained, missed, dex, con, intel, kit, tkos, towels, dqs, forfeits,"
-        " season_wins, season_losses, season_draws)"
+        " season_wins, season_losses, season_draws, changed)"
         " VALUES (?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12,"
         " ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28,"
-        " ?29, ?30, ?31, ?32, ?13, ?14, ?15)",
+        " ?29, ?30, ?31, ?32, ?13, ?14, ?15, " FIGHTER_STAMP ")",
     [STMT_FIGHTER_GET] = "SELECT " FIGHTER_COLUMNS " WHERE f.key = ?1",
     [STMT_FIGHTER_LIST] = "SELECT " FIGHTER_COLUMNS " WHERE f.account_id = ?1"
                           " AND (?2 OR f.retired = 0) ORDER BY f.created, f.id LIMIT ?3",
@@ -612,8 +598,9 @@ static const char *const stmt_sql[STMT_COUNT] = {
                           " kos = ?16, training_points = ?17, league = ?20, gold_record = ?21,"
                           " paused = ?22, trained = ?23, missed = ?24, dex = ?25, con = ?26,"
                           " intel = ?27, kit = ?28, tkos = ?29, towels = ?30, dqs = ?31,"
-                          " forfeits = ?32 WHERE id = ?1",
-    [STMT_FIGHTER_RETIRE] = "UPDATE fighters SET retired = 1 WHERE id = ?1",
+                          " forfeits = ?32, changed = " FIGHTER_STAMP " WHERE id = ?1",
+    [STMT_FIGHTER_RETIRE] = "UPDATE fighters SET retired = 1, changed = " FIGHTER_STAMP
+                            " WHERE id = ?1",
     [STMT_FIGHTER_GET_ID] = "SELECT " FIGHTER_COLUMNS " WHERE f.id = ?1",
     [STMT_FIGHTER_LIST_RULES] = "SELECT " FIGHTER_COLUMNS " WHERE f.rules = ?1 AND f.retired = 0"
                                 " ORDER BY f.id LIMIT ?2",

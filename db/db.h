@@ -438,8 +438,8 @@ int db_dump_file(const char *path, struct str *out, char *errbuf, int errlen);
  * db_fighter_save writes the league fields too. */
 int db_fighter_list_rules(struct db *db, enum rules rules, struct db_fighter *out, int max, int *n);
 /* For a reader that keeps the fighters (ringside-web): *stamp the highest
- * change stamp (migration 16: every write to a fighter's row or rating
- * raises his above every other), then fn(ctx, f) for each fighter stamped
+ * change stamp (migration 16: every write to a fighter's row raises his
+ * above every other), then fn(ctx, f) for each fighter stamped
  * after `since` (-1: every fighter), retired ones too, in no set order. In
  * a read transaction (db_read_begin), the stamp and the rows are of one
  * moment; calling again with since = *stamp reads what changed after it.

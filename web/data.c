@@ -15,16 +15,16 @@
  * WEB_KEEP_MAX / 2 answers or WEB_KEEP_BYTES, everything is dropped and
  * kept afresh.
  *
- * The standings are kept across changes: every fighter read (his row and
- * his rating), by id, and each league's list in standings order
- * (league_standing_cmp). The bot's writes stamp each fighter whose row or
- * rating they change (migration 16), so when the file changed the next
- * standings asked for read only the fighters stamped since the last look,
- * and the champions, and move those in their lists (a binary search out,
- * one in): microseconds for a bout's result among 10,000 fighters, where
- * reading and sorting them all takes tens of milliseconds. Past
- * WEB_RESORT_MIN changed at once (the first look reads every fighter),
- * the lists are made again and sorted.
+ * The standings are kept across changes: every fighter read, by id, and
+ * each league's list in standings order (league_standing_cmp). The bot's
+ * writes stamp each fighter whose row they change (migration 16), so when
+ * the file changed the next standings asked for read only the fighters
+ * stamped since the last look, and the champions, and move those in their
+ * lists (a binary search out, one in): microseconds for a bout's result
+ * among 10,000 fighters, where reading and sorting them all takes tens of
+ * milliseconds. Past WEB_RESORT_MIN changed at once (the first look reads
+ * every fighter), the lists are made again and sorted. The ratings a page
+ * shows are read with it (a row each), never kept.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -260,7 +260,7 @@ struct sync {
     int n, cap;
 };
 
-/* db_fighter_changed's fn: one changed fighter, his rating with him. */
+/* db_fighter_changed's fn: one changed fighter. */
 static void sync_fighter(void *ctx, const struct db_fighter *f)
 {
     struct sync *sy = ctx;
@@ -272,12 +272,6 @@ static void sync_fighter(void *ctx, const struct db_fighter *f)
     /* Out of his list by the row he was listed with, while it is his. */
     list_remove(w, x);
     x->f = *f;
-    x->rating = (struct db_rating){RATING_START, RATING_RD_START, RATING_VOL_START, 0};
-    int rc = db_rating_get(w->db, f->id, f->sheet.rules, &x->rating);
-    if (rc != DB_OK)
-        x->rating = (struct db_rating){RATING_START, RATING_RD_START, RATING_VOL_START, 0};
-    if (rc == DB_ERROR)
-        sy->failed = 1;
     if (sy->n == sy->cap) {
         sy->cap = sy->cap ? sy->cap * 2 : 64;
         sy->moved = xrealloc(sy->moved, (size_t)sy->cap * sizeof(*sy->moved));

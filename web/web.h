@@ -164,11 +164,10 @@ int web_config_parse(const char *name, const char *text, struct web_config *c, c
 
 #define WEB_PAGE_ROWS 100 /* standings rows a page */
 
-/* A fighter as the standings keep him: his row, his rating (a
- * newcomer's when he has none), and the league list he stands in. */
+/* A fighter as the standings keep him: his row, and whether he stands in
+ * his league's list. */
 struct web_fighter {
     struct db_fighter f;
-    struct db_rating rating;
     int listed; /* in standings[f.sheet.rules][f.league] */
 };
 
@@ -301,8 +300,8 @@ void chart_svg(struct str *b, const struct bout_view *v);
  * r->rules (/ratings/RULES and its /api twin). Those returning int give
  * 0, -1 on a database error, 1 (the lists) for a page past the last. */
 #define RATING_POINTS_MAX 200
-void rating_cell(struct str *b, const struct db_rating *r);
-void rating_json_fields(struct str *b, const struct db_rating *r);
+void rating_cell(struct web *w, struct str *b, const struct db_fighter *f);
+void rating_json_fields(struct web *w, struct str *b, const struct db_fighter *f);
 int rating_section(struct web *w, struct str *b, const struct route *r, const struct db_fighter *f);
 int rating_json_history(struct web *w, struct str *b, const struct db_fighter *f);
 int rating_list_html(struct web *w, struct str *b, const struct route *r, int page);
