@@ -513,16 +513,19 @@ static const char *const migrations[] = {
      * invited it, `joined` the unix time. */
     "CREATE TABLE channels (name TEXT PRIMARY KEY NOT NULL CHECK (length(name) BETWEEN 2 AND 63),"
     " invited_by TEXT NOT NULL DEFAULT '', joined INTEGER NOT NULL DEFAULT 0);",
-    /* 16 (issue 28): a fighter's change stamp, so that a reader who keeps
-     * the fighters (ringside-web's standings) reads again only those whose
-     * row changed since it last looked: every statement that writes a
-     * fighter's row (db_fighter_create, _save, _retire, db_season_reset)
-     * sets his `changed` to one more than the highest, in the writer's
-     * transaction, so stamps only grow from commit to commit. 0: not
-     * changed since this migration (the reader's first look reads every
-     * fighter). */
+    /* 16 (issue 28): change stamps, so that a reader who keeps the
+     * fighters and their ratings (ringside-web's standings) reads again
+     * only the rows changed since it last looked: every statement that
+     * writes a fighter's row (db_fighter_create, _save, _retire,
+     * db_season_reset) sets its `changed` to one more than the highest of
+     * the table, and so does every write of a rating (db_rating_put), in
+     * the writer's transaction, so stamps only grow from commit to commit.
+     * 0: not changed since this migration (the reader's first look reads
+     * every row). */
     "ALTER TABLE fighters ADD COLUMN changed INTEGER NOT NULL DEFAULT 0;"
-    "CREATE INDEX fighters_changed ON fighters(changed);",
+    "CREATE INDEX fighters_changed ON fighters(changed);"
+    "ALTER TABLE ratings ADD COLUMN changed INTEGER NOT NULL DEFAULT 0;"
+    "CREATE INDEX ratings_changed ON ratings(changed);",
 };
 
 #define MIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))
@@ -547,7 +550,7 @@ static const char *const migrations[] = {
 
 /* A fighter's new change stamp (migration 16): one more than the highest,
  * through the stamp's index; every statement that writes a fighter's row
- * sets it. */
+ * sets it (and STMT_RATING_PUT a rating's, alike). */
 #define FIGHTER_STAMP "(SELECT coalesce(max(changed), 0) + 1 FROM fighters)"
 
 /* Bout statements likewise: ?1 id, ?2 rules, ?3 channel, ?4 rounds, ?5
@@ -710,10 +713,17 @@ static const char *const stmt_sql[STMT_COUNT] = {
     /* Migration 11: ratings (db/rating.c). */
     [STMT_RATING_GET] = "SELECT rating, rd, vol, bouts FROM ratings WHERE fighter = ?1"
                         " AND rules = ?2",
-    [STMT_RATING_PUT] = "INSERT INTO ratings (fighter, rules, rating, rd, vol, bouts, updated)"
-                        " VALUES (?1, ?2, ?3, ?4, ?5, 1, ?6) ON CONFLICT (fighter, rules)"
+    [STMT_RATING_PUT] = "INSERT INTO ratings (fighter, rules, rating, rd, vol, bouts, updated,"
+                        " changed) VALUES (?1, ?2, ?3, ?4, ?5, 1, ?6,"
+                        " (SELECT coalesce(max(changed), 0) + 1 FROM ratings))"
+                        " ON CONFLICT (fighter, rules)"
                         " DO UPDATE SET rating = excluded.rating, rd = excluded.rd,"
-                        " vol = excluded.vol, bouts = bouts + 1, updated = excluded.updated",
+                        " vol = excluded.vol, bouts = bouts + 1, updated = excluded.updated,"
+                        " changed = excluded.changed",
+    /* The ratings stamped after ?1 (migration 16), and the highest stamp. */
+    [STMT_RATING_CHANGED] = "SELECT fighter, rules, rating, rd, vol, bouts FROM ratings"
+                            " WHERE changed > ?1",
+    [STMT_RATING_STAMP] = "SELECT coalesce(max(changed), 0) FROM ratings",
     [STMT_RATING_HISTORY_PUT] = "INSERT INTO rating_history (bout, fighter, side, before, rating,"
                                 " rd, vol, at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
     [STMT_RATING_HISTORY] = "SELECT bout, before, rating, rd, at FROM rating_history"

@@ -501,6 +501,15 @@ struct db_rating_row {
 /* The rating of fighter `fighter` in `rules` into *out: DB_OK, DB_NOTFOUND
  * when he has none yet (a newcomer: *out untouched), DB_ERROR. */
 int db_rating_get(struct db *db, int64_t fighter, enum rules rules, struct db_rating *out);
+/* For a reader that keeps the ratings (ringside-web), as
+ * db_fighter_changed: *stamp the highest rating stamp (migration 16: every
+ * db_rating_put raises its row's above every other), then fn for each
+ * rating stamped after `since` (-1: every rating). DB_OK, or DB_ERROR
+ * (*stamp then unchanged). */
+int db_rating_changed(struct db *db, int64_t since, int64_t *stamp,
+                      void (*fn)(void *ctx, int64_t fighter, enum rules rules,
+                                 const struct db_rating *r),
+                      void *ctx);
 /* Stores fighter `fighter`'s new rating `r` (its bouts counted up by one)
  * in `rules` after bout `bout` (side `side`, ended at `at`), and its point
  * of history from `before`. Inside the caller's transaction: the one that

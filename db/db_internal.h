@@ -91,6 +91,8 @@ enum db_stmt {
     /* Migration 11: ratings. */
     STMT_RATING_GET,
     STMT_RATING_PUT,
+    STMT_RATING_CHANGED,
+    STMT_RATING_STAMP,
     STMT_RATING_HISTORY_PUT,
     STMT_RATING_HISTORY,
     STMT_RATING_OF_BOUT,

@@ -23,8 +23,8 @@
  * lists (a binary search out, one in): microseconds for a bout's result
  * among 10,000 fighters, where reading and sorting them all takes tens of
  * milliseconds. Past WEB_RESORT_MIN changed at once (the first look reads
- * every fighter), the lists are made again and sorted. The ratings a page
- * shows are read with it (a row each), never kept.
+ * every fighter), the lists are made again and sorted. Each fighter's
+ * rating is kept with him, read again alike when its stamp moved.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,6 +59,7 @@ static void standings_drop(struct web *w)
     w->nid = 0;
     w->loaded = 0;
     w->stamp = 0;
+    w->rating_stamp = 0;
     memset(w->champ, 0, sizeof(w->champ));
 }
 
@@ -271,12 +272,25 @@ static void sync_fighter(void *ctx, const struct db_fighter *f)
     struct web_fighter *x = fighter_slot(w, f->id);
     /* Out of his list by the row he was listed with, while it is his. */
     list_remove(w, x);
+    if (x->f.id != f->id || x->f.sheet.rules != f->sheet.rules) /* new to us */
+        x->rating = (struct db_rating){RATING_START, RATING_RD_START, RATING_VOL_START, 0};
     x->f = *f;
     if (sy->n == sy->cap) {
         sy->cap = sy->cap ? sy->cap * 2 : 64;
         sy->moved = xrealloc(sy->moved, (size_t)sy->cap * sizeof(*sy->moved));
     }
     sy->moved[sy->n++] = x;
+}
+
+/* db_rating_changed's fn: a fighter's rating (read after the fighters,
+ * in the same transaction: he is known). */
+static void sync_rating(void *ctx, int64_t fighter, enum rules rules, const struct db_rating *r)
+{
+    struct web *w = ctx;
+    struct web_fighter *x = fighter > 0 && fighter < w->nid ? w->by_id[fighter] : NULL;
+
+    if (x && x->f.sheet.rules == rules)
+        x->rating = *r;
 }
 
 /* A ruleset's champion changed hands (or the title fell vacant): the old
@@ -308,7 +322,12 @@ static int standings_sync(struct web *w)
     struct sync sy = {.w = w};
     int64_t stamp = w->stamp;
 
+    int64_t rating_stamp = w->rating_stamp;
+
     int rc = db_fighter_changed(w->db, w->loaded ? w->stamp : -1, &stamp, sync_fighter, &sy);
+    if (rc == DB_OK && !sy.failed)
+        rc = db_rating_changed(w->db, w->loaded ? w->rating_stamp : -1, &rating_stamp, sync_rating,
+                               w);
     if (rc == DB_OK && !sy.failed) {
         if (!w->loaded || sy.n >= WEB_RESORT_MIN) {
             champions_read(w);
@@ -319,6 +338,7 @@ static int standings_sync(struct web *w)
             champions_read(w);
         }
         w->stamp = stamp;
+        w->rating_stamp = rating_stamp;
         w->loaded = 1;
         w->stale = 0;
     }

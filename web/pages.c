@@ -434,7 +434,7 @@ static void league_tabs(struct web *w, struct str *b, const struct route *r,
 }
 
 /* Positions from + 1 to `to` of standings s, as a table. */
-static void standings_table(struct web *w, struct str *b, const struct route *r,
+static void standings_table(struct str *b, const struct route *r,
                             const struct web_standings *s, int from, int to)
 {
     str_add(b, "<div class=\"wrap\"><table><thead><tr><th class=\"n\" "
@@ -453,7 +453,7 @@ static void standings_table(struct web *w, struct str *b, const struct route *r,
                 "class=\"n hide-s\">%d</td><td class=\"n\">%d</td>",
                 f->season_wins, f->season_losses, f->season_draws, f->wins, f->losses, f->draws,
                 f->kos, f->gold_record);
-        rating_cell(w, b, f);
+        rating_cell(b, &s->v[i]->rating);
         str_add(b, "</tr>");
     }
     str_add(b, "</tbody></table></div>");
@@ -511,7 +511,7 @@ static void page_standings(struct web *w, const struct route *r, int page, struc
         str_add(&b, "<div class=\"card muted\">Nobody fights in %s yet.</div>",
                 league_name((enum league)league));
     else
-        standings_table(w, &b, r, s, from, to);
+        standings_table(&b, r, s, from, to);
     standings_pager(&b, r, rs, league, page, pages, from, to, s->n);
     str_add(&b,
             "<p class=\"muted small\">Ranked by gold record (3 points a win in GOLD, 1 a "

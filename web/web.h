@@ -164,10 +164,12 @@ int web_config_parse(const char *name, const char *text, struct web_config *c, c
 
 #define WEB_PAGE_ROWS 100 /* standings rows a page */
 
-/* A fighter as the standings keep him: his row, and whether he stands in
- * his league's list. */
+/* A fighter as the standings keep him: his row, his rating in his ruleset
+ * (a newcomer's while he has none), and whether he stands in his league's
+ * list. */
 struct web_fighter {
     struct db_fighter f;
+    struct db_rating rating;
     int listed; /* in standings[f.sheet.rules][f.league] */
 };
 
@@ -207,7 +209,8 @@ struct web {
      * with what changed (db_fighter_changed) once the file changed. */
     struct web_fighter **by_id; /* by_id[id], NULL for none */
     int64_t nid;                /* by_id's length */
-    int64_t stamp;              /* the highest change stamp read */
+    int64_t stamp;              /* the highest change stamp read: fighters */
+    int64_t rating_stamp;       /* and ratings */
     int loaded;                 /* stamp and lists are read at all */
     int stale;                  /* the file changed since the last sync */
     int64_t champ[RULES_COUNT]; /* each ruleset's champion, 0: vacant */
@@ -300,8 +303,8 @@ void chart_svg(struct str *b, const struct bout_view *v);
  * r->rules (/ratings/RULES and its /api twin). Those returning int give
  * 0, -1 on a database error, 1 (the lists) for a page past the last. */
 #define RATING_POINTS_MAX 200
-void rating_cell(struct web *w, struct str *b, const struct db_fighter *f);
-void rating_json_fields(struct web *w, struct str *b, const struct db_fighter *f);
+void rating_cell(struct str *b, const struct db_rating *r);
+void rating_json_fields(struct str *b, const struct db_rating *r);
 int rating_section(struct web *w, struct str *b, const struct route *r, const struct db_fighter *f);
 int rating_json_history(struct web *w, struct str *b, const struct db_fighter *f);
 int rating_list_html(struct web *w, struct str *b, const struct route *r, int page);
