@@ -94,6 +94,21 @@ void web_html(struct str *out, const char *text)
     }
 }
 
+void web_int(struct str *out, long long v)
+{
+    char buf[24];
+    char *p = buf + sizeof(buf);
+    unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+
+    do {
+        *--p = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (v < 0)
+        *--p = '-';
+    str_raw(out, p, (size_t)(buf + sizeof(buf) - p));
+}
+
 /* 1 for a byte a JSON string (safe inside HTML) carries as it is. */
 static int json_plain(unsigned char c)
 {

@@ -433,6 +433,16 @@ static void league_tabs(struct web *w, struct str *b, const struct route *r,
     str_add(b, "</div>");
 }
 
+/* "W-L-D". */
+static void record_cell(struct str *b, int wins, int losses, int draws)
+{
+    web_int(b, wins);
+    str_ch(b, '-');
+    web_int(b, losses);
+    str_ch(b, '-');
+    web_int(b, draws);
+}
+
 /* Positions from + 1 to `to` of standings s, as a table. */
 static void standings_table(struct str *b, const struct route *r,
                             const struct web_standings *s, int from, int to)
@@ -442,19 +452,34 @@ static void standings_table(struct str *b, const struct route *r,
                "<th>Owner</th><th class=\"n\">Season</th><th class=\"n hide-s\">Career</th>"
                "<th class=\"n hide-s\">KOs</th>"
                "<th class=\"n\">Gold</th><th class=\"n\">Rating</th></tr></thead><tbody>");
+    /* A row as "<tr><td class="n">%d</td><td>" fighter_link "</td><td>"
+     * owner "</td><td class="n">%d-%d-%d</td><td class="n hide-s">%d-%d-%d
+     * </td><td class="n hide-s">%d</td><td class="n">%d</td>" rating_cell
+     * "</tr>" would write it, without printf: a page is 100 of them, made
+     * again after every change. */
     for (int i = from; i < to; i++) {
         const struct db_fighter *f = &s->v[i]->f;
-        str_add(b, "<tr><td class=\"n\">%d</td><td>", i + 1);
-        fighter_link(b, r, f->id, f->name);
-        str_add(b, "</td><td>");
+        WEB_LIT(b, "<tr><td class=\"n\">");
+        web_int(b, i + 1);
+        WEB_LIT(b, "</td><td><a href=\"");
+        str_cat(b, r->root);
+        WEB_LIT(b, "fighters/");
+        web_int(b, f->id);
+        WEB_LIT(b, "\">");
+        web_html(b, f->name);
+        WEB_LIT(b, "</a></td><td>");
         web_html(b, f->owner);
-        str_add(b,
-                "</td><td class=\"n\">%d-%d-%d</td><td class=\"n hide-s\">%d-%d-%d</td><td "
-                "class=\"n hide-s\">%d</td><td class=\"n\">%d</td>",
-                f->season_wins, f->season_losses, f->season_draws, f->wins, f->losses, f->draws,
-                f->kos, f->gold_record);
+        WEB_LIT(b, "</td><td class=\"n\">");
+        record_cell(b, f->season_wins, f->season_losses, f->season_draws);
+        WEB_LIT(b, "</td><td class=\"n hide-s\">");
+        record_cell(b, f->wins, f->losses, f->draws);
+        WEB_LIT(b, "</td><td class=\"n hide-s\">");
+        web_int(b, f->kos);
+        WEB_LIT(b, "</td><td class=\"n\">");
+        web_int(b, f->gold_record);
+        WEB_LIT(b, "</td>");
         rating_cell(b, &s->v[i]->rating);
-        str_add(b, "</tr>");
+        WEB_LIT(b, "</tr>");
     }
     str_add(b, "</tbody></table></div>");
 }

@@ -41,6 +41,12 @@ void web_html(struct str *s, const char *text);
  * bytes that are not UTF-8 as U+FFFD. */
 void web_json(struct str *s, const char *text);
 
+/* Appends v in decimal, as "%lld" would (our own text: the pages' many
+ * numbers, without printf's cost). */
+void web_int(struct str *s, long long v);
+/* Appends a string literal of our own, its length known at compile time. */
+#define WEB_LIT(s, text) str_raw((s), (text), sizeof(text) - 1)
+
 /* ---------------------------------------------------------- route.c */
 
 enum route_page {
