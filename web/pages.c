@@ -92,13 +92,16 @@ static const char style[] =
 
 static void head(struct str *b, const struct route *r, const char *title, int refresh)
 {
-    str_add(b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+    WEB_LIT(b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
                "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">");
     if (refresh > 0)
         str_add(b, "<meta http-equiv=\"refresh\" content=\"%d\">", refresh);
     str_add(b, "<title>");
     web_html(b, title);
-    str_add(b, " - Ringside</title><style>%s</style></head><body><header>", style);
+    /* The style sheet as it is (printf would copy it a byte at a time). */
+    WEB_LIT(b, " - Ringside</title><style>");
+    str_cat(b, style);
+    WEB_LIT(b, "</style></head><body><header>");
     str_add(b, "<a class=\"brand\" href=\"%s./\">RING<span>SIDE</span></a><nav>", r->root);
     str_add(b, "<a href=\"%slive\">Live</a>", r->root);
     for (int i = 0; i < RULES_COUNT; i++) {
@@ -113,7 +116,7 @@ static void head(struct str *b, const struct route *r, const char *title, int re
 
 static void foot(struct str *b)
 {
-    str_add(b, "</main><footer>Ringside: bouts fought in IRC channels. These pages only read "
+    WEB_LIT(b, "</main><footer>Ringside: bouts fought in IRC channels. These pages only read "
                "the record; orders and plans stay secret.</footer></body></html>\n");
 }
 
