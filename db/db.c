@@ -775,6 +775,29 @@ sqlite3_stmt *db_prepare(struct db *db, const char *sql)
     return st;
 }
 
+sqlite3_stmt *db_prepare_kept(struct db *db, const char *sql)
+{
+    for (int i = 0; i < db->nkept; i++)
+        if (db->kept[i].sql == sql)
+            return db->kept[i].st;
+    sqlite3_stmt *st = db_prepare(db, sql);
+    if (st && db->nkept < DB_KEPT_MAX) {
+        db->kept[db->nkept].sql = sql;
+        db->kept[db->nkept++].st = st;
+    }
+    return st;
+}
+
+void db_unprepare(struct db *db, sqlite3_stmt *st)
+{
+    for (int i = 0; i < db->nkept; i++)
+        if (db->kept[i].st == st) {
+            db_stmt_done(st);
+            return;
+        }
+    sqlite3_finalize(st);
+}
+
 int db_text_check(struct db *db, const char *what, const char *s, size_t size)
 {
     if (!s)
@@ -1282,6 +1305,8 @@ void db_close(struct db *db)
         return;
     for (int i = 0; i < STMT_COUNT; i++)
         sqlite3_finalize(db->st[i]);
+    for (int i = 0; i < db->nkept; i++)
+        sqlite3_finalize(db->kept[i].st);
     /* Every statement is finalized, so this closes (and, as the last
      * connection, checkpoints the WAL into the file). */
     sqlite3_close(db->conn);
