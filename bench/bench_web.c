@@ -1,6 +1,6 @@
 /*
  * bench_web.c - ringside-bench-web HOST PORT PATH CONNECTIONS SECONDS
- * [FIRST LAST] [-w DB SQL EVERY]: an HTTP/1.1 client for the web figures
+ * [FIRST LAST] [-w DB EVERY]: an HTTP/1.1 client for the web figures
  * (bench/web_bench.sh).
  * It keeps CONNECTIONS keep-alive connections busy with GET PATH for
  * SECONDS, each sending its next request when the last answer is in, and
@@ -11,10 +11,10 @@
  * once each up to LAST (so none was asked before), whatever SECONDS.
  *
  * With -w, the client also writes to the database file DB, as the bot
- * would while the pages are read: before request k when k is a multiple of
- * EVERY, it runs SQL (one statement, ?1 bound to k / EVERY) in a
- * transaction of its own, committed before the request is sent; so no
- * answer kept from before the write may be sent again. With -w and FIRST
+ * does while the pages are read: before request k when k is a multiple of
+ * EVERY, one of the last 10,000 fighters wins a bout (his record saved
+ * through db/ as the bot saves it, committed before the request is sent),
+ * so no answer kept from before the write may be sent again. With -w and FIRST
  * LAST, the numbers go round from FIRST to LAST again until SECONDS have
  * passed (EVERY being LAST - FIRST + 1: one write before each round, so
  * that within a round no page was asked for before, and none since the
@@ -33,7 +33,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <sqlite3.h>
+#include "db.h"
 
 #define CONN_MAX   64
 #define SAMPLE_MAX (4 * 1024 * 1024)
@@ -99,36 +99,59 @@ static size_t response_len(const char *buf, size_t len, int *status)
     return whole <= len ? whole : 0;
 }
 
-/* The database written to before requests (-w), or NULL. */
+/* The database written to before requests (-w): the bot's own writes,
+ * through db/ (a fighter's save, as a bout's end makes it). */
 struct writer {
-    sqlite3 *db;
-    sqlite3_stmt *st;
+    struct db *db;
+    int64_t last; /* the highest fighter id */
     long every;
 };
 
-static void writer_open(struct writer *wr, const char *path, const char *sql, long every)
+static void writer_open(struct writer *wr, const char *path, long every)
 {
-    if (sqlite3_open_v2(path, &wr->db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK ||
-        sqlite3_busy_timeout(wr->db, 5000) != SQLITE_OK ||
-        /* As the bot writes: WAL, and no fsync at each commit. */
-        sqlite3_exec(wr->db, "PRAGMA synchronous = NORMAL", NULL, NULL, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(wr->db, sql, -1, &wr->st, NULL) != SQLITE_OK) {
-        fprintf(stderr, "bench_web: %s: %s\n", path, sqlite3_errmsg(wr->db));
+    char err[256];
+
+    wr->db = db_open(path, err, sizeof(err));
+    if (!wr->db) {
+        fprintf(stderr, "bench_web: %s\n", err);
         exit(1);
     }
+    /* The fighters' ids run from 1 without a gap (none is ever deleted):
+     * the highest is found by halving. */
+    struct db_fighter f;
+    int64_t lo = 0, hi = 1;
+    while (db_fighter_get_id(wr->db, hi, &f) == DB_OK)
+        lo = hi, hi *= 2;
+    while (hi - lo > 1) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (db_fighter_get_id(wr->db, mid, &f) == DB_OK)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    wr->last = lo;
     wr->every = every;
 }
 
-/* The write before request k, when one is due (a change the pages show). */
+/* The write before request k, when one is due: a win for one of the last
+ * WRITE_SPREAD fighters (a different one each time), saved as a bout's
+ * end saves it (his career and season records, and his change stamp). */
+#define WRITE_SPREAD 10000
+
 static void writer_run(struct writer *wr, long k)
 {
     if (!wr->db || k % wr->every != 0)
         return;
-    sqlite3_bind_int64(wr->st, 1, k / wr->every);
-    int rc = sqlite3_step(wr->st);
-    sqlite3_reset(wr->st);
-    if (rc != SQLITE_DONE || sqlite3_changes(wr->db) < 1) {
-        fprintf(stderr, "bench_web: the write changed nothing: %s\n", sqlite3_errmsg(wr->db));
+    int64_t spread = wr->last < WRITE_SPREAD ? wr->last : WRITE_SPREAD;
+    int64_t id = wr->last - (k / wr->every) * 7919 % spread;
+    struct db_fighter f;
+    if (db_fighter_get_id(wr->db, id, &f) != DB_OK) {
+        fprintf(stderr, "bench_web: fighter %lld: %s\n", (long long)id, db_errmsg(wr->db));
+        exit(1);
+    }
+    f.wins++;
+    if (db_fighter_save(wr->db, &f) != DB_OK) {
+        fprintf(stderr, "bench_web: the write failed: %s\n", db_errmsg(wr->db));
         exit(1);
     }
 }
@@ -144,13 +167,13 @@ static int request(char *buf, size_t len, const char *path, const char *host, lo
 int main(int argc, char **argv)
 {
     struct writer wr = {0};
-    if (argc >= 10 && strcmp(argv[argc - 4], "-w") == 0) {
-        writer_open(&wr, argv[argc - 3], argv[argc - 2], atol(argv[argc - 1]));
-        argc -= 4;
+    if (argc >= 9 && strcmp(argv[argc - 3], "-w") == 0) {
+        writer_open(&wr, argv[argc - 2], atol(argv[argc - 1]));
+        argc -= 3;
     }
     if ((argc != 6 && argc != 8) || (wr.db && wr.every < 1)) {
         fprintf(stderr, "usage: ringside-bench-web HOST PORT PATH CONNECTIONS SECONDS [FIRST LAST]"
-                        " [-w DB SQL EVERY]\n");
+                        " [-w DB EVERY]\n");
         return 2;
     }
     long first = argc == 8 ? atol(argv[6]) : 0, last = argc == 8 ? atol(argv[7]) : -1;

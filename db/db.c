@@ -622,8 +622,8 @@ static const char *const stmt_sql[STMT_COUNT] = {
                           " paused = ?22, trained = ?23, missed = ?24, dex = ?25, con = ?26,"
                           " intel = ?27, kit = ?28, tkos = ?29, towels = ?30, dqs = ?31,"
                           " forfeits = ?32, changed = " FIGHTER_STAMP " WHERE id = ?1",
-    [STMT_FIGHTER_RETIRE] = "UPDATE fighters SET retired = 1, changed = " FIGHTER_STAMP
-                            " WHERE id = ?1",
+    [STMT_FIGHTER_RETIRE] =
+        "UPDATE fighters SET retired = 1, changed = " FIGHTER_STAMP " WHERE id = ?1",
     [STMT_FIGHTER_GET_ID] = "SELECT " FIGHTER_COLUMNS " WHERE f.id = ?1",
     [STMT_FIGHTER_LIST_RULES] = "SELECT " FIGHTER_COLUMNS " WHERE f.rules = ?1 AND f.retired = 0"
                                 " ORDER BY f.id LIMIT ?2",

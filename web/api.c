@@ -213,8 +213,7 @@ static void api_standings_index(struct web *w, struct reply *out)
 }
 
 /* Positions from + 1 to `to` of standings s: [{"position":1,..},..]. */
-static void standings_rows(struct str *b, const struct web_standings *s, int from,
-                           int to)
+static void standings_rows(struct str *b, const struct web_standings *s, int from, int to)
 {
     str_add(b, "[");
     for (int i = from; i < to; i++) {

@@ -147,8 +147,8 @@ static struct web_standings *list_of(struct web *w, const struct web_fighter *x)
 {
     const struct db_fighter *f = &x->f;
 
-    if (f->retired || f->id == w->champ[f->sheet.rules] || (unsigned)f->sheet.rules >= RULES_COUNT ||
-        f->league < 0 || f->league >= LEAGUE_COUNT)
+    if (f->retired || f->id == w->champ[f->sheet.rules] ||
+        (unsigned)f->sheet.rules >= RULES_COUNT || f->league < 0 || f->league >= LEAGUE_COUNT)
         return NULL;
     return &w->standings[f->sheet.rules][f->league];
 }

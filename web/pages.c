@@ -447,8 +447,8 @@ static void record_cell(struct str *b, int wins, int losses, int draws)
 }
 
 /* Positions from + 1 to `to` of standings s, as a table. */
-static void standings_table(struct str *b, const struct route *r,
-                            const struct web_standings *s, int from, int to)
+static void standings_table(struct str *b, const struct route *r, const struct web_standings *s,
+                            int from, int to)
 {
     str_add(b, "<div class=\"wrap\"><table><thead><tr><th class=\"n\" "
                "style=\"width:3rem\">#</th><th>Fighter</th>"
