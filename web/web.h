@@ -44,6 +44,8 @@ void web_json(struct str *s, const char *text);
 /* Appends v in decimal, as "%lld" would (our own text: the pages' many
  * numbers, without printf's cost). */
 void web_int(struct str *s, long long v);
+/* Appends v as "%.1f" would, byte for byte (the chart's coordinates). */
+void web_tenths(struct str *s, double v);
 /* Appends a string literal of our own, its length known at compile time. */
 #define WEB_LIT(s, text) str_raw((s), (text), sizeof(text) - 1)
 
