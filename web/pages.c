@@ -914,15 +914,21 @@ static const char *const mark_icons[VIEW_MARK_KINDS] = {
 
 static void round_card(struct str *b, const struct bout_view *v, const struct view_round *vr)
 {
-    str_add(b, "<div class=\"round\" id=\"round-%d\"><h3>Round %d</h3>", vr->round, vr->round);
+    /* Without printf where it is only our text and numbers: a bout page
+     * has a card a round. */
+    WEB_LIT(b, "<div class=\"round\" id=\"round-");
+    web_int(b, vr->round);
+    WEB_LIT(b, "\"><h3>Round ");
+    web_int(b, vr->round);
+    WEB_LIT(b, "</h3>");
     if (vr->nlines) {
-        str_add(b, "<ul>");
+        WEB_LIT(b, "<ul>");
         for (int i = 0; i < vr->nlines; i++) {
-            str_add(b, "<li>");
+            WEB_LIT(b, "<li>");
             web_html(b, vr->lines[i]);
-            str_add(b, "</li>");
+            WEB_LIT(b, "</li>");
         }
-        str_add(b, "</ul>");
+        WEB_LIT(b, "</ul>");
     }
     if (vr->nmarks) {
         str_add(b, "<ul class=\"marks small\">");
@@ -935,15 +941,17 @@ static void round_card(struct str *b, const struct bout_view *v, const struct vi
         }
         str_add(b, "</ul>");
     }
-    str_add(b, "<div class=\"small muted\">");
+    WEB_LIT(b, "<div class=\"small muted\">");
     web_html(b, vr->score);
-    str_add(b,
-            "</div><div class=\"small muted\">%s: <span class=\"sa\">%.1f</span> / <span "
-            "class=\"sb\">%.1f</span></div>",
-            v->meter_name, vr->meter[0], vr->meter[1]);
-    str_add(b, "<details><summary>Full report</summary><pre>");
+    WEB_LIT(b, "</div><div class=\"small muted\">");
+    str_cat(b, v->meter_name);
+    WEB_LIT(b, ": <span class=\"sa\">");
+    web_tenths(b, vr->meter[0]);
+    WEB_LIT(b, "</span> / <span class=\"sb\">");
+    web_tenths(b, vr->meter[1]);
+    WEB_LIT(b, "</span></div><details><summary>Full report</summary><pre>");
     web_html(b, vr->report);
-    str_add(b, "</pre></details></div>");
+    WEB_LIT(b, "</pre></details></div>");
 }
 
 /* A bout's heading: its number and fighters, what it is, where and when,
