@@ -294,8 +294,8 @@ $(BENCH): bench/bench.c $(GAMELIB_OBJ) $(LIB_OBJ) | $(DEPS_STAMP)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(GAME_LIBS) $(PCRE_LIBS) -lm
 
 # An HTTP client with keep-alive connections (bench/web_bench.sh runs it).
-$(B)/ringside-bench-web: bench/bench_web.c | $(DEPS_STAMP)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ -lm
+$(B)/ringside-bench-web: bench/bench_web.c $(GAMELIB_OBJ) $(LIB_OBJ) | $(DEPS_STAMP)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(GAME_LIBS) $(PCRE_LIBS) -lm
 
 $(B)/ringside-bench-bot: bench/bench_bot.c $(BOTLIB_OBJ) $(LIB_OBJ) | $(DEPS_STAMP)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(BOT_LIBS) $(PCRE_LIBS) -lm

@@ -1,6 +1,7 @@
 /*
  * bench_web.c - ringside-bench-web HOST PORT PATH CONNECTIONS SECONDS
- * [FIRST LAST]: an HTTP/1.1 client for the web figures (bench/web_bench.sh).
+ * [FIRST LAST] [-w DB EVERY]: an HTTP/1.1 client for the web figures
+ * (bench/web_bench.sh).
  * It keeps CONNECTIONS keep-alive connections busy with GET PATH for
  * SECONDS, each sending its next request when the last answer is in, and
  * prints one line: "REQUESTS_PER_SEC MEDIAN_MS P99_MS ERRORS", the latency
@@ -8,6 +9,16 @@
  * status other than 200 counts as an error. With FIRST and LAST, PATH ends
  * with a number's place: request k asks for PATH followed by FIRST + k,
  * once each up to LAST (so none was asked before), whatever SECONDS.
+ *
+ * With -w, the client also writes to the database file DB, as the bot
+ * does while the pages are read: before request k when k is a multiple of
+ * EVERY, one of the last 10,000 fighters wins a bout (his record saved
+ * through db/ as the bot saves it, committed before the request is sent),
+ * so no answer kept from before the write may be sent again. With -w and FIRST
+ * LAST, the numbers go round from FIRST to LAST again until SECONDS have
+ * passed (EVERY being LAST - FIRST + 1: one write before each round, so
+ * that within a round no page was asked for before, and none since the
+ * file last changed).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -21,6 +32,8 @@
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "db.h"
 
 #define CONN_MAX   64
 #define SAMPLE_MAX (4 * 1024 * 1024)
@@ -86,6 +99,63 @@ static size_t response_len(const char *buf, size_t len, int *status)
     return whole <= len ? whole : 0;
 }
 
+/* The database written to before requests (-w): the bot's own writes,
+ * through db/ (a fighter's save, as a bout's end makes it). */
+struct writer {
+    struct db *db;
+    int64_t last; /* the highest fighter id */
+    long every;
+};
+
+static void writer_open(struct writer *wr, const char *path, long every)
+{
+    char err[256];
+
+    wr->db = db_open(path, err, sizeof(err));
+    if (!wr->db) {
+        fprintf(stderr, "bench_web: %s\n", err);
+        exit(1);
+    }
+    /* The fighters' ids run from 1 without a gap (none is ever deleted):
+     * the highest is found by halving. */
+    struct db_fighter f;
+    int64_t lo = 0, hi = 1;
+    while (db_fighter_get_id(wr->db, hi, &f) == DB_OK)
+        lo = hi, hi *= 2;
+    while (hi - lo > 1) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (db_fighter_get_id(wr->db, mid, &f) == DB_OK)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    wr->last = lo;
+    wr->every = every;
+}
+
+/* The write before request k, when one is due: a win for one of the last
+ * WRITE_SPREAD fighters (a different one each time), saved as a bout's
+ * end saves it (his career and season records, and his change stamp). */
+#define WRITE_SPREAD 10000
+
+static void writer_run(struct writer *wr, long k)
+{
+    if (!wr->db || k % wr->every != 0)
+        return;
+    int64_t spread = wr->last < WRITE_SPREAD ? wr->last : WRITE_SPREAD;
+    int64_t id = wr->last - (k / wr->every) * 7919 % spread;
+    struct db_fighter f;
+    if (db_fighter_get_id(wr->db, id, &f) != DB_OK) {
+        fprintf(stderr, "bench_web: fighter %lld: %s\n", (long long)id, db_errmsg(wr->db));
+        exit(1);
+    }
+    f.wins++;
+    if (db_fighter_save(wr->db, &f) != DB_OK) {
+        fprintf(stderr, "bench_web: the write failed: %s\n", db_errmsg(wr->db));
+        exit(1);
+    }
+}
+
 /* The request for PATH (followed by `number` when it is not -1). */
 static int request(char *buf, size_t len, const char *path, const char *host, long number)
 {
@@ -96,13 +166,20 @@ static int request(char *buf, size_t len, const char *path, const char *host, lo
 
 int main(int argc, char **argv)
 {
-    if (argc != 6 && argc != 8) {
-        fprintf(stderr,
-                "usage: ringside-bench-web HOST PORT PATH CONNECTIONS SECONDS [FIRST LAST]\n");
+    struct writer wr = {0};
+    if (argc >= 9 && strcmp(argv[argc - 3], "-w") == 0) {
+        writer_open(&wr, argv[argc - 2], atol(argv[argc - 1]));
+        argc -= 3;
+    }
+    if ((argc != 6 && argc != 8) || (wr.db && wr.every < 1)) {
+        fprintf(stderr, "usage: ringside-bench-web HOST PORT PATH CONNECTIONS SECONDS [FIRST LAST]"
+                        " [-w DB EVERY]\n");
         return 2;
     }
     long first = argc == 8 ? atol(argv[6]) : 0, last = argc == 8 ? atol(argv[7]) : -1;
     long next = first; /* the next number asked for, with FIRST and LAST */
+    long k = 0;        /* requests sent */
+    int ids = last >= first, cycle = ids && wr.db; /* numbered paths; going round */
     const char *host = argv[1], *path = argv[3];
     int port = atoi(argv[2]), nconn = atoi(argv[4]);
     double seconds = atof(argv[5]);
@@ -120,8 +197,11 @@ int main(int argc, char **argv)
     for (int i = 0; i < nconn; i++) {
         c[i].fd = dial(host, port);
         c[i].buf = malloc(BUF_MAX);
+        writer_run(&wr, k++);
         c[i].sent = now_s();
-        reqlen = request(req, sizeof(req), path, host, last >= first ? next++ : -1);
+        reqlen = request(req, sizeof(req), path, host, ids ? next++ : -1);
+        if (cycle && next > last)
+            next = first;
         if (write(c[i].fd, req, (size_t)reqlen) != reqlen) {
             perror("bench_web: write");
             return 1;
@@ -157,14 +237,17 @@ int main(int argc, char **argv)
             errors += status != 200;
             memmove(c[i].buf, c[i].buf + whole, c[i].len - whole);
             c[i].len -= whole;
-            if (last >= first ? next > last : t >= stop) {
+            if (ids && !cycle ? next > last : t >= stop) {
                 close(c[i].fd);
                 c[i].fd = -1;
                 running--;
                 continue;
             }
-            c[i].sent = t;
-            reqlen = request(req, sizeof(req), path, host, last >= first ? next++ : -1);
+            writer_run(&wr, k++);
+            c[i].sent = now_s();
+            reqlen = request(req, sizeof(req), path, host, ids ? next++ : -1);
+            if (cycle && next > last)
+                next = first;
             if (write(c[i].fd, req, (size_t)reqlen) != reqlen) {
                 perror("bench_web: write");
                 return 1;

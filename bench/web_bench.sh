@@ -12,6 +12,19 @@
 #                                    file's bouts asked for once (so each
 #                                    is fought again from its seed and
 #                                    rendered: nothing kept), one connection
+#   web.standings_uncached_requests_per_sec
+#                                    the standings page again, with a write
+#                                    to the file before each request (one
+#                                    of the 10,000 boxers wins a bout: his
+#                                    record and rank change), so that no
+#                                    answer kept from before may be sent:
+#                                    the server finds out what changed
+#   web.bout_page_uncached_requests_per_sec
+#                                    GET /bouts/ID on one connection, going
+#                                    round the file's bouts, each round
+#                                    after a write to the file (so within
+#                                    a round no page was asked for before,
+#                                    and none since the file changed)
 #
 # Usage: sh bench/web_bench.sh WEB WEBGEN CLIENT
 # The database is made by WEBGEN (tests/web/gen.c: real bouts through
@@ -60,3 +73,15 @@ $out
 EOF
 [ "$failed" = 0 ] || { echo "web_bench: $failed bout page requests failed" >&2; exit 1; }
 echo "web.bout_page_ms $median ms"
+out=$("$CLIENT" 127.0.0.1 "$port" /standings/boxing/bronze 4 "$SECS" -w "$dir/ringside.db" 1)
+read -r rate _ _ failed <<EOF
+$out
+EOF
+[ "$failed" = 0 ] || { echo "web_bench: $failed uncached standings requests failed" >&2; exit 1; }
+echo "web.standings_uncached_requests_per_sec $rate req/s"
+out=$("$CLIENT" 127.0.0.1 "$port" /bouts/ 1 "$SECS" 1 "$bout" -w "$dir/ringside.db" "$bout")
+read -r rate _ _ failed <<EOF
+$out
+EOF
+[ "$failed" = 0 ] || { echo "web_bench: $failed uncached bout page requests failed" >&2; exit 1; }
+echo "web.bout_page_uncached_requests_per_sec $rate req/s"

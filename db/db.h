@@ -446,6 +446,15 @@ int db_dump_file(const char *path, struct str *out, char *errbuf, int errlen);
  * there are more (0 on error). DB_ERROR for a ruleset without storage.
  * db_fighter_save writes the league fields too. */
 int db_fighter_list_rules(struct db *db, enum rules rules, struct db_fighter *out, int max, int *n);
+/* For a reader that keeps the fighters (ringside-web): *stamp the highest
+ * change stamp (migration 17: every write to a fighter's row raises his
+ * above every other), then fn(ctx, f) for each fighter stamped
+ * after `since` (-1: every fighter), retired ones too, in no set order. In
+ * a read transaction (db_read_begin), the stamp and the rows are of one
+ * moment; calling again with since = *stamp reads what changed after it.
+ * DB_OK, or DB_ERROR (*stamp then unchanged). */
+int db_fighter_changed(struct db *db, int64_t since, int64_t *stamp,
+                       void (*fn)(void *ctx, const struct db_fighter *f), void *ctx);
 
 /* How many active (not retired) fighters ruleset `rules` has, into *n
  * (0 on error): what db_fighter_list_rules would list. */
@@ -518,6 +527,15 @@ struct db_rating_row {
 /* The rating of fighter `fighter` in `rules` into *out: DB_OK, DB_NOTFOUND
  * when he has none yet (a newcomer: *out untouched), DB_ERROR. */
 int db_rating_get(struct db *db, int64_t fighter, enum rules rules, struct db_rating *out);
+/* For a reader that keeps the ratings (ringside-web), as
+ * db_fighter_changed: *stamp the highest rating stamp (migration 17: every
+ * db_rating_put raises its row's above every other), then fn for each
+ * rating stamped after `since` (-1: every rating). DB_OK, or DB_ERROR
+ * (*stamp then unchanged). */
+int db_rating_changed(struct db *db, int64_t since, int64_t *stamp,
+                      void (*fn)(void *ctx, int64_t fighter, enum rules rules,
+                                 const struct db_rating *r),
+                      void *ctx);
 /* Stores fighter `fighter`'s new rating `r` (its bouts counted up by one)
  * in `rules` after bout `bout` (side `side`, ended at `at`), and its point
  * of history from `before`. Inside the caller's transaction: the one that

@@ -61,6 +61,8 @@ enum db_stmt {
     STMT_AUDIT,
     /* Migration 3. */
     STMT_FIGHTER_LIST_RULES,
+    STMT_FIGHTER_CHANGED,
+    STMT_FIGHTER_STAMP,
     STMT_CHAMPION_GET,
     STMT_CHAMPION_SET,
     STMT_TURN_ADD,
@@ -89,6 +91,8 @@ enum db_stmt {
     /* Migration 11: ratings. */
     STMT_RATING_GET,
     STMT_RATING_PUT,
+    STMT_RATING_CHANGED,
+    STMT_RATING_STAMP,
     STMT_RATING_HISTORY_PUT,
     STMT_RATING_HISTORY,
     STMT_RATING_OF_BOUT,
@@ -103,6 +107,8 @@ enum db_stmt {
     STMT_LEAGUE_PLANS,
     STMT_COUNT
 };
+
+#define DB_KEPT_MAX 8 /* statements db_prepare_kept keeps, at most */
 
 struct db {
     sqlite3 *conn;
@@ -119,6 +125,12 @@ struct db {
     char file[4096];
     unsigned long long file_dev, file_ino;
     int has_file, gone, busy;
+    /* db_prepare_kept's statements, by their SQL's address. */
+    struct {
+        const char *sql;
+        sqlite3_stmt *st;
+    } kept[DB_KEPT_MAX];
+    int nkept;
 };
 
 /* How an enum is stored: by name, names[value] for value in [0, count)
@@ -149,6 +161,13 @@ int db_fail(struct db *db, const char *fmt, ...) __attribute__((format(printf, 2
  * it): the statement, or NULL with the message in db->err. For the files
  * whose statements are not in the shared table (predict.c, tournament.c). */
 sqlite3_stmt *db_prepare(struct db *db, const char *sql);
+/* The same for a statement a page runs at every view: `sql` (a string
+ * literal, known by its address) is prepared once per connection and kept
+ * until db_close (past DB_KEPT_MAX, prepared for one use as db_prepare).
+ * Give it back with db_unprepare, never sqlite3_finalize. */
+sqlite3_stmt *db_prepare_kept(struct db *db, const char *sql);
+/* After a use: a kept statement is reset for the next, another finalized. */
+void db_unprepare(struct db *db, sqlite3_stmt *st);
 
 /* Checks a string the caller wants stored: not NULL, not empty, and fitting
  * a buffer of `size` bytes with its NUL. Returns DB_OK, or DB_ERROR with a

@@ -304,6 +304,42 @@ int db_fighter_list_rules(struct db *db, enum rules rules, struct db_fighter *ou
     return fighter_rows(db, st, bad, out, max, n);
 }
 
+int db_fighter_changed(struct db *db, int64_t since, int64_t *stamp,
+                       void (*fn)(void *ctx, const struct db_fighter *f), void *ctx)
+{
+    sqlite3_stmt *st = db->st[STMT_FIGHTER_STAMP];
+    int64_t top = 0;
+    int rc = db_row(db, st);
+
+    if (rc == SQLITE_ROW)
+        top = sqlite3_column_int64(st, 0);
+    db_stmt_done(st);
+    if (rc != SQLITE_ROW)
+        return DB_ERROR;
+
+    st = db->st[STMT_FIGHTER_CHANGED];
+    if (sqlite3_bind_int64(st, 1, since) != SQLITE_OK) {
+        db_bind_failed(db, st);
+        db_stmt_done(st);
+        return DB_ERROR;
+    }
+    struct db_fighter f;
+    int status = DB_OK;
+    while ((rc = db_row(db, st)) == SQLITE_ROW) {
+        if (fighter_read(db, st, &f) != DB_OK) {
+            status = DB_ERROR;
+            break;
+        }
+        fn(ctx, &f);
+    }
+    if (status == DB_OK && rc != SQLITE_DONE)
+        status = DB_ERROR;
+    db_stmt_done(st);
+    if (status == DB_OK)
+        *stamp = top;
+    return status;
+}
+
 int db_fighter_save(struct db *db, const struct db_fighter *f)
 {
     if (!db_rules_name(f->sheet.rules))

@@ -6,7 +6,9 @@
  *
  * These statements are prepared when used and finalized after: they run a
  * few times a bout, not a few times a round, and keeping them out of the
- * shared statement table keeps this file on its own.
+ * shared statement table keeps this file on its own; but for
+ * db_predict_each's, which every view of a bout page runs: kept
+ * (db_prepare_kept).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -102,17 +104,20 @@ int db_predict_get(struct db *db, int64_t bout, int64_t account, struct db_predi
     return rc;
 }
 
+/* db_predict_each's: a bout page runs it at every view (kept). */
+static const char each_sql[] = ROW_SQL "WHERE p.bout = ?1 ORDER BY p.made, p.account";
+
 int db_predict_each(struct db *db, int64_t bout,
                     int (*fn)(void *arg, const struct db_prediction *p), void *arg)
 {
-    sqlite3_stmt *st = db_prepare(db, ROW_SQL "WHERE p.bout = ?1 ORDER BY p.made, p.account");
+    sqlite3_stmt *st = db_prepare_kept(db, each_sql);
     int rc = DB_ERROR;
 
     if (!st)
         return DB_ERROR;
     if (sqlite3_bind_int64(st, 1, bout) != SQLITE_OK) {
         db_bind_failed(db, st);
-        sqlite3_finalize(st);
+        db_unprepare(db, st);
         return DB_ERROR;
     }
     for (;;) {
@@ -129,7 +134,7 @@ int db_predict_each(struct db *db, int64_t bout,
             break;
         }
     }
-    sqlite3_finalize(st);
+    db_unprepare(db, st);
     return rc;
 }
 

@@ -54,6 +54,48 @@ int db_rating_get(struct db *db, int64_t fighter, enum rules rules, struct db_ra
     return rc;
 }
 
+int db_rating_changed(struct db *db, int64_t since, int64_t *stamp,
+                      void (*fn)(void *ctx, int64_t fighter, enum rules rules,
+                                 const struct db_rating *r),
+                      void *ctx)
+{
+    sqlite3_stmt *st = db->st[STMT_RATING_STAMP];
+    int64_t top = 0;
+    int rc = db_row(db, st);
+
+    if (rc == SQLITE_ROW)
+        top = sqlite3_column_int64(st, 0);
+    db_stmt_done(st);
+    if (rc != SQLITE_ROW)
+        return DB_ERROR;
+
+    st = db->st[STMT_RATING_CHANGED];
+    if (sqlite3_bind_int64(st, 1, since) != SQLITE_OK) {
+        db_bind_failed(db, st);
+        db_stmt_done(st);
+        return DB_ERROR;
+    }
+    int status = DB_OK;
+    char rules[32];
+    while ((rc = db_row(db, st)) == SQLITE_ROW) {
+        if (db_column_text(db, st, 1, rules, sizeof(rules), "ruleset") != DB_OK) {
+            status = DB_ERROR;
+            break;
+        }
+        int id = db_rules_find(rules);
+        struct db_rating r = {sqlite3_column_double(st, 2), sqlite3_column_double(st, 3),
+                              sqlite3_column_double(st, 4), sqlite3_column_int(st, 5)};
+        if (id >= 0) /* a ruleset this ringside does not know: no page shows it */
+            fn(ctx, sqlite3_column_int64(st, 0), (enum rules)id, &r);
+    }
+    if (status == DB_OK && rc != SQLITE_DONE)
+        status = DB_ERROR;
+    db_stmt_done(st);
+    if (status == DB_OK)
+        *stamp = top;
+    return status;
+}
+
 int db_rating_put(struct db *db, int64_t fighter, enum rules rules, const struct db_rating *r,
                   int64_t bout, int side, double before, int64_t at)
 {

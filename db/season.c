@@ -133,7 +133,10 @@ int db_season_reset(struct db *db, enum rules rules)
 
     if (!name || prep(db,
                       "UPDATE fighters SET season_wins = 0, season_losses = 0, season_draws = 0,"
-                      " gold_record = 0 WHERE rules = ?1",
+                      " gold_record = 0,"
+                      /* migration 17's stamp: the standings changed */
+                      " changed = (SELECT coalesce(max(changed), 0) + 1 FROM fighters)"
+                      " WHERE rules = ?1",
                       &st) != DB_OK)
         return DB_ERROR;
     return write_done(db, st, sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC) != SQLITE_OK);

@@ -650,6 +650,10 @@ void league_unfinished_report(struct game *g);
 struct db_fighter *league_standings(struct game *g, enum rules rules, int league, int *n);
 /* The same from a database alone (the web pages: no game runs there). */
 struct db_fighter *league_standings_db(struct db *db, enum rules rules, int league, int *n);
+/* The standings' order of two fighters of one league: < 0 when a ranks
+ * above b, > 0 below, 0 only for the same fighter (for readers who keep
+ * the standings sorted themselves: the web's, changed a fighter at a time). */
+int league_standing_cmp(const struct db_fighter *a, const struct db_fighter *b);
 
 /* One title bout of a ruleset, and what it did to the title. */
 struct title_bout {

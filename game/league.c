@@ -933,6 +933,11 @@ static int cmp_standing(const void *pa, const void *pb)
     return a->id < b->id ? -1 : a->id > b->id;
 }
 
+int league_standing_cmp(const struct db_fighter *a, const struct db_fighter *b)
+{
+    return cmp_standing(a, b);
+}
+
 struct db_fighter *league_standings(struct game *g, enum rules rules, int league, int *n)
 {
     return league_standings_db(g->db, rules, league, n);

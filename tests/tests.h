@@ -43,5 +43,6 @@ Suite *predict_suite(void);
 Suite *caps_suite(void);
 Suite *tournament_suite(void);
 Suite *policy_suite(void);
+Suite *stamp_suite(void); /* webfast (issue 28): change stamps */
 
 #endif

@@ -213,12 +213,11 @@ static void api_standings_index(struct web *w, struct reply *out)
 }
 
 /* Positions from + 1 to `to` of standings s: [{"position":1,..},..]. */
-static void standings_rows(struct web *w, struct str *b, const struct web_standings *s, int from,
-                           int to)
+static void standings_rows(struct str *b, const struct web_standings *s, int from, int to)
 {
     str_add(b, "[");
     for (int i = from; i < to; i++) {
-        const struct db_fighter *f = &s->v[i];
+        const struct db_fighter *f = &s->v[i]->f;
         str_add(b, "%s{\"position\":%d,\"id\":%lld,\"name\":", i > from ? "," : "", i + 1,
                 (long long)f->id);
         web_json(b, f->name);
@@ -229,7 +228,7 @@ static void standings_rows(struct web *w, struct str *b, const struct web_standi
                 "\"season\":{\"wins\":%d,\"losses\":%d,\"draws\":%d}",
                 f->wins, f->losses, f->draws, f->kos, f->gold_record, f->season_wins,
                 f->season_losses, f->season_draws);
-        rating_json_fields(w, b, f);
+        rating_json_fields(b, &s->v[i]->rating);
         str_add(b, "}");
     }
     str_add(b, "]");
@@ -258,7 +257,7 @@ static void api_standings(struct web *w, const struct route *r, int page, struct
     champion_add(w, &b, r->rules);
     str_add(&b, ",\"standings\":");
     int from = (page - 1) * WEB_PAGE_ROWS, to = from + WEB_PAGE_ROWS;
-    standings_rows(w, &b, s, from, to > s->n ? s->n : to);
+    standings_rows(&b, s, from, to > s->n ? s->n : to);
     str_add(&b, "}");
     finish(&b, 200, out);
 }

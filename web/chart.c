@@ -176,33 +176,53 @@ static void chart_names(struct str *b, const struct bout_view *v)
     }
 }
 
+/* "X,Y", each as "%.1f". */
+static void point(struct str *b, double x, double y)
+{
+    web_tenths(b, x);
+    str_ch(b, ',');
+    web_tenths(b, y);
+}
+
 /* Side s's line, then its points with their figures. */
 static void chart_line(struct str *b, const struct chart *c, int s)
 {
     const struct bout_view *v = c->v;
 
+    /* As "%.1f,%.1f" and the rest would write them, without printf: a
+     * bout page has these for every round. */
     str_add(b,
             "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2.5\" "
-            "stroke-linejoin=\"round\" points=\"%.1f,%.1f",
-            colour[s], x_of(0, c->rounds), y_of(v->meter_start[s], c->top));
-    for (int i = 0; i < v->nrounds; i++)
-        str_add(b, " %.1f,%.1f", x_of(v->round[i].round, c->rounds),
-                y_of(v->round[i].meter[s], c->top));
-    str_add(b, "\"/>");
+            "stroke-linejoin=\"round\" points=\"",
+            colour[s]);
+    point(b, x_of(0, c->rounds), y_of(v->meter_start[s], c->top));
+    for (int i = 0; i < v->nrounds; i++) {
+        str_ch(b, ' ');
+        point(b, x_of(v->round[i].round, c->rounds), y_of(v->round[i].meter[s], c->top));
+    }
+    WEB_LIT(b, "\"/>");
     for (int i = -1; i < v->nrounds; i++) {
         double m = i < 0 ? v->meter_start[s] : v->round[i].meter[s];
         int r = i < 0 ? 0 : v->round[i].round;
-        str_add(b,
-                "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"#fff\" stroke=\"%s\" "
-                "stroke-width=\"2\"><title>",
-                x_of(r, c->rounds), y_of(m, c->top), colour[s]);
+        WEB_LIT(b, "<circle cx=\"");
+        web_tenths(b, x_of(r, c->rounds));
+        WEB_LIT(b, "\" cy=\"");
+        web_tenths(b, y_of(m, c->top));
+        WEB_LIT(b, "\" r=\"3.5\" fill=\"#fff\" stroke=\"");
+        str_cat(b, colour[s]);
+        WEB_LIT(b, "\" stroke-width=\"2\"><title>");
         web_html(b, v->corner[s].name);
-        if (r == 0)
-            str_add(b, " at the start: %.1f ", m);
-        else
-            str_add(b, " after round %d: %.1f ", r, m);
+        if (r == 0) {
+            WEB_LIT(b, " at the start: ");
+        } else {
+            WEB_LIT(b, " after round ");
+            web_int(b, r);
+            WEB_LIT(b, ": ");
+        }
+        web_tenths(b, m);
+        str_ch(b, ' ');
         web_html(b, v->meter_name);
-        str_add(b, "</title></circle>");
+        WEB_LIT(b, "</title></circle>");
     }
 }
 

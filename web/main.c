@@ -110,7 +110,7 @@ int main(int argc, char **argv)
     }
     w->version = -1;
     rc = serve(w);
-    web_forget(w);
+    web_free(w);
     db_close(w->db);
     free(w);
     return rc;

@@ -92,13 +92,16 @@ static const char style[] =
 
 static void head(struct str *b, const struct route *r, const char *title, int refresh)
 {
-    str_add(b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+    WEB_LIT(b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
                "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">");
     if (refresh > 0)
         str_add(b, "<meta http-equiv=\"refresh\" content=\"%d\">", refresh);
     str_add(b, "<title>");
     web_html(b, title);
-    str_add(b, " - Ringside</title><style>%s</style></head><body><header>", style);
+    /* The style sheet as it is (printf would copy it a byte at a time). */
+    WEB_LIT(b, " - Ringside</title><style>");
+    str_cat(b, style);
+    WEB_LIT(b, "</style></head><body><header>");
     str_add(b, "<a class=\"brand\" href=\"%s./\">RING<span>SIDE</span></a><nav>", r->root);
     str_add(b, "<a href=\"%slive\">Live</a>", r->root);
     for (int i = 0; i < RULES_COUNT; i++) {
@@ -113,7 +116,7 @@ static void head(struct str *b, const struct route *r, const char *title, int re
 
 static void foot(struct str *b)
 {
-    str_add(b, "</main><footer>Ringside: bouts fought in IRC channels. These pages only read "
+    WEB_LIT(b, "</main><footer>Ringside: bouts fought in IRC channels. These pages only read "
                "the record; orders and plans stay secret.</footer></body></html>\n");
 }
 
@@ -433,28 +436,53 @@ static void league_tabs(struct web *w, struct str *b, const struct route *r,
     str_add(b, "</div>");
 }
 
+/* "W-L-D". */
+static void record_cell(struct str *b, int wins, int losses, int draws)
+{
+    web_int(b, wins);
+    str_ch(b, '-');
+    web_int(b, losses);
+    str_ch(b, '-');
+    web_int(b, draws);
+}
+
 /* Positions from + 1 to `to` of standings s, as a table. */
-static void standings_table(struct web *w, struct str *b, const struct route *r,
-                            const struct web_standings *s, int from, int to)
+static void standings_table(struct str *b, const struct route *r, const struct web_standings *s,
+                            int from, int to)
 {
     str_add(b, "<div class=\"wrap\"><table><thead><tr><th class=\"n\" "
                "style=\"width:3rem\">#</th><th>Fighter</th>"
                "<th>Owner</th><th class=\"n\">Season</th><th class=\"n hide-s\">Career</th>"
                "<th class=\"n hide-s\">KOs</th>"
                "<th class=\"n\">Gold</th><th class=\"n\">Rating</th></tr></thead><tbody>");
+    /* A row as "<tr><td class="n">%d</td><td>" fighter_link "</td><td>"
+     * owner "</td><td class="n">%d-%d-%d</td><td class="n hide-s">%d-%d-%d
+     * </td><td class="n hide-s">%d</td><td class="n">%d</td>" rating_cell
+     * "</tr>" would write it, without printf: a page is 100 of them, made
+     * again after every change. */
     for (int i = from; i < to; i++) {
-        const struct db_fighter *f = &s->v[i];
-        str_add(b, "<tr><td class=\"n\">%d</td><td>", i + 1);
-        fighter_link(b, r, f->id, f->name);
-        str_add(b, "</td><td>");
+        const struct db_fighter *f = &s->v[i]->f;
+        WEB_LIT(b, "<tr><td class=\"n\">");
+        web_int(b, i + 1);
+        WEB_LIT(b, "</td><td><a href=\"");
+        str_cat(b, r->root);
+        WEB_LIT(b, "fighters/");
+        web_int(b, f->id);
+        WEB_LIT(b, "\">");
+        web_html(b, f->name);
+        WEB_LIT(b, "</a></td><td>");
         web_html(b, f->owner);
-        str_add(b,
-                "</td><td class=\"n\">%d-%d-%d</td><td class=\"n hide-s\">%d-%d-%d</td><td "
-                "class=\"n hide-s\">%d</td><td class=\"n\">%d</td>",
-                f->season_wins, f->season_losses, f->season_draws, f->wins, f->losses, f->draws,
-                f->kos, f->gold_record);
-        rating_cell(w, b, f);
-        str_add(b, "</tr>");
+        WEB_LIT(b, "</td><td class=\"n\">");
+        record_cell(b, f->season_wins, f->season_losses, f->season_draws);
+        WEB_LIT(b, "</td><td class=\"n hide-s\">");
+        record_cell(b, f->wins, f->losses, f->draws);
+        WEB_LIT(b, "</td><td class=\"n hide-s\">");
+        web_int(b, f->kos);
+        WEB_LIT(b, "</td><td class=\"n\">");
+        web_int(b, f->gold_record);
+        WEB_LIT(b, "</td>");
+        rating_cell(b, &s->v[i]->rating);
+        WEB_LIT(b, "</tr>");
     }
     str_add(b, "</tbody></table></div>");
 }
@@ -511,7 +539,7 @@ static void page_standings(struct web *w, const struct route *r, int page, struc
         str_add(&b, "<div class=\"card muted\">Nobody fights in %s yet.</div>",
                 league_name((enum league)league));
     else
-        standings_table(w, &b, r, s, from, to);
+        standings_table(&b, r, s, from, to);
     standings_pager(&b, r, rs, league, page, pages, from, to, s->n);
     str_add(&b,
             "<p class=\"muted small\">Ranked by gold record (3 points a win in GOLD, 1 a "
@@ -886,15 +914,21 @@ static const char *const mark_icons[VIEW_MARK_KINDS] = {
 
 static void round_card(struct str *b, const struct bout_view *v, const struct view_round *vr)
 {
-    str_add(b, "<div class=\"round\" id=\"round-%d\"><h3>Round %d</h3>", vr->round, vr->round);
+    /* Without printf where it is only our text and numbers: a bout page
+     * has a card a round. */
+    WEB_LIT(b, "<div class=\"round\" id=\"round-");
+    web_int(b, vr->round);
+    WEB_LIT(b, "\"><h3>Round ");
+    web_int(b, vr->round);
+    WEB_LIT(b, "</h3>");
     if (vr->nlines) {
-        str_add(b, "<ul>");
+        WEB_LIT(b, "<ul>");
         for (int i = 0; i < vr->nlines; i++) {
-            str_add(b, "<li>");
+            WEB_LIT(b, "<li>");
             web_html(b, vr->lines[i]);
-            str_add(b, "</li>");
+            WEB_LIT(b, "</li>");
         }
-        str_add(b, "</ul>");
+        WEB_LIT(b, "</ul>");
     }
     if (vr->nmarks) {
         str_add(b, "<ul class=\"marks small\">");
@@ -907,15 +941,17 @@ static void round_card(struct str *b, const struct bout_view *v, const struct vi
         }
         str_add(b, "</ul>");
     }
-    str_add(b, "<div class=\"small muted\">");
+    WEB_LIT(b, "<div class=\"small muted\">");
     web_html(b, vr->score);
-    str_add(b,
-            "</div><div class=\"small muted\">%s: <span class=\"sa\">%.1f</span> / <span "
-            "class=\"sb\">%.1f</span></div>",
-            v->meter_name, vr->meter[0], vr->meter[1]);
-    str_add(b, "<details><summary>Full report</summary><pre>");
+    WEB_LIT(b, "</div><div class=\"small muted\">");
+    str_cat(b, v->meter_name);
+    WEB_LIT(b, ": <span class=\"sa\">");
+    web_tenths(b, vr->meter[0]);
+    WEB_LIT(b, "</span> / <span class=\"sb\">");
+    web_tenths(b, vr->meter[1]);
+    WEB_LIT(b, "</span></div><details><summary>Full report</summary><pre>");
     web_html(b, vr->report);
-    str_add(b, "</pre></details></div>");
+    WEB_LIT(b, "</pre></details></div>");
 }
 
 /* A bout's heading: its number and fighters, what it is, where and when,

@@ -36,19 +36,20 @@ static struct db_rating rating_of(struct web *w, const struct db_fighter *f)
     return r;
 }
 
-void rating_cell(struct web *w, struct str *b, const struct db_fighter *f)
+void rating_cell(struct str *b, const struct db_rating *r)
 {
-    struct db_rating r = rating_of(w, f);
-
-    str_add(b, "<td class=\"n nw\">%ld <span class=\"muted small\">&plusmn; %ld</span></td>",
-            lround(r.rating), lround(r.rd));
+    /* "<td class="n nw">%ld <span class="muted small">&plusmn; %ld</span></td>",
+     * without printf (a standings page has 100). */
+    WEB_LIT(b, "<td class=\"n nw\">");
+    web_int(b, lround(r->rating));
+    WEB_LIT(b, " <span class=\"muted small\">&plusmn; ");
+    web_int(b, lround(r->rd));
+    WEB_LIT(b, "</span></td>");
 }
 
-void rating_json_fields(struct web *w, struct str *b, const struct db_fighter *f)
+void rating_json_fields(struct str *b, const struct db_rating *r)
 {
-    struct db_rating r = rating_of(w, f);
-
-    str_add(b, ",\"rating\":%.2f,\"rating_deviation\":%.2f", r.rating, r.rd);
+    str_add(b, ",\"rating\":%.2f,\"rating_deviation\":%.2f", r->rating, r->rd);
 }
 
 /* ------------------------------------------------------------ the chart */

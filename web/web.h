@@ -41,6 +41,14 @@ void web_html(struct str *s, const char *text);
  * bytes that are not UTF-8 as U+FFFD. */
 void web_json(struct str *s, const char *text);
 
+/* Appends v in decimal, as "%lld" would (our own text: the pages' many
+ * numbers, without printf's cost). */
+void web_int(struct str *s, long long v);
+/* Appends v as "%.1f" would, byte for byte (the chart's coordinates). */
+void web_tenths(struct str *s, double v);
+/* Appends a string literal of our own, its length known at compile time. */
+#define WEB_LIT(s, text) str_raw((s), (text), sizeof(text) - 1)
+
 /* ---------------------------------------------------------- route.c */
 
 enum route_page {
@@ -164,12 +172,24 @@ int web_config_parse(const char *name, const char *text, struct web_config *c, c
 
 #define WEB_PAGE_ROWS 100 /* standings rows a page */
 
-/* One league's standings as the cache keeps them. */
-struct web_standings {
-    int valid;
-    struct db_fighter *v;
-    int n;
+/* A fighter as the standings keep him: his row, his rating in his ruleset
+ * (a newcomer's while he has none), and whether he stands in his league's
+ * list. */
+struct web_fighter {
+    struct db_fighter f;
+    struct db_rating rating;
+    int listed; /* in standings[f.sheet.rules][f.league] */
 };
+
+/* One league's standings as the cache keeps them: in standings order. */
+struct web_standings {
+    struct web_fighter **v;
+    int n, cap;
+};
+
+/* Changed fighters read at once past which the lists are sorted afresh
+ * rather than changed a fighter at a time. */
+#define WEB_RESORT_MIN 64
 
 /* An answer kept for the next request of the same address. */
 #define WEB_KEEP_MAX   1024               /* answers kept, a power of two */
@@ -192,6 +212,16 @@ struct web {
     struct db *db;
     struct web_config cfg;
     long long version; /* db_data_version the caches were read at */
+    /* The standings (data.c): every fighter ever read, by id, and each
+     * league's list; kept from request to request and brought up to date
+     * with what changed (db_fighter_changed) once the file changed. */
+    struct web_fighter **by_id; /* by_id[id], NULL for none */
+    int64_t nid;                /* by_id's length */
+    int64_t stamp;              /* the highest change stamp read: fighters */
+    int64_t rating_stamp;       /* and ratings */
+    int loaded;                 /* stamp and lists are read at all */
+    int stale;                  /* the file changed since the last sync */
+    int64_t champ[RULES_COUNT]; /* each ruleset's champion, 0: vacant */
     struct web_standings standings[RULES_COUNT][LEAGUE_COUNT];
     struct web_kept kept[WEB_KEEP_MAX];
     int nkept;
@@ -216,13 +246,18 @@ const struct web_kept *web_kept_find(const struct web *w, const char *key);
 void web_keep(struct web *w, const char *key, const char *body, size_t len, const char *type,
               int refresh);
 /* The standings of a ruleset's league (the champion left out, as the game
- * ranks them), from the cache. NULL on a database error. */
+ * ranks them, league_standing_cmp), from the cache, brought up to date
+ * first when the file changed: the fighters stamped since (and the
+ * champions) are read again and moved in their lists. Inside web_begin ..
+ * web_end. NULL on a database error. */
 const struct web_standings *web_standings(struct web *w, enum rules rules, int league);
 /* The league a ruleset's standings open at when none is named: the highest
  * that has fighters (GOLD when none has). -1 on a database error. */
 int web_league_default(struct web *w, enum rules rules);
-/* Drops every cache. */
+/* Drops the answers kept; the standings are read again as they changed. */
 void web_forget(struct web *w);
+/* Frees every cache (at exit). */
+void web_free(struct web *w);
 
 /* -------------------------------------------- pages.c, api.c, chart.c */
 
@@ -276,8 +311,8 @@ void chart_svg(struct str *b, const struct bout_view *v);
  * r->rules (/ratings/RULES and its /api twin). Those returning int give
  * 0, -1 on a database error, 1 (the lists) for a page past the last. */
 #define RATING_POINTS_MAX 200
-void rating_cell(struct web *w, struct str *b, const struct db_fighter *f);
-void rating_json_fields(struct web *w, struct str *b, const struct db_fighter *f);
+void rating_cell(struct str *b, const struct db_rating *r);
+void rating_json_fields(struct str *b, const struct db_rating *r);
 int rating_section(struct web *w, struct str *b, const struct route *r, const struct db_fighter *f);
 int rating_json_history(struct web *w, struct str *b, const struct db_fighter *f);
 int rating_list_html(struct web *w, struct str *b, const struct route *r, int page);

@@ -191,6 +191,7 @@ def main():
         return 2
     web, gen, sim = (os.path.abspath(a) for a in sys.argv[1:])
     gen_path[0] = gen
+    web_path[0] = web
     tmp = tempfile.mkdtemp(prefix="ringside-web-")
     dbpath = os.path.join(tmp, "ringside.db")
     out = subprocess.run([gen, dbpath], stdout=subprocess.PIPE, check=True)
@@ -240,6 +241,7 @@ def main():
 
 digest_after_writes = [None]
 gen_path = [None]
+web_path = [None]
 initial_digest = [None]
 
 
@@ -479,6 +481,7 @@ def run(c, info, dbpath, sim, tmp, port):
     bad_row(c, dbpath, top)
     pundits(c, info, ex, conn)
     lists_lead_somewhere(c, dbpath, ex)
+    standings_follow_writes(c, dbpath, tmp)
     digest_after_writes[0] = hashlib.sha256(open(dbpath, "rb").read()).hexdigest()
     for _ in range(20):
         c.get("/")
@@ -744,6 +747,107 @@ def lists_lead_somewhere(c, dbpath, ex):
     check("standings: the boxer who never fought ranks last",
           rows and rows[-1]["id"] == fresh and rows[-1]["wins"] + rows[-1]["losses"] == 0,
           [(r["id"], r["wins"], r["losses"]) for r in rows[-3:]])
+
+
+# The standings' addresses, HTML and JSON, that standings_follow_writes
+# compares with a server that never kept anything.
+STANDINGS_PATHS = ["/standings", "/api/standings", "/"] + [
+    "%s/standings/%s%s" % (api, rules, league) for api in ("", "/api")
+    for rules in ("boxing", "sugarray", "duel") for league in ("", "/bronze", "/silver", "/gold")]
+
+
+def standings_follow_writes(c, dbpath, tmp):
+    """The server keeps the standings from one request to the next and reads
+    again only the fighters and ratings written since (their change stamps):
+    each write shows at once, whoever made it (a statement that stamps the
+    row as the bot's do, or a hand that does not), and after them every
+    standings page is byte for byte what a server started afresh on the
+    file sends."""
+    for p in STANDINGS_PATHS:  # every one asked for, so every one kept
+        c.get(p)
+
+    def gold():
+        st, h, jb = c.get("/api/standings/boxing/gold")
+        return json.loads(jb)
+
+    def bronze():
+        st, h, jb = c.get("/api/standings/boxing/bronze")
+        return json.loads(jb)
+
+    w = sqlite3.connect(dbpath)
+    last = gold()["standings"][-1]
+    # A win, written as db_fighter_save writes it (its stamp with it).
+    w.execute("UPDATE fighters SET wins = wins + 1, season_wins = season_wins + 1, changed = "
+              "(SELECT max(changed) FROM fighters) + 1 WHERE id = ?", (last["id"],))
+    w.commit()
+    row = [r for r in gold()["standings"] if r["id"] == last["id"]]
+    check("standings follow at once: a win, as the bot writes it",
+          row and row[0]["wins"] == last["wins"] + 1
+          and row[0]["season"]["wins"] == last["season"]["wins"] + 1, (last, row))
+    st, h, body = c.get("/standings/boxing/gold")
+    check("standings page follows at once: the new record shown",
+          "%d-%d-%d" % (row[0]["wins"], row[0]["losses"], row[0]["draws"]) in body.decode()
+          if row else False)
+    # By hand (no stamp written): a BRONZE boxer promoted to GOLD.
+    b = bronze()
+    up = b["standings"][0]["id"]
+    g = gold()
+    w.execute("UPDATE fighters SET league = 'gold', gold_record = 500 WHERE id = ?", (up,))
+    w.commit()
+    g2, b2 = gold(), bronze()
+    check("standings follow at once: a promotion written by hand",
+          g2["total"] == g["total"] + 1 and b2["total"] == b["total"] - 1
+          and g2["standings"][0]["id"] == up and up not in [r["id"] for r in b2["standings"]],
+          (g["total"], g2["total"], b["total"], b2["total"]))
+    # His rating, by hand.
+    w.execute("INSERT INTO ratings (fighter, rules, rating, rd, vol, bouts, updated) "
+              "VALUES (?, 'boxing', 1987.4, 61.2, 0.06, 9, 0) ON CONFLICT (fighter, rules) "
+              "DO UPDATE SET rating = 1987.4, rd = 61.2", (up,))
+    w.commit()
+    top = gold()["standings"][0]
+    check("standings follow at once: a rating", top["id"] == up and top["rating"] == 1987.4
+          and top["rating_deviation"] == 61.2, top)
+    # The title changes hands: the new champion leaves the list, the old
+    # one comes back to his league.
+    old = w.execute("SELECT fighter FROM champions WHERE rules = 'boxing'").fetchone()
+    w.execute("UPDATE champions SET fighter = ? WHERE rules = 'boxing'", (up,))
+    w.commit()
+    ids = [r["id"] for r in gold()["standings"]]
+    check("standings follow at once: a new champion leaves the list, the old one is back",
+          up not in ids and (not old or old[0] is None or old[0] in ids
+                             or old[0] in [r["id"] for r in bronze()["standings"]]),
+          (up, old, ids[:5]))
+    # Retired by hand.
+    gone = gold()["standings"][1]["id"]
+    w.execute("UPDATE fighters SET retired = 1 WHERE id = ?", (gone,))
+    w.commit()
+    check("standings follow at once: a retirement",
+          gone not in [r["id"] for r in gold()["standings"]], gone)
+    w.close()
+
+    # Every standings page as a server that kept nothing sends it.
+    port = free_port()
+    conf = os.path.join(tmp, "fresh.conf")
+    with open(conf, "w") as f:
+        f.write("[bot]\ndatabase = %s\n\n[web]\nlisten = 127.0.0.1:%d\n" % (dbpath, port))
+    log = open(os.path.join(tmp, "fresh.log"), "w")
+    proc = subprocess.Popen([web_path[0], "-c", conf], stdout=log, stderr=subprocess.STDOUT)
+    try:
+        for _ in range(600):
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                if proc.poll() is not None:
+                    break
+                time.sleep(0.05)
+        fresh = Client(port)
+        differ = [p for p in STANDINGS_PATHS if c.get(p)[2] != fresh.get(p)[2]]
+        check("standings kept across writes: every page as a fresh server's", not differ, differ)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+        log.close()
 
 
 def one_address(c, ex):
