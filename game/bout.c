@@ -895,12 +895,14 @@ static void records_apply(const struct bout *b, const int conceded[SIDES],
     }
 }
 
-/* Live bouts in `channel`. */
-static int live_in(const struct game *g, const char *channel)
+/* Live bouts in `channel`, counted up to `most` (the walk stops there:
+ * with thousands of bouts in one channel, a round asks only whether
+ * another is live there). */
+static int live_in(const struct game *g, const char *channel, int most)
 {
     int n = 0;
 
-    for (int i = 0; i < g->n; i++)
+    for (int i = 0; i < g->n && n < most; i++)
         n += g->v[i]->rec.state == DB_BOUT_LIVE && same_name(g, g->v[i]->rec.channel, channel);
     return n;
 }
@@ -1230,7 +1232,7 @@ static int resolve(struct game *g, struct live *lv, int acked, const char *ack)
         free(r);
         return -1;
     }
-    int packed = live_in(g, r->rec.channel) > 1; /* this bout counted, still live */
+    int packed = live_in(g, r->rec.channel, 2) > 1; /* this bout counted, still live */
     round_adopt(lv, r);
     withdraw(g, r->rec.id, r->number); /* its prompts, if still waiting */
     round_say(g, lv, r, packed);
