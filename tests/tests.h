@@ -43,5 +43,6 @@ Suite *predict_suite(void);
 Suite *caps_suite(void);
 Suite *tournament_suite(void);
 Suite *policy_suite(void);
+Suite *tables_suite(void); /* manybouts: the many-bouts indexes */
 
 #endif
