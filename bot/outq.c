@@ -163,6 +163,7 @@ struct owner {
     double served, served_at; /* lines sent lately, decayed to served_at */
     int dropped;              /* a note about dropped bulk waits */
     double demoted_until;     /* his replies are bulk until then */
+    int refs;                 /* lines that name him (their own), wherever they are */
 };
 
 /* A target with its own pacing: every channel, and whoever the server said
@@ -323,9 +324,12 @@ static void about_index(struct outq *q, struct oline *l)
     q->nabout++;
 }
 
-/* Every line is freed here: it leaves the index first. */
+/* Every line is freed here: it leaves the index first, and no longer
+ * holds its owner (owners_tidy may forget him then). */
 static void oline_free(struct outq *q, struct oline *l)
 {
+    if (l && l->own)
+        l->own->refs--;
     if (l && l->indexed) {
         if (l->aprev)
             l->aprev->anext = l->anext;
@@ -623,7 +627,10 @@ static void owners_tidy(struct outq *q, double now)
 {
     for (int i = 0; i < q->nown; i++) {
         struct owner *o = q->own[i];
-        if (o->waiting[0] || o->waiting[1] || decayed(o, now) > 0.05 || now < o->demoted_until)
+        /* A line still naming him (a live line waiting, one sent and not
+         * yet confirmed) keeps him: it reads his counts when it goes. */
+        if (o->waiting[0] || o->waiting[1] || o->refs > 0 || decayed(o, now) > 0.05 ||
+            now < o->demoted_until)
             continue;
         index_del(&q->own_x, o->hash, i);
         free(o);
@@ -763,6 +770,11 @@ void outq_hold(struct outq *q, int on)
 static void owner_push(struct outq *q, struct owner *o, int bulk, struct oline *l)
 {
     l->kind = bulk ? OUTQ_BULK : OUTQ_REPLY;
+    if (l->own != o) {
+        o->refs++;
+        if (l->own)
+            l->own->refs--;
+    }
     l->own = o;
     fifo_push(&o->q[bulk], l);
     o->waiting[bulk]++;
@@ -794,6 +806,7 @@ static void outq_add(struct outq *q, enum outq_kind kind, const char *who, struc
     if (kind == OUTQ_LIVE || kind == OUTQ_ROUND) {
         l->kind = kind;
         l->own = o;
+        o->refs++;
         fifo_push(&q->live, l);
         q->total++;
         return;
