@@ -6,6 +6,9 @@
  *   bot.rss_200_bouts_kb                        resident memory then
  *   bot.round_latency_500_median_ms, _p99_ms    500 bouts at once
  *   bot.rss_500_bouts_kb                        resident memory then
+ *   bot.round_latency_5000_median_ms, _p99_ms   5,000 bouts at once (the
+ *                                               first BIG_ROUNDS rounds)
+ *   bot.rss_5000_bouts_kb                       resident memory then
  *   league.turn_1000_fighters_ms                a league turn, 1,000 boxers
  *   league.turn_10000_fighters_ms               10,000 (the median of three)
  *   league.turn_100000_fighters_ms              and 100,000, in a process of
@@ -33,8 +36,12 @@
 
 #include "bot.h"
 
-#define ROUNDS  12
-#define PLAYERS (2 + 2 * 200 + 2 * 500) /* one bout, then 200, then 500 at once */
+#define ROUNDS     12
+#define BIG        5000 /* bouts at once in the largest run */
+#define BIG_ROUNDS 3    /* its rounds measured: 15,000 latencies are plenty */
+/* One bout, then 200, then 500, then BIG at once. */
+#define PLAYERS (2 + 2 * 200 + 2 * 500 + 2 * BIG)
+#define SMALL   (2 + 2 * 200 + 2 * 500) /* made first: the 200 and 500 figures as before */
 
 static struct bot bot;
 static char dir[64];
@@ -118,9 +125,10 @@ static long rss_kb(void)
 }
 
 /* Fights `n` bouts at once between players first..first+2n-1, round by
- * round; fills lat[] with each round's latency and returns how many were
+ * round, `rounds` of them at most (the bouts left live are forfeited);
+ * fills lat[] with each round's latency and returns how many were
  * measured. *rss gets the resident memory once every bout is live. */
-static int run(int n, int first, double *lat, long *rss)
+static int run(int n, int first, int rounds, double *lat, long *rss)
 {
     static const char *const orders[] = {"5/5/10 (ring)", "4H/8/8 (inside)", "6/6/8",
                                          "3/5/12 (clinch)", "5B/7/8 (cut)"};
@@ -136,7 +144,7 @@ static int run(int n, int first, double *lat, long *rss)
     if (game_live(bot.game) != n)
         fail("the bouts did not start");
     *rss = rss_kb();
-    for (int r = 0; r < ROUNDS && game_live(bot.game) > 0; r++) {
+    for (int r = 0; r < rounds && game_live(bot.game) > 0; r++) {
         for (int b = 0; b < n; b++)
             say(first + 2 * b, NULL, orders[(b + r) % 5]);
         drain();
@@ -150,6 +158,11 @@ static int run(int n, int first, double *lat, long *rss)
         }
         drain();
     }
+    for (int b = 0; b < n && game_live(bot.game) > 0; b++)
+        say(first + 2 * b, NULL, "forfeit yes");
+    drain();
+    if (game_live(bot.game) != 0)
+        fail("the bouts did not end");
     return m;
 }
 
@@ -428,10 +441,10 @@ static double tournament_bench(void)
     return t;
 }
 
-static void latency(int n, int first, double *lat, const char *what)
+static void latency(int n, int first, int rounds, double *lat, const char *what)
 {
     long rss;
-    int m = run(n, first, lat, &rss);
+    int m = run(n, first, rounds, lat, &rss);
 
     if (m == 0)
         fail("no round was measured");
@@ -464,10 +477,72 @@ static void sim_bench(void)
     printf("bot.sim_10000_bouts_ms %.0f ms\n", total);
 }
 
-int main(int argc, char **argv)
+/* Players p<from> to p<to - 1>, in one transaction. */
+static void players(int from, int to)
+{
+    if (db_begin(bot.db) != DB_OK)
+        fail(db_errmsg(bot.db));
+    for (int i = from; i < to; i++)
+        player(i);
+    if (db_commit(bot.db) != DB_OK)
+        fail(db_errmsg(bot.db));
+}
+
+/* The bot without a server, on a fresh database in dir, with `n`
+ * identified players p0, p1, ... */
+static void bot_setup(int n)
 {
     char path[128], err[256];
-    static double lat[PLAYERS * ROUNDS];
+
+    snprintf(path, sizeof(path), "%s/ringside.db", dir);
+    config_defaults(&bot.cfg);
+    bot.db = db_open(path, err, sizeof(err));
+    if (!bot.db)
+        fail(err);
+    bot.q = outq_new(1000000, 1e6);
+    bot.users = users_new();
+    struct game_io io;
+    struct game_config gc;
+    bot_game_io(&bot, &io);
+    bot_game_config(&bot.cfg, &gc);
+    bot.game = game_new(bot.db, &io, &gc, err, sizeof(err));
+    if (!bot.game)
+        fail(err);
+    snprintf(bot.nick, sizeof(bot.nick), "ringside");
+    snprintf(bot.chan[0], sizeof(bot.chan[0]), "#ringside");
+    bot.chan_in[0] = 1;
+    log_set_level(LOG_ERROR);
+    players(0, n);
+}
+
+static int bot_teardown(void)
+{
+    char cmd[128];
+
+    game_free(bot.game);
+    users_free(bot.users);
+    outq_free(bot.q);
+    db_close(bot.db);
+    snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+    return system(cmd) == 0 ? 0 : 1;
+}
+
+/* `ringside-bench-bot bouts N [ROUNDS]`: N bouts at once alone, to profile
+ * them. */
+static int bouts_alone(int n, int rounds)
+{
+    char what[16];
+    double *lat = xcalloc((size_t)n * (size_t)rounds + 1, sizeof(*lat));
+
+    bot_setup(2 * n);
+    snprintf(what, sizeof(what), "%d", n);
+    latency(n, 0, rounds, lat, what);
+    free(lat);
+    return bot_teardown();
+}
+
+int main(int argc, char **argv)
+{
 
     snprintf(dir, sizeof(dir), "/tmp/ringside-bench-XXXXXX");
     if (!mkdtemp(dir))
@@ -492,38 +567,28 @@ int main(int argc, char **argv)
         rmdir(dir);
         return 0;
     }
+    if ((argc == 3 || argc == 4) && strcmp(argv[1], "bouts") == 0) {
+        int n = atoi(argv[2]), rounds = argc == 4 ? atoi(argv[3]) : ROUNDS;
+        if (n < 1 || n > 100000 || rounds < 1 || rounds > ROUNDS)
+            fail("usage: ringside-bench-bot bouts BOUTS [ROUNDS]");
+        return bouts_alone(n, rounds);
+    }
     if (argc != 1)
-        fail("usage: ringside-bench-bot [league FIGHTERS]");
-    snprintf(path, sizeof(path), "%s/ringside.db", dir);
-    config_defaults(&bot.cfg);
-    bot.db = db_open(path, err, sizeof(err));
-    if (!bot.db)
-        fail(err);
-    bot.q = outq_new(1000000, 1e6);
-    bot.users = users_new();
-    struct game_io io;
-    struct game_config gc;
-    bot_game_io(&bot, &io);
-    bot_game_config(&bot.cfg, &gc);
-    bot.game = game_new(bot.db, &io, &gc, err, sizeof(err));
-    if (!bot.game)
-        fail(err);
-    snprintf(bot.nick, sizeof(bot.nick), "ringside");
-    snprintf(bot.chan[0], sizeof(bot.chan[0]), "#ringside");
-    bot.chan_in[0] = 1;
-    log_set_level(LOG_ERROR);
-    for (int i = 0; i < PLAYERS; i++)
-        player(i);
+        fail("usage: ringside-bench-bot [league FIGHTERS | bouts BOUTS [ROUNDS] | tournament]");
+    bot_setup(SMALL);
+    double *lat = xcalloc((size_t)PLAYERS * ROUNDS, sizeof(*lat));
 
     long rss;
     int m = 0;
     for (int k = 0; k < 20; k++) /* one bout at a time, twenty in a row */
-        m += run(1, 0, lat + m, &rss);
+        m += run(1, 0, ROUNDS, lat + m, &rss);
     qsort(lat, (size_t)m, sizeof(lat[0]), cmp);
     printf("bot.round_latency_1_median_ms %.3f ms\n", lat[m / 2]);
     printf("bot.round_latency_1_p99_ms %.3f ms\n", lat[(m * 99) / 100]);
-    latency(200, 2, lat, "200");
-    latency(500, 402, lat, "500");
+    latency(200, 2, ROUNDS, lat, "200");
+    latency(500, 402, ROUNDS, lat, "500");
+    players(SMALL, PLAYERS); /* the 5,000 bouts' players only now */
+    latency(BIG, SMALL, BIG_ROUNDS, lat, "5000");
     sim_bench();
     fflush(stdout);
     printf("league.turn_1000_fighters_ms %.0f ms\n", league_bench(1000, NULL, NULL));
@@ -532,12 +597,6 @@ int main(int argc, char **argv)
     league_alone(100000);
     fflush(stdout);
     printf("tournament.bracket_32_plans_ms %.1f ms\n", tournament_bench());
-
-    game_free(bot.game);
-    users_free(bot.users);
-    outq_free(bot.q);
-    db_close(bot.db);
-    char cmd[128];
-    snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-    return system(cmd) == 0 ? 0 : 1;
+    free(lat);
+    return bot_teardown();
 }

@@ -119,14 +119,20 @@ struct owner;
 
 struct oline {
     struct oline *next, *prev;
-    unsigned long seq;           /* the order lines were said in, from 1 */
-    enum outq_kind kind;         /* OUTQ_PROTOCOL for markers and raw lines */
-    struct owner *own;           /* replies and bulk: whose queue */
-    unsigned marker;             /* in the window: the marker sent after it */
-    unsigned char toff, tlen;    /* the target inside text; tlen 0: none */
-    int note;                    /* a "lines dropped" note */
-    int64_t about;               /* the bout it is about (outq_msg_about); 0: none */
-    int step;                    /* > 0: stale once step (a round) `step` is done */
+    unsigned long seq;        /* the order lines were said in, from 1 */
+    enum outq_kind kind;      /* OUTQ_PROTOCOL for markers and raw lines */
+    struct owner *own;        /* replies and bulk: whose queue */
+    unsigned marker;          /* in the window: the marker sent after it */
+    unsigned char toff, tlen; /* the target inside text; tlen 0: none */
+    int note;                 /* a "lines dropped" note */
+    int64_t about;            /* the bout it is about (outq_msg_about); 0: none */
+    int step;                 /* > 0: stale once step (a round) `step` is done */
+    /* A line that may go stale (about and step set) is in the queue's
+     * index of them (outq_drop), a chain per hash of `about`; `in` is the
+     * list it waits in (NULL: none). */
+    struct oline *anext, *aprev;
+    int indexed;
+    struct fifo *in;
     char context[OUTQ_NAME_MAX]; /* a private line: the channel of the command it answers */
     char text[];                 /* the line, without CR LF */
 };
@@ -135,20 +141,36 @@ struct fifo {
     struct oline *head, *tail;
 };
 
+/* A hash index of names (owners', targets'): slot i holds a place in
+ * their array + 1 (0: empty) and the name's hash; open addressing with
+ * linear probing, at most half full. */
+struct name_slot {
+    uint32_t hash;
+    int at;
+};
+
+struct name_index {
+    struct name_slot *s;
+    size_t cap;
+};
+
 /* Whose replies and bulk lines these are. */
 struct owner {
     char name[OUTQ_NAME_MAX];
+    uint32_t hash;    /* of name */
     struct fifo q[2]; /* [0] replies, [1] bulk */
     int waiting[2];
     double served, served_at; /* lines sent lately, decayed to served_at */
     int dropped;              /* a note about dropped bulk waits */
     double demoted_until;     /* his replies are bulk until then */
+    int refs;                 /* lines that name him (their own), wherever they are */
 };
 
 /* A target with its own pacing: every channel, and whoever the server said
  * it throttled. */
 struct paced {
     char name[OUTQ_NAME_MAX];
+    uint32_t hash; /* of name */
     int channel;
     double tokens, last;
     double slow;       /* 0: not slowed; else its own rate in lines/s */
@@ -169,8 +191,10 @@ struct outq {
     struct fifo retry, protocol, live;
     struct owner **own;
     int nown, own_cap;
+    struct name_index own_x; /* owners by name */
     struct paced *tg;
     int ntg, tg_cap;
+    struct name_index tg_x; /* targets by name */
     int live_run, reply_run;
     /* delivery */
     int markers;
@@ -191,6 +215,11 @@ struct outq {
      * of its lines are still to go, and when it began. */
     int bundle;
     double bundle_at;
+    /* The lines that may go stale, chained per hash of the bout they are
+     * about (outq_drop finds a bout's lines without walking every queue):
+     * nabout_b chains (a power of two, or 0), nabout lines. */
+    struct oline **about_b;
+    size_t nabout_b, nabout;
 };
 
 /* ------------------------------------------------------------ lists */
@@ -207,6 +236,7 @@ static struct oline *oline_new(const char *text, size_t len)
 
 static void fifo_push(struct fifo *f, struct oline *l)
 {
+    l->in = f;
     l->next = NULL;
     l->prev = f->tail;
     if (f->tail)
@@ -218,6 +248,7 @@ static void fifo_push(struct fifo *f, struct oline *l)
 
 static void fifo_push_front(struct fifo *f, struct oline *l)
 {
+    l->in = f;
     l->prev = NULL;
     l->next = f->head;
     if (f->head)
@@ -238,15 +269,86 @@ static void fifo_unlink(struct fifo *f, struct oline *l)
     else
         f->tail = l->prev;
     l->next = l->prev = NULL;
+    l->in = NULL;
 }
 
-static int fifo_free(struct fifo *f)
+/* ------------------------------------------------- the stale-able lines */
+
+static size_t about_home(const struct outq *q, int64_t about)
+{
+    uint64_t x = (uint64_t)about;
+
+    x ^= x >> 30;
+    x *= 0xbf58476d1ce4e5b9u;
+    x ^= x >> 27;
+    x *= 0x94d049bb133111ebu;
+    x ^= x >> 31;
+    return (size_t)x & (q->nabout_b - 1);
+}
+
+static void about_chain(struct outq *q, struct oline *l)
+{
+    size_t h = about_home(q, l->about);
+
+    l->aprev = NULL;
+    l->anext = q->about_b[h];
+    if (l->anext)
+        l->anext->aprev = l;
+    q->about_b[h] = l;
+}
+
+/* Twice the chains, every line chained again. */
+static void about_grow(struct outq *q)
+{
+    struct oline **old = q->about_b;
+    size_t nold = q->nabout_b;
+
+    q->nabout_b = nold ? nold * 2 : 256;
+    q->about_b = xcalloc(q->nabout_b, sizeof(*q->about_b));
+    for (size_t i = 0; i < nold; i++)
+        for (struct oline *l = old[i], *next; l; l = next) {
+            next = l->anext;
+            about_chain(q, l);
+        }
+    free(old);
+}
+
+static void about_index(struct outq *q, struct oline *l)
+{
+    if (!l->about || l->step <= 0)
+        return;
+    if (q->nabout + 1 > 2 * q->nabout_b)
+        about_grow(q);
+    about_chain(q, l);
+    l->indexed = 1;
+    q->nabout++;
+}
+
+/* Every line is freed here: it leaves the index first, and no longer
+ * holds its owner (owners_tidy may forget him then). */
+static void oline_free(struct outq *q, struct oline *l)
+{
+    if (l && l->own)
+        l->own->refs--;
+    if (l && l->indexed) {
+        if (l->aprev)
+            l->aprev->anext = l->anext;
+        else
+            q->about_b[about_home(q, l->about)] = l->anext;
+        if (l->anext)
+            l->anext->aprev = l->aprev;
+        q->nabout--;
+    }
+    free(l);
+}
+
+static int fifo_free(struct outq *q, struct fifo *f)
 {
     int n = 0;
 
     for (struct oline *l = f->head, *next; l; l = next) {
         next = l->next;
-        free(l);
+        oline_free(q, l);
         n++;
     }
     f->head = f->tail = NULL;
@@ -289,11 +391,80 @@ static void outq_rate_clamp(int *burst, double *rate)
         *rate = 1;
 }
 
+/* ------------------------------------------------------------ names */
+
+/* FNV-1a: the bot spells a name one way, so it is hashed byte for byte. */
+static uint32_t name_hash(const char *name)
+{
+    uint32_t h = 2166136261u;
+
+    for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+        h = (h ^ *p) * 16777619u;
+    return h;
+}
+
+static void index_put(struct name_index *x, uint32_t hash, int at)
+{
+    size_t k = hash & (x->cap - 1);
+
+    while (x->s[k].at)
+        k = (k + 1) & (x->cap - 1);
+    x->s[k].hash = hash;
+    x->s[k].at = at + 1;
+}
+
+/* 1 if an index for n names must grow (it is kept at most half full);
+ * then it is made empty and larger, for the caller to fill again. */
+static int index_regrow(struct name_index *x, int n)
+{
+    if (x->cap && 2 * (size_t)n + 2 <= x->cap)
+        return 0;
+    free(x->s);
+    x->cap = x->cap ? x->cap * 2 : 64;
+    while (2 * (size_t)n + 2 > x->cap)
+        x->cap *= 2;
+    x->s = xcalloc(x->cap, sizeof(*x->s));
+    return 1;
+}
+
+/* Takes place `at` out of the index; entries behind it in its run move
+ * back when their home allows (no tombstones). */
+static void index_del(struct name_index *x, uint32_t hash, int at)
+{
+    size_t mask = x->cap - 1, gap = hash & mask;
+
+    while (x->s[gap].at != at + 1)
+        gap = (gap + 1) & mask;
+    for (size_t j = (gap + 1) & mask; x->s[j].at; j = (j + 1) & mask) {
+        size_t h = x->s[j].hash & mask;
+        if (gap <= j ? (h <= gap || h > j) : (h <= gap && h > j)) {
+            x->s[gap] = x->s[j];
+            gap = j;
+        }
+    }
+    x->s[gap].at = 0;
+}
+
+/* Place `from` is now `to` (the index entry for `from` points to `to`). */
+static void index_move(struct name_index *x, uint32_t hash, int from, int to)
+{
+    size_t k = hash & (x->cap - 1);
+
+    while (x->s[k].at != from + 1)
+        k = (k + 1) & (x->cap - 1);
+    x->s[k].at = to + 1;
+}
+
 static struct paced *target_find(struct outq *q, const char *name, int create)
 {
-    for (int i = 0; i < q->ntg; i++)
-        if (strcmp(q->tg[i].name, name) == 0)
-            return &q->tg[i];
+    uint32_t hash = name_hash(name);
+
+    for (size_t k = hash & (q->tg_x.cap - 1); q->tg_x.cap && q->tg_x.s[k].at;
+         k = (k + 1) & (q->tg_x.cap - 1)) {
+        struct paced *t = &q->tg[q->tg_x.s[k].at - 1];
+        if (q->tg_x.s[k].hash == hash && strcmp(t->name, name) == 0)
+            return t;
+    }
     if (!create)
         return NULL;
     if (q->ntg == q->tg_cap) {
@@ -302,6 +473,11 @@ static struct paced *target_find(struct outq *q, const char *name, int create)
     }
     struct paced *t = &q->tg[q->ntg++];
     memset(t, 0, sizeof(*t));
+    t->hash = hash;
+    if (index_regrow(&q->tg_x, q->ntg))
+        for (int i = 0; i < q->ntg - 1; i++)
+            index_put(&q->tg_x, q->tg[i].hash, i);
+    index_put(&q->tg_x, hash, q->ntg - 1);
     snprintf(t->name, sizeof(t->name), "%s", name);
     t->channel = is_channel(name);
     t->tokens = -1; /* full at first use */
@@ -422,9 +598,14 @@ static double decayed(const struct owner *o, double now)
 
 static struct owner *owner_find(struct outq *q, const char *name)
 {
-    for (int i = 0; i < q->nown; i++)
-        if (strcmp(q->own[i]->name, name) == 0)
-            return q->own[i];
+    uint32_t hash = name_hash(name);
+
+    for (size_t k = hash & (q->own_x.cap - 1); q->own_x.cap && q->own_x.s[k].at;
+         k = (k + 1) & (q->own_x.cap - 1)) {
+        struct owner *o = q->own[q->own_x.s[k].at - 1];
+        if (q->own_x.s[k].hash == hash && strcmp(o->name, name) == 0)
+            return o;
+    }
     if (q->nown == q->own_cap) {
         q->own_cap = q->own_cap ? q->own_cap * 2 : 8;
         q->own = xrealloc(q->own, (size_t)q->own_cap * sizeof(*q->own));
@@ -432,7 +613,12 @@ static struct owner *owner_find(struct outq *q, const char *name)
     struct owner *o = xmalloc(sizeof(*o));
     memset(o, 0, sizeof(*o));
     snprintf(o->name, sizeof(o->name), "%s", name);
+    o->hash = hash;
     q->own[q->nown++] = o;
+    if (index_regrow(&q->own_x, q->nown))
+        for (int i = 0; i < q->nown - 1; i++)
+            index_put(&q->own_x, q->own[i]->hash, i);
+    index_put(&q->own_x, hash, q->nown - 1);
     return o;
 }
 
@@ -441,10 +627,18 @@ static void owners_tidy(struct outq *q, double now)
 {
     for (int i = 0; i < q->nown; i++) {
         struct owner *o = q->own[i];
-        if (o->waiting[0] || o->waiting[1] || decayed(o, now) > 0.05 || now < o->demoted_until)
+        /* A line still naming him (a live line waiting, one sent and not
+         * yet confirmed) keeps him: it reads his counts when it goes. */
+        if (o->waiting[0] || o->waiting[1] || o->refs > 0 || decayed(o, now) > 0.05 ||
+            now < o->demoted_until)
             continue;
+        index_del(&q->own_x, o->hash, i);
         free(o);
-        q->own[i--] = q->own[--q->nown];
+        if (i != --q->nown) {
+            q->own[i] = q->own[q->nown];
+            index_move(&q->own_x, q->own[i]->hash, q->nown, i);
+        }
+        i--;
     }
 }
 
@@ -471,34 +665,34 @@ static int stale(const struct oline *l, int64_t about, int step)
     return l->about == about && l->step > 0 && l->step <= step;
 }
 
-/* Drops f's stale lines (stale()); returns how many. */
-static int fifo_drop(struct fifo *f, int64_t about, int step)
+/* 1 if outq_drop may drop l: it waits in the retry list, the live queue or
+ * its owner's queues (the window's lines and the one popped are gone or
+ * going). */
+static int droppable(const struct outq *q, const struct oline *l)
 {
-    int n = 0;
-
-    for (struct oline *l = f->head, *next; l; l = next) {
-        next = l->next;
-        if (stale(l, about, step)) {
-            fifo_unlink(f, l);
-            free(l);
-            n++;
-        }
-    }
-    return n;
+    return l->in && (l->in == &q->retry || l->in == &q->live ||
+                     (l->own && (l->in == &l->own->q[0] || l->in == &l->own->q[1])));
 }
 
 int outq_drop(struct outq *q, int64_t about, int step)
 {
-    if (!about || step <= 0)
+    if (!about || step <= 0 || !q->nabout_b)
         return 0;
-    int n = fifo_drop(&q->retry, about, step) + fifo_drop(&q->live, about, step);
-    /* A private live line of someone served a lot lately waits as a reply. */
-    for (int i = 0; i < q->nown; i++)
-        for (int k = 0; k < 2; k++) {
-            int m = fifo_drop(&q->own[i]->q[k], about, step);
-            q->own[i]->waiting[k] -= m;
-            n += m;
-        }
+    int n = 0;
+    for (struct oline *l = q->about_b[about_home(q, about)], *next; l; l = next) {
+        next = l->anext;
+        if (!stale(l, about, step) || !droppable(q, l))
+            continue;
+        /* A private live line of someone served a lot lately waits as a
+         * reply. */
+        if (l->own && l->in == &l->own->q[0])
+            l->own->waiting[0]--;
+        else if (l->own && l->in == &l->own->q[1])
+            l->own->waiting[1]--;
+        fifo_unlink(l->in, l);
+        oline_free(q, l);
+        n++;
+    }
     q->total -= n;
     if (n)
         log_msg(LOG_DEBUG, "outq: %d lines about %lld dropped: step %d is done", n,
@@ -531,6 +725,9 @@ void outq_free(struct outq *q)
         free(q->own[i]);
     free(q->own);
     free(q->tg);
+    free(q->tg_x.s);
+    free(q->own_x.s);
+    free(q->about_b);
     free(q);
 }
 
@@ -573,6 +770,11 @@ void outq_hold(struct outq *q, int on)
 static void owner_push(struct outq *q, struct owner *o, int bulk, struct oline *l)
 {
     l->kind = bulk ? OUTQ_BULK : OUTQ_REPLY;
+    if (l->own != o) {
+        o->refs++;
+        if (l->own)
+            l->own->refs--;
+    }
     l->own = o;
     fifo_push(&o->q[bulk], l);
     o->waiting[bulk]++;
@@ -604,6 +806,7 @@ static void outq_add(struct outq *q, enum outq_kind kind, const char *who, struc
     if (kind == OUTQ_LIVE || kind == OUTQ_ROUND) {
         l->kind = kind;
         l->own = o;
+        o->refs++;
         fifo_push(&q->live, l);
         q->total++;
         return;
@@ -633,7 +836,7 @@ static void outq_add(struct outq *q, enum outq_kind kind, const char *who, struc
             log_msg(LOG_WARN, "outq: %d lines waiting for %s; dropping the rest of an answer",
                     o->waiting[1], o->name);
         }
-        free(l);
+        oline_free(q, l);
         return;
     }
     owner_push(q, o, 1, l);
@@ -709,6 +912,7 @@ void outq_msg_about(struct outq *q, enum outq_kind kind, const char *cmd, const 
         l->tlen = (unsigned char)strlen(target);
         l->about = about;
         l->step = about ? step : 0;
+        about_index(q, l);
         outq_add(q, kind, owner, l, now);
         p += n;
         left -= n;
@@ -1041,7 +1245,7 @@ static void popped_settle(struct outq *q)
     if (!l)
         return;
     if (!q->markers || l->note == 2 || l->kind == OUTQ_PROTOCOL) {
-        free(l);
+        oline_free(q, l);
         return;
     }
     if (!q->labels) {
@@ -1055,7 +1259,7 @@ static void popped_settle(struct outq *q)
         /* The server never answers our markers: assume the oldest went. */
         struct oline *old = q->window.head;
         fifo_unlink(&q->window, old);
-        free(old);
+        oline_free(q, old);
         q->nwindow--;
     }
 }
@@ -1167,7 +1371,7 @@ void outq_unpop(struct outq *q)
     if (l->note == 2) {
         q->marker_next--; /* that marker was never sent: send it again later */
         q->since_marker = OUTQ_MARK_EVERY;
-        free(l);
+        oline_free(q, l);
         return;
     }
     fifo_push_front(&q->retry, l);
@@ -1305,7 +1509,7 @@ int outq_pong(struct outq *q, const char *token)
         struct oline *l = q->window.head;
         fifo_unlink(&q->window, l);
         q->nwindow--;
-        free(l);
+        oline_free(q, l);
         confirmed++;
     }
     log_msg(LOG_DEBUG, "outq: marker %lu answered, %d lines confirmed", id, confirmed);
@@ -1364,7 +1568,7 @@ static void requeue(struct outq *q, struct fifo *f)
             l->own->waiting[k]++;
             q->total++;
         } else {
-            free(l);
+            oline_free(q, l);
         }
     }
 }
@@ -1376,14 +1580,14 @@ void outq_disconnected(struct outq *q)
     if (q->popped && q->popped->note != 2 && q->popped->kind != OUTQ_PROTOCOL)
         fifo_push(&q->window, q->popped);
     else
-        free(q->popped);
+        oline_free(q, q->popped);
     q->popped = NULL;
-    q->total -= fifo_free(&q->protocol);
+    q->total -= fifo_free(q, &q->protocol);
     for (struct oline *l = q->live.head, *next; l; l = next) {
         next = l->next;
         if (l->kind == OUTQ_ROUND) {
             fifo_unlink(&q->live, l);
-            free(l);
+            oline_free(q, l);
             q->total--;
         }
     }
@@ -1410,16 +1614,16 @@ void outq_disconnected(struct outq *q)
 /* Also refills the bucket: a new connection starts with a full burst. */
 void outq_clear(struct outq *q)
 {
-    free(q->popped);
+    oline_free(q, q->popped);
     q->popped = NULL;
-    fifo_free(&q->retry);
-    fifo_free(&q->protocol);
-    fifo_free(&q->live);
-    fifo_free(&q->window);
+    fifo_free(q, &q->retry);
+    fifo_free(q, &q->protocol);
+    fifo_free(q, &q->live);
+    fifo_free(q, &q->window);
     q->nwindow = 0;
     for (int i = 0; i < q->nown; i++) {
-        fifo_free(&q->own[i]->q[0]);
-        fifo_free(&q->own[i]->q[1]);
+        fifo_free(q, &q->own[i]->q[0]);
+        fifo_free(q, &q->own[i]->q[1]);
         q->own[i]->waiting[0] = q->own[i]->waiting[1] = 0;
         q->own[i]->dropped = 0;
     }

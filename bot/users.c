@@ -7,8 +7,10 @@
  * still holds the nick: it ends on QUIT, when he is in none of the bot's
  * channels (the bot would not see him quit), and on every reconnect.
  *
- * Entries live in one array searched linearly: an IRC network's worth of
- * players in a few channels is hundreds of nicks, not millions.
+ * Entries live in one array (a removal moves the last entry into the gap),
+ * found through a hash index of their folded nicks: a command or a line
+ * of commentary looks a nick up in the same time with ten users or ten
+ * thousand.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,6 +49,10 @@ struct user {
 struct users {
     struct user *v;
     int n, cap;
+    /* The index: slot[] holds an entry's place + 1 (0: empty), open
+     * addressing with linear probing, at most half full. */
+    int *slot;
+    size_t nslot;
     enum casemapping cm;
     int cmds;             /* the inbound limit: cmds commands in window s */
     double window, pause; /* then ignored for pause s */
@@ -78,12 +84,96 @@ void users_free(struct users *u)
     if (!u)
         return;
     free(u->v);
+    free(u->slot);
     free(u);
 }
+
+/* ------------------------------------------------------------ the index */
+
+/* FNV-1a of a folded nick, in slots of the index. */
+static size_t key_home(const struct users *u, const char *key)
+{
+    uint64_t h = 0xcbf29ce484222325u;
+
+    for (const unsigned char *p = (const unsigned char *)key; *p; p++)
+        h = (h ^ *p) * 0x100000001b3u;
+    return (size_t)(h ^ (h >> 32)) & (u->nslot - 1);
+}
+
+static void index_put(struct users *u, int i)
+{
+    size_t k = key_home(u, u->v[i].key);
+
+    while (u->slot[k])
+        k = (k + 1) & (u->nslot - 1);
+    u->slot[k] = i + 1;
+}
+
+/* The index again from the array, with room for `n` entries. */
+static void index_rebuild(struct users *u, int n)
+{
+    size_t want = 64;
+
+    while (want < 2 * (size_t)n + 2)
+        want *= 2;
+    if (want != u->nslot) {
+        free(u->slot);
+        u->slot = xmalloc(want * sizeof(*u->slot));
+        u->nslot = want;
+    }
+    memset(u->slot, 0, u->nslot * sizeof(*u->slot));
+    for (int i = 0; i < u->n; i++)
+        index_put(u, i);
+}
+
+/* The slot of the index holding entry i. */
+static size_t index_slot(const struct users *u, int i)
+{
+    size_t k = key_home(u, u->v[i].key);
+
+    while (u->slot[k] != i + 1)
+        k = (k + 1) & (u->nslot - 1);
+    return k;
+}
+
+/* Takes entry i out of the index: the entries behind it in its run move
+ * back when their home allows (no tombstones). */
+static void index_del(struct users *u, int i)
+{
+    size_t mask = u->nslot - 1, gap = index_slot(u, i);
+
+    for (size_t j = (gap + 1) & mask; u->slot[j]; j = (j + 1) & mask) {
+        size_t h = key_home(u, u->v[u->slot[j] - 1].key);
+        int movable = gap <= j ? (h <= gap || h > j) : (h <= gap && h > j);
+        if (movable) {
+            u->slot[gap] = u->slot[j];
+            gap = j;
+        }
+    }
+    u->slot[gap] = 0;
+}
+
+/* Forgets entry i: the last one moves into its place. */
+static void remove_at(struct users *u, int i)
+{
+    int last = u->n - 1;
+
+    index_del(u, i);
+    if (i != last) {
+        index_del(u, last);
+        u->v[i] = u->v[last];
+        index_put(u, i);
+    }
+    u->n--;
+}
+
+/* ------------------------------------------------------------ entries */
 
 void users_reset(struct users *u)
 {
     u->n = 0;
+    if (u->slot)
+        memset(u->slot, 0, u->nslot * sizeof(*u->slot));
 }
 
 void users_set_casemap(struct users *u, enum casemapping cm)
@@ -91,16 +181,19 @@ void users_set_casemap(struct users *u, enum casemapping cm)
     u->cm = cm;
     for (int i = 0; i < u->n; i++)
         irc_casefold(cm, u->v[i].key, u->v[i].nick, sizeof(u->v[i].key));
+    index_rebuild(u, u->n);
 }
 
 static struct user *find(const struct users *u, const char *nick)
 {
     char key[NICK_MAX];
 
+    if (!u->n)
+        return NULL;
     irc_casefold(u->cm, key, nick, sizeof(key));
-    for (int i = 0; i < u->n; i++)
-        if (strcmp(u->v[i].key, key) == 0)
-            return &u->v[i];
+    for (size_t k = key_home(u, key); u->slot[k]; k = (k + 1) & (u->nslot - 1))
+        if (strcmp(u->v[u->slot[k] - 1].key, key) == 0)
+            return &u->v[u->slot[k] - 1];
     return NULL;
 }
 
@@ -114,10 +207,13 @@ static struct user *get(struct users *u, const char *nick)
         u->cap = u->cap ? u->cap * 2 : 64;
         u->v = xrealloc(u->v, (size_t)u->cap * sizeof(*u->v));
     }
+    if (2 * ((size_t)u->n + 1) + 2 > u->nslot)
+        index_rebuild(u, u->cap);
     e = &u->v[u->n++];
     memset(e, 0, sizeof(*e));
     snprintf(e->nick, sizeof(e->nick), "%s", nick);
     irc_casefold(u->cm, e->key, nick, sizeof(e->key));
+    index_put(u, u->n - 1);
     return e;
 }
 
@@ -134,7 +230,7 @@ static void sweep(struct users *u, double now)
 {
     for (int i = u->n - 1; i >= 0; i--)
         if (stale(u, &u->v[i], now))
-            u->v[i] = u->v[--u->n];
+            remove_at(u, i);
 }
 
 void users_join(struct users *u, const char *nick, int chan)
@@ -187,7 +283,7 @@ int users_quit(struct users *u, const char *nick)
     if (!e)
         return 0;
     int ended = e->identified;
-    *e = u->v[--u->n];
+    remove_at(u, (int)(e - u->v));
     return ended;
 }
 
@@ -200,11 +296,14 @@ void users_rename(struct users *u, const char *old_nick, const char *new_nick)
     struct user *clash = find(u, new_nick);
     if (clash && clash != e) {
         /* A stale entry under the new nick belongs to nobody now. */
-        *clash = u->v[--u->n];
+        remove_at(u, (int)(clash - u->v));
         e = find(u, old_nick);
     }
+    int i = (int)(e - u->v);
+    index_del(u, i);
     snprintf(e->nick, sizeof(e->nick), "%s", new_nick);
     irc_casefold(u->cm, e->key, new_nick, sizeof(e->key));
+    index_put(u, i);
 }
 
 int users_present(const struct users *u, const char *nick)

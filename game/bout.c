@@ -73,20 +73,37 @@ static int same_name(const struct game *g, const char *a, const char *b)
 
 static struct live *find_id(struct game *g, int64_t id)
 {
-    for (int i = 0; i < g->n; i++)
-        if (g->v[i]->rec.id == id)
-            return g->v[i];
-    return NULL;
+    return live_by_id(g, id);
 }
 
 /* The bout (challenge or live) fighter `fid` is in, or NULL. */
 static struct live *find_fighter(const struct game *g, int64_t fid)
 {
-    for (int i = 0; i < g->n; i++)
-        for (int s = 0; s < SIDES; s++)
-            if (g->v[i]->rec.fighter[s] == fid)
-                return g->v[i];
-    return NULL;
+    return live_by_fighter(g, fid);
+}
+
+#define ACCOUNT_BOUTS_LOCAL 16 /* an account's bouts looked at without an allocation */
+
+/* Every bout (challenge or live) with account `acc` on a side, in the
+ * table's order: *v is set to buf (room for ACCOUNT_BOUTS_LOCAL) or, when
+ * they are more, an allocation account_bouts_done frees. Returns how
+ * many. */
+static int account_bouts(const struct game *g, int64_t acc, struct live **buf, struct live ***v)
+{
+    int n = live_by_account(g, acc, buf, ACCOUNT_BOUTS_LOCAL);
+
+    *v = buf;
+    if (n > ACCOUNT_BOUTS_LOCAL) {
+        *v = xmalloc((size_t)n * sizeof(**v));
+        live_by_account(g, acc, *v, n);
+    }
+    return n;
+}
+
+static void account_bouts_done(struct live **buf, struct live **v)
+{
+    if (v != buf)
+        free(v);
 }
 
 /* The side account `acc` owns in `lv`, or -1. */
@@ -130,11 +147,7 @@ static void withdraw(struct game *g, int64_t id, int round)
 static void forget(struct game *g, struct live *lv)
 {
     withdraw(g, lv->rec.id, INT_MAX);
-    for (int i = 0; i < g->n; i++)
-        if (g->v[i] == lv) {
-            g->v[i] = g->v[--g->n];
-            break;
-        }
+    live_table_remove(g, lv);
     free(lv);
 }
 
@@ -349,11 +362,28 @@ static struct live *live_load(struct game *g, const struct db_bout *rec, char *e
     return lv;
 }
 
+/* The stored bouts in `state`, at most `max`, into *recs (allocated, to
+ * free), *n of them: read again into more room while they fill it. */
+static int bouts_read(struct db *db, enum db_bout_state state, int max, struct db_bout **recs,
+                      int *n)
+{
+    int room = max < 256 ? max : 256;
+
+    *recs = NULL;
+    for (;;) {
+        *recs = xrealloc(*recs, (size_t)(room > 0 ? room : 1) * sizeof(**recs));
+        if (db_bout_list(db, state, *recs, room, n) != DB_OK)
+            return -1;
+        if (*n < room || room >= max)
+            return 0;
+        room = room > max / 2 ? max : room * 2;
+    }
+}
+
 struct game *game_new(struct db *db, const struct game_io *io, const struct game_config *cfg,
                       char *err, size_t errlen)
 {
     struct game *g = xmalloc(sizeof(*g));
-    struct db_bout *recs = xmalloc(BOUTS_MAX * sizeof(*recs));
     static const enum db_bout_state states[] = {DB_BOUT_CHALLENGE, DB_BOUT_LIVE};
 
     memset(g, 0, sizeof(*g));
@@ -361,8 +391,9 @@ struct game *game_new(struct db *db, const struct game_io *io, const struct game
     g->io = *io;
     g->cfg = *cfg;
     for (unsigned k = 0; k < sizeof(states) / sizeof(states[0]); k++) {
+        struct db_bout *recs;
         int n = 0;
-        if (db_bout_list(db, states[k], recs, BOUTS_MAX - g->n, &n) != DB_OK) {
+        if (bouts_read(db, states[k], BOUTS_MAX - g->n, &recs, &n) != 0) {
             snprintf(err, errlen, "cannot read the bouts: %s", db_errmsg(db));
             free(recs);
             game_free(g);
@@ -375,10 +406,10 @@ struct game *game_new(struct db *db, const struct game_io *io, const struct game
                 game_free(g);
                 return NULL;
             }
-            g->v[g->n++] = lv;
+            live_table_add(g, lv); /* room: read at most BOUTS_MAX */
         }
+        free(recs);
     }
-    free(recs);
     if (g->n)
         game_log(g, GAME_LOG_INFO, "%d challenges and live bouts restored", g->n);
     return g;
@@ -388,8 +419,7 @@ void game_free(struct game *g)
 {
     if (!g)
         return;
-    for (int i = 0; i < g->n; i++)
-        free(g->v[i]);
+    live_table_free(g);
     game_sims_free(g);
     free(g);
 }
@@ -406,10 +436,13 @@ int game_fighter_busy(const struct game *g, int64_t fighter_id)
 
 int game_account_live(const struct game *g, int64_t account_id)
 {
-    for (int i = 0; i < g->n; i++)
-        if (g->v[i]->rec.state == DB_BOUT_LIVE && side_of(g->v[i], account_id) >= 0)
-            return 1;
-    return 0;
+    struct live *buf[ACCOUNT_BOUTS_LOCAL], **v;
+    int n = account_bouts(g, account_id, buf, &v), live = 0;
+
+    for (int i = 0; i < n && !live; i++)
+        live = v[i]->rec.state == DB_BOUT_LIVE;
+    account_bouts_done(buf, v);
+    return live;
 }
 
 int game_live(const struct game *g)
@@ -749,10 +782,14 @@ int game_online(const struct game *g)
 
 void game_player_back(struct game *g, int64_t account_id)
 {
+    struct live *buf[ACCOUNT_BOUTS_LOCAL], **v;
+
     if (!g->online)
         return;
-    for (int i = 0; i < g->n; i++) {
-        struct live *lv = g->v[i];
+    /* Nothing here ends a bout: the list stays good. */
+    int n = account_bouts(g, account_id, buf, &v);
+    for (int i = 0; i < n; i++) {
+        struct live *lv = v[i];
         int s = side_of(lv, account_id);
         if (lv->rec.state != DB_BOUT_LIVE || s < 0)
             continue;
@@ -762,14 +799,16 @@ void game_player_back(struct game *g, int64_t account_id)
             if (lv->unasked[s] && lv->f[s].account_id == account_id)
                 ask_again(g, lv, s);
     }
+    account_bouts_done(buf, v);
 }
 
 int game_orders_waiting(const struct game *g, int64_t account_id, struct str *out)
 {
-    int n = 0;
+    struct live *buf[ACCOUNT_BOUTS_LOCAL], **v;
+    int n = 0, all = account_bouts(g, account_id, buf, &v);
 
-    for (int i = 0; i < g->n; i++) {
-        const struct live *lv = g->v[i];
+    for (int i = 0; i < all; i++) {
+        const struct live *lv = v[i];
         int s = side_of(lv, account_id);
         if (lv->rec.state != DB_BOUT_LIVE || s < 0 || auto_rounds(lv) || lv->have[s])
             continue;
@@ -777,6 +816,7 @@ int game_orders_waiting(const struct game *g, int64_t account_id, struct str *ou
                 n++ ? "," : "Waiting for your orders:", (long long)lv->rec.id, lv->f[0].name,
                 lv->f[1].name, lv->rec.round + 1, lv->rec.rounds);
     }
+    account_bouts_done(buf, v);
     if (n)
         str_ch(out, '.');
     return n;
@@ -855,12 +895,14 @@ static void records_apply(const struct bout *b, const int conceded[SIDES],
     }
 }
 
-/* Live bouts in `channel`. */
-static int live_in(const struct game *g, const char *channel)
+/* Live bouts in `channel`, counted up to `most` (the walk stops there:
+ * with thousands of bouts in one channel, a round asks only whether
+ * another is live there). */
+static int live_in(const struct game *g, const char *channel, int most)
 {
     int n = 0;
 
-    for (int i = 0; i < g->n; i++)
+    for (int i = 0; i < g->n && n < most; i++)
         n += g->v[i]->rec.state == DB_BOUT_LIVE && same_name(g, g->v[i]->rec.channel, channel);
     return n;
 }
@@ -1190,7 +1232,7 @@ static int resolve(struct game *g, struct live *lv, int acked, const char *ack)
         free(r);
         return -1;
     }
-    int packed = live_in(g, r->rec.channel) > 1; /* this bout counted, still live */
+    int packed = live_in(g, r->rec.channel, 2) > 1; /* this bout counted, still live */
     round_adopt(lv, r);
     withdraw(g, r->rec.id, r->number); /* its prompts, if still waiting */
     round_say(g, lv, r, packed);
@@ -1387,24 +1429,27 @@ static const char *challenge_where(const struct game *g, const struct game_calle
  * to be answered, or how to get one. */
 static void no_live_bout(struct game *g, const struct game_caller *who)
 {
-    for (int i = 0; i < g->n; i++) {
-        const struct live *lv = g->v[i];
-        if (lv->rec.state != DB_BOUT_CHALLENGE)
-            continue;
-        if (lv->f[0].account_id == who->account_id) {
-            game_reply(who,
-                       "your bout #%lld has not started: %s has not accepted your challenge "
-                       "yet",
-                       (long long)lv->rec.id, lv->f[1].owner);
-            return;
-        }
-        if (lv->f[1].account_id == who->account_id) {
-            game_reply(who,
-                       "your bout #%lld has not started: %s challenged you; say %saccept in %s "
-                       "first",
-                       (long long)lv->rec.id, lv->f[0].owner, g->cfg.prefix, lv->rec.channel);
-            return;
-        }
+    struct live *buf[ACCOUNT_BOUTS_LOCAL], **v;
+    int n = account_bouts(g, who->account_id, buf, &v);
+    const struct live *lv = NULL;
+
+    for (int i = 0; i < n && !lv; i++)
+        if (v[i]->rec.state == DB_BOUT_CHALLENGE)
+            lv = v[i];
+    account_bouts_done(buf, v);
+    if (lv && lv->f[0].account_id == who->account_id) {
+        game_reply(who,
+                   "your bout #%lld has not started: %s has not accepted your challenge "
+                   "yet",
+                   (long long)lv->rec.id, lv->f[1].owner);
+        return;
+    }
+    if (lv) {
+        game_reply(who,
+                   "your bout #%lld has not started: %s challenged you; say %saccept in %s "
+                   "first",
+                   (long long)lv->rec.id, lv->f[0].owner, g->cfg.prefix, lv->rec.channel);
+        return;
     }
     game_reply(who, "you have no live bout; say %schallenge <nick>%s first", g->cfg.prefix,
                challenge_where(g, who, (char[80]){0}, 80));
@@ -1448,11 +1493,13 @@ static struct live *mine_by_id(struct game *g, const struct game_caller *who, in
  * many. */
 static int mine_all(struct game *g, const struct game_caller *who, struct live **v)
 {
-    int n = 0;
+    struct live *buf[ACCOUNT_BOUTS_LOCAL], **all;
+    int n = 0, count = account_bouts(g, who->account_id, buf, &all);
 
-    for (int i = 0; i < g->n && n < MY_BOUTS_MAX; i++)
-        if (g->v[i]->rec.state == DB_BOUT_LIVE && side_of(g->v[i], who->account_id) >= 0)
-            v[n++] = g->v[i];
+    for (int i = 0; i < count && n < MY_BOUTS_MAX; i++)
+        if (all[i]->rec.state == DB_BOUT_LIVE)
+            v[n++] = all[i];
+    account_bouts_done(buf, all);
     return n;
 }
 
@@ -1705,7 +1752,7 @@ int game_challenge(struct game *g, const struct game_caller *who, int64_t opp_id
         game_reply(who, "sorry, I could not set up the challenge (internal error)");
         return -1;
     }
-    g->v[g->n++] = lv;
+    live_table_add(g, lv); /* room: counted above */
     game_log(g, GAME_LOG_INFO, "bout %lld: %s challenges %s", (long long)rec.id, who->account, opp);
     game_say(g, GAME_LIVE, who->channel,
              "%s challenges %s: %s vs %s, %s, %d rounds (bout #%lld). %s: say %saccept or "
@@ -1723,11 +1770,11 @@ int game_challenge(struct game *g, const struct game_caller *who, int64_t opp_id
 static struct live *my_challenge(struct game *g, const struct game_caller *who, int challenged,
                                  const char *other, int64_t other_id)
 {
-    struct live *found = NULL;
-    int count = 0;
+    struct live *found = NULL, *buf[ACCOUNT_BOUTS_LOCAL], **v;
+    int count = 0, n = account_bouts(g, who->account_id, buf, &v);
 
-    for (int i = 0; i < g->n; i++) {
-        struct live *lv = g->v[i];
+    for (int i = 0; i < n; i++) {
+        struct live *lv = v[i];
         if (lv->rec.state != DB_BOUT_CHALLENGE)
             continue;
         const struct db_fighter *me = &lv->f[challenged ? 1 : 0];
@@ -1740,6 +1787,7 @@ static struct live *my_challenge(struct game *g, const struct game_caller *who, 
         found = lv;
         count++;
     }
+    account_bouts_done(buf, v);
     if (count == 0)
         game_reply(who,
                    !other       ? (challenged ? "nobody has challenged you%.0s"
@@ -1843,7 +1891,7 @@ int64_t bout_start_direct(struct game *g, const char *channel, enum rules rules,
         game_log(g, GAME_LOG_ERROR, "bout %lld: %s", (long long)rec.id, err);
         return 0;
     }
-    g->v[g->n++] = lv;
+    live_table_add(g, lv); /* room: counted above */
     bout_go(g, lv);
     return rec.id;
 }

@@ -483,7 +483,10 @@ void sim_free(struct sim *s);
 
 /* ------------------------------------------------------------ the game */
 
-#define BOUTS_MAX 2000
+/* Challenges and live bouts at once, at most: the table grows as they
+ * come (game/live.c), and this only bounds what a flood of challenges
+ * could make it hold. */
+#define BOUTS_MAX 100000
 
 struct game;
 

@@ -36,6 +36,22 @@ struct live {
     int waiting;
     double grace_end;
     int unasked[SIDES];
+    /* The live table (live.c): its place in g->v, and the keys it was
+     * indexed under when added. */
+    int slot;
+    int64_t keyed_id, keyed_fighter[SIDES], keyed_account[SIDES];
+};
+
+/* An index of the live table: (key, bout) pairs, a hash multimap
+ * (live.c). */
+struct live_map_entry {
+    int64_t key;
+    struct live *lv; /* NULL: an empty slot */
+};
+
+struct live_map {
+    struct live_map_entry *e;
+    size_t cap, n;
 };
 
 /* A round whose commentary is said but not yet marked said in the
@@ -63,8 +79,11 @@ struct game {
     struct db *db;
     struct game_io io;
     struct game_config cfg;
-    struct live *v[BOUTS_MAX];
-    int n;
+    /* Challenges and live bouts (live.c): v[0..n-1], room for cap,
+     * indexed by bout id, fighter and account. */
+    struct live **v;
+    int n, cap;
+    struct live_map by_id, by_fighter, by_account;
     struct unsaid unsaid[UNSAID_MAX];
     int nunsaid;
     int online;       /* between game_connected and game_disconnected */
@@ -91,6 +110,22 @@ struct game {
     struct sim_start sim_recent[SIM_RECENT_MAX];
     int nrecent;
 };
+
+/* The live table (live.c). live_table_add appends lv (its rec and f[]
+ * read) and indexes it: 0, or -1 with the table at BOUTS_MAX (nothing
+ * changed). live_table_remove takes lv out (the last one moves into its
+ * place) without freeing it. live_table_free frees every bout and the
+ * table. live_by_id: the bout numbered `id`, or NULL. live_by_fighter: the
+ * bout fighter `fighter` is in (the first in the table's order), or NULL.
+ * live_by_account: the bouts with `account` on a side, in the table's
+ * order, the first `max` of them into out[]; returns how many there are
+ * in all. */
+int live_table_add(struct game *g, struct live *lv);
+void live_table_remove(struct game *g, struct live *lv);
+void live_table_free(struct game *g);
+struct live *live_by_id(const struct game *g, int64_t id);
+struct live *live_by_fighter(const struct game *g, int64_t fighter);
+int live_by_account(const struct game *g, int64_t account, struct live **out, int max);
 
 /* Says a formatted line through the game's io (one line, no CR/LF). */
 void game_say(struct game *g, enum game_voice voice, const char *target, const char *fmt, ...)

@@ -128,10 +128,7 @@ void game_prediction_text(const struct db_prediction *p, enum rules rules, const
 
 static struct live *live_find(struct game *g, int64_t id)
 {
-    for (int i = 0; i < g->n; i++)
-        if (g->v[i]->rec.id == id)
-            return g->v[i];
-    return NULL;
+    return live_by_id(g, id);
 }
 
 /* Why bout `id`, not live in memory, takes no prediction: one line. */
