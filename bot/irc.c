@@ -817,6 +817,7 @@ static void session_end(struct bot *bot, const char *why)
         return;
     if (st->conn && conn_error(st->conn))
         why = conn_error(st->conn);
+    int upgrade = st->conn && conn_upgrading(st->conn); /* sts: back at once, with TLS */
     char reason[320];
     snprintf(reason, sizeof(reason), "%s", why);
     why = reason;
@@ -835,9 +836,10 @@ static void session_end(struct bot *bot, const char *why)
     outq_hold(bot->q, 1);
     for (int c = 0; c < USERS_CHANNELS; c++)
         bot->chan_in[c] = 0;
-    st->reconnect_at = bot->now + st->backoff;
-    log_msg(LOG_WARN, "disconnected (%s); reconnecting in %.0f s", why, st->backoff);
-    st->backoff = st->backoff * 2 > BACKOFF_MAX ? BACKOFF_MAX : st->backoff * 2;
+    st->reconnect_at = bot->now + (upgrade ? 0 : st->backoff);
+    log_msg(LOG_WARN, "disconnected (%s); reconnecting in %.0f s", why, upgrade ? 0 : st->backoff);
+    if (!upgrade)
+        st->backoff = st->backoff * 2 > BACKOFF_MAX ? BACKOFF_MAX : st->backoff * 2;
 }
 
 static void session_start(struct bot *bot)
