@@ -275,6 +275,10 @@ size_t conn_take(struct conn *c, int to_server, char *buf, size_t len);
 /* 1 if the connection ended because the server's sts policy asks for TLS
  * (the policy is stored: conn_open goes to TLS): reconnect at once. */
 int conn_upgrading(const struct conn *c);
+/* IRCv3 draft/relaymsg on: 1 if `nick` is a relayed one (it holds one of
+ * the separators of the capability's value, "alice/d": no IRC user can
+ * have such a nick), a bridged user to serve as bridge.c's. */
+int conn_relayed(const struct conn *c, const char *nick);
 
 /* ------------------------------------------------ multiline and sts */
 

@@ -126,13 +126,14 @@ struct conn {
     int tls, port, verify;
     int sts;       /* TLS because of an sts policy */
     int upgrading; /* ended to come back with TLS (sts) */
+    char relay_seps[8]; /* draft/relaymsg: what marks a relayed nick */
 };
 
 /* The capabilities asked for when offered, and their bits in c->caps. */
 static const char *const wanted[] = {
     "extended-join",    "account-notify", "account-tag",      "server-time",  "batch",
     "standard-replies", "echo-message",   "labeled-response", "message-tags",
-    "draft/multiline",
+    "draft/multiline",  "draft/relaymsg",
 };
 #define NWANTED ((int)(sizeof(wanted) / sizeof(wanted[0])))
 
@@ -377,6 +378,11 @@ unsigned short conn_port(const struct conn *c)
     return c->lport;
 }
 
+int conn_relayed(const struct conn *c, const char *nick)
+{
+    return conn_has_cap(c, "draft/relaymsg") && c->relay_seps[0] && strpbrk(nick, c->relay_seps);
+}
+
 int conn_upgrading(const struct conn *c)
 {
     return c->upgrading;
@@ -563,6 +569,10 @@ static void cap_request(struct conn *c)
      * labelled, confirmed and consumed; alone they would be noise. */
     int labels = cap_listed(c->offered.p, "labeled-response", NULL, 0);
     int multiline = multiline_offered(c);
+    char seps[64];
+    /* draft/relaymsg's value: the characters of a relayed nick ("/"). */
+    if (cap_listed(c->offered.p, "draft/relaymsg", seps, sizeof(seps)))
+        snprintf(c->relay_seps, sizeof(c->relay_seps), "%.7s", seps[0] ? seps : "/");
     for (int i = 0; i < NWANTED; i++)
         if (cap_listed(c->offered.p, wanted[i], NULL, 0) &&
             (labels || strcmp(wanted[i], "echo-message") != 0) &&

@@ -548,12 +548,17 @@ static void ev_message(irc_session_t *s, const char *event, const char *origin, 
         int c = bot_chan_find(bot, params[0]);
         if (c >= 0 && bridge_relay(bot, nick)) {
             bridged(bot, nick, bot->chan[c], params[1]);
+        } else if (c >= 0 && bot->irc->conn && conn_relayed(bot->irc->conn, nick)) {
+            bot->relay = nick; /* RELAYMSG: the source is the bridged name */
+            cmd_dispatch(bot, nick, bot->chan[c], params[1]);
+            bot->relay = NULL;
         } else if (c >= 0 && !botmode_is(bot, nick)) {
             outq_set_context(bot->q, bot->chan[c]); /* +draft/channel-context */
             cmd_dispatch(bot, nick, bot->chan[c], params[1]);
             outq_set_context(bot->q, NULL);
         }
-    } else if (bridge_relay(bot, nick) || botmode_is(bot, nick)) {
+    } else if (bridge_relay(bot, nick) || botmode_is(bot, nick) ||
+               (bot->irc->conn && conn_relayed(bot->irc->conn, nick))) {
         /* A relay's private lines are nobody's commands; another bot's
          * are never answered (two bots must not talk to each other). */
     } else {

@@ -723,6 +723,39 @@ START_TEST(test_caps_sts_offer)
 }
 END_TEST
 
+/* draft/relaymsg: asked for when offered; a nick with one of its
+ * separators is a relayed one, only while the capability is on. */
+START_TEST(test_caps_relaymsg)
+{
+    struct config cfg;
+    char lib[1024], server[512];
+
+    config_defaults(&cfg);
+    struct conn *c = conn_offline(&cfg);
+    ck_assert_int_eq(conn_relayed(c, "alice/d"), 0);
+    run(c, ":srv CAP * LS :draft/relaymsg=/|\r\n", lib, server, sizeof(lib));
+    ck_assert_str_eq(server, "CAP LS 302\r\nCAP REQ :draft/relaymsg\r\n");
+    ck_assert_int_eq(conn_relayed(c, "alice/d"), 0); /* not acknowledged yet */
+    log_begin();
+    run(c, ":srv CAP * ACK :draft/relaymsg\r\n", lib, server, sizeof(lib));
+    log_end();
+    ck_assert_int_eq(conn_relayed(c, "alice/d"), 1);
+    ck_assert_int_eq(conn_relayed(c, "bob|m"), 1);
+    ck_assert_int_eq(conn_relayed(c, "alice"), 0);
+    run(c, ":srv CAP * DEL :draft/relaymsg\r\n", lib, server, sizeof(lib));
+    ck_assert_int_eq(conn_relayed(c, "alice/d"), 0);
+    conn_close(c);
+    c = conn_offline(&cfg); /* no value: "/" */
+    run(c, ":srv CAP * LS :draft/relaymsg\r\n", lib, server, sizeof(lib));
+    log_begin();
+    run(c, ":srv CAP * ACK :draft/relaymsg\r\n", lib, server, sizeof(lib));
+    log_end();
+    ck_assert_int_eq(conn_relayed(c, "alice/d"), 1);
+    ck_assert_int_eq(conn_relayed(c, "bob|m"), 0);
+    conn_close(c);
+}
+END_TEST
+
 Suite *caps_suite(void)
 {
     Suite *s = suite_create("caps");
@@ -743,6 +776,7 @@ Suite *caps_suite(void)
     tcase_add_test(tc, test_caps_sts_parse);
     tcase_add_test(tc, test_caps_sts_store);
     tcase_add_test(tc, test_caps_sts_offer);
+    tcase_add_test(tc, test_caps_relaymsg);
     suite_add_tcase(s, tc);
     return s;
 }
