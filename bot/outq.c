@@ -1101,6 +1101,16 @@ static int batch_same(const struct oline *l, const struct oline *next)
            next->text[head] != '\001';
 }
 
+/* The next line of l's owner after l: his next reply, or once they are
+ * all gone his first bulk line (an answer's first lines go as replies,
+ * the rest as bulk: one batch may hold both). *k: which queue. */
+static struct oline *batch_next(const struct oline *l, int *k)
+{
+    if (*k == 0 && !l->own->q[0].head)
+        *k = 1;
+    return l->own->q[*k].head;
+}
+
 /* The hook (outq_pop): l, a private reply or bulk line just taken, with
  * more lines to its target waiting right behind it in its owner's queue,
  * goes with them as one multiline batch: the BATCH + line is returned (to
@@ -1116,13 +1126,13 @@ static struct oline *batch_open(struct outq *q, struct oline *l, double tokens)
 
     if (!q->ml.max_bytes || q->held || l->inbatch || (l->kind != OUTQ_REPLY && l->kind != OUTQ_BULK) ||
         !l->own || l->note || !l->tlen || room < 2 || l->text[l->toff + l->tlen + 2] == '\001' ||
-        !batch_same(l, l->own->q[k].head))
+        !batch_same(l, batch_next(l, &k)))
         return l;
     line_target(l, to);
     if (is_channel(to))
         return l;
     struct multiline_batch b = {0, 0};
-    struct oline *next = l->own->q[k].head;
+    struct oline *next = batch_next(l, &k);
     if (!multiline_add(&q->ml, &b, text_len(l), 0) ||
         !multiline_add(&q->ml, &b, text_len(next) + (next->cut == 2), next->cut != 0))
         return l;
@@ -1137,10 +1147,11 @@ static struct oline *batch_open(struct outq *q, struct oline *l, double tokens)
     q->total += 2; /* l waits again; the BATCH - line */
     for (int lines = 1;; lines++) {
         fifo_unlink(&l->own->q[k], next);
-        l->own->waiting[k]--;
+        if (!--l->own->waiting[k] && k == 1)
+            l->own->dropped = 0;
         next->inbatch = next->cut ? 2 : 1;
         fifo_push(&q->batch, next);
-        next = l->own->q[k].head;
+        next = batch_next(l, &k);
         if (lines + 1 >= room || !batch_same(l, next) ||
             !multiline_add(&q->ml, &b, text_len(next) + (next->cut == 2), next->cut != 0))
             break;
