@@ -275,6 +275,9 @@ size_t conn_take(struct conn *c, int to_server, char *buf, size_t len);
 /* 1 if the connection ended because the server's sts policy asks for TLS
  * (the policy is stored: conn_open goes to TLS): reconnect at once. */
 int conn_upgrading(const struct conn *c);
+/* The server's port this connection uses (an sts policy's TLS port, or
+ * the configuration's). */
+int conn_server_port(const struct conn *c);
 /* IRCv3 draft/relaymsg on: 1 if `nick` is a relayed one (it holds one of
  * the separators of the capability's value, "alice/d": no IRC user can
  * have such a nick), a bridged user to serve as bridge.c's. */

@@ -383,6 +383,11 @@ int conn_relayed(const struct conn *c, const char *nick)
     return conn_has_cap(c, "draft/relaymsg") && c->relay_seps[0] && strpbrk(nick, c->relay_seps);
 }
 
+int conn_server_port(const struct conn *c)
+{
+    return c->port;
+}
+
 int conn_upgrading(const struct conn *c)
 {
     return c->upgrading;
@@ -1280,6 +1285,7 @@ struct conn *conn_offline(const struct config *cfg)
     str_init_fixed(&c->offered, c->offered_buf, sizeof(c->offered_buf));
     c->cfg = cfg;
     c->lfd = c->cfd = c->sfd = -1;
+    sts_follow(c); /* a stored policy: as if on TLS */
     up(c);
     return c;
 }

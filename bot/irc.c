@@ -172,7 +172,8 @@ static void ev_connect(irc_session_t *s, const char *event, const char *origin, 
     if (count >= 1)
         snprintf(bot->nick, sizeof(bot->nick), "%s", params[0]);
     st->regain_at = bot->now + REGAIN_EVERY;
-    log_msg(LOG_INFO, "registered on %s:%d as %s", bot->cfg.server, bot->cfg.port, bot->nick);
+    log_msg(LOG_INFO, "registered on %s:%d as %s", bot->cfg.server,
+            bot->irc->conn ? conn_server_port(bot->irc->conn) : bot->cfg.port, bot->nick);
     outq_hold(bot->q, 0);
     outq_set_markers(bot->q, 1);
     if (st->conn && conn_has_cap(st->conn, "sasl"))

@@ -699,6 +699,9 @@ START_TEST(test_caps_sts_offer)
     ck_assert_str_eq(conn_error(c), "sts: upgrading to TLS on port 6697");
     ck_assert_int_eq(sts_load(cfg.database, "irc.example", (long)time(NULL)), 6697);
     conn_close(c);
+    char file[320], err[200];
+    snprintf(file, sizeof(file), "%s.sts", cfg.database);
+    unlink(file);
     c = conn_offline(&cfg);
     log_begin();
     run(c, ":srv CAP * LS :batch sts=duration=5\r\n", lib, server, sizeof(lib));
@@ -716,9 +719,29 @@ START_TEST(test_caps_sts_offer)
     ck_assert_ptr_nonnull(
         strstr(log, "the server's sts=port=99999 is ignored: port=99999 is no port from 1 to 65535"));
     conn_close(c);
-    char file[320];
-    snprintf(file, sizeof(file), "%s.sts", cfg.database);
-    unlink(file);
+    /* Back on TLS by the policy: an offer renews it, duration=0 drops it. */
+    ck_assert_int_eq(sts_store(cfg.database, "irc.example", 6697, (long)time(NULL), 60, err,
+                               sizeof(err)),
+                     0);
+    log_begin();
+    c = conn_offline(&cfg);
+    run(c, ":srv CAP * LS :sts=duration=1000,port=6697\r\n", lib, server, sizeof(lib));
+    log = log_end();
+    ck_assert_ptr_nonnull(strstr(log, "sts: irc.example asked for TLS (policy in "));
+    ck_assert_ptr_nonnull(strstr(log, "sts: irc.example's policy kept for 1000 s"));
+    ck_assert_str_eq(server, "CAP LS 302\r\nCAP END\r\n");
+    ck_assert_int_eq(conn_server_port(c), 6697);
+    long now = (long)time(NULL);
+    ck_assert_int_eq(sts_load(cfg.database, "irc.example", now + 990), 6697);
+    conn_close(c);
+    log_begin();
+    c = conn_offline(&cfg);
+    run(c, ":srv CAP * LS :sts=duration=0\r\n", lib, server, sizeof(lib));
+    log = log_end();
+    ck_assert_ptr_nonnull(strstr(log, "sts: irc.example dropped its policy (duration=0): "
+                                      "plaintext again next time"));
+    ck_assert_int_eq(sts_load(cfg.database, "irc.example", now), 0);
+    conn_close(c);
     rmdir(dir);
 }
 END_TEST
