@@ -275,8 +275,10 @@ program-tests: $(SIM) $(ASAN_SIM) $(ASAN_WEB) $(WEBGEN) $(B)/ircline-tool $(BOT)
 
 # bot/ircline.c (the parser of the server's lines) on the command line, for
 # the public parser test vectors (tests/irc-parser-tests).
-$(B)/ircline-tool: tests/ircline_tool.c bot/ircline.c $(wildcard */*.h) | $(DEPS_STAMP)
-	$(CC) $(ALL_CFLAGS) $(ASAN_FLAGS) $(LDFLAGS) -o $@ tests/ircline_tool.c bot/ircline.c
+$(B)/ircline-tool: tests/ircline_tool.c bot/ircline.c bot/multiline.c bot/sts.c $(wildcard */*.h) \
+		| $(DEPS_STAMP)
+	$(CC) $(ALL_CFLAGS) $(ASAN_FLAGS) $(LDFLAGS) -o $@ tests/ircline_tool.c bot/ircline.c \
+		bot/multiline.c bot/sts.c
 
 # make install and make uninstall into a scratch DESTDIR (exactly the
 # expected files, modes and nothing left), the man pages through man -l,
