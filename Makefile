@@ -225,6 +225,7 @@ E2E_SUITES = 'e2e_wire: E2E_JOBS=9 python3 tests/e2e/e2e_wire.py $(E2E_ARGS)' \
 	'e2e_newcomer inspircd: E2E_SERVER=inspircd E2E_ONLY=2,3 python3 tests/e2e/e2e_newcomer.py $(E2E_ARGS)' \
 	'e2e_net: python3 tests/e2e/e2e_net.py $(ASAN_BOT)' \
 	'e2e_caps: python3 tests/e2e/e2e_caps.py $(ASAN_BOT)' \
+	'e2e_caps2: python3 tests/e2e/e2e_caps2.py $(ASAN_BOT)' \
 	'e2e_newcomer: python3 tests/e2e/e2e_newcomer.py $(E2E_ARGS)' \
 	'e2e_replies: python3 tests/e2e/e2e_replies.py $(E2E_ARGS)' \
 	'e2e_bouts: python3 tests/e2e/e2e_bouts.py $(E2E_ARGS)' \
@@ -378,7 +379,8 @@ install: $(addprefix $(B)/,$(INSTALL_PROGRAMS)) dist-files
 	for p in $(INSTALL_PROGRAMS); do install -m 755 $(B)/$$p $(DESTDIR)$(BINDIR)/$$p || exit 1; done
 	for m in $(MAN_PAGES); do \
 		s=$${m##*.}; install -m 644 $$m $(DESTDIR)$(MANDIR)/man$$s/ || exit 1; done
-	install -m 644 config/ringside.conf.example $(DESTDIR)$(DOCDIR)/examples/
+	install -m 644 config/ringside.conf.example config/large-network.conf.example \
+		$(DESTDIR)$(DOCDIR)/examples/
 	install -m 644 $(B)/dist/ringside.service $(DESTDIR)$(UNITDIR)/ringside.service
 	@if [ -e $(DESTDIR)$(SYSCONFDIR)/ringside/ringside.conf ]; then \
 		echo "install: kept $(DESTDIR)$(SYSCONFDIR)/ringside/ringside.conf (already there)"; \
@@ -391,7 +393,8 @@ install: $(addprefix $(B)/,$(INSTALL_PROGRAMS)) dist-files
 uninstall: dist-files
 	for p in $(INSTALL_PROGRAMS); do rm -f $(DESTDIR)$(BINDIR)/$$p; done
 	for m in $(MAN_PAGES); do s=$${m##*.}; rm -f $(DESTDIR)$(MANDIR)/man$$s/$${m##*/}; done
-	rm -f $(DESTDIR)$(DOCDIR)/examples/ringside.conf.example $(DESTDIR)$(UNITDIR)/ringside.service
+	rm -f $(DESTDIR)$(DOCDIR)/examples/ringside.conf.example \
+		$(DESTDIR)$(DOCDIR)/examples/large-network.conf.example $(DESTDIR)$(UNITDIR)/ringside.service
 	@conf=$(DESTDIR)$(SYSCONFDIR)/ringside/ringside.conf; \
 	if [ -e $$conf ] && ! cmp -s $$conf $(B)/dist/ringside.conf; then \
 		echo "uninstall: kept $$conf (edited; remove it by hand)"; \

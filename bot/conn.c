@@ -60,12 +60,12 @@
 
 #include "bot.h"
 
-#define CONN_BUF       20480 /* bytes: a tagged line may be 8191 + 512 */
-#define CONN_SLOW      4096  /* bytes waiting for the server: stop reading libircclient */
-#define SASL_CHUNK     400   /* bytes of base64 an AUTHENTICATE line carries */
-#define TAGGED_RING    128   /* messages whose account libircclient has yet to read */
-#define BATCH_OPEN_MAX 16    /* batches open at once that are remembered */
-#define STS_UPGRADE_HOLD 300 /* s: an sts upgrade offered without a duration holds */
+#define CONN_BUF         20480 /* bytes: a tagged line may be 8191 + 512 */
+#define CONN_SLOW        4096  /* bytes waiting for the server: stop reading libircclient */
+#define SASL_CHUNK       400   /* bytes of base64 an AUTHENTICATE line carries */
+#define TAGGED_RING      128   /* messages whose account libircclient has yet to read */
+#define BATCH_OPEN_MAX   16    /* batches open at once that are remembered */
+#define STS_UPGRADE_HOLD 300   /* s: an sts upgrade offered without a duration holds */
 
 enum conn_state { ST_CONNECTING, ST_HANDSHAKE, ST_UP, ST_DEAD };
 enum cap_state { CAP_LS, CAP_REQ, CAP_SASL, CAP_DONE };
@@ -119,21 +119,21 @@ struct conn {
         int playback;
     } batches[BATCH_OPEN_MAX];
     int nbatches;
-    int skew_told; /* the server's clock compared with ours, logged once */
+    int skew_told;       /* the server's clock compared with ours, logged once */
     struct multiline ml; /* draft/multiline's limits, as offered */
     /* TLS, the port and whether the certificate is checked: the
      * configuration's, or TLS on the port of an sts policy (sts.c). */
     int tls, port, verify;
-    int sts;       /* TLS because of an sts policy */
-    int upgrading; /* ended to come back with TLS (sts) */
+    int sts;            /* TLS because of an sts policy */
+    int upgrading;      /* ended to come back with TLS (sts) */
     char relay_seps[8]; /* draft/relaymsg: what marks a relayed nick */
 };
 
 /* The capabilities asked for when offered, and their bits in c->caps. */
 static const char *const wanted[] = {
-    "extended-join",    "account-notify", "account-tag",      "server-time",  "batch",
-    "standard-replies", "echo-message",   "labeled-response", "message-tags",
-    "draft/multiline",  "draft/relaymsg",
+    "extended-join", "account-notify",   "account-tag",    "server-time",
+    "batch",         "standard-replies", "echo-message",   "labeled-response",
+    "message-tags",  "draft/multiline",  "draft/relaymsg",
 };
 #define NWANTED ((int)(sizeof(wanted) / sizeof(wanted[0])))
 
@@ -535,16 +535,20 @@ static int sts_offer(struct conn *c)
         if (sts_store(cfg->database, cfg->server, c->port, now, p.duration, why, sizeof(why)))
             log_msg(LOG_WARN, "sts: the policy is not kept: %s", why);
         else if (p.duration == 0)
-            log_msg(LOG_INFO, "sts: %s dropped its policy (duration=0): plaintext again next "
-                              "time", cfg->server);
+            log_msg(LOG_INFO,
+                    "sts: %s dropped its policy (duration=0): plaintext again next "
+                    "time",
+                    cfg->server);
         else
             log_msg(LOG_INFO, "sts: %s's policy kept for %ld s", cfg->server, p.duration);
         return 0;
     }
     long keep = p.duration > 0 ? p.duration : STS_UPGRADE_HOLD;
     if (sts_store(cfg->database, cfg->server, p.port, now, keep, why, sizeof(why)) != 0) {
-        fail(c, "sts: %s asks for TLS on port %d, and the policy cannot be kept (%s); "
-                "trying again later", cfg->server, p.port, why);
+        fail(c,
+             "sts: %s asks for TLS on port %d, and the policy cannot be kept (%s); "
+             "trying again later",
+             cfg->server, p.port, why);
         return 1;
     }
     c->upgrading = 1;
@@ -848,8 +852,8 @@ static int batch_line(struct conn *c, const struct irc_msg *m)
          * lines are the bot's own, no more to read than a playback's. */
         int echo = strcmp(b.type, "draft/multiline") == 0 &&
                    irc_msg_tag(m, "label", label, sizeof(label)) && strncmp(label, "rs", 2) == 0;
-        c->batches[c->nbatches++].playback = echo || strstr(b.type, "chathistory") != NULL ||
-                                             strstr(b.type, "playback") != NULL;
+        c->batches[c->nbatches++].playback =
+            echo || strstr(b.type, "chathistory") != NULL || strstr(b.type, "playback") != NULL;
         return 1;
     }
     for (int i = 0; i < c->nbatches; i++)

@@ -47,7 +47,7 @@ int multiline_limits(const char *value, struct multiline *m, char *err, size_t l
         size_t k = eq ? (size_t)(eq - p) : n;
         long *slot = k == 9 && strncmp(p, "max-bytes", k) == 0   ? &bytes
                      : k == 9 && strncmp(p, "max-lines", k) == 0 ? &lines
-                                                                  : NULL;
+                                                                 : NULL;
         /* Keys not known here are for later versions: skipped. */
         if (slot && (!eq || limit_number(eq + 1, n - k - 1, MULTILINE_NUMBER_MAX, slot) != 0)) {
             snprintf(err, len, "%.*s is not a whole number from 1 to %d", (int)k, p,

@@ -1124,9 +1124,9 @@ static struct oline *batch_open(struct outq *q, struct oline *l, double tokens)
     int k = l->kind == OUTQ_BULK;
     int room = (int)(tokens + q->rate * OUTQ_BATCH_SECONDS) - 1; /* BATCH - */
 
-    if (!q->ml.max_bytes || q->held || l->inbatch || (l->kind != OUTQ_REPLY && l->kind != OUTQ_BULK) ||
-        !l->own || l->note || !l->tlen || room < 2 || l->text[l->toff + l->tlen + 2] == '\001' ||
-        !batch_same(l, batch_next(l, &k)))
+    if (!q->ml.max_bytes || q->held || l->inbatch ||
+        (l->kind != OUTQ_REPLY && l->kind != OUTQ_BULK) || !l->own || l->note || !l->tlen ||
+        room < 2 || l->text[l->toff + l->tlen + 2] == '\001' || !batch_same(l, batch_next(l, &k)))
         return l;
     line_target(l, to);
     if (is_channel(to))

@@ -49,13 +49,15 @@ int sts_parse(const char *value, struct sts_policy *p, char *err, size_t len)
         long x;
         if (k == 4 && strncmp(s, "port", 4) == 0) {
             if (sts_number(v, vlen, &x) != 0 || x < 1 || x > 65535) {
-                snprintf(err, len, "port=%.*s is no port from 1 to 65535", (int)(vlen > 20 ? 20 : vlen), v);
+                snprintf(err, len, "port=%.*s is no port from 1 to 65535",
+                         (int)(vlen > 20 ? 20 : vlen), v);
                 return -1;
             }
             p->port = (int)x;
         } else if (k == 8 && strncmp(s, "duration", 8) == 0) {
             if (sts_number(v, vlen, &x) != 0) {
-                snprintf(err, len, "duration=%.*s is no number of seconds", (int)(vlen > 20 ? 20 : vlen), v);
+                snprintf(err, len, "duration=%.*s is no number of seconds",
+                         (int)(vlen > 20 ? 20 : vlen), v);
                 return -1;
             }
             p->duration = x > STS_DURATION_MAX ? STS_DURATION_MAX : x;

@@ -82,8 +82,7 @@ static void answer(const struct multiline *m, const char *text)
     for (const char *p = text; *p;) {
         size_t n = strcspn(p, "\n");
         char piece[2048];
-        snprintf(piece, sizeof(piece), "%.*s", (int)(n < sizeof(piece) ? n : sizeof(piece) - 1),
-                 p);
+        snprintf(piece, sizeof(piece), "%.*s", (int)(n < sizeof(piece) ? n : sizeof(piece) - 1), p);
         outq_msg(q, OUTQ_BULK, "PRIVMSG", "alice", NULL, piece);
         p += n + (p[n] == '\n');
     }

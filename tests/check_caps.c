@@ -442,7 +442,7 @@ START_TEST(test_caps_multiline_split)
     ck_assert_int_eq(b.lines, 3);
     struct multiline_batch c = {0, 0};
     ck_assert_int_eq(multiline_add(&m, &c, 21, 0), 0); /* one line too long for any batch */
-    struct multiline n = {1000, 0}; /* no max-lines */
+    struct multiline n = {1000, 0};                    /* no max-lines */
     struct multiline_batch d = {0, 0};
     for (int i = 0; i < 100; i++)
         ck_assert_int_eq(multiline_add(&n, &d, 8, 0), 1);
@@ -510,8 +510,7 @@ START_TEST(test_caps_multiline_batch)
     outq_msg(q, OUTQ_BULK, "PRIVMSG", "alice", NULL, words);
     outq_msg(q, OUTQ_BULK, "PRIVMSG", "alice", NULL, "Round 1: even");
     unsigned long mark = outq_mark(q);
-    ck_assert_str_eq(wire(q, 0, out, sizeof(out)),
-                     "@label=rs1 BATCH +ml1 draft/multiline alice");
+    ck_assert_str_eq(wire(q, 0, out, sizeof(out)), "@label=rs1 BATCH +ml1 draft/multiline alice");
     ck_assert_str_eq(wire(q, 0, out, sizeof(out)), "@batch=ml1 PRIVMSG alice :Report of bout 7");
     /* 38 words fit 512 bytes; the 7 left go on after the space. */
     char first[600], rest[700];
@@ -716,13 +715,12 @@ START_TEST(test_caps_sts_offer)
     run(c, ":srv CAP * LS :sts=port=99999\r\n", lib, server, sizeof(lib));
     log = log_end();
     ck_assert_str_eq(server, "CAP LS 302\r\nCAP END\r\n");
-    ck_assert_ptr_nonnull(
-        strstr(log, "the server's sts=port=99999 is ignored: port=99999 is no port from 1 to 65535"));
+    ck_assert_ptr_nonnull(strstr(
+        log, "the server's sts=port=99999 is ignored: port=99999 is no port from 1 to 65535"));
     conn_close(c);
     /* Back on TLS by the policy: an offer renews it, duration=0 drops it. */
-    ck_assert_int_eq(sts_store(cfg.database, "irc.example", 6697, (long)time(NULL), 60, err,
-                               sizeof(err)),
-                     0);
+    ck_assert_int_eq(
+        sts_store(cfg.database, "irc.example", 6697, (long)time(NULL), 60, err, sizeof(err)), 0);
     log_begin();
     c = conn_offline(&cfg);
     run(c, ":srv CAP * LS :sts=duration=1000,port=6697\r\n", lib, server, sizeof(lib));
