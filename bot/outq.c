@@ -1101,6 +1101,8 @@ static int batch_same(const struct oline *l, const struct oline *next)
            next->text[head] != '\001';
 }
 
+#define OUTQ_BATCH_CONT 4 /* lines a batch may take past its bound to end a message */
+
 /* The next line of l's owner after l: his next reply, or once they are
  * all gone his first bulk line (an answer's first lines go as replies,
  * the rest as bulk: one batch may hold both). *k: which queue. */
@@ -1152,7 +1154,9 @@ static struct oline *batch_open(struct outq *q, struct oline *l, double tokens)
         next->inbatch = next->cut ? 2 : 1;
         fifo_push(&q->batch, next);
         next = batch_next(l, &k);
-        if (lines + 1 >= room || !batch_same(l, next) ||
+        /* The rest of a message cut in pieces goes with it (a few lines
+         * past the bucket's bound): a batch's first line cannot go on. */
+        if (lines + 1 >= room + (next && next->cut ? OUTQ_BATCH_CONT : 0) || !batch_same(l, next) ||
             !multiline_add(&q->ml, &b, text_len(next) + (next->cut == 2), next->cut != 0))
             break;
     }
