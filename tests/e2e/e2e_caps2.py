@@ -53,12 +53,21 @@ LAST_LINE = "A duel needs no orders"
 HELP_LINES = []  # the help as the scripted server got it, line by line
 
 
+# The bot's host as the scripted server shows it (its JOIN): long, so that
+# whenever the bot learns its prefix the help's longest lines are cut.
+LONG_HOST = "a-rather-long-cloak-for-the-bot.users.example.net"
+
+
 class AckScripted(e2e_caps.Scripted):
     """e2e_caps' scripted server, answering a labelled line with ACK (as a
     server with labeled-response does when it has nothing else to say), a
-    labelled batch once it is closed."""
+    labelled batch once it is closed; the bot's JOIN shows LONG_HOST."""
 
     open_label = None
+
+    def send(self, line):
+        super().send(line.replace("%s!bot@fake JOIN" % BOT_NICK,
+                                  "%s!ringside@%s JOIN" % (BOT_NICK, LONG_HOST)))
 
     def answer(self, line):
         tags, plain = tags_of(line)
@@ -130,6 +139,7 @@ def s_multiline(env):
     s = env.script
     s.wait(lambda l: l.startswith("CAP REQ :") and "draft/multiline" in l,
            "the request for draft/multiline")
+    env.wait_log(r"joined %s" % CHANNEL, since)  # its prefix known: LONG_HOST's
     start = len(s.lines)
     s.send(":%s!d@h PRIVMSG %s :help order" % (PLAYER, BOT_NICK))
     # The duel's help, the last ruleset's, is the answer's last line.
@@ -139,8 +149,8 @@ def s_multiline(env):
     env.wait_log(r"outq: marker \d+ answered, \d+ lines confirmed", since)
     got = batches(s.lines[start:], PLAYER)
     check(any(len(b) >= 2 for b in got), "no batch held two lines: %r" % got)
-    # The bot does not know its prefix here (the worst case, 106 bytes):
-    # the help's longest lines are cut, and go on with the concat tag.
+    # With the prefix the bot knows (its JOIN's, 67 bytes) the help's
+    # longest lines are cut, and go on with the concat tag.
     check(any(c and t.startswith(" ") for b in got for c, t in b),
           "no cut line went on with draft/multiline-concat", "%r" % got)
     for b in got:
