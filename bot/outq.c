@@ -1145,6 +1145,9 @@ static struct oline *batch_open(struct outq *q, struct oline *l, double tokens)
     open->kind = OUTQ_PROTOCOL;
     open->inbatch = 3;
     l->inbatch = 1;
+    /* Served now (its lines follow): never tidied away while they wait. */
+    l->own->served = decayed(l->own, q->now) + 1;
+    l->own->served_at = q->now;
     fifo_push(&q->batch, l);
     q->total += 2; /* l waits again; the BATCH - line */
     for (int lines = 1;; lines++) {

@@ -551,14 +551,30 @@ START_TEST(test_caps_multiline_batch)
     ck_assert_str_eq(wire(q, 50, out, sizeof(out)), "@batch=ml2 NOTICE bob :line");
     ck_assert_str_eq(wire(q, 50, out, sizeof(out)), "BATCH -ml2");
     ck_assert_str_eq(wire(q, 60, out, sizeof(out)), "@label=rs6 NOTICE bob :line");
+    /* The bucket's bound (3 + 4 s at 1 line/s, less BATCH -: 6 lines) is
+     * passed to keep a cut message whole. */
+    outq_set_multiline(q, &(struct multiline){4096, 0});
+    for (int i = 0; i < 5; i++)
+        outq_msg(q, OUTQ_BULK, "NOTICE", "bob", NULL, "line");
+    outq_msg(q, OUTQ_BULK, "NOTICE", "bob", NULL, words);
+    ck_assert_str_eq(wire(q, 100, out, sizeof(out)), "@label=rs7 BATCH +ml3 draft/multiline bob");
+    int lines = 0, concat = 0;
+    for (double t = 100; t < 120 && strncmp(out, "BATCH -", 7) != 0; t += 0.5)
+        if (*wire(q, t, out, sizeof(out)) == '@') {
+            lines++;
+            concat += strstr(out, "draft/multiline-concat") != NULL;
+        }
+    ck_assert_str_eq(out, "BATCH -ml3");
+    ck_assert_int_eq(lines, 7);
+    ck_assert_int_eq(concat, 1);
     /* The capability withdrawn: plain lines. */
     log_begin();
     run(c, ":srv CAP ringside DEL :draft/multiline\r\n", lib, server, sizeof(lib));
     log_end();
     outq_msg(q, OUTQ_BULK, "PRIVMSG", "alice", NULL, "a");
     outq_msg(q, OUTQ_BULK, "PRIVMSG", "alice", NULL, "b");
-    ck_assert_str_eq(wire(q, 70, out, sizeof(out)), "@label=rs7 PRIVMSG alice :a");
-    ck_assert_str_eq(wire(q, 80, out, sizeof(out)), "@label=rs8 PRIVMSG alice :b");
+    ck_assert_str_eq(wire(q, 170, out, sizeof(out)), "@label=rs8 PRIVMSG alice :a");
+    ck_assert_str_eq(wire(q, 180, out, sizeof(out)), "@label=rs9 PRIVMSG alice :b");
     conn_close(c);
     outq_free(q);
 }
