@@ -444,6 +444,10 @@ void outq_clear(struct outq *q);
  * goes between them. */
 #define OUTQ_BATCH_SECONDS 4.0
 void outq_set_multiline(struct outq *q, const struct multiline *m);
+/* The server refused a batch (FAIL BATCH MULTILINE_...): the lines of
+ * batches not yet confirmed go again first, plain, and no batch goes any
+ * more (until outq_set_multiline). */
+void outq_batch_refused(struct outq *q);
 
 /* ------------------------------------------------------- who is who */
 

@@ -621,7 +621,7 @@ static void labels_follow(struct conn *c)
         return;
     outq_set_labels(c->q, conn_has_cap(c, "echo-message") && conn_has_cap(c, "labeled-response"));
     outq_set_context_tag(c->q, conn_has_cap(c, "message-tags") && !c->tag_denied);
-    int ml = conn_has_cap(c, "draft/multiline") && conn_has_cap(c, "batch");
+    int ml = conn_has_cap(c, "draft/multiline") && conn_has_cap(c, "batch") && c->ml.max_bytes;
     outq_set_multiline(c->q, ml ? &c->ml : NULL);
 }
 
@@ -894,6 +894,11 @@ static int std_line(struct conn *c, const struct irc_msg *m)
     if (r.kind[0] == 'F' && c->q &&
         (strcasecmp(r.command, "PRIVMSG") == 0 || strcasecmp(r.command, "NOTICE") == 0))
         outq_refused(c->q, r.ncontext ? r.context[0] : NULL);
+    if (r.kind[0] == 'F' && c->q && strcasecmp(r.command, "BATCH") == 0 &&
+        strncmp(r.code, "MULTILINE_", 10) == 0 && c->ml.max_bytes) {
+        c->ml.max_bytes = 0; /* draft/multiline stays off on this connection */
+        outq_batch_refused(c->q);
+    }
     return 1;
 }
 

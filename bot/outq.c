@@ -1079,6 +1079,8 @@ static void popped_settle(struct outq *q)
 
 /* ------------------------------------------------------------ multiline */
 
+static void resend(struct outq *q, struct oline *l);
+
 void outq_set_multiline(struct outq *q, const struct multiline *m)
 {
     struct multiline off = {0, 0};
@@ -1169,6 +1171,44 @@ static struct oline *batch_open(struct outq *q, struct oline *l, double tokens)
     close->inbatch = 3;
     fifo_push(&q->batch, close);
     return open;
+}
+
+void outq_batch_refused(struct outq *q)
+{
+    struct fifo again = {0};
+
+    q->ml.max_bytes = 0;
+    for (struct oline *l = q->window.tail, *prev; l; l = prev) {
+        prev = l->prev;
+        if (!l->inbatch)
+            continue;
+        fifo_unlink(&q->window, l);
+        q->nwindow--;
+        fifo_push_front(&again, l);
+    }
+    struct oline *l;
+    while ((l = q->batch.head)) { /* not sent yet: after those sent */
+        fifo_unlink(&q->batch, l);
+        q->total--;
+        fifo_push(&again, l);
+    }
+    int n = 0;
+    for (l = again.tail; l;) {
+        struct oline *prev = l->prev;
+        fifo_unlink(&again, l);
+        if (l->inbatch == 3) {
+            free(l); /* a BATCH line */
+        } else {
+            l->inbatch = 0;
+            resend(q, l);
+            n++;
+        }
+        l = prev;
+    }
+    log_msg(LOG_WARN,
+            "outq: the server refused a multiline batch; its %d lines go again, plain, "
+            "and no more batches on this connection",
+            n);
 }
 
 /* The wire text of popped line l into line: a line going on the one

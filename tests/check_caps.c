@@ -580,6 +580,42 @@ START_TEST(test_caps_multiline_batch)
 }
 END_TEST
 
+/* A batch the server refuses (FAIL BATCH MULTILINE_...): its lines go
+ * again, plain, before the label confirms anything; no batch after. */
+START_TEST(test_caps_multiline_refused)
+{
+    struct config cfg;
+    char lib[1024], server[512], out[600];
+
+    config_defaults(&cfg);
+    struct outq *q = outq_new(4, 1);
+    outq_set_markers(q, 1);
+    struct conn *c = multiline_conn(&cfg, q, "max-bytes=4096");
+    run(c, ":srv CAP * ACK :standard-replies\r\n", lib, server, sizeof(lib));
+    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "alice", NULL, "one");
+    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "alice", NULL, "two");
+    unsigned long mark = outq_mark(q);
+    ck_assert_str_eq(wire(q, 0, out, sizeof(out)), "@label=rs1 BATCH +ml1 draft/multiline alice");
+    ck_assert_str_eq(wire(q, 0, out, sizeof(out)), "@batch=ml1 PRIVMSG alice :one");
+    ck_assert_str_eq(wire(q, 0, out, sizeof(out)), "@batch=ml1 PRIVMSG alice :two");
+    ck_assert_str_eq(wire(q, 0, out, sizeof(out)), "BATCH -ml1");
+    log_begin();
+    run(c, "@label=rs1 :srv FAIL BATCH MULTILINE_MAX_BYTES 4096 :too long\r\n", lib, server,
+        sizeof(lib));
+    const char *log = log_end();
+    ck_assert_ptr_nonnull(strstr(log, "outq: the server refused a multiline batch; its 2 lines go "
+                                      "again, plain, and no more batches on this connection"));
+    ck_assert(!outq_delivered(q, mark));
+    ck_assert_str_eq(wire(q, 5, out, sizeof(out)), "@label=rs2 PRIVMSG alice :one");
+    ck_assert_str_eq(wire(q, 5, out, sizeof(out)), "@label=rs3 PRIVMSG alice :two");
+    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "alice", NULL, "three");
+    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "alice", NULL, "four");
+    ck_assert_str_eq(wire(q, 10, out, sizeof(out)), "@label=rs4 PRIVMSG alice :three");
+    conn_close(c);
+    outq_free(q);
+}
+END_TEST
+
 /* Not asked for: without batch, or with a value that does not read (the
  * log says why). A connection lost in the middle of a batch sends its
  * lines again, plain. */
@@ -810,6 +846,7 @@ Suite *caps_suite(void)
     tcase_add_test(tc, test_caps_multiline_split);
     tcase_add_test(tc, test_caps_multiline_batch);
     tcase_add_test(tc, test_caps_multiline_fallback);
+    tcase_add_test(tc, test_caps_multiline_refused);
     tcase_add_test(tc, test_caps_sts_parse);
     tcase_add_test(tc, test_caps_sts_store);
     tcase_add_test(tc, test_caps_sts_offer);
