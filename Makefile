@@ -225,6 +225,7 @@ E2E_SUITES = 'e2e_wire: E2E_JOBS=9 python3 tests/e2e/e2e_wire.py $(E2E_ARGS)' \
 	'e2e_newcomer inspircd: E2E_SERVER=inspircd E2E_ONLY=2,3 python3 tests/e2e/e2e_newcomer.py $(E2E_ARGS)' \
 	'e2e_net: python3 tests/e2e/e2e_net.py $(ASAN_BOT)' \
 	'e2e_caps: python3 tests/e2e/e2e_caps.py $(ASAN_BOT)' \
+	'e2e_caps2: python3 tests/e2e/e2e_caps2.py $(ASAN_BOT)' \
 	'e2e_newcomer: python3 tests/e2e/e2e_newcomer.py $(E2E_ARGS)' \
 	'e2e_replies: python3 tests/e2e/e2e_replies.py $(E2E_ARGS)' \
 	'e2e_bouts: python3 tests/e2e/e2e_bouts.py $(E2E_ARGS)' \
@@ -275,8 +276,10 @@ program-tests: $(SIM) $(ASAN_SIM) $(ASAN_WEB) $(WEBGEN) $(B)/ircline-tool $(BOT)
 
 # bot/ircline.c (the parser of the server's lines) on the command line, for
 # the public parser test vectors (tests/irc-parser-tests).
-$(B)/ircline-tool: tests/ircline_tool.c bot/ircline.c $(wildcard */*.h) | $(DEPS_STAMP)
-	$(CC) $(ALL_CFLAGS) $(ASAN_FLAGS) $(LDFLAGS) -o $@ tests/ircline_tool.c bot/ircline.c
+$(B)/ircline-tool: tests/ircline_tool.c bot/ircline.c bot/multiline.c bot/sts.c $(wildcard */*.h) \
+		| $(DEPS_STAMP)
+	$(CC) $(ALL_CFLAGS) $(ASAN_FLAGS) $(LDFLAGS) -o $@ tests/ircline_tool.c bot/ircline.c \
+		bot/multiline.c bot/sts.c
 
 # make install and make uninstall into a scratch DESTDIR (exactly the
 # expected files, modes and nothing left), the man pages through man -l,
@@ -376,7 +379,8 @@ install: $(addprefix $(B)/,$(INSTALL_PROGRAMS)) dist-files
 	for p in $(INSTALL_PROGRAMS); do install -m 755 $(B)/$$p $(DESTDIR)$(BINDIR)/$$p || exit 1; done
 	for m in $(MAN_PAGES); do \
 		s=$${m##*.}; install -m 644 $$m $(DESTDIR)$(MANDIR)/man$$s/ || exit 1; done
-	install -m 644 config/ringside.conf.example $(DESTDIR)$(DOCDIR)/examples/
+	install -m 644 config/ringside.conf.example config/large-network.conf.example \
+		$(DESTDIR)$(DOCDIR)/examples/
 	install -m 644 $(B)/dist/ringside.service $(DESTDIR)$(UNITDIR)/ringside.service
 	@if [ -e $(DESTDIR)$(SYSCONFDIR)/ringside/ringside.conf ]; then \
 		echo "install: kept $(DESTDIR)$(SYSCONFDIR)/ringside/ringside.conf (already there)"; \
@@ -389,7 +393,8 @@ install: $(addprefix $(B)/,$(INSTALL_PROGRAMS)) dist-files
 uninstall: dist-files
 	for p in $(INSTALL_PROGRAMS); do rm -f $(DESTDIR)$(BINDIR)/$$p; done
 	for m in $(MAN_PAGES); do s=$${m##*.}; rm -f $(DESTDIR)$(MANDIR)/man$$s/$${m##*/}; done
-	rm -f $(DESTDIR)$(DOCDIR)/examples/ringside.conf.example $(DESTDIR)$(UNITDIR)/ringside.service
+	rm -f $(DESTDIR)$(DOCDIR)/examples/ringside.conf.example \
+		$(DESTDIR)$(DOCDIR)/examples/large-network.conf.example $(DESTDIR)$(UNITDIR)/ringside.service
 	@conf=$(DESTDIR)$(SYSCONFDIR)/ringside/ringside.conf; \
 	if [ -e $$conf ] && ! cmp -s $$conf $(B)/dist/ringside.conf; then \
 		echo "uninstall: kept $$conf (edited; remove it by hand)"; \

@@ -272,6 +272,57 @@ void conn_set_outq(struct conn *c, struct outq *q);
 struct conn *conn_offline(const struct config *cfg);
 size_t conn_feed(struct conn *c, const char *data, size_t len);
 size_t conn_take(struct conn *c, int to_server, char *buf, size_t len);
+/* 1 if the connection ended because the server's sts policy asks for TLS
+ * (the policy is stored: conn_open goes to TLS): reconnect at once. */
+int conn_upgrading(const struct conn *c);
+/* The server's port this connection uses (an sts policy's TLS port, or
+ * the configuration's). */
+int conn_server_port(const struct conn *c);
+/* IRCv3 draft/relaymsg on: 1 if `nick` is a relayed one (it holds one of
+ * the separators of the capability's value, "alice/d": no IRC user can
+ * have such a nick), a bridged user to serve as bridge.c's. */
+int conn_relayed(const struct conn *c, const char *nick);
+
+/* ------------------------------------------------ multiline and sts */
+
+/* multiline.c: IRCv3 draft/multiline, the server's limits and what fits
+ * one batch (outq.c sends it). */
+#define MULTILINE_NUMBER_MAX 1000000
+struct multiline {
+    size_t max_bytes; /* 0: multiline is off */
+    int max_lines;    /* 0: no limit but max_bytes */
+};
+/* What one batch being filled holds so far (start it zeroed). */
+struct multiline_batch {
+    size_t bytes;
+    int lines;
+};
+/* Reads the capability's value "max-bytes=N[,max-lines=M]" (other keys
+ * skipped): 0, or -1 with why in err (then *m is off). */
+int multiline_limits(const char *value, struct multiline *m, char *err, size_t len);
+/* One more line of `len` bytes of text into batch b; `concat`: it goes on
+ * the line before it (that line was cut). 0 if it does not fit (b
+ * unchanged: it opens the next batch), 1 if it goes as a line of its own,
+ * 2 with the tag draft/multiline-concat (never the first of a batch). */
+int multiline_add(const struct multiline *m, struct multiline_batch *b, size_t len, int concat);
+
+/* sts.c: IRCv3 sts, a server's "upgrade to TLS and keep to it" policy. */
+struct sts_policy {
+    int port;      /* 0: none given */
+    long duration; /* seconds; -1: none given */
+    int preload;
+};
+/* Reads the capability's value "port=P,duration=D[,preload]" (keys in any
+ * order, unknown ones skipped): 0, or -1 with why in err. */
+int sts_parse(const char *value, struct sts_policy *p, char *err, size_t len);
+/* The policy stored beside `database` (the file database + ".sts": "host
+ * port expiry"): the TLS port for `host` if one holds at time `now`, else
+ * 0 (none, another host's, expired, unreadable). */
+int sts_load(const char *database, const char *host, long now);
+/* Stores host's policy (port, until now + duration); duration 0 removes
+ * the file. 0, or -1 with why in err. */
+int sts_store(const char *database, const char *host, int port, long now, long duration, char *err,
+              size_t len);
 
 /* ------------------------------------------------------ output queue */
 
@@ -385,6 +436,18 @@ void outq_refused(struct outq *q, const char *target);
 void outq_disconnected(struct outq *q);
 /* Drops everything. */
 void outq_clear(struct outq *q);
+/* IRCv3 draft/multiline (conn.c: on, with the server's limits; max_bytes
+ * 0: off): a private reply or bulk line with more to the same target right
+ * behind it goes as one batch of them ("BATCH +mlN draft/multiline target",
+ * the lines, "BATCH -mlN"), within the limits and what the bucket allows
+ * in OUTQ_BATCH_SECONDS; every line of it costs a token, and nothing else
+ * goes between them. */
+#define OUTQ_BATCH_SECONDS 4.0
+void outq_set_multiline(struct outq *q, const struct multiline *m);
+/* The server refused a batch (FAIL BATCH MULTILINE_...): the lines of
+ * batches not yet confirmed go again first, plain, and no batch goes any
+ * more (until outq_set_multiline). */
+void outq_batch_refused(struct outq *q);
 
 /* ------------------------------------------------------- who is who */
 

@@ -60,11 +60,12 @@
 
 #include "bot.h"
 
-#define CONN_BUF       20480 /* bytes: a tagged line may be 8191 + 512 */
-#define CONN_SLOW      4096  /* bytes waiting for the server: stop reading libircclient */
-#define SASL_CHUNK     400   /* bytes of base64 an AUTHENTICATE line carries */
-#define TAGGED_RING    128   /* messages whose account libircclient has yet to read */
-#define BATCH_OPEN_MAX 16    /* batches open at once that are remembered */
+#define CONN_BUF         20480 /* bytes: a tagged line may be 8191 + 512 */
+#define CONN_SLOW        4096  /* bytes waiting for the server: stop reading libircclient */
+#define SASL_CHUNK       400   /* bytes of base64 an AUTHENTICATE line carries */
+#define TAGGED_RING      128   /* messages whose account libircclient has yet to read */
+#define BATCH_OPEN_MAX   16    /* batches open at once that are remembered */
+#define STS_UPGRADE_HOLD 300   /* s: an sts upgrade offered without a duration holds */
 
 enum conn_state { ST_CONNECTING, ST_HANDSHAKE, ST_UP, ST_DEAD };
 enum cap_state { CAP_LS, CAP_REQ, CAP_SASL, CAP_DONE };
@@ -118,13 +119,21 @@ struct conn {
         int playback;
     } batches[BATCH_OPEN_MAX];
     int nbatches;
-    int skew_told; /* the server's clock compared with ours, logged once */
+    int skew_told;       /* the server's clock compared with ours, logged once */
+    struct multiline ml; /* draft/multiline's limits, as offered */
+    /* TLS, the port and whether the certificate is checked: the
+     * configuration's, or TLS on the port of an sts policy (sts.c). */
+    int tls, port, verify;
+    int sts;            /* TLS because of an sts policy */
+    int upgrading;      /* ended to come back with TLS (sts) */
+    char relay_seps[8]; /* draft/relaymsg: what marks a relayed nick */
 };
 
 /* The capabilities asked for when offered, and their bits in c->caps. */
 static const char *const wanted[] = {
-    "extended-join",    "account-notify", "account-tag",      "server-time",  "batch",
-    "standard-replies", "echo-message",   "labeled-response", "message-tags",
+    "extended-join", "account-notify",   "account-tag",    "server-time",
+    "batch",         "standard-replies", "echo-message",   "labeled-response",
+    "message-tags",  "draft/multiline",  "draft/relaymsg",
 };
 #define NWANTED ((int)(sizeof(wanted) / sizeof(wanted[0])))
 
@@ -229,7 +238,7 @@ static int connect_next(struct conn *c, const char *why)
         close(c->sfd);
         c->sfd = -1;
     }
-    return fail(c, "cannot connect to %s:%d: %s", c->cfg->server, c->cfg->port,
+    return fail(c, "cannot connect to %s:%d: %s", c->cfg->server, c->port,
                 why ? why : "no address");
 }
 
@@ -243,7 +252,7 @@ static int tls_setup(struct conn *c)
     if (!c->ctx)
         return fail(c, "TLS: %s", ssl_reason(why, sizeof(why)));
     SSL_CTX_set_min_proto_version(c->ctx, TLS1_2_VERSION);
-    if (cfg->tls_verify) {
+    if (c->verify) {
         SSL_CTX_set_verify(c->ctx, SSL_VERIFY_PEER, NULL);
         if (cfg->tls_ca_file[0]) {
             if (SSL_CTX_load_verify_locations(c->ctx, cfg->tls_ca_file, NULL) != 1)
@@ -277,7 +286,7 @@ static int tls_setup(struct conn *c)
         inet_pton(AF_INET, cfg->server, &any) == 1 || inet_pton(AF_INET6, cfg->server, &any) == 1;
     if (!literal)
         SSL_set_tlsext_host_name(c->ssl, cfg->server); /* SNI: names only */
-    if (cfg->tls_verify) {
+    if (c->verify) {
         X509_VERIFY_PARAM *p = SSL_get0_param(c->ssl);
         X509_VERIFY_PARAM_set_hostflags(p, X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS);
         int ok = literal ? X509_VERIFY_PARAM_set1_ip_asc(p, cfg->server)
@@ -286,6 +295,25 @@ static int tls_setup(struct conn *c)
             return fail(c, "TLS: cannot check the server's name %s", cfg->server);
     }
     return 0;
+}
+
+/* The connection's TLS and port: the configuration's, unless it says
+ * plaintext and an sts policy for the server holds (sts_load): then TLS
+ * on the policy's port, the certificate checked. */
+static void sts_follow(struct conn *c)
+{
+    const struct config *cfg = c->cfg;
+
+    c->tls = cfg->tls;
+    c->port = cfg->port;
+    c->verify = cfg->tls_verify;
+    int port = cfg->tls ? 0 : sts_load(cfg->database, cfg->server, (long)time(NULL));
+    if (!port)
+        return;
+    c->tls = c->verify = c->sts = 1;
+    c->port = port;
+    log_msg(LOG_INFO, "sts: %s asked for TLS (policy in %s.sts): connecting with TLS on port %d",
+            cfg->server, cfg->database, port);
 }
 
 struct conn *conn_open(const struct config *cfg)
@@ -299,13 +327,14 @@ struct conn *conn_open(const struct config *cfg)
     c->cfg = cfg;
     c->lfd = c->cfd = c->sfd = -1;
     c->state = ST_CONNECTING;
+    sts_follow(c);
     if (listen_loopback(c) != 0) {
         fail(c, "cannot listen on 127.0.0.1 for libircclient: %s", strerror(errno));
         return c;
     }
-    if (cfg->tls && tls_setup(c) != 0)
+    if (c->tls && tls_setup(c) != 0)
         return c;
-    if (cfg->tls && !cfg->tls_verify)
+    if (c->tls && !c->verify)
         log_msg(LOG_WARN,
                 "tls_verify = no: the certificate of %s is not checked; anyone on the "
                 "way can read and change the bot's traffic",
@@ -313,7 +342,7 @@ struct conn *conn_open(const struct config *cfg)
     memset(&hints, 0, sizeof(hints));
     hints.ai_family = AF_UNSPEC;
     hints.ai_socktype = SOCK_STREAM;
-    snprintf(port, sizeof(port), "%d", cfg->port);
+    snprintf(port, sizeof(port), "%d", c->port);
     int rc = getaddrinfo(cfg->server, port, &hints, &c->addrs);
     if (rc != 0) {
         fail(c, "cannot resolve %s: %s", cfg->server, gai_strerror(rc));
@@ -347,6 +376,21 @@ void conn_close(struct conn *c)
 unsigned short conn_port(const struct conn *c)
 {
     return c->lport;
+}
+
+int conn_relayed(const struct conn *c, const char *nick)
+{
+    return conn_has_cap(c, "draft/relaymsg") && c->relay_seps[0] && strpbrk(nick, c->relay_seps);
+}
+
+int conn_server_port(const struct conn *c)
+{
+    return c->port;
+}
+
+int conn_upgrading(const struct conn *c)
+{
+    return c->upgrading;
 }
 
 const char *conn_error(const struct conn *c)
@@ -451,6 +495,69 @@ static int sasl_wanted(struct conn *c)
     return 1;
 }
 
+/* draft/multiline is worth asking for: offered with batch, and limits
+ * that read (kept in c->ml); a bad value is logged and the cap not asked. */
+static int multiline_offered(struct conn *c)
+{
+    char val[128], why[160];
+
+    if (!cap_listed(c->offered.p, "draft/multiline", val, sizeof(val)) ||
+        !cap_listed(c->offered.p, "batch", NULL, 0))
+        return 0;
+    if (multiline_limits(val, &c->ml, why, sizeof(why)) != 0) {
+        log_msg(LOG_WARN, "the server's draft/multiline=%s is ignored: %s", CLIP(val, 60), why);
+        return 0;
+    }
+    return 1;
+}
+
+/* The sts capability offered (sts.c): on plaintext, the policy stored and
+ * the connection ended to come back with TLS on its port (1: nothing more
+ * to negotiate here); on TLS the stored policy renewed for its duration
+ * (0 drops it). A bad value is logged and ignored. */
+static int sts_offer(struct conn *c)
+{
+    const struct config *cfg = c->cfg;
+    char val[128], why[160];
+    struct sts_policy p;
+
+    if (!cap_listed(c->offered.p, "sts", val, sizeof(val)))
+        return 0;
+    if (sts_parse(val, &p, why, sizeof(why)) != 0 || (!c->tls && !p.port)) {
+        log_msg(LOG_WARN, "the server's sts=%s is ignored: %s", CLIP(val, 60),
+                why[0] ? why : "no port to upgrade to");
+        return 0;
+    }
+    long now = (long)time(NULL);
+    if (c->tls) {
+        if (cfg->tls || p.duration < 0)
+            return 0; /* TLS by configuration: no policy to keep */
+        if (sts_store(cfg->database, cfg->server, c->port, now, p.duration, why, sizeof(why)))
+            log_msg(LOG_WARN, "sts: the policy is not kept: %s", why);
+        else if (p.duration == 0)
+            log_msg(LOG_INFO,
+                    "sts: %s dropped its policy (duration=0): plaintext again next "
+                    "time",
+                    cfg->server);
+        else
+            log_msg(LOG_INFO, "sts: %s's policy kept for %ld s", cfg->server, p.duration);
+        return 0;
+    }
+    long keep = p.duration > 0 ? p.duration : STS_UPGRADE_HOLD;
+    if (sts_store(cfg->database, cfg->server, p.port, now, keep, why, sizeof(why)) != 0) {
+        fail(c,
+             "sts: %s asks for TLS on port %d, and the policy cannot be kept (%s); "
+             "trying again later",
+             cfg->server, p.port, why);
+        return 1;
+    }
+    c->upgrading = 1;
+    log_msg(LOG_INFO, "sts: %s asks for TLS on port %d for %ld s: reconnecting with TLS",
+            cfg->server, p.port, keep);
+    fail(c, "sts: upgrading to TLS on port %d", p.port);
+    return 1;
+}
+
 /* The server offered everything (the last CAP LS line): ask for what we
  * want that it has. */
 static void cap_request(struct conn *c)
@@ -470,9 +577,15 @@ static void cap_request(struct conn *c)
     /* echo-message only with labeled-response: its echoes are then
      * labelled, confirmed and consumed; alone they would be noise. */
     int labels = cap_listed(c->offered.p, "labeled-response", NULL, 0);
+    int multiline = multiline_offered(c);
+    char seps[64];
+    /* draft/relaymsg's value: the characters of a relayed nick ("/"). */
+    if (cap_listed(c->offered.p, "draft/relaymsg", seps, sizeof(seps)))
+        snprintf(c->relay_seps, sizeof(c->relay_seps), "%.7s", seps[0] ? seps : "/");
     for (int i = 0; i < NWANTED; i++)
         if (cap_listed(c->offered.p, wanted[i], NULL, 0) &&
-            (labels || strcmp(wanted[i], "echo-message") != 0))
+            (labels || strcmp(wanted[i], "echo-message") != 0) &&
+            (multiline || strcmp(wanted[i], "draft/multiline") != 0))
             str_add(&line, "%s%s", line.len > head ? " " : "", wanted[i]);
     if (line.len == head) {
         cap_end(c);
@@ -508,6 +621,8 @@ static void labels_follow(struct conn *c)
         return;
     outq_set_labels(c->q, conn_has_cap(c, "echo-message") && conn_has_cap(c, "labeled-response"));
     outq_set_context_tag(c->q, conn_has_cap(c, "message-tags") && !c->tag_denied);
+    int ml = conn_has_cap(c, "draft/multiline") && conn_has_cap(c, "batch") && c->ml.max_bytes;
+    outq_set_multiline(c->q, ml ? &c->ml : NULL);
 }
 
 /* ISUPPORT CLIENTTAGDENY=<list>: the client tags the server drops, "*"
@@ -578,7 +693,7 @@ static int cap_line(struct conn *c, const struct irc_msg *m)
     if (strcasecmp(sub, "LS") == 0 && c->cap == CAP_LS) {
         str_add(&c->offered, "%s%s", c->offered.len ? " " : "", last);
         /* "CAP * LS * :..." says more lines follow. */
-        if (!(m->nparams >= 4 && strcmp(m->params[2], "*") == 0))
+        if (!(m->nparams >= 4 && strcmp(m->params[2], "*") == 0) && !sts_offer(c))
             cap_request(c);
     } else if (strcasecmp(sub, "ACK") == 0) {
         log_msg(LOG_INFO, "capabilities on: %s", CLIP(last, 300));
@@ -732,8 +847,13 @@ static int batch_line(struct conn *c, const struct irc_msg *m)
         if (c->nbatches == BATCH_OPEN_MAX)
             return 1;
         snprintf(c->batches[c->nbatches].ref, sizeof(c->batches[0].ref), "%.31s", b.ref);
+        char label[32];
+        /* The echo of a multiline batch the bot sent (its label): its
+         * lines are the bot's own, no more to read than a playback's. */
+        int echo = strcmp(b.type, "draft/multiline") == 0 &&
+                   irc_msg_tag(m, "label", label, sizeof(label)) && strncmp(label, "rs", 2) == 0;
         c->batches[c->nbatches++].playback =
-            strstr(b.type, "chathistory") != NULL || strstr(b.type, "playback") != NULL;
+            echo || strstr(b.type, "chathistory") != NULL || strstr(b.type, "playback") != NULL;
         return 1;
     }
     for (int i = 0; i < c->nbatches; i++)
@@ -774,6 +894,11 @@ static int std_line(struct conn *c, const struct irc_msg *m)
     if (r.kind[0] == 'F' && c->q &&
         (strcasecmp(r.command, "PRIVMSG") == 0 || strcasecmp(r.command, "NOTICE") == 0))
         outq_refused(c->q, r.ncontext ? r.context[0] : NULL);
+    if (r.kind[0] == 'F' && c->q && strcasecmp(r.command, "BATCH") == 0 &&
+        strncmp(r.code, "MULTILINE_", 10) == 0 && c->ml.max_bytes) {
+        c->ml.max_bytes = 0; /* draft/multiline stays off on this connection */
+        outq_batch_refused(c->q);
+    }
     return 1;
 }
 
@@ -899,9 +1024,9 @@ static void handshake(struct conn *c)
     ERR_clear_error();
     int rc = SSL_connect(c->ssl);
     if (rc == 1) {
-        log_msg(LOG_INFO, "TLS with %s:%d: %s, %s%s", c->cfg->server, c->cfg->port,
+        log_msg(LOG_INFO, "TLS with %s:%d: %s, %s%s", c->cfg->server, c->port,
                 SSL_get_version(c->ssl), SSL_get_cipher(c->ssl),
-                c->cfg->tls_verify ? ", certificate verified" : ", certificate NOT verified");
+                c->verify ? ", certificate verified" : ", certificate NOT verified");
         up(c);
         return;
     }
@@ -915,10 +1040,10 @@ static void handshake(struct conn *c)
         fail(c,
              "TLS: the certificate of %s:%d is refused: %s (check tls_ca_file and the server "
              "name; never retried without TLS)",
-             c->cfg->server, c->cfg->port, X509_verify_cert_error_string(v));
+             c->cfg->server, c->port, X509_verify_cert_error_string(v));
     } else {
         char why[SSL_WHY_MAX];
-        fail(c, "TLS handshake with %s:%d failed: %s", c->cfg->server, c->cfg->port,
+        fail(c, "TLS handshake with %s:%d failed: %s", c->cfg->server, c->port,
              ssl_reason(why, sizeof(why)));
     }
 }
@@ -936,7 +1061,7 @@ static void tcp_connected(struct conn *c)
         connect_next(c, strerror(err));
         return;
     }
-    if (c->cfg->tls) {
+    if (c->tls) {
         SSL_set_fd(c->ssl, c->sfd);
         c->state = ST_HANDSHAKE;
         handshake(c);
@@ -1169,6 +1294,7 @@ struct conn *conn_offline(const struct config *cfg)
     str_init_fixed(&c->offered, c->offered_buf, sizeof(c->offered_buf));
     c->cfg = cfg;
     c->lfd = c->cfd = c->sfd = -1;
+    sts_follow(c); /* a stored policy: as if on TLS */
     up(c);
     return c;
 }

@@ -172,7 +172,8 @@ static void ev_connect(irc_session_t *s, const char *event, const char *origin, 
     if (count >= 1)
         snprintf(bot->nick, sizeof(bot->nick), "%s", params[0]);
     st->regain_at = bot->now + REGAIN_EVERY;
-    log_msg(LOG_INFO, "registered on %s:%d as %s", bot->cfg.server, bot->cfg.port, bot->nick);
+    log_msg(LOG_INFO, "registered on %s:%d as %s", bot->cfg.server,
+            bot->irc->conn ? conn_server_port(bot->irc->conn) : bot->cfg.port, bot->nick);
     outq_hold(bot->q, 0);
     outq_set_markers(bot->q, 1);
     if (st->conn && conn_has_cap(st->conn, "sasl"))
@@ -548,12 +549,17 @@ static void ev_message(irc_session_t *s, const char *event, const char *origin, 
         int c = bot_chan_find(bot, params[0]);
         if (c >= 0 && bridge_relay(bot, nick)) {
             bridged(bot, nick, bot->chan[c], params[1]);
+        } else if (c >= 0 && bot->irc->conn && conn_relayed(bot->irc->conn, nick)) {
+            bot->relay = nick; /* RELAYMSG: the source is the bridged name */
+            cmd_dispatch(bot, nick, bot->chan[c], params[1]);
+            bot->relay = NULL;
         } else if (c >= 0 && !botmode_is(bot, nick)) {
             outq_set_context(bot->q, bot->chan[c]); /* +draft/channel-context */
             cmd_dispatch(bot, nick, bot->chan[c], params[1]);
             outq_set_context(bot->q, NULL);
         }
-    } else if (bridge_relay(bot, nick) || botmode_is(bot, nick)) {
+    } else if (bridge_relay(bot, nick) || botmode_is(bot, nick) ||
+               (bot->irc->conn && conn_relayed(bot->irc->conn, nick))) {
         /* A relay's private lines are nobody's commands; another bot's
          * are never answered (two bots must not talk to each other). */
     } else {
@@ -817,6 +823,7 @@ static void session_end(struct bot *bot, const char *why)
         return;
     if (st->conn && conn_error(st->conn))
         why = conn_error(st->conn);
+    int upgrade = st->conn && conn_upgrading(st->conn); /* sts: back at once, with TLS */
     char reason[320];
     snprintf(reason, sizeof(reason), "%s", why);
     why = reason;
@@ -835,9 +842,10 @@ static void session_end(struct bot *bot, const char *why)
     outq_hold(bot->q, 1);
     for (int c = 0; c < USERS_CHANNELS; c++)
         bot->chan_in[c] = 0;
-    st->reconnect_at = bot->now + st->backoff;
-    log_msg(LOG_WARN, "disconnected (%s); reconnecting in %.0f s", why, st->backoff);
-    st->backoff = st->backoff * 2 > BACKOFF_MAX ? BACKOFF_MAX : st->backoff * 2;
+    st->reconnect_at = bot->now + (upgrade ? 0 : st->backoff);
+    log_msg(LOG_WARN, "disconnected (%s); reconnecting in %.0f s", why, upgrade ? 0 : st->backoff);
+    if (!upgrade)
+        st->backoff = st->backoff * 2 > BACKOFF_MAX ? BACKOFF_MAX : st->backoff * 2;
 }
 
 static void session_start(struct bot *bot)

@@ -134,6 +134,8 @@ struct oline {
     int indexed;
     struct fifo *in;
     char context[OUTQ_NAME_MAX]; /* a private line: the channel of the command it answers */
+    unsigned char cut;           /* goes on the piece before: 1 cut in a word, 2 at a space */
+    unsigned char inbatch;       /* multiline: 1 a line, 2 with concat, 3 BATCH +/- */
     char text[];                 /* the line, without CR LF */
 };
 
@@ -220,6 +222,13 @@ struct outq {
      * nabout_b chains (a power of two, or 0), nabout lines. */
     struct oline **about_b;
     size_t nabout_b, nabout;
+    /* IRCv3 draft/multiline: the server's limits, the batch going out
+     * (its lines, then its BATCH -), its reference and label. */
+    struct multiline ml;
+    struct fifo batch;
+    unsigned batch_next;
+    char batch_ref[16];
+    unsigned batch_marker;
 };
 
 /* ------------------------------------------------------------ lists */
@@ -904,6 +913,7 @@ void outq_msg_about(struct outq *q, enum outq_kind kind, const char *cmd, const 
     outq_clean(&clean, cmd, text ? text : "");
     const char *p = clean.p;
     size_t left = clean.len;
+    unsigned char cut = 0;
     while (left > 0) {
         size_t n = irc_split(p, left, room);
         int len = snprintf(line, sizeof(line), "%s %s :%.*s", cmd, target, (int)n, p);
@@ -913,14 +923,17 @@ void outq_msg_about(struct outq *q, enum outq_kind kind, const char *cmd, const 
         l->about = about;
         l->step = about ? step : 0;
         about_index(q, l);
+        l->cut = cut;
         outq_add(q, kind, owner, l, now);
         p += n;
         left -= n;
+        cut = 1;
         /* irc_split cut at a space (a cut on a character boundary never
          * stops before one): the spaces there start no line. */
         while (left > 0 && *p == ' ') {
             p++;
             left--;
+            cut = 2;
         }
     }
     str_free(&clean);
@@ -1163,6 +1176,10 @@ static struct oline *take_first(struct outq *q, double now)
         fifo_unlink(&q->retry, l);
         return l;
     }
+    if ((l = q->batch.head)) { /* a batch open: its lines, nothing between */
+        fifo_unlink(&q->batch, l);
+        return l;
+    }
     if (!q->held && q->markers && !q->labels && q->since_marker > 0 &&
         ((q->since_marker >= OUTQ_MARK_EVERY && !bundling(q)) || q->mark_now))
         return marker_new(q);
@@ -1264,6 +1281,182 @@ static void popped_settle(struct outq *q)
     }
 }
 
+/* ------------------------------------------------------------ multiline */
+
+static void resend(struct outq *q, struct oline *l);
+
+void outq_set_multiline(struct outq *q, const struct multiline *m)
+{
+    struct multiline off = {0, 0};
+
+    q->ml = m ? *m : off;
+}
+
+/* The bytes of l's text after "CMD target :". */
+static size_t text_len(const struct oline *l)
+{
+    return strlen(l->text) - (l->toff + l->tlen + 2u);
+}
+
+/* 1 if next is a message to the same target with the same command as l. */
+static int batch_same(const struct oline *l, const struct oline *next)
+{
+    size_t head = (size_t)l->toff + l->tlen + 2;
+
+    return next && !next->note && next->tlen && strncmp(l->text, next->text, head) == 0 &&
+           next->text[head] != '\001';
+}
+
+#define OUTQ_BATCH_CONT 4 /* lines a batch may take past its bound to end a message */
+
+/* The next line of l's owner after l: his next reply, or once they are
+ * all gone his first bulk line (an answer's first lines go as replies,
+ * the rest as bulk: one batch may hold both). *k: which queue. */
+static struct oline *batch_next(const struct oline *l, int *k)
+{
+    if (*k == 0 && !l->own->q[0].head)
+        *k = 1;
+    return l->own->q[*k].head;
+}
+
+/* The hook (outq_pop): l, a private reply or bulk line just taken, with
+ * more lines to its target waiting right behind it in its owner's queue,
+ * goes with them as one multiline batch: the BATCH + line is returned (to
+ * go now), l, the lines that fit (multiline_add) and the BATCH - line wait
+ * in q->batch, ahead of everything. `tokens`: the bucket after this line;
+ * the batch holds no more lines than it can pay for within
+ * OUTQ_BATCH_SECONDS. Else l itself. */
+static struct oline *batch_open(struct outq *q, struct oline *l, double tokens)
+{
+    char to[OUTQ_NAME_MAX];
+    int k = l->kind == OUTQ_BULK;
+    int room = (int)(tokens + q->rate * OUTQ_BATCH_SECONDS) - 1; /* BATCH - */
+
+    if (!q->ml.max_bytes || q->held || l->inbatch ||
+        (l->kind != OUTQ_REPLY && l->kind != OUTQ_BULK) || !l->own || l->note || !l->tlen ||
+        room < 2 || l->text[l->toff + l->tlen + 2] == '\001' || !batch_same(l, batch_next(l, &k)))
+        return l;
+    line_target(l, to);
+    if (is_channel(to))
+        return l;
+    struct multiline_batch b = {0, 0};
+    struct oline *next = batch_next(l, &k);
+    if (!multiline_add(&q->ml, &b, text_len(l), 0) ||
+        !multiline_add(&q->ml, &b, text_len(next) + (next->cut == 2), next->cut != 0))
+        return l;
+    char buf[OUTQ_LINE_MAX];
+    snprintf(q->batch_ref, sizeof(q->batch_ref), "ml%u", ++q->batch_next);
+    int n = snprintf(buf, sizeof(buf), "BATCH +%s draft/multiline %s", q->batch_ref, to);
+    struct oline *open = oline_new(buf, (size_t)n);
+    open->kind = OUTQ_PROTOCOL;
+    open->inbatch = 3;
+    l->inbatch = 1;
+    /* Served now (its lines follow): never tidied away while they wait. */
+    l->own->served = decayed(l->own, q->now) + 1;
+    l->own->served_at = q->now;
+    fifo_push(&q->batch, l);
+    q->total += 2; /* l waits again; the BATCH - line */
+    for (int lines = 1;; lines++) {
+        fifo_unlink(&l->own->q[k], next);
+        if (!--l->own->waiting[k] && k == 1)
+            l->own->dropped = 0;
+        next->inbatch = next->cut ? 2 : 1;
+        fifo_push(&q->batch, next);
+        next = batch_next(l, &k);
+        /* The rest of a message cut in pieces goes with it (a few lines
+         * past the bucket's bound): a batch's first line cannot go on. */
+        if (lines + 1 >= room + (next && next->cut ? OUTQ_BATCH_CONT : 0) || !batch_same(l, next) ||
+            !multiline_add(&q->ml, &b, text_len(next) + (next->cut == 2), next->cut != 0))
+            break;
+    }
+    n = snprintf(buf, sizeof(buf), "BATCH -%s", q->batch_ref);
+    struct oline *close = oline_new(buf, (size_t)n);
+    close->kind = OUTQ_PROTOCOL;
+    close->inbatch = 3;
+    fifo_push(&q->batch, close);
+    return open;
+}
+
+void outq_batch_refused(struct outq *q)
+{
+    struct fifo again = {0};
+
+    q->ml.max_bytes = 0;
+    for (struct oline *l = q->window.tail, *prev; l; l = prev) {
+        prev = l->prev;
+        if (!l->inbatch)
+            continue;
+        fifo_unlink(&q->window, l);
+        q->nwindow--;
+        fifo_push_front(&again, l);
+    }
+    struct oline *l;
+    while ((l = q->batch.head)) { /* not sent yet: after those sent */
+        fifo_unlink(&q->batch, l);
+        q->total--;
+        fifo_push(&again, l);
+    }
+    int n = 0;
+    for (l = again.tail; l;) {
+        struct oline *prev = l->prev;
+        fifo_unlink(&again, l);
+        if (l->inbatch == 3) {
+            oline_free(q, l); /* a BATCH line */
+        } else {
+            l->inbatch = 0;
+            resend(q, l);
+            n++;
+        }
+        l = prev;
+    }
+    log_msg(LOG_WARN,
+            "outq: the server refused a multiline batch; its %d lines go again, plain, "
+            "and no more batches on this connection",
+            n);
+}
+
+/* The wire text of popped line l into line: a line going on the one
+ * before it at a space gets that space back, when the line still fits;
+ * else it goes as a line of its own. */
+static void batch_text(struct outq *q, struct oline *l, char *line)
+{
+    size_t head = (size_t)l->toff + l->tlen + 2;
+    size_t len = strlen(l->text);
+
+    if (l->inbatch == 2 && l->cut == 2 && 1 + q->prefix_len + 1 + len + 1 + 2 > OUTQ_WIRE_MAX)
+        l->inbatch = 1;
+    if (l->inbatch == 2 && l->cut == 2)
+        snprintf(line, OUTQ_LINE_MAX, "%.*s %s", (int)head, l->text, l->text + head);
+    else
+        snprintf(line, OUTQ_LINE_MAX, "%s", l->text);
+}
+
+/* The tags of a batch's line l: its BATCH + carries the label (the
+ * server's echo or ACK of it confirms every line of the batch), its lines
+ * the batch's reference (and the concat tag, the channel context). 0 for
+ * a line of no batch. */
+static int batch_tags(struct outq *q, struct oline *l)
+{
+    struct str tags;
+
+    if (!l->inbatch)
+        return 0;
+    str_init_fixed(&tags, q->popped_tags, sizeof(q->popped_tags));
+    if (l->inbatch == 3) {
+        if (l->text[6] == '+' && q->markers && q->labels) {
+            q->batch_marker = q->marker_next++;
+            str_add(&tags, "@label=rs%u", q->batch_marker);
+        }
+        return 1;
+    }
+    if (q->markers && q->labels)
+        l->marker = q->batch_marker;
+    str_add(&tags, "@batch=%s%s", q->batch_ref, l->inbatch == 2 ? ";draft/multiline-concat" : "");
+    if (q->context_tag && l->context[0] && !strpbrk(l->context, ";\\ "))
+        str_add(&tags, ";+draft/channel-context=%s", l->context);
+    return 1;
+}
+
 /* The tags of a message popped: with labels it carries its own marker
  * (the server's echo or ACK of label rsN confirms it and everything
  * before); a private answer to a channel command names that channel
@@ -1272,6 +1465,8 @@ static void label(struct outq *q, struct oline *l)
 {
     struct str tags;
 
+    if (batch_tags(q, l))
+        return;
     if (strncmp(l->text, "PRIVMSG ", 8) != 0 && strncmp(l->text, "NOTICE ", 7) != 0)
         return;
     str_init_fixed(&tags, q->popped_tags, sizeof(q->popped_tags));
@@ -1339,6 +1534,7 @@ int outq_pop(struct outq *q, double now, char *line)
     struct oline *l = outq_take(q, now);
     if (!l)
         return 0;
+    l = batch_open(q, l, tokens - 1);
     q->tokens = tokens - 1 < 0 ? 0 : tokens - 1;
     if (!q->started || now > q->last)
         q->last = now;
@@ -1349,7 +1545,7 @@ int outq_pop(struct outq *q, double now, char *line)
         l->own->served_at = now;
     }
     target_spend(q, l, now);
-    snprintf(line, OUTQ_LINE_MAX, "%s", l->text);
+    batch_text(q, l, line);
     q->popped = l;
     label(q, l);
     if (q->nown > 32)
@@ -1374,7 +1570,7 @@ void outq_unpop(struct outq *q)
         oline_free(q, l);
         return;
     }
-    fifo_push_front(&q->retry, l);
+    fifo_push_front(l->inbatch && l->inbatch != 3 ? &q->batch : &q->retry, l);
     q->total++;
 }
 
@@ -1419,7 +1615,7 @@ double outq_wait(struct outq *q, double now)
         return 0; /* the marker of a queue run dry goes at once */
     double tokens = outq_tokens(q, now);
     double w = tokens >= 1 - OUTQ_EPSILON ? 0 : (1 - tokens) / q->rate;
-    if (q->held || q->protocol.head || marker_due(q))
+    if (q->held || q->protocol.head || q->batch.head || marker_due(q))
         return w;
     /* A round and its prompts gather tokens: nothing else goes first. */
     double reserve;
@@ -1445,7 +1641,7 @@ unsigned long outq_mark(const struct outq *q)
 
 int outq_delivered(const struct outq *q, unsigned long mark)
 {
-    const struct fifo *all[] = {&q->retry, &q->live, &q->window};
+    const struct fifo *all[] = {&q->retry, &q->live, &q->window, &q->batch};
 
     for (size_t k = 0; k < sizeof(all) / sizeof(all[0]); k++)
         for (const struct oline *l = all[k]->head; l; l = l->next)
@@ -1591,13 +1787,17 @@ void outq_disconnected(struct outq *q)
             q->total--;
         }
     }
-    /* Lines put back were never sent; the window's may not have arrived. */
+    /* Lines put back were never sent; the window's may not have arrived.
+     * A batch's lines not sent go back as plain lines. */
     struct oline *l;
-    while ((l = q->retry.head)) {
-        fifo_unlink(&q->retry, l);
+    while ((l = q->retry.head) || (l = q->batch.head)) {
+        fifo_unlink(l == q->retry.head ? &q->retry : &q->batch, l);
         q->total--;
+        l->inbatch = l->inbatch == 3 ? 3 : 0;
         fifo_push(&q->window, l);
     }
+    for (l = q->window.head; l; l = l->next)
+        l->inbatch = l->inbatch == 3 ? 3 : 0;
     int n = q->nwindow;
     requeue(q, &q->window);
     q->nwindow = 0;
@@ -1620,6 +1820,7 @@ void outq_clear(struct outq *q)
     fifo_free(q, &q->protocol);
     fifo_free(q, &q->live);
     fifo_free(q, &q->window);
+    fifo_free(q, &q->batch);
     q->nwindow = 0;
     for (int i = 0; i < q->nown; i++) {
         fifo_free(q, &q->own[i]->q[0]);

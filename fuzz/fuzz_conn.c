@@ -114,6 +114,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     cfg.sasl_required = (data[0] >> 2) & 1;
     snprintf(cfg.sasl_username, sizeof(cfg.sasl_username), "ringside");
     snprintf(cfg.sasl_password, sizeof(cfg.sasl_password), PASSWORD);
+    /* No database file: an sts offer is never stored (no state between
+     * runs, nothing written beside the fuzzer). */
+    snprintf(cfg.database, sizeof(cfg.database), ":memory:");
     struct conn *c = conn_offline(&cfg);
     struct outq *q = outq_new(4, 1); /* told of a FAIL */
     conn_set_outq(c, q);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "bot.h"
@@ -391,6 +392,443 @@ START_TEST(test_caps_channel_context)
 }
 END_TEST
 
+/* draft/multiline's value: max-bytes required, max-lines optional, other
+ * keys skipped; anything else refused with why. */
+START_TEST(test_caps_multiline_limits)
+{
+    struct multiline m;
+    char err[160];
+
+    ck_assert_int_eq(multiline_limits("max-bytes=4096", &m, err, sizeof(err)), 0);
+    ck_assert_uint_eq(m.max_bytes, 4096);
+    ck_assert_int_eq(m.max_lines, 0);
+    ck_assert_int_eq(multiline_limits("max-lines=24,future,max-bytes=40", &m, err, sizeof(err)), 0);
+    ck_assert_uint_eq(m.max_bytes, 40);
+    ck_assert_int_eq(m.max_lines, 24);
+    static const struct {
+        const char *value, *why;
+    } bad[] = {
+        {"", "max-bytes is missing"},
+        {"max-lines=5", "max-bytes is missing"},
+        {"max-bytes", "max-bytes is not a whole number from 1 to 1000000"},
+        {"max-bytes=", "max-bytes is not a whole number from 1 to 1000000"},
+        {"max-bytes=0", "max-bytes is not a whole number from 1 to 1000000"},
+        {"max-bytes=-4", "max-bytes is not a whole number from 1 to 1000000"},
+        {"max-bytes=4k", "max-bytes is not a whole number from 1 to 1000000"},
+        {"max-bytes=99999999999999999999", "max-bytes is not a whole number from 1 to 1000000"},
+        {"max-bytes=100,max-lines=x", "max-lines is not a whole number from 1 to 1000000"},
+    };
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        ck_assert_int_eq(multiline_limits(bad[i].value, &m, err, sizeof(err)), -1);
+        ck_assert_str_eq(err, bad[i].why);
+        ck_assert_uint_eq(m.max_bytes, 0);
+    }
+}
+END_TEST
+
+/* The splitter: lines into one batch while max-bytes (a line break
+ * counting one) and max-lines allow; concat never first, never empty. */
+START_TEST(test_caps_multiline_split)
+{
+    struct multiline m = {20, 3};
+    struct multiline_batch b = {0, 0};
+
+    ck_assert_int_eq(multiline_add(&m, &b, 10, 1), 1); /* first: a line, whatever it continues */
+    ck_assert_int_eq(multiline_add(&m, &b, 5, 1), 2);  /* 15 bytes */
+    ck_assert_int_eq(multiline_add(&m, &b, 0, 1), 0);  /* an empty concat line: never */
+    ck_assert_int_eq(multiline_add(&m, &b, 5, 0), 0);  /* 15 + 1 + 5 > 20 */
+    ck_assert_int_eq(multiline_add(&m, &b, 4, 0), 1);  /* 20 */
+    ck_assert_uint_eq(b.bytes, 20);
+    ck_assert_int_eq(b.lines, 3);
+    struct multiline_batch c = {0, 0};
+    ck_assert_int_eq(multiline_add(&m, &c, 21, 0), 0); /* one line too long for any batch */
+    struct multiline n = {1000, 0};                    /* no max-lines */
+    struct multiline_batch d = {0, 0};
+    for (int i = 0; i < 100; i++)
+        ck_assert_int_eq(multiline_add(&n, &d, 8, 0), 1);
+    ck_assert_int_eq(multiline_add(&n, &d, 200, 0), 0); /* 900 + 1 + 200 */
+    struct multiline off = {0, 0};
+    ck_assert_int_eq(multiline_add(&off, &b, 1, 0), 0);
+}
+END_TEST
+
+/* A connection that asked for draft/multiline (with batch, labels), its
+ * queue q told of it. */
+static struct conn *multiline_conn(const struct config *cfg, struct outq *q, const char *value)
+{
+    char lib[1024], server[1024], offer[300];
+    struct conn *c = conn_offline(cfg);
+
+    conn_set_outq(c, q);
+    snprintf(offer, sizeof(offer),
+             ":srv CAP * LS :batch echo-message labeled-response draft/multiline=%s\r\n", value);
+    run(c, offer, lib, server, sizeof(lib));
+    ck_assert_str_eq(server, "CAP LS 302\r\nCAP REQ :batch echo-message labeled-response "
+                             "draft/multiline\r\n");
+    log_begin();
+    run(c, ":srv CAP * ACK :batch echo-message labeled-response draft/multiline\r\n", lib, server,
+        sizeof(lib));
+    log_end();
+    ck_assert_int_eq(conn_has_cap(c, "draft/multiline"), 1);
+    return c;
+}
+
+/* Pops one line into out as it goes on the wire (its tags, a space, the
+ * line); "" when none may go at `now`. */
+static const char *wire(struct outq *q, double now, char *out, size_t len)
+{
+    char line[OUTQ_LINE_MAX];
+
+    if (!outq_pop(q, now, line)) {
+        out[0] = '\0';
+        return out;
+    }
+    const char *tags = outq_popped_tags(q);
+    snprintf(out, len, "%s%s%s", tags, *tags ? " " : "", line);
+    return out;
+}
+
+/* A report to one nick goes as a batch: the label on BATCH +, each line
+ * tagged, a line cut to fit 512 bytes joined back by the concat tag (its
+ * space restored), every line paid for; the echo confirms all of it and
+ * none of it reaches libircclient. A channel, a single line, and a server
+ * without the capability: plain lines as before. */
+START_TEST(test_caps_multiline_batch)
+{
+    struct config cfg;
+    char lib[1024], server[512], out[1200], words[600];
+
+    config_defaults(&cfg);
+    struct outq *q = outq_new(4, 1);
+    outq_set_markers(q, 1);
+    struct conn *c = multiline_conn(&cfg, q, "max-bytes=4096,max-lines=24");
+    /* 45 words of 9 bytes and a space: cut once, at a space */
+    words[0] = '\0';
+    for (int i = 0; i < 45; i++)
+        strcat(words, i ? " word-word" : "word-word");
+    outq_msg(q, OUTQ_BULK, "PRIVMSG", "alice", NULL, "Report of bout 7");
+    outq_msg(q, OUTQ_BULK, "PRIVMSG", "alice", NULL, words);
+    outq_msg(q, OUTQ_BULK, "PRIVMSG", "alice", NULL, "Round 1: even");
+    unsigned long mark = outq_mark(q);
+    ck_assert_str_eq(wire(q, 0, out, sizeof(out)), "@label=rs1 BATCH +ml1 draft/multiline alice");
+    ck_assert_str_eq(wire(q, 0, out, sizeof(out)), "@batch=ml1 PRIVMSG alice :Report of bout 7");
+    /* 38 words fit 512 bytes; the 7 left go on after the space. */
+    char first[600], rest[700];
+    snprintf(first, sizeof(first), "@batch=ml1 PRIVMSG alice :%.379s", words);
+    snprintf(rest, sizeof(rest), "@batch=ml1;draft/multiline-concat PRIVMSG alice : %s",
+             words + 380);
+    ck_assert_int_eq(strlen(words + 380), 69);
+    ck_assert_str_eq(wire(q, 0, out, sizeof(out)), first);
+    ck_assert_str_eq(wire(q, 0, out, sizeof(out)), rest);
+    /* Four tokens spent: the next line waits for the bucket. */
+    ck_assert_str_eq(wire(q, 0, out, sizeof(out)), "");
+    ck_assert_str_eq(wire(q, 1, out, sizeof(out)), "@batch=ml1 PRIVMSG alice :Round 1: even");
+    ck_assert_str_eq(wire(q, 1.5, out, sizeof(out)), "");
+    ck_assert_str_eq(wire(q, 2, out, sizeof(out)), "BATCH -ml1");
+    ck_assert_str_eq(wire(q, 9, out, sizeof(out)), ""); /* no PING marker */
+    ck_assert(!outq_delivered(q, mark));
+    run(c,
+        "@label=rs1 :ringside!r@h BATCH +e1 draft/multiline alice\r\n"
+        "@batch=e1 :ringside!r@h PRIVMSG alice :Report of bout 7\r\n"
+        "@batch=e1 :ringside!r@h PRIVMSG alice :Round 1: even\r\n"
+        ":ringside!r@h BATCH -e1\r\n",
+        lib, server, sizeof(lib));
+    ck_assert_str_eq(lib, "");
+    ck_assert(outq_delivered(q, mark));
+    /* To a channel, or a single line: plain. */
+    outq_msg(q, OUTQ_BULK, "PRIVMSG", "#ring", NULL, "one");
+    outq_msg(q, OUTQ_BULK, "PRIVMSG", "#ring", NULL, "two");
+    ck_assert_str_eq(wire(q, 20, out, sizeof(out)), "@label=rs2 PRIVMSG #ring :one");
+    ck_assert_str_eq(wire(q, 30, out, sizeof(out)), "@label=rs3 PRIVMSG #ring :two");
+    outq_msg(q, OUTQ_REPLY, "NOTICE", "bob", NULL, "alone");
+    ck_assert_str_eq(wire(q, 40, out, sizeof(out)), "@label=rs4 NOTICE bob :alone");
+    /* Past max-lines: several batches. */
+    outq_set_multiline(q, &(struct multiline){4096, 2});
+    for (int i = 0; i < 3; i++)
+        outq_msg(q, OUTQ_BULK, "NOTICE", "bob", NULL, "line");
+    ck_assert_str_eq(wire(q, 50, out, sizeof(out)), "@label=rs5 BATCH +ml2 draft/multiline bob");
+    ck_assert_str_eq(wire(q, 50, out, sizeof(out)), "@batch=ml2 NOTICE bob :line");
+    ck_assert_str_eq(wire(q, 50, out, sizeof(out)), "@batch=ml2 NOTICE bob :line");
+    ck_assert_str_eq(wire(q, 50, out, sizeof(out)), "BATCH -ml2");
+    ck_assert_str_eq(wire(q, 60, out, sizeof(out)), "@label=rs6 NOTICE bob :line");
+    /* The bucket's bound (3 + 4 s at 1 line/s, less BATCH -: 6 lines) is
+     * passed to keep a cut message whole. */
+    outq_set_multiline(q, &(struct multiline){4096, 0});
+    for (int i = 0; i < 5; i++)
+        outq_msg(q, OUTQ_BULK, "NOTICE", "bob", NULL, "line");
+    outq_msg(q, OUTQ_BULK, "NOTICE", "bob", NULL, words);
+    ck_assert_str_eq(wire(q, 100, out, sizeof(out)), "@label=rs7 BATCH +ml3 draft/multiline bob");
+    int lines = 0, concat = 0;
+    for (double t = 100; t < 120 && strncmp(out, "BATCH -", 7) != 0; t += 0.5)
+        if (*wire(q, t, out, sizeof(out)) == '@') {
+            lines++;
+            concat += strstr(out, "draft/multiline-concat") != NULL;
+        }
+    ck_assert_str_eq(out, "BATCH -ml3");
+    ck_assert_int_eq(lines, 7);
+    ck_assert_int_eq(concat, 1);
+    /* The capability withdrawn: plain lines. */
+    log_begin();
+    run(c, ":srv CAP ringside DEL :draft/multiline\r\n", lib, server, sizeof(lib));
+    log_end();
+    outq_msg(q, OUTQ_BULK, "PRIVMSG", "alice", NULL, "a");
+    outq_msg(q, OUTQ_BULK, "PRIVMSG", "alice", NULL, "b");
+    ck_assert_str_eq(wire(q, 170, out, sizeof(out)), "@label=rs8 PRIVMSG alice :a");
+    ck_assert_str_eq(wire(q, 180, out, sizeof(out)), "@label=rs9 PRIVMSG alice :b");
+    conn_close(c);
+    outq_free(q);
+}
+END_TEST
+
+/* A batch the server refuses (FAIL BATCH MULTILINE_...): its lines go
+ * again, plain, before the label confirms anything; no batch after. */
+START_TEST(test_caps_multiline_refused)
+{
+    struct config cfg;
+    char lib[1024], server[512], out[600];
+
+    config_defaults(&cfg);
+    struct outq *q = outq_new(4, 1);
+    outq_set_markers(q, 1);
+    struct conn *c = multiline_conn(&cfg, q, "max-bytes=4096");
+    run(c, ":srv CAP * ACK :standard-replies\r\n", lib, server, sizeof(lib));
+    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "alice", NULL, "one");
+    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "alice", NULL, "two");
+    unsigned long mark = outq_mark(q);
+    ck_assert_str_eq(wire(q, 0, out, sizeof(out)), "@label=rs1 BATCH +ml1 draft/multiline alice");
+    ck_assert_str_eq(wire(q, 0, out, sizeof(out)), "@batch=ml1 PRIVMSG alice :one");
+    ck_assert_str_eq(wire(q, 0, out, sizeof(out)), "@batch=ml1 PRIVMSG alice :two");
+    ck_assert_str_eq(wire(q, 0, out, sizeof(out)), "BATCH -ml1");
+    log_begin();
+    run(c, "@label=rs1 :srv FAIL BATCH MULTILINE_MAX_BYTES 4096 :too long\r\n", lib, server,
+        sizeof(lib));
+    const char *log = log_end();
+    ck_assert_ptr_nonnull(strstr(log, "outq: the server refused a multiline batch; its 2 lines go "
+                                      "again, plain, and no more batches on this connection"));
+    ck_assert(!outq_delivered(q, mark));
+    ck_assert_str_eq(wire(q, 5, out, sizeof(out)), "@label=rs2 PRIVMSG alice :one");
+    ck_assert_str_eq(wire(q, 5, out, sizeof(out)), "@label=rs3 PRIVMSG alice :two");
+    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "alice", NULL, "three");
+    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "alice", NULL, "four");
+    ck_assert_str_eq(wire(q, 10, out, sizeof(out)), "@label=rs4 PRIVMSG alice :three");
+    conn_close(c);
+    outq_free(q);
+}
+END_TEST
+
+/* Not asked for: without batch, or with a value that does not read (the
+ * log says why). A connection lost in the middle of a batch sends its
+ * lines again, plain. */
+START_TEST(test_caps_multiline_fallback)
+{
+    struct config cfg;
+    char lib[1024], server[512], out[600];
+
+    config_defaults(&cfg);
+    struct conn *c = conn_offline(&cfg);
+    run(c, ":srv CAP * LS :draft/multiline=max-bytes=4096\r\n", lib, server, sizeof(lib));
+    ck_assert_str_eq(server, "CAP LS 302\r\nCAP END\r\n");
+    conn_close(c);
+    c = conn_offline(&cfg);
+    log_begin();
+    run(c, ":srv CAP * LS :batch draft/multiline=max-lines=4\r\n", lib, server, sizeof(lib));
+    const char *log = log_end();
+    ck_assert_str_eq(server, "CAP LS 302\r\nCAP REQ :batch\r\n");
+    ck_assert_ptr_nonnull(
+        strstr(log, "the server's draft/multiline=max-lines=4 is ignored: max-bytes is missing"));
+    conn_close(c);
+
+    struct outq *q = outq_new(4, 1);
+    outq_set_markers(q, 1);
+    outq_set_multiline(q, &(struct multiline){4096, 0});
+    for (int i = 0; i < 3; i++)
+        outq_msg(q, OUTQ_REPLY, "PRIVMSG", "alice", NULL, i ? "next" : "first");
+    ck_assert_str_eq(wire(q, 0, out, sizeof(out)), "BATCH +ml1 draft/multiline alice");
+    ck_assert_str_eq(wire(q, 0, out, sizeof(out)), "@batch=ml1 PRIVMSG alice :first");
+    log_begin();
+    outq_disconnected(q);
+    log_end();
+    outq_set_multiline(q, NULL);
+    ck_assert_str_eq(wire(q, 10, out, sizeof(out)), "PRIVMSG alice :first");
+    ck_assert_str_eq(wire(q, 10, out, sizeof(out)), "PRIVMSG alice :next");
+    ck_assert_str_eq(wire(q, 10, out, sizeof(out)), "PRIVMSG alice :next");
+    outq_free(q);
+}
+END_TEST
+
+/* sts's value: port and duration, in any order, preload and unknown keys
+ * skipped; a bad number refused with why. */
+START_TEST(test_caps_sts_parse)
+{
+    struct sts_policy p;
+    char err[160];
+
+    ck_assert_int_eq(sts_parse("port=6697,duration=300", &p, err, sizeof(err)), 0);
+    ck_assert_int_eq(p.port, 6697);
+    ck_assert_int_eq(p.duration, 300);
+    ck_assert_int_eq(sts_parse("duration=0,preload,future=x", &p, err, sizeof(err)), 0);
+    ck_assert_int_eq(p.port, 0);
+    ck_assert_int_eq(p.duration, 0);
+    ck_assert_int_eq(p.preload, 1);
+    ck_assert_int_eq(sts_parse("port=6697", &p, err, sizeof(err)), 0);
+    ck_assert_int_eq(p.duration, -1);
+    ck_assert_int_eq(sts_parse("duration=999999999999", &p, err, sizeof(err)), 0);
+    ck_assert_int_eq(p.duration, 315360000);
+    static const struct {
+        const char *value, *why;
+    } bad[] = {
+        {"port=0", "port=0 is no port from 1 to 65535"},
+        {"port=65536,duration=1", "port=65536 is no port from 1 to 65535"},
+        {"port=", "port= is no port from 1 to 65535"},
+        {"port", "port= is no port from 1 to 65535"},
+        {"port=66x", "port=66x is no port from 1 to 65535"},
+        {"duration=-1", "duration=-1 is no number of seconds"},
+        {"port=1,duration=1e3", "duration=1e3 is no number of seconds"},
+    };
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        ck_assert_int_eq(sts_parse(bad[i].value, &p, err, sizeof(err)), -1);
+        ck_assert_str_eq(err, bad[i].why);
+    }
+}
+END_TEST
+
+/* The policy beside the database: kept for its duration, for its host
+ * only, dropped by duration 0; no file for an in-memory database. */
+START_TEST(test_caps_sts_store)
+{
+    char dir[] = "/tmp/ringside-sts-XXXXXX", db[300], file[320], err[200], text[100];
+
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(db, sizeof(db), "%s/ringside.db", dir);
+    snprintf(file, sizeof(file), "%s.sts", db);
+    ck_assert_int_eq(sts_load(db, "irc.example", 1000), 0);
+    ck_assert_int_eq(sts_store(db, "irc.example", 6697, 1000, 60, err, sizeof(err)), 0);
+    FILE *f = fopen(file, "r");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_ptr_nonnull(fgets(text, sizeof(text), f));
+    fclose(f);
+    ck_assert_str_eq(text, "irc.example 6697 1060\n");
+    ck_assert_int_eq(sts_load(db, "irc.example", 1059), 6697);
+    ck_assert_int_eq(sts_load(db, "IRC.Example", 1059), 6697);
+    ck_assert_int_eq(sts_load(db, "irc.example", 1060), 0); /* expired */
+    ck_assert_int_eq(sts_load(db, "other.example", 1000), 0);
+    ck_assert_int_eq(sts_store(db, "irc.example", 6697, 2000, 0, err, sizeof(err)), 0);
+    ck_assert_int_eq(access(file, F_OK), -1);
+    ck_assert_int_eq(sts_store(db, "irc.example", 6697, 2000, 0, err, sizeof(err)), 0);
+    ck_assert_int_eq(sts_store(":memory:", "irc.example", 6697, 1, 60, err, sizeof(err)), -1);
+    ck_assert_str_eq(err, "no database file to keep it beside");
+    ck_assert_int_eq(sts_load(":memory:", "irc.example", 1), 0);
+    /* A file that does not read: no policy. */
+    f = fopen(file, "w");
+    fputs("irc.example sixsixnine 99999999999\n", f);
+    fclose(f);
+    ck_assert_int_eq(sts_load(db, "irc.example", 1), 0);
+    unlink(file);
+    rmdir(dir);
+}
+END_TEST
+
+/* On plaintext, sts=port=P: the policy kept, no registration, the
+ * connection over to come back with TLS; a bad value logged and ignored. */
+START_TEST(test_caps_sts_offer)
+{
+    struct config cfg;
+    char lib[1024], server[512], dir[] = "/tmp/ringside-sts-XXXXXX";
+
+    config_defaults(&cfg);
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(cfg.database, sizeof(cfg.database), "%s/r.db", dir);
+    snprintf(cfg.server, sizeof(cfg.server), "irc.example");
+    struct conn *c = conn_offline(&cfg);
+    log_begin();
+    run(c, ":srv CAP * LS :batch sts=port=6697,duration=86400\r\n", lib, server, sizeof(lib));
+    const char *log = log_end();
+    ck_assert_str_eq(server, "CAP LS 302\r\n");
+    ck_assert_ptr_nonnull(strstr(log, "sts: irc.example asks for TLS on port 6697 for 86400 s: "
+                                      "reconnecting with TLS"));
+    ck_assert_int_eq(conn_upgrading(c), 1);
+    ck_assert_str_eq(conn_error(c), "sts: upgrading to TLS on port 6697");
+    ck_assert_int_eq(sts_load(cfg.database, "irc.example", (long)time(NULL)), 6697);
+    conn_close(c);
+    char file[320], err[200];
+    snprintf(file, sizeof(file), "%s.sts", cfg.database);
+    unlink(file);
+    c = conn_offline(&cfg);
+    log_begin();
+    run(c, ":srv CAP * LS :batch sts=duration=5\r\n", lib, server, sizeof(lib));
+    log = log_end();
+    ck_assert_str_eq(server, "CAP LS 302\r\nCAP REQ :batch\r\n");
+    ck_assert_ptr_nonnull(
+        strstr(log, "the server's sts=duration=5 is ignored: no port to upgrade to"));
+    ck_assert_int_eq(conn_upgrading(c), 0);
+    conn_close(c);
+    c = conn_offline(&cfg);
+    log_begin();
+    run(c, ":srv CAP * LS :sts=port=99999\r\n", lib, server, sizeof(lib));
+    log = log_end();
+    ck_assert_str_eq(server, "CAP LS 302\r\nCAP END\r\n");
+    ck_assert_ptr_nonnull(strstr(
+        log, "the server's sts=port=99999 is ignored: port=99999 is no port from 1 to 65535"));
+    conn_close(c);
+    /* Back on TLS by the policy: an offer renews it, duration=0 drops it. */
+    ck_assert_int_eq(
+        sts_store(cfg.database, "irc.example", 6697, (long)time(NULL), 60, err, sizeof(err)), 0);
+    log_begin();
+    c = conn_offline(&cfg);
+    run(c, ":srv CAP * LS :sts=duration=1000,port=6697\r\n", lib, server, sizeof(lib));
+    log = log_end();
+    ck_assert_ptr_nonnull(strstr(log, "sts: irc.example asked for TLS (policy in "));
+    ck_assert_ptr_nonnull(strstr(log, "sts: irc.example's policy kept for 1000 s"));
+    ck_assert_str_eq(server, "CAP LS 302\r\nCAP END\r\n");
+    ck_assert_int_eq(conn_server_port(c), 6697);
+    long now = (long)time(NULL);
+    ck_assert_int_eq(sts_load(cfg.database, "irc.example", now + 990), 6697);
+    conn_close(c);
+    log_begin();
+    c = conn_offline(&cfg);
+    run(c, ":srv CAP * LS :sts=duration=0\r\n", lib, server, sizeof(lib));
+    log = log_end();
+    ck_assert_ptr_nonnull(strstr(log, "sts: irc.example dropped its policy (duration=0): "
+                                      "plaintext again next time"));
+    ck_assert_int_eq(sts_load(cfg.database, "irc.example", now), 0);
+    conn_close(c);
+    rmdir(dir);
+}
+END_TEST
+
+/* draft/relaymsg: asked for when offered; a nick with one of its
+ * separators is a relayed one, only while the capability is on. */
+START_TEST(test_caps_relaymsg)
+{
+    struct config cfg;
+    char lib[1024], server[512];
+
+    config_defaults(&cfg);
+    struct conn *c = conn_offline(&cfg);
+    ck_assert_int_eq(conn_relayed(c, "alice/d"), 0);
+    run(c, ":srv CAP * LS :draft/relaymsg=/|\r\n", lib, server, sizeof(lib));
+    ck_assert_str_eq(server, "CAP LS 302\r\nCAP REQ :draft/relaymsg\r\n");
+    ck_assert_int_eq(conn_relayed(c, "alice/d"), 0); /* not acknowledged yet */
+    log_begin();
+    run(c, ":srv CAP * ACK :draft/relaymsg\r\n", lib, server, sizeof(lib));
+    log_end();
+    ck_assert_int_eq(conn_relayed(c, "alice/d"), 1);
+    ck_assert_int_eq(conn_relayed(c, "bob|m"), 1);
+    ck_assert_int_eq(conn_relayed(c, "alice"), 0);
+    run(c, ":srv CAP * DEL :draft/relaymsg\r\n", lib, server, sizeof(lib));
+    ck_assert_int_eq(conn_relayed(c, "alice/d"), 0);
+    conn_close(c);
+    c = conn_offline(&cfg); /* no value: "/" */
+    run(c, ":srv CAP * LS :draft/relaymsg\r\n", lib, server, sizeof(lib));
+    log_begin();
+    run(c, ":srv CAP * ACK :draft/relaymsg\r\n", lib, server, sizeof(lib));
+    log_end();
+    ck_assert_int_eq(conn_relayed(c, "alice/d"), 1);
+    ck_assert_int_eq(conn_relayed(c, "bob|m"), 0);
+    conn_close(c);
+}
+END_TEST
+
 Suite *caps_suite(void)
 {
     Suite *s = suite_create("caps");
@@ -404,6 +842,15 @@ Suite *caps_suite(void)
     tcase_add_test(tc, test_caps_labels);
     tcase_add_test(tc, test_caps_labelled_fail);
     tcase_add_test(tc, test_caps_channel_context);
+    tcase_add_test(tc, test_caps_multiline_limits);
+    tcase_add_test(tc, test_caps_multiline_split);
+    tcase_add_test(tc, test_caps_multiline_batch);
+    tcase_add_test(tc, test_caps_multiline_fallback);
+    tcase_add_test(tc, test_caps_multiline_refused);
+    tcase_add_test(tc, test_caps_sts_parse);
+    tcase_add_test(tc, test_caps_sts_store);
+    tcase_add_test(tc, test_caps_sts_offer);
+    tcase_add_test(tc, test_caps_relaymsg);
     suite_add_tcase(s, tc);
     return s;
 }

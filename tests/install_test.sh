@@ -53,6 +53,7 @@ fi
         echo "644 usr/local/share/man/man${m##*.}/${m##*/}"
     done
     echo "644 usr/local/share/doc/ringside/examples/ringside.conf.example"
+    echo "644 usr/local/share/doc/ringside/examples/large-network.conf.example"
     echo "644 usr/local/lib/systemd/system/ringside.service"
     echo "640 etc/ringside/ringside.conf"
 } | sort >"$tmp/expected"

@@ -59,7 +59,9 @@ def ircv3(tool):
     for kind, mode, items, key in (("ircv3 msg", "msg", msgs, None),
                                    ("time", "time", v["time"], "seconds"),
                                    ("std", "std", v["std"], "reply"),
-                                   ("batch", "batch", v["batch"], "batch")):
+                                   ("batch", "batch", v["batch"], "batch"),
+                                   ("multiline", "multiline", v["multiline"], "limits"),
+                                   ("sts", "sts", v["sts"], "policy")):
         inputs = [t["input"] for t in items]
         got = run(tool, mode, inputs)
         w = wants if key is None else [t[key] for t in items]

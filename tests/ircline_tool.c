@@ -145,6 +145,34 @@ static void one_batch(char *line)
     puts("}");
 }
 
+/* `multiline`: a draft/multiline value -> its limits, or null. */
+static void one_multiline(char *line)
+{
+    struct multiline m;
+    char err[160];
+
+    if (multiline_limits(line, &m, err, sizeof(err)) != 0) {
+        puts("null");
+        return;
+    }
+    printf("{\"max_bytes\":%zu,\"max_lines\":%d}\n", m.max_bytes, m.max_lines);
+}
+
+/* `sts`: an sts value -> its policy (port 0, duration -1: not given), or
+ * null. */
+static void one_sts(char *line)
+{
+    struct sts_policy p;
+    char err[160];
+
+    if (sts_parse(line, &p, err, sizeof(err)) != 0) {
+        puts("null");
+        return;
+    }
+    printf("{\"port\":%d,\"duration\":%ld,\"preload\":%s}\n", p.port, p.duration,
+           p.preload ? "true" : "false");
+}
+
 int main(int argc, char **argv)
 {
     char line[8192];
@@ -160,6 +188,10 @@ int main(int argc, char **argv)
             one_std(line);
         else if (strcmp(mode, "batch") == 0)
             one_batch(line);
+        else if (strcmp(mode, "multiline") == 0)
+            one_multiline(line);
+        else if (strcmp(mode, "sts") == 0)
+            one_sts(line);
         else
             one_msg(line);
     }
