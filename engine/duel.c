@@ -96,21 +96,41 @@ const char *duel_part_name(int part)
     return part >= 0 && part < DUEL_PARTS ? part_names[part] : "";
 }
 
-double duel_round_half(double x)
+/* round() without the library call (a turn rounds half a dozen figures):
+ * x to the nearest integer, halves away from zero, with round()'s sign (so
+ * -0.3 gives -0.0). Below 2^52 in size, x minus its truncation is exact,
+ * so comparing that fraction with 0.5 decides as round() does; from 2^52
+ * on (and for an infinity or a NaN) x is its own rounding. */
+static inline double round_near(double x)
 {
-    return round(2.0 * x) / 2.0;
+    if (!(fabs(x) < 0x1p52))
+        return x;
+    double t = (double)(int64_t)x, frac = x - t;
+
+    t += (frac >= 0.5) - (frac <= -0.5);
+    return copysign(t, x);
 }
 
-/* The index 0..6 of a normalised sum: rounded to 0.5, clamped to 0..3. */
-static int half_index(double x)
+double duel_round_half(double x)
 {
-    double h = duel_round_half(x);
+    return round_near(2.0 * x) / 2.0;
+}
 
+/* The index 0..6 of a normalised sum already rounded to 0.5, `h`: clamped
+ * to 0..3. */
+static int index_of_half(double h)
+{
     if (!(h > 0))
         return 0;
     if (h > 3)
         return 6;
     return (int)(2.0 * h);
+}
+
+/* The index 0..6 of a normalised sum: rounded to 0.5, clamped to 0..3. */
+static int half_index(double x)
+{
+    return index_of_half(duel_round_half(x));
 }
 
 int duel_hits(double p, double n)
@@ -166,14 +186,20 @@ double duel_base_weight(int str)
     return 100.0 - pow(fabs((double)str - 23.0), 1.3);
 }
 
-double duel_encumbrance(const int item[DUEL_SLOTS], int str)
+/* duel_encumbrance() for a base weight `base` worked out beforehand. */
+static double encumbrance(const int item[DUEL_SLOTS], double base)
 {
     double kg = 0;
 
     for (int s = DUEL_HEAD; s < DUEL_SLOTS; s++)
         if (item[s] > DUEL_NONE && item[s] < DUEL_MATERIALS)
             kg += armours[item[s]].kg[s];
-    return kg / duel_base_weight(str);
+    return kg / base;
+}
+
+double duel_encumbrance(const int item[DUEL_SLOTS], int str)
+{
+    return encumbrance(item, duel_base_weight(str));
 }
 
 int duel_stun_turns(int con)
@@ -273,6 +299,31 @@ static int order_is_towel(const struct order *o)
     return o->u.duel.yield;
 }
 
+/* The normalised negative sum of a fighter: reach + weight + encumbrance. */
+static double sum_n(const struct duel_fighter *f)
+{
+    const struct duel_weapon_info *w = &weapons[f->item[DUEL_WEAPON]];
+    double enc = encumbrance(f->item, f->base_weight) / 0.932;
+
+    return (w->reach - 1) / 4.0 + w->kg / 5.443 + (enc < 1 ? enc : 1);
+}
+
+/* Constitution normalised to 0..1, as the consecutive-hits and energy
+ * tables take it. */
+static double con_norm(const struct duel_fighter *f)
+{
+    return (f->sheet.con - 1) / 22.0;
+}
+
+/* What f's equipment makes of his turns (f->n, f->n_half, f->cost): worked
+ * out when the duel starts and again when a piece of his breaks. */
+static void equipped(struct duel_fighter *f)
+{
+    f->n = sum_n(f);
+    f->n_half = duel_round_half(f->n);
+    f->cost = duel_energy_cost(3 * con_norm(f), f->n);
+}
+
 static void bout_start(struct bout *b, const struct sheet s[SIDES], int rounds)
 {
     (void)rounds;
@@ -286,6 +337,9 @@ static void bout_start(struct bout *b, const struct sheet s[SIDES], int rounds)
             f->item[k] = f->sheet.item[k];
             f->cond[k] = f->item[k] ? f->sheet.cond[k] / (DUEL_COND_FULL / 100.0) : 0;
         }
+        f->base_weight = duel_base_weight(f->sheet.str);
+        f->hit_chance = duel_hit_chance(f->sheet.dex, s[!i].u.duel.dex);
+        equipped(f);
     }
 }
 
@@ -318,15 +372,6 @@ static int down_check(struct bout *b, struct events *evs)
     return 1;
 }
 
-/* The normalised negative sum of a fighter: reach + weight + encumbrance. */
-static double sum_n(const struct duel_fighter *f)
-{
-    const struct duel_weapon_info *w = &weapons[f->item[DUEL_WEAPON]];
-    double enc = duel_encumbrance(f->item, f->sheet.str) / 0.932;
-
-    return (w->reach - 1) / 4.0 + w->kg / 5.443 + (enc < 1 ? enc : 1);
-}
-
 /* A normal draw: two uniforms (Box-Muller). */
 static double normal_draw(struct rng *r)
 {
@@ -345,7 +390,7 @@ static int damage_roll(const struct duel_fighter *f, struct rng *r)
 
     st = st < -1 ? -1 : st > 1 ? 1 : st;
     double s = (st + (f->energy - 50.0) / 50.0 + (cond - 50.0) / 50.0) / 3.0;
-    double x = round(mid + s * span / 4.0 + normal_draw(r) * span / 6.0);
+    double x = round_near(mid + s * span / 4.0 + normal_draw(r) * span / 6.0);
     return x < w->lo ? w->lo : x > w->hi ? w->hi : (int)x;
 }
 
@@ -442,6 +487,7 @@ static inline void wear_apply(struct duel_fighter *a, const struct duel_weapon_i
             if (!(d->cond[slots[k]] > 0)) {
                 d->cond[slots[k]] = 0;
                 d->item[slots[k]] = DUEL_NONE;
+                equipped(d);
                 at->broke |= 1 << slots[k];
                 events_add(evs, EV_BREAK, di, slots[k], pc->item, 0, 0);
             }
@@ -455,27 +501,28 @@ static inline void wear_apply(struct duel_fighter *a, const struct duel_weapon_i
             events_add(evs, EV_BREAK, ai, DUEL_WEAPON, a->item[DUEL_WEAPON], 0, 0);
             a->cond[DUEL_WEAPON] = 0;
             a->item[DUEL_WEAPON] = DUEL_FISTS;
+            equipped(a);
             at->broke |= 1 << DUEL_WEAPON;
         }
     }
 }
 
-/* One hit attempt of `a` on `d` (sides ai and di), into *at: the hit or
- * the miss, the blow, the armour, a stun, and the wear. The draws come in
- * that order, and must: a bout is its seed. */
+/* One hit attempt of `a` on `d` (sides ai and di), into *at, which is
+ * zeroed (an entry of the round's record, cleared when the round began):
+ * the hit or the miss, the blow, the armour, a stun, and the wear. The
+ * draws come in that order, and must: a bout is its seed. */
 static void attack(struct duel_fighter *a, struct duel_fighter *d, int ai, int di, double cost,
                    int attempt, struct rng *r, struct duel_attack *at, struct events *evs)
 {
     const struct duel_weapon_info *w = &weapons[a->item[DUEL_WEAPON]];
     int d_stunned = d->stunned > 0;
 
-    memset(at, 0, sizeof(*at));
     at->part = -1;
     at->energy_cost = cost;
     a->energy -= cost;
     if (a->energy < 0)
         a->energy = 0;
-    at->hit_chance = d_stunned ? 100.0 : duel_hit_chance(a->sheet.dex, d->sheet.dex);
+    at->hit_chance = d_stunned ? 100.0 : a->hit_chance;
     at->hit = rng_chance(r, at->hit_chance / 100.0);
     if (!at->hit) {
         events_add(evs, EV_MISS, ai, attempt, 0, 0, 0);
@@ -508,7 +555,9 @@ static void attack(struct duel_fighter *a, struct duel_fighter *d, int ai, int d
     wear_apply(a, w, d, ai, di, slots, def, wear, at, evs);
 }
 
-/* Side ai's turn against di; returns 1 if he fought one. */
+/* Side ai's turn against di, into *t, which is zeroed (an entry of the
+ * round's record, cleared when the round began); returns 1 if he fought
+ * one. */
 static int turn(struct bout *b, int ai, struct rng *r, struct duel_turn *t, struct events *evs)
 {
     struct duel_fighter *a = &b->u.duel.f[ai], *d = &b->u.duel.f[!ai];
@@ -521,20 +570,18 @@ static int turn(struct bout *b, int ai, struct rng *r, struct duel_turn *t, stru
         events_add(evs, EV_SPENT, ai, 0, 0, 0, 0);
         return 0;
     }
-    double strn = (a->sheet.str - 1) / 22.0, conn = (a->sheet.con - 1) / 22.0;
+    double strn = (a->sheet.str - 1) / 22.0;
     double en = (a->energy - 1) / 49.0;
-    double n = sum_n(a);
 
-    memset(t, 0, sizeof(*t));
     t->attacker = ai;
-    t->p = duel_round_half(strn + en + conn);
-    t->n = duel_round_half(n);
-    t->hits = duel_hits(strn + en + conn, n);
+    t->p = duel_round_half(strn + en + con_norm(a));
+    t->n = a->n_half;
+    /* duel_hits(), from the sums rounded above. */
+    t->hits = hits_table[index_of_half(t->n)][index_of_half(t->p)];
     for (int k = 0; k < t->hits && a->energy > 0 && d->health > 0; k++) {
         /* Each attempt's cost from the equipment as it is then (a piece may
          * have broken). */
-        double cost = duel_energy_cost(3 * conn, sum_n(a));
-        attack(a, d, ai, !ai, cost, k, r, &t->attacks[t->nattacks++], evs);
+        attack(a, d, ai, !ai, a->cost, k, r, &t->attacks[t->nattacks++], evs);
     }
     return 1;
 }

@@ -351,6 +351,15 @@ struct duel_fighter {
     int stunned;  /* own turns still to miss */
     int item[DUEL_SLOTS];
     double cond[DUEL_SLOTS];
+    /* Figures duel.c works out once a bout rather than every attack, as
+     * they depend only on the sheets, or on the equipment, which changes
+     * only when a piece breaks: exactly the doubles the rules' formulas
+     * give, so a bout is the same either way. */
+    double base_weight; /* duel_base_weight(STR) */
+    double hit_chance;  /* percent, against the opponent when not stunned */
+    double n;           /* the normalised negative sum, as equipped now */
+    double n_half;      /* n rounded to 0.5 */
+    double cost;        /* energy of one hit attempt, as equipped now */
 };
 
 /* One piece that defended an attack. */
