@@ -315,14 +315,7 @@ static double con_norm(const struct duel_fighter *f)
     return (f->sheet.con - 1) / 22.0;
 }
 
-/* What f's equipment makes of his turns (f->n, f->n_half, f->cost): worked
- * out when the duel starts and again when a piece of his breaks. */
-static void equipped(struct duel_fighter *f)
-{
-    f->n = sum_n(f);
-    f->n_half = duel_round_half(f->n);
-    f->cost = duel_energy_cost(3 * con_norm(f), f->n);
-}
+static void equipped(struct duel_fighter *f);
 
 static void bout_start(struct bout *b, const struct sheet s[SIDES], int rounds)
 {
@@ -339,6 +332,10 @@ static void bout_start(struct bout *b, const struct sheet s[SIDES], int rounds)
         }
         f->base_weight = duel_base_weight(f->sheet.str);
         f->hit_chance = duel_hit_chance(f->sheet.dex, s[!i].u.duel.dex);
+        f->hit_p = f->hit_chance / 100.0;
+        double st = (f->sheet.str - 10) / 13.0;
+        f->st = st < -1 ? -1 : st > 1 ? 1 : st;
+        f->crit_d = f->sheet.intel + f->sheet.dex - s[!i].u.duel.intel - s[!i].u.duel.dex;
         equipped(f);
     }
 }
@@ -384,19 +381,16 @@ static double normal_draw(struct rng *r)
 static int damage_roll(const struct duel_fighter *f, struct rng *r)
 {
     const struct duel_weapon_info *w = &weapons[f->item[DUEL_WEAPON]];
-    double st = (f->sheet.str - 10) / 13.0;
     double cond = f->item[DUEL_WEAPON] ? f->cond[DUEL_WEAPON] : 50.0;
     double mid = (w->lo + w->hi) / 2.0, span = w->hi - w->lo;
-
-    st = st < -1 ? -1 : st > 1 ? 1 : st;
-    double s = (st + (f->energy - 50.0) / 50.0 + (cond - 50.0) / 50.0) / 3.0;
+    double s = (f->st + (f->energy - 50.0) / 50.0 + (cond - 50.0) / 50.0) / 3.0;
     double x = round_near(mid + s * span / 4.0 + normal_draw(r) * span / 6.0);
     return x < w->lo ? w->lo : x > w->hi ? w->hi : (int)x;
 }
 
 /* The pieces of `d` that defend `part`, outermost first; returns how many
  * and sets *shield when the shield takes it. */
-static int pieces_for(const struct duel_fighter *d, int part, int slots[DUEL_PIECES_MAX],
+static inline int pieces_for(const struct duel_fighter *d, int part, int slots[DUEL_PIECES_MAX],
                       int *shield)
 {
     int n = 0;
@@ -441,23 +435,50 @@ static int pieces_for(const struct duel_fighter *d, int part, int slots[DUEL_PIE
     return n;
 }
 
+/* f->cover[part] from the pieces he wears now. */
+static inline void cover_set(struct duel_fighter *f, int part)
+{
+    struct duel_cover *cv = &f->cover[part];
+
+    cv->n = pieces_for(f, part, cv->slots, &cv->shield);
+    cv->def = 0;
+    for (int k = 0; k < cv->n; k++)
+        cv->def += armours[f->item[cv->slots[k]]].defence;
+    cv->outer = cv->n ? armours[f->item[cv->slots[0]]].defence : 0;
+}
+
+/* What f's equipment makes of his turns and of the blows he takes: worked
+ * out when the duel starts and again when a piece of his breaks, with the
+ * formulas of the rules, so the figures are those worked out every time. */
+static void equipped(struct duel_fighter *f)
+{
+    f->n = sum_n(f);
+    f->n_half = duel_round_half(f->n);
+    f->cost = duel_energy_cost(3 * con_norm(f), f->n);
+    f->crit_p = duel_crit_chance(f->item[DUEL_WEAPON], f->crit_d) / 100.0;
+    /* Part by part, named: each pieces_for() then folds to its case. */
+    cover_set(f, DUEL_PART_HEAD);
+    cover_set(f, DUEL_PART_TORSO);
+    cover_set(f, DUEL_PART_LEGS);
+    cover_set(f, DUEL_PART_FEET);
+    cover_set(f, DUEL_PART_LEFT_ARM);
+    cover_set(f, DUEL_PART_RIGHT_ARM);
+}
+
 /* The parts a weapon of `reach` can hit, in the order the draw picks them:
  * feet last, only with reach 4 or more. */
 static const int part_order[DUEL_PARTS] = {DUEL_PART_HEAD,     DUEL_PART_TORSO,     DUEL_PART_LEGS,
                                            DUEL_PART_LEFT_ARM, DUEL_PART_RIGHT_ARM, DUEL_PART_FEET};
 
 /* The blow of an attempt that hit: the part it found, the roll, a
- * critical hit (twice the damage; two and a half times on a stunned `d`),
- * and the damage before armour, blunt and cut. */
+ * critical hit (twice the damage; two and a half times on a defender who
+ * is stunned, `d_stunned`), and the damage before armour, blunt and cut. */
 static inline void blow(const struct duel_fighter *a, const struct duel_weapon_info *w,
-                        const struct duel_fighter *d, int d_stunned, struct rng *r,
-                        struct duel_attack *at)
+                        int d_stunned, struct rng *r, struct duel_attack *at)
 {
     at->part = part_order[rng_range(r, 0, w->reach >= 4 ? 5 : 4)];
     at->roll = damage_roll(a, r);
-    int crit = duel_crit_chance(a->item[DUEL_WEAPON],
-                                a->sheet.intel + a->sheet.dex - d->sheet.intel - d->sheet.dex);
-    at->critical = rng_chance(r, crit / 100.0);
+    at->critical = rng_chance(r, a->crit_p);
     at->base = duel_base_damage(at->roll, a->sheet.str);
     if (at->critical)
         at->base *= 2;
@@ -523,21 +544,21 @@ static void attack(struct duel_fighter *a, struct duel_fighter *d, int ai, int d
     if (a->energy < 0)
         a->energy = 0;
     at->hit_chance = d_stunned ? 100.0 : a->hit_chance;
-    at->hit = rng_chance(r, at->hit_chance / 100.0);
+    at->hit = rng_chance(r, d_stunned ? 1.0 : a->hit_p);
     if (!at->hit) {
         events_add(evs, EV_MISS, ai, attempt, 0, 0, 0);
         return;
     }
-    blow(a, w, d, d_stunned, r, at);
+    blow(a, w, d_stunned, r, at);
 
-    /* The armour over the part hit takes it. */
-    int slots[DUEL_PIECES_MAX], shield, def = 0;
-    at->npieces = pieces_for(d, at->part, slots, &shield);
-    for (int k = 0; k < at->npieces; k++)
-        def += armours[d->item[slots[k]]].defence;
+    /* The armour over the part hit takes it; its pieces copied, as a piece
+     * that breaks changes d->cover. */
+    const struct duel_cover *cv = &d->cover[at->part];
+    int slots[DUEL_PIECES_MAX] = {cv->slots[0], cv->slots[1]}, shield = cv->shield, def = cv->def;
     double wear;
-    duel_armour(at->blunt, at->cut, def, at->npieces ? armours[d->item[slots[0]]].defence : 0,
-                shield, w->pen, &at->blunt_after, &at->cut_after, &wear);
+    at->npieces = cv->n;
+    duel_armour(at->blunt, at->cut, def, cv->outer, shield, w->pen, &at->blunt_after,
+                &at->cut_after, &wear);
     at->damage = at->blunt_after + at->cut_after;
     d->health -= at->damage;
     at->bleed_added = 0.05 * at->cut_after;
@@ -586,6 +607,28 @@ static int turn(struct bout *b, int ai, struct rng *r, struct duel_turn *t, stru
     return 1;
 }
 
+/* Zeroes the record of the last round, as a new round begins: only what
+ * the round before wrote, as nothing else was written since the bout
+ * began zeroed (a turn that is not fought and an attempt not made are
+ * left alone), which spares clearing the whole record (1.3 kB) each
+ * round. */
+static void round_clear(struct duel_round *last)
+{
+    for (int k = 0; k < last->nturns; k++) {
+        struct duel_turn *t = &last->turns[k];
+
+        memset(t->attacks, 0, (size_t)t->nattacks * sizeof(t->attacks[0]));
+        memset(t, 0, offsetof(struct duel_turn, attacks));
+    }
+    last->initiative = 0;
+    last->nturns = 0;
+    for (int i = 0; i < SIDES; i++) {
+        last->bled[i] = 0;
+        last->yielded[i] = 0;
+        memset(&last->after[i], 0, sizeof(last->after[i]));
+    }
+}
+
 static void round_resolve(struct bout *b, const struct order o[SIDES], struct bout_rng *br,
                           struct events *evs)
 {
@@ -593,7 +636,7 @@ static void round_resolve(struct bout *b, const struct order o[SIDES], struct bo
     struct duel_round *last = &db->last;
     struct rng *r = &br->outcome;
 
-    memset(last, 0, sizeof(*last));
+    round_clear(last);
     b->round++;
     if (o[0].u.duel.yield || o[1].u.duel.yield) {
         int y0 = o[0].u.duel.yield, y1 = o[1].u.duel.yield;

@@ -342,6 +342,14 @@ struct duel_order {
     int yield;
 };
 
+/* The pieces of a duellist that defend one part, as duel.c keeps them at
+ * hand: outermost first, their total defence and the outermost's, and
+ * whether it is the shield. */
+struct duel_cover {
+    int n, shield, def, outer;
+    int slots[DUEL_PIECES_MAX];
+};
+
 /* One duellist's running state. cond[] in percent (0..100); item[] as in the
  * sheet, set to none (fists for the weapon) when the piece breaks. */
 struct duel_fighter {
@@ -357,9 +365,14 @@ struct duel_fighter {
      * give, so a bout is the same either way. */
     double base_weight; /* duel_base_weight(STR) */
     double hit_chance;  /* percent, against the opponent when not stunned */
+    double hit_p;       /* the same as a probability */
+    double st;          /* STR's share of the damage roll, -1..1 */
+    int crit_d;         /* INT + DEX, his minus the opponent's */
+    double crit_p;      /* critical chance as a probability, as armed now */
     double n;           /* the normalised negative sum, as equipped now */
     double n_half;      /* n rounded to 0.5 */
     double cost;        /* energy of one hit attempt, as equipped now */
+    struct duel_cover cover[DUEL_PARTS]; /* by part, as equipped now */
 };
 
 /* One piece that defended an attack. */
