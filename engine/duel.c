@@ -391,7 +391,7 @@ static int damage_roll(const struct duel_fighter *f, struct rng *r)
 /* The pieces of `d` that defend `part`, outermost first; returns how many
  * and sets *shield when the shield takes it. */
 static inline int pieces_for(const struct duel_fighter *d, int part, int slots[DUEL_PIECES_MAX],
-                      int *shield)
+                             int *shield)
 {
     int n = 0;
 

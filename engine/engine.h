@@ -363,15 +363,15 @@ struct duel_fighter {
      * they depend only on the sheets, or on the equipment, which changes
      * only when a piece breaks: exactly the doubles the rules' formulas
      * give, so a bout is the same either way. */
-    double base_weight; /* duel_base_weight(STR) */
-    double hit_chance;  /* percent, against the opponent when not stunned */
-    double hit_p;       /* the same as a probability */
-    double st;          /* STR's share of the damage roll, -1..1 */
-    int crit_d;         /* INT + DEX, his minus the opponent's */
-    double crit_p;      /* critical chance as a probability, as armed now */
-    double n;           /* the normalised negative sum, as equipped now */
-    double n_half;      /* n rounded to 0.5 */
-    double cost;        /* energy of one hit attempt, as equipped now */
+    double base_weight;                  /* duel_base_weight(STR) */
+    double hit_chance;                   /* percent, against the opponent when not stunned */
+    double hit_p;                        /* the same as a probability */
+    double st;                           /* STR's share of the damage roll, -1..1 */
+    int crit_d;                          /* INT + DEX, his minus the opponent's */
+    double crit_p;                       /* critical chance as a probability, as armed now */
+    double n;                            /* the normalised negative sum, as equipped now */
+    double n_half;                       /* n rounded to 0.5 */
+    double cost;                         /* energy of one hit attempt, as equipped now */
     struct duel_cover cover[DUEL_PARTS]; /* by part, as equipped now */
 };
 
