@@ -218,8 +218,9 @@ double duel_weapon_wear(int def, double wf)
     return 1.0 / wf * 0.25;
 }
 
-void duel_armour(double blunt, double cut, int def, int outer, int shield, int pen,
-                 double *blunt_after, double *cut_after, double *wear)
+/* duel_armour(), inline in an attack. */
+static inline void armour(double blunt, double cut, int def, int outer, int shield, int pen,
+                          double *blunt_after, double *cut_after, double *wear)
 {
     *wear = 0;
     if (def <= 0) {
@@ -238,6 +239,12 @@ void duel_armour(double blunt, double cut, int def, int outer, int shield, int p
         double f = 1.0 - 3.5 * def / pen;
         *cut_after = cut * (f > 0 ? f : 0);
     }
+}
+
+void duel_armour(double blunt, double cut, int def, int outer, int shield, int pen,
+                 double *blunt_after, double *cut_after, double *wear)
+{
+    armour(blunt, cut, def, outer, shield, pen, blunt_after, cut_after, wear);
 }
 
 int duel_sheet_check(const struct duel_sheet *s)
@@ -476,7 +483,9 @@ static const int part_order[DUEL_PARTS] = {DUEL_PART_HEAD,     DUEL_PART_TORSO, 
 static inline void blow(const struct duel_fighter *a, const struct duel_weapon_info *w,
                         int d_stunned, struct rng *r, struct duel_attack *at)
 {
-    at->part = part_order[rng_range(r, 0, w->reach >= 4 ? 5 : 4)];
+    /* Each draw with a constant span, whose remainder the compiler works
+     * out without a division. */
+    at->part = part_order[w->reach >= 4 ? rng_range(r, 0, 5) : rng_range(r, 0, 4)];
     at->roll = damage_roll(a, r);
     at->critical = rng_chance(r, a->crit_p);
     at->base = duel_base_damage(at->roll, a->sheet.str);
@@ -557,8 +566,8 @@ static void attack(struct duel_fighter *a, struct duel_fighter *d, int ai, int d
     int slots[DUEL_PIECES_MAX] = {cv->slots[0], cv->slots[1]}, shield = cv->shield, def = cv->def;
     double wear;
     at->npieces = cv->n;
-    duel_armour(at->blunt, at->cut, def, cv->outer, shield, w->pen, &at->blunt_after,
-                &at->cut_after, &wear);
+    armour(at->blunt, at->cut, def, cv->outer, shield, w->pen, &at->blunt_after, &at->cut_after,
+           &wear);
     at->damage = at->blunt_after + at->cut_after;
     d->health -= at->damage;
     at->bleed_added = 0.05 * at->cut_after;
