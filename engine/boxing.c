@@ -292,12 +292,13 @@ struct style_deltas {
     double str, spd, agl, opp_agl;
 };
 
-/* Step 2's effects of style `style` for a fighter of abilities `me`
- * against `op`, both before styles. What the styles would do is worked out
- * and his own is picked by his style, rather than branched to (see
- * landed_aim); what a style does not do is 0, which changes nothing. */
-static inline struct style_deltas style_deltas(const struct boxing_abilities *me,
-                                               const struct boxing_abilities *op, enum style style)
+/* Step 2's candidates (see style_effects) for a fighter of abilities `me`
+ * against `op`, both before styles, into *c: what every style would do,
+ * from which his own is picked by his style rather than branched to (see
+ * landed_aim); what a style does not do is 0, which changes nothing. They
+ * change only with the injuries, so a bout keeps them at hand. */
+static void style_candidates(const struct boxing_abilities *me, const struct boxing_abilities *op,
+                             struct boxing_candidates *c)
 {
     /* Half his leads over the opponent (0 where he is behind). */
     double str_lead = max0(me->str - op->str) / 2;
@@ -308,42 +309,43 @@ static inline struct style_deltas style_deltas(const struct boxing_abilities *me
      * his own. One of the two is 0. */
     double faster = max0(me->spd - op->spd) / 4, slower = max0(op->spd - me->spd) / 2;
     double agl_gap = max0(me->agl - op->agl);
-    /* The candidates of style_effects. */
-    const double str[3] = {
-        0, 1.5 + str_lead, /* inside */
-        -(0.15 * me->str), /* ring, outside */
+
+    *c = (struct boxing_candidates){
+        .str = {0, 1.5 + str_lead,                                      /* inside */
+                -(0.15 * me->str)},                                     /* ring, outside */
+        .spd = {0, 1.5 + spd_lead},                                     /* feint */
+        .agl = {0, -(0.15 * me->agl),                                   /* inside */
+                1.5 - agl_lead + str_lead,                              /* clinch */
+                faster - slower,                                        /* counter */
+                1.5 + agl_lead},                                        /* ring */
+        .opp_agl = {0, faster < op->agl / 2 ? faster : op->agl / 2,     /* counter */
+                    agl_gap < 0.1 * op->agl ? agl_gap : 0.1 * op->agl}, /* cut */
     };
-    const double spd[2] = {
-        0, 1.5 + spd_lead, /* feint */
-    };
-    const double agl[5] = {
-        0,
-        -(0.15 * me->agl),         /* inside */
-        1.5 - agl_lead + str_lead, /* clinch */
-        faster - slower,           /* counter */
-        1.5 + agl_lead,            /* ring */
-    };
-    const double opp_agl[3] = {
-        0, faster < op->agl / 2 ? faster : op->agl / 2,    /* counter */
-        agl_gap < 0.1 * op->agl ? agl_gap : 0.1 * op->agl, /* cut */
-    };
+}
+
+/* Step 2's effects of style `style`, picked from the candidates `c`. */
+static inline struct style_deltas style_pick(const struct boxing_candidates *c, enum style style)
+{
     const struct style_effect *e =
         &style_effects[(unsigned)style < STYLE_COUNT ? (int)style : STYLE_NONE];
 
-    return (struct style_deltas){str[e->str], spd[e->spd], agl[e->agl], opp_agl[e->opp_agl]};
+    return (struct style_deltas){c->str[e->str], c->spd[e->spd], c->agl[e->agl],
+                                 c->opp_agl[e->opp_agl]};
 }
 
-/* Step 2 from `pre`, both fighters' abilities before styles, into `ab`.
- * The round hands `pre` over as the injury penalties left it; copying it
- * first (as boxing_styles() must) costs the round a stall. */
-static void styles(const struct boxing_abilities pre[SIDES], struct boxing_abilities ab[SIDES],
+/* Step 2 from `pre`, both fighters' abilities before styles, and c0 and
+ * c1, their candidates, into `ab`. The round hands `pre` over as the injury
+ * penalties left it; copying it first (as boxing_styles() must) costs the
+ * round a stall. */
+static void styles(const struct boxing_abilities pre[SIDES], const struct boxing_candidates *c0,
+                   const struct boxing_candidates *c1, struct boxing_abilities ab[SIDES],
                    const struct boxing_order o[SIDES])
 {
     /* Both worked out from the abilities before styles, then summed: the
      * styles act simultaneously. Each sum starts from 0, side 0's effects
      * first, as the rules list them. */
-    struct style_deltas d0 = style_deltas(&pre[0], &pre[1], o[0].style);
-    struct style_deltas d1 = style_deltas(&pre[1], &pre[0], o[1].style);
+    struct style_deltas d0 = style_pick(c0, o[0].style);
+    struct style_deltas d1 = style_pick(c1, o[1].style);
     double dagl0 = 0.0 + d0.agl - d1.opp_agl;
     double dagl1 = 0.0 - d0.opp_agl + d1.agl;
 
@@ -359,8 +361,11 @@ static void styles(const struct boxing_abilities pre[SIDES], struct boxing_abili
 void boxing_styles(struct boxing_abilities ab[SIDES], const struct boxing_order o[SIDES])
 {
     const struct boxing_abilities pre[SIDES] = {ab[0], ab[1]};
+    struct boxing_candidates c[SIDES];
 
-    styles(pre, ab, o);
+    style_candidates(&pre[0], &pre[1], &c[0]);
+    style_candidates(&pre[1], &pre[0], &c[1]);
+    styles(pre, &c[0], &c[1], ab, o);
 }
 
 static inline void height(struct boxing_abilities ab[SIDES], const struct boxing_sheet s[SIDES],
@@ -564,6 +569,16 @@ static void order_default(struct order *o)
     o->u.boxing.def = 10;
 }
 
+/* Both sides' step 2 candidates from their `pre`: when the bout starts and
+ * when an injury changes either. */
+static void both_candidates(struct bout *b)
+{
+    struct boxing_fighter *f = b->u.boxing.f;
+
+    style_candidates(&f[0].pre, &f[1].pre, &f[0].cands);
+    style_candidates(&f[1].pre, &f[0].pre, &f[1].cands);
+}
+
 static void bout_start(struct bout *b, const struct sheet s[SIDES], int rounds)
 {
     (void)rounds;
@@ -573,7 +588,16 @@ static void bout_start(struct bout *b, const struct sheet s[SIDES], int rounds)
         f->end_start = 10.0 * f->sheet.tgh;
         f->endurance = f->end_start;
         f->energy_used = BOXING_ENERGY;
+        injury_penalties(f, &f->pre);
+        for (int t = TARGET_OPPORTUNISTIC; t <= TARGET_BODY; t++) {
+            struct kd_thresholds kdt;
+            kd_thresholds(f->end_start, (enum target)t, &kdt);
+            f->kd[t][0] = kdt.one;
+            f->kd[t][1] = kdt.two;
+            f->kd[t][2] = kdt.out;
+        }
     }
+    both_candidates(b);
 }
 
 /* A stoppage of one fighter in the round being resolved. */
@@ -616,6 +640,10 @@ static void injury_hurt(struct round_ctx *c, int v, enum injury_loc loc, double 
 {
     struct boxing_fighter *f = &c->b->u.boxing.f[v];
 
+    /* An injury came or got worse: the penalties of the next round, and
+     * both sides' styles from them. */
+    injury_penalties(f, &f->pre);
+    both_candidates(c->b);
     f->inj[loc].damage += dmg;
     f->endurance -= dmg;
     c->b->u.boxing.last[v].injury_damage += dmg;
@@ -967,11 +995,9 @@ static inline void abilities(struct round_ctx *c, struct boxing_abilities a[SIDE
     struct boxing_bout *bb = &c->b->u.boxing;
     const struct boxing_order *o = c->o;
     struct boxing_sheet sh[SIDES] = {bb->f[0].sheet, bb->f[1].sheet};
-    struct boxing_abilities pre[SIDES];
+    const struct boxing_abilities pre[SIDES] = {bb->f[0].pre, bb->f[1].pre};
 
-    injury_penalties(&bb->f[0], &pre[0]);
-    injury_penalties(&bb->f[1], &pre[1]);
-    styles(pre, a, o);
+    styles(pre, &bb->f[0].cands, &bb->f[1].cands, a, o);
     height(a, sh, o);
     boxing_scale(&a[0], bb->f[0].endurance, bb->f[0].end_start);
     boxing_scale(&a[1], bb->f[1].endurance, bb->f[1].end_start);
@@ -1094,12 +1120,10 @@ static void round_resolve(struct bout *b, const struct order ord[SIDES], struct 
     if (o[0].towel || o[1].towel)
         memset(bb->last, 0, sizeof(bb->last));
 
-    /* Step 10's thresholds, which the round's figures do not change: the
-     * divisions are long, and the sooner they start, the less step 10
-     * waits for them. */
-    struct kd_thresholds kdt[SIDES];
-    kd_thresholds(bb->f[0].end_start, o[1].target, &kdt[0]);
-    kd_thresholds(bb->f[1].end_start, o[0].target, &kdt[1]);
+    /* Step 10's thresholds, which the round's figures do not change,
+     * worked out when the bout began (the divisions are long). */
+    const double *k0 = bb->f[0].kd[o[1].target], *k1 = bb->f[1].kd[o[0].target];
+    const struct kd_thresholds kdt[SIDES] = {{k0[0], k0[1], k0[2]}, {k1[0], k1[1], k1[2]}};
 
     /* Step 1: recovery between rounds. */
     recover(&bb->f[0], &last[0], c.round);

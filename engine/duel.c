@@ -96,21 +96,41 @@ const char *duel_part_name(int part)
     return part >= 0 && part < DUEL_PARTS ? part_names[part] : "";
 }
 
-double duel_round_half(double x)
+/* round() without the library call (a turn rounds half a dozen figures):
+ * x to the nearest integer, halves away from zero, with round()'s sign (so
+ * -0.3 gives -0.0). Below 2^52 in size, x minus its truncation is exact,
+ * so comparing that fraction with 0.5 decides as round() does; from 2^52
+ * on (and for an infinity or a NaN) x is its own rounding. */
+static inline double round_near(double x)
 {
-    return round(2.0 * x) / 2.0;
+    if (!(fabs(x) < 0x1p52))
+        return x;
+    double t = (double)(int64_t)x, frac = x - t;
+
+    t += (frac >= 0.5) - (frac <= -0.5);
+    return copysign(t, x);
 }
 
-/* The index 0..6 of a normalised sum: rounded to 0.5, clamped to 0..3. */
-static int half_index(double x)
+double duel_round_half(double x)
 {
-    double h = duel_round_half(x);
+    return round_near(2.0 * x) / 2.0;
+}
 
+/* The index 0..6 of a normalised sum already rounded to 0.5, `h`: clamped
+ * to 0..3. */
+static int index_of_half(double h)
+{
     if (!(h > 0))
         return 0;
     if (h > 3)
         return 6;
     return (int)(2.0 * h);
+}
+
+/* The index 0..6 of a normalised sum: rounded to 0.5, clamped to 0..3. */
+static int half_index(double x)
+{
+    return index_of_half(duel_round_half(x));
 }
 
 int duel_hits(double p, double n)
@@ -166,14 +186,20 @@ double duel_base_weight(int str)
     return 100.0 - pow(fabs((double)str - 23.0), 1.3);
 }
 
-double duel_encumbrance(const int item[DUEL_SLOTS], int str)
+/* duel_encumbrance() for a base weight `base` worked out beforehand. */
+static double encumbrance(const int item[DUEL_SLOTS], double base)
 {
     double kg = 0;
 
     for (int s = DUEL_HEAD; s < DUEL_SLOTS; s++)
         if (item[s] > DUEL_NONE && item[s] < DUEL_MATERIALS)
             kg += armours[item[s]].kg[s];
-    return kg / duel_base_weight(str);
+    return kg / base;
+}
+
+double duel_encumbrance(const int item[DUEL_SLOTS], int str)
+{
+    return encumbrance(item, duel_base_weight(str));
 }
 
 int duel_stun_turns(int con)
@@ -192,8 +218,9 @@ double duel_weapon_wear(int def, double wf)
     return 1.0 / wf * 0.25;
 }
 
-void duel_armour(double blunt, double cut, int def, int outer, int shield, int pen,
-                 double *blunt_after, double *cut_after, double *wear)
+/* duel_armour(), inline in an attack. */
+static inline void armour(double blunt, double cut, int def, int outer, int shield, int pen,
+                          double *blunt_after, double *cut_after, double *wear)
 {
     *wear = 0;
     if (def <= 0) {
@@ -212,6 +239,12 @@ void duel_armour(double blunt, double cut, int def, int outer, int shield, int p
         double f = 1.0 - 3.5 * def / pen;
         *cut_after = cut * (f > 0 ? f : 0);
     }
+}
+
+void duel_armour(double blunt, double cut, int def, int outer, int shield, int pen,
+                 double *blunt_after, double *cut_after, double *wear)
+{
+    armour(blunt, cut, def, outer, shield, pen, blunt_after, cut_after, wear);
 }
 
 int duel_sheet_check(const struct duel_sheet *s)
@@ -273,6 +306,24 @@ static int order_is_towel(const struct order *o)
     return o->u.duel.yield;
 }
 
+/* The normalised negative sum of a fighter: reach + weight + encumbrance. */
+static double sum_n(const struct duel_fighter *f)
+{
+    const struct duel_weapon_info *w = &weapons[f->item[DUEL_WEAPON]];
+    double enc = encumbrance(f->item, f->base_weight) / 0.932;
+
+    return (w->reach - 1) / 4.0 + w->kg / 5.443 + (enc < 1 ? enc : 1);
+}
+
+/* Constitution normalised to 0..1, as the consecutive-hits and energy
+ * tables take it. */
+static double con_norm(const struct duel_fighter *f)
+{
+    return (f->sheet.con - 1) / 22.0;
+}
+
+static void equipped(struct duel_fighter *f);
+
 static void bout_start(struct bout *b, const struct sheet s[SIDES], int rounds)
 {
     (void)rounds;
@@ -286,6 +337,13 @@ static void bout_start(struct bout *b, const struct sheet s[SIDES], int rounds)
             f->item[k] = f->sheet.item[k];
             f->cond[k] = f->item[k] ? f->sheet.cond[k] / (DUEL_COND_FULL / 100.0) : 0;
         }
+        f->base_weight = duel_base_weight(f->sheet.str);
+        f->hit_chance = duel_hit_chance(f->sheet.dex, s[!i].u.duel.dex);
+        f->hit_p = f->hit_chance / 100.0;
+        double st = (f->sheet.str - 10) / 13.0;
+        f->st = st < -1 ? -1 : st > 1 ? 1 : st;
+        f->crit_d = f->sheet.intel + f->sheet.dex - s[!i].u.duel.intel - s[!i].u.duel.dex;
+        equipped(f);
     }
 }
 
@@ -318,15 +376,6 @@ static int down_check(struct bout *b, struct events *evs)
     return 1;
 }
 
-/* The normalised negative sum of a fighter: reach + weight + encumbrance. */
-static double sum_n(const struct duel_fighter *f)
-{
-    const struct duel_weapon_info *w = &weapons[f->item[DUEL_WEAPON]];
-    double enc = duel_encumbrance(f->item, f->sheet.str) / 0.932;
-
-    return (w->reach - 1) / 4.0 + w->kg / 5.443 + (enc < 1 ? enc : 1);
-}
-
 /* A normal draw: two uniforms (Box-Muller). */
 static double normal_draw(struct rng *r)
 {
@@ -339,20 +388,17 @@ static double normal_draw(struct rng *r)
 static int damage_roll(const struct duel_fighter *f, struct rng *r)
 {
     const struct duel_weapon_info *w = &weapons[f->item[DUEL_WEAPON]];
-    double st = (f->sheet.str - 10) / 13.0;
     double cond = f->item[DUEL_WEAPON] ? f->cond[DUEL_WEAPON] : 50.0;
     double mid = (w->lo + w->hi) / 2.0, span = w->hi - w->lo;
-
-    st = st < -1 ? -1 : st > 1 ? 1 : st;
-    double s = (st + (f->energy - 50.0) / 50.0 + (cond - 50.0) / 50.0) / 3.0;
-    double x = round(mid + s * span / 4.0 + normal_draw(r) * span / 6.0);
+    double s = (f->st + (f->energy - 50.0) / 50.0 + (cond - 50.0) / 50.0) / 3.0;
+    double x = round_near(mid + s * span / 4.0 + normal_draw(r) * span / 6.0);
     return x < w->lo ? w->lo : x > w->hi ? w->hi : (int)x;
 }
 
 /* The pieces of `d` that defend `part`, outermost first; returns how many
  * and sets *shield when the shield takes it. */
-static int pieces_for(const struct duel_fighter *d, int part, int slots[DUEL_PIECES_MAX],
-                      int *shield)
+static inline int pieces_for(const struct duel_fighter *d, int part, int slots[DUEL_PIECES_MAX],
+                             int *shield)
 {
     int n = 0;
 
@@ -396,23 +442,52 @@ static int pieces_for(const struct duel_fighter *d, int part, int slots[DUEL_PIE
     return n;
 }
 
+/* f->cover[part] from the pieces he wears now. */
+static inline void cover_set(struct duel_fighter *f, int part)
+{
+    struct duel_cover *cv = &f->cover[part];
+
+    cv->n = pieces_for(f, part, cv->slots, &cv->shield);
+    cv->def = 0;
+    for (int k = 0; k < cv->n; k++)
+        cv->def += armours[f->item[cv->slots[k]]].defence;
+    cv->outer = cv->n ? armours[f->item[cv->slots[0]]].defence : 0;
+}
+
+/* What f's equipment makes of his turns and of the blows he takes: worked
+ * out when the duel starts and again when a piece of his breaks, with the
+ * formulas of the rules, so the figures are those worked out every time. */
+static void equipped(struct duel_fighter *f)
+{
+    f->n = sum_n(f);
+    f->n_half = duel_round_half(f->n);
+    f->cost = duel_energy_cost(3 * con_norm(f), f->n);
+    f->crit_p = duel_crit_chance(f->item[DUEL_WEAPON], f->crit_d) / 100.0;
+    /* Part by part, named: each pieces_for() then folds to its case. */
+    cover_set(f, DUEL_PART_HEAD);
+    cover_set(f, DUEL_PART_TORSO);
+    cover_set(f, DUEL_PART_LEGS);
+    cover_set(f, DUEL_PART_FEET);
+    cover_set(f, DUEL_PART_LEFT_ARM);
+    cover_set(f, DUEL_PART_RIGHT_ARM);
+}
+
 /* The parts a weapon of `reach` can hit, in the order the draw picks them:
  * feet last, only with reach 4 or more. */
 static const int part_order[DUEL_PARTS] = {DUEL_PART_HEAD,     DUEL_PART_TORSO,     DUEL_PART_LEGS,
                                            DUEL_PART_LEFT_ARM, DUEL_PART_RIGHT_ARM, DUEL_PART_FEET};
 
 /* The blow of an attempt that hit: the part it found, the roll, a
- * critical hit (twice the damage; two and a half times on a stunned `d`),
- * and the damage before armour, blunt and cut. */
+ * critical hit (twice the damage; two and a half times on a defender who
+ * is stunned, `d_stunned`), and the damage before armour, blunt and cut. */
 static inline void blow(const struct duel_fighter *a, const struct duel_weapon_info *w,
-                        const struct duel_fighter *d, int d_stunned, struct rng *r,
-                        struct duel_attack *at)
+                        int d_stunned, struct rng *r, struct duel_attack *at)
 {
-    at->part = part_order[rng_range(r, 0, w->reach >= 4 ? 5 : 4)];
+    /* Each draw with a constant span, whose remainder the compiler works
+     * out without a division. */
+    at->part = part_order[w->reach >= 4 ? rng_range(r, 0, 5) : rng_range(r, 0, 4)];
     at->roll = damage_roll(a, r);
-    int crit = duel_crit_chance(a->item[DUEL_WEAPON],
-                                a->sheet.intel + a->sheet.dex - d->sheet.intel - d->sheet.dex);
-    at->critical = rng_chance(r, crit / 100.0);
+    at->critical = rng_chance(r, a->crit_p);
     at->base = duel_base_damage(at->roll, a->sheet.str);
     if (at->critical)
         at->base *= 2;
@@ -442,6 +517,7 @@ static inline void wear_apply(struct duel_fighter *a, const struct duel_weapon_i
             if (!(d->cond[slots[k]] > 0)) {
                 d->cond[slots[k]] = 0;
                 d->item[slots[k]] = DUEL_NONE;
+                equipped(d);
                 at->broke |= 1 << slots[k];
                 events_add(evs, EV_BREAK, di, slots[k], pc->item, 0, 0);
             }
@@ -455,42 +531,43 @@ static inline void wear_apply(struct duel_fighter *a, const struct duel_weapon_i
             events_add(evs, EV_BREAK, ai, DUEL_WEAPON, a->item[DUEL_WEAPON], 0, 0);
             a->cond[DUEL_WEAPON] = 0;
             a->item[DUEL_WEAPON] = DUEL_FISTS;
+            equipped(a);
             at->broke |= 1 << DUEL_WEAPON;
         }
     }
 }
 
-/* One hit attempt of `a` on `d` (sides ai and di), into *at: the hit or
- * the miss, the blow, the armour, a stun, and the wear. The draws come in
- * that order, and must: a bout is its seed. */
+/* One hit attempt of `a` on `d` (sides ai and di), into *at, which is
+ * zeroed (an entry of the round's record, cleared when the round began):
+ * the hit or the miss, the blow, the armour, a stun, and the wear. The
+ * draws come in that order, and must: a bout is its seed. */
 static void attack(struct duel_fighter *a, struct duel_fighter *d, int ai, int di, double cost,
                    int attempt, struct rng *r, struct duel_attack *at, struct events *evs)
 {
     const struct duel_weapon_info *w = &weapons[a->item[DUEL_WEAPON]];
     int d_stunned = d->stunned > 0;
 
-    memset(at, 0, sizeof(*at));
     at->part = -1;
     at->energy_cost = cost;
     a->energy -= cost;
     if (a->energy < 0)
         a->energy = 0;
-    at->hit_chance = d_stunned ? 100.0 : duel_hit_chance(a->sheet.dex, d->sheet.dex);
-    at->hit = rng_chance(r, at->hit_chance / 100.0);
+    at->hit_chance = d_stunned ? 100.0 : a->hit_chance;
+    at->hit = rng_chance(r, d_stunned ? 1.0 : a->hit_p);
     if (!at->hit) {
         events_add(evs, EV_MISS, ai, attempt, 0, 0, 0);
         return;
     }
-    blow(a, w, d, d_stunned, r, at);
+    blow(a, w, d_stunned, r, at);
 
-    /* The armour over the part hit takes it. */
-    int slots[DUEL_PIECES_MAX], shield, def = 0;
-    at->npieces = pieces_for(d, at->part, slots, &shield);
-    for (int k = 0; k < at->npieces; k++)
-        def += armours[d->item[slots[k]]].defence;
+    /* The armour over the part hit takes it; its pieces copied, as a piece
+     * that breaks changes d->cover. */
+    const struct duel_cover *cv = &d->cover[at->part];
+    int slots[DUEL_PIECES_MAX] = {cv->slots[0], cv->slots[1]}, shield = cv->shield, def = cv->def;
     double wear;
-    duel_armour(at->blunt, at->cut, def, at->npieces ? armours[d->item[slots[0]]].defence : 0,
-                shield, w->pen, &at->blunt_after, &at->cut_after, &wear);
+    at->npieces = cv->n;
+    armour(at->blunt, at->cut, def, cv->outer, shield, w->pen, &at->blunt_after, &at->cut_after,
+           &wear);
     at->damage = at->blunt_after + at->cut_after;
     d->health -= at->damage;
     at->bleed_added = 0.05 * at->cut_after;
@@ -508,7 +585,9 @@ static void attack(struct duel_fighter *a, struct duel_fighter *d, int ai, int d
     wear_apply(a, w, d, ai, di, slots, def, wear, at, evs);
 }
 
-/* Side ai's turn against di; returns 1 if he fought one. */
+/* Side ai's turn against di, into *t, which is zeroed (an entry of the
+ * round's record, cleared when the round began); returns 1 if he fought
+ * one. */
 static int turn(struct bout *b, int ai, struct rng *r, struct duel_turn *t, struct events *evs)
 {
     struct duel_fighter *a = &b->u.duel.f[ai], *d = &b->u.duel.f[!ai];
@@ -521,22 +600,42 @@ static int turn(struct bout *b, int ai, struct rng *r, struct duel_turn *t, stru
         events_add(evs, EV_SPENT, ai, 0, 0, 0, 0);
         return 0;
     }
-    double strn = (a->sheet.str - 1) / 22.0, conn = (a->sheet.con - 1) / 22.0;
+    double strn = (a->sheet.str - 1) / 22.0;
     double en = (a->energy - 1) / 49.0;
-    double n = sum_n(a);
 
-    memset(t, 0, sizeof(*t));
     t->attacker = ai;
-    t->p = duel_round_half(strn + en + conn);
-    t->n = duel_round_half(n);
-    t->hits = duel_hits(strn + en + conn, n);
+    t->p = duel_round_half(strn + en + con_norm(a));
+    t->n = a->n_half;
+    /* duel_hits(), from the sums rounded above. */
+    t->hits = hits_table[index_of_half(t->n)][index_of_half(t->p)];
     for (int k = 0; k < t->hits && a->energy > 0 && d->health > 0; k++) {
         /* Each attempt's cost from the equipment as it is then (a piece may
          * have broken). */
-        double cost = duel_energy_cost(3 * conn, sum_n(a));
-        attack(a, d, ai, !ai, cost, k, r, &t->attacks[t->nattacks++], evs);
+        attack(a, d, ai, !ai, a->cost, k, r, &t->attacks[t->nattacks++], evs);
     }
     return 1;
+}
+
+/* Zeroes the record of the last round, as a new round begins: only what
+ * the round before wrote, as nothing else was written since the bout
+ * began zeroed (a turn that is not fought and an attempt not made are
+ * left alone), which spares clearing the whole record (1.3 kB) each
+ * round. */
+static void round_clear(struct duel_round *last)
+{
+    for (int k = 0; k < last->nturns; k++) {
+        struct duel_turn *t = &last->turns[k];
+
+        memset(t->attacks, 0, (size_t)t->nattacks * sizeof(t->attacks[0]));
+        memset(t, 0, offsetof(struct duel_turn, attacks));
+    }
+    last->initiative = 0;
+    last->nturns = 0;
+    for (int i = 0; i < SIDES; i++) {
+        last->bled[i] = 0;
+        last->yielded[i] = 0;
+        memset(&last->after[i], 0, sizeof(last->after[i]));
+    }
 }
 
 static void round_resolve(struct bout *b, const struct order o[SIDES], struct bout_rng *br,
@@ -546,7 +645,7 @@ static void round_resolve(struct bout *b, const struct order o[SIDES], struct bo
     struct duel_round *last = &db->last;
     struct rng *r = &br->outcome;
 
-    memset(last, 0, sizeof(*last));
+    round_clear(last);
     b->round++;
     if (o[0].u.duel.yield || o[1].u.duel.yield) {
         int y0 = o[0].u.duel.yield, y1 = o[1].u.duel.yield;

@@ -186,6 +186,20 @@ struct injury {
     int round;     /* round it happened */
 };
 
+/* Abilities inside a round. */
+struct boxing_abilities {
+    double str, spd, agl;
+    int agg;  /* AGG after style reductions */
+    int rest; /* AGG points turned into rest */
+};
+
+/* What each style would do in step 2 for a fighter against his opponent,
+ * from both their abilities before styles (boxing.c picks from them by
+ * style): to his STR, SPD and AGL, and off the opponent's AGL. */
+struct boxing_candidates {
+    double str[3], spd[2], agl[5], opp_agl[3];
+};
+
 /* One fighter's running state in a boxing bout. */
 struct boxing_fighter {
     struct boxing_sheet sheet;
@@ -197,6 +211,12 @@ struct boxing_fighter {
     int warnings;
     int cards[JUDGES]; /* running totals on each judge's card */
     int rounds_won;    /* rounds at least two judges gave him */
+    /* Figures boxing.c works out once a bout, or again only when they
+     * change, rather than every round: exactly the doubles the rules'
+     * steps give, so a bout is the same either way. */
+    struct boxing_abilities pre;    /* the sheet after his injuries' penalties */
+    struct boxing_candidates cands; /* step 2's, from both sides' `pre` */
+    double kd[3][3];                /* step 10's thresholds, by the opponent's target */
 };
 
 /* What one fighter did and suffered in the last resolved round. */
@@ -342,6 +362,14 @@ struct duel_order {
     int yield;
 };
 
+/* The pieces of a duellist that defend one part, as duel.c keeps them at
+ * hand: outermost first, their total defence and the outermost's, and
+ * whether it is the shield. */
+struct duel_cover {
+    int n, shield, def, outer;
+    int slots[DUEL_PIECES_MAX];
+};
+
 /* One duellist's running state. cond[] in percent (0..100); item[] as in the
  * sheet, set to none (fists for the weapon) when the piece breaks. */
 struct duel_fighter {
@@ -351,6 +379,20 @@ struct duel_fighter {
     int stunned;  /* own turns still to miss */
     int item[DUEL_SLOTS];
     double cond[DUEL_SLOTS];
+    /* Figures duel.c works out once a bout rather than every attack, as
+     * they depend only on the sheets, or on the equipment, which changes
+     * only when a piece breaks: exactly the doubles the rules' formulas
+     * give, so a bout is the same either way. */
+    double base_weight;                  /* duel_base_weight(STR) */
+    double hit_chance;                   /* percent, against the opponent when not stunned */
+    double hit_p;                        /* the same as a probability */
+    double st;                           /* STR's share of the damage roll, -1..1 */
+    int crit_d;                          /* INT + DEX, his minus the opponent's */
+    double crit_p;                       /* critical chance as a probability, as armed now */
+    double n;                            /* the normalised negative sum, as equipped now */
+    double n_half;                       /* n rounded to 0.5 */
+    double cost;                         /* energy of one hit attempt, as equipped now */
+    struct duel_cover cover[DUEL_PARTS]; /* by part, as equipped now */
 };
 
 /* One piece that defended an attack. */
@@ -680,13 +722,6 @@ void sheet_kit_set(struct sheet *s, int slot, int item, int cond);
 /* Step 1: endurance after recovery, for a fighter with `endurance` left of
  * `end_start` who spent `energy_used` points last round. */
 double boxing_recovery(double end_start, double endurance, int energy_used);
-
-/* Abilities inside a round. */
-struct boxing_abilities {
-    double str, spd, agl;
-    int agg;  /* AGG after style reductions */
-    int rest; /* AGG points turned into rest */
-};
 
 /* Injury penalties from earlier rounds applied to the sheet (floored at 1). */
 void boxing_injury_penalties(const struct boxing_fighter *f, struct boxing_abilities *ab);

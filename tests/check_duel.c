@@ -382,6 +382,48 @@ static void check_fighters(const struct bout *b)
     }
 }
 
+/* The figures the engine keeps between rounds are those the rules' formulas
+ * give for the fighters as they are now, to the last bit: after a piece
+ * breaks too. And the last round's record is zero past what it holds. */
+static void check_kept(const struct bout *b)
+{
+    static const struct duel_attack no_attack;
+    static const struct duel_turn no_turn;
+
+    for (int i = 0; i < SIDES; i++) {
+        const struct duel_fighter *f = &b->u.duel.f[i], *o = &b->u.duel.f[!i];
+        const struct duel_weapon_info *w = duel_weapon_info(f->item[DUEL_WEAPON]);
+        double enc = duel_encumbrance(f->item, f->sheet.str) / 0.932;
+        double n = (w->reach - 1) / 4.0 + w->kg / 5.443 + (enc < 1 ? enc : 1);
+        int d = f->sheet.intel + f->sheet.dex - o->sheet.intel - o->sheet.dex;
+
+        REQUIRE(f->n == n && f->n_half == duel_round_half(n));
+        REQUIRE(f->cost == duel_energy_cost(3 * ((f->sheet.con - 1) / 22.0), n));
+        REQUIRE(f->hit_chance == duel_hit_chance(f->sheet.dex, o->sheet.dex));
+        REQUIRE(f->crit_p == duel_crit_chance(f->item[DUEL_WEAPON], d) / 100.0);
+        for (int part = 0; part < DUEL_PARTS; part++) {
+            const struct duel_cover *cv = &f->cover[part];
+            int def = 0;
+            for (int k = 0; k < cv->n; k++) {
+                REQUIRE(f->item[cv->slots[k]] != DUEL_NONE);
+                def += duel_armour_info(f->item[cv->slots[k]])->defence;
+            }
+            REQUIRE(cv->def == def);
+            REQUIRE(cv->outer == (cv->n ? duel_armour_info(f->item[cv->slots[0]])->defence : 0));
+        }
+    }
+    const struct duel_round *l = &b->u.duel.last;
+    for (int t = 0; t < SIDES; t++) {
+        const struct duel_turn *tu = &l->turns[t];
+        if (t >= l->nturns) {
+            REQUIRE(memcmp(tu, &no_turn, sizeof(*tu)) == 0);
+            continue;
+        }
+        for (int k = tu->nattacks; k < DUEL_HITS_MAX; k++)
+            REQUIRE(memcmp(&tu->attacks[k], &no_attack, sizeof(no_attack)) == 0);
+    }
+}
+
 /* Fights duel `seed` to its end, checking every round; returns the number
  * of EV_RESULT events. */
 static int run_duel(uint64_t seed, struct bout *b)
@@ -412,6 +454,7 @@ static int run_duel(uint64_t seed, struct bout *b)
         REQUIRE(ev.dropped == 0);
         check_turns(b, stunned, energy);
         check_fighters(b);
+        check_kept(b);
         for (int i = 0; i < ev.n; i++)
             results += ev.ev[i].type == EV_RESULT;
         REQUIRE(b->round <= b->rounds);

@@ -63,6 +63,12 @@ static int run_bout(uint64_t seed, struct bout *b)
             REQUIRE(l->def_rate >= 1);
             REQUIRE(l->landed >= 0 && l->landed <= l->thrown);
             REQUIRE(l->damage >= 0);
+            /* The penalties the engine keeps between injuries are the
+             * ones the injuries give now, to the last bit. */
+            struct boxing_abilities fresh;
+            const struct boxing_fighter *f = &b->u.boxing.f[i];
+            boxing_injury_penalties(f, &fresh);
+            REQUIRE(f->pre.str == fresh.str && f->pre.spd == fresh.spd && f->pre.agl == fresh.agl);
         }
         for (int i = 0; i < ev.n; i++)
             results += ev.ev[i].type == EV_RESULT;
