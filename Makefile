@@ -196,8 +196,12 @@ stop:
 # first. The end-to-end suites mostly wait on IRC pacing, so they overlap
 # well; e2e.py, the longest, runs as three parts (E2E_ONLY), and e2e_wire.py
 # runs its 9 scenario jobs at once (E2E_JOBS).
-SANITIZE = ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1
-UNIT_JOB = 'unit: $(TESTS)'
+# Check's per-test timeout (4 s) times 4 in the unit jobs, which run in the
+# parallel run with the end-to-end suites: the ASan builds of the
+# random-bout tests take 3-5 s alone on a loaded two-core machine (a
+# timeout there is the machine, not the test).
+SANITIZE = ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 CK_TIMEOUT_MULTIPLIER=4
+UNIT_JOB = 'unit: CK_TIMEOUT_MULTIPLIER=4 $(TESTS)'
 SIM_JOB = 'sim: sh tests/sim_test.sh $(SIM)'
 UNIT_JOBS = 'unit-asan: $(SANITIZE) $(ASAN_TESTS)' $(UNIT_JOB)
 PROGRAM_JOBS = 'sim-asan: sh tests/sim_test.sh $(ASAN_SIM)' \
