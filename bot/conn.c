@@ -65,16 +65,20 @@
 #define SASL_CHUNK     400   /* bytes of base64 an AUTHENTICATE line carries */
 #define TAGGED_RING    128   /* messages whose account libircclient has yet to read */
 #define BATCH_OPEN_MAX 16    /* batches open at once that are remembered */
+#define BYTES_FIRST    1024  /* bytes: a relay queue's first allocation */
+#define READ_CHUNK     4096  /* bytes a read may bring at least, room made */
 
 enum conn_state { ST_CONNECTING, ST_HANDSHAKE, ST_UP, ST_DEAD };
 enum cap_state { CAP_LS, CAP_REQ, CAP_SASL, CAP_DONE };
 
 /* A relay's queue of bytes (not text: lines pass through it whole or in
- * pieces): fixed, because its bound is the back-pressure (a full queue
- * stops the reading that fills it). */
+ * pieces): bounded by CONN_BUF, because the bound is the back-pressure (a
+ * full queue stops the reading that fills it), but allocated as it fills,
+ * from BYTES_FIRST: IRC lines are short, and four fixed queues were 80 KiB
+ * of the bot's private memory. */
 struct bytes {
-    char d[CONN_BUF];
-    size_t n;
+    char *d;
+    size_t n, cap;
 };
 
 struct conn {
@@ -151,11 +155,53 @@ static int fail(struct conn *c, const char *fmt, ...)
     return -1;
 }
 
-/* Appends `len` bytes; -1 when the buffer has no room. */
+static void bytes_init(struct bytes *b)
+{
+    b->d = xmalloc(BYTES_FIRST);
+    b->n = 0;
+    b->cap = BYTES_FIRST;
+}
+
+/* Wipes (it may have held a SASL password) and frees the queue. */
+static void bytes_free(struct bytes *b)
+{
+    if (b->d)
+        explicit_bzero(b->d, b->cap);
+    free(b->d);
+    b->d = NULL;
+    b->n = b->cap = 0;
+}
+
+/* The bytes more the queue may take before it is full. */
+static size_t bytes_room(const struct bytes *b)
+{
+    return CONN_BUF - b->n;
+}
+
+/* Makes the allocation hold at least `want` bytes (at most CONN_BUF),
+ * doubling; returns the bytes free in it. */
+static size_t bytes_reserve(struct bytes *b, size_t want)
+{
+    if (want > CONN_BUF)
+        want = CONN_BUF;
+    if (b->cap < want) {
+        size_t cap = b->cap;
+        while (cap < want)
+            cap *= 2;
+        if (cap > CONN_BUF)
+            cap = CONN_BUF;
+        b->d = xrealloc(b->d, cap);
+        b->cap = cap;
+    }
+    return b->cap - b->n;
+}
+
+/* Appends `len` bytes; -1 when the queue has no room. */
 static int bytes_put(struct bytes *b, const char *p, size_t len)
 {
-    if (len > sizeof(b->d) - b->n)
+    if (len > bytes_room(b))
         return -1;
+    bytes_reserve(b, b->n + len);
     memcpy(b->d + b->n, p, len);
     b->n += len;
     return 0;
@@ -288,17 +334,29 @@ static int tls_setup(struct conn *c)
     return 0;
 }
 
-struct conn *conn_open(const struct config *cfg)
+/* A connection with nothing open yet, in state CONNECTING. calloc: the
+ * pages of its rings that are never used are never touched. */
+static struct conn *conn_new(const struct config *cfg)
 {
-    struct conn *c = xmalloc(sizeof(*c));
-    struct addrinfo hints;
-    char port[8];
+    struct conn *c = xcalloc(1, sizeof(*c));
 
-    memset(c, 0, sizeof(*c));
     str_init_fixed(&c->offered, c->offered_buf, sizeof(c->offered_buf));
     c->cfg = cfg;
     c->lfd = c->cfd = c->sfd = -1;
     c->state = ST_CONNECTING;
+    bytes_init(&c->srx);
+    bytes_init(&c->stx);
+    bytes_init(&c->crx);
+    bytes_init(&c->ctx_out);
+    return c;
+}
+
+struct conn *conn_open(const struct config *cfg)
+{
+    struct conn *c = conn_new(cfg);
+    struct addrinfo hints;
+    char port[8];
+
     if (listen_loopback(c) != 0) {
         fail(c, "cannot listen on 127.0.0.1 for libircclient: %s", strerror(errno));
         return c;
@@ -340,6 +398,10 @@ void conn_close(struct conn *c)
         close(c->cfd);
     if (c->sfd >= 0)
         close(c->sfd);
+    bytes_free(&c->srx);
+    bytes_free(&c->stx);
+    bytes_free(&c->crx);
+    bytes_free(&c->ctx_out);
     explicit_bzero(c, sizeof(*c));
     free(c);
 }
@@ -848,12 +910,12 @@ static void server_lines(struct conn *c)
     for (;;) {
         char *nl = memchr(c->srx.d, '\n', c->srx.n);
         if (!nl) {
-            if (c->srx.n == sizeof(c->srx.d))
+            if (!bytes_room(&c->srx))
                 fail(c, "the server sent a line longer than %d bytes", CONN_BUF);
             return;
         }
         size_t len = (size_t)(nl - c->srx.d);
-        if (c->ctx_out.n + len + 2 > sizeof(c->ctx_out.d))
+        if (len + 2 > bytes_room(&c->ctx_out))
             return; /* libircclient is behind: the rest waits */
         memcpy(line, c->srx.d, len);
         line[len] = '\0';
@@ -949,9 +1011,9 @@ static void tcp_connected(struct conn *c)
 static void server_read(struct conn *c)
 {
     for (;;) {
-        size_t room = sizeof(c->srx.d) - c->srx.n;
-        if (!room)
+        if (!bytes_room(&c->srx))
             return;
+        size_t room = bytes_reserve(&c->srx, c->srx.n + READ_CHUNK);
         ssize_t n;
         if (c->ssl) {
             ERR_clear_error();
@@ -1076,9 +1138,9 @@ static void lib_accept(struct conn *c, int libfd)
 static void lib_read(struct conn *c)
 {
     for (;;) {
-        size_t room = sizeof(c->crx.d) - c->crx.n;
-        if (!room)
+        if (!bytes_room(&c->crx))
             return;
+        size_t room = bytes_reserve(&c->crx, c->crx.n + READ_CHUNK);
         ssize_t n = read(c->cfd, c->crx.d + c->crx.n, room);
         if (n < 0 && (errno == EAGAIN || errno == EINTR))
             return;
@@ -1120,7 +1182,7 @@ void conn_fds(struct conn *c, fd_set *r, fd_set *w, int *maxfd)
     if (c->lfd >= 0)
         add_fd(c->lfd, r, maxfd);
     if (c->cfd >= 0) {
-        if (c->stx.n < CONN_SLOW && c->crx.n < sizeof(c->crx.d))
+        if (c->stx.n < CONN_SLOW && bytes_room(&c->crx))
             add_fd(c->cfd, r, maxfd);
         if (c->ctx_out.n)
             add_fd(c->cfd, w, maxfd);
@@ -1131,7 +1193,7 @@ void conn_fds(struct conn *c, fd_set *r, fd_set *w, int *maxfd)
         add_fd(c->sfd, w, maxfd);
         return;
     }
-    if (c->srx.n < sizeof(c->srx.d) && !c->eof)
+    if (bytes_room(&c->srx) && !c->eof)
         add_fd(c->sfd, r, maxfd);
     if (c->stx.n || c->ssl_want_write)
         add_fd(c->sfd, w, maxfd);
@@ -1139,7 +1201,7 @@ void conn_fds(struct conn *c, fd_set *r, fd_set *w, int *maxfd)
 
 int conn_busy(const struct conn *c)
 {
-    return c->state == ST_UP && c->ssl && SSL_pending(c->ssl) > 0 && c->srx.n < sizeof(c->srx.d);
+    return c->state == ST_UP && c->ssl && SSL_pending(c->ssl) > 0 && bytes_room(&c->srx);
 }
 
 /* Whether a read may bring something: the socket is readable, or (TLS)
@@ -1174,7 +1236,7 @@ static void relay(struct conn *c)
 {
     server_lines(c);
     /* libircclient's lines go once our CAP LS is ahead of them. */
-    size_t room = CONN_BUF - c->stx.n;
+    size_t room = bytes_room(&c->stx);
     size_t n = c->crx.n < room ? c->crx.n : room;
     if (n && bytes_put(&c->stx, c->crx.d, n) == 0)
         bytes_drop(&c->crx, n);
@@ -1207,12 +1269,8 @@ int conn_process(struct conn *c, fd_set *r, fd_set *w, int libfd)
 
 struct conn *conn_offline(const struct config *cfg)
 {
-    struct conn *c = xmalloc(sizeof(*c));
+    struct conn *c = conn_new(cfg);
 
-    memset(c, 0, sizeof(*c));
-    str_init_fixed(&c->offered, c->offered_buf, sizeof(c->offered_buf));
-    c->cfg = cfg;
-    c->lfd = c->cfd = c->sfd = -1;
     up(c);
     return c;
 }
@@ -1224,7 +1282,7 @@ void conn_set_outq(struct conn *c, struct outq *q)
 
 size_t conn_feed(struct conn *c, const char *data, size_t len)
 {
-    size_t room = sizeof(c->srx.d) - c->srx.n;
+    size_t room = bytes_room(&c->srx);
 
     if (len > room)
         len = room;
