@@ -33,9 +33,17 @@ as the reply to the one before arrived, so both bots see the same closed
 loop; the rounds of the two bots alternate (ringside, eggdrop, eggdrop,
 ringside, ...), after a warm-up round each that is not counted. Both bots
 keep their default logging; their flood limits are opened so that every
-command is answered (Ringside: [flood] commands = 100 a second, exempt,
-burst 5, 5 lines a second; Eggdrop: flood-msg 0:0, msg-rate 0). ngircd's
-own limits stay at their defaults.
+command is answered, and neither bot's own pacing holds its replies back
+(Ringside: [flood] commands = 100 a second, exempt, burst 20, 20 lines a
+second; Eggdrop: flood-msg 0:0, and the reply sent with putnow, past its
+queues, whose msg-rate sends one line a second at best). ngircd's own limits
+stay at their defaults: it reads each client at its pace, so a round takes
+seconds and the CPU a bot spends idle (its timers) counts too, as it does in
+use.
+
+  bot.idle_cpu_us_per_s  us/s
+      the bot's CPU while nobody talks to it, over IDLE_SECONDS after the
+      warm-up (Eggdrop's on stderr).
 
 Eggdrop is Debian's `eggdrop` package (make bench-peers installs it through
 scripts/deps.sh); it refuses to run as root, so as root it runs as the user
@@ -71,6 +79,7 @@ KEEP = os.environ.get("PEERS_KEEP") == "1"
 EGG_NICK = "eggbench"
 EGG_USER = "ringside-e2e"  # tests/e2e's unprivileged user (e2e.HYBRID_USER)
 REPLY_TIMEOUT = 60.0
+IDLE_SECONDS = 5.0
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 
 
@@ -133,8 +142,8 @@ database = {db}
 
 [flood]
 exempt = yes
-burst = 5
-lines_per_second = 5
+burst = 20
+lines_per_second = 20
 commands = 100
 commands_seconds = 1
 ignore_seconds = 1
@@ -274,6 +283,10 @@ def measure(env, rs, egg):
         bots.append(("eggdrop", EGG_NICK, bot_pid(egg)))
     for name, nick, pid in bots:  # warm-up, not counted
         one_round(clients, nick, pid, max(CLIENTS, COMMANDS // 4))
+    idle0 = {name: cpu_ns(pid) for name, _, pid in bots}
+    time.sleep(IDLE_SECONDS)
+    idle = {name: (cpu_ns(pid) - idle0[name]) / IDLE_SECONDS / 1000.0 for name, _, pid in bots}
+    note("idle: %s us/s" % {k: round(v, 1) for k, v in idle.items()})
     per = {name: [] for name, _, _ in bots}
     for r in range(ROUNDS):
         order = bots if r % 2 == 0 else list(reversed(bots))
@@ -285,7 +298,7 @@ def measure(env, rs, egg):
                  (r + 1, name, per[name][-1], time.monotonic() - t))
     for c in clients:
         c.quit()
-    return per
+    return per, idle
 
 
 def main():
@@ -303,11 +316,12 @@ def main():
         except Failure as e:
             note("no eggdrop: %s\n%s" % (e, getattr(e, "detail", "")))
             status = 1
-        per = measure(env, env.bot, egg)
+        per, idle = measure(env, env.bot, egg)
         rmem = memory_kb(bot_pid(env.bot))
         rcpu = statistics.median(per["ringside"])
         print("bot.cpu_us_per_command %.1f us" % rcpu)
         print("bot.private_kb %d KiB" % rmem["Private"])
+        print("bot.idle_cpu_us_per_s %.1f us/s" % idle["ringside"])
         note("ringside memory: %s" % rmem)
         if egg:
             emem = memory_kb(bot_pid(egg))

@@ -50,7 +50,7 @@
 #define REGAIN_EVERY     60.0
 #define JOIN_HOLD        10.0 /* s: a joined channel's lines wait at most this for its modes */
 #define REJOIN_AFTER     15.0
-#define LOOP_MAX_WAIT    0.25
+#define LOOP_MAX_WAIT    1.0 /* s: idle, the loop wakes once a second (Eggdrop's pace) */
 #define QUIT_FLUSH       2.0
 #define QUIT_MESSAGE     "Ringside is going to sleep; bouts resume when it is back"
 #define WHOX_TOKEN       "354"
