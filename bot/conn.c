@@ -47,6 +47,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/ioctl.h>
 #include <sys/select.h>
 #include <sys/socket.h>
 #include <time.h>
@@ -123,6 +124,8 @@ struct conn {
     } batches[BATCH_OPEN_MAX];
     int nbatches;
     int skew_told; /* the server's clock compared with ours, logged once */
+    int welcomed;  /* the end of the MOTD (376 or 422): ISUPPORT is all in */
+    int spliced;   /* libircclient reads and writes the server's socket itself */
 };
 
 /* The capabilities asked for when offered, and their bits in c->caps. */
@@ -725,6 +728,11 @@ static int numeric_line(struct conn *c, int num, const struct irc_msg *m)
             }
         }
         return 0;
+    case 376: /* the end of the MOTD, or 422: none; either way the last of
+               * the welcome, every ISUPPORT line read */
+    case 422:
+        c->welcomed = 1;
+        return 0;
     case 410: /* ERR_INVALIDCAPCMD */
         return 1;
     case 421: /* a server that knows no CAP: registration goes on */
@@ -1177,7 +1185,7 @@ static void add_fd(int fd, fd_set *set, int *maxfd)
 
 void conn_fds(struct conn *c, fd_set *r, fd_set *w, int *maxfd)
 {
-    if (c->state == ST_DEAD)
+    if (c->state == ST_DEAD || c->spliced)
         return;
     if (c->lfd >= 0)
         add_fd(c->lfd, r, maxfd);
@@ -1243,8 +1251,52 @@ static void relay(struct conn *c)
     server_write(c);
 }
 
+/* Whether this module has nothing left to do on the server's lines: no
+ * TLS, the welcome over (the negotiation done, every ISUPPORT line read),
+ * and the server offered none of the capabilities that change lines or
+ * that are read here (tags, batches, standard replies, echoes, labels, the
+ * account lines), so none is on and none can come (ngircd). */
+static int plain_server(const struct conn *c)
+{
+    if (c->ssl || c->caps || c->cap != CAP_DONE || !c->welcomed || c->eof || c->state != ST_UP)
+        return 0;
+    for (int i = 0; i < NWANTED; i++)
+        if (cap_listed(c->offered.p, wanted[i], NULL, 0))
+            return 0;
+    return 1;
+}
+
+/* On a plain server, hands the server's socket to libircclient (dup2 onto
+ * `libfd`, keeping its file flags) and leaves the relay: each line then
+ * costs the bot one read or write instead of three, as before the relay
+ * existed (bench/peers_bench.py). Only once every byte relayed either way
+ * has been read by the other side (the four queues empty, nothing unread
+ * in either socket of the pair), so nothing is lost or reordered. */
+static void splice(struct conn *c, int libfd)
+{
+    int in_lib = 0, in_ours = 0;
+
+    if (libfd < 0 || c->cfd < 0 || !plain_server(c) || c->srx.n || c->stx.n || c->crx.n ||
+        c->ctx_out.n)
+        return;
+    if (ioctl(libfd, FIONREAD, &in_lib) != 0 || in_lib || ioctl(c->cfd, FIONREAD, &in_ours) != 0 ||
+        in_ours)
+        return;
+    int fl = fcntl(libfd, F_GETFL, 0);
+    if (fl < 0 || dup2(c->sfd, libfd) < 0)
+        return;
+    fcntl(libfd, F_SETFL, fl);
+    close(c->sfd);
+    close(c->cfd);
+    c->sfd = c->cfd = -1;
+    c->spliced = 1;
+    log_msg(LOG_DEBUG, "a plain server: libircclient reads and writes its socket directly");
+}
+
 int conn_process(struct conn *c, fd_set *r, fd_set *w, int libfd)
 {
+    if (c->spliced)
+        return 0;
     if (c->eof == 2)
         fail(c, "the server closed the connection");
     if (c->state == ST_DEAD)
@@ -1262,7 +1314,10 @@ int conn_process(struct conn *c, fd_set *r, fd_set *w, int libfd)
      * before the end is reported, at the next call. */
     if (c->eof == 1 && (c->cfd < 0 || (!c->ctx_out.n && !memchr(c->srx.d, '\n', c->srx.n))))
         c->eof = 2;
-    return c->state == ST_DEAD ? -1 : 0;
+    if (c->state == ST_DEAD)
+        return -1;
+    splice(c, libfd);
+    return 0;
 }
 
 /* ------------------------------------------------------ without sockets */
