@@ -44,6 +44,12 @@ use.
   bot.idle_cpu_us_per_s  us/s
       the bot's CPU while nobody talks to it, over IDLE_SECONDS after the
       warm-up (Eggdrop's on stderr).
+  bot.marginal_cpu_us_per_command  us
+  peers.marginal_cpu_per_command_ratio  x
+      as the two CPU figures above, less what each bot spends idle over the
+      round (its idle rate times the round's length): what a command itself
+      costs, whichever bot's round is the longer (ngircd reads a bot that
+      sends more lines, delivery markers among them, more slowly).
 
 Eggdrop is Debian's `eggdrop` package (make bench-peers installs it through
 scripts/deps.sh); it refuses to run as root, so as root it runs as the user
@@ -288,17 +294,20 @@ def measure(env, rs, egg):
     idle = {name: (cpu_ns(pid) - idle0[name]) / IDLE_SECONDS / 1000.0 for name, _, pid in bots}
     note("idle: %s us/s" % {k: round(v, 1) for k, v in idle.items()})
     per = {name: [] for name, _, _ in bots}
+    marginal = {name: [] for name, _, _ in bots}
     for r in range(ROUNDS):
         order = bots if r % 2 == 0 else list(reversed(bots))
         for name, nick, pid in order:
             t = time.monotonic()
             ns = one_round(clients, nick, pid, COMMANDS)
+            took = time.monotonic() - t
             per[name].append(ns / COMMANDS / 1000.0)
-            note("round %d %s: %.1f us a command, %.1f s" %
-                 (r + 1, name, per[name][-1], time.monotonic() - t))
+            marginal[name].append(max(0.0, ns / 1000.0 - idle[name] * took) / COMMANDS)
+            note("round %d %s: %.1f us a command (%.1f less idle), %.1f s" %
+                 (r + 1, name, per[name][-1], marginal[name][-1], took))
     for c in clients:
         c.quit()
-    return per, idle
+    return per, marginal, idle
 
 
 def main():
@@ -316,12 +325,13 @@ def main():
         except Failure as e:
             note("no eggdrop: %s\n%s" % (e, getattr(e, "detail", "")))
             status = 1
-        per, idle = measure(env, env.bot, egg)
+        per, marginal, idle = measure(env, env.bot, egg)
         rmem = memory_kb(bot_pid(env.bot))
         rcpu = statistics.median(per["ringside"])
         print("bot.cpu_us_per_command %.1f us" % rcpu)
         print("bot.private_kb %d KiB" % rmem["Private"])
         print("bot.idle_cpu_us_per_s %.1f us/s" % idle["ringside"])
+        print("bot.marginal_cpu_us_per_command %.1f us" % statistics.median(marginal["ringside"]))
         note("ringside memory: %s" % rmem)
         if egg:
             emem = memory_kb(bot_pid(egg))
@@ -330,6 +340,8 @@ def main():
             note("eggdrop: %s us a command; ratios %s" %
                  (["%.1f" % x for x in per["eggdrop"]], ["%.2f" % x for x in ratios]))
             print("peers.cpu_per_command_ratio %.2f x" % statistics.median(ratios))
+            mr = [e / max(r, 0.1) for e, r in zip(marginal["eggdrop"], marginal["ringside"])]
+            print("peers.marginal_cpu_per_command_ratio %.2f x" % statistics.median(mr))
             print("peers.private_memory_ratio %.2f x" % (rmem["Private"] / emem["Private"]))
     except Failure as e:
         note("%s\n%s" % (e, getattr(e, "detail", "")))
