@@ -10,9 +10,15 @@
  * peer address is libircclient's own socket (its local address, compared by
  * getsockname on the descriptor libircclient selects on): any other local
  * program that connects first is refused and the listener waits on. The
- * listener closes once libircclient is in. Loopback traffic between two
- * sockets of one process can be read by nobody but root, so no plaintext
- * crosses any wire another user could read.
+ * listener closes once libircclient is in, and libircclient's descriptor
+ * is moved onto one end of a Unix socket pair (unix_swap): no plaintext
+ * crosses anything another program could connect to or read, and a line
+ * costs the kernel a local copy rather than a trip through TCP.
+ *
+ * On a plain server (no TLS, none of the capabilities below offered:
+ * ngircd) the relay steps aside once the welcome is over and every byte
+ * relayed has been read: the server's socket itself goes to libircclient
+ * (splice), which then reads and writes it as it did before this module.
  *
  * Everything runs in the bot's one select loop (irc.c): conn_fds adds this
  * module's descriptors, conn_process moves bytes. The states:
