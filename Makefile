@@ -14,6 +14,7 @@
 #                   unless given -j)
 #   make bench      performance figures, one `name value unit` per line
 #   make bench-check  the same quickly (BENCH_SECONDS=0.2), failing if one is missing
+#   make bench-peers  the bot's CPU per command and memory beside Eggdrop's (minutes)
 #   make lint       formatting (clang-format), the layering rules, cppcheck
 #                   and shellcheck, with no finding
 #   make complexity every product function within 80 lines and complexity 25
@@ -115,7 +116,7 @@ ASAN_BOT = $(B)/asan/ringside
 BENCH = $(B)/ringside-bench
 DEPS_STAMP = $(B)/.deps-ok
 
-.PHONY: all run stop check check-fast check-programs complexity unit-tests program-tests e2e-tests install-tests bench bench-check lint \
+.PHONY: all run stop check check-fast check-programs complexity unit-tests program-tests e2e-tests install-tests bench bench-check bench-peers lint \
 	fuzz install uninstall dist-files print-install-programs deb deb-check clean deps
 
 all: $(BOT) $(SIM) $(WEB)
@@ -221,6 +222,7 @@ INSTALL_JOBS = 'install: sh tests/install_test.sh'
 # (tests/e2e/hybrid.sh prepares it beside ngircd), both at their default
 # flood settings. e2e_net.py: TLS, SASL and services accounts on InspIRCd 3
 # linked to Atheme, and ngircd over TLS, with certificates made by openssl.
+# e2e_weight.py: on plain ngircd the relay hands libircclient the socket.
 E2E_ARGS = $(ASAN_BOT) $(SIM)
 E2E_SUITES = 'e2e_wire: E2E_JOBS=9 python3 tests/e2e/e2e_wire.py $(E2E_ARGS)' \
 	'e2e 1-5: E2E_ONLY=1,2,3,4,5 python3 tests/e2e/e2e.py $(E2E_ARGS)' \
@@ -230,6 +232,7 @@ E2E_SUITES = 'e2e_wire: E2E_JOBS=9 python3 tests/e2e/e2e_wire.py $(E2E_ARGS)' \
 	'e2e_net: python3 tests/e2e/e2e_net.py $(ASAN_BOT)' \
 	'e2e_caps: python3 tests/e2e/e2e_caps.py $(ASAN_BOT)' \
 	'e2e_caps2: python3 tests/e2e/e2e_caps2.py $(ASAN_BOT)' \
+	'e2e_weight: python3 tests/e2e/e2e_weight.py $(ASAN_BOT)' \
 	'e2e_newcomer: python3 tests/e2e/e2e_newcomer.py $(E2E_ARGS)' \
 	'e2e_replies: python3 tests/e2e/e2e_replies.py $(E2E_ARGS)' \
 	'e2e_bouts: python3 tests/e2e/e2e_bouts.py $(E2E_ARGS)' \
@@ -323,6 +326,13 @@ bench-check: $(BENCH) $(SIM) $(B)/ringside-bench-bot $(BOT) $(WEB) $(WEBGEN) $(B
 		> $(B)/bench.txt || { cat $(B)/bench.txt; echo "bench-check: make bench failed"; exit 1; }
 	@cat $(B)/bench.txt
 	@sh bench/check.sh bench/figures.txt $(B)/bench.txt
+
+# The bot's weight beside Eggdrop's on one ngircd (bench/peers_bench.py):
+# CPU per command and private memory. Eggdrop is installed for it alone,
+# and it takes minutes, so it is neither in bench nor in bench-check.
+bench-peers: $(BOT) | $(DEPS_STAMP)
+	@sh scripts/deps.sh eggdrop
+	@python3 bench/peers_bench.py $(BOT)
 
 # pmccabe too, for scripts/complexity.sh (make complexity).
 lint:

@@ -10,9 +10,15 @@
  * peer address is libircclient's own socket (its local address, compared by
  * getsockname on the descriptor libircclient selects on): any other local
  * program that connects first is refused and the listener waits on. The
- * listener closes once libircclient is in. Loopback traffic between two
- * sockets of one process can be read by nobody but root, so no plaintext
- * crosses any wire another user could read.
+ * listener closes once libircclient is in, and libircclient's descriptor
+ * is moved onto one end of a Unix socket pair (unix_swap): no plaintext
+ * crosses anything another program could connect to or read, and a line
+ * costs the kernel a local copy rather than a trip through TCP.
+ *
+ * On a plain server (no TLS, none of the capabilities below offered:
+ * ngircd) the relay steps aside once the welcome is over and every byte
+ * relayed has been read: the server's socket itself goes to libircclient
+ * (splice), which then reads and writes it as it did before this module.
  *
  * Everything runs in the bot's one select loop (irc.c): conn_fds adds this
  * module's descriptors, conn_process moves bytes. The states:
@@ -47,6 +53,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/ioctl.h>
 #include <sys/select.h>
 #include <sys/socket.h>
 #include <time.h>
@@ -66,16 +73,20 @@
 #define TAGGED_RING      128   /* messages whose account libircclient has yet to read */
 #define BATCH_OPEN_MAX   16    /* batches open at once that are remembered */
 #define STS_UPGRADE_HOLD 300   /* s: an sts upgrade offered without a duration holds */
+#define BYTES_FIRST      1024  /* bytes: a relay queue's first allocation */
+#define READ_CHUNK       4096  /* bytes a read may bring at least, room made */
 
 enum conn_state { ST_CONNECTING, ST_HANDSHAKE, ST_UP, ST_DEAD };
 enum cap_state { CAP_LS, CAP_REQ, CAP_SASL, CAP_DONE };
 
 /* A relay's queue of bytes (not text: lines pass through it whole or in
- * pieces): fixed, because its bound is the back-pressure (a full queue
- * stops the reading that fills it). */
+ * pieces): bounded by CONN_BUF, because the bound is the back-pressure (a
+ * full queue stops the reading that fills it), but allocated as it fills,
+ * from BYTES_FIRST: IRC lines are short, and four fixed queues were 80 KiB
+ * of the bot's private memory. */
 struct bytes {
-    char d[CONN_BUF];
-    size_t n;
+    char *d;
+    size_t n, cap;
 };
 
 struct conn {
@@ -127,6 +138,8 @@ struct conn {
     int sts;            /* TLS because of an sts policy */
     int upgrading;      /* ended to come back with TLS (sts) */
     char relay_seps[8]; /* draft/relaymsg: what marks a relayed nick */
+    int welcomed; /* the end of the MOTD (376 or 422): ISUPPORT is all in */
+    int spliced;  /* libircclient reads and writes the server's socket itself */
 };
 
 /* The capabilities asked for when offered, and their bits in c->caps. */
@@ -160,11 +173,53 @@ static int fail(struct conn *c, const char *fmt, ...)
     return -1;
 }
 
-/* Appends `len` bytes; -1 when the buffer has no room. */
+static void bytes_init(struct bytes *b)
+{
+    b->d = xmalloc(BYTES_FIRST);
+    b->n = 0;
+    b->cap = BYTES_FIRST;
+}
+
+/* Wipes (it may have held a SASL password) and frees the queue. */
+static void bytes_free(struct bytes *b)
+{
+    if (b->d)
+        explicit_bzero(b->d, b->cap);
+    free(b->d);
+    b->d = NULL;
+    b->n = b->cap = 0;
+}
+
+/* The bytes more the queue may take before it is full. */
+static size_t bytes_room(const struct bytes *b)
+{
+    return CONN_BUF - b->n;
+}
+
+/* Makes the allocation hold at least `want` bytes (at most CONN_BUF),
+ * doubling; returns the bytes free in it. */
+static size_t bytes_reserve(struct bytes *b, size_t want)
+{
+    if (want > CONN_BUF)
+        want = CONN_BUF;
+    if (b->cap < want) {
+        size_t cap = b->cap;
+        while (cap < want)
+            cap *= 2;
+        if (cap > CONN_BUF)
+            cap = CONN_BUF;
+        b->d = xrealloc(b->d, cap);
+        b->cap = cap;
+    }
+    return b->cap - b->n;
+}
+
+/* Appends `len` bytes; -1 when the queue has no room. */
 static int bytes_put(struct bytes *b, const char *p, size_t len)
 {
-    if (len > sizeof(b->d) - b->n)
+    if (len > bytes_room(b))
         return -1;
+    bytes_reserve(b, b->n + len);
     memcpy(b->d + b->n, p, len);
     b->n += len;
     return 0;
@@ -316,18 +371,30 @@ static void sts_follow(struct conn *c)
             cfg->server, cfg->database, port);
 }
 
-struct conn *conn_open(const struct config *cfg)
+/* A connection with nothing open yet, in state CONNECTING. calloc: the
+ * pages of its rings that are never used are never touched. */
+static struct conn *conn_new(const struct config *cfg)
 {
-    struct conn *c = xmalloc(sizeof(*c));
-    struct addrinfo hints;
-    char port[8];
+    struct conn *c = xcalloc(1, sizeof(*c));
 
-    memset(c, 0, sizeof(*c));
     str_init_fixed(&c->offered, c->offered_buf, sizeof(c->offered_buf));
     c->cfg = cfg;
     c->lfd = c->cfd = c->sfd = -1;
     c->state = ST_CONNECTING;
     sts_follow(c);
+    bytes_init(&c->srx);
+    bytes_init(&c->stx);
+    bytes_init(&c->crx);
+    bytes_init(&c->ctx_out);
+    return c;
+}
+
+struct conn *conn_open(const struct config *cfg)
+{
+    struct conn *c = conn_new(cfg);
+    struct addrinfo hints;
+    char port[8];
+
     if (listen_loopback(c) != 0) {
         fail(c, "cannot listen on 127.0.0.1 for libircclient: %s", strerror(errno));
         return c;
@@ -369,6 +436,10 @@ void conn_close(struct conn *c)
         close(c->cfd);
     if (c->sfd >= 0)
         close(c->sfd);
+    bytes_free(&c->srx);
+    bytes_free(&c->stx);
+    bytes_free(&c->crx);
+    bytes_free(&c->ctx_out);
     explicit_bzero(c, sizeof(*c));
     free(c);
 }
@@ -778,6 +849,11 @@ static int numeric_line(struct conn *c, int num, const struct irc_msg *m)
             }
         }
         return 0;
+    case 376: /* the end of the MOTD, or 422: none; either way the last of
+               * the welcome, every ISUPPORT line read */
+    case 422:
+        c->welcomed = 1;
+        return 0;
     case 410: /* ERR_INVALIDCAPCMD */
         return 1;
     case 421: /* a server that knows no CAP: registration goes on */
@@ -973,12 +1049,12 @@ static void server_lines(struct conn *c)
     for (;;) {
         char *nl = memchr(c->srx.d, '\n', c->srx.n);
         if (!nl) {
-            if (c->srx.n == sizeof(c->srx.d))
+            if (!bytes_room(&c->srx))
                 fail(c, "the server sent a line longer than %d bytes", CONN_BUF);
             return;
         }
         size_t len = (size_t)(nl - c->srx.d);
-        if (c->ctx_out.n + len + 2 > sizeof(c->ctx_out.d))
+        if (len + 2 > bytes_room(&c->ctx_out))
             return; /* libircclient is behind: the rest waits */
         memcpy(line, c->srx.d, len);
         line[len] = '\0';
@@ -1074,9 +1150,9 @@ static void tcp_connected(struct conn *c)
 static void server_read(struct conn *c)
 {
     for (;;) {
-        size_t room = sizeof(c->srx.d) - c->srx.n;
-        if (!room)
+        if (!bytes_room(&c->srx))
             return;
+        size_t room = bytes_reserve(&c->srx, c->srx.n + READ_CHUNK);
         ssize_t n;
         if (c->ssl) {
             ERR_clear_error();
@@ -1110,6 +1186,10 @@ static void server_read(struct conn *c)
                 return;
         }
         c->srx.n += (size_t)n;
+        /* A short read took all there was: no second read to hear EAGAIN
+         * (TLS reads on, for what OpenSSL holds decrypted). */
+        if (!c->ssl && (size_t)n < room)
+            return;
     }
 }
 
@@ -1144,8 +1224,34 @@ static void server_write(struct conn *c)
     }
 }
 
+/* Puts one end of a Unix socket pair where libircclient's loopback TCP
+ * socket was (dup2 onto `libfd`, keeping its file flags) and returns the
+ * other end, closing `tcp`, our end of the loopback connection: every line
+ * then crosses the kernel as a local copy instead of through its TCP stack
+ * (half the CPU the relay costs a line, measured by bench/peers_bench.py),
+ * and nothing is left that another program could connect to. libircclient
+ * only sends and receives on the descriptor it knows. On any failure, the
+ * TCP connection stays as it is: `tcp` is returned. */
+static int unix_swap(int tcp, int libfd)
+{
+    int pair[2];
+    int fl = fcntl(libfd, F_GETFL, 0);
+
+    if (fl < 0 || socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0)
+        return tcp;
+    if (dup2(pair[0], libfd) < 0 || fcntl(libfd, F_SETFL, fl) != 0) {
+        close(pair[0]);
+        close(pair[1]);
+        return tcp;
+    }
+    close(pair[0]);
+    close(tcp);
+    return pair[1];
+}
+
 /* Accepts libircclient's connection, and only its: the peer must be the
- * socket libircclient selects on (`libfd`). */
+ * socket libircclient selects on (`libfd`); then moves it onto a Unix
+ * socket pair (unix_swap). */
 static void lib_accept(struct conn *c, int libfd)
 {
     struct sockaddr_storage peer, mine;
@@ -1162,8 +1268,8 @@ static void lib_accept(struct conn *c, int libfd)
         close(fd);
         return;
     }
-    set_nonblock(fd);
-    c->cfd = fd;
+    c->cfd = unix_swap(fd, libfd);
+    set_nonblock(c->cfd);
     close(c->lfd);
     c->lfd = -1;
 }
@@ -1171,9 +1277,9 @@ static void lib_accept(struct conn *c, int libfd)
 static void lib_read(struct conn *c)
 {
     for (;;) {
-        size_t room = sizeof(c->crx.d) - c->crx.n;
-        if (!room)
+        if (!bytes_room(&c->crx))
             return;
+        size_t room = bytes_reserve(&c->crx, c->crx.n + READ_CHUNK);
         ssize_t n = read(c->cfd, c->crx.d + c->crx.n, room);
         if (n < 0 && (errno == EAGAIN || errno == EINTR))
             return;
@@ -1182,6 +1288,8 @@ static void lib_read(struct conn *c)
             return;
         }
         c->crx.n += (size_t)n;
+        if ((size_t)n < room)
+            return; /* all there was */
     }
 }
 
@@ -1208,12 +1316,12 @@ static void add_fd(int fd, fd_set *set, int *maxfd)
 
 void conn_fds(struct conn *c, fd_set *r, fd_set *w, int *maxfd)
 {
-    if (c->state == ST_DEAD)
+    if (c->state == ST_DEAD || c->spliced)
         return;
     if (c->lfd >= 0)
         add_fd(c->lfd, r, maxfd);
     if (c->cfd >= 0) {
-        if (c->stx.n < CONN_SLOW && c->crx.n < sizeof(c->crx.d))
+        if (c->stx.n < CONN_SLOW && bytes_room(&c->crx))
             add_fd(c->cfd, r, maxfd);
         if (c->ctx_out.n)
             add_fd(c->cfd, w, maxfd);
@@ -1224,7 +1332,7 @@ void conn_fds(struct conn *c, fd_set *r, fd_set *w, int *maxfd)
         add_fd(c->sfd, w, maxfd);
         return;
     }
-    if (c->srx.n < sizeof(c->srx.d) && !c->eof)
+    if (bytes_room(&c->srx) && !c->eof)
         add_fd(c->sfd, r, maxfd);
     if (c->stx.n || c->ssl_want_write)
         add_fd(c->sfd, w, maxfd);
@@ -1232,7 +1340,19 @@ void conn_fds(struct conn *c, fd_set *r, fd_set *w, int *maxfd)
 
 int conn_busy(const struct conn *c)
 {
-    return c->state == ST_UP && c->ssl && SSL_pending(c->ssl) > 0 && c->srx.n < sizeof(c->srx.d);
+    return c->state == ST_UP && c->ssl && SSL_pending(c->ssl) > 0 && bytes_room(&c->srx);
+}
+
+/* Whether a read may bring something: the socket is readable, or (TLS)
+ * OpenSSL holds decrypted bytes or waited for the socket to be writable.
+ * A read on every turn of the loop would cost a system call each time. */
+static int server_readable(struct conn *c, fd_set *r, fd_set *w)
+{
+    if (c->sfd < 0)
+        return 0;
+    if (FD_ISSET(c->sfd, r))
+        return 1;
+    return c->ssl && ((c->ssl_want_write && FD_ISSET(c->sfd, w)) || SSL_pending(c->ssl) > 0);
 }
 
 /* The server's side, by state: the TCP connection made, the TLS
@@ -1243,7 +1363,7 @@ static void server_step(struct conn *c, fd_set *r, fd_set *w)
         tcp_connected(c);
     } else if (c->state == ST_HANDSHAKE && (FD_ISSET(c->sfd, r) || FD_ISSET(c->sfd, w))) {
         handshake(c);
-    } else if (c->state == ST_UP && !c->eof) {
+    } else if (c->state == ST_UP && !c->eof && server_readable(c, r, w)) {
         c->ssl_want_write = 0;
         server_read(c);
     }
@@ -1255,15 +1375,59 @@ static void relay(struct conn *c)
 {
     server_lines(c);
     /* libircclient's lines go once our CAP LS is ahead of them. */
-    size_t room = CONN_BUF - c->stx.n;
+    size_t room = bytes_room(&c->stx);
     size_t n = c->crx.n < room ? c->crx.n : room;
     if (n && bytes_put(&c->stx, c->crx.d, n) == 0)
         bytes_drop(&c->crx, n);
     server_write(c);
 }
 
+/* Whether this module has nothing left to do on the server's lines: no
+ * TLS, the welcome over (the negotiation done, every ISUPPORT line read),
+ * and the server offered none of the capabilities that change lines or
+ * that are read here (tags, batches, standard replies, echoes, labels, the
+ * account lines), so none is on and none can come (ngircd). */
+static int plain_server(const struct conn *c)
+{
+    if (c->ssl || c->caps || c->cap != CAP_DONE || !c->welcomed || c->eof || c->state != ST_UP)
+        return 0;
+    for (int i = 0; i < NWANTED; i++)
+        if (cap_listed(c->offered.p, wanted[i], NULL, 0))
+            return 0;
+    return 1;
+}
+
+/* On a plain server, hands the server's socket to libircclient (dup2 onto
+ * `libfd`, keeping its file flags) and leaves the relay: each line then
+ * costs the bot one read or write instead of three, as before the relay
+ * existed (bench/peers_bench.py). Only once every byte relayed either way
+ * has been read by the other side (the four queues empty, nothing unread
+ * in either socket of the pair), so nothing is lost or reordered. */
+static void splice(struct conn *c, int libfd)
+{
+    int in_lib = 0, in_ours = 0;
+
+    if (libfd < 0 || c->cfd < 0 || !plain_server(c) || c->srx.n || c->stx.n || c->crx.n ||
+        c->ctx_out.n)
+        return;
+    if (ioctl(libfd, FIONREAD, &in_lib) != 0 || in_lib || ioctl(c->cfd, FIONREAD, &in_ours) != 0 ||
+        in_ours)
+        return;
+    int fl = fcntl(libfd, F_GETFL, 0);
+    if (fl < 0 || dup2(c->sfd, libfd) < 0)
+        return;
+    fcntl(libfd, F_SETFL, fl);
+    close(c->sfd);
+    close(c->cfd);
+    c->sfd = c->cfd = -1;
+    c->spliced = 1;
+    log_msg(LOG_DEBUG, "a plain server: libircclient reads and writes its socket directly");
+}
+
 int conn_process(struct conn *c, fd_set *r, fd_set *w, int libfd)
 {
+    if (c->spliced)
+        return 0;
     if (c->eof == 2)
         fail(c, "the server closed the connection");
     if (c->state == ST_DEAD)
@@ -1281,20 +1445,18 @@ int conn_process(struct conn *c, fd_set *r, fd_set *w, int libfd)
      * before the end is reported, at the next call. */
     if (c->eof == 1 && (c->cfd < 0 || (!c->ctx_out.n && !memchr(c->srx.d, '\n', c->srx.n))))
         c->eof = 2;
-    return c->state == ST_DEAD ? -1 : 0;
+    if (c->state == ST_DEAD)
+        return -1;
+    splice(c, libfd);
+    return 0;
 }
 
 /* ------------------------------------------------------ without sockets */
 
 struct conn *conn_offline(const struct config *cfg)
 {
-    struct conn *c = xmalloc(sizeof(*c));
+    struct conn *c = conn_new(cfg);
 
-    memset(c, 0, sizeof(*c));
-    str_init_fixed(&c->offered, c->offered_buf, sizeof(c->offered_buf));
-    c->cfg = cfg;
-    c->lfd = c->cfd = c->sfd = -1;
-    sts_follow(c); /* a stored policy: as if on TLS */
     up(c);
     return c;
 }
@@ -1306,7 +1468,7 @@ void conn_set_outq(struct conn *c, struct outq *q)
 
 size_t conn_feed(struct conn *c, const char *data, size_t len)
 {
-    size_t room = sizeof(c->srx.d) - c->srx.n;
+    size_t room = bytes_room(&c->srx);
 
     if (len > room)
         len = room;

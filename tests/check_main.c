@@ -34,6 +34,7 @@ int main(void)
     srunner_add_suite(sr, season_suite());
     srunner_add_suite(sr, predict_suite());
     srunner_add_suite(sr, caps_suite());
+    srunner_add_suite(sr, relay_suite());
     srunner_add_suite(sr, tournament_suite());
     srunner_add_suite(sr, policy_suite());
     srunner_add_suite(sr, stamp_suite());

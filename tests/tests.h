@@ -41,6 +41,7 @@ Suite *pace_suite(void);
 Suite *season_suite(void);
 Suite *predict_suite(void);
 Suite *caps_suite(void);
+Suite *relay_suite(void);
 Suite *tournament_suite(void);
 Suite *policy_suite(void);
 Suite *stamp_suite(void); /* webfast (issue 28): change stamps */

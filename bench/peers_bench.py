@@ -1,0 +1,369 @@
+#!/usr/bin/env python3
+"""peers_bench.py - the bot's weight beside Eggdrop's: CPU per command and
+private memory, both bots on one ngircd at its defaults.
+
+    python3 bench/peers_bench.py BOT     (from the repository root; BOT the
+                                          optimised build/ringside, not ASan)
+
+Prints one figure a line, `name value unit`, as the other bench programs do
+(diagnostics go to stderr):
+
+  bot.cpu_us_per_command  us
+      the bot's CPU time (user and system, from /proc/PID/task/*/schedstat,
+      which counts in nanoseconds; /proc/PID/stat's utime and stime, in
+      clock ticks, when schedstat is missing) from just before the first
+      command of a round to the arrival of its last reply, divided by the
+      round's commands; the median of the rounds.
+  bot.private_kb  KiB
+      the bot's private memory after the rounds: Private_Clean +
+      Private_Dirty of /proc/PID/smaps_rollup (the pages no other process
+      shares: its anonymous memory and the library pages it wrote).
+  peers.cpu_per_command_ratio  x
+      Eggdrop's CPU per command divided by the bot's, per pair of rounds
+      (each pair run back to back, the order alternating); the median.
+  peers.private_memory_ratio  x
+      the bot's private memory divided by Eggdrop's (at most 0.33 is the
+      target of issue 28: "at most a third").
+
+The command: `version` in private, which each bot answers with one line
+(Ringside's own command; for Eggdrop a two-line Tcl bind this script writes,
+`bind msg - version`, answering through its server queue). CLIENTS clients
+each send their share of a round's commands one at a time, the next as soon
+as the reply to the one before arrived, so both bots see the same closed
+loop; the rounds of the two bots alternate (ringside, eggdrop, eggdrop,
+ringside, ...), after a warm-up round each that is not counted. Both bots
+keep their default logging; their flood limits are opened so that every
+command is answered, and neither bot's own pacing holds its replies back
+(Ringside: [flood] commands = 100 a second, exempt, burst 20, 20 lines a
+second; Eggdrop: flood-msg 0:0, and the reply sent with putnow, past its
+queues, whose msg-rate sends one line a second at best). ngircd's own limits
+stay at their defaults: it reads each client at its pace, so a round takes
+seconds and the CPU a bot spends idle (its timers) counts too, as it does in
+use.
+
+  bot.idle_cpu_us_per_s  us/s
+      the bot's CPU while nobody talks to it, over IDLE_SECONDS after the
+      warm-up (Eggdrop's on stderr).
+  bot.marginal_cpu_us_per_command  us
+  peers.marginal_cpu_per_command_ratio  x
+      as the two CPU figures above, less what each bot spends idle over the
+      round (its idle rate times the round's length): what a command itself
+      costs, whichever bot's round is the longer (ngircd reads a bot that
+      sends more lines, delivery markers among them, more slowly).
+
+Eggdrop is Debian's `eggdrop` package (make bench-peers installs it through
+scripts/deps.sh); it refuses to run as root, so as root it runs as the user
+tests/e2e uses for ircd-hybrid (ringside-e2e). Without Eggdrop the bot's own
+figures are still printed and the script exits 1.
+
+Environment:
+  PEERS_COMMANDS=N   commands a round (default 120)
+  PEERS_ROUNDS=N     counted rounds per bot (default 3)
+  PEERS_CLIENTS=N    clients sending at once (default 6)
+  PEERS_KEEP=1       keep the temporary directory
+
+Exit status 0 when every figure was measured, 1 otherwise.
+Python 3 standard library only.
+"""
+
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "tests", "e2e"))
+import e2e  # noqa: E402
+from e2e import Client, Failure  # noqa: E402
+
+COMMANDS = int(os.environ.get("PEERS_COMMANDS", "120"))
+ROUNDS = int(os.environ.get("PEERS_ROUNDS", "3"))
+CLIENTS = int(os.environ.get("PEERS_CLIENTS", "6"))
+KEEP = os.environ.get("PEERS_KEEP") == "1"
+EGG_NICK = "eggbench"
+EGG_USER = "ringside-e2e"  # tests/e2e's unprivileged user (e2e.HYBRID_USER)
+REPLY_TIMEOUT = 60.0
+IDLE_SECONDS = 5.0
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+
+
+def note(msg):
+    print("peers_bench: " + msg, file=sys.stderr, flush=True)
+
+
+# ------------------------------------------------------------ measuring
+
+
+def cpu_ns(pid):
+    """The CPU time process `pid` has used, in ns: its threads' schedstat
+    (exact), or utime + stime from stat (clock ticks)."""
+    total = 0
+    try:
+        for tid in os.listdir("/proc/%d/task" % pid):
+            with open("/proc/%d/task/%s/schedstat" % (pid, tid)) as f:
+                total += int(f.read().split()[0])
+        if total:
+            return total
+    except (OSError, ValueError, IndexError):
+        pass
+    with open("/proc/%d/stat" % pid) as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) * 1_000_000_000 // CLK_TCK
+
+
+def memory_kb(pid):
+    """{field: KiB} of /proc/PID/smaps_rollup, with Private (Clean + Dirty)."""
+    out = {}
+    with open("/proc/%d/smaps_rollup" % pid) as f:
+        for line in f:
+            parts = line.split()
+            if len(parts) == 3 and parts[2] == "kB":
+                out[parts[0].rstrip(":")] = int(parts[1])
+    out["Private"] = out.get("Private_Clean", 0) + out.get("Private_Dirty", 0)
+    with open("/proc/%d/status" % pid) as f:
+        for line in f:
+            if line.startswith(("RssAnon:", "RssFile:", "VmRSS:")):
+                k, v = line.split(":", 1)
+                out[k] = int(v.split()[0])
+    return out
+
+
+# ------------------------------------------------------------ the bots
+
+
+def start_ringside(env):
+    with open(env.bot_conf, "w") as f:
+        f.write("""\
+; Generated by bench/peers_bench.py
+[irc]
+server = 127.0.0.1
+port = {port}
+nick = {nick}
+channels = {chan}
+
+[bot]
+database = {db}
+
+[flood]
+exempt = yes
+burst = 20
+lines_per_second = 20
+commands = 100
+commands_seconds = 1
+ignore_seconds = 1
+""".format(port=env.port, nick=e2e.BOT_NICK, chan=e2e.CHANNEL, db=env.db_path))
+    log = open(env.bot_log, "ab")
+    env.bot = subprocess.Popen([env.bot_path, "-c", env.bot_conf], cwd=env.dir,
+                               stdin=subprocess.DEVNULL, stdout=log, stderr=log,
+                               start_new_session=True)
+    log.close()
+    env.wait_bot_in(e2e.CHANNEL, timeout=60)
+
+
+EGG_CONF = """\
+# Generated by bench/peers_bench.py
+set mod-path "/usr/lib/eggdrop/modules/"
+set help-path "/usr/share/eggdrop/help/"
+loadmodule blowfish
+loadmodule dns
+loadmodule channels
+loadmodule server
+loadmodule ctcp
+loadmodule irc
+loadmodule console
+set nick "{nick}"
+set altnick "{nick}_"
+set realname "peers bench"
+set username "egg"
+set admin "bench"
+set network "bench"
+set servers {{ 127.0.0.1:{port} }}
+set default-port {port}
+logfile mco * "{dir}/eggdrop.log"
+set userfile "{dir}/egg.user"
+set chanfile "{dir}/egg.chan"
+set pidfile "{dir}/egg.pid"
+set botnet-nick "{nick}"
+set listen-addr "127.0.0.1"
+set flood-msg 0:0
+set flood-ctcp 0:0
+set msg-rate 0
+set quiet-save 1
+set ctcp-mode 0
+channel add {chan}
+bind msg - version egg:version
+proc egg:version {{nick uhost hand text}} {{
+  putnow "PRIVMSG $nick :Eggdrop $::version, an IRC bot"
+}}
+"""
+
+
+def start_eggdrop(env):
+    """Eggdrop in env's folder, as an unprivileged user when we are root;
+    returns its Popen once it is in the channel."""
+    egg = shutil.which("eggdrop")
+    if not egg:
+        raise Failure("eggdrop is not installed (make bench-peers installs it)")
+    edir = os.path.join(env.dir, "egg")
+    os.makedirs(edir, exist_ok=True)
+    conf = os.path.join(edir, "egg.conf")
+    with open(conf, "w") as f:
+        f.write(EGG_CONF.format(nick=EGG_NICK, port=env.port, dir=edir, chan=e2e.CHANNEL))
+    argv = [egg, "-n", "-m", conf]
+    if os.geteuid() == 0:
+        os.chmod(env.dir, 0o711)
+        for p in (edir, conf):
+            shutil.chown(p, EGG_USER, EGG_USER)
+        argv = ["setpriv", "--reuid=" + EGG_USER, "--regid=" + EGG_USER,
+                "--clear-groups"] + argv
+    log = open(os.path.join(edir, "stdout.log"), "ab")
+    p = subprocess.Popen(argv, cwd=edir, stdin=subprocess.DEVNULL, stdout=log,
+                         stderr=subprocess.STDOUT, start_new_session=True)
+    log.close()
+    probe = Client(env, "eggprobe")
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            if p.poll() is not None:
+                raise Failure("eggdrop exited (status %s)" % p.returncode,
+                              e2e.tail(os.path.join(edir, "stdout.log"), 20))
+            start = len(probe.lines)
+            probe.raw("PRIVMSG %s :version" % EGG_NICK)
+            if probe.wait(lambda m: m.nick.lower() == EGG_NICK and m.cmd == "PRIVMSG",
+                          "eggdrop's reply", start=start, timeout=2, fail=False):
+                break
+            if time.monotonic() > deadline:
+                raise Failure("eggdrop did not answer within 60 s",
+                              e2e.tail(os.path.join(edir, "stdout.log"), 20))
+    finally:
+        probe.quit()
+    return p
+
+
+def bot_pid(p):
+    """The bot's own pid (setpriv execs it, so the Popen's pid is it)."""
+    return p.pid
+
+
+# ------------------------------------------------------------ a round
+
+
+def one_round(clients, target, pid, n):
+    """n `version` commands to `target`, shared among the clients, each
+    client sending its next as soon as its previous reply came; the CPU
+    the bot used meanwhile, in ns."""
+    share = [n // len(clients) + (1 if i < n % len(clients) else 0)
+             for i in range(len(clients))]
+    left = list(share)
+    marks = [len(c.lines) for c in clients]
+    before = cpu_ns(pid)
+    for i, c in enumerate(clients):
+        if left[i]:
+            c.raw("PRIVMSG %s :version" % target)
+    deadline = time.monotonic() + REPLY_TIMEOUT + n
+    while any(left):
+        progressed = False
+        for i, c in enumerate(clients):
+            if not left[i]:
+                continue
+            m = c.wait(lambda m: m.nick.lower() == target and m.cmd in ("PRIVMSG", "NOTICE"),
+                       "a reply from %s" % target, start=marks[i], timeout=0.05, fail=False)
+            if not m:
+                continue
+            marks[i] = c.lines.index(m, marks[i]) + 1
+            left[i] -= 1
+            progressed = True
+            if left[i]:
+                c.raw("PRIVMSG %s :version" % target)
+        if not progressed and time.monotonic() > deadline:
+            raise Failure("%s did not answer %d of %d commands" % (target, sum(left), n))
+    return cpu_ns(pid) - before
+
+
+def measure(env, rs, egg):
+    clients = [Client(env, "peer%d" % i) for i in range(CLIENTS)]
+    bots = [("ringside", e2e.BOT_NICK, bot_pid(rs))]
+    if egg:
+        bots.append(("eggdrop", EGG_NICK, bot_pid(egg)))
+    for name, nick, pid in bots:  # warm-up, not counted
+        one_round(clients, nick, pid, max(CLIENTS, COMMANDS // 4))
+    idle0 = {name: cpu_ns(pid) for name, _, pid in bots}
+    time.sleep(IDLE_SECONDS)
+    idle = {name: (cpu_ns(pid) - idle0[name]) / IDLE_SECONDS / 1000.0 for name, _, pid in bots}
+    note("idle: %s us/s" % {k: round(v, 1) for k, v in idle.items()})
+    per = {name: [] for name, _, _ in bots}
+    marginal = {name: [] for name, _, _ in bots}
+    for r in range(ROUNDS):
+        order = bots if r % 2 == 0 else list(reversed(bots))
+        for name, nick, pid in order:
+            t = time.monotonic()
+            ns = one_round(clients, nick, pid, COMMANDS)
+            took = time.monotonic() - t
+            per[name].append(ns / COMMANDS / 1000.0)
+            marginal[name].append(max(0.0, ns / 1000.0 - idle[name] * took) / COMMANDS)
+            note("round %d %s: %.1f us a command (%.1f less idle), %.1f s" %
+                 (r + 1, name, per[name][-1], marginal[name][-1], took))
+    for c in clients:
+        c.quit()
+    return per, marginal, idle
+
+
+def main():
+    if len(sys.argv) != 2:
+        print("usage: python3 bench/peers_bench.py BOT", file=sys.stderr)
+        return 2
+    env = e2e.Env(sys.argv[1], "ngircd")
+    egg = None
+    status = 0
+    try:
+        env.start_server()
+        start_ringside(env)
+        try:
+            egg = start_eggdrop(env)
+        except Failure as e:
+            note("no eggdrop: %s\n%s" % (e, getattr(e, "detail", "")))
+            status = 1
+        per, marginal, idle = measure(env, env.bot, egg)
+        rmem = memory_kb(bot_pid(env.bot))
+        rcpu = statistics.median(per["ringside"])
+        print("bot.cpu_us_per_command %.1f us" % rcpu)
+        print("bot.private_kb %d KiB" % rmem["Private"])
+        print("bot.idle_cpu_us_per_s %.1f us/s" % idle["ringside"])
+        print("bot.marginal_cpu_us_per_command %.1f us" % statistics.median(marginal["ringside"]))
+        note("ringside memory: %s" % rmem)
+        if egg:
+            emem = memory_kb(bot_pid(egg))
+            note("eggdrop memory: %s" % emem)
+            ratios = [e / r for e, r in zip(per["eggdrop"], per["ringside"])]
+            note("eggdrop: %s us a command; ratios %s" %
+                 (["%.1f" % x for x in per["eggdrop"]], ["%.2f" % x for x in ratios]))
+            print("peers.cpu_per_command_ratio %.2f x" % statistics.median(ratios))
+            mr = [e / max(r, 0.1) for e, r in zip(marginal["eggdrop"], marginal["ringside"])]
+            print("peers.marginal_cpu_per_command_ratio %.2f x" % statistics.median(mr))
+            print("peers.private_memory_ratio %.2f x" % (rmem["Private"] / emem["Private"]))
+    except Failure as e:
+        note("%s\n%s" % (e, getattr(e, "detail", "")))
+        status = 1
+    finally:
+        for c in list(env.clients):
+            c.close()
+        if egg and egg.poll() is None:
+            egg.terminate()
+            try:
+                egg.wait(10)
+            except subprocess.TimeoutExpired:
+                egg.kill()
+                egg.wait()
+        env.stop_bot()
+        env.stop_server()
+        if KEEP or status:
+            note("kept %s" % env.dir)
+        else:
+            shutil.rmtree(env.dir, ignore_errors=True)
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
