@@ -167,9 +167,12 @@ START_TEST(test_whole_boxing_bout)
     HAS(out, "PRIVMSG #ringside :Bout #1, boxing, 3 rounds: Rocky (alice)");
     HAS(out, "PRIVMSG alice :Bout #1, round 1 of 3");
     HAS(out, "PRIVMSG bob :Bout #1, round 1 of 3");
-    /* Their first bout: the order line explained. */
-    HAS(out, "PRIVMSG alice :Boxing orders are AGG/POW/DEF, e.g. 5H/8!/7 (inside): ");
-    HAS(out, "PRIVMSG bob :Boxing orders are AGG/POW/DEF");
+    /* Their first bout: the order line explained, in the prompt. */
+    HAS(out, "PRIVMSG alice :Bout #1, round 1 of 3: your orders for Rocky (e.g. 5H/8!/7 (inside)) "
+             "within 2 minutes; send them here, in private. Boxing orders are AGG/POW/DEF, e.g. "
+             "5H/8!/7 (inside): ");
+    HAS(out, "PRIVMSG bob :Bout #1, round 1 of 3: your orders for Apollo (e.g. 5H/8!/7 (inside)) "
+             "within 2 minutes; send them here, in private. Boxing orders are AGG/POW/DEF");
     for (int r = 1; r <= 3; r++) {
         out = run("alice", 0, "5/5/10 (ring)");
         HAS(out, "orders stored for Rocky: 5/5/10 (ring)");
@@ -221,7 +224,7 @@ START_TEST(test_whole_boxing_bout)
         snprintf(want, sizeof(want), "PRIVMSG %s :%s is over, and you won: %s wins ",
                  w ? "bob" : "alice",
                  w ? "Bout #1: your round 3 orders for Apollo (4H/6/10) are in and fought. It"
-                   : "Bout #1",
+                   : "Bout #1: your round 3 orders for Rocky (5/5/10 (ring)) are in and fought. It",
                  f[w].name);
         HAS(out, want);
         snprintf(want, sizeof(want),
@@ -230,7 +233,7 @@ START_TEST(test_whole_boxing_bout)
                  f[w].name, p, p == 1 ? "" : "s", p == 1 ? "it" : "each", f[w].name);
         HAS(out, want);
         snprintf(want, sizeof(want), "%s :%s is over, and you lost: %s wins ", w ? "alice" : "bob",
-                 w ? "Bout #1"
+                 w ? "Bout #1: your round 3 orders for Rocky (5/5/10 (ring)) are in and fought. It"
                    : "Bout #1: your round 3 orders for Apollo (4H/6/10) are in and "
                      "fought. It",
                  f[w].name);
@@ -738,7 +741,8 @@ START_TEST(test_sugarray_example_bout)
         if (r == 1) /* the corner: both endurances and the attack totals */
             HAS(out,
                 "PRIVMSG mill :Bout #1, round 3 of 5: your orders for Miller (e.g. 3/2) within "
-                "2 minutes. Your corner: Miller has 13 endurance (50% of the start); Murphy "
+                "2 minutes; your round 2 orders for Miller (3/0) are in and fought. Your corner: "
+                "Miller has 13 endurance (50% of the start); Murphy "
                 "looks tired. Score: endurance Miller 13, Murphy 14; attack totals 5-9 "
                 "(Murphy ahead).\n");
     }
@@ -752,8 +756,9 @@ START_TEST(test_sugarray_example_bout)
         "PRIVMSG murf :Bout #1: your round 5 orders for Murphy (3/3) are in and fought. It is "
         "over, and you won: Murphy wins on points, 19-10. Murphy is now 1-0-0, endurance 22 (was "
         "21).\n");
-    HAS(out, "PRIVMSG mill :Bout #1 is over, and you lost: Murphy wins on points, 19-10. Miller is "
-             "now 0-1-0, endurance 25 (was 26).\n");
+    HAS(out, "PRIVMSG mill :Bout #1: your round 5 orders for Miller (3/1) are in and fought. It is "
+             "over, and you lost: Murphy wins on points, 19-10. Miller is now 0-1-0, endurance 25 "
+             "(was 26).\n");
     /* The changes after the bout: a points win is an endurance point. */
     ck_assert_int_eq(db_fighter_get(bot.db, "murphy", &f), DB_OK);
     ck_assert_int_eq(f.sheet.u.sugarray.endurance, 22);
@@ -761,6 +766,58 @@ START_TEST(test_sugarray_example_bout)
     ck_assert_int_eq(db_fighter_get(bot.db, "miller", &f), DB_OK);
     ck_assert_int_eq(f.sheet.u.sugarray.endurance, 25);
     ck_assert(replay_ok(1));
+}
+END_TEST
+
+/* accept, decline and withdraw in private: with one open challenge bare,
+ * else by the challenger's nick or the bout's number; what is wrong in one
+ * line that says how to do it right, and nothing changes. The channel
+ * hears of the answer all the same. */
+START_TEST(test_answers_in_private)
+{
+    struct db_bout b;
+    const char *out;
+
+    player("alice", "create Rocky str=14 spd=12 agl=11 tgh=12 hgt=11");
+    player("bob", "create Apollo str=13 spd=14 agl=12 tgh=11 hgt=10");
+    out = run("bob", 0, "create Creed str=13 spd=14 agl=12 tgh=11 hgt=10");
+    HAS(out, "is ready");
+    player("carol", "create Ivan str=12 spd=12 agl=12 tgh=12 hgt=12");
+    out = run("bob", 0, "accept");
+    HAS(out, "PRIVMSG bob :nobody has challenged you");
+    out = run("alice", 1, "!challenge bob");
+    HAS(out, "(bout #1)");
+    out = run("carol", 1, "!challenge bob");
+    HAS(out, "(bout #2)");
+    out = run("bob", 0, "accept");
+    HAS(out, "PRIVMSG bob :2 challenges are open; say whose: accept <nick> (or "
+             "accept #<bout>)\n");
+    out = run("bob", 1, "!decline");
+    HAS(out, "PRIVMSG #ringside :bob: 2 challenges are open; say whose: "
+             "!decline <nick> (or !decline #<bout>)\n");
+    out = run("bob", 0, "accept #7");
+    HAS(out, "PRIVMSG bob :bout #7 is not an open challenge to you; say "
+             "accept <nick> or accept #<bout>\n");
+    out = run("alice", 0, "withdraw 2");
+    HAS(out, "PRIVMSG alice :bout #2 is not an open challenge of yours; "
+             "say withdraw <nick> or withdraw #<bout>\n");
+    ck_assert_int_eq(db_bout_get(bot.db, 1, &b), DB_OK);
+    ck_assert_int_eq(b.state, DB_BOUT_CHALLENGE);
+    ck_assert_int_eq(db_bout_get(bot.db, 2, &b), DB_OK);
+    ck_assert_int_eq(b.state, DB_BOUT_CHALLENGE);
+    out = run("bob", 0, "decline 2");
+    HAS(out, "PRIVMSG #ringside :bob declines the challenge (bout #2, Ivan vs Creed).\n");
+    out = run("bob", 0, "accept");
+    HAS(out, "PRIVMSG #ringside :Bout #1, boxing, 3 rounds: Rocky (alice)");
+    HAS(out, "PRIVMSG bob :Bout #1, round 1 of 3: your orders for Apollo");
+    ck_assert_int_eq(db_bout_get(bot.db, 1, &b), DB_OK);
+    ck_assert_int_eq(b.state, DB_BOUT_LIVE);
+    out = run("carol", 1, "!challenge bob");
+    HAS(out, "(bout #3)");
+    out = run("carol", 0, "withdraw #3");
+    HAS(out, "PRIVMSG #ringside :carol withdraws the challenge (bout #3, Ivan vs Creed).\n");
+    ck_assert_int_eq(db_bout_get(bot.db, 3, &b), DB_OK);
+    ck_assert_int_eq(b.state, DB_BOUT_CANCELLED);
 }
 END_TEST
 
@@ -1018,6 +1075,7 @@ Suite *bout_suite(void)
     tcase_add_test(tc, test_grammar_sweep);
     tcase_add_test(tc, test_formatting);
     tcase_add_test(tc, test_forfeit_decline_expire_cancel);
+    tcase_add_test(tc, test_answers_in_private);
     tcase_add_test(tc, test_orders_never_limited);
     tcase_add_test(tc, test_report_private);
     tcase_add_test(tc, test_orders_find_their_bout);

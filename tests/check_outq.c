@@ -674,6 +674,41 @@ START_TEST(test_channel_burst)
 }
 END_TEST
 
+/* A throttle notice naming a channel shows the server counts a channel's
+ * members together: from then on every channel (not only the one named)
+ * gets at most 2 lines back to back and 1 a second, whatever the bot's own
+ * pacing, so at most 4 of its lines fall in any 2-second window; private
+ * lines keep the whole burst. A notice naming a nick changes nothing. */
+START_TEST(test_shared_channel_half)
+{
+    struct outq *q = outq_new(20, 5);
+    char line[OUTQ_LINE_MAX];
+
+    outq_throttled(q, "bob", 0);
+    for (int i = 0; i < 6; i++)
+        outq_msg(q, OUTQ_LIVE, "PRIVMSG", "#b", NULL, "before");
+    for (int i = 0; i < OUTQ_CHANNEL_BURST; i++)
+        ck_assert_int_eq(outq_pop(q, 10, line), 1);
+    ck_assert_int_eq(outq_pop(q, 10, line), 0);
+    outq_clear(q);
+
+    log_begin();
+    outq_throttled(q, "#a", 100);
+    ck_assert_ptr_nonnull(strstr(log_end(), "counts a channel's members together"));
+    for (int i = 0; i < 12; i++)
+        outq_msg(q, OUTQ_LIVE, "PRIVMSG", "#b", NULL, "commentary");
+    for (int i = 0; i < 6; i++)
+        outq_msg(q, OUTQ_REPLY, "PRIVMSG", "carol", NULL, "private");
+    int chan = 0, priv = 0;
+    for (double now = 200; now <= 202 + 1e-9; now += 0.25)
+        while (outq_pop(q, now, line) == 1)
+            *(strncmp(line, "PRIVMSG #b ", 11) == 0 ? &chan : &priv) += 1;
+    ck_assert_int_eq(chan, 4); /* 2 at once, then 1 a second: t = 200, 200, 201, 202 */
+    ck_assert_int_eq(priv, 6);
+    outq_free(q);
+}
+END_TEST
+
 /* 2000 bytes of words, some UTF-8: every line fits 512 bytes as relayed,
  * with the default prefix and with a shorter one, and the pieces put back
  * together give the text. */
@@ -1278,6 +1313,7 @@ Suite *outq_suite(void)
     tcase_add_test(tc, test_markers_confirm);
     tcase_add_test(tc, test_throttled_resent);
     tcase_add_test(tc, test_throttled_unmarked);
+    tcase_add_test(tc, test_shared_channel_half);
     tcase_add_test(tc, test_disconnected);
     tcase_add_test(tc, test_wait_times);
     tcase_add_test(tc, test_target_hold);
