@@ -860,21 +860,27 @@ static int live_in(const struct game *g, const char *channel)
     return n;
 }
 
+/* Appends n lines to a packed message `s`, a space before each. */
+static void joined_add(struct str *s, char lines[][RENDER_LINE_MAX], int n)
+{
+    for (int i = 0; i < n; i++)
+        str_add(s, " %s", lines[i]);
+}
+
 /* Says n lines to `channel` as one message: "[#7] " and the lines, a space
  * between them. */
 static void say_joined(struct game *g, const char *channel, int64_t id,
                        char lines[][RENDER_LINE_MAX], int n)
 {
-    char text[RENDER_ROUND_LINES * RENDER_LINE_MAX + 32];
     struct str s;
 
     if (n <= 0)
         return;
-    str_init_fixed(&s, text, sizeof(text));
+    str_init(&s);
     str_add(&s, "[#%lld]", (long long)id);
-    for (int i = 0; i < n; i++)
-        str_add(&s, " %s", lines[i]);
-    say_about(g, GAME_ROUND, channel, id, 0, "%s", text);
+    joined_add(&s, lines, n);
+    say_about(g, GAME_ROUND, channel, id, 0, "%s", s.p);
+    str_free(&s);
 }
 
 /* The training points part of say_over: what the bout earned him, what he
@@ -1090,13 +1096,22 @@ static void round_say(struct game *g, struct live *lv, struct round *r, int pack
     }
     if (r->n > 0) /* the predictions' count, once they are closed */
         predict_count_add(r->pred, lv, r->lines[0], RENDER_LINE_MAX);
-    if (packed) {
+    if (packed && render_result_plain(r->b.rules)) {
+        /* The round, the result in words and the ratings: one message. */
+        struct str s;
+        str_init(&s);
+        str_add(&s, "[#%lld]", (long long)r->rec.id);
+        joined_add(&s, r->lines, r->n);
+        joined_add(&s, r->result, r->nres);
+        if (r->b.result.over && r->ratings[0])
+            joined_add(&s, &r->ratings, 1);
+        say_about(g, GAME_ROUND, r->rec.channel, r->rec.id, 0, "%s", s.p);
+        str_free(&s);
+    } else if (packed) {
         say_joined(g, r->rec.channel, r->rec.id, r->lines, r->n);
         /* Classic result lines are a table: each keeps a line of its own. */
-        for (int i = 0; !render_result_plain(r->b.rules) && i < r->nres; i++)
+        for (int i = 0; i < r->nres; i++)
             say_joined(g, r->rec.channel, r->rec.id, &r->result[i], 1);
-        if (render_result_plain(r->b.rules))
-            say_joined(g, r->rec.channel, r->rec.id, r->result, r->nres);
         /* The ratings: a message of their own after the result's. */
         if (r->b.result.over && r->ratings[0])
             say_joined(g, r->rec.channel, r->rec.id, &r->ratings, 1);
@@ -1185,7 +1200,10 @@ static int resolve(struct game *g, struct live *lv)
         free(r);
         return -1;
     }
-    int packed = live_in(g, r->rec.channel) > 1; /* this bout counted, still live */
+    /* Packed once it has shared its channel (this bout counted, still
+     * live), to its end: the last bout of a busy channel stays terse. */
+    lv->shared |= live_in(g, r->rec.channel) > 1;
+    int packed = lv->shared;
     round_adopt(lv, r);
     withdraw(g, r->rec.id, r->number); /* its prompts, if still waiting */
     round_say(g, lv, r, packed);
@@ -1791,12 +1809,18 @@ static void bout_go(struct game *g, struct live *lv)
     lv->digest = 0;
     game_log(g, GAME_LOG_INFO, "bout %lld starts", (long long)rec.id);
 
+    /* The tale of the tape: one message (its lines a space apart). */
     char tape[3][RENDER_LINE_MAX];
     int n = render_tape(lv->corner, rec.rules, rec.rounds, rec.id, tape, 3);
+    struct str t;
+    str_init(&t);
     for (int i = 0; i < n; i++) {
         decorate(g, lv, tape[i], 0);
-        game_say(g, GAME_LIVE, rec.channel, "%s", tape[i]);
+        str_add(&t, "%s%s", i ? " " : "", tape[i]);
     }
+    if (n > 0)
+        game_say(g, GAME_LIVE, rec.channel, "%s", t.p);
+    str_free(&t);
     if (auto_rounds(lv)) {
         for (int s = 0; s < SIDES; s++)
             game_say(g, GAME_LIVE, player_nick(g, &lv->f[s]),

@@ -36,6 +36,7 @@ struct live {
     int waiting;
     double grace_end;
     int unasked[SIDES];
+    int shared; /* it shared its channel with another live bout: packed to its end */
 };
 
 /* A round whose commentary is said but not yet marked said in the

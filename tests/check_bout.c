@@ -597,7 +597,7 @@ START_TEST(test_formatting)
     run("alice", 1, "!challenge bob");
     const char *out = run("bob", 1, "!accept");
     HAS(out, "PRIVMSG #ringside :Bout #1, boxing, 3 rounds: \002Rocky\002 (alice) STR 14");
-    HAS(out, "PRIVMSG #ringside :vs \002Apollo\002 (bob) ");
+    HAS(out, "0-0-0 vs \002Apollo\002 (bob) "); /* the tape: one message */
     for (int r = 0; r < 3; r++) {
         run("alice", 0, "5/5/10");
         out = run("bob", 0, "5/5/10");
