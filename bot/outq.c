@@ -1271,6 +1271,22 @@ int outq_delivered(const struct outq *q, unsigned long mark)
     return 1;
 }
 
+int outq_queued(const struct outq *q, unsigned long mark)
+{
+    const struct fifo *all[] = {&q->retry, &q->live};
+
+    for (size_t k = 0; k < sizeof(all) / sizeof(all[0]); k++)
+        for (const struct oline *l = all[k]->head; l; l = l->next)
+            if (l->seq == mark)
+                return 1;
+    for (int i = 0; i < q->nown; i++)
+        for (int k = 0; k < 2; k++)
+            for (const struct oline *l = q->own[i]->q[k].head; l; l = l->next)
+                if (l->seq == mark)
+                    return 1;
+    return 0;
+}
+
 /* Puts line l (from the window) back to be sent first. */
 static void resend(struct outq *q, struct oline *l)
 {

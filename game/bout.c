@@ -967,6 +967,7 @@ struct round {
     struct db_rating_point rated[SIDES]; /* what the end did to the ratings */
     char ratings[RENDER_LINE_MAX];       /* and its line ("" for none) */
     struct predict_round *pred;          /* what it read of the predictions (predict.c) */
+    int ack[SIDES]; /* his own orders fought it: acknowledged on his next prompt (or end) */
 };
 
 /* Step 1 of a round: both orders, the players' where they sent them, else
@@ -1138,9 +1139,9 @@ static void round_fell(const struct live *lv, const struct round *r, int s, char
     fell[0] = '\0';
     if ((r->b.result.over && r->b.result.reason == TKO_TOWEL) || auto_rounds(lv))
         return;
-    /* His own orders: acknowledged here, whether or not the "stored" line
-     * went out before the round was fought (it is dropped if not). */
-    if (d->source == DB_ORDER_PLAYER)
+    /* His own orders: acknowledged here when they completed the round, or
+     * when their "stored" line had not gone out before (it is dropped). */
+    if (d->source == DB_ORDER_PLAYER && r->ack[s])
         snprintf(fell, len, "your round %d orders for %s (%s) are in and fought", r->number,
                  r->f[s].name, d->text);
     else if (d->source == DB_ORDER_PLAN && d->line > 0)
@@ -1159,8 +1160,7 @@ static void round_fell(const struct live *lv, const struct round *r, int s, char
 /* Step 6: what comes next, privately. Over: each player told the end
  * (say_over) and lv forgotten. A bout that fights itself: the corners'
  * view and the next round's clock. Else both asked for the next orders,
- * each with what fought the round for him (his own orders acknowledged),
- * and the clock. */
+ * each with what fought the round for him (round_fell), and the clock. */
 static void round_next(struct game *g, struct live *lv, const struct round *r)
 {
     char fell[SIDES][256];
@@ -1188,11 +1188,14 @@ static void round_next(struct game *g, struct live *lv, const struct round *r)
 
 /* Resolves the next round of `lv`: its orders (1), fought on copies (2),
  * stored in one transaction (3), adopted (4), said (5), and what comes next
- * (6), where the players' own orders are acknowledged. Returns 0 (lv may
- * be gone: the bout is over), or -1: nothing changed, nothing said, lv as
- * it was (the caller decides what to tell, and round_failed schedules the
- * round again). */
-static int resolve(struct game *g, struct live *lv)
+ * (6). The orders of side `acked` (-1: none) completed the round: they are
+ * acknowledged with his next prompt (or alone after the last round), and
+ * so are the other side's when their "stored" line is still waiting to go
+ * out (withdrawn with the round's prompts: one line less). Returns 0 (lv
+ * may be gone: the bout is over), or -1: nothing changed, nothing said, lv
+ * as it was (the caller decides what to tell, and round_failed schedules
+ * the round again). */
+static int resolve(struct game *g, struct live *lv, int acked)
 {
     struct round *r = xcalloc(1, sizeof(*r));
 
@@ -1204,6 +1207,11 @@ static int resolve(struct game *g, struct live *lv)
      * live), to its end: the last bout of a busy channel stays terse. */
     lv->shared |= live_in(g, r->rec.channel) > 1;
     int packed = lv->shared;
+    for (int s = 0; s < SIDES; s++) {
+        r->ack[s] = s == acked ||
+                    (lv->ack_mark[s] && g->io.queued && g->io.queued(g->io.ctx, lv->ack_mark[s]));
+        lv->ack_mark[s] = 0;
+    }
     round_adopt(lv, r);
     withdraw(g, r->rec.id, r->number); /* its prompts, if still waiting */
     round_say(g, lv, r, packed);
@@ -1271,7 +1279,7 @@ void game_tick(struct game *g, const char *league_channel)
         double left = lv->deadline - now;
         if (left <= 0) {
             int before = g->n;
-            if (resolve(g, lv) != 0)
+            if (resolve(g, lv, -1) != 0)
                 round_failed(g, lv);
             else if (g->n < before)
                 i--;
@@ -1924,7 +1932,7 @@ int game_forfeit(struct game *g, const struct game_caller *who, int64_t bout)
     bout_order_towel(lv->rec.rules, &lv->next[side]);
     lv->have[side] = 1;
     long long id = (long long)lv->rec.id;
-    if (resolve(g, lv) != 0) {
+    if (resolve(g, lv, -1) != 0) {
         lv->next[side] = kept;
         lv->have[side] = had;
         game_reply(who, "sorry, I could not record that (%s); try again", db_why(g->db));
@@ -2058,7 +2066,7 @@ int game_order_in(struct game *g, const struct game_caller *who, int64_t bout, c
     if (lv->have[!side]) {
         /* The round is fought now: the acknowledgement rides on the next
          * prompt (round_fell). */
-        if (resolve(g, lv) == 0)
+        if (resolve(g, lv, side) == 0)
             return 0;
         round_failed(g, lv); /* his orders stay stored, and the round is due */
     }
@@ -2072,6 +2080,7 @@ int game_order_in(struct game *g, const struct game_caller *who, int64_t bout, c
     say_about(g, GAME_LIVE, who->nick, lv->rec.id, dbo.round,
               "round %d orders stored for %s: %s (you may change them until the round is fought)",
               dbo.round, lv->f[side].name, dbo.text);
+    lv->ack_mark[side] = g->io.mark(g->io.ctx);
     return 0;
 }
 

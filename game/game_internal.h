@@ -37,6 +37,10 @@ struct live {
     double grace_end;
     int unasked[SIDES];
     int shared; /* it shared its channel with another live bout: packed to its end */
+    /* The output's mark after each side's "orders stored" for the next
+     * round (0: none said): still queued when the round is fought, it is
+     * dropped and the next prompt acknowledges his orders instead. */
+    unsigned long ack_mark[SIDES];
 };
 
 /* A round whose commentary is said but not yet marked said in the

@@ -224,7 +224,7 @@ START_TEST(test_whole_boxing_bout)
         snprintf(want, sizeof(want), "PRIVMSG %s :%s is over, and you won: %s wins ",
                  w ? "bob" : "alice",
                  w ? "Bout #1: your round 3 orders for Apollo (4H/6/10) are in and fought. It"
-                   : "Bout #1: your round 3 orders for Rocky (5/5/10 (ring)) are in and fought. It",
+                   : "Bout #1",
                  f[w].name);
         HAS(out, want);
         snprintf(want, sizeof(want),
@@ -233,7 +233,7 @@ START_TEST(test_whole_boxing_bout)
                  f[w].name, p, p == 1 ? "" : "s", p == 1 ? "it" : "each", f[w].name);
         HAS(out, want);
         snprintf(want, sizeof(want), "%s :%s is over, and you lost: %s wins ", w ? "alice" : "bob",
-                 w ? "Bout #1: your round 3 orders for Rocky (5/5/10 (ring)) are in and fought. It"
+                 w ? "Bout #1"
                    : "Bout #1: your round 3 orders for Apollo (4H/6/10) are in and "
                      "fought. It",
                  f[w].name);
@@ -741,7 +741,7 @@ START_TEST(test_sugarray_example_bout)
         if (r == 1) /* the corner: both endurances and the attack totals */
             HAS(out,
                 "PRIVMSG mill :Bout #1, round 3 of 5: your orders for Miller (e.g. 3/2) within "
-                "2 minutes; your round 2 orders for Miller (3/0) are in and fought. Your corner: "
+                "2 minutes. Your corner: "
                 "Miller has 13 endurance (50% of the start); Murphy "
                 "looks tired. Score: endurance Miller 13, Murphy 14; attack totals 5-9 "
                 "(Murphy ahead).\n");
@@ -756,9 +756,8 @@ START_TEST(test_sugarray_example_bout)
         "PRIVMSG murf :Bout #1: your round 5 orders for Murphy (3/3) are in and fought. It is "
         "over, and you won: Murphy wins on points, 19-10. Murphy is now 1-0-0, endurance 22 (was "
         "21).\n");
-    HAS(out, "PRIVMSG mill :Bout #1: your round 5 orders for Miller (3/1) are in and fought. It is "
-             "over, and you lost: Murphy wins on points, 19-10. Miller is now 0-1-0, endurance 25 "
-             "(was 26).\n");
+    HAS(out, "PRIVMSG mill :Bout #1 is over, and you lost: Murphy wins on points, 19-10. Miller is "
+             "now 0-1-0, endurance 25 (was 26).\n");
     /* The changes after the bout: a points win is an endurance point. */
     ck_assert_int_eq(db_fighter_get(bot.db, "murphy", &f), DB_OK);
     ck_assert_int_eq(f.sheet.u.sugarray.endurance, 22);
@@ -818,6 +817,36 @@ START_TEST(test_answers_in_private)
     HAS(out, "PRIVMSG #ringside :carol withdraws the challenge (bout #3, Ivan vs Creed).\n");
     ck_assert_int_eq(db_bout_get(bot.db, 3, &b), DB_OK);
     ck_assert_int_eq(b.state, DB_BOUT_CANCELLED);
+}
+END_TEST
+
+/* Both orders of a round before the first one's "stored" line went out:
+ * that line is dropped, and each prompt for the next round acknowledges
+ * its player's orders (one line per player for the round, not two). An
+ * acknowledgement that went out is not said again. */
+START_TEST(test_ack_folded_into_prompt)
+{
+    player("alice", "create Rocky str=14 spd=12 agl=11 tgh=12 hgt=11");
+    player("bob", "create Apollo str=13 spd=14 agl=12 tgh=11 hgt=10");
+    run("alice", 1, "!challenge bob");
+    run("bob", 1, "!accept");
+    bot.now += 3;
+    cmd_dispatch(&bot, "alice", NULL, "5/5/10");
+    const char *out = run("bob", 0, "4H/6/10");
+    ck_assert_ptr_null(strstr(out, "orders stored"));
+    HAS(out, "PRIVMSG alice :Bout #1, round 2 of 3: your orders for Rocky (e.g. 5H/8!/7 (inside)) "
+             "within 2 minutes; your round 1 orders for Rocky (5/5/10) are in and fought. Your "
+             "corner: ");
+    HAS(out, "PRIVMSG bob :Bout #1, round 2 of 3: your orders for Apollo (e.g. 5H/8!/7 (inside)) "
+             "within 2 minutes; your round 1 orders for Apollo (4H/6/10) are in and fought. Your "
+             "corner: ");
+    ck_assert_int_eq(lines_to(out, "alice"), 1);
+    ck_assert_int_eq(lines_to(out, "bob"), 1);
+    out = run("alice", 0, "5/5/10");
+    HAS(out, "PRIVMSG alice :round 2 orders stored for Rocky: 5/5/10 (you may change them");
+    out = run("bob", 0, "4H/6/10");
+    HAS(out, "PRIVMSG alice :Bout #1, round 3 of 3: your orders for Rocky (e.g. 5H/8!/7 (inside)) "
+             "within 2 minutes. Your corner: ");
 }
 END_TEST
 
@@ -1076,6 +1105,7 @@ Suite *bout_suite(void)
     tcase_add_test(tc, test_formatting);
     tcase_add_test(tc, test_forfeit_decline_expire_cancel);
     tcase_add_test(tc, test_answers_in_private);
+    tcase_add_test(tc, test_ack_folded_into_prompt);
     tcase_add_test(tc, test_orders_never_limited);
     tcase_add_test(tc, test_report_private);
     tcase_add_test(tc, test_orders_find_their_bout);
