@@ -80,10 +80,37 @@ RATE = 5
 ORDER_TIMEOUT = 120
 SHORT_TIMEOUT = 10  # scenario 3's, set by SIGHUP
 
-# Private messages that come by themselves (not replies to a command):
-# prompts for orders (with or without an acknowledgement on them), reminders,
-# the end of a bout, and the order line explained in a player's first bout.
-UNASKED = re.compile(r"^(Bout #\d+[,: ]|Boxing orders are |SUGAR RAY orders are )")
+# The order line explained (parse/boxing.c and parse/sugarray.c: order_help),
+# on the round 1 prompt of a player's first bout of the ruleset: such a
+# prompt is cut over two IRC lines, the second starting inside it.
+ORDER_HELPS = (
+    "Boxing orders are AGG/POW/DEF, e.g. 5H/8!/7 (inside): AGG is how many punches you throw "
+    "(8 for each point), POW how hard they are, DEF how well you guard; each is at least 1 "
+    "and AGG+POW+DEF is at most 20. Optional: H (head) or B (body) after AGG aims the "
+    "punches; ! after POW fights dirty (harder, but the referee may warn and disqualify); a "
+    "style in parentheses after DEF: inside, clinch, feint, counter, ring, cut, outside or "
+    "allout.",
+    "SUGAR RAY orders are attack/defence, e.g. 3/2, each 0 to 99: an attack above the "
+    "opponent's defence takes twice the difference off his endurance. Every round first "
+    "costs you endurance for its effort, 3 x attack + 2 x defence - skill: nothing for 0 or "
+    "less, 1 for 1-4, 2 for 5-7, 3 for 8-9, then 4, 5, 6, 7, 8 and 10 for 10 to 15, and "
+    "2 x (effort - 10) above 15. Whoever is not knocked out and has the larger total of "
+    "attack wins on points.")
+
+
+class _Unasked:
+    """Private messages that come by themselves (not replies to a command):
+    prompts for orders (with or without an acknowledgement on them),
+    reminders, the end of a bout, and the rest of a round 1 prompt that
+    explains the order line (a piece of ORDER_HELPS)."""
+    RX = re.compile(r"^(Bout #\d+[,: ]|Boxing orders are |SUGAR RAY orders are )")
+
+    def search(self, text):
+        t = text.strip()
+        return bool(self.RX.search(text)) or (len(t) >= 20 and any(t in h for h in ORDER_HELPS))
+
+
+UNASKED = _Unasked()
 # The reply to orders that do not complete their round (round, fighter).
 STORED = r"^round %s orders stored for %s: (.+) \(you may change them until the round is fought\)$"
 # The acknowledgement of the orders that complete a round (round, fighter):
@@ -341,15 +368,15 @@ def challenge(env, a, b, args, fa, fb):
     starts = [(a, fa, len(a.lines)), (b, fb, len(b.lines))]
     b.cmd("accept", CHANNEL)
     for c, f, s in starts:
-        t1 = index_of(c, wait_chan(c, r"^Bout #%d, \w+, \d+ rounds: %s \(%s\) " %
-                                   (bout_id, fa, a.nick), s), s)
-        t2 = index_of(c, wait_chan(c, r"^vs %s \(%s\) " % (fb, b.nick), s), s)
+        # The tale of the tape: one message, both corners.
+        t1 = index_of(c, wait_chan(c, r"^Bout #%d, \w+, \d+ rounds: %s \(%s\) .* vs %s \(%s\) " %
+                                   (bout_id, fa, a.nick, fb, b.nick), s), s)
+        # (In a player's first bout of the ruleset, the order line explained.)
         p, _ = wait_private_at(c, r"^Bout #%d, round 1 of \d+: your orders for %s \(e\.g\. .*\) "
-                               r"within \d+ (?:seconds?|minutes?); send them here, in private$" %
-                               (bout_id, f), s)
-        check(t1 < t2 < p, "bout %d: %s got the tale of the tape (his lines %d and %d) and his "
-              "prompt for round 1 (line %d) out of order" % (bout_id, c.nick, t1, t2, p),
-              c.recent())
+                               r"within \d+ (?:seconds?|minutes?); send them here, in private"
+                               r"(?:\. (?:Boxing|SUGAR RAY) orders are .*)?$" % (bout_id, f), s)
+        check(t1 < p, "bout %d: %s got the tale of the tape (his line %d) and his prompt for "
+              "round 1 (line %d) out of order" % (bout_id, c.nick, t1, p), c.recent())
     check(env.bout(bout_id)["state"] == "live", "bout %d is not live after accept" % bout_id)
     return bout_id
 
@@ -654,12 +681,12 @@ def s_boxing(env):
     wstart = len(w.lines)
     bout_id = challenge(env, a, b, "rounds=3", "Rocky", "Apollo")
     # challenge() returns on the players' prompts; the watcher's copy of the
-    # channel comes in its own time: wait for the tape's last line.
-    last = index_of(w, wait_chan(w, r"^vs Apollo \(bob1\) ", wstart), wstart)
+    # channel comes in its own time: wait for the tape (one message).
+    last = index_of(w, wait_chan(w, r"^Bout #%d, boxing, 3 rounds: " % bout_id, wstart), wstart)
     tape = [m.text for i, m in chan_from(w, wstart) if i <= last]
     want = ["Bout #%d, boxing, 3 rounds: Rocky (alice1) STR 14 SPD 12 AGL 11 TGH 12 HGT 11, "
-            "0-0-0" % bout_id, "vs Apollo (bob1) STR 13 SPD 14 AGL 12 TGH 11 HGT 10, 0-0-0"]
-    check(len(tape) == 3 and tape[0].startswith("alice1 challenges bob1: Rocky vs Apollo, ") and
+            "0-0-0 vs Apollo (bob1) STR 13 SPD 14 AGL 12 TGH 11 HGT 10, 0-0-0" % bout_id]
+    check(len(tape) == 2 and tape[0].startswith("alice1 challenges bob1: Rocky vs Apollo, ") and
           tape[1:] == want,
           "the tale of the tape as the channel saw it (the challenge, then the tape)",
           "\n".join(tape))
