@@ -115,6 +115,7 @@
  * 2 and at most 1 line a second to each channel put at most 4 of its lines
  * in any such window, and the players keep the rest (an !accept dropped
  * because the bot's announcements used the budget expires a bout). */
+#define OUTQ_MARK_MAX     48 /* lines sent at most between two markers */
 #define OUTQ_SHARED_BURST 2
 #define OUTQ_SHARED_RATE  1.0
 /* The formatting the bot itself puts in messages (game/: bold names, a
@@ -947,6 +948,16 @@ static int marker_due(const struct outq *q)
            (q->since_marker >= OUTQ_MARK_EVERY || q->total == 0 || q->mark_now);
 }
 
+/* 1 if a marker due by count may go now: on a server that throttles (its
+ * notices are matched to lines by markers), when the bucket holds a token
+ * to spare (a server reads the marker as a line: ngircd's penalty would
+ * hold back the next round by a second), or after OUTQ_MARK_MAX lines
+ * without one (what a lost connection sends again stays bounded). */
+static int marker_free(const struct outq *q, double now)
+{
+    return q->strict || outq_tokens(q, now) >= 2 - OUTQ_EPSILON || q->since_marker >= OUTQ_MARK_MAX;
+}
+
 static struct oline *marker_new(struct outq *q)
 {
     char buf[32];
@@ -975,7 +986,8 @@ static struct oline *take_first(struct outq *q, double now)
         return l;
     }
     if (!q->held && q->markers && !q->labels && q->since_marker > 0 &&
-        ((q->since_marker >= OUTQ_MARK_EVERY && !bundling(q)) || q->mark_now))
+        ((q->since_marker >= OUTQ_MARK_EVERY && !bundling(q) && marker_free(q, now)) ||
+         q->mark_now))
         return marker_new(q);
     if ((l = q->protocol.head)) {
         fifo_unlink(&q->protocol, l);

@@ -709,6 +709,40 @@ START_TEST(test_shared_channel_half)
 }
 END_TEST
 
+/* Delivery markers by count go when they hold nothing back: with a token
+ * to spare after every 8 lines; while the bucket runs at its rate, only
+ * after 48 lines (a server counts the marker as a line). Markers cost no
+ * token. */
+START_TEST(test_marker_when_free)
+{
+    for (int slow = 0; slow < 2; slow++) {
+        struct outq *q = outq_new(4, 1);
+        char line[OUTQ_LINE_MAX];
+        double now = 0;
+        int lines = 0, first = -1;
+
+        outq_set_markers(q, 1);
+        for (int i = 0; i < 60; i++) { /* 10 owners: none of them asks too much */
+            char nick[8];
+            snprintf(nick, sizeof(nick), "nick%d", i % 10);
+            outq_msg(q, OUTQ_REPLY, "PRIVMSG", nick, NULL, "answer");
+        }
+        while (first < 0 && lines < 60) {
+            if (outq_pop(q, now, line) != 1) {
+                now += slow ? 3 : 1;
+                continue;
+            }
+            if (strncmp(line, "PING :rs", 8) == 0)
+                first = lines;
+            else
+                lines++;
+        }
+        ck_assert_int_eq(first, (slow ? 8 : 48));
+        outq_free(q);
+    }
+}
+END_TEST
+
 /* 2000 bytes of words, some UTF-8: every line fits 512 bytes as relayed,
  * with the default prefix and with a shorter one, and the pieces put back
  * together give the text. */
@@ -1314,6 +1348,7 @@ Suite *outq_suite(void)
     tcase_add_test(tc, test_throttled_resent);
     tcase_add_test(tc, test_throttled_unmarked);
     tcase_add_test(tc, test_shared_channel_half);
+    tcase_add_test(tc, test_marker_when_free);
     tcase_add_test(tc, test_disconnected);
     tcase_add_test(tc, test_wait_times);
     tcase_add_test(tc, test_target_hold);
