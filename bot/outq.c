@@ -1165,7 +1165,9 @@ int outq_pop(struct outq *q, double now, char *line)
     /* A delivery marker costs no token, wherever it goes: a few bytes, at
      * most one per OUTQ_MARK_EVERY lines, and a token spent on it would
      * hold back a round or a prompt by a second. */
-    if (l->note != 2)
+    if (l->note == 2)
+        q->tokens = tokens; /* brought up to date: q->last moves on below */
+    else
         q->tokens = tokens - 1 < 0 ? 0 : tokens - 1;
     if (!q->started || now > q->last)
         q->last = now;

@@ -478,11 +478,13 @@ def await_round(env, bout_id, rnd, watcher, start, timeout=TIMEOUT, packed=None,
     Alone in the channel, the bout's lines come one by one, each its own IRC
     line, exactly as derived. `packed` (None: worked out from the database:
     another bout of the channel is live): other bouts were live in the
-    channel as the round was resolved, so the round is one message, "[#ID] "
-    and its lines joined by spaces, and after the last round the result
-    lines are another such message; the output may cut a message at spaces
-    into several IRC lines, whose texts joined (whitespace collapsed) must be
-    the message, nothing more.
+    channel as the round was resolved (or before: a bout that shared its
+    channel stays packed), so the round is one message, "[#ID] " and its
+    lines joined by spaces; after the last round, with a result in words
+    (boxing), the result, the records and the ratings end that message,
+    else (SUGAR RAY's table) the result lines are another such message; the
+    output may cut a message at spaces into several IRC lines, whose texts
+    joined (whitespace collapsed) must be the message, nothing more.
 
     `heard`: Told prompts or acknowledgements the round's commentary must
     have come before, whole, on the player's own connection.
@@ -510,7 +512,12 @@ def await_round(env, bout_id, rnd, watcher, start, timeout=TIMEOUT, packed=None,
           (bout_id, rnd, len(want), nres), summary)
     if packed is None:
         packed = live_others(env, bout_id) > 0
-    if packed:
+    plain = b["rules"] != "sugarray"  # render_result_plain
+    # Packed, a result in words: the ratings end the round's one message.
+    rline = ratings_line(env, bout_id) if nres and ratings and packed and plain else None
+    if packed and plain:
+        msgs = ["[#%d] %s" % (bout_id, " ".join(want))]
+    elif packed:
         msgs = ["[#%d] %s" % (bout_id, " ".join(want[:len(want) - nres]))]
         if nres:
             msgs.append("[#%d] %s" % (bout_id, " ".join(want[len(want) - nres:])))
@@ -537,8 +544,11 @@ def await_round(env, bout_id, rnd, watcher, start, timeout=TIMEOUT, packed=None,
             pieces.append(said[0][1].text)
         ok = norm(" ".join(pieces)) == norm(msg) if packed else pieces == [msg]
         if packed and nres and msg is msgs[-1]:
-            # The result's message ends with the aftermath: wait for all of it.
-            while not AFTERMATH.match(norm(" ".join(pieces))):
+            # The result's message ends with the aftermath (and the ratings,
+            # rline): wait for all of it.
+            def done(j):
+                return j.endswith(" " + norm(rline)) if rline else AFTERMATH.match(j)
+            while not done(norm(" ".join(pieces))):
                 said = chan_from(watcher, pos, chatter=True)
                 if not said:
                     if time.monotonic() > deadline:
@@ -548,7 +558,10 @@ def await_round(env, bout_id, rnd, watcher, start, timeout=TIMEOUT, packed=None,
                 pos = said[0][0] + 1
                 pieces.append(said[0][1].text)
             joined = norm(" ".join(pieces))
-            ok = joined.startswith(norm(msg)) and AFTERMATH.match(joined[len(norm(msg)):].strip())
+            rest = joined[len(norm(msg)):].strip()
+            if rline and rest.endswith(norm(rline)):
+                rest = rest[:-len(norm(rline))].strip()
+            ok = joined.startswith(norm(msg)) and AFTERMATH.match(rest)
         check(ok, "bout %d round %d: the channel did not get the derived commentary%s" %
               (bout_id, rnd, " packed" if packed else ""), detail())
     if nres and not packed:
@@ -564,7 +577,7 @@ def await_round(env, bout_id, rnd, watcher, start, timeout=TIMEOUT, packed=None,
         pos = said[0][0] + 1
         check(AFTERMATH.match(said[0][1].text), "bout %d: after the result, not its end: %r" %
               (bout_id, said[0][1].text), detail())
-    if nres and ratings:
+    if nres and ratings and not rline:
         want_line = ratings_line(env, bout_id)
         check(want_line, "bout %d: no ratings stored for it" % bout_id)
         if packed:
@@ -940,10 +953,9 @@ def s_two_bouts(env):
         for bt in sorted(first, key=lambda bt: bt != y):
             told[bt] = order_last(env, players[bt][1], orders[bt][1][r - 1], r, names[bt][1], bt,
                                   acks[bt], 1)
-        # A round is packed when the other bout was live as it was fought:
-        # for y, x (its round still to come) if it had orders this round;
-        # for x, y if y's round did not end it.
-        packed = {y: x in first, x: y in first and not told[y].over}
+        # Both bouts were live in the channel as round 1 was fought: every
+        # round of both is packed, to their ends.
+        packed = {y: True, x: True}
         for bt in sorted(first, key=lambda bt: bt != y):
             said, wpos, row = await_round(env, bt, r, w, wpos, packed=packed[bt],
                                           heard=[told[bt]], ratings=True)
