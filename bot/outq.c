@@ -948,14 +948,18 @@ static int marker_due(const struct outq *q)
            (q->since_marker >= OUTQ_MARK_EVERY || q->total == 0 || q->mark_now);
 }
 
-/* 1 if a marker due by count may go now: on a server that throttles (its
- * notices are matched to lines by markers), when the bucket holds a token
- * to spare (a server reads the marker as a line: ngircd's penalty would
- * hold back the next round by a second), or after OUTQ_MARK_MAX lines
- * without one (what a lost connection sends again stays bounded). */
+/* 1 if a marker due by count may go now. A server reads a marker as a
+ * line (ngircd's penalty, ircd-hybrid's receive queue: it costs a token),
+ * so it goes when it holds nothing back: on a server that throttles (its
+ * notices are matched to lines by markers), when no live line waits and
+ * the bucket holds a token to spare, or after OUTQ_MARK_MAX lines without
+ * one (what a lost connection sends again stays bounded). With five bouts
+ * at once, a marker every 8 lines held back every third round and its
+ * prompts by a second. */
 static int marker_free(const struct outq *q, double now)
 {
-    return q->strict || outq_tokens(q, now) >= 2 - OUTQ_EPSILON || q->since_marker >= OUTQ_MARK_MAX;
+    return q->strict || (!q->live.head && outq_tokens(q, now) >= 2 - OUTQ_EPSILON) ||
+           q->since_marker >= OUTQ_MARK_MAX;
 }
 
 static struct oline *marker_new(struct outq *q)
@@ -1162,13 +1166,7 @@ int outq_pop(struct outq *q, double now, char *line)
     struct oline *l = outq_take(q, now);
     if (!l)
         return 0;
-    /* A delivery marker costs no token, wherever it goes: a few bytes, at
-     * most one per OUTQ_MARK_EVERY lines, and a token spent on it would
-     * hold back a round or a prompt by a second. */
-    if (l->note == 2)
-        q->tokens = tokens; /* brought up to date: q->last moves on below */
-    else
-        q->tokens = tokens - 1 < 0 ? 0 : tokens - 1;
+    q->tokens = tokens - 1 < 0 ? 0 : tokens - 1;
     if (!q->started || now > q->last)
         q->last = now;
     q->started = 1;

@@ -711,8 +711,8 @@ END_TEST
 
 /* Delivery markers by count go when they hold nothing back: with a token
  * to spare after every 8 lines; while the bucket runs at its rate, only
- * after 48 lines (a server counts the marker as a line). Markers cost no
- * token. */
+ * after 48 lines (a server counts the marker as a line, and it costs a
+ * token). */
 START_TEST(test_marker_when_free)
 {
     for (int slow = 0; slow < 2; slow++) {
@@ -740,41 +740,6 @@ START_TEST(test_marker_when_free)
         ck_assert_int_eq(first, (slow ? 8 : 48));
         outq_free(q);
     }
-}
-END_TEST
-
-/* A marker keeps the tokens the bucket gathered: the lines after it go
- * at once with them. */
-START_TEST(test_marker_keeps_tokens)
-{
-    struct outq *q = outq_new(4, 1);
-    char line[OUTQ_LINE_MAX];
-
-    outq_set_markers(q, 1);
-    for (int i = 0; i < 12; i++) {
-        char nick[8];
-        snprintf(nick, sizeof(nick), "nick%d", i);
-        outq_msg(q, OUTQ_REPLY, "PRIVMSG", nick, NULL, "answer");
-    }
-    double t = 0;
-    for (int sent = 0; sent < 8;) {
-        if (outq_pop(q, t, line) != 1) {
-            t += 1;
-            continue;
-        }
-        ck_assert_int_eq(strncmp(line, "PRIVMSG ", 8), 0);
-        sent++;
-    }
-    ck_assert_int_eq(outq_pop(q, t, line), 0); /* 8 sent, the bucket empty */
-    t += 2;
-    ck_assert_int_eq(outq_pop(q, t, line), 1);
-    ck_assert_str_eq(line, "PING :rs1");
-    ck_assert_int_eq(outq_pop(q, t, line), 1);
-    ck_assert_str_eq(line, "PRIVMSG nick8 :answer");
-    ck_assert_int_eq(outq_pop(q, t, line), 1);
-    ck_assert_str_eq(line, "PRIVMSG nick9 :answer");
-    ck_assert_int_eq(outq_pop(q, t, line), 0);
-    outq_free(q);
 }
 END_TEST
 
@@ -1384,7 +1349,6 @@ Suite *outq_suite(void)
     tcase_add_test(tc, test_throttled_unmarked);
     tcase_add_test(tc, test_shared_channel_half);
     tcase_add_test(tc, test_marker_when_free);
-    tcase_add_test(tc, test_marker_keeps_tokens);
     tcase_add_test(tc, test_disconnected);
     tcase_add_test(tc, test_wait_times);
     tcase_add_test(tc, test_target_hold);
