@@ -29,6 +29,13 @@ nothing else goes to stdout (diagnostics go to stderr):
       both on his own connection;
       the median and the longest over all of them (a prompt that came first
       counts as 0 here, and in wire.five_bouts_prompt_before_said).
+  wire.five_bouts_round_cycle_median_s  s
+      from the same run: for each bout and round r, the arrival of the later
+      of its two prompts for round r+1 minus that of the later of its two
+      for round r; the median over all of them.
+  wire.lines_per_bout_round  lines
+      from the same run: the lines counted below (the bot's PRIVMSGs and
+      NOTICEs from the first challenge on) over the rounds fought.
   wire.bouts_per_hour_at_1_line_s  bouts/h
       from the same run: 3600 / (lines the bot sent / bouts): the lines are
       every PRIVMSG and NOTICE any client of the run received from the bot
@@ -541,13 +548,32 @@ def s_five_bouts(env):
     priv = sum(len([m for m in private_msgs(c, t_first) if m.t <= t_end]) for c in everyone)
     lines = len(chan) + priv
     fought = [env.bout_row(b)["round"] for b in bouts]
+    if VERBOSE:  # the wire as the players saw it: what each line was
+        seen = [(m.t, CHANNEL, m.text) for m in chan] + \
+            [(m.t, c.nick, m.text) for c in everyone for m in private_msgs(c, t_first)
+             if m.t <= t_end]
+        for t, where, text in sorted(seen):
+            log("  %7.2f %-9s %s" % (t - t_first, where, plain(text)[:150]))
+    # A bout's round cycle: from the later of its two prompts for round r
+    # to the later of its two for round r+1 (what a player waits, a round
+    # after a round, with players who answer at once).
+    cycles = []
+    for b in bouts:
+        r = 1
+        while all((b, r + 1, n) in prompted for n in nicks[b]):
+            cycles.append(max(prompted[(b, r + 1, n)] for n in nicks[b]) -
+                          max(prompted[(b, r, n)] for n in nicks[b]))
+            r += 1
+    check(cycles, "no bout asked for a second round")
     log("five bouts: %d bouts of %s rounds fought (of %d): %d rounds; %d lines from the bot "
         "(%d in the channel, %d private) in %.0f s from the first challenge (bouts over after "
         "%.0f s); lag median %.1f s, max %.1f s; %d rounds with the next prompt first; "
-        "prompts %.1f s (median) and %.1f s (max) after their round" %
+        "prompts %.1f s (median) and %.1f s (max) after their round; round cycle %.1f s "
+        "(median), %.1f s (max); %.2f lines a bout-round" %
         (len(bouts), "/".join(map(str, fought)), rounds, len(lags), lines, len(chan), priv,
          t_end - t_first, t_over - t_first, statistics.median(lags), max(lags), before,
-         statistics.median(waits), max(waits)))
+         statistics.median(waits), max(waits), statistics.median(cycles), max(cycles),
+         lines / sum(fought)))
     for d in details if VERBOSE else []:
         log("  " + d)
     return [("wire.five_bouts_commentary_lag_median_s", "%.1f" % statistics.median(lags), "s"),
@@ -555,7 +581,9 @@ def s_five_bouts(env):
             ("wire.prompt_after_round_p50_s", "%.1f" % max(0.0, statistics.median(waits)), "s"),
             ("wire.prompt_after_round_max_s", "%.1f" % max(0.0, max(waits)), "s"),
             ("wire.bouts_per_hour_at_1_line_s", "%.1f" % (3600.0 / (lines / len(bouts))),
-             "bouts/h")]
+             "bouts/h"),
+            ("wire.five_bouts_round_cycle_median_s", "%.1f" % statistics.median(cycles), "s"),
+            ("wire.lines_per_bout_round", "%.2f" % (lines / sum(fought)), "lines")]
 
 
 # ------------------------------------------------------------------ flood

@@ -419,6 +419,9 @@ int outq_len(struct outq *q);
  * (with markers) confirmed. */
 unsigned long outq_mark(const struct outq *q);
 int outq_delivered(const struct outq *q, unsigned long mark);
+/* 1 while the line numbered `mark` (outq_mark right after it was queued)
+ * waits in a queue, not yet popped. */
+int outq_queued(const struct outq *q, unsigned long mark);
 /* The server's PONG with `token`: 1 if it was one of our markers. */
 int outq_pong(struct outq *q, const char *token);
 /* Someone flooded the bot: his replies waiting, and those for `seconds`

@@ -90,12 +90,12 @@ static int cmd_accept(struct cmd_ctx *ctx)
 
 const struct cmd_entry cmd_accept_entry = {
     .name = "accept",
-    .where = CMD_CHANNEL,
+    .where = CMD_ANYWHERE, /* in private too: /msg <bot> accept 12 */
     .need = CMD_ACCOUNT,
     .target = TARGET_NICK,
     .args_min = 0,
     .args_max = 1,
-    .usage = "[nick]",
+    .usage = "[nick|#bout]",
     .help = "accepts a challenge: the bout starts and both players get asked for orders",
     .exec = cmd_accept,
 };
@@ -107,12 +107,12 @@ static int cmd_decline(struct cmd_ctx *ctx)
 
 const struct cmd_entry cmd_decline_entry = {
     .name = "decline",
-    .where = CMD_CHANNEL,
+    .where = CMD_ANYWHERE, /* in private too: /msg <bot> decline 12 */
     .need = CMD_ACCOUNT,
     .target = TARGET_NICK,
     .args_min = 0,
     .args_max = 1,
-    .usage = "[nick]",
+    .usage = "[nick|#bout]",
     .help = "declines a challenge",
     .exec = cmd_decline,
 };
@@ -124,12 +124,12 @@ static int cmd_withdraw(struct cmd_ctx *ctx)
 
 const struct cmd_entry cmd_withdraw_entry = {
     .name = "withdraw",
-    .where = CMD_CHANNEL,
+    .where = CMD_ANYWHERE, /* in private too: /msg <bot> withdraw 12 */
     .need = CMD_ACCOUNT,
     .target = TARGET_NICK,
     .args_min = 0,
     .args_max = 1,
-    .usage = "[nick]",
+    .usage = "[nick|#bout]",
     .help = "withdraws your challenge",
     .exec = cmd_withdraw,
 };

@@ -116,6 +116,13 @@ static unsigned long io_mark(void *ctx)
     return outq_mark(bot->q);
 }
 
+static int io_queued(void *ctx, unsigned long mark)
+{
+    struct bot *bot = ctx;
+
+    return outq_queued(bot->q, mark);
+}
+
 static int io_delivered(void *ctx, unsigned long mark)
 {
     struct bot *bot = ctx;
@@ -151,6 +158,7 @@ void bot_game_io(struct bot *bot, struct game_io *io)
         .seed = io_seed,
         .mark = io_mark,
         .delivered = io_delivered,
+        .queued = io_queued,
         .log = io_log,
     };
 }

@@ -589,7 +589,10 @@ static void ev_ctcp(irc_session_t *s, const char *event, const char *origin, con
         snprintf(text, sizeof(text), "\001%s\001", CLIP(params[0], 100));
     else
         return;
-    outq_msg(bot->q, OUTQ_REPLY, "NOTICE", nick, nick, text);
+    /* Bulk: a CTCP answer goes while the bot has nothing else to say, so
+     * a CTCP flood never holds up a bystander's reply (fair queueing
+     * between owners gave him only his share of the line a second). */
+    outq_msg(bot->q, OUTQ_BULK, "NOTICE", nick, nick, text);
 }
 
 /* "*** Message to #chan throttled due to flooding" (ircd-hybrid and its

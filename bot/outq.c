@@ -108,6 +108,16 @@
 #define OUTQ_EPSILON        1e-9
 #define OUTQ_WINDOW_MAX     400  /* lines kept unconfirmed at most (a server that never answers) */
 #define OUTQ_STRICT_POLL    0.25 /* seconds: look again for a confirmation */
+/* A server that counts a channel's messages from all its members together
+ * (ircd-hybrid: 8 from all non-operators in a window of one to two whole
+ * seconds, measured at its defaults) is known by its first throttle notice
+ * naming a channel; from then on the bot keeps to half of that: a burst of
+ * 2 and at most 1 line a second to each channel put at most 4 of its lines
+ * in any such window, and the players keep the rest (an !accept dropped
+ * because the bot's announcements used the budget expires a bout). */
+#define OUTQ_MARK_MAX     48 /* lines sent at most between two markers */
+#define OUTQ_SHARED_BURST 2
+#define OUTQ_SHARED_RATE  1.0
 /* The formatting the bot itself puts in messages (game/: bold names, a
  * coloured result; a reset): kept; every other control character goes. */
 #define OUTQ_FORMAT_KEPT "\002\003\017"
@@ -205,6 +215,7 @@ struct outq {
     int context_tag;             /* +draft/channel-context may go (message-tags, CLIENTTAGDENY) */
     char context[OUTQ_NAME_MAX]; /* the channel of the command being answered, or "" */
     int strict;                  /* the server throttles: stop and wait for channels */
+    int shared;                  /* it counts a channel's members together: half its burst */
     int mark_now;                /* strict: a marker goes next */
     int held;                    /* only protocol lines may go */
     double now;                  /* the latest time the caller gave */
@@ -496,16 +507,21 @@ static struct paced *target_find(struct outq *q, const char *name, int create)
 /* The rate and burst of target t (0 rate: only the global bucket). */
 static double target_rate(const struct outq *q, const struct paced *t)
 {
+    double rate =
+        t->channel && q->shared && q->rate > OUTQ_SHARED_RATE ? OUTQ_SHARED_RATE : q->rate;
+
     if (t->slow > 0)
-        return t->slow < q->rate ? t->slow : q->rate;
-    return t->channel ? q->rate : 0;
+        return t->slow < rate ? t->slow : rate;
+    return t->channel ? rate : 0;
 }
 
 static int target_burst(const struct outq *q, const struct paced *t)
 {
+    int cap = q->shared ? OUTQ_SHARED_BURST : OUTQ_CHANNEL_BURST;
+
     if (t->slow > 0)
         return 1;
-    return t->channel && q->burst > OUTQ_CHANNEL_BURST ? OUTQ_CHANNEL_BURST : q->burst;
+    return t->channel && q->burst > cap ? cap : q->burst;
 }
 
 /* A slowed target gets its rate back, doubling every OUTQ_SLOW_HOLD s. */
@@ -1149,6 +1165,20 @@ static int marker_due(const struct outq *q)
            (q->since_marker >= OUTQ_MARK_EVERY || q->total == 0 || q->mark_now);
 }
 
+/* 1 if a marker due by count may go now. A server reads a marker as a
+ * line (ngircd's penalty, ircd-hybrid's receive queue: it costs a token),
+ * so it goes when it holds nothing back: on a server that throttles (its
+ * notices are matched to lines by markers), when no live line waits and
+ * the bucket holds a token to spare, or after OUTQ_MARK_MAX lines without
+ * one (what a lost connection sends again stays bounded). With five bouts
+ * at once, a marker every 8 lines held back every third round and its
+ * prompts by a second. */
+static int marker_free(const struct outq *q, double now)
+{
+    return q->strict || (!q->live.head && outq_tokens(q, now) >= 2 - OUTQ_EPSILON) ||
+           q->since_marker >= OUTQ_MARK_MAX;
+}
+
 static struct oline *marker_new(struct outq *q)
 {
     char buf[32];
@@ -1181,7 +1211,8 @@ static struct oline *take_first(struct outq *q, double now)
         return l;
     }
     if (!q->held && q->markers && !q->labels && q->since_marker > 0 &&
-        ((q->since_marker >= OUTQ_MARK_EVERY && !bundling(q)) || q->mark_now))
+        ((q->since_marker >= OUTQ_MARK_EVERY && !bundling(q) && marker_free(q, now)) ||
+         q->mark_now))
         return marker_new(q);
     if ((l = q->protocol.head)) {
         fifo_unlink(&q->protocol, l);
@@ -1656,6 +1687,22 @@ int outq_delivered(const struct outq *q, unsigned long mark)
     return 1;
 }
 
+int outq_queued(const struct outq *q, unsigned long mark)
+{
+    const struct fifo *all[] = {&q->retry, &q->live};
+
+    for (size_t k = 0; k < sizeof(all) / sizeof(all[0]); k++)
+        for (const struct oline *l = all[k]->head; l; l = l->next)
+            if (l->seq == mark)
+                return 1;
+    for (int i = 0; i < q->nown; i++)
+        for (int k = 0; k < 2; k++)
+            for (const struct oline *l = q->own[i]->q[k].head; l; l = l->next)
+                if (l->seq == mark)
+                    return 1;
+    return 0;
+}
+
 /* Puts line l (from the window) back to be sent first. */
 static void resend(struct outq *q, struct oline *l)
 {
@@ -1727,6 +1774,12 @@ void outq_throttled(struct outq *q, const char *target, double now)
         log_msg(LOG_INFO, "outq: this server throttles; a marker goes between two lines to one "
                           "target from now on");
     q->strict = 1;
+    if (t->channel && !q->shared)
+        log_msg(LOG_INFO,
+                "outq: this server counts a channel's members together; at most %d "
+                "lines back to back to a channel from now on",
+                OUTQ_SHARED_BURST);
+    q->shared |= t->channel;
     /* Lines sent since the last marker wait for a confirmation: ask for it
      * now, or a strict channel would wait for a marker that never goes. */
     if (q->since_marker > 0)

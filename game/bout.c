@@ -120,6 +120,8 @@ static int side_of(const struct live *lv, int64_t acc)
  * reminder, a corner), 0 for one that stays true. The output then keeps
  * a player's line behind the channel lines about his bout said before. */
 static void say_about(struct game *g, enum game_voice voice, const char *target, int64_t id,
+                      int round, const char *fmt, ...) GAME_PRINTF(6, 7);
+static void say_about(struct game *g, enum game_voice voice, const char *target, int64_t id,
                       int round, const char *fmt, ...)
 {
     char text[2048];
@@ -185,30 +187,23 @@ static int fought_before(struct game *g, const struct live *lv, int side)
     return 0;
 }
 
-/* A player's first bout of a ruleset: what an order line means, once per
- * player (not once per fighter), with his round 1 prompt. */
-static void first_bout_help(struct game *g, struct live *lv, int side)
-{
-    const char *help = grammar_get(lv->rec.rules)->order_help;
-
-    if (help && !fought_before(g, lv, side))
-        say_about(g, GAME_ROUND, player_nick(g, &lv->f[side]), lv->rec.id, 1, "%s", help);
-}
-
 static void ask_orders(struct game *g, struct live *lv, int side, const char *extra)
 {
     int round = lv->rec.round + 1;
-    const char *example = grammar_get(lv->rec.rules)->order_example;
+    const struct grammar *gr = grammar_get(lv->rec.rules);
     char corner[RENDER_LINE_MAX];
+    /* A player's first bout of a ruleset: what an order line means, once
+     * per player (not once per fighter), in his round 1 prompt. */
+    const char *help =
+        round == 1 && gr->order_help && !fought_before(g, lv, side) ? gr->order_help : NULL;
 
     render_corner_report(lv->corner, &lv->b, side, corner, sizeof(corner));
     say_about(g, GAME_ROUND, player_nick(g, &lv->f[side]), lv->rec.id, round,
-              "Bout #%lld, round %d of %d: your orders for %s (e.g. %s) within %s%s%s%s%s%s",
-              (long long)lv->rec.id, round, lv->rec.rounds, lv->f[side].name, example,
+              "Bout #%lld, round %d of %d: your orders for %s (e.g. %s) within %s%s%s%s%s%s%s%s%s",
+              (long long)lv->rec.id, round, lv->rec.rounds, lv->f[side].name, gr->order_example,
               DURATION(g->cfg.order_timeout), extra ? "; " : ".", extra ? extra : "",
-              extra && corner[0] ? "." : "", corner[0] ? " " : "", corner);
-    if (round == 1)
-        first_bout_help(g, lv, side);
+              extra && corner[0] ? "." : "", corner[0] ? " " : "", corner, help && extra ? "." : "",
+              help ? " " : "", help ? help : "");
 }
 
 /* 1 if lv's rounds fight themselves (a duel): no orders, no prompts. */
@@ -907,21 +902,27 @@ static int live_in(const struct game *g, const char *channel, int most)
     return n;
 }
 
+/* Appends n lines to a packed message `s`, a space before each. */
+static void joined_add(struct str *s, char lines[][RENDER_LINE_MAX], int n)
+{
+    for (int i = 0; i < n; i++)
+        str_add(s, " %s", lines[i]);
+}
+
 /* Says n lines to `channel` as one message: "[#7] " and the lines, a space
  * between them. */
 static void say_joined(struct game *g, const char *channel, int64_t id,
                        char lines[][RENDER_LINE_MAX], int n)
 {
-    char text[RENDER_ROUND_LINES * RENDER_LINE_MAX + 32];
     struct str s;
 
     if (n <= 0)
         return;
-    str_init_fixed(&s, text, sizeof(text));
+    str_init(&s);
     str_add(&s, "[#%lld]", (long long)id);
-    for (int i = 0; i < n; i++)
-        str_add(&s, " %s", lines[i]);
-    say_about(g, GAME_ROUND, channel, id, 0, "%s", text);
+    joined_add(&s, lines, n);
+    say_about(g, GAME_ROUND, channel, id, 0, "%s", s.p);
+    str_free(&s);
 }
 
 /* The training points part of say_over: what the bout earned him, what he
@@ -1008,6 +1009,7 @@ struct round {
     struct db_rating_point rated[SIDES]; /* what the end did to the ratings */
     char ratings[RENDER_LINE_MAX];       /* and its line ("" for none) */
     struct predict_round *pred;          /* what it read of the predictions (predict.c) */
+    int ack[SIDES]; /* his own orders fought it: acknowledged on his next prompt (or end) */
 };
 
 /* Step 1 of a round: both orders, the players' where they sent them, else
@@ -1137,13 +1139,22 @@ static void round_say(struct game *g, struct live *lv, struct round *r, int pack
     }
     if (r->n > 0) /* the predictions' count, once they are closed */
         predict_count_add(r->pred, lv, r->lines[0], RENDER_LINE_MAX);
-    if (packed) {
+    if (packed && render_result_plain(r->b.rules)) {
+        /* The round, the result in words and the ratings: one message. */
+        struct str s;
+        str_init(&s);
+        str_add(&s, "[#%lld]", (long long)r->rec.id);
+        joined_add(&s, r->lines, r->n);
+        joined_add(&s, r->result, r->nres);
+        if (r->b.result.over && r->ratings[0])
+            joined_add(&s, &r->ratings, 1);
+        say_about(g, GAME_ROUND, r->rec.channel, r->rec.id, 0, "%s", s.p);
+        str_free(&s);
+    } else if (packed) {
         say_joined(g, r->rec.channel, r->rec.id, r->lines, r->n);
         /* Classic result lines are a table: each keeps a line of its own. */
-        for (int i = 0; !render_result_plain(r->b.rules) && i < r->nres; i++)
+        for (int i = 0; i < r->nres; i++)
             say_joined(g, r->rec.channel, r->rec.id, &r->result[i], 1);
-        if (render_result_plain(r->b.rules))
-            say_joined(g, r->rec.channel, r->rec.id, r->result, r->nres);
         /* The ratings: a message of their own after the result's. */
         if (r->b.result.over && r->ratings[0])
             say_joined(g, r->rec.channel, r->rec.id, &r->ratings, 1);
@@ -1170,7 +1181,12 @@ static void round_fell(const struct live *lv, const struct round *r, int s, char
     fell[0] = '\0';
     if ((r->b.result.over && r->b.result.reason == TKO_TOWEL) || auto_rounds(lv))
         return;
-    if (d->source == DB_ORDER_PLAN && d->line > 0)
+    /* His own orders: acknowledged here when they completed the round, or
+     * when their "stored" line had not gone out before (it is dropped). */
+    if (d->source == DB_ORDER_PLAYER && r->ack[s])
+        snprintf(fell, len, "your round %d orders for %s (%s) are in and fought", r->number,
+                 r->f[s].name, d->text);
+    else if (d->source == DB_ORDER_PLAN && d->line > 0)
         snprintf(fell, len, "your plan's line %d (%s) fought round %d for you", d->line, d->text,
                  r->number);
     else if (d->source == DB_ORDER_PLAN)
@@ -1186,10 +1202,8 @@ static void round_fell(const struct live *lv, const struct round *r, int s, char
 /* Step 6: what comes next, privately. Over: each player told the end
  * (say_over) and lv forgotten. A bout that fights itself: the corners'
  * view and the next round's clock. Else both asked for the next orders,
- * the player of side `acked` with `ack`, the others with what fought for
- * them, and the clock. */
-static void round_next(struct game *g, struct live *lv, const struct round *r, int acked,
-                       const char *ack)
+ * each with what fought the round for him (round_fell), and the clock. */
+static void round_next(struct game *g, struct live *lv, const struct round *r)
 {
     char fell[SIDES][256];
 
@@ -1199,10 +1213,7 @@ static void round_next(struct game *g, struct live *lv, const struct round *r, i
         game_log(g, GAME_LOG_INFO, "bout %lld over after round %d", (long long)r->rec.id,
                  r->number);
         for (int s = 0; s < SIDES; s++)
-            say_over(g, lv, s, &r->f[s], r->points[s],
-                     s == acked   ? ack
-                     : fell[s][0] ? fell[s]
-                                  : NULL);
+            say_over(g, lv, s, &r->f[s], r->points[s], fell[s][0] ? fell[s] : NULL);
         forget(g, lv);
         tournament_bout_over(g, r->rec.id);
         return;
@@ -1213,18 +1224,20 @@ static void round_next(struct game *g, struct live *lv, const struct round *r, i
         return;
     }
     for (int s = 0; s < SIDES; s++)
-        ask_orders(g, lv, s, s == acked ? ack : fell[s][0] ? fell[s] : NULL);
+        ask_orders(g, lv, s, fell[s][0] ? fell[s] : NULL);
     clock_start(g, lv, g->cfg.order_timeout);
 }
 
 /* Resolves the next round of `lv`: its orders (1), fought on copies (2),
  * stored in one transaction (3), adopted (4), said (5), and what comes next
- * (6). The player of side `acked` (-1: none) is told `ack` with his next
- * prompt (or alone after the last round): the acknowledgement of the
- * orders that completed the round. Returns 0 (lv may be gone: the bout is
- * over), or -1: nothing changed, nothing said, lv as it was (the caller
- * decides what to tell, and round_failed schedules the round again). */
-static int resolve(struct game *g, struct live *lv, int acked, const char *ack)
+ * (6). The orders of side `acked` (-1: none) completed the round: they are
+ * acknowledged with his next prompt (or alone after the last round), and
+ * so are the other side's when their "stored" line is still waiting to go
+ * out (withdrawn with the round's prompts: one line less). Returns 0 (lv
+ * may be gone: the bout is over), or -1: nothing changed, nothing said, lv
+ * as it was (the caller decides what to tell, and round_failed schedules
+ * the round again). */
+static int resolve(struct game *g, struct live *lv, int acked)
 {
     struct round *r = xcalloc(1, sizeof(*r));
 
@@ -1232,11 +1245,19 @@ static int resolve(struct game *g, struct live *lv, int acked, const char *ack)
         free(r);
         return -1;
     }
-    int packed = live_in(g, r->rec.channel, 2) > 1; /* this bout counted, still live */
+    /* Packed once it has shared its channel (this bout counted, still
+     * live), to its end: the last bout of a busy channel stays terse. */
+    lv->shared |= live_in(g, r->rec.channel, 2) > 1;
+    int packed = lv->shared;
+    for (int s = 0; s < SIDES; s++) {
+        r->ack[s] = s == acked ||
+                    (lv->ack_mark[s] && g->io.queued && g->io.queued(g->io.ctx, lv->ack_mark[s]));
+        lv->ack_mark[s] = 0;
+    }
     round_adopt(lv, r);
     withdraw(g, r->rec.id, r->number); /* its prompts, if still waiting */
     round_say(g, lv, r, packed);
-    round_next(g, lv, r, acked, ack);
+    round_next(g, lv, r);
     predict_round_free(r->pred);
     free(r);
     return 0;
@@ -1300,7 +1321,7 @@ void game_tick(struct game *g, const char *league_channel)
         double left = lv->deadline - now;
         if (left <= 0) {
             int before = g->n;
-            if (resolve(g, lv, -1, NULL) != 0)
+            if (resolve(g, lv, -1) != 0)
                 round_failed(g, lv);
             else if (g->n < before)
                 i--;
@@ -1768,10 +1789,11 @@ int game_challenge(struct game *g, const struct game_caller *who, int64_t opp_id
  * from/to the player `other` (account name or nick, identified as
  * other_id) when given. */
 static struct live *my_challenge(struct game *g, const struct game_caller *who, int challenged,
-                                 const char *other, int64_t other_id)
+                                 const char *verb, const char *other, int64_t other_id)
 {
     struct live *found = NULL, *buf[ACCOUNT_BOUTS_LOCAL], **v;
     int count = 0, n = account_bouts(g, who->account_id, buf, &v);
+    int64_t id = other ? bout_number(other) : 0; /* nicks never start with a digit */
 
     for (int i = 0; i < n; i++) {
         struct live *lv = v[i];
@@ -1781,14 +1803,19 @@ static struct live *my_challenge(struct game *g, const struct game_caller *who, 
         const struct db_fighter *them = &lv->f[challenged ? 0 : 1];
         if (me->account_id != who->account_id)
             continue;
-        if (other && !same_name(g, them->owner, other) &&
-            !(other_id && other_id == them->account_id))
+        if (id ? lv->rec.id != id
+               : other && !same_name(g, them->owner, other) &&
+                     !(other_id && other_id == them->account_id))
             continue;
         found = lv;
         count++;
     }
     account_bouts_done(buf, v);
-    if (count == 0)
+    if (count == 0 && id)
+        game_reply(who, "bout #%lld is not an open challenge %s; say %s%s <nick> or %s%s #<bout>",
+                   (long long)id, challenged ? "to you" : "of yours", typed(g, who), verb,
+                   typed(g, who), verb);
+    else if (count == 0)
         game_reply(who,
                    !other       ? (challenged ? "nobody has challenged you%.0s"
                                               : "you have no open challenge%.0s")
@@ -1796,8 +1823,8 @@ static struct live *my_challenge(struct game *g, const struct game_caller *who, 
                                 : "you have no open challenge to %s",
                    other ? CLIP(other, 30) : "");
     else if (count > 1)
-        game_reply(who, "%d challenges are open; say whose: %s <nick>", count,
-                   challenged ? "accept" : "withdraw");
+        game_reply(who, "%d challenges are open; say whose: %s%s <nick> (or %s%s #<bout>)", count,
+                   typed(g, who), verb, typed(g, who), verb);
     return count == 1 ? found : NULL;
 }
 
@@ -1805,7 +1832,9 @@ static void bout_go(struct game *g, struct live *lv);
 
 static int accept(struct game *g, const struct game_caller *who, struct live *lv)
 {
-    if (!who->channel || !same_name(g, lv->rec.channel, who->channel)) {
+    /* In private it is his answer all the same; said in another channel,
+     * the challenge's channel would miss the start of its bout. */
+    if (who->channel && !same_name(g, lv->rec.channel, who->channel)) {
         game_reply(who, "that challenge was made in %s; accept it there", lv->rec.channel);
         return -1;
     }
@@ -1836,12 +1865,18 @@ static void bout_go(struct game *g, struct live *lv)
     lv->digest = 0;
     game_log(g, GAME_LOG_INFO, "bout %lld starts", (long long)rec.id);
 
+    /* The tale of the tape: one message (its lines a space apart). */
     char tape[3][RENDER_LINE_MAX];
     int n = render_tape(lv->corner, rec.rules, rec.rounds, rec.id, tape, 3);
+    struct str t;
+    str_init(&t);
     for (int i = 0; i < n; i++) {
         decorate(g, lv, tape[i], 0);
-        game_say(g, GAME_LIVE, rec.channel, "%s", tape[i]);
+        str_add(&t, "%s%s", i ? " " : "", tape[i]);
     }
+    if (n > 0)
+        game_say(g, GAME_LIVE, rec.channel, "%s", t.p);
+    str_free(&t);
     if (auto_rounds(lv)) {
         for (int s = 0; s < SIDES; s++)
             game_say(g, GAME_LIVE, player_nick(g, &lv->f[s]),
@@ -1915,7 +1950,8 @@ static int cancel_challenge(struct game *g, const struct game_caller *who, struc
 int game_answer(struct game *g, const struct game_caller *who, enum game_answer answer,
                 const char *other, int64_t other_id)
 {
-    struct live *lv = my_challenge(g, who, answer != GAME_WITHDRAW, other, other_id);
+    static const char *const verbs[] = {"accept", "decline", "withdraw"};
+    struct live *lv = my_challenge(g, who, answer != GAME_WITHDRAW, verbs[answer], other, other_id);
 
     if (!lv)
         return -1;
@@ -1944,7 +1980,7 @@ int game_forfeit(struct game *g, const struct game_caller *who, int64_t bout)
     bout_order_towel(lv->rec.rules, &lv->next[side]);
     lv->have[side] = 1;
     long long id = (long long)lv->rec.id;
-    if (resolve(g, lv, -1, NULL) != 0) {
+    if (resolve(g, lv, -1) != 0) {
         lv->next[side] = kept;
         lv->have[side] = had;
         game_reply(who, "sorry, I could not record that (%s); try again", db_why(g->db));
@@ -2077,17 +2113,22 @@ int game_order_in(struct game *g, const struct game_caller *who, int64_t bout, c
     lv->have[side] = 1;
     if (lv->have[!side]) {
         /* The round is fought now: the acknowledgement rides on the next
-         * prompt. */
-        char ack[160];
-        snprintf(ack, sizeof(ack), "your round %d orders for %s (%s) are in and fought", dbo.round,
-                 lv->f[side].name, dbo.text);
-        if (resolve(g, lv, side, ack) == 0)
+         * prompt (round_fell). */
+        if (resolve(g, lv, side) == 0)
             return 0;
         round_failed(g, lv); /* his orders stay stored, and the round is due */
     }
-    game_reply_live(who, "round %d orders stored for %s: %s%s", dbo.round, lv->f[side].name,
-                    dbo.text,
-                    lv->have[!side] ? "" : " (you may change them until the round is fought)");
+    if (lv->have[!side]) { /* the round failed: the orders wait for it */
+        game_reply_live(who, "round %d orders stored for %s: %s", dbo.round, lv->f[side].name,
+                        dbo.text);
+        return 0;
+    }
+    /* Stale once the round is fought: if the opponent's orders come before
+     * it leaves, it is dropped, and the next prompt acknowledges both. */
+    say_about(g, GAME_LIVE, who->nick, lv->rec.id, dbo.round,
+              "round %d orders stored for %s: %s (you may change them until the round is fought)",
+              dbo.round, lv->f[side].name, dbo.text);
+    lv->ack_mark[side] = g->io.mark(g->io.ctx);
     return 0;
 }
 

@@ -79,6 +79,11 @@ struct game_io {
      * was delivered (the game then marks the commentary said). */
     unsigned long (*mark)(void *ctx);
     int (*delivered)(void *ctx, unsigned long mark);
+    /* Optional (NULL: never): 1 while the line said last before `mark`
+     * (the mark right after it) still waits to go out. An order's own
+     * acknowledgement still waiting when its round is fought is dropped
+     * (withdraw), and the next prompt says it instead. */
+    int (*queued)(void *ctx, unsigned long mark);
     void (*log)(void *ctx, enum game_log level, const char *text);
     /* Optional (NULL: never): 1 if the player of account `account` (its
      * name) is identified again by himself after a reconnection, as a

@@ -40,6 +40,11 @@ struct live {
      * indexed under when added. */
     int slot;
     int64_t keyed_id, keyed_fighter[SIDES], keyed_account[SIDES];
+    int shared; /* it shared its channel with another live bout: packed to its end */
+    /* The output's mark after each side's "orders stored" for the next
+     * round (0: none said): still queued when the round is fought, it is
+     * dropped and the next prompt acknowledges his orders instead. */
+    unsigned long ack_mark[SIDES];
 };
 
 /* An index of the live table: (key, bout) pairs, a hash multimap

@@ -167,9 +167,12 @@ START_TEST(test_whole_boxing_bout)
     HAS(out, "PRIVMSG #ringside :Bout #1, boxing, 3 rounds: Rocky (alice)");
     HAS(out, "PRIVMSG alice :Bout #1, round 1 of 3");
     HAS(out, "PRIVMSG bob :Bout #1, round 1 of 3");
-    /* Their first bout: the order line explained. */
-    HAS(out, "PRIVMSG alice :Boxing orders are AGG/POW/DEF, e.g. 5H/8!/7 (inside): ");
-    HAS(out, "PRIVMSG bob :Boxing orders are AGG/POW/DEF");
+    /* Their first bout: the order line explained, in the prompt. */
+    HAS(out, "PRIVMSG alice :Bout #1, round 1 of 3: your orders for Rocky (e.g. 5H/8!/7 (inside)) "
+             "within 2 minutes; send them here, in private. Boxing orders are AGG/POW/DEF, e.g. "
+             "5H/8!/7 (inside): ");
+    HAS(out, "PRIVMSG bob :Bout #1, round 1 of 3: your orders for Apollo (e.g. 5H/8!/7 (inside)) "
+             "within 2 minutes; send them here, in private. Boxing orders are AGG/POW/DEF");
     for (int r = 1; r <= 3; r++) {
         out = run("alice", 0, "5/5/10 (ring)");
         HAS(out, "orders stored for Rocky: 5/5/10 (ring)");
@@ -594,7 +597,7 @@ START_TEST(test_formatting)
     run("alice", 1, "!challenge bob");
     const char *out = run("bob", 1, "!accept");
     HAS(out, "PRIVMSG #ringside :Bout #1, boxing, 3 rounds: \002Rocky\002 (alice) STR 14");
-    HAS(out, "PRIVMSG #ringside :vs \002Apollo\002 (bob) ");
+    HAS(out, "0-0-0 vs \002Apollo\002 (bob) "); /* the tape: one message */
     for (int r = 0; r < 3; r++) {
         run("alice", 0, "5/5/10");
         out = run("bob", 0, "5/5/10");
@@ -738,7 +741,8 @@ START_TEST(test_sugarray_example_bout)
         if (r == 1) /* the corner: both endurances and the attack totals */
             HAS(out,
                 "PRIVMSG mill :Bout #1, round 3 of 5: your orders for Miller (e.g. 3/2) within "
-                "2 minutes. Your corner: Miller has 13 endurance (50% of the start); Murphy "
+                "2 minutes. Your corner: "
+                "Miller has 13 endurance (50% of the start); Murphy "
                 "looks tired. Score: endurance Miller 13, Murphy 14; attack totals 5-9 "
                 "(Murphy ahead).\n");
     }
@@ -761,6 +765,88 @@ START_TEST(test_sugarray_example_bout)
     ck_assert_int_eq(db_fighter_get(bot.db, "miller", &f), DB_OK);
     ck_assert_int_eq(f.sheet.u.sugarray.endurance, 25);
     ck_assert(replay_ok(1));
+}
+END_TEST
+
+/* accept, decline and withdraw in private: with one open challenge bare,
+ * else by the challenger's nick or the bout's number; what is wrong in one
+ * line that says how to do it right, and nothing changes. The channel
+ * hears of the answer all the same. */
+START_TEST(test_answers_in_private)
+{
+    struct db_bout b;
+    const char *out;
+
+    player("alice", "create Rocky str=14 spd=12 agl=11 tgh=12 hgt=11");
+    player("bob", "create Apollo str=13 spd=14 agl=12 tgh=11 hgt=10");
+    out = run("bob", 0, "create Creed str=13 spd=14 agl=12 tgh=11 hgt=10");
+    HAS(out, "is ready");
+    player("carol", "create Ivan str=12 spd=12 agl=12 tgh=12 hgt=12");
+    out = run("bob", 0, "accept");
+    HAS(out, "PRIVMSG bob :nobody has challenged you");
+    out = run("alice", 1, "!challenge bob");
+    HAS(out, "(bout #1)");
+    out = run("carol", 1, "!challenge bob");
+    HAS(out, "(bout #2)");
+    out = run("bob", 0, "accept");
+    HAS(out, "PRIVMSG bob :2 challenges are open; say whose: accept <nick> (or "
+             "accept #<bout>)\n");
+    out = run("bob", 1, "!decline");
+    HAS(out, "PRIVMSG #ringside :bob: 2 challenges are open; say whose: "
+             "!decline <nick> (or !decline #<bout>)\n");
+    out = run("bob", 0, "accept #7");
+    HAS(out, "PRIVMSG bob :bout #7 is not an open challenge to you; say "
+             "accept <nick> or accept #<bout>\n");
+    out = run("alice", 0, "withdraw 2");
+    HAS(out, "PRIVMSG alice :bout #2 is not an open challenge of yours; "
+             "say withdraw <nick> or withdraw #<bout>\n");
+    ck_assert_int_eq(db_bout_get(bot.db, 1, &b), DB_OK);
+    ck_assert_int_eq(b.state, DB_BOUT_CHALLENGE);
+    ck_assert_int_eq(db_bout_get(bot.db, 2, &b), DB_OK);
+    ck_assert_int_eq(b.state, DB_BOUT_CHALLENGE);
+    out = run("bob", 0, "decline 2");
+    HAS(out, "PRIVMSG #ringside :bob declines the challenge (bout #2, Ivan vs Creed).\n");
+    out = run("bob", 0, "accept");
+    HAS(out, "PRIVMSG #ringside :Bout #1, boxing, 3 rounds: Rocky (alice)");
+    HAS(out, "PRIVMSG bob :Bout #1, round 1 of 3: your orders for Apollo");
+    ck_assert_int_eq(db_bout_get(bot.db, 1, &b), DB_OK);
+    ck_assert_int_eq(b.state, DB_BOUT_LIVE);
+    out = run("carol", 1, "!challenge bob");
+    HAS(out, "(bout #3)");
+    out = run("carol", 0, "withdraw #3");
+    HAS(out, "PRIVMSG #ringside :carol withdraws the challenge (bout #3, Ivan vs Creed).\n");
+    ck_assert_int_eq(db_bout_get(bot.db, 3, &b), DB_OK);
+    ck_assert_int_eq(b.state, DB_BOUT_CANCELLED);
+}
+END_TEST
+
+/* Both orders of a round before the first one's "stored" line went out:
+ * that line is dropped, and each prompt for the next round acknowledges
+ * its player's orders (one line per player for the round, not two). An
+ * acknowledgement that went out is not said again. */
+START_TEST(test_ack_folded_into_prompt)
+{
+    player("alice", "create Rocky str=14 spd=12 agl=11 tgh=12 hgt=11");
+    player("bob", "create Apollo str=13 spd=14 agl=12 tgh=11 hgt=10");
+    run("alice", 1, "!challenge bob");
+    run("bob", 1, "!accept");
+    bot.now += 3;
+    cmd_dispatch(&bot, "alice", NULL, "5/5/10");
+    const char *out = run("bob", 0, "4H/6/10");
+    ck_assert_ptr_null(strstr(out, "orders stored"));
+    HAS(out, "PRIVMSG alice :Bout #1, round 2 of 3: your orders for Rocky (e.g. 5H/8!/7 (inside)) "
+             "within 2 minutes; your round 1 orders for Rocky (5/5/10) are in and fought. Your "
+             "corner: ");
+    HAS(out, "PRIVMSG bob :Bout #1, round 2 of 3: your orders for Apollo (e.g. 5H/8!/7 (inside)) "
+             "within 2 minutes; your round 1 orders for Apollo (4H/6/10) are in and fought. Your "
+             "corner: ");
+    ck_assert_int_eq(lines_to(out, "alice"), 1);
+    ck_assert_int_eq(lines_to(out, "bob"), 1);
+    out = run("alice", 0, "5/5/10");
+    HAS(out, "PRIVMSG alice :round 2 orders stored for Rocky: 5/5/10 (you may change them");
+    out = run("bob", 0, "4H/6/10");
+    HAS(out, "PRIVMSG alice :Bout #1, round 3 of 3: your orders for Rocky (e.g. 5H/8!/7 (inside)) "
+             "within 2 minutes. Your corner: ");
 }
 END_TEST
 
@@ -1018,6 +1104,8 @@ Suite *bout_suite(void)
     tcase_add_test(tc, test_grammar_sweep);
     tcase_add_test(tc, test_formatting);
     tcase_add_test(tc, test_forfeit_decline_expire_cancel);
+    tcase_add_test(tc, test_answers_in_private);
+    tcase_add_test(tc, test_ack_folded_into_prompt);
     tcase_add_test(tc, test_orders_never_limited);
     tcase_add_test(tc, test_report_private);
     tcase_add_test(tc, test_orders_find_their_bout);

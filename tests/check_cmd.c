@@ -77,7 +77,9 @@ START_TEST(test_table_consistent)
         if (strstr(e->usage, "#bout"))
             ck_assert_msg(e->target == TARGET_BOUT || e->target == TARGET_OPEN_BOUT ||
                               e->target == TARGET_LIVE_BOUT || e->target == TARGET_MY_BOUT ||
-                              e->target == TARGET_MY_BOUT_FIRST,
+                              e->target == TARGET_MY_BOUT_FIRST ||
+                              /* a challenge named by its challenger or its number */
+                              (e->target == TARGET_NICK && strstr(e->usage, "nick|#bout")),
                           "%s: no bout target", e->name);
         for (int j = 0; j < i; j++)
             ck_assert_str_ne(cmd_table[j]->name, e->name);

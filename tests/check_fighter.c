@@ -730,21 +730,32 @@ START_TEST(test_first_bout_help)
     ck_assert_int_eq(game_challenge(game, &ca, b, "bob", RULES_BOXING, 0, "Rocky", NULL), 0);
     hush();
     ck_assert_int_eq(game_answer(game, &cb, GAME_ACCEPT, NULL, 0), 0);
-    HAS("alice|live|Boxing orders are AGG/POW/DEF, e.g. 5H/8!/7 (inside): ");
-    HAS("bob|live|Boxing orders are AGG/POW/DEF, e.g. 5H/8!/7 (inside): ");
+    HAS("alice|live|Bout #1, round 1 of 3: your orders for Rocky (e.g. 5H/8!/7 (inside)) within 1 "
+        "minute; send them here, in private. Boxing orders are AGG/POW/DEF, e.g. 5H/8!/7 "
+        "(inside): ");
+    HAS("bob|live|Bout #1, round 1 of 3: your orders for Apollo (e.g. 5H/8!/7 (inside)) within 1 "
+        "minute; send them here, in private. Boxing orders are AGG/POW/DEF, e.g. 5H/8!/7 "
+        "(inside): ");
     /* alice's second boxer's first bout: she knows the orders already. */
     ck_assert_int_eq(game_challenge(game, &ca, c, "carl", RULES_BOXING, 0, "Bert", NULL), 0);
     hush();
     ck_assert_int_eq(game_answer(game, &cc, GAME_ACCEPT, NULL, 0), 0);
     HAS("alice|live|Bout #2, round 1 of 3: your orders for Bert");
-    HAS("carl|live|Boxing orders are AGG/POW/DEF");
-    ck_assert_ptr_null(strstr(said.p, "alice|live|Boxing orders are"));
+    HAS("carl|live|Bout #2, round 1 of 3: your orders for Drago (e.g. 5H/8!/7 (inside)) within 1 "
+        "minute; send them here, in private. Boxing orders are AGG/POW/DEF");
+    ck_assert_ptr_null(strstr(said.p,
+                              "Bert (e.g. 5H/8!/7 (inside)) within 1 minute; send them here, "
+                              "in private. Boxing orders are"));
     /* Her first SUGAR RAY bout: those orders are new to her. */
     ck_assert_int_eq(game_challenge(game, &ca, d, "dan", RULES_SUGARRAY, 0, "Murphy", NULL), 0);
     hush();
     ck_assert_int_eq(game_answer(game, &cd, GAME_ACCEPT, NULL, 0), 0);
-    HAS("alice|live|SUGAR RAY orders are attack/defence, e.g. 3/2");
-    HAS("dan|live|SUGAR RAY orders are attack/defence, e.g. 3/2");
+    const char *help = "in private. SUGAR RAY orders are attack/defence, e.g. 3/2";
+    const char *first = strstr(said.p, help);
+    ck_assert_ptr_nonnull(first);
+    ck_assert_ptr_nonnull(strstr(first + 1, help)); /* alice's and dan's prompts */
+    HAS("alice|live|Bout #3, round 1 of ");
+    HAS("dan|live|Bout #3, round 1 of ");
 }
 END_TEST
 

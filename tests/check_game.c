@@ -71,9 +71,13 @@ START_TEST(test_whole_bout_through_the_game)
         ck_assert_int_eq(game_order(game, &pa, NULL, "5/5/10 (ring)"), 0);
         ck_assert_int_eq(game_order(game, &pb, NULL, "4H/6/10"), 0);
     }
-    HAS("alice|answer|round 1 orders stored for Rocky: 5/5/10 (ring)");
-    /* The orders that complete a round are acknowledged with the next
-     * prompt, or alone after the last round. */
+    /* The first orders of a round are acknowledged at once, as a line
+     * about the round (the output drops it if the round is fought before
+     * it leaves, and the next prompt says it then); the orders that
+     * complete a round with the next prompt, or alone after the last. */
+    HAS("alice|live|round 1 orders stored for Rocky: 5/5/10 (ring) (you may change them until the "
+        "round is fought)");
+    ck_assert_ptr_null(strstr(said.p, "your round 1 orders for Rocky"));
     HAS("bob|live|Bout #1, round 2 of 3: your orders for Apollo (e.g. 5H/8!/7 (inside)) within 1 "
         "minute;"
         " your round 1 orders for Apollo (4H/6/10) are in and fought");

@@ -674,6 +674,75 @@ START_TEST(test_channel_burst)
 }
 END_TEST
 
+/* A throttle notice naming a channel shows the server counts a channel's
+ * members together: from then on every channel (not only the one named)
+ * gets at most 2 lines back to back and 1 a second, whatever the bot's own
+ * pacing, so at most 4 of its lines fall in any 2-second window; private
+ * lines keep the whole burst. A notice naming a nick changes nothing. */
+START_TEST(test_shared_channel_half)
+{
+    struct outq *q = outq_new(20, 5);
+    char line[OUTQ_LINE_MAX];
+
+    outq_throttled(q, "bob", 0);
+    for (int i = 0; i < 6; i++)
+        outq_msg(q, OUTQ_LIVE, "PRIVMSG", "#b", NULL, "before");
+    for (int i = 0; i < OUTQ_CHANNEL_BURST; i++)
+        ck_assert_int_eq(outq_pop(q, 10, line), 1);
+    ck_assert_int_eq(outq_pop(q, 10, line), 0);
+    outq_clear(q);
+
+    log_begin();
+    outq_throttled(q, "#a", 100);
+    ck_assert_ptr_nonnull(strstr(log_end(), "counts a channel's members together"));
+    for (int i = 0; i < 12; i++)
+        outq_msg(q, OUTQ_LIVE, "PRIVMSG", "#b", NULL, "commentary");
+    for (int i = 0; i < 6; i++)
+        outq_msg(q, OUTQ_REPLY, "PRIVMSG", "carol", NULL, "private");
+    int chan = 0, priv = 0;
+    for (double now = 200; now <= 202 + 1e-9; now += 0.25)
+        while (outq_pop(q, now, line) == 1)
+            *(strncmp(line, "PRIVMSG #b ", 11) == 0 ? &chan : &priv) += 1;
+    ck_assert_int_eq(chan, 4); /* 2 at once, then 1 a second: t = 200, 200, 201, 202 */
+    ck_assert_int_eq(priv, 6);
+    outq_free(q);
+}
+END_TEST
+
+/* Delivery markers by count go when they hold nothing back: with a token
+ * to spare after every 8 lines; while the bucket runs at its rate, only
+ * after 48 lines (a server counts the marker as a line, and it costs a
+ * token). */
+START_TEST(test_marker_when_free)
+{
+    for (int slow = 0; slow < 2; slow++) {
+        struct outq *q = outq_new(4, 1);
+        char line[OUTQ_LINE_MAX];
+        double now = 0;
+        int lines = 0, first = -1;
+
+        outq_set_markers(q, 1);
+        for (int i = 0; i < 60; i++) { /* 10 owners: none of them asks too much */
+            char nick[8];
+            snprintf(nick, sizeof(nick), "nick%d", i % 10);
+            outq_msg(q, OUTQ_REPLY, "PRIVMSG", nick, NULL, "answer");
+        }
+        while (first < 0 && lines < 60) {
+            if (outq_pop(q, now, line) != 1) {
+                now += slow ? 3 : 1;
+                continue;
+            }
+            if (strncmp(line, "PING :rs", 8) == 0)
+                first = lines;
+            else
+                lines++;
+        }
+        ck_assert_int_eq(first, (slow ? 8 : 48));
+        outq_free(q);
+    }
+}
+END_TEST
+
 /* 2000 bytes of words, some UTF-8: every line fits 512 bytes as relayed,
  * with the default prefix and with a shorter one, and the pieces put back
  * together give the text. */
@@ -1278,6 +1347,8 @@ Suite *outq_suite(void)
     tcase_add_test(tc, test_markers_confirm);
     tcase_add_test(tc, test_throttled_resent);
     tcase_add_test(tc, test_throttled_unmarked);
+    tcase_add_test(tc, test_shared_channel_half);
+    tcase_add_test(tc, test_marker_when_free);
     tcase_add_test(tc, test_disconnected);
     tcase_add_test(tc, test_wait_times);
     tcase_add_test(tc, test_target_hold);

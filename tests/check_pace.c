@@ -210,7 +210,7 @@ START_TEST(test_reminder_and_reconnect_withdrawn)
     ck_assert_ptr_nonnull(strstr(waiting[0].text, "left for your round 1 orders"));
     /* ... and so do the prompts said again at a reconnection. */
     game_connected(game);
-    ck_assert_int_eq(nwaiting, 6); /* and what an order means (their first bout) */
+    ck_assert_int_eq(nwaiting, 4); /* with what an order means (their first bout) */
     /* bob orders: round 1 is fought before any of it went out. */
     ck_assert_int_eq(game_order(game, &pb, NULL, "4H/6/10"), 0);
     send_all();

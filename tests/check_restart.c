@@ -157,7 +157,7 @@ START_TEST(test_deadline_waits_for_both)
     /* alice is back: asked for her orders; the clock still waits for bob. */
     back("alice", a);
     HAS("alice|live|Bout #1, round 1 of 3: your orders for Rocky (e.g. 5H/8!/7 (inside)) within "
-        "1 minute; the clock starts once bob is back\n");
+        "1 minute; the clock starts once bob is back. Boxing orders are AGG/POW/DEF");
     ck_assert_int_eq(count("|live|Bout #"), 1);
     struct str list;
     str_init(&list);
@@ -235,7 +235,7 @@ START_TEST(test_both_back_at_once)
     game_connected(game);
     HAS("#ring|chatter|Bout #1, Rocky vs Apollo, goes on: round 1 of 3 is next.\n");
     HAS("alice|live|Bout #1, round 1 of 3: your orders for Rocky (e.g. 5H/8!/7 (inside)) within "
-        "1 minute; your orders for it are in already\n");
+        "1 minute; your orders for it are in already. Boxing orders are AGG/POW/DEF");
     HAS("bob|live|Bout #1, round 1 of 3: your orders for Apollo (e.g. 5H/8!/7 (inside)) within "
         "1 minute.");
     ck_assert_int_eq(count("|live|Bout #1, round 1"), 2);
@@ -285,7 +285,8 @@ START_TEST(test_every_bout_asked)
     hush();
     back("bob", b);
     HAS("bob|live|Bout #1, round 1 of 3: your orders for Apollo (e.g. 5H/8!/7 (inside)) within "
-        "1 minute; your orders for it are in already; the clock starts once alice is back\n");
+        "1 minute; your orders for it are in already; the clock starts once alice is back. Boxing "
+        "orders are AGG/POW/DEF");
     HAS("bob|live|Bout #2, round 1 of 3: your orders for Drago (e.g. 5H/8!/7 (inside)) within "
         "1 minute; the clock starts once carol is back\n");
     ck_assert_int_eq(count("bob|live|Bout #"), 2);
@@ -293,7 +294,7 @@ START_TEST(test_every_bout_asked)
     back("carol", c);
     HAS("#ring|chatter|Bout #2, Creed vs Drago, goes on: round 1 of 3 is next.\n");
     HAS("carol|live|Bout #2, round 1 of 3: your orders for Creed (e.g. 5H/8!/7 (inside)) within "
-        "1 minute; your orders for it are in already\n");
+        "1 minute; your orders for it are in already. Boxing orders are AGG/POW/DEF");
     ck_assert_int_eq(count("|live|Bout #"), 1);
     ck_assert_ptr_null(strstr(said.p, "Bout #1"));
 }
@@ -391,7 +392,7 @@ START_TEST(test_no_grace_goes_on_at_once)
     game_connected(game);
     HAS("#ring|chatter|Bout #1, Rocky vs Apollo, goes on: round 1 of 3 is next.\n");
     HAS("bob|live|Bout #1, round 1 of 3: your orders for Apollo (e.g. 5H/8!/7 (inside)) within "
-        "1 minute; identify again first (identify <password>)\n");
+        "1 minute; identify again first (identify <password>). Boxing orders are AGG/POW/DEF");
     ck_assert_ptr_null(strstr(said.p, "waits"));
     game_tick(game, NULL);
     clock_now += 61;

@@ -80,10 +80,37 @@ RATE = 5
 ORDER_TIMEOUT = 120
 SHORT_TIMEOUT = 10  # scenario 3's, set by SIGHUP
 
-# Private messages that come by themselves (not replies to a command):
-# prompts for orders (with or without an acknowledgement on them), reminders,
-# the end of a bout, and the order line explained in a player's first bout.
-UNASKED = re.compile(r"^(Bout #\d+[,: ]|Boxing orders are |SUGAR RAY orders are )")
+# The order line explained (parse/boxing.c and parse/sugarray.c: order_help),
+# on the round 1 prompt of a player's first bout of the ruleset: such a
+# prompt is cut over two IRC lines, the second starting inside it.
+ORDER_HELPS = (
+    "Boxing orders are AGG/POW/DEF, e.g. 5H/8!/7 (inside): AGG is how many punches you throw "
+    "(8 for each point), POW how hard they are, DEF how well you guard; each is at least 1 "
+    "and AGG+POW+DEF is at most 20. Optional: H (head) or B (body) after AGG aims the "
+    "punches; ! after POW fights dirty (harder, but the referee may warn and disqualify); a "
+    "style in parentheses after DEF: inside, clinch, feint, counter, ring, cut, outside or "
+    "allout.",
+    "SUGAR RAY orders are attack/defence, e.g. 3/2, each 0 to 99: an attack above the "
+    "opponent's defence takes twice the difference off his endurance. Every round first "
+    "costs you endurance for its effort, 3 x attack + 2 x defence - skill: nothing for 0 or "
+    "less, 1 for 1-4, 2 for 5-7, 3 for 8-9, then 4, 5, 6, 7, 8 and 10 for 10 to 15, and "
+    "2 x (effort - 10) above 15. Whoever is not knocked out and has the larger total of "
+    "attack wins on points.")
+
+
+class _Unasked:
+    """Private messages that come by themselves (not replies to a command):
+    prompts for orders (with or without an acknowledgement on them),
+    reminders, the end of a bout, and the rest of a round 1 prompt that
+    explains the order line (a piece of ORDER_HELPS)."""
+    RX = re.compile(r"^(Bout #\d+[,: ]|Boxing orders are |SUGAR RAY orders are )")
+
+    def search(self, text):
+        t = text.strip()
+        return bool(self.RX.search(text)) or (len(t) >= 20 and any(t in h for h in ORDER_HELPS))
+
+
+UNASKED = _Unasked()
 # The reply to orders that do not complete their round (round, fighter).
 STORED = r"^round %s orders stored for %s: (.+) \(you may change them until the round is fought\)$"
 # The acknowledgement of the orders that complete a round (round, fighter):
@@ -341,15 +368,15 @@ def challenge(env, a, b, args, fa, fb):
     starts = [(a, fa, len(a.lines)), (b, fb, len(b.lines))]
     b.cmd("accept", CHANNEL)
     for c, f, s in starts:
-        t1 = index_of(c, wait_chan(c, r"^Bout #%d, \w+, \d+ rounds: %s \(%s\) " %
-                                   (bout_id, fa, a.nick), s), s)
-        t2 = index_of(c, wait_chan(c, r"^vs %s \(%s\) " % (fb, b.nick), s), s)
+        # The tale of the tape: one message, both corners.
+        t1 = index_of(c, wait_chan(c, r"^Bout #%d, \w+, \d+ rounds: %s \(%s\) .* vs %s \(%s\) " %
+                                   (bout_id, fa, a.nick, fb, b.nick), s), s)
+        # (In a player's first bout of the ruleset, the order line explained.)
         p, _ = wait_private_at(c, r"^Bout #%d, round 1 of \d+: your orders for %s \(e\.g\. .*\) "
-                               r"within \d+ (?:seconds?|minutes?); send them here, in private$" %
-                               (bout_id, f), s)
-        check(t1 < t2 < p, "bout %d: %s got the tale of the tape (his lines %d and %d) and his "
-              "prompt for round 1 (line %d) out of order" % (bout_id, c.nick, t1, t2, p),
-              c.recent())
+                               r"within \d+ (?:seconds?|minutes?); send them here, in private"
+                               r"(?:\. (?:Boxing|SUGAR RAY) orders are .*)?$" % (bout_id, f), s)
+        check(t1 < p, "bout %d: %s got the tale of the tape (his line %d) and his prompt for "
+              "round 1 (line %d) out of order" % (bout_id, c.nick, t1, p), c.recent())
     check(env.bout(bout_id)["state"] == "live", "bout %d is not live after accept" % bout_id)
     return bout_id
 
@@ -451,11 +478,13 @@ def await_round(env, bout_id, rnd, watcher, start, timeout=TIMEOUT, packed=None,
     Alone in the channel, the bout's lines come one by one, each its own IRC
     line, exactly as derived. `packed` (None: worked out from the database:
     another bout of the channel is live): other bouts were live in the
-    channel as the round was resolved, so the round is one message, "[#ID] "
-    and its lines joined by spaces, and after the last round the result
-    lines are another such message; the output may cut a message at spaces
-    into several IRC lines, whose texts joined (whitespace collapsed) must be
-    the message, nothing more.
+    channel as the round was resolved (or before: a bout that shared its
+    channel stays packed), so the round is one message, "[#ID] " and its
+    lines joined by spaces; after the last round, with a result in words
+    (boxing), the result, the records and the ratings end that message,
+    else (SUGAR RAY's table) the result lines are another such message; the
+    output may cut a message at spaces into several IRC lines, whose texts
+    joined (whitespace collapsed) must be the message, nothing more.
 
     `heard`: Told prompts or acknowledgements the round's commentary must
     have come before, whole, on the player's own connection.
@@ -483,7 +512,12 @@ def await_round(env, bout_id, rnd, watcher, start, timeout=TIMEOUT, packed=None,
           (bout_id, rnd, len(want), nres), summary)
     if packed is None:
         packed = live_others(env, bout_id) > 0
-    if packed:
+    plain = b["rules"] != "sugarray"  # render_result_plain
+    # Packed, a result in words: the ratings end the round's one message.
+    rline = ratings_line(env, bout_id) if nres and ratings and packed and plain else None
+    if packed and plain:
+        msgs = ["[#%d] %s" % (bout_id, " ".join(want))]
+    elif packed:
         msgs = ["[#%d] %s" % (bout_id, " ".join(want[:len(want) - nres]))]
         if nres:
             msgs.append("[#%d] %s" % (bout_id, " ".join(want[len(want) - nres:])))
@@ -510,8 +544,11 @@ def await_round(env, bout_id, rnd, watcher, start, timeout=TIMEOUT, packed=None,
             pieces.append(said[0][1].text)
         ok = norm(" ".join(pieces)) == norm(msg) if packed else pieces == [msg]
         if packed and nres and msg is msgs[-1]:
-            # The result's message ends with the aftermath: wait for all of it.
-            while not AFTERMATH.match(norm(" ".join(pieces))):
+            # The result's message ends with the aftermath (and the ratings,
+            # rline): wait for all of it.
+            def done(j):
+                return j.endswith(" " + norm(rline)) if rline else AFTERMATH.match(j)
+            while not done(norm(" ".join(pieces))):
                 said = chan_from(watcher, pos, chatter=True)
                 if not said:
                     if time.monotonic() > deadline:
@@ -521,7 +558,10 @@ def await_round(env, bout_id, rnd, watcher, start, timeout=TIMEOUT, packed=None,
                 pos = said[0][0] + 1
                 pieces.append(said[0][1].text)
             joined = norm(" ".join(pieces))
-            ok = joined.startswith(norm(msg)) and AFTERMATH.match(joined[len(norm(msg)):].strip())
+            rest = joined[len(norm(msg)):].strip()
+            if rline and rest.endswith(norm(rline)):
+                rest = rest[:-len(norm(rline))].strip()
+            ok = joined.startswith(norm(msg)) and AFTERMATH.match(rest)
         check(ok, "bout %d round %d: the channel did not get the derived commentary%s" %
               (bout_id, rnd, " packed" if packed else ""), detail())
     if nres and not packed:
@@ -537,7 +577,7 @@ def await_round(env, bout_id, rnd, watcher, start, timeout=TIMEOUT, packed=None,
         pos = said[0][0] + 1
         check(AFTERMATH.match(said[0][1].text), "bout %d: after the result, not its end: %r" %
               (bout_id, said[0][1].text), detail())
-    if nres and ratings:
+    if nres and ratings and not rline:
         want_line = ratings_line(env, bout_id)
         check(want_line, "bout %d: no ratings stored for it" % bout_id)
         if packed:
@@ -654,12 +694,12 @@ def s_boxing(env):
     wstart = len(w.lines)
     bout_id = challenge(env, a, b, "rounds=3", "Rocky", "Apollo")
     # challenge() returns on the players' prompts; the watcher's copy of the
-    # channel comes in its own time: wait for the tape's last line.
-    last = index_of(w, wait_chan(w, r"^vs Apollo \(bob1\) ", wstart), wstart)
+    # channel comes in its own time: wait for the tape (one message).
+    last = index_of(w, wait_chan(w, r"^Bout #%d, boxing, 3 rounds: " % bout_id, wstart), wstart)
     tape = [m.text for i, m in chan_from(w, wstart) if i <= last]
     want = ["Bout #%d, boxing, 3 rounds: Rocky (alice1) STR 14 SPD 12 AGL 11 TGH 12 HGT 11, "
-            "0-0-0" % bout_id, "vs Apollo (bob1) STR 13 SPD 14 AGL 12 TGH 11 HGT 10, 0-0-0"]
-    check(len(tape) == 3 and tape[0].startswith("alice1 challenges bob1: Rocky vs Apollo, ") and
+            "0-0-0 vs Apollo (bob1) STR 13 SPD 14 AGL 12 TGH 11 HGT 10, 0-0-0" % bout_id]
+    check(len(tape) == 2 and tape[0].startswith("alice1 challenges bob1: Rocky vs Apollo, ") and
           tape[1:] == want,
           "the tale of the tape as the channel saw it (the challenge, then the tape)",
           "\n".join(tape))
@@ -913,10 +953,9 @@ def s_two_bouts(env):
         for bt in sorted(first, key=lambda bt: bt != y):
             told[bt] = order_last(env, players[bt][1], orders[bt][1][r - 1], r, names[bt][1], bt,
                                   acks[bt], 1)
-        # A round is packed when the other bout was live as it was fought:
-        # for y, x (its round still to come) if it had orders this round;
-        # for x, y if y's round did not end it.
-        packed = {y: x in first, x: y in first and not told[y].over}
+        # Both bouts were live in the channel as round 1 was fought: every
+        # round of both is packed, to their ends.
+        packed = {y: True, x: True}
         for bt in sorted(first, key=lambda bt: bt != y):
             said, wpos, row = await_round(env, bt, r, w, wpos, packed=packed[bt],
                                           heard=[told[bt]], ratings=True)

@@ -81,7 +81,9 @@ def duel(env, a, b, fa, fb):
     b.cmd("accept", CHANNEL)
     tape = wait_chan(a, r"^Bout #%d, duel, 23 rounds: %s \(%s\) STR \d+ DEX \d+ CON \d+ INT "
                      r"\d+; \w.*%%" % (bout_id, fa, a.nick), starts[0])
-    wait_chan(a, r"^vs %s \(%s\) STR .*%%" % (fb, b.nick), starts[0])
+    # The tape is one message: the second corner on it (or on the IRC line
+    # that carries the rest of it, cut at a space).
+    wait_chan(a, r"(^|\bvs )%s \(%s\) STR .*%%" % (fb, b.nick), starts[0])
     for c, s in ((a, starts[0]), (b, starts[1])):
         wait_private(c, r"^Bout #%d: the duel fights itself, a round every %d seconds?; " %
                      (bout_id, ROUND_SECONDS), s)

@@ -133,16 +133,19 @@ def s_first_bout(env):
     gus = player(env, "rp_gus", "create Gust str=13 spd=14 agl=12 tgh=11 hgt=10")
     starts = len(eve.lines), len(fay.lines)
     challenge(env, eve, fay, "rounds=3 with=Evita", "Evita", "Faye")
+    # The order line explained on the round 1 prompt.
     for c, s in zip((eve, fay), starts):
-        wait_private_at(c, "^" + re.escape(ORDER_HELP_BOXING), s)
+        wait_private_at(c, r"^Bout #\d+, round 1 of .*; send them here, in private\. " +
+                        re.escape(ORDER_HELP_BOXING), s)
     # Her second fighter's first bout: she knows the orders; gus does not.
     e0, g0 = len(eve.lines), len(gus.lines)
     bout = challenge(env, eve, gus, "rounds=3 with=Edna", "Edna", "Gust")
-    wait_private_at(gus, "^" + re.escape(ORDER_HELP_BOXING), g0)
+    wait_private_at(gus, r"^Bout #\d+, round 1 of .*; send them here, in private\. " +
+                    re.escape(ORDER_HELP_BOXING), g0)
     time.sleep(1.5)  # what would come with her prompt has come
     told = [m.text for m in eve.lines[e0:]
             if eve.from_bot(m) and m.target.lower() == eve.nick.lower()]
-    check(not any(t.startswith("Boxing orders are") for t in told),
+    check(not any("Boxing orders are" in t for t in told),
           "rp_eve was taught the orders again in bout #%d" % bout, "\n".join(told))
 
 

@@ -146,7 +146,7 @@ def s_one_at_a_time(env):
     tell(a, "identify " + a.pw, IDENTIFIED % "rs_alice" + "$")
     wait_private(a, r"^Bout #%d, round 1 of 3: your orders for Rocky \(e\.g\. .+\) within "
                  r"%d seconds; your orders for it are in already; the clock starts once rs_bob "
-                 r"is back$" % (x, SHORT_TIMEOUT), s)
+                 r"is back(?:\. Boxing orders are .*)?$" % (x, SHORT_TIMEOUT), s)
     # dan is back: his duel still waits for eve.
     tell(d, "identify " + d.pw, IDENTIFIED % "rs_dan" + "$")
     t_half = time.monotonic()
@@ -161,9 +161,10 @@ def s_one_at_a_time(env):
          r"\(Creed vs Drago, round 1 of 3\)\.$" % (x, y))
     wait_chan(w, r"^Bout #%d, Rocky vs Apollo, goes on: round 1 of 3 is next\.$" % x, sw)
     wait_private(b, r"^Bout #%d, round 1 of 3: your orders for Apollo \(e\.g\. .+\) within "
-                 r"%d seconds\.$" % (x, SHORT_TIMEOUT), s)
+                 r"%d seconds\.(?: Boxing orders are .*)?$" % (x, SHORT_TIMEOUT), s)
     wait_private(b, r"^Bout #%d, round 1 of 3: your orders for Drago \(e\.g\. .+\) within "
-                 r"%d seconds; the clock starts once rs_carol is back$" % (y, SHORT_TIMEOUT), s)
+                 r"%d seconds; the clock starts once rs_carol is back"
+                 r"(?:\. Boxing orders are .*)?$" % (y, SHORT_TIMEOUT), s)
     told = order_last(env, b, "order #%d 6/6/8" % x, 1, "Apollo", x)
     unchanged(env, {y: rows[y], z: rows[z]}, "bob back, carol and eve away")
 
@@ -173,7 +174,7 @@ def s_one_at_a_time(env):
          r"\. Waiting for your orders: bout #%d \(Creed vs Drago, round 1 of 3\)\.$" % y)
     wait_chan(w, r"^Bout #%d, Creed vs Drago, goes on: round 1 of 3 is next\.$" % y, sw)
     wait_private(c, r"^Bout #%d, round 1 of 3: your orders for Creed \(e\.g\. .+\) within "
-                 r"%d seconds\.$" % (y, SHORT_TIMEOUT), s)
+                 r"%d seconds\.(?: Boxing orders are .*)?$" % (y, SHORT_TIMEOUT), s)
     unchanged(env, {z: rows[z]}, "eve away")
 
     # eve is back: the duel goes on and fights its next round.
@@ -213,7 +214,7 @@ def s_never_back(env):
     tell(f, "identify " + f.pw, IDENTIFIED % "rs_fay" + "$")
     wait_private(f, r"^Bout #%d, round 1 of 3: your orders for Liston \(e\.g\. .+\) within "
                  r"%d seconds; your orders for it are in already; the clock starts once rs_gus "
-                 r"is back$" % (x, SHORT_TIMEOUT), s)
+                 r"is back(?:\. Boxing orders are .*)?$" % (x, SHORT_TIMEOUT), s)
     m = wait_chan(w, r"^Bout #%d, Liston vs Frazier, goes on without rs_gus: round 1 of 3 is "
                   r"next\.$" % x, starts[w], timeout=SHORT_GRACE + e2e.TIMEOUT)
     waited = m.t - t_wait

@@ -62,6 +62,10 @@ Scenarios (server: n = ngircd, h = hybrid):
      324 after a kill -9 and a restart mid-bout (it holds a channel's lines
      until its modes come); every line it says there is plain and the whole
      commentary arrives; after -c the tape is bold and the result coloured.
+  7. ctcp_flood (n, h): 4 nicks send CTCP VERSION and PING to the bot as
+     fast as the server reads them for 20 s while a bystander says !version
+     in the channel every 3 s: every question answered, in order, the bot
+     up; the longest wait is reported (measured, not limited).
 
 Commentary and reports are compared robustly, since the bot may pack several
 lines into one message ("[#7] line line", or "Round 3 | line | line" in a
@@ -74,7 +78,7 @@ Output as e2e.py: `ok - NAME (SERVER)` or `FAIL - NAME (SERVER): why` with `#`
 details, then `N passed, N failed`; exit status 1 if anything failed.
 
 Environment: E2E_ONLY=name,... (scenario names, function names or numbers
-1-6), E2E_SERVER=ngircd|hybrid (only that server), E2E_JOBS=N (1: one at a
+1-7), E2E_SERVER=ngircd|hybrid (only that server), E2E_JOBS=N (1: one at a
 time), E2E_KEEP=1, E2E_VERBOSE=1. Python 3 standard library only.
 """
 
@@ -769,6 +773,83 @@ def s_ctcp_trailing(env):
     return ["the bot answered: %s" % (", ".join(repr(m.text) for m in got) or "nothing")]
 
 
+CTCP_FLOODERS = 4
+CTCP_FLOOD_SECONDS = 20.0
+CTCP_ASK_EVERY = 3.0
+
+
+def s_ctcp_flood(env):
+    """4 nicks send CTCP VERSION and PING to the bot in private as fast as
+    the server reads them (three, then a PING of their own, the next three
+    once it is answered) for 20 s, while a bystander says !version in the
+    channel every 3 s: each of his questions is answered, in order, none
+    lost, and the bot stays up. The longest wait is measured, not limited
+    (the machine is shared): it is in the report."""
+    by = WClient(env, "ctcpby", [CHANNEL])
+    answer(by, send(by, "version", CHANNEL), "version", r"^Ringside \d", CHANNEL)
+    flooders = [Client(env, "ctcpfl%d" % i, [CHANNEL]) for i in range(1, CTCP_FLOODERS + 1)]
+    t0 = time.monotonic() + 0.5
+    t_stop = t0 + CTCP_FLOOD_SECONDS
+    sent, errors = {}, []
+
+    def flood(c):
+        n = k = 0
+        try:
+            while time.monotonic() < t0:
+                time.sleep(0.01)
+            while time.monotonic() < t_stop and not c.closed:
+                for ctcp in ("VERSION", "PING %d" % n, "VERSION"):
+                    c.raw("PRIVMSG %s :\x01%s\x01" % (e2e.BOT_NICK, ctcp))
+                    n += 1
+                k += 1
+                tok = "fl%d" % k
+                pos = len(c.lines)
+                c.raw("PING :" + tok)
+                c.wait(lambda m: m.cmd == "PONG" and m.text == tok, "PONG %s" % tok,
+                       timeout=60, start=pos)
+            sent[c.nick] = n
+        except Exception as e:  # reported below
+            errors.append("%s: %s" % (c.nick, e))
+    ts = [e2e.threading.Thread(target=flood, args=(c,), daemon=True) for c in flooders]
+    for t in ts:
+        t.start()
+    asks, start = [], len(by.lines)
+    t = t0 + 0.5
+    while t < t_stop:
+        time.sleep(max(0.0, t - time.monotonic()))
+        asks.append(time.monotonic())
+        by.raw("PRIVMSG %s :!version" % CHANNEL)
+        t += CTCP_ASK_EVERY
+    for th in ts:
+        th.join(90)
+    check(not errors, "a flooder failed", "\n".join(errors))
+
+    def replies():
+        with by.cond:
+            got = [m for m in by.lines[start:] if by.from_bot(m) and
+                   m.target.lower() == CHANNEL and m.text.startswith("ctcpby: ")]
+        return got if len(got) >= len(asks) else None
+    deadline = time.monotonic() + TIMEOUT
+    got = replies()
+    while got is None and time.monotonic() < deadline:
+        time.sleep(0.2)
+        got = replies()
+    check(got is not None, "the bystander's %d questions were not all answered" % len(asks),
+          by.recent())
+    check(all(re.match(r"^ctcpby: Ringside \d", m.text) for m in got),
+          "the bystander got something else than his !version",
+          "\n".join(repr(m.text) for m in got))
+    delays = [m.t - a for m, a in zip(got, asks)]
+    check(all(d >= 0 for d in delays), "a reply before its question")
+    check(env.bot_alive(), "the bot is not running any more", tail(env.bot_log, 20))
+    answered = {c.nick: sum(1 for m in c.lines if c.from_bot(m)) for c in flooders}
+    return ["CTCP flood on %s: %s CTCPs sent by %d nicks in %.0f s, %s answers back; the "
+            "bystander's replies after %s s (max %.1f s)" %
+            (env.server, "/".join(str(sent.get(c.nick, 0)) for c in flooders), CTCP_FLOODERS,
+             CTCP_FLOOD_SECONDS, "/".join(str(answered[c.nick]) for c in flooders),
+             " ".join("%.1f" % d for d in delays), max(delays))]
+
+
 def s_colour_modes(env):
     """A channel operator sets +c, which hybrid enforces by refusing any
     message with formatting: the bot learns it from MODE while in the
@@ -838,6 +919,7 @@ SCENARIOS = [
     ("flood_kill", s_flood_kill, ("hybrid",), {"flood": FLOOD_EXEMPT, "order_timeout": 30}),
     ("ctcp_trailing", s_ctcp_trailing, ("ngircd", "hybrid"), {}),
     ("colour_modes", s_colour_modes, ("hybrid",), {}),
+    ("ctcp_flood", s_ctcp_flood, ("ngircd", "hybrid"), {}),
 ]
 
 
