@@ -751,6 +751,14 @@ static const char *const stmt_sql[STMT_COUNT] = {
                         " AND f.retired = 0 ORDER BY r.rating DESC, r.rd, f.id LIMIT ?2 OFFSET ?3",
     [STMT_RATING_COUNT] = "SELECT count(*) FROM ratings r JOIN fighters f ON f.id = r.fighter"
                           " WHERE r.rules = ?1 AND f.retired = 0",
+    /* A league turn's ratings (db/rating.c): every rating of its ruleset
+     * read once, each fighter's written once with his bouts counted. */
+    [STMT_RATING_EACH] = "SELECT fighter, rating, rd, vol, bouts FROM ratings WHERE rules = ?1"
+                         " ORDER BY fighter",
+    [STMT_RATING_SET] = "INSERT INTO ratings (fighter, rules, rating, rd, vol, bouts, updated)"
+                        " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT (fighter, rules)"
+                        " DO UPDATE SET rating = excluded.rating, rd = excluded.rd,"
+                        " vol = excluded.vol, bouts = excluded.bouts, updated = excluded.updated",
 };
 
 /* ------------------------------------------------------------ enum names */

@@ -94,6 +94,9 @@ enum db_stmt {
     STMT_RATING_OF_BOUT,
     STMT_RATING_TOP,
     STMT_RATING_COUNT,
+    /* A league turn's ratings: read once, written once. */
+    STMT_RATING_EACH,
+    STMT_RATING_SET,
     /* Migration 16: a bout's orders in one row. */
     STMT_ORDER_BOUT_PUT,
     STMT_ORDER_BOUT_GET,
