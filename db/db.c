@@ -759,6 +759,9 @@ static const char *const stmt_sql[STMT_COUNT] = {
                         " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT (fighter, rules)"
                         " DO UPDATE SET rating = excluded.rating, rd = excluded.rd,"
                         " vol = excluded.vol, bouts = excluded.bouts, updated = excluded.updated",
+    [STMT_RATING_HISTORY_PUT2] = "INSERT INTO rating_history (bout, fighter, side, before, rating,"
+                                 " rd, vol, at) VALUES (?1, ?2, 0, ?3, ?4, ?5, ?6, ?7),"
+                                 " (?1, ?8, 1, ?9, ?10, ?11, ?12, ?7)",
 };
 
 /* ------------------------------------------------------------ enum names */

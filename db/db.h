@@ -524,14 +524,15 @@ int db_rating_get(struct db *db, int64_t fighter, enum rules rules, struct db_ra
  * stores the result. DB_OK or DB_ERROR. */
 int db_rating_put(struct db *db, int64_t fighter, enum rules rules, const struct db_rating *r,
                   int64_t bout, int side, double before, int64_t at);
-/* db_rating_put's two rows apart, for a league turn that keeps its
- * fighters' ratings in memory: db_rating_history_put stores the point of
- * history of bout `bout` (side `side`, ended at `at`) from `before` to `r`;
+/* db_rating_put's rows apart, for a league turn that keeps its fighters'
+ * ratings in memory: db_rating_history_put stores bout `bout`'s two points
+ * of history (ended at `at`; by side: fighter[s] from before[s] to r[s]) in
+ * one statement;
  * db_rating_set stores fighter `fighter`'s rating `r` in `rules` as it is,
  * with its bouts (at least 1) and `at` as when it last moved. Inside the
  * caller's transaction. DB_OK or DB_ERROR. */
-int db_rating_history_put(struct db *db, int64_t fighter, const struct db_rating *r, int64_t bout,
-                          int side, double before, int64_t at);
+int db_rating_history_put(struct db *db, int64_t bout, const int64_t fighter[2],
+                          const struct db_rating r[2], const double before[2], int64_t at);
 int db_rating_set(struct db *db, int64_t fighter, enum rules rules, const struct db_rating *r,
                   int64_t at);
 /* Calls fn(ctx, fighter, rating) for every stored rating of `rules`, by

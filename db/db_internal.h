@@ -97,6 +97,7 @@ enum db_stmt {
     /* A league turn's ratings: read once, written once. */
     STMT_RATING_EACH,
     STMT_RATING_SET,
+    STMT_RATING_HISTORY_PUT2,
     /* Migration 16: a bout's orders in one row. */
     STMT_ORDER_BOUT_PUT,
     STMT_ORDER_BOUT_GET,

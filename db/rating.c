@@ -81,12 +81,7 @@ int db_rating_put(struct db *db, int64_t fighter, enum rules rules, const struct
     const char *name = rules_stored(db, rules);
     if (!name || rating_row_put(db, db->st[STMT_RATING_PUT], fighter, name, r, 0, at) != DB_OK)
         return DB_ERROR;
-    return db_rating_history_put(db, fighter, r, bout, side, before, at);
-}
 
-int db_rating_history_put(struct db *db, int64_t fighter, const struct db_rating *r, int64_t bout,
-                          int side, double before, int64_t at)
-{
     sqlite3_stmt *st = db->st[STMT_RATING_HISTORY_PUT];
     int bad = sqlite3_bind_int64(st, 1, bout) != SQLITE_OK;
     bad |= sqlite3_bind_int64(st, 2, fighter) != SQLITE_OK;
@@ -96,6 +91,23 @@ int db_rating_history_put(struct db *db, int64_t fighter, const struct db_rating
     bad |= sqlite3_bind_double(st, 6, r->rd) != SQLITE_OK;
     bad |= sqlite3_bind_double(st, 7, r->vol) != SQLITE_OK;
     bad |= sqlite3_bind_int64(st, 8, at) != SQLITE_OK;
+    return db_run(db, st, bad) == SQLITE_DONE ? DB_OK : DB_ERROR;
+}
+
+int db_rating_history_put(struct db *db, int64_t bout, const int64_t fighter[2],
+                          const struct db_rating r[2], const double before[2], int64_t at)
+{
+    sqlite3_stmt *st = db->st[STMT_RATING_HISTORY_PUT2];
+    int bad = sqlite3_bind_int64(st, 1, bout) != SQLITE_OK;
+    bad |= sqlite3_bind_int64(st, 7, at) != SQLITE_OK;
+    for (int s = 0; s < 2; s++) {
+        int p = 6 * s; /* side 0: ?2 to ?6; side 1: ?8 to ?12 */
+        bad |= sqlite3_bind_int64(st, 2 + p, fighter[s]) != SQLITE_OK;
+        bad |= sqlite3_bind_double(st, 3 + p, before[s]) != SQLITE_OK;
+        bad |= sqlite3_bind_double(st, 4 + p, r[s].rating) != SQLITE_OK;
+        bad |= sqlite3_bind_double(st, 5 + p, r[s].rd) != SQLITE_OK;
+        bad |= sqlite3_bind_double(st, 6 + p, r[s].vol) != SQLITE_OK;
+    }
     return db_run(db, st, bad) == SQLITE_DONE ? DB_OK : DB_ERROR;
 }
 

@@ -187,10 +187,9 @@ int rating_bout_keep(struct game *g, const struct db_bout *rec, struct db_rating
     if (!rating_counts(g, rec))
         return 0;
     rating_moves(rec, was, now);
-    for (int s = 0; s < SIDES; s++)
-        if (db_rating_history_put(g->db, rec->fighter[s], &now[s], rec->id, s, was[s].rating,
-                                  rec->ended) != DB_OK)
-            return -1;
+    double before[SIDES] = {was[0].rating, was[1].rating};
+    if (db_rating_history_put(g->db, rec->id, rec->fighter, now, before, rec->ended) != DB_OK)
+        return -1;
     *r[0] = now[0];
     *r[1] = now[1];
     return 1;
