@@ -583,6 +583,17 @@ static const char *const migrations[] = {
     " drawn_by, reason, decision, created, started, ended, sheet_a, sheet_b, kind, turn, league,"  \
     " digest FROM bouts"
 
+/* What db_fighter_save writes but the league (see fighter_bind_state). */
+#define FIGHTER_SAVE_SET                                                                           \
+    "str = ?6, spd = ?7, agl = ?8, tgh = ?9, hgt = ?10,"                                           \
+    " season_wins = max(0, season_wins + ?13 - wins),"                                             \
+    " season_losses = max(0, season_losses + ?14 - losses),"                                       \
+    " season_draws = max(0, season_draws + ?15 - draws),"                                          \
+    " skill = ?11, endurance = ?12, wins = ?13, losses = ?14, draws = ?15,"                        \
+    " kos = ?16, training_points = ?17, gold_record = ?21,"                                        \
+    " paused = ?22, trained = ?23, missed = ?24, dex = ?25, con = ?26,"                            \
+    " intel = ?27, kit = ?28, tkos = ?29, towels = ?30, dqs = ?31, forfeits = ?32"
+
 static const char *const stmt_sql[STMT_COUNT] = {
     /* Table-valued pragmas are evaluated when stepped, not when prepared. */
     [STMT_USER_VERSION] = "SELECT user_version FROM pragma_user_version",
@@ -612,15 +623,11 @@ static const char *const stmt_sql[STMT_COUNT] = {
      * wherever it was fought, or an admin's set) it adds to the season's
      * too, in the same statement, from the row as it was; a season's end
      * sets it to 0 (db_season_reset). */
-    [STMT_FIGHTER_SAVE] = "UPDATE fighters SET str = ?6, spd = ?7, agl = ?8, tgh = ?9, hgt = ?10,"
-                          " season_wins = max(0, season_wins + ?13 - wins),"
-                          " season_losses = max(0, season_losses + ?14 - losses),"
-                          " season_draws = max(0, season_draws + ?15 - draws),"
-                          " skill = ?11, endurance = ?12, wins = ?13, losses = ?14, draws = ?15,"
-                          " kos = ?16, training_points = ?17, league = ?20, gold_record = ?21,"
-                          " paused = ?22, trained = ?23, missed = ?24, dex = ?25, con = ?26,"
-                          " intel = ?27, kit = ?28, tkos = ?29, towels = ?30, dqs = ?31,"
-                          " forfeits = ?32 WHERE id = ?1",
+    [STMT_FIGHTER_SAVE] = "UPDATE fighters SET league = ?20, " FIGHTER_SAVE_SET " WHERE id = ?1",
+    /* The same for a fighter whose league is as stored: SQLite checks only
+     * the CHECKs of the columns set, and league's IN list builds a
+     * temporary b-tree for every row (a league turn saves thousands). */
+    [STMT_FIGHTER_SAVE_LEAGUE_KEPT] = "UPDATE fighters SET " FIGHTER_SAVE_SET " WHERE id = ?1",
     [STMT_FIGHTER_RETIRE] = "UPDATE fighters SET retired = 1 WHERE id = ?1",
     [STMT_FIGHTER_GET_ID] = "SELECT " FIGHTER_COLUMNS " WHERE f.id = ?1",
     [STMT_FIGHTER_LIST_RULES] = "SELECT " FIGHTER_COLUMNS " WHERE f.rules = ?1 AND f.retired = 0"

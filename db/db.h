@@ -194,6 +194,10 @@ int db_fighter_list(struct db *db, int64_t account_id, int retired, struct db_fi
  * training points and the league fields (checked as by create) of fighter
  * f->id. DB_NOTFOUND if there is none. */
 int db_fighter_save(struct db *db, const struct db_fighter *f);
+/* db_fighter_save for a caller who knows the league stored (a league turn):
+ * when f->league is `stored_league` the league is left as it is, which
+ * spares SQLite its CHECK. */
+int db_fighter_save_from(struct db *db, const struct db_fighter *f, int stored_league);
 /* Marks fighter `id` retired (again: no change). DB_NOTFOUND if none. */
 int db_fighter_retire(struct db *db, int64_t id);
 

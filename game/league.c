@@ -646,7 +646,7 @@ static int turn_run(struct turn *t)
         return -1;
     for (int i = 0; i < t->n; i++) {
         const struct entry *x = &t->e[i];
-        if (x->changed && db_fighter_save(t->g->db, &x->f) != DB_OK)
+        if (x->changed && db_fighter_save_from(t->g->db, &x->f, x->from) != DB_OK)
             return -1;
         if (x->rated &&
             db_rating_set(t->g->db, x->f.id, t->rules, &x->rating, x->rated_at) != DB_OK)
