@@ -150,6 +150,26 @@ static int bout_bind_state(sqlite3_stmt *st, const struct db_bout *b, const stru
  * and for a ruleset with equipment (duel, migration 6) the pieces after
  * them as db/kit.c writes them ("18 14 14 10 weapon=longsword:1000000"). */
 #define SHEET_TEXT_MAX (64 + DB_KIT_MAX)
+
+/* `sep` then v in decimal onto s, as "%s%d" would write them: a league turn
+ * stores two sheets a bout, and printf's machinery was a fifth of a bout's
+ * insert. */
+static void decimal_add(struct str *s, const char *sep, int v)
+{
+    char text[16], *p = text + sizeof(text);
+    unsigned u = v < 0 ? 0u - (unsigned)v : (unsigned)v;
+
+    *--p = '\0';
+    do {
+        *--p = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (v < 0)
+        *--p = '-';
+    str_cat(s, sep);
+    str_cat(s, p);
+}
+
 static void sheet_store(const struct sheet *sh, char *buf, size_t len)
 {
     const struct ruleset *rs = ruleset_get(sh->rules);
@@ -158,7 +178,7 @@ static void sheet_store(const struct sheet *sh, char *buf, size_t len)
 
     str_init_fixed(&s, buf, len);
     for (int k = 0; k < rs->nfields; k++)
-        str_add(&s, "%s%d", k ? " " : "", sheet_field_get(sh, k));
+        decimal_add(&s, k ? " " : "", sheet_field_get(sh, k));
     db_kit_store(sh, kit, sizeof(kit));
     if (kit[0])
         str_add(&s, " %s", kit);

@@ -194,6 +194,10 @@ int db_fighter_list(struct db *db, int64_t account_id, int retired, struct db_fi
  * training points and the league fields (checked as by create) of fighter
  * f->id. DB_NOTFOUND if there is none. */
 int db_fighter_save(struct db *db, const struct db_fighter *f);
+/* db_fighter_save for a caller who knows the league stored (a league turn):
+ * when f->league is `stored_league` the league is left as it is, which
+ * spares SQLite its CHECK. */
+int db_fighter_save_from(struct db *db, const struct db_fighter *f, int stored_league);
 /* Marks fighter `id` retired (again: no change). DB_NOTFOUND if none. */
 int db_fighter_retire(struct db *db, int64_t id);
 
@@ -542,6 +546,21 @@ int db_rating_changed(struct db *db, int64_t since, int64_t *stamp,
  * stores the result. DB_OK or DB_ERROR. */
 int db_rating_put(struct db *db, int64_t fighter, enum rules rules, const struct db_rating *r,
                   int64_t bout, int side, double before, int64_t at);
+/* db_rating_put's rows apart, for a league turn that keeps its fighters'
+ * ratings in memory: db_rating_history_put stores bout `bout`'s two points
+ * of history (ended at `at`; by side: fighter[s] from before[s] to r[s]) in
+ * one statement;
+ * db_rating_set stores fighter `fighter`'s rating `r` in `rules` as it is,
+ * with its bouts (at least 1) and `at` as when it last moved. Inside the
+ * caller's transaction. DB_OK or DB_ERROR. */
+int db_rating_history_put(struct db *db, int64_t bout, const int64_t fighter[2],
+                          const struct db_rating r[2], const double before[2], int64_t at);
+int db_rating_set(struct db *db, int64_t fighter, enum rules rules, const struct db_rating *r,
+                  int64_t at);
+/* Calls fn(ctx, fighter, rating) for every stored rating of `rules`, by
+ * fighter id (retired fighters' too). DB_OK or DB_ERROR. */
+int db_rating_each(struct db *db, enum rules rules,
+                   void (*fn)(void *ctx, int64_t fighter, const struct db_rating *r), void *ctx);
 /* Fighter `fighter`'s history, the latest bout first, into out[0..max);
  * *n gets how many (0 on error). DB_OK or DB_ERROR. */
 int db_rating_history(struct db *db, int64_t fighter, struct db_rating_point *out, int max, int *n);

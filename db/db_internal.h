@@ -38,6 +38,7 @@ enum db_stmt {
     STMT_FIGHTER_GET,
     STMT_FIGHTER_LIST,
     STMT_FIGHTER_SAVE,
+    STMT_FIGHTER_SAVE_LEAGUE_KEPT,
     STMT_FIGHTER_RETIRE,
     /* Migration 2. */
     STMT_FIGHTER_GET_ID,
@@ -98,6 +99,10 @@ enum db_stmt {
     STMT_RATING_OF_BOUT,
     STMT_RATING_TOP,
     STMT_RATING_COUNT,
+    /* A league turn's ratings: read once, written once. */
+    STMT_RATING_EACH,
+    STMT_RATING_SET,
+    STMT_RATING_HISTORY_PUT2,
     /* Migration 16: a bout's orders in one row. */
     STMT_ORDER_BOUT_PUT,
     STMT_ORDER_BOUT_GET,

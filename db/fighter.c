@@ -342,13 +342,19 @@ int db_fighter_changed(struct db *db, int64_t since, int64_t *stamp,
 
 int db_fighter_save(struct db *db, const struct db_fighter *f)
 {
+    return db_fighter_save_from(db, f, -1);
+}
+
+int db_fighter_save_from(struct db *db, const struct db_fighter *f, int stored_league)
+{
     if (!db_rules_name(f->sheet.rules))
         return db_fail(db, "fighter %" PRId64 ": no storage for ruleset %d", f->id,
                        (int)f->sheet.rules);
     if (fighter_league_check(db, f) != DB_OK)
         return DB_ERROR;
 
-    sqlite3_stmt *st = db->st[STMT_FIGHTER_SAVE];
+    sqlite3_stmt *st =
+        db->st[f->league == stored_league ? STMT_FIGHTER_SAVE_LEAGUE_KEPT : STMT_FIGHTER_SAVE];
     int bad = fighter_bind_state(st, f);
     bad |= sqlite3_bind_int64(st, 1, f->id) != SQLITE_OK;
     if (db_run(db, st, bad) != SQLITE_DONE)

@@ -6,7 +6,12 @@
  *
  * db_rating_put writes both rows and is meant to run inside the
  * transaction that stores the bout's result, so that a result is never
- * stored without what it did to the ratings, nor the reverse.
+ * stored without what it did to the ratings, nor the reverse. A league
+ * turn, whose fighters fight two bouts each, reads its ruleset's ratings
+ * once (db_rating_each), writes each bout's history rows as it goes
+ * (db_rating_history_put) and each fighter's rating once at the end
+ * (db_rating_set), all in the turn's transaction: half the upserts, and
+ * half the moves in the ratings_top index.
  */
 #include <inttypes.h>
 
@@ -96,25 +101,31 @@ int db_rating_changed(struct db *db, int64_t since, int64_t *stamp,
     return status;
 }
 
-int db_rating_put(struct db *db, int64_t fighter, enum rules rules, const struct db_rating *r,
-                  int64_t bout, int side, double before, int64_t at)
+/* Binds and runs the ratings upsert `st` (STMT_RATING_PUT, whose ?6 is
+ * `at`, or STMT_RATING_SET, whose ?6 is `bouts` and ?7 `at`). */
+static int rating_row_put(struct db *db, sqlite3_stmt *st, int64_t fighter, const char *name,
+                          const struct db_rating *r, int bouts_at, int64_t at)
 {
-    const char *name = rules_stored(db, rules);
-    if (!name)
-        return DB_ERROR;
-
-    sqlite3_stmt *st = db->st[STMT_RATING_PUT];
     int bad = sqlite3_bind_int64(st, 1, fighter) != SQLITE_OK;
     bad |= sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC) != SQLITE_OK;
     bad |= sqlite3_bind_double(st, 3, r->rating) != SQLITE_OK;
     bad |= sqlite3_bind_double(st, 4, r->rd) != SQLITE_OK;
     bad |= sqlite3_bind_double(st, 5, r->vol) != SQLITE_OK;
-    bad |= sqlite3_bind_int64(st, 6, at) != SQLITE_OK;
-    if (db_run(db, st, bad) != SQLITE_DONE)
+    if (bouts_at)
+        bad |= sqlite3_bind_int(st, 6, r->bouts) != SQLITE_OK;
+    bad |= sqlite3_bind_int64(st, 6 + bouts_at, at) != SQLITE_OK;
+    return db_run(db, st, bad) == SQLITE_DONE ? DB_OK : DB_ERROR;
+}
+
+int db_rating_put(struct db *db, int64_t fighter, enum rules rules, const struct db_rating *r,
+                  int64_t bout, int side, double before, int64_t at)
+{
+    const char *name = rules_stored(db, rules);
+    if (!name || rating_row_put(db, db->st[STMT_RATING_PUT], fighter, name, r, 0, at) != DB_OK)
         return DB_ERROR;
 
-    st = db->st[STMT_RATING_HISTORY_PUT];
-    bad = sqlite3_bind_int64(st, 1, bout) != SQLITE_OK;
+    sqlite3_stmt *st = db->st[STMT_RATING_HISTORY_PUT];
+    int bad = sqlite3_bind_int64(st, 1, bout) != SQLITE_OK;
     bad |= sqlite3_bind_int64(st, 2, fighter) != SQLITE_OK;
     bad |= sqlite3_bind_int(st, 3, side) != SQLITE_OK;
     bad |= sqlite3_bind_double(st, 4, before) != SQLITE_OK;
@@ -123,6 +134,62 @@ int db_rating_put(struct db *db, int64_t fighter, enum rules rules, const struct
     bad |= sqlite3_bind_double(st, 7, r->vol) != SQLITE_OK;
     bad |= sqlite3_bind_int64(st, 8, at) != SQLITE_OK;
     return db_run(db, st, bad) == SQLITE_DONE ? DB_OK : DB_ERROR;
+}
+
+int db_rating_history_put(struct db *db, int64_t bout, const int64_t fighter[2],
+                          const struct db_rating r[2], const double before[2], int64_t at)
+{
+    sqlite3_stmt *st = db->st[STMT_RATING_HISTORY_PUT2];
+    int bad = sqlite3_bind_int64(st, 1, bout) != SQLITE_OK;
+    bad |= sqlite3_bind_int64(st, 7, at) != SQLITE_OK;
+    for (int s = 0; s < 2; s++) {
+        int p = 6 * s; /* side 0: ?2 to ?6; side 1: ?8 to ?12 */
+        bad |= sqlite3_bind_int64(st, 2 + p, fighter[s]) != SQLITE_OK;
+        bad |= sqlite3_bind_double(st, 3 + p, before[s]) != SQLITE_OK;
+        bad |= sqlite3_bind_double(st, 4 + p, r[s].rating) != SQLITE_OK;
+        bad |= sqlite3_bind_double(st, 5 + p, r[s].rd) != SQLITE_OK;
+        bad |= sqlite3_bind_double(st, 6 + p, r[s].vol) != SQLITE_OK;
+    }
+    return db_run(db, st, bad) == SQLITE_DONE ? DB_OK : DB_ERROR;
+}
+
+int db_rating_set(struct db *db, int64_t fighter, enum rules rules, const struct db_rating *r,
+                  int64_t at)
+{
+    const char *name = rules_stored(db, rules);
+
+    if (!name)
+        return DB_ERROR;
+    if (r->bouts < 1)
+        return db_fail(db, "fighter %" PRId64 ": a stored rating has a bout, not %d", fighter,
+                       r->bouts);
+    return rating_row_put(db, db->st[STMT_RATING_SET], fighter, name, r, 1, at);
+}
+
+int db_rating_each(struct db *db, enum rules rules,
+                   void (*fn)(void *ctx, int64_t fighter, const struct db_rating *r), void *ctx)
+{
+    const char *name = rules_stored(db, rules);
+    if (!name)
+        return DB_ERROR;
+
+    sqlite3_stmt *st = db->st[STMT_RATING_EACH];
+    int step;
+    if (sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC) != SQLITE_OK) {
+        db_stmt_done(st);
+        return db_bind_failed(db, st);
+    }
+    while ((step = db_row(db, st)) == SQLITE_ROW) {
+        struct db_rating r = {
+            .rating = sqlite3_column_double(st, 1),
+            .rd = sqlite3_column_double(st, 2),
+            .vol = sqlite3_column_double(st, 3),
+            .bouts = sqlite3_column_int(st, 4),
+        };
+        fn(ctx, sqlite3_column_int64(st, 0), &r);
+    }
+    db_stmt_done(st);
+    return step == SQLITE_DONE ? DB_OK : DB_ERROR;
 }
 
 int db_rating_history(struct db *db, int64_t fighter, struct db_rating_point *out, int max, int *n)

@@ -223,6 +223,14 @@ void league_tick(struct game *g, const char *channel);
 int rating_counts(const struct game *g, const struct db_bout *rec);
 int rating_bout_store(struct game *g, const struct db_bout *rec,
                       struct db_rating_point moved[SIDES]);
+/* rating_newcomer: a newcomer's rating into *r (no bouts yet).
+ * rating_bout_keep: rating_bout_store for a caller that keeps the
+ * fighters' ratings in memory (a league turn: read once, written once with
+ * db_rating_set): when `rec` counts, moves *r[0] and *r[1] (by side) as
+ * rating_bout_store would and stores only the bout's history rows; 1 when
+ * it moved them, 0 when the bout does not count, -1 on a database error. */
+void rating_newcomer(struct db_rating *r);
+int rating_bout_keep(struct game *g, const struct db_bout *rec, struct db_rating *r[SIDES]);
 int rating_line(struct db *db, int64_t bout, int winner, const char *const names[SIDES], char *buf,
                 size_t len);
 int rating_line_of(const struct db_rating_point p[SIDES], int winner,

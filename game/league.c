@@ -52,6 +52,9 @@ struct entry {
     int wins, losses, ties;      /* league bouts of this turn */
     int delta[SHEET_FIELDS_MAX]; /* sheet changes to add after the turn */
     int changed;
+    struct db_rating rating; /* as it stands: read once, stored at the end */
+    int rated;               /* a bout of the turn moved it */
+    int64_t rated_at;        /* when the last one ended */
 };
 
 /* A turn being run: league_turn's, on the heap, freed by turn_free. */
@@ -266,8 +269,15 @@ static int fight(struct turn *t, int a, int b, enum db_bout_kind kind, int leagu
     if (nords > 0 && db_order_put_bout(t->g->db, rec.id, t->ords, nords) != DB_OK)
         return -1;
     fight_apply(t, a, b, sheets, kind, league);
-    if (rating_bout_store(t->g, &rec, NULL) != 0)
+    struct db_rating *r[SIDES] = {&t->e[a].rating, &t->e[b].rating};
+    int rated = rating_bout_keep(t->g, &rec, r);
+    if (rated < 0)
         return -1;
+    for (int s = 0; rated && s < SIDES; s++) {
+        struct entry *x = &t->e[s ? b : a];
+        x->rated = 1;
+        x->rated_at = rec.ended;
+    }
     *res = t->bt.result;
     t->bouts++;
     if (kind == DB_BOUT_TITLE) {
@@ -454,7 +464,8 @@ static void turn_free(struct turn *t)
     free(t);
 }
 
-/* Where db_league_plans's plans go: t->e is by fighter id, as they come. */
+/* Where db_league_plans's plans and db_rating_each's ratings go: t->e is
+ * by fighter id, as they come. */
 struct plans_read {
     struct turn *t;
     int next; /* the first entry whose plan may come */
@@ -473,6 +484,18 @@ static void plan_read(void *ctx, int64_t fighter, const char *text)
         struct parse_error perr;
         t->e[r->next].plan = plan_compile(t->rules, text, &perr);
     }
+}
+
+/* A stored rating into its fighter's entry (a retired fighter's has none). */
+static void rating_read(void *ctx, int64_t fighter, const struct db_rating *rating)
+{
+    struct plans_read *r = ctx;
+    struct turn *t = r->t;
+
+    while (r->next < t->n && t->e[r->next].f.id < fighter)
+        r->next++;
+    if (r->next < t->n && t->e[r->next].f.id == fighter)
+        t->e[r->next].rating = *rating;
 }
 
 /* Step 1: every active fighter of the ruleset into t->e, with the sheet
@@ -506,6 +529,7 @@ static int turn_load(struct turn *t, char *err, size_t errlen)
         x->f = all[i];
         x->start = all[i].sheet;
         x->from = all[i].league;
+        rating_newcomer(&x->rating);
         if (x->f.id == champ_id)
             t->champ = i;
     }
@@ -515,6 +539,12 @@ static int turn_load(struct turn *t, char *err, size_t errlen)
         rc = db_league_plans(db, t->rules, plan_read, &r);
         if (rc == DB_ERROR)
             snprintf(err, errlen, "cannot read the plans: %s", db_errmsg(db));
+    }
+    if (rc != DB_ERROR) {
+        struct plans_read r = {t, 0};
+        rc = db_rating_each(db, t->rules, rating_read, &r);
+        if (rc == DB_ERROR)
+            snprintf(err, errlen, "cannot read the ratings: %s", db_errmsg(db));
     }
     return rc == DB_ERROR ? -1 : 0;
 }
@@ -603,7 +633,9 @@ static void turn_moves(struct turn *t)
 }
 
 /* Steps 2 to 5, inside the turn's transaction: the turn's number, the
- * bouts, the moves, the title, and every fighter changed saved. Returns 0,
+ * bouts, the moves, the title, and every fighter changed saved with his
+ * rating, which the turn kept in memory (each bout stored only its rows
+ * of history). Returns 0,
  * or -1 on a database error (the caller rolls back). */
 static int turn_run(struct turn *t)
 {
@@ -612,9 +644,14 @@ static int turn_run(struct turn *t)
     turn_moves(t);
     if (title(t) != 0)
         return -1;
-    for (int i = 0; i < t->n; i++)
-        if (t->e[i].changed && db_fighter_save(t->g->db, &t->e[i].f) != DB_OK)
+    for (int i = 0; i < t->n; i++) {
+        const struct entry *x = &t->e[i];
+        if (x->changed && db_fighter_save_from(t->g->db, &x->f, x->from) != DB_OK)
             return -1;
+        if (x->rated &&
+            db_rating_set(t->g->db, x->f.id, t->rules, &x->rating, x->rated_at) != DB_OK)
+            return -1;
+    }
     return 0;
 }
 

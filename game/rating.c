@@ -116,6 +116,14 @@ int rating_counts(const struct game *g, const struct db_bout *rec)
     return db_tournament_of_bout(g->db, rec->id, &tournament) == DB_OK;
 }
 
+void rating_newcomer(struct db_rating *r)
+{
+    r->rating = RATING_START;
+    r->rd = RATING_RD_START;
+    r->vol = RATING_VOL_START;
+    r->bouts = 0;
+}
+
 /* Fighter `id`'s rating in `rules` into *r, a newcomer's when he has none.
  * Returns DB_OK or DB_ERROR. */
 static int rating_read(struct db *db, int64_t id, enum rules rules, struct db_rating *r)
@@ -123,19 +131,30 @@ static int rating_read(struct db *db, int64_t id, enum rules rules, struct db_ra
     int rc = db_rating_get(db, id, rules, r);
 
     if (rc == DB_NOTFOUND) {
-        r->rating = RATING_START;
-        r->rd = RATING_RD_START;
-        r->vol = RATING_VOL_START;
-        r->bouts = 0;
+        rating_newcomer(r);
         return DB_OK;
     }
     return rc;
 }
 
+/* What bout `rec` does to ratings was[] (by side): each rated against the
+ * other's as it was before the bout, into now[], a bout more each. */
+static void rating_moves(const struct db_bout *rec, const struct db_rating was[SIDES],
+                         struct db_rating now[SIDES])
+{
+    for (int s = 0; s < SIDES; s++) {
+        struct rating me = {was[s].rating, was[s].rd, was[s].vol};
+        struct rating them = {was[!s].rating, was[!s].rd, was[!s].vol};
+        double score = rec->winner < 0 ? 0.5 : rec->winner == s ? 1.0 : 0.0;
+        rating_update(&me, &them, &score, 1, RATING_TAU);
+        now[s] = (struct db_rating){me.r, me.rd, me.vol, was[s].bouts + 1};
+    }
+}
+
 int rating_bout_store(struct game *g, const struct db_bout *rec,
                       struct db_rating_point moved[SIDES])
 {
-    struct db_rating was[SIDES];
+    struct db_rating was[SIDES], now[SIDES];
 
     if (moved)
         moved[0].side = moved[1].side = -1;
@@ -144,13 +163,9 @@ int rating_bout_store(struct game *g, const struct db_bout *rec,
     for (int s = 0; s < SIDES; s++)
         if (rating_read(g->db, rec->fighter[s], rec->rules, &was[s]) != DB_OK)
             return -1;
+    rating_moves(rec, was, now);
     for (int s = 0; s < SIDES; s++) {
-        struct rating me = {was[s].rating, was[s].rd, was[s].vol};
-        struct rating them = {was[!s].rating, was[!s].rd, was[!s].vol};
-        double score = rec->winner < 0 ? 0.5 : rec->winner == s ? 1.0 : 0.0;
-        rating_update(&me, &them, &score, 1, RATING_TAU);
-        struct db_rating now = {me.r, me.rd, me.vol, was[s].bouts + 1};
-        if (db_rating_put(g->db, rec->fighter[s], rec->rules, &now, rec->id, s, was[s].rating,
+        if (db_rating_put(g->db, rec->fighter[s], rec->rules, &now[s], rec->id, s, was[s].rating,
                           rec->ended) != DB_OK)
             return -1;
         if (moved)
@@ -159,10 +174,25 @@ int rating_bout_store(struct game *g, const struct db_bout *rec,
                                                 .at = rec->ended,
                                                 .side = s,
                                                 .before = was[s].rating,
-                                                .rating = now.rating,
-                                                .rd = now.rd};
+                                                .rating = now[s].rating,
+                                                .rd = now[s].rd};
     }
     return 0;
+}
+
+int rating_bout_keep(struct game *g, const struct db_bout *rec, struct db_rating *r[SIDES])
+{
+    struct db_rating was[SIDES] = {*r[0], *r[1]}, now[SIDES];
+
+    if (!rating_counts(g, rec))
+        return 0;
+    rating_moves(rec, was, now);
+    double before[SIDES] = {was[0].rating, was[1].rating};
+    if (db_rating_history_put(g->db, rec->id, rec->fighter, now, before, rec->ended) != DB_OK)
+        return -1;
+    *r[0] = now[0];
+    *r[1] = now[1];
+    return 1;
 }
 
 /* "1532 (+32)": a rating rounded, and how far it moved, rounded alike. */

@@ -418,9 +418,11 @@ static int match_fight(struct game *g, const struct tour *x, struct db_tournamen
     if (pb_load(g, x, m, pb) == 0) {
         pb_record(g, x, pb);
         if (pb_fight(pb) == 0 && db_bout_create(g->db, &pb->rec) == DB_OK) {
+            /* Fought all at once: its orders in one row, as a league bout's. */
+            struct db *db = g->db;
             rc = 0;
-            for (int k = 0; rc == 0 && k < pb->nords; k++)
-                rc = db_order_put(g->db, pb->rec.id, &pb->ords[k]) == DB_OK ? 0 : -1;
+            if (pb->nords > 0 && db_order_put_bout(db, pb->rec.id, pb->ords, pb->nords) != DB_OK)
+                rc = -1;
             pb_records(pb);
             for (int s = 0; rc == 0 && s < SIDES; s++)
                 rc = db_fighter_save(g->db, &pb->f[s]) == DB_OK ? 0 : -1;

@@ -483,7 +483,9 @@ static void turn_sweep(enum rules rules)
         free(now);
         world_close();
     }
-    ck_assert_msg(n > 100 && n < SWEEP_MAX, "the sweep ended at %ld", n);
+    /* A turn writes each fighter's rating once (the SUGAR RAY template's
+     * turn takes about 95 statements): the bound says the sweep ran. */
+    ck_assert_msg(n > 80 && n < SWEEP_MAX, "the sweep ended at %ld", n);
     free(base);
     free(base_said);
 }

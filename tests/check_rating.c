@@ -320,6 +320,111 @@ START_TEST(test_league_turn)
 }
 END_TEST
 
+/* A league turn's storage (db/rating.c): every rating of a ruleset by
+ * fighter (db_rating_each), a bout's two rows of history in one call, a
+ * rating written as it is with its bouts (db_rating_set), which refuses
+ * one without a bout and changes nothing then. */
+static void each_keep(void *ctx, int64_t fighter, const struct db_rating *r)
+{
+    struct str *t = ctx;
+    str_add(t, "%lld:%.0f:%d;", (long long)fighter, r->rating, r->bouts);
+}
+
+START_TEST(test_turn_storage)
+{
+    int64_t id[3];
+    struct str t;
+    char buf[128];
+
+    for (int i = 0; i < 3; i++) {
+        char name[16], fname[16];
+        snprintf(name, sizeof(name), "q%d", i);
+        snprintf(fname, sizeof(fname), "Q%d", i);
+        player(name, fname, i == 1 ? &apollo : &rocky);
+        snprintf(fname, sizeof(fname), "q%d", i);
+        id[i] = fighter(fname).id;
+    }
+    struct db_rating r2 = {1600, 300, 0.06, 2}, r0 = {1400, 250, 0.06, 1};
+    ck_assert_int_eq(db_rating_set(db, id[2], RULES_BOXING, &r2, 100), DB_OK);
+    ck_assert_int_eq(db_rating_set(db, id[0], RULES_BOXING, &r0, 100), DB_OK);
+    r0.rating = 1450;
+    r0.bouts = 3; /* written as it is, not counted up */
+    ck_assert_int_eq(db_rating_set(db, id[0], RULES_BOXING, &r0, 101), DB_OK);
+    struct db_rating bad = {1500, 350, 0.06, 0};
+    ck_assert_int_eq(db_rating_set(db, id[1], RULES_BOXING, &bad, 101), DB_ERROR);
+    snprintf(buf, sizeof(buf), "fighter %lld: a stored rating has a bout, not 0", (long long)id[1]);
+    ck_assert_str_eq(db_errmsg(db), buf);
+    ck_assert_int_eq(db_rating_get(db, id[1], RULES_BOXING, &bad), DB_NOTFOUND);
+
+    str_init_fixed(&t, buf, sizeof(buf));
+    ck_assert_int_eq(db_rating_each(db, RULES_BOXING, each_keep, &t), DB_OK);
+    snprintf(buf + 64, 64, "%lld:1450:3;%lld:1600:2;", (long long)id[0], (long long)id[2]);
+    ck_assert_str_eq(t.p, buf + 64);
+    str_clear(&t);
+    ck_assert_int_eq(db_rating_each(db, RULES_SUGARRAY, each_keep, &t), DB_OK);
+    ck_assert_str_eq(t.p, "");
+
+    struct db_bout b = {.rules = RULES_BOXING,
+                        .rounds = 1,
+                        .fighter = {id[0], id[2]},
+                        .sheet = {rocky, rocky},
+                        .created = 100};
+    snprintf(b.channel, sizeof(b.channel), "#ring");
+    ck_assert_int_eq(db_bout_create(db, &b), DB_OK);
+    struct db_rating now[2] = {{1460, 240, 0.06, 4}, {1590, 290, 0.06, 3}};
+    const int64_t who[2] = {id[0], id[2]};
+    const double before[2] = {1450, 1600};
+    ck_assert_int_eq(db_rating_history_put(db, b.id, who, now, before, 102), DB_OK);
+    struct db_rating_point p[2];
+    int n = 0;
+    ck_assert_int_eq(db_rating_of_bout(db, b.id, p, &n), DB_OK);
+    ck_assert_int_eq(n, 2);
+    for (int sd = 0; sd < 2; sd++) {
+        ck_assert_int_eq(p[sd].side, sd);
+        ck_assert_int_eq(p[sd].fighter, who[sd]);
+        ck_assert(p[sd].before == before[sd] && p[sd].rating == now[sd].rating &&
+                  p[sd].rd == now[sd].rd);
+    }
+}
+END_TEST
+
+/* Two turns: the second reads the ratings the first stored, and each
+ * fighter's row counts his four bouts. */
+START_TEST(test_league_two_turns)
+{
+    char lines[LEAGUE_SUMMARY_LINES][RENDER_LINE_MAX], err[256];
+    struct sheet s = {.rules = RULES_BOXING};
+    int64_t ids[6];
+    int n = 0;
+
+    for (int i = 0; i < 6; i++) {
+        char name[16], fname[16];
+        snprintf(name, sizeof(name), "p%d", i);
+        snprintf(fname, sizeof(fname), "Boxer%d", i);
+        s.u.boxing = (struct boxing_sheet){10 + i % 5, 12, 14 - i % 5, 12, 12};
+        player(name, fname, &s);
+        snprintf(fname, sizeof(fname), "boxer%d", i);
+        ids[i] = fighter(fname).id;
+    }
+    for (int k = 0; k < 2; k++)
+        ck_assert_msg(league_turn(game, RULES_BOXING, 5 + (uint64_t)k, "#ring", lines, &n, err,
+                                  sizeof(err)) == 0,
+                      "%s", err);
+    for (int i = 0; i < 6; i++) {
+        struct db_rating r;
+        struct db_rating_point h[8];
+        ck_assert_int_eq(db_rating_get(db, ids[i], RULES_BOXING, &r), DB_OK);
+        ck_assert_int_eq(db_rating_history(db, ids[i], h, 8, &n), DB_OK);
+        ck_assert_int_gt(n, 0);
+        ck_assert_int_eq(r.bouts, n);                          /* a title bout counts too */
+        ck_assert(h[0].rating == r.rating && h[0].rd == r.rd); /* the latest is the rating */
+        for (int k = 0; k + 1 < n; k++)
+            ck_assert(h[k].before == h[k + 1].rating); /* each from the one before */
+        ck_assert(h[n - 1].before == RATING_START);
+    }
+}
+END_TEST
+
 Suite *rating_suite(void)
 {
     Suite *s = suite_create("ratings");
@@ -338,6 +443,8 @@ Suite *rating_suite(void)
     tcase_add_test(tc, test_exhibitions_off);
     tcase_add_test(tc, test_end_said_again);
     tcase_add_test(tc, test_league_turn);
+    tcase_add_test(tc, test_turn_storage);
+    tcase_add_test(tc, test_league_two_turns);
     suite_add_tcase(s, tc);
     return s;
 }
