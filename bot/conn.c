@@ -138,8 +138,8 @@ struct conn {
     int sts;            /* TLS because of an sts policy */
     int upgrading;      /* ended to come back with TLS (sts) */
     char relay_seps[8]; /* draft/relaymsg: what marks a relayed nick */
-    int welcomed; /* the end of the MOTD (376 or 422): ISUPPORT is all in */
-    int spliced;  /* libircclient reads and writes the server's socket itself */
+    int welcomed;       /* the end of the MOTD (376 or 422): ISUPPORT is all in */
+    int spliced;        /* libircclient reads and writes the server's socket itself */
 };
 
 /* The capabilities asked for when offered, and their bits in c->caps. */
