@@ -1092,6 +1092,26 @@ int db_row(struct db *db, sqlite3_stmt *st)
     return rc;
 }
 
+sqlite3_stmt *db_changed_since(struct db *db, enum db_stmt stamp, enum db_stmt changed,
+                               int64_t since, int64_t *top)
+{
+    sqlite3_stmt *st = db->st[stamp];
+    int rc = db_row(db, st);
+
+    if (rc == SQLITE_ROW)
+        *top = sqlite3_column_int64(st, 0);
+    db_stmt_done(st);
+    if (rc != SQLITE_ROW)
+        return NULL;
+    st = db->st[changed];
+    if (sqlite3_bind_int64(st, 1, since) != SQLITE_OK) {
+        db_bind_failed(db, st);
+        db_stmt_done(st);
+        return NULL;
+    }
+    return st;
+}
+
 int db_column_text(struct db *db, sqlite3_stmt *st, int col, char *dst, size_t size,
                    const char *what)
 {

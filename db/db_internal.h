@@ -217,6 +217,14 @@ int db_row(struct db *db, sqlite3_stmt *st);
  * (the hook is then off); 0 otherwise. */
 int db_fault_now(struct db *db);
 
+/* The start of a read of the rows changed since stamp `since` (migration
+ * 17): the highest stamp now, by query `stamp` (its one column), into
+ * *top; then query `changed` with ?1 bound to `since`, returned ready to
+ * step (the caller steps it and calls db_stmt_done). NULL on an error
+ * (db->err says it; nothing left bound). */
+sqlite3_stmt *db_changed_since(struct db *db, enum db_stmt stamp, enum db_stmt changed,
+                               int64_t since, int64_t *top);
+
 /* Resets `st` and clears its bindings. */
 void db_stmt_done(sqlite3_stmt *st);
 

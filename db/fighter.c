@@ -307,22 +307,12 @@ int db_fighter_list_rules(struct db *db, enum rules rules, struct db_fighter *ou
 int db_fighter_changed(struct db *db, int64_t since, int64_t *stamp,
                        void (*fn)(void *ctx, const struct db_fighter *f), void *ctx)
 {
-    sqlite3_stmt *st = db->st[STMT_FIGHTER_STAMP];
     int64_t top = 0;
-    int rc = db_row(db, st);
+    sqlite3_stmt *st = db_changed_since(db, STMT_FIGHTER_STAMP, STMT_FIGHTER_CHANGED, since, &top);
+    int rc;
 
-    if (rc == SQLITE_ROW)
-        top = sqlite3_column_int64(st, 0);
-    db_stmt_done(st);
-    if (rc != SQLITE_ROW)
+    if (!st)
         return DB_ERROR;
-
-    st = db->st[STMT_FIGHTER_CHANGED];
-    if (sqlite3_bind_int64(st, 1, since) != SQLITE_OK) {
-        db_bind_failed(db, st);
-        db_stmt_done(st);
-        return DB_ERROR;
-    }
     struct db_fighter f;
     int status = DB_OK;
     while ((rc = db_row(db, st)) == SQLITE_ROW) {

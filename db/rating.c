@@ -64,22 +64,12 @@ int db_rating_changed(struct db *db, int64_t since, int64_t *stamp,
                                  const struct db_rating *r),
                       void *ctx)
 {
-    sqlite3_stmt *st = db->st[STMT_RATING_STAMP];
     int64_t top = 0;
-    int rc = db_row(db, st);
+    sqlite3_stmt *st = db_changed_since(db, STMT_RATING_STAMP, STMT_RATING_CHANGED, since, &top);
+    int rc;
 
-    if (rc == SQLITE_ROW)
-        top = sqlite3_column_int64(st, 0);
-    db_stmt_done(st);
-    if (rc != SQLITE_ROW)
+    if (!st)
         return DB_ERROR;
-
-    st = db->st[STMT_RATING_CHANGED];
-    if (sqlite3_bind_int64(st, 1, since) != SQLITE_OK) {
-        db_bind_failed(db, st);
-        db_stmt_done(st);
-        return DB_ERROR;
-    }
     int status = DB_OK;
     char rules[32];
     while ((rc = db_row(db, st)) == SQLITE_ROW) {
