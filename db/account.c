@@ -21,19 +21,15 @@ int db_account_create(struct db *db, const char *key, const char *name, const ch
         db_text_check(db, "password hash", hash, DB_HASH_MAX) != DB_OK)
         return DB_ERROR;
 
-    sqlite3_stmt *st = db->st[STMT_ACCOUNT_INSERT];
-    int bad = 0;
-    bad |= sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC) != SQLITE_OK;
-    bad |= sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC) != SQLITE_OK;
-    bad |= sqlite3_bind_text(st, 3, hash, -1, SQLITE_STATIC) != SQLITE_OK;
-    bad |= sqlite3_bind_int64(st, 4, now) != SQLITE_OK;
-    int rc = db_run(db, st, bad);
-    if (rc == SQLITE_CONSTRAINT_UNIQUE)
-        return DB_EXISTS;
-    if (rc != SQLITE_DONE)
-        return DB_ERROR;
+    struct dbs *q = dbs_table(db, STMT_ACCOUNT_INSERT);
+    dbs_bind_text(q, 1, key);
+    dbs_bind_text(q, 2, name);
+    dbs_bind_text(q, 3, hash);
+    dbs_bind_int64(q, 4, now);
+    if (dbs_run(q) != DBS_DONE)
+        return dbs_error(q) == DBS_E_UNIQUE ? DB_EXISTS : DB_ERROR;
     if (id)
-        *id = sqlite3_last_insert_rowid(db->conn);
+        *id = dbs_insert_id(q);
     return DB_OK;
 }
 
@@ -42,44 +38,41 @@ int db_account_get(struct db *db, const char *key, struct db_account *out)
     if (db_text_check(db, "account key", key, DB_NAME_MAX) != DB_OK)
         return DB_ERROR;
 
-    sqlite3_stmt *st = db->st[STMT_ACCOUNT_GET];
+    struct dbs *q = dbs_table(db, STMT_ACCOUNT_GET);
     int rc = DB_ERROR;
-    if (sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC) != SQLITE_OK) {
-        db_bind_failed(db, st);
-    } else {
-        switch (db_row(db, st)) {
-        case SQLITE_ROW:
-            out->id = sqlite3_column_int64(st, 0);
-            out->banned = sqlite3_column_int(st, 3) != 0;
-            out->created = sqlite3_column_int64(st, 4);
-            out->burnt = sqlite3_column_int(st, 5) != 0;
-            out->admin = sqlite3_column_int(st, 6) != 0;
-            out->failures = sqlite3_column_int(st, 7);
-            out->failed_at = sqlite3_column_int64(st, 8);
-            if (db_column_text(db, st, 1, out->name, sizeof(out->name), "account name") == DB_OK &&
-                db_column_text(db, st, 2, out->hash, sizeof(out->hash), "password hash") == DB_OK &&
-                db_column_text(db, st, 9, out->failed_from, sizeof(out->failed_from),
-                               "failed login source") == DB_OK)
-                rc = DB_OK;
-            break;
-        case SQLITE_DONE:
-            rc = DB_NOTFOUND;
-            break;
-        default:
-            break;
-        }
+    dbs_bind_text(q, 1, key);
+    switch (dbs_step(q)) {
+    case DBS_ROW:
+        out->id = dbs_col_int64(q, 0);
+        out->banned = dbs_col_int(q, 3) != 0;
+        out->created = dbs_col_int64(q, 4);
+        out->burnt = dbs_col_int(q, 5) != 0;
+        out->admin = dbs_col_int(q, 6) != 0;
+        out->failures = dbs_col_int(q, 7);
+        out->failed_at = dbs_col_int64(q, 8);
+        if (dbs_col_copy(q, 1, out->name, sizeof(out->name), "account name") == DB_OK &&
+            dbs_col_copy(q, 2, out->hash, sizeof(out->hash), "password hash") == DB_OK &&
+            dbs_col_copy(q, 9, out->failed_from, sizeof(out->failed_from), "failed login source") ==
+                DB_OK)
+            rc = DB_OK;
+        break;
+    case DBS_DONE:
+        rc = DB_NOTFOUND;
+        break;
+    default:
+        break;
     }
-    db_stmt_done(st);
+    dbs_reset(q);
     return rc;
 }
 
 /* Runs an UPDATE of one account by id: DB_NOTFOUND when no row matched. */
-static int account_update(struct db *db, sqlite3_stmt *st, int64_t id, int bad)
+static int account_update(struct dbs *q, int64_t id)
 {
-    bad |= sqlite3_bind_int64(st, 1, id) != SQLITE_OK;
-    if (db_run(db, st, bad) != SQLITE_DONE)
+    dbs_bind_int64(q, 1, id);
+    if (dbs_run(q) != DBS_DONE)
         return DB_ERROR;
-    return sqlite3_changes(db->conn) == 0 ? DB_NOTFOUND : DB_OK;
+    return dbs_changes(q) == 0 ? DB_NOTFOUND : DB_OK;
 }
 
 int db_account_set_hash(struct db *db, int64_t id, const char *hash)
@@ -87,23 +80,23 @@ int db_account_set_hash(struct db *db, int64_t id, const char *hash)
     if (db_text_check(db, "password hash", hash, DB_HASH_MAX) != DB_OK)
         return DB_ERROR;
 
-    sqlite3_stmt *st = db->st[STMT_ACCOUNT_SET_HASH];
-    int bad = sqlite3_bind_text(st, 2, hash, -1, SQLITE_STATIC) != SQLITE_OK;
-    return account_update(db, st, id, bad);
+    struct dbs *q = dbs_table(db, STMT_ACCOUNT_SET_HASH);
+    dbs_bind_text(q, 2, hash);
+    return account_update(q, id);
 }
 
 int db_account_set_banned(struct db *db, int64_t id, int banned)
 {
-    sqlite3_stmt *st = db->st[STMT_ACCOUNT_SET_BANNED];
-    int bad = sqlite3_bind_int(st, 2, banned != 0) != SQLITE_OK;
-    return account_update(db, st, id, bad);
+    struct dbs *q = dbs_table(db, STMT_ACCOUNT_SET_BANNED);
+    dbs_bind_int64(q, 2, banned != 0);
+    return account_update(q, id);
 }
 
 int db_account_set_admin(struct db *db, int64_t id, int admin)
 {
-    sqlite3_stmt *st = db->st[STMT_ACCOUNT_SET_ADMIN];
-    int bad = sqlite3_bind_int(st, 2, admin != 0) != SQLITE_OK;
-    return account_update(db, st, id, bad);
+    struct dbs *q = dbs_table(db, STMT_ACCOUNT_SET_ADMIN);
+    dbs_bind_int64(q, 2, admin != 0);
+    return account_update(q, id);
 }
 
 int db_account_failed(struct db *db, int64_t id, int64_t now, const char *from)
@@ -111,25 +104,24 @@ int db_account_failed(struct db *db, int64_t id, int64_t now, const char *from)
     char cut[DB_FROM_MAX];
 
     snprintf(cut, sizeof(cut), "%s", from ? from : "");
-    sqlite3_stmt *st = db->st[STMT_ACCOUNT_FAILED];
-    int bad = sqlite3_bind_int64(st, 2, now) != SQLITE_OK;
-    bad |= sqlite3_bind_text(st, 3, cut, -1, SQLITE_TRANSIENT) != SQLITE_OK;
-    return account_update(db, st, id, bad);
+    struct dbs *q = dbs_table(db, STMT_ACCOUNT_FAILED);
+    dbs_bind_int64(q, 2, now);
+    dbs_bind_text_copy(q, 3, cut);
+    return account_update(q, id);
 }
 
 int db_account_failures_clear(struct db *db, int64_t id)
 {
-    return account_update(db, db->st[STMT_ACCOUNT_FAILURES_CLEAR], id, 0);
+    return account_update(dbs_table(db, STMT_ACCOUNT_FAILURES_CLEAR), id);
 }
 
 /* Keeps the DB_BURNT_MAX newest burnt hashes of `key`. */
 static int burnt_prune(struct db *db, const char *key)
 {
-    sqlite3_stmt *st = db->st[STMT_BURNT_PRUNE];
-    int bad = 0;
-    bad |= sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC) != SQLITE_OK;
-    bad |= sqlite3_bind_int(st, 2, DB_BURNT_MAX) != SQLITE_OK;
-    return db_run(db, st, bad) == SQLITE_DONE ? DB_OK : DB_ERROR;
+    struct dbs *q = dbs_table(db, STMT_BURNT_PRUNE);
+    dbs_bind_text(q, 1, key);
+    dbs_bind_int64(q, 2, DB_BURNT_MAX);
+    return dbs_run(q) == DBS_DONE ? DB_OK : DB_ERROR;
 }
 
 int db_account_burn(struct db *db, const char *key, int64_t now)
@@ -137,16 +129,16 @@ int db_account_burn(struct db *db, const char *key, int64_t now)
     if (db_text_check(db, "account key", key, DB_NAME_MAX) != DB_OK)
         return DB_ERROR;
 
-    sqlite3_stmt *st = db->st[STMT_ACCOUNT_BURN];
-    int bad = sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC) != SQLITE_OK;
-    if (db_run(db, st, bad) != SQLITE_DONE)
+    struct dbs *q = dbs_table(db, STMT_ACCOUNT_BURN);
+    dbs_bind_text(q, 1, key);
+    if (dbs_run(q) != DBS_DONE)
         return DB_ERROR;
-    if (sqlite3_changes(db->conn) == 0)
+    if (dbs_changes(q) == 0)
         return DB_NOTFOUND;
-    st = db->st[STMT_BURNT_ADD_CURRENT];
-    bad = sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC) != SQLITE_OK;
-    bad |= sqlite3_bind_int64(st, 2, now) != SQLITE_OK;
-    if (db_run(db, st, bad) != SQLITE_DONE)
+    q = dbs_table(db, STMT_BURNT_ADD_CURRENT);
+    dbs_bind_text(q, 1, key);
+    dbs_bind_int64(q, 2, now);
+    if (dbs_run(q) != DBS_DONE)
         return DB_ERROR;
     return burnt_prune(db, key);
 }
@@ -157,12 +149,11 @@ int db_burnt_add(struct db *db, const char *key, const char *hash, int64_t now)
         db_text_check(db, "password hash", hash, DB_HASH_MAX) != DB_OK)
         return DB_ERROR;
 
-    sqlite3_stmt *st = db->st[STMT_BURNT_ADD];
-    int bad = 0;
-    bad |= sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC) != SQLITE_OK;
-    bad |= sqlite3_bind_text(st, 2, hash, -1, SQLITE_STATIC) != SQLITE_OK;
-    bad |= sqlite3_bind_int64(st, 3, now) != SQLITE_OK;
-    if (db_run(db, st, bad) != SQLITE_DONE)
+    struct dbs *q = dbs_table(db, STMT_BURNT_ADD);
+    dbs_bind_text(q, 1, key);
+    dbs_bind_text(q, 2, hash);
+    dbs_bind_int64(q, 3, now);
+    if (dbs_run(q) != DBS_DONE)
         return DB_ERROR;
     return burnt_prune(db, key);
 }
@@ -173,25 +164,20 @@ int db_burnt_list(struct db *db, const char *key, char (*hashes)[DB_HASH_MAX], i
     if (db_text_check(db, "account key", key, DB_NAME_MAX) != DB_OK)
         return DB_ERROR;
 
-    sqlite3_stmt *st = db->st[STMT_BURNT_LIST];
-    int bad = 0, rc = DB_OK, step = SQLITE_DONE;
-    bad |= sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC) != SQLITE_OK;
-    bad |= sqlite3_bind_int(st, 2, max) != SQLITE_OK;
-    if (bad) {
-        db_bind_failed(db, st);
-        db_stmt_done(st);
-        return DB_ERROR;
-    }
-    while (*n < max && (step = db_row(db, st)) == SQLITE_ROW) {
-        if (db_column_text(db, st, 0, hashes[*n], DB_HASH_MAX, "password hash") != DB_OK) {
+    struct dbs *q = dbs_table(db, STMT_BURNT_LIST);
+    int rc = DB_OK, step = DBS_DONE;
+    dbs_bind_text(q, 1, key);
+    dbs_bind_int64(q, 2, max);
+    while (*n < max && (step = dbs_step(q)) == DBS_ROW) {
+        if (dbs_col_copy(q, 0, hashes[*n], DB_HASH_MAX, "password hash") != DB_OK) {
             rc = DB_ERROR;
             break;
         }
         (*n)++;
     }
-    if (rc == DB_OK && *n < max && step != SQLITE_DONE)
+    if (rc == DB_OK && *n < max && step != DBS_DONE)
         rc = DB_ERROR;
-    db_stmt_done(st);
+    dbs_reset(q);
     if (rc != DB_OK)
         *n = 0;
     return rc;

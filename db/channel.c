@@ -12,26 +12,32 @@
 #include "db_internal.h"
 #include "util.h"
 
+/* Prefixes db->err with "channels: " and returns -1. */
+static int channel_failed(struct db *db)
+{
+    char why[sizeof(db->err)];
+
+    snprintf(why, sizeof(why), "%s", db->err);
+    return db_fail(db, "channels: %s", why);
+}
+
 /* Runs `sql` with `name` (and `by`, when not NULL) bound; 0 or -1 with
  * db->err. */
 static int channel_write(struct db *db, const char *sql, const char *name, const char *by)
 {
-    sqlite3_stmt *st = NULL;
-
     if (db_text_check(db, "channel", name, DB_CHANNEL_MAX) != 0)
         return -1;
-    if (sqlite3_prepare_v2(db->conn, sql, -1, &st, NULL) != SQLITE_OK)
-        return db_fail(db, "channels: %s", sqlite3_errmsg(db->conn));
-    sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+    struct dbs *q = dbs_prepare(db, sql);
+    if (!q)
+        return channel_failed(db);
+    dbs_bind_text(q, 1, name);
     if (by) {
-        sqlite3_bind_text(st, 2, by, -1, SQLITE_STATIC);
-        sqlite3_bind_int64(st, 3, (sqlite3_int64)time(NULL));
+        dbs_bind_text(q, 2, by);
+        dbs_bind_int64(q, 3, (int64_t)time(NULL));
     }
-    int rc = sqlite3_step(st);
-    sqlite3_finalize(st);
-    if (rc != SQLITE_DONE)
-        return db_fail(db, "channels: %s", sqlite3_errmsg(db->conn));
-    return 0;
+    int rc = dbs_run(q);
+    dbs_free(q);
+    return rc == DBS_DONE ? 0 : channel_failed(db);
 }
 
 int db_channel_add(struct db *db, const char *name, const char *by)
@@ -49,17 +55,16 @@ int db_channel_remove(struct db *db, const char *name)
 
 int db_channel_list(struct db *db, char (*names)[DB_CHANNEL_MAX], int max)
 {
-    sqlite3_stmt *st = NULL;
+    struct dbs *q = dbs_prepare(db, "SELECT name FROM channels ORDER BY joined, name");
     int n = 0;
 
-    if (sqlite3_prepare_v2(db->conn, "SELECT name FROM channels ORDER BY joined, name", -1, &st,
-                           NULL) != SQLITE_OK)
-        return db_fail(db, "channels: %s", sqlite3_errmsg(db->conn));
+    if (!q)
+        return channel_failed(db);
     int rc;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW && n < max)
-        snprintf(names[n++], DB_CHANNEL_MAX, "%s", (const char *)sqlite3_column_text(st, 0));
-    sqlite3_finalize(st);
-    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-        return db_fail(db, "channels: %s", sqlite3_errmsg(db->conn));
+    while ((rc = dbs_step(q)) == DBS_ROW && n < max)
+        snprintf(names[n++], DB_CHANNEL_MAX, "%s", dbs_col_text(q, 0));
+    dbs_free(q);
+    if (rc == DBS_ERR)
+        return channel_failed(db);
     return n;
 }

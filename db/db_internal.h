@@ -113,15 +113,19 @@ enum db_stmt {
     STMT_COUNT
 };
 
+#include "sql.h"
+
 #define DB_KEPT_MAX 8 /* statements db_prepare_kept keeps, at most */
 
 struct db {
+    enum db_backend backend; /* only SQLite for now (sql.h) */
     sqlite3 *conn;
     sqlite3_stmt *st[STMT_COUNT];
-    char err[512]; /* room for a long path in db_open's messages */
-    int in_txn;    /* inside db_begin ... db_commit/db_rollback */
-    long fault_in; /* the fault hook (db_fault_after): 0 off, else the step
-                      that fails, counting this one as 1 */
+    struct dbs tab[STMT_COUNT]; /* st[] as the statement layer hands it out */
+    char err[512];              /* room for a long path in db_open's messages */
+    int in_txn;                 /* inside db_begin ... db_commit/db_rollback */
+    long fault_in;              /* the fault hook (db_fault_after): 0 off, else the step
+                                   that fails, counting this one as 1 */
     /* The file the connection opened (db_gone): its path as SQLite has it
      * (absolute), and its device and inode at open; has_file is 0 for an
      * in-memory database. gone is set for good once the path no longer
@@ -136,6 +140,7 @@ struct db {
         sqlite3_stmt *st;
     } kept[DB_KEPT_MAX];
     int nkept;
+    struct dbs kept_q[DB_KEPT_MAX]; /* kept[i] as the statement layer hands it out */
 };
 
 /* How an enum is stored: by name, names[value] for value in [0, count)

@@ -3,7 +3,11 @@
  * snapshot (the fault sweeps of tests/check_fault.c): nothing the bot runs.
  * Its SQL is built at run time from the schema's table names (quoted with
  * %w), the one exception to db.c's rule of statements prepared once; its
- * steps go straight to SQLite, past the fault hook.
+ * steps go straight to SQLite, past the fault hook. So it stays on
+ * SQLite's own calls rather than the statement layer of sql.h (whose steps
+ * the hook counts): it reads SQLite's catalogue (sqlite_master, the
+ * user_version pragma) and opens files with no struct db (db_dump_file);
+ * a PostgreSQL backend will need its own dump, from its own catalogue.
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -57,21 +57,24 @@ const char *db_why(struct db *db)
 
 void db_busy_timeout(struct db *db, int ms)
 {
-    sqlite3_busy_timeout(db->conn, ms);
+    /* SQLite's wait for another connection's lock; a server backend
+     * waits on its own and has nothing to set here. */
+    if (db->backend == DB_BACKEND_SQLITE)
+        sqlite3_busy_timeout(db->conn, ms);
 }
 
 int db_id(struct db *db, char *buf, size_t len)
 {
-    sqlite3_stmt *st = db->st[STMT_META_ID];
-    int rc = db_row(db, st);
+    struct dbs *q = dbs_table(db, STMT_META_ID);
+    int rc = dbs_step(q);
 
-    if (rc == SQLITE_ROW)
-        rc = db_column_text(db, st, 0, buf, len, "the database id");
-    else if (rc == SQLITE_DONE)
+    if (rc == DBS_ROW)
+        rc = dbs_col_copy(q, 0, buf, len, "the database id");
+    else if (rc == DBS_DONE)
         rc = db_fail(db, "the database has no id (table meta)");
     else
         rc = DB_ERROR;
-    db_stmt_done(st);
+    dbs_reset(q);
     return rc;
 }
 
@@ -211,44 +214,43 @@ struct db *db_open_marked(const char *path, int init, char *errbuf, int errlen)
 int db_turn_begun(struct db *db, enum rules rules, int64_t now)
 {
     const char *name = db_rules_name(rules);
-    sqlite3_stmt *st = db->st[STMT_TURN_BEGUN];
 
     if (!name)
         return db_fail(db, "no storage for ruleset %d", (int)rules);
-    int bad = sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC) != SQLITE_OK ||
-              sqlite3_bind_int64(st, 2, now) != SQLITE_OK;
-    return db_run(db, st, bad) == SQLITE_DONE ? DB_OK : DB_ERROR;
+    struct dbs *q = dbs_table(db, STMT_TURN_BEGUN);
+    dbs_bind_text(q, 1, name);
+    dbs_bind_int64(q, 2, now);
+    return dbs_run(q) == DBS_DONE ? DB_OK : DB_ERROR;
 }
 
 int db_turn_done(struct db *db, enum rules rules)
 {
     const char *name = db_rules_name(rules);
-    sqlite3_stmt *st = db->st[STMT_TURN_DONE];
 
     if (!name)
         return db_fail(db, "no storage for ruleset %d", (int)rules);
-    int bad = sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC) != SQLITE_OK;
-    return db_run(db, st, bad) == SQLITE_DONE ? DB_OK : DB_ERROR;
+    struct dbs *q = dbs_table(db, STMT_TURN_DONE);
+    dbs_bind_text(q, 1, name);
+    return dbs_run(q) == DBS_DONE ? DB_OK : DB_ERROR;
 }
 
 int db_turn_unfinished(struct db *db, enum rules *rules, int64_t *begun, int max, int *n)
 {
-    sqlite3_stmt *st = db->st[STMT_TURN_UNFINISHED];
+    struct dbs *q = dbs_table(db, STMT_TURN_UNFINISHED);
     int rc;
 
     *n = 0;
-    if (sqlite3_bind_int(st, 1, max) != SQLITE_OK)
-        return db_bind_failed(db, st);
-    while ((rc = db_row(db, st)) == SQLITE_ROW && *n < max) {
-        int r = db_rules_find((const char *)sqlite3_column_text(st, 0));
+    dbs_bind_int64(q, 1, max);
+    while ((rc = dbs_step(q)) == DBS_ROW && *n < max) {
+        int r = db_rules_find(dbs_col_text(q, 0));
         if (r < 0)
             continue; /* a ruleset this ringside does not know: not its turn */
         rules[*n] = (enum rules)r;
-        begun[*n] = sqlite3_column_int64(st, 1);
+        begun[*n] = dbs_col_int64(q, 1);
         (*n)++;
     }
-    db_stmt_done(st);
-    if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
+    dbs_reset(q);
+    if (rc == DBS_ERR) {
         *n = 0;
         return DB_ERROR;
     }

@@ -14,17 +14,11 @@
 static const char *const honour_names[] = {"bronze", "silver", "gold", "champion"};
 static const struct db_names honours = {"honour", honour_names, COUNT(honour_names)};
 
-/* Prepares `sql` into *st: DB_OK, or DB_ERROR with SQLite's message. */
-static int prep(struct db *db, const char *sql, sqlite3_stmt **st)
+/* Prepares `sql` into *q: DB_OK, or DB_ERROR with the backend's message. */
+static int prep(struct db *db, const char *sql, struct dbs **q)
 {
-    *st = NULL;
-    if (sqlite3_prepare_v2(db->conn, sql, -1, st, NULL) != SQLITE_OK) {
-        db_fail(db, "%s", sqlite3_errmsg(db->conn));
-        sqlite3_finalize(*st);
-        *st = NULL;
-        return DB_ERROR;
-    }
-    return DB_OK;
+    *q = dbs_prepare(db, sql);
+    return *q ? DB_OK : DB_ERROR;
 }
 
 /* The stored name of `rules`, or NULL with the message in db->err. */
@@ -37,29 +31,31 @@ static const char *rules_stored(struct db *db, enum rules rules)
     return name;
 }
 
-/* Runs write `st` (bound, or bad) and finalises it: DB_OK, DB_EXISTS on a
- * key already there, or DB_ERROR. */
-static int write_done(struct db *db, sqlite3_stmt *st, int bad)
+/* Runs write `q` (bound) and finalises it: DB_OK, DB_EXISTS on a key
+ * already there (these tables have no key but their primary one), or
+ * DB_ERROR. */
+static int write_done(struct dbs *q)
 {
-    int rc = db_run(db, st, bad);
+    int rc = dbs_run(q);
+    enum dbs_error why = dbs_error(q);
 
-    sqlite3_finalize(st);
-    if (rc == SQLITE_DONE)
+    dbs_free(q);
+    if (rc == DBS_DONE)
         return DB_OK;
-    return rc == SQLITE_CONSTRAINT_PRIMARYKEY ? DB_EXISTS : DB_ERROR;
+    return why == DBS_E_UNIQUE ? DB_EXISTS : DB_ERROR;
 }
 
 /* ---------------------------------------------------------------- seasons */
 
 #define SEASON_COLUMNS "number, started, ended, turns, turn_last FROM seasons"
 
-static void season_read(sqlite3_stmt *st, struct db_season *s)
+static void season_read(struct dbs *q, struct db_season *s)
 {
-    s->number = sqlite3_column_int(st, 0);
-    s->started = sqlite3_column_int64(st, 1);
-    s->ended = sqlite3_column_int64(st, 2);
-    s->turns = sqlite3_column_int(st, 3);
-    s->turn_last = sqlite3_column_int(st, 4);
+    s->number = dbs_col_int(q, 0);
+    s->started = dbs_col_int64(q, 1);
+    s->ended = dbs_col_int64(q, 2);
+    s->turns = dbs_col_int(q, 3);
+    s->turn_last = dbs_col_int(q, 4);
 }
 
 /* One season of `rules` by `sql` (its ?2 is `number`). */
@@ -67,29 +63,26 @@ static int season_one(struct db *db, const char *sql, enum rules rules, int numb
                       struct db_season *s)
 {
     const char *name = rules_stored(db, rules);
-    sqlite3_stmt *st;
+    struct dbs *q;
 
-    if (!name || prep(db, sql, &st) != DB_OK)
+    if (!name || prep(db, sql, &q) != DB_OK)
         return DB_ERROR;
     int rc = DB_ERROR;
-    if (sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC) != SQLITE_OK ||
-        sqlite3_bind_int(st, 2, number) != SQLITE_OK) {
-        db_bind_failed(db, st);
-    } else {
-        switch (db_row(db, st)) {
-        case SQLITE_ROW:
-            season_read(st, s);
-            rc = DB_OK;
-            break;
-        case SQLITE_DONE:
-            rc = DB_NOTFOUND;
-            db_fail(db, "no %s season has ended", name);
-            break;
-        default:
-            break;
-        }
+    dbs_bind_text(q, 1, name);
+    dbs_bind_int64(q, 2, number);
+    switch (dbs_step(q)) {
+    case DBS_ROW:
+        season_read(q, s);
+        rc = DB_OK;
+        break;
+    case DBS_DONE:
+        rc = DB_NOTFOUND;
+        db_fail(db, "no %s season has ended", name);
+        break;
+    default:
+        break;
     }
-    sqlite3_finalize(st);
+    dbs_free(q);
     return rc;
 }
 
@@ -110,26 +103,26 @@ int db_season_get(struct db *db, enum rules rules, int number, struct db_season 
 int db_season_add(struct db *db, enum rules rules, const struct db_season *s)
 {
     const char *name = rules_stored(db, rules);
-    sqlite3_stmt *st;
+    struct dbs *q;
 
     if (!name || prep(db,
                       "INSERT INTO seasons (rules, number, started, ended, turns, turn_last)"
                       " VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                      &st) != DB_OK)
+                      &q) != DB_OK)
         return DB_ERROR;
-    int bad = sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC) != SQLITE_OK;
-    bad |= sqlite3_bind_int(st, 2, s->number) != SQLITE_OK;
-    bad |= sqlite3_bind_int64(st, 3, s->started) != SQLITE_OK;
-    bad |= sqlite3_bind_int64(st, 4, s->ended) != SQLITE_OK;
-    bad |= sqlite3_bind_int(st, 5, s->turns) != SQLITE_OK;
-    bad |= sqlite3_bind_int(st, 6, s->turn_last) != SQLITE_OK;
-    return write_done(db, st, bad);
+    dbs_bind_text(q, 1, name);
+    dbs_bind_int64(q, 2, s->number);
+    dbs_bind_int64(q, 3, s->started);
+    dbs_bind_int64(q, 4, s->ended);
+    dbs_bind_int64(q, 5, s->turns);
+    dbs_bind_int64(q, 6, s->turn_last);
+    return write_done(q);
 }
 
 int db_season_reset(struct db *db, enum rules rules)
 {
     const char *name = rules_stored(db, rules);
-    sqlite3_stmt *st;
+    struct dbs *q;
 
     if (!name || prep(db,
                       "UPDATE fighters SET season_wins = 0, season_losses = 0, season_draws = 0,"
@@ -137,9 +130,10 @@ int db_season_reset(struct db *db, enum rules rules)
                       /* migration 17's stamp: the standings changed */
                       " changed = (SELECT coalesce(max(changed), 0) + 1 FROM fighters)"
                       " WHERE rules = ?1",
-                      &st) != DB_OK)
+                      &q) != DB_OK)
         return DB_ERROR;
-    return write_done(db, st, sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC) != SQLITE_OK);
+    dbs_bind_text(q, 1, name);
+    return write_done(q);
 }
 
 /* ------------------------------------------------------ the final tables */
@@ -148,7 +142,7 @@ int db_season_standing_add(struct db *db, enum rules rules, int season,
                            const struct db_season_row *r)
 {
     const char *name = rules_stored(db, rules), *league = db_name_of(&db_leagues, r->league);
-    sqlite3_stmt *st;
+    struct dbs *q;
 
     if (!name || !league)
         return name ? db_fail(db, "no league %d", r->league) : DB_ERROR;
@@ -156,37 +150,37 @@ int db_season_standing_add(struct db *db, enum rules rules, int season,
              "INSERT INTO season_standings (rules, season, league, position, fighter, name,"
              " owner, wins, losses, draws, gold_record, moved)"
              " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
-             &st) != DB_OK)
+             &q) != DB_OK)
         return DB_ERROR;
-    int bad = sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC) != SQLITE_OK;
-    bad |= sqlite3_bind_int(st, 2, season) != SQLITE_OK;
-    bad |= sqlite3_bind_text(st, 3, league, -1, SQLITE_STATIC) != SQLITE_OK;
-    bad |= sqlite3_bind_int(st, 4, r->position) != SQLITE_OK;
-    bad |= sqlite3_bind_int64(st, 5, r->fighter) != SQLITE_OK;
-    bad |= sqlite3_bind_text(st, 6, r->name, -1, SQLITE_STATIC) != SQLITE_OK;
-    bad |= sqlite3_bind_text(st, 7, r->owner, -1, SQLITE_STATIC) != SQLITE_OK;
-    bad |= sqlite3_bind_int(st, 8, r->wins) != SQLITE_OK;
-    bad |= sqlite3_bind_int(st, 9, r->losses) != SQLITE_OK;
-    bad |= sqlite3_bind_int(st, 10, r->draws) != SQLITE_OK;
-    bad |= sqlite3_bind_int(st, 11, r->gold_record) != SQLITE_OK;
-    bad |= sqlite3_bind_int(st, 12, r->moved) != SQLITE_OK;
-    return write_done(db, st, bad);
+    dbs_bind_text(q, 1, name);
+    dbs_bind_int64(q, 2, season);
+    dbs_bind_text(q, 3, league);
+    dbs_bind_int64(q, 4, r->position);
+    dbs_bind_int64(q, 5, r->fighter);
+    dbs_bind_text(q, 6, r->name);
+    dbs_bind_text(q, 7, r->owner);
+    dbs_bind_int64(q, 8, r->wins);
+    dbs_bind_int64(q, 9, r->losses);
+    dbs_bind_int64(q, 10, r->draws);
+    dbs_bind_int64(q, 11, r->gold_record);
+    dbs_bind_int64(q, 12, r->moved);
+    return write_done(q);
 }
 
 /* Reads one row of db_season_standings' query into *r. */
-static int standing_read(struct db *db, sqlite3_stmt *st, struct db_season_row *r)
+static int standing_read(struct dbs *q, struct db_season_row *r)
 {
-    r->position = sqlite3_column_int(st, 1);
-    r->fighter = sqlite3_column_int64(st, 2);
-    r->wins = sqlite3_column_int(st, 5);
-    r->losses = sqlite3_column_int(st, 6);
-    r->draws = sqlite3_column_int(st, 7);
-    r->gold_record = sqlite3_column_int(st, 8);
-    r->moved = sqlite3_column_int(st, 9);
-    if (db_column_name(db, st, 0, &db_leagues, "season standing of fighter", r->fighter,
-                       &r->league) != DB_OK ||
-        db_column_text(db, st, 3, r->name, sizeof(r->name), "fighter name") != DB_OK ||
-        db_column_text(db, st, 4, r->owner, sizeof(r->owner), "account name") != DB_OK)
+    r->position = dbs_col_int(q, 1);
+    r->fighter = dbs_col_int64(q, 2);
+    r->wins = dbs_col_int(q, 5);
+    r->losses = dbs_col_int(q, 6);
+    r->draws = dbs_col_int(q, 7);
+    r->gold_record = dbs_col_int(q, 8);
+    r->moved = dbs_col_int(q, 9);
+    if (dbs_col_name(q, 0, &db_leagues, "season standing of fighter", r->fighter, &r->league) !=
+            DB_OK ||
+        dbs_col_copy(q, 3, r->name, sizeof(r->name), "fighter name") != DB_OK ||
+        dbs_col_copy(q, 4, r->owner, sizeof(r->owner), "account name") != DB_OK)
         return DB_ERROR;
     return DB_OK;
 }
@@ -195,7 +189,7 @@ int db_season_standings(struct db *db, enum rules rules, int season, struct db_s
                         int max, int *n)
 {
     const char *name = rules_stored(db, rules);
-    sqlite3_stmt *st;
+    struct dbs *q;
 
     *n = 0;
     if (!name || prep(db,
@@ -203,22 +197,22 @@ int db_season_standings(struct db *db, enum rules rules, int season, struct db_s
                       " gold_record, moved FROM season_standings WHERE rules = ?1 AND season = ?2"
                       " ORDER BY CASE league WHEN 'gold' THEN 0 WHEN 'silver' THEN 1 ELSE 2 END,"
                       " position LIMIT ?3",
-                      &st) != DB_OK)
+                      &q) != DB_OK)
         return DB_ERROR;
     int rc = DB_OK;
-    if (sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC) != SQLITE_OK ||
-        sqlite3_bind_int(st, 2, season) != SQLITE_OK || sqlite3_bind_int(st, 3, max) != SQLITE_OK)
-        rc = db_bind_failed(db, st);
+    dbs_bind_text(q, 1, name);
+    dbs_bind_int64(q, 2, season);
+    dbs_bind_int64(q, 3, max);
     while (rc == DB_OK) {
-        int step = db_row(db, st);
-        if (step == SQLITE_DONE)
+        int step = dbs_step(q);
+        if (step == DBS_DONE)
             break;
-        if (step != SQLITE_ROW || *n >= max || standing_read(db, st, &v[*n]) != DB_OK)
+        if (step != DBS_ROW || *n >= max || standing_read(q, &v[*n]) != DB_OK)
             rc = DB_ERROR;
         else
             (*n)++;
     }
-    sqlite3_finalize(st);
+    dbs_free(q);
     return rc;
 }
 
@@ -227,42 +221,43 @@ int db_season_standings(struct db *db, enum rules rules, int season, struct db_s
 int db_honour_add(struct db *db, const struct db_honour *h)
 {
     const char *name = rules_stored(db, h->rules), *honour = db_name_of(&honours, h->honour);
-    sqlite3_stmt *st;
+    struct dbs *q;
 
     if (!name || !honour)
         return name ? db_fail(db, "no honour %d", h->honour) : DB_ERROR;
     if (prep(db,
              "INSERT INTO hall_of_fame (rules, season, honour, fighter, name, owner, wins,"
              " losses, draws) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-             &st) != DB_OK)
+             &q) != DB_OK)
         return DB_ERROR;
-    int bad = sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC) != SQLITE_OK;
-    bad |= sqlite3_bind_int(st, 2, h->season) != SQLITE_OK;
-    bad |= sqlite3_bind_text(st, 3, honour, -1, SQLITE_STATIC) != SQLITE_OK;
-    bad |= sqlite3_bind_int64(st, 4, h->fighter) != SQLITE_OK;
-    bad |= sqlite3_bind_text(st, 5, h->name, -1, SQLITE_STATIC) != SQLITE_OK;
-    bad |= sqlite3_bind_text(st, 6, h->owner, -1, SQLITE_STATIC) != SQLITE_OK;
-    bad |= sqlite3_bind_int(st, 7, h->wins) != SQLITE_OK;
-    bad |= sqlite3_bind_int(st, 8, h->losses) != SQLITE_OK;
-    bad |= sqlite3_bind_int(st, 9, h->draws) != SQLITE_OK;
-    return write_done(db, st, bad);
+    dbs_bind_text(q, 1, name);
+    dbs_bind_int64(q, 2, h->season);
+    dbs_bind_text(q, 3, honour);
+    dbs_bind_int64(q, 4, h->fighter);
+    dbs_bind_text(q, 5, h->name);
+    dbs_bind_text(q, 6, h->owner);
+    dbs_bind_int64(q, 7, h->wins);
+    dbs_bind_int64(q, 8, h->losses);
+    dbs_bind_int64(q, 9, h->draws);
+    return write_done(q);
 }
 
 /* Reads one row of db_honours' query into *h. */
-static int honour_read(struct db *db, sqlite3_stmt *st, struct db_honour *h)
+static int honour_read(struct dbs *q, struct db_honour *h)
 {
+    struct db *db = q->db;
     char rules[32];
 
-    h->season = sqlite3_column_int(st, 1);
-    h->fighter = sqlite3_column_int64(st, 3);
-    h->wins = sqlite3_column_int(st, 6);
-    h->losses = sqlite3_column_int(st, 7);
-    h->draws = sqlite3_column_int(st, 8);
-    if (db_column_text(db, st, 0, rules, sizeof(rules), "ruleset") != DB_OK ||
-        db_column_name(db, st, 2, &honours, "hall of fame entry of fighter", h->fighter,
-                       &h->honour) != DB_OK ||
-        db_column_text(db, st, 4, h->name, sizeof(h->name), "fighter name") != DB_OK ||
-        db_column_text(db, st, 5, h->owner, sizeof(h->owner), "account name") != DB_OK)
+    h->season = dbs_col_int(q, 1);
+    h->fighter = dbs_col_int64(q, 3);
+    h->wins = dbs_col_int(q, 6);
+    h->losses = dbs_col_int(q, 7);
+    h->draws = dbs_col_int(q, 8);
+    if (dbs_col_copy(q, 0, rules, sizeof(rules), "ruleset") != DB_OK ||
+        dbs_col_name(q, 2, &honours, "hall of fame entry of fighter", h->fighter, &h->honour) !=
+            DB_OK ||
+        dbs_col_copy(q, 4, h->name, sizeof(h->name), "fighter name") != DB_OK ||
+        dbs_col_copy(q, 5, h->owner, sizeof(h->owner), "account name") != DB_OK)
         return DB_ERROR;
     int r = db_rules_find(rules);
     if (r < 0)
@@ -275,7 +270,7 @@ static int honour_read(struct db *db, sqlite3_stmt *st, struct db_honour *h)
 int db_honours(struct db *db, int rules, struct db_honour *v, int max, int *n)
 {
     const char *name = rules < 0 ? NULL : rules_stored(db, (enum rules)rules);
-    sqlite3_stmt *st;
+    struct dbs *q;
 
     *n = 0;
     if ((rules >= 0 && !name) ||
@@ -284,22 +279,20 @@ int db_honours(struct db *db, int rules, struct db_honour *v, int max, int *n)
              " FROM hall_of_fame WHERE ?1 IS NULL OR rules = ?1 ORDER BY rules, season DESC,"
              " CASE honour WHEN 'gold' THEN 0 WHEN 'silver' THEN 1 WHEN 'bronze' THEN 2"
              " ELSE 3 END LIMIT ?2",
-             &st) != DB_OK)
+             &q) != DB_OK)
         return DB_ERROR;
     int rc = DB_OK;
-    if ((name ? sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC) : sqlite3_bind_null(st, 1)) !=
-            SQLITE_OK ||
-        sqlite3_bind_int(st, 2, max) != SQLITE_OK)
-        rc = db_bind_failed(db, st);
+    dbs_bind_text(q, 1, name); /* NULL for every ruleset */
+    dbs_bind_int64(q, 2, max);
     while (rc == DB_OK) {
-        int step = db_row(db, st);
-        if (step == SQLITE_DONE)
+        int step = dbs_step(q);
+        if (step == DBS_DONE)
             break;
-        if (step != SQLITE_ROW || *n >= max || honour_read(db, st, &v[*n]) != DB_OK)
+        if (step != DBS_ROW || *n >= max || honour_read(q, &v[*n]) != DB_OK)
             rc = DB_ERROR;
         else
             (*n)++;
     }
-    sqlite3_finalize(st);
+    dbs_free(q);
     return rc;
 }

@@ -16,18 +16,24 @@
 static const char *const state_names[] = {"open", "running", "over"};
 
 /* Binds an id, or NULL for 0. */
-static int bind_id(sqlite3_stmt *st, int i, int64_t v)
+static void bind_id(struct dbs *q, int i, int64_t v)
 {
-    return v ? sqlite3_bind_int64(st, i, v) : sqlite3_bind_null(st, i);
+    if (v)
+        dbs_bind_int64(q, i, v);
+    else
+        dbs_bind_null(q, i);
 }
 
-/* Runs a write of `st` (bound, or bind failed) and finalizes it. */
-static int write_done(struct db *db, sqlite3_stmt *st, int bad)
+/* Runs a write of `q` (bound) and frees it; *changes (if not NULL) gets
+ * the rows it changed. */
+static int write_done(struct dbs *q, int64_t *changes)
 {
-    int rc = db_run(db, st, bad);
+    int rc = dbs_run(q);
 
-    sqlite3_finalize(st);
-    return rc == SQLITE_DONE ? DB_OK : DB_ERROR;
+    if (changes)
+        *changes = dbs_changes(q);
+    dbs_free(q);
+    return rc == DBS_DONE ? DB_OK : DB_ERROR;
 }
 
 #define T_COLUMNS                                                                                  \
@@ -35,35 +41,35 @@ static int write_done(struct db *db, sqlite3_stmt *st, int bad)
     " created, started, ended, last FROM tournaments"
 
 /* Reads a tournament from the current row of a T_COLUMNS query. */
-static int read_tournament(struct db *db, sqlite3_stmt *st, struct db_tournament *t)
+static int read_tournament(struct dbs *q, struct db_tournament *t)
 {
     memset(t, 0, sizeof(*t));
-    t->id = sqlite3_column_int64(st, 0);
-    if (db_column_text(db, st, 1, t->name, sizeof(t->name), "tournament name") != DB_OK)
+    t->id = dbs_col_int64(q, 0);
+    if (dbs_col_copy(q, 1, t->name, sizeof(t->name), "tournament name") != DB_OK)
         return DB_ERROR;
-    const char *rules = (const char *)sqlite3_column_text(st, 2);
+    const char *rules = dbs_col_text(q, 2);
     int r = rules ? db_rules_find(rules) : -1;
     if (r < 0)
-        return db_fail(db, "tournament %" PRId64 " has an unknown ruleset", t->id);
+        return db_fail(q->db, "tournament %" PRId64 " has an unknown ruleset", t->id);
     t->rules = (enum rules)r;
-    t->size = sqlite3_column_int(st, 3);
-    t->rounds = sqlite3_column_int(st, 4);
-    const char *mode = (const char *)sqlite3_column_text(st, 5);
+    t->size = dbs_col_int(q, 3);
+    t->rounds = dbs_col_int(q, 4);
+    const char *mode = dbs_col_text(q, 5);
     t->live = mode && strcmp(mode, "live") == 0;
-    if (db_column_text(db, st, 6, t->channel, sizeof(t->channel), "tournament channel") != DB_OK)
+    if (dbs_col_copy(q, 6, t->channel, sizeof(t->channel), "tournament channel") != DB_OK)
         return DB_ERROR;
-    const char *state = (const char *)sqlite3_column_text(st, 7);
+    const char *state = dbs_col_text(q, 7);
     t->state = DB_TOURNAMENT_OPEN;
     for (int i = 0; state && i < COUNT(state_names); i++)
         if (strcmp(state, state_names[i]) == 0)
             t->state = (enum db_tournament_state)i;
-    t->stage = sqlite3_column_int(st, 8);
-    t->said = sqlite3_column_int(st, 9);
-    t->winner = sqlite3_column_int64(st, 10);
-    t->created = sqlite3_column_int64(st, 11);
-    t->started = sqlite3_column_int64(st, 12);
-    t->ended = sqlite3_column_int64(st, 13);
-    t->last = sqlite3_column_int64(st, 14);
+    t->stage = dbs_col_int(q, 8);
+    t->said = dbs_col_int(q, 9);
+    t->winner = dbs_col_int64(q, 10);
+    t->created = dbs_col_int64(q, 11);
+    t->started = dbs_col_int64(q, 12);
+    t->ended = dbs_col_int64(q, 13);
+    t->last = dbs_col_int64(q, 14);
     return DB_OK;
 }
 
@@ -72,238 +78,238 @@ int db_tournament_create(struct db *db, struct db_tournament *t)
     const char *rules = db_rules_name(t->rules);
     if (!rules)
         return db_fail(db, "no storage for ruleset %d", (int)t->rules);
-    sqlite3_stmt *st = db_prepare(db, "INSERT INTO tournaments (name, rules, size, rounds, mode,"
-                                      " channel, state, created) VALUES (?1, ?2, ?3, ?4, ?5, ?6,"
-                                      " 'open', ?7)");
-    if (!st)
+    struct dbs *q = dbs_prepare(db, "INSERT INTO tournaments (name, rules, size, rounds, mode,"
+                                    " channel, state, created) VALUES (?1, ?2, ?3, ?4, ?5, ?6,"
+                                    " 'open', ?7)");
+    if (!q)
         return DB_ERROR;
-    int bad = sqlite3_bind_text(st, 1, t->name, -1, SQLITE_STATIC) ||
-              sqlite3_bind_text(st, 2, rules, -1, SQLITE_STATIC) ||
-              sqlite3_bind_int(st, 3, t->size) || sqlite3_bind_int(st, 4, t->rounds) ||
-              sqlite3_bind_text(st, 5, t->live ? "live" : "plans", -1, SQLITE_STATIC) ||
-              sqlite3_bind_text(st, 6, t->channel, -1, SQLITE_STATIC) ||
-              sqlite3_bind_int64(st, 7, t->created);
-    if (write_done(db, st, bad) != DB_OK)
+    dbs_bind_text(q, 1, t->name);
+    dbs_bind_text(q, 2, rules);
+    dbs_bind_int64(q, 3, t->size);
+    dbs_bind_int64(q, 4, t->rounds);
+    dbs_bind_text(q, 5, t->live ? "live" : "plans");
+    dbs_bind_text(q, 6, t->channel);
+    dbs_bind_int64(q, 7, t->created);
+    int rc = dbs_run(q);
+    int64_t id = dbs_insert_id(q);
+    dbs_free(q);
+    if (rc != DBS_DONE)
         return DB_ERROR;
-    t->id = sqlite3_last_insert_rowid(db->conn);
+    t->id = id;
     t->state = DB_TOURNAMENT_OPEN;
     return DB_OK;
 }
 
 int db_tournament_get(struct db *db, int64_t id, struct db_tournament *t)
 {
-    sqlite3_stmt *st = db_prepare(db, "SELECT " T_COLUMNS " WHERE id = ?1");
+    struct dbs *q = dbs_prepare(db, "SELECT " T_COLUMNS " WHERE id = ?1");
     int rc = DB_ERROR;
 
-    if (!st)
+    if (!q)
         return DB_ERROR;
-    if (sqlite3_bind_int64(st, 1, id) != SQLITE_OK) {
-        db_bind_failed(db, st);
-    } else {
-        switch (db_row(db, st)) {
-        case SQLITE_ROW:
-            rc = read_tournament(db, st, t);
-            break;
-        case SQLITE_DONE:
-            rc = DB_NOTFOUND;
-            db_fail(db, "no tournament %" PRId64, id);
-            break;
-        default:
-            break;
-        }
+    dbs_bind_int64(q, 1, id);
+    switch (dbs_step(q)) {
+    case DBS_ROW:
+        rc = read_tournament(q, t);
+        break;
+    case DBS_DONE:
+        rc = DB_NOTFOUND;
+        db_fail(db, "no tournament %" PRId64, id);
+        break;
+    default:
+        break;
     }
-    sqlite3_finalize(st);
+    dbs_free(q);
     return rc;
 }
 
 int db_tournament_save(struct db *db, const struct db_tournament *t)
 {
-    sqlite3_stmt *st = db_prepare(db, "UPDATE tournaments SET state = ?2, stage = ?3, said = ?4,"
-                                      " winner = ?5, started = ?6, ended = ?7, last = ?8"
-                                      " WHERE id = ?1");
-    if (!st)
+    struct dbs *q = dbs_prepare(db, "UPDATE tournaments SET state = ?2, stage = ?3, said = ?4,"
+                                    " winner = ?5, started = ?6, ended = ?7, last = ?8"
+                                    " WHERE id = ?1");
+    if (!q)
         return DB_ERROR;
-    int bad = sqlite3_bind_int64(st, 1, t->id) ||
-              sqlite3_bind_text(st, 2, state_names[t->state], -1, SQLITE_STATIC) ||
-              sqlite3_bind_int(st, 3, t->stage) || sqlite3_bind_int(st, 4, t->said) ||
-              bind_id(st, 5, t->winner) || sqlite3_bind_int64(st, 6, t->started) ||
-              sqlite3_bind_int64(st, 7, t->ended) || sqlite3_bind_int64(st, 8, t->last);
-    return write_done(db, st, bad);
+    dbs_bind_int64(q, 1, t->id);
+    dbs_bind_text(q, 2, state_names[t->state]);
+    dbs_bind_int64(q, 3, t->stage);
+    dbs_bind_int64(q, 4, t->said);
+    bind_id(q, 5, t->winner);
+    dbs_bind_int64(q, 6, t->started);
+    dbs_bind_int64(q, 7, t->ended);
+    dbs_bind_int64(q, 8, t->last);
+    return write_done(q, NULL);
 }
 
 /* Runs a query of tournaments (bound already) into out. */
-static int list_tournaments(struct db *db, sqlite3_stmt *st, struct db_tournament *out, int max,
-                            int *n)
+static int list_tournaments(struct dbs *q, struct db_tournament *out, int max, int *n)
 {
     int rc = DB_OK, step;
 
     *n = 0;
-    while ((step = db_row(db, st)) == SQLITE_ROW && *n < max) {
-        if (read_tournament(db, st, &out[*n]) != DB_OK) {
+    while ((step = dbs_step(q)) == DBS_ROW && *n < max) {
+        if (read_tournament(q, &out[*n]) != DB_OK) {
             rc = DB_ERROR;
             break;
         }
         (*n)++;
     }
-    if (step != SQLITE_ROW && step != SQLITE_DONE)
+    if (step == DBS_ERR)
         rc = DB_ERROR;
-    sqlite3_finalize(st);
+    dbs_free(q);
     return rc;
 }
 
 int db_tournament_list(struct db *db, struct db_tournament *out, int max, int *n)
 {
-    sqlite3_stmt *st = db_prepare(db, "SELECT " T_COLUMNS " ORDER BY id DESC");
+    struct dbs *q = dbs_prepare(db, "SELECT " T_COLUMNS " ORDER BY id DESC");
 
     *n = 0;
-    return st ? list_tournaments(db, st, out, max, n) : DB_ERROR;
+    return q ? list_tournaments(q, out, max, n) : DB_ERROR;
 }
 
 int db_tournament_won(struct db *db, int64_t fighter, struct db_tournament *out, int max, int *n)
 {
-    sqlite3_stmt *st = db_prepare(db, "SELECT " T_COLUMNS " WHERE winner = ?1 ORDER BY id DESC");
+    struct dbs *q = dbs_prepare(db, "SELECT " T_COLUMNS " WHERE winner = ?1 ORDER BY id DESC");
 
     *n = 0;
-    if (!st)
+    if (!q)
         return DB_ERROR;
-    if (sqlite3_bind_int64(st, 1, fighter) != SQLITE_OK) {
-        db_bind_failed(db, st);
-        sqlite3_finalize(st);
-        return DB_ERROR;
-    }
-    return list_tournaments(db, st, out, max, n);
+    dbs_bind_int64(q, 1, fighter);
+    return list_tournaments(q, out, max, n);
 }
 
 int db_tournament_join(struct db *db, int64_t id, int64_t fighter, int64_t now)
 {
-    sqlite3_stmt *st = db_prepare(db, "INSERT OR IGNORE INTO tournament_entries (tournament,"
-                                      " fighter, joined) VALUES (?1, ?2, ?3)");
-    if (!st)
+    /* Every value bound is a non-NULL integer and seed takes its default,
+     * so the primary key is the only constraint INSERT OR IGNORE could
+     * have ignored: ON CONFLICT DO NOTHING (portable) does the same. */
+    struct dbs *q = dbs_prepare(db, "INSERT INTO tournament_entries (tournament, fighter, joined)"
+                                    " VALUES (?1, ?2, ?3) ON CONFLICT DO NOTHING");
+    int64_t changes = 0;
+    if (!q)
         return DB_ERROR;
-    int bad = sqlite3_bind_int64(st, 1, id) || sqlite3_bind_int64(st, 2, fighter) ||
-              sqlite3_bind_int64(st, 3, now);
-    if (write_done(db, st, bad) != DB_OK)
+    dbs_bind_int64(q, 1, id);
+    dbs_bind_int64(q, 2, fighter);
+    dbs_bind_int64(q, 3, now);
+    if (write_done(q, &changes) != DB_OK)
         return DB_ERROR;
-    return sqlite3_changes(db->conn) ? DB_OK : DB_EXISTS;
+    return changes ? DB_OK : DB_EXISTS;
 }
 
 int db_tournament_leave(struct db *db, int64_t id, int64_t fighter)
 {
-    sqlite3_stmt *st =
-        db_prepare(db, "DELETE FROM tournament_entries WHERE tournament = ?1 AND fighter = ?2");
-    if (!st)
+    struct dbs *q =
+        dbs_prepare(db, "DELETE FROM tournament_entries WHERE tournament = ?1 AND fighter = ?2");
+    int64_t changes = 0;
+    if (!q)
         return DB_ERROR;
-    int bad = sqlite3_bind_int64(st, 1, id) || sqlite3_bind_int64(st, 2, fighter);
-    if (write_done(db, st, bad) != DB_OK)
+    dbs_bind_int64(q, 1, id);
+    dbs_bind_int64(q, 2, fighter);
+    if (write_done(q, &changes) != DB_OK)
         return DB_ERROR;
-    return sqlite3_changes(db->conn) ? DB_OK : DB_NOTFOUND;
+    return changes ? DB_OK : DB_NOTFOUND;
 }
 
 int db_tournament_seed(struct db *db, int64_t id, int64_t fighter, int seed)
 {
-    sqlite3_stmt *st = db_prepare(db, "UPDATE tournament_entries SET seed = ?3"
-                                      " WHERE tournament = ?1 AND fighter = ?2");
-    if (!st)
+    struct dbs *q = dbs_prepare(db, "UPDATE tournament_entries SET seed = ?3"
+                                    " WHERE tournament = ?1 AND fighter = ?2");
+    if (!q)
         return DB_ERROR;
-    int bad = sqlite3_bind_int64(st, 1, id) || sqlite3_bind_int64(st, 2, fighter) ||
-              sqlite3_bind_int(st, 3, seed);
-    return write_done(db, st, bad);
+    dbs_bind_int64(q, 1, id);
+    dbs_bind_int64(q, 2, fighter);
+    dbs_bind_int64(q, 3, seed);
+    return write_done(q, NULL);
 }
 
 int db_tournament_entries(struct db *db, int64_t id, struct db_tournament_entry *out, int max,
                           int *n)
 {
-    sqlite3_stmt *st = db_prepare(db, "SELECT fighter, seed, joined FROM tournament_entries"
-                                      " WHERE tournament = ?1 ORDER BY seed, joined, fighter");
+    struct dbs *q = dbs_prepare(db, "SELECT fighter, seed, joined FROM tournament_entries"
+                                    " WHERE tournament = ?1 ORDER BY seed, joined, fighter");
     int rc = DB_OK, step;
 
     *n = 0;
-    if (!st)
+    if (!q)
         return DB_ERROR;
-    if (sqlite3_bind_int64(st, 1, id) != SQLITE_OK) {
-        db_bind_failed(db, st);
-        sqlite3_finalize(st);
-        return DB_ERROR;
-    }
-    while ((step = db_row(db, st)) == SQLITE_ROW && *n < max) {
-        out[*n].fighter = sqlite3_column_int64(st, 0);
-        out[*n].seed = sqlite3_column_int(st, 1);
-        out[*n].joined = sqlite3_column_int64(st, 2);
+    dbs_bind_int64(q, 1, id);
+    while ((step = dbs_step(q)) == DBS_ROW && *n < max) {
+        out[*n].fighter = dbs_col_int64(q, 0);
+        out[*n].seed = dbs_col_int(q, 1);
+        out[*n].joined = dbs_col_int64(q, 2);
         (*n)++;
     }
-    if (step != SQLITE_ROW && step != SQLITE_DONE)
+    if (step == DBS_ERR)
         rc = DB_ERROR;
-    sqlite3_finalize(st);
+    dbs_free(q);
     return rc;
 }
 
 int db_tournament_match_put(struct db *db, int64_t id, const struct db_tournament_match *m)
 {
-    sqlite3_stmt *st = db_prepare(db, "INSERT OR REPLACE INTO tournament_bouts (tournament, stage,"
-                                      " slot, fighter_a, fighter_b, bout, winner)"
-                                      " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
-    if (!st)
+    struct dbs *q = dbs_prepare(db, "INSERT OR REPLACE INTO tournament_bouts (tournament, stage,"
+                                    " slot, fighter_a, fighter_b, bout, winner)"
+                                    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
+    if (!q)
         return DB_ERROR;
-    int bad = sqlite3_bind_int64(st, 1, id) || sqlite3_bind_int(st, 2, m->stage) ||
-              sqlite3_bind_int(st, 3, m->slot) || bind_id(st, 4, m->fighter[0]) ||
-              bind_id(st, 5, m->fighter[1]) || bind_id(st, 6, m->bout) || bind_id(st, 7, m->winner);
-    return write_done(db, st, bad);
+    dbs_bind_int64(q, 1, id);
+    dbs_bind_int64(q, 2, m->stage);
+    dbs_bind_int64(q, 3, m->slot);
+    bind_id(q, 4, m->fighter[0]);
+    bind_id(q, 5, m->fighter[1]);
+    bind_id(q, 6, m->bout);
+    bind_id(q, 7, m->winner);
+    return write_done(q, NULL);
 }
 
 int db_tournament_matches(struct db *db, int64_t id, struct db_tournament_match *out, int max,
                           int *n)
 {
-    sqlite3_stmt *st = db_prepare(db, "SELECT stage, slot, coalesce(fighter_a, 0),"
-                                      " coalesce(fighter_b, 0), coalesce(bout, 0),"
-                                      " coalesce(winner, 0) FROM tournament_bouts"
-                                      " WHERE tournament = ?1 ORDER BY stage, slot");
+    struct dbs *q = dbs_prepare(db, "SELECT stage, slot, coalesce(fighter_a, 0),"
+                                    " coalesce(fighter_b, 0), coalesce(bout, 0),"
+                                    " coalesce(winner, 0) FROM tournament_bouts"
+                                    " WHERE tournament = ?1 ORDER BY stage, slot");
     int rc = DB_OK, step;
 
     *n = 0;
-    if (!st)
+    if (!q)
         return DB_ERROR;
-    if (sqlite3_bind_int64(st, 1, id) != SQLITE_OK) {
-        db_bind_failed(db, st);
-        sqlite3_finalize(st);
-        return DB_ERROR;
-    }
-    while ((step = db_row(db, st)) == SQLITE_ROW && *n < max) {
+    dbs_bind_int64(q, 1, id);
+    while ((step = dbs_step(q)) == DBS_ROW && *n < max) {
         struct db_tournament_match *m = &out[(*n)++];
-        m->stage = sqlite3_column_int(st, 0);
-        m->slot = sqlite3_column_int(st, 1);
-        m->fighter[0] = sqlite3_column_int64(st, 2);
-        m->fighter[1] = sqlite3_column_int64(st, 3);
-        m->bout = sqlite3_column_int64(st, 4);
-        m->winner = sqlite3_column_int64(st, 5);
+        m->stage = dbs_col_int(q, 0);
+        m->slot = dbs_col_int(q, 1);
+        m->fighter[0] = dbs_col_int64(q, 2);
+        m->fighter[1] = dbs_col_int64(q, 3);
+        m->bout = dbs_col_int64(q, 4);
+        m->winner = dbs_col_int64(q, 5);
     }
-    if (step != SQLITE_ROW && step != SQLITE_DONE)
+    if (step == DBS_ERR)
         rc = DB_ERROR;
-    sqlite3_finalize(st);
+    dbs_free(q);
     return rc;
 }
 
 int db_tournament_of_bout(struct db *db, int64_t bout, int64_t *id)
 {
-    sqlite3_stmt *st = db_prepare(db, "SELECT tournament FROM tournament_bouts WHERE bout = ?1");
+    struct dbs *q = dbs_prepare(db, "SELECT tournament FROM tournament_bouts WHERE bout = ?1");
     int rc = DB_ERROR;
 
-    if (!st)
+    if (!q)
         return DB_ERROR;
-    if (sqlite3_bind_int64(st, 1, bout) != SQLITE_OK) {
-        db_bind_failed(db, st);
-    } else {
-        switch (db_row(db, st)) {
-        case SQLITE_ROW:
-            *id = sqlite3_column_int64(st, 0);
-            rc = DB_OK;
-            break;
-        case SQLITE_DONE:
-            rc = DB_NOTFOUND;
-            break;
-        default:
-            break;
-        }
+    dbs_bind_int64(q, 1, bout);
+    switch (dbs_step(q)) {
+    case DBS_ROW:
+        *id = dbs_col_int64(q, 0);
+        rc = DB_OK;
+        break;
+    case DBS_DONE:
+        rc = DB_NOTFOUND;
+        break;
+    default:
+        break;
     }
-    sqlite3_finalize(st);
+    dbs_free(q);
     return rc;
 }

@@ -39,6 +39,7 @@ int main(void)
     srunner_add_suite(sr, policy_suite());
     srunner_add_suite(sr, stamp_suite());
     srunner_add_suite(sr, tables_suite());
+    srunner_add_suite(sr, sql_suite());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);

@@ -46,5 +46,7 @@ Suite *tournament_suite(void);
 Suite *policy_suite(void);
 Suite *stamp_suite(void);  /* webfast (issue 28): change stamps */
 Suite *tables_suite(void); /* manybouts: the many-bouts indexes */
+/* pgsql1 (issue 29): db/'s statement layer */
+Suite *sql_suite(void);
 
 #endif

@@ -1,0 +1,215 @@
+/*
+ * sql.h - the statement layer of db/ (internal to db/, not in db.h): one
+ * prepared statement, `struct dbs`, that the files of db/ bind, step and
+ * read without naming the backend, so that a PostgreSQL backend can follow
+ * SQLite without touching them again (issue 29, step 1). Only SQLite is
+ * built today; db->backend says which one a connection uses.
+ *
+ * Use: q = dbs_table(db, STMT_X) (db.c's table, prepared at db_open),
+ * dbs_prepare(db, sql) (one use) or dbs_prepare_kept(db, sql) (a literal
+ * prepared once per connection); dbs_bind_*(q, n, value) with n the `?N` of
+ * the SQL (always numbered: ?1, ?2, never a bare ?); then either
+ *   - a write: dbs_run(q) -> DBS_DONE or DBS_ERR, the statement reset after;
+ *     dbs_changes(q), dbs_insert_id(q) read what it did;
+ *   - a query: dbs_step(q) -> DBS_ROW (dbs_col_*(q, col) read the row until
+ *     the next step or reset), DBS_DONE or DBS_ERR, then dbs_reset(q) in
+ *     every case;
+ * and dbs_free(q) when done with a statement from dbs_prepare or
+ * dbs_prepare_kept (the table's are never freed; a NULL q is fine).
+ *
+ * Errors: every failure leaves its message in db->err (SQLite's words,
+ * unchanged from before the layer) and dbs_error(q) says what kind it was
+ * (a uniqueness or foreign key violation, or anything else). A failed bind
+ * is remembered and reported by the step ("cannot bind the parameters of:
+ * SQL"), which then runs nothing. Every step honours db.c's rules: the
+ * fault hook (db_fault_now) counts it and may fail it, a statement inside a
+ * transaction SQLite already rolled back is refused, and a write outside a
+ * transaction checks the file first (db_run, db_row).
+ *
+ * Texts: dbs_bind_text binds the caller's string without copying it (it
+ * must stay unchanged until the step is done, which every caller in db/
+ * does: keys and names live in the caller's frame); dbs_bind_text_copy
+ * copies it. Column texts (dbs_col_text) are the backend's, valid until the
+ * next step or reset; dbs_col_copy copies them into a caller's buffer with
+ * the length checks of db_column_text.
+ *
+ * The PostgreSQL backend to come (libpq), under the same calls:
+ *   - prepare: the `?N` of the SQL rewritten to `$N` once; a table statement
+ *     is PQprepare'd once per connection under a fixed name ("s<index>"),
+ *     a kept one likewise ("k<slot>"), a one-use one as the unnamed
+ *     statement. struct dbs gains the parameter count and, per parameter,
+ *     a text pointer plus a small owned buffer: every value is sent as text
+ *     (integers and doubles formatted with PRId64 and %.17g into the
+ *     buffer, static texts by their pointer, copied texts duplicated, NULL
+ *     as a NULL pointer), so no type OIDs are needed.
+ *   - step: the first dbs_step (or dbs_run) calls PQexecPrepared and keeps
+ *     the PGresult in q; each dbs_step then returns the next of its
+ *     PQntuples rows (DBS_ROW) and DBS_DONE after the last; dbs_col_* read
+ *     PQgetvalue/PQgetisnull of the current row (integers parsed with
+ *     strtoll); dbs_reset PQclear's the result and forgets the parameters.
+ *     Rows are fetched all at once, so a query never holds the connection
+ *     between two steps (the same as SQLite's reset-after-use invariant).
+ *   - errors: PQresultErrorMessage into db->err; SQLSTATE 23505 is
+ *     DBS_E_UNIQUE and 23503 DBS_E_FOREIGN_KEY; a transaction in the failed
+ *     state (25P02) is the lost-transaction rule of db_run.
+ *   - dbs_changes reads PQcmdTuples; dbs_insert_id needs the INSERT to end
+ *     in "RETURNING id" and reads that column (SQLite reads its
+ *     last_insert_rowid, so the INSERTs of db.c's table can gain RETURNING
+ *     when the backend is built, without changing what SQLite does).
+ */
+#ifndef RINGSIDE_DB_SQL_H
+#define RINGSIDE_DB_SQL_H
+
+#include <stdint.h>
+
+#include <sqlite3.h>
+
+struct db;
+struct db_names;
+
+/* The backend of a connection (struct db's backend). */
+enum db_backend {
+    DB_BACKEND_SQLITE = 0, /* the default of a zeroed struct db */
+};
+
+/* What dbs_step and dbs_run return. */
+enum {
+    DBS_ERR = -1, /* failed: the message is in db->err, the kind in dbs_error */
+    DBS_DONE = 0, /* no (more) rows; a write is done */
+    DBS_ROW = 1,  /* a row is readable with dbs_col_* */
+};
+
+/* What kind of failure the last DBS_ERR of a statement was. */
+enum dbs_error {
+    DBS_E_NONE,        /* it did not fail */
+    DBS_E_UNIQUE,      /* a UNIQUE or PRIMARY KEY constraint */
+    DBS_E_FOREIGN_KEY, /* a FOREIGN KEY constraint */
+    DBS_E_OTHER,       /* anything else */
+};
+
+/* Who owns a statement, so dbs_free knows what to do. */
+enum dbs_owner {
+    DBS_OWN_TABLE, /* db.c's table: reset only, finalized by db_close */
+    DBS_OWN_KEPT,  /* db_prepare_kept's: reset, finalized by db_close */
+    DBS_OWN_ONCE,  /* dbs_prepare's: finalized and freed by dbs_free */
+};
+
+/* One prepared statement. */
+struct dbs {
+    struct db *db;
+    sqlite3_stmt *lite; /* SQLite's statement */
+    int bad;            /* a bind failed since the last reset */
+    int rc;             /* SQLite's extended code of the last step */
+    enum dbs_owner owner;
+};
+
+/* The statement `which` of db.c's table, ready to bind (never NULL). */
+struct dbs *dbs_table(struct db *db, int which);
+
+/* Prepares `sql` for one use: the statement (give it back with dbs_free),
+ * or NULL with the backend's message in db->err. */
+struct dbs *dbs_prepare(struct db *db, const char *sql);
+
+/* The same for a literal run at every page view: prepared once per
+ * connection and kept (db_prepare_kept); dbs_free resets it. */
+struct dbs *dbs_prepare_kept(struct db *db, const char *sql);
+
+/* Steps a query once: DBS_ROW, DBS_DONE or DBS_ERR (see above). The caller
+ * calls dbs_reset (or dbs_free) afterwards in every case. */
+int dbs_step(struct dbs *q);
+
+/* Runs a write (which must return no rows) and resets the statement:
+ * DBS_DONE or DBS_ERR. */
+int dbs_run(struct dbs *q);
+
+/* The kind of the last failure of q's step or run. */
+enum dbs_error dbs_error(const struct dbs *q);
+
+/* The rows the last dbs_run changed; and the id of the row it inserted (an
+ * INSERT into a table with an integer id). */
+int64_t dbs_changes(const struct dbs *q);
+int64_t dbs_insert_id(const struct dbs *q);
+
+/* Ends a use: the row and the bindings are forgotten, the statement can
+ * be bound and stepped again. */
+void dbs_reset(struct dbs *q);
+
+/* Gives back a statement of dbs_prepare (finalized) or dbs_prepare_kept
+ * (reset); a table statement is reset. NULL is fine. */
+void dbs_free(struct dbs *q);
+
+/* Copies the text of column `col` of the current row into dst (`size`
+ * bytes with the NUL): DB_OK, or DB_ERROR if it is NULL or too long, with
+ * a message naming `what` (db_column_text). */
+int dbs_col_copy(struct dbs *q, int col, char *dst, size_t size, const char *what);
+
+/* Reads the stored enum name in column `col` into *out (db_column_name). */
+int dbs_col_name(struct dbs *q, int col, const struct db_names *names, const char *row, int64_t id,
+                 int *out);
+
+/* ------------------------------------------------ binding (?N, from 1) */
+
+/* Binds an integer. */
+static inline void dbs_bind_int64(struct dbs *q, int n, int64_t v)
+{
+    q->bad |= sqlite3_bind_int64(q->lite, n, (sqlite3_int64)v) != SQLITE_OK;
+}
+
+/* Binds a double. */
+static inline void dbs_bind_double(struct dbs *q, int n, double v)
+{
+    q->bad |= sqlite3_bind_double(q->lite, n, v) != SQLITE_OK;
+}
+
+/* Binds NULL. */
+static inline void dbs_bind_null(struct dbs *q, int n)
+{
+    q->bad |= sqlite3_bind_null(q->lite, n) != SQLITE_OK;
+}
+
+/* Binds the caller's text, not copied: it must stay as it is until the
+ * step is done. NULL binds NULL. */
+static inline void dbs_bind_text(struct dbs *q, int n, const char *s)
+{
+    q->bad |= sqlite3_bind_text(q->lite, n, s, -1, SQLITE_STATIC) != SQLITE_OK;
+}
+
+/* Binds a copy of the text. NULL binds NULL. */
+static inline void dbs_bind_text_copy(struct dbs *q, int n, const char *s)
+{
+    q->bad |= sqlite3_bind_text(q->lite, n, s, -1, SQLITE_TRANSIENT) != SQLITE_OK;
+}
+
+/* ---------------------------------- reading the current row (col from 0) */
+
+/* An integer column (NULL reads 0). */
+static inline int64_t dbs_col_int64(struct dbs *q, int col)
+{
+    return (int64_t)sqlite3_column_int64(q->lite, col);
+}
+
+/* The same, as an int (for values the schema keeps within int). */
+static inline int dbs_col_int(struct dbs *q, int col)
+{
+    return sqlite3_column_int(q->lite, col);
+}
+
+/* A real column (NULL reads 0). */
+static inline double dbs_col_double(struct dbs *q, int col)
+{
+    return sqlite3_column_double(q->lite, col);
+}
+
+/* A text column, valid until the next step or reset; NULL for NULL. */
+static inline const char *dbs_col_text(struct dbs *q, int col)
+{
+    return (const char *)sqlite3_column_text(q->lite, col);
+}
+
+/* 1 if the column is NULL. */
+static inline int dbs_col_is_null(struct dbs *q, int col)
+{
+    return sqlite3_column_type(q->lite, col) == SQLITE_NULL;
+}
+
+#endif
