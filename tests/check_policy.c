@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "bot.h"
+#include "bot_fixture.h"
 #include "tests.h"
 
 #define VERSION_TEXT                                                                               \
@@ -19,57 +20,20 @@ static char dir[64];
 
 static void bot_setup(void)
 {
-    char path[128], err[256];
-
-    memset(&bot, 0, sizeof(bot));
-    config_defaults(&bot.cfg);
-    snprintf(dir, sizeof(dir), "/tmp/ringside-policy-XXXXXX");
-    ck_assert_ptr_nonnull(mkdtemp(dir));
-    snprintf(path, sizeof(path), "%s/ringside.db", dir);
-    bot.db = db_open(path, err, sizeof(err));
-    ck_assert_msg(bot.db != NULL, "%s", err);
-    bot.q = outq_new(1000, 1000);
-    bot.users = users_new();
-    bot.cm = CASEMAP_RFC1459;
-    snprintf(bot.nick, sizeof(bot.nick), "ringside");
-    snprintf(bot.chantypes, sizeof(bot.chantypes), "#&");
-    snprintf(bot.chan[0], sizeof(bot.chan[0]), "#ringside");
-    bot.chan_in[0] = 1;
-    bot.now = 1000;
-    log_set_level(LOG_ERROR);
-    struct game_io io;
-    struct game_config gc;
-    bot_game_io(&bot, &io);
-    bot_game_config(&bot.cfg, &gc);
-    bot.game = game_new(bot.db, &io, &gc, err, sizeof(err));
-    ck_assert_msg(bot.game != NULL, "%s", err);
+    bot_fixture_open(&bot, dir, "policy", 1000, 1000);
 }
 
 static void bot_teardown(void)
 {
-    char cmd[128];
-
-    game_free(bot.game);
-    chanops_free(&bot);
-    users_free(bot.users);
-    outq_free(bot.q);
-    db_close(bot.db);
-    snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-    ck_assert_int_eq(system(cmd), 0);
+    bot_fixture_close(&bot, dir);
 }
 
 /* What the bot queued so far, joined by '\n' (static buffer). */
 static const char *queued(void)
 {
     static char out[8192];
-    char line[OUTQ_LINE_MAX];
-    size_t len = 0;
 
-    out[0] = '\0';
-    for (double t_ = bot.now + 1000; outq_len(bot.q) > 0; t_ += 1)
-        if (outq_pop(bot.q, t_, line))
-            len += (size_t)snprintf(out + len, sizeof(out) - len, "%s\n", line);
-    return out;
+    return bot_fixture_drain(&bot, bot.now + 1000, out, sizeof(out));
 }
 
 /* Runs `text` from `nick` in #ringside (chan) or in private; returns
