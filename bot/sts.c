@@ -105,8 +105,12 @@ int sts_store(const char *database, const char *host, int port, long now, long d
     char path[CONFIG_STR_MAX + 8], tmp[CONFIG_STR_MAX + 16];
 
     sts_path(database, path, sizeof(path));
-    if (!path[0] || strlen(host) >= STS_HOST_MAX || strpbrk(host, " \t\r\n")) {
+    if (!path[0]) {
         snprintf(err, len, "no database file to keep it beside");
+        return -1;
+    }
+    if (strlen(host) >= STS_HOST_MAX || strpbrk(host, " \t\r\n")) {
+        snprintf(err, len, "the server name is too long or holds a blank; no policy is kept");
         return -1;
     }
     if (duration <= 0) {

@@ -717,6 +717,8 @@ START_TEST(test_caps_sts_store)
     ck_assert_int_eq(sts_store(db, "irc.example", 6697, 2000, 0, err, sizeof(err)), 0);
     ck_assert_int_eq(sts_store(":memory:", "irc.example", 6697, 1, 60, err, sizeof(err)), -1);
     ck_assert_str_eq(err, "no database file to keep it beside");
+    ck_assert_int_eq(sts_store(db, "irc example", 6697, 1, 60, err, sizeof(err)), -1);
+    ck_assert_str_eq(err, "the server name is too long or holds a blank; no policy is kept");
     ck_assert_int_eq(sts_load(":memory:", "irc.example", 1), 0);
     /* A file that does not read: no policy. */
     f = fopen(file, "w");
