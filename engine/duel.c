@@ -426,26 +426,37 @@ static inline double cos_turn_near(double u)
                                                           x2 * (1.0 / 355687428096000.0)))))))));
 }
 
-/* The weapon damage roll for `f` (rules.md section 4): round(mid + s
- * span / 4 + z span / 6), z the normal draw, clamped to the weapon's range.
- * Only the rounded figure counts, so z is first worked out without libm
- * (log_near, cos_turn_near: within 1e-8 of z, so within 2e-8 of the sum
- * with a span up to 10): when the sum is more than 1e-6 from a half, it
- * rounds as the exact one does, which is the rule; nearer (about one roll
- * in 50,000), the exact z decides. The draws are the same either way. */
+/* The rules' damage roll for `f` from its uniforms u1 and u2: round(mid +
+ * s span / 4 + z span / 6), z = normal_exact(u1, u2), before the clamp. */
+static double roll_exact(const struct duel_fighter *f, const struct duel_weapon_info *w,
+                         double cond, double u1, double u2)
+{
+    double mid = (w->lo + w->hi) / 2.0, span = w->hi - w->lo;
+    double s = (f->st + (f->energy - 50.0) / 50.0 + (cond - 50.0) / 50.0) / 3.0;
+
+    return round_near(mid + s * span / 4.0 + normal_exact(u1, u2) * span / 6.0);
+}
+
+/* The weapon damage roll for `f` (rules.md section 4), roll_exact()
+ * clamped to the weapon's range. Only the rounded figure counts, so the
+ * sum is first worked out near: z from log_near and cos_turn_near (within
+ * 1e-10), the divisions as multiplications (within a few units in the last
+ * place), so within 2e-9 of the exact sum. When that is more than 1e-6 from
+ * a half, it rounds as the exact one does, which is the rule; nearer
+ * (about one roll in 500,000), roll_exact() decides. The draws are the
+ * same either way. */
 static int damage_roll(const struct duel_fighter *f, struct rng *r)
 {
     const struct duel_weapon_info *w = &weapons[f->item[DUEL_WEAPON]];
     double cond = f->item[DUEL_WEAPON] ? f->cond[DUEL_WEAPON] : 50.0;
-    double mid = (w->lo + w->hi) / 2.0, span = w->hi - w->lo;
-    double s = (f->st + (f->energy - 50.0) / 50.0 + (cond - 50.0) / 50.0) / 3.0;
     double u1 = 1.0 - rng_unit(r), u2 = rng_unit(r);
-    double at = mid + s * span / 4.0;
-    double y = at + sqrt(-2.0 * log_near(u1)) * cos_turn_near(u2) * span / 6.0;
+    double span = w->hi - w->lo, s = (f->st + (f->energy + cond - 100.0) * 0.02) * (1.0 / 3);
+    double y = (w->lo + w->hi) * 0.5 +
+               span * (s * 0.25 + sqrt(-2.0 * log_near(u1)) * cos_turn_near(u2) * (1.0 / 6));
     /* |y| < 40, so its truncation is exact and frac in (-1, 1). */
     double t = (double)(int64_t)y, frac = y - t;
     double x = fabs(fabs(frac) - 0.5) > 1e-6 ? t + (frac > 0.5) - (frac < -0.5)
-                                             : round_near(at + normal_exact(u1, u2) * span / 6.0);
+                                             : roll_exact(f, w, cond, u1, u2);
     return x < w->lo ? w->lo : x > w->hi ? w->hi : (int)x;
 }
 
