@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "engine.h"
+#include "duel_tables.h"
 
 /* rules.md section 4's weapons; fists are what a duellist without a weapon
  * (or whose weapon broke) fights with: 1-2 blunt damage, reach 1, no
@@ -146,6 +147,9 @@ double duel_energy_cost(double con3, double n)
 
 double duel_hit_chance(int a, int d)
 {
+    if (a >= DUEL_ABILITY_MIN && a <= DUEL_ABILITY_MAX && d >= DUEL_ABILITY_MIN &&
+        d <= DUEL_ABILITY_MAX)
+        return hit_chances[a - 1][d - 1];
     double x = 62.0 + 45.0 * tanh(0.41 * log((double)(a < 1 ? 1 : a) / (d < 1 ? 1 : d)) + 0.08);
 
     return x < 5 ? 5 : x > 98 ? 98 : x;
@@ -183,6 +187,8 @@ double duel_base_damage(int roll, int str)
 
 double duel_base_weight(int str)
 {
+    if (str >= DUEL_ABILITY_MIN && str <= DUEL_ABILITY_MAX)
+        return base_weights[str];
     return 100.0 - pow(fabs((double)str - 23.0), 1.3);
 }
 

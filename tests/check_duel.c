@@ -488,6 +488,24 @@ START_TEST(test_invariants)
 }
 END_TEST
 
+/* The tables of duel_hit_chance and duel_base_weight for abilities 1..23
+ * are the formulas' doubles to the last bit, as libm works them out here;
+ * outside that range the formulas themselves answer. */
+START_TEST(test_tables_are_formulas)
+{
+    for (int a = 0; a <= DUEL_ABILITY_MAX + 1; a++) {
+        double w = 100.0 - pow(fabs((double)a - 23.0), 1.3);
+        ck_assert_msg(duel_base_weight(a) == w, "base weight of %d", a);
+        for (int d = 0; d <= DUEL_ABILITY_MAX + 1; d++) {
+            double x =
+                62.0 + 45.0 * tanh(0.41 * log((double)(a < 1 ? 1 : a) / (d < 1 ? 1 : d)) + 0.08);
+            x = x < 5 ? 5 : x > 98 ? 98 : x;
+            ck_assert_msg(duel_hit_chance(a, d) == x, "hit chance of %d against %d", a, d);
+        }
+    }
+}
+END_TEST
+
 /* FNV-1a over bytes. */
 static uint64_t fnv(uint64_t h, const void *p, size_t n)
 {
@@ -628,6 +646,7 @@ Suite *duel_suite(void)
     tcase_add_test(tc, test_yield);
     tcase_add_test(tc, test_invariants);
     tcase_add_test(tc, test_duels_digest);
+    tcase_add_test(tc, test_tables_are_formulas);
     suite_add_tcase(s, tc);
     return s;
 }
