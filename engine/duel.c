@@ -178,9 +178,58 @@ int duel_crit_chance(int weapon, int d)
     return crit_table[d < 0 ? 0 : d > 44 ? 44 : d][col];
 }
 
+/* The formulas of a few figures of small integers, as tables the compiler
+ * works out: a constant expression of doubles is folded with the rounding
+ * of the same operations at run time (IEEE double, to nearest), so each
+ * entry is the double the formula gives, without its division. */
+
+/* An ability 1..23 normalised to 0..1, (a - 1) / 22, by a. */
+#define NORM(a) ((double)((a)-1) / 22.0)
+static const double ability_norm[DUEL_ABILITY_MAX + 1] = {
+    NORM(0),  NORM(1),  NORM(2),  NORM(3),  NORM(4),  NORM(5),  NORM(6),  NORM(7),
+    NORM(8),  NORM(9),  NORM(10), NORM(11), NORM(12), NORM(13), NORM(14), NORM(15),
+    NORM(16), NORM(17), NORM(18), NORM(19), NORM(20), NORM(21), NORM(22), NORM(23),
+};
+#undef NORM
+
+/* duel_base_damage(roll, str) before its floor of 1, by str 0..23 and roll
+ * 0..ROLL_MAX (no weapon rolls more). */
+#define ROLL_MAX   20
+#define BASE(r, s) ((double)(r) + (double)(r) * (double)(s) / 23.0)
+#define BASE_ROW(s)                                                                                \
+    {                                                                                              \
+        BASE(0, s), BASE(1, s), BASE(2, s), BASE(3, s), BASE(4, s), BASE(5, s), BASE(6, s),        \
+            BASE(7, s), BASE(8, s), BASE(9, s), BASE(10, s), BASE(11, s), BASE(12, s),             \
+            BASE(13, s), BASE(14, s), BASE(15, s), BASE(16, s), BASE(17, s), BASE(18, s),          \
+            BASE(19, s), BASE(20, s)                                                               \
+    }
+static const double base_damages[DUEL_ABILITY_MAX + 1][ROLL_MAX + 1] = {
+    BASE_ROW(0),  BASE_ROW(1),  BASE_ROW(2),  BASE_ROW(3),  BASE_ROW(4),  BASE_ROW(5),
+    BASE_ROW(6),  BASE_ROW(7),  BASE_ROW(8),  BASE_ROW(9),  BASE_ROW(10), BASE_ROW(11),
+    BASE_ROW(12), BASE_ROW(13), BASE_ROW(14), BASE_ROW(15), BASE_ROW(16), BASE_ROW(17),
+    BASE_ROW(18), BASE_ROW(19), BASE_ROW(20), BASE_ROW(21), BASE_ROW(22), BASE_ROW(23),
+};
+#undef BASE_ROW
+#undef BASE
+
+/* The initiative's chance of the side with reach r0 against r1 (1..5):
+ * r0 / (r0 + r1), by r0 - 1 and r1 - 1. */
+#define SHARE(a, b) ((double)(a) / ((double)(a) + (double)(b)))
+#define SHARE_ROW(a)                                                                               \
+    {                                                                                              \
+        SHARE(a, 1), SHARE(a, 2), SHARE(a, 3), SHARE(a, 4), SHARE(a, 5)                            \
+    }
+static const double reach_shares[5][5] = {
+    SHARE_ROW(1), SHARE_ROW(2), SHARE_ROW(3), SHARE_ROW(4), SHARE_ROW(5),
+};
+#undef SHARE_ROW
+#undef SHARE
+
 double duel_base_damage(int roll, int str)
 {
-    double base = roll + roll * (double)str / 23.0;
+    double base = roll >= 0 && roll <= ROLL_MAX && str >= 0 && str <= DUEL_ABILITY_MAX
+                      ? base_damages[str][roll]
+                      : roll + roll * (double)str / 23.0;
 
     return base < 1 ? 1 : base;
 }
@@ -325,7 +374,7 @@ static double sum_n(const struct duel_fighter *f)
  * tables take it. */
 static double con_norm(const struct duel_fighter *f)
 {
-    return (f->sheet.con - 1) / 22.0;
+    return ability_norm[f->sheet.con];
 }
 
 static void equipped(struct duel_fighter *f);
@@ -671,7 +720,7 @@ static int turn(struct bout *b, int ai, struct rng *r, struct duel_turn *t, stru
         events_add(evs, EV_SPENT, ai, 0, 0, 0, 0);
         return 0;
     }
-    double strn = (a->sheet.str - 1) / 22.0;
+    double strn = ability_norm[a->sheet.str]; /* (STR - 1) / 22 */
     double en = (a->energy - 1) / 49.0;
 
     t->attacker = ai;
@@ -738,9 +787,10 @@ static void round_resolve(struct bout *b, const struct order o[SIDES], struct bo
         }
         if (!down_check(b, evs)) {
             int s0 = db->f[0].stunned > 0, s1 = db->f[1].stunned > 0;
-            double r0 = weapons[db->f[0].item[DUEL_WEAPON]].reach;
-            double r1 = weapons[db->f[1].item[DUEL_WEAPON]].reach;
-            int first = rng_unit(r) < r0 / (r0 + r1) ? 0 : 1;
+            int r0 = weapons[db->f[0].item[DUEL_WEAPON]].reach;
+            int r1 = weapons[db->f[1].item[DUEL_WEAPON]].reach;
+            /* r0 / (r0 + r1) */
+            int first = rng_unit(r) < reach_shares[r0 - 1][r1 - 1] ? 0 : 1;
 
             if (s0 != s1)
                 first = s0 ? 1 : 0;

@@ -488,9 +488,9 @@ START_TEST(test_invariants)
 }
 END_TEST
 
-/* The tables of duel_hit_chance and duel_base_weight for abilities 1..23
- * are the formulas' doubles to the last bit, as libm works them out here;
- * outside that range the formulas themselves answer. */
+/* The tables of duel_hit_chance, duel_base_weight and duel_base_damage
+ * are the formulas' doubles to the last bit, as libm and the arithmetic
+ * work them out here; outside their ranges the formulas themselves answer. */
 START_TEST(test_tables_are_formulas)
 {
     for (int a = 0; a <= DUEL_ABILITY_MAX + 1; a++) {
@@ -502,6 +502,17 @@ START_TEST(test_tables_are_formulas)
             x = x < 5 ? 5 : x > 98 ? 98 : x;
             ck_assert_msg(duel_hit_chance(a, d) == x, "hit chance of %d against %d", a, d);
         }
+    }
+    /* Base damage (a table of rolls up to 20), and the reaches the
+     * initiative's table holds (1..5). */
+    for (int roll = 0; roll <= 25; roll++)
+        for (int str = 0; str <= DUEL_ABILITY_MAX + 1; str++) {
+            double base = roll + roll * (double)str / 23.0;
+            ck_assert(duel_base_damage(roll, str) == (base < 1 ? 1 : base));
+        }
+    for (int w = 0; w < DUEL_WEAPONS; w++) {
+        ck_assert(duel_weapon_info(w)->reach >= 1 && duel_weapon_info(w)->reach <= 5);
+        ck_assert(duel_weapon_info(w)->hi <= 20);
     }
 }
 END_TEST
