@@ -493,10 +493,9 @@ static double roll_exact(const struct duel_fighter *f, const struct duel_weapon_
  * sum is first worked out near: z from log_near and cos_turn_near (within
  * 2e-8 of it: sqrt(-2 log u1) <= 8.6), the divisions as multiplications
  * (within a few units in the last place), so within 4e-8 of the exact sum
- * (span / 6 <= 5/3). When that is more than 1e-6 from
- * a half, it rounds as the exact one does, which is the rule; nearer
- * (about one roll in 500,000), roll_exact() decides. The draws are the
- * same either way. */
+ * (span / 6 <= 5/3). When that is more than 1e-6 from a half, it rounds
+ * as the exact one does, which is the rule; nearer (about one roll in
+ * 500,000), roll_exact() decides. The draws are the same either way. */
 static int damage_roll(const struct duel_fighter *f, struct rng *r)
 {
     const struct duel_weapon_info *w = &weapons[f->item[DUEL_WEAPON]];

@@ -1,8 +1,8 @@
 /*
  * duel_tables.h - the duel's libm figures of small integer inputs, as
- * tables (duel.c's only; included once, by it): every bout worked out two
- * hit chances (tanh of a log) and two base weights (pow) when it began, a
- * tenth of a short duel's time.
+ * tables (duel.c's only; included once, by it): every duel worked out two
+ * hit chances (tanh of a log) and two base weights (pow) when it began,
+ * about a twentieth of the time of a duel of eight rounds.
  *
  * Each entry is the double that the rules' formula gives with glibc's libm
  * on x86-64, written exactly (hexadecimal): duel_hit_chance(a, d) =
