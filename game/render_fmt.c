@@ -1,0 +1,292 @@
+/*
+ * render_fmt.c - printf's text without printf, for the texts written by
+ * the thousand: a bout page's reports, scores and chart (a page has a few
+ * hundred numbers, and vsnprintf's set-up and its exact decimal arithmetic
+ * were half of a page's cost).
+ *
+ * The bytes are printf's, always: the plain conversions (%d %i %u %s %c
+ * %% with an l or ll, and %.Nf with N up to 3) are written here; anything
+ * else (a flag, a width, %g, %x, more than 3 decimals, a number too large)
+ * goes to snprintf, one conversion at a time.
+ */
+#include <float.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "game.h"
+
+void render_int(struct str *t, long long v)
+{
+    char buf[24];
+    char *p = buf + sizeof(buf);
+    unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+
+    do {
+        *--p = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (v < 0)
+        *--p = '-';
+    str_raw(t, p, (size_t)(buf + sizeof(buf) - p));
+}
+
+static void uint_add(struct str *t, unsigned long long u)
+{
+    char buf[24];
+    char *p = buf + sizeof(buf);
+
+    do {
+        *--p = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    str_raw(t, p, (size_t)(buf + sizeof(buf) - p));
+}
+
+/* x with `decimals` (0 to 3) as printf writes it, into buf (at least 32
+ * bytes). Returns its length, or 0 when it cannot be told here. */
+static size_t fixed_write(char *buf, double x, int decimals)
+{
+#if LDBL_MANT_DIG >= 60
+    static const unsigned long long scale[] = {1, 10, 100, 1000};
+
+    if (decimals < 0 || decimals > 3 || !isfinite(x) || fabs(x) >= 1e15)
+        return 0;
+    /* x * 10^decimals is exact in a long double of 60 bits or more (x's
+     * 53 and at most 7 for 125, 1000's odd part), so its fraction says how
+     * printf rounds: up past a half, down below, to even on an exact half. */
+    long double v = fabsl((long double)x * (long double)scale[decimals]);
+    long double whole = floorl(v), frac = v - whole;
+    unsigned long long n = (unsigned long long)whole;
+    if (frac > 0.5L || (frac == 0.5L && (n & 1)))
+        n++;
+    char tmp[32];
+    char *p = tmp + sizeof(tmp);
+    for (int d = 0; d < decimals; d++) {
+        *--p = (char)('0' + n % 10);
+        n /= 10;
+    }
+    if (decimals > 0)
+        *--p = '.';
+    do {
+        *--p = (char)('0' + n % 10);
+        n /= 10;
+    } while (n);
+    if (signbit(x)) /* "-0.0" too, as printf writes a negative that rounds to 0 */
+        *--p = '-';
+    size_t len = (size_t)(tmp + sizeof(tmp) - p);
+    memcpy(buf, p, len);
+    return len;
+#else
+    (void)buf, (void)x, (void)decimals;
+    return 0;
+#endif
+}
+
+void render_fixed(struct str *t, double x, int decimals)
+{
+    char buf[32];
+    size_t n = fixed_write(buf, x, decimals);
+
+    if (n > 0)
+        str_raw(t, buf, n);
+    else
+        str_add(t, "%.*f", decimals, x);
+}
+
+/* A conversion as parsed: the parts printf's text depends on. */
+struct spec {
+    const char *at, *end; /* the conversion as written, after its '%' */
+    int plain;            /* no flag and no width */
+    int width;            /* a width given as '*' */
+    int prec;             /* -1 when none */
+    int longs;            /* 0, 1 (l), 2 (ll) */
+    int other;            /* another length modifier (hh h z j t L) */
+    char conv;            /* the conversion character */
+};
+
+/* Parses the conversion after a '%' at fmt into *s, reading the ints of
+ * a '*' from ap. Returns where the format goes on. */
+static const char *spec_parse(const char *fmt, va_list *ap, struct spec *s)
+{
+    const char *p = fmt;
+
+    s->at = fmt;
+    s->plain = 1;
+    s->prec = -1;
+    s->width = s->longs = s->other = 0;
+    while (*p && strchr("-+ #0", *p))
+        s->plain = 0, p++;
+    if (*p == '*')
+        s->plain = 0, s->width = va_arg(*ap, int), p++;
+    while (*p >= '0' && *p <= '9')
+        s->plain = 0, p++;
+    if (*p == '.') {
+        p++;
+        s->prec = 0;
+        if (*p == '*')
+            s->prec = va_arg(*ap, int), p++;
+        while (*p >= '0' && *p <= '9')
+            s->prec = s->prec * 10 + (*p++ - '0');
+    }
+    while (*p == 'l' && s->longs < 2)
+        s->longs++, p++;
+    while (*p && strchr("hzjtL", *p))
+        s->other = 1, p++;
+    s->conv = *p;
+    s->end = *p ? p + 1 : p;
+    return s->end;
+}
+
+/* A signed or an unsigned integer argument of spec s. */
+static long long int_arg(const struct spec *s, va_list *ap)
+{
+    return s->longs == 2 ? va_arg(*ap, long long) : s->longs ? va_arg(*ap, long) : va_arg(*ap, int);
+}
+
+static unsigned long long uint_arg(const struct spec *s, va_list *ap)
+{
+    return s->longs == 2 ? va_arg(*ap, unsigned long long)
+           : s->longs    ? va_arg(*ap, unsigned long)
+                         : va_arg(*ap, unsigned);
+}
+
+/* Writes conversion s with its argument from ap here, as printf would;
+ * returns 0, or -1 when it is not one written here. */
+static int spec_fast(struct str *t, const struct spec *s, va_list *ap)
+{
+    if (!s->plain || s->other)
+        return -1;
+    switch (s->conv) {
+    case 'd':
+    case 'i':
+        if (s->prec >= 0)
+            return -1;
+        render_int(t, int_arg(s, ap));
+        return 0;
+    case 'u':
+        if (s->prec >= 0)
+            return -1;
+        uint_add(t, uint_arg(s, ap));
+        return 0;
+    case 's': {
+        if (s->prec >= 0 || s->longs)
+            return -1;
+        const char *text = va_arg(*ap, const char *);
+        str_cat(t, text ? text : "(null)");
+        return 0;
+    }
+    case 'c':
+        if (s->prec >= 0 || s->longs)
+            return -1;
+        str_ch(t, (char)va_arg(*ap, int));
+        return 0;
+    case 'f':
+        if (s->prec < 0 || s->prec > 3)
+            return -1;
+        render_fixed(t, va_arg(*ap, double), s->prec);
+        return 0;
+    default:
+        return -1;
+    }
+}
+
+/* The conversion s as snprintf is given it: as written, a '*' replaced
+ * by the int it stood for. Returns 0, or -1 when it does not fit. */
+static int spec_raw(const struct spec *s, char *raw, size_t len)
+{
+    struct str t;
+    int stars = 0;
+
+    str_init_fixed(&t, raw, len);
+    str_ch(&t, '%');
+    for (const char *p = s->at; p < s->end; p++) {
+        if (*p == '.' && p[1] == '*' && s->prec < 0)
+            p++; /* a negative precision is none */
+        else if (*p != '*')
+            str_ch(&t, *p);
+        else if (stars++ == 0 && p[-1] != '.')
+            render_int(&t, s->width);
+        else
+            render_int(&t, s->prec);
+    }
+    return str_cut_short(&t) ? -1 : 0;
+}
+
+/* The conversions of this program's texts that snprintf writes: none
+ * with an hh h z j t or L, nor %n. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+/* Writes conversion s with its argument from ap through snprintf (the
+ * format is the one checked at render_fmt's call, rebuilt by spec_raw). */
+static void spec_slow(struct str *t, const struct spec *s, va_list *ap)
+{
+    char raw[48];
+
+    if (s->other || spec_raw(s, raw, sizeof(raw)) != 0)
+        s = NULL;
+    switch (s ? s->conv : 0) {
+    case 'd':
+    case 'i':
+        str_add(t, raw, int_arg(s, ap));
+        return;
+    case 'c':
+        str_add(t, raw, va_arg(*ap, int));
+        return;
+    case 'u':
+    case 'o':
+    case 'x':
+    case 'X':
+        str_add(t, raw, uint_arg(s, ap));
+        return;
+    case 'f':
+    case 'F':
+    case 'e':
+    case 'E':
+    case 'g':
+    case 'G':
+    case 'a':
+    case 'A':
+        str_add(t, raw, va_arg(*ap, double));
+        return;
+    case 's':
+        str_add(t, raw, va_arg(*ap, const char *));
+        return;
+    case 'p':
+        str_add(t, raw, va_arg(*ap, void *));
+        return;
+    default:
+        /* A conversion no text of ours uses: a programming error. */
+        fprintf(stderr, "render_fmt: a conversion it does not write\n");
+        abort();
+    }
+}
+#pragma GCC diagnostic pop
+
+void render_fmt(struct str *t, const char *fmt, ...)
+{
+    va_list ap;
+    struct spec s;
+
+    va_start(ap, fmt);
+    while (*fmt) {
+        const char *pct = strchr(fmt, '%');
+        if (!pct) {
+            str_cat(t, fmt);
+            break;
+        }
+        if (pct > fmt)
+            str_raw(t, fmt, (size_t)(pct - fmt));
+        if (pct[1] == '%') {
+            str_ch(t, '%');
+            fmt = pct + 2;
+            continue;
+        }
+        fmt = spec_parse(pct + 1, &ap, &s);
+        if (spec_fast(t, &s, &ap) != 0)
+            spec_slow(t, &s, &ap);
+    }
+    va_end(ap);
+}
