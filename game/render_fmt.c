@@ -18,30 +18,31 @@
 
 #include "game.h"
 
+/* u's digits, ending at end; returns where they begin. */
+static char *digits(char *end, unsigned long long u)
+{
+    do {
+        *--end = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    return end;
+}
+
+/* v as "%lld" writes it, ending at end; returns where it begins. */
+static char *int_write(char *end, long long v)
+{
+    char *p = digits(end, v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v);
+
+    if (v < 0)
+        *--p = '-';
+    return p;
+}
+
 void render_int(struct str *t, long long v)
 {
     char buf[24];
-    char *p = buf + sizeof(buf);
-    unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+    char *p = int_write(buf + sizeof(buf), v);
 
-    do {
-        *--p = (char)('0' + u % 10);
-        u /= 10;
-    } while (u);
-    if (v < 0)
-        *--p = '-';
-    str_raw(t, p, (size_t)(buf + sizeof(buf) - p));
-}
-
-static void uint_add(struct str *t, unsigned long long u)
-{
-    char buf[24];
-    char *p = buf + sizeof(buf);
-
-    do {
-        *--p = (char)('0' + u % 10);
-        u /= 10;
-    } while (u);
     str_raw(t, p, (size_t)(buf + sizeof(buf) - p));
 }
 
@@ -70,10 +71,7 @@ static size_t fixed_write(char *buf, double x, int decimals)
     }
     if (decimals > 0)
         *--p = '.';
-    do {
-        *--p = (char)('0' + n % 10);
-        n /= 10;
-    } while (n);
+    p = digits(p, n);
     if (signbit(x)) /* "-0.0" too, as printf writes a negative that rounds to 0 */
         *--p = '-';
     size_t len = (size_t)(tmp + sizeof(tmp) - p);
@@ -153,10 +151,57 @@ static unsigned long long uint_arg(const struct spec *s, va_list *ap)
                          : va_arg(*ap, unsigned);
 }
 
+/* What render_fmt writes, gathered here and handed to t in few pieces
+ * (str_raw once, not once a conversion). */
+struct gather {
+    struct str *t;
+    size_t n;
+    char buf[256];
+};
+
+static void gather_flush(struct gather *g)
+{
+    if (g->n)
+        str_raw(g->t, g->buf, g->n);
+    g->n = 0;
+}
+
+static void gather_raw(struct gather *g, const char *text, size_t n)
+{
+    if (g->n + n > sizeof(g->buf)) {
+        gather_flush(g);
+        if (n > sizeof(g->buf)) {
+            str_raw(g->t, text, n);
+            return;
+        }
+    }
+    memcpy(g->buf + g->n, text, n);
+    g->n += n;
+}
+
+/* Room for a number (32 bytes) at the end of the gathered text. */
+static char *gather_room(struct gather *g)
+{
+    if (g->n + 32 > sizeof(g->buf))
+        gather_flush(g);
+    return g->buf + g->n;
+}
+
+/* A number written at `at` (from gather_room) to end: moved into place. */
+static void gather_took(struct gather *g, const char *from, const char *end)
+{
+    size_t n = (size_t)(end - from);
+
+    memmove(g->buf + g->n, from, n);
+    g->n += n;
+}
+
 /* Writes conversion s with its argument from ap here, as printf would;
  * returns 0, or -1 when it is not one written here. */
-static int spec_fast(struct str *t, const struct spec *s, va_list *ap)
+static int spec_fast(struct gather *g, const struct spec *s, va_list *ap)
 {
+    char num[32], *end = num + sizeof(num);
+
     if (!s->plain || s->other)
         return -1;
     switch (s->conv) {
@@ -164,29 +209,39 @@ static int spec_fast(struct str *t, const struct spec *s, va_list *ap)
     case 'i':
         if (s->prec >= 0)
             return -1;
-        render_int(t, int_arg(s, ap));
+        gather_room(g);
+        gather_took(g, int_write(end, int_arg(s, ap)), end);
         return 0;
     case 'u':
         if (s->prec >= 0)
             return -1;
-        uint_add(t, uint_arg(s, ap));
+        gather_room(g);
+        gather_took(g, digits(end, uint_arg(s, ap)), end);
         return 0;
     case 's': {
         if (s->prec >= 0 || s->longs)
             return -1;
         const char *text = va_arg(*ap, const char *);
-        str_cat(t, text ? text : "(null)");
+        text = text ? text : "(null)";
+        gather_raw(g, text, strlen(text));
         return 0;
     }
     case 'c':
         if (s->prec >= 0 || s->longs)
             return -1;
-        str_ch(t, (char)va_arg(*ap, int));
+        num[0] = (char)va_arg(*ap, int);
+        gather_raw(g, num, 1);
         return 0;
     case 'f':
         if (s->prec < 0 || s->prec > 3)
             return -1;
-        render_fixed(t, va_arg(*ap, double), s->prec);
+        double x = va_arg(*ap, double);
+        size_t n = fixed_write(gather_room(g), x, s->prec);
+        if (n == 0) {
+            gather_flush(g);
+            str_add(g->t, "%.*f", s->prec, x);
+        }
+        g->n += n;
         return 0;
     default:
         return -1;
@@ -269,24 +324,30 @@ void render_fmt(struct str *t, const char *fmt, ...)
 {
     va_list ap;
     struct spec s;
+    struct gather g;
 
+    g.t = t;
+    g.n = 0;
     va_start(ap, fmt);
     while (*fmt) {
         const char *pct = strchr(fmt, '%');
         if (!pct) {
-            str_cat(t, fmt);
+            gather_raw(&g, fmt, strlen(fmt));
             break;
         }
         if (pct > fmt)
-            str_raw(t, fmt, (size_t)(pct - fmt));
+            gather_raw(&g, fmt, (size_t)(pct - fmt));
         if (pct[1] == '%') {
-            str_ch(t, '%');
+            gather_raw(&g, "%", 1);
             fmt = pct + 2;
             continue;
         }
         fmt = spec_parse(pct + 1, &ap, &s);
-        if (spec_fast(t, &s, &ap) != 0)
+        if (spec_fast(&g, &s, &ap) != 0) {
+            gather_flush(&g);
             spec_slow(t, &s, &ap);
+        }
     }
+    gather_flush(&g);
     va_end(ap);
 }
