@@ -316,8 +316,13 @@ static int tko_words(enum tko_reason reason, const struct injury *inj, char *buf
 
 void cards_add(struct str *t, const int a[JUDGES], const int b[JUDGES])
 {
-    for (int j = 0; j < JUDGES; j++)
-        render_fmt(t, "%s%d-%d", j ? ", " : "", a[j], b[j]);
+    for (int j = 0; j < JUDGES; j++) {
+        if (j)
+            str_raw(t, ", ", 2);
+        render_int(t, a[j]);
+        str_ch(t, '-');
+        render_int(t, b[j]);
+    }
 }
 
 void order_add(struct str *t, const struct order *o)
@@ -954,17 +959,14 @@ int render_round_full(const struct render_corner c[SIDES], const struct bout *b,
 void punches_add(struct str *t, double n, enum render_form form)
 {
     if (form == RENDER_SCHEMA3)
-        render_fmt(t, "%.2f", n);
+        render_fixed(t, n, 2);
     else
-        render_fmt(t, "%ld", lround(n));
+        render_int(t, lround(n));
 }
 
 void figure_add(struct str *t, double x, enum render_form form)
 {
-    if (form == RENDER_SCHEMA3)
-        render_fmt(t, "%.2f", x);
-    else
-        render_fmt(t, "%.1f", x);
+    render_fixed(t, x, form == RENDER_SCHEMA3 ? 2 : 1);
 }
 
 void conceded_add(struct str *t, const struct render_corner c[SIDES], const int towel[SIDES])

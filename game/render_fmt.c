@@ -115,7 +115,7 @@ static const char *spec_parse(const char *fmt, va_list *ap, struct spec *s)
     s->plain = 1;
     s->prec = -1;
     s->width = s->longs = s->other = 0;
-    while (*p && strchr("-+ #0", *p))
+    while (*p == '-' || *p == '+' || *p == ' ' || *p == '#' || *p == '0')
         s->plain = 0, p++;
     if (*p == '*')
         s->plain = 0, s->width = va_arg(*ap, int), p++;
@@ -131,7 +131,7 @@ static const char *spec_parse(const char *fmt, va_list *ap, struct spec *s)
     }
     while (*p == 'l' && s->longs < 2)
         s->longs++, p++;
-    while (*p && strchr("hzjtL", *p))
+    while (*p == 'h' || *p == 'z' || *p == 'j' || *p == 't' || *p == 'L')
         s->other = 1, p++;
     s->conv = *p;
     s->end = *p ? p + 1 : p;
@@ -330,19 +330,19 @@ void render_fmt(struct str *t, const char *fmt, ...)
     g.n = 0;
     va_start(ap, fmt);
     while (*fmt) {
-        const char *pct = strchr(fmt, '%');
-        if (!pct) {
-            gather_raw(&g, fmt, strlen(fmt));
-            break;
-        }
-        if (pct > fmt)
-            gather_raw(&g, fmt, (size_t)(pct - fmt));
-        if (pct[1] == '%') {
-            gather_raw(&g, "%", 1);
-            fmt = pct + 2;
+        if (*fmt != '%') {
+            const char *pct = strchr(fmt, '%');
+            size_t n = pct ? (size_t)(pct - fmt) : strlen(fmt);
+            gather_raw(&g, fmt, n);
+            fmt += n;
             continue;
         }
-        fmt = spec_parse(pct + 1, &ap, &s);
+        if (fmt[1] == '%') {
+            gather_raw(&g, "%", 1);
+            fmt += 2;
+            continue;
+        }
+        fmt = spec_parse(fmt + 1, &ap, &s);
         if (spec_fast(&g, &s, &ap) != 0) {
             gather_flush(&g);
             spec_slow(t, &s, &ap);

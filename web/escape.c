@@ -74,29 +74,62 @@ static const char *html_entity(unsigned char c)
     }
 }
 
+/* What web_html does with each byte: 0 copies it, 1 writes its entity
+ * (html_entity), 2 drops it (a control character), 3 reads a UTF-8
+ * sequence. */
+#define HTML_CLASS(c)                                                                              \
+    ((c) >= 0x80                                                           ? 3                     \
+     : (c) < 0x20 || (c) == 0x7f                                           ? 2                     \
+     : (c) == '&' || (c) == '<' || (c) == '>' || (c) == '"' || (c) == '\'' ? 1                     \
+                                                                           : 0)
+#define HTML_C4(c)  HTML_CLASS(c), HTML_CLASS(c + 1), HTML_CLASS(c + 2), HTML_CLASS(c + 3)
+#define HTML_C16(c) HTML_C4(c), HTML_C4(c + 4), HTML_C4(c + 8), HTML_C4(c + 12)
+#define HTML_C64(c) HTML_C16(c), HTML_C16(c + 16), HTML_C16(c + 32), HTML_C16(c + 48)
+static const unsigned char html_class[256] = {HTML_C64(0), HTML_C64(64), HTML_C64(128),
+                                              HTML_C64(192)};
+
 void web_html(struct str *out, const char *text)
 {
     const unsigned char *s = (const unsigned char *)(text ? text : "");
+    char buf[512];
+    size_t n = 0;
 
+    /* Gathered in buf, handed to out a few hundred bytes at a time. */
     while (*s) {
-        const unsigned char *run = s;
-        /* The common case: a run of plain printable ASCII. */
-        while (*s >= 0x20 && *s < 0x7f && !html_entity(*s))
-            s++;
-        if (s > run)
-            str_raw(out, (const char *)run, (size_t)(s - run));
-        if (!*s)
+        if (n > sizeof(buf) - 8) {
+            str_raw(out, buf, n);
+            n = 0;
+        }
+        switch (html_class[*s]) {
+        case 0:
+            buf[n++] = (char)*s++;
             break;
-        const char *entity = html_entity(*s);
-        if (entity) {
-            str_cat(out, entity);
-            s++;
-        } else if (*s < 0x20 || *s == 0x7f) {
+        case 1: {
+            const char *entity = html_entity(*s++);
+            size_t k = strlen(entity);
+            memcpy(buf + n, entity, k);
+            n += k;
+            break;
+        }
+        case 2:
             s++; /* control characters (IRC's bold and colours) say nothing here */
-        } else {
-            s += utf8_copy(out, s, REPLACEMENT, 3);
+            break;
+        default: {
+            int k = utf8_len(s);
+            if (k == 0) {
+                memcpy(buf + n, REPLACEMENT, 3);
+                n += 3;
+                s++;
+            } else {
+                memcpy(buf + n, s, (size_t)k);
+                n += (size_t)k;
+                s += k;
+            }
+        }
         }
     }
+    if (n)
+        str_raw(out, buf, n);
 }
 
 void web_int(struct str *out, long long v)

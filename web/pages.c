@@ -1004,12 +1004,15 @@ static void bout_rounds(struct str *b, const struct bout_view *v, int live)
     render_fmt(b, "</div>");
 }
 
-static void page_bout(struct web *w, const struct route *r, struct reply *out)
+/* The answer for bout r->id that has no view (bout_view said why in
+ * err): not found, never fought, the database failing, or a bout that
+ * does not replay. */
+static void bout_missing(struct web *w, const struct route *r, const char *err,
+                         struct reply *out)
 {
     struct db_bout rec;
-    char err[256], title[128];
-
     int rc = db_bout_get(w->db, r->id, &rec);
+
     if (rc == DB_NOTFOUND ||
         (rc == DB_OK && rec.state != DB_BOUT_LIVE && rec.state != DB_BOUT_OVER))
         return not_found(r,
@@ -1018,9 +1021,18 @@ static void page_bout(struct web *w, const struct route *r, struct reply *out)
                          out);
     if (rc != DB_OK)
         return db_failed(r, out);
+    pages_error(r, 500, "This bout does not replay", err, out);
+}
+
+static void page_bout(struct web *w, const struct route *r, struct reply *out)
+{
+    char err[256], title[128];
+
+    /* The record is read once, by the view; only a bout without one is
+     * read again, to say why. */
     struct bout_view *v = bout_view(w->db, r->id, err, sizeof(err));
     if (!v)
-        return pages_error(r, 500, "This bout does not replay", err, out);
+        return bout_missing(w, r, err, out);
     int live = v->rec.state == DB_BOUT_LIVE;
     const struct ruleset *rs = ruleset_get(v->rec.rules);
     int refresh = !live ? 0 : rs && rs->auto_rounds ? AUTO_REFRESH : LIVE_REFRESH;
