@@ -91,45 +91,28 @@ static const unsigned char html_class[256] = {HTML_C64(0), HTML_C64(64), HTML_C6
 void web_html(struct str *out, const char *text)
 {
     const unsigned char *s = (const unsigned char *)(text ? text : "");
-    char buf[512];
-    size_t n = 0;
 
-    /* Gathered in buf, handed to out a few hundred bytes at a time. */
     while (*s) {
-        if (n > sizeof(buf) - 8) {
-            str_raw(out, buf, n);
-            n = 0;
-        }
+        const unsigned char *run = s;
+        /* The common case: a run of plain printable ASCII (the NUL ends
+         * it, being a control character). */
+        while (html_class[*s] == 0)
+            s++;
+        if (s > run)
+            str_raw(out, (const char *)run, (size_t)(s - run));
         switch (html_class[*s]) {
-        case 0:
-            buf[n++] = (char)*s++;
+        case 1:
+            str_cat(out, html_entity(*s++));
             break;
-        case 1: {
-            const char *entity = html_entity(*s++);
-            size_t k = strlen(entity);
-            memcpy(buf + n, entity, k);
-            n += k;
-            break;
-        }
         case 2:
-            s++; /* control characters (IRC's bold and colours) say nothing here */
+            if (*s)
+                s++; /* control characters (IRC's bold and colours) say nothing here */
             break;
-        default: {
-            int k = utf8_len(s);
-            if (k == 0) {
-                memcpy(buf + n, REPLACEMENT, 3);
-                n += 3;
-                s++;
-            } else {
-                memcpy(buf + n, s, (size_t)k);
-                n += (size_t)k;
-                s += k;
-            }
-        }
+        default:
+            s += utf8_copy(out, s, REPLACEMENT, 3);
+            break;
         }
     }
-    if (n)
-        str_raw(out, buf, n);
 }
 
 void web_int(struct str *out, long long v)
