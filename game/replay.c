@@ -145,6 +145,22 @@ int replayer_open(struct replayer *rp, struct db *db, int64_t id, char *err, siz
     return 0;
 }
 
+/* Reads side s's stored order `text` into *o, as bout_order_read does:
+ * the same text as the side's last is not parsed again. Returns 0, or -1
+ * when it does not read. */
+static int replayer_order(struct replayer *rp, int s, const char *text, struct order *o)
+{
+    if (rp->read_text[s] && strcmp(rp->read_text[s], text) == 0) {
+        *o = rp->read[s];
+        return 0;
+    }
+    if (bout_order_read(rp->rec.rules, text, o) != 0)
+        return -1;
+    rp->read_text[s] = text;
+    rp->read[s] = *o;
+    return 0;
+}
+
 /* Fights the next round from its stored orders, drawing the commentary's
  * words into lines[] (and, when the bout ends, the result's into result[],
  * *nres of them) as the live bout did. Returns the number of commentary
@@ -159,7 +175,7 @@ int replayer_round(struct replayer *rp, char lines[RENDER_ROUND_LINES][RENDER_LI
     *nres = 0;
     for (int k = 0; k < rp->nords; k++)
         if (rp->ords[k].round == round &&
-            bout_order_read(rp->rec.rules, rp->ords[k].text, &o[rp->ords[k].side]) == 0) {
+            replayer_order(rp, rp->ords[k].side, rp->ords[k].text, &o[rp->ords[k].side]) == 0) {
             int s = rp->ords[k].side;
             got |= 1 << s;
             /* A forfeit reads as one, as it did live (record.c). */
