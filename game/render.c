@@ -756,7 +756,9 @@ void items_collect(struct items *is, const struct render_corner c[SIDES], const 
         arg[1] = c[!v].name;
         arg[2] = num;
         arg[3] = "";
-        snprintf(num, sizeof(num), "%d", e->a);
+        struct str n;
+        str_init_fixed(&n, num, sizeof(num));
+        render_int(&n, e->a);
         switch (e->type) {
         case EV_WARNING:
         case EV_FOUL:

@@ -15,6 +15,7 @@
  * existed (schema 3) kept their report text instead, and are compared with
  * the rebuilt report byte for byte.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,7 +116,11 @@ int bout_words(const struct db_bout *rec)
  * be replayed: not found, never fought, a fighter or its orders missing. */
 int replayer_open(struct replayer *rp, struct db *db, int64_t id, char *err, size_t errlen)
 {
-    memset(rp, 0, sizeof(*rp));
+    /* All but the orders' room (tens of KB), which db_order_list fills as
+     * far as nords says. */
+    memset(rp, 0, offsetof(struct replayer, ords));
+    memset((char *)rp + offsetof(struct replayer, nords), 0,
+           sizeof(*rp) - offsetof(struct replayer, nords));
     if (db_bout_get(db, id, &rp->rec) != DB_OK) {
         snprintf(err, errlen, "there is no bout %lld", (long long)id);
         return 2;
