@@ -59,8 +59,8 @@ static size_t fixed_write(char *buf, double x, int decimals)
      * 53 and at most 7 for 125, 1000's odd part), so its fraction says how
      * printf rounds: up past a half, down below, to even on an exact half. */
     long double v = fabsl((long double)x * (long double)scale[decimals]);
-    long double whole = floorl(v), frac = v - whole;
-    unsigned long long n = (unsigned long long)whole;
+    unsigned long long n = (unsigned long long)v; /* v < 1e18: its floor */
+    long double frac = v - (long double)n;
     if (frac > 0.5L || (frac == 0.5L && (n & 1)))
         n++;
     char tmp[32];

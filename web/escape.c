@@ -11,8 +11,6 @@
  * And the pages' own numbers, written without printf (web_int, web_tenths)
  * where a page writes many: the same bytes printf writes.
  */
-#include <float.h>
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -117,40 +115,12 @@ void web_html(struct str *out, const char *text)
 
 void web_int(struct str *out, long long v)
 {
-    char buf[24];
-    char *p = buf + sizeof(buf);
-    unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
-
-    do {
-        *--p = (char)('0' + u % 10);
-        u /= 10;
-    } while (u);
-    if (v < 0)
-        *--p = '-';
-    str_raw(out, p, (size_t)(buf + sizeof(buf) - p));
+    render_int(out, v);
 }
 
 void web_tenths(struct str *out, double v)
 {
-#if LDBL_MANT_DIG >= 57
-    /* v * 10 is exact in a long double of 57 bits or more (v's 53 times
-     * 10's 4), so its fraction says how printf rounds: up past a half,
-     * down below, to the even tenth on an exact half. */
-    if (isfinite(v) && fabs(v) < 1e15) {
-        int neg = signbit(v) != 0;
-        long double t = fabsl((long double)v * 10.0L), whole = floorl(t), frac = t - whole;
-        unsigned long long n = (unsigned long long)whole;
-        if (frac > 0.5L || (frac == 0.5L && (n & 1)))
-            n++;
-        if (neg) /* "-0.0" too, as printf writes a negative that rounds to 0 */
-            str_ch(out, '-');
-        web_int(out, (long long)(n / 10));
-        str_ch(out, '.');
-        str_ch(out, (char)('0' + n % 10));
-        return;
-    }
-#endif
-    str_add(out, "%.1f", v);
+    render_fixed(out, v, 1); /* exact, as printf rounds (render_fmt.c) */
 }
 
 /* 1 for a byte a JSON string (safe inside HTML) carries as it is. */
