@@ -46,23 +46,50 @@ void render_int(struct str *t, long long v)
     str_raw(t, p, (size_t)(buf + sizeof(buf) - p));
 }
 
+/* |x| * 10^decimals (decimals 0 to 3) rounded as printf rounds x with
+ * `decimals`, into *n: the exact value's nearest integer, to even on an
+ * exact half. Returns 0, or -1 when it cannot be told here. */
+static int scaled_round(double x, int decimals, unsigned long long *n)
+{
+    static const double scale[] = {1, 10, 100, 1000};
+
+    if (decimals < 0 || decimals > 3 || !isfinite(x) || fabs(x) >= 1e15)
+        return -1;
+    /* In a double, |x| * 10^decimals is off by at most 2^-23 for |x| below
+     * 10^6: a fraction further than 10^-6 from a half rounds the same way
+     * as the exact value's. */
+    double y = fabs(x) * scale[decimals];
+    if (y < 1e9) {
+        *n = (unsigned long long)y; /* its floor */
+        double frac = y - (double)*n;
+        if (frac < 0.5 - 1e-6 || frac > 0.5 + 1e-6) {
+            *n += frac > 0.5;
+            return 0;
+        }
+    }
+#if LDBL_MANT_DIG >= 60
+    /* Near a half: x * 10^decimals is exact in a long double of 60 bits
+     * or more (x's 53 and at most 7 for 125, 1000's odd part), so its
+     * fraction says: up past a half, down below, to even on a half. */
+    long double v = fabsl((long double)x * (long double)scale[decimals]);
+    *n = (unsigned long long)v; /* v < 1e18: its floor */
+    long double frac = v - (long double)*n;
+    if (frac > 0.5L || (frac == 0.5L && (*n & 1)))
+        ++*n;
+    return 0;
+#else
+    return -1;
+#endif
+}
+
 /* x with `decimals` (0 to 3) as printf writes it, into buf (at least 32
  * bytes). Returns its length, or 0 when it cannot be told here. */
 static size_t fixed_write(char *buf, double x, int decimals)
 {
-#if LDBL_MANT_DIG >= 60
-    static const unsigned long long scale[] = {1, 10, 100, 1000};
+    unsigned long long n;
 
-    if (decimals < 0 || decimals > 3 || !isfinite(x) || fabs(x) >= 1e15)
+    if (scaled_round(x, decimals, &n) != 0)
         return 0;
-    /* x * 10^decimals is exact in a long double of 60 bits or more (x's
-     * 53 and at most 7 for 125, 1000's odd part), so its fraction says how
-     * printf rounds: up past a half, down below, to even on an exact half. */
-    long double v = fabsl((long double)x * (long double)scale[decimals]);
-    unsigned long long n = (unsigned long long)v; /* v < 1e18: its floor */
-    long double frac = v - (long double)n;
-    if (frac > 0.5L || (frac == 0.5L && (n & 1)))
-        n++;
     char tmp[32];
     char *p = tmp + sizeof(tmp);
     for (int d = 0; d < decimals; d++) {
@@ -77,10 +104,6 @@ static size_t fixed_write(char *buf, double x, int decimals)
     size_t len = (size_t)(tmp + sizeof(tmp) - p);
     memcpy(buf, p, len);
     return len;
-#else
-    (void)buf, (void)x, (void)decimals;
-    return 0;
-#endif
 }
 
 void render_fixed(struct str *t, double x, int decimals)
