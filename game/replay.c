@@ -130,14 +130,17 @@ int replayer_open(struct replayer *rp, struct db *db, int64_t id, char *err, siz
                  state_names[rp->rec.state]);
         return 2;
     }
+    /* The corners in one read; each on its own (and said missing) when
+     * that one fails. */
+    struct db_fighter f[SIDES];
+    int both = db_bout_corners(db, rp->rec.fighter, f) == DB_OK;
     for (int s = 0; s < SIDES; s++) {
-        struct db_fighter f;
-        if (db_fighter_get_id(db, rp->rec.fighter[s], &f) != DB_OK) {
+        if (!both && db_fighter_get_id(db, rp->rec.fighter[s], &f[s]) != DB_OK) {
             snprintf(err, errlen, "fighter %lld of bout %lld is missing",
                      (long long)rp->rec.fighter[s], (long long)id);
             return 2;
         }
-        render_corner_fill(&rp->corner[s], &f);
+        render_corner_fill(&rp->corner[s], &f[s]);
         rp->corner[s].sheet = rp->rec.sheet[s];
     }
     if (bout_init(&rp->b, rp->rec.rules, rp->rec.sheet, rp->rec.rounds) != 0 ||
