@@ -1007,8 +1007,7 @@ static void bout_rounds(struct str *b, const struct bout_view *v, int live)
 /* The answer for bout r->id that has no view (bout_view said why in
  * err): not found, never fought, the database failing, or a bout that
  * does not replay. */
-static void bout_missing(struct web *w, const struct route *r, const char *err,
-                         struct reply *out)
+static void bout_missing(struct web *w, const struct route *r, const char *err, struct reply *out)
 {
     struct db_bout rec;
     int rc = db_bout_get(w->db, r->id, &rec);
