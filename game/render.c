@@ -205,9 +205,8 @@ static void line_clean(char *s)
             n--;
         s[n] = '\0';
     }
-    for (; *s; s++)
-        if (*s == '\r' || *s == '\n')
-            *s = ' ';
+    while ((s = strpbrk(s, "\r\n")) != NULL)
+        *s++ = ' ';
 }
 
 /* ------------------------------------------------------------- injuries */
