@@ -12,9 +12,12 @@
 #include <float.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
 
 #include "game.h"
 
@@ -124,7 +127,7 @@ struct spec {
     int width;            /* a width given as '*' */
     int prec;             /* -1 when none */
     int longs;            /* 0, 1 (l), 2 (ll) */
-    int other;            /* another length modifier (hh h z j t L) */
+    char other;           /* another length modifier: h z j t L, H for hh; or 0 */
     char conv;            /* the conversion character */
 };
 
@@ -154,8 +157,10 @@ static const char *spec_parse(const char *fmt, va_list *ap, struct spec *s)
     }
     while (*p == 'l' && s->longs < 2)
         s->longs++, p++;
-    while (*p == 'h' || *p == 'z' || *p == 'j' || *p == 't' || *p == 'L')
-        s->other = 1, p++;
+    if (*p == 'h' && p[1] == 'h')
+        s->other = 'H', p += 2;
+    else if (*p == 'h' || *p == 'z' || *p == 'j' || *p == 't' || *p == 'L')
+        s->other = *p++;
     s->conv = *p;
     s->end = *p ? p + 1 : p;
     return s->end;
@@ -293,50 +298,69 @@ static int spec_raw(const struct spec *s, char *raw, size_t len)
     return str_cut_short(&t) ? -1 : 0;
 }
 
-/* The conversions of this program's texts that snprintf writes: none
- * with an hh h z j t or L, nor %n. */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
-/* Writes conversion s with its argument from ap through snprintf (the
- * format is the one checked at render_fmt's call, rebuilt by spec_raw). */
+/* The formats below are the ones checked at render_fmt's call, rebuilt by
+ * spec_raw: the argument is read with the type its conversion names. */
+
+/* An integer conversion (d i, or u o x X when `sign` is 0) with a length
+ * modifier other than l and ll. Returns 0, or -1 for one printf has not. */
+static int slow_other(struct str *t, const char *raw, const struct spec *s, va_list *ap, int sign)
+{
+    switch (s->other) {
+    case 'H':
+    case 'h': /* promoted to int, converted by printf */
+        str_add(t, raw, va_arg(*ap, int));
+        return 0;
+    case 'z':
+        if (sign)
+            str_add(t, raw, va_arg(*ap, ssize_t));
+        else
+            str_add(t, raw, va_arg(*ap, size_t));
+        return 0;
+    case 'j':
+        if (sign)
+            str_add(t, raw, va_arg(*ap, intmax_t));
+        else
+            str_add(t, raw, va_arg(*ap, uintmax_t));
+        return 0;
+    case 't':
+        str_add(t, raw, va_arg(*ap, ptrdiff_t));
+        return 0;
+    default:
+        return -1;
+    }
+}
+
+/* Writes conversion s with its argument from ap through snprintf. */
 static void spec_slow(struct str *t, const struct spec *s, va_list *ap)
 {
     char raw[48];
+    int ok = spec_raw(s, raw, sizeof(raw)) == 0;
+    char c = ok ? s->conv : 0;
+    int sign = c == 'd' || c == 'i', whole = sign || (c && strchr("uoxX", c));
 
-    if (s->other || spec_raw(s, raw, sizeof(raw)) != 0)
-        s = NULL;
-    switch (s ? s->conv : 0) {
-    case 'd':
-    case 'i':
+    if (whole && s->other)
+        ok = slow_other(t, raw, s, ap, sign) == 0;
+    else if (sign)
         str_add(t, raw, int_arg(s, ap));
-        return;
-    case 'c':
-        str_add(t, raw, va_arg(*ap, int));
-        return;
-    case 'u':
-    case 'o':
-    case 'x':
-    case 'X':
+    else if (whole)
         str_add(t, raw, uint_arg(s, ap));
-        return;
-    case 'f':
-    case 'F':
-    case 'e':
-    case 'E':
-    case 'g':
-    case 'G':
-    case 'a':
-    case 'A':
+    else if (c && strchr("fFeEgGaA", c) && s->other == 'L')
+        str_add(t, raw, va_arg(*ap, long double));
+    else if (c && strchr("fFeEgGaA", c) && !s->other)
         str_add(t, raw, va_arg(*ap, double));
-        return;
-    case 's':
+    else if (c == 'c' && !s->other && !s->longs)
+        str_add(t, raw, va_arg(*ap, int));
+    else if (c == 's' && !s->other && !s->longs)
         str_add(t, raw, va_arg(*ap, const char *));
-        return;
-    case 'p':
+    else if (c == 'p' && !s->other && !s->longs)
         str_add(t, raw, va_arg(*ap, void *));
-        return;
-    default:
-        /* A conversion no text of ours uses: a programming error. */
+    else
+        ok = 0;
+    if (!ok) {
+        /* A conversion printf has not (or %n, %lc, %ls): the caller's
+         * mistake, which the compiler's format check names. */
         fprintf(stderr, "render_fmt: a conversion it does not write\n");
         abort();
     }
