@@ -25,6 +25,9 @@
 #                                    after a write to the file (so within
 #                                    a round no page was asked for before,
 #                                    and none since the file changed)
+#   web.bout_page_uncached_median_ms the median of those requests (what one
+#                                    page costs, less swayed than the rate
+#                                    by other work on a shared machine)
 #
 # Usage: sh bench/web_bench.sh WEB WEBGEN CLIENT
 # The database is made by WEBGEN (tests/web/gen.c: real bouts through
@@ -80,8 +83,9 @@ EOF
 [ "$failed" = 0 ] || { echo "web_bench: $failed uncached standings requests failed" >&2; exit 1; }
 echo "web.standings_uncached_requests_per_sec $rate req/s"
 out=$("$CLIENT" 127.0.0.1 "$port" /bouts/ 1 "$SECS" 1 "$bout" -w "$dir/ringside.db" "$bout")
-read -r rate _ _ failed <<EOF
+read -r rate median _ failed <<EOF
 $out
 EOF
 [ "$failed" = 0 ] || { echo "web_bench: $failed uncached bout page requests failed" >&2; exit 1; }
 echo "web.bout_page_uncached_requests_per_sec $rate req/s"
+echo "web.bout_page_uncached_median_ms $median ms"

@@ -374,6 +374,17 @@ char *bout_commentary(struct db *db, int64_t id, int from, int to, char *err, si
  * (render_aftermath) follows its result, with the records as they stand. */
 char *bout_commentary_again(struct db *db, int64_t id, int from, int to, char *err, size_t errlen);
 
+/* ------------------------------------ printf's text, fast (render_fmt.c) */
+
+/* Appends fmt's text to t, byte for byte what str_add writes, without
+ * printf for the plain conversions (%d %i %u %s %c %% with l or ll, and
+ * %.1f to %.3f): for the texts written by the thousand (reports, pages). */
+void render_fmt(struct str *t, const char *fmt, ...) UTIL_PRINTF(2, 3);
+/* Appends v as "%lld" writes it. */
+void render_int(struct str *t, long long v);
+/* Appends x as "%.*f" with `decimals` writes it. */
+void render_fixed(struct str *t, double x, int decimals);
+
 /* ------------------------------------------------ the web pages (view.c) */
 
 /* What a round leaves on the chart of a bout. */

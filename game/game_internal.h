@@ -177,6 +177,10 @@ struct replayer {
     uint64_t digest;
     int words; /* the commentary's words are drawn (see bout_words) */
     int full;  /* 1: the round's lines in full, as the pages show them */
+    /* Each side's last order read, and its text in ords[] (a plan's order
+     * comes round after round: it is read once). */
+    const char *read_text[SIDES];
+    struct order read[SIDES];
 };
 
 /* Loads bout `id` for a replay into *rp. Returns 0; or 2 (with err) when

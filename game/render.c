@@ -205,9 +205,8 @@ static void line_clean(char *s)
             n--;
         s[n] = '\0';
     }
-    for (; *s; s++)
-        if (*s == '\r' || *s == '\n')
-            *s = ' ';
+    while ((s = strpbrk(s, "\r\n")) != NULL)
+        *s++ = ' ';
 }
 
 /* ------------------------------------------------------------- injuries */
@@ -316,8 +315,13 @@ static int tko_words(enum tko_reason reason, const struct injury *inj, char *buf
 
 void cards_add(struct str *t, const int a[JUDGES], const int b[JUDGES])
 {
-    for (int j = 0; j < JUDGES; j++)
-        str_add(t, "%s%d-%d", j ? ", " : "", a[j], b[j]);
+    for (int j = 0; j < JUDGES; j++) {
+        if (j)
+            str_raw(t, ", ", 2);
+        render_int(t, a[j]);
+        str_ch(t, '-');
+        render_int(t, b[j]);
+    }
 }
 
 void order_add(struct str *t, const struct order *o)
@@ -751,7 +755,9 @@ void items_collect(struct items *is, const struct render_corner c[SIDES], const 
         arg[1] = c[!v].name;
         arg[2] = num;
         arg[3] = "";
-        snprintf(num, sizeof(num), "%d", e->a);
+        struct str n;
+        str_init_fixed(&n, num, sizeof(num));
+        render_int(&n, e->a);
         switch (e->type) {
         case EV_WARNING:
         case EV_FOUL:
@@ -954,17 +960,14 @@ int render_round_full(const struct render_corner c[SIDES], const struct bout *b,
 void punches_add(struct str *t, double n, enum render_form form)
 {
     if (form == RENDER_SCHEMA3)
-        str_add(t, "%.2f", n);
+        render_fixed(t, n, 2);
     else
-        str_add(t, "%ld", lround(n));
+        render_int(t, lround(n));
 }
 
 void figure_add(struct str *t, double x, enum render_form form)
 {
-    if (form == RENDER_SCHEMA3)
-        str_add(t, "%.2f", x);
-    else
-        str_add(t, "%.1f", x);
+    render_fixed(t, x, form == RENDER_SCHEMA3 ? 2 : 1);
 }
 
 void conceded_add(struct str *t, const struct render_corner c[SIDES], const int towel[SIDES])
@@ -972,7 +975,7 @@ void conceded_add(struct str *t, const struct render_corner c[SIDES], const int 
     if (towel[0] && towel[1])
         str_cat(t, "both corners");
     else
-        str_add(t, "%s's corner", c[towel[1] ? 1 : 0].name);
+        render_fmt(t, "%s's corner", c[towel[1] ? 1 : 0].name);
 }
 
 /* Appends "2.5 damage", or "no damage" for what shows as 0.0. */
@@ -995,14 +998,14 @@ static void report_injury(struct str *t, const char *name, const struct event *e
 
     injury_name(e->a, e->b, what, sizeof(what));
     if (e->type == EV_INJURY) {
-        str_add(t, "%s is injured: %s (level %d, ", name, what, e->b);
+        render_fmt(t, "%s is injured: %s (level %d, ", name, what, e->b);
     } else {
         injury_name(e->a, e->c, was, sizeof(was));
         /* Old reports (RENDER_SCHEMA3) said "now" at every new level. */
         if (e->b != e->c && (form == RENDER_SCHEMA3 || !same_injury_words(e->a, e->b, e->c)))
-            str_add(t, "%s's %s is aggravated: now %s (level %d, ", name, was, what, e->b);
+            render_fmt(t, "%s's %s is aggravated: now %s (level %d, ", name, was, what, e->b);
         else
-            str_add(t, "%s's %s is aggravated (level %d, ", name, what, e->b);
+            render_fmt(t, "%s's %s is aggravated (level %d, ", name, what, e->b);
     }
     damage_add(t, e->x, form);
     str_cat(t, ").");
@@ -1017,11 +1020,11 @@ static void report_tko(struct str *t, const struct render_corner c[SIDES], const
     if (form == RENDER_PLAIN && e->a == TKO_TOWEL && e->side >= 0 && e->side < SIDES &&
         c[e->side].conceded) {
         /* His own word, not a stoppage (old reports said it as one). */
-        str_add(t, "%s concedes: a forfeit.", name);
+        render_fmt(t, "%s concedes: a forfeit.", name);
         return;
     }
     tko_words((enum tko_reason)e->a, injuries_of(b, e->side), why, sizeof(why));
-    str_add(t, "%s is stopped (%s).", name, why);
+    render_fmt(t, "%s is stopped (%s).", name, why);
 }
 
 /* One event in plain words, one line, its figures written as `form` says. */
@@ -1035,26 +1038,27 @@ static void report_event(struct str *t, const struct render_corner c[SIDES], con
         return;
     switch (e->type) {
     case EV_PUNCHES:
-        str_add(t, "%s throws %d and lands ", name, e->a);
+        render_fmt(t, "%s throws %d and lands ", name, e->a);
         punches_add(t, e->x, form);
         str_cat(t, ".");
         break;
     case EV_DAMAGE:
-        str_add(t, "%s deals ", name);
+        render_fmt(t, "%s deals ", name);
         damage_add(t, e->x, form);
         str_cat(t, ".");
         break;
     case EV_WARNING:
-        str_add(t, "%s is warned for fighting dirty (warning %d, one point deducted).", name, e->a);
+        render_fmt(t, "%s is warned for fighting dirty (warning %d, one point deducted).", name,
+                   e->a);
         break;
     case EV_FOUL:
-        str_add(t, "%s is warned for a foul (warning %d, one point deducted).", name, e->a);
+        render_fmt(t, "%s is warned for a foul (warning %d, one point deducted).", name, e->a);
         break;
     case EV_DQ:
-        str_add(t, "%s is disqualified.", name);
+        render_fmt(t, "%s is disqualified.", name);
         break;
     case EV_CLINCH_PENALTY:
-        str_add(t, "%s is penalised for holding.", name);
+        render_fmt(t, "%s is penalised for holding.", name);
         break;
     case EV_INJURY:
     case EV_AGGRAVATED:
@@ -1062,21 +1066,21 @@ static void report_event(struct str *t, const struct render_corner c[SIDES], con
         break;
     case EV_KNOCKDOWN:
         if (e->a > 1)
-            str_add(t, "%s is knocked down again (%d this round).", name, e->a);
+            render_fmt(t, "%s is knocked down again (%d this round).", name, e->a);
         else
-            str_add(t, "%s is knocked down.", name);
+            render_fmt(t, "%s is knocked down.", name);
         break;
     case EV_KO:
-        str_add(t, "%s is knocked out.", name);
+        render_fmt(t, "%s is knocked out.", name);
         break;
     case EV_TKO:
         report_tko(t, c, b, name, e, form);
         break;
     case EV_CARD:
-        str_add(t, "Judge %d: %d-%d.", e->a + 1, e->b, e->c);
+        render_fmt(t, "Judge %d: %d-%d.", e->a + 1, e->b, e->c);
         break;
     case EV_FATIGUE:
-        str_add(t, "%s loses ", name);
+        render_fmt(t, "%s loses ", name);
         figure_add(t, e->x, form);
         str_cat(t, " endurance to fatigue.");
         break;
@@ -1085,7 +1089,7 @@ static void report_event(struct str *t, const struct render_corner c[SIDES], con
         result_add(t, c, b);
         break;
     default:
-        str_add(t, "Event %d.", (int)e->type);
+        render_fmt(t, "Event %d.", (int)e->type);
         break;
     }
 }
@@ -1124,7 +1128,7 @@ int render_round_report(const struct render_corner cs[SIDES], const struct bout 
         c[0].conceded = c[1].conceded = 0;
 
     render_start(&t, buf, len, one);
-    str_add(&t, "Round %d of %d", b->round, b->rounds);
+    render_fmt(&t, "Round %d of %d", b->round, b->rounds);
     if (w)
         w->report_head(&t, c, b, form);
     for (int k = 0; k < evs->n; k++) {
@@ -1133,12 +1137,13 @@ int render_round_report(const struct render_corner cs[SIDES], const struct bout 
         /* A knockout the earlier stoppage voided (old reports said it
          * plainly). */
         if (form == RENDER_PLAIN && e->type == EV_KO && ko_void(evs, e->side))
-            str_add(&t, "%s would have been counted out, but was stopped first.", c[e->side].name);
+            render_fmt(&t, "%s would have been counted out, but was stopped first.",
+                       c[e->side].name);
         else
             report_event(&t, c, b, e, form);
     }
     if (evs->dropped > 0)
-        str_add(&t, "\n  (%d more events not recorded)", evs->dropped);
+        render_fmt(&t, "\n  (%d more events not recorded)", evs->dropped);
     if (w && w->report_tail)
         w->report_tail(&t, c, b, form);
     return render_len(&t);
@@ -1170,10 +1175,10 @@ int render_score(const struct render_corner c[SIDES], const struct bout *b, char
 
     render_start(&t, buf, len, one);
     if (b->round == 0)
-        str_add(&t, "Round 1 of %d to come: ", b->rounds);
+        render_fmt(&t, "Round 1 of %d to come: ", b->rounds);
     else
-        str_add(&t, "%s round %d of %d: ", b->result.over ? "Final, after" : "After", b->round,
-                b->rounds);
+        render_fmt(&t, "%s round %d of %d: ", b->result.over ? "Final, after" : "After", b->round,
+                   b->rounds);
     if (w)
         w->score_add(&t, c, b);
     return render_len(&t);

@@ -195,14 +195,14 @@ static void report_head(struct str *t, const struct render_corner c[SIDES], cons
         const struct boxing_side_round *l = &bb->last[i];
         struct order o = {.rules = RULES_BOXING, .u.boxing = l->order};
 
-        str_add(t, "\n%s: ", c[i].name);
+        render_fmt(t, "\n%s: ", c[i].name);
         if (l->order.towel)
             str_cat(t, "towel");
         else
             order_add(t, &o);
         if (conceded && form == RENDER_PLAIN) {
             /* Nothing was fought: every other figure is 0. */
-            str_add(t, "%s; endurance ", l->order.towel ? "" : ", not fought");
+            render_fmt(t, "%s; endurance ", l->order.towel ? "" : ", not fought");
             figure_add(t, l->endurance, form);
             continue;
         }
@@ -212,10 +212,10 @@ static void report_head(struct str *t, const struct render_corner c[SIDES], cons
         figure_add(t, l->spd, form);
         str_cat(t, " AGL ");
         figure_add(t, l->agl, form);
-        str_add(t, " AGG %d (rest %d); landed ", l->agg, l->rest);
+        render_fmt(t, " AGG %d (rest %d); landed ", l->agg, l->rest);
         punches_add(t, l->landed, form);
-        str_add(t, " of %d, judges count %d, %d, %d; damage dealt ", l->thrown, l->counts[0],
-                l->counts[1], l->counts[2]);
+        render_fmt(t, " of %d, judges count %d, %d, %d; damage dealt ", l->thrown, l->counts[0],
+                   l->counts[1], l->counts[2]);
         figure_add(t, l->damage, form);
         str_cat(t, "; endurance ");
         figure_add(t, l->end_begin, form);
@@ -236,7 +236,7 @@ static void report_tail(struct str *t, const struct render_corner c[SIDES], cons
         conceded_line_add(t, c, b);
         return;
     }
-    str_add(t, "Cards (%s-%s) ", c[0].name, c[1].name);
+    render_fmt(t, "Cards (%s-%s) ", c[0].name, c[1].name);
     cards_add(t, bb->last[0].cards, bb->last[1].cards);
     str_cat(t, "; totals ");
     cards_add(t, bb->f[0].cards, bb->f[1].cards);
@@ -252,7 +252,7 @@ static int event_add(struct str *t, const struct render_corner c[SIDES], const s
     (void)form;
     if (e->type != EV_STYLE)
         return 0;
-    str_add(t, "%s %s.", name, style_say((enum style)e->a, 0));
+    render_fmt(t, "%s %s.", name, style_say((enum style)e->a, 0));
     return 1;
 }
 
@@ -331,7 +331,7 @@ static void score_add(struct str *t, const struct render_corner c[SIDES], const 
         str_cat(t, "no cards yet");
         return;
     }
-    str_add(t, "(%s-%s) ", c[0].name, c[1].name);
+    render_fmt(t, "(%s-%s) ", c[0].name, c[1].name);
     cards_add(t, bb->f[0].cards, bb->f[1].cards);
     for (int j = 0; j < JUDGES; j++)
         if (bb->f[0].cards[j] != bb->f[1].cards[j])
@@ -342,7 +342,7 @@ static void score_add(struct str *t, const struct render_corner c[SIDES], const 
     else if (ahead[0] == ahead[1])
         str_cat(t, " (one card each)");
     else
-        str_add(t, " (%s ahead on %s)", c[w].name, count[ahead[w]]);
+        render_fmt(t, " (%s ahead on %s)", c[w].name, count[ahead[w]]);
 }
 
 /* Every location of the fighter's injuries so far. */

@@ -470,7 +470,7 @@ static void report_head(struct str *t, const struct render_corner c[SIDES], cons
     for (int i = 0; i < SIDES; i++) {
         const struct duel_after *af = &db->last.after[i];
 
-        str_add(t, "\n%s: health ", c[i].name);
+        render_fmt(t, "\n%s: health ", c[i].name);
         figure_add(t, form == RENDER_PLAIN ? health_shown(af->health) : af->health, form);
         str_cat(t, ", energy ");
         figure_add(t, af->energy, form);
@@ -478,11 +478,11 @@ static void report_head(struct str *t, const struct render_corner c[SIDES], cons
         figure_add(t, af->bleed, form);
         str_cat(t, " a round");
         if (af->stunned > 0)
-            str_add(t, ", stunned for %d turn%s", af->stunned, af->stunned == 1 ? "" : "s");
+            render_fmt(t, ", stunned for %d turn%s", af->stunned, af->stunned == 1 ? "" : "s");
         if (af->weapon) {
-            str_add(t, ", %s at ", weapon_words(af->weapon));
+            render_fmt(t, ", %s at ", weapon_words(af->weapon));
             figure_add(t, af->weapon_condition, form);
-            str_add(t, "%%");
+            render_fmt(t, "%%");
         } else {
             str_cat(t, ", bare fists");
         }
@@ -501,37 +501,37 @@ static int event_add(struct str *t, const struct render_corner c[SIDES], const s
 
     switch (e->type) {
     case EV_INITIATIVE:
-        str_add(t, "%s has the initiative.", name);
+        render_fmt(t, "%s has the initiative.", name);
         return 1;
     case EV_BLEED:
-        str_add(t, "%s bleeds for ", name);
+        render_fmt(t, "%s bleeds for ", name);
         figure_add(t, e->x, form);
         str_cat(t, ".");
         return 1;
     case EV_MISS:
-        str_add(t, "%s misses (attempt %d).", name, e->a + 1);
+        render_fmt(t, "%s misses (attempt %d).", name, e->a + 1);
         return 1;
     case EV_HIT:
-        str_add(t, "%s hits %s's %s for ", name, other, e->c ? "shield" : part_words(e->a));
+        render_fmt(t, "%s hits %s's %s for ", name, other, e->c ? "shield" : part_words(e->a));
         figure_add(t, e->x, form);
-        str_add(t, "%s.", e->b ? ", a critical hit" : "");
+        render_fmt(t, "%s.", e->b ? ", a critical hit" : "");
         return 1;
     case EV_STUN:
-        str_add(t, "%s is stunned for %d turn%s.", name, e->a, e->a == 1 ? "" : "s");
+        render_fmt(t, "%s is stunned for %d turn%s.", name, e->a, e->a == 1 ? "" : "s");
         return 1;
     case EV_BREAK:
-        str_add(t, "%s's ", name);
+        render_fmt(t, "%s's ", name);
         piece_add(t, e->a, e->b);
         str_cat(t, " breaks.");
         return 1;
     case EV_SPENT:
-        str_add(t, "%s has no energy left to attack.", name);
+        render_fmt(t, "%s has no energy left to attack.", name);
         return 1;
     case EV_KO:
-        str_add(t, "%s is down.", name);
+        render_fmt(t, "%s is down.", name);
         return 1;
     case EV_TKO:
-        str_add(t, "%s yields.", name);
+        render_fmt(t, "%s yields.", name);
         return 1;
     default:
         return 0;
@@ -607,9 +607,9 @@ static void score_add(struct str *t, const struct render_corner c[SIDES], const 
 {
     const struct duel_bout *db = &b->u.duel;
 
-    str_add(t, "health %s %.1f, %s %.1f; energy %.1f-%.1f", c[0].name,
-            health_shown(db->f[0].health), c[1].name, health_shown(db->f[1].health),
-            db->f[0].energy, db->f[1].energy);
+    render_fmt(t, "health %s %.1f, %s %.1f; energy %.1f-%.1f", c[0].name,
+               health_shown(db->f[0].health), c[1].name, health_shown(db->f[1].health),
+               db->f[0].energy, db->f[1].energy);
 }
 
 /* What the equipment weighs on him, for the pages. */

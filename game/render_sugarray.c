@@ -130,12 +130,12 @@ static void report_head(struct str *t, const struct render_corner c[SIDES], cons
     for (int i = 0; r >= 0 && r < SUGARRAY_ROUNDS && i < SIDES; i++) {
         struct order o = {.rules = RULES_SUGARRAY, .u.sugarray = sb->orders[r][i]};
 
-        str_add(t, "\n%s: ", c[i].name);
+        render_fmt(t, "\n%s: ", c[i].name);
         if (conceded && form == RENDER_PLAIN)
             str_cat(t, sb->orders[r][i].towel ? "towel" : "not fought");
         else
             order_add(t, &o);
-        str_add(t, "; endurance %d; attack total %d", sb->end_after[r][i], sb->attack_total[i]);
+        render_fmt(t, "; endurance %d; attack total %d", sb->end_after[r][i], sb->attack_total[i]);
     }
 }
 
@@ -150,7 +150,7 @@ static void report_tail(struct str *t, const struct render_corner c[SIDES], cons
         !(sb->orders[r][0].towel || sb->orders[r][1].towel))
         return;
     int towel[SIDES] = {sb->orders[r][0].towel, sb->orders[r][1].towel};
-    str_add(t, "\nRound %d not fought, conceded by ", b->round);
+    render_fmt(t, "\nRound %d not fought, conceded by ", b->round);
     conceded_add(t, c, towel);
 }
 
@@ -165,11 +165,11 @@ static int event_add(struct str *t, const struct render_corner c[SIDES], const s
     (void)form;
     switch (e->type) {
     case EV_FATIGUE:
-        str_add(t, "%s loses %.0f endurance to fatigue.", name, e->x);
+        render_fmt(t, "%s loses %.0f endurance to fatigue.", name, e->x);
         return 1;
     case EV_BLOW:
-        str_add(t, "%s's attack costs %s %d endurance.", name, known ? c[!e->side].name : "-",
-                e->a);
+        render_fmt(t, "%s's attack costs %s %d endurance.", name, known ? c[!e->side].name : "-",
+                   e->a);
         return 1;
     default:
         return 0;
@@ -244,10 +244,10 @@ static void score_add(struct str *t, const struct render_corner c[SIDES], const 
     const struct sugarray_bout *sb = &b->u.sugarray;
     int a0 = sb->attack_total[0], a1 = sb->attack_total[1];
 
-    str_add(t, "endurance %s %d, %s %d; attack totals %d-%d", c[0].name, sb->endurance[0],
-            c[1].name, sb->endurance[1], a0, a1);
+    render_fmt(t, "endurance %s %d, %s %d; attack totals %d-%d", c[0].name, sb->endurance[0],
+               c[1].name, sb->endurance[1], a0, a1);
     if (a0 != a1)
-        str_add(t, " (%s ahead)", c[a1 > a0].name);
+        render_fmt(t, " (%s ahead)", c[a1 > a0].name);
     else
         str_cat(t, " (level)");
 }

@@ -15,6 +15,7 @@
  * existed (schema 3) kept their report text instead, and are compared with
  * the rebuilt report byte for byte.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,7 +116,11 @@ int bout_words(const struct db_bout *rec)
  * be replayed: not found, never fought, a fighter or its orders missing. */
 int replayer_open(struct replayer *rp, struct db *db, int64_t id, char *err, size_t errlen)
 {
-    memset(rp, 0, sizeof(*rp));
+    /* All but the orders' room (tens of KB), which db_order_list fills as
+     * far as nords says. */
+    memset(rp, 0, offsetof(struct replayer, ords));
+    memset((char *)rp + offsetof(struct replayer, nords), 0,
+           sizeof(*rp) - offsetof(struct replayer, nords));
     if (db_bout_get(db, id, &rp->rec) != DB_OK) {
         snprintf(err, errlen, "there is no bout %lld", (long long)id);
         return 2;
@@ -125,14 +130,17 @@ int replayer_open(struct replayer *rp, struct db *db, int64_t id, char *err, siz
                  state_names[rp->rec.state]);
         return 2;
     }
+    /* The corners in one read; each on its own (and said missing) when
+     * that one fails. */
+    struct db_fighter f[SIDES];
+    int both = db_bout_corners(db, rp->rec.fighter, f) == DB_OK;
     for (int s = 0; s < SIDES; s++) {
-        struct db_fighter f;
-        if (db_fighter_get_id(db, rp->rec.fighter[s], &f) != DB_OK) {
+        if (!both && db_fighter_get_id(db, rp->rec.fighter[s], &f[s]) != DB_OK) {
             snprintf(err, errlen, "fighter %lld of bout %lld is missing",
                      (long long)rp->rec.fighter[s], (long long)id);
             return 2;
         }
-        render_corner_fill(&rp->corner[s], &f);
+        render_corner_fill(&rp->corner[s], &f[s]);
         rp->corner[s].sheet = rp->rec.sheet[s];
     }
     if (bout_init(&rp->b, rp->rec.rules, rp->rec.sheet, rp->rec.rounds) != 0 ||
@@ -142,6 +150,22 @@ int replayer_open(struct replayer *rp, struct db *db, int64_t id, char *err, siz
     }
     bout_rng_seed(&rp->r, rp->rec.seed);
     rp->words = bout_words(&rp->rec);
+    return 0;
+}
+
+/* Reads side s's stored order `text` into *o, as bout_order_read does:
+ * the same text as the side's last is not parsed again. Returns 0, or -1
+ * when it does not read. */
+static int replayer_order(struct replayer *rp, int s, const char *text, struct order *o)
+{
+    if (rp->read_text[s] && strcmp(rp->read_text[s], text) == 0) {
+        *o = rp->read[s];
+        return 0;
+    }
+    if (bout_order_read(rp->rec.rules, text, o) != 0)
+        return -1;
+    rp->read_text[s] = text;
+    rp->read[s] = *o;
     return 0;
 }
 
@@ -159,7 +183,7 @@ int replayer_round(struct replayer *rp, char lines[RENDER_ROUND_LINES][RENDER_LI
     *nres = 0;
     for (int k = 0; k < rp->nords; k++)
         if (rp->ords[k].round == round &&
-            bout_order_read(rp->rec.rules, rp->ords[k].text, &o[rp->ords[k].side]) == 0) {
+            replayer_order(rp, rp->ords[k].side, rp->ords[k].text, &o[rp->ords[k].side]) == 0) {
             int s = rp->ords[k].side;
             got |= 1 << s;
             /* A forfeit reads as one, as it did live (record.c). */

@@ -53,14 +53,19 @@ static int mark_kind(const struct event *e, int *side)
     }
 }
 
-/* What round `vr` keeps of the round the replayer has just fought; its
- * report is written in `report` (DB_REPORT_MAX bytes) first. */
-static void view_round_fill(struct view_round *vr, struct replayer *rp, int nlines,
-                            char lines[RENDER_ROUND_LINES][RENDER_LINE_MAX], char *report)
+/* What round `vr` keeps of the round the replayer has just fought (its
+ * commentary, `nlines` of them, already in vr->lines); its report is
+ * written in `report` (DB_REPORT_MAX bytes) first. Only what the pages
+ * read is written: the lines and marks past their counts are never
+ * cleared. */
+static void view_round_fill(struct view_round *vr, struct replayer *rp, int nlines, char *report)
 {
     const struct bout *b = &rp->b;
 
     vr->round = b->round;
+    vr->judged = 0;
+    memset(vr->cards, 0, sizeof(vr->cards));
+    vr->nmarks = 0;
     for (int s = 0; s < SIDES; s++) {
         double start;
         vr->meter[s] = render_meter(b, s, &start);
@@ -83,10 +88,9 @@ static void view_round_fill(struct view_round *vr, struct replayer *rp, int nlin
     if (!rp->words) {
         /* Words nobody heard, from a copy of the flavour stream. */
         struct rng copy = rp->r.flavour;
-        nlines = render_round_full(rp->corner, b, &rp->evs, &copy, lines);
+        nlines = render_round_full(rp->corner, b, &rp->evs, &copy, vr->lines);
     }
     vr->nlines = nlines;
-    memcpy(vr->lines, lines, sizeof(vr->lines));
     render_score(rp->corner, b, vr->score, sizeof(vr->score));
     render_round_report(rp->corner, b, &rp->evs, RENDER_PLAIN, report, DB_REPORT_MAX);
     vr->report = xstrdup(report);
@@ -112,17 +116,16 @@ static struct bout_view *view_new(const struct replayer *rp)
 }
 
 /* What `v` keeps of the end of the bout, when the round just fought again
- * ended it: the result lines (`nres` in result[], or words nobody heard,
- * drawn from a copy of the flavour stream) and the plain result. */
-static void view_result_fill(struct bout_view *v, const struct replayer *rp, int nres,
-                             char result[RENDER_RESULT_MAX][RENDER_LINE_MAX])
+ * ended it: the result lines (`nres` already in v->result_lines, or words
+ * nobody heard, drawn from a copy of the flavour stream) and the plain
+ * result. */
+static void view_result_fill(struct bout_view *v, const struct replayer *rp, int nres)
 {
     if (!rp->words) {
         struct rng copy = rp->r.flavour;
-        nres = render_result(rp->corner, &rp->b, &copy, result);
+        nres = render_result(rp->corner, &rp->b, &copy, v->result_lines);
     }
     v->nresult = nres;
-    memcpy(v->result_lines, result, sizeof(v->result_lines));
     render_result_text(rp->corner, &rp->b, v->result, sizeof(v->result));
 }
 
@@ -130,24 +133,23 @@ static void view_result_fill(struct bout_view *v, const struct replayer *rp, int
  * or -1 with err when the orders of a round do not replay. */
 static int view_rounds(struct bout_view *v, struct replayer *rp, char *err, size_t errlen)
 {
-    char lines[RENDER_ROUND_LINES][RENDER_LINE_MAX];
-    char result[RENDER_RESULT_MAX][RENDER_LINE_MAX];
     char *report = xmalloc(DB_REPORT_MAX);
     int rc = 0;
 
     for (int round = 1; round <= rp->rec.round; round++) {
-        int nres, n = replayer_round(rp, lines, result, &nres);
+        /* The lines go straight where the view keeps them. */
+        struct view_round *vr = &v->round[v->nrounds];
+        int nres, n = replayer_round(rp, vr->lines, v->result_lines, &nres);
         if (n < 0) {
             snprintf(err, errlen, "bout %lld: the orders of round %d do not replay",
                      (long long)rp->rec.id, round);
             rc = -1;
             break;
         }
-        struct view_round *vr = &v->round[v->nrounds++];
-        memset(vr, 0, sizeof(*vr));
-        view_round_fill(vr, rp, n, lines, report);
+        v->nrounds++;
+        view_round_fill(vr, rp, n, report);
         if (rp->b.result.over)
-            view_result_fill(v, rp, nres, result);
+            view_result_fill(v, rp, nres);
     }
     free(report);
     return rc;

@@ -60,38 +60,39 @@ static void symbol(struct str *b, enum view_mark_kind kind, double x, double y, 
 {
     switch (kind) {
     case VIEW_KNOCKDOWN:
-        str_add(b, "<path d=\"M%.1f %.1fh10l-5 9z\" fill=\"%s\"/>", x - 5, y - 5, fill);
+        render_fmt(b, "<path d=\"M%.1f %.1fh10l-5 9z\" fill=\"%s\"/>", x - 5, y - 5, fill);
         break;
     case VIEW_INJURY:
-        str_add(b, "<path d=\"M%.1f %.1fh3v3h3v3h-3v3h-3v-3h-3v-3h3z\" fill=\"%s\"/>", x - 1.5,
-                y - 4.5, fill);
+        render_fmt(b, "<path d=\"M%.1f %.1fh3v3h3v3h-3v3h-3v-3h-3v-3h3z\" fill=\"%s\"/>", x - 1.5,
+                   y - 4.5, fill);
         break;
     case VIEW_WARNING:
-        str_add(b,
-                "<path d=\"M%.1f %.1fl5.5 10h-11z\" fill=\"none\" stroke=\"%s\" "
-                "stroke-width=\"1.6\"/><path d=\"M%.1f %.1fv3.6\" stroke=\"%s\" "
-                "stroke-width=\"1.6\"/>",
-                x, y - 5.5, fill, x, y - 2, fill);
+        render_fmt(b,
+                   "<path d=\"M%.1f %.1fl5.5 10h-11z\" fill=\"none\" stroke=\"%s\" "
+                   "stroke-width=\"1.6\"/><path d=\"M%.1f %.1fv3.6\" stroke=\"%s\" "
+                   "stroke-width=\"1.6\"/>",
+                   x, y - 5.5, fill, x, y - 2, fill);
         break;
     case VIEW_STOPPAGE:
-        str_add(b, "<path d=\"M%.1f %.1fl9 9m0 -9l-9 9\" stroke=\"%s\" stroke-width=\"2.6\"/>",
-                x - 4.5, y - 4.5, fill);
+        render_fmt(b, "<path d=\"M%.1f %.1fl9 9m0 -9l-9 9\" stroke=\"%s\" stroke-width=\"2.6\"/>",
+                   x - 4.5, y - 4.5, fill);
         break;
     case VIEW_CRITICAL: /* a four-pointed star */
-        str_add(b,
-                "<path d=\"M%.1f %.1fl1.7 4.3 4.3 1.7-4.3 1.7-1.7 4.3-1.7-4.3-4.3-1.7 4.3-1.7z\" "
-                "fill=\"%s\"/>",
-                x, y - 6, fill);
+        render_fmt(
+            b,
+            "<path d=\"M%.1f %.1fl1.7 4.3 4.3 1.7-4.3 1.7-1.7 4.3-1.7-4.3-4.3-1.7 4.3-1.7z\" "
+            "fill=\"%s\"/>",
+            x, y - 6, fill);
         break;
     case VIEW_STUN: /* a lightning bolt */
-        str_add(b, "<path d=\"M%.1f %.1fl-5 7h4l-1.5 5 6-7.5h-4l1.5-4.5z\" fill=\"%s\"/>", x + 1.5,
-                y - 6, fill);
+        render_fmt(b, "<path d=\"M%.1f %.1fl-5 7h4l-1.5 5 6-7.5h-4l1.5-4.5z\" fill=\"%s\"/>",
+                   x + 1.5, y - 6, fill);
         break;
     case VIEW_BREAK: /* a square split by a crack */
-        str_add(b,
-                "<path d=\"M%.1f %.1fh4l1 3-2 2 1 5h-4zM%.1f %.1fh4v10h-4l-1-5 2-2z\" "
-                "fill=\"%s\"/>",
-                x - 5.5, y - 5, x + 1.5, y - 5, fill);
+        render_fmt(b,
+                   "<path d=\"M%.1f %.1fh4l1 3-2 2 1 5h-4zM%.1f %.1fh4v10h-4l-1-5 2-2z\" "
+                   "fill=\"%s\"/>",
+                   x - 5.5, y - 5, x + 1.5, y - 5, fill);
         break;
     case VIEW_MARK_KINDS:
         break;
@@ -124,16 +125,16 @@ static double meter_max(const struct bout_view *v)
 /* <svg ...><title>: the meter, the fighters. */
 static void chart_open(struct str *b, const struct bout_view *v)
 {
-    str_add(b,
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %d %d\" role=\"img\" "
-            "font-family=\"system-ui,sans-serif\" font-size=\"11\"><title>",
-            W, H);
+    render_fmt(b,
+               "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %d %d\" role=\"img\" "
+               "font-family=\"system-ui,sans-serif\" font-size=\"11\"><title>",
+               W, H);
     web_html(b, v->meter_name);
-    str_add(b, " of ");
+    render_fmt(b, " of ");
     web_html(b, v->corner[0].name);
-    str_add(b, " and ");
+    render_fmt(b, " and ");
     web_html(b, v->corner[1].name);
-    str_add(b, " round by round</title>");
+    render_fmt(b, " round by round</title>");
 }
 
 /* The grid and its labels, and the rounds along the bottom (the rounds
@@ -142,21 +143,21 @@ static void chart_axes(struct str *b, const struct chart *c)
 {
     for (double g = 0; g <= c->top + c->step / 2; g += c->step) {
         double y = y_of(g, c->top);
-        str_add(b, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>", LEFT, RIGHT,
-                y, y, g == 0 ? "#9aa4ae" : "#e6e9ed");
-        str_add(b, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\" fill=\"#66717c\">%g</text>",
-                LEFT - 6, y + 4, g);
+        render_fmt(b, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>", LEFT,
+                   RIGHT, y, y, g == 0 ? "#9aa4ae" : "#e6e9ed");
+        render_fmt(b, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\" fill=\"#66717c\">%g</text>",
+                   LEFT - 6, y + 4, g);
     }
     for (int r = 0; r <= c->rounds; r++) {
         double x = x_of(r, c->rounds);
         if (r > 0 && r > c->v->nrounds)
-            str_add(b, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" stroke=\"#f0f2f4\"/>", x,
-                    x, TOP, BOTTOM);
-        str_add(b, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" fill=\"#66717c\">%s", x,
-                BOTTOM + 14, r == 0 ? "start" : "");
+            render_fmt(b, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" stroke=\"#f0f2f4\"/>",
+                       x, x, TOP, BOTTOM);
+        render_fmt(b, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" fill=\"#66717c\">%s", x,
+                   BOTTOM + 14, r == 0 ? "start" : "");
         if (r > 0)
-            str_add(b, "%d", r);
-        str_add(b, "</text>");
+            render_fmt(b, "%d", r);
+        render_fmt(b, "</text>");
     }
 }
 
@@ -166,13 +167,13 @@ static void chart_names(struct str *b, const struct bout_view *v)
 {
     for (int s = 0; s < SIDES; s++) {
         double x = s ? RIGHT - 22 : LEFT + 4;
-        str_add(b,
-                "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"14\" y2=\"14\" stroke=\"%s\" "
-                "stroke-width=\"3\"/><text x=\"%.1f\" y=\"18\" font-size=\"13\" "
-                "font-weight=\"700\" fill=\"%s\" text-anchor=\"%s\">",
-                x, x + 22, colour[s], s ? x - 6 : x + 28, colour[s], s ? "end" : "start");
+        render_fmt(b,
+                   "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"14\" y2=\"14\" stroke=\"%s\" "
+                   "stroke-width=\"3\"/><text x=\"%.1f\" y=\"18\" font-size=\"13\" "
+                   "font-weight=\"700\" fill=\"%s\" text-anchor=\"%s\">",
+                   x, x + 22, colour[s], s ? x - 6 : x + 28, colour[s], s ? "end" : "start");
         web_html(b, v->corner[s].name);
-        str_add(b, "</text>");
+        render_fmt(b, "</text>");
     }
 }
 
@@ -191,10 +192,10 @@ static void chart_line(struct str *b, const struct chart *c, int s)
 
     /* As "%.1f,%.1f" and the rest would write them, without printf: a
      * bout page has these for every round. */
-    str_add(b,
-            "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2.5\" "
-            "stroke-linejoin=\"round\" points=\"",
-            colour[s]);
+    render_fmt(b,
+               "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2.5\" "
+               "stroke-linejoin=\"round\" points=\"",
+               colour[s]);
     point(b, x_of(0, c->rounds), y_of(v->meter_start[s], c->top));
     for (int i = 0; i < v->nrounds; i++) {
         str_ch(b, ' ');
@@ -231,11 +232,11 @@ static void chart_lanes(struct str *b)
 {
     for (int s = 0; s < SIDES; s++) {
         int y = s ? LANE1 : LANE0;
-        str_add(b,
-                "<line x1=\"%d\" x2=\"%d\" y1=\"%d\" y2=\"%d\" stroke=\"#eef0f2\" "
-                "stroke-width=\"14\" stroke-linecap=\"round\"/>"
-                "<circle cx=\"%d\" cy=\"%d\" r=\"4\" fill=\"%s\"/>",
-                LEFT, RIGHT, y, y, LEFT - 12, y, colour[s]);
+        render_fmt(b,
+                   "<line x1=\"%d\" x2=\"%d\" y1=\"%d\" y2=\"%d\" stroke=\"#eef0f2\" "
+                   "stroke-width=\"14\" stroke-linecap=\"round\"/>"
+                   "<circle cx=\"%d\" cy=\"%d\" r=\"4\" fill=\"%s\"/>",
+                   LEFT, RIGHT, y, y, LEFT - 12, y, colour[s]);
     }
 }
 
@@ -244,15 +245,15 @@ static void chart_lanes(struct str *b)
 static void mark_symbol(struct str *b, const struct view_round *vr, int s, enum view_mark_kind kind,
                         double x, double y)
 {
-    str_add(b, "<g><title>Round %d:", vr->round);
+    render_fmt(b, "<g><title>Round %d:", vr->round);
     for (int j = 0; j < vr->nmarks; j++)
         if (vr->marks[j].side == s && vr->marks[j].kind == kind) {
-            str_add(b, " ");
+            render_fmt(b, " ");
             web_html(b, vr->marks[j].text);
         }
-    str_add(b, "</title>");
+    render_fmt(b, "</title>");
     symbol(b, kind, x, y, colour[s]);
-    str_add(b, "</g>");
+    render_fmt(b, "</g>");
 }
 
 /* The kinds of mark round vr left on side s, in kinds[]; returns how
@@ -316,7 +317,8 @@ static void chart_key(struct str *b, const struct bout_view *v)
         if (!(v->mark_kinds & 1u << k))
             continue;
         symbol(b, k, x, H - 10, "#66717c");
-        str_add(b, "<text x=\"%.1f\" y=\"%d\" fill=\"#66717c\">%s</text>", x + 10, H - 6, names[k]);
+        render_fmt(b, "<text x=\"%.1f\" y=\"%d\" fill=\"#66717c\">%s</text>", x + 10, H - 6,
+                   names[k]);
         x += 120;
     }
 }
@@ -336,5 +338,5 @@ void chart_svg(struct str *b, const struct bout_view *v)
         for (int s = 0; s < SIDES; s++)
             round_marks(b, &c, &v->round[i], s);
     chart_key(b, v);
-    str_add(b, "</svg>");
+    render_fmt(b, "</svg>");
 }

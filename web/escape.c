@@ -11,8 +11,6 @@
  * And the pages' own numbers, written without printf (web_int, web_tenths)
  * where a page writes many: the same bytes printf writes.
  */
-#include <float.h>
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -74,67 +72,55 @@ static const char *html_entity(unsigned char c)
     }
 }
 
+/* What web_html does with each byte: 0 copies it, 1 writes its entity
+ * (html_entity), 2 drops it (a control character), 3 reads a UTF-8
+ * sequence. */
+#define HTML_CLASS(c)                                                                              \
+    ((c) >= 0x80                                                           ? 3                     \
+     : (c) < 0x20 || (c) == 0x7f                                           ? 2                     \
+     : (c) == '&' || (c) == '<' || (c) == '>' || (c) == '"' || (c) == '\'' ? 1                     \
+                                                                           : 0)
+#define HTML_C4(c)  HTML_CLASS(c), HTML_CLASS(c + 1), HTML_CLASS(c + 2), HTML_CLASS(c + 3)
+#define HTML_C16(c) HTML_C4(c), HTML_C4(c + 4), HTML_C4(c + 8), HTML_C4(c + 12)
+#define HTML_C64(c) HTML_C16(c), HTML_C16(c + 16), HTML_C16(c + 32), HTML_C16(c + 48)
+static const unsigned char html_class[256] = {HTML_C64(0), HTML_C64(64), HTML_C64(128),
+                                              HTML_C64(192)};
+
 void web_html(struct str *out, const char *text)
 {
     const unsigned char *s = (const unsigned char *)(text ? text : "");
 
     while (*s) {
         const unsigned char *run = s;
-        /* The common case: a run of plain printable ASCII. */
-        while (*s >= 0x20 && *s < 0x7f && !html_entity(*s))
+        /* The common case: a run of plain printable ASCII (the NUL ends
+         * it, being a control character). */
+        while (html_class[*s] == 0)
             s++;
         if (s > run)
             str_raw(out, (const char *)run, (size_t)(s - run));
-        if (!*s)
+        switch (html_class[*s]) {
+        case 1:
+            str_cat(out, html_entity(*s++));
             break;
-        const char *entity = html_entity(*s);
-        if (entity) {
-            str_cat(out, entity);
-            s++;
-        } else if (*s < 0x20 || *s == 0x7f) {
-            s++; /* control characters (IRC's bold and colours) say nothing here */
-        } else {
+        case 2:
+            if (*s)
+                s++; /* control characters (IRC's bold and colours) say nothing here */
+            break;
+        default:
             s += utf8_copy(out, s, REPLACEMENT, 3);
+            break;
         }
     }
 }
 
 void web_int(struct str *out, long long v)
 {
-    char buf[24];
-    char *p = buf + sizeof(buf);
-    unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
-
-    do {
-        *--p = (char)('0' + u % 10);
-        u /= 10;
-    } while (u);
-    if (v < 0)
-        *--p = '-';
-    str_raw(out, p, (size_t)(buf + sizeof(buf) - p));
+    render_int(out, v);
 }
 
 void web_tenths(struct str *out, double v)
 {
-#if LDBL_MANT_DIG >= 57
-    /* v * 10 is exact in a long double of 57 bits or more (v's 53 times
-     * 10's 4), so its fraction says how printf rounds: up past a half,
-     * down below, to the even tenth on an exact half. */
-    if (isfinite(v) && fabs(v) < 1e15) {
-        int neg = signbit(v) != 0;
-        long double t = fabsl((long double)v * 10.0L), whole = floorl(t), frac = t - whole;
-        unsigned long long n = (unsigned long long)whole;
-        if (frac > 0.5L || (frac == 0.5L && (n & 1)))
-            n++;
-        if (neg) /* "-0.0" too, as printf writes a negative that rounds to 0 */
-            str_ch(out, '-');
-        web_int(out, (long long)(n / 10));
-        str_ch(out, '.');
-        str_ch(out, (char)('0' + n % 10));
-        return;
-    }
-#endif
-    str_add(out, "%.1f", v);
+    render_fixed(out, v, 1); /* exact, as printf rounds (render_fmt.c) */
 }
 
 /* 1 for a byte a JSON string (safe inside HTML) carries as it is. */

@@ -95,23 +95,23 @@ static void head(struct str *b, const struct route *r, const char *title, int re
     WEB_LIT(b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
                "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">");
     if (refresh > 0)
-        str_add(b, "<meta http-equiv=\"refresh\" content=\"%d\">", refresh);
-    str_add(b, "<title>");
+        render_fmt(b, "<meta http-equiv=\"refresh\" content=\"%d\">", refresh);
+    render_fmt(b, "<title>");
     web_html(b, title);
     /* The style sheet as it is (printf would copy it a byte at a time). */
     WEB_LIT(b, " - Ringside</title><style>");
     str_cat(b, style);
     WEB_LIT(b, "</style></head><body><header>");
-    str_add(b, "<a class=\"brand\" href=\"%s./\">RING<span>SIDE</span></a><nav>", r->root);
-    str_add(b, "<a href=\"%slive\">Live</a>", r->root);
+    render_fmt(b, "<a class=\"brand\" href=\"%s./\">RING<span>SIDE</span></a><nav>", r->root);
+    render_fmt(b, "<a href=\"%slive\">Live</a>", r->root);
     for (int i = 0; i < RULES_COUNT; i++) {
         const struct ruleset *rs = ruleset_get((enum rules)i);
-        str_add(b, "<a href=\"%sstandings/%s\">%s</a>", r->root, rs->name, rs->title);
+        render_fmt(b, "<a href=\"%sstandings/%s\">%s</a>", r->root, rs->name, rs->title);
     }
-    str_add(b, "<a href=\"%stournaments\">Tournaments</a>", r->root);
-    str_add(b, "<a href=\"%shalloffame\">Hall of fame</a>", r->root);
-    str_add(b, "<a href=\"%spundits\">Pundits</a>", r->root);
-    str_add(b, "</nav></header><main>");
+    render_fmt(b, "<a href=\"%stournaments\">Tournaments</a>", r->root);
+    render_fmt(b, "<a href=\"%shalloffame\">Hall of fame</a>", r->root);
+    render_fmt(b, "<a href=\"%spundits\">Pundits</a>", r->root);
+    render_fmt(b, "</nav></header><main>");
 }
 
 static void foot(struct str *b)
@@ -130,9 +130,9 @@ static void finish(struct str *b, int status, int refresh, struct reply *out)
 
 static void fighter_link(struct str *b, const struct route *r, int64_t id, const char *name)
 {
-    str_add(b, "<a href=\"%sfighters/%lld\">", r->root, (long long)id);
+    render_fmt(b, "<a href=\"%sfighters/%lld\">", r->root, (long long)id);
     web_html(b, name);
-    str_add(b, "</a>");
+    render_fmt(b, "</a>");
 }
 
 static const char *rules_title(int rules)
@@ -163,15 +163,15 @@ static void kind_add(struct str *b, const struct db_bout *bt)
 {
     switch (bt->kind) {
     case DB_BOUT_LEAGUE:
-        str_add(b, "<span class=\"pill %s\">%s</span> league, turn %d",
-                league_name((enum league)bt->league), league_name((enum league)bt->league),
-                bt->turn);
+        render_fmt(b, "<span class=\"pill %s\">%s</span> league, turn %d",
+                   league_name((enum league)bt->league), league_name((enum league)bt->league),
+                   bt->turn);
         break;
     case DB_BOUT_TITLE:
-        str_add(b, "<span class=\"pill title\">TITLE</span> turn %d", bt->turn);
+        render_fmt(b, "<span class=\"pill title\">TITLE</span> turn %d", bt->turn);
         break;
     default:
-        str_add(b, "exhibition");
+        render_fmt(b, "exhibition");
         break;
     }
 }
@@ -637,11 +637,11 @@ static double kit_percent(const struct ruleset *rs, int cond)
 /* A condition as a bar and a figure. */
 static void condition_add(struct str *b, double pct)
 {
-    str_add(b, "<span class=\"bar\"><i class=\"%s\" style=\"width:%.1f%%\"></i></span>%.1f%%",
-            pct > 60   ? "ok"
-            : pct > 25 ? "worn"
-                       : "low",
-            pct, pct);
+    render_fmt(b, "<span class=\"bar\"><i class=\"%s\" style=\"width:%.1f%%\"></i></span>%.1f%%",
+               pct > 60   ? "ok"
+               : pct > 25 ? "worn"
+                          : "low",
+               pct, pct);
 }
 
 /* The equipment of sheet `s` (a ruleset with equipment): each slot's
@@ -833,17 +833,17 @@ static void tape_piece(struct str *b, const struct bout_view *v, int side, int s
 
     render_kit_piece(v->rec.rules, slot, item, piece, sizeof(piece));
     web_html(b, piece);
-    str_add(b, " %.1f%%", kit_percent(rs, cond));
+    render_fmt(b, " %.1f%%", kit_percent(rs, cond));
     if (v->nrounds == 0)
         return;
     int k = piece_now(v, side, slot, item);
     if (k < 0) {
-        str_add(b, " &rarr; <span class=\"gone\">broken</span>");
+        render_fmt(b, " &rarr; <span class=\"gone\">broken</span>");
     } else {
         int it, c;
         sheet_kit_get(&v->kit_now[side], k, &it, &c);
         if (c != cond)
-            str_add(b, " &rarr; %.1f%%", kit_percent(rs, c));
+            render_fmt(b, " &rarr; %.1f%%", kit_percent(rs, c));
     }
 }
 
@@ -852,20 +852,21 @@ static void tape(struct str *b, const struct route *r, const struct bout_view *v
     const struct ruleset *rs = ruleset_get(v->rec.rules);
     const char *cls[SIDES] = {"sa", "sb"};
 
-    str_add(b, "<div class=\"card tape\">");
+    render_fmt(b, "<div class=\"card tape\">");
     for (int s = 0; s < SIDES; s++) {
-        str_add(b, "%s<div><div class=\"who %s\">", s ? "<div class=\"k\">vs</div>" : "", cls[s]);
+        render_fmt(b, "%s<div><div class=\"who %s\">", s ? "<div class=\"k\">vs</div>" : "",
+                   cls[s]);
         fighter_link(b, r, v->rec.fighter[s], v->corner[s].name);
-        str_add(b, "</div><div class=\"small muted\">");
+        render_fmt(b, "</div><div class=\"small muted\">");
         web_html(b, v->corner[s].owner);
-        str_add(b, "</div></div>");
+        render_fmt(b, "</div></div>");
     }
     for (int i = 0; i < rs->nfields; i++)
-        str_add(b,
-                "<div class=\"n\" style=\"text-align:center\">%d</div><div class=\"k\">%s</div>"
-                "<div class=\"n\" style=\"text-align:center\">%d</div>",
-                sheet_field_get(&v->corner[0].sheet, i), rs->fields[i].label,
-                sheet_field_get(&v->corner[1].sheet, i));
+        render_fmt(b,
+                   "<div class=\"n\" style=\"text-align:center\">%d</div><div class=\"k\">%s</div>"
+                   "<div class=\"n\" style=\"text-align:center\">%d</div>",
+                   sheet_field_get(&v->corner[0].sheet, i), rs->fields[i].label,
+                   sheet_field_get(&v->corner[1].sheet, i));
     for (int k = 0; k < rs->kit_slots; k++) {
         int item[SIDES], cond[SIDES];
         for (int s = 0; s < SIDES; s++)
@@ -874,30 +875,30 @@ static void tape(struct str *b, const struct route *r, const struct bout_view *v
             continue;
         for (int s = 0; s < SIDES; s++) {
             if (s)
-                str_add(b, "<div class=\"k\">%s</div>", rs->kit_slot_name(k));
-            str_add(b, "<div class=\"small\">");
+                render_fmt(b, "<div class=\"k\">%s</div>", rs->kit_slot_name(k));
+            render_fmt(b, "<div class=\"small\">");
             if (item[s])
                 tape_piece(b, v, s, k, item[s], cond[s]);
             else
-                str_add(b, "<span class=\"muted\">-</span>");
-            str_add(b, "</div>");
+                render_fmt(b, "<span class=\"muted\">-</span>");
+            render_fmt(b, "</div>");
         }
     }
     if (rs->kit_slots > 0) {
         char note[RENDER_LINE_MAX];
         for (int s = 0; s < SIDES; s++) {
             if (s)
-                str_add(b, "<div class=\"k\">carried</div>");
+                render_fmt(b, "<div class=\"k\">carried</div>");
             render_kit_note(&v->corner[s].sheet, note, sizeof(note));
-            str_add(b, "<div class=\"small muted\">");
+            render_fmt(b, "<div class=\"small muted\">");
             web_html(b, note);
-            str_add(b, "</div>");
+            render_fmt(b, "</div>");
         }
     }
-    str_add(b, "<div>%d-%d-%d</div><div class=\"k\">record now</div><div>%d-%d-%d</div>",
-            v->corner[0].wins, v->corner[0].losses, v->corner[0].draws, v->corner[1].wins,
-            v->corner[1].losses, v->corner[1].draws);
-    str_add(b, "</div>");
+    render_fmt(b, "<div>%d-%d-%d</div><div class=\"k\">record now</div><div>%d-%d-%d</div>",
+               v->corner[0].wins, v->corner[0].losses, v->corner[0].draws, v->corner[1].wins,
+               v->corner[1].losses, v->corner[1].draws);
+    render_fmt(b, "</div>");
 }
 
 static const char *const mark_names[VIEW_MARK_KINDS] = {
@@ -931,15 +932,15 @@ static void round_card(struct str *b, const struct bout_view *v, const struct vi
         WEB_LIT(b, "</ul>");
     }
     if (vr->nmarks) {
-        str_add(b, "<ul class=\"marks small\">");
+        render_fmt(b, "<ul class=\"marks small\">");
         for (int i = 0; i < vr->nmarks; i++) {
             const struct view_mark *m = &vr->marks[i];
-            str_add(b, "<li><span class=\"%s\" title=\"%s\">%s</span> ", m->side == 1 ? "sb" : "sa",
-                    mark_names[m->kind], mark_icons[m->kind]);
+            render_fmt(b, "<li><span class=\"%s\" title=\"%s\">%s</span> ",
+                       m->side == 1 ? "sb" : "sa", mark_names[m->kind], mark_icons[m->kind]);
             web_html(b, m->text);
-            str_add(b, "</li>");
+            render_fmt(b, "</li>");
         }
-        str_add(b, "</ul>");
+        render_fmt(b, "</ul>");
     }
     WEB_LIT(b, "<div class=\"small muted\">");
     web_html(b, vr->score);
@@ -961,54 +962,56 @@ static void bout_heading(struct str *b, const struct bout_view *v, int live, int
 {
     char date[40];
 
-    str_add(b, "<h1>Bout #%lld: <span class=\"sa\">", (long long)v->rec.id);
+    render_fmt(b, "<h1>Bout #%lld: <span class=\"sa\">", (long long)v->rec.id);
     web_html(b, v->corner[0].name);
-    str_add(b, "</span> vs <span class=\"sb\">");
+    render_fmt(b, "</span> vs <span class=\"sb\">");
     web_html(b, v->corner[1].name);
-    str_add(b, "</span>%s</h1><div class=\"small muted\">%s, %d rounds &middot; ",
-            live ? " <span class=\"pill live\">LIVE</span>" : "", rules_title(v->rec.rules),
-            v->rec.rounds);
+    render_fmt(b, "</span>%s</h1><div class=\"small muted\">%s, %d rounds &middot; ",
+               live ? " <span class=\"pill live\">LIVE</span>" : "", rules_title(v->rec.rules),
+               v->rec.rounds);
     kind_add(b, &v->rec);
-    str_add(b, " &middot; ");
+    render_fmt(b, " &middot; ");
     web_html(b, v->rec.channel);
-    str_add(b, " &middot; %s</div>", web_date(v->rec.started, date, sizeof(date)));
+    render_fmt(b, " &middot; %s</div>", web_date(v->rec.started, date, sizeof(date)));
     if (live) {
-        str_add(b,
-                "<div class=\"result\">Live: %d of %d rounds fought. This page reloads "
-                "every %d seconds.</div>",
-                v->nrounds, v->rec.rounds, refresh);
+        render_fmt(b,
+                   "<div class=\"result\">Live: %d of %d rounds fought. This page reloads "
+                   "every %d seconds.</div>",
+                   v->nrounds, v->rec.rounds, refresh);
     } else {
-        str_add(b, "<div class=\"result\">");
+        render_fmt(b, "<div class=\"result\">");
         web_html(b, v->result);
-        str_add(b, "</div>");
+        render_fmt(b, "</div>");
     }
 }
 
 /* The rounds fought, each a card, and a finished bout's result. */
 static void bout_rounds(struct str *b, const struct bout_view *v, int live)
 {
-    str_add(b, "<h2>Rounds</h2>");
+    render_fmt(b, "<h2>Rounds</h2>");
     if (v->nrounds == 0)
-        str_add(b, "<div class=\"card muted\">Round 1 is about to be fought.</div>");
+        render_fmt(b, "<div class=\"card muted\">Round 1 is about to be fought.</div>");
     for (int i = 0; i < v->nrounds; i++)
         round_card(b, v, &v->round[i]);
     if (live || !v->nresult)
         return;
-    str_add(b, "<h2>Result</h2><div class=\"card\">");
+    render_fmt(b, "<h2>Result</h2><div class=\"card\">");
     for (int i = 0; i < v->nresult; i++) {
-        str_add(b, "<div>");
+        render_fmt(b, "<div>");
         web_html(b, v->result_lines[i]);
-        str_add(b, "</div>");
+        render_fmt(b, "</div>");
     }
-    str_add(b, "</div>");
+    render_fmt(b, "</div>");
 }
 
-static void page_bout(struct web *w, const struct route *r, struct reply *out)
+/* The answer for bout r->id that has no view (bout_view said why in
+ * err): not found, never fought, the database failing, or a bout that
+ * does not replay. */
+static void bout_missing(struct web *w, const struct route *r, const char *err, struct reply *out)
 {
     struct db_bout rec;
-    char err[256], title[128];
-
     int rc = db_bout_get(w->db, r->id, &rec);
+
     if (rc == DB_NOTFOUND ||
         (rc == DB_OK && rec.state != DB_BOUT_LIVE && rec.state != DB_BOUT_OVER))
         return not_found(r,
@@ -1017,9 +1020,18 @@ static void page_bout(struct web *w, const struct route *r, struct reply *out)
                          out);
     if (rc != DB_OK)
         return db_failed(r, out);
+    pages_error(r, 500, "This bout does not replay", err, out);
+}
+
+static void page_bout(struct web *w, const struct route *r, struct reply *out)
+{
+    char err[256], title[128];
+
+    /* The record is read once, by the view; only a bout without one is
+     * read again, to say why. */
     struct bout_view *v = bout_view(w->db, r->id, err, sizeof(err));
     if (!v)
-        return pages_error(r, 500, "This bout does not replay", err, out);
+        return bout_missing(w, r, err, out);
     int live = v->rec.state == DB_BOUT_LIVE;
     const struct ruleset *rs = ruleset_get(v->rec.rules);
     int refresh = !live ? 0 : rs && rs->auto_rounds ? AUTO_REFRESH : LIVE_REFRESH;
@@ -1030,21 +1042,21 @@ static void page_bout(struct web *w, const struct route *r, struct reply *out)
              v->corner[1].name);
     head(&b, r, title, refresh);
     bout_heading(&b, v, live, refresh);
-    str_add(&b, "<h2>Tale of the tape</h2>");
+    render_fmt(&b, "<h2>Tale of the tape</h2>");
     tape(&b, r, v);
-    str_add(&b, "<h2>%c%s round by round</h2><div class=\"chart\">",
-            v->meter_name[0] >= 'a' && v->meter_name[0] <= 'z' ? v->meter_name[0] - 32 : '?',
-            v->meter_name[0] ? v->meter_name + 1 : "");
+    render_fmt(&b, "<h2>%c%s round by round</h2><div class=\"chart\">",
+               v->meter_name[0] >= 'a' && v->meter_name[0] <= 'z' ? v->meter_name[0] - 32 : '?',
+               v->meter_name[0] ? v->meter_name + 1 : "");
     chart_svg(&b, v);
-    str_add(&b, "</div>");
+    render_fmt(&b, "</div>");
     bout_rounds(&b, v, live);
     if (predictions_html(w, v, &b) != 0) {
         bout_view_free(v);
         str_free(&b);
         return db_failed(r, out);
     }
-    str_add(&b, "<p class=\"small\"><a href=\"%sapi/bouts/%lld\">This bout as JSON</a></p>",
-            r->root, (long long)v->rec.id);
+    render_fmt(&b, "<p class=\"small\"><a href=\"%sapi/bouts/%lld\">This bout as JSON</a></p>",
+               r->root, (long long)v->rec.id);
     bout_view_free(v);
     foot(&b);
     finish(&b, 200, refresh, out);

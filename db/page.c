@@ -1,0 +1,80 @@
+/*
+ * page.c - what the bout pages read that the rest of db/ does not: a
+ * bout's two corners by name and record, in one kept query (a page is
+ * fought again at every view, and the fighters' full rows, thirty columns
+ * each, were a third of its reads).
+ */
+#include <string.h>
+
+#include "db_internal.h"
+
+/* Two lookups by the primary key, one after the other (an OR of the two
+ * ids would make SQLite gather the rows in a temporary set first). */
+#define CORNER_SQL                                                                                 \
+    "SELECT f.id, a.name, f.name, f.wins, f.losses, f.draws, f.kos, f.tkos, f.towels, f.dqs,"      \
+    " f.forfeits FROM fighters f JOIN accounts a ON a.id = f.account_id WHERE f.id = "
+static const char corners_sql[] = CORNER_SQL "?1 UNION ALL " CORNER_SQL "?2";
+
+/* Copies column col's text into dst (DB_NAME_MAX bytes): 0, or -1 when it
+ * is NULL or too long (the full read cuts those: fighter.c). */
+static int name_copy(struct dbs *q, int col, char *dst)
+{
+    const char *s = dbs_col_text(q, col);
+    size_t n = s ? strlen(s) : DB_NAME_MAX;
+
+    if (n >= DB_NAME_MAX)
+        return -1;
+    memcpy(dst, s, n + 1);
+    return 0;
+}
+
+/* The row at q into whichever of out[] has its id; returns the sides it
+ * filled (1 << side), or -1 for a name the full read must give. */
+static int corner_read(struct dbs *q, const int64_t id[SIDES], struct db_fighter out[SIDES])
+{
+    int64_t fid = dbs_col_int64(q, 0);
+    int got = 0;
+
+    for (int s = 0; s < SIDES; s++) {
+        struct db_fighter *f = &out[s];
+        if (id[s] != fid)
+            continue;
+        f->id = fid;
+        if (name_copy(q, 1, f->owner) != 0 || name_copy(q, 2, f->name) != 0)
+            return -1;
+        f->wins = dbs_col_int(q, 3);
+        f->losses = dbs_col_int(q, 4);
+        f->draws = dbs_col_int(q, 5);
+        f->kos = dbs_col_int(q, 6);
+        f->tkos = dbs_col_int(q, 7);
+        f->towels = dbs_col_int(q, 8);
+        f->dqs = dbs_col_int(q, 9);
+        f->forfeits = dbs_col_int(q, 10);
+        got |= 1 << s;
+    }
+    return got;
+}
+
+int db_bout_corners(struct db *db, const int64_t id[SIDES], struct db_fighter out[SIDES])
+{
+    struct dbs *q = dbs_prepare_kept(db, corners_sql);
+    int got = 0, step;
+
+    if (!q)
+        return DB_ERROR;
+    memset(out, 0, SIDES * sizeof(*out));
+    dbs_bind_int64(q, 1, id[0]);
+    dbs_bind_int64(q, 2, id[1]);
+    while ((step = dbs_step(q)) == DBS_ROW) {
+        int more = corner_read(q, id, out);
+        if (more < 0) {
+            step = DBS_ERR;
+            break;
+        }
+        got |= more;
+    }
+    dbs_free(q);
+    if (step != DBS_DONE)
+        return DB_ERROR;
+    return got == (1 << SIDES) - 1 ? DB_OK : DB_NOTFOUND;
+}
