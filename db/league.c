@@ -44,15 +44,14 @@ int db_league_count(struct db *db, enum rules rules, int *n)
     if (!name)
         return DB_ERROR;
 
-    sqlite3_stmt *st = db->st[STMT_LEAGUE_COUNT];
+    struct dbs *q = dbs_table(db, STMT_LEAGUE_COUNT);
     int rc = DB_ERROR;
-    if (sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC) != SQLITE_OK) {
-        db_bind_failed(db, st);
-    } else if (db_row(db, st) == SQLITE_ROW) {
-        *n = sqlite3_column_int(st, 0);
+    dbs_bind_text(q, 1, name);
+    if (dbs_step(q) == DBS_ROW) {
+        *n = dbs_col_int(q, 0);
         rc = DB_OK;
     }
-    db_stmt_done(st);
+    dbs_reset(q);
     return rc;
 }
 
@@ -64,23 +63,20 @@ int db_league_plans(struct db *db, enum rules rules,
     if (!name)
         return DB_ERROR;
 
-    sqlite3_stmt *st = db->st[STMT_LEAGUE_PLANS];
+    struct dbs *q = dbs_table(db, STMT_LEAGUE_PLANS);
     char *text = xmalloc(DB_PLAN_MAX), what[64];
-    int rc = DB_OK, step = SQLITE_DONE;
-    if (sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC) != SQLITE_OK) {
-        db_bind_failed(db, st);
-        rc = DB_ERROR;
-    }
-    while (rc == DB_OK && (step = db_row(db, st)) == SQLITE_ROW) {
-        int64_t fighter = sqlite3_column_int64(st, 0);
+    int rc = DB_OK, step = DBS_DONE;
+    dbs_bind_text(q, 1, name);
+    while (rc == DB_OK && (step = dbs_step(q)) == DBS_ROW) {
+        int64_t fighter = dbs_col_int64(q, 0);
         snprintf(what, sizeof(what), "the plan of fighter %" PRId64, fighter);
-        rc = db_column_text(db, st, 1, text, DB_PLAN_MAX, what);
+        rc = dbs_col_copy(q, 1, text, DB_PLAN_MAX, what);
         if (rc == DB_OK)
             each(ctx, fighter, text);
     }
-    if (rc == DB_OK && step != SQLITE_DONE)
+    if (rc == DB_OK && step != DBS_DONE)
         rc = DB_ERROR;
-    db_stmt_done(st);
+    dbs_reset(q);
     free(text);
     return rc;
 }
@@ -91,11 +87,13 @@ int db_league_plans(struct db *db, enum rules rules,
 
 void db_league_cache(struct db *db, int turn)
 {
-    /* Not a statement prepared once: SQLite sets the cache size of a
-     * PRAGMA when preparing it. Straight to SQLite, past the fault hook:
-     * the cache's size is no data, and a turn fights the same with either;
-     * a failure costs speed only. */
-    sqlite3_exec(db->conn, turn ? CACHE_TURN : CACHE_DEFAULT, NULL, NULL, NULL);
+    /* SQLite's alone (the cache of another backend is its server's). Not
+     * a statement prepared once: SQLite sets the cache size of a PRAGMA
+     * when preparing it. Straight to SQLite, past the fault hook: the
+     * cache's size is no data, and a turn fights the same with either; a
+     * failure costs speed only. */
+    if (db->backend == DB_BACKEND_SQLITE)
+        sqlite3_exec(db->conn, turn ? CACHE_TURN : CACHE_DEFAULT, NULL, NULL, NULL);
 }
 
 /* ------------------------------------------------------------- champions */
@@ -107,33 +105,30 @@ int db_champion_get(struct db *db, enum rules rules, int64_t *fighter, int *defe
     if (!name)
         return DB_ERROR;
 
-    sqlite3_stmt *st = db->st[STMT_CHAMPION_GET];
+    struct dbs *q = dbs_table(db, STMT_CHAMPION_GET);
     int rc = DB_ERROR;
 
-    if (sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC) != SQLITE_OK) {
-        db_bind_failed(db, st);
-    } else {
-        switch (db_row(db, st)) {
-        case SQLITE_ROW:
-            if (sqlite3_column_type(st, 0) == SQLITE_NULL) {
-                db_fail(db, "the %s title is vacant", name);
-                rc = DB_NOTFOUND;
-                break;
-            }
-            *fighter = sqlite3_column_int64(st, 0);
-            *defences = sqlite3_column_int(st, 1);
-            rc = *defences >= 0 ? DB_OK
-                                : db_fail(db, "the %s champion has %d defences", name, *defences);
-            break;
-        case SQLITE_DONE:
+    dbs_bind_text(q, 1, name);
+    switch (dbs_step(q)) {
+    case DBS_ROW:
+        if (dbs_col_is_null(q, 0)) {
             db_fail(db, "the %s title is vacant", name);
             rc = DB_NOTFOUND;
             break;
-        default:
-            break;
         }
+        *fighter = dbs_col_int64(q, 0);
+        *defences = dbs_col_int(q, 1);
+        rc = *defences >= 0 ? DB_OK
+                            : db_fail(db, "the %s champion has %d defences", name, *defences);
+        break;
+    case DBS_DONE:
+        db_fail(db, "the %s title is vacant", name);
+        rc = DB_NOTFOUND;
+        break;
+    default:
+        break;
     }
-    db_stmt_done(st);
+    dbs_reset(q);
     return rc;
 }
 
@@ -161,21 +156,20 @@ int db_champion_set(struct db *db, enum rules rules, int64_t fighter, int defenc
         defences = 0; /* a vacant title has none */
     }
 
-    sqlite3_stmt *st = db->st[STMT_CHAMPION_SET];
-    int bad = sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC) != SQLITE_OK;
-    bad |=
-        (fighter > 0 ? sqlite3_bind_int64(st, 2, fighter) : sqlite3_bind_null(st, 2)) != SQLITE_OK;
-    bad |= sqlite3_bind_int(st, 3, defences) != SQLITE_OK;
-    bad |= sqlite3_bind_int64(st, 4, now) != SQLITE_OK;
-    switch (db_run(db, st, bad)) {
-    case SQLITE_DONE:
+    struct dbs *q = dbs_table(db, STMT_CHAMPION_SET);
+    dbs_bind_text(q, 1, name);
+    if (fighter > 0)
+        dbs_bind_int64(q, 2, fighter);
+    else
+        dbs_bind_null(q, 2);
+    dbs_bind_int64(q, 3, defences);
+    dbs_bind_int64(q, 4, now);
+    if (dbs_run(q) == DBS_DONE)
         return DB_OK;
-    case SQLITE_CONSTRAINT_FOREIGNKEY:
-        db_fail(db, "no fighter %" PRId64, fighter);
-        return DB_NOTFOUND;
-    default:
+    if (dbs_error(q) != DBS_E_FOREIGN_KEY)
         return DB_ERROR;
-    }
+    db_fail(db, "no fighter %" PRId64, fighter);
+    return DB_NOTFOUND;
 }
 
 /* ----------------------------------------------------------------- turns */
@@ -187,33 +181,28 @@ int db_turn_add(struct db *db, enum rules rules, int64_t now, int *number)
     if (!name)
         return DB_ERROR;
 
-    sqlite3_stmt *st = db->st[STMT_TURN_ADD];
-    int bad = sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC) != SQLITE_OK;
-    bad |= sqlite3_bind_int64(st, 2, now) != SQLITE_OK;
-    if (bad) {
-        db_bind_failed(db, st);
-        db_stmt_done(st);
-        return DB_ERROR;
-    }
-    /* RETURNING gives the row; stepping on to SQLITE_DONE ends the
+    struct dbs *q = dbs_table(db, STMT_TURN_ADD);
+    dbs_bind_text(q, 1, name);
+    dbs_bind_int64(q, 2, now);
+    /* RETURNING gives the row; stepping on to DBS_DONE ends the
      * statement, and so commits it outside a transaction. */
-    int rc = DB_ERROR, got = 0, step = db_row(db, st);
-    if (step == SQLITE_DONE)
+    int rc = DB_ERROR, got = 0, step = dbs_step(q);
+    if (step == DBS_DONE)
         db_fail(db, "adding a turn returned no number");
-    if (step == SQLITE_ROW) {
-        got = sqlite3_column_int(st, 0);
-        switch (db_row(db, st)) {
-        case SQLITE_DONE:
+    if (step == DBS_ROW) {
+        got = dbs_col_int(q, 0);
+        switch (dbs_step(q)) {
+        case DBS_DONE:
             rc = DB_OK;
             break;
-        case SQLITE_ROW:
+        case DBS_ROW:
             db_fail(db, "adding a turn returned more than one row");
             break;
         default:
             break;
         }
     }
-    db_stmt_done(st);
+    dbs_reset(q);
     if (rc == DB_OK)
         *number = got;
     return rc;
@@ -226,26 +215,23 @@ int db_turn_last(struct db *db, enum rules rules, int *number, int64_t *when)
     if (!name)
         return DB_ERROR;
 
-    sqlite3_stmt *st = db->st[STMT_TURN_LAST];
+    struct dbs *q = dbs_table(db, STMT_TURN_LAST);
     int rc = DB_ERROR;
 
-    if (sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC) != SQLITE_OK) {
-        db_bind_failed(db, st);
-    } else {
-        switch (db_row(db, st)) {
-        case SQLITE_ROW:
-            *number = sqlite3_column_int(st, 0);
-            *when = sqlite3_column_int64(st, 1);
-            rc = DB_OK;
-            break;
-        case SQLITE_DONE:
-            db_fail(db, "no %s turn has run yet", name);
-            rc = DB_NOTFOUND;
-            break;
-        default:
-            break;
-        }
+    dbs_bind_text(q, 1, name);
+    switch (dbs_step(q)) {
+    case DBS_ROW:
+        *number = dbs_col_int(q, 0);
+        *when = dbs_col_int64(q, 1);
+        rc = DB_OK;
+        break;
+    case DBS_DONE:
+        db_fail(db, "no %s turn has run yet", name);
+        rc = DB_NOTFOUND;
+        break;
+    default:
+        break;
     }
-    db_stmt_done(st);
+    dbs_reset(q);
     return rc;
 }
