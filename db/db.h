@@ -477,6 +477,12 @@ int db_league_plans(struct db *db, enum rules rules,
  * nothing stored changes; it never fails. */
 void db_league_cache(struct db *db, int turn);
 
+/* Migration 17's change-stamp triggers off on this connection for a
+ * league turn (`turn` 1), whose statements set every stamp themselves, or
+ * on again (0); other connections keep them. Speed alone: the stamps
+ * stored are the same; it never fails. Only between transactions. */
+void db_league_stamping(struct db *db, int turn);
+
 /* The International Champion of a ruleset and his successful defences:
  * DB_NOTFOUND (nothing written) when the title is vacant. */
 int db_champion_get(struct db *db, enum rules rules, int64_t *fighter, int *defences);

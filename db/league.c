@@ -15,7 +15,9 @@
  * A turn reads all of a ruleset's active fighters at once: their number
  * first (db_league_count, so that the list is read once into an array of
  * the right size), then all their plans in one statement (db_league_plans);
- * and it runs with a page cache large enough for its writes (db_league_cache).
+ * and it runs with a page cache large enough for its writes (db_league_cache)
+ * and without the stamp triggers of migration 17 on its connection
+ * (db_league_stamping), as every statement it runs sets the stamps itself.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -94,6 +96,20 @@ void db_league_cache(struct db *db, int turn)
      * failure costs speed only. */
     if (db->backend == DB_BACKEND_SQLITE)
         sqlite3_exec(db->conn, turn ? CACHE_TURN : CACHE_DEFAULT, NULL, NULL, NULL);
+}
+
+void db_league_stamping(struct db *db, int turn)
+{
+    /* A trigger that exists makes every UPDATE of its table a statement
+     * that may write twice, and so one that keeps a statement journal:
+     * SQLite copies each page it touches before writing it, on top of the
+     * trigger's own frame, even when its WHEN clause never fires (a sixth
+     * of a turn). Off on this connection alone: every other writer (a hand
+     * edit in sqlite3, ringside-web) keeps them. SQLite's alone; changing
+     * the setting makes the connection prepare its statements again when
+     * next run (a few dozen a turn), which it does by itself. */
+    if (db->backend == DB_BACKEND_SQLITE)
+        sqlite3_db_config(db->conn, SQLITE_DBCONFIG_ENABLE_TRIGGER, !turn, (int *)NULL);
 }
 
 /* ------------------------------------------------------------- champions */
