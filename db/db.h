@@ -554,8 +554,7 @@ int db_rating_put(struct db *db, int64_t fighter, enum rules rules, const struct
                   int64_t bout, int side, double before, int64_t at);
 /* db_rating_put's rows apart, for a league turn that keeps its fighters'
  * ratings in memory: db_rating_history_put stores bout `bout`'s two points
- * of history (ended at `at`; by side: fighter[s] from before[s] to r[s]) in
- * one statement;
+ * of history (ended at `at`; by side: fighter[s] from before[s] to r[s]);
  * db_rating_set stores fighter `fighter`'s rating `r` in `rules` as it is,
  * with its bouts (at least 1) and `at` as when it last moved. Inside the
  * caller's transaction. DB_OK or DB_ERROR. */
