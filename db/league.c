@@ -22,6 +22,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "db_internal.h"
 #include "util.h"
@@ -57,6 +58,19 @@ int db_league_count(struct db *db, enum rules rules, int *n)
     return rc;
 }
 
+/* The plan in column 1 of q's row, NULL or too long for DB_PLAN_MAX:
+ * DB_ERROR, with dbs_col_copy's message naming fighter `fighter`. */
+static int plan_unreadable(struct dbs *q, int64_t fighter)
+{
+    char *text = xmalloc(DB_PLAN_MAX), what[64];
+
+    snprintf(what, sizeof(what), "the plan of fighter %" PRId64, fighter);
+    int rc = dbs_col_copy(q, 1, text, DB_PLAN_MAX, what);
+    free(text);
+    return rc == DB_OK ? db_fail(q->db, "the plan of fighter %" PRId64 " is unreadable", fighter)
+                       : rc;
+}
+
 int db_league_plans(struct db *db, enum rules rules,
                     void (*each)(void *ctx, int64_t fighter, const char *text), void *ctx)
 {
@@ -66,20 +80,21 @@ int db_league_plans(struct db *db, enum rules rules,
         return DB_ERROR;
 
     struct dbs *q = dbs_table(db, STMT_LEAGUE_PLANS);
-    char *text = xmalloc(DB_PLAN_MAX), what[64];
     int rc = DB_OK, step = DBS_DONE;
     dbs_bind_text(q, 1, name);
     while (rc == DB_OK && (step = dbs_step(q)) == DBS_ROW) {
         int64_t fighter = dbs_col_int64(q, 0);
-        snprintf(what, sizeof(what), "the plan of fighter %" PRId64, fighter);
-        rc = dbs_col_copy(q, 1, text, DB_PLAN_MAX, what);
-        if (rc == DB_OK)
+        const char *text = dbs_col_text(q, 1);
+        /* The backend's text, valid until the next step, as `each` wants
+         * it: no copy, no message, for each of a turn's plans. */
+        if (text && strlen(text) < DB_PLAN_MAX)
             each(ctx, fighter, text);
+        else
+            rc = plan_unreadable(q, fighter);
     }
     if (rc == DB_OK && step != DBS_DONE)
         rc = DB_ERROR;
     dbs_reset(q);
-    free(text);
     return rc;
 }
 

@@ -361,6 +361,32 @@ START_TEST(test_turn_stamps)
 }
 END_TEST
 
+/* A plan too long for a turn to read, written into the file by hand: the
+ * turn fails saying whose and how long, and stores nothing. */
+START_TEST(test_turn_plan_too_long)
+{
+    char err[256], sql[160];
+
+    boxer("Ali", LEAGUE_BRONZE, ATTACK);
+    int64_t bob = boxer("Bob", LEAGUE_BRONZE, DEFEND);
+    snprintf(sql, sizeof(sql),
+             "UPDATE plans SET text = replace(hex(zeroblob(4500)), '0', 'x') WHERE fighter = %lld",
+             (long long)bob);
+    ck_assert_int_eq(sqlite3_exec(bot.db->conn, sql, NULL, NULL, NULL), SQLITE_OK);
+    ck_assert_int_eq(
+        league_turn(bot.game, RULES_SUGARRAY, 1, "#ringside", lines, &nlines, err, sizeof(err)),
+        -1);
+    snprintf(sql, sizeof(sql),
+             "cannot read the plans: the plan of fighter %lld is 9000 bytes in the database, the "
+             "most is 8199",
+             (long long)bob);
+    ck_assert_str_eq(err, sql);
+    int number;
+    int64_t when;
+    ck_assert_int_eq(db_turn_last(bot.db, RULES_SUGARRAY, &number, &when), DB_NOTFOUND);
+}
+END_TEST
+
 START_TEST(test_thousand_fighters_one_transaction)
 {
     char name[16];
@@ -693,6 +719,7 @@ Suite *turn_suite(void)
     tcase_add_test(tc, test_standings_every_ruleset);
     tcase_add_test(tc, test_standings_nobody);
     tcase_add_test(tc, test_turn_stamps);
+    tcase_add_test(tc, test_turn_plan_too_long);
     suite_add_tcase(s, tc);
     return s;
 }
