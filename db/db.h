@@ -483,6 +483,12 @@ int db_league_plans(struct db *db, enum rules rules,
  * nothing stored changes; it never fails. */
 void db_league_cache(struct db *db, int turn);
 
+/* Migration 17's change-stamp triggers off on this connection for a
+ * league turn (`turn` 1), whose statements set every stamp themselves, or
+ * on again (0); other connections keep them. Speed alone: the stamps
+ * stored are the same; it never fails. Only between transactions. */
+void db_league_stamping(struct db *db, int turn);
+
 /* The International Champion of a ruleset and his successful defences:
  * DB_NOTFOUND (nothing written) when the title is vacant. */
 int db_champion_get(struct db *db, enum rules rules, int64_t *fighter, int *defences);
@@ -554,8 +560,7 @@ int db_rating_put(struct db *db, int64_t fighter, enum rules rules, const struct
                   int64_t bout, int side, double before, int64_t at);
 /* db_rating_put's rows apart, for a league turn that keeps its fighters'
  * ratings in memory: db_rating_history_put stores bout `bout`'s two points
- * of history (ended at `at`; by side: fighter[s] from before[s] to r[s]) in
- * one statement;
+ * of history (ended at `at`; by side: fighter[s] from before[s] to r[s]);
  * db_rating_set stores fighter `fighter`'s rating `r` in `rules` as it is,
  * with its bouts (at least 1) and `at` as when it last moved. Inside the
  * caller's transaction. DB_OK or DB_ERROR. */

@@ -60,40 +60,39 @@ static int fighter_league_check(struct db *db, const struct db_fighter *f)
 
 /* Binds the state of `f` that save writes (?6-?17: the sheet, the record,
  * the training points; ?20-?24 the league fields; see the statement table in
- * db.c). Returns nonzero if a bind failed. The ruleset is one
+ * db.c); a failed bind is reported by the run. The ruleset is one
  * db_rules_name() knows and fighter_league_check() passed. */
-static int fighter_bind_state(sqlite3_stmt *st, const struct db_fighter *f)
+static void fighter_bind_state(struct dbs *q, const struct db_fighter *f)
 {
     const struct sheet *s = &f->sheet;
-    int bad = 0;
-
     char kit[DB_KIT_MAX];
 
     for (int i = 0; i < COUNT(sheet_columns); i++)
-        bad |= sqlite3_bind_null(st, column_param(i)) != SQLITE_OK;
+        dbs_bind_null(q, column_param(i));
     const struct ruleset *rs = ruleset_get(s->rules);
     for (int k = 0; rs && k < rs->nfields; k++) {
         int i = sheet_column(rs->fields[k].column);
-        bad |= i < 0 || sqlite3_bind_int(st, column_param(i), sheet_field_get(s, k)) != SQLITE_OK;
+        if (i < 0)
+            q->bad = 1; /* no column for it: the run fails, binding nothing */
+        else
+            dbs_bind_int64(q, column_param(i), sheet_field_get(s, k));
     }
     db_kit_store(s, kit, sizeof(kit));
-    bad |= sqlite3_bind_text(st, 28, kit, -1, SQLITE_TRANSIENT) != SQLITE_OK;
-    bad |= sqlite3_bind_int(st, 13, f->wins) != SQLITE_OK;
-    bad |= sqlite3_bind_int(st, 14, f->losses) != SQLITE_OK;
-    bad |= sqlite3_bind_int(st, 15, f->draws) != SQLITE_OK;
-    bad |= sqlite3_bind_int(st, 16, f->kos) != SQLITE_OK;
-    bad |= sqlite3_bind_int(st, 29, f->tkos) != SQLITE_OK;
-    bad |= sqlite3_bind_int(st, 30, f->towels) != SQLITE_OK;
-    bad |= sqlite3_bind_int(st, 31, f->dqs) != SQLITE_OK;
-    bad |= sqlite3_bind_int(st, 32, f->forfeits) != SQLITE_OK;
-    bad |= sqlite3_bind_int(st, 17, f->training_points) != SQLITE_OK;
-    bad |= sqlite3_bind_text(st, 20, db_name_of(&db_leagues, f->league), -1, SQLITE_STATIC) !=
-           SQLITE_OK;
-    bad |= sqlite3_bind_int(st, 21, f->gold_record) != SQLITE_OK;
-    bad |= sqlite3_bind_int(st, 22, f->paused) != SQLITE_OK;
-    bad |= sqlite3_bind_int(st, 23, f->trained != 0) != SQLITE_OK;
-    bad |= sqlite3_bind_int(st, 24, f->missed != 0) != SQLITE_OK;
-    return bad;
+    dbs_bind_text_copy(q, 28, kit);
+    dbs_bind_int64(q, 13, f->wins);
+    dbs_bind_int64(q, 14, f->losses);
+    dbs_bind_int64(q, 15, f->draws);
+    dbs_bind_int64(q, 16, f->kos);
+    dbs_bind_int64(q, 29, f->tkos);
+    dbs_bind_int64(q, 30, f->towels);
+    dbs_bind_int64(q, 31, f->dqs);
+    dbs_bind_int64(q, 32, f->forfeits);
+    dbs_bind_int64(q, 17, f->training_points);
+    dbs_bind_text(q, 20, db_name_of(&db_leagues, f->league));
+    dbs_bind_int64(q, 21, f->gold_record);
+    dbs_bind_int64(q, 22, f->paused);
+    dbs_bind_int64(q, 23, f->trained != 0);
+    dbs_bind_int64(q, 24, f->missed != 0);
 }
 
 /* A name column into dst (size bytes): as db_column_text, but a name
@@ -102,14 +101,13 @@ static int fighter_bind_state(sqlite3_stmt *st, const struct db_fighter *f)
  * that one bad row never takes down every list (the standings, a page)
  * that holds it. The name is never written back (db_fighter_save leaves
  * it). */
-static int name_column(struct db *db, sqlite3_stmt *st, int col, char *dst, size_t size,
-                       const char *what)
+static int name_column(struct dbs *q, int col, char *dst, size_t size, const char *what)
 {
-    const char *s = (const char *)sqlite3_column_text(st, col);
-    size_t n = (size_t)sqlite3_column_bytes(st, col);
+    const char *s = dbs_col_text(q, col);
+    size_t n = s ? strlen(s) : 0;
 
     if (!s || n < size || size < 8)
-        return db_column_text(db, st, col, dst, size, what);
+        return dbs_col_copy(q, col, dst, size, what);
     n = size - 4;
     while (n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80)
         n--;
@@ -119,16 +117,17 @@ static int name_column(struct db *db, sqlite3_stmt *st, int col, char *dst, size
 }
 
 /* Fills *f from the current row of a statement selecting FIGHTER_COLUMNS. */
-static int fighter_read(struct db *db, sqlite3_stmt *st, struct db_fighter *f)
+static int fighter_read(struct dbs *q, struct db_fighter *f)
 {
+    struct db *db = q->db;
     char rules[32];
 
     memset(f, 0, sizeof(*f));
-    f->id = sqlite3_column_int64(st, 0);
-    f->account_id = sqlite3_column_int64(st, 1);
-    if (name_column(db, st, 2, f->owner, sizeof(f->owner), "account name") != DB_OK ||
-        name_column(db, st, 3, f->name, sizeof(f->name), "fighter name") != DB_OK ||
-        db_column_text(db, st, 4, rules, sizeof(rules), "ruleset") != DB_OK)
+    f->id = dbs_col_int64(q, 0);
+    f->account_id = dbs_col_int64(q, 1);
+    if (name_column(q, 2, f->owner, sizeof(f->owner), "account name") != DB_OK ||
+        name_column(q, 3, f->name, sizeof(f->name), "fighter name") != DB_OK ||
+        dbs_col_copy(q, 4, rules, sizeof(rules), "ruleset") != DB_OK)
         return DB_ERROR;
     int id = db_rules_find(rules);
     if (id < 0)
@@ -141,34 +140,34 @@ static int fighter_read(struct db *db, sqlite3_stmt *st, struct db_fighter *f)
         if (i < 0)
             return db_fail(db, "fighter %" PRId64 ": no column for %s's %s", f->id, rs->name,
                            rs->fields[k].key);
-        sheet_field_set(&f->sheet, k, sqlite3_column_int(st, column_index(i)));
+        sheet_field_set(&f->sheet, k, dbs_col_int(q, column_index(i)));
     }
     char kit[DB_KIT_MAX];
-    if (db_column_text(db, st, 27, kit, sizeof(kit), "fighter equipment") != DB_OK)
+    if (dbs_col_copy(q, 27, kit, sizeof(kit), "fighter equipment") != DB_OK)
         return DB_ERROR;
     if (db_kit_load(kit, &f->sheet) != 0)
         return db_fail(db, "fighter %" PRId64 " has equipment \"%s\" that does not fit %s", f->id,
                        kit, rs->name);
-    f->wins = sqlite3_column_int(st, 12);
-    f->losses = sqlite3_column_int(st, 13);
-    f->draws = sqlite3_column_int(st, 14);
-    f->kos = sqlite3_column_int(st, 15);
-    f->tkos = sqlite3_column_int(st, 28);
-    f->towels = sqlite3_column_int(st, 29);
-    f->dqs = sqlite3_column_int(st, 30);
-    f->forfeits = sqlite3_column_int(st, 31);
-    f->season_wins = sqlite3_column_int(st, 32);
-    f->season_losses = sqlite3_column_int(st, 33);
-    f->season_draws = sqlite3_column_int(st, 34);
-    f->training_points = sqlite3_column_int(st, 16);
-    f->retired = sqlite3_column_int(st, 17) != 0;
-    f->created = sqlite3_column_int64(st, 18);
-    if (db_column_name(db, st, 19, &db_leagues, "fighter", f->id, &f->league) != DB_OK)
+    f->wins = dbs_col_int(q, 12);
+    f->losses = dbs_col_int(q, 13);
+    f->draws = dbs_col_int(q, 14);
+    f->kos = dbs_col_int(q, 15);
+    f->tkos = dbs_col_int(q, 28);
+    f->towels = dbs_col_int(q, 29);
+    f->dqs = dbs_col_int(q, 30);
+    f->forfeits = dbs_col_int(q, 31);
+    f->season_wins = dbs_col_int(q, 32);
+    f->season_losses = dbs_col_int(q, 33);
+    f->season_draws = dbs_col_int(q, 34);
+    f->training_points = dbs_col_int(q, 16);
+    f->retired = dbs_col_int(q, 17) != 0;
+    f->created = dbs_col_int64(q, 18);
+    if (dbs_col_name(q, 19, &db_leagues, "fighter", f->id, &f->league) != DB_OK)
         return DB_ERROR;
-    f->gold_record = sqlite3_column_int(st, 20);
-    f->paused = sqlite3_column_int(st, 21);
-    f->trained = sqlite3_column_int(st, 22) != 0;
-    f->missed = sqlite3_column_int(st, 23) != 0;
+    f->gold_record = dbs_col_int(q, 20);
+    f->paused = dbs_col_int(q, 21);
+    f->trained = dbs_col_int(q, 22) != 0;
+    f->missed = dbs_col_int(q, 23) != 0;
     if (f->gold_record < 0 || f->paused < 0)
         return db_fail(db, "fighter %" PRId64 " has gold record %d, paused %d: out of range", f->id,
                        f->gold_record, f->paused);
@@ -187,21 +186,22 @@ int db_fighter_create(struct db *db, const char *key, struct db_fighter *f)
     if (fighter_league_check(db, f) != DB_OK)
         return DB_ERROR;
 
-    sqlite3_stmt *st = db->st[STMT_FIGHTER_INSERT];
-    int bad = fighter_bind_state(st, f);
-    bad |= sqlite3_bind_int64(st, 2, f->account_id) != SQLITE_OK;
-    bad |= sqlite3_bind_text(st, 3, key, -1, SQLITE_STATIC) != SQLITE_OK;
-    bad |= sqlite3_bind_text(st, 4, f->name, -1, SQLITE_STATIC) != SQLITE_OK;
-    bad |= sqlite3_bind_text(st, 5, rules, -1, SQLITE_STATIC) != SQLITE_OK;
-    bad |= sqlite3_bind_int(st, 18, f->retired != 0) != SQLITE_OK;
-    bad |= sqlite3_bind_int64(st, 19, f->created) != SQLITE_OK;
-    switch (db_run(db, st, bad)) {
-    case SQLITE_DONE:
-        f->id = sqlite3_last_insert_rowid(db->conn);
+    struct dbs *q = dbs_table(db, STMT_FIGHTER_INSERT);
+    fighter_bind_state(q, f);
+    dbs_bind_int64(q, 2, f->account_id);
+    dbs_bind_text(q, 3, key);
+    dbs_bind_text(q, 4, f->name);
+    dbs_bind_text(q, 5, rules);
+    dbs_bind_int64(q, 18, f->retired != 0);
+    dbs_bind_int64(q, 19, f->created);
+    if (dbs_run(q) == DBS_DONE) {
+        f->id = dbs_insert_id(q);
         return DB_OK;
-    case SQLITE_CONSTRAINT_UNIQUE:
+    }
+    switch (dbs_error(q)) {
+    case DBS_E_UNIQUE:
         return DB_EXISTS;
-    case SQLITE_CONSTRAINT_FOREIGNKEY:
+    case DBS_E_FOREIGN_KEY:
         db_fail(db, "no account %" PRId64, f->account_id);
         return DB_NOTFOUND;
     default:
@@ -209,26 +209,22 @@ int db_fighter_create(struct db *db, const char *key, struct db_fighter *f)
     }
 }
 
-/* Runs a query for one fighter whose ?1 is bound (unless `bad`). */
-static int fighter_get_one(struct db *db, sqlite3_stmt *st, int bad, struct db_fighter *out)
+/* Runs a query for one fighter whose ?1 is bound. */
+static int fighter_get_one(struct dbs *q, struct db_fighter *out)
 {
     int rc = DB_ERROR;
 
-    if (bad) {
-        db_bind_failed(db, st);
-    } else {
-        switch (db_row(db, st)) {
-        case SQLITE_ROW:
-            rc = fighter_read(db, st, out);
-            break;
-        case SQLITE_DONE:
-            rc = DB_NOTFOUND;
-            break;
-        default:
-            break;
-        }
+    switch (dbs_step(q)) {
+    case DBS_ROW:
+        rc = fighter_read(q, out);
+        break;
+    case DBS_DONE:
+        rc = DB_NOTFOUND;
+        break;
+    default:
+        break;
     }
-    db_stmt_done(st);
+    dbs_reset(q);
     return rc;
 }
 
@@ -237,38 +233,33 @@ int db_fighter_get(struct db *db, const char *key, struct db_fighter *out)
     if (db_text_check(db, "fighter key", key, DB_NAME_MAX) != DB_OK)
         return DB_ERROR;
 
-    sqlite3_stmt *st = db->st[STMT_FIGHTER_GET];
-    return fighter_get_one(db, st, sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC) != SQLITE_OK,
-                           out);
+    struct dbs *q = dbs_table(db, STMT_FIGHTER_GET);
+    dbs_bind_text(q, 1, key);
+    return fighter_get_one(q, out);
 }
 
 int db_fighter_get_id(struct db *db, int64_t id, struct db_fighter *out)
 {
-    sqlite3_stmt *st = db->st[STMT_FIGHTER_GET_ID];
-    return fighter_get_one(db, st, sqlite3_bind_int64(st, 1, id) != SQLITE_OK, out);
+    struct dbs *q = dbs_table(db, STMT_FIGHTER_GET_ID);
+    dbs_bind_int64(q, 1, id);
+    return fighter_get_one(q, out);
 }
 
-/* Reads up to `max` rows of a fighter query (bound, unless `bad`) into
- * out; *n the count, 0 on error. */
-static int fighter_rows(struct db *db, sqlite3_stmt *st, int bad, struct db_fighter *out, int max,
-                        int *n)
+/* Reads up to `max` rows of a fighter query (bound) into out; *n the
+ * count, 0 on error. */
+static int fighter_rows(struct dbs *q, struct db_fighter *out, int max, int *n)
 {
-    if (bad) {
-        db_bind_failed(db, st);
-        db_stmt_done(st);
-        return DB_ERROR;
-    }
-    int count = 0, status = DB_OK, rc = SQLITE_DONE;
-    while (count < max && (rc = db_row(db, st)) == SQLITE_ROW) {
-        if (fighter_read(db, st, &out[count]) != DB_OK) {
+    int count = 0, status = DB_OK, rc = DBS_DONE;
+    while (count < max && (rc = dbs_step(q)) == DBS_ROW) {
+        if (fighter_read(q, &out[count]) != DB_OK) {
             status = DB_ERROR;
             break;
         }
         count++;
     }
-    if (status == DB_OK && count < max && rc != SQLITE_DONE)
+    if (status == DB_OK && count < max && rc != DBS_DONE)
         status = DB_ERROR;
-    db_stmt_done(st);
+    dbs_reset(q);
     *n = status == DB_OK ? count : 0;
     return status;
 }
@@ -280,12 +271,11 @@ int db_fighter_list(struct db *db, int64_t account_id, int retired, struct db_fi
     if (max <= 0)
         return DB_OK;
 
-    sqlite3_stmt *st = db->st[STMT_FIGHTER_LIST];
-    int bad = 0;
-    bad |= sqlite3_bind_int64(st, 1, account_id) != SQLITE_OK;
-    bad |= sqlite3_bind_int(st, 2, retired != 0) != SQLITE_OK;
-    bad |= sqlite3_bind_int(st, 3, max) != SQLITE_OK;
-    return fighter_rows(db, st, bad, out, max, n);
+    struct dbs *q = dbs_table(db, STMT_FIGHTER_LIST);
+    dbs_bind_int64(q, 1, account_id);
+    dbs_bind_int64(q, 2, retired != 0);
+    dbs_bind_int64(q, 3, max);
+    return fighter_rows(q, out, max, n);
 }
 
 int db_fighter_list_rules(struct db *db, enum rules rules, struct db_fighter *out, int max, int *n)
@@ -298,33 +288,35 @@ int db_fighter_list_rules(struct db *db, enum rules rules, struct db_fighter *ou
     if (max <= 0)
         return DB_OK;
 
-    sqlite3_stmt *st = db->st[STMT_FIGHTER_LIST_RULES];
-    int bad = sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC) != SQLITE_OK;
-    bad |= sqlite3_bind_int(st, 2, max) != SQLITE_OK;
-    return fighter_rows(db, st, bad, out, max, n);
+    struct dbs *q = dbs_table(db, STMT_FIGHTER_LIST_RULES);
+    dbs_bind_text(q, 1, name);
+    dbs_bind_int64(q, 2, max);
+    return fighter_rows(q, out, max, n);
 }
 
 int db_fighter_changed(struct db *db, int64_t since, int64_t *stamp,
                        void (*fn)(void *ctx, const struct db_fighter *f), void *ctx)
 {
     int64_t top = 0;
-    sqlite3_stmt *st = db_changed_since(db, STMT_FIGHTER_STAMP, STMT_FIGHTER_CHANGED, since, &top);
     int rc;
 
-    if (!st)
+    /* db_changed_since reads the top stamp and binds the table's
+     * STMT_FIGHTER_CHANGED, which q then steps. */
+    if (!db_changed_since(db, STMT_FIGHTER_STAMP, STMT_FIGHTER_CHANGED, since, &top))
         return DB_ERROR;
+    struct dbs *q = dbs_table(db, STMT_FIGHTER_CHANGED);
     struct db_fighter f;
     int status = DB_OK;
-    while ((rc = db_row(db, st)) == SQLITE_ROW) {
-        if (fighter_read(db, st, &f) != DB_OK) {
+    while ((rc = dbs_step(q)) == DBS_ROW) {
+        if (fighter_read(q, &f) != DB_OK) {
             status = DB_ERROR;
             break;
         }
         fn(ctx, &f);
     }
-    if (status == DB_OK && rc != SQLITE_DONE)
+    if (status == DB_OK && rc != DBS_DONE)
         status = DB_ERROR;
-    db_stmt_done(st);
+    dbs_reset(q);
     if (status == DB_OK)
         *stamp = top;
     return status;
@@ -343,21 +335,21 @@ int db_fighter_save_from(struct db *db, const struct db_fighter *f, int stored_l
     if (fighter_league_check(db, f) != DB_OK)
         return DB_ERROR;
 
-    sqlite3_stmt *st =
-        db->st[f->league == stored_league ? STMT_FIGHTER_SAVE_LEAGUE_KEPT : STMT_FIGHTER_SAVE];
-    int bad = fighter_bind_state(st, f);
-    bad |= sqlite3_bind_int64(st, 1, f->id) != SQLITE_OK;
-    if (db_run(db, st, bad) != SQLITE_DONE)
+    struct dbs *q = dbs_table(db, f->league == stored_league ? STMT_FIGHTER_SAVE_LEAGUE_KEPT
+                                                             : STMT_FIGHTER_SAVE);
+    fighter_bind_state(q, f);
+    dbs_bind_int64(q, 1, f->id);
+    if (dbs_run(q) != DBS_DONE)
         return DB_ERROR;
-    return sqlite3_changes(db->conn) == 0 ? DB_NOTFOUND : DB_OK;
+    return dbs_changes(q) == 0 ? DB_NOTFOUND : DB_OK;
 }
 
 int db_fighter_retire(struct db *db, int64_t id)
 {
-    sqlite3_stmt *st = db->st[STMT_FIGHTER_RETIRE];
-    int bad = sqlite3_bind_int64(st, 1, id) != SQLITE_OK;
+    struct dbs *q = dbs_table(db, STMT_FIGHTER_RETIRE);
 
-    if (db_run(db, st, bad) != SQLITE_DONE)
+    dbs_bind_int64(q, 1, id);
+    if (dbs_run(q) != DBS_DONE)
         return DB_ERROR;
-    return sqlite3_changes(db->conn) == 0 ? DB_NOTFOUND : DB_OK;
+    return dbs_changes(q) == 0 ? DB_NOTFOUND : DB_OK;
 }

@@ -15,11 +15,14 @@
  * A turn reads all of a ruleset's active fighters at once: their number
  * first (db_league_count, so that the list is read once into an array of
  * the right size), then all their plans in one statement (db_league_plans);
- * and it runs with a page cache large enough for its writes (db_league_cache).
+ * and it runs with a page cache large enough for its writes (db_league_cache)
+ * and without the stamp triggers of migration 17 on its connection
+ * (db_league_stamping), as every statement it runs sets the stamps itself.
  */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "db_internal.h"
 #include "util.h"
@@ -44,16 +47,28 @@ int db_league_count(struct db *db, enum rules rules, int *n)
     if (!name)
         return DB_ERROR;
 
-    sqlite3_stmt *st = db->st[STMT_LEAGUE_COUNT];
+    struct dbs *q = dbs_table(db, STMT_LEAGUE_COUNT);
     int rc = DB_ERROR;
-    if (sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC) != SQLITE_OK) {
-        db_bind_failed(db, st);
-    } else if (db_row(db, st) == SQLITE_ROW) {
-        *n = sqlite3_column_int(st, 0);
+    dbs_bind_text(q, 1, name);
+    if (dbs_step(q) == DBS_ROW) {
+        *n = dbs_col_int(q, 0);
         rc = DB_OK;
     }
-    db_stmt_done(st);
+    dbs_reset(q);
     return rc;
+}
+
+/* The plan in column 1 of q's row, NULL or too long for DB_PLAN_MAX:
+ * DB_ERROR, with dbs_col_copy's message naming fighter `fighter`. */
+static int plan_unreadable(struct dbs *q, int64_t fighter)
+{
+    char *text = xmalloc(DB_PLAN_MAX), what[64];
+
+    snprintf(what, sizeof(what), "the plan of fighter %" PRId64, fighter);
+    int rc = dbs_col_copy(q, 1, text, DB_PLAN_MAX, what);
+    free(text);
+    return rc == DB_OK ? db_fail(q->db, "the plan of fighter %" PRId64 " is unreadable", fighter)
+                       : rc;
 }
 
 int db_league_plans(struct db *db, enum rules rules,
@@ -64,24 +79,22 @@ int db_league_plans(struct db *db, enum rules rules,
     if (!name)
         return DB_ERROR;
 
-    sqlite3_stmt *st = db->st[STMT_LEAGUE_PLANS];
-    char *text = xmalloc(DB_PLAN_MAX), what[64];
-    int rc = DB_OK, step = SQLITE_DONE;
-    if (sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC) != SQLITE_OK) {
-        db_bind_failed(db, st);
-        rc = DB_ERROR;
-    }
-    while (rc == DB_OK && (step = db_row(db, st)) == SQLITE_ROW) {
-        int64_t fighter = sqlite3_column_int64(st, 0);
-        snprintf(what, sizeof(what), "the plan of fighter %" PRId64, fighter);
-        rc = db_column_text(db, st, 1, text, DB_PLAN_MAX, what);
-        if (rc == DB_OK)
+    struct dbs *q = dbs_table(db, STMT_LEAGUE_PLANS);
+    int rc = DB_OK, step = DBS_DONE;
+    dbs_bind_text(q, 1, name);
+    while (rc == DB_OK && (step = dbs_step(q)) == DBS_ROW) {
+        int64_t fighter = dbs_col_int64(q, 0);
+        const char *text = dbs_col_text(q, 1);
+        /* The backend's text, valid until the next step, as `each` wants
+         * it: no copy, no message, for each of a turn's plans. */
+        if (text && strlen(text) < DB_PLAN_MAX)
             each(ctx, fighter, text);
+        else
+            rc = plan_unreadable(q, fighter);
     }
-    if (rc == DB_OK && step != SQLITE_DONE)
+    if (rc == DB_OK && step != DBS_DONE)
         rc = DB_ERROR;
-    db_stmt_done(st);
-    free(text);
+    dbs_reset(q);
     return rc;
 }
 
@@ -91,11 +104,27 @@ int db_league_plans(struct db *db, enum rules rules,
 
 void db_league_cache(struct db *db, int turn)
 {
-    /* Not a statement prepared once: SQLite sets the cache size of a
-     * PRAGMA when preparing it. Straight to SQLite, past the fault hook:
-     * the cache's size is no data, and a turn fights the same with either;
-     * a failure costs speed only. */
-    sqlite3_exec(db->conn, turn ? CACHE_TURN : CACHE_DEFAULT, NULL, NULL, NULL);
+    /* SQLite's alone (the cache of another backend is its server's). Not
+     * a statement prepared once: SQLite sets the cache size of a PRAGMA
+     * when preparing it. Straight to SQLite, past the fault hook: the
+     * cache's size is no data, and a turn fights the same with either; a
+     * failure costs speed only. */
+    if (db->backend == DB_BACKEND_SQLITE)
+        sqlite3_exec(db->conn, turn ? CACHE_TURN : CACHE_DEFAULT, NULL, NULL, NULL);
+}
+
+void db_league_stamping(struct db *db, int turn)
+{
+    /* A trigger that exists makes every UPDATE of its table a statement
+     * that may write twice, and so one that keeps a statement journal:
+     * SQLite copies each page it touches before writing it, on top of the
+     * trigger's own frame, even when its WHEN clause never fires (a sixth
+     * of a turn). Off on this connection alone: every other writer (a hand
+     * edit in sqlite3, ringside-web) keeps them. SQLite's alone; changing
+     * the setting makes the connection prepare its statements again when
+     * next run (a few dozen a turn), which it does by itself. */
+    if (db->backend == DB_BACKEND_SQLITE)
+        sqlite3_db_config(db->conn, SQLITE_DBCONFIG_ENABLE_TRIGGER, !turn, (int *)NULL);
 }
 
 /* ------------------------------------------------------------- champions */
@@ -107,33 +136,30 @@ int db_champion_get(struct db *db, enum rules rules, int64_t *fighter, int *defe
     if (!name)
         return DB_ERROR;
 
-    sqlite3_stmt *st = db->st[STMT_CHAMPION_GET];
+    struct dbs *q = dbs_table(db, STMT_CHAMPION_GET);
     int rc = DB_ERROR;
 
-    if (sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC) != SQLITE_OK) {
-        db_bind_failed(db, st);
-    } else {
-        switch (db_row(db, st)) {
-        case SQLITE_ROW:
-            if (sqlite3_column_type(st, 0) == SQLITE_NULL) {
-                db_fail(db, "the %s title is vacant", name);
-                rc = DB_NOTFOUND;
-                break;
-            }
-            *fighter = sqlite3_column_int64(st, 0);
-            *defences = sqlite3_column_int(st, 1);
-            rc = *defences >= 0 ? DB_OK
-                                : db_fail(db, "the %s champion has %d defences", name, *defences);
-            break;
-        case SQLITE_DONE:
+    dbs_bind_text(q, 1, name);
+    switch (dbs_step(q)) {
+    case DBS_ROW:
+        if (dbs_col_is_null(q, 0)) {
             db_fail(db, "the %s title is vacant", name);
             rc = DB_NOTFOUND;
             break;
-        default:
-            break;
         }
+        *fighter = dbs_col_int64(q, 0);
+        *defences = dbs_col_int(q, 1);
+        rc = *defences >= 0 ? DB_OK
+                            : db_fail(db, "the %s champion has %d defences", name, *defences);
+        break;
+    case DBS_DONE:
+        db_fail(db, "the %s title is vacant", name);
+        rc = DB_NOTFOUND;
+        break;
+    default:
+        break;
     }
-    db_stmt_done(st);
+    dbs_reset(q);
     return rc;
 }
 
@@ -161,21 +187,20 @@ int db_champion_set(struct db *db, enum rules rules, int64_t fighter, int defenc
         defences = 0; /* a vacant title has none */
     }
 
-    sqlite3_stmt *st = db->st[STMT_CHAMPION_SET];
-    int bad = sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC) != SQLITE_OK;
-    bad |=
-        (fighter > 0 ? sqlite3_bind_int64(st, 2, fighter) : sqlite3_bind_null(st, 2)) != SQLITE_OK;
-    bad |= sqlite3_bind_int(st, 3, defences) != SQLITE_OK;
-    bad |= sqlite3_bind_int64(st, 4, now) != SQLITE_OK;
-    switch (db_run(db, st, bad)) {
-    case SQLITE_DONE:
+    struct dbs *q = dbs_table(db, STMT_CHAMPION_SET);
+    dbs_bind_text(q, 1, name);
+    if (fighter > 0)
+        dbs_bind_int64(q, 2, fighter);
+    else
+        dbs_bind_null(q, 2);
+    dbs_bind_int64(q, 3, defences);
+    dbs_bind_int64(q, 4, now);
+    if (dbs_run(q) == DBS_DONE)
         return DB_OK;
-    case SQLITE_CONSTRAINT_FOREIGNKEY:
-        db_fail(db, "no fighter %" PRId64, fighter);
-        return DB_NOTFOUND;
-    default:
+    if (dbs_error(q) != DBS_E_FOREIGN_KEY)
         return DB_ERROR;
-    }
+    db_fail(db, "no fighter %" PRId64, fighter);
+    return DB_NOTFOUND;
 }
 
 /* ----------------------------------------------------------------- turns */
@@ -187,33 +212,28 @@ int db_turn_add(struct db *db, enum rules rules, int64_t now, int *number)
     if (!name)
         return DB_ERROR;
 
-    sqlite3_stmt *st = db->st[STMT_TURN_ADD];
-    int bad = sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC) != SQLITE_OK;
-    bad |= sqlite3_bind_int64(st, 2, now) != SQLITE_OK;
-    if (bad) {
-        db_bind_failed(db, st);
-        db_stmt_done(st);
-        return DB_ERROR;
-    }
-    /* RETURNING gives the row; stepping on to SQLITE_DONE ends the
+    struct dbs *q = dbs_table(db, STMT_TURN_ADD);
+    dbs_bind_text(q, 1, name);
+    dbs_bind_int64(q, 2, now);
+    /* RETURNING gives the row; stepping on to DBS_DONE ends the
      * statement, and so commits it outside a transaction. */
-    int rc = DB_ERROR, got = 0, step = db_row(db, st);
-    if (step == SQLITE_DONE)
+    int rc = DB_ERROR, got = 0, step = dbs_step(q);
+    if (step == DBS_DONE)
         db_fail(db, "adding a turn returned no number");
-    if (step == SQLITE_ROW) {
-        got = sqlite3_column_int(st, 0);
-        switch (db_row(db, st)) {
-        case SQLITE_DONE:
+    if (step == DBS_ROW) {
+        got = dbs_col_int(q, 0);
+        switch (dbs_step(q)) {
+        case DBS_DONE:
             rc = DB_OK;
             break;
-        case SQLITE_ROW:
+        case DBS_ROW:
             db_fail(db, "adding a turn returned more than one row");
             break;
         default:
             break;
         }
     }
-    db_stmt_done(st);
+    dbs_reset(q);
     if (rc == DB_OK)
         *number = got;
     return rc;
@@ -226,26 +246,23 @@ int db_turn_last(struct db *db, enum rules rules, int *number, int64_t *when)
     if (!name)
         return DB_ERROR;
 
-    sqlite3_stmt *st = db->st[STMT_TURN_LAST];
+    struct dbs *q = dbs_table(db, STMT_TURN_LAST);
     int rc = DB_ERROR;
 
-    if (sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC) != SQLITE_OK) {
-        db_bind_failed(db, st);
-    } else {
-        switch (db_row(db, st)) {
-        case SQLITE_ROW:
-            *number = sqlite3_column_int(st, 0);
-            *when = sqlite3_column_int64(st, 1);
-            rc = DB_OK;
-            break;
-        case SQLITE_DONE:
-            db_fail(db, "no %s turn has run yet", name);
-            rc = DB_NOTFOUND;
-            break;
-        default:
-            break;
-        }
+    dbs_bind_text(q, 1, name);
+    switch (dbs_step(q)) {
+    case DBS_ROW:
+        *number = dbs_col_int(q, 0);
+        *when = dbs_col_int64(q, 1);
+        rc = DB_OK;
+        break;
+    case DBS_DONE:
+        db_fail(db, "no %s turn has run yet", name);
+        rc = DB_NOTFOUND;
+        break;
+    default:
+        break;
     }
-    db_stmt_done(st);
+    dbs_reset(q);
     return rc;
 }

@@ -33,29 +33,25 @@ int db_rating_get(struct db *db, int64_t fighter, enum rules rules, struct db_ra
     if (!name)
         return DB_ERROR;
 
-    sqlite3_stmt *st = db->st[STMT_RATING_GET];
+    struct dbs *q = dbs_table(db, STMT_RATING_GET);
     int rc = DB_ERROR;
-    int bad = sqlite3_bind_int64(st, 1, fighter) != SQLITE_OK;
-    bad |= sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC) != SQLITE_OK;
-    if (bad) {
-        db_bind_failed(db, st);
-    } else {
-        switch (db_row(db, st)) {
-        case SQLITE_ROW:
-            out->rating = sqlite3_column_double(st, 0);
-            out->rd = sqlite3_column_double(st, 1);
-            out->vol = sqlite3_column_double(st, 2);
-            out->bouts = sqlite3_column_int(st, 3);
-            rc = DB_OK;
-            break;
-        case SQLITE_DONE:
-            rc = DB_NOTFOUND;
-            break;
-        default:
-            break;
-        }
+    dbs_bind_int64(q, 1, fighter);
+    dbs_bind_text(q, 2, name);
+    switch (dbs_step(q)) {
+    case DBS_ROW:
+        out->rating = dbs_col_double(q, 0);
+        out->rd = dbs_col_double(q, 1);
+        out->vol = dbs_col_double(q, 2);
+        out->bouts = dbs_col_int(q, 3);
+        rc = DB_OK;
+        break;
+    case DBS_DONE:
+        rc = DB_NOTFOUND;
+        break;
+    default:
+        break;
     }
-    db_stmt_done(st);
+    dbs_reset(q);
     return rc;
 }
 
@@ -65,82 +61,88 @@ int db_rating_changed(struct db *db, int64_t since, int64_t *stamp,
                       void *ctx)
 {
     int64_t top = 0;
-    sqlite3_stmt *st = db_changed_since(db, STMT_RATING_STAMP, STMT_RATING_CHANGED, since, &top);
     int rc;
 
-    if (!st)
+    /* db_changed_since reads the top stamp and binds the table's
+     * STMT_RATING_CHANGED, which q then steps. */
+    if (!db_changed_since(db, STMT_RATING_STAMP, STMT_RATING_CHANGED, since, &top))
         return DB_ERROR;
+    struct dbs *q = dbs_table(db, STMT_RATING_CHANGED);
     int status = DB_OK;
     char rules[32];
-    while ((rc = db_row(db, st)) == SQLITE_ROW) {
-        if (db_column_text(db, st, 1, rules, sizeof(rules), "ruleset") != DB_OK) {
+    while ((rc = dbs_step(q)) == DBS_ROW) {
+        if (dbs_col_copy(q, 1, rules, sizeof(rules), "ruleset") != DB_OK) {
             status = DB_ERROR;
             break;
         }
         int id = db_rules_find(rules);
-        struct db_rating r = {sqlite3_column_double(st, 2), sqlite3_column_double(st, 3),
-                              sqlite3_column_double(st, 4), sqlite3_column_int(st, 5)};
+        struct db_rating r = {dbs_col_double(q, 2), dbs_col_double(q, 3), dbs_col_double(q, 4),
+                              dbs_col_int(q, 5)};
         if (id >= 0) /* a ruleset this ringside does not know: no page shows it */
-            fn(ctx, sqlite3_column_int64(st, 0), (enum rules)id, &r);
+            fn(ctx, dbs_col_int64(q, 0), (enum rules)id, &r);
     }
-    if (status == DB_OK && rc != SQLITE_DONE)
+    if (status == DB_OK && rc != DBS_DONE)
         status = DB_ERROR;
-    db_stmt_done(st);
+    dbs_reset(q);
     if (status == DB_OK)
         *stamp = top;
     return status;
 }
 
-/* Binds and runs the ratings upsert `st` (STMT_RATING_PUT, whose ?6 is
+/* Binds and runs the ratings upsert `q` (STMT_RATING_PUT, whose ?6 is
  * `at`, or STMT_RATING_SET, whose ?6 is `bouts` and ?7 `at`). */
-static int rating_row_put(struct db *db, sqlite3_stmt *st, int64_t fighter, const char *name,
+static int rating_row_put(struct dbs *q, int64_t fighter, const char *name,
                           const struct db_rating *r, int bouts_at, int64_t at)
 {
-    int bad = sqlite3_bind_int64(st, 1, fighter) != SQLITE_OK;
-    bad |= sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC) != SQLITE_OK;
-    bad |= sqlite3_bind_double(st, 3, r->rating) != SQLITE_OK;
-    bad |= sqlite3_bind_double(st, 4, r->rd) != SQLITE_OK;
-    bad |= sqlite3_bind_double(st, 5, r->vol) != SQLITE_OK;
+    dbs_bind_int64(q, 1, fighter);
+    dbs_bind_text(q, 2, name);
+    dbs_bind_double(q, 3, r->rating);
+    dbs_bind_double(q, 4, r->rd);
+    dbs_bind_double(q, 5, r->vol);
     if (bouts_at)
-        bad |= sqlite3_bind_int(st, 6, r->bouts) != SQLITE_OK;
-    bad |= sqlite3_bind_int64(st, 6 + bouts_at, at) != SQLITE_OK;
-    return db_run(db, st, bad) == SQLITE_DONE ? DB_OK : DB_ERROR;
+        dbs_bind_int64(q, 6, r->bouts);
+    dbs_bind_int64(q, 6 + bouts_at, at);
+    return dbs_run(q) == DBS_DONE ? DB_OK : DB_ERROR;
+}
+
+/* One point of history: fighter `fighter` on side `side` of bout `bout`,
+ * from `before` to `r` (STMT_RATING_HISTORY_PUT). */
+static int history_row_put(struct db *db, int64_t bout, int64_t fighter, int side, double before,
+                           const struct db_rating *r, int64_t at)
+{
+    struct dbs *q = dbs_table(db, STMT_RATING_HISTORY_PUT);
+
+    dbs_bind_int64(q, 1, bout);
+    dbs_bind_int64(q, 2, fighter);
+    dbs_bind_int64(q, 3, side);
+    dbs_bind_double(q, 4, before);
+    dbs_bind_double(q, 5, r->rating);
+    dbs_bind_double(q, 6, r->rd);
+    dbs_bind_double(q, 7, r->vol);
+    dbs_bind_int64(q, 8, at);
+    return dbs_run(q) == DBS_DONE ? DB_OK : DB_ERROR;
 }
 
 int db_rating_put(struct db *db, int64_t fighter, enum rules rules, const struct db_rating *r,
                   int64_t bout, int side, double before, int64_t at)
 {
     const char *name = rules_stored(db, rules);
-    if (!name || rating_row_put(db, db->st[STMT_RATING_PUT], fighter, name, r, 0, at) != DB_OK)
+    if (!name || rating_row_put(dbs_table(db, STMT_RATING_PUT), fighter, name, r, 0, at) != DB_OK)
         return DB_ERROR;
-
-    sqlite3_stmt *st = db->st[STMT_RATING_HISTORY_PUT];
-    int bad = sqlite3_bind_int64(st, 1, bout) != SQLITE_OK;
-    bad |= sqlite3_bind_int64(st, 2, fighter) != SQLITE_OK;
-    bad |= sqlite3_bind_int(st, 3, side) != SQLITE_OK;
-    bad |= sqlite3_bind_double(st, 4, before) != SQLITE_OK;
-    bad |= sqlite3_bind_double(st, 5, r->rating) != SQLITE_OK;
-    bad |= sqlite3_bind_double(st, 6, r->rd) != SQLITE_OK;
-    bad |= sqlite3_bind_double(st, 7, r->vol) != SQLITE_OK;
-    bad |= sqlite3_bind_int64(st, 8, at) != SQLITE_OK;
-    return db_run(db, st, bad) == SQLITE_DONE ? DB_OK : DB_ERROR;
+    return history_row_put(db, bout, fighter, side, before, r, at);
 }
 
 int db_rating_history_put(struct db *db, int64_t bout, const int64_t fighter[2],
                           const struct db_rating r[2], const double before[2], int64_t at)
 {
-    sqlite3_stmt *st = db->st[STMT_RATING_HISTORY_PUT2];
-    int bad = sqlite3_bind_int64(st, 1, bout) != SQLITE_OK;
-    bad |= sqlite3_bind_int64(st, 7, at) != SQLITE_OK;
-    for (int s = 0; s < 2; s++) {
-        int p = 6 * s; /* side 0: ?2 to ?6; side 1: ?8 to ?12 */
-        bad |= sqlite3_bind_int64(st, 2 + p, fighter[s]) != SQLITE_OK;
-        bad |= sqlite3_bind_double(st, 3 + p, before[s]) != SQLITE_OK;
-        bad |= sqlite3_bind_double(st, 4 + p, r[s].rating) != SQLITE_OK;
-        bad |= sqlite3_bind_double(st, 5 + p, r[s].rd) != SQLITE_OK;
-        bad |= sqlite3_bind_double(st, 6 + p, r[s].vol) != SQLITE_OK;
-    }
-    return db_run(db, st, bad) == SQLITE_DONE ? DB_OK : DB_ERROR;
+    /* Two one-row INSERTs, not one of two rows: SQLite keeps a statement
+     * journal for a statement that writes several rows and may fail on a
+     * foreign key, copying every page it touches first, which cost more
+     * than the second statement. */
+    for (int s = 0; s < 2; s++)
+        if (history_row_put(db, bout, fighter[s], s, before[s], &r[s], at) != DB_OK)
+            return DB_ERROR;
+    return DB_OK;
 }
 
 int db_rating_set(struct db *db, int64_t fighter, enum rules rules, const struct db_rating *r,
@@ -153,7 +155,7 @@ int db_rating_set(struct db *db, int64_t fighter, enum rules rules, const struct
     if (r->bouts < 1)
         return db_fail(db, "fighter %" PRId64 ": a stored rating has a bout, not %d", fighter,
                        r->bouts);
-    return rating_row_put(db, db->st[STMT_RATING_SET], fighter, name, r, 1, at);
+    return rating_row_put(dbs_table(db, STMT_RATING_SET), fighter, name, r, 1, at);
 }
 
 int db_rating_each(struct db *db, enum rules rules,
@@ -163,96 +165,85 @@ int db_rating_each(struct db *db, enum rules rules,
     if (!name)
         return DB_ERROR;
 
-    sqlite3_stmt *st = db->st[STMT_RATING_EACH];
+    struct dbs *q = dbs_table(db, STMT_RATING_EACH);
     int step;
-    if (sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC) != SQLITE_OK) {
-        db_stmt_done(st);
-        return db_bind_failed(db, st);
-    }
-    while ((step = db_row(db, st)) == SQLITE_ROW) {
+    dbs_bind_text(q, 1, name);
+    while ((step = dbs_step(q)) == DBS_ROW) {
         struct db_rating r = {
-            .rating = sqlite3_column_double(st, 1),
-            .rd = sqlite3_column_double(st, 2),
-            .vol = sqlite3_column_double(st, 3),
-            .bouts = sqlite3_column_int(st, 4),
+            .rating = dbs_col_double(q, 1),
+            .rd = dbs_col_double(q, 2),
+            .vol = dbs_col_double(q, 3),
+            .bouts = dbs_col_int(q, 4),
         };
-        fn(ctx, sqlite3_column_int64(st, 0), &r);
+        fn(ctx, dbs_col_int64(q, 0), &r);
     }
-    db_stmt_done(st);
-    return step == SQLITE_DONE ? DB_OK : DB_ERROR;
+    dbs_reset(q);
+    return step == DBS_DONE ? DB_OK : DB_ERROR;
 }
 
 int db_rating_history(struct db *db, int64_t fighter, struct db_rating_point *out, int max, int *n)
 {
-    sqlite3_stmt *st = db->st[STMT_RATING_HISTORY];
+    struct dbs *q = dbs_table(db, STMT_RATING_HISTORY);
     int rc = DB_OK, step;
 
     *n = 0;
-    int bad = sqlite3_bind_int64(st, 1, fighter) != SQLITE_OK;
-    bad |= sqlite3_bind_int(st, 2, max) != SQLITE_OK;
-    if (bad) {
-        db_stmt_done(st);
-        return db_bind_failed(db, st);
-    }
-    while ((step = db_row(db, st)) == SQLITE_ROW && *n < max) {
+    dbs_bind_int64(q, 1, fighter);
+    dbs_bind_int64(q, 2, max);
+    while ((step = dbs_step(q)) == DBS_ROW && *n < max) {
         struct db_rating_point *p = &out[(*n)++];
-        p->bout = sqlite3_column_int64(st, 0);
+        p->bout = dbs_col_int64(q, 0);
         p->fighter = fighter;
         p->side = -1;
-        p->before = sqlite3_column_double(st, 1);
-        p->rating = sqlite3_column_double(st, 2);
-        p->rd = sqlite3_column_double(st, 3);
-        p->at = sqlite3_column_int64(st, 4);
+        p->before = dbs_col_double(q, 1);
+        p->rating = dbs_col_double(q, 2);
+        p->rd = dbs_col_double(q, 3);
+        p->at = dbs_col_int64(q, 4);
     }
-    if (step != SQLITE_ROW && step != SQLITE_DONE) {
+    if (step != DBS_ROW && step != DBS_DONE) {
         *n = 0;
         rc = DB_ERROR;
     }
-    db_stmt_done(st);
+    dbs_reset(q);
     return rc;
 }
 
 int db_rating_of_bout(struct db *db, int64_t bout, struct db_rating_point out[2], int *n)
 {
-    sqlite3_stmt *st = db->st[STMT_RATING_OF_BOUT];
+    struct dbs *q = dbs_table(db, STMT_RATING_OF_BOUT);
     int rc = DB_OK, step;
 
     *n = 0;
-    if (sqlite3_bind_int64(st, 1, bout) != SQLITE_OK) {
-        db_stmt_done(st);
-        return db_bind_failed(db, st);
-    }
-    while ((step = db_row(db, st)) == SQLITE_ROW && *n < 2) {
+    dbs_bind_int64(q, 1, bout);
+    while ((step = dbs_step(q)) == DBS_ROW && *n < 2) {
         struct db_rating_point *p = &out[(*n)++];
         p->bout = bout;
-        p->side = sqlite3_column_int(st, 0);
-        p->fighter = sqlite3_column_int64(st, 1);
-        p->before = sqlite3_column_double(st, 2);
-        p->rating = sqlite3_column_double(st, 3);
-        p->rd = sqlite3_column_double(st, 4);
+        p->side = dbs_col_int(q, 0);
+        p->fighter = dbs_col_int64(q, 1);
+        p->before = dbs_col_double(q, 2);
+        p->rating = dbs_col_double(q, 3);
+        p->rd = dbs_col_double(q, 4);
         p->at = 0;
     }
-    if (step != SQLITE_ROW && step != SQLITE_DONE) {
+    if (step != DBS_ROW && step != DBS_DONE) {
         *n = 0;
         rc = DB_ERROR;
     }
-    db_stmt_done(st);
+    dbs_reset(q);
     return rc;
 }
 
 /* How many rated fighters of ruleset `name` are not retired, into *total. */
 static int rating_count(struct db *db, const char *name, int *total)
 {
-    sqlite3_stmt *st = db->st[STMT_RATING_COUNT];
+    struct dbs *q = dbs_table(db, STMT_RATING_COUNT);
     int rc = DB_ERROR;
 
-    if (sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC) != SQLITE_OK) {
-        db_bind_failed(db, st);
-    } else if (db_row(db, st) == SQLITE_ROW) {
-        *total = sqlite3_column_int(st, 0);
+    dbs_bind_text(q, 1, name);
+    if (dbs_step(q) == DBS_ROW) {
+        *total = dbs_col_int(q, 0);
         rc = DB_OK;
     }
-    db_stmt_done(st);
+    dbs_reset(q);
     return rc;
 }
 
@@ -266,30 +257,26 @@ int db_rating_top(struct db *db, enum rules rules, int offset, struct db_rating_
     if (!name || (total && rating_count(db, name, total) != DB_OK))
         return DB_ERROR;
 
-    sqlite3_stmt *st = db->st[STMT_RATING_TOP];
-    int bad = sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC) != SQLITE_OK;
-    bad |= sqlite3_bind_int(st, 2, max) != SQLITE_OK;
-    bad |= sqlite3_bind_int(st, 3, offset < 0 ? 0 : offset) != SQLITE_OK;
-    if (bad) {
-        db_stmt_done(st);
-        return db_bind_failed(db, st);
-    }
-    while ((step = db_row(db, st)) == SQLITE_ROW && *n < max) {
+    struct dbs *q = dbs_table(db, STMT_RATING_TOP);
+    dbs_bind_text(q, 1, name);
+    dbs_bind_int64(q, 2, max);
+    dbs_bind_int64(q, 3, offset < 0 ? 0 : offset);
+    while ((step = dbs_step(q)) == DBS_ROW && *n < max) {
         struct db_rating_row *r = &out[*n];
-        r->fighter = sqlite3_column_int64(st, 0);
-        if (db_column_text(db, st, 1, r->name, sizeof(r->name), "fighter name") != DB_OK) {
+        r->fighter = dbs_col_int64(q, 0);
+        if (dbs_col_copy(q, 1, r->name, sizeof(r->name), "fighter name") != DB_OK) {
             rc = DB_ERROR;
             break;
         }
-        r->rating = sqlite3_column_double(st, 2);
-        r->rd = sqlite3_column_double(st, 3);
-        r->bouts = sqlite3_column_int(st, 4);
+        r->rating = dbs_col_double(q, 2);
+        r->rd = dbs_col_double(q, 3);
+        r->bouts = dbs_col_int(q, 4);
         (*n)++;
     }
-    if (rc == DB_OK && step != SQLITE_ROW && step != SQLITE_DONE)
+    if (rc == DB_OK && step != DBS_ROW && step != DBS_DONE)
         rc = DB_ERROR;
     if (rc != DB_OK)
         *n = 0;
-    db_stmt_done(st);
+    dbs_reset(q);
     return rc;
 }

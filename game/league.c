@@ -825,6 +825,7 @@ int league_turn(struct game *g, enum rules rules, uint64_t seed, const char *cha
     rng_seed(&t->rng, seed, 7);
     snprintf(t->channel, sizeof(t->channel), "%s", channel && channel[0] ? channel : "#league");
     db_league_cache(g->db, 1);
+    db_league_stamping(g->db, 1);
     if (turn_load(t, err, errlen) != 0) {
         /* err says why; nothing was written */
     } else if (turn_store(t, err, errlen) != 0) {
@@ -835,6 +836,7 @@ int league_turn(struct game *g, enum rules rules, uint64_t seed, const char *cha
                  t->bouts);
         rc = 0;
     }
+    db_league_stamping(g->db, 0);
     db_league_cache(g->db, 0);
     turn_free(t);
     return rc;

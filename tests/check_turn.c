@@ -5,13 +5,16 @@
  * attackers knock each other out (a tie), two defenders tie on points. That
  * lets every rule of a turn be checked exactly: pairing, moves, gold
  * records and their resets, the title (held and vacant), pauses, missed
- * plans, and a turn of 1,000 fighters in one transaction. */
+ * plans, and a turn of 1,000 fighters in one transaction; and the change
+ * stamps a turn leaves, which it sets itself with the stamp triggers off on
+ * its connection (db_league_stamping), on again after it. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "bot.h"
+#include "db_internal.h" /* a hand edit on the bot's own connection (db->conn) */
 #include "tests.h"
 
 #define ATTACK "4/0"
@@ -307,6 +310,80 @@ START_TEST(test_bouts_replay_and_report)
         ck_assert_int_gt((int)strlen(report), 20);
         free(report);
     }
+}
+END_TEST
+
+/* Counts the rows a db_*_changed call gives. */
+static void count_fighter(void *ctx, const struct db_fighter *f)
+{
+    (void)f;
+    (*(int *)ctx)++;
+}
+
+static void count_rating(void *ctx, int64_t fighter, enum rules rules, const struct db_rating *r)
+{
+    (void)fighter, (void)rules, (void)r;
+    (*(int *)ctx)++;
+}
+
+START_TEST(test_turn_stamps)
+{
+    int64_t fs = 0, rs = 0, top;
+    int n = 0;
+
+    boxer("Ali", LEAGUE_BRONZE, ATTACK);
+    boxer("Bob", LEAGUE_BRONZE, DEFEND);
+    boxer("Cal", LEAGUE_BRONZE, ATTACK);
+    int64_t dan = boxer("Dan", LEAGUE_BRONZE, DEFEND);
+    ck_assert_int_eq(db_fighter_changed(bot.db, 0, &fs, count_fighter, &n), DB_OK);
+    ck_assert_int_eq(n, 4);
+    turn(3);
+    /* Every fighter and rating the turn wrote is stamped after the
+     * stamps read before it, though its triggers were off. */
+    n = 0;
+    ck_assert_int_eq(db_fighter_changed(bot.db, fs, &top, count_fighter, &n), DB_OK);
+    ck_assert_int_eq(n, 4);
+    ck_assert_int_gt(top, fs);
+    fs = top;
+    n = 0;
+    ck_assert_int_eq(db_rating_changed(bot.db, rs, &rs, count_rating, &n), DB_OK);
+    ck_assert_int_eq(n, 4);
+    /* The triggers are on again on the bot's connection: an edit by hand
+     * that leaves the stamp as it was is stamped all the same. */
+    char sql[128];
+    snprintf(sql, sizeof(sql), "UPDATE fighters SET wins = wins + 1 WHERE id = %lld",
+             (long long)dan);
+    ck_assert_int_eq(sqlite3_exec(bot.db->conn, sql, NULL, NULL, NULL), SQLITE_OK);
+    n = 0;
+    ck_assert_int_eq(db_fighter_changed(bot.db, fs, &top, count_fighter, &n), DB_OK);
+    ck_assert_int_eq(n, 1);
+    ck_assert_int_eq(top, fs + 1);
+}
+END_TEST
+
+/* A plan too long for a turn to read, written into the file by hand: the
+ * turn fails saying whose and how long, and stores nothing. */
+START_TEST(test_turn_plan_too_long)
+{
+    char err[256], sql[160];
+
+    boxer("Ali", LEAGUE_BRONZE, ATTACK);
+    int64_t bob = boxer("Bob", LEAGUE_BRONZE, DEFEND);
+    snprintf(sql, sizeof(sql),
+             "UPDATE plans SET text = replace(hex(zeroblob(4500)), '0', 'x') WHERE fighter = %lld",
+             (long long)bob);
+    ck_assert_int_eq(sqlite3_exec(bot.db->conn, sql, NULL, NULL, NULL), SQLITE_OK);
+    ck_assert_int_eq(
+        league_turn(bot.game, RULES_SUGARRAY, 1, "#ringside", lines, &nlines, err, sizeof(err)),
+        -1);
+    snprintf(sql, sizeof(sql),
+             "cannot read the plans: the plan of fighter %lld is 9000 bytes in the database, the "
+             "most is 8199",
+             (long long)bob);
+    ck_assert_str_eq(err, sql);
+    int number;
+    int64_t when;
+    ck_assert_int_eq(db_turn_last(bot.db, RULES_SUGARRAY, &number, &when), DB_NOTFOUND);
 }
 END_TEST
 
@@ -641,6 +718,8 @@ Suite *turn_suite(void)
     tcase_add_test(tc, test_turn_is_news);
     tcase_add_test(tc, test_standings_every_ruleset);
     tcase_add_test(tc, test_standings_nobody);
+    tcase_add_test(tc, test_turn_stamps);
+    tcase_add_test(tc, test_turn_plan_too_long);
     suite_add_tcase(s, tc);
     return s;
 }
