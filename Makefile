@@ -56,7 +56,7 @@ endif
 # Debian packages: to build and test, and what the bot links with.
 PKGS = gcc make pkg-config check libpcre2-dev libsqlite3-dev libircclient-dev libinih-dev \
 	libcrypt-dev libssl-dev openssl ngircd inspircd atheme-services python3 python3-yaml \
-	libmicrohttpd-dev chromium
+	libmicrohttpd-dev chromium postgresql libpq-dev
 # What the install test (man pages) and make deb need besides.
 INSTALL_TEST_PKGS = man-db groff-base
 DEB_PKGS = build-essential debhelper dpkg-dev fakeroot lintian
@@ -66,13 +66,16 @@ CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null || echo -lcheck)
 # libircclient has no pkg-config file (docs: irc-notes).
 BOT_LIBS = $(shell pkg-config --libs sqlite3 inih libcrypt openssl 2>/dev/null || \
-	echo -lsqlite3 -linih -lcrypt -lssl -lcrypto) -lircclient
-GAME_LIBS = $(shell pkg-config --libs sqlite3 2>/dev/null || echo -lsqlite3)
+	echo -lsqlite3 -linih -lcrypt -lssl -lcrypto) -lircclient $(PQ_LIBS)
+GAME_LIBS = $(shell pkg-config --libs sqlite3 2>/dev/null || echo -lsqlite3) $(PQ_LIBS)
 WEB_LIBS = $(shell pkg-config --libs libmicrohttpd sqlite3 inih 2>/dev/null || \
-	echo -lmicrohttpd -lsqlite3 -linih) -pthread
+	echo -lmicrohttpd -lsqlite3 -linih) -pthread $(PQ_LIBS)
+# libpq: db/'s PostgreSQL backend (db/sql_pg.c), in everything that links db/.
+PQ_CFLAGS = $(shell pkg-config --cflags libpq 2>/dev/null || echo -I/usr/include/postgresql)
+PQ_LIBS = $(shell pkg-config --libs libpq 2>/dev/null || echo -lpq)
 
 ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(CPPFLAGS) $(CFLAGS) \
-	-Iengine -Iutil -Iparse -Idb -Igame -Ibot -Iweb $(PCRE_CFLAGS)
+	-Iengine -Iutil -Iparse -Idb -Igame -Ibot -Iweb $(PCRE_CFLAGS) $(PQ_CFLAGS)
 
 B = build
 # The layers, each a folder, dependencies pointing down: engine/ and parse/
@@ -149,6 +152,8 @@ OBJ_SRC = $(CORE_SRC) $(BOTLIB_SRC) bot/main.c $(SIM_SRC) $(WEB_SRC) $(TEST_SRC)
 DEP_FILES = $(OBJ_SRC:%.c=$(B)/obj/%.d) $(OBJ_SRC:%.c=$(B)/asan/%.d)
 $(DEP_FILES):
 -include $(wildcard $(DEP_FILES))
+# db/sql_pg.c builds db/schema_pg.sql in (.incbin), which -MMD cannot see.
+$(B)/obj/db/sql_pg.o $(B)/asan/db/sql_pg.o: db/schema_pg.sql
 
 # The simulator uses the game's commentary and, for --replay, the database:
 # no IRC.
@@ -346,7 +351,7 @@ complexity:
 
 FUZZ_CC = clang
 FUZZ_FLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -Iengine -Iutil -Iparse -Idb -Igame -Ibot -Iweb \
-	$(PCRE_CFLAGS) \
+	$(PCRE_CFLAGS) $(PQ_CFLAGS) \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 FUZZERS = $(patsubst fuzz/%.c,$(B)/fuzz/%,$(wildcard fuzz/fuzz_*.c))
 
