@@ -206,11 +206,17 @@ static int pg_fail(struct dbs *q, const PGresult *res)
     return DBS_ERR;
 }
 
+/* 1 if the caller's transaction failed or ended behind db/'s back. */
+static int pg_txn_failed(const struct db *db)
+{
+    return db->in_txn && PQtransactionStatus(db->pg) != PQTRANS_INTRANS;
+}
+
 /* A statement while the caller's transaction failed or ended behind db/'s
  * back: refused, as on SQLite (struct db). Nonzero, with the message. */
 static int pg_txn_lost(struct db *db)
 {
-    if (!db->in_txn || PQtransactionStatus(db->pg) == PQTRANS_INTRANS)
+    if (!pg_txn_failed(db))
         return 0;
     db_fail(db, "the transaction was rolled back after an earlier error; db_rollback ends it");
     return 1;
@@ -237,6 +243,8 @@ struct dbs *dbs_pg_table(struct db *db, int which)
 static int pg_prepare_now(struct dbs *q)
 {
     struct dbs_pg *p = q->pg;
+    if (!p->name[0])
+        q->db->pg_unnamed = NULL; /* the slot is taken, even by a failure */
     PGresult *res = PQprepare(q->db->pg, p->name, p->text, 0, NULL);
     int rc = DBS_DONE;
 
@@ -265,7 +273,7 @@ static struct dbs *pg_kept(struct db *db, const char *sql, int *full)
     q->db = db;
     q->owner = DBS_OWN_KEPT;
     q->pg = pg_side_new(sql, name);
-    if (pg_prepare_now(q) != DBS_DONE) {
+    if (!pg_txn_failed(db) && pg_prepare_now(q) != DBS_DONE) {
         pg_side_free(q->pg);
         q->pg = NULL;
         return NULL;
@@ -287,6 +295,11 @@ struct dbs *dbs_pg_prepare(struct db *db, const char *sql, int kept)
     q->db = db;
     q->owner = DBS_OWN_ONCE;
     q->pg = pg_side_new(sql, "");
+    /* In a failed transaction the server prepares nothing: the statement
+     * is made all the same, and its step says why it cannot run (as on
+     * SQLite, where preparing never depends on the transaction). */
+    if (pg_txn_failed(db))
+        return q;
     if (pg_prepare_now(q) != DBS_DONE) {
         pg_side_free(q->pg);
         free(q);
@@ -315,10 +328,13 @@ static int pg_exec(struct dbs *q)
         return DBS_ERR;
 
     PGresult *res;
-    if (p->name[0] || db->pg_unnamed == q)
+    if (p->name[0] || db->pg_unnamed == q) {
         res = PQexecPrepared(db->pg, p->name, p->nparams, p->pv, NULL, NULL, 0);
-    else
+    } else {
+        /* Parsed again, in the unnamed slot another statement held. */
+        db->pg_unnamed = NULL;
         res = PQexecParams(db->pg, p->text, p->nparams, NULL, p->pv, NULL, NULL, 0);
+    }
     ExecStatusType st = PQresultStatus(res);
     if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {
         pg_fail(q, res);
@@ -380,6 +396,7 @@ int64_t dbs_pg_insert_id(const struct dbs *q)
         return q->pg->id;
     /* An INSERT without RETURNING id: the identity it drew is the
      * session's last sequence value. */
+    q->db->pg_unnamed = NULL; /* a simple query takes the unnamed slot */
     PGresult *res = PQexec(q->db->pg, "SELECT lastval()");
     int64_t id = 0;
 
@@ -596,6 +613,7 @@ static void pg_uri_shown(const char *uri, char *out, size_t size)
 static int pg_simple(struct db *db, const char *sql, char *out, size_t size)
 {
     struct dbs tmp = {.db = db};
+    db->pg_unnamed = NULL; /* a simple query takes the unnamed slot */
     PGresult *res = PQexec(db->pg, sql);
     ExecStatusType st = PQresultStatus(res);
     int rc = DB_OK;
