@@ -210,6 +210,9 @@ SANITIZE = ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 CK_TIMEO
 UNIT_JOB = 'unit: CK_TIMEOUT_MULTIPLIER=4 $(TESTS)'
 SIM_JOB = 'sim: sh tests/sim_test.sh $(SIM)'
 UNIT_JOBS = 'unit-asan: $(SANITIZE) $(ASAN_TESTS)' $(UNIT_JOB)
+# The statement layer's suite again on a real PostgreSQL that tests/pg.sh
+# starts in a temporary folder (Unix socket only) and stops after.
+PG_JOBS = 'sql-pg: sh tests/pg.sh run env CK_RUN_SUITE=sql $(SANITIZE) $(ASAN_TESTS)'
 PROGRAM_JOBS = 'sim-asan: sh tests/sim_test.sh $(ASAN_SIM)' \
 	'web: python3 tests/web/web_test.py $(ASAN_WEB) $(WEBGEN) $(SIM)' \
 	'web-attack: python3 tests/web/attack_test.py $(ASAN_WEB) $(WEBGEN)' \
@@ -272,7 +275,7 @@ check:
 	@$(BUILD) check-programs
 	$(INSTALL_PREPARE)
 	$(E2E_PREPARE)
-	@$(PARALLEL) $(E2E_SUITES) $(UNIT_JOBS) $(PROGRAM_JOBS) $(INSTALL_JOBS)
+	@$(PARALLEL) $(E2E_SUITES) $(UNIT_JOBS) $(PG_JOBS) $(PROGRAM_JOBS) $(INSTALL_JOBS)
 
 # The inner loop: the unit tests (plain build) and the simulator's golden
 # transcripts, in well under a minute.

@@ -6,6 +6,10 @@
 #                                the database ringside, and print its URI:
 #                                postgresql:///ringside?host=DIR
 #        tests/pg.sh stop DIR    stop it (DIR is left for the caller to remove)
+#        tests/pg.sh run CMD...  start one in a temporary folder, run CMD with
+#                                RINGSIDE_TEST_PG set to its URI, then stop it
+#                                and remove the folder (also when CMD fails or
+#                                the run is interrupted); CMD's exit status
 #
 # The server's superuser is named after the calling user, so the URI needs
 # no user name. initdb and the server refuse to run as root: as root (CI), they
@@ -18,7 +22,8 @@ die() {
     exit 1
 }
 
-[ $# -eq 2 ] || die "usage: tests/pg.sh start|stop DIR"
+usage="usage: tests/pg.sh start|stop DIR, or tests/pg.sh run COMMAND..."
+[ $# -ge 2 ] || die "$usage"
 cmd=$1
 dir=$2
 
@@ -38,6 +43,21 @@ as_server() {
 }
 
 case $cmd in
+run)
+    shift
+    tmp=$(mktemp -d "${TMPDIR:-/tmp}/ringside-pg.XXXXXX")
+    # The server stops and the folder goes whatever happens to the command.
+    trap 'sh "$0" stop "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
+    trap 'exit 143' TERM
+    trap 'exit 130' INT
+    uri=$(sh "$0" start "$tmp") || {
+        cat "$tmp/initdb.log" "$tmp/server.log" 2>/dev/null >&2
+        exit 1
+    }
+    status=0
+    RINGSIDE_TEST_PG=$uri "$@" || status=$?
+    exit $status
+    ;;
 start)
     mkdir -p "$dir"
     dir=$(cd "$dir" && pwd)
@@ -63,6 +83,6 @@ stop)
     as_server "$bindir/pg_ctl" -D "$dir/data" -m fast -w stop >/dev/null
     ;;
 *)
-    die "usage: tests/pg.sh start|stop DIR"
+    die "$usage"
     ;;
 esac
