@@ -451,6 +451,39 @@ START_TEST(test_pg_schema)
 }
 END_TEST
 
+/* Reads the one row of table statement `which`: its first column's text
+ * copied into out. */
+static void table_read(int which, char *out, size_t size)
+{
+    struct dbs *q = dbs_table(db, which);
+
+    ck_assert_msg(dbs_step(q) == DBS_ROW, "statement %d: %s", which, db_errmsg(db));
+    ck_assert_int_eq(dbs_col_copy(q, 0, out, size, "the column"), DB_OK);
+    dbs_reset(q);
+}
+
+/* The table statements that are SQLite's own have PostgreSQL's words. */
+START_TEST(test_pg_own_words)
+{
+    char v[64], w[64];
+
+    table_read(STMT_JOURNAL_MODE, v, sizeof(v));
+    ck_assert_str_eq(v, "wal");
+    table_read(STMT_FOREIGN_KEYS, v, sizeof(v));
+    ck_assert_str_eq(v, "1");
+    /* The data version moves when something is written. */
+    table_read(STMT_DATA_VERSION, v, sizeof(v));
+    ck_assert_int_eq(put(1, 0, "x", 0, "a"), DBS_DONE);
+    table_read(STMT_DATA_VERSION, w, sizeof(w));
+    ck_assert(strtoll(w, NULL, 10) > strtoll(v, NULL, 10));
+    /* The database's id: 32 hexadecimal digits, as on SQLite. */
+    ck_assert_int_eq(dbs_run(dbs_table(db, STMT_META_ID_MAKE)), DBS_DONE);
+    table_read(STMT_META_ID, v, sizeof(v));
+    ck_assert_int_eq(strlen(v), 32);
+    ck_assert_int_eq(strspn(v, "0123456789abcdef"), 32);
+}
+END_TEST
+
 /* A read-only open (ringside-web's) reads, and every write is refused. */
 START_TEST(test_pg_readonly)
 {
@@ -527,6 +560,7 @@ Suite *sql_suite(void)
         tcase_add_test(tc, test_pg_failed_transaction);
         tcase_add_test(tc, test_pg_schema);
         tcase_add_test(tc, test_pg_readonly);
+        tcase_add_test(tc, test_pg_own_words);
         suite_add_tcase(s, tc);
     }
     return s;
