@@ -4,9 +4,10 @@
  * built into the program), statements, results and transactions.
  *
  * Statements: the `?N` of db/'s SQL become `$N` once, when the handle is
- * made. db.c's table statements are PQprepare'd on first use under "s<i>"
- * (not all at open: a few are SQLite's own, and PostgreSQL has its own
- * words for them below); kept ones under "k<slot>" when first asked for;
+ * made. db.c's table statements are PQprepare'd at open under "s<i>" (a
+ * few are SQLite's own: PostgreSQL has its own words for them below; one
+ * the server refuses fails at each step, saying why); kept ones under
+ * "k<slot>" when first asked for;
  * a one-use statement is prepared as the unnamed statement (so a mistake
  * in its SQL fails dbs_prepare, as on SQLite) and run by PQexecParams if
  * another one-use statement took the unnamed slot since. Every parameter
@@ -44,6 +45,10 @@ extern const char ringside_schema_pg[];
  * so only one of them creates the schema ("RINGSIDE" in ASCII, cut). */
 #define PG_SCHEMA_LOCK "5495430783693"
 
+/* The type of a text (pg_type.h's TEXTOID, which libpq-fe.h does not
+ * give): fixed since PostgreSQL 7. */
+#define PG_TEXT_OID ((Oid)25)
+
 /* The PostgreSQL side of a statement. */
 struct dbs_pg {
     char name[16];   /* its prepared name; "" for a one-use statement */
@@ -52,6 +57,7 @@ struct dbs_pg {
     int prepared;    /* PQprepare'd on this connection */
     int returning;   /* the SQL has RETURNING: a write may return its row */
     int nparams;
+    Oid *types;      /* per parameter: as prepared (pg_types) */
     const char **pv; /* per parameter: the text sent, NULL for NULL */
     char **own;      /* per parameter: a copy pv points to, or NULL */
     char (*num)[32]; /* per parameter: a number formatted as text */
@@ -60,6 +66,7 @@ struct dbs_pg {
     int64_t changes; /* the rows the last dbs_run changed */
     int64_t id;      /* what its RETURNING id said, when has_id */
     int has_id;
+    char *unfit; /* a table statement the server refused at open: why */
 };
 
 /* --------------------------------------------------------- the SQL text */
@@ -114,6 +121,24 @@ static char *pg_rewrite(const char *sql, int *nparams)
     return text;
 }
 
+/* The parameter types to prepare `text` (rewritten) with: 0 (the server
+ * infers it) for each $N the SQL uses, text for one it skips, which the
+ * server cannot infer (db.c's statements share numbers: the fighter INSERT
+ * binds the id ?1 it does not use). */
+static Oid *pg_types(const char *text, int nparams)
+{
+    Oid *types = xcalloc((size_t)(nparams > 0 ? nparams : 1), sizeof(*types));
+
+    for (int i = 0; i < nparams; i++)
+        types[i] = PG_TEXT_OID;
+    for (const char *c = strchr(text, '$'); c; c = strchr(c + 1, '$')) {
+        int n = atoi(c + 1);
+        if (n >= 1 && n <= nparams)
+            types[n - 1] = 0;
+    }
+    return types;
+}
+
 /* 1 if `sql` has the word RETURNING (any case). */
 static int pg_has_returning(const char *sql)
 {
@@ -139,6 +164,7 @@ static struct dbs_pg *pg_side_new(const char *sql, const char *name)
     p->sql = sql;
     p->text = pg_rewrite(sql, &p->nparams);
     p->returning = pg_has_returning(sql);
+    p->types = pg_types(p->text, p->nparams);
     int n = p->nparams > 0 ? p->nparams : 1;
     p->pv = xcalloc((size_t)n, sizeof(*p->pv));
     p->own = xcalloc((size_t)n, sizeof(*p->own));
@@ -165,6 +191,8 @@ static void pg_side_free(struct dbs_pg *p)
         return;
     pg_side_clear(p);
     free(p->text);
+    free(p->unfit);
+    free(p->types);
     free(p->pv);
     free(p->own);
     free(p->num);
@@ -245,7 +273,7 @@ static int pg_prepare_now(struct dbs *q)
     struct dbs_pg *p = q->pg;
     if (!p->name[0])
         q->db->pg_unnamed = NULL; /* the slot is taken, even by a failure */
-    PGresult *res = PQprepare(q->db->pg, p->name, p->text, 0, NULL);
+    PGresult *res = PQprepare(q->db->pg, p->name, p->text, p->nparams, p->types);
     int rc = DBS_DONE;
 
     if (PQresultStatus(res) != PGRES_COMMAND_OK)
@@ -254,6 +282,25 @@ static int pg_prepare_now(struct dbs *q)
         p->prepared = 1;
     PQclear(res);
     return rc;
+}
+
+/* Prepares every statement of db.c's table, as SQLite's open does, so none
+ * is prepared inside a caller's transaction (where a refusal would fail
+ * it). One the server refuses is remembered, with why, and each of its
+ * steps fails with that; the others work. */
+static void pg_table_prepare(struct db *db)
+{
+    for (int i = 0; i < STMT_COUNT; i++) {
+        struct dbs *q = dbs_pg_table(db, i);
+        if (pg_prepare_now(q) == DBS_DONE)
+            continue;
+        char why[sizeof(db->err)];
+        snprintf(why, sizeof(why), "%s", db->err);
+        db_fail(db, "statement %d cannot run on PostgreSQL: %s", i, why);
+        q->pg->unfit = xstrdup(db->err);
+        q->rc = DBS_E_NONE;
+    }
+    db->err[0] = '\0';
 }
 
 /* The kept statement of `sql` (by its address), made and prepared on the
@@ -324,6 +371,10 @@ static int pg_exec(struct dbs *q)
     }
     if (pg_txn_lost(db) || (q != &db->tab[STMT_ROLLBACK] && db_fault_now(db)))
         return DBS_ERR;
+    if (p->unfit) {
+        db_fail(db, "%s", p->unfit);
+        return DBS_ERR;
+    }
     if (p->name[0] && !p->prepared && pg_prepare_now(q) != DBS_DONE)
         return DBS_ERR;
 
@@ -333,7 +384,7 @@ static int pg_exec(struct dbs *q)
     } else {
         /* Parsed again, in the unnamed slot another statement held. */
         db->pg_unnamed = NULL;
-        res = PQexecParams(db->pg, p->text, p->nparams, NULL, p->pv, NULL, NULL, 0);
+        res = PQexecParams(db->pg, p->text, p->nparams, p->types, p->pv, NULL, NULL, 0);
     }
     ExecStatusType st = PQresultStatus(res);
     if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {
@@ -705,6 +756,7 @@ struct db *db_open_pg(const char *uri, long fault, int readonly, char *errbuf, i
         if ((!readonly ||
              pg_simple(db, "SET default_transaction_read_only = on", NULL, 0) == DB_OK) &&
             pg_schema(db, shown, readonly) == DB_OK) {
+            pg_table_prepare(db);
             db_fault_after(db, fault);
             return db;
         }

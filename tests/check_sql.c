@@ -530,6 +530,26 @@ START_TEST(test_pg_cannot_connect)
 }
 END_TEST
 
+/* A parameter the SQL skips (db.c's statements share numbers) is bound
+ * all the same and changes nothing. */
+START_TEST(test_skipped_parameter)
+{
+    struct dbs *q = dbs_prepare(db, "INSERT INTO t (n, s) VALUES (?2, ?3)");
+
+    ck_assert_msg(q != NULL, "%s", db_errmsg(db));
+    dbs_bind_int64(q, 1, 99);
+    dbs_bind_int64(q, 2, 7);
+    dbs_bind_text(q, 3, "seven");
+    ck_assert_int_eq(dbs_run(q), DBS_DONE);
+    dbs_free(q);
+    q = dbs_prepare(db, "SELECT n + 1, s FROM t WHERE id = 1");
+    ck_assert_int_eq(dbs_step(q), DBS_ROW);
+    ck_assert_int_eq(dbs_col_int64(q, 0), 8);
+    ck_assert_str_eq(dbs_col_text(q, 1), "seven");
+    dbs_free(q);
+}
+END_TEST
+
 /* The tests both backends run. */
 static void tests_add(TCase *tc)
 {
@@ -542,6 +562,7 @@ static void tests_add(TCase *tc)
     tcase_add_test(tc, test_lost_transaction);
     tcase_add_test(tc, test_table_and_kept);
     tcase_add_test(tc, test_transactions);
+    tcase_add_test(tc, test_skipped_parameter);
 }
 
 Suite *sql_suite(void)
