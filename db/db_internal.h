@@ -123,6 +123,7 @@ struct db {
     struct pg_conn *pg;           /* libpq's PGconn (DB_BACKEND_PG only) */
     const struct dbs *pg_unnamed; /* the one-use statement PostgreSQL holds
                                      as its unnamed prepared one (sql_pg.c) */
+    int pg_readonly;              /* opened by db_open_readonly (sql_pg.c) */
     sqlite3_stmt *st[STMT_COUNT];
     struct dbs tab[STMT_COUNT]; /* st[] as the statement layer hands it out */
     char err[512];              /* room for a long path in db_open's messages */

@@ -267,8 +267,9 @@ struct dbs *dbs_pg_table(struct db *db, int which)
     return q;
 }
 
-/* PQprepare's q under its name: DBS_DONE, or DBS_ERR with the message. */
-static int pg_prepare_now(struct dbs *q)
+/* PQprepare's q under its name, once: DBS_DONE, or DBS_ERR with the
+ * message. */
+static int pg_prepare_try(struct dbs *q)
 {
     struct dbs_pg *p = q->pg;
     if (!p->name[0])
@@ -284,6 +285,22 @@ static int pg_prepare_now(struct dbs *q)
     return rc;
 }
 
+static void pg_reconnect(struct db *db);
+
+/* The same, trying again on a new session if the connection was lost
+ * (unless that lost the caller's transaction: then the step refuses). */
+static int pg_prepare_now(struct dbs *q)
+{
+    if (pg_prepare_try(q) == DBS_DONE)
+        return DBS_DONE;
+    if (PQstatus(q->db->pg) != CONNECTION_BAD)
+        return DBS_ERR;
+    pg_reconnect(q->db);
+    if (PQstatus(q->db->pg) != CONNECTION_OK || pg_txn_failed(q->db))
+        return DBS_ERR;
+    return pg_prepare_try(q);
+}
+
 /* Prepares every statement of db.c's table, as SQLite's open does, so none
  * is prepared inside a caller's transaction (where a refusal would fail
  * it). One the server refuses is remembered, with why, and each of its
@@ -292,7 +309,7 @@ static void pg_table_prepare(struct db *db)
 {
     for (int i = 0; i < STMT_COUNT; i++) {
         struct dbs *q = dbs_pg_table(db, i);
-        if (pg_prepare_now(q) == DBS_DONE)
+        if (pg_prepare_try(q) == DBS_DONE)
             continue;
         char why[sizeof(db->err)];
         snprintf(why, sizeof(why), "%s", db->err);
@@ -320,7 +337,7 @@ static struct dbs *pg_kept(struct db *db, const char *sql, int *full)
     q->db = db;
     q->owner = DBS_OWN_KEPT;
     q->pg = pg_side_new(sql, name);
-    if (!pg_txn_failed(db) && pg_prepare_now(q) != DBS_DONE) {
+    if (!pg_txn_failed(db) && pg_prepare_now(q) != DBS_DONE && !pg_txn_failed(db)) {
         pg_side_free(q->pg);
         q->pg = NULL;
         return NULL;
@@ -348,12 +365,46 @@ struct dbs *dbs_pg_prepare(struct db *db, const char *sql, int kept)
     if (pg_txn_failed(db))
         return q;
     if (pg_prepare_now(q) != DBS_DONE) {
+        if (pg_txn_failed(db))
+            return q; /* the connection was lost, and the transaction */
         pg_side_free(q->pg);
         free(q);
         return NULL;
     }
     db->pg_unnamed = q;
     return q;
+}
+
+static int pg_simple(struct db *db, const char *sql, char *out, size_t size);
+
+/* After a failure that lost the connection (the server restarted, or
+ * ended this session): connects again, once, and prepares the table
+ * again, so the next statements work. The failed one stays failed, and a
+ * transaction it was in is lost (refused until db_rollback, struct db).
+ * db->err keeps the failure's message. */
+static void pg_reconnect(struct db *db)
+{
+    char why[sizeof(db->err)];
+
+    if (PQstatus(db->pg) != CONNECTION_BAD)
+        return;
+    snprintf(why, sizeof(why), "%s", db->err);
+    PQreset(db->pg);
+    if (PQstatus(db->pg) == CONNECTION_OK) {
+        db->pg_unnamed = NULL;
+        for (int i = 0; i < STMT_COUNT; i++)
+            if (db->tab[i].pg) {
+                db->tab[i].pg->prepared = 0;
+                free(db->tab[i].pg->unfit);
+                db->tab[i].pg->unfit = NULL;
+            }
+        for (int i = 0; i < db->nkept; i++)
+            db->kept_q[i].pg->prepared = 0;
+        if (!db->pg_readonly ||
+            pg_simple(db, "SET default_transaction_read_only = on", NULL, 0) == DB_OK)
+            pg_table_prepare(db);
+    }
+    snprintf(db->err, sizeof(db->err), "%s", why);
 }
 
 /* Runs q with its parameters and keeps the result: DBS_DONE, or DBS_ERR
@@ -390,6 +441,7 @@ static int pg_exec(struct dbs *q)
     if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {
         pg_fail(q, res);
         PQclear(res);
+        pg_reconnect(db);
         return DBS_ERR;
     }
     PQclear(p->res);
@@ -741,6 +793,7 @@ struct db *db_open_pg(const char *uri, long fault, int readonly, char *errbuf, i
     char shown[sizeof(db->err) / 2];
 
     db->backend = DB_BACKEND_PG;
+    db->pg_readonly = readonly;
     pg_uri_shown(uri, shown, sizeof(shown));
     db->pg = PQconnectdb(uri);
     if (!db->pg)

@@ -484,6 +484,40 @@ START_TEST(test_pg_own_words)
 }
 END_TEST
 
+/* The server ends the session (a restart does the same): the statement
+ * that meets it fails, and so does the rest of a transaction it was in,
+ * until db_rollback; then every statement works again on a new session,
+ * the table's prepared again. */
+START_TEST(test_pg_reconnect)
+{
+    char pid[32], sql[96];
+
+    ck_assert_int_eq(put(1, 0, "x", 0, "a"), DBS_DONE);
+    struct dbs *q = dbs_prepare(db, "SELECT pg_backend_pid()");
+    ck_assert_int_eq(dbs_step(q), DBS_ROW);
+    ck_assert_int_eq(dbs_col_copy(q, 0, pid, sizeof(pid), "pid"), DB_OK);
+    dbs_free(q);
+
+    ck_assert_int_eq(db_begin(db), DB_OK);
+    ck_assert_int_eq(put(2, 0, "y", 0, "b"), DBS_DONE);
+    snprintf(sql, sizeof(sql), "SELECT pg_terminate_backend(%s)", pid);
+    q = dbs_prepare(pg_admin, sql);
+    ck_assert_int_eq(dbs_step(q), DBS_ROW);
+    dbs_free(q);
+    ck_assert_int_eq(put(3, 0, "z", 0, "c"), DBS_ERR);
+    ck_assert_int_eq(put(3, 0, "z", 0, "c"), DBS_ERR);
+    ck_assert_str_eq(db_errmsg(db),
+                     "the transaction was rolled back after an earlier error; db_rollback ends it");
+    ck_assert_int_eq(db_rollback(db), DB_OK);
+    ck_assert_int_eq(rows(), 1);
+    ck_assert_int_eq(dbs_step(dbs_table(db, STMT_USER_VERSION)), DBS_ROW);
+    ck_assert_int_eq(dbs_col_int(dbs_table(db, STMT_USER_VERSION), 0), db_schema_latest());
+    dbs_reset(dbs_table(db, STMT_USER_VERSION));
+    ck_assert_int_eq(put(2, 0, "y", 0, "b"), DBS_DONE);
+    ck_assert_int_eq(rows(), 2);
+}
+END_TEST
+
 /* A read-only open (ringside-web's) reads, and every write is refused. */
 START_TEST(test_pg_readonly)
 {
@@ -582,6 +616,7 @@ Suite *sql_suite(void)
         tcase_add_test(tc, test_pg_schema);
         tcase_add_test(tc, test_pg_readonly);
         tcase_add_test(tc, test_pg_own_words);
+        tcase_add_test(tc, test_pg_reconnect);
         suite_add_tcase(s, tc);
     }
     return s;
