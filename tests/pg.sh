@@ -11,6 +11,8 @@
 #                                and remove the folder (also when CMD fails or
 #                                the run is interrupted); CMD's exit status
 #
+# A test server forgoes durability (fsync and synchronous_commit off: a
+# commit costs no disk flush), which a throwaway database never needs.
 # The server's superuser is named after the calling user, so the URI needs
 # no user name. initdb and the server refuse to run as root: as root (CI), they
 # run as Debian's `postgres` user (made by the postgresql package, which
@@ -72,7 +74,8 @@ start)
     as_server "$bindir/initdb" -D "$dir/data" -U "$(id -un)" --auth=trust --no-locale -E UTF8 \
         >"$dir/initdb.log" 2>&1 || die "initdb failed: see $dir/initdb.log"
     as_server "$bindir/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w \
-        -o "-k $dir -c listen_addresses=''" start >/dev/null ||
+        -o "-k $dir -c listen_addresses='' -c fsync=off -c synchronous_commit=off" \
+        start >/dev/null ||
         die "the server did not start: see $dir/server.log"
     "$bindir/createdb" -h "$dir" ringside || die "createdb ringside failed"
     echo "postgresql:///ringside?host=$dir"
