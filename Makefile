@@ -66,13 +66,14 @@ CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null || echo -lcheck)
 # libircclient has no pkg-config file (docs: irc-notes).
 BOT_LIBS = $(shell pkg-config --libs sqlite3 inih libcrypt openssl 2>/dev/null || \
-	echo -lsqlite3 -linih -lcrypt -lssl -lcrypto) -lircclient $(PQ_LIBS)
-GAME_LIBS = $(shell pkg-config --libs sqlite3 2>/dev/null || echo -lsqlite3) $(PQ_LIBS)
+	echo -lsqlite3 -linih -lcrypt -lssl -lcrypto) -lircclient
+GAME_LIBS = $(shell pkg-config --libs sqlite3 2>/dev/null || echo -lsqlite3)
 WEB_LIBS = $(shell pkg-config --libs libmicrohttpd sqlite3 inih 2>/dev/null || \
-	echo -lmicrohttpd -lsqlite3 -linih) -pthread $(PQ_LIBS)
-# libpq: db/'s PostgreSQL backend (db/sql_pg.c), in everything that links db/.
+	echo -lmicrohttpd -lsqlite3 -linih) -pthread
+# libpq's header for db/'s PostgreSQL backend (db/sql_pg.c), which loads
+# the library itself (dlopen) when a PostgreSQL database is opened: not
+# linked, so the programs on SQLite do not load it and what it needs.
 PQ_CFLAGS = $(shell pkg-config --cflags libpq 2>/dev/null || echo -I/usr/include/postgresql)
-PQ_LIBS = $(shell pkg-config --libs libpq 2>/dev/null || echo -lpq)
 
 ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(CPPFLAGS) $(CFLAGS) \
 	-Iengine -Iutil -Iparse -Idb -Igame -Ibot -Iweb $(PCRE_CFLAGS) $(PQ_CFLAGS)
