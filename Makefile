@@ -56,7 +56,7 @@ endif
 # Debian packages: to build and test, and what the bot links with.
 PKGS = gcc make pkg-config check libpcre2-dev libsqlite3-dev libircclient-dev libinih-dev \
 	libcrypt-dev libssl-dev openssl ngircd inspircd atheme-services python3 python3-yaml \
-	libmicrohttpd-dev chromium
+	libmicrohttpd-dev chromium postgresql libpq-dev
 # What the install test (man pages) and make deb need besides.
 INSTALL_TEST_PKGS = man-db groff-base
 DEB_PKGS = build-essential debhelper dpkg-dev fakeroot lintian
@@ -70,9 +70,13 @@ BOT_LIBS = $(shell pkg-config --libs sqlite3 inih libcrypt openssl 2>/dev/null |
 GAME_LIBS = $(shell pkg-config --libs sqlite3 2>/dev/null || echo -lsqlite3)
 WEB_LIBS = $(shell pkg-config --libs libmicrohttpd sqlite3 inih 2>/dev/null || \
 	echo -lmicrohttpd -lsqlite3 -linih) -pthread
+# libpq's header for db/'s PostgreSQL backend (db/sql_pg.c), which loads
+# the library itself (dlopen) when a PostgreSQL database is opened: not
+# linked, so the programs on SQLite do not load it and what it needs.
+PQ_CFLAGS = $(shell pkg-config --cflags libpq 2>/dev/null || echo -I/usr/include/postgresql)
 
 ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(CPPFLAGS) $(CFLAGS) \
-	-Iengine -Iutil -Iparse -Idb -Igame -Ibot -Iweb $(PCRE_CFLAGS)
+	-Iengine -Iutil -Iparse -Idb -Igame -Ibot -Iweb $(PCRE_CFLAGS) $(PQ_CFLAGS)
 
 B = build
 # The layers, each a folder, dependencies pointing down: engine/ and parse/
@@ -149,6 +153,8 @@ OBJ_SRC = $(CORE_SRC) $(BOTLIB_SRC) bot/main.c $(SIM_SRC) $(WEB_SRC) $(TEST_SRC)
 DEP_FILES = $(OBJ_SRC:%.c=$(B)/obj/%.d) $(OBJ_SRC:%.c=$(B)/asan/%.d)
 $(DEP_FILES):
 -include $(wildcard $(DEP_FILES))
+# db/sql_pg.c builds db/schema_pg.sql in (.incbin), which -MMD cannot see.
+$(B)/obj/db/sql_pg.o $(B)/asan/db/sql_pg.o: db/schema_pg.sql
 
 # The simulator uses the game's commentary and, for --replay, the database:
 # no IRC.
@@ -205,6 +211,9 @@ SANITIZE = ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 CK_TIMEO
 UNIT_JOB = 'unit: CK_TIMEOUT_MULTIPLIER=4 $(TESTS)'
 SIM_JOB = 'sim: sh tests/sim_test.sh $(SIM)'
 UNIT_JOBS = 'unit-asan: $(SANITIZE) $(ASAN_TESTS)' $(UNIT_JOB)
+# The statement layer's suite again on a real PostgreSQL that tests/pg.sh
+# starts in a temporary folder (Unix socket only) and stops after.
+PG_JOBS = 'sql-pg: sh tests/pg.sh run env CK_RUN_SUITE=sql $(SANITIZE) $(ASAN_TESTS)'
 PROGRAM_JOBS = 'sim-asan: sh tests/sim_test.sh $(ASAN_SIM)' \
 	'web: python3 tests/web/web_test.py $(ASAN_WEB) $(WEBGEN) $(SIM)' \
 	'web-attack: python3 tests/web/attack_test.py $(ASAN_WEB) $(WEBGEN)' \
@@ -268,7 +277,7 @@ check:
 	@$(BUILD) check-programs
 	$(INSTALL_PREPARE)
 	$(E2E_PREPARE)
-	@$(PARALLEL) $(E2E_SUITES) $(UNIT_JOBS) $(PROGRAM_JOBS) $(INSTALL_JOBS)
+	@$(PARALLEL) $(E2E_SUITES) $(UNIT_JOBS) $(PG_JOBS) $(PROGRAM_JOBS) $(INSTALL_JOBS)
 
 # The inner loop: the unit tests (plain build) and the simulator's golden
 # transcripts, in well under a minute.
@@ -347,7 +356,7 @@ complexity:
 
 FUZZ_CC = clang
 FUZZ_FLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -Iengine -Iutil -Iparse -Idb -Igame -Ibot -Iweb \
-	$(PCRE_CFLAGS) \
+	$(PCRE_CFLAGS) $(PQ_CFLAGS) \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 FUZZERS = $(patsubst fuzz/%.c,$(B)/fuzz/%,$(wildcard fuzz/fuzz_*.c))
 

@@ -1348,6 +1348,8 @@ struct db *db_open(const char *path, char *errbuf, int errlen)
 
 struct db *db_open_fault(const char *path, long fault, char *errbuf, int errlen)
 {
+    if (db_is_pg_uri(path))
+        return db_open_pg(path, fault, 0, errbuf, errlen);
     struct db *db = xcalloc(1, sizeof(*db));
 
     db_fault_after(db, fault);
@@ -1376,6 +1378,8 @@ struct db *db_open_fault(const char *path, long fault, char *errbuf, int errlen)
 
 struct db *db_open_readonly(const char *path, char *errbuf, int errlen)
 {
+    if (db_is_pg_uri(path))
+        return db_open_pg(path, -1, 1, errbuf, errlen);
     struct db *db = xcalloc(1, sizeof(*db));
     int version = 0;
 
@@ -1415,6 +1419,10 @@ void db_close(struct db *db)
 {
     if (!db)
         return;
+    if (db->backend == DB_BACKEND_PG) {
+        db_pg_close(db);
+        return;
+    }
     for (int i = 0; i < STMT_COUNT; i++)
         sqlite3_finalize(db->st[i]);
     for (int i = 0; i < db->nkept; i++)
@@ -1449,6 +1457,11 @@ int db_test_file(const char *path, int version, const char *sql, char *errbuf, i
         snprintf(errbuf, (size_t)errlen, "%s", db->err);
     db_close(db); /* no statement was prepared: finalizing NULL is harmless */
     return status;
+}
+
+const char *db_stmt_text(int which)
+{
+    return which >= 0 && which < STMT_COUNT ? stmt_sql[which] : NULL;
 }
 
 const char *db_errmsg(struct db *db)
@@ -1521,6 +1534,8 @@ int db_journal_wal(struct db *db)
 
 int db_begin(struct db *db)
 {
+    if (db->backend == DB_BACKEND_PG)
+        return db_pg_begin(db, 0);
     if (db->in_txn || !sqlite3_get_autocommit(db->conn))
         return db_fail(db, "db_begin: a transaction is already open (they do not nest)");
     db->busy = 0;
@@ -1534,6 +1549,8 @@ int db_begin(struct db *db)
 
 int db_read_begin(struct db *db)
 {
+    if (db->backend == DB_BACKEND_PG)
+        return db_pg_begin(db, 1);
     if (db->in_txn || !sqlite3_get_autocommit(db->conn))
         return db_fail(db, "db_read_begin: a transaction is already open (they do not nest)");
     if (db_run(db, db->st[STMT_BEGIN_READ], 0) != SQLITE_DONE)
@@ -1544,6 +1561,8 @@ int db_read_begin(struct db *db)
 
 int db_read_end(struct db *db)
 {
+    if (db->backend == DB_BACKEND_PG)
+        return db_pg_commit(db, 1);
     if (!db->in_txn)
         return db_fail(db, "db_read_end: no transaction is open");
     db->in_txn = 0;
@@ -1554,6 +1573,8 @@ int db_read_end(struct db *db)
 
 int db_commit(struct db *db)
 {
+    if (db->backend == DB_BACKEND_PG)
+        return db_pg_commit(db, 0);
     if (!db->in_txn)
         return db_fail(db, "db_commit: no transaction is open");
     /* On failure the transaction is left to db_rollback, which then keeps
@@ -1569,6 +1590,8 @@ int db_commit(struct db *db)
 
 int db_rollback(struct db *db)
 {
+    if (db->backend == DB_BACKEND_PG)
+        return db_pg_rollback(db);
     if (!db->in_txn)
         return db_fail(db, "db_rollback: no transaction is open");
     db->in_txn = 0;

@@ -118,8 +118,12 @@ enum db_stmt {
 #define DB_KEPT_MAX 8 /* statements db_prepare_kept keeps, at most */
 
 struct db {
-    enum db_backend backend; /* only SQLite for now (sql.h) */
-    sqlite3 *conn;
+    enum db_backend backend;      /* SQLite, or PostgreSQL (sql.h) */
+    sqlite3 *conn;                /* SQLite's connection (NULL on PostgreSQL) */
+    struct pg_conn *pg;           /* libpq's PGconn (DB_BACKEND_PG only) */
+    const struct dbs *pg_unnamed; /* the one-use statement PostgreSQL holds
+                                     as its unnamed prepared one (sql_pg.c) */
+    int pg_readonly;              /* opened by db_open_readonly (sql_pg.c) */
     sqlite3_stmt *st[STMT_COUNT];
     struct dbs tab[STMT_COUNT]; /* st[] as the statement layer hands it out */
     char err[512];              /* room for a long path in db_open's messages */
@@ -164,6 +168,10 @@ extern const struct db_names db_leagues;
 #define DB_KIT_MAX 256
 void db_kit_store(const struct sheet *s, char *buf, size_t len);
 int db_kit_load(const char *text, struct sheet *s);
+
+/* The SQL of statement `which` of db.c's table (the PostgreSQL backend
+ * prepares it on first use, sql_pg.c). */
+const char *db_stmt_text(int which);
 
 /* Formats a message into db->err and returns DB_ERROR. */
 int db_fail(struct db *db, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

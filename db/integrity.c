@@ -190,7 +190,9 @@ struct db *db_open_marked(const char *path, int init, char *errbuf, int errlen)
     char err[1024] = "";
     struct str mk;
 
-    if (!path || !*path || strcmp(path, ":memory:") == 0)
+    /* No file, no marker: a PostgreSQL server is not a file that can be
+     * lost or replaced under the bot. */
+    if (!path || !*path || strcmp(path, ":memory:") == 0 || db_is_pg_uri(path))
         return db_open(path, errbuf, errlen);
     str_init(&mk);
     str_add(&mk, "%s.id", path);

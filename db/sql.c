@@ -2,8 +2,8 @@
  * sql.c - the statement layer (sql.h) on SQLite: thin wrappers over the
  * helpers of db.c (db_run, db_row, db_prepare, db_column_text), which keep
  * the fault hook, the lost-transaction rule and the file check in one
- * place. The PostgreSQL backend described in sql.h will branch on
- * db->backend here.
+ * place. A statement of the PostgreSQL backend (q->pg set) goes to
+ * sql_pg.c's.
  */
 #include <stdlib.h>
 
@@ -12,6 +12,9 @@
 
 struct dbs *dbs_table(struct db *db, int which)
 {
+    if (db->backend == DB_BACKEND_PG)
+        return dbs_pg_table(db, which);
+
     struct dbs *q = &db->tab[which];
 
     /* Set at every use rather than at db_open: db.c prepares the table
@@ -37,11 +40,16 @@ static struct dbs *dbs_wrap(struct db *db, sqlite3_stmt *st, enum dbs_owner owne
 
 struct dbs *dbs_prepare(struct db *db, const char *sql)
 {
+    if (db->backend == DB_BACKEND_PG)
+        return dbs_pg_prepare(db, sql, 0);
     return dbs_wrap(db, db_prepare(db, sql), DBS_OWN_ONCE);
 }
 
 struct dbs *dbs_prepare_kept(struct db *db, const char *sql)
 {
+    if (db->backend == DB_BACKEND_PG)
+        return dbs_pg_prepare(db, sql, 1);
+
     sqlite3_stmt *st = db_prepare_kept(db, sql);
 
     /* A kept statement's handle is kept beside it: no allocation per
@@ -59,6 +67,8 @@ struct dbs *dbs_prepare_kept(struct db *db, const char *sql)
 
 int dbs_step(struct dbs *q)
 {
+    if (q->pg)
+        return dbs_pg_step(q);
     if (q->bad) {
         q->rc = SQLITE_MISUSE;
         db_bind_failed(q->db, q->lite);
@@ -72,6 +82,8 @@ int dbs_step(struct dbs *q)
 
 int dbs_run(struct dbs *q)
 {
+    if (q->pg)
+        return dbs_pg_run(q);
     q->rc = db_run(q->db, q->lite, q->bad);
     q->bad = 0;
     return q->rc == SQLITE_DONE ? DBS_DONE : DBS_ERR;
@@ -79,6 +91,9 @@ int dbs_run(struct dbs *q)
 
 enum dbs_error dbs_error(const struct dbs *q)
 {
+    /* On PostgreSQL, rc holds the kind itself (sql_pg.c). */
+    if (q->pg)
+        return (enum dbs_error)q->rc;
     switch (q->rc) {
     case SQLITE_ROW:
     case SQLITE_DONE:
@@ -95,16 +110,24 @@ enum dbs_error dbs_error(const struct dbs *q)
 
 int64_t dbs_changes(const struct dbs *q)
 {
+    if (q->pg)
+        return dbs_pg_changes(q);
     return sqlite3_changes(q->db->conn);
 }
 
 int64_t dbs_insert_id(const struct dbs *q)
 {
+    if (q->pg)
+        return dbs_pg_insert_id(q);
     return (int64_t)sqlite3_last_insert_rowid(q->db->conn);
 }
 
 void dbs_reset(struct dbs *q)
 {
+    if (q->pg) {
+        dbs_pg_reset(q);
+        return;
+    }
     db_stmt_done(q->lite);
     q->bad = 0;
 }
@@ -113,6 +136,10 @@ void dbs_free(struct dbs *q)
 {
     if (!q)
         return;
+    if (q->pg) {
+        dbs_pg_free(q);
+        return;
+    }
     switch (q->owner) {
     case DBS_OWN_TABLE:
         dbs_reset(q);
@@ -129,11 +156,15 @@ void dbs_free(struct dbs *q)
 
 int dbs_col_copy(struct dbs *q, int col, char *dst, size_t size, const char *what)
 {
+    if (q->pg)
+        return dbs_pg_col_copy(q, col, dst, size, what);
     return db_column_text(q->db, q->lite, col, dst, size, what);
 }
 
 int dbs_col_name(struct dbs *q, int col, const struct db_names *names, const char *row, int64_t id,
                  int *out)
 {
+    if (q->pg)
+        return dbs_pg_col_name(q, col, names, row, id, out);
     return db_column_name(q->db, q->lite, col, names, row, id, out);
 }

@@ -2,8 +2,9 @@
  * sql.h - the statement layer of db/ (internal to db/, not in db.h): one
  * prepared statement, `struct dbs`, that the files of db/ bind, step and
  * read without naming the backend, so that a PostgreSQL backend can follow
- * SQLite without touching them again (issue 29, step 1). Only SQLite is
- * built today; db->backend says which one a connection uses.
+ * SQLite without touching them again (issue 29). Both backends are built:
+ * db->backend says which one a connection uses (db_open chooses
+ * PostgreSQL for a `postgresql://` or `postgres://` URI, sql_pg.c).
  *
  * Use: q = dbs_table(db, STMT_X) (db.c's table, prepared at db_open),
  * dbs_prepare(db, sql) (one use) or dbs_prepare_kept(db, sql) (a literal
@@ -33,7 +34,7 @@
  * next step or reset; dbs_col_copy copies them into a caller's buffer with
  * the length checks of db_column_text.
  *
- * The PostgreSQL backend to come (libpq), under the same calls:
+ * The PostgreSQL backend (sql_pg.c, libpq), under the same calls:
  *   - prepare: the `?N` of the SQL rewritten to `$N` once; a table statement
  *     is PQprepare'd once per connection under a fixed name ("s<index>"),
  *     a kept one likewise ("k<slot>"), a one-use one as the unnamed
@@ -60,6 +61,7 @@
 #ifndef RINGSIDE_DB_SQL_H
 #define RINGSIDE_DB_SQL_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include <sqlite3.h>
@@ -70,6 +72,7 @@ struct db_names;
 /* The backend of a connection (struct db's backend). */
 enum db_backend {
     DB_BACKEND_SQLITE = 0, /* the default of a zeroed struct db */
+    DB_BACKEND_PG,         /* PostgreSQL through libpq (sql_pg.c) */
 };
 
 /* What dbs_step and dbs_run return. */
@@ -94,6 +97,8 @@ enum dbs_owner {
     DBS_OWN_ONCE,  /* dbs_prepare's: finalized and freed by dbs_free */
 };
 
+struct dbs_pg;
+
 /* One prepared statement. */
 struct dbs {
     struct db *db;
@@ -101,7 +106,19 @@ struct dbs {
     int bad;            /* a bind failed since the last reset */
     int rc;             /* SQLite's extended code of the last step */
     enum dbs_owner owner;
+    struct dbs_pg *pg; /* PostgreSQL's side (sql_pg.c); NULL on SQLite, and
+                          what the inline calls below branch on */
 };
+
+/* The PostgreSQL side of the calls below (sql_pg.c), for a q whose pg is
+ * set; the inline calls branch to them. */
+void dbs_pg_bind_int64(struct dbs *q, int n, int64_t v);
+void dbs_pg_bind_double(struct dbs *q, int n, double v);
+void dbs_pg_bind_text(struct dbs *q, int n, const char *s, int copy);
+int64_t dbs_pg_col_int64(struct dbs *q, int col);
+double dbs_pg_col_double(struct dbs *q, int col);
+const char *dbs_pg_col_text(struct dbs *q, int col);
+int dbs_pg_col_is_null(struct dbs *q, int col);
 
 /* The statement `which` of db.c's table, ready to bind (never NULL). */
 struct dbs *dbs_table(struct db *db, int which);
@@ -147,37 +164,91 @@ int dbs_col_copy(struct dbs *q, int col, char *dst, size_t size, const char *wha
 int dbs_col_name(struct dbs *q, int col, const struct db_names *names, const char *row, int64_t id,
                  int *out);
 
+/* ------------------------------------------- the PostgreSQL backend */
+
+/* 1 if `path` is a PostgreSQL URI (postgresql:// or postgres://), which
+ * db_open and db_open_readonly hand to db_open_pg. */
+int db_is_pg_uri(const char *path);
+
+/* Connects to the PostgreSQL database `uri`: the connection, with the
+ * schema (schema_pg.sql) applied if the database has none (unless
+ * `readonly`: then a database without the latest schema is refused, as
+ * db_open_readonly refuses an old file); or NULL with the one-line reason
+ * in errbuf ("cannot connect to the database URI: libpq's reason", the
+ * URI's password hidden). `fault` arms the fault hook (db_open_fault). */
+struct db *db_open_pg(const char *uri, long fault, int readonly, char *errbuf, int errlen);
+
+/* db_close for a PostgreSQL connection: its statements and results freed,
+ * an open transaction rolled back (by the server, as the connection ends). */
+void db_pg_close(struct db *db);
+
+/* db_begin (read 0) and db_read_begin (read 1); db_commit (read 0) and
+ * db_read_end (read 1); db_rollback: the same contracts, on PostgreSQL,
+ * where a transaction in the failed state (an error inside it) is the
+ * lost transaction of struct db. */
+int db_pg_begin(struct db *db, int read);
+int db_pg_commit(struct db *db, int read);
+int db_pg_rollback(struct db *db);
+
+/* The calls of this header on PostgreSQL (sql.c branches to them). */
+struct dbs *dbs_pg_table(struct db *db, int which);
+struct dbs *dbs_pg_prepare(struct db *db, const char *sql, int kept);
+int dbs_pg_step(struct dbs *q);
+int dbs_pg_run(struct dbs *q);
+int64_t dbs_pg_changes(const struct dbs *q);
+int64_t dbs_pg_insert_id(const struct dbs *q);
+void dbs_pg_reset(struct dbs *q);
+void dbs_pg_free(struct dbs *q);
+int dbs_pg_col_copy(struct dbs *q, int col, char *dst, size_t size, const char *what);
+int dbs_pg_col_name(struct dbs *q, int col, const struct db_names *names, const char *row,
+                    int64_t id, int *out);
+
 /* ------------------------------------------------ binding (?N, from 1) */
 
 /* Binds an integer. */
 static inline void dbs_bind_int64(struct dbs *q, int n, int64_t v)
 {
-    q->bad |= sqlite3_bind_int64(q->lite, n, (sqlite3_int64)v) != SQLITE_OK;
+    if (q->pg)
+        dbs_pg_bind_int64(q, n, v);
+    else
+        q->bad |= sqlite3_bind_int64(q->lite, n, (sqlite3_int64)v) != SQLITE_OK;
 }
 
 /* Binds a double. */
 static inline void dbs_bind_double(struct dbs *q, int n, double v)
 {
-    q->bad |= sqlite3_bind_double(q->lite, n, v) != SQLITE_OK;
+    if (q->pg)
+        dbs_pg_bind_double(q, n, v);
+    else
+        q->bad |= sqlite3_bind_double(q->lite, n, v) != SQLITE_OK;
 }
 
 /* Binds NULL. */
 static inline void dbs_bind_null(struct dbs *q, int n)
 {
-    q->bad |= sqlite3_bind_null(q->lite, n) != SQLITE_OK;
+    if (q->pg)
+        dbs_pg_bind_text(q, n, NULL, 0);
+    else
+        q->bad |= sqlite3_bind_null(q->lite, n) != SQLITE_OK;
 }
 
 /* Binds the caller's text, not copied: it must stay as it is until the
  * step is done. NULL binds NULL. */
 static inline void dbs_bind_text(struct dbs *q, int n, const char *s)
 {
-    q->bad |= sqlite3_bind_text(q->lite, n, s, -1, SQLITE_STATIC) != SQLITE_OK;
+    if (q->pg)
+        dbs_pg_bind_text(q, n, s, 0);
+    else
+        q->bad |= sqlite3_bind_text(q->lite, n, s, -1, SQLITE_STATIC) != SQLITE_OK;
 }
 
 /* Binds a copy of the text. NULL binds NULL. */
 static inline void dbs_bind_text_copy(struct dbs *q, int n, const char *s)
 {
-    q->bad |= sqlite3_bind_text(q->lite, n, s, -1, SQLITE_TRANSIENT) != SQLITE_OK;
+    if (q->pg)
+        dbs_pg_bind_text(q, n, s, 1);
+    else
+        q->bad |= sqlite3_bind_text(q->lite, n, s, -1, SQLITE_TRANSIENT) != SQLITE_OK;
 }
 
 /* ---------------------------------- reading the current row (col from 0) */
@@ -185,31 +256,31 @@ static inline void dbs_bind_text_copy(struct dbs *q, int n, const char *s)
 /* An integer column (NULL reads 0). */
 static inline int64_t dbs_col_int64(struct dbs *q, int col)
 {
-    return (int64_t)sqlite3_column_int64(q->lite, col);
+    return q->pg ? dbs_pg_col_int64(q, col) : (int64_t)sqlite3_column_int64(q->lite, col);
 }
 
 /* The same, as an int (for values the schema keeps within int). */
 static inline int dbs_col_int(struct dbs *q, int col)
 {
-    return sqlite3_column_int(q->lite, col);
+    return q->pg ? (int)dbs_pg_col_int64(q, col) : sqlite3_column_int(q->lite, col);
 }
 
 /* A real column (NULL reads 0). */
 static inline double dbs_col_double(struct dbs *q, int col)
 {
-    return sqlite3_column_double(q->lite, col);
+    return q->pg ? dbs_pg_col_double(q, col) : sqlite3_column_double(q->lite, col);
 }
 
 /* A text column, valid until the next step or reset; NULL for NULL. */
 static inline const char *dbs_col_text(struct dbs *q, int col)
 {
-    return (const char *)sqlite3_column_text(q->lite, col);
+    return q->pg ? dbs_pg_col_text(q, col) : (const char *)sqlite3_column_text(q->lite, col);
 }
 
 /* 1 if the column is NULL. */
 static inline int dbs_col_is_null(struct dbs *q, int col)
 {
-    return sqlite3_column_type(q->lite, col) == SQLITE_NULL;
+    return q->pg ? dbs_pg_col_is_null(q, col) : sqlite3_column_type(q->lite, col) == SQLITE_NULL;
 }
 
 #endif

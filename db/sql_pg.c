@@ -1,0 +1,896 @@
+/*
+ * sql_pg.c - the statement layer (sql.h) on PostgreSQL, through libpq: the
+ * connection (db_open_pg), the schema of an empty database (schema_pg.sql,
+ * built into the program), statements, results and transactions.
+ *
+ * Statements: the `?N` of db/'s SQL become `$N` once, when the handle is
+ * made. db.c's table statements are PQprepare'd at open under "s<i>" (a
+ * few are SQLite's own: PostgreSQL has its own words for them below; one
+ * the server refuses fails at each step, saying why); kept ones under
+ * "k<slot>" when first asked for;
+ * a one-use statement is prepared as the unnamed statement (so a mistake
+ * in its SQL fails dbs_prepare, as on SQLite) and run by PQexecParams if
+ * another one-use statement took the unnamed slot since. Every parameter
+ * is sent as text. A result is fetched whole at the first step and kept
+ * until the reset, so no query holds the connection between two steps.
+ *
+ * Errors: the server's primary message (one line) into db->err; SQLSTATE
+ * 23505 and 23503 are the uniqueness and foreign key kinds; a statement in
+ * a transaction that failed or ended behind db/'s back (db->in_txn while
+ * the server is not inside a healthy transaction) is refused with the
+ * words SQLite's backend uses (db.c's txn_lost).
+ */
+#include <dlfcn.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libpq-fe.h>
+
+#include "db_internal.h"
+#include "util.h"
+
+/* libpq's functions, called PQ(name)(...): loaded when the program first
+ * opens a PostgreSQL database (pg_load), so a program that never does
+ * never loads libpq and the twenty libraries it needs (measured here: a
+ * start of the bot 15 ms and 4.5 MB without them, 32 ms and 8.4 MB with). */
+/* clang-format off */
+#define PQ_FUNCTIONS(X) \
+    X(PQclear) \
+    X(PQcmdTuples) \
+    X(PQconnectdb) \
+    X(PQerrorMessage) \
+    X(PQexec) \
+    X(PQexecParams) \
+    X(PQexecPrepared) \
+    X(PQfinish) \
+    X(PQfnumber) \
+    X(PQgetisnull) \
+    X(PQgetvalue) \
+    X(PQnfields) \
+    X(PQntuples) \
+    X(PQprepare) \
+    X(PQreset) \
+    X(PQresultErrorField) \
+    X(PQresultStatus) \
+    X(PQsetNoticeProcessor) \
+    X(PQstatus) \
+    X(PQtransactionStatus)
+/* clang-format on */
+#define PQ_SLOT(f) __typeof__(f) *f;
+static struct {
+    PQ_FUNCTIONS(PQ_SLOT)
+} pq;
+#define PQ(f) (pq.f)
+
+/* Loads libpq once: DB_OK, or DB_ERROR with why in db->err. */
+static int pg_load(struct db *db)
+{
+    static const char lib[] = "libpq.so.5";
+    static void *handle; /* never closed: the functions stay in use */
+
+    if (handle)
+        return DB_OK;
+    void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
+    if (!h)
+        return db_fail(db, "cannot load %s (install the libpq5 package): %s", lib, dlerror());
+#define PQ_LOAD(f)                                                                                 \
+    if (!(*(void **)&pq.f = dlsym(h, #f)))                                                         \
+        return db_fail(db, "%s has no %s: %s", lib, #f, dlerror());
+    PQ_FUNCTIONS(PQ_LOAD)
+    handle = h;
+    return DB_OK;
+}
+
+/* The schema at the latest migration, built in (the .incbin below): the
+ * program never reads it from the source tree at run time. The Makefile
+ * rebuilds this file's object when db/schema_pg.sql changes. */
+__asm__(".pushsection .rodata\n"
+        "ringside_schema_pg:\n"
+        ".incbin \"db/schema_pg.sql\"\n"
+        ".byte 0\n"
+        ".popsection\n");
+extern const char ringside_schema_pg[];
+
+/* The advisory lock two processes opening an empty database at once take,
+ * so only one of them creates the schema ("RINGSIDE" in ASCII, cut). */
+#define PG_SCHEMA_LOCK "5495430783693"
+
+/* The type of a text (pg_type.h's TEXTOID, which libpq-fe.h does not
+ * give): fixed since PostgreSQL 7. */
+#define PG_TEXT_OID ((Oid)25)
+
+/* The PostgreSQL side of a statement. */
+struct dbs_pg {
+    char name[16];   /* its prepared name; "" for a one-use statement */
+    const char *sql; /* the SQL as db/ wrote it (`?N`), for messages */
+    char *text;      /* the SQL sent (`$N`), owned */
+    int prepared;    /* PQprepare'd on this connection */
+    int returning;   /* the SQL has RETURNING: a write may return its row */
+    int nparams;
+    Oid *types;      /* per parameter: as prepared (pg_types) */
+    const char **pv; /* per parameter: the text sent, NULL for NULL */
+    char **own;      /* per parameter: a copy pv points to, or NULL */
+    char (*num)[32]; /* per parameter: a number formatted as text */
+    PGresult *res;   /* the last execution's result, until the reset */
+    int row, nrows;  /* the current row of res, and how many it has */
+    int64_t changes; /* the rows the last dbs_run changed */
+    int64_t id;      /* what its RETURNING id said, when has_id */
+    int has_id;
+    char *unfit; /* a table statement the server refused at open: why */
+};
+
+/* --------------------------------------------------------- the SQL text */
+
+/* The words PostgreSQL needs for the table statements that are SQLite's
+ * own (pragmas, BEGIN IMMEDIATE, randomblob), or NULL: db.c's SQL then. */
+static const char *pg_own_sql(int which)
+{
+    switch (which) {
+    case STMT_USER_VERSION:
+        return "SELECT CAST(value AS BIGINT) FROM meta WHERE key = 'schema_version'";
+    case STMT_JOURNAL_MODE:
+        return "SELECT 'wal'"; /* PostgreSQL is write-ahead logged */
+    case STMT_FOREIGN_KEYS:
+        return "SELECT 1"; /* always enforced */
+    case STMT_BEGIN:
+        return "BEGIN";
+    case STMT_BEGIN_READ:
+        /* One snapshot for the whole read, as SQLite's read transaction. */
+        return "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY";
+    case STMT_DATA_VERSION:
+        /* Moves at every write anywhere on the server: a reader's cue to
+         * look again, as SQLite's data_version is. */
+        return "SELECT pg_current_wal_insert_lsn() - '0/0'";
+    case STMT_META_ID_MAKE:
+        return "INSERT INTO meta (key, value)"
+               " VALUES ('id', replace(CAST(gen_random_uuid() AS TEXT), '-', ''))";
+    default:
+        return NULL;
+    }
+}
+
+/* A copy of `sql` with each `?N` outside quotes written `$N`; *nparams is
+ * the highest N. */
+static char *pg_rewrite(const char *sql, int *nparams)
+{
+    char *text = xstrdup(sql);
+    char quote = 0;
+
+    *nparams = 0;
+    for (char *c = text; *c; c++) {
+        if (quote) {
+            quote = *c == quote ? 0 : quote;
+        } else if (*c == '\'' || *c == '"') {
+            quote = *c;
+        } else if (*c == '?' && c[1] >= '0' && c[1] <= '9') {
+            *c = '$';
+            int n = atoi(c + 1);
+            *nparams = n > *nparams ? n : *nparams;
+        }
+    }
+    return text;
+}
+
+/* The parameter types to prepare `text` (rewritten) with: 0 (the server
+ * infers it) for each $N the SQL uses, text for one it skips, which the
+ * server cannot infer (db.c's statements share numbers: the fighter INSERT
+ * binds the id ?1 it does not use). */
+static Oid *pg_types(const char *text, int nparams)
+{
+    Oid *types = xcalloc((size_t)(nparams > 0 ? nparams : 1), sizeof(*types));
+
+    for (int i = 0; i < nparams; i++)
+        types[i] = PG_TEXT_OID;
+    for (const char *c = strchr(text, '$'); c; c = strchr(c + 1, '$')) {
+        int n = atoi(c + 1);
+        if (n >= 1 && n <= nparams)
+            types[n - 1] = 0;
+    }
+    return types;
+}
+
+/* 1 if `sql` has the word RETURNING (any case). */
+static int pg_has_returning(const char *sql)
+{
+    static const char word[] = "returning";
+
+    for (const char *c = sql; *c; c++) {
+        size_t i = 0;
+        while (word[i] && (c[i] | 0x20) == word[i])
+            i++;
+        if (!word[i])
+            return 1;
+    }
+    return 0;
+}
+
+/* The PostgreSQL side of a statement of SQL `sql`, named `name` ("" for
+ * one use). */
+static struct dbs_pg *pg_side_new(const char *sql, const char *name)
+{
+    struct dbs_pg *p = xcalloc(1, sizeof(*p));
+
+    snprintf(p->name, sizeof(p->name), "%s", name);
+    p->sql = sql;
+    p->text = pg_rewrite(sql, &p->nparams);
+    p->returning = pg_has_returning(sql);
+    p->types = pg_types(p->text, p->nparams);
+    int n = p->nparams > 0 ? p->nparams : 1;
+    p->pv = xcalloc((size_t)n, sizeof(*p->pv));
+    p->own = xcalloc((size_t)n, sizeof(*p->own));
+    p->num = xcalloc((size_t)n, sizeof(*p->num));
+    return p;
+}
+
+/* Forgets the result and the parameters. */
+static void pg_side_clear(struct dbs_pg *p)
+{
+    PQ(PQclear)(p->res);
+    p->res = NULL;
+    p->row = p->nrows = 0;
+    for (int i = 0; i < p->nparams; i++) {
+        free(p->own[i]);
+        p->own[i] = NULL;
+        p->pv[i] = NULL;
+    }
+}
+
+static void pg_side_free(struct dbs_pg *p)
+{
+    if (!p)
+        return;
+    pg_side_clear(p);
+    free(p->text);
+    free(p->unfit);
+    free(p->types);
+    free(p->pv);
+    free(p->own);
+    free(p->num);
+    free(p);
+}
+
+/* ---------------------------------------------------------------- errors */
+
+/* The server's message of `res` (or the connection's, without one) into
+ * db->err, on one line; the kind of failure into q->rc. DBS_ERR. */
+static int pg_fail(struct dbs *q, const PGresult *res)
+{
+    const char *state = res ? PQ(PQresultErrorField)(res, PG_DIAG_SQLSTATE) : NULL;
+    const char *msg = res ? PQ(PQresultErrorField)(res, PG_DIAG_MESSAGE_PRIMARY) : NULL;
+    char line[sizeof(q->db->err)];
+
+    if (!msg)
+        msg = PQ(PQerrorMessage)(q->db->pg);
+    /* libpq's own messages run over lines: one line here. */
+    size_t n = 0;
+    for (const char *c = msg; *c && n + 1 < sizeof(line); c++)
+        if (*c != '\n' && *c != '\t')
+            line[n++] = *c;
+        else if (n > 0 && line[n - 1] != ' ')
+            line[n++] = ' ';
+    while (n > 0 && line[n - 1] == ' ')
+        n--;
+    line[n] = '\0';
+    q->rc = DBS_E_OTHER;
+    if (state && strcmp(state, "23505") == 0)
+        q->rc = DBS_E_UNIQUE;
+    else if (state && strcmp(state, "23503") == 0)
+        q->rc = DBS_E_FOREIGN_KEY;
+    if (state && strcmp(state, "25P02") == 0)
+        db_fail(q->db,
+                "the transaction was rolled back after an earlier error; db_rollback ends it");
+    else
+        db_fail(q->db, "%s", line);
+    return DBS_ERR;
+}
+
+/* 1 if the caller's transaction failed or ended behind db/'s back. */
+static int pg_txn_failed(const struct db *db)
+{
+    return db->in_txn && PQ(PQtransactionStatus)(db->pg) != PQTRANS_INTRANS;
+}
+
+/* A statement while the caller's transaction failed or ended behind db/'s
+ * back: refused, as on SQLite (struct db). Nonzero, with the message. */
+static int pg_txn_lost(struct db *db)
+{
+    if (!pg_txn_failed(db))
+        return 0;
+    db_fail(db, "the transaction was rolled back after an earlier error; db_rollback ends it");
+    return 1;
+}
+
+/* ------------------------------------------------------------ statements */
+
+struct dbs *dbs_pg_table(struct db *db, int which)
+{
+    struct dbs *q = &db->tab[which];
+
+    if (!q->pg) {
+        char name[16];
+        const char *sql = pg_own_sql(which);
+        snprintf(name, sizeof(name), "s%d", which);
+        q->db = db;
+        q->owner = DBS_OWN_TABLE;
+        q->pg = pg_side_new(sql ? sql : db_stmt_text(which), name);
+    }
+    return q;
+}
+
+/* PQprepare's q under its name, once: DBS_DONE, or DBS_ERR with the
+ * message. */
+static int pg_prepare_try(struct dbs *q)
+{
+    struct dbs_pg *p = q->pg;
+    if (!p->name[0])
+        q->db->pg_unnamed = NULL; /* the slot is taken, even by a failure */
+    PGresult *res = PQ(PQprepare)(q->db->pg, p->name, p->text, p->nparams, p->types);
+    int rc = DBS_DONE;
+
+    if (PQ(PQresultStatus)(res) != PGRES_COMMAND_OK)
+        rc = pg_fail(q, res);
+    else
+        p->prepared = 1;
+    PQ(PQclear)(res);
+    return rc;
+}
+
+static void pg_reconnect(struct db *db);
+
+/* The same, trying again on a new session if the connection was lost
+ * (unless that lost the caller's transaction: then the step refuses). */
+static int pg_prepare_now(struct dbs *q)
+{
+    if (pg_prepare_try(q) == DBS_DONE)
+        return DBS_DONE;
+    if (PQ(PQstatus)(q->db->pg) != CONNECTION_BAD)
+        return DBS_ERR;
+    pg_reconnect(q->db);
+    if (PQ(PQstatus)(q->db->pg) != CONNECTION_OK || pg_txn_failed(q->db))
+        return DBS_ERR;
+    return pg_prepare_try(q);
+}
+
+/* Prepares every statement of db.c's table, as SQLite's open does, so none
+ * is prepared inside a caller's transaction (where a refusal would fail
+ * it). One the server refuses is remembered, with why, and each of its
+ * steps fails with that; the others work. */
+static void pg_table_prepare(struct db *db)
+{
+    for (int i = 0; i < STMT_COUNT; i++) {
+        struct dbs *q = dbs_pg_table(db, i);
+        if (pg_prepare_try(q) == DBS_DONE)
+            continue;
+        char why[sizeof(db->err)];
+        snprintf(why, sizeof(why), "%s", db->err);
+        db_fail(db, "statement %d cannot run on PostgreSQL: %s", i, why);
+        q->pg->unfit = xstrdup(db->err);
+        q->rc = DBS_E_NONE;
+    }
+    db->err[0] = '\0';
+}
+
+/* The kept statement of `sql` (by its address), made and prepared on the
+ * first call; NULL past DB_KEPT_MAX, or on an error (db->err says it). */
+static struct dbs *pg_kept(struct db *db, const char *sql, int *full)
+{
+    for (int i = 0; i < db->nkept; i++)
+        if (db->kept[i].sql == sql)
+            return &db->kept_q[i];
+    *full = db->nkept == DB_KEPT_MAX;
+    if (*full)
+        return NULL;
+
+    struct dbs *q = &db->kept_q[db->nkept];
+    char name[16];
+    snprintf(name, sizeof(name), "k%d", db->nkept);
+    q->db = db;
+    q->owner = DBS_OWN_KEPT;
+    q->pg = pg_side_new(sql, name);
+    if (!pg_txn_failed(db) && pg_prepare_now(q) != DBS_DONE && !pg_txn_failed(db)) {
+        pg_side_free(q->pg);
+        q->pg = NULL;
+        return NULL;
+    }
+    db->kept[db->nkept++].sql = sql;
+    return q;
+}
+
+struct dbs *dbs_pg_prepare(struct db *db, const char *sql, int kept)
+{
+    int full = 0;
+
+    if (kept) {
+        struct dbs *q = pg_kept(db, sql, &full);
+        if (q || !full)
+            return q;
+    }
+    struct dbs *q = xcalloc(1, sizeof(*q));
+    q->db = db;
+    q->owner = DBS_OWN_ONCE;
+    q->pg = pg_side_new(sql, "");
+    /* In a failed transaction the server prepares nothing: the statement
+     * is made all the same, and its step says why it cannot run (as on
+     * SQLite, where preparing never depends on the transaction). */
+    if (pg_txn_failed(db))
+        return q;
+    if (pg_prepare_now(q) != DBS_DONE) {
+        if (pg_txn_failed(db))
+            return q; /* the connection was lost, and the transaction */
+        pg_side_free(q->pg);
+        free(q);
+        return NULL;
+    }
+    db->pg_unnamed = q;
+    return q;
+}
+
+static int pg_simple(struct db *db, const char *sql, char *out, size_t size);
+
+/* After a failure that lost the connection (the server restarted, or
+ * ended this session): connects again, once, and prepares the table
+ * again, so the next statements work. The failed one stays failed, and a
+ * transaction it was in is lost (refused until db_rollback, struct db).
+ * db->err keeps the failure's message. */
+static void pg_reconnect(struct db *db)
+{
+    char why[sizeof(db->err)];
+
+    if (PQ(PQstatus)(db->pg) != CONNECTION_BAD)
+        return;
+    snprintf(why, sizeof(why), "%s", db->err);
+    PQ(PQreset)(db->pg);
+    if (PQ(PQstatus)(db->pg) == CONNECTION_OK) {
+        db->pg_unnamed = NULL;
+        for (int i = 0; i < STMT_COUNT; i++)
+            if (db->tab[i].pg) {
+                db->tab[i].pg->prepared = 0;
+                free(db->tab[i].pg->unfit);
+                db->tab[i].pg->unfit = NULL;
+            }
+        for (int i = 0; i < db->nkept; i++)
+            db->kept_q[i].pg->prepared = 0;
+        if (!db->pg_readonly ||
+            pg_simple(db, "SET default_transaction_read_only = on", NULL, 0) == DB_OK)
+            pg_table_prepare(db);
+    }
+    snprintf(db->err, sizeof(db->err), "%s", why);
+}
+
+/* Runs q with its parameters and keeps the result: DBS_DONE, or DBS_ERR
+ * with the message (db.c's rules first: a failed bind, a lost
+ * transaction, the fault hook, which never fails a ROLLBACK). */
+static int pg_exec(struct dbs *q)
+{
+    struct db *db = q->db;
+    struct dbs_pg *p = q->pg;
+
+    q->rc = DBS_E_OTHER;
+    if (q->bad) {
+        db_fail(db, "cannot bind the parameters of: %s", p->sql);
+        return DBS_ERR;
+    }
+    if (pg_txn_lost(db) || (q != &db->tab[STMT_ROLLBACK] && db_fault_now(db)))
+        return DBS_ERR;
+    if (p->unfit) {
+        db_fail(db, "%s", p->unfit);
+        return DBS_ERR;
+    }
+    if (p->name[0] && !p->prepared && pg_prepare_now(q) != DBS_DONE)
+        return DBS_ERR;
+
+    PGresult *res;
+    if (p->name[0] || db->pg_unnamed == q) {
+        res = PQ(PQexecPrepared)(db->pg, p->name, p->nparams, p->pv, NULL, NULL, 0);
+    } else {
+        /* Parsed again, in the unnamed slot another statement held. */
+        db->pg_unnamed = NULL;
+        res = PQ(PQexecParams)(db->pg, p->text, p->nparams, p->types, p->pv, NULL, NULL, 0);
+    }
+    ExecStatusType st = PQ(PQresultStatus)(res);
+    if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {
+        pg_fail(q, res);
+        PQ(PQclear)(res);
+        pg_reconnect(db);
+        return DBS_ERR;
+    }
+    PQ(PQclear)(p->res);
+    p->res = res;
+    p->row = -1;
+    p->nrows = PQ(PQntuples)(res);
+    q->rc = DBS_E_NONE;
+    return DBS_DONE;
+}
+
+int dbs_pg_step(struct dbs *q)
+{
+    struct dbs_pg *p = q->pg;
+
+    if (!p->res && pg_exec(q) != DBS_DONE)
+        return DBS_ERR;
+    if (p->row + 1 < p->nrows) {
+        p->row++;
+        return DBS_ROW;
+    }
+    p->row = p->nrows;
+    return DBS_DONE;
+}
+
+int dbs_pg_run(struct dbs *q)
+{
+    struct dbs_pg *p = q->pg;
+    int rc = pg_exec(q);
+
+    p->has_id = 0;
+    if (rc == DBS_DONE) {
+        p->changes = strtoll(PQ(PQcmdTuples)(p->res), NULL, 10);
+        int col = PQ(PQfnumber)(p->res, "id");
+        if (p->nrows > 0 && !p->returning) {
+            db_fail(q->db, "a write returned rows: %s", p->sql);
+            q->rc = DBS_E_OTHER;
+            rc = DBS_ERR;
+        } else if (p->nrows > 0 && col >= 0 && !PQ(PQgetisnull)(p->res, 0, col)) {
+            p->id = strtoll(PQ(PQgetvalue)(p->res, 0, col), NULL, 10);
+            p->has_id = 1;
+        }
+    }
+    dbs_pg_reset(q);
+    return rc;
+}
+
+int64_t dbs_pg_changes(const struct dbs *q)
+{
+    return q->pg->changes;
+}
+
+int64_t dbs_pg_insert_id(const struct dbs *q)
+{
+    if (q->pg->has_id)
+        return q->pg->id;
+    /* An INSERT without RETURNING id: the identity it drew is the
+     * session's last sequence value. */
+    q->db->pg_unnamed = NULL; /* a simple query takes the unnamed slot */
+    PGresult *res = PQ(PQexec)(q->db->pg, "SELECT lastval()");
+    int64_t id = 0;
+
+    if (PQ(PQresultStatus)(res) == PGRES_TUPLES_OK && PQ(PQntuples)(res) == 1)
+        id = strtoll(PQ(PQgetvalue)(res, 0, 0), NULL, 10);
+    PQ(PQclear)(res);
+    return id;
+}
+
+void dbs_pg_reset(struct dbs *q)
+{
+    pg_side_clear(q->pg);
+    q->bad = 0;
+}
+
+void dbs_pg_free(struct dbs *q)
+{
+    if (q->owner != DBS_OWN_ONCE) {
+        dbs_pg_reset(q);
+        return;
+    }
+    if (q->db->pg_unnamed == q)
+        q->db->pg_unnamed = NULL;
+    pg_side_free(q->pg);
+    free(q);
+}
+
+/* -------------------------------------------------------------- binding */
+
+/* The slot of parameter n, or NULL (remembered as a failed bind). */
+static struct dbs_pg *pg_param(struct dbs *q, int n)
+{
+    if (n < 1 || n > q->pg->nparams) {
+        q->bad = 1;
+        return NULL;
+    }
+    free(q->pg->own[n - 1]);
+    q->pg->own[n - 1] = NULL;
+    return q->pg;
+}
+
+void dbs_pg_bind_int64(struct dbs *q, int n, int64_t v)
+{
+    struct dbs_pg *p = pg_param(q, n);
+
+    if (p) {
+        snprintf(p->num[n - 1], sizeof(p->num[n - 1]), "%" PRId64, v);
+        p->pv[n - 1] = p->num[n - 1];
+    }
+}
+
+void dbs_pg_bind_double(struct dbs *q, int n, double v)
+{
+    struct dbs_pg *p = pg_param(q, n);
+
+    if (!p)
+        return;
+    /* PostgreSQL's words for what printf writes "inf" and "nan". */
+    if (isnan(v))
+        snprintf(p->num[n - 1], sizeof(p->num[n - 1]), "NaN");
+    else if (isinf(v))
+        snprintf(p->num[n - 1], sizeof(p->num[n - 1]), "%sInfinity", v < 0 ? "-" : "");
+    else
+        snprintf(p->num[n - 1], sizeof(p->num[n - 1]), "%.17g", v);
+    p->pv[n - 1] = p->num[n - 1];
+}
+
+void dbs_pg_bind_text(struct dbs *q, int n, const char *s, int copy)
+{
+    struct dbs_pg *p = pg_param(q, n);
+
+    if (!p)
+        return;
+    if (s && copy)
+        p->own[n - 1] = xstrdup(s);
+    p->pv[n - 1] = p->own[n - 1] ? p->own[n - 1] : s;
+}
+
+/* ------------------------------------------------------------- reading */
+
+/* The text of column `col` of the current row, or NULL (NULL, or no row). */
+const char *dbs_pg_col_text(struct dbs *q, int col)
+{
+    struct dbs_pg *p = q->pg;
+
+    if (!p->res || p->row < 0 || p->row >= p->nrows || col < 0 || col >= PQ(PQnfields)(p->res) ||
+        PQ(PQgetisnull)(p->res, p->row, col))
+        return NULL;
+    return PQ(PQgetvalue)(p->res, p->row, col);
+}
+
+int dbs_pg_col_is_null(struct dbs *q, int col)
+{
+    return dbs_pg_col_text(q, col) == NULL;
+}
+
+int64_t dbs_pg_col_int64(struct dbs *q, int col)
+{
+    const char *s = dbs_pg_col_text(q, col);
+
+    /* A boolean (a comparison's value) reads as SQLite's 1 and 0. */
+    if (!s || strcmp(s, "f") == 0)
+        return 0;
+    if (strcmp(s, "t") == 0)
+        return 1;
+    return strtoll(s, NULL, 10);
+}
+
+double dbs_pg_col_double(struct dbs *q, int col)
+{
+    const char *s = dbs_pg_col_text(q, col);
+
+    return s ? strtod(s, NULL) : 0.0;
+}
+
+int dbs_pg_col_copy(struct dbs *q, int col, char *dst, size_t size, const char *what)
+{
+    const char *s = dbs_pg_col_text(q, col);
+
+    if (size == 0)
+        return db_fail(q->db, "no room for %s", what);
+    if (!s)
+        return db_fail(q->db, "%s is NULL in the database", what);
+    size_t n = strlen(s);
+    if (n >= size)
+        return db_fail(q->db, "%s is %zu bytes in the database, the most is %zu", what, n,
+                       size - 1);
+    memcpy(dst, s, n + 1);
+    return DB_OK;
+}
+
+int dbs_pg_col_name(struct dbs *q, int col, const struct db_names *t, const char *row, int64_t id,
+                    int *out)
+{
+    const char *s = dbs_pg_col_text(q, col);
+
+    for (int i = 0; s && i < t->count; i++)
+        if (t->names[i] && strcmp(t->names[i], s) == 0) {
+            *out = i;
+            return DB_OK;
+        }
+    return db_fail(q->db, "%s %" PRId64 " has %s '%s', which this ringside does not know", row, id,
+                   t->what, s ? s : "NULL");
+}
+
+/* --------------------------------------------------------- transactions */
+
+int db_pg_begin(struct db *db, int read)
+{
+    if (db->in_txn || PQ(PQtransactionStatus)(db->pg) != PQTRANS_IDLE)
+        return db_fail(db, "%s: a transaction is already open (they do not nest)",
+                       read ? "db_read_begin" : "db_begin");
+    if (dbs_run(dbs_table(db, read ? STMT_BEGIN_READ : STMT_BEGIN)) != DBS_DONE)
+        return DB_ERROR;
+    db->in_txn = 1;
+    return DB_OK;
+}
+
+int db_pg_commit(struct db *db, int read)
+{
+    if (!db->in_txn)
+        return db_fail(db, "%s: no transaction is open", read ? "db_read_end" : "db_commit");
+    PGTransactionStatusType st = PQ(PQtransactionStatus)(db->pg);
+    if (read) {
+        db->in_txn = 0;
+        if (st == PQTRANS_IDLE)
+            return DB_OK; /* ended already (an error): nothing held */
+    } else if (st != PQTRANS_INTRANS) {
+        /* Left to db_rollback, which keeps this message (db.c). */
+        return db_fail(db, "db_commit: the transaction was rolled back after an earlier error");
+    }
+    if (dbs_run(dbs_table(db, STMT_COMMIT)) != DBS_DONE)
+        return DB_ERROR;
+    db->in_txn = 0;
+    return DB_OK;
+}
+
+int db_pg_rollback(struct db *db)
+{
+    if (!db->in_txn)
+        return db_fail(db, "db_rollback: no transaction is open");
+    db->in_txn = 0;
+    /* Ended already (a failed COMMIT): db->err keeps what went wrong. */
+    if (PQ(PQtransactionStatus)(db->pg) == PQTRANS_IDLE)
+        return DB_OK;
+    return dbs_run(dbs_table(db, STMT_ROLLBACK)) == DBS_DONE ? DB_OK : DB_ERROR;
+}
+
+/* ------------------------------------------------------------------ open */
+
+int db_is_pg_uri(const char *path)
+{
+    return path &&
+           (strncmp(path, "postgresql://", 13) == 0 || strncmp(path, "postgres://", 11) == 0);
+}
+
+/* `uri` as messages show it: a password in it is written "***". */
+static void pg_uri_shown(const char *uri, char *out, size_t size)
+{
+    const char *auth = strstr(uri, "://");
+    const char *at = auth ? strchr(auth + 3, '@') : NULL;
+    const char *colon = auth ? strchr(auth + 3, ':') : NULL;
+    const char *slash = auth ? strchr(auth + 3, '/') : NULL;
+
+    if (at && colon && colon < at && (!slash || at < slash))
+        snprintf(out, size, "%.*s:***%s", (int)(colon - uri), uri, at);
+    else
+        snprintf(out, size, "%s", uri);
+}
+
+/* Runs `sql` (one or more statements, no parameters) on db's connection:
+ * DB_OK, or DB_ERROR with the message. The one row of a query, if asked,
+ * has its first column copied to out (size bytes; "" for NULL or none). */
+static int pg_simple(struct db *db, const char *sql, char *out, size_t size)
+{
+    struct dbs tmp = {.db = db};
+    db->pg_unnamed = NULL; /* a simple query takes the unnamed slot */
+    PGresult *res = PQ(PQexec)(db->pg, sql);
+    ExecStatusType st = PQ(PQresultStatus)(res);
+    int rc = DB_OK;
+
+    if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {
+        pg_fail(&tmp, res);
+        rc = DB_ERROR;
+    } else if (out) {
+        snprintf(out, size, "%s",
+                 PQ(PQntuples)(res) > 0 && !PQ(PQgetisnull)(res, 0, 0) ? PQ(PQgetvalue)(res, 0, 0)
+                                                                       : "");
+    }
+    PQ(PQclear)(res);
+    return rc;
+}
+
+/* The schema version of the database: -1 if it has none (no meta table
+ * in the search path), else meta's schema_version (0 if missing). */
+static int pg_version(struct db *db, int *version)
+{
+    char v[32];
+
+    if (pg_simple(db, "SELECT to_regclass('meta') IS NULL", v, sizeof(v)) != DB_OK)
+        return DB_ERROR;
+    if (strcmp(v, "t") == 0) {
+        *version = -1;
+        return DB_OK;
+    }
+    if (pg_simple(db, "SELECT value FROM meta WHERE key = 'schema_version'", v, sizeof(v)) != DB_OK)
+        return DB_ERROR;
+    *version = atoi(v);
+    return DB_OK;
+}
+
+/* Makes sure the database holds the latest schema, creating it in an empty
+ * one (under an advisory lock, so two first opens create it once). */
+static int pg_schema(struct db *db, const char *shown, int readonly)
+{
+    int version = 0, latest = db_schema_latest();
+
+    if (!readonly &&
+        (pg_simple(db, "BEGIN", NULL, 0) != DB_OK ||
+         pg_simple(db, "SELECT pg_advisory_xact_lock(" PG_SCHEMA_LOCK ")", NULL, 0) != DB_OK))
+        return DB_ERROR;
+    if (pg_version(db, &version) != DB_OK)
+        return DB_ERROR;
+    if (version < 0 && readonly)
+        return db_fail(db,
+                       "%s has no ringside schema; start the bot on it once (it creates the "
+                       "schema), then try again",
+                       shown);
+    if (version < 0 && pg_simple(db, ringside_schema_pg, NULL, 0) != DB_OK) {
+        char why[sizeof(db->err)];
+        snprintf(why, sizeof(why), "%s", db->err);
+        return db_fail(db, "%s: cannot create the schema: %s", shown, why);
+    }
+    if (version >= 0 && version != latest)
+        return db_fail(db,
+                       "%s has schema version %d, this ringside reads version %d on "
+                       "PostgreSQL; use the ringside that wrote it",
+                       shown, version, latest);
+    return readonly ? DB_OK : pg_simple(db, "COMMIT", NULL, 0);
+}
+
+/* libpq's notices (NOTICE: ... already exists) are not the bot's to say. */
+static void pg_quiet(void *arg, const char *message)
+{
+    (void)arg;
+    (void)message;
+}
+
+/* Connects db to `uri`: DB_OK, or DB_ERROR with libpq's reason (or why
+ * libpq cannot be loaded) in db->err. */
+static int pg_connect(struct db *db, const char *uri)
+{
+    if (pg_load(db) != DB_OK)
+        return DB_ERROR;
+    db->pg = PQ(PQconnectdb)(uri);
+    if (!db->pg)
+        xoom();
+    if (PQ(PQstatus)(db->pg) != CONNECTION_OK) {
+        struct dbs tmp = {.db = db};
+        pg_fail(&tmp, NULL);
+        return DB_ERROR;
+    }
+    PQ(PQsetNoticeProcessor)(db->pg, pg_quiet, NULL);
+    return DB_OK;
+}
+
+struct db *db_open_pg(const char *uri, long fault, int readonly, char *errbuf, int errlen)
+{
+    struct db *db = xcalloc(1, sizeof(*db));
+    char shown[sizeof(db->err) / 2];
+
+    db->backend = DB_BACKEND_PG;
+    db->pg_readonly = readonly;
+    pg_uri_shown(uri, shown, sizeof(shown));
+    if (pg_connect(db, uri) != DB_OK) {
+        char why[sizeof(db->err)];
+        snprintf(why, sizeof(why), "%s", db->err);
+        db_fail(db, "cannot connect to the database %s: %s", shown, why);
+    } else if ((!readonly ||
+                pg_simple(db, "SET default_transaction_read_only = on", NULL, 0) == DB_OK) &&
+               pg_schema(db, shown, readonly) == DB_OK) {
+        pg_table_prepare(db);
+        db_fault_after(db, fault);
+        return db;
+    }
+    if (errbuf && errlen > 0)
+        snprintf(errbuf, (size_t)errlen, "%s", db->err);
+    db_pg_close(db);
+    return NULL;
+}
+
+void db_pg_close(struct db *db)
+{
+    for (int i = 0; i < STMT_COUNT; i++)
+        pg_side_free(db->tab[i].pg);
+    for (int i = 0; i < DB_KEPT_MAX; i++)
+        pg_side_free(db->kept_q[i].pg);
+    if (db->pg)
+        PQ(PQfinish)(db->pg);
+    free(db);
+}
