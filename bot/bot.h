@@ -866,7 +866,7 @@ void whois_expire(struct bot *bot);
 #define AUTH_FREE       3    /* wrong passwords before any wait */
 #define AUTH_WAIT_MAX   300  /* seconds: the longest wait between two tries */
 #define AUTH_SOURCES    64   /* sources remembered (the oldest is forgotten) */
-#define AUTH_BUDGET     0.25 /* seconds of hashing the loop may do per second */
+#define AUTH_BUDGET     0.25 /* CPU seconds of hashing the loop may do per second */
 #define AUTH_WARN_EVERY 600  /* seconds: one "under attack" log line per account */
 #define AUTH_BUSY_WAIT  2    /* seconds a try refused for the budget waits */
 #define AUTH_FROM_MAX   64   /* a source: a host, or a nick (DB_FROM_MAX) */
@@ -886,7 +886,7 @@ struct auth_state {
     struct auth_warned told[AUTH_SOURCES];
     struct auth_warned warned[AUTH_SOURCES];
     double window; /* bot_clock() when the current second began */
-    double spent;  /* seconds hashed in it */
+    double spent;  /* CPU seconds hashed in it */
     double budget; /* seconds of hashing allowed per second: AUTH_BUDGET in
                     * the bot (main.c); 0, unlimited (unit tests) */
     int64_t now;   /* tests: the unix time to use instead of the clock's; 0: time() */
