@@ -187,15 +187,33 @@ static int fought_before(struct game *g, const struct live *lv, int side)
     return 0;
 }
 
+/* The first sentence of an order help (up to a ". " before a capital:
+ * "e.g. 5H" goes on) and where the rest is, into buf: what fits in the
+ * round 1 prompt's one IRC line. */
+static const char *help_first(const char *help, char *buf, size_t len)
+{
+    size_t n = strlen(help);
+
+    for (size_t i = 0; help[i] && help[i + 1]; i++)
+        if (help[i] == '.' && help[i + 1] == ' ' && isupper((unsigned char)help[i + 2])) {
+            n = i + 1;
+            break;
+        }
+    snprintf(buf, len, "%.*s%s", (int)n, help, help[n] ? " The rest: help order." : "");
+    return buf;
+}
+
 static void ask_orders(struct game *g, struct live *lv, int side, const char *extra)
 {
     int round = lv->rec.round + 1;
     const struct grammar *gr = grammar_get(lv->rec.rules);
-    char corner[RENDER_LINE_MAX];
+    char corner[RENDER_LINE_MAX], first[RENDER_LINE_MAX];
     /* A player's first bout of a ruleset: what an order line means, once
-     * per player (not once per fighter), in his round 1 prompt. */
-    const char *help =
-        round == 1 && gr->order_help && !fought_before(g, lv, side) ? gr->order_help : NULL;
+     * per player (not once per fighter), in his round 1 prompt; its first
+     * sentence, so that the prompt stays one line on the wire. */
+    const char *help = round == 1 && gr->order_help && !fought_before(g, lv, side)
+                           ? help_first(gr->order_help, first, sizeof(first))
+                           : NULL;
 
     render_corner_report(lv->corner, &lv->b, side, corner, sizeof(corner));
     say_about(g, GAME_ROUND, player_nick(g, &lv->f[side]), lv->rec.id, round,

@@ -168,9 +168,13 @@ START_TEST(test_whole_boxing_bout)
     HAS(out, "PRIVMSG alice :Bout #1, round 1 of 3");
     HAS(out, "PRIVMSG bob :Bout #1, round 1 of 3");
     /* Their first bout: the order line explained, in the prompt. */
+    /* Its first sentence, and where the rest is: the prompt is one line
+     * on the wire (the line ends where the text does). */
     HAS(out, "PRIVMSG alice :Bout #1, round 1 of 3: your orders for Rocky (e.g. 5H/8!/7 (inside)) "
              "within 2 minutes; send them here, in private. Boxing orders are AGG/POW/DEF, e.g. "
-             "5H/8!/7 (inside): ");
+             "5H/8!/7 (inside): AGG is how many punches you throw (8 for each point), POW how "
+             "hard they are, DEF how well you guard; each is at least 1 and AGG+POW+DEF is at "
+             "most 20. The rest: help order.\n");
     HAS(out, "PRIVMSG bob :Bout #1, round 1 of 3: your orders for Apollo (e.g. 5H/8!/7 (inside)) "
              "within 2 minutes; send them here, in private. Boxing orders are AGG/POW/DEF");
     for (int r = 1; r <= 3; r++) {

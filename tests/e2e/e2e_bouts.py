@@ -81,8 +81,7 @@ ORDER_TIMEOUT = 120
 SHORT_TIMEOUT = 10  # scenario 3's, set by SIGHUP
 
 # The order line explained (parse/boxing.c and parse/sugarray.c: order_help),
-# on the round 1 prompt of a player's first bout of the ruleset: such a
-# prompt is cut over two IRC lines, the second starting inside it.
+# in full (help order).
 ORDER_HELPS = (
     "Boxing orders are AGG/POW/DEF, e.g. 5H/8!/7 (inside): AGG is how many punches you throw "
     "(8 for each point), POW how hard they are, DEF how well you guard; each is at least 1 "
@@ -97,17 +96,23 @@ ORDER_HELPS = (
     "2 x (effort - 10) above 15. Whoever is not knocked out and has the larger total of "
     "attack wins on points.")
 
+# What the round 1 prompt of a player's first bout of the ruleset says of
+# it (game/bout.c help_first): the first sentence, and where the rest is.
+PROMPT_HELPS = tuple(h[:h.index(". %s" % w) + 1] + " The rest: help order."
+                     for h, w in zip(ORDER_HELPS, ("Optional", "Every")))
+
 
 class _Unasked:
     """Private messages that come by themselves (not replies to a command):
     prompts for orders (with or without an acknowledgement on them),
     reminders, the end of a bout, and the rest of a round 1 prompt that
-    explains the order line (a piece of ORDER_HELPS)."""
+    explains the order line (a piece of PROMPT_HELPS: a server's long
+    origin may still cut it)."""
     RX = re.compile(r"^(Bout #\d+[,: ]|Boxing orders are |SUGAR RAY orders are )")
 
     def search(self, text):
         t = text.strip()
-        return bool(self.RX.search(text)) or (len(t) >= 20 and any(t in h for h in ORDER_HELPS))
+        return bool(self.RX.search(text)) or (len(t) >= 20 and any(t in h for h in PROMPT_HELPS))
 
 
 UNASKED = _Unasked()

@@ -92,6 +92,12 @@ ORDER_HELP_BOXING = (
     "punches; ! after POW fights dirty (harder, but the referee may warn and disqualify); a "
     "style in parentheses after DEF: inside, clinch, feint, counter, ring, cut, outside or "
     "allout.")
+# What a round 1 prompt of a player's first bout says of it (game/bout.c
+# help_first): the first sentence, and where the rest is.
+PROMPT_HELP_BOXING = (
+    "Boxing orders are AGG/POW/DEF, e.g. 5H/8!/7 (inside): AGG is how many punches you throw "
+    "(8 for each point), POW how hard they are, DEF how well you guard; each is at least 1 "
+    "and AGG+POW+DEF is at most 20. The rest: help order.")
 ORDER_HELP_SUGARRAY = (
     "SUGAR RAY orders are attack/defence, e.g. 3/2, each 0 to 99: an attack above the "
     "opponent's defence takes twice the difference off his endurance. Every round first "
@@ -413,13 +419,13 @@ def s_newcomer(env):
           "the tale of the tape: %r" % tape1)
     replies(new, nstart, "private", [
         "Bout #%d, round 1 of 3: your orders for Rocky (e.g. 5H/8!/7 (inside)) within 2 minutes; "
-        "send them here, in private. " % bout_id + ORDER_HELP_BOXING], skip_unasked=False)
+        "send them here, in private. " % bout_id + PROMPT_HELP_BOXING], skip_unasked=False)
     pi = [i for i, t in pieces_at(new, nstart, "private")]
     check(t2 < pi[0], "rookie got his prompt (line %d) before the tape (line %d)" % (pi[0], t2))
     # dave_n's fighter is new too: the same explanation.
     replies(dave, dstart, "private", [
         "Bout #%d, round 1 of 3: your orders for Apollo (e.g. 5H/8!/7 (inside)) within 2 minutes; "
-        "send them here, in private. " % bout_id + ORDER_HELP_BOXING], skip_unasked=False)
+        "send them here, in private. " % bout_id + PROMPT_HELP_BOXING], skip_unasked=False)
 
     # Bad orders in his live bout: the parser's exact words, nothing stored.
     mistake(env, new, "8/8/8", "not stored: column 1: AGG+POW+DEF = 24, the most is 20")
@@ -723,7 +729,7 @@ def s_deadline(env):
         for c, f, s in zip(players, fighters, starts):
             _, after = replies(c, s, "private", [
                 "Bout #%d, round 1 of 3: your orders for %s (e.g. 5H/8!/7 (inside)) within %d "
-                "seconds; send them here, in private. " % (bout_id, f, T) + ORDER_HELP_BOXING],
+                "seconds; send them here, in private. " % (bout_id, f, T) + PROMPT_HELP_BOXING],
                 skip_unasked=False)
             asked.append(c.lines[after - 1].t)
         # Each round: who sends what (None: nothing), and what his next
