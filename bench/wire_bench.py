@@ -86,7 +86,9 @@ Found without depending on the bot's wording:
     reader's private messages.
   - an acknowledgement: the bot's first private message to the player after
     his order that names the order's round and repeats the order (alone, or
-    riding on the next prompt).
+    riding on the next prompt); for the orders of a bout's last round, the
+    round's commentary in the channel (the bot says the end there to a
+    player who is in the channel, and nothing privately).
   - bouts, challenges, rounds fought, the end of a bout: the database.
 What is matched by its words: the prompt (above), the bystander's reply
 ("bystander: Ringside ..."), and the replies to register, create and plan.
@@ -516,11 +518,15 @@ def s_five_bouts(env):
     everyone = [watch] + players
     t_end = quiet(everyone, 2.0)
     # Every order was taken (a refused one would leave the round to its
-    # deadline, and the figures would mean nothing).
+    # deadline, and the figures would mean nothing). The orders of a bout's
+    # last round are answered by the round itself in the channel, where
+    # the players are (the end of the bout is said there, not privately).
+    last = {b: env.bout_row(b)["round"] for b in bouts}
     for c, orders in zip(players, [ORDERS_A, ORDERS_B] * BOUTS):
         for (b, r, n), t in sorted(sent.items()):
             ok = ack_of(c, orders[(r - 1) % len(orders)], r)
-            check(n != c.nick or any(ok(m) for m in private_msgs(c, t)),
+            check(n != c.nick or any(ok(m) for m in private_msgs(c, t)) or
+                  (r == last[b] and (b, r) in heard[c.nick]),
                   "%s's order for round %d of bout %d was not acknowledged" % (n, r, b),
                   c.recent())
 
