@@ -1022,7 +1022,7 @@ struct round {
     int points[SIDES];                               /* training points the bout earned */
     char lines[RENDER_ROUND_LINES][RENDER_LINE_MAX]; /* its commentary */
     int n;
-    char result[RENDER_RESULT_MAX + 2][RENDER_LINE_MAX]; /* the result's, the aftermath's */
+    char result[RENDER_RESULT_MAX + 1][RENDER_LINE_MAX]; /* and the result's */
     int nres;
     struct db_rating_point rated[SIDES]; /* what the end did to the ratings */
     char ratings[RENDER_LINE_MAX];       /* and its line ("" for none) */
@@ -1135,45 +1135,6 @@ static void round_adopt(struct live *lv, const struct round *r)
     }
 }
 
-static int over_heard(const struct game *g, const struct live *lv, int s);
-
-/* The training points the fighters of lv, a bout just over, have (the
- * winner first), what it earned them, and how to spend them, after the
- * aftermath line r->result[r->nres] (on a line of their own after it when
- * they do not fit), when a player learns the end in the channel
- * (over_heard) rather than privately. Not part of the commentary that
- * bout_commentary_again derives. */
-static void round_points(const struct game *g, const struct live *lv, struct round *r)
-{
-    const struct ruleset *rs = ruleset_get(r->b.rules);
-    char text[RENDER_LINE_MAX];
-    struct str t;
-    int first = r->b.result.winner > 0 ? 1 : 0, n = 0;
-
-    if (!rs->train_points || (!r->f[0].training_points && !r->f[1].training_points) ||
-        (!over_heard(g, lv, 0) && !over_heard(g, lv, 1)))
-        return;
-    str_init_fixed(&t, text, sizeof(text));
-    str_cat(&t, "Training points:");
-    for (int k = 0; k < SIDES; k++) {
-        const struct db_fighter *f = &r->f[k ^ first];
-        if (!f->training_points)
-            continue;
-        str_add(&t, "%s %s %d", n++ ? "," : "", f->name, f->training_points);
-        if (r->points[k ^ first] > 0)
-            str_add(&t, " (+%d)", r->points[k ^ first]);
-    }
-    str_add(&t, "; %strain <ability> <fighter> spends one.", g->cfg.prefix);
-    char *line = r->result[r->nres];
-    size_t len = strlen(line);
-    if (len + 1 + t.len < RENDER_LINE_MAX) {
-        snprintf(line + len, RENDER_LINE_MAX - len, " %s", text);
-        return;
-    }
-    r->nres++; /* the aftermath stays as it is; the points are the last line */
-    snprintf(r->result[r->nres], RENDER_LINE_MAX, "%s", text);
-}
-
 /* Step 5: the round said in lv's channel (packed: one message tagged with
  * the bout, as are the result's lines, when several bouts share it), and,
  * when the bout ends, the result in full: who won where the result lines
@@ -1190,7 +1151,6 @@ static void round_say(struct game *g, struct live *lv, struct round *r, int pack
             for (int i = 0; i < r->nres; i++)
                 decorate(g, lv, r->result[i], COLOUR_RESULT);
         render_aftermath(lv->corner, after, &r->b, r->result[r->nres], RENDER_LINE_MAX);
-        round_points(g, lv, r);
         decorate(g, lv, r->result[r->nres++], plain ? 0 : COLOUR_RESULT);
         const char *names[SIDES] = {r->f[0].name, r->f[1].name};
         rating_line_of(r->rated, r->b.result.winner, names, r->ratings, sizeof(r->ratings));
@@ -1257,14 +1217,18 @@ static void round_fell(const struct live *lv, const struct round *r, int s, char
         snprintf(fell, len, "the default orders (%s) fought round %d for you", d->text, r->number);
 }
 
-/* 1 if the player of side s learns the end of lv (just over) from its
- * channel, where he is: the result, the records and the training points
- * were said there, and his last orders fought the round said there. A
- * ruleset with equipment still tells him privately what he keeps. */
-static int over_heard(const struct game *g, const struct live *lv, int s)
+/* 1 if the end of lv (just over) is the business of the player of side s
+ * alone, f his fighter after it: he is not in lv's channel, where it was
+ * said (the result, the records, what changed on the sheets: his last
+ * orders fought the round said there), or he has training points to spend
+ * or equipment to hear about. Else nothing is said to him privately. */
+static int over_private(const struct game *g, const struct live *lv, int s,
+                        const struct db_fighter *f)
 {
-    return g->io.hears && !ruleset_get(lv->rec.rules)->kit_slots &&
-           g->io.hears(g->io.ctx, lv->rec.channel, player_nick(g, &lv->f[s]));
+    const struct ruleset *rs = ruleset_get(lv->rec.rules);
+
+    return !g->io.hears || rs->kit_slots || (rs->train_points && f->training_points > 0) ||
+           !g->io.hears(g->io.ctx, lv->rec.channel, player_nick(g, &lv->f[s]));
 }
 
 /* Step 6: what comes next, privately. Over: each player told the end
@@ -1281,7 +1245,7 @@ static void round_next(struct game *g, struct live *lv, const struct round *r)
         game_log(g, GAME_LOG_INFO, "bout %lld over after round %d", (long long)r->rec.id,
                  r->number);
         for (int s = 0; s < SIDES; s++)
-            if (!over_heard(g, lv, s))
+            if (over_private(g, lv, s, &r->f[s]))
                 say_over(g, lv, s, &r->f[s], r->points[s], fell[s][0] ? fell[s] : NULL);
         forget(g, lv);
         tournament_bout_over(g, r->rec.id);

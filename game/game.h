@@ -86,7 +86,8 @@ struct game_io {
     int (*queued)(void *ctx, unsigned long mark);
     /* Optional (NULL: never): 1 if `nick` is in `channel` now. A player
      * who hears his bout's channel learns its end there (the result, the
-     * records, the training points): no private message repeats it. */
+     * records): no private message repeats it unless he has training
+     * points to spend or equipment to hear about. */
     int (*hears)(void *ctx, const char *channel, const char *nick);
     void (*log)(void *ctx, enum game_log level, const char *text);
     /* Optional (NULL: never): 1 if the player of account `account` (its

@@ -218,27 +218,33 @@ START_TEST(test_whole_boxing_bout)
     ck_assert_int_eq(db_fighter_get(bot.db, "apollo", &f[1]), DB_OK);
     ck_assert_int_eq(f[0].wins + f[0].losses + f[0].draws, 1);
     ck_assert_int_eq(f[1].wins + f[1].losses + f[1].draws, 1);
-    /* The end said in full in the channel (the seed is random: whoever
-     * won): the records, and the training points with how to spend them.
-     * Both players are in the channel: nobody is told again privately. */
+    /* The end said in full (the seed is random: whoever won): the records
+     * in the channel; privately only to whom has training points to spend
+     * (the winner: a loser or a draw earns none), with how to spend them.
+     * The round said in the channel acknowledges the others' last orders. */
     char want[512];
-    int first = b.winner > 0;
-    snprintf(want, sizeof(want), "PRIVMSG #ringside :Records now: %s %d-%d-%d, %s %d-%d-%d.",
-             f[first].name, f[first].wins, f[first].losses, f[first].draws, f[!first].name,
-             f[!first].wins, f[!first].losses, f[!first].draws);
-    struct str pts;
-    str_init_fixed(&pts, want + strlen(want), sizeof(want) - strlen(want));
-    for (int k = 0, n = 0; k < 2; k++) {
-        const struct db_fighter *fk = &f[k ^ first];
-        if (fk->training_points)
-            str_add(&pts, "%s %s %d (+%d)", n++ ? "," : " Training points:", fk->name,
-                    fk->training_points, fk->training_points);
-    }
-    if (f[0].training_points || f[1].training_points)
-        str_cat(&pts, "; !train <ability> <fighter> spends one.");
-    str_cat(&pts, "\n");
+    snprintf(want, sizeof(want), "PRIVMSG #ringside :Records now: %s %d-%d-%d",
+             f[b.winner > 0].name, f[b.winner > 0].wins, f[b.winner > 0].losses,
+             f[b.winner > 0].draws);
     HAS(out, want);
-    ck_assert_ptr_null(strstr(out, "is over, and"));
+    if (b.winner >= 0) {
+        int w = b.winner, p = f[w].training_points;
+        snprintf(want, sizeof(want), "PRIVMSG %s :%s is over, and you won: %s wins ",
+                 w ? "bob" : "alice",
+                 w ? "Bout #1: your round 3 orders for Apollo (4H/6/10) are in and fought. It"
+                   : "Bout #1",
+                 f[w].name);
+        HAS(out, want);
+        snprintf(want, sizeof(want),
+                 "%s is now 1-0-0 and earned %d training point%s: spend %s with train <ability> "
+                 "%s (<ability>: str, spd, agl, tgh or hgt).\n",
+                 f[w].name, p, p == 1 ? "" : "s", p == 1 ? "it" : "each", f[w].name);
+        HAS(out, want);
+        snprintf(want, sizeof(want), "PRIVMSG %s :", w ? "alice" : "bob");
+        ck_assert_ptr_null(strstr(out, want));
+    } else {
+        ck_assert_ptr_null(strstr(out, "is over, and"));
+    }
     ck_assert_int_eq(game_live(bot.game), 0);
     /* Commands named in a reply are typed as the caller would type them. */
     HAS(run("alice", 1, "!bouts"), "no live bouts; challenge someone: !challenge <nick>");
