@@ -554,6 +554,18 @@ def s_five_bouts(env):
     priv = sum(len([m for m in private_msgs(c, t_first) if m.t <= t_end]) for c in everyone)
     lines = len(chan) + priv
     fought = [env.bout_row(b)["round"] for b in bouts]
+    # What the lines were, for stderr: the channel's rounds (tagged or not)
+    # and the rest; private prompts, ends of bouts, and the rest.
+    kinds = {"rounds": 0, "channel, other": 0, "prompts": 0, "ends": 0, "private, other": 0}
+    for m in chan:
+        kinds["rounds" if re.match(r"(\[#\d+\] )?Round \d", plain(m.text)) else
+              "channel, other"] += 1
+    for c in everyone:
+        for m in private_msgs(c, t_first):
+            if m.t <= t_end:
+                t = plain(m.text)
+                kinds["prompts" if PROMPT.search(t) else "ends" if " is over, and " in t else
+                      "private, other"] += 1
     if VERBOSE:  # the wire as the players saw it: what each line was
         seen = [(m.t, CHANNEL, m.text) for m in chan] + \
             [(m.t, c.nick, m.text) for c in everyone for m in private_msgs(c, t_first)
@@ -575,11 +587,11 @@ def s_five_bouts(env):
         "(%d in the channel, %d private) in %.0f s from the first challenge (bouts over after "
         "%.0f s); lag median %.1f s, max %.1f s; %d rounds with the next prompt first; "
         "prompts %.1f s (median) and %.1f s (max) after their round; round cycle %.1f s "
-        "(median), %.1f s (max); %.2f lines a bout-round" %
+        "(median), %.1f s (max); %.2f lines a bout-round (%s)" %
         (len(bouts), "/".join(map(str, fought)), rounds, len(lags), lines, len(chan), priv,
          t_end - t_first, t_over - t_first, statistics.median(lags), max(lags), before,
          statistics.median(waits), max(waits), statistics.median(cycles), max(cycles),
-         lines / sum(fought)))
+         lines / sum(fought), ", ".join("%d %s" % (n, k) for k, n in kinds.items())))
     for d in details if VERBOSE else []:
         log("  " + d)
     return [("wire.five_bouts_commentary_lag_median_s", "%.1f" % statistics.median(lags), "s"),
