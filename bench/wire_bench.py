@@ -86,7 +86,9 @@ Found without depending on the bot's wording:
     reader's private messages.
   - an acknowledgement: the bot's first private message to the player after
     his order that names the order's round and repeats the order (alone, or
-    riding on the next prompt).
+    riding on the next prompt); for the orders of a bout's last round, the
+    round's commentary in the channel (the bot says the end there to a
+    player who is in the channel, and nothing privately).
   - bouts, challenges, rounds fought, the end of a bout: the database.
 What is matched by its words: the prompt (above), the bystander's reply
 ("bystander: Ringside ..."), and the replies to register, create and plan.
@@ -516,11 +518,15 @@ def s_five_bouts(env):
     everyone = [watch] + players
     t_end = quiet(everyone, 2.0)
     # Every order was taken (a refused one would leave the round to its
-    # deadline, and the figures would mean nothing).
+    # deadline, and the figures would mean nothing). The orders of a bout's
+    # last round are answered by the round itself in the channel, where
+    # the players are (the end of the bout is said there, not privately).
+    last = {b: env.bout_row(b)["round"] for b in bouts}
     for c, orders in zip(players, [ORDERS_A, ORDERS_B] * BOUTS):
         for (b, r, n), t in sorted(sent.items()):
             ok = ack_of(c, orders[(r - 1) % len(orders)], r)
-            check(n != c.nick or any(ok(m) for m in private_msgs(c, t)),
+            check(n != c.nick or any(ok(m) for m in private_msgs(c, t)) or
+                  (r == last[b] and (b, r) in heard[c.nick]),
                   "%s's order for round %d of bout %d was not acknowledged" % (n, r, b),
                   c.recent())
 
@@ -548,6 +554,18 @@ def s_five_bouts(env):
     priv = sum(len([m for m in private_msgs(c, t_first) if m.t <= t_end]) for c in everyone)
     lines = len(chan) + priv
     fought = [env.bout_row(b)["round"] for b in bouts]
+    # What the lines were, for stderr: the channel's rounds (tagged or not)
+    # and the rest; private prompts, ends of bouts, and the rest.
+    kinds = {"rounds": 0, "channel, other": 0, "prompts": 0, "ends": 0, "private, other": 0}
+    for m in chan:
+        kinds["rounds" if re.match(r"(\[#\d+\] )?Round \d", plain(m.text)) else
+              "channel, other"] += 1
+    for c in everyone:
+        for m in private_msgs(c, t_first):
+            if m.t <= t_end:
+                t = plain(m.text)
+                kinds["prompts" if PROMPT.search(t) else "ends" if " is over, and " in t else
+                      "private, other"] += 1
     if VERBOSE:  # the wire as the players saw it: what each line was
         seen = [(m.t, CHANNEL, m.text) for m in chan] + \
             [(m.t, c.nick, m.text) for c in everyone for m in private_msgs(c, t_first)
@@ -569,11 +587,11 @@ def s_five_bouts(env):
         "(%d in the channel, %d private) in %.0f s from the first challenge (bouts over after "
         "%.0f s); lag median %.1f s, max %.1f s; %d rounds with the next prompt first; "
         "prompts %.1f s (median) and %.1f s (max) after their round; round cycle %.1f s "
-        "(median), %.1f s (max); %.2f lines a bout-round" %
+        "(median), %.1f s (max); %.2f lines a bout-round (%s)" %
         (len(bouts), "/".join(map(str, fought)), rounds, len(lags), lines, len(chan), priv,
          t_end - t_first, t_over - t_first, statistics.median(lags), max(lags), before,
          statistics.median(waits), max(waits), statistics.median(cycles), max(cycles),
-         lines / sum(fought)))
+         lines / sum(fought), ", ".join("%d %s" % (n, k) for k, n in kinds.items())))
     for d in details if VERBOSE else []:
         log("  " + d)
     return [("wire.five_bouts_commentary_lag_median_s", "%.1f" % statistics.median(lags), "s"),

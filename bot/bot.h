@@ -482,6 +482,8 @@ int users_quit(struct users *u, const char *nick);
 void users_rename(struct users *u, const char *old_nick, const char *new_nick);
 /* 1 if `nick` shares at least one channel with the bot. */
 int users_present(const struct users *u, const char *nick);
+/* 1 if `nick` is in the bot's channel number `chan`. */
+int users_in(const struct users *u, const char *nick, int chan);
 
 /* Identity. */
 void users_login(struct users *u, const char *nick, int64_t account_id, const char *account);

@@ -130,6 +130,13 @@ static int io_delivered(void *ctx, unsigned long mark)
     return outq_delivered(bot->q, mark);
 }
 
+static int io_hears(void *ctx, const char *channel, const char *nick)
+{
+    struct bot *bot = ctx;
+
+    return users_in(bot->users, nick, bot_chan_find(bot, channel));
+}
+
 static void io_log(void *ctx, enum game_log level, const char *text)
 {
     static const enum log_level levels[] = {
@@ -159,6 +166,7 @@ void bot_game_io(struct bot *bot, struct game_io *io)
         .mark = io_mark,
         .delivered = io_delivered,
         .queued = io_queued,
+        .hears = io_hears,
         .log = io_log,
     };
 }

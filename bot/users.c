@@ -313,6 +313,13 @@ int users_present(const struct users *u, const char *nick)
     return e && e->chans;
 }
 
+int users_in(const struct users *u, const char *nick, int chan)
+{
+    const struct user *e = find(u, nick);
+
+    return e && chan >= 0 && chan < USERS_CHANNELS && (e->chans & (1u << chan));
+}
+
 void users_login(struct users *u, const char *nick, int64_t account_id, const char *account)
 {
     struct user *e = get(u, nick);

@@ -187,15 +187,33 @@ static int fought_before(struct game *g, const struct live *lv, int side)
     return 0;
 }
 
+/* The first sentence of an order help (up to a ". " before a capital:
+ * "e.g. 5H" goes on) and where the rest is, into buf: what fits in the
+ * round 1 prompt's one IRC line. */
+static const char *help_first(const char *help, char *buf, size_t len)
+{
+    size_t n = strlen(help);
+
+    for (size_t i = 0; help[i] && help[i + 1]; i++)
+        if (help[i] == '.' && help[i + 1] == ' ' && isupper((unsigned char)help[i + 2])) {
+            n = i + 1;
+            break;
+        }
+    snprintf(buf, len, "%.*s%s", (int)n, help, help[n] ? " The rest: help order." : "");
+    return buf;
+}
+
 static void ask_orders(struct game *g, struct live *lv, int side, const char *extra)
 {
     int round = lv->rec.round + 1;
     const struct grammar *gr = grammar_get(lv->rec.rules);
-    char corner[RENDER_LINE_MAX];
+    char corner[RENDER_LINE_MAX], first[RENDER_LINE_MAX];
     /* A player's first bout of a ruleset: what an order line means, once
-     * per player (not once per fighter), in his round 1 prompt. */
-    const char *help =
-        round == 1 && gr->order_help && !fought_before(g, lv, side) ? gr->order_help : NULL;
+     * per player (not once per fighter), in his round 1 prompt; its first
+     * sentence, so that the prompt stays one line on the wire. */
+    const char *help = round == 1 && gr->order_help && !fought_before(g, lv, side)
+                           ? help_first(gr->order_help, first, sizeof(first))
+                           : NULL;
 
     render_corner_report(lv->corner, &lv->b, side, corner, sizeof(corner));
     say_about(g, GAME_ROUND, player_nick(g, &lv->f[side]), lv->rec.id, round,
@@ -1199,6 +1217,20 @@ static void round_fell(const struct live *lv, const struct round *r, int s, char
         snprintf(fell, len, "the default orders (%s) fought round %d for you", d->text, r->number);
 }
 
+/* 1 if the end of lv (just over) is the business of the player of side s
+ * alone, f his fighter after it: he is not in lv's channel, where it was
+ * said (the result, the records, what changed on the sheets: his last
+ * orders fought the round said there), or he has training points to spend
+ * or equipment to hear about. Else nothing is said to him privately. */
+static int over_private(const struct game *g, const struct live *lv, int s,
+                        const struct db_fighter *f)
+{
+    const struct ruleset *rs = ruleset_get(lv->rec.rules);
+
+    return !g->io.hears || rs->kit_slots || (rs->train_points && f->training_points > 0) ||
+           !g->io.hears(g->io.ctx, lv->rec.channel, player_nick(g, &lv->f[s]));
+}
+
 /* Step 6: what comes next, privately. Over: each player told the end
  * (say_over) and lv forgotten. A bout that fights itself: the corners'
  * view and the next round's clock. Else both asked for the next orders,
@@ -1213,7 +1245,8 @@ static void round_next(struct game *g, struct live *lv, const struct round *r)
         game_log(g, GAME_LOG_INFO, "bout %lld over after round %d", (long long)r->rec.id,
                  r->number);
         for (int s = 0; s < SIDES; s++)
-            say_over(g, lv, s, &r->f[s], r->points[s], fell[s][0] ? fell[s] : NULL);
+            if (over_private(g, lv, s, &r->f[s]))
+                say_over(g, lv, s, &r->f[s], r->points[s], fell[s][0] ? fell[s] : NULL);
         forget(g, lv);
         tournament_bout_over(g, r->rec.id);
         return;

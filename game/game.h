@@ -84,6 +84,11 @@ struct game_io {
      * acknowledgement still waiting when its round is fought is dropped
      * (withdraw), and the next prompt says it instead. */
     int (*queued)(void *ctx, unsigned long mark);
+    /* Optional (NULL: never): 1 if `nick` is in `channel` now. A player
+     * who hears his bout's channel learns its end there (the result, the
+     * records): no private message repeats it unless he has training
+     * points to spend or equipment to hear about. */
+    int (*hears)(void *ctx, const char *channel, const char *nick);
     void (*log)(void *ctx, enum game_log level, const char *text);
     /* Optional (NULL: never): 1 if the player of account `account` (its
      * name) is identified again by himself after a reconnection, as a

@@ -754,6 +754,10 @@ START_TEST(test_first_bout_help)
     const char *first = strstr(said.p, help);
     ck_assert_ptr_nonnull(first);
     ck_assert_ptr_nonnull(strstr(first + 1, help)); /* alice's and dan's prompts */
+    /* The help's first sentence and where the rest is (one wire line). */
+    HAS("in private. SUGAR RAY orders are attack/defence, e.g. 3/2, each 0 to 99: an attack "
+        "above the opponent's defence takes twice the difference off his endurance. The rest: "
+        "help order.\n");
     HAS("alice|live|Bout #3, round 1 of ");
     HAS("dan|live|Bout #3, round 1 of ");
 }

@@ -81,8 +81,7 @@ ORDER_TIMEOUT = 120
 SHORT_TIMEOUT = 10  # scenario 3's, set by SIGHUP
 
 # The order line explained (parse/boxing.c and parse/sugarray.c: order_help),
-# on the round 1 prompt of a player's first bout of the ruleset: such a
-# prompt is cut over two IRC lines, the second starting inside it.
+# in full (help order).
 ORDER_HELPS = (
     "Boxing orders are AGG/POW/DEF, e.g. 5H/8!/7 (inside): AGG is how many punches you throw "
     "(8 for each point), POW how hard they are, DEF how well you guard; each is at least 1 "
@@ -97,17 +96,23 @@ ORDER_HELPS = (
     "2 x (effort - 10) above 15. Whoever is not knocked out and has the larger total of "
     "attack wins on points.")
 
+# What the round 1 prompt of a player's first bout of the ruleset says of
+# it (game/bout.c help_first): the first sentence, and where the rest is.
+PROMPT_HELPS = tuple(h[:h.index(". %s" % w) + 1] + " The rest: help order."
+                     for h, w in zip(ORDER_HELPS, ("Optional", "Every")))
+
 
 class _Unasked:
     """Private messages that come by themselves (not replies to a command):
     prompts for orders (with or without an acknowledgement on them),
     reminders, the end of a bout, and the rest of a round 1 prompt that
-    explains the order line (a piece of ORDER_HELPS)."""
+    explains the order line (a piece of PROMPT_HELPS: a server's long
+    origin may still cut it)."""
     RX = re.compile(r"^(Bout #\d+[,: ]|Boxing orders are |SUGAR RAY orders are )")
 
     def search(self, text):
         t = text.strip()
-        return bool(self.RX.search(text)) or (len(t) >= 20 and any(t in h for h in ORDER_HELPS))
+        return bool(self.RX.search(text)) or (len(t) >= 20 and any(t in h for h in PROMPT_HELPS))
 
 
 UNASKED = _Unasked()
@@ -399,11 +404,14 @@ def order_last(env, c, text, rnd, fighter, bout_id, acks=None, side=None, timeou
     they get no reply of their own; the round is fought, and the
     acknowledgement rides on c's prompt for the next round, or, the bout
     over, comes alone ("Bout #N: your round R orders for NAME (ORDER) are
-    in and fought. It is over, and you won: ..."), both after the round's commentary. Any other answer
-    first (a reply that they are stored, an error) is a failure, and so is
-    a prompt for the next round that does not acknowledge them. Returns a
-    Told (stored: the orders' normal form; over: the acknowledgement came
-    alone)."""
+    in and fought. It is over, and you won: ..."), both after the round's
+    commentary; or, the bout over and c in its channel with no training
+    points to spend, the end said there (its records line) is all he gets.
+    Any other answer first (a reply that they are stored, an error) is a
+    failure, and so is a prompt for the next round that does not
+    acknowledge them. Returns a Told (stored: the orders' normal form;
+    over: the acknowledgement came alone, or in the channel; index: after
+    the records line for the latter)."""
     rounds = env.bout(bout_id)["rounds"]
     fought = FOUGHT % (rnd, re.escape(fighter))
     on_prompt = re.compile(PROMPT % (bout_id, rnd + 1, rounds, re.escape(fighter)) +
@@ -413,15 +421,32 @@ def order_last(env, c, text, rnd, fighter, bout_id, acks=None, side=None, timeou
     # Anything that could be meant as this acknowledgement (to fail on it if
     # it is wrong), or is not a message the bot sends by itself.
     near = re.compile(r"^Bout #%d, round %d of |are in and fought" % (bout_id, rnd + 1))
+    ended = re.compile(r"Records now: .*\b%s \d+-\d+-\d+" % re.escape(fighter))
     start = len(c.lines)
     c.cmd(text)
 
+    def in_channel(m):
+        """The end in the channel, when nothing comes privately: his fighter
+        has no training points to spend (stored before the end is said)."""
+        if not (c.from_bot(m) and m.target.lower() == CHANNEL.lower() and ended.search(m.text)):
+            return False
+        f = env.fighter(fighter)
+        return not (f and f.get("training_points"))
+
     def pred(m):
+        if in_channel(m):
+            return True
         if not c.from_bot(m) or m.target.lower() != c.nick.lower():
             return False
         return bool(near.search(m.text)) or not UNASKED.search(m.text)
     m = c.wait(pred, "the acknowledgement of %s's round %d orders %r (bout #%d)" %
                (fighter, rnd, text, bout_id), timeout=timeout, start=start)
+    if in_channel(m):
+        rows = env.orders(bout_id) if side is not None else {}
+        stored = rows[(rnd, side)][0] if (rnd, side) in rows else None
+        if acks is not None:
+            acks.append((rnd, side, stored, c.nick, "channel"))
+        return Told(c, start, index_of(c, m, start) + 1, m.text, stored, True)
     got = on_prompt.search(m.text) or alone.search(m.text)
     check(got, "%s sent the orders %r that complete round %d of bout #%d and got %r, not their "
           "acknowledgement on the prompt for round %d, nor alone" %

@@ -42,7 +42,7 @@ import e2e  # noqa: E402
 import e2e_bouts  # noqa: E402
 import e2e_duel  # noqa: E402
 from e2e import CHANNEL, TIMEOUT, Client, Failure, check  # noqa: E402
-from e2e_bouts import chan_from, player, tell, wait_chan, wait_private_at  # noqa: E402
+from e2e_bouts import chan_from, player, tell, wait_chan  # noqa: E402
 
 PACKED_MAX = 350  # game/bout.c: the most bytes of one message of a report
 
@@ -210,7 +210,14 @@ def s_sugarray_table(env):
         for c, order in ((p[0], "9/0"), (p[1], "0/0")):
             start = len(c.lines)
             c.cmd(order)
-            wait_private_at(c, r"(orders|Bout #%d)" % first, start)
+            # An answer in private, or (the last round; in the channel with
+            # no training points to spend) the end said in the channel.
+            rx = re.compile(r"(orders|Bout #%d)" % first)
+            c.wait(lambda m, c=c, rx=rx: c.from_bot(m) and (
+                (m.target.lower() == c.nick.lower() and rx.search(m.text)) or
+                (m.target.lower() == CHANNEL.lower() and "Records now: " in m.text)),
+                "an answer to %s's orders, or the end in the channel" % c.nick,
+                timeout=TIMEOUT, start=start)
         e2e_duel.wait_round(env, first, rnd)
     row = e2e_duel.wait_over(env, first, TIMEOUT)
     check(env.bout(second)["state"] == "live", "bout #%d is not live" % second)

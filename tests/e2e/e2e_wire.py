@@ -397,6 +397,13 @@ class Referee:
                     for r, t in c.osent.items():
                         if r not in c.ochan and m.t >= t:
                             c.ochan[r] = m.t - t
+                    # The end of his bout said there acknowledges his last
+                    # orders (nothing private comes without training points
+                    # to spend): the first channel line after them counts.
+                    last = max(c.osent) if c.osent else None
+                    if last and last not in c.oacks and re.search(
+                            r"Records now: .*\b%s \d+-\d+-\d+" % re.escape(c.fighter), m.text):
+                        c.oacks[last] = c.ochan.get(last, m.t - c.osent[last])
                 if not (c.from_bot(m) and m.target.lower() == c.nick.lower()):
                     continue
                 for rx in (ACK_ALONE, ACK_RIDING):
