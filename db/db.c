@@ -18,6 +18,14 @@
  *
  * Transactions: db_begin/db_commit/db_rollback, not nested; see db.h and
  * struct db for a transaction SQLite rolls back on its own.
+ *
+ * Backends (sql.h): the table's statements are run here, as in the other
+ * files, through the statement layer. What stays SQLite's own is the
+ * connection itself: opening and closing it, WAL and the pragmas, the
+ * migrations' scripts (script_run, query_once), the file identity checks
+ * (file_note, file_check), the autocommit tests of the transaction rules,
+ * and the SQLite side of the layer (db_prepare, db_run, db_row,
+ * db_column_text, db_column_name), which sql.c wraps.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -1092,24 +1100,33 @@ int db_row(struct db *db, sqlite3_stmt *st)
     return rc;
 }
 
+struct dbs *db_changed_query(struct db *db, enum db_stmt stamp, enum db_stmt changed, int64_t since,
+                             int64_t *top)
+{
+    struct dbs *q = dbs_table(db, stamp);
+    int rc = dbs_step(q);
+
+    if (rc == DBS_ROW)
+        *top = dbs_col_int64(q, 0);
+    dbs_reset(q);
+    if (rc != DBS_ROW)
+        return NULL;
+    q = dbs_table(db, changed);
+    dbs_bind_int64(q, 1, since);
+    return q;
+}
+
 sqlite3_stmt *db_changed_since(struct db *db, enum db_stmt stamp, enum db_stmt changed,
                                int64_t since, int64_t *top)
 {
-    sqlite3_stmt *st = db->st[stamp];
-    int rc = db_row(db, st);
+    struct dbs *q = db_changed_query(db, stamp, changed, since, top);
 
-    if (rc == SQLITE_ROW)
-        *top = sqlite3_column_int64(st, 0);
-    db_stmt_done(st);
-    if (rc != SQLITE_ROW)
-        return NULL;
-    st = db->st[changed];
-    if (sqlite3_bind_int64(st, 1, since) != SQLITE_OK) {
-        db_bind_failed(db, st);
-        db_stmt_done(st);
+    if (q && q->bad) { /* reported here, as before the layer */
+        db_bind_failed(db, q->lite);
+        dbs_reset(q);
         return NULL;
     }
-    return st;
+    return q ? q->lite : NULL;
 }
 
 int db_column_text(struct db *db, sqlite3_stmt *st, int col, char *dst, size_t size,
@@ -1462,15 +1479,15 @@ int db_schema_latest(void)
 /* Runs one of the pragma queries and returns its int, or -1. */
 static int pragma_int(struct db *db, enum db_stmt id)
 {
-    sqlite3_stmt *st = db->st[id];
-    int rc = db_row(db, st);
+    struct dbs *q = dbs_table(db, id);
+    int rc = dbs_step(q);
     int v = -1;
 
-    if (rc == SQLITE_ROW)
-        v = sqlite3_column_int(st, 0);
-    else if (rc == SQLITE_DONE)
+    if (rc == DBS_ROW)
+        v = dbs_col_int(q, 0);
+    else if (rc == DBS_DONE)
         db_fail(db, "statement %d returned no row", id);
-    db_stmt_done(st);
+    dbs_reset(q);
     return v;
 }
 
@@ -1481,12 +1498,12 @@ int db_schema_version(struct db *db)
 
 long long db_data_version(struct db *db)
 {
-    sqlite3_stmt *st = db->st[STMT_DATA_VERSION];
+    struct dbs *q = dbs_table(db, STMT_DATA_VERSION);
     long long v = -1;
 
-    if (db_row(db, st) == SQLITE_ROW)
-        v = sqlite3_column_int64(st, 0);
-    db_stmt_done(st);
+    if (dbs_step(q) == DBS_ROW)
+        v = dbs_col_int64(q, 0);
+    dbs_reset(q);
     return v;
 }
 
@@ -1499,17 +1516,17 @@ int db_foreign_keys(struct db *db)
 
 int db_journal_wal(struct db *db)
 {
-    sqlite3_stmt *st = db->st[STMT_JOURNAL_MODE];
-    int rc = db_row(db, st);
+    struct dbs *q = dbs_table(db, STMT_JOURNAL_MODE);
+    int rc = dbs_step(q);
     int v = -1;
 
-    if (rc == SQLITE_ROW) {
-        const unsigned char *mode = sqlite3_column_text(st, 0);
-        v = mode && strcmp((const char *)mode, "wal") == 0;
-    } else if (rc == SQLITE_DONE) {
+    if (rc == DBS_ROW) {
+        const char *mode = dbs_col_text(q, 0);
+        v = mode && strcmp(mode, "wal") == 0;
+    } else if (rc == DBS_DONE) {
         db_fail(db, "journal_mode returned no row");
     }
-    db_stmt_done(st);
+    dbs_reset(q);
     return v;
 }
 
@@ -1522,7 +1539,7 @@ int db_begin(struct db *db)
     db->busy = 0;
     if (file_check(db) != DB_OK)
         return DB_ERROR;
-    if (db_run(db, db->st[STMT_BEGIN], 0) != SQLITE_DONE)
+    if (dbs_run(dbs_table(db, STMT_BEGIN)) != DBS_DONE)
         return DB_ERROR;
     db->in_txn = 1;
     return DB_OK;
@@ -1532,7 +1549,7 @@ int db_read_begin(struct db *db)
 {
     if (db->in_txn || !sqlite3_get_autocommit(db->conn))
         return db_fail(db, "db_read_begin: a transaction is already open (they do not nest)");
-    if (db_run(db, db->st[STMT_BEGIN_READ], 0) != SQLITE_DONE)
+    if (dbs_run(dbs_table(db, STMT_BEGIN_READ)) != DBS_DONE)
         return DB_ERROR;
     db->in_txn = 1;
     return DB_OK;
@@ -1545,7 +1562,7 @@ int db_read_end(struct db *db)
     db->in_txn = 0;
     if (sqlite3_get_autocommit(db->conn))
         return DB_OK; /* SQLite ended it already (an error): nothing held */
-    return db_run(db, db->st[STMT_COMMIT], 0) == SQLITE_DONE ? DB_OK : DB_ERROR;
+    return dbs_run(dbs_table(db, STMT_COMMIT)) == DBS_DONE ? DB_OK : DB_ERROR;
 }
 
 int db_commit(struct db *db)
@@ -1557,7 +1574,7 @@ int db_commit(struct db *db)
      * db_rollback()" reports why. */
     if (sqlite3_get_autocommit(db->conn))
         return db_fail(db, "db_commit: the transaction was rolled back after an earlier error");
-    if (db_run(db, db->st[STMT_COMMIT], 0) != SQLITE_DONE)
+    if (dbs_run(dbs_table(db, STMT_COMMIT)) != DBS_DONE)
         return DB_ERROR;
     db->in_txn = 0;
     return DB_OK;
@@ -1572,5 +1589,5 @@ int db_rollback(struct db *db)
      * and did: nothing to do, and db->err keeps what went wrong. */
     if (sqlite3_get_autocommit(db->conn))
         return DB_OK;
-    return db_run(db, db->st[STMT_ROLLBACK], 0) == SQLITE_DONE ? DB_OK : DB_ERROR;
+    return dbs_run(dbs_table(db, STMT_ROLLBACK)) == DBS_DONE ? DB_OK : DB_ERROR;
 }

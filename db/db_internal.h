@@ -225,8 +225,14 @@ int db_fault_now(struct db *db);
 /* The start of a read of the rows changed since stamp `since` (migration
  * 17): the highest stamp now, by query `stamp` (its one column), into
  * *top; then query `changed` with ?1 bound to `since`, returned ready to
- * step (the caller steps it and calls db_stmt_done). NULL on an error
+ * step (the caller steps it and calls dbs_reset). NULL on an error
  * (db->err says it; nothing left bound). */
+struct dbs *db_changed_query(struct db *db, enum db_stmt stamp, enum db_stmt changed, int64_t since,
+                             int64_t *top);
+
+/* The same as SQLite's statement (the caller steps it with db_row and
+ * calls db_stmt_done), for the files not yet on the statement layer
+ * (fighter.c, rating.c): it goes when they use db_changed_query. */
 sqlite3_stmt *db_changed_since(struct db *db, enum db_stmt stamp, enum db_stmt changed,
                                int64_t since, int64_t *top);
 
