@@ -629,17 +629,26 @@ static const char *const migrations[] = {
     " drawn_by, reason, decision, created, started, ended, sheet_a, sheet_b, kind, turn, league,"  \
     " digest FROM bouts"
 
+/* The season's count `col` moved by what a save adds to the career's
+ * `career` (new value `p`), never below 0: a CASE, not SQLite's max(a, b),
+ * which PostgreSQL spells greatest(). */
+#define SEASON_MOVE(col, p, career)                                                                \
+    " " col " = CASE WHEN " col " + " p " - " career " > 0 THEN " col " + " p " - " career         \
+    " ELSE 0 END,"
+
 /* What db_fighter_save writes but the league (see fighter_bind_state). */
+/* clang-format off */
 #define FIGHTER_SAVE_SET                                                                           \
     "str = ?6, spd = ?7, agl = ?8, tgh = ?9, hgt = ?10,"                                           \
-    " season_wins = max(0, season_wins + ?13 - wins),"                                             \
-    " season_losses = max(0, season_losses + ?14 - losses),"                                       \
-    " season_draws = max(0, season_draws + ?15 - draws),"                                          \
+    SEASON_MOVE("season_wins", "?13", "wins")                                                      \
+    SEASON_MOVE("season_losses", "?14", "losses")                                                  \
+    SEASON_MOVE("season_draws", "?15", "draws")                                                    \
     " skill = ?11, endurance = ?12, wins = ?13, losses = ?14, draws = ?15,"                        \
     " kos = ?16, training_points = ?17, gold_record = ?21,"                                        \
     " paused = ?22, trained = ?23, missed = ?24, dex = ?25, con = ?26,"                            \
     " intel = ?27, kit = ?28, tkos = ?29, towels = ?30, dqs = ?31, forfeits = ?32,"                \
     " changed = " FIGHTER_STAMP
+/* clang-format on */
 
 static const char *const stmt_sql[STMT_COUNT] = {
     /* Table-valued pragmas are evaluated when stepped, not when prepared. */
@@ -647,8 +656,11 @@ static const char *const stmt_sql[STMT_COUNT] = {
     [STMT_JOURNAL_MODE] = "SELECT journal_mode FROM pragma_journal_mode",
     [STMT_FOREIGN_KEYS] = "SELECT foreign_keys FROM pragma_foreign_keys",
 
+    /* The INSERTs whose id is read end in RETURNING id: SQLite's
+     * db_run takes its row as done (the id is the last insert rowid all
+     * the same) and PostgreSQL's backend reads it there. */
     [STMT_ACCOUNT_INSERT] = "INSERT INTO accounts (key, name, hash, banned, created)"
-                            " VALUES (?1, ?2, ?3, 0, ?4)",
+                            " VALUES (?1, ?2, ?3, 0, ?4) RETURNING id",
     [STMT_ACCOUNT_GET] = "SELECT id, name, hash, banned, created, burnt, admin, failures,"
                          " failed_at, failed_from FROM accounts WHERE key = ?1",
     [STMT_ACCOUNT_SET_HASH] = "UPDATE accounts SET hash = ?2, burnt = 0 WHERE id = ?1",
@@ -661,10 +673,10 @@ static const char *const stmt_sql[STMT_COUNT] = {
         " season_wins, season_losses, season_draws, changed)"
         " VALUES (?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12,"
         " ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28,"
-        " ?29, ?30, ?31, ?32, ?13, ?14, ?15, " FIGHTER_STAMP ")",
+        " ?29, ?30, ?31, ?32, ?13, ?14, ?15, " FIGHTER_STAMP ") RETURNING id",
     [STMT_FIGHTER_GET] = "SELECT " FIGHTER_COLUMNS " WHERE f.key = ?1",
     [STMT_FIGHTER_LIST] = "SELECT " FIGHTER_COLUMNS " WHERE f.account_id = ?1"
-                          " AND (?2 OR f.retired = 0) ORDER BY f.created, f.id LIMIT ?3",
+                          " AND (?2 <> 0 OR f.retired = 0) ORDER BY f.created, f.id LIMIT ?3",
     /* The season's record (migration 13) moves with the career record:
      * whatever a save adds to wins, losses or draws (a bout's result,
      * wherever it was fought, or an admin's set) it adds to the season's
@@ -694,7 +706,7 @@ static const char *const stmt_sql[STMT_COUNT] = {
         " winner, method, drawn_by, reason, decision, created, started, ended, sheet_a, sheet_b,"
         " kind, turn, league, digest)"
         " VALUES (?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,"
-        " ?18, ?19, ?20, ?21, ?22, ?23)",
+        " ?18, ?19, ?20, ?21, ?22, ?23) RETURNING id",
     [STMT_BOUT_GET] = "SELECT " BOUT_COLUMNS " WHERE id = ?1",
     [STMT_BOUT_SAVE] = "UPDATE bouts SET seed = ?5, state = ?6, round = ?9, winner = ?10,"
                        " method = ?11, drawn_by = ?12, reason = ?13, decision = ?14,"
@@ -709,8 +721,10 @@ static const char *const stmt_sql[STMT_COUNT] = {
     [STMT_BOUT_LIST_FIGHTER] = "SELECT " BOUT_COLUMNS " WHERE (fighter_a = ?1 OR fighter_b = ?1)"
                                " AND state IN ('live', 'over')"
                                " ORDER BY state = 'live' DESC, ended DESC, id DESC LIMIT ?2",
+    /* CAST: PostgreSQL takes a parameter's type from its first use. */
     [STMT_BOUT_LIST_OVER] = "SELECT " BOUT_COLUMNS " WHERE state = 'over'"
-                            " AND (?1 IS NULL OR rules = ?1) AND (?2 IS NULL OR kind = ?2)"
+                            " AND (CAST(?1 AS TEXT) IS NULL OR rules = ?1)"
+                            " AND (CAST(?2 AS TEXT) IS NULL OR kind = ?2)"
                             " ORDER BY ended DESC, id DESC LIMIT ?3",
     /* Not the table-valued form: that one prepares "PRAGMA data_version"
      * again at every step (about twice the time); this one reads the
@@ -738,7 +752,8 @@ static const char *const stmt_sql[STMT_COUNT] = {
                        " DO UPDATE SET summary = '', report = '', digest = excluded.digest",
     [STMT_ROUND_REPORT] = "SELECT report FROM rounds WHERE bout = ?1 AND round = ?2",
     [STMT_ROUND_DIGEST] = "SELECT digest FROM rounds WHERE bout = ?1 AND round = ?2",
-    [STMT_BOUT_SAID] = "UPDATE bouts SET said = max(said, ?2) WHERE id = ?1",
+    [STMT_BOUT_SAID] = "UPDATE bouts SET said = CASE WHEN said > ?2 THEN said ELSE ?2 END"
+                       " WHERE id = ?1",
     [STMT_BOUT_UNSAID] = "SELECT id, said FROM bouts WHERE kind = 'exhibition' AND said < round"
                          " ORDER BY id LIMIT ?1",
 
@@ -751,12 +766,14 @@ static const char *const stmt_sql[STMT_COUNT] = {
     [STMT_AUDIT] = "INSERT INTO audit (time, who, what) VALUES (?1, ?2, ?3)",
 
     /* A new champion holds the title from `now`; the same one defending it
-     * keeps his date. In DO UPDATE the bare names are the row as it was. */
+     * (or the title vacant again: NULL) keeps his date. In DO UPDATE the
+     * table's name is the row as it was (a bare name is ambiguous on
+     * PostgreSQL). */
     [STMT_CHAMPION_GET] = "SELECT fighter, defences FROM champions WHERE rules = ?1",
     [STMT_CHAMPION_SET] = "INSERT INTO champions (rules, fighter, defences, since)"
                           " VALUES (?1, ?2, ?3, ?4) ON CONFLICT (rules) DO UPDATE SET"
-                          " since = CASE WHEN fighter IS excluded.fighter THEN since"
-                          " ELSE excluded.since END,"
+                          " since = CASE WHEN champions.fighter IS NOT DISTINCT FROM"
+                          " excluded.fighter THEN champions.since ELSE excluded.since END,"
                           " fighter = excluded.fighter, defences = excluded.defences",
     /* The next number is taken inside the INSERT, so two connections adding
      * a turn at once cannot get the same one (the second waits for the
@@ -792,7 +809,8 @@ static const char *const stmt_sql[STMT_COUNT] = {
     /* Migration 8. A failure is counted up to a bound, so that a long
      * attack never overflows it. */
     [STMT_ACCOUNT_SET_ADMIN] = "UPDATE accounts SET admin = ?2 WHERE id = ?1",
-    [STMT_ACCOUNT_FAILED] = "UPDATE accounts SET failures = min(failures + 1, 1000000),"
+    [STMT_ACCOUNT_FAILED] = "UPDATE accounts SET failures = CASE WHEN failures < 1000000"
+                            " THEN failures + 1 ELSE 1000000 END,"
                             " failed_at = ?2, failed_from = ?3 WHERE id = ?1",
     [STMT_ACCOUNT_FAILURES_CLEAR] = "UPDATE accounts SET failures = 0 WHERE id = ?1",
     /* Migration 11: ratings (db/rating.c). */
@@ -803,7 +821,8 @@ static const char *const stmt_sql[STMT_COUNT] = {
                         " (SELECT coalesce(max(changed), 0) + 1 FROM ratings))"
                         " ON CONFLICT (fighter, rules)"
                         " DO UPDATE SET rating = excluded.rating, rd = excluded.rd,"
-                        " vol = excluded.vol, bouts = bouts + 1, updated = excluded.updated,"
+                        " vol = excluded.vol, bouts = ratings.bouts + 1,"
+                        " updated = excluded.updated,"
                         " changed = excluded.changed",
     /* The ratings stamped after ?1 (migration 17), and the highest stamp. */
     [STMT_RATING_CHANGED] = "SELECT fighter, rules, rating, rd, vol, bouts FROM ratings"
@@ -1072,7 +1091,11 @@ int db_run(struct db *db, sqlite3_stmt *st, int bind_failed)
         rc = SQLITE_IOERR;
     } else {
         rc = sqlite3_step(st);
-        if (rc == SQLITE_ROW) {
+        if (rc == SQLITE_ROW && !sqlite3_stmt_readonly(st)) {
+            /* A write's RETURNING row: the write is done at the first
+             * step, and the reset below ends the statement. */
+            rc = SQLITE_DONE;
+        } else if (rc == SQLITE_ROW) {
             db_fail(db, "a write returned rows: %s", sqlite3_sql(st));
             rc = SQLITE_MISUSE;
         } else if (rc != SQLITE_DONE) {
