@@ -656,11 +656,14 @@ static const char *const stmt_sql[STMT_COUNT] = {
     [STMT_JOURNAL_MODE] = "SELECT journal_mode FROM pragma_journal_mode",
     [STMT_FOREIGN_KEYS] = "SELECT foreign_keys FROM pragma_foreign_keys",
 
-    /* The INSERTs whose id is read end in RETURNING id: SQLite's
-     * db_run takes its row as done (the id is the last insert rowid all
-     * the same) and PostgreSQL's backend reads it there. */
+    /* The INSERTs whose id is read (an account's, a fighter's, a bout's)
+     * do not end in RETURNING id here: on SQLite it fills a temporary
+     * table for every row (about 8,000 instructions an INSERT, a tenth of
+     * a league turn's), and SQLite has the id as the last insert rowid.
+     * db_stmt_returns_id names them for the PostgreSQL backend, which adds
+     * it and reads the column. */
     [STMT_ACCOUNT_INSERT] = "INSERT INTO accounts (key, name, hash, banned, created)"
-                            " VALUES (?1, ?2, ?3, 0, ?4) RETURNING id",
+                            " VALUES (?1, ?2, ?3, 0, ?4)",
     [STMT_ACCOUNT_GET] = "SELECT id, name, hash, banned, created, burnt, admin, failures,"
                          " failed_at, failed_from FROM accounts WHERE key = ?1",
     [STMT_ACCOUNT_SET_HASH] = "UPDATE accounts SET hash = ?2, burnt = 0 WHERE id = ?1",
@@ -673,7 +676,7 @@ static const char *const stmt_sql[STMT_COUNT] = {
         " season_wins, season_losses, season_draws, changed)"
         " VALUES (?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12,"
         " ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28,"
-        " ?29, ?30, ?31, ?32, ?13, ?14, ?15, " FIGHTER_STAMP ") RETURNING id",
+        " ?29, ?30, ?31, ?32, ?13, ?14, ?15, " FIGHTER_STAMP ")",
     [STMT_FIGHTER_GET] = "SELECT " FIGHTER_COLUMNS " WHERE f.key = ?1",
     [STMT_FIGHTER_LIST] = "SELECT " FIGHTER_COLUMNS " WHERE f.account_id = ?1"
                           " AND (?2 <> 0 OR f.retired = 0) ORDER BY f.created, f.id LIMIT ?3",
@@ -706,7 +709,7 @@ static const char *const stmt_sql[STMT_COUNT] = {
         " winner, method, drawn_by, reason, decision, created, started, ended, sheet_a, sheet_b,"
         " kind, turn, league, digest)"
         " VALUES (?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,"
-        " ?18, ?19, ?20, ?21, ?22, ?23) RETURNING id",
+        " ?18, ?19, ?20, ?21, ?22, ?23)",
     [STMT_BOUT_GET] = "SELECT " BOUT_COLUMNS " WHERE id = ?1",
     [STMT_BOUT_SAVE] = "UPDATE bouts SET seed = ?5, state = ?6, round = ?9, winner = ?10,"
                        " method = ?11, drawn_by = ?12, reason = ?13, decision = ?14,"
@@ -1485,6 +1488,12 @@ int db_test_file(const char *path, int version, const char *sql, char *errbuf, i
         snprintf(errbuf, (size_t)errlen, "%s", db->err);
     db_close(db); /* no statement was prepared: finalizing NULL is harmless */
     return status;
+}
+
+int db_stmt_returns_id(int which)
+{
+    return which == STMT_ACCOUNT_INSERT || which == STMT_FIGHTER_INSERT ||
+           which == STMT_BOUT_INSERT;
 }
 
 const char *db_errmsg(struct db *db)

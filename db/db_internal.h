@@ -165,6 +165,12 @@ extern const struct db_names db_leagues;
 void db_kit_store(const struct sheet *s, char *buf, size_t len);
 int db_kit_load(const char *text, struct sheet *s);
 
+/* 1 for the statements of db.c's table that are INSERTs whose id is read
+ * (dbs_insert_id): their SQL does not end in RETURNING id, which costs
+ * SQLite a temporary table per row; the PostgreSQL backend adds
+ * " RETURNING id" to them and reads the column. */
+int db_stmt_returns_id(int which);
+
 /* Formats a message into db->err and returns DB_ERROR. */
 int db_fail(struct db *db, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Prepares `sql` on db's connection for one use (the caller finalizes

@@ -137,7 +137,13 @@ START_TEST(test_returning_write)
     ck_assert_str_eq(db_errmsg(db), "a write returned rows: SELECT id FROM accounts");
     dbs_free(q);
 
-    /* The table's INSERTs whose id is read say it as before. */
+    /* The table's INSERTs whose id is read say it as before; they are
+     * named for the PostgreSQL backend to add RETURNING id. */
+    ck_assert_int_eq(db_stmt_returns_id(STMT_ACCOUNT_INSERT), 1);
+    ck_assert_int_eq(db_stmt_returns_id(STMT_FIGHTER_INSERT), 1);
+    ck_assert_int_eq(db_stmt_returns_id(STMT_BOUT_INSERT), 1);
+    ck_assert_int_eq(db_stmt_returns_id(STMT_BOUT_GET), 0);
+    ck_assert_int_eq(db_stmt_returns_id(STMT_AUDIT), 0);
     int64_t acc = 0;
     ck_assert_int_eq(db_account_create(db, "three", "Three", "$y$h", 1000, &acc), DB_OK);
     ck_assert_int_eq(acc, one + 2);
