@@ -125,24 +125,23 @@ static int bout_names(struct db *db, const struct db_bout *b, struct bout_names 
 }
 
 /* Binds what db_bout_save writes (?5, ?6, ?9-?14, ?16, ?17, ?23; see the
- * statement table in db.c). Returns nonzero if a bind failed. */
-static int bout_bind_state(sqlite3_stmt *st, const struct db_bout *b, const struct bout_names *n)
+ * statement table in db.c). A failed bind is reported by the run. */
+static void bout_bind_state(struct dbs *q, const struct db_bout *b, const struct bout_names *n)
 {
-    int bad = 0;
-
-    bad |= sqlite3_bind_int64(st, 5, seed_store(b->seed)) != SQLITE_OK;
-    bad |= sqlite3_bind_text(st, 6, n->state, -1, SQLITE_STATIC) != SQLITE_OK;
-    bad |= sqlite3_bind_int(st, 9, b->round) != SQLITE_OK;
-    bad |= sqlite3_bind_int(st, 10, b->winner) != SQLITE_OK;
-    bad |= sqlite3_bind_text(st, 11, n->method, -1, SQLITE_STATIC) != SQLITE_OK;
-    bad |= sqlite3_bind_text(st, 12, n->drawn_by, -1, SQLITE_STATIC) != SQLITE_OK;
-    bad |= sqlite3_bind_text(st, 13, n->reason, -1, SQLITE_STATIC) != SQLITE_OK;
-    bad |= sqlite3_bind_text(st, 14, n->decision, -1, SQLITE_STATIC) != SQLITE_OK;
-    bad |= sqlite3_bind_int64(st, 16, b->started) != SQLITE_OK;
-    bad |= sqlite3_bind_int64(st, 17, b->ended) != SQLITE_OK;
-    bad |= (b->has_digest ? sqlite3_bind_int64(st, 23, seed_store(b->digest))
-                          : sqlite3_bind_null(st, 23)) != SQLITE_OK;
-    return bad;
+    dbs_bind_int64(q, 5, seed_store(b->seed));
+    dbs_bind_text(q, 6, n->state);
+    dbs_bind_int64(q, 9, b->round);
+    dbs_bind_int64(q, 10, b->winner);
+    dbs_bind_text(q, 11, n->method);
+    dbs_bind_text(q, 12, n->drawn_by);
+    dbs_bind_text(q, 13, n->reason);
+    dbs_bind_text(q, 14, n->decision);
+    dbs_bind_int64(q, 16, b->started);
+    dbs_bind_int64(q, 17, b->ended);
+    if (b->has_digest)
+        dbs_bind_int64(q, 23, seed_store(b->digest));
+    else
+        dbs_bind_null(q, 23);
 }
 
 /* A sheet as stored in a bout: its ruleset's abilities in order, separated
@@ -184,14 +183,14 @@ static void sheet_store(const struct sheet *sh, char *buf, size_t len)
         str_add(&s, " %s", kit);
 }
 
-static int sheet_load(struct db *db, sqlite3_stmt *st, int col, const struct db_bout *b,
+static int sheet_load(struct db *db, struct dbs *q, int col, const struct db_bout *b,
                       struct sheet *sh)
 {
     char text[SHEET_TEXT_MAX];
     const struct ruleset *rs = ruleset_get(b->rules);
     const char *p = text;
 
-    if (db_column_text(db, st, col, text, sizeof(text), "bout sheet") != DB_OK)
+    if (dbs_col_copy(q, col, text, sizeof(text), "bout sheet") != DB_OK)
         return DB_ERROR;
     memset(sh, 0, sizeof(*sh));
     sh->rules = b->rules;
@@ -215,47 +214,47 @@ static int sheet_load(struct db *db, sqlite3_stmt *st, int col, const struct db_
 }
 
 /* Fills *b from the current row of a statement selecting BOUT_COLUMNS. */
-static int bout_read(struct db *db, sqlite3_stmt *st, struct db_bout *b)
+static int bout_read(struct db *db, struct dbs *q, struct db_bout *b)
 {
     char rules[32];
     int v[5];
 
     memset(b, 0, sizeof(*b));
-    b->id = sqlite3_column_int64(st, 0);
-    if (db_column_text(db, st, 1, rules, sizeof(rules), "ruleset") != DB_OK ||
-        db_column_text(db, st, 2, b->channel, sizeof(b->channel), "bout channel") != DB_OK)
+    b->id = dbs_col_int64(q, 0);
+    if (dbs_col_copy(q, 1, rules, sizeof(rules), "ruleset") != DB_OK ||
+        dbs_col_copy(q, 2, b->channel, sizeof(b->channel), "bout channel") != DB_OK)
         return DB_ERROR;
     int r = db_rules_find(rules);
     if (r < 0)
         return db_fail(db, "bout %" PRId64 " has ruleset %s, which this ringside does not know",
                        b->id, rules);
     b->rules = (enum rules)r;
-    b->rounds = sqlite3_column_int(st, 3);
-    b->seed = seed_load(sqlite3_column_int64(st, 4));
-    b->fighter[0] = sqlite3_column_int64(st, 6);
-    b->fighter[1] = sqlite3_column_int64(st, 7);
-    b->round = sqlite3_column_int(st, 8);
-    b->winner = sqlite3_column_int(st, 9);
-    b->created = sqlite3_column_int64(st, 14);
-    b->started = sqlite3_column_int64(st, 15);
-    b->ended = sqlite3_column_int64(st, 16);
-    if (db_column_name(db, st, 5, &states, "bout", b->id, &v[0]) != DB_OK ||
-        db_column_name(db, st, 10, &methods, "bout", b->id, &v[1]) != DB_OK ||
-        db_column_name(db, st, 11, &drawn_bys, "bout", b->id, &v[2]) != DB_OK ||
-        db_column_name(db, st, 12, &reasons, "bout", b->id, &v[3]) != DB_OK ||
-        db_column_name(db, st, 13, &decisions, "bout", b->id, &v[4]) != DB_OK)
+    b->rounds = dbs_col_int(q, 3);
+    b->seed = seed_load(dbs_col_int64(q, 4));
+    b->fighter[0] = dbs_col_int64(q, 6);
+    b->fighter[1] = dbs_col_int64(q, 7);
+    b->round = dbs_col_int(q, 8);
+    b->winner = dbs_col_int(q, 9);
+    b->created = dbs_col_int64(q, 14);
+    b->started = dbs_col_int64(q, 15);
+    b->ended = dbs_col_int64(q, 16);
+    if (dbs_col_name(q, 5, &states, "bout", b->id, &v[0]) != DB_OK ||
+        dbs_col_name(q, 10, &methods, "bout", b->id, &v[1]) != DB_OK ||
+        dbs_col_name(q, 11, &drawn_bys, "bout", b->id, &v[2]) != DB_OK ||
+        dbs_col_name(q, 12, &reasons, "bout", b->id, &v[3]) != DB_OK ||
+        dbs_col_name(q, 13, &decisions, "bout", b->id, &v[4]) != DB_OK)
         return DB_ERROR;
-    if (sheet_load(db, st, 17, b, &b->sheet[0]) != DB_OK ||
-        sheet_load(db, st, 18, b, &b->sheet[1]) != DB_OK)
+    if (sheet_load(db, q, 17, b, &b->sheet[0]) != DB_OK ||
+        sheet_load(db, q, 18, b, &b->sheet[1]) != DB_OK)
         return DB_ERROR;
     int kind;
-    if (db_column_name(db, st, 19, &kinds, "bout", b->id, &kind) != DB_OK)
+    if (dbs_col_name(q, 19, &kinds, "bout", b->id, &kind) != DB_OK)
         return DB_ERROR;
     b->kind = (enum db_bout_kind)kind;
-    b->turn = sqlite3_column_int(st, 20);
+    b->turn = dbs_col_int(q, 20);
     b->league = -1;
-    if (sqlite3_column_type(st, 21) != SQLITE_NULL &&
-        db_column_name(db, st, 21, &db_leagues, "bout", b->id, &b->league) != DB_OK)
+    if (!dbs_col_is_null(q, 21) &&
+        dbs_col_name(q, 21, &db_leagues, "bout", b->id, &b->league) != DB_OK)
         return DB_ERROR;
     if (b->turn < 0 || (b->kind == DB_BOUT_EXHIBITION) != (b->turn == 0) ||
         (b->kind == DB_BOUT_LEAGUE) != (b->league >= 0))
@@ -263,8 +262,8 @@ static int bout_read(struct db *db, sqlite3_stmt *st, struct db_bout *b)
                        "bout %" PRId64
                        " is a %s bout with turn %d and league %d, which do not go together",
                        b->id, kind_names[b->kind], b->turn, b->league);
-    if (sqlite3_column_type(st, 22) != SQLITE_NULL) {
-        b->digest = seed_load(sqlite3_column_int64(st, 22));
+    if (!dbs_col_is_null(q, 22)) {
+        b->digest = seed_load(dbs_col_int64(q, 22));
         b->has_digest = 1;
     }
     b->state = (enum db_bout_state)v[0];
@@ -320,62 +319,56 @@ int db_bout_create(struct db *db, struct db_bout *b)
     if (!rules)
         return db_fail(db, "bout in %s: no storage for ruleset %d", b->channel, (int)b->rules);
 
-    sqlite3_stmt *st = db->st[STMT_BOUT_INSERT];
+    struct dbs *q = dbs_table(db, STMT_BOUT_INSERT);
     char sheets[SIDES][SHEET_TEXT_MAX];
     for (int i = 0; i < SIDES; i++) {
         if (b->sheet[i].rules != b->rules)
             return db_fail(db, "bout in %s: sheet %d is not a %s sheet", b->channel, i, rules);
         sheet_store(&b->sheet[i], sheets[i], sizeof(sheets[i]));
     }
-    int bad = bout_bind_state(st, b, &n);
-    bad |= sqlite3_bind_text(st, 18, sheets[0], -1, SQLITE_STATIC) != SQLITE_OK;
-    bad |= sqlite3_bind_text(st, 19, sheets[1], -1, SQLITE_STATIC) != SQLITE_OK;
-    bad |= sqlite3_bind_text(st, 2, rules, -1, SQLITE_STATIC) != SQLITE_OK;
-    bad |= sqlite3_bind_text(st, 3, b->channel, -1, SQLITE_STATIC) != SQLITE_OK;
-    bad |= sqlite3_bind_int(st, 4, b->rounds) != SQLITE_OK;
-    bad |= sqlite3_bind_int64(st, 7, b->fighter[0]) != SQLITE_OK;
-    bad |= sqlite3_bind_int64(st, 8, b->fighter[1]) != SQLITE_OK;
-    bad |= sqlite3_bind_int64(st, 15, b->created) != SQLITE_OK;
-    bad |= sqlite3_bind_text(st, 20, kind, -1, SQLITE_STATIC) != SQLITE_OK;
-    bad |= sqlite3_bind_int(st, 21, turn) != SQLITE_OK;
-    bad |= (league ? sqlite3_bind_text(st, 22, league, -1, SQLITE_STATIC)
-                   : sqlite3_bind_null(st, 22)) != SQLITE_OK;
-    switch (db_run(db, st, bad)) {
-    case SQLITE_DONE:
-        b->id = sqlite3_last_insert_rowid(db->conn);
-        b->turn = turn;
-        if (!league)
-            b->league = -1;
-        return DB_OK;
-    case SQLITE_CONSTRAINT_FOREIGNKEY:
+    bout_bind_state(q, b, &n);
+    dbs_bind_text(q, 18, sheets[0]);
+    dbs_bind_text(q, 19, sheets[1]);
+    dbs_bind_text(q, 2, rules);
+    dbs_bind_text(q, 3, b->channel);
+    dbs_bind_int64(q, 4, b->rounds);
+    dbs_bind_int64(q, 7, b->fighter[0]);
+    dbs_bind_int64(q, 8, b->fighter[1]);
+    dbs_bind_int64(q, 15, b->created);
+    dbs_bind_text(q, 20, kind);
+    dbs_bind_int64(q, 21, turn);
+    dbs_bind_text(q, 22, league); /* NULL binds NULL */
+    if (dbs_run(q) != DBS_DONE) {
+        if (dbs_error(q) != DBS_E_FOREIGN_KEY)
+            return DB_ERROR;
         db_fail(db, "no fighter %" PRId64 " or no fighter %" PRId64, b->fighter[0], b->fighter[1]);
         return DB_NOTFOUND;
-    default:
-        return DB_ERROR;
     }
+    b->id = dbs_insert_id(q);
+    b->turn = turn;
+    if (!league)
+        b->league = -1;
+    return DB_OK;
 }
 
 int db_bout_get(struct db *db, int64_t id, struct db_bout *out)
 {
-    sqlite3_stmt *st = db->st[STMT_BOUT_GET];
+    struct dbs *q = dbs_table(db, STMT_BOUT_GET);
     int rc = DB_ERROR;
 
-    if (sqlite3_bind_int64(st, 1, id) != SQLITE_OK) {
-        db_bind_failed(db, st);
-    } else {
-        switch (db_row(db, st)) {
-        case SQLITE_ROW:
-            rc = bout_read(db, st, out);
-            break;
-        case SQLITE_DONE:
-            db_fail(db, "no bout %" PRId64, id);
-            rc = DB_NOTFOUND;
-            break;
-        default:
-            break;
-        }
+    dbs_bind_int64(q, 1, id);
+    switch (dbs_step(q)) {
+    case DBS_ROW:
+        rc = bout_read(db, q, out);
+        break;
+    case DBS_DONE:
+        db_fail(db, "no bout %" PRId64, id);
+        rc = DB_NOTFOUND;
+        break;
+    default:
+        break;
     }
-    db_stmt_done(st);
+    dbs_reset(q);
     return rc;
 }
 
@@ -386,47 +379,43 @@ int db_bout_save(struct db *db, const struct db_bout *b)
     if (bout_names(db, b, &n) != DB_OK)
         return DB_ERROR;
 
-    sqlite3_stmt *st = db->st[STMT_BOUT_SAVE];
-    int bad = bout_bind_state(st, b, &n);
-    bad |= sqlite3_bind_int64(st, 1, b->id) != SQLITE_OK;
-    if (db_run(db, st, bad) != SQLITE_DONE)
+    struct dbs *q = dbs_table(db, STMT_BOUT_SAVE);
+    bout_bind_state(q, b, &n);
+    dbs_bind_int64(q, 1, b->id);
+    if (dbs_run(q) != DBS_DONE)
         return DB_ERROR;
-    if (sqlite3_changes(db->conn) == 0) {
+    if (dbs_changes(q) == 0) {
         db_fail(db, "no bout %" PRId64, b->id);
         return DB_NOTFOUND;
     }
     return DB_OK;
 }
 
-/* Reads up to `max` rows of `st` (bound, unless `bad`) with `read` into
- * out[i * size]; *n the count, 0 on error. `id` is passed on to `read`, for
- * its messages. */
-static int read_rows(struct db *db, sqlite3_stmt *st, int bad, void *out, size_t size, int max,
-                     int *n, int (*read)(struct db *, sqlite3_stmt *, int64_t, void *), int64_t id)
+/* Reads up to `max` rows of q (bound; a failed bind is reported by the
+ * first step) with `read` into out[i * size]; *n the count, 0 on error.
+ * `id` is passed on to `read`, for its messages. */
+static int read_rows(struct db *db, struct dbs *q, void *out, size_t size, int max, int *n,
+                     int (*read)(struct db *, struct dbs *, int64_t, void *), int64_t id)
 {
-    int count = 0, status = DB_OK, rc = SQLITE_DONE;
+    int count = 0, status = DB_OK, rc = DBS_DONE;
 
-    if (bad) {
-        db_bind_failed(db, st);
-        status = DB_ERROR;
-    }
-    while (status == DB_OK && count < max && (rc = db_row(db, st)) == SQLITE_ROW) {
-        if (read(db, st, id, (char *)out + (size_t)count * size) != DB_OK)
+    while (status == DB_OK && count < max && (rc = dbs_step(q)) == DBS_ROW) {
+        if (read(db, q, id, (char *)out + (size_t)count * size) != DB_OK)
             status = DB_ERROR;
         else
             count++;
     }
-    if (status == DB_OK && count < max && rc != SQLITE_DONE)
+    if (status == DB_OK && count < max && rc != DBS_DONE)
         status = DB_ERROR;
-    db_stmt_done(st);
+    dbs_reset(q);
     *n = status == DB_OK ? count : 0;
     return status;
 }
 
-static int bout_read_row(struct db *db, sqlite3_stmt *st, int64_t unused, void *out)
+static int bout_read_row(struct db *db, struct dbs *q, int64_t unused, void *out)
 {
     (void)unused;
-    return bout_read(db, st, out);
+    return bout_read(db, q, out);
 }
 
 int db_bout_list(struct db *db, enum db_bout_state state, struct db_bout *out, int max, int *n)
@@ -439,10 +428,10 @@ int db_bout_list(struct db *db, enum db_bout_state state, struct db_bout *out, i
     if (max <= 0)
         return DB_OK;
 
-    sqlite3_stmt *st = db->st[STMT_BOUT_LIST];
-    int bad = sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC) != SQLITE_OK;
-    bad |= sqlite3_bind_int(st, 2, max) != SQLITE_OK;
-    return read_rows(db, st, bad, out, sizeof(*out), max, n, bout_read_row, 0);
+    struct dbs *q = dbs_table(db, STMT_BOUT_LIST);
+    dbs_bind_text(q, 1, name);
+    dbs_bind_int64(q, 2, max);
+    return read_rows(db, q, out, sizeof(*out), max, n, bout_read_row, 0);
 }
 
 int db_bout_list_fighter(struct db *db, int64_t fighter, struct db_bout *out, int max, int *n)
@@ -451,10 +440,10 @@ int db_bout_list_fighter(struct db *db, int64_t fighter, struct db_bout *out, in
     if (max <= 0)
         return DB_OK;
 
-    sqlite3_stmt *st = db->st[STMT_BOUT_LIST_FIGHTER];
-    int bad = sqlite3_bind_int64(st, 1, fighter) != SQLITE_OK;
-    bad |= sqlite3_bind_int(st, 2, max) != SQLITE_OK;
-    return read_rows(db, st, bad, out, sizeof(*out), max, n, bout_read_row, 0);
+    struct dbs *q = dbs_table(db, STMT_BOUT_LIST_FIGHTER);
+    dbs_bind_int64(q, 1, fighter);
+    dbs_bind_int64(q, 2, max);
+    return read_rows(db, q, out, sizeof(*out), max, n, bout_read_row, 0);
 }
 
 int db_bout_list_over(struct db *db, int rules, int kind, struct db_bout *out, int max, int *n)
@@ -470,16 +459,26 @@ int db_bout_list_over(struct db *db, int rules, int kind, struct db_bout *out, i
     if (max <= 0)
         return DB_OK;
 
-    sqlite3_stmt *st = db->st[STMT_BOUT_LIST_OVER];
-    int bad = (rname ? sqlite3_bind_text(st, 1, rname, -1, SQLITE_STATIC)
-                     : sqlite3_bind_null(st, 1)) != SQLITE_OK;
-    bad |= (kname ? sqlite3_bind_text(st, 2, kname, -1, SQLITE_STATIC)
-                  : sqlite3_bind_null(st, 2)) != SQLITE_OK;
-    bad |= sqlite3_bind_int(st, 3, max) != SQLITE_OK;
-    return read_rows(db, st, bad, out, sizeof(*out), max, n, bout_read_row, 0);
+    struct dbs *q = dbs_table(db, STMT_BOUT_LIST_OVER);
+    dbs_bind_text(q, 1, rname); /* NULL: any ruleset */
+    dbs_bind_text(q, 2, kname); /* NULL: any kind */
+    dbs_bind_int64(q, 3, max);
+    return read_rows(db, q, out, sizeof(*out), max, n, bout_read_row, 0);
 }
 
 /* ---------------------------------------------------------------- orders */
+
+/* Runs a bound write of a row of bout `bout`: DB_OK, DB_NOTFOUND when
+ * there is no such bout (its foreign key), or DB_ERROR. */
+static int bout_write_status(struct db *db, struct dbs *q, int64_t bout)
+{
+    if (dbs_run(q) == DBS_DONE)
+        return DB_OK;
+    if (dbs_error(q) != DBS_E_FOREIGN_KEY)
+        return DB_ERROR;
+    db_fail(db, "no bout %" PRId64, bout);
+    return DB_NOTFOUND;
+}
 
 /* ------------------------------------------------- a bout's orders in one row */
 
@@ -541,21 +540,21 @@ int db_order_put_bout(struct db *db, int64_t bout, const struct db_order *o, int
         return status;
     }
 
-    sqlite3_stmt *st = db->st[STMT_ORDER_BOUT_PUT];
-    int bad = sqlite3_bind_int64(st, 1, bout) != SQLITE_OK;
-    bad |= sqlite3_bind_text(st, 2, s.p, (int)s.len, SQLITE_STATIC) != SQLITE_OK;
-    switch (db_run(db, st, bad)) {
-    case SQLITE_DONE:
-        break;
-    case SQLITE_CONSTRAINT_FOREIGNKEY:
-        db_fail(db, "no bout %" PRId64, bout);
-        status = DB_NOTFOUND;
-        break;
-    case SQLITE_CONSTRAINT_PRIMARYKEY:
-        status = db_fail(db, "the orders of bout %" PRId64 " are stored already", bout);
-        break;
-    default:
-        status = DB_ERROR;
+    struct dbs *q = dbs_table(db, STMT_ORDER_BOUT_PUT);
+    dbs_bind_int64(q, 1, bout);
+    dbs_bind_text(q, 2, s.p);
+    if (dbs_run(q) != DBS_DONE) {
+        switch (dbs_error(q)) {
+        case DBS_E_FOREIGN_KEY:
+            db_fail(db, "no bout %" PRId64, bout);
+            status = DB_NOTFOUND;
+            break;
+        case DBS_E_UNIQUE:
+            status = db_fail(db, "the orders of bout %" PRId64 " are stored already", bout);
+            break;
+        default:
+            status = DB_ERROR;
+        }
     }
     str_free(&s);
     return status;
@@ -597,16 +596,13 @@ static int order_decode(struct db *db, int64_t bout, const char **p, int i, stru
  * them): DB_OK, DB_NOTFOUND when it has no such row, or DB_ERROR. */
 static int order_list_bout(struct db *db, int64_t bout, struct db_order *out, int max, int *n)
 {
-    sqlite3_stmt *st = db->st[STMT_ORDER_BOUT_GET];
+    struct dbs *q = dbs_table(db, STMT_ORDER_BOUT_GET);
     int status = DB_ERROR;
 
-    if (sqlite3_bind_int64(st, 1, bout) != SQLITE_OK) {
-        db_bind_failed(db, st);
-        return DB_ERROR;
-    }
-    switch (db_row(db, st)) {
-    case SQLITE_ROW: {
-        const char *p = (const char *)sqlite3_column_text(st, 0);
+    dbs_bind_int64(q, 1, bout);
+    switch (dbs_step(q)) {
+    case DBS_ROW: {
+        const char *p = dbs_col_text(q, 0);
         status = p ? DB_OK : db_fail(db, "the orders of bout %" PRId64 " are missing", bout);
         for (int i = 0; status == DB_OK && i < max && p && *p; i++) {
             status = order_decode(db, bout, &p, i, out);
@@ -614,13 +610,13 @@ static int order_list_bout(struct db *db, int64_t bout, struct db_order *out, in
         }
         break;
     }
-    case SQLITE_DONE:
+    case DBS_DONE:
         status = DB_NOTFOUND;
         break;
     default:
         break;
     }
-    db_stmt_done(st);
+    dbs_reset(q);
     if (status != DB_OK)
         *n = 0;
     return status;
@@ -639,23 +635,14 @@ static int order_row_put(struct db *db, int64_t bout, const struct db_order *o)
         return db_fail(db, "order of side %d for round %d: no such side or round", o->side,
                        o->round);
 
-    sqlite3_stmt *st = db->st[STMT_ORDER_PUT];
-    int bad = 0;
-    bad |= sqlite3_bind_int64(st, 1, bout) != SQLITE_OK;
-    bad |= sqlite3_bind_int(st, 2, o->round) != SQLITE_OK;
-    bad |= sqlite3_bind_int(st, 3, o->side) != SQLITE_OK;
-    bad |= sqlite3_bind_text(st, 4, o->text, -1, SQLITE_STATIC) != SQLITE_OK;
-    bad |= sqlite3_bind_text(st, 5, source, -1, SQLITE_STATIC) != SQLITE_OK;
-    bad |= sqlite3_bind_int(st, 6, o->line) != SQLITE_OK;
-    switch (db_run(db, st, bad)) {
-    case SQLITE_DONE:
-        return DB_OK;
-    case SQLITE_CONSTRAINT_FOREIGNKEY:
-        db_fail(db, "no bout %" PRId64, bout);
-        return DB_NOTFOUND;
-    default:
-        return DB_ERROR;
-    }
+    struct dbs *q = dbs_table(db, STMT_ORDER_PUT);
+    dbs_bind_int64(q, 1, bout);
+    dbs_bind_int64(q, 2, o->round);
+    dbs_bind_int64(q, 3, o->side);
+    dbs_bind_text(q, 4, o->text);
+    dbs_bind_text(q, 5, source);
+    dbs_bind_int64(q, 6, o->line);
+    return bout_write_status(db, q, bout);
 }
 
 /* Moves the orders of bout `bout` stored in one row, if it has them, to a
@@ -671,10 +658,10 @@ static int order_unpack(struct db *db, int64_t bout)
     if (rc == DB_OK) {
         for (int i = 0; i < n && rc == DB_OK; i++)
             rc = order_row_put(db, bout, &o[i]);
-        sqlite3_stmt *st = db->st[STMT_ORDER_BOUT_DELETE];
         if (rc == DB_OK) {
-            int bad = sqlite3_bind_int64(st, 1, bout) != SQLITE_OK;
-            rc = db_run(db, st, bad) == SQLITE_DONE ? DB_OK : DB_ERROR;
+            struct dbs *q = dbs_table(db, STMT_ORDER_BOUT_DELETE);
+            dbs_bind_int64(q, 1, bout);
+            rc = dbs_run(q) == DBS_DONE ? DB_OK : DB_ERROR;
         }
     } else if (rc == DB_NOTFOUND) {
         rc = DB_OK;
@@ -692,17 +679,17 @@ int db_order_put(struct db *db, int64_t bout, const struct db_order *o)
 }
 
 /* Fills *out (a struct db_order) from the current row of STMT_ORDER_LIST. */
-static int order_read(struct db *db, sqlite3_stmt *st, int64_t bout, void *out)
+static int order_read(struct db *db, struct dbs *q, int64_t bout, void *out)
 {
     struct db_order *o = out;
     int source;
 
     memset(o, 0, sizeof(*o));
-    o->round = sqlite3_column_int(st, 0);
-    o->side = sqlite3_column_int(st, 1);
-    o->line = sqlite3_column_int(st, 4);
-    if (db_column_text(db, st, 2, o->text, sizeof(o->text), "order text") != DB_OK ||
-        db_column_name(db, st, 3, &sources, "an order of bout", bout, &source) != DB_OK)
+    o->round = dbs_col_int(q, 0);
+    o->side = dbs_col_int(q, 1);
+    o->line = dbs_col_int(q, 4);
+    if (dbs_col_copy(q, 2, o->text, sizeof(o->text), "order text") != DB_OK ||
+        dbs_col_name(q, 3, &sources, "an order of bout", bout, &source) != DB_OK)
         return DB_ERROR;
     o->source = (enum db_order_source)source;
     if (o->round < 1 || o->side < 0 || o->side >= SIDES || o->line < 0)
@@ -722,10 +709,10 @@ int db_order_list(struct db *db, int64_t bout, struct db_order *out, int max, in
     if (rc != DB_NOTFOUND)
         return rc;
 
-    sqlite3_stmt *st = db->st[STMT_ORDER_LIST];
-    int bad = sqlite3_bind_int64(st, 1, bout) != SQLITE_OK;
-    bad |= sqlite3_bind_int(st, 2, max) != SQLITE_OK;
-    return read_rows(db, st, bad, out, sizeof(*out), max, n, order_read, bout);
+    struct dbs *q = dbs_table(db, STMT_ORDER_LIST);
+    dbs_bind_int64(q, 1, bout);
+    dbs_bind_int64(q, 2, max);
+    return read_rows(db, q, out, sizeof(*out), max, n, order_read, bout);
 }
 
 /* ---------------------------------------------------------------- rounds */
@@ -735,51 +722,38 @@ int db_round_put(struct db *db, int64_t bout, int round, uint64_t digest)
     if (round < 1)
         return db_fail(db, "round %d of bout %" PRId64 ": rounds count from 1", round, bout);
 
-    sqlite3_stmt *st = db->st[STMT_ROUND_PUT];
-    int bad = 0;
-    bad |= sqlite3_bind_int64(st, 1, bout) != SQLITE_OK;
-    bad |= sqlite3_bind_int(st, 2, round) != SQLITE_OK;
-    bad |= sqlite3_bind_int64(st, 3, seed_store(digest)) != SQLITE_OK;
-    switch (db_run(db, st, bad)) {
-    case SQLITE_DONE:
-        return DB_OK;
-    case SQLITE_CONSTRAINT_FOREIGNKEY:
-        db_fail(db, "no bout %" PRId64, bout);
-        return DB_NOTFOUND;
-    default:
-        return DB_ERROR;
-    }
+    struct dbs *q = dbs_table(db, STMT_ROUND_PUT);
+    dbs_bind_int64(q, 1, bout);
+    dbs_bind_int64(q, 2, round);
+    dbs_bind_int64(q, 3, seed_store(digest));
+    return bout_write_status(db, q, bout);
 }
 
 int db_round_digest(struct db *db, int64_t bout, int round, uint64_t *digest)
 {
-    sqlite3_stmt *st = db->st[STMT_ROUND_DIGEST];
+    struct dbs *q = dbs_table(db, STMT_ROUND_DIGEST);
     int rc = DB_ERROR;
-    int bad = sqlite3_bind_int64(st, 1, bout) != SQLITE_OK;
 
-    bad |= sqlite3_bind_int(st, 2, round) != SQLITE_OK;
-    if (bad) {
-        db_bind_failed(db, st);
-    } else {
-        switch (db_row(db, st)) {
-        case SQLITE_ROW:
-            if (sqlite3_column_type(st, 0) == SQLITE_NULL) {
-                db_fail(db, "round %d of bout %" PRId64 " has no digest", round, bout);
-                rc = DB_NOTFOUND;
-            } else {
-                *digest = seed_load(sqlite3_column_int64(st, 0));
-                rc = DB_OK;
-            }
-            break;
-        case SQLITE_DONE:
-            db_fail(db, "no round %d of bout %" PRId64, round, bout);
+    dbs_bind_int64(q, 1, bout);
+    dbs_bind_int64(q, 2, round);
+    switch (dbs_step(q)) {
+    case DBS_ROW:
+        if (dbs_col_is_null(q, 0)) {
+            db_fail(db, "round %d of bout %" PRId64 " has no digest", round, bout);
             rc = DB_NOTFOUND;
-            break;
-        default:
-            break;
+        } else {
+            *digest = seed_load(dbs_col_int64(q, 0));
+            rc = DB_OK;
         }
+        break;
+    case DBS_DONE:
+        db_fail(db, "no round %d of bout %" PRId64, round, bout);
+        rc = DB_NOTFOUND;
+        break;
+    default:
+        break;
     }
-    db_stmt_done(st);
+    dbs_reset(q);
     return rc;
 }
 
@@ -787,29 +761,25 @@ int db_round_digest(struct db *db, int64_t bout, int round, uint64_t *digest)
 static int round_text(struct db *db, int which, const char *name, int64_t bout, int round,
                       char *out, size_t len)
 {
-    sqlite3_stmt *st = db->st[which];
+    struct dbs *q = dbs_table(db, which);
     int rc = DB_ERROR;
-    int bad = sqlite3_bind_int64(st, 1, bout) != SQLITE_OK;
+    char what[96];
 
-    bad |= sqlite3_bind_int(st, 2, round) != SQLITE_OK;
-    if (bad) {
-        db_bind_failed(db, st);
-    } else {
-        char what[96];
-        switch (db_row(db, st)) {
-        case SQLITE_ROW:
-            snprintf(what, sizeof(what), "the %s of round %d of bout %" PRId64, name, round, bout);
-            rc = db_column_text(db, st, 0, out, len, what);
-            break;
-        case SQLITE_DONE:
-            db_fail(db, "no %s of round %d of bout %" PRId64, name, round, bout);
-            rc = DB_NOTFOUND;
-            break;
-        default:
-            break;
-        }
+    dbs_bind_int64(q, 1, bout);
+    dbs_bind_int64(q, 2, round);
+    switch (dbs_step(q)) {
+    case DBS_ROW:
+        snprintf(what, sizeof(what), "the %s of round %d of bout %" PRId64, name, round, bout);
+        rc = dbs_col_copy(q, 0, out, len, what);
+        break;
+    case DBS_DONE:
+        db_fail(db, "no %s of round %d of bout %" PRId64, name, round, bout);
+        rc = DB_NOTFOUND;
+        break;
+    default:
+        break;
     }
-    db_stmt_done(st);
+    dbs_reset(q);
     return rc;
 }
 
@@ -820,13 +790,13 @@ int db_round_report(struct db *db, int64_t bout, int round, char *out, size_t le
 
 int db_bout_said(struct db *db, int64_t id, int round)
 {
-    sqlite3_stmt *st = db->st[STMT_BOUT_SAID];
-    int bad = sqlite3_bind_int64(st, 1, id) != SQLITE_OK;
+    struct dbs *q = dbs_table(db, STMT_BOUT_SAID);
 
-    bad |= sqlite3_bind_int(st, 2, round) != SQLITE_OK;
-    if (db_run(db, st, bad) != SQLITE_DONE)
+    dbs_bind_int64(q, 1, id);
+    dbs_bind_int64(q, 2, round);
+    if (dbs_run(q) != DBS_DONE)
         return DB_ERROR;
-    if (sqlite3_changes(db->conn) == 0) {
+    if (dbs_changes(q) == 0) {
         db_fail(db, "no bout %" PRId64, id);
         return DB_NOTFOUND;
     }
@@ -835,22 +805,18 @@ int db_bout_said(struct db *db, int64_t id, int round)
 
 int db_bout_unsaid(struct db *db, int64_t *ids, int *said, int max, int *n)
 {
-    sqlite3_stmt *st = db->st[STMT_BOUT_UNSAID];
-    int count = 0, rc = SQLITE_DONE;
+    struct dbs *q = dbs_table(db, STMT_BOUT_UNSAID);
+    int count = 0, rc = DBS_DONE;
 
     *n = 0;
-    if (sqlite3_bind_int(st, 1, max) != SQLITE_OK) {
-        db_bind_failed(db, st);
-        db_stmt_done(st);
-        return DB_ERROR;
-    }
-    while (count < max && (rc = db_row(db, st)) == SQLITE_ROW) {
-        ids[count] = sqlite3_column_int64(st, 0);
-        said[count] = sqlite3_column_int(st, 1);
+    dbs_bind_int64(q, 1, max);
+    while (count < max && (rc = dbs_step(q)) == DBS_ROW) {
+        ids[count] = dbs_col_int64(q, 0);
+        said[count] = dbs_col_int(q, 1);
         count++;
     }
-    db_stmt_done(st);
-    if (count < max && rc != SQLITE_DONE)
+    dbs_reset(q);
+    if (count < max && rc != DBS_DONE)
         return DB_ERROR;
     *n = count;
     return DB_OK;

@@ -18,6 +18,14 @@
  *
  * Transactions: db_begin/db_commit/db_rollback, not nested; see db.h and
  * struct db for a transaction SQLite rolls back on its own.
+ *
+ * Backends (sql.h): the table's statements are run here, as in the other
+ * files, through the statement layer. What stays SQLite's own is the
+ * connection itself: opening and closing it, WAL and the pragmas, the
+ * migrations' scripts (script_run, query_once), the file identity checks
+ * (file_note, file_check), the autocommit tests of the transaction rules,
+ * and the SQLite side of the layer (db_prepare, db_run, db_row,
+ * db_column_text, db_column_name), which sql.c wraps.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -621,17 +629,26 @@ static const char *const migrations[] = {
     " drawn_by, reason, decision, created, started, ended, sheet_a, sheet_b, kind, turn, league,"  \
     " digest FROM bouts"
 
+/* The season's count `col` moved by what a save adds to the career's
+ * `career` (new value `p`), never below 0: a CASE, not SQLite's max(a, b),
+ * which PostgreSQL spells greatest(). */
+#define SEASON_MOVE(col, p, career)                                                                \
+    " " col " = CASE WHEN " col " + " p " - " career " > 0 THEN " col " + " p " - " career         \
+    " ELSE 0 END,"
+
 /* What db_fighter_save writes but the league (see fighter_bind_state). */
+/* clang-format off */
 #define FIGHTER_SAVE_SET                                                                           \
     "str = ?6, spd = ?7, agl = ?8, tgh = ?9, hgt = ?10,"                                           \
-    " season_wins = max(0, season_wins + ?13 - wins),"                                             \
-    " season_losses = max(0, season_losses + ?14 - losses),"                                       \
-    " season_draws = max(0, season_draws + ?15 - draws),"                                          \
+    SEASON_MOVE("season_wins", "?13", "wins")                                                      \
+    SEASON_MOVE("season_losses", "?14", "losses")                                                  \
+    SEASON_MOVE("season_draws", "?15", "draws")                                                    \
     " skill = ?11, endurance = ?12, wins = ?13, losses = ?14, draws = ?15,"                        \
     " kos = ?16, training_points = ?17, gold_record = ?21,"                                        \
     " paused = ?22, trained = ?23, missed = ?24, dex = ?25, con = ?26,"                            \
     " intel = ?27, kit = ?28, tkos = ?29, towels = ?30, dqs = ?31, forfeits = ?32,"                \
     " changed = " FIGHTER_STAMP
+/* clang-format on */
 
 static const char *const stmt_sql[STMT_COUNT] = {
     /* Table-valued pragmas are evaluated when stepped, not when prepared. */
@@ -639,6 +656,12 @@ static const char *const stmt_sql[STMT_COUNT] = {
     [STMT_JOURNAL_MODE] = "SELECT journal_mode FROM pragma_journal_mode",
     [STMT_FOREIGN_KEYS] = "SELECT foreign_keys FROM pragma_foreign_keys",
 
+    /* The INSERTs whose id is read (an account's, a fighter's, a bout's)
+     * do not end in RETURNING id here: on SQLite it fills a temporary
+     * table for every row (about 8,000 instructions an INSERT, a tenth of
+     * a league turn's), and SQLite has the id as the last insert rowid.
+     * db_stmt_returns_id names them for the PostgreSQL backend, which adds
+     * it and reads the column. */
     [STMT_ACCOUNT_INSERT] = "INSERT INTO accounts (key, name, hash, banned, created)"
                             " VALUES (?1, ?2, ?3, 0, ?4)",
     [STMT_ACCOUNT_GET] = "SELECT id, name, hash, banned, created, burnt, admin, failures,"
@@ -656,7 +679,7 @@ static const char *const stmt_sql[STMT_COUNT] = {
         " ?29, ?30, ?31, ?32, ?13, ?14, ?15, " FIGHTER_STAMP ")",
     [STMT_FIGHTER_GET] = "SELECT " FIGHTER_COLUMNS " WHERE f.key = ?1",
     [STMT_FIGHTER_LIST] = "SELECT " FIGHTER_COLUMNS " WHERE f.account_id = ?1"
-                          " AND (?2 OR f.retired = 0) ORDER BY f.created, f.id LIMIT ?3",
+                          " AND (?2 <> 0 OR f.retired = 0) ORDER BY f.created, f.id LIMIT ?3",
     /* The season's record (migration 13) moves with the career record:
      * whatever a save adds to wins, losses or draws (a bout's result,
      * wherever it was fought, or an admin's set) it adds to the season's
@@ -701,8 +724,10 @@ static const char *const stmt_sql[STMT_COUNT] = {
     [STMT_BOUT_LIST_FIGHTER] = "SELECT " BOUT_COLUMNS " WHERE (fighter_a = ?1 OR fighter_b = ?1)"
                                " AND state IN ('live', 'over')"
                                " ORDER BY state = 'live' DESC, ended DESC, id DESC LIMIT ?2",
+    /* CAST: PostgreSQL takes a parameter's type from its first use. */
     [STMT_BOUT_LIST_OVER] = "SELECT " BOUT_COLUMNS " WHERE state = 'over'"
-                            " AND (?1 IS NULL OR rules = ?1) AND (?2 IS NULL OR kind = ?2)"
+                            " AND (CAST(?1 AS TEXT) IS NULL OR rules = ?1)"
+                            " AND (CAST(?2 AS TEXT) IS NULL OR kind = ?2)"
                             " ORDER BY ended DESC, id DESC LIMIT ?3",
     /* Not the table-valued form: that one prepares "PRAGMA data_version"
      * again at every step (about twice the time); this one reads the
@@ -730,7 +755,8 @@ static const char *const stmt_sql[STMT_COUNT] = {
                        " DO UPDATE SET summary = '', report = '', digest = excluded.digest",
     [STMT_ROUND_REPORT] = "SELECT report FROM rounds WHERE bout = ?1 AND round = ?2",
     [STMT_ROUND_DIGEST] = "SELECT digest FROM rounds WHERE bout = ?1 AND round = ?2",
-    [STMT_BOUT_SAID] = "UPDATE bouts SET said = max(said, ?2) WHERE id = ?1",
+    [STMT_BOUT_SAID] = "UPDATE bouts SET said = CASE WHEN said > ?2 THEN said ELSE ?2 END"
+                       " WHERE id = ?1",
     [STMT_BOUT_UNSAID] = "SELECT id, said FROM bouts WHERE kind = 'exhibition' AND said < round"
                          " ORDER BY id LIMIT ?1",
 
@@ -743,12 +769,14 @@ static const char *const stmt_sql[STMT_COUNT] = {
     [STMT_AUDIT] = "INSERT INTO audit (time, who, what) VALUES (?1, ?2, ?3)",
 
     /* A new champion holds the title from `now`; the same one defending it
-     * keeps his date. In DO UPDATE the bare names are the row as it was. */
+     * (or the title vacant again: NULL) keeps his date. In DO UPDATE the
+     * table's name is the row as it was (a bare name is ambiguous on
+     * PostgreSQL). */
     [STMT_CHAMPION_GET] = "SELECT fighter, defences FROM champions WHERE rules = ?1",
     [STMT_CHAMPION_SET] = "INSERT INTO champions (rules, fighter, defences, since)"
                           " VALUES (?1, ?2, ?3, ?4) ON CONFLICT (rules) DO UPDATE SET"
-                          " since = CASE WHEN fighter IS excluded.fighter THEN since"
-                          " ELSE excluded.since END,"
+                          " since = CASE WHEN champions.fighter IS NOT DISTINCT FROM"
+                          " excluded.fighter THEN champions.since ELSE excluded.since END,"
                           " fighter = excluded.fighter, defences = excluded.defences",
     /* The next number is taken inside the INSERT, so two connections adding
      * a turn at once cannot get the same one (the second waits for the
@@ -784,7 +812,8 @@ static const char *const stmt_sql[STMT_COUNT] = {
     /* Migration 8. A failure is counted up to a bound, so that a long
      * attack never overflows it. */
     [STMT_ACCOUNT_SET_ADMIN] = "UPDATE accounts SET admin = ?2 WHERE id = ?1",
-    [STMT_ACCOUNT_FAILED] = "UPDATE accounts SET failures = min(failures + 1, 1000000),"
+    [STMT_ACCOUNT_FAILED] = "UPDATE accounts SET failures = CASE WHEN failures < 1000000"
+                            " THEN failures + 1 ELSE 1000000 END,"
                             " failed_at = ?2, failed_from = ?3 WHERE id = ?1",
     [STMT_ACCOUNT_FAILURES_CLEAR] = "UPDATE accounts SET failures = 0 WHERE id = ?1",
     /* Migration 11: ratings (db/rating.c). */
@@ -795,7 +824,8 @@ static const char *const stmt_sql[STMT_COUNT] = {
                         " (SELECT coalesce(max(changed), 0) + 1 FROM ratings))"
                         " ON CONFLICT (fighter, rules)"
                         " DO UPDATE SET rating = excluded.rating, rd = excluded.rd,"
-                        " vol = excluded.vol, bouts = bouts + 1, updated = excluded.updated,"
+                        " vol = excluded.vol, bouts = ratings.bouts + 1,"
+                        " updated = excluded.updated,"
                         " changed = excluded.changed",
     /* The ratings stamped after ?1 (migration 17), and the highest stamp. */
     [STMT_RATING_CHANGED] = "SELECT fighter, rules, rating, rd, vol, bouts FROM ratings"
@@ -1064,7 +1094,11 @@ int db_run(struct db *db, sqlite3_stmt *st, int bind_failed)
         rc = SQLITE_IOERR;
     } else {
         rc = sqlite3_step(st);
-        if (rc == SQLITE_ROW) {
+        if (rc == SQLITE_ROW && !sqlite3_stmt_readonly(st)) {
+            /* A write's RETURNING row: the write is done at the first
+             * step, and the reset below ends the statement. */
+            rc = SQLITE_DONE;
+        } else if (rc == SQLITE_ROW) {
             db_fail(db, "a write returned rows: %s", sqlite3_sql(st));
             rc = SQLITE_MISUSE;
         } else if (rc != SQLITE_DONE) {
@@ -1092,24 +1126,33 @@ int db_row(struct db *db, sqlite3_stmt *st)
     return rc;
 }
 
+struct dbs *db_changed_query(struct db *db, enum db_stmt stamp, enum db_stmt changed, int64_t since,
+                             int64_t *top)
+{
+    struct dbs *q = dbs_table(db, stamp);
+    int rc = dbs_step(q);
+
+    if (rc == DBS_ROW)
+        *top = dbs_col_int64(q, 0);
+    dbs_reset(q);
+    if (rc != DBS_ROW)
+        return NULL;
+    q = dbs_table(db, changed);
+    dbs_bind_int64(q, 1, since);
+    return q;
+}
+
 sqlite3_stmt *db_changed_since(struct db *db, enum db_stmt stamp, enum db_stmt changed,
                                int64_t since, int64_t *top)
 {
-    sqlite3_stmt *st = db->st[stamp];
-    int rc = db_row(db, st);
+    struct dbs *q = db_changed_query(db, stamp, changed, since, top);
 
-    if (rc == SQLITE_ROW)
-        *top = sqlite3_column_int64(st, 0);
-    db_stmt_done(st);
-    if (rc != SQLITE_ROW)
-        return NULL;
-    st = db->st[changed];
-    if (sqlite3_bind_int64(st, 1, since) != SQLITE_OK) {
-        db_bind_failed(db, st);
-        db_stmt_done(st);
+    if (q && q->bad) { /* reported here, as before the layer */
+        db_bind_failed(db, q->lite);
+        dbs_reset(q);
         return NULL;
     }
-    return st;
+    return q ? q->lite : NULL;
 }
 
 int db_column_text(struct db *db, sqlite3_stmt *st, int col, char *dst, size_t size,
@@ -1464,6 +1507,12 @@ const char *db_stmt_text(int which)
     return which >= 0 && which < STMT_COUNT ? stmt_sql[which] : NULL;
 }
 
+int db_stmt_returns_id(int which)
+{
+    return which == STMT_ACCOUNT_INSERT || which == STMT_FIGHTER_INSERT ||
+           which == STMT_BOUT_INSERT;
+}
+
 const char *db_errmsg(struct db *db)
 {
     return db ? db->err : "no database";
@@ -1479,15 +1528,15 @@ int db_schema_latest(void)
 /* Runs one of the pragma queries and returns its int, or -1. */
 static int pragma_int(struct db *db, enum db_stmt id)
 {
-    sqlite3_stmt *st = db->st[id];
-    int rc = db_row(db, st);
+    struct dbs *q = dbs_table(db, id);
+    int rc = dbs_step(q);
     int v = -1;
 
-    if (rc == SQLITE_ROW)
-        v = sqlite3_column_int(st, 0);
-    else if (rc == SQLITE_DONE)
+    if (rc == DBS_ROW)
+        v = dbs_col_int(q, 0);
+    else if (rc == DBS_DONE)
         db_fail(db, "statement %d returned no row", id);
-    db_stmt_done(st);
+    dbs_reset(q);
     return v;
 }
 
@@ -1498,12 +1547,12 @@ int db_schema_version(struct db *db)
 
 long long db_data_version(struct db *db)
 {
-    sqlite3_stmt *st = db->st[STMT_DATA_VERSION];
+    struct dbs *q = dbs_table(db, STMT_DATA_VERSION);
     long long v = -1;
 
-    if (db_row(db, st) == SQLITE_ROW)
-        v = sqlite3_column_int64(st, 0);
-    db_stmt_done(st);
+    if (dbs_step(q) == DBS_ROW)
+        v = dbs_col_int64(q, 0);
+    dbs_reset(q);
     return v;
 }
 
@@ -1516,17 +1565,17 @@ int db_foreign_keys(struct db *db)
 
 int db_journal_wal(struct db *db)
 {
-    sqlite3_stmt *st = db->st[STMT_JOURNAL_MODE];
-    int rc = db_row(db, st);
+    struct dbs *q = dbs_table(db, STMT_JOURNAL_MODE);
+    int rc = dbs_step(q);
     int v = -1;
 
-    if (rc == SQLITE_ROW) {
-        const unsigned char *mode = sqlite3_column_text(st, 0);
-        v = mode && strcmp((const char *)mode, "wal") == 0;
-    } else if (rc == SQLITE_DONE) {
+    if (rc == DBS_ROW) {
+        const char *mode = dbs_col_text(q, 0);
+        v = mode && strcmp(mode, "wal") == 0;
+    } else if (rc == DBS_DONE) {
         db_fail(db, "journal_mode returned no row");
     }
-    db_stmt_done(st);
+    dbs_reset(q);
     return v;
 }
 
@@ -1541,7 +1590,7 @@ int db_begin(struct db *db)
     db->busy = 0;
     if (file_check(db) != DB_OK)
         return DB_ERROR;
-    if (db_run(db, db->st[STMT_BEGIN], 0) != SQLITE_DONE)
+    if (dbs_run(dbs_table(db, STMT_BEGIN)) != DBS_DONE)
         return DB_ERROR;
     db->in_txn = 1;
     return DB_OK;
@@ -1553,7 +1602,7 @@ int db_read_begin(struct db *db)
         return db_pg_begin(db, 1);
     if (db->in_txn || !sqlite3_get_autocommit(db->conn))
         return db_fail(db, "db_read_begin: a transaction is already open (they do not nest)");
-    if (db_run(db, db->st[STMT_BEGIN_READ], 0) != SQLITE_DONE)
+    if (dbs_run(dbs_table(db, STMT_BEGIN_READ)) != DBS_DONE)
         return DB_ERROR;
     db->in_txn = 1;
     return DB_OK;
@@ -1568,7 +1617,7 @@ int db_read_end(struct db *db)
     db->in_txn = 0;
     if (sqlite3_get_autocommit(db->conn))
         return DB_OK; /* SQLite ended it already (an error): nothing held */
-    return db_run(db, db->st[STMT_COMMIT], 0) == SQLITE_DONE ? DB_OK : DB_ERROR;
+    return dbs_run(dbs_table(db, STMT_COMMIT)) == DBS_DONE ? DB_OK : DB_ERROR;
 }
 
 int db_commit(struct db *db)
@@ -1582,7 +1631,7 @@ int db_commit(struct db *db)
      * db_rollback()" reports why. */
     if (sqlite3_get_autocommit(db->conn))
         return db_fail(db, "db_commit: the transaction was rolled back after an earlier error");
-    if (db_run(db, db->st[STMT_COMMIT], 0) != SQLITE_DONE)
+    if (dbs_run(dbs_table(db, STMT_COMMIT)) != DBS_DONE)
         return DB_ERROR;
     db->in_txn = 0;
     return DB_OK;
@@ -1599,5 +1648,5 @@ int db_rollback(struct db *db)
      * and did: nothing to do, and db->err keeps what went wrong. */
     if (sqlite3_get_autocommit(db->conn))
         return DB_OK;
-    return db_run(db, db->st[STMT_ROLLBACK], 0) == SQLITE_DONE ? DB_OK : DB_ERROR;
+    return dbs_run(dbs_table(db, STMT_ROLLBACK)) == DBS_DONE ? DB_OK : DB_ERROR;
 }

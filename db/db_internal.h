@@ -173,6 +173,12 @@ int db_kit_load(const char *text, struct sheet *s);
  * prepares it on first use, sql_pg.c). */
 const char *db_stmt_text(int which);
 
+/* 1 for the statements of db.c's table that are INSERTs whose id is read
+ * (dbs_insert_id): their SQL does not end in RETURNING id, which costs
+ * SQLite a temporary table per row; the PostgreSQL backend adds
+ * " RETURNING id" to them and reads the column. */
+int db_stmt_returns_id(int which);
+
 /* Formats a message into db->err and returns DB_ERROR. */
 int db_fail(struct db *db, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Prepares `sql` on db's connection for one use (the caller finalizes
@@ -233,8 +239,14 @@ int db_fault_now(struct db *db);
 /* The start of a read of the rows changed since stamp `since` (migration
  * 17): the highest stamp now, by query `stamp` (its one column), into
  * *top; then query `changed` with ?1 bound to `since`, returned ready to
- * step (the caller steps it and calls db_stmt_done). NULL on an error
+ * step (the caller steps it and calls dbs_reset). NULL on an error
  * (db->err says it; nothing left bound). */
+struct dbs *db_changed_query(struct db *db, enum db_stmt stamp, enum db_stmt changed, int64_t since,
+                             int64_t *top);
+
+/* The same as SQLite's statement (the caller steps it with db_row and
+ * calls db_stmt_done), for the files not yet on the statement layer
+ * (fighter.c, rating.c): it goes when they use db_changed_query. */
 sqlite3_stmt *db_changed_since(struct db *db, enum db_stmt stamp, enum db_stmt changed,
                                int64_t since, int64_t *top);
 

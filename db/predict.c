@@ -180,9 +180,10 @@ int db_predict_table(struct db *db, int rules, int64_t from, int64_t to, struct 
         db, "SELECT a.name, sum(" POINTS_SQL ") AS pts, count(*) AS scored, "
             "sum(hits & 1) AS won FROM predictions p JOIN accounts a ON a.id = p.account "
             "JOIN bouts b ON b.id = p.bout WHERE p.hits IS NOT NULL "
-            "AND (?1 IS NULL OR b.rules = ?1) AND b.ended >= ?2 AND (?3 = 0 OR b.ended < ?3) "
-            "GROUP BY p.account ORDER BY pts DESC, won * 1.0 / scored DESC, scored DESC, "
-            "a.name COLLATE NOCASE, p.account");
+            "AND (CAST(?1 AS TEXT) IS NULL OR b.rules = ?1) AND b.ended >= ?2 "
+            "AND (?3 = 0 OR b.ended < ?3) GROUP BY p.account, a.name "
+            "ORDER BY pts DESC, sum(hits & 1) * 1.0 / count(*) DESC, scored DESC, "
+            "lower(a.name), p.account");
     const char *rname = rules >= 0 ? db_rules_name((enum rules)rules) : NULL;
     int rc = DB_ERROR;
 

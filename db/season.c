@@ -276,7 +276,8 @@ int db_honours(struct db *db, int rules, struct db_honour *v, int max, int *n)
     if ((rules >= 0 && !name) ||
         prep(db,
              "SELECT rules, season, honour, fighter, name, owner, wins, losses, draws"
-             " FROM hall_of_fame WHERE ?1 IS NULL OR rules = ?1 ORDER BY rules, season DESC,"
+             " FROM hall_of_fame WHERE CAST(?1 AS TEXT) IS NULL OR rules = ?1 ORDER BY rules, "
+             "season DESC,"
              " CASE honour WHEN 'gold' THEN 0 WHEN 'silver' THEN 1 WHEN 'bronze' THEN 2"
              " ELSE 3 END LIMIT ?2",
              &q) != DB_OK)

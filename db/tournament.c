@@ -80,7 +80,7 @@ int db_tournament_create(struct db *db, struct db_tournament *t)
         return db_fail(db, "no storage for ruleset %d", (int)t->rules);
     struct dbs *q = dbs_prepare(db, "INSERT INTO tournaments (name, rules, size, rounds, mode,"
                                     " channel, state, created) VALUES (?1, ?2, ?3, ?4, ?5, ?6,"
-                                    " 'open', ?7)");
+                                    " 'open', ?7) RETURNING id");
     if (!q)
         return DB_ERROR;
     dbs_bind_text(q, 1, t->name);
@@ -248,9 +248,13 @@ int db_tournament_entries(struct db *db, int64_t id, struct db_tournament_entry 
 
 int db_tournament_match_put(struct db *db, int64_t id, const struct db_tournament_match *m)
 {
-    struct dbs *q = dbs_prepare(db, "INSERT OR REPLACE INTO tournament_bouts (tournament, stage,"
-                                    " slot, fighter_a, fighter_b, bout, winner)"
-                                    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
+    struct dbs *q =
+        dbs_prepare(db, "INSERT INTO tournament_bouts (tournament, stage,"
+                        " slot, fighter_a, fighter_b, bout, winner)"
+                        " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"
+                        " ON CONFLICT (tournament, stage, slot) DO UPDATE SET"
+                        " fighter_a = excluded.fighter_a, fighter_b = excluded.fighter_b,"
+                        " bout = excluded.bout, winner = excluded.winner");
     if (!q)
         return DB_ERROR;
     dbs_bind_int64(q, 1, id);

@@ -49,5 +49,7 @@ Suite *stamp_suite(void);  /* webfast (issue 28): change stamps */
 Suite *tables_suite(void); /* manybouts: the many-bouts indexes */
 /* pgsql1 (issue 29): db/'s statement layer */
 Suite *sql_suite(void);
+/* pgconv (issue 29): db/'s SQL in portable forms */
+Suite *portable_suite(void);
 
 #endif
