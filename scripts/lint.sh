@@ -4,7 +4,7 @@
 # long or too complex (scripts/complexity.sh).
 #
 # engine/ is pure: no stdio, no clock, no SQLite, no IRC and no rand().
-# Only db/ may include sqlite3.h; only bot/ may include libircclient.h.
+# Only db/ may include sqlite3.h or libpq-fe.h; only bot/ may include libircclient.h.
 # The layers, dependencies pointing down only: engine/ and util/ (1, apart:
 # the rules never allocate, so engine/ never includes util/), parse/ (2),
 # db/ (2), game/ (3), and the front doors bot/, sim/ and web/ (4). A file may
@@ -42,6 +42,10 @@ for f in $files; do
     case "$f" in db/*) continue ;; esac
     if grep -qE '#[[:space:]]*include[[:space:]]*[<"]sqlite3\.h[>"]' "$f"; then
         echo "lint: $f includes sqlite3.h; only db/ may"
+        status=1
+    fi
+    if grep -qE '#[[:space:]]*include[[:space:]]*[<"]libpq-fe\.h[>"]' "$f"; then
+        echo "lint: $f includes libpq-fe.h; only db/ may"
         status=1
     fi
 done
