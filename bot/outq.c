@@ -93,6 +93,7 @@
  * with nothing waiting are forgotten once their counts have decayed.
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -137,12 +138,14 @@ struct oline {
     int note;                 /* a "lines dropped" note */
     int64_t about;            /* the bout it is about (outq_msg_about); 0: none */
     int step;                 /* > 0: stale once step (a round) `step` is done */
-    /* A line that may go stale (about and step set) is in the queue's
-     * index of them (outq_drop), a chain per hash of `about`; `in` is the
-     * list it waits in (NULL: none). */
-    struct oline *anext, *aprev;
-    int indexed;
-    struct fifo *in;
+    /* The queue's two indexes of lines (struct chains): [CH_ABOUT] every
+     * line about a bout, a chain per hash of `about` (outq_drop,
+     * bundle_need); [CH_SEQ] every line said, a chain per `seq`
+     * (outq_queued). chained[k]: in index k. */
+    struct oline *cnext[2], *cprev[2];
+    unsigned char chained[2];
+    int64_t pos;                 /* in the live queue: its place (smaller goes first) */
+    struct fifo *in;             /* the list it waits in (NULL: none) */
     char context[OUTQ_NAME_MAX]; /* a private line: the channel of the command it answers */
     unsigned char cut;           /* goes on the piece before: 1 cut in a word, 2 at a space */
     unsigned char inbatch;       /* multiline: 1 a line, 2 with concat, 3 BATCH +/- */
@@ -151,6 +154,14 @@ struct oline {
 
 struct fifo {
     struct oline *head, *tail;
+};
+
+/* An index of lines: nb chains (a power of two, or 0) holding n lines,
+ * linked through their cnext/cprev of this index. */
+enum { CH_ABOUT, CH_SEQ };
+struct chains {
+    struct oline **b;
+    size_t nb, n;
 };
 
 /* A hash index of names (owners', targets'): slot i holds a place in
@@ -228,11 +239,13 @@ struct outq {
      * of its lines are still to go, and when it began. */
     int bundle;
     double bundle_at;
-    /* The lines that may go stale, chained per hash of the bout they are
-     * about (outq_drop finds a bout's lines without walking every queue):
-     * nabout_b chains (a power of two, or 0), nabout lines. */
-    struct oline **about_b;
-    size_t nabout_b, nabout;
+    /* The lines about a bout, chained per hash of the bout (outq_drop and
+     * bundle_need find a bout's lines without walking every queue), and
+     * every line said, chained per seq (outq_queued). */
+    struct chains ch[2];
+    /* The live queue's places: a line pushed at its tail gets live_back,
+     * one pushed at its head live_front (fifo_live). */
+    int64_t live_front, live_back;
     /* IRCv3 draft/multiline: the server's limits, the batch going out
      * (its lines, then its BATCH -), its reference and label. */
     struct multiline ml;
@@ -292,9 +305,9 @@ static void fifo_unlink(struct fifo *f, struct oline *l)
     l->in = NULL;
 }
 
-/* ------------------------------------------------- the stale-able lines */
+/* ------------------------------------------------------- the indexes */
 
-static size_t about_home(const struct outq *q, int64_t about)
+static uint64_t about_key(int64_t about)
 {
     uint64_t x = (uint64_t)about;
 
@@ -303,63 +316,106 @@ static size_t about_home(const struct outq *q, int64_t about)
     x ^= x >> 27;
     x *= 0x94d049bb133111ebu;
     x ^= x >> 31;
-    return (size_t)x & (q->nabout_b - 1);
+    return x;
 }
 
-static void about_chain(struct outq *q, struct oline *l)
+static uint64_t chain_key(const struct oline *l, int k)
 {
-    size_t h = about_home(q, l->about);
+    /* Lines are said one after another: their seqs spread by themselves. */
+    return k == CH_SEQ ? l->seq : about_key(l->about);
+}
 
-    l->aprev = NULL;
-    l->anext = q->about_b[h];
-    if (l->anext)
-        l->anext->aprev = l;
-    q->about_b[h] = l;
+/* The first line of the chain where a line with key `key` of index k is. */
+static struct oline *chain_head(const struct outq *q, int k, uint64_t key)
+{
+    return q->ch[k].nb ? q->ch[k].b[key & (q->ch[k].nb - 1)] : NULL;
+}
+
+static void chain_link(struct outq *q, int k, struct oline *l)
+{
+    struct chains *c = &q->ch[k];
+    size_t h = chain_key(l, k) & (c->nb - 1);
+
+    l->cprev[k] = NULL;
+    l->cnext[k] = c->b[h];
+    if (l->cnext[k])
+        l->cnext[k]->cprev[k] = l;
+    c->b[h] = l;
 }
 
 /* Twice the chains, every line chained again. */
-static void about_grow(struct outq *q)
+static void chain_grow(struct outq *q, int k)
 {
-    struct oline **old = q->about_b;
-    size_t nold = q->nabout_b;
+    struct chains *c = &q->ch[k];
+    struct oline **old = c->b;
+    size_t nold = c->nb;
 
-    q->nabout_b = nold ? nold * 2 : 256;
-    q->about_b = xcalloc(q->nabout_b, sizeof(*q->about_b));
+    c->nb = nold ? nold * 2 : 256;
+    c->b = xcalloc(c->nb, sizeof(*c->b));
     for (size_t i = 0; i < nold; i++)
         for (struct oline *l = old[i], *next; l; l = next) {
-            next = l->anext;
-            about_chain(q, l);
+            next = l->cnext[k];
+            chain_link(q, k, l);
         }
     free(old);
 }
 
-static void about_index(struct outq *q, struct oline *l)
+static void chain_put(struct outq *q, int k, struct oline *l)
 {
-    if (!l->about || l->step <= 0)
-        return;
-    if (q->nabout + 1 > 2 * q->nabout_b)
-        about_grow(q);
-    about_chain(q, l);
-    l->indexed = 1;
-    q->nabout++;
+    if (q->ch[k].n + 1 > 2 * q->ch[k].nb)
+        chain_grow(q, k);
+    chain_link(q, k, l);
+    l->chained[k] = 1;
+    q->ch[k].n++;
 }
 
-/* Every line is freed here: it leaves the index first, and no longer
+static void chain_del(struct outq *q, int k, struct oline *l)
+{
+    if (!l->chained[k])
+        return;
+    if (l->cprev[k])
+        l->cprev[k]->cnext[k] = l->cnext[k];
+    else
+        q->ch[k].b[chain_key(l, k) & (q->ch[k].nb - 1)] = l->cnext[k];
+    if (l->cnext[k])
+        l->cnext[k]->cprev[k] = l->cprev[k];
+    l->chained[k] = 0;
+    q->ch[k].n--;
+}
+
+/* A new message line (seq and about set): into the indexes. */
+static void chain_index(struct outq *q, struct oline *l)
+{
+    if (l->about)
+        chain_put(q, CH_ABOUT, l);
+    if (l->seq)
+        chain_put(q, CH_SEQ, l);
+}
+
+/* Every line is freed here: it leaves the indexes first, and no longer
  * holds its owner (owners_tidy may forget him then). */
 static void oline_free(struct outq *q, struct oline *l)
 {
-    if (l && l->own)
+    if (!l)
+        return;
+    if (l->own)
         l->own->refs--;
-    if (l && l->indexed) {
-        if (l->aprev)
-            l->aprev->anext = l->anext;
-        else
-            q->about_b[about_home(q, l->about)] = l->anext;
-        if (l->anext)
-            l->anext->aprev = l->aprev;
-        q->nabout--;
-    }
+    chain_del(q, CH_ABOUT, l);
+    chain_del(q, CH_SEQ, l);
     free(l);
+}
+
+/* The live queue: pushed at its tail (front 0) or its head, l gets its
+ * place in it (pos), so that two of its lines compare without walking. */
+static void fifo_live(struct outq *q, struct oline *l, int front)
+{
+    if (front) {
+        l->pos = --q->live_front;
+        fifo_push_front(&q->live, l);
+    } else {
+        l->pos = ++q->live_back;
+        fifo_push(&q->live, l);
+    }
 }
 
 static int fifo_free(struct outq *q, struct fifo *f)
@@ -385,6 +441,12 @@ static void line_target(const struct oline *l, char *buf)
 static int is_channel(const char *name)
 {
     return irc_is_channel(name, OUTQ_CHANTYPES);
+}
+
+/* 1 if l goes to a channel (is_channel of its target, without copying it). */
+static int line_is_channel(const struct oline *l)
+{
+    return l->tlen && strchr(OUTQ_CHANTYPES, l->text[l->toff]) != NULL;
 }
 
 /* ------------------------------------------------------------ buckets */
@@ -701,11 +763,11 @@ static int droppable(const struct outq *q, const struct oline *l)
 
 int outq_drop(struct outq *q, int64_t about, int step)
 {
-    if (!about || step <= 0 || !q->nabout_b)
+    if (!about || step <= 0)
         return 0;
     int n = 0;
-    for (struct oline *l = q->about_b[about_home(q, about)], *next; l; l = next) {
-        next = l->anext;
+    for (struct oline *l = chain_head(q, CH_ABOUT, about_key(about)), *next; l; l = next) {
+        next = l->cnext[CH_ABOUT];
         if (!stale(l, about, step) || !droppable(q, l))
             continue;
         /* A private live line of someone served a lot lately waits as a
@@ -752,7 +814,8 @@ void outq_free(struct outq *q)
     free(q->tg);
     free(q->tg_x.s);
     free(q->own_x.s);
-    free(q->about_b);
+    free(q->ch[CH_ABOUT].b);
+    free(q->ch[CH_SEQ].b);
     free(q);
 }
 
@@ -811,6 +874,7 @@ static void outq_add(struct outq *q, enum outq_kind kind, const char *who, struc
                      double now)
 {
     l->seq = ++q->seq;
+    chain_index(q, l);
     char to[OUTQ_NAME_MAX];
     line_target(l, to);
     if (q->context[0] && to[0] && !is_channel(to))
@@ -832,7 +896,7 @@ static void outq_add(struct outq *q, enum outq_kind kind, const char *who, struc
         l->kind = kind;
         l->own = o;
         o->refs++;
-        fifo_push(&q->live, l);
+        fifo_live(q, l, 0);
         q->total++;
         return;
     }
@@ -856,6 +920,7 @@ static void outq_add(struct outq *q, enum outq_kind kind, const char *who, struc
             note->toff = l->toff;
             note->tlen = l->tlen;
             note->note = 1;
+            chain_put(q, CH_SEQ, note);
             owner_push(q, o, 1, note);
             o->dropped = 1;
             log_msg(LOG_WARN, "outq: %d lines waiting for %s; dropping the rest of an answer",
@@ -938,7 +1003,6 @@ void outq_msg_about(struct outq *q, enum outq_kind kind, const char *cmd, const 
         l->tlen = (unsigned char)strlen(target);
         l->about = about;
         l->step = about ? step : 0;
-        about_index(q, l);
         l->cut = cut;
         outq_add(q, kind, owner, l, now);
         p += n;
@@ -1060,18 +1124,26 @@ static void hold(struct held_back *h, const struct oline *l, int chan)
  * lines after it holds no prompt alone). */
 static int bundle_need(const struct outq *q, const struct oline *l)
 {
-    int need = 1;
-
-    for (const struct oline *p = l->next; p && need < q->burst; p = p->next) {
-        char name[OUTQ_NAME_MAX];
-        if (p->about != l->about)
-            continue;
-        line_target(p, name);
-        if (is_channel(name))
-            return 1;
-        need += p->step > 0;
-    }
-    return need;
+    if (q->burst <= 1)
+        return 1;
+    /* The bout's lines waiting after l, found in its chain (a few lines,
+     * whatever else waits): the first channel line, and the prompts
+     * before it. */
+    int64_t chan_at = INT64_MAX;
+    const struct oline *first = chain_head(q, CH_ABOUT, about_key(l->about));
+    for (const struct oline *p = first; p; p = p->cnext[CH_ABOUT])
+        if (p->about == l->about && p->in == &q->live && p->pos > l->pos && p->pos < chan_at &&
+            line_is_channel(p))
+            chan_at = p->pos;
+    int prompts = 0;
+    for (const struct oline *p = first; p; p = p->cnext[CH_ABOUT])
+        prompts += p->about == l->about && p->in == &q->live && p->pos > l->pos &&
+                   p->pos < chan_at && p->step > 0 && !line_is_channel(p);
+    /* In the order said: the burst is reached first, or the channel line
+     * (alone then), or the end of the queue. */
+    if (1 + prompts >= q->burst)
+        return q->burst;
+    return chan_at < INT64_MAX ? 1 : 1 + prompts;
 }
 
 /* The seconds until the bucket holds bundle_need(l) tokens (0: now). */
@@ -1689,17 +1761,9 @@ int outq_delivered(const struct outq *q, unsigned long mark)
 
 int outq_queued(const struct outq *q, unsigned long mark)
 {
-    const struct fifo *all[] = {&q->retry, &q->live};
-
-    for (size_t k = 0; k < sizeof(all) / sizeof(all[0]); k++)
-        for (const struct oline *l = all[k]->head; l; l = l->next)
-            if (l->seq == mark)
-                return 1;
-    for (int i = 0; i < q->nown; i++)
-        for (int k = 0; k < 2; k++)
-            for (const struct oline *l = q->own[i]->q[k].head; l; l = l->next)
-                if (l->seq == mark)
-                    return 1;
+    for (const struct oline *l = chain_head(q, CH_SEQ, mark); l; l = l->cnext[CH_SEQ])
+        if (l->seq == mark && droppable(q, l))
+            return 1;
     return 0;
 }
 
@@ -1809,7 +1873,7 @@ static void requeue(struct outq *q, struct fifo *f)
         prev = l->prev;
         fifo_unlink(f, l);
         if (l->kind == OUTQ_LIVE) {
-            fifo_push_front(&q->live, l);
+            fifo_live(q, l, 1);
             q->total++;
         } else if ((l->kind == OUTQ_REPLY || l->kind == OUTQ_BULK) && l->own) {
             int k = l->kind == OUTQ_BULK;
