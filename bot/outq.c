@@ -116,7 +116,8 @@
  * 2 and at most 1 line a second to each channel put at most 4 of its lines
  * in any such window, and the players keep the rest (an !accept dropped
  * because the bot's announcements used the budget expires a bout). */
-#define OUTQ_MARK_MAX     48 /* lines sent at most between two markers */
+#define OUTQ_MARK_MAX     48  /* lines sent at most between two markers */
+#define OUTQ_TIDY_EVERY   1.0 /* seconds between two looks for owners to forget */
 #define OUTQ_SHARED_BURST 2
 #define OUTQ_SHARED_RATE  1.0
 /* The formatting the bot itself puts in messages (game/: bold names, a
@@ -187,6 +188,7 @@ struct owner {
     int dropped;              /* a note about dropped bulk waits */
     double demoted_until;     /* his replies are bulk until then */
     int refs;                 /* lines that name him (their own), wherever they are */
+    int act[2];               /* his place in q->act[k] + 1 (0: q[k] is empty) */
 };
 
 /* A target with its own pacing: every channel, and whoever the server said
@@ -215,6 +217,13 @@ struct outq {
     struct owner **own;
     int nown, own_cap;
     struct name_index own_x; /* owners by name */
+    /* The owners with replies ([0]) or bulk ([1]) waiting, in no order:
+     * what owner_pick and owners_wait look through (every owner the queue
+     * knows may be thousands: each player of each live bout). */
+    struct owner **act[2];
+    int nact[2], act_cap[2];
+    double tidy_at; /* owners_tidy goes again from then on */
+    int tidy_kept;  /* owners it kept the last time */
     struct paced *tg;
     int ntg, tg_cap;
     struct name_index tg_x; /* targets by name */
@@ -709,6 +718,29 @@ static struct owner *owner_find(struct outq *q, const char *name)
     return o;
 }
 
+/* o's queue k changed: he is among the owners with lines of kind k
+ * waiting (q->act[k]) exactly while it holds some. */
+static void active_sync(struct outq *q, struct owner *o, int k)
+{
+    int on = o->q[k].head != NULL;
+
+    if (on == (o->act[k] > 0))
+        return;
+    if (on) {
+        if (q->nact[k] == q->act_cap[k]) {
+            q->act_cap[k] = q->act_cap[k] ? q->act_cap[k] * 2 : 16;
+            q->act[k] = xrealloc(q->act[k], (size_t)q->act_cap[k] * sizeof(*q->act[k]));
+        }
+        q->act[k][q->nact[k]] = o;
+        o->act[k] = ++q->nact[k];
+        return;
+    }
+    struct owner *last = q->act[k][--q->nact[k]];
+    q->act[k][o->act[k] - 1] = last;
+    last->act[k] = o->act[k];
+    o->act[k] = 0;
+}
+
 /* Forgets owners with nothing waiting whose count has worn off. */
 static void owners_tidy(struct outq *q, double now)
 {
@@ -716,8 +748,8 @@ static void owners_tidy(struct outq *q, double now)
         struct owner *o = q->own[i];
         /* A line still naming him (a live line waiting, one sent and not
          * yet confirmed) keeps him: it reads his counts when it goes. */
-        if (o->waiting[0] || o->waiting[1] || o->refs > 0 || decayed(o, now) > 0.05 ||
-            now < o->demoted_until)
+        if (o->waiting[0] || o->waiting[1] || o->act[0] || o->act[1] || o->refs > 0 ||
+            decayed(o, now) > 0.05 || now < o->demoted_until)
             continue;
         index_del(&q->own_x, o->hash, i);
         free(o);
@@ -744,6 +776,8 @@ void outq_demote(struct outq *q, const char *owner, double seconds)
         fifo_push_front(&o->q[1], l);
         o->waiting[1]++;
     }
+    active_sync(q, o, 0);
+    active_sync(q, o, 1);
 }
 
 /* 1 if l is a line about `about` made stale by step `step` being done. */
@@ -772,11 +806,16 @@ int outq_drop(struct outq *q, int64_t about, int step)
             continue;
         /* A private live line of someone served a lot lately waits as a
          * reply. */
-        if (l->own && l->in == &l->own->q[0])
-            l->own->waiting[0]--;
-        else if (l->own && l->in == &l->own->q[1])
-            l->own->waiting[1]--;
+        struct owner *o = l->own;
+        if (o && l->in == &o->q[0])
+            o->waiting[0]--;
+        else if (o && l->in == &o->q[1])
+            o->waiting[1]--;
         fifo_unlink(l->in, l);
+        if (o) {
+            active_sync(q, o, 0);
+            active_sync(q, o, 1);
+        }
         oline_free(q, l);
         n++;
     }
@@ -811,6 +850,8 @@ void outq_free(struct outq *q)
     for (int i = 0; i < q->nown; i++)
         free(q->own[i]);
     free(q->own);
+    free(q->act[0]);
+    free(q->act[1]);
     free(q->tg);
     free(q->tg_x.s);
     free(q->own_x.s);
@@ -866,6 +907,7 @@ static void owner_push(struct outq *q, struct owner *o, int bulk, struct oline *
     l->own = o;
     fifo_push(&o->q[bulk], l);
     o->waiting[bulk]++;
+    active_sync(q, o, bulk);
     q->total++;
 }
 
@@ -1214,8 +1256,8 @@ static struct oline *owner_pick(struct outq *q, int bulk, double now)
     struct oline *best = NULL;
     double best_served = 0;
 
-    for (int i = 0; i < q->nown; i++) {
-        struct owner *o = q->own[i];
+    for (int i = 0; i < q->nact[bulk]; i++) {
+        struct owner *o = q->act[bulk][i];
         struct oline *l = o->q[bulk].head;
         if (!l || line_wait(q, l, now) > 0)
             continue;
@@ -1294,13 +1336,14 @@ static struct oline *take_first(struct outq *q, double now)
 }
 
 /* Takes owner's line l (a reply or bulk) off his queue. */
-static struct oline *owner_take(struct oline *l)
+static struct oline *owner_take(struct outq *q, struct oline *l)
 {
     struct owner *o = l->own;
     int k = l->kind == OUTQ_BULK;
 
     fifo_unlink(&o->q[k], l);
     o->waiting[k]--;
+    active_sync(q, o, k);
     if (!o->waiting[1])
         o->dropped = 0;
     return l;
@@ -1347,11 +1390,11 @@ static struct oline *outq_take(struct outq *q, double now)
     q->live_run = 0;
     if (rep && (!bulk || q->reply_run < OUTQ_REPLY_RUN)) {
         q->reply_run = bulk ? q->reply_run + 1 : 0;
-        return owner_take(rep);
+        return owner_take(q, rep);
     }
     if (bulk) {
         q->reply_run = 0;
-        return owner_take(bulk);
+        return owner_take(q, bulk);
     }
     return marker_due(q) ? marker_new(q) : NULL;
 }
@@ -1472,6 +1515,8 @@ static struct oline *batch_open(struct outq *q, struct oline *l, double tokens)
             !multiline_add(&q->ml, &b, text_len(next) + (next->cut == 2), next->cut != 0))
             break;
     }
+    active_sync(q, l->own, 0);
+    active_sync(q, l->own, 1);
     n = snprintf(buf, sizeof(buf), "BATCH -%s", q->batch_ref);
     struct oline *close = oline_new(buf, (size_t)n);
     close->kind = OUTQ_PROTOCOL;
@@ -1651,8 +1696,13 @@ int outq_pop(struct outq *q, double now, char *line)
     batch_text(q, l, line);
     q->popped = l;
     label(q, l);
-    if (q->nown > 32)
+    /* Now and then (each pass looks at every owner): once a second, or
+     * when they have doubled since. */
+    if (q->nown > 32 && (now >= q->tidy_at || q->nown > 2 * q->tidy_kept)) {
         owners_tidy(q, now);
+        q->tidy_at = now + OUTQ_TIDY_EVERY;
+        q->tidy_kept = q->nown;
+    }
     return 1;
 }
 
@@ -1695,11 +1745,9 @@ static double owners_wait(struct outq *q, double now, double tokens, double best
 {
     double full = tokens >= q->burst - OUTQ_EPSILON ? 0 : (q->burst - tokens) / q->rate;
 
-    for (int i = 0; i < q->nown; i++)
-        for (int k = 0; k < 2; k++) {
-            if (!q->own[i]->q[k].head)
-                continue;
-            double t = line_wait(q, q->own[i]->q[k].head, now);
+    for (int k = 0; k < 2; k++)
+        for (int i = 0; i < q->nact[k]; i++) {
+            double t = line_wait(q, q->act[k][i]->q[k].head, now);
             if (k == 1 && t < full)
                 t = full;
             best = wait_min(best, t);
@@ -1750,9 +1798,9 @@ int outq_delivered(const struct outq *q, unsigned long mark)
         for (const struct oline *l = all[k]->head; l; l = l->next)
             if (l->seq && l->seq <= mark && l->kind != OUTQ_PROTOCOL)
                 return 0;
-    for (int i = 0; i < q->nown; i++)
-        for (int k = 0; k < 2; k++)
-            if (q->own[i]->q[k].head && q->own[i]->q[k].head->seq <= mark)
+    for (int k = 0; k < 2; k++)
+        for (int i = 0; i < q->nact[k]; i++)
+            if (q->act[k][i]->q[k].head->seq <= mark)
                 return 0;
     if (q->popped && q->markers && q->popped->kind != OUTQ_PROTOCOL && q->popped->seq <= mark)
         return 0;
@@ -1879,6 +1927,7 @@ static void requeue(struct outq *q, struct fifo *f)
             int k = l->kind == OUTQ_BULK;
             fifo_push_front(&l->own->q[k], l);
             l->own->waiting[k]++;
+            active_sync(q, l->own, k);
             q->total++;
         } else {
             oline_free(q, l);
@@ -1944,6 +1993,8 @@ void outq_clear(struct outq *q)
         fifo_free(q, &q->own[i]->q[1]);
         q->own[i]->waiting[0] = q->own[i]->waiting[1] = 0;
         q->own[i]->dropped = 0;
+        active_sync(q, q->own[i], 0);
+        active_sync(q, q->own[i], 1);
     }
     q->total = 0;
     q->since_marker = 0;
