@@ -15,7 +15,7 @@
  * back doubling every OUTQ_SLOW_HOLD seconds without a new complaint.
  *
  * Order: lines put back (outq_unpop) first, then protocol lines, then the
- * three kinds of messages:
+ * three kinds of messages (and queries, below):
  *   live   - a live bout's traffic (commentary, prompts, acknowledgements):
  *            one queue in the order said, each line going as soon as its
  *            target may take it and nothing said before it holds it back:
@@ -48,7 +48,12 @@
  * OUTQ_REPLY_OWNER_MAX (or all of them, while the bot ignores him for
  * flooding: outq_demote) as bulk; bulk goes only while the bucket is full,
  * so it streams at the full rate yet leaves the burst to whatever comes
- * next; his bulk is capped at OUTQ_BULK_OWNER_MAX
+ * next. A query (outq_query: a protocol line whose answer nobody waits
+ * for, such as asking whether someone who joined is a bot) goes once no
+ * live line or reply may go, before bulk, or as a protocol line once it
+ * has waited OUTQ_QUERY_WAIT seconds: on ircd-hybrid, a bystander's
+ * !version waited 4 s behind the WHO asked for each of 4 nicks who had
+ * just joined, a line a second. His bulk is capped at OUTQ_BULK_OWNER_MAX
  * lines waiting (and the queue at OUTQ_TOTAL_MAX): past that his new bulk
  * lines are dropped with one note. Live lines, replies and protocol lines
  * are never dropped (but stale prompts, by outq_drop). Lines to one target
@@ -116,8 +121,9 @@
  * 2 and at most 1 line a second to each channel put at most 4 of its lines
  * in any such window, and the players keep the rest (an !accept dropped
  * because the bot's announcements used the budget expires a bout). */
-#define OUTQ_MARK_MAX     48  /* lines sent at most between two markers */
-#define OUTQ_TIDY_EVERY   1.0 /* seconds between two looks for owners to forget */
+#define OUTQ_MARK_MAX     48   /* lines sent at most between two markers */
+#define OUTQ_TIDY_EVERY   1.0  /* seconds between two looks for owners to forget */
+#define OUTQ_QUERY_WAIT   10.0 /* seconds a query waits at most behind messages */
 #define OUTQ_SHARED_BURST 2
 #define OUTQ_SHARED_RATE  1.0
 /* The formatting the bot itself puts in messages (game/: bold names, a
@@ -150,6 +156,7 @@ struct oline {
     char context[OUTQ_NAME_MAX]; /* a private line: the channel of the command it answers */
     unsigned char cut;           /* goes on the piece before: 1 cut in a word, 2 at a space */
     unsigned char inbatch;       /* multiline: 1 a line, 2 with concat, 3 BATCH +/- */
+    double at;                   /* a query: when it was queued */
     char text[];                 /* the line, without CR LF */
 };
 
@@ -213,7 +220,7 @@ struct outq {
     size_t prefix_len;
     int total; /* lines waiting, in every queue */
     unsigned long seq;
-    struct fifo retry, protocol, live;
+    struct fifo retry, protocol, live, query;
     struct owner **own;
     int nown, own_cap;
     struct name_index own_x; /* owners by name */
@@ -1085,6 +1092,17 @@ void outq_raw(struct outq *q, const char *line)
     outq_add(q, OUTQ_PROTOCOL, NULL, outq_line_from(line ? line : ""), q->now);
 }
 
+void outq_query(struct outq *q, const char *line)
+{
+    struct oline *l = outq_line_from(line ? line : "");
+
+    l->seq = ++q->seq;
+    l->kind = OUTQ_PROTOCOL;
+    l->at = q->now;
+    fifo_push(&q->query, l);
+    q->total++;
+}
+
 /* ------------------------------------------------------------ taking */
 
 /* The earlier of two waits, -1 meaning none yet. */
@@ -1328,8 +1346,9 @@ static struct oline *take_first(struct outq *q, double now)
         ((q->since_marker >= OUTQ_MARK_EVERY && !bundling(q) && marker_free(q, now)) ||
          q->mark_now))
         return marker_new(q);
-    if ((l = q->protocol.head)) {
-        fifo_unlink(&q->protocol, l);
+    if ((l = q->protocol.head) ||
+        ((l = q->query.head) && !q->held && q->now >= l->at + OUTQ_QUERY_WAIT - OUTQ_EPSILON)) {
+        fifo_unlink(l->in, l);
         return l;
     }
     return NULL;
@@ -1388,6 +1407,10 @@ static struct oline *outq_take(struct outq *q, double now)
         return live;
     }
     q->live_run = 0;
+    if (!live && !rep && (l = q->query.head)) {
+        fifo_unlink(&q->query, l);
+        return l;
+    }
     if (rep && (!bulk || q->reply_run < OUTQ_REPLY_RUN)) {
         q->reply_run = bulk ? q->reply_run + 1 : 0;
         return owner_take(q, rep);
@@ -1745,8 +1768,9 @@ static double owners_wait(struct outq *q, double now, double tokens, double best
 {
     double full = tokens >= q->burst - OUTQ_EPSILON ? 0 : (q->burst - tokens) / q->rate;
 
-    for (int k = 0; k < 2; k++)
-        for (int i = 0; i < q->nact[k]; i++) {
+    /* No wait is under 0: once one is 0 the rest need not be looked at. */
+    for (int k = 0; k < 2 && best != 0; k++)
+        for (int i = 0; i < q->nact[k] && best != 0; i++) {
             double t = line_wait(q, q->act[k][i]->q[k].head, now);
             if (k == 1 && t < full)
                 t = full;
@@ -1945,6 +1969,7 @@ void outq_disconnected(struct outq *q)
         oline_free(q, q->popped);
     q->popped = NULL;
     q->total -= fifo_free(q, &q->protocol);
+    q->total -= fifo_free(q, &q->query);
     for (struct oline *l = q->live.head, *next; l; l = next) {
         next = l->next;
         if (l->kind == OUTQ_ROUND) {
@@ -1984,6 +2009,7 @@ void outq_clear(struct outq *q)
     q->popped = NULL;
     fifo_free(q, &q->retry);
     fifo_free(q, &q->protocol);
+    fifo_free(q, &q->query);
     fifo_free(q, &q->live);
     fifo_free(q, &q->window);
     fifo_free(q, &q->batch);
