@@ -122,7 +122,7 @@
  * in any such window, and the players keep the rest (an !accept dropped
  * because the bot's announcements used the budget expires a bout). */
 #define OUTQ_MARK_MAX     48   /* lines sent at most between two markers */
-#define OUTQ_TIDY_EVERY   1.0  /* seconds between two looks for owners to forget */
+#define OUTQ_TIDY_STEP    8    /* owners looked at for forgetting, each line sent */
 #define OUTQ_QUERY_WAIT   10.0 /* seconds a query waits at most behind messages */
 #define OUTQ_SHARED_BURST 2
 #define OUTQ_SHARED_RATE  1.0
@@ -229,8 +229,8 @@ struct outq {
      * knows may be thousands: each player of each live bout). */
     struct owner **act[2];
     int nact[2], act_cap[2];
-    double tidy_at; /* owners_tidy goes again from then on */
-    int tidy_kept;  /* owners it kept the last time */
+    int tidy_next; /* the owner owners_tidy looks at next */
+    int tidy_kept; /* owners kept by its last look at all of them */
     struct paced *tg;
     int ntg, tg_cap;
     struct name_index tg_x; /* targets by name */
@@ -749,10 +749,13 @@ static void active_sync(struct outq *q, struct owner *o, int k)
 }
 
 /* Forgets owners with nothing waiting whose count has worn off. */
-static void owners_tidy(struct outq *q, double now)
+static void owners_tidy(struct outq *q, double now, int count)
 {
-    for (int i = 0; i < q->nown; i++) {
+    /* `count` owners looked at, from where the last look stopped. */
+    for (int n = 0; n < count && q->nown > 0; n++) {
+        int i = q->tidy_next < q->nown ? q->tidy_next : 0;
         struct owner *o = q->own[i];
+        q->tidy_next = i + 1;
         /* A line still naming him (a live line waiting, one sent and not
          * yet confirmed) keeps him: it reads his counts when it goes. */
         if (o->waiting[0] || o->waiting[1] || o->act[0] || o->act[1] || o->refs > 0 ||
@@ -764,7 +767,7 @@ static void owners_tidy(struct outq *q, double now)
             q->own[i] = q->own[q->nown];
             index_move(&q->own_x, q->own[i]->hash, q->nown, i);
         }
-        i--;
+        q->tidy_next = i; /* the owner moved there is next */
     }
 }
 
@@ -1719,12 +1722,13 @@ int outq_pop(struct outq *q, double now, char *line)
     batch_text(q, l, line);
     q->popped = l;
     label(q, l);
-    /* Now and then (each pass looks at every owner): once a second, or
-     * when they have doubled since. */
-    if (q->nown > 32 && (now >= q->tidy_at || q->nown > 2 * q->tidy_kept)) {
-        owners_tidy(q, now);
-        q->tidy_at = now + OUTQ_TIDY_EVERY;
-        q->tidy_kept = q->nown;
+    /* A few owners a line (every one of them when they have doubled
+     * since that was done): a constant cost a line, whatever their number. */
+    if (q->nown > 32) {
+        int all = q->nown > 2 * q->tidy_kept;
+        owners_tidy(q, now, all ? q->nown : OUTQ_TIDY_STEP);
+        if (all)
+            q->tidy_kept = q->nown;
     }
     return 1;
 }
