@@ -1280,11 +1280,12 @@ static struct oline *owner_pick(struct outq *q, int bulk, double now)
     for (int i = 0; i < q->nact[bulk]; i++) {
         struct owner *o = q->act[bulk][i];
         struct oline *l = o->q[bulk].head;
-        if (!l || line_wait(q, l, now) > 0)
-            continue;
         double s = decayed(o, now);
-        if (!best || s < best_served - OUTQ_EPSILON ||
-            (s < best_served + OUTQ_EPSILON && l->seq < best->seq)) {
+        /* Whether his target may take it only once he would be chosen:
+         * the same choice, with fewer lookups of targets. */
+        if ((!best || s < best_served - OUTQ_EPSILON ||
+             (s < best_served + OUTQ_EPSILON && l->seq < best->seq)) &&
+            line_wait(q, l, now) <= 0) {
             best = l;
             best_served = s;
         }
