@@ -262,6 +262,9 @@ struct outq {
     /* The live queue's places: a line pushed at its tail gets live_back,
      * one pushed at its head live_front (fifo_live). */
     int64_t live_front, live_back;
+    /* No line said with a seq under low waits or is unconfirmed (but
+     * protocol lines): outq_delivered looks from there (low_advance). */
+    unsigned long low;
     /* IRCv3 draft/multiline: the server's limits, the batch going out
      * (its lines, then its BATCH -), its reference and label. */
     struct multiline ml;
@@ -399,6 +402,26 @@ static void chain_del(struct outq *q, int k, struct oline *l)
     q->ch[k].n--;
 }
 
+/* The line said as `seq` that outq_delivered waits for (not a protocol
+ * line), still waiting or unconfirmed; NULL when there is none. */
+static const struct oline *seq_line(const struct outq *q, unsigned long seq)
+{
+    for (const struct oline *l = chain_head(q, CH_SEQ, seq); l; l = l->cnext[CH_SEQ])
+        if (l->seq == seq && l->kind != OUTQ_PROTOCOL)
+            return l;
+    return NULL;
+}
+
+/* Brings low up to the first line said that is still to be confirmed
+ * (each seq is passed once: a constant cost a line). */
+static void low_advance(struct outq *q)
+{
+    if (q->low == 0)
+        q->low = 1;
+    while (q->low <= q->seq && !seq_line(q, q->low))
+        q->low++;
+}
+
 /* A new message line (seq and about set): into the indexes. */
 static void chain_index(struct outq *q, struct oline *l)
 {
@@ -418,6 +441,8 @@ static void oline_free(struct outq *q, struct oline *l)
         l->own->refs--;
     chain_del(q, CH_ABOUT, l);
     chain_del(q, CH_SEQ, l);
+    if (l->seq && l->seq == q->low)
+        low_advance(q);
     free(l);
 }
 
@@ -922,8 +947,8 @@ static void owner_push(struct outq *q, struct owner *o, int bulk, struct oline *
 }
 
 /* Queues one message line of `kind` for owner `who` at time `now`. */
-static void outq_add(struct outq *q, enum outq_kind kind, const char *who, struct oline *l,
-                     double now)
+static void outq_place(struct outq *q, enum outq_kind kind, const char *who, struct oline *l,
+                       double now)
 {
     l->seq = ++q->seq;
     chain_index(q, l);
@@ -982,6 +1007,14 @@ static void outq_add(struct outq *q, enum outq_kind kind, const char *who, struc
         return;
     }
     owner_push(q, o, 1, l);
+}
+
+/* outq_place, and what waits of the lines said (low) known again. */
+static void outq_add(struct outq *q, enum outq_kind kind, const char *who, struct oline *l,
+                     double now)
+{
+    outq_place(q, kind, who, l, now);
+    low_advance(q); /* l may be a protocol line, or dropped */
 }
 
 /* 1 if s is usable as a command or target word on the wire. */
@@ -1102,6 +1135,7 @@ void outq_query(struct outq *q, const char *line)
     l->seq = ++q->seq;
     l->kind = OUTQ_PROTOCOL;
     l->at = q->now;
+    low_advance(q);
     fifo_push(&q->query, l);
     q->total++;
 }
@@ -1821,18 +1855,13 @@ unsigned long outq_mark(const struct outq *q)
 
 int outq_delivered(const struct outq *q, unsigned long mark)
 {
-    const struct fifo *all[] = {&q->retry, &q->live, &q->window, &q->batch};
-
-    for (size_t k = 0; k < sizeof(all) / sizeof(all[0]); k++)
-        for (const struct oline *l = all[k]->head; l; l = l->next)
-            if (l->seq && l->seq <= mark && l->kind != OUTQ_PROTOCOL)
-                return 0;
-    for (int k = 0; k < 2; k++)
-        for (int i = 0; i < q->nact[k]; i++)
-            if (q->act[k][i]->q[k].head->seq <= mark)
-                return 0;
-    if (q->popped && q->markers && q->popped->kind != OUTQ_PROTOCOL && q->popped->seq <= mark)
-        return 0;
+    /* Every line said before low is gone; from there, the first one still
+     * here answers (the line just popped without markers is gone too). */
+    for (unsigned long s = q->low ? q->low : 1; s <= mark; s++) {
+        const struct oline *l = seq_line(q, s);
+        if (l && (l != q->popped || q->markers))
+            return 0;
+    }
     return 1;
 }
 

@@ -1308,6 +1308,61 @@ START_TEST(test_query_after_replies)
 }
 END_TEST
 
+/* Delivered: every line said up to a mark has gone (without markers) or
+ * was confirmed (with them), whatever order they went in; protocol lines
+ * and queries are not waited for. */
+START_TEST(test_delivered_any_order)
+{
+    struct outq *q = outq_new(10, 10);
+    char line[OUTQ_LINE_MAX];
+    double now = 0;
+
+    ck_assert(outq_delivered(q, outq_mark(q)));
+    outq_msg(q, OUTQ_BULK, "PRIVMSG", "dave", NULL, "report");
+    unsigned long first = outq_mark(q);
+    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "alice", NULL, "hello");
+    outq_msg(q, OUTQ_LIVE, "PRIVMSG", "#ring", NULL, "round 1");
+    unsigned long live = outq_mark(q);
+    outq_raw(q, "PONG :x");
+    outq_query(q, "WHO fl1 %tnf,355");
+    unsigned long mark = outq_mark(q);
+    ck_assert(!outq_delivered(q, first));
+    /* Protocol first, then the live line: still the bulk line waits. */
+    ck_assert_int_eq(outq_pop(q, now, line), 1);
+    ck_assert_str_eq(line, "PONG :x");
+    ck_assert_int_eq(outq_pop(q, now, line), 1);
+    ck_assert_str_eq(line, "PRIVMSG #ring :round 1");
+    ck_assert(!outq_delivered(q, live));
+    ck_assert_int_eq(outq_pop(q, now, line), 1);
+    ck_assert_str_eq(line, "PRIVMSG alice :hello");
+    ck_assert(!outq_delivered(q, first));
+    ck_assert_int_eq(outq_pop(q, now, line), 1);
+    ck_assert_str_eq(line, "WHO fl1 %tnf,355");
+    ck_assert(!outq_delivered(q, first));
+    ck_assert_int_eq(outq_pop(q, now + 1, line), 1);
+    ck_assert_str_eq(line, "PRIVMSG dave :report");
+    ck_assert(outq_delivered(q, mark)); /* the line just popped is gone */
+    outq_unpop(q);
+    ck_assert(!outq_delivered(q, first));
+    ck_assert_int_eq(outq_pop(q, now + 2, line), 1);
+    ck_assert_int_eq(outq_len(q), 0);
+    ck_assert(outq_delivered(q, mark));
+
+    /* With markers: confirmed by the server's answer. */
+    outq_set_markers(q, 1);
+    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "alice", NULL, "again");
+    mark = outq_mark(q);
+    ck_assert_int_eq(outq_pop(q, now + 3, line), 1);
+    ck_assert(!outq_delivered(q, mark));
+    ck_assert_int_eq(outq_pop(q, now + 3, line), 1);
+    ck_assert_str_eq(line, "PING :rs1");
+    ck_assert(!outq_delivered(q, mark));
+    ck_assert_int_eq(outq_pong(q, "rs1"), 1);
+    ck_assert(outq_delivered(q, mark));
+    outq_free(q);
+}
+END_TEST
+
 /* What a user typed goes out valid UTF-8 with no control of his: invalid
  * bytes and controls become U+FFFD, the bot's bold, colour and reset stay,
  * and a CTCP reply keeps its framing. */
@@ -1400,6 +1455,7 @@ Suite *outq_suite(void)
     tcase_add_test(tc, test_clean_on_queue);
     tcase_add_test(tc, test_clean_then_split);
     tcase_add_test(tc, test_query_after_replies);
+    tcase_add_test(tc, test_delivered_any_order);
     suite_add_tcase(s, tc);
     return s;
 }
