@@ -95,7 +95,15 @@
  * way).
  *
  * Memory: every line is its own allocation (xmalloc); owners and targets
- * with nothing waiting are forgotten once their counts have decayed.
+ * with nothing waiting are forgotten once their counts have decayed (a few
+ * owners looked at with each line sent).
+ *
+ * Cost: with thousands of bouts at once nothing walks every line or every
+ * owner. Owners and targets are found by hash; lines by hash of their seq
+ * (outq_queued) and of their bout (outq_drop, a round's prompts for
+ * bundle_need), their places in the live queue compared by number; only
+ * the owners with lines waiting are looked through; outq_delivered starts
+ * from the first line said that is still to be confirmed.
  */
 #include <math.h>
 #include <stdint.h>
