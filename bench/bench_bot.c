@@ -8,6 +8,9 @@
  *   bot.rss_500_bouts_kb                        resident memory then
  *   bot.round_latency_5000_median_ms, _p99_ms   5,000 bouts at once (the
  *                                               first BIG_ROUNDS rounds)
+ *   bot.round_cpu_5000_median_ms, _p99_ms       their processor time (the
+ *                                               thread's: what other load on
+ *                                               the machine disturbs least)
  *   bot.rss_5000_bouts_kb                       resident memory then
  *   league.turn_1000_fighters_ms                a league turn, 1,000 boxers
  *   league.turn_10000_fighters_ms               10,000 (the median of three)
@@ -55,6 +58,15 @@ static double now_ms(void)
     struct timespec ts;
 
     clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* This thread's processor time: a round's own cost, whatever else runs. */
+static double thread_cpu_ms(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
@@ -130,9 +142,10 @@ static long rss_kb(void)
 
 /* Fights `n` bouts at once between players first..first+2n-1, round by
  * round, `rounds` of them at most (the bouts left live are forfeited);
- * fills lat[] with each round's latency and returns how many were
- * measured. *rss gets the resident memory once every bout is live. */
-static int run(int n, int first, int rounds, double *lat, long *rss)
+ * fills lat[] with each round's latency (and cpu[], unless NULL, with its
+ * processor time) and returns how many were measured. *rss gets the
+ * resident memory once every bout is live. */
+static int run(int n, int first, int rounds, double *lat, double *cpu, long *rss)
 {
     static const char *const orders[] = {"5/5/10 (ring)", "4H/8/8 (inside)", "6/6/8",
                                          "3/5/12 (clinch)", "5B/7/8 (cut)"};
@@ -154,11 +167,14 @@ static int run(int n, int first, int rounds, double *lat, long *rss)
         drain();
         for (int b = 0; b < n; b++) {
             int before = outq_len(bot.q);
-            double t0 = now_ms();
+            double c0 = thread_cpu_ms(), t0 = now_ms();
             say(first + 2 * b + 1, NULL, orders[(b + 2 * r + 1) % 5]);
-            double t1 = now_ms();
-            if (outq_len(bot.q) > before + 1) /* the ack, then the commentary */
+            double t1 = now_ms(), c1 = thread_cpu_ms();
+            if (outq_len(bot.q) > before + 1) { /* the ack, then the commentary */
+                if (cpu)
+                    cpu[m] = c1 - c0;
                 lat[m++] = t1 - t0;
+            }
         }
         drain();
     }
@@ -449,16 +465,23 @@ static double tournament_bench(void)
     return t;
 }
 
-static void latency(int n, int first, int rounds, double *lat, const char *what)
+/* The latencies of `n` bouts at once (and with cpu, not NULL, their
+ * processor times), as figures named after `what`. */
+static void latency(int n, int first, int rounds, double *lat, double *cpu, const char *what)
 {
     long rss;
-    int m = run(n, first, rounds, lat, &rss);
+    int m = run(n, first, rounds, lat, cpu, &rss);
 
     if (m == 0)
         fail("no round was measured");
     qsort(lat, (size_t)m, sizeof(lat[0]), cmp);
     printf("bot.round_latency_%s_median_ms %.3f ms\n", what, lat[m / 2]);
     printf("bot.round_latency_%s_p99_ms %.3f ms\n", what, lat[(m * 99) / 100]);
+    if (cpu) {
+        qsort(cpu, (size_t)m, sizeof(cpu[0]), cmp);
+        printf("bot.round_cpu_%s_median_ms %.3f ms\n", what, cpu[m / 2]);
+        printf("bot.round_cpu_%s_p99_ms %.3f ms\n", what, cpu[(m * 99) / 100]);
+    }
     printf("bot.rss_%s_bouts_kb %ld kB\n", what, rss);
 }
 
@@ -541,11 +564,13 @@ static int bouts_alone(int n, int rounds)
 {
     char what[16];
     double *lat = xcalloc((size_t)n * (size_t)rounds + 1, sizeof(*lat));
+    double *cpu = xcalloc((size_t)n * (size_t)rounds + 1, sizeof(*cpu));
 
     bot_setup(2 * n);
     snprintf(what, sizeof(what), "%d", n);
-    latency(n, 0, rounds, lat, what);
+    latency(n, 0, rounds, lat, cpu, what);
     free(lat);
+    free(cpu);
     return bot_teardown();
 }
 
@@ -585,18 +610,19 @@ int main(int argc, char **argv)
         fail("usage: ringside-bench-bot [league FIGHTERS | bouts BOUTS [ROUNDS] | tournament]");
     bot_setup(SMALL);
     double *lat = xcalloc((size_t)PLAYERS * ROUNDS, sizeof(*lat));
+    double *cpus = xcalloc((size_t)PLAYERS * ROUNDS, sizeof(*cpus));
 
     long rss;
     int m = 0;
     for (int k = 0; k < 20; k++) /* one bout at a time, twenty in a row */
-        m += run(1, 0, ROUNDS, lat + m, &rss);
+        m += run(1, 0, ROUNDS, lat + m, NULL, &rss);
     qsort(lat, (size_t)m, sizeof(lat[0]), cmp);
     printf("bot.round_latency_1_median_ms %.3f ms\n", lat[m / 2]);
     printf("bot.round_latency_1_p99_ms %.3f ms\n", lat[(m * 99) / 100]);
-    latency(200, 2, ROUNDS, lat, "200");
-    latency(500, 402, ROUNDS, lat, "500");
+    latency(200, 2, ROUNDS, lat, NULL, "200");
+    latency(500, 402, ROUNDS, lat, NULL, "500");
     players(SMALL, PLAYERS); /* the 5,000 bouts' players only now */
-    latency(BIG, SMALL, BIG_ROUNDS, lat, "5000");
+    latency(BIG, SMALL, BIG_ROUNDS, lat, cpus, "5000");
     sim_bench();
     fflush(stdout);
     printf("league.turn_1000_fighters_ms %.0f ms\n", league_bench(1000, NULL, NULL));
@@ -608,5 +634,6 @@ int main(int argc, char **argv)
     fflush(stdout);
     printf("tournament.bracket_32_plans_ms %.1f ms\n", tournament_bench());
     free(lat);
+    free(cpus);
     return bot_teardown();
 }

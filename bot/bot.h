@@ -405,6 +405,10 @@ void outq_msg_about(struct outq *q, enum outq_kind kind, const char *cmd, const 
 int outq_drop(struct outq *q, int64_t about, int step);
 /* Queues a protocol line (no CR/LF; sanitized anyway). */
 void outq_raw(struct outq *q, const char *line);
+/* Queues a query whose answer nobody waits for (a protocol line, as
+ * outq_raw): it goes after live lines and replies, before bulk, or first
+ * once it has waited 10 seconds. */
+void outq_query(struct outq *q, const char *line);
 /* Takes the next line that may be sent at time `now` (monotonic seconds)
  * into line (OUTQ_LINE_MAX bytes, without CR LF); 1 if one was taken. */
 int outq_pop(struct outq *q, double now, char *line);

@@ -156,7 +156,7 @@ static void bots_ask(struct bot *bot, const char *target)
     if (!bot_mode(bot) || !conn_has_cap(bot->irc->conn, "WHOX"))
         return;
     snprintf(line, sizeof(line), "WHO %s %%tnf," BOT_TOKEN, target);
-    outq_raw(bot->q, line);
+    outq_query(bot->q, line); /* nobody waits for it: after replies */
 }
 
 static void ev_connect(irc_session_t *s, const char *event, const char *origin, const char **params,

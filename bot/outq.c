@@ -15,7 +15,7 @@
  * back doubling every OUTQ_SLOW_HOLD seconds without a new complaint.
  *
  * Order: lines put back (outq_unpop) first, then protocol lines, then the
- * three kinds of messages:
+ * three kinds of messages (and queries, below):
  *   live   - a live bout's traffic (commentary, prompts, acknowledgements):
  *            one queue in the order said, each line going as soon as its
  *            target may take it and nothing said before it holds it back:
@@ -48,7 +48,12 @@
  * OUTQ_REPLY_OWNER_MAX (or all of them, while the bot ignores him for
  * flooding: outq_demote) as bulk; bulk goes only while the bucket is full,
  * so it streams at the full rate yet leaves the burst to whatever comes
- * next; his bulk is capped at OUTQ_BULK_OWNER_MAX
+ * next. A query (outq_query: a protocol line whose answer nobody waits
+ * for, such as asking whether someone who joined is a bot) goes once no
+ * live line or reply may go, before bulk, or as a protocol line once it
+ * has waited OUTQ_QUERY_WAIT seconds: on ircd-hybrid, a bystander's
+ * !version waited 4 s behind the WHO asked for each of 4 nicks who had
+ * just joined, a line a second. His bulk is capped at OUTQ_BULK_OWNER_MAX
  * lines waiting (and the queue at OUTQ_TOTAL_MAX): past that his new bulk
  * lines are dropped with one note. Live lines, replies and protocol lines
  * are never dropped (but stale prompts, by outq_drop). Lines to one target
@@ -90,9 +95,18 @@
  * way).
  *
  * Memory: every line is its own allocation (xmalloc); owners and targets
- * with nothing waiting are forgotten once their counts have decayed.
+ * with nothing waiting are forgotten once their counts have decayed (a few
+ * owners looked at with each line sent).
+ *
+ * Cost: with thousands of bouts at once nothing walks every line or every
+ * owner. Owners and targets are found by hash; lines by hash of their seq
+ * (outq_queued) and of their bout (outq_drop, a round's prompts for
+ * bundle_need), their places in the live queue compared by number; only
+ * the owners with lines waiting are looked through; outq_delivered starts
+ * from the first line said that is still to be confirmed.
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,7 +129,9 @@
  * 2 and at most 1 line a second to each channel put at most 4 of its lines
  * in any such window, and the players keep the rest (an !accept dropped
  * because the bot's announcements used the budget expires a bout). */
-#define OUTQ_MARK_MAX     48 /* lines sent at most between two markers */
+#define OUTQ_MARK_MAX     48   /* lines sent at most between two markers */
+#define OUTQ_TIDY_STEP    8    /* owners looked at for forgetting, each line sent */
+#define OUTQ_QUERY_WAIT   10.0 /* seconds a query waits at most behind messages */
 #define OUTQ_SHARED_BURST 2
 #define OUTQ_SHARED_RATE  1.0
 /* The formatting the bot itself puts in messages (game/: bold names, a
@@ -137,20 +153,31 @@ struct oline {
     int note;                 /* a "lines dropped" note */
     int64_t about;            /* the bout it is about (outq_msg_about); 0: none */
     int step;                 /* > 0: stale once step (a round) `step` is done */
-    /* A line that may go stale (about and step set) is in the queue's
-     * index of them (outq_drop), a chain per hash of `about`; `in` is the
-     * list it waits in (NULL: none). */
-    struct oline *anext, *aprev;
-    int indexed;
-    struct fifo *in;
+    /* The queue's two indexes of lines (struct chains): [CH_ABOUT] every
+     * line about a bout, a chain per hash of `about` (outq_drop,
+     * bundle_need); [CH_SEQ] every line said, a chain per `seq`
+     * (outq_queued). chained[k]: in index k. */
+    struct oline *cnext[2], *cprev[2];
+    unsigned char chained[2];
+    int64_t pos;                 /* in the live queue: its place (smaller goes first) */
+    struct fifo *in;             /* the list it waits in (NULL: none) */
     char context[OUTQ_NAME_MAX]; /* a private line: the channel of the command it answers */
     unsigned char cut;           /* goes on the piece before: 1 cut in a word, 2 at a space */
     unsigned char inbatch;       /* multiline: 1 a line, 2 with concat, 3 BATCH +/- */
+    double at;                   /* a query: when it was queued */
     char text[];                 /* the line, without CR LF */
 };
 
 struct fifo {
     struct oline *head, *tail;
+};
+
+/* An index of lines: nb chains (a power of two, or 0) holding n lines,
+ * linked through their cnext/cprev of this index. */
+enum { CH_ABOUT, CH_SEQ };
+struct chains {
+    struct oline **b;
+    size_t nb, n;
 };
 
 /* A hash index of names (owners', targets'): slot i holds a place in
@@ -176,6 +203,7 @@ struct owner {
     int dropped;              /* a note about dropped bulk waits */
     double demoted_until;     /* his replies are bulk until then */
     int refs;                 /* lines that name him (their own), wherever they are */
+    int act[2];               /* his place in q->act[k] + 1 (0: q[k] is empty) */
 };
 
 /* A target with its own pacing: every channel, and whoever the server said
@@ -200,10 +228,17 @@ struct outq {
     size_t prefix_len;
     int total; /* lines waiting, in every queue */
     unsigned long seq;
-    struct fifo retry, protocol, live;
+    struct fifo retry, protocol, live, query;
     struct owner **own;
     int nown, own_cap;
     struct name_index own_x; /* owners by name */
+    /* The owners with replies ([0]) or bulk ([1]) waiting, in no order:
+     * what owner_pick and owners_wait look through (every owner the queue
+     * knows may be thousands: each player of each live bout). */
+    struct owner **act[2];
+    int nact[2], act_cap[2];
+    int tidy_next; /* the owner owners_tidy looks at next */
+    int tidy_kept; /* owners kept by its last look at all of them */
     struct paced *tg;
     int ntg, tg_cap;
     struct name_index tg_x; /* targets by name */
@@ -228,11 +263,16 @@ struct outq {
      * of its lines are still to go, and when it began. */
     int bundle;
     double bundle_at;
-    /* The lines that may go stale, chained per hash of the bout they are
-     * about (outq_drop finds a bout's lines without walking every queue):
-     * nabout_b chains (a power of two, or 0), nabout lines. */
-    struct oline **about_b;
-    size_t nabout_b, nabout;
+    /* The lines about a bout, chained per hash of the bout (outq_drop and
+     * bundle_need find a bout's lines without walking every queue), and
+     * every line said, chained per seq (outq_queued). */
+    struct chains ch[2];
+    /* The live queue's places: a line pushed at its tail gets live_back,
+     * one pushed at its head live_front (fifo_live). */
+    int64_t live_front, live_back;
+    /* No line said with a seq under low waits or is unconfirmed (but
+     * protocol lines): outq_delivered looks from there (low_advance). */
+    unsigned long low;
     /* IRCv3 draft/multiline: the server's limits, the batch going out
      * (its lines, then its BATCH -), its reference and label. */
     struct multiline ml;
@@ -292,9 +332,9 @@ static void fifo_unlink(struct fifo *f, struct oline *l)
     l->in = NULL;
 }
 
-/* ------------------------------------------------- the stale-able lines */
+/* ------------------------------------------------------- the indexes */
 
-static size_t about_home(const struct outq *q, int64_t about)
+static uint64_t about_key(int64_t about)
 {
     uint64_t x = (uint64_t)about;
 
@@ -303,63 +343,128 @@ static size_t about_home(const struct outq *q, int64_t about)
     x ^= x >> 27;
     x *= 0x94d049bb133111ebu;
     x ^= x >> 31;
-    return (size_t)x & (q->nabout_b - 1);
+    return x;
 }
 
-static void about_chain(struct outq *q, struct oline *l)
+static uint64_t chain_key(const struct oline *l, int k)
 {
-    size_t h = about_home(q, l->about);
+    /* Lines are said one after another: their seqs spread by themselves. */
+    return k == CH_SEQ ? l->seq : about_key(l->about);
+}
 
-    l->aprev = NULL;
-    l->anext = q->about_b[h];
-    if (l->anext)
-        l->anext->aprev = l;
-    q->about_b[h] = l;
+/* The first line of the chain where a line with key `key` of index k is. */
+static struct oline *chain_head(const struct outq *q, int k, uint64_t key)
+{
+    return q->ch[k].nb ? q->ch[k].b[key & (q->ch[k].nb - 1)] : NULL;
+}
+
+static void chain_link(struct outq *q, int k, struct oline *l)
+{
+    struct chains *c = &q->ch[k];
+    size_t h = chain_key(l, k) & (c->nb - 1);
+
+    l->cprev[k] = NULL;
+    l->cnext[k] = c->b[h];
+    if (l->cnext[k])
+        l->cnext[k]->cprev[k] = l;
+    c->b[h] = l;
 }
 
 /* Twice the chains, every line chained again. */
-static void about_grow(struct outq *q)
+static void chain_grow(struct outq *q, int k)
 {
-    struct oline **old = q->about_b;
-    size_t nold = q->nabout_b;
+    struct chains *c = &q->ch[k];
+    struct oline **old = c->b;
+    size_t nold = c->nb;
 
-    q->nabout_b = nold ? nold * 2 : 256;
-    q->about_b = xcalloc(q->nabout_b, sizeof(*q->about_b));
+    c->nb = nold ? nold * 2 : 256;
+    c->b = xcalloc(c->nb, sizeof(*c->b));
     for (size_t i = 0; i < nold; i++)
         for (struct oline *l = old[i], *next; l; l = next) {
-            next = l->anext;
-            about_chain(q, l);
+            next = l->cnext[k];
+            chain_link(q, k, l);
         }
     free(old);
 }
 
-static void about_index(struct outq *q, struct oline *l)
+static void chain_put(struct outq *q, int k, struct oline *l)
 {
-    if (!l->about || l->step <= 0)
-        return;
-    if (q->nabout + 1 > 2 * q->nabout_b)
-        about_grow(q);
-    about_chain(q, l);
-    l->indexed = 1;
-    q->nabout++;
+    if (q->ch[k].n + 1 > 2 * q->ch[k].nb)
+        chain_grow(q, k);
+    chain_link(q, k, l);
+    l->chained[k] = 1;
+    q->ch[k].n++;
 }
 
-/* Every line is freed here: it leaves the index first, and no longer
+static void chain_del(struct outq *q, int k, struct oline *l)
+{
+    if (!l->chained[k])
+        return;
+    if (l->cprev[k])
+        l->cprev[k]->cnext[k] = l->cnext[k];
+    else
+        q->ch[k].b[chain_key(l, k) & (q->ch[k].nb - 1)] = l->cnext[k];
+    if (l->cnext[k])
+        l->cnext[k]->cprev[k] = l->cprev[k];
+    l->chained[k] = 0;
+    q->ch[k].n--;
+}
+
+/* The line said as `seq` that outq_delivered waits for (not a protocol
+ * line), still waiting or unconfirmed; NULL when there is none. */
+static const struct oline *seq_line(const struct outq *q, unsigned long seq)
+{
+    for (const struct oline *l = chain_head(q, CH_SEQ, seq); l; l = l->cnext[CH_SEQ])
+        if (l->seq == seq && l->kind != OUTQ_PROTOCOL)
+            return l;
+    return NULL;
+}
+
+/* Brings low up to the first line said that is still to be confirmed
+ * (each seq is passed once: a constant cost a line). */
+static void low_advance(struct outq *q)
+{
+    if (q->low == 0)
+        q->low = 1;
+    while (q->low <= q->seq && !seq_line(q, q->low))
+        q->low++;
+}
+
+/* A new message line (seq and about set): into the indexes. */
+static void chain_index(struct outq *q, struct oline *l)
+{
+    if (l->about)
+        chain_put(q, CH_ABOUT, l);
+    if (l->seq)
+        chain_put(q, CH_SEQ, l);
+}
+
+/* Every line is freed here: it leaves the indexes first, and no longer
  * holds its owner (owners_tidy may forget him then). */
 static void oline_free(struct outq *q, struct oline *l)
 {
-    if (l && l->own)
+    if (!l)
+        return;
+    if (l->own)
         l->own->refs--;
-    if (l && l->indexed) {
-        if (l->aprev)
-            l->aprev->anext = l->anext;
-        else
-            q->about_b[about_home(q, l->about)] = l->anext;
-        if (l->anext)
-            l->anext->aprev = l->aprev;
-        q->nabout--;
-    }
+    chain_del(q, CH_ABOUT, l);
+    chain_del(q, CH_SEQ, l);
+    if (l->seq && l->seq == q->low)
+        low_advance(q);
     free(l);
+}
+
+/* The live queue: pushed at its tail (front 0) or its head, l gets its
+ * place in it (pos), so that two of its lines compare without walking. */
+static void fifo_live(struct outq *q, struct oline *l, int front)
+{
+    if (front) {
+        l->pos = --q->live_front;
+        fifo_push_front(&q->live, l);
+    } else {
+        l->pos = ++q->live_back;
+        fifo_push(&q->live, l);
+    }
 }
 
 static int fifo_free(struct outq *q, struct fifo *f)
@@ -385,6 +490,12 @@ static void line_target(const struct oline *l, char *buf)
 static int is_channel(const char *name)
 {
     return irc_is_channel(name, OUTQ_CHANTYPES);
+}
+
+/* 1 if l goes to a channel (is_channel of its target, without copying it). */
+static int line_is_channel(const struct oline *l)
+{
+    return l->tlen && strchr(OUTQ_CHANTYPES, l->text[l->toff]) != NULL;
 }
 
 /* ------------------------------------------------------------ buckets */
@@ -647,15 +758,41 @@ static struct owner *owner_find(struct outq *q, const char *name)
     return o;
 }
 
-/* Forgets owners with nothing waiting whose count has worn off. */
-static void owners_tidy(struct outq *q, double now)
+/* o's queue k changed: he is among the owners with lines of kind k
+ * waiting (q->act[k]) exactly while it holds some. */
+static void active_sync(struct outq *q, struct owner *o, int k)
 {
-    for (int i = 0; i < q->nown; i++) {
+    int on = o->q[k].head != NULL;
+
+    if (on == (o->act[k] > 0))
+        return;
+    if (on) {
+        if (q->nact[k] == q->act_cap[k]) {
+            q->act_cap[k] = q->act_cap[k] ? q->act_cap[k] * 2 : 16;
+            q->act[k] = xrealloc(q->act[k], (size_t)q->act_cap[k] * sizeof(*q->act[k]));
+        }
+        q->act[k][q->nact[k]] = o;
+        o->act[k] = ++q->nact[k];
+        return;
+    }
+    struct owner *last = q->act[k][--q->nact[k]];
+    q->act[k][o->act[k] - 1] = last;
+    last->act[k] = o->act[k];
+    o->act[k] = 0;
+}
+
+/* Forgets owners with nothing waiting whose count has worn off. */
+static void owners_tidy(struct outq *q, double now, int count)
+{
+    /* `count` owners looked at, from where the last look stopped. */
+    for (int n = 0; n < count && q->nown > 0; n++) {
+        int i = q->tidy_next < q->nown ? q->tidy_next : 0;
         struct owner *o = q->own[i];
+        q->tidy_next = i + 1;
         /* A line still naming him (a live line waiting, one sent and not
          * yet confirmed) keeps him: it reads his counts when it goes. */
-        if (o->waiting[0] || o->waiting[1] || o->refs > 0 || decayed(o, now) > 0.05 ||
-            now < o->demoted_until)
+        if (o->waiting[0] || o->waiting[1] || o->act[0] || o->act[1] || o->refs > 0 ||
+            decayed(o, now) > 0.05 || now < o->demoted_until)
             continue;
         index_del(&q->own_x, o->hash, i);
         free(o);
@@ -663,7 +800,7 @@ static void owners_tidy(struct outq *q, double now)
             q->own[i] = q->own[q->nown];
             index_move(&q->own_x, q->own[i]->hash, q->nown, i);
         }
-        i--;
+        q->tidy_next = i; /* the owner moved there is next */
     }
 }
 
@@ -682,6 +819,8 @@ void outq_demote(struct outq *q, const char *owner, double seconds)
         fifo_push_front(&o->q[1], l);
         o->waiting[1]++;
     }
+    active_sync(q, o, 0);
+    active_sync(q, o, 1);
 }
 
 /* 1 if l is a line about `about` made stale by step `step` being done. */
@@ -701,20 +840,25 @@ static int droppable(const struct outq *q, const struct oline *l)
 
 int outq_drop(struct outq *q, int64_t about, int step)
 {
-    if (!about || step <= 0 || !q->nabout_b)
+    if (!about || step <= 0)
         return 0;
     int n = 0;
-    for (struct oline *l = q->about_b[about_home(q, about)], *next; l; l = next) {
-        next = l->anext;
+    for (struct oline *l = chain_head(q, CH_ABOUT, about_key(about)), *next; l; l = next) {
+        next = l->cnext[CH_ABOUT];
         if (!stale(l, about, step) || !droppable(q, l))
             continue;
         /* A private live line of someone served a lot lately waits as a
          * reply. */
-        if (l->own && l->in == &l->own->q[0])
-            l->own->waiting[0]--;
-        else if (l->own && l->in == &l->own->q[1])
-            l->own->waiting[1]--;
+        struct owner *o = l->own;
+        if (o && l->in == &o->q[0])
+            o->waiting[0]--;
+        else if (o && l->in == &o->q[1])
+            o->waiting[1]--;
         fifo_unlink(l->in, l);
+        if (o) {
+            active_sync(q, o, 0);
+            active_sync(q, o, 1);
+        }
         oline_free(q, l);
         n++;
     }
@@ -749,10 +893,13 @@ void outq_free(struct outq *q)
     for (int i = 0; i < q->nown; i++)
         free(q->own[i]);
     free(q->own);
+    free(q->act[0]);
+    free(q->act[1]);
     free(q->tg);
     free(q->tg_x.s);
     free(q->own_x.s);
-    free(q->about_b);
+    free(q->ch[CH_ABOUT].b);
+    free(q->ch[CH_SEQ].b);
     free(q);
 }
 
@@ -803,14 +950,16 @@ static void owner_push(struct outq *q, struct owner *o, int bulk, struct oline *
     l->own = o;
     fifo_push(&o->q[bulk], l);
     o->waiting[bulk]++;
+    active_sync(q, o, bulk);
     q->total++;
 }
 
 /* Queues one message line of `kind` for owner `who` at time `now`. */
-static void outq_add(struct outq *q, enum outq_kind kind, const char *who, struct oline *l,
-                     double now)
+static void outq_place(struct outq *q, enum outq_kind kind, const char *who, struct oline *l,
+                       double now)
 {
     l->seq = ++q->seq;
+    chain_index(q, l);
     char to[OUTQ_NAME_MAX];
     line_target(l, to);
     if (q->context[0] && to[0] && !is_channel(to))
@@ -832,7 +981,7 @@ static void outq_add(struct outq *q, enum outq_kind kind, const char *who, struc
         l->kind = kind;
         l->own = o;
         o->refs++;
-        fifo_push(&q->live, l);
+        fifo_live(q, l, 0);
         q->total++;
         return;
     }
@@ -856,6 +1005,7 @@ static void outq_add(struct outq *q, enum outq_kind kind, const char *who, struc
             note->toff = l->toff;
             note->tlen = l->tlen;
             note->note = 1;
+            chain_put(q, CH_SEQ, note);
             owner_push(q, o, 1, note);
             o->dropped = 1;
             log_msg(LOG_WARN, "outq: %d lines waiting for %s; dropping the rest of an answer",
@@ -865,6 +1015,14 @@ static void outq_add(struct outq *q, enum outq_kind kind, const char *who, struc
         return;
     }
     owner_push(q, o, 1, l);
+}
+
+/* outq_place, and what waits of the lines said (low) known again. */
+static void outq_add(struct outq *q, enum outq_kind kind, const char *who, struct oline *l,
+                     double now)
+{
+    outq_place(q, kind, who, l, now);
+    low_advance(q); /* l may be a protocol line, or dropped */
 }
 
 /* 1 if s is usable as a command or target word on the wire. */
@@ -938,7 +1096,6 @@ void outq_msg_about(struct outq *q, enum outq_kind kind, const char *cmd, const 
         l->tlen = (unsigned char)strlen(target);
         l->about = about;
         l->step = about ? step : 0;
-        about_index(q, l);
         l->cut = cut;
         outq_add(q, kind, owner, l, now);
         p += n;
@@ -977,6 +1134,18 @@ static struct oline *outq_line_from(const char *line)
 void outq_raw(struct outq *q, const char *line)
 {
     outq_add(q, OUTQ_PROTOCOL, NULL, outq_line_from(line ? line : ""), q->now);
+}
+
+void outq_query(struct outq *q, const char *line)
+{
+    struct oline *l = outq_line_from(line ? line : "");
+
+    l->seq = ++q->seq;
+    l->kind = OUTQ_PROTOCOL;
+    l->at = q->now;
+    low_advance(q);
+    fifo_push(&q->query, l);
+    q->total++;
 }
 
 /* ------------------------------------------------------------ taking */
@@ -1060,18 +1229,26 @@ static void hold(struct held_back *h, const struct oline *l, int chan)
  * lines after it holds no prompt alone). */
 static int bundle_need(const struct outq *q, const struct oline *l)
 {
-    int need = 1;
-
-    for (const struct oline *p = l->next; p && need < q->burst; p = p->next) {
-        char name[OUTQ_NAME_MAX];
-        if (p->about != l->about)
-            continue;
-        line_target(p, name);
-        if (is_channel(name))
-            return 1;
-        need += p->step > 0;
-    }
-    return need;
+    if (q->burst <= 1)
+        return 1;
+    /* The bout's lines waiting after l, found in its chain (a few lines,
+     * whatever else waits): the first channel line, and the prompts
+     * before it. */
+    int64_t chan_at = INT64_MAX;
+    const struct oline *first = chain_head(q, CH_ABOUT, about_key(l->about));
+    for (const struct oline *p = first; p; p = p->cnext[CH_ABOUT])
+        if (p->about == l->about && p->in == &q->live && p->pos > l->pos && p->pos < chan_at &&
+            line_is_channel(p))
+            chan_at = p->pos;
+    int prompts = 0;
+    for (const struct oline *p = first; p; p = p->cnext[CH_ABOUT])
+        prompts += p->about == l->about && p->in == &q->live && p->pos > l->pos &&
+                   p->pos < chan_at && p->step > 0 && !line_is_channel(p);
+    /* In the order said: the burst is reached first, or the channel line
+     * (alone then), or the end of the queue. */
+    if (1 + prompts >= q->burst)
+        return q->burst;
+    return chan_at < INT64_MAX ? 1 : 1 + prompts;
 }
 
 /* The seconds until the bucket holds bundle_need(l) tokens (0: now). */
@@ -1142,14 +1319,15 @@ static struct oline *owner_pick(struct outq *q, int bulk, double now)
     struct oline *best = NULL;
     double best_served = 0;
 
-    for (int i = 0; i < q->nown; i++) {
-        struct owner *o = q->own[i];
+    for (int i = 0; i < q->nact[bulk]; i++) {
+        struct owner *o = q->act[bulk][i];
         struct oline *l = o->q[bulk].head;
-        if (!l || line_wait(q, l, now) > 0)
-            continue;
         double s = decayed(o, now);
-        if (!best || s < best_served - OUTQ_EPSILON ||
-            (s < best_served + OUTQ_EPSILON && l->seq < best->seq)) {
+        /* Whether his target may take it only once he would be chosen:
+         * the same choice, with fewer lookups of targets. */
+        if ((!best || s < best_served - OUTQ_EPSILON ||
+             (s < best_served + OUTQ_EPSILON && l->seq < best->seq)) &&
+            line_wait(q, l, now) <= 0) {
             best = l;
             best_served = s;
         }
@@ -1214,21 +1392,23 @@ static struct oline *take_first(struct outq *q, double now)
         ((q->since_marker >= OUTQ_MARK_EVERY && !bundling(q) && marker_free(q, now)) ||
          q->mark_now))
         return marker_new(q);
-    if ((l = q->protocol.head)) {
-        fifo_unlink(&q->protocol, l);
+    if ((l = q->protocol.head) ||
+        ((l = q->query.head) && !q->held && q->now >= l->at + OUTQ_QUERY_WAIT - OUTQ_EPSILON)) {
+        fifo_unlink(l->in, l);
         return l;
     }
     return NULL;
 }
 
 /* Takes owner's line l (a reply or bulk) off his queue. */
-static struct oline *owner_take(struct oline *l)
+static struct oline *owner_take(struct outq *q, struct oline *l)
 {
     struct owner *o = l->own;
     int k = l->kind == OUTQ_BULK;
 
     fifo_unlink(&o->q[k], l);
     o->waiting[k]--;
+    active_sync(q, o, k);
     if (!o->waiting[1])
         o->dropped = 0;
     return l;
@@ -1273,13 +1453,17 @@ static struct oline *outq_take(struct outq *q, double now)
         return live;
     }
     q->live_run = 0;
+    if (!live && !rep && (l = q->query.head)) {
+        fifo_unlink(&q->query, l);
+        return l;
+    }
     if (rep && (!bulk || q->reply_run < OUTQ_REPLY_RUN)) {
         q->reply_run = bulk ? q->reply_run + 1 : 0;
-        return owner_take(rep);
+        return owner_take(q, rep);
     }
     if (bulk) {
         q->reply_run = 0;
-        return owner_take(bulk);
+        return owner_take(q, bulk);
     }
     return marker_due(q) ? marker_new(q) : NULL;
 }
@@ -1400,6 +1584,8 @@ static struct oline *batch_open(struct outq *q, struct oline *l, double tokens)
             !multiline_add(&q->ml, &b, text_len(next) + (next->cut == 2), next->cut != 0))
             break;
     }
+    active_sync(q, l->own, 0);
+    active_sync(q, l->own, 1);
     n = snprintf(buf, sizeof(buf), "BATCH -%s", q->batch_ref);
     struct oline *close = oline_new(buf, (size_t)n);
     close->kind = OUTQ_PROTOCOL;
@@ -1579,8 +1765,14 @@ int outq_pop(struct outq *q, double now, char *line)
     batch_text(q, l, line);
     q->popped = l;
     label(q, l);
-    if (q->nown > 32)
-        owners_tidy(q, now);
+    /* A few owners a line (every one of them when they have doubled
+     * since that was done): a constant cost a line, whatever their number. */
+    if (q->nown > 32) {
+        int all = q->nown > 2 * q->tidy_kept;
+        owners_tidy(q, now, all ? q->nown : OUTQ_TIDY_STEP);
+        if (all)
+            q->tidy_kept = q->nown;
+    }
     return 1;
 }
 
@@ -1623,11 +1815,10 @@ static double owners_wait(struct outq *q, double now, double tokens, double best
 {
     double full = tokens >= q->burst - OUTQ_EPSILON ? 0 : (q->burst - tokens) / q->rate;
 
-    for (int i = 0; i < q->nown; i++)
-        for (int k = 0; k < 2; k++) {
-            if (!q->own[i]->q[k].head)
-                continue;
-            double t = line_wait(q, q->own[i]->q[k].head, now);
+    /* No wait is under 0: once one is 0 the rest need not be looked at. */
+    for (int k = 0; k < 2 && best != 0; k++)
+        for (int i = 0; i < q->nact[k] && best != 0; i++) {
+            double t = line_wait(q, q->act[k][i]->q[k].head, now);
             if (k == 1 && t < full)
                 t = full;
             best = wait_min(best, t);
@@ -1672,34 +1863,21 @@ unsigned long outq_mark(const struct outq *q)
 
 int outq_delivered(const struct outq *q, unsigned long mark)
 {
-    const struct fifo *all[] = {&q->retry, &q->live, &q->window, &q->batch};
-
-    for (size_t k = 0; k < sizeof(all) / sizeof(all[0]); k++)
-        for (const struct oline *l = all[k]->head; l; l = l->next)
-            if (l->seq && l->seq <= mark && l->kind != OUTQ_PROTOCOL)
-                return 0;
-    for (int i = 0; i < q->nown; i++)
-        for (int k = 0; k < 2; k++)
-            if (q->own[i]->q[k].head && q->own[i]->q[k].head->seq <= mark)
-                return 0;
-    if (q->popped && q->markers && q->popped->kind != OUTQ_PROTOCOL && q->popped->seq <= mark)
-        return 0;
+    /* Every line said before low is gone; from there, the first one still
+     * here answers (the line just popped without markers is gone too). */
+    for (unsigned long s = q->low ? q->low : 1; s <= mark; s++) {
+        const struct oline *l = seq_line(q, s);
+        if (l && (l != q->popped || q->markers))
+            return 0;
+    }
     return 1;
 }
 
 int outq_queued(const struct outq *q, unsigned long mark)
 {
-    const struct fifo *all[] = {&q->retry, &q->live};
-
-    for (size_t k = 0; k < sizeof(all) / sizeof(all[0]); k++)
-        for (const struct oline *l = all[k]->head; l; l = l->next)
-            if (l->seq == mark)
-                return 1;
-    for (int i = 0; i < q->nown; i++)
-        for (int k = 0; k < 2; k++)
-            for (const struct oline *l = q->own[i]->q[k].head; l; l = l->next)
-                if (l->seq == mark)
-                    return 1;
+    for (const struct oline *l = chain_head(q, CH_SEQ, mark); l; l = l->cnext[CH_SEQ])
+        if (l->seq == mark && droppable(q, l))
+            return 1;
     return 0;
 }
 
@@ -1809,12 +1987,13 @@ static void requeue(struct outq *q, struct fifo *f)
         prev = l->prev;
         fifo_unlink(f, l);
         if (l->kind == OUTQ_LIVE) {
-            fifo_push_front(&q->live, l);
+            fifo_live(q, l, 1);
             q->total++;
         } else if ((l->kind == OUTQ_REPLY || l->kind == OUTQ_BULK) && l->own) {
             int k = l->kind == OUTQ_BULK;
             fifo_push_front(&l->own->q[k], l);
             l->own->waiting[k]++;
+            active_sync(q, l->own, k);
             q->total++;
         } else {
             oline_free(q, l);
@@ -1832,6 +2011,7 @@ void outq_disconnected(struct outq *q)
         oline_free(q, q->popped);
     q->popped = NULL;
     q->total -= fifo_free(q, &q->protocol);
+    q->total -= fifo_free(q, &q->query);
     for (struct oline *l = q->live.head, *next; l; l = next) {
         next = l->next;
         if (l->kind == OUTQ_ROUND) {
@@ -1871,6 +2051,7 @@ void outq_clear(struct outq *q)
     q->popped = NULL;
     fifo_free(q, &q->retry);
     fifo_free(q, &q->protocol);
+    fifo_free(q, &q->query);
     fifo_free(q, &q->live);
     fifo_free(q, &q->window);
     fifo_free(q, &q->batch);
@@ -1880,6 +2061,8 @@ void outq_clear(struct outq *q)
         fifo_free(q, &q->own[i]->q[1]);
         q->own[i]->waiting[0] = q->own[i]->waiting[1] = 0;
         q->own[i]->dropped = 0;
+        active_sync(q, q->own[i], 0);
+        active_sync(q, q->own[i], 1);
     }
     q->total = 0;
     q->since_marker = 0;

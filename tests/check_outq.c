@@ -1263,6 +1263,106 @@ START_TEST(test_target_hold)
 }
 END_TEST
 
+/* A query nobody waits for (whether a nick who joined is a bot) goes after
+ * live lines and replies, before bulk; one that waited OUTQ_QUERY_WAIT
+ * (10) seconds goes first. Gone with a lost connection. */
+START_TEST(test_query_after_replies)
+{
+    struct outq *q = outq_new(1, 1);
+    char all[4096], line[OUTQ_LINE_MAX];
+    double now = 0;
+
+    ck_assert_int_eq(outq_pop(q, now, line), 0);
+    outq_msg(q, OUTQ_BULK, "PRIVMSG", "dave", NULL, "report line");
+    outq_query(q, "WHO fl1 %tnf,355");
+    outq_query(q, "WHO fl2 %tnf,355");
+    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "#ring", "by", "by: Ringside 0.2.0");
+    outq_msg(q, OUTQ_LIVE, "PRIVMSG", "#ring", NULL, "round 1: jab");
+    outq_raw(q, "PONG :server");
+    ck_assert_int_eq(outq_len(q), 6);
+    ck_assert_int_eq(drain(q, &now, all, sizeof(all)), 6);
+    ck_assert_str_eq(all, "PONG :server\n"
+                          "PRIVMSG #ring :round 1: jab\n"
+                          "PRIVMSG #ring :by: Ringside 0.2.0\n"
+                          "WHO fl1 %tnf,355\n"
+                          "WHO fl2 %tnf,355\n"
+                          "PRIVMSG dave :report line\n");
+
+    /* Replies keep coming: the query waits, at most 10 seconds. */
+    outq_query(q, "WHO fl3 %tnf,355");
+    int whoat = -1;
+    for (int i = 0; i < 14; i++) {
+        outq_msg(q, OUTQ_REPLY, "PRIVMSG", "#ring", "by", "by: again");
+        now += 1;
+        REQUIRE(outq_pop(q, now, line));
+        if (strncmp(line, "WHO ", 4) == 0)
+            whoat = i;
+    }
+    ck_assert_int_eq(whoat, 9);
+    drain(q, &now, NULL, 0);
+
+    outq_query(q, "WHO fl4 %tnf,355");
+    outq_disconnected(q);
+    ck_assert_int_eq(outq_len(q), 0);
+    outq_free(q);
+}
+END_TEST
+
+/* Delivered: every line said up to a mark has gone (without markers) or
+ * was confirmed (with them), whatever order they went in; protocol lines
+ * and queries are not waited for. */
+START_TEST(test_delivered_any_order)
+{
+    struct outq *q = outq_new(10, 10);
+    char line[OUTQ_LINE_MAX];
+    double now = 0;
+
+    ck_assert(outq_delivered(q, outq_mark(q)));
+    outq_msg(q, OUTQ_BULK, "PRIVMSG", "dave", NULL, "report");
+    unsigned long first = outq_mark(q);
+    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "alice", NULL, "hello");
+    outq_msg(q, OUTQ_LIVE, "PRIVMSG", "#ring", NULL, "round 1");
+    unsigned long live = outq_mark(q);
+    outq_raw(q, "PONG :x");
+    outq_query(q, "WHO fl1 %tnf,355");
+    unsigned long mark = outq_mark(q);
+    ck_assert(!outq_delivered(q, first));
+    /* Protocol first, then the live line: still the bulk line waits. */
+    ck_assert_int_eq(outq_pop(q, now, line), 1);
+    ck_assert_str_eq(line, "PONG :x");
+    ck_assert_int_eq(outq_pop(q, now, line), 1);
+    ck_assert_str_eq(line, "PRIVMSG #ring :round 1");
+    ck_assert(!outq_delivered(q, live));
+    ck_assert_int_eq(outq_pop(q, now, line), 1);
+    ck_assert_str_eq(line, "PRIVMSG alice :hello");
+    ck_assert(!outq_delivered(q, first));
+    ck_assert_int_eq(outq_pop(q, now, line), 1);
+    ck_assert_str_eq(line, "WHO fl1 %tnf,355");
+    ck_assert(!outq_delivered(q, first));
+    ck_assert_int_eq(outq_pop(q, now + 1, line), 1);
+    ck_assert_str_eq(line, "PRIVMSG dave :report");
+    ck_assert(outq_delivered(q, mark)); /* the line just popped is gone */
+    outq_unpop(q);
+    ck_assert(!outq_delivered(q, first));
+    ck_assert_int_eq(outq_pop(q, now + 2, line), 1);
+    ck_assert_int_eq(outq_len(q), 0);
+    ck_assert(outq_delivered(q, mark));
+
+    /* With markers: confirmed by the server's answer. */
+    outq_set_markers(q, 1);
+    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "alice", NULL, "again");
+    mark = outq_mark(q);
+    ck_assert_int_eq(outq_pop(q, now + 3, line), 1);
+    ck_assert(!outq_delivered(q, mark));
+    ck_assert_int_eq(outq_pop(q, now + 3, line), 1);
+    ck_assert_str_eq(line, "PING :rs1");
+    ck_assert(!outq_delivered(q, mark));
+    ck_assert_int_eq(outq_pong(q, "rs1"), 1);
+    ck_assert(outq_delivered(q, mark));
+    outq_free(q);
+}
+END_TEST
+
 /* What a user typed goes out valid UTF-8 with no control of his: invalid
  * bytes and controls become U+FFFD, the bot's bold, colour and reset stay,
  * and a CTCP reply keeps its framing. */
@@ -1354,6 +1454,8 @@ Suite *outq_suite(void)
     tcase_add_test(tc, test_target_hold);
     tcase_add_test(tc, test_clean_on_queue);
     tcase_add_test(tc, test_clean_then_split);
+    tcase_add_test(tc, test_query_after_replies);
+    tcase_add_test(tc, test_delivered_any_order);
     suite_add_tcase(s, tc);
     return s;
 }
