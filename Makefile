@@ -65,8 +65,10 @@ PCRE_LIBS = $(shell pkg-config --libs libpcre2-8 2>/dev/null || echo -lpcre2-8)
 CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null || echo -lcheck)
 # libircclient has no pkg-config file (docs: irc-notes).
-BOT_LIBS = $(shell pkg-config --libs sqlite3 inih libcrypt openssl 2>/dev/null || \
-	echo -lsqlite3 -linih -lcrypt -lssl -lcrypto) -lircclient
+# OpenSSL is not linked: bot/tls.c loads it for a TLS connection only (its headers,
+# libssl-dev, are still needed to build).
+BOT_LIBS = $(shell pkg-config --libs sqlite3 inih libcrypt 2>/dev/null || \
+	echo -lsqlite3 -linih -lcrypt) -lircclient
 GAME_LIBS = $(shell pkg-config --libs sqlite3 2>/dev/null || echo -lsqlite3)
 WEB_LIBS = $(shell pkg-config --libs libmicrohttpd sqlite3 inih 2>/dev/null || \
 	echo -lmicrohttpd -lsqlite3 -linih) -pthread
