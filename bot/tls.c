@@ -56,7 +56,7 @@ static const struct tls_fn {
     TLS_FN(SSL_connect),
     TLS_FN(SSL_read),
     TLS_FN(SSL_write),
-    TLS_FN(SSL_pending),
+    TLS_FN(SSL_has_pending),
     TLS_FN(SSL_get_error),
     TLS_FN(SSL_get_verify_result),
     TLS_FN(SSL_get_version),

@@ -40,7 +40,7 @@ struct tls_lib {
     int (*SSL_connect)(SSL *ssl);
     int (*SSL_read)(SSL *ssl, void *buf, int num);
     int (*SSL_write)(SSL *ssl, const void *buf, int num);
-    int (*SSL_pending)(const SSL *ssl);
+    int (*SSL_has_pending)(const SSL *ssl);
     int (*SSL_get_error)(const SSL *ssl, int ret);
     long (*SSL_get_verify_result)(const SSL *ssl);
     const char *(*SSL_get_version)(const SSL *ssl);
