@@ -1120,8 +1120,10 @@ static int pump(struct bot *bot, double wait, const char **why)
         return -1;
     }
     /* The relay's lines are in libircclient's socket: read now, not at
-     * the next turn of the loop (a select(2) less for each). */
-    if (libfd >= 0 && conn_fed(st->conn)) {
+     * the next turn of the loop (a select(2) less for each). Only once
+     * registered: before, libircclient may still be connecting to the
+     * relay, and would take a read then for an error. */
+    if (conn_fed(st->conn) && st->registered && libfd >= 0) {
         FD_ZERO(&r);
         FD_ZERO(&w);
         FD_SET(libfd, &r);
