@@ -224,7 +224,8 @@ INSTALL_JOBS = 'install: sh tests/install_test.sh'
 # (tests/e2e/hybrid.sh prepares it beside ngircd), both at their default
 # flood settings. e2e_net.py: TLS, SASL and services accounts on InspIRCd 3
 # linked to Atheme, and ngircd over TLS, with certificates made by openssl.
-# e2e_weight.py: on plain ngircd the relay hands libircclient the socket.
+# e2e_weight.py: on plain ngircd the relay hands libircclient the socket; OpenSSL
+# is loaded only over TLS.
 E2E_ARGS = $(ASAN_BOT) $(SIM)
 E2E_SUITES = 'e2e_wire: E2E_JOBS=9 python3 tests/e2e/e2e_wire.py $(E2E_ARGS)' \
 	'e2e 1-5: E2E_ONLY=1,2,3,4,5 python3 tests/e2e/e2e.py $(E2E_ARGS)' \
