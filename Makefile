@@ -65,8 +65,10 @@ PCRE_LIBS = $(shell pkg-config --libs libpcre2-8 2>/dev/null || echo -lpcre2-8)
 CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null || echo -lcheck)
 # libircclient has no pkg-config file (docs: irc-notes).
-BOT_LIBS = $(shell pkg-config --libs sqlite3 inih libcrypt openssl 2>/dev/null || \
-	echo -lsqlite3 -linih -lcrypt -lssl -lcrypto) -lircclient
+# OpenSSL is not linked: bot/tls.c loads it for a TLS connection only (its headers,
+# libssl-dev, are still needed to build).
+BOT_LIBS = $(shell pkg-config --libs sqlite3 inih libcrypt 2>/dev/null || \
+	echo -lsqlite3 -linih -lcrypt) -lircclient
 GAME_LIBS = $(shell pkg-config --libs sqlite3 2>/dev/null || echo -lsqlite3)
 WEB_LIBS = $(shell pkg-config --libs libmicrohttpd sqlite3 inih 2>/dev/null || \
 	echo -lmicrohttpd -lsqlite3 -linih) -pthread
@@ -232,7 +234,8 @@ INSTALL_JOBS = 'install: sh tests/install_test.sh'
 # (tests/e2e/hybrid.sh prepares it beside ngircd), both at their default
 # flood settings. e2e_net.py: TLS, SASL and services accounts on InspIRCd 3
 # linked to Atheme, and ngircd over TLS, with certificates made by openssl.
-# e2e_weight.py: on plain ngircd the relay hands libircclient the socket.
+# e2e_weight.py: on plain ngircd the relay hands libircclient the socket; OpenSSL
+# is loaded only over TLS.
 E2E_ARGS = $(ASAN_BOT) $(SIM)
 E2E_SUITES = 'e2e_wire: E2E_JOBS=9 python3 tests/e2e/e2e_wire.py $(E2E_ARGS)' \
 	'e2e 1-5: E2E_ONLY=1,2,3,4,5 python3 tests/e2e/e2e.py $(E2E_ARGS)' \

@@ -246,6 +246,9 @@ int conn_busy(const struct conn *c);
 /* Moves bytes after select; `libfd` is libircclient's socket. 0, or -1
  * once the connection is over (conn_error says why). */
 int conn_process(struct conn *c, fd_set *r, fd_set *w, int libfd);
+/* 1 once after a conn_process that handed libircclient bytes (they are in
+ * its socket now: it may read them at once, without another select). */
+int conn_fed(struct conn *c);
 /* Why the connection is over, or NULL while it is not. */
 const char *conn_error(const struct conn *c);
 /* 1 if the capability `name` (extended-join, account-notify, sasl: logged

@@ -60,12 +60,8 @@
 #include <unistd.h>
 #include <arpa/inet.h>
 
-#include <openssl/err.h>
-#include <openssl/evp.h>
-#include <openssl/ssl.h>
-#include <openssl/x509v3.h>
-
 #include "bot.h"
+#include "tls.h"
 
 #define CONN_BUF         20480 /* bytes: a tagged line may be 8191 + 512 */
 #define CONN_SLOW        4096  /* bytes waiting for the server: stop reading libircclient */
@@ -98,6 +94,7 @@ struct conn {
     int sfd; /* the server */
     unsigned short lport;
     struct addrinfo *addrs, *next_addr;
+    const struct tls_lib *lib; /* OpenSSL, loaded for a TLS connection only */
     SSL_CTX *ctx;
     SSL *ssl;
     int ssl_want_write;        /* the last TLS call wants the socket writable */
@@ -140,6 +137,7 @@ struct conn {
     char relay_seps[8]; /* draft/relaymsg: what marks a relayed nick */
     int welcomed;       /* the end of the MOTD (376 or 422): ISUPPORT is all in */
     int spliced;        /* libircclient reads and writes the server's socket itself */
+    int fed;            /* bytes went to libircclient since conn_fed asked */
 };
 
 /* The capabilities asked for when offered, and their bits in c->caps. */
@@ -242,14 +240,14 @@ static void send_line(struct conn *c, const char *line)
 
 /* Why OpenSSL's last call failed, in text[size] (SSL_WHY_MAX is enough);
  * returns text, or a constant when OpenSSL says nothing. */
-static const char *ssl_reason(char *text, size_t size)
+static const char *ssl_reason(const struct conn *c, char *text, size_t size)
 {
-    unsigned long e = ERR_get_error();
+    unsigned long e = c->lib->ERR_get_error();
 
     if (!e)
         return "the connection closed during the TLS handshake";
-    ERR_error_string_n(e, text, size);
-    ERR_clear_error();
+    c->lib->ERR_error_string_n(e, text, size);
+    c->lib->ERR_clear_error();
     return text;
 }
 
@@ -303,49 +301,58 @@ static int tls_setup(struct conn *c)
     const struct config *cfg = c->cfg;
     char why[SSL_WHY_MAX];
 
-    c->ctx = SSL_CTX_new(TLS_client_method());
+    c->lib = tls_lib_load(why, sizeof(why));
+    if (!c->lib)
+        return fail(c, "TLS: %s", why);
+    c->ctx = c->lib->SSL_CTX_new(c->lib->TLS_client_method());
     if (!c->ctx)
-        return fail(c, "TLS: %s", ssl_reason(why, sizeof(why)));
-    SSL_CTX_set_min_proto_version(c->ctx, TLS1_2_VERSION);
+        return fail(c, "TLS: %s", ssl_reason(c, why, sizeof(why)));
+    c->lib->SSL_CTX_ctrl(c->ctx, SSL_CTRL_SET_MIN_PROTO_VERSION, TLS1_2_VERSION, NULL);
+    /* Read ahead: one read(2) takes a record's header and body together
+     * (and what follows), instead of one for each and a third to hear
+     * EAGAIN: server_read stops once OpenSSL holds nothing more. */
+    c->lib->SSL_CTX_ctrl(c->ctx, SSL_CTRL_SET_READ_AHEAD, 1, NULL);
     if (c->verify) {
-        SSL_CTX_set_verify(c->ctx, SSL_VERIFY_PEER, NULL);
+        c->lib->SSL_CTX_set_verify(c->ctx, SSL_VERIFY_PEER, NULL);
         if (cfg->tls_ca_file[0]) {
-            if (SSL_CTX_load_verify_locations(c->ctx, cfg->tls_ca_file, NULL) != 1)
+            if (c->lib->SSL_CTX_load_verify_locations(c->ctx, cfg->tls_ca_file, NULL) != 1)
                 return fail(c, "TLS: cannot read the CA certificates in tls_ca_file %s: %s",
-                            cfg->tls_ca_file, ssl_reason(why, sizeof(why)));
-        } else if (SSL_CTX_set_default_verify_paths(c->ctx) != 1) {
+                            cfg->tls_ca_file, ssl_reason(c, why, sizeof(why)));
+        } else if (c->lib->SSL_CTX_set_default_verify_paths(c->ctx) != 1) {
             return fail(c, "TLS: cannot read the system's CA certificates: %s",
-                        ssl_reason(why, sizeof(why)));
+                        ssl_reason(c, why, sizeof(why)));
         }
     } else {
-        SSL_CTX_set_verify(c->ctx, SSL_VERIFY_NONE, NULL);
+        c->lib->SSL_CTX_set_verify(c->ctx, SSL_VERIFY_NONE, NULL);
     }
     if (cfg->tls_cert_file[0]) {
         const char *key = cfg->tls_key_file[0] ? cfg->tls_key_file : cfg->tls_cert_file;
-        if (SSL_CTX_use_certificate_chain_file(c->ctx, cfg->tls_cert_file) != 1)
+        if (c->lib->SSL_CTX_use_certificate_chain_file(c->ctx, cfg->tls_cert_file) != 1)
             return fail(c, "TLS: cannot read the client certificate tls_cert_file %s: %s",
-                        cfg->tls_cert_file, ssl_reason(why, sizeof(why)));
-        if (SSL_CTX_use_PrivateKey_file(c->ctx, key, SSL_FILETYPE_PEM) != 1)
+                        cfg->tls_cert_file, ssl_reason(c, why, sizeof(why)));
+        if (c->lib->SSL_CTX_use_PrivateKey_file(c->ctx, key, SSL_FILETYPE_PEM) != 1)
             return fail(c, "TLS: cannot read the client key %s: %s", key,
-                        ssl_reason(why, sizeof(why)));
-        if (SSL_CTX_check_private_key(c->ctx) != 1)
+                        ssl_reason(c, why, sizeof(why)));
+        if (c->lib->SSL_CTX_check_private_key(c->ctx) != 1)
             return fail(c, "TLS: the key %s does not belong to the certificate %s", key,
                         cfg->tls_cert_file);
     }
-    c->ssl = SSL_new(c->ctx);
+    c->ssl = c->lib->SSL_new(c->ctx);
     if (!c->ssl)
-        return fail(c, "TLS: %s", ssl_reason(why, sizeof(why)));
-    SSL_set_mode(c->ssl, SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER);
+        return fail(c, "TLS: %s", ssl_reason(c, why, sizeof(why)));
+    c->lib->SSL_ctrl(c->ssl, SSL_CTRL_MODE,
+                     SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER, NULL);
     struct in6_addr any;
     int literal =
         inet_pton(AF_INET, cfg->server, &any) == 1 || inet_pton(AF_INET6, cfg->server, &any) == 1;
     if (!literal)
-        SSL_set_tlsext_host_name(c->ssl, cfg->server); /* SNI: names only */
+        c->lib->SSL_ctrl(c->ssl, SSL_CTRL_SET_TLSEXT_HOSTNAME, TLSEXT_NAMETYPE_host_name,
+                         (void *)cfg->server); /* SNI: names only */
     if (c->verify) {
-        X509_VERIFY_PARAM *p = SSL_get0_param(c->ssl);
-        X509_VERIFY_PARAM_set_hostflags(p, X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS);
-        int ok = literal ? X509_VERIFY_PARAM_set1_ip_asc(p, cfg->server)
-                         : X509_VERIFY_PARAM_set1_host(p, cfg->server, 0);
+        X509_VERIFY_PARAM *p = c->lib->SSL_get0_param(c->ssl);
+        c->lib->X509_VERIFY_PARAM_set_hostflags(p, X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS);
+        int ok = literal ? c->lib->X509_VERIFY_PARAM_set1_ip_asc(p, cfg->server)
+                         : c->lib->X509_VERIFY_PARAM_set1_host(p, cfg->server, 0);
         if (ok != 1)
             return fail(c, "TLS: cannot check the server's name %s", cfg->server);
     }
@@ -425,9 +432,9 @@ void conn_close(struct conn *c)
     if (!c)
         return;
     if (c->ssl)
-        SSL_free(c->ssl);
+        c->lib->SSL_free(c->ssl);
     if (c->ctx)
-        SSL_CTX_free(c->ctx);
+        c->lib->SSL_CTX_free(c->ctx);
     if (c->addrs)
         freeaddrinfo(c->addrs);
     if (c->lfd >= 0)
@@ -715,6 +722,30 @@ static int context_denied(const char *list)
     return named || (all && !exempt);
 }
 
+/* Encodes in[len] in base64 (RFC 4648, with padding) into out, which holds
+ * 4 * ((len + 2) / 3) + 1 bytes; returns the length written (without the
+ * NUL). Here rather than OpenSSL's, which a plaintext connection with SASL
+ * PLAIN would otherwise have to load. */
+static int base64_encode(char *out, const unsigned char *in, size_t len)
+{
+    static const char digits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    char *o = out;
+
+    for (size_t i = 0; i < len; i += 3) {
+        unsigned long v = (unsigned long)in[i] << 16;
+        if (i + 1 < len)
+            v |= (unsigned long)in[i + 1] << 8;
+        if (i + 2 < len)
+            v |= in[i + 2];
+        *o++ = digits[(v >> 18) & 63];
+        *o++ = digits[(v >> 12) & 63];
+        *o++ = i + 1 < len ? digits[(v >> 6) & 63] : '=';
+        *o++ = i + 2 < len ? digits[v & 63] : '=';
+    }
+    *o = '\0';
+    return (int)(o - out);
+}
+
 /* The SASL payload for the server's "AUTHENTICATE +": PLAIN's
  * authzid NUL authcid NUL password in base64, 400 bytes a line (and "+"
  * after a last full line); EXTERNAL's empty answer. */
@@ -738,7 +769,7 @@ static void sasl_answer(struct conn *c)
     str_ch(&plain, '\0');
     str_cat(&plain, cfg->sasl_password);
     char b64[sizeof(raw) * 4 / 3 + 8];
-    int len = EVP_EncodeBlock((unsigned char *)b64, (const unsigned char *)plain.p, (int)plain.len);
+    int len = base64_encode(b64, (const unsigned char *)plain.p, plain.len);
     explicit_bzero(raw, sizeof(raw));
     char line[SASL_CHUNK + 16];
     int off = 0;
@@ -1097,30 +1128,31 @@ static void up(struct conn *c)
 
 static void handshake(struct conn *c)
 {
-    ERR_clear_error();
-    int rc = SSL_connect(c->ssl);
+    c->lib->ERR_clear_error();
+    int rc = c->lib->SSL_connect(c->ssl);
     if (rc == 1) {
         log_msg(LOG_INFO, "TLS with %s:%d: %s, %s%s", c->cfg->server, c->port,
-                SSL_get_version(c->ssl), SSL_get_cipher(c->ssl),
+                c->lib->SSL_get_version(c->ssl),
+                c->lib->SSL_CIPHER_get_name(c->lib->SSL_get_current_cipher(c->ssl)),
                 c->verify ? ", certificate verified" : ", certificate NOT verified");
         up(c);
         return;
     }
-    int e = SSL_get_error(c->ssl, rc);
+    int e = c->lib->SSL_get_error(c->ssl, rc);
     if (e == SSL_ERROR_WANT_READ || e == SSL_ERROR_WANT_WRITE) {
         c->ssl_want_write = e == SSL_ERROR_WANT_WRITE;
         return;
     }
-    long v = SSL_get_verify_result(c->ssl);
+    long v = c->lib->SSL_get_verify_result(c->ssl);
     if (v != X509_V_OK) {
         fail(c,
              "TLS: the certificate of %s:%d is refused: %s (check tls_ca_file and the server "
              "name; never retried without TLS)",
-             c->cfg->server, c->port, X509_verify_cert_error_string(v));
+             c->cfg->server, c->port, c->lib->X509_verify_cert_error_string(v));
     } else {
         char why[SSL_WHY_MAX];
         fail(c, "TLS handshake with %s:%d failed: %s", c->cfg->server, c->port,
-             ssl_reason(why, sizeof(why)));
+             ssl_reason(c, why, sizeof(why)));
     }
 }
 
@@ -1138,7 +1170,7 @@ static void tcp_connected(struct conn *c)
         return;
     }
     if (c->tls) {
-        SSL_set_fd(c->ssl, c->sfd);
+        c->lib->SSL_set_fd(c->ssl, c->sfd);
         c->state = ST_HANDSHAKE;
         handshake(c);
     } else {
@@ -1155,21 +1187,22 @@ static void server_read(struct conn *c)
         size_t room = bytes_reserve(&c->srx, c->srx.n + READ_CHUNK);
         ssize_t n;
         if (c->ssl) {
-            ERR_clear_error();
-            int rc = SSL_read(c->ssl, c->srx.d + c->srx.n, (int)room);
+            c->lib->ERR_clear_error();
+            int rc = c->lib->SSL_read(c->ssl, c->srx.d + c->srx.n, (int)room);
             if (rc <= 0) {
-                int e = SSL_get_error(c->ssl, rc);
+                int e = c->lib->SSL_get_error(c->ssl, rc);
                 if (e == SSL_ERROR_WANT_READ)
                     return;
                 if (e == SSL_ERROR_WANT_WRITE) {
                     c->ssl_want_write = 1;
                     return;
                 }
-                if (e == SSL_ERROR_ZERO_RETURN || (e == SSL_ERROR_SYSCALL && !ERR_peek_error())) {
+                if (e == SSL_ERROR_ZERO_RETURN ||
+                    (e == SSL_ERROR_SYSCALL && !c->lib->ERR_peek_error())) {
                     c->eof = 1;
                 } else {
                     char why[SSL_WHY_MAX];
-                    fail(c, "TLS: %s", ssl_reason(why, sizeof(why)));
+                    fail(c, "TLS: %s", ssl_reason(c, why, sizeof(why)));
                 }
                 return;
             }
@@ -1187,8 +1220,8 @@ static void server_read(struct conn *c)
         }
         c->srx.n += (size_t)n;
         /* A short read took all there was: no second read to hear EAGAIN
-         * (TLS reads on, for what OpenSSL holds decrypted). */
-        if (!c->ssl && (size_t)n < room)
+         * (TLS reads on while OpenSSL holds bytes, decrypted or not yet). */
+        if ((size_t)n < room && (!c->ssl || !c->lib->SSL_has_pending(c->ssl)))
             return;
     }
 }
@@ -1198,16 +1231,16 @@ static void server_write(struct conn *c)
     while (c->stx.n) {
         ssize_t n;
         if (c->ssl) {
-            ERR_clear_error();
-            int rc = SSL_write(c->ssl, c->stx.d, (int)c->stx.n);
+            c->lib->ERR_clear_error();
+            int rc = c->lib->SSL_write(c->ssl, c->stx.d, (int)c->stx.n);
             if (rc <= 0) {
-                int e = SSL_get_error(c->ssl, rc);
+                int e = c->lib->SSL_get_error(c->ssl, rc);
                 if (e == SSL_ERROR_WANT_WRITE || e == SSL_ERROR_WANT_READ) {
                     c->ssl_want_write = e == SSL_ERROR_WANT_WRITE;
                     return;
                 }
                 char why[SSL_WHY_MAX];
-                fail(c, "TLS: %s", ssl_reason(why, sizeof(why)));
+                fail(c, "TLS: %s", ssl_reason(c, why, sizeof(why)));
                 return;
             }
             n = rc;
@@ -1304,6 +1337,7 @@ static void lib_write(struct conn *c)
             return;
         }
         bytes_drop(&c->ctx_out, (size_t)n);
+        c->fed = 1;
     }
 }
 
@@ -1340,11 +1374,12 @@ void conn_fds(struct conn *c, fd_set *r, fd_set *w, int *maxfd)
 
 int conn_busy(const struct conn *c)
 {
-    return c->state == ST_UP && c->ssl && SSL_pending(c->ssl) > 0 && bytes_room(&c->srx);
+    return c->state == ST_UP && c->ssl && c->lib->SSL_has_pending(c->ssl) && bytes_room(&c->srx);
 }
 
 /* Whether a read may bring something: the socket is readable, or (TLS)
- * OpenSSL holds decrypted bytes or waited for the socket to be writable.
+ * OpenSSL holds bytes (decrypted, or read ahead and not yet) or waited for
+ * the socket to be writable.
  * A read on every turn of the loop would cost a system call each time. */
 static int server_readable(struct conn *c, fd_set *r, fd_set *w)
 {
@@ -1352,7 +1387,8 @@ static int server_readable(struct conn *c, fd_set *r, fd_set *w)
         return 0;
     if (FD_ISSET(c->sfd, r))
         return 1;
-    return c->ssl && ((c->ssl_want_write && FD_ISSET(c->sfd, w)) || SSL_pending(c->ssl) > 0);
+    return c->ssl &&
+           ((c->ssl_want_write && FD_ISSET(c->sfd, w)) || c->lib->SSL_has_pending(c->ssl));
 }
 
 /* The server's side, by state: the TCP connection made, the TLS
@@ -1435,7 +1471,10 @@ int conn_process(struct conn *c, fd_set *r, fd_set *w, int libfd)
     if (c->lfd >= 0 && FD_ISSET(c->lfd, r))
         lib_accept(c, libfd);
     server_step(c, r, w);
-    if (c->cfd >= 0 && FD_ISSET(c->cfd, r))
+    /* libircclient's socket was writable: it has just sent what it held,
+     * so that is read now rather than at the next turn of the loop (one
+     * select(2) less for each batch of lines the bot sends). */
+    if (c->cfd >= 0 && (FD_ISSET(c->cfd, r) || (libfd >= 0 && FD_ISSET(libfd, w))))
         lib_read(c);
     if (c->state == ST_UP)
         relay(c);
@@ -1449,6 +1488,14 @@ int conn_process(struct conn *c, fd_set *r, fd_set *w, int libfd)
         return -1;
     splice(c, libfd);
     return 0;
+}
+
+int conn_fed(struct conn *c)
+{
+    int fed = c->fed;
+
+    c->fed = 0;
+    return fed;
 }
 
 /* ------------------------------------------------------ without sockets */

@@ -1119,6 +1119,20 @@ static int pump(struct bot *bot, double wait, const char **why)
         *why = conn_error(st->conn);
         return -1;
     }
+    /* The relay's lines are in libircclient's socket: read now, not at
+     * the next turn of the loop (a select(2) less for each). Only once
+     * registered: before, libircclient may still be connecting to the
+     * relay, and would take a read then for an error. */
+    if (conn_fed(st->conn) && st->registered && libfd >= 0) {
+        FD_ZERO(&r);
+        FD_ZERO(&w);
+        FD_SET(libfd, &r);
+        if (irc_process_select_descriptors(st->s, &r, &w) != 0 || !irc_is_connected(st->s)) {
+            int e = irc_errno(st->s);
+            *why = e ? irc_strerror(e) : "connection closed";
+            return -1;
+        }
+    }
     return 0;
 }
 

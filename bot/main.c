@@ -241,8 +241,9 @@ static int args_read(int argc, char **argv, const char **path, int *init)
  * work, the game's loading) back to the system: the bot runs for months
  * and would otherwise keep those pages resident, about a fifth of its
  * private memory (bench/peers_bench.py's bot.private_kb). */
-static void memory_give_back(void)
+static void memory_give_back(struct db *db)
 {
+    db_release_memory(db);
 #ifdef __GLIBC__
     malloc_trim(0);
 #endif
@@ -281,7 +282,7 @@ static int bot_open(struct bot *bot, int init)
         return 1;
     }
     league_unfinished_report(bot->game);
-    memory_give_back();
+    memory_give_back(bot->db);
     return 0;
 }
 

@@ -107,6 +107,10 @@ const char *db_why(struct db *db);
 /* How long a statement waits for another connection's lock, in ms (5000
  * from db_open; the bot waits less, so that its loop never stalls). */
 void db_busy_timeout(struct db *db, int ms);
+/* Gives back the memory the connection holds but does not need now (the
+ * page cache's unused pages: what opening and loading read); the next
+ * reads fill it again as they need. NULL is harmless. */
+void db_release_memory(struct db *db);
 
 /* Finalizes every statement and closes the file; NULL is harmless. */
 /* Opens an existing database for reading only: nothing is created,

@@ -63,6 +63,12 @@ void db_busy_timeout(struct db *db, int ms)
         sqlite3_busy_timeout(db->conn, ms);
 }
 
+void db_release_memory(struct db *db)
+{
+    if (db && db->backend == DB_BACKEND_SQLITE)
+        sqlite3_db_release_memory(db->conn);
+}
+
 int db_id(struct db *db, char *buf, size_t len)
 {
     struct dbs *q = dbs_table(db, STMT_META_ID);

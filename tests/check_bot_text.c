@@ -556,6 +556,32 @@ START_TEST(test_conn_sasl_unasked)
 }
 END_TEST
 
+/* SASL PLAIN's payload is base64 encoded by conn.c itself (OpenSSL is
+ * loaded for TLS only): "user NUL user NUL password", with each padding. */
+START_TEST(test_conn_sasl_plain_base64)
+{
+    static const char *const cases[][2] = {
+        {"p", "AUTHENTICATE Ym90AGJvdABw\r\n"},
+        {"pw", "AUTHENTICATE Ym90AGJvdABwdw==\r\n"},
+        {"pwd", "AUTHENTICATE Ym90AGJvdABwd2Q=\r\n"},
+    };
+    struct config cfg;
+    char lib[512], server[512];
+
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        config_defaults(&cfg);
+        cfg.sasl_mechanism = SASL_PLAIN;
+        snprintf(cfg.sasl_username, sizeof(cfg.sasl_username), "bot");
+        snprintf(cfg.sasl_password, sizeof(cfg.sasl_password), "%s", cases[i][0]);
+        struct conn *c = conn_offline(&cfg);
+        conn_run(c, ":srv CAP * LS :sasl\r\n:srv CAP * ACK :sasl\r\n", lib, server, sizeof(lib));
+        conn_run(c, "AUTHENTICATE +\r\n", lib, server, sizeof(lib));
+        ck_assert_str_eq(server, cases[i][1]);
+        conn_close(c);
+    }
+}
+END_TEST
+
 Suite *bot_text_suite(void)
 {
     Suite *s = suite_create("bot_text");
@@ -584,6 +610,7 @@ Suite *bot_text_suite(void)
     tcase_add_test(tc, test_conn_lines);
     tcase_add_test(tc, test_conn_903_unasked);
     tcase_add_test(tc, test_conn_sasl_unasked);
+    tcase_add_test(tc, test_conn_sasl_plain_base64);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -14,17 +14,27 @@ is over (bot/conn.c, splice):
      connection end, connects again, steps aside again, and answers;
   3. SIGTERM: exit 0, no sanitizer report.
 (TLS and servers with capabilities keep the relay: e2e_net.py, e2e_caps.py.)
+
+OpenSSL is loaded only for a TLS connection (bot/tls.c): the plaintext bot
+above never maps libssl or libcrypto (checked in 1 and 2), and then, in a
+run of its own on ngircd over TLS with the certificate verified:
+  4. the bot maps libssl once connected, answers word for word, and exits 0
+     on SIGTERM with no sanitizer report.
 """
 
 import os
 import re
 import shutil
 import sys
+import tempfile
+import time
+import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import e2e  # noqa: E402
 import e2e_bouts  # noqa: E402
-from e2e import CHANNEL, Client, check  # noqa: E402
+import e2e_net  # noqa: E402
+from e2e import CHANNEL, Client, check, tail  # noqa: E402
 
 SPLICED = r"debug a plain server: libircclient reads and writes its socket directly"
 VERSION = re.compile(r"^Ringside \S+, an IRC boxing bot \(rules: [a-z, ]+\)$")
@@ -44,6 +54,17 @@ def sockets(env):
     return out
 
 
+def openssl_maps(env):
+    """The OpenSSL libraries the bot has mapped (file names, once each)."""
+    out = set()
+    with open("/proc/%d/maps" % env.bot.pid) as f:
+        for line in f:
+            name = os.path.basename(line.split()[-1]) if len(line.split()) > 5 else ""
+            if name.startswith(("libssl.so", "libcrypto.so")):
+                out.add(name)
+    return sorted(out)
+
+
 def answers(env, nick):
     """The bot answers `version` in private and `!version` in the channel
     (expect checks where the answer went), word for word."""
@@ -61,6 +82,7 @@ def s_spliced(env):
     check(len(socks) == 1, "the bot holds %d sockets, not just the server's: %s" %
           (len(socks), socks))
     answers(env, "weigher")
+    check(not openssl_maps(env), "a plaintext bot mapped OpenSSL: %s" % openssl_maps(env))
 
 
 def s_reconnect(env):
@@ -72,6 +94,20 @@ def s_reconnect(env):
     env.wait_log(SPLICED, since, timeout=30)
     check(len(sockets(env)) == 1, "after reconnecting the bot holds %s" % sockets(env))
     answers(env, "weigher2")
+    check(not openssl_maps(env), "after reconnecting, OpenSSL mapped: %s" % openssl_maps(env))
+
+
+def s_tls_loads(env):
+    """ngircd over TLS: OpenSSL is loaded for the connection, which is
+    verified, and the bot answers; SIGTERM: exit 0, no sanitizer report."""
+    env.start_bot()
+    check(re.search(r"TLS with 127\.0\.0\.1:%d: .*certificate verified" % env.tls_port,
+                    env.log_text()), "no verified TLS in the log", tail(env.bot_log, 15))
+    maps = openssl_maps(env)
+    check(any(m.startswith("libssl.so") for m in maps),
+          "connected over TLS without libssl mapped: %s" % maps)
+    answers(env, "tlsweigher")
+    e2e_bouts.s_stop(env)
 
 
 SCENARIOS = [
@@ -93,8 +129,40 @@ def main(argv):
         print("e2e_weight: ngircd is missing; apt-get install -y ngircd", file=sys.stderr)
         return 2
     env = e2e.Env(argv[1], "ngircd")
-    return e2e.run_suite(env, e2e.selected(SCENARIOS) + [STOP],
-                         "e2e_weight: %s against ngircd" % argv[1], stopping=e2e_bouts.s_stop)
+    rc = e2e.run_suite(env, e2e.selected(SCENARIOS) + [STOP],
+                       "e2e_weight: %s against ngircd" % argv[1], stopping=e2e_bouts.s_stop)
+    return tls_run(argv[1]) or rc
+
+
+def tls_run(bot):
+    """Scenario 4, on an ngircd with a TLS port of its own: 0 or 1."""
+    name = "TLS: OpenSSL loaded for the connection, verified, answers"
+    if os.environ.get("E2E_ONLY") and not e2e.selected([(name, s_tls_loads)]):
+        return 0
+    certdir = tempfile.mkdtemp(prefix="ringside-certs-")
+    env = None
+    t0 = time.monotonic()
+    try:
+        env = e2e_net.NetEnv(bot, "ngircd", e2e_net.make_certs(certdir), certdir)
+        env.start_server()
+        s_tls_loads(env)
+        print("ok - %s (%.1f s)" % (name, time.monotonic() - t0), flush=True)
+        return 0
+    except Exception as e:  # noqa: BLE001 - every failure is reported
+        print("FAIL - %s: %s" % (name, e), flush=True)
+        for line in (getattr(e, "detail", "") or traceback.format_exc()).splitlines():
+            print("#   " + line)
+        if env:
+            for line in tail(env.bot_log, 25).splitlines():
+                print("#   | " + line)
+            env.keep = True
+        return 1
+    finally:
+        if env:
+            env.cleanup()
+            if not env.keep:
+                shutil.rmtree(env.dir, ignore_errors=True)
+        shutil.rmtree(certdir, ignore_errors=True)
 
 
 if __name__ == "__main__":
