@@ -542,8 +542,9 @@ int users_account(const struct users *u, const char *nick, int64_t *account_id,
 
 /* How many nicks are remembered (for tests and diagnostics). */
 int users_count(const struct users *u);
-/* The nick identified as account `account_id` (the first one found), or
- * NULL when nobody is. Valid until the next users_ call. */
+/* The nick identified as account `account_id`, or NULL when nobody is;
+ * found through a hint by account (the last nick to identify as it when
+ * several did), else by a scan. Valid until the next users_ call. */
 const char *users_nick_of(const struct users *u, int64_t account_id);
 
 /* Inbound flood control ([flood] commands, commands_seconds,

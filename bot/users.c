@@ -53,6 +53,13 @@ struct users {
      * addressing with linear probing, at most half full. */
     int *slot;
     size_t nslot;
+    /* Who is identified as an account, by account id: an entry's place + 1
+     * in the first ACCT_PROBES slots from the id's home, set at login and
+     * when an entry moves; a hint only, checked at every use (the entry
+     * must still be identified as that account), so a stale or
+     * overwritten slot costs a scan, never a wrong nick. */
+    int *acct;
+    size_t nacct;
     enum casemapping cm;
     int cmds;             /* the inbound limit: cmds commands in window s */
     double window, pause; /* then ignored for pause s */
@@ -85,6 +92,7 @@ void users_free(struct users *u)
         return;
     free(u->v);
     free(u->slot);
+    free(u->acct);
     free(u);
 }
 
@@ -153,6 +161,62 @@ static void index_del(struct users *u, int i)
     u->slot[gap] = 0;
 }
 
+/* ------------------------------------------------- by account, hinted */
+
+#define ACCT_PROBES 4
+
+static size_t acct_home(const struct users *u, int64_t account_id)
+{
+    uint64_t h = (uint64_t)account_id * 0x9e3779b97f4a7c15u;
+    return (size_t)(h >> 32) & (u->nacct - 1);
+}
+
+/* Whether entry i (a place + 1 from the table, 0 for none) is the one
+ * identified as account_id. */
+static int acct_is(const struct users *u, int slot, int64_t account_id)
+{
+    return slot > 0 && slot <= u->n && u->v[slot - 1].identified &&
+           u->v[slot - 1].account_id == account_id;
+}
+
+/* Notes that entry i is identified as its account: in a free, stale or
+ * same-account slot of its probes, else over its home. */
+static void acct_put(struct users *u, int i)
+{
+    if (!u->nacct)
+        return;
+    int64_t id = u->v[i].account_id;
+    size_t home = acct_home(u, id);
+    for (size_t p = 0; p < ACCT_PROBES; p++) {
+        size_t k = (home + p) & (u->nacct - 1);
+        int at = u->acct[k];
+        if (!at || at == i + 1 || !acct_is(u, at, u->v[at - 1].account_id) ||
+            u->v[at - 1].account_id == id) {
+            u->acct[k] = i + 1;
+            return;
+        }
+    }
+    u->acct[home] = i + 1;
+}
+
+/* A table for `cap` entries, filled again from the array. */
+static void acct_rebuild(struct users *u, int cap)
+{
+    size_t want = 64;
+
+    while (want < 2 * (size_t)cap + 2)
+        want *= 2;
+    if (want != u->nacct) {
+        free(u->acct);
+        u->acct = xmalloc(want * sizeof(*u->acct));
+        u->nacct = want;
+    }
+    memset(u->acct, 0, u->nacct * sizeof(*u->acct));
+    for (int i = 0; i < u->n; i++)
+        if (u->v[i].identified)
+            acct_put(u, i);
+}
+
 /* Forgets entry i: the last one moves into its place. */
 static void remove_at(struct users *u, int i)
 {
@@ -165,6 +229,8 @@ static void remove_at(struct users *u, int i)
         index_put(u, i);
     }
     u->n--;
+    if (i != last && u->v[i].identified)
+        acct_put(u, i);
 }
 
 /* ------------------------------------------------------------ entries */
@@ -174,6 +240,8 @@ void users_reset(struct users *u)
     u->n = 0;
     if (u->slot)
         memset(u->slot, 0, u->nslot * sizeof(*u->slot));
+    if (u->acct)
+        memset(u->acct, 0, u->nacct * sizeof(*u->acct));
 }
 
 void users_set_casemap(struct users *u, enum casemapping cm)
@@ -209,6 +277,8 @@ static struct user *get(struct users *u, const char *nick)
     }
     if (2 * ((size_t)u->n + 1) + 2 > u->nslot)
         index_rebuild(u, u->cap);
+    if (2 * ((size_t)u->n + 1) + 2 > u->nacct)
+        acct_rebuild(u, u->cap);
     e = &u->v[u->n++];
     memset(e, 0, sizeof(*e));
     snprintf(e->nick, sizeof(e->nick), "%s", nick);
@@ -328,6 +398,7 @@ void users_login(struct users *u, const char *nick, int64_t account_id, const ch
     e->via_services = 0;
     e->account_id = account_id;
     snprintf(e->account, sizeof(e->account), "%s", account);
+    acct_put(u, (int)(e - u->v));
 }
 
 void users_login_services(struct users *u, const char *nick, int64_t account_id,
@@ -407,6 +478,15 @@ int users_count(const struct users *u)
 
 const char *users_nick_of(const struct users *u, int64_t account_id)
 {
+    if (u->nacct) {
+        size_t home = acct_home(u, account_id);
+        for (size_t p = 0; p < ACCT_PROBES; p++) {
+            int at = u->acct[(home + p) & (u->nacct - 1)];
+            if (acct_is(u, at, account_id))
+                return u->v[at - 1].nick;
+        }
+    }
+    /* Not noted (or overwritten): the array is the truth. */
     for (int i = 0; i < u->n; i++)
         if (u->v[i].identified && u->v[i].account_id == account_id)
             return u->v[i].nick;

@@ -1,5 +1,5 @@
 /* check_tables.c - the lookups that must not slow down with many bouts
- * (issue 28): the users' index of nicks (bot/users.c), the output queue's
+ * (issue 28): the users' index of nicks and of accounts (bot/users.c), the output queue's
  * indexes of owners, targets and stale-able lines (bot/outq.c), and the
  * live table of game/live.c through the bot, each checked against a plain
  * model after many additions, removals and moves. */
@@ -36,6 +36,12 @@ static void model_check(const struct users *u, const struct model *m)
         ck_assert_int_eq(users_account(u, m->nick[i], &id, NULL), m->account[i] != 0);
         if (m->account[i])
             ck_assert_int_eq(id, m->account[i]);
+        /* And back: the nick identified as that account (ids are i + 1). */
+        const char *nick = users_nick_of(u, i + 1);
+        if (m->account[i])
+            ck_assert_str_eq(nick ? nick : "(none)", m->nick[i]);
+        else
+            ck_assert_msg(nick == NULL, "account %d: %s", i + 1, nick);
     }
 }
 
