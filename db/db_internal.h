@@ -173,6 +173,12 @@ int db_kit_load(const char *text, struct sheet *s);
  * prepares it on first use, sql_pg.c). */
 const char *db_stmt_text(int which);
 
+/* SQLite: statement `which` of db.c's table, prepared at its first use
+ * (db_open checks them all and keeps only the transactions'); NULL with
+ * the reason in db->err if SQLite refuses it now (the schema changed
+ * under the connection). */
+sqlite3_stmt *db_stmt_get(struct db *db, int which);
+
 /* 1 for the statements of db.c's table that are INSERTs whose id is read
  * (dbs_insert_id): their SQL does not end in RETURNING id, which costs
  * SQLite a temporary table per row; the PostgreSQL backend adds

@@ -174,7 +174,7 @@ static int marker_after(struct db *db, const char *path, const char *marker, int
     char id[ID_LEN + 1], mine[ID_LEN + 1];
     int mark = marker_read(marker, id);
 
-    if (db_run(db, db->st[STMT_META_ID_MAKE], 0) != SQLITE_DONE ||
+    if (dbs_run(dbs_table(db, STMT_META_ID_MAKE)) != DBS_DONE ||
         db_id(db, mine, sizeof(mine)) != DB_OK) {
         why(err, errlen, "%s: %s", path, db_errmsg(db));
         return -1;

@@ -20,7 +20,7 @@ struct dbs *dbs_table(struct db *db, int which)
     /* Set at every use rather than at db_open: db.c prepares the table
      * and never needs to know of the layer. */
     q->db = db;
-    q->lite = db->st[which];
+    q->lite = db_stmt_get(db, which); /* NULL: the step fails with why */
     q->owner = DBS_OWN_TABLE;
     return q;
 }
@@ -69,6 +69,10 @@ int dbs_step(struct dbs *q)
 {
     if (q->pg)
         return dbs_pg_step(q);
+    if (!q->lite) { /* a table statement SQLite refused: db->err says why */
+        q->rc = SQLITE_ERROR;
+        return DBS_ERR;
+    }
     if (q->bad) {
         q->rc = SQLITE_MISUSE;
         db_bind_failed(q->db, q->lite);
@@ -84,6 +88,11 @@ int dbs_run(struct dbs *q)
 {
     if (q->pg)
         return dbs_pg_run(q);
+    if (!q->lite) {
+        q->rc = SQLITE_ERROR;
+        q->bad = 0;
+        return DBS_ERR;
+    }
     q->rc = db_run(q->db, q->lite, q->bad);
     q->bad = 0;
     return q->rc == SQLITE_DONE ? DBS_DONE : DBS_ERR;
@@ -128,7 +137,8 @@ void dbs_reset(struct dbs *q)
         dbs_pg_reset(q);
         return;
     }
-    db_stmt_done(q->lite);
+    if (q->lite)
+        db_stmt_done(q->lite);
     q->bad = 0;
 }
 
