@@ -764,4 +764,25 @@ int db_channel_remove(struct db *db, const char *name);
  * or -1 with db_errmsg. */
 int db_channel_list(struct db *db, char (*names)[DB_CHANNEL_MAX], int max);
 
+/* The migration to PostgreSQL (db/migrate.c, `ringside --migrate-to`). */
+/* A table copied and its rows (the target's count after the copy). */
+struct db_copied {
+    const char *table; /* static */
+    int64_t rows;
+};
+#define DB_COPY_TABLES 32 /* room for every table of the schema */
+/* Copies SQLite database `src` (at the latest schema) into PostgreSQL
+ * database `dst` (opened with db_open: Ringside's schema, and no row but
+ * its schema_version), every table in its id order, in one transaction of
+ * dst; the identity sequences then follow the ids copied. `shown` names
+ * dst in messages. out (DB_COPY_TABLES) gets each table and its rows, in
+ * the order copied, *n of them. DB_OK; or DB_ERROR with the one-line reason
+ * in db_errmsg(dst) and nothing written: a source table or column this
+ * program does not know, dst not empty ("URI is not empty: its table T
+ * holds N rows; ..."), or a failed read or write. */
+int db_copy_to(struct db *src, struct db *dst, const char *shown, struct db_copied *out, int *n);
+/* The ids of the bouts fought (live or over) after id `after`, ascending,
+ * at most max into ids (*n of them): DB_OK or DB_ERROR. */
+int db_bouts_fought(struct db *db, int64_t after, int64_t *ids, int max, int *n);
+
 #endif
