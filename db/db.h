@@ -771,6 +771,10 @@ struct db_copied {
     int64_t rows;
 };
 #define DB_COPY_TABLES 32 /* room for every table of the schema */
+/* Checks that SQLite database `src` holds the tables of the latest schema
+ * and no other: DB_OK, or DB_ERROR with the reason in db_errmsg(src) ("the
+ * database has a table this ringside does not know, NAME: ..."). */
+int db_copy_source_check(struct db *src);
 /* Copies SQLite database `src` (at the latest schema) into PostgreSQL
  * database `dst` (opened with db_open: Ringside's schema, and no row but
  * its schema_version), every table in its id order, in one transaction of

@@ -123,21 +123,19 @@ static int sql_int(struct db *db, const char *sql, const char *text, int64_t *v)
     return rc;
 }
 
-/* Checks that the tables of the source `src` are exactly migrate_tables:
- * DB_OK, or DB_ERROR with why in dst->err. */
-static int source_tables_check(struct db *src, struct db *dst)
+int db_copy_source_check(struct db *src)
 {
     struct dbs *q = dbs_prepare(src, "SELECT name FROM sqlite_master WHERE type = 'table' AND "
                                      "name NOT LIKE 'sqlite%' ORDER BY name");
-    int seen[MIGRATE_TABLES] = {0}, rc = DB_OK, step;
+    int seen[MIGRATE_TABLES] = {0}, rc = DB_OK, step = DBS_DONE;
 
     if (!q)
-        return fail_from(dst, src, "cannot list the tables of the database");
+        return fail_from(src, src, "cannot list the tables of the database");
     while (rc == DB_OK && (step = dbs_step(q)) == DBS_ROW) {
         const char *name = dbs_col_text(q, 0);
         int i = table_known(name);
         if (i < 0)
-            rc = db_fail(dst,
+            rc = db_fail(src,
                          "the database has a table this ringside does not know, %.64s: "
                          "migrate it with the ringside that made it",
                          name);
@@ -145,11 +143,11 @@ static int source_tables_check(struct db *src, struct db *dst)
             seen[i] = 1;
     }
     if (rc == DB_OK && step == DBS_ERR)
-        rc = fail_from(dst, src, "cannot list the tables of the database");
+        rc = fail_from(src, src, "cannot list the tables of the database");
     dbs_free(q);
     for (int i = 0; rc == DB_OK && i < MIGRATE_TABLES; i++)
         if (!seen[i])
-            rc = db_fail(dst, "the database has no table %s: it is not at the latest schema",
+            rc = db_fail(src, "the database has no table %s: it is not at the latest schema",
                          migrate_tables[i].name);
     return rc;
 }
@@ -365,7 +363,7 @@ static int table_finish(struct db *dst, int i, int64_t *rows)
 /* The copy itself, inside both transactions. */
 static int copy_all(struct db *src, struct db *dst, const char *shown, struct db_copied *out)
 {
-    int rc = source_tables_check(src, dst);
+    int rc = db_copy_source_check(src) == DB_OK ? DB_OK : fail_from(dst, src, "the source");
 
     if (rc == DB_OK)
         rc = target_empty_check(dst, shown);

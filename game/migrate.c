@@ -131,6 +131,8 @@ int game_migrate_to(const char *path, const char *uri, FILE *out, FILE *err)
                      "copies a SQLite database (set [bot] database to its file)\n");
     else if (!(src = db_open_readonly(path, why, sizeof(why))))
         fprintf(err, "ringside: %s\n", why);
+    else if (db_copy_source_check(src) != DB_OK)
+        fprintf(err, "ringside: %s\n", db_errmsg(src));
     else if (!(dst = db_open(uri, why, sizeof(why))))
         fprintf(err, "ringside: %s\n", why);
     else if (copy_say(src, dst, uri, out, err) == 0) {
