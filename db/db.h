@@ -785,6 +785,11 @@ int db_copy_source_check(struct db *src);
  * program does not know, dst not empty ("URI is not empty: its table T
  * holds N rows; ..."), or a failed read or write. */
 int db_copy_to(struct db *src, struct db *dst, const char *shown, struct db_copied *out, int *n);
+/* Takes away the schema db_open made in the PostgreSQL database `dst`
+ * (every table of Ringside's and the stamps' functions), when none of its
+ * tables holds a row: a refused migration into a database that had no
+ * schema leaves it as it was. DB_OK, or DB_ERROR (nothing dropped). */
+int db_copy_unmake(struct db *dst);
 /* The ids of the bouts fought (live or over) after id `after`, ascending,
  * at most max into ids (*n of them): DB_OK or DB_ERROR. */
 int db_bouts_fought(struct db *db, int64_t after, int64_t *ids, int max, int *n);

@@ -152,14 +152,40 @@ int db_copy_source_check(struct db *src)
     return rc;
 }
 
-/* Checks that the target holds no row (but meta's schema_version) and no
- * table but Ringside's: DB_OK, or DB_ERROR with why in dst->err. */
+/* The rows of target table i (but meta's schema_version) into *n. */
+static int rows_count(struct db *dst, int i, int64_t *n)
+{
+    struct str sql;
+    int rc;
+
+    str_init(&sql);
+    str_add(&sql, "SELECT count(*) FROM \"%s\"%s", migrate_tables[i].name,
+            strcmp(migrate_tables[i].name, "meta") == 0 ? " WHERE key <> 'schema_version'" : "");
+    rc = sql_int(dst, sql.p, NULL, n);
+    str_free(&sql);
+    return rc;
+}
+
+/* Checks that the target holds no row (but meta's schema_version) in
+ * Ringside's tables, then no table but those: DB_OK, or DB_ERROR with why
+ * in dst->err. */
 static int target_empty_check(struct db *dst, const char *shown)
 {
-    struct dbs *q = dbs_prepare(dst, "SELECT table_name FROM information_schema.tables WHERE "
-                                     "table_schema = current_schema() ORDER BY table_name");
     int rc = DB_OK;
 
+    for (int i = 0; rc == DB_OK && i < MIGRATE_TABLES; i++) {
+        int64_t n = 0;
+        rc = rows_count(dst, i, &n);
+        if (rc == DB_OK && n > 0)
+            rc = db_fail(dst,
+                         "%s is not empty: its table %s holds %lld rows; migrate into a new, "
+                         "empty database (createdb)",
+                         shown, migrate_tables[i].name, (long long)n);
+    }
+    struct dbs *q = rc == DB_OK ? dbs_prepare(dst, "SELECT table_name FROM "
+                                                   "information_schema.tables WHERE table_schema"
+                                                   " = current_schema() ORDER BY table_name")
+                                : NULL;
     if (!q)
         return DB_ERROR;
     while (rc == DB_OK && dbs_step(q) == DBS_ROW)
@@ -169,21 +195,6 @@ static int target_empty_check(struct db *dst, const char *shown)
                          "database (createdb)",
                          shown, dbs_col_text(q, 0));
     dbs_free(q);
-    for (int i = 0; rc == DB_OK && i < MIGRATE_TABLES; i++) {
-        struct str sql;
-        int64_t n = 0;
-        str_init(&sql);
-        str_add(&sql, "SELECT count(*) FROM \"%s\"%s", migrate_tables[i].name,
-                strcmp(migrate_tables[i].name, "meta") == 0 ? " WHERE key <> 'schema_version'"
-                                                            : "");
-        rc = sql_int(dst, sql.p, NULL, &n);
-        str_free(&sql);
-        if (rc == DB_OK && n > 0)
-            rc = db_fail(dst,
-                         "%s is not empty: its table %s holds %lld rows; migrate into a new, "
-                         "empty database (createdb)",
-                         shown, migrate_tables[i].name, (long long)n);
-    }
     return rc;
 }
 
@@ -409,6 +420,30 @@ int db_copy_to(struct db *src, struct db *dst, const char *shown, struct db_copi
     snprintf(why, sizeof(why), "%s", dst->err);
     db_rollback(dst);
     return db_fail(dst, "%s", why);
+}
+
+int db_copy_unmake(struct db *dst)
+{
+    int rc = db_begin(dst);
+
+    /* Only tables with no row: what was made is all that goes. */
+    for (int i = 0; rc == DB_OK && i < MIGRATE_TABLES; i++) {
+        int64_t n = 0;
+        rc = rows_count(dst, i, &n);
+        if (rc == DB_OK && n > 0)
+            rc = db_fail(dst, "table %s holds rows: the schema is kept", migrate_tables[i].name);
+    }
+    for (int i = MIGRATE_TABLES - 1; rc == DB_OK && i >= 0; i--) {
+        char sql[96];
+        snprintf(sql, sizeof(sql), "DROP TABLE \"%s\"", migrate_tables[i].name);
+        rc = sql_do(dst, sql);
+    }
+    if (rc == DB_OK)
+        rc = sql_do(dst, "DROP FUNCTION fighters_stamp(), ratings_stamp()");
+    if (rc == DB_OK)
+        return db_commit(dst);
+    db_rollback(dst);
+    return DB_ERROR;
 }
 
 int db_bouts_fought(struct db *db, int64_t after, int64_t *ids, int max, int *n)

@@ -115,11 +115,32 @@ static int copy_say(struct db *src, struct db *dst, const char *uri, FILE *out, 
     return 0;
 }
 
+/* Opens the target `uri` (db_open, which makes Ringside's schema in a
+ * database without one), *fresh set if it had none: the connection, or
+ * NULL after saying why on err. */
+static struct db *target_open(const char *uri, int *fresh, FILE *err)
+{
+    char why[1024];
+    struct db *probe = db_open_readonly(uri, why, sizeof(why));
+
+    /* An unreachable server is refused before anything else is tried. */
+    if (!probe && strncmp(why, "cannot connect", 14) == 0) {
+        fprintf(err, "ringside: %s\n", why);
+        return NULL;
+    }
+    *fresh = !probe;
+    db_close(probe);
+    struct db *dst = db_open(uri, why, sizeof(why));
+    if (!dst)
+        fprintf(err, "ringside: %s\n", why);
+    return dst;
+}
+
 int game_migrate_to(const char *path, const char *uri, FILE *out, FILE *err)
 {
     char why[1024];
     struct db *src = NULL, *dst = NULL;
-    int rc = 1;
+    int rc = 1, fresh = 0;
 
     if (!is_pg(uri))
         fprintf(err,
@@ -133,12 +154,15 @@ int game_migrate_to(const char *path, const char *uri, FILE *out, FILE *err)
         fprintf(err, "ringside: %s\n", why);
     else if (db_copy_source_check(src) != DB_OK)
         fprintf(err, "ringside: %s\n", db_errmsg(src));
-    else if (!(dst = db_open(uri, why, sizeof(why))))
-        fprintf(err, "ringside: %s\n", why);
+    else if (!(dst = target_open(uri, &fresh, err)))
+        ;
     else if (copy_say(src, dst, uri, out, err) == 0) {
         db_close(src);
         src = NULL;
         rc = replays_check(dst, out);
+    } else if (fresh) {
+        /* Refused or failed: the schema made for the copy goes too. */
+        db_copy_unmake(dst);
     }
     db_close(src);
     db_close(dst);

@@ -161,8 +161,10 @@ def test_not_empty(conf, uri):
     want = (f"ringside: {uri} is not empty: it holds a table notes; migrate into a new, empty "
             "database (createdb)\n")
     check(rc == 1 and err == want, f"a target with a table of its own is refused: {err!r}")
-    check(psql("SELECT count(*) FROM accounts", "m_foreign") == [["0"]],
-          "nothing was copied next to it")
+    check(psql("SELECT table_name FROM information_schema.tables WHERE table_schema = "
+               "'m_foreign'") == [["notes"]], "the target with a table of its own is untouched")
+    check(psql("SELECT count(*) FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace "
+               "WHERE n.nspname = 'm_foreign'") == [["0"]], "and holds no function of ours")
 
 
 def test_old_source(tmp, conf_dir):
