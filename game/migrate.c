@@ -111,6 +111,7 @@ static int copy_say(struct db *src, struct db *dst, const char *uri, FILE *out, 
     for (int i = 0; i < n; i++)
         fprintf(out, "%s: %s %s\n", copied[i].table, thousands(copied[i].rows, rows, sizeof(rows)),
                 copied[i].rows == 1 ? "row" : "rows");
+    fflush(out); /* said before the replays, which take a while */
     free(copied);
     return 0;
 }
