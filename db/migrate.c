@@ -65,6 +65,11 @@ static const char *const stamped[] = {"fighters", "ratings"};
 
 /* The most columns a table has (fighters: 38). */
 #define MIGRATE_COLS 64
+/* Rows sent in one INSERT, and the most parameters one may have (the
+ * protocol's limit is 65535): a round trip per row would make the copy of
+ * a large database take minutes. */
+#define MIGRATE_BATCH  200
+#define MIGRATE_PARAMS 30000
 
 /* One column of a table: its name and how its values are bound. */
 enum col_type { COL_INT, COL_DOUBLE, COL_TEXT };
@@ -235,35 +240,51 @@ static int columns_read(struct db *src, struct db *dst, const char *table, struc
     return rc;
 }
 
-/* Binds column c of source row `from` as parameter c + 1 of `to`. */
-static void value_bind(struct dbs *to, struct dbs *from, const struct col *cols, int c)
+/* Binds column c of source row `from` as parameter `param` of `to`
+ * (texts copied: the source's row is gone once the next is stepped). */
+static void value_bind(struct dbs *to, int param, struct dbs *from, const struct col *cols, int c)
 {
     if (dbs_col_is_null(from, c))
-        dbs_bind_null(to, c + 1);
+        dbs_bind_null(to, param);
     else if (cols[c].type == COL_INT)
-        dbs_bind_int64(to, c + 1, dbs_col_int64(from, c));
+        dbs_bind_int64(to, param, dbs_col_int64(from, c));
     else if (cols[c].type == COL_DOUBLE)
-        dbs_bind_double(to, c + 1, dbs_col_double(from, c));
+        dbs_bind_double(to, param, dbs_col_double(from, c));
     else
-        dbs_bind_text(to, c + 1, dbs_col_text(from, c));
+        dbs_bind_text_copy(to, param, dbs_col_text(from, c));
 }
 
-/* The SELECT of the source and the INSERT of the target for `table`. */
-static void copy_sql(const char *table, const struct col *cols, int n, struct str *sel,
-                     struct str *ins)
+/* The SELECT of the source for `table` (its ORDER BY to be added). */
+static void select_sql(const char *table, const struct col *cols, int n, struct str *sel)
 {
     str_add(sel, "SELECT ");
-    str_add(ins, "INSERT INTO \"%s\" (", table);
-    for (int c = 0; c < n; c++) {
+    for (int c = 0; c < n; c++)
         str_add(sel, "%s\"%s\"", c ? ", " : "", cols[c].name);
-        str_add(ins, "%s\"%s\"", c ? ", " : "", cols[c].name);
-    }
     str_add(sel, " FROM \"%s\"%s ORDER BY ", table,
             strcmp(table, "meta") == 0 ? " WHERE key <> 'schema_version'" : "");
-    str_cat(ins, ") VALUES (");
+}
+
+/* The INSERT of `rows` rows into target table `table`, prepared. */
+static struct dbs *insert_prepare(struct db *dst, const char *table, const struct col *cols, int n,
+                                  int rows)
+{
+    struct str ins;
+    struct dbs *q;
+
+    str_init(&ins);
+    str_add(&ins, "INSERT INTO \"%s\" (", table);
     for (int c = 0; c < n; c++)
-        str_add(ins, "%s?%d", c ? ", " : "", c + 1);
-    str_ch(ins, ')');
+        str_add(&ins, "%s\"%s\"", c ? ", " : "", cols[c].name);
+    str_cat(&ins, ") VALUES ");
+    for (int r = 0; r < rows; r++) {
+        str_cat(&ins, r ? ", (" : "(");
+        for (int c = 0; c < n; c++)
+            str_add(&ins, "%s?%d", c ? ", " : "", r * n + c + 1);
+        str_ch(&ins, ')');
+    }
+    q = dbs_prepare(dst, ins.p);
+    str_free(&ins);
+    return q;
 }
 
 /* Appends the primary key's columns of source table `table` to sel (its
@@ -289,45 +310,81 @@ static int key_order(struct db *src, struct db *dst, const char *table, struct s
     return DB_OK;
 }
 
+/* The rows of source table `table` into *n. */
+static int source_rows(struct db *src, struct db *dst, const char *table, int64_t *n)
+{
+    struct str sql;
+    int rc;
+
+    str_init(&sql);
+    str_add(&sql, "SELECT count(*) FROM \"%s\"%s", table,
+            strcmp(table, "meta") == 0 ? " WHERE key <> 'schema_version'" : "");
+    rc = sql_int(src, sql.p, NULL, n);
+    str_free(&sql);
+    return rc == DB_OK ? DB_OK : fail_from(dst, src, "cannot read the database");
+}
+
+/* Copies the `total` rows that `from` reads into target table `table`,
+ * MIGRATE_BATCH at a time (one statement, one round trip each), counting
+ * them in *rows: DB_OK, or DB_ERROR with why in dst->err. */
+static int rows_copy(struct db *src, struct db *dst, const char *table, const struct col *cols,
+                     int n, struct dbs *from, int64_t total, int64_t *rows)
+{
+    int batch = MIGRATE_PARAMS / n, size = 0, rc = DB_OK;
+    struct dbs *to = NULL;
+
+    batch = batch > MIGRATE_BATCH ? MIGRATE_BATCH : batch;
+    while (rc == DB_OK && *rows < total) {
+        int k = total - *rows < batch ? (int)(total - *rows) : batch;
+        if (k != size) {
+            dbs_free(to);
+            size = k;
+            if (!(to = insert_prepare(dst, table, cols, n, k)))
+                return DB_ERROR;
+        }
+        for (int r = 0; rc == DB_OK && r < k; r++) {
+            if (dbs_step(from) != DBS_ROW)
+                rc = fail_from(dst, src, "cannot read the database (or it changed)");
+            for (int c = 0; rc == DB_OK && c < n; c++)
+                value_bind(to, r * n + c + 1, from, cols, c);
+        }
+        if (rc == DB_OK && dbs_run(to) != DBS_DONE) {
+            char what[128];
+            snprintf(what, sizeof(what), "rows %lld to %lld of table %s", (long long)*rows + 1,
+                     (long long)*rows + k, table);
+            rc = fail_from(dst, dst, what);
+        }
+        *rows += rc == DB_OK ? k : 0;
+    }
+    dbs_free(to);
+    return rc;
+}
+
 /* Copies every row of `table` from src to dst, counting them in *rows:
  * DB_OK, or DB_ERROR with why in dst->err. */
 static int table_copy(struct db *src, struct db *dst, const char *table, int64_t *rows)
 {
     struct col *cols = xmalloc(MIGRATE_COLS * sizeof(*cols));
-    struct dbs *from = NULL, *to = NULL;
-    struct str sel, ins;
-    int n, rc, step = DBS_DONE;
+    struct dbs *from = NULL;
+    struct str sel;
+    int64_t total = 0;
+    int n, rc;
 
     str_init(&sel);
-    str_init(&ins);
     *rows = 0;
     rc = columns_read(src, dst, table, cols, &n);
     if (rc == DB_OK) {
-        copy_sql(table, cols, n, &sel, &ins);
+        select_sql(table, cols, n, &sel);
         rc = key_order(src, dst, table, &sel);
     }
-    if (rc == DB_OK) {
-        if (!(from = dbs_prepare(src, sel.p)))
-            rc = fail_from(dst, src, "cannot read the database");
-        else if (!(to = dbs_prepare(dst, ins.p)))
-            rc = DB_ERROR;
-    }
-    while (rc == DB_OK && (step = dbs_step(from)) == DBS_ROW) {
-        for (int c = 0; c < n; c++)
-            value_bind(to, from, cols, c);
-        if (dbs_run(to) != DBS_DONE) {
-            char what[128];
-            snprintf(what, sizeof(what), "row %lld of table %s", (long long)*rows + 1, table);
-            rc = fail_from(dst, dst, what);
-        }
-        ++*rows;
-    }
-    if (rc == DB_OK && step == DBS_ERR)
+    if (rc == DB_OK)
+        rc = source_rows(src, dst, table, &total);
+    if (rc == DB_OK && !(from = dbs_prepare(src, sel.p)))
         rc = fail_from(dst, src, "cannot read the database");
+    if (rc == DB_OK)
+        rc = rows_copy(src, dst, table, cols, n, from, total, rows);
     dbs_free(from);
-    dbs_free(to);
     str_free(&sel);
-    str_free(&ins);
     free(cols);
     return rc;
 }
