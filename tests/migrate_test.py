@@ -16,8 +16,9 @@ fought; the identity sequences past the ids copied; the change stamps'
 triggers on again. Then the refusals, word for word, each changing nothing:
 a target that is not empty (rows, or a table of its own), a source not at
 the latest schema, a source with an unknown table, a target it cannot
-reach, a URI that is not PostgreSQL. And a copy whose bouts do not replay
-(a digest altered in the source) is found out: exit 1.
+reach, a URI that is not PostgreSQL; a row the server refuses fails the
+copy whole and leaves the target as it was. And a copy whose bouts do not
+replay (a digest altered in the source) is found out: exit 1.
 """
 import os
 import shutil
@@ -233,6 +234,24 @@ def test_mismatch(tmp, conf_dir):
                        "the copy is not the database\n"), f"the check's line: {out[-200:]}")
 
 
+def test_failed_row(tmp, conf_dir):
+    """A row PostgreSQL refuses (a name that is not UTF-8) fails the copy
+    whole: nothing is left in the target, not even the schema."""
+    odd = os.path.join(tmp, "latin1.db")
+    shutil.copy(db_main, odd)
+    with sqlite3.connect(odd) as c:
+        c.execute("UPDATE fighters SET name = CAST(x'52e96d79' AS TEXT) WHERE id = "
+                  "(SELECT max(id) FROM fighters)")
+        n = c.execute("SELECT count(*) FROM fighters").fetchone()[0]
+    rc, out, err = migrate(conf_for(conf_dir, odd), schema_new("m_latin1"))
+    last = n - (n - 1) % 200
+    want = (f"ringside: rows {last} to {n} of table fighters: invalid byte sequence for "
+            "encoding \"UTF8\": 0xe9 0x6d 0x79\n")
+    check(rc == 1 and out == "" and err == want, f"a row refused fails the copy: {err!r}")
+    check(psql("SELECT count(*) FROM information_schema.tables WHERE table_schema = "
+               "'m_latin1'") == [["0"]], "the target of a failed copy is left as it was")
+
+
 def main():
     global db_main
     tmp = tempfile.mkdtemp(prefix="ringside-migrate.")
@@ -254,6 +273,7 @@ def main():
         test_unknown_table(tmp, tmp)
         test_unreachable(conf)
         test_mismatch(tmp, tmp)
+        test_failed_row(tmp, tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     if failures:
