@@ -47,6 +47,20 @@ static int is_pg(const char *s)
     return strncmp(s, "postgresql://", 13) == 0 || strncmp(s, "postgres://", 11) == 0;
 }
 
+/* `uri` as messages show it, its password (if any) written "***". */
+static void uri_shown(const char *uri, char *out, size_t size)
+{
+    const char *auth = strstr(uri, "://");
+    const char *at = auth ? strchr(auth + 3, '@') : NULL;
+    const char *slash = auth ? strchr(auth + 3, '/') : NULL;
+    const char *colon = auth ? memchr(auth + 3, ':', at ? (size_t)(at - auth - 3) : 0) : NULL;
+
+    if (at && colon && (!slash || at < slash))
+        snprintf(out, size, "%.*s:***%s", (int)(colon - uri), uri, at);
+    else
+        snprintf(out, size, "%s", uri);
+}
+
 /* Replays bout `id` of db, counting a difference in *bad and showing the
  * first few on out. */
 static void bout_check(struct db *db, int64_t id, FILE *out, int64_t *bad)
@@ -103,7 +117,10 @@ static int copy_say(struct db *src, struct db *dst, const char *uri, FILE *out, 
     int n;
     char rows[32];
 
-    if (db_copy_to(src, dst, uri, copied, &n) != DB_OK) {
+    char shown[512];
+
+    uri_shown(uri, shown, sizeof(shown));
+    if (db_copy_to(src, dst, shown, copied, &n) != DB_OK) {
         fprintf(err, "ringside: %s\n", db_errmsg(dst));
         free(copied);
         return 1;
