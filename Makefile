@@ -216,6 +216,9 @@ UNIT_JOBS = 'unit-asan: $(SANITIZE) $(ASAN_TESTS)' $(UNIT_JOB)
 # The statement layer's suite again on a real PostgreSQL that tests/pg.sh
 # starts in a temporary folder (Unix socket only) and stops after.
 PG_JOBS = 'sql-pg: sh tests/pg.sh run env CK_RUN_SUITE=sql $(SANITIZE) $(ASAN_TESTS)'
+# ringside --migrate-to: a database of real bouts (ringside-webgen) copied
+# into PostgreSQL and every bout replayed from it, and the refusals.
+PG_JOBS += 'migrate-pg: sh tests/pg.sh run env $(SANITIZE) python3 tests/migrate_test.py $(ASAN_BOT) $(WEBGEN)'
 PROGRAM_JOBS = 'sim-asan: sh tests/sim_test.sh $(ASAN_SIM)' \
 	'web: python3 tests/web/web_test.py $(ASAN_WEB) $(WEBGEN) $(SIM)' \
 	'web-attack: python3 tests/web/attack_test.py $(ASAN_WEB) $(WEBGEN)' \

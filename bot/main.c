@@ -5,6 +5,7 @@
  *   ringside --check-config FILE
  *   ringside [-c FILE] --add-admin NAME | --remove-admin NAME
  *   ringside --hash-password
+ *   ringside [-c FILE] --migrate-to URI
  *
  * Reads the configuration (errors: FILE:LINE: reason, exit 2), warns in the
  * log when the file holds a password and others can read it, opens the
@@ -19,6 +20,8 @@
  * the terminal (no echo) or stdin and marks it as an admin in the
  * database; --remove-admin takes the mark away; --hash-password prints the
  * hash of a password so read, for "[bot] admins = name:HASH".
+ * --migrate-to copies the SQLite database into an empty PostgreSQL one and
+ * replays every bout from the copy (game_migrate_to): exit 0 if all match.
  */
 #define _DEFAULT_SOURCE /* explicit_bzero */
 #include <stdio.h>
@@ -42,6 +45,7 @@ static const char usage_text[] =
     "       ringside --check-config FILE\n"
     "       ringside [-c FILE] --add-admin NAME | --remove-admin NAME\n"
     "       ringside --hash-password\n"
+    "       ringside [-c FILE] --migrate-to URI\n"
     "\n"
     "Ringside, an IRC bot that runs boxing bouts in chat channels.\n"
     "\n"
@@ -59,6 +63,9 @@ static const char usage_text[] =
     "  --remove-admin NAME  take the admin mark away from the account NAME\n"
     "  --hash-password      print the hash of a password asked on the terminal (or\n"
     "                       read from stdin), for [bot] admins = NAME:HASH\n"
+    "  --migrate-to URI     copy the configuration's SQLite database into the empty\n"
+    "                       PostgreSQL database URI and check it by replaying every\n"
+    "                       bout; exit 0 only when every digest is the same\n"
     "  -h, --help           this text\n"
     "  --version            the version\n"
     "\n"
@@ -183,6 +190,21 @@ static int admin_edit(const char *path, const char *name, int add)
     return rc;
 }
 
+/* --migrate-to URI, from the database of the configuration at `path`. */
+static int migrate_to(const char *path, const char *uri)
+{
+    struct config *cfg = xmalloc(sizeof(*cfg));
+    char err[CONFIG_ERR_MAX];
+    int rc = 1;
+
+    if (config_read(cfg, path, err, sizeof(err)) != 0)
+        fprintf(stderr, "ringside: %s\n", err);
+    else
+        rc = game_migrate_to(cfg->database, uri, stdout, stderr);
+    free(cfg);
+    return rc;
+}
+
 /* Reads the command line: the configuration's path into *path, --init
  * into *init. Returns
  * -1 to go on and start the bot, or the exit status (--help, --version,
@@ -221,6 +243,15 @@ static int args_read(int argc, char **argv, const char **path, int *init)
                 return EXIT_USAGE;
             }
             return admin_edit(*path, argv[i + 1], strcmp(argv[i], "--add-admin") == 0);
+        }
+        if (strcmp(argv[i], "--migrate-to") == 0) {
+            if (i + 2 != argc) {
+                fprintf(stderr, "ringside: --migrate-to needs one PostgreSQL URI, last; e.g. "
+                                "ringside -c ringside.conf --migrate-to "
+                                "postgresql://ringside@localhost/ringside\n");
+                return EXIT_USAGE;
+            }
+            return migrate_to(*path, argv[i + 1]);
         }
         if (strcmp(argv[i], "-c") == 0 || strcmp(argv[i], "--config") == 0) {
             if (i + 1 == argc) {

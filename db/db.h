@@ -768,4 +768,34 @@ int db_channel_remove(struct db *db, const char *name);
  * or -1 with db_errmsg. */
 int db_channel_list(struct db *db, char (*names)[DB_CHANNEL_MAX], int max);
 
+/* The migration to PostgreSQL (db/migrate.c, `ringside --migrate-to`). */
+/* A table copied and its rows (the target's count after the copy). */
+struct db_copied {
+    const char *table; /* static */
+    int64_t rows;
+};
+#define DB_COPY_TABLES 32 /* room for every table of the schema */
+/* Checks that SQLite database `src` holds the tables of the latest schema
+ * and no other: DB_OK, or DB_ERROR with the reason in db_errmsg(src) ("the
+ * database has a table this ringside does not know, NAME: ..."). */
+int db_copy_source_check(struct db *src);
+/* Copies SQLite database `src` (at the latest schema) into PostgreSQL
+ * database `dst` (opened with db_open: Ringside's schema, and no row but
+ * its schema_version), every table in its id order, in one transaction of
+ * dst; the identity sequences then follow the ids copied. `shown` names
+ * dst in messages. out (DB_COPY_TABLES) gets each table and its rows, in
+ * the order copied, *n of them. DB_OK; or DB_ERROR with the one-line reason
+ * in db_errmsg(dst) and nothing written: a source table or column this
+ * program does not know, dst not empty ("URI is not empty: its table T
+ * holds N rows; ..."), or a failed read or write. */
+int db_copy_to(struct db *src, struct db *dst, const char *shown, struct db_copied *out, int *n);
+/* Takes away the schema db_open made in the PostgreSQL database `dst`
+ * (every table of Ringside's and the stamps' functions), when none of its
+ * tables holds a row: a refused migration into a database that had no
+ * schema leaves it as it was. DB_OK, or DB_ERROR (nothing dropped). */
+int db_copy_unmake(struct db *dst);
+/* The ids of the bouts fought (live or over) after id `after`, ascending,
+ * at most max into ids (*n of them): DB_OK or DB_ERROR. */
+int db_bouts_fought(struct db *db, int64_t after, int64_t *ids, int max, int *n);
+
 #endif

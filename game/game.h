@@ -355,6 +355,16 @@ uint64_t bout_digest(uint64_t prev, const struct bout *b, const struct events *e
  * when the bout cannot be replayed (not found, never fought). */
 int bout_replay(struct db *db, int64_t id, FILE *out);
 
+/* `ringside --migrate-to URI` (migrate.c): copies the SQLite database at
+ * `path` (opened read-only: it must be at the latest schema) into the
+ * empty PostgreSQL database `uri` (db_copy_to), saying on out one line per
+ * table ("bouts: 1,234 rows"), then replays every bout fought from the
+ * copy (bout_replay) and says so: "1,234 bouts replayed, every digest the
+ * same". Returns 0 only then; 1 after a one-line reason on err
+ * ("ringside: ...") when it refuses (nothing written) or fails, or after
+ * the bouts that differ on out. */
+int game_migrate_to(const char *path, const char *uri, FILE *out, FILE *err);
+
 /* The report of stored bout `id`, rounds `from` to `to` (1-based,
  * inclusive; to = 0: every round fought), derived from its seed, sheets and
  * orders: the blow-by-blow of each round as render_round_report writes it,
