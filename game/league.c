@@ -57,6 +57,22 @@ struct entry {
     int64_t rated_at;        /* when the last one ended */
 };
 
+/* The turn's compiled plans by their text: fighters share plans (copied
+ * from a stablemate or the help), and compiling was a tenth of a turn, so
+ * each distinct text is compiled once and its entries share it (plan_eval
+ * never writes a plan). Open addressing over a power of two, at most half
+ * full; a text that no longer compiles is kept with a NULL plan. */
+struct plan_slot {
+    char *text; /* NULL: free */
+    uint64_t hash;
+    struct plan *plan;
+};
+
+struct plan_cache {
+    struct plan_slot *slot;
+    size_t cap, used;
+};
+
 /* A turn being run: league_turn's, on the heap, freed by turn_free. */
 struct turn {
     struct game *g;
@@ -66,6 +82,7 @@ struct turn {
     struct entry *e;
     int n;
     int bouts;
+    struct plan_cache plans; /* owns every entry's plan */
     /* The bouts of each league (their ids run from lo to hi: one writer
      * inserts them one after another in one transaction), and the title's. */
     int64_t lo[LEAGUE_COUNT], hi[LEAGUE_COUNT];
@@ -456,10 +473,70 @@ static int title(struct turn *t)
 
 /* ------------------------------------------------------------- the turn */
 
+/* FNV-1a of a plan's text. */
+static uint64_t plan_hash(const char *text)
+{
+    uint64_t h = 14695981039346656037ULL;
+
+    for (const unsigned char *c = (const unsigned char *)text; *c; c++)
+        h = (h ^ *c) * 1099511628211ULL;
+    return h;
+}
+
+/* The free or matching slot of `text` (hash h) in c, whose cap is > 0. */
+static struct plan_slot *plan_slot_find(const struct plan_cache *c, const char *text, uint64_t h)
+{
+    size_t i = (size_t)h & (c->cap - 1);
+
+    while (c->slot[i].text && (c->slot[i].hash != h || strcmp(c->slot[i].text, text) != 0))
+        i = (i + 1) & (c->cap - 1);
+    return &c->slot[i];
+}
+
+/* Doubles c's slots (from 64), keeping what they hold. */
+static void plan_cache_grow(struct plan_cache *c)
+{
+    struct plan_cache old = *c;
+
+    c->cap = old.cap ? old.cap * 2 : 64;
+    c->slot = xcalloc(c->cap, sizeof(*c->slot));
+    for (size_t i = 0; i < old.cap; i++)
+        if (old.slot[i].text)
+            *plan_slot_find(c, old.slot[i].text, old.slot[i].hash) = old.slot[i];
+    free(old.slot);
+}
+
+/* The plan of `text` compiled for `rules`, compiled at its first sight
+ * only; NULL if it does not compile. The cache keeps it. */
+static struct plan *plan_cached(struct plan_cache *c, enum rules rules, const char *text)
+{
+    uint64_t h = plan_hash(text);
+
+    if ((c->used + 1) * 2 > c->cap)
+        plan_cache_grow(c);
+    struct plan_slot *s = plan_slot_find(c, text, h);
+    if (!s->text) {
+        struct parse_error perr;
+        s->text = xstrdup(text);
+        s->hash = h;
+        s->plan = plan_compile(rules, text, &perr);
+        c->used++;
+    }
+    return s->plan;
+}
+
+static void plan_cache_free(struct plan_cache *c)
+{
+    for (size_t i = 0; i < c->cap; i++) {
+        free(c->slot[i].text);
+        plan_free(c->slot[i].plan);
+    }
+    free(c->slot);
+}
+
 static void turn_free(struct turn *t)
 {
-    for (int i = 0; i < t->n; i++)
-        plan_free(t->e[i].plan);
+    plan_cache_free(&t->plans);
     free(t->e);
     free(t);
 }
@@ -471,8 +548,9 @@ struct plans_read {
     int next; /* the first entry whose plan may come */
 };
 
-/* A stored plan into its fighter's entry, compiled: one that no longer
- * compiles counts as none. */
+/* A stored plan into its fighter's entry, compiled (once for every
+ * fighter with the same text): one that no longer compiles counts as
+ * none. */
 static void plan_read(void *ctx, int64_t fighter, const char *text)
 {
     struct plans_read *r = ctx;
@@ -480,10 +558,8 @@ static void plan_read(void *ctx, int64_t fighter, const char *text)
 
     while (r->next < t->n && t->e[r->next].f.id < fighter)
         r->next++;
-    if (r->next < t->n && t->e[r->next].f.id == fighter) {
-        struct parse_error perr;
-        t->e[r->next].plan = plan_compile(t->rules, text, &perr);
-    }
+    if (r->next < t->n && t->e[r->next].f.id == fighter)
+        t->e[r->next].plan = plan_cached(&t->plans, t->rules, text);
 }
 
 /* A stored rating into its fighter's entry (a retired fighter's has none). */
