@@ -46,6 +46,7 @@ struct entry {
     struct db_fighter f;         /* as it will be saved */
     struct sheet start;          /* the sheet the turn began with */
     struct plan *plan;           /* NULL: no plan */
+    struct compiled *shared;     /* his plan's cache entry, or NULL */
     int in_turn;                 /* paired this turn */
     int from;                    /* his league when the turn began */
     int moved;                   /* +1 up, -1 down, 0 stays */
@@ -65,7 +66,20 @@ struct entry {
 struct plan_slot {
     char *text; /* NULL: free */
     uint64_t hash;
-    struct plan *plan;
+    struct compiled *c;
+};
+
+/* A compiled plan, with the texts of its lines' orders once enough fighters
+ * share it: a line always gives the same order, and formatting orders was
+ * a twentieth of a turn. The texts take 0.75 kB, so a plan of one fighter
+ * or two (a real league's many) keeps none. */
+#define PLAN_TEXTS       12 /* lines 0 (none held) to 11 */
+#define PLAN_TEXT_SHARED 3  /* fighters on a plan before its texts are kept */
+struct compiled {
+    struct plan *plan; /* NULL: the text no longer compiles */
+    int users;
+    unsigned known;              /* bit i: texts[i] holds line i's */
+    char (*texts)[DB_ORDER_MAX]; /* NULL until the first is kept */
 };
 
 struct plan_cache {
@@ -123,10 +137,31 @@ static struct db_fighter *all_fighters(struct db *db, enum rules rules, int *n)
     }
 }
 
+/* The text of line `line`'s order of c into text (DB_ORDER_MAX bytes) if
+ * it is kept: 1, or 0. */
+static int plan_text_known(const struct compiled *c, int line, char *text)
+{
+    if (!c || line < 0 || line >= PLAN_TEXTS || !(c->known >> line & 1u))
+        return 0;
+    memcpy(text, c->texts[line], DB_ORDER_MAX);
+    return 1;
+}
+
+/* Keeps `text`, the order of c's line `line`, if c is shared enough. */
+static void plan_text_keep(struct compiled *c, int line, const char *text)
+{
+    if (!c || line < 0 || line >= PLAN_TEXTS || c->users < PLAN_TEXT_SHARED)
+        return;
+    if (!c->texts)
+        c->texts = xcalloc(PLAN_TEXTS, sizeof(*c->texts));
+    memcpy(c->texts[line], text, DB_ORDER_MAX);
+    c->known |= 1u << line;
+}
+
 /* The order of entry `x` for the next round of `b` (side `side`); `before`
  * is his order of the round before, or NULL. A plan's line always gives the
- * same order, so the same line as before has the same text (formatting it
- * was a tenth of a turn). */
+ * same order, so the same line as before, or as a bout before with the same
+ * plan, has the same text (formatting it was a tenth of a turn). */
 static void plan_order(const struct entry *x, const struct bout *b, int side, struct order *o,
                        struct db_order *dbo, const struct db_order *before)
 {
@@ -134,8 +169,11 @@ static void plan_order(const struct entry *x, const struct bout *b, int side, st
     dbo->source = x->plan ? DB_ORDER_PLAN : DB_ORDER_DEFAULT;
     if (before && before->line == dbo->line && before->source == dbo->source)
         memcpy(dbo->text, before->text, sizeof(dbo->text));
-    else
+    else if (!x->plan || !plan_text_known(x->shared, dbo->line, dbo->text)) {
         bout_order_text(o, dbo->text, sizeof(dbo->text));
+        if (x->plan)
+            plan_text_keep(x->shared, dbo->line, dbo->text);
+    }
 }
 
 /* ------------------------------------------------------------- a bout */
@@ -507,8 +545,9 @@ static void plan_cache_grow(struct plan_cache *c)
 }
 
 /* The plan of `text` compiled for `rules`, compiled at its first sight
- * only; NULL if it does not compile. The cache keeps it. */
-static struct plan *plan_cached(struct plan_cache *c, enum rules rules, const char *text)
+ * only, for one more fighter (its plan NULL if it does not compile). The
+ * cache keeps it. */
+static struct compiled *plan_cached(struct plan_cache *c, enum rules rules, const char *text)
 {
     uint64_t h = plan_hash(text);
 
@@ -519,17 +558,24 @@ static struct plan *plan_cached(struct plan_cache *c, enum rules rules, const ch
         struct parse_error perr;
         s->text = xstrdup(text);
         s->hash = h;
-        s->plan = plan_compile(rules, text, &perr);
+        s->c = xcalloc(1, sizeof(*s->c));
+        s->c->plan = plan_compile(rules, text, &perr);
         c->used++;
     }
-    return s->plan;
+    s->c->users++;
+    return s->c;
 }
 
 static void plan_cache_free(struct plan_cache *c)
 {
     for (size_t i = 0; i < c->cap; i++) {
+        struct compiled *k = c->slot[i].c;
         free(c->slot[i].text);
-        plan_free(c->slot[i].plan);
+        if (k) {
+            plan_free(k->plan);
+            free(k->texts);
+            free(k);
+        }
     }
     free(c->slot);
 }
@@ -558,8 +604,11 @@ static void plan_read(void *ctx, int64_t fighter, const char *text)
 
     while (r->next < t->n && t->e[r->next].f.id < fighter)
         r->next++;
-    if (r->next < t->n && t->e[r->next].f.id == fighter)
-        t->e[r->next].plan = plan_cached(&t->plans, t->rules, text);
+    if (r->next < t->n && t->e[r->next].f.id == fighter) {
+        struct entry *x = &t->e[r->next];
+        x->shared = plan_cached(&t->plans, t->rules, text);
+        x->plan = x->shared->plan;
+    }
 }
 
 /* A stored rating into its fighter's entry (a retired fighter's has none). */
