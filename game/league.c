@@ -46,6 +46,7 @@ struct entry {
     struct db_fighter f;         /* as it will be saved */
     struct sheet start;          /* the sheet the turn began with */
     struct plan *plan;           /* NULL: no plan */
+    struct compiled *shared;     /* his plan's cache entry, or NULL */
     int in_turn;                 /* paired this turn */
     int from;                    /* his league when the turn began */
     int moved;                   /* +1 up, -1 down, 0 stays */
@@ -57,6 +58,35 @@ struct entry {
     int64_t rated_at;        /* when the last one ended */
 };
 
+/* The turn's compiled plans by their text: fighters share plans (copied
+ * from a stablemate or the help), and compiling was a tenth of a turn, so
+ * each distinct text is compiled once and its entries share it (plan_eval
+ * never writes a plan). Open addressing over a power of two, at most half
+ * full; a text that no longer compiles is kept with a NULL plan. */
+struct plan_slot {
+    char *text; /* NULL: free */
+    uint64_t hash;
+    struct compiled *c;
+};
+
+/* A compiled plan, with the texts of its lines' orders once enough fighters
+ * share it: a line always gives the same order, and formatting orders was
+ * a twentieth of a turn. The texts take 0.75 kB, so a plan of one fighter
+ * or two (a real league's many) keeps none. */
+#define PLAN_TEXTS       12 /* lines 0 (none held) to 11 */
+#define PLAN_TEXT_SHARED 3  /* fighters on a plan before its texts are kept */
+struct compiled {
+    struct plan *plan; /* NULL: the text no longer compiles */
+    int users;
+    unsigned known;              /* bit i: texts[i] holds line i's */
+    char (*texts)[DB_ORDER_MAX]; /* NULL until the first is kept */
+};
+
+struct plan_cache {
+    struct plan_slot *slot;
+    size_t cap, used;
+};
+
 /* A turn being run: league_turn's, on the heap, freed by turn_free. */
 struct turn {
     struct game *g;
@@ -66,6 +96,7 @@ struct turn {
     struct entry *e;
     int n;
     int bouts;
+    struct plan_cache plans; /* owns every entry's plan */
     /* The bouts of each league (their ids run from lo to hi: one writer
      * inserts them one after another in one transaction), and the title's. */
     int64_t lo[LEAGUE_COUNT], hi[LEAGUE_COUNT];
@@ -106,10 +137,31 @@ static struct db_fighter *all_fighters(struct db *db, enum rules rules, int *n)
     }
 }
 
+/* The text of line `line`'s order of c into text (DB_ORDER_MAX bytes) if
+ * it is kept: 1, or 0. */
+static int plan_text_known(const struct compiled *c, int line, char *text)
+{
+    if (!c || line < 0 || line >= PLAN_TEXTS || !(c->known >> line & 1u))
+        return 0;
+    memcpy(text, c->texts[line], DB_ORDER_MAX);
+    return 1;
+}
+
+/* Keeps `text`, the order of c's line `line`, if c is shared enough. */
+static void plan_text_keep(struct compiled *c, int line, const char *text)
+{
+    if (!c || line < 0 || line >= PLAN_TEXTS || c->users < PLAN_TEXT_SHARED)
+        return;
+    if (!c->texts)
+        c->texts = xcalloc(PLAN_TEXTS, sizeof(*c->texts));
+    memcpy(c->texts[line], text, DB_ORDER_MAX);
+    c->known |= 1u << line;
+}
+
 /* The order of entry `x` for the next round of `b` (side `side`); `before`
  * is his order of the round before, or NULL. A plan's line always gives the
- * same order, so the same line as before has the same text (formatting it
- * was a tenth of a turn). */
+ * same order, so the same line as before, or as a bout before with the same
+ * plan, has the same text (formatting it was a tenth of a turn). */
 static void plan_order(const struct entry *x, const struct bout *b, int side, struct order *o,
                        struct db_order *dbo, const struct db_order *before)
 {
@@ -117,8 +169,11 @@ static void plan_order(const struct entry *x, const struct bout *b, int side, st
     dbo->source = x->plan ? DB_ORDER_PLAN : DB_ORDER_DEFAULT;
     if (before && before->line == dbo->line && before->source == dbo->source)
         memcpy(dbo->text, before->text, sizeof(dbo->text));
-    else
+    else if (!x->plan || !plan_text_known(x->shared, dbo->line, dbo->text)) {
         bout_order_text(o, dbo->text, sizeof(dbo->text));
+        if (x->plan)
+            plan_text_keep(x->shared, dbo->line, dbo->text);
+    }
 }
 
 /* ------------------------------------------------------------- a bout */
@@ -456,10 +511,78 @@ static int title(struct turn *t)
 
 /* ------------------------------------------------------------- the turn */
 
+/* FNV-1a of a plan's text. */
+static uint64_t plan_hash(const char *text)
+{
+    uint64_t h = 14695981039346656037ULL;
+
+    for (const unsigned char *c = (const unsigned char *)text; *c; c++)
+        h = (h ^ *c) * 1099511628211ULL;
+    return h;
+}
+
+/* The free or matching slot of `text` (hash h) in c, whose cap is > 0. */
+static struct plan_slot *plan_slot_find(const struct plan_cache *c, const char *text, uint64_t h)
+{
+    size_t i = (size_t)h & (c->cap - 1);
+
+    while (c->slot[i].text && (c->slot[i].hash != h || strcmp(c->slot[i].text, text) != 0))
+        i = (i + 1) & (c->cap - 1);
+    return &c->slot[i];
+}
+
+/* Doubles c's slots (from 64), keeping what they hold. */
+static void plan_cache_grow(struct plan_cache *c)
+{
+    struct plan_cache old = *c;
+
+    c->cap = old.cap ? old.cap * 2 : 64;
+    c->slot = xcalloc(c->cap, sizeof(*c->slot));
+    for (size_t i = 0; i < old.cap; i++)
+        if (old.slot[i].text)
+            *plan_slot_find(c, old.slot[i].text, old.slot[i].hash) = old.slot[i];
+    free(old.slot);
+}
+
+/* The plan of `text` compiled for `rules`, compiled at its first sight
+ * only, for one more fighter (its plan NULL if it does not compile). The
+ * cache keeps it. */
+static struct compiled *plan_cached(struct plan_cache *c, enum rules rules, const char *text)
+{
+    uint64_t h = plan_hash(text);
+
+    if ((c->used + 1) * 2 > c->cap)
+        plan_cache_grow(c);
+    struct plan_slot *s = plan_slot_find(c, text, h);
+    if (!s->text) {
+        struct parse_error perr;
+        s->text = xstrdup(text);
+        s->hash = h;
+        s->c = xcalloc(1, sizeof(*s->c));
+        s->c->plan = plan_compile(rules, text, &perr);
+        c->used++;
+    }
+    s->c->users++;
+    return s->c;
+}
+
+static void plan_cache_free(struct plan_cache *c)
+{
+    for (size_t i = 0; i < c->cap; i++) {
+        struct compiled *k = c->slot[i].c;
+        free(c->slot[i].text);
+        if (k) {
+            plan_free(k->plan);
+            free(k->texts);
+            free(k);
+        }
+    }
+    free(c->slot);
+}
+
 static void turn_free(struct turn *t)
 {
-    for (int i = 0; i < t->n; i++)
-        plan_free(t->e[i].plan);
+    plan_cache_free(&t->plans);
     free(t->e);
     free(t);
 }
@@ -471,8 +594,9 @@ struct plans_read {
     int next; /* the first entry whose plan may come */
 };
 
-/* A stored plan into its fighter's entry, compiled: one that no longer
- * compiles counts as none. */
+/* A stored plan into its fighter's entry, compiled (once for every
+ * fighter with the same text): one that no longer compiles counts as
+ * none. */
 static void plan_read(void *ctx, int64_t fighter, const char *text)
 {
     struct plans_read *r = ctx;
@@ -481,8 +605,9 @@ static void plan_read(void *ctx, int64_t fighter, const char *text)
     while (r->next < t->n && t->e[r->next].f.id < fighter)
         r->next++;
     if (r->next < t->n && t->e[r->next].f.id == fighter) {
-        struct parse_error perr;
-        t->e[r->next].plan = plan_compile(t->rules, text, &perr);
+        struct entry *x = &t->e[r->next];
+        x->shared = plan_cached(&t->plans, t->rules, text);
+        x->plan = x->shared->plan;
     }
 }
 
