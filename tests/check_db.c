@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "db.h"
+#include "test_db.h"
 #include "tests.h"
 
 static char root[64];  /* the suite's directory, removed at the end */
@@ -73,7 +74,7 @@ static void setup(void)
     snprintf(dir, sizeof(dir), "%s/t-XXXXXX", root);
     ck_assert_ptr_nonnull(mkdtemp(dir));
     snprintf(path, sizeof(path), "%s/ringside.db", dir);
-    db = db_open(path, err, sizeof(err));
+    db = test_db_open(path, err, sizeof(err));
     ck_assert_msg(db != NULL, "db_open: %s", err);
 }
 
@@ -81,6 +82,7 @@ static void teardown(void)
 {
     db_close(db);
     db = NULL;
+    test_db_drop(path);
     remove_tree(dir);
 }
 
@@ -89,7 +91,7 @@ static void reopen(void)
     char err[256] = "";
 
     db_close(db);
-    db = db_open(path, err, sizeof(err));
+    db = test_db_open(path, err, sizeof(err));
     ck_assert_msg(db != NULL, "db_open: %s", err);
 }
 
@@ -202,7 +204,7 @@ START_TEST(test_newer_schema_refused)
     db = NULL;
     ck_assert_int_eq(access(path, F_OK), 0);
     header_version_set(newer);
-    ck_assert_ptr_null(db_open(path, err, sizeof(err)));
+    ck_assert_ptr_null(test_db_open(path, err, sizeof(err)));
     snprintf(want, sizeof(want),
              "%s has schema version %d, this ringside knows up to %d; upgrade ringside", path,
              newer, db_schema_latest());
@@ -303,7 +305,7 @@ START_TEST(test_second_connection_sees_writes)
 {
     char err[256];
     struct db_account a;
-    struct db *other = db_open(path, err, sizeof(err));
+    struct db *other = test_db_open(path, err, sizeof(err));
 
     ck_assert_msg(other != NULL, "%s", err);
     int64_t id = account("bob");
@@ -1547,7 +1549,7 @@ START_TEST(test_reader_transactions_and_data_version)
     struct db_account a;
 
     account("carol");
-    struct db *ro = db_open_readonly(path, err, sizeof(err));
+    struct db *ro = test_db_open_readonly(path, err, sizeof(err));
     ck_assert_msg(ro != NULL, "%s", err);
     long long v0 = db_data_version(ro);
     ck_assert_int_ge(v0, 0);
@@ -1805,7 +1807,7 @@ START_TEST(test_transaction_rollback_commit)
     char text[64], err[256];
     int n = -1;
     uint64_t digest;
-    struct db *other = db_open(path, err, sizeof(err));
+    struct db *other = test_db_open(path, err, sizeof(err));
 
     ck_assert_msg(other != NULL, "%s", err);
     /* Rolled back: none of it. Everything works inside, and sees it. */
@@ -1955,7 +1957,7 @@ START_TEST(test_kill9_keeps_what_was_acknowledged)
     pid_t pid = fork();
     ck_assert_int_ge(pid, 0);
     if (pid == 0) {
-        struct db *c = db_open(path, NULL, 0);
+        struct db *c = test_db_open(path, NULL, 0);
         struct db_order o;
         if (!c)
             _exit(2);
@@ -2495,7 +2497,7 @@ START_TEST(test_turns)
     ck_assert_int_eq(when, 1010);
 
     /* Committed by itself outside a transaction: another connection sees it. */
-    struct db *other = db_open(path, err, sizeof(err));
+    struct db *other = test_db_open(path, err, sizeof(err));
     ck_assert_msg(other != NULL, "%s", err);
     ck_assert_int_eq(db_turn_add(other, RULES_SUGARRAY, 1030, &number), DB_OK);
     ck_assert_int_eq(number, 7);

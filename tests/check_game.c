@@ -847,7 +847,7 @@ static void schema3_setup(void)
     snprintf(path, sizeof(path), "%s/ringside.db", dir);
     snprintf(cmd, sizeof(cmd), "cp tests/data/schema3.db %s", path);
     ck_assert_int_eq(system(cmd), 0);
-    db = db_open(path, err, sizeof(err)); /* migrates it */
+    db = test_db_open(path, err, sizeof(err)); /* migrates it */
     ck_assert_msg(db != NULL, "%s", err);
     fixture_world();
     start_game();

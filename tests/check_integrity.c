@@ -177,7 +177,7 @@ START_TEST(test_busy)
 {
     char err[256];
     int64_t id;
-    struct db *other = db_open(path, err, sizeof(err));
+    struct db *other = test_db_open(path, err, sizeof(err));
 
     ck_assert_msg(other != NULL, "%s", err);
     db_busy_timeout(db, 100);
@@ -248,7 +248,7 @@ START_TEST(test_turn_leaves_nothing)
     ck_assert_int_eq(db_turn_unfinished(db, r, begun, RULES_COUNT, &k), DB_OK);
     ck_assert_int_eq(k, 0);
     /* Another connection holds the write lock: the turn cannot begin. */
-    struct db *other = db_open(path, err, sizeof(err));
+    struct db *other = test_db_open(path, err, sizeof(err));
     ck_assert_ptr_nonnull(other);
     db_busy_timeout(db, 50);
     ck_assert_int_eq(db_begin(other), DB_OK);
@@ -313,7 +313,7 @@ START_TEST(test_bot_words)
     bot_db_watch(b);
     ck_assert_int_eq(b->db_gone_said, 0);
     /* Busy: another connection's lock. */
-    struct db *other = db_open(path, err, sizeof(err));
+    struct db *other = test_db_open(path, err, sizeof(err));
     ck_assert_ptr_nonnull(other);
     db_busy_timeout(db, 20);
     ck_assert_int_eq(db_begin(other), DB_OK);

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "db_internal.h"
+#include "test_db.h"
 #include "tests.h"
 
 static char dir[64];
@@ -26,7 +27,7 @@ static void setup(void)
     snprintf(dir, sizeof(dir), "/tmp/ringside-portable-XXXXXX");
     ck_assert_ptr_nonnull(mkdtemp(dir));
     snprintf(path, sizeof(path), "%s/ringside.db", dir);
-    db = db_open(path, err, sizeof(err));
+    db = test_db_open(path, err, sizeof(err));
     ck_assert_msg(db != NULL, "db_open: %s", err);
 }
 
@@ -37,6 +38,7 @@ static void teardown(void)
 
     db_close(db);
     db = NULL;
+    test_db_drop(path);
     for (int i = 0; i < 3; i++) {
         snprintf(p, sizeof(p), "%s/%s", dir, files[i]);
         unlink(p);

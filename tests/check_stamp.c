@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "db.h"
+#include "test_db.h"
 #include "tests.h"
 
 static char dir[64];
@@ -95,9 +96,9 @@ static void setup(void)
     snprintf(dir, sizeof(dir), "/tmp/ringside-stamp-XXXXXX");
     ck_assert_ptr_nonnull(mkdtemp(dir));
     snprintf(path, sizeof(path), "%s/ringside.db", dir);
-    db = db_open(path, err, sizeof(err));
+    db = test_db_open(path, err, sizeof(err));
     ck_assert_msg(db != NULL, "db_open: %s", err);
-    ro = db_open_readonly(path, err, sizeof(err));
+    ro = test_db_open_readonly(path, err, sizeof(err));
     ck_assert_msg(ro != NULL, "db_open_readonly: %s", err);
 }
 
@@ -107,6 +108,7 @@ static void teardown(void)
 
     db_close(ro);
     db_close(db);
+    test_db_drop(path);
     const char *const ends[] = {"", "-wal", "-shm", ".id"};
     for (int i = 0; i < 4; i++) {
         snprintf(p, sizeof(p), "%s%s", path, ends[i]);

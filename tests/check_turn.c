@@ -15,6 +15,7 @@
 
 #include "bot.h"
 #include "db_internal.h" /* a hand edit on the bot's own connection (db->conn) */
+#include "test_db.h"
 #include "tests.h"
 
 #define ATTACK "4/0"
@@ -35,7 +36,7 @@ static void setup(void)
     snprintf(dir, sizeof(dir), "/tmp/ringside-turn-XXXXXX");
     ck_assert_ptr_nonnull(mkdtemp(dir));
     snprintf(path, sizeof(path), "%s/ringside.db", dir);
-    bot.db = db_open(path, err, sizeof(err));
+    bot.db = test_db_open(path, err, sizeof(err));
     ck_assert_msg(bot.db != NULL, "%s", err);
     bot.q = outq_new(100000, 100000);
     bot.users = users_new();
@@ -59,6 +60,8 @@ static void teardown(void)
     users_free(bot.users);
     outq_free(bot.q);
     db_close(bot.db);
+    snprintf(cmd, sizeof(cmd), "%s/ringside.db", dir);
+    test_db_drop(cmd);
     snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
     ck_assert_int_eq(system(cmd), 0);
 }
