@@ -20,6 +20,7 @@
 
 #include "db.h"
 #include "test_db.h"
+#include "util.h"
 #include "tests.h"
 
 static char root[64];  /* the suite's directory, removed at the end */
@@ -135,6 +136,7 @@ static struct db_fighter sugar(int64_t account_id, const char *name, int skill, 
 
 START_TEST(test_open_creates_and_migrates)
 {
+    TEST_DB_SQLITE_ONLY("a new SQLite file's modes and its migrations from version 0");
     struct stat sb;
 
     ck_assert_int_eq(stat(path, &sb), 0);
@@ -196,6 +198,7 @@ static int header_version(void)
 
 START_TEST(test_newer_schema_refused)
 {
+    TEST_DB_SQLITE_ONLY("the version in a SQLite file's header");
     char err[512], want[512];
     int newer = db_schema_latest() + 8;
 
@@ -444,6 +447,7 @@ END_TEST
  * list of burnt passwords. */
 START_TEST(test_migrate_v4_to_v5)
 {
+    TEST_DB_SQLITE_ONLY("a migration of an old SQLite file");
     char err[512] = "";
     struct db_account a;
     char hashes[DB_BURNT_MAX][DB_HASH_MAX];
@@ -850,13 +854,51 @@ END_TEST
 
 /* ---------------------------------------------------------- migration 2 */
 
+/* Runs `sql` on path's schema of the test server through a second
+ * connection: 1 (true) or 0 (false) for a SELECT of one boolean, 1 for
+ * another statement; fails the test when the server refuses it. */
+static int pg_sql(const char *sql)
+{
+    char err[256];
+    struct db *c = test_db_open(path, err, sizeof(err));
+
+    ck_assert_msg(c != NULL, "%s", err);
+    struct dbs *q = dbs_prepare(c, sql);
+    ck_assert_msg(q != NULL, "%s: %s", sql, db_errmsg(c));
+    int rc = dbs_step(q), yes = 1;
+    ck_assert_msg(rc != DBS_ERR, "%s: %s", sql, db_errmsg(c));
+    if (rc == DBS_ROW)
+        yes = dbs_col_int64(q, 0) == 1;
+    dbs_reset(q);
+    dbs_free(q);
+    db_close(c);
+    return yes;
+}
+
 /* Holds when the SQL condition `cond` is true of the file, asked through a
  * second connection (tests cannot run SQL otherwise): a row that breaks a
- * CHECK is the way to fail. */
+ * CHECK is the way to fail. On PostgreSQL the same condition (SQLite's
+ * char() is chr() there) is selected from the test's schema. */
 static void sql_check(const char *cond)
 {
     char sql[1024], err[512] = "";
 
+    if (test_db_pg()) {
+        struct str pg;
+        str_init(&pg);
+        for (const char *c = cond; *c; c++) {
+            if (strncmp(c, "char(", 5) == 0) {
+                str_add(&pg, "chr(");
+                c += 4;
+            } else {
+                str_add(&pg, "%c", *c);
+            }
+        }
+        snprintf(sql, sizeof(sql), "SELECT CASE WHEN (%s) THEN 1 ELSE 0 END", pg.p);
+        str_free(&pg);
+        ck_assert_msg(pg_sql(sql), "does not hold on PostgreSQL: %s", cond);
+        return;
+    }
     snprintf(sql, sizeof(sql),
              "CREATE TEMP TABLE holds (x CHECK (x IS 1)); INSERT INTO holds VALUES ((%s));", cond);
     ck_assert_msg(db_test_file(path, db_schema_latest(), sql, err, sizeof(err)) == DB_OK,
@@ -864,11 +906,21 @@ static void sql_check(const char *cond)
 }
 
 /* Runs `sql` on the file through a second connection, CHECKs off: rows the
- * API refuses to write (NOT NULL still holds). */
+ * API refuses to write (NOT NULL still holds). PostgreSQL cannot turn its
+ * CHECKs off, so there the test's own schema loses them first (it is
+ * dropped at the test's end). */
 static void sql_force(const char *sql)
 {
     char all[1024], err[512] = "";
 
+    if (test_db_pg()) {
+        pg_sql("DO $$ DECLARE r record; BEGIN FOR r IN SELECT conrelid::regclass AS t, conname"
+               " FROM pg_constraint WHERE contype = 'c' AND connamespace ="
+               " current_schema()::regnamespace LOOP EXECUTE format('ALTER TABLE %s DROP"
+               " CONSTRAINT %I', r.t, r.conname); END LOOP; END $$");
+        pg_sql(sql);
+        return;
+    }
     snprintf(all, sizeof(all), "PRAGMA ignore_check_constraints = ON; %s", sql);
     ck_assert_msg(db_test_file(path, db_schema_latest(), all, err, sizeof(err)) == DB_OK, "%s: %s",
                   sql, err);
@@ -1043,6 +1095,7 @@ static void bout_eq(const struct db_bout *a, const struct db_bout *b)
 
 START_TEST(test_migrate_v1_to_v2)
 {
+    TEST_DB_SQLITE_ONLY("a migration of an old SQLite file");
     char err[512] = "";
     struct db_account a;
     struct db_fighter f;
@@ -1121,6 +1174,7 @@ END_TEST
  * they cannot be split); the counts are written and read back. */
 START_TEST(test_migrate_v8_to_v9)
 {
+    TEST_DB_SQLITE_ONLY("a migration of an old SQLite file");
     char err[512] = "";
     struct db_fighter f;
 
@@ -1944,6 +1998,7 @@ END_TEST
 
 START_TEST(test_kill9_keeps_what_was_acknowledged)
 {
+    TEST_DB_SQLITE_ONLY("SQLite's WAL file after a kill -9");
     struct db_bout b = stored_bout();
     struct db_order out[8];
     char wal[256];
@@ -2748,6 +2803,7 @@ END_TEST
  * title bout's whole set goes to one row, the rest stays a row each. */
 START_TEST(test_migrate_v15_to_v16)
 {
+    TEST_DB_SQLITE_ONLY("a migration of an old SQLite file");
     char err[512] = "";
     struct db_order o[8];
     int n = 0;
@@ -2822,6 +2878,7 @@ END_TEST
  * wrote them) keeps everything at version 3. */
 START_TEST(test_migrate_v2_to_v3)
 {
+    TEST_DB_SQLITE_ONLY("a migration of an old SQLite file");
     char err[512] = "";
     struct db_fighter f, out[8];
     struct db_bout b, c;

@@ -148,7 +148,8 @@ START_TEST(test_returning_write)
     ck_assert_int_eq(db_stmt_returns_id(STMT_AUDIT), 0);
     int64_t acc = 0;
     ck_assert_int_eq(db_account_create(db, "three", "Three", "$y$h", 1000, &acc), DB_OK);
-    ck_assert_int_eq(acc, one + 2);
+    /* PostgreSQL's sequence spent a number on the refused "one" above. */
+    ck_assert_int_eq(acc, test_db_pg() ? one + 3 : one + 2);
     ck_assert_int_eq(db_account_create(db, "three", "Three", "$y$h", 1000, &acc), DB_EXISTS);
     int64_t f = boxer(acc, "tyson");
     ck_assert_int_eq(read_int("SELECT count(*) FROM fighters WHERE id = ?1", f), 1);

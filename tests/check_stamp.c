@@ -57,7 +57,7 @@ static struct seen fighters_since(int64_t *stamp)
     int64_t was = *stamp;
 
     ck_assert_int_eq(db_read_begin(ro), DB_OK);
-    ck_assert_int_eq(db_fighter_changed(ro, was, stamp, seen_fighter, &s), DB_OK);
+    ck_assert_msg(db_fighter_changed(ro, was, stamp, seen_fighter, &s) == DB_OK, "%s", db_errmsg(ro));
     db_read_end(ro);
     ck_assert_int_ge(*stamp, was);
     return s;
@@ -69,7 +69,7 @@ static struct seen ratings_since(int64_t *stamp)
     int64_t was = *stamp;
 
     ck_assert_int_eq(db_read_begin(ro), DB_OK);
-    ck_assert_int_eq(db_rating_changed(ro, was, stamp, seen_rating, &s), DB_OK);
+    ck_assert_msg(db_rating_changed(ro, was, stamp, seen_rating, &s) == DB_OK, "%s", db_errmsg(ro));
     db_read_end(ro);
     ck_assert_int_ge(*stamp, was);
     return s;

@@ -17,9 +17,11 @@ set -u
     echo "pg_suites.sh: RINGSIDE_TEST_PG is not set (run it through tests/pg.sh run)" >&2
     exit 2
 }
-suites=${PG_SUITES:-"db bouts leagueturns game fighters ratings simulate integrity restart pace
-season predict tournament policy stamp tables portable cmd"}
+# Suite names, comma-separated (one has a space).
+suites=${PG_SUITES:-"db,bouts,league turns,game,fighters,ratings,simulate,integrity,restart,pace,\
+season,predict,tournament,policy,stamp,tables,portable,commands"}
 status=0
+IFS=,
 for s in $suites; do
     CK_RUN_SUITE=$s "$@" || status=1
 done

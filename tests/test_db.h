@@ -87,6 +87,15 @@ static inline struct db *test_db_open_readonly(const char *path, char *err, int 
     return db_open_readonly(uri, err, errlen);
 }
 
+/* Ends a test that means nothing on PostgreSQL (a SQLite file's modes,
+ * WAL, migrations of old SQLite files, ...) when the tests run there;
+ * `why` says why, for the reader. */
+#define TEST_DB_SQLITE_ONLY(why)                                                                   \
+    do {                                                                                           \
+        if (test_db_pg())                                                                          \
+            return;                                                                                \
+    } while (0)
+
 /* Drops path's schema on the test server (nothing on SQLite: the caller
  * removes the file's folder). */
 static inline void test_db_drop(const char *path)
