@@ -212,8 +212,11 @@ UNIT_JOB = 'unit: CK_TIMEOUT_MULTIPLIER=4 $(TESTS)'
 SIM_JOB = 'sim: sh tests/sim_test.sh $(SIM)'
 UNIT_JOBS = 'unit-asan: $(SANITIZE) $(ASAN_TESTS)' $(UNIT_JOB)
 # The statement layer's suite again on a real PostgreSQL that tests/pg.sh
-# starts in a temporary folder (Unix socket only) and stops after.
-PG_JOBS = 'sql-pg: sh tests/pg.sh run env CK_RUN_SUITE=sql $(SANITIZE) $(ASAN_TESTS)'
+# starts in a temporary folder (Unix socket only) and stops after; and the
+# game's suites that open a database (tests/pg_suites.sh), each test on a
+# fresh schema of one such server.
+PG_JOBS = 'sql-pg: sh tests/pg.sh run env CK_RUN_SUITE=sql $(SANITIZE) $(ASAN_TESTS)' \
+	'game-pg: sh tests/pg.sh run sh tests/pg_suites.sh env $(SANITIZE) $(ASAN_TESTS)'
 PROGRAM_JOBS = 'sim-asan: sh tests/sim_test.sh $(ASAN_SIM)' \
 	'web: python3 tests/web/web_test.py $(ASAN_WEB) $(WEBGEN) $(SIM)' \
 	'web-attack: python3 tests/web/attack_test.py $(ASAN_WEB) $(WEBGEN)' \

@@ -1908,7 +1908,10 @@ START_TEST(test_transaction_rollback_commit)
     ck_assert_int_eq(db_begin(db), DB_OK);
     o = order(1, 0, "6/4/10", DB_ORDER_PLAYER, 0);
     ck_assert_int_eq(db_order_put(db, b.id, &o), DB_OK);
-    ck_assert_int_eq(db_order_put(db, b.id + 100, &o), DB_NOTFOUND);
+    /* PostgreSQL loses the whole transaction at a refused statement (SQLite
+     * refuses the statement only), so there it is not tried in the middle. */
+    if (!test_db_pg())
+        ck_assert_int_eq(db_order_put(db, b.id + 100, &o), DB_NOTFOUND);
     o = order(1, 1, "5/5/10", DB_ORDER_PLAN, 1);
     ck_assert_int_eq(db_order_put(db, b.id, &o), DB_OK);
     ck_assert_int_eq(db_round_put(db, b.id, 1, 12), DB_OK);

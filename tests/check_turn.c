@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "bot.h"
-#include "db_internal.h" /* a hand edit on the bot's own connection (db->conn) */
+#include "db_internal.h" /* a hand edit on the bot's own connection (sql.h) */
 #include "test_db.h"
 #include "tests.h"
 
@@ -316,6 +316,16 @@ START_TEST(test_bouts_replay_and_report)
 }
 END_TEST
 
+/* Runs `sql` (no parameters) on the bot's connection, which must take it. */
+static void sql_run(const char *sql)
+{
+    struct dbs *q = dbs_prepare(bot.db, sql);
+
+    ck_assert_msg(q != NULL, "%s: %s", sql, db_errmsg(bot.db));
+    ck_assert_msg(dbs_run(q) == DBS_DONE, "%s: %s", sql, db_errmsg(bot.db));
+    dbs_free(q);
+}
+
 /* Counts the rows a db_*_changed call gives. */
 static void count_fighter(void *ctx, const struct db_fighter *f)
 {
@@ -356,7 +366,7 @@ START_TEST(test_turn_stamps)
     char sql[128];
     snprintf(sql, sizeof(sql), "UPDATE fighters SET wins = wins + 1 WHERE id = %lld",
              (long long)dan);
-    ck_assert_int_eq(sqlite3_exec(bot.db->conn, sql, NULL, NULL, NULL), SQLITE_OK);
+    sql_run(sql);
     n = 0;
     ck_assert_int_eq(db_fighter_changed(bot.db, fs, &top, count_fighter, &n), DB_OK);
     ck_assert_int_eq(n, 1);
@@ -372,10 +382,10 @@ START_TEST(test_turn_plan_too_long)
 
     boxer("Ali", LEAGUE_BRONZE, ATTACK);
     int64_t bob = boxer("Bob", LEAGUE_BRONZE, DEFEND);
-    snprintf(sql, sizeof(sql),
-             "UPDATE plans SET text = replace(hex(zeroblob(4500)), '0', 'x') WHERE fighter = %lld",
+    snprintf(sql, sizeof(sql), "UPDATE plans SET text = %s WHERE fighter = %lld",
+             test_db_pg() ? "repeat('x', 9000)" : "replace(hex(zeroblob(4500)), '0', 'x')",
              (long long)bob);
-    ck_assert_int_eq(sqlite3_exec(bot.db->conn, sql, NULL, NULL, NULL), SQLITE_OK);
+    sql_run(sql);
     ck_assert_int_eq(
         league_turn(bot.game, RULES_SUGARRAY, 1, "#ringside", lines, &nlines, err, sizeof(err)),
         -1);
