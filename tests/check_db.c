@@ -926,6 +926,23 @@ static void sql_force(const char *sql)
                   sql, err);
 }
 
+/* Texts compare byte by byte on both backends, as SQLite's BINARY does:
+ * 'B' before 'a'. On PostgreSQL every text column is COLLATE "C"
+ * (schema_pg.sql), so a server with a locale orders the same. */
+START_TEST(test_text_order_bytewise)
+{
+    int64_t id;
+
+    ck_assert_int_eq(db_account_create(db, "alice", "alice", "$y$hash", 1000, &id), DB_OK);
+    ck_assert_int_eq(db_account_create(db, "bob", "Bob", "$y$hash", 1000, &id), DB_OK);
+    sql_check("SELECT min(name) = 'Bob' AND max(name) = 'alice' FROM accounts");
+    if (test_db_pg())
+        sql_check("SELECT count(*) = 0 FROM information_schema.columns WHERE table_schema ="
+                  " current_schema() AND data_type = 'text' AND collation_name IS DISTINCT FROM"
+                  " 'C'");
+}
+END_TEST
+
 /* Duellists (migration 6): the abilities in their columns, the equipment
  * by name with its conditions, back whole; a bout's sheets carry it; a
  * kit the code does not know is refused on read. */
@@ -3109,6 +3126,7 @@ Suite *db_suite(void)
     tcase_add_test(tc, test_fighter_save);
     tcase_add_test(tc, test_fighter_retire);
     tcase_add_test(tc, test_names_that_look_like_sql);
+    tcase_add_test(tc, test_text_order_bytewise);
     tcase_add_test(tc, test_thousand_fighters);
     tcase_add_test(tc, test_fault_hook);
     suite_add_tcase(s, tc);
