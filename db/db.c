@@ -1142,8 +1142,8 @@ struct dbs *db_changed_query(struct db *db, enum db_stmt stamp, enum db_stmt cha
     return q;
 }
 
-struct dbs *db_changed_since(struct db *db, enum db_stmt stamp, enum db_stmt changed,
-                             int64_t since, int64_t *top)
+struct dbs *db_changed_since(struct db *db, enum db_stmt stamp, enum db_stmt changed, int64_t since,
+                             int64_t *top)
 {
     struct dbs *q = db_changed_query(db, stamp, changed, since, top);
 

@@ -247,8 +247,8 @@ struct dbs *db_changed_query(struct db *db, enum db_stmt stamp, enum db_stmt cha
 /* The same, a failed bind reported at once on SQLite, as before the
  * layer (fighter.c, rating.c use it, then step dbs_table(db, changed));
  * it returned SQLite's statement, which a PostgreSQL connection has not. */
-struct dbs *db_changed_since(struct db *db, enum db_stmt stamp, enum db_stmt changed,
-                             int64_t since, int64_t *top);
+struct dbs *db_changed_since(struct db *db, enum db_stmt stamp, enum db_stmt changed, int64_t since,
+                             int64_t *top);
 
 /* Resets `st` and clears its bindings. */
 void db_stmt_done(sqlite3_stmt *st);

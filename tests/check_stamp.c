@@ -57,7 +57,8 @@ static struct seen fighters_since(int64_t *stamp)
     int64_t was = *stamp;
 
     ck_assert_int_eq(db_read_begin(ro), DB_OK);
-    ck_assert_msg(db_fighter_changed(ro, was, stamp, seen_fighter, &s) == DB_OK, "%s", db_errmsg(ro));
+    ck_assert_msg(db_fighter_changed(ro, was, stamp, seen_fighter, &s) == DB_OK, "%s",
+                  db_errmsg(ro));
     db_read_end(ro);
     ck_assert_int_ge(*stamp, was);
     return s;
