@@ -1624,7 +1624,11 @@ START_TEST(test_reader_transactions_and_data_version)
     ck_assert_msg(ro != NULL, "%s", err);
     long long v0 = db_data_version(ro);
     ck_assert_int_ge(v0, 0);
-    ck_assert_int_eq(db_data_version(ro), v0); /* reading changes nothing */
+    /* Reading changes nothing. On PostgreSQL data_version is the server's
+     * WAL position (sql_pg.c), which other tests' writes on the same
+     * server move too: there it only has to move after a commit. */
+    if (!test_db_pg())
+        ck_assert_int_eq(db_data_version(ro), v0);
     ck_assert_int_eq(db_read_begin(ro), DB_OK);
     ck_assert_int_eq(db_read_begin(ro), DB_ERROR); /* not nested */
     ck_assert_int_eq(db_account_get(ro, "carol", &a), DB_OK);
