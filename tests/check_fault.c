@@ -565,7 +565,7 @@ static void migration_sweep(const char *source, int from)
         }
         free(now);
         /* The next attempt migrates it the rest of the way. */
-        struct db *again = test_db_open(path, err, sizeof(err));
+        struct db *again = db_open(path, err, sizeof(err));
         ck_assert_msg(again != NULL, "n = %ld: %s", n, err);
         db_close(again);
         now = dump_file(path);
