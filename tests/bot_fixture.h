@@ -58,9 +58,8 @@ static inline void bot_fixture_close(struct bot *b, const char *dir)
     chanops_free(b);
     users_free(b->users);
     outq_free(b->q);
-    db_close(b->db);
     snprintf(cmd, sizeof(cmd), "%s/ringside.db", dir);
-    test_db_drop(cmd);
+    test_db_close(b->db, cmd);
     snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
     ck_assert_int_eq(system(cmd), 0);
 }

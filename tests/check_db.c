@@ -81,9 +81,8 @@ static void setup(void)
 
 static void teardown(void)
 {
-    db_close(db);
+    test_db_close(db, path);
     db = NULL;
-    test_db_drop(path);
     remove_tree(dir);
 }
 

@@ -167,8 +167,7 @@ static inline void fixture_teardown(void)
     char cmd[128];
 
     game_free(game);
-    db_close(db);
-    test_db_drop(path);
+    test_db_close(db, path);
     str_free(&said);
     snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
     ck_assert_int_eq(system(cmd), 0);

@@ -109,4 +109,24 @@ static inline void test_db_drop(const char *path)
     test_db_admin(sql);
 }
 
+/* Closes db (NULL is fine) and, on the test server, drops path's schema
+ * through db's own connection first (one connection fewer than
+ * test_db_drop, which it falls back on when db cannot run it). */
+static inline void test_db_close(struct db *db, const char *path)
+{
+    char schema[32], sql[96];
+    int dropped = 0;
+
+    if (test_db_pg() && db) {
+        test_db_schema(path, schema);
+        snprintf(sql, sizeof(sql), "DROP SCHEMA IF EXISTS %s CASCADE", schema);
+        struct dbs *q = dbs_prepare(db, sql);
+        dropped = q && dbs_run(q) == DBS_DONE;
+        dbs_free(q);
+    }
+    db_close(db);
+    if (!dropped)
+        test_db_drop(path);
+}
+
 #endif
