@@ -36,9 +36,8 @@ static void teardown(void)
     static const char *const files[] = {"ringside.db", "ringside.db-wal", "ringside.db-shm"};
     char p[192];
 
-    db_close(db);
+    test_db_close(db, path);
     db = NULL;
-    test_db_drop(path);
     for (int i = 0; i < 3; i++) {
         snprintf(p, sizeof(p), "%s/%s", dir, files[i]);
         unlink(p);

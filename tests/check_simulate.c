@@ -306,9 +306,8 @@ static void teardown(void)
     char cmd[128];
 
     game_free(game); /* with simulations still waiting: freed */
-    db_close(db);
     snprintf(cmd, sizeof(cmd), "%s/ringside.db", dir);
-    test_db_drop(cmd);
+    test_db_close(db, cmd);
     snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
     ck_assert_int_eq(system(cmd), 0);
 }

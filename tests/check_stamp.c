@@ -108,8 +108,7 @@ static void teardown(void)
     char p[192];
 
     db_close(ro);
-    db_close(db);
-    test_db_drop(path);
+    test_db_close(db, path);
     const char *const ends[] = {"", "-wal", "-shm", ".id"};
     for (int i = 0; i < 4; i++) {
         snprintf(p, sizeof(p), "%s%s", path, ends[i]);

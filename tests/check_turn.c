@@ -59,9 +59,8 @@ static void teardown(void)
     game_free(bot.game);
     users_free(bot.users);
     outq_free(bot.q);
-    db_close(bot.db);
     snprintf(cmd, sizeof(cmd), "%s/ringside.db", dir);
-    test_db_drop(cmd);
+    test_db_close(bot.db, cmd);
     snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
     ck_assert_int_eq(system(cmd), 0);
 }
