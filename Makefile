@@ -214,8 +214,11 @@ UNIT_JOB = 'unit: CK_TIMEOUT_MULTIPLIER=4 $(TESTS)'
 SIM_JOB = 'sim: sh tests/sim_test.sh $(SIM)'
 UNIT_JOBS = 'unit-asan: $(SANITIZE) $(ASAN_TESTS)' $(UNIT_JOB)
 # The statement layer's suite again on a real PostgreSQL that tests/pg.sh
-# starts in a temporary folder (Unix socket only) and stops after.
-PG_JOBS = 'sql-pg: sh tests/pg.sh run env CK_RUN_SUITE=sql $(SANITIZE) $(ASAN_TESTS)'
+# starts in a temporary folder (Unix socket only) and stops after; and the
+# game's suites that open a database (tests/pg_suites.sh), each test on a
+# fresh schema of one such server.
+PG_JOBS = 'sql-pg: sh tests/pg.sh run env CK_RUN_SUITE=sql $(SANITIZE) $(ASAN_TESTS)' \
+	'game-pg: sh tests/pg.sh run sh tests/pg_suites.sh env $(SANITIZE) $(ASAN_TESTS)'
 # ringside --migrate-to: a database of real bouts (ringside-webgen) copied
 # into PostgreSQL and every bout replayed from it, and the refusals.
 PG_JOBS += 'migrate-pg: sh tests/pg.sh run env $(SANITIZE) python3 tests/migrate_test.py $(ASAN_BOT) $(WEBGEN)'

@@ -1143,17 +1143,19 @@ struct dbs *db_changed_query(struct db *db, enum db_stmt stamp, enum db_stmt cha
     return q;
 }
 
-sqlite3_stmt *db_changed_since(struct db *db, enum db_stmt stamp, enum db_stmt changed,
-                               int64_t since, int64_t *top)
+struct dbs *db_changed_since(struct db *db, enum db_stmt stamp, enum db_stmt changed, int64_t since,
+                             int64_t *top)
 {
     struct dbs *q = db_changed_query(db, stamp, changed, since, top);
 
-    if (q && q->bad) { /* reported here, as before the layer */
+    /* On SQLite a failed bind is reported here, as before the layer (a
+     * PostgreSQL statement has no sqlite3_stmt: its step reports it). */
+    if (q && q->bad && q->lite) {
         db_bind_failed(db, q->lite);
         dbs_reset(q);
         return NULL;
     }
-    return q ? q->lite : NULL;
+    return q;
 }
 
 int db_column_text(struct db *db, sqlite3_stmt *st, int col, char *dst, size_t size,

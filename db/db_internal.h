@@ -250,11 +250,11 @@ int db_fault_now(struct db *db);
 struct dbs *db_changed_query(struct db *db, enum db_stmt stamp, enum db_stmt changed, int64_t since,
                              int64_t *top);
 
-/* The same as SQLite's statement (the caller steps it with db_row and
- * calls db_stmt_done), for the files not yet on the statement layer
- * (fighter.c, rating.c): it goes when they use db_changed_query. */
-sqlite3_stmt *db_changed_since(struct db *db, enum db_stmt stamp, enum db_stmt changed,
-                               int64_t since, int64_t *top);
+/* The same, a failed bind reported at once on SQLite, as before the
+ * layer (fighter.c, rating.c use it, then step dbs_table(db, changed));
+ * it returned SQLite's statement, which a PostgreSQL connection has not. */
+struct dbs *db_changed_since(struct db *db, enum db_stmt stamp, enum db_stmt changed, int64_t since,
+                             int64_t *top);
 
 /* Resets `st` and clears its bindings. */
 void db_stmt_done(sqlite3_stmt *st);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "bot.h"
+#include "test_db.h"
 #include "tests.h"
 
 /* Opens b with its defaults; `tag` names the directory made in /tmp
@@ -27,7 +28,7 @@ static inline void bot_fixture_open(struct bot *b, char dir[64], const char *tag
     snprintf(dir, 64, "/tmp/ringside-%s-XXXXXX", tag);
     ck_assert_ptr_nonnull(mkdtemp(dir));
     snprintf(path, sizeof(path), "%s/ringside.db", dir);
-    b->db = db_open(path, err, sizeof(err));
+    b->db = test_db_open(path, err, sizeof(err));
     ck_assert_msg(b->db != NULL, "%s", err);
     b->q = outq_new(burst, rate);
     b->users = users_new();
@@ -57,7 +58,8 @@ static inline void bot_fixture_close(struct bot *b, const char *dir)
     chanops_free(b);
     users_free(b->users);
     outq_free(b->q);
-    db_close(b->db);
+    snprintf(cmd, sizeof(cmd), "%s/ringside.db", dir);
+    test_db_close(b->db, cmd);
     snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
     ck_assert_int_eq(system(cmd), 0);
 }

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "bot.h"
+#include "test_db.h"
 #include "tests.h"
 
 static struct bot bot;
@@ -21,7 +22,7 @@ static void open_all(void)
 {
     char err[256];
 
-    bot.db = db_open(path, err, sizeof(err));
+    bot.db = test_db_open(path, err, sizeof(err));
     ck_assert_msg(bot.db != NULL, "%s", err);
     bot.q = outq_new(100000, 100000);
     bot.users = users_new();
@@ -76,6 +77,7 @@ static void teardown(void)
     char cmd[128];
 
     close_all();
+    test_db_drop(path);
     snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
     ck_assert_int_eq(system(cmd), 0);
 }

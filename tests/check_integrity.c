@@ -62,6 +62,7 @@ static void sugar_league(int count)
 
 START_TEST(test_gone_deleted)
 {
+    TEST_DB_SQLITE_ONLY("a SQLite file deleted or replaced under the bot");
     int64_t id;
 
     ck_assert_int_eq(db_account_create(db, "before", "before", "$y$h", 1, &id), DB_OK);
@@ -83,6 +84,7 @@ END_TEST
 
 START_TEST(test_gone_replaced)
 {
+    TEST_DB_SQLITE_ONLY("a SQLite file deleted or replaced under the bot");
     char other[192];
     int64_t id;
 
@@ -101,6 +103,7 @@ END_TEST
  * what happened, and nothing is stored. */
 START_TEST(test_gone_turn)
 {
+    TEST_DB_SQLITE_ONLY("a SQLite file deleted or replaced under the bot");
     char lines[LEAGUE_SUMMARY_LINES][RENDER_LINE_MAX], err[512];
     int n = 0, number;
     int64_t last;
@@ -175,9 +178,10 @@ END_TEST
 
 START_TEST(test_busy)
 {
+    TEST_DB_SQLITE_ONLY("SQLite's one write lock: PostgreSQL's writers do not lock each other out");
     char err[256];
     int64_t id;
-    struct db *other = db_open(path, err, sizeof(err));
+    struct db *other = test_db_open(path, err, sizeof(err));
 
     ck_assert_msg(other != NULL, "%s", err);
     db_busy_timeout(db, 100);
@@ -248,7 +252,8 @@ START_TEST(test_turn_leaves_nothing)
     ck_assert_int_eq(db_turn_unfinished(db, r, begun, RULES_COUNT, &k), DB_OK);
     ck_assert_int_eq(k, 0);
     /* Another connection holds the write lock: the turn cannot begin. */
-    struct db *other = db_open(path, err, sizeof(err));
+    TEST_DB_SQLITE_ONLY("SQLite's one write lock: PostgreSQL's writers do not lock each other out");
+    struct db *other = test_db_open(path, err, sizeof(err));
     ck_assert_ptr_nonnull(other);
     db_busy_timeout(db, 50);
     ck_assert_int_eq(db_begin(other), DB_OK);
@@ -302,6 +307,7 @@ END_TEST
  * loss is logged once (bot_db_watch). */
 START_TEST(test_bot_words)
 {
+    TEST_DB_SQLITE_ONLY("SQLite's write lock and its file gone");
     struct bot *b = xcalloc(1, sizeof(*b));
     char text[256], err[256];
     int64_t id;
@@ -313,7 +319,7 @@ START_TEST(test_bot_words)
     bot_db_watch(b);
     ck_assert_int_eq(b->db_gone_said, 0);
     /* Busy: another connection's lock. */
-    struct db *other = db_open(path, err, sizeof(err));
+    struct db *other = test_db_open(path, err, sizeof(err));
     ck_assert_ptr_nonnull(other);
     db_busy_timeout(db, 20);
     ck_assert_int_eq(db_begin(other), DB_OK);

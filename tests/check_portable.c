@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "db_internal.h"
+#include "test_db.h"
 #include "tests.h"
 
 static char dir[64];
@@ -26,7 +27,7 @@ static void setup(void)
     snprintf(dir, sizeof(dir), "/tmp/ringside-portable-XXXXXX");
     ck_assert_ptr_nonnull(mkdtemp(dir));
     snprintf(path, sizeof(path), "%s/ringside.db", dir);
-    db = db_open(path, err, sizeof(err));
+    db = test_db_open(path, err, sizeof(err));
     ck_assert_msg(db != NULL, "db_open: %s", err);
 }
 
@@ -35,7 +36,7 @@ static void teardown(void)
     static const char *const files[] = {"ringside.db", "ringside.db-wal", "ringside.db-shm"};
     char p[192];
 
-    db_close(db);
+    test_db_close(db, path);
     db = NULL;
     for (int i = 0; i < 3; i++) {
         snprintf(p, sizeof(p), "%s/%s", dir, files[i]);
@@ -146,7 +147,8 @@ START_TEST(test_returning_write)
     ck_assert_int_eq(db_stmt_returns_id(STMT_AUDIT), 0);
     int64_t acc = 0;
     ck_assert_int_eq(db_account_create(db, "three", "Three", "$y$h", 1000, &acc), DB_OK);
-    ck_assert_int_eq(acc, one + 2);
+    /* PostgreSQL's sequence spent a number on the refused "one" above. */
+    ck_assert_int_eq(acc, test_db_pg() ? one + 3 : one + 2);
     ck_assert_int_eq(db_account_create(db, "three", "Three", "$y$h", 1000, &acc), DB_EXISTS);
     int64_t f = boxer(acc, "tyson");
     ck_assert_int_eq(read_int("SELECT count(*) FROM fighters WHERE id = ?1", f), 1);

@@ -12,6 +12,7 @@
 
 #include "game.h"
 #include "parse.h"
+#include "test_db.h"
 #include "tests.h"
 
 #define FIGURES_FILE "tests/sim_figures.txt"
@@ -291,7 +292,7 @@ static void setup(void)
     snprintf(dir, sizeof(dir), "/tmp/ringside-sim-XXXXXX");
     ck_assert_ptr_nonnull(mkdtemp(dir));
     snprintf(path, sizeof(path), "%s/ringside.db", dir);
-    db = db_open(path, err, sizeof(err));
+    db = test_db_open(path, err, sizeof(err));
     ck_assert_msg(db != NULL, "%s", err);
     str_init_fixed(&said_text, said, sizeof(said));
     clock_now = 1000;
@@ -305,7 +306,8 @@ static void teardown(void)
     char cmd[128];
 
     game_free(game); /* with simulations still waiting: freed */
-    db_close(db);
+    snprintf(cmd, sizeof(cmd), "%s/ringside.db", dir);
+    test_db_close(db, cmd);
     snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
     ck_assert_int_eq(system(cmd), 0);
 }

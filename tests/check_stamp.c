@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "db.h"
+#include "test_db.h"
 #include "tests.h"
 
 static char dir[64];
@@ -56,7 +57,8 @@ static struct seen fighters_since(int64_t *stamp)
     int64_t was = *stamp;
 
     ck_assert_int_eq(db_read_begin(ro), DB_OK);
-    ck_assert_int_eq(db_fighter_changed(ro, was, stamp, seen_fighter, &s), DB_OK);
+    ck_assert_msg(db_fighter_changed(ro, was, stamp, seen_fighter, &s) == DB_OK, "%s",
+                  db_errmsg(ro));
     db_read_end(ro);
     ck_assert_int_ge(*stamp, was);
     return s;
@@ -68,7 +70,7 @@ static struct seen ratings_since(int64_t *stamp)
     int64_t was = *stamp;
 
     ck_assert_int_eq(db_read_begin(ro), DB_OK);
-    ck_assert_int_eq(db_rating_changed(ro, was, stamp, seen_rating, &s), DB_OK);
+    ck_assert_msg(db_rating_changed(ro, was, stamp, seen_rating, &s) == DB_OK, "%s", db_errmsg(ro));
     db_read_end(ro);
     ck_assert_int_ge(*stamp, was);
     return s;
@@ -95,9 +97,9 @@ static void setup(void)
     snprintf(dir, sizeof(dir), "/tmp/ringside-stamp-XXXXXX");
     ck_assert_ptr_nonnull(mkdtemp(dir));
     snprintf(path, sizeof(path), "%s/ringside.db", dir);
-    db = db_open(path, err, sizeof(err));
+    db = test_db_open(path, err, sizeof(err));
     ck_assert_msg(db != NULL, "db_open: %s", err);
-    ro = db_open_readonly(path, err, sizeof(err));
+    ro = test_db_open_readonly(path, err, sizeof(err));
     ck_assert_msg(ro != NULL, "db_open_readonly: %s", err);
 }
 
@@ -106,7 +108,7 @@ static void teardown(void)
     char p[192];
 
     db_close(ro);
-    db_close(db);
+    test_db_close(db, path);
     const char *const ends[] = {"", "-wal", "-shm", ".id"};
     for (int i = 0; i < 4; i++) {
         snprintf(p, sizeof(p), "%s%s", path, ends[i]);

@@ -227,7 +227,7 @@ START_TEST(test_restart_says_what_was_stored)
     game_free(game);
     db_close(db);
     char err[256];
-    db = db_open(path, err, sizeof(err));
+    db = test_db_open(path, err, sizeof(err));
     ck_assert_msg(db != NULL, "%s", err);
     start_game();
     hush();

@@ -14,7 +14,8 @@
 #include <unistd.h>
 
 #include "bot.h"
-#include "db_internal.h" /* a hand edit on the bot's own connection (db->conn) */
+#include "db_internal.h" /* a hand edit on the bot's own connection (sql.h) */
+#include "test_db.h"
 #include "tests.h"
 
 #define ATTACK "4/0"
@@ -35,7 +36,7 @@ static void setup(void)
     snprintf(dir, sizeof(dir), "/tmp/ringside-turn-XXXXXX");
     ck_assert_ptr_nonnull(mkdtemp(dir));
     snprintf(path, sizeof(path), "%s/ringside.db", dir);
-    bot.db = db_open(path, err, sizeof(err));
+    bot.db = test_db_open(path, err, sizeof(err));
     ck_assert_msg(bot.db != NULL, "%s", err);
     bot.q = outq_new(100000, 100000);
     bot.users = users_new();
@@ -58,7 +59,8 @@ static void teardown(void)
     game_free(bot.game);
     users_free(bot.users);
     outq_free(bot.q);
-    db_close(bot.db);
+    snprintf(cmd, sizeof(cmd), "%s/ringside.db", dir);
+    test_db_close(bot.db, cmd);
     snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
     ck_assert_int_eq(system(cmd), 0);
 }
@@ -313,6 +315,16 @@ START_TEST(test_bouts_replay_and_report)
 }
 END_TEST
 
+/* Runs `sql` (no parameters) on the bot's connection, which must take it. */
+static void sql_run(const char *sql)
+{
+    struct dbs *q = dbs_prepare(bot.db, sql);
+
+    ck_assert_msg(q != NULL, "%s: %s", sql, db_errmsg(bot.db));
+    ck_assert_msg(dbs_run(q) == DBS_DONE, "%s: %s", sql, db_errmsg(bot.db));
+    dbs_free(q);
+}
+
 /* Counts the rows a db_*_changed call gives. */
 static void count_fighter(void *ctx, const struct db_fighter *f)
 {
@@ -353,7 +365,7 @@ START_TEST(test_turn_stamps)
     char sql[128];
     snprintf(sql, sizeof(sql), "UPDATE fighters SET wins = wins + 1 WHERE id = %lld",
              (long long)dan);
-    ck_assert_int_eq(sqlite3_exec(bot.db->conn, sql, NULL, NULL, NULL), SQLITE_OK);
+    sql_run(sql);
     n = 0;
     ck_assert_int_eq(db_fighter_changed(bot.db, fs, &top, count_fighter, &n), DB_OK);
     ck_assert_int_eq(n, 1);
@@ -369,10 +381,10 @@ START_TEST(test_turn_plan_too_long)
 
     boxer("Ali", LEAGUE_BRONZE, ATTACK);
     int64_t bob = boxer("Bob", LEAGUE_BRONZE, DEFEND);
-    snprintf(sql, sizeof(sql),
-             "UPDATE plans SET text = replace(hex(zeroblob(4500)), '0', 'x') WHERE fighter = %lld",
+    snprintf(sql, sizeof(sql), "UPDATE plans SET text = %s WHERE fighter = %lld",
+             test_db_pg() ? "repeat('x', 9000)" : "replace(hex(zeroblob(4500)), '0', 'x')",
              (long long)bob);
-    ck_assert_int_eq(sqlite3_exec(bot.db->conn, sql, NULL, NULL, NULL), SQLITE_OK);
+    sql_run(sql);
     ck_assert_int_eq(
         league_turn(bot.game, RULES_SUGARRAY, 1, "#ringside", lines, &nlines, err, sizeof(err)),
         -1);

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "game.h"
+#include "test_db.h"
 #include "tests.h"
 #include "util.h"
 
@@ -155,7 +156,7 @@ static inline void fixture_setup(void)
     snprintf(dir, sizeof(dir), "/tmp/ringside-game-XXXXXX");
     ck_assert_ptr_nonnull(mkdtemp(dir));
     snprintf(path, sizeof(path), "%s/ringside.db", dir);
-    db = db_open(path, err, sizeof(err));
+    db = test_db_open(path, err, sizeof(err));
     ck_assert_msg(db != NULL, "%s", err);
     fixture_world();
     start_game();
@@ -166,7 +167,7 @@ static inline void fixture_teardown(void)
     char cmd[128];
 
     game_free(game);
-    db_close(db);
+    test_db_close(db, path);
     str_free(&said);
     snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
     ck_assert_int_eq(system(cmd), 0);
