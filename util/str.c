@@ -121,6 +121,15 @@ static void cut_at(struct str *s, size_t at)
 
 void str_raw(struct str *s, const char *text, size_t n)
 {
+    /* The common case first (a page makes a few hundred thousand calls):
+     * not cut, and room enough without growing. */
+    if (s->need == s->len && s->len + n < s->cap) {
+        memcpy(s->p + s->len, text, n);
+        s->len += n;
+        s->need = s->len;
+        s->p[s->len] = '\0';
+        return;
+    }
     if (s->need == s->len) {
         size_t k = room(s, n);
 
@@ -141,7 +150,19 @@ void str_cat(struct str *s, const char *text)
 
 void str_ch(struct str *s, char c)
 {
+    if (s->need == s->len && s->len + 1 < s->cap) {
+        s->p[s->len++] = c;
+        s->need = s->len;
+        s->p[s->len] = '\0';
+        return;
+    }
     str_raw(s, &c, 1);
+}
+
+void str_reserve(struct str *s, size_t n)
+{
+    if (!s->fixed && s->need == s->len)
+        room(s, n);
 }
 
 void str_repeat(struct str *s, const char *text, int n)

@@ -69,6 +69,9 @@ void str_raw(struct str *s, const char *text, size_t n);
 void str_cat(struct str *s, const char *text);
 /* Appends one byte. */
 void str_ch(struct str *s, char c);
+/* Makes room for n more bytes at once (a growable string's text that is
+ * known to be long: no growing step by step); a fixed string: nothing. */
+void str_reserve(struct str *s, size_t n);
 /* Appends `text` `n` times joined by `sep`-free copies: for rules and
  * padding (n <= 0: nothing). */
 void str_repeat(struct str *s, const char *text, int n);
