@@ -93,11 +93,16 @@ static const unsigned char html_class[256] = {HTML_C64(0), HTML_C64(64), HTML_C6
 void web_html(struct str *out, const char *text)
 {
     const unsigned char *s = (const unsigned char *)(text ? text : "");
+    const unsigned char *end = s + strlen((const char *)s);
 
     while (*s) {
         const unsigned char *run = s;
         /* The common case: a run of plain printable ASCII (the NUL ends
-         * it, being a control character). */
+         * it, being a control character), four bytes a step while inside
+         * the text (a page escapes long reports). */
+        while (end - s >= 4 &&
+               (html_class[s[0]] | html_class[s[1]] | html_class[s[2]] | html_class[s[3]]) == 0)
+            s += 4;
         while (html_class[*s] == 0)
             s++;
         if (s > run)
