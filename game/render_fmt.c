@@ -5,9 +5,10 @@
  * were half of a page's cost).
  *
  * The bytes are printf's, always: the plain conversions (%d %i %u %s %c
- * %% with an l or ll, and %.Nf with N up to 3) are written here; anything
- * else (a flag, a width, %g, %x, more than 3 decimals, a number too large)
- * goes to snprintf, one conversion at a time.
+ * %% with an l or ll, %.Nf with N up to 3, and %g of a whole number below
+ * a million) are written here; anything else (a flag, a width, another
+ * %g, %x, more than 3 decimals, a number too large) goes to snprintf, one
+ * conversion at a time.
  */
 #include <float.h>
 #include <math.h>
@@ -260,6 +261,24 @@ static int spec_fast(struct gather *g, const struct spec *s, va_list *ap)
         num[0] = (char)va_arg(*ap, int);
         gather_raw(g, num, 1);
         return 0;
+    case 'g': {
+        /* %g of a whole number below a million (a chart's grid) is its
+         * digits: no point, no exponent. Anything else: printf. */
+        if (s->prec >= 0 || s->longs)
+            return -1;
+        double x = va_arg(*ap, double);
+        if (!(fabs(x) < 1e6) || x != (double)(long long)x) {
+            gather_flush(g);
+            str_add(g->t, "%g", x);
+            return 0;
+        }
+        gather_room(g);
+        char *p = digits(end, (unsigned long long)fabs(x));
+        if (signbit(x)) /* "-0" too, as printf writes it */
+            *--p = '-';
+        gather_took(g, p, end);
+        return 0;
+    }
     case 'f':
         if (s->prec < 0 || s->prec > 3)
             return -1;
