@@ -10,7 +10,6 @@
  * came in) and then one per item of the events; one per result.
  */
 #include <math.h>
-#include <stdio.h>
 
 #include "render_internal.h"
 
@@ -98,8 +97,8 @@ static void action_line(const struct render_corner c[SIDES], const struct bout *
     else
         render_fmt(&t, "%s %s, %s %s. ", c[0].name, style_say(s0, 0), c[1].name, style_say(s1, 0));
     int w = n[1] > n[0];
-    snprintf(num[0], sizeof(num[0]), "%ld", n[w]);
-    snprintf(num[1], sizeof(num[1]), "%ld", n[!w]);
+    render_num(num[0], sizeof(num[0]), n[w]);
+    render_num(num[1], sizeof(num[1]), n[!w]);
     const char *arg[4] = {c[w].name, num[0], c[!w].name, num[1]};
     const char *tpl;
     if (n[0] == n[1])

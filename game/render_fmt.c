@@ -21,6 +21,7 @@
 #include <sys/types.h>
 
 #include "game.h"
+#include "render_internal.h"
 
 /* u's digits, ending at end; returns where they begin. */
 static char *digits(char *end, unsigned long long u)
@@ -48,6 +49,18 @@ void render_int(struct str *t, long long v)
     char *p = int_write(buf + sizeof(buf), v);
 
     str_raw(t, p, (size_t)(buf + sizeof(buf) - p));
+}
+
+void render_num(char *buf, size_t len, long v)
+{
+    char tmp[24];
+    char *p = int_write(tmp + sizeof(tmp), v);
+    size_t n = (size_t)(tmp + sizeof(tmp) - p);
+
+    if (n >= len)
+        n = len - 1;
+    memcpy(buf, p, n);
+    buf[n] = '\0';
 }
 
 /* |x| * 10^decimals (decimals 0 to 3) rounded as printf rounds x with

@@ -10,7 +10,6 @@
  * flavour draws of a round are one per towel thrown in, or one for the
  * blows and one per knockout; the result lines draw nothing.
  */
-#include <stdio.h>
 
 #include "render_internal.h"
 
@@ -88,8 +87,8 @@ static int round_lines(const struct render_corner c[SIDES], const struct bout *b
                sb->orders[r][0].attack, sb->orders[r][0].defence, c[1].name,
                sb->orders[r][1].attack, sb->orders[r][1].defence);
     int w = blow[1] > blow[0];
-    snprintf(num[0], sizeof(num[0]), "%d", blow[w]);
-    snprintf(num[1], sizeof(num[1]), "%d", blow[!w]);
+    render_num(num[0], sizeof(num[0]), blow[w]);
+    render_num(num[1], sizeof(num[1]), blow[!w]);
     const char *arg[4] = {c[w].name, num[0], c[!w].name, num[1]};
     if (blow[0] > 0 && blow[1] > 0)
         render_tpl(&t, PICK(flavour, say_blows_both), arg, 4);
