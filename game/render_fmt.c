@@ -23,13 +23,26 @@
 #include "game.h"
 #include "render_internal.h"
 
+/* "00" to "99": two digits a step (a page writes a few thousand). */
+static const char pairs[] = "00010203040506070809101112131415161718192021222324252627282930313233"
+                            "34353637383940414243444546474849505152535455565758596061626364656667"
+                            "6869707172737475767778798081828384858687888990919293949596979899";
+
 /* u's digits, ending at end; returns where they begin. */
 static char *digits(char *end, unsigned long long u)
 {
-    do {
-        *--end = (char)('0' + u % 10);
-        u /= 10;
-    } while (u);
+    while (u >= 100) {
+        unsigned r = (unsigned)(u % 100);
+        u /= 100;
+        end -= 2;
+        memcpy(end, pairs + 2 * r, 2);
+    }
+    if (u >= 10) {
+        end -= 2;
+        memcpy(end, pairs + 2 * u, 2);
+    } else {
+        *--end = (char)('0' + u);
+    }
     return end;
 }
 
@@ -208,14 +221,25 @@ static void gather_flush(struct gather *g)
     g->n = 0;
 }
 
+/* gather_raw's text that does not fit what is gathered: flushed first. */
+static void gather_long(struct gather *g, const char *text, size_t n)
+{
+    gather_flush(g);
+    if (n > sizeof(g->buf)) {
+        str_raw(g->t, text, n);
+        return;
+    }
+    memcpy(g->buf, text, n);
+    g->n = n;
+}
+
+/* Small enough to be inlined at each use: the common case, text that
+ * fits, is a copy. */
 static void gather_raw(struct gather *g, const char *text, size_t n)
 {
     if (g->n + n > sizeof(g->buf)) {
-        gather_flush(g);
-        if (n > sizeof(g->buf)) {
-            str_raw(g->t, text, n);
-            return;
-        }
+        gather_long(g, text, n);
+        return;
     }
     memcpy(g->buf + g->n, text, n);
     g->n += n;
