@@ -235,7 +235,7 @@ static void gather_long(struct gather *g, const char *text, size_t n)
 
 /* Small enough to be inlined at each use: the common case, text that
  * fits, is a copy. */
-static void gather_raw(struct gather *g, const char *text, size_t n)
+static inline void gather_raw(struct gather *g, const char *text, size_t n)
 {
     if (g->n + n > sizeof(g->buf)) {
         gather_long(g, text, n);

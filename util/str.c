@@ -119,17 +119,8 @@ static void cut_at(struct str *s, size_t at)
     s->p[at] = '\0';
 }
 
-void str_raw(struct str *s, const char *text, size_t n)
+void str_raw_more(struct str *s, const char *text, size_t n)
 {
-    /* The common case first (a page makes a few hundred thousand calls):
-     * not cut, and room enough without growing. */
-    if (s->need == s->len && s->len + n < s->cap) {
-        memcpy(s->p + s->len, text, n);
-        s->len += n;
-        s->need = s->len;
-        s->p[s->len] = '\0';
-        return;
-    }
     if (s->need == s->len) {
         size_t k = room(s, n);
 
