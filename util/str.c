@@ -134,11 +134,6 @@ void str_raw_more(struct str *s, const char *text, size_t n)
     s->need += n;
 }
 
-void str_cat(struct str *s, const char *text)
-{
-    str_raw(s, text, strlen(text));
-}
-
 void str_ch(struct str *s, char c)
 {
     if (s->need == s->len && s->len + 1 < s->cap) {

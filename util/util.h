@@ -80,7 +80,11 @@ static inline void str_raw(struct str *s, const char *text, size_t n)
     }
     str_raw_more(s, text, n);
 }
-void str_cat(struct str *s, const char *text);
+/* Inline too: a literal's length is then known where it is written. */
+static inline void str_cat(struct str *s, const char *text)
+{
+    str_raw(s, text, strlen(text));
+}
 /* Appends one byte. */
 void str_ch(struct str *s, char c);
 /* Makes room for n more bytes at once (a growable string's text that is
