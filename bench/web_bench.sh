@@ -28,6 +28,10 @@
 #   web.bout_page_uncached_median_ms the median of those requests (what one
 #                                    page costs, less swayed than the rate
 #                                    by other work on a shared machine)
+#   web.bout_page_uncached_cpu_us    the server's CPU time (user and system,
+#                                    from /proc) over those requests, by
+#                                    request: what a page costs the server
+#                                    itself, the least swayed of the three
 #
 # Usage: sh bench/web_bench.sh WEB WEBGEN CLIENT
 # The database is made by WEBGEN (tests/web/gen.c: real bouts through
@@ -82,10 +86,22 @@ $out
 EOF
 [ "$failed" = 0 ] || { echo "web_bench: $failed uncached standings requests failed" >&2; exit 1; }
 echo "web.standings_uncached_requests_per_sec $rate req/s"
+# The server's CPU clock ticks so far (user and system).
+cpu_ticks() {
+    awk '{ print $14 + $15 }' "/proc/$pid/stat"
+}
+t0=$(cpu_ticks)
 out=$("$CLIENT" 127.0.0.1 "$port" /bouts/ 1 "$SECS" 1 "$bout" -w "$dir/ringside.db" "$bout")
+t1=$(cpu_ticks)
 read -r rate median _ failed <<EOF
 $out
 EOF
 [ "$failed" = 0 ] || { echo "web_bench: $failed uncached bout page requests failed" >&2; exit 1; }
 echo "web.bout_page_uncached_requests_per_sec $rate req/s"
 echo "web.bout_page_uncached_median_ms $median ms"
+# The requests made: the rate over the client's SECS seconds.
+awk -v t=$((t1 - t0)) -v hz="$(getconf CLK_TCK)" -v rate="$rate" -v secs="$SECS" 'BEGIN {
+    n = rate * secs
+    if (n < 1) n = 1
+    printf "web.bout_page_uncached_cpu_us %.1f us\n", t * 1e6 / hz / n
+}'

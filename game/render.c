@@ -345,16 +345,16 @@ void result_add(struct str *t, const struct render_corner c[SIDES], const struct
     if (w < 0) {
         switch (res->drawn_by) {
         case METHOD_KO:
-            str_add(t, "Draw: %s and %s knock each other out in round %d!", c[0].name, c[1].name,
-                    res->round);
+            render_fmt(t, "Draw: %s and %s knock each other out in round %d!", c[0].name, c[1].name,
+                       res->round);
             return;
         case METHOD_TKO:
-            str_add(t, "Draw: %s and %s are both stopped in round %d!", c[0].name, c[1].name,
-                    res->round);
+            render_fmt(t, "Draw: %s and %s are both stopped in round %d!", c[0].name, c[1].name,
+                       res->round);
             return;
         case METHOD_DQ:
-            str_add(t, "Draw: %s and %s are both disqualified in round %d!", c[0].name, c[1].name,
-                    res->round);
+            render_fmt(t, "Draw: %s and %s are both disqualified in round %d!", c[0].name,
+                       c[1].name, res->round);
             return;
         default:
             break;
@@ -364,30 +364,30 @@ void result_add(struct str *t, const struct render_corner c[SIDES], const struct
 
         switch (res->method) {
         case METHOD_KO:
-            str_add(t, "%s wins by KO in round %d!", name, res->round);
+            render_fmt(t, "%s wins by KO in round %d!", name, res->round);
             return;
         case METHOD_TKO: {
             char why[128];
 
             if (res->reason == TKO_TOWEL && c[!w].conceded) {
                 /* He conceded himself: no stoppage, a forfeit. */
-                str_add(t, "%s wins by forfeit in round %d (%s conceded)!", name, res->round,
-                        c[!w].name);
+                render_fmt(t, "%s wins by forfeit in round %d (%s conceded)!", name, res->round,
+                           c[!w].name);
                 return;
             }
             if (res->reason == TKO_TOWEL && words && words->towel_words) {
                 /* His plan gave up in the ruleset's own words: a yield. */
-                str_add(t, "%s wins in round %d: %s %s!", name, res->round, c[!w].name,
-                        words->towel_words);
+                render_fmt(t, "%s wins in round %d: %s %s!", name, res->round, c[!w].name,
+                           words->towel_words);
                 return;
             }
             tko_words(res->reason, injuries_of(b, !w), why, sizeof(why));
-            str_add(t, "%s wins by TKO in round %d (%s)!", name, res->round, why);
+            render_fmt(t, "%s wins by TKO in round %d (%s)!", name, res->round, why);
             return;
         }
         case METHOD_DQ:
-            str_add(t, "%s wins by DQ in round %d (%s disqualified)!", name, res->round,
-                    c[!w].name);
+            render_fmt(t, "%s wins by DQ in round %d (%s disqualified)!", name, res->round,
+                       c[!w].name);
             return;
         default:
             break;
@@ -829,7 +829,7 @@ static void side_summary(const struct items *is, const struct render_corner c[SI
     int first = 1, injuries = 0, worst = -1;
 
     str_init_fixed(&t, line, RENDER_LINE_MAX);
-    str_add(&t, "%s: ", c[v].name);
+    render_fmt(&t, "%s: ", c[v].name);
     for (int i = 0; i < is->n; i++) {
         const struct item *it = &is->it[i];
 
@@ -841,15 +841,15 @@ static void side_summary(const struct items *is, const struct render_corner c[SI
                 worst = i;
             continue;
         }
-        str_add(&t, "%s%s", first ? "" : ", ", it->brief);
+        render_fmt(&t, "%s%s", first ? "" : ", ", it->brief);
         first = 0;
     }
     if (injuries > 0) {
         char name[64];
 
         injury_name(is->it[worst].loc, is->it[worst].level, name, sizeof(name));
-        str_add(&t, "%s%d injur%s, the worst %s", first ? "" : ", ", injuries,
-                injuries == 1 ? "y" : "ies", name);
+        render_fmt(&t, "%s%d injur%s, the worst %s", first ? "" : ", ", injuries,
+                   injuries == 1 ? "y" : "ies", name);
     }
     str_cat(&t, ".");
 }
@@ -887,10 +887,10 @@ static void corner_add(struct str *t, const struct render_corner *c, const struc
 {
     str_cat(t, c->name);
     if (c->owner[0])
-        str_add(t, " (%s)", c->owner);
+        render_fmt(t, " (%s)", c->owner);
     if (w)
         w->sheet_add(t, &c->sheet);
-    str_add(t, ", %d-%d-%d", c->wins, c->losses, c->draws);
+    render_fmt(t, ", %d-%d-%d", c->wins, c->losses, c->draws);
     wins_add(t, c);
 }
 
@@ -904,7 +904,7 @@ int render_tape(const struct render_corner c[SIDES], enum rules rules, int round
     if (max <= 0)
         return 0;
     str_init_fixed(&t, lines[0], RENDER_LINE_MAX);
-    str_add(&t, "Bout #%lld, %s, %d rounds: ", (long long)id, rs ? rs->name : "?", rounds);
+    render_fmt(&t, "Bout #%lld, %s, %d rounds: ", (long long)id, rs ? rs->name : "?", rounds);
     corner_add(&t, &c[0], w);
     if (max == 1) {
         str_cat(&t, " vs ");
@@ -1243,11 +1243,11 @@ int render_wins(const struct render_corner *c, int by, char *buf, size_t len)
     for (size_t i = 0; i < sizeof(part) / sizeof(part[0]); i++) {
         if (part[i].n == 0 && !(by && i == 0))
             continue;
-        str_add(&t, "%s%d", render_len(&t) ? ", " : "", part[i].n);
+        render_fmt(&t, "%s%d", render_len(&t) ? ", " : "", part[i].n);
         if (by)
-            str_add(&t, " by %s", part[i].what);
+            render_fmt(&t, " by %s", part[i].what);
         else
-            str_add(&t, " %s%s", part[i].what, part[i].n == 1 ? "" : "s");
+            render_fmt(&t, " %s%s", part[i].what, part[i].n == 1 ? "" : "s");
     }
     return render_len(&t);
 }
@@ -1258,7 +1258,7 @@ static void wins_add(struct str *t, const struct render_corner *c)
     char how[160];
 
     if (render_wins(c, 0, how, sizeof(how)) > 0)
-        str_add(t, " (%s)", how);
+        render_fmt(t, " (%s)", how);
 }
 
 /* ------------------------------------------------------ the aftermath */
@@ -1266,7 +1266,7 @@ static void wins_add(struct str *t, const struct render_corner *c)
 /* A corner's record: "5-1-0 (3 KOs)". */
 static void record_add(struct str *t, const struct render_corner *c)
 {
-    str_add(t, "%s %d-%d-%d", c->name, c->wins, c->losses, c->draws);
+    render_fmt(t, "%s %d-%d-%d", c->name, c->wins, c->losses, c->draws);
     wins_add(t, c);
 }
 
@@ -1300,8 +1300,8 @@ int render_aftermath(const struct render_corner before[SIDES],
                 now = sheet_field_get(&after[s].sheet, i);
             if (was == now)
                 continue;
-            str_add(&t, "%s%s's %s goes %s to %d", changes ? "; " : "", after[s].name,
-                    rs->fields[i].label, now > was ? "up" : "down", now);
+            render_fmt(&t, "%s%s's %s goes %s to %d", changes ? "; " : "", after[s].name,
+                       rs->fields[i].label, now > was ? "up" : "down", now);
             changes++;
         }
     if (changes)
@@ -1329,7 +1329,7 @@ static void injuries_add(struct str *t, const struct bout *b, int side, const ch
         if (inj[loc].level <= 0)
             continue;
         injury_phrase(loc, inj[loc].level, what, sizeof(what));
-        str_add(t, "%s%s", n++ ? ", " : lead, what);
+        render_fmt(t, "%s%s", n++ ? ", " : lead, what);
     }
 }
 
@@ -1359,17 +1359,17 @@ int render_corner_report(const struct render_corner c[SIDES], const struct bout 
         return render_len(&t);
     }
     bout_plan_vars(b, side, &v);
-    str_add(&t, "Your corner: %s has %d endurance (%d%% of the start)", c[side].name,
-            (int)v.endurance, v.endurance_percent);
+    render_fmt(&t, "Your corner: %s has %d endurance (%d%% of the start)", c[side].name,
+               (int)v.endurance, v.endurance_percent);
     injuries_add(&t, b, side, ", ");
     if (v.my_knockdowns > 0)
-        str_add(&t, ", was down %s", times_words(v.my_knockdowns));
+        render_fmt(&t, ", was down %s", times_words(v.my_knockdowns));
     if (v.warnings > 0)
-        str_add(&t, ", %d warning%s", v.warnings, v.warnings == 1 ? "" : "s");
-    str_add(&t, "; %s looks %s", c[!side].name, looks[v.opp < 0 ? 0 : v.opp > 2 ? 2 : v.opp]);
+        render_fmt(&t, ", %d warning%s", v.warnings, v.warnings == 1 ? "" : "s");
+    render_fmt(&t, "; %s looks %s", c[!side].name, looks[v.opp < 0 ? 0 : v.opp > 2 ? 2 : v.opp]);
     injuries_add(&t, b, !side, ", with ");
     if (v.his_knockdowns > 0)
-        str_add(&t, ", down %s", times_words(v.his_knockdowns));
+        render_fmt(&t, ", down %s", times_words(v.his_knockdowns));
     str_cat(&t, ". ");
     if (w && w->score_add) {
         str_cat(&t, "Score: ");

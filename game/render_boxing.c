@@ -10,7 +10,6 @@
  * came in) and then one per item of the events; one per result.
  */
 #include <math.h>
-#include <stdio.h>
 
 #include "render_internal.h"
 
@@ -50,7 +49,7 @@ static void sheet_add(struct str *t, const struct sheet *sheet)
 {
     const struct boxing_sheet *s = &sheet->u.boxing;
 
-    str_add(t, " STR %d SPD %d AGL %d TGH %d HGT %d", s->str, s->spd, s->agl, s->tgh, s->hgt);
+    render_fmt(t, " STR %d SPD %d AGL %d TGH %d HGT %d", s->str, s->spd, s->agl, s->tgh, s->hgt);
 }
 
 /* ---------------------------------------------------------- the channel */
@@ -92,14 +91,14 @@ static void action_line(const struct render_corner c[SIDES], const struct bout *
     struct str t;
 
     str_init_fixed(&t, line, RENDER_LINE_MAX);
-    str_add(&t, "\002Round %d\002: ", b->round);
+    render_fmt(&t, "\002Round %d\002: ", b->round);
     if (s0 == s1)
-        str_add(&t, "%s and %s both %s. ", c[0].name, c[1].name, style_say(s0, 1));
+        render_fmt(&t, "%s and %s both %s. ", c[0].name, c[1].name, style_say(s0, 1));
     else
-        str_add(&t, "%s %s, %s %s. ", c[0].name, style_say(s0, 0), c[1].name, style_say(s1, 0));
+        render_fmt(&t, "%s %s, %s %s. ", c[0].name, style_say(s0, 0), c[1].name, style_say(s1, 0));
     int w = n[1] > n[0];
-    snprintf(num[0], sizeof(num[0]), "%ld", n[w]);
-    snprintf(num[1], sizeof(num[1]), "%ld", n[!w]);
+    render_num(num[0], sizeof(num[0]), n[w]);
+    render_num(num[1], sizeof(num[1]), n[!w]);
     const char *arg[4] = {c[w].name, num[0], c[!w].name, num[1]};
     const char *tpl;
     if (n[0] == n[1])
@@ -122,10 +121,10 @@ static void conceded_line_add(struct str *t, const struct render_corner c[SIDES]
     const struct boxing_bout *bb = &b->u.boxing;
     int towel[SIDES] = {bb->last[0].order.towel, bb->last[1].order.towel};
 
-    str_add(t, "Round %d not scored, conceded by ", b->round);
+    render_fmt(t, "Round %d not scored, conceded by ", b->round);
     conceded_add(t, c, towel);
     if (b->round > 1) {
-        str_add(t, "; totals (%s-%s) ", c[0].name, c[1].name);
+        render_fmt(t, "; totals (%s-%s) ", c[0].name, c[1].name);
         cards_add(t, bb->f[0].cards, bb->f[1].cards);
     }
 }
@@ -143,7 +142,7 @@ static void cards_line(const struct render_corner c[SIDES], const struct bout *b
         conceded_line_add(&t, c, b);
         return;
     }
-    str_add(&t, "Cards (%s-%s) ", c[0].name, c[1].name);
+    render_fmt(&t, "Cards (%s-%s) ", c[0].name, c[1].name);
     cards_add(&t, bb->last[0].cards, bb->last[1].cards);
     str_cat(&t, "; totals ");
     cards_add(&t, bb->f[0].cards, bb->f[1].cards);
@@ -164,10 +163,10 @@ static int round_lines(const struct render_corner c[SIDES], const struct bout *b
         struct str t;
 
         str_init_fixed(&t, lines[0], RENDER_LINE_MAX);
-        str_add(&t, "\002Round %d\002:", b->round);
+        render_fmt(&t, "\002Round %d\002:", b->round);
         items_collect(&is, c, b, evs, flavour);
         for (int i = 0; i < is.n; i++)
-            str_add(&t, " %s", is.it[i].full);
+            render_fmt(&t, " %s", is.it[i].full);
         if (is.n == 0)
             str_cat(&t, " no fighting.");
         cards_line(c, b, 0, lines[1]);
@@ -270,10 +269,10 @@ static void verdict_add(struct str *t, const struct render_corner c[SIDES], cons
         for (int j = 0; j < JUDGES; j++)
             if (res->cards[j][0] != res->cards[j][1])
                 won[res->cards[j][1] > res->cards[j][0]]++;
-        str_add(t, "A %s draw (",
-                won[0] + won[1] == 0 ? "unanimous"
-                : won[0] == won[1]   ? "split"
-                                     : "majority");
+        render_fmt(t, "A %s draw (",
+                   won[0] + won[1] == 0 ? "unanimous"
+                   : won[0] == won[1]   ? "split"
+                                        : "majority");
         result_cards_add(t, res, 0);
         str_cat(t, ").");
         return;
@@ -281,9 +280,9 @@ static void verdict_add(struct str *t, const struct render_corner c[SIDES], cons
     const char *d = decision_name(res->decision);
 
     if (d)
-        str_add(t, "%s wins a %s decision (", c[w].name, d);
+        render_fmt(t, "%s wins a %s decision (", c[w].name, d);
     else
-        str_add(t, "%s wins on the cards (", c[w].name);
+        render_fmt(t, "%s wins on the cards (", c[w].name);
     result_cards_add(t, res, w);
     str_cat(t, ").");
 }

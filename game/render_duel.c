@@ -59,9 +59,9 @@ static void piece_add(struct str *t, int slot, int item)
     if (slot == DUEL_WEAPON)
         str_cat(t, weapon_words(item));
     else if (slot == DUEL_UNDER)
-        str_add(t, "%s shirt", duel_armour_info(item)->name);
+        render_fmt(t, "%s shirt", duel_armour_info(item)->name);
     else
-        str_add(t, "%s %s", duel_armour_info(item)->name, piece_words(slot));
+        render_fmt(t, "%s %s", duel_armour_info(item)->name, piece_words(slot));
 }
 
 int render_duel_piece(int slot, int item, char *buf, size_t len)
@@ -107,13 +107,13 @@ static void kit_add(struct str *t, const struct sheet *s, const struct sheet *be
             continue;
         str_cat(t, n++ ? ", " : "");
         piece_add(t, k, d->item[k]);
-        str_add(t, " %.1f%%", d->cond[k] / 10000.0);
+        render_fmt(t, " %.1f%%", d->cond[k] / 10000.0);
     }
     if (n == 0)
         str_cat(t, "no equipment (bare fists)");
     else if (d->item[DUEL_WEAPON] == 0)
         str_cat(t, ", no weapon (bare fists)");
-    str_add(t, "; encumbrance %.3f", duel_encumbrance(d->item, d->str));
+    render_fmt(t, "; encumbrance %.3f", duel_encumbrance(d->item, d->str));
 }
 
 int render_armoury(int weapons, int armour, char lines[][RENDER_LINE_MAX])
@@ -123,40 +123,41 @@ int render_armoury(int weapons, int armour, char lines[][RENDER_LINE_MAX])
 
     if (weapons) {
         str_init_fixed(&t, lines[n++], RENDER_LINE_MAX);
-        str_add(&t, "Weapons (STR needed, damage, blunt/cut %%, reach, armour penetration, "
-                    "critical, weight, wear factor):");
+        render_fmt(&t, "Weapons (STR needed, damage, blunt/cut %%, reach, armour penetration, "
+                       "critical, weight, wear factor):");
         for (int w = DUEL_FISTS + 1; w < DUEL_WEAPONS; w++) {
             const struct duel_weapon_info *wi = duel_weapon_info(w);
             str_init_fixed(&t, lines[n++], RENDER_LINE_MAX);
-            str_add(&t,
-                    "%s (weapon=%s): STR %d, damage %d-%d, blunt/cut %d/%d, reach %d, "
-                    "armour pen. %d, ",
-                    weapon_words(w), wi->name, wi->str, wi->lo, wi->hi, wi->blunt, 100 - wi->blunt,
-                    wi->reach, wi->pen);
+            render_fmt(&t,
+                       "%s (weapon=%s): STR %d, damage %d-%d, blunt/cut %d/%d, reach %d, "
+                       "armour pen. %d, ",
+                       weapon_words(w), wi->name, wi->str, wi->lo, wi->hi, wi->blunt,
+                       100 - wi->blunt, wi->reach, wi->pen);
             if (duel_crit_chance(w, 44))
-                str_add(&t, "critical %d%% to %d%%", duel_crit_chance(w, 0),
-                        duel_crit_chance(w, 44));
+                render_fmt(&t, "critical %d%% to %d%%", duel_crit_chance(w, 0),
+                           duel_crit_chance(w, 44));
             else
                 str_cat(&t, "no critical");
-            str_add(&t, ", %g kg, wear factor %g", wi->kg, wi->wear);
+            render_fmt(&t, ", %g kg, wear factor %g", wi->kg, wi->wear);
         }
     }
     if (armour) {
         str_init_fixed(&t, lines[n++], RENDER_LINE_MAX);
-        str_add(&t, "Armour (defence, STR needed, weight of head/torso/legs/feet/shield; what the "
-                    "torso piece covers; wear factor 1):");
+        render_fmt(&t,
+                   "Armour (defence, STR needed, weight of head/torso/legs/feet/shield; what the "
+                   "torso piece covers; wear factor 1):");
         for (int m = DUEL_LEATHER; m < DUEL_MATERIALS; m++) {
             const struct duel_armour_info *ai = duel_armour_info(m);
             str_init_fixed(&t, lines[n++], RENDER_LINE_MAX);
-            str_add(&t, "%s: defence %d, STR %d, %g/%g/%g/%g/%g kg; the torso piece covers %s",
-                    ai->name, ai->defence, ai->str, ai->kg[DUEL_HEAD], ai->kg[DUEL_TORSO],
-                    ai->kg[DUEL_LEGS], ai->kg[DUEL_FEET], ai->kg[DUEL_SHIELD],
-                    ai->arms ? "the torso and both arms" : "the torso");
+            render_fmt(&t, "%s: defence %d, STR %d, %g/%g/%g/%g/%g kg; the torso piece covers %s",
+                       ai->name, ai->defence, ai->str, ai->kg[DUEL_HEAD], ai->kg[DUEL_TORSO],
+                       ai->kg[DUEL_LEGS], ai->kg[DUEL_FEET], ai->kg[DUEL_SHIELD],
+                       ai->arms ? "the torso and both arms" : "the torso");
         }
         str_init_fixed(&t, lines[n++], RENDER_LINE_MAX);
-        str_add(&t, "Pieces: head=, torso=, legs=, feet=, shield= of leather, chainmail or "
-                    "plate; torso=chainmail+leather wears a chainmail shirt under leather; a "
-                    "shield takes every hit on the left arm.");
+        render_fmt(&t, "Pieces: head=, torso=, legs=, feet=, shield= of leather, chainmail or "
+                       "plate; torso=chainmail+leather wears a chainmail shirt under leather; a "
+                       "shield takes every hit on the left arm.");
     }
     return n;
 }
@@ -171,17 +172,17 @@ static void sheet_add(struct str *t, const struct sheet *s)
     const struct duel_sheet *d = &s->u.duel;
     int n = 0;
 
-    str_add(t, " STR %d DEX %d CON %d INT %d;", d->str, d->dex, d->con, d->intel);
+    render_fmt(t, " STR %d DEX %d CON %d INT %d;", d->str, d->dex, d->con, d->intel);
     for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
         int k = order[i];
         if (d->item[k] == 0)
             continue;
-        str_add(t, "%s ", n++ ? "," : "");
+        render_fmt(t, "%s ", n++ ? "," : "");
         piece_add(t, k, d->item[k]);
-        str_add(t, " %.1f%%", d->cond[k] / 10000.0);
+        render_fmt(t, " %.1f%%", d->cond[k] / 10000.0);
     }
     if (d->item[DUEL_WEAPON] == 0)
-        str_add(t, "%s bare fists", n ? "," : "");
+        render_fmt(t, "%s bare fists", n ? "," : "");
 }
 
 /* ---------------------------------------------------------- the channel */
@@ -231,11 +232,11 @@ static void attempts_add(struct str *t, const struct duel_turn *tu)
         if (shield && at->damage < 0.05)
             str_cat(t, "blocked by the shield");
         else if (shield)
-            str_add(t, "the shield, %.1f through", at->damage);
+            render_fmt(t, "the shield, %.1f through", at->damage);
         else if (at->damage < 0.05)
-            str_add(t, "%s, the armour holds", part_words(at->part));
+            render_fmt(t, "%s, the armour holds", part_words(at->part));
         else
-            str_add(t, "%s for %.1f", part_words(at->part), at->damage);
+            render_fmt(t, "%s for %.1f", part_words(at->part), at->damage);
         if (at->critical)
             str_cat(t, " (critical!)");
     }
@@ -255,9 +256,9 @@ static void turn_add(struct str *t, const struct render_corner c[SIDES], const s
         render_tpl(t, PICK(flavour, say_turn), who, 1);
         attempts_add(t, tu);
     } else if (has_event(evs, EV_SPENT, side)) {
-        str_add(t, "%s has no energy left to attack.", c[side].name);
+        render_fmt(t, "%s has no energy left to attack.", c[side].name);
     } else {
-        str_add(t, "%s is stunned and cannot attack.", c[side].name);
+        render_fmt(t, "%s is stunned and cannot attack.", c[side].name);
     }
 }
 
@@ -273,7 +274,7 @@ static int round_lines(const struct render_corner c[SIDES], const struct bout *b
     int n = 0;
 
     str_init_fixed(&t, lines[n++], RENDER_LINE_MAX);
-    str_add(&t, "\002Round %d\002: ", b->round);
+    render_fmt(&t, "\002Round %d\002: ", b->round);
     if (l->yielded[0] || l->yielded[1]) {
         for (int i = 0, said = 0; i < SIDES; i++)
             if (l->yielded[i]) {
@@ -286,7 +287,7 @@ static int round_lines(const struct render_corner c[SIDES], const struct bout *b
     int fought = has_event(evs, EV_INITIATIVE, l->initiative);
     if (fought) {
         int first = l->initiative;
-        str_add(&t, "%s has the initiative. ", c[first].name);
+        render_fmt(&t, "%s has the initiative. ", c[first].name);
         turn_add(&t, c, b, evs, first, flavour);
         /* The second turn, unless the first ended the duel. */
         if (!(b->result.over && !(db->f[!first].health > 0))) {
@@ -303,7 +304,7 @@ static int round_lines(const struct render_corner c[SIDES], const struct bout *b
     int said = 0;
     for (int i = 0; i < SIDES; i++)
         if (l->bled[i] > 0) {
-            str_add(&x, "%s%s bleeds %.1f", said ? ", " : "", c[i].name, l->bled[i]);
+            render_fmt(&x, "%s%s bleeds %.1f", said ? ", " : "", c[i].name, l->bled[i]);
             said = 1;
         }
     if (said)
@@ -313,16 +314,16 @@ static int round_lines(const struct render_corner c[SIDES], const struct bout *b
         if (e->side < 0 || e->side >= SIDES)
             continue;
         if (e->type == EV_STUN) {
-            str_add(&x, "%s is stunned for %d turn%s! ", c[e->side].name, e->a,
-                    e->a == 1 ? "" : "s");
+            render_fmt(&x, "%s is stunned for %d turn%s! ", c[e->side].name, e->a,
+                       e->a == 1 ? "" : "s");
         } else if (e->type == EV_BREAK) {
-            str_add(&x, "%s's ", c[e->side].name);
+            render_fmt(&x, "%s's ", c[e->side].name);
             piece_add(&x, e->a, e->b);
             str_cat(&x, " breaks! ");
         }
     }
-    str_add(&x, "Health: %s %.1f, %s %.1f.", c[0].name, health_shown(db->f[0].health), c[1].name,
-            health_shown(db->f[1].health));
+    render_fmt(&x, "Health: %s %.1f, %s %.1f.", c[0].name, health_shown(db->f[0].health), c[1].name,
+               health_shown(db->f[1].health));
     if (fought)
         str_init_fixed(&t, lines[n++], RENDER_LINE_MAX);
     str_cat(&t, extra);
@@ -343,10 +344,10 @@ static void turn_short(struct str *t, const struct render_corner c[SIDES], const
     const struct duel_turn *tu = turn_of(&b->u.duel.last, side);
 
     if (!tu) {
-        str_add(t,
-                has_event(evs, EV_SPENT, side) ? "%s has no energy left to attack"
-                                               : "%s is stunned and cannot attack",
-                c[side].name);
+        render_fmt(t,
+                   has_event(evs, EV_SPENT, side) ? "%s has no energy left to attack"
+                                                  : "%s is stunned and cannot attack",
+                   c[side].name);
         return;
     }
     int hits = 0;
@@ -355,9 +356,9 @@ static void turn_short(struct str *t, const struct render_corner c[SIDES], const
         hits += tu->attacks[k].hit != 0;
         damage += tu->attacks[k].hit ? tu->attacks[k].damage : 0;
     }
-    str_add(t, "%s lands %d of %d", c[side].name, hits, tu->nattacks);
+    render_fmt(t, "%s lands %d of %d", c[side].name, hits, tu->nattacks);
     if (hits)
-        str_add(t, " for %.1f", damage);
+        render_fmt(t, " for %.1f", damage);
 }
 
 /* The critical hits of the last round on a line: "Critical hit: Conan on
@@ -380,8 +381,8 @@ static void criticals_add(struct str *t, const struct render_corner c[SIDES], co
             if (!at->hit || !at->critical)
                 continue;
             int shield = at->npieces > 0 && at->pieces[0].slot == DUEL_SHIELD;
-            str_add(t, "%s%s on %s's %s for %.1f", said++ ? ", " : "", c[tu->attacker].name,
-                    c[!tu->attacker].name, shield ? "shield" : part_words(at->part), at->damage);
+            render_fmt(t, "%s%s on %s's %s for %.1f", said++ ? ", " : "", c[tu->attacker].name,
+                       c[!tu->attacker].name, shield ? "shield" : part_words(at->part), at->damage);
         }
     }
     str_cat(t, "!");
@@ -398,9 +399,10 @@ static void events_short(struct str *t, const struct render_corner c[SIDES],
             continue;
         str_cat(t, said++ ? " " : "");
         if (type == EV_STUN) {
-            str_add(t, "%s is stunned for %d turn%s!", c[e->side].name, e->a, e->a == 1 ? "" : "s");
+            render_fmt(t, "%s is stunned for %d turn%s!", c[e->side].name, e->a,
+                       e->a == 1 ? "" : "s");
         } else {
-            str_add(t, "%s's ", c[e->side].name);
+            render_fmt(t, "%s's ", c[e->side].name);
             piece_add(t, e->a, e->b);
             str_cat(t, " breaks!");
         }
@@ -429,7 +431,7 @@ static int round_channel(const struct render_corner c[SIDES], const struct bout 
         return 1;
     }
     str_init_fixed(&t, lines[n++], RENDER_LINE_MAX);
-    str_add(&t, "\002Round %d\002: ", b->round);
+    render_fmt(&t, "\002Round %d\002: ", b->round);
     if (has_event(evs, EV_INITIATIVE, l->initiative)) {
         int first = l->initiative;
         turn_short(&t, c, b, evs, first);
@@ -442,10 +444,10 @@ static int round_channel(const struct render_corner c[SIDES], const struct bout 
     int bled = 0;
     for (int i = 0; i < SIDES; i++)
         if (l->bled[i] > 0)
-            str_add(&t, "%s%s bleeds %.1f", bled++ ? ", " : "", c[i].name, l->bled[i]);
+            render_fmt(&t, "%s%s bleeds %.1f", bled++ ? ", " : "", c[i].name, l->bled[i]);
     str_cat(&t, bled ? ". " : "");
-    str_add(&t, "Health: %s %.1f, %s %.1f.", c[0].name, health_said(db->f[0].health), c[1].name,
-            health_said(db->f[1].health));
+    render_fmt(&t, "Health: %s %.1f, %s %.1f.", c[0].name, health_said(db->f[0].health), c[1].name,
+               health_said(db->f[1].health));
     for (int kind = 0; kind < 3; kind++) {
         str_init_fixed(&t, lines[n], RENDER_LINE_MAX);
         if (kind == 0)
@@ -543,8 +545,8 @@ static int event_add(struct str *t, const struct render_corner c[SIDES], const s
 /* Both standing after the last round. */
 static void verdict_add(struct str *t, const struct render_corner c[SIDES], const struct bout *b)
 {
-    str_add(t, "Draw: %s and %s are both still standing after %d rounds.", c[0].name, c[1].name,
-            b->round);
+    render_fmt(t, "Draw: %s and %s are both still standing after %d rounds.", c[0].name, c[1].name,
+               b->round);
 }
 
 static const char *const say_over[] = {
@@ -578,12 +580,12 @@ static void corner_add(struct str *t, const struct render_corner c[SIDES], const
                                 DUEL_LEGS,   DUEL_FEET, DUEL_SHIELD};
     int n = 0;
 
-    str_add(t, "Your corner after round %d: %s has %.1f health, %.1f energy", b->round,
-            c[side].name, health_shown(me->health), me->energy);
+    render_fmt(t, "Your corner after round %d: %s has %.1f health, %.1f energy", b->round,
+               c[side].name, health_shown(me->health), me->energy);
     if (me->bleed > 0)
-        str_add(t, ", bleeds %.1f a round", me->bleed);
+        render_fmt(t, ", bleeds %.1f a round", me->bleed);
     if (me->stunned > 0)
-        str_add(t, ", stunned for %d turn%s", me->stunned, me->stunned == 1 ? "" : "s");
+        render_fmt(t, ", stunned for %d turn%s", me->stunned, me->stunned == 1 ? "" : "s");
     str_cat(t, "; ");
     for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
         int k = order[i];
@@ -591,13 +593,13 @@ static void corner_add(struct str *t, const struct render_corner c[SIDES], const
             continue;
         str_cat(t, n++ ? ", " : "");
         piece_add(t, k, me->item[k]);
-        str_add(t, " %.1f%%", me->cond[k]);
+        render_fmt(t, " %.1f%%", me->cond[k]);
     }
     if (me->item[DUEL_WEAPON] == 0)
-        str_add(t, "%sbare fists", n ? ", " : "");
-    str_add(t, ". %s has %.1f health", c[!side].name, health_shown(him->health));
+        render_fmt(t, "%sbare fists", n ? ", " : "");
+    render_fmt(t, ". %s has %.1f health", c[!side].name, health_shown(him->health));
     if (him->bleed > 0)
-        str_add(t, ", bleeds %.1f a round", him->bleed);
+        render_fmt(t, ", bleeds %.1f a round", him->bleed);
     str_cat(t, ". yield concedes.");
 }
 
@@ -619,7 +621,7 @@ static void kit_note(struct str *t, const struct sheet *s)
 
     if (d->item[DUEL_WEAPON] == 0)
         str_cat(t, "no weapon (bare fists); ");
-    str_add(t, "encumbrance %.3f", duel_encumbrance(d->item, d->str));
+    render_fmt(t, "encumbrance %.3f", duel_encumbrance(d->item, d->str));
 }
 
 static const enum method methods[] = {METHOD_KO, METHOD_TKO, METHOD_NONE};

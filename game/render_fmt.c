@@ -5,9 +5,10 @@
  * were half of a page's cost).
  *
  * The bytes are printf's, always: the plain conversions (%d %i %u %s %c
- * %% with an l or ll, and %.Nf with N up to 3) are written here; anything
- * else (a flag, a width, %g, %x, more than 3 decimals, a number too large)
- * goes to snprintf, one conversion at a time.
+ * %% with an l or ll, %.Nf with N up to 3, and %g of a whole number below
+ * a million) are written here; anything else (a flag, a width, another
+ * %g, %x, more than 3 decimals, a number too large) goes to snprintf, one
+ * conversion at a time.
  */
 #include <float.h>
 #include <math.h>
@@ -20,14 +21,28 @@
 #include <sys/types.h>
 
 #include "game.h"
+#include "render_internal.h"
+
+/* "00" to "99": two digits a step (a page writes a few thousand). */
+static const char pairs[] = "00010203040506070809101112131415161718192021222324252627282930313233"
+                            "34353637383940414243444546474849505152535455565758596061626364656667"
+                            "6869707172737475767778798081828384858687888990919293949596979899";
 
 /* u's digits, ending at end; returns where they begin. */
 static char *digits(char *end, unsigned long long u)
 {
-    do {
-        *--end = (char)('0' + u % 10);
-        u /= 10;
-    } while (u);
+    while (u >= 100) {
+        unsigned r = (unsigned)(u % 100);
+        u /= 100;
+        end -= 2;
+        memcpy(end, pairs + 2 * r, 2);
+    }
+    if (u >= 10) {
+        end -= 2;
+        memcpy(end, pairs + 2 * u, 2);
+    } else {
+        *--end = (char)('0' + u);
+    }
     return end;
 }
 
@@ -47,6 +62,18 @@ void render_int(struct str *t, long long v)
     char *p = int_write(buf + sizeof(buf), v);
 
     str_raw(t, p, (size_t)(buf + sizeof(buf) - p));
+}
+
+void render_num(char *buf, size_t len, long v)
+{
+    char tmp[24];
+    char *p = int_write(tmp + sizeof(tmp), v);
+    size_t n = (size_t)(tmp + sizeof(tmp) - p);
+
+    if (n >= len)
+        n = len - 1;
+    memcpy(buf, p, n);
+    buf[n] = '\0';
 }
 
 /* |x| * 10^decimals (decimals 0 to 3) rounded as printf rounds x with
@@ -194,14 +221,25 @@ static void gather_flush(struct gather *g)
     g->n = 0;
 }
 
-static void gather_raw(struct gather *g, const char *text, size_t n)
+/* gather_raw's text that does not fit what is gathered: flushed first. */
+static void gather_long(struct gather *g, const char *text, size_t n)
+{
+    gather_flush(g);
+    if (n > sizeof(g->buf)) {
+        str_raw(g->t, text, n);
+        return;
+    }
+    memcpy(g->buf, text, n);
+    g->n = n;
+}
+
+/* Small enough to be inlined at each use: the common case, text that
+ * fits, is a copy. */
+static inline void gather_raw(struct gather *g, const char *text, size_t n)
 {
     if (g->n + n > sizeof(g->buf)) {
-        gather_flush(g);
-        if (n > sizeof(g->buf)) {
-            str_raw(g->t, text, n);
-            return;
-        }
+        gather_long(g, text, n);
+        return;
     }
     memcpy(g->buf + g->n, text, n);
     g->n += n;
@@ -260,6 +298,24 @@ static int spec_fast(struct gather *g, const struct spec *s, va_list *ap)
         num[0] = (char)va_arg(*ap, int);
         gather_raw(g, num, 1);
         return 0;
+    case 'g': {
+        /* %g of a whole number below a million (a chart's grid) is its
+         * digits: no point, no exponent. Anything else: printf. */
+        if (s->prec >= 0 || s->longs)
+            return -1;
+        double x = va_arg(*ap, double);
+        if (!(fabs(x) < 1e6) || x != (double)(long long)x) {
+            gather_flush(g);
+            str_add(g->t, "%g", x);
+            return 0;
+        }
+        gather_room(g);
+        char *p = digits(end, (unsigned long long)fabs(x));
+        if (signbit(x)) /* "-0" too, as printf writes it */
+            *--p = '-';
+        gather_took(g, p, end);
+        return 0;
+    }
     case 'f':
         if (s->prec < 0 || s->prec > 3)
             return -1;

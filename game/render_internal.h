@@ -38,6 +38,9 @@ int render_len(const struct str *s);
 /* Appends template `tpl` with "$1".."$9" replaced by arg[0..nargs) ("$$"
  * is a dollar; a placeholder past nargs stays as written). */
 void render_tpl(struct str *s, const char *tpl, const char *const arg[], int nargs);
+/* v in decimal into buf[len] (len > 0), as snprintf's "%ld" writes it (cut
+ * short when it does not fit): a template's number argument. */
+void render_num(char *buf, size_t len, long v);
 
 /* -------------------------------------------------------------- flavour */
 

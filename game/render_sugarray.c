@@ -10,7 +10,6 @@
  * flavour draws of a round are one per towel thrown in, or one for the
  * blows and one per knockout; the result lines draw nothing.
  */
-#include <stdio.h>
 
 #include "render_internal.h"
 
@@ -18,7 +17,7 @@
 
 static void sheet_add(struct str *t, const struct sheet *sheet)
 {
-    str_add(t, " skill %d, endurance %d", sheet->u.sugarray.skill, sheet->u.sugarray.endurance);
+    render_fmt(t, " skill %d, endurance %d", sheet->u.sugarray.skill, sheet->u.sugarray.endurance);
 }
 
 /* ---------------------------------------------------------- the channel */
@@ -66,7 +65,7 @@ static int round_lines(const struct render_corner c[SIDES], const struct bout *b
     if (sb->orders[r][0].towel || sb->orders[r][1].towel) {
         /* A forfeit: nothing was fought. */
         str_init_fixed(&t, lines[0], RENDER_LINE_MAX);
-        str_add(&t, "\002Round %d\002:", b->round);
+        render_fmt(&t, "\002Round %d\002:", b->round);
         for (int i = 0; i < SIDES; i++)
             if (sb->orders[r][i].towel) {
                 const char *who[1] = {c[i].name};
@@ -74,8 +73,8 @@ static int round_lines(const struct render_corner c[SIDES], const struct bout *b
                 render_tpl(&t, render_towel(flavour), who, 1);
             }
         str_init_fixed(&t, lines[1], RENDER_LINE_MAX);
-        str_add(&t, "Endurance %s %d, %s %d; attack totals %d-%d.", c[0].name, sb->endurance[0],
-                c[1].name, sb->endurance[1], sb->attack_total[0], sb->attack_total[1]);
+        render_fmt(&t, "Endurance %s %d, %s %d; attack totals %d-%d.", c[0].name, sb->endurance[0],
+                   c[1].name, sb->endurance[1], sb->attack_total[0], sb->attack_total[1]);
         return 2;
     }
     for (int k = 0; k < evs->n; k++)
@@ -84,12 +83,12 @@ static int round_lines(const struct render_corner c[SIDES], const struct bout *b
             blows = 1;
         }
     str_init_fixed(&t, lines[0], RENDER_LINE_MAX);
-    str_add(&t, "\002Round %d\002: %s %d/%d, %s %d/%d. ", b->round, c[0].name,
-            sb->orders[r][0].attack, sb->orders[r][0].defence, c[1].name, sb->orders[r][1].attack,
-            sb->orders[r][1].defence);
+    render_fmt(&t, "\002Round %d\002: %s %d/%d, %s %d/%d. ", b->round, c[0].name,
+               sb->orders[r][0].attack, sb->orders[r][0].defence, c[1].name,
+               sb->orders[r][1].attack, sb->orders[r][1].defence);
     int w = blow[1] > blow[0];
-    snprintf(num[0], sizeof(num[0]), "%d", blow[w]);
-    snprintf(num[1], sizeof(num[1]), "%d", blow[!w]);
+    render_num(num[0], sizeof(num[0]), blow[w]);
+    render_num(num[1], sizeof(num[1]), blow[!w]);
     const char *arg[4] = {c[w].name, num[0], c[!w].name, num[1]};
     if (blow[0] > 0 && blow[1] > 0)
         render_tpl(&t, PICK(flavour, say_blows_both), arg, 4);
@@ -108,8 +107,8 @@ static int round_lines(const struct render_corner c[SIDES], const struct bout *b
         render_tpl(&t, blows ? PICK(flavour, say_ko) : PICK(flavour, say_collapse), who, 1);
         str_cat(&t, " ");
     }
-    str_add(&t, "Endurance %s %d, %s %d; attack totals %d-%d.", c[0].name, sb->endurance[0],
-            c[1].name, sb->endurance[1], sb->attack_total[0], sb->attack_total[1]);
+    render_fmt(&t, "Endurance %s %d, %s %d; attack totals %d-%d.", c[0].name, sb->endurance[0],
+               c[1].name, sb->endurance[1], sb->attack_total[0], sb->attack_total[1]);
     return 2;
 }
 
@@ -185,10 +184,10 @@ static void verdict_add(struct str *t, const struct render_corner c[SIDES], cons
     int w = b->result.winner;
 
     if (w < 0)
-        str_add(t, "Draw on points, %d-%d.", sb->attack_total[0], sb->attack_total[1]);
+        render_fmt(t, "Draw on points, %d-%d.", sb->attack_total[0], sb->attack_total[1]);
     else
-        str_add(t, "%s wins on points, %d-%d.", c[w].name, sb->attack_total[w],
-                sb->attack_total[!w]);
+        render_fmt(t, "%s wins on points, %d-%d.", c[w].name, sb->attack_total[w],
+                   sb->attack_total[!w]);
 }
 
 int render_sugarray_line(const struct render_corner c[SIDES], const struct bout *b, int side,
@@ -202,15 +201,15 @@ int render_sugarray_line(const struct render_corner c[SIDES], const struct bout 
     char one[1];
 
     render_start(&t, buf, len, one);
-    str_add(&t, "%s (%d,%d)", c[side].name, s->skill, s->endurance);
+    render_fmt(&t, "%s (%d,%d)", c[side].name, s->skill, s->endurance);
     for (int r = 0; r < b->round && r < SUGARRAY_ROUNDS; r++) {
         const struct sugarray_order *o = &sb->orders[r][side];
 
         /* A conceded round was not fought: it has no orders to show. */
         if (o->towel)
-            str_add(&t, " towel (%2d)", sb->end_after[r][side]);
+            render_fmt(&t, " towel (%2d)", sb->end_after[r][side]);
         else
-            str_add(&t, " %d/%d (%2d)", o->attack, o->defence, sb->end_after[r][side]);
+            render_fmt(&t, " %d/%d (%2d)", o->attack, o->defence, sb->end_after[r][side]);
     }
     str_cat(&t, tail ? tail : "");
     return render_len(&t);

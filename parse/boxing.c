@@ -209,19 +209,61 @@ static int boxing_order_parse(const char *text, struct order *o, struct parse_er
     return 0;
 }
 
+/* Appends v (a small order number, 0 to 999, or any int) in decimal at p;
+ * returns the end. */
+static char *order_int(char *p, int v)
+{
+    char tmp[16], *q = tmp + sizeof(tmp);
+    unsigned u = v < 0 ? 0U - (unsigned)v : (unsigned)v;
+
+    do {
+        *--q = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (v < 0)
+        *--q = '-';
+    size_t n = (size_t)(tmp + sizeof(tmp) - q);
+    memcpy(p, q, n);
+    return p + n;
+}
+
+/* The order as snprintf's "%d%s/%d%s/%d%s%s%s" wrote it (same bytes, same
+ * return, same cut when len is short), without snprintf: a bout page
+ * writes every order of every round. */
 static int boxing_order_format(const struct order *o, char *buf, size_t len)
 {
     const struct boxing_order *bo = &o->u.boxing;
-    const char *target = "", *style = NULL;
+    char tmp[96], *p = tmp;
 
+    p = order_int(p, bo->agg);
     if (bo->target == TARGET_HEAD)
-        target = "H";
+        *p++ = 'H';
     else if (bo->target == TARGET_BODY)
-        target = "B";
-    if (bo->style != STYLE_NONE)
-        style = style_name(bo->style);
-    return snprintf(buf, len, "%d%s/%d%s/%d%s%s%s", bo->agg, target, bo->pow, bo->dirty ? "!" : "",
-                    bo->def, style ? " (" : "", style ? style : "", style ? ")" : "");
+        *p++ = 'B';
+    *p++ = '/';
+    p = order_int(p, bo->pow);
+    if (bo->dirty)
+        *p++ = '!';
+    *p++ = '/';
+    p = order_int(p, bo->def);
+    const char *style = bo->style != STYLE_NONE ? style_name(bo->style) : NULL;
+    if (style) {
+        size_t n = strlen(style);
+        if (n > sizeof(tmp) - (size_t)(p - tmp) - 4)
+            n = sizeof(tmp) - (size_t)(p - tmp) - 4; /* style names are short */
+        *p++ = ' ';
+        *p++ = '(';
+        memcpy(p, style, n);
+        p += n;
+        *p++ = ')';
+    }
+    size_t n = (size_t)(p - tmp);
+    if (len > 0) {
+        size_t k = n < len ? n : len - 1;
+        memcpy(buf, tmp, k);
+        buf[k] = '\0';
+    }
+    return (int)n;
 }
 
 static int boxing_sheet_parse(const char *text, struct sheet *s, struct parse_error *err)

@@ -115,6 +115,9 @@ START_TEST(formats_are_printfs)
     SAME("%g %5d|%-5d|%05.1f|%+d|%x|%X|%o|%e", 0.5, 42, 42, 3.25, 7, 255, 255, 8, 12345.678);
     SAME("%*d|%-*s|%.*s|%.*f|%.*f", 4, 7, 6, "ab", 3, "abcdef", 2, 1.005, -1, 2.5);
     SAME("%.5s|%p", "abcdefgh", (void *)0);
+    /* %g: whole numbers below a million written here, the rest by printf */
+    SAME("%g|%g|%g|%g|%g|%g|%g", 0.0, -0.0, 20.0, -35.0, 999999.0, 1e6, -1e6);
+    SAME("%g|%g|%g|%g|%g|%lg", 0.5, 2.5e-7, 123456.5, 1e300, 1.0 / 0.0, 40.0);
     SAME("%zu %zd %hhd %hu %jd %ju %td %Lf %.2Lf %.1lf %lx", (size_t)7, (ssize_t)-7, 300, 70000,
          (intmax_t)-5, (uintmax_t)5, (ptrdiff_t)-3, 1.5L, 2.675L, 0.25, 255UL);
 }

@@ -119,7 +119,7 @@ static void cut_at(struct str *s, size_t at)
     s->p[at] = '\0';
 }
 
-void str_raw(struct str *s, const char *text, size_t n)
+void str_raw_more(struct str *s, const char *text, size_t n)
 {
     if (s->need == s->len) {
         size_t k = room(s, n);
@@ -134,14 +134,21 @@ void str_raw(struct str *s, const char *text, size_t n)
     s->need += n;
 }
 
-void str_cat(struct str *s, const char *text)
-{
-    str_raw(s, text, strlen(text));
-}
-
 void str_ch(struct str *s, char c)
 {
+    if (s->need == s->len && s->len + 1 < s->cap) {
+        s->p[s->len++] = c;
+        s->need = s->len;
+        s->p[s->len] = '\0';
+        return;
+    }
     str_raw(s, &c, 1);
+}
+
+void str_reserve(struct str *s, size_t n)
+{
+    if (!s->fixed && s->need == s->len)
+        room(s, n);
 }
 
 void str_repeat(struct str *s, const char *text, int n)

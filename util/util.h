@@ -27,6 +27,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <string.h>
 
 #if defined(__GNUC__) || defined(__clang__)
 #define UTIL_PRINTF(f, a) __attribute__((format(printf, f, a)))
@@ -64,11 +65,31 @@ void str_init_fixed(struct str *s, char *buf, size_t cap);
 /* Appends printf-style. */
 void str_add(struct str *s, const char *fmt, ...) UTIL_PRINTF(2, 3);
 void str_vadd(struct str *s, const char *fmt, va_list ap) UTIL_PRINTF(2, 0);
-/* Appends n bytes of text (n may be 0), or a C string. */
-void str_raw(struct str *s, const char *text, size_t n);
-void str_cat(struct str *s, const char *text);
+/* Appends n bytes of text (n may be 0), or a C string. str_raw's common
+ * case (not cut, room enough) is written here, so that it is inlined: a
+ * bout page makes a few thousand calls; str_raw_more does the rest. */
+void str_raw_more(struct str *s, const char *text, size_t n);
+static inline void str_raw(struct str *s, const char *text, size_t n)
+{
+    if (s->need == s->len && s->len + n < s->cap) {
+        memcpy(s->p + s->len, text, n);
+        s->len += n;
+        s->need = s->len;
+        s->p[s->len] = '\0';
+        return;
+    }
+    str_raw_more(s, text, n);
+}
+/* Inline too: a literal's length is then known where it is written. */
+static inline void str_cat(struct str *s, const char *text)
+{
+    str_raw(s, text, strlen(text));
+}
 /* Appends one byte. */
 void str_ch(struct str *s, char c);
+/* Makes room for n more bytes at once (a growable string's text that is
+ * known to be long: no growing step by step); a fixed string: nothing. */
+void str_reserve(struct str *s, size_t n);
 /* Appends `text` `n` times joined by `sep`-free copies: for rules and
  * padding (n <= 0: nothing). */
 void str_repeat(struct str *s, const char *text, int n);

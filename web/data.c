@@ -33,11 +33,25 @@
 
 #include "web.h"
 
+struct web_body *web_body_take(struct web_body *b)
+{
+    b->refs++;
+    return b;
+}
+
+void web_body_drop(struct web_body *b)
+{
+    if (b && --b->refs == 0) {
+        free(b->p);
+        free(b);
+    }
+}
+
 void web_forget(struct web *w)
 {
     for (int i = 0; i < WEB_KEEP_MAX && w->nkept; i++)
         if (w->kept[i].key[0]) {
-            free(w->kept[i].body);
+            web_body_drop(w->kept[i].body);
             memset(&w->kept[i], 0, sizeof(w->kept[i]));
             w->nkept--;
         }
@@ -110,10 +124,11 @@ const struct web_kept *web_kept_find(const struct web *w, const char *key)
     return NULL;
 }
 
-void web_keep(struct web *w, const char *key, const char *body, size_t len, const char *type,
-              int refresh)
+void web_keep(struct web *w, const char *key, struct reply *out)
 {
-    if (strlen(key) >= WEB_KEY_MAX || web_kept_find(w, key))
+    size_t len = out->len;
+
+    if (out->shared || strlen(key) >= WEB_KEY_MAX || web_kept_find(w, key))
         return;
     /* Half full at most, so that a search ends soon; past that, start
      * afresh (the answers come back as they are asked for). */
@@ -126,12 +141,16 @@ void web_keep(struct web *w, const char *key, const char *body, size_t len, cons
         i = (i + 1) & (WEB_KEEP_MAX - 1);
     struct web_kept *k = &w->kept[i];
     snprintf(k->key, sizeof(k->key), "%s", key);
-    k->body = xmalloc(len + 1);
-    memcpy(k->body, body, len);
-    k->body[len] = '\0';
+    /* The reply's own text becomes the shared one: the kept answer and
+     * the reply being sent are its two users. */
+    struct web_body *b = xmalloc(sizeof(*b));
+    b->p = out->body;
+    b->refs = 1;
+    out->shared = web_body_take(b);
+    k->body = b;
     k->len = len;
-    k->type = type;
-    k->refresh = refresh;
+    k->type = out->type;
+    k->refresh = out->refresh;
     w->nkept++;
     w->kept_bytes += len;
 }

@@ -1023,6 +1023,10 @@ static void bout_missing(struct web *w, const struct route *r, const char *err, 
     pages_error(r, 500, "This bout does not replay", err, out);
 }
 
+/* Room made at once for a bout page's text: most are 20 to 40 KB, grown
+ * by doubling from nothing they would be copied a few times over. */
+#define BOUT_PAGE_BYTES (48 * 1024)
+
 static void page_bout(struct web *w, const struct route *r, struct reply *out)
 {
     char err[256], title[128];
@@ -1038,6 +1042,7 @@ static void page_bout(struct web *w, const struct route *r, struct reply *out)
 
     struct str b;
     str_init(&b);
+    str_reserve(&b, BOUT_PAGE_BYTES);
     snprintf(title, sizeof(title), "Bout #%lld: %s vs %s", (long long)v->rec.id, v->corner[0].name,
              v->corner[1].name);
     head(&b, r, title, refresh);

@@ -119,8 +119,8 @@ static int answer_kept(const struct web *w, const char *key, struct reply *out)
     out->type = k->type;
     out->refresh = k->refresh;
     out->len = k->len;
-    out->body = xmalloc(k->len + 1);
-    memcpy(out->body, k->body, k->len + 1);
+    out->shared = web_body_take(k->body);
+    out->body = k->body->p;
     return 1;
 }
 
@@ -156,7 +156,7 @@ void server_answer(struct web *w, const char *method, const char *path, const ch
     render(w, &r, api, page, out);
     web_end(w);
     if (out->status == 200)
-        web_keep(w, key, out->body, out->len, out->type, out->refresh);
+        web_keep(w, key, out);
 }
 
 /* libmicrohttpd's MHD_UnescapeCallback, for the path and each query
@@ -189,6 +189,32 @@ static int raw_nul(const void *seen_end, const char *url, const char *version)
     if (!end || !url || !version || version <= url || version - url > CONN_MEMORY)
         return 0;
     return end >= url && end < version - 1;
+}
+
+/* libmicrohttpd's MHD_ContentReaderFreeCallback for a shared body: the
+ * response sent lets go of its use. */
+static void body_sent(void *cls)
+{
+    web_body_drop(cls);
+}
+
+/* The response carrying out's body (handed over: freed or let go when
+ * sent, or here on failure), or NULL. */
+static struct MHD_Response *reply_response(struct reply *out)
+{
+    struct MHD_Response *resp;
+
+    if (out->shared) {
+        resp = MHD_create_response_from_buffer_with_free_callback_cls(out->len, out->body,
+                                                                      body_sent, out->shared);
+        if (!resp)
+            web_body_drop(out->shared);
+        return resp;
+    }
+    resp = MHD_create_response_from_buffer(out->len, out->body, MHD_RESPMEM_MUST_FREE);
+    if (!resp)
+        free(out->body);
+    return resp;
 }
 
 /* libmicrohttpd's MHD_AccessHandlerCallback: its type is not ours to
@@ -231,12 +257,9 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
         server_answer(s->w, method, url,
                       MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "page"), &out);
     }
-    struct MHD_Response *resp =
-        MHD_create_response_from_buffer(out.len, out.body, MHD_RESPMEM_MUST_FREE);
-    if (!resp) {
-        free(out.body);
+    struct MHD_Response *resp = reply_response(&out);
+    if (!resp)
         return MHD_NO;
-    }
     MHD_add_response_header(resp, "Content-Type", out.type);
     MHD_add_response_header(resp, "Cache-Control", "no-cache");
     MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");

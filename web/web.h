@@ -196,9 +196,23 @@ struct web_standings {
 #define WEB_KEEP_BYTES (32 * 1024 * 1024) /* and their bytes, at most */
 #define WEB_KEY_MAX    (ROUTE_PATH_MAX + 16)
 
+/* An answer's text shared by the answers kept and the ones being sent
+ * (not copied for either): freed when the last user lets it go. Only the
+ * server's one thread takes and lets go (libmicrohttpd's internal polling
+ * thread, and its own stop), so the count needs no lock. */
+struct web_body {
+    char *p; /* NUL-terminated, from xmalloc */
+    int refs;
+};
+
+/* One more user of b; returns b. */
+struct web_body *web_body_take(struct web_body *b);
+/* One user fewer of b (NULL: nothing): the last one frees it. */
+void web_body_drop(struct web_body *b);
+
 struct web_kept {
     char key[WEB_KEY_MAX]; /* route_key's; "" for a free slot */
-    char *body;
+    struct web_body *body;
     size_t len;
     const char *type;
     int refresh;
@@ -242,9 +256,12 @@ int web_begin(struct web *w);
 void web_end(struct web *w);
 /* The answer kept for `key`, or NULL. */
 const struct web_kept *web_kept_find(const struct web *w, const char *key);
-/* Keeps a copy of a 200 answer for `key` (until the file changes). */
-void web_keep(struct web *w, const char *key, const char *body, size_t len, const char *type,
-              int refresh);
+struct reply;
+/* Keeps a 200 answer for `key` (until the file changes): its body, out's,
+ * is shared from then on (out->shared set, the reply one of its users),
+ * not copied. Nothing kept (out unchanged) when the key is too long or
+ * already kept, or the body too large. */
+void web_keep(struct web *w, const char *key, struct reply *out);
 /* The standings of a ruleset's league (the champion left out, as the game
  * ranks them, league_standing_cmp), from the cache, brought up to date
  * first when the file changed: the fighters stamped since (and the
@@ -265,7 +282,8 @@ void web_free(struct web *w);
 struct reply {
     int status;
     const char *type;
-    char *body;
+    char *body;              /* xmalloc'd, the reply's own; or shared's text */
+    struct web_body *shared; /* when set, body is its text: one use, dropped when sent */
     size_t len;
     int refresh;       /* seconds for a live page's Refresh, 0: none */
     char location[64]; /* a redirect's (302) Location, relative; else "" */
