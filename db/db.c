@@ -1369,8 +1369,8 @@ static int statements_prepare(struct db *db, const char *path)
 sqlite3_stmt *db_stmt_get(struct db *db, int which)
 {
     if (!db->st[which] &&
-        sqlite3_prepare_v3(db->conn, stmt_sql[which], -1, SQLITE_PREPARE_PERSISTENT,
-                           &db->st[which], NULL) != SQLITE_OK) {
+        sqlite3_prepare_v3(db->conn, stmt_sql[which], -1, SQLITE_PREPARE_PERSISTENT, &db->st[which],
+                           NULL) != SQLITE_OK) {
         db_fail(db, "cannot prepare statement %d: %s", which, sqlite3_errmsg(db->conn));
         db->st[which] = NULL;
     }
