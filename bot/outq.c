@@ -61,7 +61,7 @@
  *
  * Delivery: with markers on (outq_set_markers, once registered), a line
  * popped is kept in a window until the server confirms it: after
- * OUTQ_MARK_EVERY lines, or at once (without a token) when nothing else
+ * OUTQ_MARK_EVERY lines, or with the next token when nothing else
  * waits, the queue sends "PING :rsN", and the server's PONG (outq_pong)
  * confirms every line sent
  * before it, in order. A throttle notice (outq_throttled) seen before that
@@ -1735,19 +1735,27 @@ int outq_pop(struct outq *q, double now, char *line)
     q->popped_tags[0] = '\0';
     if (q->total == 0 && !marker_due(q))
         return 0;
+    double tokens = outq_tokens(q, now);
+    if (tokens < 1 - OUTQ_EPSILON)
+        return 0;
     if (q->total == 0 && !q->held) {
-        /* The queue ran dry: the marker goes at once, without a token (a
-         * few bytes, at most one per message line), so what was said is
-         * confirmed soon. */
+        /* The queue ran dry: the marker goes with the next token, so what
+         * was said is confirmed within a second. It pays like any line: a
+         * server reads it as one (ircd-hybrid parses a client's lines at
+         * about one a second, and a free marker after every prompt of a
+         * steady trickle made it two a second, until its receive queue
+         * filled with the long round lines and it killed the bot for
+         * "Excess Flood"). */
         struct oline *m = marker_new(q);
         q->total--;
+        q->tokens = tokens - 1 < 0 ? 0 : tokens - 1;
+        if (!q->started || now > q->last)
+            q->last = now;
+        q->started = 1;
         snprintf(line, OUTQ_LINE_MAX, "%s", m->text);
         q->popped = m;
         return 1;
     }
-    double tokens = outq_tokens(q, now);
-    if (tokens < 1 - OUTQ_EPSILON)
-        return 0;
     struct oline *l = outq_take(q, now);
     if (!l)
         return 0;
@@ -1833,10 +1841,10 @@ double outq_wait(struct outq *q, double now)
     popped_settle(q);
     if (q->held ? !q->protocol.head : q->total == 0 && !marker_due(q))
         return -1;
-    if (!q->held && q->total == 0)
-        return 0; /* the marker of a queue run dry goes at once */
     double tokens = outq_tokens(q, now);
     double w = tokens >= 1 - OUTQ_EPSILON ? 0 : (1 - tokens) / q->rate;
+    if (!q->held && q->total == 0)
+        return w; /* the marker of a queue run dry, with the next token */
     if (q->held || q->protocol.head || q->batch.head || marker_due(q))
         return w;
     /* A round and its prompts gather tokens: nothing else goes first. */
