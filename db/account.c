@@ -41,8 +41,8 @@ int db_account_get(struct db *db, const char *key, struct db_account *out)
     struct dbs *q = dbs_table(db, STMT_ACCOUNT_GET);
     int rc = DB_ERROR;
     dbs_bind_text(q, 1, key);
-    switch (dbs_step(q)) {
-    case DBS_ROW:
+    rc = dbs_step_one(q);
+    if (rc == DB_OK) {
         out->id = dbs_col_int64(q, 0);
         out->banned = dbs_col_int(q, 3) != 0;
         out->created = dbs_col_int64(q, 4);
@@ -50,17 +50,11 @@ int db_account_get(struct db *db, const char *key, struct db_account *out)
         out->admin = dbs_col_int(q, 6) != 0;
         out->failures = dbs_col_int(q, 7);
         out->failed_at = dbs_col_int64(q, 8);
-        if (dbs_col_copy(q, 1, out->name, sizeof(out->name), "account name") == DB_OK &&
-            dbs_col_copy(q, 2, out->hash, sizeof(out->hash), "password hash") == DB_OK &&
-            dbs_col_copy(q, 9, out->failed_from, sizeof(out->failed_from), "failed login source") ==
+        if (dbs_col_copy(q, 1, out->name, sizeof(out->name), "account name") != DB_OK ||
+            dbs_col_copy(q, 2, out->hash, sizeof(out->hash), "password hash") != DB_OK ||
+            dbs_col_copy(q, 9, out->failed_from, sizeof(out->failed_from), "failed login source") !=
                 DB_OK)
-            rc = DB_OK;
-        break;
-    case DBS_DONE:
-        rc = DB_NOTFOUND;
-        break;
-    default:
-        break;
+            rc = DB_ERROR;
     }
     dbs_reset(q);
     return rc;

@@ -357,17 +357,11 @@ int db_bout_get(struct db *db, int64_t id, struct db_bout *out)
     int rc = DB_ERROR;
 
     dbs_bind_int64(q, 1, id);
-    switch (dbs_step(q)) {
-    case DBS_ROW:
+    rc = dbs_step_one(q);
+    if (rc == DB_OK)
         rc = bout_read(db, q, out);
-        break;
-    case DBS_DONE:
+    else if (rc == DB_NOTFOUND)
         db_fail(db, "no bout %" PRId64, id);
-        rc = DB_NOTFOUND;
-        break;
-    default:
-        break;
-    }
     dbs_reset(q);
     return rc;
 }
@@ -784,17 +778,12 @@ static int round_text(struct db *db, int which, const char *name, int64_t bout, 
 
     dbs_bind_int64(q, 1, bout);
     dbs_bind_int64(q, 2, round);
-    switch (dbs_step(q)) {
-    case DBS_ROW:
+    rc = dbs_step_one(q);
+    if (rc == DB_OK) {
         snprintf(what, sizeof(what), "the %s of round %d of bout %" PRId64, name, round, bout);
         rc = dbs_col_copy(q, 0, out, len, what);
-        break;
-    case DBS_DONE:
+    } else if (rc == DB_NOTFOUND) {
         db_fail(db, "no %s of round %d of bout %" PRId64, name, round, bout);
-        rc = DB_NOTFOUND;
-        break;
-    default:
-        break;
     }
     dbs_reset(q);
     return rc;

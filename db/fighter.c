@@ -214,16 +214,9 @@ static int fighter_get_one(struct dbs *q, struct db_fighter *out)
 {
     int rc = DB_ERROR;
 
-    switch (dbs_step(q)) {
-    case DBS_ROW:
+    rc = dbs_step_one(q);
+    if (rc == DB_OK)
         rc = fighter_read(q, out);
-        break;
-    case DBS_DONE:
-        rc = DB_NOTFOUND;
-        break;
-    default:
-        break;
-    }
     dbs_reset(q);
     return rc;
 }

@@ -250,18 +250,12 @@ int db_turn_last(struct db *db, enum rules rules, int *number, int64_t *when)
     int rc = DB_ERROR;
 
     dbs_bind_text(q, 1, name);
-    switch (dbs_step(q)) {
-    case DBS_ROW:
+    rc = dbs_step_one(q);
+    if (rc == DB_OK) {
         *number = dbs_col_int(q, 0);
         *when = dbs_col_int64(q, 1);
-        rc = DB_OK;
-        break;
-    case DBS_DONE:
+    } else if (rc == DB_NOTFOUND) {
         db_fail(db, "no %s turn has run yet", name);
-        rc = DB_NOTFOUND;
-        break;
-    default:
-        break;
     }
     dbs_reset(q);
     return rc;

@@ -32,17 +32,12 @@ int db_plan_get(struct db *db, int64_t fighter, char *out, size_t len)
     char what[64];
 
     dbs_bind_int64(q, 1, fighter);
-    switch (dbs_step(q)) {
-    case DBS_ROW:
+    rc = dbs_step_one(q);
+    if (rc == DB_OK) {
         snprintf(what, sizeof(what), "the plan of fighter %" PRId64, fighter);
         rc = dbs_col_copy(q, 0, out, len, what);
-        break;
-    case DBS_DONE:
+    } else if (rc == DB_NOTFOUND) {
         db_fail(db, "fighter %" PRId64 " has no plan", fighter);
-        rc = DB_NOTFOUND;
-        break;
-    default:
-        break;
     }
     dbs_reset(q);
     return rc;

@@ -85,17 +85,11 @@ int db_predict_get(struct db *db, int64_t bout, int64_t account, struct db_predi
         return DB_ERROR;
     dbs_bind_int64(q, 1, bout);
     dbs_bind_int64(q, 2, account);
-    switch (dbs_step(q)) {
-    case DBS_ROW:
+    rc = dbs_step_one(q);
+    if (rc == DB_OK)
         rc = row_read(q, out);
-        break;
-    case DBS_DONE:
+    else if (rc == DB_NOTFOUND)
         db_fail(db, "no prediction on bout %" PRId64, bout);
-        rc = DB_NOTFOUND;
-        break;
-    default:
-        break;
-    }
     dbs_free(q);
     return rc;
 }

@@ -37,19 +37,12 @@ int db_rating_get(struct db *db, int64_t fighter, enum rules rules, struct db_ra
     int rc = DB_ERROR;
     dbs_bind_int64(q, 1, fighter);
     dbs_bind_text(q, 2, name);
-    switch (dbs_step(q)) {
-    case DBS_ROW:
+    rc = dbs_step_one(q);
+    if (rc == DB_OK) {
         out->rating = dbs_col_double(q, 0);
         out->rd = dbs_col_double(q, 1);
         out->vol = dbs_col_double(q, 2);
         out->bouts = dbs_col_int(q, 3);
-        rc = DB_OK;
-        break;
-    case DBS_DONE:
-        rc = DB_NOTFOUND;
-        break;
-    default:
-        break;
     }
     dbs_reset(q);
     return rc;

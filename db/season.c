@@ -70,18 +70,11 @@ static int season_one(struct db *db, const char *sql, enum rules rules, int numb
     int rc = DB_ERROR;
     dbs_bind_text(q, 1, name);
     dbs_bind_int64(q, 2, number);
-    switch (dbs_step(q)) {
-    case DBS_ROW:
+    rc = dbs_step_one(q);
+    if (rc == DB_OK)
         season_read(q, s);
-        rc = DB_OK;
-        break;
-    case DBS_DONE:
-        rc = DB_NOTFOUND;
+    else if (rc == DB_NOTFOUND)
         db_fail(db, "no %s season has ended", name);
-        break;
-    default:
-        break;
-    }
     dbs_free(q);
     return rc;
 }

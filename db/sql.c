@@ -84,6 +84,18 @@ int dbs_step(struct dbs *q)
     return q->rc == SQLITE_DONE ? DBS_DONE : DBS_ERR;
 }
 
+int dbs_step_one(struct dbs *q)
+{
+    switch (dbs_step(q)) {
+    case DBS_ROW:
+        return DB_OK;
+    case DBS_DONE:
+        return DB_NOTFOUND;
+    default:
+        return DB_ERROR;
+    }
+}
+
 int dbs_run(struct dbs *q)
 {
     if (q->pg)

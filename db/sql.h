@@ -135,6 +135,11 @@ struct dbs *dbs_prepare_kept(struct db *db, const char *sql);
  * calls dbs_reset (or dbs_free) afterwards in every case. */
 int dbs_step(struct dbs *q);
 
+/* Steps a query that reads at most one row: DB_OK with the row readable
+ * by dbs_col_*, DB_NOTFOUND when there is none, or DB_ERROR (the message
+ * in db->err). The caller resets or frees the statement after. */
+int dbs_step_one(struct dbs *q);
+
 /* Runs a write (which must return no rows) and resets the statement:
  * DBS_DONE or DBS_ERR. */
 int dbs_run(struct dbs *q);

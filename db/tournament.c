@@ -108,17 +108,11 @@ int db_tournament_get(struct db *db, int64_t id, struct db_tournament *t)
     if (!q)
         return DB_ERROR;
     dbs_bind_int64(q, 1, id);
-    switch (dbs_step(q)) {
-    case DBS_ROW:
+    rc = dbs_step_one(q);
+    if (rc == DB_OK)
         rc = read_tournament(q, t);
-        break;
-    case DBS_DONE:
-        rc = DB_NOTFOUND;
+    else if (rc == DB_NOTFOUND)
         db_fail(db, "no tournament %" PRId64, id);
-        break;
-    default:
-        break;
-    }
     dbs_free(q);
     return rc;
 }
@@ -303,17 +297,9 @@ int db_tournament_of_bout(struct db *db, int64_t bout, int64_t *id)
     if (!q)
         return DB_ERROR;
     dbs_bind_int64(q, 1, bout);
-    switch (dbs_step(q)) {
-    case DBS_ROW:
+    rc = dbs_step_one(q);
+    if (rc == DB_OK)
         *id = dbs_col_int64(q, 0);
-        rc = DB_OK;
-        break;
-    case DBS_DONE:
-        rc = DB_NOTFOUND;
-        break;
-    default:
-        break;
-    }
     dbs_free(q);
     return rc;
 }
