@@ -41,6 +41,7 @@ int log_level_parse(const char *name);
 
 #define CONFIG_STR_MAX      256
 #define CONFIG_NICK_MAX     32
+#define CONFIG_NETWORK_MAX  33 /* a network's short name, NUL included */
 #define CONFIG_CHANNELS_MAX 16
 #define CONFIG_ADMINS_MAX   16
 #define CONFIG_HASH_MAX     160 /* an admin's password hash (DB_HASH_MAX) */
@@ -94,6 +95,13 @@ struct config {
     enum log_level log_level;
     int colours; /* the result in colour (bold names always) */
     enum replies_mode replies;
+    /* The network this bot is on, as players name it (alice@libera); ""
+     * for a bot alone on its database. Several bots share one PostgreSQL
+     * database, one network each. */
+    char network[CONFIG_NETWORK_MAX];
+    /* With a standby on the same network: how long the active bot may be
+     * gone before the standby takes over. */
+    int failover_seconds;
     /* [flood] */
     int burst;
     double lines_per_second;

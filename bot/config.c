@@ -64,7 +64,8 @@ enum key_type {
     KEY_OPEN_BY,  /* admins, players */
     KEY_REPLIES,  /* channel, notice, private */
     KEY_RELAYS,   /* nicks, separated by commas */
-    KEY_FORMAT    /* a relay_format (bridge.c) */
+    KEY_FORMAT,   /* a relay_format (bridge.c) */
+    KEY_NETWORK   /* a network's short name: a-z first, then a-z 0-9 - _ */
 };
 
 /* Key flags. */
@@ -117,6 +118,8 @@ static const struct key config_keys[] = {
     NUM("bot", colours, KEY_BOOL, 0, 1),
     NUM("bot", accounts, KEY_ACCOUNTS, 0, 0),
     NUM("bot", replies, KEY_REPLIES, 0, 0),
+    STR("bot", network, KEY_NETWORK, 0),
+    NUM("bot", failover_seconds, KEY_INT, 5, 3600),
     NUM("flood", burst, KEY_INT, 1, 100),
     NUM("flood", lines_per_second, KEY_RATE, 0, 0),
     NUM("flood", exempt, KEY_BOOL, 0, 1),
@@ -186,6 +189,7 @@ void config_defaults(struct config *c)
     c->challenge_timeout = 300;
     c->duel_round_seconds = 4;
     c->rejoin_grace = 300;
+    c->failover_seconds = 30;
     c->rounds = 12;
     c->turn_interval = 0;
     c->exhibitions = 1;
@@ -540,6 +544,17 @@ static int admin_item(struct config_ctx *x, const struct key *k, char *name, int
  * the reason. `q` is the value fit to repeat in an error (quote());
  * KEY_SECRET never uses it. */
 
+/* Whether `s` is a network's short name (config.h: CONFIG_NETWORK_MAX). */
+static int network_valid(const char *s)
+{
+    if (*s < 'a' || *s > 'z')
+        return 0;
+    for (; *s; s++)
+        if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') || *s == '-' || *s == '_'))
+            return 0;
+    return 1;
+}
+
 /* The checks a text key's kind adds (a host, a nick, a user name, a
  * prefix); 1 when the value passes. */
 static int text_kind_check(struct config_ctx *x, const struct key *k, const char *value,
@@ -554,6 +569,11 @@ static int text_kind_check(struct config_ctx *x, const struct key *k, const char
                         "%s \"%s\" is not a valid nick (a letter or one of []\\`_^{|} "
                         "first, then letters, digits, those or -; at most %d bytes)",
                         name, q, CONFIG_NICKLEN);
+    if (k->type == KEY_NETWORK && !network_valid(value))
+        return ctx_fail(x,
+                        "%s \"%s\" must be a short name, as in alice@libera: a lowercase letter "
+                        "first, then lowercase letters, digits, - or _",
+                        name, q);
     if (k->type == KEY_USERNAME && strpbrk(value, " \t@"))
         return ctx_fail(x, "%s \"%s\" must not contain blanks or @", name, q);
     char why[CONFIG_ERR_MAX];
@@ -786,6 +806,7 @@ static int (*const key_setters[])(struct config_ctx *, const struct key *, const
     [KEY_SASL] = set_sasl,       [KEY_ACCOUNTS] = set_accounts, [KEY_CHANNELS] = set_list,
     [KEY_ADMINS] = set_list,     [KEY_TURNS] = set_turns,       [KEY_OPEN_BY] = set_open_by,
     [KEY_REPLIES] = set_replies, [KEY_RELAYS] = set_list,       [KEY_FORMAT] = set_text,
+    [KEY_NETWORK] = set_text,
 };
 
 /* Stores one value; 1 on success, else ctx_fail's 0. */

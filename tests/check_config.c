@@ -47,6 +47,8 @@ static void check_defaults(const struct config *c)
     ck_assert_int_eq(c->tls_verify, 1);
     ck_assert_str_eq(c->tls_cert_file, "");
     ck_assert_str_eq(c->tls_key_file, "");
+    ck_assert_str_eq(c->network, "");
+    ck_assert_int_eq(c->failover_seconds, 30);
     ck_assert_int_eq(c->sasl_mechanism, SASL_NONE);
     ck_assert_str_eq(c->sasl_username, "");
     ck_assert_str_eq(c->sasl_password, "");
@@ -115,6 +117,8 @@ START_TEST(test_every_key)
                   "admins = alice, Bob_, 9lives\n"
                   "database = /var/lib/ringside/ringside.db\n"
                   "log_level = debug\n"
+                  "network = libera-2\n"
+                  "failover_seconds = 12\n"
                   "[flood]\n"
                   "burst = 10\n"
                   "lines_per_second = 2.5\n"
@@ -159,6 +163,8 @@ START_TEST(test_every_key)
     ck_assert_str_eq(h.admin_hash[0], "");
     ck_assert_str_eq(c.database, "/var/lib/ringside/ringside.db");
     ck_assert_int_eq(c.log_level, LOG_DEBUG);
+    ck_assert_str_eq(c.network, "libera-2");
+    ck_assert_int_eq(c.failover_seconds, 12);
     ck_assert_int_eq(c.burst, 10);
     ck_assert_double_eq(c.lines_per_second, 2.5);
     ck_assert_int_eq(c.exempt, 1);
@@ -324,6 +330,16 @@ START_TEST(test_bad_values)
                "t.conf:2: username is too long (at most 31 bytes)");
     EXPECT_ERR("[irc]\nrealname =\n", "t.conf:2: realname must not be empty");
     EXPECT_ERR("[bot]\nprefix =\n", "t.conf:2: prefix must not be empty");
+    EXPECT_ERR("[bot]\nnetwork = Libera\n",
+               "t.conf:2: network \"Libera\" must be a short name, as in alice@libera: a lowercase "
+               "letter first, then lowercase letters, digits, - or _");
+    EXPECT_ERR("[bot]\nnetwork = a@b\n",
+               "t.conf:2: network \"a@b\" must be a short name, as in alice@libera: a lowercase "
+               "letter first, then lowercase letters, digits, - or _");
+    EXPECT_ERR("[bot]\nnetwork = abcdefghijklmnopqrstuvwxyz0123456\n",
+               "t.conf:2: network is too long (at most 32 bytes)");
+    EXPECT_ERR("[bot]\nfailover_seconds = 2\n",
+               "t.conf:2: failover_seconds \"2\" must be a whole number from 5 to 3600");
     EXPECT_ERR("[bot]\nprefix = 12345678\n",
                "t.conf:2: prefix \"12345678\" must be 1 to 7 printable ASCII characters without "
                "spaces");
