@@ -329,18 +329,26 @@ $(B)/ringside-bench-web: bench/bench_web.c $(GAMELIB_OBJ) $(LIB_OBJ) | $(DEPS_ST
 $(B)/ringside-bench-bot: bench/bench_bot.c $(BOTLIB_OBJ) $(LIB_OBJ) | $(DEPS_STAMP)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(BOT_LIBS) $(PCRE_LIBS) -lm
 
+# The PostgreSQL figures beside SQLite's (bench/bench_pg.c), on a server
+# tests/pg.sh starts and stops, as make check's PostgreSQL jobs do.
+$(B)/ringside-bench-pg: bench/bench_pg.c $(GAMELIB_OBJ) $(LIB_OBJ) | $(DEPS_STAMP)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(GAME_LIBS) $(PCRE_LIBS) -lm
+
 # The wire figures come from a real ngircd at its default flood settings and
 # the bot at its default pacing (bench/wire_bench.py).
-bench: $(BENCH) $(SIM) $(B)/ringside-bench-bot $(BOT) $(WEB) $(WEBGEN) $(B)/ringside-bench-web
+bench: $(BENCH) $(SIM) $(B)/ringside-bench-bot $(BOT) $(WEB) $(WEBGEN) $(B)/ringside-bench-web \
+		$(B)/ringside-bench-pg
 	@$(BENCH)
 	@sh bench/sim_bench.sh $(SIM)
 	@$(B)/ringside-bench-bot
 	@python3 bench/wire_bench.py $(BOT) $(SIM)
 	@sh bench/web_bench.sh $(WEB) $(WEBGEN) $(B)/ringside-bench-web
+	@sh tests/pg.sh run $(B)/ringside-bench-pg $(B)/ringside-bench-bot
 
 # The benchmarks in a quick mode, failing when a figure is missing (CI runs
 # it, so they cannot rot unnoticed); the figures are printed, never judged.
-bench-check: $(BENCH) $(SIM) $(B)/ringside-bench-bot $(BOT) $(WEB) $(WEBGEN) $(B)/ringside-bench-web
+bench-check: $(BENCH) $(SIM) $(B)/ringside-bench-bot $(BOT) $(WEB) $(WEBGEN) $(B)/ringside-bench-web \
+		$(B)/ringside-bench-pg
 	@BENCH_SECONDS=0.2 SIM_BENCH_SECONDS=0.2 WIRE_BENCH_QUICK=1 $(MAKE) --no-print-directory -s bench \
 		> $(B)/bench.txt || { cat $(B)/bench.txt; echo "bench-check: make bench failed"; exit 1; }
 	@cat $(B)/bench.txt
