@@ -222,6 +222,9 @@ PG_JOBS = 'sql-pg: sh tests/pg.sh run env CK_RUN_SUITE=sql $(SANITIZE) $(ASAN_TE
 # ringside --migrate-to: a database of real bouts (ringside-webgen) copied
 # into PostgreSQL and every bout replayed from it, and the refusals.
 PG_JOBS += 'migrate-pg: sh tests/pg.sh run env $(SANITIZE) python3 tests/migrate_test.py $(ASAN_BOT) $(WEBGEN)'
+# The web pages scale out: two ringside-web on a PostgreSQL copy of webgen's
+# file and one on the file, every page the same, the game's writes followed.
+PG_JOBS += 'web-pg: sh tests/pg.sh run python3 tests/web/pg_pages_test.py $(ASAN_BOT) $(ASAN_WEB) $(WEBGEN)'
 PROGRAM_JOBS = 'sim-asan: sh tests/sim_test.sh $(ASAN_SIM)' \
 	'web: python3 tests/web/web_test.py $(ASAN_WEB) $(WEBGEN) $(SIM)' \
 	'web-attack: python3 tests/web/attack_test.py $(ASAN_WEB) $(WEBGEN)' \
