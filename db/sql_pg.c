@@ -141,9 +141,14 @@ static const char *pg_own_sql(int which)
         /* One snapshot for the whole read, as SQLite's read transaction. */
         return "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY";
     case STMT_DATA_VERSION:
-        /* Moves at every write anywhere on the server: a reader's cue to
-         * look again, as SQLite's data_version is. */
-        return "SELECT pg_current_wal_insert_lsn() - '0/0'";
+        /* The transactions ended as of a snapshot (those below its xmax
+         * and not running): it grows exactly when a new snapshot may see
+         * more (any commit on the server), a reader's cue to look again,
+         * as SQLite's data_version is. Not the WAL position: a commit's
+         * WAL is written before it is visible, so a page read between the
+         * two would be kept under a version that already counted it. */
+        return "SELECT CAST(CAST(pg_snapshot_xmax(s) AS TEXT) AS BIGINT)"
+               " - (SELECT count(*) FROM pg_snapshot_xip(s)) FROM pg_current_snapshot() AS s";
     case STMT_META_ID_MAKE:
         return "INSERT INTO meta (key, value)"
                " VALUES ('id', replace(CAST(gen_random_uuid() AS TEXT), '-', ''))";

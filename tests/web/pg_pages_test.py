@@ -166,6 +166,14 @@ class Web:
         return rc
 
 
+def difference(a, b):
+    """Where answer b first differs from answer a, in a few words."""
+    if a[:3] != b[:3]:
+        return "status, type, refresh %r, %r" % (a[:3], b[:3])
+    i = next((k for k, (x, y) in enumerate(zip(a[3], b[3])) if x != y), min(len(a[3]), len(b[3])))
+    return "from byte %d: %r, %r" % (i, a[3][max(0, i - 20):i + 40], b[3][max(0, i - 20):i + 40])
+
+
 def walk(webs):
     """Every address reachable from / on the first process, and its /api twin,
     asked of every process: ({address: answer of the first}, [differences])."""
@@ -177,9 +185,8 @@ def walk(webs):
         answers[path] = got[0]
         for w, g in zip(webs[1:], got[1:]):
             if g != got[0]:
-                differ.append("%s (%s: %s %d bytes, %s: %s %d bytes)"
-                              % (path, first.name, got[0][0], len(got[0][3]), w.name, g[0],
-                                 len(g[3])))
+                differ.append("%s (%s against %s: %s)" % (path, w.name, first.name,
+                                                          difference(got[0], g)))
         if got[0][0] != 200 or not (got[0][1] or "").startswith("text/html"):
             continue
         for link in links_of(path.split("?")[0], got[0][3]) + [api_twin(path)]:
@@ -246,6 +253,55 @@ def check_standings(webs, dbpath):
           all(g == got[0] for g in got))
 
 
+def wait_for(what, fn):
+    """Polls fn until it is true (60 s: a loaded machine): its last value."""
+    for _ in range(1200):
+        v = fn()
+        if v:
+            return v
+        time.sleep(0.05)
+    raise AssertionError("waited 60 s for " + what)
+
+
+def check_late_commit(webs, dbpath, fighter):
+    """A commit visible only after its WAL record is written (on any server,
+    while its record is flushed; here, deterministically, a synchronous
+    commit waiting for a standby that never answers, then cancelled): a page
+    read meanwhile is the old one, and once the commit shows, both
+    PostgreSQL processes must show it too, not keep the old page."""
+    path = "/fighters/%d" % fighter
+    old = [w.get(path) for w in webs[:2]]
+    psql("ALTER SYSTEM SET synchronous_standby_names = 'ringside_nobody'")
+    psql("SELECT pg_reload_conf()")
+    wait_for("the standby setting", lambda: psql("SHOW synchronous_standby_names").strip()
+             == "ringside_nobody")
+    sql = "UPDATE fighters SET wins = wins + 1 WHERE id = %d" % fighter
+    writer = subprocess.Popen(["psql", uri_of(SCHEMA), "-qX", "-c", "SET synchronous_commit = on",
+                               "-c", sql], env=dict(os.environ, PGAPPNAME="ringside_late"),
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        pid = wait_for("the commit waiting for its standby", lambda: psql(
+            "SELECT pid FROM pg_stat_activity WHERE application_name = 'ringside_late'"
+            " AND wait_event = 'SyncRep'").strip())
+        during = [w.get(path) for w in webs[:2]]
+        check("a commit not yet visible: both PostgreSQL processes show the page as it was",
+              during == old)
+        psql("SELECT pg_cancel_backend(%s)" % pid)
+        writer.wait(timeout=60)
+    finally:
+        if writer.poll() is None:
+            writer.kill()
+        psql("ALTER SYSTEM RESET synchronous_standby_names")
+        psql("SELECT pg_reload_conf()")
+    with sqlite3.connect(dbpath) as c:
+        c.execute(sql)
+    want = webs[2].get(path)
+    for w in webs[:2]:
+        got = w.get(path)
+        check("%s: the commit, once visible, shows (no page kept from before it)" % w.name,
+              got == want and got != old[0], difference(want, got))
+
+
 def check_chromium(web, info, tmp):
     png = os.path.join(tmp, "pg-bout.png")
     url = "http://127.0.0.1:%d/bouts/%d" % (web.port, info["exhibition"])
@@ -287,6 +343,7 @@ def run(bot, web, gen, tmp):
         check_walk(webs, "before the game writes")
         check_tick(webs, gen, dbpath, pg_uri, info)
         check_standings(webs, dbpath)
+        check_late_commit(webs, dbpath, info["rocky"])
         check_walk(webs, "after the game wrote")
         check_chromium(webs[0], info, tmp)
     finally:
