@@ -5,7 +5,9 @@
  * Every page is read in one read transaction (web_begin .. web_end), so
  * it shows the file as of one moment while the bot writes it. PRAGMA
  * data_version tells at the start of each request (web_check, a few
- * microseconds) whether the file changed since the caches were filled.
+ * microseconds) whether the file changed since the caches were filled
+ * (on PostgreSQL, the transactions ended as of a snapshot: any commit on
+ * the server, so every web process's caches follow every bot's writes).
  *
  * The answers already given are kept by what changes them (route_key: the
  * page, and the page number of the standings), so that a page asked for
