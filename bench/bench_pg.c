@@ -3,7 +3,10 @@
  *
  *   sqlite.round_commit_p50_ms, _p99_ms   a live round's transaction on a
  *                                         SQLite file (the bot's own open)
+ *   sqlite.round_commit_cpu_us            its processor time (the median)
  *   pg.round_commit_p50_ms, _p99_ms       the same on PostgreSQL
+ *   pg.round_commit_cpu_us                its processor time, the bot's and
+ *                                         the server's (the median)
  *   pg.league_turn_10000_fighters_ms      the league turn of 10,000 boxers
  *                                         of bench_bot.c, on PostgreSQL
  *
@@ -200,8 +203,50 @@ static double round_commit(struct game *g, struct db *db, struct db_bout *rec,
     return t;
 }
 
+/* The processor time this thread has used, in microseconds. */
+static double thread_us(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+}
+
+/* The processor time process `pid` has used, in microseconds (the first
+ * field of /proc/PID/schedstat, in ns); 0 for pid 0 or when unreadable. */
+static double process_us(long pid)
+{
+    char name[64];
+    double ns = 0;
+
+    if (pid <= 0)
+        return 0;
+    snprintf(name, sizeof(name), "/proc/%ld/schedstat", pid);
+    FILE *f = fopen(name, "r");
+    if (f) {
+        if (fscanf(f, "%lf", &ns) != 1)
+            ns = 0;
+        fclose(f);
+    }
+    return ns / 1e3;
+}
+
+/* The server process of db's connection on PostgreSQL (the server runs
+ * on this machine: tests/pg.sh's), or 0 on SQLite. */
+static long backend_pid(struct db *db, const char *path)
+{
+    if (strncmp(path, "postgres", 8) != 0)
+        return 0;
+    struct dbs *q = dbs_prepare(db, "SELECT pg_backend_pid()");
+    long pid = q && dbs_step(q) == DBS_ROW ? (long)dbs_col_int64(q, 0) : 0;
+    dbs_free(q);
+    return pid;
+}
+
 /* BOUTS bouts' rounds on the database at `path` (a file or a URI); prints
- * `<prefix>.round_commit_p50_ms` and `_p99_ms`. */
+ * `<prefix>.round_commit_p50_ms` and `_p99_ms`, and the median processor
+ * time of a round, this process's and the server's (PostgreSQL's backend:
+ * what a loaded machine disturbs least), `<prefix>.round_commit_cpu_us`. */
 static void rounds_bench(const char *path, const char *prefix)
 {
     const struct game_io io = {
@@ -217,7 +262,7 @@ static void rounds_bench(const char *path, const char *prefix)
     char err[256];
     struct db_fighter f[SIDES];
     struct db_bout rec;
-    double lat[BOUTS * ROUNDS];
+    double lat[BOUTS * ROUNDS], cpu[BOUTS * ROUNDS];
     int n = 0;
 
     struct db *db = db_open(path, err, sizeof(err));
@@ -227,12 +272,17 @@ static void rounds_bench(const char *path, const char *prefix)
     struct game *g = game_new(db, &io, &gc, err, sizeof(err));
     if (!g)
         fail("game", err);
+    long server = backend_pid(db, path);
     for (int b = 0; b <= BOUTS; b++) {
         bout_start(db, f, &rec);
         for (int r = 1; r <= ROUNDS; r++) {
+            double c0 = thread_us() + process_us(server);
             double t = round_commit(g, db, &rec, f, r);
-            if (b > 0) /* the first bout prepares the statements */
-                lat[n++] = t;
+            double c = thread_us() + process_us(server) - c0;
+            if (b > 0) { /* the first bout prepares the statements */
+                lat[n] = t;
+                cpu[n++] = c;
+            }
         }
     }
     game_free(g);
@@ -240,6 +290,8 @@ static void rounds_bench(const char *path, const char *prefix)
     qsort(lat, (size_t)n, sizeof(lat[0]), cmp_double);
     printf("%s.round_commit_p50_ms %.3f ms\n", prefix, lat[n / 2]);
     printf("%s.round_commit_p99_ms %.3f ms\n", prefix, lat[(n * 99) / 100]);
+    qsort(cpu, (size_t)n, sizeof(cpu[0]), cmp_double);
+    printf("%s.round_commit_cpu_us %.1f us\n", prefix, cpu[n / 2]);
     fflush(stdout);
 }
 
