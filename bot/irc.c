@@ -1158,6 +1158,11 @@ static void goodbye(struct bot *bot)
     st->conn = NULL;
 }
 
+int bot_quit_asked(void)
+{
+    return quit_requested != 0;
+}
+
 void bot_signals(void)
 {
     struct sigaction sa;
@@ -1208,7 +1213,7 @@ int bot_run(struct bot *bot)
     invited_load(bot);
     bot_signals();
 
-    while (!quit_requested) {
+    while (!quit_requested && !bot->stepped_down) {
         bot->now = bot_clock();
         if (!st.s && bot->now >= st.reconnect_at)
             session_start(bot);
@@ -1228,6 +1233,8 @@ int bot_run(struct bot *bot)
             bot->now = bot_clock();
         }
         timers(bot);
+        if (failover_watch(bot) != 0)
+            break; /* the lease is lost: nothing queued goes out */
         drain(bot);
         if (reload_requested) {
             reload_requested = 0;
