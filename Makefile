@@ -222,6 +222,12 @@ PG_JOBS = 'sql-pg: sh tests/pg.sh run env CK_RUN_SUITE=sql $(SANITIZE) $(ASAN_TE
 # ringside --migrate-to: a database of real bouts (ringside-webgen) copied
 # into PostgreSQL and every bout replayed from it, and the refusals.
 PG_JOBS += 'migrate-pg: sh tests/pg.sh run env $(SANITIZE) python3 tests/migrate_test.py $(ASAN_BOT) $(WEBGEN)'
+# Failover (issue 29): the lease suite on PostgreSQL (one holder a network,
+# a dropped session), and tests/e2e/e2e_failover.py: two bots of one
+# network on one PostgreSQL and ngircd, kill -9 mid-bout, a session the
+# server drops, and the SQLite flavour (PATH.lock).
+PG_JOBS += 'lease-pg: sh tests/pg.sh run env CK_RUN_SUITE=lease $(SANITIZE) $(ASAN_TESTS)' \
+	'e2e_failover: sh tests/pg.sh run python3 tests/e2e/e2e_failover.py $(E2E_ARGS)'
 PROGRAM_JOBS = 'sim-asan: sh tests/sim_test.sh $(ASAN_SIM)' \
 	'web: python3 tests/web/web_test.py $(ASAN_WEB) $(WEBGEN) $(SIM)' \
 	'web-attack: python3 tests/web/attack_test.py $(ASAN_WEB) $(WEBGEN)' \
