@@ -1233,9 +1233,9 @@ int bot_run(struct bot *bot)
             bot->now = bot_clock();
         }
         timers(bot);
-        if (failover_watch(bot) != 0)
-            break; /* the lease is lost: nothing queued goes out */
-        drain(bot);
+        /* The lease lost: nothing queued goes out, and the loop ends. */
+        if (failover_watch(bot) == 0)
+            drain(bot);
         if (reload_requested) {
             reload_requested = 0;
             reload(bot);
