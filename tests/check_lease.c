@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "db_internal.h"
@@ -50,6 +51,21 @@ static struct db *open_one(void)
     return db;
 }
 
+/* db_lease_take until it holds (10 s at most): a closed PostgreSQL session
+ * ends on the server a moment after the client has let go, as a standby's
+ * next poll finds. The last answer. */
+static int take_soon(struct db *db, const char *network)
+{
+    int rc = DB_EXISTS;
+
+    for (int i = 0; i < 1000 && rc == DB_EXISTS; i++) {
+        rc = db_lease_take(db, network, 6);
+        if (rc == DB_EXISTS)
+            nanosleep(&(struct timespec){0, 10000000}, NULL);
+    }
+    return rc;
+}
+
 /* One holder; the second waits; once the first lets go, the second has it. */
 START_TEST(test_lease_one_holder)
 {
@@ -63,7 +79,7 @@ START_TEST(test_lease_one_holder)
     ck_assert_int_eq(db_lease_lost(one), 0);
     db_lease_release(one);
     db_close(one);
-    ck_assert_int_eq(db_lease_take(two, net_a, 6), DB_OK);
+    ck_assert_int_eq(take_soon(two, net_a), DB_OK);
     ck_assert_int_eq(db_lease_check(two), DB_OK);
     db_lease_release(two);
     test_db_close(two, path);
@@ -111,7 +127,7 @@ static void backend_pid(struct db *db, char pid[32])
 /* PostgreSQL: the server ends session `pid` (as it ends a cut-off peer's). */
 static void terminate(const char *pid)
 {
-    char err[256], sql[96];
+    char err[256], sql[256];
     struct db *admin = db_open(test_db_pg(), err, sizeof(err));
 
     ck_assert_msg(admin != NULL, "%s", err);
@@ -121,6 +137,23 @@ static void terminate(const char *pid)
     ck_assert_int_eq(dbs_step(q), DBS_ROW);
     ck_assert_str_eq(dbs_col_text(q, 0), "t");
     dbs_free(q);
+    /* pg_terminate_backend only signals it: wait until it is gone, locks
+     * and all (10 s at most). */
+    snprintf(sql, sizeof(sql),
+             "SELECT (SELECT count(*) FROM pg_stat_activity WHERE pid = %s) + "
+             "(SELECT count(*) FROM pg_locks WHERE pid = %s)",
+             pid, pid);
+    int left = 1;
+    for (int i = 0; i < 1000 && left; i++) {
+        q = dbs_prepare(admin, sql);
+        ck_assert_ptr_nonnull(q);
+        ck_assert_int_eq(dbs_step(q), DBS_ROW);
+        left = dbs_col_int(q, 0) != 0;
+        dbs_free(q);
+        if (left)
+            nanosleep(&(struct timespec){0, 10000000}, NULL);
+    }
+    ck_assert_msg(!left, "session %s still there 10 s after pg_terminate_backend", pid);
     db_close(admin);
 }
 
