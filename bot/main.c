@@ -9,8 +9,12 @@
  *
  * Reads the configuration (errors: FILE:LINE: reason, exit 2), warns in the
  * log when the file holds a password and others can read it, opens the
- * database (migrating it), then runs the IRC loop until SIGTERM or SIGINT,
- * which say goodbye and exit 0. SIGHUP reloads the configuration.
+ * database (migrating it), takes the network's lease (bot/failover.c: while
+ * another bot of the same network holds it, waits as its standby, off
+ * IRC), then runs the IRC loop until SIGTERM or SIGINT, which say goodbye
+ * and exit 0 (also from the standby's wait). SIGHUP reloads the
+ * configuration. A bot that loses its lease steps down: it quits IRC and
+ * starts again from the database, as a standby first.
  * A database that is missing while its marker (DATABASE.id) says one was
  * kept there is not created afresh but refused (exit 1); --init creates a
  * new one on purpose.
