@@ -940,9 +940,10 @@ struct bot {
     /* Other users marked as bots on this connection (botmode.c). */
     char bots[BOTMODE_MAX][CONFIG_NICK_MAX * 2];
     struct auth_state auth; /* the password guessing limits (auth.c) */
-    /* The network lease (failover.c): when to check it next, and whether
-     * it was lost (the loop ends, the bot waits as a standby again). */
-    double lease_next;
+    /* The network lease (failover.c): when to check it next, since when it
+     * is away (0: held), and whether it was lost (the loop ends, the bot
+     * waits as a standby again). */
+    double lease_next, lease_away;
     int stepped_down;
 };
 
@@ -1075,9 +1076,11 @@ int failover_wait(struct bot *bot);
  * meanwhile. */
 struct db *failover_reopen(struct bot *bot);
 /* Each turn of the event loop, before anything queued is sent: checks the
- * lease every failover_seconds / 4 (and at once when a statement found it
- * lost). 0 while held; 1 once lost, with bot->stepped_down set and the
- * reason logged: the loop ends (QUIT, nothing queued sent). */
+ * lease every failover_seconds / 4 (and sees at once what a statement
+ * found). 0 while held: send; 2 while it is away (the database out of
+ * reach, for at most failover_seconds / 2): send nothing yet; 1 once lost
+ * or away too long, with bot->stepped_down set and the reason logged: the
+ * loop ends (QUIT, nothing queued sent). */
 int failover_watch(struct bot *bot);
 /* Forgets everything of a bot but its configuration (its parts closed
  * first): the state a fresh start has, to start again after a step-down. */

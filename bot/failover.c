@@ -9,10 +9,13 @@
  * from the database (their orders, their said marks) when IRC is back.
  *
  * The active bot asks the database every failover_seconds / 4 whether it
- * still holds the lease, and every statement finds out too: once it is
- * lost (its session dropped and the lease taken by another, or the server
- * out of reach), it steps down: it sends nothing more that was queued,
- * QUITs IRC, closes the database and waits as a standby again.
+ * still holds the lease, and every statement finds out too. While the
+ * server cannot be reached (restarted, or the link down) the lease is
+ * away: the bot holds every line back (it stays on IRC, its players stay
+ * identified) and asks every second, for at most failover_seconds / 2;
+ * once the lease is lost (another bot took it) or stayed away that long,
+ * it steps down: it sends nothing more that was queued, QUITs IRC, closes
+ * the database and waits as a standby again.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -106,22 +109,49 @@ struct db *failover_reopen(struct bot *bot)
     }
 }
 
+/* The lease away (the database out of reach): every line is held back
+ * while it is (the bot may not speak for a network it may no longer run),
+ * for at most half the failover time; 2 while it waits, 1 once it gives
+ * up (the caller steps down). */
+static int failover_away(struct bot *bot, const char *name)
+{
+    double most = bot->cfg.failover_seconds / 2.0;
+
+    if (!bot->lease_away) {
+        bot->lease_away = bot->now;
+        log_msg(LOG_WARN,
+                "%s; holding every line back, and stepping down from %s unless it is back within "
+                "%.0f s",
+                db_errmsg(bot->db), name, most);
+    }
+    return bot->now - bot->lease_away < most ? 2 : 1;
+}
+
 int failover_watch(struct bot *bot)
 {
     if (bot->stepped_down)
         return 1;
-    if (!db_lease_lost(bot->db)) {
-        if (bot->now < bot->lease_next)
-            return 0;
-        bot->lease_next = bot->now + failover_poll(bot);
-        if (db_lease_check(bot->db) == DB_OK)
-            return 0;
-    }
     char name[CONFIG_NETWORK_MAX + 16];
     failover_name(bot, name, sizeof(name));
+    int st = db_lease_state(bot->db);
+    if (st != DB_ERROR && bot->now >= bot->lease_next) {
+        /* Away, the server is asked again every second. */
+        double poll = failover_poll(bot);
+        bot->lease_next = bot->now + (st == DB_NOTFOUND && poll > 1 ? 1 : poll);
+        st = db_lease_check(bot->db);
+    }
+    if (st == DB_OK && bot->lease_away) {
+        log_msg(LOG_INFO, "the database is back after %.0f s, the lease of %s held again",
+                bot->now - bot->lease_away, name);
+        bot->lease_away = 0;
+    }
+    if (st == DB_OK)
+        return 0;
+    if (st == DB_NOTFOUND && failover_away(bot, name) == 2)
+        return 2;
     log_msg(LOG_ERROR,
             "stepping down from %s: %s; saying nothing more, leaving IRC and waiting as a standby",
-            name, db_errmsg(bot->db));
+            name, st == DB_NOTFOUND ? "the database stayed out of reach" : db_errmsg(bot->db));
     bot->stepped_down = 1;
     return 1;
 }

@@ -1233,7 +1233,8 @@ int bot_run(struct bot *bot)
             bot->now = bot_clock();
         }
         timers(bot);
-        /* The lease lost: nothing queued goes out, and the loop ends. */
+        /* The lease away or lost: nothing queued goes out (lost, the loop
+         * ends). */
         if (failover_watch(bot) == 0)
             drain(bot);
         if (reload_requested) {

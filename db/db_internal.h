@@ -148,9 +148,11 @@ struct db {
     /* The network lease (lease.c, db_lease_take): asked once taken; on
      * PostgreSQL the advisory lock's key and the failover seconds, so a
      * new session (sql_pg.c's reconnect) takes it again before any
-     * statement runs; lost for good once a new session could not (every
-     * statement is then refused); SQLite's lock file, open while held. */
-    int lease_asked, lease_lost, lease_seconds, lease_fd;
+     * statement runs; away while the server cannot be reached (statements
+     * refused, only db_lease_check tries again); lost for good once a new
+     * session found another holder (every statement refused); SQLite's
+     * lock file, open while held. */
+    int lease_asked, lease_away, lease_lost, lease_seconds, lease_fd;
     char lease_key[96];
 };
 

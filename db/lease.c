@@ -11,8 +11,10 @@
  * kill -9 closes the socket and the server frees the lock at once; a host
  * cut off loses its session when the keepalives of both ends give up
  * (about half the failover time). A reconnection takes the lock again
- * before anything else runs on the new session, or the lease is lost for
- * good and the connection refuses every statement.
+ * before anything else runs on the new session; if another process holds
+ * it, the lease is lost for good and the connection refuses every
+ * statement; while the server cannot be reached it is away (statements
+ * refused) until a check finds the server and the lock again.
  *
  * SQLite: an exclusive flock on PATH.lock beside the database, which the
  * kernel frees when the process dies. One bot a file (a second bot on one
@@ -78,9 +80,11 @@ int db_lease_check(struct db *db)
     return db_pg_lease_check(db);
 }
 
-int db_lease_lost(struct db *db)
+int db_lease_state(struct db *db)
 {
-    return db->lease_lost;
+    if (db->lease_lost)
+        return DB_ERROR;
+    return db->lease_away ? DB_NOTFOUND : DB_OK;
 }
 
 void db_lease_release(struct db *db)

@@ -436,10 +436,12 @@ struct dbs *dbs_pg_prepare(struct db *db, const char *sql, int kept)
 static int pg_simple(struct db *db, const char *sql, char *out, size_t size);
 static int pg_lease_lock(struct db *db);
 
-/* What every statement of a connection that lost its network lease says
- * (struct db's lease_lost). */
+/* What every statement of a connection without its network lease says:
+ * lost for good, or away while the server cannot be reached (struct db). */
 static int pg_lease_refuse(struct db *db)
 {
+    if (!db->lease_lost)
+        return db_fail(db, "the database cannot be reached: nothing is stored until it is back");
     return db_fail(db, "the network lease is lost: nothing more is stored on this connection");
 }
 
@@ -449,13 +451,14 @@ static int pg_lease_refuse(struct db *db)
  * transaction it was in is lost (refused until db_rollback, struct db).
  * db->err keeps the failure's message. A connection that held the
  * network lease takes it again on the new session before anything else
- * runs there; if it cannot (another process holds it now, or the server
- * cannot be reached), the lease is lost for good (db_lease_take). */
+ * runs there: if another process holds it now, it is lost for good; if
+ * the server cannot be reached (or the lock not asked), it is away, and
+ * only db_lease_check tries again (db_lease_take). */
 static void pg_reconnect(struct db *db)
 {
     char why[sizeof(db->err)];
 
-    if (PQ(PQstatus)(db->pg) != CONNECTION_BAD || db->lease_lost)
+    if (PQ(PQstatus)(db->pg) != CONNECTION_BAD || db->lease_lost || db->lease_away)
         return;
     snprintf(why, sizeof(why), "%s", db->err);
     PQ(PQreset)(db->pg);
@@ -463,17 +466,15 @@ static void pg_reconnect(struct db *db)
     if (db->lease_asked && PQ(PQstatus)(db->pg) != CONNECTION_OK) {
         struct dbs tmp = {.db = db};
         pg_fail(&tmp, NULL);
-        snprintf(why, sizeof(why),
-                 "the database cannot be reached (%.300s), and the network lease went with the "
-                 "lost session",
-                 db->err);
-        db->lease_lost = 1;
+        snprintf(why, sizeof(why), "the database cannot be reached: %.400s", db->err);
+        db->lease_away = 1;
     } else if (db->lease_asked && (lock = pg_lease_lock(db)) != DB_OK) {
         snprintf(why, sizeof(why), "%s",
                  lock == DB_EXISTS ? "another ringside took the network lease while this one's "
                                      "session was lost"
                                    : "the network lease cannot be taken again on a new session");
-        db->lease_lost = 1;
+        db->lease_lost = lock == DB_EXISTS;
+        db->lease_away = lock != DB_EXISTS;
     } else if (PQ(PQstatus)(db->pg) == CONNECTION_OK) {
         db->pg_unnamed = NULL;
         for (int i = 0; i < STMT_COUNT; i++)
@@ -500,7 +501,7 @@ static int pg_exec(struct dbs *q)
     struct dbs_pg *p = q->pg;
 
     q->rc = DBS_E_OTHER;
-    if (db->lease_lost) {
+    if (db->lease_lost || db->lease_away) {
         pg_lease_refuse(db);
         return DBS_ERR;
     }
@@ -846,8 +847,10 @@ int db_pg_lease_take(struct db *db)
 {
     if (db->lease_lost)
         return pg_lease_refuse(db);
-    if (db->lease_asked)
-        return db_pg_lease_check(db);
+    if (db->lease_asked) {
+        int rc = db_pg_lease_check(db);
+        return rc == DB_NOTFOUND ? DB_ERROR : rc;
+    }
     if (db->in_txn)
         return db_fail(db, "db_lease_take: not inside a transaction");
     if (PQ(PQstatus)(db->pg) != CONNECTION_OK) {
@@ -871,13 +874,19 @@ int db_pg_lease_check(struct db *db)
         return pg_lease_refuse(db);
     if (db->in_txn)
         return DB_OK; /* a caller's transaction runs: its statements tell */
-    if (PQ(PQstatus)(db->pg) == CONNECTION_OK && pg_simple(db, "SELECT 1", NULL, 0) == DB_OK)
+    if (!db->lease_away && PQ(PQstatus)(db->pg) == CONNECTION_OK &&
+        pg_simple(db, "SELECT 1", NULL, 0) == DB_OK)
         return DB_OK;
-    /* The session is gone (or going): on a new one, the lease again. */
+    /* The session is gone (or going), or the server was out of reach: on
+     * a new session, the lease again. */
+    db->lease_away = 0;
     pg_reconnect(db);
     if (db->lease_lost)
         return DB_ERROR;
-    return PQ(PQstatus)(db->pg) == CONNECTION_OK ? DB_OK : DB_ERROR;
+    if (!db->lease_away && PQ(PQstatus)(db->pg) == CONNECTION_OK)
+        return DB_OK;
+    db->lease_away = 1;
+    return DB_NOTFOUND;
 }
 
 /* ------------------------------------------------------------------ open */

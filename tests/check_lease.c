@@ -76,7 +76,7 @@ START_TEST(test_lease_one_holder)
     ck_assert_int_eq(db_lease_take(two, net_a, 6), DB_EXISTS);
     ck_assert_int_eq(db_lease_take(two, net_a, 6), DB_EXISTS);
     ck_assert_int_eq(db_lease_check(one), DB_OK);
-    ck_assert_int_eq(db_lease_lost(one), 0);
+    ck_assert_int_eq(db_lease_state(one), DB_OK);
     db_lease_release(one);
     db_close(one);
     ck_assert_int_eq(take_soon(two, net_a), DB_OK);
@@ -181,7 +181,7 @@ START_TEST(test_lease_pg)
     terminate(pid);
     ck_assert_int_eq(dbs_step(dbs_table(one, STMT_USER_VERSION)), DBS_ERR);
     dbs_reset(dbs_table(one, STMT_USER_VERSION));
-    ck_assert_int_eq(db_lease_lost(one), 0);
+    ck_assert_int_eq(db_lease_state(one), DB_OK);
     ck_assert_int_eq(db_lease_take(two, net_a, 6), DB_EXISTS);
     ck_assert_int_eq(dbs_step(dbs_table(one, STMT_USER_VERSION)), DBS_ROW);
     dbs_reset(dbs_table(one, STMT_USER_VERSION));
@@ -193,7 +193,7 @@ START_TEST(test_lease_pg)
     ck_assert_int_eq(db_lease_check(one), DB_ERROR);
     ck_assert_str_eq(db_errmsg(one),
                      "another ringside took the network lease while this one's session was lost");
-    ck_assert_int_eq(db_lease_lost(one), 1);
+    ck_assert_int_eq(db_lease_state(one), DB_ERROR);
     ck_assert_int_eq(dbs_step(dbs_table(one, STMT_USER_VERSION)), DBS_ERR);
     ck_assert_str_eq(db_errmsg(one),
                      "the network lease is lost: nothing more is stored on this connection");
