@@ -120,8 +120,8 @@ static int failover_away(struct bot *bot, const char *name)
     if (!bot->lease_away) {
         bot->lease_away = bot->now;
         log_msg(LOG_WARN,
-                "%s; holding every line back, and stepping down from %s unless it is back within "
-                "%.0f s",
+                "%s; holding every line back (for %s, the lease comes back with it, or "
+                "this bot steps down in %.0f s)",
                 db_errmsg(bot->db), name, most);
     }
     return bot->now - bot->lease_away < most ? 2 : 1;

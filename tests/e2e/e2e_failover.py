@@ -25,7 +25,14 @@ Scenarios:
      orders, the bout finishes; every round's commentary (as ringside-sim
      --commentary derives it from PostgreSQL) is heard in the channel
      exactly once, and ringside-sim --replay on the URI matches;
-  3. the SQLite flavour: two bots on one SQLite file; the second waits
+  3. the database restarted mid-bout (no standby): the bot holds its lines
+     while the server is away and keeps the lease when it is back, stays on
+     IRC; the orders acknowledged before fight the round, the bout finishes
+     and replays;
+  4. the active bot frozen (SIGSTOP) and its session dropped by the server,
+     as a host cut off: the standby takes over; the old one, back, finds
+     its lease taken, says nothing more, QUITs and waits as the standby;
+  5. the SQLite flavour: two bots on one SQLite file; the second waits
      (PATH.lock), kill -9 of the first, the second joins the channel;
   and always last: SIGTERM to every bot still running (the standby too):
   exit status 0 and no sanitizer report in any log.
@@ -35,6 +42,7 @@ failed`; exit status 1 if anything failed. Environment: E2E_ONLY, E2E_KEEP,
 E2E_VERBOSE as e2e.py. Python 3 standard library only, and psql.
 """
 
+import glob
 import json
 import os
 import re
@@ -94,7 +102,7 @@ class FailoverEnv(e2e_bouts.BoutEnv):
 
     # -- the bots
 
-    def write_conf(self, name, nick, network, database):
+    def write_conf(self, name, nick, network, database, failover=FAILOVER):
         path = os.path.join(self.dir, name + ".conf")
         flood = "burst = %d\nlines_per_second = %d\nexempt = yes\n%s" % (
             e2e_bouts.BURST, e2e_bouts.RATE, e2e.INBOUND_LIMIT)
@@ -120,7 +128,7 @@ failover_seconds = {failover}
 order_timeout = {timeout}
 rejoin_grace = 0
 """.format(port=self.port, nick=nick, chan=CHANNEL, admin=ADMIN, db=database, network=network,
-           failover=FAILOVER, flood=flood, timeout=self.order_timeout))
+           failover=failover, flood=flood, timeout=self.order_timeout))
         return path
 
     def spawn(self, name, nick=BOT_NICK, network=NETWORK, database=None):
@@ -146,15 +154,22 @@ rejoin_grace = 0
         self.bot_starts += 1
         self.wait_bot_in(CHANNEL)
 
+    def set_failover(self, b, seconds):
+        """b's failover_seconds changed by SIGHUP (a reload takes it)."""
+        since = len(b.log_text())
+        self.write_conf(b.name, b.nick, NETWORK, self.uri, seconds)
+        b.proc.send_signal(signal.SIGHUP)
+        self.wait_log_of(b, r"configuration reloaded", since=since)
+
     def follow(self, b):
         """b is the active bot now: the checks and helpers look at it."""
         self.bot, self.bot_log, self.bot_conf = b.proc, b.log, b.conf
 
-    def wait_log_of(self, b, regex, timeout=TIMEOUT):
+    def wait_log_of(self, b, regex, timeout=TIMEOUT, since=0):
         deadline = time.monotonic() + timeout
         rx = re.compile(regex, re.M)
         while True:
-            m = rx.search(b.log_text())
+            m = rx.search(b.log_text()[since:])
             if m:
                 return m
             if not b.alive():
@@ -347,6 +362,81 @@ def s_failover(env):
             (t_join - t_kill, FAILOVER, acked, out.strip().splitlines()[-1])]
 
 
+def pg_ctl(env, action):
+    """Stops or starts the test server (tests/pg.sh's, in the URI's host
+    folder) as pg.sh does: as root, as the postgres user."""
+    folder = re.search(r"[?&]host=([^&]+)", env.uri).group(1)
+    bindir = sorted(d for d in glob.glob("/usr/lib/postgresql/*/bin")
+                    if os.access(os.path.join(d, "pg_ctl"), os.X_OK))[-1]
+    argv = [os.path.join(bindir, "pg_ctl"), "-D", os.path.join(folder, "data"), "-w"]
+    if action == "stop":
+        argv += ["-m", "fast", "stop"]
+    else:
+        argv += ["-l", os.path.join(folder, "server.log"), "-o",
+                 "-k %s -c listen_addresses=''" % folder, "start"]
+    if os.geteuid() == 0:
+        argv = ["runuser", "-u", "postgres", "--"] + argv
+    p = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                       timeout=120)
+    check(p.returncode == 0, "pg_ctl %s failed: %s" % (action, p.stderr.strip()))
+
+
+def s_db_restart(env):
+    """The database restarted mid-bout (no standby): the bot holds its lines
+    while the server is away, stays on IRC and keeps the lease; the
+    acknowledged orders fight the round, the bout finishes and replays."""
+    active = next(b for b in env.bots if b.proc is env.bot)
+    check(not [b for b in env.bots if b.alive() and b is not active and b.conf.endswith(
+        ("bot-b.conf", "bot-c.conf", "bot-d.conf"))], "test error: a standby runs")
+    # Half the failover time is how long the server may be away: 15 s here,
+    # not 3, so that a slow start of the server on a loaded machine is not
+    # taken for a long outage.
+    env.set_failover(active, 30)
+    w = Client(env, "fowatch4", [CHANNEL])
+    a = player(env, "fo_cat", "create Frazier str=14 spd=12 agl=11 tgh=12 hgt=11")
+    b = player(env, "fo_dan", "create Norton str=13 spd=14 agl=12 tgh=11 hgt=10")
+    x = challenge(env, a, b, "rounds=3", "Frazier", "Norton")
+    acked = order(a, "5/5/10", 1, "Frazier")
+    since = len(active.log_text())
+    s = len(w.lines)
+    pg_ctl(env, "stop")
+    t_stop = time.monotonic()
+    try:
+        env.wait_log_of(active, r"the database cannot be reached: .*; holding every line back",
+                        since=since)
+    finally:
+        pg_ctl(env, "start")
+    env.wait_log_of(active, r"the database is back after \d+ s, the lease of network %s held "
+                    r"again" % NETWORK, since=since, timeout=FAILOVER + TIMEOUT)
+    back = time.monotonic() - t_stop
+    check(not re.search(r"stepping down from network \S+: ", active.log_text()[since:]),
+          "%s stepped down" % active.name, tail(active.log, 20))
+    with w.cond:
+        quits = [m for m in w.lines[s:] if m.cmd == "QUIT" and m.nick.lower() == BOT_NICK]
+    check(not quits, "the bot left IRC while the database restarted: %r" % quits)
+    # The players are still identified: bob's orders complete round 1.
+    s1 = len(w.lines)
+    order_last(env, b, "6/6/8", 1, "Norton", x)
+    await_round(env, x, 1, w, s1)
+    rows = env.orders(x)
+    check(rows.get((1, 0), (None, None))[:2] == (acked, "player"),
+          "round 1 was not fought with the orders acknowledged before the restart %r: %r" %
+          (acked, rows))
+    for rnd in (2, 3):
+        order(a, "4/6/10", rnd, "Frazier")
+        s2 = len(w.lines)
+        order_last(env, b, "7/6/7", rnd, "Norton", x)
+        await_round(env, x, rnd, w, s2)
+    check(env.bout(x)["state"] == "over", "bout #%d is not over: %r" % (x, env.bout(x)))
+    out = env.replay(x)
+    env.set_failover(active, FAILOVER)
+    for c in (w, a, b):
+        c.quit()
+    return ["database stopped and started: the bot held its lines and had the lease back "
+            "%.1f s after the stop, on IRC throughout; %s" % (back,
+                                                             out.strip().splitlines()[-1])]
+
+
 def s_dropped(env):
     """The active bot is frozen (SIGSTOP, as a host cut off) and the server
     drops its session (as it does a cut-off peer's once the keepalives give
@@ -386,12 +476,12 @@ def s_dropped(env):
     w.wait(lambda m: m.cmd == "NICK" and m.text.lower() == BOT_NICK, "the new active as %s" %
            BOT_NICK, timeout=90, start=s)
     deadline = time.monotonic() + TIMEOUT
-    while not re.search(STANDBY % NETWORK, old.log_text().rsplit("stepping down", 1)[1]):
+    while not re.search(STANDBY % NETWORK, old.log_text().rsplit("stepping down from", 1)[1]):
         check(time.monotonic() < deadline, "%s did not wait as a standby again" % old.name,
               tail(old.log, 20))
         time.sleep(0.1)
     check(old.alive(), "%s exited after stepping down" % old.name, tail(old.log, 20))
-    no_irc_since = old.log_text().rsplit("stepping down", 1)[1]
+    no_irc_since = old.log_text().rsplit("stepping down from", 1)[1]
     check("connecting to" not in no_irc_since, "%s connected to IRC again as a standby" % old.name)
     env.follow(new)
     w.quit()
@@ -445,6 +535,7 @@ def s_stop(env):
 SCENARIOS = [
     ("a standby on the same network stays off IRC; another network joins", s_standby),
     ("kill -9 mid-bout: the standby takes over and the bout finishes", s_failover),
+    ("the database restarted mid-bout: the bot holds its lines and goes on", s_db_restart),
     ("the active's session dropped: it steps down, the standby takes over", s_dropped),
     ("SQLite: a standby on PATH.lock takes over after kill -9", s_sqlite),
 ]
