@@ -225,6 +225,12 @@ PG_JOBS += 'migrate-pg: sh tests/pg.sh run env $(SANITIZE) python3 tests/migrate
 # The web pages scale out: two ringside-web on a PostgreSQL copy of webgen's
 # file and one on the file, every page the same, the game's writes followed.
 PG_JOBS += 'web-pg: sh tests/pg.sh run python3 tests/web/pg_pages_test.py $(ASAN_BOT) $(ASAN_WEB) $(WEBGEN)'
+# Failover (issue 29): the lease suite on PostgreSQL (one holder a network,
+# a dropped session), and tests/e2e/e2e_failover.py: two bots of one
+# network on one PostgreSQL and ngircd, kill -9 mid-bout, a session the
+# server drops, and the SQLite flavour (PATH.lock).
+PG_JOBS += 'lease-pg: sh tests/pg.sh run env CK_RUN_SUITE=lease $(SANITIZE) $(ASAN_TESTS)' \
+	'e2e_failover: sh tests/pg.sh run python3 tests/e2e/e2e_failover.py $(E2E_ARGS)'
 PROGRAM_JOBS = 'sim-asan: sh tests/sim_test.sh $(ASAN_SIM)' \
 	'web: python3 tests/web/web_test.py $(ASAN_WEB) $(WEBGEN) $(SIM)' \
 	'web-attack: python3 tests/web/attack_test.py $(ASAN_WEB) $(WEBGEN)' \

@@ -940,6 +940,11 @@ struct bot {
     /* Other users marked as bots on this connection (botmode.c). */
     char bots[BOTMODE_MAX][CONFIG_NICK_MAX * 2];
     struct auth_state auth; /* the password guessing limits (auth.c) */
+    /* The network lease (failover.c): when to check it next, since when it
+     * is away (0: held), and whether it was lost (the loop ends, the bot
+     * waits as a standby again). */
+    double lease_next, lease_away;
+    int stepped_down;
 };
 
 /* A PRIVMSG or NOTICE wire line (`line`, changed in place) as its target
@@ -1055,8 +1060,31 @@ int accounts_services_name(const struct bot *bot, const char *nick, const char *
  * ignores SIGPIPE; main calls it first, so a signal that comes while the
  * database opens is kept for the loop rather than killing the bot. */
 void bot_signals(void);
-/* Runs the event loop until SIGTERM/SIGINT; returns the exit status. */
+/* Runs the event loop until SIGTERM/SIGINT, or until the bot steps down
+ * (failover_watch: bot->stepped_down); returns the exit status. */
 int bot_run(struct bot *bot);
+/* 1 once SIGTERM or SIGINT asked the bot to stop (a standby's wait ends). */
+int bot_quit_asked(void);
+
+/* failover.c: one bot a network (issue 29). failover_wait takes the
+ * network's lease on bot->db, waiting as a standby while another process
+ * holds it (the log says so once; polled every failover_seconds / 4, no
+ * IRC meanwhile): 0 once held, 1 if SIGTERM/SIGINT came first. */
+int failover_wait(struct bot *bot);
+/* After a step-down: opens the database again, trying every
+ * failover_seconds / 4 (each new error logged once); NULL if asked to quit
+ * meanwhile. */
+struct db *failover_reopen(struct bot *bot);
+/* Each turn of the event loop, before anything queued is sent: checks the
+ * lease every failover_seconds / 4 (and sees at once what a statement
+ * found). 0 while held: send; 2 while it is away (the database out of
+ * reach, for at most failover_seconds / 2): send nothing yet; 1 once lost
+ * or away too long, with bot->stepped_down set and the reason logged: the
+ * loop ends (QUIT, nothing queued sent). */
+int failover_watch(struct bot *bot);
+/* Forgets everything of a bot but its configuration (its parts closed
+ * first): the state a fresh start has, to start again after a step-down. */
+void failover_reset(struct bot *bot);
 
 /* ---------------------------------------------------- the game over IRC */
 

@@ -1158,6 +1158,11 @@ static void goodbye(struct bot *bot)
     st->conn = NULL;
 }
 
+int bot_quit_asked(void)
+{
+    return quit_requested != 0;
+}
+
 void bot_signals(void)
 {
     struct sigaction sa;
@@ -1208,7 +1213,7 @@ int bot_run(struct bot *bot)
     invited_load(bot);
     bot_signals();
 
-    while (!quit_requested) {
+    while (!quit_requested && !bot->stepped_down) {
         bot->now = bot_clock();
         if (!st.s && bot->now >= st.reconnect_at)
             session_start(bot);
@@ -1228,7 +1233,10 @@ int bot_run(struct bot *bot)
             bot->now = bot_clock();
         }
         timers(bot);
-        drain(bot);
+        /* The lease away or lost: nothing queued goes out (lost, the loop
+         * ends). */
+        if (failover_watch(bot) == 0)
+            drain(bot);
         if (reload_requested) {
             reload_requested = 0;
             reload(bot);

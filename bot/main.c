@@ -9,8 +9,12 @@
  *
  * Reads the configuration (errors: FILE:LINE: reason, exit 2), warns in the
  * log when the file holds a password and others can read it, opens the
- * database (migrating it), then runs the IRC loop until SIGTERM or SIGINT,
- * which say goodbye and exit 0. SIGHUP reloads the configuration.
+ * database (migrating it), takes the network's lease (bot/failover.c: while
+ * another bot of the same network holds it, waits as its standby, off
+ * IRC), then runs the IRC loop until SIGTERM or SIGINT, which say goodbye
+ * and exit 0 (also from the standby's wait). SIGHUP reloads the
+ * configuration. A bot that loses its lease steps down: it quits IRC and
+ * starts again from the database, as a standby first.
  * A database that is missing while its marker (DATABASE.id) says one was
  * kept there is not created afresh but refused (exit 1); --init creates a
  * new one on purpose.
@@ -280,20 +284,32 @@ static void memory_give_back(struct db *db)
 #endif
 }
 
-/* Opens the database and makes the queue, the users and the game of a
- * bot whose configuration is read. 0, or the exit status with the reason
- * on stderr. */
-static int bot_open(struct bot *bot, int init)
+/* bot_open's return when SIGTERM or SIGINT came while it waited (as a
+ * standby, or for the database after a step-down): stop, exit 0. */
+#define BOT_STOPPED (-1)
+
+/* Opens the database, takes the network's lease (waiting as a standby
+ * while another bot holds it: failover_wait) and makes the queue, the
+ * users and the game of a bot whose configuration is read. `again` after
+ * a step-down: the database is opened again until it opens. 0, BOT_STOPPED,
+ * or the exit status with the reason on stderr. */
+static int bot_open(struct bot *bot, int init, int again)
 {
     char err[CONFIG_ERR_MAX * 2];
 
-    bot->db = db_open_marked(bot->cfg.database, init, err, sizeof(err));
+    bot->db =
+        again ? failover_reopen(bot) : db_open_marked(bot->cfg.database, init, err, sizeof(err));
+    if (!bot->db && again)
+        return BOT_STOPPED;
     if (!bot->db) {
         fprintf(stderr, "ringside: %s\n", err);
         return 1;
     }
     if (init)
         log_msg(LOG_INFO, "--init: a new, empty database %s", bot->cfg.database);
+    /* Before the game loads (it may write) and before IRC (the same nick). */
+    if (failover_wait(bot) != 0)
+        return BOT_STOPPED;
     /* Another process's write lock makes one command wait this long, never
      * the loop; the command is then answered "the database is busy". */
     db_busy_timeout(bot->db, BOT_DB_BUSY_MS);
@@ -326,8 +342,10 @@ static void bot_close(struct bot *bot)
         users_free(bot->users);
     if (bot->q)
         outq_free(bot->q);
-    if (bot->db)
+    if (bot->db) {
+        db_lease_release(bot->db);
         db_close(bot->db);
+    }
 }
 
 int main(int argc, char **argv)
@@ -351,14 +369,23 @@ int main(int argc, char **argv)
     log_set_level(bot->cfg.log_level);
     if (config_mode_check(path, warn, sizeof(warn)))
         log_msg(LOG_WARN, "%s", warn);
-    rc = bot_open(bot, init);
-    int ran = rc == 0;
-    if (ran) {
+    rc = bot_open(bot, init, 0);
+    int ran = rc == 0 || rc == BOT_STOPPED;
+    while (rc == 0) {
         log_msg(LOG_INFO, "ringside %s starting (database %s, schema %d)", RINGSIDE_VERSION,
                 bot->cfg.database, db_schema_version(bot->db));
         accounts_admins_check(bot);
         rc = bot_run(bot);
+        if (!bot->stepped_down)
+            break;
+        /* The lease is lost: start again from the database, as a standby
+         * first. */
+        bot_close(bot);
+        failover_reset(bot);
+        rc = bot_open(bot, 0, 1);
     }
+    if (rc == BOT_STOPPED)
+        rc = 0;
     bot_close(bot);
     free(bot);
     if (ran)

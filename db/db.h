@@ -112,6 +112,40 @@ void db_busy_timeout(struct db *db, int ms);
  * reads fill it again as they need. NULL is harmless. */
 void db_release_memory(struct db *db);
 
+/* The network lease (issue 29, failover): one bot at a time runs a
+ * network on one database; another with the same configuration waits as
+ * a standby until the lease is free.
+ * db_lease_take takes it for `network` ("" for a bot that names none):
+ * DB_OK once held (again: still held), DB_EXISTS while another process
+ * holds it, DB_ERROR with the reason in db_errmsg. On PostgreSQL it is a
+ * session advisory lock on this connection, the one every write goes
+ * through: a session the server dropped holds nothing and commits
+ * nothing. `seconds` (the failover time) sets the keepalives of both ends
+ * so that a peer cut off loses its session, and the lock, within about
+ * half of it. A lost connection made again takes the lease again before
+ * any statement runs; if another process has it now, the lease is lost for
+ * good and every statement of this connection is refused: close it and
+ * open the database again; while the server cannot be reached the lease
+ * is away, statements are refused, and db_lease_check tries again. On SQLite
+ * it is an exclusive flock on PATH.lock, one bot a file whatever its
+ * network (the kernel frees it when the process dies); an in-memory
+ * database needs none. */
+int db_lease_take(struct db *db, const char *network, int seconds);
+/* Whether the lease is still held: DB_OK; DB_NOTFOUND while it is away
+ * (the server cannot be reached: nothing is stored, and a later check may
+ * find the server and the lease again); DB_ERROR once it is lost for good
+ * (another process took it): the reason in db_errmsg. On PostgreSQL this
+ * asks the server (a round trip, which finds a lost session and takes the
+ * lease again on a new one if it can); on SQLite it cannot be lost. */
+int db_lease_check(struct db *db);
+/* The same as the last statement or check found it, without a round
+ * trip: DB_OK, DB_NOTFOUND (away) or DB_ERROR (lost for good). */
+int db_lease_state(struct db *db);
+/* Gives SQLite's lease back (its lock file closed) before db_close; on
+ * PostgreSQL the lock goes with the session db_close ends. NULL and a
+ * connection without a lease are harmless. */
+void db_lease_release(struct db *db);
+
 /* Finalizes every statement and closes the file; NULL is harmless. */
 /* Opens an existing database for reading only: nothing is created,
  * migrated or written (ringside-sim --replay reads the bot's file while it

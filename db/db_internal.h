@@ -145,6 +145,15 @@ struct db {
     } kept[DB_KEPT_MAX];
     int nkept;
     struct dbs kept_q[DB_KEPT_MAX]; /* kept[i] as the statement layer hands it out */
+    /* The network lease (lease.c, db_lease_take): asked once taken; on
+     * PostgreSQL the advisory lock's key and the failover seconds, so a
+     * new session (sql_pg.c's reconnect) takes it again before any
+     * statement runs; away while the server cannot be reached (statements
+     * refused, only db_lease_check tries again); lost for good once a new
+     * session found another holder (every statement refused); SQLite's
+     * lock file, open while held. */
+    int lease_asked, lease_away, lease_lost, lease_seconds, lease_fd;
+    char lease_key[96];
 };
 
 /* How an enum is stored: by name, names[value] for value in [0, count)

@@ -183,6 +183,12 @@ int db_is_pg_uri(const char *path);
  * URI's password hidden). `fault` arms the fault hook (db_open_fault). */
 struct db *db_open_pg(const char *uri, long fault, int readonly, char *errbuf, int errlen);
 
+/* db_lease_take and db_lease_check on PostgreSQL (lease.c has the
+ * contracts): the session advisory lock of db->lease_key, with the
+ * keepalives of db->lease_seconds; the same returns. */
+int db_pg_lease_take(struct db *db);
+int db_pg_lease_check(struct db *db);
+
 /* db_close for a PostgreSQL connection: its statements and results freed,
  * an open transaction rolled back (by the server, as the connection ends). */
 void db_pg_close(struct db *db);

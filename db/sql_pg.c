@@ -20,12 +20,16 @@
  * the server is not inside a healthy transaction) is refused with the
  * words SQLite's backend uses (db.c's txn_lost).
  */
+#define _DEFAULT_SOURCE /* TCP_KEEPIDLE and the others of netinet/tcp.h */
 #include <dlfcn.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
 
 #include <libpq-fe.h>
 
@@ -40,7 +44,7 @@
 #define PQ_FUNCTIONS(X) \
     X(PQclear) \
     X(PQcmdTuples) \
-    X(PQconnectdb) \
+    X(PQconnectdbParams) \
     X(PQerrorMessage) \
     X(PQexec) \
     X(PQexecParams) \
@@ -56,6 +60,7 @@
     X(PQresultErrorField) \
     X(PQresultStatus) \
     X(PQsetNoticeProcessor) \
+    X(PQsocket) \
     X(PQstatus) \
     X(PQtransactionStatus)
 /* clang-format on */
@@ -434,21 +439,48 @@ struct dbs *dbs_pg_prepare(struct db *db, const char *sql, int kept)
 }
 
 static int pg_simple(struct db *db, const char *sql, char *out, size_t size);
+static int pg_lease_lock(struct db *db);
+
+/* What every statement of a connection without its network lease says:
+ * lost for good, or away while the server cannot be reached (struct db). */
+static int pg_lease_refuse(struct db *db)
+{
+    if (!db->lease_lost)
+        return db_fail(db, "the database cannot be reached: nothing is stored until it is back");
+    return db_fail(db, "the network lease is lost: nothing more is stored on this connection");
+}
 
 /* After a failure that lost the connection (the server restarted, or
  * ended this session): connects again, once, and prepares the table
  * again, so the next statements work. The failed one stays failed, and a
  * transaction it was in is lost (refused until db_rollback, struct db).
- * db->err keeps the failure's message. */
+ * db->err keeps the failure's message. A connection that held the
+ * network lease takes it again on the new session before anything else
+ * runs there: if another process holds it now, it is lost for good; if
+ * the server cannot be reached (or the lock not asked), it is away, and
+ * only db_lease_check tries again (db_lease_take). */
 static void pg_reconnect(struct db *db)
 {
     char why[sizeof(db->err)];
 
-    if (PQ(PQstatus)(db->pg) != CONNECTION_BAD)
+    if (PQ(PQstatus)(db->pg) != CONNECTION_BAD || db->lease_lost || db->lease_away)
         return;
     snprintf(why, sizeof(why), "%s", db->err);
     PQ(PQreset)(db->pg);
-    if (PQ(PQstatus)(db->pg) == CONNECTION_OK) {
+    int lock = DB_ERROR;
+    if (db->lease_asked && PQ(PQstatus)(db->pg) != CONNECTION_OK) {
+        struct dbs tmp = {.db = db};
+        pg_fail(&tmp, NULL);
+        snprintf(why, sizeof(why), "the database cannot be reached: %.400s", db->err);
+        db->lease_away = 1;
+    } else if (db->lease_asked && (lock = pg_lease_lock(db)) != DB_OK) {
+        snprintf(why, sizeof(why), "%s",
+                 lock == DB_EXISTS ? "another ringside took the network lease while this one's "
+                                     "session was lost"
+                                   : "the network lease cannot be taken again on a new session");
+        db->lease_lost = lock == DB_EXISTS;
+        db->lease_away = lock != DB_EXISTS;
+    } else if (PQ(PQstatus)(db->pg) == CONNECTION_OK) {
         db->pg_unnamed = NULL;
         for (int i = 0; i < STMT_COUNT; i++)
             if (db->tab[i].pg) {
@@ -474,6 +506,10 @@ static int pg_exec(struct dbs *q)
     struct dbs_pg *p = q->pg;
 
     q->rc = DBS_E_OTHER;
+    if (db->lease_lost || db->lease_away) {
+        pg_lease_refuse(db);
+        return DBS_ERR;
+    }
     if (q->bad) {
         db_fail(db, "cannot bind the parameters of: %s", p->sql);
         return DBS_ERR;
@@ -746,6 +782,118 @@ int db_pg_rollback(struct db *db)
     return dbs_run(dbs_table(db, STMT_ROLLBACK)) == DBS_DONE ? DB_OK : DB_ERROR;
 }
 
+/* ---------------------------------------------------------------- lease */
+
+/* The advisory locks' class (the first of their two keys) for network
+ * leases: "RING" in ASCII. The second is hashtext of db->lease_key. The
+ * schema lock (PG_SCHEMA_LOCK) is a one-key lock, which never meets a
+ * two-key one. */
+#define PG_LEASE_CLASS "1380535879"
+
+/* The keepalives of this session, from db->lease_seconds (F): both ends
+ * probe a quiet connection after F/4 s, then every F/12 s, and give up
+ * after 2 probes unanswered, or after F/4 s of data unacknowledged
+ * (TCP_USER_TIMEOUT): a peer cut off loses its session within about
+ * F/2, so a standby polling every F/4 takes over within F. On a Unix
+ * socket they mean nothing: the client's setsockopt fails and the server
+ * ignores its settings, both harmlessly. */
+static void pg_keepalives(struct db *db)
+{
+    int f = db->lease_seconds > 0 ? db->lease_seconds : 30;
+    int idle = f / 4 > 1 ? f / 4 : 1, intvl = f / 12 > 1 ? f / 12 : 1, count = 2, on = 1;
+    unsigned int user_ms = (unsigned int)idle * 1000u;
+    int fd = PQ(PQsocket)(db->pg);
+    char sql[256];
+
+    if (fd >= 0) {
+        (void)setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &on, sizeof(on));
+        (void)setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle, sizeof(idle));
+        (void)setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &intvl, sizeof(intvl));
+        (void)setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &count, sizeof(count));
+        (void)setsockopt(fd, IPPROTO_TCP, TCP_USER_TIMEOUT, &user_ms, sizeof(user_ms));
+    }
+    snprintf(sql, sizeof(sql),
+             "SET tcp_keepalives_idle = %d; SET tcp_keepalives_interval = %d; "
+             "SET tcp_keepalives_count = %d",
+             idle, intvl, count);
+    char err[sizeof(db->err)];
+    snprintf(err, sizeof(err), "%s", db->err);
+    (void)pg_simple(db, sql, NULL, 0);
+    /* PostgreSQL 12 and later only. */
+    snprintf(sql, sizeof(sql), "SET tcp_user_timeout = %u", user_ms);
+    (void)pg_simple(db, sql, NULL, 0);
+    snprintf(db->err, sizeof(db->err), "%s", err);
+}
+
+/* Tries the lease's advisory lock on this session: DB_OK (held),
+ * DB_EXISTS (another session holds it) or DB_ERROR (with why). Called once
+ * per session: a session's advisory locks stack, and one is enough. */
+static int pg_lease_lock(struct db *db)
+{
+    const char *params[] = {db->lease_key};
+    struct dbs tmp = {.db = db};
+
+    pg_keepalives(db);
+    db->pg_unnamed = NULL; /* PQexecParams takes the unnamed slot */
+    PGresult *res =
+        PQ(PQexecParams)(db->pg, "SELECT pg_try_advisory_lock(" PG_LEASE_CLASS ", hashtext($1))", 1,
+                         NULL, params, NULL, NULL, 0);
+    int rc = DB_ERROR;
+
+    if (PQ(PQresultStatus)(res) != PGRES_TUPLES_OK || PQ(PQntuples)(res) != 1)
+        pg_fail(&tmp, res);
+    else
+        rc = strcmp(PQ(PQgetvalue)(res, 0, 0), "t") == 0 ? DB_OK : DB_EXISTS;
+    PQ(PQclear)(res);
+    return rc;
+}
+
+int db_pg_lease_take(struct db *db)
+{
+    if (db->lease_lost)
+        return pg_lease_refuse(db);
+    if (db->lease_asked) {
+        int rc = db_pg_lease_check(db);
+        return rc == DB_NOTFOUND ? DB_ERROR : rc;
+    }
+    if (db->in_txn)
+        return db_fail(db, "db_lease_take: not inside a transaction");
+    if (PQ(PQstatus)(db->pg) != CONNECTION_OK) {
+        /* A standby's session lost (the server restarted): a new one,
+         * with the table prepared again. */
+        struct dbs tmp = {.db = db};
+        pg_fail(&tmp, NULL);
+        pg_reconnect(db);
+        if (PQ(PQstatus)(db->pg) != CONNECTION_OK)
+            return DB_ERROR;
+    }
+    int rc = pg_lease_lock(db);
+    if (rc == DB_OK)
+        db->lease_asked = 1;
+    return rc;
+}
+
+int db_pg_lease_check(struct db *db)
+{
+    if (db->lease_lost)
+        return pg_lease_refuse(db);
+    if (db->in_txn)
+        return DB_OK; /* a caller's transaction runs: its statements tell */
+    if (!db->lease_away && PQ(PQstatus)(db->pg) == CONNECTION_OK &&
+        pg_simple(db, "SELECT 1", NULL, 0) == DB_OK)
+        return DB_OK;
+    /* The session is gone (or going), or the server was out of reach: on
+     * a new session, the lease again. */
+    db->lease_away = 0;
+    pg_reconnect(db);
+    if (db->lease_lost)
+        return DB_ERROR;
+    if (!db->lease_away && PQ(PQstatus)(db->pg) == CONNECTION_OK)
+        return DB_OK;
+    db->lease_away = 1;
+    return DB_NOTFOUND;
+}
+
 /* ------------------------------------------------------------------ open */
 
 int db_is_pg_uri(const char *path)
@@ -850,9 +998,15 @@ static void pg_quiet(void *arg, const char *message)
  * libpq cannot be loaded) in db->err. */
 static int pg_connect(struct db *db, const char *uri)
 {
+    /* A server that does not answer fails the connection (and a
+     * reconnection, PQreset) in 10 s rather than the system's minutes of
+     * SYN retries; the URI's own connect_timeout, later, wins. */
+    static const char *const keys[] = {"connect_timeout", "dbname", NULL};
+    const char *values[] = {"10", uri, NULL};
+
     if (pg_load(db) != DB_OK)
         return DB_ERROR;
-    db->pg = PQ(PQconnectdb)(uri);
+    db->pg = PQ(PQconnectdbParams)(keys, values, 1);
     if (!db->pg)
         xoom();
     if (PQ(PQstatus)(db->pg) != CONNECTION_OK) {

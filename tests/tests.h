@@ -51,5 +51,6 @@ Suite *tables_suite(void); /* manybouts: the many-bouts indexes */
 Suite *sql_suite(void);
 /* pgconv (issue 29): db/'s SQL in portable forms */
 Suite *portable_suite(void);
+Suite *lease_suite(void); /* pgfail (issue 29) */
 
 #endif
