@@ -113,16 +113,16 @@ static int scaled_round(double x, int decimals, unsigned long long *n)
 #endif
 }
 
-/* x with `decimals` (0 to 3) as printf writes it, into buf (at least 32
- * bytes). Returns its length, or 0 when it cannot be told here. */
-static size_t fixed_write(char *buf, double x, int decimals)
+/* x with `decimals` (0 to 3) as printf writes it, ending at end (with 32
+ * bytes before it); returns where it begins, or NULL when it cannot be
+ * told here. */
+static char *fixed_write(char *end, double x, int decimals)
 {
     unsigned long long n;
 
     if (scaled_round(x, decimals, &n) != 0)
-        return 0;
-    char tmp[32];
-    char *p = tmp + sizeof(tmp);
+        return NULL;
+    char *p = end;
     for (int d = 0; d < decimals; d++) {
         *--p = (char)('0' + n % 10);
         n /= 10;
@@ -132,18 +132,16 @@ static size_t fixed_write(char *buf, double x, int decimals)
     p = digits(p, n);
     if (signbit(x)) /* "-0.0" too, as printf writes a negative that rounds to 0 */
         *--p = '-';
-    size_t len = (size_t)(tmp + sizeof(tmp) - p);
-    memcpy(buf, p, len);
-    return len;
+    return p;
 }
 
 void render_fixed(struct str *t, double x, int decimals)
 {
-    char buf[32];
-    size_t n = fixed_write(buf, x, decimals);
+    char buf[32], *end = buf + sizeof(buf);
+    const char *p = fixed_write(end, x, decimals);
 
-    if (n > 0)
-        str_raw(t, buf, n);
+    if (p)
+        str_raw(t, p, (size_t)(end - p));
     else
         str_add(t, "%.*f", decimals, x);
 }
@@ -289,13 +287,16 @@ static void g_write(struct gather *g, double x)
 /* x as "%.Nf" writes it, N = decimals (0 to 3). */
 static void fix_write(struct gather *g, double x, int decimals)
 {
-    size_t n = fixed_write(gather_room(g), x, decimals);
+    char num[32], *end = num + sizeof(num);
+    const char *p = fixed_write(end, x, decimals);
 
-    if (n == 0) {
+    if (!p) {
         gather_flush(g);
         str_add(g->t, "%.*f", decimals, x);
+        return;
     }
-    g->n += n;
+    gather_room(g);
+    gather_took(g, p, end);
 }
 
 /* Writes conversion s with its argument from ap here, as printf would;
