@@ -249,28 +249,32 @@ static inline void gather_raw(struct gather *g, const char *text, size_t n)
     g->n += n;
 }
 
-/* Room for a number (32 bytes) at the end of the gathered text. */
+/* Room for a number (NUM_ROOM bytes) at the end of the gathered text. */
+#define NUM_ROOM 32
+
 static char *gather_room(struct gather *g)
 {
-    if (g->n + 32 > sizeof(g->buf))
+    if (g->n + NUM_ROOM > sizeof(g->buf))
         gather_flush(g);
     return g->buf + g->n;
 }
 
-/* A number written at `at` (from gather_room) to end: moved into place. */
+/* A number written from `from` to end (at most NUM_ROOM bytes, into a
+ * buffer of 2 * NUM_ROOM whose middle is end, so that NUM_ROOM bytes from
+ * `from` are always there to read) put in the room gather_room made: the
+ * whole NUM_ROOM are copied, a copy of known size (two moves, not a call),
+ * and only the number's bytes kept. */
 static void gather_took(struct gather *g, const char *from, const char *end)
 {
-    size_t n = (size_t)(end - from);
-
-    memmove(g->buf + g->n, from, n);
-    g->n += n;
+    memcpy(g->buf + g->n, from, NUM_ROOM);
+    g->n += (size_t)(end - from);
 }
 
 /* x as "%g" writes it: a whole number below a million (a chart's grid)
  * is its digits, no point, no exponent; anything else goes to printf. */
 static void g_write(struct gather *g, double x)
 {
-    char num[32], *end = num + sizeof(num);
+    char num[2 * NUM_ROOM], *end = num + NUM_ROOM;
 
     if (!(fabs(x) < 1e6) || x != (double)(long long)x) {
         gather_flush(g);
@@ -287,7 +291,7 @@ static void g_write(struct gather *g, double x)
 /* x as "%.Nf" writes it, N = decimals (0 to 3). */
 static void fix_write(struct gather *g, double x, int decimals)
 {
-    char num[32], *end = num + sizeof(num);
+    char num[2 * NUM_ROOM], *end = num + NUM_ROOM;
     const char *p = fixed_write(end, x, decimals);
 
     if (!p) {
@@ -303,7 +307,7 @@ static void fix_write(struct gather *g, double x, int decimals)
  * returns 0, or -1 when it is not one written here. */
 static int spec_fast(struct gather *g, const struct spec *s, va_list *ap)
 {
-    char num[32], *end = num + sizeof(num);
+    char num[2 * NUM_ROOM], *end = num + NUM_ROOM;
 
     if (!s->plain || s->other)
         return -1;
@@ -597,7 +601,7 @@ static const struct fmt_slot *fmt_find(const char *fmt)
 /* Writes compiled piece pc of fmt with its argument from ap. */
 static void piece_write(struct gather *g, const char *fmt, const struct piece *pc, va_list *ap)
 {
-    char num[32], *end = num + sizeof(num);
+    char num[2 * NUM_ROOM], *end = num + NUM_ROOM;
     struct spec s;
 
     switch (pc->kind) {
