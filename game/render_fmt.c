@@ -157,6 +157,17 @@ struct spec {
     char conv;            /* the conversion character */
 };
 
+/* The int a '*' of conversion s stands for, read from ap; with ap NULL
+ * (a format compiled) none is read, and s is not plain. */
+static int star_arg(va_list *ap, struct spec *s)
+{
+    if (!ap) {
+        s->plain = 0;
+        return 0;
+    }
+    return va_arg(*ap, int);
+}
+
 /* Parses the conversion after a '%' at fmt into *s, reading the ints of
  * a '*' from ap; with ap NULL (a format compiled, fmt_compile), a '*'
  * reads nothing and makes the conversion one that is not plain. Returns
@@ -172,17 +183,14 @@ static const char *spec_parse(const char *fmt, va_list *ap, struct spec *s)
     while (*p == '-' || *p == '+' || *p == ' ' || *p == '#' || *p == '0')
         s->plain = 0, p++;
     if (*p == '*')
-        s->plain = 0, s->width = ap ? va_arg(*ap, int) : 0, p++;
+        s->plain = 0, s->width = star_arg(ap, s), p++;
     while (*p >= '0' && *p <= '9')
         s->plain = 0, p++;
     if (*p == '.') {
         p++;
         s->prec = 0;
-        if (*p == '*') {
-            if (!ap)
-                s->plain = 0;
-            s->prec = ap ? va_arg(*ap, int) : 0, p++;
-        }
+        if (*p == '*')
+            s->prec = star_arg(ap, s), p++;
         while (*p >= '0' && *p <= '9')
             s->prec = s->prec * 10 + (*p++ - '0');
     }
