@@ -479,9 +479,10 @@ struct piece {
     unsigned char prec;
 };
 
-#define FMT_SLOTS  1024   /* kept formats at most (half of them: open addressing) */
-#define FMT_PIECES 8192   /* their pieces, all told */
-#define FMT_SLOW   0xffff /* a slot's `first` for a format read afresh each time */
+#define FMT_BITS   10
+#define FMT_SLOTS  (1u << FMT_BITS) /* slots; at most half filled (open addressing) */
+#define FMT_PIECES 4096             /* the kept formats' pieces, all told */
+#define FMT_SLOW   0xffff           /* a slot's `first` for a format read afresh each time */
 
 struct fmt_slot {
     _Atomic(const char *) fmt; /* set last: the rest is written before */
@@ -500,7 +501,7 @@ static unsigned fmt_hash(const char *fmt)
 {
     uint64_t h = (uint64_t)(uintptr_t)fmt * 0x9e3779b97f4a7c15ULL;
 
-    return (unsigned)(h >> 54); /* the top 10 bits: FMT_SLOTS */
+    return (unsigned)(h >> (64 - FMT_BITS)); /* the top bits: Fibonacci hashing */
 }
 
 /* The piece a conversion compiles to, into *pc: 0, or -1 when it is not
