@@ -233,24 +233,26 @@ static int is_swelling(int loc)
 static int injury_name(int loc, int level, char *buf, size_t len)
 {
     static const char *const cut[4] = {"minor cut", "cut", "serious cut", "gash"};
+    struct str t;
+    char one[1];
 
+    /* Without printf: a bout page names a few injuries every round. The
+     * words are ASCII, so a cut falls where snprintf's would. */
+    render_start(&t, buf, len, one);
     level = level < 1 ? 1 : level > 4 ? 4 : level;
     if (loc < 0 || loc >= INJ_COUNT)
-        return snprintf(buf, len, "injury");
-    if (loc <= INJ_BELOW_LEFT_EYE)
-        return snprintf(buf, len, "%s %s", cut[level - 1], loc_words[loc]);
-    if (is_swelling(loc)) {
-        if (level >= 3)
-            return snprintf(buf, len, "%s swollen shut", loc_words[loc]);
-        return snprintf(buf, len, "%sswelling of the %s", level == 2 ? "heavy " : "",
-                        loc_words[loc]);
-    }
-    if (loc == INJ_NOSE)
-        return snprintf(buf, len, "%s nose",
-                        level == 1   ? "bloody"
-                        : level == 4 ? "broken"
-                                     : "fractured");
-    return snprintf(buf, len, "%s jaw", level == 4 ? "broken" : "injured");
+        str_cat(&t, "injury");
+    else if (loc <= INJ_BELOW_LEFT_EYE)
+        render_fmt(&t, "%s %s", cut[level - 1], loc_words[loc]);
+    else if (is_swelling(loc) && level >= 3)
+        render_fmt(&t, "%s swollen shut", loc_words[loc]);
+    else if (is_swelling(loc))
+        render_fmt(&t, "%sswelling of the %s", level == 2 ? "heavy " : "", loc_words[loc]);
+    else if (loc == INJ_NOSE)
+        render_fmt(&t, "%s nose", level == 1 ? "bloody" : level == 4 ? "broken" : "fractured");
+    else
+        render_fmt(&t, "%s jaw", level == 4 ? "broken" : "injured");
+    return render_len(&t);
 }
 
 /* The same with an article: "a cut ...", "an injured jaw", "the right eye
@@ -1208,11 +1210,20 @@ int render_kit_after(const struct sheet *before, const struct sheet *after, char
     return render_len(&t);
 }
 
+/* src into dst[size], cut to size - 1 bytes as snprintf's "%s" cuts it. */
+static void text_copy(char *dst, size_t size, const char *src)
+{
+    size_t n = strnlen(src, size - 1);
+
+    memcpy(dst, src, n);
+    dst[n] = '\0';
+}
+
 void render_corner_fill(struct render_corner *c, const struct db_fighter *f)
 {
     memset(c, 0, sizeof(*c));
-    snprintf(c->name, sizeof(c->name), "%s", f->name);
-    snprintf(c->owner, sizeof(c->owner), "%s", f->owner);
+    text_copy(c->name, sizeof(c->name), f->name);
+    text_copy(c->owner, sizeof(c->owner), f->owner);
     c->sheet = f->sheet;
     c->wins = f->wins;
     c->losses = f->losses;

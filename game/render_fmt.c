@@ -13,6 +13,7 @@
 #include <float.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -112,16 +113,16 @@ static int scaled_round(double x, int decimals, unsigned long long *n)
 #endif
 }
 
-/* x with `decimals` (0 to 3) as printf writes it, into buf (at least 32
- * bytes). Returns its length, or 0 when it cannot be told here. */
-static size_t fixed_write(char *buf, double x, int decimals)
+/* x with `decimals` (0 to 3) as printf writes it, ending at end (with 32
+ * bytes before it); returns where it begins, or NULL when it cannot be
+ * told here. */
+static char *fixed_write(char *end, double x, int decimals)
 {
     unsigned long long n;
 
     if (scaled_round(x, decimals, &n) != 0)
-        return 0;
-    char tmp[32];
-    char *p = tmp + sizeof(tmp);
+        return NULL;
+    char *p = end;
     for (int d = 0; d < decimals; d++) {
         *--p = (char)('0' + n % 10);
         n /= 10;
@@ -131,18 +132,16 @@ static size_t fixed_write(char *buf, double x, int decimals)
     p = digits(p, n);
     if (signbit(x)) /* "-0.0" too, as printf writes a negative that rounds to 0 */
         *--p = '-';
-    size_t len = (size_t)(tmp + sizeof(tmp) - p);
-    memcpy(buf, p, len);
-    return len;
+    return p;
 }
 
 void render_fixed(struct str *t, double x, int decimals)
 {
-    char buf[32];
-    size_t n = fixed_write(buf, x, decimals);
+    char buf[32], *end = buf + sizeof(buf);
+    const char *p = fixed_write(end, x, decimals);
 
-    if (n > 0)
-        str_raw(t, buf, n);
+    if (p)
+        str_raw(t, p, (size_t)(end - p));
     else
         str_add(t, "%.*f", decimals, x);
 }
@@ -158,8 +157,21 @@ struct spec {
     char conv;            /* the conversion character */
 };
 
+/* The int a '*' of conversion s stands for, read from ap; with ap NULL
+ * (a format compiled) none is read, and s is not plain. */
+static int star_arg(va_list *ap, struct spec *s)
+{
+    if (!ap) {
+        s->plain = 0;
+        return 0;
+    }
+    return va_arg(*ap, int);
+}
+
 /* Parses the conversion after a '%' at fmt into *s, reading the ints of
- * a '*' from ap. Returns where the format goes on. */
+ * a '*' from ap; with ap NULL (a format compiled, fmt_compile), a '*'
+ * reads nothing and makes the conversion one that is not plain. Returns
+ * where the format goes on. */
 static const char *spec_parse(const char *fmt, va_list *ap, struct spec *s)
 {
     const char *p = fmt;
@@ -171,14 +183,14 @@ static const char *spec_parse(const char *fmt, va_list *ap, struct spec *s)
     while (*p == '-' || *p == '+' || *p == ' ' || *p == '#' || *p == '0')
         s->plain = 0, p++;
     if (*p == '*')
-        s->plain = 0, s->width = va_arg(*ap, int), p++;
+        s->plain = 0, s->width = star_arg(ap, s), p++;
     while (*p >= '0' && *p <= '9')
         s->plain = 0, p++;
     if (*p == '.') {
         p++;
         s->prec = 0;
         if (*p == '*')
-            s->prec = va_arg(*ap, int), p++;
+            s->prec = star_arg(ap, s), p++;
         while (*p >= '0' && *p <= '9')
             s->prec = s->prec * 10 + (*p++ - '0');
     }
@@ -245,28 +257,65 @@ static inline void gather_raw(struct gather *g, const char *text, size_t n)
     g->n += n;
 }
 
-/* Room for a number (32 bytes) at the end of the gathered text. */
+/* Room for a number (NUM_ROOM bytes) at the end of the gathered text. */
+#define NUM_ROOM 32
+
 static char *gather_room(struct gather *g)
 {
-    if (g->n + 32 > sizeof(g->buf))
+    if (g->n + NUM_ROOM > sizeof(g->buf))
         gather_flush(g);
     return g->buf + g->n;
 }
 
-/* A number written at `at` (from gather_room) to end: moved into place. */
+/* A number written from `from` to end (at most NUM_ROOM bytes, into a
+ * buffer of 2 * NUM_ROOM whose middle is end, so that NUM_ROOM bytes from
+ * `from` are always there to read) put in the room gather_room made: the
+ * whole NUM_ROOM are copied, a copy of known size (two moves, not a call),
+ * and only the number's bytes kept. */
 static void gather_took(struct gather *g, const char *from, const char *end)
 {
-    size_t n = (size_t)(end - from);
+    memcpy(g->buf + g->n, from, NUM_ROOM);
+    g->n += (size_t)(end - from);
+}
 
-    memmove(g->buf + g->n, from, n);
-    g->n += n;
+/* x as "%g" writes it: a whole number below a million (a chart's grid)
+ * is its digits, no point, no exponent; anything else goes to printf. */
+static void g_write(struct gather *g, double x)
+{
+    char num[2 * NUM_ROOM], *end = num + NUM_ROOM;
+
+    if (!(fabs(x) < 1e6) || x != (double)(long long)x) {
+        gather_flush(g);
+        str_add(g->t, "%g", x);
+        return;
+    }
+    gather_room(g);
+    char *p = digits(end, (unsigned long long)fabs(x));
+    if (signbit(x)) /* "-0" too, as printf writes it */
+        *--p = '-';
+    gather_took(g, p, end);
+}
+
+/* x as "%.Nf" writes it, N = decimals (0 to 3). */
+static void fix_write(struct gather *g, double x, int decimals)
+{
+    char num[2 * NUM_ROOM], *end = num + NUM_ROOM;
+    const char *p = fixed_write(end, x, decimals);
+
+    if (!p) {
+        gather_flush(g);
+        str_add(g->t, "%.*f", decimals, x);
+        return;
+    }
+    gather_room(g);
+    gather_took(g, p, end);
 }
 
 /* Writes conversion s with its argument from ap here, as printf would;
  * returns 0, or -1 when it is not one written here. */
 static int spec_fast(struct gather *g, const struct spec *s, va_list *ap)
 {
-    char num[32], *end = num + sizeof(num);
+    char num[2 * NUM_ROOM], *end = num + NUM_ROOM;
 
     if (!s->plain || s->other)
         return -1;
@@ -298,34 +347,15 @@ static int spec_fast(struct gather *g, const struct spec *s, va_list *ap)
         num[0] = (char)va_arg(*ap, int);
         gather_raw(g, num, 1);
         return 0;
-    case 'g': {
-        /* %g of a whole number below a million (a chart's grid) is its
-         * digits: no point, no exponent. Anything else: printf. */
+    case 'g':
         if (s->prec >= 0 || s->longs)
             return -1;
-        double x = va_arg(*ap, double);
-        if (!(fabs(x) < 1e6) || x != (double)(long long)x) {
-            gather_flush(g);
-            str_add(g->t, "%g", x);
-            return 0;
-        }
-        gather_room(g);
-        char *p = digits(end, (unsigned long long)fabs(x));
-        if (signbit(x)) /* "-0" too, as printf writes it */
-            *--p = '-';
-        gather_took(g, p, end);
+        g_write(g, va_arg(*ap, double));
         return 0;
-    }
     case 'f':
         if (s->prec < 0 || s->prec > 3)
             return -1;
-        double x = va_arg(*ap, double);
-        size_t n = fixed_write(gather_room(g), x, s->prec);
-        if (n == 0) {
-            gather_flush(g);
-            str_add(g->t, "%.*f", s->prec, x);
-        }
-        g->n += n;
+        fix_write(g, va_arg(*ap, double), s->prec);
         return 0;
     default:
         return -1;
@@ -423,33 +453,240 @@ static void spec_slow(struct str *t, const struct spec *s, va_list *ap)
 }
 #pragma GCC diagnostic pop
 
-void render_fmt(struct str *t, const char *fmt, ...)
-{
-    va_list ap;
-    struct spec s;
-    struct gather g;
+/* -------------------------------------------------- formats compiled */
 
-    g.t = t;
-    g.n = 0;
-    va_start(ap, fmt);
+/* A format is read once: its pieces (a run of text, or one of the plain
+ * conversions spec_fast writes) are kept, by the format's address, so
+ * that a later call only walks them. Every format render_fmt is given is
+ * a literal (-Wformat-nonliteral), so its text at that address never
+ * changes. The pieces are written through the same gather steps as a
+ * format read afresh, in the same order: the text is the same, byte for
+ * byte, cut or not. */
+enum piece_kind {
+    PIECE_TEXT, /* `len` bytes of the format at `off` */
+    PIECE_INT,  /* %d %i, `longs` l's */
+    PIECE_UINT, /* %u */
+    PIECE_STR,  /* %s */
+    PIECE_CHAR, /* %c */
+    PIECE_G,    /* %g */
+    PIECE_FIX,  /* %.Nf, N = `prec` (0 to 3) */
+};
+
+struct piece {
+    unsigned short off, len; /* PIECE_TEXT's */
+    unsigned char kind;
+    unsigned char longs; /* 0, 1 (l), 2 (ll) */
+    unsigned char prec;
+};
+
+#define FMT_BITS   10
+#define FMT_SLOTS  (1u << FMT_BITS) /* slots; at most half filled (open addressing) */
+#define FMT_PIECES 4096             /* the kept formats' pieces, all told */
+#define FMT_SLOW   0xffff           /* a slot's `first` for a format read afresh each time */
+
+struct fmt_slot {
+    _Atomic(const char *) fmt; /* set last: the rest is written before */
+    unsigned short first, n;   /* its pieces (first FMT_SLOW: not compiled) */
+};
+
+/* Shared by every thread: a slot is filled once, under `fmt_lock`, and
+ * read without a lock (its fmt is stored with release, loaded with
+ * acquire, so its pieces are seen written). */
+static struct fmt_slot fmt_slots[FMT_SLOTS];
+static struct piece fmt_pieces[FMT_PIECES];
+static unsigned fmt_used, fmt_kept;
+static atomic_flag fmt_lock = ATOMIC_FLAG_INIT;
+
+static unsigned fmt_hash(const char *fmt)
+{
+    uint64_t h = (uint64_t)(uintptr_t)fmt * 0x9e3779b97f4a7c15ULL;
+
+    return (unsigned)(h >> (64 - FMT_BITS)); /* the top bits: Fibonacci hashing */
+}
+
+/* The piece a conversion compiles to, into *pc: 0, or -1 when it is not
+ * one spec_fast writes (the format is then read afresh each time). The
+ * conditions are spec_fast's. */
+static int piece_of(const struct spec *s, struct piece *pc)
+{
+    memset(pc, 0, sizeof(*pc));
+    if (!s->plain || s->other)
+        return -1;
+    pc->longs = (unsigned char)s->longs;
+    switch (s->conv) {
+    case 'd':
+    case 'i':
+        pc->kind = PIECE_INT;
+        return s->prec >= 0 ? -1 : 0;
+    case 'u':
+        pc->kind = PIECE_UINT;
+        return s->prec >= 0 ? -1 : 0;
+    case 's':
+        pc->kind = PIECE_STR;
+        return s->prec >= 0 || s->longs ? -1 : 0;
+    case 'c':
+        pc->kind = PIECE_CHAR;
+        return s->prec >= 0 || s->longs ? -1 : 0;
+    case 'g':
+        pc->kind = PIECE_G;
+        return s->prec >= 0 || s->longs ? -1 : 0;
+    case 'f':
+        pc->kind = PIECE_FIX;
+        pc->prec = (unsigned char)s->prec;
+        return s->prec < 0 || s->prec > 3 ? -1 : 0;
+    default:
+        return -1;
+    }
+}
+
+/* Reads fmt into pieces from fmt_pieces[fmt_used] on. Returns how many,
+ * or -1 when it has a conversion that is not compiled, or no room. */
+static int fmt_compile(const char *fmt)
+{
+    const char *p = fmt;
+    unsigned n = 0;
+
+    while (*p) {
+        struct piece pc;
+        memset(&pc, 0, sizeof(pc));
+        if (*p != '%' || p[1] == '%') {
+            /* A run of text, or the '%' that "%%" writes (the second). */
+            const char *text = *p == '%' ? p + 1 : p, *pct = strchr(text, '%');
+            size_t len = *p == '%' ? 1 : pct ? (size_t)(pct - p) : strlen(p);
+            if ((size_t)(text - fmt) > 0xffff || len > 0xffff)
+                return -1;
+            pc.kind = PIECE_TEXT;
+            pc.off = (unsigned short)(text - fmt);
+            pc.len = (unsigned short)len;
+            p += *p == '%' ? 2 : len;
+        } else {
+            struct spec s;
+            p = spec_parse(p + 1, NULL, &s);
+            if (piece_of(&s, &pc) != 0)
+                return -1;
+        }
+        if (fmt_used + n >= FMT_PIECES)
+            return -1;
+        fmt_pieces[fmt_used + n++] = pc;
+    }
+    return (int)n;
+}
+
+/* The slot of fmt: found, or filled now. NULL when the table is full. */
+static const struct fmt_slot *fmt_find(const char *fmt)
+{
+    unsigned i = fmt_hash(fmt);
+
+    for (unsigned k = 0; k < FMT_SLOTS; k++, i = (i + 1) & (FMT_SLOTS - 1)) {
+        const char *at = atomic_load_explicit(&fmt_slots[i].fmt, memory_order_acquire);
+        if (at == fmt)
+            return &fmt_slots[i];
+        if (at)
+            continue;
+        /* Free: filled under the lock, unless another thread did first. */
+        while (atomic_flag_test_and_set_explicit(&fmt_lock, memory_order_acquire))
+            ;
+        const struct fmt_slot *got = NULL;
+        at = atomic_load_explicit(&fmt_slots[i].fmt, memory_order_relaxed);
+        if (!at && fmt_kept < FMT_SLOTS / 2) {
+            struct fmt_slot *sl = &fmt_slots[i];
+            int n = fmt_compile(fmt);
+            sl->first = n < 0 ? FMT_SLOW : (unsigned short)fmt_used;
+            sl->n = n < 0 ? 0 : (unsigned short)n;
+            fmt_used += n < 0 ? 0 : (unsigned)n;
+            fmt_kept++;
+            atomic_store_explicit(&sl->fmt, fmt, memory_order_release);
+            got = sl;
+        }
+        atomic_flag_clear_explicit(&fmt_lock, memory_order_release);
+        if (got || !at)
+            return got;
+        if (at == fmt)
+            return &fmt_slots[i];
+    }
+    return NULL;
+}
+
+/* Writes compiled piece pc of fmt with its argument from ap. */
+static void piece_write(struct gather *g, const char *fmt, const struct piece *pc, va_list *ap)
+{
+    char num[2 * NUM_ROOM], *end = num + NUM_ROOM;
+    struct spec s;
+
+    switch (pc->kind) {
+    case PIECE_TEXT:
+        gather_raw(g, fmt + pc->off, pc->len);
+        return;
+    case PIECE_INT:
+        s.longs = pc->longs;
+        gather_room(g);
+        gather_took(g, int_write(end, int_arg(&s, ap)), end);
+        return;
+    case PIECE_UINT:
+        s.longs = pc->longs;
+        gather_room(g);
+        gather_took(g, digits(end, uint_arg(&s, ap)), end);
+        return;
+    case PIECE_STR: {
+        const char *text = va_arg(*ap, const char *);
+        text = text ? text : "(null)";
+        gather_raw(g, text, strlen(text));
+        return;
+    }
+    case PIECE_CHAR:
+        num[0] = (char)va_arg(*ap, int);
+        gather_raw(g, num, 1);
+        return;
+    case PIECE_G:
+        g_write(g, va_arg(*ap, double));
+        return;
+    default:
+        fix_write(g, va_arg(*ap, double), pc->prec);
+        return;
+    }
+}
+
+/* fmt read afresh: each conversion parsed as it comes. */
+static void fmt_read(struct gather *g, const char *fmt, va_list *ap)
+{
+    struct spec s;
+
     while (*fmt) {
         if (*fmt != '%') {
             const char *pct = strchr(fmt, '%');
             size_t n = pct ? (size_t)(pct - fmt) : strlen(fmt);
-            gather_raw(&g, fmt, n);
+            gather_raw(g, fmt, n);
             fmt += n;
             continue;
         }
         if (fmt[1] == '%') {
-            gather_raw(&g, "%", 1);
+            gather_raw(g, "%", 1);
             fmt += 2;
             continue;
         }
-        fmt = spec_parse(fmt + 1, &ap, &s);
-        if (spec_fast(&g, &s, &ap) != 0) {
-            gather_flush(&g);
-            spec_slow(t, &s, &ap);
+        fmt = spec_parse(fmt + 1, ap, &s);
+        if (spec_fast(g, &s, ap) != 0) {
+            gather_flush(g);
+            spec_slow(g->t, &s, ap);
         }
+    }
+}
+
+void render_fmt(struct str *t, const char *fmt, ...)
+{
+    va_list ap;
+    struct gather g;
+    const struct fmt_slot *sl = fmt_find(fmt);
+
+    g.t = t;
+    g.n = 0;
+    va_start(ap, fmt);
+    if (sl && sl->first != FMT_SLOW) {
+        const struct piece *pc = &fmt_pieces[sl->first];
+        for (unsigned i = 0; i < sl->n; i++)
+            piece_write(&g, fmt, &pc[i], &ap);
+    } else {
+        fmt_read(&g, fmt, &ap);
     }
     gather_flush(&g);
     va_end(ap);

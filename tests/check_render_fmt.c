@@ -123,6 +123,43 @@ START_TEST(formats_are_printfs)
 }
 END_TEST
 
+/* A format is read once and kept by its address: the same call again,
+ * with other arguments, writes what printf does; so does a text longer
+ * than what is gathered at once (256 bytes), in a growable string and in
+ * fixed ones that hold it or cut it. */
+static void kept_once(const char *text, int i, char *fa, char *fb, size_t cap)
+{
+    struct str x, y;
+
+    str_init_fixed(&x, fa, cap);
+    str_init_fixed(&y, fb, cap);
+    str_add(&x, "%s throws %d and lands %u, %.1f%%: %c %lld %g", text, i * 17 - 20, (unsigned)i * 9,
+            i * 1.25 - 2, 'a' + i, -123456789012LL * i, i * 100.0);
+    render_fmt(&y, "%s throws %d and lands %u, %.1f%%: %c %lld %g", text, i * 17 - 20,
+               (unsigned)i * 9, i * 1.25 - 2, 'a' + i, -123456789012LL * i, i * 100.0);
+    ck_assert_str_eq(fb, fa);
+    ck_assert_uint_eq(y.need, x.need);
+}
+
+START_TEST(formats_kept_are_printfs)
+{
+    char longer[600], wa[1024], wb[1024];
+
+    memset(longer, 'x', sizeof(longer) - 1);
+    longer[sizeof(longer) - 1] = '\0';
+    for (int i = 0; i < 4; i++) {
+        const char *text = i == 2 ? longer : i == 3 ? "" : "Rocky";
+        kept_once(text, i, wa, wb, sizeof(wa));
+        kept_once(text, i, wa, wb, 300);
+        kept_once(text, i, wa, wb, 7);
+        const char *shorter = i == 2 ? &longer[500] : text; /* what SAME's buffers hold */
+        SAME("%%%s%%%d", shorter, i);
+        SAME("<polyline points=\"%.1f,%.1f %.1f,%.1f %.1f,%.1f %.1f,%.1f %.1f,%.1f %.1f,%.1f\"/>",
+             i + 0.05, i * 2.0, 3.25 * i, 4.0, 5.5, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0, -12.0 * i);
+    }
+}
+END_TEST
+
 Suite *render_fmt_suite(void)
 {
     Suite *s = suite_create("render_fmt");
@@ -131,6 +168,7 @@ Suite *render_fmt_suite(void)
     tcase_add_test(tc, fixed_is_printfs);
     tcase_add_test(tc, ints_are_printfs);
     tcase_add_test(tc, formats_are_printfs);
+    tcase_add_test(tc, formats_kept_are_printfs);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -130,11 +130,11 @@ static void chart_open(struct str *b, const struct bout_view *v)
                "font-family=\"system-ui,sans-serif\" font-size=\"11\"><title>",
                W, H);
     web_html(b, v->meter_name);
-    render_fmt(b, " of ");
+    WEB_LIT(b, " of ");
     web_html(b, v->corner[0].name);
-    render_fmt(b, " and ");
+    WEB_LIT(b, " and ");
     web_html(b, v->corner[1].name);
-    render_fmt(b, " round by round</title>");
+    WEB_LIT(b, " round by round</title>");
 }
 
 /* The grid and its labels, and the rounds along the bottom (the rounds
@@ -148,16 +148,30 @@ static void chart_axes(struct str *b, const struct chart *c)
         render_fmt(b, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\" fill=\"#66717c\">%g</text>",
                    LEFT - 6, y + 4, g);
     }
+    /* Without printf, as chart_line: a column a round scheduled. */
     for (int r = 0; r <= c->rounds; r++) {
         double x = x_of(r, c->rounds);
-        if (r > 0 && r > c->v->nrounds)
-            render_fmt(b, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" stroke=\"#f0f2f4\"/>",
-                       x, x, TOP, BOTTOM);
-        render_fmt(b, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" fill=\"#66717c\">%s", x,
-                   BOTTOM + 14, r == 0 ? "start" : "");
+        if (r > 0 && r > c->v->nrounds) {
+            WEB_LIT(b, "<line x1=\"");
+            web_tenths(b, x);
+            WEB_LIT(b, "\" x2=\"");
+            web_tenths(b, x);
+            WEB_LIT(b, "\" y1=\"");
+            web_int(b, TOP);
+            WEB_LIT(b, "\" y2=\"");
+            web_int(b, BOTTOM);
+            WEB_LIT(b, "\" stroke=\"#f0f2f4\"/>");
+        }
+        WEB_LIT(b, "<text x=\"");
+        web_tenths(b, x);
+        WEB_LIT(b, "\" y=\"");
+        web_int(b, BOTTOM + 14);
+        WEB_LIT(b, "\" text-anchor=\"middle\" fill=\"#66717c\">");
         if (r > 0)
-            render_fmt(b, "%d", r);
-        render_fmt(b, "</text>");
+            web_int(b, r);
+        else
+            WEB_LIT(b, "start");
+        WEB_LIT(b, "</text>");
     }
 }
 
@@ -173,7 +187,7 @@ static void chart_names(struct str *b, const struct bout_view *v)
                    "font-weight=\"700\" fill=\"%s\" text-anchor=\"%s\">",
                    x, x + 22, colour[s], s ? x - 6 : x + 28, colour[s], s ? "end" : "start");
         web_html(b, v->corner[s].name);
-        render_fmt(b, "</text>");
+        WEB_LIT(b, "</text>");
     }
 }
 
@@ -248,12 +262,12 @@ static void mark_symbol(struct str *b, const struct view_round *vr, int s, enum 
     render_fmt(b, "<g><title>Round %d:", vr->round);
     for (int j = 0; j < vr->nmarks; j++)
         if (vr->marks[j].side == s && vr->marks[j].kind == kind) {
-            render_fmt(b, " ");
+            WEB_LIT(b, " ");
             web_html(b, vr->marks[j].text);
         }
-    render_fmt(b, "</title>");
+    WEB_LIT(b, "</title>");
     symbol(b, kind, x, y, colour[s]);
-    render_fmt(b, "</g>");
+    WEB_LIT(b, "</g>");
 }
 
 /* The kinds of mark round vr left on side s, in kinds[]; returns how
@@ -338,5 +352,5 @@ void chart_svg(struct str *b, const struct bout_view *v)
         for (int s = 0; s < SIDES; s++)
             round_marks(b, &c, &v->round[i], s);
     chart_key(b, v);
-    render_fmt(b, "</svg>");
+    WEB_LIT(b, "</svg>");
 }

@@ -7,6 +7,9 @@
  */
 #include <pthread.h>
 #include <signal.h>
+#ifdef __GLIBC__ /* mallopt */
+#include <malloc.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,6 +59,21 @@ static int args_read(int argc, char **argv, const char **path)
     return -1;
 }
 
+/* A page's buffers (its text, a round's report: tens of KiB each) are
+ * freed at the end of every request. glibc gives the top of its heap back
+ * to the kernel once 128 KiB are free there, so each page took them again
+ * as fresh pages, zeroed by the kernel: three page faults a bout page, a
+ * few percent of its time. The heap keeps up to 64 MiB free instead (the
+ * answers kept are at most 32 MiB), and blocks are mapped apart only from
+ * 4 MiB (none of a page's are). */
+static void heap_keep(void)
+{
+#if defined(__GLIBC__) && defined(M_TRIM_THRESHOLD)
+    mallopt(M_TRIM_THRESHOLD, 64 * 1024 * 1024);
+    mallopt(M_MMAP_THRESHOLD, 4 * 1024 * 1024);
+#endif
+}
+
 /* Serves w (its settings read, its database open) until SIGINT or
  * SIGTERM. Returns the exit status. */
 static int serve(struct web *w)
@@ -95,6 +113,7 @@ int main(int argc, char **argv)
 
     if (rc >= 0)
         return rc;
+    heap_keep();
     /* The server's state (its caches among it) is large: on the heap. */
     struct web *w = xcalloc(1, sizeof(*w));
     if (web_config_load(path, &w->cfg, err, sizeof(err)) != 0) {

@@ -96,7 +96,7 @@ static void head(struct str *b, const struct route *r, const char *title, int re
                "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">");
     if (refresh > 0)
         render_fmt(b, "<meta http-equiv=\"refresh\" content=\"%d\">", refresh);
-    render_fmt(b, "<title>");
+    WEB_LIT(b, "<title>");
     web_html(b, title);
     /* The style sheet as it is (printf would copy it a byte at a time). */
     WEB_LIT(b, " - Ringside</title><style>");
@@ -111,7 +111,7 @@ static void head(struct str *b, const struct route *r, const char *title, int re
     render_fmt(b, "<a href=\"%stournaments\">Tournaments</a>", r->root);
     render_fmt(b, "<a href=\"%shalloffame\">Hall of fame</a>", r->root);
     render_fmt(b, "<a href=\"%spundits\">Pundits</a>", r->root);
-    render_fmt(b, "</nav></header><main>");
+    WEB_LIT(b, "</nav></header><main>");
 }
 
 static void foot(struct str *b)
@@ -132,7 +132,7 @@ static void fighter_link(struct str *b, const struct route *r, int64_t id, const
 {
     render_fmt(b, "<a href=\"%sfighters/%lld\">", r->root, (long long)id);
     web_html(b, name);
-    render_fmt(b, "</a>");
+    WEB_LIT(b, "</a>");
 }
 
 static const char *rules_title(int rules)
@@ -171,7 +171,7 @@ static void kind_add(struct str *b, const struct db_bout *bt)
         render_fmt(b, "<span class=\"pill title\">TITLE</span> turn %d", bt->turn);
         break;
     default:
-        render_fmt(b, "exhibition");
+        WEB_LIT(b, "exhibition");
         break;
     }
 }
@@ -838,7 +838,7 @@ static void tape_piece(struct str *b, const struct bout_view *v, int side, int s
         return;
     int k = piece_now(v, side, slot, item);
     if (k < 0) {
-        render_fmt(b, " &rarr; <span class=\"gone\">broken</span>");
+        WEB_LIT(b, " &rarr; <span class=\"gone\">broken</span>");
     } else {
         int it, c;
         sheet_kit_get(&v->kit_now[side], k, &it, &c);
@@ -852,14 +852,14 @@ static void tape(struct str *b, const struct route *r, const struct bout_view *v
     const struct ruleset *rs = ruleset_get(v->rec.rules);
     const char *cls[SIDES] = {"sa", "sb"};
 
-    render_fmt(b, "<div class=\"card tape\">");
+    WEB_LIT(b, "<div class=\"card tape\">");
     for (int s = 0; s < SIDES; s++) {
         render_fmt(b, "%s<div><div class=\"who %s\">", s ? "<div class=\"k\">vs</div>" : "",
                    cls[s]);
         fighter_link(b, r, v->rec.fighter[s], v->corner[s].name);
-        render_fmt(b, "</div><div class=\"small muted\">");
+        WEB_LIT(b, "</div><div class=\"small muted\">");
         web_html(b, v->corner[s].owner);
-        render_fmt(b, "</div></div>");
+        WEB_LIT(b, "</div></div>");
     }
     for (int i = 0; i < rs->nfields; i++)
         render_fmt(b,
@@ -876,29 +876,29 @@ static void tape(struct str *b, const struct route *r, const struct bout_view *v
         for (int s = 0; s < SIDES; s++) {
             if (s)
                 render_fmt(b, "<div class=\"k\">%s</div>", rs->kit_slot_name(k));
-            render_fmt(b, "<div class=\"small\">");
+            WEB_LIT(b, "<div class=\"small\">");
             if (item[s])
                 tape_piece(b, v, s, k, item[s], cond[s]);
             else
-                render_fmt(b, "<span class=\"muted\">-</span>");
-            render_fmt(b, "</div>");
+                WEB_LIT(b, "<span class=\"muted\">-</span>");
+            WEB_LIT(b, "</div>");
         }
     }
     if (rs->kit_slots > 0) {
         char note[RENDER_LINE_MAX];
         for (int s = 0; s < SIDES; s++) {
             if (s)
-                render_fmt(b, "<div class=\"k\">carried</div>");
+                WEB_LIT(b, "<div class=\"k\">carried</div>");
             render_kit_note(&v->corner[s].sheet, note, sizeof(note));
-            render_fmt(b, "<div class=\"small muted\">");
+            WEB_LIT(b, "<div class=\"small muted\">");
             web_html(b, note);
-            render_fmt(b, "</div>");
+            WEB_LIT(b, "</div>");
         }
     }
     render_fmt(b, "<div>%d-%d-%d</div><div class=\"k\">record now</div><div>%d-%d-%d</div>",
                v->corner[0].wins, v->corner[0].losses, v->corner[0].draws, v->corner[1].wins,
                v->corner[1].losses, v->corner[1].draws);
-    render_fmt(b, "</div>");
+    WEB_LIT(b, "</div>");
 }
 
 static const char *const mark_names[VIEW_MARK_KINDS] = {
@@ -932,15 +932,15 @@ static void round_card(struct str *b, const struct bout_view *v, const struct vi
         WEB_LIT(b, "</ul>");
     }
     if (vr->nmarks) {
-        render_fmt(b, "<ul class=\"marks small\">");
+        WEB_LIT(b, "<ul class=\"marks small\">");
         for (int i = 0; i < vr->nmarks; i++) {
             const struct view_mark *m = &vr->marks[i];
             render_fmt(b, "<li><span class=\"%s\" title=\"%s\">%s</span> ",
                        m->side == 1 ? "sb" : "sa", mark_names[m->kind], mark_icons[m->kind]);
             web_html(b, m->text);
-            render_fmt(b, "</li>");
+            WEB_LIT(b, "</li>");
         }
-        render_fmt(b, "</ul>");
+        WEB_LIT(b, "</ul>");
     }
     WEB_LIT(b, "<div class=\"small muted\">");
     web_html(b, vr->score);
@@ -964,13 +964,13 @@ static void bout_heading(struct str *b, const struct bout_view *v, int live, int
 
     render_fmt(b, "<h1>Bout #%lld: <span class=\"sa\">", (long long)v->rec.id);
     web_html(b, v->corner[0].name);
-    render_fmt(b, "</span> vs <span class=\"sb\">");
+    WEB_LIT(b, "</span> vs <span class=\"sb\">");
     web_html(b, v->corner[1].name);
     render_fmt(b, "</span>%s</h1><div class=\"small muted\">%s, %d rounds &middot; ",
                live ? " <span class=\"pill live\">LIVE</span>" : "", rules_title(v->rec.rules),
                v->rec.rounds);
     kind_add(b, &v->rec);
-    render_fmt(b, " &middot; ");
+    WEB_LIT(b, " &middot; ");
     web_html(b, v->rec.channel);
     render_fmt(b, " &middot; %s</div>", web_date(v->rec.started, date, sizeof(date)));
     if (live) {
@@ -979,29 +979,29 @@ static void bout_heading(struct str *b, const struct bout_view *v, int live, int
                    "every %d seconds.</div>",
                    v->nrounds, v->rec.rounds, refresh);
     } else {
-        render_fmt(b, "<div class=\"result\">");
+        WEB_LIT(b, "<div class=\"result\">");
         web_html(b, v->result);
-        render_fmt(b, "</div>");
+        WEB_LIT(b, "</div>");
     }
 }
 
 /* The rounds fought, each a card, and a finished bout's result. */
 static void bout_rounds(struct str *b, const struct bout_view *v, int live)
 {
-    render_fmt(b, "<h2>Rounds</h2>");
+    WEB_LIT(b, "<h2>Rounds</h2>");
     if (v->nrounds == 0)
-        render_fmt(b, "<div class=\"card muted\">Round 1 is about to be fought.</div>");
+        WEB_LIT(b, "<div class=\"card muted\">Round 1 is about to be fought.</div>");
     for (int i = 0; i < v->nrounds; i++)
         round_card(b, v, &v->round[i]);
     if (live || !v->nresult)
         return;
-    render_fmt(b, "<h2>Result</h2><div class=\"card\">");
+    WEB_LIT(b, "<h2>Result</h2><div class=\"card\">");
     for (int i = 0; i < v->nresult; i++) {
-        render_fmt(b, "<div>");
+        WEB_LIT(b, "<div>");
         web_html(b, v->result_lines[i]);
-        render_fmt(b, "</div>");
+        WEB_LIT(b, "</div>");
     }
-    render_fmt(b, "</div>");
+    WEB_LIT(b, "</div>");
 }
 
 /* The answer for bout r->id that has no view (bout_view said why in
@@ -1047,13 +1047,13 @@ static void page_bout(struct web *w, const struct route *r, struct reply *out)
              v->corner[1].name);
     head(&b, r, title, refresh);
     bout_heading(&b, v, live, refresh);
-    render_fmt(&b, "<h2>Tale of the tape</h2>");
+    WEB_LIT(&b, "<h2>Tale of the tape</h2>");
     tape(&b, r, v);
     render_fmt(&b, "<h2>%c%s round by round</h2><div class=\"chart\">",
                v->meter_name[0] >= 'a' && v->meter_name[0] <= 'z' ? v->meter_name[0] - 32 : '?',
                v->meter_name[0] ? v->meter_name + 1 : "");
     chart_svg(&b, v);
-    render_fmt(&b, "</div>");
+    WEB_LIT(&b, "</div>");
     bout_rounds(&b, v, live);
     if (predictions_html(w, v, &b) != 0) {
         bout_view_free(v);
