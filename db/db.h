@@ -129,6 +129,28 @@ int db_schema_version(struct db *db);
  * migrations it knows). */
 int db_schema_latest(void);
 
+/* Networks (migration 18): several bots, each on its own IRC network,
+ * share one database. An account belongs to one network (alice@libera and
+ * alice@oftc are two players): every account function below looks up,
+ * makes, burns within the connection's network, "" (no network: a single
+ * bot's, and every account made before migration 18) until
+ * db_network_set. Fighters, leagues, ratings and champions are shared. */
+#define DB_NETWORK_MAX 33 /* a network's short name, NUL included */
+/* Sets the connection's network (a bot calls it once, after the open,
+ * with its [bot] network, "" included): its accounts from then on, the
+ * network of the bouts it creates, and db_bout_list/db_bout_unsaid list
+ * that network's bouts only (a connection that never called it, as the
+ * pages', lists every network's). DB_ERROR if `network` is too long. */
+int db_network_set(struct db *db, const char *network);
+/* The connection's network ("" for none). */
+const char *db_network(const struct db *db);
+/* A bot's first start with a network on a database grown from a single
+ * bot's: when every account is of no network (''), they all become the
+ * connection's network's, with their burnt passwords; *claimed gets how
+ * many (0 when some account already has a network, or the connection's
+ * network is ""). One transaction of its own. DB_OK or DB_ERROR. */
+int db_network_claim(struct db *db, int64_t *claimed);
+
 /* Accounts. `key` is the folded name, `name` as typed; both non-empty and
  * at most DB_NAME_MAX - 1 bytes, the hash at most DB_HASH_MAX - 1 bytes, else
  * DB_ERROR (the bot checks names first: a longer one is a bug, not input).
@@ -327,7 +349,9 @@ int db_bout_get(struct db *db, int64_t id, struct db_bout *out);
  * changes and is not read). DB_NOTFOUND if there is none. */
 int db_bout_save(struct db *db, const struct db_bout *b);
 /* Fills out[0..max) with the bouts in `state`, oldest first (created, then
- * id); *n gets how many: at most max even when there are more, 0 on error. */
+ * id); *n gets how many: at most max even when there are more, 0 on error.
+ * A connection whose network was set (db_network_set: a bot's) lists its
+ * network's bouts only, which are the ones it runs. */
 int db_bout_list(struct db *db, enum db_bout_state state, struct db_bout *out, int max, int *n);
 
 /* For the web pages. The bouts of fighter `fighter` that were fought or
@@ -382,7 +406,8 @@ int db_round_report(struct db *db, int64_t bout, int round, char *out, size_t le
 /* Records that the commentary of bout `id` has gone out up to `round`. */
 int db_bout_said(struct db *db, int64_t id, int round);
 /* Exhibition bouts with rounds stored but not said (a crash came between):
- * ids[] and said[] (the last round said) of up to max, oldest first. */
+ * ids[] and said[] (the last round said) of up to max, oldest first; of
+ * the connection's network only once it was set (db_bout_list). */
 int db_bout_unsaid(struct db *db, int64_t *ids, int *said, int max, int *n);
 
 /* ------------------------------------------------------------------ plans */
@@ -417,6 +442,12 @@ int db_audit(struct db *db, int64_t now, const char *who, const char *what);
  * versions, and rows the API refuses to write. Returns DB_OK, or DB_ERROR
  * with a reason in errbuf (which may be NULL). Never used by the bot. */
 int db_test_file(const char *path, int version, const char *sql, char *errbuf, int errlen);
+/* The same for PostgreSQL: connects to `uri` (no schema made, none
+ * migrated), runs `sql` (any number of statements, as one simple query:
+ * a whole schema script) and disconnects. DB_OK, or DB_ERROR with the
+ * reason in errbuf. Never used by the bot (the tests make databases of an
+ * older version with it). */
+int db_test_pg(const char *uri, const char *sql, char *errbuf, int errlen);
 
 /* Fault injection, SQLite's way (its tests' do_faultsim_test): a test makes
  * the Nth step fail and checks that the caller's failure branch leaves the
