@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bot.h"
 #include "db.h"
 #include "test_db.h"
 #include "tests.h"
@@ -240,6 +241,30 @@ START_TEST(test_claim)
 }
 END_TEST
 
+/* The bot's start (accounts_network): its [bot] network set on the
+ * connection, the accounts of a single bot's database taken, a name the
+ * database cannot keep refused in one line. */
+START_TEST(test_bot_start)
+{
+    struct db_account a;
+    char err[256] = "";
+
+    int64_t alice = account(db, "alice");
+    ck_assert_int_eq(accounts_network(db, "libera", err, sizeof(err)), 0);
+    ck_assert_str_eq(db_network(db), "libera");
+    ck_assert_int_eq(db_account_get(db, "alice", &a), DB_OK);
+    ck_assert_int_eq(a.id, alice);
+    ck_assert_int_eq(accounts_network(db, "oftc", err, sizeof(err)), 0);
+    ck_assert_int_eq(db_account_get(db, "alice", &a), DB_NOTFOUND);
+    ck_assert_int_eq(accounts_network(db, "", err, sizeof(err)), 0);
+    ck_assert_int_eq(db_account_get(db, "alice", &a), DB_NOTFOUND);
+    ck_assert_int_eq(accounts_network(db, "a-network-name-of-thirty-three-ch", err, sizeof(err)),
+                     -1);
+    ck_assert_str_eq(err, "[bot] network a-network-name-of-thirty-three-ch: network is 33 bytes, "
+                          "the most is 32");
+}
+END_TEST
+
 /* A SQLite file at 17 (rows of every table that refers to accounts)
  * migrates to 18: the same ids, fighters and predictions still theirs, the
  * network '' everywhere, a key unique within a network only, and the
@@ -417,6 +442,7 @@ Suite *network_suite(void)
     tcase_add_test(tc, test_accounts_per_network);
     tcase_add_test(tc, test_bouts_per_network);
     tcase_add_test(tc, test_claim);
+    tcase_add_test(tc, test_bot_start);
     tcase_add_test(tc, test_migrate_sqlite_17);
     tcase_add_test(tc, test_migrate_pg_17);
     suite_add_tcase(s, tc);
