@@ -81,15 +81,23 @@ int db_account_create(struct db *db, const char *key, const char *name, const ch
 
 int db_account_get(struct db *db, const char *key, struct db_account *out)
 {
-    if (db_text_check(db, "account key", key, DB_NAME_MAX) != DB_OK)
+    return db_account_get_on(db, db->network, key, out);
+}
+
+int db_account_get_on(struct db *db, const char *network, const char *key,
+                      struct db_account *out)
+{
+    if (db_text_check(db, "account key", key, DB_NAME_MAX) != DB_OK ||
+        db_text_check_len(db, "network", network, DB_NETWORK_MAX) != DB_OK)
         return DB_ERROR;
 
     struct dbs *q = dbs_table(db, STMT_ACCOUNT_GET);
     int rc = DB_ERROR;
     dbs_bind_text(q, 1, key);
-    dbs_bind_text(q, 2, db->network);
+    dbs_bind_text(q, 2, network);
     rc = dbs_step_one(q);
     if (rc == DB_OK) {
+        snprintf(out->network, sizeof(out->network), "%s", network);
         out->id = dbs_col_int64(q, 0);
         out->banned = dbs_col_int(q, 3) != 0;
         out->created = dbs_col_int64(q, 4);

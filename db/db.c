@@ -653,13 +653,14 @@ static const char *const migrations[] = {
  * ?25-?27 dex con intel, ?28 kit, (migration 9) ?29-?32 tkos towels dqs
  * forfeits; and (migration 13) a new fighter's season record is ?13-?15,
  * read as the last three columns; and
- * FIGHTER_COLUMNS reads them in that order (the owner's name third). */
+ * FIGHTER_COLUMNS reads them in that order (the owner's name third), then
+ * (migration 18) the owner's network. */
 #define FIGHTER_COLUMNS                                                                            \
     "f.id, f.account_id, a.name, f.name, f.rules, f.str, f.spd, f.agl, f.tgh, f.hgt, f.skill,"     \
     " f.endurance, f.wins, f.losses, f.draws, f.kos, f.training_points, f.retired, f.created,"     \
     " f.league, f.gold_record, f.paused, f.trained, f.missed, f.dex, f.con, f.intel, f.kit,"       \
-    " f.tkos, f.towels, f.dqs, f.forfeits, f.season_wins, f.season_losses, f.season_draws"         \
-    " FROM fighters f JOIN accounts a ON a.id = f.account_id"
+    " f.tkos, f.towels, f.dqs, f.forfeits, f.season_wins, f.season_losses, f.season_draws,"        \
+    " a.network FROM fighters f JOIN accounts a ON a.id = f.account_id"
 
 /* A fighter's new change stamp (migration 17): one more than the highest,
  * through the stamp's index; every statement that writes a fighter's row

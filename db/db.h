@@ -25,6 +25,9 @@
 #define DB_NAME_MAX 32  /* account and fighter names, NUL included */
 #define DB_HASH_MAX 160 /* password hash string, NUL included */
 #define DB_FROM_MAX 64  /* where a failed login came from, NUL included */
+/* A network's short name (migration 18: several bots, one database), NUL
+ * included: the bot's [bot] network, as in alice@libera. */
+#define DB_NETWORK_MAX 33
 
 enum db_status { DB_OK = 0, DB_NOTFOUND = 1, DB_EXISTS = 2, DB_ERROR = -1 };
 
@@ -43,6 +46,7 @@ struct db_account {
     int failures;                  /* wrong passwords given since the last login */
     int64_t failed_at;             /* unix time of the last of them, 0 if none ever */
     char failed_from[DB_FROM_MAX]; /* where it came from (a host or a nick), or "" */
+    char network[DB_NETWORK_MAX];  /* migration 18: its network, "" for none */
 };
 
 struct db_fighter {
@@ -51,6 +55,9 @@ struct db_fighter {
     char owner[DB_NAME_MAX]; /* the owning account's name (filled by reads) */
     char name[DB_NAME_MAX];
     struct sheet sheet; /* sheet.rules is the ruleset */
+    /* The owning account's network (migration 18; filled by reads): a
+     * fighter of another network's player is shown as his, owner@network. */
+    char owner_network[DB_NETWORK_MAX];
     int wins, losses, draws, kos;
     int training_points;
     int retired;
@@ -135,7 +142,6 @@ int db_schema_latest(void);
  * makes, burns within the connection's network, "" (no network: a single
  * bot's, and every account made before migration 18) until
  * db_network_set. Fighters, leagues, ratings and champions are shared. */
-#define DB_NETWORK_MAX 33 /* a network's short name, NUL included */
 /* Sets the connection's network (a bot calls it once, after the open,
  * with its [bot] network, "" included): its accounts from then on, the
  * network of the bouts it creates, and db_bout_list/db_bout_unsaid list
@@ -162,6 +168,11 @@ int db_account_create(struct db *db, const char *key, const char *name, const ch
                       int64_t now, int64_t *id);
 /* Fills *out with the account of `key`, or returns DB_NOTFOUND. */
 int db_account_get(struct db *db, const char *key, struct db_account *out);
+/* The same on `network` rather than the connection's: an account of
+ * another network, named alice@libera (read only: every write is the
+ * account's own network's bot's). DB_ERROR if `network` is too long. */
+int db_account_get_on(struct db *db, const char *network, const char *key,
+                      struct db_account *out);
 /* Replace the hash / set or clear the ban (any nonzero `banned` is 1) of
  * account `id`. DB_NOTFOUND if there is no such account. */
 int db_account_set_hash(struct db *db, int64_t id, const char *hash);

@@ -53,5 +53,7 @@ Suite *sql_suite(void);
 Suite *portable_suite(void);
 /* pgnet (issue 29): accounts and bouts per network, migration 18 */
 Suite *network_suite(void);
+Suite *netgame_suite(void);
+Suite *netcmd_suite(void);
 
 #endif
