@@ -101,6 +101,43 @@ START_TEST(test_refusals)
 }
 END_TEST
 
+/* A bot resumes at start only its own network's challenges and live
+ * bouts: oftc's bot runs oftc's. The bout made here is libera's. */
+START_TEST(test_own_bouts)
+{
+    struct db_bout bt;
+    struct db_fighter iron, rocky;
+    char k1[] = "iron", k2[] = "rocky";
+
+    ck_assert_int_eq(db_fighter_get(db, k1, &iron), DB_OK);
+    ck_assert_int_eq(db_fighter_get(db, k2, &rocky), DB_OK);
+    memset(&bt, 0, sizeof(bt));
+    bt.rules = RULES_BOXING;
+    snprintf(bt.channel, sizeof(bt.channel), "#ring");
+    bt.rounds = 3;
+    bt.state = DB_BOUT_CHALLENGE;
+    bt.fighter[0] = rocky.id;
+    bt.fighter[1] = iron.id;
+    bt.sheet[0] = bt.sheet[1] = boxer;
+    bt.league = -1;
+    bt.winner = -1;
+    bt.created = wall_now;
+    ck_assert_int_eq(db_network_set(db, "oftc"), DB_OK);
+    ck_assert_int_eq(db_bout_create(db, &bt), DB_OK);
+
+    /* libera's bot starts again: no bout of its own. */
+    game_free(game);
+    ck_assert_int_eq(db_network_set(db, "libera"), DB_OK);
+    start_game();
+    ck_assert_int_eq(game_fighter_busy(game, iron.id), 0);
+    /* oftc's bot starts: it has the challenge. */
+    game_free(game);
+    ck_assert_int_eq(db_network_set(db, "oftc"), DB_OK);
+    start_game();
+    ck_assert_int_eq(game_fighter_busy(game, iron.id), 1);
+}
+END_TEST
+
 Suite *netgame_suite(void)
 {
     Suite *s = suite_create("netgame");
@@ -109,6 +146,7 @@ Suite *netgame_suite(void)
     tcase_add_checked_fixture(tc, setup, fixture_teardown);
     tcase_add_test(tc, test_names);
     tcase_add_test(tc, test_refusals);
+    tcase_add_test(tc, test_own_bouts);
     suite_add_tcase(s, tc);
     return s;
 }
