@@ -84,8 +84,7 @@ int db_account_get(struct db *db, const char *key, struct db_account *out)
     return db_account_get_on(db, db->network, key, out);
 }
 
-int db_account_get_on(struct db *db, const char *network, const char *key,
-                      struct db_account *out)
+int db_account_get_on(struct db *db, const char *network, const char *key, struct db_account *out)
 {
     if (db_text_check(db, "account key", key, DB_NAME_MAX) != DB_OK ||
         db_text_check_len(db, "network", network, DB_NETWORK_MAX) != DB_OK)

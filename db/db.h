@@ -171,8 +171,7 @@ int db_account_get(struct db *db, const char *key, struct db_account *out);
 /* The same on `network` rather than the connection's: an account of
  * another network, named alice@libera (read only: every write is the
  * account's own network's bot's). DB_ERROR if `network` is too long. */
-int db_account_get_on(struct db *db, const char *network, const char *key,
-                      struct db_account *out);
+int db_account_get_on(struct db *db, const char *network, const char *key, struct db_account *out);
 /* Replace the hash / set or clear the ban (any nonzero `banned` is 1) of
  * account `id`. DB_NOTFOUND if there is no such account. */
 int db_account_set_hash(struct db *db, int64_t id, const char *hash);

@@ -17,6 +17,7 @@
 #include "db.h"
 #include "test_db.h"
 #include "tests.h"
+#include "util.h"
 
 static char dir[64];
 static char path[128];
@@ -362,7 +363,7 @@ static char *catalogue(struct db *d)
         " FROM pg_indexes WHERE schemaname = current_schema()",
     };
     size_t size = 1;
-    char *all = calloc(1, 1);
+    char *all = xcalloc(1, 1);
 
     for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
         struct dbs *q = dbs_prepare(d, parts[i]);
@@ -370,7 +371,7 @@ static char *catalogue(struct db *d)
         ck_assert_msg(dbs_step(q) == DBS_ROW, "%s", db_errmsg(d));
         const char *t = dbs_col_text(q, 0);
         size += strlen(t) + 1;
-        all = realloc(all, size);
+        all = xrealloc(all, size);
         strcat(strcat(all, t), "\n");
         dbs_free(q);
     }
