@@ -628,11 +628,15 @@ static const char *const migrations[] = {
     "  failed_from FROM accounts;"
     "DROP TABLE accounts;"
     "ALTER TABLE accounts18 RENAME TO accounts;"
+    /* The key's columns first, in its order: SQLite 3.40's integrity_check
+     * reads a WITHOUT ROWID table whose key columns are not its first ones
+     * wrongly ("NULL value in burnt_passwords.burnt"). db/ names columns
+     * in every statement, so the order is PostgreSQL's business only. */
     "CREATE TABLE burnt18 ("
+    "  network TEXT NOT NULL DEFAULT '',"
     "  key TEXT NOT NULL CHECK (key <> ''),"
     "  hash TEXT NOT NULL CHECK (hash <> ''),"
     "  burnt INTEGER NOT NULL,"
-    "  network TEXT NOT NULL DEFAULT '',"
     "  PRIMARY KEY (network, key, hash)"
     ") WITHOUT ROWID;"
     "INSERT INTO burnt18 (key, hash, burnt) SELECT key, hash, burnt FROM burnt_passwords;"
