@@ -276,7 +276,8 @@ E2E_SUITES = 'e2e_wire: E2E_JOBS=9 python3 tests/e2e/e2e_wire.py $(E2E_ARGS)' \
 	'e2e_season: python3 tests/e2e/e2e_season.py $(E2E_ARGS)' \
 	'e2e_predict: python3 tests/e2e/e2e_predict.py $(E2E_ARGS)' \
 	'e2e_tournament: python3 tests/e2e/e2e_tournament.py $(E2E_ARGS)' \
-	'e2e_policy: python3 tests/e2e/e2e_policy.py $(E2E_ARGS)'
+	'e2e_policy: python3 tests/e2e/e2e_policy.py $(E2E_ARGS)' \
+	'e2e_network: python3 tests/e2e/e2e_network.py $(E2E_ARGS)'
 # What must be ready before the jobs start, once: the installation test's
 # packages, ircd-hybrid unpacked beside ngircd (tests/e2e/hybrid.sh).
 INSTALL_PREPARE = @sh scripts/deps.sh $(INSTALL_TEST_PKGS)

@@ -279,3 +279,20 @@ void accounts_admins_check(struct bot *bot)
                 name, name, name);
     }
 }
+
+int accounts_network(struct db *db, const char *network, char *err, size_t len)
+{
+    int64_t claimed = 0;
+
+    if (db_network_set(db, network) != DB_OK || db_network_claim(db, &claimed) != DB_OK) {
+        snprintf(err, len, "[bot] network %s: %s", network, db_errmsg(db));
+        return -1;
+    }
+    if (claimed > 0)
+        log_msg(LOG_INFO,
+                "[bot] network = %s: the %lld account%s made before the database had networks "
+                "%s %s's from now on",
+                network, (long long)claimed, claimed == 1 ? "" : "s", claimed == 1 ? "is" : "are",
+                network);
+    return 0;
+}

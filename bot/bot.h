@@ -1036,6 +1036,11 @@ int accounts_add_admin(struct db *db, const char *name, const char *password, in
                        char *err, size_t len);
 /* Takes the admin mark away from account `name`: 0, or -1 with err. */
 int accounts_remove_admin(struct db *db, const char *name, char *err, size_t len);
+/* Networks (issue 29): the bot's accounts are its [bot] network's (set on
+ * the connection right after the open, "" included). A bot with a network
+ * on a database whose accounts have none (a single bot's, grown into
+ * several) takes them all, once, and logs it. 0, or -1 with err. */
+int accounts_network(struct db *db, const char *network, char *err, size_t len);
 /* Logs a warning for each entry of [bot] admins that gives no rights as
  * configured (a name alone with accounts = passwords, no operator-made
  * account), saying how to make it one. */

@@ -19,6 +19,8 @@ static int set_ban(struct cmd_ctx *ctx, int banned)
         reply(ctx, "there is no account %s", CLIP(name, 31));
         return -1;
     }
+    if (game_account_here(bot->game, &ctx->who, &acc, banned ? "ban" : "unban") != 0)
+        return -1; /* another network's player (name@network) */
     if (banned && bot_is_admin(bot, acc.name)) {
         reply(ctx, "%s is an admin; take the account out of [bot] admins before banning it",
               acc.name);

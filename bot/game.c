@@ -320,11 +320,19 @@ int bot_opponent(struct cmd_ctx *ctx, const char *nick, int64_t *id, char *name,
         return 0;
     }
     if (game_account_find(bot->game, nick, &acc) == 0) {
+        /* name@network of another network (issue 29): not yet. */
+        if (game_account_here(bot->game, &ctx->who, &acc, "challenge") != 0)
+            return -1;
         *id = acc.id;
         snprintf(name, len, "%s", acc.name);
         return 0;
     }
-    if (users_present(bot->users, nick))
+    if (strchr(nick, '@'))
+        reply(ctx,
+              "there is no account %s: name@network names a player of another network by his "
+              "account's name and his bot's [bot] network",
+              CLIP(nick, 64));
+    else if (users_present(bot->users, nick))
         reply(ctx,
               "%s is here but has no account: %s must register first (/msg %s register "
               "<password>)",

@@ -174,7 +174,8 @@ static int admin_edit(const char *path, const char *name, int add)
 
     if (config_read(cfg, path, err, sizeof(err)) != 0)
         fprintf(stderr, "ringside: %s\n", err);
-    else if (!(db = db_open_marked(cfg->database, 0, err, sizeof(err))))
+    else if (!(db = db_open_marked(cfg->database, 0, err, sizeof(err))) ||
+             accounts_network(db, cfg->network, err, sizeof(err)) != 0)
         fprintf(stderr, "ringside: %s\n", err);
     else if (!add && accounts_remove_admin(db, name, err, sizeof(err)) != 0)
         fprintf(stderr, "ringside: %s\n", err);
@@ -313,6 +314,10 @@ static int bot_open(struct bot *bot, int init, int again)
     /* Another process's write lock makes one command wait this long, never
      * the loop; the command is then answered "the database is busy". */
     db_busy_timeout(bot->db, BOT_DB_BUSY_MS);
+    if (accounts_network(bot->db, bot->cfg.network, err, sizeof(err)) != 0) {
+        fprintf(stderr, "ringside: %s\n", err);
+        return 1;
+    }
     bot->q = outq_new(bot->cfg.burst, bot->cfg.lines_per_second);
     bot->users = users_new();
     bot->auth.budget = AUTH_BUDGET;

@@ -5,6 +5,9 @@
  * passwords burnt by being said in a channel, kept as hashes under the
  * account's key (at most DB_BURNT_MAX each, the newest).
  *
+ * Every account is of the connection's network (migration 18: db->network,
+ * "" for none), bound as each statement's last parameter.
+ *
  * Keys are compared exactly (byte for byte): folding the case is the
  * caller's job. Names and hashes are checked for length before any SQL runs,
  * so what is stored always fits struct db_account.
@@ -12,6 +15,48 @@
 #include <stdio.h>
 
 #include "db_internal.h"
+
+int db_network_set(struct db *db, const char *network)
+{
+    if (db_text_check_len(db, "network", network, DB_NETWORK_MAX) != DB_OK)
+        return DB_ERROR;
+    snprintf(db->network, sizeof(db->network), "%s", network);
+    db->network_set = 1;
+    return DB_OK;
+}
+
+const char *db_network(const struct db *db)
+{
+    return db->network;
+}
+
+int db_network_claim(struct db *db, int64_t *claimed)
+{
+    *claimed = 0;
+    if (!db->network[0])
+        return DB_OK;
+    if (db_begin(db) != DB_OK)
+        return DB_ERROR;
+    struct dbs *q = dbs_table(db, STMT_ACCOUNT_CLAIM);
+    dbs_bind_text(q, 1, db->network);
+    if (dbs_run(q) != DBS_DONE) {
+        db_rollback(db);
+        return DB_ERROR;
+    }
+    int64_t n = dbs_changes(q);
+    if (n > 0) {
+        q = dbs_table(db, STMT_BURNT_CLAIM);
+        dbs_bind_text(q, 1, db->network);
+        if (dbs_run(q) != DBS_DONE) {
+            db_rollback(db);
+            return DB_ERROR;
+        }
+    }
+    if (db_commit(db) != DB_OK)
+        return DB_ERROR;
+    *claimed = n;
+    return DB_OK;
+}
 
 int db_account_create(struct db *db, const char *key, const char *name, const char *hash,
                       int64_t now, int64_t *id)
@@ -26,6 +71,7 @@ int db_account_create(struct db *db, const char *key, const char *name, const ch
     dbs_bind_text(q, 2, name);
     dbs_bind_text(q, 3, hash);
     dbs_bind_int64(q, 4, now);
+    dbs_bind_text(q, 5, db->network);
     if (dbs_run(q) != DBS_DONE)
         return dbs_error(q) == DBS_E_UNIQUE ? DB_EXISTS : DB_ERROR;
     if (id)
@@ -35,14 +81,22 @@ int db_account_create(struct db *db, const char *key, const char *name, const ch
 
 int db_account_get(struct db *db, const char *key, struct db_account *out)
 {
-    if (db_text_check(db, "account key", key, DB_NAME_MAX) != DB_OK)
+    return db_account_get_on(db, db->network, key, out);
+}
+
+int db_account_get_on(struct db *db, const char *network, const char *key, struct db_account *out)
+{
+    if (db_text_check(db, "account key", key, DB_NAME_MAX) != DB_OK ||
+        db_text_check_len(db, "network", network, DB_NETWORK_MAX) != DB_OK)
         return DB_ERROR;
 
     struct dbs *q = dbs_table(db, STMT_ACCOUNT_GET);
     int rc = DB_ERROR;
     dbs_bind_text(q, 1, key);
+    dbs_bind_text(q, 2, network);
     rc = dbs_step_one(q);
     if (rc == DB_OK) {
+        snprintf(out->network, sizeof(out->network), "%s", network);
         out->id = dbs_col_int64(q, 0);
         out->banned = dbs_col_int(q, 3) != 0;
         out->created = dbs_col_int64(q, 4);
@@ -115,6 +169,7 @@ static int burnt_prune(struct db *db, const char *key)
     struct dbs *q = dbs_table(db, STMT_BURNT_PRUNE);
     dbs_bind_text(q, 1, key);
     dbs_bind_int64(q, 2, DB_BURNT_MAX);
+    dbs_bind_text(q, 3, db->network);
     return dbs_run(q) == DBS_DONE ? DB_OK : DB_ERROR;
 }
 
@@ -125,6 +180,7 @@ int db_account_burn(struct db *db, const char *key, int64_t now)
 
     struct dbs *q = dbs_table(db, STMT_ACCOUNT_BURN);
     dbs_bind_text(q, 1, key);
+    dbs_bind_text(q, 2, db->network);
     if (dbs_run(q) != DBS_DONE)
         return DB_ERROR;
     if (dbs_changes(q) == 0)
@@ -132,6 +188,7 @@ int db_account_burn(struct db *db, const char *key, int64_t now)
     q = dbs_table(db, STMT_BURNT_ADD_CURRENT);
     dbs_bind_text(q, 1, key);
     dbs_bind_int64(q, 2, now);
+    dbs_bind_text(q, 3, db->network);
     if (dbs_run(q) != DBS_DONE)
         return DB_ERROR;
     return burnt_prune(db, key);
@@ -147,6 +204,7 @@ int db_burnt_add(struct db *db, const char *key, const char *hash, int64_t now)
     dbs_bind_text(q, 1, key);
     dbs_bind_text(q, 2, hash);
     dbs_bind_int64(q, 3, now);
+    dbs_bind_text(q, 4, db->network);
     if (dbs_run(q) != DBS_DONE)
         return DB_ERROR;
     return burnt_prune(db, key);
@@ -162,6 +220,7 @@ int db_burnt_list(struct db *db, const char *key, char (*hashes)[DB_HASH_MAX], i
     int rc = DB_OK, step = DBS_DONE;
     dbs_bind_text(q, 1, key);
     dbs_bind_int64(q, 2, max);
+    dbs_bind_text(q, 3, db->network);
     while (*n < max && (step = dbs_step(q)) == DBS_ROW) {
         if (dbs_col_copy(q, 0, hashes[*n], DB_HASH_MAX, "password hash") != DB_OK) {
             rc = DB_ERROR;

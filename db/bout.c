@@ -337,7 +337,8 @@ int db_bout_create(struct db *db, struct db_bout *b)
     dbs_bind_int64(q, 15, b->created);
     dbs_bind_text(q, 20, kind);
     dbs_bind_int64(q, 21, turn);
-    dbs_bind_text(q, 22, league); /* NULL binds NULL */
+    dbs_bind_text(q, 22, league);      /* NULL binds NULL */
+    dbs_bind_text(q, 24, db->network); /* run by this network's bot (migration 18) */
     if (dbs_run(q) != DBS_DONE) {
         if (dbs_error(q) != DBS_E_FOREIGN_KEY)
             return DB_ERROR;
@@ -425,6 +426,7 @@ int db_bout_list(struct db *db, enum db_bout_state state, struct db_bout *out, i
     struct dbs *q = dbs_table(db, STMT_BOUT_LIST);
     dbs_bind_text(q, 1, name);
     dbs_bind_int64(q, 2, max);
+    dbs_bind_text(q, 3, db->network_set ? db->network : NULL); /* a bot's: its own */
     return read_rows(db, q, out, sizeof(*out), max, n, bout_read_row, 0);
 }
 
@@ -816,6 +818,7 @@ int db_bout_unsaid(struct db *db, int64_t *ids, int *said, int max, int *n)
 
     *n = 0;
     dbs_bind_int64(q, 1, max);
+    dbs_bind_text(q, 2, db->network_set ? db->network : NULL); /* a bot's: its own */
     while (count < max && (rc = dbs_step(q)) == DBS_ROW) {
         ids[count] = dbs_col_int64(q, 0);
         said[count] = dbs_col_int(q, 1);

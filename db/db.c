@@ -592,6 +592,57 @@ static const char *const migrations[] = {
     " UPDATE ratings SET changed = (SELECT max(changed) FROM ratings) + 1"
     " WHERE fighter = new.fighter AND rules = new.rules;"
     " END;",
+    /* 18 (issue 29): several bots, one world. An account belongs to the
+     * network whose bot made it ('' for a bot without [bot] network, which
+     * is every account made before): alice on libera and alice on oftc are
+     * two players, so a key is unique within its network only. The burnt
+     * passwords are kept per network alike. A bout is run by the bot of
+     * its `network` (the one that created it): a bot resumes at start only
+     * its own network's challenges and live bouts. Fighters, leagues,
+     * ratings and champions stay shared.
+     *
+     * The UNIQUE of accounts.key cannot be dropped in place: the table is
+     * rebuilt (same ids, same rows, `network` last, as PostgreSQL's ALTER
+     * TABLE puts it). Fighters and predictions refer to accounts, so this
+     * migration runs with foreign keys off, as SQLite's recipe for a
+     * rebuild asks, and db.c's migrate() runs PRAGMA foreign_key_check
+     * before its COMMIT (migration_rebuilds). */
+    "CREATE TABLE accounts18 ("
+    "  id INTEGER PRIMARY KEY,"
+    "  key TEXT NOT NULL CHECK (key <> ''),"
+    "  name TEXT NOT NULL CHECK (name <> ''),"
+    "  hash TEXT NOT NULL,"
+    "  banned INTEGER NOT NULL DEFAULT 0 CHECK (banned IN (0, 1)),"
+    "  created INTEGER NOT NULL,"
+    "  burnt INTEGER NOT NULL DEFAULT 0 CHECK (burnt IN (0, 1)),"
+    "  admin INTEGER NOT NULL DEFAULT 0 CHECK (admin IN (0, 1)),"
+    "  failures INTEGER NOT NULL DEFAULT 0 CHECK (failures >= 0),"
+    "  failed_at INTEGER NOT NULL DEFAULT 0,"
+    "  failed_from TEXT NOT NULL DEFAULT '',"
+    "  network TEXT NOT NULL DEFAULT '',"
+    "  UNIQUE (network, key)"
+    ");"
+    "INSERT INTO accounts18 (id, key, name, hash, banned, created, burnt, admin, failures,"
+    "  failed_at, failed_from)"
+    "  SELECT id, key, name, hash, banned, created, burnt, admin, failures, failed_at,"
+    "  failed_from FROM accounts;"
+    "DROP TABLE accounts;"
+    "ALTER TABLE accounts18 RENAME TO accounts;"
+    /* The key's columns first, in its order: SQLite 3.40's integrity_check
+     * reads a WITHOUT ROWID table whose key columns are not its first ones
+     * wrongly ("NULL value in burnt_passwords.burnt"). db/ names columns
+     * in every statement, so the order is PostgreSQL's business only. */
+    "CREATE TABLE burnt18 ("
+    "  network TEXT NOT NULL DEFAULT '',"
+    "  key TEXT NOT NULL CHECK (key <> ''),"
+    "  hash TEXT NOT NULL CHECK (hash <> ''),"
+    "  burnt INTEGER NOT NULL,"
+    "  PRIMARY KEY (network, key, hash)"
+    ") WITHOUT ROWID;"
+    "INSERT INTO burnt18 (key, hash, burnt) SELECT key, hash, burnt FROM burnt_passwords;"
+    "DROP TABLE burnt_passwords;"
+    "ALTER TABLE burnt18 RENAME TO burnt_passwords;"
+    "ALTER TABLE bouts ADD COLUMN network TEXT NOT NULL DEFAULT '';",
 };
 
 #define MIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))
@@ -606,13 +657,14 @@ static const char *const migrations[] = {
  * ?25-?27 dex con intel, ?28 kit, (migration 9) ?29-?32 tkos towels dqs
  * forfeits; and (migration 13) a new fighter's season record is ?13-?15,
  * read as the last three columns; and
- * FIGHTER_COLUMNS reads them in that order (the owner's name third). */
+ * FIGHTER_COLUMNS reads them in that order (the owner's name third), then
+ * (migration 18) the owner's network. */
 #define FIGHTER_COLUMNS                                                                            \
     "f.id, f.account_id, a.name, f.name, f.rules, f.str, f.spd, f.agl, f.tgh, f.hgt, f.skill,"     \
     " f.endurance, f.wins, f.losses, f.draws, f.kos, f.training_points, f.retired, f.created,"     \
     " f.league, f.gold_record, f.paused, f.trained, f.missed, f.dex, f.con, f.intel, f.kit,"       \
-    " f.tkos, f.towels, f.dqs, f.forfeits, f.season_wins, f.season_losses, f.season_draws"         \
-    " FROM fighters f JOIN accounts a ON a.id = f.account_id"
+    " f.tkos, f.towels, f.dqs, f.forfeits, f.season_wins, f.season_losses, f.season_draws,"        \
+    " a.network FROM fighters f JOIN accounts a ON a.id = f.account_id"
 
 /* A fighter's new change stamp (migration 17): one more than the highest,
  * through the stamp's index; every statement that writes a fighter's row
@@ -663,10 +715,12 @@ static const char *const stmt_sql[STMT_COUNT] = {
      * a league turn's), and SQLite has the id as the last insert rowid.
      * db_stmt_returns_id names them for the PostgreSQL backend, which adds
      * it and reads the column. */
-    [STMT_ACCOUNT_INSERT] = "INSERT INTO accounts (key, name, hash, banned, created)"
-                            " VALUES (?1, ?2, ?3, 0, ?4)",
+    /* An account is looked up, made, burnt within the connection's
+     * network (migration 18, db_network_set): the last parameter. */
+    [STMT_ACCOUNT_INSERT] = "INSERT INTO accounts (key, name, hash, banned, created, network)"
+                            " VALUES (?1, ?2, ?3, 0, ?4, ?5)",
     [STMT_ACCOUNT_GET] = "SELECT id, name, hash, banned, created, burnt, admin, failures,"
-                         " failed_at, failed_from FROM accounts WHERE key = ?1",
+                         " failed_at, failed_from FROM accounts WHERE network = ?2 AND key = ?1",
     [STMT_ACCOUNT_SET_HASH] = "UPDATE accounts SET hash = ?2, burnt = 0 WHERE id = ?1",
     [STMT_ACCOUNT_SET_BANNED] = "UPDATE accounts SET banned = ?2 WHERE id = ?1",
 
@@ -708,14 +762,18 @@ static const char *const stmt_sql[STMT_COUNT] = {
     [STMT_BOUT_INSERT] =
         "INSERT INTO bouts (rules, channel, rounds, seed, state, fighter_a, fighter_b, round,"
         " winner, method, drawn_by, reason, decision, created, started, ended, sheet_a, sheet_b,"
-        " kind, turn, league, digest)"
+        " kind, turn, league, digest, network)"
         " VALUES (?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,"
-        " ?18, ?19, ?20, ?21, ?22, ?23)",
+        " ?18, ?19, ?20, ?21, ?22, ?23, ?24)",
     [STMT_BOUT_GET] = "SELECT " BOUT_COLUMNS " WHERE id = ?1",
     [STMT_BOUT_SAVE] = "UPDATE bouts SET seed = ?5, state = ?6, round = ?9, winner = ?10,"
                        " method = ?11, drawn_by = ?12, reason = ?13, decision = ?14,"
                        " started = ?16, ended = ?17, digest = ?23 WHERE id = ?1",
-    [STMT_BOUT_LIST] = "SELECT " BOUT_COLUMNS " WHERE state = ?1 ORDER BY created, id LIMIT ?2",
+    /* ?3: a network's bouts only (a bot's connection), or NULL for all
+     * (the pages'): migration 18. */
+    [STMT_BOUT_LIST] = "SELECT " BOUT_COLUMNS " WHERE state = ?1"
+                       " AND (CAST(?3 AS TEXT) IS NULL OR network = ?3)"
+                       " ORDER BY created, id LIMIT ?2",
 
     /* The web pages: a fighter's bouts being fought, then those fought,
      * the last to end first; finished bouts, the last to end first, of
@@ -759,7 +817,7 @@ static const char *const stmt_sql[STMT_COUNT] = {
     [STMT_BOUT_SAID] = "UPDATE bouts SET said = CASE WHEN said > ?2 THEN said ELSE ?2 END"
                        " WHERE id = ?1",
     [STMT_BOUT_UNSAID] = "SELECT id, said FROM bouts WHERE kind = 'exhibition' AND said < round"
-                         " ORDER BY id LIMIT ?1",
+                         " AND (CAST(?2 AS TEXT) IS NULL OR network = ?2) ORDER BY id LIMIT ?1",
 
     [STMT_PLAN_SET] = "INSERT INTO plans (fighter, text, updated) VALUES (?1, ?2, ?3)"
                       " ON CONFLICT (fighter) DO UPDATE SET text = excluded.text,"
@@ -790,17 +848,24 @@ static const char *const stmt_sql[STMT_COUNT] = {
 
     /* Burning an account's password keeps its hash as it is: the string
      * identify would compare with. A hash burnt twice keeps its first date. */
-    [STMT_ACCOUNT_BURN] = "UPDATE accounts SET burnt = 1 WHERE key = ?1",
-    [STMT_BURNT_ADD] = "INSERT INTO burnt_passwords (key, hash, burnt) VALUES (?1, ?2, ?3)"
-                       " ON CONFLICT (key, hash) DO NOTHING",
-    [STMT_BURNT_ADD_CURRENT] = "INSERT INTO burnt_passwords (key, hash, burnt)"
-                               " SELECT key, hash, ?2 FROM accounts WHERE key = ?1"
-                               " ON CONFLICT (key, hash) DO NOTHING",
-    [STMT_BURNT_PRUNE] = "DELETE FROM burnt_passwords WHERE key = ?1 AND hash NOT IN"
-                         " (SELECT hash FROM burnt_passwords WHERE key = ?1"
-                         " ORDER BY burnt DESC, hash LIMIT ?2)",
-    [STMT_BURNT_LIST] = "SELECT hash FROM burnt_passwords WHERE key = ?1"
+    [STMT_ACCOUNT_BURN] = "UPDATE accounts SET burnt = 1 WHERE network = ?2 AND key = ?1",
+    [STMT_BURNT_ADD] = "INSERT INTO burnt_passwords (key, hash, burnt, network)"
+                       " VALUES (?1, ?2, ?3, ?4) ON CONFLICT (network, key, hash) DO NOTHING",
+    [STMT_BURNT_ADD_CURRENT] = "INSERT INTO burnt_passwords (key, hash, burnt, network)"
+                               " SELECT key, hash, ?2, network FROM accounts"
+                               " WHERE network = ?3 AND key = ?1"
+                               " ON CONFLICT (network, key, hash) DO NOTHING",
+    [STMT_BURNT_PRUNE] = "DELETE FROM burnt_passwords WHERE network = ?3 AND key = ?1"
+                         " AND hash NOT IN (SELECT hash FROM burnt_passwords"
+                         " WHERE network = ?3 AND key = ?1 ORDER BY burnt DESC, hash LIMIT ?2)",
+    [STMT_BURNT_LIST] = "SELECT hash FROM burnt_passwords WHERE network = ?3 AND key = ?1"
                         " ORDER BY burnt DESC, hash LIMIT ?2",
+    /* A network's first bot on a database grown from a single bot's (every
+     * account of no network): they become its own, and so do the burnt
+     * passwords (db_network_claim). */
+    [STMT_ACCOUNT_CLAIM] = "UPDATE accounts SET network = ?1 WHERE network = ''"
+                           " AND NOT EXISTS (SELECT 1 FROM accounts WHERE network <> '')",
+    [STMT_BURNT_CLAIM] = "UPDATE burnt_passwords SET network = ?1 WHERE network = ''",
 
     /* Migration 7. */
     [STMT_META_ID] = "SELECT value FROM meta WHERE key = 'id'",
@@ -1296,41 +1361,85 @@ static int version_read(struct db *db, const char *path, int *version)
     return DB_OK;
 }
 
+/* Whether migration `number` rebuilds a table others refer to (18:
+ * accounts): it runs with foreign keys off, as SQLite's recipe for a
+ * rebuild asks (dropping the old parent would otherwise fail, or cascade),
+ * and must leave no reference dangling. */
+static int migration_rebuilds(int number)
+{
+    return number == 18;
+}
+
+/* Runs migration `number`'s script and its version bump inside the open
+ * transaction; a rebuild's references are checked before the caller's
+ * COMMIT. SQLITE_OK, or an error with the message in db->err. */
+static int migration_script(struct db *db, int number)
+{
+    char bump[64];
+    int dangling = 0;
+
+    snprintf(bump, sizeof(bump), "PRAGMA user_version = %d", number);
+    int rc = script_run(db, migrations[number - 1]);
+    if (rc == SQLITE_OK && migration_rebuilds(number)) {
+        rc = query_once(db, "SELECT count(*) FROM pragma_foreign_key_check", &dangling, NULL, 0);
+        if (rc == SQLITE_OK && dangling > 0) {
+            db_fail(db, "%d rows refer to rows that are gone", dangling);
+            rc = SQLITE_CONSTRAINT;
+        }
+    }
+    return rc == SQLITE_OK ? script_run(db, bump) : rc;
+}
+
+/* Migration `number` in its own transaction (the version read again under
+ * the write lock: another process may have migrated meanwhile; *done says
+ * whether the file is at `number` now). DB_OK or DB_ERROR. */
+static int migration_apply(struct db *db, const char *path, int number, int *done)
+{
+    int version, rebuild = migration_rebuilds(number);
+    char why[sizeof(db->err)];
+
+    *done = 0;
+    /* The pragma is a no-op inside a transaction: set before BEGIN. */
+    if ((rebuild && script_run(db, "PRAGMA foreign_keys = OFF") != SQLITE_OK) ||
+        script_run(db, "BEGIN IMMEDIATE") != SQLITE_OK)
+        return open_failed(db, path);
+    int rc = version_read(db, path, &version);
+    if (rc == DB_OK && version == number - 1) {
+        if (migration_script(db, number) != SQLITE_OK || script_run(db, "COMMIT") != SQLITE_OK) {
+            /* ROLLBACK (uncounted by the fault hook) keeps db->err. */
+            snprintf(why, sizeof(why), "%s", db->err);
+            db_fail(db, "%s: migration %d failed: %s", path, number, why);
+            rc = DB_ERROR;
+        } else {
+            *done = 1;
+        }
+    }
+    if (!sqlite3_get_autocommit(db->conn))
+        sqlite3_exec(db->conn, "ROLLBACK", NULL, NULL, NULL);
+    if (rebuild)
+        sqlite3_exec(db->conn, "PRAGMA foreign_keys = ON", NULL, NULL, NULL);
+    return rc;
+}
+
 /* Applies the migrations the file lacks up to version `target` (MIGRATIONS
  * but in db_test_file), each in its own transaction. The version is read
  * again under the write lock, so two processes opening the same old file at
  * once do not both migrate it. */
 static int migrate(struct db *db, const char *path, int target)
 {
-    int version;
+    int version, done;
 
     if (version_read(db, path, &version) != DB_OK)
         return DB_ERROR;
     if (version > target)
         return db_fail(db, "%s has schema version %d, past %d", path, version, target);
     while (version < target) {
-        if (script_run(db, "BEGIN IMMEDIATE") != SQLITE_OK)
-            return open_failed(db, path);
-        if (version_read(db, path, &version) != DB_OK) {
-            sqlite3_exec(db->conn, "ROLLBACK", NULL, NULL, NULL);
+        if (migration_apply(db, path, version + 1, &done) != DB_OK)
             return DB_ERROR;
-        }
-        if (version >= target) {
-            sqlite3_exec(db->conn, "ROLLBACK", NULL, NULL, NULL);
-            break;
-        }
-        char bump[64], why[sizeof(db->err)];
-        snprintf(bump, sizeof(bump), "PRAGMA user_version = %d", version + 1);
-        if (script_run(db, migrations[version]) != SQLITE_OK || script_run(db, bump) != SQLITE_OK ||
-            script_run(db, "COMMIT") != SQLITE_OK) {
-            /* ROLLBACK (uncounted by the fault hook) keeps db->err. */
-            snprintf(why, sizeof(why), "%s", db->err);
-            db_fail(db, "%s: migration %d failed: %s", path, version + 1, why);
-            if (!sqlite3_get_autocommit(db->conn))
-                sqlite3_exec(db->conn, "ROLLBACK", NULL, NULL, NULL);
+        if (!done && version_read(db, path, &version) != DB_OK)
             return DB_ERROR;
-        }
-        version++;
+        if (done)
+            version++;
     }
     return DB_OK;
 }

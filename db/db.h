@@ -25,6 +25,9 @@
 #define DB_NAME_MAX 32  /* account and fighter names, NUL included */
 #define DB_HASH_MAX 160 /* password hash string, NUL included */
 #define DB_FROM_MAX 64  /* where a failed login came from, NUL included */
+/* A network's short name (migration 18: several bots, one database), NUL
+ * included: the bot's [bot] network, as in alice@libera. */
+#define DB_NETWORK_MAX 33
 
 enum db_status { DB_OK = 0, DB_NOTFOUND = 1, DB_EXISTS = 2, DB_ERROR = -1 };
 
@@ -43,6 +46,7 @@ struct db_account {
     int failures;                  /* wrong passwords given since the last login */
     int64_t failed_at;             /* unix time of the last of them, 0 if none ever */
     char failed_from[DB_FROM_MAX]; /* where it came from (a host or a nick), or "" */
+    char network[DB_NETWORK_MAX];  /* migration 18: its network, "" for none */
 };
 
 struct db_fighter {
@@ -51,6 +55,9 @@ struct db_fighter {
     char owner[DB_NAME_MAX]; /* the owning account's name (filled by reads) */
     char name[DB_NAME_MAX];
     struct sheet sheet; /* sheet.rules is the ruleset */
+    /* The owning account's network (migration 18; filled by reads): a
+     * fighter of another network's player is shown as his, owner@network. */
+    char owner_network[DB_NETWORK_MAX];
     int wins, losses, draws, kos;
     int training_points;
     int retired;
@@ -163,6 +170,27 @@ int db_schema_version(struct db *db);
  * migrations it knows). */
 int db_schema_latest(void);
 
+/* Networks (migration 18): several bots, each on its own IRC network,
+ * share one database. An account belongs to one network (alice@libera and
+ * alice@oftc are two players): every account function below looks up,
+ * makes, burns within the connection's network, "" (no network: a single
+ * bot's, and every account made before migration 18) until
+ * db_network_set. Fighters, leagues, ratings and champions are shared. */
+/* Sets the connection's network (a bot calls it once, after the open,
+ * with its [bot] network, "" included): its accounts from then on, the
+ * network of the bouts it creates, and db_bout_list/db_bout_unsaid list
+ * that network's bouts only (a connection that never called it, as the
+ * pages', lists every network's). DB_ERROR if `network` is too long. */
+int db_network_set(struct db *db, const char *network);
+/* The connection's network ("" for none). */
+const char *db_network(const struct db *db);
+/* A bot's first start with a network on a database grown from a single
+ * bot's: when every account is of no network (''), they all become the
+ * connection's network's, with their burnt passwords; *claimed gets how
+ * many (0 when some account already has a network, or the connection's
+ * network is ""). One transaction of its own. DB_OK or DB_ERROR. */
+int db_network_claim(struct db *db, int64_t *claimed);
+
 /* Accounts. `key` is the folded name, `name` as typed; both non-empty and
  * at most DB_NAME_MAX - 1 bytes, the hash at most DB_HASH_MAX - 1 bytes, else
  * DB_ERROR (the bot checks names first: a longer one is a bug, not input).
@@ -174,6 +202,10 @@ int db_account_create(struct db *db, const char *key, const char *name, const ch
                       int64_t now, int64_t *id);
 /* Fills *out with the account of `key`, or returns DB_NOTFOUND. */
 int db_account_get(struct db *db, const char *key, struct db_account *out);
+/* The same on `network` rather than the connection's: an account of
+ * another network, named alice@libera (read only: every write is the
+ * account's own network's bot's). DB_ERROR if `network` is too long. */
+int db_account_get_on(struct db *db, const char *network, const char *key, struct db_account *out);
 /* Replace the hash / set or clear the ban (any nonzero `banned` is 1) of
  * account `id`. DB_NOTFOUND if there is no such account. */
 int db_account_set_hash(struct db *db, int64_t id, const char *hash);
@@ -361,7 +393,9 @@ int db_bout_get(struct db *db, int64_t id, struct db_bout *out);
  * changes and is not read). DB_NOTFOUND if there is none. */
 int db_bout_save(struct db *db, const struct db_bout *b);
 /* Fills out[0..max) with the bouts in `state`, oldest first (created, then
- * id); *n gets how many: at most max even when there are more, 0 on error. */
+ * id); *n gets how many: at most max even when there are more, 0 on error.
+ * A connection whose network was set (db_network_set: a bot's) lists its
+ * network's bouts only, which are the ones it runs. */
 int db_bout_list(struct db *db, enum db_bout_state state, struct db_bout *out, int max, int *n);
 
 /* For the web pages. The bouts of fighter `fighter` that were fought or
@@ -416,7 +450,8 @@ int db_round_report(struct db *db, int64_t bout, int round, char *out, size_t le
 /* Records that the commentary of bout `id` has gone out up to `round`. */
 int db_bout_said(struct db *db, int64_t id, int round);
 /* Exhibition bouts with rounds stored but not said (a crash came between):
- * ids[] and said[] (the last round said) of up to max, oldest first. */
+ * ids[] and said[] (the last round said) of up to max, oldest first; of
+ * the connection's network only once it was set (db_bout_list). */
 int db_bout_unsaid(struct db *db, int64_t *ids, int *said, int max, int *n);
 
 /* ------------------------------------------------------------------ plans */
@@ -451,6 +486,12 @@ int db_audit(struct db *db, int64_t now, const char *who, const char *what);
  * versions, and rows the API refuses to write. Returns DB_OK, or DB_ERROR
  * with a reason in errbuf (which may be NULL). Never used by the bot. */
 int db_test_file(const char *path, int version, const char *sql, char *errbuf, int errlen);
+/* The same for PostgreSQL: connects to `uri` (no schema made, none
+ * migrated), runs `sql` (any number of statements, as one simple query:
+ * a whole schema script) and disconnects. DB_OK, or DB_ERROR with the
+ * reason in errbuf. Never used by the bot (the tests make databases of an
+ * older version with it). */
+int db_test_pg(const char *uri, const char *sql, char *errbuf, int errlen);
 
 /* Fault injection, SQLite's way (its tests' do_faultsim_test): a test makes
  * the Nth step fail and checks that the caller's failure branch leaves the

@@ -74,6 +74,8 @@ enum db_stmt {
     STMT_BURNT_ADD_CURRENT,
     STMT_BURNT_PRUNE,
     STMT_BURNT_LIST,
+    STMT_ACCOUNT_CLAIM, /* migration 18 */
+    STMT_BURNT_CLAIM,
     /* The web pages' reads. */
     STMT_BOUT_LIST_FIGHTER,
     STMT_BOUT_LIST_OVER,
@@ -154,6 +156,11 @@ struct db {
      * lock file, open while held. */
     int lease_asked, lease_away, lease_lost, lease_seconds, lease_fd;
     char lease_key[96];
+    /* The network of the connection's accounts and bouts (migration 18):
+     * "" until db_network_set; network_set once it was called (a bot's
+     * connection lists only its network's bouts, a page's all). */
+    char network[DB_NETWORK_MAX];
+    int network_set;
 };
 
 /* How an enum is stored: by name, names[value] for value in [0, count)

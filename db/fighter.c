@@ -159,6 +159,8 @@ static int fighter_read(struct dbs *q, struct db_fighter *f)
     f->season_wins = dbs_col_int(q, 32);
     f->season_losses = dbs_col_int(q, 33);
     f->season_draws = dbs_col_int(q, 34);
+    if (dbs_col_copy(q, 35, f->owner_network, sizeof(f->owner_network), "network") != DB_OK)
+        return DB_ERROR; /* migration 18 */
     f->training_points = dbs_col_int(q, 16);
     f->retired = dbs_col_int(q, 17) != 0;
     f->created = dbs_col_int64(q, 18);

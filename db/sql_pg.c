@@ -957,34 +957,102 @@ static int pg_version(struct db *db, int *version)
     return DB_OK;
 }
 
-/* Makes sure the database holds the latest schema, creating it in an empty
- * one (under an advisory lock, so two first opens create it once). */
+/* The first schema version PostgreSQL had (schema_pg.sql was first written
+ * at SQLite's migration 17): a database is never older. */
+#define PG_FIRST_VERSION 17
+
+/* The migrations of a PostgreSQL database made before the latest version:
+ * pg_migrations[i] takes version PG_FIRST_VERSION + i to the next, in one
+ * transaction with its bump of meta.schema_version, under the schema's
+ * advisory lock. Each is SQLite's migration of the same number (db.c's
+ * array) in PostgreSQL's words; schema_pg.sql is what they all give a
+ * database made at PG_FIRST_VERSION (tests/check_network.c compares the
+ * catalogues). Never edited once released, as SQLite's. */
+static const char *const pg_migrations[] = {
+    /* 18 (issue 29): accounts, their burnt passwords and bouts have a
+     * network; a key is unique within its network. Constraint names are
+     * PostgreSQL's defaults, which schema_pg.sql at 17 got. */
+    "ALTER TABLE accounts ADD COLUMN network TEXT COLLATE \"C\" NOT NULL DEFAULT '';"
+    "ALTER TABLE accounts DROP CONSTRAINT accounts_key_key;"
+    "ALTER TABLE accounts ADD CONSTRAINT accounts_network_key UNIQUE (network, key);"
+    "ALTER TABLE burnt_passwords ADD COLUMN network TEXT COLLATE \"C\" NOT NULL DEFAULT '';"
+    "ALTER TABLE burnt_passwords DROP CONSTRAINT burnt_passwords_pkey;"
+    "ALTER TABLE burnt_passwords ADD PRIMARY KEY (network, key, hash);"
+    "ALTER TABLE bouts ADD COLUMN network TEXT COLLATE \"C\" NOT NULL DEFAULT '';",
+};
+#define PG_MIGRATIONS ((int)(sizeof(pg_migrations) / sizeof(pg_migrations[0])))
+_Static_assert(PG_MIGRATIONS >= 1, "PostgreSQL migrations");
+
+/* "PATH: what failed: " before the message; DB_ERROR. */
+static int pg_schema_failed(struct db *db, const char *shown, const char *what)
+{
+    char why[sizeof(db->err)];
+
+    snprintf(why, sizeof(why), "%s", db->err);
+    return db_fail(db, "%s: %s: %s", shown, what, why);
+}
+
+/* In the schema's locked transaction, takes a database at `version` to
+ * the next: its script, then meta's version. DB_OK or DB_ERROR. */
+static int pg_migrate_one(struct db *db, const char *shown, int version)
+{
+    char bump[96], what[64];
+
+    snprintf(what, sizeof(what), "migration %d failed", version + 1);
+    snprintf(bump, sizeof(bump), "UPDATE meta SET value = '%d' WHERE key = 'schema_version'",
+             version + 1);
+    if (pg_simple(db, pg_migrations[version - PG_FIRST_VERSION], NULL, 0) != DB_OK ||
+        pg_simple(db, bump, NULL, 0) != DB_OK)
+        return pg_schema_failed(db, shown, what);
+    return DB_OK;
+}
+
+/* Makes sure the database holds the latest schema: created whole in an
+ * empty one, or an older one migrated a version a transaction; each
+ * transaction under an advisory lock, the version read again under it, so
+ * that two first opens create or migrate it once. A read-only open migrates
+ * nothing: it reads the latest version only. */
 static int pg_schema(struct db *db, const char *shown, int readonly)
 {
-    int version = 0, latest = db_schema_latest();
+    int latest = db_schema_latest();
 
-    if (!readonly &&
-        (pg_simple(db, "BEGIN", NULL, 0) != DB_OK ||
-         pg_simple(db, "SELECT pg_advisory_xact_lock(" PG_SCHEMA_LOCK ")", NULL, 0) != DB_OK))
-        return DB_ERROR;
-    if (pg_version(db, &version) != DB_OK)
-        return DB_ERROR;
-    if (version < 0 && readonly)
-        return db_fail(db,
-                       "%s has no ringside schema; start the bot on it once (it creates the "
-                       "schema), then try again",
-                       shown);
-    if (version < 0 && pg_simple(db, ringside_schema_pg, NULL, 0) != DB_OK) {
-        char why[sizeof(db->err)];
-        snprintf(why, sizeof(why), "%s", db->err);
-        return db_fail(db, "%s: cannot create the schema: %s", shown, why);
+    if (PG_FIRST_VERSION + PG_MIGRATIONS != latest) /* a build whose arrays disagree */
+        return db_fail(db, "%s: this ringside migrates PostgreSQL to %d, SQLite to %d", shown,
+                       PG_FIRST_VERSION + PG_MIGRATIONS, latest);
+    for (;;) {
+        int version = 0;
+        if (!readonly &&
+            (pg_simple(db, "BEGIN", NULL, 0) != DB_OK ||
+             pg_simple(db, "SELECT pg_advisory_xact_lock(" PG_SCHEMA_LOCK ")", NULL, 0) != DB_OK))
+            return DB_ERROR;
+        if (pg_version(db, &version) != DB_OK)
+            return DB_ERROR;
+        if (version < 0 && readonly)
+            return db_fail(db,
+                           "%s has no ringside schema; start the bot on it once (it creates the "
+                           "schema), then try again",
+                           shown);
+        if (version < 0 && pg_simple(db, ringside_schema_pg, NULL, 0) != DB_OK)
+            return pg_schema_failed(db, shown, "cannot create the schema");
+        if (version >= PG_FIRST_VERSION && version < latest && readonly)
+            return db_fail(db,
+                           "%s has schema version %d, this ringside reads version %d; start the "
+                           "bot on it once (it migrates the schema), then try again",
+                           shown, version, latest);
+        if (version >= 0 && (version < PG_FIRST_VERSION || version > latest))
+            return db_fail(db,
+                           "%s has schema version %d, this ringside reads version %d on "
+                           "PostgreSQL; use the ringside that wrote it",
+                           shown, version, latest);
+        if (version >= 0 && version < latest && pg_migrate_one(db, shown, version) != DB_OK)
+            return DB_ERROR;
+        if (readonly)
+            return DB_OK;
+        if (pg_simple(db, "COMMIT", NULL, 0) != DB_OK)
+            return DB_ERROR;
+        if (version < 0 || version + 1 >= latest)
+            return DB_OK;
     }
-    if (version >= 0 && version != latest)
-        return db_fail(db,
-                       "%s has schema version %d, this ringside reads version %d on "
-                       "PostgreSQL; use the ringside that wrote it",
-                       shown, version, latest);
-    return readonly ? DB_OK : pg_simple(db, "COMMIT", NULL, 0);
 }
 
 /* libpq's notices (NOTICE: ... already exists) are not the bot's to say. */
@@ -1041,6 +1109,20 @@ struct db *db_open_pg(const char *uri, long fault, int readonly, char *errbuf, i
         snprintf(errbuf, (size_t)errlen, "%s", db->err);
     db_pg_close(db);
     return NULL;
+}
+
+int db_test_pg(const char *uri, const char *sql, char *errbuf, int errlen)
+{
+    struct db *db = xcalloc(1, sizeof(*db));
+    int rc = DB_ERROR;
+
+    db->backend = DB_BACKEND_PG;
+    if (pg_connect(db, uri) == DB_OK)
+        rc = pg_simple(db, sql, NULL, 0);
+    if (rc != DB_OK && errbuf && errlen > 0)
+        snprintf(errbuf, (size_t)errlen, "%s", db->err);
+    db_pg_close(db);
+    return rc;
 }
 
 void db_pg_close(struct db *db)

@@ -257,12 +257,62 @@ int game_my_fighters(struct game *g, const struct game_caller *who, struct db_fi
 
 int game_account_find(struct game *g, const char *name, struct db_account *acc)
 {
-    char key[DB_NAME_MAX];
+    char key[DB_NAME_MAX], network[DB_NETWORK_MAX];
+    const char *at = strrchr(name, '@');
+    size_t n = at ? (size_t)(at - name) : strlen(name);
 
-    if (strlen(name) >= DB_NAME_MAX)
+    if (n == 0 || n >= DB_NAME_MAX || (at && (!at[1] || strlen(at + 1) >= DB_NETWORK_MAX)))
         return -1;
-    game_name_key(key, name, sizeof(key));
-    return db_account_get(g->db, key, acc) == DB_OK ? 0 : -1;
+    snprintf(key, sizeof(key), "%.*s", (int)n, name);
+    game_name_key(key, key, sizeof(key));
+    /* Network names are lower case (bot/config.c checks them). */
+    game_name_key(network, at ? at + 1 : db_network(g->db), sizeof(network));
+    return db_account_get_on(g->db, network, key, acc) == DB_OK ? 0 : -1;
+}
+
+/* name, or name@network when `network` is another than the bot's. */
+static const char *who_name(const struct game *g, const char *name, const char *network, char *buf,
+                            size_t len)
+{
+    if (!network[0] || strcmp(network, db_network(g->db)) == 0)
+        snprintf(buf, len, "%s", name);
+    else
+        snprintf(buf, len, "%s@%s", name, network);
+    return buf;
+}
+
+const char *game_account_name(const struct game *g, const struct db_account *acc, char *buf,
+                              size_t len)
+{
+    return who_name(g, acc->name, acc->network, buf, len);
+}
+
+const char *game_owner_name(const struct game *g, const struct db_fighter *f, char *buf, size_t len)
+{
+    return who_name(g, f->owner, f->owner_network, buf, len);
+}
+
+int game_account_here(struct game *g, const struct game_caller *who, const struct db_account *acc,
+                      const char *doing)
+{
+    char name[GAME_WHO_MAX];
+    const char *mine = db_network(g->db);
+
+    if (strcmp(acc->network, mine) == 0)
+        return 0;
+    game_account_name(g, acc, name, sizeof(name));
+    if (strcmp(doing, "challenge") == 0)
+        game_reply(who,
+                   "%s plays on %s, and bouts between two networks are not possible yet: "
+                   "challenge a player of %s, or join %s and challenge %s there",
+                   name, acc->network[0] ? acc->network : "no network",
+                   mine[0] ? mine : "this network", acc->network[0] ? acc->network : "that network",
+                   acc->name);
+    else
+        game_reply(who, "%s plays on %s: only the bot of %s can %s him", name,
+                   acc->network[0] ? acc->network : "no network",
+                   acc->network[0] ? acc->network : "that network", doing);
+    return -1;
 }
 
 void game_sheet_text(const struct sheet *s, struct str *out)
@@ -515,16 +565,17 @@ int game_create(struct game *g, const struct game_caller *who, const char *name,
 /* One fighter's sheet, record, equipment and, to his owner, training. */
 static void fighter_show(struct game *g, const struct game_caller *who, const struct db_fighter *f)
 {
-    char sheet[96], page[320], kit[400], wins[160], rating[64];
+    char sheet[96], page[320], kit[400], wins[160], rating[64], owner[GAME_WHO_MAX];
     struct render_corner c;
 
     render_corner_fill(&c, f);
     render_wins(&c, 1, wins, sizeof(wins));
     game_rating_text(g, f, rating, sizeof(rating));
     game_reply(who, "%s (%s, %s)%s: %s; record %d-%d-%d, %s; %s%s", f->name,
-               ruleset_get(f->sheet.rules)->name, f->owner, f->retired ? ", retired" : "",
-               sheet_in(&f->sheet, sheet, sizeof(sheet)), f->wins, f->losses, f->draws, wins,
-               rating, game_page(g, page, sizeof(page), "/fighters/%lld", (long long)f->id));
+               ruleset_get(f->sheet.rules)->name, game_owner_name(g, f, owner, sizeof(owner)),
+               f->retired ? ", retired" : "", sheet_in(&f->sheet, sheet, sizeof(sheet)), f->wins,
+               f->losses, f->draws, wins, rating,
+               game_page(g, page, sizeof(page), "/fighters/%lld", (long long)f->id));
     struct str cups;
     str_init(&cups);
     if (game_tournament_wins(g, f->id, &cups) >
@@ -573,7 +624,7 @@ int game_fighters(struct game *g, const struct game_caller *who, const char *acc
     const char *name = account ? account : who->account;
     struct db_fighter list[GAME_FIGHTERS_MAX];
     struct db_account acc;
-    char text[400];
+    char text[400], whose[GAME_WHO_MAX];
     struct str s;
     int n = 0;
 
@@ -590,7 +641,8 @@ int game_fighters(struct game *g, const struct game_caller *who, const char *acc
         return -1;
     }
     if (n == 0) {
-        game_reply(who, "%s has no active fighters", acc.name);
+        game_reply(who, "%s has no active fighters",
+                   game_account_name(g, &acc, whose, sizeof(whose)));
         return 0;
     }
     str_init_fixed(&s, text, sizeof(text));
@@ -598,7 +650,7 @@ int game_fighters(struct game *g, const struct game_caller *who, const char *acc
         str_add(&s, "%s%s (%s, %d-%d-%d)", i ? ", " : "", list[i].name,
                 ruleset_get(list[i].sheet.rules)->name, list[i].wins, list[i].losses,
                 list[i].draws);
-    game_reply(who, "%s's fighters: %s", acc.name, text);
+    game_reply(who, "%s's fighters: %s", game_account_name(g, &acc, whose, sizeof(whose)), text);
     return 0;
 }
 
@@ -655,7 +707,9 @@ int game_pause(struct game *g, const struct game_caller *who, const char *turns_
     if (some_fighter(g, who, name, &f) != 0)
         return -1;
     if (f.account_id != who->account_id) {
-        game_reply(who, "%s belongs to %s, not to you", f.name, f.owner);
+        char owner[GAME_WHO_MAX];
+        game_reply(who, "%s belongs to %s, not to you", f.name,
+                   game_owner_name(g, &f, owner, sizeof(owner)));
         return -1;
     }
     f.paused = (int)turns;
@@ -707,8 +761,10 @@ int game_champion(struct game *g, const struct game_caller *who, enum rules rule
                    name);
         return 0;
     }
+    char owner[GAME_WHO_MAX];
     game_reply(who, "International Champion (%s): %s (%s), %d-%d-%d, %d successful defence%s", name,
-               f.name, f.owner, f.wins, f.losses, f.draws, defences, defences == 1 ? "" : "s");
+               f.name, game_owner_name(g, &f, owner, sizeof(owner)), f.wins, f.losses, f.draws,
+               defences, defences == 1 ? "" : "s");
     return 0;
 }
 
@@ -726,6 +782,8 @@ int game_turn(struct game *g, const struct game_caller *who, enum rules rules, c
 int game_ban(struct game *g, const struct game_caller *who, const struct db_account *acc,
              int banned)
 {
+    if (game_account_here(g, who, acc, banned ? "ban" : "unban") != 0)
+        return -1;
     if (acc->banned == banned) {
         game_reply(who, "%s is %s banned", acc->name, banned ? "already" : "not");
         return 0;

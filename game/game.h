@@ -771,8 +771,26 @@ int game_name_why(const char *name, struct str *out);
 /* The sheet as its ruleset shows it ("STR 14 SPD 12 ...", "skill 12,
  * endurance 21"), appended to out. */
 void game_sheet_text(const struct sheet *s, struct str *out);
-/* The account called `name` (any case): 0 with *acc filled, -1 if none. */
+/* The account called `name` (any case): 0 with *acc filled, -1 if none.
+ * `name@network` names an account of that network (issue 29: several
+ * bots, one database), which acc->network then says; a plain name, or
+ * one of the bot's own network, is the bot's network's. */
 int game_account_find(struct game *g, const char *name, struct db_account *acc);
+/* Networks (issue 29): how a player is named to this bot's players. An
+ * account of the bot's own network (and of none) by its name, word for
+ * word as before networks; another network's as name@network. Into buf
+ * (GAME_WHO_MAX bytes is always room), which is returned. */
+#define GAME_WHO_MAX (DB_NAME_MAX + DB_NETWORK_MAX)
+const char *game_account_name(const struct game *g, const struct db_account *acc, char *buf,
+                              size_t len);
+/* The same for a fighter's owner. */
+const char *game_owner_name(const struct game *g, const struct db_fighter *f, char *buf,
+                            size_t len);
+/* 0 if `acc` is of the bot's own network; else -1 after telling `who`,
+ * in one line, that `doing` ("ban", "challenge") is for the bot of the
+ * account's network (cross-network bouts are not possible yet). */
+int game_account_here(struct game *g, const struct game_caller *who, const struct db_account *acc,
+                      const char *doing);
 
 /* Fighter `name`: 0 with *f filled, or -1 after telling the caller that
  * the name is not one, or that nobody has it. */

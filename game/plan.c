@@ -50,8 +50,10 @@ static int plan_not_his(struct game *g, const struct game_caller *who, const cha
         return 0;
     str_init(&names);
     plan_names(list, have, &names);
+    char owner[GAME_WHO_MAX];
     if (other.account_id != who->account_id)
-        game_reply(who, "%s belongs to %s, not to you; %s%s", other.name, other.owner,
+        game_reply(who, "%s belongs to %s, not to you; %s%s", other.name,
+                   game_owner_name(g, &other, owner, sizeof(owner)),
                    have ? "your fighters: " : "you have no fighter yet", names.p ? names.p : "");
     else
         game_reply(who, "%s is retired; %s%s", other.name,

@@ -17,14 +17,17 @@
 
 /* "1. Rocky (alice) 3-1-0 gold 9; 2. ..." of the first `max` fighters of
  * v[0..n) (the season's records), with "; ..." when there are more. */
-static void table_text(const struct db_fighter *v, int n, int max, struct str *out)
+static void table_text(const struct game *g, const struct db_fighter *v, int n, int max,
+                       struct str *out)
 {
     int shown = 0;
+    char owner[GAME_WHO_MAX];
 
     for (int i = 0; i < n && shown < max; i++, shown++)
         str_add(out, "%s%d. %s (%s) %d-%d-%d gold %d%s", i ? "; " : "", i + 1, v[i].name,
-                v[i].owner, v[i].season_wins, v[i].season_losses, v[i].season_draws,
-                v[i].gold_record, v[i].paused ? " (paused)" : "");
+                game_owner_name(g, &v[i], owner, sizeof(owner)), v[i].season_wins,
+                v[i].season_losses, v[i].season_draws, v[i].gold_record,
+                v[i].paused ? " (paused)" : "");
     if (shown < n)
         str_cat(out, "; ...");
 }
@@ -66,7 +69,7 @@ static int league_line(struct game *g, const struct game_caller *who, enum rules
     if (standings_read(g, who, rules, league, &v, &m) != 0)
         return -1;
     str_init_fixed(&s, text, sizeof(text));
-    table_text(v, m, STANDINGS_LONG, &s);
+    table_text(g, v, m, STANDINGS_LONG, &s);
     free(v);
     if (m > 0)
         game_reply(who, "%s (%s): %s%s", lname, rname, text,
@@ -105,7 +108,7 @@ static int rules_line(struct game *g, const struct game_caller *who, enum rules 
             return -1;
         if (m > 0) {
             str_add(&s, "%s%s: ", s.len ? " | " : "", league_name((enum league)l));
-            table_text(v, m, STANDINGS_TOP, &s);
+            table_text(g, v, m, STANDINGS_TOP, &s);
         }
         free(v);
     }

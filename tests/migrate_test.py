@@ -267,7 +267,11 @@ def main():
         # The rows the bot writes that webgen does not: every table holds some.
         with sqlite3.connect(db_main) as c:
             c.execute("INSERT INTO meta (key, value) VALUES ('id', ?)", ("0123456789abcdef" * 2,))
-            c.execute("INSERT INTO burnt_passwords VALUES ('alice', 'hash''s \"quoted\"', 1)")
+            c.execute("INSERT INTO burnt_passwords (key, hash, burnt) VALUES ('alice', 'hash''s \"quoted\"', 1)")
+            # Migration 18: accounts, burnt passwords and bouts of a network.
+            c.execute("INSERT INTO burnt_passwords (key, hash, burnt, network) VALUES ('alice', 'h', 2, 'libera')")
+            c.execute("UPDATE accounts SET network = 'libera' WHERE id = (SELECT min(id) FROM accounts)")
+            c.execute("UPDATE bouts SET network = 'oftc' WHERE id = (SELECT max(id) FROM bouts)")
             c.execute("INSERT INTO channels VALUES ('#ringside', 'alice', 1790000000)")
             c.execute("INSERT INTO channels VALUES ('#élan', '', 0)")
             c.execute("INSERT INTO turns_begun VALUES ('boxing', 1790000100)")

@@ -52,5 +52,9 @@ Suite *sql_suite(void);
 /* pgconv (issue 29): db/'s SQL in portable forms */
 Suite *portable_suite(void);
 Suite *lease_suite(void); /* pgfail (issue 29) */
+/* pgnet (issue 29): accounts and bouts per network, migration 18 */
+Suite *network_suite(void);
+Suite *netgame_suite(void);
+Suite *netcmd_suite(void);
 
 #endif
