@@ -13,7 +13,9 @@ nothing else goes to stdout (diagnostics go to stderr):
       10 players, 5 boxing bouts at once in one channel (each challenge
       accepted as soon as the channel hears of it), every player answering
       each private prompt ("Bout #N, round R of M: your orders ...") the
-      moment it arrives. Per round of each bout: the arrival in the channel
+      moment it arrives, and round 1's as soon as the channel hears the
+      bout's start naming him ("Bout #N is on. Round 1 of M: wp0 (Rocky)
+      and wp1 (Apollo), your orders ..."). Per round of each bout: the arrival in the channel
       of the round's last commentary line (the result's, after the last
       round) minus the time the later of the round's two orders was sent;
       the median over all rounds.
@@ -34,14 +36,18 @@ nothing else goes to stdout (diagnostics go to stderr):
       of its two prompts for round r+1 minus that of the later of its two
       for round r; the median over all of them.
   wire.lines_per_bout_round  lines
-      from the same run: the lines counted below (the bot's PRIVMSGs and
-      NOTICEs from the first challenge on) over the rounds fought.
+      from the same run: the lines counted below over the rounds fought.
   wire.bouts_per_hour_at_1_line_s  bouts/h
       from the same run: 3600 / (lines the bot sent / bouts): the lines are
-      every PRIVMSG and NOTICE any client of the run received from the bot
-      from the first challenge until the bot falls silent (a channel line
-      counted once, a private line per recipient; the accounts and fighters
-      made before the first challenge are not counted), the bouts the five.
+      every line the bot wrote to the server from the first challenge until
+      it fell silent for 2 s, whatever its command: PRIVMSGs and NOTICEs
+      (a channel message once, a private one per recipient) and its
+      delivery markers (PING :rsN), which ngircd counts like any line and no
+      client sees. A relay between the bot and ngircd (Tap) notes them. The
+      accounts and fighters made before the first challenge are not
+      counted (the relay falls silent before it), the bouts are the five;
+      stderr says how many lines of each command, and what the messages
+      were (challenges, starts, rounds, prompts, ends).
       Bout length: boxing, 4 rounds (3 with WIRE_BENCH_QUICK=1), gentle
       orders so that the bouts go the distance (a stoppage would end one
       sooner: the rounds fought are on stderr).
@@ -90,7 +96,7 @@ Found without depending on the bot's wording:
     round's commentary in the channel (the bot says the end there to a
     player who is in the channel, and nothing privately).
   - bouts, challenges, rounds fought, the end of a bout: the database.
-What is matched by its words: the prompt (above), the bystander's reply
+What is matched by its words: the prompt and the start's call (above), the bystander's reply
 ("bystander: Ringside ..."), and the replies to register, create and plan.
 
 Exit status 0 when every figure was measured; 1 when a scenario did not
