@@ -371,7 +371,7 @@ def start_bout(env, a, b, w, gate, rounds=3):
     start = len(w.lines)
     b.cmd("accept", CHANNEL)
     wait_chan(w, r"^Bout #%d is on\. Round 1 of %d: %s \(%s\) and %s \(%s\), your orders \(e\.g\. "
-              r"5H/8!/7 \(inside\)\) within 2 minutes; send them to me in private\." %
+              r"5H/8!/7 \(inside\)\) within \d+ (?:seconds|minutes); send them to me in private\." %
               (bout_id, rounds, a.nick, a.fighter, b.nick, b.fighter), start, timeout=TIMEOUT + 20)
     check(env.bout(bout_id)["state"] == "live", "bout %d is not live after accept" % bout_id)
     return bout_id
