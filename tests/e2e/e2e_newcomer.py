@@ -73,20 +73,26 @@ from e2e_bouts import (AFTERMATH, FOUGHT, PROMPT, STORED, UNASKED, BoutEnv, Told
 BOT = e2e.BOT_NICK
 
 
-def wait_turn_at(env, c, regex, fighter, start=0, timeout=TIMEOUT):
+def wait_turn_at(env, c, regex, fighter, start=0, timeout=TIMEOUT, call=None):
     """(index, message): the bot's first private message to `c` from `start`
     matching regex, or the end of his bout in the channel (its records
     line) when nothing is due privately: he is in the channel and his
     fighter has no training points to spend (game/bout.c over_private; the
-    points are stored before the end is said)."""
+    points are stored before the end is said); with `call` (a bout's
+    number), also that bout's start in the channel naming him (it asks him
+    for round 1 there)."""
     rx = re.compile(regex)
     ended = re.compile(r"Records now: .*\b%s \d+-\d+-\d+" % re.escape(fighter))
+    called = re.compile(r"^Bout #%s is on\. Round 1 of \d+: (.* and )?%s \(%s\)(, | and )" %
+                        (call, re.escape(c.nick), re.escape(fighter)))
 
     def pred(m):
         if not c.from_bot(m):
             return False
         if m.target.lower() == c.nick.lower():
             return bool(rx.search(m.text))
+        if call and m.target.lower() == CHANNEL.lower() and called.search(m.text):
+            return True
         if m.target.lower() != CHANNEL.lower() or not ended.search(m.text):
             return False
         f = env.fighter(fighter)
@@ -528,7 +534,7 @@ def play_fast(env, players, bout_id, rounds, orders, starts, fighters):
             for r in range(1, rounds + 1):
                 i, m = wait_turn_at(env, c, r"^Bout #%d(, round %d of |: .*\. It is over|"
                                     r" is over)" % (bout_id, r), fighters[k], pos,
-                                    timeout=TIMEOUT * 3)
+                                    timeout=TIMEOUT * 3, call=bout_id if r == 1 else None)
                 if " is over, and " in m.text or in_channel_end(m.text):
                     out["over"] = (i, m.text)
                     return
@@ -588,9 +594,8 @@ def fast_bout(env, rules, nicks, creates, fighters, orders, rounds, args):
           (bout_id, env.bout(bout_id)["rounds"], rounds))
     results = play_fast(env, players, bout_id, rounds, orders, starts, fighters)
     took = time.monotonic() - t0
-    # Where the watcher's channel has the tape (one message): rounds from there.
-    wpos = index_of(w, wait_chan(w, r"^Bout #%d, .* vs %s \(" % (bout_id, fighters[1]), wstart),
-                    wstart) + 1
+    # Where the watcher's channel has the start (one message): rounds from there.
+    wpos = index_of(w, wait_chan(w, r"^Bout #%d is on\. " % bout_id, wstart), wstart) + 1
 
     # Nobody was ever told he is limited or ignored (play_fast); every order
     # was taken, each acknowledged once: each round, the first player's

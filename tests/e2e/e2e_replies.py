@@ -84,8 +84,9 @@ def s_nobody(env):
     ben = player(env, "rp_ben", "create Ben str=13 spd=14 agl=12 tgh=11 hgt=10")
     start = len(ann.lines)
     ann.cmd("challenge rp_ben rounds=3", CHANNEL)
-    m = e2e_bouts.wait_chan(ann, r"^rp_ann challenges rp_ben: .*\(bout #(\d+)\)", start)
-    bout = int(re.search(r"\(bout #(\d+)\)", m.text).group(1))
+    m = e2e_bouts.wait_chan(ann, r"^rp_ann challenges rp_ben to bout #(\d+), boxing, 3 rounds: ",
+                            start)
+    bout = int(re.search(r" to bout #(\d+), ", m.text).group(1))
     exact(ann, "score #%d" % bout, "bout #%d has not started: rp_ben has not accepted the "
           "challenge yet" % bout, CHANNEL)
     ben.cmd("decline", CHANNEL)
