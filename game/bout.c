@@ -1907,10 +1907,10 @@ static void tape_add(const struct game *g, const struct live *lv, struct str *t,
     int n = render_tape(lv->corner, lv->rec.rules, lv->rec.rounds, lv->rec.id, tape, 3);
 
     for (int i = 0; i < n; i++) {
+        decorate(g, lv, tape[i], 0); /* in place, within its RENDER_LINE_MAX */
         const char *p = tape[i];
         if (i == 0 && corners && strstr(p, ": "))
             p = strstr(p, ": ") + 2;
-        decorate(g, lv, tape[i] + (p - tape[i]), 0);
         str_add(t, "%s%s", i ? " " : "", p);
     }
 }
