@@ -13,7 +13,9 @@ nothing else goes to stdout (diagnostics go to stderr):
       10 players, 5 boxing bouts at once in one channel (each challenge
       accepted as soon as the channel hears of it), every player answering
       each private prompt ("Bout #N, round R of M: your orders ...") the
-      moment it arrives. Per round of each bout: the arrival in the channel
+      moment it arrives, and round 1's as soon as the channel hears the
+      bout's start naming him ("Bout #N is on. Round 1 of M: wp0 (Rocky)
+      and wp1 (Apollo), your orders ..."). Per round of each bout: the arrival in the channel
       of the round's last commentary line (the result's, after the last
       round) minus the time the later of the round's two orders was sent;
       the median over all rounds.
@@ -34,14 +36,18 @@ nothing else goes to stdout (diagnostics go to stderr):
       of its two prompts for round r+1 minus that of the later of its two
       for round r; the median over all of them.
   wire.lines_per_bout_round  lines
-      from the same run: the lines counted below (the bot's PRIVMSGs and
-      NOTICEs from the first challenge on) over the rounds fought.
+      from the same run: the lines counted below over the rounds fought.
   wire.bouts_per_hour_at_1_line_s  bouts/h
       from the same run: 3600 / (lines the bot sent / bouts): the lines are
-      every PRIVMSG and NOTICE any client of the run received from the bot
-      from the first challenge until the bot falls silent (a channel line
-      counted once, a private line per recipient; the accounts and fighters
-      made before the first challenge are not counted), the bouts the five.
+      every line the bot wrote to the server from the first challenge until
+      it fell silent for 2 s, whatever its command: PRIVMSGs and NOTICEs
+      (a channel message once, a private one per recipient) and its
+      delivery markers (PING :rsN), which ngircd counts like any line and no
+      client sees. A relay between the bot and ngircd (Tap) notes them. The
+      accounts and fighters made before the first challenge are not
+      counted (the relay falls silent before it), the bouts are the five;
+      stderr says how many lines of each command, and what the messages
+      were (challenges, starts, rounds, prompts, ends).
       Bout length: boxing, 4 rounds (3 with WIRE_BENCH_QUICK=1), gentle
       orders so that the bouts go the distance (a stoppage would end one
       sooner: the rounds fought are on stderr).
@@ -90,7 +96,7 @@ Found without depending on the bot's wording:
     round's commentary in the channel (the bot says the end there to a
     player who is in the channel, and nothing privately).
   - bouts, challenges, rounds fought, the end of a bout: the database.
-What is matched by its words: the prompt (above), the bystander's reply
+What is matched by its words: the prompt and the start's call (above), the bystander's reply
 ("bystander: Ringside ..."), and the replies to register, create and plan.
 
 Exit status 0 when every figure was measured; 1 when a scenario did not
@@ -115,6 +121,7 @@ import os
 import re
 import shutil
 import signal
+import socket
 import sqlite3
 import statistics
 import subprocess
@@ -154,6 +161,9 @@ WAIT = 300.0
 # underline, reverse, strike, monospace.
 FORMATTING = re.compile(r"\x03(\d{1,2}(,\d{1,2})?)?|[\x02\x0f\x11\x16\x1d\x1e\x1f]")
 PROMPT = re.compile(r"Bout #(\d+), round (\d+) of (\d+)\b.*\byour orders")
+# The start of a challenged bout, in the channel: "Bout #3 is on. Round 1
+# of 4: wp4 (Tyson) and wp5 (Holmes), your orders ...".
+CALL = re.compile(r"Bout #(\d+) is on\. Round (\d+) of (\d+): (.*?), your orders")
 
 # Sheets (60 points each) and gentle orders: the bouts go the distance.
 SHEETS = [
@@ -186,6 +196,23 @@ def squash(text):
     """Text as compared: no formatting, no whitespace at all (a message cut
     at a space loses the space; one cut inside a word never had one)."""
     return re.sub(r"\s+", "", plain(text))
+
+
+def prompt_of(c, m):
+    """(bout, round) when m asks c for his orders: a private prompt, or the
+    channel's call at a bout's start naming him; else None."""
+    if not from_bot(m):
+        return None
+    t = plain(m.text)
+    if m.target.lower() == c.nick.lower():
+        p = PROMPT.search(t)
+    elif m.target.lower() == CHANNEL.lower():
+        p = CALL.search(t)
+        if p and not re.search(r"(?<![\w-])%s(?![\w-])" % re.escape(c.nick), p.group(4)):
+            p = None
+    else:
+        p = None
+    return (int(p.group(1)), int(p.group(2))) if p else None
 
 
 def ack_of(c, order, rnd):
@@ -221,21 +248,106 @@ def private_msgs(c, since=0.0):
             m.t >= since]
 
 
+class Tap:
+    """A loopback relay between the bot and the server that notes every line
+    the bot writes (its arrival time and command): what the bot puts on the
+    wire, delivery markers (PING) included, which no client sees."""
+
+    def __init__(self, upstream):
+        self.upstream = upstream
+        self.lock = threading.Lock()
+        self.sent = []  # (time.monotonic(), COMMAND, line) for each line of the bot
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.port = e2e.free_port()
+        self.sock.bind(("127.0.0.1", self.port))
+        self.sock.listen(4)
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self):
+        while True:
+            try:
+                down, _ = self.sock.accept()
+                up = socket.create_connection(("127.0.0.1", self.upstream), timeout=10)
+                up.settimeout(None)
+            except OSError:
+                return
+            threading.Thread(target=self._pump, args=(down, up, True), daemon=True).start()
+            threading.Thread(target=self._pump, args=(up, down, False), daemon=True).start()
+
+    def _pump(self, src, dst, from_bot):
+        buf = b""
+        try:
+            while True:
+                data = src.recv(65536)
+                if not data:
+                    break
+                if from_bot:
+                    t = time.monotonic()
+                    buf += data
+                    *lines, buf = buf.split(b"\n")
+                    with self.lock:
+                        self.sent.extend((t, command_of(x), x) for x in lines)
+                dst.sendall(data)
+        except OSError:
+            pass
+        for s in (src, dst):
+            try:
+                s.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    def lines(self, t0, t1):
+        """The bot's lines written from t0 to t1: (time, COMMAND, raw)."""
+        with self.lock:
+            return [x for x in self.sent if t0 <= x[0] <= t1]
+
+    def close(self):
+        self.sock.close()
+
+
+def command_of(raw):
+    """The command of an IRC line as bytes: past its tags and prefix."""
+    words = raw.decode("utf-8", "replace").strip().split(" ")
+    while words and words[0][:1] in ("@", ":"):
+        words = words[1:]
+    return words[0].upper() if words else ""
+
+
 class WireEnv(e2e.Env):
     """e2e's Env (ngircd as e2e.py configures it, default flood limits; the
     bot with an empty [flood]: its defaults), with the simulator on a copy of
-    the database."""
+    the database. The bot reaches the server through a Tap, which counts
+    what it writes."""
 
     def __init__(self, bot_path, sim_path, name):
         super().__init__(bot_path, "ngircd")
         self.sim_path = os.path.abspath(sim_path)
         self.name = name
         self.flood = ""
+        self.tap = None
+
+    def start_server(self):
+        super().start_server()
+        if self.tap:
+            self.tap.close()
+        self.tap = Tap(self.port)
+
+    def cleanup(self):
+        if self.tap:
+            self.tap.close()
+        super().cleanup()
 
     def write_bot_config(self, channels=(CHANNEL,), extra=""):
         super().write_bot_config(channels, extra)
         with open(self.bot_conf) as f:
             text = f.read()
+        # The bot goes through the tap; the clients straight to the server.
+        check(text.count("\nport = %d\n" % self.port) == 1, "no port line in the bot's "
+              "configuration", text)
+        text = text.replace("\nport = %d\n" % self.port, "\nport = %d\n" % self.tap.port)
+        with open(self.bot_conf, "w") as f:
+            f.write(text)
         flood = text[text.index("[flood]") + len("[flood]"):].split("[", 1)[0] \
             if "[flood]" in text else ""
         check(not re.search(r"^\s*\w", flood, re.M),
@@ -308,6 +420,16 @@ def quiet(clients, secs):
     def last():
         return max([m.t for c in clients for m in lines_of(c) if from_bot(m)] or [0])
     wait_for(lambda: time.monotonic() - last() >= secs, "the bot to fall silent")
+    return last()
+
+
+def tap_quiet(env, secs):
+    """Waits until the bot has written nothing to the server for secs;
+    returns when it wrote its last line."""
+    def last():
+        with env.tap.lock:
+            return env.tap.sent[-1][0] if env.tap.sent else 0.0
+    wait_for(lambda: time.monotonic() - last() >= secs, "the bot to stop writing")
     return last()
 
 
@@ -420,17 +542,14 @@ def s_five_bouts(env):
         answered = 0
 
         def is_prompt(m):
-            if not (from_bot(m) and m.target.lower() == c.nick.lower()):
-                return False
-            p = PROMPT.search(plain(m.text))
-            return bool(p) and int(p.group(2)) > answered
+            p = prompt_of(c, m)
+            return bool(p) and p[1] > answered
         try:
             while not stop.is_set() and answered < rounds:
                 m = c.wait(is_prompt, "a prompt", timeout=1.0, start=pos, fail=False)
                 if m is None:
                     continue
-                p = PROMPT.search(plain(m.text))
-                bout, rnd = int(p.group(1)), int(p.group(2))
+                bout, rnd = prompt_of(c, m)
                 c.pace()
                 t = time.monotonic()
                 c.raw("PRIVMSG %s :%s" % (e2e.BOT_NICK, orders[(rnd - 1) % len(orders)]))
@@ -442,6 +561,9 @@ def s_five_bouts(env):
         except Exception as e:
             errors.append("%s: %s" % (c.nick, e))
 
+    # What the setup's replies cost is not counted: the tap falls silent
+    # before the first challenge.
+    tap_quiet(env, 2.0)
     t_first = time.monotonic()
     pairs = [(players[2 * k], players[2 * k + 1]) for k in range(BOUTS)]
     threads = []
@@ -552,13 +674,27 @@ def s_five_bouts(env):
     check(waits, "no prompt after a round (bouts of one round?)")
     chan = [m for m in channel_msgs(watch, t_first) if m.t <= t_end]
     priv = sum(len([m for m in private_msgs(c, t_first) if m.t <= t_end]) for c in everyone)
-    lines = len(chan) + priv
+    # What went on the wire: every line the bot wrote from the first
+    # challenge until it fell silent (a delivery marker after its last
+    # message included), whatever its command.
+    wire = env.tap.lines(t_first, tap_quiet(env, 2.0))
+    lines = len(wire)
+    said = len([x for x in wire if x[1] in ("PRIVMSG", "NOTICE")])
+    check(said >= len(chan) + priv, "the tap saw %d messages from the bot, the clients %d" %
+          (said, len(chan) + priv))
+    commands = {}
+    for x in wire:
+        commands[x[1]] = commands.get(x[1], 0) + 1
     fought = [env.bout_row(b)["round"] for b in bouts]
     # What the lines were, for stderr: the channel's rounds (tagged or not)
     # and the rest; private prompts, ends of bouts, and the rest.
-    kinds = {"rounds": 0, "channel, other": 0, "prompts": 0, "ends": 0, "private, other": 0}
+    kinds = {"rounds": 0, "challenges": 0, "starts": 0, "channel, other": 0, "prompts": 0,
+             "ends": 0, "private, other": 0}
     for m in chan:
-        kinds["rounds" if re.match(r"(\[#\d+\] )?Round \d", plain(m.text)) else
+        t = plain(m.text)
+        kinds["rounds" if re.match(r"(\[#\d+\] )?Round \d", t) else
+              "challenges" if re.match(r"\S+ challenges ", t) else
+              "starts" if re.match(r"Bout #\d+(, boxing, \d+ rounds:| is on\.)", t) else
               "channel, other"] += 1
     for c in everyone:
         for m in private_msgs(c, t_first):
@@ -569,7 +705,9 @@ def s_five_bouts(env):
     if VERBOSE:  # the wire as the players saw it: what each line was
         seen = [(m.t, CHANNEL, m.text) for m in chan] + \
             [(m.t, c.nick, m.text) for c in everyone for m in private_msgs(c, t_first)
-             if m.t <= t_end]
+             if m.t <= t_end] + \
+            [(t, "(wire)", raw.decode("utf-8", "replace").strip()) for t, cmd, raw in wire
+             if cmd not in ("PRIVMSG", "NOTICE")]
         for t, where, text in sorted(seen):
             log("  %7.2f %-9s %s" % (t - t_first, where, plain(text)[:150]))
     # A bout's round cycle: from the later of its two prompts for round r
@@ -584,11 +722,13 @@ def s_five_bouts(env):
             r += 1
     check(cycles, "no bout asked for a second round")
     log("five bouts: %d bouts of %s rounds fought (of %d): %d rounds; %d lines from the bot "
-        "(%d in the channel, %d private) in %.0f s from the first challenge (bouts over after "
+        "on the wire (%s; %d in the channel, %d private) in %.0f s from the first challenge "
+        "(bouts over after "
         "%.0f s); lag median %.1f s, max %.1f s; %d rounds with the next prompt first; "
         "prompts %.1f s (median) and %.1f s (max) after their round; round cycle %.1f s "
         "(median), %.1f s (max); %.2f lines a bout-round (%s)" %
-        (len(bouts), "/".join(map(str, fought)), rounds, len(lags), lines, len(chan), priv,
+        (len(bouts), "/".join(map(str, fought)), rounds, len(lags), lines,
+         ", ".join("%d %s" % (n, k) for k, n in sorted(commands.items())), len(chan), priv,
          t_end - t_first, t_over - t_first, statistics.median(lags), max(lags), before,
          statistics.median(waits), max(waits), statistics.median(cycles), max(cycles),
          lines / sum(fought), ", ".join("%d %s" % (n, k) for k, n in kinds.items())))
@@ -699,8 +839,7 @@ def s_report(env):
     pos = [len(a.lines), len(b.lines)]
     b.cmd("accept", CHANNEL)
     for c, p in zip((a, b), pos):
-        c.wait(lambda m: from_bot(m) and m.target.lower() == c.nick.lower() and
-               PROMPT.search(plain(m.text)), "%s's round 1 prompt" % c.nick, start=p)
+        c.wait(lambda m: prompt_of(c, m), "%s's round 1 prompt" % c.nick, start=p)
     log("report: league bout #%d, %d rounds, report of %d lines; live bout started" %
         (bout_id, rnd, total))
 

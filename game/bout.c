@@ -1746,6 +1746,8 @@ static struct live *my_live(struct game *g, const struct game_caller *who, int64
 
 /* ------------------------------------------------------------ commands */
 
+static void tape_add(const struct game *g, const struct live *lv, struct str *t, int corners);
+
 int game_challenge(struct game *g, const struct game_caller *who, int64_t opp_id,
                    const char *opp_name, enum rules rules, int rounds, const char *with,
                    const char *vs)
@@ -1808,12 +1810,18 @@ int game_challenge(struct game *g, const struct game_caller *who, int64_t opp_id
     }
     live_table_add(g, lv); /* room: counted above */
     game_log(g, GAME_LOG_INFO, "bout %lld: %s challenges %s", (long long)rec.id, who->account, opp);
+    /* The tale of the tape goes with the challenge (the sheets do not
+     * change before the bout: a busy fighter neither trains nor is set),
+     * so that the start is one line, with the round 1 orders asked. */
+    struct str t;
+    str_init(&t);
+    tape_add(g, lv, &t, 1);
     game_say(g, GAME_LIVE, who->channel,
-             "%s challenges %s: %s vs %s, %s, %d rounds (bout #%lld). %s: say %saccept or "
-             "%sdecline within %s.",
-             who->account, opp, mine.name, theirs.name, rules_name(rules), rounds,
-             (long long)rec.id, opp, g->cfg.prefix, g->cfg.prefix,
-             DURATION(g->cfg.challenge_timeout));
+             "%s challenges %s to bout #%lld, %s, %d rounds: %s. %s: say %saccept or %sdecline "
+             "within %s.",
+             who->account, opp, (long long)rec.id, rules_name(rules), rounds, t.p, opp,
+             g->cfg.prefix, g->cfg.prefix, DURATION(g->cfg.challenge_timeout));
+    str_free(&t);
     clock_start(g, lv, g->cfg.challenge_timeout);
     return 0;
 }
@@ -1861,7 +1869,7 @@ static struct live *my_challenge(struct game *g, const struct game_caller *who, 
     return count == 1 ? found : NULL;
 }
 
-static void bout_go(struct game *g, struct live *lv);
+static void bout_go(struct game *g, struct live *lv, int called);
 
 static int accept(struct game *g, const struct game_caller *who, struct live *lv)
 {
@@ -1885,12 +1893,77 @@ static int accept(struct game *g, const struct game_caller *who, struct live *lv
         return -1;
     }
     lv->rec = rec;
-    bout_go(g, lv);
+    bout_go(g, lv, 1);
     return 0;
 }
 
-/* A bout stored live begins: its clock, the tale of the tape, prompts. */
-static void bout_go(struct game *g, struct live *lv)
+/* The tale of the tape of lv into *t: its lines a space apart, formatted
+ * for the channel. `corners`: only the two corners ("Rocky (alice) STR 14
+ * ... vs Apollo (bob) ..."), without the tape's "Bout #1, boxing, 3
+ * rounds: " before them. */
+static void tape_add(const struct game *g, const struct live *lv, struct str *t, int corners)
+{
+    char tape[3][RENDER_LINE_MAX];
+    int n = render_tape(lv->corner, lv->rec.rules, lv->rec.rounds, lv->rec.id, tape, 3);
+
+    for (int i = 0; i < n; i++) {
+        decorate(g, lv, tape[i], 0); /* in place, within its RENDER_LINE_MAX */
+        const char *p = tape[i];
+        if (i == 0 && corners && strstr(p, ": "))
+            p = strstr(p, ": ") + 2;
+        str_add(t, "%s%s", i ? " " : "", p);
+    }
+}
+
+/* 1 if the player of side s of lv is in lv's channel now (io.hears). */
+static int hears_channel(const struct game *g, const struct live *lv, int s)
+{
+    return g->io.hears && g->io.hears(g->io.ctx, lv->rec.channel, player_nick(g, &lv->f[s]));
+}
+
+/* The start of a bout whose tape went with its challenge: one channel
+ * line says it is on and, to the players who are there, asks for their
+ * round 1 orders (with the first sentence of the order help when it is
+ * the first bout of its ruleset for one of them); a player who is not
+ * there is asked privately, as at any start. */
+static void bout_call(struct game *g, struct live *lv)
+{
+    const struct grammar *gr = grammar_get(lv->rec.rules);
+    int heard[SIDES], help = 0;
+    char first[RENDER_LINE_MAX];
+    struct str who, t;
+
+    str_init(&who);
+    for (int s = 0; s < SIDES; s++) {
+        heard[s] = !auto_rounds(lv) && hears_channel(g, lv, s);
+        if (!heard[s])
+            continue;
+        str_add(&who, "%s%s (%s)", who.len ? " and " : "", player_nick(g, &lv->f[s]),
+                lv->f[s].name);
+        help |= gr->order_help && !fought_before(g, lv, s);
+    }
+    str_init(&t);
+    str_add(&t, "Bout #%lld is on", (long long)lv->rec.id);
+    if (auto_rounds(lv))
+        str_add(&t, ": the duel fights itself, a round every %s", DURATION(auto_seconds(g)));
+    str_ch(&t, '.');
+    if (who.len)
+        str_add(&t,
+                " Round 1 of %d: %s, your orders (e.g. %s) within %s; send them to me in "
+                "private.%s%s",
+                lv->rec.rounds, who.p, gr->order_example, DURATION(g->cfg.order_timeout),
+                help ? " " : "", help ? help_first(gr->order_help, first, sizeof(first)) : "");
+    say_about(g, GAME_ROUND, lv->rec.channel, lv->rec.id, 1, "%s", t.p);
+    str_free(&t);
+    str_free(&who);
+    for (int s = 0; s < SIDES; s++)
+        if (!heard[s] && !auto_rounds(lv))
+            ask_orders(g, lv, s, "send them here, in private");
+}
+
+/* A bout stored live begins: its clock, the tale of the tape (`called`:
+ * it went with the challenge, and bout_call says the start), prompts. */
+static void bout_go(struct game *g, struct live *lv, int called)
 {
     const struct db_bout rec = lv->rec;
 
@@ -1898,18 +1971,16 @@ static void bout_go(struct game *g, struct live *lv)
     lv->digest = 0;
     game_log(g, GAME_LOG_INFO, "bout %lld starts", (long long)rec.id);
 
-    /* The tale of the tape: one message (its lines a space apart). */
-    char tape[3][RENDER_LINE_MAX];
-    int n = render_tape(lv->corner, rec.rules, rec.rounds, rec.id, tape, 3);
-    struct str t;
-    str_init(&t);
-    for (int i = 0; i < n; i++) {
-        decorate(g, lv, tape[i], 0);
-        str_add(&t, "%s%s", i ? " " : "", tape[i]);
+    if (called) {
+        bout_call(g, lv);
+    } else { /* the tale of the tape: one message */
+        struct str t;
+        str_init(&t);
+        tape_add(g, lv, &t, 0);
+        if (t.len > 0)
+            game_say(g, GAME_LIVE, rec.channel, "%s", t.p);
+        str_free(&t);
     }
-    if (n > 0)
-        game_say(g, GAME_LIVE, rec.channel, "%s", t.p);
-    str_free(&t);
     if (auto_rounds(lv)) {
         for (int s = 0; s < SIDES; s++)
             game_say(g, GAME_LIVE, player_nick(g, &lv->f[s]),
@@ -1920,7 +1991,7 @@ static void bout_go(struct game *g, struct live *lv)
         clock_start(g, lv, auto_seconds(g));
         return;
     }
-    for (int s = 0; s < SIDES; s++)
+    for (int s = 0; s < SIDES && !called; s++)
         ask_orders(g, lv, s, "send them here, in private");
     clock_start(g, lv, g->cfg.order_timeout);
 }
@@ -1960,7 +2031,7 @@ int64_t bout_start_direct(struct game *g, const char *channel, enum rules rules,
         return 0;
     }
     live_table_add(g, lv); /* room: counted above */
-    bout_go(g, lv);
+    bout_go(g, lv, 0);
     return rec.id;
 }
 

@@ -163,22 +163,23 @@ START_TEST(test_whole_boxing_bout)
 {
     player("alice", "create Rocky str=14 spd=12 agl=11 tgh=12 hgt=11");
     player("bob", "create Apollo str=13 spd=14 agl=12 tgh=11 hgt=10");
+    /* The tale of the tape goes with the challenge. */
     const char *out = run("alice", 1, "!challenge bob");
-    HAS(out, "alice challenges bob: Rocky vs Apollo, boxing, 3 rounds (bout #1)");
+    HAS(out, "PRIVMSG #ringside :alice challenges bob to bout #1, boxing, 3 rounds: Rocky (alice) "
+             "STR 14 SPD 12 AGL 11 TGH 12 HGT 11, 0-0-0 vs Apollo (bob) STR 13 SPD 14 AGL 12 "
+             "TGH 11 HGT 10, 0-0-0. bob: say !accept or !decline within 5 minutes.\n");
+    ck_assert_int_eq(lines_to(out, "#ringside"), 1);
     out = run("bob", 1, "!accept");
-    HAS(out, "PRIVMSG #ringside :Bout #1, boxing, 3 rounds: Rocky (alice)");
-    HAS(out, "PRIVMSG alice :Bout #1, round 1 of 3");
-    HAS(out, "PRIVMSG bob :Bout #1, round 1 of 3");
-    /* Their first bout: the order line explained, in the prompt. */
-    /* Its first sentence, and where the rest is: the prompt is one line
-     * on the wire (the line ends where the text does). */
-    HAS(out, "PRIVMSG alice :Bout #1, round 1 of 3: your orders for Rocky (e.g. 5H/8!/7 (inside)) "
-             "within 2 minutes; send them here, in private. Boxing orders are AGG/POW/DEF, e.g. "
-             "5H/8!/7 (inside): AGG is how many punches you throw (8 for each point), POW how "
-             "hard they are, DEF how well you guard; each is at least 1 and AGG+POW+DEF is at "
-             "most 20. The rest: help order.\n");
-    HAS(out, "PRIVMSG bob :Bout #1, round 1 of 3: your orders for Apollo (e.g. 5H/8!/7 (inside)) "
-             "within 2 minutes; send them here, in private. Boxing orders are AGG/POW/DEF");
+    /* Both are in the channel: the start asks them for their round 1
+     * orders there, in one message; their first bout, so with the order
+     * line explained (its first sentence, and where the rest is: the line
+     * ends where the text does). Nothing private. */
+    ck_assert_str_eq(out, "PRIVMSG #ringside :Bout #1 is on. Round 1 of 3: alice (Rocky) and bob "
+                          "(Apollo), your orders (e.g. 5H/8!/7 (inside)) within 2 minutes; send "
+                          "them to me in private. Boxing orders are AGG/POW/DEF, e.g. 5H/8!/7 "
+                          "(inside): AGG is how many punches you throw (8 for each point), POW "
+                          "how hard they are, DEF how well you guard; each is at least 1 and "
+                          "AGG+POW+DEF is at most 20. The rest: help order.\n");
     for (int r = 1; r <= 3; r++) {
         out = run("alice", 0, "5/5/10 (ring)");
         HAS(out, "orders stored for Rocky: 5/5/10 (ring)");
@@ -600,10 +601,12 @@ START_TEST(test_formatting)
     player("alice", "create Rocky str=14 spd=12 agl=11 tgh=12 hgt=11");
     player("bob", "create Apollo str=13 spd=14 agl=12 tgh=11 hgt=10");
     raw_lines = 1;
-    run("alice", 1, "!challenge bob");
-    const char *out = run("bob", 1, "!accept");
-    HAS(out, "PRIVMSG #ringside :Bout #1, boxing, 3 rounds: \002Rocky\002 (alice) STR 14");
-    HAS(out, "0-0-0 vs \002Apollo\002 (bob) "); /* the tape: one message */
+    const char *out = run("alice", 1, "!challenge bob");
+    /* The tape, with the challenge: one message. */
+    HAS(out, "PRIVMSG #ringside :alice challenges bob to bout #1, boxing, 3 rounds: "
+             "\002Rocky\002 (alice) STR 14");
+    HAS(out, "0-0-0 vs \002Apollo\002 (bob) STR 13");
+    run("bob", 1, "!accept");
     for (int r = 0; r < 3; r++) {
         run("alice", 0, "5/5/10");
         out = run("bob", 0, "5/5/10");
@@ -613,9 +616,9 @@ START_TEST(test_formatting)
     /* colours = no: bold only. */
     bot.cfg.colours = 0;
     sync_config();
-    run("alice", 1, "!challenge bob");
-    out = run("bob", 1, "!accept");
+    out = run("alice", 1, "!challenge bob");
     HAS(out, "\002Rocky\002 (alice)");
+    run("bob", 1, "!accept");
     for (int r = 0; r < 3; r++) {
         run("alice", 0, "5/5/10");
         out = run("bob", 0, "5/5/10");
@@ -641,12 +644,12 @@ START_TEST(test_formatting)
      * (said again at a reconnection, before the channel's modes came): it
      * leaves plain. */
     bot.chan_plain[0] = 0;
-    run("alice", 1, "!challenge bob");
     bot.now += 3;
-    cmd_dispatch(&bot, "bob", "#ringside", "!accept");
+    cmd_dispatch(&bot, "alice", "#ringside", "!challenge bob");
     bot.chan_plain[0] = 1;
     out = flush();
-    HAS(out, "PRIVMSG #ringside :Bout #4, boxing, 3 rounds: Rocky (alice) STR 14");
+    HAS(out, "PRIVMSG #ringside :alice challenges bob to bout #4, boxing, 3 rounds: Rocky (alice) "
+             "STR 14");
     ck_assert_ptr_null(strchr(out, '\002'));
     bot.chan_plain[0] = 0;
     raw_lines = 0;
@@ -774,6 +777,62 @@ START_TEST(test_sugarray_example_bout)
 }
 END_TEST
 
+/* The start of a challenged bout: one channel line asks the players who
+ * are there for their round 1 orders; one who is not is asked privately;
+ * the order line is explained only to a player new to the ruleset. */
+START_TEST(test_start_called)
+{
+    const char *out;
+
+    /* A second channel of the bot's: who leaves #ringside stays known. */
+    snprintf(bot.chan[1], sizeof(bot.chan[1]), "#second");
+    bot.chan_in[1] = 1;
+    player("alice", "create Rocky str=14 spd=12 agl=11 tgh=12 hgt=11");
+    player("bob", "create Apollo str=13 spd=14 agl=12 tgh=11 hgt=10");
+    users_join(bot.users, "alice", 1);
+    users_join(bot.users, "bob", 1);
+    run("alice", 1, "!challenge bob");
+    users_part(bot.users, "bob", 0);
+    out = run("bob", 0, "accept");
+    ck_assert_str_eq(out, "PRIVMSG #ringside :Bout #1 is on. Round 1 of 3: alice (Rocky), your "
+                          "orders (e.g. 5H/8!/7 (inside)) within 2 minutes; send them to me in "
+                          "private. Boxing orders are AGG/POW/DEF, e.g. 5H/8!/7 (inside): AGG is "
+                          "how many punches you throw (8 for each point), POW how hard they are, "
+                          "DEF how well you guard; each is at least 1 and AGG+POW+DEF is at most "
+                          "20. The rest: help order.\n"
+                          "PRIVMSG bob :Bout #1, round 1 of 3: your orders for Apollo (e.g. "
+                          "5H/8!/7 (inside)) within 2 minutes; send them here, in private. Boxing "
+                          "orders are AGG/POW/DEF, e.g. 5H/8!/7 (inside): AGG is how many punches "
+                          "you throw (8 for each point), POW how hard they are, DEF how well you "
+                          "guard; each is at least 1 and AGG+POW+DEF is at most 20. The rest: "
+                          "help order.\n");
+    for (int r = 0; r < 3; r++) {
+        run("alice", 0, "5/5/10");
+        run("bob", 0, "5/5/10");
+    }
+    /* Both fought a boxing bout: no explanation; bob is back. */
+    users_join(bot.users, "bob", 0);
+    run("alice", 1, "!challenge bob");
+    out = run("bob", 1, "!accept");
+    ck_assert_str_eq(out, "PRIVMSG #ringside :Bout #2 is on. Round 1 of 3: alice (Rocky) and bob "
+                          "(Apollo), your orders (e.g. 5H/8!/7 (inside)) within 2 minutes; send "
+                          "them to me in private.\n");
+    for (int r = 0; r < 3; r++) {
+        run("alice", 0, "5/5/10");
+        run("bob", 0, "5/5/10");
+    }
+    /* Neither in the channel: the start said there, both asked privately. */
+    run("alice", 1, "!challenge bob");
+    users_part(bot.users, "alice", 0);
+    users_part(bot.users, "bob", 0);
+    out = run("bob", 0, "accept");
+    HAS(out, "PRIVMSG #ringside :Bout #3 is on.\nPRIVMSG alice :Bout #3, round 1 of 3: your "
+             "orders for Rocky (e.g. 5H/8!/7 (inside)) within 2 minutes; send them here, in "
+             "private\nPRIVMSG bob :Bout #3, round 1 of 3: your orders for Apollo");
+    ck_assert_int_eq(lines_to(out, "#ringside"), 1);
+}
+END_TEST
+
 /* accept, decline and withdraw in private: with one open challenge bare,
  * else by the challenger's nick or the bout's number; what is wrong in one
  * line that says how to do it right, and nothing changes. The channel
@@ -791,9 +850,9 @@ START_TEST(test_answers_in_private)
     out = run("bob", 0, "accept");
     HAS(out, "PRIVMSG bob :nobody has challenged you");
     out = run("alice", 1, "!challenge bob");
-    HAS(out, "(bout #1)");
+    HAS(out, "challenges bob to bout #1, boxing");
     out = run("carol", 1, "!challenge bob");
-    HAS(out, "(bout #2)");
+    HAS(out, "challenges bob to bout #2, boxing");
     out = run("bob", 0, "accept");
     HAS(out, "PRIVMSG bob :2 challenges are open; say whose: accept <nick> (or "
              "accept #<bout>)\n");
@@ -813,12 +872,13 @@ START_TEST(test_answers_in_private)
     out = run("bob", 0, "decline 2");
     HAS(out, "PRIVMSG #ringside :bob declines the challenge (bout #2, Ivan vs Creed).\n");
     out = run("bob", 0, "accept");
-    HAS(out, "PRIVMSG #ringside :Bout #1, boxing, 3 rounds: Rocky (alice)");
-    HAS(out, "PRIVMSG bob :Bout #1, round 1 of 3: your orders for Apollo");
+    HAS(out, "PRIVMSG #ringside :Bout #1 is on. Round 1 of 3: alice (Rocky) and bob (Apollo), "
+             "your orders (e.g. 5H/8!/7 (inside)) within 2 minutes; send them to me in private.");
+    ck_assert_int_eq(lines_to(out, "bob"), 0);
     ck_assert_int_eq(db_bout_get(bot.db, 1, &b), DB_OK);
     ck_assert_int_eq(b.state, DB_BOUT_LIVE);
     out = run("carol", 1, "!challenge bob");
-    HAS(out, "(bout #3)");
+    HAS(out, "challenges bob to bout #3, boxing");
     out = run("carol", 0, "withdraw #3");
     HAS(out, "PRIVMSG #ringside :carol withdraws the challenge (bout #3, Ivan vs Creed).\n");
     ck_assert_int_eq(db_bout_get(bot.db, 3, &b), DB_OK);
@@ -1111,6 +1171,7 @@ Suite *bout_suite(void)
     tcase_add_test(tc, test_formatting);
     tcase_add_test(tc, test_forfeit_decline_expire_cancel);
     tcase_add_test(tc, test_answers_in_private);
+    tcase_add_test(tc, test_start_called);
     tcase_add_test(tc, test_ack_folded_into_prompt);
     tcase_add_test(tc, test_orders_never_limited);
     tcase_add_test(tc, test_report_private);

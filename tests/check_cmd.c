@@ -502,13 +502,13 @@ START_TEST(test_bout_target_stage)
     run("ben", 0, "register benben11");
     run("ben", 0, "create Bo str=13 spd=14 agl=12 tgh=11 hgt=10");
     admin_login("boss");
-    HAS(run("ann", 1, "!challenge ben"), "(bout #1)");
+    HAS(run("ann", 1, "!challenge ben"), "ann challenges ben to bout #1, boxing");
     HAS(run("boss", 1, "!score"), "boss: there is no live bout in #ringside; !bouts lists the live "
                                   "ones, !report <bout> tells a finished one\n");
     HAS(run("boss", 1, "!score #1"),
         "boss: bout #1 has not started: ben has not accepted the challenge yet\n");
     HAS(run("ann", 0, "forfeit"), "your bout #1 has not started: ben has not accepted");
-    HAS(run("ben", 1, "!accept"), "Bout #1");
+    HAS(run("ben", 1, "!accept"), "Bout #1 is on.");
     /* Refused by the stage: counted as stopped, the handler never ran. */
     ck_assert_int_eq(cmd_stats("forfeit", &before), 0);
     HAS(run("ann", 0, "forfeit #9"), "there is no live bout #9; bouts lists them");

@@ -214,7 +214,7 @@ START_TEST(test_many_bouts)
         HAS(run(2 * b, 1, "!withdraw"), "withdraws the challenge");
     for (int b = 0; b < PAIRS; b++)
         if (b % 3) {
-            snprintf(text, sizeof(text), "Bout #%d, boxing", b + 1);
+            snprintf(text, sizeof(text), "Bout #%d is on. Round 1 of ", b + 1);
             HAS(run(2 * b + 1, 1, "!accept"), text);
         }
     int live = PAIRS - (PAIRS + 2) / 3;

@@ -278,7 +278,8 @@ def tell(c, text, regex, chan=None, timeout=TIMEOUT):
 # challenge, the tale of the tape, a cancelled challenge (a bout's live
 # traffic, like the commentary), and replies to commands, which start with
 # "nick: " and may come between a round's lines.
-CHANNEL_REPLY = re.compile(r"^(\S+ challenges \S+: .*\(bout #\d+\)\. |Bout #\d+, \w+, \d+ rounds: |"
+CHANNEL_REPLY = re.compile(r"^(\S+ challenges \S+ to bout #\d+, |Bout #\d+ is on\.|"
+                           r"Bout #\d+, \w+, \d+ rounds: |"
                            r"vs \S+ \(\S+\) |Bout #\d+ \(.*\) is cancelled by |"
                            r"\S+ (declines|withdraws) the challenge \(bout #\d+)")
 
@@ -359,29 +360,32 @@ def player(env, nick, create):
 
 def challenge(env, a, b, args, fa, fb):
     """a challenges b in the channel, b accepts; returns the bout's number.
-    Checks the announcement, the tale of the tape in the channel (its two
-    lines), and both players' prompts for round 1, each only after the tape
-    on the player's own connection (he is in the channel). Returns when both
-    prompts came: the channel may not have reached anybody else yet."""
+    Checks the announcement with the tale of the tape (one message, both
+    corners), and the start, which asks both players (they are in the
+    channel) for their round 1 orders there, on each player's own
+    connection; nothing private asks them. Returns when both saw the
+    start: the channel may not have reached anybody else yet."""
     start = len(a.lines)
     a.cmd("challenge %s %s" % (b.nick, args), CHANNEL)
-    m = wait_chan(a, r"^%s challenges %s: %s vs %s, " % (a.nick, b.nick, fa, fb) +
-                  r".*\(bout #(\d+)\)\. %s: say !accept or !decline" % b.nick, start)
-    bout_id = int(re.search(r"\(bout #(\d+)\)", m.text).group(1))
+    m = wait_chan(a, r"^%s challenges %s to bout #(\d+), \w+, \d+ rounds: %s \(%s\) .* vs %s "
+                  r"\(%s\) .*\. %s: say !accept or !decline within " %
+                  (a.nick, b.nick, fa, a.nick, fb, b.nick, b.nick), start)
+    bout_id = int(re.search(r" to bout #(\d+), ", m.text).group(1))
     check(env.bout(bout_id)["state"] == "challenge",
           "bout %d is not stored as a challenge" % bout_id)
     starts = [(a, fa, len(a.lines)), (b, fb, len(b.lines))]
     b.cmd("accept", CHANNEL)
     for c, f, s in starts:
-        # The tale of the tape: one message, both corners.
-        t1 = index_of(c, wait_chan(c, r"^Bout #%d, \w+, \d+ rounds: %s \(%s\) .* vs %s \(%s\) " %
-                                   (bout_id, fa, a.nick, fb, b.nick), s), s)
         # (In a player's first bout of the ruleset, the order line explained.)
-        p, _ = wait_private_at(c, r"^Bout #%d, round 1 of \d+: your orders for %s \(e\.g\. .*\) "
-                               r"within \d+ (?:seconds?|minutes?); send them here, in private"
-                               r"(?:\. (?:Boxing|SUGAR RAY) orders are .*)?$" % (bout_id, f), s)
-        check(t1 < p, "bout %d: %s got the tale of the tape (his line %d) and his prompt for "
-              "round 1 (line %d) out of order" % (bout_id, c.nick, t1, p), c.recent())
+        wait_chan(c, r"^Bout #%d is on\. Round 1 of \d+: %s \(%s\) and %s \(%s\), your orders "
+                  r"\(e\.g\. .*\) within \d+ (?:seconds?|minutes?); send them to me in private\."
+                  r"(?: (?:Boxing|SUGAR RAY) orders are .*)?$" % (bout_id, a.nick, fa, b.nick, fb), s)
+        with c.cond:
+            asked = [m.text for m in c.lines[s:] if c.from_bot(m) and
+                     m.target.lower() == c.nick.lower() and
+                     m.text.startswith("Bout #%d, round 1 " % bout_id)]
+        check(not asked, "bout %d: %s, in the channel, was asked privately too" % (bout_id, c.nick),
+              "\n".join(asked))
     check(env.bout(bout_id)["state"] == "live", "bout %d is not live after accept" % bout_id)
     return bout_id
 
@@ -718,16 +722,21 @@ def s_boxing(env):
     b = player(env, "bob1", "create Apollo str=13 spd=14 agl=12 tgh=11 hgt=10")
     wstart = len(w.lines)
     bout_id = challenge(env, a, b, "rounds=3", "Rocky", "Apollo")
-    # challenge() returns on the players' prompts; the watcher's copy of the
-    # channel comes in its own time: wait for the tape (one message).
-    last = index_of(w, wait_chan(w, r"^Bout #%d, boxing, 3 rounds: " % bout_id, wstart), wstart)
+    # challenge() returns on the players' calls; the watcher's copy of the
+    # channel comes in its own time: wait for the start (one message).
+    last = index_of(w, wait_chan(w, r"^Bout #%d is on\. " % bout_id, wstart), wstart)
     tape = [m.text for i, m in chan_from(w, wstart) if i <= last]
-    want = ["Bout #%d, boxing, 3 rounds: Rocky (alice1) STR 14 SPD 12 AGL 11 TGH 12 HGT 11, "
-            "0-0-0 vs Apollo (bob1) STR 13 SPD 14 AGL 12 TGH 11 HGT 10, 0-0-0" % bout_id]
-    check(len(tape) == 2 and tape[0].startswith("alice1 challenges bob1: Rocky vs Apollo, ") and
-          tape[1:] == want,
-          "the tale of the tape as the channel saw it (the challenge, then the tape)",
-          "\n".join(tape))
+    want = ["alice1 challenges bob1 to bout #%d, boxing, 3 rounds: Rocky (alice1) STR 14 SPD 12 "
+            "AGL 11 TGH 12 HGT 11, 0-0-0 vs Apollo (bob1) STR 13 SPD 14 AGL 12 TGH 11 HGT 10, "
+            "0-0-0. bob1: say !accept or !decline within 5 minutes." % bout_id,
+            "Bout #%d is on. Round 1 of 3: alice1 (Rocky) and bob1 (Apollo), your orders (e.g. "
+            "5H/8!/7 (inside)) within 2 minutes; send them to me in private. Boxing orders are "
+            "AGG/POW/DEF, e.g. 5H/8!/7 (inside): AGG is how many punches you throw (8 for each "
+            "point), POW how hard they are, DEF how well you guard; each is at least 1 and "
+            "AGG+POW+DEF is at most 20. The rest: help order." % bout_id]
+    check(tape == want,
+          "the tale of the tape as the channel saw it (the challenge with the tape, then the "
+          "start)", "\n".join(tape))
     check(env.bout(bout_id)["rounds"] == 3, "bout %d is not of 3 rounds" % bout_id)
     orders_a = ["5/5/10 (ring)", "6H/6/8 (ins)", "5/6/9 (cou)"]
     orders_b = ["4H/6/10", "4/7/9", "3H/7/10"]
@@ -767,9 +776,10 @@ def s_boxing(env):
     check(not rest, "the bot said more in the channel after the result", "\n".join(rest))
 
     check_secrecy(a, b, acks)
-    # Both were asked for every round, privately.
+    # Both were asked for every round: round 1 in the channel (the start,
+    # challenge() saw it), the others privately.
     for c in (a, b):
-        for r in range(1, rounds + 1):
+        for r in range(2, rounds + 1):
             check(any(t.startswith("Bout #%d, round %d of 3: your orders for " % (bout_id, r))
                       for t in private_texts(c)), "%s was not asked for round %d" % (c.nick, r))
 
@@ -857,8 +867,8 @@ def s_deadline(env):
         wstart = len(w.lines)
         sstart = len(sil.lines)
         bout_id = challenge(env, act, sil, "rounds=3", "Hare", "Tortoise")
-        t0 = wait_chan(w, r"^Bout #%d, boxing" % bout_id, wstart).t
-        wait_private(sil, r"within %d seconds" % SHORT_TIMEOUT, sstart)
+        t0 = wait_chan(w, r"^Bout #%d is on\. Round 1 of 3: .* within %d seconds; " %
+                       (bout_id, SHORT_TIMEOUT), wstart).t
         acks = []
         astart, sstart1 = len(act.lines), len(sil.lines)
         order(act, "6/6/8", 1, "Hare", acks, 0)
@@ -871,7 +881,7 @@ def s_deadline(env):
                                       heard=heard)
         took = chan_from(w, wpos0)[0][1].t - t0
         check(SHORT_TIMEOUT - 2 <= took <= SHORT_TIMEOUT + 8,
-              "round 1 was said %.1f s after the tape (deadline %d s)" % (took, SHORT_TIMEOUT))
+              "round 1 was said %.1f s after the start (deadline %d s)" % (took, SHORT_TIMEOUT))
         # The silent one was reminded, and never sent anything but accept.
         rem = wait_private(sil, r"^Bout #%d: \d+ seconds? left for your round 1 orders; without "
                            r"them your plan will fight$" % bout_id, sstart)

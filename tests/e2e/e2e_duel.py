@@ -74,16 +74,17 @@ def duel(env, a, b, fa, fb):
     privately that the duel fights itself."""
     start = len(a.lines)
     a.cmd("challenge %s rules=duel" % b.nick, CHANNEL)
-    m = wait_chan(a, r"^%s challenges %s: %s vs %s, duel, 23 rounds \(bout #(\d+)\)" %
-                  (a.nick, b.nick, fa, fb), start)
-    bout_id = int(re.search(r"\(bout #(\d+)\)", m.text).group(1))
-    starts = (len(a.lines), len(b.lines))
-    b.cmd("accept", CHANNEL)
-    tape = wait_chan(a, r"^Bout #%d, duel, 23 rounds: %s \(%s\) STR \d+ DEX \d+ CON \d+ INT "
-                     r"\d+; \w.*%%" % (bout_id, fa, a.nick), starts[0])
+    # The tale of the tape goes with the challenge.
+    tape = wait_chan(a, r"^%s challenges %s to bout #(\d+), duel, 23 rounds: %s \(%s\) STR \d+ "
+                     r"DEX \d+ CON \d+ INT \d+; \w.*%%" % (a.nick, b.nick, fa, a.nick), start)
+    bout_id = int(re.search(r" to bout #(\d+), ", tape.text).group(1))
     # The tape is one message: the second corner on it (or on the IRC line
     # that carries the rest of it, cut at a space).
-    wait_chan(a, r"(^|\bvs )%s \(%s\) STR .*%%" % (fb, b.nick), starts[0])
+    wait_chan(a, r"(^|\bvs )%s \(%s\) STR .*%%" % (fb, b.nick), start)
+    starts = (len(a.lines), len(b.lines))
+    b.cmd("accept", CHANNEL)
+    wait_chan(a, r"^Bout #%d is on: the duel fights itself, a round every %d seconds?\.$" %
+              (bout_id, ROUND_SECONDS), starts[0])
     for c, s in ((a, starts[0]), (b, starts[1])):
         wait_private(c, r"^Bout #%d: the duel fights itself, a round every %d seconds?; " %
                      (bout_id, ROUND_SECONDS), s)

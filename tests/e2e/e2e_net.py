@@ -431,11 +431,13 @@ def s_tls_sasl_plain(env):
 
     start_b = len(b.lines)
     a.cmd("challenge bob rounds=4", CHANNEL)
-    m = in_channel(a, r"^alice challenges bob: .*\(bout #(\d+)\)", 0)
+    m = in_channel(a, r"^alice challenges bob to bout #(\d+), boxing, 4 rounds: Ali \(alice\) ", 0)
     bout = int(re.search(r"bout #(\d+)", m).group(1))
     b.cmd("accept", CHANNEL)
-    private(a, r"^Bout #%d, round 1 of 4: your orders for Ali" % bout, 0)
-    private(b, r"^Bout #%d, round 1 of 4: your orders for Bobo" % bout, start_b)
+    # Both in the channel: the start asks them there.
+    for c, s in ((a, 0), (b, start_b)):
+        in_channel(c, r"^Bout #%d is on\. Round 1 of 4: alice \(Ali\) and bob \(Bobo\), your "
+                   r"orders " % bout, s)
 
     tell(a, ORDERS_A[0], STORED % (1, "Ali"))
     tell(b, ORDERS_B[0], FOUGHT % (1, "Bobo"))

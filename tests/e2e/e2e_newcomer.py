@@ -73,20 +73,26 @@ from e2e_bouts import (AFTERMATH, FOUGHT, PROMPT, STORED, UNASKED, BoutEnv, Told
 BOT = e2e.BOT_NICK
 
 
-def wait_turn_at(env, c, regex, fighter, start=0, timeout=TIMEOUT):
+def wait_turn_at(env, c, regex, fighter, start=0, timeout=TIMEOUT, call=None):
     """(index, message): the bot's first private message to `c` from `start`
     matching regex, or the end of his bout in the channel (its records
     line) when nothing is due privately: he is in the channel and his
     fighter has no training points to spend (game/bout.c over_private; the
-    points are stored before the end is said)."""
+    points are stored before the end is said); with `call` (a bout's
+    number), also that bout's start in the channel naming him (it asks him
+    for round 1 there)."""
     rx = re.compile(regex)
     ended = re.compile(r"Records now: .*\b%s \d+-\d+-\d+" % re.escape(fighter))
+    called = re.compile(r"^Bout #%s is on\. Round 1 of \d+: (.* and )?%s \(%s\)(, | and )" %
+                        (call, re.escape(c.nick), re.escape(fighter)))
 
     def pred(m):
         if not c.from_bot(m):
             return False
         if m.target.lower() == c.nick.lower():
             return bool(rx.search(m.text))
+        if call and m.target.lower() == CHANNEL.lower() and called.search(m.text):
+            return True
         if m.target.lower() != CHANNEL.lower() or not ended.search(m.text):
             return False
         f = env.fighter(fighter)
@@ -426,9 +432,12 @@ def s_newcomer(env):
     # He challenges dave_n, and sends orders before the bout has begun.
     nstart = len(new.lines)
     new.cmd("challenge dave_n rounds=3", CHANNEL)
-    _, ann = said_after(new, nstart, r"^rookie challenges dave_n: ")
-    m = re.fullmatch(r"rookie challenges dave_n: Rocky vs Apollo, boxing, 3 rounds \(bout #(\d+)\)"
-                     r"\. dave_n: say !accept or !decline within 5 minutes\.", ann)
+    _, ann = said_after(new, nstart, r"^rookie challenges dave_n ")
+    # The tale of the tape goes with the challenge.
+    m = re.fullmatch(r"rookie challenges dave_n to bout #(\d+), boxing, 3 rounds: Rocky \(rookie\) "
+                     r"STR 12 SPD 12 AGL 12 TGH 12 HGT 12, 0-0-0 vs Apollo \(dave_n\) STR 13 SPD 14 "
+                     r"AGL 12 TGH 11 HGT 10, 0-0-0\. dave_n: say !accept or !decline within 5 "
+                     r"minutes\.", ann)
     check(m, "the challenge as the channel heard it: %r" % ann)
     bout_id = int(m.group(1))
     mistake(env, new, "5/5/10", "your bout #%d has not started: dave_n has not accepted your "
@@ -437,23 +446,19 @@ def s_newcomer(env):
             "!accept in %s first" % (bout_id, CHANNEL))
     check(env.bout(bout_id)["state"] == "challenge", "bout %d is not a challenge" % bout_id)
 
-    # dave_n accepts: the tape (one message); his first bout's round 1
-    # prompt, with the order line explained on it.
+    # dave_n accepts: the start, in the channel where both are, asks them
+    # for their round 1 orders, with the order line explained (their
+    # first bout); nothing private.
     nstart, dstart = len(new.lines), len(dave.lines)
     dave.cmd("accept", CHANNEL)
-    t2, tape1 = said_after(new, nstart, r"^Bout #%d, boxing, 3 rounds: " % bout_id)
-    check(tape1 == "Bout #%d, boxing, 3 rounds: Rocky (rookie) STR 12 SPD 12 AGL 12 TGH 12 HGT "
-          "12, 0-0-0 vs Apollo (dave_n) STR 13 SPD 14 AGL 12 TGH 11 HGT 10, 0-0-0" % bout_id,
-          "the tale of the tape: %r" % tape1)
-    replies(new, nstart, "private", [
-        "Bout #%d, round 1 of 3: your orders for Rocky (e.g. 5H/8!/7 (inside)) within 2 minutes; "
-        "send them here, in private. " % bout_id + PROMPT_HELP_BOXING], skip_unasked=False)
-    pi = [i for i, t in pieces_at(new, nstart, "private")]
-    check(t2 < pi[0], "rookie got his prompt (line %d) before the tape (line %d)" % (pi[0], t2))
-    # dave_n's fighter is new too: the same explanation.
-    replies(dave, dstart, "private", [
-        "Bout #%d, round 1 of 3: your orders for Apollo (e.g. 5H/8!/7 (inside)) within 2 minutes; "
-        "send them here, in private. " % bout_id + PROMPT_HELP_BOXING], skip_unasked=False)
+    _, call = said_after(new, nstart, r"^Bout #%d is on\. " % bout_id)
+    check(call == "Bout #%d is on. Round 1 of 3: rookie (Rocky) and dave_n (Apollo), your orders "
+          "(e.g. 5H/8!/7 (inside)) within 2 minutes; send them to me in private. " % bout_id +
+          PROMPT_HELP_BOXING, "the start: %r" % call)
+    said_after(dave, dstart, r"^Bout #%d is on\. " % bout_id)
+    for c, s in ((new, nstart), (dave, dstart)):
+        check(not pieces_at(c, s, "private"), "%s was asked privately too: %r" %
+              (c.nick, pieces_at(c, s, "private")))
 
     # Bad orders in his live bout: the parser's exact words, nothing stored.
     mistake(env, new, "8/8/8", "not stored: column 1: AGG+POW+DEF = 24, the most is 20")
@@ -529,7 +534,7 @@ def play_fast(env, players, bout_id, rounds, orders, starts, fighters):
             for r in range(1, rounds + 1):
                 i, m = wait_turn_at(env, c, r"^Bout #%d(, round %d of |: .*\. It is over|"
                                     r" is over)" % (bout_id, r), fighters[k], pos,
-                                    timeout=TIMEOUT * 3)
+                                    timeout=TIMEOUT * 3, call=bout_id if r == 1 else None)
                 if " is over, and " in m.text or in_channel_end(m.text):
                     out["over"] = (i, m.text)
                     return
@@ -589,9 +594,8 @@ def fast_bout(env, rules, nicks, creates, fighters, orders, rounds, args):
           (bout_id, env.bout(bout_id)["rounds"], rounds))
     results = play_fast(env, players, bout_id, rounds, orders, starts, fighters)
     took = time.monotonic() - t0
-    # Where the watcher's channel has the tape (one message): rounds from there.
-    wpos = index_of(w, wait_chan(w, r"^Bout #%d, .* vs %s \(" % (bout_id, fighters[1]), wstart),
-                    wstart) + 1
+    # Where the watcher's channel has the start (one message): rounds from there.
+    wpos = index_of(w, wait_chan(w, r"^Bout #%d is on\. " % bout_id, wstart), wstart) + 1
 
     # Nobody was ever told he is limited or ignored (play_fast); every order
     # was taken, each acknowledged once: each round, the first player's
@@ -762,17 +766,17 @@ def s_deadline(env):
         players, fighters = (a, b), ("Hagler", "Hearns")
         starts = [len(a.lines), len(b.lines)]
         bout_id = challenge(env, a, b, "rounds=3", "Hagler", "Hearns")
-        wpos = index_of(w, wait_chan(w, r"^Bout #%d, .* vs Hearns \(" % bout_id, 0), 0) + 1
-        # Round 1: the prompts say "10 seconds"; both new: the order line
-        # explained on each. The last of these lines to arrive starts the
-        # clock (the bot counts from their delivery).
+        wpos = index_of(w, wait_chan(w, r"^Bout #%d is on\. " % bout_id, 0), 0) + 1
+        # Round 1: the start asks both in the channel, "10 seconds"; both
+        # new: the order line explained. Its arrival starts the clock (the
+        # bot counts from its delivery).
         asked = []
-        for c, f, s in zip(players, fighters, starts):
-            _, after = replies(c, s, "private", [
-                "Bout #%d, round 1 of 3: your orders for %s (e.g. 5H/8!/7 (inside)) within %d "
-                "seconds; send them here, in private. " % (bout_id, f, T) + PROMPT_HELP_BOXING],
-                skip_unasked=False)
-            asked.append(c.lines[after - 1].t)
+        for c, s in zip(players, starts):
+            m = wait_chan(c, r"^Bout #%d is on\. " % bout_id, s)
+            check(m.text == "Bout #%d is on. Round 1 of 3: %s (Hagler) and %s (Hearns), your "
+                  "orders (e.g. 5H/8!/7 (inside)) within %d seconds; send them to me in private. "
+                  % (bout_id, a.nick, b.nick, T) + PROMPT_HELP_BOXING, "the start: %r" % m.text)
+            asked.append(m.t)
         # Each round: who sends what (None: nothing), and what his next
         # prompt (or the end) must say fought for each one who sent nothing.
         rounds = [

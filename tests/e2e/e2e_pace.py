@@ -55,6 +55,19 @@ ROUNDS = 3
 WAIT = 300.0
 FORMATTING = re.compile(r"\x03(\d{1,2}(,\d{1,2})?)?|[\x02\x0f\x11\x16\x1d\x1e\x1f]")
 PROMPT = re.compile(r"^Bout #(\d+), round (\d+) of (\d+): your orders for ")
+# A challenged bout's start asks the players in the channel for round 1.
+CALL = re.compile(r"^Bout #(\d+) is on\. Round (\d+) of (\d+): (.*?), your orders \(")
+
+
+def asked(c, m):
+    """The match (bout, round, rounds) when m asks c for orders: a private
+    prompt, or the start in the channel naming him; else None."""
+    if not from_bot(m):
+        return None
+    if m.target.lower() == c.nick.lower():
+        return PROMPT.search(plain(m.text))
+    p = CALL.search(plain(m.text)) if m.target.lower() == CHANNEL.lower() else None
+    return p if p and re.search(r"(^| and )%s \(" % re.escape(c.nick), p.group(4)) else None
 SHEETS = [
     ("Rocky", "str=14 spd=12 agl=11 tgh=12 hgt=11"),
     ("Apollo", "str=13 spd=14 agl=12 tgh=11 hgt=10"),
@@ -200,20 +213,18 @@ def s_three_bouts(env):
 
     def quick(c, orders, start):
         """Orders each round the moment he is asked for it."""
-        asked = 0
+        done = 0
         try:
-            while not stop.is_set() and asked < ROUNDS:
-                m = c.wait(lambda m: from_bot(m) and m.target.lower() == c.nick.lower() and
-                           PROMPT.search(plain(m.text)) and
-                           int(PROMPT.search(plain(m.text)).group(2)) > asked,
+            while not stop.is_set() and done < ROUNDS:
+                m = c.wait(lambda m: asked(c, m) and int(asked(c, m).group(2)) > done,
                            "a prompt", timeout=1.0, start=start, fail=False)
                 if m is None:
                     continue
-                p = PROMPT.search(plain(m.text))
+                p = asked(c, m)
                 with lock:
                     bout_of[c.nick] = int(p.group(1))
-                asked = int(p.group(2))
-                c.cmd(orders[asked - 1])
+                done = int(p.group(2))
+                c.cmd(orders[done - 1])
         except Exception as e:
             errors.append("%s: %s" % (c.nick, e))
 
@@ -221,10 +232,8 @@ def s_three_bouts(env):
         """Orders round 1 when asked, and each next round the moment the
         round before is fought, before he is asked."""
         try:
-            m = c.wait(lambda m: from_bot(m) and m.target.lower() == c.nick.lower() and
-                       PROMPT.search(plain(m.text)), "the round 1 prompt", timeout=WAIT,
-                       start=start)
-            bout = int(PROMPT.search(plain(m.text)).group(1))
+            m = c.wait(lambda m: asked(c, m), "the round 1 prompt", timeout=WAIT, start=start)
+            bout = int(asked(c, m).group(1))
             with lock:
                 bout_of[c.nick] = bout
             c.cmd(orders[0])
@@ -289,8 +298,9 @@ def s_three_bouts(env):
         msgs = bot_msgs(c)
         mine = [(i, plain(m.text)) for i, m in msgs if m.target.lower() == c.nick.lower()]
         prompts = {}
-        for i, text in mine:
-            p = PROMPT.search(text)
+        for i, m in msgs:
+            p = asked(c, m)
+            text = plain(m.text)
             if p and int(p.group(1)) == b:
                 check(int(p.group(3)) == ROUNDS, "%s: %r" % (c.nick, text))
                 prompts.setdefault(int(p.group(2)), []).append(i)

@@ -43,7 +43,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import e2e  # noqa: E402
 import e2e_bouts  # noqa: E402
 from e2e import CHANNEL, Client, check  # noqa: E402
-from e2e_bouts import BoutEnv, challenge, player, tell, wait_private_at  # noqa: E402
+from e2e_bouts import BoutEnv, challenge, player, tell  # noqa: E402
 
 BOT = e2e.BOT_NICK
 ORDER_HELP_BOXING = "Boxing orders are AGG/POW/DEF, e.g. 5H/8!/7 (inside): AGG is how many"
@@ -84,8 +84,9 @@ def s_nobody(env):
     ben = player(env, "rp_ben", "create Ben str=13 spd=14 agl=12 tgh=11 hgt=10")
     start = len(ann.lines)
     ann.cmd("challenge rp_ben rounds=3", CHANNEL)
-    m = e2e_bouts.wait_chan(ann, r"^rp_ann challenges rp_ben: .*\(bout #(\d+)\)", start)
-    bout = int(re.search(r"\(bout #(\d+)\)", m.text).group(1))
+    m = e2e_bouts.wait_chan(ann, r"^rp_ann challenges rp_ben to bout #(\d+), boxing, 3 rounds: ",
+                            start)
+    bout = int(re.search(r" to bout #(\d+), ", m.text).group(1))
     exact(ann, "score #%d" % bout, "bout #%d has not started: rp_ben has not accepted the "
           "challenge yet" % bout, CHANNEL)
     ben.cmd("decline", CHANNEL)
@@ -133,15 +134,17 @@ def s_first_bout(env):
     gus = player(env, "rp_gus", "create Gust str=13 spd=14 agl=12 tgh=11 hgt=10")
     starts = len(eve.lines), len(fay.lines)
     challenge(env, eve, fay, "rounds=3 with=Evita", "Evita", "Faye")
-    # The order line explained on the round 1 prompt.
+    # The order line explained with the start's call for round 1 (both
+    # are in the channel: it asks them there).
     for c, s in zip((eve, fay), starts):
-        wait_private_at(c, r"^Bout #\d+, round 1 of .*; send them here, in private\. " +
-                        re.escape(ORDER_HELP_BOXING), s)
-    # Her second fighter's first bout: she knows the orders; gus does not.
+        e2e_bouts.wait_chan(c, r"^Bout #\d+ is on\. Round 1 of .*; send them to me in private\. " +
+                            re.escape(ORDER_HELP_BOXING), s)
+    # Her second fighter's first bout: she knows the orders; gus does not,
+    # and the call explains them (for him); nothing private teaches her.
     e0, g0 = len(eve.lines), len(gus.lines)
     bout = challenge(env, eve, gus, "rounds=3 with=Edna", "Edna", "Gust")
-    wait_private_at(gus, r"^Bout #\d+, round 1 of .*; send them here, in private\. " +
-                    re.escape(ORDER_HELP_BOXING), g0)
+    e2e_bouts.wait_chan(gus, r"^Bout #%d is on\. Round 1 of .*; send them to me in private\. " %
+                        bout + re.escape(ORDER_HELP_BOXING), g0)
     time.sleep(1.5)  # what would come with her prompt has come
     told = [m.text for m in eve.lines[e0:]
             if eve.from_bot(m) and m.target.lower() == eve.nick.lower()]

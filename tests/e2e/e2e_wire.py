@@ -116,6 +116,10 @@ REPORT_GRACE = 60
 REPORT_PER_400 = 1.5
 
 PROMPT = re.compile(r"^Bout #(\d+), round (\d+) of (\d+): your orders for (\S+) ")
+# A challenged bout's start, in the channel, asks the players who are there
+# for their round 1 orders: "Bout #3 is on. Round 1 of 3: ann (Ali) and ben
+# (Frazier), your orders (e.g. 5H/8!/7 (inside)) within 2 minutes; ...".
+CALL = re.compile(r"^Bout #(\d+) is on\. Round (\d+) of (\d+): (.*?), your orders \(e\.g\. ")
 # "round 2 orders stored for Ali: 5/5/10 ..." or, riding on the next prompt
 # (or alone after the last round), "your round 2 orders for Ali (5/5/10) are in".
 ACK_ALONE = re.compile(r"^round (\d+) orders stored for (\S+): ")
@@ -353,21 +357,33 @@ def players(env, specs):
 
 
 def start_bout(env, a, b, w, gate, rounds=3):
-    """a challenges b in the channel, b accepts; waits for both players'
-    round 1 prompts. Returns the bout's number."""
+    """a challenges b in the channel (the tale of the tape in the same
+    line), b accepts; waits for the start, which asks both players (in the
+    channel) for their round 1 orders. Returns the bout's number."""
     gate.wait(then=1)
     start = len(w.lines)
     a.cmd("challenge %s rounds=%d" % (b.nick, rounds), CHANNEL)
-    m = wait_chan(w, r"^%s challenges %s: .*\(bout #(\d+)\)" % (a.nick, b.nick), start)
-    bout_id = int(re.search(r"\(bout #(\d+)\)", m.text).group(1))
+    m = wait_chan(w, r"^%s challenges %s to bout #(\d+), boxing, %d rounds: %s \(%s\) STR \d+ "
+                  r"SPD .* vs %s \(%s\) STR .*\. %s: say !accept or !decline within 5 minutes\.$" %
+                  (a.nick, b.nick, rounds, a.fighter, a.nick, b.fighter, b.nick, b.nick), start)
+    bout_id = int(re.search(r" to bout #(\d+), ", m.text).group(1))
     gate.wait()
-    sa, sb = len(a.lines), len(b.lines)
+    start = len(w.lines)
     b.cmd("accept", CHANNEL)
-    for c, s in ((a, sa), (b, sb)):
-        wait_private(c, r"^Bout #%d, round 1 of %d: your orders for %s " %
-                     (bout_id, rounds, c.fighter), s, timeout=TIMEOUT + 20)
+    wait_chan(w, r"^Bout #%d is on\. Round 1 of %d: %s \(%s\) and %s \(%s\), your orders \(e\.g\. "
+              r"5H/8!/7 \(inside\)\) within \d+ (?:seconds|minutes); send them to me in private\." %
+              (bout_id, rounds, a.nick, a.fighter, b.nick, b.fighter), start, timeout=TIMEOUT + 20)
     check(env.bout(bout_id)["state"] == "live", "bout %d is not live after accept" % bout_id)
     return bout_id
+
+
+def called(c, m):
+    """The round a bout's start in the channel asks c for (None if it
+    does not name him)."""
+    p = CALL.match(m.text) if c.from_bot(m) and m.target.lower() == CHANNEL.lower() else None
+    if p and "%s (%s)" % (c.nick, c.fighter) in p.group(4).split(" and "):
+        return int(p.group(2))
+    return None
 
 
 class Referee:
@@ -393,6 +409,11 @@ class Referee:
                 new = c.lines[c.seen:]
                 c.seen = len(c.lines)
             for m in new:
+                if called(c, m) and called(c, m) not in c.osent:
+                    r = called(c, m)
+                    c.prompts += 1
+                    c.cmd(self.orders(c, r))
+                    c.osent[r] = time.monotonic()
                 if c.from_bot(m) and m.target.lower() == CHANNEL.lower():
                     for r, t in c.osent.items():
                         if r not in c.ochan and m.t >= t:
@@ -501,7 +522,7 @@ def s_five_bouts(env):
         bouts.append(start_bout(env, cs[2 * i], cs[2 * i + 1], w, gate))
     t_live = time.monotonic()
     # All five live: every player answers every prompt at once from now on
-    # (round 1's prompts are already there).
+    # (round 1's calls in the channel are already there).
     ref = Referee(env, cs, default_orders)
     rows = ref.play(bouts, timeout=300)
     t_over = time.monotonic()
@@ -903,11 +924,13 @@ def s_colour_modes(env):
     start = len(w.lines)
     gate.wait(then=1)
     a.cmd("challenge %s rounds=3" % b.nick, CHANNEL)
-    wait_chan(w, r"^%s challenges %s: " % (a.nick, b.nick), start)
+    # The tale of the tape goes with the challenge.
+    tape = wait_chan(w, r"^%s challenges %s to bout #\d+, boxing, 3 rounds: %s " %
+                     (a.nick, b.nick, a.fighter), start)
+    check("\x02%s\x02" % a.fighter in tape.raw_text, "no bold in the tape after -c: %r" % tape)
     gate.wait()
     b.cmd("accept", CHANNEL)
-    tape = wait_chan(w, r"^Bout #\d+, boxing, 3 rounds: %s " % a.fighter, start)
-    check("\x02%s\x02" % a.fighter in tape.raw_text, "no bold in the tape after -c: %r" % tape)
+    wait_chan(w, r"^Bout #\d+ is on\. Round 1 of 3: ", start)
     gate.wait()
     a.cmd("forfeit yes", CHANNEL)
     result = wait_chan(w, r"\bwins by forfeit in round 1\b", start)
