@@ -736,30 +736,36 @@ static void doctor(struct round_ctx *c, int v)
         stop_at(&c->stop[v], METHOD_TKO, TKO_EYES_SHUT, TIME_DOCTOR);
 }
 
+/* A penalty for holding on one judge's card: a fighter penalised loses a
+ * point, or, if he won the round on that card, his opponent gains one. */
+static void clinch_points(const struct boxing_side_round last[SIDES], int p[SIDES])
+{
+    int won[SIDES] = {p[0] > p[1], p[1] > p[0]};
+
+    for (int i = 0; i < SIDES; i++) {
+        if (!last[i].clinch_penalty)
+            continue;
+        if (won[i])
+            p[!i]++;
+        else
+            p[i]--;
+    }
+}
+
 /* Points on one judge's card for the round (rules.md 1.4: counts, then
  * knockdowns, warnings and clinch penalties). `off` is what every judge
  * takes off each for knockdowns, warnings and fouls; `held` whether either
  * was penalised for holding. */
-static void score_card(struct boxing_side_round last[SIDES], int j, const int off[SIDES], int held)
+static inline void score_card(struct boxing_side_round last[SIDES], int j, const int off[SIDES],
+                              int held)
 {
-    /* 10 points each, 9 for the man outpunched; looked up by who landed
-     * more, which is a coin toss for a branch. */
-    static const int outpunched[3][SIDES] = {{9, 10}, {10, 10}, {10, 9}};
+    /* 10 points each, 9 for the man outpunched: counted rather than
+     * branched on, as who landed more is a coin toss. */
     int c0 = last[0].counts[j], c1 = last[1].counts[j];
-    const int *base = outpunched[1 + (c0 > c1) - (c0 < c1)];
-    int p[SIDES] = {base[0] - off[0], base[1] - off[1]};
+    int p[SIDES] = {10 - (c0 < c1) - off[0], 10 - (c1 < c0) - off[1]};
 
-    if (held) {
-        int won[SIDES] = {p[0] > p[1], p[1] > p[0]};
-        for (int i = 0; i < SIDES; i++) {
-            if (!last[i].clinch_penalty)
-                continue;
-            if (won[i])
-                p[!i]++;
-            else
-                p[i]--;
-        }
-    }
+    if (held)
+        clinch_points(last, p);
     last[0].cards[j] = p[0];
     last[1].cards[j] = p[1];
 }
@@ -1011,7 +1017,7 @@ static inline void abilities(struct round_ctx *c, struct boxing_abilities a[SIDE
 
 /* Step 5 for side i: a warning (and maybe a disqualification, in dq[i]) or
  * a foul, and a penalty for holding. */
-static inline void warnings(struct round_ctx *c, int i, int dq[SIDES])
+static inline void warnings(struct round_ctx *c, int i, int dq[SIDES], struct rng *g)
 {
     struct boxing_fighter *f = &c->b->u.boxing.f[i];
     struct boxing_side_round *l = &c->b->u.boxing.last[i];
@@ -1019,12 +1025,12 @@ static inline void warnings(struct round_ctx *c, int i, int dq[SIDES])
 
     /* One draw either way: warned for fighting dirty, or an
      * unintentional foul by a clean fighter. */
-    if (rng_chance(c->rng, o->dirty ? DIRTY_WARN_CHANCE : FOUL_CHANCE)) {
+    if (rng_chance(g, o->dirty ? DIRTY_WARN_CHANCE : FOUL_CHANCE)) {
         f->warnings++;
         if (o->dirty) {
             l->warned = 1;
             events_add(c->evs, EV_WARNING, i, f->warnings, 0, 0, 0);
-            if (rng_chance(c->rng, boxing_dq_chance(f->warnings))) {
+            if (rng_chance(g, boxing_dq_chance(f->warnings))) {
                 dq[i] = l->dq = 1;
                 events_add(c->evs, EV_DQ, i, 0, 0, 0, 0);
             }
@@ -1034,7 +1040,7 @@ static inline void warnings(struct round_ctx *c, int i, int dq[SIDES])
         }
     }
     double pc = boxing_clinch_penalty_chance(o);
-    if (pc > 0 && rng_chance(c->rng, pc)) {
+    if (pc > 0 && rng_chance(g, pc)) {
         l->clinch_penalty = 1;
         events_add(c->evs, EV_CLINCH_PENALTY, i, 0, 0, 0, 0);
     }
@@ -1044,19 +1050,18 @@ static inline void warnings(struct round_ctx *c, int i, int dq[SIDES])
  * damage each side deals (knockdowns use it before the head/body
  * multiplier), taken off the other's endurance. */
 static inline void exchange(struct round_ctx *c, const struct boxing_abilities a[SIDES],
-                            const double rate[SIDES])
+                            const double rate[SIDES], struct rng *g)
 {
     struct boxing_bout *bb = &c->b->u.boxing;
     struct boxing_side_round *last = bb->last;
     const struct boxing_order *o = c->o;
 
-    punches(&last[0], &a[0], rate[1], o[0].target, c->rng);
-    punches(&last[1], &a[1], rate[0], o[1].target, c->rng);
+    punches(&last[0], &a[0], rate[1], o[0].target, g);
+    punches(&last[1], &a[1], rate[0], o[1].target, g);
+    double dam0 = damage(&last[0], &a[0], rate[1], &o[0], &o[1], g);
+    double dam1 = damage(&last[1], &a[1], rate[0], &o[1], &o[0], g);
     events_add(c->evs, EV_PUNCHES, 0, last[0].thrown, 0, 0, last[0].landed);
     events_add(c->evs, EV_PUNCHES, 1, last[1].thrown, 0, 0, last[1].landed);
-
-    double dam0 = damage(&last[0], &a[0], rate[1], &o[0], &o[1], c->rng);
-    double dam1 = damage(&last[1], &a[1], rate[0], &o[1], &o[0], c->rng);
     events_add(c->evs, EV_DAMAGE, 0, 0, 0, 0, dam0);
     events_add(c->evs, EV_DAMAGE, 1, 0, 0, 0, dam1);
     bb->f[0].endurance -= dam1;
@@ -1146,9 +1151,14 @@ static void round_resolve(struct bout *b, const struct order ord[SIDES], struct 
      * side, rather than read back from `last`: they are the long chain of
      * the round (endurance -> damage -> endurance). */
     abilities(&c, a, rate); /* steps 2-4 and 6 */
+    /* Steps 5, 7 and 8 draw from a copy of the outcome stream that never
+     * leaves this function, so the generator's state stays in registers
+     * rather than going to memory and back at every draw. */
+    struct rng g = r->outcome;
     for (int i = 0; i < SIDES; i++)
-        warnings(&c, i, dq); /* step 5 */
-    exchange(&c, a, rate);   /* steps 7 and 8 */
+        warnings(&c, i, dq, &g); /* step 5 */
+    exchange(&c, a, rate, &g); /* steps 7 and 8 */
+    r->outcome = g;
 
     /* Step 10's counts, worked out before step 9 (and reported after it):
      * they do not depend on the injuries, whose draws the processor often
