@@ -260,7 +260,7 @@ static inline void agg_counter(struct boxing_abilities *ab, const struct boxing_
 
 /* AGG after clinching, feinting and counter-punching; lost points from
  * clinching and counter-punching are rest (rules.md 1.4). */
-static void styles_agg(struct boxing_abilities ab[SIDES], const struct boxing_order o[SIDES])
+static inline void styles_agg(struct boxing_abilities ab[SIDES], const struct boxing_order o[SIDES])
 {
     int agg0 = agg_own(&o[0], &ab[0].rest), agg1 = agg_own(&o[1], &ab[1].rest);
     /* Below the opponent's AGG after his own clinch/feint loss; two
@@ -473,13 +473,8 @@ double boxing_injury_chance(double dam, enum target opp_target)
 }
 
 /* Step 10's thresholds for a fighter of `end_start` against a man aiming
- * at `opp_target`: a knockdown, a second one, and a KO (the damage a KO
- * needs). */
-struct kd_thresholds {
-    double one, two, out;
-};
-
-static inline void kd_thresholds(double end_start, enum target opp_target, struct kd_thresholds *t)
+ * at `opp_target`. */
+static inline void kd_thresholds(double end_start, enum target opp_target, struct boxing_kd *t)
 {
     const int *pm = kd_permille[opp_target];
 
@@ -488,7 +483,7 @@ static inline void kd_thresholds(double end_start, enum target opp_target, struc
     t->out = end_start * pm[2] / 1000.0;
 }
 
-static inline void count_knockdowns(double damage, const struct kd_thresholds *t, int *knockdowns,
+static inline void count_knockdowns(double damage, const struct boxing_kd *t, int *knockdowns,
                                     int *ko)
 {
     *ko = damage >= t->out;
@@ -501,7 +496,7 @@ static inline void count_knockdowns(double damage, const struct kd_thresholds *t
 void boxing_knockdowns(double damage, double end_start, enum target opp_target, int *knockdowns,
                        int *ko)
 {
-    struct kd_thresholds t;
+    struct boxing_kd t;
 
     kd_thresholds(end_start, opp_target, &t);
     count_knockdowns(damage, &t, knockdowns, ko);
@@ -569,14 +564,49 @@ static void order_default(struct order *o)
     o->u.boxing.def = 10;
 }
 
-/* Both sides' step 2 candidates from their `pre`: when the bout starts and
- * when an injury changes either. */
-static void both_candidates(struct bout *b)
+/* Steps 2 and 3 by style for the fighter `me` against `op` (see struct
+ * boxing_by_style), from both their `pre`; `bonus` is the height bonus
+ * before styles if he is the taller, else 0. Each figure by the same
+ * operations, in the same order, as styles() and height() take. */
+static void by_style(const struct boxing_fighter *me, const struct boxing_fighter *op, double bonus,
+                     struct boxing_by_style *t)
+{
+    struct boxing_candidates c;
+
+    style_candidates(&me->pre, &op->pre, &c);
+    /* The few distinct figures first, then each style's pick of them. A
+     * bonus of 0 (the shorter man, or the same height) adds 0 to figures
+     * of at least 1, which changes none. */
+    const double str[3] = {floor1(me->pre.str + (0.0 + c.str[0])),
+                           floor1(me->pre.str + (0.0 + c.str[1])),
+                           floor1(me->pre.str + (0.0 + c.str[2]))};
+    const double spd[2] = {floor1(me->pre.spd + (0.0 + c.spd[0])),
+                           floor1(me->pre.spd + (0.0 + c.spd[1]))};
+
+    for (int st = 0; st < STYLE_COUNT; st++) {
+        const struct style_effect *e = &style_effects[st];
+        double b = bonus * height_style[st];
+        t->str[st] = str[e->str];
+        t->agl[st] = c.agl[e->agl];
+        t->opp_agl[st] = c.opp_agl[e->opp_agl];
+        t->spd[st][0] = spd[e->spd] + b * height_allout_spd[0];
+        t->spd[st][1] = spd[e->spd] + b * height_allout_spd[1];
+        t->agl_height[st][0] = b * height_allout_agl[0];
+        t->agl_height[st][1] = b * height_allout_agl[1];
+    }
+}
+
+/* Both sides' steps 2 and 3 by style: when the bout starts and when an
+ * injury changes either's `pre`. */
+static void both_by_style(struct bout *b)
 {
     struct boxing_fighter *f = b->u.boxing.f;
+    int h0 = f[0].sheet.hgt, h1 = f[1].sheet.hgt;
+    /* The taller man's bonus (height()'s, before his style). */
+    double bonus0 = h0 > h1 ? (h0 - h1) / 2.0 : 0, bonus1 = h1 > h0 ? (h1 - h0) / 2.0 : 0;
 
-    style_candidates(&f[0].pre, &f[1].pre, &f[0].cands);
-    style_candidates(&f[1].pre, &f[0].pre, &f[1].cands);
+    by_style(&f[0], &f[1], bonus0, &f[0].by);
+    by_style(&f[1], &f[0], bonus1, &f[1].by);
 }
 
 static void bout_start(struct bout *b, const struct sheet s[SIDES], int rounds)
@@ -589,15 +619,10 @@ static void bout_start(struct bout *b, const struct sheet s[SIDES], int rounds)
         f->endurance = f->end_start;
         f->energy_used = BOXING_ENERGY;
         injury_penalties(f, &f->pre);
-        for (int t = TARGET_OPPORTUNISTIC; t <= TARGET_BODY; t++) {
-            struct kd_thresholds kdt;
-            kd_thresholds(f->end_start, (enum target)t, &kdt);
-            f->kd[t][0] = kdt.one;
-            f->kd[t][1] = kdt.two;
-            f->kd[t][2] = kdt.out;
-        }
+        for (int t = TARGET_OPPORTUNISTIC; t <= TARGET_BODY; t++)
+            kd_thresholds(f->end_start, (enum target)t, &f->kd[t]);
     }
-    both_candidates(b);
+    both_by_style(b);
 }
 
 /* A stoppage of one fighter in the round being resolved. */
@@ -641,9 +666,12 @@ static void injury_hurt(struct round_ctx *c, int v, enum injury_loc loc, double 
     struct boxing_fighter *f = &c->b->u.boxing.f[v];
 
     /* An injury came or got worse: the penalties of the next round, and
-     * both sides' styles from them. */
+     * both sides' styles from them, when they change (most injuries slow
+     * nobody: below the eyes, the nose, the jaw, a first swelling). */
+    struct boxing_abilities was = f->pre;
     injury_penalties(f, &f->pre);
-    both_candidates(c->b);
+    if (f->pre.spd != was.spd || f->pre.agl != was.agl)
+        both_by_style(c->b);
     f->inj[loc].damage += dmg;
     f->endurance -= dmg;
     c->b->u.boxing.last[v].injury_damage += dmg;
@@ -930,14 +958,14 @@ static inline void clear_occasional(struct boxing_side_round *l)
 /* Step 10's counts for the fighter of `l` and `f`, who took
  * `opp_kd_damage`. */
 static inline void knockdowns(struct boxing_side_round *l, struct boxing_fighter *f,
-                              double opp_kd_damage, const struct kd_thresholds *t)
+                              double opp_kd_damage, const struct boxing_kd *t)
 {
     count_knockdowns(opp_kd_damage, t, &l->knockdowns, &l->ko);
     f->knockdowns += l->knockdowns;
 }
 
 /* Step 10's events and stoppage for side v. */
-static inline void report_knockdowns(struct round_ctx *c, int v, const struct kd_thresholds *t,
+static inline void report_knockdowns(struct round_ctx *c, int v, const struct boxing_kd *t,
                                      struct rng *flavour)
 {
     const struct boxing_side_round *l = &c->b->u.boxing.last[v];
@@ -1000,11 +1028,21 @@ static inline void abilities(struct round_ctx *c, struct boxing_abilities a[SIDE
 {
     struct boxing_bout *bb = &c->b->u.boxing;
     const struct boxing_order *o = c->o;
-    struct boxing_sheet sh[SIDES] = {bb->f[0].sheet, bb->f[1].sheet};
-    const struct boxing_abilities pre[SIDES] = {bb->f[0].pre, bb->f[1].pre};
+    const struct boxing_by_style *t0 = &bb->f[0].by, *t1 = &bb->f[1].by;
+    /* Styles are legal here (bout_round checked the orders). */
+    int s0 = o[0].style, s1 = o[1].style;
+    int x0 = s1 == STYLE_ALLOUT, x1 = s0 == STYLE_ALLOUT;
+    /* Step 2's AGL sums, as styles() takes them, then step 3's bonus. */
+    double dagl0 = 0.0 + t0->agl[s0] - t1->opp_agl[s1];
+    double dagl1 = 0.0 - t0->opp_agl[s0] + t1->agl[s1];
 
-    styles(pre, &bb->f[0].cands, &bb->f[1].cands, a, o);
-    height(a, sh, o);
+    a[0].str = t0->str[s0];
+    a[0].spd = t0->spd[s0][x0];
+    a[0].agl = floor1(bb->f[0].pre.agl + dagl0) + t0->agl_height[s0][x0];
+    a[1].str = t1->str[s1];
+    a[1].spd = t1->spd[s1][x1];
+    a[1].agl = floor1(bb->f[1].pre.agl + dagl1) + t1->agl_height[s1][x1];
+    styles_agg(a, o);
     boxing_scale(&a[0], bb->f[0].endurance, bb->f[0].end_start);
     boxing_scale(&a[1], bb->f[1].endurance, bb->f[1].end_start);
     rate[0] = boxing_def_rate(o[0].def, a[0].agl);
@@ -1127,8 +1165,7 @@ static void round_resolve(struct bout *b, const struct order ord[SIDES], struct 
 
     /* Step 10's thresholds, which the round's figures do not change,
      * worked out when the bout began (the divisions are long). */
-    const double *k0 = bb->f[0].kd[o[1].target], *k1 = bb->f[1].kd[o[0].target];
-    const struct kd_thresholds kdt[SIDES] = {{k0[0], k0[1], k0[2]}, {k1[0], k1[1], k1[2]}};
+    const struct boxing_kd *kdt[SIDES] = {&bb->f[0].kd[o[1].target], &bb->f[1].kd[o[0].target]};
 
     /* Step 1: recovery between rounds. */
     recover(&bb->f[0], &last[0], c.round);
@@ -1157,14 +1194,14 @@ static void round_resolve(struct bout *b, const struct order ord[SIDES], struct 
     struct rng g = r->outcome;
     for (int i = 0; i < SIDES; i++)
         warnings(&c, i, dq, &g); /* step 5 */
-    exchange(&c, a, rate, &g); /* steps 7 and 8 */
+    exchange(&c, a, rate, &g);   /* steps 7 and 8 */
     r->outcome = g;
 
     /* Step 10's counts, worked out before step 9 (and reported after it):
      * they do not depend on the injuries, whose draws the processor often
      * mispredicts, which would hold this work up until they are settled. */
-    knockdowns(&last[0], &bb->f[0], last[1].kd_damage, &kdt[0]);
-    knockdowns(&last[1], &bb->f[1], last[0].kd_damage, &kdt[1]);
+    knockdowns(&last[0], &bb->f[0], last[1].kd_damage, kdt[0]);
+    knockdowns(&last[1], &bb->f[1], last[0].kd_damage, kdt[1]);
 
     /* Step 9: injuries, new and aggravated. */
     for (int v = 0; v < SIDES; v++)
@@ -1172,7 +1209,7 @@ static void round_resolve(struct bout *b, const struct order ord[SIDES], struct 
 
     /* Step 10: knockdowns and knockouts, reported. */
     for (int v = 0; v < SIDES; v++)
-        report_knockdowns(&c, v, &kdt[v], &r->flavour);
+        report_knockdowns(&c, v, kdt[v], &r->flavour);
 
     /* Step 11: TKO on endurance, and the doctor. */
     for (int v = 0; v < SIDES; v++)

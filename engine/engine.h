@@ -200,6 +200,24 @@ struct boxing_candidates {
     double str[3], spd[2], agl[5], opp_agl[3];
 };
 
+/* Steps 2 and 3 for a fighter, by his style (and whether his opponent
+ * fights all-out, which moves the taller man's height bonus), worked out
+ * from both sides' abilities before styles: what a round picks rather
+ * than works out. The same doubles the steps give. */
+struct boxing_by_style {
+    double str[STYLE_COUNT];           /* STR after his style, floored at 1 */
+    double spd[STYLE_COUNT][2];        /* SPD so, and his height bonus added */
+    double agl[STYLE_COUNT];           /* his style's change to his AGL */
+    double opp_agl[STYLE_COUNT];       /* and to the opponent's (taken off) */
+    double agl_height[STYLE_COUNT][2]; /* his height bonus to AGL (0: none) */
+};
+
+/* Step 10's thresholds for a fighter against a man aiming one way: a
+ * knockdown, a second one, and a KO (the damage a KO needs). */
+struct boxing_kd {
+    double one, two, out;
+};
+
 /* One fighter's running state in a boxing bout. */
 struct boxing_fighter {
     struct boxing_sheet sheet;
@@ -214,9 +232,9 @@ struct boxing_fighter {
     /* Figures boxing.c works out once a bout, or again only when they
      * change, rather than every round: exactly the doubles the rules'
      * steps give, so a bout is the same either way. */
-    struct boxing_abilities pre;    /* the sheet after his injuries' penalties */
-    struct boxing_candidates cands; /* step 2's, from both sides' `pre` */
-    double kd[3][3];                /* step 10's thresholds, by the opponent's target */
+    struct boxing_abilities pre; /* the sheet after his injuries' penalties */
+    struct boxing_by_style by;   /* steps 2 and 3, from both sides' `pre` */
+    struct boxing_kd kd[3];      /* step 10's thresholds, by the opponent's target */
 };
 
 /* What one fighter did and suffered in the last resolved round. */
