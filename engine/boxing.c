@@ -70,6 +70,8 @@ static const unsigned char promote2_faces[3] = {3, 3, 4};
 
 #define FACES(t) ((int)(sizeof(t) / sizeof((t)[0])))
 
+_Static_assert(EVENTS_MAX >= 12, "a round's first steps fit the events list");
+
 /* Factors that depend on the orders are looked up rather than branched on:
  * orders change from round to round, so such a branch is a coin toss for
  * the processor, and a factor of 1 (or a term of 0) changes no figure. */
@@ -654,6 +656,15 @@ struct round_ctx {
     int round;
 };
 
+/* Appends an event at *cur, which has room for it: the part of a round
+ * whose events can be counted ahead (see round_resolve) writes them so,
+ * without events_add's test and count at each. */
+static inline void put(struct event **cur, enum event_type type, int side, int a, int b, int c,
+                       double x)
+{
+    *(*cur)++ = (struct event){.type = type, .side = side, .a = a, .b = b, .c = c, .x = x};
+}
+
 /* Damage an injury does when it happens and each time it is aggravated
  * (level 1-4). */
 static double injury_damage(enum injury_loc loc, int level)
@@ -1024,7 +1035,7 @@ static inline void conceded(struct round_ctx *c)
  * DEF_RATE into rate[], kept in `last` too; the styles, reported. Step 6
  * depends on nothing drawn in step 5, so it is worked out here. */
 static inline void abilities(struct round_ctx *c, struct boxing_abilities a[SIDES],
-                             double rate[SIDES])
+                             double rate[SIDES], struct event **cur)
 {
     struct boxing_bout *bb = &c->b->u.boxing;
     const struct boxing_order *o = c->o;
@@ -1049,13 +1060,14 @@ static inline void abilities(struct round_ctx *c, struct boxing_abilities a[SIDE
     rate[1] = boxing_def_rate(o[1].def, a[1].agl);
     keep_abilities(&bb->last[0], &a[0], rate[0]);
     keep_abilities(&bb->last[1], &a[1], rate[1]);
-    events_add(c->evs, EV_STYLE, 0, o[0].style, 0, 0, 0);
-    events_add(c->evs, EV_STYLE, 1, o[1].style, 0, 0, 0);
+    put(cur, EV_STYLE, 0, o[0].style, 0, 0, 0);
+    put(cur, EV_STYLE, 1, o[1].style, 0, 0, 0);
 }
 
 /* Step 5 for side i: a warning (and maybe a disqualification, in dq[i]) or
  * a foul, and a penalty for holding. */
-static inline void warnings(struct round_ctx *c, int i, int dq[SIDES], struct rng *g)
+static inline void warnings(struct round_ctx *c, int i, int dq[SIDES], struct rng *g,
+                            struct event **cur)
 {
     struct boxing_fighter *f = &c->b->u.boxing.f[i];
     struct boxing_side_round *l = &c->b->u.boxing.last[i];
@@ -1067,20 +1079,20 @@ static inline void warnings(struct round_ctx *c, int i, int dq[SIDES], struct rn
         f->warnings++;
         if (o->dirty) {
             l->warned = 1;
-            events_add(c->evs, EV_WARNING, i, f->warnings, 0, 0, 0);
+            put(cur, EV_WARNING, i, f->warnings, 0, 0, 0);
             if (rng_chance(g, boxing_dq_chance(f->warnings))) {
                 dq[i] = l->dq = 1;
-                events_add(c->evs, EV_DQ, i, 0, 0, 0, 0);
+                put(cur, EV_DQ, i, 0, 0, 0, 0);
             }
         } else {
             l->fouled = 1;
-            events_add(c->evs, EV_FOUL, i, f->warnings, 0, 0, 0);
+            put(cur, EV_FOUL, i, f->warnings, 0, 0, 0);
         }
     }
     double pc = boxing_clinch_penalty_chance(o);
     if (pc > 0 && rng_chance(g, pc)) {
         l->clinch_penalty = 1;
-        events_add(c->evs, EV_CLINCH_PENALTY, i, 0, 0, 0, 0);
+        put(cur, EV_CLINCH_PENALTY, i, 0, 0, 0, 0);
     }
 }
 
@@ -1088,7 +1100,7 @@ static inline void warnings(struct round_ctx *c, int i, int dq[SIDES], struct rn
  * damage each side deals (knockdowns use it before the head/body
  * multiplier), taken off the other's endurance. */
 static inline void exchange(struct round_ctx *c, const struct boxing_abilities a[SIDES],
-                            const double rate[SIDES], struct rng *g)
+                            const double rate[SIDES], struct rng *g, struct event **cur)
 {
     struct boxing_bout *bb = &c->b->u.boxing;
     struct boxing_side_round *last = bb->last;
@@ -1098,10 +1110,10 @@ static inline void exchange(struct round_ctx *c, const struct boxing_abilities a
     punches(&last[1], &a[1], rate[0], o[1].target, g);
     double dam0 = damage(&last[0], &a[0], rate[1], &o[0], &o[1], g);
     double dam1 = damage(&last[1], &a[1], rate[0], &o[1], &o[0], g);
-    events_add(c->evs, EV_PUNCHES, 0, last[0].thrown, 0, 0, last[0].landed);
-    events_add(c->evs, EV_PUNCHES, 1, last[1].thrown, 0, 0, last[1].landed);
-    events_add(c->evs, EV_DAMAGE, 0, 0, 0, 0, dam0);
-    events_add(c->evs, EV_DAMAGE, 1, 0, 0, 0, dam1);
+    put(cur, EV_PUNCHES, 0, last[0].thrown, 0, 0, last[0].landed);
+    put(cur, EV_PUNCHES, 1, last[1].thrown, 0, 0, last[1].landed);
+    put(cur, EV_DAMAGE, 0, 0, 0, 0, dam0);
+    put(cur, EV_DAMAGE, 1, 0, 0, 0, dam1);
     bb->f[0].endurance -= dam1;
     bb->f[1].endurance -= dam0;
 }
@@ -1187,15 +1199,20 @@ static void round_resolve(struct bout *b, const struct order ord[SIDES], struct 
     /* The figures the exchange is fought with are kept at hand, side by
      * side, rather than read back from `last`: they are the long chain of
      * the round (endurance -> damage -> endurance). */
-    abilities(&c, a, rate); /* steps 2-4 and 6 */
+    /* bout_round cleared the events: steps 2-8 add at most 12 (two
+     * styles, three a side of warnings, fouls, DQs and holding, two of
+     * punches, two of damage), written through a cursor kept at hand. */
+    struct event *cur = evs->ev + evs->n;
+    abilities(&c, a, rate, &cur); /* steps 2-4 and 6 */
     /* Steps 5, 7 and 8 draw from a copy of the outcome stream that never
      * leaves this function, so the generator's state stays in registers
      * rather than going to memory and back at every draw. */
     struct rng g = r->outcome;
     for (int i = 0; i < SIDES; i++)
-        warnings(&c, i, dq, &g); /* step 5 */
-    exchange(&c, a, rate, &g);   /* steps 7 and 8 */
+        warnings(&c, i, dq, &g, &cur); /* step 5 */
+    exchange(&c, a, rate, &g, &cur);   /* steps 7 and 8 */
     r->outcome = g;
+    evs->n = (int)(cur - evs->ev);
 
     /* Step 10's counts, worked out before step 9 (and reported after it):
      * they do not depend on the injuries, whose draws the processor often
