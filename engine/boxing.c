@@ -737,25 +737,44 @@ static int injured(const struct injury inj[INJ_COUNT])
             inj[INJ_JAW].level) != 0;
 }
 
-/* Step 9 for the fighter on side v, who received `dam` this round. */
-static void injuries(struct round_ctx *c, int v, double dam)
+/* Step 9's new injuries for the fighter on side v, the first one's chance
+ * `p` drawn and won: one, and another each time the capped chance wins. */
+static void injuries_new(struct round_ctx *c, int v, double p)
 {
-    struct boxing_fighter *f = &c->b->u.boxing.f[v];
-    double p = injury_odds(dam, c->o[!v].target);
     double capped = p < AGGRAVATE_CAP ? p : AGGRAVATE_CAP;
+
+    injury_new(c, v);
+    while (rng_chance(c->rng, capped))
+        injury_new(c, v);
+}
+
+/* Step 9 for a fighter already injured: his injuries of earlier rounds
+ * aggravated, each at the capped chance, then new ones at chance `p`. */
+static void injuries_injured(struct round_ctx *c, int v, double p)
+{
+    const struct injury *inj = c->b->u.boxing.f[v].inj;
+    double capped = p < AGGRAVATE_CAP ? p : AGGRAVATE_CAP;
+
+    for (int loc = 0; loc < INJ_COUNT; loc++)
+        if (inj[loc].level > 0 && inj[loc].round < c->round && rng_chance(c->rng, capped))
+            injury_aggravate(c, v, (enum injury_loc)loc);
+    if (rng_chance(c->rng, p))
+        injuries_new(c, v, p);
+}
+
+/* Step 9 for the fighter on side v, who received `dam` this round. Most
+ * fighters have no injury to aggravate and get no new one: one test and
+ * one draw for those, here. */
+static inline void injuries(struct round_ctx *c, int v, double dam)
+{
+    double p = injury_odds(dam, c->o[!v].target);
 
     if (p <= 0)
         return;
-    /* Most fighters have no injury to aggravate: one test for those. */
-    if (injured(f->inj))
-        for (int loc = 0; loc < INJ_COUNT; loc++)
-            if (f->inj[loc].level > 0 && f->inj[loc].round < c->round && rng_chance(c->rng, capped))
-                injury_aggravate(c, v, (enum injury_loc)loc);
-    if (rng_chance(c->rng, p)) {
-        injury_new(c, v);
-        while (rng_chance(c->rng, capped))
-            injury_new(c, v);
-    }
+    if (injured(c->b->u.boxing.f[v].inj))
+        injuries_injured(c, v, p);
+    else if (rng_chance(c->rng, p))
+        injuries_new(c, v, p);
 }
 
 /* The doctor's look after the exchange (rules.md 1.4). Only a round with
@@ -1240,7 +1259,9 @@ static void round_resolve(struct bout *b, const struct order ord[SIDES], struct 
             events_add(evs, EV_TKO, i, c.stop[i].reason, 0, 0, 0);
 
     judges(&c);
-    settle(&c, dq);
+    /* Most rounds settle nothing: no stoppage, no DQ, not the last. */
+    if (c.stop[0].stopped | c.stop[1].stopped | dq[0] | dq[1] | (b->round >= b->rounds))
+        settle(&c, dq);
 }
 
 /* 2 over two thirds of the starting endurance, 1 over a third, else 0. */
