@@ -540,21 +540,25 @@ static int sheet_valid(const struct sheet *s)
     return 0;
 }
 
+/* Whether the boxing order `b` is legal (1) or not (0). */
+static inline int order_ok(const struct boxing_order *b)
+{
+    if (b->agg < 1 || b->pow < 1 || b->def < 1)
+        return 0;
+    if (b->agg + b->pow + b->def > BOXING_ENERGY)
+        return 0;
+    if ((int)b->target < TARGET_OPPORTUNISTIC || b->target > TARGET_BODY)
+        return 0;
+    if ((int)b->style < STYLE_NONE || b->style >= STYLE_COUNT)
+        return 0;
+    if ((b->dirty != 0 && b->dirty != 1) || (b->towel != 0 && b->towel != 1))
+        return 0;
+    return 1;
+}
+
 static int order_valid(const struct order *o)
 {
-    const struct boxing_order *b = &o->u.boxing;
-
-    if (b->agg < 1 || b->pow < 1 || b->def < 1)
-        return -1;
-    if (b->agg + b->pow + b->def > BOXING_ENERGY)
-        return -1;
-    if ((int)b->target < TARGET_OPPORTUNISTIC || b->target > TARGET_BODY)
-        return -1;
-    if ((int)b->style < STYLE_NONE || b->style >= STYLE_COUNT)
-        return -1;
-    if ((b->dirty != 0 && b->dirty != 1) || (b->towel != 0 && b->towel != 1))
-        return -1;
-    return 0;
+    return order_ok(&o->u.boxing) ? 0 : -1;
 }
 
 static void order_default(struct order *o)
@@ -1264,6 +1268,19 @@ static void round_resolve(struct bout *b, const struct order ord[SIDES], struct 
         settle(&c, dq);
 }
 
+/* The ruleset's round_play: the orders checked (inline), the
+ * events cleared, the round resolved. */
+static int round_play(struct bout *b, const struct order o[SIDES], struct bout_rng *r,
+                      struct events *evs)
+{
+    if (!order_ok(&o[0].u.boxing) || !order_ok(&o[1].u.boxing))
+        return -1;
+    evs->n = 0;
+    evs->dropped = 0;
+    round_resolve(b, o, r, evs);
+    return 0;
+}
+
 /* 2 over two thirds of the starting endurance, 1 over a third, else 0. */
 static int condition(double endurance, double end_start)
 {
@@ -1360,7 +1377,7 @@ const struct ruleset boxing_ruleset = {
     .order_valid = order_valid,
     .order_default = order_default,
     .bout_init = bout_start,
-    .round_resolve = round_resolve,
+    .round_play = round_play,
     .plan_vars = plan_vars,
     .order_towel = order_towel,
     .order_is_towel = order_is_towel,
