@@ -952,8 +952,7 @@ static inline void punches(struct boxing_side_round *l, const struct boxing_abil
                            double opp_rate, enum target t, struct rng *rng)
 {
     int thrown = 8 * a->agg;
-    double landed =
-        boxing_expected_landed(a->agg, a->spd, opp_rate, t) * uniform(rng, 0.9, 1.1);
+    double landed = boxing_expected_landed(a->agg, a->spd, opp_rate, t) * uniform(rng, 0.9, 1.1);
 
     if (landed > thrown)
         landed = thrown;
@@ -1257,20 +1256,25 @@ static void round_resolve(struct bout *b, const struct order ord[SIDES], struct 
     for (int v = 0; v < SIDES; v++)
         injuries(&c, v, last[!v].damage);
 
-    /* Step 10: knockdowns and knockouts, reported. */
-    for (int v = 0; v < SIDES; v++)
-        report_knockdowns(&c, v, kdt[v], &r->flavour);
+    /* Step 10: knockdowns and knockouts, reported (most rounds have
+     * none: one test for those). */
+    if (last[0].knockdowns | last[0].ko | last[1].knockdowns | last[1].ko)
+        for (int v = 0; v < SIDES; v++)
+            report_knockdowns(&c, v, kdt[v], &r->flavour);
 
-    /* Step 11: TKO on endurance, and the doctor. */
-    for (int v = 0; v < SIDES; v++)
-        stoppages(&c, v);
+    /* Step 11: TKO on endurance, and the doctor (who only comes when an
+     * injury came or got worse): most rounds, one test. */
+    if ((bb->f[0].endurance <= 0) | (bb->f[1].endurance <= 0) | c.hurt[0] | c.hurt[1])
+        for (int v = 0; v < SIDES; v++)
+            stoppages(&c, v);
 
     /* Step 12: fatigue (the cut-off's extra cost is taken here too). */
     fatigue(&c, 0);
     fatigue(&c, 1);
-    for (int i = 0; i < SIDES; i++)
-        if (c.stop[i].stopped && c.stop[i].method == METHOD_TKO)
-            events_add(evs, EV_TKO, i, c.stop[i].reason, 0, 0, 0);
+    if (c.stop[0].stopped | c.stop[1].stopped)
+        for (int i = 0; i < SIDES; i++)
+            if (c.stop[i].stopped && c.stop[i].method == METHOD_TKO)
+                events_add(evs, EV_TKO, i, c.stop[i].reason, 0, 0, 0);
 
     judges(&c);
     /* Most rounds settle nothing: no stoppage, no DQ, not the last. */
