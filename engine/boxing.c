@@ -288,15 +288,18 @@ static inline void styles_agg(struct boxing_abilities ab[SIDES], const struct bo
  * the opponent's AGL; 0 is none. All-out acts on damage and height only. */
 static const struct style_effect {
     unsigned char str, spd, agl, opp_agl;
+    unsigned char height; /* step 3: index of height_style's factor in height_use */
 } style_effects[STYLE_COUNT] = {
-    [STYLE_INSIDE] = {.str = 1, .agl = 1},
-    [STYLE_CLINCH] = {.agl = 2},
+    [STYLE_INSIDE] = {.str = 1, .agl = 1, .height = 1},
+    [STYLE_CLINCH] = {.agl = 2, .height = 1},
     [STYLE_FEINT] = {.spd = 1},
     [STYLE_COUNTER] = {.agl = 3, .opp_agl = 1},
     [STYLE_RING] = {.str = 2, .agl = 4},
     [STYLE_CUT] = {.opp_agl = 2},
-    [STYLE_OUTSIDE] = {.str = 2},
+    [STYLE_OUTSIDE] = {.str = 2, .height = 2},
 };
+/* height_style's three factors, as style_effects' `height` indexes them. */
+static const double height_use[3] = {1.0, 0.5, 1.5};
 
 /* What one fighter's style does in step 2: to his STR, SPD and AGL, and off
  * the opponent's AGL. */
@@ -590,25 +593,20 @@ static void by_style(const struct boxing_fighter *me, const struct boxing_fighte
     struct boxing_candidates c;
 
     style_candidates(&me->pre, &op->pre, &c);
-    /* The few distinct figures first, then each style's pick of them. A
-     * bonus of 0 (the shorter man, or the same height) adds 0 to figures
-     * of at least 1, which changes none. */
-    const double str[3] = {floor1(me->pre.str + (0.0 + c.str[0])),
-                           floor1(me->pre.str + (0.0 + c.str[1])),
-                           floor1(me->pre.str + (0.0 + c.str[2]))};
-    const double spd[2] = {floor1(me->pre.spd + (0.0 + c.spd[0])),
-                           floor1(me->pre.spd + (0.0 + c.spd[1]))};
-
-    for (int st = 0; st < STYLE_COUNT; st++) {
-        const struct style_effect *e = &style_effects[st];
-        double b = bonus * height_style[st];
-        t->str[st] = str[e->str];
-        t->agl[st] = c.agl[e->agl];
-        t->opp_agl[st] = c.opp_agl[e->opp_agl];
-        t->spd[st][0] = spd[e->spd] + b * height_allout_spd[0];
-        t->spd[st][1] = spd[e->spd] + b * height_allout_spd[1];
-        t->agl_height[st][0] = b * height_allout_agl[0];
-        t->agl_height[st][1] = b * height_allout_agl[1];
+    for (int k = 0; k < 3; k++)
+        t->str[k] = floor1(me->pre.str + (0.0 + c.str[k]));
+    for (int k = 0; k < 2; k++)
+        t->spd[k] = floor1(me->pre.spd + (0.0 + c.spd[k]));
+    memcpy(t->agl, c.agl, sizeof(t->agl));
+    memcpy(t->opp_agl, c.opp_agl, sizeof(t->opp_agl));
+    /* A bonus of 0 (the shorter man, or the same height) gives 0, which
+     * added to figures of at least 1 changes none. */
+    for (int h = 0; h < 3; h++) {
+        double b = bonus * height_use[h];
+        for (int allout = 0; allout < 2; allout++) {
+            t->h_spd[h][allout] = b * height_allout_spd[allout];
+            t->h_agl[h][allout] = b * height_allout_agl[allout];
+        }
     }
 }
 
@@ -1072,19 +1070,19 @@ static inline void abilities(struct round_ctx *c, struct boxing_abilities a[SIDE
     struct boxing_bout *bb = &c->b->u.boxing;
     const struct boxing_order *o = c->o;
     const struct boxing_by_style *t0 = &bb->f[0].by, *t1 = &bb->f[1].by;
-    /* Styles are legal here (bout_round checked the orders). */
-    int s0 = o[0].style, s1 = o[1].style;
-    int x0 = s1 == STYLE_ALLOUT, x1 = s0 == STYLE_ALLOUT;
+    /* Styles are legal here (round_play checked the orders). */
+    const struct style_effect *e0 = &style_effects[o[0].style], *e1 = &style_effects[o[1].style];
+    int x0 = o[1].style == STYLE_ALLOUT, x1 = o[0].style == STYLE_ALLOUT;
     /* Step 2's AGL sums, as styles() takes them, then step 3's bonus. */
-    double dagl0 = 0.0 + t0->agl[s0] - t1->opp_agl[s1];
-    double dagl1 = 0.0 - t0->opp_agl[s0] + t1->agl[s1];
+    double dagl0 = 0.0 + t0->agl[e0->agl] - t1->opp_agl[e1->opp_agl];
+    double dagl1 = 0.0 - t0->opp_agl[e0->opp_agl] + t1->agl[e1->agl];
 
-    a[0].str = t0->str[s0];
-    a[0].spd = t0->spd[s0][x0];
-    a[0].agl = floor1(bb->f[0].pre.agl + dagl0) + t0->agl_height[s0][x0];
-    a[1].str = t1->str[s1];
-    a[1].spd = t1->spd[s1][x1];
-    a[1].agl = floor1(bb->f[1].pre.agl + dagl1) + t1->agl_height[s1][x1];
+    a[0].str = t0->str[e0->str];
+    a[0].spd = t0->spd[e0->spd] + t0->h_spd[e0->height][x0];
+    a[0].agl = floor1(bb->f[0].pre.agl + dagl0) + t0->h_agl[e0->height][x0];
+    a[1].str = t1->str[e1->str];
+    a[1].spd = t1->spd[e1->spd] + t1->h_spd[e1->height][x1];
+    a[1].agl = floor1(bb->f[1].pre.agl + dagl1) + t1->h_agl[e1->height][x1];
     styles_agg(a, o);
     boxing_scale(&a[0], bb->f[0].endurance, bb->f[0].end_start);
     boxing_scale(&a[1], bb->f[1].endurance, bb->f[1].end_start);

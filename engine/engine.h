@@ -200,16 +200,18 @@ struct boxing_candidates {
     double str[3], spd[2], agl[5], opp_agl[3];
 };
 
-/* Steps 2 and 3 for a fighter, by his style (and whether his opponent
- * fights all-out, which moves the taller man's height bonus), worked out
- * from both sides' abilities before styles: what a round picks rather
- * than works out. The same doubles the steps give. */
+/* Steps 2 and 3 for a fighter, worked out from both sides' abilities
+ * before styles: the few figures his style picks from (boxing.c's
+ * style_effects say which), so that a round picks rather than works
+ * them out. The same doubles the steps give. */
 struct boxing_by_style {
-    double str[STYLE_COUNT];           /* STR after his style, floored at 1 */
-    double spd[STYLE_COUNT][2];        /* SPD so, and his height bonus added */
-    double agl[STYLE_COUNT];           /* his style's change to his AGL */
-    double opp_agl[STYLE_COUNT];       /* and to the opponent's (taken off) */
-    double agl_height[STYLE_COUNT][2]; /* his height bonus to AGL (0: none) */
+    double str[3];      /* STR after each candidate of step 2, floored at 1 */
+    double spd[2];      /* SPD so */
+    double agl[5];      /* step 2's candidates for his AGL */
+    double opp_agl[3];  /* and off the opponent's */
+    double h_spd[3][2]; /* the taller man's step 3 bonus to SPD, by how */
+    double h_agl[3][2]; /* much his style lets him use it and whether the
+                         * opponent fights all-out; 0 for the other */
 };
 
 /* Step 10's thresholds for a fighter against a man aiming one way: a
