@@ -80,8 +80,9 @@ static const double landed_aim[2] = {0.85, 1.0};
 /* Step 8: dirty fighting (by dirty, then by warned this round), an all-out
  * assault by the fighter, and one by his opponent. */
 static const double damage_dirty[2][2] = {{1.0, 1.0}, {1.10, 1.05}};
-static const double damage_allout[2] = {1.0, 2.0};
-static const double damage_opp_allout[2] = {1.0, 4.0};
+/* By his all-out assault, then his opponent's: 2 and 4, both 8. Powers of
+ * two, so one multiplication by their product is exact, as the two were. */
+static const double damage_allout[2][2] = {{1.0, 4.0}, {2.0, 8.0}};
 /* Step 8, by target: head 0.85, body 1.15. */
 static const double damage_target[3] = {
     [TARGET_OPPORTUNISTIC] = 1.0,
@@ -443,8 +444,7 @@ void boxing_damage_multipliers(const struct boxing_order *me, const struct boxin
     double m = 1;
 
     m *= damage_dirty[me->dirty != 0][warned != 0];
-    m *= damage_allout[me->style == STYLE_ALLOUT];
-    m *= damage_opp_allout[opp->style == STYLE_ALLOUT];
+    m *= damage_allout[me->style == STYLE_ALLOUT][opp->style == STYLE_ALLOUT];
     *kd_mult = m;
     m *= damage_target[me->target];
     *mult = m;
