@@ -1186,6 +1186,52 @@ static inline void judges(struct round_ctx *c)
     bb->f[1].rounds_won += given[1] >= 2;
 }
 
+/* Steps 2-8 of a fought round, from the outcome stream `outcome`, DQs in
+ * dq[]. The figures the exchange is fought with are kept at hand, side by
+ * side, rather than read back from `last`: they are the long chain of the
+ * round (endurance -> damage -> endurance). */
+static inline void fought(struct round_ctx *c, struct rng *outcome, int dq[SIDES])
+{
+    struct events *evs = c->evs;
+    struct boxing_abilities a[SIDES];
+    double rate[SIDES];
+    /* bout_round cleared the events: steps 2-8 add at most 12 (two
+     * styles, three a side of warnings, fouls, DQs and holding, two of
+     * punches, two of damage), written through a cursor kept at hand. */
+    struct event *cur = evs->ev + evs->n;
+
+    abilities(c, a, rate, &cur); /* steps 2-4 and 6 */
+    /* Steps 5, 7 and 8 draw from a copy of the outcome stream that never
+     * leaves this function, so the generator's state stays in registers
+     * rather than going to memory and back at every draw. */
+    struct rng g = *outcome;
+    for (int i = 0; i < SIDES; i++)
+        warnings(c, i, dq, &g, &cur); /* step 5 */
+    exchange(c, a, rate, &g, &cur);   /* steps 7 and 8 */
+    *outcome = g;
+    evs->n = (int)(cur - evs->ev);
+}
+
+/* Steps 10's reports and step 11, with each side's thresholds kdt[]. */
+static inline void stopped(struct round_ctx *c, const struct boxing_kd *const kdt[SIDES],
+                           struct rng *flavour)
+{
+    const struct boxing_bout *bb = &c->b->u.boxing;
+    const struct boxing_side_round *last = bb->last;
+
+    /* Step 10: knockdowns and knockouts, reported (most rounds have
+     * none: one test for those). */
+    if (last[0].knockdowns | last[0].ko | last[1].knockdowns | last[1].ko)
+        for (int v = 0; v < SIDES; v++)
+            report_knockdowns(c, v, kdt[v], flavour);
+
+    /* Step 11: TKO on endurance, and the doctor (who only comes when an
+     * injury came or got worse): most rounds, one test. */
+    if ((bb->f[0].endurance <= 0) | (bb->f[1].endurance <= 0) | c->hurt[0] | c->hurt[1])
+        for (int v = 0; v < SIDES; v++)
+            stoppages(c, v);
+}
+
 /* One round, step by step (rules.md 1.4). The outcome stream's draws come
  * in the order of the steps, and must: a bout is its seed. */
 static void round_resolve(struct bout *b, const struct order ord[SIDES], struct bout_rng *r,
@@ -1195,8 +1241,6 @@ static void round_resolve(struct bout *b, const struct order ord[SIDES], struct 
     struct boxing_order o[SIDES] = {ord[0].u.boxing, ord[1].u.boxing};
     struct boxing_side_round *last = bb->last;
     struct round_ctx c = {.b = b, .o = o, .rng = &r->outcome, .evs = evs};
-    struct boxing_abilities a[SIDES];
-    double rate[SIDES];
     int dq[SIDES] = {0, 0};
 
     c.round = ++b->round;
@@ -1226,23 +1270,7 @@ static void round_resolve(struct bout *b, const struct order ord[SIDES], struct 
     clear_occasional(&last[0]);
     clear_occasional(&last[1]);
 
-    /* The figures the exchange is fought with are kept at hand, side by
-     * side, rather than read back from `last`: they are the long chain of
-     * the round (endurance -> damage -> endurance). */
-    /* bout_round cleared the events: steps 2-8 add at most 12 (two
-     * styles, three a side of warnings, fouls, DQs and holding, two of
-     * punches, two of damage), written through a cursor kept at hand. */
-    struct event *cur = evs->ev + evs->n;
-    abilities(&c, a, rate, &cur); /* steps 2-4 and 6 */
-    /* Steps 5, 7 and 8 draw from a copy of the outcome stream that never
-     * leaves this function, so the generator's state stays in registers
-     * rather than going to memory and back at every draw. */
-    struct rng g = r->outcome;
-    for (int i = 0; i < SIDES; i++)
-        warnings(&c, i, dq, &g, &cur); /* step 5 */
-    exchange(&c, a, rate, &g, &cur);   /* steps 7 and 8 */
-    r->outcome = g;
-    evs->n = (int)(cur - evs->ev);
+    fought(&c, &r->outcome, dq); /* steps 2-8 */
 
     /* Step 10's counts, worked out before step 9 (and reported after it):
      * they do not depend on the injuries, whose draws the processor often
@@ -1254,17 +1282,7 @@ static void round_resolve(struct bout *b, const struct order ord[SIDES], struct 
     for (int v = 0; v < SIDES; v++)
         injuries(&c, v, last[!v].damage);
 
-    /* Step 10: knockdowns and knockouts, reported (most rounds have
-     * none: one test for those). */
-    if (last[0].knockdowns | last[0].ko | last[1].knockdowns | last[1].ko)
-        for (int v = 0; v < SIDES; v++)
-            report_knockdowns(&c, v, kdt[v], &r->flavour);
-
-    /* Step 11: TKO on endurance, and the doctor (who only comes when an
-     * injury came or got worse): most rounds, one test. */
-    if ((bb->f[0].endurance <= 0) | (bb->f[1].endurance <= 0) | c.hurt[0] | c.hurt[1])
-        for (int v = 0; v < SIDES; v++)
-            stoppages(&c, v);
+    stopped(&c, kdt, &r->flavour); /* steps 10 and 11 */
 
     /* Step 12: fatigue (the cut-off's extra cost is taken here too). */
     fatigue(&c, 0);
