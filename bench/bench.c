@@ -9,7 +9,10 @@
  * bouts with varied sheets and orders drawn in advance, so only the engine
  * is timed. Each ruleset runs for about SECONDS: the only argument, else the
  * environment variable BENCH_SECONDS (e.g. 0.2 for a quick run), else
- * DEFAULT_SECONDS; each prints one `name value unit` line.
+ * DEFAULT_SECONDS; each prints one `name value unit` line. The engine's
+ * figures (engine.*) are per second of the process's CPU time: the engine
+ * does nothing but compute, so time the machine gave other programs (the
+ * build machine is shared) is none of its work.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +34,15 @@ static double seconds_now(void)
     struct timespec ts;
 
     clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* The CPU time this process has used, in seconds (see the top). */
+static double cpu_seconds_now(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
@@ -119,54 +131,79 @@ static void duel_order_fight(struct order *o)
     o->rules = RULES_DUEL;
 }
 
-/* Runs bouts of `rules` for about `seconds`; returns rounds per second,
- * sets *per_bout to the bouts' average length in rounds, and adds a digest
- * of the results to *sink so nothing is optimised away. */
-static double bench_rules(enum rules rules, double seconds, double *per_bout, unsigned long *sink)
+/* The pool of POOL sheet pairs and order pairs for `rules`, drawn from a
+ * fixed seed (the caller frees both). */
+static void pool_fill(enum rules rules, struct sheet (**sheets)[SIDES],
+                      struct order (**orders)[SIDES])
 {
-    struct sheet(*sheets)[SIDES] = xmalloc(POOL * sizeof(*sheets));
-    struct order(*orders)[SIDES] = xmalloc(POOL * sizeof(*orders));
     struct rng gen;
-    struct bout_rng br;
-    struct events evs;
-    struct bout b;
-    unsigned long rounds = 0, bouts = 0;
 
+    *sheets = xmalloc(POOL * sizeof(**sheets));
+    *orders = xmalloc(POOL * sizeof(**orders));
     rng_seed(&gen, 20240601, (uint64_t)rules);
     for (int i = 0; i < POOL; i++)
         for (int s = 0; s < SIDES; s++) {
             if (rules == RULES_BOXING) {
-                boxing_sheet_random(&gen, &sheets[i][s]);
-                boxing_order_random(&gen, &orders[i][s]);
+                boxing_sheet_random(&gen, &(*sheets)[i][s]);
+                boxing_order_random(&gen, &(*orders)[i][s]);
             } else if (rules == RULES_DUEL) {
-                duel_sheet_random(&gen, &sheets[i][s]);
-                duel_order_fight(&orders[i][s]);
+                duel_sheet_random(&gen, &(*sheets)[i][s]);
+                duel_order_fight(&(*orders)[i][s]);
             } else {
-                sugarray_sheet_random(&gen, &sheets[i][s]);
-                sugarray_order_random(&gen, &orders[i][s]);
+                sugarray_sheet_random(&gen, &(*sheets)[i][s]);
+                sugarray_order_random(&gen, &(*orders)[i][s]);
             }
         }
+}
 
-    double t0 = seconds_now(), elapsed = 0;
-    for (;;) {
-        for (int k = 0; k < CHECK_EVERY; k++, bouts++) {
-            if (bout_init(&b, rules, sheets[bouts % POOL], 0) != 0) {
-                fprintf(stderr, "bench: the engine refused a bout\n");
+/* Fights bouts `first` .. first + n - 1 of `rules` from the pool (bout k:
+ * sheets k, seed k, orders from entry 7k + round); returns the rounds
+ * fought and adds a digest of the results to *sink so nothing is
+ * optimised away. */
+static unsigned long fight_bouts(enum rules rules, struct sheet (*sheets)[SIDES],
+                                 struct order (*orders)[SIDES], unsigned long first,
+                                 unsigned long n, unsigned long *sink)
+{
+    struct bout_rng br;
+    struct events evs;
+    struct bout b;
+    unsigned long rounds = 0;
+
+    for (unsigned long bouts = first; bouts < first + n; bouts++) {
+        if (bout_init(&b, rules, sheets[bouts % POOL], 0) != 0) {
+            fprintf(stderr, "bench: the engine refused a bout\n");
+            exit(1);
+        }
+        bout_rng_seed(&br, bouts);
+        while (!b.result.over) {
+            /* Orders change every round, from a different pool entry. */
+            const struct order *o = orders[(bouts * 7 + (unsigned long)b.round) % POOL];
+            if (bout_round(&b, o, &br, &evs) != 0) {
+                fprintf(stderr, "bench: the engine refused a round\n");
                 exit(1);
             }
-            bout_rng_seed(&br, bouts);
-            while (!b.result.over) {
-                /* Orders change every round, from a different pool entry. */
-                const struct order *o = orders[(bouts * 7 + (unsigned long)b.round) % POOL];
-                if (bout_round(&b, o, &br, &evs) != 0) {
-                    fprintf(stderr, "bench: the engine refused a round\n");
-                    exit(1);
-                }
-                rounds++;
-            }
-            *sink += (unsigned long)(b.result.winner + 1) + (unsigned long)b.result.round;
+            rounds++;
         }
-        elapsed = seconds_now() - t0;
+        *sink += (unsigned long)(b.result.winner + 1) + (unsigned long)b.result.round;
+    }
+    return rounds;
+}
+
+/* Runs bouts of `rules` for about `seconds`; returns rounds per second,
+ * sets *per_bout to the bouts' average length in rounds, and adds a digest
+ * of the results to *sink. */
+static double bench_rules(enum rules rules, double seconds, double *per_bout, unsigned long *sink)
+{
+    struct sheet(*sheets)[SIDES];
+    struct order(*orders)[SIDES];
+    unsigned long rounds = 0, bouts = 0;
+
+    pool_fill(rules, &sheets, &orders);
+    double t0 = cpu_seconds_now(), elapsed = 0;
+    for (;;) {
+        rounds += fight_bouts(rules, sheets, orders, bouts, CHECK_EVERY, sink);
+        bouts += CHECK_EVERY;
+        elapsed = cpu_seconds_now() - t0;
         if (elapsed >= seconds)
             break;
     }
@@ -174,6 +211,34 @@ static double bench_rules(enum rules rules, double seconds, double *per_bout, un
     free(orders);
     *per_bout = (double)rounds / (double)bouts;
     return (double)rounds / elapsed;
+}
+
+/* `ringside-bench bouts RULESET N`: exactly N bouts of the bench's, no
+ * clock, and the rounds they took, so that an instruction count of the
+ * whole run (valgrind --tool=callgrind) divided by them is the engine's
+ * per round (the pool and the process's start are a few hundred thousand
+ * of it). */
+static int bench_count(const char *name, const char *count)
+{
+    const struct ruleset *rs = ruleset_find(name);
+    char *end;
+    unsigned long n = strtoul(count, &end, 10);
+    unsigned long sink = 0;
+    struct sheet(*sheets)[SIDES];
+    struct order(*orders)[SIDES];
+
+    if (!rs || *end != '\0' || *count == '\0' || count[0] == '-') {
+        fprintf(stderr, "bench: usage: ringside-bench bouts RULESET N (boxing, sugarray or duel; "
+                        "N bouts, 0 or more)\n");
+        return 2;
+    }
+    pool_fill(rs->id, &sheets, &orders);
+    unsigned long rounds = fight_bouts(rs->id, sheets, orders, 0, n, &sink);
+    free(sheets);
+    free(orders);
+    printf("engine.%s.bouts %lu bouts\nengine.%s.rounds %lu rounds\n", rs->name, n, rs->name,
+           rounds);
+    return 0;
 }
 
 /* A 40-line plan with conditionals, as a strong player writes them. */
@@ -245,14 +310,14 @@ static double bench_plan_evals(double seconds, unsigned long *sink)
         v[i].his_cuts = rng_range(&g, 0, 5);
         v[i].warnings = rng_range(&g, 0, 2);
     }
-    double t0 = seconds_now(), t;
+    double t0 = cpu_seconds_now(), t;
     do {
         for (int k = 0; k < 10000; k++) {
             struct order o;
             *sink += (unsigned long)plan_eval(p, &v[k & 63], &o) + (unsigned long)o.u.boxing.agg;
         }
         evals += 10000;
-        t = seconds_now() - t0;
+        t = cpu_seconds_now() - t0;
     } while (t < seconds);
     plan_free(p);
     return evals / t;
@@ -374,13 +439,21 @@ int main(int argc, char **argv)
     unsigned long sink = 0;
     const char *arg = argc > 1 ? argv[1] : getenv("BENCH_SECONDS");
 
+    if (argc > 1 && strcmp(argv[1], "bouts") == 0) {
+        if (argc != 4) {
+            fprintf(stderr, "bench: usage: ringside-bench bouts RULESET N\n");
+            return 2;
+        }
+        return bench_count(argv[2], argv[3]);
+    }
+
     /* An empty BENCH_SECONDS counts as unset. */
     if (arg && (argc > 1 || *arg != '\0')) {
         char *end;
         seconds = strtod(arg, &end);
         if (*end != '\0' || !(seconds > 0 && seconds <= 60)) {
             fprintf(stderr, "bench: usage: [BENCH_SECONDS=S] ringside-bench [SECONDS]; "
-                            "seconds above 0, at most 60\n");
+                            "seconds above 0, at most 60 (or ringside-bench bouts RULESET N)\n");
             return 2;
         }
     }

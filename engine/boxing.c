@@ -70,6 +70,8 @@ static const unsigned char promote2_faces[3] = {3, 3, 4};
 
 #define FACES(t) ((int)(sizeof(t) / sizeof((t)[0])))
 
+_Static_assert(EVENTS_MAX >= 12, "a round's first steps fit the events list");
+
 /* Factors that depend on the orders are looked up rather than branched on:
  * orders change from round to round, so such a branch is a coin toss for
  * the processor, and a factor of 1 (or a term of 0) changes no figure. */
@@ -78,8 +80,9 @@ static const double landed_aim[2] = {0.85, 1.0};
 /* Step 8: dirty fighting (by dirty, then by warned this round), an all-out
  * assault by the fighter, and one by his opponent. */
 static const double damage_dirty[2][2] = {{1.0, 1.0}, {1.10, 1.05}};
-static const double damage_allout[2] = {1.0, 2.0};
-static const double damage_opp_allout[2] = {1.0, 4.0};
+/* By his all-out assault, then his opponent's: 2 and 4, both 8. Powers of
+ * two, so one multiplication by their product is exact, as the two were. */
+static const double damage_allout[2][2] = {{1.0, 4.0}, {2.0, 8.0}};
 /* Step 8, by target: head 0.85, body 1.15. */
 static const double damage_target[3] = {
     [TARGET_OPPORTUNISTIC] = 1.0,
@@ -172,6 +175,16 @@ static int is_swelling(enum injury_loc loc)
     return loc == INJ_SWELL_RIGHT_EYE || loc == INJ_SWELL_LEFT_EYE;
 }
 
+/* rng_uniform(r, lo, hi), the same double with one multiplication fewer:
+ * rng_unit's 2^-53 is folded into the span, as (hi - lo) x 2^-53 is exact
+ * (a power of two, and the spans here are far from the subnormals), and
+ * so is the unit's (x >> 11) x 2^-53. With constant bounds the compiler
+ * folds the product. */
+static inline double uniform(struct rng *r, double lo, double hi)
+{
+    return lo + (double)(rng_next(r) >> 11) * ((hi - lo) * 0x1.0p-53);
+}
+
 /* lround() for 0 <= x < 2^52, without the library call: x to the nearest
  * integer, halves up. From 0.5 on, x + 0.5 is exact, or rounded only in
  * its fraction, so truncating it is exact; below 0.5 the answer is 0 (and
@@ -260,7 +273,7 @@ static inline void agg_counter(struct boxing_abilities *ab, const struct boxing_
 
 /* AGG after clinching, feinting and counter-punching; lost points from
  * clinching and counter-punching are rest (rules.md 1.4). */
-static void styles_agg(struct boxing_abilities ab[SIDES], const struct boxing_order o[SIDES])
+static inline void styles_agg(struct boxing_abilities ab[SIDES], const struct boxing_order o[SIDES])
 {
     int agg0 = agg_own(&o[0], &ab[0].rest), agg1 = agg_own(&o[1], &ab[1].rest);
     /* Below the opponent's AGG after his own clinch/feint loss; two
@@ -276,15 +289,18 @@ static void styles_agg(struct boxing_abilities ab[SIDES], const struct boxing_or
  * the opponent's AGL; 0 is none. All-out acts on damage and height only. */
 static const struct style_effect {
     unsigned char str, spd, agl, opp_agl;
+    unsigned char height; /* step 3: index of height_style's factor in height_use */
 } style_effects[STYLE_COUNT] = {
-    [STYLE_INSIDE] = {.str = 1, .agl = 1},
-    [STYLE_CLINCH] = {.agl = 2},
+    [STYLE_INSIDE] = {.str = 1, .agl = 1, .height = 1},
+    [STYLE_CLINCH] = {.agl = 2, .height = 1},
     [STYLE_FEINT] = {.spd = 1},
     [STYLE_COUNTER] = {.agl = 3, .opp_agl = 1},
     [STYLE_RING] = {.str = 2, .agl = 4},
     [STYLE_CUT] = {.opp_agl = 2},
-    [STYLE_OUTSIDE] = {.str = 2},
+    [STYLE_OUTSIDE] = {.str = 2, .height = 2},
 };
+/* height_style's three factors, as style_effects' `height` indexes them. */
+static const double height_use[3] = {1.0, 0.5, 1.5};
 
 /* What one fighter's style does in step 2: to his STR, SPD and AGL, and off
  * the opponent's AGL. */
@@ -428,8 +444,7 @@ void boxing_damage_multipliers(const struct boxing_order *me, const struct boxin
     double m = 1;
 
     m *= damage_dirty[me->dirty != 0][warned != 0];
-    m *= damage_allout[me->style == STYLE_ALLOUT];
-    m *= damage_opp_allout[opp->style == STYLE_ALLOUT];
+    m *= damage_allout[me->style == STYLE_ALLOUT][opp->style == STYLE_ALLOUT];
     *kd_mult = m;
     m *= damage_target[me->target];
     *mult = m;
@@ -473,13 +488,8 @@ double boxing_injury_chance(double dam, enum target opp_target)
 }
 
 /* Step 10's thresholds for a fighter of `end_start` against a man aiming
- * at `opp_target`: a knockdown, a second one, and a KO (the damage a KO
- * needs). */
-struct kd_thresholds {
-    double one, two, out;
-};
-
-static inline void kd_thresholds(double end_start, enum target opp_target, struct kd_thresholds *t)
+ * at `opp_target`. */
+static inline void kd_thresholds(double end_start, enum target opp_target, struct boxing_kd *t)
 {
     const int *pm = kd_permille[opp_target];
 
@@ -488,7 +498,7 @@ static inline void kd_thresholds(double end_start, enum target opp_target, struc
     t->out = end_start * pm[2] / 1000.0;
 }
 
-static inline void count_knockdowns(double damage, const struct kd_thresholds *t, int *knockdowns,
+static inline void count_knockdowns(double damage, const struct boxing_kd *t, int *knockdowns,
                                     int *ko)
 {
     *ko = damage >= t->out;
@@ -501,7 +511,7 @@ static inline void count_knockdowns(double damage, const struct kd_thresholds *t
 void boxing_knockdowns(double damage, double end_start, enum target opp_target, int *knockdowns,
                        int *ko)
 {
-    struct kd_thresholds t;
+    struct boxing_kd t;
 
     kd_thresholds(end_start, opp_target, &t);
     count_knockdowns(damage, &t, knockdowns, ko);
@@ -543,21 +553,25 @@ static int sheet_valid(const struct sheet *s)
     return 0;
 }
 
+/* Whether the boxing order `b` is legal (1) or not (0). */
+static inline int order_ok(const struct boxing_order *b)
+{
+    if (b->agg < 1 || b->pow < 1 || b->def < 1)
+        return 0;
+    if (b->agg + b->pow + b->def > BOXING_ENERGY)
+        return 0;
+    if ((int)b->target < TARGET_OPPORTUNISTIC || b->target > TARGET_BODY)
+        return 0;
+    if ((int)b->style < STYLE_NONE || b->style >= STYLE_COUNT)
+        return 0;
+    if ((b->dirty != 0 && b->dirty != 1) || (b->towel != 0 && b->towel != 1))
+        return 0;
+    return 1;
+}
+
 static int order_valid(const struct order *o)
 {
-    const struct boxing_order *b = &o->u.boxing;
-
-    if (b->agg < 1 || b->pow < 1 || b->def < 1)
-        return -1;
-    if (b->agg + b->pow + b->def > BOXING_ENERGY)
-        return -1;
-    if ((int)b->target < TARGET_OPPORTUNISTIC || b->target > TARGET_BODY)
-        return -1;
-    if ((int)b->style < STYLE_NONE || b->style >= STYLE_COUNT)
-        return -1;
-    if ((b->dirty != 0 && b->dirty != 1) || (b->towel != 0 && b->towel != 1))
-        return -1;
-    return 0;
+    return order_ok(&o->u.boxing) ? 0 : -1;
 }
 
 static void order_default(struct order *o)
@@ -569,14 +583,44 @@ static void order_default(struct order *o)
     o->u.boxing.def = 10;
 }
 
-/* Both sides' step 2 candidates from their `pre`: when the bout starts and
- * when an injury changes either. */
-static void both_candidates(struct bout *b)
+/* Steps 2 and 3 by style for the fighter `me` against `op` (see struct
+ * boxing_by_style), from both their `pre`; `bonus` is the height bonus
+ * before styles if he is the taller, else 0. Each figure by the same
+ * operations, in the same order, as styles() and height() take. */
+static void by_style(const struct boxing_fighter *me, const struct boxing_fighter *op, double bonus,
+                     struct boxing_by_style *t)
+{
+    struct boxing_candidates c;
+
+    style_candidates(&me->pre, &op->pre, &c);
+    for (int k = 0; k < 3; k++)
+        t->str[k] = floor1(me->pre.str + (0.0 + c.str[k]));
+    for (int k = 0; k < 2; k++)
+        t->spd[k] = floor1(me->pre.spd + (0.0 + c.spd[k]));
+    memcpy(t->agl, c.agl, sizeof(t->agl));
+    memcpy(t->opp_agl, c.opp_agl, sizeof(t->opp_agl));
+    /* A bonus of 0 (the shorter man, or the same height) gives 0, which
+     * added to figures of at least 1 changes none. */
+    for (int h = 0; h < 3; h++) {
+        double b = bonus * height_use[h];
+        for (int allout = 0; allout < 2; allout++) {
+            t->h_spd[h][allout] = b * height_allout_spd[allout];
+            t->h_agl[h][allout] = b * height_allout_agl[allout];
+        }
+    }
+}
+
+/* Both sides' steps 2 and 3 by style: when the bout starts and when an
+ * injury changes either's `pre`. */
+static void both_by_style(struct bout *b)
 {
     struct boxing_fighter *f = b->u.boxing.f;
+    int h0 = f[0].sheet.hgt, h1 = f[1].sheet.hgt;
+    /* The taller man's bonus (height()'s, before his style). */
+    double bonus0 = h0 > h1 ? (h0 - h1) / 2.0 : 0, bonus1 = h1 > h0 ? (h1 - h0) / 2.0 : 0;
 
-    style_candidates(&f[0].pre, &f[1].pre, &f[0].cands);
-    style_candidates(&f[1].pre, &f[0].pre, &f[1].cands);
+    by_style(&f[0], &f[1], bonus0, &f[0].by);
+    by_style(&f[1], &f[0], bonus1, &f[1].by);
 }
 
 static void bout_start(struct bout *b, const struct sheet s[SIDES], int rounds)
@@ -589,15 +633,10 @@ static void bout_start(struct bout *b, const struct sheet s[SIDES], int rounds)
         f->endurance = f->end_start;
         f->energy_used = BOXING_ENERGY;
         injury_penalties(f, &f->pre);
-        for (int t = TARGET_OPPORTUNISTIC; t <= TARGET_BODY; t++) {
-            struct kd_thresholds kdt;
-            kd_thresholds(f->end_start, (enum target)t, &kdt);
-            f->kd[t][0] = kdt.one;
-            f->kd[t][1] = kdt.two;
-            f->kd[t][2] = kdt.out;
-        }
+        for (int t = TARGET_OPPORTUNISTIC; t <= TARGET_BODY; t++)
+            kd_thresholds(f->end_start, (enum target)t, &f->kd[t]);
     }
-    both_candidates(b);
+    both_by_style(b);
 }
 
 /* A stoppage of one fighter in the round being resolved. */
@@ -629,6 +668,15 @@ struct round_ctx {
     int round;
 };
 
+/* Appends an event at *cur, which has room for it: the part of a round
+ * whose events can be counted ahead (see round_resolve) writes them so,
+ * without events_add's test and count at each. */
+static inline void put(struct event **cur, enum event_type type, int side, int a, int b, int c,
+                       double x)
+{
+    *(*cur)++ = (struct event){.type = type, .side = side, .a = a, .b = b, .c = c, .x = x};
+}
+
 /* Damage an injury does when it happens and each time it is aggravated
  * (level 1-4). */
 static double injury_damage(enum injury_loc loc, int level)
@@ -641,9 +689,12 @@ static void injury_hurt(struct round_ctx *c, int v, enum injury_loc loc, double 
     struct boxing_fighter *f = &c->b->u.boxing.f[v];
 
     /* An injury came or got worse: the penalties of the next round, and
-     * both sides' styles from them. */
+     * both sides' styles from them, when they change (most injuries slow
+     * nobody: below the eyes, the nose, the jaw, a first swelling). */
+    struct boxing_abilities was = f->pre;
     injury_penalties(f, &f->pre);
-    both_candidates(c->b);
+    if (f->pre.spd != was.spd || f->pre.agl != was.agl)
+        both_by_style(c->b);
     f->inj[loc].damage += dmg;
     f->endurance -= dmg;
     c->b->u.boxing.last[v].injury_damage += dmg;
@@ -698,25 +749,44 @@ static int injured(const struct injury inj[INJ_COUNT])
             inj[INJ_JAW].level) != 0;
 }
 
-/* Step 9 for the fighter on side v, who received `dam` this round. */
-static void injuries(struct round_ctx *c, int v, double dam)
+/* Step 9's new injuries for the fighter on side v, the first one's chance
+ * `p` drawn and won: one, and another each time the capped chance wins. */
+static void injuries_new(struct round_ctx *c, int v, double p)
 {
-    struct boxing_fighter *f = &c->b->u.boxing.f[v];
-    double p = injury_odds(dam, c->o[!v].target);
     double capped = p < AGGRAVATE_CAP ? p : AGGRAVATE_CAP;
+
+    injury_new(c, v);
+    while (rng_chance(c->rng, capped))
+        injury_new(c, v);
+}
+
+/* Step 9 for a fighter already injured: his injuries of earlier rounds
+ * aggravated, each at the capped chance, then new ones at chance `p`. */
+static void injuries_injured(struct round_ctx *c, int v, double p)
+{
+    const struct injury *inj = c->b->u.boxing.f[v].inj;
+    double capped = p < AGGRAVATE_CAP ? p : AGGRAVATE_CAP;
+
+    for (int loc = 0; loc < INJ_COUNT; loc++)
+        if (inj[loc].level > 0 && inj[loc].round < c->round && rng_chance(c->rng, capped))
+            injury_aggravate(c, v, (enum injury_loc)loc);
+    if (rng_chance(c->rng, p))
+        injuries_new(c, v, p);
+}
+
+/* Step 9 for the fighter on side v, who received `dam` this round. Most
+ * fighters have no injury to aggravate and get no new one: one test and
+ * one draw for those, here. */
+static inline void injuries(struct round_ctx *c, int v, double dam)
+{
+    double p = injury_odds(dam, c->o[!v].target);
 
     if (p <= 0)
         return;
-    /* Most fighters have no injury to aggravate: one test for those. */
-    if (injured(f->inj))
-        for (int loc = 0; loc < INJ_COUNT; loc++)
-            if (f->inj[loc].level > 0 && f->inj[loc].round < c->round && rng_chance(c->rng, capped))
-                injury_aggravate(c, v, (enum injury_loc)loc);
-    if (rng_chance(c->rng, p)) {
-        injury_new(c, v);
-        while (rng_chance(c->rng, capped))
-            injury_new(c, v);
-    }
+    if (injured(c->b->u.boxing.f[v].inj))
+        injuries_injured(c, v, p);
+    else if (rng_chance(c->rng, p))
+        injuries_new(c, v, p);
 }
 
 /* The doctor's look after the exchange (rules.md 1.4). Only a round with
@@ -736,30 +806,36 @@ static void doctor(struct round_ctx *c, int v)
         stop_at(&c->stop[v], METHOD_TKO, TKO_EYES_SHUT, TIME_DOCTOR);
 }
 
+/* A penalty for holding on one judge's card: a fighter penalised loses a
+ * point, or, if he won the round on that card, his opponent gains one. */
+static void clinch_points(const struct boxing_side_round last[SIDES], int p[SIDES])
+{
+    int won[SIDES] = {p[0] > p[1], p[1] > p[0]};
+
+    for (int i = 0; i < SIDES; i++) {
+        if (!last[i].clinch_penalty)
+            continue;
+        if (won[i])
+            p[!i]++;
+        else
+            p[i]--;
+    }
+}
+
 /* Points on one judge's card for the round (rules.md 1.4: counts, then
  * knockdowns, warnings and clinch penalties). `off` is what every judge
  * takes off each for knockdowns, warnings and fouls; `held` whether either
  * was penalised for holding. */
-static void score_card(struct boxing_side_round last[SIDES], int j, const int off[SIDES], int held)
+static inline void score_card(struct boxing_side_round last[SIDES], int j, const int off[SIDES],
+                              int held)
 {
-    /* 10 points each, 9 for the man outpunched; looked up by who landed
-     * more, which is a coin toss for a branch. */
-    static const int outpunched[3][SIDES] = {{9, 10}, {10, 10}, {10, 9}};
+    /* 10 points each, 9 for the man outpunched: counted rather than
+     * branched on, as who landed more is a coin toss. */
     int c0 = last[0].counts[j], c1 = last[1].counts[j];
-    const int *base = outpunched[1 + (c0 > c1) - (c0 < c1)];
-    int p[SIDES] = {base[0] - off[0], base[1] - off[1]};
+    int p[SIDES] = {10 - (c0 < c1) - off[0], 10 - (c1 < c0) - off[1]};
 
-    if (held) {
-        int won[SIDES] = {p[0] > p[1], p[1] > p[0]};
-        for (int i = 0; i < SIDES; i++) {
-            if (!last[i].clinch_penalty)
-                continue;
-            if (won[i])
-                p[!i]++;
-            else
-                p[i]--;
-        }
-    }
+    if (held)
+        clinch_points(last, p);
     last[0].cards[j] = p[0];
     last[1].cards[j] = p[1];
 }
@@ -874,8 +950,7 @@ static inline void punches(struct boxing_side_round *l, const struct boxing_abil
                            double opp_rate, enum target t, struct rng *rng)
 {
     int thrown = 8 * a->agg;
-    double landed =
-        boxing_expected_landed(a->agg, a->spd, opp_rate, t) * rng_uniform(rng, 0.9, 1.1);
+    double landed = boxing_expected_landed(a->agg, a->spd, opp_rate, t) * uniform(rng, 0.9, 1.1);
 
     if (landed > thrown)
         landed = thrown;
@@ -883,7 +958,7 @@ static inline void punches(struct boxing_side_round *l, const struct boxing_abil
     l->landed = landed;
     for (int j = 0; j < JUDGES; j++) {
         /* landed is above 0 and at most thrown (below 200). */
-        long n = round_nonneg(landed * rng_uniform(rng, 0.95, 1.05));
+        long n = round_nonneg(landed * uniform(rng, 0.95, 1.05));
         l->counts[j] = n > thrown ? thrown : (int)n;
     }
 }
@@ -895,7 +970,7 @@ static inline double damage(struct boxing_side_round *l, const struct boxing_abi
                             const struct boxing_order *opp, struct rng *rng)
 {
     double d =
-        boxing_base_damage(me->pow, a->str, a->agg, a->spd, opp_rate) * rng_uniform(rng, 0.9, 1.1);
+        boxing_base_damage(me->pow, a->str, a->agg, a->spd, opp_rate) * uniform(rng, 0.9, 1.1);
     double kd_mult, mult;
 
     boxing_damage_multipliers(me, opp, l->warned, &kd_mult, &mult);
@@ -924,14 +999,14 @@ static inline void clear_occasional(struct boxing_side_round *l)
 /* Step 10's counts for the fighter of `l` and `f`, who took
  * `opp_kd_damage`. */
 static inline void knockdowns(struct boxing_side_round *l, struct boxing_fighter *f,
-                              double opp_kd_damage, const struct kd_thresholds *t)
+                              double opp_kd_damage, const struct boxing_kd *t)
 {
     count_knockdowns(opp_kd_damage, t, &l->knockdowns, &l->ko);
     f->knockdowns += l->knockdowns;
 }
 
 /* Step 10's events and stoppage for side v. */
-static inline void report_knockdowns(struct round_ctx *c, int v, const struct kd_thresholds *t,
+static inline void report_knockdowns(struct round_ctx *c, int v, const struct boxing_kd *t,
                                      struct rng *flavour)
 {
     const struct boxing_side_round *l = &c->b->u.boxing.last[v];
@@ -990,28 +1065,39 @@ static inline void conceded(struct round_ctx *c)
  * DEF_RATE into rate[], kept in `last` too; the styles, reported. Step 6
  * depends on nothing drawn in step 5, so it is worked out here. */
 static inline void abilities(struct round_ctx *c, struct boxing_abilities a[SIDES],
-                             double rate[SIDES])
+                             double rate[SIDES], struct event **cur)
 {
     struct boxing_bout *bb = &c->b->u.boxing;
     const struct boxing_order *o = c->o;
-    struct boxing_sheet sh[SIDES] = {bb->f[0].sheet, bb->f[1].sheet};
-    const struct boxing_abilities pre[SIDES] = {bb->f[0].pre, bb->f[1].pre};
+    const struct boxing_by_style *t0 = &bb->f[0].by, *t1 = &bb->f[1].by;
+    /* Styles are legal here (round_play checked the orders). */
+    const struct style_effect *e0 = &style_effects[o[0].style], *e1 = &style_effects[o[1].style];
+    int x0 = o[1].style == STYLE_ALLOUT, x1 = o[0].style == STYLE_ALLOUT;
+    /* Step 2's AGL sums, as styles() takes them, then step 3's bonus. */
+    double dagl0 = 0.0 + t0->agl[e0->agl] - t1->opp_agl[e1->opp_agl];
+    double dagl1 = 0.0 - t0->opp_agl[e0->opp_agl] + t1->agl[e1->agl];
 
-    styles(pre, &bb->f[0].cands, &bb->f[1].cands, a, o);
-    height(a, sh, o);
+    a[0].str = t0->str[e0->str];
+    a[0].spd = t0->spd[e0->spd] + t0->h_spd[e0->height][x0];
+    a[0].agl = floor1(bb->f[0].pre.agl + dagl0) + t0->h_agl[e0->height][x0];
+    a[1].str = t1->str[e1->str];
+    a[1].spd = t1->spd[e1->spd] + t1->h_spd[e1->height][x1];
+    a[1].agl = floor1(bb->f[1].pre.agl + dagl1) + t1->h_agl[e1->height][x1];
+    styles_agg(a, o);
     boxing_scale(&a[0], bb->f[0].endurance, bb->f[0].end_start);
     boxing_scale(&a[1], bb->f[1].endurance, bb->f[1].end_start);
     rate[0] = boxing_def_rate(o[0].def, a[0].agl);
     rate[1] = boxing_def_rate(o[1].def, a[1].agl);
     keep_abilities(&bb->last[0], &a[0], rate[0]);
     keep_abilities(&bb->last[1], &a[1], rate[1]);
-    events_add(c->evs, EV_STYLE, 0, o[0].style, 0, 0, 0);
-    events_add(c->evs, EV_STYLE, 1, o[1].style, 0, 0, 0);
+    put(cur, EV_STYLE, 0, o[0].style, 0, 0, 0);
+    put(cur, EV_STYLE, 1, o[1].style, 0, 0, 0);
 }
 
 /* Step 5 for side i: a warning (and maybe a disqualification, in dq[i]) or
  * a foul, and a penalty for holding. */
-static inline void warnings(struct round_ctx *c, int i, int dq[SIDES])
+static inline void warnings(struct round_ctx *c, int i, int dq[SIDES], struct rng *g,
+                            struct event **cur)
 {
     struct boxing_fighter *f = &c->b->u.boxing.f[i];
     struct boxing_side_round *l = &c->b->u.boxing.last[i];
@@ -1019,24 +1105,24 @@ static inline void warnings(struct round_ctx *c, int i, int dq[SIDES])
 
     /* One draw either way: warned for fighting dirty, or an
      * unintentional foul by a clean fighter. */
-    if (rng_chance(c->rng, o->dirty ? DIRTY_WARN_CHANCE : FOUL_CHANCE)) {
+    if (rng_chance(g, o->dirty ? DIRTY_WARN_CHANCE : FOUL_CHANCE)) {
         f->warnings++;
         if (o->dirty) {
             l->warned = 1;
-            events_add(c->evs, EV_WARNING, i, f->warnings, 0, 0, 0);
-            if (rng_chance(c->rng, boxing_dq_chance(f->warnings))) {
+            put(cur, EV_WARNING, i, f->warnings, 0, 0, 0);
+            if (rng_chance(g, boxing_dq_chance(f->warnings))) {
                 dq[i] = l->dq = 1;
-                events_add(c->evs, EV_DQ, i, 0, 0, 0, 0);
+                put(cur, EV_DQ, i, 0, 0, 0, 0);
             }
         } else {
             l->fouled = 1;
-            events_add(c->evs, EV_FOUL, i, f->warnings, 0, 0, 0);
+            put(cur, EV_FOUL, i, f->warnings, 0, 0, 0);
         }
     }
     double pc = boxing_clinch_penalty_chance(o);
-    if (pc > 0 && rng_chance(c->rng, pc)) {
+    if (pc > 0 && rng_chance(g, pc)) {
         l->clinch_penalty = 1;
-        events_add(c->evs, EV_CLINCH_PENALTY, i, 0, 0, 0, 0);
+        put(cur, EV_CLINCH_PENALTY, i, 0, 0, 0, 0);
     }
 }
 
@@ -1044,21 +1130,20 @@ static inline void warnings(struct round_ctx *c, int i, int dq[SIDES])
  * damage each side deals (knockdowns use it before the head/body
  * multiplier), taken off the other's endurance. */
 static inline void exchange(struct round_ctx *c, const struct boxing_abilities a[SIDES],
-                            const double rate[SIDES])
+                            const double rate[SIDES], struct rng *g, struct event **cur)
 {
     struct boxing_bout *bb = &c->b->u.boxing;
     struct boxing_side_round *last = bb->last;
     const struct boxing_order *o = c->o;
 
-    punches(&last[0], &a[0], rate[1], o[0].target, c->rng);
-    punches(&last[1], &a[1], rate[0], o[1].target, c->rng);
-    events_add(c->evs, EV_PUNCHES, 0, last[0].thrown, 0, 0, last[0].landed);
-    events_add(c->evs, EV_PUNCHES, 1, last[1].thrown, 0, 0, last[1].landed);
-
-    double dam0 = damage(&last[0], &a[0], rate[1], &o[0], &o[1], c->rng);
-    double dam1 = damage(&last[1], &a[1], rate[0], &o[1], &o[0], c->rng);
-    events_add(c->evs, EV_DAMAGE, 0, 0, 0, 0, dam0);
-    events_add(c->evs, EV_DAMAGE, 1, 0, 0, 0, dam1);
+    punches(&last[0], &a[0], rate[1], o[0].target, g);
+    punches(&last[1], &a[1], rate[0], o[1].target, g);
+    double dam0 = damage(&last[0], &a[0], rate[1], &o[0], &o[1], g);
+    double dam1 = damage(&last[1], &a[1], rate[0], &o[1], &o[0], g);
+    put(cur, EV_PUNCHES, 0, last[0].thrown, 0, 0, last[0].landed);
+    put(cur, EV_PUNCHES, 1, last[1].thrown, 0, 0, last[1].landed);
+    put(cur, EV_DAMAGE, 0, 0, 0, 0, dam0);
+    put(cur, EV_DAMAGE, 1, 0, 0, 0, dam1);
     bb->f[0].endurance -= dam1;
     bb->f[1].endurance -= dam0;
 }
@@ -1101,6 +1186,52 @@ static inline void judges(struct round_ctx *c)
     bb->f[1].rounds_won += given[1] >= 2;
 }
 
+/* Steps 2-8 of a fought round, from the outcome stream `outcome`, DQs in
+ * dq[]. The figures the exchange is fought with are kept at hand, side by
+ * side, rather than read back from `last`: they are the long chain of the
+ * round (endurance -> damage -> endurance). */
+static inline void fought(struct round_ctx *c, struct rng *outcome, int dq[SIDES])
+{
+    struct events *evs = c->evs;
+    struct boxing_abilities a[SIDES];
+    double rate[SIDES];
+    /* bout_round cleared the events: steps 2-8 add at most 12 (two
+     * styles, three a side of warnings, fouls, DQs and holding, two of
+     * punches, two of damage), written through a cursor kept at hand. */
+    struct event *cur = evs->ev + evs->n;
+
+    abilities(c, a, rate, &cur); /* steps 2-4 and 6 */
+    /* Steps 5, 7 and 8 draw from a copy of the outcome stream that never
+     * leaves this function, so the generator's state stays in registers
+     * rather than going to memory and back at every draw. */
+    struct rng g = *outcome;
+    for (int i = 0; i < SIDES; i++)
+        warnings(c, i, dq, &g, &cur); /* step 5 */
+    exchange(c, a, rate, &g, &cur);   /* steps 7 and 8 */
+    *outcome = g;
+    evs->n = (int)(cur - evs->ev);
+}
+
+/* Steps 10's reports and step 11, with each side's thresholds kdt[]. */
+static inline void stopped(struct round_ctx *c, const struct boxing_kd *const kdt[SIDES],
+                           struct rng *flavour)
+{
+    const struct boxing_bout *bb = &c->b->u.boxing;
+    const struct boxing_side_round *last = bb->last;
+
+    /* Step 10: knockdowns and knockouts, reported (most rounds have
+     * none: one test for those). */
+    if (last[0].knockdowns | last[0].ko | last[1].knockdowns | last[1].ko)
+        for (int v = 0; v < SIDES; v++)
+            report_knockdowns(c, v, kdt[v], flavour);
+
+    /* Step 11: TKO on endurance, and the doctor (who only comes when an
+     * injury came or got worse): most rounds, one test. */
+    if ((bb->f[0].endurance <= 0) | (bb->f[1].endurance <= 0) | c->hurt[0] | c->hurt[1])
+        for (int v = 0; v < SIDES; v++)
+            stoppages(c, v);
+}
+
 /* One round, step by step (rules.md 1.4). The outcome stream's draws come
  * in the order of the steps, and must: a bout is its seed. */
 static void round_resolve(struct bout *b, const struct order ord[SIDES], struct bout_rng *r,
@@ -1110,8 +1241,6 @@ static void round_resolve(struct bout *b, const struct order ord[SIDES], struct 
     struct boxing_order o[SIDES] = {ord[0].u.boxing, ord[1].u.boxing};
     struct boxing_side_round *last = bb->last;
     struct round_ctx c = {.b = b, .o = o, .rng = &r->outcome, .evs = evs};
-    struct boxing_abilities a[SIDES];
-    double rate[SIDES];
     int dq[SIDES] = {0, 0};
 
     c.round = ++b->round;
@@ -1122,8 +1251,7 @@ static void round_resolve(struct bout *b, const struct order ord[SIDES], struct 
 
     /* Step 10's thresholds, which the round's figures do not change,
      * worked out when the bout began (the divisions are long). */
-    const double *k0 = bb->f[0].kd[o[1].target], *k1 = bb->f[1].kd[o[0].target];
-    const struct kd_thresholds kdt[SIDES] = {{k0[0], k0[1], k0[2]}, {k1[0], k1[1], k1[2]}};
+    const struct boxing_kd *kdt[SIDES] = {&bb->f[0].kd[o[1].target], &bb->f[1].kd[o[0].target]};
 
     /* Step 1: recovery between rounds. */
     recover(&bb->f[0], &last[0], c.round);
@@ -1142,41 +1270,45 @@ static void round_resolve(struct bout *b, const struct order ord[SIDES], struct 
     clear_occasional(&last[0]);
     clear_occasional(&last[1]);
 
-    /* The figures the exchange is fought with are kept at hand, side by
-     * side, rather than read back from `last`: they are the long chain of
-     * the round (endurance -> damage -> endurance). */
-    abilities(&c, a, rate); /* steps 2-4 and 6 */
-    for (int i = 0; i < SIDES; i++)
-        warnings(&c, i, dq); /* step 5 */
-    exchange(&c, a, rate);   /* steps 7 and 8 */
+    fought(&c, &r->outcome, dq); /* steps 2-8 */
 
     /* Step 10's counts, worked out before step 9 (and reported after it):
      * they do not depend on the injuries, whose draws the processor often
      * mispredicts, which would hold this work up until they are settled. */
-    knockdowns(&last[0], &bb->f[0], last[1].kd_damage, &kdt[0]);
-    knockdowns(&last[1], &bb->f[1], last[0].kd_damage, &kdt[1]);
+    knockdowns(&last[0], &bb->f[0], last[1].kd_damage, kdt[0]);
+    knockdowns(&last[1], &bb->f[1], last[0].kd_damage, kdt[1]);
 
     /* Step 9: injuries, new and aggravated. */
     for (int v = 0; v < SIDES; v++)
         injuries(&c, v, last[!v].damage);
 
-    /* Step 10: knockdowns and knockouts, reported. */
-    for (int v = 0; v < SIDES; v++)
-        report_knockdowns(&c, v, &kdt[v], &r->flavour);
-
-    /* Step 11: TKO on endurance, and the doctor. */
-    for (int v = 0; v < SIDES; v++)
-        stoppages(&c, v);
+    stopped(&c, kdt, &r->flavour); /* steps 10 and 11 */
 
     /* Step 12: fatigue (the cut-off's extra cost is taken here too). */
     fatigue(&c, 0);
     fatigue(&c, 1);
-    for (int i = 0; i < SIDES; i++)
-        if (c.stop[i].stopped && c.stop[i].method == METHOD_TKO)
-            events_add(evs, EV_TKO, i, c.stop[i].reason, 0, 0, 0);
+    if (c.stop[0].stopped | c.stop[1].stopped)
+        for (int i = 0; i < SIDES; i++)
+            if (c.stop[i].stopped && c.stop[i].method == METHOD_TKO)
+                events_add(evs, EV_TKO, i, c.stop[i].reason, 0, 0, 0);
 
     judges(&c);
-    settle(&c, dq);
+    /* Most rounds settle nothing: no stoppage, no DQ, not the last. */
+    if (c.stop[0].stopped | c.stop[1].stopped | dq[0] | dq[1] | (b->round >= b->rounds))
+        settle(&c, dq);
+}
+
+/* The ruleset's round_play: the orders checked (inline), the
+ * events cleared, the round resolved. */
+static int round_play(struct bout *b, const struct order o[SIDES], struct bout_rng *r,
+                      struct events *evs)
+{
+    if (!order_ok(&o[0].u.boxing) || !order_ok(&o[1].u.boxing))
+        return -1;
+    evs->n = 0;
+    evs->dropped = 0;
+    round_resolve(b, o, r, evs);
+    return 0;
 }
 
 /* 2 over two thirds of the starting endurance, 1 over a third, else 0. */
@@ -1275,7 +1407,7 @@ const struct ruleset boxing_ruleset = {
     .order_valid = order_valid,
     .order_default = order_default,
     .bout_init = bout_start,
-    .round_resolve = round_resolve,
+    .round_play = round_play,
     .plan_vars = plan_vars,
     .order_towel = order_towel,
     .order_is_towel = order_is_towel,

@@ -816,6 +816,19 @@ static void round_resolve(struct bout *b, const struct order o[SIDES], struct bo
         finish(b, -1, METHOD_DRAW, METHOD_NONE, TKO_NONE, evs);
 }
 
+/* The ruleset's round_play: the orders checked, the events cleared, the
+ * round resolved. */
+static int round_play(struct bout *b, const struct order o[SIDES], struct bout_rng *r,
+                      struct events *evs)
+{
+    if (order_valid(&o[0]) != 0 || order_valid(&o[1]) != 0)
+        return -1;
+    evs->n = 0;
+    evs->dropped = 0;
+    round_resolve(b, o, r, evs);
+    return 0;
+}
+
 static void plan_vars(const struct bout *b, int side, struct plan_vars *v)
 {
     const struct duel_fighter *me = &b->u.duel.f[side], *him = &b->u.duel.f[!side];
@@ -906,7 +919,7 @@ const struct ruleset duel_ruleset = {
     .order_valid = order_valid,
     .order_default = order_default,
     .bout_init = bout_start,
-    .round_resolve = round_resolve,
+    .round_play = round_play,
     .plan_vars = plan_vars,
     .order_towel = order_towel,
     .order_is_towel = order_is_towel,

@@ -65,13 +65,9 @@ int bout_round(struct bout *b, const struct order o[SIDES], struct bout_rng *r, 
 
     if (!rs || b->result.over || b->round >= b->rounds)
         return -1;
-    for (int i = 0; i < SIDES; i++)
-        if (o[i].rules != b->rules || rs->order_valid(&o[i]) != 0)
-            return -1;
-    evs->n = 0;
-    evs->dropped = 0;
-    rs->round_resolve(b, o, r, evs);
-    return 0;
+    if (o[0].rules != b->rules || o[1].rules != b->rules)
+        return -1;
+    return rs->round_play(b, o, r, evs);
 }
 
 void bout_plan_vars(const struct bout *b, int side, struct plan_vars *v)

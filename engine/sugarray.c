@@ -155,6 +155,19 @@ static void round_resolve(struct bout *b, const struct order o[SIDES], struct bo
         events_add(evs, EV_RESULT, b->result.winner, b->result.method, 0, 0, 0);
 }
 
+/* The ruleset's round_play: the orders checked, the events cleared, the
+ * round resolved. */
+static int round_play(struct bout *b, const struct order o[SIDES], struct bout_rng *r,
+                      struct events *evs)
+{
+    if (order_valid(&o[0]) != 0 || order_valid(&o[1]) != 0)
+        return -1;
+    evs->n = 0;
+    evs->dropped = 0;
+    round_resolve(b, o, r, evs);
+    return 0;
+}
+
 void sugarray_after_bout(struct sugarray_sheet s[SIDES], const struct result *res)
 {
     /* Endurance in the sheet is the initial one: restoring it is a no-op
@@ -245,7 +258,7 @@ const struct ruleset sugarray_ruleset = {
     .order_valid = order_valid,
     .order_default = order_default,
     .bout_init = bout_start,
-    .round_resolve = round_resolve,
+    .round_play = round_play,
     .plan_vars = plan_vars,
     .order_towel = order_towel,
     .order_is_towel = order_is_towel,
