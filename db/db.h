@@ -493,6 +493,17 @@ void db_league_cache(struct db *db, int turn);
  * stored are the same; it never fails. Only between transactions. */
 void db_league_stamping(struct db *db, int turn);
 
+/* SQLite's automatic checkpoint off on this connection for a league turn
+ * (`turn` 1), so that the turn's COMMIT only appends to the WAL, or back
+ * to SQLite's default (0). Speed alone: synchronous and what a commit
+ * guarantees are unchanged; it never fails. */
+void db_league_wal(struct db *db, int turn);
+/* Copies the WAL into the database file as far as no reader needs it
+ * (SQLite's PASSIVE checkpoint; nothing on PostgreSQL): what a league
+ * turn's commit no longer does, run after it. Not inside a transaction.
+ * DB_OK (also when another connection is checkpointing) or DB_ERROR. */
+int db_league_checkpoint(struct db *db);
+
 /* The International Champion of a ruleset and his successful defences:
  * DB_NOTFOUND (nothing written) when the title is vacant. */
 int db_champion_get(struct db *db, enum rules rules, int64_t *fighter, int *defences);

@@ -951,6 +951,7 @@ int league_turn(struct game *g, enum rules rules, uint64_t seed, const char *cha
     snprintf(t->channel, sizeof(t->channel), "%s", channel && channel[0] ? channel : "#league");
     db_league_cache(g->db, 1);
     db_league_stamping(g->db, 1);
+    db_league_wal(g->db, 1);
     if (turn_load(t, err, errlen) != 0) {
         /* err says why; nothing was written */
     } else if (turn_store(t, err, errlen) != 0) {
@@ -961,6 +962,10 @@ int league_turn(struct game *g, enum rules rules, uint64_t seed, const char *cha
                  t->bouts);
         rc = 0;
     }
+    /* The commit left its pages in the WAL: the next tick copies them
+     * into the file (league_tick), once the turn has been said. */
+    g->wal_due = 1;
+    db_league_wal(g->db, 0);
     db_league_stamping(g->db, 0);
     db_league_cache(g->db, 0);
     turn_free(t);
@@ -1053,6 +1058,13 @@ static void unfinished_say(struct game *g, const char *channel)
 
 void league_tick(struct game *g, const char *channel)
 {
+    if (g->wal_due) {
+        /* A turn's checkpoint (db_league_wal), out of its time; failing,
+         * the next commit past SQLite's threshold does it. */
+        g->wal_due = 0;
+        if (db_league_checkpoint(g->db) != DB_OK)
+            game_log(g, GAME_LOG_WARN, "after the league turn: %s", db_errmsg(g->db));
+    }
     if (g->turns_unfinished)
         unfinished_say(g, channel);
     if (g->cfg.turn_interval <= 0 || game_now(g) < g->next_look)

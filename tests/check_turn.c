@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "bot.h"
@@ -373,6 +374,65 @@ START_TEST(test_turn_stamps)
 }
 END_TEST
 
+/* The size in bytes of file `name` of the test's directory (0: none). */
+static long long file_size(const char *name)
+{
+    char path[128];
+    struct stat st;
+
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    return stat(path, &st) == 0 ? (long long)st.st_size : 0;
+}
+
+/* SQLite's automatic checkpoint threshold on the bot's connection. */
+static int autocheckpoint(void)
+{
+    struct dbs *q = dbs_prepare(bot.db, "PRAGMA wal_autocheckpoint");
+
+    ck_assert_ptr_nonnull(q);
+    ck_assert_int_eq(dbs_step(q), DBS_ROW);
+    int v = dbs_col_int(q, 0);
+    dbs_free(q);
+    return v;
+}
+
+/* A turn's commit leaves its pages in the WAL (db_league_wal: no
+ * checkpoint inside the turn); the game's next tick copies them into the
+ * file, so the WAL is written again from its start at the next turn
+ * instead of growing turn after turn; and SQLite's own threshold is back
+ * on the connection after every turn. */
+START_TEST(test_turn_checkpoint_after)
+{
+    char name[16];
+
+    if (test_db_pg())
+        return; /* no WAL: the server's own */
+    ck_assert_int_eq(db_begin(bot.db), DB_OK);
+    for (int i = 0; i < 60; i++) {
+        snprintf(name, sizeof(name), "F%d", i);
+        boxer(name, i % 3, i % 2 ? ATTACK : DEFEND);
+    }
+    ck_assert_int_eq(db_commit(bot.db), DB_OK);
+    long long file = file_size("ringside.db"), wal = 0;
+    for (int k = 0; k < 4; k++) {
+        turn(20 + (uint64_t)k);
+        ck_assert_int_eq(autocheckpoint(), 1000);
+        game_tick(bot.game, "#ringside");
+        ck_assert_int_eq(autocheckpoint(), 1000);
+        if (k == 0) {
+            /* The tick checkpointed: the fighters and the turn are in the
+             * file itself now (nothing before reached the threshold). */
+            ck_assert_int_gt(file_size("ringside.db"), file);
+            wal = file_size("ringside.db-wal");
+            ck_assert_int_gt(wal, 0);
+        }
+    }
+    /* Three more turns of the same size: the WAL was reused from its
+     * start each time, not grown by three turns' pages. */
+    ck_assert_int_le(file_size("ringside.db-wal"), wal + wal / 2);
+}
+END_TEST
+
 /* A plan too long for a turn to read, written into the file by hand: the
  * turn fails saying whose and how long, and stores nothing. */
 START_TEST(test_turn_plan_too_long)
@@ -732,6 +792,7 @@ Suite *turn_suite(void)
     tcase_add_test(tc, test_standings_nobody);
     tcase_add_test(tc, test_turn_stamps);
     tcase_add_test(tc, test_turn_plan_too_long);
+    tcase_add_test(tc, test_turn_checkpoint_after);
     suite_add_tcase(s, tc);
     return s;
 }
