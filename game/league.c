@@ -54,6 +54,7 @@ struct entry {
     int delta[SHEET_FIELDS_MAX]; /* sheet changes to add after the turn */
     int changed;
     struct db_rating rating; /* as it stands: read once, stored at the end */
+    int rating_stored;       /* the rating was read from its row */
     int rated;               /* a bout of the turn moved it */
     int64_t rated_at;        /* when the last one ended */
 };
@@ -619,8 +620,10 @@ static void rating_read(void *ctx, int64_t fighter, const struct db_rating *rati
 
     while (r->next < t->n && t->e[r->next].f.id < fighter)
         r->next++;
-    if (r->next < t->n && t->e[r->next].f.id == fighter)
+    if (r->next < t->n && t->e[r->next].f.id == fighter) {
         t->e[r->next].rating = *rating;
+        t->e[r->next].rating_stored = 1;
+    }
 }
 
 /* Step 1: every active fighter of the ruleset into t->e, with the sheet
@@ -757,11 +760,53 @@ static void turn_moves(struct turn *t)
             }
 }
 
+/* The leagues of the fighters who moved, written first on their own
+ * (db_league_moves). Returns 0, or -1 on a database error. */
+static int turn_moves_store(struct turn *t)
+{
+    int64_t *id = xmalloc((size_t)(t->n ? t->n : 1) * sizeof(*id));
+    int *league = xmalloc((size_t)(t->n ? t->n : 1) * sizeof(*league));
+    int n = 0;
+
+    for (int i = 0; i < t->n; i++)
+        if (t->e[i].changed && t->e[i].f.league != t->e[i].from) {
+            id[n] = t->e[i].f.id;
+            league[n++] = t->e[i].f.league;
+        }
+    int rc = db_league_moves(t->g->db, id, league, n) == DB_OK ? 0 : -1;
+    free(id);
+    free(league);
+    return rc;
+}
+
+/* Step 5: every fighter changed saved with his rating, which the turn kept
+ * in memory (each bout stored only its rows of history). The change stamps
+ * are numbered here from the highest of each table, read once: the one
+ * more than the highest that each statement would read, as this
+ * transaction is the only writer. Returns 0, or -1 on a database error. */
+static int turn_save(struct turn *t)
+{
+    struct db *db = t->g->db;
+    int64_t fstamp, rstamp;
+
+    if (turn_moves_store(t) != 0 || db_fighter_stamp_top(db, &fstamp) != DB_OK ||
+        db_rating_stamp_top(db, &rstamp) != DB_OK)
+        return -1;
+    for (int i = 0; i < t->n; i++) {
+        const struct entry *x = &t->e[i];
+        /* The league as it is stored now (turn_moves_store). */
+        if (x->changed && db_fighter_save_from(db, &x->f, x->f.league, ++fstamp) != DB_OK)
+            return -1;
+        if (x->rated && db_rating_set_stamped(db, x->f.id, t->rules, &x->rating, x->rated_at,
+                                              x->rating_stored, ++rstamp) != DB_OK)
+            return -1;
+    }
+    return 0;
+}
+
 /* Steps 2 to 5, inside the turn's transaction: the turn's number, the
- * bouts, the moves, the title, and every fighter changed saved with his
- * rating, which the turn kept in memory (each bout stored only its rows
- * of history). Returns 0,
- * or -1 on a database error (the caller rolls back). */
+ * bouts, the moves, the title, and the saves. Returns 0, or -1 on a
+ * database error (the caller rolls back). */
 static int turn_run(struct turn *t)
 {
     if (db_turn_add(t->g->db, t->rules, game_wall(t->g), &t->number) != DB_OK || turn_fight(t) != 0)
@@ -769,15 +814,7 @@ static int turn_run(struct turn *t)
     turn_moves(t);
     if (title(t) != 0)
         return -1;
-    for (int i = 0; i < t->n; i++) {
-        const struct entry *x = &t->e[i];
-        if (x->changed && db_fighter_save_from(t->g->db, &x->f, x->from) != DB_OK)
-            return -1;
-        if (x->rated &&
-            db_rating_set(t->g->db, x->f.id, t->rules, &x->rating, x->rated_at) != DB_OK)
-            return -1;
-    }
-    return 0;
+    return turn_save(t);
 }
 
 /* "#12-#14", or "#12": bouts lo to hi, onto s. */
