@@ -504,12 +504,13 @@ void db_league_stamping(struct db *db, int turn);
 
 /* Writes the league (enum league) of each of n fighters, league[i] to
  * fighter[i], and nothing else (no change stamp: the turn's save of each
- * sets it). A turn's moves, before it saves its fighters with their
- * leagues as stored (db_fighter_save_from): spares SQLite the league
- * CHECK's temporary b-tree at each save. Inside the caller's transaction.
- * DB_OK, or DB_ERROR (a league out of range, a fighter that does not
- * exist). */
-int db_league_moves(struct db *db, const int64_t *fighter, const int *league, int n);
+ * sets it), on SQLite, and sets *done; on PostgreSQL writes nothing and
+ * sets *done to 0: the saves write them. A turn's moves, before it saves
+ * its fighters with their leagues as stored (db_fighter_save_from): spares
+ * SQLite the league CHECK's temporary b-tree at each save. Inside the
+ * caller's transaction. DB_OK, or DB_ERROR (a league out of range, a
+ * fighter that does not exist). */
+int db_league_moves(struct db *db, const int64_t *fighter, const int *league, int n, int *done);
 
 /* SQLite's automatic checkpoint off on this connection for a league turn
  * (`turn` 1), so that the turn's COMMIT only appends to the WAL, or back

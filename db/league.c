@@ -147,7 +147,7 @@ static int checks_ignored(struct db *db, int on)
                : -1;
 }
 
-int db_league_moves(struct db *db, const int64_t *fighter, const int *league, int n)
+int db_league_moves(struct db *db, const int64_t *fighter, const int *league, int n, int *done)
 {
     /* The fighters table's CHECK on the league is an IN list of three,
      * for which SQLite builds a temporary b-tree at every statement that
@@ -161,7 +161,11 @@ int db_league_moves(struct db *db, const int64_t *fighter, const int *league, in
         if (!db_name_of(&db_leagues, league[i]))
             return db_fail(db, "fighter %" PRId64 ": league %d is out of range", fighter[i],
                            league[i]);
-    if (n == 0)
+    /* PostgreSQL builds nothing per save, and its stamp triggers would
+     * stamp this write (the save's own stamp then one more): the saves
+     * write the leagues there, as before. */
+    *done = db->backend == DB_BACKEND_SQLITE;
+    if (n == 0 || !*done)
         return DB_OK;
 
     int rc = DB_OK;

@@ -761,8 +761,9 @@ static void turn_moves(struct turn *t)
 }
 
 /* The leagues of the fighters who moved, written first on their own
- * (db_league_moves). Returns 0, or -1 on a database error. */
-static int turn_moves_store(struct turn *t)
+ * (db_league_moves); *done says whether they were (else the saves write
+ * them). Returns 0, or -1 on a database error. */
+static int turn_moves_store(struct turn *t, int *done)
 {
     int64_t *id = xmalloc((size_t)(t->n ? t->n : 1) * sizeof(*id));
     int *league = xmalloc((size_t)(t->n ? t->n : 1) * sizeof(*league));
@@ -773,7 +774,7 @@ static int turn_moves_store(struct turn *t)
             id[n] = t->e[i].f.id;
             league[n++] = t->e[i].f.league;
         }
-    int rc = db_league_moves(t->g->db, id, league, n) == DB_OK ? 0 : -1;
+    int rc = db_league_moves(t->g->db, id, league, n, done) == DB_OK ? 0 : -1;
     free(id);
     free(league);
     return rc;
@@ -788,14 +789,16 @@ static int turn_save(struct turn *t)
 {
     struct db *db = t->g->db;
     int64_t fstamp, rstamp;
+    int written = 0;
 
-    if (turn_moves_store(t) != 0 || db_fighter_stamp_top(db, &fstamp) != DB_OK ||
+    if (turn_moves_store(t, &written) != 0 || db_fighter_stamp_top(db, &fstamp) != DB_OK ||
         db_rating_stamp_top(db, &rstamp) != DB_OK)
         return -1;
     for (int i = 0; i < t->n; i++) {
         const struct entry *x = &t->e[i];
         /* The league as it is stored now (turn_moves_store). */
-        if (x->changed && db_fighter_save_from(db, &x->f, x->f.league, ++fstamp) != DB_OK)
+        int stored = written ? x->f.league : x->from;
+        if (x->changed && db_fighter_save_from(db, &x->f, stored, ++fstamp) != DB_OK)
             return -1;
         if (x->rated && db_rating_set_stamped(db, x->f.id, t->rules, &x->rating, x->rated_at,
                                               x->rating_stored, ++rstamp) != DB_OK)

@@ -546,8 +546,8 @@ START_TEST(test_turn_checks_back)
     struct dbs *q = dbs_prepare(bot.db, "UPDATE fighters SET league = 'platinum'");
     ck_assert_int_eq(dbs_run(q), DBS_ERR);
     dbs_free(q);
-    int league = LEAGUE_COUNT;
-    ck_assert_int_eq(db_league_moves(bot.db, &ali, &league, 1), DB_ERROR);
+    int league = LEAGUE_COUNT, done = -1;
+    ck_assert_int_eq(db_league_moves(bot.db, &ali, &league, 1, &done), DB_ERROR);
     char want[64];
     snprintf(want, sizeof(want), "fighter %lld: league 3 is out of range", (long long)ali);
     ck_assert_str_eq(db_errmsg(bot.db), want);
