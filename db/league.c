@@ -171,7 +171,7 @@ int db_league_moves(struct db *db, const int64_t *fighter, const int *league, in
     int rc = DB_OK;
     if (checks_ignored(db, 1) != 0)
         rc = db_fail(db, "cannot move the fighters' leagues: %s", sqlite3_errmsg(db->conn));
-    struct dbs *q = rc == DB_OK ? dbs_prepare_kept(db, league_move_sql) : NULL;
+    struct dbs *q = rc == DB_OK ? dbs_prepare(db, league_move_sql) : NULL;
     if (rc == DB_OK && !q)
         rc = DB_ERROR;
     for (int i = 0; rc == DB_OK && i < n; i++) {
