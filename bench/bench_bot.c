@@ -18,10 +18,14 @@
  *                                               median of the same three:
  *                                               the figure a loaded machine
  *                                               disturbs least)
+ *   league.turn_10000_checkpoint_ms             the WAL checkpoint after it,
+ *                                               at the game's next tick (not
+ *                                               in the turn: db_league_wal)
  *   league.turn_100000_fighters_ms              and 100,000, in a process of
  *   league.turn_100000_cpu_ms                   its own: the processor time,
  *   league.turn_100000_peak_rss_mb              and the resident memory's
  *                                               peak during the turn
+ *   league.turn_100000_checkpoint_ms            and its checkpoint
  *   tournament.bracket_32_plans_ms              a 32-fighter tournament fought
  *                                               from the plans, every round
  *
@@ -282,8 +286,9 @@ static double cpu_ms(void)
  * time in milliseconds; if peak is not NULL the resident memory's peak
  * during it in kB into *peak, and if cpu is not NULL the processor time it
  * took (ms) into *cpu: on a shared machine the wall-clock time says how
- * loaded it was. */
-static double league_bench(int n, long *peak, double *cpu)
+ * loaded it was; if ckpt is not NULL the time (ms) of the game's next tick,
+ * which checkpoints the turn's WAL, into *ckpt. */
+static double league_bench(int n, long *peak, double *cpu, double *ckpt)
 {
     static const char *const plans[] = {
         "1) 5/5/10 (ring); 4) 4H/8/8 (inside); if endurance_percent < 40 then 3/3/14 (clinch)",
@@ -344,6 +349,10 @@ static double league_bench(int n, long *peak, double *cpu)
         *peak = status_kb("VmHWM:");
     if (cpu)
         *cpu = cpu_ms() - c0;
+    double k0 = now_ms();
+    game_tick(g, NULL);
+    if (ckpt)
+        *ckpt = now_ms() - k0;
     game_free(g);
     db_close(db);
     unlink(path);
@@ -351,16 +360,19 @@ static double league_bench(int n, long *peak, double *cpu)
 }
 
 /* The median of three turns of `n` boxers, in milliseconds, and the
- * median of their processor times into *cpu. */
-static double league_median(int n, double *cpu)
+ * medians of their processor times into *cpu and of their checkpoints
+ * into *ckpt. */
+static double league_median(int n, double *cpu, double *ckpt)
 {
-    double t[3], c[3];
+    double t[3], c[3], k[3];
 
     for (int i = 0; i < 3; i++)
-        t[i] = league_bench(n, NULL, &c[i]);
+        t[i] = league_bench(n, NULL, &c[i], &k[i]);
     qsort(t, 3, sizeof(t[0]), cmp);
     qsort(c, 3, sizeof(c[0]), cmp);
+    qsort(k, 3, sizeof(k[0]), cmp);
     *cpu = c[1];
+    *ckpt = k[1];
     return t[1];
 }
 
@@ -596,11 +608,12 @@ int main(int argc, char **argv)
         if (n < 2 || n > 1000000)
             fail("usage: ringside-bench-bot [league FIGHTERS]");
         long peak = -1;
-        double cpu = 0;
-        printf("league.turn_%d_fighters_ms %.0f ms\n", n, league_bench(n, &peak, &cpu));
+        double cpu = 0, ckpt = 0;
+        printf("league.turn_%d_fighters_ms %.0f ms\n", n, league_bench(n, &peak, &cpu, &ckpt));
         printf("league.turn_%d_cpu_ms %.0f ms\n", n, cpu);
         if (peak > 0)
             printf("league.turn_%d_peak_rss_mb %.1f MB\n", n, peak / 1024.0);
+        printf("league.turn_%d_checkpoint_ms %.0f ms\n", n, ckpt);
         rmdir(dir);
         return 0;
     }
@@ -629,11 +642,12 @@ int main(int argc, char **argv)
     latency(BIG, SMALL, BIG_ROUNDS, lat, cpus, "5000");
     sim_bench();
     fflush(stdout);
-    printf("league.turn_1000_fighters_ms %.0f ms\n", league_bench(1000, NULL, NULL));
+    printf("league.turn_1000_fighters_ms %.0f ms\n", league_bench(1000, NULL, NULL, NULL));
     fflush(stdout);
-    double cpu;
-    printf("league.turn_10000_fighters_ms %.0f ms\n", league_median(10000, &cpu));
+    double cpu, ckpt;
+    printf("league.turn_10000_fighters_ms %.0f ms\n", league_median(10000, &cpu, &ckpt));
     printf("league.turn_10000_cpu_ms %.0f ms\n", cpu);
+    printf("league.turn_10000_checkpoint_ms %.0f ms\n", ckpt);
     league_alone(100000);
     fflush(stdout);
     printf("tournament.bracket_32_plans_ms %.1f ms\n", tournament_bench());

@@ -806,9 +806,11 @@ static const char *const stmt_sql[STMT_COUNT] = {
     [STMT_ORDER_BOUT_DELETE] = "DELETE FROM bout_orders WHERE bout = ?1",
     /* A league turn's reads (issue 28). */
     [STMT_LEAGUE_COUNT] = "SELECT count(*) FROM fighters WHERE rules = ?1 AND retired = 0",
+    /* By f.id, the order of the fighters' index: by p.fighter, the same,
+     * SQLite sorted them again. */
     [STMT_LEAGUE_PLANS] =
         "SELECT p.fighter, p.text FROM plans p JOIN fighters f ON f.id = p.fighter"
-        " WHERE f.rules = ?1 AND f.retired = 0 ORDER BY p.fighter",
+        " WHERE f.rules = ?1 AND f.retired = 0 ORDER BY f.id",
     [STMT_ROUND_PUT] = "INSERT INTO rounds (bout, round, summary, report, digest)"
                        " VALUES (?1, ?2, '', '', ?3) ON CONFLICT (bout, round)"
                        " DO UPDATE SET summary = '', report = '', digest = excluded.digest",
@@ -909,9 +911,11 @@ static const char *const stmt_sql[STMT_COUNT] = {
     [STMT_RATING_COUNT] = "SELECT count(*) FROM ratings r JOIN fighters f ON f.id = r.fighter"
                           " WHERE r.rules = ?1 AND f.retired = 0",
     /* A league turn's ratings (db/rating.c): every rating of its ruleset
-     * read once, each fighter's written once with his bouts counted. */
-    [STMT_RATING_EACH] = "SELECT fighter, rating, rd, vol, bouts FROM ratings WHERE rules = ?1"
-                         " ORDER BY fighter",
+     * read once, each fighter's written once with his bouts counted. In
+     * the table's own order (by fighter: `rules || ''` keeps SQLite off
+     * ratings_top, whose order it sorted again, after a seek a row). */
+    [STMT_RATING_EACH] = "SELECT fighter, rating, rd, vol, bouts FROM ratings"
+                         " WHERE rules || '' = ?1 ORDER BY fighter",
     [STMT_RATING_SET] = "INSERT INTO ratings (fighter, rules, rating, rd, vol, bouts, updated,"
                         " changed) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7,"
                         " (SELECT coalesce(max(changed), 0) + 1 FROM ratings))"

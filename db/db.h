@@ -266,8 +266,17 @@ int db_fighter_list(struct db *db, int64_t account_id, int retired, struct db_fi
 int db_fighter_save(struct db *db, const struct db_fighter *f);
 /* db_fighter_save for a caller who knows the league stored (a league turn):
  * when f->league is `stored_league` the league is left as it is, which
- * spares SQLite its CHECK. */
-int db_fighter_save_from(struct db *db, const struct db_fighter *f, int stored_league);
+ * spares SQLite its CHECK (whose IN list makes SQLite build a temporary
+ * b-tree at every save that sets the league). A `stamp` above 0 is stored
+ * as the row's change stamp (migration 17) instead of the one more than
+ * the highest that the statement would read: for a turn that read the
+ * highest once (db_fighter_stamp_top) and numbers its saves in order,
+ * which gives the same stamps. */
+int db_fighter_save_from(struct db *db, const struct db_fighter *f, int stored_league,
+                         int64_t stamp);
+/* The highest change stamp of the fighters (0: none) into *top. DB_OK or
+ * DB_ERROR. */
+int db_fighter_stamp_top(struct db *db, int64_t *top);
 /* Marks fighter `id` retired (again: no change). DB_NOTFOUND if none. */
 int db_fighter_retire(struct db *db, int64_t id);
 
@@ -568,6 +577,27 @@ void db_league_cache(struct db *db, int turn);
  * stored are the same; it never fails. Only between transactions. */
 void db_league_stamping(struct db *db, int turn);
 
+/* Writes the league (enum league) of each of n fighters, league[i] to
+ * fighter[i], and nothing else (no change stamp: the turn's save of each
+ * sets it), on SQLite, and sets *done; on PostgreSQL writes nothing and
+ * sets *done to 0: the saves write them. A turn's moves, before it saves
+ * its fighters with their leagues as stored (db_fighter_save_from): spares
+ * SQLite the league CHECK's temporary b-tree at each save. Inside the
+ * caller's transaction. DB_OK, or DB_ERROR (a league out of range, a
+ * fighter that does not exist). */
+int db_league_moves(struct db *db, const int64_t *fighter, const int *league, int n, int *done);
+
+/* SQLite's automatic checkpoint off on this connection for a league turn
+ * (`turn` 1), so that the turn's COMMIT only appends to the WAL, or back
+ * to SQLite's default (0). Speed alone: synchronous and what a commit
+ * guarantees are unchanged; it never fails. */
+void db_league_wal(struct db *db, int turn);
+/* Copies the WAL into the database file as far as no reader needs it
+ * (SQLite's PASSIVE checkpoint; nothing on PostgreSQL): what a league
+ * turn's commit no longer does, run after it. Not inside a transaction.
+ * DB_OK (also when another connection is checkpointing) or DB_ERROR. */
+int db_league_checkpoint(struct db *db);
+
 /* The International Champion of a ruleset and his successful defences:
  * DB_NOTFOUND (nothing written) when the title is vacant. */
 int db_champion_get(struct db *db, enum rules rules, int64_t *fighter, int *defences);
@@ -647,6 +677,16 @@ int db_rating_history_put(struct db *db, int64_t bout, const int64_t fighter[2],
                           const struct db_rating r[2], const double before[2], int64_t at);
 int db_rating_set(struct db *db, int64_t fighter, enum rules rules, const struct db_rating *r,
                   int64_t at);
+/* db_rating_set for a league turn that numbers its writes' change stamps
+ * itself (as db_fighter_save_from; `stamp` above 0) and knows whether the
+ * fighter had a stored rating when it read them (`stored`): a plain UPDATE
+ * of that row then, or the upsert when there is none (or the row has gone
+ * since). DB_OK or DB_ERROR. */
+int db_rating_set_stamped(struct db *db, int64_t fighter, enum rules rules,
+                          const struct db_rating *r, int64_t at, int stored, int64_t stamp);
+/* The highest change stamp of the ratings (0: none) into *top. DB_OK or
+ * DB_ERROR. */
+int db_rating_stamp_top(struct db *db, int64_t *top);
 /* Calls fn(ctx, fighter, rating) for every stored rating of `rules`, by
  * fighter id (retired fighters' too). DB_OK or DB_ERROR. */
 int db_rating_each(struct db *db, enum rules rules,

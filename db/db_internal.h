@@ -117,7 +117,7 @@ enum db_stmt {
 
 #include "sql.h"
 
-#define DB_KEPT_MAX 8 /* statements db_prepare_kept keeps, at most */
+#define DB_KEPT_MAX 16 /* statements db_prepare_kept keeps, at most */
 
 struct db {
     enum db_backend backend;      /* SQLite, or PostgreSQL (sql.h) */

@@ -319,10 +319,36 @@ int db_fighter_changed(struct db *db, int64_t since, int64_t *stamp,
 
 int db_fighter_save(struct db *db, const struct db_fighter *f)
 {
-    return db_fighter_save_from(db, f, -1);
+    return db_fighter_save_from(db, f, -1, 0);
 }
 
-int db_fighter_save_from(struct db *db, const struct db_fighter *f, int stored_league)
+/* db.c's STMT_FIGHTER_SAVE and STMT_FIGHTER_SAVE_LEAGUE_KEPT with the
+ * change stamp bound (?33) rather than read from the stamp's index by the
+ * statement, for a league turn that numbers its saves itself (a tenth of
+ * a save's work). The same columns from the same parameters: keep them
+ * together (test_turn_save_stamped compares the rows). */
+#define SEASON_MOVE_STAMPED(col, p, career)                                                        \
+    " " col " = CASE WHEN " col " + " p " - " career " > 0 THEN " col " + " p " - " career         \
+    " ELSE 0 END,"
+/* clang-format off */
+#define SAVE_STAMPED_SET                                                                           \
+    "str = ?6, spd = ?7, agl = ?8, tgh = ?9, hgt = ?10,"                                           \
+    SEASON_MOVE_STAMPED("season_wins", "?13", "wins")                                              \
+    SEASON_MOVE_STAMPED("season_losses", "?14", "losses")                                          \
+    SEASON_MOVE_STAMPED("season_draws", "?15", "draws")                                            \
+    " skill = ?11, endurance = ?12, wins = ?13, losses = ?14, draws = ?15,"                        \
+    " kos = ?16, training_points = ?17, gold_record = ?21,"                                        \
+    " paused = ?22, trained = ?23, missed = ?24, dex = ?25, con = ?26,"                            \
+    " intel = ?27, kit = ?28, tkos = ?29, towels = ?30, dqs = ?31, forfeits = ?32,"                \
+    " changed = ?33"
+/* clang-format on */
+static const char save_stamped_sql[] =
+    "UPDATE fighters SET league = ?20, " SAVE_STAMPED_SET " WHERE id = ?1";
+static const char save_league_kept_stamped_sql[] =
+    "UPDATE fighters SET " SAVE_STAMPED_SET " WHERE id = ?1";
+
+int db_fighter_save_from(struct db *db, const struct db_fighter *f, int stored_league,
+                         int64_t stamp)
 {
     if (!db_rules_name(f->sheet.rules))
         return db_fail(db, "fighter %" PRId64 ": no storage for ruleset %d", f->id,
@@ -330,13 +356,36 @@ int db_fighter_save_from(struct db *db, const struct db_fighter *f, int stored_l
     if (fighter_league_check(db, f) != DB_OK)
         return DB_ERROR;
 
-    struct dbs *q = dbs_table(db, f->league == stored_league ? STMT_FIGHTER_SAVE_LEAGUE_KEPT
-                                                             : STMT_FIGHTER_SAVE);
+    int kept = f->league == stored_league;
+    struct dbs *q;
+    if (stamp > 0)
+        q = dbs_prepare_kept(db, kept ? save_league_kept_stamped_sql : save_stamped_sql);
+    else
+        q = dbs_table(db, kept ? STMT_FIGHTER_SAVE_LEAGUE_KEPT : STMT_FIGHTER_SAVE);
+    if (!q)
+        return DB_ERROR;
     fighter_bind_state(q, f);
     dbs_bind_int64(q, 1, f->id);
-    if (dbs_run(q) != DBS_DONE)
+    if (stamp > 0)
+        dbs_bind_int64(q, 33, stamp);
+    int rc = dbs_run(q);
+    int64_t changes = rc == DBS_DONE ? dbs_changes(q) : 0;
+    if (stamp > 0)
+        dbs_free(q); /* kept: only reset (past DB_KEPT_MAX: finalized) */
+    if (rc != DBS_DONE)
         return DB_ERROR;
-    return dbs_changes(q) == 0 ? DB_NOTFOUND : DB_OK;
+    return changes == 0 ? DB_NOTFOUND : DB_OK;
+}
+
+int db_fighter_stamp_top(struct db *db, int64_t *top)
+{
+    struct dbs *q = dbs_table(db, STMT_FIGHTER_STAMP);
+    int rc = dbs_step_one(q);
+
+    if (rc == DB_OK)
+        *top = dbs_col_int64(q, 0);
+    dbs_reset(q);
+    return rc == DB_OK ? DB_OK : DB_ERROR;
 }
 
 int db_fighter_retire(struct db *db, int64_t id)

@@ -101,6 +101,9 @@ struct game {
     /* The season a committed league turn just ended, per ruleset (0:
      * none), for season_announce to say after the turn's summary. */
     int season_ended[RULES_COUNT];
+    /* A league turn ran since the last tick: its WAL is checkpointed at
+     * the next (league_tick; db_league_wal). */
+    int wal_due;
     /* Tournaments (tournament.c): resumed once online; the next look at
      * their schedule (monotonic). */
     int tour_resumed;

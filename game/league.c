@@ -54,6 +54,7 @@ struct entry {
     int delta[SHEET_FIELDS_MAX]; /* sheet changes to add after the turn */
     int changed;
     struct db_rating rating; /* as it stands: read once, stored at the end */
+    int rating_stored;       /* the rating was read from its row */
     int rated;               /* a bout of the turn moved it */
     int64_t rated_at;        /* when the last one ended */
 };
@@ -619,8 +620,10 @@ static void rating_read(void *ctx, int64_t fighter, const struct db_rating *rati
 
     while (r->next < t->n && t->e[r->next].f.id < fighter)
         r->next++;
-    if (r->next < t->n && t->e[r->next].f.id == fighter)
+    if (r->next < t->n && t->e[r->next].f.id == fighter) {
         t->e[r->next].rating = *rating;
+        t->e[r->next].rating_stored = 1;
+    }
 }
 
 /* Step 1: every active fighter of the ruleset into t->e, with the sheet
@@ -757,11 +760,56 @@ static void turn_moves(struct turn *t)
             }
 }
 
+/* The leagues of the fighters who moved, written first on their own
+ * (db_league_moves); *done says whether they were (else the saves write
+ * them). Returns 0, or -1 on a database error. */
+static int turn_moves_store(struct turn *t, int *done)
+{
+    int64_t *id = xmalloc((size_t)(t->n ? t->n : 1) * sizeof(*id));
+    int *league = xmalloc((size_t)(t->n ? t->n : 1) * sizeof(*league));
+    int n = 0;
+
+    for (int i = 0; i < t->n; i++)
+        if (t->e[i].changed && t->e[i].f.league != t->e[i].from) {
+            id[n] = t->e[i].f.id;
+            league[n++] = t->e[i].f.league;
+        }
+    int rc = db_league_moves(t->g->db, id, league, n, done) == DB_OK ? 0 : -1;
+    free(id);
+    free(league);
+    return rc;
+}
+
+/* Step 5: every fighter changed saved with his rating, which the turn kept
+ * in memory (each bout stored only its rows of history). The change stamps
+ * are numbered here from the highest of each table, read once: the one
+ * more than the highest that each statement would read, as this
+ * transaction is the only writer. Returns 0, or -1 on a database error. */
+static int turn_save(struct turn *t)
+{
+    struct db *db = t->g->db;
+    int64_t fstamp, rstamp;
+    int written = 0;
+
+    if (turn_moves_store(t, &written) != 0 || db_fighter_stamp_top(db, &fstamp) != DB_OK ||
+        db_rating_stamp_top(db, &rstamp) != DB_OK)
+        return -1;
+    for (int i = 0; i < t->n; i++) {
+        const struct entry *x = &t->e[i];
+        /* The league as it is stored now (turn_moves_store). */
+        int stored = written ? x->f.league : x->from;
+        if (x->changed && db_fighter_save_from(db, &x->f, stored, ++fstamp) != DB_OK)
+            return -1;
+        if (x->rated && db_rating_set_stamped(db, x->f.id, t->rules, &x->rating, x->rated_at,
+                                              x->rating_stored, ++rstamp) != DB_OK)
+            return -1;
+    }
+    return 0;
+}
+
 /* Steps 2 to 5, inside the turn's transaction: the turn's number, the
- * bouts, the moves, the title, and every fighter changed saved with his
- * rating, which the turn kept in memory (each bout stored only its rows
- * of history). Returns 0,
- * or -1 on a database error (the caller rolls back). */
+ * bouts, the moves, the title, and the saves. Returns 0, or -1 on a
+ * database error (the caller rolls back). */
 static int turn_run(struct turn *t)
 {
     if (db_turn_add(t->g->db, t->rules, game_wall(t->g), &t->number) != DB_OK || turn_fight(t) != 0)
@@ -769,15 +817,7 @@ static int turn_run(struct turn *t)
     turn_moves(t);
     if (title(t) != 0)
         return -1;
-    for (int i = 0; i < t->n; i++) {
-        const struct entry *x = &t->e[i];
-        if (x->changed && db_fighter_save_from(t->g->db, &x->f, x->from) != DB_OK)
-            return -1;
-        if (x->rated &&
-            db_rating_set(t->g->db, x->f.id, t->rules, &x->rating, x->rated_at) != DB_OK)
-            return -1;
-    }
-    return 0;
+    return turn_save(t);
 }
 
 /* "#12-#14", or "#12": bouts lo to hi, onto s. */
@@ -951,6 +991,7 @@ int league_turn(struct game *g, enum rules rules, uint64_t seed, const char *cha
     snprintf(t->channel, sizeof(t->channel), "%s", channel && channel[0] ? channel : "#league");
     db_league_cache(g->db, 1);
     db_league_stamping(g->db, 1);
+    db_league_wal(g->db, 1);
     if (turn_load(t, err, errlen) != 0) {
         /* err says why; nothing was written */
     } else if (turn_store(t, err, errlen) != 0) {
@@ -961,6 +1002,10 @@ int league_turn(struct game *g, enum rules rules, uint64_t seed, const char *cha
                  t->bouts);
         rc = 0;
     }
+    /* The commit left its pages in the WAL: the next tick copies them
+     * into the file (league_tick), once the turn has been said. */
+    g->wal_due = 1;
+    db_league_wal(g->db, 0);
     db_league_stamping(g->db, 0);
     db_league_cache(g->db, 0);
     turn_free(t);
@@ -1053,6 +1098,13 @@ static void unfinished_say(struct game *g, const char *channel)
 
 void league_tick(struct game *g, const char *channel)
 {
+    if (g->wal_due) {
+        /* A turn's checkpoint (db_league_wal), out of its time; failing,
+         * the next commit past SQLite's threshold does it. */
+        g->wal_due = 0;
+        if (db_league_checkpoint(g->db) != DB_OK)
+            game_log(g, GAME_LOG_WARN, "after the league turn: %s", db_errmsg(g->db));
+    }
     if (g->turns_unfinished)
         unfinished_say(g, channel);
     if (g->cfg.turn_interval <= 0 || game_now(g) < g->next_look)

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "bot.h"
@@ -373,6 +374,187 @@ START_TEST(test_turn_stamps)
 }
 END_TEST
 
+/* The size in bytes of file `name` of the test's directory (0: none). */
+static long long file_size(const char *name)
+{
+    char path[128];
+    struct stat st;
+
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    return stat(path, &st) == 0 ? (long long)st.st_size : 0;
+}
+
+/* SQLite's automatic checkpoint threshold on the bot's connection. */
+static int autocheckpoint(void)
+{
+    struct dbs *q = dbs_prepare(bot.db, "PRAGMA wal_autocheckpoint");
+
+    ck_assert_ptr_nonnull(q);
+    ck_assert_int_eq(dbs_step(q), DBS_ROW);
+    int v = dbs_col_int(q, 0);
+    dbs_free(q);
+    return v;
+}
+
+/* A turn's commit leaves its pages in the WAL (db_league_wal: no
+ * checkpoint inside the turn); the game's next tick copies them into the
+ * file, so the WAL is written again from its start at the next turn
+ * instead of growing turn after turn; and SQLite's own threshold is back
+ * on the connection after every turn. */
+START_TEST(test_turn_checkpoint_after)
+{
+    char name[16];
+
+    if (test_db_pg())
+        return; /* no WAL: the server's own */
+    ck_assert_int_eq(db_begin(bot.db), DB_OK);
+    for (int i = 0; i < 60; i++) {
+        snprintf(name, sizeof(name), "F%d", i);
+        boxer(name, i % 3, i % 2 ? ATTACK : DEFEND);
+    }
+    ck_assert_int_eq(db_commit(bot.db), DB_OK);
+    long long file = file_size("ringside.db"), wal = 0;
+    for (int k = 0; k < 4; k++) {
+        turn(20 + (uint64_t)k);
+        ck_assert_int_eq(autocheckpoint(), 1000);
+        game_tick(bot.game, "#ringside");
+        ck_assert_int_eq(autocheckpoint(), 1000);
+        if (k == 0) {
+            /* The tick checkpointed: the fighters and the turn are in the
+             * file itself now (nothing before reached the threshold). */
+            ck_assert_int_gt(file_size("ringside.db"), file);
+            wal = file_size("ringside.db-wal");
+            ck_assert_int_gt(wal, 0);
+        }
+    }
+    /* Three more turns of the same size: the WAL was reused from its
+     * start each time, not grown by three turns' pages. */
+    ck_assert_int_le(file_size("ringside.db-wal"), wal + wal / 2);
+}
+END_TEST
+
+/* Fighter `name` changed as a turn changes him (a win, a point, a
+ * league), saved with the table's statement (stamp 0) or the turn's. */
+static void save_changed(const char *name, int league, int64_t stamp)
+{
+    struct db_fighter f = get(name);
+    int from = f.league;
+
+    f.wins += 2;
+    f.losses += 1;
+    f.kos += 1;
+    f.training_points += 3;
+    f.sheet.u.sugarray.endurance += 1;
+    f.gold_record = 4;
+    f.league = league;
+    ck_assert_int_eq(db_fighter_save_from(bot.db, &f, from, stamp), DB_OK);
+}
+
+/* Whether the rows of fighters a and b hold the same in every column but
+ * their identity and stamp (SQLite's own columns: one added later is
+ * compared too). */
+static int rows_alike(int64_t a, int64_t b)
+{
+    sqlite3_stmt *st;
+    char sql[128];
+
+    snprintf(sql, sizeof(sql), "SELECT * FROM fighters WHERE id IN (%lld, %lld) ORDER BY id",
+             (long long)a, (long long)b);
+    ck_assert_int_eq(sqlite3_prepare_v2(bot.db->conn, sql, -1, &st, NULL), SQLITE_OK);
+    ck_assert_int_eq(sqlite3_step(st), SQLITE_ROW);
+    int n = sqlite3_column_count(st);
+    char *first[64] = {0};
+    ck_assert_int_le(n, 64);
+    for (int c = 0; c < n; c++) {
+        const unsigned char *v = sqlite3_column_text(st, c);
+        first[c] = v ? strdup((const char *)v) : NULL;
+    }
+    ck_assert_int_eq(sqlite3_step(st), SQLITE_ROW);
+    int alike = 1;
+    for (int c = 0; c < n; c++) {
+        const char *col = sqlite3_column_name(st, c);
+        const unsigned char *v = sqlite3_column_text(st, c);
+        if (strcmp(col, "id") != 0 && strcmp(col, "key") != 0 && strcmp(col, "name") != 0 &&
+            strcmp(col, "changed") != 0 &&
+            ((!v) != (!first[c]) || (v && strcmp((const char *)v, first[c]) != 0)))
+            alike = 0;
+        free(first[c]);
+    }
+    sqlite3_finalize(st);
+    return alike;
+}
+
+/* The change stamp of fighter `id`. */
+static int64_t stamp_of(int64_t id)
+{
+    sqlite3_stmt *st;
+
+    ck_assert_int_eq(sqlite3_prepare_v2(bot.db->conn, "SELECT changed FROM fighters WHERE id = ?1",
+                                        -1, &st, NULL),
+                     SQLITE_OK);
+    sqlite3_bind_int64(st, 1, id);
+    ck_assert_int_eq(sqlite3_step(st), SQLITE_ROW);
+    int64_t v = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    return v;
+}
+
+/* A turn's save, its stamp numbered by the turn (db_fighter_save_from
+ * with a stamp: its own copy of the table's SET list), writes every column
+ * as the table's statement does, league moved or kept; and the stamp
+ * given, as the statement would have read it. */
+START_TEST(test_turn_save_stamped)
+{
+    int64_t top;
+
+    if (test_db_pg())
+        return; /* SQLite's catalogue names the columns */
+    int64_t a = boxer("Ali", LEAGUE_BRONZE, ATTACK), b = boxer("Bob", LEAGUE_BRONZE, ATTACK);
+    int64_t c = boxer("Cal", LEAGUE_SILVER, ATTACK), d = boxer("Dan", LEAGUE_SILVER, ATTACK);
+    save_changed("Ali", LEAGUE_SILVER, 0);
+    ck_assert_int_eq(db_fighter_stamp_top(bot.db, &top), DB_OK);
+    ck_assert_int_eq(top, stamp_of(a));
+    save_changed("Bob", LEAGUE_SILVER, top + 1);
+    ck_assert_int_eq(stamp_of(b), top + 1);
+    ck_assert(rows_alike(a, b));
+    save_changed("Cal", LEAGUE_SILVER, 0);
+    ck_assert_int_eq(stamp_of(c), top + 2);
+    save_changed("Dan", LEAGUE_SILVER, top + 3);
+    ck_assert_int_eq(stamp_of(d), top + 3);
+    ck_assert(rows_alike(c, d));
+    /* The comparison sees a difference: a fighter as he was made. */
+    ck_assert(!rows_alike(a, boxer("Eve", LEAGUE_BRONZE, ATTACK)));
+}
+END_TEST
+
+/* A turn writes its moves with SQLite's CHECKs off (db_league_moves): they
+ * are on again after it, on the bot's connection, and a league out of
+ * range is refused before anything is written. */
+START_TEST(test_turn_checks_back)
+{
+    int64_t ali = boxer("Ali", LEAGUE_BRONZE, ATTACK);
+    boxer("Bo", LEAGUE_BRONZE, DEFEND);
+    boxer("Cy", LEAGUE_BRONZE, DEFEND);
+    turn(1);
+    ck_assert_int_eq(get("Ali").league, LEAGUE_SILVER); /* a move was written */
+    if (!test_db_pg()) {
+        struct dbs *q = dbs_prepare(bot.db, "PRAGMA ignore_check_constraints");
+        ck_assert_int_eq(dbs_step(q), DBS_ROW);
+        ck_assert_int_eq(dbs_col_int(q, 0), 0);
+        dbs_free(q);
+    }
+    struct dbs *q = dbs_prepare(bot.db, "UPDATE fighters SET league = 'platinum'");
+    ck_assert_int_eq(dbs_run(q), DBS_ERR);
+    dbs_free(q);
+    int league = LEAGUE_COUNT, done = -1;
+    ck_assert_int_eq(db_league_moves(bot.db, &ali, &league, 1, &done), DB_ERROR);
+    char want[64];
+    snprintf(want, sizeof(want), "fighter %lld: league 3 is out of range", (long long)ali);
+    ck_assert_str_eq(db_errmsg(bot.db), want);
+    ck_assert_int_eq(get("Ali").league, LEAGUE_SILVER);
+}
+END_TEST
+
 /* A plan too long for a turn to read, written into the file by hand: the
  * turn fails saying whose and how long, and stores nothing. */
 START_TEST(test_turn_plan_too_long)
@@ -732,6 +914,9 @@ Suite *turn_suite(void)
     tcase_add_test(tc, test_standings_nobody);
     tcase_add_test(tc, test_turn_stamps);
     tcase_add_test(tc, test_turn_plan_too_long);
+    tcase_add_test(tc, test_turn_checkpoint_after);
+    tcase_add_test(tc, test_turn_save_stamped);
+    tcase_add_test(tc, test_turn_checks_back);
     suite_add_tcase(s, tc);
     return s;
 }
