@@ -418,9 +418,12 @@ int outq_pop(struct outq *q, double now, char *line);
 /* Puts back the line just popped (the connection could not take it), to
  * go first. */
 void outq_unpop(struct outq *q);
-/* Seconds from `now` until a line could be popped; -1 when nothing waits. */
+/* Seconds from `now` until a line could be popped; -1 when nothing waits.
+ * The exception: the delivery marker of a queue run dry after replies only
+ * (nothing waits for their confirmation) goes with the first pop 2 s
+ * after the last line, yet is waited for only 30 s after it. */
 double outq_wait(struct outq *q, double now);
-/* Lines waiting (a delivery marker due included). */
+/* Lines waiting (a delivery marker to go included). */
 int outq_len(struct outq *q);
 /* A mark of everything queued so far, and whether all of it was sent and
  * (with markers) confirmed. */

@@ -1386,6 +1386,22 @@ void game_tick(struct game *g, const char *league_channel)
     tournament_tick(g);
 }
 
+double game_tick_due(const struct game *g)
+{
+    /* Live bouts and challenges keep their clocks to the second (their
+     * deadlines, reminders, graces); so do commentary waiting to be marked
+     * said and what game_tick says once (turns left unfinished, the
+     * tournaments resumed when online). */
+    if (g->n > 0 || g->nunsaid > 0 || g->turns_unfinished || (g->online && !g->tour_resumed))
+        return 1.0;
+    double now = game_now(g), due = GAME_TICK_IDLE_MAX;
+    if (g->cfg.turn_interval > 0 && g->next_look - now < due)
+        due = g->next_look - now;
+    if (g->online && g->tour_look - now < due)
+        due = g->tour_look - now;
+    return due > 0 ? due : 0;
+}
+
 /* ------------------------------------------------------ finding things */
 
 /* Why fighter `name` is not one of account `acc`'s active `rules`
