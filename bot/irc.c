@@ -1116,19 +1116,32 @@ static double timers_wait(struct bot *bot)
     return due > 0 ? due + TIMER_SLACK : 0;
 }
 
-/* The socket libircclient selects on (it keeps it to itself), or -1. */
-static int lib_fd(irc_session_t *s)
+/* What drain gave libircclient goes out now rather than after one more
+ * select(2) that would only say the socket takes it: a system call less
+ * for every turn that answers. Only once registered: before, libircclient
+ * takes a writable socket for the end of its connect. Returns 0, or -1
+ * (with `why`) when the session is over. */
+static int flush(struct bot *bot, const char **why)
 {
+    struct irc_state *st = bot->irc;
     fd_set r, w;
-    int maxfd = -1;
+    int libfd = -1;
 
+    *why = NULL;
+    if (!st->s || !st->registered || !irc_is_connected(st->s))
+        return 0;
     FD_ZERO(&r);
     FD_ZERO(&w);
-    irc_add_select_descriptors(s, &r, &w, &maxfd);
-    for (int fd = maxfd; fd >= 0; fd--)
-        if (FD_ISSET(fd, &r) || FD_ISSET(fd, &w))
-            return fd;
-    return -1;
+    irc_add_select_descriptors(st->s, &r, &w, &libfd);
+    if (libfd < 0 || !FD_ISSET(libfd, &w))
+        return 0; /* nothing to send */
+    FD_ZERO(&r);
+    if (irc_process_select_descriptors(st->s, &r, &w) != 0 || !irc_is_connected(st->s)) {
+        int e = irc_errno(st->s);
+        *why = e ? irc_strerror(e) : "connection closed";
+        return -1;
+    }
+    return 0;
 }
 
 /* One turn of the wire: waits at most `wait` seconds for libircclient's
@@ -1138,12 +1151,12 @@ static int pump(struct bot *bot, double wait, const char **why)
 {
     struct irc_state *st = bot->irc;
     fd_set r, w;
-    int maxfd = 0;
+    int libfd = -1; /* the socket libircclient selects on (it keeps it to itself) */
 
     FD_ZERO(&r);
     FD_ZERO(&w);
-    irc_add_select_descriptors(st->s, &r, &w, &maxfd);
-    int libfd = lib_fd(st->s);
+    irc_add_select_descriptors(st->s, &r, &w, &libfd);
+    int maxfd = libfd > 0 ? libfd : 0;
     conn_fds(st->conn, &r, &w, &maxfd);
     if (conn_busy(st->conn))
         wait = 0;
@@ -1282,6 +1295,8 @@ int bot_run(struct bot *bot)
         }
         timers(bot);
         drain(bot);
+        if (st.s && flush(bot, &why) != 0)
+            session_end(bot, why ? why : "connection closed");
         if (reload_requested) {
             reload_requested = 0;
             reload(bot);

@@ -434,6 +434,7 @@ void game_free(struct game *g)
         return;
     live_table_free(g);
     game_sims_free(g);
+    free(g->unsaid);
     free(g);
 }
 
@@ -474,6 +475,12 @@ static void said_later(struct game *g, int64_t id, int round)
     if (g->nunsaid == UNSAID_MAX) {
         db_bout_said(g->db, id, round); /* a flood: do not lose track */
         return;
+    }
+    /* Grown, not a fixed array in struct game: 96 KiB of it were resident
+     * in every bot, most of them never used. */
+    if (g->nunsaid == g->cap_unsaid) {
+        g->cap_unsaid = g->cap_unsaid ? 2 * g->cap_unsaid : 16;
+        g->unsaid = xrealloc(g->unsaid, (size_t)g->cap_unsaid * sizeof(*g->unsaid));
     }
     g->unsaid[g->nunsaid++] = (struct unsaid){id, round, g->io.mark(g->io.ctx)};
 }
