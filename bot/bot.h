@@ -246,6 +246,10 @@ int conn_busy(const struct conn *c);
 /* Moves bytes after select; `libfd` is libircclient's socket. 0, or -1
  * once the connection is over (conn_error says why). */
 int conn_process(struct conn *c, fd_set *r, fd_set *w, int libfd);
+/* Once up, what libircclient has just written (the loop's flush) goes on
+ * to the server now, not after a select(2) that would only say it is
+ * there: one system call less for each turn that answers over the relay. */
+void conn_pass(struct conn *c);
 /* 1 once after a conn_process that handed libircclient bytes (they are in
  * its socket now: it may read them at once, without another select). */
 int conn_fed(struct conn *c);

@@ -1141,6 +1141,11 @@ static int flush(struct bot *bot, const char **why)
         *why = e ? irc_strerror(e) : "connection closed";
         return -1;
     }
+    conn_pass(st->conn); /* over the relay: on to the server */
+    if (conn_error(st->conn)) {
+        *why = conn_error(st->conn);
+        return -1;
+    }
     return 0;
 }
 
