@@ -1404,7 +1404,7 @@ double game_tick_due(const struct game *g)
     double now = game_now(g), due = GAME_TICK_IDLE_MAX;
     if (g->cfg.turn_interval > 0 && g->next_look - now < due)
         due = g->next_look - now;
-    if (g->online && g->tour_look - now < due)
+    if (g->online && g->tour_any && g->tour_look - now < due)
         due = g->tour_look - now;
     return due > 0 ? due : 0;
 }

@@ -563,7 +563,8 @@ void game_tick(struct game *g, const char *league_channel);
 /* Seconds from now until game_tick has something to do (0: now), at most
  * GAME_TICK_IDLE_MAX: 1 while bouts or challenges are live (their clocks
  * go by the second), else until the league's or the tournaments' next
- * look at their schedules. Between two ticks the game changes only
+ * look at their schedules (when a league turn is scheduled or a
+ * tournament may be open or running). Between two ticks the game changes only
  * through its commands and game_connected, after which the caller asks
  * again. */
 #define GAME_TICK_IDLE_MAX 60.0
