@@ -1294,6 +1294,7 @@ int bot_run(struct bot *bot)
         if (st.s && pump(bot, wait, &why) != 0)
             session_end(bot, why ? why : "connection closed");
         if (!st.s) {
+            wait = timers_wait(bot); /* a session just ended: until its reconnection */
             struct timespec ts = {(time_t)wait, (long)((wait - (long)wait) * 1e9)};
             pselect(0, NULL, NULL, NULL, &ts, &st.wait_mask);
             bot->now = bot_clock();
