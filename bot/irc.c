@@ -1110,7 +1110,7 @@ static double timers_wait(struct bot *bot)
             if (st->rejoin_at[c])
                 due = due_min(due, st->rejoin_at[c], now);
     }
-    for (int i = 0; i < WHOIS_WAITING; i++)
+    for (int i = 0; st->s && i < WHOIS_WAITING; i++)
         if (bot->whois.wait[i].since)
             due = due_min(due, bot->whois.wait[i].since + WHOIS_TIMEOUT, now);
     return due > 0 ? due + TIMER_SLACK : 0;
