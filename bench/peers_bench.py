@@ -56,6 +56,15 @@ use.
       (bot/tls.c); the difference with bot.cpu_us_per_command is what the
       relay and TLS cost a command. PEERS_TLS=0 leaves it out.
 
+  bot.wakeups_per_command  /command
+  peers.eggdrop_wakeups_per_command  /command
+      the context switches of each bot's threads over a round
+      (voluntary_ctxt_switches + nonvoluntary_ctxt_switches of
+      /proc/PID/task/*/status), divided by the round's commands, the median
+      of the rounds: how often it was woken (a wakeup costs 15-35 us of
+      CPU on a small VM, far more than answering `version` itself). Both
+      bots are counted the same way.
+
   bot.idle_cpu_us_per_s  us/s
       the bot's CPU while nobody talks to it, over IDLE_SECONDS after the
       warm-up (Eggdrop's on stderr).
@@ -130,6 +139,22 @@ def cpu_ns(pid):
     with open("/proc/%d/stat" % pid) as f:
         fields = f.read().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) * 1_000_000_000 // CLK_TCK
+
+
+def switches(pid):
+    """The context switches process `pid`'s threads have made (voluntary
+    and not): how many times it was put to sleep or preempted."""
+    total = 0
+    try:
+        for tid in os.listdir("/proc/%d/task" % pid):
+            with open("/proc/%d/task/%s/status" % (pid, tid)) as f:
+                for line in f:
+                    if line.startswith(("voluntary_ctxt_switches:",
+                                        "nonvoluntary_ctxt_switches:")):
+                        total += int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        pass
+    return total
 
 
 def memory_kb(pid):
@@ -273,11 +298,12 @@ def bot_pid(p):
 def one_round(clients, target, pid, n):
     """n `version` commands to `target`, shared among the clients, each
     client sending its next as soon as its previous reply came; the CPU
-    the bot used meanwhile, in ns."""
+    the bot used meanwhile, in ns, and its context switches (wakeups)."""
     share = [n // len(clients) + (1 if i < n % len(clients) else 0)
              for i in range(len(clients))]
     left = list(share)
     marks = [len(c.lines) for c in clients]
+    sw0 = switches(pid)
     before = cpu_ns(pid)
     for i, c in enumerate(clients):
         if left[i]:
@@ -299,7 +325,7 @@ def one_round(clients, target, pid, n):
                 c.raw("PRIVMSG %s :version" % target)
         if not progressed and time.monotonic() > deadline:
             raise Failure("%s did not answer %d of %d commands" % (target, sum(left), n))
-    return cpu_ns(pid) - before
+    return cpu_ns(pid) - before, switches(pid) - sw0
 
 
 def measure(env, rs, egg):
@@ -315,19 +341,22 @@ def measure(env, rs, egg):
     note("idle: %s us/s" % {k: round(v, 1) for k, v in idle.items()})
     per = {name: [] for name, _, _ in bots}
     marginal = {name: [] for name, _, _ in bots}
+    wakeups = {name: [] for name, _, _ in bots}
     for r in range(ROUNDS):
         order = bots if r % 2 == 0 else list(reversed(bots))
         for name, nick, pid in order:
             t = time.monotonic()
-            ns = one_round(clients, nick, pid, COMMANDS)
+            ns, sw = one_round(clients, nick, pid, COMMANDS)
             took = time.monotonic() - t
             per[name].append(ns / COMMANDS / 1000.0)
             marginal[name].append(max(0.0, ns / 1000.0 - idle[name] * took) / COMMANDS)
-            note("round %d %s: %.1f us a command (%.1f less idle), %.1f s" %
-                 (r + 1, name, per[name][-1], marginal[name][-1], took))
+            wakeups[name].append(sw / COMMANDS)
+            note("round %d %s: %.1f us a command (%.1f less idle), %.2f wakeups a command, "
+                 "%.1f s" % (r + 1, name, per[name][-1], marginal[name][-1], wakeups[name][-1],
+                             took))
     for c in clients:
         c.quit()
-    return per, marginal, idle
+    return per, marginal, idle, wakeups
 
 
 def measure_tls(bot_path):
@@ -344,7 +373,7 @@ def measure_tls(bot_path):
         per = []
         for r in range(ROUNDS):
             t = time.monotonic()
-            per.append(one_round(clients, e2e.BOT_NICK, pid, COMMANDS) / COMMANDS / 1000.0)
+            per.append(one_round(clients, e2e.BOT_NICK, pid, COMMANDS)[0] / COMMANDS / 1000.0)
             note("tls round %d: %.1f us a command, %.1f s" % (r + 1, per[-1],
                                                                time.monotonic() - t))
         mem = memory_kb(pid)
@@ -377,7 +406,7 @@ def main():
         except Failure as e:
             note("no eggdrop: %s\n%s" % (e, getattr(e, "detail", "")))
             status = 1
-        per, marginal, idle = measure(env, env.bot, egg)
+        per, marginal, idle, wakeups = measure(env, env.bot, egg)
         rmem = memory_kb(bot_pid(env.bot))
         rcpu = statistics.median(per["ringside"])
         print("bot.cpu_us_per_command %.1f us" % rcpu)
@@ -385,6 +414,7 @@ def main():
         print("bot.anon_kb %d KiB" % rmem.get("RssAnon", 0))
         print("bot.idle_cpu_us_per_s %.1f us/s" % idle["ringside"])
         print("bot.marginal_cpu_us_per_command %.1f us" % statistics.median(marginal["ringside"]))
+        print("bot.wakeups_per_command %.2f /command" % statistics.median(wakeups["ringside"]))
         note("ringside memory: %s" % rmem)
         if egg:
             emem = memory_kb(bot_pid(egg))
@@ -393,6 +423,8 @@ def main():
             note("eggdrop: %s us a command; ratios %s" %
                  (["%.1f" % x for x in per["eggdrop"]], ["%.2f" % x for x in ratios]))
             print("peers.cpu_per_command_ratio %.2f x" % statistics.median(ratios))
+            print("peers.eggdrop_wakeups_per_command %.2f /command" %
+                  statistics.median(wakeups["eggdrop"]))
             mr = [e / max(r, 0.1) for e, r in zip(marginal["eggdrop"], marginal["ringside"])]
             print("peers.marginal_cpu_per_command_ratio %.2f x" % statistics.median(mr))
             print("peers.private_memory_ratio %.2f x" % (rmem["Private"] / emem["Private"]))

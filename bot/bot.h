@@ -254,6 +254,10 @@ int conn_busy(const struct conn *c);
 /* Moves bytes after select; `libfd` is libircclient's socket. 0, or -1
  * once the connection is over (conn_error says why). */
 int conn_process(struct conn *c, fd_set *r, fd_set *w, int libfd);
+/* Once up, what libircclient has just written (the loop's flush) goes on
+ * to the server now, not after a select(2) that would only say it is
+ * there: one system call less for each turn that answers over the relay. */
+void conn_pass(struct conn *c);
 /* 1 once after a conn_process that handed libircclient bytes (they are in
  * its socket now: it may read them at once, without another select). */
 int conn_fed(struct conn *c);
@@ -426,9 +430,12 @@ int outq_pop(struct outq *q, double now, char *line);
 /* Puts back the line just popped (the connection could not take it), to
  * go first. */
 void outq_unpop(struct outq *q);
-/* Seconds from `now` until a line could be popped; -1 when nothing waits. */
+/* Seconds from `now` until a line could be popped; -1 when nothing waits.
+ * The exception: the delivery marker of a queue run dry after replies only
+ * (nothing waits for their confirmation) goes with the first pop 2 s
+ * after the last line, yet is waited for only 30 s after it. */
 double outq_wait(struct outq *q, double now);
-/* Lines waiting (a delivery marker due included). */
+/* Lines waiting (a delivery marker to go included). */
 int outq_len(struct outq *q);
 /* A mark of everything queued so far, and whether all of it was sent and
  * (with markers) confirmed. */
@@ -1087,6 +1094,10 @@ struct db *failover_reopen(struct bot *bot);
  * or away too long, with bot->stepped_down set and the reason logged: the
  * loop ends (QUIT, nothing queued sent). */
 int failover_watch(struct bot *bot);
+/* When failover_watch must next ask the database (bot_clock's time), for
+ * the loop's sleep; 0 when nothing is due (a SQLite lease, which cannot be
+ * lost, or none taken). */
+double failover_due(const struct bot *bot);
 /* Forgets everything of a bot but its configuration (its parts closed
  * first): the state a fresh start has, to start again after a step-down. */
 void failover_reset(struct bot *bot);

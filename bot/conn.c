@@ -1490,6 +1490,14 @@ int conn_process(struct conn *c, fd_set *r, fd_set *w, int libfd)
     return 0;
 }
 
+void conn_pass(struct conn *c)
+{
+    if (c->spliced || c->state != ST_UP || c->cfd < 0)
+        return;
+    lib_read(c);
+    relay(c);
+}
+
 int conn_fed(struct conn *c)
 {
     int fed = c->fed;

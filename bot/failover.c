@@ -127,10 +127,19 @@ static int failover_away(struct bot *bot, const char *name)
     return bot->now - bot->lease_away < most ? 2 : 1;
 }
 
+double failover_due(const struct bot *bot)
+{
+    if (!bot->db || bot->stepped_down || !db_lease_lapses(bot->db))
+        return 0;
+    return bot->lease_next > 0 ? bot->lease_next : bot->now;
+}
+
 int failover_watch(struct bot *bot)
 {
     if (bot->stepped_down)
         return 1;
+    if (bot->db && !db_lease_lapses(bot->db))
+        return 0; /* SQLite's flock: held as long as the process lives */
     char name[CONFIG_NETWORK_MAX + 16];
     failover_name(bot, name, sizeof(name));
     int st = db_lease_state(bot->db);

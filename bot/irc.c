@@ -38,6 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/select.h>
+#include <time.h>
 
 #include <libircclient.h>
 #include <libirc_rfcnumeric.h>
@@ -52,12 +53,16 @@
 #define REGAIN_EVERY     60.0
 #define JOIN_HOLD        10.0 /* s: a joined channel's lines wait at most this for its modes */
 #define REJOIN_AFTER     15.0
-#define LOOP_MAX_WAIT    1.0 /* s: idle, the loop wakes once a second */
-#define QUIT_FLUSH       2.0
-#define QUIT_MESSAGE     "Ringside is going to sleep; bouts resume when it is back"
-#define WHOX_TOKEN       "354"
-#define BOT_TOKEN        "355" /* our "WHO target %tnf,355": who is a bot */
-#define GAME_WAIT_MAX    10.0  /* seconds the game waits for the first WHOX answer */
+/* s: the loop sleeps until its next timer is due (timers_wait), at most
+ * this long; a wakeup costs the CPU of a context switch (15-35 us on a
+ * small VM), so an idle bot no longer wakes every second. */
+#define LOOP_MAX_WAIT 60.0
+#define TIMER_SLACK   0.005 /* s past a deadline: timers() compares with > */
+#define QUIT_FLUSH    2.0
+#define QUIT_MESSAGE  "Ringside is going to sleep; bouts resume when it is back"
+#define WHOX_TOKEN    "354"
+#define BOT_TOKEN     "355" /* our "WHO target %tnf,355": who is a bot */
+#define GAME_WAIT_MAX 10.0  /* seconds the game waits for the first WHOX answer */
 
 struct irc_state {
     irc_session_t *s;
@@ -75,6 +80,10 @@ struct irc_state {
      * our first channel (who is logged in as whom) until this time, so
      * that the prompts of live bouts reach players by their nicks. 0: told. */
     double game_wait;
+    /* The signal mask the loop waits with (pselect): SIGTERM, SIGINT and
+     * SIGHUP are blocked but there, so none slips in between the loop's
+     * look at its flags and its sleep (which may last a minute now). */
+    sigset_t wait_mask;
 };
 
 static volatile sig_atomic_t quit_requested;
@@ -1069,19 +1078,78 @@ static void reload(struct bot *bot)
         log_msg(LOG_WARN, "%s", warn);
 }
 
-/* The socket libircclient selects on (it keeps it to itself), or -1. */
-static int lib_fd(irc_session_t *s)
+static double due_min(double due, double at, double now)
 {
-    fd_set r, w;
-    int maxfd = -1;
+    return at - now < due ? at - now : due;
+}
 
+/* Seconds until timers() has something to do, or a reconnection is due:
+ * the loop sleeps at most that long when nothing comes (the queue's own
+ * wait aside), at most LOOP_MAX_WAIT. */
+static double timers_wait(struct bot *bot)
+{
+    const struct irc_state *st = bot->irc;
+    double now = bot->now, due = LOOP_MAX_WAIT;
+
+    if (!st->s)
+        due = due_min(due, st->reconnect_at, now);
+    else if (!st->registered)
+        due = due_min(due, st->started + REGISTER_TIMEOUT, now);
+    if (st->s)
+        due = due_min(due, st->last_rx + DEAD_AFTER, now);
+    if (st->s && st->registered) {
+        if (!st->ping_sent)
+            due = due_min(due, st->last_rx + PING_AFTER, now);
+        if (!is_me(bot, bot->cfg.nick))
+            due = due_min(due, st->regain_at, now);
+        if (st->game_wait)
+            due = due_min(due, st->game_wait, now);
+        else if (bot->game)
+            due = due_min(due, now + game_tick_due(bot->game), now);
+        for (int c = 0; c < USERS_CHANNELS; c++)
+            if (st->rejoin_at[c])
+                due = due_min(due, st->rejoin_at[c], now);
+    }
+    for (int i = 0; st->s && i < WHOIS_WAITING; i++)
+        if (bot->whois.wait[i].since)
+            due = due_min(due, bot->whois.wait[i].since + WHOIS_TIMEOUT, now);
+    double lease = failover_due(bot);
+    if (lease > 0)
+        due = due_min(due, lease, now);
+    return due > 0 ? due + TIMER_SLACK : 0;
+}
+
+/* What drain gave libircclient goes out now rather than after one more
+ * select(2) that would only say the socket takes it: a system call less
+ * for every turn that answers. Only once registered: before, libircclient
+ * takes a writable socket for the end of its connect. Returns 0, or -1
+ * (with `why`) when the session is over. */
+static int flush(struct bot *bot, const char **why)
+{
+    struct irc_state *st = bot->irc;
+    fd_set r, w;
+    int libfd = -1;
+
+    *why = NULL;
+    if (!st->s || !st->registered || !irc_is_connected(st->s))
+        return 0;
     FD_ZERO(&r);
     FD_ZERO(&w);
-    irc_add_select_descriptors(s, &r, &w, &maxfd);
-    for (int fd = maxfd; fd >= 0; fd--)
-        if (FD_ISSET(fd, &r) || FD_ISSET(fd, &w))
-            return fd;
-    return -1;
+    irc_add_select_descriptors(st->s, &r, &w, &libfd);
+    if (libfd < 0 || !FD_ISSET(libfd, &w))
+        return 0; /* nothing to send */
+    FD_ZERO(&r);
+    if (irc_process_select_descriptors(st->s, &r, &w) != 0 || !irc_is_connected(st->s)) {
+        int e = irc_errno(st->s);
+        *why = e ? irc_strerror(e) : "connection closed";
+        return -1;
+    }
+    conn_pass(st->conn); /* over the relay: on to the server */
+    if (conn_error(st->conn)) {
+        *why = conn_error(st->conn);
+        return -1;
+    }
+    return 0;
 }
 
 /* One turn of the wire: waits at most `wait` seconds for libircclient's
@@ -1091,17 +1159,17 @@ static int pump(struct bot *bot, double wait, const char **why)
 {
     struct irc_state *st = bot->irc;
     fd_set r, w;
-    int maxfd = 0;
+    int libfd = -1; /* the socket libircclient selects on (it keeps it to itself) */
 
     FD_ZERO(&r);
     FD_ZERO(&w);
-    irc_add_select_descriptors(st->s, &r, &w, &maxfd);
-    int libfd = lib_fd(st->s);
+    irc_add_select_descriptors(st->s, &r, &w, &libfd);
+    int maxfd = libfd > 0 ? libfd : 0;
     conn_fds(st->conn, &r, &w, &maxfd);
     if (conn_busy(st->conn))
         wait = 0;
-    struct timeval tv = {(long)wait, (long)((wait - (long)wait) * 1e6)};
-    int n = select(maxfd + 1, &r, &w, NULL, &tv);
+    struct timespec ts = {(time_t)wait, (long)((wait - (long)wait) * 1e9)};
+    int n = pselect(maxfd + 1, &r, &w, NULL, &ts, &st->wait_mask);
     if (n < 0 && errno != EINTR)
         log_msg(LOG_ERROR, "select: %s", strerror(errno));
     bot->now = bot_clock();
@@ -1212,13 +1280,19 @@ int bot_run(struct bot *bot)
         snprintf(bot->chan[i], sizeof(bot->chan[i]), "%s", bot->cfg.channels[i]);
     invited_load(bot);
     bot_signals();
+    sigset_t block;
+    sigemptyset(&block);
+    sigaddset(&block, SIGTERM);
+    sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGHUP);
+    sigprocmask(SIG_BLOCK, &block, &st.wait_mask);
 
     while (!quit_requested && !bot->stepped_down) {
         bot->now = bot_clock();
         if (!st.s && bot->now >= st.reconnect_at)
             session_start(bot);
 
-        double wait = LOOP_MAX_WAIT;
+        double wait = timers_wait(bot);
         double q = st.s ? outq_wait(bot->q, bot->now) : -1;
         if (q >= 0 && q < wait)
             wait = q;
@@ -1228,21 +1302,26 @@ int bot_run(struct bot *bot)
         if (st.s && pump(bot, wait, &why) != 0)
             session_end(bot, why ? why : "connection closed");
         if (!st.s) {
-            struct timeval tv = {0, (long)(wait * 1e6)};
-            select(0, NULL, NULL, NULL, &tv);
+            wait = timers_wait(bot); /* a session just ended: until its reconnection */
+            struct timespec ts = {(time_t)wait, (long)((wait - (long)wait) * 1e9)};
+            pselect(0, NULL, NULL, NULL, &ts, &st.wait_mask);
             bot->now = bot_clock();
         }
         timers(bot);
         /* The lease away or lost: nothing queued goes out (lost, the loop
          * ends). */
-        if (failover_watch(bot) == 0)
+        if (failover_watch(bot) == 0) {
             drain(bot);
+            if (st.s && flush(bot, &why) != 0)
+                session_end(bot, why ? why : "connection closed");
+        }
         if (reload_requested) {
             reload_requested = 0;
             reload(bot);
         }
     }
     goodbye(bot);
+    sigprocmask(SIG_SETMASK, &st.wait_mask, NULL);
     chanops_free(bot);
     bot->irc = NULL;
     return 0;

@@ -63,18 +63,18 @@
  * popped is kept in a window until the server confirms it: after
  * OUTQ_MARK_EVERY lines, or with the next token when nothing else
  * waits, the queue sends "PING :rsN", and the server's PONG (outq_pong)
- * confirms every line sent
- * before it, in order. A throttle notice (outq_throttled) seen before that
- * PONG means a line to that target was dropped: when the PONG comes, the
- * lines sent to it since the marker before go again, first. From the
- * first notice on (strict), a channel or a throttled target gets its next
- * line only once the last one is confirmed, with a marker right after
- * each: a notice then names exactly one line, and order is kept. outq_delivered tells whether every
- * line said up to a mark was confirmed. When the connection drops (outq_disconnected), replies and
- * bulk not yet confirmed go back to their queues to be sent after
- * reconnecting, and so do live lines; a round's lines (OUTQ_ROUND, live in
- * every other way) and protocol lines are dropped: the game says a bout's
- * commentary again from its database, and asks for orders again.
+ * confirms every line sent before it, in order. When nothing waits for
+ * the confirmation (no live line was sent since the last marker: only
+ * replies, bulk and protocol lines), the marker of a queue run dry waits
+ * for a quiet spell of OUTQ_MARK_QUIET seconds (marker_lazy). A throttle notice (outq_throttled)
+ * seen before that PONG means a line to that target was dropped: when the PONG comes, the lines
+ * sent to it since the marker before go again, first. From the first notice on (strict), a channel
+ * or a throttled target gets its next line only once the last one is confirmed, with a marker right
+ * after each: a notice then names exactly one line, and order is kept. outq_delivered tells whether
+ * every line said up to a mark was confirmed. When the connection drops (outq_disconnected),
+ * replies and bulk not yet confirmed go back to their queues to be sent after reconnecting, and so
+ * do live lines; a round's lines (OUTQ_ROUND, live in every other way) and protocol lines are
+ * dropped: the game says a bout's commentary again from its database, and asks for orders again.
  *
  * Wire limits: a message is cut so that the line the server relays,
  * ":" + origin + " " + "PRIVMSG " + target + " :" + piece + CR LF, fits 512
@@ -129,7 +129,13 @@
  * 2 and at most 1 line a second to each channel put at most 4 of its lines
  * in any such window, and the players keep the rest (an !accept dropped
  * because the bot's announcements used the budget expires a bout). */
-#define OUTQ_MARK_MAX     48   /* lines sent at most between two markers */
+#define OUTQ_MARK_MAX 48 /* lines sent at most between two markers */
+/* The marker of a queue run dry when nothing waits for it (only replies,
+ * bulk and protocol lines since the last one): it goes with the first line
+ * popped OUTQ_MARK_QUIET seconds after the last line sent, and wakes the
+ * loop itself only OUTQ_MARK_LATE seconds after it. */
+#define OUTQ_MARK_QUIET   2.0
+#define OUTQ_MARK_LATE    30.0
 #define OUTQ_TIDY_STEP    8    /* owners looked at for forgetting, each line sent */
 #define OUTQ_QUERY_WAIT   10.0 /* seconds a query waits at most behind messages */
 #define OUTQ_SHARED_BURST 2
@@ -256,6 +262,8 @@ struct outq {
     double now;                  /* the latest time the caller gave */
     unsigned marker_next;        /* the id of the next marker */
     int since_marker;            /* lines sent since the last marker */
+    int awaited;                 /* one of them is a live line: the game waits for it */
+    double sent_at;              /* when the last of them was popped */
     struct fifo window;          /* sent, not yet confirmed, in the order sent */
     int nwindow;
     struct oline *popped; /* the last line popped, until the next pop */
@@ -1335,12 +1343,32 @@ static struct oline *owner_pick(struct outq *q, int bulk, double now)
     return best;
 }
 
-/* A marker is due: lines were sent since the last one, and either enough
- * of them or nothing else waits. */
-static int marker_due(const struct outq *q)
+/* A marker is to go: lines were sent since the last one, and either enough
+ * of them or nothing else waits (marker_lazy: perhaps not yet). */
+static int marker_pending(const struct outq *q)
 {
     return q->markers && !q->labels && q->since_marker > 0 &&
            (q->since_marker >= OUTQ_MARK_EVERY || q->total == 0 || q->mark_now);
+}
+
+/* The marker pending is that of a queue run dry and nothing waits for it:
+ * no live line was sent since the last marker (the game waits for those:
+ * a prompt's clock, a round marked said), only replies, bulk and protocol
+ * lines, which only a lost connection asks about (unconfirmed, they are
+ * sent again). It waits for a quiet spell, so that a steady run of
+ * commands costs a marker every OUTQ_MARK_EVERY replies rather than one
+ * after each: a marker is a line the server reads (ngircd slows a client
+ * to about 3 lines a second) and answers (a wakeup of the bot). */
+static int marker_lazy(const struct outq *q)
+{
+    return q->total == 0 && q->since_marker < OUTQ_MARK_EVERY && !q->mark_now && !q->awaited;
+}
+
+/* A marker may go now: pending, and not a lazy one still in its quiet. */
+static int marker_due(const struct outq *q)
+{
+    return marker_pending(q) &&
+           (!marker_lazy(q) || q->now >= q->sent_at + OUTQ_MARK_QUIET - OUTQ_EPSILON);
 }
 
 /* 1 if a marker due by count may go now. A server reads a marker as a
@@ -1367,6 +1395,7 @@ static struct oline *marker_new(struct outq *q)
     l->note = 2; /* a marker */
     q->marker_next++;
     q->since_marker = 0;
+    q->awaited = 0;
     q->mark_now = 0;
     q->total++; /* taken at once */
     return l;
@@ -1483,6 +1512,7 @@ static void popped_settle(struct outq *q)
     if (!q->labels) {
         l->marker = q->marker_next; /* the next marker confirms it */
         q->since_marker++;
+        q->awaited |= l->kind == OUTQ_LIVE || l->kind == OUTQ_ROUND || l->about;
     }
     fifo_push(&q->window, l);
     if (q->strict && paced_line(q, l))
@@ -1772,6 +1802,8 @@ int outq_pop(struct outq *q, double now, char *line)
     target_spend(q, l, now);
     batch_text(q, l, line);
     q->popped = l;
+    if (l->note != 2)
+        q->sent_at = now;
     label(q, l);
     /* A few owners a line (every one of them when they have doubled
      * since that was done): a constant cost a line, whatever their number. */
@@ -1839,12 +1871,17 @@ double outq_wait(struct outq *q, double now)
     if (now > q->now)
         q->now = now;
     popped_settle(q);
-    if (q->held ? !q->protocol.head : q->total == 0 && !marker_due(q))
+    if (q->held ? !q->protocol.head : q->total == 0 && !marker_pending(q))
         return -1;
     double tokens = outq_tokens(q, now);
     double w = tokens >= 1 - OUTQ_EPSILON ? 0 : (1 - tokens) / q->rate;
-    if (!q->held && q->total == 0)
-        return w; /* the marker of a queue run dry, with the next token */
+    if (!q->held && q->total == 0) {
+        /* The marker of a queue run dry, with the next token; a lazy one
+         * rides on a turn of the loop after its quiet spell, and wakes
+         * the loop itself only when that is late. */
+        double lazy = marker_lazy(q) ? q->sent_at + OUTQ_MARK_LATE - now : 0;
+        return lazy > w ? lazy : w;
+    }
     if (q->held || q->protocol.head || q->batch.head || marker_due(q))
         return w;
     /* A round and its prompts gather tokens: nothing else goes first. */
@@ -1859,7 +1896,7 @@ double outq_wait(struct outq *q, double now)
 int outq_len(struct outq *q)
 {
     popped_settle(q);
-    return q->total + marker_due(q);
+    return q->total + marker_pending(q);
 }
 
 /* ------------------------------------------------------------ delivery */
@@ -2045,6 +2082,7 @@ void outq_disconnected(struct outq *q)
     if (n)
         log_msg(LOG_INFO, "outq: %d lines not confirmed by the server will be sent again", n);
     q->since_marker = 0;
+    q->awaited = 0;
     q->tokens = q->burst;
     q->started = 0;
     q->live_run = q->reply_run = 0;
@@ -2074,6 +2112,7 @@ void outq_clear(struct outq *q)
     }
     q->total = 0;
     q->since_marker = 0;
+    q->awaited = 0;
     q->tokens = q->burst;
     q->started = 0;
 }

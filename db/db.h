@@ -148,6 +148,10 @@ int db_lease_check(struct db *db);
 /* The same as the last statement or check found it, without a round
  * trip: DB_OK, DB_NOTFOUND (away) or DB_ERROR (lost for good). */
 int db_lease_state(struct db *db);
+/* 1 when the lease can be lost while the process lives (PostgreSQL's, a
+ * session's), so that it is worth checking now and then; 0 for SQLite's
+ * flock, which lasts as long as the process. */
+int db_lease_lapses(const struct db *db);
 /* Gives SQLite's lease back (its lock file closed) before db_close; on
  * PostgreSQL the lock goes with the session db_close ends. NULL and a
  * connection without a lease are harmless. */

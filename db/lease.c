@@ -80,6 +80,11 @@ int db_lease_check(struct db *db)
     return db_pg_lease_check(db);
 }
 
+int db_lease_lapses(const struct db *db)
+{
+    return db->backend == DB_BACKEND_PG && db->lease_asked;
+}
+
 int db_lease_state(struct db *db)
 {
     if (db->lease_lost)

@@ -434,6 +434,7 @@ void game_free(struct game *g)
         return;
     live_table_free(g);
     game_sims_free(g);
+    free(g->unsaid);
     free(g);
 }
 
@@ -474,6 +475,12 @@ static void said_later(struct game *g, int64_t id, int round)
     if (g->nunsaid == UNSAID_MAX) {
         db_bout_said(g->db, id, round); /* a flood: do not lose track */
         return;
+    }
+    /* Grown, not a fixed array in struct game: 96 KiB of it were resident
+     * in every bot, most of them never used. */
+    if (g->nunsaid == g->cap_unsaid) {
+        g->cap_unsaid = g->cap_unsaid ? 2 * g->cap_unsaid : 16;
+        g->unsaid = xrealloc(g->unsaid, (size_t)g->cap_unsaid * sizeof(*g->unsaid));
     }
     g->unsaid[g->nunsaid++] = (struct unsaid){id, round, g->io.mark(g->io.ctx)};
 }
@@ -1384,6 +1391,22 @@ void game_tick(struct game *g, const char *league_channel)
     }
     league_tick(g, league_channel);
     tournament_tick(g);
+}
+
+double game_tick_due(const struct game *g)
+{
+    /* Live bouts and challenges keep their clocks to the second (their
+     * deadlines, reminders, graces); so do commentary waiting to be marked
+     * said and what game_tick says once (turns left unfinished, the
+     * tournaments resumed when online). */
+    if (g->n > 0 || g->nunsaid > 0 || g->turns_unfinished || (g->online && !g->tour_resumed))
+        return 1.0;
+    double now = game_now(g), due = GAME_TICK_IDLE_MAX;
+    if (g->cfg.turn_interval > 0 && g->next_look - now < due)
+        due = g->next_look - now;
+    if (g->online && g->tour_any && g->tour_look - now < due)
+        due = g->tour_look - now;
+    return due > 0 ? due : 0;
 }
 
 /* ------------------------------------------------------ finding things */

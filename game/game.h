@@ -560,6 +560,15 @@ int game_orders_waiting(const struct game *g, int64_t account_id, struct str *ou
  * nowhere when NULL). Call often while connected; deadlines are suspended
  * otherwise. */
 void game_tick(struct game *g, const char *league_channel);
+/* Seconds from now until game_tick has something to do (0: now), at most
+ * GAME_TICK_IDLE_MAX: 1 while bouts or challenges are live (their clocks
+ * go by the second), else until the league's or the tournaments' next
+ * look at their schedules (when a league turn is scheduled or a
+ * tournament may be open or running). Between two ticks the game changes only
+ * through its commands and game_connected, after which the caller asks
+ * again. */
+#define GAME_TICK_IDLE_MAX 60.0
+double game_tick_due(const struct game *g);
 /* 1 if fighter `fighter_id` is in a challenge or a live bout. */
 int game_fighter_busy(const struct game *g, int64_t fighter_id);
 /* How many bouts are live. */

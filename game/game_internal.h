@@ -89,8 +89,8 @@ struct game {
     struct live **v;
     int n, cap;
     struct live_map by_id, by_fighter, by_account;
-    struct unsaid unsaid[UNSAID_MAX];
-    int nunsaid;
+    struct unsaid *unsaid; /* grown as needed, up to UNSAID_MAX (room for cap_unsaid) */
+    int nunsaid, cap_unsaid;
     int online;       /* between game_connected and game_disconnected */
     double next_look; /* the league schedule's next look (monotonic) */
     int64_t started;  /* unix time of the first look */

@@ -1042,6 +1042,77 @@ START_TEST(test_markers_confirm)
 }
 END_TEST
 
+/* The marker of a queue run dry after replies only waits for a quiet
+ * spell (2 s) and wakes the loop only 30 s after the last line: a steady
+ * run of commands costs a marker every OUTQ_MARK_EVERY replies, not one
+ * after each. After a live line (the game waits for its confirmation) it
+ * goes with the next token. */
+START_TEST(test_marker_lazy)
+{
+    struct outq *q = outq_new(100, 100);
+    char line[OUTQ_LINE_MAX], text[32];
+    double now = 0;
+
+    outq_set_markers(q, 1);
+    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "bob", NULL, "version");
+    unsigned long mark = outq_mark(q);
+    ck_assert_int_eq(outq_pop(q, now, line), 1);
+    ck_assert_int_eq(outq_pop(q, now, line), 0);
+    ck_assert_int_eq(outq_len(q), 1); /* the marker, later */
+    ck_assert_double_eq_tol(outq_wait(q, now), 30.0, 1e-6);
+    ck_assert_int_eq(outq_pop(q, now + 1.9, line), 0);
+    /* More replies within the quiet spell: the marker waits on. */
+    for (int i = 0; i < OUTQ_MARK_EVERY - 2; i++) {
+        now += 1;
+        snprintf(text, sizeof(text), "reply %d", i);
+        outq_msg(q, OUTQ_REPLY, "PRIVMSG", "bob", NULL, text);
+        ck_assert_int_eq(outq_pop(q, now, line), 1);
+        ck_assert_str_eq(line + 13, text);
+        ck_assert_int_eq(outq_pop(q, now, line), 0);
+    }
+    /* The 8th line brings it by count. */
+    now += 1;
+    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "bob", NULL, "eighth");
+    ck_assert_int_eq(outq_pop(q, now, line), 1);
+    ck_assert_int_eq(outq_pop(q, now, line), 1);
+    ck_assert_str_eq(line, "PING :rs1");
+    ck_assert_int_eq(outq_pong(q, "rs1"), 1);
+    ck_assert(outq_delivered(q, mark));
+    ck_assert_double_eq(outq_wait(q, now), -1);
+    /* One reply, then a quiet spell: any pop 2 s on sends it. */
+    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "bob", NULL, "alone");
+    mark = outq_mark(q);
+    ck_assert_int_eq(outq_pop(q, now, line), 1);
+    ck_assert_int_eq(outq_pop(q, now + 2, line), 1);
+    ck_assert_str_eq(line, "PING :rs2");
+    ck_assert_int_eq(outq_pong(q, "rs2"), 1);
+    ck_assert(outq_delivered(q, mark));
+    /* A live line after a reply: the marker goes at once. */
+    now += 10;
+    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "bob", NULL, "a reply");
+    outq_msg(q, OUTQ_LIVE, "PRIVMSG", "#ring", NULL, "round 1");
+    mark = outq_mark(q);
+    ck_assert_int_eq(outq_pop(q, now, line), 1);
+    ck_assert_int_eq(outq_pop(q, now, line), 1);
+    ck_assert_double_eq(outq_wait(q, now), 0);
+    ck_assert_int_eq(outq_pop(q, now, line), 1);
+    ck_assert_str_eq(line, "PING :rs3");
+    ck_assert_int_eq(outq_pong(q, "rs3"), 1);
+    ck_assert(outq_delivered(q, mark));
+    /* A lost connection in the quiet spell: the reply goes again. */
+    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "bob", NULL, "unconfirmed");
+    ck_assert_int_eq(outq_pop(q, now, line), 1);
+    now += 1;
+    ck_assert_int_eq(outq_pop(q, now, line), 0);
+    log_begin();
+    outq_disconnected(q);
+    ck_assert_ptr_nonnull(strstr(log_end(), "1 lines not confirmed"));
+    ck_assert_int_eq(outq_pop(q, now, line), 1);
+    ck_assert_str_eq(line, "PRIVMSG bob :unconfirmed");
+    outq_free(q);
+}
+END_TEST
+
 /* A throttle notice before the PONG: the last line to that target goes
  * again, and the target is slowed down. */
 START_TEST(test_throttled_resent)
@@ -1165,6 +1236,7 @@ START_TEST(test_disconnected)
     outq_set_markers(q, 1);
     outq_msg(q, OUTQ_REPLY, "PRIVMSG", "bob", NULL, "confirmed");
     ck_assert_int_eq(outq_pop(q, now, line), 1);
+    now += 2; /* a reply's marker waits for a quiet spell */
     ck_assert_int_eq(outq_pop(q, now, line), 1);
     ck_assert_str_eq(line, "PING :rs1");
     ck_assert_int_eq(outq_pong(q, "rs1"), 1);
@@ -1354,7 +1426,7 @@ START_TEST(test_delivered_any_order)
     mark = outq_mark(q);
     ck_assert_int_eq(outq_pop(q, now + 3, line), 1);
     ck_assert(!outq_delivered(q, mark));
-    ck_assert_int_eq(outq_pop(q, now + 3, line), 1);
+    ck_assert_int_eq(outq_pop(q, now + 5, line), 1);
     ck_assert_str_eq(line, "PING :rs1");
     ck_assert(!outq_delivered(q, mark));
     ck_assert_int_eq(outq_pong(q, "rs1"), 1);
@@ -1445,6 +1517,7 @@ Suite *outq_suite(void)
     tcase_add_test(tc, test_unpop);
     tcase_add_test(tc, test_clear);
     tcase_add_test(tc, test_markers_confirm);
+    tcase_add_test(tc, test_marker_lazy);
     tcase_add_test(tc, test_throttled_resent);
     tcase_add_test(tc, test_throttled_unmarked);
     tcase_add_test(tc, test_shared_channel_half);

@@ -228,6 +228,20 @@ START_TEST(test_reminder_and_reconnect_withdrawn)
 }
 END_TEST
 
+/* game_tick_due: the bot's loop sleeps until the game has something to
+ * do. Idle (no league turn scheduled, no tournament), as long as it likes;
+ * a live bout keeps its clock by the second, to its end. */
+START_TEST(test_tick_due)
+{
+    int64_t a, b;
+
+    game_tick(game, NULL);
+    ck_assert_double_eq(game_tick_due(game), GAME_TICK_IDLE_MAX);
+    live_bout(&a, &b);
+    ck_assert_double_eq(game_tick_due(game), 1.0);
+}
+END_TEST
+
 Suite *pace_suite(void)
 {
     Suite *s = suite_create("pace");
@@ -236,6 +250,7 @@ Suite *pace_suite(void)
     tcase_add_checked_fixture(tc, pace_setup, pace_teardown);
     tcase_add_test(tc, test_no_prompt_after_the_end);
     tcase_add_test(tc, test_reminder_and_reconnect_withdrawn);
+    tcase_add_test(tc, test_tick_due);
     suite_add_tcase(s, tc);
     return s;
 }
