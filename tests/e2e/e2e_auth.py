@@ -41,6 +41,12 @@ from e2e import ADMIN, CHANNEL, Client, check, secret  # noqa: E402
 ATTACKERS = 20
 ATTACK = 20.0       # seconds of guessing
 BYSTANDER_MAX = 1.0  # seconds: the longest a bystander's reply may take
+# One reply of a kind may take up to this long: on a machine shared by many
+# test runs a single turn of the clients, the server or the bot can wait
+# for a processor for more than a second (measured at a load of 15 to 30:
+# 1.01-1.96 s, once a run). A hash on the bot's loop delays every reply by
+# seconds (5.8 s measured before the hashing thread), which both checks see.
+BYSTANDER_SPIKE_MAX = 3.0
 ACCEPTED_MAX = 9    # wrong passwords checked in ATTACK s: 3 free, then 2, 4, 8 ... s apart
 
 
@@ -121,11 +127,14 @@ def s_attack(env):
                 continue
             accepted += text.startswith("wrong password for victim9")
             limited += text.startswith("too many failed attempts for victim9")
-    check(max(delays) < BYSTANDER_MAX, "a bystander waited %.2f s for version" % max(delays),
-          "version: %s; help: %s" % (" ".join("%.2f" % d for d in delays),
-                                     " ".join("%.2f" % d for d in helps)))
-    check(max(helps) < BYSTANDER_MAX, "a bystander waited %.2f s for help" % max(helps),
-          "help: %s" % " ".join("%.2f" % d for d in helps))
+    for what, d in (("version", delays), ("help", helps)):
+        shown = " ".join("%.2f" % x for x in d)
+        slow = [x for x in d if x >= BYSTANDER_MAX]
+        check(len(d) >= 3, "only %d replies to %s measured" % (len(d), what))
+        check(len(slow) <= 1, "a bystander waited %d times for %s %.1f s or more" %
+              (len(slow), what, BYSTANDER_MAX), "%s: %s" % (what, shown))
+        check(max(d) < BYSTANDER_SPIKE_MAX, "a bystander waited %.2f s for %s" % (max(d), what),
+              "%s: %s" % (what, shown))
     check(1 <= accepted <= ACCEPTED_MAX, "%d wrong passwords checked in %.0f s" %
           (accepted, ATTACK))
     check(limited > 0, "no attempt was refused by the limiter")
