@@ -345,7 +345,8 @@ $(B)/ringside-bench-pg: bench/bench_pg.c $(GAMELIB_OBJ) $(LIB_OBJ) | $(DEPS_STAM
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(GAME_LIBS) $(PCRE_LIBS) -lm
 
 # The wire figures come from a real ngircd at its default flood settings and
-# the bot at its default pacing (bench/wire_bench.py).
+# the bot at its default pacing (bench/wire_bench.py); the cluster's from two
+# bots on two servers sharing one PostgreSQL (bench/cluster_bench.py).
 bench: $(BENCH) $(SIM) $(B)/ringside-bench-bot $(BOT) $(WEB) $(WEBGEN) $(B)/ringside-bench-web \
 		$(B)/ringside-bench-pg
 	@$(BENCH)
@@ -354,6 +355,7 @@ bench: $(BENCH) $(SIM) $(B)/ringside-bench-bot $(BOT) $(WEB) $(WEBGEN) $(B)/ring
 	@python3 bench/wire_bench.py $(BOT) $(SIM)
 	@sh bench/web_bench.sh $(WEB) $(WEBGEN) $(B)/ringside-bench-web
 	@sh tests/pg.sh run $(B)/ringside-bench-pg $(B)/ringside-bench-bot
+	@sh tests/pg.sh run python3 bench/cluster_bench.py $(BOT) $(SIM)
 
 # The benchmarks in a quick mode, failing when a figure is missing (CI runs
 # it, so they cannot rot unnoticed); the figures are printed, never judged.
