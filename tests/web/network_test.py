@@ -16,7 +16,8 @@ Each time: the boxing standings (HTML and JSON: every row's owner), the
 champion (its card on the standings, /champions/boxing and its JSON),
 bob's fighter's page and JSON, the pundits' table (HTML and JSON) and a
 bout page's predictions (JSON and HTML).
-And a site whose accounts have no network reads byte for byte the same with
+A [bot] network of over 32 bytes stops ringside-web at its start, saying
+so in one line. And a site whose accounts have no network reads byte for byte the same with
 [bot] network set as without it (the standings, a fighter, the champions,
 the pundits, the bout with the predictions, in HTML and JSON).
 
@@ -143,6 +144,18 @@ def networked(web, tmp, dbpath, bout, fighter):
               repr(preds))
 
 
+def too_long(web, tmp, dbpath):
+    conf = os.path.join(tmp, "long.conf")
+    with open(conf, "w") as f:
+        f.write("[bot]\ndatabase = %s\nnetwork = %s\n[web]\nlisten = 127.0.0.1:%d\n" %
+                (dbpath, "n" * 33, free_port()))
+    p = subprocess.run([web, "-c", conf], stdin=subprocess.DEVNULL, capture_output=True,
+                       text=True, timeout=60)
+    want = "ringside-web: %s:3: network needs a name of at most 32 bytes\n" % conf
+    check("a [bot] network of 33 bytes: exit 2, %r" % want.strip(),
+          p.returncode == 2 and p.stderr == want, "exit %d, %r" % (p.returncode, p.stderr))
+
+
 def main():
     if len(sys.argv) != 3:
         print("usage: network_test.py WEB WEBGEN", file=sys.stderr)
@@ -166,6 +179,7 @@ def main():
     differ = [p for p in paths if plain[p] != mine[p]]
     check("accounts of no network: every page the same with [bot] network = libera",
           not differ and all(s == 200 for s, _ in plain.values()), " ".join(differ))
+    too_long(web, tmp, dbpath)
     networked(web, tmp, dbpath, bout, fighter)
     print("%d passed, %d failed" % tuple(results))
     if results[1]:
