@@ -31,9 +31,12 @@ Prints one figure a line, `name value unit`, as the other bench programs do
 
 Both servers keep their default flood settings: ngircd as tests/e2e/e2e.py
 configures it (no flood keys), InspIRCd 3 as e2e.py configures it, whose
-<connect> block states InspIRCd 3's own defaults (threshold 10, commandrate
-1000, fakelag on); the bots have no [flood] section (burst 4, 1 line a
-second). So each bot's figure is set by its own connection's 1 line a
+<connect> block writes out the flood keys at InspIRCd 3's defaults
+(threshold 10, commandrate 1000: 1 command a second, fakelag on; its
+<connect> timeout and limits aside); the bots have no [flood] section
+(burst 4, 1 line a second). InspIRCd's defaults do not make the figure
+meaningless: its fakelag lets through the bot's 1 line a second after a
+burst of 4 as ngircd does (each bot's lines a second are on stderr). So each bot's figure is set by its own connection's 1 line a
 second, and two bots, two connections, should make about twice one's,
 unless the shared database or the machine holds them back. stderr has each
 bot's lines, their rate and wire_bench's figures for each.
