@@ -235,6 +235,7 @@ PROGRAM_JOBS = 'sim-asan: sh tests/sim_test.sh $(ASAN_SIM)' \
 	'web: python3 tests/web/web_test.py $(ASAN_WEB) $(WEBGEN) $(SIM)' \
 	'web-attack: python3 tests/web/attack_test.py $(ASAN_WEB) $(WEBGEN)' \
 	'web-pages: python3 tests/web/pages_test.py $(ASAN_WEB) $(WEBGEN)' \
+	'web-network: python3 tests/web/network_test.py $(ASAN_WEB) $(WEBGEN)' \
 	$(SIM_JOB) 'ircline: python3 tests/ircline_test.py $(B)/ircline-tool' \
 	'run: bash tests/run_test.sh $(BOT) $(WEB)'
 INSTALL_JOBS = 'install: sh tests/install_test.sh'
@@ -345,7 +346,8 @@ $(B)/ringside-bench-pg: bench/bench_pg.c $(GAMELIB_OBJ) $(LIB_OBJ) | $(DEPS_STAM
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(GAME_LIBS) $(PCRE_LIBS) -lm
 
 # The wire figures come from a real ngircd at its default flood settings and
-# the bot at its default pacing (bench/wire_bench.py).
+# the bot at its default pacing (bench/wire_bench.py); the cluster's from two
+# bots on two servers sharing one PostgreSQL (bench/cluster_bench.py).
 bench: $(BENCH) $(SIM) $(B)/ringside-bench-bot $(BOT) $(WEB) $(WEBGEN) $(B)/ringside-bench-web \
 		$(B)/ringside-bench-pg
 	@$(BENCH)
@@ -354,6 +356,7 @@ bench: $(BENCH) $(SIM) $(B)/ringside-bench-bot $(BOT) $(WEB) $(WEBGEN) $(B)/ring
 	@python3 bench/wire_bench.py $(BOT) $(SIM)
 	@sh bench/web_bench.sh $(WEB) $(WEBGEN) $(B)/ringside-bench-web
 	@sh tests/pg.sh run $(B)/ringside-bench-pg $(B)/ringside-bench-bot
+	@sh tests/pg.sh run python3 bench/cluster_bench.py $(BOT) $(SIM)
 
 # The benchmarks in a quick mode, failing when a figure is missing (CI runs
 # it, so they cannot rot unnoticed); the figures are printed, never judged.

@@ -326,6 +326,11 @@ class WireEnv(e2e.Env):
         self.name = name
         self.flood = ""
         self.tap = None
+        self.sheets = SHEETS  # the five bouts' fighters (cluster_bench.py renames them)
+
+    def bouts_begin(self):
+        """The five bouts' players are ready, their challenges next
+        (cluster_bench.py starts several bots' bouts together here)."""
 
     def start_server(self):
         super().start_server()
@@ -520,7 +525,7 @@ def s_five_bouts(env):
 
     def setup(i, c):
         try:
-            account(env, c, SHEETS[i])
+            account(env, c, env.sheets[i])
         except Exception as e:  # reported below
             errors.append("%s: %s" % (c.nick, e))
     ts = [threading.Thread(target=setup, args=(i, c), daemon=True) for i, c in enumerate(players)]
@@ -564,6 +569,7 @@ def s_five_bouts(env):
     # What the setup's replies cost is not counted: the tap falls silent
     # before the first challenge.
     tap_quiet(env, 2.0)
+    env.bouts_begin()
     t_first = time.monotonic()
     pairs = [(players[2 * k], players[2 * k + 1]) for k in range(BOUTS)]
     threads = []

@@ -780,6 +780,8 @@ struct db_prediction {
     int closes;                 /* it could change until this round ended */
     int64_t made;               /* unix time of its last change */
     int hits;                   /* DB_HIT_* bits once scored, else -1 */
+    /* The account's network, "" for none (filled by reads). */
+    char network[DB_NETWORK_MAX];
 };
 
 struct db_pundit {
@@ -787,6 +789,8 @@ struct db_pundit {
     int points;  /* one a hit */
     int scored;  /* predictions scored */
     int winners; /* of which the winner (or draw) was right */
+    /* The account's network, "" for none. */
+    char network[DB_NETWORK_MAX];
 };
 
 /* Stores *p (its bout, account, side, method, round, closes, made) as that

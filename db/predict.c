@@ -55,7 +55,7 @@ int db_predict_put(struct db *db, const struct db_prediction *p)
 
 #define ROW_SQL                                                                                    \
     "SELECT p.bout, p.account, a.name, p.side, p.method, p.round, p.closes, p.made, "              \
-    "coalesce(p.hits, -1) FROM predictions p JOIN accounts a ON a.id = p.account "
+    "coalesce(p.hits, -1), a.network FROM predictions p JOIN accounts a ON a.id = p.account "
 
 /* The current row of a ROW_SQL query into *p. */
 static int row_read(struct dbs *q, struct db_prediction *p)
@@ -68,7 +68,8 @@ static int row_read(struct dbs *q, struct db_prediction *p)
     p->closes = dbs_col_int(q, 6);
     p->made = dbs_col_int64(q, 7);
     p->hits = dbs_col_int(q, 8);
-    if (dbs_col_copy(q, 2, p->name, sizeof(p->name), "a predictor's name") != DB_OK)
+    if (dbs_col_copy(q, 2, p->name, sizeof(p->name), "a predictor's name") != DB_OK ||
+        dbs_col_copy(q, 9, p->network, sizeof(p->network), "a predictor's network") != DB_OK)
         return DB_ERROR;
     const char *method = dbs_col_text(q, 4);
     if (method && *method)
@@ -172,10 +173,10 @@ int db_predict_table(struct db *db, int rules, int64_t from, int64_t to, struct 
 {
     struct dbs *q = dbs_prepare(
         db, "SELECT a.name, sum(" POINTS_SQL ") AS pts, count(*) AS scored, "
-            "sum(hits & 1) AS won FROM predictions p JOIN accounts a ON a.id = p.account "
-            "JOIN bouts b ON b.id = p.bout WHERE p.hits IS NOT NULL "
-            "AND (CAST(?1 AS TEXT) IS NULL OR b.rules = ?1) AND b.ended >= ?2 "
-            "AND (?3 = 0 OR b.ended < ?3) GROUP BY p.account, a.name "
+            "sum(hits & 1) AS won, a.network FROM predictions p "
+            "JOIN accounts a ON a.id = p.account JOIN bouts b ON b.id = p.bout "
+            "WHERE p.hits IS NOT NULL AND (CAST(?1 AS TEXT) IS NULL OR b.rules = ?1) "
+            "AND b.ended >= ?2 AND (?3 = 0 OR b.ended < ?3) GROUP BY p.account, a.name, a.network "
             "ORDER BY pts DESC, sum(hits & 1) * 1.0 / count(*) DESC, scored DESC, "
             "lower(a.name), p.account");
     const char *rname = rules >= 0 ? db_rules_name((enum rules)rules) : NULL;
@@ -195,7 +196,8 @@ int db_predict_table(struct db *db, int rules, int64_t from, int64_t to, struct 
         }
         struct db_pundit *u = &out[*n];
         if (step != DBS_ROW ||
-            dbs_col_copy(q, 0, u->name, sizeof(u->name), "a pundit's name") != DB_OK)
+            dbs_col_copy(q, 0, u->name, sizeof(u->name), "a pundit's name") != DB_OK ||
+            dbs_col_copy(q, 4, u->network, sizeof(u->network), "a pundit's network") != DB_OK)
             break;
         u->points = dbs_col_int(q, 1);
         u->scored = dbs_col_int(q, 2);

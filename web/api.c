@@ -93,13 +93,14 @@ static void kit_add(struct str *b, const char *key, const struct sheet *s)
     str_add(b, "]");
 }
 
-/* {"id":..,"name":..,"owner":..} */
-static void who_add(struct str *b, int64_t id, const char *name, const char *owner)
+/* {"id":..,"name":..,"owner":..}: fighter f, his owner as the site names
+ * him (web_owner_json). */
+static void who_add(const struct web *w, struct str *b, const struct db_fighter *f)
 {
-    str_add(b, "{\"id\":%lld,\"name\":", (long long)id);
-    web_json(b, name);
+    str_add(b, "{\"id\":%lld,\"name\":", (long long)f->id);
+    web_json(b, f->name);
     str_add(b, ",\"owner\":");
-    web_json(b, owner);
+    web_owner_json(b, w->cfg.network, f->owner, f->owner_network);
     str_add(b, "}");
 }
 
@@ -121,7 +122,7 @@ static void bout_brief(struct web *w, struct str *b, const struct db_bout *bt)
         }
         if (s)
             str_add(b, ",");
-        who_add(b, f.id, f.name, f.owner);
+        who_add(w, b, &f);
     }
     str_add(b, "]");
     if (bt->state == DB_BOUT_OVER) {
@@ -176,7 +177,7 @@ static void champion_add(struct web *w, struct str *b, int rules)
         str_add(b, "{\"id\":%lld,\"name\":", (long long)cf.id);
         web_json(b, cf.name);
         str_add(b, ",\"owner\":");
-        web_json(b, cf.owner);
+        web_owner_json(b, w->cfg.network, cf.owner, cf.owner_network);
         str_add(b, ",\"defences\":%d}", defences);
     } else {
         str_add(b, "null");
@@ -213,7 +214,8 @@ static void api_standings_index(struct web *w, struct reply *out)
 }
 
 /* Positions from + 1 to `to` of standings s: [{"position":1,..},..]. */
-static void standings_rows(struct str *b, const struct web_standings *s, int from, int to)
+static void standings_rows(const struct web *w, struct str *b, const struct web_standings *s,
+                           int from, int to)
 {
     str_add(b, "[");
     for (int i = from; i < to; i++) {
@@ -222,7 +224,7 @@ static void standings_rows(struct str *b, const struct web_standings *s, int fro
                 (long long)f->id);
         web_json(b, f->name);
         str_add(b, ",\"owner\":");
-        web_json(b, f->owner);
+        web_owner_json(b, w->cfg.network, f->owner, f->owner_network);
         str_add(b,
                 ",\"wins\":%d,\"losses\":%d,\"draws\":%d,\"kos\":%d,\"gold_record\":%d,"
                 "\"season\":{\"wins\":%d,\"losses\":%d,\"draws\":%d}",
@@ -257,7 +259,7 @@ static void api_standings(struct web *w, const struct route *r, int page, struct
     champion_add(w, &b, r->rules);
     str_add(&b, ",\"standings\":");
     int from = (page - 1) * WEB_PAGE_ROWS, to = from + WEB_PAGE_ROWS;
-    standings_rows(&b, s, from, to > s->n ? s->n : to);
+    standings_rows(w, &b, s, from, to > s->n ? s->n : to);
     str_add(&b, "}");
     finish(&b, 200, out);
 }
@@ -273,7 +275,7 @@ static void fighter_add(struct web *w, struct str *b, const struct db_fighter *f
     str_add(b, "{\"id\":%lld,\"name\":", (long long)f->id);
     web_json(b, f->name);
     str_add(b, ",\"owner\":");
-    web_json(b, f->owner);
+    web_owner_json(b, w->cfg.network, f->owner, f->owner_network);
     str_add(b, ",\"rules\":\"%s\",\"league\":\"%s\",\"retired\":%s,\"champion\":%s,",
             rules_name(f->sheet.rules), league_names[f->league], f->retired ? "true" : "false",
             is_champ ? "true" : "false");

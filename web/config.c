@@ -1,7 +1,7 @@
 /*
  * config.c - ringside-web's settings, from the bot's own INI file: the
  * [web] section (listen, base_url, the server's limits) and [bot]
- * database. Read with inih, as
+ * database and network. Read with inih, as
  * the bot reads it (bot/config.c), through a line reader of our own that
  * counts lines, so that every error names FILE:LINE.
  *
@@ -183,6 +183,14 @@ static int handler(void *user, const char *section, const char *name, const char
             return fail(x, "database needs a file name of 1 to %d bytes",
                         (int)sizeof(x->c.database) - 1);
         snprintf(x->c.database, sizeof(x->c.database), "%s", value);
+        return 1;
+    }
+    if (strcasecmp(section, "bot") == 0 && strcasecmp(name, "network") == 0) {
+        /* The bot checks the name itself; only its length matters here. */
+        if (strlen(value) >= sizeof(x->c.network))
+            return fail(x, "network needs a name of at most %d bytes",
+                        (int)sizeof(x->c.network) - 1);
+        snprintf(x->c.network, sizeof(x->c.network), "%s", value);
         return 1;
     }
     if (strcasecmp(section, "web") != 0)

@@ -201,3 +201,27 @@ void web_json(struct str *out, const char *text)
     }
     str_ch(out, '"');
 }
+
+/* name, or name@network when `network` is another than home. */
+static const char *owner_text(const char *home, const char *name, const char *network, char *buf,
+                              size_t len)
+{
+    if (!network || !network[0] || strcmp(network, home ? home : "") == 0)
+        return name;
+    snprintf(buf, len, "%s@%s", name, network);
+    return buf;
+}
+
+void web_owner_html(struct str *s, const char *home, const char *name, const char *network)
+{
+    char buf[GAME_WHO_MAX];
+
+    web_html(s, owner_text(home, name, network, buf, sizeof(buf)));
+}
+
+void web_owner_json(struct str *s, const char *home, const char *name, const char *network)
+{
+    char buf[GAME_WHO_MAX];
+
+    web_json(s, owner_text(home, name, network, buf, sizeof(buf)));
+}

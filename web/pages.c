@@ -311,7 +311,7 @@ static void champion_card(struct web *w, struct str *b, const struct route *r, i
         str_add(b, "<h3>&#x2605; ");
         fighter_link(b, r, f.id, f.name);
         str_add(b, "</h3><div class=\"small\">");
-        web_html(b, f.owner);
+        web_owner_html(b, w->cfg.network, f.owner, f.owner_network);
         str_add(b, " &middot; %d-%d-%d &middot; %d defence%s</div>", f.wins, f.losses, f.draws,
                 defences, defences == 1 ? "" : "s");
     } else {
@@ -447,8 +447,8 @@ static void record_cell(struct str *b, int wins, int losses, int draws)
 }
 
 /* Positions from + 1 to `to` of standings s, as a table. */
-static void standings_table(struct str *b, const struct route *r, const struct web_standings *s,
-                            int from, int to)
+static void standings_table(struct str *b, const struct web *w, const struct route *r,
+                            const struct web_standings *s, int from, int to)
 {
     str_add(b, "<div class=\"wrap\"><table><thead><tr><th class=\"n\" "
                "style=\"width:3rem\">#</th><th>Fighter</th>"
@@ -471,7 +471,7 @@ static void standings_table(struct str *b, const struct route *r, const struct w
         WEB_LIT(b, "\">");
         web_html(b, f->name);
         WEB_LIT(b, "</a></td><td>");
-        web_html(b, f->owner);
+        web_owner_html(b, w->cfg.network, f->owner, f->owner_network);
         WEB_LIT(b, "</td><td class=\"n\">");
         record_cell(b, f->season_wins, f->season_losses, f->season_draws);
         WEB_LIT(b, "</td><td class=\"n hide-s\">");
@@ -539,7 +539,7 @@ static void page_standings(struct web *w, const struct route *r, int page, struc
         str_add(&b, "<div class=\"card muted\">Nobody fights in %s yet.</div>",
                 league_name((enum league)league));
     else
-        standings_table(&b, r, s, from, to);
+        standings_table(&b, w, r, s, from, to);
     standings_pager(&b, r, rs, league, page, pages, from, to, s->n);
     str_add(&b,
             "<p class=\"muted small\">Ranked by gold record (3 points a win in GOLD, 1 a "
@@ -699,7 +699,7 @@ static void fighter_cards(struct web *w, struct str *b, const struct route *r,
             "</h1><div class=\"grid\"><div class=\"card\"><div class=\"muted small\">%s "
             "&middot; a %s of</div><h3>",
             rs->title, rs->fighter);
-    web_html(b, f->owner);
+    web_owner_html(b, w->cfg.network, f->owner, f->owner_network);
     struct render_corner c;
     char wins[160];
     render_corner_fill(&c, f);

@@ -55,7 +55,7 @@ int pundits_html(struct web *w, const struct route *r, struct str *b)
                "<th class=\"n\">Accuracy</th></tr></thead><tbody>");
     for (int i = 0; i < n; i++) {
         str_add(b, "<tr><td class=\"n\">%d</td><td>", i + 1);
-        web_html(b, v[i].name);
+        web_owner_html(b, w->cfg.network, v[i].name, v[i].network);
         str_add(b,
                 "</td><td class=\"n\">%d</td><td class=\"n\">%d of %d</td>"
                 "<td class=\"n\">%d%%</td></tr>",
@@ -80,7 +80,7 @@ int pundits_json(struct web *w, const struct route *r, struct str *b)
     str_add(b, ",\"span\":\"all time\",\"pundits\":[");
     for (int i = 0; i < n; i++) {
         str_add(b, "%s{\"rank\":%d,\"name\":", i ? "," : "", i + 1);
-        web_json(b, v[i].name);
+        web_owner_json(b, w->cfg.network, v[i].name, v[i].network);
         str_add(b, ",\"points\":%d,\"scored\":%d,\"winners\":%d}", v[i].points, v[i].scored,
                 v[i].winners);
     }
@@ -91,6 +91,7 @@ int pundits_json(struct web *w, const struct route *r, struct str *b)
 /* ------------------------------------------------------------ a bout's */
 
 struct shown {
+    const struct web *w; /* its [bot] network names the predictors */
     const struct bout_view *v;
     struct str *b;
     int json, n;
@@ -112,7 +113,7 @@ static int html_one(void *arg, const struct db_prediction *p)
     str_init_fixed(&t, text, sizeof(text));
     game_prediction_text(p, v->rec.rules, v->corner[0].name, v->corner[1].name, &t);
     str_add(s->b, "<tr><td>");
-    web_html(s->b, p->name);
+    web_owner_html(s->b, s->w->cfg.network, p->name, p->network);
     str_add(s->b, "</td><td>");
     web_html(s->b, text);
     if (p->hits >= 0)
@@ -124,7 +125,7 @@ static int html_one(void *arg, const struct db_prediction *p)
 
 int predictions_html(struct web *w, const struct bout_view *v, struct str *b)
 {
-    struct shown s = {.v = v, .b = b};
+    struct shown s = {.w = w, .v = v, .b = b};
 
     if (db_predict_each(w->db, v->rec.id, html_one, &s) != DB_OK)
         return -1;
@@ -145,7 +146,7 @@ static int json_one(void *arg, const struct db_prediction *p)
     str_init_fixed(&t, text, sizeof(text));
     game_prediction_text(p, v->rec.rules, v->corner[0].name, v->corner[1].name, &t);
     str_add(s->b, "%s{\"name\":", s->n++ ? "," : "");
-    web_json(s->b, p->name);
+    web_owner_json(s->b, s->w->cfg.network, p->name, p->network);
     str_add(s->b, ",\"side\":%d,\"method\":", p->side);
     if (p->method[0])
         web_json(s->b, p->method);
@@ -165,7 +166,7 @@ static int json_one(void *arg, const struct db_prediction *p)
 
 int predictions_json(struct web *w, const struct bout_view *v, struct str *b)
 {
-    struct shown s = {.v = v, .b = b, .json = 1};
+    struct shown s = {.w = w, .v = v, .b = b, .json = 1};
     size_t at = b->len;
 
     str_add(b, ",\"predictions\":[");

@@ -40,6 +40,12 @@ void web_html(struct str *s, const char *text);
  * control characters escaped, < > & as \u003c.. (safe inside HTML too),
  * bytes that are not UTF-8 as U+FFFD. */
 void web_json(struct str *s, const char *text);
+/* Onto s, as web_html (web_owner_json: as web_json), the account `name`
+ * of network `network` as the site of network `home` ([bot] network) names
+ * it: plainly when it is of no network or of home, else name@network, as
+ * the bot of home names another network's player (game_owner_name). */
+void web_owner_html(struct str *s, const char *home, const char *name, const char *network);
+void web_owner_json(struct str *s, const char *home, const char *name, const char *network);
 
 /* Appends v in decimal, as "%lld" would (our own text: the pages' many
  * numbers, without printf's cost). */
@@ -141,6 +147,10 @@ struct web_config {
     int port;                    /* and port, 1-65535 */
     char base_url[WEB_URL_MAX];  /* "" when unset */
     char database[WEB_PATH_MAX]; /* [bot] database */
+    /* [bot] network: the site's own, whose players are named plainly
+     * (another network's as name@network, as the bot names them); "" for
+     * none. */
+    char network[DB_NETWORK_MAX];
     /* What one stranger may hold (server.c): connections open at once in
      * all and from one address (an IPv6 /64 counts as one), and the
      * seconds a request may take from its connection's accept (or its
@@ -159,7 +169,7 @@ struct web_config {
  * base_url (an http:// or https:// address, or nothing),
  * max_connections, max_connections_per_address and request_timeout (whole
  * numbers in their ranges above), and [bot]
- * database (default ringside.db). Other sections and keys are the bot's
+ * database (default ringside.db) and network (default none). Other sections and keys are the bot's
  * and are not read here (the bot checks them). Returns 0, or -1 with
  * "FILE:LINE: reason" (or "FILE: reason") in err and *c untouched. */
 int web_config_load(const char *path, struct web_config *c, char *err, size_t errlen);
