@@ -1808,12 +1808,12 @@ int game_challenge(struct game *g, const struct game_caller *who, int64_t opp_id
     }
     live_table_add(g, lv); /* room: counted above */
     game_log(g, GAME_LOG_INFO, "bout %lld: %s challenges %s", (long long)rec.id, who->account, opp);
-    game_say(g, GAME_LIVE, who->channel,
-             "%s challenges %s: %s vs %s, %s, %d rounds (bout #%lld). %s: say %saccept or "
-             "%sdecline within %s.",
-             who->account, opp, mine.name, theirs.name, rules_name(rules), rounds,
-             (long long)rec.id, opp, g->cfg.prefix, g->cfg.prefix,
-             DURATION(g->cfg.challenge_timeout));
+    say_about(g, GAME_LIVE, who->channel, rec.id, 0, /* with its bout: relayed (bot/game.c) */
+              "%s challenges %s: %s vs %s, %s, %d rounds (bout #%lld). %s: say %saccept or "
+              "%sdecline within %s.",
+              who->account, opp, mine.name, theirs.name, rules_name(rules), rounds,
+              (long long)rec.id, opp, g->cfg.prefix, g->cfg.prefix,
+              DURATION(g->cfg.challenge_timeout));
     clock_start(g, lv, g->cfg.challenge_timeout);
     return 0;
 }
@@ -1908,7 +1908,7 @@ static void bout_go(struct game *g, struct live *lv)
         str_add(&t, "%s%s", i ? " " : "", tape[i]);
     }
     if (n > 0)
-        game_say(g, GAME_LIVE, rec.channel, "%s", t.p);
+        say_about(g, GAME_LIVE, rec.channel, rec.id, 0, "%s", t.p);
     str_free(&t);
     if (auto_rounds(lv)) {
         for (int s = 0; s < SIDES; s++)
@@ -1974,8 +1974,9 @@ static int cancel_challenge(struct game *g, const struct game_caller *who, struc
         game_reply(who, "sorry, I could not do that (%s)", db_why(g->db));
         return -1;
     }
-    game_say(g, GAME_LIVE, lv->rec.channel, "%s %s the challenge (bout #%lld, %s vs %s).",
-             who->account, verb, (long long)lv->rec.id, lv->f[0].name, lv->f[1].name);
+    say_about(g, GAME_LIVE, lv->rec.channel, lv->rec.id, 0,
+              "%s %s the challenge (bout #%lld, %s vs %s).", who->account, verb,
+              (long long)lv->rec.id, lv->f[0].name, lv->f[1].name);
     forget(g, lv);
     return 0;
 }

@@ -300,11 +300,16 @@ int game_account_here(struct game *g, const struct game_caller *who, const struc
 
     if (strcmp(acc->network, mine) == 0)
         return 0;
+    /* Two networks' bots share the world on PostgreSQL only: a bout
+     * between their players is run by this one and relayed (db/notify.c). */
+    if (strcmp(doing, "challenge") == 0 && db_is_pg(g->db))
+        return 0;
     game_account_name(g, acc, name, sizeof(name));
     if (strcmp(doing, "challenge") == 0)
         game_reply(who,
-                   "%s plays on %s, and bouts between two networks are not possible yet: "
-                   "challenge a player of %s, or join %s and challenge %s there",
+                   "%s plays on %s, and bouts between two networks need PostgreSQL (this "
+                   "bot's database is SQLite): challenge a player of %s, or join %s and "
+                   "challenge %s there",
                    name, acc->network[0] ? acc->network : "no network",
                    mine[0] ? mine : "this network", acc->network[0] ? acc->network : "that network",
                    acc->name);
