@@ -340,11 +340,11 @@ int bot_opponent(struct cmd_ctx *ctx, const char *nick, int64_t *id, char *name,
         return 0;
     }
     if (game_account_find(bot->game, nick, &acc) == 0) {
-        /* name@network of another network (issue 29): not yet. */
+        /* name@network of another network (issue 29): PostgreSQL only. */
         if (game_account_here(bot->game, &ctx->who, &acc, "challenge") != 0)
             return -1;
         *id = acc.id;
-        snprintf(name, len, "%s", acc.name);
+        game_account_name(bot->game, &acc, name, len);
         return 0;
     }
     if (strchr(nick, '@'))
