@@ -203,6 +203,8 @@ struct db_relay {
 };
 /* 1 on PostgreSQL, 0 on SQLite. */
 int db_is_pg(const struct db *db);
+/* 1 when a bot of `network` holds its lease (PostgreSQL), else 0. */
+int db_network_running(struct db *db, const char *network);
 /* Makes the relay table when missing and LISTENs: DB_OK, or DB_ERROR (not
  * PostgreSQL, or the server refused). */
 int db_notify_listen(struct db *db);

@@ -203,3 +203,22 @@ int db_is_pg(const struct db *db)
 {
     return db->backend == DB_BACKEND_PG;
 }
+
+int db_network_running(struct db *db, const char *network)
+{
+    if (db->backend != DB_BACKEND_PG)
+        return 0;
+    /* The lease (lease.c, sql_pg.c) is the two-key advisory lock (class,
+     * hashtext(key)): pg_locks shows it as classid, objid (unsigned). */
+    struct dbs *q = dbs_prepare_kept(
+        db,
+        "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted"
+        " AND objsubid = 2 AND classid::text::bigint = 1380535879"
+        " AND objid::text::bigint = (hashtext('ringside network ' || ?1)::bigint & 4294967295)");
+    if (!q)
+        return 0;
+    dbs_bind_text(q, 1, network);
+    int running = dbs_step(q) == DBS_ROW && dbs_col_int64(q, 0) > 0;
+    dbs_free(q);
+    return running;
+}

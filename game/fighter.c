@@ -302,9 +302,17 @@ int game_account_here(struct game *g, const struct game_caller *who, const struc
         return 0;
     /* Two networks' bots share the world on PostgreSQL only: a bout
      * between their players is run by this one and relayed (db/notify.c). */
-    if (strcmp(doing, "challenge") == 0 && db_is_pg(g->db))
-        return 0;
     game_account_name(g, acc, name, sizeof(name));
+    if (strcmp(doing, "challenge") == 0 && db_is_pg(g->db)) {
+        if (db_network_running(g->db, acc->network))
+            return 0;
+        game_reply(who,
+                   "%s plays on %s, and no bot of %s is running: he would not hear of it; "
+                   "challenge him once it is back",
+                   name, acc->network[0] ? acc->network : "no network",
+                   acc->network[0] ? acc->network : "that network");
+        return -1;
+    }
     if (strcmp(doing, "challenge") == 0)
         game_reply(who,
                    "%s plays on %s, and bouts between two networks need PostgreSQL (this "

@@ -42,10 +42,10 @@ START_TEST(test_challenge_elsewhere)
     users_join(bot.users, "ann", 0);
     run("ann", 0, "register annann11");
     run("ann", 0, "create Ada str=14 spd=12 agl=11 tgh=12 hgt=11");
-    if (test_db_pg()) /* PostgreSQL: allowed (bot/relay.c); bob has no fighter */
+    if (test_db_pg()) /* PostgreSQL: relayed (bot/relay.c) when oftc's bot runs */
         IS(run("ann", 1, "!challenge bob@oftc"),
-           "PRIVMSG #ringside :ann: bob@oftc has no boxing fighter yet; ask bob@oftc to create "
-           "one, or challenge someone else\n");
+           "PRIVMSG #ringside :ann: bob@oftc plays on oftc, and no bot of oftc is running: he "
+           "would not hear of it; challenge him once it is back\n");
     else
         IS(run("ann", 1, "!challenge bob@oftc"),
            "PRIVMSG #ringside :ann: bob@oftc plays on oftc, and bouts between two networks need "

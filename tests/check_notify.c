@@ -179,6 +179,10 @@ START_TEST(test_notify_remote_bout)
     bt.winner = -1;
     bt.created = 3;
     ck_assert_msg(db_bout_create(a, &bt) == DB_OK, "%s", db_errmsg(a));
+    ck_assert_int_eq(db_network_running(a, net_b), 0); /* b's bot not started */
+    ck_assert_int_eq(db_lease_take(b, net_b, 30), DB_OK);
+    ck_assert_int_eq(db_network_running(a, net_b), 1);
+    ck_assert_int_eq(db_network_running(a, "elsewhere"), 0);
 
     ck_assert_int_eq(db_remote_bout(b, bob, &bout, network, sizeof(network)), DB_OK);
     ck_assert_int_eq(bout, bt.id);

@@ -134,9 +134,9 @@ def s_cross(env):
     lines = commentary(env, bout_id)
     heard_a = wait_lines(wa, lines, sa, "one's commentary")
     heard_b = wait_lines(wb, lines, sb, "two's commentary")
-    for heard, where in ((heard_a, "one"), (heard_b, "two")):
-        check(any(ln.startswith("Records now: ") for ln in heard),
-              "%s's channel did not hear the records" % where)
+    wait_chan(wa, r"^Records now: ", sa)  # the result and records: both channels
+    wait_chan(wb, r"^Records now: ", sb)
+    heard_a, heard_b = plain_chan(wa, sa), plain_chan(wb, sb)
     for r in range(2, ROUNDS + 1):  # each prompted on his own network
         wait_private_at(a, prompt % (bout_id, r, ROUNDS, "Rocky"), start_a)
         wait_private_at(b, prompt % (bout_id, r, ROUNDS, "Ivan"), start_b)
