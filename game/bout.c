@@ -1344,9 +1344,9 @@ void game_tick(struct game *g, const char *league_channel)
                 lv->deadline = now + RETRY_AFTER;
                 continue;
             }
-            game_say(g, GAME_CHATTER, lv->rec.channel,
-                     "%s's challenge to %s (bout #%lld) expired unanswered.", lv->f[0].owner,
-                     lv->f[1].owner, (long long)lv->rec.id);
+            say_about(g, GAME_CHATTER, lv->rec.channel, lv->rec.id, 0,
+                      "%s's challenge to %s (bout #%lld) expired unanswered.", lv->f[0].owner,
+                      lv->f[1].owner, (long long)lv->rec.id);
             forget(g, lv);
             i--;
             continue;

@@ -42,6 +42,10 @@ from e2e import CHANNEL, TIMEOUT, Client, Failure, check, tail  # noqa: E402
 from e2e_bouts import STORED, player, tell, wait_chan, wait_private_at  # noqa: E402
 
 ROUNDS = 3
+# Whether network %s's lease (db/lease.c: the two-key advisory lock) is held.
+LEASE_HELD = ("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted AND "
+              "objsubid = 2 AND classid::text::bigint = 1380535879 AND objid::text::bigint = "
+              "(hashtext('ringside network %s')::bigint & 4294967295)")
 ORDERS_A = ["5/5/10", "6/6/8", "5/6/9"]
 ORDERS_B = ["6/5/9", "5/5/10", "7/5/8"]
 
@@ -96,6 +100,7 @@ def s_cross(env):
     """A bout of alice@one and bob@two, heard in both channels, replayed."""
     a = player(env, "alice", "create Rocky str=14 spd=12 agl=11 tgh=12 hgt=11")
     b = player(env.two, "bob", "create Ivan str=13 spd=12 agl=12 tgh=12 hgt=11")
+    env.pw = {"alice": a.pw, "bob": b.pw}
     wa, wb = Client(env, "watchone", [CHANNEL]), Client(env.two, "watchtwo", [CHANNEL])
     sa, sb = len(wa.lines), len(wb.lines)
     start_a, start_b = len(a.lines), len(b.lines)
@@ -158,6 +163,37 @@ def s_cross(env):
     return ["bout #%d: %d rounds, each heard once in both channels, replayed" % (bout_id, ROUNDS)]
 
 
+def s_decline(env):
+    """bob declines on two: both channels hear it; two's bot stopped, a
+    challenge of bob@two is refused (no bot of two holds its lease)."""
+    a = Client(env, "alice", [CHANNEL])
+    b = Client(env.two, "bob", [CHANNEL])
+    tell(a, "identify " + env.pw["alice"], r"^you are identified as alice ")
+    tell(b, "identify " + env.pw["bob"], r"^you are identified as bob ")
+    sa, sb = len(a.lines), len(b.lines)
+    a.cmd("challenge bob@two", CHANNEL)
+    m = wait_chan(a, r"^alice challenges bob@two: Rocky vs Ivan, .*\(bout #(\d+)\)", sa)
+    bout_id = int(re.search(r"\(bout #(\d+)\)", m.text).group(1))
+    wait_chan(b, r"^alice challenges bob@two: ", sb)
+    b.cmd("decline", CHANNEL)
+    said = r"^bob@two declines the challenge \(bout #%d, Rocky vs Ivan\)\.$" % bout_id
+    wait_chan(a, said, sa)
+    wait_chan(b, said, sb)
+    two = [bt for bt in env.bots if bt.name == "bot-two"][0]
+    two.proc.send_signal(signal.SIGTERM)
+    rc = two.proc.wait(30)
+    check(rc == 0, "bot-two exited %d after SIGTERM" % rc, tail(two.log, 20))
+    deadline = time.monotonic() + TIMEOUT
+    while env.query(LEASE_HELD % "two")[0][0]:  # its session ends a moment after it exits
+        check(time.monotonic() < deadline, "two's lease is still held after its bot stopped")
+        time.sleep(0.2)
+    tell(a, "challenge bob@two", r"^bob@two plays on two, and no bot of two is running: he "
+         r"would not hear of it; challenge him once it is back$", chan=CHANNEL)
+    a.quit()
+    b.quit()
+    return ["declined on two, heard in both channels; refused with two's bot stopped"]
+
+
 def s_stop(env):
     for bt in env.bots:
         if bt.alive():
@@ -172,7 +208,7 @@ def s_stop(env):
 
 def run(env):
     passed = failed = 0
-    for name, fn in (("cross", s_cross), ("stop", s_stop)):
+    for name, fn in (("cross", s_cross), ("decline", s_decline), ("stop", s_stop)):
         try:
             notes = fn(env)
             print("ok - %s%s" % (name, (": " + "; ".join(notes)) if notes else ""))
