@@ -231,6 +231,10 @@ PG_JOBS += 'web-pg: sh tests/pg.sh run python3 tests/web/pg_pages_test.py $(ASAN
 # server drops, and the SQLite flavour (PATH.lock).
 PG_JOBS += 'lease-pg: sh tests/pg.sh run env CK_RUN_SUITE=lease $(SANITIZE) $(ASAN_TESTS)' \
 	'e2e_failover: sh tests/pg.sh run python3 tests/e2e/e2e_failover.py $(E2E_ARGS)'
+# Bouts between two networks (issue 29): db/notify.c's suite on PostgreSQL,
+# and tests/e2e/e2e_cross.py: bots of two networks on ngircd and InspIRCd 3.
+PG_JOBS += 'notify-pg: sh tests/pg.sh run env CK_RUN_SUITE=notify $(SANITIZE) $(ASAN_TESTS)' \
+	'e2e_cross: sh tests/pg.sh run python3 tests/e2e/e2e_cross.py $(E2E_ARGS)'
 PROGRAM_JOBS = 'sim-asan: sh tests/sim_test.sh $(ASAN_SIM)' \
 	'web: python3 tests/web/web_test.py $(ASAN_WEB) $(WEBGEN) $(SIM)' \
 	'web-attack: python3 tests/web/attack_test.py $(ASAN_WEB) $(WEBGEN)' \

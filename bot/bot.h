@@ -917,6 +917,28 @@ struct auth_state {
     int64_t now;   /* tests: the unix time to use instead of the clock's; 0: time() */
 };
 
+/* Bouts between two networks (relay.c, db/notify.c): listening; the rows
+ * taken up to id `after`; the 'say' rows queued up to `said` (deleted up
+ * to `done` once the queue's mark `mark` is delivered); the next look
+ * without a notification; the other networks' accounts named (who:
+ * "name@network", "" for this network's) and bouts' other networks. */
+#define RELAY_CACHE 8
+struct relay_state {
+    int on;
+    int64_t after, said, done;
+    unsigned long mark;
+    double next;
+    struct {
+        int64_t id;
+        char who[DB_NAME_MAX + DB_NETWORK_MAX];
+    } names[RELAY_CACHE];
+    struct {
+        int64_t bout;
+        char network[DB_NETWORK_MAX];
+    } bouts[RELAY_CACHE];
+    unsigned names_next, bouts_next;
+};
+
 struct bot {
     struct config cfg;
     const char *config_path;
@@ -952,6 +974,7 @@ struct bot {
      * waits as a standby again). */
     double lease_next, lease_away;
     int stepped_down;
+    struct relay_state xnet; /* bouts between two networks (relay.c) */
 };
 
 /* A PRIVMSG or NOTICE wire line (`line`, changed in place) as its target
@@ -1133,6 +1156,24 @@ int bot_opponent(struct cmd_ctx *ctx, const char *nick, int64_t *id, char *name,
 #define BOT_SIM_SLICE 0.004
 #define BOT_SIM_CHUNK 25
 void bot_sim_slice(struct bot *bot);
+
+/* relay.c: bouts between two networks (PostgreSQL). relay_tick, each turn
+ * of the loop once the game runs: listens first, then takes the rows for
+ * this network (a notification, or every few seconds) and deletes the
+ * lines said once delivered. relay_fd: the socket to select on, or -1.
+ * relay_nick_of: "name@network" for an account of another network (the
+ * io's nick_of when he has no nick here), else NULL. relay_said: a line
+ * the game says to target about bout (0: none): 1 when target is another
+ * network's player (stored for his bot, not said here), else 0 (said
+ * here; a line in a channel about a bout of two networks is also stored
+ * for the other's channel). bot_relay_cmd: the caller's command `verb`
+ * with its words, when he plays a bout of another network's bot: stored
+ * for it (1), failed with a reply (-1), or not his case (0). */
+void relay_tick(struct bot *bot);
+int relay_fd(struct bot *bot);
+const char *relay_nick_of(struct bot *bot, int64_t account_id);
+int relay_said(struct bot *bot, const char *target, const char *text, int64_t bout);
+int bot_relay_cmd(struct cmd_ctx *ctx, const char *verb, const char *words);
 /* The channel league bouts are recorded in and announced to: the first
  * one the bot is in, or NULL. */
 const char *bot_league_channel(const struct bot *bot);

@@ -79,6 +79,11 @@ const struct cmd_entry cmd_challenge_entry = {
 
 static int answer(struct cmd_ctx *ctx, enum game_answer what)
 {
+    static const char *const verbs[] = {"accept", "decline", "withdraw"};
+    /* A challenge from another network's player: his bot runs it. */
+    int relayed = what != GAME_WITHDRAW ? bot_relay_cmd(ctx, verbs[what], "") : 0;
+    if (relayed)
+        return relayed > 0 ? 0 : -1;
     return game_answer(ctx->bot->game, &ctx->who, what, ctx->argc ? ctx->argv[0] : NULL,
                        ctx->other_id);
 }
@@ -140,6 +145,9 @@ static int cmd_forfeit(struct cmd_ctx *ctx)
 {
     const char *last = ctx->argc ? ctx->argv[ctx->argc - 1] : "";
 
+    if (ctx->bout == -1) /* a bout of another network's bot (bot_target) */
+        return bot_relay_cmd(ctx, "forfeit", strcasecmp(last, "yes") == 0 ? "yes" : "") > 0 ? 0
+                                                                                            : -1;
     if (strcasecmp(last, "yes") == 0)
         return game_forfeit(ctx->bot->game, &ctx->who, ctx->bout);
     if (strcasecmp(last, "no") == 0) {
@@ -176,6 +184,8 @@ static int cmd_order(struct cmd_ctx *ctx)
     str_init_fixed(&t, text, sizeof(text));
     for (int i = 0; i < ctx->argc; i++)
         str_add(&t, "%s%s", i ? " " : "", ctx->argv[i]);
+    if (ctx->bout == -1) /* a bout of another network's bot (bot_target) */
+        return bot_relay_cmd(ctx, "order", text) > 0 ? 0 : -1;
     if (!ctx->bout) /* several bouts: the orders' shape picks one */
         return game_order(ctx->bot->game, &ctx->who, NULL, text);
     return game_order_in(ctx->bot->game, &ctx->who, ctx->bout, text);
@@ -255,6 +265,9 @@ int bot_private_order(struct cmd_ctx *ctx, const char *text)
                   ctx->bot->nick);
         return -1;
     }
+    int relayed = bot_relay_cmd(ctx, "order", order); /* another network's bot's bout */
+    if (relayed)
+        return relayed;
     return game_order(ctx->bot->game, &ctx->who, bout[0] ? bout : NULL, order) == 0 ? 1 : -1;
 }
 

@@ -36,6 +36,8 @@ static void io_say_about(void *ctx, enum game_voice voice, const char *target, c
     struct bot *bot = ctx;
 
     bot_db_watch(bot);
+    if (relay_said(bot, target, text, bout))
+        return; /* another network's player: his bot says it */
     struct str capped;
     bot_highlight_cap(bot, target, text, &capped); /* policy: a few highlights a line */
     outq_msg_about(bot->q, io_kinds[voice], "PRIVMSG", target, NULL, capped.p, bout, round);
@@ -47,6 +49,8 @@ static void io_say(void *ctx, enum game_voice voice, const char *target, const c
     struct bot *bot = ctx;
 
     bot_db_watch(bot);
+    if (relay_said(bot, target, text, 0))
+        return;
     bot_msg(bot, io_kinds[voice], target, NULL, text);
 }
 
@@ -62,7 +66,8 @@ static const char *io_nick_of(void *ctx, int64_t account_id)
 {
     struct bot *bot = ctx;
 
-    return users_nick_of(bot->users, account_id);
+    const char *nick = users_nick_of(bot->users, account_id);
+    return nick ? nick : relay_nick_of(bot, account_id); /* name@network: relay.c */
 }
 
 /* Services accounts come back by themselves (accounts.c): those the bot
@@ -268,6 +273,21 @@ static int target_bout(struct cmd_ctx *ctx, enum game_bout want)
                           &ctx->bout);
 }
 
+/* 1 when the caller, with no bout here, plays one of another network's
+ * bot: ctx->bout is -1, and the command relays it (bot_relay_cmd). */
+static int target_remote(struct cmd_ctx *ctx)
+{
+    struct bot *bot = ctx->bot;
+    char network[DB_NETWORK_MAX];
+    int64_t bout;
+
+    if (!bot->xnet.on || !ctx->account_id || game_account_live(bot->game, ctx->account_id) ||
+        db_remote_bout(bot->db, ctx->account_id, &bout, network, sizeof(network)) != DB_OK)
+        return 0;
+    ctx->bout = -1;
+    return 1;
+}
+
 int bot_target(struct cmd_ctx *ctx, enum cmd_target target)
 {
     struct game *g = ctx->bot->game;
@@ -302,9 +322,9 @@ int bot_target(struct cmd_ctx *ctx, enum cmd_target target)
     case TARGET_LIVE_BOUT:
         return target_bout(ctx, GAME_BOUT_LIVE);
     case TARGET_MY_BOUT:
-        return target_bout(ctx, GAME_BOUT_MINE);
+        return target_remote(ctx) ? 0 : target_bout(ctx, GAME_BOUT_MINE);
     case TARGET_MY_BOUT_FIRST:
-        return target_my_bout_first(ctx);
+        return target_remote(ctx) ? 0 : target_my_bout_first(ctx);
     }
     return 0;
 }
@@ -320,11 +340,11 @@ int bot_opponent(struct cmd_ctx *ctx, const char *nick, int64_t *id, char *name,
         return 0;
     }
     if (game_account_find(bot->game, nick, &acc) == 0) {
-        /* name@network of another network (issue 29): not yet. */
+        /* name@network of another network (issue 29): PostgreSQL only. */
         if (game_account_here(bot->game, &ctx->who, &acc, "challenge") != 0)
             return -1;
         *id = acc.id;
-        snprintf(name, len, "%s", acc.name);
+        game_account_name(bot->game, &acc, name, len);
         return 0;
     }
     if (strchr(nick, '@'))

@@ -979,6 +979,7 @@ static void timers(struct bot *bot)
     if (st->registered && st->game_wait && bot->now >= st->game_wait)
         game_go(bot);
     if (st->registered && !st->game_wait) {
+        relay_tick(bot); /* another network's bot's rows (relay.c) */
         game_tick(bot->game, bot_league_channel(bot));
         bot_sim_slice(bot);
     }
@@ -1166,6 +1167,11 @@ static int pump(struct bot *bot, double wait, const char **why)
     irc_add_select_descriptors(st->s, &r, &w, &libfd);
     int maxfd = libfd > 0 ? libfd : 0;
     conn_fds(st->conn, &r, &w, &maxfd);
+    int nfd = st->registered && !st->game_wait ? relay_fd(bot) : -1; /* NOTIFY: relay.c */
+    if (nfd >= 0) {
+        FD_SET(nfd, &r);
+        maxfd = nfd > maxfd ? nfd : maxfd;
+    }
     if (conn_busy(st->conn))
         wait = 0;
     struct timespec ts = {(time_t)wait, (long)((wait - (long)wait) * 1e9)};

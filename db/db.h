@@ -188,6 +188,53 @@ int db_schema_latest(void);
 int db_network_set(struct db *db, const char *network);
 /* The connection's network ("" for none). */
 const char *db_network(const struct db *db);
+
+/* Bouts between two networks (db/notify.c, issue 29; PostgreSQL only: on
+ * SQLite the writers say DB_ERROR with why, the readers DB_NOTFOUND). The
+ * owner of such a bout and the other network's bot exchange rows of the
+ * table relay, each committed before a NOTIFY "ringside" whose payload
+ * is the network that reads it. */
+enum db_relay_kind {
+    DB_RELAY_SAY, /* a line for the reading network: to account (0: its channel) */
+    DB_RELAY_CMD, /* a command of account's player, for the bout's owner */
+};
+struct db_relay {
+    int64_t id;
+    enum db_relay_kind kind;
+    int64_t account; /* say: the player told, 0 for the channel; cmd: who said it */
+    char target[64]; /* say: the player's account name; cmd: the command */
+    char text[2048]; /* the line; the command's words */
+};
+/* 1 on PostgreSQL, 0 on SQLite. */
+int db_is_pg(const struct db *db);
+/* 1 when a bot of `network` holds its lease (PostgreSQL), else 0. */
+int db_network_running(struct db *db, const char *network);
+/* Makes the relay table when missing and LISTENs: DB_OK, or DB_ERROR (not
+ * PostgreSQL, or the server refused). */
+int db_notify_listen(struct db *db);
+/* The socket to select on for notifications, or -1 (not listening). */
+int db_notify_fd(struct db *db);
+/* 1 when a notification for the connection's network came (or a new
+ * session listens again, so rows may wait), 0 if none, -1 on a failure. */
+int db_notify_poll(struct db *db);
+/* Stores a row for `network`'s bot and notifies it: DB_OK or DB_ERROR. */
+int db_relay_put(struct db *db, const char *network, enum db_relay_kind kind, int64_t account,
+                 const char *target, const char *text);
+/* The first row for the connection's network after id `after`: DB_OK,
+ * DB_NOTFOUND when none (or not listening), DB_ERROR. */
+int db_relay_next(struct db *db, int64_t after, struct db_relay *out);
+/* Deletes the connection's network's rows with ids from `from` to `upto`
+ * (said, or run). */
+int db_relay_done(struct db *db, int64_t from, int64_t upto);
+/* The open challenge or live bout of another network's bot in which
+ * account_id fights (the newest): its id and network; DB_NOTFOUND if none. */
+int db_remote_bout(struct db *db, int64_t account_id, int64_t *bout, char *network, size_t size);
+/* The network of bout's player who is not of the connection's: DB_OK,
+ * DB_NOTFOUND when both are (a bout of one network). */
+int db_bout_network_other(struct db *db, int64_t bout, char *network, size_t size);
+/* Account id's name and network, whatever its network: DB_OK or DB_NOTFOUND. */
+int db_account_by_id(struct db *db, int64_t id, char *name, size_t nsize, char *network,
+                     size_t wsize);
 /* A bot's first start with a network on a database grown from a single
  * bot's: when every account is of no network (''), they all become the
  * connection's network's, with their burnt passwords; *claimed gets how

@@ -161,6 +161,8 @@ struct db {
      * connection lists only its network's bouts, a page's all). */
     char network[DB_NETWORK_MAX];
     int network_set;
+    /* The session LISTENing for notify.c (PQbackendPID), 0 for none. */
+    int notify_pid;
 };
 
 /* How an enum is stored: by name, names[value] for value in [0, count)

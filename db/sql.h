@@ -192,6 +192,12 @@ int db_pg_lease_check(struct db *db);
 /* db_close for a PostgreSQL connection: its statements and results freed,
  * an open transaction rolled back (by the server, as the connection ends). */
 void db_pg_close(struct db *db);
+/* notify.c's: the connection's socket, or -1; and whether a notification
+ * on `channel` with `payload` came (1), none (0), or the session failed
+ * (-1). A new session LISTENs first (and counts as one: what was said
+ * while it did not listen is looked for once). */
+int db_pg_notify_fd(struct db *db);
+int db_pg_notify_poll(struct db *db, const char *channel, const char *payload);
 
 /* db_begin (read 0) and db_read_begin (read 1); db_commit (read 0) and
  * db_read_end (read 1); db_rollback: the same contracts, on PostgreSQL,

@@ -42,7 +42,9 @@
  * start of the bot 15 ms and 4.5 MB without them, 32 ms and 8.4 MB with). */
 /* clang-format off */
 #define PQ_FUNCTIONS(X) \
+    X(PQbackendPID) \
     X(PQclear) \
+    X(PQconsumeInput) \
     X(PQcmdTuples) \
     X(PQconnectdbParams) \
     X(PQerrorMessage) \
@@ -51,9 +53,11 @@
     X(PQexecPrepared) \
     X(PQfinish) \
     X(PQfnumber) \
+    X(PQfreemem) \
     X(PQgetisnull) \
     X(PQgetvalue) \
     X(PQnfields) \
+    X(PQnotifies) \
     X(PQntuples) \
     X(PQprepare) \
     X(PQreset) \
@@ -1134,4 +1138,35 @@ void db_pg_close(struct db *db)
     if (db->pg)
         PQ(PQfinish)(db->pg);
     free(db);
+}
+
+/* ------------------------------------------- notifications (notify.c) */
+
+int db_pg_notify_fd(struct db *db)
+{
+    return PQ(PQstatus)(db->pg) == CONNECTION_OK ? PQ(PQsocket)(db->pg) : -1;
+}
+
+int db_pg_notify_poll(struct db *db, const char *channel, const char *payload)
+{
+    if (PQ(PQstatus)(db->pg) != CONNECTION_OK)
+        return -1;
+    int pid = PQ(PQbackendPID)(db->pg), got = 0;
+    if (pid != db->notify_pid) { /* a new session (or the first): LISTEN again */
+        char sql[96];
+        snprintf(sql, sizeof(sql), "LISTEN %s", channel);
+        if (pg_simple(db, sql, NULL, 0) != DB_OK)
+            return -1;
+        db->notify_pid = pid;
+        got = 1; /* what was said while nobody listened is read once */
+    }
+    if (!PQ(PQconsumeInput)(db->pg))
+        return -1;
+    PGnotify *n;
+    while ((n = PQ(PQnotifies)(db->pg)) != NULL) {
+        if (strcmp(n->relname, channel) == 0 && strcmp(n->extra, payload) == 0)
+            got = 1;
+        PQ(PQfreemem)(n);
+    }
+    return got;
 }

@@ -1351,9 +1351,9 @@ void game_tick(struct game *g, const char *league_channel)
                 lv->deadline = now + RETRY_AFTER;
                 continue;
             }
-            game_say(g, GAME_CHATTER, lv->rec.channel,
-                     "%s's challenge to %s (bout #%lld) expired unanswered.", lv->f[0].owner,
-                     lv->f[1].owner, (long long)lv->rec.id);
+            say_about(g, GAME_CHATTER, lv->rec.channel, lv->rec.id, 0,
+                      "%s's challenge to %s (bout #%lld) expired unanswered.", lv->f[0].owner,
+                      lv->f[1].owner, (long long)lv->rec.id);
             forget(g, lv);
             i--;
             continue;
@@ -1839,11 +1839,11 @@ int game_challenge(struct game *g, const struct game_caller *who, int64_t opp_id
     struct str t;
     str_init(&t);
     tape_add(g, lv, &t, 1);
-    game_say(g, GAME_LIVE, who->channel,
-             "%s challenges %s to bout #%lld, %s, %d rounds: %s. %s: say %saccept or %sdecline "
-             "within %s.",
-             who->account, opp, (long long)rec.id, rules_name(rules), rounds, t.p, opp,
-             g->cfg.prefix, g->cfg.prefix, DURATION(g->cfg.challenge_timeout));
+    say_about(g, GAME_LIVE, who->channel, rec.id, 0, /* with its bout: relayed (bot/game.c) */
+              "%s challenges %s to bout #%lld, %s, %d rounds: %s. %s: say %saccept or %sdecline "
+              "within %s.",
+              who->account, opp, (long long)rec.id, rules_name(rules), rounds, t.p, opp,
+              g->cfg.prefix, g->cfg.prefix, DURATION(g->cfg.challenge_timeout));
     str_free(&t);
     clock_start(g, lv, g->cfg.challenge_timeout);
     return 0;
@@ -2001,7 +2001,7 @@ static void bout_go(struct game *g, struct live *lv, int called)
         str_init(&t);
         tape_add(g, lv, &t, 0);
         if (t.len > 0)
-            game_say(g, GAME_LIVE, rec.channel, "%s", t.p);
+            say_about(g, GAME_LIVE, rec.channel, rec.id, 0, "%s", t.p);
         str_free(&t);
     }
     if (auto_rounds(lv)) {
@@ -2068,8 +2068,9 @@ static int cancel_challenge(struct game *g, const struct game_caller *who, struc
         game_reply(who, "sorry, I could not do that (%s)", db_why(g->db));
         return -1;
     }
-    game_say(g, GAME_LIVE, lv->rec.channel, "%s %s the challenge (bout #%lld, %s vs %s).",
-             who->account, verb, (long long)lv->rec.id, lv->f[0].name, lv->f[1].name);
+    say_about(g, GAME_LIVE, lv->rec.channel, lv->rec.id, 0,
+              "%s %s the challenge (bout #%lld, %s vs %s).", who->account, verb,
+              (long long)lv->rec.id, lv->f[0].name, lv->f[1].name);
     forget(g, lv);
     return 0;
 }

@@ -300,11 +300,24 @@ int game_account_here(struct game *g, const struct game_caller *who, const struc
 
     if (strcmp(acc->network, mine) == 0)
         return 0;
+    /* Two networks' bots share the world on PostgreSQL only: a bout
+     * between their players is run by this one and relayed (db/notify.c). */
     game_account_name(g, acc, name, sizeof(name));
+    if (strcmp(doing, "challenge") == 0 && db_is_pg(g->db)) {
+        if (db_network_running(g->db, acc->network))
+            return 0;
+        game_reply(who,
+                   "%s plays on %s, and no bot of %s is running: he would not hear of it; "
+                   "challenge him once it is back",
+                   name, acc->network[0] ? acc->network : "no network",
+                   acc->network[0] ? acc->network : "that network");
+        return -1;
+    }
     if (strcmp(doing, "challenge") == 0)
         game_reply(who,
-                   "%s plays on %s, and bouts between two networks are not possible yet: "
-                   "challenge a player of %s, or join %s and challenge %s there",
+                   "%s plays on %s, and bouts between two networks need PostgreSQL (this "
+                   "bot's database is SQLite): challenge a player of %s, or join %s and "
+                   "challenge %s there",
                    name, acc->network[0] ? acc->network : "no network",
                    mine[0] ? mine : "this network", acc->network[0] ? acc->network : "that network",
                    acc->name);

@@ -43,6 +43,7 @@ int main(void)
     srunner_add_suite(sr, sql_suite());
     srunner_add_suite(sr, portable_suite()); /* pgconv (issue 29) */
     srunner_add_suite(sr, lease_suite());    /* pgfail (issue 29) */
+    srunner_add_suite(sr, notify_suite());   /* pgnotify (issue 29) */
     srunner_add_suite(sr, network_suite());  /* pgnet (issue 29) */
     srunner_add_suite(sr, netgame_suite());  /* pgnet (issue 29) */
     srunner_add_suite(sr, netcmd_suite());   /* pgnet (issue 29) */

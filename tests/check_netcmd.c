@@ -42,9 +42,15 @@ START_TEST(test_challenge_elsewhere)
     users_join(bot.users, "ann", 0);
     run("ann", 0, "register annann11");
     run("ann", 0, "create Ada str=14 spd=12 agl=11 tgh=12 hgt=11");
-    IS(run("ann", 1, "!challenge bob@oftc"),
-       "PRIVMSG #ringside :ann: bob@oftc plays on oftc, and bouts between two networks are not "
-       "possible yet: challenge a player of libera, or join oftc and challenge bob there\n");
+    if (test_db_pg()) /* PostgreSQL: relayed (bot/relay.c) when oftc's bot runs */
+        IS(run("ann", 1, "!challenge bob@oftc"),
+           "PRIVMSG #ringside :ann: bob@oftc plays on oftc, and no bot of oftc is running: he "
+           "would not hear of it; challenge him once it is back\n");
+    else
+        IS(run("ann", 1, "!challenge bob@oftc"),
+           "PRIVMSG #ringside :ann: bob@oftc plays on oftc, and bouts between two networks need "
+           "PostgreSQL (this bot's database is SQLite): challenge a player of libera, or join "
+           "oftc and challenge bob there\n");
     IS(run("ann", 1, "!challenge bob@efnet"),
        "PRIVMSG #ringside :ann: there is no account bob@efnet: name@network names a player of "
        "another network by his account's name and his bot's [bot] network\n");

@@ -51,7 +51,8 @@ Suite *tables_suite(void); /* manybouts: the many-bouts indexes */
 Suite *sql_suite(void);
 /* pgconv (issue 29): db/'s SQL in portable forms */
 Suite *portable_suite(void);
-Suite *lease_suite(void); /* pgfail (issue 29) */
+Suite *lease_suite(void);  /* pgfail (issue 29) */
+Suite *notify_suite(void); /* pgnotify (issue 29) */
 /* pgnet (issue 29): accounts and bouts per network, migration 18 */
 Suite *network_suite(void);
 Suite *netgame_suite(void);

@@ -88,8 +88,8 @@ def s_elsewhere(env):
     a.ask("fighter Iron", r"^Iron \(boxing, bob@oftc\): STR 12 SPD 12 AGL 12 TGH 12 HGT 12; ",
           chan=CHANNEL)
     a.ask("challenge bob@oftc", r"^bob@oftc plays on oftc, and bouts between two networks "
-          r"are not possible yet: challenge a player of libera, or join oftc and challenge bob "
-          r"there$", chan=CHANNEL)
+          r"need PostgreSQL \(this bot's database is SQLite\): challenge a player of libera, "
+          r"or join oftc and challenge bob there$", chan=CHANNEL)
     a.ask("challenge bob", r"^no one called bob is here, and no account has that name; "
           r"check the nick", chan=CHANNEL)
     bouts = env.query("SELECT count(*) FROM bouts")

@@ -1,0 +1,247 @@
+/*
+ * relay.c - a bout between players of two networks (issue 29), the bot's
+ * side of db/notify.c. PostgreSQL only.
+ *
+ * The challenger's bot owns the bout (bouts.network: its lease) and runs
+ * it as any other. Its game names the other network's player "bob@oftc"
+ * (relay_nick_of, the io's nick_of), so every line for him has an '@' in
+ * its target: relay_said turns it into a 'say' row for oftc's bot; a line
+ * about the bout in its channel is said here and, as a row, in oftc's
+ * channel too. oftc's bot says those rows (relay_tick) and deletes them
+ * once its server confirmed them, and turns its player's commands about
+ * the bout (accept, decline, forfeit, orders: bot_relay_cmd) into 'cmd'
+ * rows the owner runs as his (relay_run), answering him through rows.
+ * A NOTIFY wakes the reader; it also looks every few seconds, and reads
+ * everything waiting when it (re)starts: a row is never lost, only late.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "bot.h"
+
+/* Without a notification, the rows are looked at this often (s). */
+#define RELAY_LOOK_SECONDS 5.0
+
+/* The other network of bout (cached: asked once a bout), into network;
+ * 0 when the bout is one network's. */
+static int bout_other(struct bot *bot, int64_t bout, char *network, size_t size)
+{
+    struct relay_state *r = &bot->xnet;
+    int k = 0;
+
+    for (; k < RELAY_CACHE; k++)
+        if (r->bouts[k].bout == bout)
+            break;
+    if (k == RELAY_CACHE) {
+        k = r->bouts_next++ % RELAY_CACHE;
+        r->bouts[k].bout = bout;
+        if (db_bout_network_other(bot->db, bout, r->bouts[k].network,
+                                  sizeof(r->bouts[k].network)) != DB_OK)
+            r->bouts[k].network[0] = '\0';
+    }
+    snprintf(network, size, "%s", r->bouts[k].network);
+    return network[0] != '\0';
+}
+
+const char *relay_nick_of(struct bot *bot, int64_t account_id)
+{
+    struct relay_state *r = &bot->xnet;
+
+    if (!r->on)
+        return NULL;
+    for (int k = 0; k < RELAY_CACHE; k++)
+        if (r->names[k].id == account_id)
+            return r->names[k].who[0] ? r->names[k].who : NULL;
+    char name[DB_NAME_MAX], network[DB_NETWORK_MAX];
+    int k = r->names_next++ % RELAY_CACHE;
+    r->names[k].id = account_id;
+    r->names[k].who[0] = '\0';
+    if (db_account_by_id(bot->db, account_id, name, sizeof(name), network, sizeof(network)) ==
+            DB_OK &&
+        strcmp(network, db_network(bot->db)) != 0)
+        snprintf(r->names[k].who, sizeof(r->names[k].who), "%s@%s", name, network);
+    return r->names[k].who[0] ? r->names[k].who : NULL;
+}
+
+/* The account relay_nick_of named `who` (name@network), or 0. */
+static int64_t named_account(const struct bot *bot, const char *who)
+{
+    for (int k = 0; k < RELAY_CACHE; k++)
+        if (bot->xnet.names[k].who[0] && strcmp(bot->xnet.names[k].who, who) == 0)
+            return bot->xnet.names[k].id;
+    return 0;
+}
+
+/* Stores a line for network's bot; a failure is logged (the line is lost
+ * as a line to a player who left would be). */
+static void put_say(struct bot *bot, const char *network, int64_t account, const char *target,
+                    const char *text)
+{
+    if (db_relay_put(bot->db, network, DB_RELAY_SAY, account, target, text) != DB_OK)
+        log_msg(LOG_ERROR, "a line for %s's bot is lost: %s", network, db_errmsg(bot->db));
+}
+
+int relay_said(struct bot *bot, const char *target, const char *text, int64_t bout)
+{
+    char network[DB_NETWORK_MAX];
+    const char *at = strchr(target, '@');
+
+    if (!bot->xnet.on)
+        return 0;
+    if (at && target[0] != '#' && target[0] != '&') { /* nicks have no '@': a remote player */
+        char name[DB_NAME_MAX];
+        snprintf(name, sizeof(name), "%.*s", (int)(at - target), target);
+        put_say(bot, at + 1, named_account(bot, target), name, text);
+        return 1;
+    }
+    if (bout > 0 && bot_chan_find(bot, target) >= 0 &&
+        bout_other(bot, bout, network, sizeof(network)))
+        put_say(bot, network, 0, "", text);
+    return 0;
+}
+
+/* ------------------------------------------------ the owner's side */
+
+/* A relayed command's caller: answered through rows for his network. */
+struct relay_caller {
+    struct bot *bot;
+    char network[DB_NETWORK_MAX];
+    char name[DB_NAME_MAX];
+    int64_t account;
+};
+
+static void relay_answer(void *ctx, int how, const char *text)
+{
+    struct relay_caller *c = ctx;
+
+    (void)how; /* always in private: he is not in this bot's channel */
+    put_say(c->bot, c->network, c->account, c->name, text);
+}
+
+/* Runs a 'cmd' row as its player's command here (the bout's owner). */
+static void relay_run(struct bot *bot, const struct db_relay *row)
+{
+    struct relay_caller c = {.bot = bot, .account = row->account};
+    const char *who = relay_nick_of(bot, row->account);
+    const char *at = who ? strchr(who, '@') : NULL;
+
+    if (!at) {
+        log_msg(LOG_WARN, "a relayed %s of account %lld, not another network's: ignored",
+                row->target, (long long)row->account);
+        return;
+    }
+    snprintf(c.name, sizeof(c.name), "%.*s", (int)(at - who), who);
+    snprintf(c.network, sizeof(c.network), "%s", at + 1);
+    struct game_caller gc = {
+        .account_id = row->account,
+        .account = who,
+        .nick = who,
+        .channel = NULL,
+        .answer = relay_answer,
+        .ctx = &c,
+    };
+    const char *text = row->text;
+    int64_t bout = strtoll(text, NULL, 10); /* "<bout> <words>" */
+    const char *words = strchr(text, ' ') ? strchr(text, ' ') + 1 : "";
+
+    if (strcmp(row->target, "accept") == 0)
+        game_answer(bot->game, &gc, GAME_ACCEPT, NULL, 0);
+    else if (strcmp(row->target, "decline") == 0)
+        game_answer(bot->game, &gc, GAME_DECLINE, NULL, 0);
+    else if (strcmp(row->target, "forfeit") == 0 && strcasecmp(words, "yes") == 0)
+        game_forfeit(bot->game, &gc, bout);
+    else if (strcmp(row->target, "forfeit") == 0)
+        game_forfeit_ask(bot->game, &gc, bout);
+    else if (strcmp(row->target, "order") == 0)
+        game_order(bot->game, &gc, NULL, words);
+}
+
+/* ------------------------------------------- the other bot's side */
+
+/* Says a 'say' row here: to the player's nick (his account's identified
+ * nick, else his name) or, with no target, in the bot's first channel. */
+static void relay_say(struct bot *bot, const struct db_relay *row)
+{
+    const char *to = row->target;
+
+    if (!to[0])
+        to = bot->chan[0];
+    else if (row->account && users_nick_of(bot->users, row->account))
+        to = users_nick_of(bot->users, row->account);
+    if (to[0])
+        bot_msg(bot, OUTQ_LIVE, to, NULL, row->text);
+}
+
+int bot_relay_cmd(struct cmd_ctx *ctx, const char *verb, const char *words)
+{
+    struct bot *bot = ctx->bot;
+    char network[DB_NETWORK_MAX], text[1024];
+    int64_t bout;
+
+    if (!bot->xnet.on || !ctx->account_id || game_account_live(bot->game, ctx->account_id) ||
+        db_remote_bout(bot->db, ctx->account_id, &bout, network, sizeof(network)) != DB_OK)
+        return 0;
+    snprintf(text, sizeof(text), "%lld %s", (long long)bout, words);
+    if (db_relay_put(bot->db, network, DB_RELAY_CMD, ctx->account_id, verb, text) != DB_OK) {
+        reply(ctx, "sorry, I could not pass that on to %s's bot (%s); try again", network,
+              db_why(bot->db));
+        return -1;
+    }
+    return 1; /* the bout's bot answers him, through us */
+}
+
+/* Takes the rows waiting: runs the commands, queues the lines. */
+static void relay_take(struct bot *bot)
+{
+    struct relay_state *r = &bot->xnet;
+    struct db_relay *row = xmalloc(sizeof(*row));
+    int n = 0;
+
+    while (n++ < 64 && db_relay_next(bot->db, r->after, row) == DB_OK) {
+        r->after = row->id;
+        if (row->kind == DB_RELAY_CMD) {
+            relay_run(bot, row);
+            db_relay_done(bot->db, row->id, row->id);
+        } else {
+            relay_say(bot, row);
+            r->said = row->id;
+            r->mark = outq_mark(bot->q);
+        }
+    }
+    free(row);
+}
+
+void relay_tick(struct bot *bot)
+{
+    struct relay_state *r = &bot->xnet;
+
+    if (!db_is_pg(bot->db))
+        return;
+    if (!r->on) {
+        if (bot->now < r->next)
+            return;
+        r->next = bot->now + RELAY_LOOK_SECONDS;
+        if (db_notify_listen(bot->db) != DB_OK) {
+            log_msg(LOG_WARN, "bouts between two networks: cannot listen: %s", db_errmsg(bot->db));
+            return;
+        }
+        r->on = 1;
+        r->next = 0;
+    }
+    int got = db_notify_poll(bot->db);
+    if (got > 0 || bot->now >= r->next) {
+        r->next = bot->now + RELAY_LOOK_SECONDS;
+        relay_take(bot);
+    }
+    /* The lines the server confirmed are said: their rows go. */
+    if (r->said > r->done && outq_delivered(bot->q, r->mark) &&
+        db_relay_done(bot->db, 0, r->said) == DB_OK)
+        r->done = r->said;
+}
+
+int relay_fd(struct bot *bot)
+{
+    return bot->xnet.on ? db_notify_fd(bot->db) : -1;
+}

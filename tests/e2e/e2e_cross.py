@@ -1,0 +1,269 @@
+#!/usr/bin/env python3
+"""e2e_cross.py - a bout between players of two networks (issue 29): two real
+bots (the ASan build) on one real PostgreSQL (tests/pg.sh), bot "one" on
+ngircd and bot "two" on InspIRCd 3, each with its own [bot] network.
+
+    sh tests/pg.sh run python3 tests/e2e/e2e_cross.py BOT SIM
+                                        (from the repository root; without
+                                        RINGSIDE_TEST_PG set the script runs
+                                        itself under tests/pg.sh run)
+
+alice plays on one, bob on two. alice says `!challenge bob@two rounds=3`
+on one: both channels hear the challenge; bob says `!accept` on two (his
+bot relays it to one's, which runs the bout); both channels hear the tale
+of the tape; each player is prompted on his own network; every round the
+first orders are acknowledged ("round N orders stored"), on the player's
+own network, the round's commentary (as ringside-sim --commentary derives
+it from PostgreSQL) is heard exactly once in each channel; the bout ends
+with the result and records in both channels, the fighters' records are
+stored, ringside-sim --replay matches, and the relay table is empty once
+both bots said everything. Then SIGTERM to both bots: exit 0 and no
+sanitizer report.
+
+On SQLite the challenge is refused (tests/check_netcmd.c checks the words).
+
+Output: `ok - NAME` or `FAIL - NAME: why`, then `N passed, N failed`; exit
+status 1 if anything failed. E2E_KEEP=1 keeps the temporary folders.
+"""
+
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import traceback
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import e2e  # noqa: E402
+import e2e_failover  # noqa: E402
+from e2e import CHANNEL, TIMEOUT, Client, Failure, check, tail  # noqa: E402
+from e2e_bouts import STORED, player, tell, wait_chan, wait_private_at  # noqa: E402
+
+ROUNDS = 3
+# Whether network %s's lease (db/lease.c: the two-key advisory lock) is held.
+LEASE_HELD = ("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted AND "
+              "objsubid = 2 AND classid::text::bigint = 1380535879 AND objid::text::bigint = "
+              "(hashtext('ringside network %s')::bigint & 4294967295)")
+ORDERS_A = ["5/5/10", "6/6/8", "5/6/9"]
+ORDERS_B = ["6/5/9", "5/5/10", "7/5/8"]
+
+
+class CrossEnv(e2e_failover.FailoverEnv):
+    """FailoverEnv (ngircd, PostgreSQL) with a second server, InspIRCd 3."""
+
+    def __init__(self, bot_path, sim_path, uri):
+        super().__init__(bot_path, sim_path, uri)
+        self.two = e2e.Env(bot_path, "inspircd")
+
+    def spawn_on(self, server_env, name, network):
+        """A bot of `network` on server_env's IRC server."""
+        port = self.port
+        self.port = server_env.port
+        try:
+            return self.spawn(name, network=network)
+        finally:
+            self.port = port
+
+
+def plain_chan(c, start=0):
+    """What the bot said in the channel from line start, formatting removed."""
+    with c.cond:
+        lines = c.lines[start:]
+    return [e2e.plain(m.text).strip() for m in lines
+            if m.cmd == "PRIVMSG" and m.nick.lower() == e2e.BOT_NICK and
+            m.target.lower() == CHANNEL]
+
+
+def commentary(env, bout_id):
+    p, out, _ = env.sim("--commentary", bout_id)
+    check(p.returncode == 0, "ringside-sim --commentary failed", out)
+    return [e2e.plain(ln).strip() for ln in out.splitlines() if ln.strip()]
+
+
+def wait_lines(c, want, start, what):
+    """Waits until every line of want was said in c's channel from start."""
+    deadline = time.monotonic() + TIMEOUT
+    while True:
+        heard = plain_chan(c, start)
+        missing = [w for w in want if w not in heard]
+        if not missing:
+            return heard
+        if time.monotonic() > deadline:
+            print("missing:\n" + "\n".join(missing) + "\nheard:\n" + "\n".join(heard))
+            raise Failure("%s never heard %s" % (c.nick, what))
+        time.sleep(0.1)
+
+
+def s_cross(env):
+    """A bout of alice@one and bob@two, heard in both channels, replayed."""
+    a = player(env, "alice", "create Rocky str=14 spd=12 agl=11 tgh=12 hgt=11")
+    b = player(env.two, "bob", "create Ivan str=13 spd=12 agl=12 tgh=12 hgt=11")
+    env.pw = {"alice": a.pw, "bob": b.pw}
+    wa, wb = Client(env, "watchone", [CHANNEL]), Client(env.two, "watchtwo", [CHANNEL])
+    sa, sb = len(wa.lines), len(wb.lines)
+    start_a, start_b = len(a.lines), len(b.lines)
+    a.cmd("challenge bob@two rounds=%d" % ROUNDS, CHANNEL)
+    rx = (r"^alice challenges bob@two: Rocky vs Ivan, boxing, %d rounds \(bout #(\d+)\)\. "
+          r"bob@two: say !accept or !decline within " % ROUNDS)
+    m = wait_chan(wa, rx, sa)
+    bout_id = int(re.search(r"\(bout #(\d+)\)", m.text).group(1))
+    wait_chan(wb, rx, sb)  # relayed to two's channel
+    check(env.bout(bout_id)["network"] == "one", "the bout is not run by one's bot")
+    b.cmd("accept", CHANNEL)
+    for c in (wa, wb):
+        try:
+            wait_chan(c, r"^Bout #%d, boxing, %d rounds: Rocky \(alice\) .* vs Ivan "
+                      r"\(bob\) " % (bout_id, ROUNDS), sa if c is wa else sb)
+        except Failure as e:
+            print("\n".join(plain_chan(c, sa if c is wa else sb)))
+            raise
+    prompt = r"^Bout #%d, round %d of %d: your orders for %s \(e\.g\. "
+    wait_private_at(a, prompt % (bout_id, 1, ROUNDS, "Rocky"), start_a)
+    wait_private_at(b, prompt % (bout_id, 1, ROUNDS, "Ivan"), start_b)
+    for r in range(1, ROUNDS + 1):
+        first, last = (a, b) if r % 2 else (b, a)
+        fo, lo = (ORDERS_A, ORDERS_B) if r % 2 else (ORDERS_B, ORDERS_A)
+        ff = "Rocky" if first is a else "Ivan"
+        tell(first, fo[r - 1], STORED % (r, re.escape(ff)))
+        last.cmd(lo[r - 1])
+        deadline = time.monotonic() + TIMEOUT
+        while (env.bout(bout_id)["round"] or 0) < r:
+            check(time.monotonic() < deadline, "round %d was never fought" % r)
+            time.sleep(0.1)
+    deadline = time.monotonic() + TIMEOUT
+    while env.bout(bout_id)["state"] != "over":
+        check(time.monotonic() < deadline, "bout %d never ended" % bout_id)
+        time.sleep(0.1)
+    lines = commentary(env, bout_id)
+    heard_a = wait_lines(wa, lines, sa, "one's commentary")
+    heard_b = wait_lines(wb, lines, sb, "two's commentary")
+    wait_chan(wa, r"^Records now: ", sa)  # the result and records: both channels
+    wait_chan(wb, r"^Records now: ", sb)
+    heard_a, heard_b = plain_chan(wa, sa), plain_chan(wb, sb)
+    for r in range(2, ROUNDS + 1):  # each prompted on his own network
+        wait_private_at(a, prompt % (bout_id, r, ROUNDS, "Rocky"), start_a)
+        wait_private_at(b, prompt % (bout_id, r, ROUNDS, "Ivan"), start_b)
+    for ln in lines:
+        check(heard_a.count(ln) == 1, "one's channel heard %d times: %s" % (heard_a.count(ln), ln))
+        check(heard_b.count(ln) == 1, "two's channel heard %d times: %s" % (heard_b.count(ln), ln))
+    p, out, _ = env.sim("--replay", bout_id)
+    check(p.returncode == 0, "ringside-sim --replay of bout %d failed" % bout_id, out)
+    fr, fi = env.fighter("Rocky"), env.fighter("Ivan")
+    check(fr["wins"] + fr["losses"] + fr["draws"] == 1 and
+          fi["wins"] + fi["losses"] + fi["draws"] == 1, "the records are not stored")
+    deadline = time.monotonic() + TIMEOUT
+    while env.query("SELECT count(*) FROM relay")[0][0] != 0:
+        check(time.monotonic() < deadline, "the relay table still holds rows",
+              str(env.query("SELECT network, kind, target, text FROM relay")))
+        time.sleep(0.2)
+    for c in (a, b, wa, wb):
+        c.quit()
+    return ["bout #%d: %d rounds, each heard once in both channels, replayed" % (bout_id, ROUNDS)]
+
+
+def s_decline(env):
+    """bob declines on two: both channels hear it; two's bot stopped, a
+    challenge of bob@two is refused (no bot of two holds its lease)."""
+    a = Client(env, "alice", [CHANNEL])
+    b = Client(env.two, "bob", [CHANNEL])
+    tell(a, "identify " + env.pw["alice"], r"^you are identified as alice ")
+    tell(b, "identify " + env.pw["bob"], r"^you are identified as bob ")
+    sa, sb = len(a.lines), len(b.lines)
+    a.cmd("challenge bob@two", CHANNEL)
+    m = wait_chan(a, r"^alice challenges bob@two: Rocky vs Ivan, .*\(bout #(\d+)\)", sa)
+    bout_id = int(re.search(r"\(bout #(\d+)\)", m.text).group(1))
+    wait_chan(b, r"^alice challenges bob@two: ", sb)
+    b.cmd("decline", CHANNEL)
+    said = r"^bob@two declines the challenge \(bout #%d, Rocky vs Ivan\)\.$" % bout_id
+    wait_chan(a, said, sa)
+    wait_chan(b, said, sb)
+    two = [bt for bt in env.bots if bt.name == "bot-two"][0]
+    two.proc.send_signal(signal.SIGTERM)
+    rc = two.proc.wait(30)
+    check(rc == 0, "bot-two exited %d after SIGTERM" % rc, tail(two.log, 20))
+    deadline = time.monotonic() + TIMEOUT
+    while env.query(LEASE_HELD % "two")[0][0]:  # its session ends a moment after it exits
+        check(time.monotonic() < deadline, "two's lease is still held after its bot stopped")
+        time.sleep(0.2)
+    tell(a, "challenge bob@two", r"^bob@two plays on two, and no bot of two is running: he "
+         r"would not hear of it; challenge him once it is back$", chan=CHANNEL)
+    a.quit()
+    b.quit()
+    return ["declined on two, heard in both channels; refused with two's bot stopped"]
+
+
+def s_stop(env):
+    for bt in env.bots:
+        if bt.alive():
+            bt.proc.send_signal(signal.SIGTERM)
+            rc = bt.proc.wait(30)
+            check(rc == 0, "%s exited %d after SIGTERM" % (bt.name, rc), tail(bt.log, 20))
+        log = bt.log_text()
+        for pat in e2e_failover.SANITIZER:
+            check(pat not in log, "%s's log has a report: %s" % (bt.name, pat), tail(bt.log, 40))
+    return []
+
+
+def run(env):
+    passed = failed = 0
+    for name, fn in (("cross", s_cross), ("decline", s_decline), ("stop", s_stop)):
+        try:
+            notes = fn(env)
+            print("ok - %s%s" % (name, (": " + "; ".join(notes)) if notes else ""))
+            passed += 1
+        except Failure as e:
+            print("FAIL - %s: %s" % (name, "\n".join(str(x) for x in e.args)))
+            failed += 1
+        except Exception:  # noqa: BLE001 - a test error is a failure too
+            print("FAIL - %s: %s" % (name, traceback.format_exc()))
+            failed += 1
+        sys.stdout.flush()
+    for bt in env.bots:
+        if failed:
+            print("--- %s log (tail)\n%s" % (bt.name, tail(bt.log, 40)))
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+def main(argv):
+    if len(argv) != 3:
+        print("usage: sh tests/pg.sh run python3 tests/e2e/e2e_cross.py BOT SIM", file=sys.stderr)
+        return 2
+    uri = os.environ.get("RINGSIDE_TEST_PG")
+    if not uri:
+        pg = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "pg.sh")
+        return subprocess.call(["sh", pg, "run", sys.executable] + argv)
+    for tool in ("psql", "inspircd"):
+        if not shutil.which(tool) and not os.path.exists("/usr/sbin/" + tool):
+            print("e2e_cross: %s is missing; make deps" % tool, file=sys.stderr)
+            return 2
+    env = CrossEnv(argv[1], argv[2], uri)
+    rc = 1
+    try:
+        env.start_server()
+        env.two.start_server()
+        env.spawn_on(env, "bot-one", "one")
+        env.spawn_on(env.two, "bot-two", "two")
+        env.wait_bot_in(CHANNEL)
+        env.two.wait_bot_in(CHANNEL)
+        rc = run(env)
+    finally:
+        env.stop_bot()
+        for e in (env.two, env):
+            for c in list(e.clients):
+                try:
+                    c.quit()
+                except Exception:  # noqa: BLE001
+                    pass
+            e.stop_server()
+            if not os.environ.get("E2E_KEEP"):
+                shutil.rmtree(e.dir, ignore_errors=True)
+            else:
+                print("kept %s" % e.dir)
+    return rc
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
