@@ -105,22 +105,24 @@ def s_cross(env):
     sa, sb = len(wa.lines), len(wb.lines)
     start_a, start_b = len(a.lines), len(b.lines)
     a.cmd("challenge bob@two rounds=%d" % ROUNDS, CHANNEL)
-    rx = (r"^alice challenges bob@two: Rocky vs Ivan, boxing, %d rounds \(bout #(\d+)\)\. "
-          r"bob@two: say !accept or !decline within " % ROUNDS)
+    # The challenge carries the tale of the tape.
+    rx = (r"^alice challenges bob@two to bout #(\d+), boxing, %d rounds: Rocky \(alice\) .* vs "
+          r"Ivan \(bob\) .*\. bob@two: say !accept or !decline within " % ROUNDS)
     m = wait_chan(wa, rx, sa)
-    bout_id = int(re.search(r"\(bout #(\d+)\)", m.text).group(1))
+    bout_id = int(re.search(r"to bout #(\d+)", m.text).group(1))
     wait_chan(wb, rx, sb)  # relayed to two's channel
     check(env.bout(bout_id)["network"] == "one", "the bout is not run by one's bot")
     b.cmd("accept", CHANNEL)
     for c in (wa, wb):
         try:
-            wait_chan(c, r"^Bout #%d, boxing, %d rounds: Rocky \(alice\) .* vs Ivan "
-                      r"\(bob\) " % (bout_id, ROUNDS), sa if c is wa else sb)
+            # The start, in both channels: alice is asked there for round
+            # 1 (she is in one's channel), bob privately on two.
+            wait_chan(c, r"^Bout #%d is on\. Round 1 of %d: alice \(Rocky\), your orders "
+                      % (bout_id, ROUNDS), sa if c is wa else sb)
         except Failure as e:
             print("\n".join(plain_chan(c, sa if c is wa else sb)))
             raise
     prompt = r"^Bout #%d, round %d of %d: your orders for %s \(e\.g\. "
-    wait_private_at(a, prompt % (bout_id, 1, ROUNDS, "Rocky"), start_a)
     wait_private_at(b, prompt % (bout_id, 1, ROUNDS, "Ivan"), start_b)
     for r in range(1, ROUNDS + 1):
         first, last = (a, b) if r % 2 else (b, a)
@@ -172,9 +174,9 @@ def s_decline(env):
     tell(b, "identify " + env.pw["bob"], r"^you are identified as bob ")
     sa, sb = len(a.lines), len(b.lines)
     a.cmd("challenge bob@two", CHANNEL)
-    m = wait_chan(a, r"^alice challenges bob@two: Rocky vs Ivan, .*\(bout #(\d+)\)", sa)
-    bout_id = int(re.search(r"\(bout #(\d+)\)", m.text).group(1))
-    wait_chan(b, r"^alice challenges bob@two: ", sb)
+    m = wait_chan(a, r"^alice challenges bob@two to bout #(\d+), ", sa)
+    bout_id = int(re.search(r"to bout #(\d+)", m.text).group(1))
+    wait_chan(b, r"^alice challenges bob@two to bout #", sb)
     b.cmd("decline", CHANNEL)
     said = r"^bob@two declines the challenge \(bout #%d, Rocky vs Ivan\)\.$" % bout_id
     wait_chan(a, said, sa)
