@@ -46,6 +46,7 @@ Suite *relay_suite(void);
 Suite *tournament_suite(void);
 Suite *policy_suite(void);
 Suite *stamp_suite(void);  /* webfast (issue 28): change stamps */
+Suite *pgstamp_suite(void); /* pgstamp (issue 29): several writers, the jobs' lock */
 Suite *tables_suite(void); /* manybouts: the many-bouts indexes */
 /* pgsql1 (issue 29): db/'s statement layer */
 Suite *sql_suite(void);
