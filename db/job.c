@@ -5,7 +5,9 @@
  * first (db.h: db_job_lock).
  *
  * PostgreSQL: a session advisory lock of class 1380535879 ("RING", the
- * lease's class), keyed by hashtext('ringside job NAME'), tried without
+ * lease's class), keyed by hashtext('ringside job SCHEMA NAME') (a world
+ * a schema: the tests' schemas on one server never wait for each other),
+ * tried without
  * waiting: a bot that finds it held skips the job quietly (the one that
  * holds it is running it). The session holds it until db_job_unlock, or
  * until the session ends (a process killed frees it at once). Taking it
@@ -14,29 +16,22 @@
  *
  * SQLite: one bot a file (the lease, lease.c), so every job is its own.
  */
-#include <stdio.h>
 
 #include "db_internal.h"
 #include "sql.h"
 
-/* "ringside job NAME", the lock's second key's text. */
-static void job_key(const char *name, char *key, size_t size)
-{
-    snprintf(key, size, "ringside job %s", name ? name : "");
-}
+/* The lock's second key, of the job's name ?1. */
+#define JOB_KEY "hashtext('ringside job ' || current_schema() || ' ' || CAST(?1 AS TEXT))"
 
 int db_job_lock(struct db *db, const char *name)
 {
-    char key[96];
-
     if (db->backend != DB_BACKEND_PG)
         return DB_OK;
-    job_key(name, key, sizeof(key));
-    struct dbs *q = dbs_prepare_kept(
-        db, "SELECT CAST(pg_try_advisory_lock(1380535879, hashtext(?1)) AS INTEGER)");
+    struct dbs *q = dbs_prepare_kept(db, "SELECT CAST(pg_try_advisory_lock(1380535879, " JOB_KEY
+                                         ") AS INTEGER)");
     if (!q)
         return DB_ERROR;
-    dbs_bind_text(q, 1, key);
+    dbs_bind_text(q, 1, name ? name : "");
     int rc = dbs_step(q), held = rc == DBS_ROW && dbs_col_int(q, 0) == 1;
     dbs_free(q);
     if (rc != DBS_ROW)
@@ -46,15 +41,12 @@ int db_job_lock(struct db *db, const char *name)
 
 void db_job_unlock(struct db *db, const char *name)
 {
-    char key[96];
-
     if (!db || db->backend != DB_BACKEND_PG)
         return;
-    job_key(name, key, sizeof(key));
-    struct dbs *q = dbs_prepare_kept(db, "SELECT pg_advisory_unlock(1380535879, hashtext(?1))");
+    struct dbs *q = dbs_prepare_kept(db, "SELECT pg_advisory_unlock(1380535879, " JOB_KEY ")");
     if (!q)
         return; /* the session's end frees it */
-    dbs_bind_text(q, 1, key);
+    dbs_bind_text(q, 1, name ? name : "");
     dbs_step(q);
     dbs_free(q);
 }

@@ -311,7 +311,8 @@ CREATE TABLE bout_orders (
 
 -- Migration 17's change stamps, and the league's turn numbers: one more
 -- than the highest, read under one advisory lock ("RING", "ringside
--- stamps") that the writer holds until it commits (migration 19). Without
+-- stamps" and the schema: one world a schema) that the writer holds until
+-- it commits (migration 19). Without
 -- it two writers of READ COMMITTED read the same highest and commit the
 -- same stamp, or one commits a stamp below one a reader already saw. The
 -- highest is read after the lock is held, by a query of its own, so with
@@ -321,19 +322,19 @@ CREATE TABLE bout_orders (
 -- the write here, which PostgreSQL allows and SQLite does not).
 CREATE FUNCTION fighters_next_stamp() RETURNS bigint LANGUAGE plpgsql AS $$
 BEGIN
-  PERFORM pg_advisory_xact_lock(1380535879, hashtext('ringside stamps'));
+  PERFORM pg_advisory_xact_lock(1380535879, hashtext('ringside stamps ' || current_schema()));
   RETURN (SELECT coalesce(max(changed), 0) + 1 FROM fighters);
 END
 $$;
 CREATE FUNCTION ratings_next_stamp() RETURNS bigint LANGUAGE plpgsql AS $$
 BEGIN
-  PERFORM pg_advisory_xact_lock(1380535879, hashtext('ringside stamps'));
+  PERFORM pg_advisory_xact_lock(1380535879, hashtext('ringside stamps ' || current_schema()));
   RETURN (SELECT coalesce(max(changed), 0) + 1 FROM ratings);
 END
 $$;
 CREATE FUNCTION turns_next_number(rules_of TEXT) RETURNS bigint LANGUAGE plpgsql AS $$
 BEGIN
-  PERFORM pg_advisory_xact_lock(1380535879, hashtext('ringside stamps'));
+  PERFORM pg_advisory_xact_lock(1380535879, hashtext('ringside stamps ' || current_schema()));
   RETURN (SELECT coalesce(max(number), 0) + 1 FROM turns WHERE rules = rules_of);
 END
 $$;

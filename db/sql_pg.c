@@ -1020,7 +1020,8 @@ static int pg_version(struct db *db, int *version)
 #define PG_NEXT_FUNCTION(name, col, table, where)                                                  \
     "CREATE FUNCTION " name " RETURNS bigint LANGUAGE plpgsql AS $$\n"                             \
     "BEGIN\n"                                                                                      \
-    "  PERFORM pg_advisory_xact_lock(1380535879, hashtext('ringside stamps'));\n"                  \
+    "  PERFORM pg_advisory_xact_lock(1380535879, hashtext('ringside stamps ' || "                  \
+    "current_schema()));\n"                                                                        \
     "  RETURN (SELECT coalesce(max(" col "), 0) + 1 FROM " table where ");\n"                      \
     "END\n"                                                                                        \
     "$$;"
