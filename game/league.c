@@ -987,7 +987,8 @@ int league_turn_announce(struct game *g, enum rules rules, const char *channel, 
     if (lock == DB_OK)
         db_job_unlock(g->db, job);
     if (ran != 0) {
-        game_log(g, GAME_LOG_ERROR, "league turn of %s: %s", rules_name(rules), err);
+        game_log(g, lock == DB_EXISTS ? GAME_LOG_INFO : GAME_LOG_ERROR, "league turn of %s: %s",
+                 rules_name(rules), err);
         if (target)
             game_say(g, GAME_REPLY, target, "The %s league turn failed: %s", rules_name(rules),
                      err);
