@@ -1009,13 +1009,6 @@ static int pg_version(struct db *db, int *version)
  * at SQLite's migration 17): a database is never older. */
 #define PG_FIRST_VERSION 17
 
-/* The migrations of a PostgreSQL database made before the latest version:
- * pg_migrations[i] takes version PG_FIRST_VERSION + i to the next, in one
- * transaction with its bump of meta.schema_version, under the schema's
- * advisory lock. Each is SQLite's migration of the same number (db.c's
- * array) in PostgreSQL's words; schema_pg.sql is what they all give a
- * database made at PG_FIRST_VERSION (tests/check_network.c compares the
- * catalogues). Never edited once released, as SQLite's. */
 /* Migration 19's functions, as schema_pg.sql writes them. */
 #define PG_NEXT_FUNCTION(name, col, table, where)                                                  \
     "CREATE FUNCTION " name " RETURNS bigint LANGUAGE plpgsql AS $$\n"                             \
@@ -1032,7 +1025,24 @@ static int pg_version(struct db *db, int *version)
     "  RETURN NEW;\n"                                                                              \
     "END\n"                                                                                        \
     "$$;"
+/* Migration 19: several writers. The stamps and the turn numbers are read
+ * under one advisory lock held to the commit (schema_pg.sql says why); the
+ * trigger functions take it too. The same text as schema_pg.sql's, so that
+ * both give one catalogue. */
+#define PG_MIGRATION_19                                                                            \
+    PG_NEXT_FUNCTION("fighters_next_stamp()", "changed", "fighters", "")                           \
+    PG_NEXT_FUNCTION("ratings_next_stamp()", "changed", "ratings", "")                             \
+    PG_NEXT_FUNCTION("turns_next_number(rules_of TEXT)", "number", "turns",                        \
+                     " WHERE rules = rules_of")                                                    \
+    PG_STAMP_FUNCTION("fighters") PG_STAMP_FUNCTION("ratings")
 
+/* The migrations of a PostgreSQL database made before the latest version:
+ * pg_migrations[i] takes version PG_FIRST_VERSION + i to the next, in one
+ * transaction with its bump of meta.schema_version, under the schema's
+ * advisory lock. Each is SQLite's migration of the same number (db.c's
+ * array) in PostgreSQL's words; schema_pg.sql is what they all give a
+ * database made at PG_FIRST_VERSION (tests/check_network.c compares the
+ * catalogues). Never edited once released, as SQLite's. */
 static const char *const pg_migrations[] = {
     /* 18 (issue 29): accounts, their burnt passwords and bouts have a
      * network; a key is unique within its network. Constraint names are
@@ -1044,14 +1054,8 @@ static const char *const pg_migrations[] = {
     "ALTER TABLE burnt_passwords DROP CONSTRAINT burnt_passwords_pkey;"
     "ALTER TABLE burnt_passwords ADD PRIMARY KEY (network, key, hash);"
     "ALTER TABLE bouts ADD COLUMN network TEXT COLLATE \"C\" NOT NULL DEFAULT '';",
-    /* 19 (issue 29): several writers. The stamps and the turn numbers are
-     * read under one advisory lock held to the commit (schema_pg.sql says
-     * why); the trigger functions take it too. The same text as
-     * schema_pg.sql's, so that both give one catalogue. */
-    PG_NEXT_FUNCTION("fighters_next_stamp()", "changed", "fighters", "")
-        PG_NEXT_FUNCTION("ratings_next_stamp()", "changed", "ratings", "") PG_NEXT_FUNCTION(
-            "turns_next_number(rules_of TEXT)", "number", "turns", " WHERE rules = rules_of")
-            PG_STAMP_FUNCTION("fighters") PG_STAMP_FUNCTION("ratings"),
+    /* 19 (issue 29): several writers (PG_MIGRATION_19 above). */
+    PG_MIGRATION_19,
 };
 #define PG_MIGRATIONS ((int)(sizeof(pg_migrations) / sizeof(pg_migrations[0])))
 _Static_assert(PG_MIGRATIONS >= 1, "PostgreSQL migrations");
