@@ -388,6 +388,25 @@ START_TEST(test_migrate_18)
 }
 END_TEST
 
+/* PostgreSQL: the INSERTs whose id is read carry RETURNING id (no
+ * lastval() round trip), and the ids are right. */
+START_TEST(test_returning_id)
+{
+    if (!test_db_pg())
+        return; /* SQLite reads the last insert rowid */
+    int64_t id[2];
+
+    two_boxers(id);
+    ck_assert_int_eq(id[1], id[0] + 1);
+    ck_assert_int_eq(one_int(a, "SELECT id FROM fighters WHERE key = 'rocky'", 0), id[1]);
+    ck_assert_int_eq(one_int(a,
+                             "SELECT count(*) FROM pg_prepared_statements WHERE statement LIKE"
+                             " 'INSERT INTO %' AND statement LIKE '% RETURNING id'",
+                             0),
+                     3); /* the account's, the fighter's, the bout's (all prepared at open) */
+}
+END_TEST
+
 Suite *pgstamp_suite(void)
 {
     Suite *s = suite_create("pgstamp");
@@ -400,6 +419,7 @@ Suite *pgstamp_suite(void)
     tcase_add_test(tc, test_turn_numbers);
     tcase_add_test(tc, test_job_lock);
     tcase_add_test(tc, test_migrate_18);
+    tcase_add_test(tc, test_returning_id);
     suite_add_tcase(s, tc);
     return s;
 }
