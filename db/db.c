@@ -643,6 +643,15 @@ static const char *const migrations[] = {
     "DROP TABLE burnt_passwords;"
     "ALTER TABLE burnt18 RENAME TO burnt_passwords;"
     "ALTER TABLE bouts ADD COLUMN network TEXT NOT NULL DEFAULT '';",
+    /* 19 (issue 29): several writers on one database. The change stamps
+     * and the league's turn numbers are one more than the highest, read
+     * by the writer; on PostgreSQL two writers of READ COMMITTED read the
+     * same highest, so there this migration gives the stamps and the
+     * numbers functions that take one advisory lock before they read it
+     * (db/sql_pg.c's pg_migrations, schema_pg.sql). SQLite has one writer
+     * at a time (BEGIN IMMEDIATE, and an autocommit statement holds the
+     * write lock while it reads the highest): nothing to change. */
+    "",
 };
 
 #define MIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))
@@ -669,7 +678,7 @@ static const char *const migrations[] = {
 /* A fighter's new change stamp (migration 17): one more than the highest,
  * through the stamp's index; every statement that writes a fighter's row
  * sets it (and STMT_RATING_PUT a rating's, alike). */
-#define FIGHTER_STAMP "(SELECT coalesce(max(changed), 0) + 1 FROM fighters)"
+#define FIGHTER_STAMP DB_STAMP_FIGHTERS
 
 /* Bout statements likewise: ?1 id, ?2 rules, ?3 channel, ?4 rounds, ?5
  * seed, ?6 state, ?7 fighter_a, ?8 fighter_b, ?9 round, ?10 winner, ?11
@@ -889,7 +898,7 @@ static const char *const stmt_sql[STMT_COUNT] = {
                         " AND rules = ?2",
     [STMT_RATING_PUT] = "INSERT INTO ratings (fighter, rules, rating, rd, vol, bouts, updated,"
                         " changed) VALUES (?1, ?2, ?3, ?4, ?5, 1, ?6,"
-                        " (SELECT coalesce(max(changed), 0) + 1 FROM ratings))"
+                        " " DB_STAMP_RATINGS ")"
                         " ON CONFLICT (fighter, rules)"
                         " DO UPDATE SET rating = excluded.rating, rd = excluded.rd,"
                         " vol = excluded.vol, bouts = ratings.bouts + 1,"
@@ -918,7 +927,7 @@ static const char *const stmt_sql[STMT_COUNT] = {
                          " WHERE rules || '' = ?1 ORDER BY fighter",
     [STMT_RATING_SET] = "INSERT INTO ratings (fighter, rules, rating, rd, vol, bouts, updated,"
                         " changed) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7,"
-                        " (SELECT coalesce(max(changed), 0) + 1 FROM ratings))"
+                        " " DB_STAMP_RATINGS ")"
                         " ON CONFLICT (fighter, rules)"
                         " DO UPDATE SET rating = excluded.rating, rd = excluded.rd,"
                         " vol = excluded.vol, bouts = excluded.bouts, updated = excluded.updated,"

@@ -157,6 +157,20 @@ int db_lease_lapses(const struct db *db);
  * connection without a lease are harmless. */
 void db_lease_release(struct db *db);
 
+/* A scheduled job (a league turn by its interval, a tournament's
+ * schedule) runs in one process of those sharing a database (issue 29).
+ * db_job_lock(db, name) tries to take job `name` without waiting: DB_OK
+ * once this process holds it (asking again while held holds it once more:
+ * unlock as many times), DB_EXISTS while another process holds it (skip
+ * the job quietly: that one runs it), DB_ERROR with the reason in
+ * db_errmsg. Holding it does not make the job due: read again, under it,
+ * whether it still is (another process may have run it just before).
+ * db_job_unlock gives it back; a session that ends (a process killed, a
+ * connection lost) frees it. On PostgreSQL a session advisory lock; on
+ * SQLite always DB_OK (one bot a file: db_lease_take). NULL-safe unlock. */
+int db_job_lock(struct db *db, const char *name);
+void db_job_unlock(struct db *db, const char *name);
+
 /* Finalizes every statement and closes the file; NULL is harmless. */
 /* Opens an existing database for reading only: nothing is created,
  * migrated or written (ringside-sim --replay reads the bot's file while it

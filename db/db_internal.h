@@ -203,6 +203,17 @@ sqlite3_stmt *db_stmt_get(struct db *db, int which);
  * " RETURNING id" to them and reads the column. */
 int db_stmt_returns_id(int which);
 
+/* Migration 17's new change stamps, one more than the highest of the
+ * table, as every statement that writes a fighter's or a rating's row
+ * says it. SQLite (one writer at a time) runs them as written; the
+ * PostgreSQL backend (sql_pg.c) sends each as a call of migration 19's
+ * function of the same table (fighters_next_stamp()), which takes the
+ * stamps' advisory lock before it reads the highest: two writers of
+ * READ COMMITTED would otherwise read the same highest and commit the
+ * same stamp, or a stamp below one a reader already saw. */
+#define DB_STAMP_FIGHTERS "(SELECT coalesce(max(changed), 0) + 1 FROM fighters)"
+#define DB_STAMP_RATINGS  "(SELECT coalesce(max(changed), 0) + 1 FROM ratings)"
+
 /* Formats a message into db->err and returns DB_ERROR. */
 int db_fail(struct db *db, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Prepares `sql` on db's connection for one use (the caller finalizes

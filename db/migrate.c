@@ -496,7 +496,8 @@ int db_copy_unmake(struct db *dst)
         rc = sql_do(dst, sql);
     }
     if (rc == DB_OK)
-        rc = sql_do(dst, "DROP FUNCTION fighters_stamp(), ratings_stamp()");
+        rc = sql_do(dst, "DROP FUNCTION fighters_stamp(), ratings_stamp(), fighters_next_stamp(),"
+                         " ratings_next_stamp(), turns_next_number(TEXT)");
     if (rc == DB_OK)
         return db_commit(dst);
     db_rollback(dst);

@@ -1,4 +1,4 @@
--- schema_pg.sql - Ringside's schema on PostgreSQL, at SQLite's migration 18
+-- schema_pg.sql - Ringside's schema on PostgreSQL, at SQLite's migration 19
 -- (db/db.c's migration array): the same tables, columns, checks and
 -- indexes, in PostgreSQL's types. db_open_pg runs it, in one transaction,
 -- on a database (search path) without a meta table; it is built into the
@@ -309,12 +309,39 @@ CREATE TABLE bout_orders (
   orders TEXT COLLATE "C" NOT NULL CHECK (orders <> '')
 );
 
--- Migration 17's change stamps: a row written without a new stamp gets one
--- more than the highest, as SQLite's triggers give it (set before the
--- write here, which PostgreSQL allows and SQLite does not).
+-- Migration 17's change stamps, and the league's turn numbers: one more
+-- than the highest, read under one advisory lock ("RING", "ringside
+-- stamps" and the schema: one world a schema) that the writer holds until
+-- it commits (migration 19). Without
+-- it two writers of READ COMMITTED read the same highest and commit the
+-- same stamp, or one commits a stamp below one a reader already saw. The
+-- highest is read after the lock is held, by a query of its own, so with
+-- a snapshot that sees the commit of the writer who held it before. The
+-- statements of db/ that set a stamp call these functions (sql_pg.c); a
+-- row written without a new stamp gets one from the triggers (set before
+-- the write here, which PostgreSQL allows and SQLite does not).
+CREATE FUNCTION fighters_next_stamp() RETURNS bigint LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM pg_advisory_xact_lock(1380535879, hashtext('ringside stamps ' || current_schema()));
+  RETURN (SELECT coalesce(max(changed), 0) + 1 FROM fighters);
+END
+$$;
+CREATE FUNCTION ratings_next_stamp() RETURNS bigint LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM pg_advisory_xact_lock(1380535879, hashtext('ringside stamps ' || current_schema()));
+  RETURN (SELECT coalesce(max(changed), 0) + 1 FROM ratings);
+END
+$$;
+CREATE FUNCTION turns_next_number(rules_of TEXT) RETURNS bigint LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM pg_advisory_xact_lock(1380535879, hashtext('ringside stamps ' || current_schema()));
+  RETURN (SELECT coalesce(max(number), 0) + 1 FROM turns WHERE rules = rules_of);
+END
+$$;
+
 CREATE FUNCTION fighters_stamp() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  NEW.changed := (SELECT coalesce(max(changed), 0) + 1 FROM fighters);
+  NEW.changed := fighters_next_stamp();
   RETURN NEW;
 END
 $$;
@@ -325,7 +352,7 @@ CREATE TRIGGER fighters_stamp_insert BEFORE INSERT ON fighters
 
 CREATE FUNCTION ratings_stamp() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  NEW.changed := (SELECT coalesce(max(changed), 0) + 1 FROM ratings);
+  NEW.changed := ratings_next_stamp();
   RETURN NEW;
 END
 $$;
@@ -334,4 +361,4 @@ CREATE TRIGGER ratings_stamp_update BEFORE UPDATE ON ratings
 CREATE TRIGGER ratings_stamp_insert BEFORE INSERT ON ratings
   FOR EACH ROW WHEN (NEW.changed = 0) EXECUTE FUNCTION ratings_stamp();
 
-INSERT INTO meta (key, value) VALUES ('schema_version', '18');
+INSERT INTO meta (key, value) VALUES ('schema_version', '19');

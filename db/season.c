@@ -121,8 +121,7 @@ int db_season_reset(struct db *db, enum rules rules)
                       "UPDATE fighters SET season_wins = 0, season_losses = 0, season_draws = 0,"
                       " gold_record = 0,"
                       /* migration 17's stamp: the standings changed */
-                      " changed = (SELECT coalesce(max(changed), 0) + 1 FROM fighters)"
-                      " WHERE rules = ?1",
+                      " changed = " DB_STAMP_FIGHTERS " WHERE rules = ?1",
                       &q) != DB_OK)
         return DB_ERROR;
     dbs_bind_text(q, 1, name);

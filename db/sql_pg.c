@@ -158,6 +158,10 @@ static const char *pg_own_sql(int which)
          * two would be kept under a version that already counted it. */
         return "SELECT CAST(CAST(pg_snapshot_xmax(s) AS TEXT) AS BIGINT)"
                " - (SELECT count(*) FROM pg_snapshot_xip(s)) FROM pg_current_snapshot() AS s";
+    case STMT_TURN_ADD:
+        /* The next number read under the stamps' lock (migration 19). */
+        return "INSERT INTO turns (rules, number, ran_at) VALUES (?1, turns_next_number(?1), ?2)"
+               " RETURNING number";
     case STMT_META_ID_MAKE:
         return "INSERT INTO meta (key, value)"
                " VALUES ('id', replace(CAST(gen_random_uuid() AS TEXT), '-', ''))";
@@ -166,11 +170,40 @@ static const char *pg_own_sql(int which)
     }
 }
 
-/* A copy of `sql` with each `?N` outside quotes written `$N`; *nparams is
- * the highest N. */
+/* A copy of `sql` with each of db/'s new stamps (DB_STAMP_FIGHTERS,
+ * DB_STAMP_RATINGS) written as the call of migration 19's function, which
+ * reads the highest under the stamps' lock. */
+static char *pg_stamps(const char *sql)
+{
+    static const struct {
+        const char *from, *to;
+    } stamps[] = {
+        {DB_STAMP_FIGHTERS, "fighters_next_stamp()"},
+        {DB_STAMP_RATINGS, "ratings_next_stamp()"},
+    };
+    struct str out;
+
+    str_init(&out);
+    for (const char *c = sql; *c;) {
+        size_t i = 0;
+        while (i < sizeof(stamps) / sizeof(stamps[0]) &&
+               strncmp(c, stamps[i].from, strlen(stamps[i].from)) != 0)
+            i++;
+        if (i < sizeof(stamps) / sizeof(stamps[0])) {
+            str_cat(&out, stamps[i].to);
+            c += strlen(stamps[i].from);
+        } else {
+            str_ch(&out, *c++);
+        }
+    }
+    return str_take(&out, NULL);
+}
+
+/* A copy of `sql` with each `?N` outside quotes written `$N`, and its
+ * stamps as pg_stamps writes them; *nparams is the highest N. */
 static char *pg_rewrite(const char *sql, int *nparams)
 {
-    char *text = xstrdup(sql);
+    char *text = pg_stamps(sql);
     char quote = 0;
 
     *nparams = 0;
@@ -237,6 +270,19 @@ static struct dbs_pg *pg_side_new(const char *sql, const char *name)
     p->own = xcalloc((size_t)n, sizeof(*p->own));
     p->num = xcalloc((size_t)n, sizeof(*p->num));
     return p;
+}
+
+/* An INSERT whose id is read (db_stmt_returns_id): RETURNING id added,
+ * so that dbs_pg_run reads the id from its result rather than asking for
+ * lastval() in a round trip of its own. */
+static void pg_side_returns_id(struct dbs_pg *p)
+{
+    static const char tail[] = " RETURNING id";
+    size_t n = strlen(p->text);
+
+    p->text = xrealloc(p->text, n + sizeof(tail));
+    memcpy(p->text + n, tail, sizeof(tail));
+    p->returning = 1;
 }
 
 /* Forgets the result and the parameters. */
@@ -330,6 +376,8 @@ struct dbs *dbs_pg_table(struct db *db, int which)
         q->db = db;
         q->owner = DBS_OWN_TABLE;
         q->pg = pg_side_new(sql ? sql : db_stmt_text(which), name);
+        if (!sql && db_stmt_returns_id(which))
+            pg_side_returns_id(q->pg);
     }
     return q;
 }
@@ -965,6 +1013,33 @@ static int pg_version(struct db *db, int *version)
  * at SQLite's migration 17): a database is never older. */
 #define PG_FIRST_VERSION 17
 
+/* Migration 19's functions, as schema_pg.sql writes them. */
+#define PG_NEXT_FUNCTION(name, col, table, where)                                                  \
+    "CREATE FUNCTION " name " RETURNS bigint LANGUAGE plpgsql AS $$\n"                             \
+    "BEGIN\n"                                                                                      \
+    "  PERFORM pg_advisory_xact_lock(1380535879, hashtext('ringside stamps ' || "                  \
+    "current_schema()));\n"                                                                        \
+    "  RETURN (SELECT coalesce(max(" col "), 0) + 1 FROM " table where ");\n"                      \
+    "END\n"                                                                                        \
+    "$$;"
+#define PG_STAMP_FUNCTION(table)                                                                   \
+    "CREATE OR REPLACE FUNCTION " table "_stamp() RETURNS trigger LANGUAGE plpgsql AS $$\n"        \
+    "BEGIN\n"                                                                                      \
+    "  NEW.changed := " table "_next_stamp();\n"                                                   \
+    "  RETURN NEW;\n"                                                                              \
+    "END\n"                                                                                        \
+    "$$;"
+/* Migration 19: several writers. The stamps and the turn numbers are read
+ * under one advisory lock held to the commit (schema_pg.sql says why); the
+ * trigger functions take it too. The same text as schema_pg.sql's, so that
+ * both give one catalogue. */
+#define PG_MIGRATION_19                                                                            \
+    PG_NEXT_FUNCTION("fighters_next_stamp()", "changed", "fighters", "")                           \
+    PG_NEXT_FUNCTION("ratings_next_stamp()", "changed", "ratings", "")                             \
+    PG_NEXT_FUNCTION("turns_next_number(rules_of TEXT)", "number", "turns",                        \
+                     " WHERE rules = rules_of")                                                    \
+    PG_STAMP_FUNCTION("fighters") PG_STAMP_FUNCTION("ratings")
+
 /* The migrations of a PostgreSQL database made before the latest version:
  * pg_migrations[i] takes version PG_FIRST_VERSION + i to the next, in one
  * transaction with its bump of meta.schema_version, under the schema's
@@ -983,6 +1058,8 @@ static const char *const pg_migrations[] = {
     "ALTER TABLE burnt_passwords DROP CONSTRAINT burnt_passwords_pkey;"
     "ALTER TABLE burnt_passwords ADD PRIMARY KEY (network, key, hash);"
     "ALTER TABLE bouts ADD COLUMN network TEXT COLLATE \"C\" NOT NULL DEFAULT '';",
+    /* 19 (issue 29): several writers (PG_MIGRATION_19 above). */
+    PG_MIGRATION_19,
 };
 #define PG_MIGRATIONS ((int)(sizeof(pg_migrations) / sizeof(pg_migrations[0])))
 _Static_assert(PG_MIGRATIONS >= 1, "PostgreSQL migrations");

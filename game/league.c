@@ -1014,11 +1014,26 @@ int league_turn(struct game *g, enum rules rules, uint64_t seed, const char *cha
 
 int league_turn_announce(struct game *g, enum rules rules, const char *channel, const char *target)
 {
-    char lines[LEAGUE_SUMMARY_LINES][RENDER_LINE_MAX], err[256];
-    int n = 0;
+    char lines[LEAGUE_SUMMARY_LINES][RENDER_LINE_MAX], err[256], job[32];
+    int n = 0, ran = -1;
 
-    if (league_turn(g, rules, g->io.seed(g->io.ctx), channel, lines, &n, err, sizeof(err)) != 0) {
-        game_log(g, GAME_LOG_ERROR, "league turn of %s: %s", rules_name(rules), err);
+    /* One turn of a ruleset at a time among the bots sharing the database
+     * (db_job_lock): a turn loads its fighters before its transaction. */
+    snprintf(job, sizeof(job), "league %s", rules_name(rules));
+    int lock = db_job_lock(g->db, job);
+    if (lock == DB_EXISTS)
+        snprintf(err, sizeof(err),
+                 "another bot sharing the database is running it now; try "
+                 "again once it is done");
+    else if (lock != DB_OK)
+        snprintf(err, sizeof(err), "cannot tell whether another bot runs it: %s", db_errmsg(g->db));
+    else
+        ran = league_turn(g, rules, g->io.seed(g->io.ctx), channel, lines, &n, err, sizeof(err));
+    if (lock == DB_OK)
+        db_job_unlock(g->db, job);
+    if (ran != 0) {
+        game_log(g, lock == DB_EXISTS ? GAME_LOG_INFO : GAME_LOG_ERROR, "league turn of %s: %s",
+                 rules_name(rules), err);
         if (target)
             game_say(g, GAME_REPLY, target, "The %s league turn failed: %s", rules_name(rules),
                      err);
@@ -1116,17 +1131,21 @@ void league_tick(struct game *g, const char *channel)
     for (int r = 0; r < RULES_COUNT; r++) {
         int number;
         int64_t last;
-        int rc = db_turn_last(g->db, (enum rules)r, &number, &last);
-        if (rc == DB_ERROR) {
-            game_log(g, GAME_LOG_WARN, "league schedule of %s: %s", rules_name((enum rules)r),
-                     db_errmsg(g->db));
-            continue; /* looked at again at the next poll */
-        }
-        if (rc != DB_OK)
-            last = g->started; /* the first turn: one interval after start-up */
-        if (now - last < g->cfg.turn_interval)
+        char job[32];
+        /* One bot of those sharing the database runs a due turn: the
+         * others skip it; the schedule is read under the job's lock. */
+        snprintf(job, sizeof(job), "league %s", rules_name((enum rules)r));
+        if (db_job_lock(g->db, job) != DB_OK)
             continue;
-        league_turn_announce(g, (enum rules)r, channel, channel);
+        int rc = db_turn_last(g->db, (enum rules)r, &number, &last);
+        if (rc == DB_ERROR)
+            game_log(g, GAME_LOG_WARN, "league schedule of %s: %s", rules_name((enum rules)r),
+                     db_errmsg(g->db)); /* looked at again at the next poll */
+        if (rc == DB_NOTFOUND)
+            last = g->started; /* the first turn: one interval after start-up */
+        if (rc != DB_ERROR && now - last >= g->cfg.turn_interval)
+            league_turn_announce(g, (enum rules)r, channel, channel);
+        db_job_unlock(g->db, job);
     }
 }
 

@@ -1033,16 +1033,20 @@ static void tour_schedule(struct game *g)
 
 void tournament_tick(struct game *g)
 {
-    if (!g->online)
+    if (!g->online || (g->tour_resumed && game_now(g) < g->tour_look))
+        return;
+    g->tour_look = game_now(g) + T_POLL;
+    /* One bot of those sharing the database runs the tournaments (issue
+     * 29, db_job_lock); another looks again at its next poll, and takes
+     * over when that one is gone. */
+    if (db_job_lock(g->db, "tournament") != DB_OK)
         return;
     if (!g->tour_resumed) {
         g->tour_resumed = 1;
         tour_resume(g);
     }
-    if (game_now(g) < g->tour_look)
-        return;
-    g->tour_look = game_now(g) + T_POLL;
     tour_schedule(g);
+    db_job_unlock(g->db, "tournament");
 }
 
 /* ------------------------------------------------------------ fought live */

@@ -280,7 +280,7 @@ START_TEST(test_migrate_sqlite_17)
     struct db_fighter f;
     struct db_prediction p;
 
-    ck_assert_int_eq(db_schema_latest(), 18);
+    ck_assert_int_ge(db_schema_latest(), 18);
     db_close(db);
     db = NULL;
     ck_assert_int_eq(unlink(path), 0);
@@ -303,7 +303,7 @@ START_TEST(test_migrate_sqlite_17)
         "%s", err);
     db = test_db_open(path, err, sizeof(err));
     ck_assert_msg(db != NULL, "%s", err);
-    ck_assert_int_eq(db_schema_version(db), 18);
+    ck_assert_int_eq(db_schema_version(db), db_schema_latest());
     ck_assert_int_eq(db_account_get(db, "bob", &a), DB_OK);
     ck_assert_int_eq(a.id, 3);
     ck_assert_str_eq(a.name, "Bob");
@@ -411,13 +411,16 @@ START_TEST(test_migrate_pg_17)
     /* A reader does not migrate: it says what to do. */
     struct db *ro = test_db_open_readonly(fresh, err, sizeof(err));
     ck_assert_ptr_null(ro);
-    ck_assert_msg(strstr(err, "has schema version 17, this ringside reads version 18; start the "
-                              "bot on it once (it migrates the schema), then try again"),
-                  "%s", err);
+    char want_err[160];
+    snprintf(want_err, sizeof(want_err),
+             "has schema version 17, this ringside reads version %d; start the bot on it once (it "
+             "migrates the schema), then try again",
+             db_schema_latest());
+    ck_assert_msg(strstr(err, want_err), "%s", err);
 
     struct db *old = test_db_open(fresh, err, sizeof(err));
     ck_assert_msg(old != NULL, "%s", err);
-    ck_assert_int_eq(db_schema_version(old), 18);
+    ck_assert_int_eq(db_schema_version(old), db_schema_latest());
     struct db_account a;
     ck_assert_int_eq(db_account_get(old, "bob", &a), DB_OK);
     ck_assert_int_eq(a.id, 3);

@@ -21,8 +21,8 @@ set -u
 }
 # Lanes separated by ';', suites in a lane by ',' (one name has a space),
 # about the same time each.
-lanes=${PG_SUITES:-"db,pace,season,stamp,tables,portable,network,netgame,netcmd;\
-commands,league turns,ratings,simulate,predict;\
+lanes=${PG_SUITES:-"db,pace,season,stamp,pgstamp,tables,portable,network,netgame,netcmd;\
+commands,league turns,ratings,simulate,predict,pgjob;\
 bouts,fighters,game,integrity,restart,tournament,policy"}
 
 out=$(mktemp -d "${TMPDIR:-/tmp}/ringside-pgsuites.XXXXXX")

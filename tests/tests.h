@@ -45,8 +45,10 @@ Suite *caps_suite(void);
 Suite *relay_suite(void);
 Suite *tournament_suite(void);
 Suite *policy_suite(void);
-Suite *stamp_suite(void);  /* webfast (issue 28): change stamps */
-Suite *tables_suite(void); /* manybouts: the many-bouts indexes */
+Suite *stamp_suite(void);   /* webfast (issue 28): change stamps */
+Suite *pgstamp_suite(void); /* pgstamp (issue 29): several writers, the jobs' lock */
+Suite *pgjob_suite(void);   /* pgstamp (issue 29): a league turn, one bot at a time */
+Suite *tables_suite(void);  /* manybouts: the many-bouts indexes */
 /* pgsql1 (issue 29): db/'s statement layer */
 Suite *sql_suite(void);
 /* pgconv (issue 29): db/'s SQL in portable forms */
