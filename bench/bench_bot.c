@@ -46,6 +46,7 @@
 #include <unistd.h>
 
 #include "bot.h"
+#include "quiet_io.h"
 
 #define ROUNDS     12
 #define BIG        5000 /* bouts at once in the largest run */
@@ -190,62 +191,6 @@ static int run(int n, int first, int rounds, double *lat, double *cpu, long *rss
     return m;
 }
 
-/* The league's io: nothing to say, a fixed clock. */
-static void quiet_say(void *ctx, enum game_voice voice, const char *target, const char *text)
-{
-    (void)ctx, (void)voice, (void)target, (void)text;
-}
-
-static const char *quiet_nick(void *ctx, int64_t account_id)
-{
-    (void)ctx, (void)account_id;
-    return NULL;
-}
-
-static int quiet_same(void *ctx, const char *a, const char *b)
-{
-    (void)ctx;
-    return strcmp(a, b) == 0;
-}
-
-static double quiet_clock(void *ctx)
-{
-    (void)ctx;
-    return 1000.0;
-}
-
-static int64_t quiet_wall(void *ctx)
-{
-    (void)ctx;
-    return 1700000000;
-}
-
-static uint64_t quiet_seed(void *ctx)
-{
-    (void)ctx;
-    return 42;
-}
-
-static unsigned long quiet_mark(void *ctx)
-{
-    (void)ctx;
-    return 0;
-}
-
-static int quiet_delivered(void *ctx, unsigned long mark)
-{
-    (void)ctx;
-    (void)mark;
-    return 1;
-}
-
-static void quiet_log(void *ctx, enum game_log level, const char *text)
-{
-    (void)ctx;
-    if (level >= GAME_LOG_ERROR)
-        fprintf(stderr, "bench_bot: %s\n", text);
-}
-
 /* A line of /proc/self/status in kB ("VmHWM:"), or -1. */
 static long status_kb(const char *field)
 {
@@ -295,17 +240,7 @@ static double league_bench(int n, long *peak, double *cpu, double *ckpt)
         "6/6/8; if opp = weak then 8/8/4 (allout)",
         "5/4/11 (counter); 6) 5B/7/8 (cut)",
     };
-    const struct game_io io = {
-        .say = quiet_say,
-        .nick_of = quiet_nick,
-        .same_name = quiet_same,
-        .clock = quiet_clock,
-        .wall = quiet_wall,
-        .seed = quiet_seed,
-        .mark = quiet_mark,
-        .delivered = quiet_delivered,
-        .log = quiet_log,
-    };
+    const struct game_io io = quiet_io("bench_bot");
     const struct game_config gc = {.order_timeout = 120, .challenge_timeout = 300, .rounds = 12};
     char path[160], err[256], key[DB_NAME_MAX];
     char lines[LEAGUE_SUMMARY_LINES][RENDER_LINE_MAX];
@@ -406,17 +341,7 @@ static void quiet_answer(void *ctx, int how, const char *text)
  * milliseconds. */
 static double tournament_bench(void)
 {
-    const struct game_io io = {
-        .say = quiet_say,
-        .nick_of = quiet_nick,
-        .same_name = quiet_same,
-        .clock = quiet_clock,
-        .wall = quiet_wall,
-        .seed = quiet_seed,
-        .mark = quiet_mark,
-        .delivered = quiet_delivered,
-        .log = quiet_log,
-    };
+    const struct game_io io = quiet_io("bench_bot");
     const struct game_config gc = {.order_timeout = 120, .challenge_timeout = 300, .rounds = 12};
     struct db_fighter f[32];
     char path[160], err[256], key[DB_NAME_MAX], name[DB_NAME_MAX];

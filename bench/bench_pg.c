@@ -36,6 +36,7 @@
 
 #include "game_internal.h"
 #include "sql.h"
+#include "quiet_io.h"
 
 #define BOUTS  25 /* timed bouts of ROUNDS rounds: 300 transactions */
 #define ROUNDS 12
@@ -58,50 +59,6 @@ static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
-}
-
-/* The game's io: nothing said, a fixed clock (the game is here only for
- * the calls of round_store that take it). */
-static void quiet_say(void *ctx, enum game_voice voice, const char *target, const char *text)
-{
-    (void)ctx, (void)voice, (void)target, (void)text;
-}
-
-static const char *quiet_nick(void *ctx, int64_t account_id)
-{
-    (void)ctx, (void)account_id;
-    return NULL;
-}
-
-static int quiet_same(void *ctx, const char *a, const char *b)
-{
-    (void)ctx;
-    return strcmp(a, b) == 0;
-}
-
-static double quiet_clock(void *ctx)
-{
-    (void)ctx;
-    return 1000.0;
-}
-
-static int64_t quiet_wall(void *ctx)
-{
-    (void)ctx;
-    return 1700000000;
-}
-
-static uint64_t quiet_seed(void *ctx)
-{
-    (void)ctx;
-    return 42;
-}
-
-static void quiet_log(void *ctx, enum game_log level, const char *text)
-{
-    (void)ctx;
-    if (level >= GAME_LOG_ERROR)
-        fprintf(stderr, "bench_pg: %s\n", text);
 }
 
 /* The URI of schema `name` of the server at `base` (made if new) into
@@ -249,15 +206,7 @@ static long backend_pid(struct db *db, const char *path)
  * what a loaded machine disturbs least), `<prefix>.round_commit_cpu_us`. */
 static void rounds_bench(const char *path, const char *prefix)
 {
-    const struct game_io io = {
-        .say = quiet_say,
-        .nick_of = quiet_nick,
-        .same_name = quiet_same,
-        .clock = quiet_clock,
-        .wall = quiet_wall,
-        .seed = quiet_seed,
-        .log = quiet_log,
-    };
+    const struct game_io io = quiet_io("bench_pg");
     const struct game_config gc = {.order_timeout = 120, .challenge_timeout = 300, .rounds = 12};
     char err[256];
     struct db_fighter f[SIDES];

@@ -48,30 +48,6 @@ static void teardown(void)
     rmdir(dir);
 }
 
-/* A new account `key` on the connection's network; its id. */
-static int64_t account(struct db *d, const char *key)
-{
-    int64_t id = 0;
-
-    ck_assert_msg(db_account_create(d, key, key, "$y$x", 1, &id) == DB_OK, "%s", db_errmsg(d));
-    return id;
-}
-
-/* A boxer of account `owner`; his id. */
-static int64_t fighter(struct db *d, int64_t owner, const char *key)
-{
-    struct db_fighter f;
-
-    memset(&f, 0, sizeof(f));
-    f.account_id = owner;
-    snprintf(f.name, sizeof(f.name), "%s", key);
-    f.sheet.rules = RULES_BOXING;
-    f.sheet.u.boxing = (struct boxing_sheet){12, 12, 12, 12, 12};
-    f.created = 2;
-    ck_assert_msg(db_fighter_create(d, key, &f) == DB_OK, "%s", db_errmsg(d));
-    return f.id;
-}
-
 /* A challenge between a and b in #ring, created on d's network. */
 static int64_t challenge(struct db *d, int64_t a, int64_t b, int64_t created)
 {
@@ -122,11 +98,11 @@ START_TEST(test_accounts_per_network)
     int n = -1;
 
     ck_assert_str_eq(db_network(db), "");
-    int64_t plain = account(db, "alice");
+    int64_t plain = test_db_account(db, "alice");
     ck_assert_int_eq(db_network_set(db, "libera"), DB_OK);
     ck_assert_str_eq(db_network(db), "libera");
     ck_assert_int_eq(db_account_get(db, "alice", &a), DB_NOTFOUND);
-    int64_t libera = account(db, "alice");
+    int64_t libera = test_db_account(db, "alice");
     ck_assert_int_ne(libera, plain);
     ck_assert_int_eq(db_account_create(db, "alice", "Alice", "$y$x", 1, NULL), DB_EXISTS);
     ck_assert_int_eq(db_account_get(db, "alice", &a), DB_OK);
@@ -172,8 +148,8 @@ START_TEST(test_bouts_per_network)
     int n = -1;
     char err[256] = "";
 
-    int64_t owner = account(db, "bob");
-    int64_t a = fighter(db, owner, "iron"), b = fighter(db, owner, "mike");
+    int64_t owner = test_db_account(db, "bob");
+    int64_t a = test_db_boxer(db, owner, "iron", 2), b = test_db_boxer(db, owner, "mike", 2);
     ck_assert_int_eq(db_network_set(db, "libera"), DB_OK);
     int64_t on_libera = challenge(db, a, b, 10);
     ck_assert_int_eq(db_network_set(db, "oftc"), DB_OK);
@@ -216,8 +192,8 @@ START_TEST(test_claim)
     char hashes[DB_BURNT_MAX][DB_HASH_MAX];
     int nh = -1;
 
-    int64_t alice = account(db, "alice");
-    account(db, "bob");
+    int64_t alice = test_db_account(db, "alice");
+    test_db_account(db, "bob");
     ck_assert_int_eq(db_burnt_add(db, "carol", "$y$c", 6), DB_OK);
 
     ck_assert_int_eq(db_network_claim(db, &n), DB_OK); /* "": nothing to do */
@@ -235,7 +211,7 @@ START_TEST(test_claim)
     /* A new account of no network (a bot without one, later) stays so:
      * the database is several networks' now. */
     ck_assert_int_eq(db_network_set(db, ""), DB_OK);
-    account(db, "dave");
+    test_db_account(db, "dave");
     ck_assert_int_eq(db_network_set(db, "oftc"), DB_OK);
     ck_assert_int_eq(db_network_claim(db, &n), DB_OK);
     ck_assert_int_eq(n, 0);
@@ -252,7 +228,7 @@ START_TEST(test_bot_start)
     struct db_account a;
     char err[256] = "";
 
-    int64_t alice = account(db, "alice");
+    int64_t alice = test_db_account(db, "alice");
     ck_assert_int_eq(accounts_network(db, "libera", err, sizeof(err)), 0);
     ck_assert_str_eq(db_network(db), "libera");
     ck_assert_int_eq(db_account_get(db, "alice", &a), DB_OK);
@@ -325,7 +301,7 @@ START_TEST(test_migrate_sqlite_17)
 
     /* bob on libera is a new player; a fighter of no account is refused. */
     ck_assert_int_eq(db_network_set(db, "libera"), DB_OK);
-    ck_assert_int_ne(account(db, "bob"), 3);
+    ck_assert_int_ne(test_db_account(db, "bob"), 3);
     f.account_id = 99;
     ck_assert_int_eq(db_fighter_create(db, "ghost", &f), DB_NOTFOUND);
 }
@@ -426,7 +402,7 @@ START_TEST(test_migrate_pg_17)
     ck_assert_int_eq(a.id, 3);
     sql_is(old, "SELECT network || '|' || key FROM burnt_passwords", "|bob");
     ck_assert_int_eq(db_network_set(old, "libera"), DB_OK);
-    ck_assert_int_ne(account(old, "bob"), 3);
+    ck_assert_int_ne(test_db_account(old, "bob"), 3);
 
     db = test_db_open(path, err, sizeof(err));
     ck_assert_msg(db != NULL, "%s", err);

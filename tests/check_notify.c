@@ -88,28 +88,6 @@ static int notified_soon(struct db *b)
     return 0;
 }
 
-static int64_t account(struct db *d, const char *key)
-{
-    int64_t id = 0;
-
-    ck_assert_msg(db_account_create(d, key, key, "$y$x", 1, &id) == DB_OK, "%s", db_errmsg(d));
-    return id;
-}
-
-static int64_t fighter(struct db *d, int64_t owner, const char *key)
-{
-    struct db_fighter f;
-
-    memset(&f, 0, sizeof(f));
-    f.account_id = owner;
-    snprintf(f.name, sizeof(f.name), "%s", key);
-    f.sheet.rules = RULES_BOXING;
-    f.sheet.u.boxing = (struct boxing_sheet){12, 12, 12, 12, 12};
-    f.created = 2;
-    ck_assert_msg(db_fighter_create(d, key, &f) == DB_OK, "%s", db_errmsg(d));
-    return f.id;
-}
-
 /* Rows for the other network: notified, read in order, deleted. */
 START_TEST(test_notify_rows)
 {
@@ -162,7 +140,7 @@ START_TEST(test_notify_remote_bout)
 {
     struct db *a = open_on(net_a), *b = open_on(net_b);
     char network[DB_NETWORK_MAX], name[DB_NAME_MAX];
-    int64_t alice = account(a, "alice"), bob = account(b, "bob"), bout = 0;
+    int64_t alice = test_db_account(a, "alice"), bob = test_db_account(b, "bob"), bout = 0;
     struct db_bout bt;
 
     memset(&bt, 0, sizeof(bt));
@@ -170,8 +148,8 @@ START_TEST(test_notify_remote_bout)
     snprintf(bt.channel, sizeof(bt.channel), "#ring");
     bt.rounds = 3;
     bt.state = DB_BOUT_CHALLENGE;
-    bt.fighter[0] = fighter(a, alice, "rocky");
-    bt.fighter[1] = fighter(b, bob, "ivan");
+    bt.fighter[0] = test_db_boxer(a, alice, "rocky", 2);
+    bt.fighter[1] = test_db_boxer(b, bob, "ivan", 2);
     for (int i = 0; i < 2; i++)
         bt.sheet[i] = (struct sheet){.rules = RULES_BOXING,
                                      .u.boxing = (struct boxing_sheet){12, 12, 12, 12, 12}};

@@ -72,28 +72,14 @@ static int64_t one_int(struct db *d, const char *sql, int64_t id)
     return v;
 }
 
-static int64_t boxer(struct db *d, int64_t owner, const char *key)
-{
-    struct db_fighter f;
-
-    memset(&f, 0, sizeof(f));
-    f.account_id = owner;
-    snprintf(f.name, sizeof(f.name), "%s", key);
-    f.sheet.rules = RULES_BOXING;
-    f.sheet.u.boxing = (struct boxing_sheet){12, 12, 12, 12, 12};
-    f.created = 100;
-    ck_assert_int_eq(db_fighter_create(d, key, &f), DB_OK);
-    return f.id;
-}
-
 /* Two boxers of one owner, stored by a. */
 static void two_boxers(int64_t id[2])
 {
     int64_t owner;
 
     ck_assert_int_eq(db_account_create(a, "bob", "Bob", "x", 1, &owner), DB_OK);
-    id[0] = boxer(a, owner, "apollo");
-    id[1] = boxer(a, owner, "rocky");
+    id[0] = test_db_boxer(a, owner, "apollo", 100);
+    id[1] = test_db_boxer(a, owner, "rocky", 100);
 }
 
 /* Fighter `id` saved with one more win, by d (a bout's result). */
@@ -373,7 +359,7 @@ START_TEST(test_migrate_18)
     ck_assert_msg(old != NULL, "%s", err);
     ck_assert_int_eq(db_schema_version(old), db_schema_latest());
     ck_assert_int_ge(db_schema_latest(), 19);
-    int64_t f1 = boxer(old, 3, "iron"), f2 = boxer(old, 3, "mike");
+    int64_t f1 = test_db_boxer(old, 3, "iron", 100), f2 = test_db_boxer(old, 3, "mike", 100);
     ck_assert_int_lt(fighter_stamp(old, f1), fighter_stamp(old, f2));
     if (test_db_pg()) {
         char *want = functions(a), *got = functions(old);

@@ -129,4 +129,30 @@ static inline void test_db_close(struct db *db, const char *path)
         test_db_drop(path);
 }
 
+/* A new account `key` on the connection's network (password hash "$y$x");
+ * its id. */
+static inline int64_t test_db_account(struct db *d, const char *key)
+{
+    int64_t id = 0;
+
+    ck_assert_msg(db_account_create(d, key, key, "$y$x", 1, &id) == DB_OK, "%s", db_errmsg(d));
+    return id;
+}
+
+/* A boxer named `key` of account `owner` (12 in every ability), made at
+ * `created`; his id. */
+static inline int64_t test_db_boxer(struct db *d, int64_t owner, const char *key, int64_t created)
+{
+    struct db_fighter f;
+
+    memset(&f, 0, sizeof(f));
+    f.account_id = owner;
+    snprintf(f.name, sizeof(f.name), "%s", key);
+    f.sheet.rules = RULES_BOXING;
+    f.sheet.u.boxing = (struct boxing_sheet){12, 12, 12, 12, 12};
+    f.created = created;
+    ck_assert_msg(db_fighter_create(d, key, &f) == DB_OK, "%s", db_errmsg(d));
+    return f.id;
+}
+
 #endif
