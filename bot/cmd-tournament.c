@@ -30,11 +30,11 @@ static int cmd_tournament(struct cmd_ctx *ctx)
                                     ctx->argc - 1);
     if (strcasecmp(w, "join") == 0) {
         struct db_fighter f;
-        if (ctx->argc > 2) {
+        if (ctx->argc != 2) { /* none named (NULL is no name to look up) or several */
             reply(ctx, "say %stournament join <fighter>: one fighter", cmd_typed(ctx));
             return -1;
         }
-        if (game_fighter_mine(g, &ctx->who, ctx->argc == 2 ? ctx->argv[1] : NULL, &f) != 0)
+        if (game_fighter_mine(g, &ctx->who, ctx->argv[1], &f) != 0)
             return -1;
         return game_tournament_join(g, &ctx->who, &f);
     }
