@@ -258,6 +258,11 @@ int conn_process(struct conn *c, fd_set *r, fd_set *w, int libfd);
  * to the server now, not after a select(2) that would only say it is
  * there: one system call less for each turn that answers over the relay. */
 void conn_pass(struct conn *c);
+/* At the end of a turn, once libircclient has read what it was handed
+ * (or written what it had): the splice conn_process tried and had to put
+ * off (a byte still unread) is tried again, so a quiet channel does not
+ * leave the relay in place until the next line wakes the loop. */
+void conn_settle(struct conn *c, int libfd);
 /* 1 once after a conn_process that handed libircclient bytes (they are in
  * its socket now: it may read them at once, without another select). */
 int conn_fed(struct conn *c);

@@ -1490,6 +1490,12 @@ int conn_process(struct conn *c, fd_set *r, fd_set *w, int libfd)
     return 0;
 }
 
+void conn_settle(struct conn *c, int libfd)
+{
+    if (!c->spliced && c->state == ST_UP)
+        splice(c, libfd);
+}
+
 void conn_pass(struct conn *c)
 {
     if (c->spliced || c->state != ST_UP || c->cfd < 0)

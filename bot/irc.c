@@ -1150,6 +1150,7 @@ static int flush(struct bot *bot, const char **why)
         *why = conn_error(st->conn);
         return -1;
     }
+    conn_settle(st->conn, libfd);
     return 0;
 }
 
@@ -1207,6 +1208,8 @@ static int pump(struct bot *bot, double wait, const char **why)
             return -1;
         }
     }
+    if (st->s)
+        conn_settle(st->conn, libfd);
     return 0;
 }
 
