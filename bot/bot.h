@@ -1168,16 +1168,19 @@ void bot_sim_slice(struct bot *bot);
  * lines said once delivered. relay_fd: the socket to select on, or -1.
  * relay_nick_of: "name@network" for an account of another network (the
  * io's nick_of when he has no nick here), else NULL. relay_said: a line
- * the game says to target about bout (0: none): 1 when target is another
- * network's player (stored for his bot, not said here), else 0 (said
- * here; a line in a channel about a bout of two networks is also stored
- * for the other's channel). bot_relay_cmd: the caller's command `verb`
+ * the game says to target about bout (0: none) and round (the io's
+ * say_about's: < 0, commentary said again after a restart): 1 when target
+ * is another network's player (stored for his bot, not said here), else 0
+ * (said here; a line in a channel about a bout of two networks is also
+ * stored for the other's channel). relay_withdraw: the io's withdraw, for
+ * the other network's player's prompts. bot_relay_cmd: the caller's command `verb`
  * with its words, when he plays a bout of another network's bot: stored
  * for it (1), failed with a reply (-1), or not his case (0). */
 void relay_tick(struct bot *bot);
 int relay_fd(struct bot *bot);
 const char *relay_nick_of(struct bot *bot, int64_t account_id);
-int relay_said(struct bot *bot, const char *target, const char *text, int64_t bout);
+int relay_said(struct bot *bot, const char *target, const char *text, int64_t bout, int round);
+void relay_withdraw(struct bot *bot, int64_t bout, int round);
 int bot_relay_cmd(struct cmd_ctx *ctx, const char *verb, const char *words);
 /* The channel league bouts are recorded in and announced to: the first
  * one the bot is in, or NULL. */

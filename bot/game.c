@@ -36,11 +36,12 @@ static void io_say_about(void *ctx, enum game_voice voice, const char *target, c
     struct bot *bot = ctx;
 
     bot_db_watch(bot);
-    if (relay_said(bot, target, text, bout))
+    if (relay_said(bot, target, text, bout, round))
         return; /* another network's player: his bot says it */
     struct str capped;
     bot_highlight_cap(bot, target, text, &capped); /* policy: a few highlights a line */
-    outq_msg_about(bot->q, io_kinds[voice], "PRIVMSG", target, NULL, capped.p, bout, round);
+    outq_msg_about(bot->q, io_kinds[voice], "PRIVMSG", target, NULL, capped.p, bout,
+                   round > 0 ? round : 0); /* < 0: commentary said again, as 0 */
     str_free(&capped);
 }
 
@@ -49,7 +50,7 @@ static void io_say(void *ctx, enum game_voice voice, const char *target, const c
     struct bot *bot = ctx;
 
     bot_db_watch(bot);
-    if (relay_said(bot, target, text, 0))
+    if (relay_said(bot, target, text, 0, 0))
         return;
     bot_msg(bot, io_kinds[voice], target, NULL, text);
 }
@@ -60,6 +61,7 @@ static void io_withdraw(void *ctx, int64_t bout, int round)
     struct bot *bot = ctx;
 
     outq_drop(bot->q, bout, round);
+    relay_withdraw(bot, bout, round); /* another network's player's prompts */
 }
 
 static const char *io_nick_of(void *ctx, int64_t account_id)

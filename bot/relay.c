@@ -11,13 +11,29 @@
  * once its server confirmed them, and turns its player's commands about
  * the bout (accept, decline, forfeit, orders: bot_relay_cmd) into 'cmd'
  * rows the owner runs as his (relay_run), answering him through rows.
+ * oftc's bot marks the lines said rather than deleting them (db/notify.c).
  * A NOTIFY wakes the reader; it also looks every few seconds, and reads
  * everything waiting when it (re)starts: a row is never lost, only late.
+ *
+ * After a restart (or a failover) the owner says again, from its database,
+ * the commentary its own server had not confirmed (the game's say_about
+ * with a negative round): relayed too, unless the other network has that
+ * round already (db_relay_say), so a round committed just before a crash
+ * reaches both channels, once. A line written twice is one row (its key).
+ * A round fought withdraws its prompts still waiting for the other
+ * network's player (relay_withdraw: a 'drop' row).
+ *
+ * RINGSIDE_TEST_RELAY_KILL (tests only; unset in production, where it is
+ * never read but once): the owner kills itself (SIGKILL) instead of
+ * relaying the first channel line about a bout that holds that text,
+ * after the round's commit (tests/e2e/e2e_cross.py).
  */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include "bot.h"
 
@@ -83,7 +99,33 @@ static void put_say(struct bot *bot, const char *network, int64_t account, const
         log_msg(LOG_ERROR, "a line for %s's bot is lost: %s", network, db_errmsg(bot->db));
 }
 
-int relay_said(struct bot *bot, const char *target, const char *text, int64_t bout)
+/* Stores a line about bout for network's bot (relay_said): a failure is
+ * logged, as put_say's. */
+static void put_about(struct bot *bot, const char *network, int64_t account, const char *target,
+                      const char *text, int64_t bout, int round)
+{
+    if (db_relay_say(bot->db, network, account, target, text, bout, round) == DB_ERROR)
+        log_msg(LOG_ERROR, "a line for %s's bot is lost: %s", network, db_errmsg(bot->db));
+}
+
+/* The test knob RINGSIDE_TEST_RELAY_KILL (see the top): dies here when
+ * `text` holds it. */
+static void test_kill(const char *text)
+{
+    static const char *knob;
+    static int read;
+
+    if (!read) {
+        read = 1;
+        knob = getenv("RINGSIDE_TEST_RELAY_KILL");
+    }
+    if (knob && knob[0] && strstr(text, knob)) {
+        log_msg(LOG_WARN, "RINGSIDE_TEST_RELAY_KILL: killed before relaying: %s", text);
+        raise(SIGKILL);
+    }
+}
+
+int relay_said(struct bot *bot, const char *target, const char *text, int64_t bout, int round)
 {
     char network[DB_NETWORK_MAX];
     const char *at = strchr(target, '@');
@@ -93,13 +135,30 @@ int relay_said(struct bot *bot, const char *target, const char *text, int64_t bo
     if (at && target[0] != '#' && target[0] != '&') { /* nicks have no '@': a remote player */
         char name[DB_NAME_MAX];
         snprintf(name, sizeof(name), "%.*s", (int)(at - target), target);
-        put_say(bot, at + 1, named_account(bot, target), name, text);
+        if (bout > 0)
+            put_about(bot, at + 1, named_account(bot, target), name, text, bout,
+                      round > 0 ? round : 0);
+        else
+            put_say(bot, at + 1, named_account(bot, target), name, text);
         return 1;
     }
     if (bout > 0 && bot_chan_find(bot, target) >= 0 &&
-        bout_other(bot, bout, network, sizeof(network)))
-        put_say(bot, network, 0, "", text);
+        bout_other(bot, bout, network, sizeof(network))) {
+        test_kill(text);
+        put_about(bot, network, 0, "", text, bout, round);
+    }
     return 0;
+}
+
+void relay_withdraw(struct bot *bot, int64_t bout, int round)
+{
+    char network[DB_NETWORK_MAX];
+
+    if (!bot->xnet.on || bout <= 0 || !bout_other(bot, bout, network, sizeof(network)))
+        return;
+    if (db_relay_drop(bot->db, network, bout, round) != DB_OK)
+        log_msg(LOG_WARN, "bout %lld: %s's bot may still ask for round %d: %s", (long long)bout,
+                network, round, db_errmsg(bot->db));
 }
 
 /* ------------------------------------------------ the owner's side */
@@ -170,7 +229,12 @@ static void relay_say(struct bot *bot, const struct db_relay *row)
         to = bot->chan[0];
     else if (row->account && users_nick_of(bot->users, row->account))
         to = users_nick_of(bot->users, row->account);
-    if (to[0])
+    /* About a bout, the queue keeps its order, and a line to the player
+     * with a round is a prompt that a 'drop' row withdraws. */
+    if (to[0] && row->bout > 0)
+        outq_msg_about(bot->q, OUTQ_LIVE, "PRIVMSG", to, NULL, row->text, row->bout,
+                       row->account && row->round > 0 ? row->round : 0);
+    else if (to[0])
         bot_msg(bot, OUTQ_LIVE, to, NULL, row->text);
 }
 
@@ -203,7 +267,10 @@ static void relay_take(struct bot *bot)
         r->after = row->id;
         if (row->kind == DB_RELAY_CMD) {
             relay_run(bot, row);
-            db_relay_done(bot->db, row->id, row->id);
+            db_relay_done(bot->db, row->id, row->id, (int64_t)time(NULL));
+        } else if (row->kind == DB_RELAY_DROP) {
+            outq_drop(bot->q, row->bout, row->round);
+            db_relay_done(bot->db, row->id, row->id, (int64_t)time(NULL));
         } else {
             relay_say(bot, row);
             r->said = row->id;
@@ -237,7 +304,7 @@ void relay_tick(struct bot *bot)
     }
     /* The lines the server confirmed are said: their rows go. */
     if (r->said > r->done && outq_delivered(bot->q, r->mark) &&
-        db_relay_done(bot->db, 0, r->said) == DB_OK)
+        db_relay_done(bot->db, 0, r->said, (int64_t)time(NULL)) == DB_OK)
         r->done = r->said;
 }
 

@@ -652,6 +652,12 @@ static const char *const migrations[] = {
      * at a time (BEGIN IMMEDIATE, and an autocommit statement holds the
      * write lock while it reads the highest): nothing to change. */
     "",
+    /* 20 (issue 29): the relay table, where the bots of two networks
+     * leave each other the lines and commands of a bout between their
+     * players (db/notify.c): PostgreSQL only (schema_pg.sql, sql_pg.c's
+     * pg_migrations). On SQLite one bot owns the file and relays nothing:
+     * nothing to change. */
+    "",
 };
 
 #define MIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))

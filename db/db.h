@@ -209,8 +209,9 @@ const char *db_network(const struct db *db);
  * table relay, each committed before a NOTIFY "ringside" whose payload
  * is the network that reads it. */
 enum db_relay_kind {
-    DB_RELAY_SAY, /* a line for the reading network: to account (0: its channel) */
-    DB_RELAY_CMD, /* a command of account's player, for the bout's owner */
+    DB_RELAY_SAY,  /* a line for the reading network: to account (0: its channel) */
+    DB_RELAY_CMD,  /* a command of account's player, for the bout's owner */
+    DB_RELAY_DROP, /* round `round` of `bout` is fought: its prompts still waiting go */
 };
 struct db_relay {
     int64_t id;
@@ -218,12 +219,14 @@ struct db_relay {
     int64_t account; /* say: the player told, 0 for the channel; cmd: who said it */
     char target[64]; /* say: the player's account name; cmd: the command */
     char text[2048]; /* the line; the command's words */
+    int64_t bout;    /* say, drop: the bout it is about (0: none) */
+    int round;       /* say: a prompt's round, else the rounds fought; drop: the round */
 };
 /* 1 on PostgreSQL, 0 on SQLite. */
 int db_is_pg(const struct db *db);
 /* 1 when a bot of `network` holds its lease (PostgreSQL), else 0. */
 int db_network_running(struct db *db, const char *network);
-/* Makes the relay table when missing and LISTENs: DB_OK, or DB_ERROR (not
+/* LISTENs (the relay table is migration 20's): DB_OK, or DB_ERROR (not
  * PostgreSQL, or the server refused). */
 int db_notify_listen(struct db *db);
 /* The socket to select on for notifications, or -1 (not listening). */
@@ -231,15 +234,34 @@ int db_notify_fd(struct db *db);
 /* 1 when a notification for the connection's network came (or a new
  * session listens again, so rows may wait), 0 if none, -1 on a failure. */
 int db_notify_poll(struct db *db);
-/* Stores a row for `network`'s bot and notifies it: DB_OK or DB_ERROR. */
+/* Stores a row about no bout for `network`'s bot (a command, an answer)
+ * and notifies it: DB_OK or DB_ERROR. Never merged with another row. */
 int db_relay_put(struct db *db, const char *network, enum db_relay_kind kind, int64_t account,
                  const char *target, const char *text);
-/* The first row for the connection's network after id `after`: DB_OK,
- * DB_NOTFOUND when none (or not listening), DB_ERROR. */
+/* Stores a line about bout `bout` for `network`'s bot (to account's
+ * player `target`, or with account 0 and target "" its channel) and
+ * notifies it. `round` > 0: a prompt (or a line) about that round, which
+ * db_relay_drop withdraws; 0: a line that stays true, stored with the
+ * rounds the bout has fought (committed); < 0: commentary of round -round
+ * said again after a restart, stored only when `network` has no channel
+ * line of the bout from that round on. DB_OK when stored, DB_EXISTS when
+ * the same line (network, bout, round, player, words) is stored already
+ * or the round was relayed before, DB_ERROR. */
+int db_relay_say(struct db *db, const char *network, int64_t account, const char *target,
+                 const char *text, int64_t bout, int round);
+/* Round `round` of bout is fought (INT_MAX: the bout is over): deletes
+ * `network`'s unread lines to a player about rounds 1 to `round` and
+ * stores a 'drop' row, so its bot drops those it read and has not said.
+ * DB_OK or DB_ERROR. */
+int db_relay_drop(struct db *db, const char *network, int64_t bout, int round);
+/* The first unsaid row for the connection's network after id `after`:
+ * DB_OK, DB_NOTFOUND when none (or not listening), DB_ERROR. */
 int db_relay_next(struct db *db, int64_t after, struct db_relay *out);
-/* Deletes the connection's network's rows with ids from `from` to `upto`
- * (said, or run). */
-int db_relay_done(struct db *db, int64_t from, int64_t upto);
+/* The connection's network's rows with ids from `from` to `upto` are
+ * done at `now` (wall seconds): lines are marked said (kept a day, then
+ * deleted: a line written again meanwhile is not said again), commands
+ * and drops deleted. DB_OK or DB_ERROR. */
+int db_relay_done(struct db *db, int64_t from, int64_t upto, int64_t now);
 /* The open challenge or live bout of another network's bot in which
  * account_id fights (the newest): its id and network; DB_NOTFOUND if none. */
 int db_remote_bout(struct db *db, int64_t account_id, int64_t *bout, char *network, size_t size);

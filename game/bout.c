@@ -502,13 +502,6 @@ static void said_flush(struct game *g)
     }
 }
 
-/* Says the lines of `text` ('\n' between them) to `target`. */
-static void say_lines(struct game *g, enum game_voice voice, const char *target, char *text)
-{
-    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n"))
-        game_say(g, voice, target, "%s", line);
-}
-
 /* The most bytes of one message of a report said in private: with the
  * longest origin a server relays (106 bytes) and a 30-byte nick, an IRC
  * line still holds it whole, so the output never has to cut it. */
@@ -587,7 +580,10 @@ static void say_packed(struct game *g, enum game_voice voice, const char *target
 
 /* Says again the commentary of rounds that were stored but never said: the
  * game stopped (or lost the server) between the two. The words come from a
- * replay of the bout, the same as when the rounds were fought. */
+ * replay of the bout, the same as when the rounds were fought; each
+ * round's are said about the bout with its round negated (the header with
+ * the last one's), so that the other network of a bout of two networks
+ * hears those it missed (bot/relay.c). */
 static void say_unsaid(struct game *g)
 {
     int64_t *ids = xmalloc(UNSAID_SHOWN * sizeof(*ids));
@@ -601,16 +597,25 @@ static void say_unsaid(struct game *g)
         struct db_bout rec;
         if (db_bout_get(g->db, ids[i], &rec) != DB_OK)
             continue;
-        char *text = bout_commentary_again(g->db, rec.id, said[i] + 1, rec.round, err, sizeof(err));
-        if (!text) {
-            game_log(g, GAME_LOG_WARN, "bout %lld: %s", (long long)rec.id, err);
-            continue;
+        int first = said[i] + 1, nr = rec.round - first + 1, k = 0;
+        char **text = xcalloc((size_t)(nr > 0 ? nr : 1), sizeof(*text));
+        for (; k < nr; k++)
+            if (!(text[k] = bout_commentary_again(g->db, rec.id, first + k, first + k, err,
+                                                  sizeof(err)))) {
+                game_log(g, GAME_LOG_WARN, "bout %lld: %s", (long long)rec.id, err);
+                break;
+            }
+        if (nr > 0 && k == nr) {
+            say_about(g, GAME_ROUND, rec.channel, rec.id, -rec.round,
+                      "Bout #%lld: what I had not said yet when I stopped:", (long long)rec.id);
+            for (k = 0; k < nr; k++)
+                for (char *line = strtok(text[k], "\n"); line; line = strtok(NULL, "\n"))
+                    say_about(g, GAME_ROUND, rec.channel, rec.id, -(first + k), "%s", line);
+            said_later(g, rec.id, rec.round);
         }
-        game_say(g, GAME_ROUND, rec.channel,
-                 "Bout #%lld: what I had not said yet when I stopped:", (long long)rec.id);
-        say_lines(g, GAME_ROUND, rec.channel, text);
+        for (k = 0; k < nr; k++)
+            free(text[k]);
         free(text);
-        said_later(g, rec.id, rec.round);
     }
     free(ids);
     free(said);
@@ -1310,10 +1315,10 @@ static int resolve(struct game *g, struct live *lv, int acked)
 static void round_failed(struct game *g, struct live *lv)
 {
     if (!lv->failing)
-        game_say(g, GAME_ROUND, lv->rec.channel,
-                 "Bout #%lld: round %d could not be saved (%s); it will be fought again in %s.",
-                 (long long)lv->rec.id, lv->rec.round + 1, db_why(g->db),
-                 DURATION((int)RETRY_AFTER));
+        say_about(g, GAME_ROUND, lv->rec.channel, lv->rec.id, 0, /* relayed: bot/relay.c */
+                  "Bout #%lld: round %d could not be saved (%s); it will be fought again in %s.",
+                  (long long)lv->rec.id, lv->rec.round + 1, db_why(g->db),
+                  DURATION((int)RETRY_AFTER));
     lv->failing = 1;
     lv->asking = 0; /* the clock runs now, whatever the output says */
     lv->deadline = game_now(g) + RETRY_AFTER;
@@ -2397,8 +2402,9 @@ int game_cancel(struct game *g, const struct game_caller *who, int64_t bout)
         return -1;
     }
     game_log(g, GAME_LOG_INFO, "admin %s: %s", who->account, what);
-    game_say(g, GAME_REPLY, rec.channel, "Bout #%lld (%s vs %s) is cancelled by %s: no result.", id,
-             lv->f[0].name, lv->f[1].name, who->account);
+    say_about(g, GAME_REPLY, rec.channel, bout, 0, /* relayed: bot/relay.c */
+              "Bout #%lld (%s vs %s) is cancelled by %s: no result.", id, lv->f[0].name,
+              lv->f[1].name, who->account);
     if (!who->channel || !same_name(g, who->channel, rec.channel))
         game_reply(who, "bout #%lld cancelled", id);
     forget(g, lv);

@@ -99,7 +99,9 @@ struct game_io {
      * order: a line to a player never passes a channel line about his
      * bout said before it. `round` > 0 marks a line that asks for (or
      * speaks of) round `round` before it is fought: a prompt, a reminder,
-     * a duel's corner; 0 a line that stays true (commentary, the end). */
+     * a duel's corner; 0 a line that stays true (commentary, the end); < 0
+     * the commentary of round -round said again after a restart (true, as
+     * 0: the bot relays it to a bout's other network only if missing). */
     void (*say_about)(void *ctx, enum game_voice voice, const char *target, const char *text,
                       int64_t bout, int round);
     /* Optional: round `round` of bout `bout` is fought (or the bout is

@@ -4,8 +4,13 @@
  * writer refuses, naming PostgreSQL; on PostgreSQL (RINGSIDE_TEST_PG, the
  * job notify-pg) two connections of two networks on one schema: a row put
  * for the other is notified to it (its socket readable, the poll says
- * so), read there in order, deleted; the other network's bout is found
- * from either side.
+ * so), read there in order, marked said (kept a day, then pruned); a
+ * line about a bout is one row however often it is written (its key); the
+ * commentary said again after a restart is stored only when the other
+ * network misses that round; a round fought withdraws the other player's
+ * prompts (a 'drop' row); the other network's bout is found from either
+ * side; a database at 19 (tests/data/schema_pg_19.sql, with a relay table
+ * a bot made) migrates to 20, keeping its rows, to a new database's table.
  */
 #include <poll.h>
 #include <stdio.h>
@@ -17,6 +22,7 @@
 #include "db_internal.h"
 #include "test_db.h"
 #include "tests.h"
+#include "util.h"
 
 static char dir[64], path[128], net_a[32], net_b[32];
 
@@ -67,6 +73,9 @@ START_TEST(test_notify_sqlite)
     ck_assert_int_eq(db_notify_fd(db), -1);
     ck_assert_int_eq(db_notify_poll(db), 0);
     ck_assert_int_eq(db_relay_put(db, "oftc", DB_RELAY_SAY, 0, "", "hi"), DB_ERROR);
+    ck_assert_int_eq(db_relay_say(db, "oftc", 0, "", "hi", 1, 0), DB_ERROR);
+    ck_assert_int_eq(db_relay_drop(db, "oftc", 1, 1), DB_ERROR);
+    ck_assert_int_eq(db_relay_done(db, 0, 1, 1), DB_ERROR);
     ck_assert_int_eq(db_relay_next(db, 0, &row), DB_NOTFOUND);
     ck_assert_int_eq(db_remote_bout(db, 1, &bout, network, sizeof(network)), DB_NOTFOUND);
     db_close(db);
@@ -88,7 +97,22 @@ static int notified_soon(struct db *b)
     return 0;
 }
 
-/* Rows for the other network: notified, read in order, deleted. */
+/* The relay rows matching `where`. */
+static int count(struct db *d, const char *where)
+{
+    char sql[512];
+
+    snprintf(sql, sizeof(sql), "SELECT count(*) FROM relay WHERE %s", where);
+    struct dbs *q = dbs_prepare(d, sql);
+    ck_assert_msg(q != NULL, "%s", db_errmsg(d));
+    ck_assert_int_eq(dbs_step(q), DBS_ROW);
+    int n = dbs_col_int(q, 0);
+    dbs_free(q);
+    return n;
+}
+
+/* Rows for the other network: notified, read in order, marked said or
+ * deleted. */
 START_TEST(test_notify_rows)
 {
     struct db *a = open_on(net_a), *b = open_on(net_b);
@@ -123,12 +147,20 @@ START_TEST(test_notify_rows)
     ck_assert_int_eq(row.kind, DB_RELAY_CMD);
     ck_assert_str_eq(row.target, "order");
     ck_assert_str_eq(row.text, "1 5/5/10");
-    ck_assert_int_eq(db_relay_done(a, row.id, row.id), DB_OK);
+    ck_assert_msg(db_relay_done(a, row.id, row.id, 1000) == DB_OK, "%s", db_errmsg(a));
     ck_assert_int_eq(db_relay_next(a, 0, &row), DB_NOTFOUND);
 
-    ck_assert_int_eq(db_relay_done(b, 0, first), DB_OK); /* the first said: the second stays */
+    ck_assert_int_eq(db_relay_done(b, 0, first, 1000),
+                     DB_OK); /* the first said: the second stays */
     ck_assert_int_eq(db_relay_next(b, 0, &row), DB_OK);
     ck_assert_str_eq(row.text, "Round 1: a jab.");
+    ck_assert_int_eq(count(a, "kind = 'cmd'"), 0);                 /* a command run is gone */
+    ck_assert_int_eq(count(a, "kind = 'say' AND said = 1000"), 1); /* a line said is kept */
+    ck_assert_int_eq(db_relay_done(b, row.id, row.id, 1000 + 86400), DB_OK);
+    ck_assert_int_eq(count(a, "said = 1000"), 1);
+    ck_assert_int_eq(db_relay_done(b, row.id, row.id, 1001 + 86400), DB_OK);
+    ck_assert_int_eq(count(a, "said = 1000"), 0); /* a day later, pruned */
+    ck_assert_int_eq(count(a, "said > 0"), 1);
     db_close(a);
     db_close(b);
 }
@@ -180,6 +212,224 @@ START_TEST(test_notify_remote_bout)
 }
 END_TEST
 
+/* A bout of a's network between alice@a and bob@b, `fought` rounds of 3
+ * fought: its id. */
+static int64_t cross_bout(struct db *a, struct db *b, int fought)
+{
+    int64_t alice = test_db_account(a, "alice"), bob = test_db_account(b, "bob");
+    struct db_bout bt;
+
+    memset(&bt, 0, sizeof(bt));
+    bt.rules = RULES_BOXING;
+    snprintf(bt.channel, sizeof(bt.channel), "#ring");
+    bt.rounds = 3;
+    bt.state = DB_BOUT_LIVE;
+    bt.fighter[0] = test_db_boxer(a, alice, "rocky", 2);
+    bt.fighter[1] = test_db_boxer(b, bob, "ivan", 2);
+    for (int i = 0; i < 2; i++)
+        bt.sheet[i] = (struct sheet){.rules = RULES_BOXING,
+                                     .u.boxing = (struct boxing_sheet){12, 12, 12, 12, 12}};
+    bt.league = -1;
+    bt.winner = -1;
+    bt.created = 3;
+    ck_assert_msg(db_bout_create(a, &bt) == DB_OK, "%s", db_errmsg(a));
+    if (fought) {
+        bt.round = fought;
+        ck_assert_msg(db_bout_save(a, &bt) == DB_OK, "%s", db_errmsg(a));
+    }
+    return bt.id;
+}
+
+/* Sets the rounds bout has fought. */
+static void bout_fought(struct db *a, int64_t bout, int fought)
+{
+    struct db_bout bt;
+
+    ck_assert_int_eq(db_bout_get(a, bout, &bt), DB_OK);
+    bt.round = fought;
+    ck_assert_msg(db_bout_save(a, &bt) == DB_OK, "%s", db_errmsg(a));
+}
+
+/* A line about a bout written twice is one row, and stays one once said;
+ * the channel's lines carry the rounds fought, a prompt its own round. */
+START_TEST(test_relay_key)
+{
+    struct db *a = open_on(net_a), *b = open_on(net_b);
+    struct db_relay row;
+    int64_t bout = cross_bout(a, b, 1);
+
+    ck_assert_int_eq(db_notify_listen(b), DB_OK);
+    ck_assert_int_eq(db_relay_say(a, net_b, 0, "", "Round 1: a jab.", bout, 0), DB_OK);
+    ck_assert_int_eq(db_relay_say(a, net_b, 0, "", "Round 1: a jab.", bout, 0), DB_EXISTS);
+    ck_assert_int_eq(db_relay_say(a, net_b, 9, "bob", "round 2: your orders", bout, 2), DB_OK);
+    ck_assert_int_eq(db_relay_say(a, net_b, 9, "bob", "round 2: your orders", bout, 2), DB_EXISTS);
+    ck_assert_int_eq(db_relay_say(a, net_b, 9, "bob", "round 2: your orders", bout, 3), DB_OK);
+    ck_assert_int_eq(db_relay_say(a, net_a, 0, "", "Round 1: a jab.", bout, 0), DB_OK);
+    ck_assert_int_eq(db_relay_next(b, 0, &row), DB_OK);
+    ck_assert_int_eq(row.bout, bout);
+    ck_assert_int_eq(row.round, 1); /* the rounds fought */
+    ck_assert_int_eq(row.account, 0);
+    ck_assert_int_eq(db_relay_next(b, row.id, &row), DB_OK);
+    ck_assert_int_eq(row.round, 2); /* the prompt's round */
+    ck_assert_str_eq(row.target, "bob");
+    ck_assert_int_eq(db_relay_done(b, 0, row.id + 100, 5000), DB_OK);
+    ck_assert_int_eq(db_relay_next(b, 0, &row), DB_NOTFOUND);
+    /* Said: written again (an owner restarted), not said again. */
+    ck_assert_int_eq(db_relay_say(a, net_b, 0, "", "Round 1: a jab.", bout, 0), DB_EXISTS);
+    ck_assert_int_eq(db_relay_next(b, 0, &row), DB_NOTFOUND);
+    bout_fought(a, bout, 2); /* the same words after another round: another line */
+    ck_assert_int_eq(db_relay_say(a, net_b, 0, "", "Round 1: a jab.", bout, 0), DB_OK);
+    db_close(a);
+    db_close(b);
+}
+END_TEST
+
+/* The commentary an owner says again after a restart (round < 0) is
+ * stored only when the other network has no channel line of that round
+ * or a later one; written twice, once. */
+START_TEST(test_relay_again)
+{
+    struct db *a = open_on(net_a), *b = open_on(net_b);
+    int64_t bout = cross_bout(a, b, 1);
+
+    ck_assert_int_eq(db_relay_say(a, net_b, 0, "", "Round 1 of 3: a jab.", bout, 0), DB_OK);
+    bout_fought(a, bout, 2); /* round 2 committed, then a crash before its lines */
+    /* The restart: its header (with the last round), round 1 (there
+     * already), round 2 (missing). */
+    const char *head = "Bout #1: what I had not said yet when I stopped:";
+    ck_assert_int_eq(db_relay_say(a, net_b, 0, "", head, bout, -2), DB_OK);
+    ck_assert_int_eq(db_relay_say(a, net_b, 0, "", "Round 1 of 3: a jab.", bout, -1), DB_EXISTS);
+    ck_assert_int_eq(db_relay_say(a, net_b, 0, "", "Round 2 of 3: a hook.", bout, -2), DB_OK);
+    ck_assert_int_eq(db_relay_say(a, net_b, 0, "", "Bout #1 goes on.", bout, 0), DB_OK);
+    /* Restarted again before its own server confirmed the round: nothing
+     * new for b (round 2's lines and the line after are there). */
+    ck_assert_int_eq(db_relay_say(a, net_b, 0, "", head, bout, -2), DB_EXISTS);
+    ck_assert_int_eq(db_relay_say(a, net_b, 0, "", "Round 2 of 3: a hook.", bout, -2), DB_EXISTS);
+    /* A player's line never counts as the channel's round. */
+    ck_assert_int_eq(db_relay_say(a, net_b, 9, "bob", "round 3: your orders", bout, 3), DB_OK);
+    ck_assert_int_eq(db_relay_say(a, net_b, 0, "", "Round 3 of 3: a cross.", bout, -3), DB_OK);
+    ck_assert_int_eq(count(a, "kind = 'say'"), 6);
+    db_close(a);
+    db_close(b);
+}
+END_TEST
+
+/* A round fought: b's unread prompts to its player for it (and before)
+ * go, the channel's lines and later prompts stay, and b reads a 'drop'
+ * row for what it may have queued. */
+START_TEST(test_relay_drop)
+{
+    struct db *a = open_on(net_a), *b = open_on(net_b);
+    struct db_relay row;
+    int64_t bout = cross_bout(a, b, 1);
+
+    ck_assert_int_eq(db_notify_listen(b), DB_OK);
+    ck_assert_int_eq(db_relay_say(a, net_b, 9, "bob", "round 2: your orders", bout, 2), DB_OK);
+    ck_assert_int_eq(db_relay_say(a, net_b, 9, "bob", "round 2: 10 s left", bout, 2), DB_OK);
+    ck_assert_int_eq(db_relay_say(a, net_b, 9, "bob", "orders stored", bout, 0), DB_OK);
+    ck_assert_int_eq(db_relay_say(a, net_b, 0, "", "Round 2: a hook.", bout, 0), DB_OK);
+    ck_assert_int_eq(db_relay_say(a, net_b, 9, "bob", "round 3: your orders", bout, 3), DB_OK);
+    ck_assert_int_eq(db_relay_drop(a, net_b, bout, 2), DB_OK);
+    ck_assert_int_eq(count(a, "text LIKE 'round 2%'"), 0);
+    ck_assert_int_eq(db_relay_next(b, 0, &row), DB_OK);
+    ck_assert_str_eq(row.text, "orders stored");
+    ck_assert_int_eq(db_relay_next(b, row.id, &row), DB_OK);
+    ck_assert_str_eq(row.text, "Round 2: a hook.");
+    ck_assert_int_eq(db_relay_next(b, row.id, &row), DB_OK);
+    ck_assert_str_eq(row.text, "round 3: your orders");
+    ck_assert_int_eq(db_relay_next(b, row.id, &row), DB_OK);
+    ck_assert_int_eq(row.kind, DB_RELAY_DROP);
+    ck_assert_int_eq(row.bout, bout);
+    ck_assert_int_eq(row.round, 2);
+    ck_assert_int_eq(db_relay_done(b, row.id, row.id, 7), DB_OK);
+    ck_assert_int_eq(count(a, "kind = 'drop'"), 0);                     /* done with: deleted */
+    ck_assert_int_eq(db_relay_drop(a, net_b, bout, 2147483647), DB_OK); /* over */
+    ck_assert_int_eq(count(a, "text LIKE 'round 3%'"), 0);
+    ck_assert_int_eq(count(a, "kind = 'say'"), 2);
+    db_close(a);
+    db_close(b);
+}
+END_TEST
+
+/* tests/data/<name> as text (allocated). */
+static char *file_text(const char *name)
+{
+    FILE *f = fopen(name, "rb");
+    struct str t;
+    char buf[4096];
+    size_t n;
+
+    ck_assert_msg(f != NULL, "cannot open %s", name);
+    str_init(&t);
+    while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+        str_raw(&t, buf, n);
+    fclose(f);
+    return str_take(&t, NULL);
+}
+
+/* The relay table's columns, constraints and indexes, as one text. */
+static char *relay_catalogue(struct db *d)
+{
+    struct dbs *q = dbs_prepare(
+        d,
+        "SELECT (SELECT string_agg(column_name || ' ' || data_type || ' ' ||"
+        " coalesce(column_default, '-') || ' ' || is_nullable || ' ' || coalesce(collation_name,"
+        " '-') || ' ' || is_identity, E'\n' ORDER BY ordinal_position)"
+        " FROM information_schema.columns WHERE table_schema = current_schema()"
+        " AND table_name = 'relay') || E'\n' ||"
+        " (SELECT string_agg(k.conname || ' ' || pg_get_constraintdef(k.oid), E'\n'"
+        " ORDER BY k.conname) FROM pg_constraint k"
+        " WHERE k.conrelid = CAST('relay' AS regclass)) || E'\n' ||"
+        " (SELECT string_agg(indexname || ' ' || regexp_replace(indexdef, ' ON \\S+\\.', ' ON '),"
+        " E'\n' ORDER BY indexname) FROM pg_indexes WHERE schemaname = current_schema()"
+        " AND tablename = 'relay')");
+    ck_assert_msg(q != NULL, "%s", db_errmsg(d));
+    ck_assert_msg(dbs_step(q) == DBS_ROW, "%s", db_errmsg(d));
+    char *t = xstrdup(dbs_col_text(q, 0) ? dbs_col_text(q, 0) : "(none)");
+    dbs_free(q);
+    return t;
+}
+
+/* A database at 19 whose bots made the relay table (and left a row in
+ * it) migrates to 20: the row is kept, and the table is a new one's. */
+START_TEST(test_migrate_19)
+{
+    char err[512] = "", uri[1024], old_path[160];
+
+    snprintf(old_path, sizeof(old_path), "%s-old", path);
+    test_db_uri(old_path, uri, sizeof(uri));
+    char *script = file_text("tests/data/schema_pg_19.sql");
+    ck_assert_msg(db_test_pg(uri, script, err, sizeof(err)) == DB_OK, "%s", err);
+    free(script);
+    ck_assert_msg(
+        db_test_pg(uri,
+                   "CREATE TABLE IF NOT EXISTS relay ("
+                   " id BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,"
+                   " network TEXT COLLATE \"C\" NOT NULL,"
+                   " kind TEXT COLLATE \"C\" NOT NULL CHECK (kind IN ('say', 'cmd')),"
+                   " account BIGINT NOT NULL DEFAULT 0,"
+                   " target TEXT COLLATE \"C\" NOT NULL DEFAULT '',"
+                   " text TEXT COLLATE \"C\" NOT NULL DEFAULT '');"
+                   "INSERT INTO relay (network, kind, text) VALUES ('two', 'say', 'Round 1.');",
+                   err, sizeof(err)) == DB_OK,
+        "%s", err);
+    struct db *old = test_db_open(old_path, err, sizeof(err));
+    ck_assert_msg(old != NULL, "%s", err);
+    ck_assert_int_eq(db_schema_version(old), db_schema_latest());
+    ck_assert_int_ge(db_schema_latest(), 20);
+    ck_assert_int_eq(count(old, "network = 'two' AND text = 'Round 1.' AND said = 0"), 1);
+    struct db *a = open_on(net_a);
+    char *want = relay_catalogue(a), *got = relay_catalogue(old);
+    ck_assert_ptr_nonnull(strstr(want, "relay_key_key UNIQUE (key)"));
+    ck_assert_ptr_nonnull(strstr(want, "relay_unsaid"));
+    ck_assert_msg(strcmp(want, got) == 0, "migrated:\n%s\nnew:\n%s", got, want);
+    free(want);
+    free(got);
+    db_close(a);
+    test_db_close(old, old_path);
+}
+END_TEST
+
 Suite *notify_suite(void)
 {
     Suite *s = suite_create("notify");
@@ -190,6 +440,10 @@ Suite *notify_suite(void)
     if (test_db_pg()) {
         tcase_add_test(tc, test_notify_rows);
         tcase_add_test(tc, test_notify_remote_bout);
+        tcase_add_test(tc, test_relay_key);
+        tcase_add_test(tc, test_relay_again);
+        tcase_add_test(tc, test_relay_drop);
+        tcase_add_test(tc, test_migrate_19);
     }
     suite_add_tcase(s, tc);
     return s;
