@@ -40,6 +40,27 @@
 /* Without a notification, the rows are looked at this often (s). */
 #define RELAY_LOOK_SECONDS 5.0
 
+/* 1 once the bot listens (PostgreSQL): the first use tries, then every
+ * RELAY_LOOK_SECONDS until it can. Any use may be the first: a restarted
+ * owner says its unsaid lines as the game connects, before a tick. */
+static int relay_ready(struct bot *bot)
+{
+    struct relay_state *r = &bot->xnet;
+
+    if (r->on)
+        return 1;
+    if (!db_is_pg(bot->db) || bot->now < r->next)
+        return 0;
+    r->next = bot->now + RELAY_LOOK_SECONDS;
+    if (db_notify_listen(bot->db) != DB_OK) {
+        log_msg(LOG_WARN, "bouts between two networks: cannot listen: %s", db_errmsg(bot->db));
+        return 0;
+    }
+    r->on = 1;
+    r->next = 0;
+    return 1;
+}
+
 /* The other network of bout (cached: asked once a bout), into network;
  * 0 when the bout is one network's. */
 static int bout_other(struct bot *bot, int64_t bout, char *network, size_t size)
@@ -65,7 +86,7 @@ const char *relay_nick_of(struct bot *bot, int64_t account_id)
 {
     struct relay_state *r = &bot->xnet;
 
-    if (!r->on)
+    if (!relay_ready(bot))
         return NULL;
     for (int k = 0; k < RELAY_CACHE; k++)
         if (r->names[k].id == account_id)
@@ -109,7 +130,7 @@ static void put_about(struct bot *bot, const char *network, int64_t account, con
 }
 
 /* The test knob RINGSIDE_TEST_RELAY_KILL (see the top): dies here when
- * `text` holds it. */
+ * `text`, without its formatting (bold, colours), holds it. */
 static void test_kill(const char *text)
 {
     static const char *knob;
@@ -119,10 +140,20 @@ static void test_kill(const char *text)
         read = 1;
         knob = getenv("RINGSIDE_TEST_RELAY_KILL");
     }
-    if (knob && knob[0] && strstr(text, knob)) {
-        log_msg(LOG_WARN, "RINGSIDE_TEST_RELAY_KILL: killed before relaying: %s", text);
+    if (!knob || !knob[0])
+        return;
+    struct str plain;
+    str_init(&plain);
+    for (const char *p = text; *p; p++)
+        if (*p == '\x03')
+            p += strspn(p + 1, "0123456789,") > 5 ? 5 : strspn(p + 1, "0123456789,");
+        else if ((unsigned char)*p >= 0x20)
+            str_ch(&plain, *p);
+    if (plain.len && strstr(plain.p, knob)) {
+        log_msg(LOG_WARN, "RINGSIDE_TEST_RELAY_KILL: killed before relaying: %s", plain.p);
         raise(SIGKILL);
     }
+    str_free(&plain);
 }
 
 int relay_said(struct bot *bot, const char *target, const char *text, int64_t bout, int round)
@@ -130,7 +161,7 @@ int relay_said(struct bot *bot, const char *target, const char *text, int64_t bo
     char network[DB_NETWORK_MAX];
     const char *at = strchr(target, '@');
 
-    if (!bot->xnet.on)
+    if (!relay_ready(bot))
         return 0;
     if (at && target[0] != '#' && target[0] != '&') { /* nicks have no '@': a remote player */
         char name[DB_NAME_MAX];
@@ -154,7 +185,7 @@ void relay_withdraw(struct bot *bot, int64_t bout, int round)
 {
     char network[DB_NETWORK_MAX];
 
-    if (!bot->xnet.on || bout <= 0 || !bout_other(bot, bout, network, sizeof(network)))
+    if (bout <= 0 || !relay_ready(bot) || !bout_other(bot, bout, network, sizeof(network)))
         return;
     if (db_relay_drop(bot->db, network, bout, round) != DB_OK)
         log_msg(LOG_WARN, "bout %lld: %s's bot may still ask for round %d: %s", (long long)bout,
@@ -244,7 +275,7 @@ int bot_relay_cmd(struct cmd_ctx *ctx, const char *verb, const char *words)
     char network[DB_NETWORK_MAX], text[1024];
     int64_t bout;
 
-    if (!bot->xnet.on || !ctx->account_id || game_account_live(bot->game, ctx->account_id) ||
+    if (!relay_ready(bot) || !ctx->account_id || game_account_live(bot->game, ctx->account_id) ||
         db_remote_bout(bot->db, ctx->account_id, &bout, network, sizeof(network)) != DB_OK)
         return 0;
     snprintf(text, sizeof(text), "%lld %s", (long long)bout, words);
@@ -284,25 +315,14 @@ void relay_tick(struct bot *bot)
 {
     struct relay_state *r = &bot->xnet;
 
-    if (!db_is_pg(bot->db))
+    if (!relay_ready(bot))
         return;
-    if (!r->on) {
-        if (bot->now < r->next)
-            return;
-        r->next = bot->now + RELAY_LOOK_SECONDS;
-        if (db_notify_listen(bot->db) != DB_OK) {
-            log_msg(LOG_WARN, "bouts between two networks: cannot listen: %s", db_errmsg(bot->db));
-            return;
-        }
-        r->on = 1;
-        r->next = 0;
-    }
     int got = db_notify_poll(bot->db);
     if (got > 0 || bot->now >= r->next) {
         r->next = bot->now + RELAY_LOOK_SECONDS;
         relay_take(bot);
     }
-    /* The lines the server confirmed are said: their rows go. */
+    /* The lines the server confirmed are said: their rows are marked. */
     if (r->said > r->done && outq_delivered(bot->q, r->mark) &&
         db_relay_done(bot->db, 0, r->said, (int64_t)time(NULL)) == DB_OK)
         r->done = r->said;

@@ -16,9 +16,18 @@ first orders are acknowledged ("round N orders stored"), on the player's
 own network, the round's commentary (as ringside-sim --commentary derives
 it from PostgreSQL) is heard exactly once in each channel; the bout ends
 with the result and records in both channels, the fighters' records are
-stored, ringside-sim --replay matches, and the relay table is empty once
-both bots said everything. Then SIGTERM to both bots: exit 0 and no
-sanitizer report.
+stored, ringside-sim --replay matches, and every row of the relay table is
+said (or gone) once both bots said everything.
+
+crash: bot one restarted with RINGSIDE_TEST_RELAY_KILL="Round 2: " (the
+test knob of bot/relay.c), so it kills itself (SIGKILL) after round 2 of
+a new bout is committed and before its commentary is relayed; started
+again, it says round 2 again in its channel from the database and relays
+it (two's channel had none of it): every line of the bout is heard
+exactly once in each channel, "what I had not said yet" once in each, and
+the bout finishes and replays.
+
+Then SIGTERM to both bots: exit 0 and no sanitizer report.
 
 On SQLite the challenge is refused (tests/check_netcmd.c checks the words).
 
@@ -47,6 +56,9 @@ LEASE_HELD = ("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND gra
               "objsubid = 2 AND classid::text::bigint = 1380535879 AND objid::text::bigint = "
               "(hashtext('ringside network %s')::bigint & 4294967295)")
 ORDERS_A = ["5/5/10", "6/6/8", "5/6/9"]
+# Rows of the relay table not (yet) said: a line waiting, a command or a drop.
+UNSAID = "SELECT count(*) FROM relay WHERE said = 0"
+AGAIN = r"^Bout #%d: what I had not said yet when I stopped:$"
 ORDERS_B = ["6/5/9", "5/5/10", "7/5/8"]
 
 
@@ -156,13 +168,88 @@ def s_cross(env):
     check(fr["wins"] + fr["losses"] + fr["draws"] == 1 and
           fi["wins"] + fi["losses"] + fi["draws"] == 1, "the records are not stored")
     deadline = time.monotonic() + TIMEOUT
-    while env.query("SELECT count(*) FROM relay")[0][0] != 0:
-        check(time.monotonic() < deadline, "the relay table still holds rows",
-              str(env.query("SELECT network, kind, target, text FROM relay")))
+    while env.query(UNSAID)[0][0] != 0:
+        check(time.monotonic() < deadline, "the relay table still holds rows not said",
+              str(env.query("SELECT network, kind, target, text FROM relay WHERE said = 0")))
         time.sleep(0.2)
     for c in (a, b, wa, wb):
         c.quit()
     return ["bout #%d: %d rounds, each heard once in both channels, replayed" % (bout_id, ROUNDS)]
+
+
+def restart_one(env, name, knob=None):
+    """Bot one again, as `name`, with RINGSIDE_TEST_RELAY_KILL = knob."""
+    if knob:
+        os.environ["RINGSIDE_TEST_RELAY_KILL"] = knob
+    try:
+        b = env.spawn_on(env, name, "one")
+    finally:
+        os.environ.pop("RINGSIDE_TEST_RELAY_KILL", None)
+    env.wait_bot_in(CHANNEL)
+    return b
+
+
+def s_crash(env):
+    """Bot one killed between round 2's commit and its relay: restarted, it
+    relays round 2 too, and each channel hears every round once."""
+    one = [bt for bt in env.bots if bt.name == "bot-one"][0]
+    one.proc.send_signal(signal.SIGTERM)
+    rc = one.proc.wait(30)
+    check(rc == 0, "bot-one exited %d after SIGTERM" % rc, tail(one.log, 20))
+    killed = restart_one(env, "bot-one-k", "Round 2: ")
+    a = Client(env, "alice", [CHANNEL])
+    b = Client(env.two, "bob", [CHANNEL])
+    wa, wb = Client(env, "watchone", [CHANNEL]), Client(env.two, "watchtwo", [CHANNEL])
+    tell(a, "identify " + env.pw["alice"], r"^you are identified as alice ")
+    tell(b, "identify " + env.pw["bob"], r"^you are identified as bob ")
+    sa, sb = len(wa.lines), len(wb.lines)
+    a.cmd("challenge bob@two rounds=%d" % ROUNDS, CHANNEL)
+    m = wait_chan(wa, r"^alice challenges bob@two to bout #(\d+), ", sa)
+    bout_id = int(re.search(r"to bout #(\d+)", m.text).group(1))
+    wait_chan(wb, r"^alice challenges bob@two to bout #%d, " % bout_id, sb)
+    b.cmd("accept", CHANNEL)
+    wait_chan(wa, r"^Bout #%d is on\. " % bout_id, sa)
+    tell(a, ORDERS_A[0], STORED % (1, "Rocky"))
+    b.cmd(ORDERS_B[0])
+    wait_chan(wb, r"^Round 1: ", sb)
+    tell(b, ORDERS_B[1], STORED % (2, "Ivan"))
+    a.cmd(ORDERS_A[1])  # round 2 is fought, committed: then the kill
+    rc = killed.proc.wait(TIMEOUT)
+    check(rc == -signal.SIGKILL, "bot-one-k exited %d, not killed by its knob" % rc,
+          tail(killed.log, 20))
+    check(env.bout(bout_id)["round"] == 2, "round 2 of bout %d is not committed" % bout_id)
+    restart_one(env, "bot-one-again")
+    # Round 2, said again in one's channel and relayed to two's, once.
+    wait_chan(wa, AGAIN % bout_id, sa)
+    wait_chan(wb, AGAIN % bout_id, sb)
+    tell(a, "identify " + env.pw["alice"], r"^you are identified as alice ")
+    a.cmd(ORDERS_A[2])
+    b.cmd(ORDERS_B[2])
+    deadline = time.monotonic() + TIMEOUT
+    while env.bout(bout_id)["state"] != "over":
+        check(time.monotonic() < deadline, "bout %d never ended" % bout_id,
+              tail(env.bots[-1].log, 30))
+        time.sleep(0.1)
+    lines = commentary(env, bout_id)
+    wait_lines(wa, lines, sa, "one's commentary")
+    wait_lines(wb, lines, sb, "two's commentary")
+    wait_chan(wa, r"^Records now: ", sa)
+    wait_chan(wb, r"^Records now: ", sb)
+    heard_a, heard_b = plain_chan(wa, sa), plain_chan(wb, sb)
+    for ln in lines + ["Bout #%d: what I had not said yet when I stopped:" % bout_id]:
+        check(heard_a.count(ln) == 1, "one's channel heard %d times: %s" % (heard_a.count(ln), ln))
+        check(heard_b.count(ln) == 1, "two's channel heard %d times: %s" % (heard_b.count(ln), ln))
+    p, out, _ = env.sim("--replay", bout_id)
+    check(p.returncode == 0, "ringside-sim --replay of bout %d failed" % bout_id, out)
+    deadline = time.monotonic() + TIMEOUT
+    while env.query(UNSAID)[0][0] != 0:
+        check(time.monotonic() < deadline, "the relay table still holds rows not said",
+              str(env.query("SELECT network, kind, target, text FROM relay WHERE said = 0")))
+        time.sleep(0.2)
+    for c in (a, b, wa, wb):
+        c.quit()
+    return ["bout #%d: killed between round 2's commit and its relay, restarted: every line "
+            "heard once in both channels" % bout_id]
 
 
 def s_decline(env):
@@ -210,7 +297,8 @@ def s_stop(env):
 
 def run(env):
     passed = failed = 0
-    for name, fn in (("cross", s_cross), ("decline", s_decline), ("stop", s_stop)):
+    for name, fn in (("cross", s_cross), ("crash", s_crash), ("decline", s_decline),
+                     ("stop", s_stop)):
         try:
             notes = fn(env)
             print("ok - %s%s" % (name, (": " + "; ".join(notes)) if notes else ""))
