@@ -27,6 +27,9 @@ it (two's channel had none of it): every line of the bout is heard
 exactly once in each channel, "what I had not said yet" once in each, and
 the bout finishes and replays.
 
+cancel: the admin cancels a live bout of two networks on one: both
+channels hear "Bout #N (Rocky vs Ivan) is cancelled by boss: no result."
+
 Then SIGTERM to both bots: exit 0 and no sanitizer report.
 
 On SQLite the challenge is refused (tests/check_netcmd.c checks the words).
@@ -47,7 +50,7 @@ import traceback
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import e2e  # noqa: E402
 import e2e_failover  # noqa: E402
-from e2e import CHANNEL, TIMEOUT, Client, Failure, check, tail  # noqa: E402
+from e2e import ADMIN, CHANNEL, TIMEOUT, Client, Failure, check, tail  # noqa: E402
 from e2e_bouts import STORED, player, tell, wait_chan, wait_private_at  # noqa: E402
 
 ROUNDS = 3
@@ -252,6 +255,34 @@ def s_crash(env):
             "heard once in both channels" % bout_id]
 
 
+def s_cancel(env):
+    """The admin cancels a live bout of two networks on one: both channels
+    hear it (the game says it about the bout, so it is relayed)."""
+    env.bot_conf = [bt for bt in env.bots if bt.alive() and "one" in bt.name][-1].conf
+    pw = "boss-cross-pw-%d" % (os.getpid() % 1000)
+    env.add_admin(ADMIN, pw)
+    boss = Client(env, ADMIN, [CHANNEL])
+    a = Client(env, "alice", [CHANNEL])
+    b = Client(env.two, "bob", [CHANNEL])
+    tell(boss, "identify " + pw, r"^you are identified as %s " % ADMIN)
+    tell(a, "identify " + env.pw["alice"], r"^you are identified as alice ")
+    tell(b, "identify " + env.pw["bob"], r"^you are identified as bob ")
+    sa, sb = len(a.lines), len(b.lines)
+    a.cmd("challenge bob@two", CHANNEL)
+    m = wait_chan(a, r"^alice challenges bob@two to bout #(\d+), ", sa)
+    bout_id = int(re.search(r"to bout #(\d+)", m.text).group(1))
+    wait_chan(b, r"^alice challenges bob@two to bout #%d, " % bout_id, sb)
+    b.cmd("accept", CHANNEL)
+    wait_chan(a, r"^Bout #%d is on\. " % bout_id, sa)
+    tell(boss, "cancel %d" % bout_id, r"^bout #%d cancelled$" % bout_id)
+    said = r"^Bout #%d \(Rocky vs Ivan\) is cancelled by %s: no result\.$" % (bout_id, ADMIN)
+    wait_chan(a, said, sa)
+    wait_chan(b, said, sb)
+    for c in (boss, a, b):
+        c.quit()
+    return ["bout #%d cancelled on one, heard in both channels" % bout_id]
+
+
 def s_decline(env):
     """bob declines on two: both channels hear it; two's bot stopped, a
     challenge of bob@two is refused (no bot of two holds its lease)."""
@@ -297,8 +328,8 @@ def s_stop(env):
 
 def run(env):
     passed = failed = 0
-    for name, fn in (("cross", s_cross), ("crash", s_crash), ("decline", s_decline),
-                     ("stop", s_stop)):
+    for name, fn in (("cross", s_cross), ("crash", s_crash), ("cancel", s_cancel),
+                     ("decline", s_decline), ("stop", s_stop)):
         try:
             notes = fn(env)
             print("ok - %s%s" % (name, (": " + "; ".join(notes)) if notes else ""))
