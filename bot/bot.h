@@ -926,7 +926,8 @@ struct auth_state {
  * taken up to id `after`; the 'say' rows queued up to `said` (deleted up
  * to `done` once the queue's mark `mark` is delivered); the next look
  * without a notification; the other networks' accounts named (who:
- * "name@network", "" for this network's) and bouts' other networks. */
+ * "name@network", "" for this network's) and bouts' other networks and
+ * corners. */
 #define RELAY_CACHE 8
 struct relay_state {
     int on;
@@ -940,6 +941,7 @@ struct relay_state {
     struct {
         int64_t bout;
         char network[DB_NETWORK_MAX];
+        struct db_bout_side side[2]; /* its corners (relay_names) */
     } bouts[RELAY_CACHE];
     unsigned names_next, bouts_next;
 };
@@ -1172,14 +1174,18 @@ void bot_sim_slice(struct bot *bot);
  * say_about's: < 0, commentary said again after a restart): 1 when target
  * is another network's player (stored for his bot, not said here), else 0
  * (said here; a line in a channel about a bout of two networks is also
- * stored for the other's channel). relay_withdraw: the io's withdraw, for
+ * stored for the other's channel, the corners "Rocky (alice)" of the
+ * players of the network that does not hear it named "Rocky (alice@one)"
+ * in each copy: `local`, when not empty, is the text to say here).
+ * relay_withdraw: the io's withdraw, for
  * the other network's player's prompts. bot_relay_cmd: the caller's command `verb`
  * with its words, when he plays a bout of another network's bot: stored
  * for it (1), failed with a reply (-1), or not his case (0). */
 void relay_tick(struct bot *bot);
 int relay_fd(struct bot *bot);
 const char *relay_nick_of(struct bot *bot, int64_t account_id);
-int relay_said(struct bot *bot, const char *target, const char *text, int64_t bout, int round);
+int relay_said(struct bot *bot, const char *target, const char *text, int64_t bout, int round,
+               struct str *local);
 void relay_withdraw(struct bot *bot, int64_t bout, int round);
 int bot_relay_cmd(struct cmd_ctx *ctx, const char *verb, const char *words);
 /* The channel league bouts are recorded in and announced to: the first

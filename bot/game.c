@@ -36,10 +36,15 @@ static void io_say_about(void *ctx, enum game_voice voice, const char *target, c
     struct bot *bot = ctx;
 
     bot_db_watch(bot);
-    if (relay_said(bot, target, text, bout, round))
+    struct str local, capped;
+    str_init(&local);
+    if (relay_said(bot, target, text, bout, round, &local)) {
+        str_free(&local);
         return; /* another network's player: his bot says it */
-    struct str capped;
-    bot_highlight_cap(bot, target, text, &capped); /* policy: a few highlights a line */
+    }
+    /* policy: a few highlights a line (of the text as relay.c named it here) */
+    bot_highlight_cap(bot, target, local.len ? local.p : text, &capped);
+    str_free(&local);
     outq_msg_about(bot->q, io_kinds[voice], "PRIVMSG", target, NULL, capped.p, bout,
                    round > 0 ? round : 0); /* < 0: commentary said again, as 0 */
     str_free(&capped);
@@ -50,7 +55,7 @@ static void io_say(void *ctx, enum game_voice voice, const char *target, const c
     struct bot *bot = ctx;
 
     bot_db_watch(bot);
-    if (relay_said(bot, target, text, 0, 0))
+    if (relay_said(bot, target, text, 0, 0, NULL))
         return;
     bot_msg(bot, io_kinds[voice], target, NULL, text);
 }

@@ -61,8 +61,8 @@ static int relay_ready(struct bot *bot)
     return 1;
 }
 
-/* The other network of bout (cached: asked once a bout), into network;
- * 0 when the bout is one network's. */
+/* Bout's entry in the cache (its corners asked once a bout), or -1 when
+ * the bout is one network's; its other network into network. */
 static int bout_other(struct bot *bot, int64_t bout, char *network, size_t size)
 {
     struct relay_state *r = &bot->xnet;
@@ -74,12 +74,76 @@ static int bout_other(struct bot *bot, int64_t bout, char *network, size_t size)
     if (k == RELAY_CACHE) {
         k = r->bouts_next++ % RELAY_CACHE;
         r->bouts[k].bout = bout;
-        if (db_bout_network_other(bot->db, bout, r->bouts[k].network,
-                                  sizeof(r->bouts[k].network)) != DB_OK)
-            r->bouts[k].network[0] = '\0';
+        r->bouts[k].network[0] = '\0';
+        if (db_bout_sides(bot->db, bout, r->bouts[k].side) == DB_OK)
+            for (int s = 0; s < 2; s++)
+                if (strcmp(r->bouts[k].side[s].network, db_network(bot->db)) != 0)
+                    snprintf(r->bouts[k].network, sizeof(r->bouts[k].network), "%s",
+                             r->bouts[k].side[s].network);
     }
     snprintf(network, size, "%s", r->bouts[k].network);
-    return network[0] != '\0';
+    return network[0] ? k : -1;
+}
+
+/* 1 if a colour code (^C, digits, a comma) ends just before end: its
+ * start into *start. */
+static int colour_before(const char *text, const char *end, const char **start)
+{
+    for (const char *p = end; p > text && end - p < 7; p--) {
+        if (p[-1] == '\x03') {
+            *start = p - 1;
+            return 1;
+        }
+        if (!(p[-1] >= '0' && p[-1] <= '9') && p[-1] != ',')
+            return 0;
+    }
+    return 0;
+}
+
+/* 1 if the text before `end` ends, but for one space and formatting (bold,
+ * colours, italics, underline, reset), with fighter's name. */
+static int named_before(const char *text, const char *end, const char *fighter)
+{
+    size_t len = strlen(fighter);
+    const char *start;
+
+    if (end > text && end[-1] == ' ')
+        end--;
+    for (;;) {
+        if (end > text && strchr("\x02\x0f\x1d\x1f", end[-1]))
+            end--;
+        else if (colour_before(text, end, &start))
+            end = start;
+        else
+            break;
+    }
+    return len && (size_t)(end - text) >= len && memcmp(end - len, fighter, len) == 0;
+}
+
+/* A corner "Rocky (alice)" of side sd in text named "Rocky (alice@one)"
+ * into out: 1 if there was one. The owner composed the line with its own
+ * network's names; each copy names the players of the network that does
+ * not hear it by their network too. */
+static int corner_named(const char *text, const struct db_bout_side *sd, struct str *out)
+{
+    char token[DB_NAME_MAX + 2];
+    const char *p = text, *at;
+    int n = 0;
+
+    snprintf(token, sizeof(token), "(%s)", sd->owner);
+    str_clear(out);
+    while ((at = strstr(p, token))) {
+        str_raw(out, p, (size_t)(at - p));
+        if (named_before(text, at, sd->fighter)) {
+            str_add(out, "(%s@%s)", sd->owner, sd->network);
+            n++;
+        } else {
+            str_cat(out, token);
+        }
+        p = at + strlen(token);
+    }
+    str_cat(out, p);
+    return n > 0;
 }
 
 const char *relay_nick_of(struct bot *bot, int64_t account_id)
@@ -156,7 +220,27 @@ static void test_kill(const char *text)
     str_free(&plain);
 }
 
-int relay_said(struct bot *bot, const char *target, const char *text, int64_t bout, int round)
+/* A channel line about bout k of the cache: relayed to its other
+ * network, each copy naming the corners of the network that does not
+ * hear it (`local`: the text to say here, when renamed). */
+static void relay_channel(struct bot *bot, int k, const char *text, int round, struct str *local)
+{
+    const struct relay_state *r = &bot->xnet;
+    struct str remote;
+    int mine = strcmp(r->bouts[k].side[0].network, db_network(bot->db)) == 0 ? 0 : 1;
+
+    str_init(&remote);
+    test_kill(text);
+    put_about(bot, r->bouts[k].network, 0, "",
+              corner_named(text, &r->bouts[k].side[mine], &remote) ? remote.p : text,
+              r->bouts[k].bout, round);
+    if (local && !corner_named(text, &r->bouts[k].side[!mine], local))
+        str_clear(local);
+    str_free(&remote);
+}
+
+int relay_said(struct bot *bot, const char *target, const char *text, int64_t bout, int round,
+               struct str *local)
 {
     char network[DB_NETWORK_MAX];
     const char *at = strchr(target, '@');
@@ -173,11 +257,10 @@ int relay_said(struct bot *bot, const char *target, const char *text, int64_t bo
             put_say(bot, at + 1, named_account(bot, target), name, text);
         return 1;
     }
+    int k;
     if (bout > 0 && bot_chan_find(bot, target) >= 0 &&
-        bout_other(bot, bout, network, sizeof(network))) {
-        test_kill(text);
-        put_about(bot, network, 0, "", text, bout, round);
-    }
+        (k = bout_other(bot, bout, network, sizeof(network))) >= 0)
+        relay_channel(bot, k, text, round, local);
     return 0;
 }
 
@@ -185,7 +268,7 @@ void relay_withdraw(struct bot *bot, int64_t bout, int round)
 {
     char network[DB_NETWORK_MAX];
 
-    if (bout <= 0 || !relay_ready(bot) || !bout_other(bot, bout, network, sizeof(network)))
+    if (bout <= 0 || !relay_ready(bot) || bout_other(bot, bout, network, sizeof(network)) < 0)
         return;
     if (db_relay_drop(bot->db, network, bout, round) != DB_OK)
         log_msg(LOG_WARN, "bout %lld: %s's bot may still ask for round %d: %s", (long long)bout,

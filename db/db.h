@@ -268,6 +268,14 @@ int db_remote_bout(struct db *db, int64_t account_id, int64_t *bout, char *netwo
 /* The network of bout's player who is not of the connection's: DB_OK,
  * DB_NOTFOUND when both are (a bout of one network). */
 int db_bout_network_other(struct db *db, int64_t bout, char *network, size_t size);
+/* A corner of a bout as the other network names it (db_bout_sides). */
+struct db_bout_side {
+    char fighter[DB_NAME_MAX];
+    char owner[DB_NAME_MAX];      /* his player's account */
+    char network[DB_NETWORK_MAX]; /* the account's network */
+};
+/* Bout's two corners (side 0 the challenger's): DB_OK, DB_NOTFOUND, DB_ERROR. */
+int db_bout_sides(struct db *db, int64_t bout, struct db_bout_side side[2]);
 /* Account id's name and network, whatever its network: DB_OK or DB_NOTFOUND. */
 int db_account_by_id(struct db *db, int64_t id, char *name, size_t nsize, char *network,
                      size_t wsize);

@@ -262,6 +262,29 @@ int db_bout_network_other(struct db *db, int64_t bout, char *network, size_t siz
     return rc == DBS_ROW ? DB_OK : rc == DBS_DONE ? DB_NOTFOUND : DB_ERROR;
 }
 
+int db_bout_sides(struct db *db, int64_t bout, struct db_bout_side side[2])
+{
+    struct dbs *q = dbs_prepare_kept(
+        db, "SELECT f.name, a.name, a.network FROM bouts b JOIN fighters f"
+            " ON f.id = b.fighter_a OR f.id = b.fighter_b JOIN accounts a ON a.id = f.account_id"
+            " WHERE b.id = ?1 ORDER BY f.id = b.fighter_b");
+    if (!q)
+        return DB_ERROR;
+    dbs_bind_int64(q, 1, bout);
+    int rc = DBS_DONE, n = 0;
+    while (n < 2 && (rc = dbs_step(q)) == DBS_ROW)
+        if (dbs_col_copy(q, 0, side[n].fighter, sizeof(side[n].fighter), "fighters.name") != 0 ||
+            dbs_col_copy(q, 1, side[n].owner, sizeof(side[n].owner), "accounts.name") != 0 ||
+            dbs_col_copy(q, 2, side[n].network, sizeof(side[n].network), "accounts.network") != 0)
+            rc = DBS_ERR;
+        else
+            n++;
+    dbs_free(q);
+    if (rc == DBS_ERR)
+        return DB_ERROR;
+    return n == 2 ? DB_OK : DB_NOTFOUND;
+}
+
 int db_account_by_id(struct db *db, int64_t id, char *name, size_t nsize, char *network,
                      size_t wsize)
 {

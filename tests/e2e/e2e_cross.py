@@ -9,7 +9,9 @@ ngircd and bot "two" on InspIRCd 3, each with its own [bot] network.
                                         itself under tests/pg.sh run)
 
 alice plays on one, bob on two. alice says `!challenge bob@two rounds=3`
-on one: both channels hear the challenge; bob says `!accept` on two (his
+on one: both channels hear the challenge, whose tale of the tape names the
+other network's player by his network ("Ivan (bob@two)" on one, "Rocky
+(alice@one)" on two); bob says `!accept` on two (his
 bot relays it to one's, which runs the bout); both channels hear the tale
 of the tape; each player is prompted on his own network; every round the
 first orders are acknowledged ("round N orders stored"), on the player's
@@ -120,12 +122,13 @@ def s_cross(env):
     sa, sb = len(wa.lines), len(wb.lines)
     start_a, start_b = len(a.lines), len(b.lines)
     a.cmd("challenge bob@two rounds=%d" % ROUNDS, CHANNEL)
-    # The challenge carries the tale of the tape.
-    rx = (r"^alice challenges bob@two to bout #(\d+), boxing, %d rounds: Rocky \(alice\) .* vs "
-          r"Ivan \(bob\) .*\. bob@two: say !accept or !decline within " % ROUNDS)
-    m = wait_chan(wa, rx, sa)
+    # The challenge carries the tale of the tape; each channel names the
+    # other network's player by his network.
+    rx = (r"^alice challenges bob@two to bout #(\d+), boxing, %d rounds: Rocky \(alice%s\) .* vs "
+          r"Ivan \(bob%s\) .*\. bob@two: say !accept or !decline within ")
+    m = wait_chan(wa, rx % (ROUNDS, "", "@two"), sa)
     bout_id = int(re.search(r"to bout #(\d+)", m.text).group(1))
-    wait_chan(wb, rx, sb)  # relayed to two's channel
+    wait_chan(wb, rx % (ROUNDS, "@one", ""), sb)  # relayed to two's channel
     check(env.bout(bout_id)["network"] == "one", "the bout is not run by one's bot")
     b.cmd("accept", CHANNEL)
     for c in (wa, wb):
