@@ -200,6 +200,15 @@ START_TEST(test_notify_remote_bout)
     ck_assert_int_eq(db_remote_bout(a, alice, &bout, network, sizeof(network)), DB_NOTFOUND);
     ck_assert_int_eq(db_bout_network_other(a, bt.id, network, sizeof(network)), DB_OK);
     ck_assert_str_eq(network, net_b);
+    struct db_bout_side side[2];
+    ck_assert_int_eq(db_bout_sides(b, bt.id, side), DB_OK); /* the challenger's first */
+    ck_assert_str_eq(side[0].fighter, "rocky");
+    ck_assert_str_eq(side[0].owner, "alice");
+    ck_assert_str_eq(side[0].network, net_a);
+    ck_assert_str_eq(side[1].fighter, "ivan");
+    ck_assert_str_eq(side[1].owner, "bob");
+    ck_assert_str_eq(side[1].network, net_b);
+    ck_assert_int_eq(db_bout_sides(b, bt.id + 1, side), DB_NOTFOUND);
     ck_assert_int_eq(db_account_by_id(a, bob, name, sizeof(name), network, sizeof(network)), DB_OK);
     ck_assert_str_eq(name, "bob");
     ck_assert_str_eq(network, net_b);
