@@ -46,8 +46,14 @@ nothing else goes to stdout (diagnostics go to stderr):
       client sees. A relay between the bot and ngircd (Tap) notes them. The
       accounts and fighters made before the first challenge are not
       counted (the relay falls silent before it), the bouts are the five;
-      stderr says how many lines of each command, and what the messages
-      were (challenges, starts, rounds, prompts, ends).
+      stderr says how many lines of each command, and what each line on
+      the wire was (wire_kinds: challenges, starts, rounds, the rest of a
+      message cut in two, prompts, private ends, delivery markers). A
+      bout of R rounds costs 3R lines at least (the challenge, the start,
+      which asks for round 1, R rounds, and two prompts for each round
+      after the first), so what is above 3 a round is ends said privately
+      (a player not in the channel, or training points the channel's last
+      message had no room for), messages cut in two, and markers.
       Bout length: boxing, 4 rounds (3 with WIRE_BENCH_QUICK=1), gentle
       orders so that the bouts go the distance (a stoppage would end one
       sooner: the rounds fought are on stderr).
@@ -692,22 +698,7 @@ def s_five_bouts(env):
     for x in wire:
         commands[x[1]] = commands.get(x[1], 0) + 1
     fought = [env.bout_row(b)["round"] for b in bouts]
-    # What the lines were, for stderr: the channel's rounds (tagged or not)
-    # and the rest; private prompts, ends of bouts, and the rest.
-    kinds = {"rounds": 0, "challenges": 0, "starts": 0, "channel, other": 0, "prompts": 0,
-             "ends": 0, "private, other": 0}
-    for m in chan:
-        t = plain(m.text)
-        kinds["rounds" if re.match(r"(\[#\d+\] )?Round \d", t) else
-              "challenges" if re.match(r"\S+ challenges ", t) else
-              "starts" if re.match(r"Bout #\d+(, boxing, \d+ rounds:| is on\.)", t) else
-              "channel, other"] += 1
-    for c in everyone:
-        for m in private_msgs(c, t_first):
-            if m.t <= t_end:
-                t = plain(m.text)
-                kinds["prompts" if PROMPT.search(t) else "ends" if " is over, and " in t else
-                      "private, other"] += 1
+    kinds = wire_kinds(wire)
     if VERBOSE:  # the wire as the players saw it: what each line was
         seen = [(m.t, CHANNEL, m.text) for m in chan] + \
             [(m.t, c.nick, m.text) for c in everyone for m in private_msgs(c, t_first)
@@ -732,7 +723,7 @@ def s_five_bouts(env):
         "(bouts over after "
         "%.0f s); lag median %.1f s, max %.1f s; %d rounds with the next prompt first; "
         "prompts %.1f s (median) and %.1f s (max) after their round; round cycle %.1f s "
-        "(median), %.1f s (max); %.2f lines a bout-round (%s)" %
+        "(median), %.1f s (max); %.2f lines a bout-round (on the wire: %s)" %
         (len(bouts), "/".join(map(str, fought)), rounds, len(lags), lines,
          ", ".join("%d %s" % (n, k) for k, n in sorted(commands.items())), len(chan), priv,
          t_end - t_first, t_over - t_first, statistics.median(lags), max(lags), before,
@@ -748,6 +739,38 @@ def s_five_bouts(env):
              "bouts/h"),
             ("wire.five_bouts_round_cycle_median_s", "%.1f" % statistics.median(cycles), "s"),
             ("wire.lines_per_bout_round", "%.2f" % (lines / sum(fought)), "lines")]
+
+
+def wire_kinds(wire):
+    """What the bot's lines on the wire were, for stderr: {kind: lines},
+    each line (an IRC line: a message cut in two counts twice) by its own
+    words. In the channel: challenges, starts, rounds (tagged or not, the
+    last with the result, the records and the training points the winner
+    earned), the rest of a message cut over several lines, and other;
+    private: prompts, ends ("Bout #N ... is over, and ..."), other; delivery
+    markers (PING :rsN); other commands."""
+    kinds = {k: 0 for k in ("challenges", "starts", "rounds", "channel, cut", "channel, other",
+                            "prompts", "ends", "private, other", "markers", "other")}
+    for _, cmd, raw in wire:
+        line = raw.decode("utf-8", "replace").strip()
+        if cmd == "PING":
+            kinds["markers" if " :rs" in line else "other"] += 1
+            continue
+        if cmd not in ("PRIVMSG", "NOTICE"):
+            kinds["other"] += 1
+            continue
+        target, _, text = line.split(" ", 1)[1].partition(" :")
+        t = plain(text)
+        if target.lower() == CHANNEL.lower():
+            kinds["rounds" if re.match(r"(\[#\d+\] )?Round \d", t) else
+                  "challenges" if re.match(r"\S+ challenges ", t) else
+                  "starts" if re.match(r"Bout #\d+(, boxing, \d+ rounds:| is on\.)", t) else
+                  "channel, other" if re.match(r"(\[#\d+\] |Bout #|\S+: )", t) else
+                  "channel, cut"] += 1
+        else:
+            kinds["prompts" if PROMPT.search(t) else "ends" if " is over, and " in t else
+                  "private, other"] += 1
+    return kinds
 
 
 # ------------------------------------------------------------------ flood

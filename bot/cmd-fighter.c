@@ -77,8 +77,10 @@ const struct cmd_entry cmd_train_entry = {
     .args_min = 1,
     .args_max = 2,
     .usage = "<str|spd|agl|tgh|hgt|skill|endurance> [fighter]",
-    .help = "boxing: spends a training point for +1 to an ability (at most 25); SUGAR RAY: once "
-            "between league turns, skill +1 or endurance +1d5",
+    .help = "boxing: spends a training point for +1 to an ability (at most 25); a win earns 1 "
+            "(inside the distance 2), said with the records at the end of the bout, and fighter "
+            "<name> shows those left; SUGAR RAY: once between league turns, skill +1 or endurance "
+            "+1d5",
     .exec = cmd_train,
 };
 

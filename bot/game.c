@@ -149,6 +149,13 @@ static int io_hears(void *ctx, const char *channel, const char *nick)
     return users_in(bot->users, nick, bot_chan_find(bot, channel));
 }
 
+static size_t io_pieces(void *ctx, const char *target, const char *text)
+{
+    struct bot *bot = ctx;
+
+    return outq_pieces(bot->q, "PRIVMSG", target, text);
+}
+
 static void io_log(void *ctx, enum game_log level, const char *text)
 {
     static const enum log_level levels[] = {
@@ -179,6 +186,7 @@ void bot_game_io(struct bot *bot, struct game_io *io)
         .delivered = io_delivered,
         .queued = io_queued,
         .hears = io_hears,
+        .pieces = io_pieces,
         .log = io_log,
     };
 }

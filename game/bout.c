@@ -1039,7 +1039,8 @@ struct round {
     struct db_rating_point rated[SIDES]; /* what the end did to the ratings */
     char ratings[RENDER_LINE_MAX];       /* and its line ("" for none) */
     struct predict_round *pred;          /* what it read of the predictions (predict.c) */
-    int ack[SIDES]; /* his own orders fought it: acknowledged on his next prompt (or end) */
+    int ack[SIDES];         /* his own orders fought it: acknowledged on his next prompt (or end) */
+    int points_said[SIDES]; /* the points he earned are on the channel's records line */
 };
 
 /* Step 1 of a round: both orders, the players' where they sent them, else
@@ -1147,6 +1148,62 @@ static void round_adopt(struct live *lv, const struct round *r)
     }
 }
 
+/* The training points round r's end earned, into `words` (of `len`
+ * bytes; "" for none), for the channel's records line, where the winner
+ * hears them with the result rather than in a private line of their own:
+ * " Rocky earned 1 training point (!train <ability> Rocky)." (", 2 in all"
+ * after "point" when he had some already). Returns the
+ * bytes written. round_say says them and sets points_said; a side whose
+ * words stay out (no room) is told privately (say_over), as is one who is
+ * not in the channel. */
+static size_t points_words(const struct game *g, const struct live *lv, const struct round *r,
+                           char *words, size_t len)
+{
+    struct str t;
+
+    str_init_fixed(&t, words, len);
+    for (int s = 0; s < SIDES && ruleset_get(r->b.rules)->train_points; s++) {
+        const struct db_fighter *f = &r->f[s];
+        int p = r->points[s], all = f->training_points;
+        if (p <= 0)
+            continue;
+        str_add(&t, " %s earned %d training point%s", f->name, p, p == 1 ? "" : "s");
+        if (all > p)
+            str_add(&t, ", %d in all", all);
+        str_add(&t, " (%strain <ability> %s).", g->cfg.prefix, f->name);
+    }
+    decorate(g, lv, words, 0);
+    return strlen(words);
+}
+
+/* 1 if `with` (a message to `target`) takes no more lines on the wire
+ * than `without`, the same message without some words it may go without
+ * (the output cuts a long message: the words would cost a line). */
+static int wire_room(const struct game *g, const char *target, const char *without,
+                     const char *with)
+{
+    return !g->io.pieces ||
+           g->io.pieces(g->io.ctx, target, with) <= g->io.pieces(g->io.ctx, target, without);
+}
+
+/* The training points words `pts` (points_words) at the end of round r's
+ * records line, the result's last: when it has the room (a line of its
+ * own: RENDER_LINE_MAX, and the wire). */
+static void points_on_records(struct game *g, struct round *r, const char *pts)
+{
+    char *line = r->result[r->nres - 1], with[RENDER_LINE_MAX];
+    size_t n = strlen(line), k = strlen(pts);
+
+    if (!k || n + k >= RENDER_LINE_MAX)
+        return;
+    memcpy(with, line, n);
+    memcpy(with + n, pts, k + 1);
+    if (!wire_room(g, r->rec.channel, line, with))
+        return;
+    memcpy(line, with, n + k + 1);
+    r->points_said[0] = r->points_said[1] = 1;
+}
+
 /* Step 5: the round said in lv's channel (packed: one message tagged with
  * the bout, as are the result's lines, when several bouts share it), and,
  * when the bout ends, the result in full: who won where the result lines
@@ -1154,6 +1211,8 @@ static void round_adopt(struct live *lv, const struct round *r)
  * bold and coloured; classic lines stay as the rules print them. */
 static void round_say(struct game *g, struct live *lv, struct round *r, int packed)
 {
+    char pts[RENDER_LINE_MAX] = "";
+
     if (r->b.result.over) {
         struct render_corner after[SIDES];
         for (int s = 0; s < SIDES; s++)
@@ -1166,21 +1225,32 @@ static void round_say(struct game *g, struct live *lv, struct round *r, int pack
         decorate(g, lv, r->result[r->nres++], plain ? 0 : COLOUR_RESULT);
         const char *names[SIDES] = {r->f[0].name, r->f[1].name};
         rating_line_of(r->rated, r->b.result.winner, names, r->ratings, sizeof(r->ratings));
+        points_words(g, lv, r, pts, sizeof(pts));
     }
     if (r->n > 0) /* the predictions' count, once they are closed */
         predict_count_add(r->pred, lv, r->lines[0], RENDER_LINE_MAX);
     if (packed && render_result_plain(r->b.rules)) {
-        /* The round, the result in words and the ratings: one message. */
-        struct str s;
+        /* The round, the result in words (the training points on the
+         * records) and the ratings: one message. */
+        struct str s, w;
         str_init(&s);
+        str_init(&w);
         str_add(&s, "[#%lld]", (long long)r->rec.id);
         joined_add(&s, r->lines, r->n);
         joined_add(&s, r->result, r->nres);
-        if (r->b.result.over && r->ratings[0])
+        str_add(&w, "%s%s", s.p, pts);
+        if (r->b.result.over && r->ratings[0]) {
             joined_add(&s, &r->ratings, 1);
-        say_about(g, GAME_ROUND, r->rec.channel, r->rec.id, 0, "%s", s.p);
+            joined_add(&w, &r->ratings, 1);
+        }
+        int room = *pts && wire_room(g, r->rec.channel, s.p, w.p);
+        r->points_said[0] = r->points_said[1] = room;
+        say_about(g, GAME_ROUND, r->rec.channel, r->rec.id, 0, "%s", room ? w.p : s.p);
         str_free(&s);
+        str_free(&w);
     } else if (packed) {
+        if (r->nres)
+            points_on_records(g, r, pts);
         say_joined(g, r->rec.channel, r->rec.id, r->lines, r->n);
         /* Classic result lines are a table: each keeps a line of its own. */
         for (int i = 0; i < r->nres; i++)
@@ -1189,6 +1259,8 @@ static void round_say(struct game *g, struct live *lv, struct round *r, int pack
         if (r->b.result.over && r->ratings[0])
             say_joined(g, r->rec.channel, r->rec.id, &r->ratings, 1);
     } else {
+        if (r->nres)
+            points_on_records(g, r, pts);
         for (int i = 0; i < r->n; i++)
             say_about(g, GAME_ROUND, r->rec.channel, r->rec.id, 0, "%s", r->lines[i]);
         for (int i = 0; i < r->nres; i++)
@@ -1229,17 +1301,18 @@ static void round_fell(const struct live *lv, const struct round *r, int s, char
         snprintf(fell, len, "the default orders (%s) fought round %d for you", d->text, r->number);
 }
 
-/* 1 if the end of lv (just over) is the business of the player of side s
- * alone, f his fighter after it: he is not in lv's channel, where it was
- * said (the result, the records, what changed on the sheets: his last
- * orders fought the round said there), or he has training points to spend
- * or equipment to hear about. Else nothing is said to him privately. */
-static int over_private(const struct game *g, const struct live *lv, int s,
-                        const struct db_fighter *f)
+/* 1 if the end of lv (just over, by round r) is the business of the
+ * player of side s alone: he is not in lv's channel, where it was said
+ * (the result, the records, what changed on the sheets, the training
+ * points the bout earned: his last orders fought the round said there),
+ * or he has equipment to hear about, or points the channel's line had no
+ * room for. Else nothing is said to him privately (points he had before
+ * the bout: fighter and train tell them). */
+static int over_private(const struct game *g, const struct live *lv, const struct round *r, int s)
 {
     const struct ruleset *rs = ruleset_get(lv->rec.rules);
 
-    return !g->io.hears || rs->kit_slots || (rs->train_points && f->training_points > 0) ||
+    return !g->io.hears || rs->kit_slots || (r->points[s] > 0 && !r->points_said[s]) ||
            !g->io.hears(g->io.ctx, lv->rec.channel, player_nick(g, &lv->f[s]));
 }
 
@@ -1257,7 +1330,7 @@ static void round_next(struct game *g, struct live *lv, const struct round *r)
         game_log(g, GAME_LOG_INFO, "bout %lld over after round %d", (long long)r->rec.id,
                  r->number);
         for (int s = 0; s < SIDES; s++)
-            if (over_private(g, lv, s, &r->f[s]))
+            if (over_private(g, lv, r, s))
                 say_over(g, lv, s, &r->f[s], r->points[s], fell[s][0] ? fell[s] : NULL);
         forget(g, lv);
         tournament_bout_over(g, r->rec.id);

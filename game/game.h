@@ -86,8 +86,9 @@ struct game_io {
     int (*queued)(void *ctx, unsigned long mark);
     /* Optional (NULL: never): 1 if `nick` is in `channel` now. A player
      * who hears his bout's channel learns its end there (the result, the
-     * records): no private message repeats it unless he has training
-     * points to spend or equipment to hear about. */
+     * records, the training points the bout earned): no private message
+     * repeats it unless he has equipment to hear about (or the points had
+     * no room there). */
     int (*hears)(void *ctx, const char *channel, const char *nick);
     void (*log)(void *ctx, enum game_log level, const char *text);
     /* Optional (NULL: never): 1 if the player of account `account` (its
@@ -108,6 +109,11 @@ struct game_io {
      * over): the lines said about it with a round from 1 to `round` that
      * have not gone out yet are dropped. */
     void (*withdraw)(void *ctx, int64_t bout, int round);
+    /* Optional (NULL: no cut): the IRC lines `text` said to `target` takes
+     * on the wire (a long message is cut). Words a message may go without
+     * (the training points on a packed end) stay out of it when they would
+     * cost a line. */
+    size_t (*pieces)(void *ctx, const char *target, const char *text);
 };
 
 /* The settings of the game ([bout], [league] and the command prefix). */

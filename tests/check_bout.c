@@ -222,9 +222,10 @@ START_TEST(test_whole_boxing_bout)
     ck_assert_int_eq(f[0].wins + f[0].losses + f[0].draws, 1);
     ck_assert_int_eq(f[1].wins + f[1].losses + f[1].draws, 1);
     /* The end said in full (the seed is random: whoever won): the records
-     * in the channel; privately only to whom has training points to spend
-     * (the winner: a loser or a draw earns none), with how to spend them.
-     * The round said in the channel acknowledges the others' last orders. */
+     * in the channel, and on the same line the training points the winner
+     * earned (a loser or a draw earns none), with how to spend them: both
+     * players are in the channel, so nothing is said privately. The round
+     * said in the channel acknowledges their last orders. */
     char want[512];
     snprintf(want, sizeof(want), "PRIVMSG #ringside :Records now: %s %d-%d-%d",
              f[b.winner > 0].name, f[b.winner > 0].wins, f[b.winner > 0].losses,
@@ -232,22 +233,17 @@ START_TEST(test_whole_boxing_bout)
     HAS(out, want);
     if (b.winner >= 0) {
         int w = b.winner, p = f[w].training_points;
-        snprintf(want, sizeof(want), "PRIVMSG %s :%s is over, and you won: %s wins ",
-                 w ? "bob" : "alice",
-                 w ? "Bout #1: your round 3 orders for Apollo (4H/6/10) are in and fought. It"
-                   : "Bout #1",
-                 f[w].name);
-        HAS(out, want);
         snprintf(want, sizeof(want),
-                 "%s is now 1-0-0 and earned %d training point%s: spend %s with train <ability> "
-                 "%s (<ability>: str, spd, agl, tgh or hgt).\n",
-                 f[w].name, p, p == 1 ? "" : "s", p == 1 ? "it" : "each", f[w].name);
+                 "PRIVMSG #ringside :Records now: %s 1-0-0, %s 0-1-0. %s earned %d training "
+                 "point%s (!train <ability> %s).\n",
+                 f[w].name, f[!w].name, f[w].name, p, p == 1 ? "" : "s", f[w].name);
         HAS(out, want);
-        snprintf(want, sizeof(want), "PRIVMSG %s :", w ? "alice" : "bob");
-        ck_assert_ptr_null(strstr(out, want));
     } else {
-        ck_assert_ptr_null(strstr(out, "is over, and"));
+        ck_assert_ptr_null(strstr(out, "training point"));
     }
+    ck_assert_ptr_null(strstr(out, "PRIVMSG alice :"));
+    ck_assert_ptr_null(strstr(out, "PRIVMSG bob :"));
+    ck_assert_ptr_null(strstr(out, "is over, and"));
     ck_assert_int_eq(game_live(bot.game), 0);
     /* Commands named in a reply are typed as the caller would type them. */
     HAS(run("alice", 1, "!bouts"), "no live bouts; challenge someone: !challenge <nick>");
@@ -977,6 +973,111 @@ START_TEST(test_forfeit_decline_expire_cancel)
 }
 END_TEST
 
+/* Bouts `id` (carol's Ivan and dan's Clubber) and id - 1 (alice's Rocky
+ * and bob's Apollo, challenged first), fought to their ends at once: the
+ * last run's lines are in `said`, bout id's last round among them. Returns
+ * bout id's winner (-1: a draw), and into want what its records line says
+ * of him with room for it. */
+static int packed_ends(int64_t id, char *want, size_t len)
+{
+    struct db_bout b;
+    struct db_fighter f[2];
+    int before[2];
+
+    ck_assert_int_eq(db_fighter_get(bot.db, "ivan", &f[0]), DB_OK);
+    ck_assert_int_eq(db_fighter_get(bot.db, "clubber", &f[1]), DB_OK);
+    before[0] = f[0].training_points;
+    before[1] = f[1].training_points;
+    run("alice", 1, "!challenge bob");
+    run("bob", 1, "!accept");
+    run("carol", 1, "!challenge dan");
+    run("dan", 1, "!accept");
+    for (int r = 1; r <= 3; r++) {
+        run("alice", 0, "5/5/10");
+        run("bob", 0, "5/5/10");
+        run("carol", 0, "6/6/8");
+        run("dan", 0, "4/6/10");
+    }
+    ck_assert_int_eq(db_bout_get(bot.db, id, &b), DB_OK);
+    ck_assert_int_eq(b.state, DB_BOUT_OVER);
+    ck_assert_int_eq(db_fighter_get(bot.db, "ivan", &f[0]), DB_OK);
+    ck_assert_int_eq(db_fighter_get(bot.db, "clubber", &f[1]), DB_OK);
+    if (b.winner >= 0) {
+        int w = b.winner, all = f[w].training_points, p = all - before[w];
+        char in_all[32] = "";
+        if (all > p)
+            snprintf(in_all, sizeof(in_all), ", %d in all", all);
+        snprintf(want, len,
+                 " Records now: %s %d-%d-%d, %s %d-%d-%d. %s earned %d training point%s%s "
+                 "(!train <ability> %s).",
+                 f[w].name, f[w].wins, f[w].losses, f[w].draws, f[!w].name, f[!w].wins,
+                 f[!w].losses, f[!w].draws, f[w].name, p, p == 1 ? "" : "s", in_all, f[w].name);
+    }
+    return b.winner;
+}
+
+/* The training points a bout earned are said on the channel's records
+ * line, where the winner is (no private line of their own): "(N in all)"
+ * when he had some already; a loser with points left is told nothing
+ * privately (fighter and train tell them). Two bouts in the channel: the
+ * same words in the packed message of the last round. */
+START_TEST(test_points_on_records_line)
+{
+    player("alice", "create Rocky str=14 spd=12 agl=11 tgh=12 hgt=11");
+    player("bob", "create Apollo str=13 spd=14 agl=12 tgh=11 hgt=10");
+    run("alice", 1, "!challenge bob");
+    run("bob", 1, "!accept");
+    /* The conceding player's reply aside, nothing private. */
+    const char *out = run("bob", 1, "!forfeit yes");
+    HAS(out, "PRIVMSG #ringside :Records now: Rocky 1-0-0 (1 forfeit), Apollo 0-1-0. Rocky earned "
+             "1 training point (!train <ability> Rocky).\n");
+    ck_assert_ptr_null(strstr(out, "is over, and"));
+    run("bob", 1, "!challenge alice");
+    run("alice", 1, "!accept");
+    out = run("bob", 1, "!forfeit yes");
+    HAS(out, "PRIVMSG #ringside :Records now: Rocky 2-0-0 (2 forfeits), Apollo 0-2-0. Rocky "
+             "earned 1 training point, 2 in all (!train <ability> Rocky).\n");
+    ck_assert_ptr_null(strstr(out, "is over, and"));
+    /* Apollo wins one: Rocky, who lost with 2 points left, hears nothing. */
+    run("alice", 1, "!challenge bob");
+    run("bob", 1, "!accept");
+    out = run("alice", 1, "!forfeit yes");
+    HAS(out, ", Rocky 2-1-0 (2 forfeits). Apollo earned 1 training point (!train <ability> "
+             "Apollo).\n");
+    ck_assert_ptr_null(strstr(out, "is over, and"));
+    /* Where they are told after: the fighter's own page, and train. */
+    HAS(run("alice", 0, "fighter Rocky"), "PRIVMSG alice :Rocky has 2 training points: train "
+                                          "<ability> Rocky\n");
+
+    /* Packed: two bouts share the channel to their ends. The bot does not
+     * know the server's origin yet: it assumes 106 bytes, where the words
+     * may cut the message in two (the result's length is the seed's): then
+     * they stay out, and the winner is told privately instead. */
+    player("carol", "create Ivan str=12 spd=12 agl=12 tgh=12 hgt=12");
+    player("dan", "create Clubber str=15 spd=10 agl=10 tgh=13 hgt=12");
+    char want[320];
+    int w = packed_ends(5, want, sizeof(want));
+    out = said;
+    HAS(out, "PRIVMSG #ringside :[#5] ");
+    if (w >= 0) {
+        int in_line = strstr(out, want) != NULL;
+        int alone = strstr(out, w ? "PRIVMSG dan :Bout #5 is over, and you won: "
+                                  : "PRIVMSG carol :Bout #5 is over, and you won: ") != NULL;
+        ck_assert_msg(in_line != alone, "%s", out);
+    }
+    /* An origin so short that any end has room for the words. */
+    outq_set_prefix_len(bot.q, 1);
+    w = packed_ends(7, want, sizeof(want));
+    out = said;
+    ck_assert_int_eq(lines_to(out, "#ringside"), 1);
+    HAS(out, "PRIVMSG #ringside :[#7] ");
+    if (w >= 0)
+        HAS(out, want);
+    ck_assert_int_eq(lines_to(out, "carol"), 0);
+    ck_assert_int_eq(lines_to(out, "dan"), 0);
+}
+END_TEST
+
 /* A player answering as fast as he likes is never ignored in his own bout:
  * orders do not count against the inbound limit; other commands do. */
 START_TEST(test_orders_never_limited)
@@ -1170,6 +1271,7 @@ Suite *bout_suite(void)
     tcase_add_test(tc, test_grammar_sweep);
     tcase_add_test(tc, test_formatting);
     tcase_add_test(tc, test_forfeit_decline_expire_cancel);
+    tcase_add_test(tc, test_points_on_records_line);
     tcase_add_test(tc, test_answers_in_private);
     tcase_add_test(tc, test_start_called);
     tcase_add_test(tc, test_ack_folded_into_prompt);

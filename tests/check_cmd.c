@@ -1144,6 +1144,14 @@ START_TEST(test_help_teaches)
         "fighters' ratings (newcomers 1500 \xc2\xb1 350): a win more against a higher rating, a "
         "loss more against a lower one, and more while the \xc2\xb1 (how sure it is) is wide; "
         "each bout narrows it.\n");
+    /* help train: where a boxer learns of his training points. */
+    HAS(run("newbie", 0, "help train"),
+        "PRIVMSG newbie :train <str|spd|agl|tgh|hgt|skill|endurance> "
+        "[fighter]: boxing: spends a training point for +1 to an "
+        "ability (at most 25); a win earns 1 (inside the distance "
+        "2), said with the records at the end of the bout, and "
+        "fighter <name> shows those left; SUGAR RAY: once between "
+        "league turns, skill +1 or endurance +1d5");
     HAS(run("newbie", 0, "help register"),
         "PRIVMSG newbie :register <password>: creates an account named after your nick (in "
         "private: /msg ringside)\n");

@@ -409,8 +409,9 @@ def order_last(env, c, text, rnd, fighter, bout_id, acks=None, side=None, timeou
     acknowledgement rides on c's prompt for the next round, or, the bout
     over, comes alone ("Bout #N: your round R orders for NAME (ORDER) are
     in and fought. It is over, and you won: ..."), both after the round's
-    commentary; or, the bout over and c in its channel with no training
-    points to spend, the end said there (its records line) is all he gets.
+    commentary; or, the bout over and c in its channel, the end said there
+    (its records line, with the training points the winner earned) is all
+    he gets.
     Any other answer first (a reply that they are stored, an error) is a
     failure, and so is a prompt for the next round that does not
     acknowledge them. Returns a Told (stored: the orders' normal form;
@@ -430,12 +431,12 @@ def order_last(env, c, text, rnd, fighter, bout_id, acks=None, side=None, timeou
     c.cmd(text)
 
     def in_channel(m):
-        """The end in the channel, when nothing comes privately: his fighter
-        has no training points to spend (stored before the end is said)."""
-        if not (c.from_bot(m) and m.target.lower() == CHANNEL.lower() and ended.search(m.text)):
-            return False
-        f = env.fighter(fighter)
-        return not (f and f.get("training_points"))
+        """The end in the channel, where nothing comes privately: the
+        records line says the training points the bout earned (on a server
+        with ngircd's short origin, a bout alone in its channel always has
+        room for them)."""
+        return bool(c.from_bot(m) and m.target.lower() == CHANNEL.lower() and
+                    ended.search(m.text))
 
     def pred(m):
         if in_channel(m):
@@ -795,9 +796,13 @@ def s_boxing(env):
     if row["winner"] >= 0:
         wc = (a, b)[row["winner"]]
         wn = ("Rocky", "Apollo")[row["winner"]]
-        wait_private(wc, r"^Bout #%d(: .*\. It)? is over, and you won: .* %s is now 1-0-0 and earned "
-                     r"[12] training points?: spend (it|each) with train <ability> %s "
-                     r"\(<ability>: str, spd, agl, tgh or hgt\)\.$" % (bout_id, wn, wn))
+        # His training points on the channel's records line, where he is:
+        # nothing private.
+        wait_chan(w, r"^Records now: %s 1-0-0, %s 0-1-0\. %s earned [12] training points? "
+                  r"\(!train <ability> %s\)\.$" % (wn, ("Rocky", "Apollo")[1 - row["winner"]],
+                                                    wn, wn))
+        check(not any(" is over, and " in t for t in private_texts(wc)),
+              "%s was told the end privately" % wc.nick, "\n".join(private_texts(wc)))
     env.replay(bout_id)
     for c in (a, b, w):
         c.quit()

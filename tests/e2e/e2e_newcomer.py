@@ -29,9 +29,9 @@ Scenarios:
   2. two fast players, boxing: both answer every prompt of a 4-round bout the
      moment it comes (in private, no delay): never told about the command
      limit, every round fought and said, the corner and the score on every
-     prompt from round 2, the result and the records in the channel, each
-     player told privately how it ended for him, his record and (the winner)
-     his training points and how to spend them;
+     prompt from round 2, the result and the records in the channel, with
+     the training point the winner earned and how to spend it on the
+     records line (both are in the channel: nothing private at the end);
   3. two fast players, SUGAR RAY: the same for a 5-round SUGAR RAY bout, whose
      table (orders, endurance, attack totals) is known in advance: the exact
      endurances and attack totals on every prompt, the two classic lines, then
@@ -76,9 +76,9 @@ BOT = e2e.BOT_NICK
 def wait_turn_at(env, c, regex, fighter, start=0, timeout=TIMEOUT, call=None):
     """(index, message): the bot's first private message to `c` from `start`
     matching regex, or the end of his bout in the channel (its records
-    line) when nothing is due privately: he is in the channel and his
-    fighter has no training points to spend (game/bout.c over_private; the
-    points are stored before the end is said); with `call` (a bout's
+    line, with the training points the bout earned) when nothing is due
+    privately: he is in the channel (game/bout.c over_private; a bout alone
+    in its channel always has room for the points there); with `call` (a bout's
     number), also that bout's start in the channel naming him (it asks him
     for round 1 there)."""
     rx = re.compile(regex)
@@ -93,10 +93,7 @@ def wait_turn_at(env, c, regex, fighter, start=0, timeout=TIMEOUT, call=None):
             return bool(rx.search(m.text))
         if call and m.target.lower() == CHANNEL.lower() and called.search(m.text):
             return True
-        if m.target.lower() != CHANNEL.lower() or not ended.search(m.text):
-            return False
-        f = env.fighter(fighter)
-        return not (f and f.get("training_points"))
+        return m.target.lower() == CHANNEL.lower() and bool(ended.search(m.text))
     m = c.wait(pred, "/%s/ in private, or the end in the channel" % regex, timeout=timeout,
                start=start)
     return index_of(c, m, start), m
@@ -334,9 +331,10 @@ def record_of(env, name):
     return text, f
 
 
-def aftermath_text(env, names, winner, changes=""):
+def aftermath_text(env, names, winner, changes="", points=0):
     """The aftermath line (game/render.c render_aftermath): changes, then the
-    records, the winner's first (and, checked, of e2e_bouts.AFTERMATH's form)."""
+    records, the winner's first (and, checked, of e2e_bouts.AFTERMATH's form);
+    then the `points` the winner earned, if any (game/bout.c points_words)."""
     first = 1 if winner == 1 else 0
     parts = []
     for n in (names[first], names[1 - first]):
@@ -351,6 +349,12 @@ def aftermath_text(env, names, winner, changes=""):
             r += " (%s)" % ", ".join(how)
         parts.append(r)
     text = "%sRecords now: %s." % (changes, ", ".join(parts))
+    if points:
+        f = env.fighter(names[winner])
+        text += " %s earned %d training point%s%s (!train <ability> %s)." % (
+            names[winner], points, "" if points == 1 else "s",
+            ", %d in all" % f["training_points"] if f["training_points"] > points else "",
+            names[winner])
     check(AFTERMATH.match(text), "test error: %r is no aftermath for e2e_bouts" % text)
     return text
 
@@ -506,10 +510,12 @@ def s_newcomer(env):
           "wanted (in any order):\n%s\ngot:\n%s" % ("\n".join(want),
                                                      "\n".join(t for _, t in got)))
     npos = got[-1][0] + 1
-    _, dpos = replies(dave, dstart, "private", [
-        over_text(bout_id, None, how, "you won",
-                  "Apollo", rec_d, 1, BOXING_ABILITIES)], skip_unasked=False)
-    check_aftermath(w, wpos, aftermath_text(env, ("Rocky", "Apollo"), 1))
+    # Dave, the winner, is in the channel too: his training point is on its
+    # records line, and nothing comes privately.
+    check_aftermath(w, wpos, aftermath_text(env, ("Rocky", "Apollo"), 1, points=1))
+    dpos = dstart
+    check(not pieces_at(dave, dstart, "private"), "dave was told something privately",
+          "\n".join(t for _, t in pieces_at(dave, dstart, "private")))
     # Nothing more for either: every mistake had its one answer.
     nothing_more(new, npos, 1.0)
     nothing_more(dave, dpos, 0.1)
@@ -676,8 +682,10 @@ def check_over(env, players, bout_id, fighters, results, acks, rounds, how, poin
         want = over_text(bout_id, ack, how, won, fighters[k], rec, points[k], abilities,
                          changes[k])
         got = results[k]["over"][1]
-        if in_channel_end(got):  # nothing private: in the channel, no points
-            check(points[k] == 0 and "Records now: " in got,
+        if in_channel_end(got):  # nothing private: in the channel, the points there
+            pts = " %s earned %d training point%s (!train <ability> %s)." % (
+                fighters[k], points[k], "" if points[k] == 1 else "s", fighters[k])
+            check("Records now: " in got and (points[k] == 0 or got.endswith(pts)),
                   "%s's end of the bout came by the channel: %r (%d points)" %
                   (c.nick, got, points[k]))
         else:
@@ -705,9 +713,10 @@ def s_fast_boxing(env):
     check(re.fullmatch(r"(%s|%s) wins (a (unanimous|split|majority) decision|on the cards) "
                        r"\(\d+-\d+, \d+-\d+, \d+-\d+\)\.|A \w+ draw \(.*\)\." % fighters, how),
           "the result: %r" % result)
-    check_aftermath(w, wpos, aftermath_text(env, fighters, row["winner"]))
     w_side = row["winner"]
     points = [1 if s == w_side else 0 for s in (0, 1)]  # a decision: 1 point
+    check_aftermath(w, wpos, aftermath_text(env, fighters, row["winner"],
+                                            points=1 if w_side >= 0 else 0))
     check_over(env, players, bout_id, fighters, results, acks, 4, how, points, BOXING_ABILITIES)
     for c in (*players, w):
         c.quit()
@@ -849,8 +858,12 @@ def s_deadline(env):
                         if row["winner"] == k else "you lost"
                     want = over_text(bout_id, fell[k], plain_result(said[-1]), won, fighters[k],
                                      rec, 1 if won == "you won" else 0, BOXING_ABILITIES)
-                    # In the channel with no training points: its end is his.
-                    check(m.text == want or (in_channel_end(m.text) and won != "you won"),
+                    # In the channel: its end is his (the winner's training
+                    # point on its records line).
+                    check(m.text == want or (in_channel_end(m.text) and (
+                        won != "you won" or m.text.endswith(
+                            " %s earned 1 training point (!train <ability> %s)." %
+                            (fighters[k], fighters[k])))),
                           "%s's end: %r, not %r" % (c.nick, m.text, want))
                 # The reminder, before: to exactly those who sent nothing.
                 rem = [t for j, t in pieces_at(c, pos[k], "private")

@@ -24,8 +24,8 @@ Scenarios:
      prompt for a round already fought is dropped, never sent); the quick
      players get exactly one prompt a round; after his own end of the bout
      ("Bout #N ... is over, and ...", at most once; for a player in the
-     channel with no training points to spend, none: the end of the
-     commentary in the channel is his) nothing about bout N reaches him, in
+     channel, none: the end of the commentary in the channel, with the
+     training points the bout earned on its records line, is his) nothing about bout N reaches him, in
      private or in the channel, until the bot has been silent for 3 s.
   and always last: SIGTERM, exit status 0 and no sanitizer report at exit.
 
@@ -321,7 +321,7 @@ def s_three_bouts(env):
         over = [i for i, text in mine if re.match(r"^Bout #%d\b.* is over, and " % b, text)]
         check(len(over) <= 1, "%s was told %d times that bout %d is over" %
               (c.nick, len(over), b), c.recent(20))
-        if not over:  # in the channel, with no training points: the end said there is his
+        if not over:  # in the channel: the end said there (points and all) is his
             over = [ends[fought[b]]]
         tag = re.compile(r"#%d\b" % b)
         after = [(i, m) for i, m in msgs if i > over[0] and tag.search(plain(m.text))]

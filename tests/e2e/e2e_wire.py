@@ -419,8 +419,9 @@ class Referee:
                         if r not in c.ochan and m.t >= t:
                             c.ochan[r] = m.t - t
                     # The end of his bout said there acknowledges his last
-                    # orders (nothing private comes without training points
-                    # to spend): the first channel line after them counts.
+                    # orders (nothing private comes to a player in the
+                    # channel, the winner's training points are on its
+                    # records line): the first channel line after them counts.
                     last = max(c.osent) if c.osent else None
                     if last and last not in c.oacks and re.search(
                             r"Records now: .*\b%s \d+-\d+-\d+" % re.escape(c.fighter), m.text):
