@@ -479,12 +479,11 @@ def strict_step_down(down):
               % (down, F))
 
 
-def s_pg_cut(env):
-    """Only A1's PostgreSQL connections cut off (its IRC connection works):
-    A2 takes over; A1, still on IRC and asked by players, says nothing
-    once A2 holds the lease, steps down and QUITs; the bout goes on on A2."""
+def stop_one(env):
+    """SIGTERM to network one's bots (B on two goes on); waits until one's
+    lease is free."""
     for bt in env.bots:
-        if bt.alive():
+        if bt.alive() and bt.network == ONE:
             bt.proc.send_signal(signal.SIGTERM)
             check(bt.proc.wait(30) == 0, "%s did not exit 0 after SIGTERM" % bt.name,
                   tail(bt.log, 20))
@@ -492,6 +491,13 @@ def s_pg_cut(env):
     while env.query(LEASE_HELD % ONE)[0][0]:
         check(time.monotonic() < deadline, "one's lease is still held after its bots stopped")
         time.sleep(0.2)
+
+
+def s_pg_cut(env):
+    """Only A1's PostgreSQL connections cut off (its IRC connection works):
+    A2 takes over; A1, still on IRC and asked by players, says nothing
+    once A2 holds the lease, steps down and QUITs; the bout goes on on A2."""
+    stop_one(env)
     pg = blackhole.Proxy(env.pg_tcp_port)
     env.proxies.append(pg)
     w = Client(env, "watchpg", [CHANNEL])
@@ -565,6 +571,70 @@ def s_pg_cut(env):
             (took, down, m.group(0).strip(), out)]
 
 
+def heard_counts(env, c, bout_id, rounds, start):
+    """How often each round's commentary was said in c's channel."""
+    text = stream(c, start)
+    counts = []
+    for rnd in range(1, rounds + 1):
+        plain, packed = round_text(env, bout_id, rnd)
+        counts.append(text.count(packed) or text.count(plain))
+    return counts
+
+
+def s_kill_fought(env):
+    """kill -9 of the owner the moment a cross-network round is fought (its
+    commit seen in the database, its lines maybe not said nor relayed): the
+    standby takes over, the bout finishes and replays, and every round is
+    heard exactly once in both channels."""
+    stop_one(env)
+    wa, wb = Client(env, "watchone5", [CHANNEL]), Client(env.two, "watchtwo5", [CHANNEL])
+    s = len(wa.lines)
+    a1 = env.start("bot-a1e", ONE, env.port)
+    env.follow(a1)
+    e2e_failover.joined(wa, BOT_NICK, s)
+    a2 = env.start("bot-a2e", ONE, env.port)
+    env.wait_log_of(a2, STANDBY % ONE)
+    alice, bob = Client(env, "alice", [CHANNEL]), Client(env.two, "bob", [CHANNEL])
+    identify(alice, env.pw["alice"])
+    identify(bob, env.pw["bob"])
+    sa, sb = len(wa.lines), len(wb.lines)
+    x = cross_challenge(env, alice, bob, wa, wb, 3)
+    tell(alice, "5/5/10", STORED % (1, "Rocky"))
+    bob.cmd("6/5/9")
+    wait_round(env, x, 1)
+    wait_said(env, x, 1)
+    tell(alice, "6/6/8", STORED % (2, "Rocky"))
+    bob.cmd("5/5/10")
+    deadline = time.monotonic() + TIMEOUT
+    while True:
+        row = env.bout(x)
+        if (row["round"] or 0) >= 2:
+            break
+        check(time.monotonic() < deadline, "round 2 was never fought")
+    a1.proc.send_signal(signal.SIGKILL)
+    a1.proc.wait(10)
+    at_kill = "said mark %d, relay rows %d" % (env.bout(x)["said"], env.query(
+        "SELECT count(*) FROM relay")[0][0])
+    env.wait_log_of(a2, ACTIVE % ONE, timeout=F + TIMEOUT)
+    env.follow(a2)
+    identify_any(alice, env.pw["alice"])
+    tell(alice, "5/6/9", STORED % (3, "Rocky"))
+    bob.cmd("7/5/8")
+    wait_state(env, x, "over")
+    wait_chan(wa, RECORDS, sa)
+    wait_chan(wb, RECORDS, sb)
+    relay_empty(env)
+    ca, cb = heard_counts(env, wa, x, 3, sa), heard_counts(env, wb, x, 3, sb)
+    out = replayed(env, x)
+    check(ca == [1, 1, 1] and cb == [1, 1, 1], "bout #%d: rounds 1-3 heard %r times in one's "
+          "channel and %r in two's (killed at %s)" % (x, ca, cb, at_kill),
+          "one:\n%s\ntwo:\n%s" % ("\n".join(plain_chan(wa, sa)), "\n".join(plain_chan(wb, sb))))
+    for c in (alice, bob, wa, wb):
+        c.quit()
+    return ["killed as round 2 was committed (%s): rounds heard once in both channels; %s" %
+            (at_kill, out)]
+
+
 def e2e_bouts_quiet(w, secs=1.0):
     """Waits until the channel has been quiet for secs (what the bot wrote
     before the cut has arrived)."""
@@ -607,6 +677,7 @@ SCENARIOS = [
     ("the database restarted mid cross-network bout", s_db_restart),
     ("A1 cut off for real (black hole): A2 takes over, A1 fenced and stays a standby", s_cut),
     ("only A1's PostgreSQL cut off: A1 says nothing more on IRC, steps down", s_pg_cut),
+    ("kill -9 of the owner as a cross-network round is fought", s_kill_fought),
 ]
 
 
