@@ -60,7 +60,7 @@ import e2e_failover  # noqa: E402
 import ports  # noqa: E402
 from e2e import BOT_NICK, CHANNEL, TIMEOUT, Client, Failure, check, tail  # noqa: E402
 from e2e_bouts import STORED, norm, order, order_last, player, tell, wait_chan  # noqa: E402
-from e2e_cross import LEASE_HELD, CrossEnv, plain_chan  # noqa: E402
+from e2e_cross import LEASE_HELD, CrossEnv  # noqa: E402
 from e2e_failover import IDENTIFIED, SANITIZER, STANDBY, ACTIVE  # noqa: E402
 
 F = e2e_failover.FAILOVER  # [bot] failover_seconds of every bot
@@ -126,11 +126,31 @@ class ClusterEnv(CrossEnv):
 # -- what the channels heard
 
 
+def bot_chan(c, start=0):
+    """What any bot of the network said in c's channel from line start,
+    formatting removed: under its nick, or under the alternative one (a
+    new active joins under it while the old connection holds the nick)."""
+    with c.cond:
+        lines = c.lines[start:]
+    return [e2e.plain(m.text).strip() for m in lines
+            if m.cmd == "PRIVMSG" and m.nick.lower().startswith(BOT_NICK) and
+            m.target.lower() == CHANNEL]
+
+
+def wait_records(c, start):
+    """The end's records said in c's channel (by any bot of the network)."""
+    deadline = time.monotonic() + TIMEOUT
+    while not any(re.search(RECORDS, t) for t in bot_chan(c, start)):
+        check(time.monotonic() < deadline, "%s never heard the records" % c.nick,
+              "\n".join(bot_chan(c, start)))
+        time.sleep(0.1)
+
+
 def stream(c, start):
     """Everything the bot said in c's channel from line start, one string,
     formatting and repeated blanks removed (a long message cut into several
     IRC lines is whole again)."""
-    return norm(" ".join(plain_chan(c, start)))
+    return norm(" ".join(bot_chan(c, start)))
 
 
 def round_text(env, bout_id, rnd):
@@ -156,7 +176,7 @@ def heard_once(env, c, bout_id, rounds, start, what):
                 break
             check(time.monotonic() < deadline, "%s never heard bout #%d's round %d" %
                   (what, bout_id, rnd), "derived: %s\nheard:\n%s" %
-                  (plain, "\n".join(plain_chan(c, start))))
+                  (plain, "\n".join(bot_chan(c, start))))
             time.sleep(0.1)
         check(n == 1, "%s heard bout #%d's round %d %d times" % (what, bout_id, rnd, n), plain)
 
@@ -165,7 +185,7 @@ def no_repeats(c, start, what):
     """No line the bot said in c's channel from start was said twice (a line
     of a bout ("[#ID] ..." or its commentary) names rounds and blows, so a
     repeat is the same line said again)."""
-    counts = collections.Counter(plain_chan(c, start))
+    counts = collections.Counter(bot_chan(c, start))
     twice = ["%dx %s" % (n, t) for t, n in counts.items() if n > 1 and len(t) > 30]
     check(not twice, "%s: the bot said %d line(s) more than once" % (what, len(twice)),
           "\n".join(twice))
@@ -299,7 +319,7 @@ def s_three(env):
     heard_once(env, wa, x, 3, sa, "one's channel")
     heard_once(env, wb, x, 3, sb, "two's channel")
     heard_once(env, wa, y, 3, sa, "one's channel")
-    wait_chan(wb, RECORDS, sb)
+    wait_records(wb, sb)
     no_repeats(wa, sa, "one's channel")
     no_repeats(wb, sb, "two's channel")
     rx, ry = replayed(env, x), replayed(env, y)
@@ -358,8 +378,8 @@ def s_db_restart(env):
     wait_state(env, x, "over")
     heard_once(env, wa, x, 3, sa, "one's channel")
     heard_once(env, wb, x, 3, sb, "two's channel")
-    wait_chan(wa, RECORDS, sa)
-    wait_chan(wb, RECORDS, sb)
+    wait_records(wa, sa)
+    wait_records(wb, sb)
     no_repeats(wa, sa, "one's channel")
     no_repeats(wb, sb, "two's channel")
     out = replayed(env, x)
@@ -448,7 +468,7 @@ def s_cut(env):
     dave.cmd("6/6/8")
     wait_state(env, y, "over")
     heard_once(env, w, y, 3, s, "one's channel")
-    wait_chan(w, RECORDS, s2)
+    wait_records(w, s2)
     out = replayed(env, y)
     # Still one lease holder, A1 never connected to IRC again.
     check(env.query(LEASE_HELD % ONE)[0][0] == 1, "not one holder of one's lease")
@@ -557,7 +577,7 @@ def s_pg_cut(env):
         wait_round(env, y, rnd)
     wait_state(env, y, "over")
     heard_once(env, w, y, 3, s, "one's channel")
-    wait_chan(w, RECORDS, s2)
+    wait_records(w, s2)
     no_repeats(w, s, "one's channel")
     out = replayed(env, y)
     check(env.query(LEASE_HELD % ONE)[0][0] == 1, "not one holder of one's lease")
@@ -621,18 +641,100 @@ def s_kill_fought(env):
     tell(alice, "5/6/9", STORED % (3, "Rocky"))
     bob.cmd("7/5/8")
     wait_state(env, x, "over")
-    wait_chan(wa, RECORDS, sa)
-    wait_chan(wb, RECORDS, sb)
+    wait_records(wa, sa)
+    wait_records(wb, sb)
     relay_empty(env)
     ca, cb = heard_counts(env, wa, x, 3, sa), heard_counts(env, wb, x, 3, sb)
     out = replayed(env, x)
     check(ca == [1, 1, 1] and cb == [1, 1, 1], "bout #%d: rounds 1-3 heard %r times in one's "
           "channel and %r in two's (killed at %s)" % (x, ca, cb, at_kill),
-          "one:\n%s\ntwo:\n%s" % ("\n".join(plain_chan(wa, sa)), "\n".join(plain_chan(wb, sb))))
+          "one:\n%s\ntwo:\n%s" % ("\n".join(bot_chan(wa, sa)), "\n".join(bot_chan(wb, sb))))
     for c in (alice, bob, wa, wb):
         c.quit()
     return ["killed as round 2 was committed (%s): rounds heard once in both channels; %s" %
             (at_kill, out)]
+
+
+def s_cut_two(env):
+    """B (network two's bot, not the bout's owner) cut off for real mid
+    cross-network bout, with B2 its standby: B2 takes over and says the
+    relayed round; B says nothing after the cut but its QUIT; bob's
+    acknowledged orders (relayed before the cut) fight the round; every
+    round heard once in both channels."""
+    b = next(bt for bt in env.bots if bt.name == "bot-b")
+    b.proc.send_signal(signal.SIGTERM)
+    check(b.proc.wait(30) == 0, "bot-b did not exit 0 after SIGTERM", tail(b.log, 20))
+    deadline = time.monotonic() + TIMEOUT
+    while env.query(LEASE_HELD % TWO)[0][0]:
+        check(time.monotonic() < deadline, "two's lease is still held after its bot stopped")
+        time.sleep(0.2)
+    irc, pg = blackhole.Proxy(env.two.port), blackhole.Proxy(env.pg_tcp_port)
+    env.proxies += [irc, pg]
+    wa, wb = Client(env, "watchone6", [CHANNEL]), Client(env.two, "watchtwo6", [CHANNEL])
+    s = len(wb.lines)
+    b1 = env.start("bot-b1", TWO, irc.port, "postgresql://127.0.0.1:%d/ringside" % pg.port)
+    e2e_failover.joined(wb, BOT_NICK, s)
+    b2 = env.start("bot-b2", TWO, env.two.port)
+    env.wait_log_of(b2, STANDBY % TWO)
+    alice, bob = Client(env, "alice", [CHANNEL]), Client(env.two, "bob", [CHANNEL])
+    identify_any(alice, env.pw["alice"])
+    identify(bob, env.pw["bob"])
+    sa, sb = len(wa.lines), len(wb.lines)
+    x = cross_challenge(env, alice, bob, wa, wb, 3)
+    tell(alice, "5/5/10", STORED % (1, "Rocky"))
+    bob.cmd("6/5/9")
+    wait_round(env, x, 1)
+    relay_empty(env)
+    acked = re.match(STORED % (2, "Ivan"), tell(bob, "6/6/8", STORED % (2, "Ivan"))).group(1)
+    relay_empty(env)
+    e2e_bouts_quiet(wb)
+    s = len(wb.lines)
+    since1 = len(b1.log_text())
+    irc.cut()
+    pg.cut()
+    t_cut = time.monotonic()
+    alice.cmd("5/5/10")  # completes round 2: its lines for two wait in the relay
+    wait_round(env, x, 2)
+    env.wait_log_of(b2, ACTIVE % TWO, timeout=F + TIMEOUT)
+    took = time.monotonic() - t_cut
+    o = env.orders(x)
+    check(o.get((2, 1), (None, None))[:2] == (acked, "player"),
+          "round 2 not fought with bob's acknowledged %r: %r" % (acked, o))
+    env.wait_log_of(b1, STEP_DOWN % TWO + r".*", since=since1, timeout=4 * F + TIMEOUT)
+    down = time.monotonic() - t_cut
+    irc.mend()
+    pg.mend()
+    q = wb.wait(lambda m: m.cmd == "QUIT" and m.nick.lower() == BOT_NICK, "B1's QUIT",
+                timeout=TIMEOUT, start=s)
+    with wb.cond:
+        said = [m for m in wb.lines[s:] if m.cmd in ("PRIVMSG", "NOTICE") and
+                m.nick.lower() == BOT_NICK and m.t < q.t]
+    check(not said, "B1 spoke after the cut: %r" % said, tail(b1.log, 30))
+    env.wait_log_of(b1, STANDBY % TWO, since=since1, timeout=F + TIMEOUT)
+    # B2 takes its nick back once B1's connection is gone.
+    wb.wait(lambda m: m.cmd == "NICK" and m.text.lower() == BOT_NICK, "B2 as %s" % BOT_NICK,
+            timeout=90, start=s)
+    regained = time.monotonic() - t_cut
+    identify(bob, env.pw["bob"])
+    tell(bob, "7/5/8", STORED % (3, "Ivan"))
+    alice.cmd("5/6/9")
+    wait_state(env, x, "over")
+    wait_records(wa, sa)
+    wait_records(wb, sb)
+    relay_empty(env)
+    ca, cb = heard_counts(env, wa, x, 3, sa), heard_counts(env, wb, x, 3, sb)
+    out = replayed(env, x)
+    check(ca == [1, 1, 1] and cb == [1, 1, 1], "bout #%d: rounds 1-3 heard %r times in one's "
+          "channel and %r in two's" % (x, ca, cb),
+          "one:\n%s\ntwo:\n%s" % ("\n".join(bot_chan(wa, sa)), "\n".join(bot_chan(wb, sb))))
+    check("connecting to" not in b1.log_text()[since1:], "B1 connected to IRC again")
+    for c in (alice, bob, wa, wb):
+        c.quit()
+    strict_step_down(down)
+    return ["B cut off mid cross bout #%d: B2 took two's lease %.1f s after the cut, B stepped "
+            "down after %.1f s, silent but its QUIT; B2 had its nick back after %.1f s; round 2 "
+            "fought with bob's acknowledged %s, every round heard once in both channels; %s" %
+            (x, took, down, regained, acked, out)]
 
 
 def e2e_bouts_quiet(w, secs=1.0):
@@ -678,6 +780,7 @@ SCENARIOS = [
     ("A1 cut off for real (black hole): A2 takes over, A1 fenced and stays a standby", s_cut),
     ("only A1's PostgreSQL cut off: A1 says nothing more on IRC, steps down", s_pg_cut),
     ("kill -9 of the owner as a cross-network round is fought", s_kill_fought),
+    ("the other network's bot cut off mid cross-network bout: its standby relays", s_cut_two),
 ]
 
 
