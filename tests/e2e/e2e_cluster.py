@@ -181,6 +181,23 @@ def heard_once(env, c, bout_id, rounds, start, what):
         check(n == 1, "%s heard bout #%d's round %d %d times" % (what, bout_id, rnd, n), plain)
 
 
+def relay_lag(env, wa, wb, bout_id, rnd, sa, sb):
+    """Seconds from round rnd heard in one's channel to it heard in two's
+    (the relay: a row, a NOTIFY, the other bot says it)."""
+    plain, packed = round_text(env, bout_id, rnd)
+    got = {}
+    deadline = time.monotonic() + TIMEOUT
+    while len(got) < 2:
+        for c, st in ((wa, sa), (wb, sb)):
+            text = stream(c, st)
+            if c.nick not in got and (packed in text or plain in text):
+                got[c.nick] = time.monotonic()
+        check(time.monotonic() < deadline, "bout #%d round %d not heard in both channels: %r" %
+              (bout_id, rnd, got))
+        time.sleep(0.05)
+    return got[wb.nick] - got[wa.nick]
+
+
 def no_repeats(c, start, what):
     """No line the bot said in c's channel from start was said twice (a line
     of a bout ("[#ID] ..." or its commentary) names rounds and blows, so a
@@ -286,6 +303,7 @@ def s_three(env):
     for bt in (x, y):
         wait_round(env, bt, 1)
         wait_said(env, bt, 1)
+    lag = relay_lag(env, wa, wb, x, 1, sa, sb)
     # Round 2: alice's and carol's orders acknowledged, then the kill.
     acked_x = order(alice, "4H/8/8 (inside)", 2, "Rocky")
     acked_y = order(carol, "6/6/8", 2, "Frazier")
@@ -327,7 +345,8 @@ def s_three(env):
     check(b.alive(), "bot-b exited", tail(b.log, 20))
     for c in (alice, bob, carol, dave, wa, wb):
         c.quit()
-    return ["kill -9 of A1 to A2's JOIN: %.1f s (failover_seconds %d)" % (took, F),
+    return ["kill -9 of A1 to A2's JOIN: %.1f s (failover_seconds %d); round 1 heard in two's "
+            "channel %.1f s after one's" % (took, F, lag),
             "cross bout #%d and local bout #%d: 3 rounds each, heard once, round 2 fought with "
             "the acknowledged orders; %s; %s" % (x, y, rx, ry)]
 
@@ -366,6 +385,7 @@ def s_db_restart(env):
               "%s stepped down" % bt.name, tail(bt.log, 20))
     alice.cmd("5/5/10")
     wait_round(env, x, 1)
+    lag = relay_lag(env, wa, wb, x, 1, sa, sb)
     o = env.orders(x)
     check(o.get((1, 1), (None, None))[:2] == (acked, "player"),
           "round 1 not fought with bob's orders acknowledged before the restart %r: %r" %
@@ -389,8 +409,9 @@ def s_db_restart(env):
     for c in (alice, bob, wa, wb):
         c.quit()
     return ["pg_ctl restart mid round 1 of cross bout #%d: leases held again %s; round 1 fought "
-            "with bob's acknowledged %s; %s" % (x, ", ".join("%s after %.1f s" % kv for kv in
-                                                             sorted(back.items())), acked, out)]
+            "with bob's acknowledged %s, heard in two's channel %.1f s after one's; %s" %
+            (x, ", ".join("%s after %.1f s" % kv for kv in sorted(back.items())), acked, lag,
+             out)]
 
 
 def s_cut(env):
