@@ -71,6 +71,8 @@ CHALLENGE_X = (r"^alice challenges bob@two to bout #(\d+), boxing, %d rounds: Ro
                r"vs Ivan \(bob\) .*\. bob@two: say !accept or !decline within ")
 # The end's records: a line of its own, or in the bout's packed message.
 RECORDS = r"(^|\. |\] )Records now: "
+# A bot that has just joined may not count itself in the channel yet.
+NO_CHANNEL = r"^I am in no channel right now; try again when I have joined one$"
 START_X = r"Bout #%d is on\. Round 1 of %d: alice \(Rocky\), your orders "
 
 
@@ -652,11 +654,13 @@ def s_kill_fought(env):
         if (row["round"] or 0) >= 2:
             break
         check(time.monotonic() < deadline, "round 2 was never fought")
+    s = len(wa.lines)
     a1.proc.send_signal(signal.SIGKILL)
     a1.proc.wait(10)
     at_kill = "said mark %d, relay rows %d" % (env.bout(x)["said"], env.query(
         "SELECT count(*) FROM relay")[0][0])
     env.wait_log_of(a2, ACTIVE % ONE, timeout=F + TIMEOUT)
+    e2e_failover.joined(wa, BOT_NICK, s)
     env.follow(a2)
     identify_any(alice, env.pw["alice"])
     tell(alice, "5/6/9", STORED % (3, "Rocky"))
@@ -758,6 +762,92 @@ def s_cut_two(env):
             (x, took, down, regained, acked, out)]
 
 
+def settled(env, active, standbys, since):
+    """After a restart of the database: waits until one bot runs active's
+    network again, the active (the lease back) or a standby that took over
+    (then the active steps down); returns (that bot, whether it is a
+    standby). A standby asks every F/4 s, so once the lease is held again
+    F/2 s more without a standby taking over (its log) leaves it with the
+    active."""
+    net = active.network
+    deadline = time.monotonic() + 4 * F + TIMEOUT
+    held_at = None
+    while True:
+        for bt in standbys:
+            if re.search(ACTIVE % net, bt.log_text()[since[bt.name]:]):
+                env.wait_log_of(active, STEP_DOWN % net, since=since[active.name],
+                                timeout=4 * F + TIMEOUT)
+                return bt, True
+        log = active.log_text()[since[active.name]:]
+        if held_at is None and lease_held(env, net) and not re.search(STEP_DOWN % net, log):
+            held_at = time.monotonic()
+        if held_at is not None and time.monotonic() - held_at > F / 2.0:
+            check(not re.search(STEP_DOWN % net, log), "%s stepped down and no standby took "
+                  "over" % active.name, tail(active.log, 20))
+            return active, False
+        check(time.monotonic() < deadline, "nobody runs %s again after the restart" % net,
+              "\n".join(tail(bt.log, 10) for bt in [active] + standbys))
+        time.sleep(0.2)
+
+
+def s_restart_standbys(env):
+    """pg_ctl restart mid cross-network round with an active and a standby
+    on each network (F = 6: the active steps down unless it has the lease
+    back within F/2, and a standby may win it first): one bot runs each
+    network after, the acknowledged orders fight the round, the bout
+    finishes, every round heard once in both channels, and replays."""
+    a = next(bt for bt in env.bots if bt.name == "bot-a2e")
+    b, b_standby = [next(bt for bt in env.bots if bt.name == n) for n in ("bot-b2", "bot-b1")]
+    check(a.alive() and b.alive() and b_standby.alive(), "test error: a bot is not running")
+    a_standby = env.start("bot-a3", ONE, env.port)
+    env.wait_log_of(a_standby, STANDBY % ONE)
+    wa, wb = Client(env, "watchone7", [CHANNEL]), Client(env.two, "watchtwo7", [CHANNEL])
+    alice, bob = Client(env, "alice", [CHANNEL]), Client(env.two, "bob", [CHANNEL])
+    identify_any(alice, env.pw["alice"])
+    identify_any(bob, env.pw["bob"])
+    sa, sb = len(wa.lines), len(wb.lines)
+    x = cross_challenge(env, alice, bob, wa, wb, 3)
+    acked = re.match(STORED % (1, "Ivan"), tell(bob, "6/5/9", STORED % (1, "Ivan"))).group(1)
+    since = {bt.name: len(bt.log_text()) for bt in (a, a_standby, b, b_standby)}
+    env.pg_ctl("-m", "fast", "restart")
+    run_one, took_one = settled(env, a, [a_standby], since)
+    run_two, took_two = settled(env, b, [b_standby], since)
+    env.follow(run_one)
+    if took_one:
+        identify_any(alice, env.pw["alice"])
+    if took_two:
+        identify_any(bob, env.pw["bob"])
+    alice.cmd("5/5/10")
+    wait_round(env, x, 1)
+    o = env.orders(x)
+    check(o.get((1, 1), (None, None))[:2] == (acked, "player"),
+          "round 1 not fought with bob's orders acknowledged before the restart %r: %r" %
+          (acked, o))
+    for rnd, (oa, ob) in ((2, ("5/6/9", "7/5/8")), (3, ("6/6/8", "5/5/10"))):
+        tell(alice, oa, STORED % (rnd, "Rocky"))
+        bob.cmd(ob)
+        wait_round(env, x, rnd)
+    wait_state(env, x, "over")
+    wait_records(wa, sa)
+    wait_records(wb, sb)
+    relay_empty(env)
+    ca, cb = heard_counts(env, wa, x, 3, sa), heard_counts(env, wb, x, 3, sb)
+    out = replayed(env, x)
+    check(ca == [1, 1, 1] and cb == [1, 1, 1], "bout #%d: rounds 1-3 heard %r times in one's "
+          "channel and %r in two's" % (x, ca, cb),
+          "one:\n%s\ntwo:\n%s" % ("\n".join(bot_chan(wa, sa)), "\n".join(bot_chan(wb, sb))))
+    no_repeats(wa, sa, "one's channel")
+    no_repeats(wb, sb, "two's channel")
+    check(env.query(LEASE_HELD % ONE)[0][0] == 1 and env.query(LEASE_HELD % TWO)[0][0] == 1,
+          "not one holder of each lease")
+    for c in (alice, bob, wa, wb):
+        c.quit()
+    return ["restart with standbys: one run by %s%s, two by %s%s; round 1 fought with bob's "
+            "acknowledged %s; every round heard once in both channels; %s" %
+            (run_one.name, " (took over)" if took_one else "", run_two.name,
+             " (took over)" if took_two else "", acked, out)]
+
+
 def e2e_bouts_quiet(w, secs=1.0):
     """Waits until the channel has been quiet for secs (what the bot wrote
     before the cut has arrived)."""
@@ -772,12 +862,16 @@ def e2e_bouts_quiet(w, secs=1.0):
 def identify_any(c, pw):
     """identify, answered by whichever bot runs the network now (the nick
     may be the alternative one for a while)."""
-    start = len(c.lines)
-    c.cmd("identify " + pw)
-    rx = re.compile(IDENTIFIED % c.nick)
-    c.wait(lambda m: m.cmd in ("PRIVMSG", "NOTICE") and m.nick.lower().startswith(BOT_NICK) and
-           m.target.lower() == c.nick.lower() and rx.search(m.text), "%s identified" % c.nick,
-           start=start)
+    rx = re.compile(IDENTIFIED % c.nick + "|" + NO_CHANNEL)
+    for _ in range(5):
+        start = len(c.lines)
+        c.cmd("identify " + pw)
+        m = c.wait(lambda m: m.cmd in ("PRIVMSG", "NOTICE") and
+                   m.nick.lower().startswith(BOT_NICK) and m.target.lower() == c.nick.lower() and
+                   rx.search(m.text), "%s identified" % c.nick, start=start)
+        if not re.search(NO_CHANNEL, m.text):
+            return
+    raise Failure("%s: the bot was in no channel five times" % c.nick)
 
 
 def s_stop(env):
@@ -802,6 +896,7 @@ SCENARIOS = [
     ("only A1's PostgreSQL cut off: A1 says nothing more on IRC, steps down", s_pg_cut),
     ("kill -9 of the owner as a cross-network round is fought", s_kill_fought),
     ("the other network's bot cut off mid cross-network bout: its standby relays", s_cut_two),
+    ("the database restarted with a standby on each network", s_restart_standbys),
 ]
 
 
