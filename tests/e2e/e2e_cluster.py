@@ -34,11 +34,26 @@ Scenarios:
      and nothing it says after the cut reaches the channel but its QUIT;
      the proxy forwards again: A1 stays a standby (one lease holder, no
      second bot joins), and the bout finishes on A2 with carol's orders;
+  4. only A1's PostgreSQL connection cut off (its IRC connection works):
+     players talk to A1 after A2 took the lease; A1 says nothing before its
+     QUIT, the bout finishes on A2;
+  5. kill -9 of the owner the moment a cross-network round is committed
+     (seen in the database): its standby finishes the bout, every round
+     heard exactly once in both channels;
+  6. B (the other network's bot) cut off for real mid cross-network bout,
+     with a standby: the standby says the relayed round, B says nothing but
+     its QUIT, bob's relayed orders fight the round, every round heard once;
+  7. the database restarted mid cross-network round with an active and a
+     standby on each network: one bot runs each network after, the
+     acknowledged orders fight the round, every round heard once;
   and last: SIGTERM to every bot still running: exit 0, no sanitizer report.
 
 Output as e2e.py: `ok - NAME` or `FAIL - NAME: why`, then `N passed, N
 failed`; exit status 1 if anything failed. E2E_ONLY runs some scenarios (by
 number; a scenario needs the ones before it), E2E_KEEP=1 keeps the folders.
+E2E_STRICT=1 also checks what fails today (a known defect, left out of make
+check): a cut-off bot steps down within F of the cut (it takes about 22 s at
+F = 6: each reconnection blocks the loop for connect_timeout, 10 s).
 Python 3 standard library only, psql and pg_ctl, ngircd and inspircd.
 """
 
