@@ -527,14 +527,14 @@ def s_cut(env):
             (took, joined, F, down, step_text.strip(), q.text, q.t - t_mend, out)]
 
 
-def strict_step_down(down):
+def strict_step_down(down, who="A1"):
     """KNOWN DEFECT (E2E_STRICT=1 checks it; off in make check): a bot cut
     off from PostgreSQL steps down about 4F after the cut, not within F:
     its lease check's reconnect blocks the loop for connect_timeout (10 s)
     at each try (docs/architecture.md: "after F/2 it steps down anyway")."""
     if os.environ.get("E2E_STRICT") == "1":
-        check(down <= F, "A1 stepped down %.1f s after the cut, more than failover_seconds %d"
-              % (down, F))
+        check(down <= F, "KNOWN DEFECT: %s stepped down %.1f s after the cut, more than "
+              "failover_seconds %d" % (who, down, F))
 
 
 def stop_one(env):
@@ -770,7 +770,7 @@ def s_cut_two(env):
     check("connecting to" not in b1.log_text()[since1:], "B1 connected to IRC again")
     for c in (alice, bob, wa, wb):
         c.quit()
-    strict_step_down(down)
+    strict_step_down(down, "B1")
     return ["B cut off mid cross bout #%d: B2 took two's lease %.1f s after the cut, B stepped "
             "down after %.1f s, silent but its QUIT; B2 had its nick back after %.1f s; round 2 "
             "fought with bob's acknowledged %s, every round heard once in both channels; %s" %
