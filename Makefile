@@ -235,6 +235,11 @@ PG_JOBS += 'lease-pg: sh tests/pg.sh run env CK_RUN_SUITE=lease $(SANITIZE) $(AS
 # and tests/e2e/e2e_cross.py: bots of two networks on ngircd and InspIRCd 3.
 PG_JOBS += 'notify-pg: sh tests/pg.sh run env CK_RUN_SUITE=notify $(SANITIZE) $(ASAN_TESTS)' \
 	'e2e_cross: sh tests/pg.sh run python3 tests/e2e/e2e_cross.py $(E2E_ARGS)'
+# Several bots at once (issue 29): tests/e2e/e2e_cluster.py, three bots on
+# ngircd and InspIRCd 3 with kill -9, pg_ctl restart and a host cut off
+# through tests/e2e/blackhole.py (it starts its own server with pg.sh, one
+# that listens on 127.0.0.1 too).
+PG_JOBS += 'e2e_cluster: python3 tests/e2e/e2e_cluster.py $(E2E_ARGS)'
 PROGRAM_JOBS = 'sim-asan: sh tests/sim_test.sh $(ASAN_SIM)' \
 	'web: python3 tests/web/web_test.py $(ASAN_WEB) $(WEBGEN) $(SIM)' \
 	'web-attack: python3 tests/web/attack_test.py $(ASAN_WEB) $(WEBGEN)' \

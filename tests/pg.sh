@@ -5,6 +5,10 @@
 #                                it on a Unix socket in DIR only (no TCP), create
 #                                the database ringside, and print its URI:
 #                                postgresql:///ringside?host=DIR
+#                                With PG_TCP_PORT=PORT set it also listens on
+#                                127.0.0.1:PORT (tests that put a connection
+#                                through a proxy: tests/e2e/e2e_cluster.py),
+#                                and its socket and URI have that port
 #        tests/pg.sh stop DIR    stop it (DIR is left for the caller to remove)
 #        tests/pg.sh run CMD...  start one in a temporary folder, run CMD with
 #                                RINGSIDE_TEST_PG set to its URI, then stop it
@@ -73,12 +77,22 @@ start)
     cd "$dir"
     as_server "$bindir/initdb" -D "$dir/data" -U "$(id -un)" --auth=trust --no-locale -E UTF8 \
         >"$dir/initdb.log" 2>&1 || die "initdb failed: see $dir/initdb.log"
+    listen="-c listen_addresses=''"
+    port=""
+    if [ -n "${PG_TCP_PORT:-}" ]; then
+        case $PG_TCP_PORT in
+        *[!0-9]*) die "PG_TCP_PORT must be a port number: $PG_TCP_PORT" ;;
+        esac
+        listen="-c listen_addresses=127.0.0.1 -p $PG_TCP_PORT"
+        port="-p $PG_TCP_PORT"
+    fi
     as_server "$bindir/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w \
-        -o "-k $dir -c listen_addresses='' -c fsync=off -c synchronous_commit=off" \
+        -o "-k $dir $listen -c fsync=off -c synchronous_commit=off" \
         start >/dev/null ||
         die "the server did not start: see $dir/server.log"
-    "$bindir/createdb" -h "$dir" ringside || die "createdb ringside failed"
-    echo "postgresql:///ringside?host=$dir"
+    # shellcheck disable=SC2086 # $port: no word or two
+    "$bindir/createdb" -h "$dir" $port ringside || die "createdb ringside failed"
+    echo "postgresql:///ringside?host=$dir${PG_TCP_PORT:+&port=$PG_TCP_PORT}"
     ;;
 stop)
     dir=$(cd "$dir" && pwd)
