@@ -441,6 +441,7 @@ struct view_round {
 struct bout_view {
     struct db_bout rec;
     struct render_corner corner[SIDES]; /* names, owners, records now; sheets the bout began with */
+    char owner_network[SIDES][DB_NETWORK_MAX]; /* the owners' networks ("" none): name@network */
     const char *meter_name;             /* what meter[] is: "endurance" */
     double meter_start[SIDES];
     unsigned mark_kinds; /* the marks the ruleset makes (1 << kind), for a legend */
