@@ -441,7 +441,6 @@ struct view_round {
 struct bout_view {
     struct db_bout rec;
     struct render_corner corner[SIDES]; /* names, owners, records now; sheets the bout began with */
-    char owner_network[SIDES][DB_NETWORK_MAX]; /* the owners' networks ("" none): name@network */
     const char *meter_name;             /* what meter[] is: "endurance" */
     double meter_start[SIDES];
     unsigned mark_kinds; /* the marks the ruleset makes (1 << kind), for a legend */
@@ -455,6 +454,8 @@ struct bout_view {
     char result[RENDER_LINE_MAX]; /* render_result_text, "" before the end */
     int nresult;                  /* and the announcer's lines */
     char result_lines[RENDER_RESULT_MAX][RENDER_LINE_MAX];
+    /* The owners' networks ("" for none): the pages' name@network. */
+    char owner_network[SIDES][DB_NETWORK_MAX];
 };
 
 /* Fights bout `id` again up to the last round stored and returns its view
