@@ -384,11 +384,15 @@ int db_foreign_keys(struct db *db);
  * id), or returns DB_NOTFOUND. */
 int db_fighter_get_id(struct db *db, int64_t id, struct db_fighter *out);
 /* A bout's two fighters id[] as its pages and replays name them, in one
- * read (db/page.c): out[s] holds id, owner, name and the record (wins,
+ * read (db/page.c): out[s] holds id, owner, owner_network, name and the record (wins,
  * losses, draws, kos, tkos, towels, dqs, forfeits), the rest zero. DB_OK;
  * DB_NOTFOUND when one is missing; DB_ERROR, also for a name too long to
  * hold (db_fighter_get_id gives those cut short). */
 int db_bout_corners(struct db *db, const int64_t id[SIDES], struct db_fighter out[SIDES]);
+/* The network of the account owning each fighter id[0..n) into net[i]
+ * (db/page.c; "" for none, or for a fighter that is no more), for pages
+ * that name an owner from an archive (the seasons'): DB_OK or DB_ERROR. */
+int db_fighter_networks(struct db *db, const int64_t *id, int n, char (*net)[DB_NETWORK_MAX]);
 
 /* ------------------------------------------------------------ transactions */
 

@@ -462,6 +462,8 @@ struct bout_view {
     char result[RENDER_LINE_MAX]; /* render_result_text, "" before the end */
     int nresult;                  /* and the announcer's lines */
     char result_lines[RENDER_RESULT_MAX][RENDER_LINE_MAX];
+    /* The owners' networks ("" for none): the pages' name@network. */
+    char owner_network[SIDES][DB_NETWORK_MAX];
 };
 
 /* Fights bout `id` again up to the last round stored and returns its view

@@ -172,6 +172,7 @@ void game_sims_free(struct game *g);
 struct replayer {
     struct db_bout rec;
     struct render_corner corner[SIDES];
+    char owner_network[SIDES][DB_NETWORK_MAX]; /* the owners' networks, for the pages */
     struct db_order ords[REPLAY_ORDERS];
     int nords;
     struct bout b;

@@ -141,6 +141,7 @@ int replayer_open(struct replayer *rp, struct db *db, int64_t id, char *err, siz
             return 2;
         }
         render_corner_fill(&rp->corner[s], &f[s]);
+        memcpy(rp->owner_network[s], f[s].owner_network, DB_NETWORK_MAX);
         rp->corner[s].sheet = rp->rec.sheet[s];
     }
     if (bout_init(&rp->b, rp->rec.rules, rp->rec.sheet, rp->rec.rounds) != 0 ||

@@ -105,6 +105,7 @@ static struct bout_view *view_new(const struct replayer *rp)
     memset(v, 0, sizeof(*v));
     v->rec = rp->rec;
     memcpy(v->corner, rp->corner, sizeof(v->corner));
+    memcpy(v->owner_network, rp->owner_network, sizeof(v->owner_network));
     v->meter_name = render_meter_name(rp->rec.rules);
     v->mark_kinds = render_mark_kinds(rp->rec.rules);
     for (int s = 0; s < SIDES; s++)

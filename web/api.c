@@ -353,7 +353,7 @@ static void api_fighter_name(struct web *w, const struct route *r, struct reply 
 }
 
 /* A bout's head: {"id": .. "fighters":[...] with their sheets and kit. */
-static void bout_head(struct str *b, const struct bout_view *v)
+static void bout_head(const struct web *w, struct str *b, const struct bout_view *v)
 {
     str_add(b,
             "{\"id\":%lld,\"rules\":\"%s\",\"kind\":\"%s\",\"state\":\"%s\",\"turn\":%d,"
@@ -369,7 +369,7 @@ static void bout_head(struct str *b, const struct bout_view *v)
         str_add(b, "%s{\"id\":%lld,\"name\":", s ? "," : "", (long long)v->rec.fighter[s]);
         web_json(b, v->corner[s].name);
         str_add(b, ",\"owner\":");
-        web_json(b, v->corner[s].owner);
+        web_owner_json(b, w->cfg.network, v->corner[s].owner, v->owner_network[s]);
         str_add(b, ",\"sheet\":");
         sheet_add(b, &v->corner[s].sheet);
         kit_add(b, "equipment", &v->corner[s].sheet);
@@ -429,7 +429,7 @@ static void api_bout(struct web *w, const struct route *r, struct reply *out)
         return api_error(500, err, out);
     struct str b;
     str_init(&b);
-    bout_head(&b, v);
+    bout_head(w, &b, v);
     str_add(&b, ",\"meter\":");
     web_json(&b, v->meter_name);
     str_add(&b, ",\"start\":[%.2f,%.2f],\"result\":", v->meter_start[0], v->meter_start[1]);

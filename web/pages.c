@@ -847,7 +847,8 @@ static void tape_piece(struct str *b, const struct bout_view *v, int side, int s
     }
 }
 
-static void tape(struct str *b, const struct route *r, const struct bout_view *v)
+static void tape(const struct web *w, struct str *b, const struct route *r,
+                 const struct bout_view *v)
 {
     const struct ruleset *rs = ruleset_get(v->rec.rules);
     const char *cls[SIDES] = {"sa", "sb"};
@@ -858,7 +859,7 @@ static void tape(struct str *b, const struct route *r, const struct bout_view *v
                    cls[s]);
         fighter_link(b, r, v->rec.fighter[s], v->corner[s].name);
         WEB_LIT(b, "</div><div class=\"small muted\">");
-        web_html(b, v->corner[s].owner);
+        web_owner_html(b, w->cfg.network, v->corner[s].owner, v->owner_network[s]);
         WEB_LIT(b, "</div></div>");
     }
     for (int i = 0; i < rs->nfields; i++)
@@ -1048,7 +1049,7 @@ static void page_bout(struct web *w, const struct route *r, struct reply *out)
     head(&b, r, title, refresh);
     bout_heading(&b, v, live, refresh);
     WEB_LIT(&b, "<h2>Tale of the tape</h2>");
-    tape(&b, r, v);
+    tape(w, &b, r, v);
     render_fmt(&b, "<h2>%c%s round by round</h2><div class=\"chart\">",
                v->meter_name[0] >= 'a' && v->meter_name[0] <= 'z' ? v->meter_name[0] - 32 : '?',
                v->meter_name[0] ? v->meter_name + 1 : "");

@@ -27,12 +27,53 @@ static const char *honour_key(int honour)
     return honour == DB_HONOUR_CHAMPION ? "champion" : league_lower[honour];
 }
 
+/* A network's name, as an archived owner's is looked up (the archive keeps
+ * the name only: the site names another network's player name@network). */
+typedef char network_name[DB_NETWORK_MAX];
+
+/* The networks of the owners of fighters id[0..n) (id is freed) in a new
+ * array (free()); NULL on a database error. */
+static network_name *owner_networks(struct web *w, int64_t *id, int n)
+{
+    network_name *net = xmalloc((size_t)(n > 0 ? n : 1) * sizeof(*net));
+    int rc = db_fighter_networks(w->db, id, n, net);
+
+    free(id);
+    if (rc != DB_OK) {
+        free(net);
+        return NULL;
+    }
+    return net;
+}
+
+/* The networks of the owners of archived rows v[0..n), as owner_networks. */
+static network_name *row_networks(struct web *w, const struct db_season_row *v, int n)
+{
+    int64_t *id = xmalloc((size_t)(n > 0 ? n : 1) * sizeof(*id));
+
+    for (int i = 0; i < n; i++)
+        id[i] = v[i].fighter;
+    return owner_networks(w, id, n);
+}
+
+/* The networks of the owners of honours h[0..m), as owner_networks. */
+static network_name *honour_networks(struct web *w, const struct db_honour *h, int m)
+{
+    int64_t *id = xmalloc((size_t)(m > 0 ? m : 1) * sizeof(*id));
+
+    for (int i = 0; i < m; i++)
+        id[i] = h[i].fighter;
+    return owner_networks(w, id, m);
+}
+
 /* The season of r (rules, id) into *s and its rows into a new array
- * (free()) with their count in *n: 0, DB_NOTFOUND as 1, or -1. */
+ * (free()) with their count in *n and their owners' networks in another
+ * (*net, free()): 0, DB_NOTFOUND as 1, or -1. */
 static int season_read(struct web *w, const struct route *r, struct db_season *s,
-                       struct db_season_row **v, int *n)
+                       struct db_season_row **v, int *n, network_name **net)
 {
     *v = NULL;
+    *net = NULL;
     *n = 0;
     if (r->id > 1000000)
         return 1;
@@ -40,7 +81,8 @@ static int season_read(struct web *w, const struct route *r, struct db_season *s
     if (rc != DB_OK)
         return rc == DB_NOTFOUND ? 1 : -1;
     *v = xmalloc(ROWS_MAX * sizeof(**v));
-    if (db_season_standings(w->db, (enum rules)r->rules, s->number, *v, ROWS_MAX, n) != DB_OK) {
+    if (db_season_standings(w->db, (enum rules)r->rules, s->number, *v, ROWS_MAX, n) != DB_OK ||
+        !(*net = row_networks(w, *v, *n))) {
         free(*v);
         *v = NULL;
         return -1;
@@ -71,8 +113,8 @@ static void honours_html(struct str *b, const struct route *r, const struct db_h
 }
 
 /* One league's archived table of rows v[0..n). */
-static void league_table(struct str *b, const struct route *r, const struct db_season_row *v, int n,
-                         int league)
+static void league_table(const struct web *w, struct str *b, const struct route *r,
+                         const struct db_season_row *v, const network_name *net, int n, int league)
 {
     int any = 0;
 
@@ -91,7 +133,7 @@ static void league_table(struct str *b, const struct route *r, const struct db_s
                 r->root, (long long)v[i].fighter);
         web_html(b, v[i].name);
         str_add(b, "</a></td><td>");
-        web_html(b, v[i].owner);
+        web_owner_html(b, w->cfg.network, v[i].owner, net[i]);
         str_add(b, "</td><td class=\"n\">%d-%d-%d</td><td class=\"n\">%d</td><td>%s</td></tr>",
                 v[i].wins, v[i].losses, v[i].draws, v[i].gold_record,
                 v[i].moved > 0   ? "&uarr; up"
@@ -108,7 +150,8 @@ static void page_season(struct web *w, const struct route *r, struct reply *out)
     struct db_season s;
     struct db_season_row *v;
     struct db_honour h[8];
-    int n = 0, m = 0, rc = season_read(w, r, &s, &v, &n);
+    network_name *net;
+    int n = 0, m = 0, rc = season_read(w, r, &s, &v, &n, &net);
     char title[96], from[40], to[40];
 
     if (rc > 0)
@@ -116,6 +159,7 @@ static void page_season(struct web *w, const struct route *r, struct reply *out)
                            "There is no such season: it has not ended yet, or never began.", out);
     if (rc < 0 || db_honours(w->db, r->rules, h, 8, &m) != DB_OK) {
         free(v);
+        free(net);
         return pages_error(r, 500, "Database error",
                            "The record could not be read; try again shortly.", out);
     }
@@ -131,7 +175,7 @@ static void page_season(struct web *w, const struct route *r, struct reply *out)
     honours_html(&b, r, h, m, r->rules, s.number);
     str_add(&b, "</div></div>");
     for (int l = LEAGUE_GOLD; l >= LEAGUE_BRONZE; l--)
-        league_table(&b, r, v, n, l);
+        league_table(w, &b, r, v, net, n, l);
     if (n == 0)
         str_add(&b, "<div class=\"card muted\">No league had fighters.</div>");
     str_add(&b,
@@ -140,6 +184,7 @@ static void page_season(struct web *w, const struct route *r, struct reply *out)
             "href=\"%shalloffame\">Hall of fame</a></p>",
             r->root);
     free(v);
+    free(net);
     pages_end(&b, out);
 }
 
@@ -194,13 +239,14 @@ void season_pages(struct web *w, const struct route *r, struct reply *out)
 /* ---------------------------------------------------------------- JSON */
 
 /* {"honour":"gold","id":..,"name":..,"owner":..,"wins":..} onto b. */
-static void honour_json(struct str *b, const struct db_honour *h)
+static void honour_json(const struct web *w, struct str *b, const struct db_honour *h,
+                        const char *network)
 {
     str_add(b, "{\"honour\":\"%s\",\"id\":%lld,\"name\":", honour_key(h->honour),
             (long long)h->fighter);
     web_json(b, h->name);
     str_add(b, ",\"owner\":");
-    web_json(b, h->owner);
+    web_owner_json(b, w->cfg.network, h->owner, network);
     str_add(b, ",\"wins\":%d,\"losses\":%d,\"draws\":%d}", h->wins, h->losses, h->draws);
 }
 
@@ -218,12 +264,15 @@ static void api_season(struct web *w, const struct route *r, struct reply *out)
     struct db_season s;
     struct db_season_row *v;
     struct db_honour h[8];
-    int n = 0, m = 0, rc = season_read(w, r, &s, &v, &n);
+    network_name *net, *hnet = NULL;
+    int n = 0, m = 0, rc = season_read(w, r, &s, &v, &n, &net);
 
     if (rc > 0)
         return api_error(404, "no such season: it has not ended yet, or never began", out);
-    if (rc < 0 || db_honours(w->db, r->rules, h, 8, &m) != DB_OK) {
+    if (rc < 0 || db_honours(w->db, r->rules, h, 8, &m) != DB_OK ||
+        !(hnet = honour_networks(w, h, m))) {
         free(v);
+        free(net);
         return api_error(500, "database error", out);
     }
     struct str b;
@@ -237,7 +286,7 @@ static void api_season(struct web *w, const struct route *r, struct reply *out)
     for (int i = 0; i < m; i++)
         if (h[i].season == s.number) {
             str_add(&b, "%s", k++ ? "," : "");
-            honour_json(&b, &h[i]);
+            honour_json(w, &b, &h[i], hnet[i]);
         }
     str_add(&b, "],\"standings\":[");
     for (int i = 0; i < n; i++) {
@@ -245,7 +294,7 @@ static void api_season(struct web *w, const struct route *r, struct reply *out)
                 league_lower[v[i].league], v[i].position, (long long)v[i].fighter);
         web_json(&b, v[i].name);
         str_add(&b, ",\"owner\":");
-        web_json(&b, v[i].owner);
+        web_owner_json(&b, w->cfg.network, v[i].owner, net[i]);
         str_add(&b, ",\"wins\":%d,\"losses\":%d,\"draws\":%d,\"gold_record\":%d,\"moved\":\"%s\"}",
                 v[i].wins, v[i].losses, v[i].draws, v[i].gold_record,
                 v[i].moved > 0   ? "up"
@@ -254,15 +303,18 @@ static void api_season(struct web *w, const struct route *r, struct reply *out)
     }
     str_add(&b, "]}");
     free(v);
+    free(net);
+    free(hnet);
     json_end(&b, out);
 }
 
 static void api_halloffame(struct web *w, struct reply *out)
 {
     struct db_honour *v = xmalloc(HONOURS_MAX * sizeof(*v));
+    network_name *net = NULL;
     int m = 0;
 
-    if (db_honours(w->db, -1, v, HONOURS_MAX, &m) != DB_OK) {
+    if (db_honours(w->db, -1, v, HONOURS_MAX, &m) != DB_OK || !(net = honour_networks(w, v, m))) {
         free(v);
         return api_error(500, "database error", out);
     }
@@ -276,10 +328,11 @@ static void api_halloffame(struct web *w, struct reply *out)
                     ruleset_get(v[i].rules)->name, v[i].season);
         else
             str_add(&b, ",");
-        honour_json(&b, &v[i]);
+        honour_json(w, &b, &v[i], net[i]);
     }
     str_add(&b, "%s]}", m ? "]}" : "");
     free(v);
+    free(net);
     json_end(&b, out);
 }
 

@@ -144,14 +144,30 @@ void server_answer(struct web *w, const char *method, const char *path, const ch
     int paged = route_paged(&r);
     if (paged && route_page_number(page_arg, &page) != 0)
         return pages_error(&r, 400, "Bad request", "page= must be a number from 1 to 100000.", out);
-    if (web_check(w) != 0)
-        return answer_db_failed(&r, out);
-    /* Asked for before, and nothing changed since: the same answer. */
+    /* A page with no answer kept (on SQLite) begins its read transaction
+     * first and reads data_version inside it: one read lock taken and let
+     * go for the page (data_version's own transaction cost three more
+     * system calls), and the version is that of the very snapshot the page
+     * is read from. A page with an answer kept reads data_version alone,
+     * as before (no BEGIN and COMMIT to run when the answer is sent), and
+     * so does PostgreSQL (two round trips fewer for a kept answer). */
     char key[WEB_KEY_MAX];
     route_key(&r, page, key, sizeof(key));
-    if (answer_kept(w, key, out))
+    int early = !db_is_pg(w->db) && !web_kept_find(w, key);
+    if (early && web_begin(w) != 0)
+        return answer_db_failed(&r, out);
+    if (web_check(w) != 0) {
+        if (early)
+            web_end(w);
+        return answer_db_failed(&r, out);
+    }
+    /* Asked for before, and nothing changed since: the same answer. */
+    if (answer_kept(w, key, out)) {
+        if (early)
+            web_end(w);
         return;
-    if (web_begin(w) != 0)
+    }
+    if (!early && web_begin(w) != 0)
         return answer_db_failed(&r, out);
     render(w, &r, api, page, out);
     web_end(w);

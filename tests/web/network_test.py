@@ -14,8 +14,11 @@ stay of no network. WEB serves it twice:
   - with no [bot] network: every player of a network as name@network.
 Each time: the boxing standings (HTML and JSON: every row's owner), the
 champion (its card on the standings, /champions/boxing and its JSON),
-bob's fighter's page and JSON, the pundits' table (HTML and JSON) and a
-bout page's predictions (JSON and HTML).
+bob's fighter's page and JSON, the pundits' table (HTML and JSON), a
+bout page's predictions (JSON and HTML), the corners of a bout of bob's
+fighter (its page's tale of the tape and its JSON), and the archives:
+SUGAR RAY's season 1 (every owner of its standings, HTML and JSON; its
+honours' owners in the JSON) and the hall of fame's JSON (issue 29).
 A [bot] network of over 32 bytes stops ringside-web at its start, saying
 so in one line. And a site whose accounts have no network reads byte for byte the same with
 [bot] network set as without it (the standings, a fighter, the champions,
@@ -42,7 +45,8 @@ from ports import free_port  # noqa: E402
 
 NETWORKS = {"bob": "oftc", "ivan": "libera", "frank": "oftc", "dave": "oftc"}
 PAGES = ["/standings/boxing", "/api/standings/boxing", "/champions/boxing",
-         "/api/champions/boxing", "/pundits", "/api/pundits"]
+         "/api/champions/boxing", "/pundits", "/api/pundits", "/seasons/sugarray/1",
+         "/api/seasons/sugarray/1", "/halloffame", "/api/halloffame"]
 
 results = [0, 0]
 
@@ -87,6 +91,38 @@ def named(name, network, home):
     return name if not network or network == home else "%s@%s" % (name, network)
 
 
+def archives(label, got, named_id):
+    """The season's standings and honours, and the hall of fame's honours:
+    every owner as the site names him (named_id: a fighter id's owner)."""
+    doc = json.loads(got["/api/seasons/sugarray/1"][1])
+    rows, honours = doc["standings"], doc["honours"]
+    bad = [(r["id"], r["owner"]) for r in rows + honours if r["owner"] != named_id(r["id"])]
+    check("%s: every owner of season 1's standings and honours (JSON)" % label,
+          rows and honours and not bad, repr(bad))
+    check("%s: season 1's standings name bob@oftc, frank@oftc and dave@oftc" % label,
+          {"bob@oftc", "frank@oftc", "dave@oftc"} <= {r["owner"] for r in rows}, repr(rows))
+    page = got["/seasons/sugarray/1"][1]
+    bad = [r["id"] for r in rows if '</a></td><td>%s</td>' % html.escape(named_id(r["id"]), False)
+           not in page]
+    check("%s: every owner in season 1's page" % label, not bad, repr(bad))
+    fame = [h for s in json.loads(got["/api/halloffame"][1])["seasons"] for h in s["honours"]]
+    bad = [(h["id"], h["owner"]) for h in fame if h["owner"] != named_id(h["id"])]
+    check("%s: every owner of the hall of fame (JSON)" % label, fame and not bad, repr(bad))
+
+
+def corners(label, got, xbout, named_id):
+    """Bout xbout's two corners (JSON fighters[].owner, the page's tape)."""
+    doc = json.loads(got["/api/bouts/%d" % xbout][1])
+    want = [named_id(f["id"]) for f in doc["fighters"]]
+    check("%s: bout %d's corners %s (JSON)" % (label, xbout, want),
+          [f["owner"] for f in doc["fighters"]] == want and "bob@oftc" in want,
+          repr(doc["fighters"]))
+    page = got["/bouts/%d" % xbout][1]
+    check("%s: bout %d's tale of the tape names %s" % (label, xbout, want),
+          all('</div><div class="small muted">%s</div></div>' % html.escape(w) in page
+              for w in want))
+
+
 def networked(web, tmp, dbpath, bout, fighter):
     con = sqlite3.connect(dbpath)
     with con:
@@ -95,12 +131,23 @@ def networked(web, tmp, dbpath, bout, fighter):
     owner = {fid: (n, net) for fid, n, net in con.execute(
         "SELECT f.id, a.name, a.network FROM fighters f JOIN accounts a ON a.id = f.account_id")}
     network = dict(con.execute("SELECT name, network FROM accounts"))
+    # A bout of bob's fighter against one of no network's.
+    xbout = con.execute(
+        "SELECT b.id FROM bouts b JOIN fighters f ON f.id = b.fighter_a"
+        " JOIN fighters g ON g.id = b.fighter_b JOIN accounts a ON a.id = f.account_id"
+        " JOIN accounts c ON c.id = g.account_id WHERE b.state = 'over' AND a.name = 'bob'"
+        " AND c.network = '' ORDER BY b.id LIMIT 1").fetchone()[0]
     con.close()
     paths = PAGES + ["/fighters/%d" % fighter, "/api/fighters/%d" % fighter,
-                     "/bouts/%d" % bout, "/api/bouts/%d" % bout]
+                     "/bouts/%d" % bout, "/api/bouts/%d" % bout,
+                     "/bouts/%d" % xbout, "/api/bouts/%d" % xbout]
     for home in ("libera", None):
         label = "[bot] network = %s" % home if home else "no [bot] network"
         got = site(web, tmp, "net-%s" % (home or "none"), dbpath, home, paths)
+        def named_id(fid, home=home):
+            return named(*owner[fid], home)
+        archives(label, got, named_id)
+        corners(label, got, xbout, named_id)
         check("%s: every page answers 200" % label, all(s == 200 for s, _ in got.values()),
               " ".join(p for p, (s, _) in got.items() if s != 200))
         rows = json.loads(got["/api/standings/boxing"][1])["standings"]
