@@ -113,6 +113,11 @@ void db_league_cache(struct db *db, int turn)
      * failure costs speed only. */
     if (db->backend == DB_BACKEND_SQLITE)
         sqlite3_exec(db->conn, turn ? CACHE_TURN : CACHE_DEFAULT, NULL, NULL, NULL);
+    /* PostgreSQL's turn writes its rows in a batch instead, many rows a
+     * statement, without waiting for each answer (db_pg_batch,
+     * dbs_rows_add): a round trip a bout (its id) rather than eight. */
+    else
+        db_pg_batch(db, turn);
 }
 
 void db_league_stamping(struct db *db, int turn)
