@@ -319,6 +319,56 @@ START_TEST(test_pgturn_batch_failure)
 }
 END_TEST
 
+/* The session ends (the server restarted, or an administrator ended it)
+ * while a batch holds rows and answers: the commit fails, the rollback
+ * ends the transaction, and the connection works again on a new session,
+ * with nothing of the batch stored. */
+START_TEST(test_pgturn_batch_session_lost)
+{
+    char err[256], pid[32], sql[96];
+    int64_t owner;
+
+    if (!test_db_pg())
+        return;
+    struct db *db = test_db_open(path_pg, err, sizeof(err));
+    ck_assert_msg(db != NULL, "%s", err);
+    ck_assert_int_eq(db_account_create(db, "gm", "gm", "$y$x", 0, &owner), DB_OK);
+    struct db_fighter f = {.account_id = owner, .name = "Ali"};
+    f.sheet.rules = RULES_BOXING;
+    f.sheet.u.boxing = (struct boxing_sheet){12, 12, 12, 12, 12};
+    ck_assert_int_eq(db_fighter_create(db, "ali", &f), DB_OK);
+    struct dbs *q = dbs_prepare(db, "SELECT pg_backend_pid()");
+    ck_assert_int_eq(dbs_step(q), DBS_ROW);
+    ck_assert_int_eq(dbs_col_copy(q, 0, pid, sizeof(pid), "pid"), DB_OK);
+    dbs_free(q);
+
+    ck_assert_int_eq(db_begin(db), DB_OK);
+    db_league_cache(db, 1);
+    struct db_fighter g = f;
+    g.wins = 5;
+    ck_assert_int_eq(db_fighter_save_from(db, &g, g.league, 900), DB_OK); /* held */
+    snprintf(sql, sizeof(sql), "SELECT pg_terminate_backend(%s)", pid);
+    struct db *admin = db_open(test_db_pg(), err, sizeof(err));
+    ck_assert_msg(admin != NULL, "%s", err);
+    q = dbs_prepare(admin, sql);
+    ck_assert_int_eq(dbs_step(q), DBS_ROW);
+    dbs_free(q);
+    db_close(admin);
+    ck_assert_int_eq(db_commit(db), DB_ERROR);
+    ck_assert_int_eq(db_rollback(db), DB_OK);
+    db_league_cache(db, 0);
+    ck_assert_int_eq(fighter_get(db, "ali").wins, 0);
+    /* A batch on the new session works. */
+    ck_assert_int_eq(db_begin(db), DB_OK);
+    db_league_cache(db, 1);
+    ck_assert_int_eq(db_fighter_save_from(db, &g, g.league, 901), DB_OK);
+    ck_assert_int_eq(db_commit(db), DB_OK);
+    db_league_cache(db, 0);
+    ck_assert_int_eq(fighter_get(db, "ali").wins, 5);
+    db_close(db);
+}
+END_TEST
+
 Suite *pgturn_suite(void)
 {
     Suite *s = suite_create("pgturn");
@@ -328,6 +378,7 @@ Suite *pgturn_suite(void)
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, test_pgturn_same_as_sqlite);
     tcase_add_test(tc, test_pgturn_batch_failure);
+    tcase_add_test(tc, test_pgturn_batch_session_lost);
     suite_add_tcase(s, tc);
     return s;
 }
