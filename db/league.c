@@ -193,6 +193,12 @@ int db_league_moves(struct db *db, const int64_t *fighter, const int *league, in
     return rc;
 }
 
+int db_league_bouts_ahead(struct db *db, int n)
+{
+    /* SQLite draws an id at no cost: only PostgreSQL's is a round trip. */
+    return db->backend == DB_BACKEND_PG ? db_pg_bout_ids(db, n) : DB_OK;
+}
+
 /* SQLite's own default (SQLITE_DEFAULT_WAL_AUTOCHECKPOINT), which the
  * connection runs with but during a turn. */
 #define WAL_AUTOCHECKPOINT 1000

@@ -211,6 +211,9 @@ int db_pg_lease_check(struct db *db);
  * writes are then one statement a row, each waiting for its answer. */
 void db_pg_batch(struct db *db, int on);
 
+/* db_league_bouts_ahead on PostgreSQL (db.h has the contract). */
+int db_pg_bout_ids(struct db *db, int n);
+
 /* db_close for a PostgreSQL connection: its statements and results freed,
  * an open transaction rolled back (by the server, as the connection ends). */
 void db_pg_close(struct db *db);

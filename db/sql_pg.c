@@ -360,6 +360,8 @@ struct pg_pipe {
     int want[PG_PIPE_MAX];           /* the rows each must change, at least */
     struct dbs *held[PG_ROWS_KINDS]; /* statements with rows added, unsent */
     int nheld;
+    int64_t *ids;   /* bouts' ids drawn ahead (db_pg_bout_ids) */
+    int nids, next; /* how many, and the next to take */
 };
 
 /* The writes of db's batch whose answers are unread. */
@@ -820,6 +822,37 @@ int dbs_pg_step(struct dbs *q)
 
 static int pg_bout_row(struct dbs *q, int *done);
 
+/* The ids of the next n bouts, drawn in ascending order: the order in
+ * which one nextval a bout draws them when nobody else draws. */
+static const char bout_ids_sql[] =
+    "SELECT nextval(pg_get_serial_sequence('bouts', 'id')) FROM generate_series(1, ?1) ORDER BY 1";
+
+int db_pg_bout_ids(struct db *db, int n)
+{
+    struct pg_pipe *pp = db->pg_pipe;
+
+    if (n <= 0 || !dbs_rows_open(db))
+        return DB_OK; /* each bout then draws its own */
+    struct dbs *q = dbs_pg_prepare(db, bout_ids_sql, 1);
+    if (!q)
+        return DB_ERROR;
+    q->pg->alongside = 1; /* the rows held stay held */
+    /* Ids left from before (a failed turn's) are not taken again. */
+    pp->ids = xrealloc(pp->ids, (size_t)n * sizeof(*pp->ids));
+    pp->nids = pp->next = 0;
+    dbs_pg_bind_int64(q, 1, n);
+    int step = DBS_DONE;
+    while (pp->nids < n && (step = dbs_pg_step(q)) == DBS_ROW)
+        pp->ids[pp->nids++] = dbs_pg_col_int64(q, 0);
+    int rc = pp->nids == n ? DB_OK : DB_ERROR;
+    if (rc != DB_OK && step != DBS_ERR)
+        db_fail(db, "drawing %d bouts' ids gave %d", n, pp->nids);
+    if (rc != DB_OK)
+        pp->nids = 0;
+    dbs_pg_free(q);
+    return rc;
+}
+
 int dbs_pg_run(struct dbs *q)
 {
     struct dbs_pg *p = q->pg;
@@ -1009,13 +1042,14 @@ static int pg_bout_row(struct dbs *q, int *done)
     struct dbs_pg *p = q->pg;
     struct dbs *id = dbs_pg_prepare(db, bout_id_sql, 1);
     struct dbs *r = dbs_pg_prepare(db, bout_rows_sql, 1);
+    struct pg_pipe *pp = db->pg_pipe;
     int rc = DBS_ERR;
 
     *done = id && r && id->owner == DBS_OWN_KEPT && r->owner == DBS_OWN_KEPT && !q->bad;
     if (*done) {
         id->pg->alongside = 1; /* the rows held stay held */
-        if (dbs_pg_step(id) == DBS_ROW) {
-            p->id = dbs_pg_col_int64(id, 0);
+        if (pp->next < pp->nids || dbs_pg_step(id) == DBS_ROW) {
+            p->id = pp->next < pp->nids ? pp->ids[pp->next++] : dbs_pg_col_int64(id, 0);
             for (int i = 2; i <= p->nparams && i <= r->pg->nparams; i++)
                 dbs_pg_bind_text(r, i, p->pv[i - 1], 1);
             dbs_pg_bind_int64(r, 1, p->id);
@@ -1208,7 +1242,7 @@ int db_pg_begin(struct db *db, int read)
 {
     pg_rows_drop(db);
     if (db->pg_pipe)
-        db->pg_pipe->broken = 0;
+        db->pg_pipe->broken = db->pg_pipe->nids = db->pg_pipe->next = 0;
     if (db->in_txn || PQ(PQtransactionStatus)(db->pg) != PQTRANS_IDLE)
         return db_fail(db, "%s: a transaction is already open (they do not nest)",
                        read ? "db_read_begin" : "db_begin");
@@ -1230,6 +1264,8 @@ int db_pg_commit(struct db *db, int read)
             db->in_txn = 0; /* a read has no db_rollback after */
         return DB_ERROR;
     }
+    if (db->pg_pipe)
+        db->pg_pipe->nids = db->pg_pipe->next = 0;
     PGTransactionStatusType st = PQ(PQtransactionStatus)(db->pg);
     if (read) {
         db->in_txn = 0;
@@ -1258,8 +1294,8 @@ int db_pg_rollback(struct db *db)
         pg_pipe_flush(db);
         snprintf(db->err, sizeof(db->err), "%s", why);
     }
-    if (db->pg_pipe)
-        db->pg_pipe->broken = 0;
+    if (db->pg_pipe) /* ids drawn ahead and not taken are not taken later */
+        db->pg_pipe->broken = db->pg_pipe->nids = db->pg_pipe->next = 0;
     db->in_txn = 0;
     /* Ended already (a failed COMMIT): db->err keeps what went wrong. */
     if (PQ(PQtransactionStatus)(db->pg) == PQTRANS_IDLE)
@@ -1649,6 +1685,8 @@ void db_pg_close(struct db *db)
         pg_side_free(db->kept_q[i].pg);
     if (db->pg)
         PQ(PQfinish)(db->pg);
+    if (db->pg_pipe)
+        free(db->pg_pipe->ids);
     free(db->pg_pipe);
     free(db);
 }
