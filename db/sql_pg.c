@@ -737,18 +737,15 @@ static int pg_pipe_send(struct dbs *q)
     return pg_pipe_end(db, NULL, NULL) == DB_OK ? DBS_DONE : DBS_ERR;
 }
 
-/* Runs q with its parameters and keeps the result: DBS_DONE, or DBS_ERR
- * with the message (db.c's rules first: a failed bind, a lost
- * transaction, the fault hook, which never fails a ROLLBACK). With
- * `defer` (a statement of rows, pg_rows_send) q is only sent, and p->res
- * stays NULL: pg_pipe_send. A statement that waits for its answer while
- * a batch's are unread goes after them in the same round trip. */
-static int pg_exec(struct dbs *q, int defer)
+/* What must hold before q runs (db.c's rules: a failed bind, a lost
+ * transaction, the fault hook, which never fails a ROLLBACK; the lease; a
+ * statement the server refused at open), with the rows a batch holds
+ * written first and q prepared: 0, or DBS_ERR with the message. */
+static int pg_exec_ready(struct dbs *q)
 {
     struct db *db = q->db;
     struct dbs_pg *p = q->pg;
 
-    q->rc = DBS_E_OTHER;
     /* The rows a batch holds are written before anything else runs (in
      * the order they were first added: pg_rows_send_all sends q's own). */
     if (!p->alongside && p->rows == 0 && pg_rows_send_all(db) != DBS_DONE)
@@ -773,7 +770,22 @@ static int pg_exec(struct dbs *q, int defer)
         return DBS_ERR;
     if (p->name[0] && !p->prepared && pg_prepare_now(q) != DBS_DONE)
         return DBS_ERR;
+    return 0;
+}
 
+/* Runs q with its parameters and keeps the result: DBS_DONE, or DBS_ERR
+ * with the message (pg_exec_ready first). With `defer` (a statement of
+ * rows, pg_rows_send) q is only sent, and p->res stays NULL:
+ * pg_pipe_send. A statement that waits for its answer while a batch's are
+ * unread goes after them in the same round trip. */
+static int pg_exec(struct dbs *q, int defer)
+{
+    struct db *db = q->db;
+    struct dbs_pg *p = q->pg;
+
+    q->rc = DBS_E_OTHER;
+    if (pg_exec_ready(q) != 0)
+        return DBS_ERR;
     PGresult *res;
     if (defer && p->name[0]) {
         if (pg_pipe_send(q) != DBS_DONE)
