@@ -1001,7 +1001,8 @@ int dbs_rows_add(struct dbs *q)
     struct pg_pipe *pp = db->pg_pipe;
 
     if (!p || !dbs_rows_open(db) || q->bad) {
-        db_fail(db, "cannot add a row to: %s", p ? p->sql : "a SQLite statement");
+        db_fail(db, "%s: %s", p && q->bad ? "cannot bind the parameters of" : "cannot add a row to",
+                p ? p->sql : "a SQLite statement");
         if (q->pg)
             dbs_pg_reset(q);
         return DBS_ERR;
