@@ -9,6 +9,8 @@
  *                                         the server's (the median)
  *   pg.league_turn_10000_fighters_ms      the league turn of 10,000 boxers
  *                                         of bench_bot.c, on PostgreSQL
+ *   pg.league_turn_10000_cpu_ms           the same turn's processor time,
+ *                                         the bot's and the server's
  *
  * Usage: tests/pg.sh run ringside-bench-pg BENCH_BOT (make bench): pg.sh
  * starts a throwaway server (a Unix socket, no fsync, no synchronous
@@ -27,6 +29,10 @@
  * The league turn is bench_bot.c's own (`BENCH_BOT league 10000`, its
  * setup and its turn), run with RINGSIDE_BENCH_LEAGUE_DB naming a fresh
  * schema of the server: the figure is its league.turn_10000_fighters_ms.
+ * Its processor time is measured on the same turn run here, in a schema
+ * of its own (the same fighters, plans and seed), where this process
+ * knows its server process: the figure a loaded machine disturbs least
+ * (most of a turn on PostgreSQL is the server's work).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -244,6 +250,65 @@ static void rounds_bench(const char *path, const char *prefix)
     fflush(stdout);
 }
 
+/* The boxers of bench_bot.c's league bench: n of one account, with
+ * plans, in three leagues. */
+static void league_fighters(struct db *db, int n)
+{
+    static const char *const plans[] = {
+        "1) 5/5/10 (ring); 4) 4H/8/8 (inside); if endurance_percent < 40 then 3/3/14 (clinch)",
+        "6/6/8; if opp = weak then 8/8/4 (allout)",
+        "5/4/11 (counter); 6) 5B/7/8 (cut)",
+    };
+    int64_t owner;
+
+    if (db_account_create(db, "gm", "gm", "$y$x", 0, &owner) != DB_OK || db_begin(db) != DB_OK)
+        fail("league", db_errmsg(db));
+    for (int i = 0; i < n; i++) {
+        struct db_fighter f;
+        char key[DB_NAME_MAX];
+        memset(&f, 0, sizeof(f));
+        f.account_id = owner;
+        snprintf(f.name, sizeof(f.name), "L%d", i);
+        snprintf(key, sizeof(key), "l%d", i);
+        f.sheet.rules = RULES_BOXING;
+        f.sheet.u.boxing = (struct boxing_sheet){10 + i % 5, 12, 14 - i % 5, 12, 12};
+        f.league = i % LEAGUE_COUNT;
+        if (db_fighter_create(db, key, &f) != DB_OK ||
+            db_plan_set(db, f.id, plans[i % 3], 0) != DB_OK)
+            fail("league", db_errmsg(db));
+    }
+    if (db_commit(db) != DB_OK)
+        fail("league", db_errmsg(db));
+}
+
+/* bench_bot's league turn of 10,000 boxers on the PostgreSQL schema `uri`
+ * (empty), run here: its processor time, this process's and the server's,
+ * printed as pg.league_turn_10000_cpu_ms. */
+static void league_cpu(const char *uri)
+{
+    const struct game_io io = quiet_io("bench_pg");
+    const struct game_config gc = {.order_timeout = 120, .challenge_timeout = 300, .rounds = 12};
+    char err[256], lines[LEAGUE_SUMMARY_LINES][RENDER_LINE_MAX];
+    int nlines;
+
+    struct db *db = db_open(uri, err, sizeof(err));
+    if (!db)
+        fail(uri, err);
+    league_fighters(db, 10000);
+    struct game *g = game_new(db, &io, &gc, err, sizeof(err));
+    if (!g)
+        fail("game", err);
+    long server = backend_pid(db, uri);
+    double c0 = thread_us() + process_us(server);
+    if (league_turn(g, RULES_BOXING, 42, "#ringside", lines, &nlines, err, sizeof(err)) != 0)
+        fail("league turn", err);
+    double c = thread_us() + process_us(server) - c0;
+    game_free(g);
+    db_close(db);
+    printf("pg.league_turn_10000_cpu_ms %.0f ms\n", c / 1e3);
+    fflush(stdout);
+}
+
 /* bench_bot's league turn of 10,000 boxers on PostgreSQL (`uri`, an empty
  * schema): its figure, printed as pg.league_turn_10000_fighters_ms. */
 static void league_bench(const char *bench_bot, const char *uri)
@@ -288,5 +353,7 @@ int main(int argc, char **argv)
     rounds_bench(uri, "pg");
     schema_uri(base, "league", uri, sizeof(uri));
     league_bench(argv[1], uri);
+    schema_uri(base, "leaguecpu", uri, sizeof(uri));
+    league_cpu(uri);
     return 0;
 }

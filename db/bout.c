@@ -538,6 +538,11 @@ static int order_encode(struct db *db, int64_t bout, const struct db_order *o, i
     return DB_OK;
 }
 
+/* STMT_ORDER_BOUT_PUT for many bouts at once (dbs_rows_add). */
+static const char order_rows_sql[] =
+    "INSERT INTO bout_orders (bout, orders)"
+    " SELECT * FROM unnest(CAST(?1 AS BIGINT[]), CAST(?2 AS TEXT[]))";
+
 int db_order_put_bout(struct db *db, int64_t bout, const struct db_order *o, int n)
 {
     struct str s;
@@ -553,10 +558,17 @@ int db_order_put_bout(struct db *db, int64_t bout, const struct db_order *o, int
         return status;
     }
 
-    struct dbs *q = dbs_table(db, STMT_ORDER_BOUT_PUT);
+    /* A league turn's on PostgreSQL: a row of its batch (sql.h). */
+    int rows = dbs_rows_open(db);
+    struct dbs *q =
+        rows ? dbs_prepare_kept(db, order_rows_sql) : dbs_table(db, STMT_ORDER_BOUT_PUT);
+    if (!q) {
+        str_free(&s);
+        return DB_ERROR;
+    }
     dbs_bind_int64(q, 1, bout);
     dbs_bind_text(q, 2, s.p);
-    if (dbs_run(q) != DBS_DONE) {
+    if ((rows ? dbs_rows_add(q) : dbs_run(q)) != DBS_DONE) {
         switch (dbs_error(q)) {
         case DBS_E_FOREIGN_KEY:
             db_fail(db, "no bout %" PRId64, bout);
@@ -569,6 +581,8 @@ int db_order_put_bout(struct db *db, int64_t bout, const struct db_order *o, int
             status = DB_ERROR;
         }
     }
+    if (rows)
+        dbs_free(q); /* kept: only reset */
     str_free(&s);
     return status;
 }

@@ -686,6 +686,15 @@ void db_league_stamping(struct db *db, int turn);
  * fighter that does not exist). */
 int db_league_moves(struct db *db, const int64_t *fighter, const int *league, int n, int *done);
 
+/* A league turn is about to create n bouts in a row (db_bout_create):
+ * on PostgreSQL, inside a turn's transaction (db_league_cache's batch),
+ * their n ids are drawn from the bouts' identity at once, in one round
+ * trip rather than one a bout, and each of the next n bouts created takes
+ * the next of them; with no other writer in between they are the ids the
+ * bouts would have drawn one by one. Nothing on SQLite. DB_OK, or
+ * DB_ERROR (the server's message). */
+int db_league_bouts_ahead(struct db *db, int n);
+
 /* SQLite's automatic checkpoint off on this connection for a league turn
  * (`turn` 1), so that the turn's COMMIT only appends to the WAL, or back
  * to SQLite's default (0). Speed alone: synchronous and what a commit

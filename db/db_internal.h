@@ -117,7 +117,10 @@ enum db_stmt {
 
 #include "sql.h"
 
-#define DB_KEPT_MAX 16 /* statements db_prepare_kept keeps, at most */
+/* Statements db_prepare_kept keeps, at most: a bot on PostgreSQL keeps a
+ * dozen (its relay's, its jobs', a page's) and a league turn's batch seven
+ * more (sql_pg.c). */
+#define DB_KEPT_MAX 32
 
 struct db {
     enum db_backend backend;      /* SQLite, or PostgreSQL (sql.h) */
@@ -126,6 +129,7 @@ struct db {
     const struct dbs *pg_unnamed; /* the one-use statement PostgreSQL holds
                                      as its unnamed prepared one (sql_pg.c) */
     int pg_readonly;              /* opened by db_open_readonly (sql_pg.c) */
+    struct pg_pipe *pg_pipe;      /* the batch of writes (db_pg_batch), or NULL */
     sqlite3_stmt *st[STMT_COUNT];
     struct dbs tab[STMT_COUNT]; /* st[] as the statement layer hands it out */
     char err[512];              /* room for a long path in db_open's messages */

@@ -330,22 +330,42 @@ int db_fighter_save(struct db *db, const struct db_fighter *f)
 #define SEASON_MOVE_STAMPED(col, p, career)                                                        \
     " " col " = CASE WHEN " col " + " p " - " career " > 0 THEN " col " + " p " - " career         \
     " ELSE 0 END,"
+/* The SET list with parameter N written P(N): `?N` for one row (Q), and
+ * the column pN of the unnest of PostgreSQL's rows (U, below). */
+#define Q(n) "?" #n
+#define U(n) "u.p" #n
 /* clang-format off */
-#define SAVE_STAMPED_SET                                                                           \
-    "str = ?6, spd = ?7, agl = ?8, tgh = ?9, hgt = ?10,"                                           \
-    SEASON_MOVE_STAMPED("season_wins", "?13", "wins")                                              \
-    SEASON_MOVE_STAMPED("season_losses", "?14", "losses")                                          \
-    SEASON_MOVE_STAMPED("season_draws", "?15", "draws")                                            \
-    " skill = ?11, endurance = ?12, wins = ?13, losses = ?14, draws = ?15,"                        \
-    " kos = ?16, training_points = ?17, gold_record = ?21,"                                        \
-    " paused = ?22, trained = ?23, missed = ?24, dex = ?25, con = ?26,"                            \
-    " intel = ?27, kit = ?28, tkos = ?29, towels = ?30, dqs = ?31, forfeits = ?32,"                \
-    " changed = ?33"
+#define SAVE_SET(P)                                                                                \
+    "str = " P(6) ", spd = " P(7) ", agl = " P(8) ", tgh = " P(9) ", hgt = " P(10) ","             \
+    SEASON_MOVE_STAMPED("season_wins", P(13), "wins")                                              \
+    SEASON_MOVE_STAMPED("season_losses", P(14), "losses")                                          \
+    SEASON_MOVE_STAMPED("season_draws", P(15), "draws")                                            \
+    " skill = " P(11) ", endurance = " P(12) ", wins = " P(13) ", losses = " P(14) ","             \
+    " draws = " P(15) ", kos = " P(16) ", training_points = " P(17) ", gold_record = " P(21) ","   \
+    " paused = " P(22) ", trained = " P(23) ", missed = " P(24) ", dex = " P(25) ","               \
+    " con = " P(26) ", intel = " P(27) ", kit = " P(28) ", tkos = " P(29) ", towels = " P(30) ","  \
+    " dqs = " P(31) ", forfeits = " P(32) ", changed = " P(33)
 /* clang-format on */
 static const char save_stamped_sql[] =
-    "UPDATE fighters SET league = ?20, " SAVE_STAMPED_SET " WHERE id = ?1";
+    "UPDATE fighters SET league = ?20, " SAVE_SET(Q) " WHERE id = ?1";
 static const char save_league_kept_stamped_sql[] =
-    "UPDATE fighters SET " SAVE_STAMPED_SET " WHERE id = ?1";
+    "UPDATE fighters SET " SAVE_SET(Q) " WHERE id = ?1";
+
+/* The same on PostgreSQL for many fighters at once (dbs_rows_add): each
+ * parameter an array, a fighter a row of their unnest (the numbers the
+ * statements skip, ?2-?5, ?18 and ?19, are not sent). */
+#define B(n) "CAST(?" #n " AS BIGINT[])"
+#define T(n) "CAST(?" #n " AS TEXT[])"
+/* clang-format off */
+#define SAVE_ROWS                                                                                  \
+    " FROM unnest(" B(1) "," B(6) "," B(7) "," B(8) "," B(9) "," B(10) "," B(11) "," B(12) ","    \
+    B(13) "," B(14) "," B(15) "," B(16) "," B(17) "," T(20) "," B(21) "," B(22) "," B(23) ","     \
+    B(24) "," B(25) "," B(26) "," B(27) "," T(28) "," B(29) "," B(30) "," B(31) "," B(32) ","     \
+    B(33) ") AS u(p1, p6, p7, p8, p9, p10, p11, p12, p13, p14, p15, p16, p17, p20, p21, p22,"      \
+    " p23, p24, p25, p26, p27, p28, p29, p30, p31, p32, p33) WHERE id = u.p1"
+/* clang-format on */
+static const char save_rows_sql[] = "UPDATE fighters SET league = u.p20, " SAVE_SET(U) SAVE_ROWS;
+static const char save_league_kept_rows_sql[] = "UPDATE fighters SET " SAVE_SET(U) SAVE_ROWS;
 
 int db_fighter_save_from(struct db *db, const struct db_fighter *f, int stored_league,
                          int64_t stamp)
@@ -357,8 +377,12 @@ int db_fighter_save_from(struct db *db, const struct db_fighter *f, int stored_l
         return DB_ERROR;
 
     int kept = f->league == stored_league;
+    /* A turn's save on PostgreSQL: a row of the turn's batch (sql.h). */
+    int rows = stamp > 0 && dbs_rows_open(db);
     struct dbs *q;
-    if (stamp > 0)
+    if (rows)
+        q = dbs_prepare_kept(db, kept ? save_league_kept_rows_sql : save_rows_sql);
+    else if (stamp > 0)
         q = dbs_prepare_kept(db, kept ? save_league_kept_stamped_sql : save_stamped_sql);
     else
         q = dbs_table(db, kept ? STMT_FIGHTER_SAVE_LEAGUE_KEPT : STMT_FIGHTER_SAVE);
@@ -368,7 +392,8 @@ int db_fighter_save_from(struct db *db, const struct db_fighter *f, int stored_l
     dbs_bind_int64(q, 1, f->id);
     if (stamp > 0)
         dbs_bind_int64(q, 33, stamp);
-    int rc = dbs_run(q);
+    /* A fighter not there then fails the turn's commit. */
+    int rc = rows ? dbs_rows_add(q) : dbs_run(q);
     int64_t changes = rc == DBS_DONE ? dbs_changes(q) : 0;
     if (stamp > 0)
         dbs_free(q); /* kept: only reset (past DB_KEPT_MAX: finalized) */

@@ -113,6 +113,11 @@ void db_league_cache(struct db *db, int turn)
      * failure costs speed only. */
     if (db->backend == DB_BACKEND_SQLITE)
         sqlite3_exec(db->conn, turn ? CACHE_TURN : CACHE_DEFAULT, NULL, NULL, NULL);
+    /* PostgreSQL's turn writes its rows in a batch instead, many rows a
+     * statement, without waiting for each answer (db_pg_batch,
+     * dbs_rows_add): a round trip a bout (its id) rather than eight. */
+    else
+        db_pg_batch(db, turn);
 }
 
 void db_league_stamping(struct db *db, int turn)
@@ -186,6 +191,12 @@ int db_league_moves(struct db *db, const int64_t *fighter, const int *league, in
     if (checks_ignored(db, 0) != 0)
         rc = db_fail(db, "cannot put the CHECKs back on: %s", sqlite3_errmsg(db->conn));
     return rc;
+}
+
+int db_league_bouts_ahead(struct db *db, int n)
+{
+    /* SQLite draws an id at no cost: only PostgreSQL's is a round trip. */
+    return db->backend == DB_BACKEND_PG ? db_pg_bout_ids(db, n) : DB_OK;
 }
 
 /* SQLite's own default (SQLITE_DEFAULT_WAL_AUTOCHECKPOINT), which the

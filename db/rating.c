@@ -82,10 +82,10 @@ int db_rating_changed(struct db *db, int64_t since, int64_t *stamp,
     return status;
 }
 
-/* Binds and runs the ratings upsert `q` (STMT_RATING_PUT, whose ?6 is
- * `at`, or STMT_RATING_SET, whose ?6 is `bouts` and ?7 `at`). */
-static int rating_row_put(struct dbs *q, int64_t fighter, const char *name,
-                          const struct db_rating *r, int bouts_at, int64_t at)
+/* Binds the ratings upsert `q` (STMT_RATING_PUT, whose ?6 is `at`, or
+ * STMT_RATING_SET, whose ?6 is `bouts` and ?7 `at`). */
+static void rating_row_bind(struct dbs *q, int64_t fighter, const char *name,
+                            const struct db_rating *r, int bouts_at, int64_t at)
 {
     dbs_bind_int64(q, 1, fighter);
     dbs_bind_text(q, 2, name);
@@ -95,15 +95,35 @@ static int rating_row_put(struct dbs *q, int64_t fighter, const char *name,
     if (bouts_at)
         dbs_bind_int64(q, 6, r->bouts);
     dbs_bind_int64(q, 6 + bouts_at, at);
+}
+
+/* Binds and runs it. */
+static int rating_row_put(struct dbs *q, int64_t fighter, const char *name,
+                          const struct db_rating *r, int bouts_at, int64_t at)
+{
+    rating_row_bind(q, fighter, name, r, bouts_at, at);
     return dbs_run(q) == DBS_DONE ? DB_OK : DB_ERROR;
 }
+
+/* STMT_RATING_HISTORY_PUT for many points at once on PostgreSQL, a row
+ * of the league turn's batch each (dbs_rows_add). */
+static const char history_rows_sql[] =
+    "INSERT INTO rating_history (bout, fighter, side, before, rating, rd, vol, at)"
+    " SELECT * FROM unnest(CAST(?1 AS BIGINT[]), CAST(?2 AS BIGINT[]), CAST(?3 AS BIGINT[]),"
+    " CAST(?4 AS DOUBLE PRECISION[]), CAST(?5 AS DOUBLE PRECISION[]),"
+    " CAST(?6 AS DOUBLE PRECISION[]), CAST(?7 AS DOUBLE PRECISION[]), CAST(?8 AS BIGINT[]))";
 
 /* One point of history: fighter `fighter` on side `side` of bout `bout`,
  * from `before` to `r` (STMT_RATING_HISTORY_PUT). */
 static int history_row_put(struct db *db, int64_t bout, int64_t fighter, int side, double before,
                            const struct db_rating *r, int64_t at)
 {
-    struct dbs *q = dbs_table(db, STMT_RATING_HISTORY_PUT);
+    int rows = dbs_rows_open(db);
+    struct dbs *q =
+        rows ? dbs_prepare_kept(db, history_rows_sql) : dbs_table(db, STMT_RATING_HISTORY_PUT);
+
+    if (!q)
+        return DB_ERROR;
 
     dbs_bind_int64(q, 1, bout);
     dbs_bind_int64(q, 2, fighter);
@@ -113,7 +133,10 @@ static int history_row_put(struct db *db, int64_t bout, int64_t fighter, int sid
     dbs_bind_double(q, 6, r->rd);
     dbs_bind_double(q, 7, r->vol);
     dbs_bind_int64(q, 8, at);
-    return dbs_run(q) == DBS_DONE ? DB_OK : DB_ERROR;
+    int rc = (rows ? dbs_rows_add(q) : dbs_run(q)) == DBS_DONE ? DB_OK : DB_ERROR;
+    if (rows)
+        dbs_free(q); /* kept: only reset (past DB_KEPT_MAX: finalized) */
+    return rc;
 }
 
 int db_rating_put(struct db *db, int64_t fighter, enum rules rules, const struct db_rating *r,
@@ -180,6 +203,34 @@ static int rating_stamped_run(struct db *db, const char *sql, int64_t fighter, c
     return rc;
 }
 
+/* The upsert for many fighters at once on PostgreSQL (dbs_rows_add). */
+static const char rating_upsert_rows_sql[] =
+    "INSERT INTO ratings (fighter, rules, rating, rd, vol, bouts, updated, changed)"
+    " SELECT * FROM unnest(CAST(?1 AS BIGINT[]), CAST(?2 AS TEXT[]),"
+    " CAST(?3 AS DOUBLE PRECISION[]), CAST(?4 AS DOUBLE PRECISION[]),"
+    " CAST(?5 AS DOUBLE PRECISION[]), CAST(?6 AS BIGINT[]), CAST(?7 AS BIGINT[]),"
+    " CAST(?8 AS BIGINT[])) ON CONFLICT (fighter, rules)"
+    " DO UPDATE SET rating = excluded.rating, rd = excluded.rd, vol = excluded.vol,"
+    " bouts = excluded.bouts, updated = excluded.updated, changed = excluded.changed";
+
+/* PostgreSQL's stamped write in a league turn's batch: the upsert alone,
+ * whatever `stored` says (the row the UPDATE would leave, and one row
+ * changed in either case), as a row of the batch (dbs_rows_add), with no
+ * answer to wait for. */
+static int rating_stamped_rows(struct db *db, int64_t fighter, const char *name,
+                               const struct db_rating *r, int64_t at, int64_t stamp)
+{
+    struct dbs *q = dbs_prepare_kept(db, rating_upsert_rows_sql);
+
+    if (!q)
+        return DB_ERROR;
+    dbs_bind_int64(q, 8, stamp);
+    rating_row_bind(q, fighter, name, r, 1, at);
+    int rc = dbs_rows_add(q) == DBS_DONE ? DB_OK : DB_ERROR;
+    dbs_free(q); /* kept: only reset (past DB_KEPT_MAX: finalized) */
+    return rc;
+}
+
 int db_rating_set_stamped(struct db *db, int64_t fighter, enum rules rules,
                           const struct db_rating *r, int64_t at, int stored, int64_t stamp)
 {
@@ -193,6 +244,8 @@ int db_rating_set_stamped(struct db *db, int64_t fighter, enum rules rules,
                        r->bouts);
     if (stamp <= 0)
         return db_rating_set(db, fighter, rules, r, at);
+    if (dbs_rows_open(db))
+        return rating_stamped_rows(db, fighter, name, r, at, stamp);
     if (stored && rating_stamped_run(db, rating_update_stamped_sql, fighter, name, r, at, stamp,
                                      &changes) != DB_OK)
         return DB_ERROR;

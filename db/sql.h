@@ -144,6 +144,21 @@ int dbs_step_one(struct dbs *q);
  * DBS_DONE or DBS_ERR. */
 int dbs_run(struct dbs *q);
 
+/* Rows written in one statement (PostgreSQL, a league turn): a statement
+ * of arrays, whose every `?N` the SQL uses stands for an array with an
+ * element a row (CAST(?N AS BIGINT[]) in an unnest(...), say), is bound
+ * one row at a time with the dbs_bind_* calls, and dbs_rows_add keeps the
+ * row bound (and resets the bindings): DBS_DONE, or DBS_ERR with the
+ * message. The rows are written (sent in the batch's pipeline, without
+ * waiting for the answer) every thousand, and before the connection runs any
+ * other statement (but a bout's INSERT, which they never depend on), at
+ * the latest at the commit; a rollback forgets them. The statement must
+ * change one row a row: fewer fails the transaction. Only while
+ * dbs_rows_open(db), 1 on PostgreSQL inside a transaction of an open
+ * batch (db_pg_batch); the statement must come from dbs_prepare_kept. */
+int dbs_rows_open(struct db *db);
+int dbs_rows_add(struct dbs *q);
+
 /* The kind of the last failure of q's step or run. */
 enum dbs_error dbs_error(const struct dbs *q);
 
@@ -188,6 +203,16 @@ struct db *db_open_pg(const char *uri, long fault, int readonly, char *errbuf, i
  * keepalives of db->lease_seconds; the same returns. */
 int db_pg_lease_take(struct db *db);
 int db_pg_lease_check(struct db *db);
+
+/* Opens (on 1) or closes (0) the connection's batch of writes (the rows
+ * of dbs_rows_add, sent in libpq's pipeline mode): closing writes the
+ * rows still held and reads what is still unanswered, a failure left in
+ * db->err. Nothing with a libpq older than 14 (no pipeline mode): the
+ * writes are then one statement a row, each waiting for its answer. */
+void db_pg_batch(struct db *db, int on);
+
+/* db_league_bouts_ahead on PostgreSQL (db.h has the contract). */
+int db_pg_bout_ids(struct db *db, int n);
 
 /* db_close for a PostgreSQL connection: its statements and results freed,
  * an open transaction rolled back (by the server, as the connection ends). */

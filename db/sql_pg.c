@@ -67,10 +67,21 @@
     X(PQsocket) \
     X(PQstatus) \
     X(PQtransactionStatus)
+/* Pipeline mode (libpq 14 and later), for the batches of db_pg_batch:
+ * loaded if there, and without them every write waits for its answer. */
+#define PQ_PIPE_FUNCTIONS(X) \
+    X(PQenterPipelineMode) \
+    X(PQexitPipelineMode) \
+    X(PQgetResult) \
+    X(PQpipelineStatus) \
+    X(PQpipelineSync) \
+    X(PQsendQueryPrepared)
 /* clang-format on */
 #define PQ_SLOT(f) __typeof__(f) *f;
 static struct {
     PQ_FUNCTIONS(PQ_SLOT)
+    PQ_PIPE_FUNCTIONS(PQ_SLOT)
+    int pipe; /* every one of PQ_PIPE_FUNCTIONS was found */
 } pq;
 #define PQ(f) (pq.f)
 
@@ -89,6 +100,9 @@ static int pg_load(struct db *db)
     if (!(*(void **)&pq.f = dlsym(h, #f)))                                                         \
         return db_fail(db, "%s has no %s: %s", lib, #f, dlerror());
     PQ_FUNCTIONS(PQ_LOAD)
+    pq.pipe = 1;
+#define PQ_LOAD_PIPE(f) pq.pipe &= (*(void **)&pq.f = dlsym(h, #f)) != NULL;
+    PQ_PIPE_FUNCTIONS(PQ_LOAD_PIPE)
     handle = h;
     return DB_OK;
 }
@@ -128,7 +142,11 @@ struct dbs_pg {
     int64_t changes; /* the rows the last dbs_run changed */
     int64_t id;      /* what its RETURNING id said, when has_id */
     int has_id;
-    char *unfit; /* a table statement the server refused at open: why */
+    char *unfit;     /* a table statement the server refused at open: why */
+    struct str *arr; /* per parameter: the rows added so far (dbs_rows_add),
+                        an array's elements; NULL until the first */
+    int rows;        /* how many */
+    int alongside;   /* runs before the batch's rows are written (pg_exec) */
 };
 
 /* --------------------------------------------------------- the SQL text */
@@ -309,7 +327,47 @@ static void pg_side_free(struct dbs_pg *p)
     free(p->pv);
     free(p->own);
     free(p->num);
+    for (int i = 0; p->arr && i < p->nparams; i++)
+        str_free(&p->arr[i]);
+    free(p->arr);
     free(p);
+}
+
+/* ------------------------------------------------------ batches' state */
+
+/* Writes of a batch sent and not yet answered, at most: then their
+ * answers are read (one round trip for PG_PIPE_MAX writes), which keeps
+ * what the server has to say back small. */
+#define PG_PIPE_MAX 256
+
+/* Rows a statement of arrays holds before they are written in one go
+ * (dbs_rows_add), and how many such statements a batch holds at once. */
+#define PG_ROWS_MAX   1000
+#define PG_ROWS_KINDS 8
+
+/* A connection's batch of writes (db_pg_batch). While it is open inside a
+ * transaction, the rows of dbs_rows_add are held, then written many a
+ * statement, each sent in libpq's pipeline mode without waiting for its
+ * answer; the answers are read with the next statement that needs one (in
+ * the same round trip: it follows them in the pipeline), at the
+ * transaction's end, or every PG_PIPE_MAX writes. */
+struct pg_pipe {
+    int open;                        /* between db_pg_batch(db, 1) and (db, 0) */
+    int n;                           /* writes sent whose answers are unread */
+    int broken;                      /* one found too few rows: the transaction
+                                        fails (pg_txn_failed) until its end */
+    const char *sql[PG_PIPE_MAX];    /* the writes' SQL, for a message */
+    int want[PG_PIPE_MAX];           /* the rows each must change, at least */
+    struct dbs *held[PG_ROWS_KINDS]; /* statements with rows added, unsent */
+    int nheld;
+    int64_t *ids;   /* bouts' ids drawn ahead (db_pg_bout_ids) */
+    int nids, next; /* how many, and the next to take */
+};
+
+/* The writes of db's batch whose answers are unread. */
+static int pg_pipe_pending(const struct db *db)
+{
+    return db->pg_pipe ? db->pg_pipe->n : 0;
 }
 
 /* ---------------------------------------------------------------- errors */
@@ -350,7 +408,13 @@ static int pg_fail(struct dbs *q, const PGresult *res)
 /* 1 if the caller's transaction failed or ended behind db/'s back. */
 static int pg_txn_failed(const struct db *db)
 {
-    return db->in_txn && PQ(PQtransactionStatus)(db->pg) != PQTRANS_INTRANS;
+    if (!db->in_txn)
+        return 0;
+    if (db->pg_pipe && db->pg_pipe->broken)
+        return 1;
+    /* With a batch's answers unread the server is busy: a failure among
+     * them is read with them (pg_pipe_end). */
+    return !pg_pipe_pending(db) && PQ(PQtransactionStatus)(db->pg) != PQTRANS_INTRANS;
 }
 
 /* A statement while the caller's transaction failed or ended behind db/'s
@@ -378,15 +442,25 @@ struct dbs *dbs_pg_table(struct db *db, int which)
         q->pg = pg_side_new(sql ? sql : db_stmt_text(which), name);
         if (!sql && db_stmt_returns_id(which))
             pg_side_returns_id(q->pg);
+        /* A league turn's bout, whose id the turn waits for: the rows a
+         * batch holds (its orders, ratings, fighters) never depend on a
+         * later bout, nor it on them, so they wait for more rows. */
+        q->pg->alongside = which == STMT_BOUT_INSERT;
     }
     return q;
 }
+
+static int pg_pipe_flush(struct db *db);
+static int pg_rows_send_all(struct db *db);
+static void pg_rows_drop(struct db *db);
 
 /* PQprepare's q under its name, once: DBS_DONE, or DBS_ERR with the
  * message. */
 static int pg_prepare_try(struct dbs *q)
 {
     struct dbs_pg *p = q->pg;
+    if (pg_pipe_flush(q->db) != DB_OK)
+        return DBS_ERR; /* PQprepare waits: not in a pipeline */
     if (!p->name[0])
         q->db->pg_unnamed = NULL; /* the slot is taken, even by a failure */
     PGresult *res = PQ(PQprepare)(q->db->pg, p->name, p->text, p->nparams, p->types);
@@ -549,15 +623,133 @@ static void pg_reconnect(struct db *db)
     snprintf(db->err, sizeof(db->err), "%s", why);
 }
 
-/* Runs q with its parameters and keeps the result: DBS_DONE, or DBS_ERR
- * with the message (db.c's rules first: a failed bind, a lost
- * transaction, the fault hook, which never fails a ROLLBACK). */
-static int pg_exec(struct dbs *q)
+/* ------------------------------------------------ batches (pipelining) */
+
+/* One answer of the pipeline (i of n, the caller's q last when it is
+ * there): checked into *failed (the first failure's message in db->err,
+ * its kind in who->rc), and q's result kept in *res. 0, or -1 when the
+ * connection was lost (nothing more can be read). */
+static int pg_pipe_answer(struct db *db, struct dbs *who, int i, int n, PGresult **res, int *failed)
+{
+    PGresult *r = PQ(PQgetResult)(db->pg);
+    ExecStatusType st = PQ(PQresultStatus)(r);
+
+    if (!r || PQ(PQstatus)(db->pg) == CONNECTION_BAD) {
+        if (!*failed)
+            pg_fail(who, r);
+        *failed = 1;
+        PQ(PQclear)(r);
+        return -1;
+    }
+    if (st == PGRES_PIPELINE_ABORTED) {
+        /* after a failure already counted */
+    } else if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {
+        if (!*failed)
+            pg_fail(who, r);
+        *failed = 1;
+    } else if (i == n && res) {
+        *res = r;
+        r = NULL;
+    } else if (i < n && strtoll(PQ(PQcmdTuples)(r), NULL, 10) < db->pg_pipe->want[i] && !*failed) {
+        /* What the write's caller would have called a row not found. */
+        db_fail(db, "a batched write found %s of its %d rows: %s", PQ(PQcmdTuples)(r),
+                db->pg_pipe->want[i], db->pg_pipe->sql[i]);
+        who->rc = DBS_E_OTHER;
+        db->pg_pipe->broken = 1;
+        *failed = 1;
+    }
+    PQ(PQclear)(r);
+    PQ(PQclear)(PQ(PQgetResult)(db->pg)); /* the NULL that ends a query's answer */
+    return 0;
+}
+
+/* Ends the pipeline: sends q's execution (when q is not NULL: a prepared
+ * statement whose result the caller wants) and a sync, reads the answers
+ * of the writes sent before it, then q's, and leaves pipeline mode.
+ * DB_OK with q's result in *res (the caller's to clear), or DB_ERROR with
+ * the first failure (a write the server refused or that changed no row,
+ * or the connection lost: then made again, pg_reconnect) in db->err and
+ * its kind in q->rc. */
+static int pg_pipe_end(struct db *db, struct dbs *q, PGresult **res)
+{
+    struct pg_pipe *pp = db->pg_pipe;
+    struct dbs tmp = {.db = db};
+    struct dbs *who = q ? q : &tmp;
+    int n = pp->n, failed = 0, lost = 0;
+
+    pp->n = 0;
+    if (res)
+        *res = NULL;
+    int sent = !q || PQ(PQsendQueryPrepared)(db->pg, q->pg->name, q->pg->nparams, q->pg->pv, NULL,
+                                             NULL, 0);
+    if (!PQ(PQpipelineSync)(db->pg))
+        lost = 1;
+    for (int i = 0; !lost && i < n + (q && sent); i++)
+        lost = pg_pipe_answer(db, who, i, n, res, &failed) != 0;
+    if (!lost) {
+        PGresult *sync = PQ(PQgetResult)(db->pg);
+        lost = PQ(PQresultStatus)(sync) != PGRES_PIPELINE_SYNC;
+        PQ(PQclear)(sync);
+    }
+    if (!lost && !PQ(PQexitPipelineMode)(db->pg))
+        lost = 1;
+    if (lost || !sent) {
+        if (!failed)
+            pg_fail(who, NULL);
+        failed = 1;
+        pg_reconnect(db); /* a new session leaves pipeline mode */
+    }
+    if (failed && res) {
+        PQ(PQclear)(*res);
+        *res = NULL;
+    }
+    return failed ? DB_ERROR : DB_OK;
+}
+
+/* Reads the answers of db's batch so far: DB_OK (also with none), or
+ * DB_ERROR with the first failure in db->err (pg_pipe_end). */
+static int pg_pipe_flush(struct db *db)
+{
+    return pg_pipe_pending(db) ? pg_pipe_end(db, NULL, NULL) : DB_OK;
+}
+
+/* Sends q (prepared, named, its parameters bound) into the pipeline
+ * without waiting (entering pipeline mode first if the connection is not
+ * in it): DBS_DONE, or DBS_ERR with the message (the pipeline's answers so
+ * far read first, when the batch is full or the send failed). */
+static int pg_pipe_send(struct dbs *q)
+{
+    struct db *db = q->db;
+    struct pg_pipe *pp = db->pg_pipe;
+    struct dbs_pg *p = q->pg;
+
+    if (PQ(PQpipelineStatus)(db->pg) == PQ_PIPELINE_OFF && !PQ(PQenterPipelineMode)(db->pg))
+        return pg_fail(q, NULL);
+    if (!PQ(PQsendQueryPrepared)(db->pg, p->name, p->nparams, p->pv, NULL, NULL, 0)) {
+        pg_fail(q, NULL);
+        pg_pipe_end(db, NULL, NULL);
+        return DBS_ERR;
+    }
+    pp->want[pp->n] = p->rows > 0 ? p->rows : 1;
+    pp->sql[pp->n++] = p->sql;
+    if (pp->n < PG_PIPE_MAX)
+        return DBS_DONE;
+    return pg_pipe_end(db, NULL, NULL) == DB_OK ? DBS_DONE : DBS_ERR;
+}
+
+/* What must hold before q runs (db.c's rules: a failed bind, a lost
+ * transaction, the fault hook, which never fails a ROLLBACK; the lease; a
+ * statement the server refused at open), with the rows a batch holds
+ * written first and q prepared: 0, or DBS_ERR with the message. */
+static int pg_exec_ready(struct dbs *q)
 {
     struct db *db = q->db;
     struct dbs_pg *p = q->pg;
 
-    q->rc = DBS_E_OTHER;
+    /* The rows a batch holds are written before anything else runs (in
+     * the order they were first added: pg_rows_send_all sends q's own). */
+    if (!p->alongside && p->rows == 0 && pg_rows_send_all(db) != DBS_DONE)
+        return DBS_ERR;
     if (db->lease_lost || db->lease_away) {
         pg_lease_refuse(db);
         return DBS_ERR;
@@ -572,11 +764,39 @@ static int pg_exec(struct dbs *q)
         db_fail(db, "%s", p->unfit);
         return DBS_ERR;
     }
+    /* The unnamed statement and a first preparation wait for every
+     * answer: they are not sent in the pipeline. */
+    if (pg_pipe_pending(db) && (!p->name[0] || !p->prepared) && pg_pipe_flush(db) != DB_OK)
+        return DBS_ERR;
     if (p->name[0] && !p->prepared && pg_prepare_now(q) != DBS_DONE)
         return DBS_ERR;
+    return 0;
+}
 
+/* Runs q with its parameters and keeps the result: DBS_DONE, or DBS_ERR
+ * with the message (pg_exec_ready first). With `defer` (a statement of
+ * rows, pg_rows_send) q is only sent, and p->res stays NULL:
+ * pg_pipe_send. A statement that waits for its answer while a batch's are
+ * unread goes after them in the same round trip. */
+static int pg_exec(struct dbs *q, int defer)
+{
+    struct db *db = q->db;
+    struct dbs_pg *p = q->pg;
+
+    q->rc = DBS_E_OTHER;
+    if (pg_exec_ready(q) != 0)
+        return DBS_ERR;
     PGresult *res;
-    if (p->name[0] || db->pg_unnamed == q) {
+    if (defer && p->name[0]) {
+        if (pg_pipe_send(q) != DBS_DONE)
+            return DBS_ERR;
+        q->rc = DBS_E_NONE;
+        return DBS_DONE;
+    }
+    if (pg_pipe_pending(db)) {
+        if (pg_pipe_end(db, q, &res) != DB_OK)
+            return DBS_ERR;
+    } else if (p->name[0] || db->pg_unnamed == q) {
         res = PQ(PQexecPrepared)(db->pg, p->name, p->nparams, p->pv, NULL, NULL, 0);
     } else {
         /* Parsed again, in the unnamed slot another statement held. */
@@ -602,7 +822,7 @@ int dbs_pg_step(struct dbs *q)
 {
     struct dbs_pg *p = q->pg;
 
-    if (!p->res && pg_exec(q) != DBS_DONE)
+    if (!p->res && pg_exec(q, 0) != DBS_DONE)
         return DBS_ERR;
     if (p->row + 1 < p->nrows) {
         p->row++;
@@ -612,10 +832,49 @@ int dbs_pg_step(struct dbs *q)
     return DBS_DONE;
 }
 
+static int pg_bout_row(struct dbs *q, int *done);
+
+/* The ids of the next n bouts, drawn in ascending order: the order in
+ * which one nextval a bout draws them when nobody else draws. */
+static const char bout_ids_sql[] =
+    "SELECT nextval(pg_get_serial_sequence('bouts', 'id')) FROM generate_series(1, ?1) ORDER BY 1";
+
+int db_pg_bout_ids(struct db *db, int n)
+{
+    struct pg_pipe *pp = db->pg_pipe;
+
+    if (n <= 0 || !dbs_rows_open(db))
+        return DB_OK; /* each bout then draws its own */
+    struct dbs *q = dbs_pg_prepare(db, bout_ids_sql, 1);
+    if (!q)
+        return DB_ERROR;
+    q->pg->alongside = 1; /* the rows held stay held */
+    /* Ids left from before (a failed turn's) are not taken again. */
+    pp->ids = xrealloc(pp->ids, (size_t)n * sizeof(*pp->ids));
+    pp->nids = pp->next = 0;
+    dbs_pg_bind_int64(q, 1, n);
+    int step = DBS_DONE;
+    while (pp->nids < n && (step = dbs_pg_step(q)) == DBS_ROW)
+        pp->ids[pp->nids++] = dbs_pg_col_int64(q, 0);
+    int rc = pp->nids == n ? DB_OK : DB_ERROR;
+    if (rc != DB_OK && step != DBS_ERR)
+        db_fail(db, "drawing %d bouts' ids gave %d", n, pp->nids);
+    if (rc != DB_OK)
+        pp->nids = 0;
+    dbs_pg_free(q);
+    return rc;
+}
+
 int dbs_pg_run(struct dbs *q)
 {
     struct dbs_pg *p = q->pg;
-    int rc = pg_exec(q);
+    int done = 0;
+    if (q == &q->db->tab[STMT_BOUT_INSERT] && dbs_rows_open(q->db)) {
+        int rc = pg_bout_row(q, &done);
+        if (done)
+            return rc;
+    }
+    int rc = pg_exec(q, 0);
 
     p->has_id = 0;
     if (rc == DBS_DONE) {
@@ -634,6 +893,203 @@ int dbs_pg_run(struct dbs *q)
     return rc;
 }
 
+/* ------------------------------------------ rows written in one statement */
+
+/* Appends `v` (NULL for NULL) to an array's text as its element number
+ * `row` (from 0): quoted, its quotes and backslashes escaped, so any text
+ * and any number read back as they were bound. */
+static void pg_rows_element(struct str *a, const char *v, int row)
+{
+    if (row > 0)
+        str_ch(a, ',');
+    if (!v) {
+        str_cat(a, "NULL");
+        return;
+    }
+    str_ch(a, '"');
+    for (; *v; v++) {
+        if (*v == '"' || *v == '\\')
+            str_ch(a, '\\');
+        str_ch(a, *v);
+    }
+    str_ch(a, '"');
+}
+
+/* Writes the rows q holds: each parameter the SQL uses bound to the array
+ * of its rows' values, sent in the batch's pipeline (or run at once for a
+ * statement that is not kept). DBS_DONE, or DBS_ERR with the message; the
+ * rows are forgotten either way. Fewer rows changed than held fails the
+ * transaction (pg_pipe_answer). */
+static int pg_rows_send(struct dbs *q)
+{
+    struct db *db = q->db;
+    struct dbs_pg *p = q->pg;
+    struct pg_pipe *pp = db->pg_pipe;
+
+    for (int i = 0; i < pp->nheld; i++)
+        if (pp->held[i] == q) {
+            memmove(&pp->held[i], &pp->held[i + 1], (size_t)(pp->nheld - i - 1) * sizeof(q));
+            pp->nheld--;
+            break;
+        }
+    for (int i = 0; i < p->nparams; i++) {
+        free(p->own[i]);
+        p->own[i] = NULL;
+        p->pv[i] = NULL;
+        if (p->types[i] != 0)
+            continue; /* a number the SQL skips: NULL */
+        struct str a;
+        str_init(&a);
+        str_ch(&a, '{');
+        str_cat(&a, p->arr[i].p);
+        str_ch(&a, '}');
+        p->own[i] = str_take(&a, NULL);
+        p->pv[i] = p->own[i];
+        str_clear(&p->arr[i]);
+    }
+    int want = p->rows, defer = p->name[0] && q->owner != DBS_OWN_ONCE;
+    int rc = pg_exec(q, defer);
+    if (rc == DBS_DONE && !defer && strtoll(PQ(PQcmdTuples)(p->res), NULL, 10) < want) {
+        db_fail(db, "a batched write found %s of its %d rows: %s", PQ(PQcmdTuples)(p->res), want,
+                p->sql);
+        rc = DBS_ERR;
+    }
+    p->rows = 0;
+    dbs_pg_reset(q);
+    return rc;
+}
+
+/* Writes the rows every statement of db's batch holds: DBS_DONE, or
+ * DBS_ERR with the first failure (the others' rows then forgotten). */
+static int pg_rows_send_all(struct db *db)
+{
+    struct pg_pipe *pp = db->pg_pipe;
+
+    while (pp && pp->nheld > 0)
+        if (pg_rows_send(pp->held[0]) != DBS_DONE) {
+            pg_rows_drop(db);
+            return DBS_ERR;
+        }
+    return DBS_DONE;
+}
+
+/* Forgets the rows of db's batch, unwritten (its transaction is rolled
+ * back). */
+static void pg_rows_drop(struct db *db)
+{
+    struct pg_pipe *pp = db->pg_pipe;
+
+    for (int k = 0; pp && k < pp->nheld; k++) {
+        struct dbs_pg *p = pp->held[k]->pg;
+        for (int i = 0; i < p->nparams; i++)
+            str_clear(&p->arr[i]);
+        p->rows = 0;
+    }
+    if (pp)
+        pp->nheld = 0;
+}
+
+int dbs_rows_open(struct db *db)
+{
+    return db->backend == DB_BACKEND_PG && db->pg_pipe && db->pg_pipe->open && db->in_txn;
+}
+
+int dbs_rows_add(struct dbs *q)
+{
+    struct db *db = q->db;
+    struct dbs_pg *p = q->pg;
+    struct pg_pipe *pp = db->pg_pipe;
+
+    if (!p || !dbs_rows_open(db) || q->bad) {
+        db_fail(db, "%s: %s", p && q->bad ? "cannot bind the parameters of" : "cannot add a row to",
+                p ? p->sql : "a SQLite statement");
+        if (q->pg)
+            dbs_pg_reset(q);
+        return DBS_ERR;
+    }
+    if (p->rows == 0) {
+        if (pp->nheld == PG_ROWS_KINDS && pg_rows_send_all(db) != DBS_DONE) {
+            dbs_pg_reset(q);
+            return DBS_ERR;
+        }
+        pp->held[pp->nheld++] = q;
+    }
+    if (!p->arr) {
+        p->arr = xcalloc((size_t)(p->nparams > 0 ? p->nparams : 1), sizeof(*p->arr));
+        for (int i = 0; i < p->nparams; i++)
+            str_init(&p->arr[i]);
+    }
+    for (int i = 0; i < p->nparams; i++)
+        if (p->types[i] == 0)
+            pg_rows_element(&p->arr[i], p->pv[i], p->rows);
+    p->rows++;
+    p->changes = 1; /* or the transaction fails (pg_pipe_answer) */
+    dbs_pg_reset(q);
+    if (p->rows < PG_ROWS_MAX && q->owner != DBS_OWN_ONCE)
+        return DBS_DONE;
+    /* All of them, in the order they were first added: a bout's row goes
+     * before the rows that refer to it (its orders, its ratings' history). */
+    return pg_rows_send_all(db);
+}
+
+/* A league turn's bout (STMT_BOUT_INSERT) as a row of its batch: the id
+ * the INSERT would have drawn from the table's identity is drawn first
+ * (the one round trip of a bout, which reads the batch's answers so far
+ * too; the rows held stay held), and the row, with it, waits with the
+ * others: one INSERT of many bouts. */
+static const char bout_id_sql[] = "SELECT nextval(pg_get_serial_sequence('bouts', 'id'))";
+#define BA(n) "CAST(?" #n " AS BIGINT[])"
+#define TA(n) "CAST(?" #n " AS TEXT[])"
+static const char bout_rows_sql[] =
+    "INSERT INTO bouts (id, rules, channel, rounds, seed, state, fighter_a, fighter_b, round,"
+    " winner, method, drawn_by, reason, decision, created, started, ended, sheet_a, sheet_b,"
+    " kind, turn, league, digest, network) SELECT * FROM unnest(" BA(1) "," TA(2) "," TA(3) "," BA(4) "," BA(5) "," TA(6) "," BA(7) "," BA(8) "," BA(9) "," BA(10) "," TA(
+        11) "," TA(12) "," TA(13) "," TA(14) "," BA(15) "," BA(16) "," BA(17) "," TA(18) "," TA(19) "," TA(20) "," BA(21) "," TA(22) "," BA(23) "," TA(24) ")";
+
+/* Runs STMT_BOUT_INSERT q (bound) so, when its batch is open: DBS_DONE
+ * with the id for dbs_insert_id, or DBS_ERR with the message; 1 into
+ * *done, or 0 (nothing done) when the statements cannot be kept. */
+static int pg_bout_row(struct dbs *q, int *done)
+{
+    struct db *db = q->db;
+    struct dbs_pg *p = q->pg;
+    struct dbs *id = dbs_pg_prepare(db, bout_id_sql, 1);
+    struct dbs *r = dbs_pg_prepare(db, bout_rows_sql, 1);
+    struct pg_pipe *pp = db->pg_pipe;
+    int rc = DBS_ERR;
+
+    *done = id && r && id->owner == DBS_OWN_KEPT && r->owner == DBS_OWN_KEPT && !q->bad;
+    if (*done) {
+        id->pg->alongside = 1; /* the rows held stay held */
+        if (pp->next < pp->nids || dbs_pg_step(id) == DBS_ROW) {
+            p->id = pp->next < pp->nids ? pp->ids[pp->next++] : dbs_pg_col_int64(id, 0);
+            for (int i = 2; i <= p->nparams && i <= r->pg->nparams; i++)
+                dbs_pg_bind_text(r, i, p->pv[i - 1], 1);
+            dbs_pg_bind_int64(r, 1, p->id);
+            rc = dbs_rows_add(r);
+        }
+        p->has_id = rc == DBS_DONE;
+        p->changes = 1;
+        q->rc = rc == DBS_DONE ? DBS_E_NONE : DBS_E_OTHER;
+        dbs_pg_reset(q);
+    }
+    dbs_pg_free(id);
+    dbs_pg_free(r);
+    return rc;
+}
+
+void db_pg_batch(struct db *db, int on)
+{
+    if (!pq.pipe)
+        return; /* a libpq before 14: every write waits, as before */
+    if (on && !db->pg_pipe)
+        db->pg_pipe = xcalloc(1, sizeof(*db->pg_pipe));
+    if (!on && db->pg_pipe && pg_rows_send_all(db) == DBS_DONE)
+        pg_pipe_flush(db);
+    if (db->pg_pipe)
+        db->pg_pipe->open = on;
+}
+
 int64_t dbs_pg_changes(const struct dbs *q)
 {
     return q->pg->changes;
@@ -645,6 +1101,8 @@ int64_t dbs_pg_insert_id(const struct dbs *q)
         return q->pg->id;
     /* An INSERT without RETURNING id: the identity it drew is the
      * session's last sequence value. */
+    if (pg_pipe_flush(q->db) != DB_OK)
+        return 0;
     q->db->pg_unnamed = NULL; /* a simple query takes the unnamed slot */
     PGresult *res = PQ(PQexec)(q->db->pg, "SELECT lastval()");
     int64_t id = 0;
@@ -795,6 +1253,9 @@ int dbs_pg_col_name(struct dbs *q, int col, const struct db_names *t, const char
 
 int db_pg_begin(struct db *db, int read)
 {
+    pg_rows_drop(db);
+    if (db->pg_pipe)
+        db->pg_pipe->broken = db->pg_pipe->nids = db->pg_pipe->next = 0;
     if (db->in_txn || PQ(PQtransactionStatus)(db->pg) != PQTRANS_IDLE)
         return db_fail(db, "%s: a transaction is already open (they do not nest)",
                        read ? "db_read_begin" : "db_begin");
@@ -808,6 +1269,16 @@ int db_pg_commit(struct db *db, int read)
 {
     if (!db->in_txn)
         return db_fail(db, "%s: no transaction is open", read ? "db_read_end" : "db_commit");
+    /* The batch's answers first: a failure among them fails the commit,
+     * and the caller's db_rollback ends the transaction. */
+    if (pg_rows_send_all(db) != DBS_DONE || pg_pipe_flush(db) != DB_OK ||
+        (db->pg_pipe && db->pg_pipe->broken)) {
+        if (read)
+            db->in_txn = 0; /* a read has no db_rollback after */
+        return DB_ERROR;
+    }
+    if (db->pg_pipe)
+        db->pg_pipe->nids = db->pg_pipe->next = 0;
     PGTransactionStatusType st = PQ(PQtransactionStatus)(db->pg);
     if (read) {
         db->in_txn = 0;
@@ -827,6 +1298,17 @@ int db_pg_rollback(struct db *db)
 {
     if (!db->in_txn)
         return db_fail(db, "db_rollback: no transaction is open");
+    /* What a batch holds is forgotten, and what it still has unread is
+     * read, a failure kept in db->err. */
+    pg_rows_drop(db);
+    if (pg_pipe_pending(db)) {
+        char why[sizeof(db->err)];
+        snprintf(why, sizeof(why), "%s", db->err);
+        pg_pipe_flush(db);
+        snprintf(db->err, sizeof(db->err), "%s", why);
+    }
+    if (db->pg_pipe) /* ids drawn ahead and not taken are not taken later */
+        db->pg_pipe->broken = db->pg_pipe->nids = db->pg_pipe->next = 0;
     db->in_txn = 0;
     /* Ended already (a failed COMMIT): db->err keeps what went wrong. */
     if (PQ(PQtransactionStatus)(db->pg) == PQTRANS_IDLE)
@@ -974,6 +1456,8 @@ static void pg_uri_shown(const char *uri, char *out, size_t size)
 static int pg_simple(struct db *db, const char *sql, char *out, size_t size)
 {
     struct dbs tmp = {.db = db};
+    if (pg_rows_send_all(db) != DBS_DONE || pg_pipe_flush(db) != DB_OK)
+        return DB_ERROR;
     db->pg_unnamed = NULL; /* a simple query takes the unnamed slot */
     PGresult *res = PQ(PQexec)(db->pg, sql);
     ExecStatusType st = PQ(PQresultStatus)(res);
@@ -1233,6 +1717,9 @@ void db_pg_close(struct db *db)
         pg_side_free(db->kept_q[i].pg);
     if (db->pg)
         PQ(PQfinish)(db->pg);
+    if (db->pg_pipe)
+        free(db->pg_pipe->ids);
+    free(db->pg_pipe);
     free(db);
 }
 

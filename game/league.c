@@ -710,6 +710,7 @@ static int turn_fight(struct turn *t)
     for (int l = LEAGUE_GOLD; ok && l >= LEAGUE_BRONZE; l--) {
         int m = turn_members(t, l, idx);
         int bouts = league_pairing(m, &t->rng, pairs);
+        ok = db_league_bouts_ahead(t->g->db, bouts) == DB_OK; /* their ids at once */
         for (int k = 0; ok && k < bouts; k++) {
             struct result res;
             ok = fight(t, idx[pairs[k][0]], idx[pairs[k][1]], DB_BOUT_LEAGUE, l, &res) == 0;

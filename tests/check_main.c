@@ -41,6 +41,7 @@ int main(void)
     srunner_add_suite(sr, stamp_suite());
     srunner_add_suite(sr, pgstamp_suite());
     srunner_add_suite(sr, pgjob_suite());
+    srunner_add_suite(sr, pgturn_suite());
     srunner_add_suite(sr, tables_suite());
     srunner_add_suite(sr, sql_suite());
     srunner_add_suite(sr, portable_suite()); /* pgconv (issue 29) */

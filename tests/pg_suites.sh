@@ -22,7 +22,7 @@ set -u
 # Lanes separated by ';', suites in a lane by ',' (one name has a space),
 # about the same time each.
 lanes=${PG_SUITES:-"db,pace,season,stamp,pgstamp,tables,portable,network,netgame,netcmd;\
-commands,league turns,ratings,simulate,predict,pgjob;\
+commands,league turns,ratings,simulate,predict,pgjob,pgturn;\
 bouts,fighters,game,integrity,restart,tournament,policy"}
 
 out=$(mktemp -d "${TMPDIR:-/tmp}/ringside-pgsuites.XXXXXX")

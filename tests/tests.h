@@ -48,6 +48,7 @@ Suite *policy_suite(void);
 Suite *stamp_suite(void);   /* webfast (issue 28): change stamps */
 Suite *pgstamp_suite(void); /* pgstamp (issue 29): several writers, the jobs' lock */
 Suite *pgjob_suite(void);   /* pgstamp (issue 29): a league turn, one bot at a time */
+Suite *pgturn_suite(void);  /* pgturn (issue 29): a league turn's batch on PostgreSQL */
 Suite *tables_suite(void);  /* manybouts: the many-bouts indexes */
 /* pgsql1 (issue 29): db/'s statement layer */
 Suite *sql_suite(void);
