@@ -59,9 +59,9 @@
 /* s: the loop sleeps until its next timer is due (timers_wait), at most
  * this long; a wakeup costs the CPU of a context switch (15-35 us on a
  * small VM), so an idle bot no longer wakes every second. */
-/* Seconds without a line from the server before the memory the last
- * turns used is given back (quiet_give_back). */
-#define GIVE_BACK_QUIET 10.0
+/* Seconds without a line from the server, after messages, before the
+ * memory they used is given back (quiet_give_back). */
+#define GIVE_BACK_QUIET 60.0
 #define LOOP_MAX_WAIT   60.0
 #define TIMER_SLACK     0.005 /* s past a deadline: timers() compares with > */
 #define QUIT_FLUSH      2.0
@@ -86,7 +86,7 @@ struct irc_state {
      * our first channel (who is logged in as whom) until this time, so
      * that the prompts of live bouts reach players by their nicks. 0: told. */
     double game_wait;
-    double gave_back; /* last_rx when memory was last given back (quiet_give_back) */
+    int used; /* a message handled since memory was last given back (quiet_give_back) */
     /* The signal mask the loop waits with (pselect): SIGTERM, SIGINT and
      * SIGHUP are blocked but there, so none slips in between the loop's
      * look at its flags and its sleep (which may last a minute now). */
@@ -549,6 +549,7 @@ static void ev_message(irc_session_t *s, const char *event, const char *origin, 
 
     (void)event;
     heard(bot);
+    bot->irc->used = 1;
     if (count < 2 || !origin)
         return;
     users_origin_nick(origin, nick, sizeof(nick));
@@ -963,18 +964,19 @@ static void waits_due(struct bot *bot)
         }
 }
 
-/* A quiet spell after some traffic: the database's page cache and the
- * heap's free pages go back to the system (a command's reads and replies
- * grew them: about 70 KiB of anonymous memory after a run of commands on
- * SQLite, bench/peers_bench.py). Once a spell: the next line starts
- * another. */
+/* A quiet spell after messages: the database's page cache and the heap's
+ * free pages go back to the system (the commands' reads and replies grew
+ * them: about 80 KiB of anonymous memory after a run of commands on
+ * SQLite, bench/peers_bench.py). It costs about 150 us, and the next
+ * command reads its pages again: once a spell of a minute, and only after
+ * messages (the keepalive's PONG is no reason). */
 static void quiet_give_back(struct bot *bot, double quiet)
 {
     struct irc_state *st = bot->irc;
 
-    if (st->last_rx <= st->gave_back || quiet < GIVE_BACK_QUIET)
+    if (!st->used || quiet < GIVE_BACK_QUIET)
         return;
-    st->gave_back = st->last_rx;
+    st->used = 0;
     db_release_memory(bot->db);
 #ifdef __GLIBC__
     malloc_trim(0);
@@ -1125,7 +1127,7 @@ static double timers_wait(struct bot *bot)
         due = due_min(due, st->started + REGISTER_TIMEOUT, now);
     if (st->s)
         due = due_min(due, st->last_rx + DEAD_AFTER, now);
-    if (st->s && st->last_rx > st->gave_back)
+    if (st->s && st->used)
         due = due_min(due, st->last_rx + GIVE_BACK_QUIET, now);
     if (st->s && st->registered) {
         if (!st->ping_sent)
