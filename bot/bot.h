@@ -368,6 +368,7 @@ enum outq_kind { OUTQ_PROTOCOL, OUTQ_LIVE, OUTQ_ROUND, OUTQ_REPLY, OUTQ_BULK };
 #define OUTQ_REPLY_OWNER_MAX 15  /* ... before his replies wait as bulk */
 #define OUTQ_BULK_OWNER_MAX  400 /* bulk lines waiting for one owner */
 #define OUTQ_MARK_EVERY      8   /* lines between two delivery markers */
+#define OUTQ_MARK_REPLIES    32  /* ... when none of them is awaited (replies only) */
 
 struct outq;
 

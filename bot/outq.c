@@ -65,8 +65,9 @@
  * waits, the queue sends "PING :rsN", and the server's PONG (outq_pong)
  * confirms every line sent before it, in order. When nothing waits for
  * the confirmation (no live line was sent since the last marker: only
- * replies, bulk and protocol lines), the marker of a queue run dry waits
- * for a quiet spell of OUTQ_MARK_QUIET seconds (marker_lazy). A throttle notice (outq_throttled)
+ * replies, bulk and protocol lines), a marker goes only every
+ * OUTQ_MARK_REPLIES lines, and the marker of a queue run dry waits for a
+ * quiet spell of OUTQ_MARK_QUIET seconds (marker_lazy). A throttle notice (outq_throttled)
  * seen before that PONG means a line to that target was dropped: when the PONG comes, the lines
  * sent to it since the marker before go again, first. From the first notice on (strict), a channel
  * or a throttled target gets its next line only once the last one is confirmed, with a marker right
@@ -1343,12 +1344,24 @@ static struct oline *owner_pick(struct outq *q, int bulk, double now)
     return best;
 }
 
+/* Lines between two markers: OUTQ_MARK_EVERY when the game waits for the
+ * confirmation of one of them (a live line, a line about a bout), else
+ * OUTQ_MARK_REPLIES. A marker is a line the server reads (ngircd holds a
+ * client back a second after 3 lines at once) and a PONG that wakes the
+ * bot: a steady run of commands paid a wakeup every 8 replies for a
+ * confirmation only a lost connection asks about (what was not confirmed
+ * is sent again). */
+static int mark_every(const struct outq *q)
+{
+    return q->awaited ? OUTQ_MARK_EVERY : OUTQ_MARK_REPLIES;
+}
+
 /* A marker is to go: lines were sent since the last one, and either enough
  * of them or nothing else waits (marker_lazy: perhaps not yet). */
 static int marker_pending(const struct outq *q)
 {
     return q->markers && !q->labels && q->since_marker > 0 &&
-           (q->since_marker >= OUTQ_MARK_EVERY || q->total == 0 || q->mark_now);
+           (q->since_marker >= mark_every(q) || q->total == 0 || q->mark_now);
 }
 
 /* The marker pending is that of a queue run dry and nothing waits for it:
@@ -1356,12 +1369,12 @@ static int marker_pending(const struct outq *q)
  * a prompt's clock, a round marked said), only replies, bulk and protocol
  * lines, which only a lost connection asks about (unconfirmed, they are
  * sent again). It waits for a quiet spell, so that a steady run of
- * commands costs a marker every OUTQ_MARK_EVERY replies rather than one
+ * commands costs a marker every OUTQ_MARK_REPLIES replies rather than one
  * after each: a marker is a line the server reads (ngircd slows a client
  * to about 3 lines a second) and answers (a wakeup of the bot). */
 static int marker_lazy(const struct outq *q)
 {
-    return q->total == 0 && q->since_marker < OUTQ_MARK_EVERY && !q->mark_now && !q->awaited;
+    return q->total == 0 && q->since_marker < mark_every(q) && !q->mark_now && !q->awaited;
 }
 
 /* A marker may go now: pending, and not a lazy one still in its quiet. */
@@ -1418,8 +1431,7 @@ static struct oline *take_first(struct outq *q, double now)
         return l;
     }
     if (!q->held && q->markers && !q->labels && q->since_marker > 0 &&
-        ((q->since_marker >= OUTQ_MARK_EVERY && !bundling(q) && marker_free(q, now)) ||
-         q->mark_now))
+        ((q->since_marker >= mark_every(q) && !bundling(q) && marker_free(q, now)) || q->mark_now))
         return marker_new(q);
     if ((l = q->protocol.head) ||
         ((l = q->query.head) && !q->held && q->now >= l->at + OUTQ_QUERY_WAIT - OUTQ_EPSILON)) {
@@ -1828,8 +1840,8 @@ void outq_unpop(struct outq *q)
     q->popped = NULL;
     q->popped_tags[0] = '\0';
     if (l->note == 2) {
-        q->marker_next--; /* that marker was never sent: send it again later */
-        q->since_marker = OUTQ_MARK_EVERY;
+        q->marker_next--;                    /* that marker was never sent: send it again later */
+        q->since_marker = OUTQ_MARK_REPLIES; /* due by count, whatever was said */
         oline_free(q, l);
         return;
     }

@@ -710,9 +710,10 @@ START_TEST(test_shared_channel_half)
 END_TEST
 
 /* Delivery markers by count go when they hold nothing back: with a token
- * to spare after every 8 lines; while the bucket runs at its rate, only
- * after 48 lines (a server counts the marker as a line, and it costs a
- * token). */
+ * to spare after every OUTQ_MARK_REPLIES replies (8 lines when one of them
+ * is awaited: test_markers_confirm); while the bucket runs at its rate,
+ * only after 48 lines (a server counts the marker as a line, and it costs
+ * a token). */
 START_TEST(test_marker_when_free)
 {
     for (int slow = 0; slow < 2; slow++) {
@@ -737,7 +738,7 @@ START_TEST(test_marker_when_free)
             else
                 lines++;
         }
-        ck_assert_int_eq(first, (slow ? 8 : 48));
+        ck_assert_int_eq(first, (slow ? OUTQ_MARK_REPLIES : 48));
         outq_free(q);
     }
 }
@@ -1019,9 +1020,9 @@ START_TEST(test_markers_confirm)
     double now = 0;
 
     outq_set_markers(q, 1);
-    for (int i = 0; i < 10; i++) {
+    for (int i = 0; i < 10; i++) { /* the first one live: the game waits for it */
         snprintf(text, sizeof(text), "line %d", i);
-        outq_msg(q, OUTQ_REPLY, "PRIVMSG", "bob", NULL, text);
+        outq_msg(q, i ? OUTQ_REPLY : OUTQ_LIVE, "PRIVMSG", "bob", NULL, text);
     }
     unsigned long mark = outq_mark(q);
     ck_assert(!outq_delivered(q, mark));
@@ -1044,9 +1045,9 @@ END_TEST
 
 /* The marker of a queue run dry after replies only waits for a quiet
  * spell (2 s) and wakes the loop only 30 s after the last line: a steady
- * run of commands costs a marker every OUTQ_MARK_EVERY replies, not one
- * after each. After a live line (the game waits for its confirmation) it
- * goes with the next token. */
+ * run of commands costs a marker every OUTQ_MARK_REPLIES replies, not one
+ * after each (nor one every OUTQ_MARK_EVERY, as lines awaited do). After a live line (the game
+ * waits for its confirmation) it goes with the next token. */
 START_TEST(test_marker_lazy)
 {
     struct outq *q = outq_new(100, 100);
@@ -1062,7 +1063,7 @@ START_TEST(test_marker_lazy)
     ck_assert_double_eq_tol(outq_wait(q, now), 30.0, 1e-6);
     ck_assert_int_eq(outq_pop(q, now + 1.9, line), 0);
     /* More replies within the quiet spell: the marker waits on. */
-    for (int i = 0; i < OUTQ_MARK_EVERY - 2; i++) {
+    for (int i = 0; i < OUTQ_MARK_REPLIES - 2; i++) {
         now += 1;
         snprintf(text, sizeof(text), "reply %d", i);
         outq_msg(q, OUTQ_REPLY, "PRIVMSG", "bob", NULL, text);
@@ -1070,9 +1071,9 @@ START_TEST(test_marker_lazy)
         ck_assert_str_eq(line + 13, text);
         ck_assert_int_eq(outq_pop(q, now, line), 0);
     }
-    /* The 8th line brings it by count. */
+    /* The 32nd line brings it by count. */
     now += 1;
-    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "bob", NULL, "eighth");
+    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "bob", NULL, "last");
     ck_assert_int_eq(outq_pop(q, now, line), 1);
     ck_assert_int_eq(outq_pop(q, now, line), 1);
     ck_assert_str_eq(line, "PING :rs1");
@@ -1080,7 +1081,7 @@ START_TEST(test_marker_lazy)
     ck_assert(outq_delivered(q, mark));
     ck_assert_double_eq(outq_wait(q, now), -1);
     /* One reply, then a quiet spell: any pop 2 s on sends it. */
-    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "bob", NULL, "alone");
+    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "carol", NULL, "alone"); /* bob asked too much */
     mark = outq_mark(q);
     ck_assert_int_eq(outq_pop(q, now, line), 1);
     ck_assert_int_eq(outq_pop(q, now + 2, line), 1);
@@ -1089,7 +1090,7 @@ START_TEST(test_marker_lazy)
     ck_assert(outq_delivered(q, mark));
     /* A live line after a reply: the marker goes at once. */
     now += 10;
-    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "bob", NULL, "a reply");
+    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "dave", NULL, "a reply");
     outq_msg(q, OUTQ_LIVE, "PRIVMSG", "#ring", NULL, "round 1");
     mark = outq_mark(q);
     ck_assert_int_eq(outq_pop(q, now, line), 1);
@@ -1100,7 +1101,7 @@ START_TEST(test_marker_lazy)
     ck_assert_int_eq(outq_pong(q, "rs3"), 1);
     ck_assert(outq_delivered(q, mark));
     /* A lost connection in the quiet spell: the reply goes again. */
-    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "bob", NULL, "unconfirmed");
+    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "dave", NULL, "unconfirmed");
     ck_assert_int_eq(outq_pop(q, now, line), 1);
     now += 1;
     ck_assert_int_eq(outq_pop(q, now, line), 0);
@@ -1108,7 +1109,7 @@ START_TEST(test_marker_lazy)
     outq_disconnected(q);
     ck_assert_ptr_nonnull(strstr(log_end(), "1 lines not confirmed"));
     ck_assert_int_eq(outq_pop(q, now, line), 1);
-    ck_assert_str_eq(line, "PRIVMSG bob :unconfirmed");
+    ck_assert_str_eq(line, "PRIVMSG dave :unconfirmed");
     outq_free(q);
 }
 END_TEST

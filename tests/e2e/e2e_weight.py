@@ -16,13 +16,15 @@ is over (bot/conn.c, splice):
      3 s passes without its being woken at all (its threads' context
      switches, /proc/PID/task/*/status), where it used to wake every
      second (each wakeup costs 15-35 us of CPU on a small VM);
-  4. SIGTERM: exit 0, no sanitizer report.
+  4. a quiet spell of 60 s after some commands: the bot gives the memory
+     they used back (the log says so, once for the spell);
+  5. SIGTERM: exit 0, no sanitizer report.
 (TLS and servers with capabilities keep the relay: e2e_net.py, e2e_caps.py.)
 
 OpenSSL is loaded only for a TLS connection (bot/tls.c): the plaintext bot
 above never maps libssl or libcrypto (checked in 1 and 2), and then, in a
 run of its own on ngircd over TLS with the certificate verified:
-  5. the bot maps libssl once connected, answers word for word, and exits 0
+  6. the bot maps libssl once connected, answers word for word, and exits 0
      on SIGTERM with no sanitizer report.
 """
 
@@ -117,6 +119,23 @@ def s_idle(env):
           tail(env.bot_log, 15))
 
 
+GAVE_BACK = r"debug quiet: memory given back"
+
+
+def s_give_back(env):
+    """Commands, then nobody talks: 60 s after the server's last line the
+    bot gives memory back, once (the next spell needs a message first)."""
+    answers(env, "spender")
+    since = env.log_size()  # a spell before the answers ended with them
+    env.wait_log(GAVE_BACK, since, timeout=120)
+    first = len(re.findall(GAVE_BACK, env.log_text(since)))
+    check(first == 1, "memory given back %d times in one spell" % first, tail(env.bot_log, 15))
+    time.sleep(3)  # a second give-back would come at once, not a spell on
+    again = len(re.findall(GAVE_BACK, env.log_text(since)))
+    check(again == 1, "memory given back again with nothing said: %d" % again,
+          tail(env.bot_log, 15))
+
+
 def s_reconnect(env):
     since = env.log_size()
     env.stop_server()
@@ -146,6 +165,7 @@ SCENARIOS = [
     ("a plain server: the relay steps aside, one socket, answers word for word", s_spliced),
     ("the server goes and comes back: connects again, steps aside again", s_reconnect),
     ("idle, the bot sleeps until a timer is due (not woken every second)", s_idle),
+    ("a quiet spell after commands: memory given back once", s_give_back),
 ]
 STOP = ("SIGTERM at the end: exit 0, no sanitizer report", e2e_bouts.s_stop)
 
@@ -168,7 +188,7 @@ def main(argv):
 
 
 def tls_run(bot):
-    """Scenario 5, on an ngircd with a TLS port of its own: 0 or 1."""
+    """Scenario 6, on an ngircd with a TLS port of its own: 0 or 1."""
     name = "TLS: OpenSSL loaded for the connection, verified, answers"
     if os.environ.get("E2E_ONLY") and not e2e.selected([(name, s_tls_loads)]):
         return 0
