@@ -106,6 +106,12 @@ struct game_io {
      * over): the lines said about it with a round from 1 to `round` that
      * have not gone out yet are dropped. */
     void (*withdraw)(void *ctx, int64_t bout, int round);
+    /* Optional (NULL: never): 1 while the players of `network`, another
+     * network than the game's, cannot be reached: no bot of that network
+     * is on IRC and in its channel. A live bout treats such a player as
+     * one who left: it waits for him as after a
+     * (re)connection ([bout] rejoin_grace), once each time he goes. */
+    int (*away)(void *ctx, const char *network);
 };
 
 /* The settings of the game ([bout], [league] and the command prefix). */
