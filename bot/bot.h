@@ -952,8 +952,9 @@ struct presence_state {
     int held; /* said: on IRC and in bot->chan[0] */
     struct {
         char network[DB_NETWORK_MAX];
-        double next;             /* when to read it again */
-        int known, away, absent; /* absent: reads in a row without its bot */
+        double next; /* when to read it again */
+        int known, away;
+        double absent_since; /* missed since (0: there at the last read) */
     } nets[PRESENCE_NETWORKS];
     unsigned nets_next;
 };
@@ -1146,8 +1147,8 @@ double failover_due(const struct bot *bot);
 void failover_reset(struct bot *bot);
 /* 1 while no bot of `network` (another network than this bot's) is on IRC
  * and in its channel, as this bot last read it (PostgreSQL; read again at
- * most every failover_seconds / 4; a bot seen once is gone only after two
- * reads in a row without it, so a database restarted is no absence); 0
+ * most every failover_seconds / 4; a bot seen once is gone only once
+ * missed for failover_seconds / 2, so a database restarted is no absence); 0
  * otherwise, on SQLite, and while it cannot be read. The game's io.away. */
 int presence_away(struct bot *bot, const char *network);
 

@@ -171,8 +171,13 @@ int presence_away(struct bot *bot, const char *network)
     int n = db_network_present(bot->db, network);
     if (n < 0)
         return p->nets[k].away; /* our own database trouble says nothing of theirs */
-    p->nets[k].absent = n ? 0 : p->nets[k].absent + 1;
-    int away = !n && (!p->nets[k].known || p->nets[k].away || p->nets[k].absent >= 2);
+    /* A bot seen before is gone once missed for half the failover time,
+     * as its own lease rules say (a database restarted, each bot's
+     * session made again within a second or two, is no absence). */
+    if (n || !p->nets[k].absent_since)
+        p->nets[k].absent_since = n ? 0 : bot->now;
+    int away = !n && (!p->nets[k].known || p->nets[k].away ||
+                      bot->now - p->nets[k].absent_since >= failover_poll(bot) * 2 - 0.01);
     if (p->nets[k].known && away != p->nets[k].away)
         log_msg(LOG_INFO, "network %s %s", network,
                 away ? "has no bot on IRC now: its players in bouts here are away"

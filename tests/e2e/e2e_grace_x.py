@@ -24,13 +24,18 @@ Scenarios:
      ones (stored as she gave them); the bout finishes, its commentary is
      heard exactly once in one's channel and at least once in two's, and
      ringside-sim --replay matches.
-  2. gone: one's grace made short (SIGHUP), a 3-round bout, alice's orders
+  2. db restart: both bots at failover_seconds = 30 (SIGHUP), a 3-round
+     bout, alice's orders in, PostgreSQL stopped and started: every session
+     ends, presence with it, and each bot takes it again once the server is
+     back: one's channel never hears that the bout waits, bob's orders
+     (still identified on two) fight round 1 with alice's, the bout ends.
+  3. gone: one's grace made short (SIGHUP), a 3-round bout, alice's orders
      in, kill -9 of two's bot: the bout waits for bob@two, and once the
      grace has passed goes on without him ("goes on without bob@two"),
      waiting no more; his rounds are fought at the deadline from his
      fallback, and the bout ends with its result and records in one's
      channel. Two's bot started again says them in its channel too.
-  3. stop: SIGTERM to every bot still running: exit 0, no sanitizer report.
+  4. stop: SIGTERM to every bot still running: exit 0, no sanitizer report.
 
 Output: `ok - NAME` or `FAIL - NAME: why`, then `N passed, N failed`; exit
 status 1 if anything failed. E2E_KEEP=1 keeps the temporary folders.
@@ -54,8 +59,9 @@ from e2e_bouts import STORED, player, tell, wait_chan, wait_private_at  # noqa: 
 from e2e_cross import commentary, plain_chan, wait_lines  # noqa: E402
 
 GRACE = 90        # [bout] rejoin_grace of scenario 1: room for two's bot to start again
-SHORT_GRACE = 6   # scenario 2's, set by SIGHUP
-SHORT_TIMEOUT = 10  # scenario 2's order_timeout: bob's rounds fought at the deadline
+SHORT_GRACE = 6   # scenario 3's, set by SIGHUP
+SHORT_TIMEOUT = 10  # scenario 3's order_timeout: bob's rounds fought at the deadline
+RESTART_FAILOVER = 30  # scenario 2's failover_seconds: the server may be away 15 s
 # What one's channel hears when bob's bot goes, and when the bout goes on:
 # bout_wait's and bout_resume's words, as after a restart.
 WAITS = (r"^Bout #%d, Rocky vs Ivan, waits for bob@two to come back, until "
@@ -63,6 +69,8 @@ WAITS = (r"^Bout #%d, Rocky vs Ivan, waits for bob@two to come back, until "
 GOES_ON = r"^Bout #%d, Rocky vs Ivan, goes on: round %d of %d is next\.$"
 GOES_ON_WITHOUT = r"^Bout #%d, Rocky vs Ivan, goes on without bob@two: round %d of %d is next\.$"
 HELD = r"your orders for it are in already; the clock starts once bob@two is back\. "
+# Whether network %s's bot says it is on IRC (db/lease.c: presence).
+PRESENT = e2e_cross.LEASE_HELD.replace("ringside network", "ringside present")
 PROMPT = r"^Bout #%d, round %d of %d: your orders for %s \(e\.g\. "
 
 
@@ -80,6 +88,20 @@ class GraceEnv(e2e_cross.CrossEnv):
         with open(path, "w") as f:
             f.write(text.replace("rejoin_grace = 0\n", "rejoin_grace = %d\n" % self.grace))
         return path
+
+    def reconf(self, name, network, server_env, failover):
+        """Bot `name`'s configuration written again (failover_seconds,
+        rejoin_grace, order_timeout as set now) and reloaded by SIGHUP."""
+        b = self.bot_of(name)
+        since = len(b.log_text())
+        port = self.port
+        self.port = server_env.port
+        try:
+            self.write_conf(b.name, b.nick, network, self.uri, failover)
+        finally:
+            self.port = port
+        b.proc.send_signal(signal.SIGHUP)
+        self.wait_log_of(b, r"configuration reloaded", since=since)
 
     def bot_of(self, name):
         return [b for b in self.bots if b.name == name and b.alive()][0]
@@ -183,16 +205,63 @@ def s_back(env):
             % (bout_id, noticed)]
 
 
+def s_db_restart(env):
+    """The database restarted mid-bout: every session ends, each bot's
+    presence with it, and each takes it again within a second or two of
+    the server's return: the bout does not wait for bob@two, and goes on."""
+    a, b, wa, wb = env.clients_kept
+    for name, network, server_env in (("bot-one", "one", env), ("bot-two", "two", env.two)):
+        env.reconf(name, network, server_env, RESTART_FAILOVER)  # the server may be away 15 s
+    one, two = env.bot_of("bot-one"), env.bot_of("bot-two")
+    sa = len(wa.lines)
+    bout_id = start_bout(env, a, b, wa, wb, 3)
+    tell(a, "5/5/10", STORED % (1, "Rocky"))
+    since_one = len(one.log_text())
+    e2e_failover.pg_ctl(env, "stop")
+    try:
+        env.wait_log_of(one, r"the database cannot be reached: .*; holding every line back",
+                        since=since_one)
+    finally:
+        e2e_failover.pg_ctl(env, "start")
+    back = r"the database is back after \d+ s, the lease of network %s held again"
+    env.wait_log_of(one, back % "one", since=since_one, timeout=RESTART_FAILOVER + TIMEOUT)
+    # Two's bot may find its session gone only at its next look (a check
+    # of its lease, or a statement): its presence is back with it.
+    deadline = time.monotonic() + RESTART_FAILOVER + TIMEOUT
+    while env.query(PRESENT % "two")[0][0] == 0:
+        check(time.monotonic() < deadline, "two's bot never said it was present again",
+              tail(two.log, 30))
+        time.sleep(0.2)
+    # Long enough for one's bot to have read two's presence again and again
+    # (every failover_seconds / 4), and to have found it missing if it were.
+    time.sleep(RESTART_FAILOVER / 2 + 1)
+    b.cmd("6/5/9")
+    fought(env, bout_id, 1)
+    for r, (oa, ob) in ((2, ("6/6/8", "5/5/10")), (3, ("5/6/9", "7/5/8"))):
+        tell(a, oa, STORED % (r, "Rocky"))
+        b.cmd(ob)
+        fought(env, bout_id, r)
+    over(env, bout_id)
+    wait_chan(wa, r"^Records now: ", sa)
+    heard = [ln for ln in plain_chan(wa, sa) if "waits for" in ln]
+    check(not heard, "the bout waited while the database restarted", "\n".join(heard))
+    check("has no bot on IRC now" not in one.log_text()[since_one:],
+          "one's bot took two's for gone while the database restarted", tail(one.log, 30))
+    got = env.query("SELECT side, text, source FROM orders WHERE bout = ? AND round = 1 "
+                    "ORDER BY side", (bout_id,))
+    check(got == [(0, "5/5/10", "player"), (1, "6/5/9", "player")],
+          "round 1 was not fought with the acknowledged orders", str(got))
+    for name, network, server_env in (("bot-one", "one", env), ("bot-two", "two", env.two)):
+        env.reconf(name, network, server_env, e2e_failover.FAILOVER)
+    return ["bout #%d went on through the restart without waiting" % bout_id]
+
+
 def s_gone(env):
     """Two's bot killed and not back within the grace: the bout goes on
     without bob and ends at its deadlines."""
     a, b, wa, wb = env.clients_kept
-    one = env.bot_of("bot-one")
-    since = len(one.log_text())
     env.grace, env.order_timeout = SHORT_GRACE, SHORT_TIMEOUT
-    env.write_conf(one.name, one.nick, "one", env.uri)
-    one.proc.send_signal(signal.SIGHUP)
-    env.wait_log_of(one, r"configuration reloaded", since=since)
+    env.reconf("bot-one", "one", env, e2e_failover.FAILOVER)
     sa = len(wa.lines)
     bout_id = start_bout(env, a, b, wa, wb, 3)
     tell(a, "5/5/10", STORED % (1, "Rocky"))
@@ -222,7 +291,8 @@ def s_gone(env):
 
 def run(env):
     passed = failed = 0
-    for name, fn in (("back", s_back), ("gone", s_gone), ("stop", e2e_cross.s_stop)):
+    for name, fn in (("back", s_back), ("db restart", s_db_restart), ("gone", s_gone),
+                     ("stop", e2e_cross.s_stop)):
         try:
             notes = fn(env)
             print("ok - %s%s" % (name, (": " + "; ".join(notes)) if notes else ""))
