@@ -112,12 +112,15 @@ void db_lease_release(struct db *db)
  * its channel and gives back when it leaves either (db_presence_set). It
  * costs no row and no write: the owner of a bout reads pg_locks, and a
  * bot killed, stepped down or cut off loses the lock with its session,
- * as it loses its lease. The same class as the lease, another key. */
-#define PRESENCE_KEY "'ringside present ' || ?1"
+ * as it loses its lease. A class of its own ("RINP"), so that whoever
+ * counts the lease's locks (class "RING", as the standby's tests do) never
+ * counts these. */
+#define PRESENCE_CLASS "1380535888"
+#define PRESENCE_KEY   "'ringside present ' || ?1"
 #define PRESENCE_LOCK                                                                              \
     "locktype = 'advisory' AND granted AND objsubid = 2"                                           \
     " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"             \
-    " AND classid::text::bigint = 1380535879"                                                      \
+    " AND classid::text::bigint = " PRESENCE_CLASS                                                 \
     " AND objid::text::bigint = (hashtext(" PRESENCE_KEY ")::bigint & 4294967295)"
 
 /* Held on this session already, or taken now: 1, 0 (another session
@@ -126,13 +129,13 @@ void db_lease_release(struct db *db)
  * does not hold it (a new session after a reconnection holds nothing). */
 static const char presence_take_sql[] =
     "SELECT CASE WHEN EXISTS (SELECT 1 FROM pg_locks WHERE pid = pg_backend_pid() "
-    "AND " PRESENCE_LOCK ") THEN 1 WHEN pg_try_advisory_lock(1380535879, hashtext(" PRESENCE_KEY
-    ")) THEN 1 ELSE 0 END";
+    "AND " PRESENCE_LOCK ") THEN 1 WHEN pg_try_advisory_lock(" PRESENCE_CLASS
+    ", hashtext(" PRESENCE_KEY ")) THEN 1 ELSE 0 END";
 /* Given back only when held: unlocking a lock not held is a WARNING. */
 static const char presence_give_sql[] =
     "SELECT CASE WHEN NOT EXISTS (SELECT 1 FROM pg_locks WHERE pid = pg_backend_pid() "
-    "AND " PRESENCE_LOCK ") THEN 0 WHEN pg_advisory_unlock(1380535879, hashtext(" PRESENCE_KEY
-    ")) THEN 1 ELSE 0 END";
+    "AND " PRESENCE_LOCK ") THEN 0 WHEN pg_advisory_unlock(" PRESENCE_CLASS
+    ", hashtext(" PRESENCE_KEY ")) THEN 1 ELSE 0 END";
 static const char presence_read_sql[] = "SELECT count(*) FROM pg_locks WHERE " PRESENCE_LOCK;
 
 /* Runs one of the statements above for `network`: its number, or -1. */

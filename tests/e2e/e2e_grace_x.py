@@ -70,7 +70,8 @@ GOES_ON = r"^Bout #%d, Rocky vs Ivan, goes on: round %d of %d is next\.$"
 GOES_ON_WITHOUT = r"^Bout #%d, Rocky vs Ivan, goes on without bob@two: round %d of %d is next\.$"
 HELD = r"your orders for it are in already; the clock starts once bob@two is back\. "
 # Whether network %s's bot says it is on IRC (db/lease.c: presence).
-PRESENT = e2e_cross.LEASE_HELD.replace("ringside network", "ringside present")
+PRESENT = e2e_cross.LEASE_HELD.replace("ringside network", "ringside present").replace(
+    "1380535879", "1380535888")
 PROMPT = r"^Bout #%d, round %d of %d: your orders for %s \(e\.g\. "
 
 
