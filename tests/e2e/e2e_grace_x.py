@@ -29,13 +29,17 @@ Scenarios:
      ends, presence with it, and each bot takes it again once the server is
      back: one's channel never hears that the bout waits, bob's orders
      (still identified on two) fight round 1 with alice's, the bout ends.
-  3. gone: one's grace made short (SIGHUP), a 3-round bout, alice's orders
+  3. irc lost: two's IRC server (InspIRCd) stopped mid-bout: two's bot
+     still runs and holds its lease, but is off IRC, so the bout waits for
+     bob@two; the server started again, two's bot rejoins, the bout goes on
+     ("goes on: round 1 of 3 is next.") and finishes.
+  4. gone: one's grace made short (SIGHUP), a 3-round bout, alice's orders
      in, kill -9 of two's bot: the bout waits for bob@two, and once the
      grace has passed goes on without him ("goes on without bob@two"),
      waiting no more; his rounds are fought at the deadline from his
      fallback, and the bout ends with its result and records in one's
      channel. Two's bot started again says them in its channel too.
-  4. stop: SIGTERM to every bot still running: exit 0, no sanitizer report.
+  5. stop: SIGTERM to every bot still running: exit 0, no sanitizer report.
 
 Output: `ok - NAME` or `FAIL - NAME: why`, then `N passed, N failed`; exit
 status 1 if anything failed. E2E_KEEP=1 keeps the temporary folders.
@@ -59,8 +63,8 @@ from e2e_bouts import STORED, player, tell, wait_chan, wait_private_at  # noqa: 
 from e2e_cross import commentary, plain_chan, wait_lines  # noqa: E402
 
 GRACE = 90        # [bout] rejoin_grace of scenario 1: room for two's bot to start again
-SHORT_GRACE = 6   # scenario 3's, set by SIGHUP
-SHORT_TIMEOUT = 10  # scenario 3's order_timeout: bob's rounds fought at the deadline
+SHORT_GRACE = 6   # scenario 4's, set by SIGHUP
+SHORT_TIMEOUT = 10  # scenario 4's order_timeout: bob's rounds fought at the deadline
 RESTART_FAILOVER = 30  # scenario 2's failover_seconds: the server may be away 15 s
 # What one's channel hears when bob's bot goes, and when the bout goes on:
 # bout_wait's and bout_resume's words, as after a restart.
@@ -257,6 +261,41 @@ def s_db_restart(env):
     return ["bout #%d went on through the restart without waiting" % bout_id]
 
 
+def s_irc_lost(env):
+    """Two's IRC server stopped mid-bout: two's bot still runs and holds its
+    lease, but is not on IRC: the bout waits for bob@two; the server back,
+    two's bot rejoins and the bout goes on."""
+    a, b, wa, wb = env.clients_kept
+    sa = len(wa.lines)
+    bout_id = start_bout(env, a, b, wa, wb, 3)
+    tell(a, "5/5/10", STORED % (1, "Rocky"))
+    two = env.bot_of("bot-two")
+    since = len(two.log_text())
+    env.two.stop_server()
+    env.wait_log_of(two, r"disconnected \(", since=since)
+    wait_chan(wa, WAITS % (bout_id, 1, 3), sa)
+    check(two.alive() and env.query(e2e_cross.LEASE_HELD % "two")[0][0] == 1,
+          "two's bot does not hold its lease while off IRC")
+    check(env.bout(bout_id)["round"] == 0, "round 1 was fought while bob@two was away")
+    env.two.start_server()
+    env.two.wait_bot_in(CHANNEL, timeout=e2e.RECONNECT_TIMEOUT + TIMEOUT)
+    wait_chan(wa, GOES_ON % (bout_id, 1, 3), sa)
+    b = Client(env.two, "bob", [CHANNEL])
+    wb = Client(env.two, "watchtwo", [CHANNEL])
+    tell(b, "identify " + env.pw["bob"], r"^you are identified as bob ")
+    b.cmd("6/5/9")
+    fought(env, bout_id, 1)
+    for r, (oa, ob) in ((2, ("6/6/8", "5/5/10")), (3, ("5/6/9", "7/5/8"))):
+        tell(a, oa, STORED % (r, "Rocky"))
+        b.cmd(ob)
+        fought(env, bout_id, r)
+    over(env, bout_id)
+    waits_once(wa, bout_id, 1, 3, sa)
+    env.clients_kept = (a, b, wa, wb)
+    return ["bout #%d waited while two's bot was off IRC (its lease held), went on when it "
+            "rejoined" % bout_id]
+
+
 def s_gone(env):
     """Two's bot killed and not back within the grace: the bout goes on
     without bob and ends at its deadlines."""
@@ -292,8 +331,8 @@ def s_gone(env):
 
 def run(env):
     passed = failed = 0
-    for name, fn in (("back", s_back), ("db restart", s_db_restart), ("gone", s_gone),
-                     ("stop", e2e_cross.s_stop)):
+    for name, fn in (("back", s_back), ("db restart", s_db_restart), ("irc lost", s_irc_lost),
+                     ("gone", s_gone), ("stop", e2e_cross.s_stop)):
         try:
             notes = fn(env)
             print("ok - %s%s" % (name, (": " + "; ".join(notes)) if notes else ""))
