@@ -158,6 +158,37 @@ START_TEST(test_grace_runs_out)
 }
 END_TEST
 
+/* libera's bot restarted while oftc's is down: the bout waits for bob@oftc
+ * as for any player not back, in the one line a restart says, and not a
+ * second time once the grace has passed. */
+START_TEST(test_restart_while_away)
+{
+    struct game_io nio = io;
+    struct game_config ncfg = cfg;
+    char err[256];
+
+    start(30);
+    oftc_away = 1;
+    nio.nick_of = net_nick_of;
+    nio.away = net_away;
+    ncfg.rejoin_grace = 30;
+    game_free(game);
+    game = game_new(db, &nio, &ncfg, err, sizeof(err));
+    ck_assert_msg(game != NULL, "%s", err);
+    game_connected(game);
+    HAS("#ring|chatter|Bout #1, Rocky vs Iron, waits for bob@oftc to come back, until 22:13:50 "
+        "UTC at the latest: round 1 of 3 is next.\n");
+    game_tick(game, NULL);
+    ck_assert_int_eq(count("waits for"), 1);
+    clock_now += 31;
+    wall_now += 31;
+    game_tick(game, NULL);
+    HAS("goes on without bob@oftc: round 1 of 3 is next.\n");
+    game_tick(game, NULL);
+    ck_assert_int_eq(count("waits for"), 1);
+}
+END_TEST
+
 /* Without a grace nothing waits: the bout goes on at its deadline. */
 START_TEST(test_no_grace)
 {
@@ -180,6 +211,7 @@ Suite *presence_suite(void)
     tcase_add_checked_fixture(tc, setup, fixture_teardown);
     tcase_add_test(tc, test_back_within_grace);
     tcase_add_test(tc, test_grace_runs_out);
+    tcase_add_test(tc, test_restart_while_away);
     tcase_add_test(tc, test_no_grace);
     suite_add_tcase(s, tc);
     return s;
