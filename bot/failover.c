@@ -223,7 +223,12 @@ int failover_watch(struct bot *bot)
         return 2;
     log_msg(LOG_ERROR,
             "stepping down from %s: %s; saying nothing more, leaving IRC and waiting as a standby",
-            name, st == DB_NOTFOUND ? "the database stayed out of reach" : db_errmsg(bot->db));
+            name,
+            /* Lost is only ever another's taking it; the connection's last
+             * message may be a later statement's refusal. */
+            st == DB_NOTFOUND ? "the database stayed out of reach"
+                              : "another ringside took the network lease while this one's "
+                                "session was lost");
     bot->stepped_down = 1;
     return 1;
 }
