@@ -240,6 +240,9 @@ PG_JOBS += 'notify-pg: sh tests/pg.sh run env CK_RUN_SUITE=notify $(SANITIZE) $(
 # through tests/e2e/blackhole.py (it starts its own server with pg.sh, one
 # that listens on 127.0.0.1 too).
 PG_JOBS += 'e2e_cluster: python3 tests/e2e/e2e_cluster.py $(E2E_ARGS)'
+# A remote player whose bot is down (issue 29): tests/e2e/e2e_grace_x.py,
+# the other network's bot killed mid-bout, back within rejoin_grace or not.
+PG_JOBS += 'e2e_grace_x: sh tests/pg.sh run python3 tests/e2e/e2e_grace_x.py $(E2E_ARGS)'
 PROGRAM_JOBS = 'sim-asan: sh tests/sim_test.sh $(ASAN_SIM)' \
 	'web: python3 tests/web/web_test.py $(ASAN_WEB) $(WEBGEN) $(SIM)' \
 	'web-attack: python3 tests/web/attack_test.py $(ASAN_WEB) $(WEBGEN)' \

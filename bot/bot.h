@@ -947,6 +947,21 @@ struct relay_state {
     unsigned names_next, bouts_next;
 };
 
+/* Presence (failover.c, issue 29): whether this bot says it is on IRC and
+ * in its channel (db_presence_set), and what it last read of the other
+ * networks whose players are in its bouts (presence_away). */
+#define PRESENCE_NETWORKS 16
+struct presence_state {
+    int held; /* said: on IRC and in bot->chan[0] */
+    struct {
+        char network[DB_NETWORK_MAX];
+        double next; /* when to read it again */
+        int known, away;
+        double absent_since; /* missed since (0: there at the last read) */
+    } nets[PRESENCE_NETWORKS];
+    unsigned nets_next;
+};
+
 struct bot {
     struct config cfg;
     const char *config_path;
@@ -982,7 +997,8 @@ struct bot {
      * waits as a standby again). */
     double lease_next, lease_away;
     int stepped_down;
-    struct relay_state xnet; /* bouts between two networks (relay.c) */
+    struct relay_state xnet;        /* bouts between two networks (relay.c) */
+    struct presence_state presence; /* failover.c */
 };
 
 /* A PRIVMSG or NOTICE wire line (`line`, changed in place) as its target
@@ -1132,6 +1148,12 @@ double failover_due(const struct bot *bot);
 /* Forgets everything of a bot but its configuration (its parts closed
  * first): the state a fresh start has, to start again after a step-down. */
 void failover_reset(struct bot *bot);
+/* 1 while no bot of `network` (another network than this bot's) is on IRC
+ * and in its channel, as this bot last read it (PostgreSQL; read again at
+ * most every failover_seconds / 4; a bot seen once is gone only once
+ * missed for failover_seconds / 2, so a database restarted is no absence); 0
+ * otherwise, on SQLite, and while it cannot be read. The game's io.away. */
+int presence_away(struct bot *bot, const char *network);
 
 /* ---------------------------------------------------- the game over IRC */
 

@@ -127,6 +127,66 @@ static int failover_away(struct bot *bot, const char *name)
     return bot->now - bot->lease_away < most ? 2 : 1;
 }
 
+/* The bot says it is present (db_presence_set) while it is on IRC and in
+ * its first channel, where the other networks' bots' lines for its
+ * channel are said, and gives it back when it leaves either. Said again
+ * at every check of the lease (`looked`): a new session (the database
+ * restarted) holds nothing until then. */
+static void presence_say(struct bot *bot, int looked)
+{
+    struct presence_state *p = &bot->presence;
+    int want = bot->chan_in[0] && !bot->stepped_down;
+
+    if (want == p->held && !(want && looked))
+        return;
+    if (db_presence_set(bot->db, want) != DB_OK) {
+        log_msg(LOG_WARN,
+                "cannot say whether this bot is on IRC (for bouts with other networks): %s",
+                db_errmsg(bot->db));
+        return;
+    }
+    if (want != p->held)
+        log_msg(LOG_DEBUG, "presence: %s", want ? "on IRC and in the channel" : "gone");
+    p->held = want;
+}
+
+int presence_away(struct bot *bot, const char *network)
+{
+    struct presence_state *p = &bot->presence;
+    int k = 0;
+
+    if (!bot->db || !db_is_pg(bot->db) || !network[0])
+        return 0;
+    for (; k < PRESENCE_NETWORKS; k++)
+        if (strcmp(p->nets[k].network, network) == 0)
+            break;
+    if (k == PRESENCE_NETWORKS) {
+        k = (int)(p->nets_next++ % PRESENCE_NETWORKS);
+        memset(&p->nets[k], 0, sizeof(p->nets[k]));
+        snprintf(p->nets[k].network, sizeof(p->nets[k].network), "%s", network);
+    }
+    if (bot->now < p->nets[k].next)
+        return p->nets[k].away;
+    p->nets[k].next = bot->now + failover_poll(bot);
+    int n = db_network_present(bot->db, network);
+    if (n < 0)
+        return p->nets[k].away; /* our own database trouble says nothing of theirs */
+    /* A bot seen before is gone once missed for half the failover time,
+     * as its own lease rules say (a database restarted, each bot's
+     * session made again within a second or two, is no absence). */
+    if (n || !p->nets[k].absent_since)
+        p->nets[k].absent_since = n ? 0 : bot->now;
+    int away = !n && (!p->nets[k].known || p->nets[k].away ||
+                      bot->now - p->nets[k].absent_since >= failover_poll(bot) * 2 - 0.01);
+    if (p->nets[k].known && away != p->nets[k].away)
+        log_msg(LOG_INFO, "network %s %s", network,
+                away ? "has no bot on IRC now: its players in bouts here are away"
+                     : "has a bot on IRC again: its players in bouts here are back");
+    p->nets[k].known = 1;
+    p->nets[k].away = away;
+    return away;
+}
+
 double failover_due(const struct bot *bot)
 {
     if (!bot->db || bot->stepped_down || !db_lease_lapses(bot->db))
@@ -142,13 +202,16 @@ int failover_watch(struct bot *bot)
         return 0; /* SQLite's flock: held as long as the process lives */
     char name[CONFIG_NETWORK_MAX + 16];
     failover_name(bot, name, sizeof(name));
-    int st = db_lease_state(bot->db);
+    int st = db_lease_state(bot->db), looked = 0;
     if (st != DB_ERROR && bot->now >= bot->lease_next) {
         /* Away, the server is asked again every second. */
         double poll = failover_poll(bot);
         bot->lease_next = bot->now + (st == DB_NOTFOUND && poll > 1 ? 1 : poll);
         st = db_lease_check(bot->db);
+        looked = 1;
     }
+    if (st == DB_OK)
+        presence_say(bot, looked);
     if (st == DB_OK && bot->lease_away) {
         log_msg(LOG_INFO, "the database is back after %.0f s, the lease of %s held again",
                 bot->now - bot->lease_away, name);
@@ -160,7 +223,12 @@ int failover_watch(struct bot *bot)
         return 2;
     log_msg(LOG_ERROR,
             "stepping down from %s: %s; saying nothing more, leaving IRC and waiting as a standby",
-            name, st == DB_NOTFOUND ? "the database stayed out of reach" : db_errmsg(bot->db));
+            name,
+            /* Lost is only ever another's taking it; the connection's last
+             * message may be a later statement's refusal. */
+            st == DB_NOTFOUND ? "the database stayed out of reach"
+                              : "another ringside took the network lease while this one's "
+                                "session was lost");
     bot->stepped_down = 1;
     return 1;
 }

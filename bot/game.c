@@ -77,6 +77,13 @@ static const char *io_nick_of(void *ctx, int64_t account_id)
     return nick ? nick : relay_nick_of(bot, account_id); /* name@network: relay.c */
 }
 
+/* Another network's players are away while no bot of theirs is on IRC
+ * (failover.c). */
+static int io_away(void *ctx, const char *network)
+{
+    return presence_away(ctx, network);
+}
+
 /* Services accounts come back by themselves (accounts.c): those the bot
  * made for a services login, or all under accounts = services. */
 static int io_self_identifies(void *ctx, const char *account)
@@ -176,6 +183,7 @@ void bot_game_io(struct bot *bot, struct game_io *io)
         .say = io_say,
         .say_about = io_say_about,
         .withdraw = io_withdraw,
+        .away = io_away,
         .nick_of = io_nick_of,
         .self_identifies = io_self_identifies,
         .same_name = io_same_name,

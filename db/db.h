@@ -156,6 +156,19 @@ int db_lease_lapses(const struct db *db);
  * PostgreSQL the lock goes with the session db_close ends. NULL and a
  * connection without a lease are harmless. */
 void db_lease_release(struct db *db);
+/* Presence (issue 29, bouts between two networks; lease.c): a bot says
+ * whether it is on IRC and in its channel, so that the owner of a bout
+ * with one of its players knows whether he can be reached.
+ * db_presence_set(db, 1) holds it for the connection's network
+ * (db_network_set) on this session, taking it again on a new one
+ * (a reconnection), and is cheap to repeat; db_presence_set(db, 0) gives
+ * it back. DB_OK, or DB_ERROR with why. On PostgreSQL a second session
+ * advisory lock ("ringside present NAME"), lost with the session as the
+ * lease is; on SQLite nothing (one bot a file), always DB_OK.
+ * db_network_present: 1 when a bot of `network` holds it, 0 when none
+ * does (or SQLite), -1 when the server could not be asked. */
+int db_presence_set(struct db *db, int present);
+int db_network_present(struct db *db, const char *network);
 
 /* A scheduled job (a league turn by its interval, a tournament's
  * schedule) runs in one process of those sharing a database (issue 29).

@@ -103,3 +103,73 @@ void db_lease_release(struct db *db)
     /* PostgreSQL: the lock is the session's, released when db_close ends
      * it; released here, a new session would hold nothing all the same. */
 }
+
+/* ------------------------------------------------------------ presence */
+
+/* Another network's bot is "present" (issue 29, a bout between two
+ * networks) while it holds a second session advisory lock, keyed by
+ * "ringside present NAME", which it takes only while it is on IRC and in
+ * its channel and gives back when it leaves either (db_presence_set). It
+ * costs no row and no write: the owner of a bout reads pg_locks, and a
+ * bot killed, stepped down or cut off loses the lock with its session,
+ * as it loses its lease. A class of its own ("RINP"), so that whoever
+ * counts the lease's locks (class "RING", as the standby's tests do) never
+ * counts these. */
+#define PRESENCE_CLASS "1380535888"
+#define PRESENCE_KEY   "'ringside present ' || ?1"
+#define PRESENCE_LOCK                                                                              \
+    "locktype = 'advisory' AND granted AND objsubid = 2"                                           \
+    " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"             \
+    " AND classid::text::bigint = " PRESENCE_CLASS                                                 \
+    " AND objid::text::bigint = (hashtext(" PRESENCE_KEY ")::bigint & 4294967295)"
+
+/* Held on this session already, or taken now: 1, 0 (another session
+ * holds it: a second bot of the network, which cannot be) or -1. A
+ * session's advisory locks stack, so it is taken only when this session
+ * does not hold it (a new session after a reconnection holds nothing). */
+static const char presence_take_sql[] =
+    "SELECT CASE WHEN EXISTS (SELECT 1 FROM pg_locks WHERE pid = pg_backend_pid() "
+    "AND " PRESENCE_LOCK ") THEN 1 WHEN pg_try_advisory_lock(" PRESENCE_CLASS
+    ", hashtext(" PRESENCE_KEY ")) THEN 1 ELSE 0 END";
+/* Given back only when held: unlocking a lock not held is a WARNING. */
+static const char presence_give_sql[] =
+    "SELECT CASE WHEN NOT EXISTS (SELECT 1 FROM pg_locks WHERE pid = pg_backend_pid() "
+    "AND " PRESENCE_LOCK ") THEN 0 WHEN pg_advisory_unlock(" PRESENCE_CLASS
+    ", hashtext(" PRESENCE_KEY ")) THEN 1 ELSE 0 END";
+static const char presence_read_sql[] = "SELECT count(*) FROM pg_locks WHERE " PRESENCE_LOCK;
+
+/* Runs one of the statements above for `network`: its number, or -1. */
+static int presence_ask(struct db *db, const char *sql, const char *network)
+{
+    struct dbs *q = dbs_prepare(db, sql);
+    if (!q)
+        return -1;
+    dbs_bind_text(q, 1, network);
+    int n = dbs_step(q) == DBS_ROW ? (int)dbs_col_int64(q, 0) : -1;
+    dbs_free(q);
+    return n;
+}
+
+int db_presence_set(struct db *db, int present)
+{
+    if (db->backend != DB_BACKEND_PG)
+        return DB_OK; /* one bot a file: nobody asks */
+    if (!present) {
+        /* Not held (a session lost meanwhile) is as good as given back. */
+        return presence_ask(db, presence_give_sql, db->network) < 0 ? DB_ERROR : DB_OK;
+    }
+    int n = presence_ask(db, presence_take_sql, db->network);
+    if (n < 0)
+        return DB_ERROR;
+    if (n == 0)
+        return db_fail(db, "another session holds the presence of network %s", db->network);
+    return DB_OK;
+}
+
+int db_network_present(struct db *db, const char *network)
+{
+    if (db->backend != DB_BACKEND_PG)
+        return 0;
+    int n = presence_ask(db, presence_read_sql, network);
+    return n < 0 ? -1 : n > 0;
+}

@@ -621,21 +621,35 @@ static void say_unsaid(struct game *g)
     free(said);
 }
 
-/* 1 if the player of side s of lv is identified now. */
-static int player_back(const struct game *g, const struct live *lv, int s)
+/* 1 while side s of lv is another network's player whom no bot of his
+ * network can reach (io.away): he counts as away. */
+static int player_gone(const struct game *g, const struct live *lv, int s)
 {
-    return g->io.nick_of(g->io.ctx, lv->f[s].account_id) != NULL;
+    const char *net = lv->f[s].owner_network;
+
+    return g->io.away && net[0] && strcmp(net, db_network(g->db)) != 0 &&
+           g->io.away(g->io.ctx, net);
 }
 
-/* "bob", "alice and bob": the players of lv not back (their accounts). */
+/* 1 if the player of side s of lv is identified now (and reachable). */
+static int player_back(const struct game *g, const struct live *lv, int s)
+{
+    return g->io.nick_of(g->io.ctx, lv->f[s].account_id) != NULL && !player_gone(g, lv, s);
+}
+
+/* "bob", "alice and bob@two": the players of lv not back (their accounts,
+ * another network's as name@network). */
+#define AWAY_NAMES_MAX (2 * GAME_WHO_MAX + 8)
 static void away_names(const struct game *g, const struct live *lv, struct str *out)
 {
+    char who[GAME_WHO_MAX];
+
     for (int s = 0; s < SIDES; s++) {
         if (player_back(g, lv, s) || (s == 1 && lv->f[1].account_id == lv->f[0].account_id))
             continue;
         if (out->len)
             str_cat(out, " and ");
-        str_cat(out, lv->f[s].owner);
+        str_cat(out, game_owner_name(g, &lv->f[s], who, sizeof(who)));
     }
 }
 
@@ -644,7 +658,7 @@ static void away_names(const struct game *g, const struct live *lv, struct str *
 static void ask_again(struct game *g, struct live *lv, int s)
 {
     struct str extra;
-    char away[2 * DB_NAME_MAX + 8];
+    char away[AWAY_NAMES_MAX];
     struct str names;
 
     lv->unasked[s] = 0;
@@ -724,7 +738,7 @@ static const char *utc_time(char *buf, size_t len, int64_t at, int seconds)
  * channel is told); those back are asked for their orders. */
 static void bout_wait(struct game *g, struct live *lv)
 {
-    char away[2 * DB_NAME_MAX + 8], until[32];
+    char away[AWAY_NAMES_MAX], until[32];
     struct str names;
 
     lv->deadline = 0;
@@ -753,7 +767,8 @@ static void bout_wait(struct game *g, struct live *lv)
     for (int s = 0; s < SIDES; s++) {
         if (player_back(g, lv, s))
             ask_again(g, lv, s);
-        else if (!(g->io.self_identifies && g->io.self_identifies(g->io.ctx, lv->f[s].owner)))
+        else if (!player_gone(g, lv, s) && /* his bot is down: nobody to tell */
+                 !(g->io.self_identifies && g->io.self_identifies(g->io.ctx, lv->f[s].owner)))
             say_about(g, GAME_ROUND, lv->f[s].owner, lv->rec.id, 0,
                       "Bout #%lld (%s vs %s) waits for you until %s: identify again (identify "
                       "<password>) and it goes on.",
@@ -765,7 +780,7 @@ static void bout_wait(struct game *g, struct live *lv)
  * without those away once its grace has passed. */
 static void bout_wait_tick(struct game *g, struct live *lv, double now)
 {
-    char away[2 * DB_NAME_MAX + 8];
+    char away[AWAY_NAMES_MAX];
     struct str names;
 
     str_init_fixed(&names, away, sizeof(away));
@@ -774,6 +789,26 @@ static void bout_wait_tick(struct game *g, struct live *lv, double now)
         bout_resume(g, lv, NULL);
     else if (now >= lv->grace_end)
         bout_resume(g, lv, away);
+}
+
+/* Another network's player whose bot is gone (player_gone) is one who
+ * left: a live bout he is in waits for him as after a (re)connection
+ * (bout_wait: the same grace and words), once each time he goes; his bot
+ * back, the bout goes on (bout_wait_tick). */
+static void bout_left_tick(struct game *g, struct live *lv)
+{
+    int gone = 0;
+
+    if (lv->rec.state != DB_BOUT_LIVE || g->cfg.rejoin_grace <= 0 || !g->online)
+        return;
+    for (int s = 0; s < SIDES; s++) {
+        if (!player_gone(g, lv, s))
+            lv->left[s] = 0;
+        else if (!lv->left[s])
+            gone = lv->left[s] = 1;
+    }
+    if (gone && !lv->waiting)
+        bout_wait(g, lv);
 }
 
 void game_connected(struct game *g)
@@ -1404,6 +1439,7 @@ void game_tick(struct game *g, const char *league_channel)
     said_flush(g);
     for (int i = 0; i < g->n; i++) {
         struct live *lv = g->v[i];
+        bout_left_tick(g, lv); /* another network's player whose bot went */
         if (lv->waiting) {
             bout_wait_tick(g, lv, now);
             if (lv->waiting)

@@ -114,6 +114,12 @@ struct game_io {
      * (the training points on a packed end) stay out of it when they would
      * cost a line. */
     size_t (*pieces)(void *ctx, const char *target, const char *text);
+    /* Optional (NULL: never): 1 while the players of `network`, another
+     * network than the game's, cannot be reached: no bot of that network
+     * is on IRC and in its channel. A live bout treats such a player as
+     * one who left: it waits for him as after a
+     * (re)connection ([bout] rejoin_grace), once each time he goes. */
+    int (*away)(void *ctx, const char *network);
 };
 
 /* The settings of the game ([bout], [league] and the command prefix). */

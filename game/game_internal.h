@@ -36,6 +36,7 @@ struct live {
     int waiting;
     double grace_end;
     int unasked[SIDES];
+    int left[SIDES]; /* away with his network (io.away): waited for once */
     /* The live table (live.c): its place in g->v, and the keys it was
      * indexed under when added. */
     int slot;

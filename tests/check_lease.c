@@ -206,6 +206,58 @@ START_TEST(test_lease_pg)
 }
 END_TEST
 
+/* Presence (a bout between two networks): a bot of a network says it is
+ * on IRC and in its channel; any connection reads it. Held once however
+ * often it is said; given back, or lost with the session (kill -9, a host
+ * cut off); taken again on a new session when said again. On SQLite
+ * nobody is present (one bot a file) and saying it is harmless. */
+START_TEST(test_presence)
+{
+    char pid[32];
+    struct db *a = open_one(), *b = open_one();
+
+    ck_assert_int_eq(db_network_set(a, net_a), DB_OK);
+    ck_assert_int_eq(db_network_set(b, net_b), DB_OK);
+    if (!db_is_pg(a)) {
+        ck_assert_int_eq(db_presence_set(b, 1), DB_OK);
+        ck_assert_int_eq(db_network_present(a, net_b), 0);
+        db_close(a);
+        test_db_close(b, path);
+        return;
+    }
+    ck_assert_int_eq(db_network_present(a, net_b), 0);
+    ck_assert_int_eq(db_presence_set(b, 1), DB_OK);
+    ck_assert_int_eq(db_presence_set(b, 1), DB_OK); /* again: held once */
+    ck_assert_int_eq(db_network_present(a, net_b), 1);
+    ck_assert_int_eq(db_network_present(b, net_b), 1);
+    ck_assert_int_eq(db_network_present(a, net_a), 0);
+    ck_assert_int_eq(db_presence_set(b, 0), DB_OK); /* once is enough */
+    ck_assert_int_eq(db_network_present(a, net_b), 0);
+    ck_assert_int_eq(db_presence_set(b, 0), DB_OK); /* not held: harmless */
+
+    /* Its session dropped: gone at once; said again, on a new session. */
+    ck_assert_int_eq(db_presence_set(b, 1), DB_OK);
+    backend_pid(b, pid);
+    terminate(pid);
+    ck_assert_int_eq(db_network_present(a, net_b), 0);
+    /* (The statement that finds the session lost may fail: the next works.) */
+    if (db_presence_set(b, 1) != DB_OK)
+        ck_assert_int_eq(db_presence_set(b, 1), DB_OK);
+    ck_assert_int_eq(db_network_present(a, net_b), 1);
+
+    /* The process gone (its connection closed): gone too. */
+    db_close(b);
+    int present = 1;
+    for (int i = 0; i < 1000 && present == 1; i++) {
+        present = db_network_present(a, net_b);
+        if (present == 1)
+            nanosleep(&(struct timespec){0, 10000000}, NULL);
+    }
+    ck_assert_int_eq(present, 0);
+    test_db_close(a, path);
+}
+END_TEST
+
 Suite *lease_suite(void)
 {
     Suite *s = suite_create("lease");
@@ -216,6 +268,7 @@ Suite *lease_suite(void)
     tcase_add_test(tc, test_lease_sqlite_file);
     if (test_db_pg())
         tcase_add_test(tc, test_lease_pg);
+    tcase_add_test(tc, test_presence);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -50,6 +50,7 @@ int main(void)
     srunner_add_suite(sr, network_suite());  /* pgnet (issue 29) */
     srunner_add_suite(sr, netgame_suite());  /* pgnet (issue 29) */
     srunner_add_suite(sr, netcmd_suite());   /* pgnet (issue 29) */
+    srunner_add_suite(sr, presence_suite()); /* presence (issue 29) */
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);

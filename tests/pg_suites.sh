@@ -21,7 +21,7 @@ set -u
 }
 # Lanes separated by ';', suites in a lane by ',' (one name has a space),
 # about the same time each.
-lanes=${PG_SUITES:-"db,pace,season,stamp,pgstamp,tables,portable,network,netgame,netcmd;\
+lanes=${PG_SUITES:-"db,pace,season,stamp,pgstamp,tables,portable,network,netgame,netcmd,presence;\
 commands,league turns,ratings,simulate,predict,pgjob,pgturn;\
 bouts,fighters,game,integrity,restart,tournament,policy"}
 

@@ -60,5 +60,6 @@ Suite *notify_suite(void); /* pgnotify (issue 29) */
 Suite *network_suite(void);
 Suite *netgame_suite(void);
 Suite *netcmd_suite(void);
+Suite *presence_suite(void); /* presence (issue 29): another network's bot gone */
 
 #endif

@@ -450,9 +450,12 @@ def s_dropped(env):
     s = len(w.lines)
     old.proc.send_signal(signal.SIGSTOP)
     try:
+        # The lease's lock only: a job's or the stamps' (the same class) may
+        # be held for a moment by the same session.
         pids = env.psql("SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = "
-                        "'advisory' AND classid = 1380535879 AND objsubid = 2 AND "
-                        "granted").split()
+                        "'advisory' AND classid = 1380535879 AND objsubid = 2 AND granted "
+                        "AND objid::text::bigint = (hashtext('ringside network %s')::bigint "
+                        "& 4294967295)" % NETWORK).split()
         check(pids == ["t"], "not one lease lock held on the server: %r" % pids)
         t_drop = time.monotonic()
         env.wait_log_of(new, ACTIVE % NETWORK, timeout=FAILOVER + TIMEOUT)
