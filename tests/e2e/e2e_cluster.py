@@ -82,8 +82,8 @@ F = e2e_failover.FAILOVER  # [bot] failover_seconds of every bot
 ONE, TWO = "one", "two"
 STEP_DOWN = r"stepping down from network %s: "
 BACK = r"the database is back after \d+ s, the lease of network %s held again"
-CHALLENGE_X = (r"^alice challenges bob@two to bout #(\d+), boxing, %d rounds: Rocky \(alice\) .* "
-               r"vs Ivan \(bob\) .*\. bob@two: say !accept or !decline within ")
+CHALLENGE_X = (r"^alice challenges bob@two to bout #(\d+), boxing, %d rounds: Rocky \(alice(@one)?\) .* "
+               r"vs Ivan \(bob(@two)?\) .*\. bob@two: say !accept or !decline within ")
 # The end's records: a line of its own, or in the bout's packed message.
 RECORDS = r"(^|\. |\] )Records now: "
 # A bot that has just joined may not count itself in the channel yet.
