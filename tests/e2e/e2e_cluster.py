@@ -51,9 +51,8 @@ Scenarios:
 Output as e2e.py: `ok - NAME` or `FAIL - NAME: why`, then `N passed, N
 failed`; exit status 1 if anything failed. E2E_ONLY runs some scenarios (by
 number; a scenario needs the ones before it), E2E_KEEP=1 keeps the folders.
-E2E_STRICT=1 also checks what fails today (a known defect, left out of make
-check): a cut-off bot steps down within F of the cut (it takes about 22 s at
-F = 6: each reconnection blocks the loop for connect_timeout, 10 s).
+A cut-off bot must step down within 2F of the cut (about F measured; it was
+about 22 s at F = 6 while each reconnection blocked the loop for 10 s).
 Python 3 standard library only, psql and pg_ctl, ngircd and inspircd.
 """
 
@@ -258,9 +257,10 @@ def replayed(env, bout_id):
 
 def relay_empty(env):
     deadline = time.monotonic() + TIMEOUT
-    while env.query("SELECT count(*) FROM relay")[0][0] != 0:
-        check(time.monotonic() < deadline, "the relay table still holds rows",
-              str(env.query("SELECT network, kind, target, text FROM relay")))
+    # Said rows are kept a day (migration 20): none may wait unsaid.
+    while env.query("SELECT count(*) FROM relay WHERE said = 0")[0][0] != 0:
+        check(time.monotonic() < deadline, "the relay table still holds rows not said",
+              str(env.query("SELECT network, kind, target, text FROM relay WHERE said = 0")))
         time.sleep(0.2)
 
 
@@ -528,13 +528,14 @@ def s_cut(env):
 
 
 def strict_step_down(down, who="A1"):
-    """KNOWN DEFECT (E2E_STRICT=1 checks it; off in make check): a bot cut
-    off from PostgreSQL steps down about 4F after the cut, not within F:
-    its lease check's reconnect blocks the loop for connect_timeout (10 s)
-    at each try (docs/architecture.md: "after F/2 it steps down anyway")."""
-    if os.environ.get("E2E_STRICT") == "1":
-        check(down <= F, "KNOWN DEFECT: %s stepped down %.1f s after the cut, more than "
-              "failover_seconds %d" % (who, down, F))
+    """A bot cut off from PostgreSQL steps down about F after the cut: its
+    next lease check (every F/4) waits up to F/4 for the server (TCP user
+    timeout), the reconnection up to F/4 more (pg_reset_within), then it
+    is away, and steps down after F/2 away. Allowed: 2F (the machine may
+    be loaded); it was about 4F while the reconnection blocked for
+    connect_timeout (10 s) at each try."""
+    check(down <= 2 * F, "%s stepped down %.1f s after the cut, more than twice failover_seconds "
+          "%d" % (who, down, F))
 
 
 def stop_one(env):
@@ -673,7 +674,7 @@ def s_kill_fought(env):
     a1.proc.send_signal(signal.SIGKILL)
     a1.proc.wait(10)
     at_kill = "said mark %d, relay rows %d" % (env.bout(x)["said"], env.query(
-        "SELECT count(*) FROM relay")[0][0])
+        "SELECT count(*) FROM relay WHERE said = 0")[0][0])
     env.wait_log_of(a2, ACTIVE % ONE, timeout=F + TIMEOUT)
     e2e_failover.joined(wa, BOT_NICK, s)
     env.follow(a2)
