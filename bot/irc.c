@@ -66,6 +66,8 @@
 #define TIMER_SLACK     0.005 /* s past a deadline: timers() compares with > */
 #define QUIT_FLUSH      2.0
 #define QUIT_MESSAGE    "Ringside is going to sleep; bouts resume when it is back"
+/* A bot stepping down (bot/failover.c): another runs the network now. */
+#define QUIT_STEP_DOWN  "Ringside hands over to its standby; bouts go on there"
 #define WHOX_TOKEN      "354"
 #define BOT_TOKEN       "355" /* our "WHO target %tnf,355": who is a bot */
 #define GAME_WAIT_MAX   10.0  /* seconds the game waits for the first WHOX answer */
@@ -1253,7 +1255,7 @@ static void goodbye(struct bot *bot)
         return;
     if (irc_is_connected(st->s)) {
         log_msg(LOG_INFO, "quitting");
-        irc_send_raw(st->s, "QUIT :%s", QUIT_MESSAGE);
+        irc_send_raw(st->s, "QUIT :%s", bot->stepped_down ? QUIT_STEP_DOWN : QUIT_MESSAGE);
         double until = bot_clock() + QUIT_FLUSH;
         const char *why;
         while (irc_is_connected(st->s) && bot_clock() < until)

@@ -470,6 +470,8 @@ def s_dropped(env):
                     r"lease" % NETWORK, timeout=FAILOVER + TIMEOUT)
     q = w.wait(lambda m: m.cmd == "QUIT" and m.nick.lower() == BOT_NICK, "the old active's QUIT",
                timeout=TIMEOUT, start=s)
+    check(re.search(r"Ringside hands over to its standby; bouts go on there", q.text),
+          "the step-down's QUIT message: %r" % q.text)
     # Nothing said by the old one after it was frozen but its QUIT.
     with w.cond:
         said = [m for m in w.lines[s:] if m.cmd == "PRIVMSG" and m.nick.lower() == BOT_NICK and
