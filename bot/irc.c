@@ -67,10 +67,10 @@
 #define QUIT_FLUSH      2.0
 #define QUIT_MESSAGE    "Ringside is going to sleep; bouts resume when it is back"
 /* A bot stepping down (bot/failover.c): another runs the network now. */
-#define QUIT_STEP_DOWN  "Ringside hands over to its standby; bouts go on there"
-#define WHOX_TOKEN      "354"
-#define BOT_TOKEN       "355" /* our "WHO target %tnf,355": who is a bot */
-#define GAME_WAIT_MAX   10.0  /* seconds the game waits for the first WHOX answer */
+#define QUIT_STEP_DOWN "Ringside hands over to its standby; bouts go on there"
+#define WHOX_TOKEN     "354"
+#define BOT_TOKEN      "355" /* our "WHO target %tnf,355": who is a bot */
+#define GAME_WAIT_MAX  10.0  /* seconds the game waits for the first WHOX answer */
 
 struct irc_state {
     irc_session_t *s;
