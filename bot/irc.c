@@ -1355,6 +1355,7 @@ int bot_run(struct bot *bot)
             if (st.s && flush(bot, &why) != 0)
                 session_end(bot, why ? why : "connection closed");
         }
+        relay_flush(bot); /* the turn's rows for other networks, together (relay.c) */
         if (reload_requested) {
             reload_requested = 0;
             reload(bot);
