@@ -1348,6 +1348,9 @@ int bot_run(struct bot *bot)
             bot->now = bot_clock();
         }
         timers(bot);
+        /* The turn's rows for other networks, together, before its lines
+         * go out here (relay.c). */
+        relay_flush(bot);
         /* The lease away or lost: nothing queued goes out (lost, the loop
          * ends). */
         if (failover_watch(bot) == 0) {
@@ -1355,7 +1358,6 @@ int bot_run(struct bot *bot)
             if (st.s && flush(bot, &why) != 0)
                 session_end(bot, why ? why : "connection closed");
         }
-        relay_flush(bot); /* the turn's rows for other networks, together (relay.c) */
         if (reload_requested) {
             reload_requested = 0;
             reload(bot);

@@ -11,7 +11,10 @@
  * that network's bot, which says them and deletes each once the server
  * confirmed it. Each row is committed before anyone is told of it: a
  * NOTIFY on the channel "ringside" whose payload is the network that
- * should read, sent by the same autocommitted statement's successor. A
+ * should read, sent by the row's statement's successor (in a transaction,
+ * at its commit). The rows a turn of the owner's loop makes are held
+ * (db_relay_hold) and written in one transaction (db_relay_write): the
+ * other network gets all of a round's lines or none. A
  * bot that was not listening (down, or its session lost) reads its rows
  * when it listens again, so nothing waits on a notification lost.
  *
