@@ -1217,7 +1217,8 @@ int relay_said(struct bot *bot, const char *target, const char *text, int64_t bo
 void relay_withdraw(struct bot *bot, int64_t bout, int round);
 /* relay_said and relay_withdraw hold their rows (and the answers to the
  * commands relay_tick runs theirs): relay_flush, at the end of each turn
- * of the loop (outside any transaction), writes them in one transaction,
+ * of the loop and after each relayed command run (before its row goes;
+ * outside any transaction), writes them in one transaction,
  * so the other network has all of a round's rows or none; when the
  * database fails they wait and are tried again (a second later, for at
  * most a minute). relay_close: a last try, then the rows are given back. */

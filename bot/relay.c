@@ -473,6 +473,7 @@ static void relay_take(struct bot *bot)
         r->after = row->id;
         if (row->kind == DB_RELAY_CMD) {
             relay_run(bot, row);
+            relay_flush(bot); /* its answers (and lines) stored before it goes */
             db_relay_done(bot->db, row->id, row->id, (int64_t)time(NULL));
         } else if (row->kind == DB_RELAY_DROP) {
             outq_drop(bot->q, row->bout, row->round);
