@@ -945,6 +945,11 @@ struct relay_state {
         struct db_bout_side side[2]; /* its corners (relay_names) */
     } bouts[RELAY_CACHE];
     unsigned names_next, bouts_next;
+    /* The turn's rows, written at its end (relay_flush); after a failure
+     * tried again from `retry`, given up once failing since `failing`
+     * too long. */
+    struct db_relay_batch held;
+    double retry, failing;
 };
 
 /* Presence (failover.c, issue 29): whether this bot says it is on IRC and
@@ -1210,6 +1215,15 @@ const char *relay_nick_of(struct bot *bot, int64_t account_id);
 int relay_said(struct bot *bot, const char *target, const char *text, int64_t bout, int round,
                struct str *local);
 void relay_withdraw(struct bot *bot, int64_t bout, int round);
+/* relay_said and relay_withdraw hold their rows (and the answers to the
+ * commands relay_tick runs theirs): relay_flush, at the end of each turn
+ * of the loop and after each relayed command run (before its row goes;
+ * outside any transaction), writes them in one transaction,
+ * so the other network has all of a round's rows or none; when the
+ * database fails they wait and are tried again (a second later, for at
+ * most a minute). relay_close: a last try, then the rows are given back. */
+void relay_flush(struct bot *bot);
+void relay_close(struct bot *bot);
 int bot_relay_cmd(struct cmd_ctx *ctx, const char *verb, const char *words);
 /* The channel league bouts are recorded in and announced to: the first
  * one the bot is in, or NULL. */

@@ -1350,6 +1350,9 @@ int bot_run(struct bot *bot)
             bot->now = bot_clock();
         }
         timers(bot);
+        /* The turn's rows for other networks, together, before its lines
+         * go out here (relay.c). */
+        relay_flush(bot);
         /* The lease away or lost: nothing queued goes out (lost, the loop
          * ends). */
         if (failover_watch(bot) == 0) {

@@ -347,6 +347,8 @@ static void bot_close(struct bot *bot)
         users_free(bot->users);
     if (bot->q)
         outq_free(bot->q);
+    if (bot->db)
+        relay_close(bot); /* the rows held for other networks: a last try */
     if (bot->db) {
         db_lease_release(bot->db);
         db_close(bot->db);

@@ -23,10 +23,19 @@
  * A round fought withdraws its prompts still waiting for the other
  * network's player (relay_withdraw: a 'drop' row).
  *
+ * The rows a turn of the loop makes (a command, a tick: a round's channel
+ * lines and prompts) are held and written together at the turn's end, in
+ * one transaction (relay_flush, db_relay_write), never in the game's: an
+ * owner killed between two of them leaves none, and says the round again
+ * after its restart, relayed whole. A failed write keeps them for the
+ * next turns (RELAY_HOLD_SECONDS at most).
+ *
  * RINGSIDE_TEST_RELAY_KILL (tests only; unset in production, where it is
- * never read but once): the owner kills itself (SIGKILL) instead of
- * relaying the first channel line about a bout that holds that text,
- * after the round's commit (tests/e2e/e2e_cross.py).
+ * never read but once): the owner kills itself (SIGKILL) after the round's
+ * commit, instead of holding the first channel line about a bout that
+ * holds that text; with "+TEXT", in the turn's transaction, after writing
+ * the channel line holding TEXT and before the row after it
+ * (tests/e2e/e2e_cross.py).
  */
 #include <signal.h>
 #include <stdio.h>
@@ -175,27 +184,35 @@ static int64_t named_account(const struct bot *bot, const char *who)
     return 0;
 }
 
-/* Stores a line for network's bot; a failure is logged (the line is lost
- * as a line to a player who left would be). */
+/* Holds a row for network's bot, written with the rest of the turn's by
+ * relay_flush. */
+static void hold(struct bot *bot, enum db_relay_kind kind, const char *network, int64_t account,
+                 const char *target, const char *text, int64_t bout, int round)
+{
+    struct db_relay_row row = {.kind = kind, .account = account, .bout = bout, .round = round};
+
+    snprintf(row.network, sizeof(row.network), "%s", network);
+    snprintf(row.target, sizeof(row.target), "%s", target ? target : "");
+    row.text = (char *)text;
+    db_relay_hold(&bot->xnet.held, &row);
+}
+
+/* A line for network's bot (about no bout: an answer). */
 static void put_say(struct bot *bot, const char *network, int64_t account, const char *target,
                     const char *text)
 {
-    if (db_relay_put(bot->db, network, DB_RELAY_SAY, account, target, text) != DB_OK)
-        log_msg(LOG_ERROR, "a line for %s's bot is lost: %s", network, db_errmsg(bot->db));
+    hold(bot, DB_RELAY_SAY, network, account, target, text, 0, 0);
 }
 
-/* Stores a line about bout for network's bot (relay_said): a failure is
- * logged, as put_say's. */
+/* A line about bout for network's bot (db_relay_say's round). */
 static void put_about(struct bot *bot, const char *network, int64_t account, const char *target,
                       const char *text, int64_t bout, int round)
 {
-    if (db_relay_say(bot->db, network, account, target, text, bout, round) == DB_ERROR)
-        log_msg(LOG_ERROR, "a line for %s's bot is lost: %s", network, db_errmsg(bot->db));
+    hold(bot, DB_RELAY_SAY, network, account, target, text, bout, round);
 }
 
-/* The test knob RINGSIDE_TEST_RELAY_KILL (see the top): dies here when
- * `text`, without its formatting (bold, colours), holds it. */
-static void test_kill(const char *text)
+/* The test knob RINGSIDE_TEST_RELAY_KILL (see the top), or NULL. */
+static const char *test_knob(void)
 {
     static const char *knob;
     static int read;
@@ -204,8 +221,12 @@ static void test_kill(const char *text)
         read = 1;
         knob = getenv("RINGSIDE_TEST_RELAY_KILL");
     }
-    if (!knob || !knob[0])
-        return;
+    return knob && knob[0] ? knob : NULL;
+}
+
+/* 1 when `text`, without its formatting (bold, colours), holds `what`. */
+static int plain_holds(const char *text, const char *what)
+{
     struct str plain;
     str_init(&plain);
     for (const char *p = text; *p; p++)
@@ -213,11 +234,38 @@ static void test_kill(const char *text)
             p += strspn(p + 1, "0123456789,") > 5 ? 5 : strspn(p + 1, "0123456789,");
         else if ((unsigned char)*p >= 0x20)
             str_ch(&plain, *p);
-    if (plain.len && strstr(plain.p, knob)) {
-        log_msg(LOG_WARN, "RINGSIDE_TEST_RELAY_KILL: killed before relaying: %s", plain.p);
+    int holds = plain.len && strstr(plain.p, what);
+    str_free(&plain);
+    return holds;
+}
+
+/* The knob "TEXT": dies here, before holding a channel line that holds
+ * TEXT (nothing of the turn is written). */
+static void test_kill(const char *text)
+{
+    const char *knob = test_knob();
+
+    if (knob && knob[0] != '+' && plain_holds(text, knob)) {
+        log_msg(LOG_WARN, "RINGSIDE_TEST_RELAY_KILL: killed before relaying: %s", text);
         raise(SIGKILL);
     }
-    str_free(&plain);
+}
+
+/* The knob "+TEXT" (db_relay_write's `each`): dies in the turn's
+ * transaction, between the channel line holding TEXT, written, and the
+ * row after it. */
+static void test_kill_between(void *ctx, const struct db_relay_batch *b, int i)
+{
+    const char *knob = test_knob();
+    const struct db_relay_row *prev = i > 0 ? &b->row[i - 1] : NULL;
+
+    (void)ctx;
+    if (knob && knob[0] == '+' && prev && prev->kind == DB_RELAY_SAY && !prev->target[0] &&
+        prev->text && plain_holds(prev->text, knob + 1)) {
+        log_msg(LOG_WARN, "RINGSIDE_TEST_RELAY_KILL: killed between two rows, after: %s",
+                prev->text);
+        raise(SIGKILL);
+    }
 }
 
 /* A channel line about bout k of the cache: relayed to its other
@@ -270,9 +318,53 @@ void relay_withdraw(struct bot *bot, int64_t bout, int round)
 
     if (bout <= 0 || !relay_ready(bot) || bout_other(bot, bout, network, sizeof(network)) < 0)
         return;
-    if (db_relay_drop(bot->db, network, bout, round) != DB_OK)
-        log_msg(LOG_WARN, "bout %lld: %s's bot may still ask for round %d: %s", (long long)bout,
-                network, round, db_errmsg(bot->db));
+    hold(bot, DB_RELAY_DROP, network, 0, "", NULL, bout, round);
+}
+
+/* A batch failing this long (s) is given up: the database away longer
+ * costs the lease (failover_seconds), and the successor says again what
+ * its server had not confirmed; a row the database refuses for good
+ * must not stop the relay. */
+#define RELAY_HOLD_SECONDS 60.0
+/* After a failed write, the next try is this much later (s). */
+#define RELAY_RETRY_SECONDS 1.0
+
+void relay_flush(struct bot *bot)
+{
+    struct relay_state *r = &bot->xnet;
+
+    if (!r->held.n || bot->now < r->retry)
+        return;
+    if (db_relay_write(bot->db, &r->held, test_knob() ? test_kill_between : NULL, NULL) == DB_OK) {
+        if (r->failing)
+            log_msg(LOG_INFO, "the lines for other networks' bots are stored again");
+        r->failing = r->retry = 0;
+        return;
+    }
+    if (!r->failing) {
+        r->failing = bot->now;
+        log_msg(LOG_WARN, "%d lines for other networks' bots wait: %s (trying again)", r->held.n,
+                db_errmsg(bot->db));
+    }
+    r->retry = bot->now + RELAY_RETRY_SECONDS;
+    if (bot->now - r->failing >= RELAY_HOLD_SECONDS) {
+        log_msg(LOG_ERROR, "%d lines for other networks' bots are lost: %s", r->held.n,
+                db_errmsg(bot->db));
+        db_relay_batch_free(&r->held);
+        r->failing = r->retry = 0;
+    }
+}
+
+void relay_close(struct bot *bot)
+{
+    struct relay_state *r = &bot->xnet;
+
+    r->retry = 0;
+    relay_flush(bot);
+    if (r->held.n)
+        log_msg(LOG_ERROR, "%d lines for other networks' bots are lost: %s", r->held.n,
+                db_errmsg(bot->db));
+    db_relay_batch_free(&r->held);
 }
 
 /* ------------------------------------------------ the owner's side */
@@ -381,6 +473,7 @@ static void relay_take(struct bot *bot)
         r->after = row->id;
         if (row->kind == DB_RELAY_CMD) {
             relay_run(bot, row);
+            relay_flush(bot); /* its answers (and lines) stored before it goes */
             db_relay_done(bot->db, row->id, row->id, (int64_t)time(NULL));
         } else if (row->kind == DB_RELAY_DROP) {
             outq_drop(bot->q, row->bout, row->round);

@@ -275,6 +275,35 @@ int db_relay_next(struct db *db, int64_t after, struct db_relay *out);
  * deleted: a line written again meanwhile is not said again), commands
  * and drops deleted. DB_OK or DB_ERROR. */
 int db_relay_done(struct db *db, int64_t from, int64_t upto, int64_t now);
+/* A turn's rows for other networks' bots, held to be written together
+ * (db_relay_write), so that a bot killed between two rows of one round
+ * leaves all of them or none. A held row is one of db_relay_say's (kind
+ * SAY with a bout), db_relay_put's (SAY without a bout, CMD) or
+ * db_relay_drop's (DROP), with their arguments. */
+struct db_relay_row {
+    enum db_relay_kind kind;
+    char network[DB_NETWORK_MAX];
+    int64_t account;
+    char target[64];
+    char *text; /* the batch's copy (NULL for a drop) */
+    int64_t bout;
+    int round;
+};
+struct db_relay_batch {
+    struct db_relay_row *row;
+    int n, cap;
+};
+/* Adds a copy of row (its text copied) to b. */
+void db_relay_hold(struct db_relay_batch *b, const struct db_relay_row *row);
+/* Writes b's rows in order in ONE transaction, each notified at its
+ * commit; `each` (NULL: none; tests) is called before each row with its
+ * index. DB_OK: all written (a line stored already counts as written),
+ * b emptied; DB_ERROR: none written (rolled back, or not begun: inside
+ * another transaction, or not PostgreSQL), b kept as it was. */
+int db_relay_write(struct db *db, struct db_relay_batch *b,
+                   void (*each)(void *ctx, const struct db_relay_batch *b, int i), void *ctx);
+/* Empties b (its rows forgotten) and gives back its memory. */
+void db_relay_batch_free(struct db_relay_batch *b);
 /* The open challenge or live bout of another network's bot in which
  * account_id fights (the newest): its id and network; DB_NOTFOUND if none. */
 int db_remote_bout(struct db *db, int64_t account_id, int64_t *bout, char *network, size_t size);

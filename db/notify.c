@@ -11,7 +11,10 @@
  * that network's bot, which says them and deletes each once the server
  * confirmed it. Each row is committed before anyone is told of it: a
  * NOTIFY on the channel "ringside" whose payload is the network that
- * should read, sent by the same autocommitted statement's successor. A
+ * should read, sent by the row's statement's successor (in a transaction,
+ * at its commit). The rows a turn of the owner's loop makes are held
+ * (db_relay_hold) and written in one transaction (db_relay_write): the
+ * other network gets all of a round's lines or none. A
  * bot that was not listening (down, or its session lost) reads its rows
  * when it listens again, so nothing waits on a notification lost.
  *
@@ -29,9 +32,11 @@
  * The table is migration 20's (schema_pg.sql; SQLite has none).
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "db_internal.h"
+#include "util.h"
 
 #define NOTIFY_CHANNEL "ringside"
 
@@ -322,4 +327,71 @@ int db_network_running(struct db *db, const char *network)
     int running = dbs_step(q) == DBS_ROW && dbs_col_int64(q, 0) > 0;
     dbs_free(q);
     return running;
+}
+
+/* ------------------------------------------------- a turn's rows, held */
+
+void db_relay_hold(struct db_relay_batch *b, const struct db_relay_row *row)
+{
+    if (b->n == b->cap) {
+        b->cap = b->cap ? 2 * b->cap : 16;
+        b->row = xrealloc(b->row, (size_t)b->cap * sizeof(*b->row));
+    }
+    struct db_relay_row *r = &b->row[b->n++];
+    *r = *row;
+    r->text = row->text ? xstrdup(row->text) : NULL;
+}
+
+/* Writes one held row (in db_relay_write's transaction): DB_OK, or
+ * DB_ERROR. */
+static int write_one(struct db *db, const struct db_relay_row *r)
+{
+    const char *text = r->text ? r->text : "";
+
+    if (r->kind == DB_RELAY_DROP)
+        return db_relay_drop(db, r->network, r->bout, r->round);
+    if (r->kind == DB_RELAY_SAY && r->bout > 0)
+        return db_relay_say(db, r->network, r->account, r->target, text, r->bout, r->round) ==
+                       DB_ERROR
+                   ? DB_ERROR
+                   : DB_OK;
+    return db_relay_put(db, r->network, r->kind, r->account, r->target, text);
+}
+
+int db_relay_write(struct db *db, struct db_relay_batch *b,
+                   void (*each)(void *ctx, const struct db_relay_batch *b, int i), void *ctx)
+{
+    if (!b->n)
+        return DB_OK;
+    if (pg_only(db) != DB_OK)
+        return DB_ERROR;
+    /* Never inside the caller's transaction: it may yet roll back, and
+     * the rows with it. */
+    if (db->in_txn)
+        return db_fail(db, "the relay's rows are written outside a transaction");
+    if (db_begin(db) != DB_OK)
+        return DB_ERROR;
+    for (int i = 0; i < b->n; i++) {
+        if (each)
+            each(ctx, b, i);
+        if (write_one(db, &b->row[i]) != DB_OK) {
+            db_rollback(db);
+            return DB_ERROR;
+        }
+    }
+    if (db_commit(db) != DB_OK) {
+        db_rollback(db);
+        return DB_ERROR;
+    }
+    db_relay_batch_free(b);
+    return DB_OK;
+}
+
+void db_relay_batch_free(struct db_relay_batch *b)
+{
+    for (int i = 0; i < b->n; i++)
+        free(b->row[i].text);
+    free(b->row);
+    b->row = NULL;
+    b->n = b->cap = 0;
 }

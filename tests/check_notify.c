@@ -78,6 +78,13 @@ START_TEST(test_notify_sqlite)
     ck_assert_int_eq(db_relay_done(db, 0, 1, 1), DB_ERROR);
     ck_assert_int_eq(db_relay_next(db, 0, &row), DB_NOTFOUND);
     ck_assert_int_eq(db_remote_bout(db, 1, &bout, network, sizeof(network)), DB_NOTFOUND);
+    struct db_relay_batch bt = {0};
+    ck_assert_int_eq(db_relay_write(db, &bt, NULL, NULL), DB_OK); /* nothing held */
+    db_relay_hold(&bt, &(struct db_relay_row){.kind = DB_RELAY_SAY, .text = "hi", .bout = 1});
+    ck_assert_int_eq(db_relay_write(db, &bt, NULL, NULL), DB_ERROR);
+    ck_assert_int_eq(bt.n, 1); /* kept */
+    db_relay_batch_free(&bt);
+    ck_assert_int_eq(bt.n, 0);
     db_close(db);
 }
 END_TEST
@@ -439,6 +446,89 @@ START_TEST(test_migrate_19)
 }
 END_TEST
 
+/* db_relay_write's `each` for test_relay_batch: before the third row, b
+ * (ctx) sees none of the two written already. */
+static void batch_unseen(void *ctx, const struct db_relay_batch *bt, int i)
+{
+    ck_assert_int_eq(bt->n, 4);
+    if (i == 2)
+        ck_assert_int_eq(count(ctx, "network LIKE '%b'"), 0);
+}
+
+/* Holds one row of each kind for net_b, the channel's line first. */
+static void hold_turn(struct db_relay_batch *bt, int64_t bout)
+{
+    struct db_relay_row r = {.kind = DB_RELAY_SAY, .bout = bout};
+
+    snprintf(r.network, sizeof(r.network), "%s", net_b);
+    r.text = "Round 1: a jab.";
+    db_relay_hold(bt, &r); /* the channel's */
+    r.account = 9;
+    snprintf(r.target, sizeof(r.target), "bob");
+    r.text = "round 2: your orders";
+    r.round = 2;
+    db_relay_hold(bt, &r); /* a prompt */
+    r.bout = 0;
+    r.round = 0;
+    r.text = "orders stored";
+    db_relay_hold(bt, &r); /* an answer, about no bout */
+    struct db_relay_row d = {.kind = DB_RELAY_DROP, .bout = bout, .round = 1};
+    snprintf(d.network, sizeof(d.network), "%s", net_b);
+    db_relay_hold(bt, &d);
+}
+
+/* A turn's rows are held, then written in one transaction: the other
+ * network sees none before the commit, all after, notified; a failure
+ * (a row the server refuses, or a transaction open) writes none and
+ * keeps them, and a later write stores them once. */
+START_TEST(test_relay_batch)
+{
+    struct db *a = open_on(net_a), *b = open_on(net_b);
+    struct db_relay_batch bt = {0};
+    int64_t bout = cross_bout(a, b, 1);
+
+    ck_assert_int_eq(db_notify_listen(b), DB_OK);
+    (void)db_notify_poll(b);
+    hold_turn(&bt, bout);
+    ck_assert_int_eq(count(a, "true"), 0); /* held: nothing written */
+    ck_assert_msg(db_relay_write(a, &bt, batch_unseen, b) == DB_OK, "%s", db_errmsg(a));
+    ck_assert_int_eq(bt.n, 0);
+    ck_assert_int_eq(notified_soon(b), 1);
+    ck_assert_int_eq(count(b, "kind = 'say'"), 3);
+    ck_assert_int_eq(count(b, "kind = 'drop' AND round = 1"), 1);
+    struct db_relay row;
+    ck_assert_int_eq(db_relay_next(b, 0, &row), DB_OK);
+    ck_assert_str_eq(row.text, "Round 1: a jab."); /* in the order held */
+    ck_assert_int_eq(db_relay_next(b, row.id, &row), DB_OK);
+    ck_assert_str_eq(row.text, "round 2: your orders");
+    ck_assert_int_eq(row.round, 2);
+
+    /* A failure on the last row: the first ones are not written either. */
+    bout_fought(a, bout, 2);
+    hold_turn(&bt, bout);
+    bt.row[3].kind = DB_RELAY_SAY; /* for the drop, a line the server refuses: not UTF-8 */
+    bt.row[3].text = xstrdup("\xff bad");
+    ck_assert_int_eq(db_relay_write(a, &bt, NULL, NULL), DB_ERROR);
+    ck_assert_int_eq(bt.n, 4); /* kept */
+    ck_assert_int_eq(count(b, "true"), 4);
+    /* Inside the caller's transaction: not written, kept. */
+    bt.row[3].text[0] = 'x';
+    ck_assert_int_eq(db_begin(a), DB_OK);
+    ck_assert_int_eq(db_relay_write(a, &bt, NULL, NULL), DB_ERROR);
+    ck_assert_str_eq(db_errmsg(a), "the relay's rows are written outside a transaction");
+    ck_assert_int_eq(db_rollback(a), DB_OK);
+    ck_assert_int_eq(bt.n, 4);
+    /* Tried again: stored (the prompt, stored already, is one row). */
+    ck_assert_msg(db_relay_write(a, &bt, NULL, NULL) == DB_OK, "%s", db_errmsg(a));
+    ck_assert_int_eq(count(b, "true"), 7);
+    ck_assert_int_eq(count(b, "text = 'Round 1: a jab.' AND round = 2"), 1);
+    ck_assert_int_eq(count(b, "text = 'x bad'"), 1);
+    db_relay_batch_free(&bt);
+    db_close(a);
+    db_close(b);
+}
+END_TEST
+
 Suite *notify_suite(void)
 {
     Suite *s = suite_create("notify");
@@ -452,6 +542,7 @@ Suite *notify_suite(void)
         tcase_add_test(tc, test_relay_key);
         tcase_add_test(tc, test_relay_again);
         tcase_add_test(tc, test_relay_drop);
+        tcase_add_test(tc, test_relay_batch);
         tcase_add_test(tc, test_migrate_19);
     }
     suite_add_tcase(s, tc);

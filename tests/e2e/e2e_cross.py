@@ -29,6 +29,12 @@ it (two's channel had none of it): every line of the bout is heard
 exactly once in each channel, "what I had not said yet" once in each, and
 the bout finishes and replays.
 
+between: the same with RINGSIDE_TEST_RELAY_KILL="+Round 2: ": bot one
+kills itself inside the turn's relay transaction, after writing round 2's
+first channel line and before the row after it; none of the turn's rows
+is committed, so after the restart two's channel hears round 2 (and "what
+I had not said yet") once, as one's does.
+
 cancel: the admin cancels a live bout of two networks on one: both
 channels hear "Bout #N (Rocky vs Ivan) is cancelled by boss: no result."
 
@@ -198,11 +204,26 @@ def restart_one(env, name, knob=None):
 def s_crash(env):
     """Bot one killed between round 2's commit and its relay: restarted, it
     relays round 2 too, and each channel hears every round once."""
-    one = [bt for bt in env.bots if bt.name == "bot-one"][0]
+    return crash_at(env, "Round 2: ", "k", "between round 2's commit and its relay")
+
+
+def s_between(env):
+    """Bot one killed in the turn's relay transaction, between round 2's
+    first channel line (written) and the row after it: none of the turn's
+    rows is committed, so two's channel hears round 2 after the restart,
+    whole and once (before the rows were one transaction, it had the first
+    line only and never the rest)."""
+    return crash_at(env, "+Round 2: ", "b", "between two rows of round 2")
+
+
+def crash_at(env, knob, tag, what):
+    """A bout whose owner, bot one, dies at RINGSIDE_TEST_RELAY_KILL = knob
+    after round 2, then restarts: every line heard once in both channels."""
+    one = [bt for bt in env.bots if bt.alive() and "one" in bt.name][-1]
     one.proc.send_signal(signal.SIGTERM)
     rc = one.proc.wait(30)
-    check(rc == 0, "bot-one exited %d after SIGTERM" % rc, tail(one.log, 20))
-    killed = restart_one(env, "bot-one-k", "Round 2: ")
+    check(rc == 0, "%s exited %d after SIGTERM" % (one.name, rc), tail(one.log, 20))
+    killed = restart_one(env, "bot-one-" + tag, knob)
     a = Client(env, "alice", [CHANNEL])
     b = Client(env.two, "bob", [CHANNEL])
     wa, wb = Client(env, "watchone", [CHANNEL]), Client(env.two, "watchtwo", [CHANNEL])
@@ -221,10 +242,10 @@ def s_crash(env):
     tell(b, ORDERS_B[1], STORED % (2, "Ivan"))
     a.cmd(ORDERS_A[1])  # round 2 is fought, committed: then the kill
     rc = killed.proc.wait(TIMEOUT)
-    check(rc == -signal.SIGKILL, "bot-one-k exited %d, not killed by its knob" % rc,
+    check(rc == -signal.SIGKILL, "%s exited %d, not killed by its knob" % (killed.name, rc),
           tail(killed.log, 20))
     check(env.bout(bout_id)["round"] == 2, "round 2 of bout %d is not committed" % bout_id)
-    restart_one(env, "bot-one-again")
+    restart_one(env, "bot-one-again-" + tag)
     # Round 2, said again in one's channel and relayed to two's, once.
     wait_chan(wa, AGAIN % bout_id, sa)
     wait_chan(wb, AGAIN % bout_id, sb)
@@ -254,8 +275,8 @@ def s_crash(env):
         time.sleep(0.2)
     for c in (a, b, wa, wb):
         c.quit()
-    return ["bout #%d: killed between round 2's commit and its relay, restarted: every line "
-            "heard once in both channels" % bout_id]
+    return ["bout #%d: killed %s, restarted: every line heard once in both channels"
+            % (bout_id, what)]
 
 
 def s_cancel(env):
@@ -331,7 +352,8 @@ def s_stop(env):
 
 def run(env):
     passed = failed = 0
-    for name, fn in (("cross", s_cross), ("crash", s_crash), ("cancel", s_cancel),
+    for name, fn in (("cross", s_cross), ("crash", s_crash), ("between", s_between),
+                     ("cancel", s_cancel),
                      ("decline", s_decline), ("stop", s_stop)):
         try:
             notes = fn(env)
