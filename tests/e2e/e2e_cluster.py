@@ -70,6 +70,7 @@ import traceback
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import blackhole  # noqa: E402
 import e2e  # noqa: E402
+import e2e_cross  # noqa: E402
 import e2e_failover  # noqa: E402
 import ports  # noqa: E402
 from e2e import BOT_NICK, CHANNEL, TIMEOUT, Client, Failure, check, tail  # noqa: E402
@@ -879,15 +880,21 @@ def identify_any(c, pw):
     """identify, answered by whichever bot runs the network now (the nick
     may be the alternative one for a while)."""
     rx = re.compile(IDENTIFIED % c.nick + "|" + NO_CHANNEL)
-    for _ in range(5):
+    # A standby that took over while the old connection still held the
+    # nick runs as ringside_ until it takes its nick back: a 401 (no such
+    # nick) for one name sends the next try to the other.
+    nicks = [BOT_NICK, BOT_NICK + "_"]
+    for i in range(8):
         start = len(c.lines)
-        c.cmd("identify " + pw)
-        m = c.wait(lambda m: m.cmd in ("PRIVMSG", "NOTICE") and
-                   m.nick.lower().startswith(BOT_NICK) and m.target.lower() == c.nick.lower() and
-                   rx.search(m.text), "%s identified" % c.nick, start=start)
-        if not re.search(NO_CHANNEL, m.text):
+        c.pace()
+        c.raw("PRIVMSG %s :identify %s" % (nicks[i % 2], pw))
+        m = c.wait(lambda m: m.cmd == "401" or (
+                   m.cmd in ("PRIVMSG", "NOTICE") and m.nick.lower().startswith(BOT_NICK) and
+                   m.target.lower() == c.nick.lower() and rx.search(m.text)),
+                   "%s identified" % c.nick, start=start)
+        if m.cmd != "401" and not re.search(NO_CHANNEL, m.text):
             return
-    raise Failure("%s: the bot was in no channel five times" % c.nick)
+    raise Failure("%s: no bot of the network took identify in eight tries" % c.nick)
 
 
 def s_stop(env):
@@ -971,17 +978,7 @@ def main(argv):
         env.stop_bot()
         for p in env.proxies:
             p.close()
-        for e in (env.two, env):
-            for c in list(e.clients):
-                try:
-                    c.quit()
-                except Exception:  # noqa: BLE001
-                    pass
-            e.stop_server()
-            if not os.environ.get("E2E_KEEP") and rc == 0:
-                shutil.rmtree(e.dir, ignore_errors=True)
-            else:
-                print("kept %s" % e.dir)
+        e2e_cross.shut(env, keep=rc != 0)
     return rc
 
 

@@ -373,9 +373,29 @@ def run(env):
     return 1 if failed else 0
 
 
-def main(argv):
+def shut(env, keep=False):
+    """Stops env's bots, clients and both IRC servers, and removes their
+    folders unless E2E_KEEP is set or `keep` (a failed run's, to read)."""
+    env.stop_bot()
+    for e in (env.two, env):
+        for c in list(e.clients):
+            try:
+                c.quit()
+            except Exception:  # noqa: BLE001
+                pass
+        e.stop_server()
+        if not os.environ.get("E2E_KEEP") and not keep:
+            shutil.rmtree(e.dir, ignore_errors=True)
+        else:
+            print("kept %s" % e.dir)
+
+
+def cross_main(argv, name, make_env, run_all):
+    """main() of a two-network suite (this one, e2e_grace_x): under pg.sh
+    (it runs itself there when RINGSIDE_TEST_PG is unset), one bot on each
+    network in its channel, then run_all(env)."""
     if len(argv) != 3:
-        print("usage: sh tests/pg.sh run python3 tests/e2e/e2e_cross.py BOT SIM", file=sys.stderr)
+        print("usage: sh tests/pg.sh run python3 tests/e2e/%s.py BOT SIM" % name, file=sys.stderr)
         return 2
     uri = os.environ.get("RINGSIDE_TEST_PG")
     if not uri:
@@ -383,9 +403,9 @@ def main(argv):
         return subprocess.call(["sh", pg, "run", sys.executable] + argv)
     for tool in ("psql", "inspircd"):
         if not shutil.which(tool) and not os.path.exists("/usr/sbin/" + tool):
-            print("e2e_cross: %s is missing; make deps" % tool, file=sys.stderr)
+            print("%s: %s is missing; make deps" % (name, tool), file=sys.stderr)
             return 2
-    env = CrossEnv(argv[1], argv[2], uri)
+    env = make_env(argv[1], argv[2], uri)
     rc = 1
     try:
         env.start_server()
@@ -394,21 +414,14 @@ def main(argv):
         env.spawn_on(env.two, "bot-two", "two")
         env.wait_bot_in(CHANNEL)
         env.two.wait_bot_in(CHANNEL)
-        rc = run(env)
+        rc = run_all(env)
     finally:
-        env.stop_bot()
-        for e in (env.two, env):
-            for c in list(e.clients):
-                try:
-                    c.quit()
-                except Exception:  # noqa: BLE001
-                    pass
-            e.stop_server()
-            if not os.environ.get("E2E_KEEP"):
-                shutil.rmtree(e.dir, ignore_errors=True)
-            else:
-                print("kept %s" % e.dir)
+        shut(env)
     return rc
+
+
+def main(argv):
+    return cross_main(argv, "e2e_cross", CrossEnv, run)
 
 
 if __name__ == "__main__":

@@ -47,9 +47,7 @@ status 1 if anything failed. E2E_KEEP=1 keeps the temporary folders.
 
 import os
 import re
-import shutil
 import signal
-import subprocess
 import sys
 import time
 import traceback
@@ -352,42 +350,7 @@ def run(env):
 
 
 def main(argv):
-    if len(argv) != 3:
-        print("usage: sh tests/pg.sh run python3 tests/e2e/e2e_grace_x.py BOT SIM",
-              file=sys.stderr)
-        return 2
-    uri = os.environ.get("RINGSIDE_TEST_PG")
-    if not uri:
-        pg = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "pg.sh")
-        return subprocess.call(["sh", pg, "run", sys.executable] + argv)
-    for tool in ("psql", "inspircd"):
-        if not shutil.which(tool) and not os.path.exists("/usr/sbin/" + tool):
-            print("e2e_grace_x: %s is missing; make deps" % tool, file=sys.stderr)
-            return 2
-    env = GraceEnv(argv[1], argv[2], uri)
-    rc = 1
-    try:
-        env.start_server()
-        env.two.start_server()
-        env.spawn_on(env, "bot-one", "one")
-        env.spawn_on(env.two, "bot-two", "two")
-        env.wait_bot_in(CHANNEL)
-        env.two.wait_bot_in(CHANNEL)
-        rc = run(env)
-    finally:
-        env.stop_bot()
-        for e in (env.two, env):
-            for c in list(e.clients):
-                try:
-                    c.quit()
-                except Exception:  # noqa: BLE001
-                    pass
-            e.stop_server()
-            if not os.environ.get("E2E_KEEP"):
-                shutil.rmtree(e.dir, ignore_errors=True)
-            else:
-                print("kept %s" % e.dir)
-    return rc
+    return e2e_cross.cross_main(argv, "e2e_grace_x", GraceEnv, run)
 
 
 if __name__ == "__main__":
