@@ -85,11 +85,57 @@ static int notify(struct db *db, const char *network)
     return rc == DBS_ROW ? DB_OK : DB_ERROR;
 }
 
+/* The writers' lock of a network's rows: a transaction advisory lock,
+ * class "RINR" (its own: the lease's "RING" and presence's "RINP" are
+ * counted by others), key hashtext('ringside relay NETWORK'). Rows for one
+ * network are written one transaction at a time, so their ids (drawn at
+ * the insert, under the lock) commit in order: the reader, which takes the
+ * rows after the last id it took and marks them said by range, can then
+ * never pass over a row that commits after a higher id (two owners of
+ * bouts with the same network's players writing at once). Waited for at
+ * most RELAY_LOCK_WAIT: a writer whose server went silent holds it until
+ * its session is dropped, and a write refused keeps its rows to retry
+ * (bot/relay.c). */
+#define RELAY_CLASS     "1380535890"
+#define RELAY_LOCK_WAIT "2s"
+
+static int relay_lock(struct db *db, const char *network)
+{
+    struct dbs *q = dbs_prepare_kept(
+        db, "SELECT set_config('lock_timeout', '" RELAY_LOCK_WAIT "', true),"
+            " pg_advisory_xact_lock(" RELAY_CLASS ", hashtext(concat('ringside relay ',"
+            " CAST(?1 AS TEXT))))");
+    if (!q)
+        return DB_ERROR;
+    dbs_bind_text(q, 1, network);
+    int rc = dbs_step(q);
+    dbs_free(q);
+    return rc == DBS_ROW ? DB_OK : DB_ERROR;
+}
+
+static int relay_insert(struct db *db, const char *network, enum db_relay_kind kind,
+                        int64_t account, const char *target, const char *text);
+
 int db_relay_put(struct db *db, const char *network, enum db_relay_kind kind, int64_t account,
                  const char *target, const char *text)
 {
     if (pg_only(db) != DB_OK)
         return DB_ERROR;
+    if (db->in_txn) /* db_relay_write's, whose lock is held */
+        return relay_insert(db, network, kind, account, target, text);
+    if (db_begin(db) != DB_OK)
+        return DB_ERROR;
+    if (relay_lock(db, network) != DB_OK ||
+        relay_insert(db, network, kind, account, target, text) != DB_OK || db_commit(db) != DB_OK) {
+        db_rollback(db);
+        return DB_ERROR;
+    }
+    return DB_OK;
+}
+
+static int relay_insert(struct db *db, const char *network, enum db_relay_kind kind,
+                        int64_t account, const char *target, const char *text)
+{
     struct dbs *q = dbs_prepare_kept(db, "INSERT INTO relay (network, kind, account, target, text)"
                                          " VALUES (?1, ?2, ?3, ?4, ?5)");
     if (!q)
@@ -358,6 +404,26 @@ static int write_one(struct db *db, const struct db_relay_row *r)
     return db_relay_put(db, r->network, r->kind, r->account, r->target, text);
 }
 
+/* The writers' lock of every network b's rows go to, in the order of
+ * their names (two writers never wait for each other crosswise). */
+static int lock_all(struct db *db, const struct db_relay_batch *b)
+{
+    const char *last = "";
+
+    for (;;) {
+        const char *next = NULL;
+        for (int i = 0; i < b->n; i++)
+            if (strcmp(b->row[i].network, last) > 0 &&
+                (!next || strcmp(b->row[i].network, next) < 0))
+                next = b->row[i].network;
+        if (!next)
+            return DB_OK;
+        if (relay_lock(db, next) != DB_OK)
+            return DB_ERROR;
+        last = next;
+    }
+}
+
 int db_relay_write(struct db *db, struct db_relay_batch *b,
                    void (*each)(void *ctx, const struct db_relay_batch *b, int i), void *ctx)
 {
@@ -371,6 +437,10 @@ int db_relay_write(struct db *db, struct db_relay_batch *b,
         return db_fail(db, "the relay's rows are written outside a transaction");
     if (db_begin(db) != DB_OK)
         return DB_ERROR;
+    if (lock_all(db, b) != DB_OK) {
+        db_rollback(db);
+        return DB_ERROR;
+    }
     for (int i = 0; i < b->n; i++) {
         if (each)
             each(ctx, b, i);

@@ -529,6 +529,44 @@ START_TEST(test_relay_batch)
 }
 END_TEST
 
+/* db_relay_write's `each` for test_relay_order: while a's transaction
+ * writes net_b's rows, another owner (ctx) cannot write one for net_b
+ * (it waits for the writers' lock, then gives up: its bot keeps the row
+ * and tries again), so no row for net_b can commit with a lower id after
+ * a higher one. */
+static void batch_locked(void *ctx, const struct db_relay_batch *bt, int i)
+{
+    (void)bt;
+    if (i == 1) {
+        ck_assert_int_eq(db_relay_put(ctx, net_b, DB_RELAY_SAY, 0, "", "from c"), DB_ERROR);
+        ck_assert_msg(strstr(db_errmsg(ctx), "lock timeout") != NULL, "%s", db_errmsg(ctx));
+    }
+}
+
+/* Two owners writing rows for the same network: one at a time, so the
+ * rows' ids are in commit order (the reader takes rows after the last id
+ * it took, and marks them said by range). */
+START_TEST(test_relay_order)
+{
+    struct db *a = open_on(net_a), *b = open_on(net_b), *c = open_on("third");
+    struct db_relay_batch bt = {0};
+    int64_t bout = cross_bout(a, b, 1);
+
+    hold_turn(&bt, bout);
+    ck_assert_msg(db_relay_write(a, &bt, batch_locked, c) == DB_OK, "%s", db_errmsg(a));
+    ck_assert_int_eq(count(b, "text = 'from c'"), 0);
+    ck_assert_msg(db_relay_put(c, net_b, DB_RELAY_SAY, 0, "", "from c") == DB_OK, "%s",
+                  db_errmsg(c));
+    ck_assert_int_eq(count(b, "text = 'from c' AND id > (SELECT max(id) FROM relay WHERE text"
+                              " <> 'from c')"),
+                     1);
+    db_relay_batch_free(&bt);
+    db_close(a);
+    db_close(b);
+    db_close(c);
+}
+END_TEST
+
 Suite *notify_suite(void)
 {
     Suite *s = suite_create("notify");
@@ -543,6 +581,7 @@ Suite *notify_suite(void)
         tcase_add_test(tc, test_relay_again);
         tcase_add_test(tc, test_relay_drop);
         tcase_add_test(tc, test_relay_batch);
+        tcase_add_test(tc, test_relay_order);
         tcase_add_test(tc, test_migrate_19);
     }
     suite_add_tcase(s, tc);
