@@ -486,19 +486,23 @@ static int relay_item(struct config_ctx *x, const struct key *k, char *name, int
     return 1;
 }
 
-/* 1 if `h` looks like a crypt(3) hash: "$id$...", the characters of its
- * alphabet only, short enough to keep. Whether it matches any password is
- * known only at identify. */
+/* 1 if `h` has the shape of a crypt(3) hash: "$id$...": a method id
+ * ended by '$', a non-empty last part, only the
+ * characters of its alphabet, short enough to keep ("$$ls" has no method
+ * and could never match). Whether it matches any password is known only at
+ * identify. */
 static int admin_hash_ok(const char *h)
 {
     size_t n = strlen(h);
 
-    if (n < 4 || n >= CONFIG_HASH_MAX || h[0] != '$')
+    if (n < 4 || n >= CONFIG_HASH_MAX || h[0] != '$' || h[1] == '$')
         return 0;
     for (size_t i = 0; i < n; i++)
         if (!isalnum((unsigned char)h[i]) && !strchr("$./", h[i]))
             return 0;
-    return 1;
+    if (!strchr(h + 1, '$')) /* the '$' that ends the method id */
+        return 0;
+    return strrchr(h, '$')[1] != '\0';
 }
 
 static int admin_item(struct config_ctx *x, const struct key *k, char *name, int index)

@@ -103,6 +103,10 @@ static void check_config(const struct config *c)
         check(n > 0 && n <= 30);
         for (size_t k = 0; k < n; k++)
             check(nick_char(c->admins[i][k], 0));
+        check_str(c->admin_hash[i], sizeof(c->admin_hash[i]), 0);
+        check(c->admin_hash[i][0] == '\0' ||
+              (c->admin_hash[i][0] == '$' && c->admin_hash[i][1] != '$' &&
+               !strchr(c->admin_hash[i], ' ')));
     }
     check_str(c->database, sizeof(c->database), 1);
     check(c->log_level >= LOG_DEBUG && c->log_level <= LOG_ERROR);
@@ -125,6 +129,20 @@ static void list(char *out, size_t size, const char *base, int n, size_t stride)
     }
 }
 
+/* The admins as the config writes them: name or name:HASH, with commas. */
+static void admin_list(char *out, size_t size, const struct config *c)
+{
+    out[0] = '\0';
+    for (int i = 0; i < c->nadmins; i++) {
+        strncat(out, i ? "," : "", size - strlen(out) - 1);
+        strncat(out, c->admins[i], size - strlen(out) - 1);
+        if (c->admin_hash[i][0]) {
+            strncat(out, ":", size - strlen(out) - 1);
+            strncat(out, c->admin_hash[i], size - strlen(out) - 1);
+        }
+    }
+}
+
 /* Writes c back out as INI (all but lines_per_second, which has no exact
  * decimal form) and reads it back: the same values must come out. */
 static void check_round_trip(const struct config *c)
@@ -133,12 +151,12 @@ static void check_round_trip(const struct config *c)
     static const char *mechs[] = {"none", "plain", "external"};
     static const char *modes[] = {"both", "services", "passwords"};
     char channels[CONFIG_CHANNELS_MAX * CONFIG_NICK_MAX * 2 + 16];
-    char admins[CONFIG_ADMINS_MAX * CONFIG_NICK_MAX + 16];
-    char text[8192], err[CONFIG_ERR_MAX];
+    char admins[CONFIG_ADMINS_MAX * (CONFIG_NICK_MAX + CONFIG_HASH_MAX + 2) + 16];
+    char text[16384], err[CONFIG_ERR_MAX];
     struct config back;
 
     list(channels, sizeof(channels), c->channels[0], c->nchannels, sizeof(c->channels[0]));
-    list(admins, sizeof(admins), c->admins[0], c->nadmins, sizeof(c->admins[0]));
+    admin_list(admins, sizeof(admins), c);
     int n = snprintf(text, sizeof(text),
                      "[irc]\nserver=%s\nport=%d\ntls=%s\ntls_ca_file=%s\nserver_password=%s\n"
                      "nick=%s\nalt_nick=%s\nusername=%s\nrealname=%s\nchannels=%s\n"

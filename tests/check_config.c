@@ -456,6 +456,15 @@ START_TEST(test_bad_lists)
     EXPECT_ERR("[bot]\nadmins = alice:$y$ab cd\n",
                "t.conf:2: admin \"alice\": after the ':' comes a password hash as ringside "
                "--hash-password prints it (\"$y$...\", no spaces)");
+    EXPECT_ERR("[bot]\nadmins = alice:$$ls\n",
+               "t.conf:2: admin \"alice\": after the ':' comes a password hash as ringside "
+               "--hash-password prints it (\"$y$...\", no spaces)");
+    EXPECT_ERR("[bot]\nadmins = alice:$yescrypt\n",
+               "t.conf:2: admin \"alice\": after the ':' comes a password hash as ringside "
+               "--hash-password prints it (\"$y$...\", no spaces)");
+    EXPECT_ERR("[bot]\nadmins = alice:$y$j9T$\n",
+               "t.conf:2: admin \"alice\": after the ':' comes a password hash as ringside "
+               "--hash-password prints it (\"$y$...\", no spaces)");
     EXPECT_ERR("[bot]\nadmins = :$y$j9T$abc\n",
                "t.conf:2: admin \"\" is not a valid account name (letters, digits, "
                "[]\\`_^{|} or -, at most 30 bytes)");
