@@ -380,17 +380,11 @@ static int pg_pipe_pending(const struct db *db)
 
 /* The server's message of `res` (or the connection's, without one) into
  * db->err, on one line; the kind of failure into q->rc. DBS_ERR. */
-static int pg_fail(struct dbs *q, const PGresult *res)
+/* libpq's own messages run over lines: msg as one line into line[size]. */
+static void pg_one_line(char *line, size_t size, const char *msg)
 {
-    const char *state = res ? PQ(PQresultErrorField)(res, PG_DIAG_SQLSTATE) : NULL;
-    const char *msg = res ? PQ(PQresultErrorField)(res, PG_DIAG_MESSAGE_PRIMARY) : NULL;
-    char line[sizeof(q->db->err)];
-
-    if (!msg)
-        msg = PQ(PQerrorMessage)(q->db->pg);
-    /* libpq's own messages run over lines: one line here. */
     size_t n = 0;
-    for (const char *c = msg; *c && n + 1 < sizeof(line); c++)
+    for (const char *c = msg; *c && n + 1 < size; c++)
         if (*c != '\n' && *c != '\t')
             line[n++] = *c;
         else if (n > 0 && line[n - 1] != ' ')
@@ -398,6 +392,15 @@ static int pg_fail(struct dbs *q, const PGresult *res)
     while (n > 0 && line[n - 1] == ' ')
         n--;
     line[n] = '\0';
+}
+
+static int pg_fail(struct dbs *q, const PGresult *res)
+{
+    const char *state = res ? PQ(PQresultErrorField)(res, PG_DIAG_SQLSTATE) : NULL;
+    const char *msg = res ? PQ(PQresultErrorField)(res, PG_DIAG_MESSAGE_PRIMARY) : NULL;
+    char line[sizeof(q->db->err)];
+
+    pg_one_line(line, sizeof(line), msg ? msg : PQ(PQerrorMessage)(q->db->pg));
     q->rc = DBS_E_OTHER;
     if (state && strcmp(state, "23505") == 0)
         q->rc = DBS_E_UNIQUE;
@@ -600,8 +603,9 @@ static double pg_clock(void)
  * and it runs on the bot's loop: a bot cut off from the server served no
  * IRC for that long at each try, and stepped down only after two of them
  * (about 22 s at failover_seconds = 6, e2e_cluster). With the lease held,
- * the loop's own checks try again, so a short try costs nothing. */
-static void pg_reset_within(struct db *db, double limit)
+ * the loop's own checks try again, so a short try costs nothing. A failed
+ * try leaves its reason in why[size]. */
+static void pg_reset_within(struct db *db, double limit, char *why, size_t size)
 {
     PQconninfoOption *opts = PQ(PQconninfo)(db->pg);
     if (!opts)
@@ -634,6 +638,11 @@ static void pg_reset_within(struct db *db, double limit)
         st = PQ(PQconnectPoll)(c);
     }
     if (st != PGRES_POLLING_OK || PQ(PQstatus)(c) != CONNECTION_OK) {
+        /* Why this try failed, not the lost session's last words. */
+        if (PQ(PQstatus)(c) == CONNECTION_BAD)
+            pg_one_line(why, size, PQ(PQerrorMessage)(c));
+        else
+            snprintf(why, size, "no answer within %.1f s", limit < 1 ? 1 : limit);
         PQ(PQfinish)(c);
         return;
     }
@@ -658,14 +667,19 @@ static void pg_reconnect(struct db *db)
     if (PQ(PQstatus)(db->pg) != CONNECTION_BAD || db->lease_lost || db->lease_away)
         return;
     snprintf(why, sizeof(why), "%s", db->err);
+    char failed[sizeof(db->err)] = "";
     if (db->lease_asked)
-        pg_reset_within(db, db->lease_seconds > 0 ? db->lease_seconds / 4.0 : 7.5);
+        pg_reset_within(db, db->lease_seconds > 0 ? db->lease_seconds / 4.0 : 7.5, failed,
+                        sizeof(failed));
     else
         PQ(PQreset)(db->pg);
     int lock = DB_ERROR;
     if (db->lease_asked && PQ(PQstatus)(db->pg) != CONNECTION_OK) {
         struct dbs tmp = {.db = db};
-        pg_fail(&tmp, NULL);
+        if (failed[0])
+            db_fail(db, "%s", failed);
+        else
+            pg_fail(&tmp, NULL);
         snprintf(why, sizeof(why), "the database cannot be reached: %.400s", db->err);
         db->lease_away = 1;
     } else if (db->lease_asked && (lock = pg_lease_lock(db)) != DB_OK) {
