@@ -432,6 +432,26 @@ def s_db_restart(env):
              out)]
 
 
+def one_behind(env, watcher, tag, irc_port, pg_port):
+    """Network one's A1 (bot-a1TAG: IRC on irc_port, PostgreSQL through the
+    proxy on pg_port) active, A2 (bot-a2TAG) its standby, and carol and dave
+    in a three-round bout with carol's round 1 order acknowledged.
+    Returns (watcher client, A1, A2, carol, dave, bout id, carol's order)."""
+    w = Client(env, watcher, [CHANNEL])
+    s = len(w.lines)
+    a1 = env.start("bot-a1" + tag, ONE, irc_port, "postgresql://127.0.0.1:%d/ringside" % pg_port)
+    env.follow(a1)
+    e2e_failover.joined(w, BOT_NICK, s)
+    a2 = env.start("bot-a2" + tag, ONE, env.port)
+    env.wait_log_of(a2, STANDBY % ONE)
+    carol, dave = Client(env, "carol", [CHANNEL]), Client(env, "dave", [CHANNEL])
+    identify(carol, env.pw["carol"])
+    identify(dave, env.pw["dave"])
+    y = e2e_failover.e2e_bouts.challenge(env, carol, dave, "rounds=3", "Frazier", "Norton")
+    acked = order(carol, "5/5/10", 1, "Frazier")
+    return w, a1, a2, carol, dave, y, acked
+
+
 def s_cut(env):
     """A1 behind the black-hole proxy; the proxy cut; A2 takes over; A1
     fenced; the proxy mended: A1 stays a standby."""
@@ -445,18 +465,7 @@ def s_cut(env):
     irc = blackhole.Proxy(env.port)
     pg = blackhole.Proxy(env.pg_tcp_port)
     env.proxies += [irc, pg]
-    w = Client(env, "watchcut", [CHANNEL])
-    s = len(w.lines)
-    a1 = env.start("bot-a1c", ONE, irc.port, "postgresql://127.0.0.1:%d/ringside" % pg.port)
-    env.follow(a1)
-    e2e_failover.joined(w, BOT_NICK, s)
-    a2 = env.start("bot-a2c", ONE, env.port)
-    env.wait_log_of(a2, STANDBY % ONE)
-    carol, dave = Client(env, "carol", [CHANNEL]), Client(env, "dave", [CHANNEL])
-    identify(carol, env.pw["carol"])
-    identify(dave, env.pw["dave"])
-    y = e2e_failover.e2e_bouts.challenge(env, carol, dave, "rounds=3", "Frazier", "Norton")
-    acked = order(carol, "5/5/10", 1, "Frazier")
+    w, a1, a2, carol, dave, y, acked = one_behind(env, "watchcut", "c", irc.port, pg.port)
     check(irc.accepted >= 1 and pg.accepted >= 1, "A1's connections are not through the proxy "
           "(IRC %d, PostgreSQL %d)" % (irc.accepted, pg.accepted))
     e2e_bouts_quiet(w)
@@ -560,18 +569,7 @@ def s_pg_cut(env):
     stop_one(env)
     pg = blackhole.Proxy(env.pg_tcp_port)
     env.proxies.append(pg)
-    w = Client(env, "watchpg", [CHANNEL])
-    s = len(w.lines)
-    a1 = env.start("bot-a1d", ONE, env.port, "postgresql://127.0.0.1:%d/ringside" % pg.port)
-    env.follow(a1)
-    e2e_failover.joined(w, BOT_NICK, s)
-    a2 = env.start("bot-a2d", ONE, env.port)
-    env.wait_log_of(a2, STANDBY % ONE)
-    carol, dave = Client(env, "carol", [CHANNEL]), Client(env, "dave", [CHANNEL])
-    identify(carol, env.pw["carol"])
-    identify(dave, env.pw["dave"])
-    y = e2e_failover.e2e_bouts.challenge(env, carol, dave, "rounds=3", "Frazier", "Norton")
-    acked = order(carol, "5/5/10", 1, "Frazier")
+    w, a1, a2, carol, dave, y, acked = one_behind(env, "watchpg", "d", env.port, pg.port)
     e2e_bouts_quiet(w)
     s = len(w.lines)
     since1 = len(a1.log_text())
