@@ -194,31 +194,43 @@ static void report_head(struct str *t, const struct render_corner c[SIDES], cons
         const struct boxing_side_round *l = &bb->last[i];
         struct order o = {.rules = RULES_BOXING, .u.boxing = l->order};
 
-        render_fmt(t, "\n%s: ", c[i].name);
+        /* Piece by piece, no format: a page writes this every round. */
+        RENDER_LIT(t, "\n");
+        str_cat(t, c[i].name);
+        RENDER_LIT(t, ": ");
         if (l->order.towel)
-            str_cat(t, "towel");
+            RENDER_LIT(t, "towel");
         else
             order_add(t, &o);
         if (conceded && form == RENDER_PLAIN) {
             /* Nothing was fought: every other figure is 0. */
-            render_fmt(t, "%s; endurance ", l->order.towel ? "" : ", not fought");
+            if (!l->order.towel)
+                RENDER_LIT(t, ", not fought");
+            RENDER_LIT(t, "; endurance ");
             figure_add(t, l->endurance, form);
             continue;
         }
-        str_cat(t, "; STR ");
+        RENDER_LIT(t, "; STR ");
         figure_add(t, l->str, form);
-        str_cat(t, " SPD ");
+        RENDER_LIT(t, " SPD ");
         figure_add(t, l->spd, form);
-        str_cat(t, " AGL ");
+        RENDER_LIT(t, " AGL ");
         figure_add(t, l->agl, form);
-        render_fmt(t, " AGG %d (rest %d); landed ", l->agg, l->rest);
+        RENDER_LIT(t, " AGG ");
+        render_int(t, l->agg);
+        RENDER_LIT(t, " (rest ");
+        render_int(t, l->rest);
+        RENDER_LIT(t, "); landed ");
         punches_add(t, l->landed, form);
-        render_fmt(t, " of %d, judges count %d, %d, %d; damage dealt ", l->thrown, l->counts[0],
-                   l->counts[1], l->counts[2]);
+        RENDER_LIT(t, " of ");
+        render_int(t, l->thrown);
+        RENDER_LIT(t, ", judges count ");
+        cards_one(t, l->counts);
+        RENDER_LIT(t, "; damage dealt ");
         figure_add(t, l->damage, form);
-        str_cat(t, "; endurance ");
+        RENDER_LIT(t, "; endurance ");
         figure_add(t, l->end_begin, form);
-        str_cat(t, " to ");
+        RENDER_LIT(t, " to ");
         figure_add(t, l->endurance, form);
     }
 }
@@ -230,14 +242,16 @@ static void report_tail(struct str *t, const struct render_corner c[SIDES], cons
 {
     const struct boxing_bout *bb = &b->u.boxing;
 
-    str_cat(t, "\n");
+    RENDER_LIT(t, "\n");
     if (form == RENDER_PLAIN && (bb->last[0].order.towel || bb->last[1].order.towel)) {
         conceded_line_add(t, c, b);
         return;
     }
-    render_fmt(t, "Cards (%s-%s) ", c[0].name, c[1].name);
+    RENDER_LIT(t, "Cards (");
+    names_add(t, c);
+    RENDER_LIT(t, ") ");
     cards_add(t, bb->last[0].cards, bb->last[1].cards);
-    str_cat(t, "; totals ");
+    RENDER_LIT(t, "; totals ");
     cards_add(t, bb->f[0].cards, bb->f[1].cards);
 }
 
@@ -330,7 +344,9 @@ static void score_add(struct str *t, const struct render_corner c[SIDES], const 
         str_cat(t, "no cards yet");
         return;
     }
-    render_fmt(t, "(%s-%s) ", c[0].name, c[1].name);
+    RENDER_LIT(t, "(");
+    names_add(t, c);
+    RENDER_LIT(t, ") ");
     cards_add(t, bb->f[0].cards, bb->f[1].cards);
     for (int j = 0; j < JUDGES; j++)
         if (bb->f[0].cards[j] != bb->f[1].cards[j])
