@@ -135,10 +135,36 @@ static char *fixed_write(char *end, double x, int decimals)
     return p;
 }
 
+/* x with one decimal as printf writes it, ending at end (with 16 bytes
+ * before it), for the common case of |x| below 10^8 away from a half
+ * (scaled_round's first test, in line); returns where it begins, or NULL
+ * to leave it to fixed_write. A page writes a few hundred tenths. */
+static char *tenths_write(char *end, double x)
+{
+    if (!(x > -1e8 && x < 1e8)) /* NaN too */
+        return NULL;
+    double y = fabs(x) * 10;
+    unsigned long long n = (unsigned long long)y; /* its floor */
+    double frac = y - (double)n;
+    if (!(frac < 0.5 - 1e-6 || frac > 0.5 + 1e-6))
+        return NULL;
+    n += frac > 0.5;
+    char *p = end - 2;
+    p[0] = '.';
+    p[1] = (char)('0' + n % 10);
+    p = digits(p, n / 10);
+    if (signbit(x))
+        *--p = '-';
+    return p;
+}
+
 void render_fixed(struct str *t, double x, int decimals)
 {
     char buf[32], *end = buf + sizeof(buf);
-    const char *p = fixed_write(end, x, decimals);
+    const char *p = decimals == 1 ? tenths_write(end, x) : NULL;
+
+    if (!p)
+        p = fixed_write(end, x, decimals);
 
     if (p)
         str_raw(t, p, (size_t)(end - p));
