@@ -91,11 +91,25 @@ static void action_line(const struct render_corner c[SIDES], const struct bout *
     struct str t;
 
     str_init_fixed(&t, line, RENDER_LINE_MAX);
-    render_fmt(&t, "\002Round %d\002: ", b->round);
-    if (s0 == s1)
-        render_fmt(&t, "%s and %s both %s. ", c[0].name, c[1].name, style_say(s0, 1));
-    else
-        render_fmt(&t, "%s %s, %s %s. ", c[0].name, style_say(s0, 0), c[1].name, style_say(s1, 0));
+    /* Piece by piece, no format: a bout page has one a round. */
+    RENDER_LIT(&t, "\002Round ");
+    render_int(&t, b->round);
+    RENDER_LIT(&t, "\002: ");
+    str_cat(&t, c[0].name);
+    if (s0 == s1) {
+        RENDER_LIT(&t, " and ");
+        str_cat(&t, c[1].name);
+        RENDER_LIT(&t, " both ");
+        str_cat(&t, style_say(s0, 1));
+    } else {
+        str_ch(&t, ' ');
+        str_cat(&t, style_say(s0, 0));
+        RENDER_LIT(&t, ", ");
+        str_cat(&t, c[1].name);
+        str_ch(&t, ' ');
+        str_cat(&t, style_say(s1, 0));
+    }
+    RENDER_LIT(&t, ". ");
     int w = n[1] > n[0];
     render_num(num[0], sizeof(num[0]), n[w]);
     render_num(num[1], sizeof(num[1]), n[!w]);
@@ -142,9 +156,11 @@ static void cards_line(const struct render_corner c[SIDES], const struct bout *b
         conceded_line_add(&t, c, b);
         return;
     }
-    render_fmt(&t, "Cards (%s-%s) ", c[0].name, c[1].name);
+    RENDER_LIT(&t, "Cards (");
+    names_add(&t, c);
+    RENDER_LIT(&t, ") ");
     cards_add(&t, bb->last[0].cards, bb->last[1].cards);
-    str_cat(&t, "; totals ");
+    RENDER_LIT(&t, "; totals ");
     cards_add(&t, bb->f[0].cards, bb->f[1].cards);
 }
 
@@ -265,7 +281,10 @@ static int event_add(struct str *t, const struct render_corner c[SIDES], const s
     (void)form;
     if (e->type != EV_STYLE)
         return 0;
-    render_fmt(t, "%s %s.", name, style_say((enum style)e->a, 0));
+    str_cat(t, name);
+    str_ch(t, ' ');
+    str_cat(t, style_say((enum style)e->a, 0));
+    str_ch(t, '.');
     return 1;
 }
 
@@ -356,8 +375,13 @@ static void score_add(struct str *t, const struct render_corner c[SIDES], const 
         str_cat(t, " (all even)");
     else if (ahead[0] == ahead[1])
         str_cat(t, " (one card each)");
-    else
-        render_fmt(t, " (%s ahead on %s)", c[w].name, count[ahead[w]]);
+    else {
+        RENDER_LIT(t, " (");
+        str_cat(t, c[w].name);
+        RENDER_LIT(t, " ahead on ");
+        str_cat(t, count[ahead[w]]);
+        str_ch(t, ')');
+    }
 }
 
 /* Every location of the fighter's injuries so far. */
