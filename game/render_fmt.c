@@ -59,6 +59,16 @@ static char *int_write(char *end, long long v)
 
 void render_int(struct str *t, long long v)
 {
+    /* The small ones (most of a page's) as copies of known size. */
+    if (v >= 0 && v < 10) {
+        char c = (char)('0' + v);
+        str_raw(t, &c, 1);
+        return;
+    }
+    if (v >= 10 && v < 100) {
+        str_raw(t, pairs + 2 * v, 2);
+        return;
+    }
     char buf[24];
     char *p = int_write(buf + sizeof(buf), v);
 
@@ -152,7 +162,13 @@ static char *tenths_write(char *end, double x)
     char *p = end - 2;
     p[0] = '.';
     p[1] = (char)('0' + n % 10);
-    p = digits(p, n / 10);
+    n /= 10;
+    if (n < 10) /* the whole part in line when short */
+        *--p = (char)('0' + n);
+    else if (n < 100)
+        memcpy(p -= 2, pairs + 2 * n, 2);
+    else
+        p = digits(p, n);
     if (signbit(x))
         *--p = '-';
     return p;
@@ -163,9 +179,17 @@ void render_fixed(struct str *t, double x, int decimals)
     char buf[32], *end = buf + sizeof(buf);
     const char *p = decimals == 1 ? tenths_write(end, x) : NULL;
 
+    /* The short ones (most of a page's) as copies of known size. */
+    if (p && end - p == 3) {
+        str_raw(t, p, 3);
+        return;
+    }
+    if (p && end - p == 4) {
+        str_raw(t, p, 4);
+        return;
+    }
     if (!p)
         p = fixed_write(end, x, decimals);
-
     if (p)
         str_raw(t, p, (size_t)(end - p));
     else
