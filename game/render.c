@@ -321,7 +321,7 @@ void cards_add(struct str *t, const int a[JUDGES], const int b[JUDGES])
         if (j)
             str_raw(t, ", ", 2);
         render_int(t, a[j]);
-        str_ch(t, '-');
+        RENDER_LIT(t, "-");
         render_int(t, b[j]);
     }
 }
@@ -338,7 +338,7 @@ void cards_one(struct str *t, const int a[JUDGES])
 void names_add(struct str *t, const struct render_corner c[SIDES])
 {
     str_cat(t, c[0].name);
-    str_ch(t, '-');
+    RENDER_LIT(t, "-");
     str_cat(t, c[1].name);
 }
 
@@ -825,7 +825,7 @@ static int pack_full(const struct items *is, char lines[][RENDER_LINE_MAX], int 
         size_t w = strlen(full);
 
         if (nl > 0 && line.len + 1 + w < SAY_MAX) {
-            str_ch(&line, ' ');
+            RENDER_LIT(&line, " ");
             str_cat(&line, full);
             continue;
         }
@@ -1061,13 +1061,13 @@ static void report_event(struct str *t, const struct render_corner c[SIDES], con
         render_int(t, e->a);
         RENDER_LIT(t, " and lands ");
         punches_add(t, e->x, form);
-        str_ch(t, '.');
+        RENDER_LIT(t, ".");
         break;
     case EV_DAMAGE:
         str_cat(t, name);
         RENDER_LIT(t, " deals ");
         damage_add(t, e->x, form);
-        str_ch(t, '.');
+        RENDER_LIT(t, ".");
         break;
     case EV_WARNING:
         render_fmt(t, "%s is warned for fighting dirty (warning %d, one point deducted).", name,
@@ -1103,9 +1103,9 @@ static void report_event(struct str *t, const struct render_corner c[SIDES], con
         render_int(t, e->a + 1);
         RENDER_LIT(t, ": ");
         render_int(t, e->b);
-        str_ch(t, '-');
+        RENDER_LIT(t, "-");
         render_int(t, e->c);
-        str_ch(t, '.');
+        RENDER_LIT(t, ".");
         break;
     case EV_FATIGUE:
         str_cat(t, name);

@@ -102,11 +102,11 @@ static void action_line(const struct render_corner c[SIDES], const struct bout *
         RENDER_LIT(&t, " both ");
         str_cat(&t, style_say(s0, 1));
     } else {
-        str_ch(&t, ' ');
+        RENDER_LIT(&t, " ");
         str_cat(&t, style_say(s0, 0));
         RENDER_LIT(&t, ", ");
         str_cat(&t, c[1].name);
-        str_ch(&t, ' ');
+        RENDER_LIT(&t, " ");
         str_cat(&t, style_say(s1, 0));
     }
     RENDER_LIT(&t, ". ");
@@ -282,9 +282,9 @@ static int event_add(struct str *t, const struct render_corner c[SIDES], const s
     if (e->type != EV_STYLE)
         return 0;
     str_cat(t, name);
-    str_ch(t, ' ');
+    RENDER_LIT(t, " ");
     str_cat(t, style_say((enum style)e->a, 0));
-    str_ch(t, '.');
+    RENDER_LIT(t, ".");
     return 1;
 }
 
@@ -380,7 +380,7 @@ static void score_add(struct str *t, const struct render_corner c[SIDES], const 
         str_cat(t, c[w].name);
         RENDER_LIT(t, " ahead on ");
         str_cat(t, count[ahead[w]]);
-        str_ch(t, ')');
+        RENDER_LIT(t, ")");
     }
 }
 

@@ -511,7 +511,7 @@ static int event_add(struct str *t, const struct render_corner c[SIDES], const s
         str_cat(t, name);
         RENDER_LIT(t, " bleeds for ");
         figure_add(t, e->x, form);
-        str_ch(t, '.');
+        RENDER_LIT(t, ".");
         return 1;
     case EV_MISS:
         str_cat(t, name);
@@ -529,7 +529,7 @@ static int event_add(struct str *t, const struct render_corner c[SIDES], const s
         figure_add(t, e->x, form);
         if (e->b)
             RENDER_LIT(t, ", a critical hit");
-        str_ch(t, '.');
+        RENDER_LIT(t, ".");
         return 1;
     case EV_STUN:
         render_fmt(t, "%s is stunned for %d turn%s.", name, e->a, e->a == 1 ? "" : "s");

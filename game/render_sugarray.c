@@ -206,9 +206,9 @@ int render_sugarray_line(const struct render_corner c[SIDES], const struct bout 
     str_cat(&t, c[side].name);
     RENDER_LIT(&t, " (");
     render_int(&t, s->skill);
-    str_ch(&t, ',');
+    RENDER_LIT(&t, ",");
     render_int(&t, s->endurance);
-    str_ch(&t, ')');
+    RENDER_LIT(&t, ")");
     for (int r = 0; r < b->round && r < SUGARRAY_ROUNDS; r++) {
         const struct sugarray_order *o = &sb->orders[r][side];
         int end = sb->end_after[r][side];
@@ -217,16 +217,16 @@ int render_sugarray_line(const struct render_corner c[SIDES], const struct bout 
         if (o->towel) {
             RENDER_LIT(&t, " towel (");
         } else {
-            str_ch(&t, ' ');
+            RENDER_LIT(&t, " ");
             render_int(&t, o->attack);
-            str_ch(&t, '/');
+            RENDER_LIT(&t, "/");
             render_int(&t, o->defence);
             RENDER_LIT(&t, " (");
         }
         if (end >= 0 && end <= 9) /* "%2d": one digit gets a space before it */
-            str_ch(&t, ' ');
+            RENDER_LIT(&t, " ");
         render_int(&t, end);
-        str_ch(&t, ')');
+        RENDER_LIT(&t, ")");
     }
     str_cat(&t, tail ? tail : "");
     return render_len(&t);
@@ -262,15 +262,15 @@ static void score_add(struct str *t, const struct render_corner c[SIDES], const 
 
     RENDER_LIT(t, "endurance ");
     str_cat(t, c[0].name);
-    str_ch(t, ' ');
+    RENDER_LIT(t, " ");
     render_int(t, sb->endurance[0]);
     RENDER_LIT(t, ", ");
     str_cat(t, c[1].name);
-    str_ch(t, ' ');
+    RENDER_LIT(t, " ");
     render_int(t, sb->endurance[1]);
     RENDER_LIT(t, "; attack totals ");
     render_int(t, a0);
-    str_ch(t, '-');
+    RENDER_LIT(t, "-");
     render_int(t, a1);
     if (a0 != a1) {
         RENDER_LIT(t, " (");

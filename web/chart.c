@@ -65,7 +65,7 @@ static void path_at(struct str *b, double x, double y)
 {
     WEB_LIT(b, "<path d=\"M");
     web_tenths(b, x);
-    str_ch(b, ' ');
+    WEB_LIT(b, " ");
     web_tenths(b, y);
 }
 
@@ -128,7 +128,7 @@ static void symbol(struct str *b, enum view_mark_kind kind, double x, double y, 
         path_at(b, x - 5.5, y - 5);
         WEB_LIT(b, "h4l1 3-2 2 1 5h-4zM");
         web_tenths(b, x + 1.5);
-        str_ch(b, ' ');
+        WEB_LIT(b, " ");
         web_tenths(b, y - 5);
         WEB_LIT(b, "h4v10h-4l-1-5 2-2z");
         path_filled(b, fill);
@@ -250,7 +250,7 @@ static void chart_names(struct str *b, const struct bout_view *v)
 static void point(struct str *b, double x, double y)
 {
     web_tenths(b, x);
-    str_ch(b, ',');
+    WEB_LIT(b, ",");
     web_tenths(b, y);
 }
 
@@ -266,7 +266,7 @@ static void chart_line(struct str *b, const struct chart *c, int s)
     WEB_LIT(b, "\" stroke-width=\"2.5\" stroke-linejoin=\"round\" points=\"");
     point(b, x_of(0, c->rounds), y_of(v->meter_start[s], c->top));
     for (int i = 0; i < v->nrounds; i++) {
-        str_ch(b, ' ');
+        WEB_LIT(b, " ");
         point(b, x_of(v->round[i].round, c->rounds), y_of(v->round[i].meter[s], c->top));
     }
     WEB_LIT(b, "\"/>");
@@ -295,7 +295,7 @@ static void chart_line(struct str *b, const struct chart *c, int s)
             WEB_LIT(b, ": ");
         }
         web_tenths(b, m);
-        str_ch(b, ' ');
+        WEB_LIT(b, " ");
         str_cat(b, v->meter_name);
         WEB_LIT(b, "</title></circle>");
     }
@@ -328,7 +328,7 @@ static void mark_symbol(struct str *b, const struct view_round *vr, int s, enum 
 {
     WEB_LIT(b, "<g><title>Round ");
     web_int(b, vr->round);
-    str_ch(b, ':');
+    WEB_LIT(b, ":");
     for (int j = 0; j < vr->nmarks; j++)
         if (vr->marks[j].side == s && vr->marks[j].kind == kind) {
             WEB_LIT(b, " ");
