@@ -345,9 +345,13 @@ void names_add(struct str *t, const struct render_corner c[SIDES])
 void order_add(struct str *t, const struct order *o)
 {
     char buf[64];
+    int n = order_format(o, buf, sizeof(buf));
 
-    order_format(o, buf, sizeof(buf));
-    str_cat(t, buf);
+    /* Its length as order_format counts it, when whole (no strlen). */
+    if (n >= 0 && (size_t)n < sizeof(buf))
+        str_raw(t, buf, (size_t)n);
+    else
+        str_cat(t, buf);
 }
 
 void result_add(struct str *t, const struct render_corner c[SIDES], const struct bout *b)

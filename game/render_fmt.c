@@ -188,6 +188,10 @@ void render_fixed(struct str *t, double x, int decimals)
         str_raw(t, p, 4);
         return;
     }
+    if (p && end - p == 5) {
+        str_raw(t, p, 5);
+        return;
+    }
     if (!p)
         p = fixed_write(end, x, decimals);
     if (p)
