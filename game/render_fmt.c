@@ -167,7 +167,10 @@ static char *tenths_write(char *end, double x)
         *--p = (char)('0' + n);
     else if (n < 100)
         memcpy(p -= 2, pairs + 2 * n, 2);
-    else
+    else if (n < 1000) { /* a chart's coordinates */
+        memcpy(p -= 2, pairs + 2 * (n % 100), 2);
+        *--p = (char)('0' + n / 100);
+    } else
         p = digits(p, n);
     if (signbit(x))
         *--p = '-';
