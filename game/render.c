@@ -172,19 +172,20 @@ void render_tpl(struct str *s, const char *tpl, const char *const arg[], int nar
 {
     const char *run = tpl, *p = tpl;
 
-    for (; *p; p++) {
-        if (p[0] != '$')
-            continue;
+    /* From '$' to '$' (strchr: many bytes a step). */
+    while ((p = strchr(p, '$')) != NULL) {
         if (p[1] >= '1' && p[1] <= '9' && p[1] - '1' < nargs) {
             str_raw(s, run, (size_t)(p - run));
             str_cat(s, arg[p[1] - '1']);
-            run = ++p + 1;
+            run = p += 2;
         } else if (p[1] == '$') {
             str_raw(s, run, (size_t)(p - run) + 1);
-            run = ++p + 1;
+            run = p += 2;
+        } else {
+            p++;
         }
     }
-    str_raw(s, run, (size_t)(p - run));
+    str_cat(s, run);
 }
 
 const char *render_pick(struct rng *flavour, const char *const *v, int n)
