@@ -195,12 +195,14 @@ static int sheet_load(struct db *db, struct dbs *q, int col, const struct db_bou
     memset(sh, 0, sizeof(*sh));
     sh->rules = b->rules;
     for (int k = 0; k < rs->nfields; k++) {
-        int v, n;
-        if (sscanf(p, k ? " %d%n" : "%d%n", &v, &n) != 1 || (k && p[0] != ' '))
+        /* strtol, not sscanf (a page reads two sheets): the same numbers. */
+        char *end;
+        long v = strtol(p, &end, 10);
+        if (end == p || v < INT_MIN || v > INT_MAX || (k && p[0] != ' '))
             return db_fail(db, "bout %" PRId64 " has a sheet \"%s\" that does not fit its ruleset",
                            b->id, text);
-        sheet_field_set(sh, k, v);
-        p += n;
+        sheet_field_set(sh, k, (int)v);
+        p = end;
     }
     if (rs->kit_slots && *p == ' ' && db_kit_load(p + 1, sh) != 0)
         return db_fail(db, "bout %" PRId64 " has a sheet \"%s\" that does not fit its ruleset",

@@ -182,6 +182,7 @@ struct replayer {
     uint64_t digest;
     int words; /* the commentary's words are drawn (see bout_words) */
     int full;  /* 1: the round's lines in full, as the pages show them */
+    int blind; /* 1: no digest kept (the pages check none) */
     /* Each side's last order read, and its text in ords[] (a plan's order
      * comes round after round: it is read once). */
     const char *read_text[SIDES];

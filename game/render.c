@@ -172,19 +172,20 @@ void render_tpl(struct str *s, const char *tpl, const char *const arg[], int nar
 {
     const char *run = tpl, *p = tpl;
 
-    for (; *p; p++) {
-        if (p[0] != '$')
-            continue;
+    /* From '$' to '$' (strchr: many bytes a step). */
+    while ((p = strchr(p, '$')) != NULL) {
         if (p[1] >= '1' && p[1] <= '9' && p[1] - '1' < nargs) {
             str_raw(s, run, (size_t)(p - run));
             str_cat(s, arg[p[1] - '1']);
-            run = ++p + 1;
+            run = p += 2;
         } else if (p[1] == '$') {
             str_raw(s, run, (size_t)(p - run) + 1);
-            run = ++p + 1;
+            run = p += 2;
+        } else {
+            p++;
         }
     }
-    str_raw(s, run, (size_t)(p - run));
+    str_cat(s, run);
 }
 
 const char *render_pick(struct rng *flavour, const char *const *v, int n)
@@ -321,17 +322,37 @@ void cards_add(struct str *t, const int a[JUDGES], const int b[JUDGES])
         if (j)
             str_raw(t, ", ", 2);
         render_int(t, a[j]);
-        str_ch(t, '-');
+        RENDER_LIT(t, "-");
         render_int(t, b[j]);
     }
+}
+
+void cards_one(struct str *t, const int a[JUDGES])
+{
+    for (int j = 0; j < JUDGES; j++) {
+        if (j)
+            str_raw(t, ", ", 2);
+        render_int(t, a[j]);
+    }
+}
+
+void names_add(struct str *t, const struct render_corner c[SIDES])
+{
+    str_cat(t, c[0].name);
+    RENDER_LIT(t, "-");
+    str_cat(t, c[1].name);
 }
 
 void order_add(struct str *t, const struct order *o)
 {
     char buf[64];
+    int n = order_format(o, buf, sizeof(buf));
 
-    order_format(o, buf, sizeof(buf));
-    str_cat(t, buf);
+    /* Its length as order_format counts it, when whole (no strlen). */
+    if (n >= 0 && (size_t)n < sizeof(buf))
+        str_raw(t, buf, (size_t)n);
+    else
+        str_cat(t, buf);
 }
 
 void result_add(struct str *t, const struct render_corner c[SIDES], const struct bout *b)
@@ -809,7 +830,7 @@ static int pack_full(const struct items *is, char lines[][RENDER_LINE_MAX], int 
         size_t w = strlen(full);
 
         if (nl > 0 && line.len + 1 + w < SAY_MAX) {
-            str_ch(&line, ' ');
+            RENDER_LIT(&line, " ");
             str_cat(&line, full);
             continue;
         }
@@ -984,10 +1005,10 @@ void conceded_add(struct str *t, const struct render_corner c[SIDES], const int 
 static void damage_add(struct str *t, double x, enum render_form form)
 {
     if (form == RENDER_PLAIN && x < 0.05)
-        str_cat(t, "no damage");
+        RENDER_LIT(t, "no damage");
     else {
         figure_add(t, x, form);
-        str_cat(t, " damage");
+        RENDER_LIT(t, " damage");
     }
 }
 
@@ -1039,15 +1060,19 @@ static void report_event(struct str *t, const struct render_corner c[SIDES], con
     if (words && words->event_add && words->event_add(t, c, b, e, form))
         return;
     switch (e->type) {
-    case EV_PUNCHES:
-        render_fmt(t, "%s throws %d and lands ", name, e->a);
+    case EV_PUNCHES: /* the most common: written piece by piece */
+        str_cat(t, name);
+        RENDER_LIT(t, " throws ");
+        render_int(t, e->a);
+        RENDER_LIT(t, " and lands ");
         punches_add(t, e->x, form);
-        str_cat(t, ".");
+        RENDER_LIT(t, ".");
         break;
     case EV_DAMAGE:
-        render_fmt(t, "%s deals ", name);
+        str_cat(t, name);
+        RENDER_LIT(t, " deals ");
         damage_add(t, e->x, form);
-        str_cat(t, ".");
+        RENDER_LIT(t, ".");
         break;
     case EV_WARNING:
         render_fmt(t, "%s is warned for fighting dirty (warning %d, one point deducted).", name,
@@ -1079,12 +1104,19 @@ static void report_event(struct str *t, const struct render_corner c[SIDES], con
         report_tko(t, c, b, name, e, form);
         break;
     case EV_CARD:
-        render_fmt(t, "Judge %d: %d-%d.", e->a + 1, e->b, e->c);
+        RENDER_LIT(t, "Judge ");
+        render_int(t, e->a + 1);
+        RENDER_LIT(t, ": ");
+        render_int(t, e->b);
+        RENDER_LIT(t, "-");
+        render_int(t, e->c);
+        RENDER_LIT(t, ".");
         break;
     case EV_FATIGUE:
-        render_fmt(t, "%s loses ", name);
+        str_cat(t, name);
+        RENDER_LIT(t, " loses ");
         figure_add(t, e->x, form);
-        str_cat(t, " endurance to fatigue.");
+        RENDER_LIT(t, " endurance to fatigue.");
         break;
     case EV_RESULT:
         str_cat(t, "Result: ");
@@ -1130,12 +1162,15 @@ int render_round_report(const struct render_corner cs[SIDES], const struct bout 
         c[0].conceded = c[1].conceded = 0;
 
     render_start(&t, buf, len, one);
-    render_fmt(&t, "Round %d of %d", b->round, b->rounds);
+    RENDER_LIT(&t, "Round ");
+    render_int(&t, b->round);
+    RENDER_LIT(&t, " of ");
+    render_int(&t, b->rounds);
     if (w)
         w->report_head(&t, c, b, form);
     for (int k = 0; k < evs->n; k++) {
         const struct event *e = &evs->ev[k];
-        str_cat(&t, "\n  ");
+        RENDER_LIT(&t, "\n  ");
         /* A knockout the earlier stoppage voided (old reports said it
          * plainly). */
         if (form == RENDER_PLAIN && e->type == EV_KO && ko_void(evs, e->side))
@@ -1176,11 +1211,18 @@ int render_score(const struct render_corner c[SIDES], const struct bout *b, char
     char one[1];
 
     render_start(&t, buf, len, one);
-    if (b->round == 0)
+    if (b->round == 0) {
         render_fmt(&t, "Round 1 of %d to come: ", b->rounds);
-    else
-        render_fmt(&t, "%s round %d of %d: ", b->result.over ? "Final, after" : "After", b->round,
-                   b->rounds);
+    } else {
+        if (b->result.over)
+            RENDER_LIT(&t, "Final, after round ");
+        else
+            RENDER_LIT(&t, "After round ");
+        render_int(&t, b->round);
+        RENDER_LIT(&t, " of ");
+        render_int(&t, b->rounds);
+        RENDER_LIT(&t, ": ");
+    }
     if (w)
         w->score_add(&t, c, b);
     return render_len(&t);

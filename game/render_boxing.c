@@ -91,11 +91,25 @@ static void action_line(const struct render_corner c[SIDES], const struct bout *
     struct str t;
 
     str_init_fixed(&t, line, RENDER_LINE_MAX);
-    render_fmt(&t, "\002Round %d\002: ", b->round);
-    if (s0 == s1)
-        render_fmt(&t, "%s and %s both %s. ", c[0].name, c[1].name, style_say(s0, 1));
-    else
-        render_fmt(&t, "%s %s, %s %s. ", c[0].name, style_say(s0, 0), c[1].name, style_say(s1, 0));
+    /* Piece by piece, no format: a bout page has one a round. */
+    RENDER_LIT(&t, "\002Round ");
+    render_int(&t, b->round);
+    RENDER_LIT(&t, "\002: ");
+    str_cat(&t, c[0].name);
+    if (s0 == s1) {
+        RENDER_LIT(&t, " and ");
+        str_cat(&t, c[1].name);
+        RENDER_LIT(&t, " both ");
+        str_cat(&t, style_say(s0, 1));
+    } else {
+        RENDER_LIT(&t, " ");
+        str_cat(&t, style_say(s0, 0));
+        RENDER_LIT(&t, ", ");
+        str_cat(&t, c[1].name);
+        RENDER_LIT(&t, " ");
+        str_cat(&t, style_say(s1, 0));
+    }
+    RENDER_LIT(&t, ". ");
     int w = n[1] > n[0];
     render_num(num[0], sizeof(num[0]), n[w]);
     render_num(num[1], sizeof(num[1]), n[!w]);
@@ -142,9 +156,11 @@ static void cards_line(const struct render_corner c[SIDES], const struct bout *b
         conceded_line_add(&t, c, b);
         return;
     }
-    render_fmt(&t, "Cards (%s-%s) ", c[0].name, c[1].name);
+    RENDER_LIT(&t, "Cards (");
+    names_add(&t, c);
+    RENDER_LIT(&t, ") ");
     cards_add(&t, bb->last[0].cards, bb->last[1].cards);
-    str_cat(&t, "; totals ");
+    RENDER_LIT(&t, "; totals ");
     cards_add(&t, bb->f[0].cards, bb->f[1].cards);
 }
 
@@ -194,31 +210,43 @@ static void report_head(struct str *t, const struct render_corner c[SIDES], cons
         const struct boxing_side_round *l = &bb->last[i];
         struct order o = {.rules = RULES_BOXING, .u.boxing = l->order};
 
-        render_fmt(t, "\n%s: ", c[i].name);
+        /* Piece by piece, no format: a page writes this every round. */
+        RENDER_LIT(t, "\n");
+        str_cat(t, c[i].name);
+        RENDER_LIT(t, ": ");
         if (l->order.towel)
-            str_cat(t, "towel");
+            RENDER_LIT(t, "towel");
         else
             order_add(t, &o);
         if (conceded && form == RENDER_PLAIN) {
             /* Nothing was fought: every other figure is 0. */
-            render_fmt(t, "%s; endurance ", l->order.towel ? "" : ", not fought");
+            if (!l->order.towel)
+                RENDER_LIT(t, ", not fought");
+            RENDER_LIT(t, "; endurance ");
             figure_add(t, l->endurance, form);
             continue;
         }
-        str_cat(t, "; STR ");
+        RENDER_LIT(t, "; STR ");
         figure_add(t, l->str, form);
-        str_cat(t, " SPD ");
+        RENDER_LIT(t, " SPD ");
         figure_add(t, l->spd, form);
-        str_cat(t, " AGL ");
+        RENDER_LIT(t, " AGL ");
         figure_add(t, l->agl, form);
-        render_fmt(t, " AGG %d (rest %d); landed ", l->agg, l->rest);
+        RENDER_LIT(t, " AGG ");
+        render_int(t, l->agg);
+        RENDER_LIT(t, " (rest ");
+        render_int(t, l->rest);
+        RENDER_LIT(t, "); landed ");
         punches_add(t, l->landed, form);
-        render_fmt(t, " of %d, judges count %d, %d, %d; damage dealt ", l->thrown, l->counts[0],
-                   l->counts[1], l->counts[2]);
+        RENDER_LIT(t, " of ");
+        render_int(t, l->thrown);
+        RENDER_LIT(t, ", judges count ");
+        cards_one(t, l->counts);
+        RENDER_LIT(t, "; damage dealt ");
         figure_add(t, l->damage, form);
-        str_cat(t, "; endurance ");
+        RENDER_LIT(t, "; endurance ");
         figure_add(t, l->end_begin, form);
-        str_cat(t, " to ");
+        RENDER_LIT(t, " to ");
         figure_add(t, l->endurance, form);
     }
 }
@@ -230,14 +258,16 @@ static void report_tail(struct str *t, const struct render_corner c[SIDES], cons
 {
     const struct boxing_bout *bb = &b->u.boxing;
 
-    str_cat(t, "\n");
+    RENDER_LIT(t, "\n");
     if (form == RENDER_PLAIN && (bb->last[0].order.towel || bb->last[1].order.towel)) {
         conceded_line_add(t, c, b);
         return;
     }
-    render_fmt(t, "Cards (%s-%s) ", c[0].name, c[1].name);
+    RENDER_LIT(t, "Cards (");
+    names_add(t, c);
+    RENDER_LIT(t, ") ");
     cards_add(t, bb->last[0].cards, bb->last[1].cards);
-    str_cat(t, "; totals ");
+    RENDER_LIT(t, "; totals ");
     cards_add(t, bb->f[0].cards, bb->f[1].cards);
 }
 
@@ -251,7 +281,10 @@ static int event_add(struct str *t, const struct render_corner c[SIDES], const s
     (void)form;
     if (e->type != EV_STYLE)
         return 0;
-    render_fmt(t, "%s %s.", name, style_say((enum style)e->a, 0));
+    str_cat(t, name);
+    RENDER_LIT(t, " ");
+    str_cat(t, style_say((enum style)e->a, 0));
+    RENDER_LIT(t, ".");
     return 1;
 }
 
@@ -330,7 +363,9 @@ static void score_add(struct str *t, const struct render_corner c[SIDES], const 
         str_cat(t, "no cards yet");
         return;
     }
-    render_fmt(t, "(%s-%s) ", c[0].name, c[1].name);
+    RENDER_LIT(t, "(");
+    names_add(t, c);
+    RENDER_LIT(t, ") ");
     cards_add(t, bb->f[0].cards, bb->f[1].cards);
     for (int j = 0; j < JUDGES; j++)
         if (bb->f[0].cards[j] != bb->f[1].cards[j])
@@ -340,8 +375,13 @@ static void score_add(struct str *t, const struct render_corner c[SIDES], const 
         str_cat(t, " (all even)");
     else if (ahead[0] == ahead[1])
         str_cat(t, " (one card each)");
-    else
-        render_fmt(t, " (%s ahead on %s)", c[w].name, count[ahead[w]]);
+    else {
+        RENDER_LIT(t, " (");
+        str_cat(t, c[w].name);
+        RENDER_LIT(t, " ahead on ");
+        str_cat(t, count[ahead[w]]);
+        RENDER_LIT(t, ")");
+    }
 }
 
 /* Every location of the fighter's injuries so far. */

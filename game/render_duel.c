@@ -502,21 +502,34 @@ static int event_add(struct str *t, const struct render_corner c[SIDES], const s
     const char *other = known ? c[!e->side].name : "-";
 
     switch (e->type) {
+    /* The common ones piece by piece, no format: a page has a few a turn. */
     case EV_INITIATIVE:
-        render_fmt(t, "%s has the initiative.", name);
+        str_cat(t, name);
+        RENDER_LIT(t, " has the initiative.");
         return 1;
     case EV_BLEED:
-        render_fmt(t, "%s bleeds for ", name);
+        str_cat(t, name);
+        RENDER_LIT(t, " bleeds for ");
         figure_add(t, e->x, form);
-        str_cat(t, ".");
+        RENDER_LIT(t, ".");
         return 1;
     case EV_MISS:
-        render_fmt(t, "%s misses (attempt %d).", name, e->a + 1);
+        str_cat(t, name);
+        RENDER_LIT(t, " misses (attempt ");
+        render_int(t, e->a + 1);
+        RENDER_LIT(t, ").");
         return 1;
     case EV_HIT:
-        render_fmt(t, "%s hits %s's %s for ", name, other, e->c ? "shield" : part_words(e->a));
+        str_cat(t, name);
+        RENDER_LIT(t, " hits ");
+        str_cat(t, other);
+        RENDER_LIT(t, "'s ");
+        str_cat(t, e->c ? "shield" : part_words(e->a));
+        RENDER_LIT(t, " for ");
         figure_add(t, e->x, form);
-        render_fmt(t, "%s.", e->b ? ", a critical hit" : "");
+        if (e->b)
+            RENDER_LIT(t, ", a critical hit");
+        RENDER_LIT(t, ".");
         return 1;
     case EV_STUN:
         render_fmt(t, "%s is stunned for %d turn%s.", name, e->a, e->a == 1 ? "" : "s");

@@ -59,6 +59,16 @@ static char *int_write(char *end, long long v)
 
 void render_int(struct str *t, long long v)
 {
+    /* The small ones (most of a page's) as copies of known size. */
+    if (v >= 0 && v < 10) {
+        char c = (char)('0' + v);
+        str_raw(t, &c, 1);
+        return;
+    }
+    if (v >= 10 && v < 100) {
+        str_raw(t, pairs + 2 * v, 2);
+        return;
+    }
     char buf[24];
     char *p = int_write(buf + sizeof(buf), v);
 
@@ -135,11 +145,58 @@ static char *fixed_write(char *end, double x, int decimals)
     return p;
 }
 
+/* x with one decimal as printf writes it, ending at end (with 16 bytes
+ * before it), for the common case of |x| below 10^8 away from a half
+ * (scaled_round's first test, in line); returns where it begins, or NULL
+ * to leave it to fixed_write. A page writes a few hundred tenths. */
+static char *tenths_write(char *end, double x)
+{
+    if (!(x > -1e8 && x < 1e8)) /* NaN too */
+        return NULL;
+    double y = fabs(x) * 10;
+    unsigned long long n = (unsigned long long)y; /* its floor */
+    double frac = y - (double)n;
+    if (!(frac < 0.5 - 1e-6 || frac > 0.5 + 1e-6))
+        return NULL;
+    n += frac > 0.5;
+    char *p = end - 2;
+    p[0] = '.';
+    p[1] = (char)('0' + n % 10);
+    n /= 10;
+    if (n < 10) /* the whole part in line when short */
+        *--p = (char)('0' + n);
+    else if (n < 100)
+        memcpy(p -= 2, pairs + 2 * n, 2);
+    else if (n < 1000) { /* a chart's coordinates */
+        memcpy(p -= 2, pairs + 2 * (n % 100), 2);
+        *--p = (char)('0' + n / 100);
+    } else
+        p = digits(p, n);
+    if (signbit(x))
+        *--p = '-';
+    return p;
+}
+
 void render_fixed(struct str *t, double x, int decimals)
 {
     char buf[32], *end = buf + sizeof(buf);
-    const char *p = fixed_write(end, x, decimals);
+    const char *p = decimals == 1 ? tenths_write(end, x) : NULL;
 
+    /* The short ones (most of a page's) as copies of known size. */
+    if (p && end - p == 3) {
+        str_raw(t, p, 3);
+        return;
+    }
+    if (p && end - p == 4) {
+        str_raw(t, p, 4);
+        return;
+    }
+    if (p && end - p == 5) {
+        str_raw(t, p, 5);
+        return;
+    }
+    if (!p)
+        p = fixed_write(end, x, decimals);
     if (p)
         str_raw(t, p, (size_t)(end - p));
     else

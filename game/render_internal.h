@@ -41,6 +41,10 @@ void render_tpl(struct str *s, const char *tpl, const char *const arg[], int nar
 /* v in decimal into buf[len] (len > 0), as snprintf's "%ld" writes it (cut
  * short when it does not fit): a template's number argument. */
 void render_num(char *buf, size_t len, long v);
+/* Appends a literal, its length known where it is written: the report's
+ * and score's own words, written without a format (a page writes one a
+ * round, and a format's set-up was most of their cost). */
+#define RENDER_LIT(t, text) str_raw((t), (text), sizeof(text) - 1)
 
 /* -------------------------------------------------------------- flavour */
 
@@ -87,6 +91,10 @@ int items_lines(const struct items *is, const struct render_corner c[SIDES],
 
 /* Appends "a[0]-b[0], a[1]-b[1], a[2]-b[2]": one pair per judge. */
 void cards_add(struct str *t, const int a[JUDGES], const int b[JUDGES]);
+/* Appends "a[0], a[1], a[2]": one figure per judge. */
+void cards_one(struct str *t, const int a[JUDGES]);
+/* Appends the corners' names as "A-B". */
+void names_add(struct str *t, const struct render_corner c[SIDES]);
 /* Appends order `o` in its normal form (order_format). */
 void order_add(struct str *t, const struct order *o);
 /* Appends a count of punches: to the nearest whole one (RENDER_PLAIN), or

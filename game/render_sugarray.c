@@ -201,15 +201,32 @@ int render_sugarray_line(const struct render_corner c[SIDES], const struct bout 
     char one[1];
 
     render_start(&t, buf, len, one);
-    render_fmt(&t, "%s (%d,%d)", c[side].name, s->skill, s->endurance);
+    /* Piece by piece, no format (a "%2d" is printf's each time): a page
+     * has one a round. */
+    str_cat(&t, c[side].name);
+    RENDER_LIT(&t, " (");
+    render_int(&t, s->skill);
+    RENDER_LIT(&t, ",");
+    render_int(&t, s->endurance);
+    RENDER_LIT(&t, ")");
     for (int r = 0; r < b->round && r < SUGARRAY_ROUNDS; r++) {
         const struct sugarray_order *o = &sb->orders[r][side];
+        int end = sb->end_after[r][side];
 
         /* A conceded round was not fought: it has no orders to show. */
-        if (o->towel)
-            render_fmt(&t, " towel (%2d)", sb->end_after[r][side]);
-        else
-            render_fmt(&t, " %d/%d (%2d)", o->attack, o->defence, sb->end_after[r][side]);
+        if (o->towel) {
+            RENDER_LIT(&t, " towel (");
+        } else {
+            RENDER_LIT(&t, " ");
+            render_int(&t, o->attack);
+            RENDER_LIT(&t, "/");
+            render_int(&t, o->defence);
+            RENDER_LIT(&t, " (");
+        }
+        if (end >= 0 && end <= 9) /* "%2d": one digit gets a space before it */
+            RENDER_LIT(&t, " ");
+        render_int(&t, end);
+        RENDER_LIT(&t, ")");
     }
     str_cat(&t, tail ? tail : "");
     return render_len(&t);
@@ -243,11 +260,23 @@ static void score_add(struct str *t, const struct render_corner c[SIDES], const 
     const struct sugarray_bout *sb = &b->u.sugarray;
     int a0 = sb->attack_total[0], a1 = sb->attack_total[1];
 
-    render_fmt(t, "endurance %s %d, %s %d; attack totals %d-%d", c[0].name, sb->endurance[0],
-               c[1].name, sb->endurance[1], a0, a1);
-    if (a0 != a1)
-        render_fmt(t, " (%s ahead)", c[a1 > a0].name);
-    else
+    RENDER_LIT(t, "endurance ");
+    str_cat(t, c[0].name);
+    RENDER_LIT(t, " ");
+    render_int(t, sb->endurance[0]);
+    RENDER_LIT(t, ", ");
+    str_cat(t, c[1].name);
+    RENDER_LIT(t, " ");
+    render_int(t, sb->endurance[1]);
+    RENDER_LIT(t, "; attack totals ");
+    render_int(t, a0);
+    RENDER_LIT(t, "-");
+    render_int(t, a1);
+    if (a0 != a1) {
+        RENDER_LIT(t, " (");
+        str_cat(t, c[a1 > a0].name);
+        RENDER_LIT(t, " ahead)");
+    } else
         str_cat(t, " (level)");
 }
 

@@ -23,6 +23,7 @@ int main(void)
     srunner_add_suite(sr, turn_suite());
     srunner_add_suite(sr, render_suite());
     srunner_add_suite(sr, render_fmt_suite());
+    srunner_add_suite(sr, page_suite());
     srunner_add_suite(sr, league_suite());
     srunner_add_suite(sr, game_suite());
     srunner_add_suite(sr, fighter_suite());

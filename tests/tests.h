@@ -30,6 +30,7 @@ Suite *bout_suite(void);
 Suite *turn_suite(void);
 Suite *render_suite(void);
 Suite *render_fmt_suite(void);
+Suite *page_suite(void);
 Suite *league_suite(void);
 Suite *game_suite(void);
 Suite *fighter_suite(void);

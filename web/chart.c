@@ -55,44 +55,83 @@ static double nice_top(double max, double *step)
     return ceil((max > 0 ? max : 1) / *step) * *step;
 }
 
+/* The chart's numbers as text where they are constants (the literals
+ * below are written without printf: a page has a chart). */
+#define NUM_(n) #n
+#define NUM(n)  NUM_(n)
+
+/* "<path d=\"MX Y": a path's start, each as "%.1f". */
+static void path_at(struct str *b, double x, double y)
+{
+    WEB_LIT(b, "<path d=\"M");
+    web_tenths(b, x);
+    WEB_LIT(b, " ");
+    web_tenths(b, y);
+}
+
+/* A path's end: filled with `fill`. */
+static void path_filled(struct str *b, const char *fill)
+{
+    WEB_LIT(b, "\" fill=\"");
+    str_cat(b, fill);
+    WEB_LIT(b, "\"/>");
+}
+
+/* A path's end: stroked with `stroke`, `width` wide (its text). */
+static void path_stroked(struct str *b, const char *stroke, const char *width)
+{
+    WEB_LIT(b, "\" stroke=\"");
+    str_cat(b, stroke);
+    WEB_LIT(b, "\" stroke-width=\"");
+    str_cat(b, width);
+    WEB_LIT(b, "\"/>");
+}
+
 /* One mark's symbol centred at (x, y). */
 static void symbol(struct str *b, enum view_mark_kind kind, double x, double y, const char *fill)
 {
     switch (kind) {
     case VIEW_KNOCKDOWN:
-        render_fmt(b, "<path d=\"M%.1f %.1fh10l-5 9z\" fill=\"%s\"/>", x - 5, y - 5, fill);
+        path_at(b, x - 5, y - 5);
+        WEB_LIT(b, "h10l-5 9z");
+        path_filled(b, fill);
         break;
     case VIEW_INJURY:
-        render_fmt(b, "<path d=\"M%.1f %.1fh3v3h3v3h-3v3h-3v-3h-3v-3h3z\" fill=\"%s\"/>", x - 1.5,
-                   y - 4.5, fill);
+        path_at(b, x - 1.5, y - 4.5);
+        WEB_LIT(b, "h3v3h3v3h-3v3h-3v-3h-3v-3h3z");
+        path_filled(b, fill);
         break;
     case VIEW_WARNING:
-        render_fmt(b,
-                   "<path d=\"M%.1f %.1fl5.5 10h-11z\" fill=\"none\" stroke=\"%s\" "
-                   "stroke-width=\"1.6\"/><path d=\"M%.1f %.1fv3.6\" stroke=\"%s\" "
-                   "stroke-width=\"1.6\"/>",
-                   x, y - 5.5, fill, x, y - 2, fill);
+        path_at(b, x, y - 5.5);
+        WEB_LIT(b, "l5.5 10h-11z\" fill=\"none");
+        path_stroked(b, fill, "1.6");
+        path_at(b, x, y - 2);
+        WEB_LIT(b, "v3.6");
+        path_stroked(b, fill, "1.6");
         break;
     case VIEW_STOPPAGE:
-        render_fmt(b, "<path d=\"M%.1f %.1fl9 9m0 -9l-9 9\" stroke=\"%s\" stroke-width=\"2.6\"/>",
-                   x - 4.5, y - 4.5, fill);
+        path_at(b, x - 4.5, y - 4.5);
+        WEB_LIT(b, "l9 9m0 -9l-9 9");
+        path_stroked(b, fill, "2.6");
         break;
     case VIEW_CRITICAL: /* a four-pointed star */
-        render_fmt(
-            b,
-            "<path d=\"M%.1f %.1fl1.7 4.3 4.3 1.7-4.3 1.7-1.7 4.3-1.7-4.3-4.3-1.7 4.3-1.7z\" "
-            "fill=\"%s\"/>",
-            x, y - 6, fill);
+        path_at(b, x, y - 6);
+        WEB_LIT(b, "l1.7 4.3 4.3 1.7-4.3 1.7-1.7 4.3-1.7-4.3-4.3-1.7 4.3-1.7z");
+        path_filled(b, fill);
         break;
     case VIEW_STUN: /* a lightning bolt */
-        render_fmt(b, "<path d=\"M%.1f %.1fl-5 7h4l-1.5 5 6-7.5h-4l1.5-4.5z\" fill=\"%s\"/>",
-                   x + 1.5, y - 6, fill);
+        path_at(b, x + 1.5, y - 6);
+        WEB_LIT(b, "l-5 7h4l-1.5 5 6-7.5h-4l1.5-4.5z");
+        path_filled(b, fill);
         break;
     case VIEW_BREAK: /* a square split by a crack */
-        render_fmt(b,
-                   "<path d=\"M%.1f %.1fh4l1 3-2 2 1 5h-4zM%.1f %.1fh4v10h-4l-1-5 2-2z\" "
-                   "fill=\"%s\"/>",
-                   x - 5.5, y - 5, x + 1.5, y - 5, fill);
+        path_at(b, x - 5.5, y - 5);
+        WEB_LIT(b, "h4l1 3-2 2 1 5h-4zM");
+        web_tenths(b, x + 1.5);
+        WEB_LIT(b, " ");
+        web_tenths(b, y - 5);
+        WEB_LIT(b, "h4v10h-4l-1-5 2-2z");
+        path_filled(b, fill);
         break;
     case VIEW_MARK_KINDS:
         break;
@@ -125,11 +164,10 @@ static double meter_max(const struct bout_view *v)
 /* <svg ...><title>: the meter, the fighters. */
 static void chart_open(struct str *b, const struct bout_view *v)
 {
-    render_fmt(b,
-               "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %d %d\" role=\"img\" "
-               "font-family=\"system-ui,sans-serif\" font-size=\"11\"><title>",
-               W, H);
-    web_html(b, v->meter_name);
+    WEB_LIT(b,
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 " NUM(W) " " NUM(
+                H) "\" role=\"img\" font-family=\"system-ui,sans-serif\" font-size=\"11\"><title>");
+    str_cat(b, v->meter_name); /* our word */
     WEB_LIT(b, " of ");
     web_html(b, v->corner[0].name);
     WEB_LIT(b, " and ");
@@ -143,10 +181,19 @@ static void chart_axes(struct str *b, const struct chart *c)
 {
     for (double g = 0; g <= c->top + c->step / 2; g += c->step) {
         double y = y_of(g, c->top);
-        render_fmt(b, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>", LEFT,
-                   RIGHT, y, y, g == 0 ? "#9aa4ae" : "#e6e9ed");
-        render_fmt(b, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\" fill=\"#66717c\">%g</text>",
-                   LEFT - 6, y + 4, g);
+        WEB_LIT(b, "<line x1=\"" NUM(LEFT) "\" x2=\"" NUM(RIGHT) "\" y1=\"");
+        web_tenths(b, y);
+        WEB_LIT(b, "\" y2=\"");
+        web_tenths(b, y);
+        WEB_LIT(b, "\" stroke=\"");
+        str_cat(b, g == 0 ? "#9aa4ae" : "#e6e9ed");
+        WEB_LIT(b, "\"/><text x=\"");
+        web_int(b, LEFT - 6);
+        WEB_LIT(b, "\" y=\"");
+        web_tenths(b, y + 4);
+        WEB_LIT(b, "\" text-anchor=\"end\" fill=\"#66717c\">");
+        render_fmt(b, "%g", g);
+        WEB_LIT(b, "</text>");
     }
     /* Without printf, as chart_line: a column a round scheduled. */
     for (int r = 0; r <= c->rounds; r++) {
@@ -181,11 +228,19 @@ static void chart_names(struct str *b, const struct bout_view *v)
 {
     for (int s = 0; s < SIDES; s++) {
         double x = s ? RIGHT - 22 : LEFT + 4;
-        render_fmt(b,
-                   "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"14\" y2=\"14\" stroke=\"%s\" "
-                   "stroke-width=\"3\"/><text x=\"%.1f\" y=\"18\" font-size=\"13\" "
-                   "font-weight=\"700\" fill=\"%s\" text-anchor=\"%s\">",
-                   x, x + 22, colour[s], s ? x - 6 : x + 28, colour[s], s ? "end" : "start");
+        WEB_LIT(b, "<line x1=\"");
+        web_tenths(b, x);
+        WEB_LIT(b, "\" x2=\"");
+        web_tenths(b, x + 22);
+        WEB_LIT(b, "\" y1=\"14\" y2=\"14\" stroke=\"");
+        str_cat(b, colour[s]);
+        WEB_LIT(b, "\" stroke-width=\"3\"/><text x=\"");
+        web_tenths(b, s ? x - 6 : x + 28);
+        WEB_LIT(b, "\" y=\"18\" font-size=\"13\" font-weight=\"700\" fill=\"");
+        str_cat(b, colour[s]);
+        WEB_LIT(b, "\" text-anchor=\"");
+        str_cat(b, s ? "end" : "start");
+        WEB_LIT(b, "\">");
         web_html(b, v->corner[s].name);
         WEB_LIT(b, "</text>");
     }
@@ -195,7 +250,7 @@ static void chart_names(struct str *b, const struct bout_view *v)
 static void point(struct str *b, double x, double y)
 {
     web_tenths(b, x);
-    str_ch(b, ',');
+    WEB_LIT(b, ",");
     web_tenths(b, y);
 }
 
@@ -206,16 +261,21 @@ static void chart_line(struct str *b, const struct chart *c, int s)
 
     /* As "%.1f,%.1f" and the rest would write them, without printf: a
      * bout page has these for every round. */
-    render_fmt(b,
-               "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2.5\" "
-               "stroke-linejoin=\"round\" points=\"",
-               colour[s]);
+    WEB_LIT(b, "<polyline fill=\"none\" stroke=\"");
+    str_cat(b, colour[s]);
+    WEB_LIT(b, "\" stroke-width=\"2.5\" stroke-linejoin=\"round\" points=\"");
     point(b, x_of(0, c->rounds), y_of(v->meter_start[s], c->top));
     for (int i = 0; i < v->nrounds; i++) {
-        str_ch(b, ' ');
+        WEB_LIT(b, " ");
         point(b, x_of(v->round[i].round, c->rounds), y_of(v->round[i].meter[s], c->top));
     }
     WEB_LIT(b, "\"/>");
+    /* His name escaped once for every point's title (the room holds the
+     * longest escape: six bytes for one); the meter's name is our word. */
+    char room[6 * sizeof(v->corner[s].name) + 1];
+    struct str name;
+    str_init_fixed(&name, room, sizeof(room));
+    web_html(&name, v->corner[s].name);
     for (int i = -1; i < v->nrounds; i++) {
         double m = i < 0 ? v->meter_start[s] : v->round[i].meter[s];
         int r = i < 0 ? 0 : v->round[i].round;
@@ -226,7 +286,7 @@ static void chart_line(struct str *b, const struct chart *c, int s)
         WEB_LIT(b, "\" r=\"3.5\" fill=\"#fff\" stroke=\"");
         str_cat(b, colour[s]);
         WEB_LIT(b, "\" stroke-width=\"2\"><title>");
-        web_html(b, v->corner[s].name);
+        str_raw(b, name.p, name.len);
         if (r == 0) {
             WEB_LIT(b, " at the start: ");
         } else {
@@ -235,8 +295,8 @@ static void chart_line(struct str *b, const struct chart *c, int s)
             WEB_LIT(b, ": ");
         }
         web_tenths(b, m);
-        str_ch(b, ' ');
-        web_html(b, v->meter_name);
+        WEB_LIT(b, " ");
+        str_cat(b, v->meter_name);
         WEB_LIT(b, "</title></circle>");
     }
 }
@@ -246,11 +306,18 @@ static void chart_lanes(struct str *b)
 {
     for (int s = 0; s < SIDES; s++) {
         int y = s ? LANE1 : LANE0;
-        render_fmt(b,
-                   "<line x1=\"%d\" x2=\"%d\" y1=\"%d\" y2=\"%d\" stroke=\"#eef0f2\" "
-                   "stroke-width=\"14\" stroke-linecap=\"round\"/>"
-                   "<circle cx=\"%d\" cy=\"%d\" r=\"4\" fill=\"%s\"/>",
-                   LEFT, RIGHT, y, y, LEFT - 12, y, colour[s]);
+        WEB_LIT(b, "<line x1=\"" NUM(LEFT) "\" x2=\"" NUM(RIGHT) "\" y1=\"");
+        web_int(b, y);
+        WEB_LIT(b, "\" y2=\"");
+        web_int(b, y);
+        WEB_LIT(b, "\" stroke=\"#eef0f2\" stroke-width=\"14\" stroke-linecap=\"round\"/>"
+                   "<circle cx=\"");
+        web_int(b, LEFT - 12);
+        WEB_LIT(b, "\" cy=\"");
+        web_int(b, y);
+        WEB_LIT(b, "\" r=\"4\" fill=\"");
+        str_cat(b, colour[s]);
+        WEB_LIT(b, "\"/>");
     }
 }
 
@@ -259,7 +326,9 @@ static void chart_lanes(struct str *b)
 static void mark_symbol(struct str *b, const struct view_round *vr, int s, enum view_mark_kind kind,
                         double x, double y)
 {
-    render_fmt(b, "<g><title>Round %d:", vr->round);
+    WEB_LIT(b, "<g><title>Round ");
+    web_int(b, vr->round);
+    WEB_LIT(b, ":");
     for (int j = 0; j < vr->nmarks; j++)
         if (vr->marks[j].side == s && vr->marks[j].kind == kind) {
             WEB_LIT(b, " ");
@@ -331,8 +400,13 @@ static void chart_key(struct str *b, const struct bout_view *v)
         if (!(v->mark_kinds & 1u << k))
             continue;
         symbol(b, k, x, H - 10, "#66717c");
-        render_fmt(b, "<text x=\"%.1f\" y=\"%d\" fill=\"#66717c\">%s</text>", x + 10, H - 6,
-                   names[k]);
+        WEB_LIT(b, "<text x=\"");
+        web_tenths(b, x + 10);
+        WEB_LIT(b, "\" y=\"");
+        web_int(b, H - 6);
+        WEB_LIT(b, "\" fill=\"#66717c\">");
+        str_cat(b, names[k]);
+        WEB_LIT(b, "</text>");
         x += 120;
     }
 }

@@ -101,15 +101,18 @@ static const unsigned char html_class[256] = {HTML_C64(0), HTML_C64(64), HTML_C6
 static const unsigned char *html_plain16(const unsigned char *s, const unsigned char *end)
 {
     const __m128i space = _mm_set1_epi8(0x20), del = _mm_set1_epi8(0x7f);
-    const __m128i amp = _mm_set1_epi8('&'), lt = _mm_set1_epi8('<'), gt = _mm_set1_epi8('>');
-    const __m128i quot = _mm_set1_epi8('"'), apos = _mm_set1_epi8('\'');
+    const __m128i one = _mm_set1_epi8(1), two = _mm_set1_epi8(2);
+    const __m128i amp_apos = _mm_set1_epi8('\''), lt_gt = _mm_set1_epi8('>');
+    const __m128i quot = _mm_set1_epi8('"');
 
     while (end - s >= 16) {
+        /* & and ' are 0x26 and 0x27: one test of c | 1; < and > are 0x3c
+         * and 0x3e: one of c | 2. */
         __m128i v = _mm_loadu_si128((const __m128i *)(const void *)s);
         __m128i bad = _mm_or_si128(_mm_cmplt_epi8(v, space), _mm_cmpeq_epi8(v, del));
-        bad = _mm_or_si128(bad, _mm_or_si128(_mm_cmpeq_epi8(v, amp), _mm_cmpeq_epi8(v, lt)));
-        bad = _mm_or_si128(bad, _mm_or_si128(_mm_cmpeq_epi8(v, gt), _mm_cmpeq_epi8(v, quot)));
-        bad = _mm_or_si128(bad, _mm_cmpeq_epi8(v, apos));
+        bad = _mm_or_si128(bad, _mm_cmpeq_epi8(_mm_or_si128(v, one), amp_apos));
+        bad = _mm_or_si128(bad, _mm_cmpeq_epi8(_mm_or_si128(v, two), lt_gt));
+        bad = _mm_or_si128(bad, _mm_cmpeq_epi8(v, quot));
         unsigned mask = (unsigned)_mm_movemask_epi8(bad);
         if (mask)
             return s + __builtin_ctz(mask);

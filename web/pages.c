@@ -90,6 +90,19 @@ static const char style[] =
 
 /* ------------------------------------------------------------ pieces */
 
+/* <a href="ROOT PATH NAME">LABEL</a>: a link of the header (our words). */
+static void nav_link(struct str *b, const struct route *r, const char *path, const char *name,
+                     const char *label)
+{
+    WEB_LIT(b, "<a href=\"");
+    str_cat(b, r->root);
+    str_cat(b, path);
+    str_cat(b, name);
+    WEB_LIT(b, "\">");
+    str_cat(b, label);
+    WEB_LIT(b, "</a>");
+}
+
 static void head(struct str *b, const struct route *r, const char *title, int refresh)
 {
     WEB_LIT(b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
@@ -100,17 +113,20 @@ static void head(struct str *b, const struct route *r, const char *title, int re
     web_html(b, title);
     /* The style sheet as it is (printf would copy it a byte at a time). */
     WEB_LIT(b, " - Ringside</title><style>");
-    str_cat(b, style);
+    str_raw(b, style, sizeof(style) - 1);
     WEB_LIT(b, "</style></head><body><header>");
-    render_fmt(b, "<a class=\"brand\" href=\"%s./\">RING<span>SIDE</span></a><nav>", r->root);
-    render_fmt(b, "<a href=\"%slive\">Live</a>", r->root);
+    /* Without a format: every page has this. */
+    WEB_LIT(b, "<a class=\"brand\" href=\"");
+    str_cat(b, r->root);
+    WEB_LIT(b, "./\">RING<span>SIDE</span></a><nav>");
+    nav_link(b, r, "live", "", "Live");
     for (int i = 0; i < RULES_COUNT; i++) {
         const struct ruleset *rs = ruleset_get((enum rules)i);
-        render_fmt(b, "<a href=\"%sstandings/%s\">%s</a>", r->root, rs->name, rs->title);
+        nav_link(b, r, "standings/", rs->name, rs->title);
     }
-    render_fmt(b, "<a href=\"%stournaments\">Tournaments</a>", r->root);
-    render_fmt(b, "<a href=\"%shalloffame\">Hall of fame</a>", r->root);
-    render_fmt(b, "<a href=\"%spundits\">Pundits</a>", r->root);
+    nav_link(b, r, "tournaments", "", "Tournaments");
+    nav_link(b, r, "halloffame", "", "Hall of fame");
+    nav_link(b, r, "pundits", "", "Pundits");
     WEB_LIT(b, "</nav></header><main>");
 }
 
@@ -862,12 +878,15 @@ static void tape(const struct web *w, struct str *b, const struct route *r,
         web_owner_html(b, w->cfg.network, v->corner[s].owner, v->owner_network[s]);
         WEB_LIT(b, "</div></div>");
     }
-    for (int i = 0; i < rs->nfields; i++)
-        render_fmt(b,
-                   "<div class=\"n\" style=\"text-align:center\">%d</div><div class=\"k\">%s</div>"
-                   "<div class=\"n\" style=\"text-align:center\">%d</div>",
-                   sheet_field_get(&v->corner[0].sheet, i), rs->fields[i].label,
-                   sheet_field_get(&v->corner[1].sheet, i));
+    for (int i = 0; i < rs->nfields; i++) {
+        WEB_LIT(b, "<div class=\"n\" style=\"text-align:center\">");
+        web_int(b, sheet_field_get(&v->corner[0].sheet, i));
+        WEB_LIT(b, "</div><div class=\"k\">");
+        str_cat(b, rs->fields[i].label);
+        WEB_LIT(b, "</div><div class=\"n\" style=\"text-align:center\">");
+        web_int(b, sheet_field_get(&v->corner[1].sheet, i));
+        WEB_LIT(b, "</div>");
+    }
     for (int k = 0; k < rs->kit_slots; k++) {
         int item[SIDES], cond[SIDES];
         for (int s = 0; s < SIDES; s++)
@@ -936,8 +955,13 @@ static void round_card(struct str *b, const struct bout_view *v, const struct vi
         WEB_LIT(b, "<ul class=\"marks small\">");
         for (int i = 0; i < vr->nmarks; i++) {
             const struct view_mark *m = &vr->marks[i];
-            render_fmt(b, "<li><span class=\"%s\" title=\"%s\">%s</span> ",
-                       m->side == 1 ? "sb" : "sa", mark_names[m->kind], mark_icons[m->kind]);
+            WEB_LIT(b, "<li><span class=\"");
+            str_cat(b, m->side == 1 ? "sb" : "sa");
+            WEB_LIT(b, "\" title=\"");
+            str_cat(b, mark_names[m->kind]);
+            WEB_LIT(b, "\">");
+            str_cat(b, mark_icons[m->kind]);
+            WEB_LIT(b, "</span> ");
             web_html(b, m->text);
             WEB_LIT(b, "</li>");
         }
