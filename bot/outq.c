@@ -135,8 +135,16 @@
  * bulk and protocol lines since the last one): it goes with the first line
  * popped OUTQ_MARK_QUIET seconds after the last line sent, and wakes the
  * loop itself only OUTQ_MARK_LATE seconds after it. */
-#define OUTQ_MARK_QUIET   2.0
-#define OUTQ_MARK_LATE    30.0
+#define OUTQ_MARK_QUIET 2.0
+#define OUTQ_MARK_LATE  30.0
+/* The marker of a queue run dry when the lines it would confirm include a
+ * question (a line with a step: a prompt, a bout's start call) nobody has
+ * answered yet: it waits this long after the last line sent, since the
+ * answer (outq_answered) confirms them instead. Players who answer at once
+ * do so within about a second of the question leaving (the server relays
+ * it, and their orders, in a few milliseconds on loopback, but ngircd reads
+ * a client's lines a little late after a burst). */
+#define OUTQ_MARK_ANSWER  3.0
 #define OUTQ_TIDY_STEP    8    /* owners looked at for forgetting, each line sent */
 #define OUTQ_QUERY_WAIT   10.0 /* seconds a query waits at most behind messages */
 #define OUTQ_SHARED_BURST 2
@@ -264,6 +272,7 @@ struct outq {
     unsigned marker_next;        /* the id of the next marker */
     int since_marker;            /* lines sent since the last marker */
     int awaited;                 /* one of them is a live line: the game waits for it */
+    int asking;                  /* one of them has a step: an answer may confirm them */
     double sent_at;              /* when the last of them was popped */
     struct fifo window;          /* sent, not yet confirmed, in the order sent */
     int nwindow;
@@ -1377,11 +1386,23 @@ static int marker_lazy(const struct outq *q)
     return q->total == 0 && q->since_marker < mark_every(q) && !q->mark_now && !q->awaited;
 }
 
-/* A marker may go now: pending, and not a lazy one still in its quiet. */
+/* The quiet spell the marker pending waits for after the last line sent:
+ * OUTQ_MARK_QUIET for a lazy one (marker_lazy); OUTQ_MARK_ANSWER for that
+ * of a queue run dry whose lines include a question still unanswered (a
+ * player's answer confirms them without a marker: outq_answered); else 0. */
+static double marker_quiet(const struct outq *q)
+{
+    if (marker_lazy(q))
+        return OUTQ_MARK_QUIET;
+    if (q->total == 0 && q->asking && !q->mark_now && q->since_marker < mark_every(q))
+        return OUTQ_MARK_ANSWER;
+    return 0;
+}
+
+/* A marker may go now: pending, and not one still in its quiet. */
 static int marker_due(const struct outq *q)
 {
-    return marker_pending(q) &&
-           (!marker_lazy(q) || q->now >= q->sent_at + OUTQ_MARK_QUIET - OUTQ_EPSILON);
+    return marker_pending(q) && q->now >= q->sent_at + marker_quiet(q) - OUTQ_EPSILON;
 }
 
 /* 1 if a marker due by count may go now. A server reads a marker as a
@@ -1409,6 +1430,7 @@ static struct oline *marker_new(struct outq *q)
     q->marker_next++;
     q->since_marker = 0;
     q->awaited = 0;
+    q->asking = 0;
     q->mark_now = 0;
     q->total++; /* taken at once */
     return l;
@@ -1525,6 +1547,7 @@ static void popped_settle(struct outq *q)
         l->marker = q->marker_next; /* the next marker confirms it */
         q->since_marker++;
         q->awaited |= l->kind == OUTQ_LIVE || l->kind == OUTQ_ROUND || l->about;
+        q->asking |= l->step > 0;
     }
     fifo_push(&q->window, l);
     if (q->strict && paced_line(q, l))
@@ -1891,7 +1914,9 @@ double outq_wait(struct outq *q, double now)
         /* The marker of a queue run dry, with the next token; a lazy one
          * rides on a turn of the loop after its quiet spell, and wakes
          * the loop itself only when that is late. */
-        double lazy = marker_lazy(q) ? q->sent_at + OUTQ_MARK_LATE - now : 0;
+        double lazy = marker_lazy(q)    ? q->sent_at + OUTQ_MARK_LATE - now
+                      : marker_quiet(q) ? q->sent_at + marker_quiet(q) - now
+                                        : 0;
         return lazy > w ? lazy : w;
     }
     if (q->held || q->protocol.head || q->batch.head || marker_due(q))
@@ -1992,6 +2017,77 @@ int outq_pong(struct outq *q, const char *token)
     }
     log_msg(LOG_DEBUG, "outq: marker %lu answered, %d lines confirmed", id, confirmed);
     return 1;
+}
+
+/* What the lines sent since the last marker, still in the window, ask
+ * for: how many, one of them awaited, one of them with a step (after some
+ * were confirmed otherwise than by a marker: outq_answered). */
+static void window_recount(struct outq *q)
+{
+    q->since_marker = q->awaited = q->asking = 0;
+    for (const struct oline *l = q->window.head; l; l = l->next) {
+        if (l->marker != q->marker_next)
+            continue;
+        q->since_marker++;
+        q->awaited |= l->kind == OUTQ_LIVE || l->kind == OUTQ_ROUND || l->about;
+        q->asking |= l->step > 0;
+    }
+}
+
+/* 1 if l goes to `nick` (byte for byte, as the bot spells it). */
+static int line_to(const struct oline *l, const char *nick)
+{
+    return l->tlen == strlen(nick) && memcmp(l->text + l->toff, nick, l->tlen) == 0;
+}
+
+int outq_answered(struct outq *q, const char *nick, int64_t about, int step)
+{
+    if (!q->markers || q->labels || !nick || !*nick || !about || step <= 0)
+        return 0;
+    popped_settle(q);
+    /* A throttle notice not yet matched: only a marker tells which line
+     * the server dropped (a line confirmed here would never go again). */
+    for (int i = 0; i < q->ntg; i++)
+        if (q->tg[i].notices)
+            return 0;
+    /* The question he answered (the first line of the window asking him,
+     * or the bout's channel, for that step), and the first line of the
+     * window that could have told him instead: a channel line about the
+     * bout (its round before, its start) at or before the question. */
+    struct oline *ask = NULL, *told = NULL;
+    for (struct oline *l = q->window.head; l && !ask; l = l->next) {
+        if (l->about != about)
+            continue;
+        int chan = line_is_channel(l);
+        if (chan && !told)
+            told = l;
+        if (l->step == step && (chan || line_to(l, nick)))
+            ask = l;
+    }
+    if (!ask)
+        return 0; /* still waiting, or confirmed already: nothing learnt */
+    if (!told)
+        told = ask;
+    int n = 0;
+    for (struct oline *l = q->window.head, *next; l; l = next) {
+        next = l == told ? NULL : l->next;
+        fifo_unlink(&q->window, l);
+        q->nwindow--;
+        oline_free(q, l);
+        n++;
+    }
+    if (ask != told && !line_is_channel(ask)) {
+        /* His question is answered: whether it arrived matters no more
+         * (it is not sent again, even after a lost connection). */
+        fifo_unlink(&q->window, ask);
+        q->nwindow--;
+        oline_free(q, ask);
+        n++;
+    }
+    window_recount(q);
+    log_msg(LOG_DEBUG, "outq: %s answered bout %lld round %d: %d lines confirmed", nick,
+            (long long)about, step, n);
+    return n;
 }
 
 void outq_throttled(struct outq *q, const char *target, double now)
@@ -2095,6 +2191,7 @@ void outq_disconnected(struct outq *q)
         log_msg(LOG_INFO, "outq: %d lines not confirmed by the server will be sent again", n);
     q->since_marker = 0;
     q->awaited = 0;
+    q->asking = 0;
     q->tokens = q->burst;
     q->started = 0;
     q->live_run = q->reply_run = 0;
@@ -2125,6 +2222,7 @@ void outq_clear(struct outq *q)
     q->total = 0;
     q->since_marker = 0;
     q->awaited = 0;
+    q->asking = 0;
     q->tokens = q->burst;
     q->started = 0;
 }
