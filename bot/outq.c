@@ -1331,7 +1331,13 @@ static double live_scan_wait(struct outq *q, double now, double best)
 }
 
 /* The reply (bulk 0) or bulk (1) line to send now: the head of the owner
- * served least lately whose target may take it. */
+ * served least lately whose target may take it. For replies, the lines an
+ * owner has waiting count as served already: someone who asked once goes
+ * before someone who asked several things at once and was not served yet
+ * (at a flood's start, four flooders' first replies went before a
+ * bystander's, who had been answered once a few seconds before: 2.5 s).
+ * Replies waiting are at most OUTQ_REPLY_OWNER_MAX an owner (the rest is
+ * bulk), so nobody is pushed back far. */
 static struct oline *owner_pick(struct outq *q, int bulk, double now)
 {
     struct oline *best = NULL;
@@ -1340,7 +1346,7 @@ static struct oline *owner_pick(struct outq *q, int bulk, double now)
     for (int i = 0; i < q->nact[bulk]; i++) {
         struct owner *o = q->act[bulk][i];
         struct oline *l = o->q[bulk].head;
-        double s = decayed(o, now);
+        double s = decayed(o, now) + (bulk ? 0 : o->waiting[0]);
         /* Whether his target may take it only once he would be chosen:
          * the same choice, with fewer lookups of targets. */
         if ((!best || s < best_served - OUTQ_EPSILON ||
