@@ -439,7 +439,9 @@ void outq_unpop(struct outq *q);
 /* Seconds from `now` until a line could be popped; -1 when nothing waits.
  * The exception: the delivery marker of a queue run dry after replies only
  * (nothing waits for their confirmation) goes with the first pop 2 s
- * after the last line, yet is waited for only 30 s after it. */
+ * after the last line, yet is waited for only 30 s after it; that of a
+ * queue run dry whose lines hold a question unanswered (a prompt) goes 3 s
+ * after the last line, unless the answer confirmed them (outq_answered). */
 double outq_wait(struct outq *q, double now);
 /* Lines waiting (a delivery marker to go included). */
 int outq_len(struct outq *q);

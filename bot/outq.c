@@ -42,8 +42,9 @@
  * row while bulk waits. Bulk never passes live lines. Replies and bulk are
  * kept per owner (the nick the answer is for; announcements: their
  * target), and the owner served least lately (a count of lines decaying
- * with OUTQ_SERVED_TAU) goes first, so a flooder, a long report or a busy
- * spectator never holds up anybody else. An owner's live private lines
+ * with OUTQ_SERVED_TAU, plus for replies the lines he has waiting) goes
+ * first, so a flooder, a long report or a busy spectator never holds up
+ * anybody else. An owner's live private lines
  * over OUTQ_LIVE_OWNER_MAX lately are queued as replies, his replies over
  * OUTQ_REPLY_OWNER_MAX (or all of them, while the bot ignores him for
  * flooding: outq_demote) as bulk; bulk goes only while the bucket is full,
@@ -67,7 +68,19 @@
  * the confirmation (no live line was sent since the last marker: only
  * replies, bulk and protocol lines), a marker goes only every
  * OUTQ_MARK_REPLIES lines, and the marker of a queue run dry waits for a
- * quiet spell of OUTQ_MARK_QUIET seconds (marker_lazy). A throttle notice (outq_throttled)
+ * quiet spell of OUTQ_MARK_QUIET seconds (marker_lazy). A player's answer
+ * confirms too (outq_answered: his orders for a round, which the server
+ * could relay only after the line that asked for them, or a channel line
+ * about his bout before it, which told him as well): the window up to the
+ * first such line is confirmed as by a PONG, and his own question needs no
+ * confirmation any more (it is not sent again). So while the lines since
+ * the last marker hold a question (a line with a step) the marker of a
+ * queue run dry waits OUTQ_MARK_ANSWER seconds for its answer; with
+ * players who answer at once, the only marker of a run of bouts is the one
+ * after its last lines, which nobody answers. An answer confirms nothing
+ * while a throttle notice is unmatched (a notice comes before the answer
+ * the line it names preceded, but which line it names only a marker
+ * tells). A throttle notice (outq_throttled)
  * seen before that PONG means a line to that target was dropped: when the PONG comes, the lines
  * sent to it since the marker before go again, first. From the first notice on (strict), a channel
  * or a throttled target gets its next line only once the last one is confirmed, with a marker right
