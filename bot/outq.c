@@ -42,7 +42,8 @@
  * row while bulk waits. Bulk never passes live lines. Replies and bulk are
  * kept per owner (the nick the answer is for; announcements: their
  * target), and the owner served least lately (a count of lines decaying
- * with OUTQ_SERVED_TAU, plus for replies the lines he has waiting) goes
+ * with OUTQ_SERVED_TAU; for replies, the lines queued for him, counted as
+ * they are queued, so that asking much at once counts at once) goes
  * first, so a flooder, a long report or a busy spectator never holds up
  * anybody else. An owner's live private lines
  * over OUTQ_LIVE_OWNER_MAX lately are queued as replies, his replies over
@@ -192,7 +193,7 @@ struct oline {
     char context[OUTQ_NAME_MAX]; /* a private line: the channel of the command it answers */
     unsigned char cut;           /* goes on the piece before: 1 cut in a word, 2 at a space */
     unsigned char inbatch;       /* multiline: 1 a line, 2 with concat, 3 BATCH +/- */
-    double at;                   /* a query: when it was queued */
+    double at;                   /* a query, a reply, bulk: when it was queued */
     char text[];                 /* the line, without CR LF */
 };
 
@@ -228,6 +229,7 @@ struct owner {
     struct fifo q[2]; /* [0] replies, [1] bulk */
     int waiting[2];
     double served, served_at; /* lines sent lately, decayed to served_at */
+    double asked, asked_at;   /* his lines waiting, each counted from when queued, decayed */
     int dropped;              /* a note about dropped bulk waits */
     double demoted_until;     /* his replies are bulk until then */
     int refs;                 /* lines that name him (their own), wherever they are */
@@ -763,6 +765,33 @@ static double decayed(const struct owner *o, double now)
     return o->served * exp(-(now - o->served_at) / OUTQ_SERVED_TAU);
 }
 
+/* The replies and bulk lines waiting for o, each counted 1 when it was
+ * queued and decaying as served does from then (asked_charge): with his
+ * lines served lately, what ranks his replies (owner_pick). */
+static double asked(const struct owner *o, double now)
+{
+    if (now <= o->asked_at)
+        return o->asked;
+    return o->asked * exp(-(now - o->asked_at) / OUTQ_SERVED_TAU);
+}
+
+/* Line l of o's starts waiting (sign 1: it counts from now on) or stops
+ * (-1: it is sent, moved into a batch or dropped: what is left of its
+ * count goes). */
+static void asked_charge(struct owner *o, struct oline *l, double now, int sign)
+{
+    double a = asked(o, now);
+
+    if (sign > 0) {
+        l->at = now;
+        a += 1;
+    } else {
+        a -= now > l->at ? exp(-(now - l->at) / OUTQ_SERVED_TAU) : 1;
+    }
+    o->asked = a > 0 ? a : 0;
+    o->asked_at = now;
+}
+
 static struct owner *owner_find(struct outq *q, const char *name)
 {
     uint32_t hash = name_hash(name);
@@ -823,7 +852,7 @@ static void owners_tidy(struct outq *q, double now, int count)
         /* A line still naming him (a live line waiting, one sent and not
          * yet confirmed) keeps him: it reads his counts when it goes. */
         if (o->waiting[0] || o->waiting[1] || o->act[0] || o->act[1] || o->refs > 0 ||
-            decayed(o, now) > 0.05 || now < o->demoted_until)
+            decayed(o, now) > 0.05 || asked(o, now) > 0.05 || now < o->demoted_until)
             continue;
         index_del(&q->own_x, o->hash, i);
         free(o);
@@ -881,10 +910,10 @@ int outq_drop(struct outq *q, int64_t about, int step)
         /* A private live line of someone served a lot lately waits as a
          * reply. */
         struct owner *o = l->own;
-        if (o && l->in == &o->q[0])
-            o->waiting[0]--;
-        else if (o && l->in == &o->q[1])
-            o->waiting[1]--;
+        if (o && (l->in == &o->q[0] || l->in == &o->q[1])) {
+            o->waiting[l->in == &o->q[1]]--;
+            asked_charge(o, l, q->now, -1);
+        }
         fifo_unlink(l->in, l);
         if (o) {
             active_sync(q, o, 0);
@@ -972,6 +1001,7 @@ void outq_hold(struct outq *q, int on)
 
 static void owner_push(struct outq *q, struct owner *o, int bulk, struct oline *l)
 {
+    asked_charge(o, l, q->now, 1);
     l->kind = bulk ? OUTQ_BULK : OUTQ_REPLY;
     if (l->own != o) {
         o->refs++;
@@ -1344,13 +1374,13 @@ static double live_scan_wait(struct outq *q, double now, double best)
 }
 
 /* The reply (bulk 0) or bulk (1) line to send now: the head of the owner
- * served least lately whose target may take it. For replies, the lines an
- * owner has waiting count as served already: someone who asked once goes
- * before someone who asked several things at once and was not served yet
- * (at a flood's start, four flooders' first replies went before a
- * bystander's, who had been answered once a few seconds before: 2.5 s).
- * Replies waiting are at most OUTQ_REPLY_OWNER_MAX an owner (the rest is
- * bulk), so nobody is pushed back far. */
+ * whose target may take it who asked least lately (replies: lines queued
+ * for him, counted as they are queued) or was served least lately (bulk).
+ * So someone who asked once goes before someone who asked several things
+ * at once, even if that one was not served yet: at a flood's start, four
+ * flooders' first replies went before a bystander's, who had been
+ * answered once a few seconds before (2.5 s); and owners with as much
+ * waiting take turns. */
 static struct oline *owner_pick(struct outq *q, int bulk, double now)
 {
     struct oline *best = NULL;
@@ -1359,7 +1389,7 @@ static struct oline *owner_pick(struct outq *q, int bulk, double now)
     for (int i = 0; i < q->nact[bulk]; i++) {
         struct owner *o = q->act[bulk][i];
         struct oline *l = o->q[bulk].head;
-        double s = decayed(o, now) + (bulk ? 0 : o->waiting[0]);
+        double s = decayed(o, now) + (bulk ? 0 : asked(o, now));
         /* Whether his target may take it only once he would be chosen:
          * the same choice, with fewer lookups of targets. */
         if ((!best || s < best_served - OUTQ_EPSILON ||
@@ -1490,6 +1520,7 @@ static struct oline *owner_take(struct outq *q, struct oline *l)
 
     fifo_unlink(&o->q[k], l);
     o->waiting[k]--;
+    asked_charge(o, l, q->now, -1);
     active_sync(q, o, k);
     if (!o->waiting[1])
         o->dropped = 0;
@@ -1657,6 +1688,7 @@ static struct oline *batch_open(struct outq *q, struct oline *l, double tokens)
     q->total += 2; /* l waits again; the BATCH - line */
     for (int lines = 1;; lines++) {
         fifo_unlink(&l->own->q[k], next);
+        asked_charge(l->own, next, q->now, -1);
         if (!--l->own->waiting[k] && k == 1)
             l->own->dropped = 0;
         next->inbatch = next->cut ? 2 : 1;
@@ -2165,6 +2197,7 @@ static void requeue(struct outq *q, struct fifo *f)
             int k = l->kind == OUTQ_BULK;
             fifo_push_front(&l->own->q[k], l);
             l->own->waiting[k]++;
+            asked_charge(l->own, l, q->now, 1);
             active_sync(q, l->own, k);
             q->total++;
         } else {
@@ -2235,6 +2268,7 @@ void outq_clear(struct outq *q)
         fifo_free(q, &q->own[i]->q[1]);
         q->own[i]->waiting[0] = q->own[i]->waiting[1] = 0;
         q->own[i]->dropped = 0;
+        q->own[i]->asked = 0;
         active_sync(q, q->own[i], 0);
         active_sync(q, q->own[i], 1);
     }

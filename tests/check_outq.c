@@ -1114,6 +1114,50 @@ START_TEST(test_marker_lazy)
 }
 END_TEST
 
+/* Whose reply goes next: an owner's replies count from when they are
+ * queued. A bystander answered once a few seconds ago asks again just as
+ * four flooders, never served yet, ask three things each: his reply goes
+ * with the next token, not after each flooder's first. Owners with as
+ * much waiting take turns. */
+START_TEST(test_reply_asked_first)
+{
+    struct outq *q = outq_new(4, 1);
+    char line[OUTQ_LINE_MAX], who[16];
+    double now = 0;
+
+    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "#ring", "by", "by: Ringside 1");
+    ck_assert_int_eq(outq_pop(q, now, line), 1);
+    now = 5;
+    for (int i = 0; i < 3; i++)
+        for (int f = 1; f <= 4; f++) {
+            snprintf(who, sizeof(who), "flood%d", f);
+            outq_msg(q, OUTQ_REPLY, "PRIVMSG", who, NULL, "an answer");
+        }
+    for (int i = 0; i < 4; i++) /* the burst */
+        ck_assert_int_eq(outq_pop(q, now, line), 1);
+    ck_assert_int_eq(outq_pop(q, now, line), 0);
+    now += 0.5;
+    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "#ring", "by", "by: Ringside 2");
+    now += 0.5;
+    ck_assert_int_eq(outq_pop(q, now, line), 1);
+    ck_assert_str_eq(line, "PRIVMSG #ring :by: Ringside 2");
+    outq_free(q);
+    /* Two owners with three lines each: in turns. */
+    q = outq_new(1, 1);
+    now = 0;
+    for (int i = 0; i < 3; i++) {
+        outq_msg(q, OUTQ_REPLY, "PRIVMSG", "#ring", NULL, "to the channel");
+        outq_msg(q, OUTQ_REPLY, "PRIVMSG", "gm", NULL, "to gm");
+    }
+    char all[1024];
+    drain(q, &now, all, sizeof(all));
+    ck_assert_str_eq(all, "PRIVMSG #ring :to the channel\nPRIVMSG gm :to gm\n"
+                          "PRIVMSG #ring :to the channel\nPRIVMSG gm :to gm\n"
+                          "PRIVMSG #ring :to the channel\nPRIVMSG gm :to gm\n");
+    outq_free(q);
+}
+END_TEST
+
 /* A round (a channel line about bout 7) and its two prompts (step 2): the
  * queue runs dry, and its marker waits OUTQ_MARK_ANSWER (3 s) for answers.
  * Each player's orders confirm what was sent up to the round (which may
@@ -1637,6 +1681,7 @@ Suite *outq_suite(void)
     tcase_add_test(tc, test_clear);
     tcase_add_test(tc, test_markers_confirm);
     tcase_add_test(tc, test_marker_lazy);
+    tcase_add_test(tc, test_reply_asked_first);
     tcase_add_test(tc, test_answered_confirms);
     tcase_add_test(tc, test_answered_bounds);
     tcase_add_test(tc, test_throttled_resent);
