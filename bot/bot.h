@@ -439,7 +439,9 @@ void outq_unpop(struct outq *q);
 /* Seconds from `now` until a line could be popped; -1 when nothing waits.
  * The exception: the delivery marker of a queue run dry after replies only
  * (nothing waits for their confirmation) goes with the first pop 2 s
- * after the last line, yet is waited for only 30 s after it. */
+ * after the last line, yet is waited for only 30 s after it; that of a
+ * queue run dry whose lines hold a question unanswered (a prompt) goes 3 s
+ * after the last line, unless the answer confirmed them (outq_answered). */
 double outq_wait(struct outq *q, double now);
 /* Lines waiting (a delivery marker to go included). */
 int outq_len(struct outq *q);
@@ -452,6 +454,14 @@ int outq_delivered(const struct outq *q, unsigned long mark);
 int outq_queued(const struct outq *q, unsigned long mark);
 /* The server's PONG with `token`: 1 if it was one of our markers. */
 int outq_pong(struct outq *q, const char *token);
+/* `nick` answered what asked him for step `step` of bout `about` (his
+ * orders for that round are stored): with markers, the server relayed a
+ * line that told him, so what the bot sent before the first line that
+ * could have (the question, or a channel line about the bout before it)
+ * is confirmed as by a marker, and his question needs no confirmation any
+ * more. Nothing while a throttle notice is unmatched. Returns the lines
+ * confirmed. */
+int outq_answered(struct outq *q, const char *nick, int64_t about, int step);
 /* Someone flooded the bot: his replies waiting, and those for `seconds`
  * more, go as bulk. */
 void outq_demote(struct outq *q, const char *owner, double seconds);

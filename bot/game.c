@@ -69,6 +69,14 @@ static void io_withdraw(void *ctx, int64_t bout, int round)
     relay_withdraw(bot, bout, round); /* another network's player's prompts */
 }
 
+/* A player's orders answer his prompt: the queue's proof of delivery. */
+static void io_answered(void *ctx, const char *nick, int64_t bout, int round)
+{
+    struct bot *bot = ctx;
+
+    outq_answered(bot->q, nick, bout, round);
+}
+
 static const char *io_nick_of(void *ctx, int64_t account_id)
 {
     struct bot *bot = ctx;
@@ -183,6 +191,7 @@ void bot_game_io(struct bot *bot, struct game_io *io)
         .say = io_say,
         .say_about = io_say_about,
         .withdraw = io_withdraw,
+        .answered = io_answered,
         .away = io_away,
         .nick_of = io_nick_of,
         .self_identifies = io_self_identifies,

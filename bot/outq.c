@@ -42,8 +42,10 @@
  * row while bulk waits. Bulk never passes live lines. Replies and bulk are
  * kept per owner (the nick the answer is for; announcements: their
  * target), and the owner served least lately (a count of lines decaying
- * with OUTQ_SERVED_TAU) goes first, so a flooder, a long report or a busy
- * spectator never holds up anybody else. An owner's live private lines
+ * with OUTQ_SERVED_TAU; for replies, the lines queued for him, counted as
+ * they are queued, so that asking much at once counts at once) goes
+ * first, so a flooder, a long report or a busy spectator never holds up
+ * anybody else. An owner's live private lines
  * over OUTQ_LIVE_OWNER_MAX lately are queued as replies, his replies over
  * OUTQ_REPLY_OWNER_MAX (or all of them, while the bot ignores him for
  * flooding: outq_demote) as bulk; bulk goes only while the bucket is full,
@@ -67,7 +69,19 @@
  * the confirmation (no live line was sent since the last marker: only
  * replies, bulk and protocol lines), a marker goes only every
  * OUTQ_MARK_REPLIES lines, and the marker of a queue run dry waits for a
- * quiet spell of OUTQ_MARK_QUIET seconds (marker_lazy). A throttle notice (outq_throttled)
+ * quiet spell of OUTQ_MARK_QUIET seconds (marker_lazy). A player's answer
+ * confirms too (outq_answered: his orders for a round, which the server
+ * could relay only after the line that asked for them, or a channel line
+ * about his bout before it, which told him as well): the window up to the
+ * first such line is confirmed as by a PONG, and his own question needs no
+ * confirmation any more (it is not sent again). So while the lines since
+ * the last marker hold a question (a line with a step) the marker of a
+ * queue run dry waits OUTQ_MARK_ANSWER seconds for its answer; with
+ * players who answer at once, the only marker of a run of bouts is the one
+ * after its last lines, which nobody answers. An answer confirms nothing
+ * while a throttle notice is unmatched (a notice comes before the answer
+ * the line it names preceded, but which line it names only a marker
+ * tells). A throttle notice (outq_throttled)
  * seen before that PONG means a line to that target was dropped: when the PONG comes, the lines
  * sent to it since the marker before go again, first. From the first notice on (strict), a channel
  * or a throttled target gets its next line only once the last one is confirmed, with a marker right
@@ -135,8 +149,16 @@
  * bulk and protocol lines since the last one): it goes with the first line
  * popped OUTQ_MARK_QUIET seconds after the last line sent, and wakes the
  * loop itself only OUTQ_MARK_LATE seconds after it. */
-#define OUTQ_MARK_QUIET   2.0
-#define OUTQ_MARK_LATE    30.0
+#define OUTQ_MARK_QUIET 2.0
+#define OUTQ_MARK_LATE  30.0
+/* The marker of a queue run dry when the lines it would confirm include a
+ * question (a line with a step: a prompt, a bout's start call) nobody has
+ * answered yet: it waits this long after the last line sent, since the
+ * answer (outq_answered) confirms them instead. Players who answer at once
+ * do so within about a second of the question leaving (the server relays
+ * it, and their orders, in a few milliseconds on loopback, but ngircd reads
+ * a client's lines a little late after a burst). */
+#define OUTQ_MARK_ANSWER  3.0
 #define OUTQ_TIDY_STEP    8    /* owners looked at for forgetting, each line sent */
 #define OUTQ_QUERY_WAIT   10.0 /* seconds a query waits at most behind messages */
 #define OUTQ_SHARED_BURST 2
@@ -171,7 +193,7 @@ struct oline {
     char context[OUTQ_NAME_MAX]; /* a private line: the channel of the command it answers */
     unsigned char cut;           /* goes on the piece before: 1 cut in a word, 2 at a space */
     unsigned char inbatch;       /* multiline: 1 a line, 2 with concat, 3 BATCH +/- */
-    double at;                   /* a query: when it was queued */
+    double at;                   /* a query, a reply, bulk: when it was queued */
     char text[];                 /* the line, without CR LF */
 };
 
@@ -207,6 +229,7 @@ struct owner {
     struct fifo q[2]; /* [0] replies, [1] bulk */
     int waiting[2];
     double served, served_at; /* lines sent lately, decayed to served_at */
+    double asked, asked_at;   /* his lines waiting, each counted from when queued, decayed */
     int dropped;              /* a note about dropped bulk waits */
     double demoted_until;     /* his replies are bulk until then */
     int refs;                 /* lines that name him (their own), wherever they are */
@@ -264,6 +287,7 @@ struct outq {
     unsigned marker_next;        /* the id of the next marker */
     int since_marker;            /* lines sent since the last marker */
     int awaited;                 /* one of them is a live line: the game waits for it */
+    int asking;                  /* one of them has a step: an answer may confirm them */
     double sent_at;              /* when the last of them was popped */
     struct fifo window;          /* sent, not yet confirmed, in the order sent */
     int nwindow;
@@ -741,6 +765,33 @@ static double decayed(const struct owner *o, double now)
     return o->served * exp(-(now - o->served_at) / OUTQ_SERVED_TAU);
 }
 
+/* The replies and bulk lines waiting for o, each counted 1 when it was
+ * queued and decaying as served does from then (asked_charge): with his
+ * lines served lately, what ranks his replies (owner_pick). */
+static double asked(const struct owner *o, double now)
+{
+    if (now <= o->asked_at)
+        return o->asked;
+    return o->asked * exp(-(now - o->asked_at) / OUTQ_SERVED_TAU);
+}
+
+/* Line l of o's starts waiting (sign 1: it counts from now on) or stops
+ * (-1: it is sent, moved into a batch or dropped: what is left of its
+ * count goes). */
+static void asked_charge(struct owner *o, struct oline *l, double now, int sign)
+{
+    double a = asked(o, now);
+
+    if (sign > 0) {
+        l->at = now;
+        a += 1;
+    } else {
+        a -= now > l->at ? exp(-(now - l->at) / OUTQ_SERVED_TAU) : 1;
+    }
+    o->asked = a > 0 ? a : 0;
+    o->asked_at = now;
+}
+
 static struct owner *owner_find(struct outq *q, const char *name)
 {
     uint32_t hash = name_hash(name);
@@ -801,7 +852,7 @@ static void owners_tidy(struct outq *q, double now, int count)
         /* A line still naming him (a live line waiting, one sent and not
          * yet confirmed) keeps him: it reads his counts when it goes. */
         if (o->waiting[0] || o->waiting[1] || o->act[0] || o->act[1] || o->refs > 0 ||
-            decayed(o, now) > 0.05 || now < o->demoted_until)
+            decayed(o, now) > 0.05 || asked(o, now) > 0.05 || now < o->demoted_until)
             continue;
         index_del(&q->own_x, o->hash, i);
         free(o);
@@ -859,10 +910,10 @@ int outq_drop(struct outq *q, int64_t about, int step)
         /* A private live line of someone served a lot lately waits as a
          * reply. */
         struct owner *o = l->own;
-        if (o && l->in == &o->q[0])
-            o->waiting[0]--;
-        else if (o && l->in == &o->q[1])
-            o->waiting[1]--;
+        if (o && (l->in == &o->q[0] || l->in == &o->q[1])) {
+            o->waiting[l->in == &o->q[1]]--;
+            asked_charge(o, l, q->now, -1);
+        }
         fifo_unlink(l->in, l);
         if (o) {
             active_sync(q, o, 0);
@@ -950,6 +1001,7 @@ void outq_hold(struct outq *q, int on)
 
 static void owner_push(struct outq *q, struct owner *o, int bulk, struct oline *l)
 {
+    asked_charge(o, l, q->now, 1);
     l->kind = bulk ? OUTQ_BULK : OUTQ_REPLY;
     if (l->own != o) {
         o->refs++;
@@ -1322,7 +1374,13 @@ static double live_scan_wait(struct outq *q, double now, double best)
 }
 
 /* The reply (bulk 0) or bulk (1) line to send now: the head of the owner
- * served least lately whose target may take it. */
+ * whose target may take it who asked least lately (replies: lines queued
+ * for him, counted as they are queued) or was served least lately (bulk).
+ * So someone who asked once goes before someone who asked several things
+ * at once, even if that one was not served yet: at a flood's start, four
+ * flooders' first replies went before a bystander's, who had been
+ * answered once a few seconds before (2.5 s); and owners with as much
+ * waiting take turns. */
 static struct oline *owner_pick(struct outq *q, int bulk, double now)
 {
     struct oline *best = NULL;
@@ -1331,7 +1389,7 @@ static struct oline *owner_pick(struct outq *q, int bulk, double now)
     for (int i = 0; i < q->nact[bulk]; i++) {
         struct owner *o = q->act[bulk][i];
         struct oline *l = o->q[bulk].head;
-        double s = decayed(o, now);
+        double s = decayed(o, now) + (bulk ? 0 : asked(o, now));
         /* Whether his target may take it only once he would be chosen:
          * the same choice, with fewer lookups of targets. */
         if ((!best || s < best_served - OUTQ_EPSILON ||
@@ -1377,11 +1435,23 @@ static int marker_lazy(const struct outq *q)
     return q->total == 0 && q->since_marker < mark_every(q) && !q->mark_now && !q->awaited;
 }
 
-/* A marker may go now: pending, and not a lazy one still in its quiet. */
+/* The quiet spell the marker pending waits for after the last line sent:
+ * OUTQ_MARK_QUIET for a lazy one (marker_lazy); OUTQ_MARK_ANSWER for that
+ * of a queue run dry whose lines include a question still unanswered (a
+ * player's answer confirms them without a marker: outq_answered); else 0. */
+static double marker_quiet(const struct outq *q)
+{
+    if (marker_lazy(q))
+        return OUTQ_MARK_QUIET;
+    if (q->total == 0 && q->asking && !q->mark_now && q->since_marker < mark_every(q))
+        return OUTQ_MARK_ANSWER;
+    return 0;
+}
+
+/* A marker may go now: pending, and not one still in its quiet. */
 static int marker_due(const struct outq *q)
 {
-    return marker_pending(q) &&
-           (!marker_lazy(q) || q->now >= q->sent_at + OUTQ_MARK_QUIET - OUTQ_EPSILON);
+    return marker_pending(q) && q->now >= q->sent_at + marker_quiet(q) - OUTQ_EPSILON;
 }
 
 /* 1 if a marker due by count may go now. A server reads a marker as a
@@ -1409,6 +1479,7 @@ static struct oline *marker_new(struct outq *q)
     q->marker_next++;
     q->since_marker = 0;
     q->awaited = 0;
+    q->asking = 0;
     q->mark_now = 0;
     q->total++; /* taken at once */
     return l;
@@ -1449,6 +1520,7 @@ static struct oline *owner_take(struct outq *q, struct oline *l)
 
     fifo_unlink(&o->q[k], l);
     o->waiting[k]--;
+    asked_charge(o, l, q->now, -1);
     active_sync(q, o, k);
     if (!o->waiting[1])
         o->dropped = 0;
@@ -1525,6 +1597,7 @@ static void popped_settle(struct outq *q)
         l->marker = q->marker_next; /* the next marker confirms it */
         q->since_marker++;
         q->awaited |= l->kind == OUTQ_LIVE || l->kind == OUTQ_ROUND || l->about;
+        q->asking |= l->step > 0;
     }
     fifo_push(&q->window, l);
     if (q->strict && paced_line(q, l))
@@ -1615,6 +1688,7 @@ static struct oline *batch_open(struct outq *q, struct oline *l, double tokens)
     q->total += 2; /* l waits again; the BATCH - line */
     for (int lines = 1;; lines++) {
         fifo_unlink(&l->own->q[k], next);
+        asked_charge(l->own, next, q->now, -1);
         if (!--l->own->waiting[k] && k == 1)
             l->own->dropped = 0;
         next->inbatch = next->cut ? 2 : 1;
@@ -1891,7 +1965,9 @@ double outq_wait(struct outq *q, double now)
         /* The marker of a queue run dry, with the next token; a lazy one
          * rides on a turn of the loop after its quiet spell, and wakes
          * the loop itself only when that is late. */
-        double lazy = marker_lazy(q) ? q->sent_at + OUTQ_MARK_LATE - now : 0;
+        double lazy = marker_lazy(q)    ? q->sent_at + OUTQ_MARK_LATE - now
+                      : marker_quiet(q) ? q->sent_at + marker_quiet(q) - now
+                                        : 0;
         return lazy > w ? lazy : w;
     }
     if (q->held || q->protocol.head || q->batch.head || marker_due(q))
@@ -1994,6 +2070,77 @@ int outq_pong(struct outq *q, const char *token)
     return 1;
 }
 
+/* What the lines sent since the last marker, still in the window, ask
+ * for: how many, one of them awaited, one of them with a step (after some
+ * were confirmed otherwise than by a marker: outq_answered). */
+static void window_recount(struct outq *q)
+{
+    q->since_marker = q->awaited = q->asking = 0;
+    for (const struct oline *l = q->window.head; l; l = l->next) {
+        if (l->marker != q->marker_next)
+            continue;
+        q->since_marker++;
+        q->awaited |= l->kind == OUTQ_LIVE || l->kind == OUTQ_ROUND || l->about;
+        q->asking |= l->step > 0;
+    }
+}
+
+/* 1 if l goes to `nick` (byte for byte, as the bot spells it). */
+static int line_to(const struct oline *l, const char *nick)
+{
+    return l->tlen == strlen(nick) && memcmp(l->text + l->toff, nick, l->tlen) == 0;
+}
+
+int outq_answered(struct outq *q, const char *nick, int64_t about, int step)
+{
+    if (!q->markers || q->labels || !nick || !*nick || !about || step <= 0)
+        return 0;
+    popped_settle(q);
+    /* A throttle notice not yet matched: only a marker tells which line
+     * the server dropped (a line confirmed here would never go again). */
+    for (int i = 0; i < q->ntg; i++)
+        if (q->tg[i].notices)
+            return 0;
+    /* The question he answered (the first line of the window asking him,
+     * or the bout's channel, for that step), and the first line of the
+     * window that could have told him instead: a channel line about the
+     * bout (its round before, its start) at or before the question. */
+    struct oline *ask = NULL, *told = NULL;
+    for (struct oline *l = q->window.head; l && !ask; l = l->next) {
+        if (l->about != about)
+            continue;
+        int chan = line_is_channel(l);
+        if (chan && !told)
+            told = l;
+        if (l->step == step && (chan || line_to(l, nick)))
+            ask = l;
+    }
+    if (!ask)
+        return 0; /* still waiting, or confirmed already: nothing learnt */
+    if (!told)
+        told = ask;
+    int n = 0;
+    for (struct oline *l = q->window.head, *next; l; l = next) {
+        next = l == told ? NULL : l->next;
+        fifo_unlink(&q->window, l);
+        q->nwindow--;
+        oline_free(q, l);
+        n++;
+    }
+    if (ask != told && !line_is_channel(ask)) {
+        /* His question is answered: whether it arrived matters no more
+         * (it is not sent again, even after a lost connection). */
+        fifo_unlink(&q->window, ask);
+        q->nwindow--;
+        oline_free(q, ask);
+        n++;
+    }
+    window_recount(q);
+    log_msg(LOG_DEBUG, "outq: %s answered bout %lld round %d: %d lines confirmed", nick,
+            (long long)about, step, n);
+    return n;
+}
+
 void outq_throttled(struct outq *q, const char *target, double now)
 {
     if (!target || !*target || strlen(target) >= OUTQ_NAME_MAX)
@@ -2050,6 +2197,7 @@ static void requeue(struct outq *q, struct fifo *f)
             int k = l->kind == OUTQ_BULK;
             fifo_push_front(&l->own->q[k], l);
             l->own->waiting[k]++;
+            asked_charge(l->own, l, q->now, 1);
             active_sync(q, l->own, k);
             q->total++;
         } else {
@@ -2095,6 +2243,7 @@ void outq_disconnected(struct outq *q)
         log_msg(LOG_INFO, "outq: %d lines not confirmed by the server will be sent again", n);
     q->since_marker = 0;
     q->awaited = 0;
+    q->asking = 0;
     q->tokens = q->burst;
     q->started = 0;
     q->live_run = q->reply_run = 0;
@@ -2119,12 +2268,14 @@ void outq_clear(struct outq *q)
         fifo_free(q, &q->own[i]->q[1]);
         q->own[i]->waiting[0] = q->own[i]->waiting[1] = 0;
         q->own[i]->dropped = 0;
+        q->own[i]->asked = 0;
         active_sync(q, q->own[i], 0);
         active_sync(q, q->own[i], 1);
     }
     q->total = 0;
     q->since_marker = 0;
     q->awaited = 0;
+    q->asking = 0;
     q->tokens = q->burst;
     q->started = 0;
 }

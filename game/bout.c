@@ -2353,6 +2353,8 @@ int game_order_in(struct game *g, const struct game_caller *who, int64_t bout, c
     }
     lv->next[side] = o;
     lv->have[side] = 1;
+    if (g->io.answered && who->nick)
+        g->io.answered(g->io.ctx, who->nick, lv->rec.id, dbo.round);
     if (lv->have[!side]) {
         /* The round is fought now: the acknowledgement rides on the next
          * prompt (round_fell). */

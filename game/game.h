@@ -120,6 +120,11 @@ struct game_io {
      * one who left: it waits for him as after a
      * (re)connection ([bout] rejoin_grace), once each time he goes. */
     int (*away)(void *ctx, const char *network);
+    /* Optional (NULL: nothing): `nick` answered what asked him for round
+     * `round` of bout `bout` (his orders for it are stored): the output
+     * takes it as proof that the question, or what told him of it, was
+     * delivered (bot/outq.c: outq_answered). */
+    void (*answered)(void *ctx, const char *nick, int64_t bout, int round);
 };
 
 /* The settings of the game ([bout], [league] and the command prefix). */

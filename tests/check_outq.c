@@ -1114,6 +1114,168 @@ START_TEST(test_marker_lazy)
 }
 END_TEST
 
+/* Whose reply goes next: an owner's replies count from when they are
+ * queued. A bystander answered once a few seconds ago asks again just as
+ * four flooders, never served yet, ask three things each: his reply goes
+ * with the next token, not after each flooder's first. Owners with as
+ * much waiting take turns. */
+START_TEST(test_reply_asked_first)
+{
+    struct outq *q = outq_new(4, 1);
+    char line[OUTQ_LINE_MAX], who[16];
+    double now = 0;
+
+    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "#ring", "by", "by: Ringside 1");
+    ck_assert_int_eq(outq_pop(q, now, line), 1);
+    now = 5;
+    for (int i = 0; i < 3; i++)
+        for (int f = 1; f <= 4; f++) {
+            snprintf(who, sizeof(who), "flood%d", f);
+            outq_msg(q, OUTQ_REPLY, "PRIVMSG", who, NULL, "an answer");
+        }
+    for (int i = 0; i < 4; i++) /* the burst */
+        ck_assert_int_eq(outq_pop(q, now, line), 1);
+    ck_assert_int_eq(outq_pop(q, now, line), 0);
+    now += 0.5;
+    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "#ring", "by", "by: Ringside 2");
+    now += 0.5;
+    ck_assert_int_eq(outq_pop(q, now, line), 1);
+    ck_assert_str_eq(line, "PRIVMSG #ring :by: Ringside 2");
+    outq_free(q);
+    /* Two owners with three lines each: in turns. */
+    q = outq_new(1, 1);
+    now = 0;
+    for (int i = 0; i < 3; i++) {
+        outq_msg(q, OUTQ_REPLY, "PRIVMSG", "#ring", NULL, "to the channel");
+        outq_msg(q, OUTQ_REPLY, "PRIVMSG", "gm", NULL, "to gm");
+    }
+    char all[1024];
+    drain(q, &now, all, sizeof(all));
+    ck_assert_str_eq(all, "PRIVMSG #ring :to the channel\nPRIVMSG gm :to gm\n"
+                          "PRIVMSG #ring :to the channel\nPRIVMSG gm :to gm\n"
+                          "PRIVMSG #ring :to the channel\nPRIVMSG gm :to gm\n");
+    outq_free(q);
+}
+END_TEST
+
+/* A round (a channel line about bout 7) and its two prompts (step 2): the
+ * queue runs dry, and its marker waits OUTQ_MARK_ANSWER (3 s) for answers.
+ * Each player's orders confirm what was sent up to the round (which may
+ * have told him as well as his prompt did) and settle his own prompt: once
+ * both answered, nothing is left to confirm and no marker goes. */
+START_TEST(test_answered_confirms)
+{
+    struct outq *q = outq_new(4, 1);
+    char line[OUTQ_LINE_MAX];
+    double now = 0;
+
+    outq_set_markers(q, 1);
+    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "carol", NULL, "a reply before");
+    ck_assert_int_eq(outq_pop(q, now, line), 1);
+    outq_msg_about(q, OUTQ_ROUND, "PRIVMSG", "#ring", NULL, "Round 1: ...", 7, 0);
+    unsigned long round = outq_mark(q);
+    outq_msg_about(q, OUTQ_ROUND, "PRIVMSG", "ann", NULL, "Bout #7, round 2", 7, 2);
+    unsigned long ann = outq_mark(q);
+    outq_msg_about(q, OUTQ_ROUND, "PRIVMSG", "bob", NULL, "Bout #7, round 2", 7, 2);
+    unsigned long bob = outq_mark(q);
+    for (int i = 0; i < 3; i++)
+        ck_assert_int_eq(outq_pop(q, now, line), 1);
+    ck_assert_str_eq(line, "PRIVMSG bob :Bout #7, round 2");
+    /* The marker waits for answers, and would wake the loop at 3 s. */
+    ck_assert_int_eq(outq_pop(q, now + 2.9, line), 0);
+    ck_assert_double_eq_tol(outq_wait(q, now), 3.0, 1e-6);
+    ck_assert(!outq_delivered(q, round));
+    /* Not an answer to anything still unconfirmed: nothing learnt. */
+    ck_assert_int_eq(outq_answered(q, "ann", 7, 3), 0);
+    ck_assert_int_eq(outq_answered(q, "ann", 8, 2), 0);
+    ck_assert_int_eq(outq_answered(q, "dave", 7, 2), 0);
+    ck_assert_int_eq(outq_answered(q, "ann", 7, 0), 0);
+    /* ann answers: the reply and the round are confirmed, her prompt
+     * settled; bob's prompt still waits. */
+    ck_assert_int_eq(outq_answered(q, "ann", 7, 2), 3);
+    ck_assert(outq_delivered(q, round));
+    ck_assert(outq_delivered(q, ann)); /* hers is settled */
+    ck_assert(!outq_delivered(q, bob));
+    ck_assert_int_eq(outq_answered(q, "ann", 7, 2), 0); /* twice: nothing more */
+    ck_assert_int_eq(outq_answered(q, "bob", 7, 2), 1);
+    ck_assert(outq_delivered(q, bob));
+    ck_assert_int_eq(outq_len(q), 0);
+    ck_assert_double_eq(outq_wait(q, now), -1);
+    ck_assert_int_eq(outq_pop(q, now + 10, line), 0);
+    /* Unanswered, the marker goes 3 s after the last line. */
+    now = 20;
+    outq_msg_about(q, OUTQ_ROUND, "PRIVMSG", "ann", NULL, "Bout #7, round 3", 7, 3);
+    unsigned long late = outq_mark(q);
+    ck_assert_int_eq(outq_pop(q, now, line), 1);
+    ck_assert_int_eq(outq_pop(q, now + 2.9, line), 0);
+    ck_assert_int_eq(outq_pop(q, now + 3, line), 1);
+    ck_assert_str_eq(line, "PING :rs1");
+    ck_assert_int_eq(outq_pong(q, "rs1"), 1);
+    ck_assert(outq_delivered(q, late));
+    /* A line without a step (the end of a bout) awaits no answer: its
+     * marker goes with the next token, as before. */
+    now = 40;
+    outq_msg_about(q, OUTQ_ROUND, "PRIVMSG", "#ring", NULL, "Bout #7 is over", 7, 0);
+    ck_assert_int_eq(outq_pop(q, now, line), 1);
+    ck_assert_int_eq(outq_pop(q, now, line), 1);
+    ck_assert_str_eq(line, "PING :rs2");
+    outq_free(q);
+}
+END_TEST
+
+/* Without a channel line about the bout before it, the prompt itself is
+ * what told him: everything up to it is confirmed (and what came after
+ * it is not). A bout's start call in the channel asks for round 1: an
+ * answer confirms up to it. An unmatched throttle notice stops it all:
+ * only a marker says which line the server dropped. */
+START_TEST(test_answered_bounds)
+{
+    struct outq *q = outq_new(10, 1);
+    char line[OUTQ_LINE_MAX];
+    double now = 0;
+
+    outq_set_markers(q, 1);
+    outq_msg_about(q, OUTQ_ROUND, "PRIVMSG", "ann", NULL, "Bout #7, round 2", 7, 2);
+    unsigned long ann = outq_mark(q);
+    outq_msg_about(q, OUTQ_LIVE, "PRIVMSG", "#ring", NULL, "chatter about 9", 9, 0);
+    unsigned long after = outq_mark(q);
+    ck_assert_int_eq(outq_pop(q, now, line), 1);
+    ck_assert_int_eq(outq_pop(q, now, line), 1);
+    ck_assert_int_eq(outq_answered(q, "ann", 7, 2), 1);
+    ck_assert(outq_delivered(q, ann));
+    ck_assert(!outq_delivered(q, after));
+    /* The rest still wants its marker, once the answer wait is over. */
+    ck_assert_int_eq(outq_pop(q, now + 1, line), 1);
+    ck_assert_str_eq(line, "PING :rs1");
+    ck_assert_int_eq(outq_pong(q, "rs1"), 1);
+    /* The start call. */
+    outq_msg_about(q, OUTQ_ROUND, "PRIVMSG", "#ring", NULL, "Bout #9 is on. Round 1", 9, 1);
+    unsigned long call = outq_mark(q);
+    outq_msg_about(q, OUTQ_ROUND, "PRIVMSG", "#ring", NULL, "Bout #10 is on. Round 1", 10, 1);
+    ck_assert_int_eq(outq_pop(q, now + 2, line), 1);
+    ck_assert_int_eq(outq_pop(q, now + 2, line), 1);
+    ck_assert_int_eq(outq_answered(q, "bob", 9, 1), 1);
+    ck_assert(outq_delivered(q, call));
+    /* A notice not yet matched to a line. */
+    log_begin();
+    outq_throttled(q, "#ring", now + 2);
+    log_end();
+    ck_assert_int_eq(outq_answered(q, "carl", 10, 1), 0);
+    ck_assert_int_eq(outq_pop(q, now + 2, line), 1);
+    ck_assert_str_eq(line, "PING :rs2");
+    log_begin();
+    ck_assert_int_eq(outq_pong(q, "rs2"), 1);
+    ck_assert_ptr_nonnull(strstr(log_end(), "sending again"));
+    /* Without markers (before registration) there is nothing to confirm. */
+    struct outq *plain = outq_new(4, 1);
+    outq_msg_about(plain, OUTQ_ROUND, "PRIVMSG", "ann", NULL, "Bout #7, round 2", 7, 2);
+    ck_assert_int_eq(outq_pop(plain, 0, line), 1);
+    ck_assert_int_eq(outq_answered(plain, "ann", 7, 2), 0);
+    outq_free(plain);
+    outq_free(q);
+}
+END_TEST
+
 /* A throttle notice before the PONG: the last line to that target goes
  * again, and the target is slowed down. */
 START_TEST(test_throttled_resent)
@@ -1519,6 +1681,9 @@ Suite *outq_suite(void)
     tcase_add_test(tc, test_clear);
     tcase_add_test(tc, test_markers_confirm);
     tcase_add_test(tc, test_marker_lazy);
+    tcase_add_test(tc, test_reply_asked_first);
+    tcase_add_test(tc, test_answered_confirms);
+    tcase_add_test(tc, test_answered_bounds);
     tcase_add_test(tc, test_throttled_resent);
     tcase_add_test(tc, test_throttled_unmarked);
     tcase_add_test(tc, test_shared_channel_half);
