@@ -622,11 +622,18 @@ static int cmd_help(struct cmd_ctx *ctx)
     return 0;
 }
 
+/* The answer never changes while the program runs: built at the first
+ * `version`, then said as it is (the command a bench or a client's CTCP
+ * check sends most). */
 static int cmd_version(struct cmd_ctx *ctx)
 {
-    char names[128];
+    static char text[192];
 
-    reply(ctx, "Ringside " RINGSIDE_VERSION ", an IRC boxing bot (rules: %s)",
-          rules_list(names, sizeof(names), "", ", ", ", "));
+    if (!text[0]) {
+        char names[128];
+        snprintf(text, sizeof(text), "Ringside " RINGSIDE_VERSION ", an IRC boxing bot (rules: %s)",
+                 rules_list(names, sizeof(names), "", ", ", ", "));
+    }
+    reply_text(ctx, text);
     return 0;
 }

@@ -88,7 +88,8 @@ struct irc_state {
      * our first channel (who is logged in as whom) until this time, so
      * that the prompts of live bouts reach players by their nicks. 0: told. */
     double game_wait;
-    int used; /* a message handled since memory was last given back (quiet_give_back) */
+    int used;  /* a message handled since memory was last given back (quiet_give_back) */
+    int libfd; /* the socket libircclient selects on, as the last pump saw it (or -1) */
     /* The signal mask the loop waits with (pselect): SIGTERM, SIGINT and
      * SIGHUP are blocked but there, so none slips in between the loop's
      * look at its flags and its sleep (which may last a minute now). */
@@ -853,6 +854,7 @@ static void session_end(struct bot *bot, const char *why)
     why = reason;
     irc_destroy_session(st->s);
     st->s = NULL;
+    st->libfd = -1;
     conn_close(st->conn);
     st->conn = NULL;
     st->registered = 0;
@@ -910,27 +912,32 @@ static void session_start(struct bot *bot)
 }
 
 /* Sends what the queue allows; stops at the first line the socket won't
- * take (libircclient's 1 KiB buffer answers LIBIRC_ERR_NOMEM). */
-static void drain(struct bot *bot)
+ * take (libircclient's 1 KiB buffer answers LIBIRC_ERR_NOMEM). Returns the
+ * lines given to libircclient. */
+static int drain(struct bot *bot)
 {
     struct irc_state *st = bot->irc;
     char line[OUTQ_LINE_MAX];
+    int sent = 0;
 
     if (!st->s || !irc_is_connected(st->s))
-        return;
+        return 0;
     while (outq_pop(bot->q, bot->now, line)) {
         bot_line_format(bot, line);
         /* Before registration only protocol lines may go (NICK). */
         const char *tags = outq_popped_tags(bot->q);
-        if (irc_send_raw(st->s, "%s%s%s", tags, *tags ? " " : "", line) != 0) {
+        int rc = *tags ? irc_send_raw(st->s, "%s %s", tags, line) : irc_send_raw(st->s, "%s", line);
+        if (rc != 0) {
             int e = irc_errno(st->s);
             outq_unpop(bot->q);
             if (e != LIBIRC_ERR_NOMEM)
                 session_end(bot, irc_strerror(e));
-            return;
+            return sent;
         }
+        sent++;
         log_msg(LOG_DEBUG, ">> %.*s", (int)strcspn(line, " "), line);
     }
+    return sent;
 }
 
 /* A registered connection kept alive: a PING after a quiet while, and
@@ -1156,9 +1163,11 @@ static double timers_wait(struct bot *bot)
 /* What drain gave libircclient goes out now rather than after one more
  * select(2) that would only say the socket takes it: a system call less
  * for every turn that answers. Only once registered: before, libircclient
- * takes a writable socket for the end of its connect. Returns 0, or -1
- * (with `why`) when the session is over. */
-static int flush(struct bot *bot, const char **why)
+ * takes a writable socket for the end of its connect. `sent`: drain gave it
+ * lines, so it has bytes to send (no need to ask it); else it is asked
+ * (its own answers, a PONG). Returns 0, or -1 (with `why`) when the
+ * session is over. */
+static int flush(struct bot *bot, int sent, const char **why)
 {
     struct irc_state *st = bot->irc;
     fd_set r, w;
@@ -1169,7 +1178,12 @@ static int flush(struct bot *bot, const char **why)
         return 0;
     FD_ZERO(&r);
     FD_ZERO(&w);
-    irc_add_select_descriptors(st->s, &r, &w, &libfd);
+    if (sent && st->libfd >= 0) {
+        libfd = st->libfd;
+        FD_SET(libfd, &w);
+    } else {
+        irc_add_select_descriptors(st->s, &r, &w, &libfd);
+    }
     if (libfd < 0 || !FD_ISSET(libfd, &w))
         return 0; /* nothing to send */
     FD_ZERO(&r);
@@ -1199,6 +1213,7 @@ static int pump(struct bot *bot, double wait, const char **why)
     FD_ZERO(&r);
     FD_ZERO(&w);
     irc_add_select_descriptors(st->s, &r, &w, &libfd);
+    st->libfd = libfd;
     int maxfd = libfd > 0 ? libfd : 0;
     conn_fds(st->conn, &r, &w, &maxfd);
     int nfd = st->registered && !st->game_wait ? relay_fd(bot) : -1; /* NOTIFY: relay.c */
@@ -1316,6 +1331,7 @@ int bot_run(struct bot *bot)
 
     memset(&st, 0, sizeof(st));
     st.backoff = BACKOFF_MIN;
+    st.libfd = -1;
     pacing_note(bot);
     bot->irc = &st;
     for (int i = 0; i < bot->cfg.nchannels && i < USERS_CHANNELS; i++)
@@ -1356,8 +1372,8 @@ int bot_run(struct bot *bot)
         /* The lease away or lost: nothing queued goes out (lost, the loop
          * ends). */
         if (failover_watch(bot) == 0) {
-            drain(bot);
-            if (st.s && flush(bot, &why) != 0)
+            int sent = drain(bot);
+            if (st.s && flush(bot, sent, &why) != 0)
                 session_end(bot, why ? why : "connection closed");
         }
         if (reload_requested) {
