@@ -126,7 +126,9 @@ int cmd_parse(const char *text, const char *prefix, int private_msg, struct cmd_
         text += plen;
     else if (!private_msg)
         return 0;
-    snprintf(out->buf, sizeof(out->buf), "%s", text);
+    size_t n = strnlen(text, sizeof(out->buf) - 1); /* cut as snprintf would, for less */
+    memcpy(out->buf, text, n);
+    out->buf[n] = '\0';
     char *p = out->buf;
     for (;;) {
         while (*p == ' ' || *p == '\t')
