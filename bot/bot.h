@@ -799,6 +799,8 @@ int cmd_stats(const char *name, struct cmd_count *out);
 
 /* Replies to whoever ran the command: in private by NOTICE... */
 void reply(struct cmd_ctx *ctx, const char *fmt, ...) BOT_PRINTF(2, 3);
+/* reply() of a text as it is (no format: a constant answer built once). */
+void reply_text(struct cmd_ctx *ctx, const char *text);
 /* A reply that always goes privately to the nick. */
 void reply_private(struct cmd_ctx *ctx, const char *fmt, ...) BOT_PRINTF(2, 3);
 /* Sends the answer held for a command said in a channel (the command

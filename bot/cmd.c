@@ -126,7 +126,9 @@ int cmd_parse(const char *text, const char *prefix, int private_msg, struct cmd_
         text += plen;
     else if (!private_msg)
         return 0;
-    snprintf(out->buf, sizeof(out->buf), "%s", text);
+    size_t n = strnlen(text, sizeof(out->buf) - 1); /* cut as snprintf would, for less */
+    memcpy(out->buf, text, n);
+    out->buf[n] = '\0';
     char *p = out->buf;
     for (;;) {
         while (*p == ' ' || *p == '\t')
@@ -622,11 +624,18 @@ static int cmd_help(struct cmd_ctx *ctx)
     return 0;
 }
 
+/* The answer never changes while the program runs: built at the first
+ * `version`, then said as it is (the command a bench or a client's CTCP
+ * check sends most). */
 static int cmd_version(struct cmd_ctx *ctx)
 {
-    char names[128];
+    static char text[192];
 
-    reply(ctx, "Ringside " RINGSIDE_VERSION ", an IRC boxing bot (rules: %s)",
-          rules_list(names, sizeof(names), "", ", ", ", "));
+    if (!text[0]) {
+        char names[128];
+        snprintf(text, sizeof(text), "Ringside " RINGSIDE_VERSION ", an IRC boxing bot (rules: %s)",
+                 rules_list(names, sizeof(names), "", ", ", ", "));
+    }
+    reply_text(ctx, text);
     return 0;
 }

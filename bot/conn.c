@@ -458,7 +458,9 @@ unsigned short conn_port(const struct conn *c)
 
 int conn_relayed(const struct conn *c, const char *nick)
 {
-    return conn_has_cap(c, "draft/relaymsg") && c->relay_seps[0] && strpbrk(nick, c->relay_seps);
+    /* relay_seps first: only a server offering draft/relaymsg sets it,
+     * and this is asked of every message heard. */
+    return c->relay_seps[0] && conn_has_cap(c, "draft/relaymsg") && strpbrk(nick, c->relay_seps);
 }
 
 int conn_server_port(const struct conn *c)

@@ -88,7 +88,12 @@ struct irc_state {
      * our first channel (who is logged in as whom) until this time, so
      * that the prompts of live bouts reach players by their nicks. 0: told. */
     double game_wait;
-    int used; /* a message handled since memory was last given back (quiet_give_back) */
+    int used;       /* a message handled since memory was last given back (quiet_give_back) */
+    int libfd;      /* the socket libircclient selects on, as the last pump saw it (or -1) */
+    int heard_none; /* the last pump's wait ended with no descriptor ready (a timeout) */
+    /* When timers() next has something to do (timers_wait's answer as a
+     * time), kept over quiet turns (timers_quiet); 0: to be asked again. */
+    double timers_at;
     /* The signal mask the loop waits with (pselect): SIGTERM, SIGINT and
      * SIGHUP are blocked but there, so none slips in between the loop's
      * look at its flags and its sleep (which may last a minute now). */
@@ -853,6 +858,8 @@ static void session_end(struct bot *bot, const char *why)
     why = reason;
     irc_destroy_session(st->s);
     st->s = NULL;
+    st->libfd = -1;
+    st->timers_at = 0;
     conn_close(st->conn);
     st->conn = NULL;
     st->registered = 0;
@@ -884,6 +891,7 @@ static void session_start(struct bot *bot)
         return;
     }
     irc_set_ctx(st->s, bot);
+    st->timers_at = 0;
     outq_hold(bot->q, 1); /* only registration until 001 */
     snprintf(bot->nick, sizeof(bot->nick), "%s", c->nick);
     st->nick_tries = 0;
@@ -910,27 +918,32 @@ static void session_start(struct bot *bot)
 }
 
 /* Sends what the queue allows; stops at the first line the socket won't
- * take (libircclient's 1 KiB buffer answers LIBIRC_ERR_NOMEM). */
-static void drain(struct bot *bot)
+ * take (libircclient's 1 KiB buffer answers LIBIRC_ERR_NOMEM). Returns the
+ * lines given to libircclient. */
+static int drain(struct bot *bot)
 {
     struct irc_state *st = bot->irc;
     char line[OUTQ_LINE_MAX];
+    int sent = 0;
 
     if (!st->s || !irc_is_connected(st->s))
-        return;
+        return 0;
     while (outq_pop(bot->q, bot->now, line)) {
         bot_line_format(bot, line);
         /* Before registration only protocol lines may go (NICK). */
         const char *tags = outq_popped_tags(bot->q);
-        if (irc_send_raw(st->s, "%s%s%s", tags, *tags ? " " : "", line) != 0) {
+        int rc = *tags ? irc_send_raw(st->s, "%s %s", tags, line) : irc_send_raw(st->s, "%s", line);
+        if (rc != 0) {
             int e = irc_errno(st->s);
             outq_unpop(bot->q);
             if (e != LIBIRC_ERR_NOMEM)
                 session_end(bot, irc_strerror(e));
-            return;
+            return sent;
         }
+        sent++;
         log_msg(LOG_DEBUG, ">> %.*s", (int)strcspn(line, " "), line);
     }
+    return sent;
 }
 
 /* A registered connection kept alive: a PING after a quiet while, and
@@ -1153,12 +1166,45 @@ static double timers_wait(struct bot *bot)
     return due > 0 ? due + TIMER_SLACK : 0;
 }
 
+/* timers_wait, asked again only when something may have changed it: a
+ * quiet turn (timers_quiet) leaves every deadline it looks at as it was. */
+static double timers_next(struct bot *bot)
+{
+    struct irc_state *st = bot->irc;
+
+    if (st->timers_at <= 0) {
+        double wait = timers_wait(bot);
+        st->timers_at = bot->now + wait;
+        return wait;
+    }
+    return st->timers_at > bot->now ? st->timers_at - bot->now : 0;
+}
+
+/* A turn that only sends a paced line: the wait ended for the output
+ * queue, with nothing heard, before any deadline of timers() (timers_next:
+ * the registration, the server's silence, the keepalive, the game's
+ * clock, WHOIS answers, rejoins, giving memory back), and nothing there
+ * that timers_wait does not know of (another network's rows, a lease on
+ * PostgreSQL, simulations waiting). Such a turn skips timers() and keeps
+ * their deadline: a bench's bulk replies, one line a wakeup, cost that
+ * line and little else. */
+static int timers_quiet(const struct bot *bot, int for_queue)
+{
+    const struct irc_state *st = bot->irc;
+
+    return for_queue && st->s && st->registered && st->heard_none && st->timers_at > 0 &&
+           bot->now + TIMER_SLACK < st->timers_at && !bot->xnet.on && bot->db &&
+           !db_lease_lapses(bot->db) && !(bot->game && game_sims(bot->game) > 0);
+}
+
 /* What drain gave libircclient goes out now rather than after one more
  * select(2) that would only say the socket takes it: a system call less
  * for every turn that answers. Only once registered: before, libircclient
- * takes a writable socket for the end of its connect. Returns 0, or -1
- * (with `why`) when the session is over. */
-static int flush(struct bot *bot, const char **why)
+ * takes a writable socket for the end of its connect. `sent`: drain gave it
+ * lines, so it has bytes to send (no need to ask it); else it is asked
+ * (its own answers, a PONG). Returns 0, or -1 (with `why`) when the
+ * session is over. */
+static int flush(struct bot *bot, int sent, const char **why)
 {
     struct irc_state *st = bot->irc;
     fd_set r, w;
@@ -1169,7 +1215,12 @@ static int flush(struct bot *bot, const char **why)
         return 0;
     FD_ZERO(&r);
     FD_ZERO(&w);
-    irc_add_select_descriptors(st->s, &r, &w, &libfd);
+    if (sent && st->libfd >= 0) {
+        libfd = st->libfd;
+        FD_SET(libfd, &w);
+    } else {
+        irc_add_select_descriptors(st->s, &r, &w, &libfd);
+    }
     if (libfd < 0 || !FD_ISSET(libfd, &w))
         return 0; /* nothing to send */
     FD_ZERO(&r);
@@ -1199,6 +1250,7 @@ static int pump(struct bot *bot, double wait, const char **why)
     FD_ZERO(&r);
     FD_ZERO(&w);
     irc_add_select_descriptors(st->s, &r, &w, &libfd);
+    st->libfd = libfd;
     int maxfd = libfd > 0 ? libfd : 0;
     conn_fds(st->conn, &r, &w, &maxfd);
     int nfd = st->registered && !st->game_wait ? relay_fd(bot) : -1; /* NOTIFY: relay.c */
@@ -1206,10 +1258,12 @@ static int pump(struct bot *bot, double wait, const char **why)
         FD_SET(nfd, &r);
         maxfd = nfd > maxfd ? nfd : maxfd;
     }
-    if (conn_busy(st->conn))
+    int busy = conn_busy(st->conn); /* TLS bytes held: read at once */
+    if (busy)
         wait = 0;
     struct timespec ts = {(time_t)wait, (long)((wait - (long)wait) * 1e9)};
     int n = pselect(maxfd + 1, &r, &w, NULL, &ts, &st->wait_mask);
+    st->heard_none = n == 0 && !busy;
     if (n < 0 && errno != EINTR)
         log_msg(LOG_ERROR, "select: %s", strerror(errno));
     bot->now = bot_clock();
@@ -1232,6 +1286,7 @@ static int pump(struct bot *bot, double wait, const char **why)
      * registered: before, libircclient may still be connecting to the
      * relay, and would take a read then for an error. */
     if (conn_fed(st->conn) && st->registered && libfd >= 0) {
+        st->heard_none = 0;
         FD_ZERO(&r);
         FD_ZERO(&w);
         FD_SET(libfd, &r);
@@ -1316,6 +1371,7 @@ int bot_run(struct bot *bot)
 
     memset(&st, 0, sizeof(st));
     st.backoff = BACKOFF_MIN;
+    st.libfd = -1;
     pacing_note(bot);
     bot->irc = &st;
     for (int i = 0; i < bot->cfg.nchannels && i < USERS_CHANNELS; i++)
@@ -1334,13 +1390,15 @@ int bot_run(struct bot *bot)
         if (!st.s && bot->now >= st.reconnect_at)
             session_start(bot);
 
-        double wait = timers_wait(bot);
+        double wait = timers_next(bot);
         double q = st.s ? outq_wait(bot->q, bot->now) : -1;
-        if (q >= 0 && q < wait)
+        int for_queue = q >= 0 && q < wait;
+        if (for_queue)
             wait = q;
         if (st.registered && bot->game && game_sims(bot->game) > 0)
             wait = 0; /* simulations waiting: a slice each turn, after a look at the socket */
         const char *why;
+        st.heard_none = 0;
         if (st.s && pump(bot, wait, &why) != 0)
             session_end(bot, why ? why : "connection closed");
         if (!st.s) {
@@ -1349,20 +1407,24 @@ int bot_run(struct bot *bot)
             pselect(0, NULL, NULL, NULL, &ts, &st.wait_mask);
             bot->now = bot_clock();
         }
-        timers(bot);
+        if (!timers_quiet(bot, for_queue)) {
+            st.timers_at = 0; /* what was heard or done may move a deadline */
+            timers(bot);
+        }
         /* The turn's rows for other networks, together, before its lines
          * go out here (relay.c). */
         relay_flush(bot);
         /* The lease away or lost: nothing queued goes out (lost, the loop
          * ends). */
         if (failover_watch(bot) == 0) {
-            drain(bot);
-            if (st.s && flush(bot, &why) != 0)
+            int sent = drain(bot);
+            if (st.s && flush(bot, sent, &why) != 0)
                 session_end(bot, why ? why : "connection closed");
         }
         if (reload_requested) {
             reload_requested = 0;
             reload(bot);
+            st.timers_at = 0;
         }
     }
     goodbye(bot);

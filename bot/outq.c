@@ -1149,10 +1149,16 @@ void outq_msg_about(struct outq *q, enum outq_kind kind, const char *cmd, const 
     const char *p = clean.p;
     size_t left = clean.len;
     unsigned char cut = 0;
+    size_t clen = strlen(cmd), tlen = strlen(target);
+    memcpy(line, cmd, clen); /* "cmd target :", once: the pieces follow it */
+    line[clen] = ' ';
+    memcpy(line + clen + 1, target, tlen);
+    memcpy(line + clen + 1 + tlen, " :", 2);
     while (left > 0) {
         size_t n = irc_split(p, left, room);
-        int len = snprintf(line, sizeof(line), "%s %s :%.*s", cmd, target, (int)n, p);
-        struct oline *l = oline_new(line, (size_t)len);
+        size_t len = clen + tlen + 3 + n; /* fits: fixed + room <= OUTQ_WIRE_MAX */
+        memcpy(line + clen + tlen + 3, p, n);
+        struct oline *l = oline_new(line, len);
         l->toff = (unsigned char)(strlen(cmd) + 1);
         l->tlen = (unsigned char)strlen(target);
         l->about = about;

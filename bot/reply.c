@@ -73,6 +73,12 @@ void bot_msg(struct bot *bot, enum outq_kind kind, const char *target, const cha
 {
     struct str capped;
 
+    /* A line to a nick has no highlights to cap: queued as it is, not
+     * copied (every private reply came this way). */
+    if (!irc_is_channel(target, bot->chantypes[0] ? bot->chantypes : "#&")) {
+        outq_msg(bot->q, kind, "PRIVMSG", target, owner, text);
+        return;
+    }
     /* The formatting a channel refuses is stripped as the line leaves
      * (bot/irc.c), when its modes are known. */
     bot_highlight_cap(bot, target, text, &capped);
@@ -90,8 +96,16 @@ void bot_line_format(const struct bot *bot, char *line)
     char *text = strstr(target, " :");
     if (!text)
         return;
+    size_t n = (size_t)(text - target);
+    /* A line to a nick with colours on: nothing to take out (the common
+     * case, at every line sent: no copy, no look through the channels). */
+    if (bot->cfg.colours && !irc_is_channel(target, bot->chantypes[0] ? bot->chantypes : "#&"))
+        return;
     char name[CONFIG_NICK_MAX * 2];
-    snprintf(name, sizeof(name), "%.*s", (int)(text - target), target);
+    if (n >= sizeof(name))
+        n = sizeof(name) - 1;
+    memcpy(name, target, n);
+    name[n] = '\0';
     int c = bot_chan_find(bot, name);
     if (c >= 0 && bot->chan_plain[c])
         irc_strip_format(text + 2, 0);
@@ -203,23 +217,57 @@ void reply_flush(struct cmd_ctx *ctx, const char *command)
 /* An answer said in a channel is held (reply_flush decides where it goes
  * once the command is over) unless it is a live bout's traffic, which goes
  * at once, after what was held. In private, every line goes at once. */
-static void vreply(struct cmd_ctx *ctx, int private_only, const char *fmt, va_list ap)
+static void reply_say(struct cmd_ctx *ctx, int private_only, char *text)
 {
-    struct str text;
-
-    str_init(&text);
-    str_vadd(&text, fmt, ap);
-    irc_sanitize(text.p);
+    irc_sanitize(text);
     bot_db_watch(ctx->bot);
     if (ctx->channel && !ctx->live) {
         if (!ctx->held.p)
             str_init(&ctx->held);
-        str_add(&ctx->held, "%c%s\n", private_only ? 'p' : 'c', text.p);
+        str_add(&ctx->held, "%c%s\n", private_only ? 'p' : 'c', text);
     } else {
         reply_flush(ctx, NULL);
-        answer_line(ctx, ctx->channel && !private_only, text.p);
+        answer_line(ctx, ctx->channel && !private_only, text);
     }
-    str_free(&text);
+}
+
+/* Bytes of an answer formatted on the stack: most are one line. */
+#define REPLY_SHORT 512
+
+static void vreply(struct cmd_ctx *ctx, int private_only, const char *fmt, va_list ap)
+{
+    char shorter[REPLY_SHORT];
+    va_list again;
+
+    /* Formatted once: on the stack when it fits (nearly every answer),
+     * else again into a string as long as it needs. */
+    va_copy(again, ap);
+    int n = vsnprintf(shorter, sizeof(shorter), fmt, ap);
+    if (n >= 0 && (size_t)n < sizeof(shorter)) {
+        reply_say(ctx, private_only, shorter);
+    } else {
+        struct str text;
+        str_init(&text);
+        str_vadd(&text, fmt, again);
+        reply_say(ctx, private_only, text.p);
+        str_free(&text);
+    }
+    va_end(again);
+}
+
+void reply_text(struct cmd_ctx *ctx, const char *text)
+{
+    size_t n = strlen(text);
+
+    if (n < REPLY_SHORT) {
+        char shorter[REPLY_SHORT];
+        memcpy(shorter, text, n + 1);
+        reply_say(ctx, 0, shorter);
+        return;
+    }
+    char *copy = xstrdup(text);
+    reply_say(ctx, 0, copy);
+    free(copy);
 }
 
 void reply(struct cmd_ctx *ctx, const char *fmt, ...)

@@ -1193,6 +1193,41 @@ START_TEST(test_hostile_input)
 }
 END_TEST
 
+/* version's text is built once and said as it is: the same words each
+ * time, in private and in the channel; a reply longer than the stack
+ * buffer vreply formats into is still said whole (cut by the queue, not
+ * lost). */
+START_TEST(test_reply_text_and_long)
+{
+    const char *v =
+        "Ringside " RINGSIDE_VERSION ", an IRC boxing bot (rules: boxing, sugarray, duel)";
+    char want[256];
+
+    join("kim");
+    snprintf(want, sizeof(want), "PRIVMSG kim :%s\n", v);
+    ck_assert_str_eq(run("kim", 0, "version"), want);
+    ck_assert_str_eq(run("kim", 0, "version"), want);
+    snprintf(want, sizeof(want), "PRIVMSG #ringside :kim: %s\n", v);
+    ck_assert_str_eq(run("kim", 1, "!version"), want);
+
+    char word[700], out[8192];
+    memset(word, 'a', sizeof(word) - 1);
+    word[sizeof(word) - 1] = '\0';
+    struct cmd_ctx ctx;
+    memset(&ctx, 0, sizeof(ctx));
+    ctx.bot = &bot;
+    ctx.nick = "kim";
+    reply(&ctx, "long %s.", word);
+    const char *wire = bot_fixture_drain(&bot, bot.now + 1000, out, sizeof(out));
+    size_t as = 0;
+    for (const char *p = wire; *p; p++)
+        as += *p == 'a';
+    ck_assert_uint_eq(as, sizeof(word) - 1);
+    ck_assert_msg(strncmp(wire, "PRIVMSG kim :long", 17) == 0, "%s", wire);
+    ck_assert_ptr_nonnull(strstr(wire, "aaa.\n"));
+}
+END_TEST
+
 START_TEST(test_flood_limit_one_notice)
 {
     int answered = 0, notices = 0;
@@ -1439,6 +1474,7 @@ Suite *cmd_suite(void)
     tcase_add_test(c, test_help_teaches);
     tcase_add_test(c, test_sim_command);
     tcase_add_test(c, test_flood_limit_one_notice);
+    tcase_add_test(c, test_reply_text_and_long);
     tcase_add_test(c, test_flood_learning);
     tcase_add_test(c, test_banned_and_gone_told);
     suite_add_tcase(s, c);
