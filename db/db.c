@@ -1577,9 +1577,9 @@ struct db *db_open(const char *path, char *errbuf, int errlen)
  * takes room for 20 pages (87 KB) in one allocation, and writes a link
  * into every one of them, so all of it is resident even when the cache
  * holds two pages, and none of it goes back (db_release_memory frees
- * pages into that block, not to the system): a third of the bot's heap
- * at rest (bench/peers_bench.py). Without it each page is its own
- * allocation, which sqlite3_db_release_memory gives back. */
+ * pages into that block, not to the system): a seventh of the bot's
+ * heap at rest (bench/peers_bench.py). Without it each page is its own
+ * allocation, which sqlite3_db_release_memory frees. */
 static void sqlite_config(void)
 {
     sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
