@@ -1294,6 +1294,23 @@ static int query_once(struct db *db, const char *sql, int *out, char *out_text, 
     return rc;
 }
 
+/* The page cache while a connection opens (`open` 0) and after (1).
+ * Opening reads the schema, and a new file is built by every migration,
+ * each parsing the schema again between the pages it writes: with
+ * SQLite's default cache those page buffers (4.3 KB each) end up between
+ * the schema's many small allocations, and the holes they leave when the
+ * cache is emptied can never go back to the system (about 80 KB of a
+ * bot's heap, bench/peers_bench.py's bot.anon_kb). Ten pages are enough
+ * for that work, which then reuses the same few buffers. A database with
+ * rows to migrate migrates with the full cache (migrate), and every
+ * connection has SQLite's default once open. Straight to SQLite: the
+ * cache's size is no data, and a failure costs speed only. */
+static void cache_pages(struct db *db, int open)
+{
+    sqlite3_exec(db->conn, open ? "PRAGMA cache_size = -2000" : "PRAGMA cache_size = 10", NULL,
+                 NULL, NULL);
+}
+
 /* Runs every statement of `sql` in turn (at open only: the pragmas, the
  * migrations), each one a step for the fault hook, as sqlite3_exec would
  * without it. Returns SQLITE_OK, or the error code with its message in
@@ -1357,6 +1374,7 @@ static int connection_setup(struct db *db, const char *path)
 
     sqlite3_extended_result_codes(db->conn, 1);
     sqlite3_busy_timeout(db->conn, DB_BUSY_MS);
+    cache_pages(db, 0);
     if (query_once(db, "PRAGMA journal_mode = WAL", NULL, mode, sizeof(mode)) != SQLITE_OK)
         return open_failed(db, path);
     /* An in-memory database (no file name) cannot use WAL, and needs not. */
@@ -1452,6 +1470,8 @@ static int migrate(struct db *db, const char *path, int target)
         return DB_ERROR;
     if (version > target)
         return db_fail(db, "%s has schema version %d, past %d", path, version, target);
+    if (version > 0 && version < target)
+        cache_pages(db, 1); /* rows to copy: the full cache */
     while (version < target) {
         if (migration_apply(db, path, version + 1, &done) != DB_OK)
             return DB_ERROR;
@@ -1552,10 +1572,18 @@ struct db *db_open(const char *path, char *errbuf, int errlen)
  * and with the statistics on every allocation and free takes a mutex
  * that is global to the process (about 4 % of a league turn). Nothing here
  * reads them (sqlite3_memory_used, a soft heap limit). Once SQLite is
- * initialised the call is refused and changes nothing. */
+ * initialised the call is refused and changes nothing.
+ * No bulk page cache either: by default each connection's cache first
+ * takes room for 20 pages (87 KB) in one allocation, and writes a link
+ * into every one of them, so all of it is resident even when the cache
+ * holds two pages, and none of it goes back (db_release_memory frees
+ * pages into that block, not to the system): a seventh of the bot's
+ * heap at rest (bench/peers_bench.py). Without it each page is its own
+ * allocation, which sqlite3_db_release_memory frees. */
 static void sqlite_config(void)
 {
     sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+    sqlite3_config(SQLITE_CONFIG_PAGECACHE, (void *)NULL, 0, 0);
 }
 
 static void sqlite_config_once(void)
@@ -1585,6 +1613,7 @@ struct db *db_open_fault(const char *path, long fault, char *errbuf, int errlen)
                 db->conn ? sqlite3_errmsg(db->conn) : sqlite3_errstr(rc));
     else if (connection_setup(db, path) == DB_OK && migrate(db, path, MIGRATIONS) == DB_OK &&
              statements_prepare(db, path) == DB_OK) {
+        cache_pages(db, 1);
         if (created)
             private_sidecars(path);
         file_note(db);

@@ -7,9 +7,11 @@
  * its text is a prefix of the whole (cut at a character boundary) and
  * nothing more is written into it, only counted.
  */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "util.h"
 
@@ -39,6 +41,23 @@ void *xcalloc(size_t n, size_t size)
     if (!p)
         xoom();
     return p;
+}
+
+void *xcalloc_pages(size_t size)
+{
+    /* Anonymous pages read as zeroes and take memory when first written. */
+    void *p =
+        mmap(NULL, size ? size : 1, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+    if (p == MAP_FAILED)
+        xoom();
+    return p;
+}
+
+void xfree_pages(void *p, size_t size)
+{
+    if (p)
+        munmap(p, size ? size : 1);
 }
 
 void *xrealloc(void *ptr, size_t size)

@@ -43,6 +43,14 @@
 void *xmalloc(size_t size);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *ptr, size_t size);
+/* A zeroed block of `size` bytes in pages of its own, for a large and
+ * mostly empty structure that lives as long as the program: the system
+ * gives it memory only for the pages that are written, where xcalloc
+ * (from the heap) writes every byte. Aborts like xmalloc when there is no
+ * memory; xfree_pages(p, size) with the same size gives it back (NULL is
+ * ignored). */
+void *xcalloc_pages(size_t size);
+void xfree_pages(void *p, size_t size);
 char *xstrdup(const char *s);
 /* Reports running out of memory and aborts: for the rare caller whose
  * allocator is not one of the above (a library's). */
