@@ -49,9 +49,17 @@ def summary(env, boss, watcher, number, want_leagues):
 
     def chan_lines(m):
         return watcher.from_bot(m) and m.target.lower() == CHANNEL.lower()
+    # The watcher may not have heard all of the turn before yet (another
+    # client watched it): this turn's lines begin with its own head.
+    head_m = watcher.wait(lambda m: chan_lines(m) and
+                          m.text.startswith("League turn %d (" % number), "the turn's first line",
+                          start=start, timeout=e2e.TIMEOUT + 20)
+    with watcher.cond:
+        first = watcher.lines.index(head_m)
     watcher.wait(lambda m: chan_lines(m) and m.text == TITLE_VACANT, "the turn's last line",
-                 start=start, timeout=e2e.TIMEOUT + 20)
-    got = [m.text for m in watcher.lines[start:] if chan_lines(m)]
+                 start=first, timeout=e2e.TIMEOUT + 20)
+    with watcher.cond:
+        got = [m.text for m in watcher.lines[first:] if chan_lines(m)]
     ids = turn_bouts(env, number)
     head = "League turn %d (sugarray): %d bouts fought from the plans: BRONZE #%d-#%d." % (
         number, len(ids), ids[0], ids[-1]) if ids else None
@@ -59,7 +67,8 @@ def summary(env, boss, watcher, number, want_leagues):
     check(got == want, "the channel's summary of turn %d" % number,
           "got %r\nwant %r" % (got, want))
     boss.wait(lambda m: boss.from_bot(m) and m.target.lower() == ADMIN.lower()
-              and m.text == TITLE_VACANT, "the admin's copy", start=bstart)
+              and m.text == TITLE_VACANT, "the admin's copy", start=bstart,
+              timeout=e2e.TIMEOUT + 20)
     mine = [m.text for m in boss.lines[bstart:]
             if boss.from_bot(m) and m.target.lower() == ADMIN.lower()]
     check(mine == want, "the admin's private copy of turn %d" % number,
