@@ -316,24 +316,51 @@ static int tko_words(enum tko_reason reason, const struct injury *inj, char *buf
 
 /* ---------------------------------------------------------- plain words */
 
+/* v as "%d" writes it at p; returns its end. Cards are small numbers. */
+static char *card_int(char *p, int v)
+{
+    if (v >= 0 && v < 10) {
+        *p++ = (char)('0' + v);
+    } else if (v >= 10 && v < 100) {
+        *p++ = (char)('0' + v / 10);
+        *p++ = (char)('0' + v % 10);
+    } else {
+        render_num(p, 16, v);
+        p += strlen(p);
+    }
+    return p;
+}
+
+/* The cards are written in a buffer of their own and appended at once: a
+ * page writes a few each round. */
 void cards_add(struct str *t, const int a[JUDGES], const int b[JUDGES])
 {
+    char buf[JUDGES * 40], *p = buf;
+
     for (int j = 0; j < JUDGES; j++) {
-        if (j)
-            str_raw(t, ", ", 2);
-        render_int(t, a[j]);
-        RENDER_LIT(t, "-");
-        render_int(t, b[j]);
+        if (j) {
+            *p++ = ',';
+            *p++ = ' ';
+        }
+        p = card_int(p, a[j]);
+        *p++ = '-';
+        p = card_int(p, b[j]);
     }
+    str_raw(t, buf, (size_t)(p - buf));
 }
 
 void cards_one(struct str *t, const int a[JUDGES])
 {
+    char buf[JUDGES * 20], *p = buf;
+
     for (int j = 0; j < JUDGES; j++) {
-        if (j)
-            str_raw(t, ", ", 2);
-        render_int(t, a[j]);
+        if (j) {
+            *p++ = ',';
+            *p++ = ' ';
+        }
+        p = card_int(p, a[j]);
     }
+    str_raw(t, buf, (size_t)(p - buf));
 }
 
 void names_add(struct str *t, const struct render_corner c[SIDES])
@@ -760,6 +787,25 @@ int render_event_counts(const struct events *evs, int k)
 }
 
 /* The items of a round's events, in the order they happened. */
+/* 1 for the events items_collect may make an item of. */
+static int item_said(enum event_type type)
+{
+    switch (type) {
+    case EV_WARNING:
+    case EV_FOUL:
+    case EV_DQ:
+    case EV_CLINCH_PENALTY:
+    case EV_INJURY:
+    case EV_AGGRAVATED:
+    case EV_KNOCKDOWN:
+    case EV_KO:
+    case EV_TKO:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 void items_collect(struct items *is, const struct render_corner c[SIDES], const struct bout *b,
                    const struct events *evs, struct rng *flavour)
 {
@@ -772,7 +818,9 @@ void items_collect(struct items *is, const struct render_corner c[SIDES], const 
         char num[16];
         const char *arg[ITEM_ARGS];
 
-        if (v < 0 || v >= SIDES)
+        /* Most of a round's events (punches, damage, cards) say nothing
+         * here: their number is not written for them. */
+        if (v < 0 || v >= SIDES || !item_said(e->type))
             continue;
         arg[0] = c[v].name;
         arg[1] = c[!v].name;

@@ -231,12 +231,19 @@ static void attempts_add(struct str *t, const struct duel_turn *tu)
         int shield = at->npieces > 0 && at->pieces[0].slot == DUEL_SHIELD;
         if (shield && at->damage < 0.05)
             str_cat(t, "blocked by the shield");
-        else if (shield)
-            render_fmt(t, "the shield, %.1f through", at->damage);
-        else if (at->damage < 0.05)
-            render_fmt(t, "%s, the armour holds", part_words(at->part));
-        else
-            render_fmt(t, "%s for %.1f", part_words(at->part), at->damage);
+        else if (shield) {
+            RENDER_LIT(t, "the shield, ");
+            render_fixed(t, at->damage, 1);
+            RENDER_LIT(t, " through");
+        } else if (at->damage < 0.05) {
+            str_cat(t, part_words(at->part));
+            RENDER_LIT(t, ", the armour holds");
+        } else {
+            /* Piece by piece, no format: a page writes many. */
+            str_cat(t, part_words(at->part));
+            RENDER_LIT(t, " for ");
+            render_fixed(t, at->damage, 1);
+        }
         if (at->critical)
             str_cat(t, " (critical!)");
     }
@@ -274,7 +281,9 @@ static int round_lines(const struct render_corner c[SIDES], const struct bout *b
     int n = 0;
 
     str_init_fixed(&t, lines[n++], RENDER_LINE_MAX);
-    render_fmt(&t, "\002Round %d\002: ", b->round);
+    RENDER_LIT(&t, "\002Round ");
+    render_int(&t, b->round);
+    RENDER_LIT(&t, "\002: ");
     if (l->yielded[0] || l->yielded[1]) {
         for (int i = 0, said = 0; i < SIDES; i++)
             if (l->yielded[i]) {
@@ -287,7 +296,8 @@ static int round_lines(const struct render_corner c[SIDES], const struct bout *b
     int fought = has_event(evs, EV_INITIATIVE, l->initiative);
     if (fought) {
         int first = l->initiative;
-        render_fmt(&t, "%s has the initiative. ", c[first].name);
+        str_cat(&t, c[first].name);
+        RENDER_LIT(&t, " has the initiative. ");
         turn_add(&t, c, b, evs, first, flavour);
         /* The second turn, unless the first ended the duel. */
         if (!(b->result.over && !(db->f[!first].health > 0))) {
@@ -304,7 +314,10 @@ static int round_lines(const struct render_corner c[SIDES], const struct bout *b
     int said = 0;
     for (int i = 0; i < SIDES; i++)
         if (l->bled[i] > 0) {
-            render_fmt(&x, "%s%s bleeds %.1f", said ? ", " : "", c[i].name, l->bled[i]);
+            str_cat(&x, said ? ", " : "");
+            str_cat(&x, c[i].name);
+            RENDER_LIT(&x, " bleeds ");
+            render_fixed(&x, l->bled[i], 1);
             said = 1;
         }
     if (said)
@@ -322,8 +335,13 @@ static int round_lines(const struct render_corner c[SIDES], const struct bout *b
             str_cat(&x, " breaks! ");
         }
     }
-    render_fmt(&x, "Health: %s %.1f, %s %.1f.", c[0].name, health_shown(db->f[0].health), c[1].name,
-               health_shown(db->f[1].health));
+    RENDER_LIT(&x, "Health: ");
+    for (int i = 0; i < SIDES; i++) {
+        str_cat(&x, c[i].name);
+        RENDER_LIT(&x, " ");
+        render_fixed(&x, health_shown(db->f[i].health), 1);
+        str_cat(&x, i ? "." : ", ");
+    }
     if (fought)
         str_init_fixed(&t, lines[n++], RENDER_LINE_MAX);
     str_cat(&t, extra);
@@ -472,7 +490,9 @@ static void report_head(struct str *t, const struct render_corner c[SIDES], cons
     for (int i = 0; i < SIDES; i++) {
         const struct duel_after *af = &db->last.after[i];
 
-        render_fmt(t, "\n%s: health ", c[i].name);
+        RENDER_LIT(t, "\n");
+        str_cat(t, c[i].name);
+        RENDER_LIT(t, ": health ");
         figure_add(t, form == RENDER_PLAIN ? health_shown(af->health) : af->health, form);
         str_cat(t, ", energy ");
         figure_add(t, af->energy, form);
@@ -482,9 +502,11 @@ static void report_head(struct str *t, const struct render_corner c[SIDES], cons
         if (af->stunned > 0)
             render_fmt(t, ", stunned for %d turn%s", af->stunned, af->stunned == 1 ? "" : "s");
         if (af->weapon) {
-            render_fmt(t, ", %s at ", weapon_words(af->weapon));
+            RENDER_LIT(t, ", ");
+            str_cat(t, weapon_words(af->weapon));
+            RENDER_LIT(t, " at ");
             figure_add(t, af->weapon_condition, form);
-            render_fmt(t, "%%");
+            RENDER_LIT(t, "%");
         } else {
             str_cat(t, ", bare fists");
         }
@@ -622,9 +644,17 @@ static void score_add(struct str *t, const struct render_corner c[SIDES], const 
 {
     const struct duel_bout *db = &b->u.duel;
 
-    render_fmt(t, "health %s %.1f, %s %.1f; energy %.1f-%.1f", c[0].name,
-               health_shown(db->f[0].health), c[1].name, health_shown(db->f[1].health),
-               db->f[0].energy, db->f[1].energy);
+    /* Piece by piece, no format: a page writes it every round. */
+    RENDER_LIT(t, "health ");
+    for (int i = 0; i < SIDES; i++) {
+        str_cat(t, c[i].name);
+        RENDER_LIT(t, " ");
+        render_fixed(t, health_shown(db->f[i].health), 1);
+        str_cat(t, i ? "; energy " : ", ");
+    }
+    render_fixed(t, db->f[0].energy, 1);
+    RENDER_LIT(t, "-");
+    render_fixed(t, db->f[1].energy, 1);
 }
 
 /* What the equipment weighs on him, for the pages. */

@@ -48,6 +48,24 @@ static const char *const say_collapse[] = {
     "Exhausted, $1 can't go on!",
 };
 
+/* "Endurance A 12, B 9; attack totals 30-24.", piece by piece (a page
+ * writes it every round). */
+static void endurance_add(struct str *t, const struct render_corner c[SIDES],
+                          const struct sugarray_bout *sb)
+{
+    RENDER_LIT(t, "Endurance ");
+    for (int i = 0; i < SIDES; i++) {
+        str_cat(t, c[i].name);
+        RENDER_LIT(t, " ");
+        render_int(t, sb->endurance[i]);
+        str_cat(t, i ? "; attack totals " : ", ");
+    }
+    render_int(t, sb->attack_total[0]);
+    RENDER_LIT(t, "-");
+    render_int(t, sb->attack_total[1]);
+    RENDER_LIT(t, ".");
+}
+
 /* The orders and the blows; then knockouts, endurance and attack totals. A
  * forfeit has only the towels and the totals. */
 static int round_lines(const struct render_corner c[SIDES], const struct bout *b,
@@ -73,8 +91,7 @@ static int round_lines(const struct render_corner c[SIDES], const struct bout *b
                 render_tpl(&t, render_towel(flavour), who, 1);
             }
         str_init_fixed(&t, lines[1], RENDER_LINE_MAX);
-        render_fmt(&t, "Endurance %s %d, %s %d; attack totals %d-%d.", c[0].name, sb->endurance[0],
-                   c[1].name, sb->endurance[1], sb->attack_total[0], sb->attack_total[1]);
+        endurance_add(&t, c, sb);
         return 2;
     }
     for (int k = 0; k < evs->n; k++)
@@ -83,9 +100,19 @@ static int round_lines(const struct render_corner c[SIDES], const struct bout *b
             blows = 1;
         }
     str_init_fixed(&t, lines[0], RENDER_LINE_MAX);
-    render_fmt(&t, "\002Round %d\002: %s %d/%d, %s %d/%d. ", b->round, c[0].name,
-               sb->orders[r][0].attack, sb->orders[r][0].defence, c[1].name,
-               sb->orders[r][1].attack, sb->orders[r][1].defence);
+    /* Piece by piece, no format: a page writes this every round. */
+    RENDER_LIT(&t, "\002Round ");
+    render_int(&t, b->round);
+    RENDER_LIT(&t, "\002:");
+    for (int i = 0; i < SIDES; i++) {
+        RENDER_LIT(&t, " ");
+        str_cat(&t, c[i].name);
+        RENDER_LIT(&t, " ");
+        render_int(&t, sb->orders[r][i].attack);
+        RENDER_LIT(&t, "/");
+        render_int(&t, sb->orders[r][i].defence);
+        str_cat(&t, i ? ". " : ",");
+    }
     int w = blow[1] > blow[0];
     render_num(num[0], sizeof(num[0]), blow[w]);
     render_num(num[1], sizeof(num[1]), blow[!w]);
@@ -107,8 +134,7 @@ static int round_lines(const struct render_corner c[SIDES], const struct bout *b
         render_tpl(&t, blows ? PICK(flavour, say_ko) : PICK(flavour, say_collapse), who, 1);
         str_cat(&t, " ");
     }
-    render_fmt(&t, "Endurance %s %d, %s %d; attack totals %d-%d.", c[0].name, sb->endurance[0],
-               c[1].name, sb->endurance[1], sb->attack_total[0], sb->attack_total[1]);
+    endurance_add(&t, c, sb);
     return 2;
 }
 
@@ -129,12 +155,17 @@ static void report_head(struct str *t, const struct render_corner c[SIDES], cons
     for (int i = 0; r >= 0 && r < SUGARRAY_ROUNDS && i < SIDES; i++) {
         struct order o = {.rules = RULES_SUGARRAY, .u.sugarray = sb->orders[r][i]};
 
-        render_fmt(t, "\n%s: ", c[i].name);
+        RENDER_LIT(t, "\n");
+        str_cat(t, c[i].name);
+        RENDER_LIT(t, ": ");
         if (conceded && form == RENDER_PLAIN)
             str_cat(t, sb->orders[r][i].towel ? "towel" : "not fought");
         else
             order_add(t, &o);
-        render_fmt(t, "; endurance %d; attack total %d", sb->end_after[r][i], sb->attack_total[i]);
+        RENDER_LIT(t, "; endurance ");
+        render_int(t, sb->end_after[r][i]);
+        RENDER_LIT(t, "; attack total ");
+        render_int(t, sb->attack_total[i]);
     }
 }
 
@@ -167,8 +198,12 @@ static int event_add(struct str *t, const struct render_corner c[SIDES], const s
         render_fmt(t, "%s loses %.0f endurance to fatigue.", name, e->x);
         return 1;
     case EV_BLOW:
-        render_fmt(t, "%s's attack costs %s %d endurance.", name, known ? c[!e->side].name : "-",
-                   e->a);
+        str_cat(t, name);
+        RENDER_LIT(t, "'s attack costs ");
+        str_cat(t, known ? c[!e->side].name : "-");
+        RENDER_LIT(t, " ");
+        render_int(t, e->a);
+        RENDER_LIT(t, " endurance.");
         return 1;
     default:
         return 0;

@@ -120,6 +120,44 @@ static int boxing_stored(const char *text, struct order *o)
     return 0;
 }
 
+/* A number of a sugarray order as order_format writes it: 0 to
+ * SUGARRAY_ORDER_MAX, no leading zero. Returns it, *p past it; or -1. */
+static int sugarray_number_stored(const char **p)
+{
+    const char *s = *p;
+
+    if (*s < '0' || *s > '9')
+        return -1;
+    int v = *s++ - '0';
+    while (v > 0 && *s >= '0' && *s <= '9' && v <= SUGARRAY_ORDER_MAX)
+        v = v * 10 + (*s++ - '0');
+    if ((*s >= '0' && *s <= '9') || v > SUGARRAY_ORDER_MAX)
+        return -1;
+    *p = s;
+    return v;
+}
+
+/* A sugarray order read in the one form order_format writes and the
+ * database keeps (ATTACK/DEFENCE), without the grammar's pattern, as
+ * boxing_stored: 0, or -1 for any other text (the grammar's then). */
+static int sugarray_stored(const char *text, struct order *o)
+{
+    const char *p = text;
+    int attack = sugarray_number_stored(&p);
+
+    if (attack < 0 || *p != '/')
+        return -1;
+    p++;
+    int defence = sugarray_number_stored(&p);
+    if (defence < 0 || *p)
+        return -1;
+    memset(o, 0, sizeof(*o));
+    o->rules = RULES_SUGARRAY;
+    o->u.sugarray.attack = attack;
+    o->u.sugarray.defence = defence;
+    return 0;
+}
+
 int bout_order_read(enum rules rules, const char *text, struct order *o)
 {
     struct parse_error err;
@@ -129,6 +167,8 @@ int bout_order_read(enum rules rules, const char *text, struct order *o)
         return 0;
     }
     if (rules == RULES_BOXING && boxing_stored(text, o) == 0)
+        return 0;
+    if (rules == RULES_SUGARRAY && sugarray_stored(text, o) == 0)
         return 0;
     return order_parse(rules, text, o, &err);
 }

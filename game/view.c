@@ -55,10 +55,11 @@ static int mark_kind(const struct event *e, int *side)
 
 /* What round `vr` keeps of the round the replayer has just fought (its
  * commentary, `nlines` of them, already in vr->lines); its report is
- * written in `report` (DB_REPORT_MAX bytes) first. Only what the pages
+ * written at `report` (DB_REPORT_MAX bytes of room), where vr->report
+ * points. Returns the report's bytes with its NUL. Only what the pages
  * read is written: the lines and marks past their counts are never
  * cleared. */
-static void view_round_fill(struct view_round *vr, struct replayer *rp, int nlines, char *report)
+static size_t view_round_fill(struct view_round *vr, struct replayer *rp, int nlines, char *report)
 {
     const struct bout *b = &rp->b;
 
@@ -92,8 +93,9 @@ static void view_round_fill(struct view_round *vr, struct replayer *rp, int nlin
     }
     vr->nlines = nlines;
     render_score(rp->corner, b, vr->score, sizeof(vr->score));
-    render_round_report(rp->corner, b, &rp->evs, RENDER_PLAIN, report, DB_REPORT_MAX);
-    vr->report = xstrdup(report);
+    int n = render_round_report(rp->corner, b, &rp->evs, RENDER_PLAIN, report, DB_REPORT_MAX);
+    vr->report = report;
+    return (n < 0 ? 0 : n < DB_REPORT_MAX ? (size_t)n : DB_REPORT_MAX - 1) + 1;
 }
 
 /* A view of opened bout `rp` before any round is fought again: the
@@ -130,11 +132,33 @@ static void view_result_fill(struct bout_view *v, const struct replayer *rp, int
     render_result_text(rp->corner, &rp->b, v->result, sizeof(v->result));
 }
 
-/* Fights every stored round of opened bout `rp` again into `v`. Returns 0,
- * or -1 with err when the orders of a round do not replay. */
+/* Room for the reports of one more round at the end of `used` bytes of
+ * *reports (*cap bytes, the rounds' reports so far, v->round[i].report
+ * pointing in it): grown when short, the reports moved and their
+ * pointers with them. A page's reports are a few KB: most pages never
+ * grow it. */
+static void reports_room(struct bout_view *v, char **reports, size_t *cap, size_t used)
+{
+    if (*cap - used >= DB_REPORT_MAX)
+        return;
+    size_t more = *cap * 2;
+    char *to = xmalloc(more);
+    memcpy(to, *reports, used);
+    for (int i = 0; i < v->nrounds; i++)
+        v->round[i].report = to + (v->round[i].report - *reports);
+    free(*reports);
+    *reports = to;
+    *cap = more;
+}
+
+/* Fights every stored round of opened bout `rp` again into `v`. The
+ * rounds' reports are written one after the other in one allocation
+ * (round[0].report its start, freed by bout_view_free), not one each.
+ * Returns 0, or -1 with err when the orders of a round do not replay. */
 static int view_rounds(struct bout_view *v, struct replayer *rp, char *err, size_t errlen)
 {
-    char *report = xmalloc(DB_REPORT_MAX);
+    size_t cap = DB_REPORT_MAX + 16 * 1024, used = 0;
+    char *reports = xmalloc(cap);
     int rc = 0;
 
     for (int round = 1; round <= rp->rec.round; round++) {
@@ -147,12 +171,14 @@ static int view_rounds(struct bout_view *v, struct replayer *rp, char *err, size
             rc = -1;
             break;
         }
+        reports_room(v, &reports, &cap, used);
         v->nrounds++;
-        view_round_fill(vr, rp, n, report);
+        used += view_round_fill(vr, rp, n, reports + used);
         if (rp->b.result.over)
             view_result_fill(v, rp, nres);
     }
-    free(report);
+    if (v->nrounds == 0)
+        free(reports);
     return rc;
 }
 
@@ -186,8 +212,8 @@ void bout_view_free(struct bout_view *v)
 {
     if (!v)
         return;
-    for (int i = 0; i < v->nrounds; i++)
-        free(v->round[i].report);
+    if (v->nrounds > 0)
+        free(v->round[0].report); /* every round's report: view_rounds */
     free(v->round);
     free(v);
 }

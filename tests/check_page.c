@@ -1,6 +1,6 @@
 /* check_page.c - what a bout page reads faster than the rest of the game
- * does, read the same: a boxing order in its stored form (replay.c's
- * direct read) gives the order the grammar gives, and a text the direct
+ * does, read the same: a boxing or sugarray order in its stored form
+ * (replay.c's direct reads) gives the order the grammar gives, and a text the direct
  * read declines is left to the grammar, whatever it is. */
 #include <stdio.h>
 #include <string.h>
@@ -115,6 +115,54 @@ START_TEST(other_texts_read_as_grammar)
 }
 END_TEST
 
+/* bout_order_read and the grammar agree on sugarray `text`, as
+ * read_as_grammar on a boxing one. */
+static void sugarray_as_grammar(const char *text)
+{
+    struct order fast, slow;
+    struct parse_error err;
+
+    memset(&fast, 0, sizeof(fast));
+    memset(&slow, 0, sizeof(slow));
+    int rf = bout_order_read(RULES_SUGARRAY, text, &fast);
+    int rs = order_parse(RULES_SUGARRAY, text, &slow, &err);
+    if ((rf == 0) != (rs == 0))
+        ck_abort_msg("\"%s\": read %d, the grammar %d", text, rf, rs);
+    if (rf == 0 && memcmp(&fast, &slow, sizeof(fast)) != 0)
+        ck_abort_msg("\"%s\": read %d/%d towel %d, the grammar %d/%d towel %d", text,
+                     fast.u.sugarray.attack, fast.u.sugarray.defence, fast.u.sugarray.towel,
+                     slow.u.sugarray.attack, slow.u.sugarray.defence, slow.u.sugarray.towel);
+}
+
+/* Every sugarray order, as the database stores it, and texts in other
+ * forms (the direct read declines those: the grammar says what they
+ * are). */
+START_TEST(sugarray_orders_read_as_grammar)
+{
+    static const char *const texts[] = {
+        "3/2",   "03/2",  "3/02",  "00/0",  "0/00", "100/0", "0/100", "999/1",  " 3/2",  "3/2 ",
+        "3 / 2", "3 2",   "3/",    "/2",    "3",    "",      "3/2/1", "-1/2",   "+3/2",  "3/-2",
+        "3/2x",  "3/2\n", "3\t/2", "99/99", "0/0",  "9/99",  "99/9",  "100/99", "1000/1"};
+    int n = 0;
+
+    for (int a = 0; a <= SUGARRAY_ORDER_MAX; a++)
+        for (int d = 0; d <= SUGARRAY_ORDER_MAX; d++) {
+            struct order o;
+            char text[64];
+            memset(&o, 0, sizeof(o));
+            o.rules = RULES_SUGARRAY;
+            o.u.sugarray.attack = a;
+            o.u.sugarray.defence = d;
+            bout_order_text(&o, text, sizeof(text));
+            sugarray_as_grammar(text);
+            n++;
+        }
+    ck_assert_int_eq(n, 100 * 100);
+    for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++)
+        sugarray_as_grammar(texts[i]);
+}
+END_TEST
+
 Suite *page_suite(void)
 {
     Suite *s = suite_create("page");
@@ -122,6 +170,7 @@ Suite *page_suite(void)
 
     tcase_add_test(tc, stored_orders_read_as_grammar);
     tcase_add_test(tc, other_texts_read_as_grammar);
+    tcase_add_test(tc, sugarray_orders_read_as_grammar);
     suite_add_tcase(s, tc);
     return s;
 }

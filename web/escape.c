@@ -94,26 +94,31 @@ static const unsigned char html_class[256] = {HTML_C64(0), HTML_C64(64), HTML_C6
                                               HTML_C64(192)};
 
 #ifdef __SSE2__
-/* The plain bytes (html_class 0) from s on, sixteen a step, while 16 are
- * left before end: where the first other one is, or where fewer than 16
- * remain. The same test as the table's: below 0x20 or from 0x7f (as a
- * signed byte, both are below 0x20 or 0x7f itself), or one of & < > " '. */
-static const unsigned char *html_plain16(const unsigned char *s, const unsigned char *end)
+/* A mask of the bytes of v that are not plain (html_class is not 0): the
+ * same test as the table's: below 0x20 or from 0x7f (as a signed byte,
+ * both are below 0x20 or 0x7f itself), or one of & < > " '. */
+static unsigned html_mask16(__m128i v)
 {
     const __m128i space = _mm_set1_epi8(0x20), del = _mm_set1_epi8(0x7f);
     const __m128i one = _mm_set1_epi8(1), two = _mm_set1_epi8(2);
     const __m128i amp_apos = _mm_set1_epi8('\''), lt_gt = _mm_set1_epi8('>');
     const __m128i quot = _mm_set1_epi8('"');
 
+    /* & and ' are 0x26 and 0x27: one test of c | 1; < and > are 0x3c and
+     * 0x3e: one of c | 2. */
+    __m128i bad = _mm_or_si128(_mm_cmplt_epi8(v, space), _mm_cmpeq_epi8(v, del));
+    bad = _mm_or_si128(bad, _mm_cmpeq_epi8(_mm_or_si128(v, one), amp_apos));
+    bad = _mm_or_si128(bad, _mm_cmpeq_epi8(_mm_or_si128(v, two), lt_gt));
+    bad = _mm_or_si128(bad, _mm_cmpeq_epi8(v, quot));
+    return (unsigned)_mm_movemask_epi8(bad);
+}
+
+/* The plain bytes from s on, sixteen a step, while 16 are left before
+ * end: where the first other one is, or where fewer than 16 remain. */
+static const unsigned char *html_plain16(const unsigned char *s, const unsigned char *end)
+{
     while (end - s >= 16) {
-        /* & and ' are 0x26 and 0x27: one test of c | 1; < and > are 0x3c
-         * and 0x3e: one of c | 2. */
-        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)s);
-        __m128i bad = _mm_or_si128(_mm_cmplt_epi8(v, space), _mm_cmpeq_epi8(v, del));
-        bad = _mm_or_si128(bad, _mm_cmpeq_epi8(_mm_or_si128(v, one), amp_apos));
-        bad = _mm_or_si128(bad, _mm_cmpeq_epi8(_mm_or_si128(v, two), lt_gt));
-        bad = _mm_or_si128(bad, _mm_cmpeq_epi8(v, quot));
-        unsigned mask = (unsigned)_mm_movemask_epi8(bad);
+        unsigned mask = html_mask16(_mm_loadu_si128((const __m128i *)(const void *)s));
         if (mask)
             return s + __builtin_ctz(mask);
         s += 16;
@@ -131,16 +136,14 @@ static const unsigned char *html_plain16(const unsigned char *s, const unsigned 
 }
 #endif
 
-void web_html(struct str *out, const char *text)
+/* web_html through str_raw, for a str that has no room kept (a fixed one,
+ * or one cut already). */
+static void html_slow(struct str *out, const unsigned char *s, const unsigned char *end)
 {
-    const unsigned char *s = (const unsigned char *)(text ? text : "");
-    const unsigned char *end = s + strlen((const char *)s);
-
     while (*s) {
         const unsigned char *run = s;
-        /* The common case: a run of plain printable ASCII (the NUL ends
-         * it, being a control character), many bytes a step while inside
-         * the text (a page escapes long reports). */
+        /* A run of plain printable ASCII (the NUL ends it, being a
+         * control character), many bytes a step while inside the text. */
         s = html_plain16(s, end);
         while (html_class[*s] == 0)
             s++;
@@ -158,6 +161,116 @@ void web_html(struct str *out, const char *text)
             s += utf8_copy(out, s, REPLACEMENT, 3);
             break;
         }
+    }
+}
+
+/* Writes the entity of special character c at d; returns its end. */
+static char *entity_put(char *d, unsigned char c)
+{
+    switch (c) {
+    case '&':
+        memcpy(d, "&amp;", 5);
+        return d + 5;
+    case '<':
+        memcpy(d, "&lt;", 4);
+        return d + 4;
+    case '>':
+        memcpy(d, "&gt;", 4);
+        return d + 4;
+    case '"':
+        memcpy(d, "&quot;", 6);
+        return d + 6;
+    default: /* '\'' */
+        memcpy(d, "&#39;", 5);
+        return d + 5;
+    }
+}
+
+/* HTML_ROOM(n): the room html_direct may use for n bytes of text: six a
+ * byte at most (&quot;), a UTF-8 sequence begun before the last byte (3
+ * more, written as they are), the NUL, and the 16 bytes a step writes. */
+#define HTML_ROOM(n) (6 * (n) + 24)
+
+/* web_html's text from s up to lim (a NUL-terminated text's bytes, lim at
+ * or before its end) written straight at the end of out, which has room
+ * for HTML_ROOM(lim - s) more: no call a run, sixteen bytes stored a step
+ * whatever they are, the text's end past the run. Returns where it
+ * stopped: lim, or up to 3 bytes past it inside a UTF-8 sequence. */
+static const unsigned char *html_direct(struct str *out, const unsigned char *s,
+                                        const unsigned char *lim)
+{
+    char *d = out->p + out->len;
+
+    while (s < lim) {
+#ifdef __SSE2__
+        while (lim - s >= 16) {
+            __m128i v = _mm_loadu_si128((const __m128i *)(const void *)s);
+            _mm_storeu_si128((__m128i *)(void *)d, v);
+            unsigned mask = html_mask16(v);
+            if (mask) {
+                unsigned k = (unsigned)__builtin_ctz(mask);
+                s += k;
+                d += k;
+                break;
+            }
+            s += 16;
+            d += 16;
+        }
+#endif
+        while (s < lim && html_class[*s] == 0)
+            *d++ = (char)*s++;
+        if (s >= lim)
+            break;
+        int k;
+        switch (html_class[*s]) {
+        case 1:
+            d = entity_put(d, *s++);
+            break;
+        case 2:
+            s++; /* control characters (IRC's bold and colours) say nothing here */
+            break;
+        default:
+            k = utf8_len(s);
+            if (k == 0) {
+                memcpy(d, REPLACEMENT, 3);
+                d += 3;
+                s++;
+            } else {
+                memcpy(d, s, (size_t)k);
+                d += k;
+                s += k;
+            }
+            break;
+        }
+    }
+    out->len = (size_t)(d - out->p);
+    out->need = out->len;
+    out->p[out->len] = '\0';
+    return s;
+}
+
+/* The text web_html writes at a time when out has to grow for it: a
+ * growable str then grows for at most HTML_ROOM of this, so that no
+ * text makes it grow much further than what is written needs. */
+#define HTML_STEP 512
+
+void web_html(struct str *out, const char *text)
+{
+    const unsigned char *s = (const unsigned char *)(text ? text : "");
+    const unsigned char *end = s + strlen((const char *)s);
+
+    /* Straight into out's room when it has some (a page's growable
+     * buffer, kept with room ahead: most calls); str_raw a run otherwise. */
+    while (s < end) {
+        size_t n = (size_t)(end - s);
+        if (!out->fixed && out->need == out->len && out->cap - out->len <= HTML_ROOM(n))
+            str_reserve(out, HTML_ROOM(n < HTML_STEP ? n : HTML_STEP));
+        if (out->need != out->len || out->cap - out->len <= HTML_ROOM(1)) {
+            html_slow(out, s, end);
+            return;
+        }
+        size_t m = (out->cap - out->len - 1 - 24) / 6; /* HTML_ROOM(m) < the room */
+        s = html_direct(out, s, s + (m < n ? m : n));
     }
 }
 

@@ -849,7 +849,9 @@ static void tape_piece(struct str *b, const struct bout_view *v, int side, int s
 
     render_kit_piece(v->rec.rules, slot, item, piece, sizeof(piece));
     web_html(b, piece);
-    render_fmt(b, " %.1f%%", kit_percent(rs, cond));
+    WEB_LIT(b, " ");
+    web_tenths(b, kit_percent(rs, cond));
+    WEB_LIT(b, "%");
     if (v->nrounds == 0)
         return;
     int k = piece_now(v, side, slot, item);
@@ -858,8 +860,11 @@ static void tape_piece(struct str *b, const struct bout_view *v, int side, int s
     } else {
         int it, c;
         sheet_kit_get(&v->kit_now[side], k, &it, &c);
-        if (c != cond)
-            render_fmt(b, " &rarr; %.1f%%", kit_percent(rs, c));
+        if (c != cond) {
+            WEB_LIT(b, " &rarr; ");
+            web_tenths(b, kit_percent(rs, c));
+            WEB_LIT(b, "%");
+        }
     }
 }
 
@@ -871,8 +876,12 @@ static void tape(const struct web *w, struct str *b, const struct route *r,
 
     WEB_LIT(b, "<div class=\"card tape\">");
     for (int s = 0; s < SIDES; s++) {
-        render_fmt(b, "%s<div><div class=\"who %s\">", s ? "<div class=\"k\">vs</div>" : "",
-                   cls[s]);
+        /* Piece by piece, no format: a page writes this every time. */
+        if (s)
+            WEB_LIT(b, "<div class=\"k\">vs</div>");
+        WEB_LIT(b, "<div><div class=\"who ");
+        str_cat(b, cls[s]);
+        WEB_LIT(b, "\">");
         fighter_link(b, r, v->rec.fighter[s], v->corner[s].name);
         WEB_LIT(b, "</div><div class=\"small muted\">");
         web_owner_html(b, w->cfg.network, v->corner[s].owner, v->owner_network[s]);
@@ -894,8 +903,11 @@ static void tape(const struct web *w, struct str *b, const struct route *r,
         if (!item[0] && !item[1])
             continue;
         for (int s = 0; s < SIDES; s++) {
-            if (s)
-                render_fmt(b, "<div class=\"k\">%s</div>", rs->kit_slot_name(k));
+            if (s) {
+                WEB_LIT(b, "<div class=\"k\">");
+                str_cat(b, rs->kit_slot_name(k));
+                WEB_LIT(b, "</div>");
+            }
             WEB_LIT(b, "<div class=\"small\">");
             if (item[s])
                 tape_piece(b, v, s, k, item[s], cond[s]);
@@ -915,9 +927,17 @@ static void tape(const struct web *w, struct str *b, const struct route *r,
             WEB_LIT(b, "</div>");
         }
     }
-    render_fmt(b, "<div>%d-%d-%d</div><div class=\"k\">record now</div><div>%d-%d-%d</div>",
-               v->corner[0].wins, v->corner[0].losses, v->corner[0].draws, v->corner[1].wins,
-               v->corner[1].losses, v->corner[1].draws);
+    for (int s = 0; s < SIDES; s++) {
+        WEB_LIT(b, "<div>");
+        web_int(b, v->corner[s].wins);
+        WEB_LIT(b, "-");
+        web_int(b, v->corner[s].losses);
+        WEB_LIT(b, "-");
+        web_int(b, v->corner[s].draws);
+        WEB_LIT(b, "</div>");
+        if (!s)
+            WEB_LIT(b, "<div class=\"k\">record now</div>");
+    }
     WEB_LIT(b, "</div>");
 }
 
@@ -987,17 +1007,26 @@ static void bout_heading(struct str *b, const struct bout_view *v, int live, int
 {
     char date[40];
 
-    render_fmt(b, "<h1>Bout #%lld: <span class=\"sa\">", (long long)v->rec.id);
+    WEB_LIT(b, "<h1>Bout #");
+    web_int(b, v->rec.id);
+    WEB_LIT(b, ": <span class=\"sa\">");
     web_html(b, v->corner[0].name);
     WEB_LIT(b, "</span> vs <span class=\"sb\">");
     web_html(b, v->corner[1].name);
-    render_fmt(b, "</span>%s</h1><div class=\"small muted\">%s, %d rounds &middot; ",
-               live ? " <span class=\"pill live\">LIVE</span>" : "", rules_title(v->rec.rules),
-               v->rec.rounds);
+    WEB_LIT(b, "</span>");
+    if (live)
+        WEB_LIT(b, " <span class=\"pill live\">LIVE</span>");
+    WEB_LIT(b, "</h1><div class=\"small muted\">");
+    str_cat(b, rules_title(v->rec.rules));
+    WEB_LIT(b, ", ");
+    web_int(b, v->rec.rounds);
+    WEB_LIT(b, " rounds &middot; ");
     kind_add(b, &v->rec);
     WEB_LIT(b, " &middot; ");
     web_html(b, v->rec.channel);
-    render_fmt(b, " &middot; %s</div>", web_date(v->rec.started, date, sizeof(date)));
+    WEB_LIT(b, " &middot; ");
+    str_cat(b, web_date(v->rec.started, date, sizeof(date)));
+    WEB_LIT(b, "</div>");
     if (live) {
         render_fmt(b,
                    "<div class=\"result\">Live: %d of %d rounds fought. This page reloads "
@@ -1074,9 +1103,11 @@ static void page_bout(struct web *w, const struct route *r, struct reply *out)
     bout_heading(&b, v, live, refresh);
     WEB_LIT(&b, "<h2>Tale of the tape</h2>");
     tape(w, &b, r, v);
-    render_fmt(&b, "<h2>%c%s round by round</h2><div class=\"chart\">",
-               v->meter_name[0] >= 'a' && v->meter_name[0] <= 'z' ? v->meter_name[0] - 32 : '?',
-               v->meter_name[0] ? v->meter_name + 1 : "");
+    /* The meter's word capitalised (ours: lower-case ASCII). */
+    WEB_LIT(&b, "<h2>");
+    str_ch(&b, v->meter_name[0] >= 'a' && v->meter_name[0] <= 'z' ? v->meter_name[0] - 32 : '?');
+    str_cat(&b, v->meter_name[0] ? v->meter_name + 1 : "");
+    WEB_LIT(&b, " round by round</h2><div class=\"chart\">");
     chart_svg(&b, v);
     WEB_LIT(&b, "</div>");
     bout_rounds(&b, v, live);
@@ -1085,8 +1116,11 @@ static void page_bout(struct web *w, const struct route *r, struct reply *out)
         str_free(&b);
         return db_failed(r, out);
     }
-    render_fmt(&b, "<p class=\"small\"><a href=\"%sapi/bouts/%lld\">This bout as JSON</a></p>",
-               r->root, (long long)v->rec.id);
+    WEB_LIT(&b, "<p class=\"small\"><a href=\"");
+    str_cat(&b, r->root);
+    WEB_LIT(&b, "api/bouts/");
+    web_int(&b, v->rec.id);
+    WEB_LIT(&b, "\">This bout as JSON</a></p>");
     bout_view_free(v);
     foot(&b);
     finish(&b, 200, refresh, out);
