@@ -100,6 +100,11 @@ struct conn {
     int ssl_want_write;        /* the last TLS call wants the socket writable */
     struct bytes srx, stx;     /* from and to the server */
     struct bytes crx, ctx_out; /* from and to libircclient */
+    /* server_lines' room for a line and its parsed copy, grown to the
+     * longest line yet (on the heap: two CONN_BUF arrays on the stack put
+     * its callees 40 KB deeper, and those stack pages stay resident). */
+    char *lines;
+    size_t lines_cap;
     char offered_buf[1024];
     struct str offered; /* capabilities the server offered (CAP LS), over offered_buf */
     unsigned caps;      /* bit i: wanted[i] acknowledged */
@@ -447,6 +452,9 @@ void conn_close(struct conn *c)
     bytes_free(&c->stx);
     bytes_free(&c->crx);
     bytes_free(&c->ctx_out);
+    if (c->lines)
+        explicit_bzero(c->lines, c->lines_cap);
+    free(c->lines);
     explicit_bzero(c, sizeof(*c));
     free(c);
 }
@@ -1077,8 +1085,6 @@ static int negotiate(struct conn *c, const struct irc_msg *m)
  * passed to libircclient without their tags. */
 static void server_lines(struct conn *c)
 {
-    char line[CONN_BUF];
-
     for (;;) {
         char *nl = memchr(c->srx.d, '\n', c->srx.n);
         if (!nl) {
@@ -1089,6 +1095,11 @@ static void server_lines(struct conn *c)
         size_t len = (size_t)(nl - c->srx.d);
         if (len + 2 > bytes_room(&c->ctx_out))
             return; /* libircclient is behind: the rest waits */
+        if (2 * (len + 1) > c->lines_cap) {
+            c->lines_cap = 2 * (len + 1) < 1024 ? 1024 : 2 * (len + 1);
+            c->lines = xrealloc(c->lines, c->lines_cap);
+        }
+        char *line = c->lines, *copy = c->lines + len + 1;
         memcpy(line, c->srx.d, len);
         line[len] = '\0';
         bytes_drop(&c->srx, len + 1);
@@ -1102,9 +1113,8 @@ static void server_lines(struct conn *c)
         const char *plain = irc_msg_untagged(line);
         if (*plain == '@')
             continue; /* a second tag section: no IRC line */
-        char copy[CONN_BUF];
         struct irc_msg m;
-        snprintf(copy, sizeof(copy), "%s", line);
+        memcpy(copy, line, len + 1);
         if (irc_msg_parse(copy, &m) != 0)
             continue;
         int ours = negotiate(c, &m);

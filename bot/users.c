@@ -33,11 +33,10 @@ struct user {
      * have, so a name too long stays too long (never cut into another). */
     char services[DB_NAME_MAX + 1];
     double svc_at; /* when it was learnt */
-    /* The last commands, a ring: when, and what each cost (USERS_RATE_FULL
-     * for an action, 1 for help, a typo or a refusal). Each costs at least
-     * 1 and the limit is cmds * USERS_RATE_FULL, so the ring never fills. */
-    double stamps[USERS_RATE_RING];
-    unsigned char cost[USERS_RATE_RING];
+    /* The last commands, a ring in struct users' pools (users_ring): when,
+     * and what each cost (USERS_RATE_FULL for an action, 1 for help, a typo
+     * or a refusal). Each costs at least 1 and the limit is
+     * cmds * USERS_RATE_FULL, the ring's length, so it never fills. */
     int nstamps, next;
     double ignore_until;
     double told_at; /* when he was last told he is limited */
@@ -61,7 +60,13 @@ struct users {
     int *acct;
     size_t nacct;
     enum casemapping cm;
-    int cmds;             /* the inbound limit: cmds commands in window s */
+    int cmds; /* the inbound limit: cmds commands in window s */
+    /* The entries' rings, ring places each, entry i's from i * ring: sized
+     * to the limit set (36 places at the default 12 commands), not to the
+     * most a configuration may set (300 places: 2.7 KB an entry). */
+    double *stamps;
+    unsigned char *costs;
+    int ring;
     double window, pause; /* then ignored for pause s */
 };
 
@@ -77,11 +82,22 @@ struct users *users_new(void)
 
 /* Bad values are clamped: 1 to USERS_RATE_CMDS_MAX commands, a window of at
  * least 1 s, a pause of at least 0 s. Counts already kept start afresh. */
+/* The rings' pools sized for u->cap entries of u->ring places. */
+static void rings_size(struct users *u)
+{
+    size_t n = (size_t)u->cap * (size_t)u->ring;
+
+    u->stamps = xrealloc(u->stamps, n * sizeof(*u->stamps));
+    u->costs = xrealloc(u->costs, n);
+}
+
 void users_set_rate(struct users *u, int cmds, double window, double pause)
 {
     u->cmds = cmds < 1 ? 1 : cmds > USERS_RATE_CMDS_MAX ? USERS_RATE_CMDS_MAX : cmds;
     u->window = window >= 1 ? window : 1;
     u->pause = pause >= 0 ? pause : 0;
+    u->ring = u->cmds * USERS_RATE_FULL;
+    rings_size(u);
     for (int i = 0; i < u->n; i++)
         u->v[i].nstamps = u->v[i].next = 0;
 }
@@ -91,6 +107,8 @@ void users_free(struct users *u)
     if (!u)
         return;
     free(u->v);
+    free(u->stamps);
+    free(u->costs);
     free(u->slot);
     free(u->acct);
     free(u);
@@ -226,6 +244,9 @@ static void remove_at(struct users *u, int i)
     if (i != last) {
         index_del(u, last);
         u->v[i] = u->v[last];
+        size_t r = (size_t)u->ring;
+        memcpy(u->stamps + (size_t)i * r, u->stamps + (size_t)last * r, r * sizeof(*u->stamps));
+        memcpy(u->costs + (size_t)i * r, u->costs + (size_t)last * r, r);
         index_put(u, i);
     }
     u->n--;
@@ -274,6 +295,7 @@ static struct user *get(struct users *u, const char *nick)
     if (u->n == u->cap) {
         u->cap = u->cap ? u->cap * 2 : 64;
         u->v = xrealloc(u->v, (size_t)u->cap * sizeof(*u->v));
+        rings_size(u);
     }
     if (2 * ((size_t)u->n + 1) + 2 > u->nslot)
         index_rebuild(u, u->cap);
@@ -497,14 +519,15 @@ const char *users_nick_of(const struct users *u, int64_t account_id)
  * forgotten. */
 static int rate_spent(const struct users *u, struct user *e, double now)
 {
+    size_t base = (size_t)(e - u->v) * (size_t)u->ring;
     int spent = 0;
 
     for (int i = 0, n = e->nstamps; i < n; i++) {
-        int at = (e->next - n + i + USERS_RATE_RING) % USERS_RATE_RING;
-        if (now - e->stamps[at] >= u->window)
+        size_t at = base + (size_t)((e->next - n + i + u->ring) % u->ring);
+        if (now - u->stamps[at] >= u->window)
             e->nstamps--; /* the oldest: the ring is in time order */
         else
-            spent += e->cost[at];
+            spent += u->costs[at];
     }
     return spent;
 }
@@ -530,9 +553,10 @@ enum users_rate users_rate(struct users *u, const char *nick, double now)
         e->nstamps = 0;
         return USERS_RATE_WARN;
     }
-    e->stamps[e->next] = now;
-    e->cost[e->next] = USERS_RATE_FULL;
-    e->next = (e->next + 1) % USERS_RATE_RING;
+    size_t at = (size_t)(e - u->v) * (size_t)u->ring + (size_t)e->next;
+    u->stamps[at] = now;
+    u->costs[at] = USERS_RATE_FULL;
+    e->next = (e->next + 1) % u->ring;
     e->nstamps++;
     return USERS_RATE_OK;
 }
@@ -542,7 +566,8 @@ void users_rate_light(struct users *u, const char *nick)
     struct user *e = find(u, nick);
 
     if (e && e->nstamps > 0)
-        e->cost[(e->next - 1 + USERS_RATE_RING) % USERS_RATE_RING] = 1;
+        u->costs[(size_t)(e - u->v) * (size_t)u->ring +
+                 (size_t)((e->next - 1 + u->ring) % u->ring)] = 1;
 }
 
 double users_rate_wait(const struct users *u, const char *nick, double now)

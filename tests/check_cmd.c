@@ -252,6 +252,38 @@ START_TEST(test_users_rate)
 }
 END_TEST
 
+/* Each nick's count is his own and goes with him: through the array's
+ * growth, and when the last entry moves into the place of one that left. */
+START_TEST(test_users_rate_moves)
+{
+    struct users *u = users_new();
+    char nick[32];
+    double t = 100;
+
+    for (int i = 0; i < USERS_RATE_CMDS - 1; i++)
+        ck_assert_int_eq(users_rate(u, "first", t - 70 + i * 0.1), USERS_RATE_OK);
+    for (int n = 0; n < 200; n++) { /* past the first 64 entries: the array grows */
+        snprintf(nick, sizeof(nick), "n%d", n);
+        for (int i = 0; i < n % 5; i++)
+            ck_assert_int_eq(users_rate(u, nick, t + 2 + i * 0.1), USERS_RATE_OK);
+    }
+    for (int i = 0; i < USERS_RATE_CMDS - 1; i++)
+        ck_assert_int_eq(users_rate(u, "last", t + 3 + i * 0.1), USERS_RATE_OK);
+    users_quit(u, "first"); /* "last" moves into its place (first's stamps: long gone) */
+    users_quit(u, "n3");
+    ck_assert_int_eq(users_rate(u, "last", t + 5), USERS_RATE_OK);
+    ck_assert_int_eq(users_rate(u, "last", t + 5.1), USERS_RATE_WARN);
+    ck_assert_int_eq(users_rate(u, "first", t + 5.2), USERS_RATE_OK); /* afresh */
+    for (int n = 0; n < 200; n += 7) {
+        snprintf(nick, sizeof(nick), "n%d", n);
+        for (int i = n % 5; i < USERS_RATE_CMDS; i++)
+            ck_assert_int_eq(users_rate(u, nick, t + 6 + i * 0.01), USERS_RATE_OK);
+        ck_assert_int_eq(users_rate(u, nick, t + 6.5), USERS_RATE_WARN);
+    }
+    users_free(u);
+}
+END_TEST
+
 START_TEST(test_users_bounded)
 {
     struct users *u = users_new();
@@ -1444,6 +1476,7 @@ Suite *cmd_suite(void)
     tcase_add_test(u, test_users_quit_reset_ban_kick);
     tcase_add_test(u, test_users_casemapping);
     tcase_add_test(u, test_users_rate);
+    tcase_add_test(u, test_users_rate_moves);
     tcase_add_test(u, test_users_bounded);
     tcase_add_test(u, test_password_hash);
     suite_add_tcase(s, u);
