@@ -597,7 +597,7 @@ const char *users_nick_of(const struct users *u, int64_t account_id);
 #define USERS_RATE_WINDOW     60.0
 #define USERS_RATE_PAUSE      60.0
 #define USERS_RATE_CMDS_MAX   100
-#define USERS_RATE_FULL       3 /* what an action costs; help, a typo, a refusal cost 1 */
+#define USERS_RATE_FULL       3   /* what an action costs; help, a typo, a refusal cost 1 */
 #define USERS_RATE_TELL_EVERY 5.0 /* seconds between two "too many commands" to one nick */
 enum users_rate { USERS_RATE_OK, USERS_RATE_WARN, USERS_RATE_TELL, USERS_RATE_IGNORE };
 void users_set_rate(struct users *u, int cmds, double window, double pause);
