@@ -944,6 +944,10 @@ struct auth_state {
 struct relay_state {
     int on;
     int64_t after, said, done;
+    /* Commands and drops run whose rows could not be deleted (the
+     * database away at that moment): deleted again by relay_tick, never
+     * run again (0: none). */
+    int64_t undone_from, undone_upto;
     unsigned long mark;
     double next;
     struct {

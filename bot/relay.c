@@ -462,6 +462,20 @@ int bot_relay_cmd(struct cmd_ctx *ctx, const char *verb, const char *words)
     return 1; /* the bout's bot answers him, through us */
 }
 
+/* A command or drop row, run: deleted now, or kept in the range
+ * relay_tick deletes again (its id is past r->after: never taken again by
+ * this bot, but a standby taking over would run it a second time). */
+static void row_done(struct bot *bot, const struct db_relay *row)
+{
+    struct relay_state *r = &bot->xnet;
+
+    if (db_relay_done(bot->db, row->id, row->id, (int64_t)time(NULL)) == DB_OK)
+        return;
+    if (!r->undone_upto)
+        r->undone_from = row->id;
+    r->undone_upto = row->id;
+}
+
 /* Takes the rows waiting: runs the commands, queues the lines. */
 static void relay_take(struct bot *bot)
 {
@@ -474,10 +488,10 @@ static void relay_take(struct bot *bot)
         if (row->kind == DB_RELAY_CMD) {
             relay_run(bot, row);
             relay_flush(bot); /* its answers (and lines) stored before it goes */
-            db_relay_done(bot->db, row->id, row->id, (int64_t)time(NULL));
+            row_done(bot, row);
         } else if (row->kind == DB_RELAY_DROP) {
             outq_drop(bot->q, row->bout, row->round);
-            db_relay_done(bot->db, row->id, row->id, (int64_t)time(NULL));
+            row_done(bot, row);
         } else {
             relay_say(bot, row);
             r->said = row->id;
@@ -498,6 +512,10 @@ void relay_tick(struct bot *bot)
         r->next = bot->now + RELAY_LOOK_SECONDS;
         relay_take(bot);
     }
+    /* Rows run whose deletion failed: every command or drop up to
+     * r->after was taken in id order and run, so the range holds no other. */
+    if (r->undone_upto && db_relay_forget(bot->db, r->undone_from, r->undone_upto) == DB_OK)
+        r->undone_from = r->undone_upto = 0;
     /* The lines the server confirmed are said: their rows are marked. */
     if (r->said > r->done && outq_delivered(bot->q, r->mark) &&
         db_relay_done(bot->db, 0, r->said, (int64_t)time(NULL)) == DB_OK)

@@ -275,6 +275,10 @@ int db_relay_next(struct db *db, int64_t after, struct db_relay *out);
  * deleted: a line written again meanwhile is not said again), commands
  * and drops deleted. DB_OK or DB_ERROR. */
 int db_relay_done(struct db *db, int64_t from, int64_t upto, int64_t now);
+/* The connection's network's commands and drops with ids from `from` to
+ * `upto` deleted (lines untouched): a db_relay_done that failed after they
+ * ran, tried again. DB_OK or DB_ERROR. */
+int db_relay_forget(struct db *db, int64_t from, int64_t upto);
 /* A turn's rows for other networks' bots, held to be written together
  * (db_relay_write), so that a bot killed between two rows of one round
  * leaves all of them or none. A held row is one of db_relay_say's (kind

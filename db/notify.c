@@ -272,6 +272,16 @@ int db_relay_done(struct db *db, int64_t from, int64_t upto, int64_t now)
                     1, old);
 }
 
+int db_relay_forget(struct db *db, int64_t from, int64_t upto)
+{
+    if (pg_only(db) != DB_OK)
+        return DB_ERROR;
+    const int64_t v[] = {from, upto};
+    return done_run(
+        db, "DELETE FROM relay WHERE network = ?1 AND id BETWEEN ?2 AND ?3 AND kind <> 'say'", 2,
+        v);
+}
+
 int db_remote_bout(struct db *db, int64_t account_id, int64_t *bout, char *network, size_t size)
 {
     if (db->backend != DB_BACKEND_PG)
