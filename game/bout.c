@@ -237,15 +237,18 @@ static int auto_seconds(const struct game *g)
 }
 
 /* What each duellist's corner sees after a round of a bout that fights
- * itself, privately: one line each. */
+ * itself, privately: one line each. About no round: it asks nothing, so
+ * it must not count as a question an answer could confirm (the output
+ * would hold its delivery marker for that answer, and the next round,
+ * which waits for the delivery, with it). */
 static void tell_corners(struct game *g, struct live *lv)
 {
     char corner[RENDER_LINE_MAX];
 
     for (int s = 0; s < SIDES; s++)
         if (render_corner_report(lv->corner, &lv->b, s, corner, sizeof(corner)) > 0)
-            say_about(g, GAME_ROUND, player_nick(g, &lv->f[s]), lv->rec.id, lv->rec.round + 1,
-                      "Bout #%lld: %s", (long long)lv->rec.id, corner);
+            say_about(g, GAME_ROUND, player_nick(g, &lv->f[s]), lv->rec.id, 0, "Bout #%lld: %s",
+                      (long long)lv->rec.id, corner);
 }
 
 /* The answer lv waits for (orders, an accept) is due `seconds` after what
