@@ -456,9 +456,9 @@ int outq_queued(const struct outq *q, unsigned long mark);
 int outq_pong(struct outq *q, const char *token);
 /* `nick` answered what asked him for step `step` of bout `about` (his
  * orders for that round are stored): with markers, the server relayed a
- * line that told him, so what the bot sent before the first line that
- * could have (the question, or a channel line about the bout before it)
- * is confirmed as by a marker, and his question needs no confirmation any
+ * line that told him, so what the bot sent up to and including the first
+ * line that could have (the question, or a channel line about the bout
+ * before it) is confirmed as by a marker, and his question needs no confirmation any
  * more. Nothing while a throttle notice is unmatched. Returns the lines
  * confirmed. */
 int outq_answered(struct outq *q, const char *nick, int64_t about, int step);

@@ -80,8 +80,6 @@ struct users *users_new(void)
     return u;
 }
 
-/* Bad values are clamped: 1 to USERS_RATE_CMDS_MAX commands, a window of at
- * least 1 s, a pause of at least 0 s. Counts already kept start afresh. */
 /* The rings' pools sized for u->cap entries of u->ring places. */
 static void rings_size(struct users *u)
 {
@@ -91,6 +89,8 @@ static void rings_size(struct users *u)
     u->costs = xrealloc(u->costs, n);
 }
 
+/* Bad values are clamped: 1 to USERS_RATE_CMDS_MAX commands, a window of at
+ * least 1 s, a pause of at least 0 s. Counts already kept start afresh. */
 void users_set_rate(struct users *u, int cmds, double window, double pause)
 {
     u->cmds = cmds < 1 ? 1 : cmds > USERS_RATE_CMDS_MAX ? USERS_RATE_CMDS_MAX : cmds;

@@ -639,8 +639,9 @@ static void pg_reset_within(struct db *db, double limit, char *why, size_t size)
     }
     if (st != PGRES_POLLING_OK || PQ(PQstatus)(c) != CONNECTION_OK) {
         /* Why this try failed, not the lost session's last words. */
-        if (PQ(PQstatus)(c) == CONNECTION_BAD)
-            pg_one_line(why, size, PQ(PQerrorMessage)(c));
+        const char *e = PQ(PQerrorMessage)(c);
+        if (PQ(PQstatus)(c) == CONNECTION_BAD || (e && *e))
+            pg_one_line(why, size, e ? e : "");
         else
             snprintf(why, size, "no answer within %.1f s", limit < 1 ? 1 : limit);
         PQ(PQfinish)(c);
