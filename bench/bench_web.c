@@ -18,7 +18,11 @@
  * LAST, the numbers go round from FIRST to LAST again until SECONDS have
  * passed (EVERY being LAST - FIRST + 1: one write before each round, so
  * that within a round no page was asked for before, and none since the
- * file last changed).
+ * file last changed). With several connections, the write that starts a
+ * round is made only once every request of the round before is answered
+ * (the connections whose turn it is wait meanwhile): a page of the round
+ * before rendered after the write would be kept, and answered from what
+ * was kept when the next round asks for it.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -42,6 +46,7 @@
 struct conn {
     int fd;
     double sent;
+    int waiting; /* its next request waits for a write (run_send) */
     char *buf;
     size_t len;
 };
@@ -164,94 +169,131 @@ static int request(char *buf, size_t len, const char *path, const char *host, lo
     return snprintf(buf, len, "GET %s%ld HTTP/1.1\r\nHost: %s\r\n\r\n", path, number, host);
 }
 
+/* The run: CONNECTIONS connections, the requests sent so far and the
+ * numbers they ask for. */
+struct run {
+    struct conn c[CONN_MAX];
+    int nconn;
+    const char *host, *path;
+    long first, last, next; /* numbered paths: the next number asked for */
+    int ids, cycle;         /* numbered paths; going round (-w) */
+    long k;                 /* requests sent */
+    int inflight;           /* requests sent and not yet answered */
+    struct writer wr;
+};
+
+/* Sends connection i's next request (the write before it first, when one
+ * is due). Going round numbered paths, the write that starts a round
+ * waits while requests of the round before are still in flight on other
+ * connections, until they are all answered (the connection is left
+ * `waiting`, sent by run_release): every page of a round must be rendered
+ * before the write, or one rendered after it would be kept and answered
+ * again from what was kept in the next round. */
+static void run_send(struct run *r, int i)
+{
+    char req[1024];
+
+    if (r->cycle && r->k % r->wr.every == 0 && r->inflight > 0) {
+        r->c[i].waiting = 1;
+        return;
+    }
+    r->c[i].waiting = 0;
+    writer_run(&r->wr, r->k++);
+    int reqlen = request(req, sizeof(req), r->path, r->host, r->ids ? r->next++ : -1);
+    if (r->cycle && r->next > r->last)
+        r->next = r->first;
+    r->c[i].sent = now_s();
+    if (write(r->c[i].fd, req, (size_t)reqlen) != reqlen) {
+        perror("bench_web: write");
+        exit(1);
+    }
+    r->inflight++;
+}
+
+/* Sends the requests of the connections left waiting for a write, once
+ * nothing is in flight (the first of them makes the write, the others
+ * follow: their numbers are the round's next ones). */
+static void run_release(struct run *r)
+{
+    for (int i = 0; i < r->nconn; i++)
+        if (r->c[i].fd >= 0 && r->c[i].waiting)
+            run_send(r, i);
+}
+
 int main(int argc, char **argv)
 {
-    struct writer wr = {0};
+    static struct run r;
+    struct pollfd pf[CONN_MAX];
+
     if (argc >= 9 && strcmp(argv[argc - 3], "-w") == 0) {
-        writer_open(&wr, argv[argc - 2], atol(argv[argc - 1]));
+        writer_open(&r.wr, argv[argc - 2], atol(argv[argc - 1]));
         argc -= 3;
     }
-    if ((argc != 6 && argc != 8) || (wr.db && wr.every < 1)) {
+    if ((argc != 6 && argc != 8) || (r.wr.db && r.wr.every < 1)) {
         fprintf(stderr, "usage: ringside-bench-web HOST PORT PATH CONNECTIONS SECONDS [FIRST LAST]"
                         " [-w DB EVERY]\n");
         return 2;
     }
-    long first = argc == 8 ? atol(argv[6]) : 0, last = argc == 8 ? atol(argv[7]) : -1;
-    long next = first; /* the next number asked for, with FIRST and LAST */
-    long k = 0;        /* requests sent */
-    int ids = last >= first, cycle = ids && wr.db; /* numbered paths; going round */
-    const char *host = argv[1], *path = argv[3];
-    int port = atoi(argv[2]), nconn = atoi(argv[4]);
+    r.first = argc == 8 ? atol(argv[6]) : 0, r.last = argc == 8 ? atol(argv[7]) : -1;
+    r.next = r.first;
+    r.ids = r.last >= r.first, r.cycle = r.ids && r.wr.db;
+    r.host = argv[1], r.path = argv[3];
+    int port = atoi(argv[2]);
+    r.nconn = atoi(argv[4]);
     double seconds = atof(argv[5]);
-    if (nconn < 1 || nconn > CONN_MAX || port < 1 || seconds <= 0) {
+    if (r.nconn < 1 || r.nconn > CONN_MAX || port < 1 || seconds <= 0) {
         fprintf(stderr, "bench_web: bad arguments\n");
         return 2;
     }
-    char req[1024];
-    int reqlen = 0;
-    static struct conn c[CONN_MAX];
-    static struct pollfd pf[CONN_MAX];
     double *lat = malloc(SAMPLE_MAX * sizeof(double));
     long n = 0, errors = 0;
 
-    for (int i = 0; i < nconn; i++) {
-        c[i].fd = dial(host, port);
-        c[i].buf = malloc(BUF_MAX);
-        writer_run(&wr, k++);
-        c[i].sent = now_s();
-        reqlen = request(req, sizeof(req), path, host, ids ? next++ : -1);
-        if (cycle && next > last)
-            next = first;
-        if (write(c[i].fd, req, (size_t)reqlen) != reqlen) {
-            perror("bench_web: write");
-            return 1;
-        }
+    for (int i = 0; i < r.nconn; i++) {
+        r.c[i].fd = dial(r.host, port);
+        r.c[i].buf = malloc(BUF_MAX);
     }
+    for (int i = 0; i < r.nconn; i++)
+        run_send(&r, i);
     double start = now_s(), stop = start + seconds;
-    int running = nconn;
+    int running = r.nconn;
     while (running > 0) {
-        for (int i = 0; i < nconn; i++) {
-            pf[i].fd = c[i].fd;
-            pf[i].events = c[i].fd >= 0 ? POLLIN : 0;
+        for (int i = 0; i < r.nconn; i++) {
+            pf[i].fd = r.c[i].fd;
+            pf[i].events = r.c[i].fd >= 0 && !r.c[i].waiting ? POLLIN : 0;
         }
-        if (poll(pf, (nfds_t)nconn, 5000) <= 0) {
+        if (poll(pf, (nfds_t)r.nconn, 5000) <= 0) {
             fprintf(stderr, "bench_web: no answer for 5 s\n");
             return 1;
         }
-        for (int i = 0; i < nconn; i++) {
-            if (c[i].fd < 0 || !(pf[i].revents & (POLLIN | POLLHUP | POLLERR)))
+        for (int i = 0; i < r.nconn; i++) {
+            struct conn *c = &r.c[i];
+            if (c->fd < 0 || c->waiting || !(pf[i].revents & (POLLIN | POLLHUP | POLLERR)))
                 continue;
-            ssize_t got = read(c[i].fd, c[i].buf + c[i].len, BUF_MAX - c[i].len);
+            ssize_t got = read(c->fd, c->buf + c->len, BUF_MAX - c->len);
             if (got <= 0) {
                 fprintf(stderr, "bench_web: connection closed\n");
                 return 1;
             }
-            c[i].len += (size_t)got;
+            c->len += (size_t)got;
             int status = 0;
-            size_t whole = response_len(c[i].buf, c[i].len, &status);
+            size_t whole = response_len(c->buf, c->len, &status);
             if (!whole)
                 continue;
             double t = now_s();
             if (n < SAMPLE_MAX)
-                lat[n++] = (t - c[i].sent) * 1000;
+                lat[n++] = (t - c->sent) * 1000;
             errors += status != 200;
-            memmove(c[i].buf, c[i].buf + whole, c[i].len - whole);
-            c[i].len -= whole;
-            if (ids && !cycle ? next > last : t >= stop) {
-                close(c[i].fd);
-                c[i].fd = -1;
+            memmove(c->buf, c->buf + whole, c->len - whole);
+            c->len -= whole;
+            r.inflight--;
+            if (r.ids && !r.cycle ? r.next > r.last : t >= stop) {
+                close(c->fd);
+                c->fd = -1;
                 running--;
-                continue;
+            } else {
+                run_send(&r, i);
             }
-            writer_run(&wr, k++);
-            c[i].sent = now_s();
-            reqlen = request(req, sizeof(req), path, host, ids ? next++ : -1);
-            if (cycle && next > last)
-                next = first;
-            if (write(c[i].fd, req, (size_t)reqlen) != reqlen) {
-                perror("bench_web: write");
-                return 1;
-            }
+            run_release(&r);
         }
     }
     double elapsed = now_s() - start;
