@@ -177,9 +177,53 @@ static char *tenths_write(char *end, double x)
     return p;
 }
 
+/* x with one decimal written straight at the end of t, which has room
+ * for 16 more bytes, in tenths_write's case with a whole part below 1000
+ * (a page's coordinates and figures): no copy through a buffer of ours,
+ * whose bytes, stored one by one, the copy would read back at once (the
+ * processor waits for them). Returns 0, or -1 (nothing written) to leave
+ * it to tenths_write. */
+static int tenths_direct(struct str *t, double x)
+{
+    if (!(x > -1e8 && x < 1e8)) /* NaN too */
+        return -1;
+    double y = fabs(x) * 10;
+    unsigned long long n = (unsigned long long)y; /* its floor */
+    double frac = y - (double)n;
+    if (!(frac < 0.5 - 1e-6 || frac > 0.5 + 1e-6))
+        return -1;
+    n += frac > 0.5;
+    unsigned long long whole = n / 10;
+    if (whole >= 1000)
+        return -1;
+    char *d = t->p + t->len;
+    if (signbit(x))
+        *d++ = '-';
+    if (whole >= 100) {
+        *d++ = (char)('0' + whole / 100);
+        whole %= 100;
+        memcpy(d, pairs + 2 * whole, 2);
+        d += 2;
+    } else if (whole >= 10) {
+        memcpy(d, pairs + 2 * whole, 2);
+        d += 2;
+    } else {
+        *d++ = (char)('0' + whole);
+    }
+    d[0] = '.';
+    d[1] = (char)('0' + n % 10);
+    d[2] = '\0';
+    t->len = (size_t)(d + 2 - t->p);
+    t->need = t->len;
+    return 0;
+}
+
 void render_fixed(struct str *t, double x, int decimals)
 {
     char buf[32], *end = buf + sizeof(buf);
+
+    if (decimals == 1 && t->need == t->len && t->cap - t->len > 16 && tenths_direct(t, x) == 0)
+        return;
     const char *p = decimals == 1 ? tenths_write(end, x) : NULL;
 
     /* The short ones (most of a page's) as copies of known size. */

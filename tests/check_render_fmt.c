@@ -1,7 +1,8 @@
 /* check_render_fmt.c - game/render_fmt.c: render_fmt, render_int and
  * render_fixed write byte for byte what printf writes (str_add), numbers
- * on the edge of a rounding included, and cut a fixed string as str_add
- * does. */
+ * on the edge of a rounding included (written into an empty string and
+ * into one with room ahead, where tenths are written in place), and cut a
+ * fixed string as str_add does. */
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
@@ -25,6 +26,24 @@ static void fixed_same(double x, int decimals)
     ck_assert_msg(strcmp(want, got.p) == 0, "%.17g with %d decimals: printf %s, render_fixed %s", x,
                   decimals, want, got.p);
     str_free(&got);
+    /* After text, with room ahead (a page's buffer: written in place),
+     * growable and fixed. */
+    char room[64];
+    str_init(&got);
+    str_reserve(&got, 64);
+    str_raw(&got, "x=", 2);
+    render_fixed(&got, x, decimals);
+    ck_assert_msg(strncmp(got.p, "x=", 2) == 0 && strcmp(want, got.p + 2) == 0 &&
+                      got.need == got.len && got.len == strlen(got.p),
+                  "%.17g with %d decimals, in room: printf %s, render_fixed %s", x, decimals, want,
+                  got.p);
+    str_free(&got);
+    str_init_fixed(&got, room, sizeof(room));
+    str_raw(&got, "x=", 2);
+    render_fixed(&got, x, decimals);
+    ck_assert_msg(strlen(want) > 60 || strcmp(want, got.p + 2) == 0,
+                  "%.17g with %d decimals, fixed: printf %s, render_fixed %s", x, decimals, want,
+                  got.p);
 }
 
 START_TEST(fixed_is_printfs)
