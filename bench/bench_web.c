@@ -9,6 +9,8 @@
  * status other than 200 counts as an error. With FIRST and LAST, PATH ends
  * with a number's place: request k asks for PATH followed by FIRST + k,
  * once each up to LAST (so none was asked before), whatever SECONDS.
+ * Without them, a PATH ending with "page=" is each connection's own page:
+ * connection i asks for PATH followed by i + 1, every time.
  *
  * With -w, the client also writes to the database file DB, as the bot
  * does while the pages are read: before request k when k is a multiple of
@@ -22,7 +24,13 @@
  * round is made only once every request of the round before is answered
  * (the connections whose turn it is wait meanwhile): a page of the round
  * before rendered after the write would be kept, and answered from what
- * was kept when the next round asks for it.
+ * was kept when the next round asks for it. With a write before every
+ * request (EVERY 1) on several connections, PATH should end with "page=":
+ * were they all asking for one page, one rendered after the last write
+ * would be kept, and answered to another connection's request sent after
+ * that same write (about one request in ten, measured): with a page each,
+ * a page was last asked for by its own connection, answered before its
+ * next write.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -169,6 +177,15 @@ static int request(char *buf, size_t len, const char *path, const char *host, lo
     return snprintf(buf, len, "GET %s%ld HTTP/1.1\r\nHost: %s\r\n\r\n", path, number, host);
 }
 
+/* Whether PATH ends with "page=": each connection then asks for its own
+ * page, connection i for page i + 1. */
+static int path_paged(const char *path)
+{
+    size_t n = strlen(path);
+
+    return n >= 5 && strcmp(path + n - 5, "page=") == 0;
+}
+
 /* The run: CONNECTIONS connections, the requests sent so far and the
  * numbers they ask for. */
 struct run {
@@ -177,6 +194,7 @@ struct run {
     const char *host, *path;
     long first, last, next; /* numbered paths: the next number asked for */
     int ids, cycle;         /* numbered paths; going round (-w) */
+    int paged;              /* a page a connection (PATH ends with "page=") */
     long k;                 /* requests sent */
     int inflight;           /* requests sent and not yet answered */
     struct writer wr;
@@ -199,7 +217,8 @@ static void run_send(struct run *r, int i)
     }
     r->c[i].waiting = 0;
     writer_run(&r->wr, r->k++);
-    int reqlen = request(req, sizeof(req), r->path, r->host, r->ids ? r->next++ : -1);
+    long number = r->ids ? r->next++ : r->paged ? i + 1 : -1;
+    int reqlen = request(req, sizeof(req), r->path, r->host, number);
     if (r->cycle && r->next > r->last)
         r->next = r->first;
     r->c[i].sent = now_s();
@@ -237,6 +256,7 @@ int main(int argc, char **argv)
     r.first = argc == 8 ? atol(argv[6]) : 0, r.last = argc == 8 ? atol(argv[7]) : -1;
     r.next = r.first;
     r.ids = r.last >= r.first, r.cycle = r.ids && r.wr.db;
+    r.paged = !r.ids && path_paged(argv[3]);
     r.host = argv[1], r.path = argv[3];
     int port = atoi(argv[2]);
     r.nconn = atoi(argv[4]);
