@@ -420,6 +420,12 @@ size_t outq_pieces(const struct outq *q, const char *cmd, const char *target, co
  * done: outq_drop withdraws it once that step is done. */
 void outq_msg_about(struct outq *q, enum outq_kind kind, const char *cmd, const char *target,
                     const char *owner, const char *text, int64_t about, int step);
+/* outq_msg_about for a line that asks for step `step` (> 0) of bout
+ * `about`: a prompt or a reminder to a player, a start call in a channel.
+ * Only such lines make the marker of a queue run dry wait for an answer
+ * (outq_answered), and only they are what an answer answers. */
+void outq_ask_about(struct outq *q, enum outq_kind kind, const char *cmd, const char *target,
+                    const char *owner, const char *text, int64_t about, int step);
 /* Drops the lines about bout `about` with a step from 1 to `step` that
  * have not gone out (a prompt for a round already fought); returns how
  * many. Lines already sent stay as they are. */

@@ -24,12 +24,13 @@ void bot_db_watch(struct bot *bot)
 /* The output queue's kind for each of the game's voices. */
 static const enum outq_kind io_kinds[] = {
     [GAME_REPLY] = OUTQ_REPLY, [GAME_CHATTER] = OUTQ_REPLY, [GAME_LIVE] = OUTQ_LIVE,
-    [GAME_ROUND] = OUTQ_ROUND, [GAME_BULK] = OUTQ_BULK,
+    [GAME_ROUND] = OUTQ_ROUND, [GAME_BULK] = OUTQ_BULK,     [GAME_ASK] = OUTQ_ROUND,
 };
 
 /* A line about a live bout: as bot_msg (whose formatting rule is applied
  * as the line leaves), with the bout and round it is about, so that the
- * queue orders it by its bout and can withdraw it (io_withdraw). */
+ * queue orders it by its bout and can withdraw it (io_withdraw); a line
+ * said with GAME_ASK asks, and its answer may confirm it (io_answered). */
 static void io_say_about(void *ctx, enum game_voice voice, const char *target, const char *text,
                          int64_t bout, int round)
 {
@@ -45,8 +46,11 @@ static void io_say_about(void *ctx, enum game_voice voice, const char *target, c
     /* policy: a few highlights a line (of the text as relay.c named it here) */
     bot_highlight_cap(bot, target, local.len ? local.p : text, &capped);
     str_free(&local);
-    outq_msg_about(bot->q, io_kinds[voice], "PRIVMSG", target, NULL, capped.p, bout,
-                   round > 0 ? round : 0); /* < 0: commentary said again, as 0 */
+    int step = round > 0 ? round : 0; /* < 0: commentary said again, as 0 */
+    if (voice == GAME_ASK)
+        outq_ask_about(bot->q, io_kinds[voice], "PRIVMSG", target, NULL, capped.p, bout, step);
+    else
+        outq_msg_about(bot->q, io_kinds[voice], "PRIVMSG", target, NULL, capped.p, bout, step);
     str_free(&capped);
 }
 

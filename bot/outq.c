@@ -75,7 +75,9 @@
  * about his bout before it, which told him as well): the window up to the
  * first such line is confirmed as by a PONG, and his own question needs no
  * confirmation any more (it is not sent again). So while the lines since
- * the last marker hold a question (a line with a step) the marker of a
+ * the last marker hold a question (a line said with outq_ask_about: a
+ * prompt, a reminder, a start call; not every line with a step: a duel's
+ * corner line or an acknowledgement asks nothing) the marker of a
  * queue run dry waits OUTQ_MARK_ANSWER seconds for its answer; with
  * players who answer at once, the only marker of a run of bouts is the one
  * after its last lines, which nobody answers. An answer confirms nothing
@@ -152,7 +154,7 @@
 #define OUTQ_MARK_QUIET 2.0
 #define OUTQ_MARK_LATE  30.0
 /* The marker of a queue run dry when the lines it would confirm include a
- * question (a line with a step: a prompt, a bout's start call) nobody has
+ * question (outq_ask_about: a prompt, a bout's start call) nobody has
  * answered yet: it waits this long after the last line sent, since the
  * answer (outq_answered) confirms them instead. Players who answer at once
  * do so within about a second of the question leaving (the server relays
@@ -182,6 +184,7 @@ struct oline {
     int note;                 /* a "lines dropped" note */
     int64_t about;            /* the bout it is about (outq_msg_about); 0: none */
     int step;                 /* > 0: stale once step (a round) `step` is done */
+    unsigned char ask;        /* it asks for step `step` (outq_ask_about) */
     /* The queue's two indexes of lines (struct chains): [CH_ABOUT] every
      * line about a bout, a chain per hash of `about` (outq_drop,
      * bundle_need); [CH_SEQ] every line said, a chain per `seq`
@@ -287,7 +290,7 @@ struct outq {
     unsigned marker_next;        /* the id of the next marker */
     int since_marker;            /* lines sent since the last marker */
     int awaited;                 /* one of them is a live line: the game waits for it */
-    int asking;                  /* one of them has a step: an answer may confirm them */
+    int asking;                  /* one of them asks (outq_ask_about): an answer may confirm it */
     double sent_at;              /* when the last of them was popped */
     struct fifo window;          /* sent, not yet confirmed, in the order sent */
     int nwindow;
@@ -1120,8 +1123,25 @@ void outq_msg(struct outq *q, enum outq_kind kind, const char *cmd, const char *
     outq_msg_about(q, kind, cmd, target, owner, text, 0, 0);
 }
 
+static void msg_about(struct outq *q, enum outq_kind kind, const char *cmd, const char *target,
+                      const char *owner, const char *text, int64_t about, int step, int ask);
+
 void outq_msg_about(struct outq *q, enum outq_kind kind, const char *cmd, const char *target,
                     const char *owner, const char *text, int64_t about, int step)
+{
+    msg_about(q, kind, cmd, target, owner, text, about, step, 0);
+}
+
+void outq_ask_about(struct outq *q, enum outq_kind kind, const char *cmd, const char *target,
+                    const char *owner, const char *text, int64_t about, int step)
+{
+    msg_about(q, kind, cmd, target, owner, text, about, step, 1);
+}
+
+/* Queues the pieces of a message (outq_msg_about); `ask`: each asks for
+ * `step` (none without a bout and a step). */
+static void msg_about(struct outq *q, enum outq_kind kind, const char *cmd, const char *target,
+                      const char *owner, const char *text, int64_t about, int step, int ask)
 {
     double now = q->now;
     char line[OUTQ_LINE_MAX];
@@ -1163,6 +1183,7 @@ void outq_msg_about(struct outq *q, enum outq_kind kind, const char *cmd, const 
         l->tlen = (unsigned char)strlen(target);
         l->about = about;
         l->step = about ? step : 0;
+        l->ask = ask && l->step > 0;
         l->cut = cut;
         outq_add(q, kind, owner, l, now);
         p += n;
@@ -1603,7 +1624,7 @@ static void popped_settle(struct outq *q)
         l->marker = q->marker_next; /* the next marker confirms it */
         q->since_marker++;
         q->awaited |= l->kind == OUTQ_LIVE || l->kind == OUTQ_ROUND || l->about;
-        q->asking |= l->step > 0;
+        q->asking |= l->ask;
     }
     fifo_push(&q->window, l);
     if (q->strict && paced_line(q, l))
@@ -2087,7 +2108,7 @@ static void window_recount(struct outq *q)
             continue;
         q->since_marker++;
         q->awaited |= l->kind == OUTQ_LIVE || l->kind == OUTQ_ROUND || l->about;
-        q->asking |= l->step > 0;
+        q->asking |= l->ask;
     }
 }
 
@@ -2118,7 +2139,7 @@ int outq_answered(struct outq *q, const char *nick, int64_t about, int step)
         int chan = line_is_channel(l);
         if (chan && !told)
             told = l;
-        if (l->step == step && (chan || line_to(l, nick)))
+        if (l->ask && l->step == step && (chan || line_to(l, nick)))
             ask = l;
     }
     if (!ask)

@@ -55,7 +55,11 @@ char *text_clip(char *dst, size_t dstlen, const char *src, size_t max);
  * GAME_ROUND its rounds (commentary, prompts: what game_connected says again
  * after a lost connection), first of all; GAME_REPLY and GAME_CHATTER
  * (announcements) next; GAME_BULK (long texts) when there is time. */
-enum game_voice { GAME_REPLY, GAME_CHATTER, GAME_LIVE, GAME_ROUND, GAME_BULK };
+/* GAME_ASK is GAME_ROUND for a line that asks a player for his answer
+ * about a round (a prompt, a reminder, the start call naming those who
+ * hear it): his answer (io.answered) may confirm its delivery. Said only
+ * through say_about (say hears GAME_ROUND). */
+enum game_voice { GAME_REPLY, GAME_CHATTER, GAME_LIVE, GAME_ROUND, GAME_BULK, GAME_ASK };
 
 enum game_log { GAME_LOG_DEBUG, GAME_LOG_INFO, GAME_LOG_WARN, GAME_LOG_ERROR };
 
@@ -100,7 +104,8 @@ struct game_io {
      * order: a line to a player never passes a channel line about his
      * bout said before it. `round` > 0 marks a line that asks for (or
      * speaks of) round `round` before it is fought: a prompt, a reminder,
-     * a duel's corner; 0 a line that stays true (commentary, the end); < 0
+     * a duel's corner (only those said with GAME_ASK ask: a corner asks
+     * nothing); 0 a line that stays true (commentary, the end); < 0
      * the commentary of round -round said again after a restart (true, as
      * 0: the bot relays it to a bout's other network only if missing). */
     void (*say_about)(void *ctx, enum game_voice voice, const char *target, const char *text,

@@ -1174,9 +1174,9 @@ START_TEST(test_answered_confirms)
     ck_assert_int_eq(outq_pop(q, now, line), 1);
     outq_msg_about(q, OUTQ_ROUND, "PRIVMSG", "#ring", NULL, "Round 1: ...", 7, 0);
     unsigned long round = outq_mark(q);
-    outq_msg_about(q, OUTQ_ROUND, "PRIVMSG", "ann", NULL, "Bout #7, round 2", 7, 2);
+    outq_ask_about(q, OUTQ_ROUND, "PRIVMSG", "ann", NULL, "Bout #7, round 2", 7, 2);
     unsigned long ann = outq_mark(q);
-    outq_msg_about(q, OUTQ_ROUND, "PRIVMSG", "bob", NULL, "Bout #7, round 2", 7, 2);
+    outq_ask_about(q, OUTQ_ROUND, "PRIVMSG", "bob", NULL, "Bout #7, round 2", 7, 2);
     unsigned long bob = outq_mark(q);
     for (int i = 0; i < 3; i++)
         ck_assert_int_eq(outq_pop(q, now, line), 1);
@@ -1204,7 +1204,7 @@ START_TEST(test_answered_confirms)
     ck_assert_int_eq(outq_pop(q, now + 10, line), 0);
     /* Unanswered, the marker goes 3 s after the last line. */
     now = 20;
-    outq_msg_about(q, OUTQ_ROUND, "PRIVMSG", "ann", NULL, "Bout #7, round 3", 7, 3);
+    outq_ask_about(q, OUTQ_ROUND, "PRIVMSG", "ann", NULL, "Bout #7, round 3", 7, 3);
     unsigned long late = outq_mark(q);
     ck_assert_int_eq(outq_pop(q, now, line), 1);
     ck_assert_int_eq(outq_pop(q, now + 2.9, line), 0);
@@ -1223,6 +1223,50 @@ START_TEST(test_answered_confirms)
 }
 END_TEST
 
+/* Only a line said with outq_ask_about asks. A line about a round that
+ * asks nothing (a duel's corner line, an acknowledgement: outq_msg_about
+ * with a step) does not hold the marker of a queue run dry
+ * OUTQ_MARK_ANSWER seconds for an answer that never comes (a duel's next
+ * round waits for that delivery), nor is it what an answer answers. */
+START_TEST(test_step_asks_nothing)
+{
+    struct outq *q = outq_new(4, 1);
+    char line[OUTQ_LINE_MAX];
+    double now = 0;
+
+    outq_set_markers(q, 1);
+    outq_msg_about(q, OUTQ_ROUND, "PRIVMSG", "#ring", NULL, "Round 1: ...", 7, 0);
+    outq_msg_about(q, OUTQ_ROUND, "PRIVMSG", "ann", NULL, "Bout #7: your corner", 7, 2);
+    unsigned long corner = outq_mark(q);
+    ck_assert_int_eq(outq_pop(q, now, line), 1);
+    ck_assert_int_eq(outq_pop(q, now, line), 1);
+    ck_assert_str_eq(line, "PRIVMSG ann :Bout #7: your corner");
+    /* The marker goes with the next token, not 3 s later. */
+    ck_assert_double_eq_tol(outq_wait(q, now + 1), 0, 1e-6);
+    ck_assert_int_eq(outq_pop(q, now + 1, line), 1);
+    ck_assert_str_eq(line, "PING :rs1");
+    /* An answer for that step finds no question: nothing confirmed. */
+    ck_assert_int_eq(outq_answered(q, "ann", 7, 2), 0);
+    ck_assert(!outq_delivered(q, corner));
+    ck_assert_int_eq(outq_pong(q, "rs1"), 1);
+    ck_assert(outq_delivered(q, corner));
+    /* An acknowledgement (a step, to the player) after his prompt was
+     * answered: his changed orders prove nothing about it. */
+    now = 10;
+    outq_ask_about(q, OUTQ_ROUND, "PRIVMSG", "ann", NULL, "Bout #7, round 3", 7, 3);
+    ck_assert_int_eq(outq_pop(q, now, line), 1);
+    ck_assert_int_eq(outq_answered(q, "ann", 7, 3), 1);
+    outq_msg_about(q, OUTQ_LIVE, "PRIVMSG", "ann", NULL, "round 3 orders stored", 7, 3);
+    unsigned long ack = outq_mark(q);
+    ck_assert_int_eq(outq_pop(q, now + 1, line), 1);
+    ck_assert_int_eq(outq_answered(q, "ann", 7, 3), 0);
+    ck_assert(!outq_delivered(q, ack));
+    ck_assert_int_eq(outq_pop(q, now + 2, line), 1);
+    ck_assert_str_eq(line, "PING :rs2");
+    outq_free(q);
+}
+END_TEST
+
 /* Without a channel line about the bout before it, the prompt itself is
  * what told him: everything up to it is confirmed (and what came after
  * it is not). A bout's start call in the channel asks for round 1: an
@@ -1235,7 +1279,7 @@ START_TEST(test_answered_bounds)
     double now = 0;
 
     outq_set_markers(q, 1);
-    outq_msg_about(q, OUTQ_ROUND, "PRIVMSG", "ann", NULL, "Bout #7, round 2", 7, 2);
+    outq_ask_about(q, OUTQ_ROUND, "PRIVMSG", "ann", NULL, "Bout #7, round 2", 7, 2);
     unsigned long ann = outq_mark(q);
     outq_msg_about(q, OUTQ_LIVE, "PRIVMSG", "#ring", NULL, "chatter about 9", 9, 0);
     unsigned long after = outq_mark(q);
@@ -1249,9 +1293,9 @@ START_TEST(test_answered_bounds)
     ck_assert_str_eq(line, "PING :rs1");
     ck_assert_int_eq(outq_pong(q, "rs1"), 1);
     /* The start call. */
-    outq_msg_about(q, OUTQ_ROUND, "PRIVMSG", "#ring", NULL, "Bout #9 is on. Round 1", 9, 1);
+    outq_ask_about(q, OUTQ_ROUND, "PRIVMSG", "#ring", NULL, "Bout #9 is on. Round 1", 9, 1);
     unsigned long call = outq_mark(q);
-    outq_msg_about(q, OUTQ_ROUND, "PRIVMSG", "#ring", NULL, "Bout #10 is on. Round 1", 10, 1);
+    outq_ask_about(q, OUTQ_ROUND, "PRIVMSG", "#ring", NULL, "Bout #10 is on. Round 1", 10, 1);
     ck_assert_int_eq(outq_pop(q, now + 2, line), 1);
     ck_assert_int_eq(outq_pop(q, now + 2, line), 1);
     ck_assert_int_eq(outq_answered(q, "bob", 9, 1), 1);
@@ -1268,7 +1312,7 @@ START_TEST(test_answered_bounds)
     ck_assert_ptr_nonnull(strstr(log_end(), "sending again"));
     /* Without markers (before registration) there is nothing to confirm. */
     struct outq *plain = outq_new(4, 1);
-    outq_msg_about(plain, OUTQ_ROUND, "PRIVMSG", "ann", NULL, "Bout #7, round 2", 7, 2);
+    outq_ask_about(plain, OUTQ_ROUND, "PRIVMSG", "ann", NULL, "Bout #7, round 2", 7, 2);
     ck_assert_int_eq(outq_pop(plain, 0, line), 1);
     ck_assert_int_eq(outq_answered(plain, "ann", 7, 2), 0);
     outq_free(plain);
@@ -1684,6 +1728,7 @@ Suite *outq_suite(void)
     tcase_add_test(tc, test_reply_asked_first);
     tcase_add_test(tc, test_answered_confirms);
     tcase_add_test(tc, test_answered_bounds);
+    tcase_add_test(tc, test_step_asks_nothing);
     tcase_add_test(tc, test_throttled_resent);
     tcase_add_test(tc, test_throttled_unmarked);
     tcase_add_test(tc, test_shared_channel_half);
