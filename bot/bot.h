@@ -458,6 +458,17 @@ int outq_delivered(const struct outq *q, unsigned long mark);
 /* 1 while the line numbered `mark` (outq_mark right after it was queued)
  * waits in a queue, not yet popped. */
 int outq_queued(const struct outq *q, unsigned long mark);
+/* A clock waits for everything said up to `mark` (outq_mark's): the
+ * marker that confirms it goes as soon as it can (with the next token, or
+ * OUTQ_MARK_ANSWER seconds later when a question among it may be answered
+ * first). Live lines no clock waits for are confirmed at leisure: their
+ * marker rides on the keepalive (outq_keepalive). */
+void outq_await(struct outq *q, unsigned long mark);
+/* The keepalive is due: 1 if a delivery marker is pending (lines sent,
+ * not yet confirmed), which then goes first and stands for it (its PONG
+ * answers as the keepalive's would); 0: none, the caller sends its own
+ * PING. */
+int outq_keepalive(struct outq *q);
 /* The server's PONG with `token`: 1 if it was one of our markers. */
 int outq_pong(struct outq *q, const char *token);
 /* `nick` answered what asked him for step `step` of bout `about` (his

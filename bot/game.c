@@ -81,6 +81,14 @@ static void io_answered(void *ctx, const char *nick, int64_t bout, int round)
     outq_answered(bot->q, nick, bout, round);
 }
 
+/* A game clock waits for what was said up to mark: confirmed soon. */
+static void io_awaits(void *ctx, unsigned long mark)
+{
+    struct bot *bot = ctx;
+
+    outq_await(bot->q, mark);
+}
+
 static const char *io_nick_of(void *ctx, int64_t account_id)
 {
     struct bot *bot = ctx;
@@ -196,6 +204,7 @@ void bot_game_io(struct bot *bot, struct game_io *io)
         .say_about = io_say_about,
         .withdraw = io_withdraw,
         .answered = io_answered,
+        .awaits = io_awaits,
         .away = io_away,
         .nick_of = io_nick_of,
         .self_identifies = io_self_identifies,

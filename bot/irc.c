@@ -954,8 +954,12 @@ static void keepalive(struct bot *bot, double quiet)
     char line[OUTQ_LINE_MAX];
 
     if (quiet > PING_AFTER && !st->ping_sent) {
-        snprintf(line, sizeof(line), "PING :ringside");
-        outq_raw(bot->q, line);
+        /* A delivery marker pending goes now and is the keepalive (its
+         * PONG answers it): an idle bot sends no more PINGs for it. */
+        if (!outq_keepalive(bot->q)) {
+            snprintf(line, sizeof(line), "PING :ringside");
+            outq_raw(bot->q, line);
+        }
         st->ping_sent = bot->now;
     }
     if (bot->now >= st->regain_at && !is_me(bot, bot->cfg.nick)) {

@@ -260,6 +260,8 @@ static void clock_start(struct game *g, struct live *lv, int seconds)
 
     lv->asking = 1;
     lv->asked = g->io.mark(g->io.ctx);
+    if (g->io.awaits)
+        g->io.awaits(g->io.ctx, lv->asked);
     lv->asked_at = now;
     lv->timeout = seconds;
     lv->deadline = now + seconds; /* running; set again once delivered */

@@ -130,6 +130,12 @@ struct game_io {
      * takes it as proof that the question, or what told him of it, was
      * delivered (bot/outq.c: outq_answered). */
     void (*answered)(void *ctx, const char *nick, int64_t bout, int round);
+    /* Optional (NULL: nothing): a clock waits for the delivery of all that
+     * was said up to `mark` (io.mark's: a question's clock, a duel's next
+     * round), so the output confirms it as soon as it can; what no clock
+     * waits for (the commentary io.delivered marks said) it may confirm at
+     * leisure (bot/outq.c: outq_await). */
+    void (*awaits)(void *ctx, unsigned long mark);
 };
 
 /* The settings of the game ([bout], [league] and the command prefix). */
