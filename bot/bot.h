@@ -469,6 +469,10 @@ void outq_await(struct outq *q, unsigned long mark);
  * answers as the keepalive's would); 0: none, the caller sends its own
  * PING. */
 int outq_keepalive(struct outq *q);
+/* The bot quits: the delivery marker pending (lines sent, not yet
+ * confirmed) into line (OUTQ_LINE_MAX bytes), taken whatever the bucket
+ * holds (it goes just before the QUIT), 1; 0 when none is pending. */
+int outq_last_marker(struct outq *q, char *line);
 /* The server's PONG with `token`: 1 if it was one of our markers. */
 int outq_pong(struct outq *q, const char *token);
 /* `nick` answered what asked him for step `step` of bout `about` (his

@@ -2148,6 +2148,18 @@ void outq_await(struct outq *q, unsigned long mark)
         q->clocked |= l->seq <= mark;
 }
 
+int outq_last_marker(struct outq *q, char *line)
+{
+    popped_settle(q);
+    if (!q->markers || q->labels || q->since_marker == 0)
+        return 0;
+    struct oline *m = marker_new(q);
+    q->total--; /* marker_new counts it as taken */
+    snprintf(line, OUTQ_LINE_MAX, "%s", m->text);
+    q->popped = m;
+    return 1;
+}
+
 int outq_keepalive(struct outq *q)
 {
     popped_settle(q);

@@ -1513,6 +1513,15 @@ void game_tick(struct game *g, const char *league_channel)
     tournament_tick(g);
 }
 
+void game_stop(struct game *g)
+{
+    int before = g->nunsaid;
+
+    said_flush(g);
+    game_log(g, GAME_LOG_DEBUG, "stopping: %d of %d rounds' commentary marked said",
+             before - g->nunsaid, before);
+}
+
 double game_tick_due(const struct game *g)
 {
     /* Live bouts and challenges keep their clocks to the second (their

@@ -592,6 +592,10 @@ int game_orders_waiting(const struct game *g, int64_t account_id, struct str *ou
  * nowhere when NULL). Call often while connected; deadlines are suspended
  * otherwise. */
 void game_tick(struct game *g, const char *league_channel);
+/* The bot stops (its last marker answered, or not): the commentary the
+ * output confirmed (io.delivered) is marked said now, so that a restart
+ * does not say it again. */
+void game_stop(struct game *g);
 /* Seconds from now until game_tick has something to do (0: now), at most
  * GAME_TICK_IDLE_MAX: 1 while bouts or challenges are live (their clocks
  * go by the second), else until the league's or the tournaments' next
