@@ -55,10 +55,15 @@ nothing else goes to stdout (diagnostics go to stderr):
       (a player not in the channel, or training points the channel's last
       message had no room for), messages cut in two, and markers. A
       player's orders confirm delivery as a marker does (bot/outq.c:
-      outq_answered), so with players who answer at once the one marker
-      left is that of the run's end, which nothing else confirms: at best
-      15R + 1 lines for the five bouts of R rounds (3.05 a round at R = 4,
-      3.07 at R = 3).
+      outq_answered), and the marker after the run's last lines (which
+      nothing else confirms, and which no clock of the game waits for) is
+      idle: it is the keepalive PING the bot sends after 60 s of the
+      server's silence anyway (marker_idle, outq_keepalive), so it comes
+      after the count's 2 s of silence and costs no line an idle bot would
+      not send. So with players who answer at once the five bouts of R
+      rounds cost 15R lines, 3.00 a round: the floor (until session 37 the
+      run's last marker went at once, and was counted: 15R + 1, 3.05 a
+      round at R = 4, 3.07 at R = 3; the count itself is unchanged).
       Bout length: boxing, 4 rounds (3 with WIRE_BENCH_QUICK=1), gentle
       orders so that the bouts go the distance (a stoppage would end one
       sooner: the rounds fought are on stderr).

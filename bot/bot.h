@@ -420,6 +420,12 @@ size_t outq_pieces(const struct outq *q, const char *cmd, const char *target, co
  * done: outq_drop withdraws it once that step is done. */
 void outq_msg_about(struct outq *q, enum outq_kind kind, const char *cmd, const char *target,
                     const char *owner, const char *text, int64_t about, int step);
+/* outq_msg_about for a line that asks for step `step` (> 0) of bout
+ * `about`: a prompt or a reminder to a player, a start call in a channel.
+ * Only such lines make the marker of a queue run dry wait for an answer
+ * (outq_answered), and only they are what an answer answers. */
+void outq_ask_about(struct outq *q, enum outq_kind kind, const char *cmd, const char *target,
+                    const char *owner, const char *text, int64_t about, int step);
 /* Drops the lines about bout `about` with a step from 1 to `step` that
  * have not gone out (a prompt for a round already fought); returns how
  * many. Lines already sent stay as they are. */
@@ -452,6 +458,21 @@ int outq_delivered(const struct outq *q, unsigned long mark);
 /* 1 while the line numbered `mark` (outq_mark right after it was queued)
  * waits in a queue, not yet popped. */
 int outq_queued(const struct outq *q, unsigned long mark);
+/* A clock waits for everything said up to `mark` (outq_mark's): the
+ * marker that confirms it goes as soon as it can (with the next token, or
+ * OUTQ_MARK_ANSWER seconds later when a question among it may be answered
+ * first). Live lines no clock waits for are confirmed at leisure: their
+ * marker rides on the keepalive (outq_keepalive). */
+void outq_await(struct outq *q, unsigned long mark);
+/* The keepalive is due: 1 if a delivery marker is pending (lines sent,
+ * not yet confirmed), which then goes first and stands for it (its PONG
+ * answers as the keepalive's would); 0: none, the caller sends its own
+ * PING. */
+int outq_keepalive(struct outq *q);
+/* The bot quits: the delivery marker pending (lines sent, not yet
+ * confirmed) into line (OUTQ_LINE_MAX bytes), taken whatever the bucket
+ * holds (it goes just before the QUIT), 1; 0 when none is pending. */
+int outq_last_marker(struct outq *q, char *line);
 /* The server's PONG with `token`: 1 if it was one of our markers. */
 int outq_pong(struct outq *q, const char *token);
 /* `nick` answered what asked him for step `step` of bout `about` (his

@@ -24,12 +24,13 @@ void bot_db_watch(struct bot *bot)
 /* The output queue's kind for each of the game's voices. */
 static const enum outq_kind io_kinds[] = {
     [GAME_REPLY] = OUTQ_REPLY, [GAME_CHATTER] = OUTQ_REPLY, [GAME_LIVE] = OUTQ_LIVE,
-    [GAME_ROUND] = OUTQ_ROUND, [GAME_BULK] = OUTQ_BULK,
+    [GAME_ROUND] = OUTQ_ROUND, [GAME_BULK] = OUTQ_BULK,     [GAME_ASK] = OUTQ_ROUND,
 };
 
 /* A line about a live bout: as bot_msg (whose formatting rule is applied
  * as the line leaves), with the bout and round it is about, so that the
- * queue orders it by its bout and can withdraw it (io_withdraw). */
+ * queue orders it by its bout and can withdraw it (io_withdraw); a line
+ * said with GAME_ASK asks, and its answer may confirm it (io_answered). */
 static void io_say_about(void *ctx, enum game_voice voice, const char *target, const char *text,
                          int64_t bout, int round)
 {
@@ -45,8 +46,11 @@ static void io_say_about(void *ctx, enum game_voice voice, const char *target, c
     /* policy: a few highlights a line (of the text as relay.c named it here) */
     bot_highlight_cap(bot, target, local.len ? local.p : text, &capped);
     str_free(&local);
-    outq_msg_about(bot->q, io_kinds[voice], "PRIVMSG", target, NULL, capped.p, bout,
-                   round > 0 ? round : 0); /* < 0: commentary said again, as 0 */
+    int step = round > 0 ? round : 0; /* < 0: commentary said again, as 0 */
+    if (voice == GAME_ASK)
+        outq_ask_about(bot->q, io_kinds[voice], "PRIVMSG", target, NULL, capped.p, bout, step);
+    else
+        outq_msg_about(bot->q, io_kinds[voice], "PRIVMSG", target, NULL, capped.p, bout, step);
     str_free(&capped);
 }
 
@@ -75,6 +79,14 @@ static void io_answered(void *ctx, const char *nick, int64_t bout, int round)
     struct bot *bot = ctx;
 
     outq_answered(bot->q, nick, bout, round);
+}
+
+/* A game clock waits for what was said up to mark: confirmed soon. */
+static void io_awaits(void *ctx, unsigned long mark)
+{
+    struct bot *bot = ctx;
+
+    outq_await(bot->q, mark);
 }
 
 static const char *io_nick_of(void *ctx, int64_t account_id)
@@ -192,6 +204,7 @@ void bot_game_io(struct bot *bot, struct game_io *io)
         .say_about = io_say_about,
         .withdraw = io_withdraw,
         .answered = io_answered,
+        .awaits = io_awaits,
         .away = io_away,
         .nick_of = io_nick_of,
         .self_identifies = io_self_identifies,

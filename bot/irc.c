@@ -954,8 +954,12 @@ static void keepalive(struct bot *bot, double quiet)
     char line[OUTQ_LINE_MAX];
 
     if (quiet > PING_AFTER && !st->ping_sent) {
-        snprintf(line, sizeof(line), "PING :ringside");
-        outq_raw(bot->q, line);
+        /* A delivery marker pending goes now and is the keepalive (its
+         * PONG answers it): an idle bot sends no more PINGs for it. */
+        if (!outq_keepalive(bot->q)) {
+            snprintf(line, sizeof(line), "PING :ringside");
+            outq_raw(bot->q, line);
+        }
         st->ping_sent = bot->now;
     }
     if (bot->now >= st->regain_at && !is_me(bot, bot->cfg.nick)) {
@@ -1301,6 +1305,20 @@ static int pump(struct bot *bot, double wait, const char **why)
     return 0;
 }
 
+/* The delivery marker pending (the last lines said, which no clock waited
+ * for: bot/outq.c, marker_idle) goes just before the QUIT: its PONG, read
+ * as the socket drains, confirms them, and the game marks what that
+ * confirms said as it stops (game_stop), so a restart does not say them
+ * again. 1 if it went. */
+static int quit_marker(struct bot *bot)
+{
+    char line[OUTQ_LINE_MAX];
+
+    if (bot->stepped_down || !bot->game || !outq_last_marker(bot->q, line))
+        return 0;
+    return irc_send_raw(bot->irc->s, "%s", line) == 0;
+}
+
 /* Says goodbye: QUIT straight away, then lets the socket drain briefly. */
 static void goodbye(struct bot *bot)
 {
@@ -1310,12 +1328,15 @@ static void goodbye(struct bot *bot)
         return;
     if (irc_is_connected(st->s)) {
         log_msg(LOG_INFO, "quitting");
+        int marked = quit_marker(bot);
         irc_send_raw(st->s, "QUIT :%s", bot->stepped_down ? QUIT_STEP_DOWN : QUIT_MESSAGE);
         double until = bot_clock() + QUIT_FLUSH;
         const char *why;
         while (irc_is_connected(st->s) && bot_clock() < until)
             if (pump(bot, 0.1, &why) != 0)
                 break;
+        if (marked)
+            game_stop(bot->game);
     }
     irc_destroy_session(st->s);
     st->s = NULL;

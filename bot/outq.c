@@ -75,10 +75,23 @@
  * about his bout before it, which told him as well): the window up to the
  * first such line is confirmed as by a PONG, and his own question needs no
  * confirmation any more (it is not sent again). So while the lines since
- * the last marker hold a question (a line with a step) the marker of a
- * queue run dry waits OUTQ_MARK_ANSWER seconds for its answer; with
- * players who answer at once, the only marker of a run of bouts is the one
- * after its last lines, which nobody answers. An answer confirms nothing
+ * the last marker hold a question (a line said with outq_ask_about: a
+ * prompt, a reminder, a start call; not every line with a step: a duel's
+ * corner line or an acknowledgement asks nothing) the marker of a
+ * queue run dry waits OUTQ_MARK_ANSWER seconds for its answer. Only lines
+ * a clock of the game waits for (outq_await: a question's clock, a duel's
+ * next round, a relayed row) make a marker urgent: after live lines no
+ * clock waits for (the commentary of a bout's last round, its end, an
+ * acknowledgement: the game only records them as said, and what a lost
+ * connection or a restart finds unconfirmed it says again, a repeat, never
+ * a loss) the marker of a queue run dry is idle (marker_idle): it rides on
+ * the bot's keepalive (outq_keepalive: the keepalive PING after a minute
+ * of the server's silence is that marker, so an idle bot sends no PING
+ * more for it), or goes OUTQ_MARK_IDLE seconds after the last line sent,
+ * or with the next marker later lines call for. So with players who answer
+ * at once a run of bouts costs no marker of its own: its questions are
+ * confirmed by their answers, its last lines by the keepalive. Idle markers
+ * never hold on a server that throttles (strict). An answer confirms nothing
  * while a throttle notice is unmatched (a notice comes before the answer
  * the line it names preceded, but which line it names only a marker
  * tells). A throttle notice (outq_throttled)
@@ -152,13 +165,18 @@
 #define OUTQ_MARK_QUIET 2.0
 #define OUTQ_MARK_LATE  30.0
 /* The marker of a queue run dry when the lines it would confirm include a
- * question (a line with a step: a prompt, a bout's start call) nobody has
+ * question (outq_ask_about: a prompt, a bout's start call) nobody has
  * answered yet: it waits this long after the last line sent, since the
  * answer (outq_answered) confirms them instead. Players who answer at once
  * do so within about a second of the question leaving (the server relays
  * it, and their orders, in a few milliseconds on loopback, but ngircd reads
  * a client's lines a little late after a burst). */
-#define OUTQ_MARK_ANSWER  3.0
+#define OUTQ_MARK_ANSWER 3.0
+/* The marker of a queue run dry after live lines no clock waits for
+ * (marker_idle): it goes as the bot's keepalive PING (outq_keepalive:
+ * after a minute of the server's silence), or at the latest this long
+ * after the last line sent (a server that never falls silent). */
+#define OUTQ_MARK_IDLE    120.0
 #define OUTQ_TIDY_STEP    8    /* owners looked at for forgetting, each line sent */
 #define OUTQ_QUERY_WAIT   10.0 /* seconds a query waits at most behind messages */
 #define OUTQ_SHARED_BURST 2
@@ -182,6 +200,7 @@ struct oline {
     int note;                 /* a "lines dropped" note */
     int64_t about;            /* the bout it is about (outq_msg_about); 0: none */
     int step;                 /* > 0: stale once step (a round) `step` is done */
+    unsigned char ask;        /* it asks for step `step` (outq_ask_about) */
     /* The queue's two indexes of lines (struct chains): [CH_ABOUT] every
      * line about a bout, a chain per hash of `about` (outq_drop,
      * bundle_need); [CH_SEQ] every line said, a chain per `seq`
@@ -287,7 +306,9 @@ struct outq {
     unsigned marker_next;        /* the id of the next marker */
     int since_marker;            /* lines sent since the last marker */
     int awaited;                 /* one of them is a live line: the game waits for it */
-    int asking;                  /* one of them has a step: an answer may confirm them */
+    int asking;                  /* one of them asks (outq_ask_about): an answer may confirm it */
+    int clocked;                 /* one of them is one a clock waits for (outq_await) */
+    unsigned long await_seq;     /* the lines said up to here: a clock waits for them */
     double sent_at;              /* when the last of them was popped */
     struct fifo window;          /* sent, not yet confirmed, in the order sent */
     int nwindow;
@@ -1120,8 +1141,25 @@ void outq_msg(struct outq *q, enum outq_kind kind, const char *cmd, const char *
     outq_msg_about(q, kind, cmd, target, owner, text, 0, 0);
 }
 
+static void msg_about(struct outq *q, enum outq_kind kind, const char *cmd, const char *target,
+                      const char *owner, const char *text, int64_t about, int step, int ask);
+
 void outq_msg_about(struct outq *q, enum outq_kind kind, const char *cmd, const char *target,
                     const char *owner, const char *text, int64_t about, int step)
+{
+    msg_about(q, kind, cmd, target, owner, text, about, step, 0);
+}
+
+void outq_ask_about(struct outq *q, enum outq_kind kind, const char *cmd, const char *target,
+                    const char *owner, const char *text, int64_t about, int step)
+{
+    msg_about(q, kind, cmd, target, owner, text, about, step, 1);
+}
+
+/* Queues the pieces of a message (outq_msg_about); `ask`: each asks for
+ * `step` (none without a bout and a step). */
+static void msg_about(struct outq *q, enum outq_kind kind, const char *cmd, const char *target,
+                      const char *owner, const char *text, int64_t about, int step, int ask)
 {
     double now = q->now;
     char line[OUTQ_LINE_MAX];
@@ -1163,6 +1201,7 @@ void outq_msg_about(struct outq *q, enum outq_kind kind, const char *cmd, const 
         l->tlen = (unsigned char)strlen(target);
         l->about = about;
         l->step = about ? step : 0;
+        l->ask = ask && l->step > 0;
         l->cut = cut;
         outq_add(q, kind, owner, l, now);
         p += n;
@@ -1441,14 +1480,34 @@ static int marker_lazy(const struct outq *q)
     return q->total == 0 && q->since_marker < mark_every(q) && !q->mark_now && !q->awaited;
 }
 
+/* The marker pending is that of a queue run dry after live lines that no
+ * clock waits for (outq_await): the game only records them as said (a
+ * round's commentary at the end of a bout, an acknowledgement), and what a
+ * lost connection or a restart finds unconfirmed is said again (a repeat,
+ * never a loss). It goes as the keepalive (outq_keepalive), or
+ * OUTQ_MARK_IDLE seconds after the last line sent, or with the next
+ * marker the lines after it call for; never on a server that throttles
+ * (strict: notices are matched to lines by markers). So a run of bouts
+ * costs no marker of its own after its last lines: an idle bot's PING
+ * every minute carries it. */
+static int marker_idle(const struct outq *q)
+{
+    return q->total == 0 && q->since_marker < mark_every(q) && !q->mark_now && q->awaited &&
+           !q->clocked && !q->strict;
+}
+
 /* The quiet spell the marker pending waits for after the last line sent:
- * OUTQ_MARK_QUIET for a lazy one (marker_lazy); OUTQ_MARK_ANSWER for that
- * of a queue run dry whose lines include a question still unanswered (a
- * player's answer confirms them without a marker: outq_answered); else 0. */
+ * OUTQ_MARK_QUIET for a lazy one (marker_lazy), OUTQ_MARK_IDLE for an idle
+ * one (marker_idle); OUTQ_MARK_ANSWER for that of a queue run dry whose
+ * lines include a question still unanswered that a clock waits for (a
+ * player's answer confirms them without a marker: outq_answered); else
+ * 0. */
 static double marker_quiet(const struct outq *q)
 {
     if (marker_lazy(q))
         return OUTQ_MARK_QUIET;
+    if (marker_idle(q))
+        return OUTQ_MARK_IDLE;
     if (q->total == 0 && q->asking && !q->mark_now && q->since_marker < mark_every(q))
         return OUTQ_MARK_ANSWER;
     return 0;
@@ -1486,6 +1545,7 @@ static struct oline *marker_new(struct outq *q)
     q->since_marker = 0;
     q->awaited = 0;
     q->asking = 0;
+    q->clocked = 0;
     q->mark_now = 0;
     q->total++; /* taken at once */
     return l;
@@ -1603,7 +1663,8 @@ static void popped_settle(struct outq *q)
         l->marker = q->marker_next; /* the next marker confirms it */
         q->since_marker++;
         q->awaited |= l->kind == OUTQ_LIVE || l->kind == OUTQ_ROUND || l->about;
-        q->asking |= l->step > 0;
+        q->asking |= l->ask;
+        q->clocked |= l->seq <= q->await_seq;
     }
     fifo_push(&q->window, l);
     if (q->strict && paced_line(q, l))
@@ -2076,18 +2137,51 @@ int outq_pong(struct outq *q, const char *token)
     return 1;
 }
 
+void outq_await(struct outq *q, unsigned long mark)
+{
+    if (mark <= q->await_seq)
+        return;
+    q->await_seq = mark;
+    /* Those already sent since the last marker (the rest is counted as
+     * it goes: popped_settle). */
+    for (const struct oline *l = q->window.tail; l && l->marker == q->marker_next; l = l->prev)
+        q->clocked |= l->seq <= mark;
+}
+
+int outq_last_marker(struct outq *q, char *line)
+{
+    popped_settle(q);
+    if (!q->markers || q->labels || q->since_marker == 0)
+        return 0;
+    struct oline *m = marker_new(q);
+    q->total--; /* marker_new counts it as taken */
+    snprintf(line, OUTQ_LINE_MAX, "%s", m->text);
+    q->popped = m;
+    return 1;
+}
+
+int outq_keepalive(struct outq *q)
+{
+    popped_settle(q);
+    if (!q->markers || q->labels || q->since_marker == 0)
+        return 0;
+    q->mark_now = 1;
+    return 1;
+}
+
 /* What the lines sent since the last marker, still in the window, ask
  * for: how many, one of them awaited, one of them with a step (after some
  * were confirmed otherwise than by a marker: outq_answered). */
 static void window_recount(struct outq *q)
 {
-    q->since_marker = q->awaited = q->asking = 0;
+    q->since_marker = q->awaited = q->asking = q->clocked = 0;
     for (const struct oline *l = q->window.head; l; l = l->next) {
         if (l->marker != q->marker_next)
             continue;
         q->since_marker++;
         q->awaited |= l->kind == OUTQ_LIVE || l->kind == OUTQ_ROUND || l->about;
-        q->asking |= l->step > 0;
+        q->asking |= l->ask;
+        q->clocked |= l->seq <= q->await_seq;
     }
 }
 
@@ -2118,7 +2212,7 @@ int outq_answered(struct outq *q, const char *nick, int64_t about, int step)
         int chan = line_is_channel(l);
         if (chan && !told)
             told = l;
-        if (l->step == step && (chan || line_to(l, nick)))
+        if (l->ask && l->step == step && (chan || line_to(l, nick)))
             ask = l;
     }
     if (!ask)
@@ -2250,6 +2344,7 @@ void outq_disconnected(struct outq *q)
     q->since_marker = 0;
     q->awaited = 0;
     q->asking = 0;
+    q->clocked = 0;
     q->tokens = q->burst;
     q->started = 0;
     q->live_run = q->reply_run = 0;
@@ -2282,6 +2377,7 @@ void outq_clear(struct outq *q)
     q->since_marker = 0;
     q->awaited = 0;
     q->asking = 0;
+    q->clocked = 0;
     q->tokens = q->burst;
     q->started = 0;
 }

@@ -442,6 +442,7 @@ static void relay_say(struct bot *bot, const struct db_relay *row)
                        row->account && row->round > 0 ? row->round : 0);
     else if (to[0])
         bot_msg(bot, OUTQ_LIVE, to, NULL, row->text);
+    outq_await(bot->q, outq_mark(bot->q)); /* its row is marked said once delivered */
 }
 
 int bot_relay_cmd(struct cmd_ctx *ctx, const char *verb, const char *words)

@@ -118,7 +118,8 @@ static int side_of(const struct live *lv, int64_t acc)
 /* Says a line about bout `id` (io.say_about; io.say without it): `round`
  * > 0 for a line that is stale once round `round` is fought (a prompt, a
  * reminder, a corner), 0 for one that stays true. The output then keeps
- * a player's line behind the channel lines about his bout said before. */
+ * a player's line behind the channel lines about his bout said before.
+ * GAME_ASK for a line that asks for an answer (io.say hears GAME_ROUND). */
 static void say_about(struct game *g, enum game_voice voice, const char *target, int64_t id,
                       int round, const char *fmt, ...) GAME_PRINTF(6, 7);
 static void say_about(struct game *g, enum game_voice voice, const char *target, int64_t id,
@@ -133,7 +134,7 @@ static void say_about(struct game *g, enum game_voice voice, const char *target,
     if (g->io.say_about)
         g->io.say_about(g->io.ctx, voice, target, text, id, round);
     else
-        g->io.say(g->io.ctx, voice, target, text);
+        g->io.say(g->io.ctx, voice == GAME_ASK ? GAME_ROUND : voice, target, text);
 }
 
 /* Round `round` of bout `id` is fought (INT_MAX: the bout is over): what
@@ -216,7 +217,7 @@ static void ask_orders(struct game *g, struct live *lv, int side, const char *ex
                            : NULL;
 
     render_corner_report(lv->corner, &lv->b, side, corner, sizeof(corner));
-    say_about(g, GAME_ROUND, player_nick(g, &lv->f[side]), lv->rec.id, round,
+    say_about(g, GAME_ASK, player_nick(g, &lv->f[side]), lv->rec.id, round,
               "Bout #%lld, round %d of %d: your orders for %s (e.g. %s) within %s%s%s%s%s%s%s%s%s",
               (long long)lv->rec.id, round, lv->rec.rounds, lv->f[side].name, gr->order_example,
               DURATION(g->cfg.order_timeout), extra ? "; " : ".", extra ? extra : "",
@@ -237,18 +238,18 @@ static int auto_seconds(const struct game *g)
 }
 
 /* What each duellist's corner sees after a round of a bout that fights
- * itself, privately: one line each. About no round: it asks nothing, so
- * it must not count as a question an answer could confirm (the output
- * would hold its delivery marker for that answer, and the next round,
- * which waits for the delivery, with it). */
+ * itself, privately: one line each, stale once the next round is fought.
+ * It asks nothing (GAME_ROUND, not GAME_ASK): the output does not hold its
+ * delivery marker for an answer, nor the next round, which waits for that
+ * delivery, with it. */
 static void tell_corners(struct game *g, struct live *lv)
 {
     char corner[RENDER_LINE_MAX];
 
     for (int s = 0; s < SIDES; s++)
         if (render_corner_report(lv->corner, &lv->b, s, corner, sizeof(corner)) > 0)
-            say_about(g, GAME_ROUND, player_nick(g, &lv->f[s]), lv->rec.id, 0, "Bout #%lld: %s",
-                      (long long)lv->rec.id, corner);
+            say_about(g, GAME_ROUND, player_nick(g, &lv->f[s]), lv->rec.id, lv->rec.round + 1,
+                      "Bout #%lld: %s", (long long)lv->rec.id, corner);
 }
 
 /* The answer lv waits for (orders, an accept) is due `seconds` after what
@@ -259,6 +260,8 @@ static void clock_start(struct game *g, struct live *lv, int seconds)
 
     lv->asking = 1;
     lv->asked = g->io.mark(g->io.ctx);
+    if (g->io.awaits)
+        g->io.awaits(g->io.ctx, lv->asked);
     lv->asked_at = now;
     lv->timeout = seconds;
     lv->deadline = now + seconds; /* running; set again once delivered */
@@ -1499,7 +1502,7 @@ void game_tick(struct game *g, const char *league_channel)
                     : lv->has_last[s] ? "your last orders"
                                       : "the default orders";
                 int secs = (int)(left + 0.5);
-                say_about(g, GAME_ROUND, player_nick(g, &lv->f[s]), lv->rec.id, lv->rec.round + 1,
+                say_about(g, GAME_ASK, player_nick(g, &lv->f[s]), lv->rec.id, lv->rec.round + 1,
                           "Bout #%lld: %s left for your round %d orders; without them %s will "
                           "fight",
                           (long long)lv->rec.id, DURATION(secs), lv->rec.round + 1, what);
@@ -1508,6 +1511,15 @@ void game_tick(struct game *g, const char *league_channel)
     }
     league_tick(g, league_channel);
     tournament_tick(g);
+}
+
+void game_stop(struct game *g)
+{
+    int before = g->nunsaid;
+
+    said_flush(g);
+    game_log(g, GAME_LOG_DEBUG, "stopping: %d of %d rounds' commentary marked said",
+             before - g->nunsaid, before);
 }
 
 double game_tick_due(const struct game *g)
@@ -2093,7 +2105,8 @@ static void bout_call(struct game *g, struct live *lv)
                 "private.%s%s",
                 lv->rec.rounds, who.p, gr->order_example, DURATION(g->cfg.order_timeout),
                 help ? " " : "", help ? help_first(gr->order_help, first, sizeof(first)) : "");
-    say_about(g, GAME_ROUND, lv->rec.channel, lv->rec.id, 1, "%s", t.p);
+    /* It asks those named for round 1 (none in a duel). */
+    say_about(g, who.len ? GAME_ASK : GAME_ROUND, lv->rec.channel, lv->rec.id, 1, "%s", t.p);
     str_free(&t);
     str_free(&who);
     for (int s = 0; s < SIDES; s++)

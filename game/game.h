@@ -55,7 +55,11 @@ char *text_clip(char *dst, size_t dstlen, const char *src, size_t max);
  * GAME_ROUND its rounds (commentary, prompts: what game_connected says again
  * after a lost connection), first of all; GAME_REPLY and GAME_CHATTER
  * (announcements) next; GAME_BULK (long texts) when there is time. */
-enum game_voice { GAME_REPLY, GAME_CHATTER, GAME_LIVE, GAME_ROUND, GAME_BULK };
+/* GAME_ASK is GAME_ROUND for a line that asks a player for his answer
+ * about a round (a prompt, a reminder, the start call naming those who
+ * hear it): his answer (io.answered) may confirm its delivery. Said only
+ * through say_about (say hears GAME_ROUND). */
+enum game_voice { GAME_REPLY, GAME_CHATTER, GAME_LIVE, GAME_ROUND, GAME_BULK, GAME_ASK };
 
 enum game_log { GAME_LOG_DEBUG, GAME_LOG_INFO, GAME_LOG_WARN, GAME_LOG_ERROR };
 
@@ -100,7 +104,8 @@ struct game_io {
      * order: a line to a player never passes a channel line about his
      * bout said before it. `round` > 0 marks a line that asks for (or
      * speaks of) round `round` before it is fought: a prompt, a reminder,
-     * a duel's corner; 0 a line that stays true (commentary, the end); < 0
+     * a duel's corner (only those said with GAME_ASK ask: a corner asks
+     * nothing); 0 a line that stays true (commentary, the end); < 0
      * the commentary of round -round said again after a restart (true, as
      * 0: the bot relays it to a bout's other network only if missing). */
     void (*say_about)(void *ctx, enum game_voice voice, const char *target, const char *text,
@@ -125,6 +130,12 @@ struct game_io {
      * takes it as proof that the question, or what told him of it, was
      * delivered (bot/outq.c: outq_answered). */
     void (*answered)(void *ctx, const char *nick, int64_t bout, int round);
+    /* Optional (NULL: nothing): a clock waits for the delivery of all that
+     * was said up to `mark` (io.mark's: a question's clock, a duel's next
+     * round), so the output confirms it as soon as it can; what no clock
+     * waits for (the commentary io.delivered marks said) it may confirm at
+     * leisure (bot/outq.c: outq_await). */
+    void (*awaits)(void *ctx, unsigned long mark);
 };
 
 /* The settings of the game ([bout], [league] and the command prefix). */
@@ -581,6 +592,10 @@ int game_orders_waiting(const struct game *g, int64_t account_id, struct str *ou
  * nowhere when NULL). Call often while connected; deadlines are suspended
  * otherwise. */
 void game_tick(struct game *g, const char *league_channel);
+/* The bot stops (its last marker answered, or not): the commentary the
+ * output confirmed (io.delivered) is marked said now, so that a restart
+ * does not say it again. */
+void game_stop(struct game *g);
 /* Seconds from now until game_tick has something to do (0: now), at most
  * GAME_TICK_IDLE_MAX: 1 while bouts or challenges are live (their clocks
  * go by the second), else until the league's or the tournaments' next

@@ -1088,11 +1088,13 @@ START_TEST(test_marker_lazy)
     ck_assert_str_eq(line, "PING :rs2");
     ck_assert_int_eq(outq_pong(q, "rs2"), 1);
     ck_assert(outq_delivered(q, mark));
-    /* A live line after a reply: the marker goes at once. */
+    /* A live line a clock waits for after a reply: the marker goes at
+     * once. */
     now += 10;
     outq_msg(q, OUTQ_REPLY, "PRIVMSG", "dave", NULL, "a reply");
     outq_msg(q, OUTQ_LIVE, "PRIVMSG", "#ring", NULL, "round 1");
     mark = outq_mark(q);
+    outq_await(q, mark);
     ck_assert_int_eq(outq_pop(q, now, line), 1);
     ck_assert_int_eq(outq_pop(q, now, line), 1);
     ck_assert_double_eq(outq_wait(q, now), 0);
@@ -1174,10 +1176,11 @@ START_TEST(test_answered_confirms)
     ck_assert_int_eq(outq_pop(q, now, line), 1);
     outq_msg_about(q, OUTQ_ROUND, "PRIVMSG", "#ring", NULL, "Round 1: ...", 7, 0);
     unsigned long round = outq_mark(q);
-    outq_msg_about(q, OUTQ_ROUND, "PRIVMSG", "ann", NULL, "Bout #7, round 2", 7, 2);
+    outq_ask_about(q, OUTQ_ROUND, "PRIVMSG", "ann", NULL, "Bout #7, round 2", 7, 2);
     unsigned long ann = outq_mark(q);
-    outq_msg_about(q, OUTQ_ROUND, "PRIVMSG", "bob", NULL, "Bout #7, round 2", 7, 2);
+    outq_ask_about(q, OUTQ_ROUND, "PRIVMSG", "bob", NULL, "Bout #7, round 2", 7, 2);
     unsigned long bob = outq_mark(q);
+    outq_await(q, bob); /* the round's clock */
     for (int i = 0; i < 3; i++)
         ck_assert_int_eq(outq_pop(q, now, line), 1);
     ck_assert_str_eq(line, "PRIVMSG bob :Bout #7, round 2");
@@ -1204,21 +1207,120 @@ START_TEST(test_answered_confirms)
     ck_assert_int_eq(outq_pop(q, now + 10, line), 0);
     /* Unanswered, the marker goes 3 s after the last line. */
     now = 20;
-    outq_msg_about(q, OUTQ_ROUND, "PRIVMSG", "ann", NULL, "Bout #7, round 3", 7, 3);
+    outq_ask_about(q, OUTQ_ROUND, "PRIVMSG", "ann", NULL, "Bout #7, round 3", 7, 3);
     unsigned long late = outq_mark(q);
+    outq_await(q, late);
     ck_assert_int_eq(outq_pop(q, now, line), 1);
     ck_assert_int_eq(outq_pop(q, now + 2.9, line), 0);
     ck_assert_int_eq(outq_pop(q, now + 3, line), 1);
     ck_assert_str_eq(line, "PING :rs1");
     ck_assert_int_eq(outq_pong(q, "rs1"), 1);
     ck_assert(outq_delivered(q, late));
-    /* A line without a step (the end of a bout) awaits no answer: its
-     * marker goes with the next token, as before. */
+    /* A line without a step awaits no answer: with a clock waiting for
+     * it, its marker goes with the next token, as before. */
     now = 40;
-    outq_msg_about(q, OUTQ_ROUND, "PRIVMSG", "#ring", NULL, "Bout #7 is over", 7, 0);
+    outq_msg_about(q, OUTQ_ROUND, "PRIVMSG", "#ring", NULL, "Bout #7 goes on", 7, 0);
+    outq_await(q, outq_mark(q));
     ck_assert_int_eq(outq_pop(q, now, line), 1);
     ck_assert_int_eq(outq_pop(q, now, line), 1);
     ck_assert_str_eq(line, "PING :rs2");
+    outq_free(q);
+}
+END_TEST
+
+/* Only a line said with outq_ask_about asks. A line about a round that
+ * asks nothing (a duel's corner line, an acknowledgement: outq_msg_about
+ * with a step) does not hold the marker of a queue run dry
+ * OUTQ_MARK_ANSWER seconds for an answer that never comes (a duel's next
+ * round waits for that delivery), nor is it what an answer answers. */
+START_TEST(test_step_asks_nothing)
+{
+    struct outq *q = outq_new(4, 1);
+    char line[OUTQ_LINE_MAX];
+    double now = 0;
+
+    outq_set_markers(q, 1);
+    outq_msg_about(q, OUTQ_ROUND, "PRIVMSG", "#ring", NULL, "Round 1: ...", 7, 0);
+    outq_msg_about(q, OUTQ_ROUND, "PRIVMSG", "ann", NULL, "Bout #7: your corner", 7, 2);
+    unsigned long corner = outq_mark(q);
+    outq_await(q, corner); /* the duel's next round waits for it */
+    ck_assert_int_eq(outq_pop(q, now, line), 1);
+    ck_assert_int_eq(outq_pop(q, now, line), 1);
+    ck_assert_str_eq(line, "PRIVMSG ann :Bout #7: your corner");
+    /* The marker goes with the next token, not 3 s later. */
+    ck_assert_double_eq_tol(outq_wait(q, now + 1), 0, 1e-6);
+    ck_assert_int_eq(outq_pop(q, now + 1, line), 1);
+    ck_assert_str_eq(line, "PING :rs1");
+    /* An answer for that step finds no question: nothing confirmed. */
+    ck_assert_int_eq(outq_answered(q, "ann", 7, 2), 0);
+    ck_assert(!outq_delivered(q, corner));
+    ck_assert_int_eq(outq_pong(q, "rs1"), 1);
+    ck_assert(outq_delivered(q, corner));
+    /* An acknowledgement (a step, to the player) after his prompt was
+     * answered: his changed orders prove nothing about it. */
+    now = 10;
+    outq_ask_about(q, OUTQ_ROUND, "PRIVMSG", "ann", NULL, "Bout #7, round 3", 7, 3);
+    ck_assert_int_eq(outq_pop(q, now, line), 1);
+    ck_assert_int_eq(outq_answered(q, "ann", 7, 3), 1);
+    outq_msg_about(q, OUTQ_LIVE, "PRIVMSG", "ann", NULL, "round 3 orders stored", 7, 3);
+    unsigned long ack = outq_mark(q);
+    outq_await(q, ack);
+    ck_assert_int_eq(outq_pop(q, now + 1, line), 1);
+    ck_assert_int_eq(outq_answered(q, "ann", 7, 3), 0);
+    ck_assert(!outq_delivered(q, ack));
+    ck_assert_int_eq(outq_pop(q, now + 2, line), 1);
+    ck_assert_str_eq(line, "PING :rs2");
+    outq_free(q);
+}
+END_TEST
+
+/* Live lines no clock waits for (outq_await: the end of a run of bouts,
+ * whose commentary is only recorded as said) have an idle marker: it
+ * rides on no turn of the loop, goes as the keepalive (outq_keepalive),
+ * or OUTQ_MARK_IDLE (120 s) after the last line sent; a clock that comes
+ * to wait for them sends it at once. */
+START_TEST(test_marker_idle)
+{
+    struct outq *q = outq_new(4, 1);
+    char line[OUTQ_LINE_MAX];
+    double now = 0;
+
+    outq_set_markers(q, 1);
+    ck_assert_int_eq(outq_keepalive(q), 0); /* nothing to confirm: its own PING */
+    outq_msg_about(q, OUTQ_ROUND, "PRIVMSG", "#ring", NULL, "Round 4: the end", 7, 0);
+    outq_msg_about(q, OUTQ_LIVE, "PRIVMSG", "ann", NULL, "Bout #7 is over", 7, 0);
+    unsigned long end = outq_mark(q);
+    ck_assert_int_eq(outq_pop(q, now, line), 1);
+    ck_assert_int_eq(outq_pop(q, now, line), 1);
+    ck_assert_int_eq(outq_len(q), 1); /* a marker pending */
+    ck_assert_double_eq_tol(outq_wait(q, now + 1), 119, 1e-6);
+    ck_assert_int_eq(outq_pop(q, now + 2, line), 0);
+    ck_assert_int_eq(outq_pop(q, now + 60, line), 0);
+    ck_assert(!outq_delivered(q, end));
+    /* The keepalive is due: the marker is it. */
+    ck_assert_int_eq(outq_keepalive(q), 1);
+    ck_assert_double_eq(outq_wait(q, now + 61), 0);
+    ck_assert_int_eq(outq_pop(q, now + 61, line), 1);
+    ck_assert_str_eq(line, "PING :rs1");
+    ck_assert_int_eq(outq_pop(q, now + 61, line), 0);
+    ck_assert_int_eq(outq_pong(q, "rs1"), 1);
+    ck_assert(outq_delivered(q, end));
+    ck_assert_int_eq(outq_keepalive(q), 0);
+    /* A server that never falls silent: 120 s after the last line. */
+    now = 100;
+    outq_msg_about(q, OUTQ_LIVE, "PRIVMSG", "ann", NULL, "round 3 orders stored", 8, 3);
+    ck_assert_int_eq(outq_pop(q, now, line), 1);
+    ck_assert_int_eq(outq_pop(q, now + 119, line), 0);
+    ck_assert_int_eq(outq_pop(q, now + 120, line), 1);
+    ck_assert_str_eq(line, "PING :rs2");
+    /* A clock comes to wait for lines already sent: the marker goes. */
+    now = 300;
+    outq_msg_about(q, OUTQ_ROUND, "PRIVMSG", "#ring", NULL, "Bout #9 goes on", 9, 0);
+    ck_assert_int_eq(outq_pop(q, now, line), 1);
+    ck_assert_int_eq(outq_pop(q, now, line), 0);
+    outq_await(q, outq_mark(q));
+    ck_assert_int_eq(outq_pop(q, now, line), 1);
+    ck_assert_str_eq(line, "PING :rs3");
     outq_free(q);
 }
 END_TEST
@@ -1235,10 +1337,11 @@ START_TEST(test_answered_bounds)
     double now = 0;
 
     outq_set_markers(q, 1);
-    outq_msg_about(q, OUTQ_ROUND, "PRIVMSG", "ann", NULL, "Bout #7, round 2", 7, 2);
+    outq_ask_about(q, OUTQ_ROUND, "PRIVMSG", "ann", NULL, "Bout #7, round 2", 7, 2);
     unsigned long ann = outq_mark(q);
     outq_msg_about(q, OUTQ_LIVE, "PRIVMSG", "#ring", NULL, "chatter about 9", 9, 0);
     unsigned long after = outq_mark(q);
+    outq_await(q, after);
     ck_assert_int_eq(outq_pop(q, now, line), 1);
     ck_assert_int_eq(outq_pop(q, now, line), 1);
     ck_assert_int_eq(outq_answered(q, "ann", 7, 2), 1);
@@ -1249,9 +1352,9 @@ START_TEST(test_answered_bounds)
     ck_assert_str_eq(line, "PING :rs1");
     ck_assert_int_eq(outq_pong(q, "rs1"), 1);
     /* The start call. */
-    outq_msg_about(q, OUTQ_ROUND, "PRIVMSG", "#ring", NULL, "Bout #9 is on. Round 1", 9, 1);
+    outq_ask_about(q, OUTQ_ROUND, "PRIVMSG", "#ring", NULL, "Bout #9 is on. Round 1", 9, 1);
     unsigned long call = outq_mark(q);
-    outq_msg_about(q, OUTQ_ROUND, "PRIVMSG", "#ring", NULL, "Bout #10 is on. Round 1", 10, 1);
+    outq_ask_about(q, OUTQ_ROUND, "PRIVMSG", "#ring", NULL, "Bout #10 is on. Round 1", 10, 1);
     ck_assert_int_eq(outq_pop(q, now + 2, line), 1);
     ck_assert_int_eq(outq_pop(q, now + 2, line), 1);
     ck_assert_int_eq(outq_answered(q, "bob", 9, 1), 1);
@@ -1268,7 +1371,7 @@ START_TEST(test_answered_bounds)
     ck_assert_ptr_nonnull(strstr(log_end(), "sending again"));
     /* Without markers (before registration) there is nothing to confirm. */
     struct outq *plain = outq_new(4, 1);
-    outq_msg_about(plain, OUTQ_ROUND, "PRIVMSG", "ann", NULL, "Bout #7, round 2", 7, 2);
+    outq_ask_about(plain, OUTQ_ROUND, "PRIVMSG", "ann", NULL, "Bout #7, round 2", 7, 2);
     ck_assert_int_eq(outq_pop(plain, 0, line), 1);
     ck_assert_int_eq(outq_answered(plain, "ann", 7, 2), 0);
     outq_free(plain);
@@ -1288,6 +1391,7 @@ START_TEST(test_throttled_resent)
     outq_msg(q, OUTQ_LIVE, "PRIVMSG", "#ring", NULL, "round 1");
     outq_msg(q, OUTQ_LIVE, "PRIVMSG", "#ring", NULL, "round 2");
     outq_msg(q, OUTQ_REPLY, "PRIVMSG", "bob", NULL, "hello");
+    outq_await(q, outq_mark(q));
     ck_assert_int_eq(outq_pop(q, now, line), 1);
     ck_assert_int_eq(outq_pop(q, now, line), 1);
     ck_assert_int_eq(outq_pop(q, now, line), 1);
@@ -1684,6 +1788,8 @@ Suite *outq_suite(void)
     tcase_add_test(tc, test_reply_asked_first);
     tcase_add_test(tc, test_answered_confirms);
     tcase_add_test(tc, test_answered_bounds);
+    tcase_add_test(tc, test_step_asks_nothing);
+    tcase_add_test(tc, test_marker_idle);
     tcase_add_test(tc, test_throttled_resent);
     tcase_add_test(tc, test_throttled_unmarked);
     tcase_add_test(tc, test_shared_channel_half);

@@ -66,6 +66,15 @@ Scenarios (server: n = ngircd, h = hybrid):
      fast as the server reads them for 20 s while a bystander says !version
      in the channel every 3 s: every question answered, in order, the bot
      up; the longest wait is reported (measured, not limited).
+  8. idle_pings (n): one 3-round bout, then everybody stays silent: in the
+     75 s after the bot's last message it sends exactly one PING, the
+     delivery marker of its last lines standing for its keepalive (60 s of
+     the server's silence), and that marker is answered: an idle bot sends
+     no more PINGs after a bout than before it (bot/outq.c: marker_idle).
+  9. quit_after_bout (n): one 3-round bout, SIGTERM as soon as its last
+     commentary arrived: the marker pending goes before the QUIT and its
+     PONG marks the bout's rounds said (the database's said mark), so a
+     restart says none of it again ("what I had not said yet").
 
 Commentary and reports are compared robustly, since the bot may pack several
 lines into one message ("[#7] line line", or "Round 3 | line | line" in a
@@ -943,6 +952,91 @@ def s_colour_modes(env):
             "-c: %r" % tape.raw_text[:60]]
 
 
+IDLE_WATCH = 75.0  # s after the bot's last message: its keepalive (60 s) falls in it
+
+
+def s_idle_pings(env):
+    """After a bout, an idle bot sends no more PINGs than before it: the
+    delivery marker of its last lines is its keepalive."""
+    w = WClient(env, "idlewatch", [CHANNEL])
+    wstart = len(w.lines)
+    cs = players(env, [("idle1a", "Ali", FIVE[0][1]), ("idle1b", "Frazier", FIVE[1][1])])
+    for i, c in enumerate(cs):
+        c.index = i
+    bout = start_bout(env, cs[0], cs[1], w, Gate(env, w))
+    ref = Referee(env, cs, default_orders)
+    ref.play([bout], timeout=120)
+    await_commentary(env, w, wstart, [bout], timeout=60)
+    # Everybody stays, silent: the server says nothing to the bot (but the
+    # answers to its PINGs) until IDLE_WATCH s after its last message.
+    sent = re.compile(r" >> (PRIVMSG|NOTICE)\b")
+    last, seen, t_last = None, -1, time.monotonic()
+    while time.monotonic() - t_last < IDLE_WATCH:
+        with open(env.bot_log, encoding="utf-8", errors="replace") as f:
+            lines = f.read().splitlines()
+        msgs = [i for i, line in enumerate(lines) if sent.search(line)]
+        if len(msgs) != seen:
+            seen, last, t_last = len(msgs), msgs[-1] if msgs else 0, time.monotonic()
+        time.sleep(1)
+    after = lines[last + 1:]
+    pings = [line for line in after if " >> PING" in line]
+    answered = [line for line in after if re.search(r"outq: marker \d+ answered", line)]
+    check(len(pings) == 1 and answered,
+          "%d PINGs (%d delivery markers answered) in the %.0f s after the bot's last message: "
+          "want 1, its keepalive carrying the marker" % (len(pings), len(answered), IDLE_WATCH),
+          "\n".join(after[-30:]))
+    ref.finish()
+    for c in cs + [w]:
+        c.quit()
+    return ["bout #%d over; in the %.0f s after the last message: %s, then %s" %
+            (bout, IDLE_WATCH, pings[0].split(" debug ")[0], answered[0].split(" debug ")[-1])]
+
+
+def bot_silent(env, quiet):
+    """Waits until the bot's log shows no line sent for `quiet` seconds."""
+    deadline = time.monotonic() + WAIT_SILENT
+    seen, since = -1, time.monotonic()
+    while time.monotonic() - since < quiet:
+        check(time.monotonic() < deadline, "the bot never fell silent", tail(env.bot_log, 20))
+        with open(env.bot_log, encoding="utf-8", errors="replace") as f:
+            n = sum(1 for line in f if " >> " in line)
+        if n != seen:
+            seen, since = n, time.monotonic()
+        time.sleep(0.2)
+
+
+WAIT_SILENT = 120.0
+
+
+def s_quit_after_bout(env):
+    """SIGTERM right after a bout: its last lines, whose marker waited for
+    the keepalive, are confirmed by a marker sent before the QUIT and marked
+    said, so a restart says nothing of the bout again."""
+    w = WClient(env, "quitwatch", [CHANNEL])
+    wstart = len(w.lines)
+    cs = players(env, [("quit1a", "Ali", FIVE[0][1]), ("quit1b", "Frazier", FIVE[1][1])])
+    for i, c in enumerate(cs):
+        c.index = i
+    bout = start_bout(env, cs[0], cs[1], w, Gate(env, w))
+    ref = Referee(env, cs, default_orders)
+    ref.play([bout], timeout=120)
+    await_commentary(env, w, wstart, [bout], timeout=60)
+    ref.finish()
+    # Everything said has gone out (the bot sent nothing for 3 s: what it
+    # queues goes at 1 line a second), then at once the SIGTERM.
+    bot_silent(env, 3.0)
+    env.stop_bot()
+    row = env.bout(bout)
+    check(row["state"] == "over" and row["said"] == row["round"],
+          "bout #%d after SIGTERM: %s, %d rounds, said up to round %d (the rest would be said "
+          "again)" % (bout, row["state"], row["round"], row["said"]), tail(env.bot_log, 30))
+    env.start_bot()  # for the checks after the scenario
+    for c in cs + [w]:
+        c.quit()
+    return ["bout #%d: %d rounds, all marked said at the SIGTERM (a restart says none of them "
+            "again)" % (bout, row["round"])]
+
+
 SCENARIOS = [
     ("five_bouts", s_five_bouts, ("ngircd", "hybrid"), {}),
     ("report_during_bout", s_report_during_bout, ("ngircd", "hybrid"), {}),
@@ -951,6 +1045,8 @@ SCENARIOS = [
     ("ctcp_trailing", s_ctcp_trailing, ("ngircd", "hybrid"), {}),
     ("colour_modes", s_colour_modes, ("hybrid",), {}),
     ("ctcp_flood", s_ctcp_flood, ("ngircd", "hybrid"), {}),
+    ("idle_pings", s_idle_pings, ("ngircd",), {}),
+    ("quit_after_bout", s_quit_after_bout, ("ngircd",), {}),
 ]
 
 
