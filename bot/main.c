@@ -289,10 +289,20 @@ static int args_read(int argc, char **argv, const char **path, int *init)
 static void malloc_tune(char **argv)
 {
 #ifdef __GLIBC__
-    if (getenv("GLIBC_TUNABLES") || getenv("LD_PRELOAD") ||
-        setenv("GLIBC_TUNABLES", MALLOC_TUNABLES, 1) != 0)
+    char self[4096];
+
+    if (getenv("GLIBC_TUNABLES") || getenv("LD_PRELOAD"))
         return;
-    execv("/proc/self/exe", argv);
+    /* The program file's own path, not /proc/self/exe: a process is named
+     * after the file it executes (ps, pkill, make stop). A program file
+     * replaced since reads "PATH (deleted)", which no exec finds. */
+    ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+    if (n <= 0 || (size_t)n >= sizeof(self) - 1)
+        return;
+    self[n] = '\0';
+    if (setenv("GLIBC_TUNABLES", MALLOC_TUNABLES, 1) != 0)
+        return;
+    execv(self, argv);
     unsetenv("GLIBC_TUNABLES");
 #else
     (void)argv;

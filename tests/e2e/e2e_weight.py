@@ -20,7 +20,7 @@ is over (bot/conn.c, splice):
      they used back (the log says so, once for the spell);
   5. glibc's malloc keeps only chunks of up to 128 bytes in its per-thread
      cache (bot/main.c, malloc_tune): the bot executed itself again, once,
-     with GLIBC_TUNABLES set (the same process, the same arguments); started
+     with GLIBC_TUNABLES set (the same process, name and arguments); started
      with a GLIBC_TUNABLES of the user's own, it keeps that one and answers;
   6. SIGTERM: exit 0, no sanitizer report.
 (TLS and servers with capabilities keep the relay: e2e_net.py, e2e_caps.py.)
@@ -153,12 +153,16 @@ def proc_list(env, name):
 def s_malloc_tuned(env):
     """The bot runs with glibc's malloc cache kept to small chunks: it
     executed itself again with GLIBC_TUNABLES set, in the same process with
-    the same arguments; a GLIBC_TUNABLES of the user's own is kept as it
-    is."""
+    the same name and arguments; a GLIBC_TUNABLES of the user's own is kept
+    as it is."""
     tunables = [e for e in proc_list(env, "environ") if e.startswith("GLIBC_TUNABLES=")]
     check(tunables == [TUNED], "the bot's GLIBC_TUNABLES: %s, not %s" % (tunables, TUNED))
     argv = proc_list(env, "cmdline")
     check(argv == [env.bot_path, "-c", env.bot_conf], "the bot's arguments now: %s" % argv)
+    with open("/proc/%d/comm" % env.bot.pid) as f:
+        name = f.read().strip()
+    want = os.path.basename(env.bot_path)[:15]  # ps, pkill and make stop look for it
+    check(name == want, "the bot's process is named %r, not %r" % (name, want))
     env.stop_bot()
     own = "glibc.malloc.tcache_count=7"
     before = os.environ.get("GLIBC_TUNABLES")
