@@ -27,15 +27,12 @@
  * --migrate-to copies the SQLite database into an empty PostgreSQL one and
  * replays every bout from the copy (game_migrate_to): exit 0 if all match.
  */
-#define _DEFAULT_SOURCE /* explicit_bzero */
+#define _DEFAULT_SOURCE /* explicit_bzero, setenv */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <termios.h>
 #include <unistd.h>
-#ifdef __GLIBC__ /* (defined by the headers above) */
-#include <malloc.h>
-#endif
 
 #include "bot.h"
 
@@ -273,6 +270,45 @@ static int args_read(int argc, char **argv, const char **path, int *init)
     return -1;
 }
 
+/* glibc's malloc keeps up to seven freed chunks of each size up to 1 KiB
+ * in a cache of its own (tcache), out of the heap's free lists: there they
+ * neither merge with their free neighbours nor serve a request of another
+ * size, nor go back to the system. SQLite's schema, parsed at open into a
+ * few thousand objects of 100 bytes to 1 KiB among as many temporaries
+ * freed as it goes, then spreads over half again the pages it fills:
+ * about 150 KiB of a bot's anonymous memory (bench/peers_bench.py's
+ * bot.anon_kb). Chunks of up to 128 bytes, the most frequent, stay
+ * cached. That cache is a glibc tunable, read only when a process starts,
+ * so the bot executes itself again, once, with GLIBC_TUNABLES set. Not
+ * when GLIBC_TUNABLES is set already (the second start, or the user's own
+ * choice) nor under LD_PRELOAD (a tool such as valgrind or another
+ * allocator is in place, and would not follow the exec). If the exec
+ * fails, the bot goes on as it is. */
+#define MALLOC_TUNABLES "glibc.malloc.tcache_max=128"
+
+static void malloc_tune(char **argv)
+{
+#ifdef __GLIBC__
+    char self[4096];
+
+    if (getenv("GLIBC_TUNABLES") || getenv("LD_PRELOAD"))
+        return;
+    /* The program file's own path, not /proc/self/exe: a process is named
+     * after the file it executes (ps, pkill, make stop). A program file
+     * replaced since reads "PATH (deleted)", which no exec finds. */
+    ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+    if (n <= 0 || (size_t)n >= sizeof(self) - 1)
+        return;
+    self[n] = '\0';
+    if (setenv("GLIBC_TUNABLES", MALLOC_TUNABLES, 1) != 0)
+        return;
+    execv(self, argv);
+    unsetenv("GLIBC_TUNABLES");
+#else
+    (void)argv;
+#endif
+}
+
 /* Gives the memory that opening freed (the migrations' and the schema's
  * work, the game's loading) back to the system: the bot runs for months
  * and would otherwise keep those pages resident, about a fifth of its
@@ -280,9 +316,7 @@ static int args_read(int argc, char **argv, const char **path, int *init)
 static void memory_give_back(struct db *db)
 {
     db_release_memory(db);
-#ifdef __GLIBC__
-    malloc_trim(0);
-#endif
+    xtrim();
 }
 
 /* bot_open's return when SIGTERM or SIGINT came while it waited (as a
@@ -364,6 +398,7 @@ int main(int argc, char **argv)
 
     if (rc >= 0)
         return rc;
+    malloc_tune(argv);
     bot_signals();
     /* The bot's state (its configuration among it) is large, 31 KB, and
      * mostly room for what a bot may have (password guessers, WHOIS

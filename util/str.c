@@ -12,6 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#ifdef __GLIBC__
+#include <malloc.h> /* malloc_trim */
+#endif
 
 #include "util.h"
 
@@ -67,6 +70,13 @@ void *xrealloc(void *ptr, size_t size)
     if (!p)
         xoom();
     return p;
+}
+
+void xtrim(void)
+{
+#ifdef __GLIBC__
+    malloc_trim(0);
+#endif
 }
 
 char *xstrdup(const char *s)

@@ -51,6 +51,10 @@ void *xrealloc(void *ptr, size_t size);
  * ignored). */
 void *xcalloc_pages(size_t size);
 void xfree_pages(void *p, size_t size);
+/* Gives the heap's free pages back to the system (glibc's malloc_trim;
+ * nothing where the C library has none): after a phase that allocated
+ * much and freed it, so that a long-running program does not keep them. */
+void xtrim(void);
 char *xstrdup(const char *s);
 /* Reports running out of memory and aborts: for the rare caller whose
  * allocator is not one of the above (a library's). */

@@ -18,13 +18,17 @@ is over (bot/conn.c, splice):
      second (each wakeup costs 15-35 us of CPU on a small VM);
   4. a quiet spell of 60 s after some commands: the bot gives the memory
      they used back (the log says so, once for the spell);
-  5. SIGTERM: exit 0, no sanitizer report.
+  5. glibc's malloc keeps only chunks of up to 128 bytes in its per-thread
+     cache (bot/main.c, malloc_tune): the bot executed itself again, once,
+     with GLIBC_TUNABLES set (the same process, name and arguments); started
+     with a GLIBC_TUNABLES of the user's own, it keeps that one and answers;
+  6. SIGTERM: exit 0, no sanitizer report.
 (TLS and servers with capabilities keep the relay: e2e_net.py, e2e_caps.py.)
 
 OpenSSL is loaded only for a TLS connection (bot/tls.c): the plaintext bot
 above never maps libssl or libcrypto (checked in 1 and 2), and then, in a
 run of its own on ngircd over TLS with the certificate verified:
-  6. the bot maps libssl once connected, answers word for word, and exits 0
+  7. the bot maps libssl once connected, answers word for word, and exits 0
      on SIGTERM with no sanitizer report.
 """
 
@@ -136,6 +140,45 @@ def s_give_back(env):
           tail(env.bot_log, 15))
 
 
+TUNED = "GLIBC_TUNABLES=glibc.malloc.tcache_max=128"
+
+
+def proc_list(env, name):
+    """/proc/PID/NAME of the bot (environ, cmdline): its NUL-separated
+    strings."""
+    with open("/proc/%d/%s" % (env.bot.pid, name), "rb") as f:
+        return f.read().decode("utf-8", "replace").rstrip("\0").split("\0")
+
+
+def s_malloc_tuned(env):
+    """The bot runs with glibc's malloc cache kept to small chunks: it
+    executed itself again with GLIBC_TUNABLES set, in the same process with
+    the same name and arguments; a GLIBC_TUNABLES of the user's own is kept
+    as it is."""
+    tunables = [e for e in proc_list(env, "environ") if e.startswith("GLIBC_TUNABLES=")]
+    check(tunables == [TUNED], "the bot's GLIBC_TUNABLES: %s, not %s" % (tunables, TUNED))
+    argv = proc_list(env, "cmdline")
+    check(argv == [env.bot_path, "-c", env.bot_conf], "the bot's arguments now: %s" % argv)
+    with open("/proc/%d/comm" % env.bot.pid) as f:
+        name = f.read().strip()
+    want = os.path.basename(env.bot_path)[:15]  # ps, pkill and make stop look for it
+    check(name == want, "the bot's process is named %r, not %r" % (name, want))
+    env.stop_bot()
+    own = "glibc.malloc.tcache_count=7"
+    before = os.environ.get("GLIBC_TUNABLES")
+    os.environ["GLIBC_TUNABLES"] = own
+    try:
+        env.start_bot()
+    finally:
+        if before is None:
+            del os.environ["GLIBC_TUNABLES"]
+        else:
+            os.environ["GLIBC_TUNABLES"] = before
+    tunables = [e for e in proc_list(env, "environ") if e.startswith("GLIBC_TUNABLES=")]
+    check(tunables == ["GLIBC_TUNABLES=" + own], "the user's GLIBC_TUNABLES became %s" % tunables)
+    answers(env, "tuner")
+
+
 def s_reconnect(env):
     since = env.log_size()
     env.stop_server()
@@ -166,6 +209,8 @@ SCENARIOS = [
     ("the server goes and comes back: connects again, steps aside again", s_reconnect),
     ("idle, the bot sleeps until a timer is due (not woken every second)", s_idle),
     ("a quiet spell after commands: memory given back once", s_give_back),
+    ("glibc's malloc cache kept to small chunks (GLIBC_TUNABLES), or the user's own",
+     s_malloc_tuned),
 ]
 STOP = ("SIGTERM at the end: exit 0, no sanitizer report", e2e_bouts.s_stop)
 
@@ -188,7 +233,7 @@ def main(argv):
 
 
 def tls_run(bot):
-    """Scenario 6, on an ngircd with a TLS port of its own: 0 or 1."""
+    """Scenario 7, on an ngircd with a TLS port of its own: 0 or 1."""
     name = "TLS: OpenSSL loaded for the connection, verified, answers"
     if os.environ.get("E2E_ONLY") and not e2e.selected([(name, s_tls_loads)]):
         return 0
