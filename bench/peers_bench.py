@@ -74,8 +74,7 @@ putnow has no such rule.
       /proc/PID/task/*/status), divided by the round's commands, the median
       of the rounds: how often it was woken (a wakeup costs 25-90 us of
       CPU on this VM, floor.* below, far more than answering `version`
-      itself). Both
-      bots are counted the same way.
+      itself). Both bots are counted the same way.
 
   bot.cpu_us_per_wakeup  us
   peers.eggdrop_cpu_us_per_wakeup  us
