@@ -49,6 +49,10 @@
  * each the median of N/20 batches of 20 (CLOCK_THREAD_CPUTIME_ID: the same
  * count as /proc/PID/task/TID/schedstat). The peer waits 5 ms between
  * lines, so that every line finds the loop asleep in pselect(2).
+ *
+ * `ringside-bench-bot minbot PORT NICK` is the least a bot can do on the
+ * same bench's server (minbot below): the peers bench runs it after the
+ * bots' rounds, with the same clients, for floor.minimal_bot_*.
  */
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -642,8 +646,78 @@ static int floor_bench(int n)
     return 0;
 }
 
+/* ------------------------------------------ the least a bot can do */
+
+#define MINBOT_BUF 65536
+
+/* The answers to the complete lines of in[0..*have) (PING: PONG;
+ * "PRIVMSG nick :version": one line to its sender) appended to out; the
+ * partial line left is moved to the front. Returns out's new length. */
+static size_t minbot_answers(char *in, size_t *have, const char *nick, char *out, size_t o)
+{
+    char ask[80], *p = in, *e;
+
+    snprintf(ask, sizeof(ask), " PRIVMSG %s :version", nick);
+    in[*have] = '\0';
+    while ((e = strstr(p, "\r\n")) != NULL) {
+        *e = '\0';
+        char *bang = strchr(p, '!');
+        if (strncmp(p, "PING ", 5) == 0 && o + strlen(p) + 3 < MINBOT_BUF)
+            o += (size_t)snprintf(out + o, MINBOT_BUF - o, "PONG %s\r\n", p + 5);
+        else if (*p == ':' && bang && strstr(p, ask) && o + 200 < MINBOT_BUF)
+            o += (size_t)snprintf(out + o, MINBOT_BUF - o, "PRIVMSG %.*s :%s\r\n",
+                                  (int)(bang - p - 1), p + 1,
+                                  "Ringside 0.2.0, an IRC fight-game bot (a minimal bot)");
+        p = e + 2;
+    }
+    *have = (size_t)(in + *have - p);
+    memmove(in, p, *have);
+    return o;
+}
+
+/* `ringside-bench-bot minbot PORT NICK`: the least a bot can do on
+ * bench/peers_bench.py's server: registers as NICK on 127.0.0.1:PORT and
+ * answers every private `version` at once, all a read brought in one
+ * send(2), sleeping in pselect(2) in between: no pacing, no parsing
+ * beyond that, no log, no database. Until the server closes. */
+static int minbot(int port, const char *nick)
+{
+    static char in[MINBOT_BUF], out[MINBOT_BUF];
+    struct sockaddr_in a;
+    size_t have = 0;
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+    memset(&a, 0, sizeof(a));
+    a.sin_family = AF_INET;
+    a.sin_port = htons((unsigned short)port);
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (fd < 0 || connect(fd, (struct sockaddr *)&a, sizeof(a)) != 0)
+        fail("minbot: cannot connect");
+    int o = snprintf(out, sizeof(out), "NICK %s\r\nUSER %s 0 * :minimal bot\r\n", nick, nick);
+    if (send(fd, out, (size_t)o, 0) != o)
+        fail("minbot: cannot register");
+    for (;;) {
+        fd_set r;
+        FD_ZERO(&r);
+        FD_SET(fd, &r);
+        if (pselect(fd + 1, &r, NULL, NULL, NULL, NULL) <= 0)
+            continue;
+        ssize_t n = recv(fd, in + have, sizeof(in) - have - 1, 0);
+        if (n <= 0)
+            return 0;
+        have += (size_t)n;
+        size_t len = minbot_answers(in, &have, nick, out, 0);
+        if (have >= sizeof(in) - 1)
+            have = 0; /* a line longer than the buffer: dropped */
+        if (len && send(fd, out, len, 0) < 0)
+            return 0;
+    }
+}
+
 int main(int argc, char **argv)
 {
+    if (argc == 4 && strcmp(argv[1], "minbot") == 0)
+        return minbot(atoi(argv[2]), argv[3]);
     if (argc == 3 && strcmp(argv[1], "floor") == 0) {
         int n = atoi(argv[2]);
         if (n < FLOOR_BATCH || n > 100000)
@@ -683,7 +757,7 @@ int main(int argc, char **argv)
     }
     if (argc != 1)
         fail("usage: ringside-bench-bot [league FIGHTERS | bouts BOUTS [ROUNDS] | tournament | "
-             "floor WAKEUPS]");
+             "floor WAKEUPS | minbot PORT NICK]");
     bot_setup(SMALL);
     double *lat = xcalloc((size_t)PLAYERS * ROUNDS, sizeof(*lat));
     double *cpus = xcalloc((size_t)PLAYERS * ROUNDS, sizeof(*cpus));

@@ -92,6 +92,18 @@ putnow has no such rule.
       wakeup each); the median of the runs. A bot's CPU per command cannot
       go under its wakeups per command times these, whatever it does
       itself.
+  floor.minimal_bot_cpu_us_per_command  us
+  floor.minimal_bot_wakeups_per_command  /command
+  peers.minimal_bot_cpu_per_command_ratio  x
+      the least a bot can do in the same bench: `ringside-bench-bot minbot`
+      (bench/bench_bot.c) registers on the same ngircd and answers each
+      private `version` at once, all a read brought in one send, with no
+      pacing, parsing, log or database. Its rounds (ROUNDS, with the same
+      clients, after a warm-up) come after the two bots' rounds, so that
+      theirs keep their spacing; measured as theirs. The ratio is Eggdrop's
+      median CPU per command divided by the minimal bot's: the most any bot
+      could reach in this bench on this machine (not interleaved: it sees
+      the machine a few minutes later).
 
   bot.idle_cpu_us_per_s  us/s
       the bot's CPU while nobody talks to it, over IDLE_SECONDS after the
@@ -141,6 +153,7 @@ CLIENTS = int(os.environ.get("PEERS_CLIENTS", "6"))
 KEEP = os.environ.get("PEERS_KEEP") == "1"
 TLS = os.environ.get("PEERS_TLS", "1") != "0"
 EGG_NICK = "eggbench"
+MIN_NICK = "minbench"  # ringside-bench-bot minbot
 EGG_USER = "ringside-e2e"  # tests/e2e's unprivileged user (e2e.HYBRID_USER)
 REPLY_TIMEOUT = 60.0
 IDLE_SECONDS = 5.0
@@ -379,6 +392,42 @@ def one_round(clients, target, pid, n):
     return cpu_ns(pid) - before, switches(pid) - sw0
 
 
+def measure_minimal(env, clients, floor):
+    """ROUNDS rounds of `ringside-bench-bot minbot` with the clients:
+    ([CPU us a command], [wakeups a command]) of each, or None when it
+    cannot run."""
+    try:
+        p = subprocess.Popen([floor, "minbot", str(env.port), MIN_NICK], stdin=subprocess.DEVNULL,
+                             start_new_session=True)
+    except OSError as e:
+        note("minimal bot: %s" % e)
+        return None
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            start = len(clients[0].lines)
+            clients[0].raw("PRIVMSG %s :version" % MIN_NICK)
+            if clients[0].wait(lambda m: m.nick.lower() == MIN_NICK, "the minimal bot's reply",
+                               start=start, timeout=2, fail=False):
+                break
+            if p.poll() is not None or time.monotonic() > deadline:
+                note("the minimal bot did not answer")
+                return None
+        one_round(clients, MIN_NICK, p.pid, max(CLIENTS, COMMANDS // 4))  # warm-up
+        per, wakeups = [], []
+        for r in range(ROUNDS):
+            t = time.monotonic()
+            ns, sw = one_round(clients, MIN_NICK, p.pid, COMMANDS)
+            per.append(ns / COMMANDS / 1000.0)
+            wakeups.append(sw / COMMANDS)
+            note("round %d minimal bot: %.1f us a command, %.2f wakeups a command, %.1f s" %
+                 (r + 1, per[-1], wakeups[-1], time.monotonic() - t))
+        return per, wakeups
+    finally:
+        p.terminate()
+        p.wait()
+
+
 def measure(env, rs, egg, floor):
     clients = [Client(env, "peer%d" % i) for i in range(CLIENTS)]
     bots = [("ringside", e2e.BOT_NICK, bot_pid(rs))]
@@ -410,12 +459,13 @@ def measure(env, rs, egg, floor):
                  "%.1f s" % (r + 1, name, per[name][-1], marginal[name][-1], wakeups[name][-1],
                              took))
         floor_run(floor, floors)
+    minimal = measure_minimal(env, clients, floor)
     for c in clients:
         c.quit()
     per_wakeup = {name: u[0] / 1000.0 / max(u[1], 1) for name, u in used.items()}
     note("floor runs: %s; us a wakeup: %s" % (floors, {k: round(v, 1) for k, v in
                                                           per_wakeup.items()}))
-    return per, marginal, idle, wakeups, per_wakeup, floors
+    return per, marginal, idle, wakeups, per_wakeup, floors, minimal
 
 
 def measure_tls(bot_path):
@@ -465,8 +515,8 @@ def main():
         except Failure as e:
             note("no eggdrop: %s\n%s" % (e, getattr(e, "detail", "")))
             status = 1
-        per, marginal, idle, wakeups, per_wakeup, floors = measure(env, env.bot, egg,
-                                                                   floor_path(sys.argv[1]))
+        per, marginal, idle, wakeups, per_wakeup, floors, minimal = measure(
+            env, env.bot, egg, floor_path(sys.argv[1]))
         rmem = memory_kb(bot_pid(env.bot))
         rcpu = statistics.median(per["ringside"])
         print("bot.cpu_us_per_command %.1f us" % rcpu)
@@ -497,6 +547,16 @@ def main():
             print("peers.private_memory_ratio %.2f x" % (rmem["Private"] / emem["Private"]))
             print("peers.anon_memory_ratio %.2f x" %
                   (rmem.get("RssAnon", 0) / max(emem.get("RssAnon", 0), 1)))
+        if minimal:
+            mcpu = statistics.median(minimal[0])
+            print("floor.minimal_bot_cpu_us_per_command %.1f us" % mcpu)
+            print("floor.minimal_bot_wakeups_per_command %.2f /command" %
+                  statistics.median(minimal[1]))
+            if egg:
+                print("peers.minimal_bot_cpu_per_command_ratio %.2f x" %
+                      (statistics.median(per["eggdrop"]) / mcpu))
+        else:
+            status = 1
     except Failure as e:
         note("%s\n%s" % (e, getattr(e, "detail", "")))
         status = 1
