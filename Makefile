@@ -383,7 +383,7 @@ bench-check: $(BENCH) $(SIM) $(B)/ringside-bench-bot $(BOT) $(WEB) $(WEBGEN) $(B
 # The bot's weight beside Eggdrop's on one ngircd (bench/peers_bench.py):
 # CPU per command and private memory. Eggdrop is installed for it alone,
 # and it takes minutes, so it is neither in bench nor in bench-check.
-bench-peers: $(BOT) | $(DEPS_STAMP)
+bench-peers: $(BOT) $(B)/ringside-bench-bot | $(DEPS_STAMP)
 	@sh scripts/deps.sh eggdrop
 	@python3 bench/peers_bench.py $(BOT)
 

@@ -37,12 +37,33 @@
  *
  * League turns run through the game alone (game/), with an io that says
  * nothing: no bot, no IRC.
+ *
+ * `ringside-bench-bot floor N` prints the machine's floor under
+ * bench/peers_bench.py's CPU figures: the processor time a minimal loop
+ * (this process, nothing else in it) spends on one wakeup, N of each kind,
+ * against a peer process on loopback TCP:
+ *   floor.answer_us   woken by a line (the peer's 51-byte PRIVMSG), read it
+ *                     and answer with one 82-byte line (a command's turn)
+ *   floor.paced_us    woken by its own timeout, send one line (a paced
+ *                     line's turn)
+ * each the median of N/20 batches of 20 (CLOCK_THREAD_CPUTIME_ID: the same
+ * count as /proc/PID/task/TID/schedstat). The peer waits 5 ms between
+ * lines, so that every line finds the loop asleep in pselect(2).
+ *
+ * `ringside-bench-bot minbot PORT NICK` is the least a bot can do on the
+ * same bench's server (minbot below): the peers bench runs it after the
+ * bots' rounds, with the same clients, for floor.minimal_bot_*.
  */
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+#include <sys/select.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "bot.h"
@@ -515,8 +536,194 @@ static int bouts_alone(int n, int rounds)
     return bot_teardown();
 }
 
+/* ------------------------------------------------ the machine's floor */
+
+#define FLOOR_BATCH 20
+#define FLOOR_GAP   5 /* ms the peer waits between lines; the paced loop's timeout */
+#define FLOOR_ASK   ":peer1!~peer1@127.0.0.1 PRIVMSG ringside :version\r\n"
+/* 82 bytes, as the bot's answer to version */
+#define FLOOR_LINE                                                                                 \
+    "PRIVMSG peer1 :Ringside 0.2.0, an IRC fight-game bot (the floor loop answering).\r\n"
+
+static double thread_cpu_us(void)
+{
+    struct timespec t;
+
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return t.tv_sec * 1e6 + t.tv_nsec / 1e3;
+}
+
+/* The peer: `asks` lines FLOOR_GAP ms apart, each after the answer to the
+ * one before (0: only reads, until the other end closes). */
+static void floor_peer(int fd, int asks)
+{
+    char buf[4096];
+    struct timespec gap = {0, FLOOR_GAP * 1000000L};
+
+    if (!asks)
+        while (read(fd, buf, sizeof(buf)) > 0) {
+        }
+    for (int i = 0; i < asks; i++) {
+        nanosleep(&gap, NULL);
+        if (write(fd, FLOOR_ASK, sizeof(FLOOR_ASK) - 1) < 0 || read(fd, buf, sizeof(buf)) <= 0)
+            break;
+    }
+    _exit(0);
+}
+
+/* A connected loopback pair: *mine for this process, the other end to a
+ * child running floor_peer(asks). Returns the child's pid. */
+static pid_t floor_pair(int *mine, int asks)
+{
+    struct sockaddr_in a;
+    socklen_t len = sizeof(a);
+    int l = socket(AF_INET, SOCK_STREAM, 0);
+
+    memset(&a, 0, sizeof(a));
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (l < 0 || bind(l, (struct sockaddr *)&a, sizeof(a)) != 0 || listen(l, 1) != 0 ||
+        getsockname(l, (struct sockaddr *)&a, &len) != 0)
+        fail("floor: loopback listener");
+    pid_t pid = fork();
+    if (pid == 0) {
+        int c = socket(AF_INET, SOCK_STREAM, 0);
+        if (c < 0 || connect(c, (struct sockaddr *)&a, sizeof(a)) != 0)
+            _exit(1);
+        floor_peer(c, asks);
+    }
+    *mine = accept(l, NULL, NULL);
+    close(l);
+    if (pid < 0 || *mine < 0)
+        fail("floor: loopback pair");
+    return pid;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* n wakeups of one kind (answer: woken by the peer's line; else by the
+ * timeout), the median of their batches' CPU per wakeup, in us. */
+static double floor_kind(int n, int answer)
+{
+    int fd, batches = n / FLOOR_BATCH;
+    pid_t peer = floor_pair(&fd, answer ? n : 0);
+    double *per = xcalloc((size_t)batches + 1, sizeof(*per));
+    sigset_t none;
+    char buf[4096];
+
+    sigemptyset(&none);
+    for (int b = 0; b < batches; b++) {
+        double t0 = thread_cpu_us();
+        for (int i = 0; i < FLOOR_BATCH; i++) {
+            fd_set r;
+            struct timespec ts = {answer ? 60 : 0, answer ? 0 : FLOOR_GAP * 1000000L};
+            FD_ZERO(&r);
+            FD_SET(fd, &r);
+            if (pselect(fd + 1, &r, NULL, NULL, &ts, &none) < 0 ||
+                (answer && recv(fd, buf, sizeof(buf), 0) <= 0) ||
+                send(fd, FLOOR_LINE, sizeof(FLOOR_LINE) - 1, 0) < 0)
+                fail("floor: the loop's socket");
+        }
+        per[b] = (thread_cpu_us() - t0) / FLOOR_BATCH;
+    }
+    close(fd);
+    waitpid(peer, NULL, 0);
+    qsort(per, (size_t)batches, sizeof(*per), cmp_double);
+    double med = per[batches / 2];
+    free(per);
+    return med;
+}
+
+/* `ringside-bench-bot floor N`. */
+static int floor_bench(int n)
+{
+    printf("floor.answer_us %.1f us\n", floor_kind(n, 1));
+    printf("floor.paced_us %.1f us\n", floor_kind(n, 0));
+    return 0;
+}
+
+/* ------------------------------------------ the least a bot can do */
+
+#define MINBOT_BUF 65536
+
+/* The answers to the complete lines of in[0..*have) (PING: PONG;
+ * "PRIVMSG nick :version": one line to its sender) appended to out; the
+ * partial line left is moved to the front. Returns out's new length. */
+static size_t minbot_answers(char *in, size_t *have, const char *nick, char *out, size_t o)
+{
+    char ask[80], *p = in, *e;
+
+    snprintf(ask, sizeof(ask), " PRIVMSG %s :version", nick);
+    in[*have] = '\0';
+    while ((e = strstr(p, "\r\n")) != NULL) {
+        *e = '\0';
+        char *bang = strchr(p, '!');
+        if (strncmp(p, "PING ", 5) == 0 && o + strlen(p) + 3 < MINBOT_BUF)
+            o += (size_t)snprintf(out + o, MINBOT_BUF - o, "PONG %s\r\n", p + 5);
+        else if (*p == ':' && bang && strstr(p, ask) && o + 200 < MINBOT_BUF)
+            o += (size_t)snprintf(out + o, MINBOT_BUF - o, "PRIVMSG %.*s :%s\r\n",
+                                  (int)(bang - p - 1), p + 1,
+                                  "Ringside 0.2.0, an IRC fight-game bot (a minimal bot)");
+        p = e + 2;
+    }
+    *have = (size_t)(in + *have - p);
+    memmove(in, p, *have);
+    return o;
+}
+
+/* `ringside-bench-bot minbot PORT NICK`: the least a bot can do on
+ * bench/peers_bench.py's server: registers as NICK on 127.0.0.1:PORT and
+ * answers every private `version` at once, all a read brought in one
+ * send(2), sleeping in pselect(2) in between: no pacing, no parsing
+ * beyond that, no log, no database. Until the server closes. */
+static int minbot(int port, const char *nick)
+{
+    static char in[MINBOT_BUF], out[MINBOT_BUF];
+    struct sockaddr_in a;
+    size_t have = 0;
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+    memset(&a, 0, sizeof(a));
+    a.sin_family = AF_INET;
+    a.sin_port = htons((unsigned short)port);
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (fd < 0 || connect(fd, (struct sockaddr *)&a, sizeof(a)) != 0)
+        fail("minbot: cannot connect");
+    int o = snprintf(out, sizeof(out), "NICK %s\r\nUSER %s 0 * :minimal bot\r\n", nick, nick);
+    if (send(fd, out, (size_t)o, 0) != o)
+        fail("minbot: cannot register");
+    for (;;) {
+        fd_set r;
+        FD_ZERO(&r);
+        FD_SET(fd, &r);
+        if (pselect(fd + 1, &r, NULL, NULL, NULL, NULL) <= 0)
+            continue;
+        ssize_t n = recv(fd, in + have, sizeof(in) - have - 1, 0);
+        if (n <= 0)
+            return 0;
+        have += (size_t)n;
+        size_t len = minbot_answers(in, &have, nick, out, 0);
+        if (have >= sizeof(in) - 1)
+            have = 0; /* a line longer than the buffer: dropped */
+        if (len && send(fd, out, len, 0) < 0)
+            return 0;
+    }
+}
+
 int main(int argc, char **argv)
 {
+    if (argc == 4 && strcmp(argv[1], "minbot") == 0)
+        return minbot(atoi(argv[2]), argv[3]);
+    if (argc == 3 && strcmp(argv[1], "floor") == 0) {
+        int n = atoi(argv[2]);
+        if (n < FLOOR_BATCH || n > 100000)
+            fail("usage: ringside-bench-bot floor WAKEUPS (20 to 100000)");
+        return floor_bench(n);
+    }
 
     snprintf(dir, sizeof(dir), "/tmp/ringside-bench-XXXXXX");
     if (!mkdtemp(dir))
@@ -549,7 +756,8 @@ int main(int argc, char **argv)
         return bouts_alone(n, rounds);
     }
     if (argc != 1)
-        fail("usage: ringside-bench-bot [league FIGHTERS | bouts BOUTS [ROUNDS] | tournament]");
+        fail("usage: ringside-bench-bot [league FIGHTERS | bouts BOUTS [ROUNDS] | tournament | "
+             "floor WAKEUPS | minbot PORT NICK]");
     bot_setup(SMALL);
     double *lat = xcalloc((size_t)PLAYERS * ROUNDS, sizeof(*lat));
     double *cpus = xcalloc((size_t)PLAYERS * ROUNDS, sizeof(*cpus));

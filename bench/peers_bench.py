@@ -43,6 +43,26 @@ stay at their defaults: it reads each client at its pace, so a round takes
 seconds and the CPU a bot spends idle (its timers) counts too, as it does in
 use.
 
+One rule of Ringside's output queue stays, and holds replies back: a nick
+answered more than 15 times lately (OUTQ_REPLY_OWNER_MAX, decaying over 30 s)
+has his replies sent as bulk, one line only while the bucket is full (50 ms
+after any line at 20 lines a second), so every reply after the first of a
+batch costs the bot a wakeup of its own timer. Each client sends 20 commands
+a round, so a round that follows the bot's previous round closely (the third
+of the default three, right after the second) is answered mostly as bulk,
+and costs about twice the wakeups of the first (1.3-1.6 against 0.55-0.65 a
+command, cpu6's runs); the median of three rounds takes either. Eggdrop's
+putnow has no such rule.
+
+The clients' replies are waited for together (share_cond: one condition for
+all their readers), so a client sends its next command as soon as its reply
+came, whichever client it is. Until cpu6 the driver waited for each client in
+turn, up to 50 ms each, so a reply that came before the one of the client
+waited for was seen late; the figures moved within their noise (three runs of
+the old driver: ringside 38.1, 41.3 and 49.6 us a command, ratio 2.88, 2.45
+and 2.72, 0.52-0.62 wakeups a command; one of the new, during a make check:
+32.6 us, ratio 2.71, 0.65 wakeups).
+
   bot.anon_kb  KiB
       the bot's anonymous memory (RssAnon of /proc/PID/status): its heap
       and stack and the library pages it relocated, without the pages of
@@ -61,9 +81,38 @@ use.
       the context switches of each bot's threads over a round
       (voluntary_ctxt_switches + nonvoluntary_ctxt_switches of
       /proc/PID/task/*/status), divided by the round's commands, the median
-      of the rounds: how often it was woken (a wakeup costs 15-35 us of
-      CPU on a small VM, far more than answering `version` itself). Both
-      bots are counted the same way.
+      of the rounds: how often it was woken (a wakeup costs 25-90 us of
+      CPU on this VM, floor.* below, far more than answering `version`
+      itself). Both bots are counted the same way.
+
+  bot.cpu_us_per_wakeup  us
+  peers.eggdrop_cpu_us_per_wakeup  us
+      each bot's CPU over its rounds divided by its context switches then
+      (all rounds together): what one wakeup costs it, the kernel's part
+      (the switch, the wait call, the socket calls) and the bot's own work.
+  floor.answer_us  us
+  floor.paced_us  us
+      the same machine's floor, measured between the rounds (so under the
+      same load) by `ringside-bench-bot floor` (bench/bench_bot.c), found
+      beside BOT: the CPU a minimal loop, alone in its process, spends on
+      one wakeup against a peer on loopback TCP: woken by a line, read it
+      and answer one line (answer), or woken by its own timeout and send
+      one line (paced: what a line the output queue holds back costs, one
+      wakeup each); the median of the runs. A bot's CPU per command cannot
+      go under its wakeups per command times these, whatever it does
+      itself.
+  floor.minimal_bot_cpu_us_per_command  us
+  floor.minimal_bot_wakeups_per_command  /command
+  peers.minimal_bot_cpu_per_command_ratio  x
+      the least a bot can do in the same bench: `ringside-bench-bot minbot`
+      (bench/bench_bot.c) registers on the same ngircd and answers each
+      private `version` at once, all a read brought in one send, with no
+      pacing, parsing, log or database. Its rounds (ROUNDS, with the same
+      clients, after a warm-up) come after the two bots' rounds, so that
+      theirs keep their spacing; measured as theirs. The ratio is Eggdrop's
+      median CPU per command divided by the minimal bot's: the most any bot
+      could reach in this bench on this machine (not interleaved: it sees
+      the machine a few minutes later).
 
   bot.idle_cpu_us_per_s  us/s
       the bot's CPU while nobody talks to it, over IDLE_SECONDS after the
@@ -86,6 +135,8 @@ Environment:
   PEERS_CLIENTS=N    clients sending at once (default 6)
   PEERS_KEEP=1       keep the temporary directory
   PEERS_TLS=0        no TLS run (bot.tls_* figures)
+  PEERS_FLOOR=PATH   the ringside-bench-bot to measure the floor with
+                     (default: beside BOT)
 
 Exit status 0 when every figure was measured, 1 otherwise.
 Python 3 standard library only.
@@ -97,6 +148,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -111,9 +163,11 @@ CLIENTS = int(os.environ.get("PEERS_CLIENTS", "6"))
 KEEP = os.environ.get("PEERS_KEEP") == "1"
 TLS = os.environ.get("PEERS_TLS", "1") != "0"
 EGG_NICK = "eggbench"
+MIN_NICK = "minbench"  # ringside-bench-bot minbot
 EGG_USER = "ringside-e2e"  # tests/e2e's unprivileged user (e2e.HYBRID_USER)
 REPLY_TIMEOUT = 60.0
 IDLE_SECONDS = 5.0
+FLOOR_WAKEUPS = 200  # of each kind, a run of `ringside-bench-bot floor` (about 2.5 s)
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 
 
@@ -172,6 +226,26 @@ def memory_kb(pid):
                 k, v = line.split(":", 1)
                 out[k] = int(v.split()[0])
     return out
+
+
+def floor_path(bot_path):
+    return os.environ.get("PEERS_FLOOR") or os.path.join(
+        os.path.dirname(os.path.abspath(bot_path)), "ringside-bench-bot")
+
+
+def floor_run(path, into):
+    """One run of `ringside-bench-bot floor`: its figures appended to
+    into[name]; a note when it cannot run."""
+    try:
+        out = subprocess.run([path, "floor", str(FLOOR_WAKEUPS)], capture_output=True, text=True,
+                             timeout=120, check=True).stdout
+    except (OSError, subprocess.SubprocessError) as e:
+        note("floor: %s" % e)
+        return
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) == 3 and parts[0].startswith("floor."):
+            into.setdefault(parts[0], []).append(float(parts[1]))
 
 
 # ------------------------------------------------------------ the bots
@@ -295,41 +369,89 @@ def bot_pid(p):
 # ------------------------------------------------------------ a round
 
 
+def share_cond(clients):
+    """One condition for all the clients' readers (e2e.Client notifies its
+    own on every line): one_round wakes on whichever reply comes first."""
+    cond = threading.Condition()
+    for c in clients:
+        c.cond = cond
+    return clients
+
+
 def one_round(clients, target, pid, n):
-    """n `version` commands to `target`, shared among the clients, each
-    client sending its next as soon as its previous reply came; the CPU
-    the bot used meanwhile, in ns, and its context switches (wakeups)."""
+    """n `version` commands to `target`, shared among the clients (made
+    with share_cond), each client sending its next as soon as its previous
+    reply came; the CPU the bot used meanwhile, in ns, and its context
+    switches (wakeups)."""
     share = [n // len(clients) + (1 if i < n % len(clients) else 0)
              for i in range(len(clients))]
     left = list(share)
     marks = [len(c.lines) for c in clients]
+    cond = clients[0].cond
     sw0 = switches(pid)
     before = cpu_ns(pid)
     for i, c in enumerate(clients):
         if left[i]:
             c.raw("PRIVMSG %s :version" % target)
     deadline = time.monotonic() + REPLY_TIMEOUT + n
-    while any(left):
-        progressed = False
-        for i, c in enumerate(clients):
-            if not left[i]:
+    with cond:
+        while any(left):
+            progressed = False
+            for i, c in enumerate(clients):
+                while left[i] and marks[i] < len(c.lines):
+                    m = c.lines[marks[i]]
+                    marks[i] += 1
+                    if m.nick.lower() == target and m.cmd in ("PRIVMSG", "NOTICE"):
+                        left[i] -= 1
+                        progressed = True
+                        if left[i]:
+                            c.raw("PRIVMSG %s :version" % target)
+            if progressed:
                 continue
-            m = c.wait(lambda m: m.nick.lower() == target and m.cmd in ("PRIVMSG", "NOTICE"),
-                       "a reply from %s" % target, start=marks[i], timeout=0.05, fail=False)
-            if not m:
-                continue
-            marks[i] = c.lines.index(m, marks[i]) + 1
-            left[i] -= 1
-            progressed = True
-            if left[i]:
-                c.raw("PRIVMSG %s :version" % target)
-        if not progressed and time.monotonic() > deadline:
-            raise Failure("%s did not answer %d of %d commands" % (target, sum(left), n))
+            if time.monotonic() > deadline:
+                raise Failure("%s did not answer %d of %d commands" % (target, sum(left), n))
+            cond.wait(0.5)
     return cpu_ns(pid) - before, switches(pid) - sw0
 
 
-def measure(env, rs, egg):
-    clients = [Client(env, "peer%d" % i) for i in range(CLIENTS)]
+def measure_minimal(env, clients, floor):
+    """ROUNDS rounds of `ringside-bench-bot minbot` with the clients:
+    ([CPU us a command], [wakeups a command]) of each, or None when it
+    cannot run."""
+    try:
+        p = subprocess.Popen([floor, "minbot", str(env.port), MIN_NICK], stdin=subprocess.DEVNULL,
+                             start_new_session=True)
+    except OSError as e:
+        note("minimal bot: %s" % e)
+        return None
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            start = len(clients[0].lines)
+            clients[0].raw("PRIVMSG %s :version" % MIN_NICK)
+            if clients[0].wait(lambda m: m.nick.lower() == MIN_NICK, "the minimal bot's reply",
+                               start=start, timeout=2, fail=False):
+                break
+            if p.poll() is not None or time.monotonic() > deadline:
+                note("the minimal bot did not answer")
+                return None
+        one_round(clients, MIN_NICK, p.pid, max(CLIENTS, COMMANDS // 4))  # warm-up
+        per, wakeups = [], []
+        for r in range(ROUNDS):
+            t = time.monotonic()
+            ns, sw = one_round(clients, MIN_NICK, p.pid, COMMANDS)
+            per.append(ns / COMMANDS / 1000.0)
+            wakeups.append(sw / COMMANDS)
+            note("round %d minimal bot: %.1f us a command, %.2f wakeups a command, %.1f s" %
+                 (r + 1, per[-1], wakeups[-1], time.monotonic() - t))
+        return per, wakeups
+    finally:
+        p.terminate()
+        p.wait()
+
+
+def measure(env, rs, egg, floor):
+    clients = share_cond([Client(env, "peer%d" % i) for i in range(CLIENTS)])
     bots = [("ringside", e2e.BOT_NICK, bot_pid(rs))]
     if egg:
         bots.append(("eggdrop", EGG_NICK, bot_pid(egg)))
@@ -342,6 +464,8 @@ def measure(env, rs, egg):
     per = {name: [] for name, _, _ in bots}
     marginal = {name: [] for name, _, _ in bots}
     wakeups = {name: [] for name, _, _ in bots}
+    used = {name: [0, 0] for name, _, _ in bots}  # CPU ns, context switches
+    floors = {}
     for r in range(ROUNDS):
         order = bots if r % 2 == 0 else list(reversed(bots))
         for name, nick, pid in order:
@@ -351,12 +475,19 @@ def measure(env, rs, egg):
             per[name].append(ns / COMMANDS / 1000.0)
             marginal[name].append(max(0.0, ns / 1000.0 - idle[name] * took) / COMMANDS)
             wakeups[name].append(sw / COMMANDS)
+            used[name][0] += ns
+            used[name][1] += sw
             note("round %d %s: %.1f us a command (%.1f less idle), %.2f wakeups a command, "
                  "%.1f s" % (r + 1, name, per[name][-1], marginal[name][-1], wakeups[name][-1],
                              took))
+        floor_run(floor, floors)
+    minimal = measure_minimal(env, clients, floor)
     for c in clients:
         c.quit()
-    return per, marginal, idle, wakeups
+    per_wakeup = {name: u[0] / 1000.0 / max(u[1], 1) for name, u in used.items()}
+    note("floor runs: %s; us a wakeup: %s" % (floors, {k: round(v, 1) for k, v in
+                                                          per_wakeup.items()}))
+    return per, marginal, idle, wakeups, per_wakeup, floors, minimal
 
 
 def measure_tls(bot_path):
@@ -367,7 +498,7 @@ def measure_tls(bot_path):
     try:
         env.start_server()
         start_ringside(env, tls="tls = yes\ntls_ca_file = %s/ca.crt\n" % env.dir)
-        clients = [Client(env, "tpeer%d" % i) for i in range(CLIENTS)]
+        clients = share_cond([Client(env, "tpeer%d" % i) for i in range(CLIENTS)])
         pid = bot_pid(env.bot)
         one_round(clients, e2e.BOT_NICK, pid, max(CLIENTS, COMMANDS // 4))  # warm-up
         per = []
@@ -406,7 +537,8 @@ def main():
         except Failure as e:
             note("no eggdrop: %s\n%s" % (e, getattr(e, "detail", "")))
             status = 1
-        per, marginal, idle, wakeups = measure(env, env.bot, egg)
+        per, marginal, idle, wakeups, per_wakeup, floors, minimal = measure(
+            env, env.bot, egg, floor_path(sys.argv[1]))
         rmem = memory_kb(bot_pid(env.bot))
         rcpu = statistics.median(per["ringside"])
         print("bot.cpu_us_per_command %.1f us" % rcpu)
@@ -415,6 +547,12 @@ def main():
         print("bot.idle_cpu_us_per_s %.1f us/s" % idle["ringside"])
         print("bot.marginal_cpu_us_per_command %.1f us" % statistics.median(marginal["ringside"]))
         print("bot.wakeups_per_command %.2f /command" % statistics.median(wakeups["ringside"]))
+        print("bot.cpu_us_per_wakeup %.1f us" % per_wakeup["ringside"])
+        for name in ("floor.answer_us", "floor.paced_us"):
+            if floors.get(name):
+                print("%s %.1f us" % (name, statistics.median(floors[name])))
+            else:
+                status = 1
         note("ringside memory: %s" % rmem)
         if egg:
             emem = memory_kb(bot_pid(egg))
@@ -425,11 +563,22 @@ def main():
             print("peers.cpu_per_command_ratio %.2f x" % statistics.median(ratios))
             print("peers.eggdrop_wakeups_per_command %.2f /command" %
                   statistics.median(wakeups["eggdrop"]))
+            print("peers.eggdrop_cpu_us_per_wakeup %.1f us" % per_wakeup["eggdrop"])
             mr = [e / max(r, 0.1) for e, r in zip(marginal["eggdrop"], marginal["ringside"])]
             print("peers.marginal_cpu_per_command_ratio %.2f x" % statistics.median(mr))
             print("peers.private_memory_ratio %.2f x" % (rmem["Private"] / emem["Private"]))
             print("peers.anon_memory_ratio %.2f x" %
                   (rmem.get("RssAnon", 0) / max(emem.get("RssAnon", 0), 1)))
+        if minimal:
+            mcpu = statistics.median(minimal[0])
+            print("floor.minimal_bot_cpu_us_per_command %.1f us" % mcpu)
+            print("floor.minimal_bot_wakeups_per_command %.2f /command" %
+                  statistics.median(minimal[1]))
+            if egg:
+                print("peers.minimal_bot_cpu_per_command_ratio %.2f x" %
+                      (statistics.median(per["eggdrop"]) / mcpu))
+        else:
+            status = 1
     except Failure as e:
         note("%s\n%s" % (e, getattr(e, "detail", "")))
         status = 1
