@@ -248,6 +248,7 @@ PROGRAM_JOBS = 'sim-asan: sh tests/sim_test.sh $(ASAN_SIM)' \
 	'web-attack: python3 tests/web/attack_test.py $(ASAN_WEB) $(WEBGEN)' \
 	'web-pages: python3 tests/web/pages_test.py $(ASAN_WEB) $(WEBGEN)' \
 	'web-network: python3 tests/web/network_test.py $(ASAN_WEB) $(WEBGEN)' \
+	'web-threads: python3 tests/web/threads_test.py $(ASAN_WEB) $(WEBGEN)' \
 	$(SIM_JOB) 'ircline: python3 tests/ircline_test.py $(B)/ircline-tool' \
 	'run: bash tests/run_test.sh $(BOT) $(WEB)'
 INSTALL_JOBS = 'install: sh tests/install_test.sh'

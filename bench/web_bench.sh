@@ -55,6 +55,10 @@
 # Usage: sh bench/web_bench.sh WEB WEBGEN CLIENT
 # The database is made by WEBGEN (tests/web/gen.c: real bouts through
 # game/); WEB_BENCH_SECONDS (default 3, or BENCH_SECONDS when set) each.
+# The server runs at its default [web] threads (one worker a CPU online, at
+# most 4: 2 on the project's two-core machine; until issue 28's session 37
+# it had one thread whatever the machine); WEB_BENCH_THREADS=N sets N
+# (1: one thread, as before) to compare.
 set -eu
 WEB=${1:?usage: sh bench/web_bench.sh WEB WEBGEN CLIENT}
 GEN=${2:?usage: sh bench/web_bench.sh WEB WEBGEN CLIENT}
@@ -72,6 +76,9 @@ trap cleanup EXIT
 bout=$(sed -n 's/.*"exhibition": \([0-9]*\).*/\1/p' "$dir/info.json")
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 printf '[bot]\ndatabase = %s\n[web]\nlisten = 127.0.0.1:%s\n' "$dir/ringside.db" "$port" >"$dir/web.conf"
+if [ -n "${WEB_BENCH_THREADS:-}" ]; then
+    printf 'threads = %s\n' "$WEB_BENCH_THREADS" >>"$dir/web.conf"
+fi
 "$WEB" -c "$dir/web.conf" 2>"$dir/web.log" &
 pid=$!
 i=0

@@ -135,7 +135,7 @@ struct config {
     char listen[CONFIG_STR_MAX];
     char base_url[CONFIG_STR_MAX];
     /* ringside-web's limits: only range-checked here (web/config.c). */
-    int max_connections, max_connections_per_address, request_timeout;
+    int max_connections, max_connections_per_address, request_timeout, threads;
 };
 
 /* Fills *c with the defaults. */

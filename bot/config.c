@@ -144,6 +144,7 @@ static const struct key config_keys[] = {
     NUM("web", max_connections, KEY_INT, 1, 10000),
     NUM("web", max_connections_per_address, KEY_INT, 1, 10000),
     NUM("web", request_timeout, KEY_INT, 1, 300),
+    NUM("web", threads, KEY_INT, 1, 64),
 };
 
 #define NKEYS ((int)(sizeof(config_keys) / sizeof(config_keys[0])))
@@ -199,6 +200,7 @@ void config_defaults(struct config *c)
     c->max_connections = 256; /* web.h's WEB_CONN_MAX.. (the bot does not use them) */
     c->max_connections_per_address = 16;
     c->request_timeout = 10;
+    c->threads = 0; /* web/config.c's default: the CPUs online, at most 4 */
 }
 
 /* ------------------------------------------------------------ errors */

@@ -200,6 +200,7 @@ static void check_round_trip(const struct config *c)
     back.max_connections = c->max_connections;
     back.max_connections_per_address = c->max_connections_per_address;
     back.request_timeout = c->request_timeout;
+    back.threads = c->threads;
     check(memcmp(&back, c, sizeof(back)) == 0);
 }
 

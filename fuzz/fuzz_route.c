@@ -247,6 +247,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         check(strnlen(c.base_url, sizeof(c.base_url)) < sizeof(c.base_url));
         check(strpbrk(c.base_url, " \"'<>") == NULL);
         check(c.database[0] != '\0');
+        check(c.threads >= 1 && c.threads <= WEB_THREADS_MAX);
     } else {
         check(strncmp(err, "fuzz.conf:", 10) == 0);
         for (const unsigned char *p = (const unsigned char *)&c;

@@ -19,7 +19,9 @@
 #include "util.h"
 
 /* The empty text of a growable str with nothing allocated yet: never
- * written (len stays 0 and cap 1 until room is made). */
+ * written, not even its NUL again (len stays 0 and cap 1 until room is
+ * made), since every thread's fresh strings share it (ringside-web's
+ * workers: a write of the same zero is still a data race). */
 static char empty[1];
 
 void xoom(void)
@@ -111,7 +113,7 @@ static size_t room(struct str *s, size_t more)
 {
     if (s->need > s->len)
         return 0; /* cut already: the rest is only counted */
-    if (s->len + more < s->cap)
+    if (s->len + more < s->cap && s->p != empty)
         return more;
     if (s->fixed)
         return s->cap - 1 - s->len;
@@ -194,6 +196,8 @@ void str_vadd(struct str *s, const char *fmt, va_list ap)
     int w;
 
     va_copy(again, ap);
+    if (s->p == empty)
+        room(s, 0); /* vsnprintf would write its NUL into `empty` */
     if (s->need > s->len) {
         w = vsnprintf(NULL, 0, fmt, ap);
     } else {

@@ -83,7 +83,7 @@ void str_vadd(struct str *s, const char *fmt, va_list ap) UTIL_PRINTF(2, 0);
 void str_raw_more(struct str *s, const char *text, size_t n);
 static inline void str_raw(struct str *s, const char *text, size_t n)
 {
-    if (s->need == s->len && s->len + n < s->cap) {
+    if (n && s->need == s->len && s->len + n < s->cap) { /* n: never a write into str.c's `empty` */
         memcpy(s->p + s->len, text, n);
         s->len += n;
         s->need = s->len;

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include <ini.h>
 
@@ -31,7 +32,7 @@ struct cfg_ctx {
     const char *pos;  /* where the reader goes on */
     int line;
     int seen_listen, seen_base, seen_db;
-    int seen_limit[3]; /* the limits' lines, as limits[] */
+    int seen_limit[4]; /* the limits' lines, as limits[] */
     int err_line;
     char reason[WEB_ERR_MAX];
 };
@@ -129,6 +130,8 @@ static const struct limit_key {
      10000, "connections open at once from one address"},
     {"request_timeout", offsetof(struct web_config, request_timeout), 1, 300,
      "seconds a request may take, from its connection's start to its answer"},
+    {"threads", offsetof(struct web_config, threads), 1, WEB_THREADS_MAX,
+     "threads answering requests, each with its own database connection"},
 };
 
 /* A whole number from low to high (no sign, no leading zero), or -1. */
@@ -146,8 +149,8 @@ static int number_read(const char *v, int low, int high)
     return n >= low && n <= high ? (int)n : -1;
 }
 
-/* [web] max_connections, max_connections_per_address, request_timeout:
- * 1 when read, 0 on error (noted), -1 when `name` is none of them. */
+/* [web] max_connections, max_connections_per_address, request_timeout,
+ * threads: 1 when read, 0 on error (noted), -1 when `name` is none of them. */
 static int limit_key_read(struct cfg_ctx *x, const char *name, const char *value)
 {
     for (size_t i = 0; i < sizeof(limits) / sizeof(limits[0]); i++) {
@@ -224,8 +227,20 @@ static int handler(void *user, const char *section, const char *name, const char
     snprintf(q, sizeof(q), "%.40s", name);
     return fail(x,
                 "unknown key \"%s\" in [web]; keys are listen, base_url, max_connections, "
-                "max_connections_per_address, request_timeout",
+                "max_connections_per_address, request_timeout, threads",
                 q);
+}
+
+/* [web] threads' default: one a CPU online, at most WEB_THREADS_DEFAULT
+ * (a few cores answer more pages than one; past that the database and the
+ * wakeups share what is left). */
+static int threads_default(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+    if (n < 1)
+        return 1;
+    return n > WEB_THREADS_DEFAULT ? WEB_THREADS_DEFAULT : (int)n;
 }
 
 /* inih's line source: one line of the text at a time, counted. */
@@ -264,6 +279,7 @@ int web_config_parse(const char *name, const char *text, struct web_config *c, c
     x->c.max_connections = WEB_CONN_MAX;
     x->c.max_connections_per_address = WEB_CONN_PER_ADDRESS;
     x->c.request_timeout = WEB_REQUEST_TIMEOUT;
+    x->c.threads = threads_default();
     int bad = ini_parse_stream(reader, x, handler, x);
     if (!x->err_line && bad > 0) {
         x->err_line = bad;

@@ -14,8 +14,12 @@
  * again before anything changed is sent as it was (a page is a function of
  * the file and its address; other query arguments change nothing and
  * share the entry); they are all dropped when the file changes. Past
- * WEB_KEEP_MAX / 2 answers or WEB_KEEP_BYTES, everything is dropped and
- * kept afresh.
+ * WEB_KEEP_MAX / 2 answers or the worker's share of WEB_KEEP_BYTES,
+ * everything is dropped and kept afresh.
+ *
+ * Each of the server's worker threads has its own struct web: its own
+ * connection, its own answers kept and its own standings, each following
+ * the file by itself (none is ever read or written by another thread).
  *
  * The standings are kept across changes: every fighter read, by id, and
  * each league's list in standings order (league_standing_cmp). The bot's
@@ -134,9 +138,10 @@ void web_keep(struct web *w, const char *key, struct reply *out)
         return;
     /* Half full at most, so that a search ends soon; past that, start
      * afresh (the answers come back as they are asked for). */
-    if (len > WEB_KEEP_BYTES / 8)
+    size_t most = w->keep_bytes_max ? w->keep_bytes_max : WEB_KEEP_BYTES;
+    if (len > most / 8)
         return;
-    if (w->nkept >= WEB_KEEP_MAX / 2 || w->kept_bytes + len > WEB_KEEP_BYTES)
+    if (w->nkept >= WEB_KEEP_MAX / 2 || w->kept_bytes + len > most)
         web_forget(w);
     unsigned i = slot_of(key);
     while (w->kept[i].key[0])

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "parse.h"
 #include "web.h"
 
 #define PROGRAM "ringside-web"
@@ -74,10 +75,11 @@ static void heap_keep(void)
 #endif
 }
 
-/* Serves w (its settings read, its database open) until SIGINT or
- * SIGTERM. Returns the exit status. */
-static int serve(struct web *w)
+/* Serves with the n workers' states w (their settings read, their
+ * databases open) until SIGINT or SIGTERM. Returns the exit status. */
+static int serve(struct web *const *ws, int n)
 {
+    const struct web *w = ws[0];
     char err[WEB_ERR_MAX];
 
     /* The signals are waited for here; the server's thread never gets
@@ -90,7 +92,7 @@ static int serve(struct web *w)
     signal(SIGPIPE, SIG_IGN);
     signal(SIGHUP, SIG_IGN); /* nothing to reload: the file is read at each request */
 
-    struct web_server *s = server_start(w, err, sizeof(err));
+    struct web_server *s = server_start(ws, n, err, sizeof(err));
     if (!s) {
         fprintf(stderr, PROGRAM ": %s\n", err);
         return 1;
@@ -105,32 +107,75 @@ static int serve(struct web *w)
     return 0;
 }
 
+/* The grammars' patterns are compiled at their first use, which is not
+ * thread-safe (parse/match.c): an order a page reads the slow way would
+ * compile one in a worker. Every ruleset's is compiled here, before the
+ * workers start. */
+static void patterns_compile(void)
+{
+    for (int r = 0; r < RULES_COUNT; r++) {
+        struct order o;
+        struct parse_error perr;
+        order_parse((enum rules)r, "1", &o, &perr);
+    }
+}
+
+/* Frees the first n of the workers' states ws, and ws. */
+static void workers_free(struct web **ws, int n)
+{
+    for (int i = 0; i < n; i++) {
+        web_free(ws[i]);
+        db_close(ws[i]->db);
+        free(ws[i]);
+    }
+    free(ws);
+}
+
+/* The states of cfg->threads workers, each with its own read-only
+ * connection to the database and its share of the answers kept; NULL with
+ * the reason in err when the database does not open. */
+static struct web **workers_open(const struct web_config *cfg, char *err, size_t errlen)
+{
+    struct web **ws = xcalloc((size_t)cfg->threads, sizeof(*ws));
+
+    for (int i = 0; i < cfg->threads; i++) {
+        /* A worker's state (its caches among it) is large: on the heap. */
+        struct web *w = xcalloc(1, sizeof(*w));
+        w->cfg = *cfg;
+        w->keep_bytes_max = WEB_KEEP_BYTES / (size_t)cfg->threads;
+        w->version = -1;
+        w->db = db_open_readonly(cfg->database, err, (int)errlen);
+        if (!w->db) {
+            free(w);
+            workers_free(ws, i);
+            return NULL;
+        }
+        ws[i] = w;
+    }
+    return ws;
+}
+
 int main(int argc, char **argv)
 {
     const char *path = NULL;
     char err[WEB_ERR_MAX + WEB_PATH_MAX];
+    struct web_config cfg;
     int rc = args_read(argc, argv, &path);
 
     if (rc >= 0)
         return rc;
     heap_keep();
-    /* The server's state (its caches among it) is large: on the heap. */
-    struct web *w = xcalloc(1, sizeof(*w));
-    if (web_config_load(path, &w->cfg, err, sizeof(err)) != 0) {
+    if (web_config_load(path, &cfg, err, sizeof(err)) != 0) {
         fprintf(stderr, PROGRAM ": %s\n", err);
-        free(w);
         return 2;
     }
-    w->db = db_open_readonly(w->cfg.database, err, sizeof(err));
-    if (!w->db) {
+    struct web **ws = workers_open(&cfg, err, sizeof(err));
+    if (!ws) {
         fprintf(stderr, PROGRAM ": %s (start the bot once to create it)\n", err);
-        free(w);
         return 1;
     }
-    w->version = -1;
-    rc = serve(w);
-    web_free(w);
-    db_close(w->db);
-    free(w);
+    patterns_compile();
+    rc = serve(ws, cfg.threads);
+    workers_free(ws, cfg.threads);
     return rc;
 }

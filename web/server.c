@@ -1,8 +1,11 @@
 /*
- * server.c - HTTP on libmicrohttpd: one thread polls every connection
- * (epoll) and answers each request in turn from the one read-only
- * database connection, so nothing here is shared between threads but what
- * libmicrohttpd keeps.
+ * server.c - HTTP on libmicrohttpd: [web] threads worker threads
+ * (libmicrohttpd's thread pool, each polling its own connections with
+ * epoll; one thread: its internal polling thread alone) answer their
+ * connections' requests in turn, each worker from a struct web of its own
+ * (its read-only database connection and its caches), taken at its first
+ * request. Nothing of ours is shared between the workers but the guard
+ * below, under its lock.
  *
  * Safety: only GET and HEAD (anything else is 405 with Allow); a request
  * with a body is 413; paths longer than ROUTE_PATH_MAX are 404; the
@@ -28,6 +31,7 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,6 +49,7 @@
 /* A connection as the guard knows it. */
 struct guarded {
     int used;
+    int pending;           /* taken at the accept, its connection not yet noted */
     int dropped;           /* shut down, not yet closed by libmicrohttpd */
     int fd;                /* its socket, -1 when unknown */
     unsigned char key[16]; /* its address (IPv4) or /64 (IPv6) */
@@ -53,9 +58,14 @@ struct guarded {
 
 struct web_server {
     struct MHD_Daemon *d;
-    struct web *w;
-    /* The guard: every connection open, under `lock` (libmicrohttpd's
-     * thread notes them, the sweeping thread drops the late ones). */
+    struct web *w; /* the first worker's: the settings */
+    /* The workers' states, one each: the i-th thread to answer a request
+     * takes workers[i] (next counts them) and keeps it (worker_web). */
+    struct web **workers;
+    int nworkers;
+    atomic_int next;
+    /* The guard: every connection open, under `lock` (the workers note
+     * them, the sweeping thread drops the late ones). */
     pthread_mutex_t lock;
     pthread_cond_t wake;
     pthread_t sweeper;
@@ -233,6 +243,25 @@ static struct MHD_Response *reply_response(struct reply *out)
     return resp;
 }
 
+/* The struct web of the worker thread calling (libmicrohttpd's thread
+ * pool runs each connection in one worker for its whole life): the next
+ * one not taken, at the thread's first request; NULL past the last (never,
+ * with as many as threads). */
+static struct web *worker_web(struct web_server *s)
+{
+    static _Thread_local struct web *mine;
+    static _Thread_local const struct web_server *of;
+
+    if (of != s) {
+        int i = atomic_fetch_add(&s->next, 1);
+        if (i >= s->nworkers)
+            return NULL;
+        mine = s->workers[i];
+        of = s;
+    }
+    return mine;
+}
+
 /* libmicrohttpd's MHD_AccessHandlerCallback: its type is not ours to
  * change, so upload_data_size stays a pointer to non-const. */
 static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url,
@@ -241,11 +270,13 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
                               void **con_cls)
 {
     static int started, started_nul;
-    struct web_server *s = cls;
+    struct web *w = worker_web(cls);
     struct reply out;
 
     memset(&out, 0, sizeof(out));
     (void)upload_data;
+    if (!w)
+        return MHD_NO;
 
     int readonly = strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0;
     if (*con_cls != &started && *con_cls != &started_nul) {
@@ -270,8 +301,8 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
         pages_error(&r, 413, "Request too large", "A request to these pages carries no body.",
                     &out);
     } else {
-        server_answer(s->w, method, url,
-                      MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "page"), &out);
+        server_answer(w, method, url, MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "page"),
+                      &out);
     }
     struct MHD_Response *resp = reply_response(&out);
     if (!resp)
@@ -334,57 +365,88 @@ static void guard_drop(struct web_server *s, struct guarded *g)
     s->live--;
 }
 
+/* The slot guard_accept took in this thread for the connection it let
+ * in, which guard_note gives that connection: libmicrohttpd notes a
+ * connection in the thread that accepted it, right after the accept
+ * policy. Taking the slot at the accept, under the lock, keeps two workers
+ * accepting at once from both finding room for one. */
+static _Thread_local struct guarded *taken;
+
+/* A free slot, or NULL. Under the lock. */
+static struct guarded *guard_free(struct web_server *s)
+{
+    for (int i = 0; i < s->slots; i++)
+        if (!s->conns[i].used)
+            return &s->conns[i];
+    return NULL;
+}
+
 /* libmicrohttpd's MHD_AcceptPolicyCallback, at each accept: refuses an
  * address past its share, and makes room when the server is full by
- * dropping the oldest connection. */
+ * dropping the oldest connection; the connection let in has its slot,
+ * taken here. */
 static enum MHD_Result guard_accept(void *cls, const struct sockaddr *addr, socklen_t addrlen)
 {
     struct web_server *s = cls;
     unsigned char key[16];
-    int mine = 0, used = 0;
+    int mine = 0;
     struct guarded *oldest = NULL;
     (void)addrlen;
 
     address_key(addr, key);
     pthread_mutex_lock(&s->lock);
+    if (taken && taken->pending) { /* its connection failed before it was noted */
+        memset(taken, 0, sizeof(*taken));
+        s->live--;
+    }
+    taken = NULL;
     for (int i = 0; i < s->slots; i++) {
         struct guarded *g = &s->conns[i];
-        used += g->used;
         if (!g->used || g->dropped)
             continue;
         mine += memcmp(g->key, key, 16) == 0;
-        if (!oldest || g->start < oldest->start)
+        if (!g->pending && (!oldest || g->start < oldest->start))
             oldest = g;
     }
-    int ok = mine < s->w->cfg.max_connections_per_address && used < s->slots;
-    if (ok && s->live >= s->w->cfg.max_connections && oldest)
+    struct guarded *g = mine < s->w->cfg.max_connections_per_address ? guard_free(s) : NULL;
+    if (g && s->live >= s->w->cfg.max_connections && oldest)
         guard_drop(s, oldest);
+    if (g) {
+        g->used = g->pending = 1;
+        g->fd = -1;
+        memcpy(g->key, key, 16);
+        g->start = now_ms();
+        s->live++;
+        taken = g;
+    }
     pthread_mutex_unlock(&s->lock);
-    return ok ? MHD_YES : MHD_NO;
+    return g ? MHD_YES : MHD_NO;
 }
 
-/* Notes a new connection in a free slot, *socket_context pointing to it
+/* Notes a new connection in the slot its accept took (in a free one when
+ * none was: then it counts from now), *socket_context pointing to it
  * (left NULL when there is none: it is then not guarded, which the
  * slots' number, twice max_connections, keeps from happening). Under the
  * lock. */
 static void guard_note(struct web_server *s, struct MHD_Connection *c, void **socket_context)
 {
-    int i = 0;
+    struct guarded *g = taken && taken->pending ? taken : guard_free(s);
 
-    while (i < s->slots && s->conns[i].used)
-        i++;
-    if (i == s->slots)
+    taken = NULL;
+    if (!g)
         return;
-    struct guarded *g = &s->conns[i];
     const union MHD_ConnectionInfo *fd =
         MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
-    const union MHD_ConnectionInfo *addr =
-        MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
-    g->used = 1;
     g->fd = fd ? fd->connect_fd : -1;
-    address_key(addr ? addr->client_addr : NULL, g->key);
-    g->start = now_ms();
-    s->live++;
+    if (!g->pending) {
+        const union MHD_ConnectionInfo *addr =
+            MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+        g->used = 1;
+        address_key(addr ? addr->client_addr : NULL, g->key);
+        g->start = now_ms();
+        s->live++;
+    }
+    g->pending = 0;
     *socket_context = g;
 }
 
@@ -445,7 +507,7 @@ static void *guard_sweep(void *arg)
         long long now = now_ms();
         for (int i = 0; i < s->slots; i++) {
             struct guarded *g = &s->conns[i];
-            if (g->used && !g->dropped && now - g->start >= limit)
+            if (g->used && !g->pending && !g->dropped && now - g->start >= limit)
                 guard_drop(s, g);
         }
     }
@@ -453,8 +515,9 @@ static void *guard_sweep(void *arg)
     return NULL;
 }
 
-struct web_server *server_start(struct web *w, char *err, size_t errlen)
+struct web_server *server_start(struct web *const *workers, int n, char *err, size_t errlen)
 {
+    struct web *w = workers[0];
     struct sockaddr_storage ss;
     socklen_t sslen;
     unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ERROR_LOG;
@@ -477,18 +540,25 @@ struct web_server *server_start(struct web *w, char *err, size_t errlen)
     (void)sslen;
     struct web_server *s = xcalloc(1, sizeof(*s));
     s->w = w;
+    s->workers = xcalloc((size_t)n, sizeof(*s->workers));
+    memcpy(s->workers, workers, (size_t)n * sizeof(*s->workers));
+    s->nworkers = n;
+    atomic_init(&s->next, 0);
     /* Room for the dropped ones libmicrohttpd has not closed yet. */
     s->slots = 2 * w->cfg.max_connections;
     s->conns = xcalloc((size_t)s->slots, sizeof(*s->conns));
     pthread_mutex_init(&s->lock, NULL);
     pthread_cond_init(&s->wake, NULL);
+    /* libmicrohttpd shares its connection limit among the workers: each
+     * gets room for all the slots, and the guard keeps the whole to them.
+     * One worker is libmicrohttpd's internal polling thread alone. */
     s->d = MHD_start_daemon(
         flags, (uint16_t)w->cfg.port, guard_accept, s, handle, s, MHD_OPTION_SOCK_ADDR,
-        (struct sockaddr *)&ss, MHD_OPTION_CONNECTION_LIMIT, (unsigned)s->slots,
-        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)w->cfg.request_timeout,
-        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)CONN_MEMORY, MHD_OPTION_NOTIFY_CONNECTION,
-        guard_notify, s, MHD_OPTION_NOTIFY_COMPLETED, guard_completed, s,
-        MHD_OPTION_UNESCAPE_CALLBACK, unescape, NULL, MHD_OPTION_URI_LOG_CALLBACK, uri_log, NULL,
+        (struct sockaddr *)&ss, MHD_OPTION_THREAD_POOL_SIZE, (unsigned)(n > 1 ? n : 0),
+        MHD_OPTION_CONNECTION_LIMIT, (unsigned)(s->slots * n), MHD_OPTION_CONNECTION_TIMEOUT,
+        (unsigned)w->cfg.request_timeout, MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)CONN_MEMORY,
+        MHD_OPTION_NOTIFY_CONNECTION, guard_notify, s, MHD_OPTION_NOTIFY_COMPLETED, guard_completed,
+        s, MHD_OPTION_UNESCAPE_CALLBACK, unescape, NULL, MHD_OPTION_URI_LOG_CALLBACK, uri_log, NULL,
         MHD_OPTION_END);
     if (s->d && pthread_create(&s->sweeper, NULL, guard_sweep, s) != 0) {
         MHD_stop_daemon(s->d);
@@ -501,6 +571,7 @@ struct web_server *server_start(struct web *w, char *err, size_t errlen)
                  w->cfg.listen);
         pthread_mutex_destroy(&s->lock);
         pthread_cond_destroy(&s->wake);
+        free(s->workers);
         free(s->conns);
         free(s);
         return NULL;
@@ -520,6 +591,7 @@ void server_stop(struct web_server *s)
     MHD_stop_daemon(s->d);
     pthread_mutex_destroy(&s->lock);
     pthread_cond_destroy(&s->wake);
+    free(s->workers);
     free(s->conns);
     free(s);
 }

@@ -5,9 +5,10 @@
  * bot/. It opens the bot's SQLite file read-only (db_open_readonly), so it
  * can never change or lose game data, and serves server-rendered HTML5
  * pages (no external assets, no JavaScript) and the same data as JSON
- * under /api/, on libmicrohttpd, with one thread: every request is
- * answered from one database connection, in one read transaction, in
- * turn.
+ * under /api/, on libmicrohttpd, with [web] threads worker threads: each
+ * worker answers its connections' requests in turn, from a database
+ * connection and caches of its own (a struct web each), every request in
+ * one read transaction.
  *
  * The parts: escape.c (the escapes: every text a user chose goes through
  * HTML or JSON escaping on its way into a page's struct str), route.c
@@ -158,17 +159,23 @@ struct web_config {
     int max_connections;             /* 1-10000, default WEB_CONN_MAX */
     int max_connections_per_address; /* 1-max_connections, default WEB_CONN_PER_ADDRESS */
     int request_timeout;             /* 1-300 seconds, default WEB_REQUEST_TIMEOUT */
+    /* Worker threads answering requests (server.c), each with its own
+     * database connection and caches: 1-WEB_THREADS_MAX, default the
+     * number of online CPUs, at most WEB_THREADS_DEFAULT. */
+    int threads;
 };
 
 #define WEB_CONN_MAX         256
 #define WEB_CONN_PER_ADDRESS 16
 #define WEB_REQUEST_TIMEOUT  10
+#define WEB_THREADS_MAX      64
+#define WEB_THREADS_DEFAULT  4
 
 /* Reads the web server's settings from the bot's INI file `path`: [web]
  * listen (default 127.0.0.1:8080; "HOST:PORT", an IPv6 host in brackets),
  * base_url (an http:// or https:// address, or nothing),
- * max_connections, max_connections_per_address and request_timeout (whole
- * numbers in their ranges above), and [bot]
+ * max_connections, max_connections_per_address, request_timeout and
+ * threads (whole numbers in their ranges above), and [bot]
  * database (default ringside.db) and network (default none). Other sections and keys are the bot's
  * and are not read here (the bot checks them). Returns 0, or -1 with
  * "FILE:LINE: reason" (or "FILE: reason") in err and *c untouched. */
@@ -207,12 +214,13 @@ struct web_standings {
 #define WEB_KEY_MAX    (ROUTE_PATH_MAX + 16)
 
 /* An answer's text shared by the answers kept and the ones being sent
- * (not copied for either): freed when the last user lets it go. Only the
- * server's one thread takes and lets go (libmicrohttpd's internal polling
- * thread, and its own stop), so the count needs no lock. */
+ * (not copied for either): freed when the last user lets it go. A body is
+ * a worker's (its struct web keeps it, its connections send it), but
+ * libmicrohttpd lets go of a response in whichever thread ends it (its
+ * stop among them), so the count is atomic. */
 struct web_body {
     char *p; /* NUL-terminated, from xmalloc */
-    int refs;
+    _Atomic int refs;
 };
 
 /* One more user of b; returns b. */
@@ -230,11 +238,16 @@ struct web_kept {
 
 #define WEB_BOUTS_MAX 200 /* bouts a page or a document lists, at most */
 
-/* The server's state: one connection, read-only, the caches, and the
- * list of bouts of the answer being made. */
+/* A worker's state: its database connection, read-only, its caches, and
+ * the list of bouts of the answer being made. Each of the server's
+ * threads has its own and never touches another's: nothing in it is
+ * shared. */
 struct web {
     struct db *db;
     struct web_config cfg;
+    /* The bytes of answers this worker keeps, at most (the workers share
+     * WEB_KEEP_BYTES); 0: WEB_KEEP_BYTES. */
+    size_t keep_bytes_max;
     long long version; /* db_data_version the caches were read at */
     /* The standings (data.c): every fighter ever read, by id, and each
      * league's list; kept from request to request and brought up to date
@@ -365,9 +378,11 @@ const char *web_date(int64_t t, char *buf, size_t len);
 
 struct web_server;
 
-/* Listens on w->cfg's address and answers in a thread of its own. NULL
- * with a reason in err when it cannot (the address is taken...). */
-struct web_server *server_start(struct web *w, char *err, size_t errlen);
+/* Listens on w[0]->cfg's address and answers in n worker threads (n =
+ * w[0]->cfg.threads), the i-th worker to answer a request from w[i] (each
+ * its own database connection and caches) until server_stop. NULL with a
+ * reason in err when it cannot (the address is taken...). */
+struct web_server *server_start(struct web *const *w, int n, char *err, size_t errlen);
 void server_stop(struct web_server *s);
 /* The page for a request, whatever the method: what server.c sends
  * (and the tests and the benchmark call). method "GET" or "HEAD" (others

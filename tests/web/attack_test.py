@@ -4,7 +4,8 @@
     python3 tests/web/attack_test.py WEB WEBGEN   (from the repository root; e.g.
         build/asan/ringside-web build/ringside-webgen)
 
-Starts WEB (the ASan build in make check) at its default limits on a free
+Starts WEB (the ASan build in make check) at its default limits, on THREADS
+worker threads (so that the guard's limits are seen to hold across them), on a free
 loopback port over a database made by WEBGEN, and attacks it from several
 loopback addresses at once, for ATTACK_SECONDS (default 30):
   - slowloris from 127.0.0.2-4: each keeps up to 200 requests half-sent, one
@@ -20,7 +21,8 @@ bound generous for a loaded 2-core machine. After the attack, a lone
 slowloris connection from 127.0.0.10 that sends a header line every second
 must be closed within the request deadline (the default 10 s) and some slack: the deadline is the whole
 request's, not an idle one that each byte resets; and one address holds 16
-connections (the default max_connections_per_address), not a 17th. Connections are bounded in
+connections (the default max_connections_per_address), not a 17th, even when
+48 arrive at once (accepted by several workers at the same time). Connections are bounded in
 number (each attacker opens at most a few thousand), loopback only.
 
 Every check prints `ok - NAME` or `FAIL - NAME: why`; the last line is
@@ -43,6 +45,7 @@ from ports import free_port  # noqa: E402
 
 ATTACK_SECONDS = float(os.environ.get("ATTACK_SECONDS", "30"))
 PROBE_BOUND = 5.0  # seconds a probe may wait for its answer
+THREADS = 3  # [web] threads: the guard holds across workers
 DEADLINE = 10  # [web] request_timeout's default
 OPENS_MAX = 2000  # connections an attacker opens, at most (50 a second)
 
@@ -238,6 +241,26 @@ def per_address(port):
     return alive, closed
 
 
+def burst(port):
+    """48 connections from one address opened at once, so that the server's
+    workers accept them at the same time: how many are still open a second
+    later (the address's share is 16, whichever worker accepted each)."""
+    socks = []
+    for _ in range(48):
+        s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        s.setblocking(False)
+        s.bind(("127.0.0.12", 0))
+        s.connect_ex(("127.0.0.1", port))
+        socks.append(s)
+    time.sleep(1.5)
+    alive = 0
+    for s in socks:
+        s.setblocking(True)
+        alive += not is_closed(s)
+        s.close()
+    return alive
+
+
 def attack(port):
     holders = [Holder("127.0.0.%d" % a, port, 200, 3) for a in (2, 3, 4)]
     holders += [Holder("127.0.0.%d" % a, port, 150, 0) for a in (5, 6)]
@@ -280,6 +303,9 @@ def attack(port):
     alive, closed = per_address(port)
     report("one address holds 16 connections, a 17th is refused", alive == 16 and closed,
            "%d held, the 17th %s" % (alive, "closed" if closed else "kept"))
+    alive = burst(port)
+    report("48 connections at once from one address: 16 held, on %d threads" % THREADS,
+           alive == 16, "%d held" % alive)
 
 
 def config_errors(web, tmp, dbpath):
@@ -289,7 +315,12 @@ def config_errors(web, tmp, dbpath):
             ("max_connections = 10001\n", "max_connections must be a whole number from 1 to"),
             ("max_connections = 8\nmax_connections_per_address = 9\n",
              "max_connections_per_address (9) is more than max_connections (8)"),
-            ("max_connections_per_address = 1x\n", "must be a whole number")]:
+            ("max_connections_per_address = 1x\n", "must be a whole number"),
+            ("threads = 0\n", "threads must be a whole number from 1 to 64 (the threads "
+             "answering requests, each with its own database connection)"),
+            ("threads = 65\n", "threads must be a whole number from 1 to 64"),
+            ("threads = 2\nthreads = 2\n", "key \"threads\" is given twice in [web]"),
+            ("threads = two\n", "threads must be a whole number")]:
         conf = os.path.join(tmp, "bad.conf")
         with open(conf, "w") as f:
             f.write("[bot]\ndatabase = %s\n[web]\nlisten = 127.0.0.1:1\n%s" % (dbpath, lines))
@@ -312,7 +343,8 @@ def main():
     port = free_port()
     conf = os.path.join(tmp, "ringside.conf")
     with open(conf, "w") as f:
-        f.write("[bot]\ndatabase = %s\n\n[web]\nlisten = 127.0.0.1:%d\n" % (dbpath, port))
+        f.write("[bot]\ndatabase = %s\n\n[web]\nlisten = 127.0.0.1:%d\nthreads = %d\n" %
+                (dbpath, port, THREADS))
     log = open(os.path.join(tmp, "web.log"), "w")
     env = dict(os.environ, ASAN_OPTIONS="detect_leaks=1", UBSAN_OPTIONS="print_stacktrace=1")
     proc = subprocess.Popen([web, "-c", conf], stdout=log, stderr=subprocess.STDOUT, env=env)

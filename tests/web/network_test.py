@@ -71,7 +71,7 @@ def site(web, tmp, name, dbpath, network, paths):
     """WEB on dbpath with [bot] network (None: no such line): the answers."""
     conf = os.path.join(tmp, name + ".conf")
     with open(conf, "w") as f:
-        f.write("[bot]\ndatabase = %s\n%s\n[web]\nlisten = 127.0.0.1:%d\n" %
+        f.write("[bot]\ndatabase = %s\n%s\n[web]\nlisten = 127.0.0.1:%d\nthreads = 2\n" %
                 (dbpath, "network = %s" % network if network is not None else "", free_port()))
     log_path = os.path.join(tmp, name + ".log")
     with open(log_path, "w") as log:
@@ -194,7 +194,7 @@ def networked(web, tmp, dbpath, bout, fighter):
 def too_long(web, tmp, dbpath):
     conf = os.path.join(tmp, "long.conf")
     with open(conf, "w") as f:
-        f.write("[bot]\ndatabase = %s\nnetwork = %s\n[web]\nlisten = 127.0.0.1:%d\n" %
+        f.write("[bot]\ndatabase = %s\nnetwork = %s\n[web]\nlisten = 127.0.0.1:%d\nthreads = 2\n" %
                 (dbpath, "n" * 33, free_port()))
     p = subprocess.run([web, "-c", conf], stdin=subprocess.DEVNULL, capture_output=True,
                        text=True, timeout=60)

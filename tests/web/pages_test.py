@@ -80,7 +80,8 @@ def main():
     last = max(v for v in info.values() if isinstance(v, int)) + 1
     conf = os.path.join(tmp, "ringside.conf")
     with open(conf, "w") as f:
-        f.write("[bot]\ndatabase = %s\n\n[web]\nlisten = 127.0.0.1:%d\n" % (dbpath, free_port()))
+        f.write("[bot]\ndatabase = %s\n\n[web]\nlisten = 127.0.0.1:%d\nthreads = 1\n" %
+                (dbpath, free_port()))
     log = open(os.path.join(tmp, "web.log"), "w")
     proc, port = serve(web, conf, log)
     try:

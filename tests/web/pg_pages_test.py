@@ -116,7 +116,8 @@ class Web:
         self.port = web_test.free_port()
         self.conf = os.path.join(tmp, name + ".conf")
         with open(self.conf, "w") as f:
-            f.write("[bot]\ndatabase = %s\n\n[web]\nlisten = 127.0.0.1:%d\n" % (database, self.port))
+            f.write("[bot]\ndatabase = %s\n\n[web]\nlisten = 127.0.0.1:%d\nthreads = 2\n" %
+                    (database, self.port))
         self.logpath = os.path.join(tmp, name + ".log")
         self.log = open(self.logpath, "w")
         env = dict(os.environ, ASAN_OPTIONS="detect_leaks=1", UBSAN_OPTIONS="print_stacktrace=1")

@@ -201,6 +201,7 @@ def main():
     with open(conf, "w") as f:
         f.write("[irc]\nserver = 127.0.0.1\nchannels = #ringside\n\n[bot]\ndatabase = %s\n"
                 "admins = boss\n\n[web]\nlisten = 127.0.0.1:%d\nbase_url = http://127.0.0.1:%d/\n"
+                "threads = 3\n"
                 % (dbpath, port, port))
     initial_digest[0] = hashlib.sha256(open(dbpath, "rb").read()).hexdigest()
     log = open(os.path.join(tmp, "web.log"), "w")
@@ -829,7 +830,8 @@ def standings_follow_writes(c, dbpath, tmp):
     port = free_port()
     conf = os.path.join(tmp, "fresh.conf")
     with open(conf, "w") as f:
-        f.write("[bot]\ndatabase = %s\n\n[web]\nlisten = 127.0.0.1:%d\n" % (dbpath, port))
+        f.write("[bot]\ndatabase = %s\n\n[web]\nlisten = 127.0.0.1:%d\nthreads = 1\n" %
+                (dbpath, port))
     log = open(os.path.join(tmp, "fresh.log"), "w")
     proc = subprocess.Popen([web_path[0], "-c", conf], stdout=log, stderr=subprocess.STDOUT)
     try:
