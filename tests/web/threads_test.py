@@ -199,8 +199,14 @@ def main():
     try:
         check("both servers started", one.poll() is None and many.poll() is None,
               "see %s" % tmp)
+        # main, the guard's sweeper, and the workers (libmicrohttpd's pool):
+        # the port takes connections before the pool's threads are all
+        # made, so wait for them (a loaded machine may be slow to start them)
+        deadline = time.monotonic() + 30
         tasks = len(os.listdir("/proc/%d/task" % many.pid))
-        # main, the guard's sweeper, and the workers (libmicrohttpd's pool)
+        while tasks < THREADS + 2 and time.monotonic() < deadline and many.poll() is None:
+            time.sleep(0.05)
+            tasks = len(os.listdir("/proc/%d/task" % many.pid))
         check("the four-thread server runs %d workers" % THREADS, tasks >= THREADS + 2,
               "%d threads" % tasks)
 
