@@ -31,6 +31,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <termios.h>
 #include <unistd.h>
 
@@ -282,7 +283,8 @@ static int args_read(int argc, char **argv, const char **path, int *init)
  * so the bot executes itself again, once, with GLIBC_TUNABLES set. Not
  * when GLIBC_TUNABLES is set already (the second start, or the user's own
  * choice) nor under LD_PRELOAD (a tool such as valgrind or another
- * allocator is in place, and would not follow the exec). If the exec
+ * allocator is in place, and would not follow the exec), nor when it
+ * would not be the same program started again (below). If the exec
  * fails, the bot goes on as it is. */
 #define MALLOC_TUNABLES "glibc.malloc.tcache_max=128"
 
@@ -292,6 +294,13 @@ static void malloc_tune(char **argv)
     char self[4096];
 
     if (getenv("GLIBC_TUNABLES") || getenv("LD_PRELOAD"))
+        return;
+    /* Not in secure-execution mode (setuid, setgid, file capabilities:
+     * glibc ignores the tunable there, and newer ones remove it, so every
+     * start would execute again), nor when the program was started by
+     * naming the dynamic loader (then /proc/self/exe is the loader, which
+     * would take the first argument for the program). */
+    if (getauxval(AT_SECURE) || getauxval(AT_BASE) == 0)
         return;
     /* The program file's own path, not /proc/self/exe: a process is named
      * after the file it executes (ps, pkill, make stop). A program file

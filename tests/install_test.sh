@@ -211,6 +211,19 @@ set -e
 if [ $rc -ne 1 ] || [ "$out" != "ringside: cannot read $tmp/missing.conf: No such file or directory" ]; then
     fail "--check-config on a missing file: exit $rc, $out"
 fi
+# Started by naming the dynamic loader (/proc/self/exe is then the loader),
+# the bot does not execute itself again for glibc's malloc tunable: the
+# loader would take "-c" for the program to load.
+loader=$(readelf -l "$BOT" | sed -n 's/.*interpreter: \(.*\)]$/\1/p')
+if [ -n "$loader" ] && [ -x "$loader" ]; then
+    set +e
+    out=$("$loader" "$BOT" -c "$tmp/missing.conf" 2>&1)
+    rc=$?
+    set -e
+    if [ $rc -ne 2 ] || [ "$out" != "ringside: cannot read $tmp/missing.conf: No such file or directory" ]; then
+        fail "started through $loader: exit $rc, $out"
+    fi
+fi
 set +e
 $BOT --check-config >/dev/null 2>&1
 rc=$?
