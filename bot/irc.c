@@ -1309,14 +1309,13 @@ static int pump(struct bot *bot, double wait, const char **why)
  * for: bot/outq.c, marker_idle) goes just before the QUIT: its PONG, read
  * as the socket drains, confirms them, and the game marks what that
  * confirms said as it stops (game_stop), so a restart does not say them
- * again. 1 if it went. */
-static int quit_marker(struct bot *bot)
+ * again. */
+static void quit_marker(struct bot *bot)
 {
     char line[OUTQ_LINE_MAX];
 
-    if (bot->stepped_down || !bot->game || !outq_last_marker(bot->q, line))
-        return 0;
-    return irc_send_raw(bot->irc->s, "%s", line) == 0;
+    if (!bot->stepped_down && bot->game && outq_last_marker(bot->q, line))
+        irc_send_raw(bot->irc->s, "%s", line);
 }
 
 /* Says goodbye: QUIT straight away, then lets the socket drain briefly. */
@@ -1328,14 +1327,16 @@ static void goodbye(struct bot *bot)
         return;
     if (irc_is_connected(st->s)) {
         log_msg(LOG_INFO, "quitting");
-        int marked = quit_marker(bot);
+        quit_marker(bot);
         irc_send_raw(st->s, "QUIT :%s", bot->stepped_down ? QUIT_STEP_DOWN : QUIT_MESSAGE);
         double until = bot_clock() + QUIT_FLUSH;
         const char *why;
         while (irc_is_connected(st->s) && bot_clock() < until)
             if (pump(bot, 0.1, &why) != 0)
                 break;
-        if (marked)
+        /* Whatever confirmed lines as the socket drained (that marker's
+         * PONG, one already on its way, echoes) is marked said. */
+        if (bot->game && !bot->stepped_down)
             game_stop(bot->game);
     }
     irc_destroy_session(st->s);

@@ -47,10 +47,11 @@
 #define RETRY_AFTER     5.0   /* seconds before a failed write is tried again */
 #define ORDERS_STORED   (2 * BOUT_ROUNDS_MAX + 4)
 #define MY_FIGHTERS_MAX 16
-#define MY_BOUTS_MAX    32  /* a player's live bouts looked at, at most */
-#define MINE_SHOWN      4   /* a player's bouts named in one reply, at most */
-#define WHICH_TEXT_MAX  400 /* the bouts named in one reply */
-#define UNSAID_SHOWN    256 /* bouts said again at a (re)connection, at most */
+#define MY_BOUTS_MAX    32   /* a player's live bouts looked at, at most */
+#define MINE_SHOWN      4    /* a player's bouts named in one reply, at most */
+#define WHICH_TEXT_MAX  400  /* the bouts named in one reply */
+#define UNSAID_SHOWN    256  /* bouts said again at a (re)connection, at most */
+#define UNSAID_LOOK     10.0 /* seconds: a look for commentary confirmed said, at most */
 
 /* ------------------------------------------------------------- helpers */
 
@@ -1525,12 +1526,18 @@ void game_stop(struct game *g)
 double game_tick_due(const struct game *g)
 {
     /* Live bouts and challenges keep their clocks to the second (their
-     * deadlines, reminders, graces); so do commentary waiting to be marked
-     * said and what game_tick says once (turns left unfinished, the
-     * tournaments resumed when online). */
-    if (g->n > 0 || g->nunsaid > 0 || g->turns_unfinished || (g->online && !g->tour_resumed))
+     * deadlines, reminders, graces); so does what game_tick says once
+     * (turns left unfinished, the tournaments resumed when online). */
+    if (g->n > 0 || g->turns_unfinished || (g->online && !g->tour_resumed))
         return 1.0;
     double now = game_now(g), due = GAME_TICK_IDLE_MAX;
+    /* Commentary waiting to be marked said after its bout's end: what
+     * confirms it is heard (a PONG, an echo), and a turn of the bot's loop
+     * that hears something ticks the game, so this is only a fallback (its
+     * marker may wait a minute for the keepalive: a look a second would be
+     * that many wakeups for nothing). */
+    if (g->nunsaid > 0 && UNSAID_LOOK < due)
+        due = UNSAID_LOOK;
     if (g->cfg.turn_interval > 0 && g->next_look - now < due)
         due = g->next_look - now;
     if (g->online && g->tour_any && g->tour_look - now < due)

@@ -242,6 +242,32 @@ START_TEST(test_tick_due)
 }
 END_TEST
 
+/* A bout over whose last commentary the output has not confirmed yet
+ * (its marker may wait for the keepalive, a minute) is looked at again
+ * now and then, not every second: what confirms it is heard, and a turn
+ * that hears something ticks the game. Once confirmed, the game is idle. */
+START_TEST(test_tick_due_unsaid)
+{
+    int64_t a, b;
+
+    live_bout(&a, &b);
+    struct game_caller pa = caller("alice", a, 0), pb = caller("bob", b, 0);
+    for (int r = 1; r <= 3; r++) {
+        ck_assert_int_eq(game_order(game, &pa, NULL, "5/5/10"), 0);
+        ck_assert_int_eq(game_order(game, &pb, NULL, "4H/6/10"), 0);
+        if (game_live(game) == 0)
+            break;
+    }
+    ck_assert_int_eq(game_live(game), 0);
+    game_tick(game, NULL);
+    double due = game_tick_due(game);
+    ck_assert_msg(due > 1.0 && due < GAME_TICK_IDLE_MAX, "due %.1f", due);
+    send_all();
+    game_tick(game, NULL);
+    ck_assert_double_eq(game_tick_due(game), GAME_TICK_IDLE_MAX);
+}
+END_TEST
+
 Suite *pace_suite(void)
 {
     Suite *s = suite_create("pace");
@@ -251,6 +277,7 @@ Suite *pace_suite(void)
     tcase_add_test(tc, test_no_prompt_after_the_end);
     tcase_add_test(tc, test_reminder_and_reconnect_withdrawn);
     tcase_add_test(tc, test_tick_due);
+    tcase_add_test(tc, test_tick_due_unsaid);
     suite_add_tcase(s, tc);
     return s;
 }
