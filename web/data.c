@@ -139,7 +139,10 @@ void web_keep(struct web *w, const char *key, struct reply *out)
     /* Half full at most, so that a search ends soon; past that, start
      * afresh (the answers come back as they are asked for). */
     size_t most = w->keep_bytes_max ? w->keep_bytes_max : WEB_KEEP_BYTES;
-    if (len > most / 8)
+    /* Too big to keep: past an eighth of what the whole server keeps (as
+     * with one thread, whatever the threads share it among), or past half
+     * of this thread's share. */
+    if (len > WEB_KEEP_BYTES / 8 || len > most / 2)
         return;
     if (w->nkept >= WEB_KEEP_MAX / 2 || w->kept_bytes + len > most)
         web_forget(w);
