@@ -2148,10 +2148,17 @@ void outq_await(struct outq *q, unsigned long mark)
         q->clocked |= l->seq <= mark;
 }
 
-int outq_last_marker(struct outq *q, char *line)
+/* Lines were sent since the last marker and a marker would confirm them
+ * (markers on, no echoes doing it instead), the line last popped counted. */
+static int marker_owed(struct outq *q)
 {
     popped_settle(q);
-    if (!q->markers || q->labels || q->since_marker == 0)
+    return q->markers && !q->labels && q->since_marker > 0;
+}
+
+int outq_last_marker(struct outq *q, char *line)
+{
+    if (!marker_owed(q))
         return 0;
     struct oline *m = marker_new(q);
     q->total--; /* marker_new counts it as taken */
@@ -2162,8 +2169,7 @@ int outq_last_marker(struct outq *q, char *line)
 
 int outq_keepalive(struct outq *q)
 {
-    popped_settle(q);
-    if (!q->markers || q->labels || q->since_marker == 0)
+    if (!marker_owed(q))
         return 0;
     q->mark_now = 1;
     return 1;
