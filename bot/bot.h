@@ -365,7 +365,7 @@ enum outq_kind { OUTQ_PROTOCOL, OUTQ_LIVE, OUTQ_ROUND, OUTQ_REPLY, OUTQ_BULK };
 #define OUTQ_SLOW_HOLD       30.0 /* seconds before a throttled target speeds up again */
 #define OUTQ_SERVED_TAU      30.0 /* seconds: how fast an owner's count of lines wears off */
 #define OUTQ_LIVE_OWNER_MAX  40  /* an owner's recent lines before his live lines wait as replies */
-#define OUTQ_REPLY_OWNER_MAX 15  /* ... before his replies wait as bulk */
+#define OUTQ_REPLY_OWNER_MAX 15  /* ... before his replies wait as bulk (at least) */
 #define OUTQ_BULK_OWNER_MAX  400 /* bulk lines waiting for one owner */
 #define OUTQ_MARK_EVERY      8   /* lines between two delivery markers */
 #define OUTQ_MARK_REPLIES    32  /* ... when none of them is awaited (replies only) */
@@ -376,6 +376,12 @@ struct outq;
 struct outq *outq_new(int burst, double lines_per_second);
 void outq_free(struct outq *q);
 void outq_set_rate(struct outq *q, int burst, double lines_per_second);
+/* What the bot takes from one nick ([flood] commands in commands_seconds):
+ * a nick answered more than OUTQ_REPLY_OWNER_MAX lines lately has his
+ * replies sent as bulk, unless those commands asked at their full rate
+ * come to more (their count decayed with OUTQ_SERVED_TAU): a nick within
+ * what the operator allows is answered as a reply. */
+void outq_set_allowance(struct outq *q, int commands, int seconds);
 /* The length of our "nick!user@host" as the server will relay it (the
  * ':' and the space are added here); messages are split so the relayed
  * line fits 512 bytes. */

@@ -1114,6 +1114,7 @@ static void reload(struct bot *bot)
     bot->cfg = fresh;
     log_set_level(fresh.log_level);
     outq_set_rate(bot->q, fresh.burst, fresh.lines_per_second);
+    outq_set_allowance(bot->q, fresh.commands, fresh.commands_seconds);
     users_set_rate(bot->users, fresh.commands, fresh.commands_seconds, fresh.ignore_seconds);
     pacing_note(bot);
     if (bot->irc->registered)

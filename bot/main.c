@@ -362,6 +362,7 @@ static int bot_open(struct bot *bot, int init, int again)
         return 1;
     }
     bot->q = outq_new(bot->cfg.burst, bot->cfg.lines_per_second);
+    outq_set_allowance(bot->q, bot->cfg.commands, bot->cfg.commands_seconds);
     bot->users = users_new();
     bot->auth.budget = AUTH_BUDGET;
     users_set_rate(bot->users, bot->cfg.commands, bot->cfg.commands_seconds,

@@ -47,8 +47,10 @@
  * first, so a flooder, a long report or a busy spectator never holds up
  * anybody else. An owner's live private lines
  * over OUTQ_LIVE_OWNER_MAX lately are queued as replies, his replies over
- * OUTQ_REPLY_OWNER_MAX (or all of them, while the bot ignores him for
- * flooding: outq_demote) as bulk; bulk goes only while the bucket is full,
+ * OUTQ_REPLY_OWNER_MAX, or what the commands the bot takes from a nick
+ * come to when he asks at their full rate if that is more
+ * (outq_set_allowance), or all of them while the bot ignores him for
+ * flooding (outq_demote), as bulk; bulk goes only while the bucket is full,
  * so it streams at the full rate yet leaves the burst to whatever comes
  * next. A query (outq_query: a protocol line whose answer nobody waits
  * for, such as asking whether someone who joined is a bot) goes once no
@@ -271,6 +273,7 @@ struct paced {
 struct outq {
     int burst;
     double rate;
+    double reply_max; /* an owner's recent lines before his replies wait as bulk */
     double tokens;
     double last; /* when tokens was last brought up to date */
     int started; /* 0 until the first pop: the bucket is full */
@@ -962,6 +965,7 @@ struct outq *outq_new(int burst, double lines_per_second)
     q->rate = lines_per_second;
     q->tokens = burst;
     q->prefix_len = OUTQ_PREFIX_DEFAULT;
+    q->reply_max = OUTQ_REPLY_OWNER_MAX;
     q->marker_next = 1;
     return q;
 }
@@ -993,6 +997,13 @@ void outq_set_rate(struct outq *q, int burst, double lines_per_second)
     q->rate = lines_per_second;
     if (q->tokens > burst)
         q->tokens = burst;
+}
+
+void outq_set_allowance(struct outq *q, int commands, int seconds)
+{
+    double steady = seconds > 0 ? commands * OUTQ_SERVED_TAU / seconds : 0;
+
+    q->reply_max = steady > OUTQ_REPLY_OWNER_MAX ? steady : OUTQ_REPLY_OWNER_MAX;
 }
 
 void outq_set_prefix_len(struct outq *q, size_t len)
@@ -1068,7 +1079,7 @@ static void outq_place(struct outq *q, enum outq_kind kind, const char *who, str
         return;
     }
     if (kind == OUTQ_REPLY &&
-        (served + o->waiting[0] > OUTQ_REPLY_OWNER_MAX || now < o->demoted_until))
+        (served + o->waiting[0] > q->reply_max || now < o->demoted_until))
         kind = OUTQ_BULK;
     if (kind == OUTQ_REPLY) {
         owner_push(q, o, 0, l);

@@ -556,6 +556,35 @@ START_TEST(test_flooder_demoted)
 }
 END_TEST
 
+/* A nick within what the operator lets him ask ([flood] commands) is
+ * answered as a reply however much he asks; the default allowance (12
+ * commands a minute) keeps the limit of OUTQ_REPLY_OWNER_MAX lines. */
+START_TEST(test_allowance)
+{
+    struct outq *q = outq_new(100, 100);
+    char line[OUTQ_LINE_MAX];
+    double now = 0;
+
+    outq_set_allowance(q, 100, 1); /* 3,000 lines in OUTQ_SERVED_TAU */
+    for (int i = 0; i < 10 * OUTQ_REPLY_OWNER_MAX; i++) {
+        outq_msg(q, OUTQ_REPLY, "PRIVMSG", "peer", NULL, "x");
+        now += 0.01;
+        ck_assert_int_eq(outq_pop(q, now, line), 1);
+    }
+    /* The bucket is not full: a reply goes, bulk would wait. */
+    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "peer", NULL, "still a reply");
+    ck_assert_int_eq(outq_pop(q, now, line), 1);
+    ck_assert_str_eq(line, "PRIVMSG peer :still a reply");
+    outq_set_allowance(q, 12, 60); /* the default: 6 lines in OUTQ_SERVED_TAU */
+    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "peer", NULL, "bulk now");
+    ck_assert_int_eq(outq_pop(q, now, line), 0);
+    now += 2; /* bulk waits for a full bucket */
+    ck_assert_int_eq(outq_pop(q, now, line), 1);
+    ck_assert_str_eq(line, "PRIVMSG peer :bulk now");
+    outq_free(q);
+}
+END_TEST
+
 /* The bot ignores a flooder: his replies waiting go behind everybody's. */
 START_TEST(test_demoted_flooder)
 {
@@ -1771,6 +1800,7 @@ Suite *outq_suite(void)
     tcase_add_test(tc, test_replies_not_starved);
     tcase_add_test(tc, test_owners_take_turns);
     tcase_add_test(tc, test_flooder_demoted);
+    tcase_add_test(tc, test_allowance);
     tcase_add_test(tc, test_demoted_flooder);
     tcase_add_test(tc, test_bulk_keeps_burst);
     tcase_add_test(tc, test_fifo_per_target);
