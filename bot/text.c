@@ -69,9 +69,8 @@ int irc_casecmp(enum casemapping m, const char *a, const char *b)
  * occur inside a C string, so it needs no handling here.) */
 void irc_sanitize(char *s)
 {
-    for (; *s; s++)
-        if (*s == '\r' || *s == '\n')
-            *s = ' ';
+    while ((s = strpbrk(s, "\r\n")) != NULL)
+        *s++ = ' ';
 }
 
 void irc_strip_format(char *s, int colours_only)
