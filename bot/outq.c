@@ -1078,8 +1078,7 @@ static void outq_place(struct outq *q, enum outq_kind kind, const char *who, str
         q->total++;
         return;
     }
-    if (kind == OUTQ_REPLY &&
-        (served + o->waiting[0] > q->reply_max || now < o->demoted_until))
+    if (kind == OUTQ_REPLY && (served + o->waiting[0] > q->reply_max || now < o->demoted_until))
         kind = OUTQ_BULK;
     if (kind == OUTQ_REPLY) {
         owner_push(q, o, 0, l);
