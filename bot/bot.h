@@ -1289,5 +1289,9 @@ int bot_channel_hint(struct cmd_ctx *ctx, const char *text);
  * before he can identify, he is told so in one line and 1 is returned;
  * else 0 (the caller says how to identify). */
 int cmd_why_no_account(struct cmd_ctx *ctx, const char *what);
+/* Tells the caller that `name` (a command, or a command and its first
+ * word) needs an account, and how to get one on this network: the reason
+ * of cmd_why_no_account if there is one, else how to identify. */
+void cmd_no_account(struct cmd_ctx *ctx, const char *name);
 
 #endif

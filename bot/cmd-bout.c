@@ -166,8 +166,8 @@ const struct cmd_entry cmd_forfeit_entry = {
     .args_min = 0,
     .args_max = 2,
     .usage = "[#bout] [yes]",
-    .help = "concedes your live bout (you lose by TKO: the towel; in a duel, yield); asks "
-            "first, forfeit yes confirms",
+    .help = "concedes your live bout (a loss by forfeit, no stoppage; in a duel, yield); "
+            "asks first, forfeit yes confirms",
     .exec = cmd_forfeit,
 };
 

@@ -4,6 +4,7 @@
  * game's calls (game/tournament.c decides and answers). Who may do what
  * is the game's rule, told the caller's admin rights.
  */
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
@@ -21,7 +22,9 @@ static int cmd_tournament(struct cmd_ctx *ctx)
         return game_tournament_show(g, &ctx->who, w);
     if (strcasecmp(w, "open") == 0 || strcasecmp(w, "join") == 0 || strcasecmp(w, "leave") == 0) {
         if (!ctx->account_id) {
-            cmd_why_no_account(ctx, w);
+            char what[32];
+            snprintf(what, sizeof(what), "tournament %s", w);
+            cmd_no_account(ctx, what);
             return -1;
         }
     }

@@ -245,31 +245,28 @@ int cmd_why_no_account(struct cmd_ctx *ctx, const char *what)
     return 0;
 }
 
-/* Tells the caller that command `e` needs an account, and how to get one
- * on this network. */
-static void no_account(struct cmd_ctx *ctx, const struct cmd_entry *e)
+void cmd_no_account(struct cmd_ctx *ctx, const char *name)
 {
     struct bot *bot = ctx->bot;
     const char *svc;
     char what[64];
 
-    snprintf(what, sizeof(what), "%s needs an account", e->name);
+    snprintf(what, sizeof(what), "%s needs an account", name);
     if (cmd_why_no_account(ctx, what))
         return;
     if (bot->cfg.accounts == ACCOUNTS_SERVICES) {
-        reply(ctx, "%s needs an account: log in to services (NickServ) and I will know you",
-              e->name);
+        reply(ctx, "%s needs an account: log in to services (NickServ) and I will know you", name);
     } else if (bot->cfg.accounts == ACCOUNTS_BOTH &&
                users_services(bot->users, ctx->nick, &svc, NULL) == 1) {
         reply(ctx,
               "%s needs an account: the account %s has a password; identify once (/msg %s "
               "identify <password>) and from then on your services login is enough",
-              e->name, CLIP(svc, 30), bot->nick);
+              name, CLIP(svc, 30), bot->nick);
     } else {
         reply(ctx,
               "%s needs an account: identify first (/msg %s identify <password>), or "
               "register one",
-              e->name, bot->nick);
+              name, bot->nick);
     }
 }
 
@@ -501,7 +498,7 @@ static enum stage stage_need(struct dispatch *d)
     struct cmd_ctx *ctx = &d->ctx;
 
     if (d->e->need != CMD_ANYONE && !ctx->account) {
-        no_account(ctx, d->e);
+        cmd_no_account(ctx, d->e->name);
         return STAGE_REFUSED;
     }
     if (d->e->need == CMD_ADMIN && !bot_is_admin(ctx->bot, ctx->account)) {

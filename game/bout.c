@@ -1975,10 +1975,11 @@ int game_challenge(struct game *g, const struct game_caller *who, int64_t opp_id
     struct str t;
     str_init(&t);
     tape_add(g, lv, &t, 1);
+    const char *to = player_nick(g, &theirs);        /* his nick, that his client highlights */
     say_about(g, GAME_LIVE, who->channel, rec.id, 0, /* with its bout: relayed (bot/game.c) */
               "%s challenges %s to bout #%lld, %s, %d rounds: %s. %s: say %saccept or %sdecline "
               "within %s.",
-              who->account, opp, (long long)rec.id, rules_name(rules), rounds, t.p, opp,
+              who->account, to, (long long)rec.id, rules_name(rules), rounds, t.p, to,
               g->cfg.prefix, g->cfg.prefix, DURATION(g->cfg.challenge_timeout));
     str_free(&t);
     clock_start(g, lv, g->cfg.challenge_timeout);
@@ -2264,6 +2265,15 @@ int game_forfeit_ask(struct game *g, const struct game_caller *who, int64_t bout
         return -1;
     const char *verb = auto_rounds(lv) ? "yield" : "forfeit";
     long long id = (long long)lv->rec.id;
+    struct live *mine[MY_BOUTS_MAX];
+    if (mine_all(g, who, mine) > 1) { /* a bare "forfeit yes" would ask which */
+        game_reply(who,
+                   "%s bout #%lld (%s vs %s)? This ends it as a loss. Say %s%s #%lld yes to "
+                   "confirm.",
+                   auto_rounds(lv) ? "Yield" : "Forfeit", id, lv->f[side].name, lv->f[!side].name,
+                   typed(g, who), verb, id);
+        return 0;
+    }
     game_reply(who,
                "%s bout #%lld (%s vs %s)? This ends it as a loss. Say %s%s yes (or %s%s #%lld yes) "
                "to confirm.",

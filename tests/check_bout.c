@@ -535,6 +535,11 @@ START_TEST(test_orders_where_newcomers_send_them)
     HAS(run("alice", 0, "3/2"), "PRIVMSG alice :round 1 orders stored for Murphy: 3/2 (you may");
     HAS(run("alice", 0, "5/5/10"), "PRIVMSG alice :round 1 orders stored for Rocky: 5/5/10 (you");
     HAS(run("alice", 0, "forfeit"), "you are in 2 bouts; say which: forfeit #1 or forfeit #2");
+    /* The question names the one form that confirms ("forfeit yes"
+     * would ask which bout again). */
+    HAS(run("alice", 0, "forfeit #2"),
+        "Forfeit bout #2 (Murphy vs Miller)? This ends it as a loss. Say forfeit #2 yes to "
+        "confirm.");
     HAS(run("alice", 0, "#2 4/1"), "round 1 orders stored for Murphy: 4/1");
 }
 END_TEST
@@ -930,6 +935,19 @@ START_TEST(test_ack_folded_into_prompt)
 }
 END_TEST
 
+/* A challenge is addressed to the nick the challenged player is
+ * identified under, not to his account's name: his client highlights it. */
+START_TEST(test_challenge_names_nick)
+{
+    player("alice", "create Rocky str=14 spd=12 agl=11 tgh=12 hgt=11");
+    player("bob", "create Apollo str=13 spd=14 agl=12 tgh=11 hgt=10");
+    users_rename(bot.users, "bob", "bobby");
+    const char *out = run("alice", 1, "!challenge bobby");
+    HAS(out, "alice challenges bobby to bout #1, ");
+    HAS(out, "bobby: say !accept or !decline within ");
+}
+END_TEST
+
 START_TEST(test_forfeit_decline_expire_cancel)
 {
     struct db_bout b;
@@ -1294,6 +1312,7 @@ Suite *bout_suite(void)
     tcase_add_test(tc, test_grammar_sweep);
     tcase_add_test(tc, test_formatting);
     tcase_add_test(tc, test_forfeit_decline_expire_cancel);
+    tcase_add_test(tc, test_challenge_names_nick);
     tcase_add_test(tc, test_points_on_records_line);
     tcase_add_test(tc, test_answers_in_private);
     tcase_add_test(tc, test_start_called);

@@ -1383,6 +1383,9 @@ START_TEST(test_sim_command)
                                              "identify (/msg ringside identify <password>)");
     join("ed");
     HAS(run("ed", 0, "sim Rocky vs Apollo"), "sim needs an account: identify first");
+    /* tournament: its words that need an account say so too (it was
+     * silent for one in the channel who had not identified). */
+    HAS(run("ed", 1, "!tournament join Rocky"), "tournament join needs an account: identify first");
     /* Words: one line each, nothing started. */
     HAS(run("sam", 0, "sim Rocky"), "missing arguments; usage: sim <your fighter> vs <his fighter> "
                                     "[bouts=N] [plan=<lines>] [hisplan=<lines>] [seed=N]");
