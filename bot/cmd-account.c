@@ -360,6 +360,19 @@ static int identify_usable(struct cmd_ctx *ctx, struct db_account *acc, const ch
     return 0;
 }
 
+/* identify named an account that does not exist: the name he typed, or
+ * his nick's when he named none (then he may have one of another name). */
+static void no_such_account(struct cmd_ctx *ctx, const char *name)
+{
+    if (ctx->argc == 2)
+        reply(ctx, "there is no account %s; check its name (identify <account> <password>)", name);
+    else
+        reply(ctx,
+              "there is no account %s; identify <account> <password> for one of another name, "
+              "or register <password> creates one for your nick",
+              name);
+}
+
 static int cmd_identify(struct cmd_ctx *ctx)
 {
     struct bot *bot = ctx->bot;
@@ -379,7 +392,7 @@ static int cmd_identify(struct cmd_ctx *ctx)
     const char *admin_hash = config_hash(bot, name);
     int rc = identify_find(bot, name, key, admin_hash, &acc);
     if (rc == DB_NOTFOUND) {
-        reply(ctx, "there is no account %s; register <password> creates one for your nick", name);
+        no_such_account(ctx, name);
         return -1;
     }
     if (rc != DB_OK) {

@@ -2492,17 +2492,23 @@ int game_report(struct game *g, const struct game_caller *who, int64_t bout, con
         return -1;
     }
     int from = 1, to = rec.round;
+    if (rec.round == 0) {
+        if (rec.state == DB_BOUT_LIVE)
+            game_reply(who, "bout #%lld has no round fought yet", id);
+        else
+            game_reply(who, "bout #%lld was never fought (a challenge, or cancelled)", id);
+        return 0;
+    }
     if (round) {
         long r = strtol(round, &end, 10);
         if (*end || r < 1 || r > rec.round) {
-            game_reply(who, "bout #%lld has rounds 1 to %d so far", id, rec.round);
+            game_reply(who,
+                       rec.state == DB_BOUT_LIVE ? "bout #%lld has rounds 1 to %d so far"
+                                                 : "bout #%lld had rounds 1 to %d",
+                       id, rec.round);
             return -1;
         }
         from = to = (int)r;
-    }
-    if (rec.round == 0) {
-        game_reply(who, "bout #%lld has no round fought yet", id);
-        return 0;
     }
     char *text = bout_report(g->db, id, from, to, err, sizeof(err));
     if (!text) {

@@ -967,6 +967,7 @@ START_TEST(test_forfeit_decline_expire_cancel)
     HAS(run("bob", 1, "!decline"), "bob declines the challenge");
     run("alice", 1, "!challenge bob");
     HAS(run("alice", 1, "!withdraw"), "alice withdraws");
+    HAS(run("eve", 1, "!report 2"), "bout #2 was never fought (a challenge, or cancelled)");
     run("alice", 1, "!challenge bob");
     game_tick(bot.game, NULL); /* the challenge went out: the clock runs */
     bot.now += bot.cfg.challenge_timeout + 1;

@@ -1109,7 +1109,10 @@ START_TEST(test_identify_limited)
     /* Told to wait 4 s a moment ago: not answered again before then, and
      * his answers go behind everyone else's meanwhile. */
     ck_assert_str_eq(run("eve", 0, "identify eve evepass1"), "");
-    HAS(run("mal", 0, "identify mal x"), "there is no account mal");
+    HAS(run("mal", 0, "identify mal x"), "there is no account mal; check its name");
+    /* From a nick that is not his account's name: told how to name it. */
+    HAS(run("mal", 0, "identify malpass1"),
+        "there is no account mal; identify <account> <password> for one of another name");
     bot.auth.now += 4;
     HAS(run("eve", 0, "identify eve evepass1"), "you are identified as eve");
     run("eve", 0, "logout");

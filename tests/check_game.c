@@ -145,7 +145,7 @@ START_TEST(test_whole_bout_through_the_game)
         "https://ring.example.org/bouts/1):");
     game_set_config(game, &cfg);
     ck_assert_int_eq(game_report(game, &spectator, 1, "4"), -1);
-    HAS("eve|answer|bout #1 has rounds 1 to 3 so far");
+    HAS("eve|answer|bout #1 had rounds 1 to 3"); /* over: not "so far" */
     ck_assert_int_eq(game_report(game, &spectator, 99, NULL), -1);
     HAS("eve|answer|there is no bout #99");
 }
