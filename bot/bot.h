@@ -436,6 +436,10 @@ void outq_ask_about(struct outq *q, enum outq_kind kind, const char *cmd, const 
  * have not gone out (a prompt for a round already fought); returns how
  * many. Lines already sent stay as they are. */
 int outq_drop(struct outq *q, int64_t about, int step);
+/* Drops the private lines waiting for `nick` (not yet sent), when he quit
+ * or took another nick: whoever takes that nick next must not get them (a
+ * player's orders acknowledged, his plan). Returns how many. */
+int outq_forget(struct outq *q, const char *nick);
 /* Queues a protocol line (no CR/LF; sanitized anyway). */
 void outq_raw(struct outq *q, const char *line);
 /* Queues a query whose answer nobody waits for (a protocol line, as

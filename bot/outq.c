@@ -53,11 +53,13 @@
  * flooding (outq_demote), as bulk; bulk goes only while the bucket is full,
  * so it streams at the full rate yet leaves the burst to whatever comes
  * next. A query (outq_query: a protocol line whose answer nobody waits
- * for, such as asking whether someone who joined is a bot) goes once no
- * live line or reply may go, before bulk, or as a protocol line once it
- * has waited OUTQ_QUERY_WAIT seconds: on ircd-hybrid, a bystander's
- * !version waited 4 s behind the WHO asked for each of 4 nicks who had
- * just joined, a line a second. His bulk is capped at OUTQ_BULK_OWNER_MAX
+ * for at once, such as asking whether someone who joined is a bot, or a
+ * WHOIS for a command) goes once no live line or reply may go, before
+ * bulk, or before replies once it has waited OUTQ_QUERY_WAIT seconds, but
+ * never before live lines: on ircd-hybrid, a bystander's !version waited
+ * 4 s behind the WHO asked for each of 4 nicks who had just joined, a line
+ * a second; and queries going first let a stranger freeze every bout (a
+ * fresh nick's command a second, each asking a WHOIS). His bulk is capped at OUTQ_BULK_OWNER_MAX
  * lines waiting (and the queue at OUTQ_TOTAL_MAX): past that his new bulk
  * lines are dropped with one note. Live lines, replies and protocol lines
  * are never dropped (but stale prompts, by outq_drop). Lines to one target
@@ -140,6 +142,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "bot.h"
 
@@ -953,6 +956,56 @@ int outq_drop(struct outq *q, int64_t about, int step)
     return n;
 }
 
+/* Drops the lines of list f that wait for nick (not a channel). */
+static int forget_in(struct outq *q, struct fifo *f, const char *nick)
+{
+    char to[OUTQ_NAME_MAX];
+    int n = 0;
+
+    for (struct oline *l = f->head, *next; l; l = next) {
+        next = l->next;
+        if (!l->tlen || line_is_channel(l) || l->kind == OUTQ_PROTOCOL)
+            continue;
+        line_target(l, to);
+        if (strcasecmp(to, nick) != 0)
+            continue;
+        struct owner *o = l->own;
+        if (o && (f == &o->q[0] || f == &o->q[1])) {
+            o->waiting[f == &o->q[1]]--;
+            asked_charge(o, l, q->now, -1);
+        }
+        fifo_unlink(f, l);
+        oline_free(q, l);
+        n++;
+    }
+    return n;
+}
+
+int outq_forget(struct outq *q, const char *nick)
+{
+    if (!nick || !*nick || is_channel(nick))
+        return 0;
+    int n = forget_in(q, &q->retry, nick) + forget_in(q, &q->live, nick);
+    /* The owners with lines waiting (his, or an announcement's owner), the
+     * nick's case as it may be: active_sync may take one out of the list. */
+    for (int k = 0; k < 2; k++)
+        for (int i = q->nact[k] - 1; i >= 0; i--) {
+            struct owner *o = q->act[k][i];
+            int m = forget_in(q, &o->q[k], nick);
+            if (m) {
+                n += m;
+                active_sync(q, o, k);
+            }
+        }
+    q->total -= n;
+    if (n) {
+        low_advance(q);
+        log_msg(LOG_DEBUG, "outq: %d lines for %s dropped: that nick is someone else's now", n,
+                nick);
+    }
+    return n;
+}
+
 /* ------------------------------------------------------------ creating */
 
 struct outq *outq_new(int burst, double lines_per_second)
@@ -1580,8 +1633,7 @@ static struct oline *take_first(struct outq *q, double now)
     if (!q->held && q->markers && !q->labels && q->since_marker > 0 &&
         ((q->since_marker >= mark_every(q) && !bundling(q) && marker_free(q, now)) || q->mark_now))
         return marker_new(q);
-    if ((l = q->protocol.head) ||
-        ((l = q->query.head) && !q->held && q->now >= l->at + OUTQ_QUERY_WAIT - OUTQ_EPSILON)) {
+    if ((l = q->protocol.head)) {
         fifo_unlink(l->in, l);
         return l;
     }
@@ -1642,7 +1694,12 @@ static struct oline *outq_take(struct outq *q, double now)
         return live;
     }
     q->live_run = 0;
-    if (!live && !rep && (l = q->query.head)) {
+    /* A query goes when nothing else but bulk waits, or before replies
+     * once it has waited OUTQ_QUERY_WAIT; never before live lines, nor
+     * while a round gathers its tokens: a stranger's commands, each asking
+     * a WHOIS, froze every bout when queries went first. */
+    if ((l = q->query.head) &&
+        ((!live && !rep) || q->now >= l->at + OUTQ_QUERY_WAIT - OUTQ_EPSILON)) {
         fifo_unlink(&q->query, l);
         return l;
     }

@@ -33,6 +33,11 @@ int whois_then(struct bot *bot, const char *nick, const char *channel, const cha
 
     if (!q->conn)
         return -1;
+    /* One WHOIS a nick: his other commands wait for the same answer. */
+    int asked = 0;
+    for (int i = 0; i < WHOIS_WAITING; i++)
+        if (q->wait[i].since && irc_casecmp(bot->cm, q->wait[i].nick, nick) == 0)
+            asked = 1;
     for (int i = 0; i < WHOIS_WAITING; i++) {
         struct whois_wait *w = &q->wait[i];
         if (w->since)
@@ -42,8 +47,11 @@ int whois_then(struct bot *bot, const char *nick, const char *channel, const cha
         snprintf(w->text, sizeof(w->text), "%s", text);
         w->since = bot->now;
         w->got_account = 0;
+        if (asked)
+            return 0;
+        /* A query: it never goes before a bout's lines (outq.c). */
         snprintf(line, sizeof(line), "WHOIS %s", nick);
-        outq_raw(bot->q, line);
+        outq_query(bot->q, line);
         return 0;
     }
     return -1;
@@ -78,6 +86,9 @@ void whois_expire(struct bot *bot)
         struct whois_wait *w = &bot->whois.wait[i];
         if (w->since && bot->now - w->since > WHOIS_TIMEOUT) {
             log_msg(LOG_WARN, "no WHOIS answer for %s: a command of his dropped", w->nick);
+            bot_msg(bot, OUTQ_REPLY, w->nick, NULL,
+                    "the server did not say in time who you are (WHOIS), so that command was "
+                    "not run; send it again");
             w->since = 0;
         }
     }

@@ -1676,6 +1676,50 @@ START_TEST(test_query_after_replies)
 }
 END_TEST
 
+/* However long a query waited, a bout's live lines go first: a stranger
+ * asking a WHOIS a second (a fresh nick's command each) froze every bout
+ * when an old query went as a protocol line. */
+START_TEST(test_query_never_before_live)
+{
+    struct outq *q = outq_new(1, 1);
+    char line[OUTQ_LINE_MAX];
+    double now = 0;
+
+    outq_query(q, "WHOIS zz0");
+    now += 3 * 10;
+    outq_msg(q, OUTQ_LIVE, "PRIVMSG", "#ring", NULL, "round 1: jab");
+    REQUIRE(outq_pop(q, now, line));
+    ck_assert_str_eq(line, "PRIVMSG #ring :round 1: jab");
+    REQUIRE(outq_pop(q, now + 1, line));
+    ck_assert_str_eq(line, "WHOIS zz0");
+    outq_free(q);
+}
+END_TEST
+
+/* A nick that quit or took another nick: the private lines waiting for
+ * him are dropped (whoever takes the nick next must not get his orders
+ * acknowledged), the channel's and others' stay. */
+START_TEST(test_forget_nick)
+{
+    struct outq *q = outq_new(1, 1);
+    char all[4096];
+    double now = 0;
+
+    outq_msg(q, OUTQ_LIVE, "PRIVMSG", "#ring", NULL, "round 1: jab");
+    outq_msg_about(q, OUTQ_LIVE, "PRIVMSG", "Bob", NULL, "round 1 orders stored: 7/2/11", 7, 1);
+    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "bob", NULL, "your plan: 3/3/14");
+    outq_msg(q, OUTQ_BULK, "PRIVMSG", "bob", NULL, "help line");
+    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "carol", NULL, "hello");
+    ck_assert_int_eq(outq_forget(q, "BOB"), 3);
+    ck_assert_int_eq(outq_forget(q, "#ring"), 0);
+    ck_assert_int_eq(outq_len(q), 2);
+    ck_assert_int_eq(drain(q, &now, all, sizeof(all)), 2);
+    ck_assert_str_eq(all, "PRIVMSG #ring :round 1: jab\n"
+                          "PRIVMSG carol :hello\n");
+    outq_free(q);
+}
+END_TEST
+
 /* Delivered: every line said up to a mark has gone (without markers) or
  * was confirmed (with them), whatever order they went in; protocol lines
  * and queries are not waited for. */
@@ -1830,6 +1874,8 @@ Suite *outq_suite(void)
     tcase_add_test(tc, test_clean_on_queue);
     tcase_add_test(tc, test_clean_then_split);
     tcase_add_test(tc, test_query_after_replies);
+    tcase_add_test(tc, test_query_never_before_live);
+    tcase_add_test(tc, test_forget_nick);
     tcase_add_test(tc, test_delivered_any_order);
     suite_add_tcase(s, tc);
     return s;
