@@ -443,9 +443,13 @@ int outq_forget(struct outq *q, const char *nick);
 /* Queues a protocol line (no CR/LF; sanitized anyway). */
 void outq_raw(struct outq *q, const char *line);
 /* Queues a query whose answer nobody waits for (a protocol line, as
- * outq_raw): it goes after live lines and replies, before bulk, or first
- * once it has waited 10 seconds. */
+ * outq_raw): it goes after live lines and replies, before bulk, or before
+ * replies (never before live lines) once it has waited 10 seconds. */
 void outq_query(struct outq *q, const char *line);
+/* A WHOIS a command waits for (whois.c): it goes after live lines and
+ * before replies, never before a bout's lines (a stranger's commands, a
+ * WHOIS each, froze every bout while WHOIS went first). */
+void outq_whois(struct outq *q, const char *line);
 /* Takes the next line that may be sent at time `now` (monotonic seconds)
  * into line (OUTQ_LINE_MAX bytes, without CR LF); 1 if one was taken. */
 int outq_pop(struct outq *q, double now, char *line);

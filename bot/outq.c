@@ -283,7 +283,7 @@ struct outq {
     size_t prefix_len;
     int total; /* lines waiting, in every queue */
     unsigned long seq;
-    struct fifo retry, protocol, live, query;
+    struct fifo retry, protocol, live, query, whois; /* whois: outq_whois */
     struct owner **own;
     int nown, own_cap;
     struct name_index own_x; /* owners by name */
@@ -1305,7 +1305,8 @@ void outq_raw(struct outq *q, const char *line)
     outq_add(q, OUTQ_PROTOCOL, NULL, outq_line_from(line ? line : ""), q->now);
 }
 
-void outq_query(struct outq *q, const char *line)
+/* A protocol line into list f (a query, a WHOIS), said now. */
+static void server_ask(struct outq *q, struct fifo *f, const char *line)
 {
     struct oline *l = outq_line_from(line ? line : "");
 
@@ -1313,8 +1314,18 @@ void outq_query(struct outq *q, const char *line)
     l->kind = OUTQ_PROTOCOL;
     l->at = q->now;
     low_advance(q);
-    fifo_push(&q->query, l);
+    fifo_push(f, l);
     q->total++;
+}
+
+void outq_query(struct outq *q, const char *line)
+{
+    server_ask(q, &q->query, line);
+}
+
+void outq_whois(struct outq *q, const char *line)
+{
+    server_ask(q, &q->whois, line);
 }
 
 /* ------------------------------------------------------------ taking */
@@ -1694,6 +1705,12 @@ static struct oline *outq_take(struct outq *q, double now)
         return live;
     }
     q->live_run = 0;
+    /* A WHOIS a command waits for goes before replies (a newcomer's first
+     * command is not held up), never before live lines. */
+    if ((l = q->whois.head)) {
+        fifo_unlink(&q->whois, l);
+        return l;
+    }
     /* A query goes when nothing else but bulk waits, or before replies
      * once it has waited OUTQ_QUERY_WAIT; never before live lines, nor
      * while a round gathers its tokens: a stranger's commands, each asking
@@ -2121,6 +2138,8 @@ double outq_wait(struct outq *q, double now)
     double reserve;
     if (!live_pick(q, now, &reserve) && reserve > 0)
         return reserve > w ? reserve : w;
+    if (q->whois.head)
+        return w; /* it goes with the next token, live lines first */
     /* Every waiting line may be held by its target's own bucket. */
     double best = owners_wait(q, now, tokens, live_wait(q, now));
     return best > w ? best : w;
@@ -2401,6 +2420,7 @@ void outq_disconnected(struct outq *q)
     q->popped = NULL;
     q->total -= fifo_free(q, &q->protocol);
     q->total -= fifo_free(q, &q->query);
+    q->total -= fifo_free(q, &q->whois);
     for (struct oline *l = q->live.head, *next; l; l = next) {
         next = l->next;
         if (l->kind == OUTQ_ROUND) {
@@ -2444,6 +2464,7 @@ void outq_clear(struct outq *q)
     fifo_free(q, &q->retry);
     fifo_free(q, &q->protocol);
     fifo_free(q, &q->query);
+    fifo_free(q, &q->whois);
     fifo_free(q, &q->live);
     fifo_free(q, &q->window);
     fifo_free(q, &q->batch);

@@ -49,9 +49,9 @@ int whois_then(struct bot *bot, const char *nick, const char *channel, const cha
         w->got_account = 0;
         if (asked)
             return 0;
-        /* A query: it never goes before a bout's lines (outq.c). */
+        /* Never before a bout's lines (outq.c). */
         snprintf(line, sizeof(line), "WHOIS %s", nick);
-        outq_query(bot->q, line);
+        outq_whois(bot->q, line);
         return 0;
     }
     return -1;

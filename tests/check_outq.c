@@ -1696,6 +1696,27 @@ START_TEST(test_query_never_before_live)
 }
 END_TEST
 
+/* A WHOIS a command waits for goes before replies, after live lines. */
+START_TEST(test_whois_after_live)
+{
+    struct outq *q = outq_new(1, 1);
+    char all[4096];
+    double now = 0;
+
+    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "carol", NULL, "hello");
+    outq_whois(q, "WHOIS newbie");
+    outq_msg(q, OUTQ_LIVE, "PRIVMSG", "#ring", NULL, "round 1: jab");
+    ck_assert_int_eq(drain(q, &now, all, sizeof(all)), 3);
+    ck_assert_str_eq(all, "PRIVMSG #ring :round 1: jab\n"
+                          "WHOIS newbie\n"
+                          "PRIVMSG carol :hello\n");
+    outq_whois(q, "WHOIS gone");
+    outq_disconnected(q);
+    ck_assert_int_eq(outq_len(q), 0);
+    outq_free(q);
+}
+END_TEST
+
 /* A nick that quit or took another nick: the private lines waiting for
  * him are dropped (whoever takes the nick next must not get his orders
  * acknowledged), the channel's and others' stay. */
@@ -1876,6 +1897,7 @@ Suite *outq_suite(void)
     tcase_add_test(tc, test_query_after_replies);
     tcase_add_test(tc, test_query_never_before_live);
     tcase_add_test(tc, test_forget_nick);
+    tcase_add_test(tc, test_whois_after_live);
     tcase_add_test(tc, test_delivered_any_order);
     suite_add_tcase(s, tc);
     return s;
