@@ -937,6 +937,11 @@ void whois_account(struct bot *bot, const char *nick);
 int whois_next(struct bot *bot, const char *nick, int *at, struct whois_wait *out);
 /* Drops (and logs) the lines waiting longer than WHOIS_TIMEOUT. */
 void whois_expire(struct bot *bot);
+/* nick quit: his commands waiting for a WHOIS are dropped. */
+void whois_forget(struct bot *bot, const char *nick);
+/* nick is now `to`: his waiting commands wait for a WHOIS of `to` (asked
+ * now), and run as `to`. */
+void whois_rename(struct bot *bot, const char *nick, const char *to);
 
 /* Password guessing (auth.c): who failed lately, and how much hashing the
  * event loop did in the current second. */

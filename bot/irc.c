@@ -505,6 +505,7 @@ static void ev_quit(irc_session_t *s, const char *event, const char *origin, con
     if (users_quit(bot->users, nick))
         log_msg(LOG_INFO, "%s quit: identity ended", nick);
     outq_forget(bot->q, nick); /* whoever takes the nick next gets none of it */
+    whois_forget(bot, nick);
     botmode_mark(bot, nick, 0);
     chanops_gone(bot, -1, nick);
     if (irc_casecmp(bot->cm, nick, bot->cfg.nick) == 0)
@@ -529,15 +530,19 @@ static void ev_nick(irc_session_t *s, const char *event, const char *origin, con
     }
     users_rename(bot->users, nick, params[0]);
     /* What waited for the old nick is not sent to whoever takes it next
-     * (his orders acknowledged, his plan); he is told under his new one. */
-    int lost = outq_forget(bot->q, nick);
-    if (lost > 0) {
-        char text[200];
-        snprintf(text, sizeof(text),
-                 "%d line%s for you as %s went unsent as you changed nick (bouts and report "
-                 "say them again)",
-                 lost, lost == 1 ? "" : "s", CLIP(nick, 40));
-        bot_msg(bot, OUTQ_REPLY, params[0], NULL, text);
+     * (his orders acknowledged, his plan); he is told under his new one.
+     * A change of case only is the same nick to the server. */
+    if (irc_casecmp(bot->cm, nick, params[0]) != 0) {
+        int lost = outq_forget(bot->q, nick);
+        whois_rename(bot, nick, params[0]);
+        if (lost > 0) {
+            char text[200];
+            snprintf(text, sizeof(text),
+                     "%d line%s for you as %s went unsent when you changed nick (bouts lists "
+                     "your live bouts)",
+                     lost, lost == 1 ? "" : "s", CLIP(nick, 40));
+            bot_msg(bot, OUTQ_REPLY, params[0], NULL, text);
+        }
     }
     botmode_rename(bot, nick, params[0]);
     chanops_rename(bot, nick, params[0]);

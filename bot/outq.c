@@ -53,13 +53,15 @@
  * flooding (outq_demote), as bulk; bulk goes only while the bucket is full,
  * so it streams at the full rate yet leaves the burst to whatever comes
  * next. A query (outq_query: a protocol line whose answer nobody waits
- * for at once, such as asking whether someone who joined is a bot, or a
- * WHOIS for a command) goes once no live line or reply may go, before
+ * for at once, such as asking whether someone who joined is a bot) goes
+ * once no live line or reply may go, before
  * bulk, or before replies once it has waited OUTQ_QUERY_WAIT seconds, but
  * never before live lines: on ircd-hybrid, a bystander's !version waited
  * 4 s behind the WHO asked for each of 4 nicks who had just joined, a line
- * a second; and queries going first let a stranger freeze every bout (a
- * fresh nick's command a second, each asking a WHOIS). His bulk is capped at OUTQ_BULK_OWNER_MAX
+ * a second. A WHOIS a command waits for (outq_whois) goes after live lines
+ * and before replies, and takes a reply's turn among live lines: protocol
+ * lines going first let a stranger freeze every bout (a fresh nick's
+ * command a second, each asking a WHOIS). His bulk is capped at OUTQ_BULK_OWNER_MAX
  * lines waiting (and the queue at OUTQ_TOTAL_MAX): past that his new bulk
  * lines are dropped with one note. Live lines, replies and protocol lines
  * are never dropped (but stale prompts, by outq_drop). Lines to one target
@@ -956,6 +958,20 @@ int outq_drop(struct outq *q, int64_t about, int step)
     return n;
 }
 
+/* The owner named `name`, or NULL: owner_find without making one. */
+static struct owner *owner_lookup(const struct outq *q, const char *name)
+{
+    uint32_t hash = name_hash(name);
+
+    for (size_t k = hash & (q->own_x.cap - 1); q->own_x.cap && q->own_x.s[k].at;
+         k = (k + 1) & (q->own_x.cap - 1)) {
+        struct owner *o = q->own[q->own_x.s[k].at - 1];
+        if (q->own_x.s[k].hash == hash && strcmp(o->name, name) == 0)
+            return o;
+    }
+    return NULL;
+}
+
 /* Drops the lines of list f that wait for nick (not a channel). */
 static int forget_in(struct outq *q, struct fifo *f, const char *nick)
 {
@@ -973,6 +989,8 @@ static int forget_in(struct outq *q, struct fifo *f, const char *nick)
         if (o && (f == &o->q[0] || f == &o->q[1])) {
             o->waiting[f == &o->q[1]]--;
             asked_charge(o, l, q->now, -1);
+            if (f == &o->q[1] && !o->waiting[1])
+                o->dropped = 0; /* his next overflow gets its note again */
         }
         fifo_unlink(f, l);
         oline_free(q, l);
@@ -986,17 +1004,17 @@ int outq_forget(struct outq *q, const char *nick)
     if (!nick || !*nick || is_channel(nick))
         return 0;
     int n = forget_in(q, &q->retry, nick) + forget_in(q, &q->live, nick);
-    /* The owners with lines waiting (his, or an announcement's owner), the
-     * nick's case as it may be: active_sync may take one out of the list. */
-    for (int k = 0; k < 2; k++)
-        for (int i = q->nact[k] - 1; i >= 0; i--) {
-            struct owner *o = q->act[k][i];
-            int m = forget_in(q, &o->q[k], nick);
-            if (m) {
-                n += m;
-                active_sync(q, o, k);
-            }
+    /* His replies and bulk wait in his own queues (the owner is the nick
+     * they are for): no walk of every owner's lines at each QUIT of a
+     * netsplit. */
+    struct owner *o = strlen(nick) < OUTQ_NAME_MAX ? owner_lookup(q, nick) : NULL;
+    for (int k = 0; o && k < 2; k++) {
+        int m = forget_in(q, &o->q[k], nick);
+        if (m) {
+            n += m;
+            active_sync(q, o, k);
         }
+    }
     q->total -= n;
     if (n) {
         low_advance(q);
@@ -1698,8 +1716,10 @@ static struct oline *outq_take(struct outq *q, double now)
      * full rate, yet a round or a reply that comes finds tokens waiting. */
     struct oline *bulk =
         outq_tokens(q, now) >= q->burst - OUTQ_EPSILON ? owner_pick(q, 1, now) : NULL;
-    if (live && (!rep || q->live_run < OUTQ_LIVE_RUN)) {
-        q->live_run = rep ? q->live_run + 1 : 0;
+    /* A WHOIS a command waits for gets its turn as a reply does. */
+    int other = rep || q->whois.head;
+    if (live && (!other || q->live_run < OUTQ_LIVE_RUN)) {
+        q->live_run = other ? q->live_run + 1 : 0;
         bundle_note(q, live, now);
         fifo_unlink(&q->live, live);
         return live;

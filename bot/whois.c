@@ -80,16 +80,63 @@ int whois_next(struct bot *bot, const char *nick, int *at, struct whois_wait *ou
     return 0;
 }
 
+/* Ends the waits of nick (all of them: they share one WHOIS); returns
+ * how many there were. */
+static int waits_end(struct bot *bot, const char *nick)
+{
+    int n = 0;
+
+    for (int i = 0; i < WHOIS_WAITING; i++) {
+        struct whois_wait *w = &bot->whois.wait[i];
+        if (w->since && irc_casecmp(bot->cm, w->nick, nick) == 0) {
+            w->since = 0;
+            n++;
+        }
+    }
+    return n;
+}
+
 void whois_expire(struct bot *bot)
 {
     for (int i = 0; i < WHOIS_WAITING; i++) {
         struct whois_wait *w = &bot->whois.wait[i];
-        if (w->since && bot->now - w->since > WHOIS_TIMEOUT) {
-            log_msg(LOG_WARN, "no WHOIS answer for %s: a command of his dropped", w->nick);
-            bot_msg(bot, OUTQ_REPLY, w->nick, NULL,
-                    "the server did not say in time who you are (WHOIS), so that command was "
-                    "not run; send it again");
-            w->since = 0;
+        if (!w->since || bot->now - w->since <= WHOIS_TIMEOUT)
+            continue;
+        /* His later commands waited for the same WHOIS: they end with it,
+         * and the next one asks again. */
+        char nick[sizeof(w->nick)], text[160];
+        snprintf(nick, sizeof(nick), "%s", w->nick);
+        int n = waits_end(bot, nick);
+        log_msg(LOG_WARN, "no WHOIS answer for %s: %d command%s of his dropped", nick, n,
+                n == 1 ? "" : "s");
+        snprintf(text, sizeof(text),
+                 "the server did not say in time who you are (WHOIS), so %s not run; "
+                 "send %s again",
+                 n == 1 ? "that command was" : "those commands were", n == 1 ? "it" : "them");
+        bot_msg(bot, OUTQ_REPLY, nick, NULL, text);
+    }
+}
+
+void whois_forget(struct bot *bot, const char *nick)
+{
+    waits_end(bot, nick);
+}
+
+void whois_rename(struct bot *bot, const char *nick, const char *to)
+{
+    char line[OUTQ_LINE_MAX];
+    int n = 0;
+
+    for (int i = 0; i < WHOIS_WAITING; i++) {
+        struct whois_wait *w = &bot->whois.wait[i];
+        if (w->since && irc_casecmp(bot->cm, w->nick, nick) == 0) {
+            snprintf(w->nick, sizeof(w->nick), "%s", to);
+            w->got_account = 0;
+            n++;
         }
+    }
+    if (n && bot->whois.conn) { /* the answer about the old nick runs nothing */
+        snprintf(line, sizeof(line), "WHOIS %s", to);
+        outq_whois(bot->q, line);
     }
 }

@@ -2495,6 +2495,8 @@ int game_report(struct game *g, const struct game_caller *who, int64_t bout, con
     if (rec.round == 0) {
         if (rec.state == DB_BOUT_LIVE)
             game_reply(who, "bout #%lld has no round fought yet", id);
+        else if (rec.state == DB_BOUT_CHALLENGE)
+            game_reply(who, "bout #%lld is a challenge not yet accepted", id);
         else
             game_reply(who, "bout #%lld was never fought (a challenge, or cancelled)", id);
         return 0;

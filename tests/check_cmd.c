@@ -1463,6 +1463,39 @@ START_TEST(test_sim_command)
 }
 END_TEST
 
+/* Commands waiting for the server to say who sent them (whois.c): one
+ * WHOIS a nick however many wait; a nick that changes asks again under
+ * the new one; a nick that quits drops his; when no answer comes they end
+ * together, with one line. */
+START_TEST(test_whois_waits)
+{
+    static char out[8192];
+    struct whois_wait w;
+    int at = 0;
+
+    bot.whois.conn = (const struct conn *)&bot; /* registered: never read here */
+    bot.now += 1;
+    ck_assert_int_eq(whois_then(&bot, "newbie", NULL, "plan show"), 0);
+    ck_assert_int_eq(whois_then(&bot, "newbie", NULL, "bouts"), 0);
+    ck_assert_str_eq(bot_fixture_drain(&bot, bot.now + 1000, out, sizeof(out)), "WHOIS newbie\n");
+    whois_rename(&bot, "newbie", "newbie2");
+    ck_assert_str_eq(bot_fixture_drain(&bot, bot.now + 2000, out, sizeof(out)), "WHOIS newbie2\n");
+    ck_assert_int_eq(whois_next(&bot, "newbie", &at, &w), 0);
+    bot.now += WHOIS_TIMEOUT + 1;
+    whois_expire(&bot);
+    ck_assert_str_eq(bot_fixture_drain(&bot, bot.now + 3000, out, sizeof(out)),
+                     "PRIVMSG newbie2 :the server did not say in time who you are (WHOIS), so "
+                     "those commands were not run; send them again\n");
+    at = 0;
+    ck_assert_int_eq(whois_next(&bot, "newbie2", &at, &w), 0);
+    ck_assert_int_eq(whois_then(&bot, "leaver", NULL, "bouts"), 0);
+    whois_forget(&bot, "LEAVER");
+    at = 0;
+    ck_assert_int_eq(whois_next(&bot, "leaver", &at, &w), 0);
+    bot.whois.conn = NULL;
+}
+END_TEST
+
 Suite *cmd_suite(void)
 {
     Suite *s = suite_create("commands");
@@ -1516,6 +1549,7 @@ Suite *cmd_suite(void)
     tcase_add_test(c, test_reply_text_and_long);
     tcase_add_test(c, test_flood_learning);
     tcase_add_test(c, test_banned_and_gone_told);
+    tcase_add_test(c, test_whois_waits);
     suite_add_tcase(s, c);
     return s;
 }

@@ -1731,7 +1731,7 @@ START_TEST(test_forget_nick)
     outq_msg(q, OUTQ_REPLY, "PRIVMSG", "bob", NULL, "your plan: 3/3/14");
     outq_msg(q, OUTQ_BULK, "PRIVMSG", "bob", NULL, "help line");
     outq_msg(q, OUTQ_REPLY, "PRIVMSG", "carol", NULL, "hello");
-    ck_assert_int_eq(outq_forget(q, "BOB"), 3);
+    ck_assert_int_eq(outq_forget(q, "bob"), 3);
     ck_assert_int_eq(outq_forget(q, "#ring"), 0);
     ck_assert_int_eq(outq_len(q), 2);
     ck_assert_int_eq(drain(q, &now, all, sizeof(all)), 2);
