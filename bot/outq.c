@@ -821,7 +821,8 @@ static void asked_charge(struct owner *o, struct oline *l, double now, int sign)
     o->asked_at = now;
 }
 
-static struct owner *owner_find(struct outq *q, const char *name)
+/* The owner named `name`, or NULL: owner_find without making one. */
+static struct owner *owner_lookup(const struct outq *q, const char *name)
 {
     uint32_t hash = name_hash(name);
 
@@ -831,6 +832,17 @@ static struct owner *owner_find(struct outq *q, const char *name)
         if (q->own_x.s[k].hash == hash && strcmp(o->name, name) == 0)
             return o;
     }
+    return NULL;
+}
+
+/* The owner named `name`, made if there is none yet. */
+static struct owner *owner_find(struct outq *q, const char *name)
+{
+    struct owner *found = owner_lookup(q, name);
+
+    if (found)
+        return found;
+    uint32_t hash = name_hash(name);
     if (q->nown == q->own_cap) {
         q->own_cap = q->own_cap ? q->own_cap * 2 : 8;
         q->own = xrealloc(q->own, (size_t)q->own_cap * sizeof(*q->own));
@@ -956,20 +968,6 @@ int outq_drop(struct outq *q, int64_t about, int step)
         log_msg(LOG_DEBUG, "outq: %d lines about %lld dropped: step %d is done", n,
                 (long long)about, step);
     return n;
-}
-
-/* The owner named `name`, or NULL: owner_find without making one. */
-static struct owner *owner_lookup(const struct outq *q, const char *name)
-{
-    uint32_t hash = name_hash(name);
-
-    for (size_t k = hash & (q->own_x.cap - 1); q->own_x.cap && q->own_x.s[k].at;
-         k = (k + 1) & (q->own_x.cap - 1)) {
-        struct owner *o = q->own[q->own_x.s[k].at - 1];
-        if (q->own_x.s[k].hash == hash && strcmp(o->name, name) == 0)
-            return o;
-    }
-    return NULL;
 }
 
 /* Drops the lines of list f that wait for nick (not a channel). */
