@@ -939,6 +939,28 @@ static int droppable(const struct outq *q, const struct oline *l)
                      (l->own && (l->in == &l->own->q[0] || l->in == &l->own->q[1])));
 }
 
+/* Takes droppable line l off the list it waits in and frees it (the
+ * caller counts it off q->total): a private live line of someone served a
+ * lot lately waits in his reply queue, and his counts follow. */
+static void unqueue(struct outq *q, struct oline *l)
+{
+    struct owner *o = l->own;
+
+    if (o && (l->in == &o->q[0] || l->in == &o->q[1])) {
+        int k = l->in == &o->q[1];
+        o->waiting[k]--;
+        asked_charge(o, l, q->now, -1);
+        if (k && !o->waiting[1])
+            o->dropped = 0; /* his next overflow gets its note again */
+    }
+    fifo_unlink(l->in, l);
+    if (o) {
+        active_sync(q, o, 0);
+        active_sync(q, o, 1);
+    }
+    oline_free(q, l);
+}
+
 int outq_drop(struct outq *q, int64_t about, int step)
 {
     if (!about || step <= 0)
@@ -948,19 +970,7 @@ int outq_drop(struct outq *q, int64_t about, int step)
         next = l->cnext[CH_ABOUT];
         if (!stale(l, about, step) || !droppable(q, l))
             continue;
-        /* A private live line of someone served a lot lately waits as a
-         * reply. */
-        struct owner *o = l->own;
-        if (o && (l->in == &o->q[0] || l->in == &o->q[1])) {
-            o->waiting[l->in == &o->q[1]]--;
-            asked_charge(o, l, q->now, -1);
-        }
-        fifo_unlink(l->in, l);
-        if (o) {
-            active_sync(q, o, 0);
-            active_sync(q, o, 1);
-        }
-        oline_free(q, l);
+        unqueue(q, l);
         n++;
     }
     q->total -= n;
@@ -983,15 +993,7 @@ static int forget_in(struct outq *q, struct fifo *f, const char *nick)
         line_target(l, to);
         if (strcasecmp(to, nick) != 0)
             continue;
-        struct owner *o = l->own;
-        if (o && (f == &o->q[0] || f == &o->q[1])) {
-            o->waiting[f == &o->q[1]]--;
-            asked_charge(o, l, q->now, -1);
-            if (f == &o->q[1] && !o->waiting[1])
-                o->dropped = 0; /* his next overflow gets its note again */
-        }
-        fifo_unlink(f, l);
-        oline_free(q, l);
+        unqueue(q, l);
         n++;
     }
     return n;
@@ -1006,13 +1008,8 @@ int outq_forget(struct outq *q, const char *nick)
      * they are for): no walk of every owner's lines at each QUIT of a
      * netsplit. */
     struct owner *o = strlen(nick) < OUTQ_NAME_MAX ? owner_lookup(q, nick) : NULL;
-    for (int k = 0; o && k < 2; k++) {
-        int m = forget_in(q, &o->q[k], nick);
-        if (m) {
-            n += m;
-            active_sync(q, o, k);
-        }
-    }
+    for (int k = 0; o && k < 2; k++)
+        n += forget_in(q, &o->q[k], nick);
     q->total -= n;
     if (n) {
         low_advance(q);

@@ -2266,19 +2266,13 @@ int game_forfeit_ask(struct game *g, const struct game_caller *who, int64_t bout
     const char *verb = auto_rounds(lv) ? "yield" : "forfeit";
     long long id = (long long)lv->rec.id;
     struct live *mine[MY_BOUTS_MAX];
-    if (mine_all(g, who, mine) > 1) { /* a bare "forfeit yes" would ask which */
-        game_reply(who,
-                   "%s bout #%lld (%s vs %s)? This ends it as a loss. Say %s%s #%lld yes to "
-                   "confirm.",
-                   auto_rounds(lv) ? "Yield" : "Forfeit", id, lv->f[side].name, lv->f[!side].name,
-                   typed(g, who), verb, id);
-        return 0;
-    }
-    game_reply(who,
-               "%s bout #%lld (%s vs %s)? This ends it as a loss. Say %s%s yes (or %s%s #%lld yes) "
-               "to confirm.",
-               auto_rounds(lv) ? "Yield" : "Forfeit", id, lv->f[side].name, lv->f[!side].name,
-               typed(g, who), verb, typed(g, who), verb, id);
+    char bare[64] = ""; /* with several bouts, a bare "forfeit yes" would ask which */
+    if (mine_all(g, who, mine) == 1)
+        snprintf(bare, sizeof(bare), "%s%s yes (or ", typed(g, who), verb);
+    game_reply(
+        who, "%s bout #%lld (%s vs %s)? This ends it as a loss. Say %s%s%s #%lld yes%s to confirm.",
+        auto_rounds(lv) ? "Yield" : "Forfeit", id, lv->f[side].name, lv->f[!side].name, bare,
+        typed(g, who), verb, id, bare[0] ? ")" : "");
     return 0;
 }
 
