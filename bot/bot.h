@@ -389,6 +389,9 @@ void outq_set_prefix_len(struct outq *q, size_t len);
 /* Delivery markers on (1) or off: with them, lines popped are kept until a
  * PONG to our "PING :rsN" confirms them. */
 void outq_set_markers(struct outq *q, int on);
+/* The server's case mapping (ISUPPORT CASEMAPPING), which outq_forget
+ * compares nicks by; ASCII until set. */
+void outq_set_casemap(struct outq *q, enum casemapping cm);
 /* IRCv3 (caps): with echo-message and labeled-response on (1), no PING
  * markers: each PRIVMSG and NOTICE popped carries "@label=rsN"
  * (outq_popped_tags), and the server's echo or ACK of that label
@@ -438,7 +441,10 @@ void outq_ask_about(struct outq *q, enum outq_kind kind, const char *cmd, const 
 int outq_drop(struct outq *q, int64_t about, int step);
 /* Drops the private lines waiting for `nick` (not yet sent), when he quit
  * or took another nick: whoever takes that nick next must not get them (a
- * player's orders acknowledged, his plan). Returns how many. */
+ * player's orders acknowledged, his plan). Lines already sent to him and
+ * not yet confirmed are never sent again (after a reconnection or a
+ * throttle notice). Nicks compare by the server's case mapping
+ * (outq_set_casemap). Returns how many waiting lines were dropped. */
 int outq_forget(struct outq *q, const char *nick);
 /* Queues a protocol line (no CR/LF; sanitized anyway). */
 void outq_raw(struct outq *q, const char *line);

@@ -234,6 +234,7 @@ static void isupport(struct bot *bot, const char **params, unsigned int count)
         if (strncmp(t, "CASEMAPPING=", 12) == 0) {
             bot->cm = irc_casemapping_parse(t + 12);
             users_set_casemap(bot->users, bot->cm);
+            outq_set_casemap(bot->q, bot->cm);
         } else if (strncmp(t, "CHANTYPES=", 10) == 0) {
             snprintf(bot->chantypes, sizeof(bot->chantypes), "%s", t + 10);
         }
@@ -917,6 +918,7 @@ static void session_start(struct bot *bot)
     bot->cm = CASEMAP_RFC1459;
     snprintf(bot->chantypes, sizeof(bot->chantypes), "#&");
     users_set_casemap(bot->users, bot->cm);
+    outq_set_casemap(bot->q, bot->cm);
     log_msg(LOG_INFO, "connecting to %s:%d%s", c->server, c->port, c->tls ? " with TLS" : "");
     st->conn = conn_open(c);
     conn_set_outq(st->conn, bot->q);

@@ -219,6 +219,7 @@ struct oline {
     char context[OUTQ_NAME_MAX]; /* a private line: the channel of the command it answers */
     unsigned char cut;           /* goes on the piece before: 1 cut in a word, 2 at a space */
     unsigned char inbatch;       /* multiline: 1 a line, 2 with concat, 3 BATCH +/- */
+    unsigned char gone;          /* sent to a nick that then quit or took another: never again */
     double at;                   /* a query, a reply, bulk: when it was queued */
     char text[];                 /* the line, without CR LF */
 };
@@ -285,6 +286,7 @@ struct outq {
     size_t prefix_len;
     int total; /* lines waiting, in every queue */
     unsigned long seq;
+    enum casemapping cm;                             /* the server's, for outq_forget */
     struct fifo retry, protocol, live, query, whois; /* whois: outq_whois */
     struct owner **own;
     int nown, own_cap;
@@ -980,20 +982,46 @@ int outq_drop(struct outq *q, int64_t about, int step)
     return n;
 }
 
+/* 1 if l is a private line for nick (a message, not a protocol line). */
+static int line_for(const struct outq *q, const struct oline *l, const char *nick)
+{
+    char to[OUTQ_NAME_MAX];
+
+    if (!l || !l->tlen || line_is_channel(l) || l->kind == OUTQ_PROTOCOL)
+        return 0;
+    line_target(l, to);
+    return irc_casecmp(q->cm, to, nick) == 0;
+}
+
 /* Drops the lines of list f that wait for nick (not a channel). */
 static int forget_in(struct outq *q, struct fifo *f, const char *nick)
 {
-    char to[OUTQ_NAME_MAX];
     int n = 0;
 
     for (struct oline *l = f->head, *next; l; l = next) {
         next = l->next;
-        if (!l->tlen || line_is_channel(l) || l->kind == OUTQ_PROTOCOL)
-            continue;
-        line_target(l, to);
-        if (strcasecmp(to, nick) != 0)
+        if (!line_for(q, l, nick))
             continue;
         unqueue(q, l);
+        n++;
+    }
+    return n;
+}
+
+/* The lines sent to nick and not yet confirmed (the window, the line just
+ * popped) are never sent again: after a reconnection or a throttle notice
+ * they would reach whoever holds the nick then. Returns how many. */
+static int forget_sent(struct outq *q, const char *nick)
+{
+    int n = 0;
+
+    for (struct oline *l = q->window.head; l; l = l->next)
+        if (!l->gone && line_for(q, l, nick)) {
+            l->gone = 1;
+            n++;
+        }
+    if (q->popped && !q->popped->gone && line_for(q, q->popped, nick)) {
+        q->popped->gone = 1;
         n++;
     }
     return n;
@@ -1011,6 +1039,10 @@ int outq_forget(struct outq *q, const char *nick)
     for (int k = 0; o && k < 2; k++)
         n += forget_in(q, &o->q[k], nick);
     q->total -= n;
+    int sent = forget_sent(q, nick);
+    if (sent)
+        log_msg(LOG_DEBUG, "outq: %d lines sent to %s, not yet confirmed, will not go again", sent,
+                nick);
     if (n) {
         low_advance(q);
         log_msg(LOG_DEBUG, "outq: %d lines for %s dropped: that nick is someone else's now", n,
@@ -1088,6 +1120,11 @@ void outq_target_hold(struct outq *q, const char *target, double until)
 void outq_set_markers(struct outq *q, int on)
 {
     q->markers = on;
+}
+
+void outq_set_casemap(struct outq *q, enum casemapping cm)
+{
+    q->cm = cm;
 }
 
 void outq_hold(struct outq *q, int on)
@@ -1899,8 +1936,8 @@ void outq_batch_refused(struct outq *q)
     for (l = again.tail; l;) {
         struct oline *prev = l->prev;
         fifo_unlink(&again, l);
-        if (l->inbatch == 3) {
-            oline_free(q, l); /* a BATCH line */
+        if (l->inbatch == 3 || l->gone) {
+            oline_free(q, l); /* a BATCH line, or one for a nick gone */
         } else {
             l->inbatch = 0;
             resend(q, l);
@@ -2234,6 +2271,10 @@ int outq_pong(struct outq *q, const char *token)
     for (struct oline *l = again.tail, *prev; l; l = prev) {
         prev = l->prev;
         fifo_unlink(&again, l);
+        if (l->gone) { /* its nick is someone else's now */
+            oline_free(q, l);
+            continue;
+        }
         log_msg(LOG_INFO, "outq: sending again a line the server dropped: %.60s", l->text);
         resend(q, l);
     }
@@ -2403,14 +2444,19 @@ void outq_refused(struct outq *q, const char *target)
 /* Live lines, replies and bulk from the window and the retry list go back
  * to the front of their queues (in the order they were sent); the rest
  * goes. */
-static void requeue(struct outq *q, struct fifo *f)
+static int requeue(struct outq *q, struct fifo *f)
 {
+    int n = 0;
+
     for (struct oline *l = f->tail, *prev; l; l = prev) {
         prev = l->prev;
         fifo_unlink(f, l);
-        if (l->kind == OUTQ_LIVE) {
+        if (l->gone) {
+            oline_free(q, l); /* its nick is someone else's now */
+        } else if (l->kind == OUTQ_LIVE) {
             fifo_live(q, l, 1);
             q->total++;
+            n++;
         } else if ((l->kind == OUTQ_REPLY || l->kind == OUTQ_BULK) && l->own) {
             int k = l->kind == OUTQ_BULK;
             fifo_push_front(&l->own->q[k], l);
@@ -2418,10 +2464,12 @@ static void requeue(struct outq *q, struct fifo *f)
             asked_charge(l->own, l, q->now, 1);
             active_sync(q, l->own, k);
             q->total++;
+            n++;
         } else {
             oline_free(q, l);
         }
     }
+    return n;
 }
 
 void outq_disconnected(struct outq *q)
@@ -2455,8 +2503,7 @@ void outq_disconnected(struct outq *q)
     }
     for (l = q->window.head; l; l = l->next)
         l->inbatch = l->inbatch == 3 ? 3 : 0;
-    int n = q->nwindow;
-    requeue(q, &q->window);
+    int n = requeue(q, &q->window);
     q->nwindow = 0;
     if (n)
         log_msg(LOG_INFO, "outq: %d lines not confirmed by the server will be sent again", n);

@@ -1741,6 +1741,53 @@ START_TEST(test_forget_nick)
 }
 END_TEST
 
+/* Lines already sent to a nick, not yet confirmed, when he quits or takes
+ * another nick: never sent again, neither after a reconnection nor after a
+ * throttle notice (whoever holds the nick then would get his orders).
+ * Nicks compare by the server's case mapping: under RFC 1459, "BOB{" is
+ * "bob[". */
+START_TEST(test_forget_sent)
+{
+    struct outq *q = outq_new(10, 10);
+    char line[OUTQ_LINE_MAX];
+    double now = 0;
+
+    outq_set_markers(q, 1);
+    outq_set_casemap(q, CASEMAP_RFC1459);
+    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "bob[", NULL, "your plan: 3/3/14");
+    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "carol", NULL, "hello");
+    outq_msg(q, OUTQ_LIVE, "PRIVMSG", "bob[", NULL, "round 1 orders stored: 7/2/11");
+    for (int i = 0; i < 3; i++)
+        ck_assert_int_eq(outq_pop(q, now, line), 1);
+    ck_assert_int_eq(outq_forget(q, "BOB{"), 0); /* nothing waited: all sent */
+    log_begin();
+    outq_disconnected(q);
+    ck_assert_ptr_nonnull(strstr(log_end(), "1 lines not confirmed"));
+    ck_assert_int_eq(outq_pop(q, now, line), 1);
+    ck_assert_str_eq(line, "PRIVMSG carol :hello");
+    ck_assert_int_eq(outq_pop(q, now, line), 0);
+    outq_free(q);
+
+    q = outq_new(10, 10);
+    outq_set_markers(q, 1);
+    /* A throttle notice names him, and he quits before the marker's answer:
+     * his line does not go again. */
+    outq_msg(q, OUTQ_LIVE, "PRIVMSG", "dave", NULL, "round 2 orders stored: 5/5/10");
+    outq_await(q, outq_mark(q));
+    ck_assert_int_eq(outq_pop(q, now, line), 1);
+    ck_assert_int_eq(outq_pop(q, now, line), 1);
+    ck_assert_str_eq(line, "PING :rs1");
+    outq_throttled(q, "dave", now);
+    ck_assert_int_eq(outq_forget(q, "Dave"), 0);
+    log_begin();
+    ck_assert_int_eq(outq_pong(q, "rs1"), 1);
+    ck_assert_ptr_null(strstr(log_end(), "sending again"));
+    ck_assert_int_eq(outq_pop(q, now + 5, line), 0);
+    ck_assert_int_eq(outq_len(q), 0);
+    outq_free(q);
+}
+END_TEST
+
 /* Delivered: every line said up to a mark has gone (without markers) or
  * was confirmed (with them), whatever order they went in; protocol lines
  * and queries are not waited for. */
@@ -1897,6 +1944,7 @@ Suite *outq_suite(void)
     tcase_add_test(tc, test_query_after_replies);
     tcase_add_test(tc, test_query_never_before_live);
     tcase_add_test(tc, test_forget_nick);
+    tcase_add_test(tc, test_forget_sent);
     tcase_add_test(tc, test_whois_after_live);
     tcase_add_test(tc, test_delivered_any_order);
     suite_add_tcase(s, tc);
