@@ -49,7 +49,9 @@ int sheet_value_read(const char *key, const char *s, size_t n, size_t offset, in
                  : parse_fail(err, 0, column,
                               "%s= has no value; write a whole number from %d to %d, e.g. %s=%d",
                               key, lo, hi, key, example);
-    parse_quote(s, n, PARSE_QUOTE_MAX, PARSE_QUOTE_MAX, q);
+    /* Shorter beside a new fighter's rule, so that the whole line fits. */
+    parse_quote(s, n, b ? PARSE_QUOTE_MAX / 2 : PARSE_QUOTE_MAX,
+                b ? PARSE_QUOTE_MAX / 2 : PARSE_QUOTE_MAX, q);
     *v = 0;
     for (size_t i = 0; i < n; i++) {
         if (s[i] < '0' || s[i] > '9')

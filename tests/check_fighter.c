@@ -171,6 +171,13 @@ START_TEST(test_create_range)
     ck_assert_int_eq(create(&ca, "Conan", "rules=duel str=24 dex=14 con=14 int=4"), -1);
     ONE("cora|answer|str=24 is over 23; a new duellist's abilities are each 1 to 23, 56 points in "
         "all: e.g. rules=duel str=18 dex=14 con=14 int=10\n");
+    /* A long value is quoted short, so that the rule's example ends whole. */
+    ck_assert_int_eq(create(&ca, "Conan",
+                            "rules=duel str=abcdefghijklmnopqrstuvwxyz0123456789 "
+                            "dex=14 con=14 int=10"),
+                     -1);
+    ONE("cora|answer|str=abcdefghijkl... is not a whole number; a new duellist's abilities are "
+        "each 1 to 23, 56 points in all: e.g. rules=duel str=18 dex=14 con=14 int=10\n");
     ck_assert_int_eq(fighters_of(a), 0);
 }
 END_TEST
