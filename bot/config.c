@@ -58,6 +58,7 @@ enum key_type {
     KEY_CHANNELS,
     KEY_ADMINS,
     KEY_DURATION,
+    KEY_SECONDS,  /* a duration as KEY_DURATION's, in [min, max] seconds, into an int */
     KEY_SASL,     /* none, plain, external */
     KEY_ACCOUNTS, /* both, services, passwords */
     KEY_TURNS,    /* a count of turns in [min, max], or empty for 0 (none) */
@@ -77,7 +78,7 @@ struct key {
     enum key_type type;
     size_t offset; /* of the field in struct config */
     size_t size;   /* of a string field, NUL included */
-    long min, max; /* KEY_INT */
+    long min, max; /* KEY_INT, KEY_SECONDS; KEY_DURATION: max */
     int flags;
 };
 
@@ -126,7 +127,7 @@ static const struct key config_keys[] = {
     NUM("flood", commands, KEY_INT, 1, USERS_RATE_CMDS_MAX),
     NUM("flood", commands_seconds, KEY_INT, 1, 3600),
     NUM("flood", ignore_seconds, KEY_INT, 0, 86400),
-    NUM("bout", order_timeout, KEY_INT, 10, 86400),
+    NUM("bout", order_timeout, KEY_SECONDS, 10, 86400),
     NUM("bout", challenge_timeout, KEY_INT, 10, 86400),
     NUM("bout", rounds, KEY_INT, 3, 15),
     NUM("bout", duel_round_seconds, KEY_INT, 1, 3600),
@@ -692,6 +693,41 @@ static int set_duration(struct config_ctx *x, const struct key *k, const char *v
     return 1;
 }
 
+/* Seconds as the shortest exact duration ("10s", "2m", "1d") into buf. */
+static const char *duration_text(long seconds, char *buf, size_t len)
+{
+    static const struct {
+        long seconds;
+        char unit;
+    } units[] = {{86400, 'd'}, {3600, 'h'}, {60, 'm'}};
+
+    for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+        if (seconds > 0 && seconds % units[i].seconds == 0) {
+            snprintf(buf, len, "%ld%c", seconds / units[i].seconds, units[i].unit);
+            return buf;
+        }
+    snprintf(buf, len, "%lds", seconds);
+    return buf;
+}
+
+/* A duration as set_duration reads it (a plain number is seconds: 90,
+ * 90s, 2m, 1h30m) from k->min to k->max seconds, into the key's int
+ * field. */
+static int set_seconds(struct config_ctx *x, const struct key *k, const char *value, const char *q)
+{
+    char lo[24], hi[24];
+    long v;
+
+    if (!value[0] || parse_duration(value, &v) != 0 || v < k->min || v > k->max)
+        return ctx_fail(x,
+                        "%s \"%s\" is not a duration from %s to %s (like 90s, 2m or 1h; a plain "
+                        "number is seconds)",
+                        k->name, q, duration_text(k->min, lo, sizeof(lo)),
+                        duration_text(k->max, hi, sizeof(hi)));
+    *(int *)(void *)((char *)&x->c + k->offset) = (int)v;
+    return 1;
+}
+
 /* A number of turns (int), empty meaning 0: "no limit" for the keys that
  * take one ([league] season_turns: seasons end only by an admin). */
 static int set_turns(struct config_ctx *x, const struct key *k, const char *value, const char *q)
@@ -812,7 +848,7 @@ static int (*const key_setters[])(struct config_ctx *, const struct key *, const
     [KEY_SASL] = set_sasl,       [KEY_ACCOUNTS] = set_accounts, [KEY_CHANNELS] = set_list,
     [KEY_ADMINS] = set_list,     [KEY_TURNS] = set_turns,       [KEY_OPEN_BY] = set_open_by,
     [KEY_REPLIES] = set_replies, [KEY_RELAYS] = set_list,       [KEY_FORMAT] = set_text,
-    [KEY_NETWORK] = set_text,
+    [KEY_NETWORK] = set_text,    [KEY_SECONDS] = set_seconds,
 };
 
 /* Stores one value; 1 on success, else ctx_fail's 0. */

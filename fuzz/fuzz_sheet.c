@@ -1,5 +1,5 @@
 /*
- * fuzz_sheet.c - libFuzzer harness for sheet_parse.
+ * fuzz_sheet.c - libFuzzer harness for sheet_parse and sheet_parse_new.
  *
  * For every input and both rulesets: an accepted sheet must be legal for the
  * engine (the ruleset's sheet_valid and the documented limits); a rejected
@@ -70,6 +70,26 @@ static void sheet_check(enum rules rules, const char *text, size_t textlen)
     check(sheet_in_limits(&s));
 }
 
+/* sheet_parse_new: what it accepts, sheet_parse accepts alike, each
+ * ability within a new fighter's bounds; what it refuses comes with a
+ * reason that fits whole (the rule and its example are not cut). */
+static void sheet_new_check(enum rules rules, const char *text)
+{
+    const struct ruleset *rs = ruleset_get(rules);
+    struct sheet s, t;
+    struct parse_error err;
+
+    memset(&err, 0, sizeof(err));
+    if (sheet_parse_new(rules, text, &s, &err) != 0) {
+        size_t n = strnlen(err.reason, PARSE_REASON_MAX);
+        check(n > 0 && n < PARSE_REASON_MAX - 1);
+        return;
+    }
+    check(sheet_parse(rules, text, &t, NULL) == 0 && memcmp(&s, &t, sizeof(s)) == 0);
+    for (int k = 0; !rs->start && k < rs->nfields; k++)
+        check(sheet_field_get(&s, k) >= rs->new_lo && sheet_field_get(&s, k) <= rs->new_hi);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     char *text = malloc(size + 1);
@@ -78,8 +98,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     memcpy(text, data, size);
     text[size] = '\0';
-    for (int r = 0; r < RULES_COUNT; r++)
+    for (int r = 0; r < RULES_COUNT; r++) {
         sheet_check((enum rules)r, text, strlen(text));
+        sheet_new_check((enum rules)r, text);
+    }
     free(text);
     return 0;
 }

@@ -2276,32 +2276,85 @@ int game_forfeit_ask(struct game *g, const struct game_caller *who, int64_t bout
     return 0;
 }
 
+/* The reason rules' parser gives for `text`, into s. */
+static void order_reason(enum rules rules, const char *text, struct str *s)
+{
+    char reason[PARSE_REASON_MAX + 32];
+    struct parse_error err;
+    struct order o;
+
+    if (order_parse(rules, text, &o, &err) != 0) {
+        parse_error_format(&err, reason, sizeof(reason));
+        str_cat(s, reason);
+    }
+}
+
+/* Orders `text` that none of the caller's n live bouts mine[] reads, at
+ * least one of them taking orders: one line with the parser's reason for
+ * each ruleset among them, and how to name a bout (#N) where he has
+ * several that take orders. */
+static int order_unread(struct game *g, const struct game_caller *who, struct live *const *mine,
+                        int n, const char *text)
+{
+    struct live *of[MY_BOUTS_MAX];
+    int seen[RULES_COUNT] = {0}, nrules = 0, takers = 0;
+    char line[2 * WHICH_TEXT_MAX];
+    struct str s;
+
+    for (int i = 0; i < n; i++)
+        if (!auto_rounds(mine[i])) {
+            takers++;
+            nrules += !seen[mine[i]->rec.rules];
+            seen[mine[i]->rec.rules] = 1;
+        }
+    str_init_fixed(&s, line, sizeof(line));
+    if (nrules > 1)
+        str_add(&s, "\"%s\" is an order for none of your bouts.", CLIP(text, 30));
+    for (int i = 0; i < n; i++) {
+        enum rules r = mine[i]->rec.rules;
+        if (auto_rounds(mine[i]) || !seen[r])
+            continue;
+        seen[r] = 0; /* said */
+        int k = 0;
+        for (int j = i; j < n; j++)
+            if (!auto_rounds(mine[j]) && mine[j]->rec.rules == r)
+                of[k++] = mine[j];
+        if (nrules > 1) {
+            str_add(&s, " As %s (", ruleset_get(r)->title);
+            say_which(g, who, &s, "order", of, k, "");
+            str_cat(&s, "): ");
+        }
+        order_reason(r, text, &s);
+        if (nrules > 1)
+            str_cat(&s, ".");
+        if (nrules == 1 && takers > 1) {
+            str_add(&s, "; you are in %d %s bouts, so name one: ", k, ruleset_get(r)->title);
+            say_which(g, who, &s, "order", of, k, "<orders>");
+        }
+    }
+    game_reply(who, "not stored: %s", line);
+    return -1;
+}
+
 /* Orders `text` with no bout named, from a caller in several live bouts:
- * to the one bout whose ruleset reads them; when none or several do, one
- * line says why, naming his bouts. */
+ * to the one bout whose ruleset reads them; when several do, one line asks
+ * which, naming them; when none does, order_unread says why. */
 static int order_match(struct game *g, const struct game_caller *who, const char *text)
 {
-    struct live *mine[MY_BOUTS_MAX], *took[MY_BOUTS_MAX], *orders = NULL;
-    int n = mine_all(g, who, mine), k = 0, takers = 0, one_rules = 1;
+    struct live *mine[MY_BOUTS_MAX], *took[MY_BOUTS_MAX];
+    int n = mine_all(g, who, mine), k = 0, takers = 0;
     struct order o;
     struct parse_error err;
     char which[WHICH_TEXT_MAX], said[48];
     struct str s;
 
     for (int i = 0; i < n; i++) {
-        if (!auto_rounds(mine[i])) {
-            one_rules &= !orders || orders->rec.rules == mine[i]->rec.rules;
-            orders = orders ? orders : mine[i];
-            takers++;
-        }
+        takers += !auto_rounds(mine[i]);
         if (!auto_rounds(mine[i]) && order_parse(mine[i]->rec.rules, text, &o, &err) == 0)
             took[k++] = mine[i]; /* a duel takes none: yield is forfeit's */
     }
     if (k == 1)
         return game_order_in(g, who, took[0]->rec.id, text);
-    if (k == 0 && orders && one_rules) /* its reader's own words say what is wrong */
-        return game_order_in(g, who, orders->rec.id, text);
-    str_init_fixed(&s, which, sizeof(which));
     if (k == 0 && !takers) {
         game_reply(who,
                    "not stored: your %d bouts are duels, which fight themselves and take no "
@@ -2309,16 +2362,9 @@ static int order_match(struct game *g, const struct game_caller *who, const char
                    n, typed(g, who));
         return -1;
     }
-    if (k == 0) {
-        for (int i = 0, shown = 0; i < n && shown < MINE_SHOWN; i++)
-            if (!auto_rounds(mine[i]))
-                str_add(&s, "%s%sorder #%lld %s (%s)", shown++ ? ", " : "", typed(g, who),
-                        (long long)mine[i]->rec.id, grammar_get(mine[i]->rec.rules)->order_example,
-                        ruleset_get(mine[i]->rec.rules)->title);
-        game_reply(who, "not stored: \"%s\" is an order for none of your bouts; e.g. %s",
-                   CLIP(text, 30), which);
-        return -1;
-    }
+    if (k == 0)
+        return order_unread(g, who, mine, n, text);
+    str_init_fixed(&s, which, sizeof(which));
     text_clip(said, sizeof(said), text, 40);
     say_which(g, who, &s, "order", took, k, said);
     int same = 1;

@@ -374,8 +374,9 @@ static int start_sheet(struct game *g, const struct game_caller *who, const stru
     return 0;
 }
 
-/* The abilities a player spread in sheet `s`: within the ruleset's bounds,
- * adding up to its points, and nothing carried. */
+/* The abilities a player spread in sheet `s` (each within the ruleset's
+ * bounds: sheet_parse_new saw to it) adding up to its points, and nothing
+ * carried. */
 static int spread_checked(struct game *g, const struct game_caller *who, const struct ruleset *rs,
                           const char *name, const struct sheet *s)
 {
@@ -391,15 +392,8 @@ static int spread_checked(struct game *g, const struct game_caller *who, const s
         }
     }
     int sum = 0;
-    for (int k = 0; k < rs->nfields; k++) {
-        int v = sheet_field_get(s, k);
-        if (v < rs->new_lo || v > rs->new_hi) {
-            game_reply(who, "%s=%d: a new %s's abilities are each %d to %d", rs->fields[k].key, v,
-                       rs->fighter, rs->new_lo, rs->new_hi);
-            return -1;
-        }
-        sum += v;
-    }
+    for (int k = 0; k < rs->nfields; k++)
+        sum += sheet_field_get(s, k);
     if (sum != rs->new_points) {
         game_reply(who, "the abilities add up to %d; spread exactly %d points", sum,
                    rs->new_points);
@@ -425,7 +419,7 @@ static int new_sheet(struct game *g, const struct game_caller *who, const struct
                    game_typed(g, who), name, grammar_get(rs->id)->create_example);
         return -1;
     }
-    if (sheet_parse(rs->id, stats, s, &err) != 0) {
+    if (sheet_parse_new(rs->id, stats, s, &err) != 0) {
         game_reply(who, "%s", err.reason);
         return -1;
     }

@@ -266,11 +266,12 @@ static int boxing_order_format(const struct order *o, char *buf, size_t len)
     return (int)n;
 }
 
-static int boxing_sheet_parse(const char *text, struct sheet *s, struct parse_error *err)
+static int boxing_sheet_parse(const char *text, const struct sheet_bounds *b, struct sheet *s,
+                              struct parse_error *err)
 {
     int v[SHEET_FIELDS_MAX] = {0};
 
-    if (sheet_read(&boxing_layout, text, v, err) != 0)
+    if (sheet_read(&boxing_layout, text, b, v, err) != 0)
         return -1;
     s->u.boxing.str = v[0];
     s->u.boxing.spd = v[1];

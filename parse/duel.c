@@ -319,39 +319,20 @@ static int ability_find(const char *p, size_t klen)
 }
 
 /* Reads the value of ability `k`, the vlen bytes at v (at byte `off` of
- * the text), into *val. Returns 0, or -1 after filling *err. */
-static int ability_read(int k, const char *v, size_t vlen, size_t off, int *val,
-                        struct parse_error *err)
+ * the text), into *val, within *b when b is not NULL. Returns 0, or -1
+ * after filling *err. */
+static int ability_read(int k, const char *v, size_t vlen, size_t off, const struct sheet_bounds *b,
+                        int *val, struct parse_error *err)
 {
-    const char *key = ability_keys[k];
-    char q[PARSE_QUOTE_MAX + 4];
-    int n = 0;
-
-    if (vlen == 0)
-        return parse_fail(err, 0, parse_column(off),
-                          "%s= has no value; write a whole number from %d to %d, e.g. %s=14", key,
-                          DUEL_ABILITY_MIN, DUEL_ABILITY_MAX, key);
-    parse_quote(v, vlen, PARSE_QUOTE_MAX, PARSE_QUOTE_MAX, q);
-    for (size_t i = 0; i < vlen; i++) {
-        if (v[i] < '0' || v[i] > '9')
-            return parse_fail(err, 0, parse_column(off),
-                              "%s=%s is not a whole number from %d to %d", key, q, DUEL_ABILITY_MIN,
-                              DUEL_ABILITY_MAX);
-        if (n <= DUEL_ABILITY_MAX)
-            n = n * 10 + (v[i] - '0');
-    }
-    if (n > DUEL_ABILITY_MAX)
-        return parse_fail(err, 0, parse_column(off), "%s=%s is over %d", key, q, DUEL_ABILITY_MAX);
-    if (n < DUEL_ABILITY_MIN)
-        return parse_fail(err, 0, parse_column(off), "%s=%s is under %d", key, q, DUEL_ABILITY_MIN);
-    *val = n;
-    return 0;
+    return sheet_value_read(ability_keys[k], v, vlen, off, DUEL_ABILITY_MIN, DUEL_ABILITY_MAX, 14,
+                            b, val, err);
 }
 
 /* What tokens_read reads into, and what it has seen. */
 struct tokens {
-    int abilities; /* abilities are read too, not only slots */
-    int *ab;       /* [4] */
+    int abilities;                /* abilities are read too, not only slots */
+    const struct sheet_bounds *b; /* theirs, or NULL: the sheet's own */
+    int *ab;                      /* [4] */
     int seen[4];
     struct duel_sheet *sh;
     int *given; /* [DUEL_SLOTS] */
@@ -380,7 +361,7 @@ static int token_read(struct tokens *t, const char *p, size_t n, size_t off,
         if (t->seen[k])
             return parse_fail(err, 0, parse_column(off), "%s= given twice; give each key once",
                               ability_keys[k]);
-        if (ability_read(k, eq + 1, vlen, off + klen + 1, &t->ab[k], err) != 0)
+        if (ability_read(k, eq + 1, vlen, off + klen + 1, t->b, &t->ab[k], err) != 0)
             return -1;
         t->seen[k] = 1;
         return 0;
@@ -403,11 +384,12 @@ static int token_read(struct tokens *t, const char *p, size_t n, size_t off,
 }
 
 /* Reads "key=value" tokens: abilities when `abilities` (values into ab[],
- * each required), and equipment slots (into *sh, given[] marked). */
-static int tokens_read(const char *text, int abilities, int ab[4], struct duel_sheet *sh,
-                       int given[DUEL_SLOTS], struct parse_error *err)
+ * each required, within *b when b is not NULL), and equipment slots (into
+ * *sh, given[] marked). */
+static int tokens_read(const char *text, int abilities, const struct sheet_bounds *b, int ab[4],
+                       struct duel_sheet *sh, int given[DUEL_SLOTS], struct parse_error *err)
 {
-    struct tokens t = {.abilities = abilities, .ab = ab, .sh = sh, .given = given};
+    struct tokens t = {.abilities = abilities, .b = b, .ab = ab, .sh = sh, .given = given};
     const char *p = text;
 
     for (;;) {
@@ -447,12 +429,13 @@ static int str_check(const struct duel_sheet *sh, const int given[DUEL_SLOTS], i
     return 0;
 }
 
-static int duel_sheet_parse(const char *text, struct sheet *s, struct parse_error *err)
+static int duel_sheet_parse(const char *text, const struct sheet_bounds *b, struct sheet *s,
+                            struct parse_error *err)
 {
     struct duel_sheet *sh = &s->u.duel;
     int ab[4] = {0, 0, 0, 0}, given[DUEL_SLOTS] = {0};
 
-    if (tokens_read(text, 1, ab, sh, given, err) != 0)
+    if (tokens_read(text, 1, b, ab, sh, given, err) != 0)
         return -1;
     sh->str = ab[0];
     sh->dex = ab[1];
@@ -473,7 +456,7 @@ int duel_kit_parse(const char *text, int str, struct duel_sheet *kit, int given[
         return parse_fail(err, 0, 0,
                           "no equipment given; write slot=item, e.g. weapon=longsword "
                           "head=plate torso=chainmail+leather");
-    if (tokens_read(text, 0, NULL, &tmp, g, err) != 0)
+    if (tokens_read(text, 0, NULL, NULL, &tmp, g, err) != 0)
         return -1;
     g[DUEL_UNDER] = g[DUEL_TORSO];
     if (str_check(&tmp, g, str, err) != 0)

@@ -48,6 +48,23 @@ int order_format(const struct order *o, char *buf, size_t len);
  * `rules` is no ruleset). */
 int sheet_parse(enum rules rules, const char *text, struct sheet *s, struct parse_error *err);
 
+/* As sheet_parse, for a new fighter of `rules` (`create`): each ability
+ * must be within the ruleset's bounds for a new one (engine's new_lo to
+ * new_hi: a boxer 5 to 20, though a sheet holds 1 to 25), and a value out
+ * of them, or no number, is refused with that rule and an example, e.g.
+ * "str=30 is over 20; a new boxer's abilities are each 5 to 20, 60 points
+ * in all: e.g. str=12 spd=12 agl=12 tgh=12 hgt=12". A ruleset whose new
+ * fighters start at a fixed sheet is read as sheet_parse reads it. */
+int sheet_parse_new(enum rules rules, const char *text, struct sheet *s, struct parse_error *err);
+
+/* The bounds a sheet's abilities are read within in place of the sheet's
+ * own, and the rule a value out of them is refused with (sheet_parse_new
+ * fills it for a new fighter). */
+struct sheet_bounds {
+    int lo, hi;
+    const char *rule; /* "a new boxer's abilities are each 5 to 20, ..." */
+};
+
 /* "line L, column C: reason" (the parts that are 0 left out) into buf. */
 int parse_error_format(const struct parse_error *err, char *buf, size_t len);
 /* A whole decimal number (digits only: no sign, no spaces) into *v.
@@ -146,9 +163,12 @@ struct grammar {
      * text needs. */
     int (*order_format)(const struct order *o, char *buf, size_t len);
     /* Reads a sheet from `text` into *s, which comes zeroed with s->rules
-     * set; returns 0, or -1 after filling *err (when not NULL). *s may be
-     * partly written on error (sheet_parse discards it). */
-    int (*sheet_parse)(const char *text, struct sheet *s, struct parse_error *err);
+     * set; its abilities within *b when b is not NULL (a new fighter's),
+     * else the sheet's own range. Returns 0, or -1 after filling *err
+     * (when not NULL). *s may be partly written on error (sheet_parse
+     * discards it). */
+    int (*sheet_parse)(const char *text, const struct sheet_bounds *b, struct sheet *s,
+                       struct parse_error *err);
     /* Turns *o, this ruleset's default order, into a towel thrown in.
      * NULL when this ruleset's plans cannot throw in the towel: then a
      * "towel" line is rejected. */

@@ -111,10 +111,17 @@ struct sheet_layout {
 
 /* Reads the whitespace-separated key=value pairs of `text` as laid out by
  * *l: values[i] gets the value of l->fields[i]. Every key must appear
- * exactly once, with a value in its range. Returns 0, or -1 after filling
- * *err with the first problem met left to right (missing keys last, column
- * 0); values[] may then be partly written. */
-int sheet_read(const struct sheet_layout *l, const char *text, int values[SHEET_FIELDS_MAX],
-               struct parse_error *err);
+ * exactly once, with a value in its range (within *b when b is not NULL). Returns 0, or -1 after
+ * filling *err with the first problem met left to right (missing keys last, column 0); values[] may
+ * then be partly written. */
+int sheet_read(const struct sheet_layout *l, const char *text, const struct sheet_bounds *b,
+               int values[SHEET_FIELDS_MAX], struct parse_error *err);
+
+/* Reads the value of ability `key`, the n bytes at s (at byte `offset` of
+ * the text), a whole number from lo to hi (or within *b when b is not
+ * NULL), into *v; `example` is a typical value for the reason. Returns 0,
+ * or -1 after filling *err. */
+int sheet_value_read(const char *key, const char *s, size_t n, size_t offset, int lo, int hi,
+                     int example, const struct sheet_bounds *b, int *v, struct parse_error *err);
 
 #endif

@@ -9,6 +9,7 @@
  * what isspace() calls whitespace in the C locale.
  */
 #include <assert.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "parse_internal.h"
@@ -33,36 +34,42 @@ static int field_find(const struct sheet_layout *l, const char *s, size_t n)
     return -1;
 }
 
-/* Reads the value of field f from the n bytes at s (at `offset` in the
- * text) into *v; returns 0, or -1 after filling *err. */
-static int field_value(const struct sheet_field *f, const char *s, size_t n, size_t offset, int *v,
-                       struct parse_error *err)
+int sheet_value_read(const char *key, const char *s, size_t n, size_t offset, int lo, int hi,
+                     int example, const struct sheet_bounds *b, int *v, struct parse_error *err)
 {
     char q[PARSE_QUOTE_MAX + 4];
     int column = parse_column(offset);
 
+    if (b) {
+        lo = b->lo;
+        hi = b->hi;
+    }
     if (n == 0)
-        return parse_fail(err, 0, column,
-                          "%s= has no value; write a whole number from %d to %d, e.g. %s=%d",
-                          f->name, f->min, f->max, f->name, f->example);
-    parse_quote(s, n, PARSE_QUOTE_MAX, PARSE_QUOTE_MAX, q);
+        return b ? parse_fail(err, 0, column, "%s= has no value; %s", key, b->rule)
+                 : parse_fail(err, 0, column,
+                              "%s= has no value; write a whole number from %d to %d, e.g. %s=%d",
+                              key, lo, hi, key, example);
+    /* Shorter beside a new fighter's rule, so that the whole line fits. */
+    parse_quote(s, n, b ? PARSE_QUOTE_MAX / 2 : PARSE_QUOTE_MAX,
+                b ? PARSE_QUOTE_MAX / 2 : PARSE_QUOTE_MAX, q);
     *v = 0;
     for (size_t i = 0; i < n; i++) {
         if (s[i] < '0' || s[i] > '9')
-            return parse_fail(err, 0, column, "%s=%s is not a whole number from %d to %d", f->name,
-                              q, f->min, f->max);
-        if (*v <= f->max)
+            return b ? parse_fail(err, 0, column, "%s=%s is not a whole number; %s", key, q,
+                                  b->rule)
+                     : parse_fail(err, 0, column, "%s=%s is not a whole number from %d to %d", key,
+                                  q, lo, hi);
+        if (*v <= hi)
             *v = *v * 10 + (s[i] - '0');
     }
-    if (*v > f->max)
-        return parse_fail(err, 0, column, "%s=%s is over %d", f->name, q, f->max);
-    if (*v < f->min)
-        return parse_fail(err, 0, column, "%s=%s is under %d", f->name, q, f->min);
+    if (*v > hi || *v < lo)
+        return parse_fail(err, 0, column, "%s=%s is %s %d%s%s", key, q, *v > hi ? "over" : "under",
+                          *v > hi ? hi : lo, b ? "; " : "", b ? b->rule : "");
     return 0;
 }
 
-int sheet_read(const struct sheet_layout *l, const char *text, int values[SHEET_FIELDS_MAX],
-               struct parse_error *err)
+int sheet_read(const struct sheet_layout *l, const char *text, const struct sheet_bounds *b,
+               int values[SHEET_FIELDS_MAX], struct parse_error *err)
 {
     int seen[SHEET_FIELDS_MAX] = {0}, tokens = 0;
     const char *p = text;
@@ -97,7 +104,8 @@ int sheet_read(const struct sheet_layout *l, const char *text, int values[SHEET_
         if (seen[i])
             return parse_fail(err, 0, parse_column(off), "%s= given twice; give each key once",
                               f->name);
-        if (field_value(f, eq + 1, n - klen - 1, off + klen + 1, &values[i], err) != 0)
+        if (sheet_value_read(f->name, eq + 1, n - klen - 1, off + klen + 1, f->min, f->max,
+                             f->example, b, &values[i], err) != 0)
             return -1;
         seen[i] = 1;
         tokens++;
@@ -112,7 +120,9 @@ int sheet_read(const struct sheet_layout *l, const char *text, int values[SHEET_
     return 0;
 }
 
-int sheet_parse(enum rules rules, const char *text, struct sheet *s, struct parse_error *err)
+/* sheet_parse within *b (NULL: the sheet's own ranges). */
+static int sheet_parse_within(enum rules rules, const char *text, const struct sheet_bounds *b,
+                              struct sheet *s, struct parse_error *err)
 {
     const struct grammar *g = grammar_get(rules);
     struct sheet tmp;
@@ -122,8 +132,29 @@ int sheet_parse(enum rules rules, const char *text, struct sheet *s, struct pars
         return parse_fail(err, 0, 0, "this ruleset has no sheet to parse");
     memset(&tmp, 0, sizeof(tmp));
     tmp.rules = rules;
-    if (g->sheet_parse(text, &tmp, err) != 0)
+    if (g->sheet_parse(text, b, &tmp, err) != 0)
         return -1;
     *s = tmp;
     return 0;
+}
+
+int sheet_parse(enum rules rules, const char *text, struct sheet *s, struct parse_error *err)
+{
+    return sheet_parse_within(rules, text, NULL, s, err);
+}
+
+int sheet_parse_new(enum rules rules, const char *text, struct sheet *s, struct parse_error *err)
+{
+    const struct ruleset *rs = ruleset_get(rules);
+    const struct grammar *g = grammar_get(rules);
+    char rule[PARSE_REASON_MAX];
+    struct sheet_bounds b;
+
+    if (!rs || !g || rs->start)
+        return sheet_parse(rules, text, s, err);
+    snprintf(rule, sizeof(rule),
+             "a new %s's abilities are each %d to %d, %d points in all: e.g. %s", rs->fighter,
+             rs->new_lo, rs->new_hi, rs->new_points, g->create_example);
+    b = (struct sheet_bounds){rs->new_lo, rs->new_hi, rule};
+    return sheet_parse_within(rules, text, &b, s, err);
 }

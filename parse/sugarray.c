@@ -81,11 +81,12 @@ static int sugarray_order_format(const struct order *o, char *buf, size_t len)
     return snprintf(buf, len, "%d/%d", o->u.sugarray.attack, o->u.sugarray.defence);
 }
 
-static int sugarray_sheet_parse(const char *text, struct sheet *s, struct parse_error *err)
+static int sugarray_sheet_parse(const char *text, const struct sheet_bounds *b, struct sheet *s,
+                                struct parse_error *err)
 {
     int v[SHEET_FIELDS_MAX] = {0};
 
-    if (sheet_read(&sugarray_layout, text, v, err) != 0)
+    if (sheet_read(&sugarray_layout, text, b, v, err) != 0)
         return -1;
     s->u.sugarray.skill = v[0];
     s->u.sugarray.endurance = v[1];

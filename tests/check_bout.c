@@ -1224,10 +1224,11 @@ START_TEST(test_orders_find_their_bout)
         "PRIVMSG alice :round 1 orders stored for Rocky: 5/5/10 (you may change them until the "
         "round is fought)");
     HAS(run("alice", 0, "3/2"), "PRIVMSG alice :round 1 orders stored for Murphy: 3/2 (you may");
-    /* Read by none: each of his bouts with an example of its own. */
+    /* Read by none: each ruleset's reason, with its bouts. */
     HAS(run("alice", 0, "9/9/9/9"),
-        "PRIVMSG alice :not stored: \"9/9/9/9\" is an order for none of your bouts; e.g. order "
-        "#1 5H/8!/7 (inside) (boxing), order #2 3/2 (SUGAR RAY)\n");
+        "PRIVMSG alice :not stored: \"9/9/9/9\" is an order for none of your bouts. As boxing "
+        "(order #1): column 1: AGG+POW+DEF = 27, the most is 20. As SUGAR RAY (order #2): column "
+        "4: unexpected \"/9/9\" after defence; expected attack/defence, e.g. 3/2.\n");
     /* A second boxing bout: now boxing orders are ambiguous, and only they. */
     run("carol", 1, "!challenge alice vs=Rocco");
     run("alice", 1, "!accept");
@@ -1244,6 +1245,60 @@ START_TEST(test_orders_find_their_bout)
     ck_assert_int_eq(db_order_list(bot.db, 1, o, 4, &n), DB_OK);
     ck_assert_int_eq(n, 1);
     ck_assert_str_eq(o[0].text, "5/5/10");
+}
+END_TEST
+
+/* Orders none of a player's live bouts reads get the parser's own reason,
+ * for each ruleset among his bouts, and how to name a bout (#N) when he has
+ * several of one; nothing is stored. */
+START_TEST(test_bad_orders_say_why)
+{
+    player("alice", "create Rocky str=14 spd=12 agl=11 tgh=12 hgt=11");
+    HAS(run("alice", 0, "create Rocco str=14 spd=12 agl=11 tgh=12 hgt=11"), "is ready");
+    HAS(run("alice", 0, "create Murphy rules=sugarray"), "is ready");
+    player("bob", "create Apollo str=13 spd=14 agl=12 tgh=11 hgt=10");
+    player("carol", "create Ivan str=12 spd=12 agl=12 tgh=12 hgt=12");
+    HAS(run("carol", 0, "create Miller rules=sugarray"), "is ready");
+    run("alice", 1, "!challenge bob with=Rocky");
+    run("bob", 1, "!accept");
+    run("carol", 1, "!challenge alice vs=Rocco");
+    run("alice", 1, "!accept");
+    /* Two boxing bouts: the reason, then how to name one. */
+    ck_assert_str_eq(run("alice", 0, "5/5/15"),
+                     "PRIVMSG alice :not stored: column 1: AGG+POW+DEF = 25, the most is 20; you "
+                     "are in 2 boxing bouts, so name one: order #1 <orders> or order #2 "
+                     "<orders>\n");
+    ck_assert_str_eq(run("alice", 0, "order 5/5/10 (xyz)"),
+                     "PRIVMSG alice :not stored: column 9: unknown style \"xyz\"; use inside, "
+                     "clinch, feint, counter, ring, cut, outside or allout; you are in 2 boxing "
+                     "bouts, so name one: order #1 <orders> or order #2 <orders>\n");
+    /* And a SUGAR RAY bout: each ruleset's reason, with its bouts. */
+    run("alice", 1, "!challenge carol rules=sugarray");
+    run("carol", 1, "!accept");
+    ck_assert_str_eq(run("alice", 0, "0/5/10"),
+                     "PRIVMSG alice :not stored: \"0/5/10\" is an order for none of your bouts. "
+                     "As boxing (order #1 or order #2): column 1: AGG must be at least 1. As "
+                     "SUGAR RAY (order #3): column 4: unexpected \"/10\" after defence; "
+                     "expected attack/defence, e.g. 3/2.\n");
+    HAS(run("alice", 0, "120/3"), "As SUGAR RAY (order #3): column 1: attack 120 is over 99.");
+    /* Named, the bout's own reason as before. */
+    ck_assert_str_eq(run("alice", 0, "#3 120/3"),
+                     "PRIVMSG alice :not stored: column 1: attack 120 is over 99\n");
+    for (int64_t b = 1; b <= 3; b++) {
+        struct db_order o[4];
+        int n = -1;
+        ck_assert_int_eq(db_order_list(bot.db, b, o, 4, &n), DB_OK);
+        ck_assert_int_eq(n, 0);
+    }
+    /* A duel beside one boxing bout takes no orders: the boxing reason alone. */
+    run("alice", 0, "forfeit #2 yes");
+    run("alice", 0, "forfeit #3 yes");
+    HAS(run("alice", 0, "create Conan rules=duel str=18 dex=14 con=14 int=10"), "is ready");
+    HAS(run("bob", 0, "create Duncan rules=duel str=18 dex=14 con=14 int=10"), "is ready");
+    run("alice", 1, "!challenge bob rules=duel");
+    HAS(run("bob", 1, "!accept"), "Bout #4");
+    ck_assert_str_eq(run("alice", 0, "5/5/15"),
+                     "PRIVMSG alice :not stored: column 1: AGG+POW+DEF = 25, the most is 20\n");
 }
 END_TEST
 
@@ -1321,6 +1376,7 @@ Suite *bout_suite(void)
     tcase_add_test(tc, test_orders_never_limited);
     tcase_add_test(tc, test_report_private);
     tcase_add_test(tc, test_orders_find_their_bout);
+    tcase_add_test(tc, test_bad_orders_say_why);
     tcase_add_test(tc, test_channel_order_hint);
     tcase_add_test(tc, test_yield_asks);
     tcase_add_test(tc, test_long_answer_private);

@@ -141,6 +141,47 @@ START_TEST(test_create_refusals)
 }
 END_TEST
 
+/* A value out of a new fighter's range is refused with create's own rule
+ * (a boxer is created with 5 to 20, though his sheet may reach 25 by
+ * training), whole, on one line, with an example; nothing is created. */
+START_TEST(test_create_range)
+{
+    int64_t a = account("cora");
+    struct game_caller ca = caller("cora", a, 0);
+    static const char rule[] = "a new boxer's abilities are each 5 to 20, 60 points in all: e.g. "
+                               "str=12 spd=12 agl=12 tgh=12 hgt=12\n";
+    static const struct {
+        const char *words, *reply;
+    } cases[] = {
+        {"str=30 spd=12 agl=12 tgh=3 hgt=3", "cora|answer|str=30 is over 20; "},
+        {"str=26 spd=12 agl=12 tgh=5 hgt=5", "cora|answer|str=26 is over 20; "},
+        {"str=99999999999 spd=12 agl=12 tgh=12 hgt=12", "str=99999999999 is over 20; "},
+        {"str=14 spd=12 agl=11 tgh=12 hgt=0", "cora|answer|hgt=0 is under 5; "},
+        {"str=14 spd=12 agl=11 tgh=12 hgt=x", "cora|answer|hgt=x is not a whole number; "},
+        {"str= spd=12 agl=11 tgh=12 hgt=11", "cora|answer|str= has no value; "},
+        {"str=21 spd=12 agl=11 tgh=12 hgt=4", "cora|answer|str=21 is over 20; "},
+        {"str=20 spd=12 agl=11 tgh=13 hgt=4", "cora|answer|hgt=4 is under 5; "},
+    };
+    for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        ck_assert_int_eq(create(&ca, "Rocky", cases[i].words), -1);
+        ONE(cases[i].reply);
+        HAS(rule);
+        ck_assert_ptr_null(strstr(said.p, "25"));
+    }
+    ck_assert_int_eq(create(&ca, "Conan", "rules=duel str=24 dex=14 con=14 int=4"), -1);
+    ONE("cora|answer|str=24 is over 23; a new duellist's abilities are each 1 to 23, 56 points in "
+        "all: e.g. rules=duel str=18 dex=14 con=14 int=10\n");
+    /* A long value is quoted short, so that the rule's example ends whole. */
+    ck_assert_int_eq(create(&ca, "Conan",
+                            "rules=duel str=abcdefghijklmnopqrstuvwxyz0123456789 "
+                            "dex=14 con=14 int=10"),
+                     -1);
+    ONE("cora|answer|str=abcdefghijkl... is not a whole number; a new duellist's abilities are "
+        "each 1 to 23, 56 points in all: e.g. rules=duel str=18 dex=14 con=14 int=10\n");
+    ck_assert_int_eq(fighters_of(a), 0);
+}
+END_TEST
+
 START_TEST(test_create_limit)
 {
     int64_t a = account("dave");
@@ -838,6 +879,7 @@ Suite *fighter_suite(void)
     tcase_add_checked_fixture(tc, fixture_setup, fixture_teardown);
     tcase_add_test(tc, test_create);
     tcase_add_test(tc, test_create_refusals);
+    tcase_add_test(tc, test_create_range);
     tcase_add_test(tc, test_create_limit);
     tcase_add_test(tc, test_create_names);
     tcase_add_test(tc, test_show_and_list);

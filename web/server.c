@@ -8,8 +8,9 @@
  * below, under its lock.
  *
  * Safety: only GET and HEAD (anything else is 405 with Allow); a request
- * with a body is 413; paths longer than ROUTE_PATH_MAX are 404; the
- * request line and headers must fit in CONN_MEMORY bytes (libmicrohttpd
+ * with a body is 413; an HTTP/1.1 request without a Host header, or any
+ * with several or one naming no host, is 400 (RFC 9112 section 3.2); paths longer than
+ * ROUTE_PATH_MAX are 404; the request line and headers must fit in CONN_MEMORY bytes (libmicrohttpd
  * answers 414 or 431 otherwise). Every answer forbids scripts, frames and
  * outside resources (Content-Security-Policy) and content sniffing.
  *
@@ -36,6 +37,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
 #include <time.h>
 
@@ -262,6 +264,63 @@ static struct web *worker_web(struct web_server *s)
     return mine;
 }
 
+/* The Host header lines of a request, and how many named no host. */
+struct hosts {
+    int n, bad;
+};
+
+/* libmicrohttpd's MHD_KeyValueIterator over the headers: counts the Host
+ * lines into *cls (a struct hosts), and those holding a character no host
+ * (uri-host [":" port], RFC 3986) has. */
+static enum MHD_Result host_count(void *cls, enum MHD_ValueKind kind, const char *key,
+                                  const char *value)
+{
+    static const char host_chars[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                     "0123456789-._~%!$&'()*+,;=:[]";
+    struct hosts *h = cls;
+
+    (void)kind;
+    if (strcasecmp(key, "Host") == 0) {
+        h->n++;
+        h->bad += value && value[strspn(value, host_chars)] != '\0';
+    }
+    return MHD_YES;
+}
+
+/* Why a request gets no page, whatever its address, as an error page in
+ * *out: 400 for an HTTP/1.1 request without a Host header, or any with
+ * several or one that names no host (RFC 9112 section 3.2; HTTP/1.0
+ * needs none); 413 for a GET or HEAD with a body. 0 when there is none. */
+static int request_refused(struct MHD_Connection *c, const char *url, const char *version,
+                           int readonly, size_t upload_size, struct reply *out)
+{
+    const char *length = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Length");
+    const char *chunked = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Transfer-Encoding");
+    struct hosts hosts = {0, 0};
+    struct route r;
+
+    MHD_get_connection_values(c, MHD_HEADER_KIND, host_count, &hosts);
+    route_parse(url, &r); /* its page's form (JSON under /api), if any */
+    if (hosts.n == 0 && strcmp(version, MHD_HTTP_VERSION_1_0) != 0) {
+        pages_error(&r, 400, "Bad Request",
+                    "An HTTP/1.1 request names the host it is for: send one Host header.", out);
+        return 1;
+    }
+    if (hosts.n > 1 || hosts.bad) {
+        pages_error(&r, 400, "Bad Request",
+                    hosts.n == 1 ? "The Host header names no host: send one Host header, the name "
+                                   "or address of this server and its port."
+                                 : "A request has one Host header, not several: send one.",
+                    out);
+        return 1;
+    }
+    if (readonly && ((length && strcmp(length, "0") != 0) || chunked || upload_size)) {
+        pages_error(&r, 413, "Request too large", "A request to these pages carries no body.", out);
+        return 1;
+    }
+    return 0;
+}
+
 /* libmicrohttpd's MHD_AccessHandlerCallback: its type is not ours to
  * change, so upload_data_size stays a pointer to non-const. */
 static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url,
@@ -293,17 +352,9 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
     if (*con_cls == &started_nul)
         /* A raw NUL in the path: no page's address (under /api, a JSON 404). */
         url = strncmp(url, "/api/", 5) == 0 ? "/api/\x7f" : "\x7f";
-    const char *length = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Length");
-    const char *chunked = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Transfer-Encoding");
-    if (readonly && ((length && strcmp(length, "0") != 0) || chunked || *upload_data_size)) {
-        struct route r;
-        route_parse(url, &r); /* its page's form (JSON under /api), if any */
-        pages_error(&r, 413, "Request too large", "A request to these pages carries no body.",
-                    &out);
-    } else {
+    if (!request_refused(c, url, version, readonly, *upload_data_size, &out))
         server_answer(w, method, url, MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "page"),
                       &out);
-    }
     struct MHD_Response *resp = reply_response(&out);
     if (!resp)
         return MHD_NO;

@@ -821,7 +821,11 @@ def s_register(env):
     c.ask("create Drago str=15 spd=12 agl=11 tgh=12 hgt=11",
           r"^the abilities add up to 61; spread exactly 60 points$")
     c.ask("create Drago str=4 spd=20 agl=20 tgh=8 hgt=8",
-          r"^str=4: a new boxer's abilities are each 5 to 20$")
+          r"^str=4 is under 5; a new boxer's abilities are each 5 to 20, 60 points in all: "
+          r"e\.g\. str=12 spd=12 agl=12 tgh=12 hgt=12$")
+    c.ask("create Drago str=30 spd=12 agl=12 tgh=3 hgt=3",
+          r"^str=30 is over 20; a new boxer's abilities are each 5 to 20, 60 points in all: "
+          r"e\.g\. str=12 spd=12 agl=12 tgh=12 hgt=12$")
     c.ask("create Drago str=15 spd=15 agl=15 tgh=15", r"^missing hgt=")
     check(env.fighter("Drago") is None, "a refused sheet left a fighter in the database",
           repr(env.fighter("Drago")))

@@ -96,10 +96,34 @@ class Client:
         except OSError:
             pass
         s.close()
+        return self.status_of(got)
+
+    @staticmethod
+    def status_of(head):
+        """The status line's code in an answer's head (0 if none)."""
         try:
-            return int(got.split(b" ")[1])
+            return int(head.split(b" ")[1])
         except (IndexError, ValueError):
             return 0
+
+    def raw_answer(self, text):
+        """Sends raw bytes (a request without a body, asking to close), returns
+        the answer's head and body (Content-Length of it, or all until the
+        end)."""
+        s = socket.create_connection(("127.0.0.1", self.port), timeout=20)
+        s.sendall(text[:-2] + b"Connection: close\r\n\r\n")
+        got = b""
+        try:
+            while True:
+                chunk = s.recv(65536)
+                if not chunk:
+                    break
+                got += chunk
+        except OSError:
+            pass
+        s.close()
+        head, _, body = got.partition(b"\r\n\r\n")
+        return head, body
 
 
 def no_markup(name, html):
@@ -452,6 +476,7 @@ def run(c, info, dbpath, sim, tmp, port):
     code = c.raw(b"GET /" + b"a" * 40000 + b" HTTP/1.1\r\nHost: x\r\n\r\n")
     check("a huge request line is refused", code in (400, 404, 414, 431) or code == 0, code)
 
+    host_header(c)
     one_address(c, ex)
     api_twins(c, info, ex)
     api_errors(c)
@@ -850,6 +875,33 @@ def standings_follow_writes(c, dbpath, tmp):
         proc.terminate()
         proc.wait(timeout=20)
         log.close()
+
+
+def host_header(c):
+    """RFC 9112 section 3.2: an HTTP/1.1 request without a Host header, and
+    any with several or one that names no host, are 400 (under /api in JSON);
+    HTTP/1.0 needs none."""
+    for req, want in [
+            (b"GET / HTTP/1.1\r\n\r\n", 400), (b"HEAD /standings HTTP/1.1\r\n\r\n", 400),
+            (b"GET /api/live HTTP/1.1\r\n\r\n", 400),
+            (b"GET / HTTP/1.1\r\nHost: x\r\nHost: x\r\n\r\n", 400),
+            (b"GET / HTTP/1.1\r\nHost: a\r\nhost: b\r\n\r\n", 400),
+            (b"GET / HTTP/1.0\r\nHost: a\r\nHost: b\r\n\r\n", 400),
+            (b"GET / HTTP/1.1\r\nHost: a b\r\n\r\n", 400),
+            (b"GET / HTTP/1.1\r\nHost: x/y\r\n\r\n", 400),
+            (b"GET / HTTP/1.1\r\nHost: u@x\r\n\r\n", 400),
+            (b"GET / HTTP/1.0\r\n\r\n", 200), (b"GET /api/live HTTP/1.0\r\n\r\n", 200),
+            (b"GET / HTTP/1.1\r\nHost: x\r\n\r\n", 200),
+            (b"GET / HTTP/1.1\r\nhOsT: 127.0.0.1:8080\r\n\r\n", 200),
+            (b"GET / HTTP/1.1\r\nHost: [::1]:8080\r\n\r\n", 200),
+            (b"GET / HTTP/1.1\r\nHost:\r\n\r\n", 200)]:
+        head, body = c.raw_answer(req)
+        code = c.status_of(head)
+        name = req.split(b"\r\n\r\n")[0].decode().replace("\r\n", " | ")
+        check("host: %s is %d" % (name, want), code == want, code)
+        if want == 400 and b"/api/" in req:
+            check("host: %s answers JSON" % name, b"application/json" in head.lower()
+                  and "error" in json.loads(body), (head, body[:100]))
 
 
 def one_address(c, ex):
