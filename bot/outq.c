@@ -1150,6 +1150,19 @@ static void owner_push(struct outq *q, struct owner *o, int bulk, struct oline *
     q->total++;
 }
 
+/* 1 if owner o has bulk lines waiting for l's target: the rest of an
+ * answer he asked before, which a reply to the same place must not pass
+ * (the header of a second report amid the body of the first). */
+static int bulk_to(const struct owner *o, const struct oline *l)
+{
+    if (!o->waiting[1])
+        return 0;
+    for (const struct oline *b = o->q[1].head; b; b = b->next)
+        if (b->tlen == l->tlen && memcmp(b->text + b->toff, l->text + l->toff, l->tlen) == 0)
+            return 1;
+    return 0;
+}
+
 /* Queues one message line of `kind` for owner `who` at time `now`. */
 static void outq_place(struct outq *q, enum outq_kind kind, const char *who, struct oline *l,
                        double now)
@@ -1181,7 +1194,8 @@ static void outq_place(struct outq *q, enum outq_kind kind, const char *who, str
         q->total++;
         return;
     }
-    if (kind == OUTQ_REPLY && (served + o->waiting[0] > q->reply_max || now < o->demoted_until))
+    if (kind == OUTQ_REPLY &&
+        (served + o->waiting[0] > q->reply_max || now < o->demoted_until || bulk_to(o, l)))
         kind = OUTQ_BULK;
     if (kind == OUTQ_REPLY) {
         owner_push(q, o, 0, l);

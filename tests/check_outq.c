@@ -1788,6 +1788,35 @@ START_TEST(test_forget_sent)
 }
 END_TEST
 
+/* An answer's rest goes as bulk; the next answer's first lines (replies)
+ * to the same place wait behind it, so two reports asked one after the
+ * other come one after the other, not the second's header amid the first's
+ * body. Another place's reply is not held back. */
+START_TEST(test_answers_keep_order)
+{
+    struct outq *q = outq_new(4, 1);
+    char all[4096];
+    double now = 0;
+
+    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "bob", "bob", "report 1: header");
+    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "bob", "bob", "report 1: round 1");
+    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "bob", "bob", "report 1: round 2");
+    outq_msg(q, OUTQ_BULK, "PRIVMSG", "bob", "bob", "report 1: round 3");
+    outq_msg(q, OUTQ_BULK, "PRIVMSG", "bob", "bob", "report 1: result");
+    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "bob", "bob", "report 2: header");
+    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "#ring", "bob", "bob: a channel answer");
+    ck_assert_int_eq(drain(q, &now, all, sizeof(all)), 7);
+    ck_assert_str_eq(all, "PRIVMSG bob :report 1: header\n"
+                          "PRIVMSG bob :report 1: round 1\n"
+                          "PRIVMSG bob :report 1: round 2\n"
+                          "PRIVMSG #ring :bob: a channel answer\n"
+                          "PRIVMSG bob :report 1: round 3\n"
+                          "PRIVMSG bob :report 1: result\n"
+                          "PRIVMSG bob :report 2: header\n");
+    outq_free(q);
+}
+END_TEST
+
 /* Delivered: every line said up to a mark has gone (without markers) or
  * was confirmed (with them), whatever order they went in; protocol lines
  * and queries are not waited for. */
@@ -1945,6 +1974,7 @@ Suite *outq_suite(void)
     tcase_add_test(tc, test_query_never_before_live);
     tcase_add_test(tc, test_forget_nick);
     tcase_add_test(tc, test_forget_sent);
+    tcase_add_test(tc, test_answers_keep_order);
     tcase_add_test(tc, test_whois_after_live);
     tcase_add_test(tc, test_delivered_any_order);
     suite_add_tcase(s, tc);
