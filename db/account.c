@@ -1,7 +1,8 @@
 /*
  * account.c - players' accounts: created at `register`, read at `identify`,
  * their password hash and ban flag changed by `passwd` and `ban`; and the
- * operator's admin mark and the count of wrong passwords (migration 8); the
+ * operator's admin mark and the count of wrong passwords (migration 8), of
+ * fighters made on the last day it made one (migration 21); the
  * passwords burnt by being said in a channel, kept as hashes under the
  * account's key (at most DB_BURNT_MAX each, the newest).
  *
@@ -161,6 +162,25 @@ int db_account_failed(struct db *db, int64_t id, int64_t now, const char *from)
 int db_account_failures_clear(struct db *db, int64_t id)
 {
     return account_update(dbs_table(db, STMT_ACCOUNT_FAILURES_CLEAR), id);
+}
+
+/* Migration 21: one more fighter made on ?2, unless ?3 were already (a
+ * day other than made_day starts again at 1). */
+static const char made_sql[] =
+    "UPDATE accounts SET made = CASE WHEN made_day = ?2 THEN made + 1 ELSE 1 END,"
+    " made_day = ?2 WHERE id = ?1 AND (made_day <> ?2 OR made < ?3)";
+
+int db_account_made(struct db *db, int64_t id, int64_t day, int most)
+{
+    struct dbs *q = dbs_prepare_kept(db, made_sql);
+
+    if (!q)
+        return DB_ERROR;
+    dbs_bind_int64(q, 2, day);
+    dbs_bind_int64(q, 3, most);
+    int rc = account_update(q, id);
+    dbs_free(q); /* kept: only reset (past DB_KEPT_MAX: finalized) */
+    return rc;
 }
 
 /* Keeps the DB_BURNT_MAX newest burnt hashes of `key`. */

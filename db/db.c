@@ -658,6 +658,14 @@ static const char *const migrations[] = {
      * pg_migrations). On SQLite one bot owns the file and relays nothing:
      * nothing to change. */
     "",
+    /* 21 (session 39): how many fighters each account created on the
+     * last day it created one (`made_day`: the unix time's day number,
+     * `made`: the count that day), for game_create's daily cap. Kept on
+     * the account because a fighter retired without ever having fought
+     * is deleted (db_fighter_remove), so counting his rows would let
+     * create and retire go round without end. */
+    "ALTER TABLE accounts ADD COLUMN made_day INTEGER NOT NULL DEFAULT 0 CHECK (made_day >= 0);"
+    "ALTER TABLE accounts ADD COLUMN made INTEGER NOT NULL DEFAULT 0 CHECK (made >= 0);",
 };
 
 #define MIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))
