@@ -2,7 +2,8 @@
  * account.c - players' accounts: created at `register`, read at `identify`,
  * their password hash and ban flag changed by `passwd` and `ban`; and the
  * operator's admin mark and the count of wrong passwords (migration 8), of
- * fighters made on the last day it made one (migration 21); the
+ * fighters made on the last day it made one (migration 21) and the nick it
+ * was last identified under (migration 22); the
  * passwords burnt by being said in a channel, kept as hashes under the
  * account's key (at most DB_BURNT_MAX each, the newest).
  *
@@ -180,6 +181,41 @@ int db_account_made(struct db *db, int64_t id, int64_t day, int most)
     dbs_bind_int64(q, 3, most);
     int rc = account_update(q, id);
     dbs_free(q); /* kept: only reset (past DB_KEPT_MAX: finalized) */
+    return rc;
+}
+
+/* Migration 22: the nick account ?1 was last identified under. Written
+ * only when it changes: a login under the same nick writes nothing. */
+static const char nick_set_sql[] =
+    "UPDATE accounts SET last_nick = ?2 WHERE id = ?1 AND last_nick <> ?2";
+static const char nick_get_sql[] = "SELECT last_nick FROM accounts WHERE id = ?1";
+
+int db_account_nick_set(struct db *db, int64_t id, const char *nick)
+{
+    if (db_text_check_len(db, "nick", nick, DB_NICK_MAX) != DB_OK)
+        return DB_ERROR;
+
+    struct dbs *q = dbs_prepare_kept(db, nick_set_sql);
+    if (!q)
+        return DB_ERROR;
+    dbs_bind_int64(q, 1, id);
+    dbs_bind_text(q, 2, nick);
+    int rc = dbs_run(q) == DBS_DONE ? DB_OK : DB_ERROR;
+    dbs_free(q); /* kept: only reset (past DB_KEPT_MAX: finalized) */
+    return rc;
+}
+
+int db_account_nick_get(struct db *db, int64_t id, char *out, size_t size)
+{
+    struct dbs *q = dbs_prepare_kept(db, nick_get_sql);
+
+    if (!q)
+        return DB_ERROR;
+    dbs_bind_int64(q, 1, id);
+    int rc = dbs_step_one(q);
+    if (rc == DB_OK)
+        rc = dbs_col_copy(q, 0, out, size, "last nick");
+    dbs_free(q);
     return rc;
 }
 

@@ -666,6 +666,12 @@ static const char *const migrations[] = {
      * create and retire go round without end. */
     "ALTER TABLE accounts ADD COLUMN made_day INTEGER NOT NULL DEFAULT 0 CHECK (made_day >= 0);"
     "ALTER TABLE accounts ADD COLUMN made INTEGER NOT NULL DEFAULT 0 CHECK (made >= 0);",
+    /* 22 (session 39): the nick each account was last identified under
+     * ('' for none yet), written when its player identifies (or is seen
+     * under a new nick while identified), so that a live bout's lines
+     * after a restart, before he identifies again, reach that nick rather
+     * than the account's name. */
+    "ALTER TABLE accounts ADD COLUMN last_nick TEXT NOT NULL DEFAULT '';",
 };
 
 #define MIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))

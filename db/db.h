@@ -28,6 +28,7 @@
 /* A network's short name (migration 18: several bots, one database), NUL
  * included: the bot's [bot] network, as in alice@libera. */
 #define DB_NETWORK_MAX 33
+#define DB_NICK_MAX    64 /* a nick stored with its account, NUL included */
 
 enum db_status { DB_OK = 0, DB_NOTFOUND = 1, DB_EXISTS = 2, DB_ERROR = -1 };
 
@@ -365,6 +366,13 @@ int db_account_failures_clear(struct db *db, int64_t id);
  * when counted; DB_NOTFOUND when `most` were made that day (or there is no
  * such account): nothing changed. */
 int db_account_made(struct db *db, int64_t id, int64_t day, int most);
+/* The nick the player of account `id` was last identified under
+ * (migration 22; at most DB_NICK_MAX bytes with the NUL): set stores it
+ * (nothing written when it is the one stored; DB_OK also when there is no
+ * such account), get copies it into out ("" when none was stored yet;
+ * DB_NOTFOUND if there is no such account, DB_ERROR if it does not fit). */
+int db_account_nick_set(struct db *db, int64_t id, const char *nick);
+int db_account_nick_get(struct db *db, int64_t id, char *out, size_t size);
 
 /* Burnt passwords (migration 5): passwords said where others saw them.
  * They are kept as hashes only, under an account's key, which need not be

@@ -1651,6 +1651,9 @@ static const char *const pg_migrations[] = {
      * creating, for the daily cap (db.c's migration 21). */
     "ALTER TABLE accounts ADD COLUMN made_day BIGINT NOT NULL DEFAULT 0 CHECK (made_day >= 0);"
     "ALTER TABLE accounts ADD COLUMN made BIGINT NOT NULL DEFAULT 0 CHECK (made >= 0);",
+    /* 22 (session 39): the nick an account was last identified under
+     * (db.c's migration 22). */
+    "ALTER TABLE accounts ADD COLUMN last_nick TEXT COLLATE \"C\" NOT NULL DEFAULT '';",
 };
 #define PG_MIGRATIONS ((int)(sizeof(pg_migrations) / sizeof(pg_migrations[0])))
 _Static_assert(PG_MIGRATIONS >= 1, "PostgreSQL migrations");
