@@ -97,6 +97,7 @@ const struct cmd_entry cmd_retire_entry = {
     .args_min = 1,
     .args_max = 1,
     .usage = "<fighter>",
-    .help = "retires one of your fighters for good",
+    .help = "retires one of your fighters for good (one who never fought is removed, his name "
+            "free again)",
     .exec = cmd_retire,
 };

@@ -1,7 +1,9 @@
 /*
  * account.c - players' accounts: created at `register`, read at `identify`,
  * their password hash and ban flag changed by `passwd` and `ban`; and the
- * operator's admin mark and the count of wrong passwords (migration 8); the
+ * operator's admin mark and the count of wrong passwords (migration 8), of
+ * fighters made on the last day it made one (migration 21) and the nick it
+ * was last identified under (migration 22); the
  * passwords burnt by being said in a channel, kept as hashes under the
  * account's key (at most DB_BURNT_MAX each, the newest).
  *
@@ -161,6 +163,60 @@ int db_account_failed(struct db *db, int64_t id, int64_t now, const char *from)
 int db_account_failures_clear(struct db *db, int64_t id)
 {
     return account_update(dbs_table(db, STMT_ACCOUNT_FAILURES_CLEAR), id);
+}
+
+/* Migration 21: one more fighter made on ?2, unless ?3 were already (a
+ * day other than made_day starts again at 1). */
+static const char made_sql[] =
+    "UPDATE accounts SET made = CASE WHEN made_day = ?2 THEN made + 1 ELSE 1 END,"
+    " made_day = ?2 WHERE id = ?1 AND (made_day <> ?2 OR made < ?3)";
+
+int db_account_made(struct db *db, int64_t id, int64_t day, int most)
+{
+    struct dbs *q = dbs_prepare_kept(db, made_sql);
+
+    if (!q)
+        return DB_ERROR;
+    dbs_bind_int64(q, 2, day);
+    dbs_bind_int64(q, 3, most);
+    int rc = account_update(q, id);
+    dbs_free(q); /* kept: only reset (past DB_KEPT_MAX: finalized) */
+    return rc;
+}
+
+/* Migration 22: the nick account ?1 was last identified under. Written
+ * only when it changes: a login under the same nick writes nothing. */
+static const char nick_set_sql[] =
+    "UPDATE accounts SET last_nick = ?2 WHERE id = ?1 AND last_nick <> ?2";
+static const char nick_get_sql[] = "SELECT last_nick FROM accounts WHERE id = ?1";
+
+int db_account_nick_set(struct db *db, int64_t id, const char *nick)
+{
+    if (db_text_check_len(db, "nick", nick, DB_NICK_MAX) != DB_OK)
+        return DB_ERROR;
+
+    struct dbs *q = dbs_prepare_kept(db, nick_set_sql);
+    if (!q)
+        return DB_ERROR;
+    dbs_bind_int64(q, 1, id);
+    dbs_bind_text(q, 2, nick);
+    int rc = dbs_run(q) == DBS_DONE ? DB_OK : DB_ERROR;
+    dbs_free(q); /* kept: only reset (past DB_KEPT_MAX: finalized) */
+    return rc;
+}
+
+int db_account_nick_get(struct db *db, int64_t id, char *out, size_t size)
+{
+    struct dbs *q = dbs_prepare_kept(db, nick_get_sql);
+
+    if (!q)
+        return DB_ERROR;
+    dbs_bind_int64(q, 1, id);
+    int rc = dbs_step_one(q);
+    if (rc == DB_OK)
+        rc = dbs_col_copy(q, 0, out, size, "last nick");
+    dbs_free(q);
+    return rc;
 }
 
 /* Keeps the DB_BURNT_MAX newest burnt hashes of `key`. */

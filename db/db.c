@@ -658,6 +658,20 @@ static const char *const migrations[] = {
      * pg_migrations). On SQLite one bot owns the file and relays nothing:
      * nothing to change. */
     "",
+    /* 21 (session 39): how many fighters each account created on the
+     * last day it created one (`made_day`: the unix time's day number,
+     * `made`: the count that day), for game_create's daily cap. Kept on
+     * the account because a fighter retired without ever having fought
+     * is deleted (db_fighter_remove), so counting his rows would let
+     * create and retire go round without end. */
+    "ALTER TABLE accounts ADD COLUMN made_day INTEGER NOT NULL DEFAULT 0 CHECK (made_day >= 0);"
+    "ALTER TABLE accounts ADD COLUMN made INTEGER NOT NULL DEFAULT 0 CHECK (made >= 0);",
+    /* 22 (session 39): the nick each account was last identified under
+     * ('' for none yet), written when its player identifies (or is seen
+     * under a new nick while identified), so that a live bout's lines
+     * after a restart, before he identifies again, reach that nick rather
+     * than the account's name. */
+    "ALTER TABLE accounts ADD COLUMN last_nick TEXT NOT NULL DEFAULT '';",
 };
 
 #define MIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))

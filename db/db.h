@@ -28,6 +28,7 @@
 /* A network's short name (migration 18: several bots, one database), NUL
  * included: the bot's [bot] network, as in alice@libera. */
 #define DB_NETWORK_MAX 33
+#define DB_NICK_MAX    64 /* a nick stored with its account, NUL included */
 
 enum db_status { DB_OK = 0, DB_NOTFOUND = 1, DB_EXISTS = 2, DB_ERROR = -1 };
 
@@ -359,6 +360,19 @@ int db_account_set_admin(struct db *db, int64_t id, int admin);
 int db_account_failed(struct db *db, int64_t id, int64_t now, const char *from);
 /* Forgets the wrong passwords of account `id` (a successful login). */
 int db_account_failures_clear(struct db *db, int64_t id);
+/* Counts one more fighter created by account `id` on `day` (unix time /
+ * 86400, UTC) unless it created `most` on that day already (migration 21:
+ * the count survives the fighters, whom a retirement may delete). DB_OK
+ * when counted; DB_NOTFOUND when `most` were made that day (or there is no
+ * such account): nothing changed. */
+int db_account_made(struct db *db, int64_t id, int64_t day, int most);
+/* The nick the player of account `id` was last identified under
+ * (migration 22; at most DB_NICK_MAX bytes with the NUL): set stores it
+ * (nothing written when it is the one stored; DB_OK also when there is no
+ * such account), get copies it into out ("" when none was stored yet;
+ * DB_NOTFOUND if there is no such account, DB_ERROR if it does not fit). */
+int db_account_nick_set(struct db *db, int64_t id, const char *nick);
+int db_account_nick_get(struct db *db, int64_t id, char *out, size_t size);
 
 /* Burnt passwords (migration 5): passwords said where others saw them.
  * They are kept as hashes only, under an account's key, which need not be
@@ -420,6 +434,17 @@ int db_fighter_save_from(struct db *db, const struct db_fighter *f, int stored_l
 int db_fighter_stamp_top(struct db *db, int64_t *top);
 /* Marks fighter `id` retired (again: no change). DB_NOTFOUND if none. */
 int db_fighter_retire(struct db *db, int64_t id);
+/* Deletes fighter `id` and his plan when nothing else refers to him (no
+ * bout or challenge, rating, tournament, season or title row: he never
+ * fought), and counts one more fighter gone (db_fighter_gone). Inside the
+ * caller's transaction (a failure leaves it to roll back). DB_OK when
+ * deleted; DB_EXISTS when something refers to him (nothing changed: the
+ * caller retires him instead); DB_NOTFOUND if there is no such fighter. */
+int db_fighter_remove(struct db *db, int64_t id);
+/* How many fighters db_fighter_remove deleted, ever (0: none), into
+ * *count: a reader that keeps fighters (ringside-web's standings) reads
+ * them all again when it moves. DB_OK or DB_ERROR. */
+int db_fighter_gone(struct db *db, int64_t *count);
 
 /* State of the connection, for tests and diagnostics: 1 if the journal
  * mode is WAL / foreign keys are enforced, 0 if not, -1 on error. */

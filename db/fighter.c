@@ -422,3 +422,78 @@ int db_fighter_retire(struct db *db, int64_t id)
         return DB_ERROR;
     return dbs_changes(q) == 0 ? DB_NOTFOUND : DB_OK;
 }
+
+/* 1 if a row of another table refers to fighter ?1, else 0: every
+ * foreign key to fighters but his plan's (test_fighter_references lists
+ * them from the schema). One row whatever the fighter. */
+static const char fighter_refs_sql[] =
+    "SELECT CASE WHEN EXISTS (SELECT 1 FROM bouts WHERE fighter_a = ?1 OR fighter_b = ?1)"
+    " OR EXISTS (SELECT 1 FROM ratings WHERE fighter = ?1)"
+    " OR EXISTS (SELECT 1 FROM rating_history WHERE fighter = ?1)"
+    " OR EXISTS (SELECT 1 FROM champions WHERE fighter = ?1)"
+    " OR EXISTS (SELECT 1 FROM tournaments WHERE winner = ?1)"
+    " OR EXISTS (SELECT 1 FROM tournament_entries WHERE fighter = ?1)"
+    " OR EXISTS (SELECT 1 FROM tournament_bouts WHERE fighter_a = ?1 OR fighter_b = ?1"
+    " OR winner = ?1)"
+    " OR EXISTS (SELECT 1 FROM season_standings WHERE fighter = ?1)"
+    " OR EXISTS (SELECT 1 FROM hall_of_fame WHERE fighter = ?1) THEN 1 ELSE 0 END";
+
+/* The count of fighters removed, in meta (a reader that keeps fighters,
+ * ringside-web, reads everything again when it moves: a row deleted is
+ * no row it could see changed). */
+static const char gone_count_sql[] =
+    "INSERT INTO meta (key, value) VALUES ('fighters_gone', '1') ON CONFLICT (key)"
+    " DO UPDATE SET value = CAST(CAST(meta.value AS BIGINT) + 1 AS TEXT)";
+static const char gone_read_sql[] =
+    "SELECT CAST(value AS BIGINT) FROM meta WHERE key = 'fighters_gone'";
+
+/* Runs kept statement `sql`, with ?1 bound to id when id > 0: the rows
+ * it changed, or -1. */
+static int64_t run_on_id(struct db *db, const char *sql, int64_t id)
+{
+    struct dbs *q = dbs_prepare_kept(db, sql);
+
+    if (!q)
+        return -1;
+    if (id > 0)
+        dbs_bind_int64(q, 1, id);
+    int64_t n = dbs_run(q) == DBS_DONE ? dbs_changes(q) : -1;
+    dbs_free(q);
+    return n;
+}
+
+int db_fighter_remove(struct db *db, int64_t id)
+{
+    struct dbs *q = dbs_prepare_kept(db, fighter_refs_sql);
+
+    if (!q)
+        return DB_ERROR;
+    dbs_bind_int64(q, 1, id);
+    int rc = dbs_step_one(q);
+    int refs = rc == DB_OK ? dbs_col_int(q, 0) : 1;
+    dbs_free(q);
+    if (rc != DB_OK)
+        return DB_ERROR;
+    if (refs)
+        return DB_EXISTS;
+    if (run_on_id(db, "DELETE FROM plans WHERE fighter = ?1", id) < 0)
+        return DB_ERROR;
+    int64_t n = run_on_id(db, "DELETE FROM fighters WHERE id = ?1", id);
+    if (n <= 0)
+        return n < 0 ? DB_ERROR : DB_NOTFOUND;
+    return run_on_id(db, gone_count_sql, 0) == 1 ? DB_OK : DB_ERROR;
+}
+
+int db_fighter_gone(struct db *db, int64_t *count)
+{
+    struct dbs *q = dbs_prepare_kept(db, gone_read_sql);
+
+    *count = 0;
+    if (!q)
+        return DB_ERROR;
+    int rc = dbs_step_one(q);
+    if (rc == DB_OK)
+        *count = dbs_col_int64(q, 0);
+    dbs_free(q);
+    return rc == DB_ERROR ? DB_ERROR : DB_OK;
+}

@@ -1647,6 +1647,13 @@ static const char *const pg_migrations[] = {
     "ALTER TABLE relay ADD COLUMN said BIGINT NOT NULL DEFAULT 0;"
     "CREATE INDEX relay_unsaid ON relay (network, id) WHERE said = 0;"
     "CREATE INDEX relay_bout ON relay (bout, network) WHERE bout <> 0;",
+    /* 21 (session 39): an account's fighters created on its last day of
+     * creating, for the daily cap (db.c's migration 21). */
+    "ALTER TABLE accounts ADD COLUMN made_day BIGINT NOT NULL DEFAULT 0 CHECK (made_day >= 0);"
+    "ALTER TABLE accounts ADD COLUMN made BIGINT NOT NULL DEFAULT 0 CHECK (made >= 0);",
+    /* 22 (session 39): the nick an account was last identified under
+     * (db.c's migration 22). */
+    "ALTER TABLE accounts ADD COLUMN last_nick TEXT COLLATE \"C\" NOT NULL DEFAULT '';",
 };
 #define PG_MIGRATIONS ((int)(sizeof(pg_migrations) / sizeof(pg_migrations[0])))
 _Static_assert(PG_MIGRATIONS >= 1, "PostgreSQL migrations");

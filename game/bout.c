@@ -163,6 +163,69 @@ static const char *player_nick(const struct game *g, const struct db_fighter *f)
     return nick ? nick : f->owner;
 }
 
+/* 1 if side s of lv is another network's player (his bot tells him). */
+static int player_remote(const struct game *g, const struct live *lv, int s)
+{
+    const char *net = lv->f[s].owner_network;
+
+    return net[0] && strcmp(net, db_network(g->db)) != 0;
+}
+
+/* Where to tell side s of lv something privately: his identified nick;
+ * else (after a restart, before he identifies again) the nick he was last
+ * identified under, once nick_sync read it; else his account name. */
+static const char *live_nick(const struct game *g, const struct live *lv, int s)
+{
+    const char *nick = g->io.nick_of(g->io.ctx, lv->f[s].account_id);
+
+    if (nick)
+        return nick;
+    return lv->nick[s][0] && !player_remote(g, lv, s) ? lv->nick[s] : lv->f[s].owner;
+}
+
+/* Stores `nick` as the last one account `acc` was identified under, and
+ * gives it to each of his bouts (a failure is logged: a later line may
+ * then go to his account's name, nothing worse). */
+static void nick_store(struct game *g, int64_t acc, const char *nick)
+{
+    struct live *buf[ACCOUNT_BOUTS_LOCAL], **v;
+
+    if (db_account_nick_set(g->db, acc, nick) != DB_OK)
+        game_log(g, GAME_LOG_WARN, "the nick of account %lld: %s", (long long)acc,
+                 db_errmsg(g->db));
+    int n = account_bouts(g, acc, buf, &v);
+    for (int i = 0; i < n; i++)
+        for (int s = 0; s < SIDES; s++)
+            if (v[i]->f[s].account_id == acc) {
+                snprintf(v[i]->nick[s], sizeof(v[i]->nick[s]), "%s", nick);
+                v[i]->nick_read[s] = 1;
+            }
+    account_bouts_done(buf, v);
+}
+
+/* Side s of lv's stored nick (live_nick's) read once, and his nick now
+ * stored when it is another: he changed nick while identified. A read per
+ * side and bout, a write per change; nothing for another network's player
+ * (his bot keeps his). Called where lv asks him for orders, and after a
+ * (re)connection. */
+static void nick_sync(struct game *g, struct live *lv, int s)
+{
+    if (player_remote(g, lv, s))
+        return;
+    if (!lv->nick_read[s]) {
+        if (db_account_nick_get(g->db, lv->f[s].account_id, lv->nick[s], sizeof(lv->nick[s])) !=
+            DB_OK)
+            lv->nick[s][0] = '\0';
+        lv->nick_read[s] = 1;
+    }
+    /* None stored is his account's name (live_nick's fallback): a player
+     * under his account's name costs no write. */
+    const char *now = g->io.nick_of(g->io.ctx, lv->f[s].account_id);
+    const char *known = lv->nick[s][0] ? lv->nick[s] : lv->f[s].owner;
+    if (now && strcmp(now, known) != 0)
+        nick_store(g, lv->f[s].account_id, now);
+}
+
 /* 1 if the player of side `side` fought (or fights) a bout of lv's ruleset
  * with his orders before lv: an exhibition, live or over, numbered lower,
  * with any of his fighters, retired ones too. An error counts as 1: the
@@ -218,7 +281,8 @@ static void ask_orders(struct game *g, struct live *lv, int side, const char *ex
                            : NULL;
 
     render_corner_report(lv->corner, &lv->b, side, corner, sizeof(corner));
-    say_about(g, GAME_ASK, player_nick(g, &lv->f[side]), lv->rec.id, round,
+    nick_sync(g, lv, side);
+    say_about(g, GAME_ASK, live_nick(g, lv, side), lv->rec.id, round,
               "Bout #%lld, round %d of %d: your orders for %s (e.g. %s) within %s%s%s%s%s%s%s%s%s",
               (long long)lv->rec.id, round, lv->rec.rounds, lv->f[side].name, gr->order_example,
               DURATION(g->cfg.order_timeout), extra ? "; " : ".", extra ? extra : "",
@@ -249,7 +313,7 @@ static void tell_corners(struct game *g, struct live *lv)
 
     for (int s = 0; s < SIDES; s++)
         if (render_corner_report(lv->corner, &lv->b, s, corner, sizeof(corner)) > 0)
-            say_about(g, GAME_ROUND, player_nick(g, &lv->f[s]), lv->rec.id, lv->rec.round + 1,
+            say_about(g, GAME_ROUND, live_nick(g, lv, s), lv->rec.id, lv->rec.round + 1,
                       "Bout #%lld: %s", (long long)lv->rec.id, corner);
 }
 
@@ -753,8 +817,10 @@ static void bout_wait(struct game *g, struct live *lv)
     lv->reminded = 0;
     str_init_fixed(&names, away, sizeof(away));
     away_names(g, lv, &names);
-    for (int s = 0; s < SIDES; s++)
+    for (int s = 0; s < SIDES; s++) {
         lv->unasked[s] = 1;
+        nick_sync(g, lv, s);
+    }
     if (!names.len) {
         bout_resume(g, lv, NULL);
         return;
@@ -776,7 +842,7 @@ static void bout_wait(struct game *g, struct live *lv)
             ask_again(g, lv, s);
         else if (!player_gone(g, lv, s) && /* his bot is down: nobody to tell */
                  !(g->io.self_identifies && g->io.self_identifies(g->io.ctx, lv->f[s].owner)))
-            say_about(g, GAME_ROUND, lv->f[s].owner, lv->rec.id, 0,
+            say_about(g, GAME_ROUND, live_nick(g, lv, s), lv->rec.id, 0,
                       "Bout #%lld (%s vs %s) waits for you until %s: identify again (identify "
                       "<password>) and it goes on.",
                       (long long)lv->rec.id, lv->f[0].name, lv->f[1].name, until);
@@ -850,7 +916,12 @@ int game_online(const struct game *g)
 void game_player_back(struct game *g, int64_t account_id)
 {
     struct live *buf[ACCOUNT_BOUTS_LOCAL], **v;
+    const char *nick = g->io.nick_of(g->io.ctx, account_id);
 
+    /* One write a login (none when the nick is the one stored): where a
+     * restart's lines find him before he identifies again. */
+    if (nick)
+        nick_store(g, account_id, nick);
     if (!g->online)
         return;
     /* Nothing here ends a bout: the list stays good. */
@@ -1058,7 +1129,7 @@ static void say_over(struct game *g, const struct live *lv, int s, const struct 
         str_add(&t, "; %s's equipment: %s", f->name, kit);
     }
     str_ch(&t, '.');
-    say_about(g, GAME_LIVE, player_nick(g, f), lv->rec.id, 0, "%s", text);
+    say_about(g, GAME_LIVE, live_nick(g, lv, s), lv->rec.id, 0, "%s", text);
 }
 
 /* A round being resolved (resolve): fought on copies of the live bout,
@@ -1355,7 +1426,7 @@ static int over_private(const struct game *g, const struct live *lv, const struc
     const struct ruleset *rs = ruleset_get(lv->rec.rules);
 
     return !g->io.hears || rs->kit_slots || (r->points[s] > 0 && !r->points_said[s]) ||
-           !g->io.hears(g->io.ctx, lv->rec.channel, player_nick(g, &lv->f[s]));
+           !g->io.hears(g->io.ctx, lv->rec.channel, live_nick(g, lv, s));
 }
 
 /* Step 6: what comes next, privately. Over: each player told the end
@@ -1503,7 +1574,7 @@ void game_tick(struct game *g, const char *league_channel)
                     : lv->has_last[s] ? "your last orders"
                                       : "the default orders";
                 int secs = (int)(left + 0.5);
-                say_about(g, GAME_ASK, player_nick(g, &lv->f[s]), lv->rec.id, lv->rec.round + 1,
+                say_about(g, GAME_ASK, live_nick(g, lv, s), lv->rec.id, lv->rec.round + 1,
                           "Bout #%lld: %s left for your round %d orders; without them %s will "
                           "fight",
                           (long long)lv->rec.id, DURATION(secs), lv->rec.round + 1, what);
@@ -2078,7 +2149,7 @@ static void tape_add(const struct game *g, const struct live *lv, struct str *t,
 /* 1 if the player of side s of lv is in lv's channel now (io.hears). */
 static int hears_channel(const struct game *g, const struct live *lv, int s)
 {
-    return g->io.hears && g->io.hears(g->io.ctx, lv->rec.channel, player_nick(g, &lv->f[s]));
+    return g->io.hears && g->io.hears(g->io.ctx, lv->rec.channel, live_nick(g, lv, s));
 }
 
 /* The start of a bout whose tape went with its challenge: one channel
@@ -2098,8 +2169,7 @@ static void bout_call(struct game *g, struct live *lv)
         heard[s] = !auto_rounds(lv) && hears_channel(g, lv, s);
         if (!heard[s])
             continue;
-        str_add(&who, "%s%s (%s)", who.len ? " and " : "", player_nick(g, &lv->f[s]),
-                lv->f[s].name);
+        str_add(&who, "%s%s (%s)", who.len ? " and " : "", live_nick(g, lv, s), lv->f[s].name);
         help |= gr->order_help && !fought_before(g, lv, s);
     }
     str_init(&t);
@@ -2144,7 +2214,7 @@ static void bout_go(struct game *g, struct live *lv, int called)
     }
     if (auto_rounds(lv)) {
         for (int s = 0; s < SIDES; s++)
-            game_say(g, GAME_LIVE, player_nick(g, &lv->f[s]),
+            game_say(g, GAME_LIVE, live_nick(g, lv, s),
                      "Bout #%lld: the duel fights itself, a round every %s; your plan's "
                      "\"if <condition> then yield\" lines are read each round, and yield "
                      "concedes at any time (you lose).",
@@ -2426,6 +2496,7 @@ int game_order_in(struct game *g, const struct game_caller *who, int64_t bout, c
     }
     lv->next[side] = o;
     lv->have[side] = 1;
+    nick_sync(g, lv, side); /* a nick changed since his last prompt */
     if (g->io.answered && who->nick)
         g->io.answered(g->io.ctx, who->nick, lv->rec.id, dbo.round);
     if (lv->have[!side]) {

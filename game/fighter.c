@@ -460,7 +460,54 @@ static int create_words(struct game *g, const struct game_caller *who, const cha
     return 0;
 }
 
-/* Stores new fighter *f under `name`, within the owner's limit. */
+/* The fighters an account may create in a day (UTC): a fighter retired
+ * before he ever fought leaves no row (game_retire), so without this a
+ * player could create and retire without end, each pair costing the
+ * database a write and the web pages a fresh read. */
+#define CREATES_PER_DAY 20
+#define DAY_SECONDS     86400
+
+/* "3 hours 5 minutes", "1 hour", "12 minutes": `seconds` (under a day)
+ * rounded up to the minute. */
+static const char *hours_minutes(char *buf, size_t len, int seconds)
+{
+    int m = (seconds + 59) / 60, h = m / 60;
+    struct str s;
+
+    m %= 60;
+    str_init_fixed(&s, buf, len);
+    if (h)
+        str_add(&s, "%d hour%s", h, h == 1 ? "" : "s");
+    if (m || !h)
+        str_add(&s, "%s%d minute%s", h ? " " : "", m, m == 1 ? "" : "s");
+    return buf;
+}
+
+/* The refusal of a create that found `rc` storing fighter `name`. */
+static void create_refused(struct game *g, const struct game_caller *who, const char *name, int rc,
+                           int64_t now)
+{
+    switch (rc) {
+    case DB_NOTFOUND: /* db_account_made: the day's creations are used up */
+        game_reply(who,
+                   "you have created %d fighters today, the most in a day; create %s after "
+                   "00:00 UTC (in %s), or use one you have",
+                   CREATES_PER_DAY, name,
+                   hours_minutes((char[32]){0}, 32, (int)(DAY_SECONDS - now % DAY_SECONDS)));
+        break;
+    case DB_EXISTS:
+        game_reply(who, "there is a fighter called %s already; choose another name", name);
+        break;
+    default:
+        game_log(g, GAME_LOG_ERROR, "create %s: %s", name, db_errmsg(g->db));
+        game_reply(who, "sorry, I could not create it (%s)", db_why(g->db));
+        break;
+    }
+}
+
+/* Stores new fighter *f under `name`, within the owner's limits: his
+ * active fighters, and his creations of the day, counted in the same
+ * transaction as the fighter's row (a name taken counts none). */
 static int create_store(struct game *g, const struct game_caller *who, const char *name,
                         struct db_fighter *f)
 {
@@ -480,17 +527,18 @@ static int create_store(struct game *g, const struct game_caller *who, const cha
     f->account_id = who->account_id;
     f->created = game_wall(g);
     game_name_key(key, name, sizeof(key));
-    switch (db_fighter_create(g->db, key, f)) {
-    case DB_OK:
+    int rc = db_begin(g->db);
+    if (rc == DB_OK)
+        rc = db_account_made(g->db, who->account_id, f->created / DAY_SECONDS, CREATES_PER_DAY);
+    if (rc == DB_OK)
+        rc = db_fighter_create(g->db, key, f);
+    if (rc == DB_OK)
+        rc = db_commit(g->db);
+    if (rc == DB_OK)
         return 0;
-    case DB_EXISTS:
-        game_reply(who, "there is a fighter called %s already; choose another name", name);
-        return -1;
-    default:
-        game_log(g, GAME_LOG_ERROR, "create %s: %s", name, db_errmsg(g->db));
-        game_reply(who, "sorry, I could not create it (%s)", db_why(g->db));
-        return -1;
-    }
+    create_refused(g, who, name, rc, f->created);
+    db_rollback(g->db); /* harmless when BEGIN itself failed */
+    return -1;
 }
 
 /* 1 if words[i] reads as more of a fighter's name: a word without '='
@@ -663,20 +711,53 @@ int game_fighters(struct game *g, const struct game_caller *who, const char *acc
 
 /* ---------------------------------------------------------------- retire */
 
+/* Takes fighter f off for good in one transaction: deleted with his plan
+ * when he never fought (nothing refers to him; *removed 1), else marked
+ * retired with his record kept. DB_OK or the failure's status. */
+static int retire_store(struct game *g, const struct db_fighter *f, int *removed)
+{
+    int rc = db_begin(g->db);
+
+    *removed = 0;
+    /* A record means bouts: no need to look for them. */
+    if (rc == DB_OK && f->wins + f->losses + f->draws == 0) {
+        rc = db_fighter_remove(g->db, f->id);
+        *removed = rc == DB_OK;
+        if (rc == DB_EXISTS)
+            rc = DB_OK;
+    }
+    if (rc == DB_OK && !*removed)
+        rc = db_fighter_retire(g->db, f->id);
+    if (rc == DB_OK)
+        rc = db_commit(g->db);
+    if (rc != DB_OK) {
+        db_rollback(g->db); /* harmless when BEGIN itself failed */
+        *removed = 0;
+    }
+    return rc;
+}
+
 int game_retire(struct game *g, const struct game_caller *who, const struct db_fighter *f)
 {
+    int removed;
+
     if (game_fighter_owned(who, f) != 0)
         return -1;
     if (game_fighter_busy(g, f->id)) {
         game_reply(who, "%s is in a bout or a challenge; wait until it is over", f->name);
         return -1;
     }
-    if (db_fighter_retire(g->db, f->id) != DB_OK) {
+    if (retire_store(g, f, &removed) != DB_OK) {
         game_reply(who, "sorry, I could not retire %s (%s)", f->name, db_why(g->db));
         return -1;
     }
-    game_log(g, GAME_LOG_INFO, "%s retired %s", who->account, f->name);
-    game_reply(who, "%s retires with a record of %d-%d-%d", f->name, f->wins, f->losses, f->draws);
+    game_log(g, GAME_LOG_INFO, "%s %s %s", who->account, removed ? "removed" : "retired", f->name);
+    if (removed)
+        game_reply(who, "%s never fought: removed rather than retired, and the name is free again",
+                   f->name);
+    else
+        game_reply(who, "%s retires with a record of %d-%d-%d", f->name, f->wins, f->losses,
+                   f->draws);
     return 0;
 }
 

@@ -69,7 +69,8 @@ struct game_io {
     /* Says one line (no CR/LF) to `target`: a channel, or a player's nick. */
     void (*say)(void *ctx, enum game_voice voice, const char *target, const char *text);
     /* The nick the player of account `account_id` is identified under now,
-     * or NULL (the game then uses the account's name). */
+     * or NULL (the game then uses the nick he was last identified under,
+     * stored with his account, else the account's name). */
     const char *(*nick_of)(void *ctx, int64_t account_id);
     /* 1 if two channel or nick names are the same under the network's case
      * rules. */
@@ -576,10 +577,11 @@ void game_disconnected(struct game *g);
 /* 1 between game_connected and game_disconnected. */
 int game_online(const struct game *g);
 /* The player of account `account_id` is back: identified by password or by
- * services. Every live bout of his that waits since the (re)connection goes
- * on if his opponent is back too, and he is asked for his orders in each of
- * his bouts that waits for them and has not asked him since the
- * (re)connection. Nothing while the game is not online. */
+ * services. The nick he is identified under (io.nick_of) is stored with his
+ * account (a write only when it is another than the one stored). Every live bout of his that waits
+ * since the (re)connection goes on if his opponent is back too, and he is asked for his orders in
+ * each of his bouts that waits for them and has not asked him since the (re)connection. Nothing
+ * while the game is not online. */
 void game_player_back(struct game *g, int64_t account_id);
 /* Appends to `out` "Waiting for your orders: bout #3 (Rocky vs Apollo,
  * round 2 of 3), bout #5 (...)." for the live bouts that wait for the

@@ -46,6 +46,11 @@ struct live {
      * round (0: none said): still queued when the round is fought, it is
      * dropped and the next prompt acknowledges his orders instead. */
     unsigned long ack_mark[SIDES];
+    /* The nick each player was last identified under, as stored with his
+     * account (migration 22), once read (nick_read): where he is told
+     * things while io.nick_of knows him not (after a restart). */
+    char nick[SIDES][DB_NICK_MAX];
+    int nick_read[SIDES];
 };
 
 /* An index of the live table: (key, bout) pairs, a hash multimap

@@ -499,8 +499,8 @@ START_TEST(test_dispatch_stages_counted)
     /* The target stage: no such fighter, another's, then his own. */
     HAS(run("nia", 0, "retire Nobody"), "there is no fighter Nobody");
     HAS(run("nia", 0, "retire Nina Nina"), "too many arguments; usage: retire <fighter>");
-    HAS(run("nia", 1, "!retire Nina"), "nia: Nina retires with a record of 0-0-0");
-    HAS(run("nia", 0, "retire Nina"), "Nina is retired");
+    HAS(run("nia", 1, "!retire Nina"), "nia: Nina never fought: removed rather than retired");
+    HAS(run("nia", 0, "retire Nina"), "there is no fighter Nina");
     ck_assert_int_eq(cmd_stats("retire", &after), 0);
     ck_assert_uint_eq(after.runs - before.runs, 1);
     ck_assert_uint_eq(after.refused - before.refused, 0);
@@ -984,6 +984,7 @@ START_TEST(test_train_and_retire)
     HAS(run("hal", 0, "train str"), "no training points");
     ck_assert_int_eq(db_fighter_get(bot.db, "joe", &f), DB_OK);
     f.training_points = 2;
+    f.wins = 1; /* he fought: retired, not removed */
     f.sheet.u.boxing.spd = 25;
     ck_assert_int_eq(db_fighter_save(bot.db, &f), DB_OK);
     HAS(run("hal", 0, "train spd"), "spd is 25, the most");

@@ -1062,6 +1062,61 @@ static struct db_bout stored_bout(void)
     return b;
 }
 
+/* db_fighter_remove: a fighter nothing refers to goes with his plan, in
+ * the caller's transaction, and is counted gone; one a bout (a challenge
+ * even) refers to stays as he was. */
+START_TEST(test_fighter_remove)
+{
+    struct db_fighter f, g;
+    int64_t owner = account("bob"), gone = -1;
+
+    f = boxer(owner, "Fresh", 12, 12, 12, 12, 12);
+    ck_assert_int_eq(db_fighter_create(db, "fresh", &f), DB_OK);
+    ck_assert_int_eq(db_plan_set(db, f.id, "5/5/10", 5), DB_OK);
+    ck_assert_int_eq(db_fighter_gone(db, &gone), DB_OK);
+    ck_assert_int_eq(gone, 0);
+    ck_assert_int_eq(db_begin(db), DB_OK);
+    ck_assert_int_eq(db_fighter_remove(db, f.id), DB_OK);
+    ck_assert_int_eq(db_rollback(db), DB_OK); /* the caller's transaction */
+    ck_assert_int_eq(db_fighter_get(db, "fresh", &g), DB_OK);
+    ck_assert_int_eq(db_begin(db), DB_OK);
+    ck_assert_int_eq(db_fighter_remove(db, f.id), DB_OK);
+    ck_assert_int_eq(db_commit(db), DB_OK);
+    ck_assert_int_eq(db_fighter_get(db, "fresh", &g), DB_NOTFOUND);
+    ck_assert_int_eq(db_fighter_gone(db, &gone), DB_OK);
+    ck_assert_int_eq(gone, 1);
+    ck_assert_int_eq(db_fighter_remove(db, f.id), DB_NOTFOUND);
+
+    struct db_bout b = stored_bout();
+    for (int s = 0; s < SIDES; s++) {
+        ck_assert_int_eq(db_fighter_remove(db, b.fighter[s]), DB_EXISTS);
+        ck_assert_int_eq(db_fighter_get_id(db, b.fighter[s], &g), DB_OK);
+        ck_assert_int_eq(g.retired, 0);
+    }
+    ck_assert_int_eq(db_fighter_gone(db, &gone), DB_OK);
+    ck_assert_int_eq(gone, 1);
+}
+END_TEST
+
+/* Every table that refers to a fighter is one db_fighter_remove looks in
+ * (fighter_refs_sql) or, for plans, deletes from: a new one must be added
+ * there (else removing a fighter it names fails on its foreign key). */
+START_TEST(test_fighter_references)
+{
+    TEST_DB_SQLITE_ONLY("the schema read from SQLite's catalogue");
+    struct dbs *q = dbs_prepare(db, "SELECT group_concat(name, ',') FROM (SELECT DISTINCT m.name"
+                                    " FROM sqlite_master m, pragma_foreign_key_list(m.name) k"
+                                    " WHERE m.type = 'table' AND k.\"table\" = 'fighters'"
+                                    " ORDER BY m.name)");
+    ck_assert_ptr_nonnull(q);
+    ck_assert_int_eq(dbs_step(q), DBS_ROW);
+    ck_assert_str_eq(dbs_col_text(q, 0),
+                     "bouts,champions,hall_of_fame,plans,rating_history,ratings,season_standings,"
+                     "tournament_bouts,tournament_entries,tournaments");
+    dbs_free(q);
+}
+END_TEST
+
 static struct db_order order(int round, int side, const char *text, enum db_order_source source,
                              int line)
 {
@@ -3128,6 +3183,8 @@ Suite *db_suite(void)
     tcase_add_test(tc, test_fighter_list);
     tcase_add_test(tc, test_fighter_save);
     tcase_add_test(tc, test_fighter_retire);
+    tcase_add_test(tc, test_fighter_remove);
+    tcase_add_test(tc, test_fighter_references);
     tcase_add_test(tc, test_names_that_look_like_sql);
     tcase_add_test(tc, test_text_order_bytewise);
     tcase_add_test(tc, test_thousand_fighters);

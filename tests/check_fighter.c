@@ -544,21 +544,169 @@ START_TEST(test_retire)
 {
     int64_t a = account("hal"), b = account("ann");
     struct game_caller ca = caller("hal", a, 0), cb = caller("ann", b, 0);
+    struct db_fighter f;
 
     ck_assert_int_eq(create(&ca, "Joe", "str=12 spd=12 agl=12 tgh=12 hgt=12"), 0);
-    struct db_fighter f = stored("joe");
+    f = stored("joe");
+    f.wins = 2; /* he fought */
+    f.kos = 1;
+    ck_assert_int_eq(db_fighter_save(db, &f), DB_OK);
     hush();
     ck_assert_int_eq(game_retire(game, &cb, &f), -1);
     ONE("Joe belongs to hal, not to you");
     unchanged("joe", &f);
     hush();
     ck_assert_int_eq(game_retire(game, &ca, &f), 0);
-    ONE("Joe retires with a record of 0-0-0");
-    ck_assert_int_eq(stored("joe").retired, 1);
+    ONE("Joe retires with a record of 2-0-0");
+    f.retired = 1;
+    unchanged("joe", &f);
     ck_assert_int_eq(fighters_of(a), 0);
     hush();
     ck_assert_int_eq(game_fighter_mine(game, &ca, "Joe", &f), -1);
     ONE("Joe is retired");
+    /* One who never fought leaves nothing: his plan neither, his name is free. */
+    ck_assert_int_eq(create(&ca, "Kid", "str=12 spd=12 agl=12 tgh=12 hgt=12"), 0);
+    f = stored("kid");
+    ck_assert_int_eq(db_plan_set(db, f.id, "5/5/10", wall_now), DB_OK);
+    hush();
+    ck_assert_int_eq(game_retire(game, &ca, &f), 0);
+    ONE("hal|answer|Kid never fought: removed rather than retired, and the name is free again");
+    struct db_fighter gone;
+    ck_assert_int_eq(db_fighter_get(db, "kid", &gone), DB_NOTFOUND);
+    char plan[64];
+    ck_assert_int_eq(db_plan_get(db, f.id, plan, sizeof(plan)), DB_NOTFOUND);
+    ck_assert_int_eq(create(&cb, "Kid", "rules=sugarray"), 0);
+}
+END_TEST
+
+/* Every table's rows, for test_create_retire_bounded (counts[i] for
+ * tables[i]). */
+static const char *const tables[] = {"accounts",
+                                     "fighters",
+                                     "plans",
+                                     "audit",
+                                     "champions",
+                                     "turns",
+                                     "bouts",
+                                     "orders",
+                                     "rounds",
+                                     "burnt_passwords",
+                                     "meta",
+                                     "turns_begun",
+                                     "ratings",
+                                     "rating_history",
+                                     "tournaments",
+                                     "tournament_entries",
+                                     "tournament_bouts",
+                                     "seasons",
+                                     "season_standings",
+                                     "hall_of_fame",
+                                     "predictions",
+                                     "channels",
+                                     "bout_orders"};
+#define TABLES ((int)(sizeof(tables) / sizeof(tables[0])))
+
+static void rows_count(int64_t counts[TABLES])
+{
+    for (int i = 0; i < TABLES; i++) {
+        char sql[96];
+        snprintf(sql, sizeof(sql), "SELECT count(*) FROM %s", tables[i]);
+        struct dbs *q = dbs_prepare(db, sql);
+        ck_assert_msg(q != NULL, "%s", db_errmsg(db));
+        ck_assert_int_eq(dbs_step(q), DBS_ROW);
+        counts[i] = dbs_col_int64(q, 0);
+        dbs_free(q);
+    }
+}
+
+/* A hostile account's create and retire, again and again (issue found on
+ * a real network: about 6 a minute within the command limit): a fighter
+ * who never fought leaves no row, and the creations of a day are capped
+ * (the count kept on the account, since the fighters' rows go), so the
+ * database does not grow whatever he does; the next day he may again. */
+START_TEST(test_create_retire_bounded)
+{
+    int64_t a = account("mal");
+    struct game_caller ca = caller("mal", a, 0);
+    int64_t before[TABLES], after[TABLES], gone = -1;
+    char name[16], key[16];
+    int made = 0;
+
+    rows_count(before);
+    for (int i = 0; i < 30; i++) {
+        snprintf(name, sizeof(name), "Kid%c%c", 'a' + i / 26, 'a' + i % 26);
+        snprintf(key, sizeof(key), "kid%c%c", 'a' + i / 26, 'a' + i % 26);
+        if (create(&ca, name, "rules=sugarray") != 0) {
+            ONE("mal|answer|you have created 20 fighters today, the most in a day; create ");
+            HAS(" after 00:00 UTC (in 1 hour 44 minutes), or use one you have\n");
+            continue;
+        }
+        made++;
+        struct db_fighter f = stored(key);
+        if (i % 2)
+            ck_assert_int_eq(db_plan_set(db, f.id, "3/2", wall_now), DB_OK);
+        hush();
+        ck_assert_int_eq(game_retire(game, &ca, &f), 0);
+        HAS("never fought: removed rather than retired");
+        wall_now += 10; /* within the day: 80,000 s after its midnight */
+    }
+    ck_assert_int_eq(made, 20);
+    rows_count(after);
+    for (int i = 0; i < TABLES; i++)
+        ck_assert_msg(after[i] == before[i] + (strcmp(tables[i], "meta") == 0),
+                      "%s: %lld rows, %lld before", tables[i], (long long)after[i],
+                      (long long)before[i]);
+    ck_assert_int_eq(db_fighter_gone(db, &gone), DB_OK);
+    ck_assert_int_eq(gone, 20);
+    /* The next day (UTC) counts afresh; a name taken counts nothing. */
+    wall_now += 86400;
+    ck_assert_int_eq(create(&ca, "Kidza", "rules=sugarray"), 0);
+    for (int i = 0; i < 5; i++)
+        ck_assert_int_eq(create(&ca, "Kidza", "rules=sugarray"), -1);
+    ck_assert_int_eq(fighters_of(a), 1);
+}
+END_TEST
+
+/* A fighter who fought keeps everything when he retires: his row and
+ * record, his bout, his rating and its history; and one who never fought
+ * but was challenged keeps his row too (a bout refers to him). */
+START_TEST(test_retire_fought_keeps_record)
+{
+    int64_t a = account("alice"), b = account("bob"), c = account("carl");
+    struct game_caller ca = caller("alice", a, 1), cb = caller("bob", b, 1),
+                       cc = caller("carl", c, 1);
+    int64_t before[TABLES], after[TABLES];
+
+    ck_assert_int_eq(create(&ca, "Rocky", "str=14 spd=12 agl=11 tgh=12 hgt=11"), 0);
+    ck_assert_int_eq(create(&cb, "Apollo", "str=14 spd=12 agl=11 tgh=12 hgt=11"), 0);
+    ck_assert_int_eq(create(&cc, "Drago", "str=14 spd=12 agl=11 tgh=12 hgt=11"), 0);
+    ck_assert_int_eq(game_challenge(game, &ca, b, "bob", RULES_BOXING, 0, "Rocky", NULL), 0);
+    ck_assert_int_eq(game_answer(game, &cb, GAME_ACCEPT, NULL, 0), 0);
+    ck_assert_int_eq(game_forfeit(game, &cb, 1), 0);
+    ck_assert_int_eq(game_challenge(game, &ca, c, "carl", RULES_BOXING, 0, "Rocky", "Drago"), 0);
+    ck_assert_int_eq(game_answer(game, &ca, GAME_WITHDRAW, NULL, 0), 0);
+    rows_count(before);
+    struct db_fighter rocky = stored("rocky"), apollo = stored("apollo"), drago = stored("drago");
+    ck_assert_int_eq(rocky.wins, 1);
+    ck_assert_int_eq(apollo.losses, 1);
+    hush();
+    ck_assert_int_eq(game_retire(game, &ca, &rocky), 0);
+    ONE("Rocky retires with a record of 1-0-0");
+    ck_assert_int_eq(game_retire(game, &cb, &apollo), 0);
+    HAS("Apollo retires with a record of 0-1-0");
+    ck_assert_int_eq(game_retire(game, &cc, &drago), 0);
+    HAS("Drago retires with a record of 0-0-0");
+    rows_count(after);
+    for (int i = 0; i < TABLES; i++)
+        ck_assert_msg(after[i] == before[i], "%s: %lld rows, %lld before", tables[i],
+                      (long long)after[i], (long long)before[i]);
+    rocky.retired = apollo.retired = drago.retired = 1;
+    unchanged("rocky", &rocky);
+    unchanged("apollo", &apollo);
+    unchanged("drago", &drago);
+    struct db_rating r;
+    ck_assert_int_eq(db_rating_get(db, rocky.id, RULES_BOXING, &r), DB_OK);
+    ck_assert_int_eq(r.bouts, 1);
 }
 END_TEST
 
@@ -891,6 +1039,8 @@ Suite *fighter_suite(void)
     tcase_add_test(tc, test_armoury_tables);
     tcase_add_test(tc, test_edit);
     tcase_add_test(tc, test_retire);
+    tcase_add_test(tc, test_create_retire_bounded);
+    tcase_add_test(tc, test_retire_fought_keeps_record);
     tcase_add_test(tc, test_name_key);
     tcase_add_test(tc, test_ban);
     tcase_add_test(tc, test_pause_league_champion);

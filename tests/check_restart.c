@@ -401,6 +401,66 @@ START_TEST(test_no_grace_goes_on_at_once)
 }
 END_TEST
 
+/* After a restart a player is told under the nick he was last identified
+ * under, stored with his account (migration 22), not under his account's
+ * name (a trial on ngircd: account alice identified as al_ never got
+ * "identify again"): stored when he identifies, and when he is seen under
+ * another nick while identified (at his next prompt). */
+START_TEST(test_told_under_last_nick)
+{
+    int64_t a = player("alice", "Rocky", &rocky), b = player("bob", "Apollo", &apollo);
+    struct game_caller ca = caller("alice", a, 1), cb = caller("bob", b, 1);
+    struct game_caller pa = caller("alice", a, 0), pb = caller("bob", b, 0);
+    char nick[DB_NICK_MAX];
+
+    ca.nick = pa.nick = "al_";
+    back("al_", a); /* identifies (the game is not online yet: stored all the same) */
+    ck_assert_int_eq(db_account_nick_get(db, a, nick, sizeof(nick)), DB_OK);
+    ck_assert_str_eq(nick, "al_");
+    nick_now[b] = "bob";
+    ck_assert_int_eq(game_challenge(game, &ca, b, "bob", RULES_BOXING, 0, "Rocky", NULL), 0);
+    ck_assert_msg(game_answer(game, &cb, GAME_ACCEPT, "alice", a) == 0, "%s", said.p);
+    HAS("al_|live|Bout #1, round 1 of 3: your orders for Rocky");
+    stop_and_start();
+    HAS("al_|live|Bout #1 (Rocky vs Apollo) waits for you until 22:19 UTC: identify again "
+        "(identify <password>) and it goes on.\n");
+    HAS("bob|live|Bout #1 (Rocky vs Apollo) waits for you until 22:19 UTC: identify again ");
+    ck_assert_msg(!strstr(said.p, "alice|"), "%s", said.p);
+    /* Back under another nick: stored, and asked there. */
+    back("al__", a);
+    HAS("al__|live|Bout #1, round 1 of 3: your orders for Rocky");
+    ck_assert_int_eq(db_account_nick_get(db, a, nick, sizeof(nick)), DB_OK);
+    ck_assert_str_eq(nick, "al__");
+    back("bob", b);
+    /* A nick changed while identified (the game hears of no NICK): seen
+     * at his next prompt, and stored. */
+    nick_now[a] = "alice_away";
+    hush();
+    ck_assert_int_eq(game_order(game, &pb, NULL, "6/6/8"), 0);
+    game_tick(game, NULL);
+    clock_now += 61; /* alice sends none: the default fights round 1 for her */
+    game_tick(game, NULL);
+    ck_assert_int_eq(round_of(1), 1);
+    HAS("alice_away|live|Bout #1, round 2 of 3: your orders for Rocky");
+    ck_assert_int_eq(db_account_nick_get(db, a, nick, sizeof(nick)), DB_OK);
+    ck_assert_str_eq(nick, "alice_away");
+    /* And when his orders come in (his next prompt may be after a restart). */
+    nick_now[a] = pa.nick = "al_again";
+    ck_assert_int_eq(game_order(game, &pa, NULL, "6/6/8"), 0);
+    ck_assert_int_eq(db_account_nick_get(db, a, nick, sizeof(nick)), DB_OK);
+    ck_assert_str_eq(nick, "al_again");
+    /* Without a grace the bout goes on at once: the prompt that asks him to
+     * identify again goes to that nick too. */
+    rcfg.rejoin_grace = 0;
+    stop_and_start();
+    HAS("al_again|live|Bout #1, round 2 of 3: your orders for Rocky (e.g. 5H/8!/7 (inside)) "
+        "within 1 minute; your orders for it are in already; to change them, identify again "
+        "first (identify <password>)");
+    HAS("bob|live|Bout #1, round 2 of 3: your orders for Apollo");
+    ck_assert_msg(!strstr(said.p, "alice|"), "%s", said.p);
+}
+END_TEST
+
 START_TEST(test_disconnected_hears_nobody)
 {
     int64_t a = player("alice", "Rocky", &rocky), b = player("bob", "Apollo", &apollo);
@@ -436,6 +496,7 @@ Suite *restart_suite(void)
     tcase_add_test(tc, test_short_grace_to_the_second);
     tcase_add_test(tc, test_no_grace_goes_on_at_once);
     tcase_add_test(tc, test_disconnected_hears_nobody);
+    tcase_add_test(tc, test_told_under_last_nick);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -349,10 +349,18 @@ static void champions_read(struct web *w)
 static int standings_sync(struct web *w)
 {
     struct sync sy = {.w = w};
-    int64_t stamp = w->stamp;
+    int64_t gone = 0;
 
-    int64_t rating_stamp = w->rating_stamp;
+    /* A fighter deleted (retired without a bout) is no row changed: when
+     * one went since the last read, everything is read again. */
+    if (db_fighter_gone(w->db, &gone) != DB_OK) {
+        standings_drop(w);
+        return -1;
+    }
+    if (w->loaded && gone != w->gone)
+        standings_drop(w);
 
+    int64_t stamp = w->stamp, rating_stamp = w->rating_stamp;
     int rc = db_fighter_changed(w->db, w->loaded ? w->stamp : -1, &stamp, sync_fighter, &sy);
     if (rc == DB_OK && !sy.failed)
         rc = db_rating_changed(w->db, w->loaded ? w->rating_stamp : -1, &rating_stamp, sync_rating,
@@ -368,6 +376,7 @@ static int standings_sync(struct web *w)
         }
         w->stamp = stamp;
         w->rating_stamp = rating_stamp;
+        w->gone = gone;
         w->loaded = 1;
         w->stale = 0;
     }

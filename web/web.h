@@ -256,6 +256,7 @@ struct web {
     int64_t nid;                /* by_id's length */
     int64_t stamp;              /* the highest change stamp read: fighters */
     int64_t rating_stamp;       /* and ratings */
+    int64_t gone;               /* db_fighter_gone when read: a move reads all again */
     int loaded;                 /* stamp and lists are read at all */
     int stale;                  /* the file changed since the last sync */
     int64_t champ[RULES_COUNT]; /* each ruleset's champion, 0: vacant */

@@ -849,6 +849,31 @@ def standings_follow_writes(c, dbpath, tmp):
     w.commit()
     check("standings follow at once: a retirement",
           gone not in [r["id"] for r in gold()["standings"]], gone)
+    # A fighter who never fought, removed as the bot's retire removes him
+    # (db_fighter_remove: the row deleted, meta's fighters_gone counted): no
+    # row stamped says it, the count does. The next fighter made takes the
+    # stamp the deleted row had, and is listed all the same.
+    def newbie(key):
+        w.execute("INSERT INTO fighters (account_id, key, name, rules, str, spd, agl, tgh, hgt,"
+                  " created) SELECT account_id, ?, ?, 'boxing', 12, 12, 12, 12, 12, 0"
+                  " FROM fighters WHERE id = ?", (key, key.title(), gone))
+        w.commit()
+    total = bronze()["total"]
+    newbie("newbie")
+    check("standings follow at once: a new fighter", bronze()["total"] == total + 1,
+          (total, bronze()["total"]))
+    w.execute("DELETE FROM fighters WHERE key = 'newbie'")
+    w.execute("INSERT INTO meta (key, value) VALUES ('fighters_gone', '1') ON CONFLICT (key)"
+              " DO UPDATE SET value = CAST(CAST(meta.value AS BIGINT) + 1 AS TEXT)")
+    w.commit()
+    names = [r["name"] for r in bronze()["standings"]]
+    check("standings follow at once: a fighter removed",
+          bronze()["total"] == total and "Newbie" not in names, (total, names))
+    newbie("newcomer")
+    names = [r["name"] for r in bronze()["standings"]]
+    check("standings follow at once: a fighter made after one removed",
+          bronze()["total"] == total + 1 and "Newcomer" in names and "Newbie" not in names,
+          (total, names))
     w.close()
 
     # Every standings page as a server that kept nothing sends it.
