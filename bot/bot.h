@@ -392,6 +392,10 @@ void outq_set_markers(struct outq *q, int on);
 /* The server's case mapping (ISUPPORT CASEMAPPING), which outq_forget
  * compares nicks by; ASCII until set. */
 void outq_set_casemap(struct outq *q, enum casemapping cm);
+/* A command's answer begins (cmd_dispatch): an owner's reply waits behind
+ * his bulk from an earlier answer to the same place (the rest of a long
+ * answer), not behind his own answer's. */
+void outq_answer_begin(struct outq *q);
 /* IRCv3 (caps): with echo-message and labeled-response on (1), no PING
  * markers: each PRIVMSG and NOTICE popped carries "@label=rsN"
  * (outq_popped_tags), and the server's echo or ACK of that label

@@ -553,6 +553,7 @@ void cmd_dispatch(struct bot *bot, const char *nick, const char *channel, const 
 {
     struct dispatch d = {.text = text, .ctx = {.bot = bot, .nick = nick, .channel = channel}};
 
+    outq_answer_begin(bot->q);
     for (size_t i = 0; i < sizeof(stages) / sizeof(stages[0]); i++) {
         enum stage st = stages[i](&d);
         if (st == STAGE_GO)

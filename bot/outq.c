@@ -220,6 +220,7 @@ struct oline {
     unsigned char cut;           /* goes on the piece before: 1 cut in a word, 2 at a space */
     unsigned char inbatch;       /* multiline: 1 a line, 2 with concat, 3 BATCH +/- */
     unsigned char gone;          /* sent to a nick that then quit or took another: never again */
+    unsigned answer;             /* the answer it belongs to (outq_answer_begin) */
     double at;                   /* a query, a reply, bulk: when it was queued */
     char text[];                 /* the line, without CR LF */
 };
@@ -286,7 +287,8 @@ struct outq {
     size_t prefix_len;
     int total; /* lines waiting, in every queue */
     unsigned long seq;
-    enum casemapping cm;                             /* the server's, for outq_forget */
+    enum casemapping cm; /* the server's, for outq_forget */
+    unsigned answer;     /* the command being answered (outq_answer_begin) */
     struct fifo retry, protocol, live, query, whois; /* whois: outq_whois */
     struct owner **own;
     int nown, own_cap;
@@ -1008,18 +1010,19 @@ static int forget_in(struct outq *q, struct fifo *f, const char *nick)
     return n;
 }
 
-/* The lines sent to nick and not yet confirmed (the window, the line just
- * popped) are never sent again: after a reconnection or a throttle notice
+/* The lines sent to nick and not yet confirmed (the window, a multiline
+ * batch's, the line just popped) are never sent again: after a reconnection or a throttle notice
  * they would reach whoever holds the nick then. Returns how many. */
 static int forget_sent(struct outq *q, const char *nick)
 {
     int n = 0;
 
-    for (struct oline *l = q->window.head; l; l = l->next)
-        if (!l->gone && line_for(q, l, nick)) {
-            l->gone = 1;
-            n++;
-        }
+    for (int k = 0; k < 2; k++) /* a multiline batch's lines go to the window too */
+        for (struct oline *l = (k ? q->batch : q->window).head; l; l = l->next)
+            if (!l->gone && line_for(q, l, nick)) {
+                l->gone = 1;
+                n++;
+            }
     if (q->popped && !q->popped->gone && line_for(q, q->popped, nick)) {
         q->popped->gone = 1;
         n++;
@@ -1127,6 +1130,11 @@ void outq_set_casemap(struct outq *q, enum casemapping cm)
     q->cm = cm;
 }
 
+void outq_answer_begin(struct outq *q)
+{
+    q->answer++;
+}
+
 void outq_hold(struct outq *q, int on)
 {
     q->held = on;
@@ -1150,15 +1158,18 @@ static void owner_push(struct outq *q, struct owner *o, int bulk, struct oline *
     q->total++;
 }
 
-/* 1 if owner o has bulk lines waiting for l's target: the rest of an
- * answer he asked before, which a reply to the same place must not pass
- * (the header of a second report amid the body of the first). */
+/* 1 if owner o has bulk lines waiting for l's target from an earlier
+ * answer: the rest of what he asked before, which a reply to the same
+ * place must not pass (the header of a second report amid the body of the
+ * first). Within one answer its replies go first, as ever (a report's
+ * header, held until the command ends, before its body). */
 static int bulk_to(const struct owner *o, const struct oline *l)
 {
     if (!o->waiting[1])
         return 0;
     for (const struct oline *b = o->q[1].head; b; b = b->next)
-        if (b->tlen == l->tlen && memcmp(b->text + b->toff, l->text + l->toff, l->tlen) == 0)
+        if (b->answer != l->answer && b->tlen == l->tlen &&
+            memcmp(b->text + b->toff, l->text + l->toff, l->tlen) == 0)
             return 1;
     return 0;
 }
@@ -1168,6 +1179,7 @@ static void outq_place(struct outq *q, enum outq_kind kind, const char *who, str
                        double now)
 {
     l->seq = ++q->seq;
+    l->answer = q->answer;
     chain_index(q, l);
     char to[OUTQ_NAME_MAX];
     line_target(l, to);
@@ -1194,8 +1206,11 @@ static void outq_place(struct outq *q, enum outq_kind kind, const char *who, str
         q->total++;
         return;
     }
-    if (kind == OUTQ_REPLY &&
-        (served + o->waiting[0] > q->reply_max || now < o->demoted_until || bulk_to(o, l)))
+    if (kind == OUTQ_REPLY && bulk_to(o, l)) {
+        owner_push(q, o, 1, l); /* behind it; a reply all the same: never cut */
+        return;
+    }
+    if (kind == OUTQ_REPLY && (served + o->waiting[0] > q->reply_max || now < o->demoted_until))
         kind = OUTQ_BULK;
     if (kind == OUTQ_REPLY) {
         owner_push(q, o, 0, l);

@@ -172,15 +172,18 @@ static int player_remote(const struct game *g, const struct live *lv, int s)
 }
 
 /* Where to tell side s of lv something privately: his identified nick;
- * else (after a restart, before he identifies again) the nick he was last
- * identified under, once nick_sync read it; else his account name. */
+ * else, after a restart and before he is seen identified again, the nick
+ * he was last identified under, once nick_sync read it; else his account
+ * name. Once seen, a player who quits is not told under his old nick:
+ * whoever takes it next would be. */
 static const char *live_nick(const struct game *g, const struct live *lv, int s)
 {
     const char *nick = g->io.nick_of(g->io.ctx, lv->f[s].account_id);
 
     if (nick)
         return nick;
-    return lv->nick[s][0] && !player_remote(g, lv, s) ? lv->nick[s] : lv->f[s].owner;
+    return lv->nick[s][0] && !lv->nick_seen[s] && !player_remote(g, lv, s) ? lv->nick[s]
+                                                                           : lv->f[s].owner;
 }
 
 /* Stores `nick` as the last one account `acc` was identified under, and
@@ -199,6 +202,7 @@ static void nick_store(struct game *g, int64_t acc, const char *nick)
             if (v[i]->f[s].account_id == acc) {
                 snprintf(v[i]->nick[s], sizeof(v[i]->nick[s]), "%s", nick);
                 v[i]->nick_read[s] = 1;
+                v[i]->nick_seen[s] = 1;
             }
     account_bouts_done(buf, v);
 }
@@ -222,6 +226,8 @@ static void nick_sync(struct game *g, struct live *lv, int s)
      * under his account's name costs no write. */
     const char *now = g->io.nick_of(g->io.ctx, lv->f[s].account_id);
     const char *known = lv->nick[s][0] ? lv->nick[s] : lv->f[s].owner;
+    if (now)
+        lv->nick_seen[s] = 1;
     if (now && strcmp(now, known) != 0)
         nick_store(g, lv->f[s].account_id, now);
 }

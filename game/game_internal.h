@@ -51,6 +51,10 @@ struct live {
      * things while io.nick_of knows him not (after a restart). */
     char nick[SIDES][DB_NICK_MAX];
     int nick_read[SIDES];
+    /* Side s was seen identified since the bot started: from then on the
+     * stored nick is not used (after his QUIT it may be someone else's),
+     * only his identified nick or his account's name. */
+    int nick_seen[SIDES];
 };
 
 /* An index of the live table: (key, bout) pairs, a hash multimap

@@ -664,6 +664,12 @@ START_TEST(test_create_retire_bounded)
     for (int i = 0; i < 5; i++)
         ck_assert_int_eq(create(&ca, "Kidza", "rules=sugarray"), -1);
     ck_assert_int_eq(fighters_of(a), 1);
+    struct dbs *q = dbs_prepare(db, "SELECT made FROM accounts WHERE id = ?1");
+    ck_assert_msg(q != NULL, "%s", db_errmsg(db));
+    dbs_bind_int64(q, 1, a);
+    ck_assert_int_eq(dbs_step(q), DBS_ROW);
+    ck_assert_int_eq(dbs_col_int64(q, 0), 1); /* the refusals counted nothing */
+    dbs_free(q);
 }
 END_TEST
 

@@ -1791,18 +1791,21 @@ END_TEST
 /* An answer's rest goes as bulk; the next answer's first lines (replies)
  * to the same place wait behind it, so two reports asked one after the
  * other come one after the other, not the second's header amid the first's
- * body. Another place's reply is not held back. */
+ * body. Another place's reply is not held back, nor an answer's own reply
+ * by its own bulk. */
 START_TEST(test_answers_keep_order)
 {
     struct outq *q = outq_new(4, 1);
     char all[4096];
     double now = 0;
 
+    outq_answer_begin(q);
     outq_msg(q, OUTQ_REPLY, "PRIVMSG", "bob", "bob", "report 1: header");
     outq_msg(q, OUTQ_REPLY, "PRIVMSG", "bob", "bob", "report 1: round 1");
     outq_msg(q, OUTQ_REPLY, "PRIVMSG", "bob", "bob", "report 1: round 2");
     outq_msg(q, OUTQ_BULK, "PRIVMSG", "bob", "bob", "report 1: round 3");
     outq_msg(q, OUTQ_BULK, "PRIVMSG", "bob", "bob", "report 1: result");
+    outq_answer_begin(q);
     outq_msg(q, OUTQ_REPLY, "PRIVMSG", "bob", "bob", "report 2: header");
     outq_msg(q, OUTQ_REPLY, "PRIVMSG", "#ring", "bob", "bob: a channel answer");
     ck_assert_int_eq(drain(q, &now, all, sizeof(all)), 7);
@@ -1813,6 +1816,22 @@ START_TEST(test_answers_keep_order)
                           "PRIVMSG bob :report 1: round 3\n"
                           "PRIVMSG bob :report 1: result\n"
                           "PRIVMSG bob :report 2: header\n");
+    /* One answer whose body was queued before its header (held until the
+     * command ended): the header still goes first. */
+    outq_answer_begin(q);
+    outq_msg(q, OUTQ_BULK, "PRIVMSG", "bob", "bob", "report 3: round 1");
+    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "bob", "bob", "report 3: header");
+    ck_assert_int_eq(drain(q, &now, all, sizeof(all)), 2);
+    ck_assert_str_eq(all, "PRIVMSG bob :report 3: header\n"
+                          "PRIVMSG bob :report 3: round 1\n");
+    /* His bulk at its cap (the rest cut, with its note): a reply behind it
+     * is a reply all the same, never cut. */
+    for (int i = 0; i <= OUTQ_BULK_OWNER_MAX; i++)
+        outq_msg(q, OUTQ_BULK, "PRIVMSG", "bob", "bob", "a long answer");
+    int waiting = outq_len(q);
+    outq_answer_begin(q);
+    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "bob", "bob", "forfeit bout #1? forfeit #1 yes");
+    ck_assert_int_eq(outq_len(q), waiting + 1);
     outq_free(q);
 }
 END_TEST

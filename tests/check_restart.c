@@ -461,6 +461,33 @@ START_TEST(test_told_under_last_nick)
 }
 END_TEST
 
+/* A player seen identified under al_ who then quits (his identity ends)
+ * is not told under al_ any more: whoever takes that nick next would be.
+ * His account's name gets it, as before the last nick was stored. */
+START_TEST(test_quit_not_told_under_old_nick)
+{
+    int64_t a = player("alice", "Rocky", &rocky), b = player("bob", "Apollo", &apollo);
+    struct game_caller ca = caller("alice", a, 1), cb = caller("bob", b, 1);
+    struct game_caller pb = caller("bob", b, 0);
+
+    ca.nick = "al_";
+    back("al_", a);
+    nick_now[b] = "bob";
+    ck_assert_int_eq(game_challenge(game, &ca, b, "bob", RULES_BOXING, 0, "Rocky", NULL), 0);
+    ck_assert_msg(game_answer(game, &cb, GAME_ACCEPT, "alice", a) == 0, "%s", said.p);
+    HAS("al_|live|Bout #1, round 1 of 3: your orders for Rocky");
+    nick_now[a] = NULL; /* al_ quit */
+    hush();
+    ck_assert_int_eq(game_order(game, &pb, NULL, "6/6/8"), 0);
+    game_tick(game, NULL);
+    clock_now += 61; /* the default fights round 1 for her */
+    game_tick(game, NULL);
+    ck_assert_int_eq(round_of(1), 1);
+    HAS("alice|live|Bout #1, round 2 of 3: your orders for Rocky");
+    ck_assert_msg(!strstr(said.p, "al_|"), "%s", said.p);
+}
+END_TEST
+
 START_TEST(test_disconnected_hears_nobody)
 {
     int64_t a = player("alice", "Rocky", &rocky), b = player("bob", "Apollo", &apollo);
@@ -497,6 +524,7 @@ Suite *restart_suite(void)
     tcase_add_test(tc, test_no_grace_goes_on_at_once);
     tcase_add_test(tc, test_disconnected_hears_nobody);
     tcase_add_test(tc, test_told_under_last_nick);
+    tcase_add_test(tc, test_quit_not_told_under_old_nick);
     suite_add_tcase(s, tc);
     return s;
 }
