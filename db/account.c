@@ -2,8 +2,9 @@
  * account.c - players' accounts: created at `register`, read at `identify`,
  * their password hash and ban flag changed by `passwd` and `ban`; and the
  * operator's admin mark and the count of wrong passwords (migration 8), of
- * fighters made on the last day it made one (migration 21) and the nick it
- * was last identified under (migration 22); the
+ * fighters made on the last day it made one (migration 21), the nick it
+ * was last identified under (migration 22) and of challenges issued on the
+ * last day it issued one (migration 23); the
  * passwords burnt by being said in a channel, kept as hashes under the
  * account's key (at most DB_BURNT_MAX each, the newest).
  *
@@ -171,9 +172,16 @@ static const char made_sql[] =
     "UPDATE accounts SET made = CASE WHEN made_day = ?2 THEN made + 1 ELSE 1 END,"
     " made_day = ?2 WHERE id = ?1 AND (made_day <> ?2 OR made < ?3)";
 
-int db_account_made(struct db *db, int64_t id, int64_t day, int most)
+/* Migration 23: one more challenge issued on ?2, unless ?3 were already,
+ * as made_sql counts the fighters made. */
+static const char challenged_sql[] =
+    "UPDATE accounts SET challenges = CASE WHEN challenges_day = ?2 THEN challenges + 1 ELSE 1"
+    " END, challenges_day = ?2 WHERE id = ?1 AND (challenges_day <> ?2 OR challenges < ?3)";
+
+/* Runs a day's count `sql` (made_sql, challenged_sql) for account id. */
+static int account_count_day(struct db *db, const char *sql, int64_t id, int64_t day, int most)
 {
-    struct dbs *q = dbs_prepare_kept(db, made_sql);
+    struct dbs *q = dbs_prepare_kept(db, sql);
 
     if (!q)
         return DB_ERROR;
@@ -182,6 +190,16 @@ int db_account_made(struct db *db, int64_t id, int64_t day, int most)
     int rc = account_update(q, id);
     dbs_free(q); /* kept: only reset (past DB_KEPT_MAX: finalized) */
     return rc;
+}
+
+int db_account_made(struct db *db, int64_t id, int64_t day, int most)
+{
+    return account_count_day(db, made_sql, id, day, most);
+}
+
+int db_account_challenged(struct db *db, int64_t id, int64_t day, int most)
+{
+    return account_count_day(db, challenged_sql, id, day, most);
 }
 
 /* Migration 22: the nick account ?1 was last identified under. Written

@@ -672,6 +672,17 @@ static const char *const migrations[] = {
      * after a restart, before he identifies again, reach that nick rather
      * than the account's name. */
     "ALTER TABLE accounts ADD COLUMN last_nick TEXT NOT NULL DEFAULT '';",
+    /* 23 (session 39): how many challenges each account issued on the
+     * last day it issued one (`challenges_day`: the unix time's day
+     * number, `challenges`: the count that day), for game_challenge's
+     * daily cap (a challenge withdrawn, declined or expired leaves a
+     * cancelled bout row). Kept on the account, as migration 21's count:
+     * a bout names fighters, not accounts, so counting the day's bouts
+     * would join and scan them at every challenge. */
+    "ALTER TABLE accounts ADD COLUMN challenges_day INTEGER NOT NULL DEFAULT 0"
+    " CHECK (challenges_day >= 0);"
+    "ALTER TABLE accounts ADD COLUMN challenges INTEGER NOT NULL DEFAULT 0"
+    " CHECK (challenges >= 0);",
 };
 
 #define MIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))

@@ -366,6 +366,13 @@ int db_account_failures_clear(struct db *db, int64_t id);
  * when counted; DB_NOTFOUND when `most` were made that day (or there is no
  * such account): nothing changed. */
 int db_account_made(struct db *db, int64_t id, int64_t day, int most);
+/* Counts one more challenge issued by account `id` on `day` (unix time /
+ * 86400, UTC) unless it issued `most` on that day already (migration 23:
+ * a challenge withdrawn, declined or expired leaves a cancelled bout).
+ * Meant for the transaction that stores the challenge's bout. DB_OK when
+ * counted; DB_NOTFOUND when `most` were issued that day (or there is no
+ * such account): nothing changed. */
+int db_account_challenged(struct db *db, int64_t id, int64_t day, int most);
 /* The nick the player of account `id` was last identified under
  * (migration 22; at most DB_NICK_MAX bytes with the NUL): set stores it
  * (nothing written when it is the one stored; DB_OK also when there is no

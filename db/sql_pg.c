@@ -1654,6 +1654,12 @@ static const char *const pg_migrations[] = {
     /* 22 (session 39): the nick an account was last identified under
      * (db.c's migration 22). */
     "ALTER TABLE accounts ADD COLUMN last_nick TEXT COLLATE \"C\" NOT NULL DEFAULT '';",
+    /* 23 (session 39): an account's challenges issued on its last day of
+     * challenging, for the daily cap (db.c's migration 23). */
+    "ALTER TABLE accounts ADD COLUMN challenges_day BIGINT NOT NULL DEFAULT 0"
+    " CHECK (challenges_day >= 0);"
+    "ALTER TABLE accounts ADD COLUMN challenges BIGINT NOT NULL DEFAULT 0"
+    " CHECK (challenges >= 0);",
 };
 #define PG_MIGRATIONS ((int)(sizeof(pg_migrations) / sizeof(pg_migrations[0])))
 _Static_assert(PG_MIGRATIONS >= 1, "PostgreSQL migrations");

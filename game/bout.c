@@ -1984,6 +1984,58 @@ static struct live *my_live(struct game *g, const struct game_caller *who, int64
 
 static void tape_add(const struct game *g, const struct live *lv, struct str *t, int corners);
 
+/* The challenges an account may issue in a day (UTC). Each leaves a bout
+ * row for good, even withdrawn, declined or expired (cancelled), so
+ * without a cap a player could challenge and withdraw without end (the
+ * command limit lets about 6 a minute through: over 8,000 rows a day).
+ * 100 is beyond any real player's day: a challenge every quarter of an
+ * hour round the clock, when one accepted is a bout of minutes (a
+ * 12-round boxing bout up to 24 at the default order_timeout).
+ * The bouts the bot starts itself (tournaments, league turns, title
+ * bouts) are no challenges: they count nothing. */
+#define CHALLENGES_PER_DAY 100
+
+/* Stores challenge *rec of the caller and loads it, counted in his day's
+ * challenges, all in one transaction: a refusal or a failure at any step
+ * stores and counts nothing. The loaded challenge (not yet in the table);
+ * or NULL after telling him why. */
+static struct live *challenge_store(struct game *g, const struct game_caller *who,
+                                    struct db_bout *rec)
+{
+    struct live *lv = NULL;
+    char err[256] = "";
+    int rc = db_begin(g->db), used_up = 0;
+
+    if (rc == DB_OK) {
+        rc = db_account_challenged(g->db, who->account_id, rec->created / DAY_SECONDS,
+                                   CHALLENGES_PER_DAY);
+        used_up = rc == DB_NOTFOUND;
+    }
+    if (rc == DB_OK)
+        rc = db_bout_create(g->db, rec);
+    if (rc == DB_OK && !(lv = live_load(g, rec, err, sizeof(err))))
+        rc = DB_ERROR;
+    if (rc == DB_OK)
+        rc = db_commit(g->db);
+    if (rc == DB_OK)
+        return lv;
+    free(lv);
+    if (used_up) {
+        game_reply(who,
+                   "you have issued %d challenges today, the most in a day; challenge again "
+                   "after 00:00 UTC (in %s)",
+                   CHALLENGES_PER_DAY, game_until_midnight((char[32]){0}, 32, rec->created));
+    } else if (err[0]) { /* live_load */
+        game_log(g, GAME_LOG_ERROR, "challenge: %s", err);
+        game_reply(who, "sorry, I could not set up the challenge (internal error)");
+    } else {
+        game_log(g, GAME_LOG_ERROR, "challenge: %s", db_errmsg(g->db));
+        game_reply(who, "sorry, I could not store the challenge (%s)", db_why(g->db));
+    }
+    db_rollback(g->db); /* harmless when BEGIN itself failed */
+    return NULL;
+}
+
 int game_challenge(struct game *g, const struct game_caller *who, int64_t opp_id,
                    const char *opp_name, enum rules rules, int rounds, const char *with,
                    const char *vs)
@@ -2032,18 +2084,9 @@ int game_challenge(struct game *g, const struct game_caller *who, int64_t opp_id
     rec.sheet[1] = theirs.sheet;
     rec.winner = -1;
     rec.created = game_wall(g);
-    if (db_bout_create(g->db, &rec) != DB_OK) {
-        game_log(g, GAME_LOG_ERROR, "challenge: %s", db_errmsg(g->db));
-        game_reply(who, "sorry, I could not store the challenge (%s)", db_why(g->db));
+    struct live *lv = challenge_store(g, who, &rec);
+    if (!lv)
         return -1;
-    }
-    char err[256];
-    struct live *lv = live_load(g, &rec, err, sizeof(err));
-    if (!lv) {
-        game_log(g, GAME_LOG_ERROR, "challenge: %s", err);
-        game_reply(who, "sorry, I could not set up the challenge (internal error)");
-        return -1;
-    }
     live_table_add(g, lv); /* room: counted above */
     game_log(g, GAME_LOG_INFO, "bout %lld: %s challenges %s", (long long)rec.id, who->account, opp);
     /* The tale of the tape goes with the challenge (the sheets do not

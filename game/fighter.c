@@ -465,23 +465,6 @@ static int create_words(struct game *g, const struct game_caller *who, const cha
  * player could create and retire without end, each pair costing the
  * database a write and the web pages a fresh read. */
 #define CREATES_PER_DAY 20
-#define DAY_SECONDS     86400
-
-/* "3 hours 5 minutes", "1 hour", "12 minutes": `seconds` (under a day)
- * rounded up to the minute. */
-static const char *hours_minutes(char *buf, size_t len, int seconds)
-{
-    int m = (seconds + 59) / 60, h = m / 60;
-    struct str s;
-
-    m %= 60;
-    str_init_fixed(&s, buf, len);
-    if (h)
-        str_add(&s, "%d hour%s", h, h == 1 ? "" : "s");
-    if (m || !h)
-        str_add(&s, "%s%d minute%s", h ? " " : "", m, m == 1 ? "" : "s");
-    return buf;
-}
 
 /* The refusal of a create that found `rc` storing fighter `name`. */
 static void create_refused(struct game *g, const struct game_caller *who, const char *name, int rc,
@@ -492,8 +475,7 @@ static void create_refused(struct game *g, const struct game_caller *who, const 
         game_reply(who,
                    "you have created %d fighters today, the most in a day; create %s after "
                    "00:00 UTC (in %s), or use one you have",
-                   CREATES_PER_DAY, name,
-                   hours_minutes((char[32]){0}, 32, (int)(DAY_SECONDS - now % DAY_SECONDS)));
+                   CREATES_PER_DAY, name, game_until_midnight((char[32]){0}, 32, now));
         break;
     case DB_EXISTS:
         game_reply(who, "there is a fighter called %s already; choose another name", name);

@@ -161,6 +161,15 @@ static inline int64_t game_wall(const struct game *g)
     return g->io.wall(g->io.ctx);
 }
 
+/* A day (UTC) in seconds: the daily caps (create, challenge) count by the
+ * day's number, unix time / DAY_SECONDS. */
+#define DAY_SECONDS 86400
+
+/* How long from unix time `now` to the next 00:00 UTC, as people say it,
+ * rounded up to the minute: "3 hours 5 minutes", "1 hour", "12 minutes"
+ * (a daily cap's refusal says when the next day starts). Returns buf. */
+char *game_until_midnight(char *buf, size_t len, int64_t now);
+
 /* 1 if the commentary of stored bout `rec` draws its words from the
  * flavour stream: every exhibition (said in a channel as it is fought), and
  * the league bouts fought before schema 4. A replay must draw as the bout

@@ -55,6 +55,21 @@ char *game_duration(char *buf, size_t len, int seconds)
     return buf;
 }
 
+char *game_until_midnight(char *buf, size_t len, int64_t now)
+{
+    int seconds = (int)(DAY_SECONDS - now % DAY_SECONDS);
+    int m = (seconds + 59) / 60, h = m / 60;
+    struct str s;
+
+    m %= 60;
+    str_init_fixed(&s, buf, len);
+    if (h)
+        str_add(&s, "%d hour%s", h, h == 1 ? "" : "s");
+    if (m || !h)
+        str_add(&s, "%s%d minute%s", h ? " " : "", m, m == 1 ? "" : "s");
+    return buf;
+}
+
 char *rules_list(char *buf, size_t len, const char *prefix, const char *sep, const char *last)
 {
     struct str s;

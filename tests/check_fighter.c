@@ -992,6 +992,157 @@ START_TEST(test_challenge_fighters)
 }
 END_TEST
 
+/* The value of SQL `sql` (one row, one integer column). */
+static int64_t sql_int(const char *sql)
+{
+    struct dbs *q = dbs_prepare(db, sql);
+    ck_assert_msg(q != NULL, "%s", db_errmsg(db));
+    ck_assert_int_eq(dbs_step(q), DBS_ROW);
+    int64_t v = dbs_col_int64(q, 0);
+    dbs_free(q);
+    return v;
+}
+
+/* Account id's challenges counted on `day` (migration 23): 0 when the
+ * last day he challenged on is another. */
+static int64_t challenges_on(int64_t id, int64_t day)
+{
+    char sql[160];
+
+    snprintf(sql, sizeof(sql),
+             "SELECT CASE WHEN challenges_day = %lld THEN challenges ELSE 0 END FROM accounts"
+             " WHERE id = %lld",
+             (long long)day, (long long)id);
+    return sql_int(sql);
+}
+
+/* A hostile account's challenge and withdraw (or decline, or let expire),
+ * again and again: each leaves a cancelled bout row for good, so the
+ * challenges of a day are capped (100), the 101st refused in one line
+ * that says when he may again; nothing else grows, and the next day (UTC)
+ * counts afresh. */
+START_TEST(test_challenge_withdraw_bounded)
+{
+    int64_t a = account("mal"), b = account("bob");
+    struct game_caller ca = caller("mal", a, 1), cb = caller("bob", b, 1);
+    int64_t before[TABLES], after[TABLES];
+    int issued = 0;
+
+    ck_assert_int_eq(create(&ca, "Rocky", "str=14 spd=12 agl=11 tgh=12 hgt=11"), 0);
+    ck_assert_int_eq(create(&cb, "Apollo", "str=14 spd=12 agl=11 tgh=12 hgt=11"), 0);
+    rows_count(before);
+    for (int i = 0; i < 101; i++) {
+        hush();
+        if (game_challenge(game, &ca, b, "bob", RULES_BOXING, 0, NULL, NULL) != 0) {
+            ck_assert_int_eq(i, 100);
+            /* 10 s a round from 80,000 s past midnight: 85,000 s. */
+            ck_assert_str_eq(said.p, "mal|answer|you have issued 100 challenges today, the most "
+                                     "in a day; challenge again after 00:00 UTC (in 1 hour 30 "
+                                     "minutes)\n");
+            break;
+        }
+        issued++;
+        if (i % 3 == 0) {
+            ck_assert_int_eq(game_answer(game, &ca, GAME_WITHDRAW, NULL, 0), 0);
+        } else if (i % 3 == 1) {
+            ck_assert_int_eq(game_answer(game, &cb, GAME_DECLINE, NULL, 0), 0);
+        } else {
+            clock_now += cfg.challenge_timeout + 1;
+            game_tick(game, NULL);
+        }
+        ck_assert_int_eq(game_live(game), 0);
+        wall_now += 10;
+    }
+    ck_assert_int_eq(issued, 100);
+    ck_assert_int_eq(challenges_on(a, wall_now / 86400), 100);
+    ck_assert_int_eq(challenges_on(b, wall_now / 86400), 0);
+    rows_count(after);
+    for (int i = 0; i < TABLES; i++)
+        ck_assert_msg(after[i] == before[i] + (strcmp(tables[i], "bouts") == 0 ? 100 : 0),
+                      "%s: %lld rows, %lld before", tables[i], (long long)after[i],
+                      (long long)before[i]);
+    ck_assert_int_eq(sql_int("SELECT count(*) FROM bouts WHERE state = 'cancelled'"), 100);
+    /* bob is another account: his challenges are his own. */
+    ck_assert_int_eq(game_challenge(game, &cb, a, "mal", RULES_BOXING, 0, NULL, NULL), 0);
+    ck_assert_int_eq(game_answer(game, &cb, GAME_WITHDRAW, NULL, 0), 0);
+    /* The next day (UTC), mal may again. */
+    wall_now += 86400;
+    hush();
+    ck_assert_int_eq(game_challenge(game, &ca, b, "bob", RULES_BOXING, 0, NULL, NULL), 0);
+    HAS("mal challenges bob to bout #102");
+    ck_assert_int_eq(challenges_on(a, wall_now / 86400), 1);
+}
+END_TEST
+
+/* A challenge refused for another reason (an unknown fighter, a busy one,
+ * himself, bad rounds) counts nothing, nor one whose storing failed at
+ * any step (db_fault_after: the count is in the bout's transaction); at
+ * his 100th then, he is refused only after it. */
+START_TEST(test_challenge_refused_counts_nothing)
+{
+    int64_t a = account("mal"), b = account("bob"), c = account("cid");
+    struct game_caller ca = caller("mal", a, 1), cb = caller("bob", b, 1);
+    int64_t day = wall_now / 86400;
+
+    ck_assert_int_eq(create(&ca, "Rocky", "str=14 spd=12 agl=11 tgh=12 hgt=11"), 0);
+    ck_assert_int_eq(create(&cb, "Apollo", "str=14 spd=12 agl=11 tgh=12 hgt=11"), 0);
+    for (int i = 0; i < 150; i++) {
+        ck_assert_int_eq(game_challenge(game, &ca, b, "bob", RULES_BOXING, 0, "Zed", NULL), -1);
+        ck_assert_int_eq(game_challenge(game, &ca, b, "bob", RULES_BOXING, 0, NULL, "Zed"), -1);
+        ck_assert_int_eq(game_challenge(game, &ca, b, "bob", RULES_SUGARRAY, 0, NULL, NULL), -1);
+        ck_assert_int_eq(game_challenge(game, &ca, c, "cid", RULES_BOXING, 0, NULL, NULL), -1);
+        ck_assert_int_eq(game_challenge(game, &ca, a, "mal", RULES_BOXING, 0, NULL, NULL), -1);
+        ck_assert_int_eq(game_challenge(game, &ca, b, "bob", RULES_BOXING, 99, NULL, NULL), -1);
+    }
+    ck_assert_int_eq(challenges_on(a, day), 0);
+    ck_assert_int_eq(sql_int("SELECT count(*) FROM bouts"), 0);
+    /* Busy: Rocky is in a challenge already (that one counted). */
+    ck_assert_int_eq(game_challenge(game, &ca, b, "bob", RULES_BOXING, 0, NULL, NULL), 0);
+    for (int i = 0; i < 150; i++) {
+        hush();
+        ck_assert_int_eq(game_challenge(game, &ca, b, "bob", RULES_BOXING, 0, NULL, NULL), -1);
+        HAS("mal|answer|every boxing fighter of yours is already in a bout or a challenge\n");
+    }
+    ck_assert_int_eq(challenges_on(a, day), 1);
+    ck_assert_int_eq(game_answer(game, &ca, GAME_WITHDRAW, NULL, 0), 0);
+    /* A failure at each step of storing it: nothing counted, no row. */
+    int failed = 0;
+    for (long n = 0;; n++) {
+        db_fault_after(db, n);
+        hush();
+        int rc = game_challenge(game, &ca, b, "bob", RULES_BOXING, 0, NULL, NULL);
+        int fired = !db_fault_pending(db);
+        db_fault_after(db, -1);
+        if (rc == 0) {
+            ck_assert_int_eq(fired, 0);
+            break;
+        }
+        ck_assert_int_eq(fired, 1);
+        failed++;
+        HAS("mal|answer|sorry, I could not "); /* look that up, or store the challenge */
+        ck_assert_int_eq(challenges_on(a, day), 1);
+        ck_assert_int_eq(sql_int("SELECT count(*) FROM bouts"), 1);
+        ck_assert_int_eq(game_live(game), 0);
+    }
+    /* Every step: the two fighter lists, BEGIN, the count, the bout, the
+     * fighters loaded, COMMIT. */
+    ck_assert_int_ge(failed, 8);
+    ck_assert_int_eq(challenges_on(a, day), 2);
+    ck_assert_int_eq(game_answer(game, &ca, GAME_WITHDRAW, NULL, 0), 0);
+    /* 98 more: 100 in all, and the 101st is refused. */
+    for (int i = 0; i < 98; i++) {
+        ck_assert_int_eq(game_challenge(game, &ca, b, "bob", RULES_BOXING, 0, NULL, NULL), 0);
+        ck_assert_int_eq(game_answer(game, &ca, GAME_WITHDRAW, NULL, 0), 0);
+    }
+    hush();
+    ck_assert_int_eq(game_challenge(game, &ca, b, "bob", RULES_BOXING, 0, NULL, NULL), -1);
+    ONE("mal|answer|you have issued 100 challenges today, the most in a day; challenge again "
+        "after 00:00 UTC (in 1 hour 47 minutes)\n");
+    ck_assert_int_eq(challenges_on(a, day), 100);
+    ck_assert_int_eq(sql_int("SELECT count(*) FROM bouts"), 100);
+}
+END_TEST
+
 /* What a spectator and a player without a bout are told, where. */
 START_TEST(test_bout_replies)
 {
@@ -1055,6 +1206,8 @@ Suite *fighter_suite(void)
     tcase_add_test(tc, test_first_bout_help);
     tcase_add_test(tc, test_bout_replies);
     tcase_add_test(tc, test_challenge_fighters);
+    tcase_add_test(tc, test_challenge_withdraw_bounded);
+    tcase_add_test(tc, test_challenge_refused_counts_nothing);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -145,6 +145,55 @@ START_TEST(test_own_bouts)
 }
 END_TEST
 
+/* Account id's challenges counted on `day` (migration 23). */
+static int64_t challenges_on(int64_t id, int64_t day)
+{
+    char sql[160];
+
+    snprintf(sql, sizeof(sql),
+             "SELECT CASE WHEN challenges_day = %lld THEN challenges ELSE 0 END FROM accounts"
+             " WHERE id = %lld",
+             (long long)day, (long long)id);
+    struct dbs *q = dbs_prepare(db, sql);
+    ck_assert_msg(q != NULL, "%s", db_errmsg(db));
+    ck_assert_int_eq(dbs_step(q), DBS_ROW);
+    int64_t n = dbs_col_int64(q, 0);
+    dbs_free(q);
+    return n;
+}
+
+/* A challenge between two networks counts once, on the challenger's
+ * account, by his own bot (which stores and runs the bout): the answer
+ * his opponent's bot relays (run here, as bot/relay.c runs it), and the
+ * other bot's start, count nothing. */
+START_TEST(test_challenge_counted_once)
+{
+    struct game_caller ce = caller("erin", erin, 1), cb = caller("bob", bob, 1);
+    int64_t day = wall_now / 86400;
+
+    /* libera's bot: erin challenges bob@oftc, bob declines (relayed). */
+    ck_assert_int_eq(game_challenge(game, &ce, bob, "bob@oftc", RULES_BOXING, 0, NULL, NULL), 0);
+    ck_assert_int_eq(game_answer(game, &cb, GAME_DECLINE, NULL, 0), 0);
+    ck_assert_int_eq(challenges_on(erin, day), 1);
+    ck_assert_int_eq(challenges_on(bob, day), 0);
+    /* oftc's bot: it starts (libera's cancelled challenge is not its own),
+     * then bob challenges erin@libera, who declines. */
+    game_free(game);
+    ck_assert_int_eq(db_network_set(db, "oftc"), DB_OK);
+    start_game();
+    ck_assert_int_eq(challenges_on(bob, day), 0);
+    ck_assert_int_eq(game_challenge(game, &cb, erin, "erin@libera", RULES_BOXING, 0, NULL, NULL),
+                     0);
+    ck_assert_int_eq(game_answer(game, &ce, GAME_DECLINE, NULL, 0), 0);
+    ck_assert_int_eq(challenges_on(erin, day), 1);
+    ck_assert_int_eq(challenges_on(bob, day), 1);
+    struct dbs *q = dbs_prepare(db, "SELECT count(*) FROM bouts");
+    ck_assert_int_eq(dbs_step(q), DBS_ROW);
+    ck_assert_int_eq(dbs_col_int64(q, 0), 2);
+    dbs_free(q);
+}
+END_TEST
+
 Suite *netgame_suite(void)
 {
     Suite *s = suite_create("netgame");
@@ -154,6 +203,7 @@ Suite *netgame_suite(void)
     tcase_add_test(tc, test_names);
     tcase_add_test(tc, test_refusals);
     tcase_add_test(tc, test_own_bouts);
+    tcase_add_test(tc, test_challenge_counted_once);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -243,9 +243,25 @@ START_TEST(test_restart_says_what_was_stored)
 }
 END_TEST
 
+/* The accounts whose challenges of the day (migration 23) are not `n`. */
+static int64_t challenges_not(int n)
+{
+    char sql[128];
+
+    snprintf(sql, sizeof(sql), "SELECT count(*) FROM accounts WHERE challenges <> %d", n);
+    struct dbs *q = dbs_prepare(db, sql);
+    ck_assert_msg(q != NULL, "%s", db_errmsg(db));
+    ck_assert_int_eq(dbs_step(q), DBS_ROW);
+    int64_t v = dbs_col_int64(q, 0);
+    dbs_free(q);
+    return v;
+}
+
 /* mode=live: the bouts start by themselves in the channel, the players
  * are prompted, nobody orders: their plans fight; the final starts when
- * the semi-finals are over, and the winner is said. */
+ * the semi-finals are over, and the winner is said. The bot starts them:
+ * they are no player's challenges, and a player who issued his most
+ * challenges of the day (100) fights them all the same, counting none. */
 START_TEST(test_live_tournament)
 {
     struct game_caller boss = caller("boss", 99, 1);
@@ -255,6 +271,12 @@ START_TEST(test_live_tournament)
     HAS("Tournament #1 (Live Cup) is open: boxing, 4 places, fought live.");
     for (int i = 1; i <= 3; i++)
         ck_assert_int_eq(join(i, boxer(i, 10 - i)), 0);
+    char sql[128];
+    snprintf(sql, sizeof(sql), "UPDATE accounts SET challenges_day = %lld, challenges = 100",
+             (long long)(wall_now / 86400));
+    struct dbs *q = dbs_prepare(db, sql);
+    ck_assert_int_eq(dbs_run(q), DBS_DONE);
+    dbs_free(q);
     hush();
     ck_assert_int_eq(game_tournament_start(game, &boss, 1), 0);
     HAS("Semi-finals: Boxer1 [1] (bye); Boxer2 [2] v Boxer3 [3].");
@@ -272,6 +294,7 @@ START_TEST(test_live_tournament)
     HAS("#ring|chatter|Bout #2, boxing, 4 rounds: Boxer1 (p1)");
     HAS(" wins the Live Cup!");
     ck_assert_int_eq(game_live(game), 0);
+    ck_assert_int_eq(challenges_not(100), 0);
 }
 END_TEST
 

@@ -185,6 +185,11 @@ START_TEST(test_gold_record_and_title)
     boxer_end("Gil", LEAGUE_GOLD, ATTACK, 30);
     boxer("Hal", LEAGUE_GOLD, ATTACK);
     boxer("Ian", LEAGUE_GOLD, DEFEND);
+    /* Their owner issued his most challenges of the day (migration 23):
+     * league and title bouts are the bot's, no challenges, and count none. */
+    struct dbs *q = dbs_prepare(bot.db, "UPDATE accounts SET challenges_day = 1, challenges = 100");
+    ck_assert_int_eq(dbs_run(q), DBS_DONE);
+    dbs_free(q);
     turn(3);
     ck_assert_int_eq(get("Ian").league, LEAGUE_SILVER);
     int64_t champ;
@@ -209,6 +214,11 @@ START_TEST(test_gold_record_and_title)
     ck_assert_int_eq(db_champion_get(bot.db, RULES_SUGARRAY, &champ, &defences), DB_OK);
     ck_assert_int_eq(champ, get("Gil").id);
     ck_assert_int_eq(defences, 1);
+    q = dbs_prepare(bot.db,
+                    "SELECT count(*) FROM accounts WHERE challenges_day = 1 AND challenges = 100");
+    ck_assert_int_eq(dbs_step(q), DBS_ROW);
+    ck_assert_int_eq(dbs_col_int64(q, 0), 1); /* gm's, as it was */
+    dbs_free(q);
 }
 END_TEST
 
