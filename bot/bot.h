@@ -624,33 +624,45 @@ int users_count(const struct users *u);
 const char *users_nick_of(const struct users *u, int64_t account_id);
 
 /* Inbound flood control ([flood] commands, commands_seconds,
- * ignore_seconds): at most `cmds` commands in `window` seconds; past that
- * the nick is ignored for `pause` seconds. The defaults are Limnoria's (12
- * commands a minute), with a shorter pause. Learning is not punished: a
- * command that turns out to be help, a typo or a refusal counts a third
- * (users_rate_light, after it ran). Orders for the player's own live bout
- * are never counted (cmd.c).
+ * ignore_seconds): a token bucket a nick. It holds `cmds` commands and
+ * refills at `cmds` a `window` seconds: a burst of `cmds` at once, then
+ * one every window / cmds seconds (by default 12 at once, then one every
+ * 5 s: still 12 a minute in the long run, Limnoria's figure). Learning is
+ * not punished: help and a typo cost a third (users_rate_as), and so does a
+ * command that turns out to be refused (users_rate_light, after it ran).
+ * Orders for the player's own live bout are never counted (cmd.c).
  *
- * users_rate counts a command (as a full one) and says what to do with
- * it: OK, run it; WARN, he just went over the limit: tell him when he may
- * go on; TELL, he is still over it and was last told USERS_RATE_TELL_EVERY
- * seconds ago or more: tell him again; IGNORE, say nothing (he was told
- * less than USERS_RATE_TELL_EVERY seconds ago). So each command past the limit
- * is answered unless one a few seconds before it was, and a flood of them
- * costs the bot at most one line per USERS_RATE_TELL_EVERY seconds per nick. */
+ * A command that finds less than a command's worth is not run: the nick
+ * is slowed, not ignored: told when his next one will be taken
+ * (users_rate_wait), which is as soon as the bucket holds a command
+ * again. Each command he sends meanwhile counts a third, so one who goes
+ * on sending (a flood) waits longer, up to `pause` seconds more than a
+ * command takes to come back; one who waits as told goes on at once.
+ *
+ * users_rate counts a command and says what to do with it: OK, run it;
+ * WARN, he just went past the limit: tell him in full; TELL, he is still
+ * past it: tell him again how long; IGNORE, say nothing: he was told less
+ * than USERS_RATE_TELL_EVERY seconds ago (WARN and TELL only when he was
+ * not). So a flood costs the bot at most one line per
+ * USERS_RATE_TELL_EVERY seconds per nick. */
 #define USERS_RATE_CMDS       12
 #define USERS_RATE_WINDOW     60.0
 #define USERS_RATE_PAUSE      60.0
 #define USERS_RATE_CMDS_MAX   100
-#define USERS_RATE_FULL       3   /* what an action costs; help, a typo, a refusal cost 1 */
+#define USERS_RATE_FULL       3   /* what an action costs; help, a typo, any refusal cost 1 */
 #define USERS_RATE_TELL_EVERY 5.0 /* seconds between two "too many commands" to one nick */
 enum users_rate { USERS_RATE_OK, USERS_RATE_WARN, USERS_RATE_TELL, USERS_RATE_IGNORE };
 void users_set_rate(struct users *u, int cmds, double window, double pause);
 enum users_rate users_rate(struct users *u, const char *nick, double now);
+/* users_rate for a command whose cost is known before it runs: 1 (help,
+ * a word that is no command: they need only a third's worth left), else
+ * USERS_RATE_FULL (users_rate's). */
+enum users_rate users_rate_as(struct users *u, const char *nick, double now, int cost);
 /* The command users_rate last counted for `nick` costs a third: it was
  * help, a typo or a refusal. */
 void users_rate_light(struct users *u, const char *nick);
-/* Seconds from `now` until `nick` is no longer ignored; 0 if he is not. */
+/* Seconds from `now` until `nick`'s bucket holds a command again; 0 if it
+ * does. */
 double users_rate_wait(const struct users *u, const char *nick, double now);
 /* 1 (and remembered) if a hint was not given to `nick` in the last
  * `every` seconds; else 0. */

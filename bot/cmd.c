@@ -349,38 +349,64 @@ static enum stage stage_services(struct dispatch *d)
     return STAGE_GO;
 }
 
-/* The flood limit. Orders for one's own live bout are never limited: a
- * player answering as fast as the bot asks must never be ignored in his
- * own bout. Past the limit each command is answered with when he may go
- * on, privately, unless he was told so a few seconds before
- * (USERS_RATE_TELL_EVERY): his replies go as bulk meanwhile (outq_demote),
- * behind everyone else's, so a flood costs the bot one line per nick per
- * USERS_RATE_TELL_EVERY seconds at most, and never delays a bout. */
+/* "one every 5 seconds", or "3 every 10 seconds" when the pace is no whole
+ * number of seconds: the steady pace of the inbound limit, into buf. */
+static const char *flood_pace(const struct config *cfg, char *buf, size_t len)
+{
+    int n = cfg->commands > 0 ? cfg->commands : 1, w = cfg->commands_seconds;
+
+    if (w % n == 0 && w / n == 1)
+        snprintf(buf, len, "one a second");
+    else if (w % n == 0)
+        snprintf(buf, len, "one every %d seconds", w / n);
+    else
+        snprintf(buf, len, "%d every %d seconds", n, w);
+    return buf;
+}
+
+/* The flood limit (users_rate: a burst, then a steady pace). Orders for
+ * one's own live bout are never limited: a player answering as fast as
+ * the bot asks must never be ignored in his own bout. A command past the
+ * limit is not run and is answered, privately, with when the next one
+ * will be taken, unless he was told so a few seconds before
+ * (USERS_RATE_TELL_EVERY): his replies go as bulk while he waits
+ * (outq_demote), behind everyone else's, so a flood costs the bot one
+ * line per nick per USERS_RATE_TELL_EVERY seconds at most, and never
+ * delays a bout. */
 static enum stage stage_flood(struct dispatch *d)
 {
     struct cmd_ctx *ctx = &d->ctx;
     struct bot *bot = ctx->bot;
     int own_order = 0;
+    char pace[48];
 
     if (!ctx->channel && bot->game && (!d->e || d->e == &cmd_order_entry)) {
         users_account(bot->users, ctx->nick, &ctx->account_id, &ctx->account);
         own_order = ctx->account_id && game_account_live(bot->game, ctx->account_id) &&
                     (d->e || bot_looks_like_order(d->text));
     }
-    enum users_rate st = own_order ? USERS_RATE_OK : users_rate(bot->users, ctx->nick, bot->now);
-    int wait = (int)(users_rate_wait(bot->users, ctx->nick, bot->now) + 0.999);
-    switch (st) {
-    case USERS_RATE_OK:
+    /* Help and a word that is no command (nor orders) cost a third, known
+     * now: a burst of them needs only a third's worth left each. */
+    int light = d->e == &cmd_help_entry || (!d->e && !bot_looks_like_order(d->text));
+    enum users_rate st =
+        own_order ? USERS_RATE_OK
+                  : users_rate_as(bot->users, ctx->nick, bot->now, light ? 1 : USERS_RATE_FULL);
+    if (st == USERS_RATE_OK) {
         d->counted = !own_order;
         return STAGE_GO;
+    }
+    double wait_s = users_rate_wait(bot->users, ctx->nick, bot->now);
+    int wait = (int)(wait_s + 0.999);
+    outq_demote(bot->q, ctx->nick, wait_s);
+    switch (st) {
     case USERS_RATE_WARN:
-        log_msg(LOG_INFO, "flood: ignoring %s for %d s", ctx->nick, bot->cfg.ignore_seconds);
-        outq_demote(bot->q, ctx->nick, bot->cfg.ignore_seconds);
+        log_msg(LOG_INFO, "flood: %s waits %d s", ctx->nick, wait);
         reply_private(ctx,
-                      "too many commands: I take yours again in %d seconds; at most %d commands "
-                      "in %d seconds, please (help, typos and refused commands count a third; "
-                      "orders for your own bout are always taken)",
-                      wait, bot->cfg.commands, bot->cfg.commands_seconds);
+                      "too many commands: I take yours again in %d seconds; at most %d at once, "
+                      "then %s, please (help, typos and refused commands count a third, and so "
+                      "does each command sent meanwhile; orders for your own bout are always "
+                      "taken)",
+                      wait, bot->cfg.commands, flood_pace(&bot->cfg, pace, sizeof(pace)));
         return STAGE_REFUSED;
     case USERS_RATE_TELL:
         reply_private(ctx,

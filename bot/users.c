@@ -3,9 +3,10 @@
  *
  * One entry per nick the bot has reason to remember: someone in one of its
  * channels, someone identified, or someone whose command rate is being
- * watched. An identity never outlives the evidence that the same person
- * still holds the nick: it ends on QUIT, when he is in none of the bot's
- * channels (the bot would not see him quit), and on every reconnect.
+ * watched (a token bucket a nick: users_rate). An identity never outlives
+ * the evidence that the same person still holds the nick: it ends on QUIT,
+ * when he is in none of the bot's channels (the bot would not see him
+ * quit), and on every reconnect.
  *
  * Entries live in one array (a removal moves the last entry into the gap),
  * found through a hash index of their folded nicks: a command or a line
@@ -33,15 +34,16 @@ struct user {
      * have, so a name too long stays too long (never cut into another). */
     char services[DB_NAME_MAX + 1];
     double svc_at; /* when it was learnt */
-    /* The last commands, a ring in struct users' pools (users_ring): when,
-     * and what each cost (USERS_RATE_FULL for an action, 1 for help, a typo
-     * or a refusal). Each costs at least 1 and the limit is
-     * cmds * USERS_RATE_FULL, the ring's length, so it never fills. */
-    int nstamps, next;
-    double ignore_until;
-    double told_at; /* when he was last told he is limited */
-    double last_seen;
-    int hinted; /* hinted_at is set */
+    /* His bucket, in thirds of a command (USERS_RATE_FULL an action, 1
+     * help, a typo or a refusal): `spent` is what it lacks of full (0:
+     * full, as a new entry's), as of `spent_at`; it refills at the rate
+     * set, so a full bucket needs no clock. */
+    double spent, spent_at;
+    int lightable;  /* the last command was charged in full: it may cost a third */
+    int told;       /* told he is limited since his last command ran */
+    int told_ever;  /* told_at is set */
+    double told_at; /* when he was last told */
+    int hinted;     /* hinted_at is set */
     double hinted_at;
 };
 
@@ -60,14 +62,12 @@ struct users {
     int *acct;
     size_t nacct;
     enum casemapping cm;
-    int cmds; /* the inbound limit: cmds commands in window s */
-    /* The entries' rings, ring places each, entry i's from i * ring: sized
-     * to the limit set (36 places at the default 12 commands), not to the
-     * most a configuration may set (300 places: 2.7 KB an entry). */
-    double *stamps;
-    unsigned char *costs;
-    int ring;
-    double window, pause; /* then ignored for pause s */
+    /* The inbound limit: buckets of cmds commands (`full` thirds), refilled
+     * at cmds a window s (rate thirds a second); a nick who goes on
+     * sending past it waits at most pause s. */
+    int cmds;
+    double window, pause;
+    double full, rate;
 };
 
 struct users *users_new(void)
@@ -80,26 +80,19 @@ struct users *users_new(void)
     return u;
 }
 
-/* The rings' pools sized for u->cap entries of u->ring places. */
-static void rings_size(struct users *u)
-{
-    size_t n = (size_t)u->cap * (size_t)u->ring;
-
-    u->stamps = xrealloc(u->stamps, n * sizeof(*u->stamps));
-    u->costs = xrealloc(u->costs, n);
-}
-
 /* Bad values are clamped: 1 to USERS_RATE_CMDS_MAX commands, a window of at
- * least 1 s, a pause of at least 0 s. Counts already kept start afresh. */
+ * least 1 s, a pause of at least 0 s. Every bucket starts full again. */
 void users_set_rate(struct users *u, int cmds, double window, double pause)
 {
     u->cmds = cmds < 1 ? 1 : cmds > USERS_RATE_CMDS_MAX ? USERS_RATE_CMDS_MAX : cmds;
     u->window = window >= 1 ? window : 1;
     u->pause = pause >= 0 ? pause : 0;
-    u->ring = u->cmds * USERS_RATE_FULL;
-    rings_size(u);
-    for (int i = 0; i < u->n; i++)
-        u->v[i].nstamps = u->v[i].next = 0;
+    u->full = (double)u->cmds * USERS_RATE_FULL;
+    u->rate = u->full / u->window;
+    for (int i = 0; i < u->n; i++) {
+        u->v[i].spent = 0;
+        u->v[i].lightable = u->v[i].told = 0;
+    }
 }
 
 void users_free(struct users *u)
@@ -107,8 +100,6 @@ void users_free(struct users *u)
     if (!u)
         return;
     free(u->v);
-    free(u->stamps);
-    free(u->costs);
     free(u->slot);
     free(u->acct);
     free(u);
@@ -244,9 +235,6 @@ static void remove_at(struct users *u, int i)
     if (i != last) {
         index_del(u, last);
         u->v[i] = u->v[last];
-        size_t r = (size_t)u->ring;
-        memcpy(u->stamps + (size_t)i * r, u->stamps + (size_t)last * r, r * sizeof(*u->stamps));
-        memcpy(u->costs + (size_t)i * r, u->costs + (size_t)last * r, r);
         index_put(u, i);
     }
     u->n--;
@@ -295,7 +283,6 @@ static struct user *get(struct users *u, const char *nick)
     if (u->n == u->cap) {
         u->cap = u->cap ? u->cap * 2 : 64;
         u->v = xrealloc(u->v, (size_t)u->cap * sizeof(*u->v));
-        rings_size(u);
     }
     if (2 * ((size_t)u->n + 1) + 2 > u->nslot)
         index_rebuild(u, u->cap);
@@ -309,12 +296,13 @@ static struct user *get(struct users *u, const char *nick)
     return e;
 }
 
+static double rate_spent(const struct users *u, const struct user *e, double now);
+
 /* Drops an entry that holds nothing worth keeping at time `now`: no
- * channel, no identity, no pause, no recent command. */
+ * channel, no identity, a full bucket (a new entry's). */
 static int stale(const struct users *u, const struct user *e, double now)
 {
-    return !e->chans && !e->identified && e->ignore_until <= now &&
-           (!e->nstamps || now - e->last_seen >= u->window);
+    return !e->chans && !e->identified && rate_spent(u, e, now) <= 0;
 }
 
 /* Forgets every stale entry (walking back: the last one moves into i). */
@@ -515,24 +503,32 @@ const char *users_nick_of(const struct users *u, int64_t account_id)
     return NULL;
 }
 
-/* What e's commands within the window before `now` cost, the older ones
- * forgotten. */
-static int rate_spent(const struct users *u, struct user *e, double now)
+/* What e's bucket lacks of full at `now` (never below 0): what it lacked
+ * when last counted, less what refilled since. */
+static double rate_spent(const struct users *u, const struct user *e, double now)
 {
-    size_t base = (size_t)(e - u->v) * (size_t)u->ring;
-    int spent = 0;
+    double spent = e->spent - (now > e->spent_at ? (now - e->spent_at) * u->rate : 0);
 
-    for (int i = 0, n = e->nstamps; i < n; i++) {
-        size_t at = base + (size_t)((e->next - n + i + u->ring) % u->ring);
-        if (now - u->stamps[at] >= u->window)
-            e->nstamps--; /* the oldest: the ring is in time order */
-        else
-            spent += u->costs[at];
-    }
-    return spent;
+    return spent > 0 ? spent : 0;
+}
+
+/* A command refused for the limit counts a third: one who goes on sending
+ * while told to wait waits longer, at most u->pause more than a command's
+ * worth takes to come back (never less than he already waits). */
+static void rate_refused(const struct users *u, struct user *e)
+{
+    double most = u->full - USERS_RATE_FULL + u->rate * u->pause;
+
+    if (e->spent < most)
+        e->spent = e->spent + 1 < most ? e->spent + 1 : most;
 }
 
 enum users_rate users_rate(struct users *u, const char *nick, double now)
+{
+    return users_rate_as(u, nick, now, USERS_RATE_FULL);
+}
+
+enum users_rate users_rate_as(struct users *u, const char *nick, double now, int cost)
 {
     /* Nicks that only ever messaged the bot would pile up: before the
      * array grows, the stale ones go. */
@@ -540,41 +536,43 @@ enum users_rate users_rate(struct users *u, const char *nick, double now)
         sweep(u, now);
     struct user *e = get(u, nick);
 
-    e->last_seen = now;
-    if (e->ignore_until > now) {
-        if (now - e->told_at < USERS_RATE_TELL_EVERY)
-            return USERS_RATE_IGNORE;
-        e->told_at = now;
-        return USERS_RATE_TELL;
+    e->spent = rate_spent(u, e, now);
+    e->spent_at = now > e->spent_at ? now : e->spent_at;
+    cost = cost == 1 ? 1 : USERS_RATE_FULL;
+    if (e->spent <= u->full - cost) { /* what it costs is there */
+        e->spent += cost;
+        e->lightable = cost == USERS_RATE_FULL;
+        e->told = 0;
+        return USERS_RATE_OK;
     }
-    if (rate_spent(u, e, now) >= u->cmds * USERS_RATE_FULL) {
-        e->ignore_until = now + u->pause;
-        e->told_at = now;
-        e->nstamps = 0;
-        return USERS_RATE_WARN;
-    }
-    size_t at = (size_t)(e - u->v) * (size_t)u->ring + (size_t)e->next;
-    u->stamps[at] = now;
-    u->costs[at] = USERS_RATE_FULL;
-    e->next = (e->next + 1) % u->ring;
-    e->nstamps++;
-    return USERS_RATE_OK;
+    e->lightable = 0;
+    rate_refused(u, e);
+    if (e->told_ever && now - e->told_at < USERS_RATE_TELL_EVERY)
+        return USERS_RATE_IGNORE;
+    enum users_rate st = e->told ? USERS_RATE_TELL : USERS_RATE_WARN;
+    e->told = e->told_ever = 1;
+    e->told_at = now;
+    return st;
 }
 
 void users_rate_light(struct users *u, const char *nick)
 {
     struct user *e = find(u, nick);
 
-    if (e && e->nstamps > 0)
-        u->costs[(size_t)(e - u->v) * (size_t)u->ring +
-                 (size_t)((e->next - 1 + u->ring) % u->ring)] = 1;
+    if (!e || !e->lightable)
+        return;
+    e->lightable = 0;
+    e->spent -= USERS_RATE_FULL - 1;
+    if (e->spent < 0)
+        e->spent = 0;
 }
 
 double users_rate_wait(const struct users *u, const char *nick, double now)
 {
     const struct user *e = find(u, nick);
+    double over = e ? rate_spent(u, e, now) - (u->full - USERS_RATE_FULL) : 0;
 
-    return e && e->ignore_until > now ? e->ignore_until - now : 0;
+    return over > 0 ? over / u->rate : 0;
 }
 
 int users_hint_due(struct users *u, const char *nick, double now, double every)

@@ -196,58 +196,93 @@ START_TEST(test_users_casemapping)
 }
 END_TEST
 
+/* The inbound limit is a token bucket a nick: a burst, then a steady pace;
+ * past it a nick is slowed (told when his next command is taken), and one
+ * who goes on sending waits longer, at most `pause` more. */
 START_TEST(test_users_rate)
 {
     struct users *u = users_new();
     double t = 100;
 
+    /* The defaults: twelve at once, the thirteenth refused and told. */
     for (int i = 0; i < USERS_RATE_CMDS; i++)
         ck_assert_int_eq(users_rate(u, "f", t + i * 0.1), USERS_RATE_OK);
-    ck_assert_int_eq(users_rate(u, "f", t + 1), USERS_RATE_WARN);
+    ck_assert_int_eq(users_rate(u, "f", t + 1.2), USERS_RATE_WARN);
     ck_assert_int_eq(users_rate(u, "f", t + 2), USERS_RATE_IGNORE);
     /* Each command past the limit is told when he may go on, unless he
      * was told a few seconds before. */
-    ck_assert_int_eq(users_rate(u, "f", t + 1 + USERS_RATE_TELL_EVERY), USERS_RATE_TELL);
-    ck_assert_int_eq(users_rate_wait(u, "f", t + 1 + USERS_RATE_TELL_EVERY),
-                     USERS_RATE_PAUSE - USERS_RATE_TELL_EVERY);
+    ck_assert_int_eq(users_rate(u, "f", t + 1.2 + USERS_RATE_TELL_EVERY), USERS_RATE_TELL);
+    double wait = users_rate_wait(u, "f", t + 1.2 + USERS_RATE_TELL_EVERY);
+    ck_assert(wait > 0 && wait < USERS_RATE_WINDOW / USERS_RATE_CMDS);
     ck_assert_int_eq(users_rate(u, "f", t + 2 + USERS_RATE_TELL_EVERY), USERS_RATE_IGNORE);
-    ck_assert_int_eq(users_rate(u, "f", t + 1 + USERS_RATE_PAUSE - 0.5), USERS_RATE_TELL);
-    ck_assert_int_eq(users_rate(u, "f", t + 1 + USERS_RATE_PAUSE + 0.1), USERS_RATE_OK);
-    ck_assert_int_eq(users_rate_wait(u, "f", t + 1 + USERS_RATE_PAUSE + 0.1), 0);
-    /* Light commands (help, typos, refusals) count a third. */
+    /* Slowed, not ignored: once a command's worth is back, he goes on. */
+    double back = t + 2 + USERS_RATE_TELL_EVERY;
+    back += users_rate_wait(u, "f", back) + 0.01;
+    ck_assert_int_eq(users_rate(u, "f", back), USERS_RATE_OK);
+    /* Light commands (help, typos, refusals) cost a third. */
     for (int i = 0; i < 3 * USERS_RATE_CMDS; i++) {
         ck_assert_int_eq(users_rate(u, "l", t + i * 0.1), USERS_RATE_OK);
         users_rate_light(u, "l");
     }
     ck_assert_int_eq(users_rate(u, "l", t + 4), USERS_RATE_WARN);
-    /* Two full ones and thirty light ones are twelve full ones. */
-    for (int i = 0; i < 3 * USERS_RATE_CMDS - 4; i++) {
-        ck_assert_int_eq(users_rate(u, "n", t + i * 0.1), USERS_RATE_OK);
-        if (i >= 2)
+    /* Help and typos, known light before they run, need only a third's
+     * worth each: thirty-six at once, then a full one is refused. */
+    for (int i = 0; i < 3 * USERS_RATE_CMDS; i++)
+        ck_assert_int_eq(users_rate_as(u, "a", t, 1), USERS_RATE_OK);
+    ck_assert_int_eq(users_rate_as(u, "a", t, 1), USERS_RATE_WARN);
+    users_rate_light(u, "a"); /* nothing to lighten: it was refused (it cost a third) */
+    ck_assert_int_eq(users_rate_as(u, "a", t + 10 / 3.0 + 0.01, 1), USERS_RATE_OK);
+    ck_assert_int_eq(users_rate(u, "a", t + 10 / 3.0 + 0.02), USERS_RATE_IGNORE);
+    /* Two full ones and twenty-seven light ones cost eleven: one more. */
+    for (int i = 0; i < 2 + 27 + 1; i++) {
+        ck_assert_int_eq(users_rate(u, "n", t), USERS_RATE_OK);
+        if (i >= 2 && i < 29)
             users_rate_light(u, "n");
     }
-    ck_assert_int_eq(users_rate(u, "n", t + 4), USERS_RATE_WARN);
-    /* Spread out, any number of commands is fine. */
+    ck_assert_int_eq(users_rate(u, "n", t), USERS_RATE_WARN);
+    /* At the steady pace, any number of commands is fine. */
     for (int i = 0; i < 50; i++)
         ck_assert_int_eq(users_rate(u, "g", t + i * (USERS_RATE_WINDOW / USERS_RATE_CMDS + 0.01)),
                          USERS_RATE_OK);
-    /* The limit is configuration: 3 in 10 s, then 20 s ignored. */
-    users_set_rate(u, 3, 10, 20);
+    /* The limit is configuration: 3 at once, then one every 3 s (a third
+     * of a command a second), at most 20 s more for one who goes on. */
+    users_set_rate(u, 3, 9, 20);
     t = 1000;
     for (int i = 0; i < 3; i++)
-        ck_assert_int_eq(users_rate(u, "h", t + i), USERS_RATE_OK);
-    ck_assert_int_eq(users_rate(u, "h", t + 3), USERS_RATE_WARN);
-    ck_assert_int_eq(users_rate(u, "h", t + 22.9), USERS_RATE_TELL);
-    ck_assert_int_eq(users_rate(u, "h", t + 23.1), USERS_RATE_OK);
-    /* Bad values are clamped, never trusted. */
+        ck_assert_int_eq(users_rate(u, "h", t), USERS_RATE_OK);
+    ck_assert_int_eq(users_rate(u, "h", t), USERS_RATE_WARN);
+    ck_assert(users_rate_wait(u, "h", t) == 4); /* 3 s for a command, 1 for the one refused */
+    ck_assert_int_eq(users_rate(u, "h", t + 3.9), USERS_RATE_IGNORE);
+    ck_assert(users_rate_wait(u, "h", t + 3.9) > 1); /* he sent one more meanwhile */
+    ck_assert_int_eq(users_rate(u, "h", t + 5.1), USERS_RATE_OK);
+    /* One who keeps sending, ten a second for ten seconds: nothing more
+     * runs, and he then waits the pause, told at most every 5 s. */
+    int ok = 0, told = 0;
+    for (int i = 0; i < 100; i++) {
+        enum users_rate st = users_rate(u, "x", 2000 + i * 0.1);
+        ok += st == USERS_RATE_OK;
+        told += st == USERS_RATE_WARN || st == USERS_RATE_TELL;
+    }
+    ck_assert_int_eq(ok, 3);
+    ck_assert_int_eq(told, 2);
+    ck_assert(users_rate_wait(u, "x", 2009.9) == 20);
+    ck_assert_int_ne(users_rate(u, "x", 2009.9 + 19.9), USERS_RATE_OK);
+    ck_assert_int_eq(users_rate(u, "x", 2009.9 + 21.1), USERS_RATE_OK);
+    /* With no pause, only the steady pace: one every 3 s however fast. */
+    users_set_rate(u, 3, 9, 0);
+    ok = 0;
+    for (int i = 0; i < 100; i++)
+        ok += users_rate(u, "y", 3000 + i * 0.1) == USERS_RATE_OK;
+    ck_assert_int_eq(ok, 3 + 3);
+    /* Bad values are clamped, never trusted: one a second, no pause. */
     users_set_rate(u, 0, 0, -5);
     ck_assert_int_eq(users_rate(u, "k", t), USERS_RATE_OK);
     ck_assert_int_eq(users_rate(u, "k", t + 0.5), USERS_RATE_WARN);
-    ck_assert_int_eq(users_rate(u, "k", t + 0.6), USERS_RATE_OK);
+    ck_assert_int_eq(users_rate(u, "k", t + 1.01), USERS_RATE_OK);
     users_set_rate(u, 1000000, 60, 60);
     for (int i = 0; i < USERS_RATE_CMDS_MAX; i++)
-        ck_assert_int_eq(users_rate(u, "m", t + i * 0.01), USERS_RATE_OK);
-    ck_assert_int_eq(users_rate(u, "m", t + 2), USERS_RATE_WARN);
+        ck_assert_int_eq(users_rate(u, "m", t), USERS_RATE_OK);
+    ck_assert_int_eq(users_rate(u, "m", t), USERS_RATE_WARN);
     users_free(u);
 }
 END_TEST
@@ -1296,21 +1331,24 @@ START_TEST(test_flood_learning)
         ck_assert_str_ne(run_at("lea", 0, say[i % 3]), "");
     }
     bot.now += 0.1;
+    /* 36 thirds in 3.6 s: 2.1 came back, less than a command's worth. */
     ck_assert_str_eq(run_at("lea", 0, "version"),
-                     "PRIVMSG lea :too many commands: I take yours again in 60 seconds; at most 12 "
-                     "commands in 60 seconds, please (help, typos and refused commands count a "
-                     "third; orders for your own bout are always taken)\n");
+                     "PRIVMSG lea :too many commands: I take yours again in 4 seconds; at most 12 "
+                     "at once, then one every 5 seconds, please (help, typos and refused commands "
+                     "count a third, and so does each command sent meanwhile; orders for your own "
+                     "bout are always taken)\n");
     bot.now += 1;
     ck_assert_str_eq(run_at("lea", 0, "version"), ""); /* told a second ago */
     /* A prediction is never dropped unsaid. */
     ck_assert_str_eq(run_at("lea", 0, "predict 1 Rocky"),
                      "PRIVMSG lea :too many commands: your prediction was not taken; say it again "
-                     "in 59 seconds\n");
+                     "in 6 seconds\n");
     bot.now += USERS_RATE_TELL_EVERY;
     ck_assert_str_eq(run_at("lea", 0, "version"),
-                     "PRIVMSG lea :too many commands: I take yours again in 54 seconds (orders for "
+                     "PRIVMSG lea :too many commands: I take yours again in 3 seconds (orders for "
                      "your own bout are always taken)\n");
-    bot.now += 55;
+    /* Slowed, not ignored: he waits as told and goes on. */
+    bot.now += 3;
     HAS(run_at("lea", 0, "version"), "PRIVMSG lea :Ringside ");
     /* Successful commands count in full: twelve, then the limit. */
     join("max");
@@ -1319,7 +1357,128 @@ START_TEST(test_flood_learning)
         HAS(run_at("max", 0, "version"), "Ringside ");
     }
     bot.now += 0.1;
-    HAS(run_at("max", 0, "version"), "too many commands: I take yours again in 60 seconds");
+    HAS(run_at("max", 0, "version"),
+        "too many commands: I take yours again in 6 seconds; at most 12");
+}
+END_TEST
+
+/* README's first steps, as a newcomer types them: help, register, three
+ * fighters, a look at each, the armoury, a sword, a plan, and a
+ * challenge: 15 commands, 13 of them counted in full (41 thirds, more
+ * than the 36 of twelve commands a minute). B, S and D stand for his
+ * boxer's, SUGAR RAY boxer's and duellist's names. */
+static const char *const newcomer_steps[] = {
+    "help",
+    "register newbie-pw-1",
+    "create B str=12 spd=12 agl=12 tgh=12 hgt=12",
+    "create S rules=sugarray",
+    "create D rules=duel str=14 dex=14 con=14 int=14",
+    "fighter B",
+    "fighter S",
+    "fighter D",
+    "fighters",
+    "armoury",
+    "equip D longsword",
+    "plan set B 5/5/10",
+    "plan show B",
+    "help challenge",
+    "!challenge nobody",
+};
+#define NEWCOMER_STEPS ((int)(sizeof(newcomer_steps) / sizeof(newcomer_steps[0])))
+
+/* Runs the newcomer's steps as `nick` with his fighters' names (B, S, D
+ * of names[]), step i at start + at[i]; each must be answered (the
+ * challenge in the channel, the rest in private) and succeed up to the
+ * challenge of nobody, never refused for the limit, never met with
+ * silence. */
+static void newcomer_walk(const char *nick, const char *const names[3], const double *at)
+{
+    double start = bot.now;
+    char step[128];
+
+    join(nick);
+    for (int i = 0; i < NEWCOMER_STEPS; i++) {
+        size_t n = 0;
+        for (const char *p = newcomer_steps[i]; *p && n + 32 < sizeof(step); p++) {
+            const char *holder = strchr("BSD", *p);
+            if (holder)
+                n += (size_t)snprintf(step + n, sizeof(step) - n, "%s", names[holder - "BSD"]);
+            else
+                step[n++] = *p;
+        }
+        step[n] = '\0';
+        bot.now = start + at[i];
+        const char *out = run_at(nick, step[0] == '!', step);
+        ck_assert_msg(out[0] != '\0', "step %d (%s) at %.1f s: no answer", i + 1, step, at[i]);
+        ck_assert_msg(!strstr(out, "too many commands") && !strstr(out, "already"),
+                      "step %d (%s) at %.1f s: %s", i + 1, step, at[i], out);
+    }
+}
+
+/* A newcomer is never silenced for following README's first steps:
+ * typed one every 2.9 s (15 in 40 s), or pasted through a client's own
+ * flood control (irssi: 5 at once, then one every 2.2 s). Under the old
+ * fixed window (12 a minute, then a minute ignored) the 14th was refused
+ * and the 15th met silence. */
+START_TEST(test_flood_newcomer)
+{
+    double typed[NEWCOMER_STEPS], pasted[NEWCOMER_STEPS];
+
+    for (int i = 0; i < NEWCOMER_STEPS; i++) {
+        typed[i] = i * 40.0 / (NEWCOMER_STEPS - 1);
+        pasted[i] = i < 5 ? 0 : (i - 4) * 2.2;
+    }
+    static const char *const typist[3] = {"Rocky", "Apollo", "Conan"};
+    static const char *const paster[3] = {"Tyson", "Frazier", "Xena"};
+    newcomer_walk("newbie", typist, typed);
+    bot.now += 1000;
+    newcomer_walk("paster", paster, pasted);
+    /* And past the pace he is slowed, not ignored: told in one line when
+     * to go on, and answered once he has waited that long. */
+    int told = 0;
+    for (int i = 0; i < 10 && !told; i++) {
+        const char *out = run_at("paster", 0, "fighters");
+        told = strstr(out, "too many commands: I take yours again in ") != NULL;
+    }
+    ck_assert(told);
+    int wait = (int)(users_rate_wait(bot.users, "paster", bot.now) + 0.999);
+    ck_assert(wait > 0 && wait <= USERS_RATE_PAUSE + USERS_RATE_WINDOW / USERS_RATE_CMDS);
+    bot.now += wait;
+    HAS(run_at("paster", 0, "fighters"), "PRIVMSG paster :");
+}
+END_TEST
+
+/* A stranger's flood, 100 commands in 10 s in the channel, is still cut
+ * off: twelve answered, his notices private and at most one every 5 s,
+ * nothing more while he keeps on, and then the pause ([flood]
+ * ignore_seconds) before he is heard again. */
+START_TEST(test_flood_cut_off)
+{
+    int answered = 0, notices = 0, channel = 0;
+    char line[OUTQ_LINE_MAX];
+
+    join("troll");
+    double start = bot.now;
+    for (int i = 0; i < 100; i++) {
+        bot.now = start + i * 0.1;
+        cmd_dispatch(&bot, "troll", "#ringside", "!version");
+        for (double t_ = bot.now + 1000; outq_len(bot.q) > 0; t_ += 1)
+            if (outq_pop(bot.q, t_, line)) {
+                channel += strncmp(line, "PRIVMSG #ringside ", 18) == 0;
+                answered += strstr(line, "Ringside " RINGSIDE_VERSION) != NULL;
+                notices += strncmp(line, "PRIVMSG troll :too many commands", 32) == 0;
+            }
+    }
+    ck_assert_int_eq(answered, USERS_RATE_CMDS);
+    ck_assert_int_eq(channel, USERS_RATE_CMDS); /* the answers only */
+    ck_assert_int_le(notices, 1 + (int)(10 / USERS_RATE_TELL_EVERY));
+    ck_assert_int_ge(notices, 1);
+    double wait = users_rate_wait(bot.users, "troll", bot.now);
+    ck_assert(wait >= USERS_RATE_PAUSE && wait <= USERS_RATE_PAUSE + 0.01);
+    bot.now += USERS_RATE_PAUSE - 1;
+    HAS(run_at("troll", 1, "!version"), "PRIVMSG troll :too many commands");
+    bot.now += USERS_RATE_PAUSE + 1;
+    HAS(run_at("troll", 1, "!version"), "PRIVMSG #ringside :troll: Ringside ");
 }
 END_TEST
 
@@ -1549,6 +1708,8 @@ Suite *cmd_suite(void)
     tcase_add_test(c, test_flood_limit_one_notice);
     tcase_add_test(c, test_reply_text_and_long);
     tcase_add_test(c, test_flood_learning);
+    tcase_add_test(c, test_flood_newcomer);
+    tcase_add_test(c, test_flood_cut_off);
     tcase_add_test(c, test_banned_and_gone_told);
     tcase_add_test(c, test_whois_waits);
     suite_add_tcase(s, c);

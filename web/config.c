@@ -117,21 +117,24 @@ static int base_url_read(const char *v, struct web_config *c)
     return 0;
 }
 
-/* The [web] keys that are whole numbers: the server's limits. */
+/* The [web] keys that are whole numbers: the server's limits; a count of
+ * seconds (`span`, its bounds as durations) takes a duration as the bot's
+ * keys of seconds do (bot/config.c KEY_SECONDS). */
 static const struct limit_key {
     const char *name;
     size_t offset; /* in struct web_config */
     int low, high;
     const char *what;
+    const char *span; /* NULL, or "1s to 5m": a duration's bounds */
 } limits[] = {
     {"max_connections", offsetof(struct web_config, max_connections), 1, 10000,
-     "connections open at once in all"},
+     "connections open at once in all", NULL},
     {"max_connections_per_address", offsetof(struct web_config, max_connections_per_address), 1,
-     10000, "connections open at once from one address"},
+     10000, "connections open at once from one address", NULL},
     {"request_timeout", offsetof(struct web_config, request_timeout), 1, 300,
-     "seconds a request may take, from its connection's start to its answer"},
+     "seconds a request may take, from its connection's start to its answer", "1s to 5m"},
     {"threads", offsetof(struct web_config, threads), 1, WEB_THREADS_MAX,
-     "threads answering requests, each with its own database connection"},
+     "threads answering requests, each with its own database connection", NULL},
 };
 
 /* A whole number from low to high (no sign, no leading zero), or -1. */
@@ -149,6 +152,49 @@ static int number_read(const char *v, int low, int high)
     return n >= low && n <= high ? (int)n : -1;
 }
 
+/* A duration from low to high seconds, or -1: one or more <number><unit>
+ * parts, unit d, h, m or s in either case, a bare number being seconds
+ * ("90", "90s", "1m30s"), as the bot reads its durations. */
+static int duration_read(const char *v, int low, int high)
+{
+    long total = 0;
+
+    if (!*v)
+        return -1;
+    while (*v) {
+        long n = 0, unit = 1;
+        if (*v < '0' || *v > '9')
+            return -1;
+        for (; *v >= '0' && *v <= '9'; v++)
+            if ((n = n * 10 + (*v - '0')) > 86400L * 366)
+                return -1;
+        switch (*v) {
+        case 'd':
+        case 'D':
+            unit = 86400;
+            break;
+        case 'h':
+        case 'H':
+            unit = 3600;
+            break;
+        case 'm':
+        case 'M':
+            unit = 60;
+            break;
+        case 's':
+        case 'S':
+        case '\0':
+            break;
+        default:
+            return -1;
+        }
+        v += *v != '\0';
+        if ((total += n * unit) > 86400L * 366)
+            return -1;
+    }
+    return total >= low && total <= high ? (int)total : -1;
+}
+
 /* [web] max_connections, max_connections_per_address, request_timeout,
  * threads: 1 when read, 0 on error (noted), -1 when `name` is none of them. */
 static int limit_key_read(struct cfg_ctx *x, const char *name, const char *value)
@@ -161,7 +207,13 @@ static int limit_key_read(struct cfg_ctx *x, const char *name, const char *value
             return fail(x, "key \"%s\" is given twice in [web] (first on line %d)", k->name,
                         x->seen_limit[i]);
         x->seen_limit[i] = x->line;
-        int n = number_read(value, k->low, k->high);
+        int n =
+            k->span ? duration_read(value, k->low, k->high) : number_read(value, k->low, k->high);
+        if (n < 0 && k->span)
+            return fail(x,
+                        "%s \"%.40s\" is not a duration from %s (like 90s, 2m or 1h; a plain "
+                        "number is seconds)",
+                        k->name, value, k->span);
         if (n < 0)
             return fail(x, "%s must be a whole number from %d to %d (the %s)", k->name, k->low,
                         k->high, k->what);

@@ -24,8 +24,9 @@ Environment:
   E2E_KEEP=1                   keep the temporary directory (it is kept anyway on failure)
   E2E_VERBOSE=1                print every line the clients receive from the bot
 
-Python 3 standard library only. The bot's inbound flood limit is 5 commands in
-10 s per nick (then 30 s ignored): every client paces its commands below that.
+Python 3 standard library only. The bot's inbound flood limit is 5 commands at
+once, then one every 2 s per nick (a flood held off up to 30 s): every client
+paces its commands below that.
 """
 
 import collections
@@ -1175,9 +1176,11 @@ def s_restart(env):
     return ["reconnected and rejoined %.1f s after the server stopped" % took]
 
 
-# The limit's first reply, and how many it may give in its 30 s: one every
-# 5 s (bot/bot.h USERS_RATE_TELL_EVERY).
-WARNED = "too many commands: I take yours again in 30 seconds; at most %d commands" % RATE_CMDS
+# The limit's first reply (when the next command is taken: a few seconds,
+# at most the 30 s a flood is held off past the pace), and how many it may
+# give in those 30 s: one every 5 s (bot/bot.h USERS_RATE_TELL_EVERY).
+WARNED = re.compile(r"too many commands: I take yours again in ([1-9]|[12]\d|3[0-2]) seconds; "
+                    r"at most %d at once, then one every 2 seconds, please " % RATE_CMDS)
 TOLD_MAX = 1 + 30 // 5
 
 
@@ -1227,8 +1230,8 @@ def s_burst(env):
     r1 = count(lambda m: m.target.lower() == CHANNEL and m.text.startswith("flood1: Ringside"))
     # The first word past the limit says it all; a later one (ngircd may
     # pass the burst on slowly) only how long is left, at most every 5 s.
-    w1 = count(lambda m: m.target == "flood1" and m.text.startswith(WARNED))
-    w2 = count(lambda m: m.target == "flood2" and m.text.startswith(WARNED))
+    w1 = count(lambda m: m.target == "flood1" and WARNED.match(m.text))
+    w2 = count(lambda m: m.target == "flood2" and WARNED.match(m.text))
     n1 = count(lambda m: m.target == "flood1" and m.text.startswith("too many commands"))
     r2 = count(lambda m: m.target == "flood2" and m.text.startswith("Ringside "))
     n2 = count(lambda m: m.target == "flood2" and m.text.startswith("too many commands"))

@@ -7,12 +7,14 @@ end: the real bot, a real ngircd, real client connections.
                                                SIM build/ringside-sim)
 
 Reuses tests/e2e/e2e_bouts.py's environment (ngircd without penalties, the
-bot paced fast; the command limit e2e.py's: 5 commands in 10 s, then 30 s).
+bot paced fast; the command limit e2e.py's: 5 commands at once, then one every
+2 s, a flood held off up to 30 s).
 
 Scenarios:
   1. the command limit: help counts a third (fifteen helps in a row are all
-     answered), the next command is told when he may go on, a command a
-     moment later gets nothing, one 5 s later is told again how long is left;
+     answered), a burst past it is told once when he may go on and gets
+     nothing more for 5 s, and a command every 5.5 s after it is answered or
+     told how long is left, until answered (slowed, not ignored);
   2. orders said in the channel without the prefix: a private hint to the
      player, nothing stored, no second hint for the next ones;
   3. forfeit asks first (the bout goes on); forfeit yes concedes it;
@@ -49,7 +51,9 @@ def bot_private(c, start):
 
 
 def s_limit(env):
-    """The command limit: learning counts a third; past it, when to go on."""
+    """The command limit: learning counts a third; a burst past it is told
+    once when to go on, then nothing for 5 s; slowed, never ignored: a
+    command every few seconds is answered or told how long is left."""
     c = Client(env, "learner", [CHANNEL])
     start = len(c.lines)
     helps = 3 * RATE_CMDS
@@ -57,27 +61,40 @@ def s_limit(env):
     c.wait(lambda m: len([t for t in bot_private(c, start) if t.startswith("commands: ")]) >=
            helps, "%d answers to help" % helps)
     pos = len(c.lines)
-    c.cmd("version", pace=False)
-    i, m = wait_private_at(c, r"^too many commands", pos)
-    check(m.text == "too many commands: I take yours again in 30 seconds; at most %d commands "
-          "in 10 seconds, please (help, typos and refused commands count a third; orders for "
-          "your own bout are always taken)" % RATE_CMDS, "the first limit reply: %r" % m.text)
-    told = time.monotonic()
-    pos = len(c.lines)
-    c.cmd("version", pace=False)  # a moment later: nothing
-    time.sleep(max(0.0, told + TELL_EVERY + 0.5 - time.monotonic()))
-    silent = bot_private(c, pos)
-    check(silent == [], "an answer to a command right after the limit reply: %r" % silent)
-    c.cmd("version", pace=False)
+    burst = 8
+    c.raw_bytes(b"".join(b"PRIVMSG ringside :version\r\n" for _ in range(burst)))
     _, m = wait_private_at(c, r"^too many commands", pos)
-    got = re.match(r"^too many commands: I take yours again in (\d+) seconds \(orders for your "
-                   r"own bout are always taken\)$", m.text)
-    check(got and 15 <= int(got.group(1)) <= 25, "the second limit reply: %r" % m.text)
-    n = len([t for t in bot_private(c, start) if LIMITED.search(t)])
-    check(n == 2, "%d limit replies for 3 commands past the limit (want 2)" % n)
+    told = time.monotonic()
+    got = re.match(r"^too many commands: I take yours again in (\d+) seconds; at most %d at once, "
+                   r"then one every 2 seconds, please \(help, typos and refused commands count a "
+                   r"third, and so does each command sent meanwhile; orders for your own bout "
+                   r"are always taken\)$" % RATE_CMDS, m.text)
+    check(got and 1 <= int(got.group(1)) <= 30, "the first limit reply: %r" % m.text)
+    time.sleep(max(0.0, told + TELL_EVERY - 0.5 - time.monotonic()))
+    said = bot_private(c, pos)
+    n = len([t for t in said if LIMITED.search(t)])
+    check(n == 1, "%d limit replies within 5 s to a burst of %d (want 1): %r" % (n, burst, said))
+    ran = len([t for t in said if t.startswith("Ringside ")])
+    check(ran < burst, "all %d of the burst answered: %r" % (burst, said))
+    # Slowed, not ignored: one command every 5.5 s, each answered or told
+    # how long is left, until one is answered, within the 30 s a flood is
+    # held off at most.
+    tells = 0
+    while True:
+        pos = len(c.lines)
+        c.cmd("version", pace=False)
+        _, m = wait_private_at(c, r"^(too many commands|Ringside )", pos)
+        if m.text.startswith("Ringside "):
+            break
+        check(re.match(r"^too many commands: I take yours again in \d+ seconds \(orders for your "
+                       r"own bout are always taken\)$", m.text), "a later limit reply: %r" % m.text)
+        tells += 1
+        check(time.monotonic() - told < 35, "still refused %.1f s after the first reply" %
+              (time.monotonic() - told))
+        time.sleep(TELL_EVERY + 0.5)
     c.quit()
-    return ["%d helps answered; told twice in %.1f s, %s s left" %
-            (helps, time.monotonic() - told, got.group(1))]
+    return ["%d helps answered; %d of a burst of %d answered, told once; answered again %.1f s "
+            "after (%d more replies)" % (helps, ran, burst, time.monotonic() - told, tells)]
 
 
 def s_hint(env):

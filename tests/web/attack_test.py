@@ -311,7 +311,9 @@ def attack(port):
 def config_errors(web, tmp, dbpath):
     """The limits' settings: a bad one is refused with what to write."""
     for lines, want in [
-            ("request_timeout = 0\n", "request_timeout must be a whole number from 1 to 300"),
+            ("request_timeout = 0\n", "request_timeout \"0\" is not a duration from 1s to 5m "
+             "(like 90s, 2m or 1h; a plain number is seconds)"),
+            ("request_timeout = 6m\n", "request_timeout \"6m\" is not a duration from 1s to 5m"),
             ("max_connections = 10001\n", "max_connections must be a whole number from 1 to"),
             ("max_connections = 8\nmax_connections_per_address = 9\n",
              "max_connections_per_address (9) is more than max_connections (8)"),
@@ -343,8 +345,9 @@ def main():
     port = free_port()
     conf = os.path.join(tmp, "ringside.conf")
     with open(conf, "w") as f:
-        f.write("[bot]\ndatabase = %s\n\n[web]\nlisten = 127.0.0.1:%d\nthreads = %d\n" %
-                (dbpath, port, THREADS))
+        # request_timeout as a duration, as the bot's keys of seconds take it
+        f.write("[bot]\ndatabase = %s\n\n[web]\nlisten = 127.0.0.1:%d\nthreads = %d\n"
+                "request_timeout = %ds\n" % (dbpath, port, THREADS, DEADLINE))
     log = open(os.path.join(tmp, "web.log"), "w")
     env = dict(os.environ, ASAN_OPTIONS="detect_leaks=1", UBSAN_OPTIONS="print_stacktrace=1")
     proc = subprocess.Popen([web, "-c", conf], stdout=log, stderr=subprocess.STDOUT, env=env)
