@@ -359,6 +359,8 @@ static const char *flood_pace(const struct config *cfg, char *buf, size_t len)
         snprintf(buf, len, "one a second");
     else if (w % n == 0)
         snprintf(buf, len, "one every %d seconds", w / n);
+    else if (w == 1)
+        snprintf(buf, len, "%d a second", n);
     else
         snprintf(buf, len, "%d every %d seconds", n, w);
     return buf;

@@ -914,7 +914,8 @@ void outq_demote(struct outq *q, const char *owner, double seconds)
     if (!owner || !*owner || strlen(owner) >= OUTQ_NAME_MAX)
         return;
     struct owner *o = owner_find(q, owner);
-    o->demoted_until = q->now + seconds;
+    if (q->now + seconds > o->demoted_until) /* a longer one (password guesses) stands */
+        o->demoted_until = q->now + seconds;
     /* His replies waiting now go behind everybody else's. */
     while (o->q[0].tail) {
         struct oline *l = o->q[0].tail;
@@ -1044,8 +1045,9 @@ int outq_forget(struct outq *q, const char *nick)
     q->total -= n;
     int sent = forget_sent(q, nick);
     if (sent)
-        log_msg(LOG_DEBUG, "outq: %d lines sent to %s, not yet confirmed, will not go again", sent,
-                nick);
+        log_msg(LOG_DEBUG,
+                "outq: %d lines sent or going out to %s, not yet confirmed, will not go again",
+                sent, nick);
     if (n) {
         low_advance(q);
         log_msg(LOG_DEBUG, "outq: %d lines for %s dropped: that nick is someone else's now", n,
@@ -1207,8 +1209,14 @@ static void outq_place(struct outq *q, enum outq_kind kind, const char *who, str
         return;
     }
     if (kind == OUTQ_REPLY && bulk_to(o, l)) {
-        owner_push(q, o, 1, l); /* behind it; a reply all the same: never cut */
-        return;
+        /* Behind it, and not cut at his bulk's cap (a question, a refusal),
+         * within bounds: a nick who keeps asking long answers fills them. */
+        if (o->waiting[1] < OUTQ_BULK_OWNER_MAX + OUTQ_REPLY_OWNER_MAX &&
+            q->total < OUTQ_TOTAL_MAX) {
+            owner_push(q, o, 1, l);
+            return;
+        }
+        kind = OUTQ_BULK;
     }
     if (kind == OUTQ_REPLY && (served + o->waiting[0] > q->reply_max || now < o->demoted_until))
         kind = OUTQ_BULK;

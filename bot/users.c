@@ -81,7 +81,8 @@ struct users *users_new(void)
 }
 
 /* Bad values are clamped: 1 to USERS_RATE_CMDS_MAX commands, a window of at
- * least 1 s, a pause of at least 0 s. Every bucket starts full again. */
+ * least 1 s, a pause of at least 0 s. A bucket keeps what it lacks (a
+ * reload gives no flooder a fresh burst), within the new limits. */
 void users_set_rate(struct users *u, int cmds, double window, double pause)
 {
     u->cmds = cmds < 1 ? 1 : cmds > USERS_RATE_CMDS_MAX ? USERS_RATE_CMDS_MAX : cmds;
@@ -89,9 +90,11 @@ void users_set_rate(struct users *u, int cmds, double window, double pause)
     u->pause = pause >= 0 ? pause : 0;
     u->full = (double)u->cmds * USERS_RATE_FULL;
     u->rate = u->full / u->window;
+    double most = u->full - USERS_RATE_FULL + u->rate * u->pause;
     for (int i = 0; i < u->n; i++) {
-        u->v[i].spent = 0;
-        u->v[i].lightable = u->v[i].told = 0;
+        if (u->v[i].spent > most)
+            u->v[i].spent = most;
+        u->v[i].lightable = 0;
     }
 }
 
@@ -547,7 +550,9 @@ enum users_rate users_rate_as(struct users *u, const char *nick, double now, int
     }
     e->lightable = 0;
     rate_refused(u, e);
-    if (e->told_ever && now - e->told_at < USERS_RATE_TELL_EVERY)
+    /* Silence only between two refusals: once a command ran since the
+     * last notice, the next refusal says when to go on again. */
+    if (e->told && now - e->told_at < USERS_RATE_TELL_EVERY)
         return USERS_RATE_IGNORE;
     enum users_rate st = e->told ? USERS_RATE_TELL : USERS_RATE_WARN;
     e->told = e->told_ever = 1;

@@ -171,6 +171,39 @@ static int player_remote(const struct game *g, const struct live *lv, int s)
     return net[0] && strcmp(net, db_network(g->db)) != 0;
 }
 
+static size_t seen_slot(const struct game *g, int64_t acc)
+{
+    size_t k = (size_t)((uint64_t)acc * 0x9E3779B97F4A7C15u) & (g->seen_cap - 1);
+
+    while (g->seen[k] && g->seen[k] != acc)
+        k = (k + 1) & (g->seen_cap - 1);
+    return k;
+}
+
+/* 1 if account acc was seen identified since the bot last connected. */
+static int seen_has(const struct game *g, int64_t acc)
+{
+    return g->seen_cap && g->seen[seen_slot(g, acc)] == acc;
+}
+
+static void seen_add(struct game *g, int64_t acc)
+{
+    if (acc <= 0 || seen_has(g, acc))
+        return;
+    if (2 * (g->seen_n + 1) > g->seen_cap) {
+        int64_t *old = g->seen;
+        size_t n = g->seen_cap;
+        g->seen_cap = n ? 2 * n : 64;
+        g->seen = xcalloc(g->seen_cap, sizeof(*g->seen));
+        for (size_t i = 0; i < n; i++)
+            if (old[i])
+                g->seen[seen_slot(g, old[i])] = old[i];
+        free(old);
+    }
+    g->seen[seen_slot(g, acc)] = acc;
+    g->seen_n++;
+}
+
 /* Where to tell side s of lv something privately: his identified nick;
  * else, after a restart and before he is seen identified again, the nick
  * he was last identified under, once nick_sync read it; else his account
@@ -182,8 +215,9 @@ static const char *live_nick(const struct game *g, const struct live *lv, int s)
 
     if (nick)
         return nick;
-    return lv->nick[s][0] && !lv->nick_seen[s] && !player_remote(g, lv, s) ? lv->nick[s]
-                                                                           : lv->f[s].owner;
+    return lv->nick[s][0] && !seen_has(g, lv->f[s].account_id) && !player_remote(g, lv, s)
+               ? lv->nick[s]
+               : lv->f[s].owner;
 }
 
 /* Stores `nick` as the last one account `acc` was identified under, and
@@ -196,13 +230,13 @@ static void nick_store(struct game *g, int64_t acc, const char *nick)
     if (db_account_nick_set(g->db, acc, nick) != DB_OK)
         game_log(g, GAME_LOG_WARN, "the nick of account %lld: %s", (long long)acc,
                  db_errmsg(g->db));
+    seen_add(g, acc);
     int n = account_bouts(g, acc, buf, &v);
     for (int i = 0; i < n; i++)
         for (int s = 0; s < SIDES; s++)
             if (v[i]->f[s].account_id == acc) {
                 snprintf(v[i]->nick[s], sizeof(v[i]->nick[s]), "%s", nick);
                 v[i]->nick_read[s] = 1;
-                v[i]->nick_seen[s] = 1;
             }
     account_bouts_done(buf, v);
 }
@@ -227,7 +261,7 @@ static void nick_sync(struct game *g, struct live *lv, int s)
     const char *now = g->io.nick_of(g->io.ctx, lv->f[s].account_id);
     const char *known = lv->nick[s][0] ? lv->nick[s] : lv->f[s].owner;
     if (now)
-        lv->nick_seen[s] = 1;
+        seen_add(g, lv->f[s].account_id);
     if (now && strcmp(now, known) != 0)
         nick_store(g, lv->f[s].account_id, now);
 }
@@ -512,6 +546,7 @@ void game_free(struct game *g)
     live_table_free(g);
     game_sims_free(g);
     free(g->unsaid);
+    free(g->seen);
     free(g);
 }
 
@@ -896,6 +931,11 @@ void game_connected(struct game *g)
      * with the connection is said again from there. */
     g->nunsaid = 0;
     g->online = 1;
+    /* Who holds which nick is unknown again, as after a restart: the
+     * stored nicks serve until each player is seen. */
+    if (g->seen_cap)
+        memset(g->seen, 0, g->seen_cap * sizeof(*g->seen));
+    g->seen_n = 0;
     say_unsaid(g);
     for (int i = 0; i < g->n; i++) {
         struct live *lv = g->v[i];

@@ -51,10 +51,6 @@ struct live {
      * things while io.nick_of knows him not (after a restart). */
     char nick[SIDES][DB_NICK_MAX];
     int nick_read[SIDES];
-    /* Side s was seen identified since the bot started: from then on the
-     * stored nick is not used (after his QUIT it may be someone else's),
-     * only his identified nick or his account's name. */
-    int nick_seen[SIDES];
 };
 
 /* An index of the live table: (key, bout) pairs, a hash multimap
@@ -91,6 +87,11 @@ struct sim_start {
 };
 
 struct game {
+    /* The accounts seen identified since the bot last connected (a set of
+     * ids, open addressing, 0 empty): their stored last nick is not used
+     * any more (live_nick), since after a QUIT it may be someone else's. */
+    int64_t *seen;
+    size_t seen_cap, seen_n;
     struct db *db;
     struct game_io io;
     struct game_config cfg;

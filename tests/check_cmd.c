@@ -232,7 +232,10 @@ START_TEST(test_users_rate)
     ck_assert_int_eq(users_rate_as(u, "a", t, 1), USERS_RATE_WARN);
     users_rate_light(u, "a"); /* nothing to lighten: it was refused (it cost a third) */
     ck_assert_int_eq(users_rate_as(u, "a", t + 10 / 3.0 + 0.01, 1), USERS_RATE_OK);
-    ck_assert_int_eq(users_rate(u, "a", t + 10 / 3.0 + 0.02), USERS_RATE_IGNORE);
+    /* A command ran since he was told: the next refusal tells him again
+     * (silence only between two refusals). */
+    ck_assert_int_eq(users_rate(u, "a", t + 10 / 3.0 + 0.02), USERS_RATE_WARN);
+    ck_assert_int_eq(users_rate(u, "a", t + 10 / 3.0 + 0.03), USERS_RATE_IGNORE);
     /* Two full ones and twenty-seven light ones cost eleven: one more. */
     for (int i = 0; i < 2 + 27 + 1; i++) {
         ck_assert_int_eq(users_rate(u, "n", t), USERS_RATE_OK);
@@ -240,6 +243,15 @@ START_TEST(test_users_rate)
             users_rate_light(u, "n");
     }
     ck_assert_int_eq(users_rate(u, "n", t), USERS_RATE_WARN);
+    /* A reload (the same limits, or others) gives no flooder a fresh
+     * burst. */
+    for (int i = 0; i < USERS_RATE_CMDS; i++)
+        ck_assert_int_eq(users_rate(u, "r", t), USERS_RATE_OK);
+    users_set_rate(u, USERS_RATE_CMDS, USERS_RATE_WINDOW, USERS_RATE_PAUSE);
+    ck_assert_int_eq(users_rate(u, "r", t + 0.1), USERS_RATE_WARN);
+    users_set_rate(u, 2 * USERS_RATE_CMDS, USERS_RATE_WINDOW, USERS_RATE_PAUSE);
+    ck_assert_int_eq(users_rate(u, "r", t + 0.2), USERS_RATE_OK); /* a bigger bucket: room */
+    users_set_rate(u, USERS_RATE_CMDS, USERS_RATE_WINDOW, USERS_RATE_PAUSE);
     /* At the steady pace, any number of commands is fine. */
     for (int i = 0; i < 50; i++)
         ck_assert_int_eq(users_rate(u, "g", t + i * (USERS_RATE_WINDOW / USERS_RATE_CMDS + 0.01)),

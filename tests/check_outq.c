@@ -1832,6 +1832,12 @@ START_TEST(test_answers_keep_order)
     outq_answer_begin(q);
     outq_msg(q, OUTQ_REPLY, "PRIVMSG", "bob", "bob", "forfeit bout #1? forfeit #1 yes");
     ck_assert_int_eq(outq_len(q), waiting + 1);
+    /* Within bounds: a nick who keeps asking fills those too, then is cut. */
+    for (int i = 0; i < 100; i++) {
+        outq_answer_begin(q);
+        outq_msg(q, OUTQ_REPLY, "PRIVMSG", "bob", "bob", "another answer");
+    }
+    ck_assert_int_le(outq_len(q), waiting + OUTQ_REPLY_OWNER_MAX);
     outq_free(q);
 }
 END_TEST

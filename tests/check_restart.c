@@ -485,6 +485,15 @@ START_TEST(test_quit_not_told_under_old_nick)
     ck_assert_int_eq(round_of(1), 1);
     HAS("alice|live|Bout #1, round 2 of 3: your orders for Rocky");
     ck_assert_msg(!strstr(said.p, "al_|"), "%s", said.p);
+    /* Back as al_ again; then the bot reconnects (the users' table starts
+     * empty, as after a restart): "identify again" finds him under al_. */
+    back("al_", a);
+    game_disconnected(game);
+    nick_now[a] = nick_now[b] = NULL;
+    hush();
+    game_connected(game);
+    HAS("al_|live|Bout #1 (Rocky vs Apollo) waits for you until ");
+    ck_assert_msg(!strstr(said.p, "alice|"), "%s", said.p);
 }
 END_TEST
 
