@@ -350,52 +350,6 @@ static int parse_bool(const char *s, int *out)
     return -1;
 }
 
-/* "" -> 0; otherwise one or more <number><unit> parts, unit d, h, m or s
- * (a bare number is seconds): "1d", "12h", "1h30m", "45". At most 366 days. */
-static int parse_duration(const char *s, long *out)
-{
-    const long limit = 366L * 86400;
-    long total = 0;
-
-    while (*s) {
-        long v = 0, unit = 1;
-        if (!ascii_digit(*s))
-            return -1;
-        for (; ascii_digit(*s); s++) {
-            v = v * 10 + (*s - '0');
-            if (v > limit)
-                return -1;
-        }
-        switch (*s) {
-        case 'd':
-        case 'D':
-            unit = 86400;
-            break;
-        case 'h':
-        case 'H':
-            unit = 3600;
-            break;
-        case 'm':
-        case 'M':
-            unit = 60;
-            break;
-        case 's':
-        case 'S':
-        case '\0':
-            break;
-        default:
-            return -1;
-        }
-        if (*s)
-            s++;
-        total += v * unit;
-        if (total > limit)
-            return -1;
-    }
-    *out = total;
-    return 0;
-}
-
 /* Splits a comma separated list in place; items are trimmed of blanks.
  * Calls item() for each; stops at the first that fails. An empty list
  * (only blanks) has no items. */
@@ -678,7 +632,7 @@ static int set_duration(struct config_ctx *x, const struct key *k, const char *v
 {
     long v;
 
-    if (parse_duration(value, &v) != 0 || v > k->max) {
+    if (text_duration(value, &v) != 0 || v > k->max) {
         if (k->max < 366L * 86400)
             return ctx_fail(x,
                             "%s \"%s\" is not a duration (like 5m, 90s or 1h, at most 1d; 0 "
@@ -718,7 +672,7 @@ static int set_seconds(struct config_ctx *x, const struct key *k, const char *va
     char lo[24], hi[24];
     long v;
 
-    if (!value[0] || parse_duration(value, &v) != 0 || v < k->min || v > k->max)
+    if (!value[0] || text_duration(value, &v) != 0 || v < k->min || v > k->max)
         return ctx_fail(x,
                         "%s \"%s\" is not a duration from %s to %s (like 90s, 2m or 1h; a plain "
                         "number is seconds)",

@@ -119,4 +119,13 @@ char *str_take(struct str *s, size_t *len);
  * caller's) and leaves s empty and started. */
 void str_free(struct str *s);
 
+/* ----------------------------------------------------------- durations */
+
+/* A duration in seconds from text: one or more <number><unit> parts, unit
+ * d, h, m or s in either case, a bare number being seconds ("90", "90s",
+ * "1h30m", "1d"); "" is 0. 0 with *out set, or -1 (nothing else, a part
+ * without digits, or more than 366 days). The configs of the bot and of
+ * the web server read their durations with it, alike. */
+int text_duration(const char *s, long *out);
+
 #endif

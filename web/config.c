@@ -157,41 +157,10 @@ static int number_read(const char *v, int low, int high)
  * ("90", "90s", "1m30s"), as the bot reads its durations. */
 static int duration_read(const char *v, int low, int high)
 {
-    long total = 0;
+    long total;
 
-    if (!*v)
+    if (!*v || text_duration(v, &total) != 0)
         return -1;
-    while (*v) {
-        long n = 0, unit = 1;
-        if (*v < '0' || *v > '9')
-            return -1;
-        for (; *v >= '0' && *v <= '9'; v++)
-            if ((n = n * 10 + (*v - '0')) > 86400L * 366)
-                return -1;
-        switch (*v) {
-        case 'd':
-        case 'D':
-            unit = 86400;
-            break;
-        case 'h':
-        case 'H':
-            unit = 3600;
-            break;
-        case 'm':
-        case 'M':
-            unit = 60;
-            break;
-        case 's':
-        case 'S':
-        case '\0':
-            break;
-        default:
-            return -1;
-        }
-        v += *v != '\0';
-        if ((total += n * unit) > 86400L * 366)
-            return -1;
-    }
     return total >= low && total <= high ? (int)total : -1;
 }
 
