@@ -1186,6 +1186,91 @@ START_TEST(test_identify_limited)
 }
 END_TEST
 
+/* The accounts in the database. */
+static int64_t accounts_count(void)
+{
+    struct dbs *q = dbs_prepare(bot.db, "SELECT count(*) FROM accounts");
+    ck_assert_msg(q != NULL, "%s", db_errmsg(bot.db));
+    ck_assert_int_eq(dbs_step(q), DBS_ROW);
+    int64_t n = dbs_col_int64(q, 0);
+    dbs_free(q);
+    return n;
+}
+
+/* `nick` (in #ringside) says register from nick!u@host: what he is told. */
+static const char *register_from(const char *nick, const char *host)
+{
+    char origin[128], line[64];
+
+    join(nick);
+    snprintf(origin, sizeof(origin), "%s!u@%s", nick, host);
+    snprintf(line, sizeof(line), "register %s-pw-1", nick);
+    bot.origin = origin;
+    const char *out = run(nick, 0, line);
+    bot.origin = NULL;
+    return out;
+}
+
+/* Making accounts without end (one host with many nicks, or many hosts)
+ * grew the database without bound: registrations are limited per host a
+ * UTC day and from all hosts a clock hour, refused in one line that says
+ * the limit and when, adding no row; another host, the next hour and the
+ * next day are allowed. */
+START_TEST(test_register_limited)
+{
+    const int64_t day = 20000 * 86400LL;
+    char nick[16], host[32];
+
+    bot.auth.now = day + 10 * 3600 + 1800; /* 10:30 UTC */
+    ck_assert_int_eq(bot.cfg.registrations_per_host, 3);
+    ck_assert_int_eq(bot.cfg.registrations_per_hour, 30);
+    for (int i = 1; i <= 3; i++) {
+        snprintf(nick, sizeof(nick), "h%d", i);
+        HAS(register_from(nick, "a.example"), "registered, and you are identified");
+    }
+    int64_t before = accounts_count();
+    for (int i = 0; i < 2; i++) /* asked again: the same line, still nothing */
+        ck_assert_str_eq(register_from("h4", "a.example"),
+                         "PRIVMSG h4 :3 accounts were registered from your host today, the most "
+                         "in a day; register after 00:00 UTC (in 13 hours 30 minutes), or "
+                         "identify <account> <password> to use one you have\n");
+    struct db_account acc;
+    ck_assert_int_eq(db_account_get(bot.db, "h4", &acc), DB_NOTFOUND);
+    ck_assert_int_eq(accounts_count(), before);
+    /* The host is what counts, whatever the nick or the user name. */
+    HAS(register_from("h5", "b.example"), "registered"); /* another host */
+    HAS(register_from("h6", "A.Example"), "3 accounts were registered from your host today");
+    /* An IPv6 /64 is one host. */
+    HAS(register_from("v1", "2001:db8:1:2::5"), "registered");
+    HAS(register_from("v2", "2001:db8:1:2:ffff::9"), "registered");
+    HAS(register_from("v3", "2001:0db8:0001:0002:0:0:0:7"), "registered");
+    HAS(register_from("v4", "2001:db8:1:2::8"), "3 accounts were registered from your host");
+    HAS(register_from("v5", "2001:db8:1:3::1"), "registered");
+    /* 8 this hour so far; 22 more from as many hosts, then none. */
+    for (int i = 0; i < 22; i++) {
+        snprintf(nick, sizeof(nick), "n%d", i);
+        snprintf(host, sizeof(host), "h%d.example", i);
+        HAS(register_from(nick, host), "registered, and you are identified");
+    }
+    before = accounts_count();
+    bot.auth.now = day + 10 * 3600 + 3599; /* 10:59:59 */
+    ck_assert_str_eq(register_from("late", "fresh.example"),
+                     "PRIVMSG late :30 accounts were registered this hour, the most I take in an "
+                     "hour; register after 11:00 UTC (in 1 minute), or identify <account> "
+                     "<password> to use one you have\n");
+    ck_assert_int_eq(accounts_count(), before);
+    /* The next hour: a new host may; a.example still may not today. */
+    bot.auth.now = day + 11 * 3600;
+    HAS(register_from("late", "fresh.example"), "account late registered");
+    HAS(register_from("h4", "a.example"),
+        "register after 00:00 UTC (in 13 hours), or identify <account> <password>");
+    /* The next UTC day: a.example again. */
+    bot.auth.now = day + 86400 + 60;
+    HAS(register_from("h4", "a.example"), "account h4 registered");
+    ck_assert_int_eq(accounts_count(), before + 2);
+}
+END_TEST
+
 /* help explains: each ruleset's orders and abilities in plain words, where
  * a command works and what it needs, with the prefix in a channel. */
 START_TEST(test_help_teaches)
@@ -1702,6 +1787,7 @@ Suite *cmd_suite(void)
     tcase_add_test(c, test_admin_rules);
     tcase_add_test(c, test_auth_wait);
     tcase_add_test(c, test_identify_limited);
+    tcase_add_test(c, test_register_limited);
     tcase_add_test(c, test_hostile_input);
     tcase_add_test(c, test_help_teaches);
     tcase_add_test(c, test_sim_command);
