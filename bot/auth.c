@@ -312,10 +312,10 @@ int auth_reg_allowed(const struct bot *bot, const char *from, int64_t now, char 
     if (a->reg_hour == now / 3600 && a->reg_count >= per_hour) {
         int64_t next = (now / 3600 + 1) * 3600;
         snprintf(why, len,
-                 "%d accounts were registered this hour, the most I take in an hour; register "
+                 "%d account%s %s registered this hour, the most I take in an hour; register "
                  "after %02d:00 UTC (in %s), or identify <account> <password> to use one you have",
-                 per_hour, (int)(next % 86400 / 3600),
-                 reg_wait_words(words, sizeof(words), next - now));
+                 per_hour, per_hour == 1 ? "" : "s", per_hour == 1 ? "was" : "were",
+                 (int)(next % 86400 / 3600), reg_wait_words(words, sizeof(words), next - now));
         return -1;
     }
     return 0;

@@ -1268,6 +1268,14 @@ START_TEST(test_register_limited)
     bot.auth.now = day + 86400 + 60;
     HAS(register_from("h4", "a.example"), "account h4 registered");
     ck_assert_int_eq(accounts_count(), before + 2);
+    /* Limits of one, as configured: said in the singular. */
+    bot.cfg.registrations_per_host = 1;
+    bot.cfg.registrations_per_hour = 1;
+    HAS(register_from("h7", "a.example"),
+        "PRIVMSG h7 :1 account was registered from your host today, the most in a day;");
+    HAS(register_from("k1", "k.example"),
+        "PRIVMSG k1 :1 account was registered this hour, the most I take in an hour; register "
+        "after 01:00 UTC (in 59 minutes)");
 }
 END_TEST
 
