@@ -517,6 +517,8 @@ class Env:
         # The [flood] keys: the inbound limit these tests pace themselves to
         # (the defaults, 12 a minute, would make them slow).
         self.flood = INBOUND_LIMIT
+        # The [bot] limits of register (REGISTRATIONS, raised for these tests).
+        self.registrations = REGISTRATIONS
 
     # -- the IRC server
 
@@ -603,7 +605,8 @@ log_level = debug
 [flood]
 {flood}
 {extra}""".format(port=self.port, nick=BOT_NICK, channels=",".join(channels), admin=ADMIN,
-                  db=self.db_path, reg=REGISTRATIONS, flood=self.flood, extra=extra))
+                  db=self.db_path, reg=self.registrations, flood=self.flood,
+                  extra=extra))
 
     def add_admin(self, name, pw):
         """The operator makes `name` an admin with password pw: ringside
