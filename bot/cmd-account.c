@@ -697,7 +697,10 @@ static void overheard_identify(struct cmd_ctx *ctx)
 }
 
 /* register <password>, said in a channel: burns it for the nick's name,
- * whether or not the account exists yet. */
+ * whether or not the account exists yet. For a name without an account
+ * the burnt password is a row of its own, so it counts as a register
+ * (auth.c): past the limits of registration nothing is stored, or nicks
+ * renamed again and again would fill the database with them. */
 static void overheard_register(struct cmd_ctx *ctx)
 {
     struct bot *bot = ctx->bot;
@@ -718,7 +721,12 @@ static void overheard_register(struct cmd_ctx *ctx)
               ctx->channel, acc.name, bot->nick);
         return;
     }
-    if (rc == DB_NOTFOUND && key[0] && burn_said(bot, key, pw) == 0) {
+    char from[AUTH_FROM_MAX], why[400];
+    int64_t now = auth_now(bot);
+    auth_reg_source(bot, ctx->nick, from);
+    if (rc == DB_NOTFOUND && key[0] && auth_reg_allowed(bot, from, now, why, sizeof(why)) == 0 &&
+        burn_said(bot, key, pw) == 0) {
+        auth_registered(bot, from, now);
         reply(ctx,
               SEEN ", so I will never take it for %s. Register in private with another one: /msg "
                    "%s register <password>",

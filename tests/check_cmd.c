@@ -1279,6 +1279,53 @@ START_TEST(test_register_limited)
 }
 END_TEST
 
+/* The rows in table `t`. */
+static int64_t rows_in(const char *t)
+{
+    char sql[64];
+
+    snprintf(sql, sizeof(sql), "SELECT count(*) FROM %s", t);
+    struct dbs *q = dbs_prepare(bot.db, sql);
+    ck_assert_msg(q != NULL, "%s", db_errmsg(bot.db));
+    ck_assert_int_eq(dbs_step(q), DBS_ROW);
+    int64_t n = dbs_col_int64(q, 0);
+    dbs_free(q);
+    return n;
+}
+
+/* register said in a channel by a nick without an account stores a burnt
+ * password under his name: a nick renamed again and again grew the
+ * database by a row each time. It counts as a register from his host, and
+ * past the limits stores nothing. */
+START_TEST(test_register_said_limited)
+{
+    char origin[64], nick[16];
+
+    bot.auth.now = 20000 * 86400LL + 12 * 3600; /* 12:00 UTC */
+    for (int i = 0; i < 3; i++) {
+        snprintf(nick, sizeof(nick), "s%d", i);
+        snprintf(origin, sizeof(origin), "%s!u@c.example", nick);
+        join(nick);
+        bot.origin = origin;
+        HAS(run(nick, 1, "!register saidpw1"), "so I will never take it for");
+        bot.origin = NULL;
+    }
+    int64_t burnt = rows_in("burnt_passwords");
+    ck_assert_int_eq(burnt, 3);
+    join("s3");
+    bot.origin = "s3!u@c.example";
+    ck_assert_str_eq(run("s3", 1, "!register saidpw1"),
+                     "PRIVMSG #ringside :s3: never say a password in a channel: everyone in "
+                     "#ringside saw it. Register in private: /msg ringside register <password>\n");
+    ck_assert_int_eq(rows_in("burnt_passwords"), burnt);
+    HAS(run("s3", 0, "register s3-pw-1"), "3 accounts were registered from your host today");
+    bot.origin = "s3!u@d.example"; /* another host: burnt as before */
+    HAS(run("s3", 1, "!register saidpw1"), "so I will never take it for s3");
+    bot.origin = NULL;
+    ck_assert_int_eq(rows_in("burnt_passwords"), burnt + 1);
+}
+END_TEST
+
 /* help explains: each ruleset's orders and abilities in plain words, where
  * a command works and what it needs, with the prefix in a channel. */
 START_TEST(test_help_teaches)
@@ -1796,6 +1843,7 @@ Suite *cmd_suite(void)
     tcase_add_test(c, test_auth_wait);
     tcase_add_test(c, test_identify_limited);
     tcase_add_test(c, test_register_limited);
+    tcase_add_test(c, test_register_said_limited);
     tcase_add_test(c, test_hostile_input);
     tcase_add_test(c, test_help_teaches);
     tcase_add_test(c, test_sim_command);
