@@ -32,6 +32,7 @@
 #define _DEFAULT_SOURCE /* explicit_bzero */
 #include <arpa/inet.h>
 #include <crypt.h>
+#include <netinet/in.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
@@ -250,16 +251,20 @@ void auth_told_now(struct bot *bot, const char *nick, int64_t until)
 
 void auth_reg_source(const struct bot *bot, const char *nick, char *from)
 {
-    unsigned char a[16];
+    struct in6_addr a;
 
     auth_source(bot, nick, from);
     for (char *c = from; *c; c++) /* a host name's case is no other host */
         if (*c >= 'A' && *c <= 'Z')
             *c = (char)(*c - 'A' + 'a');
-    /* A subscriber gets a /64 (or more): its addresses are one host. */
-    if (strchr(from, ':') && inet_pton(AF_INET6, from, a) == 1)
-        snprintf(from, AUTH_FROM_MAX, "%02x%02x:%02x%02x:%02x%02x:%02x%02x::/64", a[0], a[1], a[2],
-                 a[3], a[4], a[5], a[6], a[7]);
+    /* A subscriber gets a /64 (or more): its addresses are one host. An
+     * IPv4 address written as IPv6 (::ffff:192.0.2.1) stays whole. */
+    if (!strchr(from, ':') || inet_pton(AF_INET6, from, &a) != 1 || IN6_IS_ADDR_V4MAPPED(&a) ||
+        IN6_IS_ADDR_V4COMPAT(&a))
+        return;
+    const unsigned char *b = a.s6_addr;
+    snprintf(from, AUTH_FROM_MAX, "%02x%02x:%02x%02x:%02x%02x:%02x%02x::/64", b[0], b[1], b[2],
+             b[3], b[4], b[5], b[6], b[7]);
 }
 
 /* The entry of `from` (of any day), or NULL. */

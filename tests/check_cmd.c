@@ -1246,6 +1246,15 @@ START_TEST(test_register_limited)
     HAS(register_from("v3", "2001:0db8:0001:0002:0:0:0:7"), "registered");
     HAS(register_from("v4", "2001:db8:1:2::8"), "3 accounts were registered from your host");
     HAS(register_from("v5", "2001:db8:1:3::1"), "registered");
+    /* An IPv4 address written as IPv6 is that address alone. */
+    char from[AUTH_FROM_MAX];
+    bot.origin = "x!u@::ffff:192.0.2.1";
+    auth_reg_source(&bot, "x", from);
+    ck_assert_str_eq(from, "::ffff:192.0.2.1");
+    bot.origin = "x!u@2001:DB8:1:2::5";
+    auth_reg_source(&bot, "x", from);
+    ck_assert_str_eq(from, "2001:0db8:0001:0002::/64");
+    bot.origin = NULL;
     /* 8 this hour so far; 22 more from as many hosts, then none. */
     for (int i = 0; i < 22; i++) {
         snprintf(nick, sizeof(nick), "n%d", i);
