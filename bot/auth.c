@@ -16,9 +16,23 @@
  * many nicks never holds other players' replies up for long: such a try
  * past it is refused, to be tried again a moment later. An honest first
  * try, a register or a passwd never waits for it.
+ *
+ * Registering is bounded as IRC services bound it, so that nobody grows the
+ * database without end by making accounts: at most [bot]
+ * registrations_per_host accounts a UTC day from one host (the host of the
+ * message's nick!user@host; an IPv6 address counts as its /64; the nick
+ * when the server hides the host), and registrations_per_hour from all
+ * hosts together a clock hour (UTC), so many hosts cannot either. Only
+ * registrations made count. The counts live in memory, never in the
+ * database (which stores no host for this): a restart, which only the
+ * operator causes, starts them afresh. AUTH_REG_HOSTS hosts are
+ * remembered; past that, the host that registered longest ago is
+ * forgotten (the hourly limit still holds).
  */
 #define _DEFAULT_SOURCE /* explicit_bzero */
+#include <arpa/inet.h>
 #include <crypt.h>
+#include <netinet/in.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
@@ -231,4 +245,108 @@ void auth_told_now(struct bot *bot, const char *nick, int64_t until)
         snprintf(w->key, sizeof(w->key), "%s", key);
     }
     w->at = until;
+}
+
+/* ------------------------------------------- registrations, limited */
+
+void auth_reg_source(const struct bot *bot, const char *nick, char *from)
+{
+    struct in6_addr a;
+
+    auth_source(bot, nick, from);
+    for (char *c = from; *c; c++) /* a host name's case is no other host */
+        if (*c >= 'A' && *c <= 'Z')
+            *c = (char)(*c - 'A' + 'a');
+    /* A subscriber gets a /64 (or more): its addresses are one host. An
+     * IPv4 address written as IPv6 (::ffff:192.0.2.1) stays whole. */
+    if (!strchr(from, ':') || inet_pton(AF_INET6, from, &a) != 1 || IN6_IS_ADDR_V4MAPPED(&a) ||
+        IN6_IS_ADDR_V4COMPAT(&a))
+        return;
+    const unsigned char *b = a.s6_addr;
+    snprintf(from, AUTH_FROM_MAX, "%02x%02x:%02x%02x:%02x%02x:%02x%02x::/64", b[0], b[1], b[2],
+             b[3], b[4], b[5], b[6], b[7]);
+}
+
+/* The entry of `from` (of any day), or NULL. */
+static const struct auth_reg_host *reg_find(const struct auth_state *a, const char *from)
+{
+    for (int i = 0; i < AUTH_REG_HOSTS; i++)
+        if (a->reg[i].from[0] && strcmp(a->reg[i].from, from) == 0)
+            return &a->reg[i];
+    return NULL;
+}
+
+/* The accounts registered from `from` on the UTC day of `now`. */
+static int reg_today(const struct auth_state *a, const char *from, int64_t now)
+{
+    const struct auth_reg_host *h = reg_find(a, from);
+    return h && h->at / 86400 == now / 86400 ? h->count : 0;
+}
+
+/* "1 hour 44 minutes", "23 minutes": `seconds` in words, rounded up to the
+ * minute, into buf[len]. */
+static const char *reg_wait_words(char *buf, size_t len, int64_t seconds)
+{
+    int64_t m = (seconds + 59) / 60, h = m / 60;
+
+    m %= 60;
+    if (h && m)
+        snprintf(buf, len, "%lld hour%s %lld minute%s", (long long)h, h == 1 ? "" : "s",
+                 (long long)m, m == 1 ? "" : "s");
+    else if (h)
+        snprintf(buf, len, "%lld hour%s", (long long)h, h == 1 ? "" : "s");
+    else
+        snprintf(buf, len, "%lld minute%s", (long long)m, m == 1 ? "" : "s");
+    return buf;
+}
+
+int auth_reg_allowed(const struct bot *bot, const char *from, int64_t now, char *why, size_t len)
+{
+    const struct auth_state *a = &bot->auth;
+    int per_host = bot->cfg.registrations_per_host, per_hour = bot->cfg.registrations_per_hour;
+    char words[48];
+
+    if (reg_today(a, from, now) >= per_host) {
+        snprintf(why, len,
+                 "%d account%s %s registered from your host today, the most in a day; register "
+                 "after 00:00 UTC (in %s), or identify <account> <password> to use one you have",
+                 per_host, per_host == 1 ? "" : "s", per_host == 1 ? "was" : "were",
+                 reg_wait_words(words, sizeof(words), 86400 - now % 86400));
+        return -1;
+    }
+    if (a->reg_hour == now / 3600 && a->reg_count >= per_hour) {
+        int64_t next = (now / 3600 + 1) * 3600;
+        snprintf(why, len,
+                 "%d account%s %s registered this hour, the most I take in an hour; register "
+                 "after %02d:00 UTC (in %s), or identify <account> <password> to use one you have",
+                 per_hour, per_hour == 1 ? "" : "s", per_hour == 1 ? "was" : "were",
+                 (int)(next % 86400 / 3600), reg_wait_words(words, sizeof(words), next - now));
+        return -1;
+    }
+    return 0;
+}
+
+void auth_registered(struct bot *bot, const char *from, int64_t now)
+{
+    struct auth_state *a = &bot->auth;
+    struct auth_reg_host *h = (struct auth_reg_host *)reg_find(a, from);
+
+    if (a->reg_hour != now / 3600) {
+        a->reg_hour = now / 3600;
+        a->reg_count = 0;
+    }
+    a->reg_count++;
+    if (!h) {
+        /* A free entry, else one of an earlier day, else the oldest. */
+        h = &a->reg[0];
+        for (int i = 0; i < AUTH_REG_HOSTS && h->from[0]; i++)
+            if (!a->reg[i].from[0] || a->reg[i].at < h->at)
+                h = &a->reg[i];
+        memset(h, 0, sizeof(*h));
+        snprintf(h->from, sizeof(h->from), "%s", from);
+    }
+    if (h->at / 86400 != now / 86400)
+        h->count = 0;
+    h->count++;
+    h->at = now;
 }

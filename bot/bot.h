@@ -102,6 +102,9 @@ struct config {
     /* With a standby on the same network: how long the active bot may be
      * gone before the standby takes over. */
     int failover_seconds;
+    /* register (auth.c): accounts made from one host a UTC day, and by
+     * all hosts together a clock hour (UTC) */
+    int registrations_per_host, registrations_per_hour;
     /* [flood] */
     int burst;
     double lines_per_second;
@@ -983,7 +986,24 @@ struct auth_warned {
     char key[CONFIG_NICK_MAX];
     int64_t at;
 };
+/* Registrations (auth.c), counted in memory only: a restart (which only
+ * the operator causes) starts them afresh, and no host is ever stored in
+ * the database. [bot] registrations_per_host (a UTC day) and
+ * registrations_per_hour (all hosts, a clock hour) default to these. */
+#define AUTH_REG_PER_HOST 3
+#define AUTH_REG_PER_HOUR 30
+/* Hosts remembered: past that, a host of an earlier day, else the one that
+ * registered longest ago, is forgotten. */
+#define AUTH_REG_HOSTS 256
+struct auth_reg_host {
+    char from[AUTH_FROM_MAX]; /* auth_reg_source: a host, an IPv6 /64, or a nick */
+    int count;                /* accounts registered from it on the UTC day of `at` */
+    int64_t at;               /* unix time of the last one */
+};
 struct auth_state {
+    struct auth_reg_host reg[AUTH_REG_HOSTS];
+    int64_t reg_hour; /* the clock hour (unix time / 3600) reg_count counts */
+    int reg_count;    /* accounts registered in it, from every host */
     struct auth_source src[AUTH_SOURCES];
     /* Nicks told to wait, and until when: a try before then is not
      * answered again (the flood of answers would hold others up). */
@@ -1158,6 +1178,17 @@ int auth_busy(struct bot *bot);
 int auth_told(const struct bot *bot, const char *nick, int64_t now);
 /* Remembers that `nick` was told to wait until `until`. */
 void auth_told_now(struct bot *bot, const char *nick, int64_t until);
+/* Where a register comes from, as the limits of registration count it:
+ * auth_source, but an IPv6 address stands for its /64 (one subscriber's
+ * many addresses are one host); into from[AUTH_FROM_MAX]. */
+void auth_reg_source(const struct bot *bot, const char *nick, char *from);
+/* 0 if an account may be registered from `from` at `now` ([bot]
+ * registrations_per_host a UTC day, registrations_per_hour from all hosts a
+ * clock hour); else -1 with the one-line refusal (the limit, when to try
+ * again, and identify for an account he has) in why[len]. Counts nothing. */
+int auth_reg_allowed(const struct bot *bot, const char *from, int64_t now, char *why, size_t len);
+/* Counts an account registered from `from` at `now`. */
+void auth_registered(struct bot *bot, const char *from, int64_t now);
 /* Logs one warning that account `name` (key `key`) is under attack, with
  * `failures` wrong passwords, at most once per AUTH_WARN_EVERY seconds. */
 void auth_warn(struct bot *bot, const char *key, const char *name, int failures, int64_t now);

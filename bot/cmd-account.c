@@ -227,6 +227,21 @@ static void failures_told(struct cmd_ctx *ctx, const struct db_account *acc)
         log_msg(LOG_ERROR, "account %s: %s", acc->name, db_errmsg(ctx->bot->db));
 }
 
+/* 0 if his register is within the limits of registration (auth.c) at
+ * `now`, with where it comes from in from[AUTH_FROM_MAX]; else -1 after
+ * replying the limit and when to try again. */
+static int register_limited(struct cmd_ctx *ctx, char *from, int64_t now)
+{
+    char why[400];
+
+    auth_reg_source(ctx->bot, ctx->nick, from);
+    if (auth_reg_allowed(ctx->bot, from, now, why, sizeof(why)) == 0)
+        return 0;
+    log_msg(LOG_INFO, "register %s refused: the registration limit", ctx->nick);
+    reply(ctx, "%s", why);
+    return -1;
+}
+
 static int cmd_register(struct cmd_ctx *ctx)
 {
     struct bot *bot = ctx->bot;
@@ -264,6 +279,11 @@ static int cmd_register(struct cmd_ctx *ctx)
         reply(ctx, "the account %s exists already; if it is yours: identify <password>", ctx->nick);
         return -1;
     }
+    /* Before any hashing too: a refused register costs nothing. */
+    char from[AUTH_FROM_MAX];
+    int64_t now = auth_now(bot);
+    if (register_limited(ctx, from, now) != 0)
+        return -1;
     if (password_fresh(ctx, key, pw, "register <password>") != 0)
         return -1;
     if (auth_hash(bot, pw, hash, sizeof(hash)) != 0) {
@@ -282,6 +302,7 @@ static int cmd_register(struct cmd_ctx *ctx)
         reply(ctx, "sorry, I could not register you (%s); try again later", db_why(ctx->bot->db));
         return -1;
     }
+    auth_registered(bot, from, now);
     users_login(bot->users, ctx->nick, id, ctx->nick);
     log_msg(LOG_INFO, "account %s registered", ctx->nick);
     reply(ctx,
@@ -676,7 +697,10 @@ static void overheard_identify(struct cmd_ctx *ctx)
 }
 
 /* register <password>, said in a channel: burns it for the nick's name,
- * whether or not the account exists yet. */
+ * whether or not the account exists yet. For a name without an account
+ * the burnt password is a row of its own, so it counts as a register
+ * (auth.c): past the limits of registration nothing is stored, or nicks
+ * renamed again and again would fill the database with them. */
 static void overheard_register(struct cmd_ctx *ctx)
 {
     struct bot *bot = ctx->bot;
@@ -697,7 +721,12 @@ static void overheard_register(struct cmd_ctx *ctx)
               ctx->channel, acc.name, bot->nick);
         return;
     }
-    if (rc == DB_NOTFOUND && key[0] && burn_said(bot, key, pw) == 0) {
+    char from[AUTH_FROM_MAX], why[400];
+    int64_t now = auth_now(bot);
+    auth_reg_source(bot, ctx->nick, from);
+    if (rc == DB_NOTFOUND && key[0] && auth_reg_allowed(bot, from, now, why, sizeof(why)) == 0 &&
+        burn_said(bot, key, pw) == 0) {
+        auth_registered(bot, from, now);
         reply(ctx,
               SEEN ", so I will never take it for %s. Register in private with another one: /msg "
                    "%s register <password>",

@@ -121,6 +121,8 @@ static const struct key config_keys[] = {
     NUM("bot", replies, KEY_REPLIES, 0, 0),
     STR("bot", network, KEY_NETWORK, 0),
     NUM("bot", failover_seconds, KEY_SECONDS, 5, 3600),
+    NUM("bot", registrations_per_host, KEY_INT, 1, 10000),
+    NUM("bot", registrations_per_hour, KEY_INT, 1, 100000),
     NUM("flood", burst, KEY_INT, 1, 100),
     NUM("flood", lines_per_second, KEY_RATE, 0, 0),
     NUM("flood", exempt, KEY_BOOL, 0, 1),
@@ -187,6 +189,8 @@ void config_defaults(struct config *c)
     c->commands = USERS_RATE_CMDS;
     c->commands_seconds = (int)USERS_RATE_WINDOW;
     c->ignore_seconds = (int)USERS_RATE_PAUSE;
+    c->registrations_per_host = AUTH_REG_PER_HOST;
+    c->registrations_per_hour = AUTH_REG_PER_HOUR;
     c->order_timeout = 120;
     c->challenge_timeout = 300;
     c->duel_round_seconds = 4;

@@ -189,6 +189,8 @@ static void check_round_trip(const struct config *c)
     back.join_on_invite = c->join_on_invite;
     back.replies = c->replies;
     back.rejoin_grace = c->rejoin_grace;
+    back.registrations_per_host = c->registrations_per_host;
+    back.registrations_per_hour = c->registrations_per_hour;
     back.exhibitions = c->exhibitions;
     back.season_turns = c->season_turns;
     back.closes_after = c->closes_after;

@@ -1198,6 +1198,155 @@ START_TEST(test_identify_limited)
 }
 END_TEST
 
+/* The accounts in the database. */
+static int64_t accounts_count(void)
+{
+    struct dbs *q = dbs_prepare(bot.db, "SELECT count(*) FROM accounts");
+    ck_assert_msg(q != NULL, "%s", db_errmsg(bot.db));
+    ck_assert_int_eq(dbs_step(q), DBS_ROW);
+    int64_t n = dbs_col_int64(q, 0);
+    dbs_free(q);
+    return n;
+}
+
+/* `nick` (in #ringside) says register from nick!u@host: what he is told. */
+static const char *register_from(const char *nick, const char *host)
+{
+    char origin[128], line[64];
+
+    join(nick);
+    snprintf(origin, sizeof(origin), "%s!u@%s", nick, host);
+    snprintf(line, sizeof(line), "register %s-pw-1", nick);
+    bot.origin = origin;
+    const char *out = run(nick, 0, line);
+    bot.origin = NULL;
+    return out;
+}
+
+/* Making accounts without end (one host with many nicks, or many hosts)
+ * grew the database without bound: registrations are limited per host a
+ * UTC day and from all hosts a clock hour, refused in one line that says
+ * the limit and when, adding no row; another host, the next hour and the
+ * next day are allowed. */
+START_TEST(test_register_limited)
+{
+    const int64_t day = 20000 * 86400LL;
+    char nick[16], host[32];
+
+    bot.auth.now = day + 10 * 3600 + 1800; /* 10:30 UTC */
+    ck_assert_int_eq(bot.cfg.registrations_per_host, 3);
+    ck_assert_int_eq(bot.cfg.registrations_per_hour, 30);
+    for (int i = 1; i <= 3; i++) {
+        snprintf(nick, sizeof(nick), "h%d", i);
+        HAS(register_from(nick, "a.example"), "registered, and you are identified");
+    }
+    int64_t before = accounts_count();
+    for (int i = 0; i < 2; i++) /* asked again: the same line, still nothing */
+        ck_assert_str_eq(register_from("h4", "a.example"),
+                         "PRIVMSG h4 :3 accounts were registered from your host today, the most "
+                         "in a day; register after 00:00 UTC (in 13 hours 30 minutes), or "
+                         "identify <account> <password> to use one you have\n");
+    struct db_account acc;
+    ck_assert_int_eq(db_account_get(bot.db, "h4", &acc), DB_NOTFOUND);
+    ck_assert_int_eq(accounts_count(), before);
+    /* The host is what counts, whatever the nick or the user name. */
+    HAS(register_from("h5", "b.example"), "registered"); /* another host */
+    HAS(register_from("h6", "A.Example"), "3 accounts were registered from your host today");
+    /* An IPv6 /64 is one host. */
+    HAS(register_from("v1", "2001:db8:1:2::5"), "registered");
+    HAS(register_from("v2", "2001:db8:1:2:ffff::9"), "registered");
+    HAS(register_from("v3", "2001:0db8:0001:0002:0:0:0:7"), "registered");
+    HAS(register_from("v4", "2001:db8:1:2::8"), "3 accounts were registered from your host");
+    HAS(register_from("v5", "2001:db8:1:3::1"), "registered");
+    /* An IPv4 address written as IPv6 is that address alone. */
+    char from[AUTH_FROM_MAX];
+    bot.origin = "x!u@::ffff:192.0.2.1";
+    auth_reg_source(&bot, "x", from);
+    ck_assert_str_eq(from, "::ffff:192.0.2.1");
+    bot.origin = "x!u@2001:DB8:1:2::5";
+    auth_reg_source(&bot, "x", from);
+    ck_assert_str_eq(from, "2001:0db8:0001:0002::/64");
+    bot.origin = NULL;
+    /* 8 this hour so far; 22 more from as many hosts, then none. */
+    for (int i = 0; i < 22; i++) {
+        snprintf(nick, sizeof(nick), "n%d", i);
+        snprintf(host, sizeof(host), "h%d.example", i);
+        HAS(register_from(nick, host), "registered, and you are identified");
+    }
+    before = accounts_count();
+    bot.auth.now = day + 10 * 3600 + 3599; /* 10:59:59 */
+    ck_assert_str_eq(register_from("late", "fresh.example"),
+                     "PRIVMSG late :30 accounts were registered this hour, the most I take in an "
+                     "hour; register after 11:00 UTC (in 1 minute), or identify <account> "
+                     "<password> to use one you have\n");
+    ck_assert_int_eq(accounts_count(), before);
+    /* The next hour: a new host may; a.example still may not today. */
+    bot.auth.now = day + 11 * 3600;
+    HAS(register_from("late", "fresh.example"), "account late registered");
+    HAS(register_from("h4", "a.example"),
+        "register after 00:00 UTC (in 13 hours), or identify <account> <password>");
+    /* The next UTC day: a.example again. */
+    bot.auth.now = day + 86400 + 60;
+    HAS(register_from("h4", "a.example"), "account h4 registered");
+    ck_assert_int_eq(accounts_count(), before + 2);
+    /* Limits of one, as configured: said in the singular. */
+    bot.cfg.registrations_per_host = 1;
+    bot.cfg.registrations_per_hour = 1;
+    HAS(register_from("h7", "a.example"),
+        "PRIVMSG h7 :1 account was registered from your host today, the most in a day;");
+    HAS(register_from("k1", "k.example"),
+        "PRIVMSG k1 :1 account was registered this hour, the most I take in an hour; register "
+        "after 01:00 UTC (in 59 minutes)");
+}
+END_TEST
+
+/* The rows in table `t`. */
+static int64_t rows_in(const char *t)
+{
+    char sql[64];
+
+    snprintf(sql, sizeof(sql), "SELECT count(*) FROM %s", t);
+    struct dbs *q = dbs_prepare(bot.db, sql);
+    ck_assert_msg(q != NULL, "%s", db_errmsg(bot.db));
+    ck_assert_int_eq(dbs_step(q), DBS_ROW);
+    int64_t n = dbs_col_int64(q, 0);
+    dbs_free(q);
+    return n;
+}
+
+/* register said in a channel by a nick without an account stores a burnt
+ * password under his name: a nick renamed again and again grew the
+ * database by a row each time. It counts as a register from his host, and
+ * past the limits stores nothing. */
+START_TEST(test_register_said_limited)
+{
+    char origin[64], nick[16];
+
+    bot.auth.now = 20000 * 86400LL + 12 * 3600; /* 12:00 UTC */
+    for (int i = 0; i < 3; i++) {
+        snprintf(nick, sizeof(nick), "s%d", i);
+        snprintf(origin, sizeof(origin), "%s!u@c.example", nick);
+        join(nick);
+        bot.origin = origin;
+        HAS(run(nick, 1, "!register saidpw1"), "so I will never take it for");
+        bot.origin = NULL;
+    }
+    int64_t burnt = rows_in("burnt_passwords");
+    ck_assert_int_eq(burnt, 3);
+    join("s3");
+    bot.origin = "s3!u@c.example";
+    ck_assert_str_eq(run("s3", 1, "!register saidpw1"),
+                     "PRIVMSG #ringside :s3: never say a password in a channel: everyone in "
+                     "#ringside saw it. Register in private: /msg ringside register <password>\n");
+    ck_assert_int_eq(rows_in("burnt_passwords"), burnt);
+    HAS(run("s3", 0, "register s3-pw-1"), "3 accounts were registered from your host today");
+    bot.origin = "s3!u@d.example"; /* another host: burnt as before */
+    HAS(run("s3", 1, "!register saidpw1"), "so I will never take it for s3");
+    bot.origin = NULL;
+    ck_assert_int_eq(rows_in("burnt_passwords"), burnt + 1);
+}
+END_TEST
+
 /* help explains: each ruleset's orders and abilities in plain words, where
  * a command works and what it needs, with the prefix in a channel. */
 START_TEST(test_help_teaches)
@@ -1714,6 +1863,8 @@ Suite *cmd_suite(void)
     tcase_add_test(c, test_admin_rules);
     tcase_add_test(c, test_auth_wait);
     tcase_add_test(c, test_identify_limited);
+    tcase_add_test(c, test_register_limited);
+    tcase_add_test(c, test_register_said_limited);
     tcase_add_test(c, test_hostile_input);
     tcase_add_test(c, test_help_teaches);
     tcase_add_test(c, test_sim_command);

@@ -50,6 +50,8 @@ static void check_defaults(const struct config *c)
     ck_assert_str_eq(c->tls_key_file, "");
     ck_assert_str_eq(c->network, "");
     ck_assert_int_eq(c->failover_seconds, 30);
+    ck_assert_int_eq(c->registrations_per_host, 3);
+    ck_assert_int_eq(c->registrations_per_hour, 30);
     ck_assert_int_eq(c->sasl_mechanism, SASL_NONE);
     ck_assert_str_eq(c->sasl_username, "");
     ck_assert_str_eq(c->sasl_password, "");
@@ -120,6 +122,8 @@ START_TEST(test_every_key)
                   "log_level = debug\n"
                   "network = libera-2\n"
                   "failover_seconds = 12\n"
+                  "registrations_per_host = 5\n"
+                  "registrations_per_hour = 100\n"
                   "[flood]\n"
                   "burst = 10\n"
                   "lines_per_second = 2.5\n"
@@ -166,6 +170,8 @@ START_TEST(test_every_key)
     ck_assert_int_eq(c.log_level, LOG_DEBUG);
     ck_assert_str_eq(c.network, "libera-2");
     ck_assert_int_eq(c.failover_seconds, 12);
+    ck_assert_int_eq(c.registrations_per_host, 5);
+    ck_assert_int_eq(c.registrations_per_hour, 100);
     ck_assert_int_eq(c.burst, 10);
     ck_assert_double_eq(c.lines_per_second, 2.5);
     ck_assert_int_eq(c.exempt, 1);
@@ -462,6 +468,11 @@ START_TEST(test_bad_values)
                "t.conf:3: burst = 6 is more lines at once than IRC servers take from a client: use "
                "at most 5, or add exempt = yes to [flood] if your network exempts the bot from "
                "flood limits");
+    EXPECT_ERR("[bot]\nregistrations_per_host = 0\n",
+               "t.conf:2: registrations_per_host \"0\" must be a whole number from 1 to 10000");
+    EXPECT_ERR("[bot]\nregistrations_per_hour = 100001\n",
+               "t.conf:2: registrations_per_hour \"100001\" must be a whole number from 1 to "
+               "100000");
     EXPECT_ERR("[flood]\ncommands = 0\n",
                "t.conf:2: commands \"0\" must be a whole number from 1 to 100");
     EXPECT_ERR("[flood]\nlines_per_second = 100.5\n",

@@ -60,6 +60,9 @@ RATE_CMDS = 5
 RATE_WINDOW_SAFE = 11.0
 # The bot's [flood] inbound limit in these tests.
 INBOUND_LIMIT = "commands = %d\ncommands_seconds = 10\nignore_seconds = 30\n" % RATE_CMDS
+# The bot's [bot] limits of register: every client here comes from one host
+# (127.0.0.1), so the defaults (3 a host a day) would refuse the 4th nick.
+REGISTRATIONS = "registrations_per_host = 10000\nregistrations_per_hour = 100000\n"
 # Generous: shared, slow machines.
 TIMEOUT = 20.0
 RECONNECT_TIMEOUT = 45.0
@@ -514,6 +517,8 @@ class Env:
         # The [flood] keys: the inbound limit these tests pace themselves to
         # (the defaults, 12 a minute, would make them slow).
         self.flood = INBOUND_LIMIT
+        # The [bot] limits of register (REGISTRATIONS, raised for these tests).
+        self.registrations = REGISTRATIONS
 
     # -- the IRC server
 
@@ -596,11 +601,12 @@ channels = {channels}
 admins = {admin}
 database = {db}
 log_level = debug
-
+{reg}
 [flood]
 {flood}
 {extra}""".format(port=self.port, nick=BOT_NICK, channels=",".join(channels), admin=ADMIN,
-                  db=self.db_path, flood=self.flood, extra=extra))
+                  db=self.db_path, reg=self.registrations, flood=self.flood,
+                  extra=extra))
 
     def add_admin(self, name, pw):
         """The operator makes `name` an admin with password pw: ringside

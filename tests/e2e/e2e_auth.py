@@ -19,6 +19,11 @@ Scenarios:
      bystander reply comes within 1 s (the max is reported), the log says
      once that the account is under attack; afterwards the right password
      works (after the wait it names) and the owner hears the count;
+  4. one host registering accounts (every client here comes from 127.0.0.1,
+     the host in the prefix the bot sees): [bot] registrations_per_host
+     lowered by a SIGHUP reload, nicks register until one is refused in one
+     line saying the limit and when; no row is made for it; the limit
+     raised again, the same nick registers (the counts outlive a reload);
   and always last: SIGTERM, exit status 0 and no sanitizer report at exit.
 
 Output as e2e.py. Environment: E2E_ONLY, E2E_KEEP, E2E_VERBOSE as e2e.py.
@@ -28,6 +33,7 @@ Python 3 standard library only.
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import threading
@@ -162,10 +168,53 @@ def s_attack(env):
             "owner told: %s" % told]
 
 
+def reg_limits(env, per_host):
+    """[bot] registrations_per_host = per_host, reloaded with SIGHUP."""
+    since = env.log_size()
+    env.registrations = "registrations_per_host = %d\nregistrations_per_hour = 1000\n" % per_host
+    env.write_bot_config()
+    env.bot.send_signal(signal.SIGHUP)
+    env.wait_log(r"configuration reloaded", since)
+
+
+def s_register_limit(env):
+    # s_attack's victim9 was registered from this host (today, unless the
+    # clock passed 00:00 UTC since).
+    before = 1 if env.account("victim9") else 0
+    limit = before + 2
+    reg_limits(env, limit)
+    made, refused, clients = 0, None, []
+    for i in range(limit + 1):
+        c = Client(env, "newreg%d" % i, [CHANNEL])
+        clients.append(c)
+        text = c.ask("register " + secret(env, "newreg-pw-%d" % i),
+                     r"^(account newreg%d registered|\d+ accounts? w)" % i)
+        if not text.startswith("account"):
+            refused = (c, text)
+            break
+        made += 1
+    check(refused is not None, "%d registrations from one host, none refused" % made)
+    check(limit - before <= made <= limit, "%d registered before the refusal (limit %d, %d before)"
+          % (made, limit, before))
+    c, text = refused
+    check(re.fullmatch(r"%d accounts were registered from your host today, the most in a day; "
+                       r"register after 00:00 UTC \(in (\d+ hours?( \d+ minutes?)?|\d+ minutes?)\), "
+                       r"or identify <account> <password> to use one you have" % limit, text),
+          "the refusal: %r" % text)
+    check(env.account(c.nick) is None, "an account %s was made: %r" % (c.nick, env.account(c.nick)))
+    reg_limits(env, 10000)
+    c.ask("register " + secret(env, "newreg-pw-x"), r"^account %s registered" % c.nick)
+    env.registrations = e2e.REGISTRATIONS
+    for cl in clients:
+        cl.quit()
+    return ["%d registered from 127.0.0.1 (limit %d), the next refused: %s" % (made, limit, text)]
+
+
 SCENARIOS = [
     ("a stranger registering an admin's name", s_stranger),
     ("the operator's admin (--add-admin)", s_operator),
     ("20 nicks guessing a password; a bystander; the owner", s_attack),
+    ("one host registering accounts: the limit, reloaded", s_register_limit),
 ]
 STOP = ("SIGTERM at the end: exit 0, no sanitizer report", e2e_bouts.s_stop)
 

@@ -121,14 +121,15 @@ database = {db}
 log_level = debug
 network = {network}
 failover_seconds = {failover}
-
+{reg}
 [flood]
 {flood}
 [bout]
 order_timeout = {timeout}
 rejoin_grace = 0
 """.format(port=self.port, nick=nick, chan=CHANNEL, admin=ADMIN, db=database, network=network,
-           failover=failover, flood=flood, timeout=self.order_timeout))
+           failover=failover, reg=e2e.REGISTRATIONS, flood=flood,
+           timeout=self.order_timeout))
         return path
 
     def spawn(self, name, nick=BOT_NICK, network=NETWORK, database=None):

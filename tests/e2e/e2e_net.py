@@ -306,13 +306,14 @@ channels = {channels}
 [bot]
 database = {db}
 log_level = debug
-{bot}
+{reg}{bot}
 [flood]
 {flood}
 [bout]
 order_timeout = 120
 """.format(server=self.bot_server, port=self.bot_port, d=self.dir, nick=BOT_NICK, channels=",".join(channels),
-           irc=self.irc_extra, db=self.db_path, bot=self.bot_extra, flood=self.flood))
+           irc=self.irc_extra, db=self.db_path, bot=self.bot_extra,
+           reg=e2e.REGISTRATIONS, flood=self.flood))
 
     def start_bot(self, wait=True):
         self.write_bot_config()
