@@ -399,6 +399,10 @@ void outq_set_casemap(struct outq *q, enum casemapping cm);
  * his bulk from an earlier answer to the same place (the rest of a long
  * answer), not behind his own answer's. */
 void outq_answer_begin(struct outq *q);
+/* The lines queued for `owner` after mark `after` (outq_mark's) go before
+ * his other waiting lines, each in its queue, in their order: a flood
+ * notice whose wait would be stale behind his earlier answers. */
+void outq_first(struct outq *q, const char *owner, unsigned long after);
 /* IRCv3 (caps): with echo-message and labeled-response on (1), no PING
  * markers: each PRIVMSG and NOTICE popped carries "@label=rsN"
  * (outq_popped_tags), and the server's echo or ACK of that label
@@ -990,7 +994,7 @@ struct auth_warned {
  * the operator causes) starts them afresh, and no host is ever stored in
  * the database. [bot] registrations_per_host (a UTC day) and
  * registrations_per_hour (all hosts, a clock hour) default to these. */
-#define AUTH_REG_PER_HOST 3
+#define AUTH_REG_PER_HOST 10
 #define AUTH_REG_PER_HOUR 30
 /* Hosts remembered: past that, a host of an earlier day, else the one that
  * registered longest ago, is forgotten. */

@@ -399,23 +399,27 @@ static enum stage stage_flood(struct dispatch *d)
     }
     double wait_s = users_rate_wait(bot->users, ctx->nick, bot->now);
     int wait = (int)(wait_s + 0.999);
+    const char *secs = wait == 1 ? "second" : "seconds";
     outq_demote(bot->q, ctx->nick, wait_s);
+    /* The notice goes before his own answers still waiting (as bulk, behind
+     * everyone else's): said after them, its wait would be stale. */
+    unsigned long mark = outq_mark(bot->q);
     switch (st) {
     case USERS_RATE_WARN:
         log_msg(LOG_INFO, "flood: %s waits %d s", ctx->nick, wait);
         reply_private(ctx,
-                      "too many commands: I take yours again in %d seconds; at most %d at once, "
+                      "too many commands: I take yours again in %d %s; at most %d at once, "
                       "then %s, please (help, typos and refused commands count a third, and so "
                       "does each command sent meanwhile; orders for your own bout are always "
                       "taken)",
-                      wait, bot->cfg.commands, flood_pace(&bot->cfg, pace, sizeof(pace)));
-        return STAGE_REFUSED;
+                      wait, secs, bot->cfg.commands, flood_pace(&bot->cfg, pace, sizeof(pace)));
+        break;
     case USERS_RATE_TELL:
         reply_private(ctx,
-                      "too many commands: I take yours again in %d seconds (orders for your own "
+                      "too many commands: I take yours again in %d %s (orders for your own "
                       "bout are always taken)",
-                      wait);
-        return STAGE_REFUSED;
+                      wait, secs);
+        break;
     case USERS_RATE_IGNORE:
     default:
         if (d->e != &cmd_predict_entry)
@@ -423,11 +427,13 @@ static enum stage stage_flood(struct dispatch *d)
         /* A prediction is never dropped unsaid: he must know to say it
          * again before it closes. */
         reply_private(ctx,
-                      "too many commands: your prediction was not taken; say it again in %d "
-                      "seconds",
-                      wait);
-        return STAGE_REFUSED;
+                      "too many commands: your prediction was not taken; say it again in %d %s",
+                      wait, secs);
+        break;
     }
+    reply_flush(ctx, NULL); /* a channel's answer is held until now */
+    outq_first(bot->q, ctx->nick, mark);
+    return STAGE_REFUSED;
 }
 
 /* Too many words for any command. */

@@ -909,6 +909,25 @@ static void owners_tidy(struct outq *q, double now, int count)
     }
 }
 
+void outq_first(struct outq *q, const char *owner, unsigned long after)
+{
+    struct owner *o = owner && strlen(owner) < OUTQ_NAME_MAX ? owner_lookup(q, owner) : NULL;
+
+    for (int k = 0; o && k < 2; k++) {
+        struct fifo moved = {0};
+        while (o->q[k].tail && o->q[k].tail->seq > after) {
+            struct oline *l = o->q[k].tail;
+            fifo_unlink(&o->q[k], l);
+            fifo_push_front(&moved, l);
+        }
+        while (moved.tail) {
+            struct oline *l = moved.tail;
+            fifo_unlink(&moved, l);
+            fifo_push_front(&o->q[k], l);
+        }
+    }
+}
+
 void outq_demote(struct outq *q, const char *owner, double seconds)
 {
     if (!owner || !*owner || strlen(owner) >= OUTQ_NAME_MAX)

@@ -50,7 +50,7 @@ static void check_defaults(const struct config *c)
     ck_assert_str_eq(c->tls_key_file, "");
     ck_assert_str_eq(c->network, "");
     ck_assert_int_eq(c->failover_seconds, 30);
-    ck_assert_int_eq(c->registrations_per_host, 3);
+    ck_assert_int_eq(c->registrations_per_host, 10);
     ck_assert_int_eq(c->registrations_per_hour, 30);
     ck_assert_int_eq(c->sasl_mechanism, SASL_NONE);
     ck_assert_str_eq(c->sasl_username, "");

@@ -1839,6 +1839,22 @@ START_TEST(test_answers_keep_order)
     }
     ck_assert_int_le(outq_len(q), waiting + OUTQ_REPLY_OWNER_MAX);
     outq_free(q);
+
+    /* A flood notice goes before his own answers still waiting
+     * (outq_first): behind them its "in 3 seconds" would be stale. */
+    q = outq_new(4, 1);
+    now = 0;
+    outq_answer_begin(q);
+    for (int i = 0; i < 6; i++)
+        outq_msg(q, OUTQ_BULK, "PRIVMSG", "eve", "eve", "an answer");
+    outq_demote(q, "eve", 3);
+    unsigned long mark = outq_mark(q);
+    outq_answer_begin(q);
+    outq_msg(q, OUTQ_REPLY, "PRIVMSG", "eve", "eve", "too many commands: in 3 seconds");
+    outq_first(q, "eve", mark);
+    ck_assert_int_eq(drain(q, &now, all, sizeof(all)), 7);
+    ck_assert_ptr_eq(strstr(all, "PRIVMSG eve :too many commands: in 3 seconds\n"), all);
+    outq_free(q);
 }
 END_TEST
 
