@@ -2146,6 +2146,27 @@ int game_challenge(struct game *g, const struct game_caller *who, int64_t opp_id
     return 0;
 }
 
+/* my_challenge found none: why, in one line (bout `id` > 0 named, and
+ * `on` when it is his and live already). */
+static void no_challenge(struct game *g, const struct game_caller *who, int challenged,
+                         const char *verb, const char *other, int64_t id, int on)
+{
+    if (on)
+        game_reply(who, "bout #%lld is no challenge any more: it is on (bouts shows it)",
+                   (long long)id);
+    else if (id)
+        game_reply(who, "bout #%lld is not an open challenge %s; say %s%s <nick> or %s%s #<bout>",
+                   (long long)id, challenged ? "to you" : "of yours", typed(g, who), verb,
+                   typed(g, who), verb);
+    else
+        game_reply(who,
+                   !other       ? (challenged ? "nobody has challenged you%.0s"
+                                              : "you have no open challenge%.0s")
+                   : challenged ? "%s has not challenged you"
+                                : "you have no open challenge to %s",
+                   other ? CLIP(other, 30) : "");
+}
+
 /* The pending challenge to (challenged) or from (challenger) the caller,
  * from/to the player `other` (account name or nick, identified as
  * other_id) when given. */
@@ -2153,11 +2174,12 @@ static struct live *my_challenge(struct game *g, const struct game_caller *who, 
                                  const char *verb, const char *other, int64_t other_id)
 {
     struct live *found = NULL, *buf[ACCOUNT_BOUTS_LOCAL], **v;
-    int count = 0, n = account_bouts(g, who->account_id, buf, &v);
+    int count = 0, on = 0, n = account_bouts(g, who->account_id, buf, &v);
     int64_t id = other ? bout_number(other) : 0; /* nicks never start with a digit */
 
     for (int i = 0; i < n; i++) {
         struct live *lv = v[i];
+        on |= id && lv->rec.id == id && lv->rec.state == DB_BOUT_LIVE;
         if (lv->rec.state != DB_BOUT_CHALLENGE)
             continue;
         const struct db_fighter *me = &lv->f[challenged ? 1 : 0];
@@ -2172,17 +2194,8 @@ static struct live *my_challenge(struct game *g, const struct game_caller *who, 
         count++;
     }
     account_bouts_done(buf, v);
-    if (count == 0 && id)
-        game_reply(who, "bout #%lld is not an open challenge %s; say %s%s <nick> or %s%s #<bout>",
-                   (long long)id, challenged ? "to you" : "of yours", typed(g, who), verb,
-                   typed(g, who), verb);
-    else if (count == 0)
-        game_reply(who,
-                   !other       ? (challenged ? "nobody has challenged you%.0s"
-                                              : "you have no open challenge%.0s")
-                   : challenged ? "%s has not challenged you"
-                                : "you have no open challenge to %s",
-                   other ? CLIP(other, 30) : "");
+    if (count == 0)
+        no_challenge(g, who, challenged, verb, other, id, on);
     else if (count > 1)
         game_reply(who, "%d challenges are open; say whose: %s%s <nick> (or %s%s #<bout>)", count,
                    typed(g, who), verb, typed(g, who), verb);
@@ -2703,6 +2716,13 @@ int game_report(struct game *g, const struct game_caller *who, int64_t bout, con
     }
     if (round) {
         long r = strtol(round, &end, 10);
+        if ((*end || r < 1 || r > rec.round) && rec.round == 1) {
+            game_reply(who,
+                       rec.state == DB_BOUT_LIVE ? "bout #%lld has only round 1 so far"
+                                                 : "bout #%lld had only round 1",
+                       id);
+            return -1;
+        }
         if (*end || r < 1 || r > rec.round) {
             game_reply(who,
                        rec.state == DB_BOUT_LIVE ? "bout #%lld has rounds 1 to %d so far"
@@ -2720,12 +2740,16 @@ int game_report(struct game *g, const struct game_caller *who, int64_t bout, con
     }
     if (who->channel)
         report_in_channel(g, who, id, from, to);
-    if (g->cfg.base_url[0])
-        game_reply_private(who,
-                           "Report of bout #%lld, rounds %d to %d (its page: %s/bouts/%lld):", id,
-                           from, to, g->cfg.base_url, id);
+    char span[40];
+    if (from == to)
+        snprintf(span, sizeof(span), "round %d", from);
     else
-        game_reply_private(who, "Report of bout #%lld, rounds %d to %d:", id, from, to);
+        snprintf(span, sizeof(span), "rounds %d to %d", from, to);
+    if (g->cfg.base_url[0])
+        game_reply_private(who, "Report of bout #%lld, %s (its page: %s/bouts/%lld):", id, span,
+                           g->cfg.base_url, id);
+    else
+        game_reply_private(who, "Report of bout #%lld, %s:", id, span);
     say_packed(g, GAME_BULK, who->nick, text);
     free(text);
     return 0;

@@ -307,6 +307,8 @@ START_TEST(test_third_user_refused)
     player("carol", "create Ivan str=12 spd=12 agl=12 tgh=12 hgt=12");
     run("alice", 1, "!challenge bob");
     run("bob", 1, "!accept");
+    /* Accepted twice: it is said to be on, not "no open challenge". */
+    HAS(run("bob", 0, "accept #1"), "bout #1 is no challenge any more: it is on (bouts shows it)");
     HAS(run("carol", 0, "5/5/10"), "you have no live bout");
     HAS(run("carol", 0, "order #1 5/5/10"), "bout #1 is not yours");
     HAS(run("dave", 0, "5/5/10"),
@@ -1192,7 +1194,7 @@ START_TEST(test_report_private)
     run("alice", 0, "5/5/10");
     run("bob", 0, "5/5/10");
     const char *out = run("eve", 1, "!report 1");
-    HAS(out, "PRIVMSG eve :Report of bout #1, rounds 1 to 1");
+    HAS(out, "PRIVMSG eve :Report of bout #1, round 1");
     /* One line in the channel; the report in private. */
     ck_assert_int_eq(lines_to(out, "#ringside"), 1);
     HAS(out, "PRIVMSG #ringside :eve: bout #1, Rocky vs Apollo (boxing), live: 1 of 3 rounds "
@@ -1200,7 +1202,7 @@ START_TEST(test_report_private)
     /* The header, then the round packed into as few lines as fit. */
     ck_assert_int_ge(lines_to(out, "eve"), 2);
     HAS(out, "PRIVMSG eve :Round 1 of 3 | Rocky: 5/5/10; STR ");
-    HAS(run("eve", 1, "!report 1 7"), "rounds 1 to 1 so far");
+    HAS(run("eve", 1, "!report 1 7"), "bout #1 has only round 1 so far");
     HAS(run("eve", 1, "!report 99"), "there is no bout 99");
 }
 END_TEST

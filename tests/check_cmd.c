@@ -608,7 +608,7 @@ START_TEST(test_bout_target_stage)
     HAS(run("ben", 0, "order 4/6/10"), "your round 1 orders for Bo (4/6/10) are in and fought");
     /* Resolved: the score of the only bout live here, a report by number. */
     HAS(run("boss", 1, "!score"), "Ada");
-    HAS(run("boss", 0, "report 1"), "Report of bout #1, rounds 1 to 1");
+    HAS(run("boss", 0, "report 1"), "Report of bout #1, round 1");
 
     /* The stage itself: "#1" is taken off an order's words. */
     struct cmd_ctx ctx = {.bot = &bot, .nick = "ann", .argc = 3};

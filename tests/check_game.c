@@ -120,7 +120,7 @@ START_TEST(test_whole_bout_through_the_game)
     /* Asked in the channel: one line there, the report in private. */
     HAS("eve|answer|bout #1, Rocky vs Apollo (boxing): Rocky wins a unanimous decision (30-27, "
         "30-27, 30-27). The report of round 2 is sent to you in private.");
-    HAS("eve|private|Report of bout #1, rounds 2 to 2:");
+    HAS("eve|private|Report of bout #1, round 2:");
     /* A round in as few messages as fit 350 bytes: its lines, " | "
      * between them, each message ending where a line or a sentence
      * does. */
