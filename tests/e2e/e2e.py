@@ -1185,7 +1185,7 @@ def s_restart(env):
 # The limit's first reply (when the next command is taken: a few seconds,
 # at most the 30 s a flood is held off past the pace), and how many it may
 # give in those 30 s: one every 5 s (bot/bot.h USERS_RATE_TELL_EVERY).
-WARNED = re.compile(r"too many commands: I take yours again in ([1-9]|[12]\d|3[0-2]) seconds; "
+WARNED = re.compile(r"too many commands: I take yours again in ([1-9]|[12]\d|3[0-2]) seconds?; "
                     r"at most %d at once, then one every 2 seconds, please " % RATE_CMDS)
 TOLD_MAX = 1 + 30 // 5
 

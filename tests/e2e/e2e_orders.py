@@ -65,7 +65,7 @@ def s_limit(env):
     c.raw_bytes(b"".join(b"PRIVMSG ringside :version\r\n" for _ in range(burst)))
     _, m = wait_private_at(c, r"^too many commands", pos)
     told = time.monotonic()
-    got = re.match(r"^too many commands: I take yours again in (\d+) seconds; at most %d at once, "
+    got = re.match(r"^too many commands: I take yours again in (\d+) seconds?; at most %d at once, "
                    r"then one every 2 seconds, please \(help, typos and refused commands count a "
                    r"third, and so does each command sent meanwhile; orders for your own bout "
                    r"are always taken\)$" % RATE_CMDS, m.text)
@@ -86,7 +86,7 @@ def s_limit(env):
         _, m = wait_private_at(c, r"^(too many commands|Ringside )", pos)
         if m.text.startswith("Ringside "):
             break
-        check(re.match(r"^too many commands: I take yours again in \d+ seconds \(orders for your "
+        check(re.match(r"^too many commands: I take yours again in \d+ seconds? \(orders for your "
                        r"own bout are always taken\)$", m.text), "a later limit reply: %r" % m.text)
         tells += 1
         check(time.monotonic() - told < 35, "still refused %.1f s after the first reply" %
