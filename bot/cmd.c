@@ -649,9 +649,13 @@ static int cmd_help(struct cmd_ctx *ctx)
 
     if (ctx->argc == 1)
         return help_one(ctx, p);
+    /* An admin's commands are listed to admins only: a newcomer's list is
+     * what he can use (help <command> still says what any one does). */
+    int admin = ctx->account && bot_is_admin(ctx->bot, ctx->account);
     str_init_fixed(&s, list, sizeof(list));
     for (int i = 0; cmd_table[i]; i++)
-        str_add(&s, "%s%s", i ? " " : "", cmd_table[i]->name);
+        if (admin || cmd_table[i]->need != CMD_ADMIN)
+            str_add(&s, "%s%s", s.len ? " " : "", cmd_table[i]->name);
     reply(ctx, "commands: %s. Say %shelp <command> for one.", list, p);
     return 0;
 }

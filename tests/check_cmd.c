@@ -823,8 +823,11 @@ START_TEST(test_resetpass)
     HAS(run("boss", 0, "resetpass erin erinpw44"), "the password of erin is reset");
     HAS(run("erin", 0, "help resetpass"),
         "resetpass <account> <new password>: sets an account's password");
-    HAS(run("erin", 0, "help"), " resetpass ");
-    HAS(run("erin", 0, "help"), " turn tournament bracket. Say help <command>");
+    /* The list: an admin's commands to admins only. */
+    ck_assert_ptr_null(strstr(run("erin", 0, "help"), " resetpass "));
+    HAS(run("erin", 0, "help"), " tournament bracket. Say help <command>");
+    HAS(run("boss", 0, "help"), " resetpass ");
+    HAS(run("boss", 0, "help"), " turn tournament bracket. Say help <command>");
     HAS(run("erin", 0, "help passwd"), "passwd [old password] <new password>: changes your");
 }
 END_TEST
