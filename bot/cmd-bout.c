@@ -73,8 +73,8 @@ const struct cmd_entry cmd_challenge_entry = {
     .args_min = 1,
     .args_max = 5,
     .usage = "<nick> [rules={rules}] [rounds=N] [with=<your fighter>] [vs=<his fighter>]",
-    .help = "challenges a player to a bout; he has a few minutes to accept (at most 100 "
-            "challenges a day)",
+    .help = "challenges a player to a bout; the challenge says how long he has to accept "
+            "([bout] challenge_timeout; at most 100 challenges a day)",
     .exec = cmd_challenge,
 };
 
