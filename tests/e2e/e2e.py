@@ -790,7 +790,8 @@ def secret(env, pw):
 
 
 CORE_COMMANDS = {"help", "version", "register", "identify", "logout", "passwd", "create",
-                 "fighter", "fighters", "train", "retire", "ban", "unban"}
+                 "fighter", "fighters", "train", "retire"}
+ADMIN_COMMANDS = {"ban", "unban", "resetpass", "set", "cancel", "turn"}  # listed to admins only
 
 
 def s_help(env):
@@ -802,6 +803,8 @@ def s_help(env):
         listed = set(text[len("commands: "):text.index(".")].split())
         check(CORE_COMMANDS <= listed, "help does not list %s" % sorted(CORE_COMMANDS - listed),
               text)
+        check(not ADMIN_COMMANDS & listed, "help lists admin commands %s to a newcomer" %
+              sorted(ADMIN_COMMANDS & listed), text)
     c.ask("help create", r"^create <name> .*str=N spd=N agl=N tgh=N hgt=N: creates a fighter"
           r".*\(identify first\)$")
     # ... and what each ruleset's abilities do, a line each.

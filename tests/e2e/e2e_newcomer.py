@@ -111,10 +111,10 @@ HOLD = 4.0
 
 # ------------------------------------------------------------ the texts
 
-# bot/cmd.c: the command table, in its order.
-COMMANDS = ("help version register identify logout passwd resetpass create fighter fighters train "
+# bot/cmd.c: the command table, in its order, as a newcomer (no admin) gets it.
+COMMANDS = ("help version register identify logout passwd create fighter fighters train "
             "retire armoury equip unequip challenge accept decline withdraw forfeit order plan sim bouts score report "
-            "standings ratings champion league part predict pundits pause season halloffame ban unban set cancel turn tournament bracket")
+            "standings ratings champion league part predict pundits pause season halloffame tournament bracket")
 # parse/boxing.c and parse/sugarray.c: order_help and sheet_help.
 ORDER_HELP_BOXING = (
     "Boxing orders are AGG/POW/DEF, e.g. 5H/8!/7 (inside): AGG is how many punches you throw "
