@@ -41,7 +41,6 @@ struct user {
     double spent, spent_at;
     int lightable;  /* the last command was charged in full: it may cost a third */
     int told;       /* told he is limited since his last command ran */
-    int told_ever;  /* told_at is set */
     double told_at; /* when he was last told */
     int hinted;     /* hinted_at is set */
     double hinted_at;
@@ -555,7 +554,7 @@ enum users_rate users_rate_as(struct users *u, const char *nick, double now, int
     if (e->told && now - e->told_at < USERS_RATE_TELL_EVERY)
         return USERS_RATE_IGNORE;
     enum users_rate st = e->told ? USERS_RATE_TELL : USERS_RATE_WARN;
-    e->told = e->told_ever = 1;
+    e->told = 1;
     e->told_at = now;
     return st;
 }
