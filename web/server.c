@@ -25,8 +25,10 @@
  * then sees it end and closes it in its own thread: the socket is never
  * closed under it). One address (an IPv6 /64) holds at most
  * max_connections_per_address connections (more are refused at accept);
- * when max_connections are open, a new one drops the oldest, so that
- * nobody can fill the server and keep it filled.
+ * when max_connections are open, a new one drops the oldest connection of
+ * the address that holds the most, so that nobody can fill the server and
+ * keep it filled, and a visitor's one connection is not dropped because
+ * others come and go faster than his page is answered.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -47,6 +49,13 @@
 
 #define CONN_MEMORY 16384 /* bytes per connection: the request's head must fit */
 #define SWEEP_MS    250   /* how often the guard looks for requests past their time */
+
+/* One address's connections, as guard_accept counts them. */
+struct share {
+    unsigned char key[16];
+    int n;                  /* 0: the entry is free */
+    struct guarded *oldest; /* its oldest connection that is noted */
+};
 
 /* A connection as the guard knows it. */
 struct guarded {
@@ -75,6 +84,11 @@ struct web_server {
     struct guarded *conns; /* `slots` of them: twice max_connections */
     int slots;
     int live; /* used and not dropped */
+    /* guard_accept's count of the connections by address, made afresh at
+     * each accept: `nshares` entries (a power of two, at least twice
+     * `slots`), open addressing on the address. */
+    struct share *shares;
+    unsigned nshares;
 };
 
 static const char csp[] = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; "
@@ -432,16 +446,54 @@ static struct guarded *guard_free(struct web_server *s)
     return NULL;
 }
 
+/* The entry of s->shares for an address (free when the address has none
+ * yet). Under the lock. */
+static struct share *share_of(struct web_server *s, const unsigned char key[16])
+{
+    uint32_t h = 2166136261u; /* FNV-1a */
+    for (int i = 0; i < 16; i++)
+        h = (h ^ key[i]) * 16777619u;
+    for (unsigned i = h & (s->nshares - 1);; i = (i + 1) & (s->nshares - 1))
+        if (!s->shares[i].n || memcmp(s->shares[i].key, key, 16) == 0)
+            return &s->shares[i];
+}
+
+/* Counts the live connections by address into s->shares, and gives the
+ * one to drop when the server is full: the oldest noted connection of the
+ * address holding the most (the older one between two such), so that a
+ * visitor with one connection is the last to lose it however fast the
+ * others come and go. Sets *mine to the count of `key`. Under the lock. */
+static struct guarded *guard_count(struct web_server *s, const unsigned char key[16], int *mine)
+{
+    struct share *most = NULL;
+
+    memset(s->shares, 0, s->nshares * sizeof(*s->shares));
+    for (int i = 0; i < s->slots; i++) {
+        struct guarded *g = &s->conns[i];
+        if (!g->used || g->dropped)
+            continue;
+        struct share *e = share_of(s, g->key);
+        memcpy(e->key, g->key, 16);
+        e->n++;
+        if (!g->pending && (!e->oldest || g->start < e->oldest->start))
+            e->oldest = g;
+        if (e->oldest && (!most || e->n > most->n ||
+                          (e->n == most->n && e->oldest->start < most->oldest->start)))
+            most = e;
+    }
+    *mine = share_of(s, key)->n;
+    return most ? most->oldest : NULL;
+}
+
 /* libmicrohttpd's MHD_AcceptPolicyCallback, at each accept: refuses an
  * address past its share, and makes room when the server is full by
- * dropping the oldest connection; the connection let in has its slot,
- * taken here. */
+ * dropping a connection of the address that holds the most (guard_count);
+ * the connection let in has its slot, taken here. */
 static enum MHD_Result guard_accept(void *cls, const struct sockaddr *addr, socklen_t addrlen)
 {
     struct web_server *s = cls;
     unsigned char key[16];
     int mine = 0;
-    struct guarded *oldest = NULL;
     (void)addrlen;
 
     address_key(addr, key);
@@ -451,17 +503,10 @@ static enum MHD_Result guard_accept(void *cls, const struct sockaddr *addr, sock
         s->live--;
     }
     taken = NULL;
-    for (int i = 0; i < s->slots; i++) {
-        struct guarded *g = &s->conns[i];
-        if (!g->used || g->dropped)
-            continue;
-        mine += memcmp(g->key, key, 16) == 0;
-        if (!g->pending && (!oldest || g->start < oldest->start))
-            oldest = g;
-    }
+    struct guarded *victim = guard_count(s, key, &mine);
     struct guarded *g = mine < s->w->cfg.max_connections_per_address ? guard_free(s) : NULL;
-    if (g && s->live >= s->w->cfg.max_connections && oldest)
-        guard_drop(s, oldest);
+    if (g && s->live >= s->w->cfg.max_connections && victim)
+        guard_drop(s, victim);
     if (g) {
         g->used = g->pending = 1;
         g->fd = -1;
@@ -598,6 +643,9 @@ struct web_server *server_start(struct web *const *workers, int n, char *err, si
     /* Room for the dropped ones libmicrohttpd has not closed yet. */
     s->slots = 2 * w->cfg.max_connections;
     s->conns = xcalloc((size_t)s->slots, sizeof(*s->conns));
+    for (s->nshares = 64; s->nshares < 2u * (unsigned)s->slots; s->nshares *= 2)
+        ;
+    s->shares = xcalloc(s->nshares, sizeof(*s->shares));
     pthread_mutex_init(&s->lock, NULL);
     pthread_cond_init(&s->wake, NULL);
     /* libmicrohttpd shares its connection limit among the workers: each
@@ -624,6 +672,7 @@ struct web_server *server_start(struct web *const *workers, int n, char *err, si
         pthread_cond_destroy(&s->wake);
         free(s->workers);
         free(s->conns);
+        free(s->shares);
         free(s);
         return NULL;
     }
@@ -644,5 +693,6 @@ void server_stop(struct web_server *s)
     pthread_cond_destroy(&s->wake);
     free(s->workers);
     free(s->conns);
+    free(s->shares);
     free(s);
 }

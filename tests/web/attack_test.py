@@ -17,7 +17,11 @@ loopback addresses at once, for ATTACK_SECONDS (default 30):
     pages as fast as they are answered.
 Meanwhile a probe from 127.0.0.9 asks for a page every second on a new
 connection: every probe must be answered (200) within PROBE_BOUND seconds, a
-bound generous for a loaded 2-core machine. After the attack, a lone
+bound generous for a loaded 2-core machine; and a slow visitor from 127.0.0.13,
+whose every request takes VISIT_SECONDS to arrive, must be answered each time
+(the attackers turn the server's connections over faster than that: a full
+server drops a connection of the address that holds the most, not the oldest
+of all). After the attack, a lone
 slowloris connection from 127.0.0.10 that sends a header line every second
 must be closed within the request deadline (the default 10 s) and some slack: the deadline is the whole
 request's, not an idle one that each byte resets; and one address holds 16
@@ -45,6 +49,7 @@ from ports import free_port  # noqa: E402
 
 ATTACK_SECONDS = float(os.environ.get("ATTACK_SECONDS", "30"))
 PROBE_BOUND = 5.0  # seconds a probe may wait for its answer
+VISIT_SECONDS = 3  # seconds the slow visitor takes to send his request
 THREADS = 3  # [web] threads: the guard holds across workers
 DEADLINE = 10  # [web] request_timeout's default
 OPENS_MAX = 2000  # connections an attacker opens, at most (50 a second)
@@ -201,6 +206,39 @@ def probe(port):
         return 0, None, str(e) or type(e).__name__
 
 
+class SlowVisitor(threading.Thread):
+    """A visitor from 127.0.0.13 on a slow line: every few seconds, one
+    connection whose request takes VISIT_SECONDS to arrive (a header line a
+    second), which must be answered 200 however fast the attackers' own
+    connections come and go (they turn the server's connections over in
+    well under a second)."""
+
+    def __init__(self, port):
+        super().__init__(daemon=True)
+        self.port = port
+        self.results = []  # (status or 0, why)
+
+    def visit(self):
+        try:
+            s = connect_from("127.0.0.13", self.port, PROBE_BOUND)
+            s.sendall(b"GET /live HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+            for n in range(VISIT_SECONDS):
+                time.sleep(1)
+                s.sendall(b"X-Slow-Line-%d: x\r\n" % n)
+            s.settimeout(PROBE_BOUND)
+            s.sendall(b"Connection: close\r\n\r\n")
+            st = read_response(s)
+            s.close()
+            return st, ""
+        except OSError as e:
+            return 0, str(e) or type(e).__name__
+
+    def run(self):
+        while not stop.is_set():
+            self.results.append(self.visit())
+            stop.wait(1)
+
+
 def lone_slowloris(port):
     """Seconds until the server closes a request that sends a header line every
     second, or None if it is still open after DEADLINE + 10 s."""
@@ -271,6 +309,8 @@ def attack(port):
     for t in holders + flooders:
         t.start()
     time.sleep(3)  # the attack under way
+    visitor = SlowVisitor(port)
+    visitor.start()
     results = []
     end = time.monotonic() + ATTACK_SECONDS
     while time.monotonic() < end:
@@ -278,7 +318,7 @@ def attack(port):
         results.append(probe(port))
         time.sleep(max(0.0, 1.0 - (time.monotonic() - t0)))
     stop.set()
-    for t in holders + flooders:
+    for t in holders + flooders + [visitor]:
         t.join(timeout=10)
     bad = [r for r in results if r[0] != 200 or r[1] is None or r[1] > PROBE_BOUND]
     worst = max((r[1] for r in results if r[1] is not None), default=0)
@@ -290,6 +330,11 @@ def attack(port):
     report("every probe answered within %.0f s during the attack" % PROBE_BOUND,
            results and not bad, "%d of %d failed: %r" % (len(bad), len(results), bad[:5]))
     report("the flood was answered too", sum(f.answers for f in flooders) > 0)
+    late = [r for r in visitor.results if r[0] != 200]
+    print("# the slow visitor: %d visits, %d not answered" % (len(visitor.results), len(late)))
+    report("a visitor whose request takes %d s is answered during the attack" % VISIT_SECONDS,
+           visitor.results and not late,
+           "%d of %d not answered: %r" % (len(late), len(visitor.results), late[:5]))
     st, took, why = probe(port)
     report("answers after the attack", st == 200, "status %s %s" % (st, why))
     # Alone (nothing older to drop first): the deadline closes it.
