@@ -648,16 +648,19 @@ const char *users_nick_of(const struct users *u, int64_t account_id);
  *
  * users_rate counts a command and says what to do with it: OK, run it;
  * WARN, he just went past the limit: tell him in full; TELL, he is still
- * past it: tell him again how long; IGNORE, say nothing: he was told less
- * than USERS_RATE_TELL_EVERY seconds ago (WARN and TELL only when he was
- * not). So a flood costs the bot at most one line per
- * USERS_RATE_TELL_EVERY seconds per nick. */
+ * past it, or past it again less than USERS_RATE_WARN_AGAIN seconds after
+ * he was told in full: tell him again how long; IGNORE, say nothing: he
+ * was told less than USERS_RATE_TELL_EVERY seconds ago and no command of
+ * his ran since (WARN and TELL only when he was not). So a flood costs
+ * the bot at most one line per USERS_RATE_TELL_EVERY seconds per nick,
+ * and the whole explanation at most once a minute. */
 #define USERS_RATE_CMDS       12
 #define USERS_RATE_WINDOW     60.0
 #define USERS_RATE_PAUSE      60.0
 #define USERS_RATE_CMDS_MAX   100
-#define USERS_RATE_FULL       3   /* what an action costs; help, a typo, any refusal cost 1 */
-#define USERS_RATE_TELL_EVERY 5.0 /* seconds between two "too many commands" to one nick */
+#define USERS_RATE_FULL       3    /* what an action costs; help, a typo, any refusal cost 1 */
+#define USERS_RATE_TELL_EVERY 5.0  /* seconds between two "too many commands" to one nick */
+#define USERS_RATE_WARN_AGAIN 60.0 /* seconds before the whole explanation is said again */
 enum users_rate { USERS_RATE_OK, USERS_RATE_WARN, USERS_RATE_TELL, USERS_RATE_IGNORE };
 void users_set_rate(struct users *u, int cmds, double window, double pause);
 enum users_rate users_rate(struct users *u, const char *nick, double now);

@@ -39,10 +39,11 @@ struct user {
      * full, as a new entry's), as of `spent_at`; it refills at the rate
      * set, so a full bucket needs no clock. */
     double spent, spent_at;
-    int lightable;  /* the last command was charged in full: it may cost a third */
-    int told;       /* told he is limited since his last command ran */
-    double told_at; /* when he was last told */
-    int hinted;     /* hinted_at is set */
+    int lightable;    /* the last command was charged in full: it may cost a third */
+    int told;         /* told he is limited since his last command ran */
+    double told_at;   /* when he was last told */
+    double warned_at; /* when he was last told in full (0: never) */
+    int hinted;       /* hinted_at is set */
     double hinted_at;
 };
 
@@ -553,7 +554,13 @@ enum users_rate users_rate_as(struct users *u, const char *nick, double now, int
      * last notice, the next refusal says when to go on again. */
     if (e->told && now - e->told_at < USERS_RATE_TELL_EVERY)
         return USERS_RATE_IGNORE;
-    enum users_rate st = e->told ? USERS_RATE_TELL : USERS_RATE_WARN;
+    /* The whole explanation once; while it is fresh, a refusal after a
+     * command ran only says how long (a flooder the server passes on one
+     * line a second gets a command through now and then). */
+    int fresh = e->warned_at > 0 && now - e->warned_at < USERS_RATE_WARN_AGAIN;
+    enum users_rate st = e->told || fresh ? USERS_RATE_TELL : USERS_RATE_WARN;
+    if (st == USERS_RATE_WARN)
+        e->warned_at = now;
     e->told = 1;
     e->told_at = now;
     return st;

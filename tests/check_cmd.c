@@ -233,9 +233,15 @@ START_TEST(test_users_rate)
     users_rate_light(u, "a"); /* nothing to lighten: it was refused (it cost a third) */
     ck_assert_int_eq(users_rate_as(u, "a", t + 10 / 3.0 + 0.01, 1), USERS_RATE_OK);
     /* A command ran since he was told: the next refusal tells him again
-     * (silence only between two refusals). */
-    ck_assert_int_eq(users_rate(u, "a", t + 10 / 3.0 + 0.02), USERS_RATE_WARN);
+     * (silence only between two refusals), only how long: he had the whole
+     * explanation less than a minute ago. */
+    ck_assert_int_eq(users_rate(u, "a", t + 10 / 3.0 + 0.02), USERS_RATE_TELL);
     ck_assert_int_eq(users_rate(u, "a", t + 10 / 3.0 + 0.03), USERS_RATE_IGNORE);
+    /* A minute after the whole explanation, a new flood hears it again. */
+    double later = t + 200; /* the bucket full again, the warning long past */
+    for (int i = 0; i < 3 * USERS_RATE_CMDS; i++)
+        ck_assert_int_eq(users_rate_as(u, "a", later, 1), USERS_RATE_OK);
+    ck_assert_int_eq(users_rate_as(u, "a", later, 1), USERS_RATE_WARN);
     /* Two full ones and twenty-seven light ones cost eleven: one more. */
     for (int i = 0; i < 2 + 27 + 1; i++) {
         ck_assert_int_eq(users_rate(u, "n", t), USERS_RATE_OK);
