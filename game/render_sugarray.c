@@ -182,6 +182,7 @@ static void report_tail(struct str *t, const struct render_corner c[SIDES], cons
     int towel[SIDES] = {sb->orders[r][0].towel, sb->orders[r][1].towel};
     render_fmt(t, "\nRound %d not fought, conceded by ", b->round);
     conceded_add(t, c, towel);
+    RENDER_LIT(t, ".");
 }
 
 /* Blows are SUGAR RAY's alone, and its endurance is whole points. */
