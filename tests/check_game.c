@@ -641,9 +641,12 @@ START_TEST(test_sugarray_table_shared_channel)
     ck_assert_int_eq(game_order(game, &pb, NULL, "0/0"), 0);
     HAS("#ring|chatter|[#1] \002Round 1\002: Murphy 9/0, Miller 0/0. ");
     ck_assert_int_eq(game_forfeit(game, &pb, 1), 0);
-    HAS("#ring|chatter|[#1] Murphy (10,20) 9/0 ( 6) 0/0 ( 6) TKO\n"
-        "#ring|chatter|[#1] Miller (10,20) 0/0 ( 2) towel ( 2)\n"
-        "#ring|chatter|[#1] "); /* then the result in words, on its own line */
+    /* A forfeit, as the result in words and the records say it: no TKO
+     * (SUGAR RAY's plans throw in no towel; only the player concedes). */
+    HAS("#ring|chatter|[#1] Murphy (10,20) 9/0 ( 6) 0/0 ( 6) forfeit\n"
+        "#ring|chatter|[#1] Miller (10,20) 0/0 ( 2) forfeit ( 2)\n"
+        "#ring|chatter|[#1] Murphy wins by forfeit in round 2 (Miller conceded)! ");
+    ck_assert_ptr_null(strstr(said.p, "TKO"));
     ck_assert_int_eq(game_live(game), 1);
 }
 END_TEST
