@@ -128,9 +128,10 @@ static void action_line(const struct render_corner c[SIDES], const struct bout *
 
 /* Appends what is said of a round a corner conceded (no cards: nothing was
  * fought): "Round 3 not scored, conceded by Rocky's corner; totals
- * (Rocky-Apollo) 20-18, 20-18, 19-19.", without totals in round 1. A
- * sentence, with its full stop: the channel may say the result after it
- * on the same line (a packed message, several bouts in one channel). */
+ * (Rocky-Apollo) 20-18, 20-18, 19-19.", without totals in round 1 ("Round
+ * 1 not scored, conceded by Rocky."; his name alone when he conceded by
+ * his own word). A sentence, with its full stop: the channel may say the
+ * result after it on the same line. */
 static void conceded_line_add(struct str *t, const struct render_corner c[SIDES],
                               const struct bout *b)
 {

@@ -88,7 +88,7 @@ static int round_lines(const struct render_corner c[SIDES], const struct bout *b
             if (sb->orders[r][i].towel) {
                 const char *who[1] = {c[i].name};
                 str_cat(&t, " ");
-                render_tpl(&t, render_towel(flavour), who, 1);
+                render_tpl(&t, render_towel(flavour, c[i].conceded), who, 1);
             }
         str_init_fixed(&t, lines[1], RENDER_LINE_MAX);
         endurance_add(&t, c, sb);

@@ -1339,6 +1339,15 @@ START_TEST(test_conceded_round)
     render_round_report(c, &b, &ev, RENDER_PLAIN, buf, sizeof(buf));
     ck_assert_str_eq(strrchr(buf, '\n') + 1, want);
     ck_assert_ptr_nonnull(strstr(buf, "\nApollo: towel; endurance "));
+    /* One who conceded by his own word (a forfeit) is named alone, no
+     * corner of his: beside the other's corner, or both of them. */
+    c[0].conceded = 1;
+    render_round_report(c, &b, &ev, RENDER_PLAIN, buf, sizeof(buf));
+    ck_assert_ptr_nonnull(
+        strstr(buf, "\nRound 3 not scored, conceded by Rocky and Apollo's corner; totals "));
+    c[1].conceded = 1;
+    render_round_report(c, &b, &ev, RENDER_PLAIN, buf, sizeof(buf));
+    ck_assert_ptr_nonnull(strstr(buf, "\nRound 3 not scored, conceded by both fighters; totals "));
 }
 END_TEST
 
