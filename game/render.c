@@ -142,10 +142,12 @@ const char *render_method_name(enum method m)
     return "";
 }
 
-const char *render_win_how(enum rules rules, enum method m, enum tko_reason reason)
+const char *render_win_how(enum rules rules, enum method m, enum tko_reason reason, int conceded)
 {
     const struct words *w = words_of(rules);
 
+    if (m == METHOD_TKO && reason == TKO_TOWEL && conceded)
+        return "forfeit";
     if (m == METHOD_TKO && reason == TKO_TOWEL)
         return w && w->towel_words ? "yield" : "towel";
     return render_method_name(m);

@@ -312,6 +312,9 @@ START_TEST(test_forfeit_and_bad_orders)
     ck_assert_int_eq(rec.state, DB_BOUT_OVER);
     ck_assert_int_eq(rec.winner, 1);
     ck_assert_int_eq(rec.reason, TKO_TOWEL);
+    /* The pages' lists and the JSON read the stored bout: a forfeit too. */
+    ck_assert_int_eq(record_bout_forfeit(db, &rec), 1);
+    ck_assert_str_eq(render_win_how(rec.rules, rec.method, rec.reason, 1), "forfeit");
     ck_assert(replay_ok(1));
 }
 END_TEST
@@ -774,6 +777,11 @@ START_TEST(test_plan_towel_is_a_towel)
     HAS("Rocky wins by TKO in round 1 (the corner threw in the towel)!");
     HAS("#ring|chatter|Round 1 not scored, conceded by Apollo's corner.\n");
     HAS("Rocky 1-0-0 (1 towel)");
+    /* The pages' lists and the JSON: a towel, not a forfeit. */
+    struct db_bout rec;
+    ck_assert_int_eq(db_bout_get(db, 1, &rec), DB_OK);
+    ck_assert_int_eq(record_bout_forfeit(db, &rec), 0);
+    ck_assert_str_eq(render_win_how(rec.rules, rec.method, rec.reason, 0), "towel");
     ck_assert_int_eq(db_fighter_get(db, "rocky", &f), DB_OK);
     ck_assert_int_eq(f.towels, 1);
     ck_assert_int_eq(f.kos + f.tkos + f.dqs + f.forfeits, 0);

@@ -845,13 +845,19 @@ START_TEST(test_forfeit_and_yield_words)
     ck_assert_str_eq(buf, "Conan wins by forfeit in round 1 (Bob conceded)!");
 
     /* Lists of results (the web pages) keep them apart too. */
-    ck_assert_str_eq(render_win_how(RULES_DUEL, METHOD_TKO, TKO_TOWEL), "yield");
-    ck_assert_str_eq(render_win_how(RULES_BOXING, METHOD_TKO, TKO_TOWEL), "towel");
-    ck_assert_str_eq(render_win_how(RULES_SUGARRAY, METHOD_TKO, TKO_TOWEL), "towel");
-    ck_assert_str_eq(render_win_how(RULES_BOXING, METHOD_TKO, TKO_ENDURANCE), "TKO");
-    ck_assert_str_eq(render_win_how(RULES_BOXING, METHOD_KO, TKO_NONE), "KO");
-    ck_assert_str_eq(render_win_how(RULES_DUEL, METHOD_KO, TKO_NONE), "KO");
-    ck_assert_str_eq(render_win_how(RULES_BOXING, METHOD_DQ, TKO_NONE), "DQ");
+    ck_assert_str_eq(render_win_how(RULES_DUEL, METHOD_TKO, TKO_TOWEL, 0), "yield");
+    ck_assert_str_eq(render_win_how(RULES_BOXING, METHOD_TKO, TKO_TOWEL, 0), "towel");
+    ck_assert_str_eq(render_win_how(RULES_SUGARRAY, METHOD_TKO, TKO_TOWEL, 0), "towel");
+    ck_assert_str_eq(render_win_how(RULES_BOXING, METHOD_TKO, TKO_ENDURANCE, 0), "TKO");
+    ck_assert_str_eq(render_win_how(RULES_BOXING, METHOD_KO, TKO_NONE, 0), "KO");
+    ck_assert_str_eq(render_win_how(RULES_DUEL, METHOD_KO, TKO_NONE, 0), "KO");
+    ck_assert_str_eq(render_win_how(RULES_BOXING, METHOD_DQ, TKO_NONE, 0), "DQ");
+    /* The loser's own word: a forfeit in every ruleset, as the result line
+     * and the records say it (not a towel, not a yield). */
+    ck_assert_str_eq(render_win_how(RULES_BOXING, METHOD_TKO, TKO_TOWEL, 1), "forfeit");
+    ck_assert_str_eq(render_win_how(RULES_SUGARRAY, METHOD_TKO, TKO_TOWEL, 1), "forfeit");
+    ck_assert_str_eq(render_win_how(RULES_DUEL, METHOD_TKO, TKO_TOWEL, 1), "forfeit");
+    ck_assert_str_eq(render_win_how(RULES_BOXING, METHOD_TKO, TKO_ENDURANCE, 1), "TKO");
 }
 END_TEST
 
