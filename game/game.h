@@ -355,12 +355,19 @@ int render_kit_note(const struct sheet *s, char *buf, size_t len);
 /* A method as statistics name it: "KO", "TKO", "DQ", "decision",
  * "points", "draw"; "" for none. */
 const char *render_method_name(enum method m);
-/* How a win of `rules` by `m` for `reason` ended, for a list of results:
- * render_method_name's word, but a towel (TKO_TOWEL) is "towel", or in a
- * ruleset whose corners yield (a duel) "yield": the results apart, as the
- * records count them. (A forfeit is a towel or a yield here: only the bout's
- * orders tell it apart, and its page says it.) */
-const char *render_win_how(enum rules rules, enum method m, enum tko_reason reason);
+/* How a win of `rules` by `m` for `reason` ended, for a list of results
+ * and the JSON: render_method_name's word, but a towel (TKO_TOWEL) is
+ * "towel", or in a ruleset whose corners yield (a duel) "yield", and
+ * "forfeit" when the loser conceded by his own word (`conceded`: the
+ * bout's orders tell it, record_bout_forfeit for a stored bout): the
+ * results apart, as the records count them and the channel says them. */
+const char *render_win_how(enum rules rules, enum method m, enum tko_reason reason, int conceded);
+/* 1 if finished bout `bt` (as stored in `db`) was won by a forfeit: the
+ * loser's towel or yield that ended it was his own order (the forfeit
+ * command, or one he sent), not his plan's (record.c, as the records
+ * counted it); 0 for any other end, a bout not over, or orders that cannot
+ * be read. Reads the orders only for a bout ended by a towel. */
+int record_bout_forfeit(struct db *db, const struct db_bout *bt);
 
 /* ------------------------------------------------- stored bouts (replay.c) */
 

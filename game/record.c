@@ -8,6 +8,8 @@
  * or a towel or yield he ordered himself for the round). The engine sees
  * a towel either way; only where the order came from tells them apart.
  */
+#include <stdlib.h>
+
 #include "game.h"
 #include "game_internal.h"
 
@@ -56,4 +58,25 @@ void record_after_bout(const struct ruleset *rs, const struct result *res, int f
         as_if.reason = TKO_NONE;
     }
     rs->after_bout(&as_if, sh, points);
+}
+
+int record_bout_forfeit(struct db *db, const struct db_bout *bt)
+{
+    if (bt->state != DB_BOUT_OVER || bt->winner < 0 || bt->winner >= SIDES ||
+        bt->method != METHOD_TKO || bt->reason != TKO_TOWEL)
+        return 0;
+    /* Only such an end reads the orders: one row a round and side. */
+    struct db_order *o = xmalloc(REPLAY_ORDERS * sizeof(*o));
+    int n = 0, forfeit = 0;
+
+    if (db_order_list(db, bt->id, o, REPLAY_ORDERS, &n) != DB_OK)
+        n = 0;
+    for (int k = 0; k < n; k++) {
+        struct order ord;
+        if (o[k].round == bt->round && o[k].side == !bt->winner &&
+            bout_order_read(bt->rules, o[k].text, &ord) == 0)
+            forfeit = record_conceded(&ord, o[k].source);
+    }
+    free(o);
+    return forfeit;
 }

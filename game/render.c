@@ -142,10 +142,12 @@ const char *render_method_name(enum method m)
     return "";
 }
 
-const char *render_win_how(enum rules rules, enum method m, enum tko_reason reason)
+const char *render_win_how(enum rules rules, enum method m, enum tko_reason reason, int conceded)
 {
     const struct words *w = words_of(rules);
 
+    if (m == METHOD_TKO && reason == TKO_TOWEL && conceded)
+        return "forfeit";
     if (m == METHOD_TKO && reason == TKO_TOWEL)
         return w && w->towel_words ? "yield" : "towel";
     return render_method_name(m);
@@ -570,14 +572,22 @@ static const char *const say_tko_other[] = {
     "The referee stops it: $1 is done!",
 };
 
-const char *render_towel(struct rng *flavour)
+/* A fighter conceding by his own word (a forfeit): no corner, no towel.
+ * As many as say_towel, so that either is one draw of the same range. */
+static const char *const say_concede[] = {
+    "$1 concedes!",
+    "$1 has had enough and concedes the bout!",
+    "$1 gives it up: he concedes!",
+};
+
+const char *render_towel(struct rng *flavour, int conceded)
 {
-    return PICK(flavour, say_towel);
+    return conceded ? PICK(flavour, say_concede) : PICK(flavour, say_towel);
 }
 
 /* The sentence and fragment of a TKO of side `v` for `reason`. */
 static void item_tko(struct item *it, const struct bout *b, int v, enum tko_reason reason,
-                     const char *arg[ITEM_ARGS], struct rng *flavour)
+                     int conceded, const char *arg[ITEM_ARGS], struct rng *flavour)
 {
     const struct injury *inj = injuries_of(b, v);
     char what[64], why[80];
@@ -613,7 +623,12 @@ static void item_tko(struct item *it, const struct bout *b, int v, enum tko_reas
         SAY(it, flavour, say_tko_eyes, arg);
         break;
     case TKO_TOWEL:
-        SAY(it, flavour, say_towel, arg);
+        if (conceded) { /* his own word: a forfeit, no stoppage */
+            SAY(it, flavour, say_concede, arg);
+            snprintf(it->brief, sizeof(it->brief), "concedes (a forfeit)");
+        } else {
+            SAY(it, flavour, say_towel, arg);
+        }
         break;
     default:
         SAY(it, flavour, say_tko_other, arg);
@@ -746,9 +761,10 @@ static void item_knockdowns(struct items *is, const struct events *evs, int k,
         snprintf(it->brief, sizeof(it->brief), "knocked down %d times", n);
 }
 
-/* A KO or a TKO of e->side: his own, or one that came too late to count. */
+/* A KO or a TKO of e->side: his own, or one that came too late to count.
+ * `conceded`: he conceded by his own word (a towel of his is a forfeit). */
 static void item_stoppage(struct items *is, const struct bout *b, const struct event *e,
-                          const char *arg[ITEM_ARGS], struct rng *flavour)
+                          int conceded, const char *arg[ITEM_ARGS], struct rng *flavour)
 {
     int v = e->side;
     struct item *it = item_new(is, v);
@@ -763,7 +779,7 @@ static void item_stoppage(struct items *is, const struct bout *b, const struct e
         SAY(it, flavour, say_ko_late, arg);
         snprintf(it->brief, sizeof(it->brief), "nearly stopped too, but later");
     } else {
-        item_tko(it, b, v, (enum tko_reason)e->a, arg, flavour);
+        item_tko(it, b, v, (enum tko_reason)e->a, conceded, arg, flavour);
     }
 }
 
@@ -854,10 +870,10 @@ void items_collect(struct items *is, const struct render_corner c[SIDES], const 
                 (void)PICK(flavour, say_ko);
                 break;
             }
-            item_stoppage(is, b, e, arg, flavour);
+            item_stoppage(is, b, e, c[v].conceded, arg, flavour);
             break;
         case EV_TKO:
-            item_stoppage(is, b, e, arg, flavour);
+            item_stoppage(is, b, e, c[v].conceded, arg, flavour);
             break;
         default:
             break;
@@ -1043,10 +1059,18 @@ void figure_add(struct str *t, double x, enum render_form form)
 
 void conceded_add(struct str *t, const struct render_corner c[SIDES], const int towel[SIDES])
 {
-    if (towel[0] && towel[1])
+    int one = towel[1] ? 1 : 0;
+
+    if (towel[0] && towel[1] && c[0].conceded && c[1].conceded)
+        str_cat(t, "both fighters");
+    else if (towel[0] && towel[1] && c[0].conceded != c[1].conceded)
+        render_fmt(t, "%s and %s's corner", c[!c[0].conceded].name, c[c[0].conceded].name);
+    else if (towel[0] && towel[1])
         str_cat(t, "both corners");
+    else if (c[one].conceded)
+        str_cat(t, c[one].name); /* his own word: no corner's */
     else
-        render_fmt(t, "%s's corner", c[towel[1] ? 1 : 0].name);
+        render_fmt(t, "%s's corner", c[one].name);
 }
 
 /* Appends "2.5 damage", or "no damage" for what shows as 0.0. */

@@ -128,7 +128,10 @@ static void action_line(const struct render_corner c[SIDES], const struct bout *
 
 /* Appends what is said of a round a corner conceded (no cards: nothing was
  * fought): "Round 3 not scored, conceded by Rocky's corner; totals
- * (Rocky-Apollo) 20-18, 20-18, 19-19", without totals in round 1. */
+ * (Rocky-Apollo) 20-18, 20-18, 19-19.", without totals in round 1 ("Round
+ * 1 not scored, conceded by Rocky."; his name alone when he conceded by
+ * his own word). A sentence, with its full stop: the channel may say the
+ * result after it on the same line. */
 static void conceded_line_add(struct str *t, const struct render_corner c[SIDES],
                               const struct bout *b)
 {
@@ -141,6 +144,7 @@ static void conceded_line_add(struct str *t, const struct render_corner c[SIDES]
         render_fmt(t, "; totals (%s-%s) ", c[0].name, c[1].name);
         cards_add(t, bb->f[0].cards, bb->f[1].cards);
     }
+    RENDER_LIT(t, ".");
 }
 
 /* The last line: the round's cards and the totals, or, for a round a

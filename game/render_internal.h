@@ -55,8 +55,10 @@ const char *render_pick(struct rng *flavour, const char *const *v, int n);
 #define PICK(r, v) render_pick((r), (v), (int)(sizeof(v) / sizeof((v)[0])))
 
 /* One sentence of a corner throwing in the towel, $1 his fighter (one
- * draw): the channel's words for it in every ruleset. */
-const char *render_towel(struct rng *flavour);
+ * draw): the channel's words for it in every ruleset; with `conceded` (he
+ * conceded by his own word: a forfeit), of his conceding instead, with no
+ * corner or towel in it (the same one draw). */
+const char *render_towel(struct rng *flavour, int conceded);
 
 /* ------------------------------------ a round's events, for the channel */
 
@@ -104,7 +106,9 @@ void punches_add(struct str *t, double n, enum render_form form);
  * (RENDER_PLAIN), or "%.2f" (RENDER_SCHEMA3). */
 void figure_add(struct str *t, double x, enum render_form form);
 /* Appends who conceded a round: "Rocky's corner", or "both corners" when
- * towel[0] and towel[1] are both set. */
+ * towel[0] and towel[1] are both set; a fighter who conceded by his own
+ * word (c[].conceded: a forfeit) by his name alone, "Rocky" ("both
+ * fighters", or "Rocky and Apollo's corner" when only Rocky did). */
 void conceded_add(struct str *t, const struct render_corner c[SIDES], const int towel[SIDES]);
 /* Appends the result of `b` in one plain sentence, no flavour: "No result
  * yet.", a KO, TKO (and why) or DQ, a draw by them, or else the ruleset's

@@ -88,7 +88,7 @@ static int round_lines(const struct render_corner c[SIDES], const struct bout *b
             if (sb->orders[r][i].towel) {
                 const char *who[1] = {c[i].name};
                 str_cat(&t, " ");
-                render_tpl(&t, render_towel(flavour), who, 1);
+                render_tpl(&t, render_towel(flavour, c[i].conceded), who, 1);
             }
         str_init_fixed(&t, lines[1], RENDER_LINE_MAX);
         endurance_add(&t, c, sb);
@@ -182,6 +182,7 @@ static void report_tail(struct str *t, const struct render_corner c[SIDES], cons
     int towel[SIDES] = {sb->orders[r][0].towel, sb->orders[r][1].towel};
     render_fmt(t, "\nRound %d not fought, conceded by ", b->round);
     conceded_add(t, c, towel);
+    RENDER_LIT(t, ".");
 }
 
 /* Blows are SUGAR RAY's alone, and its endurance is whole points. */
@@ -248,8 +249,11 @@ int render_sugarray_line(const struct render_corner c[SIDES], const struct bout 
         const struct sugarray_order *o = &sb->orders[r][side];
         int end = sb->end_after[r][side];
 
-        /* A conceded round was not fought: it has no orders to show. */
-        if (o->towel) {
+        /* A conceded round was not fought: it has no orders to show. Plans
+         * cannot throw in the towel here: a towel is his own forfeit. */
+        if (o->towel && c[side].conceded) {
+            RENDER_LIT(&t, " forfeit (");
+        } else if (o->towel) {
             RENDER_LIT(&t, " towel (");
         } else {
             RENDER_LIT(&t, " ");
@@ -273,10 +277,15 @@ static int result_lines(const struct render_corner c[SIDES], const struct bout *
 {
     const struct result *res = &b->result;
     int first = res->over && res->winner >= 0 ? res->winner : 0;
-    /* The seed knows PW, KO and TIE; a forfeit (towel) says TKO. */
+    /* The seed knows PW, KO and TIE. A TKO here is only a towel, which
+     * only the player orders (plans have none): a forfeit, said so as the
+     * result line and the records say it; not a stoppage. */
+    int forfeit = res->over && res->winner >= 0 && res->method == METHOD_TKO &&
+                  res->reason == TKO_TOWEL && c[!res->winner].conceded;
     const char *tail = !res->over                  ? ""
                        : res->winner < 0           ? " TIE"
                        : res->method == METHOD_KO  ? " KO"
+                       : forfeit                   ? " forfeit"
                        : res->method == METHOD_TKO ? " TKO"
                                                    : " PW";
 

@@ -1350,6 +1350,40 @@ START_TEST(test_channel_order_hint)
 }
 END_TEST
 
+/* A forfeit told in one tagged line (two bouts share the channel): the
+ * round that was not scored is a sentence with its full stop before the
+ * announcer's words ("...; totals (Rocky-Apollo) 9-10, 10-10, 10-9. And
+ * that's it! Rocky wins by forfeit..."), and it names the one who
+ * conceded, as the result does: no corner, no towel. */
+START_TEST(test_packed_forfeit_end)
+{
+    static const char mark[] = "Round 2 not scored, conceded by Apollo; totals (Rocky-Apollo) ";
+
+    player("alice", "create Rocky str=14 spd=12 agl=11 tgh=12 hgt=11");
+    player("bob", "create Apollo str=13 spd=14 agl=12 tgh=11 hgt=10");
+    player("carol", "create Ivan str=12 spd=12 agl=12 tgh=12 hgt=12");
+    player("dan", "create Clubber str=15 spd=10 agl=10 tgh=13 hgt=12");
+    run("alice", 1, "!challenge bob");
+    run("bob", 1, "!accept");
+    run("carol", 1, "!challenge dan");
+    run("dan", 1, "!accept");
+    run("alice", 0, "5/5/10");
+    run("bob", 0, "5/5/10");
+    const char *out = run("bob", 1, "!forfeit #1 yes");
+    ck_assert_int_eq(lines_to(out, "#ringside"), 1);
+    HAS(out, "PRIVMSG #ringside :[#1] Round 2: Apollo ");
+    const char *p = strstr(out, mark);
+    ck_assert_msg(p != NULL, "%s", out);
+    p += sizeof(mark) - 1;
+    while (strchr("0123456789-, ", *p) && *p)
+        p++;
+    ck_assert_msg(p[0] == '.' && p[1] == ' ', "no full stop after the totals: %s", out);
+    HAS(p, " Rocky wins by forfeit in round 2 (Apollo conceded)! Records now: ");
+    ck_assert_ptr_null(strstr(out, "towel"));
+    ck_assert_ptr_null(strstr(out, "corner"));
+}
+END_TEST
+
 Suite *bout_suite(void)
 {
     Suite *s = suite_create("bouts");
@@ -1382,6 +1416,7 @@ Suite *bout_suite(void)
     tcase_add_test(tc, test_channel_order_hint);
     tcase_add_test(tc, test_yield_asks);
     tcase_add_test(tc, test_long_answer_private);
+    tcase_add_test(tc, test_packed_forfeit_end);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -301,11 +301,20 @@ START_TEST(test_forfeit_and_bad_orders)
     HAS("eve|answer|bout #1 is not yours");
     ck_assert_int_eq(game_forfeit(game, &pa, 1), 0);
     HAS("alice|private|you conceded bout #1");
+    /* His own word, not his corner's: the round says he concedes, with no
+     * towel and no corner, as the result line says "by forfeit". */
+    HAS("#ring|chatter|Round 1 not scored, conceded by Rocky.\n");
+    HAS("Apollo wins by forfeit in round 1 (Rocky conceded)!");
+    ck_assert_ptr_null(strstr(said.p, "towel"));
+    ck_assert_ptr_null(strstr(said.p, "corner"));
     struct db_bout rec;
     ck_assert_int_eq(db_bout_get(db, 1, &rec), DB_OK);
     ck_assert_int_eq(rec.state, DB_BOUT_OVER);
     ck_assert_int_eq(rec.winner, 1);
     ck_assert_int_eq(rec.reason, TKO_TOWEL);
+    /* The pages' lists and the JSON read the stored bout: a forfeit too. */
+    ck_assert_int_eq(record_bout_forfeit(db, &rec), 1);
+    ck_assert_str_eq(render_win_how(rec.rules, rec.method, rec.reason, 1), "forfeit");
     ck_assert(replay_ok(1));
 }
 END_TEST
@@ -641,9 +650,16 @@ START_TEST(test_sugarray_table_shared_channel)
     ck_assert_int_eq(game_order(game, &pb, NULL, "0/0"), 0);
     HAS("#ring|chatter|[#1] \002Round 1\002: Murphy 9/0, Miller 0/0. ");
     ck_assert_int_eq(game_forfeit(game, &pb, 1), 0);
-    HAS("#ring|chatter|[#1] Murphy (10,20) 9/0 ( 6) 0/0 ( 6) TKO\n"
-        "#ring|chatter|[#1] Miller (10,20) 0/0 ( 2) towel ( 2)\n"
-        "#ring|chatter|[#1] "); /* then the result in words, on its own line */
+    /* A forfeit, as the result in words and the records say it: no TKO,
+     * no towel (SUGAR RAY's plans throw in none; only the player
+     * concedes). */
+    HAS("#ring|chatter|[#1] Murphy (10,20) 9/0 ( 6) 0/0 ( 6) forfeit\n"
+        "#ring|chatter|[#1] Miller (10,20) 0/0 ( 2) forfeit ( 2)\n"
+        "#ring|chatter|[#1] Murphy wins by forfeit in round 2 (Miller conceded)! ");
+    HAS("#ring|chatter|[#1] \002Round 2\002: Miller ");
+    HAS(" concede");
+    ck_assert_ptr_null(strstr(said.p, "TKO"));
+    ck_assert_ptr_null(strstr(said.p, "towel"));
     ck_assert_int_eq(game_live(game), 1);
 }
 END_TEST
@@ -759,7 +775,13 @@ START_TEST(test_plan_towel_is_a_towel)
     clock_now += 61;
     game_tick(game, NULL);
     HAS("Rocky wins by TKO in round 1 (the corner threw in the towel)!");
+    HAS("#ring|chatter|Round 1 not scored, conceded by Apollo's corner.\n");
     HAS("Rocky 1-0-0 (1 towel)");
+    /* The pages' lists and the JSON: a towel, not a forfeit. */
+    struct db_bout rec;
+    ck_assert_int_eq(db_bout_get(db, 1, &rec), DB_OK);
+    ck_assert_int_eq(record_bout_forfeit(db, &rec), 0);
+    ck_assert_str_eq(render_win_how(rec.rules, rec.method, rec.reason, 0), "towel");
     ck_assert_int_eq(db_fighter_get(db, "rocky", &f), DB_OK);
     ck_assert_int_eq(f.towels, 1);
     ck_assert_int_eq(f.kos + f.tkos + f.dqs + f.forfeits, 0);

@@ -115,7 +115,9 @@ static int tko_too(const struct events *ev, int v)
 
 /* The cards line as the engine's figures say it must read; a conceded
  * round is not scored, and says who conceded it (and the totals after round
- * 1: in round 1 they would be 0-0 all round). */
+ * 1: in round 1 they would be 0-0 all round) in a sentence, with its full
+ * stop: a packed message goes on after it with the result ("...; totals
+ * (Rocky-Apollo) 9-10, 10-10, 10-9. And that's it! ..."). */
 static void expected_cards(const struct render_corner c[SIDES], const struct bout *b, int scored,
                            char *buf, size_t len)
 {
@@ -135,12 +137,16 @@ static void expected_cards(const struct render_corner c[SIDES], const struct bou
             str_cat(&t, "both corners");
         else
             str_add(&t, "%s's corner", c[t1].name);
-        if (b->round == 1)
+        if (b->round == 1) {
+            str_cat(&t, ".");
             return;
+        }
         str_add(&t, "; totals (%s-%s) ", c[0].name, c[1].name);
     }
     str_add(&t, "%d-%d, %d-%d, %d-%d", bb->f[0].cards[0], bb->f[1].cards[0], bb->f[0].cards[1],
             bb->f[1].cards[1], bb->f[0].cards[2], bb->f[1].cards[2]);
+    if (!scored)
+        str_cat(&t, ".");
 }
 
 /* How often each kind of event was seen and checked. */
@@ -839,13 +845,19 @@ START_TEST(test_forfeit_and_yield_words)
     ck_assert_str_eq(buf, "Conan wins by forfeit in round 1 (Bob conceded)!");
 
     /* Lists of results (the web pages) keep them apart too. */
-    ck_assert_str_eq(render_win_how(RULES_DUEL, METHOD_TKO, TKO_TOWEL), "yield");
-    ck_assert_str_eq(render_win_how(RULES_BOXING, METHOD_TKO, TKO_TOWEL), "towel");
-    ck_assert_str_eq(render_win_how(RULES_SUGARRAY, METHOD_TKO, TKO_TOWEL), "towel");
-    ck_assert_str_eq(render_win_how(RULES_BOXING, METHOD_TKO, TKO_ENDURANCE), "TKO");
-    ck_assert_str_eq(render_win_how(RULES_BOXING, METHOD_KO, TKO_NONE), "KO");
-    ck_assert_str_eq(render_win_how(RULES_DUEL, METHOD_KO, TKO_NONE), "KO");
-    ck_assert_str_eq(render_win_how(RULES_BOXING, METHOD_DQ, TKO_NONE), "DQ");
+    ck_assert_str_eq(render_win_how(RULES_DUEL, METHOD_TKO, TKO_TOWEL, 0), "yield");
+    ck_assert_str_eq(render_win_how(RULES_BOXING, METHOD_TKO, TKO_TOWEL, 0), "towel");
+    ck_assert_str_eq(render_win_how(RULES_SUGARRAY, METHOD_TKO, TKO_TOWEL, 0), "towel");
+    ck_assert_str_eq(render_win_how(RULES_BOXING, METHOD_TKO, TKO_ENDURANCE, 0), "TKO");
+    ck_assert_str_eq(render_win_how(RULES_BOXING, METHOD_KO, TKO_NONE, 0), "KO");
+    ck_assert_str_eq(render_win_how(RULES_DUEL, METHOD_KO, TKO_NONE, 0), "KO");
+    ck_assert_str_eq(render_win_how(RULES_BOXING, METHOD_DQ, TKO_NONE, 0), "DQ");
+    /* The loser's own word: a forfeit in every ruleset, as the result line
+     * and the records say it (not a towel, not a yield). */
+    ck_assert_str_eq(render_win_how(RULES_BOXING, METHOD_TKO, TKO_TOWEL, 1), "forfeit");
+    ck_assert_str_eq(render_win_how(RULES_SUGARRAY, METHOD_TKO, TKO_TOWEL, 1), "forfeit");
+    ck_assert_str_eq(render_win_how(RULES_DUEL, METHOD_TKO, TKO_TOWEL, 1), "forfeit");
+    ck_assert_str_eq(render_win_how(RULES_BOXING, METHOD_TKO, TKO_ENDURANCE, 1), "TKO");
 }
 END_TEST
 
@@ -1303,7 +1315,7 @@ START_TEST(test_conceded_round)
 
     ck_assert_int_eq(towel_bout(&b, c, 1, 0, &ev, lines), 2);
     ck_assert_ptr_nonnull(strstr(lines[0], "towel"));
-    ck_assert_str_eq(lines[1], "Round 1 not scored, conceded by Rocky's corner");
+    ck_assert_str_eq(lines[1], "Round 1 not scored, conceded by Rocky's corner.");
     render_round_report(c, &b, &ev, RENDER_PLAIN, buf, sizeof(buf));
     ck_assert_str_eq(buf, "Round 1 of 12\n"
                           "Rocky: towel; endurance 120.0\n"
@@ -1311,7 +1323,7 @@ START_TEST(test_conceded_round)
                           "  Rocky is stopped (the corner threw in the towel).\n"
                           "  Result: Apollo wins by TKO in round 1 (the corner threw in the "
                           "towel)!\n"
-                          "Round 1 not scored, conceded by Rocky's corner");
+                          "Round 1 not scored, conceded by Rocky's corner.");
     ck_assert_ptr_null(strstr(buf, "0-0"));
     render_round_report(c, &b, &ev, RENDER_SCHEMA3, buf, sizeof(buf));
     ck_assert_ptr_nonnull(strstr(buf, "\nRocky: towel; STR 0.00 SPD 0.00 AGL 0.00 AGG 0 (rest 0); "
@@ -1326,13 +1338,22 @@ START_TEST(test_conceded_round)
     const int *t0 = b.u.boxing.f[0].cards, *t1 = b.u.boxing.f[1].cards;
     snprintf(want, sizeof(want),
              "Round 3 not scored, conceded by both corners; totals (Rocky-Apollo) %d-%d, %d-%d, "
-             "%d-%d",
+             "%d-%d.",
              t0[0], t1[0], t0[1], t1[1], t0[2], t1[2]);
     ck_assert(t0[0] + t1[0] > 0);
     ck_assert_str_eq(lines[1], want);
     render_round_report(c, &b, &ev, RENDER_PLAIN, buf, sizeof(buf));
     ck_assert_str_eq(strrchr(buf, '\n') + 1, want);
     ck_assert_ptr_nonnull(strstr(buf, "\nApollo: towel; endurance "));
+    /* One who conceded by his own word (a forfeit) is named alone, no
+     * corner of his: beside the other's corner, or both of them. */
+    c[0].conceded = 1;
+    render_round_report(c, &b, &ev, RENDER_PLAIN, buf, sizeof(buf));
+    ck_assert_ptr_nonnull(
+        strstr(buf, "\nRound 3 not scored, conceded by Rocky and Apollo's corner; totals "));
+    c[1].conceded = 1;
+    render_round_report(c, &b, &ev, RENDER_PLAIN, buf, sizeof(buf));
+    ck_assert_ptr_nonnull(strstr(buf, "\nRound 3 not scored, conceded by both fighters; totals "));
 }
 END_TEST
 
@@ -1366,7 +1387,7 @@ START_TEST(test_conceded_round_sugarray)
                           "  Murphy is stopped (the corner threw in the towel).\n"
                           "  Result: Miller wins by TKO in round 2 (the corner threw in the "
                           "towel)!\n"
-                          "Round 2 not fought, conceded by Murphy's corner");
+                          "Round 2 not fought, conceded by Murphy's corner.");
     render_round_report(c, &b, &ev, RENDER_SCHEMA3, buf, sizeof(buf));
     ck_assert_ptr_nonnull(strstr(buf, "\nMiller: 0/0; endurance 19; attack total 2\n"));
     ck_assert_ptr_null(strstr(buf, "conceded"));

@@ -126,8 +126,14 @@ static void bout_brief(struct web *w, struct str *b, const struct db_bout *bt)
     }
     str_add(b, "]");
     if (bt->state == DB_BOUT_OVER) {
-        str_add(b, ",\"winner\":%d,\"method\":\"%s\"", bt->winner,
-                render_method_name(bt->winner < 0 ? bt->drawn_by : bt->method));
+        /* The method as it always was (a towel, a yield and a forfeit
+         * are TKOs), and how the pages' lists name the end (a towel, a
+         * yield, a forfeit apart). */
+        str_add(b, ",\"winner\":%d,\"method\":\"%s\",\"how\":\"%s\"", bt->winner,
+                render_method_name(bt->winner < 0 ? bt->drawn_by : bt->method),
+                bt->winner < 0 ? render_method_name(bt->drawn_by)
+                               : render_win_how(bt->rules, bt->method, bt->reason,
+                                                record_bout_forfeit(w->db, bt)));
         str_add(b, ",\"ended\":%lld", (long long)bt->ended);
     }
     str_add(b, ",\"started\":%lld}", (long long)bt->started);
@@ -434,8 +440,15 @@ static void api_bout(struct web *w, const struct route *r, struct reply *out)
     web_json(&b, v->meter_name);
     str_add(&b, ",\"start\":[%.2f,%.2f],\"result\":", v->meter_start[0], v->meter_start[1]);
     if (v->over) {
-        str_add(&b, "{\"winner\":%d,\"method\":\"%s\",\"round\":%d,\"text\":", v->winner,
-                render_method_name(v->winner < 0 ? v->rec.drawn_by : v->rec.method), v->rec.round);
+        /* `how` as the result's text says it: a forfeit where the loser
+         * conceded; `method` as it always was. */
+        str_add(&b,
+                "{\"winner\":%d,\"method\":\"%s\",\"how\":\"%s\",\"round\":%d,\"text\":", v->winner,
+                render_method_name(v->winner < 0 ? v->rec.drawn_by : v->rec.method),
+                v->winner < 0 ? render_method_name(v->rec.drawn_by)
+                              : render_win_how(v->rec.rules, v->rec.method, v->rec.reason,
+                                               v->corner[!v->winner].conceded),
+                v->rec.round);
         web_json(&b, v->result);
         str_add(&b, "}");
     } else {

@@ -193,9 +193,10 @@ static void kind_add(struct str *b, const struct db_bout *bt)
 }
 
 /* How a finished bout went, in a few words: "Rocky beat Apollo by KO in
- * round 5", "Rocky and Apollo drew (decision)". */
-static void outcome_add(struct str *b, const struct route *r, const struct db_bout *bt,
-                        const struct db_fighter f[SIDES])
+ * round 5", "Rocky and Apollo drew (decision)"; "by forfeit" when the loser
+ * conceded by his own word, as the channel said it. */
+static void outcome_add(struct web *w, struct str *b, const struct route *r,
+                        const struct db_bout *bt, const struct db_fighter f[SIDES])
 {
     if (bt->state == DB_BOUT_LIVE) {
         fighter_link(b, r, f[0].id, f[0].name);
@@ -211,11 +212,13 @@ static void outcome_add(struct str *b, const struct route *r, const struct db_bo
         str_add(b, " drew (%s)", render_method_name(bt->drawn_by));
         return;
     }
-    int w = bt->winner;
-    fighter_link(b, r, f[w].id, f[w].name);
+    int won = bt->winner;
+    fighter_link(b, r, f[won].id, f[won].name);
     str_add(b, " beat ");
-    fighter_link(b, r, f[!w].id, f[!w].name);
-    str_add(b, " by %s in round %d", render_win_how(bt->rules, bt->method, bt->reason), bt->round);
+    fighter_link(b, r, f[!won].id, f[!won].name);
+    str_add(b, " by %s in round %d",
+            render_win_how(bt->rules, bt->method, bt->reason, record_bout_forfeit(w->db, bt)),
+            bt->round);
 }
 
 /* A table of bouts: date, bout, ruleset, kind, what happened. */
@@ -234,7 +237,7 @@ static void bouts_table(struct web *w, struct str *b, const struct route *r,
                 "class=\"muted small\">%s</span></td><td class=\"hide-s nw small\">%s</td><td>",
                 r->root, (long long)v[i].id, (long long)v[i].id, rules_title(v[i].rules),
                 web_date(v[i].ended ? v[i].ended : v[i].started, date, sizeof(date)));
-        outcome_add(b, r, &v[i], f);
+        outcome_add(w, b, r, &v[i], f);
         str_add(b, "</td><td class=\"hide-s small\">");
         kind_add(b, &v[i]);
         str_add(b, "</td></tr>");
@@ -584,7 +587,7 @@ static void title_row(struct web *w, struct str *b, const struct route *r,
             "nw\">%s</td><td>",
             r->root, (long long)t->bout.id, (long long)t->bout.id, t->bout.turn,
             web_date(t->bout.ended, date, sizeof(date)));
-    outcome_add(b, r, &t->bout, f);
+    outcome_add(w, b, r, &t->bout, f);
     str_add(b, "</td><td>");
     if (t->defence) {
         str_add(b, "defence %d", t->defence);
@@ -758,7 +761,8 @@ static void fighter_bout_row(struct web *w, struct str *b, const struct route *r
         str_add(b, "<span class=\"draw\">D</span> %s", render_method_name(bt->drawn_by));
     else
         str_add(b, "<span class=\"%s\">%s</span> %s, round %d", bt->winner == me ? "win" : "loss",
-                bt->winner == me ? "W" : "L", render_win_how(bt->rules, bt->method, bt->reason),
+                bt->winner == me ? "W" : "L",
+                render_win_how(bt->rules, bt->method, bt->reason, record_bout_forfeit(w->db, bt)),
                 bt->round);
     str_add(b, "</td><td class=\"hide-s small\">");
     kind_add(b, bt);

@@ -221,8 +221,9 @@ def s_sugarray_table(env):
         e2e_duel.wait_round(env, first, rnd)
     row = e2e_duel.wait_over(env, first, TIMEOUT)
     check(env.bout(second)["state"] == "live", "bout #%d is not live" % second)
-    table = r"^\[#%d\] %s \(10,20\)( \d+/\d+ \(\s?-?\d+\)| towel \(\s?-?\d+\))+%s$"
-    tail = {"ko": " KO", "points": " PW", "tko": " TKO"}.get(row["method"], "")
+    # A SUGAR RAY TKO is only a player's own towel: a forfeit, said so.
+    table = r"^\[#%d\] %s \(10,20\)( \d+/\d+ \(\s?-?\d+\)| forfeit \(\s?-?\d+\))+%s$"
+    tail = {"ko": " KO", "points": " PW", "tko": " forfeit"}.get(row["method"], "")
     win, lose = ("Murphy", "Miller") if row["winner"] == 0 else ("Miller", "Murphy")
     m1 = wait_chan(w, table % (first, win, tail), wpos)
     m2 = wait_chan(w, table % (first, lose, ""), wpos)

@@ -1133,7 +1133,24 @@ def run_duels(c, info, conn, dbpath, sim):
           d["meter"] == "health" and d["start"] == [100, 100] and len(d["fought"]) == row[2]
           and d["result"]["winner"] == row[3]
           and (row[3] < 0 or d["fought"][-1]["meter"][1 - row[3]] <= 0
-               or d["result"]["method"] == "TKO"), jb[:300])
+               or (d["result"]["method"] == "TKO"
+                   and d["result"]["how"] in ("yield", "forfeit"))), jb[:300])
+    # A duel his plan yielded (a league's: every order a plan's) is a yield
+    # wherever it is named, as the channel said it ("X yields!") and the
+    # records count it: the JSON's `how` (its `method` still TKO), the
+    # result, the winner's list.
+    yielded = conn.execute("SELECT id, winner, fighter_a, fighter_b FROM bouts"
+                           " WHERE rules = 'duel' AND state = 'over' AND reason = 'towel'"
+                           " AND winner >= 0 LIMIT 3").fetchall()
+    check("duels yielded by a plan to look at", len(yielded) > 0)
+    for bid, w, fa, fb in yielded:
+        st, h, jb = c.get("/api/bouts/%d" % bid)
+        res = json.loads(jb)["result"]
+        st2, h2, page = c.get("/fighters/%d" % (fa, fb)[w])
+        row_at = page.decode().find('bouts/%d">#%d</a>' % (bid, bid))
+        check("duel #%d yielded by a plan: \"yield\" in the JSON, the result and the list" % bid,
+              res["method"] == "TKO" and res["how"] == "yield" and " yields!" in res["text"]
+              and "W</span> yield, round" in page.decode()[row_at:row_at + 600], (res, row_at))
     check("api duel: health as each round's score says",
           all(("%.1f" % r["meter"][0]) in r["score"] and ("%.1f" % r["meter"][1]) in r["score"]
               for r in d["fought"]))
