@@ -2778,7 +2778,9 @@ int game_cancel(struct game *g, const struct game_caller *who, int64_t bout)
         return -1;
     }
     game_log(g, GAME_LOG_INFO, "admin %s: %s", who->account, what);
-    say_about(g, GAME_REPLY, rec.channel, bout, 0, /* relayed: bot/relay.c */
+    /* Live: before whatever the bout's end starts (a tournament's new
+     * bout); relayed: bot/relay.c */
+    say_about(g, GAME_LIVE, rec.channel, bout, 0,
               "Bout #%lld (%s vs %s) is cancelled by %s: no result.", id, lv->f[0].name,
               lv->f[1].name, who->account);
     if (!who->channel || !same_name(g, who->channel, rec.channel))

@@ -516,7 +516,9 @@ static void tour_say_to(struct game *g, struct tour *x, const struct game_caller
     while (x->t.said <= fought) {
         str_clear(&s);
         announcement(g, x, x->t.said, &s);
-        game_say(g, GAME_CHATTER, x->t.channel, "%s", s.p);
+        /* As live as the bouts it starts: said after them, it would reach
+         * the channel after their tape and prompts. */
+        game_say(g, GAME_LIVE, x->t.channel, "%s", s.p);
         if (who && (!who->channel || !g->io.same_name(g->io.ctx, who->channel, x->t.channel)))
             game_reply(who, "%s", s.p);
         x->t.said++;
@@ -1064,7 +1066,7 @@ static void tour_refight(struct game *g, struct tour *x, struct db_tournament_ma
                  (long long)old, db_errmsg(g->db));
         return;
     }
-    game_say(g, GAME_CHATTER, x->t.channel,
+    game_say(g, GAME_LIVE, x->t.channel, /* before the new bout's lines */
              "Tournament #%lld (%s): bout #%lld was cancelled with no result; it is fought again.",
              (long long)x->t.id, x->t.name, (long long)old);
 }

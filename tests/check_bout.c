@@ -327,6 +327,37 @@ START_TEST(test_third_user_refused)
 }
 END_TEST
 
+/* A live tournament's announcements and its bouts' lines reach the
+ * channel in the order they were said: the bracket before the bouts it
+ * starts; a cancelled bout's notice and the tournament's "fought again"
+ * before the new bout (announcements used to wait behind the bouts'
+ * traffic, so the new bout came first). */
+START_TEST(test_tournament_lines_in_order)
+{
+    static const char *const nicks[] = {"alice", "bob", "carol"};
+    char line[160];
+
+    users_join(bot.users, "boss", 0);
+    HAS(run("boss", 0, "identify boss-pw1"), "you are identified as boss");
+    HAS(run("boss", 1, "!tournament open size=4 mode=live rounds=3 name=Cup"), "is open");
+    for (int i = 0; i < 3; i++) {
+        snprintf(line, sizeof(line), "create Boxer%c str=14 spd=12 agl=11 tgh=12 hgt=11", 'A' + i);
+        player(nicks[i], line);
+        snprintf(line, sizeof(line), "!tournament join Boxer%c", 'A' + i);
+        HAS(run(nicks[i], 1, line), "joins tournament #1");
+    }
+    const char *out = run("boss", 1, "!tournament start");
+    const char *begins = strstr(out, "Tournament #1 (Cup) begins");
+    const char *bout = strstr(out, "PRIVMSG #ringside :Bout #1, boxing");
+    ck_assert_msg(begins && bout && begins < bout, "%s", out);
+    out = run("boss", 1, "!cancel 1");
+    const char *cancelled = strstr(out, "Bout #1 (");
+    const char *again = strstr(out, "it is fought again");
+    bout = strstr(out, "PRIVMSG #ringside :Bout #2, boxing");
+    ck_assert_msg(cancelled && again && bout && cancelled < again && again < bout, "%s", out);
+}
+END_TEST
+
 START_TEST(test_crash_mid_bout_loses_nothing)
 {
     player("alice", "create Rocky str=14 spd=12 agl=11 tgh=12 hgt=11");
@@ -1395,6 +1426,7 @@ Suite *bout_suite(void)
     tcase_add_test(tc, test_orders_stored_before_ack_and_replaceable);
     tcase_add_test(tc, test_third_user_refused);
     tcase_add_test(tc, test_crash_mid_bout_loses_nothing);
+    tcase_add_test(tc, test_tournament_lines_in_order);
     tcase_add_test(tc, test_unsaid_commentary_said_after_restart);
     tcase_add_test(tc, test_services_login_lists_waiting_bouts);
     tcase_add_test(tc, test_deadline_uses_plan_then_last_orders);
