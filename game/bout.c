@@ -155,14 +155,6 @@ static void forget(struct game *g, struct live *lv)
     free(lv);
 }
 
-/* Where to tell a player something privately: his identified nick, else
- * his account name (accounts are named after nicks). */
-static const char *player_nick(const struct game *g, const struct db_fighter *f)
-{
-    const char *nick = g->io.nick_of(g->io.ctx, f->account_id);
-    return nick ? nick : f->owner;
-}
-
 /* 1 if side s of lv is another network's player (his bot tells him). */
 static int player_remote(const struct game *g, const struct live *lv, int s)
 {
@@ -959,6 +951,8 @@ int game_online(const struct game *g)
     return g->online;
 }
 
+static void challenge_tell(struct game *g, struct live *lv, const char *nick, int away);
+
 void game_player_back(struct game *g, int64_t account_id)
 {
     struct live *buf[ACCOUNT_BOUTS_LOCAL], **v;
@@ -975,6 +969,8 @@ void game_player_back(struct game *g, int64_t account_id)
     for (int i = 0; i < n; i++) {
         struct live *lv = v[i];
         int s = side_of(lv, account_id);
+        if (lv->rec.state == DB_BOUT_CHALLENGE && s == 1 && !lv->told && nick)
+            challenge_tell(g, lv, nick, 1); /* challenged while away */
         if (lv->rec.state != DB_BOUT_LIVE || s < 0)
             continue;
         if (lv->waiting)
@@ -2076,6 +2072,60 @@ static struct live *challenge_store(struct game *g, const struct game_caller *wh
     return NULL;
 }
 
+/* Tells the challenged player of challenge lv, in private under `nick`
+ * (where he is identified now), who challenged him to what, how long he
+ * has left to answer and how: once (lv->told). `away`: he was not there
+ * when it was made. */
+static void challenge_tell(struct game *g, struct live *lv, const char *nick, int away)
+{
+    double left = lv->asking || !lv->deadline ? lv->timeout : lv->deadline - game_now(g);
+    int secs = left > 1 ? (int)left : 1;
+    long long id = lv->rec.id;
+
+    lv->told = 1;
+    say_about(g, GAME_LIVE, nick, lv->rec.id, 0,
+              "%s challenged you%s in %s: bout #%lld, %s, %d rounds, %s vs your %s. You have %s "
+              "left to answer: say accept #%lld or decline #%lld here (or %saccept in %s).",
+              lv->f[0].owner, away ? " while you were away" : "", lv->rec.channel, id,
+              rules_name(lv->rec.rules), lv->rec.rounds, lv->f[0].name, lv->f[1].name,
+              DURATION(secs >= 120 ? secs / 60 * 60 : secs), id, id, g->cfg.prefix,
+              lv->rec.channel);
+}
+
+/* Challenge lv, just made by `who`, said in his channel with the tale of
+ * the tape (the sheets do not change before the bout: a busy fighter
+ * neither trains nor is set), so that the start is one line with the
+ * round 1 orders asked; and its clock started. Its challenged player, when
+ * identified but not in that channel, is told in private at once; when he
+ * is not identified (not here, or not known to be who he is), the line
+ * says so, and he is told in private when he comes (game_player_back). */
+static void challenge_say(struct game *g, const struct game_caller *who, struct live *lv)
+{
+    const struct db_fighter *theirs = &lv->f[1];
+    const char *nick = g->io.nick_of(g->io.ctx, theirs->account_id);
+    const char *to = nick ? nick : theirs->owner; /* his nick, that his client highlights */
+    int remote = player_remote(g, lv, 1);
+    char away[160] = "";
+    struct str t;
+
+    lv->told = remote || (nick && (!g->io.hears || g->io.hears(g->io.ctx, who->channel, nick)));
+    if (!nick && !remote)
+        snprintf(away, sizeof(away),
+                 " %s is not here (not identified) now: I will tell him in private when he comes.",
+                 theirs->owner);
+    str_init(&t);
+    tape_add(g, lv, &t, 1);
+    say_about(g, GAME_LIVE, who->channel, lv->rec.id, 0, /* with its bout: relayed (bot/game.c) */
+              "%s challenges %s to bout #%lld, %s, %d rounds: %s. %s: say %saccept or %sdecline "
+              "within %s.%s",
+              who->account, to, (long long)lv->rec.id, rules_name(lv->rec.rules), lv->rec.rounds,
+              t.p, to, g->cfg.prefix, g->cfg.prefix, DURATION(g->cfg.challenge_timeout), away);
+    str_free(&t);
+    clock_start(g, lv, g->cfg.challenge_timeout);
+    if (!lv->told && nick)
+        challenge_tell(g, lv, nick, 0);
+}
+
 int game_challenge(struct game *g, const struct game_caller *who, int64_t opp_id,
                    const char *opp_name, enum rules rules, int rounds, const char *with,
                    const char *vs)
@@ -2129,20 +2179,7 @@ int game_challenge(struct game *g, const struct game_caller *who, int64_t opp_id
         return -1;
     live_table_add(g, lv); /* room: counted above */
     game_log(g, GAME_LOG_INFO, "bout %lld: %s challenges %s", (long long)rec.id, who->account, opp);
-    /* The tale of the tape goes with the challenge (the sheets do not
-     * change before the bout: a busy fighter neither trains nor is set),
-     * so that the start is one line, with the round 1 orders asked. */
-    struct str t;
-    str_init(&t);
-    tape_add(g, lv, &t, 1);
-    const char *to = player_nick(g, &theirs);        /* his nick, that his client highlights */
-    say_about(g, GAME_LIVE, who->channel, rec.id, 0, /* with its bout: relayed (bot/game.c) */
-              "%s challenges %s to bout #%lld, %s, %d rounds: %s. %s: say %saccept or %sdecline "
-              "within %s.",
-              who->account, to, (long long)rec.id, rules_name(rules), rounds, t.p, to,
-              g->cfg.prefix, g->cfg.prefix, DURATION(g->cfg.challenge_timeout));
-    str_free(&t);
-    clock_start(g, lv, g->cfg.challenge_timeout);
+    challenge_say(g, who, lv);
     return 0;
 }
 

@@ -51,6 +51,11 @@ struct live {
      * things while io.nick_of knows him not (after a restart). */
     char nick[SIDES][DB_NICK_MAX];
     int nick_read[SIDES];
+    /* A challenge: 1 once its challenged player was told of it (the
+     * channel's line found him there identified, or a private line did:
+     * challenge_tell); 0 while he was away. Not stored: after a restart he
+     * may be told once more. */
+    int told;
 };
 
 /* An index of the live table: (key, bout) pairs, a hash multimap
