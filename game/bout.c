@@ -328,8 +328,7 @@ static int auto_rounds(const struct live *lv)
     return ruleset_get(lv->rec.rules)->auto_rounds;
 }
 
-/* The seconds between two rounds of a bout that fights itself. */
-static int auto_seconds(const struct game *g)
+int bout_auto_seconds(const struct game *g)
 {
     return g->cfg.auto_round_seconds > 0 ? g->cfg.auto_round_seconds : 4;
 }
@@ -795,7 +794,7 @@ static void bout_resume(struct game *g, struct live *lv, const char *away)
     for (int s = 0; s < SIDES; s++)
         if (lv->unasked[s] && player_back(g, lv, s))
             ask_again(g, lv, s);
-    clock_start(g, lv, auto_rounds(lv) ? auto_seconds(g) : g->cfg.order_timeout);
+    clock_start(g, lv, auto_rounds(lv) ? bout_auto_seconds(g) : g->cfg.order_timeout);
 }
 
 /* The (re)connection of a game without rejoin_grace: the clock of lv
@@ -806,7 +805,7 @@ static void bout_go_on_now(struct game *g, struct live *lv)
               "Bout #%lld, %s vs %s, goes on: round %d of %d is next.", (long long)lv->rec.id,
               lv->f[0].name, lv->f[1].name, lv->rec.round + 1, lv->rec.rounds);
     if (auto_rounds(lv)) {
-        clock_start(g, lv, auto_seconds(g));
+        clock_start(g, lv, bout_auto_seconds(g));
         return;
     }
     for (int s = 0; s < SIDES; s++) {
@@ -1493,7 +1492,7 @@ static void round_next(struct game *g, struct live *lv, const struct round *r)
     }
     if (auto_rounds(lv)) {
         tell_corners(g, lv);
-        clock_start(g, lv, auto_seconds(g));
+        clock_start(g, lv, bout_auto_seconds(g));
         return;
     }
     for (int s = 0; s < SIDES; s++)
@@ -2291,11 +2290,35 @@ static int hears_channel(const struct game *g, const struct live *lv, int s)
     return g->io.hears && g->io.hears(g->io.ctx, lv->rec.channel, live_nick(g, lv, s));
 }
 
+/* Says `start`, lv's start line, in its channel (`voice`, about `round`)
+ * with the predictions' window (predict_open_words) at its end when that
+ * costs no IRC line more; else (the order help of a newcomer's first bout
+ * fills the line) in a message of its own right after it, dropped unsaid
+ * once the predictions close. */
+static void say_start(struct game *g, struct live *lv, enum game_voice voice, int round,
+                      const char *start)
+{
+    struct str p, with;
+
+    str_init(&p);
+    str_init(&with);
+    predict_open_words(g, lv, &p);
+    str_add(&with, "%s%s", start, p.p);
+    int fold = p.len == 0 || wire_room(g, lv->rec.channel, start, with.p);
+    say_about(g, voice, lv->rec.channel, lv->rec.id, round, "%s", fold ? with.p : start);
+    if (!fold)
+        say_about(g, voice == GAME_ASK ? GAME_ROUND : voice, lv->rec.channel, lv->rec.id,
+                  predict_closes(g, &lv->rec), "%s", p.p + 1 /* its leading space */);
+    str_free(&with);
+    str_free(&p);
+}
+
 /* The start of a bout whose tape went with its challenge: one channel
  * line says it is on and, to the players who are there, asks for their
  * round 1 orders (with the first sentence of the order help when it is
- * the first bout of its ruleset for one of them); a player who is not
- * there is asked privately, as at any start. */
+ * the first bout of its ruleset for one of them), and says until when
+ * it takes predictions; a player who is not there is asked privately, as
+ * at any start. */
 static void bout_call(struct game *g, struct live *lv)
 {
     const struct grammar *gr = grammar_get(lv->rec.rules);
@@ -2314,7 +2337,7 @@ static void bout_call(struct game *g, struct live *lv)
     str_init(&t);
     str_add(&t, "Bout #%lld is on", (long long)lv->rec.id);
     if (auto_rounds(lv))
-        str_add(&t, ": the duel fights itself, a round every %s", DURATION(auto_seconds(g)));
+        str_add(&t, ": the duel fights itself, a round every %s", DURATION(bout_auto_seconds(g)));
     str_ch(&t, '.');
     if (who.len)
         str_add(&t,
@@ -2323,7 +2346,7 @@ static void bout_call(struct game *g, struct live *lv)
                 lv->rec.rounds, who.p, gr->order_example, DURATION(g->cfg.order_timeout),
                 help ? " " : "", help ? help_first(gr->order_help, first, sizeof(first)) : "");
     /* It asks those named for round 1 (none in a duel). */
-    say_about(g, who.len ? GAME_ASK : GAME_ROUND, lv->rec.channel, lv->rec.id, 1, "%s", t.p);
+    say_start(g, lv, who.len ? GAME_ASK : GAME_ROUND, 1, t.p);
     str_free(&t);
     str_free(&who);
     for (int s = 0; s < SIDES; s++)
@@ -2348,7 +2371,7 @@ static void bout_go(struct game *g, struct live *lv, int called)
         str_init(&t);
         tape_add(g, lv, &t, 0);
         if (t.len > 0)
-            say_about(g, GAME_LIVE, rec.channel, rec.id, 0, "%s", t.p);
+            say_start(g, lv, GAME_LIVE, 0, t.p);
         str_free(&t);
     }
     if (auto_rounds(lv)) {
@@ -2357,8 +2380,8 @@ static void bout_go(struct game *g, struct live *lv, int called)
                      "Bout #%lld: the duel fights itself, a round every %s; your plan's "
                      "\"if <condition> then yield\" lines are read each round, and yield "
                      "concedes at any time (you lose).",
-                     (long long)rec.id, DURATION(auto_seconds(g)));
-        clock_start(g, lv, auto_seconds(g));
+                     (long long)rec.id, DURATION(bout_auto_seconds(g)));
+        clock_start(g, lv, bout_auto_seconds(g));
         return;
     }
     for (int s = 0; s < SIDES && !called; s++)

@@ -182,6 +182,10 @@ char *game_until_midnight(char *buf, size_t len, int64_t now);
  * did, since the engine's own flavour draws come after the words'. */
 int bout_words(const struct db_bout *rec);
 
+/* The seconds between two rounds of a live bout that fights itself (a
+ * duel): [bout] duel_round_seconds, 4 when unset. */
+int bout_auto_seconds(const struct game *g);
+
 /* The order of `side` for the next round of `b` as a league bout and a
  * simulation take it: from plan `p` (returns the line used, 0 when none
  * applies and *o is the default), or with no plan (NULL) the ruleset's
@@ -282,7 +286,12 @@ int rating_line_of(const struct db_rating_point p[SIDES], int winner,
  * (tagged [#id] when packed) and each predictor's points in private;
  * predict_round_free frees *out (NULL is fine). */
 struct predict_round;
-int predict_closes(const struct game *g);
+int predict_closes(const struct game *g, const struct db_bout *rec);
+/* predict_open_words: the start line's words saying that bout lv takes
+ * predictions and until when (" Predictions open until round 1 is
+ * fought: !predict 7 <fighter>."), appended to *s; nothing for a bout
+ * that takes none. */
+void predict_open_words(const struct game *g, const struct live *lv, struct str *s);
 int predict_store(struct game *g, const struct db_bout *rec, int round, int over,
                   struct predict_round **out);
 void predict_count_add(const struct predict_round *pr, const struct live *lv, char *line,

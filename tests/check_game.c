@@ -49,7 +49,8 @@ static void live_bout(int64_t *a, int64_t *b)
         "identified) now: I will tell him in private when he comes.\n"); /* no io.nick_of */
     ck_assert_int_eq(game_answer(game, &cb, GAME_ACCEPT, NULL, 0), 0);
     /* Neither is heard in the channel (no io.hears): asked privately. */
-    HAS("#ring|chatter|Bout #1 is on.\n");
+    HAS("#ring|chatter|Bout #1 is on. Predictions open until round 1 is fought: !predict 1 "
+        "<fighter>.\n");
     HAS("alice|live|Bout #1, round 1 of 3: your orders for Rocky");
     ck_assert_int_eq(game_live(game), 1);
     game_tick(game, NULL); /* the prompts went out: the clock runs */
@@ -432,7 +433,8 @@ START_TEST(test_live_duel_fights_itself)
         "!accept or !decline within 5 minutes. bob is not here (not identified) now: I will "
         "tell him in private when he comes.\n");
     ck_assert_int_eq(game_answer(game, &cb, GAME_ACCEPT, NULL, 0), 0);
-    HAS("#ring|chatter|Bout #1 is on: the duel fights itself, a round every 4 seconds.\n");
+    HAS("#ring|chatter|Bout #1 is on: the duel fights itself, a round every 4 seconds. "
+        "Predictions open for 20 seconds (until round 5 is fought): !predict 1 <fighter>.\n");
     HAS("alice|live|Bout #1: the duel fights itself, a round every 4 seconds;");
     ck_assert_ptr_null(strstr(said.p, "your orders"));
     game_tick(game, NULL);

@@ -456,7 +456,7 @@ def s_newcomer(env):
     nstart, dstart = len(new.lines), len(dave.lines)
     dave.cmd("accept", CHANNEL)
     _, call = said_after(new, nstart, r"^Bout #%d is on\. " % bout_id)
-    check(call == "Bout #%d is on. Round 1 of 3: rookie (Rocky) and dave_n (Apollo), your orders "
+    check(e2e_bouts.unpredicted(call) == "Bout #%d is on. Round 1 of 3: rookie (Rocky) and dave_n (Apollo), your orders "
           "(e.g. 5H/8!/7 (inside)) within 2 minutes; send them to me in private. " % bout_id +
           PROMPT_HELP_BOXING, "the start: %r" % call)
     said_after(dave, dstart, r"^Bout #%d is on\. " % bout_id)
@@ -782,7 +782,8 @@ def s_deadline(env):
         asked = []
         for c, s in zip(players, starts):
             m = wait_chan(c, r"^Bout #%d is on\. " % bout_id, s)
-            check(m.text == "Bout #%d is on. Round 1 of 3: %s (Hagler) and %s (Hearns), your "
+            check(e2e_bouts.unpredicted(m.text) ==
+                  "Bout #%d is on. Round 1 of 3: %s (Hagler) and %s (Hearns), your "
                   "orders (e.g. 5H/8!/7 (inside)) within %d seconds; send them to me in private. "
                   % (bout_id, a.nick, b.nick, T) + PROMPT_HELP_BOXING, "the start: %r" % m.text)
             asked.append(m.t)
