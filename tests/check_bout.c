@@ -525,6 +525,17 @@ START_TEST(test_orders_where_newcomers_send_them)
     /* Said in the channel: refused, not stored, the opponent warned off. */
     HAS(run("alice", 1, "!5/5/10 (ring)"),
         "alice: send your orders to me in private, not here: /msg ringside 5/5/10 (ring)");
+    /* With the command word too: one line with the form to send in
+     * private, the bout's number said back, never the orders. */
+    ck_assert_str_eq(run("alice", 1, "!order #1 5/5/10 (ring)"),
+                     "PRIVMSG #ringside :alice: orders are secret: send them to me in private, "
+                     "not in the channel: /msg ringside order #1 <orders>\n");
+    ck_assert_str_eq(run("alice", 1, "!orders 4H/6/10"),
+                     "PRIVMSG #ringside :alice: orders are secret: send them to me in private, "
+                     "not in the channel: /msg ringside order <orders>\n");
+    ck_assert_str_eq(run("alice", 1, "!order #1x 4H/6/10"),
+                     "PRIVMSG #ringside :alice: orders are secret: send them to me in private, "
+                     "not in the channel: /msg ringside order <orders>\n");
     struct db_order o[4];
     int n = -1;
     ck_assert_int_eq(db_order_list(bot.db, 1, o, 4, &n), DB_OK);
