@@ -275,11 +275,11 @@ int rating_line_of(const struct db_rating_point p[SIDES], int winner,
                    const char *const names[SIDES], char *buf, size_t len);
 
 /* Predictions (predict.c), called by bout.c. predict_closes: the rounds
- * after which predictions close. predict_store, inside the transaction
- * that stores round `round` of bout `rec` (`over`: its last): when the
- * bout is over, scores every prediction; when the round is the first said
- * after they closed (or the last of a bout over before), or over, reads
- * them into *out (NULL when nothing is to be said). 0, or -1: the
+ * of bout `rec` after which predictions close ([predict] closes_after; a
+ * bout that fights itself: at least the rounds of 20 seconds). predict_store, inside the
+ * transaction that stores round `round` of bout `rec` (`over`: its last): when the bout is over,
+ * scores every prediction; when the round is the first said after they closed (or the last of a
+ * bout over before), or over, reads them into *out (NULL when nothing is to be said). 0, or -1: the
  * transaction must roll back. Once stored: predict_count_add appends the
  * count to `line` (len bytes), the round's first commentary line;
  * predict_called says, after the result, the channel's "Called it" line

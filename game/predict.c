@@ -5,11 +5,11 @@
  * will, the method and the round. It is taken from the challenge's
  * acceptance until round `closes` (game_config.predict_closes_after,
  * default 1; a duel, whose rounds come every few seconds, at least the
- * rounds of OPEN_SECONDS_MIN: predict_closes) has been fought, which the
- * bout's start line says (predict_open_words), may be changed until then, and is stored
- * before it is acknowledged. Nobody hears anyone's prediction before it
- * closes; then the count goes with the next round's first commentary line
- * (predict_count_add). The bout's result scores every prediction once, in
+ * rounds of OPEN_SECONDS_MIN: predict_closes) has been fought, as the
+ * bout's start line says (predict_open_words); it may be changed until
+ * then, and is stored before it is acknowledged. Nobody hears anyone's
+ * prediction before it closes; then the count goes with the next round's
+ * first commentary line (predict_count_add). The bout's result scores every prediction once, in
  * the result's own transaction (predict_score, called by bout.c's
  * round_store: a crash leaves both stored or neither), and the end says who
  * called it (predict_called). League and title bouts are fought at once and
@@ -120,9 +120,6 @@ int predict_closes(const struct game *g, const struct db_bout *rec)
         int need = (OPEN_SECONDS_MIN + secs - 1) / secs;
         c = c > need ? c : need;
     }
-    /* At least the last round is left to call. */
-    if (c > rec->rounds - 1)
-        c = rec->rounds > 1 ? rec->rounds - 1 : 1;
     return c;
 }
 
