@@ -622,7 +622,10 @@ int game_account_live(const struct game *g, int64_t account_id);
 
 /* `who` (identified, in a channel) challenges the player of account
  * opp_id (named opp_name) to a bout of `rules` with `rounds` (0: the
- * default), with his fighter `with` against `vs` (NULL: the first free). */
+ * default), with his fighter `with` against `vs` (NULL: the first free).
+ * The channel hears it; a challenged player not identified (io.nick_of)
+ * is said to be told when he comes (game_player_back tells him), one
+ * identified but not in that channel (io.hears) is told in private now. */
 int game_challenge(struct game *g, const struct game_caller *who, int64_t opp_id,
                    const char *opp_name, enum rules rules, int rounds, const char *with,
                    const char *vs);
