@@ -198,17 +198,19 @@ static void order_help(struct cmd_ctx *ctx)
     game_help_orders(&ctx->who);
 }
 
+/* Taken in a channel only to be refused there with the form to send in
+ * private (bot_target's TARGET_MY_BOUT_FIRST): orders are secret. */
 const struct cmd_entry cmd_order_entry = {
     .name = "order",
     .aliases = "orders",
-    .where = CMD_PRIVATE,
+    .where = CMD_ANYWHERE,
     .need = CMD_ACCOUNT,
     .target = TARGET_MY_BOUT_FIRST,
     .args_min = 1,
     .args_max = -1,
     .usage = "[#bout] <orders>",
-    .help = "your orders for the next round, e.g. 5H/8!/7 (inside) or 3/2 (just the orders "
-            "work too)",
+    .help = "your orders for the next round, sent to me in private (/msg), e.g. 5H/8!/7 "
+            "(inside) or 3/2 (just the orders work too)",
     .exec = cmd_order,
     .help_more = order_help,
 };

@@ -311,6 +311,23 @@ static int target_my_bout_first(struct cmd_ctx *ctx)
     return game_bout_find(ctx->bot->game, &ctx->who, GAME_BOUT_MINE_ORDERS, word, &ctx->bout);
 }
 
+/* "order [#bout] <orders>" said in a channel: refused before anything is
+ * looked up, in one line giving the form to send in private; the bout's
+ * number is said back (checked: "#" and digits), never the orders, which
+ * the channel must not read twice. -1. */
+static int order_in_channel(struct cmd_ctx *ctx)
+{
+    const char *w = ctx->argc ? ctx->argv[0] : "";
+    size_t digits = w[0] == '#' ? strspn(w + 1, "0123456789") : 0;
+    int bout = digits > 0 && digits < 12 && w[digits + 1] == '\0';
+
+    reply(ctx,
+          "orders are secret: send them to me in private, not in the channel: /msg %s order "
+          "%s%s<orders>",
+          ctx->bot->nick, bout ? w : "", bout ? " " : "");
+    return -1;
+}
+
 /* A bout argument (argv[0], when given) as the game resolves it. */
 static int target_bout(struct cmd_ctx *ctx, enum game_bout want)
 {
@@ -369,6 +386,8 @@ int bot_target(struct cmd_ctx *ctx, enum cmd_target target)
     case TARGET_MY_BOUT:
         return target_remote(ctx) ? 0 : target_bout(ctx, GAME_BOUT_MINE);
     case TARGET_MY_BOUT_FIRST:
+        if (ctx->channel) /* orders are secret */
+            return order_in_channel(ctx);
         return target_remote(ctx) ? 0 : target_my_bout_first(ctx);
     }
     return 0;

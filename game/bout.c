@@ -155,14 +155,6 @@ static void forget(struct game *g, struct live *lv)
     free(lv);
 }
 
-/* Where to tell a player something privately: his identified nick, else
- * his account name (accounts are named after nicks). */
-static const char *player_nick(const struct game *g, const struct db_fighter *f)
-{
-    const char *nick = g->io.nick_of(g->io.ctx, f->account_id);
-    return nick ? nick : f->owner;
-}
-
 /* 1 if side s of lv is another network's player (his bot tells him). */
 static int player_remote(const struct game *g, const struct live *lv, int s)
 {
@@ -336,8 +328,7 @@ static int auto_rounds(const struct live *lv)
     return ruleset_get(lv->rec.rules)->auto_rounds;
 }
 
-/* The seconds between two rounds of a bout that fights itself. */
-static int auto_seconds(const struct game *g)
+int bout_auto_seconds(const struct game *g)
 {
     return g->cfg.auto_round_seconds > 0 ? g->cfg.auto_round_seconds : 4;
 }
@@ -803,7 +794,7 @@ static void bout_resume(struct game *g, struct live *lv, const char *away)
     for (int s = 0; s < SIDES; s++)
         if (lv->unasked[s] && player_back(g, lv, s))
             ask_again(g, lv, s);
-    clock_start(g, lv, auto_rounds(lv) ? auto_seconds(g) : g->cfg.order_timeout);
+    clock_start(g, lv, auto_rounds(lv) ? bout_auto_seconds(g) : g->cfg.order_timeout);
 }
 
 /* The (re)connection of a game without rejoin_grace: the clock of lv
@@ -814,7 +805,7 @@ static void bout_go_on_now(struct game *g, struct live *lv)
               "Bout #%lld, %s vs %s, goes on: round %d of %d is next.", (long long)lv->rec.id,
               lv->f[0].name, lv->f[1].name, lv->rec.round + 1, lv->rec.rounds);
     if (auto_rounds(lv)) {
-        clock_start(g, lv, auto_seconds(g));
+        clock_start(g, lv, bout_auto_seconds(g));
         return;
     }
     for (int s = 0; s < SIDES; s++) {
@@ -959,6 +950,8 @@ int game_online(const struct game *g)
     return g->online;
 }
 
+static void challenge_tell(struct game *g, struct live *lv, const char *nick, int away);
+
 void game_player_back(struct game *g, int64_t account_id)
 {
     struct live *buf[ACCOUNT_BOUTS_LOCAL], **v;
@@ -975,6 +968,8 @@ void game_player_back(struct game *g, int64_t account_id)
     for (int i = 0; i < n; i++) {
         struct live *lv = v[i];
         int s = side_of(lv, account_id);
+        if (lv->rec.state == DB_BOUT_CHALLENGE && s == 1 && !lv->told && nick)
+            challenge_tell(g, lv, nick, 1); /* challenged while away */
         if (lv->rec.state != DB_BOUT_LIVE || s < 0)
             continue;
         if (lv->waiting)
@@ -1497,7 +1492,7 @@ static void round_next(struct game *g, struct live *lv, const struct round *r)
     }
     if (auto_rounds(lv)) {
         tell_corners(g, lv);
-        clock_start(g, lv, auto_seconds(g));
+        clock_start(g, lv, bout_auto_seconds(g));
         return;
     }
     for (int s = 0; s < SIDES; s++)
@@ -2076,6 +2071,60 @@ static struct live *challenge_store(struct game *g, const struct game_caller *wh
     return NULL;
 }
 
+/* Tells the challenged player of challenge lv, in private under `nick`
+ * (where he is identified now), who challenged him to what, how long he
+ * has left to answer and how: once (lv->told). `away`: he was not there
+ * when it was made. */
+static void challenge_tell(struct game *g, struct live *lv, const char *nick, int away)
+{
+    double left = lv->asking || !lv->deadline ? lv->timeout : lv->deadline - game_now(g);
+    int secs = left > 1 ? (int)left : 1;
+    long long id = lv->rec.id;
+
+    lv->told = 1;
+    say_about(g, GAME_LIVE, nick, lv->rec.id, 0,
+              "%s challenged you%s in %s: bout #%lld, %s, %d rounds, %s vs your %s. You have %s "
+              "left to answer: say accept #%lld or decline #%lld here (or %saccept in %s).",
+              lv->f[0].owner, away ? " while you were away" : "", lv->rec.channel, id,
+              rules_name(lv->rec.rules), lv->rec.rounds, lv->f[0].name, lv->f[1].name,
+              DURATION(secs >= 120 ? secs / 60 * 60 : secs), id, id, g->cfg.prefix,
+              lv->rec.channel);
+}
+
+/* Challenge lv, just made by `who`, said in his channel with the tale of
+ * the tape (the sheets do not change before the bout: a busy fighter
+ * neither trains nor is set), so that the start is one line with the
+ * round 1 orders asked; and its clock started. Its challenged player, when
+ * identified but not in that channel, is told in private at once; when he
+ * is not identified (not here, or not known to be who he is), the line
+ * says so, and he is told in private when he comes (game_player_back). */
+static void challenge_say(struct game *g, const struct game_caller *who, struct live *lv)
+{
+    const struct db_fighter *theirs = &lv->f[1];
+    const char *nick = g->io.nick_of(g->io.ctx, theirs->account_id);
+    const char *to = nick ? nick : theirs->owner; /* his nick, that his client highlights */
+    int remote = player_remote(g, lv, 1);
+    char away[160] = "";
+    struct str t;
+
+    lv->told = remote || (nick && (!g->io.hears || g->io.hears(g->io.ctx, who->channel, nick)));
+    if (!nick && !remote)
+        snprintf(away, sizeof(away),
+                 " %s is not here (not identified) now: I will tell him in private when he comes.",
+                 theirs->owner);
+    str_init(&t);
+    tape_add(g, lv, &t, 1);
+    say_about(g, GAME_LIVE, who->channel, lv->rec.id, 0, /* with its bout: relayed (bot/game.c) */
+              "%s challenges %s to bout #%lld, %s, %d rounds: %s. %s: say %saccept or %sdecline "
+              "within %s.%s",
+              who->account, to, (long long)lv->rec.id, rules_name(lv->rec.rules), lv->rec.rounds,
+              t.p, to, g->cfg.prefix, g->cfg.prefix, DURATION(g->cfg.challenge_timeout), away);
+    str_free(&t);
+    clock_start(g, lv, g->cfg.challenge_timeout);
+    if (!lv->told && nick)
+        challenge_tell(g, lv, nick, 0);
+}
+
 int game_challenge(struct game *g, const struct game_caller *who, int64_t opp_id,
                    const char *opp_name, enum rules rules, int rounds, const char *with,
                    const char *vs)
@@ -2129,20 +2178,7 @@ int game_challenge(struct game *g, const struct game_caller *who, int64_t opp_id
         return -1;
     live_table_add(g, lv); /* room: counted above */
     game_log(g, GAME_LOG_INFO, "bout %lld: %s challenges %s", (long long)rec.id, who->account, opp);
-    /* The tale of the tape goes with the challenge (the sheets do not
-     * change before the bout: a busy fighter neither trains nor is set),
-     * so that the start is one line, with the round 1 orders asked. */
-    struct str t;
-    str_init(&t);
-    tape_add(g, lv, &t, 1);
-    const char *to = player_nick(g, &theirs);        /* his nick, that his client highlights */
-    say_about(g, GAME_LIVE, who->channel, rec.id, 0, /* with its bout: relayed (bot/game.c) */
-              "%s challenges %s to bout #%lld, %s, %d rounds: %s. %s: say %saccept or %sdecline "
-              "within %s.",
-              who->account, to, (long long)rec.id, rules_name(rules), rounds, t.p, to,
-              g->cfg.prefix, g->cfg.prefix, DURATION(g->cfg.challenge_timeout));
-    str_free(&t);
-    clock_start(g, lv, g->cfg.challenge_timeout);
+    challenge_say(g, who, lv);
     return 0;
 }
 
@@ -2254,11 +2290,35 @@ static int hears_channel(const struct game *g, const struct live *lv, int s)
     return g->io.hears && g->io.hears(g->io.ctx, lv->rec.channel, live_nick(g, lv, s));
 }
 
+/* Says `start`, lv's start line, in its channel (`voice`, about `round`)
+ * with the predictions' window (predict_open_words) at its end when that
+ * costs no IRC line more; else (the order help of a newcomer's first bout
+ * fills the line) in a message of its own right after it, dropped unsaid
+ * once the predictions close. */
+static void say_start(struct game *g, struct live *lv, enum game_voice voice, int round,
+                      const char *start)
+{
+    struct str p, with;
+
+    str_init(&p);
+    str_init(&with);
+    predict_open_words(g, lv, &p);
+    str_add(&with, "%s%s", start, p.p);
+    int fold = p.len == 0 || wire_room(g, lv->rec.channel, start, with.p);
+    say_about(g, voice, lv->rec.channel, lv->rec.id, round, "%s", fold ? with.p : start);
+    if (!fold)
+        say_about(g, voice == GAME_ASK ? GAME_ROUND : voice, lv->rec.channel, lv->rec.id,
+                  predict_closes(g, &lv->rec), "%s", p.p + 1 /* its leading space */);
+    str_free(&with);
+    str_free(&p);
+}
+
 /* The start of a bout whose tape went with its challenge: one channel
  * line says it is on and, to the players who are there, asks for their
  * round 1 orders (with the first sentence of the order help when it is
- * the first bout of its ruleset for one of them); a player who is not
- * there is asked privately, as at any start. */
+ * the first bout of its ruleset for one of them), and says until when
+ * it takes predictions; a player who is not there is asked privately, as
+ * at any start. */
 static void bout_call(struct game *g, struct live *lv)
 {
     const struct grammar *gr = grammar_get(lv->rec.rules);
@@ -2277,7 +2337,7 @@ static void bout_call(struct game *g, struct live *lv)
     str_init(&t);
     str_add(&t, "Bout #%lld is on", (long long)lv->rec.id);
     if (auto_rounds(lv))
-        str_add(&t, ": the duel fights itself, a round every %s", DURATION(auto_seconds(g)));
+        str_add(&t, ": the duel fights itself, a round every %s", DURATION(bout_auto_seconds(g)));
     str_ch(&t, '.');
     if (who.len)
         str_add(&t,
@@ -2286,7 +2346,7 @@ static void bout_call(struct game *g, struct live *lv)
                 lv->rec.rounds, who.p, gr->order_example, DURATION(g->cfg.order_timeout),
                 help ? " " : "", help ? help_first(gr->order_help, first, sizeof(first)) : "");
     /* It asks those named for round 1 (none in a duel). */
-    say_about(g, who.len ? GAME_ASK : GAME_ROUND, lv->rec.channel, lv->rec.id, 1, "%s", t.p);
+    say_start(g, lv, who.len ? GAME_ASK : GAME_ROUND, 1, t.p);
     str_free(&t);
     str_free(&who);
     for (int s = 0; s < SIDES; s++)
@@ -2311,7 +2371,7 @@ static void bout_go(struct game *g, struct live *lv, int called)
         str_init(&t);
         tape_add(g, lv, &t, 0);
         if (t.len > 0)
-            say_about(g, GAME_LIVE, rec.channel, rec.id, 0, "%s", t.p);
+            say_start(g, lv, GAME_LIVE, 0, t.p);
         str_free(&t);
     }
     if (auto_rounds(lv)) {
@@ -2320,8 +2380,8 @@ static void bout_go(struct game *g, struct live *lv, int called)
                      "Bout #%lld: the duel fights itself, a round every %s; your plan's "
                      "\"if <condition> then yield\" lines are read each round, and yield "
                      "concedes at any time (you lose).",
-                     (long long)rec.id, DURATION(auto_seconds(g)));
-        clock_start(g, lv, auto_seconds(g));
+                     (long long)rec.id, DURATION(bout_auto_seconds(g)));
+        clock_start(g, lv, bout_auto_seconds(g));
         return;
     }
     for (int s = 0; s < SIDES && !called; s++)

@@ -587,8 +587,9 @@ int game_online(const struct game *g);
  * services. The nick he is identified under (io.nick_of) is stored with his
  * account (a write only when it is another than the one stored). Every live bout of his that waits
  * since the (re)connection goes on if his opponent is back too, and he is asked for his orders in
- * each of his bouts that waits for them and has not asked him since the (re)connection. Nothing
- * while the game is not online. */
+ * each of his bouts that waits for them and has not asked him since the (re)connection. Each
+ * challenge to him he has not heard of (made while he was not identified) is told to him in
+ * private, once: who, what, the time left, how to answer. Nothing while the game is not online. */
 void game_player_back(struct game *g, int64_t account_id);
 /* Appends to `out` "Waiting for your orders: bout #3 (Rocky vs Apollo,
  * round 2 of 3), bout #5 (...)." for the live bouts that wait for the
@@ -628,7 +629,10 @@ int game_account_live(const struct game *g, int64_t account_id);
 
 /* `who` (identified, in a channel) challenges the player of account
  * opp_id (named opp_name) to a bout of `rules` with `rounds` (0: the
- * default), with his fighter `with` against `vs` (NULL: the first free). */
+ * default), with his fighter `with` against `vs` (NULL: the first free).
+ * The channel hears it; a challenged player not identified (io.nick_of)
+ * is said to be told when he comes (game_player_back tells him), one
+ * identified but not in that channel (io.hears) is told in private now. */
 int game_challenge(struct game *g, const struct game_caller *who, int64_t opp_id,
                    const char *opp_name, enum rules rules, int rounds, const char *with,
                    const char *vs);

@@ -51,6 +51,11 @@ struct live {
      * things while io.nick_of knows him not (after a restart). */
     char nick[SIDES][DB_NICK_MAX];
     int nick_read[SIDES];
+    /* A challenge: 1 once its challenged player was told of it (the
+     * channel's line found him there identified, or a private line did:
+     * challenge_tell); 0 while he was away. Not stored: after a restart he
+     * may be told once more. */
+    int told;
 };
 
 /* An index of the live table: (key, bout) pairs, a hash multimap
@@ -177,6 +182,10 @@ char *game_until_midnight(char *buf, size_t len, int64_t now);
  * did, since the engine's own flavour draws come after the words'. */
 int bout_words(const struct db_bout *rec);
 
+/* The seconds between two rounds of a live bout that fights itself (a
+ * duel): [bout] duel_round_seconds, 4 when unset. */
+int bout_auto_seconds(const struct game *g);
+
 /* The order of `side` for the next round of `b` as a league bout and a
  * simulation take it: from plan `p` (returns the line used, 0 when none
  * applies and *o is the default), or with no plan (NULL) the ruleset's
@@ -266,18 +275,23 @@ int rating_line_of(const struct db_rating_point p[SIDES], int winner,
                    const char *const names[SIDES], char *buf, size_t len);
 
 /* Predictions (predict.c), called by bout.c. predict_closes: the rounds
- * after which predictions close. predict_store, inside the transaction
- * that stores round `round` of bout `rec` (`over`: its last): when the
- * bout is over, scores every prediction; when the round is the first said
- * after they closed (or the last of a bout over before), or over, reads
- * them into *out (NULL when nothing is to be said). 0, or -1: the
+ * of bout `rec` after which predictions close ([predict] closes_after; a
+ * bout that fights itself: at least the rounds of 20 seconds). predict_store, inside the
+ * transaction that stores round `round` of bout `rec` (`over`: its last): when the bout is over,
+ * scores every prediction; when the round is the first said after they closed (or the last of a
+ * bout over before), or over, reads them into *out (NULL when nothing is to be said). 0, or -1: the
  * transaction must roll back. Once stored: predict_count_add appends the
  * count to `line` (len bytes), the round's first commentary line;
  * predict_called says, after the result, the channel's "Called it" line
  * (tagged [#id] when packed) and each predictor's points in private;
  * predict_round_free frees *out (NULL is fine). */
 struct predict_round;
-int predict_closes(const struct game *g);
+int predict_closes(const struct game *g, const struct db_bout *rec);
+/* predict_open_words: the start line's words saying that bout lv takes
+ * predictions and until when (" Predictions open until round 1 is
+ * fought: !predict 7 <fighter>."), appended to *s; nothing for a bout
+ * that takes none. */
+void predict_open_words(const struct game *g, const struct live *lv, struct str *s);
 int predict_store(struct game *g, const struct db_bout *rec, int round, int over,
                   struct predict_round **out);
 void predict_count_add(const struct predict_round *pr, const struct live *lv, char *line,

@@ -4,10 +4,12 @@
  * A prediction names a live bout, the fighter who wins (or a draw) and, at
  * will, the method and the round. It is taken from the challenge's
  * acceptance until round `closes` (game_config.predict_closes_after,
- * default 1) has been fought, may be changed until then, and is stored
- * before it is acknowledged. Nobody hears anyone's prediction before it
- * closes; then the count goes with the next round's first commentary line
- * (predict_count_add). The bout's result scores every prediction once, in
+ * default 1; a duel, whose rounds come every few seconds, at least the
+ * rounds of OPEN_SECONDS_MIN: predict_closes) has been fought, as the
+ * bout's start line says (predict_open_words); it may be changed until
+ * then, and is stored before it is acknowledged. Nobody hears anyone's
+ * prediction before it closes; then the count goes with the next round's
+ * first commentary line (predict_count_add). The bout's result scores every prediction once, in
  * the result's own transaction (predict_score, called by bout.c's
  * round_store: a crash leaves both stored or neither), and the end says who
  * called it (predict_called). League and title bouts are fought at once and
@@ -103,9 +105,37 @@ static void methods_list(enum rules rules, struct str *s)
         str_add(s, "%s%s", i == 0 ? "" : i == n - 1 ? " or " : ", ", t->m[i].word);
 }
 
-int predict_closes(const struct game *g)
+/* The least time a bout that fights itself (a duel) takes predictions:
+ * its rounds come every few seconds, and one round would close them
+ * before anyone could type. */
+#define OPEN_SECONDS_MIN 20
+
+int predict_closes(const struct game *g, const struct db_bout *rec)
 {
-    return g->cfg.predict_closes_after > 0 ? g->cfg.predict_closes_after : 1;
+    int c = g->cfg.predict_closes_after > 0 ? g->cfg.predict_closes_after : 1;
+    const struct ruleset *rs = ruleset_get(rec->rules);
+
+    if (rs && rs->auto_rounds) {
+        int secs = bout_auto_seconds(g);
+        int need = (OPEN_SECONDS_MIN + secs - 1) / secs;
+        c = c > need ? c : need;
+    }
+    return c;
+}
+
+void predict_open_words(const struct game *g, const struct live *lv, struct str *s)
+{
+    const struct ruleset *rs = ruleset_get(lv->rec.rules);
+    int c = predict_closes(g, &lv->rec);
+
+    if (lv->rec.kind != DB_BOUT_EXHIBITION) /* fought at once: none taken */
+        return;
+    str_cat(s, " Predictions open");
+    if (rs && rs->auto_rounds)
+        str_add(s, " for %s (until round %d is fought)", DURATION(c * bout_auto_seconds(g)), c);
+    else
+        str_add(s, " until round %d is fought", c);
+    str_add(s, ": %spredict %lld <fighter>.", g->cfg.prefix, (long long)lv->rec.id);
 }
 
 void game_prediction_text(const struct db_prediction *p, enum rules rules, const char *a,
@@ -180,8 +210,8 @@ static struct live *predict_bout(struct game *g, const struct game_caller *who, 
         game_reply_private(who, "Bout #%lld is your own fighter's: you cannot predict it.", id);
         return NULL;
     }
-    if (lv->rec.round >= predict_closes(g)) {
-        int c = predict_closes(g);
+    if (lv->rec.round >= predict_closes(g, &lv->rec)) {
+        int c = predict_closes(g, &lv->rec);
         game_reply_private(who, "Predictions on bout #%lld closed at the end of round %d.", id, c);
         return NULL;
     }
@@ -303,7 +333,7 @@ int game_predict(struct game *g, const struct game_caller *who, const char *bout
         return -1;
     p.bout = lv->rec.id;
     p.account = who->account_id;
-    p.closes = predict_closes(g);
+    p.closes = predict_closes(g, &lv->rec);
     p.made = game_wall(g);
     int had = db_predict_get(g->db, p.bout, p.account, &was) == DB_OK;
     if (db_predict_put(g->db, &p) != DB_OK) {
@@ -390,7 +420,7 @@ static int gather(void *arg, const struct db_prediction *p)
 int predict_store(struct game *g, const struct db_bout *rec, int round, int over,
                   struct predict_round **out)
 {
-    int closes = predict_closes(g);
+    int closes = predict_closes(g, rec);
     int count = round == closes + 1 || (over && round <= closes);
 
     *out = NULL;

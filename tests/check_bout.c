@@ -190,14 +190,18 @@ START_TEST(test_whole_boxing_bout)
     out = run("bob", 1, "!accept");
     /* Both are in the channel: the start asks them for their round 1
      * orders there, in one message; their first bout, so with the order
-     * line explained (its first sentence, and where the rest is: the line
-     * ends where the text does). Nothing private. */
+     * line explained (its first sentence, and where the rest is), and
+     * the spectators told until when they may predict: the order help
+     * fills the first IRC line, and the predictions take a second. Nothing
+     * private. */
     ck_assert_str_eq(out, "PRIVMSG #ringside :Bout #1 is on. Round 1 of 3: alice (Rocky) and bob "
                           "(Apollo), your orders (e.g. 5H/8!/7 (inside)) within 2 minutes; send "
                           "them to me in private. Boxing orders are AGG/POW/DEF, e.g. 5H/8!/7 "
                           "(inside): AGG is how many punches you throw (8 for each point), POW "
                           "how hard they are, DEF how well you guard; each is at least 1 and "
-                          "AGG+POW+DEF is at most 20. The rest: help order.\n");
+                          "AGG+POW+DEF is at most 20. The rest: help order.\n"
+                          "PRIVMSG #ringside :Predictions open until round 1 is fought: !predict "
+                          "1 <fighter>.\n");
     for (int r = 1; r <= 3; r++) {
         out = run("alice", 0, "5/5/10 (ring)");
         HAS(out, "orders stored for Rocky: 5/5/10 (ring)");
@@ -552,6 +556,17 @@ START_TEST(test_orders_where_newcomers_send_them)
     /* Said in the channel: refused, not stored, the opponent warned off. */
     HAS(run("alice", 1, "!5/5/10 (ring)"),
         "alice: send your orders to me in private, not here: /msg ringside 5/5/10 (ring)");
+    /* With the command word too: one line with the form to send in
+     * private, the bout's number said back, never the orders. */
+    ck_assert_str_eq(run("alice", 1, "!order #1 5/5/10 (ring)"),
+                     "PRIVMSG #ringside :alice: orders are secret: send them to me in private, "
+                     "not in the channel: /msg ringside order #1 <orders>\n");
+    ck_assert_str_eq(run("alice", 1, "!orders 4H/6/10"),
+                     "PRIVMSG #ringside :alice: orders are secret: send them to me in private, "
+                     "not in the channel: /msg ringside order <orders>\n");
+    ck_assert_str_eq(run("alice", 1, "!order #1x 4H/6/10"),
+                     "PRIVMSG #ringside :alice: orders are secret: send them to me in private, "
+                     "not in the channel: /msg ringside order <orders>\n");
     struct db_order o[4];
     int n = -1;
     ck_assert_int_eq(db_order_list(bot.db, 1, o, 4, &n), DB_OK);
@@ -852,6 +867,8 @@ START_TEST(test_start_called)
                           "how many punches you throw (8 for each point), POW how hard they are, "
                           "DEF how well you guard; each is at least 1 and AGG+POW+DEF is at most "
                           "20. The rest: help order.\n"
+                          "PRIVMSG #ringside :Predictions open until round 1 is fought: !predict "
+                          "1 <fighter>.\n"
                           "PRIVMSG bob :Bout #1, round 1 of 3: your orders for Apollo (e.g. "
                           "5H/8!/7 (inside)) within 2 minutes; send them here, in private. Boxing "
                           "orders are AGG/POW/DEF, e.g. 5H/8!/7 (inside): AGG is how many punches "
@@ -862,13 +879,15 @@ START_TEST(test_start_called)
         run("alice", 0, "5/5/10");
         run("bob", 0, "5/5/10");
     }
-    /* Both fought a boxing bout: no explanation; bob is back. */
+    /* Both fought a boxing bout: no explanation; bob is back. The
+     * predictions' window rides on the start's one IRC line. */
     users_join(bot.users, "bob", 0);
     run("alice", 1, "!challenge bob");
     out = run("bob", 1, "!accept");
     ck_assert_str_eq(out, "PRIVMSG #ringside :Bout #2 is on. Round 1 of 3: alice (Rocky) and bob "
                           "(Apollo), your orders (e.g. 5H/8!/7 (inside)) within 2 minutes; send "
-                          "them to me in private.\n");
+                          "them to me in private. Predictions open until round 1 is fought: "
+                          "!predict 2 <fighter>.\n");
     for (int r = 0; r < 3; r++) {
         run("alice", 0, "5/5/10");
         run("bob", 0, "5/5/10");
@@ -878,7 +897,8 @@ START_TEST(test_start_called)
     users_part(bot.users, "alice", 0);
     users_part(bot.users, "bob", 0);
     out = run("bob", 0, "accept");
-    HAS(out, "PRIVMSG #ringside :Bout #3 is on.\nPRIVMSG alice :Bout #3, round 1 of 3: your "
+    HAS(out, "PRIVMSG #ringside :Bout #3 is on. Predictions open until round 1 is fought: "
+             "!predict 3 <fighter>.\nPRIVMSG alice :Bout #3, round 1 of 3: your "
              "orders for Rocky (e.g. 5H/8!/7 (inside)) within 2 minutes; send them here, in "
              "private\nPRIVMSG bob :Bout #3, round 1 of 3: your orders for Apollo");
     ck_assert_int_eq(lines_to(out, "#ringside"), 1);

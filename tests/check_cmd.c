@@ -1364,8 +1364,9 @@ START_TEST(test_help_teaches)
 {
     join("newbie");
     const char *out = run("newbie", 0, "help order");
-    HAS(out, "PRIVMSG newbie :order [#bout] <orders>: your orders for the next round");
-    HAS(out, "(in private: /msg ringside; identify first)");
+    HAS(out, "PRIVMSG newbie :order [#bout] <orders>: your orders for the next round, sent to "
+             "me in private (/msg)");
+    HAS(out, "(identify first)");
     HAS(out, "PRIVMSG newbie :Boxing orders are AGG/POW/DEF, e.g. 5H/8!/7 (inside): AGG is how "
              "many punches you throw");
     HAS(out, "SUGAR RAY orders are attack/defence, e.g. 3/2");

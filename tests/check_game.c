@@ -45,10 +45,12 @@ static void live_bout(int64_t *a, int64_t *b)
     /* The tale of the tape goes with the challenge. */
     HAS("#ring|chatter|alice challenges bob to bout #1, boxing, 3 rounds: Rocky (alice) STR 14 "
         "SPD 12 AGL 11 TGH 12 HGT 11, 0-0-0 vs Apollo (bob) STR 13 SPD 14 AGL 12 TGH 11 HGT 10, "
-        "0-0-0. bob: say !accept or !decline within 5 minutes.\n");
+        "0-0-0. bob: say !accept or !decline within 5 minutes. bob is not here (not "
+        "identified) now: I will tell him in private when he comes.\n"); /* no io.nick_of */
     ck_assert_int_eq(game_answer(game, &cb, GAME_ACCEPT, NULL, 0), 0);
     /* Neither is heard in the channel (no io.hears): asked privately. */
-    HAS("#ring|chatter|Bout #1 is on.\n");
+    HAS("#ring|chatter|Bout #1 is on. Predictions open until round 1 is fought: !predict 1 "
+        "<fighter>.\n");
     HAS("alice|live|Bout #1, round 1 of 3: your orders for Rocky");
     ck_assert_int_eq(game_live(game), 1);
     game_tick(game, NULL); /* the prompts went out: the clock runs */
@@ -437,9 +439,11 @@ START_TEST(test_live_duel_fights_itself)
         "DEX 14 CON 14 INT 10; longsword 100.0%, plate helmet 100.0%, leather armour 2.0%, "
         "chainmail shirt 100.0%, leather shield 3.0%, 0-0-0 vs Bob (bob) STR 14 DEX 20 CON 12 "
         "INT 10; mace 0.5%, leather armour 100.0%, chainmail shield 100.0%, 0-0-0. bob: say "
-        "!accept or !decline within 5 minutes.\n");
+        "!accept or !decline within 5 minutes. bob is not here (not identified) now: I will "
+        "tell him in private when he comes.\n");
     ck_assert_int_eq(game_answer(game, &cb, GAME_ACCEPT, NULL, 0), 0);
-    HAS("#ring|chatter|Bout #1 is on: the duel fights itself, a round every 4 seconds.\n");
+    HAS("#ring|chatter|Bout #1 is on: the duel fights itself, a round every 4 seconds. "
+        "Predictions open for 20 seconds (until round 5 is fought): !predict 1 <fighter>.\n");
     HAS("alice|live|Bout #1: the duel fights itself, a round every 4 seconds;");
     ck_assert_ptr_null(strstr(said.p, "your orders"));
     game_tick(game, NULL);

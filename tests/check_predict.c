@@ -415,6 +415,55 @@ START_TEST(test_duel)
 }
 END_TEST
 
+/* Duel #2's rounds fought until `round` (1 s at a time, the fake clock). */
+static void duel_until(int round)
+{
+    struct db_bout rec;
+
+    for (int i = 0; i < 400; i++) {
+        ck_assert_int_eq(db_bout_get(db, 2, &rec), DB_OK);
+        if (rec.round >= round)
+            break;
+        clock_now += 1;
+        game_tick(game, NULL);
+    }
+    ck_assert_int_eq(rec.round, round);
+    ck_assert_int_eq(rec.state, DB_BOUT_LIVE);
+}
+
+/* A duel's rounds come every 4 seconds: its predictions stay open for at
+ * least 20 seconds of them (round 5 at 4 s a round, where [predict]
+ * closes_after alone would close them after round 1, 4 s in), and its
+ * start line says so; a boxing bout's start says round 1. */
+START_TEST(test_duel_window)
+{
+    int64_t hal = player("hal", "Conan", &conan), ivy = player("ivy", "Hector", &hector);
+    struct game_caller ch = caller("hal", hal, 1), ci = caller("ivy", ivy, 1);
+
+    ck_assert_int_eq(game_challenge(game, &ch, ivy, "ivy", RULES_DUEL, 0, NULL, NULL), 0);
+    hush();
+    ck_assert_int_eq(game_answer(game, &ci, GAME_ACCEPT, "hal", hal), 0);
+    HAS("#ring|chatter|Bout #2 is on: the duel fights itself, a round every 4 seconds. "
+        "Predictions open for 20 seconds (until round 5 is fought): !predict 2 <fighter>.\n");
+    game_tick(game, NULL);
+    duel_until(1);
+    ck_assert_int_eq(say_predict("carol", carol, "2 Conan"), 0);
+    duel_until(4);
+    hush();
+    ck_assert_int_eq(say_predict("dave", dave, "2 Hector ko round 6"), 0);
+    HAS("dave|private|Prediction stored for bout #2: Hector by KO in round 6. You may change it "
+        "until the end of round 5; nobody sees it before then.\n");
+    duel_until(5);
+    hush();
+    ck_assert_int_eq(say_predict("erin", erin, "2 Conan"), -1);
+    HAS("erin|private|Predictions on bout #2 closed at the end of round 5.\n");
+    /* The boxing bout #1 closes after round 1, as configured. */
+    accept();
+    HAS("#ring|chatter|Bout #1 is on. Predictions open until round 1 is fought: !predict 1 "
+        "<fighter>.\n");
+}
+END_TEST
+
 Suite *predict_suite(void)
 {
     Suite *s = suite_create("predict");
@@ -428,6 +477,7 @@ Suite *predict_suite(void)
     tcase_add_test(tc, test_restart_scores_once);
     tcase_add_test(tc, test_failed_write_scores_with_the_result);
     tcase_add_test(tc, test_duel);
+    tcase_add_test(tc, test_duel_window);
     suite_add_tcase(s, tc);
     return s;
 }

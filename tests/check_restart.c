@@ -37,6 +37,8 @@ static const struct sheet hector = {
 /* Who is identified now: the nick of each account id (NULL: away). */
 #define ACCOUNTS 8
 static const char *nick_now[ACCOUNTS];
+/* Who is in #ring now (io.hears, when a test sets it). */
+static int in_ring[ACCOUNTS];
 
 static const char *restart_nick_of(void *ctx, int64_t account_id)
 {
@@ -68,6 +70,7 @@ static void setup(void)
     rcfg.rejoin_grace = 300;
     rcfg.auto_round_seconds = 4;
     memset(nick_now, 0, sizeof(nick_now));
+    memset(in_ring, 0, sizeof(in_ring));
     restart();
 }
 
@@ -517,6 +520,96 @@ START_TEST(test_disconnected_hears_nobody)
 }
 END_TEST
 
+static int restart_hears(void *ctx, const char *channel, const char *nick)
+{
+    (void)ctx;
+    for (int i = 1; i < ACCOUNTS; i++)
+        if (nick_now[i] && strcmp(nick_now[i], nick) == 0)
+            return strcmp(channel, "#ring") == 0 && in_ring[i];
+    return 0;
+}
+
+/* alice (identified, in #ring) challenges bob, who is away: the channel
+ * line says he will be told; he is told in private when he identifies,
+ * with the time left and how to answer, once: not at a second identify,
+ * nor after a reconnection; and he can accept from there. */
+START_TEST(test_challenge_told_when_back)
+{
+    int64_t a = player("alice", "Rocky", &rocky), b = player("bob", "Apollo", &apollo);
+    struct game_caller ca = caller("alice", a, 1), pb = caller("bob", b, 0);
+
+    game_connected(game);
+    nick_now[a] = "alice";
+    ck_assert_int_eq(game_challenge(game, &ca, b, "bob", RULES_BOXING, 0, NULL, NULL), 0);
+    HAS("bob: say !accept or !decline within 5 minutes. bob is not here (not identified) now: "
+        "I will tell him in private when he comes.\n");
+    ck_assert_msg(!strstr(said.p, "bob|"), "%s", said.p);
+    game_tick(game, NULL);
+    clock_now += 100;
+    game_tick(game, NULL);
+    hush();
+    back("bob", b);
+    HAS("bob|live|alice challenged you while you were away in #ring: bout #1, boxing, 3 rounds, "
+        "Rocky vs your Apollo. You have 3 minutes left to answer: say accept #1 or decline #1 "
+        "here (or !accept in #ring).\n");
+    back("bob", b); /* a second identify */
+    game_disconnected(game);
+    game_connected(game); /* the bot reconnects */
+    back("bob", b);
+    ck_assert_int_eq(count("challenged you"), 1);
+    ck_assert_int_eq(game_answer(game, &pb, GAME_ACCEPT, "#1", 0), 0);
+    HAS("Bout #1 is on.");
+}
+END_TEST
+
+/* Someone else holding the challenged player's nick unidentified hears
+ * nothing in private; the player identified under another nick is told
+ * there; another player coming back is told nothing of it. */
+START_TEST(test_challenge_never_told_to_the_nick)
+{
+    int64_t a = player("alice", "Rocky", &rocky), b = player("bob", "Apollo", &apollo);
+    int64_t c = player("carol", "Drago", &rocky);
+    struct game_caller ca = caller("alice", a, 1);
+
+    game_connected(game);
+    nick_now[a] = "alice";
+    ck_assert_int_eq(game_challenge(game, &ca, b, "bob", RULES_BOXING, 0, NULL, NULL), 0);
+    game_player_back(game, b); /* seen, not identified: io.nick_of knows nobody */
+    back("carol", c);
+    ck_assert_msg(!strstr(said.p, "|live|alice challenged you"), "%s", said.p);
+    back("bobby", b);
+    HAS("bobby|live|alice challenged you while you were away in #ring: bout #1");
+    ck_assert_msg(!strstr(said.p, "\nbob|"), "%s", said.p);
+}
+END_TEST
+
+/* A challenged player identified but not in the challenge's channel is
+ * told in private at once; one in the channel hears it there only; a
+ * later identify tells neither again. */
+START_TEST(test_challenge_told_elsewhere_at_once)
+{
+    int64_t a = player("alice", "Rocky", &rocky), b = player("bob", "Apollo", &apollo);
+    int64_t c = player("carol", "Drago", &rocky), d = player("dave", "Ivan", &apollo);
+    struct game_caller ca = caller("alice", a, 1), cc = caller("carol", c, 1);
+
+    rio.hears = restart_hears;
+    restart();
+    game_connected(game);
+    nick_now[a] = "alice", nick_now[b] = "bob", nick_now[c] = "carol", nick_now[d] = "dave";
+    in_ring[a] = in_ring[c] = in_ring[d] = 1;
+    in_ring[b] = 0;
+    ck_assert_int_eq(game_challenge(game, &ca, b, "bob", RULES_BOXING, 0, NULL, NULL), 0);
+    HAS("bob: say !accept or !decline within 5 minutes.\n");
+    HAS("bob|live|alice challenged you in #ring: bout #1, boxing, 3 rounds, Rocky vs your "
+        "Apollo. You have 5 minutes left");
+    ck_assert_int_eq(game_challenge(game, &cc, d, "dave", RULES_BOXING, 0, NULL, NULL), 0);
+    HAS("dave: say !accept or !decline within 5 minutes.\n");
+    back("bob", b);
+    back("dave", d);
+    ck_assert_int_eq(count("challenged you"), 1);
+}
+END_TEST
+
 Suite *restart_suite(void)
 {
     Suite *s = suite_create("restart");
@@ -534,6 +627,9 @@ Suite *restart_suite(void)
     tcase_add_test(tc, test_disconnected_hears_nobody);
     tcase_add_test(tc, test_told_under_last_nick);
     tcase_add_test(tc, test_quit_not_told_under_old_nick);
+    tcase_add_test(tc, test_challenge_told_when_back);
+    tcase_add_test(tc, test_challenge_never_told_to_the_nick);
+    tcase_add_test(tc, test_challenge_told_elsewhere_at_once);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -135,6 +135,15 @@ CORNER = r"(\. Your corner: .+ has \d+ endurance \(\d+% of the start\).* looks (
 # A finished bout's end after its result (render_aftermath): the plain
 # winner where the result lines do not name him, changes, the records.
 AFTERMATH = re.compile(r"^(.+ )?Records now: .+\.$")
+# A bout's start says until when spectators may predict it, at its end when
+# that costs no IRC line more, else in a message of its own right after.
+PREDICT_OPEN = (r" Predictions open (?:for \d+ seconds? \(until round \d+ is fought\)|until "
+                r"round \d+ is fought): !predict \d+ <fighter>\.")
+
+
+def unpredicted(text):
+    """A start line without the predictions' window at its end."""
+    return re.sub(PREDICT_OPEN + "$", "", text)
 # The lines of a finished bout's result, by rules (render_result).
 RESULT_LINES = {"boxing": 1, "sugarray": 2}
 # A boxing result line (render.c: result_add, after an optional lead).
@@ -379,7 +388,8 @@ def challenge(env, a, b, args, fa, fb):
         # (In a player's first bout of the ruleset, the order line explained.)
         wait_chan(c, r"^Bout #%d is on\. Round 1 of \d+: %s \(%s\) and %s \(%s\), your orders "
                   r"\(e\.g\. .*\) within \d+ (?:seconds?|minutes?); send them to me in private\."
-                  r"(?: (?:Boxing|SUGAR RAY) orders are .*)?$" % (bout_id, a.nick, fa, b.nick, fb), s)
+                  r"(?: (?:Boxing|SUGAR RAY) orders are .*?)?(?:%s)?$" %
+                  (bout_id, a.nick, fa, b.nick, fb, PREDICT_OPEN), s)
         with c.cond:
             asked = [m.text for m in c.lines[s:] if c.from_bot(m) and
                      m.target.lower() == c.nick.lower() and
@@ -726,7 +736,7 @@ def s_boxing(env):
     # challenge() returns on the players' calls; the watcher's copy of the
     # channel comes in its own time: wait for the start (one message).
     last = index_of(w, wait_chan(w, r"^Bout #%d is on\. " % bout_id, wstart), wstart)
-    tape = [m.text for i, m in chan_from(w, wstart) if i <= last]
+    tape = [unpredicted(m.text) for i, m in chan_from(w, wstart) if i <= last]
     want = ["alice1 challenges bob1 to bout #%d, boxing, 3 rounds: Rocky (alice1) STR 14 SPD 12 "
             "AGL 11 TGH 12 HGT 11, 0-0-0 vs Apollo (bob1) STR 13 SPD 14 AGL 12 TGH 11 HGT 10, "
             "0-0-0. bob1: say !accept or !decline within 5 minutes." % bout_id,

@@ -83,8 +83,10 @@ def duel(env, a, b, fa, fb):
     wait_chan(a, r"(^|\bvs )%s \(%s\) STR .*%%" % (fb, b.nick), start)
     starts = (len(a.lines), len(b.lines))
     b.cmd("accept", CHANNEL)
-    wait_chan(a, r"^Bout #%d is on: the duel fights itself, a round every %d seconds?\.$" %
-              (bout_id, ROUND_SECONDS), starts[0])
+    # Predictions stay open 20 s of its rounds: 20 rounds at 1 s a round.
+    wait_chan(a, r"^Bout #%d is on: the duel fights itself, a round every %d seconds?\. "
+              r"Predictions open for 20 seconds \(until round 20 is fought\): !predict %d "
+              r"<fighter>\.$" % (bout_id, ROUND_SECONDS, bout_id), starts[0])
     for c, s in ((a, starts[0]), (b, starts[1])):
         wait_private(c, r"^Bout #%d: the duel fights itself, a round every %d seconds?; " %
                      (bout_id, ROUND_SECONDS), s)

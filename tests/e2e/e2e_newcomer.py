@@ -393,8 +393,9 @@ def s_newcomer(env):
     # him; a longer one in private, and one line there saying so.
     mistake(env, new, "help", "commands: %s. Say !help <command> for one." % COMMANDS, CHANNEL)
     long_answer(env, new, "help order", [
-        "!order [#bout] <orders>: your orders for the next round, e.g. 5H/8!/7 (inside) or 3/2 "
-        "(just the orders work too) (in private: /msg %s; identify first) (also: orders)" % BOT,
+        "!order [#bout] <orders>: your orders for the next round, sent to me in private (/msg), "
+        "e.g. 5H/8!/7 (inside) or 3/2 (just the orders work too) (identify first) (also: "
+        "orders)",
         ORDER_HELP_BOXING, ORDER_HELP_SUGARRAY, ORDER_HELP_DUEL])
     long_answer(env, new, "help create", [
         "!create <name> [rules=boxing] str=N spd=N agl=N tgh=N hgt=N: creates a fighter: boxing "
@@ -425,6 +426,9 @@ def s_newcomer(env):
     # Orders in the channel: secret, so refused, and told where they go.
     mistake(env, new, "5/5/10 (ring)", "send your orders to me in private, not here: /msg %s "
             "5/5/10 (ring)" % BOT, CHANNEL)
+    # With the command word: the form to use, his bout's number, not his orders.
+    mistake(env, new, "order #3 5/5/10", "orders are secret: send them to me in private, not in "
+            "the channel: /msg %s order #3 <orders>" % BOT, CHANNEL)
     # Orders in private with no bout.
     mistake(env, new, "5/5/10", "you have no live bout; say !challenge <nick> in %s first"
             % CHANNEL)
@@ -456,7 +460,7 @@ def s_newcomer(env):
     nstart, dstart = len(new.lines), len(dave.lines)
     dave.cmd("accept", CHANNEL)
     _, call = said_after(new, nstart, r"^Bout #%d is on\. " % bout_id)
-    check(call == "Bout #%d is on. Round 1 of 3: rookie (Rocky) and dave_n (Apollo), your orders "
+    check(e2e_bouts.unpredicted(call) == "Bout #%d is on. Round 1 of 3: rookie (Rocky) and dave_n (Apollo), your orders "
           "(e.g. 5H/8!/7 (inside)) within 2 minutes; send them to me in private. " % bout_id +
           PROMPT_HELP_BOXING, "the start: %r" % call)
     said_after(dave, dstart, r"^Bout #%d is on\. " % bout_id)
@@ -782,7 +786,8 @@ def s_deadline(env):
         asked = []
         for c, s in zip(players, starts):
             m = wait_chan(c, r"^Bout #%d is on\. " % bout_id, s)
-            check(m.text == "Bout #%d is on. Round 1 of 3: %s (Hagler) and %s (Hearns), your "
+            check(e2e_bouts.unpredicted(m.text) ==
+                  "Bout #%d is on. Round 1 of 3: %s (Hagler) and %s (Hearns), your "
                   "orders (e.g. 5H/8!/7 (inside)) within %d seconds; send them to me in private. "
                   % (bout_id, a.nick, b.nick, T) + PROMPT_HELP_BOXING, "the start: %r" % m.text)
             asked.append(m.t)
