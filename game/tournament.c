@@ -423,6 +423,11 @@ static int match_fight(struct game *g, const struct tour *x, struct db_tournamen
             rc = 0;
             if (pb->nords > 0 && db_order_put_bout(db, pb->rec.id, pb->ords, pb->nords) != DB_OK)
                 rc = -1;
+            /* Stored as said: the round's announcement tells it, never its
+             * rounds one by one, so a restart has nothing of it to say
+             * (db_bout_unsaid lists exhibitions, which it is). */
+            if (rc == 0 && db_bout_said(db, pb->rec.id, pb->rec.round) != DB_OK)
+                rc = -1;
             pb_records(pb);
             for (int s = 0; rc == 0 && s < SIDES; s++)
                 rc = db_fighter_save(g->db, &pb->f[s]) == DB_OK ? 0 : -1;

@@ -190,6 +190,19 @@ START_TEST(test_byes_to_top_seeds)
 }
 END_TEST
 
+/* The bot stopped and started again on the same file: a new game, not
+ * yet connected. */
+static void restart(void)
+{
+    char err[256];
+
+    game_free(game);
+    db_close(db);
+    db = test_db_open(path, err, sizeof(err));
+    ck_assert_msg(db != NULL, "%s", err);
+    start_game();
+}
+
 /* A round stored and not said (the bot killed between) is said after a
  * restart, once; a round that could not be stored changed nothing. */
 START_TEST(test_restart_says_what_was_stored)
@@ -224,12 +237,7 @@ START_TEST(test_restart_says_what_was_stored)
     ck_assert_int_eq(b.t.said, 2);
     b.t.said = 1;
     ck_assert_int_eq(db_tournament_save(db, &b.t), DB_OK);
-    game_free(game);
-    db_close(db);
-    char err[256];
-    db = test_db_open(path, err, sizeof(err));
-    ck_assert_msg(db != NULL, "%s", err);
-    start_game();
+    restart();
     hush();
     game_tick(game, NULL);
     ck_assert_ptr_null(strstr(said.p, "semi-finals")); /* not online yet */
@@ -240,6 +248,43 @@ START_TEST(test_restart_says_what_was_stored)
     hush();
     game_tick(game, NULL);
     ck_assert_int_eq((int)said.len, 0); /* once */
+}
+END_TEST
+
+/* A plans round's bouts are announced by the tournament's lines, never
+ * round by round: they are stored as said, and a restart says nothing of
+ * them (it said every round of every such bout ever fought, "Bout #2:
+ * what I had not said yet when I stopped:" and ten lines a bout, ahead of
+ * the live bout it was to resume). */
+START_TEST(test_restart_replays_no_plans_bout)
+{
+    struct game_caller boss = caller("boss", 99, 1);
+    struct game_bracket b;
+    struct db_bout rec;
+    int64_t ids[8];
+    int upto[8], n = -1, fought = 0;
+
+    game_connected(game);
+    ck_assert_int_eq(open_words(1, "size=4 name=Cup"), 0);
+    for (int i = 1; i <= 4; i++)
+        ck_assert_int_eq(join(i, boxer(i, i)), 0);
+    ck_assert_int_eq(game_tournament_next(game, &boss, 1), 0);
+    ck_assert_int_eq(game_bracket_get(db, 1, &b), 0);
+    for (int i = 0; i < b.nm; i++) {
+        if (!b.m[i].bout)
+            continue;
+        ck_assert_int_eq(db_bout_get(db, b.m[i].bout, &rec), DB_OK);
+        ck_assert_int_gt(rec.round, 0);
+        fought++;
+    }
+    ck_assert_int_eq(fought, 2);
+    ck_assert_int_eq(db_bout_unsaid(db, ids, upto, 8, &n), DB_OK);
+    ck_assert_int_eq(n, 0);
+    restart();
+    hush();
+    game_connected(game);
+    game_tick(game, NULL);
+    ck_assert_msg(said.len == 0, "said after the restart:\n%.2000s", said.p);
 }
 END_TEST
 
@@ -394,6 +439,7 @@ Suite *tournament_suite(void)
     tcase_add_test(tc, test_plans_bracket_of_eight);
     tcase_add_test(tc, test_byes_to_top_seeds);
     tcase_add_test(tc, test_restart_says_what_was_stored);
+    tcase_add_test(tc, test_restart_replays_no_plans_bout);
     tcase_add_test(tc, test_live_tournament);
     tcase_add_test(tc, test_live_cancel_fights_again);
     tcase_add_test(tc, test_seeds_by_rating);
