@@ -644,11 +644,6 @@ static int open_words(const struct game_caller *who, const char *const *argv, in
     }
     if (rounds && game_rounds_word(who, t->rules, rounds + 7, &t->rounds) != 0)
         return -1;
-    if (t->rounds == 99) {
-        game_reply(who, "a %s bout always has %d rounds; leave rounds= out",
-                   ruleset_get(t->rules)->name, ruleset_get(t->rules)->rounds_default);
-        return -1;
-    }
     return 0;
 }
 

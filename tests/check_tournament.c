@@ -97,6 +97,43 @@ START_TEST(test_refusals)
 }
 END_TEST
 
+/* A ruleset whose bouts always have the same rounds refuses any other
+ * rounds= as the challenge does, word for word, and opens nothing
+ * (rules=sugarray rounds=2 was opened, and its live bouts had 2 rounds);
+ * its own count is taken. */
+START_TEST(test_fixed_rounds_refused)
+{
+    struct game_caller p1 = caller("p1", 1, 1);
+    char line[160], want[160];
+    int fixed = 0;
+
+    ck_assert_int_eq(open_words(1, "rules=sugarray rounds=2 mode=live"), -1);
+    HAS("boss|answer|a SUGAR RAY bout always has 5 rounds; leave rounds= out");
+    for (int r = 0; r < RULES_COUNT; r++) {
+        const struct ruleset *rs = ruleset_get((enum rules)r);
+        if (!rs->rounds_fixed)
+            continue;
+        fixed++;
+        snprintf(want, sizeof(want),
+                 "boss|answer|a %s bout always has %d rounds; leave rounds= out", rs->title,
+                 rs->rounds_default);
+        const char *bad[] = {"1", "2", "99", "x"};
+        for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+            hush();
+            snprintf(line, sizeof(line), "rules=%s rounds=%s", rs->name, bad[i]);
+            ck_assert_int_eq(open_words(1, line), -1);
+            HAS(want);
+        }
+    }
+    ck_assert_int_ge(fixed, 2); /* sugarray and duel */
+    hush();
+    ck_assert_int_eq(game_tournament_show(game, &p1, NULL), -1);
+    HAS("p1|answer|no tournament yet");
+    ck_assert_int_eq(open_words(1, "rules=sugarray rounds=5 size=4"), 0);
+    HAS(") is open: sugarray, 4 places");
+}
+END_TEST
+
 /* name= may stand anywhere: its words run to the next key word. */
 START_TEST(test_name_anywhere)
 {
@@ -436,6 +473,7 @@ Suite *tournament_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_refusals);
     tcase_add_test(tc, test_name_anywhere);
+    tcase_add_test(tc, test_fixed_rounds_refused);
     tcase_add_test(tc, test_plans_bracket_of_eight);
     tcase_add_test(tc, test_byes_to_top_seeds);
     tcase_add_test(tc, test_restart_says_what_was_stored);
