@@ -918,6 +918,28 @@ static void show_head(struct game *g, const struct tour *x, struct str *s)
     }
 }
 
+/* Tells the caller there is no tournament #id, and what there is: the
+ * newest's bracket command, and the web page that lists them all when the
+ * game knows its address (no command lists them). */
+static void tell_missing(struct game *g, const struct game_caller *who, long long id)
+{
+    struct db_tournament t;
+    int n = 0;
+    const char *base = g->cfg.base_url;
+
+    if (db_tournament_list(g->db, &t, 1, &n) != DB_OK)
+        game_reply(who, "sorry, I could not read the tournaments (%s)", db_why(g->db));
+    else if (n == 0)
+        game_reply(who,
+                   "no tournament #%lld: there is none yet; an admin opens one: "
+                   "%stournament open",
+                   id, g->cfg.prefix);
+    else
+        game_reply(who, "no tournament #%lld: the newest is #%lld (%sbracket %lld)%s%s%s", id,
+                   (long long)t.id, g->cfg.prefix, (long long)t.id,
+                   base[0] ? "; all of them: " : "", base, base[0] ? "/tournaments" : "");
+}
+
 int game_tournament_show(struct game *g, const struct game_caller *who, const char *word)
 {
     struct tour *x = xcalloc(1, sizeof(*x));
@@ -944,8 +966,7 @@ int game_tournament_show(struct game *g, const struct game_caller *who, const ch
         id = x->t.id;
     }
     if (tour_load(g, id, x) != 0) {
-        game_reply(who, "no tournament #%lld (%stournaments lists them on the web)", id,
-                   g->cfg.prefix);
+        tell_missing(g, who, id);
         goto out;
     }
     show_head(g, x, &s);

@@ -134,6 +134,32 @@ START_TEST(test_fixed_rounds_refused)
 }
 END_TEST
 
+/* A tournament's number that is none names what exists: the newest's
+ * bracket command, and the web page of them all when the game knows its
+ * address (it named "!tournaments", a command there is not). */
+START_TEST(test_missing_number_points_to_what_exists)
+{
+    struct game_caller p1 = caller("p1", 1, 1);
+    struct game_config linked = cfg;
+
+    ck_assert_int_eq(game_tournament_show(game, &p1, "7"), -1);
+    HAS("p1|answer|no tournament #7: there is none yet; an admin opens one: !tournament open");
+    ck_assert_int_eq(open_words(1, "size=4"), 0);
+    hush();
+    ck_assert_int_eq(game_tournament_show(game, &p1, "#7"), -1);
+    HAS("p1|answer|no tournament #7: the newest is #1 (!bracket 1)");
+    snprintf(linked.base_url, sizeof(linked.base_url), "https://ring.example.org");
+    game_set_config(game, &linked);
+    hush();
+    ck_assert_int_eq(game_tournament_show(game, &p1, "7"), -1);
+    HAS("p1|answer|no tournament #7: the newest is #1 (!bracket 1); all of them: "
+        "https://ring.example.org/tournaments");
+    ck_assert_int_eq(game_tournament_show(game, &p1, "x"), -1);
+    HAS("p1|answer|x: say a tournament's number: !bracket 3");
+    ck_assert_ptr_null(strstr(said.p, "tournaments lists"));
+}
+END_TEST
+
 /* name= may stand anywhere: its words run to the next key word. */
 START_TEST(test_name_anywhere)
 {
@@ -474,6 +500,7 @@ Suite *tournament_suite(void)
     tcase_add_test(tc, test_refusals);
     tcase_add_test(tc, test_name_anywhere);
     tcase_add_test(tc, test_fixed_rounds_refused);
+    tcase_add_test(tc, test_missing_number_points_to_what_exists);
     tcase_add_test(tc, test_plans_bracket_of_eight);
     tcase_add_test(tc, test_byes_to_top_seeds);
     tcase_add_test(tc, test_restart_says_what_was_stored);
