@@ -311,16 +311,27 @@ static int pb_load(struct game *g, const struct tour *x, const struct db_tournam
     return rc;
 }
 
+/* The rounds of t's bouts, as they are fought: fought from the plans,
+ * rounds= or the ruleset's own count (a league bout's); live, rounds= or
+ * a challenge's ([bout] rounds, or the ruleset's fixed count). */
+static int tour_rounds(const struct game *g, const struct db_tournament *t)
+{
+    const struct ruleset *rs = ruleset_get(t->rules);
+
+    if (!t->live)
+        return t->rounds && !rs->rounds_fixed ? t->rounds : rs->rounds_default;
+    return t->rounds ? t->rounds : rs->rounds_fixed ? rs->rounds_default : g->cfg.rounds;
+}
+
 /* The bout's record before it is fought. */
 static void pb_record(struct game *g, const struct tour *x, struct plan_bout *pb)
 {
-    const struct ruleset *rs = ruleset_get(x->t.rules);
     struct db_bout *rec = &pb->rec;
 
     memset(rec, 0, sizeof(*rec));
     rec->rules = x->t.rules;
     snprintf(rec->channel, sizeof(rec->channel), "%s", x->t.channel);
-    rec->rounds = x->t.rounds && !rs->rounds_fixed ? x->t.rounds : rs->rounds_default;
+    rec->rounds = tour_rounds(g, &x->t);
     rec->seed = g->io.seed(g->io.ctx);
     rec->kind = DB_BOUT_EXHIBITION;
     rec->league = -1;
@@ -699,9 +710,9 @@ int game_tournament_open(struct game *g, const struct game_caller *who, int admi
     g->tour_any = 1;
     char line[RENDER_LINE_MAX];
     snprintf(line, sizeof(line),
-             "Tournament #%lld (%s) is open: %s, %d places, %s. Join with %stournament join "
-             "<fighter>.",
-             TNAME(&t), rules_name(t.rules), t.size,
+             "Tournament #%lld (%s) is open: %s, %d places, bouts of %d rounds, %s. Join with "
+             "%stournament join <fighter>.",
+             TNAME(&t), rules_name(t.rules), t.size, tour_rounds(g, &t),
              t.live ? "fought live" : "fought from the plans", g->cfg.prefix);
     tell(g, who, t.channel, line);
     return 0;
@@ -903,8 +914,8 @@ static void show_head(struct game *g, const struct tour *x, struct str *s)
 {
     char sn[32], w[DB_NAME_MAX];
 
-    str_add(s, "Tournament #%lld (%s): %s, %d places, %s; ", TNAME(&x->t), rules_name(x->t.rules),
-            x->t.size, x->t.live ? "live" : "plans");
+    str_add(s, "Tournament #%lld (%s): %s, %d places, bouts of %d rounds, %s; ", TNAME(&x->t),
+            rules_name(x->t.rules), x->t.size, tour_rounds(g, &x->t), x->t.live ? "live" : "plans");
     if (x->t.state == DB_TOURNAMENT_OPEN) {
         str_add(s, "open, %d joined", x->ne);
         for (int i = 0; i < x->ne; i++)

@@ -74,8 +74,8 @@ START_TEST(test_refusals)
     ck_assert_int_eq(game_tournament_show(game, &p1, NULL), -1);
     HAS("p1|answer|no tournament yet; an admin opens one: !tournament open");
     ck_assert_int_eq(open_words(1, "size=4 name=Spring Cup"), 0);
-    HAS("#ring|chatter|Tournament #1 (Spring Cup) is open: boxing, 4 places, fought from the "
-        "plans. Join with !tournament join <fighter>.");
+    HAS("#ring|chatter|Tournament #1 (Spring Cup) is open: boxing, 4 places, bouts of 12 rounds, "
+        "fought from the plans. Join with !tournament join <fighter>.");
     ck_assert_int_eq(open_words(1, "size=4"), -1);
     HAS("boss|answer|tournament #1 (Spring Cup) is not over yet; one tournament at a time");
     int64_t a = boxer(1, 0);
@@ -84,6 +84,9 @@ START_TEST(test_refusals)
     HAS("p1|answer|you have no fighter in tournament #1 (Spring Cup)");
     ck_assert_int_eq(join(1, a), 0);
     HAS("#ring|chatter|Boxer1 joins tournament #1 (Spring Cup): 1 of 4.");
+    ck_assert_int_eq(game_tournament_show(game, &p1, NULL), 0);
+    HAS("p1|answer|Tournament #1 (Spring Cup): boxing, 4 places, bouts of 12 rounds, plans; open, "
+        "1 joined: Boxer1.");
     ck_assert_int_eq(join(1, a), -1);
     HAS("p1|answer|you have a fighter in tournament #1 already; one a player");
     ck_assert_int_eq(game_tournament_start(game, &c1, 0), -1);
@@ -130,7 +133,7 @@ START_TEST(test_fixed_rounds_refused)
     ck_assert_int_eq(game_tournament_show(game, &p1, NULL), -1);
     HAS("p1|answer|no tournament yet");
     ck_assert_int_eq(open_words(1, "rules=sugarray rounds=5 size=4"), 0);
-    HAS(") is open: sugarray, 4 places");
+    HAS(") is open: sugarray, 4 places, bouts of 5 rounds, fought from the plans.");
 }
 END_TEST
 
@@ -160,12 +163,28 @@ START_TEST(test_missing_number_points_to_what_exists)
 }
 END_TEST
 
+/* The rounds of its bouts are told where a player decides to join: a
+ * live tournament without rounds= has a challenge's ([bout] rounds: 3
+ * here), a plans one a league bout's (12 for boxing: above). */
+START_TEST(test_rounds_told)
+{
+    struct game_caller p1 = caller("p1", 1, 1);
+
+    ck_assert_int_eq(open_words(1, "size=4 mode=live"), 0);
+    HAS("#ring|chatter|Tournament #1 (Boxing Cup) is open: boxing, 4 places, bouts of 3 rounds, "
+        "fought live. Join with !tournament join <fighter>.");
+    ck_assert_int_eq(game_tournament_show(game, &p1, "1"), 0);
+    HAS("p1|answer|Tournament #1 (Boxing Cup): boxing, 4 places, bouts of 3 rounds, live; open, 0 "
+        "joined.");
+}
+END_TEST
+
 /* name= may stand anywhere: its words run to the next key word. */
 START_TEST(test_name_anywhere)
 {
     ck_assert_int_eq(open_words(1, "name=Winter Cup size=4 mode=plans"), 0);
-    HAS("#ring|chatter|Tournament #1 (Winter Cup) is open: boxing, 4 places, fought from the "
-        "plans. Join with !tournament join <fighter>.");
+    HAS("#ring|chatter|Tournament #1 (Winter Cup) is open: boxing, 4 places, bouts of 12 rounds, "
+        "fought from the plans. Join with !tournament join <fighter>.");
 }
 END_TEST
 
@@ -222,7 +241,8 @@ START_TEST(test_plans_bracket_of_eight)
     HAS(line);
     hush();
     ck_assert_int_eq(game_tournament_show(game, &boss, "1"), 0);
-    HAS("boss|answer|Tournament #1 (Spring Cup): boxing, 8 places, plans; won by ");
+    HAS("boss|answer|Tournament #1 (Spring Cup): boxing, 8 places, bouts of 12 rounds, plans; won "
+        "by ");
     HAS("boss|answer|Results: ");
 }
 END_TEST
@@ -376,7 +396,7 @@ START_TEST(test_live_tournament)
 
     game_connected(game);
     ck_assert_int_eq(open_words(1, "size=4 mode=live rounds=4 name=Live Cup"), 0);
-    HAS("Tournament #1 (Live Cup) is open: boxing, 4 places, fought live.");
+    HAS("Tournament #1 (Live Cup) is open: boxing, 4 places, bouts of 4 rounds, fought live.");
     for (int i = 1; i <= 3; i++)
         ck_assert_int_eq(join(i, boxer(i, 10 - i)), 0);
     char sql[128];
@@ -501,6 +521,7 @@ Suite *tournament_suite(void)
     tcase_add_test(tc, test_name_anywhere);
     tcase_add_test(tc, test_fixed_rounds_refused);
     tcase_add_test(tc, test_missing_number_points_to_what_exists);
+    tcase_add_test(tc, test_rounds_told);
     tcase_add_test(tc, test_plans_bracket_of_eight);
     tcase_add_test(tc, test_byes_to_top_seeds);
     tcase_add_test(tc, test_restart_says_what_was_stored);
