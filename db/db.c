@@ -683,6 +683,15 @@ static const char *const migrations[] = {
     " CHECK (challenges_day >= 0);"
     "ALTER TABLE accounts ADD COLUMN challenges INTEGER NOT NULL DEFAULT 0"
     " CHECK (challenges >= 0);",
+    /* 24 (session 39): a plans tournament's bouts, fought all at once and
+     * told by the tournament's round lines, were stored as exhibitions
+     * with nothing said (said 0), so every (re)connection said all their
+     * rounds again (db_bout_unsaid); game/tournament.c now stores them as
+     * said, and those stored before are marked so. A live tournament's
+     * bouts are live bouts whose commentary counts as any other's. */
+    "UPDATE bouts SET said = round WHERE said < round AND id IN"
+    " (SELECT tb.bout FROM tournament_bouts tb JOIN tournaments t ON t.id = tb.tournament"
+    " WHERE t.mode = 'plans');",
 };
 
 #define MIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))

@@ -1660,6 +1660,11 @@ static const char *const pg_migrations[] = {
     " CHECK (challenges_day >= 0);"
     "ALTER TABLE accounts ADD COLUMN challenges BIGINT NOT NULL DEFAULT 0"
     " CHECK (challenges >= 0);",
+    /* 24 (session 39): a plans tournament's bouts stored before are
+     * marked said (db.c's migration 24). */
+    "UPDATE bouts SET said = round WHERE said < round AND id IN"
+    " (SELECT tb.bout FROM tournament_bouts tb JOIN tournaments t ON t.id = tb.tournament"
+    " WHERE t.mode = 'plans');",
 };
 #define PG_MIGRATIONS ((int)(sizeof(pg_migrations) / sizeof(pg_migrations[0])))
 _Static_assert(PG_MIGRATIONS >= 1, "PostgreSQL migrations");

@@ -943,10 +943,10 @@ void game_kit_unlayer(struct duel_sheet *d, int slot);
 int game_rules_word(const struct game_caller *who, const char *word, enum rules *rules);
 /* The league (enum league) a word names ("gold", any case), or -1. */
 int game_league_word(const char *word);
-/* The value of a challenge's rounds=N for a bout of `rules` into *rounds
- * (99 where the ruleset's rounds are fixed and the word says otherwise:
- * the game explains it then): 0, or -1 after telling the caller the
- * bounds. */
+/* The value of rounds=N (a challenge's, a tournament's) for a bout of
+ * `rules` into *rounds: 0, or -1 after telling the caller the bounds, or,
+ * where the ruleset's rounds are fixed and the word says another count,
+ * that its bouts always have that many ("leave rounds= out"). */
 int game_rounds_word(const struct game_caller *who, enum rules rules, const char *word,
                      int *rounds);
 /* What `help create` and `help order` add: each ruleset's sheet, and its

@@ -311,16 +311,27 @@ static int pb_load(struct game *g, const struct tour *x, const struct db_tournam
     return rc;
 }
 
+/* The rounds of t's bouts, as they are fought: fought from the plans,
+ * rounds= or the ruleset's own count (a league bout's); live, rounds= or
+ * a challenge's ([bout] rounds, or the ruleset's fixed count). */
+static int tour_rounds(const struct game *g, const struct db_tournament *t)
+{
+    const struct ruleset *rs = ruleset_get(t->rules);
+
+    if (!t->live)
+        return t->rounds && !rs->rounds_fixed ? t->rounds : rs->rounds_default;
+    return t->rounds ? t->rounds : rs->rounds_fixed ? rs->rounds_default : g->cfg.rounds;
+}
+
 /* The bout's record before it is fought. */
 static void pb_record(struct game *g, const struct tour *x, struct plan_bout *pb)
 {
-    const struct ruleset *rs = ruleset_get(x->t.rules);
     struct db_bout *rec = &pb->rec;
 
     memset(rec, 0, sizeof(*rec));
     rec->rules = x->t.rules;
     snprintf(rec->channel, sizeof(rec->channel), "%s", x->t.channel);
-    rec->rounds = x->t.rounds && !rs->rounds_fixed ? x->t.rounds : rs->rounds_default;
+    rec->rounds = tour_rounds(g, &x->t);
     rec->seed = g->io.seed(g->io.ctx);
     rec->kind = DB_BOUT_EXHIBITION;
     rec->league = -1;
@@ -422,6 +433,11 @@ static int match_fight(struct game *g, const struct tour *x, struct db_tournamen
             struct db *db = g->db;
             rc = 0;
             if (pb->nords > 0 && db_order_put_bout(db, pb->rec.id, pb->ords, pb->nords) != DB_OK)
+                rc = -1;
+            /* Stored as said: the round's announcement tells it, never its
+             * rounds one by one, so a restart has nothing of it to say
+             * (db_bout_unsaid lists exhibitions, which it is). */
+            if (rc == 0 && db_bout_said(db, pb->rec.id, pb->rec.round) != DB_OK)
                 rc = -1;
             pb_records(pb);
             for (int s = 0; rc == 0 && s < SIDES; s++)
@@ -641,11 +657,6 @@ static int open_words(const struct game_caller *who, const char *const *argv, in
     }
     if (rounds && game_rounds_word(who, t->rules, rounds + 7, &t->rounds) != 0)
         return -1;
-    if (t->rounds == 99) {
-        game_reply(who, "a %s bout always has %d rounds; leave rounds= out",
-                   ruleset_get(t->rules)->name, ruleset_get(t->rules)->rounds_default);
-        return -1;
-    }
     return 0;
 }
 
@@ -701,9 +712,9 @@ int game_tournament_open(struct game *g, const struct game_caller *who, int admi
     g->tour_any = 1;
     char line[RENDER_LINE_MAX];
     snprintf(line, sizeof(line),
-             "Tournament #%lld (%s) is open: %s, %d places, %s. Join with %stournament join "
-             "<fighter>.",
-             TNAME(&t), rules_name(t.rules), t.size,
+             "Tournament #%lld (%s) is open: %s, %d places, bouts of %d rounds, %s. Join with "
+             "%stournament join <fighter>.",
+             TNAME(&t), rules_name(t.rules), t.size, tour_rounds(g, &t),
              t.live ? "fought live" : "fought from the plans", g->cfg.prefix);
     tell(g, who, t.channel, line);
     return 0;
@@ -905,8 +916,8 @@ static void show_head(struct game *g, const struct tour *x, struct str *s)
 {
     char sn[32], w[DB_NAME_MAX];
 
-    str_add(s, "Tournament #%lld (%s): %s, %d places, %s; ", TNAME(&x->t), rules_name(x->t.rules),
-            x->t.size, x->t.live ? "live" : "plans");
+    str_add(s, "Tournament #%lld (%s): %s, %d places, bouts of %d rounds, %s; ", TNAME(&x->t),
+            rules_name(x->t.rules), x->t.size, tour_rounds(g, &x->t), x->t.live ? "live" : "plans");
     if (x->t.state == DB_TOURNAMENT_OPEN) {
         str_add(s, "open, %d joined", x->ne);
         for (int i = 0; i < x->ne; i++)
@@ -918,6 +929,28 @@ static void show_head(struct game *g, const struct tour *x, struct str *s)
     } else {
         str_add(s, "won by %s.", fname(g, x->t.winner, w, sizeof(w)));
     }
+}
+
+/* Tells the caller there is no tournament #id, and what there is: the
+ * newest's bracket command, and the web page that lists them all when the
+ * game knows its address (no command lists them). */
+static void tell_missing(struct game *g, const struct game_caller *who, long long id)
+{
+    struct db_tournament t;
+    int n = 0;
+    const char *base = g->cfg.base_url;
+
+    if (db_tournament_list(g->db, &t, 1, &n) != DB_OK)
+        game_reply(who, "sorry, I could not read the tournaments (%s)", db_why(g->db));
+    else if (n == 0)
+        game_reply(who,
+                   "no tournament #%lld: there is none yet; an admin opens one: "
+                   "%stournament open",
+                   id, g->cfg.prefix);
+    else
+        game_reply(who, "no tournament #%lld: the newest is #%lld (%sbracket %lld)%s%s%s", id,
+                   (long long)t.id, g->cfg.prefix, (long long)t.id,
+                   base[0] ? "; all of them: " : "", base, base[0] ? "/tournaments" : "");
 }
 
 int game_tournament_show(struct game *g, const struct game_caller *who, const char *word)
@@ -946,8 +979,7 @@ int game_tournament_show(struct game *g, const struct game_caller *who, const ch
         id = x->t.id;
     }
     if (tour_load(g, id, x) != 0) {
-        game_reply(who, "no tournament #%lld (%stournaments lists them on the web)", id,
-                   g->cfg.prefix);
+        tell_missing(g, who, id);
         goto out;
     }
     show_head(g, x, &s);

@@ -38,14 +38,19 @@ int game_rounds_word(const struct game_caller *who, enum rules rules, const char
     char *end;
     long v = strtol(word, &end, 10);
 
-    /* A ruleset whose bouts always have the same rounds is the game's to
-     * explain when the challenge is made. */
-    if (!rs->rounds_fixed && (*end || v < rs->rounds_min || v > rs->rounds_max)) {
+    /* A ruleset whose bouts always have the same rounds takes its own
+     * count only, whatever asks (a challenge, a tournament). */
+    if (rs->rounds_fixed && (*end || v != rs->rounds_default)) {
+        game_reply(who, "a %s bout always has %d rounds; leave rounds= out", rs->title,
+                   rs->rounds_default);
+        return -1;
+    }
+    if (*end || v < rs->rounds_min || v > rs->rounds_max) {
         game_reply(who, "rounds=%s: a %s bout has %d to %d rounds", CLIP(word, 20), rs->name,
                    rs->rounds_min, rs->rounds_max);
         return -1;
     }
-    *rounds = *end || v < 1 || v > 99 ? 99 : (int)v;
+    *rounds = (int)v;
     return 0;
 }
 

@@ -2952,6 +2952,60 @@ START_TEST(test_migrate_v15_to_v16)
 }
 END_TEST
 
+/* A version-23 file: a plans tournament's bouts were stored with nothing
+ * said, so every connection said all their rounds again; at version 24
+ * they are said. A live tournament's bout and a challenge's keep what
+ * they had said, and are still said again after a restart. */
+START_TEST(test_migrate_v23_to_v24)
+{
+    TEST_DB_SQLITE_ONLY("a migration of an old SQLite file");
+    char err[512] = "";
+    int64_t ids[8];
+    int upto[8], n = 0;
+
+    ck_assert_int_ge(db_schema_latest(), 24);
+    db_close(db);
+    db = NULL;
+    ck_assert_int_eq(unlink(path), 0);
+#define BOUT23(id, said)                                                                           \
+    "INSERT INTO bouts (id, rules, channel, rounds, seed, state, fighter_a, fighter_b, round,"     \
+    " winner, method, created, started, ended, sheet_a, sheet_b, kind, turn, league, said)"        \
+    " VALUES (" id ", 'boxing', '#ring', 12, 5, 'over', 7, 8, 3, -1, 'draw', 10, 11, 12,"          \
+    " '10 12 14 12 12', '10 12 14 12 12', 'exhibition', 0, NULL, " said ");"
+#define TOUR23(id, mode)                                                                           \
+    "INSERT INTO tournaments (id, name, rules, size, mode, channel, state, stage, said,"           \
+    " created) VALUES (" id ", 'Cup', 'boxing', 4, '" mode "', '#ring', 'running', 1, 1, 9);"
+#define LINKS23                                                                                    \
+    "INSERT INTO tournament_bouts (tournament, stage, slot, fighter_a, fighter_b, bout, winner)"   \
+    " VALUES (1, 1, 0, 7, 8, 1, 7), (1, 1, 1, 7, 8, 2, 8), (2, 1, 0, 7, 8, 3, 7),"                 \
+    " (1, 2, 0, 7, 8, NULL, NULL);"
+    /* 1 and 2: a plans tournament's; 3: a live one's, said up to round 1;
+     * 4: a challenge's, nothing said. */
+    static const char sql[] =
+        "INSERT INTO accounts (id, key, name, hash, created) VALUES (1, 'bob', 'Bob', 'h', 1);"
+        "INSERT INTO fighters (id, account_id, key, name, rules, str, spd, agl, tgh, hgt,"
+        " created) VALUES (7, 1, 'iron', 'Iron', 'boxing', 10, 12, 14, 12, 12, 2);"
+        "INSERT INTO fighters (id, account_id, key, name, rules, str, spd, agl, tgh, hgt,"
+        " created) VALUES (8, 1, 'mike', 'Mike', 'boxing', 10, 12, 14, 12, 12, 3);" BOUT23("1", "0")
+            BOUT23("2", "0") BOUT23("3", "1") BOUT23("4", "0") TOUR23("1", "plans")
+                TOUR23("2", "live") LINKS23;
+    ck_assert_msg(db_test_file(path, 23, sql, err, sizeof(err)) == DB_OK, "%s", err);
+#undef BOUT23
+#undef TOUR23
+#undef LINKS23
+    ck_assert_int_eq(header_version(), 23);
+    reopen();
+    ck_assert_int_eq(db_schema_version(db), db_schema_latest());
+    sql_check("(SELECT group_concat(id || ':' || said, ',') FROM bouts) = '1:3,2:3,3:1,4:0'");
+    ck_assert_int_eq(db_bout_unsaid(db, ids, upto, 8, &n), DB_OK);
+    ck_assert_int_eq(n, 2);
+    ck_assert_int_eq(ids[0], 3);
+    ck_assert_int_eq(upto[0], 1);
+    ck_assert_int_eq(ids[1], 4);
+    ck_assert_int_eq(upto[1], 0);
+}
+END_TEST
+
 /* A version-2 file (made by migrations 1 and 2 alone, with rows as version 2
  * wrote them) keeps everything at version 3. */
 START_TEST(test_migrate_v2_to_v3)
@@ -3208,6 +3262,7 @@ Suite *db_suite(void)
     tcase_add_test(tc, test_order_put_list);
     tcase_add_test(tc, test_order_put_bout);
     tcase_add_test(tc, test_migrate_v15_to_v16);
+    tcase_add_test(tc, test_migrate_v23_to_v24);
     tcase_add_test(tc, test_order_refused);
     tcase_add_test(tc, test_round_digest);
     tcase_add_test(tc, test_plan);

@@ -829,6 +829,12 @@ START_TEST(test_standings_and_words)
     hush();
     ck_assert_int_eq(game_rounds_word(&ca, RULES_BOXING, "x", &rounds), -1);
     ONE("rounds=x: a boxing bout has");
+    /* Fixed rounds: their own count only, refused here for every asker. */
+    ck_assert_int_eq(game_rounds_word(&ca, RULES_SUGARRAY, "5", &rounds), 0);
+    ck_assert_int_eq(rounds, 5);
+    hush();
+    ck_assert_int_eq(game_rounds_word(&ca, RULES_SUGARRAY, "2", &rounds), -1);
+    ONE("a SUGAR RAY bout always has 5 rounds; leave rounds= out");
 }
 END_TEST
 

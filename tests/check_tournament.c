@@ -74,8 +74,8 @@ START_TEST(test_refusals)
     ck_assert_int_eq(game_tournament_show(game, &p1, NULL), -1);
     HAS("p1|answer|no tournament yet; an admin opens one: !tournament open");
     ck_assert_int_eq(open_words(1, "size=4 name=Spring Cup"), 0);
-    HAS("#ring|chatter|Tournament #1 (Spring Cup) is open: boxing, 4 places, fought from the "
-        "plans. Join with !tournament join <fighter>.");
+    HAS("#ring|chatter|Tournament #1 (Spring Cup) is open: boxing, 4 places, bouts of 12 rounds, "
+        "fought from the plans. Join with !tournament join <fighter>.");
     ck_assert_int_eq(open_words(1, "size=4"), -1);
     HAS("boss|answer|tournament #1 (Spring Cup) is not over yet; one tournament at a time");
     int64_t a = boxer(1, 0);
@@ -84,6 +84,9 @@ START_TEST(test_refusals)
     HAS("p1|answer|you have no fighter in tournament #1 (Spring Cup)");
     ck_assert_int_eq(join(1, a), 0);
     HAS("#ring|chatter|Boxer1 joins tournament #1 (Spring Cup): 1 of 4.");
+    ck_assert_int_eq(game_tournament_show(game, &p1, NULL), 0);
+    HAS("p1|answer|Tournament #1 (Spring Cup): boxing, 4 places, bouts of 12 rounds, plans; open, "
+        "1 joined: Boxer1.");
     ck_assert_int_eq(join(1, a), -1);
     HAS("p1|answer|you have a fighter in tournament #1 already; one a player");
     ck_assert_int_eq(game_tournament_start(game, &c1, 0), -1);
@@ -97,12 +100,91 @@ START_TEST(test_refusals)
 }
 END_TEST
 
+/* A ruleset whose bouts always have the same rounds refuses any other
+ * rounds= as the challenge does, word for word, and opens nothing
+ * (rules=sugarray rounds=2 was opened, and its live bouts had 2 rounds);
+ * its own count is taken. */
+START_TEST(test_fixed_rounds_refused)
+{
+    struct game_caller p1 = caller("p1", 1, 1);
+    char line[160], want[160];
+    int fixed = 0;
+
+    ck_assert_int_eq(open_words(1, "rules=sugarray rounds=2 mode=live"), -1);
+    HAS("boss|answer|a SUGAR RAY bout always has 5 rounds; leave rounds= out");
+    for (int r = 0; r < RULES_COUNT; r++) {
+        const struct ruleset *rs = ruleset_get((enum rules)r);
+        if (!rs->rounds_fixed)
+            continue;
+        fixed++;
+        snprintf(want, sizeof(want),
+                 "boss|answer|a %s bout always has %d rounds; leave rounds= out", rs->title,
+                 rs->rounds_default);
+        const char *bad[] = {"1", "2", "99", "x"};
+        for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+            hush();
+            snprintf(line, sizeof(line), "rules=%s rounds=%s", rs->name, bad[i]);
+            ck_assert_int_eq(open_words(1, line), -1);
+            HAS(want);
+        }
+    }
+    ck_assert_int_ge(fixed, 2); /* sugarray and duel */
+    hush();
+    ck_assert_int_eq(game_tournament_show(game, &p1, NULL), -1);
+    HAS("p1|answer|no tournament yet");
+    ck_assert_int_eq(open_words(1, "rules=sugarray rounds=5 size=4"), 0);
+    HAS(") is open: sugarray, 4 places, bouts of 5 rounds, fought from the plans.");
+}
+END_TEST
+
+/* A tournament's number that is none names what exists: the newest's
+ * bracket command, and the web page of them all when the game knows its
+ * address (it named "!tournaments", a command there is not). */
+START_TEST(test_missing_number_points_to_what_exists)
+{
+    struct game_caller p1 = caller("p1", 1, 1);
+    struct game_config linked = cfg;
+
+    ck_assert_int_eq(game_tournament_show(game, &p1, "7"), -1);
+    HAS("p1|answer|no tournament #7: there is none yet; an admin opens one: !tournament open");
+    ck_assert_int_eq(open_words(1, "size=4"), 0);
+    hush();
+    ck_assert_int_eq(game_tournament_show(game, &p1, "#7"), -1);
+    HAS("p1|answer|no tournament #7: the newest is #1 (!bracket 1)");
+    snprintf(linked.base_url, sizeof(linked.base_url), "https://ring.example.org");
+    game_set_config(game, &linked);
+    hush();
+    ck_assert_int_eq(game_tournament_show(game, &p1, "7"), -1);
+    HAS("p1|answer|no tournament #7: the newest is #1 (!bracket 1); all of them: "
+        "https://ring.example.org/tournaments");
+    ck_assert_int_eq(game_tournament_show(game, &p1, "x"), -1);
+    HAS("p1|answer|x: say a tournament's number: !bracket 3");
+    ck_assert_ptr_null(strstr(said.p, "tournaments lists"));
+}
+END_TEST
+
+/* The rounds of its bouts are told where a player decides to join: a
+ * live tournament without rounds= has a challenge's ([bout] rounds: 3
+ * here), a plans one a league bout's (12 for boxing: above). */
+START_TEST(test_rounds_told)
+{
+    struct game_caller p1 = caller("p1", 1, 1);
+
+    ck_assert_int_eq(open_words(1, "size=4 mode=live"), 0);
+    HAS("#ring|chatter|Tournament #1 (Boxing Cup) is open: boxing, 4 places, bouts of 3 rounds, "
+        "fought live. Join with !tournament join <fighter>.");
+    ck_assert_int_eq(game_tournament_show(game, &p1, "1"), 0);
+    HAS("p1|answer|Tournament #1 (Boxing Cup): boxing, 4 places, bouts of 3 rounds, live; open, 0 "
+        "joined.");
+}
+END_TEST
+
 /* name= may stand anywhere: its words run to the next key word. */
 START_TEST(test_name_anywhere)
 {
     ck_assert_int_eq(open_words(1, "name=Winter Cup size=4 mode=plans"), 0);
-    HAS("#ring|chatter|Tournament #1 (Winter Cup) is open: boxing, 4 places, fought from the "
-        "plans. Join with !tournament join <fighter>.");
+    HAS("#ring|chatter|Tournament #1 (Winter Cup) is open: boxing, 4 places, bouts of 12 rounds, "
+        "fought from the plans. Join with !tournament join <fighter>.");
 }
 END_TEST
 
@@ -159,7 +241,8 @@ START_TEST(test_plans_bracket_of_eight)
     HAS(line);
     hush();
     ck_assert_int_eq(game_tournament_show(game, &boss, "1"), 0);
-    HAS("boss|answer|Tournament #1 (Spring Cup): boxing, 8 places, plans; won by ");
+    HAS("boss|answer|Tournament #1 (Spring Cup): boxing, 8 places, bouts of 12 rounds, plans; won "
+        "by ");
     HAS("boss|answer|Results: ");
 }
 END_TEST
@@ -189,6 +272,19 @@ START_TEST(test_byes_to_top_seeds)
     ck_assert_int_eq(db_bout_get(db, 2, &(struct db_bout){0}), DB_NOTFOUND); /* one bout */
 }
 END_TEST
+
+/* The bot stopped and started again on the same file: a new game, not
+ * yet connected. */
+static void restart(void)
+{
+    char err[256];
+
+    game_free(game);
+    db_close(db);
+    db = test_db_open(path, err, sizeof(err));
+    ck_assert_msg(db != NULL, "%s", err);
+    start_game();
+}
 
 /* A round stored and not said (the bot killed between) is said after a
  * restart, once; a round that could not be stored changed nothing. */
@@ -224,12 +320,7 @@ START_TEST(test_restart_says_what_was_stored)
     ck_assert_int_eq(b.t.said, 2);
     b.t.said = 1;
     ck_assert_int_eq(db_tournament_save(db, &b.t), DB_OK);
-    game_free(game);
-    db_close(db);
-    char err[256];
-    db = test_db_open(path, err, sizeof(err));
-    ck_assert_msg(db != NULL, "%s", err);
-    start_game();
+    restart();
     hush();
     game_tick(game, NULL);
     ck_assert_ptr_null(strstr(said.p, "semi-finals")); /* not online yet */
@@ -240,6 +331,43 @@ START_TEST(test_restart_says_what_was_stored)
     hush();
     game_tick(game, NULL);
     ck_assert_int_eq((int)said.len, 0); /* once */
+}
+END_TEST
+
+/* A plans round's bouts are announced by the tournament's lines, never
+ * round by round: they are stored as said, and a restart says nothing of
+ * them (it said every round of every such bout ever fought, "Bout #2:
+ * what I had not said yet when I stopped:" and ten lines a bout, ahead of
+ * the live bout it was to resume). */
+START_TEST(test_restart_replays_no_plans_bout)
+{
+    struct game_caller boss = caller("boss", 99, 1);
+    struct game_bracket b;
+    struct db_bout rec;
+    int64_t ids[8];
+    int upto[8], n = -1, fought = 0;
+
+    game_connected(game);
+    ck_assert_int_eq(open_words(1, "size=4 name=Cup"), 0);
+    for (int i = 1; i <= 4; i++)
+        ck_assert_int_eq(join(i, boxer(i, i)), 0);
+    ck_assert_int_eq(game_tournament_next(game, &boss, 1), 0);
+    ck_assert_int_eq(game_bracket_get(db, 1, &b), 0);
+    for (int i = 0; i < b.nm; i++) {
+        if (!b.m[i].bout)
+            continue;
+        ck_assert_int_eq(db_bout_get(db, b.m[i].bout, &rec), DB_OK);
+        ck_assert_int_gt(rec.round, 0);
+        fought++;
+    }
+    ck_assert_int_eq(fought, 2);
+    ck_assert_int_eq(db_bout_unsaid(db, ids, upto, 8, &n), DB_OK);
+    ck_assert_int_eq(n, 0);
+    restart();
+    hush();
+    game_connected(game);
+    game_tick(game, NULL);
+    ck_assert_msg(said.len == 0, "said after the restart:\n%.2000s", said.p);
 }
 END_TEST
 
@@ -268,7 +396,7 @@ START_TEST(test_live_tournament)
 
     game_connected(game);
     ck_assert_int_eq(open_words(1, "size=4 mode=live rounds=4 name=Live Cup"), 0);
-    HAS("Tournament #1 (Live Cup) is open: boxing, 4 places, fought live.");
+    HAS("Tournament #1 (Live Cup) is open: boxing, 4 places, bouts of 4 rounds, fought live.");
     for (int i = 1; i <= 3; i++)
         ck_assert_int_eq(join(i, boxer(i, 10 - i)), 0);
     char sql[128];
@@ -391,9 +519,13 @@ Suite *tournament_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_refusals);
     tcase_add_test(tc, test_name_anywhere);
+    tcase_add_test(tc, test_fixed_rounds_refused);
+    tcase_add_test(tc, test_missing_number_points_to_what_exists);
+    tcase_add_test(tc, test_rounds_told);
     tcase_add_test(tc, test_plans_bracket_of_eight);
     tcase_add_test(tc, test_byes_to_top_seeds);
     tcase_add_test(tc, test_restart_says_what_was_stored);
+    tcase_add_test(tc, test_restart_replays_no_plans_bout);
     tcase_add_test(tc, test_live_tournament);
     tcase_add_test(tc, test_live_cancel_fights_again);
     tcase_add_test(tc, test_seeds_by_rating);

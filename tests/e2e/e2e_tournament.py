@@ -12,7 +12,8 @@ Scenarios:
      players join (a ninth is refused: it started when full), the channel
      hears the start with the standard bracket by seed; the admin fights the
      quarter-finals, the bot is killed (kill -9) and started again: nothing
-     is fought twice, the semi-finals and the final go on by `tournament
+     is fought twice, nor said again round by round (the plans bouts were
+     told by their round's line), the semi-finals and the final go on by `tournament
      next`; the channel hears each round's results and the winner, the
      bracket is in the database (7 bouts, each with its winner), `bracket`
      answers in at most three lines with the web address, and the winner's
@@ -84,8 +85,8 @@ def s_plans(env):
     w = ps[0]
     start = len(w.lines)
     boss.cmd("tournament open size=8 name=Spring Cup", chan=CHANNEL)
-    chan_wait(w, r"^Tournament #1 \(Spring Cup\) is open: boxing, 8 places, fought from the "
-              r"plans\. Join with !tournament join <fighter>\.$", start)
+    chan_wait(w, r"^Tournament #1 \(Spring Cup\) is open: boxing, 8 places, bouts of 12 rounds, "
+              r"fought from the plans\. Join with !tournament join <fighter>\.$", start)
     for k, c in enumerate(ps):
         pos = len(w.lines)
         c.cmd("tournament join " + c.fighter, chan=CHANNEL)
@@ -108,6 +109,7 @@ def s_plans(env):
     check(len(bouts1) == 4, "the quarter-finals stored: %r" % bouts1)
     # kill -9 and back: the bracket goes on from the database.
     env.kill_bot()
+    restarted = len(w.lines)
     env.start_bot()
     boss.skip()
     boss.ask("identify " + boss.pw, r"^you are identified as boss ")
@@ -122,12 +124,16 @@ def s_plans(env):
     rows = env.query("SELECT stage, bout, winner FROM tournament_bouts ORDER BY stage, slot")
     check(len(rows) == 7 and all(r[1] and r[2] for r in rows), "the bracket stored: %r" % rows)
     check([r[1] for r in rows[:4]] == bouts1, "the quarter-finals were not fought again")
-    text = w.ask("bracket 1", r"^Tournament #1 \(Spring Cup\): boxing, 8 places, plans; won by ",
-                 chan=CHANNEL)
+    text = w.ask("bracket 1", r"^Tournament #1 \(Spring Cup\): boxing, 8 places, bouts of 12 "
+                 r"rounds, plans; won by ", chan=CHANNEL)
     w.expect(r"^Results: %s (beat|goes through on seed after a draw with) " % winner,
              where=CHANNEL)
     card = w.ask("fighter " + winner, r"^%s \(boxing" % winner, chan=CHANNEL)
     w.expect(r"^%s won the Spring Cup \(boxing, 8\)\.$" % winner, where=CHANNEL)
+    # The plans bouts were told by their round's line: the restart said
+    # none of them again round by round (it said all, ten lines a bout).
+    again = [m.text for m in w.lines[restarted:] if "what I had not said" in m.text]
+    check(not again, "the restart said plans bouts again: %r" % again[:3])
     for c in ps + [boss, extra]:
         c.quit()
     return ["start: " + begins, "winner: " + won, "bracket: " + text, "fighter: " + card]
@@ -141,7 +147,8 @@ def s_live(env):
     w = ps[0]
     start = len(w.lines)
     boss.cmd("tournament open size=8 mode=live rounds=3 name=Live Cup", chan=CHANNEL)
-    chan_wait(w, r"^Tournament #\d \(Live Cup\) is open: boxing, 8 places, fought live\.", start)
+    chan_wait(w, r"^Tournament #\d \(Live Cup\) is open: boxing, 8 places, bouts of 3 rounds, "
+              r"fought live\.", start)
     for c in ps:
         c.cmd("tournament join " + c.fighter, chan=CHANNEL)
     begins = chan_wait(w, r"^Tournament #\d \(Live Cup\) begins: 8 fighters", start)
