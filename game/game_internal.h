@@ -304,6 +304,11 @@ void predict_round_free(struct predict_round *pr);
  * after it, the bracket goes on. tournament_live_go starts the live bouts
  * a live tournament's current round is waiting for. */
 void tournament_tick(struct game *g);
+/* Fighter `fighter` in the tournaments not over, for game_retire: 1 when
+ * he is an entrant of one still open, 2 when he is still in one that has
+ * begun (a bout of it lost: no longer in), that tournament into *t; 0 in
+ * none; -1 on a database error. */
+int tournament_entered(struct game *g, int64_t fighter, struct db_tournament *t);
 int tournament_bout_store(struct game *g, const struct db_bout *rec);
 void tournament_bout_over(struct game *g, int64_t bout);
 void tournament_live_go(struct game *g, int64_t id);

@@ -783,9 +783,34 @@ static int tour_begin(struct game *g, struct tour *x)
     return -1;
 }
 
+/* Takes x's retired entrants out of it (retired while entered, by a bot
+ * whose retire left them in): nobody fights a retired fighter. 0, or -1
+ * on a database error. */
+static int tour_drop_retired(struct game *g, struct tour *x)
+{
+    struct db_fighter f;
+
+    for (int i = 0; i < x->ne; i++) {
+        if (db_fighter_get_id(g->db, x->e[i].fighter, &f) != DB_OK)
+            return -1;
+        if (!f.retired)
+            continue;
+        if (db_tournament_leave(g->db, x->t.id, f.id) != DB_OK)
+            return -1;
+        game_log(g, GAME_LOG_INFO, "tournament %lld: retired %s taken out", (long long)x->t.id,
+                 f.name);
+        x->e[i--] = x->e[--x->ne];
+    }
+    return 0;
+}
+
 /* Starts x (its entrants loaded) and says so. 0, or -1 after telling. */
 static int tour_start(struct game *g, const struct game_caller *who, struct tour *x)
 {
+    if (tour_drop_retired(g, x) != 0 || tour_load(g, x->t.id, x) != 0) {
+        game_reply(who, "sorry, I could not start the tournament (%s)", db_why(g->db));
+        return -1;
+    }
     if (x->ne < 2) {
         game_reply(who, "tournament #%lld (%s) has %d entrant%s; it needs 2 at least", TNAME(&x->t),
                    x->ne, x->ne == 1 ? "" : "s");
@@ -811,6 +836,8 @@ int game_tournament_join(struct game *g, const struct game_caller *who, const st
         /* told */
     } else if (x->t.state != DB_TOURNAMENT_OPEN) {
         game_reply(who, "tournament #%lld (%s) has begun; join the next one", TNAME(&x->t));
+    } else if (f->retired) {
+        game_reply(who, "%s has retired; join with a fighter who still fights", f->name);
     } else if (f->sheet.rules != x->t.rules) {
         game_reply(who, "%s fights %s; tournament #%lld is %s: join with a %s fighter", f->name,
                    rules_name(f->sheet.rules), (long long)x->t.id, rules_name(x->t.rules),
@@ -854,6 +881,42 @@ int game_tournament_leave(struct game *g, const struct game_caller *who)
         tell(g, who, x->t.channel, line);
         rc = 0;
     }
+    free(x);
+    return rc;
+}
+
+/* 1 if fighter `id` is still in x: an entrant who lost none of its
+ * decided matches. */
+static int tour_still_in(const struct tour *x, int64_t id)
+{
+    for (int i = 0; i < x->nm; i++) {
+        const struct db_tournament_match *m = &x->m[i];
+        if ((m->fighter[0] == id || m->fighter[1] == id) && m->winner && m->winner != id)
+            return 0;
+    }
+    for (int i = 0; i < x->ne; i++)
+        if (x->e[i].fighter == id)
+            return 1;
+    return 0;
+}
+
+int tournament_entered(struct game *g, int64_t fighter, struct db_tournament *t)
+{
+    struct tour *x = xcalloc(1, sizeof(*x));
+    struct db_tournament *v = xmalloc(T_LIST * sizeof(*v));
+    int n = 0, rc = db_tournament_list(g->db, v, T_LIST, &n) == DB_OK ? 0 : -1;
+
+    for (int i = 0; rc == 0 && i < n; i++) {
+        if (v[i].state == DB_TOURNAMENT_OVER)
+            continue;
+        if (tour_load(g, v[i].id, x) != 0)
+            rc = -1;
+        else if (tour_still_in(x, fighter))
+            rc = x->t.state == DB_TOURNAMENT_OPEN ? 1 : 2;
+        if (rc > 0)
+            *t = x->t;
+    }
+    free(v);
     free(x);
     return rc;
 }
