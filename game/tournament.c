@@ -176,6 +176,11 @@ static void result_text(struct game *g, const struct db_tournament_match *m, str
         return;
     }
     int64_t loser = m->winner == m->fighter[0] ? m->fighter[1] : m->fighter[0];
+    if (m->winner && !m->bout) { /* match_walkover */
+        str_add(s, "%s (walkover: %s retired)", fname(g, m->winner, a, sizeof(a)),
+                fname(g, loser, b, sizeof(b)));
+        return;
+    }
     int drawn = db_bout_get(g->db, m->bout, &rec) == DB_OK && rec.winner < 0;
     str_add(s, "%s %s %s (#%lld)", fname(g, m->winner, a, sizeof(a)),
             drawn ? "goes through on seed after a draw with" : "beat",
@@ -444,6 +449,31 @@ static int match_fight(struct game *g, const struct tour *x, struct db_tournamen
     return rc;
 }
 
+/* Match m of x decided with no bout when a fighter of it has retired
+ * (retired by an older bot, which left him in): the other goes through
+ * (both retired: the better seed). 1 when so (stored), 0 when both still
+ * fight, -1 on a database error. */
+static int match_walkover(struct game *g, const struct tour *x, struct db_tournament_match *m)
+{
+    struct db_fighter f[SIDES];
+
+    if (!m->fighter[0] || !m->fighter[1] || m->winner)
+        return 0;
+    for (int s = 0; s < SIDES; s++)
+        if (db_fighter_get_id(g->db, m->fighter[s], &f[s]) != DB_OK)
+            return -1;
+    if (!f[0].retired && !f[1].retired)
+        return 0;
+    int w = f[0].retired && f[1].retired ? seed_of(x, m->fighter[1]) < seed_of(x, m->fighter[0])
+                                         : f[0].retired;
+    m->winner = m->fighter[w];
+    if (db_tournament_match_put(g->db, x->t.id, m) != DB_OK) {
+        m->winner = 0;
+        return -1;
+    }
+    return 1;
+}
+
 /* Fights the current bracket round of x from the plans and draws the
  * next (or ends the tournament), all in one transaction. 0, or -1 with
  * nothing stored. */
@@ -452,8 +482,10 @@ static int stage_fight(struct game *g, struct tour *x)
     int stage = x->t.stage, ok = db_begin(g->db) == DB_OK;
 
     for (int i = 0; ok && i < x->nm; i++)
-        if (x->m[i].stage == stage && !match_done(&x->m[i]))
-            ok = match_fight(g, x, &x->m[i]) == 0;
+        if (x->m[i].stage == stage && !match_done(&x->m[i])) {
+            int walk = match_walkover(g, x, &x->m[i]);
+            ok = walk == 1 || (walk == 0 && match_fight(g, x, &x->m[i]) == 0);
+        }
     x->t.last = game_wall(g);
     ok = ok && stage_next(g, x) == 0 && db_tournament_save(g->db, &x->t) == DB_OK &&
          db_commit(g->db) == DB_OK;
@@ -1241,11 +1273,16 @@ void tournament_live_go(struct game *g, int64_t id)
     }
     const struct ruleset *rs = ruleset_get(x->t.rules);
     int rounds = x->t.rounds ? x->t.rounds : rs->rounds_fixed ? rs->rounds_default : g->cfg.rounds;
+    int walked = 0;
     for (int i = 0; i < x->nm; i++) {
         struct db_tournament_match *m = &x->m[i];
         struct db_fighter f[SIDES];
         if (m->stage != x->t.stage || match_done(m) || m->bout)
             continue;
+        int walk = match_walkover(g, x, m);
+        walked |= walk == 1;
+        if (walk != 0)
+            continue; /* decided (the bracket goes on below), or tried again */
         if (game_fighter_busy(g, m->fighter[0]) || game_fighter_busy(g, m->fighter[1]) ||
             db_fighter_get_id(g->db, m->fighter[0], &f[0]) != DB_OK ||
             db_fighter_get_id(g->db, m->fighter[1], &f[1]) != DB_OK)
@@ -1254,6 +1291,8 @@ void tournament_live_go(struct game *g, int64_t id)
         if (!bout_start_direct(g, x->t.channel, x->t.rules, rounds, f, link_match, &a))
             m->bout = 0;
     }
+    if (walked && stage_done(x))
+        tour_advance(g, x); /* ended by a walkover: no bout's end moves it */
     free(x);
 }
 

@@ -228,6 +228,59 @@ START_TEST(test_retired_never_fights)
 }
 END_TEST
 
+/* A fighter still in a tournament that has begun but retired all the
+ * same (by an older bot, whose retire did not refuse) never fights again:
+ * his match is a walkover, in a plans round and in a live one. */
+START_TEST(test_retired_walkover)
+{
+    struct game_caller boss = caller("boss", 99, 1);
+    struct db_fighter f;
+
+    game_connected(game);
+    ck_assert_int_eq(open_words(1, "size=4"), 0);
+    for (int i = 1; i <= 4; i++)
+        ck_assert_int_eq(join(i, boxer(i, 10 - i)), 0); /* full: it starts */
+    ck_assert_int_eq(db_fighter_get(db, "boxer2", &f), DB_OK);
+    ck_assert_int_eq(db_fighter_retire(db, f.id), DB_OK);
+    hush();
+    ck_assert_int_eq(game_tournament_next(game, &boss, 1), 0);
+    HAS("Boxer3 (walkover: Boxer2 retired)");
+    ck_assert_int_eq(db_fighter_get(db, "boxer2", &f), DB_OK);
+    ck_assert_int_eq(f.wins, 8);
+    ck_assert_int_eq(f.losses + f.draws, 0);
+    ck_assert_int_eq(db_bout_get(db, 2, &(struct db_bout){0}), DB_NOTFOUND); /* one bout */
+    while (game_tournament_next(game, &boss, 1) == 0)
+        ;
+
+    /* Live: both finalists retired while their semi-finals ran. */
+    ck_assert_int_eq(open_words(1, "size=4 mode=live name=Live Cup"), 0);
+    for (int i = 5; i <= 8; i++)
+        ck_assert_int_eq(join(i, boxer(i, 20 - i)), 0);
+    ck_assert_int_eq(game_live(game), 2);
+    for (int i = 5; i <= 8; i++) {
+        char key[16];
+        snprintf(key, sizeof(key), "boxer%d", i);
+        ck_assert_int_eq(db_fighter_get(db, key, &f), DB_OK);
+        ck_assert_int_eq(db_fighter_retire(db, f.id), DB_OK);
+    }
+    hush();
+    for (int k = 0; k < 200 && !strstr(said.p, "wins the Live Cup!"); k++) {
+        clock_now += 61;
+        wall_now += 61;
+        game_tick(game, NULL);
+    }
+    HAS(" wins the Live Cup!");
+    HAS("(walkover: Boxer");
+    ck_assert_int_eq(game_live(game), 0);
+    struct game_bracket b;
+    ck_assert_int_eq(game_bracket_get(db, 2, &b), 0);
+    ck_assert_int_eq(b.t.state, DB_TOURNAMENT_OVER);
+    for (int i = 0; i < b.nm; i++)
+        if (b.m[i].stage == 2)
+            ck_assert_int_eq(b.m[i].bout, 0); /* the final: no bout */
+}
+END_TEST
+
 /* Five entrants in eight places: seeds 1 to 3 have byes; the round of
  * byes and the one bout; then the semi-finals. */
 START_TEST(test_byes_to_top_seeds)
@@ -458,6 +511,7 @@ Suite *tournament_suite(void)
     tcase_add_test(tc, test_plans_bracket_of_eight);
     tcase_add_test(tc, test_byes_to_top_seeds);
     tcase_add_test(tc, test_retired_never_fights);
+    tcase_add_test(tc, test_retired_walkover);
     tcase_add_test(tc, test_restart_says_what_was_stored);
     tcase_add_test(tc, test_live_tournament);
     tcase_add_test(tc, test_live_cancel_fights_again);
