@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "game.h"
+#include "game_internal.h"
 #include "tests.h"
 
 #include "game_fixture.h"
@@ -542,6 +543,55 @@ START_TEST(test_live_duel_fights_itself)
 }
 END_TEST
 
+/* record_sheet_merge: the sheet a bout leaves is its own changes added
+ * to the sheet stored when it ends. Nothing changed meanwhile: exactly
+ * what the bout leaves (so replays and texts stay as they were); trained
+ * meanwhile: both; a duel's kit worn by another bout too: both wears; a
+ * piece replaced meanwhile: the new one; a piece the bout broke: gone. */
+START_TEST(test_sheet_merge)
+{
+    const struct ruleset *sr = ruleset_get(RULES_SUGARRAY), *dr = ruleset_get(RULES_DUEL);
+    struct sheet start = {.rules = RULES_SUGARRAY, .u.sugarray = {5, 40}}, after = start, now;
+
+    after.u.sugarray.skill = 6; /* a KO win */
+    now = record_sheet_merge(sr, &start, &after, &start);
+    ck_assert(memcmp(&now, &after, sizeof(now)) == 0);
+    now = start;
+    now.u.sugarray.skill = 7; /* trained twice while the bout ran */
+    now.u.sugarray.endurance = 43;
+    now = record_sheet_merge(sr, &start, &after, &now);
+    ck_assert_int_eq(now.u.sugarray.skill, 8);
+    ck_assert_int_eq(now.u.sugarray.endurance, 43);
+
+    struct sheet d = conan, da, dn, m;
+    int item, cond;
+    sheet_kit_get(&d, DUEL_TORSO, &item, &cond);
+    ck_assert_int_ne(item, 0);
+    sheet_kit_set(&d, DUEL_TORSO, item, DUEL_COND_FULL);
+    da = d;
+    sheet_kit_set(&da, DUEL_TORSO, item, DUEL_COND_FULL - 200000); /* this bout's wear */
+    m = record_sheet_merge(dr, &d, &da, &d);
+    ck_assert(memcmp(&m, &da, sizeof(m)) == 0);
+    dn = d;
+    sheet_kit_set(&dn, DUEL_TORSO, item, DUEL_COND_FULL - 100000); /* another bout's */
+    m = record_sheet_merge(dr, &d, &da, &dn);
+    sheet_kit_get(&m, DUEL_TORSO, &item, &cond);
+    ck_assert_int_eq(cond, DUEL_COND_FULL - 300000);
+    int was;
+    sheet_kit_get(&d, DUEL_TORSO, &was, &cond);
+    sheet_kit_set(&dn, DUEL_TORSO, was + 1, DUEL_COND_FULL); /* replaced */
+    m = record_sheet_merge(dr, &d, &da, &dn);
+    sheet_kit_get(&m, DUEL_TORSO, &item, &cond);
+    ck_assert_int_eq(item, was + 1);
+    ck_assert_int_eq(cond, DUEL_COND_FULL);
+    sheet_kit_set(&da, DUEL_TORSO, 0, 0); /* broken in this bout */
+    sheet_kit_set(&dn, DUEL_TORSO, was, DUEL_COND_FULL - 100000);
+    m = record_sheet_merge(dr, &d, &da, &dn);
+    sheet_kit_get(&m, DUEL_TORSO, &item, &cond);
+    ck_assert_int_eq(item, 0);
+}
+END_TEST
+
 /* The web pages' view of a duel: health from 100, the duel's marks (each
  * on the fighter it happened to, as the report says it), the equipment
  * worn as the rounds wore it, the pieces and their weight in words. */
@@ -1026,6 +1076,7 @@ Suite *game_suite(void)
     tcase_add_test(tc, test_plan_towel_is_a_towel);
     tcase_add_test(tc, test_sugarray_table_shared_channel);
     tcase_add_test(tc, test_duel_view);
+    tcase_add_test(tc, test_sheet_merge);
     tcase_add_test(tc, test_live_duel_plan_yields);
     tcase_add_test(tc, test_league_turn_of_duels);
     suite_add_tcase(s, tc);
