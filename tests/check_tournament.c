@@ -186,6 +186,14 @@ START_TEST(test_retired_never_fights)
     ck_assert_int_eq(game_retire(game, &p3, &f), 0);
     HAS("p3|answer|Boxer3 retires with a record of 3-0-0; he leaves tournament #1 (Boxing "
         "Cup)\n");
+    int64_t p5 = boxer(5, 0); /* never fought: removed, out of the tournament */
+    struct game_caller c5 = caller("p5", p5, 1);
+    ck_assert_int_eq(join(5, p5), 0);
+    ck_assert_int_eq(db_fighter_get(db, "boxer5", &f), DB_OK);
+    ck_assert_int_eq(game_retire(game, &c5, &f), 0);
+    HAS("p5|answer|Boxer5 never fought: removed rather than retired, and the name is free "
+        "again; he leaves tournament #1 (Boxing Cup)\n");
+    ck_assert_int_eq(db_fighter_get(db, "boxer5", &f), DB_NOTFOUND);
     ck_assert_int_eq(db_fighter_get(db, "boxer4", &f), DB_OK);
     ck_assert_int_eq(db_fighter_retire(db, f.id), DB_OK); /* left entered */
     ck_assert_int_eq(db_fighter_get(db, "boxer4", &f), DB_OK);
