@@ -1268,8 +1268,10 @@ static int round_fight(struct game *g, const struct live *lv, struct round *r)
         r->rec.reason = res->reason;
         r->rec.decision = res->decision;
         r->rec.ended = game_wall(g);
-        r->start[0] = lv->f[0].sheet; /* the records: round_store, as stored then */
-        r->start[1] = lv->f[1].sheet;
+        /* The sheets it began with (as its replay reads them); the
+         * records: round_store, from the fighters as stored then. */
+        r->start[0] = lv->rec.sheet[0];
+        r->start[1] = lv->rec.sheet[1];
     }
     return 0;
 }
