@@ -1044,22 +1044,29 @@ static int order_fallback(struct game *g, struct live *lv, int side, struct orde
     return 0;
 }
 
-/* The records after the finished bout `b`, into f[] (copies): wins,
- * losses, draws and how the win ended (record.c), and what the ruleset says
- * the bout leaves (sheet changes, training points, which go into
- * points[]). conceded[s]: side s conceded by his own word (record_conceded
- * of his last order): the win is a forfeit, which earns no stoppage's
- * reward. */
+/* The records after the finished bout `b` into f[], the fighters as
+ * stored when it ends (not as they began it: bouts of a tournament round
+ * or a league turn may have fought them since, and their results stay):
+ * wins, losses, draws and how the win ended (record.c), and what the
+ * ruleset says the bout leaves (sheet changes, training points, which go
+ * into points[]), worked out on the sheets it began with, start[], into
+ * shown[] (what the channel hears changed) and added to f[]'s
+ * (record_sheet_merge). conceded[s]: side s conceded by his own word
+ * (record_conceded of his last order): the win is a forfeit, which earns
+ * no stoppage's reward. */
 static void records_apply(const struct bout *b, const int conceded[SIDES],
-                          struct db_fighter f[SIDES], int points[SIDES])
+                          const struct sheet start[SIDES], struct db_fighter f[SIDES],
+                          struct sheet shown[SIDES], int points[SIDES])
 {
     const struct result *res = &b->result;
-    struct sheet sh[SIDES] = {f[0].sheet, f[1].sheet};
+    const struct ruleset *rs = ruleset_get(b->rules);
     int forfeit = record_forfeit(res, conceded);
 
-    record_after_bout(ruleset_get(b->rules), res, forfeit, sh, points);
-    if (ruleset_get(b->rules)->sheet_after)
-        ruleset_get(b->rules)->sheet_after(b, sh);
+    shown[0] = start[0];
+    shown[1] = start[1];
+    record_after_bout(rs, res, forfeit, shown, points);
+    if (rs->sheet_after)
+        rs->sheet_after(b, shown);
     for (int s = 0; s < SIDES; s++) {
         if (res->winner < 0) {
             f[s].draws++;
@@ -1069,7 +1076,7 @@ static void records_apply(const struct bout *b, const int conceded[SIDES],
         } else {
             f[s].losses++;
         }
-        f[s].sheet = sh[s];
+        f[s].sheet = record_sheet_merge(rs, &start[s], &shown[s], &f[s].sheet);
         f[s].training_points += points[s];
     }
 }
@@ -1184,6 +1191,8 @@ struct round {
     uint64_t digest;                                 /* likewise */
     struct db_bout rec;                              /* the bout's record after it */
     struct db_fighter f[SIDES];                      /* the fighters after it (records if over) */
+    struct sheet start[SIDES];                       /* their sheets when the bout began */
+    struct sheet shown[SIDES];                       /* and as the bout alone leaves them */
     int conceded[SIDES];                             /* by his own word (record_conceded) */
     int points[SIDES];                               /* training points the bout earned */
     char lines[RENDER_ROUND_LINES][RENDER_LINE_MAX]; /* its commentary */
@@ -1254,8 +1263,27 @@ static int round_fight(struct game *g, const struct live *lv, struct round *r)
         r->rec.reason = res->reason;
         r->rec.decision = res->decision;
         r->rec.ended = game_wall(g);
-        records_apply(&r->b, r->conceded, r->f, r->points);
+        /* The sheets it began with (as its replay reads them); the
+         * records: round_store, from the fighters as stored then. */
+        r->start[0] = lv->rec.sheet[0];
+        r->start[1] = lv->rec.sheet[1];
     }
+    return 0;
+}
+
+/* Step 3's records, inside its transaction, once the bout is over: each
+ * fighter read as stored now, the result added (records_apply) and saved,
+ * so that what other bouts did to his record while this one ran stays.
+ * Returns 0, or -1 on a database error. */
+static int round_records(struct game *g, struct round *r)
+{
+    for (int s = 0; s < SIDES; s++)
+        if (db_fighter_get_id(g->db, r->f[s].id, &r->f[s]) != DB_OK)
+            return -1;
+    records_apply(&r->b, r->conceded, r->start, r->f, r->shown, r->points);
+    for (int s = 0; s < SIDES; s++)
+        if (db_fighter_save(g->db, &r->f[s]) != DB_OK)
+            return -1;
     return 0;
 }
 
@@ -1271,8 +1299,8 @@ static int round_store(struct game *g, struct round *r)
              db_round_put(db, rec->id, r->number, r->digest) == DB_OK &&
              db_bout_save(db, rec) == DB_OK &&
              (!r->b.result.over ||
-              (db_fighter_save(db, &r->f[0]) == DB_OK && db_fighter_save(db, &r->f[1]) == DB_OK &&
-               rating_bout_store(g, rec, r->rated) == 0 && tournament_bout_store(g, rec) == 0)) &&
+              (round_records(g, r) == 0 && rating_bout_store(g, rec, r->rated) == 0 &&
+               tournament_bout_store(g, rec) == 0)) &&
              predict_store(g, rec, r->number, r->b.result.over, &r->pred) == 0;
     if (ok && db_commit(db) == DB_OK)
         return 0;
@@ -1369,8 +1397,10 @@ static void round_say(struct game *g, struct live *lv, struct round *r, int pack
 
     if (r->b.result.over) {
         struct render_corner after[SIDES];
-        for (int s = 0; s < SIDES; s++)
+        for (int s = 0; s < SIDES; s++) {
             render_corner_fill(&after[s], &r->f[s]);
+            after[s].sheet = r->shown[s]; /* the bout's changes alone */
+        }
         int plain = render_result_plain(r->b.rules);
         if (plain)
             for (int i = 0; i < r->nres; i++)
@@ -1483,9 +1513,12 @@ static void round_next(struct game *g, struct live *lv, const struct round *r)
     if (r->b.result.over) {
         game_log(g, GAME_LOG_INFO, "bout %lld over after round %d", (long long)r->rec.id,
                  r->number);
-        for (int s = 0; s < SIDES; s++)
+        for (int s = 0; s < SIDES; s++) {
+            struct db_fighter told = r->f[s]; /* his record now, the bout's changes */
+            told.sheet = r->shown[s];
             if (over_private(g, lv, r, s))
-                say_over(g, lv, s, &r->f[s], r->points[s], fell[s][0] ? fell[s] : NULL);
+                say_over(g, lv, s, &told, r->points[s], fell[s][0] ? fell[s] : NULL);
+        }
         forget(g, lv);
         tournament_bout_over(g, r->rec.id);
         return;

@@ -693,14 +693,17 @@ int game_fighters(struct game *g, const struct game_caller *who, const char *acc
 
 /* ---------------------------------------------------------------- retire */
 
-/* Takes fighter f off for good in one transaction: deleted with his plan
+/* Takes fighter f off for good in one transaction: out of tournament
+ * `tour` first when not 0 (one still open), then deleted with his plan
  * when he never fought (nothing refers to him; *removed 1), else marked
  * retired with his record kept. DB_OK or the failure's status. */
-static int retire_store(struct game *g, const struct db_fighter *f, int *removed)
+static int retire_store(struct game *g, const struct db_fighter *f, int64_t tour, int *removed)
 {
     int rc = db_begin(g->db);
 
     *removed = 0;
+    if (rc == DB_OK && tour)
+        rc = db_tournament_leave(g->db, tour, f->id);
     /* A record means bouts: no need to look for them. */
     if (rc == DB_OK && f->wins + f->losses + f->draws == 0) {
         rc = db_fighter_remove(g->db, f->id);
@@ -719,8 +722,30 @@ static int retire_store(struct game *g, const struct db_fighter *f, int *removed
     return rc;
 }
 
+/* Whether f may retire as far as the tournaments go: 0 with *tour the
+ * open one he leaves with it (0: none), or -1 after telling the caller
+ * (still in one that has begun, or a database error). */
+static int retire_tournament(struct game *g, const struct game_caller *who,
+                             const struct db_fighter *f, struct db_tournament *t, int64_t *tour)
+{
+    int in = tournament_entered(g, f->id, t);
+
+    *tour = in == 1 ? t->id : 0;
+    if (in < 0)
+        game_reply(who, "sorry, I could not retire %s (%s)", f->name, db_why(g->db));
+    else if (in == 2)
+        game_reply(who,
+                   "%s is still in tournament #%lld (%s), which has begun; retire him once he is "
+                   "out of it or it is over",
+                   f->name, (long long)t->id, t->name);
+    return in < 0 || in == 2 ? -1 : 0;
+}
+
 int game_retire(struct game *g, const struct game_caller *who, const struct db_fighter *f)
 {
+    struct db_tournament t;
+    char left[RENDER_LINE_MAX] = "";
+    int64_t tour;
     int removed;
 
     if (game_fighter_owned(who, f) != 0)
@@ -729,17 +754,22 @@ int game_retire(struct game *g, const struct game_caller *who, const struct db_f
         game_reply(who, "%s is in a bout or a challenge; wait until it is over", f->name);
         return -1;
     }
-    if (retire_store(g, f, &removed) != DB_OK) {
+    if (retire_tournament(g, who, f, &t, &tour) != 0)
+        return -1;
+    if (retire_store(g, f, tour, &removed) != DB_OK) {
         game_reply(who, "sorry, I could not retire %s (%s)", f->name, db_why(g->db));
         return -1;
     }
     game_log(g, GAME_LOG_INFO, "%s %s %s", who->account, removed ? "removed" : "retired", f->name);
+    if (tour)
+        snprintf(left, sizeof(left), "; he leaves tournament #%lld (%s)", (long long)t.id, t.name);
     if (removed)
-        game_reply(who, "%s never fought: removed rather than retired, and the name is free again",
-                   f->name);
+        game_reply(who,
+                   "%s never fought: removed rather than retired, and the name is free again%s",
+                   f->name, left);
     else
-        game_reply(who, "%s retires with a record of %d-%d-%d", f->name, f->wins, f->losses,
-                   f->draws);
+        game_reply(who, "%s retires with a record of %d-%d-%d%s", f->name, f->wins, f->losses,
+                   f->draws, left);
     return 0;
 }
 

@@ -244,6 +244,16 @@ int record_forfeit(const struct result *res, const int conceded[SIDES]);
 void record_win_add(struct db_fighter *f, const struct result *res, int forfeit);
 void record_after_bout(const struct ruleset *rs, const struct result *res, int forfeit,
                        struct sheet sh[SIDES], int points[SIDES]);
+/* The sheet a bout leaves to a fighter stored as `now` when it ends: it
+ * began with `start` and the bout alone would leave `after` (after_bout's
+ * and sheet_after's work on `start`). What changed since the start by
+ * other means (training, the armoury, other bouts' results) is kept, and
+ * the bout's own changes are added: each ability moves by after - start
+ * (never below its floor); a kit slot the bout changed takes the bout's item
+ * and condition unless its piece was replaced meanwhile, and its wear is
+ * taken from the stored condition when both changed it. */
+struct sheet record_sheet_merge(const struct ruleset *rs, const struct sheet *start,
+                                const struct sheet *after, const struct sheet *now);
 
 /* The schedule of league turns (league.c), run from game_tick. */
 void league_tick(struct game *g, const char *channel);
@@ -308,6 +318,11 @@ void predict_round_free(struct predict_round *pr);
  * after it, the bracket goes on. tournament_live_go starts the live bouts
  * a live tournament's current round is waiting for. */
 void tournament_tick(struct game *g);
+/* Fighter `fighter` in the tournaments not over, for game_retire: 1 when
+ * he is an entrant of one still open, 2 when he is still in one that has
+ * begun (a bout of it lost: no longer in), that tournament into *t; 0 in
+ * none; -1 on a database error. */
+int tournament_entered(struct game *g, int64_t fighter, struct db_tournament *t);
 int tournament_bout_store(struct game *g, const struct db_bout *rec);
 void tournament_bout_over(struct game *g, int64_t bout);
 void tournament_live_go(struct game *g, int64_t id);

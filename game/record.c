@@ -80,3 +80,38 @@ int record_bout_forfeit(struct db *db, const struct db_bout *bt)
     free(o);
     return forfeit;
 }
+
+/* Slot k of the merge (record_sheet_merge) into `out`. */
+static void kit_merge(int k, const struct sheet *start, const struct sheet *after,
+                      const struct sheet *now, struct sheet *out)
+{
+    int si, sc, ai, ac, ni, nc;
+
+    sheet_kit_get(start, k, &si, &sc);
+    sheet_kit_get(after, k, &ai, &ac);
+    sheet_kit_get(now, k, &ni, &nc);
+    if (ni != si) /* replaced meanwhile: the new piece never fought this bout */
+        sheet_kit_set(out, k, ni, nc);
+    else if (ai != si || nc == sc) /* the bout's piece (broken, moved) or its wear alone */
+        sheet_kit_set(out, k, ai, ac);
+    else /* worn by both: the stored condition less this bout's wear */
+        sheet_kit_set(out, k, ni, ni == 0 ? 0 : nc + ac - sc < 1 ? 1 : nc + ac - sc);
+}
+
+struct sheet record_sheet_merge(const struct ruleset *rs, const struct sheet *start,
+                                const struct sheet *after, const struct sheet *now)
+{
+    struct sheet out = *now;
+
+    for (int i = 0; i < rs->nfields; i++) {
+        int v = sheet_field_get(now, i) + sheet_field_get(after, i) - sheet_field_get(start, i);
+        /* A loss never takes an ability below its floor (as the bout's own
+         * rule would not); a gain is the bout's, unbounded as it is. */
+        if (v < sheet_field_get(now, i) && v < rs->fields[i].lo)
+            v = rs->fields[i].lo;
+        sheet_field_set(&out, i, v);
+    }
+    for (int k = 0; k < rs->kit_slots; k++)
+        kit_merge(k, start, after, now, &out);
+    return out;
+}

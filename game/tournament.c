@@ -176,6 +176,11 @@ static void result_text(struct game *g, const struct db_tournament_match *m, str
         return;
     }
     int64_t loser = m->winner == m->fighter[0] ? m->fighter[1] : m->fighter[0];
+    if (m->winner && !m->bout) { /* match_walkover */
+        str_add(s, "%s (walkover: %s retired)", fname(g, m->winner, a, sizeof(a)),
+                fname(g, loser, b, sizeof(b)));
+        return;
+    }
     int drawn = db_bout_get(g->db, m->bout, &rec) == DB_OK && rec.winner < 0;
     str_add(s, "%s %s %s (#%lld)", fname(g, m->winner, a, sizeof(a)),
             drawn ? "goes through on seed after a draw with" : "beat",
@@ -460,6 +465,31 @@ static int match_fight(struct game *g, const struct tour *x, struct db_tournamen
     return rc;
 }
 
+/* Match m of x decided with no bout when a fighter of it has retired
+ * (retired by an older bot, which left him in): the other goes through
+ * (both retired: the better seed). 1 when so (stored), 0 when both still
+ * fight, -1 on a database error. */
+static int match_walkover(struct game *g, const struct tour *x, struct db_tournament_match *m)
+{
+    struct db_fighter f[SIDES];
+
+    if (!m->fighter[0] || !m->fighter[1] || m->winner)
+        return 0;
+    for (int s = 0; s < SIDES; s++)
+        if (db_fighter_get_id(g->db, m->fighter[s], &f[s]) != DB_OK)
+            return -1;
+    if (!f[0].retired && !f[1].retired)
+        return 0;
+    int w = f[0].retired && f[1].retired ? seed_of(x, m->fighter[1]) < seed_of(x, m->fighter[0])
+                                         : f[0].retired;
+    m->winner = m->fighter[w];
+    if (db_tournament_match_put(g->db, x->t.id, m) != DB_OK) {
+        m->winner = 0;
+        return -1;
+    }
+    return 1;
+}
+
 /* Fights the current bracket round of x from the plans and draws the
  * next (or ends the tournament), all in one transaction. 0, or -1 with
  * nothing stored. */
@@ -468,8 +498,10 @@ static int stage_fight(struct game *g, struct tour *x)
     int stage = x->t.stage, ok = db_begin(g->db) == DB_OK;
 
     for (int i = 0; ok && i < x->nm; i++)
-        if (x->m[i].stage == stage && !match_done(&x->m[i]))
-            ok = match_fight(g, x, &x->m[i]) == 0;
+        if (x->m[i].stage == stage && !match_done(&x->m[i])) {
+            int walk = match_walkover(g, x, &x->m[i]);
+            ok = walk == 1 || (walk == 0 && match_fight(g, x, &x->m[i]) == 0);
+        }
     x->t.last = game_wall(g);
     ok = ok && stage_next(g, x) == 0 && db_tournament_save(g->db, &x->t) == DB_OK &&
          db_commit(g->db) == DB_OK;
@@ -796,9 +828,34 @@ static int tour_begin(struct game *g, struct tour *x)
     return -1;
 }
 
+/* Takes x's retired entrants out of it (retired while entered, by a bot
+ * whose retire left them in): nobody fights a retired fighter. 0, or -1
+ * on a database error. */
+static int tour_drop_retired(struct game *g, struct tour *x)
+{
+    struct db_fighter f;
+
+    for (int i = 0; i < x->ne; i++) {
+        if (db_fighter_get_id(g->db, x->e[i].fighter, &f) != DB_OK)
+            return -1;
+        if (!f.retired)
+            continue;
+        if (db_tournament_leave(g->db, x->t.id, f.id) != DB_OK)
+            return -1;
+        game_log(g, GAME_LOG_INFO, "tournament %lld: retired %s taken out", (long long)x->t.id,
+                 f.name);
+        x->e[i--] = x->e[--x->ne];
+    }
+    return 0;
+}
+
 /* Starts x (its entrants loaded) and says so. 0, or -1 after telling. */
 static int tour_start(struct game *g, const struct game_caller *who, struct tour *x)
 {
+    if (tour_drop_retired(g, x) != 0 || tour_load(g, x->t.id, x) != 0) {
+        game_reply(who, "sorry, I could not start the tournament (%s)", db_why(g->db));
+        return -1;
+    }
     if (x->ne < 2) {
         game_reply(who, "tournament #%lld (%s) has %d entrant%s; it needs 2 at least", TNAME(&x->t),
                    x->ne, x->ne == 1 ? "" : "s");
@@ -824,6 +881,8 @@ int game_tournament_join(struct game *g, const struct game_caller *who, const st
         /* told */
     } else if (x->t.state != DB_TOURNAMENT_OPEN) {
         game_reply(who, "tournament #%lld (%s) has begun; join the next one", TNAME(&x->t));
+    } else if (f->retired) {
+        game_reply(who, "%s has retired; join with a fighter who still fights", f->name);
     } else if (f->sheet.rules != x->t.rules) {
         game_reply(who, "%s fights %s; tournament #%lld is %s: join with a %s fighter", f->name,
                    rules_name(f->sheet.rules), (long long)x->t.id, rules_name(x->t.rules),
@@ -867,6 +926,42 @@ int game_tournament_leave(struct game *g, const struct game_caller *who)
         tell(g, who, x->t.channel, line);
         rc = 0;
     }
+    free(x);
+    return rc;
+}
+
+/* 1 if fighter `id` is still in x: an entrant who lost none of its
+ * decided matches. */
+static int tour_still_in(const struct tour *x, int64_t id)
+{
+    for (int i = 0; i < x->nm; i++) {
+        const struct db_tournament_match *m = &x->m[i];
+        if ((m->fighter[0] == id || m->fighter[1] == id) && m->winner && m->winner != id)
+            return 0;
+    }
+    for (int i = 0; i < x->ne; i++)
+        if (x->e[i].fighter == id)
+            return 1;
+    return 0;
+}
+
+int tournament_entered(struct game *g, int64_t fighter, struct db_tournament *t)
+{
+    struct tour *x = xcalloc(1, sizeof(*x));
+    struct db_tournament *v = xmalloc(T_LIST * sizeof(*v));
+    int n = 0, rc = db_tournament_list(g->db, v, T_LIST, &n) == DB_OK ? 0 : -1;
+
+    for (int i = 0; rc == 0 && i < n; i++) {
+        if (v[i].state == DB_TOURNAMENT_OVER)
+            continue;
+        if (tour_load(g, v[i].id, x) != 0)
+            rc = -1;
+        else if (tour_still_in(x, fighter))
+            rc = x->t.state == DB_TOURNAMENT_OPEN ? 1 : 2;
+        if (rc > 0)
+            *t = x->t;
+    }
+    free(v);
     free(x);
     return rc;
 }
@@ -1212,11 +1307,16 @@ void tournament_live_go(struct game *g, int64_t id)
     }
     const struct ruleset *rs = ruleset_get(x->t.rules);
     int rounds = x->t.rounds ? x->t.rounds : rs->rounds_fixed ? rs->rounds_default : g->cfg.rounds;
+    int walked = 0;
     for (int i = 0; i < x->nm; i++) {
         struct db_tournament_match *m = &x->m[i];
         struct db_fighter f[SIDES];
         if (m->stage != x->t.stage || match_done(m) || m->bout)
             continue;
+        int walk = match_walkover(g, x, m);
+        walked |= walk == 1;
+        if (walk != 0)
+            continue; /* decided (the bracket goes on below), or tried again */
         if (game_fighter_busy(g, m->fighter[0]) || game_fighter_busy(g, m->fighter[1]) ||
             db_fighter_get_id(g->db, m->fighter[0], &f[0]) != DB_OK ||
             db_fighter_get_id(g->db, m->fighter[1], &f[1]) != DB_OK)
@@ -1225,6 +1325,8 @@ void tournament_live_go(struct game *g, int64_t id)
         if (!bout_start_direct(g, x->t.channel, x->t.rules, rounds, f, link_match, &a))
             m->bout = 0;
     }
+    if (walked && stage_done(x))
+        tour_advance(g, x); /* ended by a walkover: no bout's end moves it */
     free(x);
 }
 

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "game.h"
+#include "game_internal.h"
 #include "tests.h"
 
 #include "game_fixture.h"
@@ -150,6 +151,65 @@ START_TEST(test_whole_bout_through_the_game)
     HAS("eve|answer|bout #1 had rounds 1 to 3"); /* over: not "so far" */
     ck_assert_int_eq(game_report(game, &spectator, 99, NULL), -1);
     HAS("eve|answer|there is no bout #99");
+}
+END_TEST
+
+/* A live bout's end adds its result to the records as they stand then:
+ * a league turn fought both fighters (and moved their leagues and season
+ * records) while bout #1 ran, and Rocky trained meanwhile; none of it is
+ * lost when #1 ends, and the channel's "Records now:" says the sum. */
+START_TEST(test_live_end_keeps_records_made_meanwhile)
+{
+    int64_t a, b, id[SIDES];
+    char lines[LEAGUE_SUMMARY_LINES][RENDER_LINE_MAX], err[256], want[256];
+    int n = 0, m = 0;
+    struct db_fighter one[1], was[SIDES], now[SIDES];
+
+    live_bout(&a, &b);
+    player("carl", "Mickey", &rocky);
+    ck_assert_int_eq(db_fighter_list(db, a, 0, one, 1, &m), DB_OK);
+    id[0] = one[0].id;
+    ck_assert_int_eq(db_fighter_list(db, b, 0, one, 1, &m), DB_OK);
+    id[1] = one[0].id;
+    ck_assert_msg(league_turn(game, RULES_BOXING, 5, "#ring", lines, &n, err, sizeof(err)) == 0,
+                  "%s", err);
+    ck_assert_int_eq(db_fighter_get_id(db, id[0], &was[0]), DB_OK);
+    was[0].sheet.u.boxing.str++; /* trained meanwhile */
+    ck_assert_int_eq(db_fighter_save(db, &was[0]), DB_OK);
+    for (int s = 0; s < SIDES; s++) {
+        ck_assert_int_eq(db_fighter_get_id(db, id[s], &was[s]), DB_OK);
+        ck_assert_int_eq(was[s].wins + was[s].losses + was[s].draws, 2); /* the turn's bouts */
+    }
+    hush();
+    struct game_caller pa = caller("alice", a, 0);
+    ck_assert_int_eq(game_forfeit(game, &pa, 1), 0); /* Apollo wins #1 by forfeit */
+    ck_assert_int_eq(game_live(game), 0);
+    for (int s = 0; s < SIDES; s++)
+        ck_assert_int_eq(db_fighter_get_id(db, id[s], &now[s]), DB_OK);
+    ck_assert_int_eq(now[0].wins, was[0].wins);
+    ck_assert_int_eq(now[0].losses, was[0].losses + 1);
+    ck_assert_int_eq(now[0].season_losses, was[0].season_losses + 1);
+    ck_assert_int_eq(now[1].wins, was[1].wins + 1);
+    ck_assert_int_eq(now[1].season_wins, was[1].season_wins + 1);
+    ck_assert_int_eq(now[1].forfeits, was[1].forfeits + 1);
+    ck_assert_int_eq(now[1].training_points, was[1].training_points + 1);
+    for (int s = 0; s < SIDES; s++) {
+        ck_assert_int_eq(now[s].draws, was[s].draws);
+        ck_assert_int_eq(now[s].kos, was[s].kos);
+        ck_assert_int_eq(now[s].tkos, was[s].tkos);
+        ck_assert_int_eq(now[s].league, was[s].league);
+        ck_assert_int_eq(now[s].gold_record, was[s].gold_record);
+        ck_assert_int_eq(now[s].season_draws, was[s].season_draws);
+        ck_assert(memcmp(&now[s].sheet, &was[s].sheet, sizeof(now[s].sheet)) == 0);
+    }
+    ck_assert_int_eq(now[0].training_points, was[0].training_points);
+    snprintf(want, sizeof(want), "Records now: Apollo %d-%d-%d", now[1].wins, now[1].losses,
+             now[1].draws);
+    HAS(want);
+    snprintf(want, sizeof(want), ", Rocky %d-%d-%d", now[0].wins, now[0].losses, now[0].draws);
+    HAS(want);
+    HAS("Rocky is now"); /* his private end, with the sum too */
+    ck_assert(replay_ok(1));
 }
 END_TEST
 
@@ -493,6 +553,55 @@ START_TEST(test_live_duel_fights_itself)
     ck_assert_int_lt(fa.sheet.u.duel.cond[DUEL_WEAPON], DUEL_COND_FULL);
     ck_assert_int_eq(duel_sheet_check(&fa.sheet.u.duel), 0);
     ck_assert_int_eq(fa.wins + fa.losses + fa.draws, 1);
+}
+END_TEST
+
+/* record_sheet_merge: the sheet a bout leaves is its own changes added
+ * to the sheet stored when it ends. Nothing changed meanwhile: exactly
+ * what the bout leaves (so replays and texts stay as they were); trained
+ * meanwhile: both; a duel's kit worn by another bout too: both wears; a
+ * piece replaced meanwhile: the new one; a piece the bout broke: gone. */
+START_TEST(test_sheet_merge)
+{
+    const struct ruleset *sr = ruleset_get(RULES_SUGARRAY), *dr = ruleset_get(RULES_DUEL);
+    struct sheet start = {.rules = RULES_SUGARRAY, .u.sugarray = {5, 40}}, after = start, now;
+
+    after.u.sugarray.skill = 6; /* a KO win */
+    now = record_sheet_merge(sr, &start, &after, &start);
+    ck_assert(memcmp(&now, &after, sizeof(now)) == 0);
+    now = start;
+    now.u.sugarray.skill = 7; /* trained twice while the bout ran */
+    now.u.sugarray.endurance = 43;
+    now = record_sheet_merge(sr, &start, &after, &now);
+    ck_assert_int_eq(now.u.sugarray.skill, 8);
+    ck_assert_int_eq(now.u.sugarray.endurance, 43);
+
+    struct sheet d = conan, da, dn, m;
+    int item, cond;
+    sheet_kit_get(&d, DUEL_TORSO, &item, &cond);
+    ck_assert_int_ne(item, 0);
+    sheet_kit_set(&d, DUEL_TORSO, item, DUEL_COND_FULL);
+    da = d;
+    sheet_kit_set(&da, DUEL_TORSO, item, DUEL_COND_FULL - 200000); /* this bout's wear */
+    m = record_sheet_merge(dr, &d, &da, &d);
+    ck_assert(memcmp(&m, &da, sizeof(m)) == 0);
+    dn = d;
+    sheet_kit_set(&dn, DUEL_TORSO, item, DUEL_COND_FULL - 100000); /* another bout's */
+    m = record_sheet_merge(dr, &d, &da, &dn);
+    sheet_kit_get(&m, DUEL_TORSO, &item, &cond);
+    ck_assert_int_eq(cond, DUEL_COND_FULL - 300000);
+    int was;
+    sheet_kit_get(&d, DUEL_TORSO, &was, &cond);
+    sheet_kit_set(&dn, DUEL_TORSO, was + 1, DUEL_COND_FULL); /* replaced */
+    m = record_sheet_merge(dr, &d, &da, &dn);
+    sheet_kit_get(&m, DUEL_TORSO, &item, &cond);
+    ck_assert_int_eq(item, was + 1);
+    ck_assert_int_eq(cond, DUEL_COND_FULL);
+    sheet_kit_set(&da, DUEL_TORSO, 0, 0); /* broken in this bout */
+    sheet_kit_set(&dn, DUEL_TORSO, was, DUEL_COND_FULL - 100000);
+    m = record_sheet_merge(dr, &d, &da, &dn);
+    sheet_kit_get(&m, DUEL_TORSO, &item, &cond);
+    ck_assert_int_eq(item, 0);
 }
 END_TEST
 
@@ -983,6 +1092,7 @@ Suite *game_suite(void)
     tcase_add_test(tc, test_deadline_reminder_and_fallback);
     tcase_add_test(tc, test_crash_with_commentary_not_delivered);
     tcase_add_test(tc, test_forfeit_and_bad_orders);
+    tcase_add_test(tc, test_live_end_keeps_records_made_meanwhile);
     tcase_add_test(tc, test_bout_find);
     tcase_add_test(tc, test_league_turn_through_the_game);
     tcase_add_test(tc, test_challenge_expires_on_the_fake_clock);
@@ -992,6 +1102,7 @@ Suite *game_suite(void)
     tcase_add_test(tc, test_plan_towel_is_a_towel);
     tcase_add_test(tc, test_sugarray_table_shared_channel);
     tcase_add_test(tc, test_duel_view);
+    tcase_add_test(tc, test_sheet_merge);
     tcase_add_test(tc, test_live_duel_plan_yields);
     tcase_add_test(tc, test_league_turn_of_duels);
     suite_add_tcase(s, tc);

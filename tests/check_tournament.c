@@ -247,6 +247,131 @@ START_TEST(test_plans_bracket_of_eight)
 }
 END_TEST
 
+/* A fighter retired while entered in an open tournament leaves it (the
+ * retire answer says so); one still in a tournament that has begun may
+ * not retire; and the start never seeds a retired fighter (one an older
+ * bot retired and left entered), nor lets a retired one join. */
+START_TEST(test_retired_never_fights)
+{
+    struct game_caller boss = caller("boss", 99, 1);
+    struct db_fighter f, was[5];
+    int64_t acc[5];
+
+    game_connected(game);
+    ck_assert_int_eq(open_words(1, "size=8"), 0);
+    for (int i = 1; i <= 4; i++) {
+        acc[i] = boxer(i, i);
+        ck_assert_int_eq(join(i, acc[i]), 0);
+    }
+    hush();
+    struct game_caller p3 = caller("p3", acc[3], 1), p1 = caller("p1", acc[1], 1);
+    ck_assert_int_eq(db_fighter_get(db, "boxer3", &f), DB_OK);
+    ck_assert_int_eq(game_retire(game, &p3, &f), 0);
+    HAS("p3|answer|Boxer3 retires with a record of 3-0-0; he leaves tournament #1 (Boxing "
+        "Cup)\n");
+    int64_t p5 = boxer(5, 0); /* never fought: removed, out of the tournament */
+    struct game_caller c5 = caller("p5", p5, 1);
+    ck_assert_int_eq(join(5, p5), 0);
+    ck_assert_int_eq(db_fighter_get(db, "boxer5", &f), DB_OK);
+    ck_assert_int_eq(game_retire(game, &c5, &f), 0);
+    HAS("p5|answer|Boxer5 never fought: removed rather than retired, and the name is free "
+        "again; he leaves tournament #1 (Boxing Cup)\n");
+    ck_assert_int_eq(db_fighter_get(db, "boxer5", &f), DB_NOTFOUND);
+    ck_assert_int_eq(db_fighter_get(db, "boxer4", &f), DB_OK);
+    ck_assert_int_eq(db_fighter_retire(db, f.id), DB_OK); /* left entered */
+    ck_assert_int_eq(db_fighter_get(db, "boxer4", &f), DB_OK);
+    struct game_caller p4 = caller("p4", acc[4], 1);
+    ck_assert_int_eq(game_tournament_leave(game, &p4), 0);
+    hush();
+    ck_assert_int_eq(game_tournament_join(game, &p4, &f), -1);
+    HAS("p4|answer|Boxer4 has retired; join with a fighter who still fights\n");
+    ck_assert_int_eq(db_tournament_join(db, 1, f.id, 1700000000), DB_OK); /* an older bot's */
+    for (int i = 1; i <= 4; i++) {
+        char key[16];
+        snprintf(key, sizeof(key), "boxer%d", i);
+        ck_assert_int_eq(db_fighter_get(db, key, &was[i]), DB_OK);
+    }
+    hush();
+    ck_assert_int_eq(game_tournament_start(game, &boss, 1), 0);
+    HAS("#ring|chatter|Tournament #1 (Boxing Cup) begins: 2 fighters");
+    ck_assert_ptr_null(strstr(said.p, "Boxer3"));
+    ck_assert_ptr_null(strstr(said.p, "Boxer4"));
+    ck_assert_int_eq(db_fighter_get(db, "boxer1", &f), DB_OK);
+    hush();
+    ck_assert_int_eq(game_retire(game, &p1, &f), -1);
+    HAS("p1|answer|Boxer1 is still in tournament #1 (Boxing Cup), which has begun; retire him "
+        "once he is out of it or it is over\n");
+    ck_assert_int_eq(db_fighter_get(db, "boxer1", &f), DB_OK);
+    ck_assert_int_eq(f.retired, 0);
+    while (game_tournament_next(game, &boss, 1) == 0)
+        ;
+    for (int i = 3; i <= 4; i++) {
+        char key[16];
+        snprintf(key, sizeof(key), "boxer%d", i);
+        ck_assert_int_eq(db_fighter_get(db, key, &f), DB_OK);
+        ck_assert_int_eq(f.retired, 1);
+        ck_assert_int_eq(f.wins, was[i].wins);
+        ck_assert_int_eq(f.losses + f.draws, 0);
+    }
+    ck_assert_int_eq(db_fighter_get(db, "boxer1", &f), DB_OK);
+    ck_assert_int_eq(f.wins + f.losses + f.draws, was[1].wins + 1); /* the final */
+    ck_assert_int_eq(game_retire(game, &p1, &f), 0);                /* over: he may */
+}
+END_TEST
+
+/* A fighter still in a tournament that has begun but retired all the
+ * same (by an older bot, whose retire did not refuse) never fights again:
+ * his match is a walkover, in a plans round and in a live one. */
+START_TEST(test_retired_walkover)
+{
+    struct game_caller boss = caller("boss", 99, 1);
+    struct db_fighter f;
+
+    game_connected(game);
+    ck_assert_int_eq(open_words(1, "size=4"), 0);
+    for (int i = 1; i <= 4; i++)
+        ck_assert_int_eq(join(i, boxer(i, 10 - i)), 0); /* full: it starts */
+    ck_assert_int_eq(db_fighter_get(db, "boxer2", &f), DB_OK);
+    ck_assert_int_eq(db_fighter_retire(db, f.id), DB_OK);
+    hush();
+    ck_assert_int_eq(game_tournament_next(game, &boss, 1), 0);
+    HAS("Boxer3 (walkover: Boxer2 retired)");
+    ck_assert_int_eq(db_fighter_get(db, "boxer2", &f), DB_OK);
+    ck_assert_int_eq(f.wins, 8);
+    ck_assert_int_eq(f.losses + f.draws, 0);
+    ck_assert_int_eq(db_bout_get(db, 2, &(struct db_bout){0}), DB_NOTFOUND); /* one bout */
+    while (game_tournament_next(game, &boss, 1) == 0)
+        ;
+
+    /* Live: both finalists retired while their semi-finals ran. */
+    ck_assert_int_eq(open_words(1, "size=4 mode=live name=Live Cup"), 0);
+    for (int i = 5; i <= 8; i++)
+        ck_assert_int_eq(join(i, boxer(i, 20 - i)), 0);
+    ck_assert_int_eq(game_live(game), 2);
+    for (int i = 5; i <= 8; i++) {
+        char key[16];
+        snprintf(key, sizeof(key), "boxer%d", i);
+        ck_assert_int_eq(db_fighter_get(db, key, &f), DB_OK);
+        ck_assert_int_eq(db_fighter_retire(db, f.id), DB_OK);
+    }
+    hush();
+    for (int k = 0; k < 200 && !strstr(said.p, "wins the Live Cup!"); k++) {
+        clock_now += 61;
+        wall_now += 61;
+        game_tick(game, NULL);
+    }
+    HAS(" wins the Live Cup!");
+    HAS("(walkover: Boxer");
+    ck_assert_int_eq(game_live(game), 0);
+    struct game_bracket b;
+    ck_assert_int_eq(game_bracket_get(db, 2, &b), 0);
+    ck_assert_int_eq(b.t.state, DB_TOURNAMENT_OVER);
+    for (int i = 0; i < b.nm; i++)
+        if (b.m[i].stage == 2)
+            ck_assert_int_eq(b.m[i].bout, 0); /* the final: no bout */
+}
+END_TEST
+
 /* Five entrants in eight places: seeds 1 to 3 have byes; the round of
  * byes and the one bout; then the semi-finals. */
 START_TEST(test_byes_to_top_seeds)
@@ -524,6 +649,8 @@ Suite *tournament_suite(void)
     tcase_add_test(tc, test_rounds_told);
     tcase_add_test(tc, test_plans_bracket_of_eight);
     tcase_add_test(tc, test_byes_to_top_seeds);
+    tcase_add_test(tc, test_retired_never_fights);
+    tcase_add_test(tc, test_retired_walkover);
     tcase_add_test(tc, test_restart_says_what_was_stored);
     tcase_add_test(tc, test_restart_replays_no_plans_bout);
     tcase_add_test(tc, test_live_tournament);
