@@ -950,7 +950,7 @@ int game_online(const struct game *g)
     return g->online;
 }
 
-static void challenge_tell(struct game *g, struct live *lv, const char *nick, int away);
+static void challenge_tell(struct game *g, struct live *lv, const char *nick);
 
 void game_player_back(struct game *g, int64_t account_id)
 {
@@ -969,7 +969,7 @@ void game_player_back(struct game *g, int64_t account_id)
         struct live *lv = v[i];
         int s = side_of(lv, account_id);
         if (lv->rec.state == DB_BOUT_CHALLENGE && s == 1 && !lv->told && nick)
-            challenge_tell(g, lv, nick, 1); /* challenged while away */
+            challenge_tell(g, lv, nick); /* challenged before he identified */
         if (lv->rec.state != DB_BOUT_LIVE || s < 0)
             continue;
         if (lv->waiting)
@@ -2106,9 +2106,10 @@ static struct live *challenge_store(struct game *g, const struct game_caller *wh
 
 /* Tells the challenged player of challenge lv, in private under `nick`
  * (where he is identified now), who challenged him to what, how long he
- * has left to answer and how: once (lv->told). `away`: he was not there
- * when it was made. */
-static void challenge_tell(struct game *g, struct live *lv, const char *nick, int away)
+ * has left to answer and how: once (lv->told). Whether he was in the
+ * channel then is not known (he may have been there unidentified), so
+ * the line does not say he was away. */
+static void challenge_tell(struct game *g, struct live *lv, const char *nick)
 {
     double left = lv->asking || !lv->deadline ? lv->timeout : lv->deadline - game_now(g);
     int secs = left > 1 ? (int)left : 1;
@@ -2116,12 +2117,11 @@ static void challenge_tell(struct game *g, struct live *lv, const char *nick, in
 
     lv->told = 1;
     say_about(g, GAME_LIVE, nick, lv->rec.id, 0,
-              "%s challenged you%s in %s: bout #%lld, %s, %d rounds, %s vs your %s. You have %s "
+              "%s challenged you in %s: bout #%lld, %s, %d rounds, %s vs your %s. You have %s "
               "left to answer: say accept #%lld or decline #%lld here (or %saccept in %s).",
-              lv->f[0].owner, away ? " while you were away" : "", lv->rec.channel, id,
-              rules_name(lv->rec.rules), lv->rec.rounds, lv->f[0].name, lv->f[1].name,
-              DURATION(secs >= 120 ? secs / 60 * 60 : secs), id, id, g->cfg.prefix,
-              lv->rec.channel);
+              lv->f[0].owner, lv->rec.channel, id, rules_name(lv->rec.rules), lv->rec.rounds,
+              lv->f[0].name, lv->f[1].name, DURATION(secs >= 120 ? secs / 60 * 60 : secs), id, id,
+              g->cfg.prefix, lv->rec.channel);
 }
 
 /* Challenge lv, just made by `who`, said in his channel with the tale of
@@ -2143,7 +2143,7 @@ static void challenge_say(struct game *g, const struct game_caller *who, struct 
     lv->told = remote || (nick && (!g->io.hears || g->io.hears(g->io.ctx, who->channel, nick)));
     if (!nick && !remote)
         snprintf(away, sizeof(away),
-                 " %s is not here (not identified) now: I will tell him in private when he comes.",
+                 " %s has not identified with me: I will tell him in private when he does.",
                  theirs->owner);
     str_init(&t);
     tape_add(g, lv, &t, 1);
@@ -2155,7 +2155,7 @@ static void challenge_say(struct game *g, const struct game_caller *who, struct 
     str_free(&t);
     clock_start(g, lv, g->cfg.challenge_timeout);
     if (!lv->told && nick)
-        challenge_tell(g, lv, nick, 0);
+        challenge_tell(g, lv, nick);
 }
 
 int game_challenge(struct game *g, const struct game_caller *who, int64_t opp_id,

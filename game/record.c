@@ -81,7 +81,21 @@ int record_bout_forfeit(struct db *db, const struct db_bout *bt)
     return forfeit;
 }
 
-/* Slot k of the merge (record_sheet_merge) into `out`. */
+/* 1 if a slot of `a` holds another piece than the same slot of `b`. */
+static int kit_moved(const struct ruleset *rs, const struct sheet *a, const struct sheet *b)
+{
+    for (int k = 0; k < rs->kit_slots; k++) {
+        int ai, ac, bi, bc;
+        sheet_kit_get(a, k, &ai, &ac);
+        sheet_kit_get(b, k, &bi, &bc);
+        if (ai != bi)
+            return 1;
+    }
+    return 0;
+}
+
+/* Slot k of the merge (record_sheet_merge) into `out`, every slot of the
+ * stored sheet holding the piece it held at the start. */
 static void kit_merge(int k, const struct sheet *start, const struct sheet *after,
                       const struct sheet *now, struct sheet *out)
 {
@@ -90,12 +104,10 @@ static void kit_merge(int k, const struct sheet *start, const struct sheet *afte
     sheet_kit_get(start, k, &si, &sc);
     sheet_kit_get(after, k, &ai, &ac);
     sheet_kit_get(now, k, &ni, &nc);
-    if (ni != si) /* replaced meanwhile: the new piece never fought this bout */
-        sheet_kit_set(out, k, ni, nc);
-    else if (ai != si || nc == sc) /* the bout's piece (broken, moved) or its wear alone */
+    if (ai != si || ni == 0) /* the bout's piece (broken, moved up), or none */
         sheet_kit_set(out, k, ai, ac);
     else /* worn by both: the stored condition less this bout's wear */
-        sheet_kit_set(out, k, ni, ni == 0 ? 0 : nc + ac - sc < 1 ? 1 : nc + ac - sc);
+        sheet_kit_set(out, k, ni, nc + ac - sc < 1 ? 1 : nc + ac - sc);
 }
 
 struct sheet record_sheet_merge(const struct ruleset *rs, const struct sheet *start,
@@ -111,6 +123,13 @@ struct sheet record_sheet_merge(const struct ruleset *rs, const struct sheet *st
             v = rs->fields[i].lo;
         sheet_field_set(&out, i, v);
     }
+    /* A piece changed meanwhile (another bout broke one, the armoury
+     * replaced one): the stored kit stands, since pieces move between
+     * slots together (a torso broken lets the layer under it up) and a
+     * slot merged alone could bring back a piece broken meanwhile; this
+     * bout's wear is then lost, never a piece found again. */
+    if (kit_moved(rs, start, now))
+        return out;
     for (int k = 0; k < rs->kit_slots; k++)
         kit_merge(k, start, after, now, &out);
     return out;

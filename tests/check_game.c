@@ -46,8 +46,8 @@ static void live_bout(int64_t *a, int64_t *b)
     /* The tale of the tape goes with the challenge. */
     HAS("#ring|chatter|alice challenges bob to bout #1, boxing, 3 rounds: Rocky (alice) STR 14 "
         "SPD 12 AGL 11 TGH 12 HGT 11, 0-0-0 vs Apollo (bob) STR 13 SPD 14 AGL 12 TGH 11 HGT 10, "
-        "0-0-0. bob: say !accept or !decline within 5 minutes. bob is not here (not "
-        "identified) now: I will tell him in private when he comes.\n"); /* no io.nick_of */
+        "0-0-0. bob: say !accept or !decline within 5 minutes. bob has not identified with "
+        "me: I will tell him in private when he does.\n"); /* no io.nick_of */
     ck_assert_int_eq(game_answer(game, &cb, GAME_ACCEPT, NULL, 0), 0);
     /* Neither is heard in the channel (no io.hears): asked privately. */
     HAS("#ring|chatter|Bout #1 is on. Predictions open until round 1 is fought: !predict 1 "
@@ -499,8 +499,8 @@ START_TEST(test_live_duel_fights_itself)
         "DEX 14 CON 14 INT 10; longsword 100.0%, plate helmet 100.0%, leather armour 2.0%, "
         "chainmail shirt 100.0%, leather shield 3.0%, 0-0-0 vs Bob (bob) STR 14 DEX 20 CON 12 "
         "INT 10; mace 0.5%, leather armour 100.0%, chainmail shield 100.0%, 0-0-0. bob: say "
-        "!accept or !decline within 5 minutes. bob is not here (not identified) now: I will "
-        "tell him in private when he comes.\n");
+        "!accept or !decline within 5 minutes. bob has not identified with me: I will tell "
+        "him in private when he does.\n");
     ck_assert_int_eq(game_answer(game, &cb, GAME_ACCEPT, NULL, 0), 0);
     HAS("#ring|chatter|Bout #1 is on: the duel fights itself, a round every 4 seconds. "
         "Predictions open for 20 seconds (until round 5 is fought): !predict 1 <fighter>.\n");
@@ -602,6 +602,25 @@ START_TEST(test_sheet_merge)
     m = record_sheet_merge(dr, &d, &da, &dn);
     sheet_kit_get(&m, DUEL_TORSO, &item, &cond);
     ck_assert_int_eq(item, 0);
+    /* Pieces move between slots together: this bout broke the torso's
+     * piece and let the one under it up, while another bout broke that
+     * one; it never comes back (a slot merged alone brought it back to
+     * the torso). */
+    d = conan;
+    sheet_kit_set(&d, DUEL_TORSO, 1, 500000);
+    sheet_kit_set(&d, DUEL_UNDER, 2, 900000);
+    da = d;
+    sheet_kit_set(&da, DUEL_TORSO, 2, 800000);
+    sheet_kit_set(&da, DUEL_UNDER, 0, 0);
+    dn = d;
+    sheet_kit_set(&dn, DUEL_UNDER, 0, 0);
+    m = record_sheet_merge(dr, &d, &da, &dn);
+    for (int k = 0; k < dr->kit_slots; k++) {
+        int mi, mc;
+        sheet_kit_get(&m, k, &mi, &mc);
+        ck_assert_int_ne(mi, 2);
+    }
+    ck_assert(memcmp(&m.u, &dn.u, sizeof(m.u)) == 0); /* the stored kit stands */
 }
 END_TEST
 

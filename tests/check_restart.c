@@ -541,15 +541,15 @@ START_TEST(test_challenge_told_when_back)
     game_connected(game);
     nick_now[a] = "alice";
     ck_assert_int_eq(game_challenge(game, &ca, b, "bob", RULES_BOXING, 0, NULL, NULL), 0);
-    HAS("bob: say !accept or !decline within 5 minutes. bob is not here (not identified) now: "
-        "I will tell him in private when he comes.\n");
+    HAS("bob: say !accept or !decline within 5 minutes. bob has not identified with me: I "
+        "will tell him in private when he does.\n");
     ck_assert_msg(!strstr(said.p, "bob|"), "%s", said.p);
     game_tick(game, NULL);
     clock_now += 100;
     game_tick(game, NULL);
     hush();
     back("bob", b);
-    HAS("bob|live|alice challenged you while you were away in #ring: bout #1, boxing, 3 rounds, "
+    HAS("bob|live|alice challenged you in #ring: bout #1, boxing, 3 rounds, "
         "Rocky vs your Apollo. You have 3 minutes left to answer: say accept #1 or decline #1 "
         "here (or !accept in #ring).\n");
     back("bob", b); /* a second identify */
@@ -578,7 +578,7 @@ START_TEST(test_challenge_never_told_to_the_nick)
     back("carol", c);
     ck_assert_msg(!strstr(said.p, "|live|alice challenged you"), "%s", said.p);
     back("bobby", b);
-    HAS("bobby|live|alice challenged you while you were away in #ring: bout #1");
+    HAS("bobby|live|alice challenged you in #ring: bout #1");
     ck_assert_msg(!strstr(said.p, "\nbob|"), "%s", said.p);
 }
 END_TEST

@@ -27,8 +27,10 @@
  * max_connections_per_address connections (more are refused at accept);
  * when max_connections are open, a new one drops the oldest connection of
  * the address that holds the most, so that nobody can fill the server and
- * keep it filled, and a visitor's one connection is not dropped because
- * others come and go faster than his page is answered.
+ * keep it filled, and a visitor holding fewer connections than each
+ * attacking address is not dropped because theirs come and go faster
+ * than his page is answered (attackers with one connection on each of
+ * many addresses still turn the oldest over, as before).
  */
 #include <arpa/inet.h>
 #include <errno.h>
