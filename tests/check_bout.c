@@ -592,7 +592,9 @@ START_TEST(test_orders_where_newcomers_send_them)
 }
 END_TEST
 
-START_TEST(test_two_bouts_one_channel)
+/* Two live bouts in #ringside: #1 Rocky (alice) vs Apollo (bob), #2 Ivan
+ * (carol) vs Clubber (dan). */
+static void two_live_bouts(void)
 {
     player("alice", "create Rocky str=14 spd=12 agl=11 tgh=12 hgt=11");
     player("bob", "create Apollo str=13 spd=14 agl=12 tgh=11 hgt=10");
@@ -602,6 +604,11 @@ START_TEST(test_two_bouts_one_channel)
     run("bob", 1, "!accept");
     run("carol", 1, "!challenge dan");
     run("dan", 1, "!accept");
+}
+
+START_TEST(test_two_bouts_one_channel)
+{
+    two_live_bouts();
     HAS(run("eve", 1, "!bouts"), "2 live");
     run("alice", 0, "5/5/10");
     run("carol", 0, "6/6/8");
@@ -1410,14 +1417,7 @@ START_TEST(test_packed_forfeit_end)
 {
     static const char mark[] = "Round 2 not scored, conceded by Apollo; totals (Rocky-Apollo) ";
 
-    player("alice", "create Rocky str=14 spd=12 agl=11 tgh=12 hgt=11");
-    player("bob", "create Apollo str=13 spd=14 agl=12 tgh=11 hgt=10");
-    player("carol", "create Ivan str=12 spd=12 agl=12 tgh=12 hgt=12");
-    player("dan", "create Clubber str=15 spd=10 agl=10 tgh=13 hgt=12");
-    run("alice", 1, "!challenge bob");
-    run("bob", 1, "!accept");
-    run("carol", 1, "!challenge dan");
-    run("dan", 1, "!accept");
+    two_live_bouts();
     run("alice", 0, "5/5/10");
     run("bob", 0, "5/5/10");
     const char *out = run("bob", 1, "!forfeit #1 yes");
