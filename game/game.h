@@ -368,6 +368,10 @@ const char *render_win_how(enum rules rules, enum method m, enum tko_reason reas
  * counted it); 0 for any other end, a bout not over, or orders that cannot
  * be read. Reads the orders only for a bout ended by a towel. */
 int record_bout_forfeit(struct db *db, const struct db_bout *bt);
+/* How finished bout `bt` ended, as the web's lists and the JSON's `how`
+ * say it: a win's render_win_how (record_bout_forfeit telling a forfeit),
+ * a draw's render_method_name. */
+const char *record_bout_how(struct db *db, const struct db_bout *bt);
 
 /* ------------------------------------------------- stored bouts (replay.c) */
 

@@ -210,8 +210,8 @@ static struct live *predict_bout(struct game *g, const struct game_caller *who, 
         game_reply_private(who, "Bout #%lld is your own fighter's: you cannot predict it.", id);
         return NULL;
     }
-    if (lv->rec.round >= predict_closes(g, &lv->rec)) {
-        int c = predict_closes(g, &lv->rec);
+    int c = predict_closes(g, &lv->rec);
+    if (lv->rec.round >= c) {
         game_reply_private(who, "Predictions on bout #%lld closed at the end of round %d.", id, c);
         return NULL;
     }

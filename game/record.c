@@ -81,6 +81,13 @@ int record_bout_forfeit(struct db *db, const struct db_bout *bt)
     return forfeit;
 }
 
+const char *record_bout_how(struct db *db, const struct db_bout *bt)
+{
+    if (bt->winner < 0)
+        return render_method_name(bt->drawn_by);
+    return render_win_how(bt->rules, bt->method, bt->reason, record_bout_forfeit(db, bt));
+}
+
 /* 1 if a slot of `a` holds another piece than the same slot of `b`. */
 static int kit_moved(const struct ruleset *rs, const struct sheet *a, const struct sheet *b)
 {

@@ -829,11 +829,12 @@ static int tour_begin(struct game *g, struct tour *x)
 }
 
 /* Takes x's retired entrants out of it (retired while entered, by a bot
- * whose retire left them in): nobody fights a retired fighter. 0, or -1
- * on a database error. */
-static int tour_drop_retired(struct game *g, struct tour *x)
+ * whose retire left them in): nobody fights a retired fighter. How many
+ * left (x is then to be loaded again), or -1 on a database error. */
+static int tour_drop_retired(struct game *g, const struct tour *x)
 {
     struct db_fighter f;
+    int n = 0;
 
     for (int i = 0; i < x->ne; i++) {
         if (db_fighter_get_id(g->db, x->e[i].fighter, &f) != DB_OK)
@@ -844,15 +845,16 @@ static int tour_drop_retired(struct game *g, struct tour *x)
             return -1;
         game_log(g, GAME_LOG_INFO, "tournament %lld: retired %s taken out", (long long)x->t.id,
                  f.name);
-        x->e[i--] = x->e[--x->ne];
+        n++;
     }
-    return 0;
+    return n;
 }
 
 /* Starts x (its entrants loaded) and says so. 0, or -1 after telling. */
 static int tour_start(struct game *g, const struct game_caller *who, struct tour *x)
 {
-    if (tour_drop_retired(g, x) != 0 || tour_load(g, x->t.id, x) != 0) {
+    int dropped = tour_drop_retired(g, x);
+    if (dropped < 0 || (dropped > 0 && tour_load(g, x->t.id, x) != 0)) {
         game_reply(who, "sorry, I could not start the tournament (%s)", db_why(g->db));
         return -1;
     }
@@ -1305,9 +1307,7 @@ void tournament_live_go(struct game *g, int64_t id)
         free(x);
         return;
     }
-    const struct ruleset *rs = ruleset_get(x->t.rules);
-    int rounds = x->t.rounds ? x->t.rounds : rs->rounds_fixed ? rs->rounds_default : g->cfg.rounds;
-    int walked = 0;
+    int rounds = tour_rounds(g, &x->t), walked = 0;
     for (int i = 0; i < x->nm; i++) {
         struct db_tournament_match *m = &x->m[i];
         struct db_fighter f[SIDES];

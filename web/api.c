@@ -131,9 +131,7 @@ static void bout_brief(struct web *w, struct str *b, const struct db_bout *bt)
          * yield, a forfeit apart). */
         str_add(b, ",\"winner\":%d,\"method\":\"%s\",\"how\":\"%s\"", bt->winner,
                 render_method_name(bt->winner < 0 ? bt->drawn_by : bt->method),
-                bt->winner < 0 ? render_method_name(bt->drawn_by)
-                               : render_win_how(bt->rules, bt->method, bt->reason,
-                                                record_bout_forfeit(w->db, bt)));
+                record_bout_how(w->db, bt));
         str_add(b, ",\"ended\":%lld", (long long)bt->ended);
     }
     str_add(b, ",\"started\":%lld}", (long long)bt->started);

@@ -216,9 +216,7 @@ static void outcome_add(struct web *w, struct str *b, const struct route *r,
     fighter_link(b, r, f[won].id, f[won].name);
     str_add(b, " beat ");
     fighter_link(b, r, f[!won].id, f[!won].name);
-    str_add(b, " by %s in round %d",
-            render_win_how(bt->rules, bt->method, bt->reason, record_bout_forfeit(w->db, bt)),
-            bt->round);
+    str_add(b, " by %s in round %d", record_bout_how(w->db, bt), bt->round);
 }
 
 /* A table of bouts: date, bout, ruleset, kind, what happened. */
@@ -761,9 +759,7 @@ static void fighter_bout_row(struct web *w, struct str *b, const struct route *r
         str_add(b, "<span class=\"draw\">D</span> %s", render_method_name(bt->drawn_by));
     else
         str_add(b, "<span class=\"%s\">%s</span> %s, round %d", bt->winner == me ? "win" : "loss",
-                bt->winner == me ? "W" : "L",
-                render_win_how(bt->rules, bt->method, bt->reason, record_bout_forfeit(w->db, bt)),
-                bt->round);
+                bt->winner == me ? "W" : "L", record_bout_how(w->db, bt), bt->round);
     str_add(b, "</td><td class=\"hide-s small\">");
     kind_add(b, bt);
     str_add(b, "</td></tr>");
